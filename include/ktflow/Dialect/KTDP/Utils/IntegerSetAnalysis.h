@@ -1,0 +1,65 @@
+//===- IntegerSetAnalysis.h - Bounds and points of integer sets -*- C++ -*-===//
+//
+// This file declares the helpers that turn the integer sets of KTIR
+// (coordinate sets, access-tile sets, tile-group sets) into numbers:
+// evaluation at a point, bounding boxes, and point enumeration.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_DIALECT_KTDP_UTILS_INTEGERSETANALYSIS_H
+#define KTFLOW_DIALECT_KTDP_UTILS_INTEGERSETANALYSIS_H
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/IntegerSet.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace mlir::ktdp {
+
+/// Evaluates `expr` at integer dims and symbols. floordiv/ceildiv/mod follow
+/// affine semantics (floor division, non-negative remainder). Returns
+/// std::nullopt on division by zero or a position out of range.
+std::optional<int64_t> evaluateAffineExpr(AffineExpr expr,
+                                          ArrayRef<int64_t> dims,
+                                          ArrayRef<int64_t> symbols);
+
+/// Whether the point (`dims`, `symbols`) satisfies every constraint of `set`.
+bool containsPoint(IntegerSet set, ArrayRef<int64_t> dims,
+                   ArrayRef<int64_t> symbols);
+
+/// Whether every constraint of `set` involves at most one dimension, so the
+/// set is a box once its symbols are fixed.
+bool isBoxShaped(IntegerSet set);
+
+/// Inclusive per-dimension bounds.
+struct IntegerBox {
+  SmallVector<int64_t> lower;
+  SmallVector<int64_t> upper;
+
+  /// Number of points per dimension (0 for an empty dimension).
+  SmallVector<int64_t> getExtents() const;
+  bool isEmpty() const;
+};
+
+/// Constant bounds of every dimension of `set` with its symbols fixed to
+/// `symbols` (projection, so skewed and triangular sets get their bounding
+/// box too). Fails when a dimension is unbounded.
+FailureOr<IntegerBox> getBoundingBox(IntegerSet set,
+                                     ArrayRef<int64_t> symbols);
+
+/// The extent of each dimension of `set` whose bounds do not depend on the
+/// symbols (std::nullopt for the others, and for unbounded dimensions).
+SmallVector<std::optional<int64_t>> getSymbolFreeExtents(IntegerSet set);
+
+/// Every integer point of `set` (symbols fixed), in lexicographic order of
+/// the dimensions. Fails when the set is unbounded or has more than
+/// `maxPoints` points.
+FailureOr<SmallVector<SmallVector<int64_t>>>
+enumerateBoundedPoints(IntegerSet set, ArrayRef<int64_t> symbols,
+                       int64_t maxPoints = 1 << 20);
+
+} // namespace mlir::ktdp
+
+#endif // KTFLOW_DIALECT_KTDP_UTILS_INTEGERSETANALYSIS_H

@@ -1,0 +1,40 @@
+//===- ModuleLoader.h - Read MLIR files with located errors -----*- C++ -*-===//
+//
+// This file declares how ktflow's tools read an MLIR file: a missing or
+// unreadable file, a parse error or a verifier error becomes a located
+// diagnostic (`file:line:col: error: ...`) and a null module, never a crash.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_SUPPORT_MODULELOADER_H
+#define KTFLOW_SUPPORT_MODULELOADER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
+
+namespace ktflow {
+
+/// Loads MLIR files into a context and, for as long as it lives, prints every
+/// diagnostic of that context against the loaded sources.
+class ModuleLoader {
+public:
+  explicit ModuleLoader(mlir::MLIRContext &context);
+
+  /// Parses and verifies `path` ("-" for stdin). Returns null on any error,
+  /// after printing it.
+  mlir::OwningOpRef<mlir::ModuleOp> load(llvm::StringRef path);
+
+private:
+  mlir::MLIRContext &context;
+  /// Every buffer loaded so far, so diagnostics can quote any of them.
+  llvm::SourceMgr sourceMgr;
+  /// One manager per file for the parser, which always reads the first.
+  std::vector<std::unique_ptr<llvm::SourceMgr>> fileManagers;
+  mlir::SourceMgrDiagnosticHandler handler;
+};
+
+} // namespace ktflow
+
+#endif // KTFLOW_SUPPORT_MODULELOADER_H

@@ -1,0 +1,165 @@
+//===- InterTileOps.cpp - ktdp inter-tile communication -------------------===//
+//
+// This file implements the verifiers of inter_tile_produce,
+// inter_tile_consume and inter_tile_reduce: the shapes of the group sets,
+// the region signatures, and the static disjointness of producer groups.
+// Cross-op rules (single use of a future, coverage) live in the legality
+// pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+
+using namespace mlir;
+using namespace mlir::ktdp;
+
+/// Checks that a `(i)[g]` tile-per-group set has one dim and one symbol.
+static LogicalResult verifyTilesPerGroupSet(Operation *op, StringRef name,
+                                            IntegerSet set) {
+  if (set.getNumDims() != 1)
+    return op->emitOpError("`")
+           << name << "` must have exactly one dimension (the tile id i), "
+           << "but has " << set.getNumDims();
+  if (set.getNumSymbols() != 1)
+    return op->emitOpError("`")
+           << name << "` must have exactly one symbol (the group index g), "
+           << "but has " << set.getNumSymbols();
+  return success();
+}
+
+/// Checks a `(p)[c]` or `(p)[c, g]` producer-dependency set.
+static LogicalResult verifyDependencySet(Operation *op,
+                                         std::optional<IntegerSet> set) {
+  if (!set)
+    return success();
+  if (set->getNumDims() != 1)
+    return op->emitOpError("`producer_dependency_per_consumer` must have "
+                           "exactly one dimension (the producer p), but has ")
+           << set->getNumDims();
+  if (set->getNumSymbols() != 1 && set->getNumSymbols() != 2)
+    return op->emitOpError("`producer_dependency_per_consumer` must have one "
+                           "or two symbols ([c] or [c, g]), but has ")
+           << set->getNumSymbols();
+  return success();
+}
+
+/// Checks that result types equal the future's partial types.
+static LogicalResult verifyResultsMatchFuture(Operation *op,
+                                              TileFutureType future,
+                                              TypeRange results) {
+  if (results.size() != future.getPartialTypes().size() ||
+      !llvm::equal(results, future.getPartialTypes(),
+                   [](Type a, RankedTensorType b) { return a == Type(b); }))
+    return op->emitOpError("result types must match future partial types");
+  return success();
+}
+
+/// Checks that `values` (yielded by a terminator) match `expected`.
+static LogicalResult verifyYieldedTypes(Operation *yield, StringRef what,
+                                        TypeRange values,
+                                        ArrayRef<RankedTensorType> expected) {
+  if (values.size() != expected.size())
+    return yield->emitOpError()
+           << what << " yields " << values.size() << " values but the future "
+           << "carries " << expected.size() << " partial type(s)";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(values, expected))) {
+    auto [value, partial] = pair;
+    if (value != Type(partial))
+      return yield->emitOpError()
+             << what << " operand #" << i << " type " << value
+             << " does not match future partial type " << partial;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// InterTileProduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult InterTileProduceOp::verify() {
+  IntegerSet producers = getProducerTilesPerGroup();
+  if (failed(verifyTilesPerGroupSet(*this, "producer_tiles_per_group",
+                                    producers)))
+    return failure();
+
+  // Disjointness across groups, when both the groups and the tiles can be
+  // enumerated without knowing the grid.
+  IntegerSet groups = getFuture().getType().getGroups().getValue();
+  FailureOr<SmallVector<SmallVector<int64_t>>> groupIds =
+      enumerateBoundedPoints(groups, /*symbols=*/{});
+  if (failed(groupIds))
+    return success();
+  DenseMap<int64_t, int64_t> ownerOfTile;
+  for (ArrayRef<int64_t> g : *groupIds) {
+    FailureOr<SmallVector<SmallVector<int64_t>>> tiles =
+        enumerateBoundedPoints(producers, /*symbols=*/g);
+    if (failed(tiles))
+      return success();
+    for (ArrayRef<int64_t> tile : *tiles) {
+      auto [it, inserted] = ownerOfTile.try_emplace(tile[0], g[0]);
+      if (!inserted && it->second != g[0])
+        return emitOpError("producer_tiles_per_group for groups ")
+               << it->second << " and " << g[0] << " are not disjoint";
+    }
+  }
+  return success();
+}
+
+LogicalResult InterTileProduceOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != 1 || !body.getArgument(0).getType().isIndex())
+    return emitOpError("producer region must take a single `index` group-id "
+                       "argument");
+  auto yield = llvm::cast<YieldPartialOp>(body.getTerminator());
+  return verifyYieldedTypes(yield, "yield_partial",
+                            yield.getValues().getTypes(),
+                            getFuture().getType().getPartialTypes());
+}
+
+//===----------------------------------------------------------------------===//
+// InterTileConsumeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult InterTileConsumeOp::verify() {
+  if (failed(verifyTilesPerGroupSet(*this, "consumer_tiles_per_group",
+                                    getConsumerTilesPerGroup())) ||
+      failed(verifyDependencySet(*this, getProducerDependencyPerConsumer())))
+    return failure();
+  return verifyResultsMatchFuture(*this, getFuture().getType(),
+                                  getResults().getTypes());
+}
+
+//===----------------------------------------------------------------------===//
+// InterTileReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult InterTileReduceOp::verify() {
+  if (failed(verifyTilesPerGroupSet(*this, "consumer_tiles_per_group",
+                                    getConsumerTilesPerGroup())) ||
+      failed(verifyDependencySet(*this, getProducerDependencyPerConsumer())) ||
+      failed(verifyResultsMatchFuture(*this, getFuture().getType(),
+                                      getResults().getTypes())))
+    return failure();
+  if (getIdentity().size() != getResults().size() ||
+      !llvm::equal(getIdentity().getTypes(), getResults().getTypes()))
+    return emitOpError("identity types must match result types");
+  return success();
+}
+
+LogicalResult InterTileReduceOp::verifyRegions() {
+  ArrayRef<RankedTensorType> partials = getFuture().getType().getPartialTypes();
+  Block &body = getCombiner().front();
+  if (body.getNumArguments() != 2 * partials.size())
+    return emitOpError("reducer region must take ")
+           << 2 * partials.size() << " arguments, got "
+           << body.getNumArguments();
+  for (auto [i, partial] : llvm::enumerate(partials))
+    if (body.getArgument(2 * i).getType() != partial ||
+        body.getArgument(2 * i + 1).getType() != partial)
+      return emitOpError("reducer region argument pair #")
+             << i << " must both have partial type " << partial;
+  auto yield = llvm::cast<YieldReducedOp>(body.getTerminator());
+  return verifyYieldedTypes(yield, "yield_reduced",
+                            yield.getValues().getTypes(), partials);
+}

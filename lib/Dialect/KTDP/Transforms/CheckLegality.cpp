@@ -1,0 +1,182 @@
+//===- CheckLegality.cpp - Cross-op legality rules of KTIR ----------------===//
+//
+// This file implements --ktir-check-legality: the rules of KTIR that span
+// several operations (the launch grid, access-tile extents, element types
+// through views, and inter-tile communication). Each rule is a helper; the
+// pass reports every violation before failing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Dialect/KTDP/Transforms/Passes.h"
+
+#include "InterTileLegality.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
+
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace mlir::ktdp {
+#define GEN_PASS_DEF_KTIRCHECKLEGALITY
+#include "ktflow/Dialect/KTDP/Transforms/Passes.h.inc"
+} // namespace mlir::ktdp
+
+using namespace mlir;
+using namespace mlir::ktdp;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Grid
+//===----------------------------------------------------------------------===//
+
+LogicalResult checkGridAttributes(ModuleOp module) {
+  bool ok = true;
+  module->walk([&](Operation *op) {
+    if (Attribute grid = op->getAttr(kGridAttrName))
+      ok &= succeeded(parseGridAttr(grid, [&] { return op->emitError(); }));
+  });
+  return success(ok);
+}
+
+LogicalResult checkComputeTileIds(ModuleOp module) {
+  bool ok = true;
+  module->walk([&](GetComputeTileIdOp op) {
+    Operation *owner = getGridOwner(op);
+    if (!owner)
+      return;
+    FailureOr<SmallVector<int64_t>> grid = parseGridAttr(
+        owner->getAttr(kGridAttrName), [&] { return owner->emitError(); });
+    if (failed(grid) || grid->size() == op.getIds().size())
+      return;
+    ok = false;
+    std::string extents;
+    llvm::raw_string_ostream os(extents);
+    llvm::interleaveComma(*grid, os);
+    op.emitOpError("returns ")
+            .append(op.getIds().size(), " tile id(s) but the kernel grid [",
+                    extents, "] has rank ", grid->size())
+            .attachNote(owner->getLoc())
+        << "grid declared here";
+  });
+  return success(ok);
+}
+
+//===----------------------------------------------------------------------===//
+// Access-tile extents
+//===----------------------------------------------------------------------===//
+
+/// Checks that a tile over a box-shaped `set` has the box's extents, in the
+/// order given by `order`. Dimensions that depend on symbols are free.
+LogicalResult checkTileExtents(Operation *op, StringRef setName, IntegerSet set,
+                               AffineMap order, AccessTileType tileType) {
+  if (!isBoxShaped(set))
+    return success();
+  SmallVector<unsigned> permutation;
+  for (AffineExpr result : order.getResults()) {
+    auto dim = llvm::dyn_cast<AffineDimExpr>(result);
+    if (!dim)
+      return op->emitOpError("order map ")
+             << AffineMapAttr::get(order)
+             << " must be a permutation of the set dimensions";
+    permutation.push_back(dim.getPosition());
+  }
+  if (!isPermutationVector(llvm::to_vector_of<int64_t>(permutation)))
+    return op->emitOpError("order map ")
+           << AffineMapAttr::get(order) << " is not a permutation of the set dimensions";
+  SmallVector<std::optional<int64_t>> extents = getSymbolFreeExtents(set);
+  for (auto [k, setDim] : llvm::enumerate(permutation)) {
+    int64_t tileExtent = tileType.getShape()[k];
+    std::optional<int64_t> setExtent = extents[setDim];
+    if (!setExtent || ShapedType::isDynamic(tileExtent) ||
+        tileExtent == *setExtent)
+      continue;
+    return op->emitOpError("access tile dimension ")
+           << k << " has extent " << tileExtent << " but " << setName
+           << " dimension d" << setDim << " spans " << *setExtent
+           << " points";
+  }
+  return success();
+}
+
+LogicalResult checkAccessTileExtents(ModuleOp module) {
+  bool ok = true;
+  module->walk([&](Operation *op) {
+    if (auto tile = llvm::dyn_cast<ConstructAccessTileOp>(op))
+      ok &= succeeded(checkTileExtents(tile, "access_tile_set",
+                                       tile.getAccessTileSet(),
+                                       tile.getAccessTileOrder(),
+                                       tile.getResult().getType()));
+    else if (auto tile = llvm::dyn_cast<ConstructIndirectAccessTileOp>(op))
+      ok &= succeeded(checkTileExtents(tile, "variables_space_set",
+                                       tile.getVariablesSpaceSet(),
+                                       tile.getVariablesSpaceOrder(),
+                                       tile.getResult().getType()));
+  });
+  return success(ok);
+}
+
+//===----------------------------------------------------------------------===//
+// Element types through views
+//===----------------------------------------------------------------------===//
+
+/// The view an access tile was built on, when it is visible in the IR.
+Value getViewOf(Value accessTile) {
+  Operation *def = accessTile.getDefiningOp();
+  if (auto tile = llvm::dyn_cast_or_null<ConstructAccessTileOp>(def))
+    return tile.getBase();
+  if (auto tile = llvm::dyn_cast_or_null<ConstructIndirectAccessTileOp>(def))
+    return tile.getBase();
+  return {};
+}
+
+LogicalResult checkElementType(Operation *op, StringRef what, Type dataType,
+                               Value accessTile) {
+  Value view = getViewOf(accessTile);
+  if (!view)
+    return success();
+  Type viewElement = llvm::cast<ShapedType>(view.getType()).getElementType();
+  Type dataElement = llvm::cast<ShapedType>(dataType).getElementType();
+  if (viewElement == dataElement)
+    return success();
+  op->emitOpError()
+          .append(what, " ", dataElement, " elements through a view of ",
+                  viewElement, " elements")
+          .attachNote(view.getLoc())
+      << "view defined here";
+  return failure();
+}
+
+LogicalResult checkLoadStoreTypes(ModuleOp module) {
+  bool ok = true;
+  module->walk([&](Operation *op) {
+    if (auto load = llvm::dyn_cast<LoadOp>(op))
+      ok &= succeeded(checkElementType(op, "loads", load.getResult().getType(),
+                                       load.getAccessTile()));
+    else if (auto store = llvm::dyn_cast<StoreOp>(op))
+      ok &= succeeded(checkElementType(op, "stores",
+                                       store.getDataTile().getType(),
+                                       store.getAccessTile()));
+  });
+  return success(ok);
+}
+
+} // namespace
+
+namespace {
+struct KTIRCheckLegalityPass
+    : public mlir::ktdp::impl::KTIRCheckLegalityBase<KTIRCheckLegalityPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Run every rule so that one invocation reports every problem.
+    bool ok = succeeded(checkGridAttributes(module));
+    ok &= succeeded(checkComputeTileIds(module));
+    ok &= succeeded(checkAccessTileExtents(module));
+    ok &= succeeded(checkLoadStoreTypes(module));
+    ok &= succeeded(checkInterTileCommunication(module));
+    if (!ok)
+      signalPassFailure();
+  }
+};
+} // namespace

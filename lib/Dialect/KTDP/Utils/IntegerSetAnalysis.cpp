@@ -1,0 +1,194 @@
+//===- IntegerSetAnalysis.cpp - Bounds and points of integer sets ---------===//
+//
+// This file implements evaluation, bounding boxes and enumeration of the
+// integer sets KTIR uses. Bounding boxes come from MLIR's Presburger library
+// (Fourier-Motzkin projection), so non-box sets get exact per-dim bounds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+
+#include "mlir/Analysis/FlatLinearValueConstraints.h"
+#include "mlir/IR/AffineExprVisitor.h"
+
+using namespace mlir;
+using namespace mlir::ktdp;
+
+static int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+static int64_t ceilDiv(int64_t a, int64_t b) { return -floorDiv(-a, b); }
+
+std::optional<int64_t> mlir::ktdp::evaluateAffineExpr(AffineExpr expr,
+                                                      ArrayRef<int64_t> dims,
+                                                      ArrayRef<int64_t> symbols) {
+  switch (expr.getKind()) {
+  case AffineExprKind::Constant:
+    return llvm::cast<AffineConstantExpr>(expr).getValue();
+  case AffineExprKind::DimId: {
+    unsigned pos = llvm::cast<AffineDimExpr>(expr).getPosition();
+    if (pos >= dims.size())
+      return std::nullopt;
+    return dims[pos];
+  }
+  case AffineExprKind::SymbolId: {
+    unsigned pos = llvm::cast<AffineSymbolExpr>(expr).getPosition();
+    if (pos >= symbols.size())
+      return std::nullopt;
+    return symbols[pos];
+  }
+  default:
+    break;
+  }
+  auto binary = llvm::cast<AffineBinaryOpExpr>(expr);
+  std::optional<int64_t> lhs = evaluateAffineExpr(binary.getLHS(), dims, symbols);
+  std::optional<int64_t> rhs = evaluateAffineExpr(binary.getRHS(), dims, symbols);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return *lhs + *rhs;
+  case AffineExprKind::Mul:
+    return *lhs * *rhs;
+  case AffineExprKind::FloorDiv:
+    if (*rhs == 0)
+      return std::nullopt;
+    return floorDiv(*lhs, *rhs);
+  case AffineExprKind::CeilDiv:
+    if (*rhs == 0)
+      return std::nullopt;
+    return ceilDiv(*lhs, *rhs);
+  case AffineExprKind::Mod: {
+    if (*rhs == 0)
+      return std::nullopt;
+    int64_t r = *lhs % *rhs;
+    return r < 0 ? r + std::abs(*rhs) : r;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+bool mlir::ktdp::containsPoint(IntegerSet set, ArrayRef<int64_t> dims,
+                               ArrayRef<int64_t> symbols) {
+  for (auto [constraint, isEq] :
+       llvm::zip(set.getConstraints(), set.getEqFlags())) {
+    std::optional<int64_t> value = evaluateAffineExpr(constraint, dims, symbols);
+    if (!value || (isEq ? *value != 0 : *value < 0))
+      return false;
+  }
+  return true;
+}
+
+bool mlir::ktdp::isBoxShaped(IntegerSet set) {
+  for (AffineExpr constraint : set.getConstraints()) {
+    llvm::SmallBitVector used(set.getNumDims());
+    constraint.walk([&](AffineExpr e) {
+      if (auto dim = llvm::dyn_cast<AffineDimExpr>(e))
+        used.set(dim.getPosition());
+    });
+    if (used.count() > 1)
+      return false;
+  }
+  return true;
+}
+
+SmallVector<int64_t> IntegerBox::getExtents() const {
+  SmallVector<int64_t> extents;
+  for (auto [lo, hi] : llvm::zip(lower, upper))
+    extents.push_back(hi < lo ? 0 : hi - lo + 1);
+  return extents;
+}
+
+bool IntegerBox::isEmpty() const {
+  return llvm::any_of(getExtents(), [](int64_t e) { return e == 0; });
+}
+
+FailureOr<IntegerBox> mlir::ktdp::getBoundingBox(IntegerSet set,
+                                                 ArrayRef<int64_t> symbols) {
+  if (symbols.size() != set.getNumSymbols())
+    return failure();
+  FlatLinearValueConstraints constraints(set);
+  for (auto [i, value] : llvm::enumerate(symbols))
+    constraints.addBound(presburger::BoundType::EQ, set.getNumDims() + i,
+                         value);
+  IntegerBox box;
+  for (unsigned d = 0; d < set.getNumDims(); ++d) {
+    std::optional<int64_t> lo =
+        constraints.getConstantBound64(presburger::BoundType::LB, d);
+    std::optional<int64_t> hi =
+        constraints.getConstantBound64(presburger::BoundType::UB, d);
+    if (!lo || !hi)
+      return failure();
+    box.lower.push_back(*lo);
+    box.upper.push_back(*hi);
+  }
+  return box;
+}
+
+SmallVector<std::optional<int64_t>>
+mlir::ktdp::getSymbolFreeExtents(IntegerSet set) {
+  // A dimension constrained together with a symbol has no fixed extent,
+  // even when another constraint caps it by a constant.
+  llvm::SmallBitVector symbolic(set.getNumDims());
+  for (AffineExpr constraint : set.getConstraints()) {
+    llvm::SmallBitVector dims(set.getNumDims());
+    bool hasSymbol = false;
+    constraint.walk([&](AffineExpr e) {
+      if (auto dim = llvm::dyn_cast<AffineDimExpr>(e))
+        dims.set(dim.getPosition());
+      hasSymbol |= llvm::isa<AffineSymbolExpr>(e);
+    });
+    if (hasSymbol)
+      symbolic |= dims;
+  }
+  FlatLinearValueConstraints constraints(set);
+  SmallVector<std::optional<int64_t>> extents;
+  for (unsigned d = 0; d < set.getNumDims(); ++d) {
+    if (symbolic.test(d)) {
+      extents.push_back(std::nullopt);
+      continue;
+    }
+    std::optional<int64_t> lo =
+        constraints.getConstantBound64(presburger::BoundType::LB, d);
+    std::optional<int64_t> hi =
+        constraints.getConstantBound64(presburger::BoundType::UB, d);
+    if (lo && hi)
+      extents.push_back(*hi < *lo ? 0 : *hi - *lo + 1);
+    else
+      extents.push_back(std::nullopt);
+  }
+  return extents;
+}
+
+FailureOr<SmallVector<SmallVector<int64_t>>>
+mlir::ktdp::enumerateBoundedPoints(IntegerSet set, ArrayRef<int64_t> symbols,
+                                   int64_t maxPoints) {
+  FailureOr<IntegerBox> box = getBoundingBox(set, symbols);
+  if (failed(box))
+    return failure();
+  SmallVector<SmallVector<int64_t>> points;
+  if (box->isEmpty())
+    return points;
+  int64_t boxPoints = 1;
+  for (int64_t extent : box->getExtents()) {
+    if (extent > maxPoints / boxPoints)
+      return failure();
+    boxPoints *= extent;
+  }
+  SmallVector<int64_t> point(box->lower);
+  unsigned rank = point.size();
+  for (int64_t n = 0; n < boxPoints; ++n) {
+    if (containsPoint(set, point, symbols))
+      points.push_back(point);
+    // Advance the odometer, last dimension fastest.
+    for (int d = static_cast<int>(rank) - 1; d >= 0; --d) {
+      if (++point[d] <= box->upper[d])
+        break;
+      point[d] = box->lower[d];
+    }
+  }
+  return points;
+}

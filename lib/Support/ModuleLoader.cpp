@@ -1,0 +1,31 @@
+//===- ModuleLoader.cpp - Read MLIR files with located errors -------------===//
+
+#include "ktflow/Support/ModuleLoader.h"
+
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace mlir;
+
+ktflow::ModuleLoader::ModuleLoader(MLIRContext &context)
+    : context(context), handler(sourceMgr, &context) {}
+
+OwningOpRef<ModuleOp> ktflow::ModuleLoader::load(llvm::StringRef path) {
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
+  if (!file) {
+    llvm::WithColor::error(llvm::errs(), "ktflow") << message << "\n";
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(file->getMemBufferRef(),
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  auto &fileManager =
+      fileManagers.emplace_back(std::make_unique<llvm::SourceMgr>());
+  fileManager->AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  ParserConfig config(&context);
+  return parseSourceFile<ModuleOp>(*fileManager, config);
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what ktflow needs on Debian bookworm (run as root): LLVM/MLIR 22
+# from Debian, a C++ toolchain, Ninja, CMake, GoogleTest, Google Benchmark.
+set -euo pipefail
+
+packages=(
+  libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22
+  ninja-build cmake python3 libgtest-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "ktflow setup: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,25 @@
+# -*- Python -*-
+# lit configuration for ktflow's tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "KTFLOW"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.ktflow_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%examples", os.path.join(config.ktflow_src_root, "examples")))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.ktflow_tools_dir, config.llvm_tools_dir]
+tools = ["ktflow", "ktflow-opt", "ktflow-lsp-server"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

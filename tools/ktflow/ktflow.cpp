@@ -1,0 +1,28 @@
+//===- ktflow.cpp - The ktflow user driver --------------------------------===//
+//
+// This file implements `ktflow`, the user-facing driver. Each subcommand is
+// an llvm::cl::SubCommand declared in Commands.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace ktflow::driver;
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "ktflow: compile, simulate and verify KTIR kernels on dataflow "
+      "devices\n\n"
+      "  ktflow check FILE     parse, verify and summarise a KTIR kernel\n");
+  if (checkCommand)
+    return runCheck();
+  llvm::WithColor::error(llvm::errs(), "ktflow")
+      << "no command given; run 'ktflow --help' for the list\n";
+  return 1;
+}
