@@ -1,3 +1,16 @@
+// add.mlir - element-wise matrix add, one 3-row block per compute tile.
+//
+// Computes   C[i, j] = A[i, j] + B[i, j]      for 0 <= i < 96, 0 <= j < 64
+// in f16 (one f16 add per element, rounded to f16).
+//
+// Arguments (all `index`, tensor start addresses counted in f16 elements):
+//   %a  A : 96x64 f16, row-major (strides [64, 1]), input
+//   %b  B : 96x64 f16, row-major, input
+//   %c  C : 96x64 f16, row-major, output
+// Grid: [32]. Tile t (0 <= t < 32) handles rows [3t, 3t + 3) with one
+// 3x64 access tile per tensor. A is declared in `#ktdp.spyre_memory_space<HBM>`,
+// B and C in `#ktdp.memory_space<global>` (the same memory, two spellings).
+
 #set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #tset = affine_set<(d0, d1) : (d0 >= 0, -d0 + 2 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #map = affine_map<(d0, d1) -> (d0, d1)>
