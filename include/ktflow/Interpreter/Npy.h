@@ -1,0 +1,44 @@
+//===- Npy.h - NumPy .npy files ---------------------------------*- C++ -*-===//
+//
+// This file declares reading and writing of NumPy `.npy` files (format
+// versions 1.0, 2.0 and 3.0 on read; 1.0, or 2.0 when the header needs it,
+// on write): little-endian, C order, dtypes bool, int8/16/32/64 and
+// float16/32/64. bf16 and df16 tensors are written as float32, which holds
+// their values exactly; index tensors as int64.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_INTERPRETER_NPY_H
+#define KTFLOW_INTERPRETER_NPY_H
+
+#include "ktflow/Interpreter/Tensor.h"
+
+#include "llvm/Support/Error.h"
+
+namespace ktflow::interp {
+
+/// Parses the bytes of a .npy file. Malformed headers, unsupported dtypes,
+/// big-endian or Fortran-ordered data and truncated payloads are errors.
+llvm::Expected<Tensor> parseNpy(llvm::StringRef bytes);
+
+/// Reads and parses a .npy file.
+llvm::Expected<Tensor> readNpyFile(llvm::StringRef path);
+
+/// The bytes of a .npy file holding `tensor`. `version` 0 picks 1.0 unless
+/// the header is too long for it; 1 or 2 force that format version.
+std::string serializeNpy(const Tensor &tensor, unsigned version = 0);
+
+/// Writes `tensor` to `path` as a .npy file.
+llvm::Error writeNpyFile(llvm::StringRef path, const Tensor &tensor,
+                         unsigned version = 0);
+
+/// The numpy dtype descriptor a tensor of `t` is written with ("<f2", ...).
+llvm::StringRef npyDescr(DType t);
+
+/// The element type a tensor of `t` has after a write/read round trip
+/// (bf16 and df16 come back as f32).
+DType npyStorageType(DType t);
+
+} // namespace ktflow::interp
+
+#endif // KTFLOW_INTERPRETER_NPY_H

@@ -1,0 +1,67 @@
+//===- Tensor.h - Dense tensors of the KTIR interpreter ---------*- C++ -*-===//
+//
+// This file declares the interpreter's tensor: a dense, row-major buffer of
+// one element type. Floats of every width are stored as doubles holding
+// values exactly representable in the element type; integers as int64_t
+// wrapped to their width. Holding one storage type per kind lets every op be
+// a tight loop over a flat array, whatever the element type.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_INTERPRETER_TENSOR_H
+#define KTFLOW_INTERPRETER_TENSOR_H
+
+#include "ktflow/Interpreter/Numerics.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
+#include <vector>
+
+namespace ktflow::interp {
+
+/// A dense row-major tensor. Exactly one of `floats` / `ints` is used,
+/// according to `isFloat(dtype)`, and holds `numElements()` values.
+struct Tensor {
+  DType dtype = DType::F32;
+  llvm::SmallVector<int64_t, 4> shape;
+  std::vector<double> floats;
+  std::vector<int64_t> ints;
+
+  /// A zero-filled tensor.
+  static Tensor zeros(DType dtype, llvm::ArrayRef<int64_t> shape);
+
+  int64_t numElements() const;
+  int64_t rank() const { return static_cast<int64_t>(shape.size()); }
+
+  /// Element `i` (flat, row-major) converted to double.
+  double getDouble(int64_t i) const;
+  /// Element `i` converted to int64_t (floats truncate toward zero).
+  int64_t getInt(int64_t i) const;
+  /// Sets element `i` from a double, rounding/wrapping to the dtype.
+  void setDouble(int64_t i, double v);
+};
+
+/// Row-major strides (in elements) of `shape`.
+llvm::SmallVector<int64_t, 4> rowMajorStrides(llvm::ArrayRef<int64_t> shape);
+
+/// Product of `shape` (1 for rank 0).
+int64_t productOf(llvm::ArrayRef<int64_t> shape);
+
+/// "96x64" (or "scalar" for rank 0).
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+/// Summary statistics of a tensor, as `ktflow interp` prints them.
+struct TensorStats {
+  double min = 0, max = 0, mean = 0;
+  /// FNV-1a over the little-endian bytes the tensor has in a .npy file.
+  uint64_t checksum = 0;
+  /// NaN elements (excluded from min/max/mean).
+  int64_t nanCount = 0;
+};
+TensorStats computeStats(const Tensor &tensor);
+
+} // namespace ktflow::interp
+
+#endif // KTFLOW_INTERPRETER_TENSOR_H

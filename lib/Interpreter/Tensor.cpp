@@ -1,0 +1,107 @@
+//===- Tensor.cpp - Dense tensors of the KTIR interpreter -----------------===//
+//
+// This file implements the interpreter's dense tensor helpers and the
+// statistics `ktflow interp` prints for its outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Interpreter/Tensor.h"
+
+#include "ktflow/Interpreter/Npy.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace ktflow::interp;
+
+Tensor Tensor::zeros(DType dtype, llvm::ArrayRef<int64_t> shape) {
+  Tensor t;
+  t.dtype = dtype;
+  t.shape.assign(shape.begin(), shape.end());
+  int64_t n = productOf(shape);
+  if (isFloat(dtype))
+    t.floats.assign(n, 0.0);
+  else
+    t.ints.assign(n, 0);
+  return t;
+}
+
+int64_t Tensor::numElements() const { return productOf(shape); }
+
+double Tensor::getDouble(int64_t i) const {
+  return isFloat(dtype) ? floats[i] : static_cast<double>(ints[i]);
+}
+
+int64_t Tensor::getInt(int64_t i) const {
+  return isFloat(dtype) ? floatToInt(floats[i], DType::I64, false) : ints[i];
+}
+
+void Tensor::setDouble(int64_t i, double v) {
+  if (isFloat(dtype))
+    floats[i] = roundToDType(v, dtype);
+  else
+    ints[i] = wrapInt(floatToInt(v, DType::I64, false), dtype);
+}
+
+llvm::SmallVector<int64_t, 4>
+ktflow::interp::rowMajorStrides(llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<int64_t, 4> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+int64_t ktflow::interp::productOf(llvm::ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t s : shape)
+    n *= s;
+  return n;
+}
+
+std::string ktflow::interp::formatShape(llvm::ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string s;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (i)
+      s += "x";
+    s += std::to_string(d);
+  }
+  return s;
+}
+
+TensorStats ktflow::interp::computeStats(const Tensor &tensor) {
+  TensorStats stats;
+  // The checksum covers exactly the bytes of the tensor's .npy payload, so
+  // `--output` files can be compared with printed lines.
+  std::string bytes = serializeNpy(tensor);
+  uint64_t hash = 0xcbf29ce484222325ull;
+  size_t headerEnd = bytes.size() - static_cast<size_t>(tensor.numElements()) *
+                                        byteSize(npyStorageType(tensor.dtype));
+  for (size_t i = headerEnd; i < bytes.size(); ++i) {
+    hash ^= static_cast<unsigned char>(bytes[i]);
+    hash *= 0x100000001b3ull;
+  }
+  stats.checksum = hash;
+
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -lo, sum = 0;
+  int64_t counted = 0, n = tensor.numElements();
+  for (int64_t i = 0; i < n; ++i) {
+    double v = tensor.getDouble(i);
+    if (std::isnan(v)) {
+      ++stats.nanCount;
+      continue;
+    }
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    sum += v;
+    ++counted;
+  }
+  if (counted) {
+    stats.min = lo;
+    stats.max = hi;
+    stats.mean = sum / static_cast<double>(counted);
+  }
+  return stats;
+}
