@@ -13,8 +13,18 @@ using namespace mlir;
 using namespace mlir::ktdp;
 
 static bool isComputeDialect(StringRef dialect) {
-  return dialect == "arith" || dialect == "math" || dialect == "linalg" ||
-         dialect == "spyreop";
+  return dialect == "arith" || dialect == "math" || dialect == "linalg";
+}
+
+/// Whether `op` is part of the body of a linalg op or an inter-tile region,
+/// whose scalar computation is summarised by the enclosing op.
+static bool isNestedInComputeRegion(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (llvm::isa<linalg::LinalgOp, InterTileProduceOp, InterTileReduceOp>(
+            parent))
+      return true;
+  return false;
 }
 
 static void countView(ConstructMemoryViewOp view, ktflow::KernelSummary &s) {
@@ -24,8 +34,8 @@ static void countView(ConstructMemoryViewOp view, ktflow::KernelSummary &s) {
     ++s.ctLocalViews;
 }
 
-SmallVector<ktflow::KernelSummary> ktflow::summarizeKernels(ModuleOp module) {
-  SmallVector<KernelSummary> summaries;
+std::vector<ktflow::KernelSummary> ktflow::summarizeKernels(ModuleOp module) {
+  std::vector<KernelSummary> summaries;
   module.walk([&](func::FuncOp func) {
     if (func.isExternal())
       return;
@@ -55,25 +65,44 @@ SmallVector<ktflow::KernelSummary> ktflow::summarizeKernels(ModuleOp module) {
         ++s.interTileOps;
       else if (llvm::isa<LoopLikeOpInterface>(op))
         ++s.loops;
+      else if (op->getName().getDialectNamespace() == "spyreop")
+        ++s.intrinsics[op->getName().getStringRef()];
       else if (isComputeDialect(op->getName().getDialectNamespace()) &&
                !op->hasTrait<OpTrait::ConstantLike>() &&
                !op->hasTrait<OpTrait::IsTerminator>() &&
-               !op->getParentOfType<linalg::LinalgOp>())
+               !isNestedInComputeRegion(op))
         ++s.computeOps[op->getName().getStringRef()];
     });
+  });
+
+  // Record who calls whom, to tell kernels from helper functions.
+  module.walk([&](func::CallOp call) {
+    auto caller = call->getParentOfType<func::FuncOp>();
+    for (KernelSummary &s : summaries)
+      if (s.name == call.getCallee() && caller)
+        s.callers.push_back(caller.getSymName().str());
   });
   return summaries;
 }
 
 void ktflow::printKernelSummary(const KernelSummary &s, llvm::raw_ostream &os) {
-  os << "kernel @" << s.name << "\n";
+  if (s.isKernel()) {
+    os << "kernel @" << s.name << "\n";
+  } else {
+    os << "function @" << s.name << " (helper, called by ";
+    llvm::interleaveComma(s.callers, os,
+                          [&](const std::string &c) { os << "@" << c; });
+    os << ")\n";
+  }
   os << "  grid:          ";
   if (s.grid) {
     os << "[";
     llvm::interleaveComma(*s.grid, os);
-    os << "] (" << getNumTiles(*s.grid) << " compute tiles)\n";
+    int64_t tiles = getNumTiles(*s.grid);
+    os << "] (" << tiles << " compute tile" << (tiles == 1 ? "" : "s")
+       << ")\n";
   } else {
-    os << "none (1 compute tile)\n";
+    os << "none (runs on the caller's tiles, or on 1 tile)\n";
   }
   os << "  arguments:     " << s.numArguments << " (" << s.numRuntimeArgs
      << " runtime_arg)\n";
@@ -87,8 +116,16 @@ void ktflow::printKernelSummary(const KernelSummary &s, llvm::raw_ostream &os) {
   os << "  compute:       ";
   if (s.computeOps.empty())
     os << "none";
-  llvm::interleaveComma(s.computeOps, os, [&](const auto &entry) {
-    os << entry.first << " x" << entry.second;
-  });
+  auto printCounts = [&](const llvm::MapVector<StringRef, unsigned> &ops) {
+    llvm::interleaveComma(ops, os, [&](const auto &entry) {
+      os << entry.first << " x" << entry.second;
+    });
+  };
+  printCounts(s.computeOps);
   os << "\n";
+  if (!s.intrinsics.empty()) {
+    os << "  intrinsics:    ";
+    printCounts(s.intrinsics);
+    os << "\n";
+  }
 }

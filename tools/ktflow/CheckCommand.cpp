@@ -40,14 +40,21 @@ int ktflow::driver::runCheck() {
   if (mlir::failed(pm.run(*module)))
     return 1;
 
-  SmallVector<KernelSummary> kernels = summarizeKernels(*module);
+  std::vector<KernelSummary> kernels = summarizeKernels(*module);
   if (kernels.empty()) {
     WithColor::error(errs(), "ktflow")
         << checkInput << ": no kernel (a func.func with a body) found\n";
     return 1;
   }
-  outs() << checkInput << ": " << kernels.size() << " kernel"
-         << (kernels.size() == 1 ? "" : "s") << ", legal\n";
+  size_t numKernels = llvm::count_if(
+      kernels, [](const KernelSummary &k) { return k.isKernel(); });
+  size_t numHelpers = kernels.size() - numKernels;
+  outs() << checkInput << ": " << numKernels << " kernel"
+         << (numKernels == 1 ? "" : "s");
+  if (numHelpers)
+    outs() << " and " << numHelpers << " helper function"
+           << (numHelpers == 1 ? "" : "s");
+  outs() << ", legal\n";
   for (const KernelSummary &kernel : kernels)
     printKernelSummary(kernel, outs());
   return 0;

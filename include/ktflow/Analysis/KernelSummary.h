@@ -14,11 +14,15 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ktflow {
 
 struct KernelSummary {
   std::string name;
+  /// Functions that other functions of the module call; a function is a
+  /// kernel (an entry point) when nothing calls it or it declares a grid.
+  llvm::SmallVector<std::string> callers;
   /// The launch grid, when the function (or its module) declares one.
   std::optional<llvm::SmallVector<int64_t>> grid;
   unsigned numArguments = 0;
@@ -32,13 +36,19 @@ struct KernelSummary {
   unsigned stores = 0;
   unsigned loops = 0;
   unsigned interTileOps = 0;
-  /// Compute operations (arith, math, linalg, spyreop) by name, in order of
-  /// first appearance.
+  /// Compute operations (arith, math, linalg) of the function body by name,
+  /// in order of first appearance. Scalar ops inside linalg bodies and
+  /// inter-tile regions belong to their enclosing op and are not listed.
   llvm::MapVector<llvm::StringRef, unsigned> computeOps;
+  /// Device intrinsics (spyreop), wherever they appear.
+  llvm::MapVector<llvm::StringRef, unsigned> intrinsics;
+
+  bool isKernel() const { return grid.has_value() || callers.empty(); }
 };
 
-/// Summarises every function with a body in `module`.
-llvm::SmallVector<KernelSummary> summarizeKernels(mlir::ModuleOp module);
+/// Summarises every function with a body in `module`, kernels and the
+/// helper functions they call.
+std::vector<KernelSummary> summarizeKernels(mlir::ModuleOp module);
 
 /// Prints `summary` as a short indented block.
 void printKernelSummary(const KernelSummary &summary, llvm::raw_ostream &os);
