@@ -1,15 +1,61 @@
 //===- KTDPDialect.cpp - ktdp dialect registration ------------------------===//
 //
-// This file registers the ktdp dialect's attributes, types and operations.
+// This file registers the ktdp dialect's attributes, types and operations,
+// and the bytecode encoding of !ktdp.tile_future.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
+#include "mlir/Bytecode/BytecodeImplementation.h"
+
 using namespace mlir;
 using namespace mlir::ktdp;
 
 #include "ktflow/Dialect/KTDP/IR/KTDPDialect.cpp.inc"
+
+namespace {
+/// Encodes !ktdp.tile_future structurally. Its textual form nests an integer
+/// set in a dialect type, and MLIR's lexer cannot re-read a set with `>=`
+/// inside a pretty dialect type (the `>` closes the type), so the textual
+/// fallback of bytecode would not round-trip. The other ktdp types and
+/// attributes use the textual fallback.
+struct KTDPBytecodeInterface : public BytecodeDialectInterface {
+  KTDPBytecodeInterface(Dialect *dialect)
+      : BytecodeDialectInterface(dialect) {}
+
+  enum TypeCode : uint64_t { kTileFuture = 0 };
+
+  Type readType(DialectBytecodeReader &reader) const override {
+    uint64_t code;
+    if (failed(reader.readVarInt(code)))
+      return {};
+    if (code != kTileFuture) {
+      reader.emitError() << "unknown ktdp type code " << code;
+      return {};
+    }
+    SmallVector<RankedTensorType> partials;
+    IntegerSetAttr groups;
+    if (failed(reader.readTypes(partials)) ||
+        failed(reader.readAttribute(groups)))
+      return {};
+    return TileFutureType::getChecked(
+        [&] { return reader.emitError(); }, reader.getContext(),
+        ArrayRef<RankedTensorType>(partials), groups);
+  }
+
+  LogicalResult writeType(Type type,
+                          DialectBytecodeWriter &writer) const override {
+    auto future = llvm::dyn_cast<TileFutureType>(type);
+    if (!future)
+      return failure();
+    writer.writeVarInt(kTileFuture);
+    writer.writeTypes(future.getPartialTypes());
+    writer.writeAttribute(future.getGroups());
+    return success();
+  }
+};
+} // namespace
 
 void KTDPDialect::initialize() {
   registerAttributes();
@@ -18,4 +64,5 @@ void KTDPDialect::initialize() {
 #define GET_OP_LIST
 #include "ktflow/Dialect/KTDP/IR/KTDPOps.cpp.inc"
       >();
+  addInterfaces<KTDPBytecodeInterface>();
 }
