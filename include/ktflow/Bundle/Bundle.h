@@ -1,0 +1,128 @@
+//===- Bundle.h - The ktflow program bundle ---------------------*- C++ -*-===//
+//
+// This file declares the program bundle: everything needed to run a compiled
+// DataflowIR kernel on the simulator, in one versioned, checksummed file. It
+// holds (1) each unit's program as a compact binary with relocation sites
+// for runtime symbols, (2) the metadata of those symbols (tensor arguments,
+// runtime arguments, relocations) plus FIFOs and sync channels, and (3) the
+// machine description it was compiled for. The layout is documented in
+// docs/bundle-format.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_BUNDLE_BUNDLE_H
+#define KTFLOW_BUNDLE_BUNDLE_H
+
+#include "ktflow/Simulator/Machine.h"
+#include "ktflow/Simulator/Program.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ktflow::bundle {
+
+constexpr char kMagic[8] = {'K', 'T', 'F', 'L', 'O', 'W', 'B', 'N'};
+constexpr uint32_t kVersion = 1;
+constexpr size_t kHeaderSize = 32;
+constexpr uint32_t kNoArg = UINT32_MAX;
+
+enum class TensorRole : uint8_t { Input, Output, InOut };
+llvm::StringRef tensorRoleName(TensorRole role);
+
+/// A tensor dimension: static, or the value of a runtime argument.
+struct TensorDim {
+  int64_t size = 0;
+  uint32_t runtimeArg = kNoArg;
+};
+
+/// A kernel tensor argument: the runtime allocates it in `memory` and its
+/// base address patches every relocation naming it.
+struct TensorArg {
+  std::string name;
+  sim::ElemType elem = sim::ElemType::f16;
+  std::vector<TensorDim> dims;
+  uint32_t memory = 0;
+  TensorRole role = TensorRole::Input;
+};
+
+struct RuntimeArg {
+  std::string name;
+  int64_t granularity = 1;
+  int64_t upperbound = 0;
+};
+
+/// A statically placed scratchpad buffer (kept for inspection).
+struct Buffer {
+  std::string name;
+  uint32_t memory = 0;
+  uint64_t offset = 0, size = 0;
+};
+
+enum class SymbolKind : uint8_t { TensorAddress, RuntimeArg };
+
+/// Patch site: the 8-byte immediate at `offset` of program `program`'s code
+/// receives the value of the symbol at launch.
+struct Relocation {
+  uint32_t program = 0;
+  uint32_t offset = 0;
+  SymbolKind kind = SymbolKind::TensorAddress;
+  uint32_t symbol = 0;
+};
+
+struct EncodedProgram {
+  uint32_t unit = 0;
+  std::vector<uint8_t> code;
+};
+
+struct Bundle {
+  std::string kernel;
+  std::string device;
+  uint64_t deviceFingerprint = 0;
+  sim::Machine machine;
+  std::vector<TensorArg> tensors;
+  std::vector<RuntimeArg> runtimeArgs;
+  std::vector<Buffer> buffers;
+  std::vector<sim::FifoDesc> fifos;
+  std::vector<sim::SyncDesc> syncs;
+  std::vector<EncodedProgram> programs;
+  std::vector<Relocation> relocations;
+};
+
+/// Encodes one program. `immOffsets`, if given, receives for every
+/// instruction the byte offset of its 8-byte immediate (0 if it has none),
+/// so relocation sites can be recorded.
+std::vector<uint8_t> encodeProgram(const sim::UnitProgram &program,
+                                   std::vector<uint32_t> *immOffsets = nullptr);
+/// Decodes one program (the unit index is taken from `unit`).
+llvm::Expected<sim::UnitProgram> decodeProgram(llvm::ArrayRef<uint8_t> code,
+                                               uint32_t unit);
+
+/// Serializes a bundle: header, then the machine, metadata and code
+/// sections.
+std::vector<uint8_t> writeBundle(const Bundle &bundle);
+/// Parses a bundle, rejecting a foreign, truncated, corrupt or
+/// wrong-version file with a message that says which.
+llvm::Expected<Bundle> readBundle(llvm::ArrayRef<uint8_t> bytes);
+
+/// Writes the 8-byte immediate of every relocation with `values(kind,
+/// symbol)` and decodes the patched programs into an executable; validates
+/// it against the bundle's machine.
+llvm::Expected<sim::Executable>
+linkBundle(const Bundle &bundle,
+           llvm::function_ref<int64_t(SymbolKind, uint32_t)> values);
+
+/// Prints the bundle readably: metadata, machine summary, disassembly.
+void printBundle(llvm::raw_ostream &os, const Bundle &bundle,
+                 size_t fileSize = 0);
+/// Prints one program's instructions.
+void disassemble(llvm::raw_ostream &os, const sim::UnitProgram &program,
+                 const Bundle &bundle);
+
+} // namespace ktflow::bundle
+
+#endif // KTFLOW_BUNDLE_BUNDLE_H

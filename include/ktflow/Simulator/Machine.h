@@ -1,0 +1,122 @@
+//===- Machine.h - The simulator's description of a device ------*- C++ -*-===//
+//
+// This file declares `Machine`, the plain description of a device that the
+// program bundle carries and the simulator executes on: memory instances with
+// capacity and aggregate bandwidth, execution-unit instances with compute
+// throughput per op class and element type, and links (datapaths) with
+// bandwidth, latency, FIFO depth and transfer granularities. It knows nothing
+// of MLIR; an adapter builds it from the device model.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_SIMULATOR_MACHINE_H
+#define KTFLOW_SIMULATOR_MACHINE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ktflow::sim {
+
+/// Element types the simulator computes with.
+enum class ElemType : uint8_t { i1, i8, i16, i32, i64, f16, bf16, f32, f64 };
+constexpr unsigned kNumElemTypes = 9;
+
+/// Bytes per element (i1 occupies one byte).
+unsigned elemBytes(ElemType type);
+llvm::StringRef elemTypeName(ElemType type);
+std::optional<ElemType> parseElemType(llvm::StringRef name);
+bool isFloat(ElemType type);
+
+/// Classes of compute operations, each with its own throughput.
+enum class OpClass : uint8_t { Elementwise, Transcendental, Reduction, Matrix };
+constexpr unsigned kNumOpClasses = 4;
+llvm::StringRef opClassName(OpClass opClass);
+
+/// What a unit can do; derived from device features, never from names.
+enum UnitRole : uint32_t {
+  RoleDma = 1u << 0,     ///< moves data between memories
+  RoleLoad = 1u << 1,    ///< scratchpad -> FIFO
+  RoleStore = 1u << 2,   ///< FIFO -> scratchpad
+  RoleVector = 1u << 3,  ///< element-wise / reduction compute
+  RoleMatrix = 1u << 4,  ///< matrix engine
+};
+
+struct MachineMemory {
+  std::string name; ///< instance name, e.g. "DDR" or "core0.L1"
+  std::string kind; ///< e.g. "DDR", "L1"
+  uint64_t size = 0;
+  /// Aggregate bytes per cycle over all ports; 0 means not a bottleneck.
+  double bandwidth = 0;
+};
+
+struct MachineUnit {
+  std::string name; ///< instance name, e.g. "core0.sfu"
+  std::string kind;
+  uint32_t roles = 0;
+  /// Elements (MACs for Matrix) per cycle for each op class and element
+  /// type; 0 means the unit cannot do that class on that type.
+  std::array<std::array<double, kNumElemTypes>, kNumOpClasses> throughput{};
+
+  double getThroughput(OpClass c, ElemType t) const {
+    return throughput[static_cast<unsigned>(c)][static_cast<unsigned>(t)];
+  }
+  void setThroughput(OpClass c, ElemType t, double v) {
+    throughput[static_cast<unsigned>(c)][static_cast<unsigned>(t)] = v;
+  }
+};
+
+/// A node of the datapath graph.
+struct NodeRef {
+  enum Kind : uint8_t { Memory, Unit } kind = Memory;
+  uint32_t index = 0;
+  bool operator==(const NodeRef &o) const {
+    return kind == o.kind && index == o.index;
+  }
+};
+
+struct MachineLink {
+  NodeRef from, to;
+  double bandwidth = 64; ///< bytes per cycle, > 0
+  uint32_t latency = 1;  ///< cycles
+  uint32_t fifoDepth = 0; ///< entries; 0 when the datapath is not a queue
+  /// Legal transfer sizes in bytes; empty means any.
+  std::vector<uint32_t> granularities;
+};
+
+/// A device as the simulator sees it.
+struct Machine {
+  std::string name;
+  double clockHz = 1e9;
+  /// Cycles between a sync_send and the matching sync_recv seeing it.
+  uint32_t syncLatency = 1;
+  std::vector<MachineMemory> memories;
+  std::vector<MachineUnit> units;
+  std::vector<MachineLink> links;
+
+  std::optional<uint32_t> findMemory(llvm::StringRef name) const;
+  std::optional<uint32_t> findUnit(llvm::StringRef name) const;
+  /// The link from `from` to `to`, if the device has one.
+  std::optional<uint32_t> findLink(NodeRef from, NodeRef to) const;
+  /// The fewest-hops route from `from` to `to` (link indices, lowest link
+  /// index first on ties, so routes are deterministic); nullopt if none.
+  /// Intermediate nodes must be memories or units other than the endpoints;
+  /// the route never passes through another unit's compute.
+  std::optional<std::vector<uint32_t>> route(NodeRef from, NodeRef to) const;
+  std::string nodeName(NodeRef node) const;
+  /// A hash of everything that affects what a program means or how long it
+  /// takes; bundles record it to refuse running on another device.
+  uint64_t fingerprint() const;
+  /// Checks internal consistency (indices in range, positive bandwidths).
+  /// Returns an empty string when valid, else the first problem.
+  std::string validate() const;
+};
+
+} // namespace ktflow::sim
+
+#endif // KTFLOW_SIMULATOR_MACHINE_H

@@ -1,0 +1,159 @@
+//===- Program.h - Executable unit programs ---------------------*- C++ -*-===//
+//
+// This file declares the executable form of a DataflowIR kernel: one
+// instruction stream per execution-unit instance, plus the FIFOs and sync
+// channels that join them. The bundle encodes exactly this (see
+// docs/bundle-format.md); the simulator executes it.
+//
+// Scalar registers hold 64-bit integers (addresses, sizes, loop counters);
+// vector registers hold typed vectors. Loops are counted: LoopBegin/LoopEnd
+// with bounds in scalar registers. A Map applies a small scalar micro-program
+// to every element of its input vectors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_SIMULATOR_PROGRAM_H
+#define KTFLOW_SIMULATOR_PROGRAM_H
+
+#include "ktflow/Simulator/Machine.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ktflow::sim {
+
+enum class Opcode : uint8_t {
+  Halt,      ///< end of program
+  SetImm,    ///< s[a] = imm (a relocation site when imm is a runtime symbol)
+  Alu,       ///< s[a] = s[b] <sub> s[c]
+  MovS,      ///< s[a] = s[b]
+  LoopBegin, ///< s[a] = s[b]; if !(s[a] < s[c]) goto e + 1   (step s[d])
+  LoopEnd,   ///< s[a] += s[d]; if s[a] < s[c] goto e + 1
+  Dma,       ///< copy s[e] bytes x s[f] rows, mem a @ s[b] -> mem c @ s[d]
+             ///< (row strides s[g], s[h]; f == kNoReg means one row)
+  Load,      ///< FIFO a <- s[d] bytes of mem b @ s[c], one entry at a time
+  Store,     ///< mem b @ s[c] <- s[d] bytes popped from FIFO a
+  Recv,      ///< v[a] = pop FIFO b, typed vtypes[c]
+  Send,      ///< push v[b] on FIFO a
+  Map,       ///< v[a] = maps[b] applied element-wise, typed vtypes[c]
+  Reduce,    ///< v[a] = reduce<sub> of v[b] along its last dim, vtypes[c]
+  Broadcast, ///< v[a] = v[b] repeated along the last dim, vtypes[c]
+  Splat,     ///< v[a] = bit_cast<double>(imm), vtypes[c]
+  Matmul,    ///< v[a] = v[d] + v[b] x v[c], vtypes[e]
+  MovV,      ///< v[a] = v[b]
+  SyncSend,  ///< send one token on sync channel a
+  SyncRecv,  ///< wait for and consume one token of sync channel a
+};
+constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::SyncRecv) + 1;
+const char *opcodeName(Opcode op);
+
+enum class AluOp : uint8_t {
+  Add, Sub, Mul, DivS, DivU, RemS, RemU, CeilDivS, CeilDivU, FloorDivS,
+  MinS, MinU, MaxS, MaxU, And, Or, Xor, Shl, ShrS, ShrU,
+};
+constexpr unsigned kNumAluOps = static_cast<unsigned>(AluOp::ShrU) + 1;
+
+enum class ReduceKind : uint8_t { Add, Mul, Max, Min };
+constexpr unsigned kNumReduceKinds = 4;
+const char *reduceKindName(ReduceKind kind);
+
+/// Element-wise scalar operations of a Map body.
+enum class ScalarOp : uint8_t {
+  Const,
+  AddF, SubF, MulF, DivF, MaxF, MinF, NegF, AbsF,
+  Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Silu, Gelu, Recip, Erf,
+  AddI, SubI, MulI, DivSI, RemSI, MaxSI, MinSI, AndI, OrI, XorI,
+  Cast,         ///< value conversion; the source is signed if an integer
+  CastUnsigned, ///< value conversion; the source is unsigned
+  CmpF,         ///< imm holds an arith::CmpFPredicate value
+  CmpI,         ///< imm holds an arith::CmpIPredicate value
+  Select,       ///< a ? b : c
+};
+constexpr unsigned kNumScalarOps = static_cast<unsigned>(ScalarOp::Select) + 1;
+const char *scalarOpName(ScalarOp op);
+/// The throughput class a scalar op is costed in.
+OpClass scalarOpClass(ScalarOp op);
+/// Number of slot operands an op reads.
+unsigned scalarOpArity(ScalarOp op);
+
+constexpr uint32_t kNoReg = UINT32_MAX;
+
+struct VectorType {
+  ElemType elem = ElemType::f16;
+  std::vector<uint32_t> shape;
+  uint64_t numElements() const {
+    uint64_t n = 1;
+    for (uint32_t d : shape)
+      n *= d;
+    return n;
+  }
+  uint64_t bytes() const { return numElements() * elemBytes(elem); }
+  std::string str() const;
+  bool operator==(const VectorType &o) const {
+    return elem == o.elem && shape == o.shape;
+  }
+};
+
+struct MicroOp {
+  ScalarOp op = ScalarOp::Const;
+  ElemType type = ElemType::f32;    ///< result type
+  ElemType srcType = ElemType::f32; ///< type of operand a (casts, compares)
+  uint32_t dst = 0, a = 0, b = 0, c = 0; ///< slot indices
+  double imm = 0;
+};
+
+/// A Map's micro-program: slots [0, inputs.size()) hold the inputs; each op
+/// writes its own slot; the result is `resultSlot`.
+struct MapBody {
+  std::vector<uint32_t> inputs; ///< vector registers
+  uint32_t numSlots = 0;
+  std::vector<MicroOp> ops;
+  uint32_t resultSlot = 0;
+};
+
+struct Inst {
+  Opcode op = Opcode::Halt;
+  uint8_t sub = 0;
+  uint32_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0;
+  int64_t imm = 0;
+};
+
+/// One execution unit's program.
+struct UnitProgram {
+  uint32_t unit = 0; ///< index into Machine::units
+  uint32_t numSRegs = 0;
+  uint32_t numVRegs = 0;
+  std::vector<VectorType> vtypes;
+  std::vector<MapBody> maps;
+  std::vector<Inst> insts;
+};
+
+struct FifoDesc {
+  std::string name;
+  uint32_t producer = 0, consumer = 0; ///< unit indices
+  uint32_t link = 0;                   ///< the producer -> consumer link
+  uint32_t depth = 1;                  ///< entries
+  uint32_t entryBytes = 0;             ///< largest payload of an entry
+};
+
+struct SyncDesc {
+  std::string name;
+  uint32_t sender = 0, receiver = 0; ///< unit indices
+};
+
+/// Everything the simulator executes, minus memory contents.
+struct Executable {
+  std::vector<UnitProgram> programs;
+  std::vector<FifoDesc> fifos;
+  std::vector<SyncDesc> syncs;
+
+  /// Checks every index against the machine and the program's own tables,
+  /// so a decoded (possibly hostile) executable can never index out of
+  /// range. Returns "" when valid.
+  std::string validate(const Machine &machine) const;
+};
+
+} // namespace ktflow::sim
+
+#endif // KTFLOW_SIMULATOR_PROGRAM_H

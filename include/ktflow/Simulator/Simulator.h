@@ -1,0 +1,103 @@
+//===- Simulator.h - Cycle-level simulator of a dataflow device -*- C++ -*-===//
+//
+// This file declares the simulator: a deterministic discrete-event
+// simulation that runs every unit program of an Executable concurrently on a
+// Machine, computing real values in a MemoryImage and counting cycles. The
+// timing model is documented in docs/simulator.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_SIMULATOR_SIMULATOR_H
+#define KTFLOW_SIMULATOR_SIMULATOR_H
+
+#include "ktflow/Simulator/Machine.h"
+#include "ktflow/Simulator/Program.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ktflow::sim {
+
+/// Simulated time: 2^16 ticks per cycle, so that many units sharing a link
+/// get fractional shares of its bandwidth without rounding each transfer.
+using Tick = uint64_t;
+constexpr Tick kTicksPerCycle = Tick(1) << 16;
+
+/// The contents of every memory instance of a machine. Memories are backed
+/// lazily; a memory larger than `kDefaultBackedLimit` (a device DRAM of many
+/// GiB) is backed only up to what `setBackedLimit` allows, which the runtime
+/// sets to the extent of its allocations.
+class MemoryImage {
+public:
+  static constexpr uint64_t kDefaultBackedLimit = uint64_t(256) << 20;
+
+  explicit MemoryImage(const Machine &machine);
+
+  /// The bytes [addr, addr + size) of memory `mem`, or null when the range
+  /// leaves the memory (or its backed part).
+  uint8_t *bytes(uint32_t mem, uint64_t addr, uint64_t size);
+  void setBackedLimit(uint32_t mem, uint64_t limit);
+  uint64_t backedLimit(uint32_t mem) const { return limits[mem]; }
+
+private:
+  std::vector<std::vector<uint8_t>> data;
+  std::vector<uint64_t> limits;
+};
+
+struct SimOptions {
+  /// Stop with an error after this many executed instructions, so that no
+  /// program can make the simulator run for ever.
+  uint64_t maxInstructions = uint64_t(1) << 32;
+  bool recordTrace = false;
+};
+
+struct UnitStats {
+  uint64_t busyCycles = 0;
+  uint64_t stalledCycles = 0;
+  uint64_t finishCycle = 0;
+  uint64_t bytesMoved = 0;
+  uint64_t instructions = 0;
+};
+
+struct SimStats {
+  uint64_t cycles = 0;
+  uint64_t instructions = 0;
+  /// Indexed like Executable::programs.
+  std::vector<UnitStats> units;
+};
+
+/// One interval of a unit's timeline.
+struct TraceEvent {
+  uint32_t program = 0;
+  Tick start = 0, end = 0;
+  Opcode op = Opcode::Halt;
+  bool stall = false;
+  /// What a stall waited on: a FIFO or sync index, or kNoReg for contention.
+  uint32_t waitOn = kNoReg;
+  bool waitIsSync = false;
+  uint64_t bytes = 0;
+};
+
+/// Runs `exe` on `machine` against `memory`. Errors (deadlock, FIFO misuse,
+/// out-of-bounds access, instruction limit) come back as llvm::Error with a
+/// message naming the units involved.
+llvm::Expected<SimStats> simulate(const Machine &machine,
+                                  const Executable &exe, MemoryImage &memory,
+                                  const SimOptions &options = {},
+                                  std::vector<TraceEvent> *trace = nullptr);
+
+/// Writes a Chrome-trace JSON timeline, one track per unit instance.
+void writeChromeTrace(llvm::raw_ostream &os, const Machine &machine,
+                      const Executable &exe, const SimStats &stats,
+                      llvm::ArrayRef<TraceEvent> events);
+
+/// Prints total cycles and the per-unit table.
+void printStats(llvm::raw_ostream &os, const Machine &machine,
+                const Executable &exe, const SimStats &stats);
+
+} // namespace ktflow::sim
+
+#endif // KTFLOW_SIMULATOR_SIMULATOR_H

@@ -1,0 +1,208 @@
+//===- Printer.cpp - Human-readable bundles -------------------------------===//
+//
+// This file prints a bundle for `ktflow inspect`: header facts, the runtime
+// symbols (tensors, runtime arguments) with their relocation sites, buffers,
+// FIFOs, syncs, and a disassembly of every unit program.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Bundle/Bundle.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
+
+using namespace ktflow;
+using namespace ktflow::bundle;
+using sim::Inst;
+using sim::Opcode;
+
+static const char *aluName(uint8_t op) {
+  static const char *names[] = {
+      "add",  "sub",  "mul",  "divs", "divu", "rems", "remu",
+      "ceildivs", "ceildivu", "floordivs", "mins", "minu", "maxs", "maxu",
+      "and",  "or",   "xor",  "shl",  "shrs", "shru"};
+  return op < sim::kNumAluOps ? names[op] : "?";
+}
+
+static std::string memName(const Bundle &b, uint32_t m) {
+  return m < b.machine.memories.size() ? b.machine.memories[m].name : "?";
+}
+static std::string fifoName(const Bundle &b, uint32_t f) {
+  return f < b.fifos.size() ? "@" + b.fifos[f].name : "?";
+}
+static std::string vtypeStr(const sim::UnitProgram &p, uint32_t t) {
+  return t < p.vtypes.size() ? p.vtypes[t].str() : "?";
+}
+
+void ktflow::bundle::disassemble(llvm::raw_ostream &os,
+                                 const sim::UnitProgram &p,
+                                 const Bundle &b) {
+  auto s = [](uint32_t r) { return "s" + std::to_string(r); };
+  auto v = [](uint32_t r) { return "v" + std::to_string(r); };
+  for (size_t i = 0; i < p.maps.size(); ++i) {
+    const sim::MapBody &m = p.maps[i];
+    os << "    map#" << i << "(";
+    for (size_t k = 0; k < m.inputs.size(); ++k)
+      os << (k ? ", " : "") << v(m.inputs[k]);
+    os << "):";
+    for (const sim::MicroOp &op : m.ops) {
+      os << " %" << op.dst << " = " << sim::scalarOpName(op.op);
+      if (op.op == sim::ScalarOp::Const)
+        os << " " << op.imm;
+      unsigned arity = sim::scalarOpArity(op.op);
+      if (arity > 0) os << " %" << op.a;
+      if (arity > 1) os << ", %" << op.b;
+      if (arity > 2) os << ", %" << op.c;
+      os << " : " << sim::elemTypeName(op.type) << ";";
+    }
+    os << " -> %" << m.resultSlot << "\n";
+  }
+  for (size_t pc = 0; pc < p.insts.size(); ++pc) {
+    const Inst &in = p.insts[pc];
+    os << llvm::format("    %4zu  ", pc) << sim::opcodeName(in.op);
+    switch (in.op) {
+    case Opcode::Halt:
+      break;
+    case Opcode::SetImm:
+      os << " " << s(in.a) << ", " << in.imm;
+      break;
+    case Opcode::Alu:
+      os << "." << aluName(in.sub) << " " << s(in.a) << ", " << s(in.b)
+         << ", " << s(in.c);
+      break;
+    case Opcode::MovS:
+      os << " " << s(in.a) << ", " << s(in.b);
+      break;
+    case Opcode::LoopBegin:
+      os << " " << s(in.a) << " = " << s(in.b) << " to " << s(in.c)
+         << " step " << s(in.d) << " (end " << in.e << ")";
+      break;
+    case Opcode::LoopEnd:
+      os << " " << s(in.a) << " (begin " << in.e << ")";
+      break;
+    case Opcode::Dma:
+      os << " " << s(in.e) << " bytes";
+      if (in.f != sim::kNoReg)
+        os << " x " << s(in.f) << " rows";
+      os << " from " << memName(b, in.a) << "[" << s(in.b) << "] to "
+         << memName(b, in.c) << "[" << s(in.d) << "]";
+      if (in.f != sim::kNoReg)
+        os << " strides " << s(in.g) << ", " << s(in.h);
+      break;
+    case Opcode::Load:
+      os << " " << fifoName(b, in.a) << " <- " << memName(b, in.b) << "["
+         << s(in.c) << "], " << s(in.d) << " bytes";
+      break;
+    case Opcode::Store:
+      os << " " << memName(b, in.b) << "[" << s(in.c) << "] <- "
+         << fifoName(b, in.a) << ", " << s(in.d) << " bytes";
+      break;
+    case Opcode::Recv:
+      os << " " << v(in.a) << " <- " << fifoName(b, in.b) << " : "
+         << vtypeStr(p, in.c);
+      break;
+    case Opcode::Send:
+      os << " " << fifoName(b, in.a) << " <- " << v(in.b);
+      break;
+    case Opcode::Map:
+      os << " " << v(in.a) << " = map#" << in.b << " : " << vtypeStr(p, in.c);
+      break;
+    case Opcode::Reduce:
+      os << "." << sim::reduceKindName(static_cast<sim::ReduceKind>(in.sub))
+         << " " << v(in.a) << " = " << v(in.b) << " : " << vtypeStr(p, in.c);
+      break;
+    case Opcode::Broadcast:
+      os << " " << v(in.a) << " = " << v(in.b) << " : " << vtypeStr(p, in.c);
+      break;
+    case Opcode::Splat: {
+      double value;
+      std::memcpy(&value, &in.imm, sizeof(double));
+      os << " " << v(in.a) << " = " << value << " : " << vtypeStr(p, in.c);
+      break;
+    }
+    case Opcode::Matmul:
+      os << " " << v(in.a) << " = " << v(in.d) << " + " << v(in.b) << " x "
+         << v(in.c) << " : " << vtypeStr(p, in.e);
+      break;
+    case Opcode::MovV:
+      os << " " << v(in.a) << ", " << v(in.b);
+      break;
+    case Opcode::SyncSend:
+    case Opcode::SyncRecv:
+      os << " @" << (in.a < b.syncs.size() ? b.syncs[in.a].name : "?");
+      break;
+    }
+    os << "\n";
+  }
+}
+
+void ktflow::bundle::printBundle(llvm::raw_ostream &os, const Bundle &b,
+                                 size_t fileSize) {
+  os << "bundle: version " << kVersion;
+  if (fileSize)
+    os << ", " << fileSize << " bytes";
+  os << "\nkernel: " << b.kernel << "\n";
+  os << "device: " << b.device << " (fingerprint "
+     << llvm::format_hex(b.deviceFingerprint, 18) << "; "
+     << b.machine.memories.size() << " memories, " << b.machine.units.size()
+     << " units, " << b.machine.links.size() << " datapaths)\n";
+  os << "tensors:\n";
+  for (size_t i = 0; i < b.tensors.size(); ++i) {
+    const TensorArg &t = b.tensors[i];
+    os << "  @" << t.name << " : " << tensorRoleName(t.role) << " ";
+    for (const TensorDim &d : t.dims) {
+      if (d.runtimeArg != kNoArg && d.runtimeArg < b.runtimeArgs.size())
+        os << "@" << b.runtimeArgs[d.runtimeArg].name;
+      else
+        os << d.size;
+      os << "x";
+    }
+    os << sim::elemTypeName(t.elem) << " in " << memName(b, t.memory) << "\n";
+  }
+  os << "runtime args:\n";
+  for (const RuntimeArg &a : b.runtimeArgs)
+    os << "  @" << a.name << " granularity " << a.granularity
+       << " upperbound " << a.upperbound << "\n";
+  os << "buffers:\n";
+  for (const Buffer &buf : b.buffers)
+    os << "  @" << buf.name << " in " << memName(b, buf.memory) << " ["
+       << buf.offset << ", " << buf.offset + buf.size << ")\n";
+  auto unitName = [&](uint32_t u) {
+    return u < b.machine.units.size() ? b.machine.units[u].name
+                                      : std::string("?");
+  };
+  os << "fifos:\n";
+  for (const sim::FifoDesc &f : b.fifos)
+    os << "  @" << f.name << " " << unitName(f.producer) << " -> "
+       << unitName(f.consumer) << " depth " << f.depth << " entry "
+       << f.entryBytes << " bytes\n";
+  os << "syncs:\n";
+  for (const sim::SyncDesc &sd : b.syncs)
+    os << "  @" << sd.name << " " << unitName(sd.sender) << " -> "
+       << unitName(sd.receiver) << "\n";
+  os << "relocations:\n";
+  for (const Relocation &r : b.relocations) {
+    bool tensor = r.kind == SymbolKind::TensorAddress;
+    std::string sym = "?";
+    if (tensor && r.symbol < b.tensors.size())
+      sym = "address of @" + b.tensors[r.symbol].name;
+    else if (!tensor && r.symbol < b.runtimeArgs.size())
+      sym = "value of @" + b.runtimeArgs[r.symbol].name;
+    os << "  " << (r.program < b.programs.size()
+                       ? unitName(b.programs[r.program].unit)
+                       : std::string("?"))
+       << " +" << r.offset << ": " << sym << "\n";
+  }
+  os << "programs:\n";
+  for (const EncodedProgram &p : b.programs) {
+    os << "  " << unitName(p.unit) << " (" << p.code.size() << " bytes)\n";
+    auto decoded = decodeProgram(p.code, p.unit);
+    if (!decoded) {
+      os << "    <" << llvm::toString(decoded.takeError()) << ">\n";
+      continue;
+    }
+    disassemble(os, *decoded, b);
+  }
+}

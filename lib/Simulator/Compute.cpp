@@ -1,0 +1,184 @@
+//===- Compute.cpp - Vector and matrix compute in the simulator -----------===//
+//
+// This file implements the compute instructions. Each costs, per op class,
+// ceil(elements / throughput) cycles where the throughput is the unit's
+// elements (MACs for the matrix engine) per cycle for that class and element
+// type; a Map costs the sum over its micro-ops. Compute uses no shared
+// resource, so it never stalls.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Engine.h"
+
+#include "ktflow/Simulator/Values.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
+
+using namespace ktflow::sim;
+using namespace ktflow::sim::detail;
+
+/// Charges `cycles` of compute to the unit and records it.
+static Step charge(Engine &e, UnitState &u, Opcode op, uint64_t cycles) {
+  Tick start = u.now;
+  Tick t = e.cyclesToTicks(cycles);
+  u.busy += t;
+  u.now += t;
+  ++u.instructions;
+  e.record(u, op, start, u.now, 0);
+  ++u.pc;
+  return Step::Continue;
+}
+
+/// The throughput of `c` on `t` for the unit, or 0 with an error recorded.
+static double throughputOf(Engine &e, UnitState &u, OpClass c, ElemType t,
+                           const char *what) {
+  double thr = e.machine.units[u.prog->unit].getThroughput(c, t);
+  if (thr <= 0)
+    e.fail(u, llvm::formatv("{0} cannot compute {1} ({2}) on {3}",
+                            e.unitName(u), what, opClassName(c),
+                            elemTypeName(t))
+                  .str());
+  return thr;
+}
+
+Step Engine::stepMap(UnitState &u, const Inst &in) {
+  const MapBody &body = u.prog->maps[in.b];
+  const VectorType &type = u.prog->vtypes[in.c];
+  size_t n = type.numElements();
+  size_t numSlots = body.numSlots;
+  u.slots.resize(numSlots * n);
+  for (size_t i = 0; i < body.inputs.size(); ++i) {
+    uint32_t reg = body.inputs[i];
+    if (!u.vtype[reg])
+      return fail(u, "reads a vector register that was never written");
+    if (u.v[reg].size() != n)
+      return fail(u, llvm::formatv("map input {0} has {1} elements, the "
+                                   "result {2}",
+                                   i, u.v[reg].size(), n)
+                         .str());
+    std::copy(u.v[reg].begin(), u.v[reg].end(), u.slots.begin() + i * n);
+  }
+  uint64_t cycles = 0;
+  const MachineUnit &unit = machine.units[u.prog->unit];
+  for (const MicroOp &op : body.ops) {
+    if (op.op != ScalarOp::Const) {
+      OpClass c = scalarOpClass(op.op);
+      // Compares are costed at the type they read.
+      ElemType costType =
+          op.op == ScalarOp::CmpF || op.op == ScalarOp::CmpI ? op.srcType
+                                                              : op.type;
+      double thr = unit.getThroughput(c, costType);
+      if (thr <= 0)
+        return fail(u, llvm::formatv("{0} cannot compute {1} ({2}) on {3}",
+                                     unit.name, scalarOpName(op.op),
+                                     opClassName(c), elemTypeName(costType))
+                           .str());
+      cycles += costCycles(n, thr);
+    }
+    double *base = u.slots.data();
+    evalMicroOp(op, base + size_t(op.a) * n, base + size_t(op.b) * n,
+                base + size_t(op.c) * n, base + size_t(op.dst) * n, n);
+  }
+  std::vector<double> &out = u.v[in.a];
+  out.assign(u.slots.begin() + size_t(body.resultSlot) * n,
+             u.slots.begin() + size_t(body.resultSlot + 1) * n);
+  u.vtype[in.a] = &type;
+  return charge(*this, u, Opcode::Map, cycles);
+}
+
+Step Engine::stepReduce(UnitState &u, const Inst &in) {
+  const VectorType *src = u.vtype[in.b];
+  if (!src)
+    return fail(u, "reads a vector register that was never written");
+  const VectorType &type = u.prog->vtypes[in.c];
+  if (src->elem != type.elem)
+    return fail(u, "reduce changes the element type");
+  uint64_t n = src->numElements();
+  uint64_t inner = src->shape.back();
+  if (type.numElements() != n / inner)
+    return fail(u, llvm::formatv("reduce of {0} cannot produce {1}",
+                                 src->str(), type.str())
+                       .str());
+  double thr = throughputOf(*this, u, OpClass::Reduction, src->elem,
+                            "a reduction");
+  if (thr <= 0)
+    return Step::Error;
+  ReduceKind kind = static_cast<ReduceKind>(in.sub);
+  const std::vector<double> &x = u.v[in.b];
+  std::vector<double> out(n / inner);
+  for (uint64_t r = 0; r < out.size(); ++r) {
+    double acc = x[r * inner];
+    for (uint64_t i = 1; i < inner; ++i)
+      acc = reduceStep(kind, src->elem, acc, x[r * inner + i]);
+    out[r] = acc;
+  }
+  u.v[in.a] = std::move(out);
+  u.vtype[in.a] = &type;
+  return charge(*this, u, Opcode::Reduce, costCycles(n, thr));
+}
+
+Step Engine::stepBroadcast(UnitState &u, const Inst &in) {
+  const VectorType *src = u.vtype[in.b];
+  if (!src)
+    return fail(u, "reads a vector register that was never written");
+  const VectorType &type = u.prog->vtypes[in.c];
+  uint64_t nIn = src->numElements(), nOut = type.numElements();
+  if (src->elem != type.elem || nOut % nIn != 0)
+    return fail(u, llvm::formatv("cannot broadcast {0} to {1}", src->str(),
+                                 type.str())
+                       .str());
+  double thr = throughputOf(*this, u, OpClass::Elementwise, type.elem,
+                            "a broadcast");
+  if (thr <= 0)
+    return Step::Error;
+  uint64_t repeat = nOut / nIn;
+  const std::vector<double> x = u.v[in.b];
+  std::vector<double> &out = u.v[in.a];
+  out.resize(nOut);
+  for (uint64_t i = 0; i < nOut; ++i)
+    out[i] = x[i / repeat];
+  u.vtype[in.a] = &type;
+  return charge(*this, u, Opcode::Broadcast, costCycles(nOut, thr));
+}
+
+Step Engine::stepSplat(UnitState &u, const Inst &in) {
+  const VectorType &type = u.prog->vtypes[in.c];
+  double value;
+  std::memcpy(&value, &in.imm, sizeof(double));
+  u.v[in.a].assign(type.numElements(), roundToType(type.elem, value));
+  u.vtype[in.a] = &type;
+  ++u.instructions;
+  ++u.pc;
+  return Step::Continue;
+}
+
+Step Engine::stepMatmul(UnitState &u, const Inst &in) {
+  const VectorType *a = u.vtype[in.b], *b = u.vtype[in.c], *acc = u.vtype[in.d];
+  if (!a || !b || !acc)
+    return fail(u, "reads a vector register that was never written");
+  const VectorType &type = u.prog->vtypes[in.e];
+  if (a->shape.size() != 2 || b->shape.size() != 2 || !(*acc == type) ||
+      type.shape.size() != 2 || a->shape[1] != b->shape[0] ||
+      type.shape[0] != a->shape[0] || type.shape[1] != b->shape[1])
+    return fail(u, llvm::formatv("matmul shapes do not agree: {0} x {1} + {2}",
+                                 a->str(), b->str(), acc->str())
+                       .str());
+  uint64_t m = a->shape[0], k = a->shape[1], n = b->shape[1];
+  double thr = throughputOf(*this, u, OpClass::Matrix, a->elem, "a matmul");
+  if (thr <= 0)
+    return Step::Error;
+  const std::vector<double> &x = u.v[in.b], &y = u.v[in.c];
+  std::vector<double> out = u.v[in.d];
+  for (uint64_t i = 0; i < m; ++i)
+    for (uint64_t j = 0; j < n; ++j) {
+      double sum = out[i * n + j];
+      for (uint64_t l = 0; l < k; ++l)
+        sum = roundToType(type.elem, sum + x[i * k + l] * y[l * n + j]);
+      out[i * n + j] = sum;
+    }
+  u.v[in.a] = std::move(out);
+  u.vtype[in.a] = &type;
+  return charge(*this, u, Opcode::Matmul, costCycles(m * n * k, thr));
+}

@@ -1,0 +1,168 @@
+//===- Engine.h - The simulator's internal state ----------------*- C++ -*-===//
+//
+// This file declares the state of one simulation: the event queue, the state
+// of every unit, FIFO and sync channel, and the bandwidth resources (links
+// and memories). Simulator.cpp runs the event loop and the scalar
+// instructions; Transfers.cpp the data movement; Compute.cpp the vector and
+// matrix instructions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_SIMULATOR_ENGINE_H
+#define KTFLOW_LIB_SIMULATOR_ENGINE_H
+
+#include "ktflow/Simulator/Simulator.h"
+
+#include <deque>
+#include <map>
+#include <queue>
+#include <string>
+#include <tuple>
+
+namespace ktflow::sim::detail {
+
+/// A link or memory with a bandwidth: transfers reserve it in FCFS order.
+struct Resource {
+  Tick freeAt = 0;
+  double ticksPerByte = 0;
+};
+
+/// The resources and latency of one way through the machine.
+struct Route {
+  std::vector<uint32_t> resources;
+  Tick latency = 0;
+  uint32_t chunkBytes = 128;
+};
+
+struct FifoEntry {
+  Tick availableAt = 0;
+  uint32_t bytes = 0;
+};
+
+struct FifoState {
+  const FifoDesc *desc = nullptr;
+  std::vector<uint8_t> storage; ///< depth x entryBytes
+  std::vector<FifoEntry> entries;
+  uint32_t head = 0, count = 0;
+  uint32_t linkResource = 0;
+  Tick linkLatency = 0;
+  int64_t waitingProducer = -1, waitingConsumer = -1;
+  uint8_t *slot(uint32_t i) { return storage.data() + size_t(i) * desc->entryBytes; }
+};
+
+struct SyncState {
+  std::deque<Tick> tokens;
+  int64_t waitingReceiver = -1;
+};
+
+enum class Wait : uint8_t { None, FifoFull, FifoEmpty, Sync };
+
+enum class Step : uint8_t { Continue, Block, Halt, Error };
+
+struct UnitState {
+  const UnitProgram *prog = nullptr;
+  uint32_t index = 0; ///< program index
+  uint32_t pc = 0;
+  std::vector<int64_t> s;
+  std::vector<std::vector<double>> v;
+  std::vector<const VectorType *> vtype;
+  Tick now = 0;
+  bool done = false;
+  Wait wait = Wait::None;
+  uint32_t waitOn = 0;
+  Tick waitStart = 0;
+  // State of a multi-step transfer in progress.
+  bool active = false;
+  uint64_t rowsLeft = 0, rowBytes = 0, rowBytesLeft = 0;
+  uint64_t rowSrc = 0, rowDst = 0, src = 0, dst = 0;
+  int64_t srcStride = 0, dstStride = 0;
+  uint64_t transferBytes = 0;
+  Tick instStart = 0, lastArrival = 0;
+  const Route *route = nullptr;
+  // Statistics, in ticks.
+  Tick busy = 0, stall = 0;
+  uint64_t bytes = 0, instructions = 0;
+  std::vector<double> slots; ///< Map scratch
+};
+
+class Engine {
+public:
+  Engine(const Machine &machine, const Executable &exe, MemoryImage &memory,
+         const SimOptions &options, std::vector<TraceEvent> *trace);
+  llvm::Expected<SimStats> run();
+
+  // Shared by the instruction files.
+  Step stepDma(UnitState &u, const Inst &in);
+  Step stepLoad(UnitState &u, const Inst &in);
+  Step stepStore(UnitState &u, const Inst &in);
+  Step stepSend(UnitState &u, const Inst &in);
+  Step stepRecv(UnitState &u, const Inst &in);
+  Step stepSyncSend(UnitState &u, const Inst &in);
+  Step stepSyncRecv(UnitState &u, const Inst &in);
+  Step stepMap(UnitState &u, const Inst &in);
+  Step stepReduce(UnitState &u, const Inst &in);
+  Step stepBroadcast(UnitState &u, const Inst &in);
+  Step stepSplat(UnitState &u, const Inst &in);
+  Step stepMatmul(UnitState &u, const Inst &in);
+
+private:
+  friend struct EngineAccess;
+  llvm::Error setup();
+  llvm::Error resolveRoutes(const UnitProgram &prog);
+  const Route *routeFor(uint32_t program, uint32_t pc) const;
+  void schedule(UnitState &u, Tick time);
+  void runUnit(UnitState &u);
+  Step step(UnitState &u);
+  Step stepScalar(UnitState &u, const Inst &in);
+  llvm::Error deadlockError() const;
+
+public:
+  // Helpers for the instruction files.
+  Step fail(const UnitState &u, const std::string &message);
+  Step block(UnitState &u, Wait wait, uint32_t on);
+  void wake(int64_t &waiter, Tick time);
+  /// Reserves every resource of `resources` for `bytes` starting no earlier
+  /// than `u.now`; returns the start tick and the bottleneck occupancy.
+  std::pair<Tick, Tick> reserve(UnitState &u,
+                                const std::vector<uint32_t> &resources,
+                                uint64_t bytes);
+  /// Moves the unit to `time` without work (a wait on data not yet
+  /// arrived); records a stall.
+  void waitUntil(UnitState &u, Tick time, uint32_t on, bool isSync);
+  void record(const UnitState &u, Opcode op, Tick start, Tick end,
+              uint64_t bytes);
+  uint8_t *access(UnitState &u, uint32_t mem, uint64_t addr, uint64_t size,
+                  const char *what);
+  const std::string &unitName(const UnitState &u) const {
+    return machine.units[u.prog->unit].name;
+  }
+  std::string at(const UnitState &u) const;
+  Tick cyclesToTicks(uint64_t cycles) const { return cycles * kTicksPerCycle; }
+  /// Cycles to process `n` elements at `perCycle` elements per cycle.
+  static uint64_t costCycles(uint64_t n, double perCycle);
+
+  const Machine &machine;
+  const Executable &exe;
+  MemoryImage &memory;
+  SimOptions options;
+  std::vector<TraceEvent> *trace;
+
+  std::vector<UnitState> units;
+  std::vector<FifoState> fifos;
+  std::vector<SyncState> syncs;
+  std::vector<Resource> resources;
+  std::vector<Route> routes;
+  /// (program, pc) -> route index, for Dma/Load/Store instructions.
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> instRoute;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, int>, uint32_t> routeCache;
+
+  using Event = std::tuple<Tick, uint64_t, uint32_t>;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue;
+  uint64_t sequence = 0;
+  uint64_t executed = 0;
+  std::string error;
+};
+
+} // namespace ktflow::sim::detail
+
+#endif // KTFLOW_LIB_SIMULATOR_ENGINE_H

@@ -1,0 +1,203 @@
+//===- Machine.cpp - The simulator's description of a device --------------===//
+//
+// This file implements name lookup, routing and fingerprinting of a Machine.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Simulator/Machine.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/xxhash.h"
+
+#include <cstring>
+#include <deque>
+
+using namespace ktflow::sim;
+
+unsigned ktflow::sim::elemBytes(ElemType type) {
+  switch (type) {
+  case ElemType::i1:
+  case ElemType::i8:
+    return 1;
+  case ElemType::i16:
+  case ElemType::f16:
+  case ElemType::bf16:
+    return 2;
+  case ElemType::i32:
+  case ElemType::f32:
+    return 4;
+  case ElemType::i64:
+  case ElemType::f64:
+    return 8;
+  }
+  return 1;
+}
+
+llvm::StringRef ktflow::sim::elemTypeName(ElemType type) {
+  static const char *names[] = {"i1",  "i8",   "i16", "i32", "i64",
+                                "f16", "bf16", "f32", "f64"};
+  unsigned i = static_cast<unsigned>(type);
+  return i < kNumElemTypes ? names[i] : "?";
+}
+
+std::optional<ElemType> ktflow::sim::parseElemType(llvm::StringRef name) {
+  for (unsigned i = 0; i < kNumElemTypes; ++i)
+    if (elemTypeName(static_cast<ElemType>(i)) == name)
+      return static_cast<ElemType>(i);
+  return std::nullopt;
+}
+
+bool ktflow::sim::isFloat(ElemType type) {
+  return type == ElemType::f16 || type == ElemType::bf16 ||
+         type == ElemType::f32 || type == ElemType::f64;
+}
+
+llvm::StringRef ktflow::sim::opClassName(OpClass opClass) {
+  switch (opClass) {
+  case OpClass::Elementwise:
+    return "elementwise";
+  case OpClass::Transcendental:
+    return "transcendental";
+  case OpClass::Reduction:
+    return "reduction";
+  case OpClass::Matrix:
+    return "matrix";
+  }
+  return "?";
+}
+
+std::optional<uint32_t> Machine::findMemory(llvm::StringRef name) const {
+  for (uint32_t i = 0; i < memories.size(); ++i)
+    if (memories[i].name == name)
+      return i;
+  return std::nullopt;
+}
+
+std::optional<uint32_t> Machine::findUnit(llvm::StringRef name) const {
+  for (uint32_t i = 0; i < units.size(); ++i)
+    if (units[i].name == name)
+      return i;
+  return std::nullopt;
+}
+
+std::optional<uint32_t> Machine::findLink(NodeRef from, NodeRef to) const {
+  for (uint32_t i = 0; i < links.size(); ++i)
+    if (links[i].from == from && links[i].to == to)
+      return i;
+  return std::nullopt;
+}
+
+static size_t nodeId(const Machine &m, NodeRef n) {
+  return n.kind == NodeRef::Memory ? n.index : m.memories.size() + n.index;
+}
+
+std::optional<std::vector<uint32_t>> Machine::route(NodeRef from,
+                                                    NodeRef to) const {
+  size_t numNodes = memories.size() + units.size();
+  if (nodeId(*this, from) >= numNodes || nodeId(*this, to) >= numNodes)
+    return std::nullopt;
+  // Breadth-first over links in index order: the first path found has the
+  // fewest hops and, among those, the lowest link indices.
+  std::vector<int64_t> viaLink(numNodes, -1);
+  std::vector<bool> seen(numNodes, false);
+  std::deque<NodeRef> queue{from};
+  seen[nodeId(*this, from)] = true;
+  while (!queue.empty()) {
+    NodeRef node = queue.front();
+    queue.pop_front();
+    if (node == to)
+      break;
+    for (uint32_t i = 0; i < links.size(); ++i) {
+      if (!(links[i].from == node))
+        continue;
+      size_t next = nodeId(*this, links[i].to);
+      if (next >= numNodes || seen[next])
+        continue;
+      seen[next] = true;
+      viaLink[next] = i;
+      queue.push_back(links[i].to);
+    }
+  }
+  if (!seen[nodeId(*this, to)] || from == to)
+    return std::nullopt;
+  std::vector<uint32_t> path;
+  for (NodeRef node = to; !(node == from);) {
+    uint32_t link = viaLink[nodeId(*this, node)];
+    path.insert(path.begin(), link);
+    node = links[link].from;
+  }
+  return path;
+}
+
+std::string Machine::nodeName(NodeRef node) const {
+  if (node.kind == NodeRef::Memory)
+    return node.index < memories.size() ? memories[node.index].name : "?";
+  return node.index < units.size() ? units[node.index].name : "?";
+}
+
+namespace {
+/// Feeds plain values into one running hash.
+struct Hasher {
+  std::vector<uint8_t> bytes;
+  template <typename T> void add(const T &v) {
+    uint8_t buf[sizeof(T)];
+    std::memcpy(buf, &v, sizeof(T));
+    bytes.insert(bytes.end(), buf, buf + sizeof(T));
+  }
+  void add(const std::string &s) {
+    add<uint64_t>(s.size());
+    bytes.insert(bytes.end(), s.begin(), s.end());
+  }
+};
+} // namespace
+
+uint64_t Machine::fingerprint() const {
+  Hasher h;
+  h.add(name);
+  h.add(syncLatency);
+  h.add<uint64_t>(memories.size());
+  for (const MachineMemory &m : memories) {
+    h.add(m.name);
+    h.add(m.size);
+    h.add(m.bandwidth);
+  }
+  h.add<uint64_t>(units.size());
+  for (const MachineUnit &u : units) {
+    h.add(u.name);
+    h.add(u.roles);
+    for (const auto &row : u.throughput)
+      for (double v : row)
+        h.add(v);
+  }
+  h.add<uint64_t>(links.size());
+  for (const MachineLink &l : links) {
+    h.add(l.from.kind);
+    h.add(l.from.index);
+    h.add(l.to.kind);
+    h.add(l.to.index);
+    h.add(l.bandwidth);
+    h.add(l.latency);
+    h.add(l.fifoDepth);
+    for (uint32_t g : l.granularities)
+      h.add(g);
+  }
+  return llvm::xxh3_64bits(h.bytes);
+}
+
+std::string Machine::validate() const {
+  auto validNode = [&](NodeRef n) {
+    return n.kind == NodeRef::Memory ? n.index < memories.size()
+                                     : n.index < units.size();
+  };
+  for (size_t i = 0; i < links.size(); ++i) {
+    const MachineLink &l = links[i];
+    if (!validNode(l.from) || !validNode(l.to))
+      return "link " + std::to_string(i) + " has an endpoint out of range";
+    if (!(l.bandwidth > 0))
+      return "link " + std::to_string(i) + " has a non-positive bandwidth";
+  }
+  for (const MachineMemory &m : memories)
+    if (m.bandwidth < 0)
+      return "memory '" + m.name + "' has a negative bandwidth";
+  return "";
+}

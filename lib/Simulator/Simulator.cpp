@@ -1,0 +1,512 @@
+//===- Simulator.cpp - The event loop of the simulator --------------------===//
+//
+// This file implements the simulator's event loop: every unit is a process
+// that runs its instructions until it has to wait (for time to pass, for a
+// FIFO or a sync token); the earliest event runs next, ties broken by the
+// order in which events were scheduled, so a simulation is deterministic.
+// It also implements the scalar and control instructions, route resolution
+// and deadlock reporting.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Engine.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace ktflow::sim;
+using namespace ktflow::sim::detail;
+
+MemoryImage::MemoryImage(const Machine &machine)
+    : data(machine.memories.size()), limits(machine.memories.size()) {
+  for (size_t i = 0; i < machine.memories.size(); ++i)
+    limits[i] = std::min(machine.memories[i].size, kDefaultBackedLimit);
+}
+
+void MemoryImage::setBackedLimit(uint32_t mem, uint64_t limit) {
+  limits[mem] = limit;
+  if (data[mem].size() > limit)
+    data[mem].resize(limit);
+}
+
+uint8_t *MemoryImage::bytes(uint32_t mem, uint64_t addr, uint64_t size) {
+  if (mem >= data.size() || addr > limits[mem] || size > limits[mem] - addr)
+    return nullptr;
+  std::vector<uint8_t> &d = data[mem];
+  if (d.size() < addr + size)
+    d.resize(std::max<uint64_t>(addr + size,
+                                std::min<uint64_t>(limits[mem], 2 * d.size())));
+  return d.data() + addr;
+}
+
+Engine::Engine(const Machine &machine, const Executable &exe,
+               MemoryImage &memory, const SimOptions &options,
+               std::vector<TraceEvent> *trace)
+    : machine(machine), exe(exe), memory(memory), options(options),
+      trace(options.recordTrace ? trace : nullptr) {}
+
+uint64_t Engine::costCycles(uint64_t n, double perCycle) {
+  return static_cast<uint64_t>(std::ceil(static_cast<double>(n) / perCycle -
+                                         1e-9));
+}
+
+std::string Engine::at(const UnitState &u) const {
+  return llvm::formatv("{0} (instruction {1}, {2}, cycle {3})", unitName(u),
+                       u.pc, opcodeName(u.prog->insts[u.pc].op),
+                       u.now / kTicksPerCycle)
+      .str();
+}
+
+Step Engine::fail(const UnitState &u, const std::string &message) {
+  if (error.empty())
+    error = at(u) + ": " + message;
+  return Step::Error;
+}
+
+llvm::Error Engine::resolveRoutes(const UnitProgram &prog) {
+  uint32_t programIndex = &prog - exe.programs.data();
+  NodeRef unit{NodeRef::Unit, prog.unit};
+  auto memNode = [](uint32_t m) { return NodeRef{NodeRef::Memory, m}; };
+  for (uint32_t pc = 0; pc < prog.insts.size(); ++pc) {
+    const Inst &in = prog.insts[pc];
+    uint32_t memA, memB;
+    int kind;
+    if (in.op == Opcode::Dma) {
+      memA = in.a, memB = in.c, kind = 0;
+    } else if (in.op == Opcode::Load) {
+      memA = in.b, memB = in.a, kind = 1;
+    } else if (in.op == Opcode::Store) {
+      memA = in.b, memB = 0, kind = 2;
+    } else {
+      continue;
+    }
+    auto key = std::make_tuple(prog.unit, memA, memB, kind);
+    auto found = routeCache.find(key);
+    if (found != routeCache.end()) {
+      instRoute[{programIndex, pc}] = found->second;
+      continue;
+    }
+    Route route;
+    uint32_t maxGranule = 0;
+    auto addPath = [&](NodeRef from, NodeRef to) -> llvm::Error {
+      auto path = machine.route(from, to);
+      if (!path)
+        return llvm::createStringError(
+            "%s: no datapath route from %s to %s",
+            machine.units[prog.unit].name.c_str(),
+            machine.nodeName(from).c_str(), machine.nodeName(to).c_str());
+      for (uint32_t link : *path) {
+        route.resources.push_back(link);
+        route.latency += cyclesToTicks(machine.links[link].latency);
+        for (uint32_t g : machine.links[link].granularities)
+          maxGranule = std::max(maxGranule, g);
+      }
+      return llvm::Error::success();
+    };
+    auto addMemory = [&](uint32_t m) {
+      if (machine.memories[m].bandwidth > 0)
+        route.resources.push_back(machine.links.size() + m);
+    };
+    if (kind == 0) {
+      addMemory(memA);
+      if (llvm::Error e = addPath(memNode(memA), unit))
+        return e;
+      if (llvm::Error e = addPath(unit, memNode(memB)))
+        return e;
+      addMemory(memB);
+    } else if (kind == 1) {
+      addMemory(memA);
+      if (llvm::Error e = addPath(memNode(memA), unit))
+        return e;
+      // The entry then crosses the FIFO's own datapath to the consumer.
+      const FifoDesc &fifo = exe.fifos[in.a];
+      route.resources.push_back(fifo.link);
+      route.latency += cyclesToTicks(machine.links[fifo.link].latency);
+    } else {
+      if (llvm::Error e = addPath(unit, memNode(memA)))
+        return e;
+      addMemory(memA);
+    }
+    route.chunkBytes = std::clamp<uint32_t>(maxGranule ? maxGranule : 128, 16,
+                                            65536);
+    routes.push_back(std::move(route));
+    routeCache[key] = routes.size() - 1;
+    instRoute[{programIndex, pc}] = routes.size() - 1;
+  }
+  return llvm::Error::success();
+}
+
+const Route *Engine::routeFor(uint32_t program, uint32_t pc) const {
+  auto it = instRoute.find({program, pc});
+  return it == instRoute.end() ? nullptr : &routes[it->second];
+}
+
+llvm::Error Engine::setup() {
+  if (std::string err = machine.validate(); !err.empty())
+    return llvm::createStringError("invalid machine: %s", err.c_str());
+  if (std::string err = exe.validate(machine); !err.empty())
+    return llvm::createStringError("invalid program: %s", err.c_str());
+  resources.resize(machine.links.size() + machine.memories.size());
+  for (size_t i = 0; i < machine.links.size(); ++i)
+    resources[i].ticksPerByte = kTicksPerCycle / machine.links[i].bandwidth;
+  for (size_t i = 0; i < machine.memories.size(); ++i)
+    if (machine.memories[i].bandwidth > 0)
+      resources[machine.links.size() + i].ticksPerByte =
+          kTicksPerCycle / machine.memories[i].bandwidth;
+  fifos.resize(exe.fifos.size());
+  for (size_t i = 0; i < exe.fifos.size(); ++i) {
+    FifoState &f = fifos[i];
+    f.desc = &exe.fifos[i];
+    f.storage.assign(size_t(f.desc->depth) * f.desc->entryBytes, 0);
+    f.entries.resize(f.desc->depth);
+    f.linkResource = f.desc->link;
+    f.linkLatency = cyclesToTicks(machine.links[f.desc->link].latency);
+  }
+  syncs.resize(exe.syncs.size());
+  units.resize(exe.programs.size());
+  for (size_t i = 0; i < exe.programs.size(); ++i) {
+    const UnitProgram &prog = exe.programs[i];
+    UnitState &u = units[i];
+    u.prog = &prog;
+    u.index = i;
+    u.s.assign(prog.numSRegs, 0);
+    u.v.resize(prog.numVRegs);
+    u.vtype.assign(prog.numVRegs, nullptr);
+    if (llvm::Error e = resolveRoutes(prog))
+      return e;
+  }
+  return llvm::Error::success();
+}
+
+void Engine::schedule(UnitState &u, Tick time) {
+  queue.emplace(time, sequence++, u.index);
+}
+
+void Engine::wake(int64_t &waiter, Tick time) {
+  if (waiter < 0)
+    return;
+  UnitState &w = units[waiter];
+  waiter = -1;
+  Tick resume = std::max(time, w.waitStart);
+  if (trace && resume > w.waitStart)
+    trace->push_back({w.index, w.waitStart, resume, w.prog->insts[w.pc].op,
+                      true, w.waitOn, w.wait == Wait::Sync, 0});
+  w.stall += resume - w.waitStart;
+  w.now = resume;
+  w.wait = Wait::None;
+  schedule(w, resume);
+}
+
+Step Engine::block(UnitState &u, Wait wait, uint32_t on) {
+  u.wait = wait;
+  u.waitOn = on;
+  u.waitStart = u.now;
+  if (wait == Wait::FifoFull)
+    fifos[on].waitingProducer = u.index;
+  else if (wait == Wait::FifoEmpty)
+    fifos[on].waitingConsumer = u.index;
+  else
+    syncs[on].waitingReceiver = u.index;
+  return Step::Block;
+}
+
+void Engine::waitUntil(UnitState &u, Tick time, uint32_t on, bool isSync) {
+  if (time <= u.now)
+    return;
+  if (trace)
+    trace->push_back({u.index, u.now, time, u.prog->insts[u.pc].op, true, on,
+                      isSync, 0});
+  u.stall += time - u.now;
+  u.now = time;
+}
+
+std::pair<Tick, Tick> Engine::reserve(UnitState &u,
+                                      const std::vector<uint32_t> &list,
+                                      uint64_t bytes) {
+  Tick start = u.now;
+  for (uint32_t r : list)
+    start = std::max(start, resources[r].freeAt);
+  Tick occupancy = 0;
+  for (uint32_t r : list) {
+    Tick t = static_cast<Tick>(
+        std::ceil(static_cast<double>(bytes) * resources[r].ticksPerByte -
+                  1e-6));
+    resources[r].freeAt = start + t;
+    occupancy = std::max(occupancy, t);
+  }
+  u.stall += start - u.now;
+  return {start, occupancy};
+}
+
+void Engine::record(const UnitState &u, Opcode op, Tick start, Tick end,
+                    uint64_t bytes) {
+  if (trace && end > start)
+    trace->push_back({u.index, start, end, op, false, kNoReg, false, bytes});
+}
+
+uint8_t *Engine::access(UnitState &u, uint32_t mem, uint64_t addr,
+                        uint64_t size, const char *what) {
+  uint8_t *p = memory.bytes(mem, addr, size);
+  if (!p) {
+    const MachineMemory &m = machine.memories[mem];
+    uint64_t limit = memory.backedLimit(mem);
+    fail(u, llvm::formatv("{0} bytes [{1}, {2}) outside {3} ({4} bytes{5})",
+                          what, addr, addr + size, m.name, limit,
+                          limit < m.size ? " allocated" : " capacity")
+                .str());
+  }
+  return p;
+}
+
+static bool aluOp(AluOp op, int64_t a, int64_t b, int64_t &r) {
+  uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  switch (op) {
+  case AluOp::Add: return !__builtin_add_overflow(a, b, &r);
+  case AluOp::Sub: return !__builtin_sub_overflow(a, b, &r);
+  case AluOp::Mul: return !__builtin_mul_overflow(a, b, &r);
+  case AluOp::DivS:
+  case AluOp::RemS:
+  case AluOp::CeilDivS:
+  case AluOp::FloorDivS:
+    if (b == 0 || (b == -1 && a == INT64_MIN))
+      return false;
+    if (op == AluOp::DivS)
+      r = a / b;
+    else if (op == AluOp::RemS)
+      r = a % b;
+    else {
+      r = a / b;
+      bool inexact = r * b != a;
+      bool positive = (a < 0) == (b < 0);
+      if (inexact && op == AluOp::CeilDivS && positive)
+        ++r;
+      if (inexact && op == AluOp::FloorDivS && !positive)
+        --r;
+    }
+    return true;
+  case AluOp::DivU:
+  case AluOp::RemU:
+  case AluOp::CeilDivU:
+    if (ub == 0)
+      return false;
+    r = static_cast<int64_t>(op == AluOp::DivU   ? ua / ub
+                             : op == AluOp::RemU ? ua % ub
+                                                 : ua / ub + (ua % ub != 0));
+    return true;
+  case AluOp::MinS: r = std::min(a, b); return true;
+  case AluOp::MinU: r = static_cast<int64_t>(std::min(ua, ub)); return true;
+  case AluOp::MaxS: r = std::max(a, b); return true;
+  case AluOp::MaxU: r = static_cast<int64_t>(std::max(ua, ub)); return true;
+  case AluOp::And: r = a & b; return true;
+  case AluOp::Or: r = a | b; return true;
+  case AluOp::Xor: r = a ^ b; return true;
+  case AluOp::Shl: r = ub >= 64 ? 0 : static_cast<int64_t>(ua << ub); return true;
+  case AluOp::ShrS: r = ub >= 64 ? (a < 0 ? -1 : 0) : a >> ub; return true;
+  case AluOp::ShrU: r = ub >= 64 ? 0 : static_cast<int64_t>(ua >> ub); return true;
+  }
+  return false;
+}
+
+Step Engine::stepScalar(UnitState &u, const Inst &in) {
+  ++u.instructions;
+  std::vector<int64_t> &s = u.s;
+  switch (in.op) {
+  case Opcode::SetImm:
+    s[in.a] = in.imm;
+    break;
+  case Opcode::MovS:
+    s[in.a] = s[in.b];
+    break;
+  case Opcode::Alu: {
+    int64_t r;
+    if (!aluOp(static_cast<AluOp>(in.sub), s[in.b], s[in.c], r))
+      return fail(u, llvm::formatv("integer overflow or division by zero "
+                                   "({0} and {1})",
+                                   s[in.b], s[in.c])
+                         .str());
+    s[in.a] = r;
+    break;
+  }
+  case Opcode::LoopBegin:
+    if (s[in.d] <= 0)
+      return fail(u, "loop step must be positive, got " +
+                         std::to_string(s[in.d]));
+    s[in.a] = s[in.b];
+    if (!(s[in.a] < s[in.c])) {
+      u.pc = in.e + 1;
+      return Step::Continue;
+    }
+    break;
+  case Opcode::LoopEnd: {
+    int64_t next;
+    if (__builtin_add_overflow(s[in.a], s[in.d], &next))
+      return fail(u, "loop induction variable overflows");
+    s[in.a] = next;
+    if (next < s[in.c]) {
+      u.pc = in.e + 1;
+      return Step::Continue;
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  ++u.pc;
+  return Step::Continue;
+}
+
+Step Engine::step(UnitState &u) {
+  const Inst &in = u.prog->insts[u.pc];
+  if (++executed > options.maxInstructions)
+    return fail(u, llvm::formatv("instruction limit of {0} exceeded",
+                                 options.maxInstructions)
+                       .str());
+  switch (in.op) {
+  case Opcode::Halt:
+    u.done = true;
+    return Step::Halt;
+  case Opcode::SetImm:
+  case Opcode::Alu:
+  case Opcode::MovS:
+  case Opcode::LoopBegin:
+  case Opcode::LoopEnd:
+    return stepScalar(u, in);
+  case Opcode::Dma: return stepDma(u, in);
+  case Opcode::Load: return stepLoad(u, in);
+  case Opcode::Store: return stepStore(u, in);
+  case Opcode::Recv: return stepRecv(u, in);
+  case Opcode::Send: return stepSend(u, in);
+  case Opcode::Map: return stepMap(u, in);
+  case Opcode::Reduce: return stepReduce(u, in);
+  case Opcode::Broadcast: return stepBroadcast(u, in);
+  case Opcode::Splat: return stepSplat(u, in);
+  case Opcode::Matmul: return stepMatmul(u, in);
+  case Opcode::MovV:
+    ++u.instructions;
+    if (!u.vtype[in.b])
+      return fail(u, "reads a vector register that was never written");
+    u.v[in.a] = u.v[in.b];
+    u.vtype[in.a] = u.vtype[in.b];
+    ++u.pc;
+    return Step::Continue;
+  case Opcode::SyncSend: return stepSyncSend(u, in);
+  case Opcode::SyncRecv: return stepSyncRecv(u, in);
+  }
+  return fail(u, "unknown opcode");
+}
+
+void Engine::runUnit(UnitState &u) {
+  while (true) {
+    Step st = step(u);
+    if (st != Step::Continue)
+      return;
+    // Run on without a queue round-trip while no other unit has anything to
+    // do before this unit's next action.
+    if (!queue.empty() && std::get<0>(queue.top()) < u.now) {
+      schedule(u, u.now);
+      return;
+    }
+  }
+}
+
+llvm::Error Engine::deadlockError() const {
+  std::string msg = llvm::formatv("deadlock at cycle {0}: no unit can make "
+                                  "progress",
+                                  [&] {
+                                    Tick t = 0;
+                                    for (const UnitState &u : units)
+                                      t = std::max(t, u.now);
+                                    return (t + kTicksPerCycle - 1) /
+                                           kTicksPerCycle;
+                                  }())
+                        .str();
+  for (const UnitState &u : units) {
+    if (u.done)
+      continue;
+    msg += "\n  " + unitName(u) + " (instruction " + std::to_string(u.pc) +
+           ", " + opcodeName(u.prog->insts[u.pc].op) + ") waits ";
+    if (u.wait == Wait::FifoFull || u.wait == Wait::FifoEmpty) {
+      const FifoDesc &f = exe.fifos[u.waitOn];
+      bool full = u.wait == Wait::FifoFull;
+      uint32_t peer = full ? f.consumer : f.producer;
+      msg += llvm::formatv("to {0} FIFO '{1}' ({2}; its {3} is {4})",
+                           full ? "send on" : "receive from", f.name,
+                           full ? "full" : "empty",
+                           full ? "consumer" : "producer",
+                           machine.units[peer].name)
+                 .str();
+    } else if (u.wait == Wait::Sync) {
+      const SyncDesc &sd = exe.syncs[u.waitOn];
+      msg += llvm::formatv("for a token of sync '{0}' from {1}", sd.name,
+                           machine.units[sd.sender].name)
+                 .str();
+    } else {
+      msg += "(not blocked)";
+    }
+  }
+  return llvm::createStringError(msg);
+}
+
+llvm::Expected<SimStats> Engine::run() {
+  if (llvm::Error e = setup())
+    return std::move(e);
+  for (UnitState &u : units)
+    schedule(u, 0);
+  while (!queue.empty()) {
+    auto [time, seq, index] = queue.top();
+    queue.pop();
+    UnitState &u = units[index];
+    if (u.done || u.wait != Wait::None)
+      continue;
+    u.now = std::max(u.now, time);
+    runUnit(u);
+    if (!error.empty())
+      return llvm::createStringError(error);
+  }
+  for (const UnitState &u : units)
+    if (!u.done)
+      return deadlockError();
+  for (const FifoState &f : fifos)
+    if (f.count)
+      return llvm::createStringError(
+          "FIFO '%s' still holds %u entries after every unit finished: %s "
+          "sends more than %s receives",
+          f.desc->name.c_str(), f.count,
+          machine.units[f.desc->producer].name.c_str(),
+          machine.units[f.desc->consumer].name.c_str());
+  for (size_t i = 0; i < syncs.size(); ++i)
+    if (!syncs[i].tokens.empty())
+      return llvm::createStringError(
+          "sync '%s' still holds %zu tokens after every unit finished: %s "
+          "sends more than %s receives",
+          exe.syncs[i].name.c_str(), syncs[i].tokens.size(),
+          machine.units[exe.syncs[i].sender].name.c_str(),
+          machine.units[exe.syncs[i].receiver].name.c_str());
+
+  SimStats stats;
+  Tick end = 0;
+  for (const UnitState &u : units) {
+    UnitStats us;
+    us.busyCycles = (u.busy + kTicksPerCycle / 2) / kTicksPerCycle;
+    us.stalledCycles = (u.stall + kTicksPerCycle / 2) / kTicksPerCycle;
+    us.finishCycle = (u.now + kTicksPerCycle - 1) / kTicksPerCycle;
+    us.bytesMoved = u.bytes;
+    us.instructions = u.instructions;
+    stats.instructions += u.instructions;
+    stats.units.push_back(us);
+    end = std::max(end, u.now);
+  }
+  stats.cycles = (end + kTicksPerCycle - 1) / kTicksPerCycle;
+  return stats;
+}
+
+llvm::Expected<SimStats> ktflow::sim::simulate(const Machine &machine,
+                                               const Executable &exe,
+                                               MemoryImage &memory,
+                                               const SimOptions &options,
+                                               std::vector<TraceEvent> *trace) {
+  Engine engine(machine, exe, memory, options, trace);
+  return engine.run();
+}
