@@ -2,6 +2,7 @@
 
 #include "ktflow/Registration/Registration.h"
 
+#include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
 #include "ktflow/Dialect/SpyreOp/IR/SpyreOp.h"
@@ -26,6 +27,7 @@ void ktflow::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::pdl::PDLDialect, mlir::pdl_interp::PDLInterpDialect,
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
+  registry.insert<mlir::ktdf_arch::KTDFArchDialect>();
 }
 
 void ktflow::registerAllPasses() {
