@@ -394,8 +394,10 @@ static void addDefaultThroughput(UnitSpec &unit) {
   if (unit.simd) {
     for (auto [type, lanes] : unit.simd->lanes) {
       addDefault(OpClass::Elementwise, type, lanes);
-      addDefault(OpClass::Transcendental, type,
-                 lanes / kDefaultTranscendentalDivisor);
+      // Transcendental functions are defined on floating-point values only.
+      if (isa<FloatType>(type))
+        addDefault(OpClass::Transcendental, type,
+                   lanes / kDefaultTranscendentalDivisor);
       addDefault(OpClass::Reduction, type, lanes);
     }
   }

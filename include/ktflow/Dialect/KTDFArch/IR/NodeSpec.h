@@ -61,7 +61,8 @@ inline constexpr int64_t kDefaultDatapathLatency = 1;
 /// Latency of one interconnect hop when the interconnect states none.
 inline constexpr int64_t kDefaultHopLatency = 1;
 /// A SIMD unit evaluates a transcendental function on lanes / 4 elements per
-/// cycle unless its throughput says otherwise.
+/// cycle (floating-point lane types only) unless its throughput says
+/// otherwise.
 inline constexpr double kDefaultTranscendentalDivisor = 4.0;
 
 //===----------------------------------------------------------------------===//
