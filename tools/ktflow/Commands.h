@@ -17,6 +17,10 @@ namespace ktflow::driver {
 extern llvm::cl::SubCommand checkCommand;
 int runCheck();
 
+/// `ktflow arch-info FILE`: summarise an architecture description.
+extern llvm::cl::SubCommand archInfoCommand;
+int runArchInfo();
+
 } // namespace ktflow::driver
 
 #endif // KTFLOW_TOOLS_KTFLOW_COMMANDS_H

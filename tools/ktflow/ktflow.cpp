@@ -19,9 +19,12 @@ int main(int argc, char **argv) {
       argc, argv,
       "ktflow: compile, simulate and verify KTIR kernels on dataflow "
       "devices\n\n"
-      "  ktflow check FILE     parse, verify and summarise a KTIR kernel\n");
+      "  ktflow check FILE     parse, verify and summarise a KTIR kernel\n"
+      "  ktflow arch-info FILE summarise a device description [--json]\n");
   if (checkCommand)
     return runCheck();
+  if (archInfoCommand)
+    return runArchInfo();
   llvm::WithColor::error(llvm::errs(), "ktflow")
       << "no command given; run 'ktflow --help' for the list\n";
   return 1;

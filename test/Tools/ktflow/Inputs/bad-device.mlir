@@ -1,0 +1,3 @@
+ktdf_arch.device @bad {
+  %m = memory { kind = "M", size = -5 }
+}
