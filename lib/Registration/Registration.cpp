@@ -2,6 +2,7 @@
 
 #include "ktflow/Registration/Registration.h"
 
+#include "ktflow/Dialect/DFIR/IR/DFIR.h"
 #include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
@@ -28,6 +29,7 @@ void ktflow::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::pdl::PDLDialect, mlir::pdl_interp::PDLInterpDialect,
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
   registry.insert<mlir::ktdf_arch::KTDFArchDialect>();
+  registry.insert<mlir::dfir::DFIRDialect>();
 }
 
 void ktflow::registerAllPasses() {

@@ -1,0 +1,396 @@
+//===- DFIROps.td - The dfir operations --------------------*- tablegen -*-===//
+//
+// This file defines the operations of DataflowIR: the kernel container and
+// its declarations, the per-unit program container, and the data movement,
+// compute and synchronisation operations of unit programs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_DIALECT_DFIR_IR_DFIROPS_TD
+#define KTFLOW_DIALECT_DFIR_IR_DFIROPS_TD
+
+include "ktflow/Dialect/DFIR/IR/DFIRDialect.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Enums
+//===----------------------------------------------------------------------===//
+
+def DFIR_TensorRole : I32EnumAttr<"TensorRole", "direction of a tensor", [
+    I32EnumAttrCase<"input", 0>, I32EnumAttrCase<"output", 1>,
+    I32EnumAttrCase<"inout", 2>]> {
+  let cppNamespace = "::mlir::dfir";
+}
+
+def DFIR_ReduceKind : I32EnumAttr<"ReduceKind", "reduction", [
+    I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"mul", 1>,
+    I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"min", 3>]> {
+  let cppNamespace = "::mlir::dfir";
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel and declarations
+//===----------------------------------------------------------------------===//
+
+def DFIR_KernelOp : DFIR_Op<"kernel", [SymbolTable, Symbol,
+    IsolatedFromAbove, NoTerminator, SingleBlock, NoRegionArguments]> {
+  let summary = "a DataflowIR kernel for one device";
+  let description = [{
+    Holds the declarations and the unit programs of one kernel compiled for
+    the device named by `device` (the `ktdf_arch.device` symbol name).
+
+    ```mlir
+    dfir.kernel @copy device "sample_device" {
+      dfir.tensor input @x : tensor<1024xf16> in "DDR"
+      dfir.unit "core0.mnilu" { ... }
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$device);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name `device` $device attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+}
+
+def DFIR_TensorOp : DFIR_Op<"tensor", [Symbol, HasParent<"KernelOp">]> {
+  let summary = "a tensor argument of the kernel";
+  let description = [{
+    The runtime allocates the tensor in device memory `memory` and patches
+    its base address into every `dfir.address` of it at launch. Dynamic
+    dimensions (`?`) take, in order, the values of the runtime arguments in
+    `dims`.
+
+    ```mlir
+    dfir.tensor input @x : tensor<?x64xf16> in "DDR" dims [@n]
+    ```
+  }];
+  let arguments = (ins DFIR_TensorRole:$role, SymbolNameAttr:$sym_name,
+                       TypeAttrOf<AnyRankedTensor>:$type, StrAttr:$memory,
+                       OptionalAttr<FlatSymbolRefArrayAttr>:$dims);
+  let assemblyFormat = [{
+    $role $sym_name `:` $type `in` $memory (`dims` $dims^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def DFIR_RuntimeArgOp : DFIR_Op<"runtime_arg", [Symbol, HasParent<"KernelOp">]> {
+  let summary = "an integer argument known at launch";
+  let description = [{
+    A launch-time value (a shape, a count) that must be a positive multiple
+    of `granularity` no larger than `upperbound`.
+
+    ```mlir
+    dfir.runtime_arg @n granularity 64 upperbound 4096
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$granularity,
+                       I64Attr:$upperbound);
+  let assemblyFormat = [{
+    $sym_name `granularity` $granularity `upperbound` $upperbound attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def DFIR_BufferOp : DFIR_Op<"buffer", [Symbol, HasParent<"KernelOp">]> {
+  let summary = "a statically placed scratchpad buffer";
+  let description = [{
+    `size` bytes of memory instance `memory`, at `offset` or, without one,
+    after the previous buffer of that memory. The emitter checks that the
+    buffers of each memory fit its capacity.
+
+    ```mlir
+    dfir.buffer @a in "core0.L1" size 8192
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$memory,
+                       I64Attr:$size, OptionalAttr<I64Attr>:$offset);
+  let assemblyFormat = [{
+    $sym_name `in` $memory `size` $size (`offset` $offset^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def DFIR_FifoOp : DFIR_Op<"fifo", [Symbol, HasParent<"KernelOp">]> {
+  let summary = "a hardware FIFO between two units";
+  let description = [{
+    Entries of at most `entry` bytes flow from unit `from` to unit `to`
+    over the device datapath between them. The depth is the datapath's
+    queue depth unless `depth` asks for fewer entries.
+
+    ```mlir
+    dfir.fifo @q from "core0.l1lu" to "core0.sfu" entry 128
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$from, StrAttr:$to,
+                       I64Attr:$entry, OptionalAttr<I64Attr>:$depth);
+  let assemblyFormat = [{
+    $sym_name `from` $from `to` $to `entry` $entry (`depth` $depth^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def DFIR_SyncOp : DFIR_Op<"sync", [Symbol, HasParent<"KernelOp">]> {
+  let summary = "a synchronisation channel between two units";
+  let description = [{
+    A counting channel of tokens from `from` to `to`.
+
+    ```mlir
+    dfir.sync @ready from "core0.mnilu" to "core0.l1lu"
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$from, StrAttr:$to);
+  let assemblyFormat = "$sym_name `from` $from `to` $to attr-dict";
+}
+
+def DFIR_UnitOp : DFIR_Op<"unit", [HasParent<"KernelOp">, NoTerminator,
+    SingleBlock, NoRegionArguments]> {
+  let summary = "the program of one execution-unit instance";
+  let description = [{
+    ```mlir
+    dfir.unit "core0.sfu" {
+      %v = dfir.recv @in : vector<64xf16>
+      dfir.send @out, %v : vector<64xf16>
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$unit);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$unit attr-dict-with-keyword $body";
+}
+
+//===----------------------------------------------------------------------===//
+// Symbolic values
+//===----------------------------------------------------------------------===//
+
+def DFIR_AddressOp : DFIR_Op<"address", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the base address of a tensor or buffer";
+  let description = [{
+    A tensor's address is a relocation patched at launch; a buffer's is its
+    offset in its memory.
+
+    ```mlir
+    %base = dfir.address @x
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$symbol);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$symbol attr-dict";
+}
+
+def DFIR_RuntimeValueOp : DFIR_Op<"runtime_value", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "the launch-time value of a runtime argument";
+  let arguments = (ins FlatSymbolRefAttr:$symbol);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$symbol attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def DFIR_DmaOp : DFIR_Op<"dma", [AttrSizedOperandSegments]> {
+  let summary = "copy bytes between two memories";
+  let description = [{
+    Copies `size` bytes from `src_memory` at byte address `src` to
+    `dst_memory` at `dst`, through the executing unit. With `rows`, copies
+    `rows` rows of `size` bytes whose starts are `src_stride` and
+    `dst_stride` bytes apart. The unit waits until the last byte has landed.
+
+    ```mlir
+    dfir.dma %n bytes from "DDR"[%a] to "core0.L1"[%b]
+    dfir.dma %n bytes from "DDR"[%a] to "core0.L1"[%b] rows %r strides %s, %t
+    ```
+  }];
+  let arguments = (ins Index:$size, StrAttr:$src_memory, Index:$src,
+                       StrAttr:$dst_memory, Index:$dst,
+                       Optional<Index>:$rows, Optional<Index>:$src_stride,
+                       Optional<Index>:$dst_stride);
+  let assemblyFormat = [{
+    $size `bytes` `from` $src_memory `[` $src `]` `to` $dst_memory `[` $dst `]`
+    (`rows` $rows^ `strides` $src_stride `,` $dst_stride)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def DFIR_LoadOp : DFIR_Op<"load", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "stream bytes of a memory into a FIFO";
+  let description = [{
+    Pushes `size` bytes read from `memory` at `addr` into FIFO `fifo`, one
+    entry (the FIFO's entry size, the last possibly shorter) at a time. The
+    executing unit must be the FIFO's producer.
+
+    ```mlir
+    dfir.load @q from "core0.L1"[%a] size %n
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$fifo, StrAttr:$memory, Index:$addr,
+                       Index:$size);
+  let assemblyFormat = "$fifo `from` $memory `[` $addr `]` `size` $size attr-dict";
+}
+
+def DFIR_StoreOp : DFIR_Op<"store", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "write entries popped from a FIFO into a memory";
+  let description = [{
+    Pops entries of FIFO `fifo` and writes their bytes to `memory` from
+    `addr` until `size` bytes are written; an entry that would cross `size`
+    is a FIFO misuse. The executing unit must be the FIFO's consumer.
+
+    ```mlir
+    dfir.store @q to "core0.L1"[%a] size %n
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$fifo, StrAttr:$memory, Index:$addr,
+                       Index:$size);
+  let assemblyFormat = "$fifo `to` $memory `[` $addr `]` `size` $size attr-dict";
+}
+
+def DFIR_SendOp : DFIR_Op<"send", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "push a vector onto a FIFO";
+  let arguments = (ins FlatSymbolRefAttr:$fifo, AnyVectorOfNonZeroRank:$value);
+  let assemblyFormat = "$fifo `,` $value attr-dict `:` type($value)";
+}
+
+def DFIR_RecvOp : DFIR_Op<"recv", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "pop a vector from a FIFO";
+  let description = [{
+    Pops one entry, which must hold exactly the bytes of the result type.
+
+    ```mlir
+    %v = dfir.recv @q : vector<64xf16>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$fifo);
+  let results = (outs AnyVectorOfNonZeroRank:$result);
+  let assemblyFormat = "$fifo attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+def DFIR_MapOp : DFIR_Op<"map", [SingleBlock, RecursiveMemoryEffects]> {
+  let summary = "apply a scalar body to every element";
+  let description = [{
+    The body takes one scalar per input (the element type of that input)
+    and yields one scalar of the result's element type; every input and
+    the result have the same shape. The body may use `arith`, `math` and
+    `spyreop` scalar operations.
+
+    ```mlir
+    %r = dfir.map %a, %b : vector<64xf16>, vector<64xf16> -> vector<64xf16> {
+    ^bb0(%x: f16, %y: f16):
+      %s = arith.addf %x, %y : f16
+      dfir.yield %s : f16
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyVectorOfNonZeroRank>:$inputs);
+  let results = (outs AnyVectorOfNonZeroRank:$result);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` type($inputs) `->` type($result) $body
+  }];
+  let hasRegionVerifier = 1;
+}
+
+def DFIR_YieldOp : DFIR_Op<"yield", [Pure, Terminator, HasParent<"MapOp">]> {
+  let summary = "the result of a map body";
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+def DFIR_ReduceOp : DFIR_Op<"reduce", [Pure]> {
+  let summary = "reduce the innermost dimension of a vector";
+  let description = [{
+    Sequentially (element 0 first), rounding to the element type at each
+    step. The result drops the innermost dimension (a 1-D input gives
+    `vector<1xT>`).
+
+    ```mlir
+    %s = dfir.reduce add %v : vector<64xf16> -> vector<1xf16>
+    ```
+  }];
+  let arguments = (ins DFIR_ReduceKind:$kind, AnyVectorOfNonZeroRank:$input);
+  let results = (outs AnyVectorOfNonZeroRank:$result);
+  let assemblyFormat = "$kind $input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def DFIR_BroadcastOp : DFIR_Op<"broadcast", [Pure]> {
+  let summary = "repeat each element along a new innermost dimension";
+  let description = [{
+    The inverse shape rule of `dfir.reduce`: `vector<4xf16>` to
+    `vector<4x64xf16>` repeats each element 64 times; a one-element input is
+    splat to any shape.
+
+    ```mlir
+    %b = dfir.broadcast %s : vector<1xf16> -> vector<64xf16>
+    ```
+  }];
+  let arguments = (ins AnyVectorOfNonZeroRank:$input);
+  let results = (outs AnyVectorOfNonZeroRank:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def DFIR_SplatOp : DFIR_Op<"splat", [Pure]> {
+  let summary = "a vector with every element equal to a constant";
+  let description = [{
+    The value is written as a float literal and converted to the element
+    type (truncated toward zero for integers).
+
+    ```mlir
+    %z = dfir.splat 0.0 : vector<64xf16>
+    ```
+  }];
+  let arguments = (ins F64Attr:$value);
+  let results = (outs AnyVectorOfNonZeroRank:$result);
+  let assemblyFormat = "$value attr-dict `:` type($result)";
+}
+
+def DFIR_MatmulOp : DFIR_Op<"matmul", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "matrix-engine multiply-accumulate";
+  let description = [{
+    `result = acc + lhs x rhs` with `lhs : MxK`, `rhs : KxN`,
+    `acc : MxN`, accumulated in the element type of `acc`.
+
+    ```mlir
+    %c = dfir.matmul %a, %b, %acc : vector<8x8xf16>, vector<8x8xf16> -> vector<8x8xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRank<[2]>:$lhs, VectorOfRank<[2]>:$rhs,
+                       VectorOfRank<[2]>:$acc);
+  let results = (outs VectorOfRank<[2]>:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronisation
+//===----------------------------------------------------------------------===//
+
+def DFIR_SyncSendOp : DFIR_Op<"sync_send", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "send one token on a sync channel";
+  let arguments = (ins FlatSymbolRefAttr:$sync);
+  let assemblyFormat = "$sync attr-dict";
+}
+
+def DFIR_SyncRecvOp : DFIR_Op<"sync_recv", [
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "wait for and consume one token of a sync channel";
+  let arguments = (ins FlatSymbolRefAttr:$sync);
+  let assemblyFormat = "$sync attr-dict";
+}
+
+#endif // KTFLOW_DIALECT_DFIR_IR_DFIROPS_TD

@@ -1,0 +1,144 @@
+//===- MapEmitter.cpp - dfir.map bodies to micro-programs -----------------===//
+//
+// This file lowers the scalar body of a `dfir.map` (arith, math and spyreop
+// operations) to the micro-ops the simulator applies element-wise, and
+// checks that the executing unit can compute each of them on its type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterState.h"
+
+#include "ktflow/Dialect/SpyreOp/IR/SpyreOp.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::bundle;
+using namespace ktflow::bundle::detail;
+using sim::ScalarOp;
+
+static std::optional<ScalarOp> scalarOpOf(Operation *op) {
+  using S = ScalarOp;
+  return llvm::TypeSwitch<Operation *, std::optional<S>>(op)
+      .Case([](arith::ConstantOp) { return S::Const; })
+      .Case([](arith::AddFOp) { return S::AddF; })
+      .Case([](arith::SubFOp) { return S::SubF; })
+      .Case([](arith::MulFOp) { return S::MulF; })
+      .Case([](arith::DivFOp) { return S::DivF; })
+      .Case<arith::MaximumFOp, arith::MaxNumFOp>([](auto) { return S::MaxF; })
+      .Case<arith::MinimumFOp, arith::MinNumFOp>([](auto) { return S::MinF; })
+      .Case([](arith::NegFOp) { return S::NegF; })
+      .Case([](math::AbsFOp) { return S::AbsF; })
+      .Case<math::ExpOp, spyreop::ExpOp>([](auto) { return S::Exp; })
+      .Case([](math::LogOp) { return S::Log; })
+      .Case<math::SqrtOp, spyreop::SqrtOp>([](auto) { return S::Sqrt; })
+      .Case<math::RsqrtOp, spyreop::RsqrtOp>([](auto) { return S::Rsqrt; })
+      .Case([](math::TanhOp) { return S::Tanh; })
+      .Case([](math::ErfOp) { return S::Erf; })
+      .Case([](spyreop::SigmoidOp) { return S::Sigmoid; })
+      .Case([](spyreop::SiluOp) { return S::Silu; })
+      .Case([](spyreop::GeluOp) { return S::Gelu; })
+      .Case([](spyreop::ReciprocalOp) { return S::Recip; })
+      .Case([](spyreop::RealDivOp) { return S::DivF; })
+      .Case([](arith::AddIOp) { return S::AddI; })
+      .Case([](arith::SubIOp) { return S::SubI; })
+      .Case([](arith::MulIOp) { return S::MulI; })
+      .Case([](arith::DivSIOp) { return S::DivSI; })
+      .Case([](arith::RemSIOp) { return S::RemSI; })
+      .Case([](arith::MaxSIOp) { return S::MaxSI; })
+      .Case([](arith::MinSIOp) { return S::MinSI; })
+      .Case([](arith::AndIOp) { return S::AndI; })
+      .Case([](arith::OrIOp) { return S::OrI; })
+      .Case([](arith::XOrIOp) { return S::XorI; })
+      .Case<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::FPToSIOp,
+            arith::FPToUIOp, arith::ExtSIOp, arith::TruncIOp>(
+          [](auto) { return S::Cast; })
+      .Case<arith::UIToFPOp, arith::ExtUIOp>(
+          [](auto) { return S::CastUnsigned; })
+      .Case([](arith::CmpFOp) { return S::CmpF; })
+      .Case([](arith::CmpIOp) { return S::CmpI; })
+      .Case([](arith::SelectOp) { return S::Select; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+LogicalResult ProgramEmitter::emitMap(dfir::MapOp op) {
+  auto t = vtype(op, op.getType());
+  if (failed(t))
+    return failure();
+  sim::MapBody body;
+  Block &block = op.getBody().front();
+  llvm::DenseMap<Value, uint32_t> slots;
+  for (auto [input, arg] : llvm::zip(op.getInputs(), block.getArguments())) {
+    auto r = vreg(input);
+    if (failed(r))
+      return failure();
+    slots[arg] = body.inputs.size();
+    body.inputs.push_back(*r);
+  }
+  uint32_t next = body.inputs.size();
+  for (Operation &inner : block.without_terminator()) {
+    auto kind = scalarOpOf(&inner);
+    if (!kind || inner.getNumResults() != 1 || inner.getNumRegions() != 0)
+      return inner.emitError("operation '")
+             << inner.getName() << "' is not supported in a dfir.map body";
+    Type resultType = inner.getResult(0).getType();
+    auto type = toElemType(resultType);
+    if (!type || resultType.isIndex())
+      return inner.emitError("type ") << resultType << " is not supported";
+    sim::MicroOp micro;
+    micro.op = *kind;
+    micro.type = micro.srcType = *type;
+    if (inner.getNumOperands() > 0) {
+      auto src = toElemType(inner.getOperand(0).getType());
+      if (!src)
+        return inner.emitError("type ")
+               << inner.getOperand(0).getType() << " is not supported";
+      micro.srcType = *src;
+    }
+    uint32_t *operands[] = {&micro.a, &micro.b, &micro.c};
+    if (inner.getNumOperands() != sim::scalarOpArity(*kind))
+      return inner.emitError("unexpected operand count");
+    for (auto [i, operand] : llvm::enumerate(inner.getOperands())) {
+      auto it = slots.find(operand);
+      if (it == slots.end())
+        return inner.emitError("operand ")
+               << i << " is not defined in this dfir.map body";
+      *operands[i] = it->second;
+    }
+    if (auto c = dyn_cast<arith::ConstantOp>(inner)) {
+      if (auto f = dyn_cast<FloatAttr>(c.getValue()))
+        micro.imm = f.getValueAsDouble();
+      else if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+        micro.imm = static_cast<double>(i.getValue().getSExtValue());
+      else
+        return inner.emitError("unsupported constant");
+    } else if (auto cmp = dyn_cast<arith::CmpFOp>(inner)) {
+      micro.imm = static_cast<double>(cmp.getPredicate());
+    } else if (auto cmp = dyn_cast<arith::CmpIOp>(inner)) {
+      micro.imm = static_cast<double>(cmp.getPredicate());
+    }
+    if (*kind != ScalarOp::Const) {
+      sim::ElemType costType =
+          isa<arith::CmpFOp, arith::CmpIOp>(inner) ? micro.srcType : micro.type;
+      if (failed(checkCompute(&inner, sim::scalarOpClass(*kind), costType)))
+        return failure();
+    }
+    micro.dst = next;
+    slots[inner.getResult(0)] = next++;
+    body.ops.push_back(micro);
+  }
+  auto yield = cast<dfir::YieldOp>(block.getTerminator());
+  auto it = slots.find(yield.getValue());
+  if (it == slots.end())
+    return yield.emitError("yields a value not defined in the body");
+  body.resultSlot = it->second;
+  body.numSlots = next;
+  program.maps.push_back(std::move(body));
+  uint32_t r = newVReg();
+  sim::Inst &i = emitInst(sim::Opcode::Map);
+  i.a = r, i.b = program.maps.size() - 1, i.c = *t;
+  vregs[op.getResult()] = r;
+  return success();
+}

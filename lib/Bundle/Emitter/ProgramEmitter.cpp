@@ -1,0 +1,352 @@
+//===- ProgramEmitter.cpp - Unit programs to instructions -----------------===//
+//
+// This file lowers one `dfir.unit` body to the executable instruction form:
+// index arithmetic to scalar registers and ALU instructions, `scf.for` to
+// counted loops (iter_args become registers copied in and out), symbols to
+// set_imm instructions (relocation sites for tensor addresses and runtime
+// arguments), and each dfir op to its instruction after checking it against
+// the device (routes, supported element types).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterState.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::bundle;
+using namespace ktflow::bundle::detail;
+using sim::Opcode;
+
+uint32_t ProgramEmitter::setImm(int64_t value) {
+  uint32_t r = newSReg();
+  sim::Inst &i = emitInst(Opcode::SetImm);
+  i.a = r;
+  i.imm = value;
+  return r;
+}
+
+FailureOr<uint32_t> ProgramEmitter::sreg(Value value) {
+  auto it = sregs.find(value);
+  if (it != sregs.end())
+    return it->second;
+  Operation *def = value.getDefiningOp();
+  return (def ? def->emitError("value is not an index computed in this "
+                               "unit program")
+              : emitError(value.getLoc(), "unsupported block argument"));
+}
+
+FailureOr<uint32_t> ProgramEmitter::vreg(Value value) {
+  auto it = vregs.find(value);
+  if (it != vregs.end())
+    return it->second;
+  return emitError(value.getLoc(), "vector value not produced in this unit "
+                                   "program");
+}
+
+FailureOr<uint32_t> ProgramEmitter::vtype(Operation *op, Type type) {
+  auto vector = dyn_cast<VectorType>(type);
+  if (!vector || vector.isScalable())
+    return op->emitError("expected a fixed-size vector, got ") << type;
+  auto elem = toElemType(vector.getElementType());
+  if (!elem)
+    return op->emitError("element type ")
+           << vector.getElementType() << " is not supported";
+  sim::VectorType t;
+  t.elem = *elem;
+  for (int64_t d : vector.getShape())
+    t.shape.push_back(static_cast<uint32_t>(d));
+  if (t.numElements() > (1u << 20) || t.shape.size() > 4)
+    return op->emitError("vector ") << type << " is too large";
+  for (size_t i = 0; i < program.vtypes.size(); ++i)
+    if (program.vtypes[i] == t)
+      return static_cast<uint32_t>(i);
+  program.vtypes.push_back(t);
+  return static_cast<uint32_t>(program.vtypes.size() - 1);
+}
+
+LogicalResult ProgramEmitter::checkCompute(Operation *op, sim::OpClass opClass,
+                                           sim::ElemType type) {
+  const sim::MachineUnit &unit = machine.units[program.unit];
+  if (unit.getThroughput(opClass, type) > 0)
+    return success();
+  return op->emitError("unit '")
+         << unit.name << "' cannot compute " << op->getName() << " ("
+         << sim::opClassName(opClass) << ") on " << sim::elemTypeName(type);
+}
+
+FailureOr<uint32_t> ProgramEmitter::memory(Operation *op, StringRef name) {
+  if (auto m = machine.findMemory(name))
+    return *m;
+  return op->emitError("device '")
+         << machine.name << "' has no memory '" << name << "'";
+}
+
+LogicalResult ProgramEmitter::checkRoute(Operation *op, sim::NodeRef from,
+                                         sim::NodeRef to) {
+  if (machine.route(from, to))
+    return success();
+  return op->emitError("no datapath route from '")
+         << machine.nodeName(from) << "' to '" << machine.nodeName(to)
+         << "' on device '" << machine.name << "'";
+}
+
+static std::optional<sim::AluOp> aluOpOf(Operation *op) {
+  using A = sim::AluOp;
+  return llvm::TypeSwitch<Operation *, std::optional<A>>(op)
+      .Case([](arith::AddIOp) { return A::Add; })
+      .Case([](arith::SubIOp) { return A::Sub; })
+      .Case([](arith::MulIOp) { return A::Mul; })
+      .Case([](arith::DivSIOp) { return A::DivS; })
+      .Case([](arith::DivUIOp) { return A::DivU; })
+      .Case([](arith::RemSIOp) { return A::RemS; })
+      .Case([](arith::RemUIOp) { return A::RemU; })
+      .Case([](arith::CeilDivSIOp) { return A::CeilDivS; })
+      .Case([](arith::CeilDivUIOp) { return A::CeilDivU; })
+      .Case([](arith::FloorDivSIOp) { return A::FloorDivS; })
+      .Case([](arith::MinSIOp) { return A::MinS; })
+      .Case([](arith::MinUIOp) { return A::MinU; })
+      .Case([](arith::MaxSIOp) { return A::MaxS; })
+      .Case([](arith::MaxUIOp) { return A::MaxU; })
+      .Case([](arith::AndIOp) { return A::And; })
+      .Case([](arith::OrIOp) { return A::Or; })
+      .Case([](arith::XOrIOp) { return A::Xor; })
+      .Case([](arith::ShLIOp) { return A::Shl; })
+      .Case([](arith::ShRSIOp) { return A::ShrS; })
+      .Case([](arith::ShRUIOp) { return A::ShrU; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+LogicalResult ProgramEmitter::emit(dfir::UnitOp op) {
+  if (failed(emitBlock(op.getBody().front())))
+    return failure();
+  emitInst(Opcode::Halt);
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitBlock(Block &block) {
+  // Terminators (scf.yield) are handled by the op that owns the block.
+  for (Operation &op : block)
+    if (!op.hasTrait<OpTrait::IsTerminator>() && failed(emitOp(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitFor(scf::ForOp op) {
+  auto lb = sreg(op.getLowerBound()), ub = sreg(op.getUpperBound()),
+       step = sreg(op.getStep());
+  if (failed(lb) || failed(ub) || failed(step))
+    return failure();
+  // iter_args live in registers of their own, copied in before the loop and
+  // from the yield at the end of each iteration.
+  SmallVector<std::pair<bool, uint32_t>> carried;
+  for (auto [init, arg] : llvm::zip(op.getInitArgs(), op.getRegionIterArgs())) {
+    bool isVector = isa<VectorType>(init.getType());
+    auto src = isVector ? vreg(init) : sreg(init);
+    if (failed(src))
+      return failure();
+    uint32_t reg = isVector ? newVReg() : newSReg();
+    sim::Inst &mov = emitInst(isVector ? Opcode::MovV : Opcode::MovS);
+    mov.a = reg, mov.b = *src;
+    (isVector ? vregs : sregs)[arg] = reg;
+    carried.push_back({isVector, reg});
+  }
+  uint32_t iv = newSReg();
+  sregs[op.getInductionVar()] = iv;
+  uint32_t begin = program.insts.size();
+  sim::Inst &head = emitInst(Opcode::LoopBegin);
+  head.a = iv, head.b = *lb, head.c = *ub, head.d = *step;
+  if (failed(emitBlock(*op.getBody())))
+    return failure();
+  auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());
+  SmallVector<uint32_t> temps;
+  for (auto [value, slot] : llvm::zip(yield.getOperands(), carried)) {
+    auto src = slot.first ? vreg(value) : sreg(value);
+    if (failed(src))
+      return failure();
+    uint32_t tmp = slot.first ? newVReg() : newSReg();
+    sim::Inst &mov = emitInst(slot.first ? Opcode::MovV : Opcode::MovS);
+    mov.a = tmp, mov.b = *src;
+    temps.push_back(tmp);
+  }
+  for (auto [tmp, slot] : llvm::zip(temps, carried)) {
+    sim::Inst &mov = emitInst(slot.first ? Opcode::MovV : Opcode::MovS);
+    mov.a = slot.second, mov.b = tmp;
+  }
+  uint32_t end = program.insts.size();
+  sim::Inst &tail = emitInst(Opcode::LoopEnd);
+  tail.a = iv, tail.c = *ub, tail.d = *step, tail.e = begin;
+  program.insts[begin].e = end;
+  for (auto [result, slot] : llvm::zip(op.getResults(), carried))
+    (slot.first ? vregs : sregs)[result] = slot.second;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitOp(Operation *op) {
+  if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+    auto value = dyn_cast<IntegerAttr>(c.getValue());
+    if (!value)
+      return op->emitError("only integer and index constants are supported "
+                           "outside a dfir.map body");
+    sregs[c.getResult()] = setImm(value.getValue().getSExtValue());
+    return success();
+  }
+  if (auto alu = aluOpOf(op)) {
+    auto a = sreg(op->getOperand(0)), b = sreg(op->getOperand(1));
+    if (failed(a) || failed(b))
+      return failure();
+    uint32_t r = newSReg();
+    sim::Inst &i = emitInst(Opcode::Alu);
+    i.sub = static_cast<uint8_t>(*alu);
+    i.a = r, i.b = *a, i.c = *b;
+    sregs[op->getResult(0)] = r;
+    return success();
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op)) {
+    auto a = sreg(op->getOperand(0));
+    if (failed(a))
+      return failure();
+    sregs[op->getResult(0)] = *a;
+    return success();
+  }
+  if (auto addr = dyn_cast<dfir::AddressOp>(op)) {
+    StringRef name = addr.getSymbol();
+    if (symbols.tensors.count(name)) {
+      sregs[addr.getResult()] = setImm(0);
+      relocations.emplace_back(program.insts.size() - 1,
+                               SymbolKind::TensorAddress,
+                               symbols.tensors.lookup(name));
+    } else {
+      sregs[addr.getResult()] = setImm(symbols.bufferOffsets.lookup(name));
+    }
+    return success();
+  }
+  if (auto value = dyn_cast<dfir::RuntimeValueOp>(op)) {
+    sregs[value.getResult()] = setImm(0);
+    relocations.emplace_back(program.insts.size() - 1, SymbolKind::RuntimeArg,
+                             symbols.runtimeArgs.lookup(value.getSymbol()));
+    return success();
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return emitFor(loop);
+  if (auto map = dyn_cast<dfir::MapOp>(op))
+    return emitMap(map);
+
+  sim::NodeRef self{sim::NodeRef::Unit, program.unit};
+  auto memNode = [](uint32_t m) { return sim::NodeRef{sim::NodeRef::Memory, m}; };
+  if (auto dma = dyn_cast<dfir::DmaOp>(op)) {
+    auto src = memory(op, dma.getSrcMemory()), dst = memory(op, dma.getDstMemory());
+    if (failed(src) || failed(dst) ||
+        failed(checkRoute(op, memNode(*src), self)) ||
+        failed(checkRoute(op, self, memNode(*dst))))
+      return failure();
+    auto a = sreg(dma.getSrc()), b = sreg(dma.getDst()), n = sreg(dma.getSize());
+    if (failed(a) || failed(b) || failed(n))
+      return failure();
+    uint32_t rows = sim::kNoReg, ss = sim::kNoReg, ds = sim::kNoReg;
+    if (dma.getRows()) {
+      auto r = sreg(dma.getRows()), s1 = sreg(dma.getSrcStride()),
+           s2 = sreg(dma.getDstStride());
+      if (failed(r) || failed(s1) || failed(s2))
+        return failure();
+      rows = *r, ss = *s1, ds = *s2;
+    }
+    sim::Inst &i = emitInst(Opcode::Dma);
+    i.a = *src, i.b = *a, i.c = *dst, i.d = *b, i.e = *n;
+    i.f = rows, i.g = ss, i.h = ds;
+    return success();
+  }
+  if (isa<dfir::LoadOp, dfir::StoreOp>(op)) {
+    bool isLoad = isa<dfir::LoadOp>(op);
+    auto fifoName = op->getAttrOfType<FlatSymbolRefAttr>("fifo").getValue();
+    auto memName = op->getAttrOfType<StringAttr>("memory").getValue();
+    auto mem = memory(op, memName);
+    if (failed(mem))
+      return failure();
+    if (failed(isLoad ? checkRoute(op, memNode(*mem), self)
+                      : checkRoute(op, self, memNode(*mem))))
+      return failure();
+    auto addr = sreg(op->getOperand(0)), size = sreg(op->getOperand(1));
+    if (failed(addr) || failed(size))
+      return failure();
+    sim::Inst &i = emitInst(isLoad ? Opcode::Load : Opcode::Store);
+    i.a = symbols.fifos.lookup(fifoName), i.b = *mem, i.c = *addr, i.d = *size;
+    return success();
+  }
+  if (auto send = dyn_cast<dfir::SendOp>(op)) {
+    auto v = vreg(send.getValue());
+    if (failed(v))
+      return failure();
+    sim::Inst &i = emitInst(Opcode::Send);
+    i.a = symbols.fifos.lookup(send.getFifo()), i.b = *v;
+    return success();
+  }
+  if (auto recv = dyn_cast<dfir::RecvOp>(op)) {
+    auto t = vtype(op, recv.getType());
+    if (failed(t))
+      return failure();
+    uint32_t r = newVReg();
+    sim::Inst &i = emitInst(Opcode::Recv);
+    i.a = r, i.b = symbols.fifos.lookup(recv.getFifo()), i.c = *t;
+    vregs[recv.getResult()] = r;
+    return success();
+  }
+  if (isa<dfir::ReduceOp, dfir::BroadcastOp>(op)) {
+    bool isReduce = isa<dfir::ReduceOp>(op);
+    auto in = vreg(op->getOperand(0));
+    auto t = vtype(op, op->getResult(0).getType());
+    if (failed(in) || failed(t))
+      return failure();
+    if (failed(checkCompute(op,
+                            isReduce ? sim::OpClass::Reduction
+                                     : sim::OpClass::Elementwise,
+                            program.vtypes[*t].elem)))
+      return failure();
+    uint32_t r = newVReg();
+    sim::Inst &i = emitInst(isReduce ? Opcode::Reduce : Opcode::Broadcast);
+    if (auto reduce = dyn_cast<dfir::ReduceOp>(op))
+      i.sub = static_cast<uint8_t>(reduce.getKind());
+    i.a = r, i.b = *in, i.c = *t;
+    vregs[op->getResult(0)] = r;
+    return success();
+  }
+  if (auto splat = dyn_cast<dfir::SplatOp>(op)) {
+    auto t = vtype(op, splat.getType());
+    if (failed(t))
+      return failure();
+    uint32_t r = newVReg();
+    sim::Inst &i = emitInst(Opcode::Splat);
+    double value = splat.getValue().convertToDouble();
+    std::memcpy(&i.imm, &value, sizeof(double));
+    i.a = r, i.c = *t;
+    vregs[splat.getResult()] = r;
+    return success();
+  }
+  if (auto mm = dyn_cast<dfir::MatmulOp>(op)) {
+    auto a = vreg(mm.getLhs()), b = vreg(mm.getRhs()), c = vreg(mm.getAcc());
+    auto t = vtype(op, mm.getType());
+    auto lhsType = vtype(op, mm.getLhs().getType());
+    if (failed(a) || failed(b) || failed(c) || failed(t) || failed(lhsType) ||
+        failed(checkCompute(op, sim::OpClass::Matrix,
+                            program.vtypes[*lhsType].elem)))
+      return failure();
+    uint32_t r = newVReg();
+    sim::Inst &i = emitInst(Opcode::Matmul);
+    i.a = r, i.b = *a, i.c = *b, i.d = *c, i.e = *t;
+    vregs[mm.getResult()] = r;
+    return success();
+  }
+  if (auto s = dyn_cast<dfir::SyncSendOp>(op)) {
+    emitInst(Opcode::SyncSend).a = symbols.syncs.lookup(s.getSync());
+    return success();
+  }
+  if (auto s = dyn_cast<dfir::SyncRecvOp>(op)) {
+    emitInst(Opcode::SyncRecv).a = symbols.syncs.lookup(s.getSync());
+    return success();
+  }
+  return op->emitError("operation '")
+         << op->getName() << "' is not supported in a unit program";
+}

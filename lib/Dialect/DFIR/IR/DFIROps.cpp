@@ -1,0 +1,294 @@
+//===- DFIROps.cpp - The dfir operations ----------------------------------===//
+//
+// This file implements the device-independent verifiers of DataflowIR:
+// declarations are well formed, compute ops have consistent shapes, and
+// every symbol use names a declaration of the right kind that the using
+// unit may use (a FIFO is sent to only by its producer and received from
+// only by its consumer; likewise for syncs). Checks against a device live
+// in the bundle emitter.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Dialect/DFIR/IR/DFIR.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::dfir;
+
+#define GET_OP_CLASSES
+#include "ktflow/Dialect/DFIR/IR/DFIROps.cpp.inc"
+
+// I64Attr getters return uint64_t; the checks below read them signed.
+static int64_t sgn(uint64_t v) { return static_cast<int64_t>(v); }
+
+//===----------------------------------------------------------------------===//
+// Declarations
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelOp::verifyRegions() {
+  llvm::StringSet<> units;
+  for (Operation &op : getBody().front()) {
+    if (auto unit = dyn_cast<UnitOp>(op)) {
+      if (!units.insert(unit.getUnit()).second)
+        return unit.emitOpError("a second program for unit '")
+               << unit.getUnit() << "'";
+      continue;
+    }
+    if (!isa<TensorOp, RuntimeArgOp, BufferOp, FifoOp, SyncOp>(op))
+      return op.emitOpError("is not allowed directly in a dfir.kernel");
+  }
+  return success();
+}
+
+LogicalResult TensorOp::verify() {
+  auto type = cast<RankedTensorType>(getType());
+  int64_t dynamic = type.getNumDynamicDims();
+  int64_t given = getDims() ? getDims()->size() : 0;
+  if (dynamic != given)
+    return emitOpError("has ") << dynamic << " dynamic dimension"
+                               << (dynamic == 1 ? "" : "s") << " but "
+                               << given << " runtime argument"
+                               << (given == 1 ? "" : "s") << " in dims [...]";
+  for (int64_t d : type.getShape())
+    if (!ShapedType::isDynamic(d) && d <= 0)
+      return emitOpError("dimensions must be positive");
+  if (!getDims())
+    return success();
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  ArrayAttr dims = *getDims();
+  for (Attribute a : dims) {
+    auto ref = cast<FlatSymbolRefAttr>(a);
+    if (!isa_and_nonnull<RuntimeArgOp>(
+            SymbolTable::lookupSymbolIn(kernel, ref.getAttr())))
+      return emitOpError("dimension ") << ref << " is not a dfir.runtime_arg";
+  }
+  return success();
+}
+
+LogicalResult RuntimeArgOp::verify() {
+  int64_t granularity = sgn(getGranularity()), upperbound = sgn(getUpperbound());
+  if (granularity <= 0)
+    return emitOpError("granularity must be positive, got ") << granularity;
+  if (upperbound < granularity)
+    return emitOpError("upperbound ")
+           << upperbound << " is below the granularity " << granularity;
+  return success();
+}
+
+LogicalResult BufferOp::verify() {
+  if (sgn(getSize()) <= 0)
+    return emitOpError("size must be positive, got ") << sgn(getSize());
+  if (getOffset() && sgn(*getOffset()) < 0)
+    return emitOpError("offset must not be negative, got ")
+           << sgn(*getOffset());
+  return success();
+}
+
+LogicalResult FifoOp::verify() {
+  if (sgn(getEntry()) <= 0 || sgn(getEntry()) > (1 << 20))
+    return emitOpError("entry size must be in [1, 1048576] bytes, got ")
+           << sgn(getEntry());
+  if (getDepth() && sgn(*getDepth()) <= 0)
+    return emitOpError("depth must be positive, got ") << sgn(*getDepth());
+  if (getFrom() == getTo())
+    return emitOpError("joins unit '") << getFrom() << "' to itself";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Symbol uses
+//===----------------------------------------------------------------------===//
+
+/// The declaration `ref` names in the enclosing kernel, after checking that
+/// `op` sits in a unit program; null (with an error) otherwise.
+static Operation *lookupDecl(Operation *op, SymbolTableCollection &tables,
+                             FlatSymbolRefAttr ref, UnitOp *unit = nullptr) {
+  auto enclosing = op->getParentOfType<UnitOp>();
+  if (!enclosing) {
+    op->emitOpError("must be inside a dfir.unit program");
+    return nullptr;
+  }
+  if (unit)
+    *unit = enclosing;
+  auto kernel = enclosing->getParentOfType<KernelOp>();
+  Operation *decl = tables.lookupSymbolIn(kernel, ref.getAttr());
+  if (!decl)
+    op->emitOpError("refers to ") << ref << ", which the kernel does not declare";
+  return decl;
+}
+
+/// Checks that `ref` names a FIFO whose producer (or consumer) is the unit
+/// executing `op`, and that `bytes` (if known) fit one entry.
+static LogicalResult verifyFifoUse(Operation *op,
+                                   SymbolTableCollection &tables,
+                                   FlatSymbolRefAttr ref, bool producer,
+                                   std::optional<int64_t> bytes = {}) {
+  UnitOp unit;
+  Operation *decl = lookupDecl(op, tables, ref, &unit);
+  if (!decl)
+    return failure();
+  auto fifo = dyn_cast<FifoOp>(decl);
+  if (!fifo)
+    return op->emitOpError() << ref << " is not a dfir.fifo";
+  StringRef endpoint = producer ? fifo.getFrom() : fifo.getTo();
+  if (endpoint != unit.getUnit())
+    return op->emitOpError("FIFO misuse: unit '")
+           << unit.getUnit() << "' is not the "
+           << (producer ? "producer" : "consumer") << " of FIFO " << ref
+           << " (" << (producer ? "from" : "to") << " '" << endpoint << "')";
+  if (bytes && *bytes > sgn(fifo.getEntry()))
+    return op->emitOpError("FIFO misuse: ")
+           << *bytes << " bytes do not fit one " << fifo.getEntry()
+           << "-byte entry of FIFO " << ref;
+  return success();
+}
+
+static std::optional<int64_t> vectorBytes(VectorType type) {
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  if (!type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  return type.getNumElements() * std::max(1u, bits / 8);
+}
+
+static LogicalResult verifySyncUse(Operation *op,
+                                   SymbolTableCollection &tables,
+                                   FlatSymbolRefAttr ref, bool sender) {
+  UnitOp unit;
+  Operation *decl = lookupDecl(op, tables, ref, &unit);
+  if (!decl)
+    return failure();
+  auto sync = dyn_cast<SyncOp>(decl);
+  if (!sync)
+    return op->emitOpError() << ref << " is not a dfir.sync";
+  StringRef endpoint = sender ? sync.getFrom() : sync.getTo();
+  if (endpoint != unit.getUnit())
+    return op->emitOpError("unit '")
+           << unit.getUnit() << "' is not the " << (sender ? "sender" : "receiver")
+           << " of sync " << ref << " (" << (sender ? "from" : "to") << " '"
+           << endpoint << "')";
+  return success();
+}
+
+LogicalResult AddressOp::verifySymbolUses(SymbolTableCollection &tables) {
+  Operation *decl = lookupDecl(*this, tables, getSymbolAttr());
+  if (!decl)
+    return failure();
+  if (!isa<TensorOp, BufferOp>(decl))
+    return emitOpError() << getSymbolAttr()
+                         << " is neither a dfir.tensor nor a dfir.buffer";
+  return success();
+}
+
+LogicalResult RuntimeValueOp::verifySymbolUses(SymbolTableCollection &tables) {
+  Operation *decl = lookupDecl(*this, tables, getSymbolAttr());
+  if (!decl)
+    return failure();
+  if (!isa<RuntimeArgOp>(decl))
+    return emitOpError() << getSymbolAttr() << " is not a dfir.runtime_arg";
+  return success();
+}
+
+LogicalResult LoadOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyFifoUse(*this, tables, getFifoAttr(), /*producer=*/true);
+}
+LogicalResult StoreOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyFifoUse(*this, tables, getFifoAttr(), /*producer=*/false);
+}
+LogicalResult SendOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyFifoUse(*this, tables, getFifoAttr(), /*producer=*/true,
+                       vectorBytes(cast<VectorType>(getValue().getType())));
+}
+LogicalResult RecvOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifyFifoUse(*this, tables, getFifoAttr(), /*producer=*/false,
+                       vectorBytes(cast<VectorType>(getResult().getType())));
+}
+LogicalResult SyncSendOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifySyncUse(*this, tables, getSyncAttr(), /*sender=*/true);
+}
+LogicalResult SyncRecvOp::verifySymbolUses(SymbolTableCollection &tables) {
+  return verifySyncUse(*this, tables, getSyncAttr(), /*sender=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement and compute
+//===----------------------------------------------------------------------===//
+
+LogicalResult DmaOp::verify() {
+  bool rows = static_cast<bool>(getRows());
+  if (rows != static_cast<bool>(getSrcStride()) ||
+      rows != static_cast<bool>(getDstStride()))
+    return emitOpError("needs rows and both strides together");
+  return success();
+}
+
+LogicalResult MapOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError("body has ")
+           << body.getNumArguments() << " arguments for "
+           << getInputs().size() << " inputs";
+  auto resultType = cast<VectorType>(getResult().getType());
+  for (auto [i, input] : llvm::enumerate(getInputs())) {
+    auto type = cast<VectorType>(input.getType());
+    if (type.getShape() != resultType.getShape())
+      return emitOpError("input ") << i << " has type " << type
+                                   << ", whose shape differs from the result "
+                                   << resultType;
+    if (body.getArgument(i).getType() != type.getElementType())
+      return emitOpError("body argument ")
+             << i << " must have the element type " << type.getElementType();
+  }
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getValue().getType() != resultType.getElementType())
+    return yield.emitOpError("yields ")
+           << yield.getValue().getType() << " but the map produces "
+           << resultType;
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  auto in = cast<VectorType>(getInput().getType());
+  auto out = cast<VectorType>(getResult().getType());
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("must keep the element type");
+  SmallVector<int64_t> expected(in.getShape().drop_back());
+  if (expected.empty())
+    expected.push_back(1);
+  if (out.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("result must drop the innermost dimension of ")
+           << in << " (" << VectorType::get(expected, in.getElementType())
+           << ")";
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto in = cast<VectorType>(getInput().getType());
+  auto out = cast<VectorType>(getResult().getType());
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("must keep the element type");
+  if (in.getNumElements() == 1)
+    return success();
+  SmallVector<int64_t> outer(out.getShape().drop_back());
+  if (outer.empty())
+    outer.push_back(1);
+  if (in.getShape() != ArrayRef<int64_t>(outer))
+    return emitOpError("can only add an innermost dimension: ")
+           << in << " does not broadcast to " << out;
+  return success();
+}
+
+LogicalResult MatmulOp::verify() {
+  auto a = cast<VectorType>(getLhs().getType());
+  auto b = cast<VectorType>(getRhs().getType());
+  auto c = cast<VectorType>(getAcc().getType());
+  if (a.getDimSize(1) != b.getDimSize(0) || c.getDimSize(0) != a.getDimSize(0) ||
+      c.getDimSize(1) != b.getDimSize(1))
+    return emitOpError("shapes do not agree: ")
+           << a << " x " << b << " accumulated into " << c;
+  if (a.getElementType() != b.getElementType())
+    return emitOpError("operands must have the same element type");
+  return success();
+}

@@ -1,0 +1,215 @@
+// RUN: ktflow-opt %s -split-input-file -verify-diagnostics
+
+dfir.kernel @k device "d" {
+  // expected-error @+1 {{has 1 dynamic dimension but 0 runtime arguments in dims}}
+  dfir.tensor input @x : tensor<?xf16> in "DDR"
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  // expected-error @+1 {{dimension @y is not a dfir.runtime_arg}}
+  dfir.tensor input @x : tensor<?xf16> in "DDR" dims [@y]
+  dfir.tensor input @y : tensor<4xf16> in "DDR"
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  // expected-error @+1 {{granularity must be positive, got 0}}
+  dfir.runtime_arg @n granularity 0 upperbound 64
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  // expected-error @+1 {{upperbound 32 is below the granularity 64}}
+  dfir.runtime_arg @n granularity 64 upperbound 32
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  // expected-error @+1 {{size must be positive, got -4}}
+  dfir.buffer @b in "L1" size -4
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  // expected-error @+1 {{entry size must be in [1, 1048576] bytes, got 0}}
+  dfir.fifo @q from "a" to "b" entry 0
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  // expected-error @+1 {{joins unit 'a' to itself}}
+  dfir.fifo @q from "a" to "a" entry 128
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {}
+  // expected-error @+1 {{a second program for unit 'a'}}
+  dfir.unit "a" {}
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  // expected-error @+1 {{is not allowed directly in a dfir.kernel}}
+  %c = arith.constant 0 : index
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.fifo @q from "a" to "b" entry 128
+  dfir.unit "b" {
+    %v = dfir.splat 0.0 : vector<64xf16>
+    // expected-error @+1 {{FIFO misuse: unit 'b' is not the producer of FIFO @q (from 'a')}}
+    dfir.send @q, %v : vector<64xf16>
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.fifo @q from "a" to "b" entry 128
+  dfir.unit "a" {
+    // expected-error @+1 {{FIFO misuse: unit 'a' is not the consumer of FIFO @q (to 'b')}}
+    %v = dfir.recv @q : vector<64xf16>
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.fifo @q from "a" to "b" entry 128
+  dfir.unit "a" {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{FIFO misuse: unit 'a' is not the consumer of FIFO @q (to 'b')}}
+    dfir.store @q to "L1"[%c0] size %c0
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.fifo @q from "a" to "b" entry 128
+  dfir.unit "b" {
+    // expected-error @+1 {{FIFO misuse: 256 bytes do not fit one 128-byte entry of FIFO @q}}
+    %v = dfir.recv @q : vector<128xf16>
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.sync @s from "a" to "b"
+  dfir.unit "a" {
+    // expected-error @+1 {{unit 'a' is not the receiver of sync @s (to 'b')}}
+    dfir.sync_recv @s
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.fifo @q from "a" to "b" entry 128
+  dfir.unit "a" {
+    // expected-error @+1 {{@q is not a dfir.sync}}
+    dfir.sync_send @q
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.runtime_arg @n granularity 1 upperbound 8
+  dfir.unit "a" {
+    // expected-error @+1 {{@n is neither a dfir.tensor nor a dfir.buffer}}
+    %a = dfir.address @n
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    // expected-error @+1 {{refers to @nowhere, which the kernel does not declare}}
+    %a = dfir.runtime_value @nowhere
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %v = dfir.splat 0.0 : vector<64xf16>
+    // expected-error @+1 {{body has 2 arguments for 1 inputs}}
+    %r = dfir.map %v : vector<64xf16> -> vector<64xf16> {
+    ^bb0(%x: f16, %y: f16):
+      dfir.yield %x : f16
+    }
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %v = dfir.splat 0.0 : vector<64xf16>
+    // expected-error @+1 {{input 0 has type 'vector<64xf16>', whose shape differs from the result 'vector<32xf16>'}}
+    %r = dfir.map %v : vector<64xf16> -> vector<32xf16> {
+    ^bb0(%x: f16):
+      dfir.yield %x : f16
+    }
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %v = dfir.splat 0.0 : vector<64xf16>
+    %r = dfir.map %v : vector<64xf16> -> vector<64xf32> {
+    ^bb0(%x: f16):
+      // expected-error @+1 {{yields 'f16' but the map produces 'vector<64xf32>'}}
+      dfir.yield %x : f16
+    }
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %v = dfir.splat 0.0 : vector<4x64xf16>
+    // expected-error @+1 {{result must drop the innermost dimension of 'vector<4x64xf16>' ('vector<4xf16>')}}
+    %r = dfir.reduce add %v : vector<4x64xf16> -> vector<64xf16>
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %v = dfir.splat 0.0 : vector<2xf16>
+    // expected-error @+1 {{can only add an innermost dimension: 'vector<2xf16>' does not broadcast to 'vector<64xf16>'}}
+    %r = dfir.broadcast %v : vector<2xf16> -> vector<64xf16>
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %a = dfir.splat 0.0 : vector<8x4xf16>
+    %c = dfir.splat 0.0 : vector<8x8xf32>
+    // expected-error @+1 {{shapes do not agree}}
+    %r = dfir.matmul %a, %a, %c : vector<8x4xf16>, vector<8x4xf16> -> vector<8x8xf32>
+  }
+}

@@ -1,0 +1,91 @@
+// RUN: ktflow-opt %s | ktflow-opt | FileCheck %s
+// RUN: ktflow-opt %s --mlir-print-op-generic | ktflow-opt | FileCheck %s
+
+// Every dfir op, printed and parsed back.
+
+// CHECK-LABEL: dfir.kernel @all device "sample_device" {
+dfir.kernel @all device "sample_device" {
+  // CHECK: dfir.tensor input @x : tensor<?x64xf16> in "DDR" dims [@n]
+  dfir.tensor input @x : tensor<?x64xf16> in "DDR" dims [@n]
+  // CHECK: dfir.tensor output @y : tensor<128xf32> in "DDR"
+  dfir.tensor output @y : tensor<128xf32> in "DDR"
+  // CHECK: dfir.tensor inout @z : tensor<4xi32> in "DDR"
+  dfir.tensor inout @z : tensor<4xi32> in "DDR"
+  // CHECK: dfir.runtime_arg @n granularity 64 upperbound 4096
+  dfir.runtime_arg @n granularity 64 upperbound 4096
+  // CHECK: dfir.buffer @a in "core[0]/L1" size 8192
+  dfir.buffer @a in "core[0]/L1" size 8192
+  // CHECK: dfir.buffer @b in "core[0]/L1" size 128 offset 65536
+  dfir.buffer @b in "core[0]/L1" size 128 offset 65536
+  // CHECK: dfir.fifo @q from "lu" to "vec" entry 128
+  dfir.fifo @q from "lu" to "vec" entry 128
+  // CHECK: dfir.fifo @r from "vec" to "su" entry 128 depth 4
+  dfir.fifo @r from "vec" to "su" entry 128 depth 4
+  // CHECK: dfir.sync @s from "dma" to "lu"
+  dfir.sync @s from "dma" to "lu"
+
+  // CHECK: dfir.unit "dma" {
+  dfir.unit "dma" {
+    // CHECK: %[[X:.*]] = dfir.address @x
+    %x = dfir.address @x
+    // CHECK: %[[A:.*]] = dfir.address @a
+    %a = dfir.address @a
+    // CHECK: %[[N:.*]] = dfir.runtime_value @n
+    %n = dfir.runtime_value @n
+    %c128 = arith.constant 128 : index
+    %bytes = arith.muli %n, %c128 : index
+    // CHECK: dfir.dma %{{.*}} bytes from "DDR"[%[[X]]] to "core[0]/L1"[%[[A]]]
+    dfir.dma %bytes bytes from "DDR"[%x] to "core[0]/L1"[%a]
+    // CHECK: dfir.dma %{{.*}} bytes from "DDR"[%[[X]]] to "core[0]/L1"[%[[A]]] rows %[[N]] strides %{{.*}}, %{{.*}}
+    dfir.dma %c128 bytes from "DDR"[%x] to "core[0]/L1"[%a] rows %n strides %bytes, %c128
+    // CHECK: dfir.sync_send @s
+    dfir.sync_send @s
+  }
+  dfir.unit "lu" {
+    %a = dfir.address @a
+    %c4096 = arith.constant 4096 : index
+    // CHECK: dfir.sync_recv @s
+    dfir.sync_recv @s
+    // CHECK: dfir.load @q from "core[0]/L1"[%{{.*}}] size %{{.*}}
+    dfir.load @q from "core[0]/L1"[%a] size %c4096
+  }
+  dfir.unit "vec" {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    // CHECK: dfir.splat 0.000000e+00 : vector<64xf16>
+    %zero = dfir.splat 0.0 : vector<64xf16>
+    %sum = scf.for %i = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> (vector<64xf16>) {
+      // CHECK: dfir.recv @q : vector<64xf16>
+      %v = dfir.recv @q : vector<64xf16>
+      // CHECK: dfir.map %{{.*}}, %{{.*}} : vector<64xf16>, vector<64xf16> -> vector<64xf16> {
+      // CHECK-NEXT: ^bb0(%{{.*}}: f16, %{{.*}}: f16):
+      // CHECK: dfir.yield %{{.*}} : f16
+      %e = dfir.map %v, %acc : vector<64xf16>, vector<64xf16> -> vector<64xf16> {
+      ^bb0(%p: f16, %q: f16):
+        %s = arith.addf %p, %q : f16
+        %t = spyreop.exp %s : f16
+        dfir.yield %t : f16
+      }
+      scf.yield %e : vector<64xf16>
+    }
+    // CHECK: dfir.reduce max %{{.*}} : vector<64xf16> -> vector<1xf16>
+    %m = dfir.reduce max %sum : vector<64xf16> -> vector<1xf16>
+    // CHECK: dfir.broadcast %{{.*}} : vector<1xf16> -> vector<64xf16>
+    %b = dfir.broadcast %m : vector<1xf16> -> vector<64xf16>
+    // CHECK: dfir.send @r, %{{.*}} : vector<64xf16>
+    dfir.send @r, %b : vector<64xf16>
+  }
+  dfir.unit "su" {
+    %c0 = arith.constant 0 : index
+    %c128 = arith.constant 128 : index
+    // CHECK: dfir.store @r to "core[0]/L1"[%{{.*}}] size %{{.*}}
+    dfir.store @r to "core[0]/L1"[%c0] size %c128
+  }
+  dfir.unit "pt" {
+    %a = dfir.splat 1.0 : vector<8x8xf16>
+    %c = dfir.splat 0.0 : vector<8x8xf32>
+    // CHECK: dfir.matmul %{{.*}}, %{{.*}}, %{{.*}} : vector<8x8xf16>, vector<8x8xf16> -> vector<8x8xf32>
+    %d = dfir.matmul %a, %a, %c : vector<8x8xf16>, vector<8x8xf16> -> vector<8x8xf32>
+  }
+}
