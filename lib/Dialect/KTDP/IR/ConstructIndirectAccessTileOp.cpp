@@ -92,6 +92,13 @@ ParseResult ConstructIndirectAccessTileOp::parse(OpAsmParser &parser,
   if (parser.parseKeyword("intermediate_variables") ||
       parser.parseArgumentList(variables, AsmParser::Delimiter::Paren))
     return parser.emitError(loc, "error parsing intermediate_variables");
+  // A repeated name would silently alias the first variable of that name.
+  for (auto [i, variable] : llvm::enumerate(variables))
+    for (auto &earlier : ArrayRef(variables).take_front(i))
+      if (sameName(earlier.ssaName, variable.ssaName))
+        return parser.emitError(variable.ssaName.location,
+                                "intermediate variable '")
+               << variable.ssaName.name << "' is declared twice";
 
   OpAsmParser::UnresolvedOperand base;
   SmallVector<ParsedSubscript> subscripts;
@@ -241,6 +248,17 @@ void ConstructIndirectAccessTileOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult ConstructIndirectAccessTileOp::verify() {
+  // The custom syntax prints neither the types of the intermediate variables
+  // nor the body, so anything else there would be lost on printing.
+  Block &body = getBody().front();
+  for (BlockArgument variable : body.getArguments())
+    if (!variable.getType().isIndex())
+      return emitOpError("intermediate variable #")
+             << variable.getArgNumber() << " must have type 'index', but has "
+             << variable.getType();
+  if (!llvm::hasSingleElement(body))
+    return emitOpError("body must contain only the implicit "
+                       "ktdp.region_terminator");
   IntegerSet set = getVariablesSpaceSet();
   AffineMap order = getVariablesSpaceOrder();
   if (set.getNumDims() != order.getNumDims())

@@ -144,8 +144,8 @@ Type TileFutureType::parse(AsmParser &parser) {
     auto tensor = llvm::dyn_cast<RankedTensorType>(type);
     if (!tensor)
       return parser.emitError(loc, "invalid kind of type specified: expected "
-                                   "builtin.tensor, but found '")
-             << type << "'";
+                                   "builtin.tensor, but found ")
+             << type;
     partials.push_back(tensor);
     return success();
   };

@@ -72,5 +72,17 @@ LogicalResult Idx32ToAddrOp::verify() {
       static_cast<bool>(getStride()) == getStrideLiteral().has_value())
     return emitOpError("base and stride must each be an i32 value or an "
                        "integer literal");
+  // Literals are i32 bit patterns: signed values and unsigned addresses such
+  // as 0xDEADBEEF are both fine, wider ones would be truncated.
+  for (auto [what, literal] : {std::pair{"base", getBaseLiteralAttr()},
+                               std::pair{"stride", getStrideLiteralAttr()}}) {
+    if (!literal)
+      continue;
+    int64_t value = literal.getInt();
+    if (value < std::numeric_limits<int32_t>::min() ||
+        value > std::numeric_limits<uint32_t>::max())
+      return emitOpError(what)
+             << " literal " << value << " does not fit in 32 bits";
+  }
   return success();
 }
