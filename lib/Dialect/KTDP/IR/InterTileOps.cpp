@@ -14,6 +14,11 @@
 using namespace mlir;
 using namespace mlir::ktdp;
 
+/// Upper bound on the (group, tile) points the disjointness check of
+/// inter_tile_produce enumerates, and the least any one group costs.
+static constexpr int64_t kMaxDisjointnessWork = 1 << 20;
+static constexpr int64_t kMinGroupWork = 16;
+
 /// Checks that a `(i)[g]` tile-per-group set has one dim and one symbol.
 static LogicalResult verifyTilesPerGroupSet(Operation *op, StringRef name,
                                             IntegerSet set) {
@@ -84,16 +89,34 @@ LogicalResult InterTileProduceOp::verify() {
     return failure();
 
   // Disjointness across groups, when both the groups and the tiles can be
-  // enumerated without knowing the grid.
+  // enumerated without knowing the grid. The verifier runs on every parse,
+  // so the total work is bounded: sets too large to enumerate within the
+  // budget are not checked here rather than hanging the parser.
+  int64_t budget = kMaxDisjointnessWork;
   IntegerSet groups = getFuture().getType().getGroups().getValue();
   FailureOr<SmallVector<SmallVector<int64_t>>> groupIds =
-      enumerateBoundedPoints(groups, /*symbols=*/{});
+      enumerateBoundedPoints(groups, /*symbols=*/{}, budget);
   if (failed(groupIds))
     return success();
   DenseMap<int64_t, int64_t> ownerOfTile;
   for (ArrayRef<int64_t> g : *groupIds) {
+    FailureOr<IntegerBox> box = getBoundingBox(producers, g);
+    if (failed(box))
+      return success();
+    // Each group costs its bounding box, and at least a fixed amount for
+    // the projection that computes the box.
+    int64_t boxPoints = 1;
+    for (int64_t extent : box->getExtents()) {
+      if (extent != 0 && boxPoints > budget / extent)
+        return success();
+      boxPoints *= extent;
+    }
+    int64_t cost = std::max(boxPoints, kMinGroupWork);
+    if (cost > budget)
+      return success();
+    budget -= cost;
     FailureOr<SmallVector<SmallVector<int64_t>>> tiles =
-        enumerateBoundedPoints(producers, /*symbols=*/g);
+        enumerateBoundedPoints(producers, /*symbols=*/g, cost);
     if (failed(tiles))
       return success();
     for (ArrayRef<int64_t> tile : *tiles) {

@@ -31,32 +31,40 @@ namespace {
 // Grid
 //===----------------------------------------------------------------------===//
 
-LogicalResult checkGridAttributes(ModuleOp module) {
+/// Reports every malformed `grid` and records the well-formed ones, so that
+/// the other rules neither re-report nor use a malformed grid.
+LogicalResult checkGridAttributes(ModuleOp module, GridMap &grids) {
   bool ok = true;
   module->walk([&](Operation *op) {
-    if (Attribute grid = op->getAttr(kGridAttrName))
-      ok &= succeeded(parseGridAttr(grid, [&] { return op->emitError(); }));
+    Attribute attr = op->getAttr(kGridAttrName);
+    if (!attr)
+      return;
+    FailureOr<SmallVector<int64_t>> grid =
+        parseGridAttr(attr, [&] { return op->emitError(); });
+    if (failed(grid)) {
+      ok = false;
+      return;
+    }
+    grids[op] = std::move(*grid);
   });
   return success(ok);
 }
 
-LogicalResult checkComputeTileIds(ModuleOp module) {
+LogicalResult checkComputeTileIds(ModuleOp module, const GridMap &grids) {
   bool ok = true;
   module->walk([&](GetComputeTileIdOp op) {
     Operation *owner = getGridOwner(op);
-    if (!owner)
+    auto it = grids.find(owner);
+    if (it == grids.end() || it->second.size() == op.getIds().size())
       return;
-    FailureOr<SmallVector<int64_t>> grid = parseGridAttr(
-        owner->getAttr(kGridAttrName), [&] { return owner->emitError(); });
-    if (failed(grid) || grid->size() == op.getIds().size())
-      return;
+    ArrayRef<int64_t> grid = it->second;
     ok = false;
     std::string extents;
     llvm::raw_string_ostream os(extents);
-    llvm::interleaveComma(*grid, os);
+    llvm::interleaveComma(grid, os);
     op.emitOpError("returns ")
             .append(op.getIds().size(), " tile id(s) but the kernel grid [",
-                    extents, "] has rank ", grid->size())
+                    extents, "] has rank ", grid.size())
             .attachNote(owner->getLoc())
         << "grid declared here";
   });
@@ -170,11 +178,12 @@ struct KTIRCheckLegalityPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // Run every rule so that one invocation reports every problem.
-    bool ok = succeeded(checkGridAttributes(module));
-    ok &= succeeded(checkComputeTileIds(module));
+    GridMap grids;
+    bool ok = succeeded(checkGridAttributes(module, grids));
+    ok &= succeeded(checkComputeTileIds(module, grids));
     ok &= succeeded(checkAccessTileExtents(module));
     ok &= succeeded(checkLoadStoreTypes(module));
-    ok &= succeeded(checkInterTileCommunication(module));
+    ok &= succeeded(checkInterTileCommunication(module, grids));
     if (!ok)
       signalPassFailure();
   }

@@ -12,6 +12,8 @@
 //
 // Tile sets are enumerated over the kernel's grid; without a grid they must
 // be bounded by their own constraints, otherwise the rule is not checked.
+// The enumeration has a fixed budget (a warning says when it ran out), and
+// each delivery op reports the first group that breaks a rule.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,18 +33,39 @@ namespace {
 
 using TileSet = llvm::SmallSetVector<int64_t, 16>;
 
+/// Bounds the work of checking one delivery (set-membership tests), so that
+/// a huge grid or group set makes the rule unchecked instead of hanging.
+class WorkBudget {
+public:
+  /// Spends `units`; false once the budget is exhausted.
+  bool spend(int64_t units) {
+    remaining -= std::max<int64_t>(units, 1);
+    return remaining >= 0;
+  }
+
+  static constexpr int64_t kTotal = 1 << 22;
+  /// The least a group costs: enumerating a set without a grid projects it.
+  static constexpr int64_t kPerGroup = 16;
+
+private:
+  int64_t remaining = kTotal;
+};
+
 /// Enumerates the tiles i of a `(i)[symbols]` set. Uses the grid when known.
 FailureOr<TileSet> enumerateTiles(IntegerSet set, ArrayRef<int64_t> symbols,
-                                  std::optional<int64_t> numTiles) {
+                                  std::optional<int64_t> numTiles,
+                                  WorkBudget &budget) {
   TileSet tiles;
   if (numTiles) {
+    if (!budget.spend(*numTiles))
+      return failure();
     for (int64_t i = 0; i < *numTiles; ++i)
       if (containsPoint(set, {i}, symbols))
         tiles.insert(i);
     return tiles;
   }
   auto points = enumerateBoundedPoints(set, symbols);
-  if (failed(points))
+  if (failed(points) || !budget.spend(points->size()))
     return failure();
   for (ArrayRef<int64_t> point : *points)
     tiles.insert(point[0]);
@@ -83,13 +106,28 @@ LogicalResult checkDelivery(InterTileProduceOp produce, Operation *delivery,
   if (failed(groups))
     return success();
   bool ok = true;
+  WorkBudget budget;
+  auto giveUp = [&] {
+    delivery->emitWarning("inter-tile rules not checked: the tile sets need "
+                          "more than ")
+        << WorkBudget::kTotal << " membership tests";
+    return success(ok);
+  };
   for (ArrayRef<int64_t> group : *groups) {
     int64_t g = group[0];
-    FailureOr<TileSet> producers =
-        enumerateTiles(produce.getProducerTilesPerGroup(), {g}, numTiles);
-    FailureOr<TileSet> consumers = enumerateTiles(consumerSet, {g}, numTiles);
-    if (failed(producers) || failed(consumers))
+    if (!budget.spend(WorkBudget::kPerGroup))
+      return giveUp();
+    FailureOr<TileSet> producers = enumerateTiles(
+        produce.getProducerTilesPerGroup(), {g}, numTiles, budget);
+    FailureOr<TileSet> consumers =
+        enumerateTiles(consumerSet, {g}, numTiles, budget);
+    if (failed(producers) || failed(consumers)) {
+      // Unbounded sets cannot be checked without a grid; anything else
+      // failed on the budget.
+      if (numTiles)
+        return giveUp();
       continue;
+    }
 
     if (isReduce) {
       if (!llvm::all_of(*consumers,
@@ -98,8 +136,7 @@ LogicalResult checkDelivery(InterTileProduceOp produce, Operation *delivery,
             << g << " " << formatTiles(*consumers)
             << " is not a subset of producer_tiles_per_group "
             << formatTiles(*producers);
-        ok = false;
-        continue;
+        return failure();
       }
       if (consumers->size() != producers->size() && consumers->size() != 1) {
         delivery->emitOpError("reduce-to-subset is unsupported; only "
@@ -107,13 +144,14 @@ LogicalResult checkDelivery(InterTileProduceOp produce, Operation *delivery,
                               "(group ")
             << g << " has " << consumers->size() << " consumers and "
             << producers->size() << " producers)";
-        ok = false;
-        continue;
+        return failure();
       }
     }
 
     TileSet covered;
     for (int64_t c : *consumers) {
+      if (dependency && !budget.spend(producers->size()))
+        return giveUp();
       TileSet sources = sourcesOf(c, g, *producers, dependency);
       covered.insert(sources.begin(), sources.end());
       if (isReduce)
@@ -132,22 +170,32 @@ LogicalResult checkDelivery(InterTileProduceOp produce, Operation *delivery,
             << c << " of group " << g << " must have exactly one source, but "
             << "has " << sources.size() << " " << formatTiles(sources);
         ok = false;
+        break;
       }
     }
+    // Coverage is only known once every consumer has been seen.
+    if (!ok)
+      return failure();
     for (int64_t p : *producers)
       if (!covered.contains(p)) {
         delivery->emitOpError("producer tile ")
             << p << " of group " << g
             << " is not covered by any consumer's dependency";
         ok = false;
+        break;
       }
+    // One group's diagnostics are enough; with thousands of groups the same
+    // mistake would otherwise be reported thousands of times.
+    if (!ok)
+      return failure();
   }
-  return success(ok);
+  return success();
 }
 
 } // namespace
 
-LogicalResult mlir::ktdp::checkInterTileCommunication(ModuleOp module) {
+LogicalResult mlir::ktdp::checkInterTileCommunication(ModuleOp module,
+                                                      const GridMap &grids) {
   bool ok = true;
   module->walk([&](InterTileProduceOp produce) {
     Value future = produce.getFuture();
@@ -158,9 +206,10 @@ LogicalResult mlir::ktdp::checkInterTileCommunication(ModuleOp module) {
       return;
     }
     Operation *user = *future.user_begin();
+    // A malformed grid has been reported already; enumerate without it.
     std::optional<int64_t> numTiles;
-    if (auto grid = getLaunchGrid(produce); succeeded(grid) && *grid)
-      numTiles = getNumTiles(**grid);
+    if (auto it = grids.find(getGridOwner(produce)); it != grids.end())
+      numTiles = getNumTiles(it->second);
     if (auto consume = llvm::dyn_cast<InterTileConsumeOp>(user)) {
       ok &= succeeded(checkDelivery(produce, consume,
                                     consume.getConsumerTilesPerGroup(),

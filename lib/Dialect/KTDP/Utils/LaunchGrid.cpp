@@ -7,6 +7,7 @@
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::ktdp;
@@ -39,6 +40,12 @@ mlir::ktdp::parseGridAttr(Attribute attr,
     if (extent <= 0)
       return emitError() << "`grid` extents must be positive, but got "
                          << extent;
+  // Callers multiply the extents (getNumTiles), so the product must fit.
+  int64_t numTiles = 1;
+  for (int64_t extent : grid)
+    if (llvm::MulOverflow(numTiles, extent, numTiles))
+      return emitError()
+             << "`grid` has more compute tiles than fit in 64 bits";
   return grid;
 }
 
