@@ -103,14 +103,19 @@ Node DeviceModelBuilder::makeNode(NodeKind kind, Operation *op,
 
 LogicalResult DeviceModelBuilder::visitBody(Block &block, ScopeId scopeId) {
   // Sibling groups of one kind get an index so that their paths differ.
+  llvm::DenseMap<Operation *, GroupSpec> groupSpecs;
   llvm::StringMap<unsigned> groupKinds, groupIndex;
-  for (Operation &op : block)
-    if (auto group = dyn_cast<GroupOp>(op))
-      if (FailureOr<GroupSpec> spec = readGroupSpec(group.getSpecAttr(), [&] {
-            return group.emitOpError();
-          });
-          succeeded(spec))
-        ++groupKinds[spec->kind];
+  for (Operation &op : block) {
+    auto group = dyn_cast<GroupOp>(op);
+    if (!group)
+      continue;
+    FailureOr<GroupSpec> spec = readGroupSpec(
+        group.getSpecAttr(), [&] { return group.emitOpError(); });
+    if (failed(spec))
+      return failure();
+    ++groupKinds[spec->kind];
+    groupSpecs[group] = std::move(*spec);
+  }
 
   for (Operation &op : block) {
     auto emitError = [&] { return op.emitOpError(); };
@@ -131,8 +136,8 @@ LogicalResult DeviceModelBuilder::visitBody(Block &block, ScopeId scopeId) {
       model.nodeOfOp[&op] = node.id;
       model.nodes.push_back(std::move(node));
     } else if (auto group = dyn_cast<GroupOp>(op)) {
-      FailureOr<GroupSpec> spec = readGroupSpec(group.getSpecAttr(), emitError);
-      if (failed(spec) || group.getBody().empty())
+      const GroupSpec *spec = &groupSpecs[group];
+      if (group.getBody().empty())
         return failure();
       const Scope &parent = model.scopes[scopeId];
       Scope scope;
