@@ -9,8 +9,6 @@
 
 #include "DictReader.h"
 
-#include "llvm/ADT/StringSwitch.h"
-
 using namespace mlir;
 using namespace mlir::ktdf_arch;
 using namespace mlir::ktdf_arch::spec_reader;
@@ -31,15 +29,6 @@ StringRef mlir::ktdf_arch::stringifyOpClass(OpClass cls) {
     return "matrix";
   }
   return "unknown";
-}
-
-std::optional<OpClass> mlir::ktdf_arch::symbolizeOpClass(StringRef name) {
-  return llvm::StringSwitch<std::optional<OpClass>>(name)
-      .Case("elementwise", OpClass::Elementwise)
-      .Case("transcendental", OpClass::Transcendental)
-      .Case("reduction", OpClass::Reduction)
-      .Case("matrix", OpClass::Matrix)
-      .Default(std::nullopt);
 }
 
 StringRef mlir::ktdf_arch::stringifyTopology(Topology topology) {

@@ -73,7 +73,6 @@ inline constexpr double kDefaultTranscendentalDivisor = 4.0;
 enum class OpClass { Elementwise, Transcendental, Reduction, Matrix };
 inline constexpr unsigned kNumOpClasses = 4;
 llvm::StringRef stringifyOpClass(OpClass cls);
-std::optional<OpClass> symbolizeOpClass(llvm::StringRef name);
 
 struct SimdFeature {
   /// Lanes per element type, in the order written.
