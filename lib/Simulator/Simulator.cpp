@@ -11,6 +11,7 @@
 
 #include "Engine.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -225,16 +226,29 @@ void Engine::waitUntil(UnitState &u, Tick time, uint32_t on, bool isSync) {
 std::pair<Tick, Tick> Engine::reserve(UnitState &u,
                                       const std::vector<uint32_t> &list,
                                       uint64_t bytes) {
-  Tick start = u.now;
-  for (uint32_t r : list)
-    start = std::max(start, resources[r].freeAt);
+  // A chunk holds its route for the bottleneck time `occupancy`; a faster
+  // resource is busy for only part of that window and may be used as late
+  // as its end, so it delays the start only when its backlog exceeds its
+  // slack. Shared memories thus serve several units per cycle up to their
+  // bandwidth, as a fluid model would, without rounding per transfer.
   Tick occupancy = 0;
-  for (uint32_t r : list) {
-    Tick t = static_cast<Tick>(
-        std::ceil(static_cast<double>(bytes) * resources[r].ticksPerByte -
-                  1e-6));
-    resources[r].freeAt = start + t;
-    occupancy = std::max(occupancy, t);
+  llvm::SmallVector<Tick, 16> times(list.size());
+  size_t n = list.size();
+  for (size_t i = 0; i < n; ++i) {
+    times[i] = static_cast<Tick>(std::ceil(
+        static_cast<double>(bytes) * resources[list[i]].ticksPerByte - 1e-6));
+    occupancy = std::max(occupancy, times[i]);
+  }
+  Tick start = u.now;
+  for (size_t i = 0; i < n; ++i) {
+    Tick slack = occupancy - times[i];
+    Tick freeAt = resources[list[i]].freeAt;
+    if (freeAt > slack)
+      start = std::max(start, freeAt - slack);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    Resource &r = resources[list[i]];
+    r.freeAt = std::max(r.freeAt, start) + times[i];
   }
   u.stall += start - u.now;
   return {start, occupancy};

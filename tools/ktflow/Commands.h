@@ -21,6 +21,18 @@ int runCheck();
 extern llvm::cl::SubCommand archInfoCommand;
 int runArchInfo();
 
+/// `ktflow emit FILE --arch DEVICE`: DataflowIR to a program bundle.
+extern llvm::cl::SubCommand emitCommand;
+int runEmit();
+
+/// `ktflow inspect BUNDLE`: print a program bundle.
+extern llvm::cl::SubCommand inspectCommand;
+int runInspect();
+
+/// `ktflow sim BUNDLE`: run a bundle on the cycle-level simulator.
+extern llvm::cl::SubCommand simCommand;
+int runSim();
+
 } // namespace ktflow::driver
 
 #endif // KTFLOW_TOOLS_KTFLOW_COMMANDS_H

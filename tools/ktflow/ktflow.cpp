@@ -20,11 +20,21 @@ int main(int argc, char **argv) {
       "ktflow: compile, simulate and verify KTIR kernels on dataflow "
       "devices\n\n"
       "  ktflow check FILE     parse, verify and summarise a KTIR kernel\n"
-      "  ktflow arch-info FILE summarise a device description [--json]\n");
+      "  ktflow arch-info FILE summarise a device description [--json]\n"
+      "  ktflow emit FILE --arch DEVICE  DataflowIR to a program bundle\n"
+      "  ktflow inspect BUNDLE           print a program bundle\n"
+      "  ktflow sim BUNDLE [--input N=SPEC] [--output N=FILE.npy] [--trace F]\n"
+      "                                  run a bundle on the simulator\n");
   if (checkCommand)
     return runCheck();
   if (archInfoCommand)
     return runArchInfo();
+  if (emitCommand)
+    return runEmit();
+  if (inspectCommand)
+    return runInspect();
+  if (simCommand)
+    return runSim();
   llvm::WithColor::error(llvm::errs(), "ktflow")
       << "no command given; run 'ktflow --help' for the list\n";
   return 1;

@@ -1,0 +1,77 @@
+//===- Runtime.h - Load and launch program bundles --------------*- C++ -*-===//
+//
+// This file declares ktflow's runtime API: load a program bundle (rejecting
+// corrupt, truncated or wrong-version files), bind runtime arguments
+// (checked against their granularity and upperbound), fill tensors, and
+// launch: the runtime allocates every tensor in its device memory, patches
+// the relocations with the tensor addresses and argument values, runs the
+// simulator and keeps the device memory for reading results back.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_RUNTIME_RUNTIME_H
+#define KTFLOW_RUNTIME_RUNTIME_H
+
+#include "ktflow/Bundle/Bundle.h"
+#include "ktflow/Simulator/Simulator.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <memory>
+#include <optional>
+
+namespace ktflow::rt {
+
+/// A loaded bundle.
+class Program {
+public:
+  static llvm::Expected<Program> loadFile(llvm::StringRef path);
+  static llvm::Expected<Program> loadBytes(llvm::ArrayRef<uint8_t> bytes);
+
+  const bundle::Bundle &getBundle() const { return bundle; }
+  /// Fails unless the bundle was built for `machine` (same name and
+  /// fingerprint).
+  llvm::Error checkDevice(const sim::Machine &machine) const;
+  std::optional<uint32_t> findTensor(llvm::StringRef name) const;
+  std::optional<uint32_t> findRuntimeArg(llvm::StringRef name) const;
+
+private:
+  bundle::Bundle bundle;
+};
+
+/// One launch of a program: arguments, tensor contents, results.
+class Launch {
+public:
+  explicit Launch(const Program &program);
+
+  /// Binds a runtime argument; a value that is not positive, not a multiple
+  /// of the granularity or above the upperbound is an error.
+  llvm::Error setRuntimeArg(llvm::StringRef name, int64_t value);
+  /// The tensor's shape; fails while one of its runtime args is unbound.
+  llvm::Expected<std::vector<int64_t>> getShape(uint32_t tensor) const;
+  llvm::Expected<uint64_t> getByteSize(uint32_t tensor) const;
+  /// Sets a tensor's initial contents (exactly its byte size). Tensors
+  /// never set start as zeros.
+  llvm::Error setTensor(uint32_t tensor, llvm::ArrayRef<uint8_t> bytes);
+
+  /// Allocates, patches and runs. Can be called once.
+  llvm::Expected<sim::SimStats> run(const sim::SimOptions &options = {},
+                                    std::vector<sim::TraceEvent> *trace = nullptr);
+  /// A tensor's contents after `run`.
+  llvm::Expected<std::vector<uint8_t>> readTensor(uint32_t tensor) const;
+  const sim::Executable &getExecutable() const { return executable; }
+  uint64_t getTensorAddress(uint32_t tensor) const { return addresses[tensor]; }
+
+private:
+  const Program &program;
+  std::vector<std::optional<int64_t>> argValues;
+  std::vector<std::vector<uint8_t>> initial;
+  std::vector<uint64_t> addresses;
+  std::unique_ptr<sim::MemoryImage> memory;
+  sim::Executable executable;
+  bool ran = false;
+};
+
+} // namespace ktflow::rt
+
+#endif // KTFLOW_RUNTIME_RUNTIME_H

@@ -1,0 +1,216 @@
+//===- Runtime.cpp - Load and launch program bundles ----------------------===//
+//
+// This file implements the runtime: bundle loading, argument binding,
+// tensor allocation (a bump allocator per memory, 128-byte aligned),
+// relocation patching and launch on the simulator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Runtime/Runtime.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstring>
+
+using namespace ktflow;
+using namespace ktflow::rt;
+
+/// Tensors start at 128-byte boundaries, the stick size of Spyre-like
+/// devices and a multiple of every transfer granularity we ship.
+static constexpr uint64_t kTensorAlignment = 128;
+
+llvm::Expected<Program> Program::loadBytes(llvm::ArrayRef<uint8_t> bytes) {
+  auto bundle = bundle::readBundle(bytes);
+  if (!bundle)
+    return bundle.takeError();
+  Program program;
+  program.bundle = std::move(*bundle);
+  return program;
+}
+
+llvm::Expected<Program> Program::loadFile(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return llvm::createStringError("cannot read '%s': %s", path.str().c_str(),
+                                   buffer.getError().message().c_str());
+  llvm::StringRef data = (*buffer)->getBuffer();
+  auto program = loadBytes(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(data.data()), data.size()));
+  if (!program)
+    return llvm::createStringError(
+        "%s: %s", path.str().c_str(),
+        llvm::toString(program.takeError()).c_str());
+  return program;
+}
+
+llvm::Error Program::checkDevice(const sim::Machine &machine) const {
+  if (bundle.device != machine.name)
+    return llvm::createStringError(
+        "the bundle was built for device '%s', not '%s'",
+        bundle.device.c_str(), machine.name.c_str());
+  if (bundle.deviceFingerprint != machine.fingerprint())
+    return llvm::createStringError(
+        "the bundle was built for another version of device '%s' (its "
+        "description has changed since)",
+        machine.name.c_str());
+  return llvm::Error::success();
+}
+
+std::optional<uint32_t> Program::findTensor(llvm::StringRef name) const {
+  for (uint32_t i = 0; i < bundle.tensors.size(); ++i)
+    if (bundle.tensors[i].name == name)
+      return i;
+  return std::nullopt;
+}
+
+std::optional<uint32_t> Program::findRuntimeArg(llvm::StringRef name) const {
+  for (uint32_t i = 0; i < bundle.runtimeArgs.size(); ++i)
+    if (bundle.runtimeArgs[i].name == name)
+      return i;
+  return std::nullopt;
+}
+
+Launch::Launch(const Program &program)
+    : program(program),
+      argValues(program.getBundle().runtimeArgs.size()),
+      initial(program.getBundle().tensors.size()),
+      addresses(program.getBundle().tensors.size(), 0) {}
+
+llvm::Error Launch::setRuntimeArg(llvm::StringRef name, int64_t value) {
+  auto index = program.findRuntimeArg(name);
+  if (!index)
+    return llvm::createStringError("the kernel has no runtime argument '%s'",
+                                   name.str().c_str());
+  const bundle::RuntimeArg &arg = program.getBundle().runtimeArgs[*index];
+  if (value <= 0)
+    return llvm::createStringError(
+        "runtime argument '%s' = %lld must be positive", name.str().c_str(),
+        (long long)value);
+  if (value % arg.granularity != 0)
+    return llvm::createStringError(
+        "runtime argument '%s' = %lld is not a multiple of its granularity "
+        "%lld",
+        name.str().c_str(), (long long)value, (long long)arg.granularity);
+  if (value > arg.upperbound)
+    return llvm::createStringError(
+        "runtime argument '%s' = %lld exceeds its upperbound %lld",
+        name.str().c_str(), (long long)value, (long long)arg.upperbound);
+  argValues[*index] = value;
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<int64_t>> Launch::getShape(uint32_t tensor) const {
+  const bundle::TensorArg &t = program.getBundle().tensors[tensor];
+  std::vector<int64_t> shape;
+  for (const bundle::TensorDim &d : t.dims) {
+    if (d.runtimeArg == bundle::kNoArg) {
+      shape.push_back(d.size);
+      continue;
+    }
+    const std::optional<int64_t> &v = argValues[d.runtimeArg];
+    if (!v)
+      return llvm::createStringError(
+          "tensor '%s' needs runtime argument '%s', which is not bound",
+          t.name.c_str(),
+          program.getBundle().runtimeArgs[d.runtimeArg].name.c_str());
+    shape.push_back(*v);
+  }
+  return shape;
+}
+
+llvm::Expected<uint64_t> Launch::getByteSize(uint32_t tensor) const {
+  auto shape = getShape(tensor);
+  if (!shape)
+    return shape.takeError();
+  uint64_t bytes = sim::elemBytes(program.getBundle().tensors[tensor].elem);
+  for (int64_t d : *shape)
+    if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes))
+      return llvm::createStringError("tensor '%s' is too large",
+                                     program.getBundle().tensors[tensor].name.c_str());
+  return bytes;
+}
+
+llvm::Error Launch::setTensor(uint32_t tensor, llvm::ArrayRef<uint8_t> bytes) {
+  auto size = getByteSize(tensor);
+  if (!size)
+    return size.takeError();
+  if (bytes.size() != *size)
+    return llvm::createStringError(
+        "tensor '%s' holds %llu bytes; %zu given",
+        program.getBundle().tensors[tensor].name.c_str(),
+        (unsigned long long)*size, bytes.size());
+  initial[tensor].assign(bytes.begin(), bytes.end());
+  return llvm::Error::success();
+}
+
+llvm::Expected<sim::SimStats> Launch::run(const sim::SimOptions &options,
+                                          std::vector<sim::TraceEvent> *trace) {
+  if (ran)
+    return llvm::createStringError("a launch runs only once");
+  ran = true;
+  const bundle::Bundle &b = program.getBundle();
+  for (size_t i = 0; i < b.runtimeArgs.size(); ++i)
+    if (!argValues[i])
+      return llvm::createStringError("runtime argument '%s' is not bound",
+                                     b.runtimeArgs[i].name.c_str());
+  memory = std::make_unique<sim::MemoryImage>(b.machine);
+  std::vector<uint64_t> cursor(b.machine.memories.size(), 0);
+  for (uint32_t t = 0; t < b.tensors.size(); ++t) {
+    auto size = getByteSize(t);
+    if (!size)
+      return size.takeError();
+    uint32_t mem = b.tensors[t].memory;
+    const sim::MachineMemory &m = b.machine.memories[mem];
+    uint64_t addr = cursor[mem];
+    if (addr > m.size || *size > m.size - addr)
+      return llvm::createStringError(
+          "tensor '%s' (%llu bytes) does not fit in %s (%llu bytes)",
+          b.tensors[t].name.c_str(), (unsigned long long)*size,
+          m.name.c_str(), (unsigned long long)m.size);
+    addresses[t] = addr;
+    cursor[mem] = (addr + *size + kTensorAlignment - 1) / kTensorAlignment *
+                  kTensorAlignment;
+  }
+  // A device memory larger than the simulator backs by default is backed
+  // exactly up to the last tensor.
+  for (size_t mem = 0; mem < cursor.size(); ++mem)
+    if (b.machine.memories[mem].size > sim::MemoryImage::kDefaultBackedLimit)
+      memory->setBackedLimit(mem, cursor[mem]);
+  for (uint32_t t = 0; t < b.tensors.size(); ++t) {
+    if (initial[t].empty())
+      continue;
+    uint8_t *p = memory->bytes(b.tensors[t].memory, addresses[t],
+                               initial[t].size());
+    if (!p)
+      return llvm::createStringError("cannot place tensor '%s'",
+                                     b.tensors[t].name.c_str());
+    std::memcpy(p, initial[t].data(), initial[t].size());
+  }
+  auto exe = bundle::linkBundle(b, [&](bundle::SymbolKind kind,
+                                       uint32_t symbol) -> int64_t {
+    return kind == bundle::SymbolKind::TensorAddress
+               ? static_cast<int64_t>(addresses[symbol])
+               : *argValues[symbol];
+  });
+  if (!exe)
+    return exe.takeError();
+  executable = std::move(*exe);
+  return sim::simulate(b.machine, executable, *memory, options, trace);
+}
+
+llvm::Expected<std::vector<uint8_t>> Launch::readTensor(uint32_t tensor) const {
+  if (!memory)
+    return llvm::createStringError("the launch has not run");
+  auto size = getByteSize(tensor);
+  if (!size)
+    return size.takeError();
+  const uint8_t *p =
+      memory->bytes(program.getBundle().tensors[tensor].memory,
+                    addresses[tensor], *size);
+  if (!p)
+    return llvm::createStringError("tensor '%s' is not readable",
+                                   program.getBundle().tensors[tensor].name.c_str());
+  return std::vector<uint8_t>(p, p + *size);
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+# Checks every element of a .npy file against a Python expression of its
+# flat index `i` (exact comparison), independently of ktflow's own reader.
+# Usage: check_npy.py FILE.npy EXPR [COUNT]
+import ast
+import math
+import struct
+import sys
+
+FORMATS = {"<f2": "e", "<f4": "f", "<f8": "d", "<i4": "i", "<i8": "q",
+           "|i1": "b", "<i2": "h"}
+
+
+def read_npy(path):
+    data = open(path, "rb").read()
+    assert data[:6] == b"\x93NUMPY", "not a .npy file"
+    major = data[6]
+    if major == 1:
+        hlen = struct.unpack("<H", data[8:10])[0]
+        start = 10
+    else:
+        hlen = struct.unpack("<I", data[8:12])[0]
+        start = 12
+    header = ast.literal_eval(data[start:start + hlen].decode("latin1"))
+    fmt = FORMATS[header["descr"]]
+    count = math.prod(header["shape"])
+    body = data[start + hlen:]
+    size = struct.calcsize(fmt)
+    return header["shape"], [struct.unpack_from("<" + fmt, body, k * size)[0]
+                             for k in range(count)]
+
+
+def f16(v):
+    """Rounds v to the nearest float16 (ties to even), as hardware does."""
+    return struct.unpack("<e", struct.pack("<e", v))[0]
+
+
+def main():
+    shape, values = read_npy(sys.argv[1])
+    expr = compile(sys.argv[2], "expr", "eval")
+    if len(sys.argv) > 3 and len(values) != int(sys.argv[3]):
+        sys.exit(f"expected {sys.argv[3]} elements, found {len(values)}")
+    bad = 0
+    for i, got in enumerate(values):
+        want = eval(expr, {"i": i, "f16": f16, "math": math})
+        if got != want:
+            if bad < 5:
+                print(f"element {i}: got {got}, expected {want}")
+            bad += 1
+    if bad:
+        sys.exit(f"{bad} of {len(values)} elements differ")
+    print(f"ok: {len(values)} elements, shape {tuple(shape)}")
+
+
+main()

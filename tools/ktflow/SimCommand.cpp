@@ -1,0 +1,268 @@
+//===- SimCommand.cpp - `ktflow sim` --------------------------------------===//
+//
+// This file implements `ktflow sim BUNDLE [--arch DEVICE] [--arg N=V ...]
+// [--input NAME=FILE.npy|random|zeros|range:LO:HI|value:V ...]
+// [--output NAME=FILE.npy ...] [--print NAME ...] [--trace FILE]`: launch a
+// program bundle on the cycle-level simulator through the runtime, then
+// print cycles and per-unit statistics and write or print the outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+
+#include "ktflow/Interpreter/Npy.h"
+#include "ktflow/Registration/Registration.h"
+#include "ktflow/Runtime/Runtime.h"
+#include "ktflow/Simulator/FromDevice.h"
+#include "ktflow/Simulator/Values.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/WithColor.h"
+
+#include <random>
+
+using namespace llvm;
+using namespace ktflow;
+
+cl::SubCommand ktflow::driver::simCommand(
+    "sim", "Run a program bundle on the cycle-level simulator");
+
+static cl::opt<std::string> simInput(cl::Positional, cl::Required,
+                                     cl::desc("<bundle>"),
+                                     cl::sub(ktflow::driver::simCommand));
+static cl::opt<std::string>
+    simArch("arch",
+            cl::desc("Refuse to run unless the bundle was built for this "
+                     "device description"),
+            cl::value_desc("file"), cl::sub(ktflow::driver::simCommand));
+static cl::list<std::string>
+    simInputs("input",
+              cl::desc("NAME=FILE.npy|random|zeros|range:LO:HI|value:V"),
+              cl::value_desc("spec"), cl::sub(ktflow::driver::simCommand));
+static cl::list<std::string>
+    simOutputs("output", cl::desc("NAME=FILE.npy: write a tensor after the run"),
+               cl::value_desc("spec"), cl::sub(ktflow::driver::simCommand));
+static cl::list<std::string>
+    simArgs("arg", cl::desc("NAME=VALUE: bind a runtime argument"),
+            cl::value_desc("spec"), cl::sub(ktflow::driver::simCommand));
+static cl::list<std::string>
+    simPrint("print", cl::desc("Print every element of a tensor after the run"),
+             cl::value_desc("name"), cl::sub(ktflow::driver::simCommand));
+static cl::opt<std::string>
+    simTrace("trace", cl::desc("Write a Chrome-trace JSON timeline"),
+             cl::value_desc("file"), cl::sub(ktflow::driver::simCommand));
+static cl::opt<uint64_t> simSeed("seed", cl::init(0),
+                                 cl::desc("Seed of random inputs"),
+                                 cl::sub(ktflow::driver::simCommand));
+static cl::opt<uint64_t> simMaxInstructions(
+    "max-instructions", cl::init(uint64_t(1) << 32),
+    cl::desc("Stop after this many simulated instruction steps"),
+    cl::sub(ktflow::driver::simCommand));
+
+static int fail(const Twine &message) {
+  WithColor::error(errs(), "ktflow") << message << "\n";
+  return 1;
+}
+
+static std::optional<interp::DType> toDType(sim::ElemType t) {
+  using D = interp::DType;
+  switch (t) {
+  case sim::ElemType::i1: return D::I1;
+  case sim::ElemType::i8: return D::I8;
+  case sim::ElemType::i16: return D::I16;
+  case sim::ElemType::i32: return D::I32;
+  case sim::ElemType::i64: return D::I64;
+  case sim::ElemType::f16: return D::F16;
+  case sim::ElemType::bf16: return D::BF16;
+  case sim::ElemType::f32: return D::F32;
+  case sim::ElemType::f64: return D::F64;
+  }
+  return std::nullopt;
+}
+
+/// The bytes of tensor `t` (of `elem` and `shape`) as `spec` describes.
+static Expected<std::vector<uint8_t>> makeInput(StringRef name, StringRef spec,
+                                                sim::ElemType elem,
+                                                ArrayRef<int64_t> shape,
+                                                std::mt19937_64 &rng) {
+  uint64_t n = 1;
+  for (int64_t d : shape)
+    n *= static_cast<uint64_t>(d);
+  unsigned width = sim::elemBytes(elem);
+  std::vector<uint8_t> bytes(n * width);
+  auto fill = [&](auto generate) {
+    for (uint64_t i = 0; i < n; ++i)
+      sim::storeElement(elem, sim::roundToType(elem, generate(i)),
+                        bytes.data() + i * width);
+  };
+  if (spec == "zeros")
+    return bytes;
+  if (spec == "random") {
+    fill([&](uint64_t) {
+      double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;
+      return sim::isFloat(elem) ? 2 * u - 1 : std::floor(u * 17) - 8;
+    });
+    return bytes;
+  }
+  if (spec.consume_front("value:")) {
+    double v;
+    if (spec.getAsDouble(v))
+      return createStringError("input '%s': bad value '%s'", name.str().c_str(),
+                               spec.str().c_str());
+    fill([&](uint64_t) { return v; });
+    return bytes;
+  }
+  if (spec.consume_front("range:")) {
+    auto [lo, hi] = spec.split(':');
+    int64_t l, h;
+    if (lo.getAsInteger(10, l) || hi.getAsInteger(10, h) || h <= l)
+      return createStringError("input '%s': expected range:LO:HI with LO < HI",
+                               name.str().c_str());
+    // Consecutive values from LO wrapping at HI: easy to check by hand.
+    fill([&](uint64_t i) { return static_cast<double>(l + int64_t(i % (h - l))); });
+    return bytes;
+  }
+  auto tensor = interp::readNpyFile(spec);
+  if (!tensor)
+    return createStringError("input '%s': %s", name.str().c_str(),
+                             toString(tensor.takeError()).c_str());
+  if (ArrayRef<int64_t>(tensor->shape) != shape)
+    return createStringError("input '%s': %s holds shape %s, the tensor is %s",
+                             name.str().c_str(), spec.str().c_str(),
+                             interp::formatShape(tensor->shape).c_str(),
+                             interp::formatShape(shape).c_str());
+  if (toDType(elem) != tensor->dtype)
+    return createStringError("input '%s': %s holds %s elements, the tensor "
+                             "has %s",
+                             name.str().c_str(), spec.str().c_str(),
+                             interp::npyDescr(tensor->dtype).str().c_str(),
+                             sim::elemTypeName(elem).str().c_str());
+  for (uint64_t i = 0; i < n; ++i) {
+    if (sim::isFloat(elem))
+      sim::storeElement(elem, tensor->getDouble(i), bytes.data() + i * width);
+    else {
+      int64_t v = tensor->getInt(i);
+      std::memcpy(bytes.data() + i * width, &v, width);
+    }
+  }
+  return bytes;
+}
+
+static interp::Tensor toTensor(const std::vector<uint8_t> &bytes,
+                               sim::ElemType elem, ArrayRef<int64_t> shape) {
+  interp::Tensor t = interp::Tensor::zeros(*toDType(elem), shape);
+  unsigned width = sim::elemBytes(elem);
+  for (int64_t i = 0; i < t.numElements(); ++i)
+    t.setDouble(i, sim::loadElement(elem, bytes.data() + i * width));
+  return t;
+}
+
+static std::pair<StringRef, StringRef> splitSpec(StringRef spec) {
+  return spec.split('=');
+}
+
+int ktflow::driver::runSim() {
+  auto program = rt::Program::loadFile(simInput);
+  if (!program)
+    return fail(toString(program.takeError()));
+  const bundle::Bundle &b = program->getBundle();
+  if (!simArch.empty()) {
+    mlir::DialectRegistry registry;
+    registerAllDialects(registry);
+    mlir::MLIRContext context(registry);
+    ModuleLoader loader(context);
+    mlir::FailureOr<sim::Machine> machine = sim::loadMachine(loader, simArch);
+    if (failed(machine))
+      return 1;
+    if (Error e = program->checkDevice(*machine))
+      return fail(simInput + ": " + toString(std::move(e)));
+  }
+
+  rt::Launch launch(*program);
+  for (StringRef spec : simArgs) {
+    auto [name, value] = splitSpec(spec);
+    int64_t v;
+    if (value.getAsInteger(10, v))
+      return fail("--arg expects NAME=INTEGER, got '" + spec + "'");
+    if (Error e = launch.setRuntimeArg(name, v))
+      return fail(toString(std::move(e)));
+  }
+  std::mt19937_64 rng(simSeed);
+  std::vector<bool> given(b.tensors.size(), false);
+  for (StringRef spec : simInputs) {
+    auto [name, what] = splitSpec(spec);
+    auto t = program->findTensor(name);
+    if (!t || what.empty())
+      return fail(!t ? "the kernel has no tensor '" + name + "'"
+                     : "--input expects NAME=SPEC, got '" + spec + "'");
+    auto shape = launch.getShape(*t);
+    if (!shape)
+      return fail(toString(shape.takeError()));
+    auto bytes = makeInput(name, what, b.tensors[*t].elem, *shape, rng);
+    if (!bytes)
+      return fail(toString(bytes.takeError()));
+    if (Error e = launch.setTensor(*t, *bytes))
+      return fail(toString(std::move(e)));
+    given[*t] = true;
+  }
+  for (size_t t = 0; t < b.tensors.size(); ++t)
+    if (!given[t] && b.tensors[t].role != bundle::TensorRole::Output)
+      return fail("input tensor '" + b.tensors[t].name +
+                  "' needs --input " + b.tensors[t].name +
+                  "=FILE.npy|random|zeros");
+  for (StringRef list : {"output", "print"})
+    for (StringRef spec : list == "output" ? simOutputs : simPrint) {
+      StringRef name = list == "output" ? splitSpec(spec).first : spec;
+      if (!program->findTensor(name))
+        return fail("--" + list + ": the kernel has no tensor '" + name + "'");
+    }
+
+  sim::SimOptions options;
+  options.maxInstructions = simMaxInstructions;
+  options.recordTrace = !simTrace.empty();
+  std::vector<sim::TraceEvent> trace;
+  auto stats = launch.run(options, &trace);
+  if (!stats)
+    return fail(simInput + ": simulation failed: " +
+                toString(stats.takeError()));
+  outs() << "kernel " << b.kernel << " on " << b.device << "\n";
+  sim::printStats(outs(), b.machine, launch.getExecutable(), *stats);
+
+  for (StringRef spec : simOutputs) {
+    auto [name, path] = splitSpec(spec);
+    uint32_t t = *program->findTensor(name);
+    auto bytes = launch.readTensor(t);
+    auto shape = launch.getShape(t);
+    if (!bytes || !shape)
+      return fail(!bytes ? toString(bytes.takeError())
+                         : toString(shape.takeError()));
+    if (Error e = interp::writeNpyFile(
+            path, toTensor(*bytes, b.tensors[t].elem, *shape)))
+      return fail(toString(std::move(e)));
+  }
+  for (StringRef name : simPrint) {
+    uint32_t t = *program->findTensor(name);
+    auto bytes = launch.readTensor(t);
+    if (!bytes)
+      return fail(toString(bytes.takeError()));
+    sim::ElemType elem = b.tensors[t].elem;
+    unsigned width = sim::elemBytes(elem);
+    outs() << name << " =";
+    for (size_t i = 0; i < bytes->size() / width; ++i) {
+      if (i % 16 == 0)
+        outs() << "\n ";
+      outs() << " " << sim::loadElement(elem, bytes->data() + i * width);
+    }
+    outs() << "\n";
+  }
+  if (!simTrace.empty()) {
+    std::error_code ec;
+    raw_fd_ostream os(simTrace, ec, sys::fs::OF_Text);
+    if (ec)
+      return fail("cannot write '" + simTrace + "': " + ec.message());
+    sim::writeChromeTrace(os, b.machine, launch.getExecutable(), *stats, trace);
+  }
+  return 0;
+}
