@@ -9,6 +9,7 @@
 #include "ktflow/Device/DeviceModel.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::ktdf_arch;
@@ -39,6 +40,10 @@ ArrayRef<UnitRole> ktflow::device::getAllUnitRoles() {
       UnitRole::VectorCompute,  UnitRole::MatrixCompute};
   return roles;
 }
+
+/// More copies of one group body than any device the model is meant for;
+/// larger products are reported instead of risking overflow downstream.
+static constexpr int64_t kMaxTotalInstances = int64_t(1) << 24;
 
 namespace ktflow::device {
 
@@ -150,7 +155,16 @@ LogicalResult DeviceModelBuilder::visitBody(Block &block, ScopeId scopeId) {
       scope.path =
           parent.path.empty() ? scope.label : parent.path + "/" + scope.label;
       scope.instances = spec->instances;
-      scope.totalInstances = parent.totalInstances * spec->instances;
+      // Counts multiply down the nesting; refuse products no device has
+      // rather than let them wrap.
+      if (llvm::MulOverflow(parent.totalInstances, spec->instances,
+                            scope.totalInstances) ||
+          scope.totalInstances > kMaxTotalInstances)
+        return group.emitOpError()
+               << "replicates its body " << spec->instances
+               << " times inside " << parent.totalInstances
+               << " copies of its parent: more than " << kMaxTotalInstances
+               << " copies in the device";
       scope.depth = parent.depth + 1;
       scope.interconnect = spec->interconnect;
       model.scopes.push_back(scope);

@@ -8,6 +8,10 @@
 
 #include "ktflow/Device/MemoryTree.h"
 
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+
 using namespace ktflow::device;
 
 /// Memories joined to `start` through data movers only, with their distance
@@ -37,6 +41,14 @@ findAdjacentMemories(const DeviceModel &model, NodeId start) {
       visit(model.getDatapath(id).src);
   }
   return memories;
+}
+
+/// `a * b` for non-negative counts, or INT64_MAX when it does not fit.
+static int64_t saturatingProduct(int64_t a, int64_t b) {
+  int64_t product;
+  if (llvm::MulOverflow(a, b, product))
+    return std::numeric_limits<int64_t>::max();
+  return product;
 }
 
 MemoryTree::MemoryTree(const DeviceModel &model)
@@ -94,11 +106,13 @@ int64_t MemoryTree::getCapacity(NodeId memory) const {
 }
 
 int64_t MemoryTree::getCapacityPerCore(NodeId memory) const {
-  return getCapacity(memory) * model.getInstancesPerCore(memory);
+  return saturatingProduct(getCapacity(memory),
+                           model.getInstancesPerCore(memory));
 }
 
 int64_t MemoryTree::getTotalCapacity(NodeId memory) const {
-  return getCapacity(memory) * model.getNode(memory).instances;
+  return saturatingProduct(getCapacity(memory),
+                           model.getNode(memory).instances);
 }
 
 llvm::SmallVector<NodeId> MemoryTree::getLocalMemories(NodeId node) const {

@@ -183,6 +183,51 @@ TEST_F(DeviceModelTest, MemoryTreeLevelsCapacitiesAndLocality) {
   EXPECT_EQ(spyre.getParent(node("core/LX")), node("DDR"));
 }
 
+TEST_F(DeviceModelTest, RefusesInstanceCountsThatWouldOverflow) {
+  std::string diagnostics;
+  mlir::ScopedDiagnosticHandler capture(&context, [&](mlir::Diagnostic &diag) {
+    diagnostics += diag.str();
+    return mlir::success();
+  });
+  // 4096 x 8192 = 2^25 copies, over the 2^24 bound; the bound also keeps
+  // products such as 2^32 x 2^32 from wrapping to 0.
+  EXPECT_FALSE(loadSource(R"mlir(
+    ktdf_arch.device @huge {
+      %m = memory { kind = "M", size = 64 }
+      group { ktdf_arch.instances = 4096 } share(%m) {
+        group { ktdf_arch.instances = 8192 } share(%m) {
+          %s = memory { kind = "S", size = 8 }
+          %u = exec_unit { kind = "U" }
+          datapath %m to %u : memory, exec_unit
+          datapath %u to %s : exec_unit, memory
+        }
+      }
+    }
+  )mlir"));
+  EXPECT_NE(diagnostics.find("replicates its body 8192 times inside 4096 "
+                             "copies of its parent: more than 16777216"),
+            std::string::npos)
+      << diagnostics;
+}
+
+TEST_F(DeviceModelTest, CapacitiesSaturateInsteadOfWrapping) {
+  ASSERT_TRUE(loadSource(R"mlir(
+    ktdf_arch.device @big {
+      %m = memory { kind = "M", size = 64 }
+      group { ktdf_arch.instances = 4 } share(%m) {
+        %s = memory { kind = "S", size = 4611686018427387904 }
+        %u = exec_unit { kind = "U" }
+        datapath %m to %u : memory, exec_unit
+        datapath %u to %s : exec_unit, memory
+      }
+    }
+  )mlir"));
+  MemoryTree tree(*model);
+  EXPECT_EQ(tree.getCapacityPerCore(node("group/S")), 4611686018427387904);
+  EXPECT_EQ(tree.getTotalCapacity(node("group/S")),
+            std::numeric_limits<int64_t>::max());
+}
+
 TEST_F(DeviceModelTest, ResolvesAnInlineTarget) {
   module = mlir::parseSourceString<mlir::ModuleOp>(R"mlir(
     ktdf_arch.device @dev {
