@@ -1,0 +1,150 @@
+//===- Interpreter.h - The KTIR reference interpreter -----------*- C++ -*-===//
+//
+// This file declares the public interface of the KTIR reference interpreter:
+// pick a kernel function of a module, bind its arguments (tensor arguments
+// are initialised from data or a generator spec, scalar and runtime_arg
+// arguments from values), run every compute tile of the grid, and read back
+// the tensors the kernel wrote. Semantics are documented in
+// docs/interpreter.md. Errors during the run are MLIR diagnostics located
+// at the failing op; errors in the bindings are llvm::Errors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_INTERPRETER_INTERPRETER_H
+#define KTFLOW_INTERPRETER_INTERPRETER_H
+
+#include "ktflow/Interpreter/Tensor.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
+
+namespace ktflow::interp {
+
+/// How a tensor argument (or literal-address region) is initialised.
+struct InputSpec {
+  enum class Kind {
+    /// zeros for tensors the kernel only stores into, else `Uniform` for
+    /// floats and `Zeros` for integers.
+    Default,
+    Zeros,
+    /// Every element `value`.
+    Value,
+    /// Uniform in [-1, 1), rounded to the element type.
+    Uniform,
+    /// Standard normal, rounded to the element type.
+    Normal,
+    /// Uniform integers in [lo, hi).
+    Range,
+    /// The elements of `data` (its shape and dtype fix the tensor's).
+    Data,
+  };
+  Kind kind = Kind::Default;
+  double value = 0;
+  int64_t lo = 0, hi = 0;
+  std::shared_ptr<const Tensor> data;
+
+  static InputSpec zeros() {
+    InputSpec spec;
+    spec.kind = Kind::Zeros;
+    return spec;
+  }
+  static InputSpec fromTensor(Tensor t);
+  /// Parses `FILE.npy | random | randn | range:LO:HI | zeros | value:V`
+  /// (reading the file for the first form).
+  static llvm::Expected<InputSpec> parse(llvm::StringRef spec);
+};
+
+struct InterpreterOptions {
+  /// Capacity of each compute tile's scratchpad (ct_local memory).
+  int64_t scratchpadBytes = 2 << 20;
+  /// Seed of the generators of `random`, `randn` and `range` inputs.
+  uint64_t seed = 0;
+};
+
+enum class ArgumentKind {
+  /// An index (or runtime_arg) that feeds construct_memory_view offsets:
+  /// the start address of a tensor, chosen by the interpreter.
+  Tensor,
+  /// A scalar value given by the caller.
+  Scalar,
+  /// A !ktdp.runtime_arg value given by the caller.
+  RuntimeArg,
+};
+
+struct ArgumentInfo {
+  unsigned position = 0;
+  /// The SSA name in the source (`%A` -> "A"), or empty when unknown.
+  std::string name;
+  ArgumentKind kind = ArgumentKind::Scalar;
+  mlir::Type type;
+  /// Whether some load / store of the kernel may touch the tensor.
+  bool loaded = false, stored = false;
+};
+
+/// A tensor the kernel wrote, after the run.
+struct OutputTensor {
+  /// Argument name (or position), or `@ADDR` for a literal-address region.
+  std::string name;
+  int argIndex = -1;
+  Tensor tensor;
+};
+
+class Interpreter {
+public:
+  explicit Interpreter(mlir::ModuleOp module, InterpreterOptions options = {});
+  ~Interpreter();
+  Interpreter(const Interpreter &) = delete;
+  Interpreter &operator=(const Interpreter &) = delete;
+
+  /// Selects the function to run: `name`, or (when empty) the only function
+  /// with a `grid` attribute, else the only function with a body.
+  llvm::Error selectFunction(llvm::StringRef name = "");
+
+  /// Names arguments after their SSA names in `sourceText`, the text the
+  /// module was parsed from (argument locations point into it).
+  void recoverArgumentNames(llvm::StringRef sourceText);
+
+  llvm::ArrayRef<ArgumentInfo> getArguments() const;
+
+  /// Resolves an argument by SSA name or position ("A", "0").
+  llvm::Expected<unsigned> resolveArgument(llvm::StringRef nameOrPosition) const;
+
+  /// Binds a scalar or runtime_arg argument from its text ("128", "0.5").
+  /// runtime_arg values are checked against granularity and upperbound.
+  llvm::Error setScalar(llvm::StringRef nameOrPosition, llvm::StringRef value);
+
+  /// Binds the initial contents of a tensor argument, or (`@ADDR`) of the
+  /// global memory at literal address ADDR.
+  llvm::Error setInput(llvm::StringRef nameOrPosition, InputSpec spec);
+
+  /// Runs every compute tile. Failures are reported as diagnostics.
+  mlir::LogicalResult run();
+
+  /// Every tensor argument or literal-address region a store wrote to,
+  /// arguments first in position order.
+  std::vector<OutputTensor> getOutputs() const;
+
+  /// The final contents of a tensor argument (or `@ADDR` region).
+  llvm::Expected<Tensor> getTensor(llvm::StringRef nameOrPosition) const;
+
+  /// The launch grid of the selected function.
+  llvm::ArrayRef<int64_t> getGrid() const;
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace ktflow::interp
+
+#endif // KTFLOW_INTERPRETER_INTERPRETER_H

@@ -1,0 +1,212 @@
+//===- AffineEval.cpp - Fast evaluation of affine maps and sets -----------===//
+//
+// This file implements precompiled affine expressions and integer sets. A
+// box-shaped set's bounds come straight from its single-dim constraints
+// (c * d + rest >= 0 gives d >= ceil(-rest / c) or d <= floor(rest / -c)),
+// which is far cheaper than the Presburger projection that non-box sets
+// need and that the interpreter would otherwise pay on every access tile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AffineEval.h"
+
+#include "mlir/IR/AffineExprVisitor.h"
+
+using namespace mlir;
+using namespace ktflow::interp;
+
+static bool usesDim(AffineExpr expr) {
+  bool found = false;
+  expr.walk([&](AffineExpr e) { found |= isa<AffineDimExpr>(e); });
+  return found;
+}
+
+bool ktflow::interp::isLinearInDims(AffineExpr expr) {
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return true;
+  AffineExpr lhs = binary.getLHS(), rhs = binary.getRHS();
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return isLinearInDims(lhs) && isLinearInDims(rhs);
+  case AffineExprKind::Mul:
+    if (usesDim(lhs) && usesDim(rhs))
+      return false;
+    // The dim-free factor must not depend on symbols for constant coeffs.
+    if (usesDim(lhs))
+      return isLinearInDims(lhs) && isa<AffineConstantExpr>(rhs);
+    if (usesDim(rhs))
+      return isLinearInDims(rhs) && isa<AffineConstantExpr>(lhs);
+    return true;
+  default:
+    return !usesDim(expr);
+  }
+}
+
+static int64_t floorDivide(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+CompiledExpr CompiledExpr::compile(AffineExpr expr, unsigned numDims) {
+  CompiledExpr c;
+  c.expr = expr;
+  c.linear = isLinearInDims(expr);
+  if (!c.linear)
+    return c;
+  // The coefficient of dim d is expr(e_d) - expr(0) with symbols at 0, which
+  // is exact because coefficients are symbol-free constants.
+  MLIRContext *ctx = expr.getContext();
+  SmallVector<AffineExpr> zeros(numDims, getAffineConstantExpr(0, ctx));
+  c.rest = expr.replaceDims(zeros);
+  c.coeffs.resize(numDims);
+  SmallVector<int64_t> dims(numDims, 0);
+  unsigned numSymbols = 0;
+  expr.walk([&](AffineExpr e) {
+    if (auto s = dyn_cast<AffineSymbolExpr>(e))
+      numSymbols = std::max(numSymbols, s.getPosition() + 1);
+  });
+  SmallVector<int64_t> symbols(numSymbols, 0);
+  std::optional<int64_t> base = ktdp::evaluateAffineExpr(expr, dims, symbols);
+  for (unsigned d = 0; d < numDims; ++d) {
+    dims[d] = 1;
+    std::optional<int64_t> v = ktdp::evaluateAffineExpr(expr, dims, symbols);
+    dims[d] = 0;
+    if (!v || !base) {
+      c.linear = false;
+      return c;
+    }
+    c.coeffs[d] = *v - *base;
+  }
+  return c;
+}
+
+std::optional<int64_t> CompiledExpr::eval(ArrayRef<int64_t> dims,
+                                          ArrayRef<int64_t> symbols) const {
+  if (!linear)
+    return ktdp::evaluateAffineExpr(expr, dims, symbols);
+  std::optional<int64_t> value = ktdp::evaluateAffineExpr(rest, {}, symbols);
+  if (!value)
+    return std::nullopt;
+  int64_t v = *value;
+  for (auto [c, d] : llvm::zip(coeffs, dims))
+    v += c * d;
+  return v;
+}
+
+SetPlan::SetPlan(IntegerSet set) : set(set) {
+  unsigned numDims = set.getNumDims();
+  for (auto [expr, isEq] : llvm::zip(set.getConstraints(), set.getEqFlags())) {
+    DimConstraint c;
+    c.expr = expr;
+    c.isEq = isEq;
+    for (unsigned d = 0; d < numDims; ++d) {
+      if (!expr.isFunctionOfDim(d))
+        continue;
+      if (c.dim != -1)
+        box = false;
+      c.dim = static_cast<int>(d);
+    }
+    // `d0 mod 2 == 0` uses one dim but is not an interval.
+    if (c.dim != -1 && !isLinearInDims(expr))
+      box = false;
+    constraints.push_back(c);
+  }
+}
+
+static int64_t ceilDivide(int64_t a, int64_t b) { return -floorDivide(-a, b); }
+
+FailureOr<ktdp::IntegerBox> SetPlan::bounds(ArrayRef<int64_t> symbols) const {
+  if (symbols.size() != set.getNumSymbols())
+    return failure();
+  if (!box)
+    return ktdp::getBoundingBox(set, symbols);
+  unsigned numDims = set.getNumDims();
+  ktdp::IntegerBox result;
+  constexpr int64_t kNone = std::numeric_limits<int64_t>::min();
+  result.lower.assign(numDims, kNone);
+  result.upper.assign(numDims, std::numeric_limits<int64_t>::max());
+  bool empty = false;
+  SmallVector<int64_t, 4> dims(numDims, 0);
+  for (const DimConstraint &c : constraints) {
+    std::optional<int64_t> rest = ktdp::evaluateAffineExpr(c.expr, dims,
+                                                           symbols);
+    if (!rest)
+      return failure();
+    if (c.dim < 0) {
+      empty |= c.isEq ? *rest != 0 : *rest < 0;
+      continue;
+    }
+    dims[c.dim] = 1;
+    std::optional<int64_t> one = ktdp::evaluateAffineExpr(c.expr, dims,
+                                                          symbols);
+    dims[c.dim] = 0;
+    if (!one)
+      return failure();
+    int64_t coeff = *one - *rest;
+    int64_t &lo = result.lower[c.dim], &hi = result.upper[c.dim];
+    if (coeff == 0) {
+      empty |= c.isEq ? *rest != 0 : *rest < 0;
+      continue;
+    }
+    if (c.isEq) {
+      if (*rest % coeff != 0) {
+        empty = true;
+        continue;
+      }
+      int64_t v = -*rest / coeff;
+      lo = lo == kNone ? v : std::max(lo, v);
+      hi = std::min(hi, v);
+    } else if (coeff > 0) {
+      int64_t v = ceilDivide(-*rest, coeff);
+      lo = lo == kNone ? v : std::max(lo, v);
+    } else {
+      hi = std::min(hi, floorDivide(*rest, -coeff));
+    }
+  }
+  for (unsigned d = 0; d < numDims; ++d) {
+    if (result.lower[d] == kNone ||
+        result.upper[d] == std::numeric_limits<int64_t>::max())
+      return failure();
+    if (empty)
+      result.upper[d] = result.lower[d] - 1;
+  }
+  return result;
+}
+
+bool SetPlan::contains(ArrayRef<int64_t> dims,
+                       ArrayRef<int64_t> symbols) const {
+  return ktdp::containsPoint(set, dims, symbols);
+}
+
+const SetPlan &SetPlanCache::get(IntegerSet set) {
+  std::unique_ptr<SetPlan> &plan = plans[set];
+  if (!plan)
+    plan = std::make_unique<SetPlan>(set);
+  return *plan;
+}
+
+FailureOr<SmallVector<int64_t, 4>>
+ktflow::interp::evaluateMap(AffineMap map, ArrayRef<int64_t> dims,
+                            ArrayRef<int64_t> symbols) {
+  if (dims.size() != map.getNumDims() || symbols.size() != map.getNumSymbols())
+    return failure();
+  SmallVector<int64_t, 4> values;
+  for (AffineExpr expr : map.getResults()) {
+    std::optional<int64_t> v = ktdp::evaluateAffineExpr(expr, dims, symbols);
+    if (!v)
+      return failure();
+    values.push_back(*v);
+  }
+  return values;
+}
+
+FailureOr<SmallVector<unsigned, 4>>
+ktflow::interp::getOrderPermutation(AffineMap order) {
+  if (!order.isPermutation())
+    return failure();
+  SmallVector<unsigned, 4> perm;
+  for (AffineExpr expr : order.getResults())
+    perm.push_back(cast<AffineDimExpr>(expr).getPosition());
+  return perm;
+}

@@ -1,0 +1,170 @@
+//===- ArgumentAnalysis.cpp - Roles of a kernel's arguments ---------------===//
+//
+// This file follows each argument through the address arithmetic of the
+// kernel (arith, affine.apply, runtime_arg_extract, loop-carried values and
+// calls) to the memory views built on it, then through access tiles to
+// loads and stores.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ArgumentAnalysis.h"
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace ktflow::interp;
+
+/// Values computed from `root` (including `root`), following calls into
+/// their callees.
+static SetVector<Value> derivedValues(Value root) {
+  SetVector<Value> values;
+  SmallVector<Value> worklist = {root};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!values.insert(v))
+      continue;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      StringRef dialect = user->getName().getDialectNamespace();
+      if (dialect == "arith" || isa<affine::AffineApplyOp,
+                                    affine::AffineMinOp, affine::AffineMaxOp,
+                                    ktdp::RuntimeArgExtractOp>(user)) {
+        worklist.append(user->result_begin(), user->result_end());
+      } else if (auto forOp = dyn_cast<scf::ForOp>(user)) {
+        if (BlockArgument arg = forOp.getTiedLoopRegionIterArg(&use))
+          worklist.push_back(arg);
+        if (OpResult result = forOp.getTiedLoopResult(&use))
+          worklist.push_back(result);
+      } else if (isa<scf::YieldOp>(user)) {
+        Operation *parent = user->getParentOp();
+        if (use.getOperandNumber() < parent->getNumResults())
+          worklist.push_back(parent->getResult(use.getOperandNumber()));
+      } else if (auto call = dyn_cast<func::CallOp>(user)) {
+        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr());
+        if (callee && !callee.isExternal() &&
+            use.getOperandNumber() < callee.getNumArguments())
+          worklist.push_back(callee.getArgument(use.getOperandNumber()));
+      }
+    }
+  }
+  return values;
+}
+
+/// Records whether the memory of `views` is loaded and/or stored.
+static void classifyAccesses(ArrayRef<Value> views, ArgumentInfo &info) {
+  SetVector<Value> seen;
+  SmallVector<Value> worklist(views.begin(), views.end());
+  auto visitTile = [&](Value tile) {
+    for (Operation *user : tile.getUsers()) {
+      if (isa<ktdp::LoadOp>(user))
+        info.loaded = true;
+      else if (isa<ktdp::StoreOp>(user))
+        info.stored = true;
+      else
+        info.loaded = info.stored = true; // passed on: assume both
+    }
+  };
+  while (!worklist.empty()) {
+    Value view = worklist.pop_back_val();
+    if (!seen.insert(view))
+      continue;
+    for (OpOperand &use : view.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(user)) {
+        visitTile(tile.getResult());
+      } else if (auto tile = dyn_cast<ktdp::ConstructIndirectAccessTileOp>(user)) {
+        if (use.get() == tile.getBase())
+          visitTile(tile.getResult());
+        else
+          info.loaded = true; // an index view
+      } else if (isa<ktdp::ConstructDistributedMemoryViewOp>(user)) {
+        worklist.push_back(user->getResult(0));
+      } else if (auto call = dyn_cast<func::CallOp>(user)) {
+        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+            call, call.getCalleeAttr());
+        if (callee && !callee.isExternal() &&
+            use.getOperandNumber() < callee.getNumArguments())
+          worklist.push_back(callee.getArgument(use.getOperandNumber()));
+        else
+          info.loaded = info.stored = true;
+      } else {
+        info.loaded = info.stored = true;
+      }
+    }
+  }
+}
+
+std::vector<ArgumentInfo> ktflow::interp::analyzeArguments(func::FuncOp fn) {
+  std::vector<ArgumentInfo> infos;
+  for (BlockArgument arg : fn.getArguments()) {
+    ArgumentInfo info;
+    info.position = arg.getArgNumber();
+    info.type = arg.getType();
+    SmallVector<Value> views;
+    for (Value v : derivedValues(arg))
+      for (OpOperand &use : v.getUses())
+        if (auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(use.getOwner()))
+          if (use.get() == view.getOffset())
+            views.push_back(view.getResult());
+    if (!views.empty()) {
+      info.kind = ArgumentKind::Tensor;
+      classifyAccesses(views, info);
+    } else if (isa<ktdp::RuntimeArgType>(arg.getType())) {
+      info.kind = ArgumentKind::RuntimeArg;
+    } else {
+      info.kind = ArgumentKind::Scalar;
+    }
+    infos.push_back(std::move(info));
+  }
+  return infos;
+}
+
+std::vector<LiteralView> ktflow::interp::findLiteralViews(func::FuncOp fn) {
+  std::vector<LiteralView> views;
+  fn.walk([&](ktdp::ConstructMemoryViewOp view) {
+    auto constant = view.getOffset().getDefiningOp<arith::ConstantIndexOp>();
+    if (!constant || view.getMemorySpaceInterface().getMemoryKind() !=
+                         ktdp::MemoryKind::global)
+      return;
+    ArgumentInfo info;
+    classifyAccesses({view.getResult()}, info);
+    views.push_back({constant.value(), info.loaded, info.stored});
+  });
+  return views;
+}
+
+std::vector<std::string>
+ktflow::interp::readArgumentNames(func::FuncOp fn, StringRef sourceText) {
+  std::vector<std::string> names;
+  for (BlockArgument arg : fn.getArguments()) {
+    std::string name;
+    if (auto loc = dyn_cast<FileLineColLoc>(arg.getLoc())) {
+      // Walk to the line, then to the column (both 1-based).
+      StringRef text = sourceText;
+      for (unsigned line = 1; line < loc.getLine() && !text.empty(); ++line) {
+        size_t newline = text.find('\n');
+        text = newline == StringRef::npos ? StringRef() : text.drop_front(newline + 1);
+      }
+      if (loc.getColumn() >= 1 && loc.getColumn() <= text.size()) {
+        text = text.drop_front(loc.getColumn() - 1);
+        if (text.consume_front("%")) {
+          size_t len = 0;
+          while (len < text.size() &&
+                 (llvm::isAlnum(text[len]) || text[len] == '_' ||
+                  text[len] == '$' || text[len] == '.' || text[len] == '-'))
+            ++len;
+          name = text.take_front(len).str();
+        }
+      }
+    }
+    names.push_back(std::move(name));
+  }
+  return names;
+}

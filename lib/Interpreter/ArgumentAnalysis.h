@@ -1,0 +1,39 @@
+//===- ArgumentAnalysis.h - Roles of a kernel's arguments -------*- C++ -*-===//
+//
+// This file declares the static classification of a kernel's arguments:
+// an index (or runtime_arg) argument from which a construct_memory_view
+// offset is computed is the start address of a tensor; the access tiles
+// built on its views tell whether the kernel loads and/or stores it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_INTERPRETER_ARGUMENTANALYSIS_H
+#define KTFLOW_LIB_INTERPRETER_ARGUMENTANALYSIS_H
+
+#include "ktflow/Interpreter/Interpreter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace ktflow::interp {
+
+/// Classifies every argument of `fn` (names are left empty).
+std::vector<ArgumentInfo> analyzeArguments(mlir::func::FuncOp fn);
+
+/// A view of global memory at a constant address.
+struct LiteralView {
+  int64_t address = 0;
+  bool loaded = false, stored = false;
+};
+
+/// Every construct_memory_view of global memory in `fn` whose offset is a
+/// constant.
+std::vector<LiteralView> findLiteralViews(mlir::func::FuncOp fn);
+
+/// The SSA name of each argument of `fn`, read from `sourceText` at the
+/// argument's location ("" when the location does not point at `%name`).
+std::vector<std::string> readArgumentNames(mlir::func::FuncOp fn,
+                                           llvm::StringRef sourceText);
+
+} // namespace ktflow::interp
+
+#endif // KTFLOW_LIB_INTERPRETER_ARGUMENTANALYSIS_H

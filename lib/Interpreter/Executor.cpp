@@ -1,0 +1,296 @@
+//===- Executor.cpp - Per-tile execution of KTIR ops ----------------------===//
+//
+// This file implements the per-tile executor: frames of SSA bindings, block
+// and function execution, handler dispatch, and the element-wise execution
+// of arith/math/spyreop ops on scalars and tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Executor.h"
+#include "Linalg.h"
+
+#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace ktflow::interp;
+
+RunState::RunState(ModuleOp module, const InterpreterOptions &options,
+                   ArrayRef<int64_t> grid)
+    : module(module), options(options), grid(grid.begin(), grid.end()),
+      numTiles(ktdp::getNumTiles(grid)),
+      global("global memory", /*isGlobal=*/true, /*capacityBytes=*/0) {
+  registerArithHandlers(handlers);
+  registerLinalgHandlers(handlers);
+  registerTensorHandlers(handlers);
+  registerControlFlowHandlers(handlers);
+  registerKTDPHandlers(handlers);
+  registerInterTileHandlers(handlers);
+}
+
+RunState::~RunState() = default;
+
+MemorySpace &RunState::scratchpad(int64_t tile) {
+  std::unique_ptr<MemorySpace> &space = scratchpads[tile];
+  if (!space)
+    space = std::make_unique<MemorySpace>(
+        "the scratchpad of tile " + std::to_string(tile), /*isGlobal=*/false,
+        options.scratchpadBytes);
+  return *space;
+}
+
+TileExecutor::TileExecutor(RunState &state, int64_t tileId)
+    : state(state), tileId(tileId),
+      tileCoords(ktdp::delinearizeTileId(tileId, state.grid)) {}
+
+std::string TileExecutor::tileName() const {
+  std::string name = "tile " + std::to_string(tileId);
+  if (tileCoords.size() > 1)
+    name += " " + formatCoords(tileCoords);
+  return name;
+}
+
+InFlightDiagnostic TileExecutor::error(Operation *op) {
+  InFlightDiagnostic diag = op->emitError();
+  diag << tileName() << ": ";
+  return diag;
+}
+
+const RValue &TileExecutor::get(Value v) const {
+  static const RValue none;
+  const auto &frame = frames.back();
+  auto it = frame.find(v);
+  return it == frame.end() ? none : it->second;
+}
+
+FailureOr<Scalar> TileExecutor::getScalar(Operation *op, Value v) {
+  const RValue &value = get(v);
+  if (!value.isScalar())
+    return error(op) << "expected a scalar operand, got "
+                     << (value.isNone() ? "an undefined value"
+                                        : "a non-scalar value");
+  return value.scalar();
+}
+
+FailureOr<int64_t> TileExecutor::getIndex(Operation *op, Value v) {
+  FailureOr<Scalar> s = getScalar(op, v);
+  if (failed(s))
+    return failure();
+  if (isFloat(s->dtype))
+    return error(op) << "expected an integer or index operand";
+  return signedValue(s->i, s->dtype);
+}
+
+FailureOr<TensorRef> TileExecutor::getTensor(Operation *op, Value v) {
+  const RValue &value = get(v);
+  if (!value.isTensor())
+    return error(op) << "expected a tensor operand";
+  return value.tensor();
+}
+
+FailureOr<SmallVector<int64_t, 4>> TileExecutor::getIndices(Operation *op,
+                                                           ValueRange values) {
+  SmallVector<int64_t, 4> result;
+  for (Value v : values) {
+    FailureOr<int64_t> i = getIndex(op, v);
+    if (failed(i))
+      return failure();
+    result.push_back(*i);
+  }
+  return result;
+}
+
+LogicalResult TileExecutor::runFunction(Operation *fnOp, ArrayRef<RValue> args,
+                                        SmallVectorImpl<RValue> &results) {
+  auto fn = dyn_cast<func::FuncOp>(fnOp);
+  if (!fn || fn.isExternal())
+    return fnOp->emitError() << "cannot run a function without a body";
+  if (fn.getNumArguments() != args.size())
+    return fnOp->emitError() << "expects " << fn.getNumArguments()
+                             << " arguments, got " << args.size();
+  // Deep recursion would exhaust the tile's stack: refuse it cleanly.
+  if (frames.size() > 256)
+    return error(fnOp) << "call depth exceeds 256";
+  frames.emplace_back();
+  Operation *terminator = nullptr;
+  LogicalResult result = runBlock(fn.getBody().front(), args, results,
+                                  &terminator);
+  frames.pop_back();
+  if (succeeded(result) && !isa_and_nonnull<func::ReturnOp>(terminator))
+    return fnOp->emitError() << "function body does not end in func.return "
+                                "(multi-block functions are not supported)";
+  return result;
+}
+
+LogicalResult TileExecutor::runBlock(Block &block, ArrayRef<RValue> args,
+                                     SmallVectorImpl<RValue> &yielded,
+                                     Operation **terminator) {
+  if (block.getNumArguments() != args.size())
+    return error(block.getParentOp())
+           << "region expects " << block.getNumArguments()
+           << " arguments, got " << args.size();
+  for (auto [arg, value] : llvm::zip(block.getArguments(), args))
+    set(arg, value);
+  for (Operation &op : block) {
+    if (op.hasTrait<OpTrait::IsTerminator>()) {
+      yielded.clear();
+      for (Value operand : op.getOperands())
+        yielded.push_back(get(operand));
+      if (terminator)
+        *terminator = &op;
+      return success();
+    }
+    if (failed(runOp(&op)))
+      return failure();
+  }
+  return error(block.getParentOp()) << "region has no terminator";
+}
+
+LogicalResult TileExecutor::runOp(Operation *op) {
+  if (OpHandler handler = state.handlers.lookup(op))
+    return handler(*this, op);
+  if (isElementwiseDialect(op))
+    return runElementwiseOp(*this, op);
+  if (isa<linalg::LinalgOp>(op))
+    return runLinalgOp(*this, op);
+  return error(op) << "unknown op '" << op->getName()
+                   << "': the interpreter does not implement it";
+}
+
+std::string ktflow::interp::formatCoords(ArrayRef<int64_t> coords) {
+  std::string s = "(";
+  for (auto [i, c] : llvm::enumerate(coords))
+    s += (i ? ", " : "") + std::to_string(c);
+  return s + ")";
+}
+
+SmallVector<int64_t, 4> ktflow::interp::unflatten(int64_t flat,
+                                                  ArrayRef<int64_t> shape) {
+  SmallVector<int64_t, 4> index(shape.size(), 0);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d] == 0)
+      continue;
+    index[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return index;
+}
+
+FailureOr<Tensor> ktflow::interp::makeTensorOfType(Type type,
+                                                   ArrayRef<int64_t> dynamic) {
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  if (!tensorType)
+    return failure();
+  std::optional<DType> dtype = dtypeFromType(tensorType.getElementType());
+  if (!dtype)
+    return failure();
+  SmallVector<int64_t, 4> shape;
+  size_t next = 0;
+  for (int64_t d : tensorType.getShape()) {
+    if (ShapedType::isDynamic(d)) {
+      if (next >= dynamic.size() || dynamic[next] < 0)
+        return failure();
+      d = dynamic[next++];
+    }
+    shape.push_back(d);
+  }
+  return Tensor::zeros(*dtype, shape);
+}
+
+LogicalResult ktflow::interp::runElementwiseOp(TileExecutor &exec,
+                                               Operation *op) {
+  SmallVector<EwOp, 1> &ews = exec.state.ewOps[op];
+  if (ews.empty()) {
+    for (unsigned r = 0; r < op->getNumResults(); ++r) {
+      std::string reason;
+      std::optional<EwOp> ew = decodeElementwise(op, r, reason);
+      if (!ew) {
+        exec.state.ewOps.erase(op);
+        return exec.error(op) << "unknown op '" << op->getName() << "': "
+                              << "it " << reason;
+      }
+      ews.push_back(*ew);
+    }
+  }
+  // Tensor operands share one shape; scalar operands (the condition of a
+  // select over tensors) are broadcast.
+  const Tensor *shapeSource = nullptr;
+  SmallVector<const RValue *, 4> operands;
+  for (Value v : op->getOperands()) {
+    const RValue &value = exec.get(v);
+    if (!value.isScalar() && !value.isTensor())
+      return exec.error(op) << "expected scalar or tensor operands";
+    if (value.isTensor()) {
+      if (shapeSource && shapeSource->shape != value.tensor()->shape)
+        return exec.error(op) << "type mismatch: operand shapes "
+                              << formatShape(shapeSource->shape) << " and "
+                              << formatShape(value.tensor()->shape)
+                              << " differ";
+      if (!shapeSource)
+        shapeSource = value.tensor().get();
+    }
+    operands.push_back(&value);
+  }
+  size_t n = shapeSource ? static_cast<size_t>(shapeSource->numElements()) : 1;
+  const EwOp &first = ews.front();
+  std::vector<std::vector<double>> broadcastF;
+  std::vector<std::vector<int64_t>> broadcastI;
+  SmallVector<ColumnIn, 4> inputs;
+  for (auto [i, value] : llvm::enumerate(operands)) {
+    DType expected = first.operandTypes[i];
+    ColumnIn column;
+    if (value->isTensor()) {
+      const Tensor &t = *value->tensor();
+      if (t.dtype != expected)
+        return exec.error(op) << "type mismatch: operand #" << i << " holds "
+                              << dtypeName(t.dtype) << " elements, expected "
+                              << dtypeName(expected);
+      column.f = t.floats.data();
+      column.i = t.ints.data();
+    } else {
+      const Scalar &s = value->scalar();
+      if (isFloat(s.dtype) != isFloat(expected))
+        return exec.error(op) << "type mismatch: operand #" << i << " is "
+                              << dtypeName(s.dtype) << ", expected "
+                              << dtypeName(expected);
+      if (n == 1) {
+        column.f = &s.f;
+        column.i = &s.i;
+      } else if (isFloat(s.dtype)) {
+        column.f = broadcastF.emplace_back(n, s.f).data();
+      } else {
+        column.i = broadcastI.emplace_back(n, s.i).data();
+      }
+    }
+    inputs.push_back(column);
+  }
+  for (auto [r, ew] : llvm::enumerate(ews)) {
+    Value result = op->getResult(r);
+    int64_t zeroAt;
+    if (isa<ShapedType>(result.getType())) {
+      if (!shapeSource)
+        return exec.error(op) << "tensor result without tensor operands";
+      auto out = std::make_shared<Tensor>(
+          Tensor::zeros(ew.resultType, shapeSource->shape));
+      zeroAt = runElementwise(ew, inputs, {out->floats.data(), out->ints.data()},
+                              n);
+      if (zeroAt >= 0)
+        return exec.error(op) << "integer division by zero at element "
+                              << formatCoords(unflatten(zeroAt, out->shape));
+      exec.set(result, TensorRef(std::move(out)));
+    } else {
+      if (shapeSource)
+        return exec.error(op) << "scalar result with tensor operands";
+      Scalar s;
+      s.dtype = ew.resultType;
+      zeroAt = runElementwise(ew, inputs, {&s.f, &s.i}, 1);
+      if (zeroAt >= 0)
+        return exec.error(op) << "integer division by zero";
+      exec.set(result, s);
+    }
+  }
+  return success();
+}

@@ -1,0 +1,337 @@
+//===- Interpreter.cpp - The KTIR reference interpreter -------------------===//
+//
+// This file implements the public interpreter API: function selection,
+// argument binding and validation, tensor placement in global memory, the
+// run of every tile under the scheduler, and reading results back.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Interpreter/Interpreter.h"
+
+#include "ArgumentAnalysis.h"
+#include "Executor.h"
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
+#include "ktflow/Interpreter/Npy.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace ktflow::interp;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+InputSpec InputSpec::fromTensor(Tensor t) {
+  InputSpec spec;
+  spec.kind = Kind::Data;
+  spec.data = std::make_shared<const Tensor>(std::move(t));
+  return spec;
+}
+
+llvm::Expected<InputSpec> InputSpec::parse(StringRef text) {
+  InputSpec spec;
+  if (text == "random") {
+    spec.kind = Kind::Uniform;
+  } else if (text == "randn") {
+    spec.kind = Kind::Normal;
+  } else if (text == "zeros") {
+    spec.kind = Kind::Zeros;
+  } else if (text.consume_front("value:")) {
+    spec.kind = Kind::Value;
+    if (!llvm::to_float(text, spec.value))
+      return makeError("invalid value in 'value:" + text + "'");
+  } else if (text.consume_front("range:")) {
+    spec.kind = Kind::Range;
+    auto [lo, hi] = text.split(':');
+    if (lo.getAsInteger(10, spec.lo) || hi.getAsInteger(10, spec.hi) ||
+        spec.lo >= spec.hi)
+      return makeError("invalid 'range:" + text +
+                       "' (expected range:LO:HI with LO < HI)");
+  } else if (text.ends_with(".npy")) {
+    llvm::Expected<Tensor> tensor = readNpyFile(text);
+    if (!tensor)
+      return tensor.takeError();
+    return fromTensor(std::move(*tensor));
+  } else {
+    return makeError("invalid input '" + text +
+                     "' (expected FILE.npy, random, randn, range:LO:HI, "
+                     "zeros or value:V)");
+  }
+  return spec;
+}
+
+struct Interpreter::Impl {
+  ModuleOp module;
+  InterpreterOptions options;
+  func::FuncOp fn;
+  SmallVector<int64_t, 3> grid;
+  std::vector<ArgumentInfo> args;
+  std::vector<std::optional<Scalar>> scalars;
+  std::vector<std::optional<InputSpec>> inputs;
+  std::map<int64_t, InputSpec> literalInputs;
+  std::unique_ptr<RunState> state;
+
+  std::string argName(unsigned i) const {
+    return args[i].name.empty() ? std::to_string(i) : args[i].name;
+  }
+};
+
+Interpreter::Interpreter(ModuleOp module, InterpreterOptions options)
+    : impl(std::make_unique<Impl>()) {
+  impl->module = module;
+  impl->options = options;
+}
+
+Interpreter::~Interpreter() = default;
+
+llvm::Error Interpreter::selectFunction(StringRef name) {
+  func::FuncOp chosen;
+  if (!name.empty()) {
+    chosen = impl->module.lookupSymbol<func::FuncOp>(name);
+    if (!chosen || chosen.isExternal())
+      return makeError("no function @" + name + " with a body in the module");
+  } else {
+    SmallVector<func::FuncOp> withGrid, withBody;
+    impl->module.walk([&](func::FuncOp f) {
+      if (f.isExternal())
+        return;
+      withBody.push_back(f);
+      if (ktdp::getGridOwner(f))
+        withGrid.push_back(f);
+    });
+    if (withGrid.size() == 1)
+      chosen = withGrid.front();
+    else if (withBody.size() == 1)
+      chosen = withBody.front();
+    if (!chosen) {
+      std::string names;
+      for (func::FuncOp f : withGrid.empty() ? withBody : withGrid)
+        names += (names.empty() ? "@" : ", @") + f.getSymName().str();
+      return makeError(withBody.empty()
+                           ? "the module has no function with a body"
+                           : "the module has several kernels (" + names +
+                                 "); choose one with --func");
+    }
+  }
+  FailureOr<std::optional<SmallVector<int64_t>>> grid =
+      ktdp::getLaunchGrid(chosen);
+  if (failed(grid))
+    return makeError("malformed 'grid' attribute on @" + chosen.getSymName());
+  impl->fn = chosen;
+  impl->grid.assign({1});
+  if (*grid)
+    impl->grid.assign((*grid)->begin(), (*grid)->end());
+  impl->args = analyzeArguments(chosen);
+  impl->scalars.assign(impl->args.size(), std::nullopt);
+  impl->inputs.assign(impl->args.size(), std::nullopt);
+  return llvm::Error::success();
+}
+
+void Interpreter::recoverArgumentNames(StringRef sourceText) {
+  if (!impl->fn)
+    return;
+  std::vector<std::string> names = readArgumentNames(impl->fn, sourceText);
+  for (auto [info, name] : llvm::zip(impl->args, names))
+    info.name = name;
+}
+
+ArrayRef<ArgumentInfo> Interpreter::getArguments() const { return impl->args; }
+
+ArrayRef<int64_t> Interpreter::getGrid() const { return impl->grid; }
+
+llvm::Expected<unsigned>
+Interpreter::resolveArgument(StringRef nameOrPosition) const {
+  for (const ArgumentInfo &info : impl->args)
+    if (!info.name.empty() && info.name == nameOrPosition)
+      return info.position;
+  unsigned position;
+  if (!nameOrPosition.getAsInteger(10, position) &&
+      position < impl->args.size())
+    return position;
+  std::string known;
+  for (unsigned i = 0; i < impl->args.size(); ++i)
+    known += (i ? ", " : "") + impl->argName(i);
+  return makeError("@" + impl->fn.getSymName() + " has no argument '" +
+                   nameOrPosition + "' (arguments: " + known + ")");
+}
+
+llvm::Error Interpreter::setScalar(StringRef nameOrPosition, StringRef text) {
+  llvm::Expected<unsigned> position = resolveArgument(nameOrPosition);
+  if (!position)
+    return position.takeError();
+  const ArgumentInfo &info = impl->args[*position];
+  std::string name = impl->argName(*position);
+  if (info.kind == ArgumentKind::Tensor)
+    return makeError("'" + name +
+                     "' is the start address of a tensor, which the "
+                     "interpreter chooses; give its contents with --input");
+  Type type = info.type;
+  auto runtimeArg = dyn_cast<ktdp::RuntimeArgType>(type);
+  if (runtimeArg)
+    type = runtimeArg.getUnderlyingType();
+  std::optional<DType> dtype = dtypeFromType(type);
+  if (!dtype)
+    return makeError("argument '" + name + "' has an unsupported type");
+  Scalar value;
+  if (isFloat(*dtype)) {
+    double v;
+    if (!llvm::to_float(text, v))
+      return makeError("'" + name + "' expects a number, got '" + text + "'");
+    value = Scalar::ofFloat(v, *dtype);
+  } else {
+    int64_t v;
+    if (text.getAsInteger(0, v))
+      return makeError("'" + name + "' expects an integer, got '" + text +
+                       "'");
+    if (wrapInt(v, *dtype) != v && *dtype != DType::I1)
+      return makeError(llvm::formatv("'{0}' = {1} does not fit in {2}", name,
+                                     v, dtypeName(*dtype)));
+    value = Scalar::ofInt(v, *dtype);
+  }
+  if (runtimeArg) {
+    double v = value.toDouble();
+    if (std::optional<int64_t> g = runtimeArg.getGranularity())
+      if (std::fmod(v, static_cast<double>(*g)) != 0)
+        return makeError(llvm::formatv(
+            "'{0}' = {1} violates its runtime_arg granularity: it must be a "
+            "multiple of {2}",
+            name, text, *g));
+    if (std::optional<int64_t> u = runtimeArg.getUpperbound())
+      if (v > static_cast<double>(*u))
+        return makeError(llvm::formatv(
+            "'{0}' = {1} violates its runtime_arg upperbound {2}", name, text,
+            *u));
+  }
+  impl->scalars[*position] = value;
+  return llvm::Error::success();
+}
+
+llvm::Error Interpreter::setInput(StringRef nameOrPosition, InputSpec spec) {
+  StringRef literal = nameOrPosition;
+  if (literal.consume_front("@")) {
+    int64_t address;
+    if (literal.getAsInteger(0, address) || address < 0 ||
+        address >= (int64_t(1) << kArgumentWindowBits))
+      return makeError("invalid literal address '" + nameOrPosition + "'");
+    impl->literalInputs[address] = std::move(spec);
+    return llvm::Error::success();
+  }
+  llvm::Expected<unsigned> position = resolveArgument(nameOrPosition);
+  if (!position)
+    return position.takeError();
+  if (impl->args[*position].kind != ArgumentKind::Tensor)
+    return makeError("'" + impl->argName(*position) +
+                     "' is not a tensor argument (no memory view is built "
+                     "on it); give its value with --arg");
+  impl->inputs[*position] = std::move(spec);
+  return llvm::Error::success();
+}
+
+LogicalResult Interpreter::run() {
+  if (!impl->fn)
+    return emitError(impl->module.getLoc()) << "no function selected";
+  func::FuncOp fn = impl->fn;
+  impl->state = std::make_unique<RunState>(impl->module, impl->options,
+                                           impl->grid);
+  RunState &state = *impl->state;
+  SmallVector<RValue> argValues;
+  for (auto [i, info] : llvm::enumerate(impl->args)) {
+    if (info.kind == ArgumentKind::Tensor) {
+      InputSpec spec = impl->inputs[i].value_or(InputSpec());
+      std::optional<Tensor> data;
+      if (spec.kind == InputSpec::Kind::Data)
+        data = *spec.data;
+      MemRegion *region = state.global.addArgument(static_cast<int>(i),
+                                                impl->argName(i), spec,
+                                                std::move(data));
+      region->seed = impl->options.seed;
+      region->storeOnly = info.stored && !info.loaded;
+      Type type = info.type;
+      if (auto runtimeArg = dyn_cast<ktdp::RuntimeArgType>(type))
+        type = runtimeArg.getUnderlyingType();
+      DType dtype = dtypeFromType(type).value_or(DType::Index);
+      if (isFloat(dtype))
+        return fn.emitError() << "argument #" << i
+                              << " is a tensor address but has a float type";
+      argValues.push_back(Scalar::ofInt(region->base, dtype));
+      continue;
+    }
+    if (!impl->scalars[i])
+      return fn.emitError() << "argument '" << impl->argName(i)
+                            << "' has no value (pass --arg "
+                            << impl->argName(i) << "=VALUE)";
+    argValues.push_back(*impl->scalars[i]);
+  }
+  // Literal-address memory: defaults from how the kernel uses each view,
+  // overridden by `@ADDR` inputs.
+  state.global.seed = impl->options.seed;
+  for (const LiteralView &view : findLiteralViews(fn)) {
+    auto &entry = state.global.literalDefaults[view.address];
+    entry.storeOnly = view.stored && !view.loaded;
+  }
+  for (auto &[address, spec] : impl->literalInputs) {
+    state.global.literalDefaults[address].spec = spec;
+    if (spec.kind != InputSpec::Kind::Data)
+      continue;
+    llvm::Expected<MemRegion *> region =
+        state.global.bind(address, address + spec.data->numElements() - 1,
+                          spec.data->dtype);
+    if (!region)
+      return fn.emitError() << llvm::toString(region.takeError());
+    MemRegion &r = **region;
+    r.growable = false;
+    r.rebindableToNarrowFloat = spec.data->dtype == DType::F32;
+    r.shape = spec.data->shape;
+    r.floats = spec.data->floats;
+    r.ints = spec.data->ints;
+  }
+  return state.scheduler.run(state.numTiles, [&](int64_t tile) {
+    TileExecutor exec(state, tile);
+    SmallVector<RValue> results;
+    return exec.runFunction(fn, argValues, results);
+  });
+}
+
+std::vector<OutputTensor> Interpreter::getOutputs() const {
+  std::vector<OutputTensor> outputs;
+  if (!impl->state)
+    return outputs;
+  for (auto &[base, region] : impl->state->global.getRegions()) {
+    if (!region->written || !region->dtype)
+      continue;
+    OutputTensor out;
+    out.argIndex = region->argIndex;
+    out.name = region->argIndex >= 0 ? impl->argName(region->argIndex)
+                                     : region->name;
+    out.tensor = region->toTensor();
+    outputs.push_back(std::move(out));
+  }
+  return outputs;
+}
+
+llvm::Expected<Tensor> Interpreter::getTensor(StringRef nameOrPosition) const {
+  if (!impl->state)
+    return makeError("the kernel has not run");
+  MemorySpace &global = impl->state->global;
+  MemRegion *region = nullptr;
+  StringRef literal = nameOrPosition;
+  if (literal.consume_front("@")) {
+    int64_t address;
+    if (!literal.getAsInteger(0, address))
+      region = global.find(address);
+  } else {
+    llvm::Expected<unsigned> position = resolveArgument(nameOrPosition);
+    if (!position)
+      return position.takeError();
+    region = global.find((int64_t(*position) + 1) << kArgumentWindowBits);
+  }
+  if (!region || !region->dtype)
+    return makeError("'" + nameOrPosition +
+                     "' names no memory the kernel accessed");
+  return region->toTensor();
+}

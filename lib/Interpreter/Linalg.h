@@ -1,0 +1,75 @@
+//===- Linalg.h - Structured linalg ops in the interpreter ------*- C++ -*-===//
+//
+// This file declares the decoded form of a linalg structured op (named or
+// generic, through the LinalgOp interface): its indexing maps and iterator
+// types, and its scalar body as a straight-line program over value slots.
+// The program runs on columns of iteration points, so a body op costs one
+// tight loop per column rather than one dispatch per element.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_INTERPRETER_LINALG_H
+#define KTFLOW_LIB_INTERPRETER_LINALG_H
+
+#include "ArithMath.h"
+#include "Values.h"
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Value.h"
+
+namespace ktflow::interp {
+
+/// One op of a decoded linalg body.
+struct BodyInstr {
+  enum class Kind { Elementwise, Index };
+  Kind kind = Kind::Elementwise;
+  EwOp ew;
+  /// linalg.index dimension.
+  unsigned dim = 0;
+  llvm::SmallVector<unsigned, 3> operands;
+  unsigned result = 0;
+  /// Whether the value depends on an output block argument.
+  bool readsAccumulator = false;
+};
+
+/// A decoded linalg structured op.
+struct LinalgPlan {
+  unsigned numLoops = 0, numInputs = 0, numOutputs = 0;
+  llvm::SmallVector<bool, 4> isReduction;
+  /// Per operand (inputs, then outputs).
+  llvm::SmallVector<mlir::AffineMap, 4> maps;
+  llvm::SmallVector<llvm::SmallVector<CompiledExpr, 4>, 4> exprs;
+  bool allMapsLinear = true;
+
+  // The body. Slots: block arguments first (inputs, then outputs when the
+  // body has them), then captured values, constants and op results.
+  bool hasOutputArgs = true;
+  llvm::SmallVector<DType, 8> slotTypes;
+  llvm::SmallVector<std::pair<unsigned, mlir::Value>, 2> captured;
+  llvm::SmallVector<std::pair<unsigned, Scalar>, 2> constants;
+  llvm::SmallVector<BodyInstr, 8> instrs;
+  llvm::SmallVector<unsigned, 2> yields;
+
+  /// When every output is `combine(acc, x)` (or just `x`) with x
+  /// independent of the accumulators: per output the instr index of the
+  /// combiner (-1 for plain overwrite) and the slot of x.
+  bool simpleCombine = false;
+  llvm::SmallVector<int, 2> combineInstr;
+  llvm::SmallVector<unsigned, 2> combineOperand;
+
+  unsigned inputSlot(unsigned i) const { return i; }
+  /// Slot of output block argument k, or -1 without output arguments.
+  int outputSlot(unsigned k) const {
+    return hasOutputArgs ? static_cast<int>(numInputs + k) : -1;
+  }
+};
+
+/// Decodes a LinalgOp. Returns null and sets `error` (naming the
+/// offending body op in `errorOp`) when the op cannot be interpreted.
+std::unique_ptr<LinalgPlan> buildLinalgPlan(mlir::Operation *op,
+                                            std::string &error,
+                                            mlir::Operation *&errorOp);
+
+} // namespace ktflow::interp
+
+#endif // KTFLOW_LIB_INTERPRETER_LINALG_H

@@ -1,0 +1,254 @@
+//===- LoadStore.cpp - ktdp.load and ktdp.store ---------------------------===//
+//
+// This file moves data between memory and tensors through access tiles.
+// Direct tiles over box-shaped sets and views take the fast path: the tile
+// is intersected with each part's coordinate box and every intersection is
+// copied with strided address arithmetic. Everything else (non-box sets,
+// overlapping parts, indirect tiles, tiles over tensors) resolves one
+// coordinate at a time. A load first yields to the other tiles (see
+// Scheduler.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "AccessTiles.h"
+#include "Strided.h"
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+using namespace mlir;
+using namespace ktflow::interp;
+
+namespace {
+enum class Direction { Load, Store };
+} // namespace
+
+static bool canUseBoxPath(const AccessTile &tile) {
+  if (tile.kind != AccessTile::Kind::Direct || !tile.dense || !tile.view)
+    return false;
+  if (tile.view->parts.size() > 1 && tile.view->partsMayOverlap)
+    return false;
+  return llvm::all_of(tile.view->parts,
+                      [](const ViewPart &p) { return p.set->isBox(); });
+}
+
+/// Copies between `tensor` (in tile order) and memory for a box tile.
+static LogicalResult moveBox(TileExecutor &exec, Operation *op,
+                             const AccessTile &tile, Tensor &tensor,
+                             Direction direction) {
+  size_t rank = tile.shape.size();
+  SmallVector<int64_t, 4> lo(rank), hi(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    lo[d] = tile.anchor[d] + tile.setLower[d];
+    hi[d] = tile.anchor[d] + tile.setUpper[d];
+  }
+  SmallVector<int64_t, 4> tileStrides = rowMajorStrides(tile.shape);
+  for (const ViewPart &part : tile.view->parts) {
+    SmallVector<int64_t, 4> a(rank), b(rank);
+    bool empty = false;
+    for (size_t d = 0; d < rank; ++d) {
+      a[d] = std::max(lo[d], part.box.lower[d]);
+      b[d] = std::min(hi[d], part.box.upper[d]);
+      empty |= a[d] > b[d];
+    }
+    if (empty)
+      continue;
+    int64_t origin = part.offset, minAddr = 0, maxAddr = 0;
+    for (size_t d = 0; d < rank; ++d) {
+      if (b[d] - part.box.lower[d] >= part.sizes[d]) {
+        SmallVector<int64_t, 4> bad = a;
+        bad[d] = part.box.lower[d] + part.sizes[d];
+        return exec.error(op) << "coordinate " << formatCoords(bad)
+                              << " is in the coordinate_set of a view but "
+                                 "outside its sizes "
+                              << formatCoords(part.sizes);
+      }
+      origin += (a[d] - part.box.lower[d]) * part.strides[d];
+      int64_t span = (b[d] - a[d]) * part.strides[d];
+      (span < 0 ? minAddr : maxAddr) += span;
+    }
+    minAddr += origin;
+    maxAddr += origin;
+    MemRegion *region = part.space->find(minAddr);
+    if (!region || minAddr < region->base ||
+        maxAddr >= region->base + region->size()) {
+      auto diag = exec.error(op);
+      diag << "coordinates " << formatCoords(a) << " to " << formatCoords(b)
+           << " map to addresses [" << minAddr << ", " << maxAddr
+           << "], outside memory";
+      if (region)
+        diag << " ('" << region->name << "' holds " << region->size()
+             << " elements)";
+      return diag;
+    }
+    if (region->dtype != tile.view->dtype)
+      return exec.error(op) << "type mismatch: memory holds "
+                            << dtypeName(region->dtype.value_or(DType::F32))
+                            << " elements";
+    SmallVector<int64_t, 4> extents(rank), memStrides(rank);
+    int64_t tileOrigin = 0;
+    for (size_t k = 0; k < rank; ++k) {
+      unsigned d = tile.perm[k];
+      extents[k] = b[d] - a[d] + 1;
+      memStrides[k] = part.strides[d];
+      tileOrigin += (a[d] - lo[d]) * tileStrides[k];
+    }
+    int64_t memOrigin = origin - region->base;
+    bool floats = isFloat(tensor.dtype);
+    if (direction == Direction::Load) {
+      if (floats)
+        forEachStrided(extents, memOrigin, memStrides, tileOrigin, tileStrides,
+                       [&](int64_t m, int64_t t) {
+                         tensor.floats[t] = region->floats[m];
+                       });
+      else
+        forEachStrided(extents, memOrigin, memStrides, tileOrigin, tileStrides,
+                       [&](int64_t m, int64_t t) {
+                         tensor.ints[t] = region->ints[m];
+                       });
+    } else {
+      region->written = true;
+      if (floats)
+        forEachStrided(extents, memOrigin, memStrides, tileOrigin, tileStrides,
+                       [&](int64_t m, int64_t t) {
+                         region->floats[m] = tensor.floats[t];
+                       });
+      else
+        forEachStrided(extents, memOrigin, memStrides, tileOrigin, tileStrides,
+                       [&](int64_t m, int64_t t) {
+                         region->ints[m] = tensor.ints[t];
+                       });
+    }
+  }
+  return success();
+}
+
+/// Moves data one coordinate at a time.
+static LogicalResult movePoints(TileExecutor &exec, Operation *op,
+                                const AccessTile &tile, Tensor &tensor,
+                                Direction direction) {
+  bool floats = isFloat(tensor.dtype);
+  if (tile.tensorBase) {
+    const Tensor &base = *tile.tensorBase;
+    SmallVector<int64_t, 4> strides = rowMajorStrides(base.shape);
+    return forEachTileCoordinate(
+        exec, op, tile, [&](int64_t flat, ArrayRef<int64_t> coord) {
+          int64_t at = 0;
+          for (auto [d, c] : llvm::enumerate(coord)) {
+            if (c < 0 || c >= base.shape[d])
+              return success(); // masked
+            at += c * strides[d];
+          }
+          if (floats)
+            tensor.floats[flat] = base.floats[at];
+          else
+            tensor.ints[flat] = base.ints[at];
+          return success();
+        });
+  }
+  ViewAccessor accessor(*tile.view);
+  return forEachTileCoordinate(
+      exec, op, tile, [&](int64_t flat, ArrayRef<int64_t> coord) {
+        MemRegion *region = nullptr;
+        int64_t index = 0;
+        std::string why;
+        switch (accessor.locate(coord, region, index, &why)) {
+        case ViewAccessor::Status::Masked:
+          return success();
+        case ViewAccessor::Status::OutsideView:
+        case ViewAccessor::Status::OutsideMemory:
+          return LogicalResult(exec.error(op) << why);
+        case ViewAccessor::Status::Ok:
+          break;
+        }
+        if (region->dtype != tile.view->dtype)
+          return LogicalResult(
+              exec.error(op) << "type mismatch: memory holds "
+                             << dtypeName(region->dtype.value_or(DType::F32))
+                             << " elements");
+        if (direction == Direction::Load) {
+          if (floats)
+            tensor.floats[flat] = region->floats[index];
+          else
+            tensor.ints[flat] = region->ints[index];
+        } else {
+          region->written = true;
+          if (floats)
+            region->floats[index] = tensor.floats[flat];
+          else
+            region->ints[index] = tensor.ints[flat];
+        }
+        return success();
+      });
+}
+
+static FailureOr<TileRef> getTile(TileExecutor &exec, Operation *op, Value v) {
+  const RValue &value = exec.get(v);
+  if (!value.isTile())
+    return exec.error(op) << "expected an access tile operand";
+  return value.tile();
+}
+
+static LogicalResult checkElementType(TileExecutor &exec, Operation *op,
+                                      const AccessTile &tile, DType dtype,
+                                      StringRef what) {
+  DType held = tile.view ? tile.view->dtype : tile.tensorBase->dtype;
+  if (held != dtype)
+    return exec.error(op) << "type mismatch: " << what << " has element type "
+                          << dtypeName(dtype) << " but the access tile's "
+                          << (tile.view ? "view" : "tensor") << " holds "
+                          << dtypeName(held);
+  return success();
+}
+
+LogicalResult ktflow::interp::runLoad(TileExecutor &exec, Operation *op) {
+  auto load = cast<ktdp::LoadOp>(op);
+  if (failed(exec.state.scheduler.yield()))
+    return failure();
+  FailureOr<TileRef> tile = getTile(exec, op, load.getAccessTile());
+  if (failed(tile))
+    return failure();
+  auto type = cast<RankedTensorType>(load.getType());
+  std::optional<DType> dtype = dtypeFromType(type.getElementType());
+  if (!dtype)
+    return exec.error(op) << "unsupported element type";
+  if (failed(checkElementType(exec, op, **tile, *dtype, "the result")))
+    return failure();
+  for (auto [k, size] : llvm::enumerate(type.getShape()))
+    if (!ShapedType::isDynamic(size) && size != (*tile)->shape[k])
+      return exec.error(op) << "type mismatch: the result type " << type
+                            << " does not match the tile's shape "
+                            << formatShape((*tile)->shape);
+  auto result = std::make_shared<Tensor>(Tensor::zeros(*dtype, (*tile)->shape));
+  LogicalResult moved =
+      canUseBoxPath(**tile)
+          ? moveBox(exec, op, **tile, *result, Direction::Load)
+          : movePoints(exec, op, **tile, *result, Direction::Load);
+  if (failed(moved))
+    return failure();
+  exec.set(load, TensorRef(std::move(result)));
+  return success();
+}
+
+LogicalResult ktflow::interp::runStore(TileExecutor &exec, Operation *op) {
+  auto store = cast<ktdp::StoreOp>(op);
+  FailureOr<TileRef> tile = getTile(exec, op, store.getAccessTile());
+  FailureOr<TensorRef> data = exec.getTensor(op, store.getDataTile());
+  if (failed(tile) || failed(data))
+    return failure();
+  if ((*tile)->tensorBase)
+    return exec.error(op) << "cannot store through an access tile over a "
+                             "tensor value";
+  if (failed(checkElementType(exec, op, **tile, (*data)->dtype,
+                              "the stored tensor")))
+    return failure();
+  if ((*data)->shape != (*tile)->shape)
+    return exec.error(op) << "type mismatch: the stored tensor has shape "
+                          << formatShape((*data)->shape)
+                          << " but the tile's shape is "
+                          << formatShape((*tile)->shape);
+  // The move never writes into the tensor on a store.
+  Tensor &source = const_cast<Tensor &>(**data);
+  return canUseBoxPath(**tile)
+             ? moveBox(exec, op, **tile, source, Direction::Store)
+             : movePoints(exec, op, **tile, source, Direction::Store);
+}
