@@ -33,6 +33,10 @@ int runInspect();
 extern llvm::cl::SubCommand simCommand;
 int runSim();
 
+/// `ktflow interp FILE`: run a kernel on the reference interpreter.
+extern llvm::cl::SubCommand interpCommand;
+int runInterp();
+
 } // namespace ktflow::driver
 
 #endif // KTFLOW_TOOLS_KTFLOW_COMMANDS_H

@@ -20,6 +20,8 @@ int main(int argc, char **argv) {
       "ktflow: compile, simulate and verify KTIR kernels on dataflow "
       "devices\n\n"
       "  ktflow check FILE     parse, verify and summarise a KTIR kernel\n"
+      "  ktflow interp FILE [--arg N=V] [--input N=SPEC] [--output N=F.npy]\n"
+      "                        run a kernel on the reference interpreter\n"
       "  ktflow arch-info FILE summarise a device description [--json]\n"
       "  ktflow emit FILE --arch DEVICE  DataflowIR to a program bundle\n"
       "  ktflow inspect BUNDLE           print a program bundle\n"
@@ -27,6 +29,8 @@ int main(int argc, char **argv) {
       "                                  run a bundle on the simulator\n");
   if (checkCommand)
     return runCheck();
+  if (interpCommand)
+    return runInterp();
   if (archInfoCommand)
     return runArchInfo();
   if (emitCommand)
