@@ -22,7 +22,8 @@ static const char *aluName(uint8_t op) {
   static const char *names[] = {
       "add",  "sub",  "mul",  "divs", "divu", "rems", "remu",
       "ceildivs", "ceildivu", "floordivs", "mins", "minu", "maxs", "maxu",
-      "and",  "or",   "xor",  "shl",  "shrs", "shru"};
+      "and",  "or",   "xor",  "shl",  "shrs", "shru", "eq", "ne", "slt",
+      "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
   return op < sim::kNumAluOps ? names[op] : "?";
 }
 
@@ -74,6 +75,10 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
       break;
     case Opcode::MovS:
       os << " " << s(in.a) << ", " << s(in.b);
+      break;
+    case Opcode::SelectS:
+      os << " " << s(in.a) << " = " << s(in.b) << " ? " << s(in.c) << " : "
+         << s(in.d);
       break;
     case Opcode::LoopBegin:
       os << " " << s(in.a) << " = " << s(in.b) << " to " << s(in.c)

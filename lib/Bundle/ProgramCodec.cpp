@@ -40,6 +40,7 @@ static std::pair<unsigned, bool> operandShape(Opcode op) {
   case Opcode::MovV: return {2, false};
   case Opcode::SyncSend: return {1, false};
   case Opcode::SyncRecv: return {1, false};
+  case Opcode::SelectS: return {4, false};
   }
   return {0, false};
 }

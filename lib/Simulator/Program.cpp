@@ -17,7 +17,7 @@ const char *ktflow::sim::opcodeName(Opcode op) {
       "halt", "set_imm", "alu",  "mov_s",     "loop_begin", "loop_end",
       "dma",  "load",    "store", "recv",     "send",       "map",
       "reduce", "broadcast", "splat", "matmul", "mov_v",    "sync_send",
-      "sync_recv"};
+      "sync_recv", "select_s"};
   unsigned i = static_cast<unsigned>(op);
   return i < kNumOpcodes ? names[i] : "?";
 }
@@ -182,6 +182,9 @@ private:
       return s(i.a) && s(i.b) && s(i.c) ? "" : "register out of range";
     case Opcode::MovS:
       return s(i.a) && s(i.b) ? "" : "register out of range";
+    case Opcode::SelectS:
+      return s(i.a) && s(i.b) && s(i.c) && s(i.d) ? ""
+                                                  : "register out of range";
     case Opcode::LoopBegin:
       if (!(s(i.a) && s(i.b) && s(i.c) && s(i.d)))
         return "register out of range";

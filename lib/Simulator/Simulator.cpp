@@ -319,6 +319,16 @@ static bool aluOp(AluOp op, int64_t a, int64_t b, int64_t &r) {
   case AluOp::Shl: r = ub >= 64 ? 0 : static_cast<int64_t>(ua << ub); return true;
   case AluOp::ShrS: r = ub >= 64 ? (a < 0 ? -1 : 0) : a >> ub; return true;
   case AluOp::ShrU: r = ub >= 64 ? 0 : static_cast<int64_t>(ua >> ub); return true;
+  case AluOp::Eq: r = a == b; return true;
+  case AluOp::Ne: r = a != b; return true;
+  case AluOp::Slt: r = a < b; return true;
+  case AluOp::Sle: r = a <= b; return true;
+  case AluOp::Sgt: r = a > b; return true;
+  case AluOp::Sge: r = a >= b; return true;
+  case AluOp::Ult: r = ua < ub; return true;
+  case AluOp::Ule: r = ua <= ub; return true;
+  case AluOp::Ugt: r = ua > ub; return true;
+  case AluOp::Uge: r = ua >= ub; return true;
   }
   return false;
 }
@@ -332,6 +342,9 @@ Step Engine::stepScalar(UnitState &u, const Inst &in) {
     break;
   case Opcode::MovS:
     s[in.a] = s[in.b];
+    break;
+  case Opcode::SelectS:
+    s[in.a] = s[in.b] != 0 ? s[in.c] : s[in.d];
     break;
   case Opcode::Alu: {
     int64_t r;
@@ -384,6 +397,7 @@ Step Engine::step(UnitState &u) {
   case Opcode::SetImm:
   case Opcode::Alu:
   case Opcode::MovS:
+  case Opcode::SelectS:
   case Opcode::LoopBegin:
   case Opcode::LoopEnd:
     return stepScalar(u, in);

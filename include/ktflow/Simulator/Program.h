@@ -44,15 +44,18 @@ enum class Opcode : uint8_t {
   MovV,      ///< v[a] = v[b]
   SyncSend,  ///< send one token on sync channel a
   SyncRecv,  ///< wait for and consume one token of sync channel a
+  SelectS,   ///< s[a] = s[b] != 0 ? s[c] : s[d]
 };
-constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::SyncRecv) + 1;
+constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::SelectS) + 1;
 const char *opcodeName(Opcode op);
 
 enum class AluOp : uint8_t {
   Add, Sub, Mul, DivS, DivU, RemS, RemU, CeilDivS, CeilDivU, FloorDivS,
   MinS, MinU, MaxS, MaxU, And, Or, Xor, Shl, ShrS, ShrU,
+  // Comparisons yield 1 or 0.
+  Eq, Ne, Slt, Sle, Sgt, Sge, Ult, Ule, Ugt, Uge,
 };
-constexpr unsigned kNumAluOps = static_cast<unsigned>(AluOp::ShrU) + 1;
+constexpr unsigned kNumAluOps = static_cast<unsigned>(AluOp::Uge) + 1;
 
 enum class ReduceKind : uint8_t { Add, Mul, Max, Min };
 constexpr unsigned kNumReduceKinds = 4;

@@ -205,6 +205,39 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
     sregs[op->getResult(0)] = r;
     return success();
   }
+  if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+    using P = arith::CmpIPredicate;
+    using A = sim::AluOp;
+    static const std::pair<P, A> table[] = {
+        {P::eq, A::Eq},   {P::ne, A::Ne},   {P::slt, A::Slt}, {P::sle, A::Sle},
+        {P::sgt, A::Sgt}, {P::sge, A::Sge}, {P::ult, A::Ult}, {P::ule, A::Ule},
+        {P::ugt, A::Ugt}, {P::uge, A::Uge}};
+    auto a = sreg(cmp.getLhs()), b = sreg(cmp.getRhs());
+    if (failed(a) || failed(b))
+      return failure();
+    uint32_t r = newSReg();
+    sim::Inst &i = emitInst(Opcode::Alu);
+    for (auto [pred, alu] : table)
+      if (pred == cmp.getPredicate())
+        i.sub = static_cast<uint8_t>(alu);
+    i.a = r, i.b = *a, i.c = *b;
+    sregs[cmp.getResult()] = r;
+    return success();
+  }
+  if (auto sel = dyn_cast<arith::SelectOp>(op)) {
+    if (isa<VectorType>(sel.getType()))
+      return op->emitError("vector select is only supported inside a "
+                           "dfir.map body");
+    auto c = sreg(sel.getCondition()), t = sreg(sel.getTrueValue()),
+         f = sreg(sel.getFalseValue());
+    if (failed(c) || failed(t) || failed(f))
+      return failure();
+    uint32_t r = newSReg();
+    sim::Inst &i = emitInst(Opcode::SelectS);
+    i.a = r, i.b = *c, i.c = *t, i.d = *f;
+    sregs[sel.getResult()] = r;
+    return success();
+  }
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op)) {
     auto a = sreg(op->getOperand(0));
     if (failed(a))
