@@ -26,6 +26,8 @@ mlir::ktdp::parseGridAttr(Attribute attr,
     }
   } else if (auto dense = llvm::dyn_cast<DenseI64ArrayAttr>(attr)) {
     llvm::append_range(grid, dense.asArrayRef());
+  } else if (auto dense = llvm::dyn_cast<DenseI32ArrayAttr>(attr)) {
+    llvm::append_range(grid, dense.asArrayRef());
   } else if (auto dense = llvm::dyn_cast<DenseIntElementsAttr>(attr)) {
     for (const APInt &value : dense)
       grid.push_back(value.getSExtValue());

@@ -3,7 +3,7 @@
 // This file declares the reading of a kernel's launch grid. The grid is a
 // discardable `grid` attribute on the kernel function (or an enclosing
 // module), written `[32]`, `[32, 1]`, `[2, 1, 1]`, `[1 : index]` or
-// `array<i64: ...>`.
+// `array<i64|i32: ...>`.
 //
 //===----------------------------------------------------------------------===//
 
