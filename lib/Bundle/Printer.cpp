@@ -37,9 +37,34 @@ static std::string vtypeStr(const sim::UnitProgram &p, uint32_t t) {
   return t < p.vtypes.size() ? p.vtypes[t].str() : "?";
 }
 
+/// The symbol patched into instruction `pc` of program `index`, if any.
+static std::string relocatedSymbol(const Bundle &b, int64_t index,
+                                   llvm::ArrayRef<uint32_t> immOffsets,
+                                   size_t pc) {
+  if (index < 0 || pc >= immOffsets.size() || !immOffsets[pc])
+    return "";
+  for (const Relocation &r : b.relocations) {
+    if (r.program != index || r.offset != immOffsets[pc])
+      continue;
+    if (r.kind == SymbolKind::TensorAddress && r.symbol < b.tensors.size())
+      return "address of @" + b.tensors[r.symbol].name;
+    if (r.kind == SymbolKind::RuntimeArg && r.symbol < b.runtimeArgs.size())
+      return "value of @" + b.runtimeArgs[r.symbol].name;
+  }
+  return "";
+}
+
 void ktflow::bundle::disassemble(llvm::raw_ostream &os,
-                                 const sim::UnitProgram &p,
-                                 const Bundle &b) {
+                                 const sim::UnitProgram &p, const Bundle &b) {
+  disassemble(os, p, b, -1);
+}
+
+void ktflow::bundle::disassemble(llvm::raw_ostream &os,
+                                 const sim::UnitProgram &p, const Bundle &b,
+                                 int64_t programIndex) {
+  std::vector<uint32_t> immOffsets;
+  // Encoding is deterministic, so re-encoding finds the immediates' offsets.
+  (void)encodeProgram(p, &immOffsets);
   auto s = [](uint32_t r) { return "s" + std::to_string(r); };
   auto v = [](uint32_t r) { return "v" + std::to_string(r); };
   for (size_t i = 0; i < p.maps.size(); ++i) {
@@ -66,9 +91,15 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
     switch (in.op) {
     case Opcode::Halt:
       break;
-    case Opcode::SetImm:
-      os << " " << s(in.a) << ", " << in.imm;
+    case Opcode::SetImm: {
+      std::string sym = relocatedSymbol(b, programIndex, immOffsets, pc);
+      os << " " << s(in.a) << ", ";
+      if (sym.empty())
+        os << in.imm;
+      else
+        os << "<" << sym << ">";
       break;
+    }
     case Opcode::Alu:
       os << "." << aluName(in.sub) << " " << s(in.a) << ", " << s(in.b)
          << ", " << s(in.c);
@@ -159,7 +190,7 @@ void ktflow::bundle::printBundle(llvm::raw_ostream &os, const Bundle &b,
     os << "  @" << t.name << " : " << tensorRoleName(t.role) << " ";
     for (const TensorDim &d : t.dims) {
       if (d.runtimeArg != kNoArg && d.runtimeArg < b.runtimeArgs.size())
-        os << "@" << b.runtimeArgs[d.runtimeArg].name;
+        os << "(@" << b.runtimeArgs[d.runtimeArg].name << ")";
       else
         os << d.size;
       os << "x";
@@ -201,13 +232,14 @@ void ktflow::bundle::printBundle(llvm::raw_ostream &os, const Bundle &b,
        << " +" << r.offset << ": " << sym << "\n";
   }
   os << "programs:\n";
-  for (const EncodedProgram &p : b.programs) {
+  for (size_t index = 0; index < b.programs.size(); ++index) {
+    const EncodedProgram &p = b.programs[index];
     os << "  " << unitName(p.unit) << " (" << p.code.size() << " bytes)\n";
     auto decoded = decodeProgram(p.code, p.unit);
     if (!decoded) {
       os << "    <" << llvm::toString(decoded.takeError()) << ">\n";
       continue;
     }
-    disassemble(os, *decoded, b);
+    disassemble(os, *decoded, b, index);
   }
 }

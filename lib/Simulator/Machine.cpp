@@ -107,6 +107,9 @@ std::optional<std::vector<uint32_t>> Machine::route(NodeRef from,
     queue.pop_front();
     if (node == to)
       break;
+    // Data cannot be forwarded through another unit: only memories relay.
+    if (node.kind == NodeRef::Unit && !(node == from))
+      continue;
     for (uint32_t i = 0; i < links.size(); ++i) {
       if (!(links[i].from == node))
         continue;

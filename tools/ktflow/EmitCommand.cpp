@@ -15,6 +15,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
@@ -53,7 +54,8 @@ static void printMachine(raw_ostream &os, const sim::Machine &m) {
     os << "unit " << u.name << " (" << u.kind << ")\n";
   for (const sim::MachineLink &l : m.links) {
     os << "datapath " << m.nodeName(l.from) << " -> " << m.nodeName(l.to)
-       << ": " << l.bandwidth << " B/cycle, latency " << l.latency;
+       << ": " << format("%g", l.bandwidth) << " B/cycle, latency "
+       << l.latency;
     if (l.fifoDepth)
       os << ", FIFO depth " << l.fifoDepth;
     os << "\n";

@@ -119,9 +119,12 @@ linkBundle(const Bundle &bundle,
 /// Prints the bundle readably: metadata, machine summary, disassembly.
 void printBundle(llvm::raw_ostream &os, const Bundle &bundle,
                  size_t fileSize = 0);
-/// Prints one program's instructions.
+/// Prints one program's instructions; with the program's index in the
+/// bundle, relocated immediates show the symbol they receive.
 void disassemble(llvm::raw_ostream &os, const sim::UnitProgram &program,
                  const Bundle &bundle);
+void disassemble(llvm::raw_ostream &os, const sim::UnitProgram &program,
+                 const Bundle &bundle, int64_t programIndex);
 
 } // namespace ktflow::bundle
 

@@ -105,8 +105,8 @@ struct Machine {
   std::optional<uint32_t> findLink(NodeRef from, NodeRef to) const;
   /// The fewest-hops route from `from` to `to` (link indices, lowest link
   /// index first on ties, so routes are deterministic); nullopt if none.
-  /// Intermediate nodes must be memories or units other than the endpoints;
-  /// the route never passes through another unit's compute.
+  /// Intermediate nodes are memories only: data is never forwarded through
+  /// another execution unit.
   std::optional<std::vector<uint32_t>> route(NodeRef from, NodeRef to) const;
   std::string nodeName(NodeRef node) const;
   /// A hash of everything that affects what a program means or how long it
