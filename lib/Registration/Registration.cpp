@@ -3,6 +3,7 @@
 #include "ktflow/Registration/Registration.h"
 
 #include "ktflow/Dialect/DFIR/IR/DFIR.h"
+#include "ktflow/Dialect/KTDF/IR/KTDF.h"
 #include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
@@ -30,6 +31,7 @@ void ktflow::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
   registry.insert<mlir::ktdf_arch::KTDFArchDialect>();
   registry.insert<mlir::dfir::DFIRDialect>();
+  registry.insert<mlir::ktdf::KTDFDialect>();
 }
 
 void ktflow::registerAllPasses() {

@@ -1,0 +1,303 @@
+//===- KTDFOps.td - The ktdf (ScheduleIR) operations -------*- tablegen -*-===//
+//
+// This file defines the ScheduleIR operations: the distributed parallel loop
+// over the launch grid, pipelines and their stages and private resources,
+// explicit data transfers, FIFO reads and writes, and the tiling helpers
+// that name a tile size before it is chosen.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_DIALECT_KTDF_IR_KTDFOPS_TD
+#define KTFLOW_DIALECT_KTDF_IR_KTDFOPS_TD
+
+include "ktflow/Dialect/KTDF/IR/KTDFDialect.td"
+include "ktflow/Dialect/KTDF/IR/KTDFTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/IR/OpAsmInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Parallel work
+//===----------------------------------------------------------------------===//
+
+def KTDF_ParallelOp : KTDF_Op<"parallel", [SingleBlock, NoTerminator,
+    RecursiveMemoryEffects]> {
+  let summary = "an iteration space split over identical hardware instances";
+  let description = [{
+    Runs its body once for every point of the box `[0, extents)`, the body's
+    block arguments holding the point (one `index` per dimension, the last
+    fastest). Points are independent. With `distribute(num_instances = N)`,
+    the points, linearised with the first dimension slowest, are split into
+    N contiguous blocks of `ceil(points / N)` (the last ones possibly
+    shorter or empty), one per identical hardware instance; without it the
+    split is not decided yet.
+
+    The mapping group writes the launch grid of a KTIR kernel as one
+    `ktdf.parallel` (its block arguments replace `ktdp.get_compute_tile_id`);
+    the scheduling group chooses `num_instances` from the device (cores times
+    the identical compute lanes of a core).
+
+    ```mlir
+    ktdf.parallel (%x, %y) in [32, 1] distribute(num_instances = 8) {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$extents,
+                       OptionalAttr<I64Attr>:$num_instances);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Product of the extents.
+    int64_t getNumPoints();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelines, stages, private resources
+//===----------------------------------------------------------------------===//
+
+def KTDF_PipelineOp : KTDF_Op<"pipeline", [SingleBlock, NoTerminator,
+    RecursiveMemoryEffects]> {
+  let summary = "stages that overlap across iterations";
+  let description = [{
+    A pipeline holds the resources private to it (`ktdf.private`) and its
+    stages (`ktdf.stage`), in an order where every stage follows the stages
+    whose tokens it waits for. One execution of the pipeline runs every
+    stage once. When the pipeline sits in a loop, a stage of iteration i+1
+    may run while later stages of iteration i still do; with
+    `modulo(size: N)` each private buffer and token exists in N copies used
+    round-robin (iteration i uses copy i mod N), so a stage may run up to
+    N - 1 iterations ahead of the stages that read what it writes
+    (N-buffering). Without `modulo`, N is 1.
+
+    ```mlir
+    ktdf.pipeline modulo(size: 2) {
+      %buf = ktdf.private : memref<3x64xf16, "L1">
+      %loaded = ktdf.stage "load_x" depends_out(1) applicable_units [dma_load] {
+        ktdf.data_transfer %tile to %buf : !ktdp.access_tile<3x64xindex> to memref<3x64xf16, "L1">
+      }
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$modulo);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`modulo` `(` `size` `` `:` $modulo^ `)`)? attr-dict-with-keyword $body
+  }];
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The number of copies of each private resource (1 without modulo).
+    int64_t getNumCopies() { return getModulo().value_or(1); }
+  }];
+}
+
+def KTDF_StageOp : KTDF_Op<"stage", [SingleBlock, NoTerminator,
+    RecursiveMemoryEffects, HasParent<"PipelineOp">]> {
+  let summary = "one step of a pipeline, run by one kind of execution unit";
+  let description = [{
+    A stage runs its body once per execution of its pipeline, after every
+    stage whose token it lists in `depends_in` has finished the same
+    iteration; it produces `depends_out` (a count) fresh tokens when it
+    finishes. `applicable_units` lists the unit roles that may run it (the
+    device model derives roles from features and the datapath graph); once
+    routing has chosen the unit, `unit` holds its device-model name (the
+    template of the first lane; the lowering finds the other instances).
+
+    ```mlir
+    %ready = ktdf.stage "compute" depends_in(%loaded) depends_out(1)
+        applicable_units [vector_compute] unit "core/subcore[0]/SFU_Block/SFU" {
+      %x = ktdf.read_from_fifo %in : !ktdf.fifo.slot<L1LU -> SFU, 64xf16> -> vector<64xf16>
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, Variadic<KTDF_TokenType>:$depends_in,
+                       KTDF_UnitRoleArrayAttr:$applicable_units,
+                       OptionalAttr<StrAttr>:$unit);
+  let results = (outs Variadic<KTDF_TokenType>:$depends_out);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $name (`depends_in` `(` $depends_in^ `)`)?
+    `depends_out` `(` custom<TokenCount>(type($depends_out)) `)`
+    `applicable_units` custom<UnitRoles>($applicable_units)
+    (`unit` $unit^)? attr-dict-with-keyword $body
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether `role` is one of the applicable units.
+    bool isApplicable(UnitRole role);
+  }];
+}
+
+def KTDF_PrivateOp : KTDF_Op<"private", [HasParent<"PipelineOp">,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "a resource private to a pipeline";
+  let description = [{
+    Declares a FIFO slot, a scratchpad buffer or a token owned by the
+    enclosing pipeline (which makes `modulo` copies of it). A buffer is a
+    memref whose memory space is the kind of a device memory (a string);
+    scratchpad allocation records its byte `offset` in that memory (copy k
+    of an N-buffered resource sits at `offset + k * size`).
+
+    ```mlir
+    %buf = ktdf.private offset 0 : memref<3x64xf16, "L1">
+    %slot = ktdf.private : !ktdf.fifo.slot<L1LU -> SFU, 64xf16>
+    %free = ktdf.private : !ktdf.token
+    ```
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "(`offset` $offset^)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def KTDF_DataTransferOp : KTDF_Op<"data_transfer", [AttrSizedOperandSegments]> {
+  let summary = "explicit movement between memories and FIFO slots";
+  let description = [{
+    Moves one block of elements from `src` to `dst`. Each end is a KTIR
+    access tile (global memory, addressed by the tile's view), a buffer
+    (memref) or a FIFO slot. A memref end may be indexed, in which case the
+    block starts at those indices; the block's shape is the slot's if a slot
+    is involved, else the access tile's, else the unindexed memref's. At most
+    one end is an access tile, and at most one a slot.
+
+    ```mlir
+    ktdf.data_transfer %tile to %buf : !ktdp.access_tile<3x64xindex> to memref<3x64xf16, "L1">
+    ktdf.data_transfer %buf[%r, %c] to %slot : memref<3x64xf16, "L1"> to !ktdf.fifo.slot<L1LU -> SFU, 64xf16>
+    ```
+  }];
+  let arguments = (ins AnyType:$src, Variadic<Index>:$src_indices,
+                       AnyType:$dst, Variadic<Index>:$dst_indices);
+  let assemblyFormat = [{
+    $src (`[` $src_indices^ `]`)? `to` $dst (`[` $dst_indices^ `]`)?
+    attr-dict `:` type($src) `to` type($dst)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The shape of the block moved.
+    ::llvm::SmallVector<int64_t> getBlockShape();
+  }];
+}
+
+def KTDF_IndDataTransferOp : KTDF_Op<"ind_data_transfer", [
+    AttrSizedOperandSegments]> {
+  let summary = "movement through an indirect-address buffer";
+  let description = [{
+    A gather (`src[%indices]`) or a scatter (`dst[%indices]`) along the
+    first dimension: row `i` of the unindexed end is row `indices[i]` of the
+    indexed one. `indices` is a rank-1 buffer of integers or indices; the
+    unindexed end has as many rows as it has elements, and both ends agree
+    in their other dimensions and element type.
+
+    ```mlir
+    ktdf.ind_data_transfer %table[%idx] to %rows
+        : memref<1024x64xf16>[memref<8xi32, "L1">] to memref<8x64xf16, "L1">
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$src, Optional<AnyMemRef>:$src_index,
+                       AnyMemRef:$dst, Optional<AnyMemRef>:$dst_index);
+  let assemblyFormat = [{
+    $src (`[` $src_index^ `]`)? `to` $dst (`[` $dst_index^ `]`)? attr-dict
+    `:` type($src) (`[` type($src_index)^ `]`)? `to` type($dst)
+    (`[` type($dst_index)^ `]`)?
+  }];
+  let hasVerifier = 1;
+}
+
+def KTDF_ReadFromFifoOp : KTDF_Op<"read_from_fifo"> {
+  let summary = "a compute stage consumes one FIFO slot";
+  let description = [{
+    Pops the slot's block as a vector (after tiling) or a tensor (before)
+    of the slot's shape and element type.
+
+    ```mlir
+    %x = ktdf.read_from_fifo %slot : !ktdf.fifo.slot<L1LU -> SFU, 64xf16> -> vector<64xf16>
+    ```
+  }];
+  let arguments = (ins KTDF_FifoSlotType:$slot);
+  let results = (outs AnyTypeOf<[AnyVectorOfNonZeroRank, AnyRankedTensor]>:$result);
+  let assemblyFormat = "$slot attr-dict `:` qualified(type($slot)) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def KTDF_WriteToFifoOp : KTDF_Op<"write_to_fifo"> {
+  let summary = "a compute stage produces one FIFO slot";
+  let description = [{
+    Pushes a vector or tensor of the slot's shape and element type.
+
+    ```mlir
+    ktdf.write_to_fifo %z to %slot : vector<64xf16> to !ktdf.fifo.slot<SFU -> L1SU, 64xf16>
+    ```
+  }];
+  let arguments = (ins AnyTypeOf<[AnyVectorOfNonZeroRank, AnyRankedTensor]>:$value,
+                       KTDF_FifoSlotType:$slot);
+  let assemblyFormat = [{
+    $value `to` $slot attr-dict `:` type($value) `to` qualified(type($slot))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tiling helpers
+//===----------------------------------------------------------------------===//
+
+def KTDF_ReserveSizeOp : KTDF_Op<"tiling.reserve_size", [Pure]> {
+  let summary = "a tile size chosen later";
+  let description = [{
+    Stands for the size of the tiles a loop of `extent` iterations is cut
+    into, before the cost model picks it: a multiple of `granularity` (the
+    device's SIMD width or transfer granularity, in elements) that divides
+    `extent`. Tile-size selection replaces it with a constant.
+
+    ```mlir
+    %ts = ktdf.tiling.reserve_size "row_chunk" extent 128 granularity 64
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, I64Attr:$extent, I64Attr:$granularity);
+  let results = (outs Index:$size);
+  let assemblyFormat = "$name `extent` $extent `granularity` $granularity attr-dict";
+  let hasVerifier = 1;
+}
+
+def KTDF_DeriveSizeOp : KTDF_Op<"tiling.derive_size", [Pure]> {
+  let summary = "the extent of the current tile";
+  let description = [{
+    `min(size, extent - offset)`: the number of iterations of the tile that
+    starts at `offset` in a loop of `extent` iterations cut into tiles of
+    `size`. Folds when its operands are constants.
+
+    ```mlir
+    %n = ktdf.tiling.derive_size %ts at %iv extent %c128
+    ```
+  }];
+  let arguments = (ins Index:$size, Index:$offset, Index:$extent);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$size `at` $offset `extent` $extent attr-dict";
+  let hasFolder = 1;
+}
+
+def KTDF_LinearizeIndexOp : KTDF_Op<"tiling.linearize_index", [Pure]> {
+  let summary = "the original index of an element of a tile";
+  let description = [{
+    `tile * size + inner`: the index, in the loop before tiling, of element
+    `inner` of tile number `tile` when tiles have `size` elements. Folds when
+    its operands are constants, and to `inner` for tile 0.
+
+    ```mlir
+    %i = ktdf.tiling.linearize_index %t, %inner by %ts
+    ```
+  }];
+  let arguments = (ins Index:$tile, Index:$inner, Index:$size);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$tile `,` $inner `by` $size attr-dict";
+  let hasFolder = 1;
+}
+
+#endif // KTFLOW_DIALECT_KTDF_IR_KTDFOPS_TD

@@ -1,0 +1,428 @@
+// RUN: ktflow-opt %s -split-input-file -verify-diagnostics
+
+// One case per ktdf verifier and parser message.
+
+func.func @no_dims() {
+  // expected-error @+1 {{needs at least one dimension}}
+  ktdf.parallel () in [] {
+  }
+  return
+}
+
+// -----
+
+func.func @zero_extent() {
+  // expected-error @+1 {{extents must be positive}}
+  ktdf.parallel (%i) in [0] {
+  }
+  return
+}
+
+// -----
+
+func.func @arg_count() {
+  // expected-error @+1 {{has 2 dimensions but its body takes 1 arguments}}
+  "ktdf.parallel"() <{extents = array<i64: 4, 2>}> ({
+  ^bb0(%i: index):
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @arg_type() {
+  // expected-error @+1 {{body arguments must be of type index}}
+  "ktdf.parallel"() <{extents = array<i64: 4>}> ({
+  ^bb0(%i: i32):
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @instances() {
+  // expected-error @+1 {{distributes over a positive number of instances, not 0}}
+  ktdf.parallel (%i) in [4] distribute(num_instances = 0) {
+  }
+  return
+}
+
+// -----
+
+func.func @too_large() {
+  // expected-error @+1 {{iteration space is too large}}
+  ktdf.parallel (%i, %j) in [65536, 65536] {
+  }
+  return
+}
+
+// -----
+
+func.func @modulo() {
+  // expected-error @+1 {{modulo size must be positive, not 0}}
+  ktdf.pipeline modulo(size: 0) {
+  }
+  return
+}
+
+// -----
+
+func.func @pipeline_body() {
+  ktdf.pipeline {
+    // expected-error @+1 {{cannot appear directly in a ktdf.pipeline}}
+    %c0 = arith.constant 0 : index
+  }
+  return
+}
+
+// -----
+
+func.func @stage_name() {
+  ktdf.pipeline {
+    // expected-error @+1 {{needs a non-empty name}}
+    ktdf.stage "" depends_out(0) applicable_units [dma_load] {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @stage_roles() {
+  ktdf.pipeline {
+    // expected-error @+1 {{needs at least one applicable unit role}}
+    ktdf.stage "s" depends_out(0) applicable_units [] {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @stage_role_twice() {
+  ktdf.pipeline {
+    // expected-error @+1 {{lists unit role 'dma_load' twice}}
+    ktdf.stage "s" depends_out(0) applicable_units [dma_load, dma_load] {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @stage_unknown_role() {
+  ktdf.pipeline {
+    // expected-error @+1 {{unknown unit role 'dma'}}
+    ktdf.stage "s" depends_out(0) applicable_units [dma] {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @stage_token_count() {
+  ktdf.pipeline {
+    // expected-error @+1 {{expected between 0 and 64 tokens}}
+    ktdf.stage "s" depends_out(-1) applicable_units [dma_load] {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @stage_empty_unit() {
+  ktdf.pipeline {
+    // expected-error @+1 {{names an empty unit}}
+    ktdf.stage "s" depends_out(0) applicable_units [dma_load] unit "" {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @stage_foreign_token(%t: !ktdf.token) {
+  ktdf.pipeline {
+    // expected-error @+1 {{waits for a token that no stage or private resource of its pipeline defines}}
+    ktdf.stage "s" depends_in(%t) depends_out(0) applicable_units [dma_load] {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @stage_outside_pipeline() {
+  // expected-error @+1 {{expects parent op 'ktdf.pipeline'}}
+  ktdf.stage "s" depends_out(0) applicable_units [dma_load] {
+  }
+  return
+}
+
+// -----
+
+func.func @private_dynamic() {
+  ktdf.pipeline {
+    // expected-error @+1 {{buffers need a static shape}}
+    %b = ktdf.private : memref<?xf16, "L1">
+  }
+  return
+}
+
+// -----
+
+func.func @private_no_kind() {
+  ktdf.pipeline {
+    // expected-error @+1 {{buffers need a device memory kind}}
+    %b = ktdf.private : memref<64xf16>
+  }
+  return
+}
+
+// -----
+
+func.func @private_layout() {
+  ktdf.pipeline {
+    // expected-error @+1 {{buffers are dense and row-major}}
+    %b = ktdf.private : memref<4x4xf16, strided<[8, 1]>, "L1">
+  }
+  return
+}
+
+// -----
+
+func.func @private_offset() {
+  ktdf.pipeline {
+    // expected-error @+1 {{offset must not be negative}}
+    %b = ktdf.private offset -64 : memref<64xf16, "L1">
+  }
+  return
+}
+
+// -----
+
+func.func @private_type() {
+  ktdf.pipeline {
+    // expected-error @+1 {{declares a buffer (memref), a FIFO slot or a token, not 'f32'}}
+    %b = ktdf.private : f32
+  }
+  return
+}
+
+// -----
+
+func.func @private_slot_offset() {
+  ktdf.pipeline {
+    // expected-error @+1 {{only buffers have an offset}}
+    %b = ktdf.private offset 0 : !ktdf.token
+  }
+  return
+}
+
+// -----
+
+func.func @transfer_ends(%a: f32, %b: memref<4xf32, "L1">) {
+  // expected-error @+1 {{ends must be access tiles, memrefs or FIFO slots}}
+  ktdf.data_transfer %a to %b : f32 to memref<4xf32, "L1">
+  return
+}
+
+// -----
+
+func.func @transfer_tiles(%a: !ktdp.access_tile<4xindex>) {
+  // expected-error @+1 {{cannot move from one access tile to another}}
+  ktdf.data_transfer %a to %a : !ktdp.access_tile<4xindex> to !ktdp.access_tile<4xindex>
+  return
+}
+
+// -----
+
+func.func @transfer_slots(%a: !ktdf.fifo.slot<A -> B, 4xf16>) {
+  // expected-error @+1 {{cannot move from one FIFO slot to another}}
+  ktdf.data_transfer %a to %a : !ktdf.fifo.slot<A -> B, 4xf16> to !ktdf.fifo.slot<A -> B, 4xf16>
+  return
+}
+
+// -----
+
+func.func @transfer_index_src(%a: !ktdf.fifo.slot<A -> B, 4xf16>, %b: memref<4xf16, "L1">, %i: index) {
+  // expected-error @+1 {{only a buffer source can be indexed}}
+  ktdf.data_transfer %a[%i] to %b : !ktdf.fifo.slot<A -> B, 4xf16> to memref<4xf16, "L1">
+  return
+}
+
+// -----
+
+func.func @transfer_index_dst(%a: !ktdf.fifo.slot<A -> B, 4xf16>, %b: memref<4xf16, "L1">, %i: index) {
+  // expected-error @+1 {{only a buffer destination can be indexed}}
+  ktdf.data_transfer %b to %a[%i] : memref<4xf16, "L1"> to !ktdf.fifo.slot<A -> B, 4xf16>
+  return
+}
+
+// -----
+
+func.func @transfer_both_indexed(%a: memref<4xf16, "L1">, %i: index) {
+  // expected-error @+1 {{cannot infer the block shape when both buffers are indexed}}
+  ktdf.data_transfer %a[%i] to %a[%i] : memref<4xf16, "L1"> to memref<4xf16, "L1">
+  return
+}
+
+// -----
+
+func.func @transfer_elem(%a: !ktdf.fifo.slot<A -> B, 4xf16>, %b: memref<4xf32, "L1">) {
+  // expected-error @+1 {{moves 'f16' elements into 'f32' elements}}
+  ktdf.data_transfer %a to %b : !ktdf.fifo.slot<A -> B, 4xf16> to memref<4xf32, "L1">
+  return
+}
+
+// -----
+
+func.func @transfer_index_count(%a: !ktdf.fifo.slot<A -> B, 4xf16>, %b: memref<2x4xf16, "L1">, %i: index) {
+  // expected-error @+1 {{indexes its destination with 1 indices, but the buffer has rank 2}}
+  ktdf.data_transfer %a to %b[%i] : !ktdf.fifo.slot<A -> B, 4xf16> to memref<2x4xf16, "L1">
+  return
+}
+
+// -----
+
+func.func @transfer_block_rank(%a: !ktdf.fifo.slot<A -> B, 1x1x4xf16>, %b: memref<2x4xf16, "L1">, %i: index) {
+  // expected-error @+1 {{moves a block of rank 3 within a destination of rank 2}}
+  ktdf.data_transfer %a to %b[%i, %i] : !ktdf.fifo.slot<A -> B, 1x1x4xf16> to memref<2x4xf16, "L1">
+  return
+}
+
+// -----
+
+func.func @transfer_block_fit(%a: !ktdf.fifo.slot<A -> B, 8xf16>, %b: memref<2x4xf16, "L1">, %i: index) {
+  // expected-error @+1 {{moves a block of 8 elements along a dimension of 4 in its destination}}
+  ktdf.data_transfer %a to %b[%i, %i] : !ktdf.fifo.slot<A -> B, 8xf16> to memref<2x4xf16, "L1">
+  return
+}
+
+// -----
+
+func.func @transfer_block_size(%a: !ktdp.access_tile<3x64xindex>, %b: memref<2x64xf16, "L1">) {
+  // expected-error @+1 {{moves a block of 192 elements but its destination 'memref<2x64xf16, "L1">' holds 128}}
+  ktdf.data_transfer %a to %b : !ktdp.access_tile<3x64xindex> to memref<2x64xf16, "L1">
+  return
+}
+
+// -----
+
+func.func @ind_two(%a: memref<8x4xf16>, %b: memref<8x4xf16, "L1">, %i: memref<8xi32, "L1">) {
+  // expected-error @+1 {{needs exactly one indexed end}}
+  ktdf.ind_data_transfer %a[%i] to %b[%i] : memref<8x4xf16>[memref<8xi32, "L1">] to memref<8x4xf16, "L1">[memref<8xi32, "L1">]
+  return
+}
+
+// -----
+
+func.func @ind_index_type(%a: memref<8x4xf16>, %b: memref<8x4xf16, "L1">, %i: memref<8xf32, "L1">) {
+  // expected-error @+1 {{index buffer must be a rank-1 memref of integers}}
+  ktdf.ind_data_transfer %a[%i] to %b : memref<8x4xf16>[memref<8xf32, "L1">] to memref<8x4xf16, "L1">
+  return
+}
+
+// -----
+
+func.func @ind_elem(%a: memref<8x4xf16>, %b: memref<8x4xf32, "L1">, %i: memref<8xi32, "L1">) {
+  // expected-error @+1 {{moves 'f16' elements into 'f32' elements}}
+  ktdf.ind_data_transfer %a[%i] to %b : memref<8x4xf16>[memref<8xi32, "L1">] to memref<8x4xf32, "L1">
+  return
+}
+
+// -----
+
+func.func @ind_rank(%a: memref<8x4xf16>, %b: memref<32xf16, "L1">, %i: memref<8xi32, "L1">) {
+  // expected-error @+1 {{ends must have the same non-zero rank}}
+  ktdf.ind_data_transfer %a[%i] to %b : memref<8x4xf16>[memref<8xi32, "L1">] to memref<32xf16, "L1">
+  return
+}
+
+// -----
+
+func.func @ind_rows(%a: memref<8x4xf16>, %b: memref<4x4xf16, "L1">, %i: memref<8xi32, "L1">) {
+  // expected-error @+1 {{moves 8 indexed rows but the unindexed end has 4}}
+  ktdf.ind_data_transfer %a[%i] to %b : memref<8x4xf16>[memref<8xi32, "L1">] to memref<4x4xf16, "L1">
+  return
+}
+
+// -----
+
+func.func @ind_row_dims(%a: memref<16x4xf16>, %b: memref<8x8xf16, "L1">, %i: memref<8xi32, "L1">) {
+  // expected-error @+1 {{ends disagree in a row dimension (4 vs 8)}}
+  ktdf.ind_data_transfer %a[%i] to %b : memref<16x4xf16>[memref<8xi32, "L1">] to memref<8x8xf16, "L1">
+  return
+}
+
+// -----
+
+func.func @read_outside(%s: !ktdf.fifo.slot<A -> B, 4xf16>) {
+  // expected-error @+1 {{must be inside a ktdf.stage}}
+  %v = ktdf.read_from_fifo %s : !ktdf.fifo.slot<A -> B, 4xf16> -> vector<4xf16>
+  return
+}
+
+// -----
+
+func.func @read_type() {
+  ktdf.pipeline {
+    %s = ktdf.private : !ktdf.fifo.slot<A -> B, 4xf16>
+    ktdf.stage "s" depends_out(0) applicable_units [vector_compute] {
+      // expected-error @+1 {{moves 'vector<8xf16>' through a slot of '!ktdf.fifo.slot<A -> B, 4xf16>'}}
+      %v = ktdf.read_from_fifo %s : !ktdf.fifo.slot<A -> B, 4xf16> -> vector<8xf16>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @write_type(%v: vector<4xf32>) {
+  ktdf.pipeline {
+    %s = ktdf.private : !ktdf.fifo.slot<A -> B, 4xf16>
+    ktdf.stage "s" depends_out(0) applicable_units [vector_compute] {
+      // expected-error @+1 {{moves 'vector<4xf32>' through a slot of}}
+      ktdf.write_to_fifo %v to %s : vector<4xf32> to !ktdf.fifo.slot<A -> B, 4xf16>
+    }
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{FIFO slot endpoints must be non-empty}}
+func.func private @slot_endpoint(!ktdf.fifo.slot<"" -> B, 4xf16>)
+
+// -----
+
+// expected-error @+1 {{a FIFO slot holds a block of rank 1 or more}}
+func.func private @slot_rank(!ktdf.fifo.slot<A -> B, f16>)
+
+// -----
+
+// expected-error @+1 {{FIFO slot dimensions must be positive}}
+func.func private @slot_dims(!ktdf.fifo.slot<A -> B, 0x4xf16>)
+
+// -----
+
+// expected-error @+1 {{FIFO slot elements must be integers or floats, not 'index'}}
+func.func private @slot_elem(!ktdf.fifo.slot<A -> B, 4xindex>)
+
+// -----
+
+func.func @reserve_extent() -> index {
+  // expected-error @+1 {{extent must be positive}}
+  %t = ktdf.tiling.reserve_size "t" extent 0 granularity 64
+  return %t : index
+}
+
+// -----
+
+func.func @reserve_granularity() -> index {
+  // expected-error @+1 {{granularity must be positive}}
+  %t = ktdf.tiling.reserve_size "t" extent 64 granularity 0
+  return %t : index
+}
