@@ -25,7 +25,7 @@ ViewAccessor::ViewAccessor(const MemoryView &view) : view(view) {
       if (span < 0)
         lo += span;
     }
-    regions.push_back(empty ? nullptr : part.space->find(lo));
+    regions.push_back(empty ? nullptr : part.space->findAtOrBelow(lo));
   }
 }
 
@@ -58,11 +58,14 @@ ViewAccessor::Status ViewAccessor::locate(ArrayRef<int64_t> coord,
     MemRegion *r = regions[i];
     if (!r || addr < r->base || addr >= r->base + r->size()) {
       if (message) {
-        *message = "coordinate " + formatCoords(coord) + " maps to address " +
-                   std::to_string(addr) + ", outside memory";
+        *message = "coordinate " + formatCoords(coord);
         if (r)
-          *message += " ('" + r->name + "' holds " +
-                      std::to_string(r->size()) + " elements)";
+          *message += " maps to element " + std::to_string(addr - r->base) +
+                      " of '" + r->name + "', outside its " +
+                      std::to_string(r->size()) + " elements";
+        else
+          *message += " maps to address " + std::to_string(addr) +
+                      ", outside memory";
       }
       return Status::OutsideMemory;
     }

@@ -54,7 +54,8 @@ std::string TileExecutor::tileName() const {
 }
 
 InFlightDiagnostic TileExecutor::error(Operation *op) {
-  InFlightDiagnostic diag = op->emitError();
+  // emitOpError names the op: "'ktdp.load' op tile 3: ...".
+  InFlightDiagnostic diag = op->emitOpError();
   diag << tileName() << ": ";
   return diag;
 }
@@ -158,6 +159,16 @@ LogicalResult TileExecutor::runOp(Operation *op) {
     return runLinalgOp(*this, op);
   return error(op) << "unknown op '" << op->getName()
                    << "': the interpreter does not implement it";
+}
+
+std::string ktflow::interp::formatLocation(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return file.getFilename().str() + ":" + std::to_string(file.getLine()) +
+           ":" + std::to_string(file.getColumn());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
 }
 
 std::string ktflow::interp::formatCoords(ArrayRef<int64_t> coords) {

@@ -129,6 +129,9 @@ mlir::LogicalResult runElementwiseOp(TileExecutor &exec, mlir::Operation *op);
 /// Runs any linalg structured op on tensors.
 mlir::LogicalResult runLinalgOp(TileExecutor &exec, mlir::Operation *op);
 
+/// "file.mlir:3:17" for file locations, else the printed location.
+std::string formatLocation(mlir::Location loc);
+
 /// "(3, 17)".
 std::string formatCoords(llvm::ArrayRef<int64_t> coords);
 

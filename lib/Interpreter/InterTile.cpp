@@ -100,7 +100,8 @@ struct Delivery {
 /// Resolves the consumer's group and producers and waits for them.
 static FailureOr<Delivery>
 prepareDelivery(TileExecutor &exec, Operation *op, Value future,
-                IntegerSet consumers, std::optional<IntegerSet> dependency) {
+                IntegerSet consumers, std::optional<IntegerSet> dependency,
+                bool singleProducer) {
   const RValue &value = exec.get(future);
   if (!value.isFuture())
     return exec.error(op) << "expected a tile future";
@@ -108,7 +109,7 @@ prepareDelivery(TileExecutor &exec, Operation *op, Value future,
   if (handle.consumed)
     return exec.error(op) << "future consumed twice: the tile future of the "
                              "inter_tile_produce at "
-                          << handle.instance->produceOp->getLoc()
+                          << formatLocation(handle.instance->produceOp->getLoc())
                           << " was already delivered on this tile";
   handle.consumed = true;
   auto produce = cast<ktdp::InterTileProduceOp>(handle.instance->produceOp);
@@ -144,6 +145,14 @@ prepareDelivery(TileExecutor &exec, Operation *op, Value future,
     }
     delivery.producers.push_back(p);
   }
+  if (singleProducer && delivery.producers.size() != 1) {
+    auto diag = exec.error(op);
+    diag << "the consumer depends on " << delivery.producers.size()
+         << " producer tiles of group " << delivery.group
+         << "; a consume delivers exactly one producer's values (add a "
+            "producer_dependency_per_consumer set)";
+    return diag;
+  }
   auto ready = [&]() {
     return llvm::all_of(delivery.producers, [&](int64_t p) {
       return delivery.instance->produced.count(p) != 0;
@@ -174,7 +183,8 @@ static LogicalResult runConsume(TileExecutor &exec, Operation *op) {
   FailureOr<Delivery> delivery =
       prepareDelivery(exec, op, consume.getFuture(),
                       consume.getConsumerTilesPerGroup(),
-                      consume.getProducerDependencyPerConsumer());
+                      consume.getProducerDependencyPerConsumer(),
+                      /*singleProducer=*/true);
   if (failed(delivery))
     return failure();
   if (!delivery->isConsumer) {
@@ -185,14 +195,6 @@ static LogicalResult runConsume(TileExecutor &exec, Operation *op) {
       exec.set(result, TensorRef(std::make_shared<Tensor>(std::move(*zeros))));
     }
     return success();
-  }
-  if (delivery->producers.size() != 1) {
-    auto diag = exec.error(op);
-    diag << "the consumer depends on " << delivery->producers.size()
-         << " producer tiles of group " << delivery->group
-         << "; a consume delivers exactly one producer's values (add a "
-            "producer_dependency_per_consumer set)";
-    return diag;
   }
   FailureOr<SmallVector<RValue, 1>> values =
       partialsOf(exec, op, *delivery, delivery->producers.front());
@@ -208,7 +210,8 @@ static LogicalResult runReduce(TileExecutor &exec, Operation *op) {
   FailureOr<Delivery> delivery =
       prepareDelivery(exec, op, reduce.getFuture(),
                       reduce.getConsumerTilesPerGroup(),
-                      reduce.getProducerDependencyPerConsumer());
+                      reduce.getProducerDependencyPerConsumer(),
+                      /*singleProducer=*/false);
   if (failed(delivery))
     return failure();
   SmallVector<RValue> acc;

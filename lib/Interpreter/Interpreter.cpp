@@ -262,7 +262,8 @@ LogicalResult Interpreter::run() {
       continue;
     }
     if (!impl->scalars[i])
-      return fn.emitError() << "argument '" << impl->argName(i)
+      return emitError(fn.getArgument(i).getLoc())
+             << "argument '" << impl->argName(i)
                             << "' has no value (pass --arg "
                             << impl->argName(i) << "=VALUE)";
     argValues.push_back(*impl->scalars[i]);

@@ -536,8 +536,7 @@ LogicalResult ktflow::interp::runLinalgOp(TileExecutor &exec, Operation *op) {
     if (!plan) {
       exec.state.linalgPlans.erase(op);
       if (errorOp != op)
-        return exec.error(errorOp) << "unknown op '" << errorOp->getName()
-                                   << "' in the body of '" << op->getName()
+        return exec.error(errorOp) << "in the body of '" << op->getName()
                                    << "': " << error;
       return exec.error(op) << error;
     }

@@ -135,9 +135,8 @@ ktflow::interp::buildLinalgPlan(Operation *op, std::string &error,
     } else {
       std::optional<EwOp> ew = decodeElementwise(&bodyOp, 0, error);
       if (!ew || bodyOp.getNumResults() != 1) {
-        if (ew)
-          error = "has several results";
-        error = "is not supported in a linalg body: it " + error;
+        error = "unknown op '" + bodyOp.getName().getStringRef().str() +
+                "': the interpreter does not support it in a linalg body";
         return nullptr;
       }
       instr.ew = *ew;

@@ -68,16 +68,18 @@ static LogicalResult moveBox(TileExecutor &exec, Operation *op,
     }
     minAddr += origin;
     maxAddr += origin;
-    MemRegion *region = part.space->find(minAddr);
+    MemRegion *region = part.space->findAtOrBelow(minAddr);
     if (!region || minAddr < region->base ||
         maxAddr >= region->base + region->size()) {
       auto diag = exec.error(op);
-      diag << "coordinates " << formatCoords(a) << " to " << formatCoords(b)
-           << " map to addresses [" << minAddr << ", " << maxAddr
-           << "], outside memory";
+      diag << "coordinates " << formatCoords(a) << " to " << formatCoords(b);
       if (region)
-        diag << " ('" << region->name << "' holds " << region->size()
-             << " elements)";
+        diag << " map to elements [" << minAddr - region->base << ", "
+             << maxAddr - region->base << "] of '" << region->name
+             << "', outside its " << region->size() << " elements";
+      else
+        diag << " map to addresses [" << minAddr << ", " << maxAddr
+             << "], outside memory";
       return diag;
     }
     if (region->dtype != tile.view->dtype)

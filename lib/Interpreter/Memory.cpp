@@ -147,6 +147,13 @@ void ktflow::interp::resolveDefaultSpec(InputSpec &spec, DType dtype,
                                              : InputSpec::Kind::Uniform;
 }
 
+MemRegion *MemorySpace::findAtOrBelow(int64_t addr) {
+  auto it = regions.upper_bound(addr);
+  if (it == regions.begin())
+    return nullptr;
+  return std::prev(it)->second.get();
+}
+
 /// Binds `region` to element type `dtype` (first binding fixes it).
 static llvm::Error bindDType(MemRegion &region, DType dtype) {
   if (!region.dtype) {

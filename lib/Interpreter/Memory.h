@@ -77,6 +77,9 @@ public:
 
   /// The region holding address `addr`, or null.
   MemRegion *find(int64_t addr);
+  /// The region starting closest at or below `addr` (it may end before
+  /// `addr`), or null: the memory an out-of-range address overflows.
+  MemRegion *findAtOrBelow(int64_t addr);
 
   /// Adds an argument region (global memory only).
   MemRegion *addArgument(int argIndex, std::string argName, InputSpec init,

@@ -126,8 +126,13 @@ void Scheduler::reportDeadlock() {
     }
   if (!first || !first->waitOp)
     return;
-  InFlightDiagnostic diag = first->waitOp->emitError();
-  diag << "deadlock: every unfinished tile waits for a tile future";
+  int64_t blocked = llvm::count_if(tiles, [](const std::unique_ptr<Tile> &t) {
+    return t->state == Tile::State::Blocked;
+  });
+  InFlightDiagnostic diag = first->waitOp->emitOpError();
+  diag << "deadlock: " << blocked << " unfinished tile"
+       << (blocked == 1 ? " waits" : "s wait")
+       << " for tile futures that no tile can produce any more";
   for (auto [index, tile] : llvm::enumerate(tiles))
     if (tile->state == Tile::State::Blocked && tile->waitOp)
       diag.attachNote(tile->waitOp->getLoc())
