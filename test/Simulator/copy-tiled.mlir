@@ -1,5 +1,5 @@
 // RUN: ktflow emit %s --arch %examples/devices/sample_device.mlir -o %t.ktfb
-// RUN: ktflow sim %t.ktfb --input x=range:-1024:1024 --output y=%t.y.npy | FileCheck %s
+// RUN: ktflow sim %t.ktfb --input x=seq:-1024:1024 --output y=%t.y.npy | FileCheck %s
 // RUN: python3 %S/Inputs/check_npy.py %t.y.npy "-1024 + i" 2048
 
 // The copy of copy.mlir in 4 tiles of 1024 bytes through ONE input and ONE

@@ -1,7 +1,13 @@
 // RUN: ktflow emit %s --arch %examples/devices/sample_device.mlir -o %t.ktfb | FileCheck %s --check-prefix=EMIT
-// RUN: ktflow sim %t.ktfb --input x=range:-1000:1000 --output y=%t.y.npy --trace %t.json | FileCheck %s
+// RUN: ktflow sim %t.ktfb --input x=seq:-1000:1000 --output y=%t.y.npy --trace %t.json | FileCheck %s
 // RUN: python3 %S/Inputs/check_npy.py %t.y.npy "-1000 + i % 2000" 2048
+// RUN: python3 %S/Inputs/check_npy.py --write %t.x.npy "<f2" 2048 "i * 0.25 - 200"
+// RUN: ktflow sim %t.ktfb --input x=%t.x.npy --output y=%t.y2.npy | FileCheck %s
+// RUN: python3 %S/Inputs/check_npy.py %t.y2.npy "i * 0.25 - 200" 2048
+// RUN: python3 %S/Inputs/check_npy.py --write %t.bad.npy "<f4" 2048 "i"
+// RUN: not ktflow sim %t.ktfb --input x=%t.bad.npy 2>&1 | FileCheck %s --check-prefix=DTYPE
 // RUN: FileCheck %s --check-prefix=TRACE < %t.json
+// RUN: python3 -c "import json, sys; t = json.load(open(sys.argv[1])); assert len(t['traceEvents']) > 50" %t.json
 
 // DDR -> L1 -> SFU -> L1 -> DDR on core 0, sub-core 0 of the sample device:
 // 4096 bytes (2048 f16) in one tile.
@@ -15,6 +21,8 @@
 //              stages of one cycle + latencies 4+1, 1, 4    +  44 -> 211
 //   sync                                                    +   1 -> 212
 //   store DMA  ceil(4096/64) + 2 + 100                      + 166 -> 378
+
+// DTYPE: ktflow: error: input 'x': {{.*}}.bad.npy holds <f4 elements, the tensor has f16
 
 // EMIT: kernel copy for sample_device, 5 unit programs
 

@@ -1,5 +1,5 @@
 // RUN: ktflow emit %s --arch %examples/devices/sample_device.mlir -o %t.ktfb
-// RUN: ktflow sim %t.ktfb --input x=range:-3:4 --output y=%t.y.npy | FileCheck %s
+// RUN: ktflow sim %t.ktfb --input x=seq:-3:4 --output y=%t.y.npy | FileCheck %s
 // RUN: python3 %S/Inputs/check_npy.py %t.y.npy "sum(-3 + (i * 256 + j) % 7 for j in range(256))" 16
 
 // Row sums of a 16x256 f16 matrix (x[r][c] = -3 + (256 r + c) mod 7, so

@@ -1,8 +1,8 @@
 // RUN: ktflow emit %s --arch %examples/devices/sample_device.mlir -o %t.ktfb
 // RUN: ktflow inspect %t.ktfb | FileCheck %s --check-prefix=INSPECT
-// RUN: ktflow sim %t.ktfb --arg n=256 --input x=range:0:1024 --output y=%t.y.npy | FileCheck %s
+// RUN: ktflow sim %t.ktfb --arg n=256 --input x=seq:0:1024 --output y=%t.y.npy | FileCheck %s
 // RUN: python3 %S/Inputs/check_npy.py %t.y.npy "i" 256
-// RUN: ktflow sim %t.ktfb --arg n=1024 --input x=range:0:1024 --output y=%t.y2.npy | FileCheck %s --check-prefix=LARGE
+// RUN: ktflow sim %t.ktfb --arg n=1024 --input x=seq:0:1024 --output y=%t.y2.npy | FileCheck %s --check-prefix=LARGE
 // RUN: python3 %S/Inputs/check_npy.py %t.y2.npy "i" 1024
 // RUN: not ktflow sim %t.ktfb --arg n=100 --input x=zeros 2>&1 | FileCheck %s --check-prefix=GRAN
 // RUN: not ktflow sim %t.ktfb --arg n=2048 --input x=zeros 2>&1 | FileCheck %s --check-prefix=UPPER

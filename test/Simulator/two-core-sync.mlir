@@ -1,5 +1,5 @@
 // RUN: ktflow emit %s --arch %examples/devices/sample_device.mlir -o %t.ktfb
-// RUN: ktflow sim %t.ktfb --input x=range:-512:512 --output y=%t.y.npy --output tmp=%t.tmp.npy | FileCheck %s
+// RUN: ktflow sim %t.ktfb --input x=seq:-512:512 --output y=%t.y.npy --output tmp=%t.tmp.npy | FileCheck %s
 // RUN: python3 %S/Inputs/check_npy.py %t.tmp.npy "2 * (-512 + i)" 1024
 // RUN: python3 %S/Inputs/check_npy.py %t.y.npy "2 * (-512 + i) + 1" 1024
 

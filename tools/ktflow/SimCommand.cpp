@@ -1,7 +1,7 @@
 //===- SimCommand.cpp - `ktflow sim` --------------------------------------===//
 //
 // This file implements `ktflow sim BUNDLE [--arch DEVICE] [--arg N=V ...]
-// [--input NAME=FILE.npy|random|zeros|range:LO:HI|value:V ...]
+// [--input NAME=FILE.npy|random|zeros|range:LO:HI|seq:LO:HI|value:V ...]
 // [--output NAME=FILE.npy ...] [--print NAME ...] [--trace FILE]`: launch a
 // program bundle on the cycle-level simulator through the runtime, then
 // print cycles and per-unit statistics and write or print the outputs.
@@ -39,7 +39,8 @@ static cl::opt<std::string>
             cl::value_desc("file"), cl::sub(ktflow::driver::simCommand));
 static cl::list<std::string>
     simInputs("input",
-              cl::desc("NAME=FILE.npy|random|zeros|range:LO:HI|value:V"),
+              cl::desc("NAME=FILE.npy|random|zeros|range:LO:HI|seq:LO:HI|"
+                       "value:V"),
               cl::value_desc("spec"), cl::sub(ktflow::driver::simCommand));
 static cl::list<std::string>
     simOutputs("output", cl::desc("NAME=FILE.npy: write a tensor after the run"),
@@ -114,14 +115,19 @@ static Expected<std::vector<uint8_t>> makeInput(StringRef name, StringRef spec,
     fill([&](uint64_t) { return v; });
     return bytes;
   }
-  if (spec.consume_front("range:")) {
+  bool seq = spec.starts_with("seq:");
+  if (spec.consume_front("seq:") || spec.consume_front("range:")) {
     auto [lo, hi] = spec.split(':');
     int64_t l, h;
     if (lo.getAsInteger(10, l) || hi.getAsInteger(10, h) || h <= l)
-      return createStringError("input '%s': expected range:LO:HI with LO < HI",
-                               name.str().c_str());
-    // Consecutive values from LO wrapping at HI: easy to check by hand.
-    fill([&](uint64_t i) { return static_cast<double>(l + int64_t(i % (h - l))); });
+      return createStringError("input '%s': expected %s:LO:HI with LO < HI",
+                               name.str().c_str(), seq ? "seq" : "range");
+    uint64_t span = static_cast<uint64_t>(h - l);
+    // seq: consecutive values from LO, wrapping at HI (easy to check by
+    // hand); range: uniform integers in [LO, HI), as the interpreter's.
+    fill([&](uint64_t i) {
+      return static_cast<double>(l + int64_t(seq ? i % span : rng() % span));
+    });
     return bytes;
   }
   auto tensor = interp::readNpyFile(spec);

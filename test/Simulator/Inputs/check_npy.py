@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # Checks every element of a .npy file against a Python expression of its
-# flat index `i` (exact comparison), independently of ktflow's own reader.
+# flat index `i` (exact comparison), independently of ktflow's own reader,
+# or writes a 1-D .npy file from such an expression.
 # Usage: check_npy.py FILE.npy EXPR [COUNT]
+#        check_npy.py --write FILE.npy DESCR COUNT EXPR     (DESCR e.g. <f2)
 import ast
 import math
 import struct
@@ -35,7 +37,21 @@ def f16(v):
     return struct.unpack("<e", struct.pack("<e", v))[0]
 
 
+def write_npy(path, descr, count, expr):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }" % (
+        descr, count)
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    body = b"".join(struct.pack("<" + FORMATS[descr], eval(expr, {"i": i}))
+                    for i in range(count))
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
+        f.write(header.encode("latin1") + body)
+
+
 def main():
+    if sys.argv[1] == "--write":
+        write_npy(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
+        return
     shape, values = read_npy(sys.argv[1])
     expr = compile(sys.argv[2], "expr", "eval")
     if len(sys.argv) > 3 and len(values) != int(sys.argv[3]):

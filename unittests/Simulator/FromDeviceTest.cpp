@@ -1,0 +1,96 @@
+//===- FromDeviceTest.cpp - Tests of the device model adapter -------------===//
+//
+// This file checks that the shipped sample device expands into the machine
+// the simulator expects: instance counts and names, unit throughputs from
+// the SIMD lanes, datapath timing and FIFO depths, and routes that relay
+// through memories only.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Registration/Registration.h"
+#include "ktflow/Simulator/FromDevice.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "gtest/gtest.h"
+
+using namespace ktflow;
+using namespace ktflow::sim;
+
+namespace {
+
+class SampleDevice : public ::testing::Test {
+protected:
+  void SetUp() override {
+    registerAllDialects(registry);
+    context = std::make_unique<mlir::MLIRContext>(registry);
+    ModuleLoader loader(*context);
+    auto m = loadMachine(loader, KTFLOW_SOURCE_DIR
+                         "/examples/devices/sample_device.mlir");
+    ASSERT_TRUE(succeeded(m));
+    machine = std::move(*m);
+  }
+  mlir::DialectRegistry registry;
+  std::unique_ptr<mlir::MLIRContext> context;
+  Machine machine;
+};
+
+TEST_F(SampleDevice, InstancesEveryCoreAndSubcore) {
+  EXPECT_EQ(machine.name, "sample_device");
+  // DDR + per core (x4) an L1 and two SFU register files.
+  EXPECT_EQ(machine.memories.size(), 1u + 4u * 3u);
+  // Per core: MNILU, MNISU, and per sub-core (x2) SFU, L1LU, L1SU.
+  EXPECT_EQ(machine.units.size(), 4u * (2u + 2u * 3u));
+  EXPECT_TRUE(machine.findMemory("core[3]/L1"));
+  EXPECT_TRUE(machine.findUnit("core[2]/subcore[1]/SFU_Block/SFU"));
+  EXPECT_TRUE(machine.findUnit("core[0]/MNILU_Block/MNILU"));
+  EXPECT_FALSE(machine.findUnit("core[4]/MNILU_Block/MNILU"));
+  EXPECT_EQ(machine.memories[*machine.findMemory("core[1]/L1")].size,
+            1048576u);
+  EXPECT_EQ(machine.memories[*machine.findMemory("DDR")].bandwidth, 256.0);
+}
+
+TEST_F(SampleDevice, CarriesUnitThroughputAndDatapathTiming) {
+  const MachineUnit &sfu =
+      machine.units[*machine.findUnit("core[0]/subcore[0]/SFU_Block/SFU")];
+  EXPECT_EQ(sfu.getThroughput(OpClass::Elementwise, ElemType::f16), 64.0);
+  EXPECT_EQ(sfu.getThroughput(OpClass::Elementwise, ElemType::f32), 32.0);
+  EXPECT_EQ(sfu.getThroughput(OpClass::Matrix, ElemType::f16), 0.0);
+  EXPECT_EQ(sfu.getThroughput(OpClass::Elementwise, ElemType::f64), 0.0);
+  EXPECT_TRUE(sfu.roles & RoleVector);
+
+  NodeRef ddr{NodeRef::Memory, *machine.findMemory("DDR")};
+  NodeRef mnilu{NodeRef::Unit, *machine.findUnit("core[2]/MNILU_Block/MNILU")};
+  auto link = machine.findLink(ddr, mnilu);
+  ASSERT_TRUE(link);
+  EXPECT_EQ(machine.links[*link].bandwidth, 64.0);
+  EXPECT_EQ(machine.links[*link].latency, 100u);
+  EXPECT_EQ(machine.links[*link].granularities, std::vector<uint32_t>{64});
+
+  NodeRef l1lu{NodeRef::Unit, *machine.findUnit("core[1]/subcore[1]/L1LU")};
+  NodeRef sfu11{NodeRef::Unit,
+                *machine.findUnit("core[1]/subcore[1]/SFU_Block/SFU")};
+  auto fifo = machine.findLink(l1lu, sfu11);
+  ASSERT_TRUE(fifo);
+  EXPECT_EQ(machine.links[*fifo].fifoDepth, 16u);
+  // Sub-cores do not cross: core 1's load unit feeds only its own SFU.
+  NodeRef sfu10{NodeRef::Unit,
+                *machine.findUnit("core[1]/subcore[0]/SFU_Block/SFU")};
+  EXPECT_FALSE(machine.findLink(l1lu, sfu10));
+}
+
+TEST_F(SampleDevice, RoutesRelayThroughMemoriesOnly) {
+  NodeRef ddr{NodeRef::Memory, *machine.findMemory("DDR")};
+  NodeRef l1{NodeRef::Memory, *machine.findMemory("core[0]/L1")};
+  NodeRef mnilu{NodeRef::Unit, *machine.findUnit("core[0]/MNILU_Block/MNILU")};
+  NodeRef sfu{NodeRef::Unit,
+              *machine.findUnit("core[0]/subcore[0]/SFU_Block/SFU")};
+  EXPECT_TRUE(machine.route(ddr, mnilu));
+  EXPECT_TRUE(machine.route(mnilu, l1));
+  // Reaching the SFU from DDR would need the DMA and load units to relay.
+  EXPECT_FALSE(machine.route(ddr, sfu));
+  // Core 0's DMA unit cannot write core 1's L1.
+  NodeRef l1core1{NodeRef::Memory, *machine.findMemory("core[1]/L1")};
+  EXPECT_FALSE(machine.route(mnilu, l1core1));
+}
+
+} // namespace
