@@ -19,6 +19,11 @@ OwningOpRef<ModuleOp> ktflow::ModuleLoader::load(llvm::StringRef path) {
     llvm::WithColor::error(llvm::errs(), "ktflow") << message << "\n";
     return nullptr;
   }
+  // Editors on some platforms save a UTF-8 byte-order mark, which MLIR's
+  // lexer does not skip; drop it so such files parse like any other.
+  if (file->getBuffer().starts_with("\xEF\xBB\xBF"))
+    file = llvm::MemoryBuffer::getMemBufferCopy(
+        file->getBuffer().drop_front(3), file->getBufferIdentifier());
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBuffer(file->getMemBufferRef(),
                                        /*RequiresNullTerminator=*/false),

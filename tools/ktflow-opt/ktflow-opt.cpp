@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Registration/Registration.h"
+#include "ktflow/Support/LargeStack.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -15,6 +16,8 @@ int main(int argc, char **argv) {
   ktflow::registerAllPasses();
   mlir::DialectRegistry registry;
   ktflow::registerAllDialects(registry);
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "ktflow optimizer driver\n", registry));
+  return ktflow::runOnLargeStack([&] {
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, "ktflow optimizer driver\n", registry));
+  });
 }

@@ -7,26 +7,16 @@
 
 #include "Commands.h"
 
+#include "ktflow/Support/LargeStack.h"
+
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace ktflow::driver;
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM initLLVM(argc, argv);
-  llvm::cl::ParseCommandLineOptions(
-      argc, argv,
-      "ktflow: compile, simulate and verify KTIR kernels on dataflow "
-      "devices\n\n"
-      "  ktflow check FILE     parse, verify and summarise a KTIR kernel\n"
-      "  ktflow interp FILE [--arg N=V] [--input N=SPEC] [--output N=F.npy]\n"
-      "                        run a kernel on the reference interpreter\n"
-      "  ktflow arch-info FILE summarise a device description [--json]\n"
-      "  ktflow emit FILE --arch DEVICE  DataflowIR to a program bundle\n"
-      "  ktflow inspect BUNDLE           print a program bundle\n"
-      "  ktflow sim BUNDLE [--input N=SPEC] [--output N=FILE.npy] [--trace F]\n"
-      "                                  run a bundle on the simulator\n");
+/// Runs the subcommand the command line selected.
+static int runSelectedCommand() {
   if (checkCommand)
     return runCheck();
   if (interpCommand)
@@ -42,4 +32,21 @@ int main(int argc, char **argv) {
   llvm::WithColor::error(llvm::errs(), "ktflow")
       << "no command given; run 'ktflow --help' for the list\n";
   return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "ktflow: compile, simulate and verify KTIR kernels on dataflow "
+      "devices\n\n"
+      "  ktflow check FILE     parse, verify and summarise a KTIR kernel\n"
+      "  ktflow interp FILE [--arg N=V] [--input N=SPEC] [--output N=F.npy]\n"
+      "                        run a kernel on the reference interpreter\n"
+      "  ktflow arch-info FILE summarise a device description [--json]\n"
+      "  ktflow emit FILE --arch DEVICE  DataflowIR to a program bundle\n"
+      "  ktflow inspect BUNDLE           print a program bundle\n"
+      "  ktflow sim BUNDLE [--input N=SPEC] [--output N=FILE.npy] [--trace F]\n"
+      "                                  run a bundle on the simulator\n");
+  return ktflow::runOnLargeStack(runSelectedCommand);
 }
