@@ -148,12 +148,20 @@ LogicalResult checkDelivery(InterTileProduceOp produce, Operation *delivery,
       }
     }
 
+    // Without a dependency set every consumer waits for every producer, so
+    // the producers are covered as soon as there is one consumer; building
+    // the union per consumer would cost |consumers| x |producers|.
     TileSet covered;
+    if (!dependency && !consumers->empty())
+      covered = *producers;
     for (int64_t c : *consumers) {
+      if (!dependency && isReduce)
+        break;
       if (dependency && !budget.spend(producers->size()))
         return giveUp();
       TileSet sources = sourcesOf(c, g, *producers, dependency);
-      covered.insert(sources.begin(), sources.end());
+      if (dependency)
+        covered.insert(sources.begin(), sources.end());
       if (isReduce)
         continue;
       if (sources.size() > 1 && !dependency) {
