@@ -111,6 +111,9 @@ static LogicalResult shapeTile(TileExecutor &exec, Operation *op,
     tile.dense &= typed == extent;
     tile.shape.push_back(typed);
   }
+  if (!fitsElementLimit(tile.shape))
+    return exec.error(op) << "the tile's shape " << formatShape(tile.shape)
+                          << " has more than 2^28 elements";
   return success();
 }
 

@@ -165,11 +165,16 @@ FailureOr<ktdp::IntegerBox> SetPlan::bounds(ArrayRef<int64_t> symbols) const {
     }
   }
   for (unsigned d = 0; d < numDims; ++d) {
+    if (empty) {
+      // An empty set is bounded whatever its other constraints say.
+      if (result.lower[d] == kNone)
+        result.lower[d] = 0;
+      result.upper[d] = result.lower[d] - 1;
+      continue;
+    }
     if (result.lower[d] == kNone ||
         result.upper[d] == std::numeric_limits<int64_t>::max())
       return failure();
-    if (empty)
-      result.upper[d] = result.lower[d] - 1;
   }
   return result;
 }

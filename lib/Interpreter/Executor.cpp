@@ -161,6 +161,16 @@ LogicalResult TileExecutor::runOp(Operation *op) {
                    << "': the interpreter does not implement it";
 }
 
+bool ktflow::interp::fitsElementLimit(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0 || (d != 0 && n > kMaxElements / d))
+      return false;
+    n *= d;
+  }
+  return n <= kMaxElements;
+}
+
 std::string ktflow::interp::formatLocation(Location loc) {
   if (auto file = dyn_cast<FileLineColLoc>(loc))
     return file.getFilename().str() + ":" + std::to_string(file.getLine()) +
@@ -208,6 +218,8 @@ FailureOr<Tensor> ktflow::interp::makeTensorOfType(Type type,
     }
     shape.push_back(d);
   }
+  if (!fitsElementLimit(shape))
+    return failure();
   return Tensor::zeros(*dtype, shape);
 }
 

@@ -129,6 +129,14 @@ mlir::LogicalResult runElementwiseOp(TileExecutor &exec, mlir::Operation *op);
 /// Runs any linalg structured op on tensors.
 mlir::LogicalResult runLinalgOp(TileExecutor &exec, mlir::Operation *op);
 
+/// The largest tensor or memory region the interpreter creates (2^28
+/// elements, 2 GiB of storage): larger ones are errors, not allocations
+/// that could abort the process.
+inline constexpr int64_t kMaxElements = int64_t(1) << 28;
+
+/// Whether a tensor of `shape` has at most kMaxElements elements.
+bool fitsElementLimit(llvm::ArrayRef<int64_t> shape);
+
 /// "file.mlir:3:17" for file locations, else the printed location.
 std::string formatLocation(mlir::Location loc);
 

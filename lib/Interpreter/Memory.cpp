@@ -204,6 +204,13 @@ MemRegion *MemorySpace::addArgument(int argIndex, std::string argName,
 
 llvm::Expected<MemRegion *> MemorySpace::bind(int64_t lo, int64_t hi,
                                            DType dtype) {
+  // Regions are allocated for real: refuse sizes that would exhaust memory.
+  constexpr int64_t kMaxRegionElements = int64_t(1) << 28;
+  if (hi - lo >= kMaxRegionElements)
+    return memoryError(llvm::formatv(
+        "the view spans {0} elements, more than the interpreter's limit of "
+        "2^28",
+        hi - lo + 1));
   if (isGlobal && lo >= (int64_t(1) << kArgumentWindowBits)) {
     int64_t window = lo >> kArgumentWindowBits;
     auto it = regions.find(window << kArgumentWindowBits);
@@ -218,6 +225,11 @@ llvm::Expected<MemRegion *> MemorySpace::bind(int64_t lo, int64_t hi,
           hi - region.base + 1, region.name));
     if (llvm::Error err = bindDType(region, dtype))
       return std::move(err);
+    if (region.growable && hi - region.base >= kMaxRegionElements)
+      return memoryError(llvm::formatv(
+          "the view reaches element {0} of '{1}', more than the "
+          "interpreter's limit of 2^28 elements",
+          hi - region.base, region.name));
     if (region.growable)
       region.growTo(hi - region.base + 1);
     return &region;
@@ -263,6 +275,11 @@ llvm::Expected<MemRegion *> MemorySpace::bindLiteral(int64_t lo, int64_t hi,
     newLo = std::min(newLo, r->base);
     newHi = std::max(newHi, r->base + r->size() - 1);
   }
+  if (newHi - newLo >= (int64_t(1) << 28))
+    return memoryError(llvm::formatv(
+        "memory at addresses [{0}, {1}] exceeds the interpreter's limit of "
+        "2^28 elements per region",
+        newLo, newHi));
   auto merged = std::make_unique<MemRegion>();
   merged->name = (isGlobal ? "@" : name + "@") + std::to_string(newLo);
   merged->base = newLo;

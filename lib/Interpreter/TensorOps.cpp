@@ -109,7 +109,9 @@ static LogicalResult runEmpty(TileExecutor &exec, Operation *op) {
     return failure();
   FailureOr<Tensor> t = makeTensorOfType(empty.getType(), *dyn);
   if (failed(t))
-    return exec.error(op) << "unsupported tensor type " << empty.getType();
+    return exec.error(op) << "cannot create a tensor of type " << empty.getType()
+                          << " (unsupported element type, negative size or "
+                             "more than 2^28 elements)";
   return setTensor(exec, empty, std::move(*t));
 }
 
@@ -122,7 +124,9 @@ static LogicalResult runSplat(TileExecutor &exec, Operation *op) {
     return failure();
   FailureOr<Tensor> t = makeTensorOfType(splat.getType(), *dyn);
   if (failed(t))
-    return exec.error(op) << "unsupported tensor type " << splat.getType();
+    return exec.error(op) << "cannot create a tensor of type " << splat.getType()
+                          << " (unsupported element type, negative size or "
+                             "more than 2^28 elements)";
   if (isFloat(t->dtype))
     std::fill(t->floats.begin(), t->floats.end(), value->f);
   else
@@ -325,7 +329,9 @@ static LogicalResult runFromElements(TileExecutor &exec, Operation *op) {
   auto from = cast<tensor::FromElementsOp>(op);
   FailureOr<Tensor> t = makeTensorOfType(from.getType(), {});
   if (failed(t))
-    return exec.error(op) << "unsupported tensor type " << from.getType();
+    return exec.error(op) << "cannot create a tensor of type " << from.getType()
+                          << " (unsupported element type, negative size or "
+                             "more than 2^28 elements)";
   for (auto [i, element] : llvm::enumerate(from.getElements())) {
     FailureOr<Scalar> s = exec.getScalar(op, element);
     if (failed(s))
@@ -368,7 +374,9 @@ static LogicalResult runGenerate(TileExecutor &exec, Operation *op) {
     return failure();
   FailureOr<Tensor> t = makeTensorOfType(generate.getType(), *dyn);
   if (failed(t))
-    return exec.error(op) << "unsupported tensor type " << generate.getType();
+    return exec.error(op) << "cannot create a tensor of type " << generate.getType()
+                          << " (unsupported element type, negative size or "
+                             "more than 2^28 elements)";
   Block &body = generate.getBody().front();
   for (int64_t flat = 0, n = t->numElements(); flat < n; ++flat) {
     FailureOr<Scalar> s =

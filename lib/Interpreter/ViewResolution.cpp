@@ -19,13 +19,20 @@
 using namespace mlir;
 using namespace ktflow::interp;
 
+/// Ids beyond the grid's rank are 0 (extent 1); grid dimensions beyond the
+/// results must have extent 1.
 static LogicalResult runGetComputeTileId(TileExecutor &exec, Operation *op) {
-  if (op->getNumResults() != exec.tileCoords.size())
-    return exec.error(op) << "returns " << op->getNumResults()
-                          << " ids but the launch grid has "
-                          << exec.tileCoords.size() << " dimensions";
-  for (auto [result, coord] : llvm::zip(op->getResults(), exec.tileCoords))
-    exec.set(result, Scalar::ofInt(coord, DType::Index));
+  ArrayRef<int64_t> grid = exec.state.grid;
+  for (size_t d = op->getNumResults(); d < grid.size(); ++d)
+    if (grid[d] != 1)
+      return exec.error(op) << "returns " << op->getNumResults()
+                            << " ids but dimension " << d
+                            << " of the launch grid has extent " << grid[d];
+  for (auto [d, result] : llvm::enumerate(op->getResults()))
+    exec.set(result, Scalar::ofInt(d < exec.tileCoords.size()
+                                       ? exec.tileCoords[d]
+                                       : 0,
+                                   DType::Index));
   return success();
 }
 
