@@ -43,6 +43,15 @@ static void writeMachine(ByteWriter &w, const sim::Machine &m) {
   w.str(m.name);
   w.f64(m.clockHz);
   w.uleb(m.syncLatency);
+  const sim::MachineInterconnect &ic = m.interconnect;
+  w.u8(ic.topology);
+  w.u8(ic.bidirectional);
+  w.uleb(ic.numCores);
+  w.uleb(ic.hopLatency);
+  w.f64(ic.linkBandwidth);
+  w.uleb(ic.dims.size());
+  for (uint32_t d : ic.dims)
+    w.uleb(d);
   w.uleb(m.memories.size());
   for (const sim::MachineMemory &mem : m.memories) {
     w.str(mem.name);
@@ -55,6 +64,7 @@ static void writeMachine(ByteWriter &w, const sim::Machine &m) {
     w.str(u.name);
     w.str(u.kind);
     w.uleb(u.roles);
+    w.sleb(u.core);
     unsigned nonzero = 0;
     for (const auto &row : u.throughput)
       for (double v : row)
@@ -87,6 +97,18 @@ static void readMachine(ByteReader &r, sim::Machine &m) {
   m.name = r.str();
   m.clockHz = r.f64();
   m.syncLatency = r.u32();
+  sim::MachineInterconnect &ic = m.interconnect;
+  uint8_t topology = r.u8();
+  if (topology > sim::MachineInterconnect::Crossbar)
+    r.fail("unknown interconnect topology");
+  ic.topology = static_cast<sim::MachineInterconnect::Topology>(topology & 3);
+  ic.bidirectional = r.u8() != 0;
+  ic.numCores = r.u32();
+  ic.hopLatency = r.u32();
+  ic.linkBandwidth = r.f64();
+  ic.dims.resize(r.count());
+  for (uint32_t &d : ic.dims)
+    d = r.u32();
   m.memories.resize(r.count(4));
   for (sim::MachineMemory &mem : m.memories) {
     mem.name = r.str();
@@ -99,6 +121,10 @@ static void readMachine(ByteReader &r, sim::Machine &m) {
     u.name = r.str();
     u.kind = r.str();
     u.roles = r.u32();
+    int64_t core = r.sleb();
+    if (core < -1 || core > INT32_MAX)
+      r.fail("bad core index");
+    u.core = static_cast<int32_t>(core);
     size_t n = r.count(10);
     for (size_t i = 0; i < n; ++i) {
       uint8_t c = r.u8(), t = r.u8();

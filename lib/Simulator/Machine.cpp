@@ -132,6 +132,44 @@ std::optional<std::vector<uint32_t>> Machine::route(NodeRef from,
   return path;
 }
 
+uint32_t MachineInterconnect::hops(uint32_t a, uint32_t b) const {
+  if (a == b || topology == None || numCores == 0)
+    return 0;
+  a %= numCores;
+  b %= numCores;
+  switch (topology) {
+  case None:
+    return 0;
+  case Crossbar:
+    return 1;
+  case Ring: {
+    uint32_t forward = (b + numCores - a) % numCores;
+    return bidirectional ? std::min(forward, numCores - forward) : forward;
+  }
+  case Mesh: {
+    uint32_t total = 0;
+    for (uint32_t extent : dims) {
+      if (extent == 0)
+        break;
+      uint32_t x = a % extent, y = b % extent;
+      total += x > y ? x - y : y - x;
+      a /= extent;
+      b /= extent;
+    }
+    return total;
+  }
+  }
+  return 0;
+}
+
+uint32_t Machine::syncCycles(uint32_t from, uint32_t to) const {
+  int32_t a = from < units.size() ? units[from].core : -1;
+  int32_t b = to < units.size() ? units[to].core : -1;
+  if (a < 0 || b < 0)
+    return syncLatency;
+  return syncLatency + interconnect.hops(a, b) * interconnect.hopLatency;
+}
+
 std::string Machine::nodeName(NodeRef node) const {
   if (node.kind == NodeRef::Memory)
     return node.index < memories.size() ? memories[node.index].name : "?";
@@ -158,6 +196,13 @@ uint64_t Machine::fingerprint() const {
   Hasher h;
   h.add(name);
   h.add(syncLatency);
+  h.add(interconnect.topology);
+  h.add(interconnect.bidirectional);
+  h.add(interconnect.numCores);
+  h.add(interconnect.hopLatency);
+  h.add(interconnect.linkBandwidth);
+  for (uint32_t d : interconnect.dims)
+    h.add(d);
   h.add<uint64_t>(memories.size());
   for (const MachineMemory &m : memories) {
     h.add(m.name);
@@ -168,6 +213,7 @@ uint64_t Machine::fingerprint() const {
   for (const MachineUnit &u : units) {
     h.add(u.name);
     h.add(u.roles);
+    h.add(u.core);
     for (const auto &row : u.throughput)
       for (double v : row)
         h.add(v);
@@ -199,6 +245,12 @@ std::string Machine::validate() const {
     if (!(l.bandwidth > 0))
       return "link " + std::to_string(i) + " has a non-positive bandwidth";
   }
+  if (interconnect.topology > MachineInterconnect::Crossbar ||
+      interconnect.numCores == 0)
+    return "malformed interconnect";
+  for (const MachineUnit &u : units)
+    if (u.core >= static_cast<int64_t>(interconnect.numCores))
+      return "unit '" + u.name + "' has a core index out of range";
   for (const MachineMemory &m : memories)
     if (m.bandwidth < 0)
       return "memory '" + m.name + "' has a negative bandwidth";

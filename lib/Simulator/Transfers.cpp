@@ -253,7 +253,9 @@ Step Engine::stepRecv(UnitState &u, const Inst &in) {
 Step Engine::stepSyncSend(UnitState &u, const Inst &in) {
   ++u.instructions;
   SyncState &sync = syncs[in.a];
-  Tick arrival = u.now + cyclesToTicks(machine.syncLatency);
+  const SyncDesc &desc = exe.syncs[in.a];
+  Tick arrival =
+      u.now + cyclesToTicks(machine.syncCycles(desc.sender, desc.receiver));
   sync.tokens.push_back(arrival);
   wake(sync.waitingReceiver, arrival);
   ++u.pc;

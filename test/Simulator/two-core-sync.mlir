@@ -15,13 +15,13 @@
 //     at +33, is written by +34 and lands at +38; sync +1
 //   store DMA 134
 // core 0: 134 + 1 = 135; 135 + 6 + 33 + 1 + 4 + 1 = 180; 180 + 134 = 314
-// handoff +1 -> 315; core 1: 315 + 134 + 1 = 450; 450 + 45 = 495; + 134
-//   = 629 cycles.
+// handoff: sync latency 1 + one ring hop (core 0 -> core 1) of 1 cycle
+//   -> 316; core 1: 316 + 134 + 1 = 451; 451 + 45 = 496; + 134 = 630.
 
-// CHECK: cycles: 629
+// CHECK: cycles: 630
 // CHECK: core[0]/MNISU_Block/MNISU {{.*}} 314 {{.*}} 2048
-// CHECK: core[1]/MNILU_Block/MNILU 134 315 449
-// CHECK: core[1]/MNISU_Block/MNISU {{.*}} 629 {{.*}} 2048
+// CHECK: core[1]/MNILU_Block/MNILU 134 316 450
+// CHECK: core[1]/MNISU_Block/MNISU {{.*}} 630 {{.*}} 2048
 
 dfir.kernel @two_core device "sample_device" {
   dfir.tensor input @x : tensor<1024xf16> in "DDR"

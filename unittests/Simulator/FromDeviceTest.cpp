@@ -93,4 +93,34 @@ TEST_F(SampleDevice, RoutesRelayThroughMemoriesOnly) {
   EXPECT_FALSE(machine.route(mnilu, l1core1));
 }
 
+TEST_F(SampleDevice, SyncsBetweenCoresCrossTheRing) {
+  // A bidirectional ring of 4 cores, 1 cycle per hop, sync latency 1.
+  EXPECT_EQ(machine.interconnect.topology, MachineInterconnect::Ring);
+  EXPECT_EQ(machine.interconnect.numCores, 4u);
+  EXPECT_EQ(machine.interconnect.hops(0, 3), 1u);
+  EXPECT_EQ(machine.interconnect.hops(0, 2), 2u);
+  uint32_t a = *machine.findUnit("core[0]/MNISU_Block/MNISU");
+  uint32_t b = *machine.findUnit("core[0]/subcore[1]/L1LU");
+  uint32_t c = *machine.findUnit("core[2]/MNILU_Block/MNILU");
+  EXPECT_EQ(machine.units[c].core, 2);
+  EXPECT_EQ(machine.syncCycles(a, b), 1u);
+  EXPECT_EQ(machine.syncCycles(a, c), 3u);
+}
+
+TEST(MeshDevice, HopsFollowTheMesh) {
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  ModuleLoader loader(context);
+  auto m = loadMachine(loader,
+                       KTFLOW_SOURCE_DIR "/examples/devices/mesh_device.mlir");
+  ASSERT_TRUE(succeeded(m));
+  EXPECT_EQ(m->interconnect.topology, MachineInterconnect::Mesh);
+  EXPECT_EQ(m->interconnect.numCores, 16u);
+  // 4x4, x fastest: core 0 is (0,0), core 15 is (3,3), core 6 is (2,1).
+  EXPECT_EQ(m->interconnect.hops(0, 15), 6u);
+  EXPECT_EQ(m->interconnect.hops(6, 0), 3u);
+  EXPECT_EQ(m->interconnect.hops(5, 5), 0u);
+}
+
 } // namespace

@@ -59,6 +59,8 @@ struct MachineUnit {
   std::string name; ///< instance name, e.g. "core0.sfu"
   std::string kind;
   uint32_t roles = 0;
+  /// The core instance the unit belongs to; -1 outside the cores.
+  int32_t core = -1;
   /// Elements (MACs for Matrix) per cycle for each op class and element
   /// type; 0 means the unit cannot do that class on that type.
   std::array<std::array<double, kNumElemTypes>, kNumOpClasses> throughput{};
@@ -89,12 +91,28 @@ struct MachineLink {
   std::vector<uint32_t> granularities;
 };
 
+/// How cores are connected, for the latency of syncs between cores.
+struct MachineInterconnect {
+  enum Topology : uint8_t { None, Ring, Mesh, Crossbar } topology = None;
+  bool bidirectional = false;
+  uint32_t numCores = 1;
+  uint32_t hopLatency = 1;
+  double linkBandwidth = 0;
+  /// Mesh extents, x fastest (product = numCores).
+  std::vector<uint32_t> dims;
+
+  /// Hops from core `a` to core `b` (0 for the same core).
+  uint32_t hops(uint32_t a, uint32_t b) const;
+};
+
 /// A device as the simulator sees it.
 struct Machine {
   std::string name;
   double clockHz = 1e9;
-  /// Cycles between a sync_send and the matching sync_recv seeing it.
+  /// Cycles between a sync_send and the matching sync_recv seeing it,
+  /// within a core; between cores each interconnect hop adds its latency.
   uint32_t syncLatency = 1;
+  MachineInterconnect interconnect;
   std::vector<MachineMemory> memories;
   std::vector<MachineUnit> units;
   std::vector<MachineLink> links;
@@ -109,6 +127,8 @@ struct Machine {
   /// another execution unit.
   std::optional<std::vector<uint32_t>> route(NodeRef from, NodeRef to) const;
   std::string nodeName(NodeRef node) const;
+  /// Cycles for a sync token from unit `from` to reach unit `to`.
+  uint32_t syncCycles(uint32_t from, uint32_t to) const;
   /// A hash of everything that affects what a program means or how long it
   /// takes; bundles record it to refuse running on another device.
   uint64_t fingerprint() const;

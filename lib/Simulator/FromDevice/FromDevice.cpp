@@ -92,6 +92,22 @@ mlir::Type mlirType(mlir::MLIRContext *ctx, ElemType t) {
   return {};
 }
 
+/// The linear index of the core instance a node belongs to (the product of
+/// the instance indices from the device down to the core scope), or -1.
+int32_t coreIndex(const DeviceModel &model, const device::Node &node,
+                  const std::map<ScopeId, int64_t> &coords) {
+  ScopeId core = model.getCoreScope();
+  if (!model.getScope(core).parent || !model.isWithin(node.scope, core))
+    return -1;
+  int64_t index = 0;
+  for (ScopeId s : chainOf(model, core)) {
+    auto it = coords.find(s);
+    index = index * model.getScope(s).instances +
+            (it == coords.end() ? 0 : it->second);
+  }
+  return static_cast<int32_t>(index);
+}
+
 uint32_t rolesOf(const device::Node &node) {
   using device::UnitRole;
   uint32_t roles = 0;
@@ -115,6 +131,21 @@ Machine ktflow::sim::buildMachine(const DeviceModel &model) {
   m.clockHz = model.getClockMHz() * 1e6;
   m.syncLatency = kDefaultSyncLatency;
   mlir::MLIRContext *ctx = model.getOp()->getContext();
+  device::ScopeId coreScope = model.getCoreScope();
+  const device::Scope &cores = model.getScope(coreScope);
+  m.interconnect.numCores = static_cast<uint32_t>(model.getNumCores());
+  if (cores.interconnect) {
+    using T = mlir::ktdf_arch::Topology;
+    const mlir::ktdf_arch::InterconnectSpec &ic = *cores.interconnect;
+    m.interconnect.topology = ic.topology == T::Ring   ? MachineInterconnect::Ring
+                              : ic.topology == T::Mesh ? MachineInterconnect::Mesh
+                                                       : MachineInterconnect::Crossbar;
+    m.interconnect.bidirectional = ic.bidirectional;
+    m.interconnect.hopLatency = static_cast<uint32_t>(ic.hopLatency);
+    m.interconnect.linkBandwidth = ic.linkBandwidth;
+    for (int64_t d : ic.dims)
+      m.interconnect.dims.push_back(static_cast<uint32_t>(d));
+  }
   // (node, coordinates) -> machine node
   std::map<std::pair<device::NodeId, std::map<ScopeId, int64_t>>, NodeRef>
       instances;
@@ -137,6 +168,7 @@ Machine ktflow::sim::buildMachine(const DeviceModel &model) {
       unit.name = name;
       unit.kind = node.unit->kind;
       unit.roles = rolesOf(node);
+      unit.core = coreIndex(model, node, coords);
       for (unsigned c = 0; c < kNumOpClasses; ++c)
         for (unsigned t = 0; t < kNumElemTypes; ++t) {
           std::optional<double> thr = node.unit->getThroughput(
