@@ -83,6 +83,12 @@ struct ColumnOut {
 int64_t runElementwise(const EwOp &op, llvm::ArrayRef<ColumnIn> inputs,
                        ColumnOut out, size_t n);
 
+/// The integer and cast kinds of runElementwise, before the result is
+/// rounded or wrapped to its type.
+int64_t runIntegerAndCastKernel(const EwOp &op,
+                                llvm::ArrayRef<ColumnIn> inputs,
+                                ColumnOut out, size_t n);
+
 /// The signed value of an integer stored for type `t` (i1 true is -1).
 inline int64_t signedValue(int64_t v, DType t) {
   return t == DType::I1 ? -(v & 1) : v;
