@@ -5,5 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh ktflow >/dev/null
-echo "==> ktflow check examples/kernels/add.mlir"
-build/bin/ktflow check examples/kernels/add.mlir
+run() {
+  echo
+  echo "==> ktflow $*"
+  build/bin/ktflow "$@"
+}
+run check examples/kernels/softmax.mlir
+run interp examples/kernels/softmax.mlir --seed 1
+run arch-info examples/devices/spyre_like.mlir
