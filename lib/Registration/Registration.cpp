@@ -2,8 +2,11 @@
 
 #include "ktflow/Registration/Registration.h"
 
+#include "ktflow/Compiler/Pipelines.h"
+#include "ktflow/Conversion/Passes.h"
 #include "ktflow/Dialect/DFIR/IR/DFIR.h"
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
@@ -36,5 +39,8 @@ void ktflow::registerAllDialects(mlir::DialectRegistry &registry) {
 
 void ktflow::registerAllPasses() {
   mlir::ktdp::registerKTDPPasses();
+  mlir::ktdf::registerKTDFPasses();
+  mlir::registerKTFlowConversionPasses();
+  ktflow::registerCompilePipelines();
   mlir::registerTransformsPasses();
 }

@@ -37,6 +37,14 @@ int runSim();
 extern llvm::cl::SubCommand interpCommand;
 int runInterp();
 
+/// `ktflow compile KERNEL --arch DEVICE`: the scheduler's pipeline.
+extern llvm::cl::SubCommand compileCommand;
+int runCompile();
+
+/// `ktflow run KERNEL --arch DEVICE [--check]`: compile, simulate, verify.
+extern llvm::cl::SubCommand runCommand;
+int runRun();
+
 } // namespace ktflow::driver
 
 #endif // KTFLOW_TOOLS_KTFLOW_COMMANDS_H

@@ -29,6 +29,10 @@ static int runSelectedCommand() {
     return runInspect();
   if (simCommand)
     return runSim();
+  if (compileCommand)
+    return runCompile();
+  if (runCommand)
+    return runRun();
   llvm::WithColor::error(llvm::errs(), "ktflow")
       << "no command given; run 'ktflow --help' for the list\n";
   return 1;
@@ -47,6 +51,10 @@ int main(int argc, char **argv) {
       "  ktflow emit FILE --arch DEVICE  DataflowIR to a program bundle\n"
       "  ktflow inspect BUNDLE           print a program bundle\n"
       "  ktflow sim BUNDLE [--input N=SPEC] [--output N=FILE.npy] [--trace F]\n"
-      "                                  run a bundle on the simulator\n");
+      "                                  run a bundle on the simulator\n"
+      "  ktflow compile KERNEL --arch DEVICE [--emit=schedule|dataflow|bundle]\n"
+      "                        [-O0] [-o OUT]  compile a kernel for a device\n"
+      "  ktflow run KERNEL --arch DEVICE [--input N=SPEC] [--arg N=V] [--check]\n"
+      "                        compile, simulate, compare with the interpreter\n");
   return ktflow::runOnLargeStack(runSelectedCommand);
 }

@@ -395,7 +395,10 @@ static LogicalResult verifyFifoBlock(Operation *op, Type valueType,
   if (!op->getParentOfType<StageOp>())
     return op->emitOpError("must be inside a ktdf.stage");
   auto shaped = cast<ShapedType>(valueType);
-  if (shaped.getShape() != slot.getShape() ||
+  // A scalar (rank-0 tensor) fills a one-element slot.
+  bool scalarInUnitSlot = shaped.getRank() == 0 &&
+                          slot.getShape() == ArrayRef<int64_t>{1};
+  if ((shaped.getShape() != slot.getShape() && !scalarInUnitSlot) ||
       shaped.getElementType() != slot.getElementType())
     return op->emitOpError("moves ")
            << valueType << " through a slot of " << slot;

@@ -214,8 +214,8 @@ def KTDF_IndDataTransferOp : KTDF_Op<"ind_data_transfer", [
 def KTDF_ReadFromFifoOp : KTDF_Op<"read_from_fifo"> {
   let summary = "a compute stage consumes one FIFO slot";
   let description = [{
-    Pops the slot's block as a vector (after tiling) or a tensor (before)
-    of the slot's shape and element type.
+    Pops the slot's block as a vector or a tensor of the slot's shape and
+    element type (a rank-0 tensor for a one-element slot).
 
     ```mlir
     %x = ktdf.read_from_fifo %slot : !ktdf.fifo.slot<L1LU -> SFU, 64xf16> -> vector<64xf16>
@@ -230,7 +230,8 @@ def KTDF_ReadFromFifoOp : KTDF_Op<"read_from_fifo"> {
 def KTDF_WriteToFifoOp : KTDF_Op<"write_to_fifo"> {
   let summary = "a compute stage produces one FIFO slot";
   let description = [{
-    Pushes a vector or tensor of the slot's shape and element type.
+    Pushes a vector or tensor of the slot's shape and element type (a
+    rank-0 tensor fills a one-element slot).
 
     ```mlir
     ktdf.write_to_fifo %z to %slot : vector<64xf16> to !ktdf.fifo.slot<SFU -> L1SU, 64xf16>

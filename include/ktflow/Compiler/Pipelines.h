@@ -1,0 +1,50 @@
+//===- Pipelines.h - The scheduler's pass pipeline --------------*- C++ -*-===//
+//
+// This file declares the three pipeline builders of the scheduler —
+// mapping (KTIR to ScheduleIR), scheduling (ScheduleIR to ScheduleIR) and
+// lowering (ScheduleIR to DataflowIR) — with the device's PDL checkpoints
+// between them, and their registration as named pipelines of ktflow-opt.
+// docs/scheduler.md states the IR contract at each group boundary.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_COMPILER_PIPELINES_H
+#define KTFLOW_COMPILER_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+
+#include <cstdint>
+
+namespace ktflow {
+
+struct CompileOptions {
+  /// False for -O0: the simplest legal schedule (one SIMD width per chunk,
+  /// single buffering, one lane per core), the baseline optimisations are
+  /// measured against.
+  bool optimize = true;
+  /// Elements per chunk; 0 lets the cost model choose.
+  int64_t chunk = 0;
+  /// Copies of each pipeline buffer; 0 lets the cost model choose.
+  int64_t depth = 0;
+};
+
+/// KTIR -> ScheduleIR, from checkpoint pre_mapping to the initial pipelines.
+void buildMappingPipeline(mlir::OpPassManager &pm,
+                          const CompileOptions &options);
+/// ScheduleIR -> ScheduleIR, checkpoints pre_scheduling and post_scheduling.
+void buildSchedulingPipeline(mlir::OpPassManager &pm,
+                             const CompileOptions &options);
+/// ScheduleIR -> DataflowIR, then checkpoint post_lowering.
+void buildLoweringPipeline(mlir::OpPassManager &pm,
+                           const CompileOptions &options);
+/// The three groups in order.
+void buildCompilePipeline(mlir::OpPassManager &pm,
+                          const CompileOptions &options);
+
+/// Registers `ktdf-mapping`, `ktdf-scheduling`, `ktdf-lowering` and
+/// `ktdf-compile` (each with an `O0` option) as pass pipelines.
+void registerCompilePipelines();
+
+} // namespace ktflow
+
+#endif // KTFLOW_COMPILER_PIPELINES_H

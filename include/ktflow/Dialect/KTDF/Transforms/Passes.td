@@ -1,0 +1,203 @@
+//===- Passes.td - ScheduleIR passes -----------------------*- tablegen -*-===//
+//
+// This file declares the passes of the scheduler that work within one IR:
+// target import and the device's PDL checkpoints, the mapping passes that
+// prepare KTIR (support check, memory-space mapping, generalisation), and
+// the scheduling passes on ScheduleIR (routing, tiling, buffering,
+// distribution, scratchpad allocation). docs/scheduler.md gives the IR
+// contract between the groups.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_DIALECT_KTDF_TRANSFORMS_PASSES_TD
+#define KTFLOW_DIALECT_KTDF_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// Target and checkpoints
+//===----------------------------------------------------------------------===//
+
+def KTDFImportTarget : Pass<"ktdf-import-target", "::mlir::ModuleOp"> {
+  let summary = "Bring the kernel's target device into the module";
+  let description = [{
+    Resolves the module's `ktdf_arch.target`: a device imported from a file
+    is copied into the module and the declaration loses its `from`, so every
+    later pass (and every intermediate dump) is self-contained.
+
+    ```mlir
+    // before
+    ktdf_arch.target @sample_device from "../devices/sample_device.mlir" memory_map ...
+    // after
+    ktdf_arch.device @sample_device { ... }
+    ktdf_arch.target @sample_device memory_map ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::ktdf_arch::KTDFArchDialect"];
+}
+
+def KTDFApplyDevicePatterns
+    : Pass<"ktdf-apply-device-patterns", "::mlir::ModuleOp"> {
+  let summary = "Apply the device's PDL patterns of one checkpoint";
+  let description = [{
+    Collects the `pdl.pattern`s of every `patterns` block of the target
+    device that lists `checkpoint`, and applies them greedily to the kernel
+    (every op of the module outside the device description). Native rewrite
+    and constraint functions are registered by name; see
+    docs/scheduler.md for the ones ktflow provides (`widen_to_f32`, ...).
+    A checkpoint without patterns leaves the IR unchanged.
+  }];
+  let options = [
+    Option<"checkpoint", "checkpoint", "std::string", "\"\"",
+           "pre_mapping, pre_scheduling, post_scheduling or post_lowering">
+  ];
+  let dependentDialects = ["::mlir::pdl::PDLDialect",
+                           "::mlir::pdl_interp::PDLInterpDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Mapping
+//===----------------------------------------------------------------------===//
+
+def KTDFCheckSupported : Pass<"ktdf-check-supported", "::mlir::ModuleOp"> {
+  let summary = "Reject KTIR constructs the scheduler cannot handle yet";
+  let description = [{
+    Reports, at the offending op and naming the construct, every part of a
+    kernel that the mapping group cannot turn into ScheduleIR: inter-tile
+    communication, indirect access tiles, distributed and scratchpad views,
+    views at literal addresses, non-box or permuted access tiles, matrix
+    products and other non-element-wise linalg ops, `scf.while`, `scf.if`,
+    calls, and tensors carried by loops. The IR is not changed.
+  }];
+}
+
+def KTDFMapMemorySpaces : Pass<"ktdf-map-memory-spaces", "::mlir::ModuleOp"> {
+  let summary = "Map KTIR memory spaces onto device memories";
+  let description = [{
+    Tags every `ktdp.construct_memory_view` with `ktdf.memory`, the kind of
+    the device memory its memory space maps to under the target's
+    `memory_map` (either spelling of the space). A space the map leaves out
+    is an error at the view.
+
+    ```mlir
+    %A = ktdp.construct_memory_view %a, ... {memory_space = #ktdp.memory_space<global>, ...}
+    // becomes
+    %A = ktdp.construct_memory_view %a, ... {ktdf.memory = "DDR", memory_space = ...}
+    ```
+  }];
+}
+
+def KTDFGeneralize : Pass<"ktdf-generalize", "::mlir::ModuleOp"> {
+  let summary = "Generalise and fuse the arithmetic into linalg.generic";
+  let description = [{
+    In every kernel: element-wise `arith`/`math` ops on tensors become
+    `linalg.generic`, named linalg ops (`add`, `fill`, `reduce`,
+    `broadcast`, ...) are generalised, and element-wise producers are fused
+    into their consumers, so a compute group is a small DAG of
+    `linalg.generic` ops whose scalar bodies are what the units compute.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// Scheduling
+//===----------------------------------------------------------------------===//
+
+def KTDFRouteTransfers : Pass<"ktdf-route-transfers", "::mlir::ModuleOp"> {
+  let summary = "Route every transfer through the device's hierarchy";
+  let description = [{
+    Replaces each logical transfer between device memory and the compute
+    stage with one stage per hop of the route the device graph gives (from
+    the global memory to the first lane's vector compute unit and back): a
+    DMA stage into each intermediate memory (a new private buffer), one
+    feed stage that streams buffers into the compute unit's FIFO, one drain
+    stage that writes its results back. Stages get the unit's role and
+    name, FIFO slots the names of the units they join, and tokens mark
+    every buffer hand-over.
+
+    ```mlir
+    // before
+    %s = ktdf.private : !ktdf.fifo.slot<DDR -> vector_compute, 3x64xf16>
+    %t = ktdf.stage "load_0" depends_out(1) applicable_units [dma_load, scratchpad_load] {
+      ktdf.data_transfer %tile to %s : ...
+    }
+    // after (sample_device)
+    %b = ktdf.private : memref<3x64xf16, "L1">
+    %s = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 3x64xf16>
+    %t = ktdf.stage "load_0" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+      ktdf.data_transfer %tile to %b : ...
+    }
+    %f = ktdf.stage "feed" depends_in(%t) depends_out(0) applicable_units [scratchpad_load] unit "core/subcore[0]/L1LU" {
+      ktdf.data_transfer %b to %s : ...
+    }
+    ```
+  }];
+}
+
+def KTDFTileStreams : Pass<"ktdf-tile-streams", "::mlir::ModuleOp"> {
+  let summary = "Tile compute, feed and drain stages at SIMD granularity";
+  let description = [{
+    Rewrites each pipeline's compute stage from whole-tile `linalg.generic`
+    ops into loops over the tile's rows and over chunks of its innermost
+    dimension, one FIFO slot per chunk, with row reductions carried across
+    chunks and the passes over a row that reductions require (a value that
+    needs a row's reduction is computed in a later pass). The feed and drain
+    stages get the same loops with one chunk transfer per slot, so every
+    FIFO carries its entries in the order the compute unit reads them. The
+    chunk width comes from the cost model (a multiple of the unit's SIMD
+    lanes dividing the row) unless `chunk` fixes it.
+  }];
+  let options = [
+    Option<"chunk", "chunk", "int64_t", "0",
+           "elements per chunk (0: ask the cost model)">,
+    Option<"useCostModel", "use-cost-model", "bool", "true",
+           "pick the chunk with the cost model; otherwise one SIMD width">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def KTDFBuffer : Pass<"ktdf-buffer", "::mlir::ModuleOp"> {
+  let summary = "N-buffer the private resources of pipelines in loops";
+  let description = [{
+    Sets `modulo(size: N)` on every pipeline, so that a DMA stage may run up
+    to N - 1 iterations ahead of the stages that read its buffers. N comes
+    from the cost model (enough copies to hide the route's latency, as many
+    as the scratchpad holds) unless `depth` fixes it.
+  }];
+  let options = [
+    Option<"depth", "depth", "int64_t", "0",
+           "copies of each resource (0: ask the cost model)">
+  ];
+}
+
+def KTDFDistribute : Pass<"ktdf-distribute", "::mlir::ModuleOp"> {
+  let summary = "Distribute the launch grid over identical instances";
+  let description = [{
+    Sets `distribute(num_instances = N)` on the kernel's `ktdf.parallel`:
+    N is the number of cores times the lanes of a core (identical copies of
+    the vector compute unit with their load and store units), or the number
+    of cores when `use-lanes` is off, never more than the grid has points.
+  }];
+  let options = [
+    Option<"useLanes", "use-lanes", "bool", "true",
+           "spread tiles over every lane of a core, not only one">
+  ];
+}
+
+def KTDFAllocateScratchpad
+    : Pass<"ktdf-allocate-scratchpad", "::mlir::ModuleOp"> {
+  let summary = "Place private buffers in their scratchpads";
+  let description = [{
+    Gives every private buffer a byte `offset` in its memory: pipelines run
+    one after another, so each reuses the memory from the start; within a
+    pipeline buffers are packed (N copies each, aligned to the datapath
+    granularity). Every lane that shares the memory gets its own region.
+    A memory whose regions exceed its capacity (from the device's memory
+    tree) is a located error naming the pipeline.
+  }];
+}
+
+#endif // KTFLOW_DIALECT_KTDF_TRANSFORMS_PASSES_TD

@@ -1,0 +1,69 @@
+//===- CostModel.h - Tile sizes and buffering depths ------------*- C++ -*-===//
+//
+// This file declares the scheduler's cost model, kept apart from the passes
+// that ask it (as circt keeps its scheduling problems apart from its
+// dialects) so it can be tested on its own. Every figure it takes comes
+// from the device model: SIMD and transfer granularities, compute rates per
+// operation class, datapath bandwidths and latencies, scratchpad capacity.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_SCHEDULING_COSTMODEL_H
+#define KTFLOW_SCHEDULING_COSTMODEL_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+
+namespace ktflow::sched {
+
+/// The streaming of one row of a tile through a compute unit.
+struct ChunkQuery {
+  /// Elements in a row.
+  int64_t cols = 1;
+  /// Elements in one hardware transfer unit (a stick): chunks are
+  /// multiples of it when the row allows.
+  int64_t granule = 1;
+  /// Elements per cycle of every operation applied to each element of a
+  /// chunk (one entry per operation).
+  llvm::SmallVector<double> opRates;
+  /// Bytes per element moved through the unit's FIFOs (all slots).
+  double fifoBytesPerElement = 0;
+  /// Bytes per cycle of the FIFO datapaths.
+  double fifoBandwidth = 1;
+};
+
+/// Estimated cycles to stream one row in chunks of `chunk` elements: per
+/// chunk, the compute (each operation takes ceil(chunk / rate) cycles) and
+/// the FIFO transfer overlap, so a chunk costs the larger of the two.
+double estimateRowCycles(const ChunkQuery &query, int64_t chunk);
+
+/// The chunk size with the least estimated cycles among the multiples of
+/// the granule that divide the row (every divisor when none does); ties go
+/// to the smaller chunk, which needs less FIFO space.
+int64_t chooseChunk(const ChunkQuery &query);
+
+/// The steady state of a pipeline that reads a few buffers per iteration.
+struct DepthQuery {
+  /// Cycles from issuing a DMA to its first byte landing (the route's
+  /// latency).
+  double dmaLatency = 0;
+  /// Cycles the slowest stage is busy per iteration.
+  double stageCycles = 1;
+  /// Bytes of one copy of every private buffer of the pipeline.
+  int64_t bytesPerCopy = 0;
+  /// Bytes of scratchpad available to the pipeline.
+  int64_t capacity = 0;
+  /// More copies than this buy nothing on any device we know.
+  int64_t maxDepth = 4;
+};
+
+/// Copies of each buffer: enough that a DMA issued `depth - 1` iterations
+/// ahead hides the route latency behind the slowest stage, at least 2 (so
+/// loads overlap compute), at most what the scratchpad holds (at least 1).
+int64_t chooseDepth(const DepthQuery &query);
+
+} // namespace ktflow::sched
+
+#endif // KTFLOW_SCHEDULING_COSTMODEL_H

@@ -1,0 +1,133 @@
+//===- ScheduleTarget.h - What the scheduler knows of its device -*- C++ -*-===//
+//
+// This file declares ScheduleTarget, the scheduler's view of the device a
+// kernel module targets: the device model with its routing graph, memory
+// tree and roofline, the device memories KTIR's memory spaces map to, and
+// the compute *lanes* of a core — the identical instances of a vector
+// compute unit together with the units that feed and drain it, found by
+// routing from device memory to the unit and back. Every scheduling and
+// lowering decision that depends on the hardware asks this class, so no
+// pass names a unit or a size.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_SCHEDULING_SCHEDULETARGET_H
+#define KTFLOW_SCHEDULING_SCHEDULETARGET_H
+
+#include "ktflow/Device/DeviceModel.h"
+#include "ktflow/Device/MemoryTree.h"
+#include "ktflow/Device/Roofline.h"
+#include "ktflow/Device/RoutingGraph.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace ktflow::sched {
+
+using device::NodeId;
+using device::ScopeId;
+
+/// One step of a route between device memory and a compute unit.
+struct Hop {
+  enum Kind {
+    /// Memory to memory through a data mover (DMA).
+    Dma,
+    /// Memory into the FIFO of the compute unit, through a load unit.
+    Feed,
+    /// The compute unit's FIFO into memory, through a store unit.
+    Drain,
+  };
+  Kind kind = Dma;
+  /// The unit that performs the hop.
+  NodeId unit = 0;
+  /// The memory read (Dma, Feed) and the memory written (Dma, Drain).
+  std::optional<NodeId> from, to;
+  /// The datapath into the compute unit (Feed) or out of it (Drain).
+  std::optional<device::DatapathId> fifo;
+};
+
+/// A route from device memory to a compute unit (inbound) or back
+/// (outbound), cut into hops.
+struct HopChain {
+  llvm::SmallVector<Hop, 4> hops;
+  device::Route route;
+};
+
+/// One identical instance of a vector compute unit within a core, with the
+/// routes that feed and drain it.
+struct Lane {
+  NodeId compute = 0;
+  /// Instance index of every replicated scope inside the core on the
+  /// compute unit's chain of scopes.
+  std::map<ScopeId, int64_t> coords;
+  HopChain inbound, outbound;
+};
+
+class ScheduleTarget {
+public:
+  /// Resolves the module's `ktdf_arch.target` against a device defined in
+  /// the module (the import pass puts it there), builds the model and finds
+  /// the lanes. Fails after reporting a located error.
+  static mlir::FailureOr<std::unique_ptr<ScheduleTarget>>
+  get(mlir::ModuleOp module);
+
+  const device::DeviceModel &getModel() const { return *model; }
+  const device::RoutingGraph &getRouting() const { return *routing; }
+  const device::MemoryTree &getMemoryTree() const { return *tree; }
+  const device::Roofline &getRoofline() const { return *roofline; }
+  mlir::ktdf_arch::DeviceOp getDevice() const { return model->getOp(); }
+
+  /// The device memory KTIR's `global` space maps to.
+  NodeId getGlobalMemory() const { return globalMemory; }
+  llvm::StringRef getGlobalKind() const { return globalKind; }
+  /// The memory KTIR's `ct_local` space maps to, if the map names one.
+  std::optional<NodeId> getLocalMemory() const { return localMemory; }
+
+  int64_t getNumCores() const { return model->getNumCores(); }
+  /// The lanes of one core, identical to the first (same hop kinds along
+  /// the same number of datapaths); at least one.
+  llvm::ArrayRef<Lane> getLanes() const { return lanes; }
+
+  /// The instance name (as the simulator's machine names it) of `node` on
+  /// core `core` in lane `lane`: replicated scopes on the lane's chain take
+  /// the lane's index, the core scope takes `core`, others 0.
+  std::string getInstanceName(NodeId node, int64_t core,
+                              const Lane &lane) const;
+  /// The node of lane `lane` that plays the part `node` plays in lane 0
+  /// (the same position on the same route); `node` itself for nodes no
+  /// route of lane 0 uses differently.
+  NodeId mapFromFirstLane(NodeId node, const Lane &lane) const;
+  /// Finds a node by its device-model name ("core/subcore[0]/L1LU").
+  std::optional<NodeId> findNode(llvm::StringRef name) const;
+
+  /// SIMD lanes of `lane`'s compute unit for `type`, if it computes it.
+  std::optional<int64_t> getSimdLanes(const Lane &lane, mlir::Type type) const;
+
+private:
+  ScheduleTarget() = default;
+  mlir::LogicalResult findLanes(mlir::Operation *anchor);
+
+  std::unique_ptr<device::DeviceModel> model;
+  std::unique_ptr<device::RoutingGraph> routing;
+  std::unique_ptr<device::MemoryTree> tree;
+  std::unique_ptr<device::Roofline> roofline;
+  NodeId globalMemory = 0;
+  std::string globalKind;
+  std::optional<NodeId> localMemory;
+  llvm::SmallVector<Lane, 2> lanes;
+};
+
+/// Cuts a legal route into hops. Fails (returning a reason) when a stretch
+/// between memories is not exactly one data mover, or a compute unit is
+/// not reached through exactly one load or store unit.
+llvm::FailureOr<HopChain> cutRoute(const device::DeviceModel &model,
+                                   const device::MemoryTree &tree,
+                                   const device::Route &route,
+                                   std::string &reason);
+
+} // namespace ktflow::sched
+
+#endif // KTFLOW_SCHEDULING_SCHEDULETARGET_H

@@ -1,0 +1,100 @@
+//===- Pipelines.cpp - The scheduler's pass pipeline ----------------------===//
+//
+// This file builds the scheduler's pass pipeline: three groups with a fixed
+// IR contract at each boundary and the device's PDL patterns applied at the
+// four checkpoints. -O0 keeps the simplest legal schedule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Compiler/Pipelines.h"
+#include "ktflow/Conversion/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/Transforms/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+static void addCheckpoint(OpPassManager &pm, StringRef name) {
+  ktdf::KTDFApplyDevicePatternsOptions options;
+  options.checkpoint = name.str();
+  pm.addPass(ktdf::createKTDFApplyDevicePatterns(options));
+}
+
+void ktflow::buildMappingPipeline(OpPassManager &pm,
+                                  const CompileOptions &) {
+  pm.addPass(ktdf::createKTDFImportTarget());
+  addCheckpoint(pm, "pre_mapping");
+  pm.addPass(ktdp::createKTIRCheckLegality());
+  pm.addPass(ktdf::createKTDFCheckSupported());
+  pm.addPass(ktdf::createKTDFMapMemorySpaces());
+  pm.addPass(ktdf::createKTDFGeneralize());
+  pm.addPass(createKTIRToKTDF());
+}
+
+void ktflow::buildSchedulingPipeline(OpPassManager &pm,
+                                     const CompileOptions &options) {
+  addCheckpoint(pm, "pre_scheduling");
+  pm.addPass(ktdf::createKTDFRouteTransfers());
+  ktdf::KTDFTileStreamsOptions tile;
+  tile.chunk = options.chunk;
+  tile.useCostModel = options.optimize;
+  pm.addPass(ktdf::createKTDFTileStreams(tile));
+  ktdf::KTDFBufferOptions buffer;
+  buffer.depth = options.optimize ? options.depth : 1;
+  pm.addPass(ktdf::createKTDFBuffer(buffer));
+  ktdf::KTDFDistributeOptions distribute;
+  distribute.useLanes = options.optimize;
+  pm.addPass(ktdf::createKTDFDistribute(distribute));
+  pm.addPass(ktdf::createKTDFAllocateScratchpad());
+  addCheckpoint(pm, "post_scheduling");
+}
+
+void ktflow::buildLoweringPipeline(OpPassManager &pm, const CompileOptions &) {
+  pm.addPass(createKTDFToDFIR());
+  addCheckpoint(pm, "post_lowering");
+}
+
+void ktflow::buildCompilePipeline(OpPassManager &pm,
+                                  const CompileOptions &options) {
+  buildMappingPipeline(pm, options);
+  buildSchedulingPipeline(pm, options);
+  buildLoweringPipeline(pm, options);
+}
+
+namespace {
+struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
+  Option<bool> O0{*this, "O0",
+                  llvm::cl::desc("the simplest legal schedule (no cost model, "
+                                 "single buffering, one lane per core)"),
+                  llvm::cl::init(false)};
+  ktflow::CompileOptions get() const {
+    ktflow::CompileOptions options;
+    options.optimize = !O0;
+    return options;
+  }
+};
+} // namespace
+
+void ktflow::registerCompilePipelines() {
+  PassPipelineRegistration<PipelineCLOptions>(
+      "ktdf-mapping", "KTIR to ScheduleIR: the mapping group",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        buildMappingPipeline(pm, o.get());
+      });
+  PassPipelineRegistration<PipelineCLOptions>(
+      "ktdf-scheduling", "ScheduleIR to ScheduleIR: the scheduling group",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        buildSchedulingPipeline(pm, o.get());
+      });
+  PassPipelineRegistration<PipelineCLOptions>(
+      "ktdf-lowering", "ScheduleIR to DataflowIR: the lowering group",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        buildLoweringPipeline(pm, o.get());
+      });
+  PassPipelineRegistration<PipelineCLOptions>(
+      "ktdf-compile", "KTIR to DataflowIR: mapping, scheduling, lowering",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        buildCompilePipeline(pm, o.get());
+      });
+}

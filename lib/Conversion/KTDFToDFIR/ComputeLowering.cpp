@@ -1,0 +1,321 @@
+//===- ComputeLowering.cpp - Compute stages to dfir vector ops ------------===//
+//
+// This file lowers the body of a tiled compute stage. Chunk tensors
+// (tensor<WxT>) become vectors of W elements and row values (tensor<T>)
+// one-element vectors; FIFO reads and writes become dfir.recv / dfir.send;
+// an element-wise linalg.generic becomes a dfir.map over its scalar body
+// (row values broadcast to the chunk first); a reduction becomes a
+// dfir.map for the contribution of each element, a dfir.reduce of the
+// chunk and a dfir.map that folds the chunk's result into the accumulator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::lowering;
+
+/// The vector a chunk or row tensor becomes.
+static VectorType vectorOf(Type type) {
+  auto tensor = cast<RankedTensorType>(type);
+  if (tensor.getRank() == 0)
+    return VectorType::get({1}, tensor.getElementType());
+  return VectorType::get(tensor.getShape(), tensor.getElementType());
+}
+
+static std::optional<dfir::ReduceKind> reduceKindOf(Operation *op) {
+  if (isa<arith::AddFOp, arith::AddIOp>(op))
+    return dfir::ReduceKind::add;
+  if (isa<arith::MulFOp, arith::MulIOp>(op))
+    return dfir::ReduceKind::mul;
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(op))
+    return dfir::ReduceKind::max;
+  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(op))
+    return dfir::ReduceKind::min;
+  return std::nullopt;
+}
+
+namespace {
+class ComputeLowering {
+public:
+  ComputeLowering(OpBuilder &b, function_ref<std::string(Value)> fifoOf)
+      : b(b), fifoOf(fifoOf) {}
+
+  LogicalResult lowerBlock(Block &block, IRMapping &map) {
+    for (Operation &op : block) {
+      LogicalResult result = success();
+      if (auto cst = dyn_cast<arith::ConstantOp>(op))
+        result = lowerConstant(cst, map);
+      else if (isa<tensor::EmptyOp, scf::YieldOp>(op))
+        continue;
+      else if (auto loop = dyn_cast<scf::ForOp>(op))
+        result = lowerFor(loop, map);
+      else if (auto read = dyn_cast<ReadFromFifoOp>(op))
+        map.map(read.getResult(),
+                dfir::RecvOp::create(b, read.getLoc(),
+                                     vectorOf(read.getType()),
+                                     fifo(read.getSlot())));
+      else if (auto write = dyn_cast<WriteToFifoOp>(op))
+        dfir::SendOp::create(b, write.getLoc(), fifo(write.getSlot()),
+                             map.lookup(write.getValue()));
+      else if (auto generic = dyn_cast<linalg::GenericOp>(op))
+        result = lowerGeneric(generic, map);
+      else
+        result = op.emitError("'") << op.getName()
+                                   << "' cannot run on a compute unit yet";
+      if (failed(result))
+        return failure();
+    }
+    return success();
+  }
+
+private:
+  FlatSymbolRefAttr fifo(Value slot) {
+    return FlatSymbolRefAttr::get(b.getContext(), fifoOf(slot));
+  }
+
+  LogicalResult lowerConstant(arith::ConstantOp cst, IRMapping &map) {
+    Type type = cst.getType();
+    if (type.isIntOrIndex()) {
+      map.map(cst.getResult(), b.clone(*cst)->getResult(0));
+      return success();
+    }
+    if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+      auto splat = dyn_cast<SplatElementsAttr>(cst.getValue());
+      auto value = splat ? splatValue(splat.getSplatValue<Attribute>())
+                         : std::nullopt;
+      if (!value)
+        return cst.emitError("only splat constants can be vector constants");
+      map.map(cst.getResult(),
+              dfir::SplatOp::create(b, cst.getLoc(), vectorOf(tensor),
+                                    b.getF64FloatAttr(*value)));
+    }
+    // Float scalars are splat where an op uses them.
+    return success();
+  }
+
+  static std::optional<double> splatValue(Attribute attr) {
+    if (auto f = dyn_cast<FloatAttr>(attr))
+      return f.getValueAsDouble();
+    if (auto i = dyn_cast<IntegerAttr>(attr))
+      return static_cast<double>(i.getValue().getSExtValue());
+    return std::nullopt;
+  }
+
+  LogicalResult lowerFor(scf::ForOp loop, IRMapping &map) {
+    SmallVector<Value> inits;
+    for (Value init : loop.getInitArgs()) {
+      Value v = map.lookupOrNull(init);
+      if (!v)
+        return loop.emitError("loop-carried value has no vector form");
+      inits.push_back(v);
+    }
+    LogicalResult result = success();
+    auto lowered = scf::ForOp::create(
+        b, loop.getLoc(), map.lookup(loop.getLowerBound()),
+        map.lookup(loop.getUpperBound()), map.lookup(loop.getStep()), inits,
+        [&](OpBuilder &, Location loc, Value iv, ValueRange args) {
+      IRMapping inner = map;
+      inner.map(loop.getInductionVar(), iv);
+      for (auto [old, now] : llvm::zip(loop.getRegionIterArgs(), args))
+        inner.map(old, now);
+      result = lowerBlock(*loop.getBody(), inner);
+      SmallVector<Value> yielded;
+      for (Value v : loop.getBody()->getTerminator()->getOperands())
+        yielded.push_back(inner.lookupOrDefault(v));
+      scf::YieldOp::create(b, loc, yielded);
+    });
+    for (auto [old, now] : llvm::zip(loop.getResults(), lowered.getResults()))
+      map.map(old, now);
+    return result;
+  }
+
+  /// The vector form of input `v` of a generic over `shape`.
+  FailureOr<Value> input(linalg::GenericOp op, Value v, VectorType shape,
+                         IRMapping &map) {
+    Location loc = op.getLoc();
+    if (!isa<RankedTensorType>(v.getType())) {
+      auto cst = v.getDefiningOp<arith::ConstantOp>();
+      auto value = cst ? splatValue(cst.getValue()) : std::nullopt;
+      if (!value)
+        return op.emitError("scalar operands of compute ops must be "
+                            "constants");
+      return dfir::SplatOp::create(
+                 b, loc, VectorType::get(shape.getShape(), v.getType()),
+                 b.getF64FloatAttr(*value))
+          .getResult();
+    }
+    Value vec = map.lookupOrNull(v);
+    if (!vec)
+      return op.emitError("operand has no vector form on the compute unit");
+    auto type = cast<VectorType>(vec.getType());
+    if (type.getShape() == shape.getShape())
+      return vec;
+    return dfir::BroadcastOp::create(
+               b, loc, VectorType::get(shape.getShape(), type.getElementType()),
+               vec)
+        .getResult();
+  }
+
+  /// A dfir.map computing `result` (a value of `body`) from `inputs`, whose
+  /// elements are `args` in the body. Values the body captures must be
+  /// constants.
+  FailureOr<Value> buildMap(Location loc, Block &body, Value result,
+                            VectorType type, ArrayRef<Value> inputs,
+                            ArrayRef<Value> args) {
+    // The ops `result` depends on, in order.
+    llvm::SetVector<Operation *> slice;
+    SmallVector<Value> worklist{result};
+    while (!worklist.empty()) {
+      Value v = worklist.pop_back_val();
+      // The map's inputs stand for these values: their producers stay out.
+      if (llvm::is_contained(args, v))
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (!def || slice.contains(def))
+        continue;
+      slice.insert(def);
+      worklist.append(def->operand_begin(), def->operand_end());
+    }
+    auto map = dfir::MapOp::create(b, loc, type, inputs);
+    OpBuilder::InsertionGuard guard(b);
+    Block *block = b.createBlock(&map.getBody());
+    IRMapping inner;
+    for (auto [input, arg] : llvm::zip(inputs, args))
+      inner.map(arg, block->addArgument(
+                         cast<VectorType>(input.getType()).getElementType(),
+                         loc));
+    for (Operation &op : body.without_terminator())
+      if (slice.contains(&op)) {
+        for (Value operand : op.getOperands()) {
+          if (inner.contains(operand))
+            continue;
+          if (isa<BlockArgument>(operand) &&
+              operand.getParentBlock() == &body)
+            return op.emitError("the contribution of each element depends "
+                                "on the accumulator; this reduction cannot "
+                                "be computed chunk by chunk");
+          if (operand.getParentBlock() != &body) {
+            Operation *def = operand.getDefiningOp();
+            if (!def || !def->hasTrait<OpTrait::ConstantLike>())
+              return op.emitError("the body uses a value from outside that "
+                                  "is not a constant");
+            inner.map(operand, b.clone(*def)->getResult(0));
+          }
+        }
+        b.clone(op, inner);
+      }
+    for (Operation *op : slice)
+      if (op->getBlock() != &body && !inner.contains(result)) {
+        if (!op->hasTrait<OpTrait::ConstantLike>())
+          return op->emitError("the body yields a value from outside that is "
+                               "not a constant");
+        inner.map(result, b.clone(*op)->getResult(0));
+      }
+    Value yielded = inner.lookupOrNull(result);
+    if (!yielded)
+      return emitError(loc, "cannot compute the yielded value on the unit");
+    dfir::YieldOp::create(b, loc, yielded);
+    return map.getResult();
+  }
+
+  LogicalResult lowerGeneric(linalg::GenericOp op, IRMapping &map) {
+    Location loc = op.getLoc();
+    Block &body = op.getRegion().front();
+    auto yield = cast<linalg::YieldOp>(body.getTerminator());
+    bool reduction = op.getNumReductionLoops() > 0;
+    for (auto [k, init] : llvm::enumerate(op.getDpsInits())) {
+      VectorType type = vectorOf(op.getResult(k).getType());
+      Value result = yield.getOperand(k);
+      BlockArgument acc = body.getArgument(op.getNumDpsInputs() + k);
+      Value reduced;
+      Operation *combine = nullptr;
+      if (reduction) {
+        combine = result.getDefiningOp();
+        std::optional<dfir::ReduceKind> kind =
+            combine ? reduceKindOf(combine) : std::nullopt;
+        if (!kind || combine->getBlock() != &body ||
+            !llvm::is_contained(combine->getOperands(), acc))
+          return op.emitError("reduction body is not one associative op "
+                              "(add, mul, max, min) folding each element "
+                              "into the accumulator");
+        Value contribution = combine->getOperand(0) == acc
+                                 ? combine->getOperand(1)
+                                 : combine->getOperand(0);
+        // The per-element contribution over the whole chunk.
+        int64_t width = 1;
+        for (Value in : op.getDpsInputs())
+          if (auto t = dyn_cast<RankedTensorType>(in.getType());
+              t && t.getRank() == 1)
+            width = t.getDimSize(0);
+        VectorType chunk = VectorType::get({width}, type.getElementType());
+        auto contrib = mapOver(op, body, contribution, chunk, map);
+        if (failed(contrib))
+          return failure();
+        reduced = dfir::ReduceOp::create(b, loc, type, *kind, *contrib);
+        Value accVec = map.lookupOrNull(init);
+        if (!accVec)
+          return op.emitError("accumulator has no vector form");
+        // acc' = combine(acc, reduced), operands in the body's order.
+        SmallVector<Value> inputs{reduced, accVec};
+        SmallVector<Value> args{contribution, acc};
+        auto folded = buildMap(loc, body, result, type, inputs, args);
+        if (failed(folded))
+          return failure();
+        map.map(op.getResult(k), *folded);
+        continue;
+      }
+      if (result == acc)
+        return op.emitError("element-wise bodies that read their output are "
+                            "not supported");
+      auto value = mapOver(op, body, result, type, map);
+      if (failed(value))
+        return failure();
+      map.map(op.getResult(k), *value);
+    }
+    return success();
+  }
+
+  /// The vector of `result` (a value of `body`) over every element of
+  /// `type`'s shape: an input passed through, a splat constant, or a map.
+  FailureOr<Value> mapOver(linalg::GenericOp op, Block &body, Value result,
+                           VectorType type, IRMapping &map) {
+    SmallVector<Value> inputs, args;
+    for (auto [i, in] : llvm::enumerate(op.getDpsInputs())) {
+      auto v = input(op, in, type, map);
+      if (failed(v))
+        return failure();
+      if (result == body.getArgument(i) &&
+          cast<VectorType>(v->getType()) == type)
+        return *v;
+      inputs.push_back(*v);
+      args.push_back(body.getArgument(i));
+    }
+    if (auto cst = result.getDefiningOp<arith::ConstantOp>())
+      if (auto value = splatValue(cst.getValue()))
+        return dfir::SplatOp::create(b, op.getLoc(), type,
+                                     b.getF64FloatAttr(*value))
+            .getResult();
+    for (auto [i, arg] : llvm::enumerate(
+             body.getArguments().drop_front(op.getNumDpsInputs())))
+      if (!arg.use_empty() && op.getNumReductionLoops() == 0)
+        return op.emitError("element-wise bodies that read their output are "
+                            "not supported");
+    return buildMap(op.getLoc(), body, result, type, inputs, args);
+  }
+
+  OpBuilder &b;
+  function_ref<std::string(Value)> fifoOf;
+};
+} // namespace
+
+LogicalResult
+mlir::ktdf::lowering::lowerComputeStage(OpBuilder &b, StageOp stage,
+                                        IRMapping &map,
+                                        function_ref<std::string(Value)> fifoOf) {
+  return ComputeLowering(b, fifoOf).lowerBlock(stage.getBody().front(), map);
+}

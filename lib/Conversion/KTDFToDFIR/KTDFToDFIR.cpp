@@ -1,0 +1,328 @@
+//===- KTDFToDFIR.cpp - Scheduled ScheduleIR to DataflowIR ----------------===//
+//
+// This file implements --ktdf-to-dfir at the kernel level: runtime symbols
+// for the kernel's arguments, the distributed grid normalised to cores and
+// lanes (instance k runs on core k mod C, lane k div C), and per lane
+// instance the buffers (N copies in the lane's region of the scratchpad),
+// FIFOs (one per pair of units, wide enough for every slot they carry) and
+// sync channels (one per buffer hand-over between two units, plus one
+// back for its N copies). Each unit instance then gets its program from
+// ProgramBuilder.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "ktflow/Conversion/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+namespace mlir {
+#define GEN_PASS_DEF_KTDFTODFIR
+#include "ktflow/Conversion/Passes.h.inc"
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::lowering;
+
+/// The view an access tile reads or writes.
+static ktdp::ConstructMemoryViewOp viewOf(Value tile) {
+  auto op = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
+  return op ? op.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
+            : nullptr;
+}
+
+std::string KernelLowering::perLane(StringRef base, const LaneInstance &li) {
+  return (base + "_c" + Twine(li.core) + "_l" + Twine(li.lane)).str();
+}
+
+std::string KernelLowering::unitOf(StageOp stage,
+                                   const LaneInstance &li) const {
+  const ktflow::sched::Lane &lane = target.getLanes()[li.lane];
+  auto node = target.findNode(*stage.getUnit());
+  return target.getInstanceName(target.mapFromFirstLane(*node, lane), li.core,
+                                lane);
+}
+
+std::string KernelLowering::memoryOf(StringRef kind,
+                                     const LaneInstance &li) const {
+  const ktflow::sched::Lane &lane = target.getLanes()[li.lane];
+  auto node = target.getModel().findByKind(kind);
+  return target.getInstanceName(target.mapFromFirstLane(*node, lane), li.core,
+                                lane);
+}
+
+std::string KernelLowering::fifoOf(Value slot, const LaneInstance &li) const {
+  auto type = cast<FifoSlotType>(slot.getType());
+  const ktflow::sched::Lane &lane = target.getLanes()[li.lane];
+  auto name = [&](StringAttr template_) {
+    auto node = target.findNode(template_.getValue());
+    return target.getInstanceName(target.mapFromFirstLane(*node, lane),
+                                  li.core, lane);
+  };
+  auto it = fifos.find({name(type.getSrc()), name(type.getDst())});
+  return it == fifos.end() ? "" : it->second.first;
+}
+
+const PipelineInfo &KernelLowering::infoOf(PipelineOp op) const {
+  for (const PipelineInfo &info : pipelines)
+    if (info.op == op)
+      return info;
+  llvm_unreachable("pipeline was collected");
+}
+
+LogicalResult KernelLowering::collectArguments() {
+  Block &entry = func.front();
+  SmallVector<ParallelOp> parallels(entry.getOps<ParallelOp>());
+  if (parallels.size() != 1)
+    return func.emitError("a scheduled kernel has exactly one ktdf.parallel; "
+                          "run the mapping group first");
+  parallel = parallels.front();
+  if (!parallel.getNumInstances())
+    return parallel.emitError("the grid is not distributed; run "
+                              "--ktdf-distribute first");
+  for (BlockArgument arg : entry.getArguments()) {
+    std::string symbol = "arg" + std::to_string(arg.getArgNumber());
+    if (isa<ktdp::RuntimeArgType>(arg.getType())) {
+      runtimeSymbols[arg] = symbol;
+      continue;
+    }
+    for (Operation *user : arg.getUsers()) {
+      auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(user);
+      if (!view || view.getOffset() != arg)
+        return user->emitError("kernel argument ")
+               << arg.getArgNumber()
+               << " is used other than as the start address of a memory "
+                  "view; scalar arguments are not supported yet";
+      tensorSymbols[arg] = symbol;
+    }
+  }
+  const ktflow::sched::Lane &lane0 = target.getLanes().front();
+  globalMemory =
+      target.getInstanceName(target.getGlobalMemory(), 0, lane0);
+  return success();
+}
+
+LogicalResult KernelLowering::planInstances() {
+  int64_t points = parallel.getNumPoints();
+  int64_t n = *parallel.getNumInstances();
+  int64_t cores = target.getNumCores();
+  int64_t lanes = target.getLanes().size();
+  if (n > cores * lanes)
+    return parallel.emitError("distributed over ")
+           << n << " instances but the device has " << cores << " cores of "
+           << lanes << " lanes";
+  int64_t block = (points + n - 1) / n;
+  for (int64_t k = 0; k < n; ++k) {
+    LaneInstance li;
+    li.core = k % cores;
+    li.lane = static_cast<unsigned>(k / cores);
+    li.start = k * block;
+    li.count = std::max<int64_t>(0, std::min(points, li.start + block) - li.start);
+    if (li.count > 0)
+      instances.push_back(li);
+  }
+  return success();
+}
+
+/// The buffers a stage's transfers read and write.
+static void buffersOf(StageOp stage, llvm::SmallPtrSetImpl<Value> &reads,
+                      llvm::SmallPtrSetImpl<Value> &writes) {
+  stage.walk([&](DataTransferOp op) {
+    if (isa<MemRefType>(op.getSrc().getType()))
+      reads.insert(op.getSrc());
+    if (isa<MemRefType>(op.getDst().getType()))
+      writes.insert(op.getDst());
+  });
+}
+
+LogicalResult KernelLowering::collectPipelines() {
+  SmallVector<PipelineOp> ops;
+  parallel.walk([&](PipelineOp op) { ops.push_back(op); });
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    PipelineInfo info;
+    info.op = op;
+    info.index = index;
+    info.copies = op.getNumCopies();
+    std::string prefix = "p" + std::to_string(index);
+    unsigned b = 0;
+    for (auto priv : op.getBody().front().getOps<PrivateOp>()) {
+      auto type = dyn_cast<MemRefType>(priv.getType());
+      if (!type)
+        continue;
+      if (!priv.getOffset())
+        return priv.emitError("buffer has no offset; run "
+                              "--ktdf-allocate-scratchpad first");
+      info.buffers[priv.getResult()] = {
+          prefix + "_buf" + std::to_string(b++),
+          type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8)};
+    }
+    SmallVector<StageOp> stages(op.getBody().front().getOps<StageOp>());
+    for (StageOp stage : stages)
+      if (!stage.getUnit() || !target.findNode(*stage.getUnit()))
+        return stage.emitError("stage is not bound to a unit of the device; "
+                               "run --ktdf-route-transfers first");
+    unsigned c = 0;
+    for (auto [i, writer] : llvm::enumerate(stages)) {
+      llvm::SmallPtrSet<Value, 4> wReads, wWrites;
+      buffersOf(writer, wReads, wWrites);
+      for (StageOp reader : ArrayRef<StageOp>(stages).drop_front(i + 1)) {
+        llvm::SmallPtrSet<Value, 4> rReads, rWrites;
+        buffersOf(reader, rReads, rWrites);
+        bool handsOver = llvm::any_of(
+            wWrites, [&](Value v) { return rReads.contains(v); });
+        if (!handsOver || *writer.getUnit() == *reader.getUnit())
+          continue;
+        std::string id = std::to_string(c++);
+        info.channels.push_back({writer, reader, 0, prefix + "_full" + id});
+        info.channels.push_back(
+            {reader, writer, std::max<int64_t>(info.copies, 1),
+             prefix + "_free" + id});
+      }
+    }
+    pipelines.push_back(std::move(info));
+  }
+  return success();
+}
+
+void KernelLowering::declare(OpBuilder &b) {
+  MLIRContext *ctx = func.getContext();
+  Location loc = func.getLoc();
+  Block &entry = func.front();
+  // Runtime arguments first: tensor dims name them.
+  for (BlockArgument arg : entry.getArguments())
+    if (auto type = dyn_cast<ktdp::RuntimeArgType>(arg.getType()))
+      dfir::RuntimeArgOp::create(b, loc, runtimeSymbols[arg],
+                                 type.getGranularity().value_or(1),
+                                 type.getUpperbound().value_or(int64_t(1) << 31));
+  for (BlockArgument arg : entry.getArguments()) {
+    auto it = tensorSymbols.find(arg);
+    if (it == tensorSymbols.end())
+      continue;
+    auto view = cast<ktdp::ConstructMemoryViewOp>(*arg.getUsers().begin());
+    bool read = false, written = false;
+    parallel.walk([&](DataTransferOp op) {
+      if (isa<ktdp::AccessTileType>(op.getSrc().getType()) &&
+          viewOf(op.getSrc()).getOffset() == arg)
+        read = true;
+      if (isa<ktdp::AccessTileType>(op.getDst().getType()) &&
+          viewOf(op.getDst()).getOffset() == arg)
+        written = true;
+    });
+    auto memref = cast<MemRefType>(view.getType());
+    SmallVector<Attribute> dims;
+    for (Value size : view.getSizes()) {
+      auto extract = size.getDefiningOp<ktdp::RuntimeArgExtractOp>();
+      dims.push_back(FlatSymbolRefAttr::get(
+          ctx, runtimeSymbols[cast<BlockArgument>(extract->getOperand(0))]));
+    }
+    auto role = written ? (read ? dfir::TensorRole::inout
+                                : dfir::TensorRole::output)
+                        : dfir::TensorRole::input;
+    dfir::TensorOp::create(
+        b, view.getLoc(), role, it->second,
+        RankedTensorType::get(memref.getShape(), memref.getElementType()),
+        globalMemory, dims.empty() ? ArrayAttr() : b.getArrayAttr(dims));
+  }
+  auto regions = func->getAttrOfType<DictionaryAttr>("ktdf.scratchpad");
+  int64_t lanes = target.getLanes().size();
+  for (const LaneInstance &li : instances) {
+    for (const PipelineInfo &info : pipelines) {
+      for (auto priv : PipelineOp(info.op).getBody().front().getOps<PrivateOp>()) {
+        auto type = dyn_cast<MemRefType>(priv.getType());
+        if (!type)
+          continue;
+        StringRef kind = getBufferMemoryKind(type);
+        auto node = *target.getModel().findByKind(kind);
+        int64_t laneBase = 0;
+        if (target.getModel().getInstancesPerCore(node) < lanes && regions)
+          if (auto size = regions.getAs<IntegerAttr>(kind))
+            laneBase = li.lane * size.getInt();
+        auto [base, bytes] = info.buffers.lookup(priv.getResult());
+        dfir::BufferOp::create(b, priv.getLoc(), perLane(base, li),
+                               memoryOf(kind, li), bytes * info.copies,
+                               b.getI64IntegerAttr(laneBase + *priv.getOffset()));
+      }
+      // FIFOs: one per pair of unit instances, as wide as its widest slot.
+      for (auto priv : PipelineOp(info.op).getBody().front().getOps<PrivateOp>()) {
+        auto type = dyn_cast<FifoSlotType>(priv.getType());
+        if (!type)
+          continue;
+        const ktflow::sched::Lane &lane = target.getLanes()[li.lane];
+        auto name = [&](StringAttr template_) {
+          auto node = target.findNode(template_.getValue());
+          return target.getInstanceName(target.mapFromFirstLane(*node, lane),
+                                        li.core, lane);
+        };
+        auto &entry = fifos[{name(type.getSrc()), name(type.getDst())}];
+        if (entry.first.empty())
+          entry.first = "fifo" + std::to_string(fifos.size() - 1);
+        entry.second = std::max(entry.second, type.getSizeInBytes());
+      }
+      for (const Channel &ch : info.channels)
+        dfir::SyncOp::create(b, loc, perLane(ch.base, li), unitOf(ch.from, li),
+                             unitOf(ch.to, li));
+    }
+  }
+  for (auto &[ends, entry] : fifos)
+    dfir::FifoOp::create(b, loc, entry.first, ends.first, ends.second,
+                         entry.second, IntegerAttr());
+}
+
+LogicalResult KernelLowering::buildPrograms(OpBuilder &b) {
+  std::map<std::string, std::unique_ptr<ProgramBuilder>> programs;
+  for (const LaneInstance &li : instances)
+    for (const PipelineInfo &info : pipelines)
+      for (auto stage : PipelineOp(info.op).getBody().front().getOps<StageOp>()) {
+        std::string unit = unitOf(stage, li);
+        auto &program = programs[unit];
+        if (!program)
+          program = std::make_unique<ProgramBuilder>(*this, unit);
+        program->addWork(&li, stage);
+      }
+  for (auto &[unit, program] : programs) {
+    auto op = dfir::UnitOp::create(b, func.getLoc(), unit);
+    OpBuilder::InsertionGuard guard(b);
+    b.createBlock(&op.getBody());
+    if (failed(program->build(b)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::run(OpBuilder &moduleBuilder) {
+  if (failed(collectArguments()) || failed(planInstances()) ||
+      failed(collectPipelines()))
+    return failure();
+  auto kernel = dfir::KernelOp::create(moduleBuilder, func.getLoc(),
+                                       func.getSymName(),
+                                       target.getModel().getName());
+  OpBuilder b(kernel.getContext());
+  b.createBlock(&kernel.getBody());
+  declare(b);
+  if (failed(buildPrograms(b))) {
+    kernel.erase();
+    return failure();
+  }
+  return success();
+}
+
+namespace {
+struct KTDFToDFIRPass : public impl::KTDFToDFIRBase<KTDFToDFIRPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto target = ktflow::sched::ScheduleTarget::get(module);
+    if (failed(target))
+      return signalPassFailure();
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
+      if (func.isExternal() || func.getBody().front().getOps<ParallelOp>().empty())
+        continue;
+      if (failed(KernelLowering(**target, func).run(builder)))
+        return signalPassFailure();
+      // The dfir.kernel of the same name replaces the function.
+      func.erase();
+    }
+  }
+};
+} // namespace

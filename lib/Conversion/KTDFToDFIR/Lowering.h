@@ -1,0 +1,141 @@
+//===- Lowering.h - Shared state of the ScheduleIR lowering -----*- C++ -*-===//
+//
+// This file declares the pieces of --ktdf-to-dfir: KernelLowering (runtime
+// symbols, the grid over cores and lanes, buffers, FIFOs and sync
+// channels), ProgramBuilder (one unit instance's program: the loops and
+// address arithmetic its stages need, transfers, synchronisation) and the
+// compute-stage lowering (linalg on chunks to dfir vector ops).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_CONVERSION_KTDFTODFIR_LOWERING_H
+#define KTFLOW_LIB_CONVERSION_KTDFTODFIR_LOWERING_H
+
+#include "ktflow/Dialect/DFIR/IR/DFIR.h"
+#include "ktflow/Dialect/KTDF/IR/KTDF.h"
+#include "ktflow/Scheduling/ScheduleTarget.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <map>
+#include <string>
+
+namespace mlir::ktdf::lowering {
+
+/// One instance of the distributed grid: a lane of a core and its tiles.
+struct LaneInstance {
+  int64_t core = 0;
+  unsigned lane = 0;
+  /// Linear ids [start, start + count) of the grid points it runs.
+  int64_t start = 0, count = 0;
+};
+
+/// A sync channel between two stages of a pipeline, per lane instance.
+struct Channel {
+  StageOp from, to;
+  /// 0 for a channel that hands a buffer forward (one token per execution).
+  /// For the channel that hands it back, the copies of the buffer: the
+  /// receiver (the writer of the buffer) waits only from its N-th execution
+  /// on, and takes the last min(N, executions) tokens when it is done.
+  int64_t copies = 0;
+  std::string base;
+};
+
+/// What the lowering knows of one pipeline.
+struct PipelineInfo {
+  PipelineOp op;
+  unsigned index = 0;
+  int64_t copies = 1;
+  /// Per private buffer: its dfir symbol base name and bytes of one copy.
+  llvm::DenseMap<Value, std::pair<std::string, int64_t>> buffers;
+  SmallVector<Channel> channels;
+};
+
+class KernelLowering {
+public:
+  KernelLowering(const ktflow::sched::ScheduleTarget &target,
+                 func::FuncOp func)
+      : target(target), func(func) {}
+
+  LogicalResult run(OpBuilder &moduleBuilder);
+
+  // Queried by ProgramBuilder.
+  const ktflow::sched::ScheduleTarget &target;
+  func::FuncOp func;
+  ParallelOp parallel;
+  SmallVector<LaneInstance> instances;
+  SmallVector<PipelineInfo> pipelines;
+  llvm::DenseMap<Value, std::string> tensorSymbols;  // func arg -> symbol
+  llvm::DenseMap<Value, std::string> runtimeSymbols; // func arg -> symbol
+  std::string globalMemory;
+
+  /// The unit instance that runs `stage` for lane instance `li`.
+  std::string unitOf(StageOp stage, const LaneInstance &li) const;
+  /// The memory instance of buffer kind `kind` for lane instance `li`.
+  std::string memoryOf(StringRef kind, const LaneInstance &li) const;
+  /// Symbol names, made unique per lane instance.
+  static std::string perLane(StringRef base, const LaneInstance &li);
+  /// The FIFO symbol carrying `slot` for lane instance `li`.
+  std::string fifoOf(Value slot, const LaneInstance &li) const;
+  const PipelineInfo &infoOf(PipelineOp op) const;
+
+private:
+  LogicalResult collectArguments();
+  LogicalResult planInstances();
+  LogicalResult collectPipelines();
+  void declare(OpBuilder &b);
+  LogicalResult buildPrograms(OpBuilder &b);
+
+  /// (unit a, unit b) of a lane instance -> FIFO symbol and entry bytes.
+  std::map<std::pair<std::string, std::string>, std::pair<std::string, int64_t>>
+      fifos;
+};
+
+/// Builds the program of one unit instance.
+class ProgramBuilder {
+public:
+  ProgramBuilder(KernelLowering &kernel, std::string unit)
+      : kernel(kernel), unit(std::move(unit)) {}
+
+  /// The lane instances in which this unit runs stages, and those stages.
+  void addWork(const LaneInstance *li, StageOp stage) {
+    work[li].push_back(stage);
+  }
+  LogicalResult build(OpBuilder &b);
+
+private:
+  /// Emits the parallel body for one grid point of `li`. `executions`
+  /// counts the pipeline executions of the lane so far; returns the count
+  /// after the block.
+  FailureOr<Value> emitBlock(Block &block, IRMapping map, Value executions,
+                             const LaneInstance &li);
+  LogicalResult emitPipeline(PipelineOp pipeline, IRMapping &map,
+                             Value execution, const LaneInstance &li);
+  /// Runs `body` only when `condition` holds (a loop of 0 or 1 trips).
+  void emitIf(Value condition, function_ref<void()> body);
+  LogicalResult emitTransfer(DataTransferOp op, IRMapping &map,
+                             const LaneInstance &li, Value copyOffset);
+  LogicalResult emitDma(DataTransferOp op, IRMapping &map,
+                        const LaneInstance &li, Value copyOffset);
+  /// The program value for `v`, cloning the index arithmetic it needs.
+  FailureOr<Value> materialize(Value v, IRMapping &map);
+  Value constant(int64_t v);
+  bool runsIn(Operation *op, const LaneInstance &li);
+
+  KernelLowering &kernel;
+  std::string unit;
+  llvm::MapVector<const LaneInstance *, SmallVector<StageOp>> work;
+  OpBuilder *builder = nullptr;
+};
+
+/// Lowers the body of a compute stage into the current insertion point:
+/// FIFO reads and writes through `fifoOf`, linalg.generic on chunk and row
+/// tensors to dfir.map / dfir.reduce / dfir.broadcast / dfir.splat.
+LogicalResult lowerComputeStage(OpBuilder &b, StageOp stage, IRMapping &map,
+                                function_ref<std::string(Value)> fifoOf);
+
+} // namespace mlir::ktdf::lowering
+
+#endif // KTFLOW_LIB_CONVERSION_KTDFTODFIR_LOWERING_H

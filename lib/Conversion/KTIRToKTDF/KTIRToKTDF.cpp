@@ -1,0 +1,330 @@
+//===- KTIRToKTDF.cpp - Initial pipelines of a KTIR kernel ----------------===//
+//
+// This file implements --ktir-to-ktdf, the end of the mapping group: the
+// launch grid becomes a `ktdf.parallel`, and every compute group — the
+// tensor computation between `ktdp.load`s and the `ktdp.store`s it feeds,
+// cut at memory boundaries — becomes a `ktdf.pipeline` of load stages, one
+// compute stage and store stages joined by FIFO slots and tokens. The
+// transfers are still logical (device memory to the compute unit and
+// back); routing makes them physical.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Conversion/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Iterators.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+#define GEN_PASS_DEF_KTIRTOKTDF
+#include "ktflow/Conversion/Passes.h.inc"
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+/// The endpoint name of the device memory an access tile's view lives in.
+static FailureOr<StringRef> memoryKindOf(Operation *user, Value tile) {
+  auto tileOp = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
+  auto view = tileOp ? tileOp.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
+                     : nullptr;
+  auto kind = view ? view->getAttrOfType<StringAttr>("ktdf.memory") : nullptr;
+  if (!kind)
+    return user->emitError("the access tile's view has no device memory; "
+                           "run --ktdf-map-memory-spaces first");
+  return kind.getValue();
+}
+
+namespace {
+/// The loads, computation and stores of one compute group, in program order.
+struct ComputeGroup {
+  SmallVector<ktdp::LoadOp> loads;
+  SmallVector<Operation *> compute;
+  SmallVector<ktdp::StoreOp> stores;
+  Operation *last = nullptr;
+};
+
+class KernelConverter {
+public:
+  explicit KernelConverter(func::FuncOp func) : func(func) {}
+
+  LogicalResult run() {
+    FailureOr<std::optional<SmallVector<int64_t>>> grid =
+        ktdp::getLaunchGrid(func);
+    if (failed(grid) || !*grid)
+      return func.emitError("kernel has no valid launch grid");
+    ParallelOp parallel = wrapInParallel(**grid);
+    SmallVector<Block *> blocks;
+    parallel.walk([&](Block *block) { blocks.push_back(block); });
+    for (Block *block : blocks)
+      if (failed(convertBlock(*block)))
+        return failure();
+    // The constants and empty tensors the groups cloned are dead now.
+    parallel.walk<WalkOrder::PostOrder, ReverseIterator>([&](Operation *op) {
+      if (op != parallel && isOpTriviallyDead(op))
+        op->erase();
+    });
+    return success();
+  }
+
+private:
+  ParallelOp wrapInParallel(ArrayRef<int64_t> grid) {
+    Block &body = func.front();
+    OpBuilder builder(func.getContext());
+    builder.setInsertionPointToStart(&body);
+    auto parallel = ParallelOp::create(builder, func.getLoc(),
+                                       builder.getDenseI64ArrayAttr(grid),
+                                       IntegerAttr());
+    Block *inner = builder.createBlock(&parallel.getBody());
+    SmallVector<Value> ids;
+    for (size_t i = 0; i < grid.size(); ++i)
+      ids.push_back(inner->addArgument(builder.getIndexType(), func.getLoc()));
+    // Everything but the parallel op itself and the return moves inside.
+    auto begin = std::next(Block::iterator(parallel));
+    auto end = Block::iterator(body.getTerminator());
+    inner->getOperations().splice(inner->end(), body.getOperations(), begin,
+                                  end);
+    SmallVector<ktdp::GetComputeTileIdOp> idOps;
+    parallel.walk([&](ktdp::GetComputeTileIdOp op) { idOps.push_back(op); });
+    for (ktdp::GetComputeTileIdOp op : idOps) {
+      for (auto [result, id] : llvm::zip(op.getResults(), ids))
+        result.replaceAllUsesWith(id);
+      op.erase();
+    }
+    return parallel;
+  }
+
+  /// Groups the loads, stores and tensor ops of `block` that feed each
+  /// other, and builds one pipeline per group.
+  LogicalResult convertBlock(Block &block) {
+    llvm::EquivalenceClasses<Operation *> classes;
+    SmallVector<Operation *> members;
+    for (Operation &op : block) {
+      // Constants and empty tensors are cloned where they are used.
+      if (isa<PipelineOp, tensor::EmptyOp>(op) ||
+          op.hasTrait<OpTrait::ConstantLike>())
+        continue;
+      bool tensorOp = isa<ktdp::LoadOp, ktdp::StoreOp>(op) ||
+                      llvm::any_of(op.getResultTypes(), [](Type t) {
+                        return isa<RankedTensorType>(t);
+                      });
+      if (!tensorOp)
+        continue;
+      members.push_back(&op);
+      classes.insert(&op);
+      for (Value operand : op.getOperands())
+        if (isa<RankedTensorType>(operand.getType()))
+          if (Operation *def = operand.getDefiningOp();
+              def && def->getBlock() == &block && classes.contains(def))
+            classes.unionSets(def, &op);
+    }
+    llvm::MapVector<Operation *, ComputeGroup> groups;
+    for (Operation *op : members) {
+      ComputeGroup &group = groups[classes.getLeaderValue(op)];
+      if (auto load = dyn_cast<ktdp::LoadOp>(op))
+        group.loads.push_back(load);
+      else if (auto store = dyn_cast<ktdp::StoreOp>(op))
+        group.stores.push_back(store);
+      else
+        group.compute.push_back(op);
+      group.last = op;
+    }
+    for (auto &[leader, group] : groups) {
+      if (group.stores.empty()) {
+        // Nothing reaches memory: a dead computation (loads included).
+        if (failed(eraseDeadGroup(group)))
+          return failure();
+        continue;
+      }
+      if (failed(buildPipeline(group)))
+        return failure();
+    }
+    return success();
+  }
+
+  LogicalResult eraseDeadGroup(ComputeGroup &group) {
+    SmallVector<Operation *> ops;
+    for (auto load : group.loads)
+      ops.push_back(load);
+    ops.append(group.compute.begin(), group.compute.end());
+    for (Operation *op : llvm::reverse(ops)) {
+      if (!op->use_empty())
+        return op->emitError("tensor value is used outside its block; "
+                             "compute groups must not cross loops");
+      op->erase();
+    }
+    return success();
+  }
+
+  LogicalResult buildPipeline(ComputeGroup &group) {
+    MLIRContext *ctx = func.getContext();
+    llvm::SmallPtrSet<Operation *, 16> inGroup;
+    for (auto load : group.loads)
+      inGroup.insert(load);
+    for (Operation *op : group.compute)
+      inGroup.insert(op);
+    for (auto store : group.stores)
+      inGroup.insert(store);
+    for (Operation *op : inGroup)
+      for (Operation *user : op->getUsers())
+        if (!inGroup.contains(user))
+          return user->emitError("uses a tensor of a compute group from "
+                                 "outside it (for example in another loop)");
+
+    OpBuilder builder(ctx);
+    builder.setInsertionPointAfter(group.last);
+    Location loc = group.last->getLoc();
+    auto pipeline = PipelineOp::create(builder, loc, IntegerAttr());
+    Block *body = builder.createBlock(&pipeline.getBody());
+    builder.setInsertionPointToEnd(body);
+    StringAttr compute = builder.getStringAttr(
+        stringifyUnitRole(UnitRole::vector_compute));
+    auto roles = [&](ArrayRef<UnitRole> list) {
+      SmallVector<Attribute> attrs;
+      for (UnitRole role : list)
+        attrs.push_back(UnitRoleAttr::get(ctx, role));
+      return builder.getArrayAttr(attrs);
+    };
+    TokenType token = TokenType::get(ctx);
+
+    // Slots: one per loaded tile into the compute unit, one per stored value
+    // out of it.
+    SmallVector<Value> inSlots, outSlots;
+    for (ktdp::LoadOp load : group.loads) {
+      FailureOr<StringRef> kind = memoryKindOf(load, load.getAccessTile());
+      if (failed(kind))
+        return failure();
+      auto type = cast<RankedTensorType>(load.getResult().getType());
+      auto slotType =
+          FifoSlotType::get(ctx, builder.getStringAttr(*kind), compute,
+                            type.getShape(), type.getElementType());
+      inSlots.push_back(PrivateOp::create(builder, load.getLoc(), slotType,
+                                          IntegerAttr()));
+    }
+    for (ktdp::StoreOp store : group.stores) {
+      FailureOr<StringRef> kind = memoryKindOf(store, store.getAccessTile());
+      if (failed(kind))
+        return failure();
+      auto type = cast<RankedTensorType>(store.getDataTile().getType());
+      auto slotType =
+          FifoSlotType::get(ctx, compute, builder.getStringAttr(*kind),
+                            type.getShape(), type.getElementType());
+      outSlots.push_back(PrivateOp::create(builder, store.getLoc(), slotType,
+                                           IntegerAttr()));
+    }
+
+    // Load stages.
+    SmallVector<Value> loaded;
+    for (auto [i, load] : llvm::enumerate(group.loads)) {
+      auto stage = StageOp::create(
+          builder, load.getLoc(), TypeRange{token},
+          builder.getStringAttr("load_" + std::to_string(i)), ValueRange{},
+          roles({UnitRole::dma_load, UnitRole::scratchpad_load}),
+          StringAttr());
+      OpBuilder::InsertionGuard guard(builder);
+      builder.createBlock(&stage.getBody());
+      DataTransferOp::create(builder, load.getLoc(), load.getAccessTile(),
+                             ValueRange{}, inSlots[i], ValueRange{});
+      loaded.push_back(stage.getResult(0));
+    }
+
+    // The compute stage: reads, the tensor ops, writes.
+    auto computeStage = StageOp::create(
+        builder, loc, TypeRange{token}, builder.getStringAttr("compute"),
+        loaded, roles({UnitRole::vector_compute}), StringAttr());
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.createBlock(&computeStage.getBody());
+      IRMapping mapping;
+      for (auto [load, slot] : llvm::zip(group.loads, inSlots))
+        mapping.map(load.getResult(),
+                    ReadFromFifoOp::create(builder, load.getLoc(),
+                                           load.getResult().getType(), slot)
+                        .getResult());
+      for (Operation *op : group.compute) {
+        if (failed(captureConstants(op, inGroup, builder, mapping)))
+          return failure();
+        builder.clone(*op, mapping);
+      }
+      for (auto [store, slot] : llvm::zip(group.stores, outSlots))
+        WriteToFifoOp::create(builder, store.getLoc(),
+                              mapping.lookupOrDefault(store.getDataTile()), slot);
+    }
+
+    // Store stages.
+    for (auto [i, store] : llvm::enumerate(group.stores)) {
+      auto stage = StageOp::create(
+          builder, store.getLoc(), TypeRange{},
+          builder.getStringAttr("store_" + std::to_string(i)),
+          computeStage.getResults(),
+          roles({UnitRole::scratchpad_store, UnitRole::dma_store}),
+          StringAttr());
+      OpBuilder::InsertionGuard guard(builder);
+      builder.createBlock(&stage.getBody());
+      DataTransferOp::create(builder, store.getLoc(), outSlots[i],
+                             ValueRange{}, store.getAccessTile(),
+                             ValueRange{});
+    }
+
+    for (auto store : group.stores)
+      store.erase();
+    for (Operation *op : llvm::reverse(group.compute))
+      op->erase();
+    for (auto load : llvm::reverse(group.loads))
+      load.erase();
+    return success();
+  }
+
+  /// Clones into the compute stage the constants `op` uses from outside
+  /// the group (operands and values its regions capture); anything else
+  /// from outside is an error.
+  LogicalResult captureConstants(Operation *op,
+                                 const llvm::SmallPtrSetImpl<Operation *> &inGroup,
+                                 OpBuilder &builder, IRMapping &mapping) {
+    llvm::SetVector<Value> used(op->getOperands().begin(),
+                                op->getOperands().end());
+    op->walk([&](Operation *nested) {
+      for (Value v : nested->getOperands())
+        if (!op->isAncestor(v.getParentBlock()->getParentOp()))
+          used.insert(v);
+    });
+    for (Value v : used) {
+      if (mapping.contains(v))
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (def && inGroup.contains(def))
+        continue;
+      if (def && (def->hasTrait<OpTrait::ConstantLike>() ||
+                  isa<tensor::EmptyOp>(def))) {
+        mapping.map(v, builder.clone(*def)->getResult(0));
+        continue;
+      }
+      return op->emitError("the computation uses a value defined outside "
+                           "its compute group; only constants may be "
+                           "captured (value of type ")
+             << v.getType() << ")";
+    }
+    return success();
+  }
+
+  func::FuncOp func;
+};
+
+struct KTIRToKTDFPass : public impl::KTIRToKTDFBase<KTIRToKTDFPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal() || !func->hasAttr(ktdp::kGridAttrName))
+        continue;
+      if (failed(KernelConverter(func).run()))
+        return signalPassFailure();
+    }
+  }
+};
+} // namespace

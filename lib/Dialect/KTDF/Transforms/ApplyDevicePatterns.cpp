@@ -1,0 +1,169 @@
+//===- ApplyDevicePatterns.cpp - The device's PDL checkpoints -------------===//
+//
+// This file implements --ktdf-apply-device-patterns: the `pdl.pattern`s a
+// device description lists for a checkpoint are gathered into one PDL
+// module, compiled to PDL bytecode by MLIR's PDLPatternModule and applied
+// greedily to the kernel. The native functions that patterns may name are
+// registered here, by name, so descriptions can use them without compiler
+// changes beyond this table.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFAPPLYDEVICEPATTERNS
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+ArrayRef<StringRef> mlir::ktdf::getCheckpoints() {
+  return ktdf_arch::getCheckpointNames();
+}
+
+//===----------------------------------------------------------------------===//
+// Native rewrite functions
+//===----------------------------------------------------------------------===//
+
+/// `type` with a 16-bit float element type replaced by f32, or null when
+/// `type` has no 16-bit float elements.
+static Type widenedType(Type type) {
+  Type elem = getElementTypeOrSelf(type);
+  if (!elem.isF16() && !elem.isBF16())
+    return {};
+  Type f32 = Float32Type::get(type.getContext());
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(f32);
+  return f32;
+}
+
+/// widen_to_f32(op): computes `op` in f32 instead of f16/bf16: its 16-bit
+/// float operands are extended, a copy of the op runs on f32, and its
+/// 16-bit float results are truncated back, so the value computed is the
+/// f32 result rounded once. Fails (leaving the IR alone) for ops with no
+/// 16-bit float operand or result, ops with regions, and constants.
+static LogicalResult widenToF32(PatternRewriter &rewriter, Operation *op) {
+  if (op->getNumRegions() != 0 || op->hasTrait<OpTrait::ConstantLike>())
+    return failure();
+  bool any = false;
+  for (Type t : llvm::concat<const Type>(op->getOperandTypes(),
+                                         op->getResultTypes()))
+    any |= static_cast<bool>(widenedType(t));
+  if (!any)
+    return failure();
+  rewriter.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  SmallVector<Value> operands;
+  for (Value v : op->getOperands()) {
+    Type wide = widenedType(v.getType());
+    operands.push_back(wide ? arith::ExtFOp::create(rewriter, loc, wide, v)
+                            : v);
+  }
+  SmallVector<Type> resultTypes;
+  for (Type t : op->getResultTypes()) {
+    Type wide = widenedType(t);
+    resultTypes.push_back(wide ? wide : t);
+  }
+  OperationState state(loc, op->getName(), operands, resultTypes,
+                       op->getAttrs());
+  Operation *wide = rewriter.create(state);
+  SmallVector<Value> results;
+  for (auto [old, now] : llvm::zip(op->getResults(), wide->getResults()))
+    results.push_back(old.getType() == now.getType()
+                          ? Value(now)
+                          : arith::TruncFOp::create(rewriter, loc,
+                                                    old.getType(), now)
+                                .getResult());
+  rewriter.replaceOp(op, results);
+  return success();
+}
+
+/// is_f16(value): the value is f16 or has f16 elements.
+static LogicalResult isF16(PatternRewriter &, Value value) {
+  return success(getElementTypeOrSelf(value.getType()).isF16());
+}
+
+static void registerNativeFunctions(PDLPatternModule &pdl) {
+  pdl.registerRewriteFunction("widen_to_f32", widenToF32);
+  pdl.registerConstraintFunction("is_f16", isF16);
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ApplyDevicePatternsPass
+    : public ktdf::impl::KTDFApplyDevicePatternsBase<ApplyDevicePatternsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (!llvm::is_contained(getCheckpoints(), StringRef(checkpoint))) {
+      module.emitError("unknown checkpoint '")
+          << checkpoint
+          << "' (expected pre_mapping, pre_scheduling, post_scheduling or "
+             "post_lowering)";
+      return signalPassFailure();
+    }
+    ktdf_arch::DeviceOp device = findDevice();
+    if (!device)
+      return signalPassFailure();
+
+    OwningOpRef<ModuleOp> pdlModule =
+        ModuleOp::create(UnknownLoc::get(&getContext()));
+    OpBuilder builder(pdlModule->getBodyRegion());
+    unsigned count = 0;
+    for (auto block : device.getBody().getOps<ktdf_arch::PatternsOp>()) {
+      if (!llvm::is_contained(block.getCheckpoints().getAsValueRange<StringAttr>(),
+                              StringRef(checkpoint)))
+        continue;
+      for (Operation &op : block.getBody().front()) {
+        builder.setInsertionPointToEnd(pdlModule->getBody());
+        builder.clone(op);
+        ++count;
+      }
+    }
+    if (count == 0)
+      return;
+
+    PDLPatternModule pdl(std::move(pdlModule));
+    registerNativeFunctions(pdl);
+    RewritePatternSet patterns(&getContext());
+    patterns.add(std::move(pdl));
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    for (Operation &op : module.getBody()->getOperations()) {
+      if (isa<ktdf_arch::DeviceOp, ktdf_arch::TargetOp>(op))
+        continue;
+      if (failed(applyPatternsGreedily(&op, frozen))) {
+        op.emitError("the device's '")
+            << checkpoint << "' patterns did not converge";
+        return signalPassFailure();
+      }
+    }
+  }
+
+  ktdf_arch::DeviceOp findDevice() {
+    ModuleOp module = getOperation();
+    ktdf_arch::TargetOp target;
+    module.walk([&](ktdf_arch::TargetOp op) { target = op; });
+    if (!target) {
+      module.emitError("the module declares no target device "
+                       "(ktdf_arch.target)");
+      return {};
+    }
+    auto device = SymbolTable::lookupNearestSymbolFrom<ktdf_arch::DeviceOp>(
+        target, target.getDeviceAttr());
+    if (!device)
+      target.emitError("names no ktdf_arch.device in the module ")
+          << target.getDeviceAttr() << "; run --ktdf-import-target first";
+    return device;
+  }
+};
+} // namespace

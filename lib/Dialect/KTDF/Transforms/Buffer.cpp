@@ -1,0 +1,74 @@
+//===- Buffer.cpp - N-buffering of pipelines ------------------------------===//
+//
+// This file implements --ktdf-buffer: each pipeline gets `modulo(size: N)`
+// with N from the cost model, which weighs the latency of the route from
+// device memory against the time the slowest stage spends per iteration,
+// within what the scratchpad holds for every lane that shares it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Scheduling/CostModel.h"
+#include "ktflow/Scheduling/ScheduleTarget.h"
+
+#include <limits>
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFBUFFER
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+/// Bytes of a buffer type.
+static int64_t bytesOf(MemRefType type) {
+  return type.getNumElements() *
+         ((type.getElementTypeBitWidth() + 7) / 8);
+}
+
+namespace {
+struct BufferPass : public ktdf::impl::KTDFBufferBase<BufferPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    auto target = ktflow::sched::ScheduleTarget::get(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    const ktflow::sched::ScheduleTarget &t = **target;
+    const ktflow::sched::Lane &lane = t.getLanes().front();
+    getOperation().walk([&](PipelineOp pipeline) {
+      int64_t n = depth;
+      if (n <= 0)
+        n = chooseFor(t, lane, pipeline);
+      pipeline.setModuloAttr(
+          IntegerAttr::get(IntegerType::get(&getContext(), 64), n));
+    });
+  }
+
+  int64_t chooseFor(const ktflow::sched::ScheduleTarget &t,
+                    const ktflow::sched::Lane &lane, PipelineOp pipeline) {
+    ktflow::sched::DepthQuery query;
+    query.dmaLatency = lane.inbound.route.latency;
+    int64_t bytes = 0, loaded = 0;
+    std::optional<StringRef> kind;
+    for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
+      if (auto type = dyn_cast<MemRefType>(priv.getType())) {
+        bytes += bytesOf(type);
+        kind = getBufferMemoryKind(type);
+      }
+    for (auto stage : pipeline.getBody().front().getOps<StageOp>())
+      if (stage.isApplicable(UnitRole::dma_load))
+        for (auto transfer : stage.getBody().front().getOps<DataTransferOp>())
+          if (auto type = dyn_cast<MemRefType>(transfer.getDst().getType()))
+            loaded += bytesOf(type);
+    query.stageCycles = loaded / std::max(lane.inbound.route.bandwidth, 1.0);
+    query.bytesPerCopy = bytes;
+    query.capacity = std::numeric_limits<int64_t>::max();
+    if (kind)
+      if (auto node = t.getModel().findByKind(*kind))
+        query.capacity = t.getMemoryTree().getCapacity(*node) /
+                         static_cast<int64_t>(t.getLanes().size());
+    return ktflow::sched::chooseDepth(query);
+  }
+};
+} // namespace

@@ -1,0 +1,166 @@
+//===- CheckSupported.cpp - What the scheduler cannot handle yet ----------===//
+//
+// This file implements --ktdf-check-supported: one located error per KTIR
+// construct that the mapping group cannot turn into ScheduleIR yet, naming
+// the construct, so an unsupported kernel fails early and clearly instead
+// of deep inside a later pass.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Dialect/SpyreOp/IR/SpyreOp.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFCHECKSUPPORTED
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+/// A dynamic size is supported when it is a runtime argument's value.
+static bool isRuntimeArgValue(Value v) {
+  return v.getDefiningOp<ktdp::RuntimeArgExtractOp>() != nullptr;
+}
+
+static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view) {
+  std::optional<ktdp::NormalizedMemorySpace> space =
+      ktdp::normalizeMemorySpace(view.getMemorySpace());
+  if (space && space->kind == ktdp::MemoryKind::ct_local)
+    return std::string("memory views in a compute tile's scratchpad "
+                       "(ct_local) are not supported by the scheduler yet");
+  auto arg = dyn_cast<BlockArgument>(view.getOffset());
+  if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+    return std::string("memory views at literal or computed addresses are "
+                       "not supported by the scheduler yet (the start "
+                       "address must be a kernel argument)");
+  for (Value size : view.getSizes())
+    if (!isRuntimeArgValue(size))
+      return std::string("a dynamic view size must be a runtime argument "
+                         "(ktdp.runtime_arg_extract)");
+  if (!view.getStrides().empty())
+    return std::string("dynamic view strides are not supported yet");
+  ArrayRef<int64_t> strides = view.getStaticStrides();
+  if (strides.empty() || strides.back() != 1)
+    return std::string("views whose innermost dimension is not contiguous "
+                       "(stride 1) are not supported yet");
+  return std::nullopt;
+}
+
+static std::optional<std::string> checkTile(ktdp::ConstructAccessTileOp tile) {
+  if (!tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>())
+    return std::string("access tiles must be built on a "
+                       "ktdp.construct_memory_view");
+  if (!tile.getSymbolOperands().empty() ||
+      tile.getAccessTileSet().getNumSymbols() != 0)
+    return std::string("access tiles with symbolic (dynamic) extents are not "
+                       "supported yet");
+  if (!ktdp::isBoxShaped(tile.getAccessTileSet()))
+    return std::string("access tiles over non-box coordinate sets are not "
+                       "supported yet");
+  if (!tile.getAccessTileOrder().isIdentity())
+    return std::string("access tiles with a permuted order (transposed "
+                       "access) are not supported yet");
+  auto box = ktdp::getBoundingBox(tile.getAccessTileSet(), {});
+  if (failed(box) || llvm::any_of(box->lower, [](int64_t l) { return l != 0; }))
+    return std::string("access tile sets must start at offset 0 in every "
+                       "dimension");
+  if (!tile.getType().hasStaticShape())
+    return std::string("access tiles must have a static shape");
+  return std::nullopt;
+}
+
+/// The error for `op`, if the scheduler cannot handle it.
+static std::optional<std::string> check(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<std::string>>(op)
+      .Case([](ktdp::ConstructMemoryViewOp v) { return checkView(v); })
+      .Case([](ktdp::ConstructAccessTileOp t) { return checkTile(t); })
+      .Case<ktdp::InterTileProduceOp, ktdp::InterTileConsumeOp,
+            ktdp::InterTileReduceOp>([](Operation *o) {
+        return "inter-tile communication (" + o->getName().getStringRef().str() +
+               ") is not supported by the scheduler yet";
+      })
+      .Case([](ktdp::ConstructIndirectAccessTileOp) {
+        return std::string("indirect access tiles "
+                           "(ktdp.construct_indirect_access_tile) are not "
+                           "supported by the scheduler yet");
+      })
+      .Case([](ktdp::ConstructDistributedMemoryViewOp) {
+        return std::string("distributed memory views "
+                           "(ktdp.construct_distributed_memory_view) are not "
+                           "supported by the scheduler yet");
+      })
+      .Case<ktdp::LoadOp, ktdp::StoreOp>(
+          [](Operation *o) -> std::optional<std::string> {
+            Value data = isa<ktdp::LoadOp>(o) ? o->getResult(0)
+                                              : o->getOperand(0);
+            auto type = dyn_cast<RankedTensorType>(data.getType());
+            if (!type || !type.hasStaticShape())
+              return std::string("loads and stores of dynamically shaped "
+                                 "tensors are not supported yet");
+            return std::nullopt;
+          })
+      .Case([](scf::ForOp loop) -> std::optional<std::string> {
+        if (loop.getNumRegionIterArgs() != 0)
+          return std::string("loops that carry values (scf.for iter_args) "
+                             "are not supported by the scheduler yet");
+        return std::nullopt;
+      })
+      .Case<scf::WhileOp, scf::IfOp, scf::ParallelOp, scf::IndexSwitchOp>(
+          [](Operation *o) {
+            return o->getName().getStringRef().str() +
+                   " is not supported by the scheduler yet";
+          })
+      .Case([](func::CallOp call) {
+        return "calls (func.call @" + call.getCallee().str() +
+               ") are not supported by the scheduler yet; inline the callee";
+      })
+      .Case<linalg::ContractionOpInterface, linalg::ConvolutionOpInterface>(
+          [](Operation *o) {
+            return "matrix products and convolutions (" +
+                   o->getName().getStringRef().str() +
+                   ") are not supported by the scheduler yet";
+          })
+      .Case([](linalg::TransposeOp) {
+        return std::string("transposes (linalg.transpose) are not "
+                           "supported by the scheduler yet");
+      })
+      .Default([](Operation *o) -> std::optional<std::string> {
+        if (o->getDialect() &&
+            o->getDialect()->getNamespace() == "tensor" &&
+            !isa<tensor::EmptyOp>(o))
+          return o->getName().getStringRef().str() +
+                 " is not supported by the scheduler yet";
+        return std::nullopt;
+      });
+}
+
+namespace {
+struct CheckSupportedPass
+    : public ktdf::impl::KTDFCheckSupportedBase<CheckSupportedPass> {
+  void runOnOperation() override {
+    bool failed = false;
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal() || !func->hasAttr("grid"))
+        continue;
+      func.walk([&](Operation *op) {
+        // Bodies of linalg ops are scalar code the units run as written.
+        if (op->getParentOfType<linalg::LinalgOp>())
+          return;
+        if (std::optional<std::string> error = check(op)) {
+          op->emitError(*error);
+          failed = true;
+        }
+      });
+    }
+    if (failed)
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,283 @@
+//===- StreamPlan.cpp - How a compute stage streams a tile ----------------===//
+//
+// This file classifies the tensors of a compute stage (tile, per-column,
+// per-row) from the indexing maps of the generics that use them, and
+// assigns passes: a row reduction completes at the end of its pass, so
+// everything computed from its result runs in a later pass over the row.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StreamPlan.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::detail;
+
+static StringRef kindName(Kind kind) {
+  switch (kind) {
+  case Kind::Tile: return "a whole tile";
+  case Kind::Col: return "one value per column";
+  case Kind::Row: return "one value per row";
+  case Kind::Unknown: break;
+  }
+  return "unknown";
+}
+
+namespace {
+class PlanBuilder {
+public:
+  explicit PlanBuilder(StageOp stage) : stage(stage) {}
+
+  FailureOr<StreamPlan> run() {
+    if (failed(collect()) || failed(classify()) || failed(assignPasses()))
+      return failure();
+    return std::move(plan);
+  }
+
+private:
+  LogicalResult collect() {
+    SmallVector<ShapedType> ends;
+    for (Operation &op : stage.getBody().front()) {
+      if (auto read = dyn_cast<ReadFromFifoOp>(op)) {
+        plan.reads.push_back(read);
+        ends.push_back(cast<ShapedType>(read.getType()));
+      } else if (auto write = dyn_cast<WriteToFifoOp>(op)) {
+        plan.writes.push_back(write);
+        ends.push_back(cast<ShapedType>(write.getValue().getType()));
+      } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+        generics.push_back(generic);
+        if (!generic.hasPureTensorSemantics())
+          return generic.emitError("compute on buffers is not supported; "
+                                   "expected tensors");
+      } else if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+        if (isa<RankedTensorType>(cst.getType()) &&
+            !isa<SplatElementsAttr>(cst.getValue()))
+          return op.emitError("tensor constants with different elements "
+                              "cannot be streamed yet (only splats)");
+      } else if (!isa<tensor::EmptyOp>(op)) {
+        return op.emitError("'")
+               << op.getName()
+               << "' in a compute stage cannot be streamed yet (expected "
+                  "linalg.generic, tensor.empty or constants)";
+      }
+    }
+    if (plan.writes.empty())
+      return stage.emitError("compute stage writes nothing");
+    for (ShapedType t : ends)
+      if (t.getRank() > static_cast<int64_t>(plan.tileShape.size()))
+        plan.tileShape = llvm::to_vector(t.getShape());
+    if (plan.tileShape.empty())
+      return stage.emitError("compute stage moves only scalars");
+    for (int64_t d : ArrayRef<int64_t>(plan.tileShape).drop_back())
+      plan.rows *= d;
+    plan.cols = plan.tileShape.back();
+    return success();
+  }
+
+  int64_t rank() const { return plan.tileShape.size(); }
+
+  ArrayRef<int64_t> shapeOf(Kind kind) {
+    ArrayRef<int64_t> tile = plan.tileShape;
+    switch (kind) {
+    case Kind::Tile: return tile;
+    case Kind::Col: return tile.take_back();
+    case Kind::Row: return tile.drop_back();
+    case Kind::Unknown: break;
+    }
+    return {};
+  }
+
+  /// Records `kind` for `v`, checking its shape and earlier conclusions.
+  LogicalResult setKind(Operation *at, Value v, Kind kind) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type)
+      return success(); // Scalars are broadcast wherever they are used.
+    Kind &known = plan.kinds[v];
+    if (known == kind)
+      return success();
+    if (known != Kind::Unknown)
+      return at->emitError("a value is used both as ")
+             << kindName(known) << " and as " << kindName(kind)
+             << " of the tile; this is not supported yet";
+    // A rank-0 tensor is a scalar: the same for every row.
+    if (!(kind == Kind::Row && type.getRank() == 0) &&
+        type.getShape() != shapeOf(kind))
+      return at->emitError("a tensor of type ")
+             << type << " cannot be " << kindName(kind) << " of a "
+             << plan.tileShape.size() << "-d tile of "
+             << RankedTensorType::get(plan.tileShape, type.getElementType());
+    known = kind;
+    changed = true;
+    return success();
+  }
+
+  /// The kind an indexing map of a full-rank generic gives its operand.
+  std::optional<Kind> kindOfMap(AffineMap map) {
+    if (map.getNumResults() == 0)
+      return Kind::Row;
+    if (map.isIdentity())
+      return Kind::Tile;
+    if (rank() >= 2 && map.getNumResults() == 1 &&
+        map.getResult(0) == getAffineDimExpr(rank() - 1, map.getContext()))
+      return Kind::Col;
+    if (rank() >= 2 &&
+        map == AffineMap::getMultiDimIdentityMap(rank(), map.getContext())
+                   .getMajorSubMap(rank() - 1))
+      return Kind::Row;
+    return std::nullopt;
+  }
+
+  LogicalResult classifyFull(linalg::GenericOp op) {
+    SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+    bool rowReduction = false;
+    for (auto [d, it] : llvm::enumerate(iters)) {
+      if (it != utils::IteratorType::reduction)
+        continue;
+      if (d + 1 != iters.size())
+        return op.emitError("reductions over the rows of a tile (column "
+                            "reductions) are not supported yet");
+      rowReduction = true;
+    }
+    for (OpOperand &operand : op->getOpOperands()) {
+      std::optional<Kind> kind =
+          kindOfMap(op.getMatchingIndexingMap(&operand));
+      if (!kind)
+        return op.emitError("indexing map ")
+               << AffineMapAttr::get(op.getMatchingIndexingMap(&operand))
+               << " is not supported (expected the identity, a row or a "
+                  "column broadcast)";
+      bool isInit = op.isDpsInit(&operand);
+      if (isInit && *kind != (rowReduction ? Kind::Row : Kind::Tile))
+        return op.emitError("result indexing map ")
+               << AffineMapAttr::get(op.getMatchingIndexingMap(&operand))
+               << " does not match the op's iterators";
+      if (failed(setKind(op, operand.get(), *kind)))
+        return failure();
+      if (isInit &&
+          failed(setKind(op, op.getTiedOpResult(&operand), *kind)))
+        return failure();
+    }
+    plan.roles[op] = rowReduction ? OpRole::RowReduction : OpRole::Stream;
+    return success();
+  }
+
+  /// A generic over fewer loops than the tile has dimensions: element-wise
+  /// over per-row or per-column values, told apart by their neighbours.
+  LogicalResult classifyLow(linalg::GenericOp op) {
+    if (op.getNumReductionLoops() != 0)
+      return op.emitError("reductions of per-row or per-column values are "
+                          "not supported yet");
+    Kind kind = Kind::Unknown;
+    int64_t n = op.getNumLoops();
+    if (n == 0 || (n + 1 == rank() && rank() > 2))
+      kind = Kind::Row;
+    else if (n == 1 && rank() > 2)
+      kind = Kind::Col;
+    else if (!(n == 1 && rank() == 2))
+      return op.emitError("an op over ")
+             << n << " loops does not fit a tile of rank " << rank();
+    SmallVector<Value> mapped;
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      if (map.getNumResults() == 0)
+        continue;
+      if (!map.isIdentity())
+        return op.emitError("indexing map ")
+               << AffineMapAttr::get(map) << " is not supported in an element-wise op on "
+               << "per-row or per-column values";
+      mapped.push_back(operand.get());
+      if (op.isDpsInit(&operand))
+        mapped.push_back(op.getTiedOpResult(&operand));
+    }
+    for (Value v : mapped)
+      if (Kind k = plan.getKind(v); k != Kind::Unknown)
+        kind = k;
+    if (kind == Kind::Unknown)
+      return success(); // Decided by a later round.
+    for (Value v : mapped)
+      if (failed(setKind(op, v, kind)))
+        return failure();
+    if (kind == Kind::Tile)
+      return op.emitError("element-wise op of lower rank than the tile");
+    plan.roles[op] = kind == Kind::Row ? OpRole::RowOp : OpRole::Stream;
+    return success();
+  }
+
+  LogicalResult classify() {
+    for (ReadFromFifoOp read : plan.reads)
+      if (cast<ShapedType>(read.getType()).getRank() == rank())
+        if (failed(setKind(read, read.getResult(), Kind::Tile)))
+          return failure();
+    for (linalg::GenericOp op : generics)
+      if (op.getNumLoops() == static_cast<unsigned>(rank()) &&
+          failed(classifyFull(op)))
+        return failure();
+    // Propagate through lower-rank element-wise ops until nothing changes.
+    do {
+      changed = false;
+      for (linalg::GenericOp op : generics)
+        if (op.getNumLoops() < static_cast<unsigned>(rank()) &&
+            failed(classifyLow(op)))
+          return failure();
+    } while (changed);
+    for (linalg::GenericOp op : generics) {
+      if (op.getNumLoops() > static_cast<unsigned>(rank()))
+        return op.emitError("op has more loops than the tile has "
+                            "dimensions");
+      if (!plan.roles.count(op))
+        return op.emitError("cannot tell whether this op works on rows or "
+                            "on columns of the tile");
+    }
+    for (ReadFromFifoOp read : plan.reads) {
+      Kind k = plan.getKind(read.getResult());
+      if (k == Kind::Unknown)
+        return read.emitError("the tile read here is never used");
+      if (k == Kind::Row)
+        return read.emitError("reading one value per row from memory is not "
+                              "supported yet");
+    }
+    for (WriteToFifoOp write : plan.writes) {
+      Kind k = plan.getKind(write.getValue());
+      if (k == Kind::Col || k == Kind::Unknown)
+        return write.emitError("writing ")
+               << kindName(k) << " of the tile is not supported yet";
+    }
+    return success();
+  }
+
+  int passOfOperand(Value v) {
+    auto it = plan.pass.find(v);
+    return it == plan.pass.end() ? 0 : it->second;
+  }
+
+  LogicalResult assignPasses() {
+    for (ReadFromFifoOp read : plan.reads)
+      plan.pass[read.getResult()] = 0;
+    for (auto [op, role] : plan.roles) {
+      int p = 0;
+      for (Value v : op->getOperands())
+        p = std::max(p, passOfOperand(v));
+      for (Value v : op->getResults())
+        plan.pass[v] = role == OpRole::RowReduction ? p + 1 : p;
+      if (role == OpRole::RowReduction)
+        plan.numPasses = std::max(plan.numPasses, p + 1);
+    }
+    for (WriteToFifoOp write : plan.writes)
+      if (plan.isStreamed(write.getValue()))
+        plan.numPasses =
+            std::max(plan.numPasses, passOfOperand(write.getValue()) + 1);
+    return success();
+  }
+
+  StageOp stage;
+  StreamPlan plan;
+  SmallVector<linalg::GenericOp> generics;
+  bool changed = false;
+};
+} // namespace
+
+FailureOr<StreamPlan> StreamPlan::build(StageOp compute) {
+  return PlanBuilder(compute).run();
+}

@@ -1,0 +1,61 @@
+//===- CostModel.cpp - Tile sizes and buffering depths --------------------===//
+//
+// This file implements the scheduler's cost model: chunk sizes for the
+// streaming of rows through a compute unit, and the buffering depth of a
+// pipeline.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Scheduling/CostModel.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace ktflow::sched;
+
+double ktflow::sched::estimateRowCycles(const ChunkQuery &query,
+                                        int64_t chunk) {
+  if (chunk <= 0)
+    return INFINITY;
+  double compute = 0;
+  for (double rate : query.opRates)
+    compute += rate > 0 ? std::ceil(chunk / rate) : chunk;
+  double transfer = query.fifoBandwidth > 0
+                        ? chunk * query.fifoBytesPerElement /
+                              query.fifoBandwidth
+                        : 0;
+  double chunks = std::ceil(static_cast<double>(query.cols) / chunk);
+  return chunks * std::max(compute, transfer);
+}
+
+int64_t ktflow::sched::chooseChunk(const ChunkQuery &query) {
+  int64_t cols = std::max<int64_t>(query.cols, 1);
+  int64_t granule = std::max<int64_t>(query.granule, 1);
+  llvm::SmallVector<int64_t> candidates;
+  for (int64_t d = granule; d <= cols; d += granule)
+    if (cols % d == 0)
+      candidates.push_back(d);
+  if (candidates.empty())
+    for (int64_t d = 1; d <= cols; ++d)
+      if (cols % d == 0)
+        candidates.push_back(d);
+  int64_t best = candidates.front();
+  double bestCost = estimateRowCycles(query, best);
+  for (int64_t d : candidates) {
+    double cost = estimateRowCycles(query, d);
+    if (cost < bestCost) {
+      best = d;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+int64_t ktflow::sched::chooseDepth(const DepthQuery &query) {
+  double stage = std::max(query.stageCycles, 1.0);
+  int64_t depth = 1 + static_cast<int64_t>(std::ceil(query.dmaLatency / stage));
+  depth = std::clamp<int64_t>(depth, 2, std::max<int64_t>(query.maxDepth, 2));
+  if (query.bytesPerCopy > 0)
+    depth = std::min(depth, query.capacity / query.bytesPerCopy);
+  return std::max<int64_t>(depth, 1);
+}

@@ -1,0 +1,268 @@
+//===- ScheduleTarget.cpp - What the scheduler knows of its device --------===//
+//
+// This file resolves a kernel module's target device, builds its model and
+// finds the lanes of a core: every copy (per core) of every vector compute
+// unit, with the routes from device memory to it and back cut into hops,
+// keeping the ones whose routes have the shape of the first lane's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Scheduling/ScheduleTarget.h"
+
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::sched;
+using device::DeviceModel;
+using device::UnitRole;
+
+//===----------------------------------------------------------------------===//
+// Routes to hops
+//===----------------------------------------------------------------------===//
+
+FailureOr<HopChain> ktflow::sched::cutRoute(const DeviceModel &model,
+                                            const device::MemoryTree &tree,
+                                            const device::Route &route,
+                                            std::string &reason) {
+  (void)tree;
+  HopChain chain;
+  chain.route = route;
+  ArrayRef<NodeId> nodes = route.nodes;
+  auto name = [&](NodeId n) { return model.getNode(n).name; };
+  if (nodes.size() < 2) {
+    reason = "the route is empty";
+    return failure();
+  }
+  size_t i = 0;
+  if (model.getNode(nodes[0]).isCompute()) {
+    // compute -> store unit -> memory.
+    if (nodes.size() < 3 || !model.getNode(nodes[1]).isUnit() ||
+        !model.getNode(nodes[2]).isMemory()) {
+      reason = "'" + name(nodes[0]) +
+               "' does not reach memory through exactly one store unit";
+      return failure();
+    }
+    Hop hop;
+    hop.kind = Hop::Drain;
+    hop.unit = nodes[1];
+    hop.to = nodes[2];
+    hop.fifo = route.datapaths[0];
+    chain.hops.push_back(hop);
+    i = 2;
+  }
+  while (i + 1 < nodes.size()) {
+    if (!model.getNode(nodes[i]).isMemory()) {
+      reason = "expected a memory at '" + name(nodes[i]) + "'";
+      return failure();
+    }
+    // memory -> unit -> (memory | compute).
+    if (i + 2 >= nodes.size() || model.getNode(nodes[i + 1]).isMemory()) {
+      reason = "'" + name(nodes[i]) + "' is joined to '" + name(nodes[i + 1]) +
+               "' without a unit that moves the data";
+      return failure();
+    }
+    const device::Node &next = model.getNode(nodes[i + 2]);
+    Hop hop;
+    hop.unit = nodes[i + 1];
+    hop.from = nodes[i];
+    if (next.isMemory()) {
+      hop.kind = Hop::Dma;
+      hop.to = nodes[i + 2];
+    } else if (next.isCompute() && i + 2 == nodes.size() - 1) {
+      hop.kind = Hop::Feed;
+      hop.fifo = route.datapaths[i + 1];
+    } else {
+      reason = "data passes from '" + name(nodes[i + 1]) + "' to '" +
+               next.name + "' without a memory in between";
+      return failure();
+    }
+    chain.hops.push_back(hop);
+    i += 2;
+  }
+  return chain;
+}
+
+//===----------------------------------------------------------------------===//
+// ScheduleTarget
+//===----------------------------------------------------------------------===//
+
+FailureOr<std::unique_ptr<ScheduleTarget>>
+ScheduleTarget::get(ModuleOp module) {
+  SmallVector<ktdf_arch::TargetOp> targets;
+  module.walk([&](ktdf_arch::TargetOp op) { targets.push_back(op); });
+  if (targets.empty())
+    return module.emitError(
+        "the module declares no target device (ktdf_arch.target)");
+  if (targets.size() > 1)
+    return targets[1].emitError("the module declares more than one target");
+  ktdf_arch::TargetOp target = targets.front();
+  if (target.getPath())
+    return target.emitError("the target device is still in '")
+           << *target.getPath()
+           << "'; run --ktdf-import-target to bring it into the module";
+  auto deviceOp = SymbolTable::lookupNearestSymbolFrom<ktdf_arch::DeviceOp>(
+      target, target.getDeviceAttr());
+  if (!deviceOp)
+    return target.emitError("names no ktdf_arch.device ")
+           << target.getDeviceAttr();
+  if (failed(target.verifyDevice(deviceOp)))
+    return failure();
+  FailureOr<DeviceModel> model = DeviceModel::build(deviceOp);
+  if (failed(model))
+    return failure();
+
+  std::unique_ptr<ScheduleTarget> result(new ScheduleTarget());
+  result->model = std::make_unique<DeviceModel>(std::move(*model));
+  result->routing = std::make_unique<device::RoutingGraph>(*result->model);
+  result->tree = std::make_unique<device::MemoryTree>(*result->model);
+  result->roofline = std::make_unique<device::Roofline>(*result->model);
+
+  std::optional<StringRef> global = target.getDeviceMemoryKind("global");
+  if (!global)
+    return target.emitError("the memory map does not say which device "
+                            "memory KTIR's global space is");
+  result->globalKind = global->str();
+  std::optional<NodeId> globalNode = result->model->findByKind(*global);
+  if (!globalNode)
+    return target.emitError("device has no memory of kind '")
+           << *global << "'";
+  result->globalMemory = *globalNode;
+  if (std::optional<StringRef> local = target.getDeviceMemoryKind("ct_local"))
+    result->localMemory = result->model->findByKind(*local);
+  if (failed(result->findLanes(target)))
+    return failure();
+  return result;
+}
+
+/// Kinds of the hops, and the number of datapaths, of a chain.
+static std::string shapeOf(const HopChain &chain) {
+  std::string s;
+  for (const Hop &hop : chain.hops)
+    s += "DFR"[hop.kind];
+  return s + std::to_string(chain.route.getNumHops());
+}
+
+LogicalResult ScheduleTarget::findLanes(Operation *anchor) {
+  const DeviceModel &m = *model;
+  ScopeId coreScope = m.getCoreScope();
+  std::string firstReason;
+  for (NodeId unit : m.getUnitsWithRole(UnitRole::VectorCompute)) {
+    const device::Node &node = m.getNode(unit);
+    if (!m.isWithin(node.scope, coreScope))
+      continue;
+    std::optional<device::Route> in =
+        routing->findRoute(globalMemory, unit);
+    std::optional<device::Route> out =
+        routing->findRoute(unit, globalMemory);
+    std::string reason;
+    if (!in || !out) {
+      reason = "no route between '" + globalKind + "' and '" + node.name +
+               "'";
+    }
+    FailureOr<HopChain> inbound = failure(), outbound = failure();
+    if (reason.empty())
+      inbound = cutRoute(m, *tree, *in, reason);
+    if (reason.empty())
+      outbound = cutRoute(m, *tree, *out, reason);
+    if (!reason.empty()) {
+      if (firstReason.empty())
+        firstReason = reason;
+      continue;
+    }
+    // One lane per combination of instance indices of the replicated
+    // scopes strictly inside the core on the unit's chain.
+    SmallVector<ScopeId> replicated;
+    for (std::optional<ScopeId> s = node.scope; s && *s != coreScope;
+         s = m.getScope(*s).parent)
+      if (m.getScope(*s).instances > 1)
+        replicated.push_back(*s);
+    std::vector<std::map<ScopeId, int64_t>> combos{{}};
+    for (ScopeId s : replicated) {
+      std::vector<std::map<ScopeId, int64_t>> next;
+      for (const auto &partial : combos)
+        for (int64_t i = 0; i < m.getScope(s).instances; ++i) {
+          auto extended = partial;
+          extended[s] = i;
+          next.push_back(std::move(extended));
+        }
+      combos = std::move(next);
+    }
+    for (auto &coords : combos) {
+      Lane lane;
+      lane.compute = unit;
+      lane.coords = coords;
+      lane.inbound = *inbound;
+      lane.outbound = *outbound;
+      if (!lanes.empty() &&
+          (shapeOf(lane.inbound) != shapeOf(lanes.front().inbound) ||
+           shapeOf(lane.outbound) != shapeOf(lanes.front().outbound)))
+        continue;
+      lanes.push_back(std::move(lane));
+    }
+  }
+  if (lanes.empty())
+    return anchor->emitError("device '")
+           << m.getName()
+           << "' has no vector compute unit the scheduler can feed from '"
+           << globalKind << "' and drain back"
+           << (firstReason.empty() ? "" : ": " + firstReason);
+  return success();
+}
+
+std::string ScheduleTarget::getInstanceName(NodeId node, int64_t core,
+                                            const Lane &lane) const {
+  const DeviceModel &m = *model;
+  const device::Node &n = m.getNode(node);
+  SmallVector<ScopeId> chain;
+  for (std::optional<ScopeId> s = n.scope; s; s = m.getScope(*s).parent)
+    if (m.getScope(*s).parent)
+      chain.insert(chain.begin(), *s);
+  std::string name;
+  for (ScopeId s : chain) {
+    const device::Scope &scope = m.getScope(s);
+    name += scope.label;
+    if (scope.instances > 1) {
+      int64_t index = 0;
+      if (s == m.getCoreScope())
+        index = core;
+      else if (auto it = lane.coords.find(s); it != lane.coords.end())
+        index = it->second;
+      name += "[" + std::to_string(index) + "]";
+    }
+    name += "/";
+  }
+  const std::string &path = m.getScope(n.scope).path;
+  StringRef leaf = n.name;
+  if (!path.empty() && leaf.starts_with(path + "/"))
+    leaf = leaf.drop_front(path.size() + 1);
+  return name + leaf.str();
+}
+
+NodeId ScheduleTarget::mapFromFirstLane(NodeId node, const Lane &lane) const {
+  const Lane &first = lanes.front();
+  for (auto [a, b] : {std::make_pair(&first.inbound, &lane.inbound),
+                      std::make_pair(&first.outbound, &lane.outbound)})
+    for (auto [x, y] : llvm::zip(a->route.nodes, b->route.nodes))
+      if (x == node)
+        return y;
+  return node;
+}
+
+std::optional<NodeId> ScheduleTarget::findNode(StringRef name) const {
+  for (const device::Node &node : model->getNodes())
+    if (node.name == name)
+      return node.id;
+  return std::nullopt;
+}
+
+std::optional<int64_t> ScheduleTarget::getSimdLanes(const Lane &lane,
+                                                    Type type) const {
+  const device::Node &node = model->getNode(lane.compute);
+  if (!node.unit || !node.unit->simd)
+    return std::nullopt;
+  for (auto [t, n] : node.unit->simd->lanes)
+    if (t == type)
+      return n;
+  return std::nullopt;
+}

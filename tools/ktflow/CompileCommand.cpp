@@ -1,0 +1,125 @@
+//===- CompileCommand.cpp - `ktflow compile` ------------------------------===//
+//
+// This file implements `ktflow compile KERNEL --arch DEVICE [-o OUT]
+// [--emit=schedule|dataflow|bundle] [-O0]`: run the scheduler's pipeline on
+// a KTIR kernel for a device and write the scheduled ScheduleIR, the
+// DataflowIR or the program bundle.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+
+#include "ktflow/Bundle/Emitter.h"
+#include "ktflow/Compiler/Compile.h"
+#include "ktflow/Registration/Registration.h"
+#include "ktflow/Simulator/FromDevice.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+using namespace ktflow;
+using ktflow::driver::compileCommand;
+
+cl::SubCommand ktflow::driver::compileCommand(
+    "compile", "Compile a KTIR kernel for a device");
+
+static cl::opt<std::string> compileInput(cl::Positional, cl::Required,
+                                         cl::desc("<kernel.mlir>"),
+                                         cl::sub(compileCommand));
+static cl::opt<std::string>
+    compileArch("arch",
+                cl::desc("Device description (default: the kernel's "
+                         "ktdf_arch.target)"),
+                cl::value_desc("file"), cl::sub(compileCommand));
+static cl::opt<std::string>
+    compileOutput("o", cl::desc("Output file (default: stdout for IR, "
+                                "KERNEL.ktfb for a bundle)"),
+                  cl::value_desc("file"), cl::sub(compileCommand));
+enum class EmitKind { Schedule, Dataflow, Bundle };
+static cl::opt<EmitKind> compileEmit(
+    "emit", cl::desc("What to write"), cl::init(EmitKind::Bundle),
+    cl::values(clEnumValN(EmitKind::Schedule, "schedule",
+                          "scheduled ScheduleIR (after mapping and "
+                          "scheduling)"),
+               clEnumValN(EmitKind::Dataflow, "dataflow", "DataflowIR"),
+               clEnumValN(EmitKind::Bundle, "bundle", "a program bundle")),
+    cl::sub(compileCommand));
+static cl::opt<bool>
+    compileO0("O0",
+              cl::desc("The simplest legal schedule (no cost model, single "
+                       "buffering, one lane per core)"),
+              cl::sub(compileCommand));
+
+static int fail(const Twine &message) {
+  WithColor::error(errs(), "ktflow") << message << "\n";
+  return 1;
+}
+
+int ktflow::driver::runCompile() {
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  ModuleLoader loader(context);
+  mlir::OwningOpRef<mlir::ModuleOp> module = loader.load(compileInput);
+  if (!module)
+    return 1;
+  if (!compileArch.empty() &&
+      failed(setTarget(*module, compileArch, loader)))
+    return 1;
+  CompileOptions options;
+  options.optimize = !compileO0;
+  CompileStage stage = compileEmit == EmitKind::Schedule
+                           ? CompileStage::Schedule
+                           : CompileStage::Dataflow;
+  if (failed(compile(*module, options, stage)))
+    return 1;
+
+  if (compileEmit != EmitKind::Bundle) {
+    std::string out = compileOutput.empty() ? "-" : compileOutput.getValue();
+    std::string error;
+    auto file = mlir::openOutputFile(out, &error);
+    if (!file)
+      return fail(error);
+    module->print(file->os());
+    file->keep();
+    return 0;
+  }
+
+  mlir::dfir::KernelOp kernel = getCompiledKernel(*module);
+  if (!kernel)
+    return 1;
+  mlir::ktdf_arch::DeviceOp device;
+  module->walk([&](mlir::ktdf_arch::DeviceOp d) { device = d; });
+  mlir::FailureOr<device::DeviceModel> model =
+      device ? device::DeviceModel::build(device)
+             : mlir::FailureOr<device::DeviceModel>(mlir::failure());
+  if (failed(model))
+    return fail("the compiled module has no valid device description");
+  sim::Machine machine = sim::buildMachine(*model);
+  mlir::FailureOr<bundle::Bundle> bundle = bundle::emitBundle(kernel, machine);
+  if (failed(bundle))
+    return 1;
+  std::vector<uint8_t> bytes = bundle::writeBundle(*bundle);
+  std::string out = compileOutput;
+  if (out.empty()) {
+    SmallString<128> path(sys::path::filename(compileInput.getValue()));
+    sys::path::replace_extension(path, "ktfb");
+    out = path.str().str();
+  }
+  std::error_code ec;
+  raw_fd_ostream os(out, ec, sys::fs::OF_None);
+  if (ec)
+    return fail("cannot write '" + out + "': " + ec.message());
+  os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  outs() << "wrote " << out << ": kernel " << bundle->kernel << " for "
+         << bundle->device << ", " << bundle->programs.size()
+         << " unit programs, " << bytes.size() << " bytes\n";
+  return 0;
+}

@@ -1,0 +1,232 @@
+//===- RunCommand.cpp - `ktflow run` --------------------------------------===//
+//
+// This file implements `ktflow run KERNEL [--arch DEVICE] [--input N=SPEC]
+// [--arg N=V] [--check] [--trace FILE] [-O0] [--seed S]`: compile a KTIR
+// kernel, emit its bundle, run it on the simulator and print cycles, the
+// roofline lower bound, their ratio and per-unit utilisation; with
+// `--check`, run the reference interpreter on the same inputs and compare
+// every output under the tolerance of its element type (RunSupport.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "RunSupport.h"
+
+#include "ktflow/Bundle/Emitter.h"
+#include "ktflow/Compiler/Compile.h"
+#include "ktflow/Device/Roofline.h"
+#include "ktflow/Interpreter/Interpreter.h"
+#include "ktflow/Registration/Registration.h"
+#include "ktflow/Runtime/Runtime.h"
+#include "ktflow/Simulator/FromDevice.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+
+#include <random>
+
+using namespace llvm;
+using namespace ktflow;
+using ktflow::driver::runCommand;
+
+cl::SubCommand ktflow::driver::runCommand(
+    "run", "Compile a KTIR kernel, simulate it and optionally check it "
+           "against the reference interpreter");
+
+static cl::opt<std::string> runInput(cl::Positional, cl::Required,
+                                     cl::desc("<kernel.mlir>"),
+                                     cl::sub(runCommand));
+static cl::opt<std::string>
+    runArch("arch",
+            cl::desc("Device description (default: the kernel's "
+                     "ktdf_arch.target)"),
+            cl::value_desc("file"), cl::sub(runCommand));
+static cl::list<std::string> runInputs(
+    "input",
+    cl::desc("Contents of a tensor argument (by SSA name or position): "
+             "FILE.npy, random, randn, zeros, value:V, range:LO:HI or "
+             "seq:LO:HI (default random)"),
+    cl::value_desc("NAME=SPEC"), cl::sub(runCommand));
+static cl::list<std::string>
+    runArgs("arg", cl::desc("Value of a runtime argument"),
+            cl::value_desc("NAME=VALUE"), cl::sub(runCommand));
+static cl::opt<bool>
+    checkFlag("check",
+             cl::desc("Compare every output with the reference interpreter"),
+             cl::sub(runCommand));
+static cl::opt<std::string>
+    runTrace("trace", cl::desc("Write a Chrome-trace JSON timeline"),
+             cl::value_desc("file"), cl::sub(runCommand));
+static cl::opt<bool> runO0("O0", cl::desc("Compile with -O0"),
+                           cl::sub(runCommand));
+static cl::opt<uint64_t> runSeed("seed", cl::init(0),
+                                 cl::desc("Seed of generated inputs"),
+                                 cl::sub(runCommand));
+
+static int fail(const Twine &message) {
+  WithColor::error(errs(), "ktflow") << message << "\n";
+  return 1;
+}
+
+/// "NAME=VALUE" split, or an error naming `flag`.
+static Expected<std::pair<StringRef, StringRef>> splitSpec(StringRef text,
+                                                           StringRef flag) {
+  auto [name, value] = text.split('=');
+  if (name.empty() || value.empty())
+    return createStringError("--%s expects NAME=VALUE, got '%s'",
+                             flag.str().c_str(), text.str().c_str());
+  return std::make_pair(name, value);
+}
+
+int ktflow::driver::runRun() {
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  ModuleLoader loader(context);
+  mlir::OwningOpRef<mlir::ModuleOp> module = loader.load(runInput);
+  if (!module)
+    return 1;
+  // The interpreter runs the kernel as written.
+  mlir::OwningOpRef<mlir::ModuleOp> reference = module->clone();
+  interp::Interpreter interpreter(*reference);
+  if (Error e = interpreter.selectFunction())
+    return fail(toString(std::move(e)));
+  if (auto source = MemoryBuffer::getFileOrSTDIN(runInput))
+    interpreter.recoverArgumentNames((*source)->getBuffer());
+
+  if (!runArch.empty() && failed(setTarget(*module, runArch, loader)))
+    return 1;
+  CompileOptions options;
+  options.optimize = !runO0;
+  if (failed(compile(*module, options, CompileStage::Dataflow)))
+    return 1;
+  mlir::dfir::KernelOp kernel = getCompiledKernel(*module);
+  if (!kernel)
+    return 1;
+  mlir::ktdf_arch::DeviceOp deviceOp;
+  module->walk([&](mlir::ktdf_arch::DeviceOp d) { deviceOp = d; });
+  mlir::FailureOr<device::DeviceModel> model =
+      device::DeviceModel::build(deviceOp);
+  if (failed(model))
+    return 1;
+  sim::Machine machine = sim::buildMachine(*model);
+  mlir::FailureOr<bundle::Bundle> built = bundle::emitBundle(kernel, machine);
+  if (failed(built))
+    return 1;
+  auto program = rt::Program::loadBytes(bundle::writeBundle(*built));
+  if (!program)
+    return fail(toString(program.takeError()));
+  const bundle::Bundle &b = program->getBundle();
+  rt::Launch launch(*program);
+
+  // Runtime arguments go to both executions.
+  for (StringRef spec : runArgs) {
+    auto nv = splitSpec(spec, "arg");
+    if (!nv)
+      return fail(toString(nv.takeError()));
+    auto position = interpreter.resolveArgument(nv->first);
+    if (!position)
+      return fail("--arg " + spec + ": " + toString(position.takeError()));
+    int64_t value;
+    if (nv->second.getAsInteger(10, value))
+      return fail("--arg " + spec + ": expected an integer");
+    if (Error e = interpreter.setScalar(nv->first, nv->second))
+      return fail("--arg " + spec + ": " + toString(std::move(e)));
+    std::string symbol = "arg" + std::to_string(*position);
+    if (program->findRuntimeArg(symbol))
+      if (Error e = launch.setRuntimeArg(symbol, value))
+        return fail("--arg " + spec + ": " + toString(std::move(e)));
+  }
+  StringMap<std::string> specs;
+  for (StringRef spec : runInputs) {
+    auto nv = splitSpec(spec, "input");
+    if (!nv)
+      return fail(toString(nv.takeError()));
+    auto position = interpreter.resolveArgument(nv->first);
+    if (!position)
+      return fail("--input " + spec + ": " + toString(position.takeError()));
+    specs["arg" + std::to_string(*position)] = nv->second.str();
+  }
+
+  // Inputs are generated once and given to both executions.
+  std::mt19937_64 rng(runSeed);
+  for (uint32_t t = 0; t < b.tensors.size(); ++t) {
+    if (b.tensors[t].role == bundle::TensorRole::Output)
+      continue;
+    auto shape = launch.getShape(t);
+    if (!shape)
+      return fail(toString(shape.takeError()));
+    StringRef name = b.tensors[t].name;
+    std::string spec = specs.lookup(name);
+    auto tensor = makeTensor(spec.empty() ? "random" : spec,
+                             b.tensors[t].elem, *shape, rng);
+    if (!tensor)
+      return fail("input '" + name + "': " + toString(tensor.takeError()));
+    if (Error e = launch.setTensor(t, toBytes(*tensor, b.tensors[t].elem)))
+      return fail(toString(std::move(e)));
+    if (Error e = interpreter.setInput(name.drop_front(3),
+                                       interp::InputSpec::fromTensor(*tensor)))
+      return fail("input '" + name + "': " + toString(std::move(e)));
+  }
+
+  sim::SimOptions simOptions;
+  simOptions.recordTrace = !runTrace.empty();
+  std::vector<sim::TraceEvent> trace;
+  auto stats = launch.run(simOptions, &trace);
+  if (!stats)
+    return fail("simulation failed: " + toString(stats.takeError()));
+
+  device::Roofline roofline(*model);
+  RooflineBound bound = computeRoofline(b, launch, roofline);
+  outs() << "kernel " << b.kernel << " on " << b.device
+         << (runO0 ? " (-O0)" : "") << "\n";
+  sim::printStats(outs(), b.machine, launch.getExecutable(), *stats);
+  outs() << "roofline: " << format("%.0f", bound.cycles) << " cycles ("
+         << bound.bytes << " bytes of device memory at "
+         << format("%g", bound.bytesPerCycle) << " B/cycle)\n";
+  outs() << "ratio: "
+         << format("%.2f", bound.cycles > 0 ? stats->cycles / bound.cycles : 0)
+         << "x the roofline\n";
+
+  if (!runTrace.empty()) {
+    std::error_code ec;
+    raw_fd_ostream os(runTrace, ec, sys::fs::OF_Text);
+    if (ec)
+      return fail("cannot write '" + runTrace + "': " + ec.message());
+    sim::writeChromeTrace(os, b.machine, launch.getExecutable(), *stats,
+                          trace);
+  }
+  if (!checkFlag)
+    return 0;
+
+  if (failed(interpreter.run()))
+    return fail("the reference interpreter failed");
+  bool allPass = true;
+  for (uint32_t t = 0; t < b.tensors.size(); ++t) {
+    if (b.tensors[t].role == bundle::TensorRole::Input)
+      continue;
+    StringRef name = b.tensors[t].name;
+    auto expected = interpreter.getTensor(name.drop_front(3));
+    auto bytes = launch.readTensor(t);
+    auto shape = launch.getShape(t);
+    if (!expected || !bytes || !shape)
+      return fail("cannot read output '" + name + "'");
+    CheckResult result =
+        compareOutput(*expected, *bytes, b.tensors[t].elem, *shape);
+    unsigned position = 0;
+    std::string label = name.str();
+    if (!name.drop_front(3).getAsInteger(10, position) &&
+        position < interpreter.getArguments().size() &&
+        !interpreter.getArguments()[position].name.empty())
+      label = interpreter.getArguments()[position].name;
+    outs() << "check " << label << ": "
+           << result.summary << (result.pass ? " PASS" : " FAIL") << "\n";
+    allPass &= result.pass;
+  }
+  outs() << (allPass ? "PASS" : "FAIL") << "\n";
+  return allPass ? 0 : 1;
+}

@@ -1,0 +1,182 @@
+//===- RunSupport.cpp - Inputs, roofline and checks of `ktflow run` -------===//
+//
+// This file implements the input generators, the roofline bound and the
+// tolerance check of `ktflow run`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunSupport.h"
+
+#include "ktflow/Interpreter/Npy.h"
+#include "ktflow/Interpreter/Numerics.h"
+#include "ktflow/Simulator/Values.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace llvm;
+using namespace ktflow;
+using namespace ktflow::driver;
+
+static std::optional<interp::DType> toDType(sim::ElemType t) {
+  using D = interp::DType;
+  switch (t) {
+  case sim::ElemType::i1: return D::I1;
+  case sim::ElemType::i8: return D::I8;
+  case sim::ElemType::i16: return D::I16;
+  case sim::ElemType::i32: return D::I32;
+  case sim::ElemType::i64: return D::I64;
+  case sim::ElemType::f16: return D::F16;
+  case sim::ElemType::bf16: return D::BF16;
+  case sim::ElemType::f32: return D::F32;
+  case sim::ElemType::f64: return D::F64;
+  }
+  return std::nullopt;
+}
+
+Expected<interp::Tensor>
+ktflow::driver::makeTensor(StringRef spec, sim::ElemType elem,
+                           ArrayRef<int64_t> shape, std::mt19937_64 &rng) {
+  std::optional<interp::DType> dtype = toDType(elem);
+  if (!dtype)
+    return createStringError("unsupported element type");
+  interp::Tensor t = interp::Tensor::zeros(*dtype, shape);
+  int64_t n = t.numElements();
+  auto uniform = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
+  auto fill = [&](auto generate) {
+    for (int64_t i = 0; i < n; ++i)
+      t.setDouble(i, generate(i));
+  };
+  bool isFloat = sim::isFloat(elem);
+  if (spec == "zeros")
+    return t;
+  if (spec == "random") {
+    fill([&](int64_t) {
+      return isFloat ? 2 * uniform() - 1 : std::floor(uniform() * 17) - 8;
+    });
+    return t;
+  }
+  if (spec == "randn") {
+    std::normal_distribution<double> normal;
+    fill([&](int64_t) { return normal(rng); });
+    return t;
+  }
+  if (spec.consume_front("value:")) {
+    double v;
+    if (spec.getAsDouble(v))
+      return createStringError("bad value '%s'", spec.str().c_str());
+    fill([&](int64_t) { return v; });
+    return t;
+  }
+  bool seq = spec.starts_with("seq:");
+  if (spec.consume_front("seq:") || spec.consume_front("range:")) {
+    auto [lo, hi] = spec.split(':');
+    int64_t l, h;
+    if (lo.getAsInteger(10, l) || hi.getAsInteger(10, h) || h <= l)
+      return createStringError("expected %s:LO:HI with LO < HI",
+                               seq ? "seq" : "range");
+    uint64_t span = static_cast<uint64_t>(h - l);
+    fill([&](int64_t i) {
+      return static_cast<double>(
+          l + static_cast<int64_t>(seq ? uint64_t(i) % span : rng() % span));
+    });
+    return t;
+  }
+  auto file = interp::readNpyFile(spec);
+  if (!file)
+    return file.takeError();
+  if (ArrayRef<int64_t>(file->shape) != shape || file->dtype != *dtype)
+    return createStringError("%s holds %s %s, the tensor is %s %s",
+                             spec.str().c_str(),
+                             interp::formatShape(file->shape).c_str(),
+                             interp::dtypeName(file->dtype).str().c_str(),
+                             interp::formatShape(shape).c_str(),
+                             interp::dtypeName(*dtype).str().c_str());
+  return std::move(*file);
+}
+
+std::vector<uint8_t> ktflow::driver::toBytes(const interp::Tensor &tensor,
+                                             sim::ElemType elem) {
+  unsigned width = sim::elemBytes(elem);
+  std::vector<uint8_t> bytes(tensor.numElements() * width);
+  for (int64_t i = 0; i < tensor.numElements(); ++i) {
+    if (sim::isFloat(elem)) {
+      sim::storeElement(elem, tensor.getDouble(i), bytes.data() + i * width);
+    } else {
+      int64_t v = tensor.getInt(i);
+      std::memcpy(bytes.data() + i * width, &v, width);
+    }
+  }
+  return bytes;
+}
+
+RooflineBound ktflow::driver::computeRoofline(const bundle::Bundle &bundle,
+                                              const rt::Launch &launch,
+                                              const device::Roofline &roofline) {
+  RooflineBound bound;
+  for (uint32_t t = 0; t < bundle.tensors.size(); ++t) {
+    auto size = launch.getByteSize(t);
+    if (!size) {
+      consumeError(size.takeError());
+      continue;
+    }
+    bool inout = bundle.tensors[t].role == bundle::TensorRole::InOut;
+    bound.bytes += *size * (inout ? 2 : 1);
+  }
+  bound.bytesPerCycle = roofline.getDeviceMemoryBytesPerCycle();
+  if (bound.bytesPerCycle > 0)
+    bound.cycles = bound.bytes / bound.bytesPerCycle;
+  return bound;
+}
+
+CheckResult ktflow::driver::compareOutput(const interp::Tensor &expected,
+                                          ArrayRef<uint8_t> bytes,
+                                          sim::ElemType elem,
+                                          ArrayRef<int64_t> shape) {
+  CheckResult result;
+  if (ArrayRef<int64_t>(expected.shape) != shape) {
+    result.summary = formatv("shape {0} differs from the reference's {1}",
+                             interp::formatShape(shape),
+                             interp::formatShape(expected.shape));
+    return result;
+  }
+  double rtol = 0, atol = 0;
+  switch (elem) {
+  case sim::ElemType::f32:
+  case sim::ElemType::f64: rtol = 1e-5, atol = 1e-6; break;
+  case sim::ElemType::f16: rtol = 4e-3, atol = 1e-3; break;
+  case sim::ElemType::bf16: rtol = 3e-2, atol = 1e-2; break;
+  default: break;
+  }
+  unsigned width = sim::elemBytes(elem);
+  int64_t bad = 0, n = expected.numElements(), first = -1;
+  double maxError = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double got = sim::loadElement(elem, bytes.data() + i * width);
+    double want = expected.getDouble(i);
+    bool ok;
+    if (std::isnan(want) || std::isnan(got))
+      ok = std::isnan(want) && std::isnan(got);
+    else if (std::isinf(want) || std::isinf(got))
+      ok = got == want;
+    else {
+      double error = std::fabs(got - want);
+      maxError = std::max(maxError, error);
+      ok = error <= atol + rtol * std::fabs(want);
+    }
+    if (!ok && bad++ == 0)
+      first = i;
+  }
+  result.pass = bad == 0;
+  result.summary = formatv("{0} {1}, max abs error {2:e3}", 
+                           interp::formatShape(shape),
+                           sim::elemTypeName(elem), maxError);
+  if (bad) {
+    double got = sim::loadElement(elem, bytes.data() + first * width);
+    result.summary += formatv(", {0} of {1} elements out of tolerance "
+                              "(first at {2}: {3} vs {4})",
+                              bad, n, first, got, expected.getDouble(first));
+  }
+  return result;
+}
