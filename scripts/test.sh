@@ -21,6 +21,6 @@ rm -f "$log"
 passed=$((lit_passed + unit_total - unit_failed))
 failed=$((lit_failed + unit_failed))
 echo
-echo "lit: $lit_passed passed, $lit_failed failed; unit test binaries: $((unit_total - unit_failed)) passed, $unit_failed failed"
+echo "lit: $lit_passed passed, $lit_failed failed; unit tests: $((unit_total - unit_failed)) passed, $unit_failed failed"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
