@@ -234,12 +234,21 @@ void LinalgRun::loadColumn(unsigned slot, const Operand &operand, int64_t base,
   }
 }
 
+/// out[base + i * step] = round(f(out[...], x[i])) in order; the rounding
+/// is chosen once, outside the loop.
 template <typename F>
 static void foldLoop(double *out, int64_t base, int64_t step, const double *x,
                      int64_t n, DType t, F f) {
-  for (int64_t i = 0; i < n; ++i) {
-    double &o = out[base + i * step];
-    o = roundToDType(f(o, x[i]), t);
+  double *o = out + base;
+  if (t == DType::F64) {
+    for (int64_t i = 0; i < n; ++i)
+      o[i * step] = f(o[i * step], x[i]);
+  } else if (t == DType::F32) {
+    for (int64_t i = 0; i < n; ++i)
+      o[i * step] = static_cast<float>(f(o[i * step], x[i]));
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      o[i * step] = roundToDType(f(o[i * step], x[i]), t);
   }
 }
 
@@ -329,6 +338,11 @@ LogicalResult LinalgRun::processChunk(ArrayRef<int64_t> point, int colDim,
       for (int64_t i = 0; i < n; ++i)
         dst[i] = static_cast<int>(instr.dim) == colDim ? point[instr.dim] + i
                                                       : point[instr.dim];
+      continue;
+    }
+    // Widening casts change no value: reuse the operand's column.
+    if (instr.ew.kind == EwKind::ExtF) {
+      cols[r] = cols[instr.operands.front()];
       continue;
     }
     ins.clear();

@@ -46,7 +46,7 @@ double ktflow::interp::initialFloat(const InputSpec &spec, uint64_t stream,
   case InputSpec::Kind::Uniform:
     v = -1.0 + 2.0 * uniform01(stream, index, 1);
     // Rounding to a narrow type may reach 1.0; keep the interval half-open.
-    if (roundToDType(v, dtype) >= 1.0)
+    if (dtype != DType::F64 && roundToDType(v, dtype) >= 1.0)
       v = -v;
     break;
   case InputSpec::Kind::Normal: {
@@ -103,16 +103,25 @@ void MemRegion::growTo(int64_t newSize) {
       splitMix(seed) ^
       splitMix(argIndex >= 0 ? static_cast<uint64_t>(argIndex + 1)
                              : static_cast<uint64_t>(base) ^ (1ull << 63));
+  bool generated = init.kind != InputSpec::Kind::Zeros &&
+                   init.kind != InputSpec::Kind::Default;
   if (isFloat(*dtype)) {
     floats.resize(newSize);
-    if (init.kind != InputSpec::Kind::Zeros &&
-        init.kind != InputSpec::Kind::Default)
+    if (!generated)
+      return;
+    // Generate in double, then round the whole range in one pass.
+    InputSpec raw = init;
+    for (int64_t i = old; i < newSize; ++i)
+      floats[i] = initialFloat(raw, stream, i, DType::F64);
+    roundArray(*dtype, floats.data() + old, newSize - old);
+    // Rounding may reach 1.0: keep `random` in [-1, 1).
+    if (init.kind == InputSpec::Kind::Uniform)
       for (int64_t i = old; i < newSize; ++i)
-        floats[i] = initialFloat(init, stream, i, *dtype);
+        if (floats[i] >= 1.0)
+          floats[i] = -floats[i];
   } else {
     ints.resize(newSize);
-    if (init.kind != InputSpec::Kind::Zeros &&
-        init.kind != InputSpec::Kind::Default)
+    if (generated)
       for (int64_t i = old; i < newSize; ++i)
         ints[i] = initialInt(init, stream, i, *dtype);
   }

@@ -19,6 +19,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 
+#include <malloc.h>
+
 using namespace llvm;
 using ktflow::driver::interpCommand;
 
@@ -87,6 +89,10 @@ static void printTensorLine(StringRef name, const ktflow::interp::Tensor &t) {
 int ktflow::driver::runInterp() {
   if (interpScratchpad <= 0)
     return fail("--scratchpad-bytes must be positive");
+  // Every interpreted op allocates and frees tensors of up to megabytes:
+  // keep freed memory in the heap instead of unmapping and faulting it back.
+  mallopt(M_MMAP_THRESHOLD, 256 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry);
