@@ -59,9 +59,12 @@ public:
                 dfir::RecvOp::create(b, read.getLoc(),
                                      vectorOf(read.getType()),
                                      fifo(read.getSlot())));
-      else if (auto write = dyn_cast<WriteToFifoOp>(op))
-        dfir::SendOp::create(b, write.getLoc(), fifo(write.getSlot()),
-                             map.lookup(write.getValue()));
+      else if (auto write = dyn_cast<WriteToFifoOp>(op)) {
+        Value v = map.lookupOrNull(write.getValue());
+        if (!v)
+          return write.emitError("the value written has no vector form");
+        dfir::SendOp::create(b, write.getLoc(), fifo(write.getSlot()), v);
+      }
       else if (auto generic = dyn_cast<linalg::GenericOp>(op))
         result = lowerGeneric(generic, map);
       else
@@ -74,6 +77,19 @@ public:
   }
 
 private:
+  /// The program value of `v`; index and integer constants defined outside
+  /// the stage (where folding may have put them) are cloned on demand.
+  Value get(Value v, IRMapping &map) {
+    if (Value mapped = map.lookupOrNull(v))
+      return mapped;
+    auto cst = v.getDefiningOp<arith::ConstantOp>();
+    if (!cst || !cst.getType().isIntOrIndex())
+      return {};
+    Value clone = b.clone(*cst)->getResult(0);
+    map.map(v, clone);
+    return clone;
+  }
+
   FlatSymbolRefAttr fifo(Value slot) {
     return FlatSymbolRefAttr::get(b.getContext(), fifoOf(slot));
   }
@@ -114,10 +130,14 @@ private:
         return loop.emitError("loop-carried value has no vector form");
       inits.push_back(v);
     }
+    Value lb = get(loop.getLowerBound(), map),
+          ub = get(loop.getUpperBound(), map), step = get(loop.getStep(), map);
+    if (!lb || !ub || !step)
+      return loop.emitError("loop bounds of a compute stage must be "
+                            "constants");
     LogicalResult result = success();
     auto lowered = scf::ForOp::create(
-        b, loop.getLoc(), map.lookup(loop.getLowerBound()),
-        map.lookup(loop.getUpperBound()), map.lookup(loop.getStep()), inits,
+        b, loop.getLoc(), lb, ub, step, inits,
         [&](OpBuilder &, Location loc, Value iv, ValueRange args) {
       IRMapping inner = map;
       inner.map(loop.getInductionVar(), iv);

@@ -431,13 +431,53 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
   int64_t rowBytes = extents.back() * esize;
   int64_t rows = rank >= 2 ? extents[rank - 2] : 1;
   int64_t rowStride = rank >= 2 ? strides[rank - 2] * esize : rowBytes;
+  int64_t outer = 1;
+  for (size_t d = 0; d + 2 < rank; ++d)
+    outer *= extents[d];
+
+  if (rank == 2) {
+    // Masking: rows of the tile past the view's first dimension are neither
+    // read nor written (a load leaves them undefined; the computation of
+    // each row is independent, so no stored value depends on them).
+    OpFoldResult size0 = view.getMixedSizes().front();
+    Value extent;
+    if (auto attr = dyn_cast<Attribute>(size0)) {
+      extent = constant(cast<IntegerAttr>(attr).getInt());
+    } else {
+      auto v = materialize(cast<Value>(size0), map);
+      if (failed(v))
+        return failure();
+      extent = *v;
+    }
+    Value left = arith::SubIOp::create(b, loc, extent, (*anchor)[0]);
+    Value valid = arith::MaxSIOp::create(
+        b, loc, arith::MinSIOp::create(b, loc, left, constant(rows)),
+        constant(0));
+    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, valid,
+                                      constant(0));
+    emitIf(any, [&] {
+      Value size = constant(rowBytes), nRows, s1, s2;
+      if (rowStride == rowBytes) {
+        size = arith::MulIOp::create(b, loc, valid, size);
+      } else {
+        nRows = valid;
+        s1 = constant(load ? rowStride : rowBytes);
+        s2 = constant(load ? rowBytes : rowStride);
+      }
+      if (load)
+        dfir::DmaOp::create(b, loc, size, memName, memAddr, bufName, bufAddr,
+                            nRows, s1, s2);
+      else
+        dfir::DmaOp::create(b, loc, size, bufName, bufAddr, memName, memAddr,
+                            nRows, s1, s2);
+    });
+    return success();
+  }
+
   if (rows > 1 && rowStride == rowBytes) {
     rowBytes *= rows;
     rows = 1;
   }
-  int64_t outer = 1;
-  for (size_t d = 0; d + 2 < rank; ++d)
-    outer *= extents[d];
   auto emitRows = [&](Value memAt, Value bufAt) {
     Value size = constant(rowBytes);
     Value nRows, s1, s2;

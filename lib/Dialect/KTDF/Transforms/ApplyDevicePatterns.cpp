@@ -138,10 +138,14 @@ struct ApplyDevicePatternsPass
     RewritePatternSet patterns(&getContext());
     patterns.add(std::move(pdl));
     FrozenRewritePatternSet frozen(std::move(patterns));
+    // Only the device's patterns change the IR: no folding, and constants
+    // stay where the passes put them.
+    GreedyRewriteConfig config;
+    config.enableFolding(false).enableConstantCSE(false);
     for (Operation &op : module.getBody()->getOperations()) {
       if (isa<ktdf_arch::DeviceOp, ktdf_arch::TargetOp>(op))
         continue;
-      if (failed(applyPatternsGreedily(&op, frozen))) {
+      if (failed(applyPatternsGreedily(&op, frozen, config))) {
         op.emitError("the device's '")
             << checkpoint << "' patterns did not converge";
         return signalPassFailure();

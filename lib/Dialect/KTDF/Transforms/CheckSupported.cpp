@@ -73,6 +73,25 @@ static std::optional<std::string> checkTile(ktdp::ConstructAccessTileOp tile) {
                        "dimension");
   if (!tile.getType().hasStaticShape())
     return std::string("access tiles must have a static shape");
+  // Only the first dimension of a 2-d tile is masked where it leaves its
+  // view; every other dimension must provably stay inside.
+  auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+  SmallVector<int64_t> extents = box->getExtents();
+  AffineMap anchor = tile.getBaseMap();
+  SmallVector<OpFoldResult> sizes = view.getMixedSizes();
+  if (anchor.getNumResults() != extents.size() || sizes.size() != extents.size())
+    return std::string("access tiles must have the rank of their view");
+  for (size_t d = extents.size() == 2 ? 1 : 0; d < extents.size(); ++d) {
+    auto start = dyn_cast<AffineConstantExpr>(anchor.getResult(d));
+    auto size = dyn_cast<Attribute>(sizes[d]);
+    if (!start || !size ||
+        start.getValue() + extents[d] > cast<IntegerAttr>(size).getInt() ||
+        start.getValue() < 0)
+      return "the access tile may reach past its view along dimension " +
+             std::to_string(d) +
+             " (only the first dimension of a 2-d tile is masked; others "
+             "need a constant, in-range start)";
+  }
   return std::nullopt;
 }
 

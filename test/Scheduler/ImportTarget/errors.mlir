@@ -1,0 +1,28 @@
+// RUN: ktflow-opt %s --ktdf-import-target -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{the module declares no target device (ktdf_arch.target)}}
+module {
+  func.func @k() attributes {grid = [1]} {
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{cannot import device description}}
+ktdf_arch.target @sample_device from "no-such-device.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR">
+
+// -----
+
+// expected-error @+1 {{defines no ktdf_arch.device @other}}
+ktdf_arch.target @other from "../../../examples/devices/sample_device.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR">
+
+// -----
+
+ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR">
+// expected-error @+1 {{the module declares more than one target}}
+ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR">
