@@ -1,0 +1,62 @@
+// RUN: ktflow-opt %s --ktdf-check-supported -split-input-file -verify-diagnostics
+
+// One case per check-supported message not covered by an example kernel.
+
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#t = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @literal(%x: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{memory views at literal or computed addresses are not supported by the scheduler yet}}
+  %X = ktdp.construct_memory_view %c0, sizes: [64, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  return
+}
+
+// -----
+
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+func.func @strided(%x: index) attributes {grid = [1]} {
+  // expected-error @+1 {{views whose innermost dimension is not contiguous (stride 1) are not supported yet}}
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [1, 64] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  return
+}
+
+// -----
+
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#t = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @col_out_of_view(%x: index) attributes {grid = [1]} {
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  // expected-error @+1 {{the access tile may reach past its view along dimension 1}}
+  %t = ktdp.construct_access_tile %X[0, 32] {access_tile_set = #t, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<8x64xindex>
+  return
+}
+
+// -----
+
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#skew = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 - d0 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @skewed(%x: index) attributes {grid = [1]} {
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  // expected-error @+1 {{access tiles over non-box coordinate sets are not supported yet}}
+  %t = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #skew, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<8x64xindex>
+  return
+}
+
+// -----
+
+func.func @extract(%t: tensor<8x64xf16>) -> tensor<4x64xf16> attributes {grid = [1]} {
+  // expected-error @+1 {{tensor.extract_slice is not supported by the scheduler yet}}
+  %s = tensor.extract_slice %t[0, 0] [4, 64] [1, 1] : tensor<8x64xf16> to tensor<4x64xf16>
+  return %s : tensor<4x64xf16>
+}
+
+// -----
+
+func.func @transpose(%t: tensor<8x64xf16>, %o: tensor<64x8xf16>) -> tensor<64x8xf16> attributes {grid = [1]} {
+  // expected-error @+1 {{transposes (linalg.transpose) are not supported by the scheduler yet}}
+  %r = linalg.transpose ins(%t : tensor<8x64xf16>) outs(%o : tensor<64x8xf16>) permutation = [1, 0]
+  return %r : tensor<64x8xf16>
+}

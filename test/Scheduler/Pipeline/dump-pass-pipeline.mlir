@@ -1,0 +1,32 @@
+// RUN: ktflow-opt %s --ktdf-compile --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s
+// RUN: ktflow-opt %s --ktdf-compile=O0 --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=O0
+
+// The scheduler's pipeline, pinned: mapping, scheduling and lowering with
+// the four device checkpoints between them. -O0 keeps one SIMD width per
+// chunk, single buffering and one lane per core.
+
+// CHECK:      builtin.module(
+// CHECK-NEXT:   ktdf-import-target,
+// CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},
+// CHECK-NEXT:   ktir-check-legality,
+// CHECK-NEXT:   ktdf-check-supported,
+// CHECK-NEXT:   ktdf-map-memory-spaces,
+// CHECK-NEXT:   ktdf-generalize,
+// CHECK-NEXT:   ktir-to-ktdf,
+// CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_scheduling},
+// CHECK-NEXT:   ktdf-route-transfers,
+// CHECK-NEXT:   ktdf-tile-streams{chunk=0 use-cost-model=true},
+// CHECK-NEXT:   ktdf-buffer{depth=0},
+// CHECK-NEXT:   ktdf-distribute{use-lanes=true},
+// CHECK-NEXT:   ktdf-allocate-scratchpad,
+// CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=post_scheduling},
+// CHECK-NEXT:   ktdf-to-dfir,
+// CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=post_lowering}
+// CHECK-NEXT: )
+
+// O0: ktdf-tile-streams{chunk=0 use-cost-model=false},
+// O0-NEXT: ktdf-buffer{depth=1},
+// O0-NEXT: ktdf-distribute{use-lanes=false},
+
+ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
