@@ -40,12 +40,14 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
   tile.chunk = options.chunk;
   tile.useCostModel = options.optimize;
   pm.addPass(ktdf::createKTDFTileStreams(tile));
-  ktdf::KTDFBufferOptions buffer;
-  buffer.depth = options.optimize ? options.depth : 1;
-  pm.addPass(ktdf::createKTDFBuffer(buffer));
   ktdf::KTDFDistributeOptions distribute;
   distribute.useLanes = options.optimize;
   pm.addPass(ktdf::createKTDFDistribute(distribute));
+  if (options.optimize)
+    pm.addPass(ktdf::createKTDFCoarsen());
+  ktdf::KTDFBufferOptions buffer;
+  buffer.depth = options.optimize ? options.depth : 1;
+  pm.addPass(ktdf::createKTDFBuffer(buffer));
   pm.addPass(ktdf::createKTDFAllocateScratchpad());
   addCheckpoint(pm, "post_scheduling");
 }

@@ -59,3 +59,19 @@ int64_t ktflow::sched::chooseDepth(const DepthQuery &query) {
     depth = std::min(depth, query.capacity / query.bytesPerCopy);
   return std::max<int64_t>(depth, 1);
 }
+
+int64_t ktflow::sched::chooseCoarsening(const CoarsenQuery &query) {
+  double target = 2 * query.latency * query.bandwidth;
+  int64_t best = 1;
+  for (int64_t f : query.candidates) {
+    bool fits = query.bytesPerCopy <= 0 ||
+                f * query.bytesPerCopy * std::max<int64_t>(query.copies, 1) <=
+                    query.capacity;
+    if (!fits)
+      break;
+    best = std::max(best, f);
+    if (f * query.bytesPerIteration >= target)
+      break;
+  }
+  return best;
+}

@@ -15,6 +15,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
+#include <limits>
 
 namespace ktflow::sched {
 
@@ -63,6 +64,28 @@ struct DepthQuery {
 /// ahead hides the route latency behind the slowest stage, at least 2 (so
 /// loads overlap compute), at most what the scratchpad holds (at least 1).
 int64_t chooseDepth(const DepthQuery &query);
+
+/// Merging F iterations of a loop into one larger transfer each.
+struct CoarsenQuery {
+  /// Factors that keep the iteration space and its instances whole.
+  llvm::SmallVector<int64_t> candidates;
+  /// Bytes the pipeline's DMAs move per (original) iteration.
+  int64_t bytesPerIteration = 0;
+  /// Latency (cycles) and bandwidth (bytes/cycle) of the DMA route.
+  double latency = 0;
+  double bandwidth = 1;
+  /// Bytes of one copy of the pipeline's buffers per iteration, the copies
+  /// buffering will keep, and the scratchpad a lane has.
+  int64_t bytesPerCopy = 0;
+  int64_t copies = 2;
+  int64_t capacity = INT64_MAX;
+};
+
+/// The smallest candidate whose transfers carry at least twice the bytes
+/// the route holds in flight (latency x bandwidth), so latency costs at
+/// most a third of each transfer; else the largest that fits the
+/// scratchpad (1 when none does).
+int64_t chooseCoarsening(const CoarsenQuery &query);
 
 } // namespace ktflow::sched
 

@@ -159,6 +159,34 @@ def KTDFTileStreams : Pass<"ktdf-tile-streams", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def KTDFCoarsen : Pass<"ktdf-coarsen", "::mlir::ModuleOp"> {
+  let summary = "Merge consecutive iterations into larger transfers";
+  let description = [{
+    A DMA pays its route's latency once per transfer. When the tiles of
+    consecutive iterations of the loop (or the grid dimension) driving a
+    pipeline lie next to each other along their first dimension, F
+    iterations become one: the loop steps F times as far, the tiles that
+    move with it and their buffers grow F times along the first dimension,
+    and the streamed stages run over F times as many rows. F divides the
+    trip count and each instance's share of the grid; the cost model picks
+    the smallest F whose transfers carry twice the bytes the route holds in
+    flight, within the scratchpad, unless `factor` fixes it.
+
+    ```mlir
+    // before: one 3x64 tile per grid point
+    ktdf.parallel (%t) in [32] distribute(num_instances = 8) { ... [3t, 0] ... }
+    // after (F = 4): one 12x64 tile per four points
+    ktdf.parallel (%t) in [8] distribute(num_instances = 8) {
+      %p = arith.muli %t, %c4 : index  ... [3p, 0] ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"factor", "factor", "int64_t", "0",
+           "iterations merged (0: ask the cost model)">
+  ];
+}
+
 def KTDFBuffer : Pass<"ktdf-buffer", "::mlir::ModuleOp"> {
   let summary = "N-buffer the private resources of pipelines in loops";
   let description = [{

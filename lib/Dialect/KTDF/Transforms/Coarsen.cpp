@@ -1,0 +1,304 @@
+//===- Coarsen.cpp - Fewer, larger transfers ------------------------------===//
+//
+// This file implements --ktdf-coarsen. A DMA pays the route's latency once
+// per transfer, so moving one small tile per iteration leaves the data
+// movers waiting. When the tiles of consecutive iterations of the loop (or
+// grid dimension) that drives a pipeline lie next to each other along the
+// first dimension, F iterations are merged into one: the loop steps F
+// times as far, every tile that moves with it grows F times along its first
+// dimension, its buffers grow with it and the streamed stages run over F
+// times as many rows. Tiles that do not move with the loop stay as they are.
+// F comes from the cost model; tiling at stick granularity along rows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Scheduling/CostModel.h"
+#include "ktflow/Scheduling/ScheduleTarget.h"
+
+#include "mlir/IR/AffineExprVisitor.h"
+#include "mlir/IR/Matchers.h"
+
+#include <numeric>
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFCOARSEN
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+/// How `v` changes per unit of `iv`: its coefficient if it is `a + c * iv`
+/// through additions and multiplications by constants, 0 if it does not
+/// depend on `iv`, none otherwise.
+static std::optional<int64_t> coefficient(Value v, Value iv, int depth = 0) {
+  if (v == iv)
+    return 1;
+  if (depth > 32)
+    return std::nullopt;
+  Operation *def = v.getDefiningOp();
+  if (!def) // Another block argument: independent of iv.
+    return 0;
+  if (matchPattern(v, m_Constant()))
+    return 0;
+  auto both = [&](int64_t sign) -> std::optional<int64_t> {
+    auto a = coefficient(def->getOperand(0), iv, depth + 1);
+    auto b = coefficient(def->getOperand(1), iv, depth + 1);
+    if (!a || !b)
+      return std::nullopt;
+    return *a + sign * *b;
+  };
+  if (isa<arith::AddIOp>(def))
+    return both(1);
+  if (isa<arith::SubIOp>(def))
+    return both(-1);
+  if (isa<arith::MulIOp>(def)) {
+    APInt k;
+    for (int i = 0; i < 2; ++i)
+      if (matchPattern(def->getOperand(i), m_ConstantInt(&k))) {
+        auto c = coefficient(def->getOperand(1 - i), iv, depth + 1);
+        if (!c)
+          return std::nullopt;
+        return *c * k.getSExtValue();
+      }
+  }
+  // Anything else is fine as long as it does not see iv.
+  bool independent = true;
+  for (Value operand : def->getOperands()) {
+    auto c = coefficient(operand, iv, depth + 1);
+    independent &= c && *c == 0;
+  }
+  return independent ? std::optional<int64_t>(0) : std::nullopt;
+}
+
+/// The coefficient of `iv` in result `r` of an access tile's anchor.
+static std::optional<int64_t> anchorCoefficient(ktdp::ConstructAccessTileOp tile,
+                                                unsigned r, Value iv) {
+  AffineExpr expr = tile.getBaseMap().getResult(r);
+  if (!expr.isPureAffine())
+    return std::nullopt;
+  int64_t total = 0;
+  for (auto [d, index] : llvm::enumerate(tile.getIndices())) {
+    // The expression's coefficient of dim d: difference of two evaluations.
+    SmallVector<int64_t> zeros(tile.getIndices().size(), 0), ones = zeros;
+    ones[d] = 1;
+    auto e0 = ktdp::evaluateAffineExpr(expr, zeros, {});
+    auto e1 = ktdp::evaluateAffineExpr(expr, ones, {});
+    auto c = coefficient(index, iv);
+    if (!e0 || !e1 || !c)
+      return std::nullopt;
+    total += (*e1 - *e0) * *c;
+  }
+  return total;
+}
+
+namespace {
+struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    auto target = ktflow::sched::ScheduleTarget::get(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    SmallVector<PipelineOp> pipelines;
+    getOperation().walk([&](PipelineOp p) { pipelines.push_back(p); });
+    for (PipelineOp pipeline : pipelines)
+      coarsen(**target, pipeline);
+  }
+
+  /// The tiles the pipeline's DMA stages move.
+  SmallVector<std::pair<DataTransferOp, ktdp::ConstructAccessTileOp>>
+  tilesOf(PipelineOp pipeline) {
+    SmallVector<std::pair<DataTransferOp, ktdp::ConstructAccessTileOp>> tiles;
+    pipeline.walk([&](DataTransferOp op) {
+      for (Value end : {op.getSrc(), op.getDst()})
+        if (auto tile = end.getDefiningOp<ktdp::ConstructAccessTileOp>())
+          tiles.push_back({op, tile});
+    });
+    return tiles;
+  }
+
+  void coarsen(const ktflow::sched::ScheduleTarget &target,
+               PipelineOp pipeline) {
+    // The loop, or grid dimension, that drives the pipeline.
+    Operation *parent = pipeline->getParentOp();
+    Value iv;
+    int64_t step = 1, trips = 0, perInstance = 0;
+    ParallelOp parallel = dyn_cast<ParallelOp>(parent);
+    scf::ForOp loop = dyn_cast<scf::ForOp>(parent);
+    unsigned gridDim = 0;
+    if (parallel) {
+      ArrayRef<int64_t> extents = parallel.getExtents();
+      unsigned wide = 0;
+      for (auto [d, e] : llvm::enumerate(extents))
+        if (e > 1)
+          ++wide, gridDim = d;
+      if (wide != 1)
+        return;
+      iv = parallel.getBody().getArgument(gridDim);
+      trips = extents[gridDim];
+      int64_t instances = parallel.getNumInstances().value_or(1);
+      perInstance = (parallel.getNumPoints() + instances - 1) / instances;
+    } else if (loop) {
+      APInt lb, ub, st;
+      if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+          !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
+          !matchPattern(loop.getStep(), m_ConstantInt(&st)) ||
+          st.getSExtValue() <= 0)
+        return;
+      iv = loop.getInductionVar();
+      step = st.getSExtValue();
+      trips = (ub.getSExtValue() - lb.getSExtValue()) / step;
+      if ((ub.getSExtValue() - lb.getSExtValue()) % step != 0)
+        return;
+      perInstance = trips;
+    } else {
+      return;
+    }
+    if (trips <= 1)
+      return;
+
+    // Every tile that moves with the loop must move by its own height, and
+    // be 2-d (rows are what the streamed stages iterate over).
+    auto tiles = tilesOf(pipeline);
+    SmallVector<ktdp::ConstructAccessTileOp> moving;
+    int64_t bytesPerIteration = 0;
+    for (auto [transfer, tile] : tiles) {
+      auto box = ktdp::getBoundingBox(tile.getAccessTileSet(), {});
+      if (failed(box) || tile.getBaseMap().getNumResults() == 0)
+        return;
+      SmallVector<int64_t> extents = box->getExtents();
+      bool dependent = false;
+      for (unsigned r = 0; r < tile.getBaseMap().getNumResults(); ++r) {
+        auto c = anchorCoefficient(tile, r, iv);
+        if (!c)
+          return;
+        if (*c == 0)
+          continue;
+        if (r != 0 || *c * step != extents[0] || extents.size() < 2)
+          return;
+        dependent = true;
+      }
+      auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+      int64_t esize =
+          (cast<MemRefType>(view.getType()).getElementTypeBitWidth() + 7) / 8;
+      int64_t n = esize;
+      for (int64_t e : extents)
+        n *= e;
+      bytesPerIteration += n;
+      if (dependent && !llvm::is_contained(moving, tile))
+        moving.push_back(tile);
+    }
+    if (moving.empty())
+      return;
+    // A 2-d tile that stays put would have to be repeated F times.
+    for (auto [transfer, tile] : tiles)
+      if (tile.getType().getRank() >= 2 && !llvm::is_contained(moving, tile))
+        return;
+
+    // F: from the cost model, dividing both the trip count and the
+    // iterations of one instance so that instances stay balanced.
+    int64_t bound = std::gcd(trips, perInstance);
+    ktflow::sched::CoarsenQuery query;
+    for (int64_t f = 1; f <= bound; ++f)
+      if (bound % f == 0)
+        query.candidates.push_back(f);
+    const ktflow::sched::Lane &lane = target.getLanes().front();
+    query.bytesPerIteration = bytesPerIteration;
+    query.latency = lane.inbound.route.latency;
+    query.bandwidth = lane.inbound.route.bandwidth;
+    int64_t buffers = 0;
+    std::optional<StringRef> kind;
+    for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
+      if (auto type = dyn_cast<MemRefType>(priv.getType())) {
+        buffers += type.getNumElements() *
+                   ((type.getElementTypeBitWidth() + 7) / 8);
+        kind = getBufferMemoryKind(type);
+      }
+    query.bytesPerCopy = buffers;
+    if (kind)
+      if (auto node = target.getModel().findByKind(*kind))
+        query.capacity = target.getMemoryTree().getCapacity(*node) /
+                         static_cast<int64_t>(target.getLanes().size());
+    int64_t f = factor > 0 ? factor : ktflow::sched::chooseCoarsening(query);
+    if (f <= 1 || bound % f != 0)
+      return;
+    apply(pipeline, moving, iv, parallel, loop, gridDim, f);
+  }
+
+  void apply(PipelineOp pipeline, ArrayRef<ktdp::ConstructAccessTileOp> moving,
+             Value iv, ParallelOp parallel, scf::ForOp loop, unsigned gridDim,
+             int64_t f) {
+    OpBuilder b(pipeline.getContext());
+    if (parallel) {
+      SmallVector<int64_t> extents(parallel.getExtents());
+      extents[gridDim] /= f;
+      parallel.setExtents(extents);
+      Block &body = parallel.getBody().front();
+      b.setInsertionPointToStart(&body);
+      Value scale = arith::ConstantIndexOp::create(b, parallel.getLoc(), f);
+      auto scaled = arith::MulIOp::create(b, parallel.getLoc(), iv, scale);
+      iv.replaceAllUsesExcept(scaled, scaled);
+    } else {
+      b.setInsertionPoint(loop);
+      APInt st;
+      matchPattern(loop.getStep(), m_ConstantInt(&st));
+      loop.getStepMutable().assign(arith::ConstantIndexOp::create(
+          b, loop.getLoc(), st.getSExtValue() * f));
+    }
+    // Taller tiles.
+    for (ktdp::ConstructAccessTileOp tile : moving) {
+      auto box = *ktdp::getBoundingBox(tile.getAccessTileSet(), {});
+      SmallVector<int64_t> extents = box.getExtents();
+      extents[0] *= f;
+      SmallVector<AffineExpr> constraints;
+      for (auto [d, e] : llvm::enumerate(extents)) {
+        AffineExpr dim = b.getAffineDimExpr(d);
+        constraints.push_back(dim);
+        constraints.push_back(-dim + (e - 1));
+      }
+      IntegerSet set = IntegerSet::get(extents.size(), 0, constraints,
+                                       SmallVector<bool>(constraints.size(),
+                                                         false));
+      b.setInsertionPoint(tile);
+      auto taller = ktdp::ConstructAccessTileOp::create(
+          b, tile.getLoc(),
+          ktdp::AccessTileType::get(tile.getContext(), extents), tile.getBase(),
+          tile.getIndices(), tile.getSymbolOperands(), tile.getBaseMapAttr(),
+          IntegerSetAttr::get(set), tile.getAccessTileOrderAttr());
+      tile.getResult().replaceAllUsesWith(taller.getResult());
+      tile.erase();
+    }
+    // Taller buffers, and more rows in the streamed stages.
+    int64_t rows = 0;
+    for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
+      if (auto type = dyn_cast<MemRefType>(priv.getType());
+          type && type.getRank() == 2) {
+        rows = type.getDimSize(0);
+        SmallVector<int64_t> shape(type.getShape());
+        shape[0] *= f;
+        priv.getResult().setType(getBufferType(shape, type.getElementType(),
+                                               getBufferMemoryKind(type)));
+      }
+    for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
+      auto rowLoop = dyn_cast_if_present<scf::ForOp>(
+          llvm::find_singleton<Operation>(
+              stage.getBody().front(),
+              [](Operation &op, bool) {
+                return isa<scf::ForOp>(op) ? &op : nullptr;
+              }));
+      APInt ub;
+      if (!rowLoop ||
+          !matchPattern(rowLoop.getUpperBound(), m_ConstantInt(&ub)) ||
+          ub.getSExtValue() != rows)
+        continue;
+      b.setInsertionPoint(rowLoop);
+      rowLoop.getUpperBoundMutable().assign(
+          arith::ConstantIndexOp::create(b, rowLoop.getLoc(), rows * f));
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,40 @@
+// RUN: ktflow-opt %s --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams --ktdf-distribute --ktdf-coarsen | FileCheck %s
+// RUN: ktflow-opt %s --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams --ktdf-distribute=use-lanes=false --ktdf-coarsen=factor=2 | FileCheck %s --check-prefix=TWO
+
+// The 8-row tiles of consecutive grid points are adjacent: on sample_device
+// (8 instances) each instance runs one point and nothing merges; on 4 cores
+// two points merge into one 16-row tile per transfer: the grid halves, the
+// point index doubles, buffers and streamed rows double.
+
+ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
+
+// CHECK: ktdf.parallel (%{{.*}}) in [8] distribute(num_instances = 8)
+// CHECK: !ktdp.access_tile<8x64xindex>
+
+// TWO: ktdf.parallel (%[[T:.*]]) in [4] distribute(num_instances = 4)
+// TWO: %[[P:.*]] = arith.muli %[[T]], %{{.*}} : index
+// TWO: arith.muli %[[P]]
+// TWO: ktdp.construct_access_tile {{.*}} -> !ktdp.access_tile<16x64xindex>
+// TWO: ktdf.private : memref<16x64xf16, "L1">
+// TWO: ktdf.stage "compute"
+// TWO: %[[C16:.*]] = arith.constant 16 : index
+// TWO: scf.for %{{.*}} = %{{.*}} to %[[C16]] step
+
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#t = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @scale(%x: index, %y: index) attributes {grid = [8]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c8 = arith.constant 8 : index
+  %r0 = arith.muli %id, %c8 : index
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [64, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %tx = ktdp.construct_access_tile %X[%r0, 0] {access_tile_set = #t, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<8x64xindex>
+  %ty = ktdp.construct_access_tile %Y[%r0, 0] {access_tile_set = #t, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<8x64xindex>
+  %v = ktdp.load %tx : <8x64xindex> -> tensor<8x64xf16>
+  %two = arith.constant dense<2.0> : tensor<8x64xf16>
+  %w = arith.mulf %v, %two : tensor<8x64xf16>
+  ktdp.store %w, %ty : tensor<8x64xf16>, <8x64xindex>
+  return
+}
