@@ -81,6 +81,15 @@ static Expected<std::pair<StringRef, StringRef>> splitSpec(StringRef text,
   return std::make_pair(name, value);
 }
 
+/// The interpreter's name of a bundle tensor: "argN" is argument N,
+/// "litA" the memory at literal address A ("@A").
+static std::string interpreterName(StringRef symbol) {
+  if (symbol.consume_front("lit"))
+    return "@" + symbol.str();
+  symbol.consume_front("arg");
+  return symbol.str();
+}
+
 int ktflow::driver::runRun() {
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
@@ -146,6 +155,10 @@ int ktflow::driver::runRun() {
     auto nv = splitSpec(spec, "input");
     if (!nv)
       return fail(toString(nv.takeError()));
+    if (nv->first.starts_with("@")) {
+      specs["lit" + nv->first.drop_front().str()] = nv->second.str();
+      continue;
+    }
     auto position = interpreter.resolveArgument(nv->first);
     if (!position)
       return fail("--input " + spec + ": " + toString(position.takeError()));
@@ -168,7 +181,7 @@ int ktflow::driver::runRun() {
       return fail("input '" + name + "': " + toString(tensor.takeError()));
     if (Error e = launch.setTensor(t, toBytes(*tensor, b.tensors[t].elem)))
       return fail(toString(std::move(e)));
-    if (Error e = interpreter.setInput(name.drop_front(3),
+    if (Error e = interpreter.setInput(interpreterName(name),
                                        interp::InputSpec::fromTensor(*tensor)))
       return fail("input '" + name + "': " + toString(std::move(e)));
   }
@@ -210,7 +223,7 @@ int ktflow::driver::runRun() {
     if (b.tensors[t].role == bundle::TensorRole::Input)
       continue;
     StringRef name = b.tensors[t].name;
-    auto expected = interpreter.getTensor(name.drop_front(3));
+    auto expected = interpreter.getTensor(interpreterName(name));
     auto bytes = launch.readTensor(t);
     auto shape = launch.getShape(t);
     if (!expected || !bytes || !shape)
@@ -218,7 +231,8 @@ int ktflow::driver::runRun() {
     CheckResult result =
         compareOutput(*expected, *bytes, b.tensors[t].elem, *shape);
     unsigned position = 0;
-    std::string label = name.str();
+    std::string label = name.starts_with("lit") ? interpreterName(name)
+                                                : name.str();
     if (!name.drop_front(3).getAsInteger(10, position) &&
         position < interpreter.getArguments().size() &&
         !interpreter.getArguments()[position].name.empty())

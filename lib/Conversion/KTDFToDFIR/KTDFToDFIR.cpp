@@ -16,6 +16,8 @@
 #include "ktflow/Conversion/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
+#include "mlir/IR/Matchers.h"
+
 namespace mlir {
 #define GEN_PASS_DEF_KTDFTODFIR
 #include "ktflow/Conversion/Passes.h.inc"
@@ -64,6 +66,17 @@ std::string KernelLowering::fifoOf(Value slot, const LaneInstance &li) const {
   return it == fifos.end() ? "" : it->second.first;
 }
 
+std::string KernelLowering::tensorOf(Value viewOffset) const {
+  if (auto it = tensorSymbols.find(viewOffset); it != tensorSymbols.end())
+    return it->second;
+  APInt literal;
+  if (matchPattern(viewOffset, m_ConstantInt(&literal)))
+    if (auto it = literalSymbols.find(literal.getSExtValue());
+        it != literalSymbols.end())
+      return it->second;
+  return "";
+}
+
 const PipelineInfo &KernelLowering::infoOf(PipelineOp op) const {
   for (const PipelineInfo &info : pipelines)
     if (info.op == op)
@@ -96,6 +109,37 @@ LogicalResult KernelLowering::collectArguments() {
                   "view; scalar arguments are not supported yet";
       tensorSymbols[arg] = symbol;
     }
+  }
+  // Views at literal addresses: one tensor per address, which must not
+  // overlap another (the runtime places each tensor where it likes).
+  std::map<int64_t, std::pair<int64_t, ktdp::ConstructMemoryViewOp>> regions;
+  WalkResult walk = parallel.walk([&](ktdp::ConstructMemoryViewOp view) {
+    APInt literal;
+    if (!matchPattern(view.getOffset(), m_ConstantInt(&literal)))
+      return WalkResult::advance();
+    int64_t start = literal.getSExtValue(), extent = 1;
+    for (auto [size, stride] :
+         llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
+      extent += (size - 1) * stride;
+    auto [it, inserted] = regions.insert({start, {extent, view}});
+    if (!inserted && (it->second.first != extent ||
+                      it->second.second.getType() != view.getType())) {
+      view.emitError("views at literal address ")
+          << start << " disagree in shape or element type";
+      return WalkResult::interrupt();
+    }
+    literalSymbols[start] = "lit" + std::to_string(start);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  int64_t end = 0;
+  for (auto &[start, entry] : regions) {
+    if (start < end)
+      return entry.second.emitError("the view at literal address ")
+             << start << " overlaps the memory of another view at a literal "
+                         "address; such aliasing is not supported yet";
+    end = start + entry.first;
   }
   const ktflow::sched::Lane &lane0 = target.getLanes().front();
   globalMemory =
@@ -223,6 +267,33 @@ void KernelLowering::declare(OpBuilder &b) {
         b, view.getLoc(), role, it->second,
         RankedTensorType::get(memref.getShape(), memref.getElementType()),
         globalMemory, dims.empty() ? ArrayAttr() : b.getArrayAttr(dims));
+  }
+  for (auto &entry : literalSymbols) {
+    const std::string &symbol = entry.second;
+    ktdp::ConstructMemoryViewOp view;
+    bool read = false, written = false;
+    parallel.walk([&](DataTransferOp op) {
+      for (auto [end, isSrc] : {std::make_pair(op.getSrc(), true),
+                                std::make_pair(op.getDst(), false)}) {
+        if (!isa<ktdp::AccessTileType>(end.getType()))
+          continue;
+        auto v = viewOf(end);
+        if (tensorOf(v.getOffset()) != symbol)
+          continue;
+        view = v;
+        (isSrc ? read : written) = true;
+      }
+    });
+    if (!view)
+      continue;
+    auto memref = cast<MemRefType>(view.getType());
+    auto role = written ? (read ? dfir::TensorRole::inout
+                                : dfir::TensorRole::output)
+                        : dfir::TensorRole::input;
+    dfir::TensorOp::create(
+        b, view.getLoc(), role, symbol,
+        RankedTensorType::get(memref.getShape(), memref.getElementType()),
+        globalMemory, ArrayAttr());
   }
   auto regions = func->getAttrOfType<DictionaryAttr>("ktdf.scratchpad");
   int64_t lanes = target.getLanes().size();

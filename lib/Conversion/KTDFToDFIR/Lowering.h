@@ -68,6 +68,12 @@ public:
   SmallVector<LaneInstance> instances;
   SmallVector<PipelineInfo> pipelines;
   llvm::DenseMap<Value, std::string> tensorSymbols;  // func arg -> symbol
+  /// Literal start address (elements) -> symbol, for views at literal
+  /// addresses: each becomes a tensor of its own.
+  std::map<int64_t, std::string> literalSymbols;
+  /// The symbol of the tensor a view starts (a kernel argument or a literal
+  /// address), or "".
+  std::string tensorOf(Value viewOffset) const;
   llvm::DenseMap<Value, std::string> runtimeSymbols; // func arg -> symbol
   std::string globalMemory;
 

@@ -382,9 +382,10 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
                    : nullptr;
   if (!view)
     return op.emitError("access tile is not built on a memory view");
-  auto it = kernel.tensorSymbols.find(view.getOffset());
-  if (it == kernel.tensorSymbols.end())
-    return view.emitError("view does not start at a kernel argument");
+  std::string tensor = kernel.tensorOf(view.getOffset());
+  if (tensor.empty())
+    return view.emitError("view does not start at a kernel argument or a "
+                          "literal address");
   auto memref = cast<MemRefType>(view.getType());
   int64_t esize = elementBytes(memref.getElementType());
   ArrayRef<int64_t> strides = view.getStaticStrides();
@@ -405,7 +406,7 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
     offset = arith::AddIOp::create(
         b, loc, offset, arith::MulIOp::create(b, loc, coord, constant(stride)));
   Value tensorAddr =
-      dfir::AddressOp::create(b, loc, b.getIndexType(), it->second);
+      dfir::AddressOp::create(b, loc, b.getIndexType(), tensor);
   Value memAddr = arith::AddIOp::create(
       b, loc, tensorAddr,
       arith::MulIOp::create(b, loc, offset, constant(esize)));

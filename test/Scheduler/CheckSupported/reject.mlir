@@ -5,10 +5,20 @@
 #all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #t = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @literal(%x: index) attributes {grid = [1]} {
-  %c0 = arith.constant 0 : index
-  // expected-error @+1 {{memory views at literal or computed addresses are not supported by the scheduler yet}}
-  %X = ktdp.construct_memory_view %c0, sizes: [64, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+func.func @computed(%x: index) attributes {grid = [1]} {
+  %c64 = arith.constant 64 : index
+  %a = arith.addi %x, %c64 : index
+  // expected-error @+1 {{memory views at computed addresses are not supported by the scheduler yet}}
+  %X = ktdp.construct_memory_view %a, sizes: [64, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  return
+}
+
+// -----
+
+#inner = affine_set<(d0, d1) : (d0 - 8 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+func.func @offset_set(%x: index) attributes {grid = [1]} {
+  // expected-error @+1 {{memory views whose coordinate set does not start at the origin are not supported yet}}
+  %X = ktdp.construct_memory_view %x, sizes: [56, 64], strides: [64, 1] {coordinate_set = #inner, memory_space = #ktdp.memory_space<global>} : memref<56x64xf16>
   return
 }
 

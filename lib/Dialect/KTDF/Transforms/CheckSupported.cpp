@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::ktdf {
@@ -36,10 +37,25 @@ static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view) {
     return std::string("memory views in a compute tile's scratchpad "
                        "(ct_local) are not supported by the scheduler yet");
   auto arg = dyn_cast<BlockArgument>(view.getOffset());
-  if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()))
-    return std::string("memory views at literal or computed addresses are "
-                       "not supported by the scheduler yet (the start "
-                       "address must be a kernel argument)");
+  APInt literal;
+  bool isLiteral = matchPattern(view.getOffset(), m_ConstantInt(&literal));
+  if (isLiteral && (literal.isNegative() || !view.getSizes().empty()))
+    return std::string("a memory view at a literal address needs a "
+                       "non-negative address and static sizes");
+  if (!isLiteral &&
+      (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp())))
+    return std::string("memory views at computed addresses are not "
+                       "supported by the scheduler yet (the start address "
+                       "must be a kernel argument or a literal)");
+  // Element (c) of the view is at offset + sum(c * stride) only when its
+  // coordinate set starts at the origin.
+  SmallVector<int64_t> bigSymbols(view.getCoordinateSet().getNumSymbols(),
+                                  int64_t(1) << 30);
+  auto box = ktdp::getBoundingBox(view.getCoordinateSet(), bigSymbols);
+  if (failed(box) ||
+      llvm::any_of(box->lower, [](int64_t l) { return l != 0; }))
+    return std::string("memory views whose coordinate set does not start at "
+                       "the origin are not supported yet");
   for (Value size : view.getSizes())
     if (!isRuntimeArgValue(size))
       return std::string("a dynamic view size must be a runtime argument "
