@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The README's first command: install, build, and run ktflow on a shipped
-# example kernel.
+# The README's first command: install, build, check a shipped kernel, then
+# compile it for a shipped device, simulate it and verify the result against
+# the reference interpreter.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -11,5 +12,4 @@ run() {
   build/bin/ktflow "$@"
 }
 run check examples/kernels/softmax.mlir
-run interp examples/kernels/softmax.mlir --seed 1
-run arch-info examples/devices/spyre_like.mlir
+run run examples/kernels/softmax.mlir --arch examples/devices/sample_device.mlir --check
