@@ -290,8 +290,8 @@ private:
         continue;
       }
       if (result == acc)
-        return op.emitError("element-wise bodies that read their output are "
-                            "not supported");
+        return op.emitError("an element-wise body that yields its output "
+                            "unchanged is not supported");
       auto value = mapOver(op, body, result, type, map);
       if (failed(value))
         return failure();
@@ -320,11 +320,21 @@ private:
         return dfir::SplatOp::create(b, op.getLoc(), type,
                                      b.getF64FloatAttr(*value))
             .getResult();
-    for (auto [i, arg] : llvm::enumerate(
-             body.getArguments().drop_front(op.getNumDpsInputs())))
-      if (!arg.use_empty() && op.getNumReductionLoops() == 0)
-        return op.emitError("element-wise bodies that read their output are "
-                            "not supported");
+    // An element-wise body that reads its output (a column reduction
+    // folding a row into per-column accumulators) takes the output's
+    // current value as one more input.
+    if (op.getNumReductionLoops() == 0)
+      for (auto [k, arg] : llvm::enumerate(
+               body.getArguments().drop_front(op.getNumDpsInputs()))) {
+        if (arg.use_empty())
+          continue;
+        Value current = map.lookupOrNull(op.getDpsInits()[k]);
+        if (!current || cast<VectorType>(current.getType()) != type)
+          return op.emitError("the output this body reads has no vector "
+                              "form of the result's shape");
+        inputs.push_back(current);
+        args.push_back(arg);
+      }
     return buildMap(op.getLoc(), body, result, type, inputs, args);
   }
 

@@ -426,9 +426,19 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
   std::string bufName = kernel.memoryOf(
       getBufferMemoryKind(cast<MemRefType>(buffer.getType())), li);
 
+  size_t rank = extents.size();
+  if (rank == 0) {
+    // A single element.
+    if (load)
+      dfir::DmaOp::create(b, loc, constant(esize), memName, memAddr, bufName,
+                          bufAddr, Value(), Value(), Value());
+    else
+      dfir::DmaOp::create(b, loc, constant(esize), bufName, bufAddr, memName,
+                          memAddr, Value(), Value(), Value());
+    return success();
+  }
   // Rows of the innermost dimension; dimensions above the last two become
   // loops. Contiguous rows merge into one transfer.
-  size_t rank = extents.size();
   int64_t rowBytes = extents.back() * esize;
   int64_t rows = rank >= 2 ? extents[rank - 2] : 1;
   int64_t rowStride = rank >= 2 ? strides[rank - 2] * esize : rowBytes;

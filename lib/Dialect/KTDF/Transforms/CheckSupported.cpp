@@ -10,6 +10,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Dialect/SpyreOp/IR/SpyreOp.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -69,6 +70,80 @@ static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view) {
   return std::nullopt;
 }
 
+/// Inclusive bounds of an index value over every compute tile and loop
+/// iteration, when they follow from the grid, constant loop bounds and
+/// additions and multiplications by constants.
+static std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v,
+                                                          int depth = 0) {
+  using Range = std::pair<int64_t, int64_t>;
+  if (depth > 32)
+    return std::nullopt;
+  APInt k;
+  if (matchPattern(v, m_ConstantInt(&k)))
+    return Range{k.getSExtValue(), k.getSExtValue()};
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    APInt lb, ub;
+    if (loop && arg == loop.getInductionVar() &&
+        matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) &&
+        matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) &&
+        ub.getSExtValue() > lb.getSExtValue())
+      return Range{lb.getSExtValue(), ub.getSExtValue() - 1};
+    return std::nullopt;
+  }
+  Operation *def = v.getDefiningOp();
+  if (auto id = dyn_cast<ktdp::GetComputeTileIdOp>(def)) {
+    auto grid = ktdp::getLaunchGrid(id);
+    unsigned d = cast<OpResult>(v).getResultNumber();
+    if (failed(grid) || !*grid || d >= (*grid)->size())
+      return std::nullopt;
+    return Range{0, (**grid)[d] - 1};
+  }
+  if (!isa_and_present<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+    return std::nullopt;
+  auto a = rangeOf(def->getOperand(0), depth + 1);
+  auto b = rangeOf(def->getOperand(1), depth + 1);
+  if (!a || !b)
+    return std::nullopt;
+  if (isa<arith::AddIOp>(def))
+    return Range{a->first + b->first, a->second + b->second};
+  if (isa<arith::SubIOp>(def))
+    return Range{a->first - b->second, a->second - b->first};
+  int64_t p[] = {a->first * b->first, a->first * b->second,
+                 a->second * b->first, a->second * b->second};
+  return Range{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+}
+
+/// Bounds of the anchor's result `r` from the bounds of its operands.
+static std::optional<std::pair<int64_t, int64_t>>
+anchorRange(ktdp::ConstructAccessTileOp tile, unsigned r) {
+  AffineExpr expr = tile.getBaseMap().getResult(r);
+  if (!expr.isPureAffine())
+    return std::nullopt;
+  size_t n = tile.getIndices().size();
+  SmallVector<int64_t> zeros(n, 0);
+  auto c0 = ktdp::evaluateAffineExpr(expr, zeros, {});
+  if (!c0)
+    return std::nullopt;
+  int64_t lo = *c0, hi = *c0;
+  for (auto [d, index] : llvm::enumerate(tile.getIndices())) {
+    SmallVector<int64_t> unit = zeros;
+    unit[d] = 1;
+    auto e = ktdp::evaluateAffineExpr(expr, unit, {});
+    if (!e)
+      return std::nullopt;
+    int64_t coeff = *e - *c0;
+    if (coeff == 0)
+      continue;
+    auto range = rangeOf(index);
+    if (!range)
+      return std::nullopt;
+    lo += std::min(coeff * range->first, coeff * range->second);
+    hi += std::max(coeff * range->first, coeff * range->second);
+  }
+  return std::make_pair(lo, hi);
+}
+
 static std::optional<std::string> checkTile(ktdp::ConstructAccessTileOp tile) {
   if (!tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>())
     return std::string("access tiles must be built on a "
@@ -98,15 +173,14 @@ static std::optional<std::string> checkTile(ktdp::ConstructAccessTileOp tile) {
   if (anchor.getNumResults() != extents.size() || sizes.size() != extents.size())
     return std::string("access tiles must have the rank of their view");
   for (size_t d = extents.size() == 2 ? 1 : 0; d < extents.size(); ++d) {
-    auto start = dyn_cast<AffineConstantExpr>(anchor.getResult(d));
+    auto range = anchorRange(tile, d);
     auto size = dyn_cast<Attribute>(sizes[d]);
-    if (!start || !size ||
-        start.getValue() + extents[d] > cast<IntegerAttr>(size).getInt() ||
-        start.getValue() < 0)
+    if (!range || !size || range->first < 0 ||
+        range->second + extents[d] > cast<IntegerAttr>(size).getInt())
       return "the access tile may reach past its view along dimension " +
              std::to_string(d) +
              " (only the first dimension of a 2-d tile is masked; others "
-             "need a constant, in-range start)";
+             "must provably stay inside a view of static size)";
   }
   return std::nullopt;
 }

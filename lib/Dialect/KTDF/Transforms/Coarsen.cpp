@@ -167,8 +167,10 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     SmallVector<ktdp::ConstructAccessTileOp> moving;
     int64_t bytesPerIteration = 0;
     for (auto [transfer, tile] : tiles) {
+      if (tile.getBaseMap().getNumResults() == 0)
+        continue; // A scalar: the same for every iteration.
       auto box = ktdp::getBoundingBox(tile.getAccessTileSet(), {});
-      if (failed(box) || tile.getBaseMap().getNumResults() == 0)
+      if (failed(box))
         return;
       SmallVector<int64_t> extents = box->getExtents();
       bool dependent = false;

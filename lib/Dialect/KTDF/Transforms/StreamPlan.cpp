@@ -101,8 +101,8 @@ private:
       return at->emitError("a value is used both as ")
              << kindName(known) << " and as " << kindName(kind)
              << " of the tile; this is not supported yet";
-    // A rank-0 tensor is a scalar: the same for every row.
-    if (!(kind == Kind::Row && type.getRank() == 0) &&
+    // A one-element tensor is a scalar: the same for every row.
+    if (!(kind == Kind::Row && type.getNumElements() == 1) &&
         type.getShape() != shapeOf(kind))
       return at->emitError("a tensor of type ")
              << type << " cannot be " << kindName(kind) << " of a "
@@ -115,7 +115,9 @@ private:
 
   /// The kind an indexing map of a full-rank generic gives its operand.
   std::optional<Kind> kindOfMap(AffineMap map) {
-    if (map.getNumResults() == 0)
+    // No results, or only constants (a one-element tensor): a scalar.
+    if (llvm::all_of(map.getResults(),
+                     [](AffineExpr e) { return isa<AffineConstantExpr>(e); }))
       return Kind::Row;
     if (map.isIdentity())
       return Kind::Tile;
@@ -131,14 +133,19 @@ private:
 
   LogicalResult classifyFull(linalg::GenericOp op) {
     SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
-    bool rowReduction = false;
+    bool rowReduction = false, colReduction = false;
     for (auto [d, it] : llvm::enumerate(iters)) {
       if (it != utils::IteratorType::reduction)
         continue;
-      if (d + 1 != iters.size())
-        return op.emitError("reductions over the rows of a tile (column "
-                            "reductions) are not supported yet");
-      rowReduction = true;
+      (d + 1 == iters.size() ? rowReduction : colReduction) = true;
+    }
+    if (colReduction) {
+      // Every leading dimension reduced, the columns kept.
+      if (rowReduction || op.getNumReductionLoops() + 1 != iters.size())
+        return op.emitError("reductions over both rows and columns of a "
+                            "tile, or over only some of its rows, are not "
+                            "supported yet");
+      plan.columnMajor = true;
     }
     for (OpOperand &operand : op->getOpOperands()) {
       std::optional<Kind> kind =
@@ -149,7 +156,10 @@ private:
                << " is not supported (expected the identity, a row or a "
                   "column broadcast)";
       bool isInit = op.isDpsInit(&operand);
-      if (isInit && *kind != (rowReduction ? Kind::Row : Kind::Tile))
+      Kind resultKind = rowReduction   ? Kind::Row
+                        : colReduction ? Kind::Col
+                                       : Kind::Tile;
+      if (isInit && *kind != resultKind)
         return op.emitError("result indexing map ")
                << AffineMapAttr::get(op.getMatchingIndexingMap(&operand))
                << " does not match the op's iterators";
@@ -159,7 +169,9 @@ private:
           failed(setKind(op, op.getTiedOpResult(&operand), *kind)))
         return failure();
     }
-    plan.roles[op] = rowReduction ? OpRole::RowReduction : OpRole::Stream;
+    plan.roles[op] = rowReduction   ? OpRole::RowReduction
+                     : colReduction ? OpRole::ColReduction
+                                    : OpRole::Stream;
     return success();
   }
 
@@ -234,16 +246,25 @@ private:
       Kind k = plan.getKind(read.getResult());
       if (k == Kind::Unknown)
         return read.emitError("the tile read here is never used");
-      if (k == Kind::Row)
-        return read.emitError("reading one value per row from memory is not "
-                              "supported yet");
+      if (k == Kind::Row && cast<ShapedType>(read.getType()).getRank() > 1)
+        return read.emitError("reading one value per row of a tile with more "
+                              "than two dimensions is not supported yet");
     }
     for (WriteToFifoOp write : plan.writes) {
       Kind k = plan.getKind(write.getValue());
-      if (k == Kind::Col || k == Kind::Unknown)
+      if (k == Kind::Unknown ||
+          (k == Kind::Col && !plan.columnMajor) ||
+          (k == Kind::Row && plan.columnMajor))
         return write.emitError("writing ")
                << kindName(k) << " of the tile is not supported yet";
     }
+    if (plan.columnMajor)
+      for (auto [op, role] : plan.roles)
+        for (Value result : op->getResults())
+          if (plan.getKind(result) == Kind::Row &&
+              cast<ShapedType>(result.getType()).getRank() != 0)
+            return op.emitError("values per row next to a column reduction "
+                                "are not supported yet");
     return success();
   }
 
@@ -259,10 +280,26 @@ private:
       int p = 0;
       for (Value v : op->getOperands())
         p = std::max(p, passOfOperand(v));
+      if (role == OpRole::ColReduction && p != 0)
+        return op.emitError("a column reduction of values that need an "
+                            "earlier reduction is not supported yet");
       for (Value v : op->getResults())
         plan.pass[v] = role == OpRole::RowReduction ? p + 1 : p;
       if (role == OpRole::RowReduction)
         plan.numPasses = std::max(plan.numPasses, p + 1);
+    }
+    if (plan.columnMajor) {
+      // One pass down the rows; what the column reductions produce is
+      // computed after it and must not flow back into the rows.
+      for (auto [op, role] : plan.roles)
+        if (role == OpRole::ColReduction)
+          for (Operation *user : op->getUsers())
+            if (auto g = dyn_cast<linalg::GenericOp>(user);
+                g && plan.getKind(g->getResult(0)) == Kind::Tile)
+              return user->emitError("using a column reduction's result for "
+                                     "the whole tile is not supported yet");
+      plan.numPasses = 1;
+      return success();
     }
     for (WriteToFifoOp write : plan.writes)
       if (plan.isStreamed(write.getValue()))

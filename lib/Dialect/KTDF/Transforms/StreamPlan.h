@@ -40,6 +40,8 @@ enum class OpRole {
   RowReduction,
   /// Element-wise over Row values (result Row).
   RowOp,
+  /// Reduces the rows of streamed values, column by column (result Col).
+  ColReduction,
 };
 
 struct StreamPlan {
@@ -55,6 +57,9 @@ struct StreamPlan {
   SmallVector<ReadFromFifoOp> reads;
   SmallVector<WriteToFifoOp> writes;
   int numPasses = 0;
+  /// Column reductions stream each column chunk down the rows (chunks
+  /// outer, rows inner) instead of each row across its chunks.
+  bool columnMajor = false;
 
   /// Analyses a compute stage; reports a located error naming the
   /// construct when the stage cannot be streamed.

@@ -172,7 +172,7 @@ private:
       if (!source.count(write.getSlot()))
         return write.emitError("no drain transfer empties this slot");
       auto buffer = cast<MemRefType>(source[write.getSlot()].getType());
-      if (plan.getKind(write.getValue()) == Kind::Row && buffer.getRank() != 1)
+      if (!plan.isStreamed(write.getValue()) && buffer.getRank() > 1)
         return write.emitError("per-row outputs of tiles with more than two "
                                "dimensions are not supported yet");
     }
@@ -180,6 +180,8 @@ private:
   }
 
   void planPasses() {
+    if (plan.columnMajor)
+      return;
     passes.resize(plan.numPasses);
     for (auto [op, role] : plan.roles)
       if (role == OpRole::RowReduction)
@@ -214,7 +216,7 @@ private:
 
   void retypeSlots() {
     for (ReadFromFifoOp read : plan.reads)
-      retype(read.getSlot(), width);
+      retype(read.getSlot(), plan.isStreamed(read.getResult()) ? width : 1);
     for (WriteToFifoOp write : plan.writes)
       retype(write.getSlot(), plan.isStreamed(write.getValue()) ? width : 1);
   }
@@ -289,9 +291,12 @@ private:
       bool chunked = isa<RankedTensorType>(v.getType()) && plan.isStreamed(v);
       maps.push_back(chunked ? chunkMap : scalarMap);
     }
-    if (role == OpRole::RowReduction) {
+    if (role == OpRole::RowReduction || role == OpRole::ColReduction) {
+      // Row reductions fold the chunk into one value; column reductions
+      // fold each row's chunk into a chunk of per-column accumulators.
       outputs.append(accumulators.begin(), accumulators.end());
-      maps.append(outputs.size(), scalarMap);
+      maps.append(outputs.size(),
+                  role == OpRole::RowReduction ? scalarMap : chunkMap);
     } else {
       for (Value init : op.getDpsInits()) {
         auto type = cast<RankedTensorType>(chunkType(op.getTiedOpResult(
@@ -333,9 +338,20 @@ private:
         base.map(op.getResult(0), b.clone(op)->getResult(0));
     Value c0 = index(0), c1 = index(1), rows = index(plan.rows),
           cols = index(plan.cols), step = index(width);
+    if (plan.columnMajor) {
+      buildColumnMajorCompute(base, old);
+      return;
+    }
     scf::ForOp::create(b, loc, c0, rows, c1, ValueRange{},
                        [&](OpBuilder &, Location, Value, ValueRange) {
       IRMapping rowMap = base;
+      // Values read once per row come first, as the feed sends them.
+      for (ReadFromFifoOp read : plan.reads)
+        if (!plan.isStreamed(read.getResult()))
+          rowMap.map(read.getResult(),
+                     ReadFromFifoOp::create(b, read.getLoc(),
+                                            chunkType(read.getResult()),
+                                            read.getSlot()));
       emitRowOps(0, rowMap);
       for (size_t p = 0; p < passes.size(); ++p) {
         PassContents &pass = passes[p];
@@ -386,6 +402,154 @@ private:
     old->erase();
   }
 
+  /// Column reductions: each chunk of columns goes down the rows,
+  ///   for c { per-column values; for r { row chunk, fold }; results }.
+  void buildColumnMajorCompute(IRMapping &base, Block *old) {
+    Location loc = compute.getLoc();
+    Value c0 = index(0), c1 = index(1), rows = index(plan.rows),
+          cols = index(plan.cols), step = index(width);
+    // What depends on a column reduction's result comes after the rows.
+    llvm::SmallPtrSet<Operation *, 8> after;
+    for (auto [op, role] : plan.roles) {
+      bool late = role == OpRole::ColReduction;
+      for (Value v : op->getOperands())
+        if (Operation *def = v.getDefiningOp(); def && after.contains(def))
+          late = true;
+      if (late)
+        after.insert(op);
+    }
+    auto inRows = [&](Operation *op) {
+      return llvm::any_of(op->getResults(), [&](Value v) {
+        return plan.getKind(v) == Kind::Tile;
+      });
+    };
+    scf::ForOp::create(b, loc, c0, cols, step, ValueRange{},
+                       [&](OpBuilder &, Location, Value, ValueRange) {
+      IRMapping chunkMap = base;
+      for (ReadFromFifoOp read : plan.reads)
+        if (plan.getKind(read.getResult()) != Kind::Tile)
+          chunkMap.map(read.getResult(),
+                       ReadFromFifoOp::create(b, read.getLoc(),
+                                              chunkType(read.getResult()),
+                                              read.getSlot()));
+      for (auto [op, role] : plan.roles)
+        if (!after.contains(op) && !inRows(op))
+          emitOp(op, role, chunkMap);
+      SmallVector<Value> inits;
+      for (auto [op, role] : plan.roles)
+        if (role == OpRole::ColReduction)
+          for (Value init : op.getDpsInits())
+            inits.push_back(lookup(init, chunkMap));
+      auto down = scf::ForOp::create(
+          b, loc, c0, rows, c1, inits,
+          [&](OpBuilder &, Location, Value, ValueRange accs) {
+        IRMapping rowMap = chunkMap;
+        for (ReadFromFifoOp read : plan.reads)
+          if (plan.getKind(read.getResult()) == Kind::Tile)
+            rowMap.map(read.getResult(),
+                       ReadFromFifoOp::create(b, read.getLoc(),
+                                              chunkType(read.getResult()),
+                                              read.getSlot()));
+        SmallVector<Value> next;
+        unsigned a = 0;
+        for (auto [op, role] : plan.roles) {
+          if (role == OpRole::ColReduction) {
+            unsigned n = op.getNumDpsInits();
+            next.append(emitOp(op, role, rowMap, accs.slice(a, n)));
+            a += n;
+          } else if (inRows(op)) {
+            emitOp(op, role, rowMap);
+          }
+        }
+        for (WriteToFifoOp write : plan.writes)
+          if (plan.getKind(write.getValue()) == Kind::Tile)
+            WriteToFifoOp::create(b, write.getLoc(),
+                                  rowMap.lookup(write.getValue()),
+                                  write.getSlot());
+        scf::YieldOp::create(b, loc, next);
+      });
+      unsigned r = 0;
+      for (auto [op, role] : plan.roles)
+        if (role == OpRole::ColReduction)
+          for (Value result : op->getResults())
+            chunkMap.map(result, down.getResult(r++));
+      for (auto [op, role] : plan.roles)
+        if (after.contains(op) && role != OpRole::ColReduction)
+          emitOp(op, role, chunkMap);
+      for (WriteToFifoOp write : plan.writes)
+        if (plan.getKind(write.getValue()) != Kind::Tile)
+          WriteToFifoOp::create(b, write.getLoc(),
+                                lookup(write.getValue(), chunkMap),
+                                write.getSlot());
+      scf::YieldOp::create(b, loc);
+    });
+    old->dropAllDefinedValueUses();
+    old->erase();
+  }
+
+  /// The feed or drain of a column-major stage: per chunk of columns, the
+  /// per-column transfers around the rows' transfers, in the compute's
+  /// order.
+  void buildColumnMajorTransfers(StageOp stage, bool isFeed) {
+    Block *old = freshBody(stage);
+    Location loc = stage.getLoc();
+    Value c0 = index(0), c1 = index(1), rows = index(plan.rows),
+          cols = index(plan.cols), step = index(width);
+    auto move = [&](Value slot, Location at, SmallVector<Value> indices) {
+      Value buffer = source.lookup(slot);
+      if (isFeed)
+        DataTransferOp::create(b, at, buffer, indices, slot, ValueRange{});
+      else
+        DataTransferOp::create(b, at, slot, ValueRange{}, buffer, indices);
+    };
+    auto perColumn = [&](Value slot, Value value, Location at, Value c) {
+      Value buffer = source.lookup(slot);
+      if (!plan.isStreamed(value))
+        move(slot, at, rowIndex(buffer, c));
+      else
+        move(slot, at, {c});
+    };
+    scf::ForOp::create(b, loc, c0, cols, step, ValueRange{},
+                       [&](OpBuilder &, Location, Value c, ValueRange) {
+      if (isFeed)
+        for (ReadFromFifoOp read : plan.reads)
+          if (plan.getKind(read.getResult()) != Kind::Tile)
+            perColumn(read.getSlot(), read.getResult(), read.getLoc(), c);
+      bool perRow =
+          isFeed ? llvm::any_of(plan.reads,
+                                [&](ReadFromFifoOp read) {
+                                  return plan.getKind(read.getResult()) ==
+                                         Kind::Tile;
+                                })
+                 : llvm::any_of(plan.writes, [&](WriteToFifoOp write) {
+                     return plan.getKind(write.getValue()) == Kind::Tile;
+                   });
+      if (perRow)
+      scf::ForOp::create(b, loc, c0, rows, c1, ValueRange{},
+                         [&](OpBuilder &, Location, Value r, ValueRange) {
+        if (isFeed) {
+          for (ReadFromFifoOp read : plan.reads)
+            if (plan.getKind(read.getResult()) == Kind::Tile)
+              move(read.getSlot(), read.getLoc(),
+                   chunkIndices(source.lookup(read.getSlot()), r, c));
+        } else {
+          for (WriteToFifoOp write : plan.writes)
+            if (plan.getKind(write.getValue()) == Kind::Tile)
+              move(write.getSlot(), write.getLoc(),
+                   chunkIndices(source.lookup(write.getSlot()), r, c));
+        }
+        scf::YieldOp::create(b, loc);
+      });
+      if (!isFeed)
+        for (WriteToFifoOp write : plan.writes)
+          if (plan.getKind(write.getValue()) != Kind::Tile)
+            perColumn(write.getSlot(), write.getValue(), write.getLoc(), c);
+      scf::YieldOp::create(b, loc);
+    });
+    old->dropAllDefinedValueUses();
+    old->erase();
+  }
+
   //===--------------------------------------------------------------------===//
   // Feed and drain
   //===--------------------------------------------------------------------===//
@@ -397,8 +561,18 @@ private:
     return {r, c};
   }
 
-  /// Builds `for r { for each pass { for c { body(pass, r, c) } } ; tail(r) }`.
-  void buildRowLoops(StageOp stage,
+  /// Indices of row `r` of a per-row buffer; the origin of a one-element
+  /// (scalar) buffer, the same for every row.
+  SmallVector<Value> rowIndex(Value buffer, Value r) {
+    auto type = cast<MemRefType>(buffer.getType());
+    if (type.getNumElements() == 1)
+      return SmallVector<Value>(type.getRank(), index(0));
+    return {r};
+  }
+
+  /// Builds `for r { head(r); for each pass { for c { body(pass, r, c) } };
+  /// tail(r) }`.
+  void buildRowLoops(StageOp stage, function_ref<void(Value)> head,
                      function_ref<bool(const PassContents &)> hasWork,
                      function_ref<void(const PassContents &, Value, Value)> body,
                      function_ref<void(Value)> tail) {
@@ -408,6 +582,7 @@ private:
           cols = index(plan.cols), step = index(width);
     scf::ForOp::create(b, loc, c0, rows, c1, ValueRange{},
                        [&](OpBuilder &, Location, Value r, ValueRange) {
+      head(r);
       for (const PassContents &pass : passes) {
         if (!hasWork(pass))
           continue;
@@ -425,8 +600,20 @@ private:
   }
 
   void buildFeed() {
+    if (plan.columnMajor)
+      return buildColumnMajorTransfers(feed, /*isFeed=*/true);
     buildRowLoops(
-        feed, [](const PassContents &p) { return !p.reads.empty(); },
+        feed,
+        [&](Value r) {
+          for (ReadFromFifoOp read : plan.reads) {
+            if (plan.isStreamed(read.getResult()))
+              continue;
+            Value buffer = source.lookup(read.getSlot());
+            DataTransferOp::create(b, read.getLoc(), buffer, rowIndex(buffer, r),
+                                   read.getSlot(), ValueRange{});
+          }
+        },
+        [](const PassContents &p) { return !p.reads.empty(); },
         [&](const PassContents &pass, Value r, Value c) {
           for (ReadFromFifoOp read : pass.reads) {
             Value buffer = source.lookup(read.getSlot());
@@ -439,8 +626,11 @@ private:
   }
 
   void buildDrain() {
+    if (plan.columnMajor)
+      return buildColumnMajorTransfers(drain, /*isFeed=*/false);
     buildRowLoops(
-        drain, [](const PassContents &p) { return !p.writes.empty(); },
+        drain, [](Value) {},
+        [](const PassContents &p) { return !p.writes.empty(); },
         [&](const PassContents &pass, Value r, Value c) {
           for (WriteToFifoOp write : pass.writes) {
             Value buffer = source.lookup(write.getSlot());
@@ -455,7 +645,7 @@ private:
               continue;
             Value buffer = source.lookup(write.getSlot());
             DataTransferOp::create(b, write.getLoc(), write.getSlot(),
-                                   ValueRange{}, buffer, ValueRange{r});
+                                   ValueRange{}, buffer, rowIndex(buffer, r));
           }
         });
   }
