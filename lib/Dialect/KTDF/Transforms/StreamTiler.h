@@ -1,0 +1,153 @@
+//===- StreamTiler.h - Tiling one pipeline's streamed stages ----*- C++ -*-===//
+//
+// This file declares StreamTiler, the worker of --ktdf-tile-streams: for
+// one routed pipeline it chooses the chunk width, plans the passes over each
+// row (StreamPlan) and rebuilds the feed, compute and drain stages in
+// chunks. TileStreams.cpp holds its decisions, StreamTilerBuild.cpp the
+// rewriting of the stages.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_STREAMTILER_H
+#define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_STREAMTILER_H
+
+#include "StreamPlan.h"
+
+#include "ktflow/Scheduling/ScheduleTarget.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::ktdf::detail {
+
+/// The reads, reductions and writes of each pass.
+struct PassContents {
+  SmallVector<ReadFromFifoOp> reads;
+  SmallVector<linalg::GenericOp> reductions;
+  SmallVector<WriteToFifoOp> writes;
+  llvm::SetVector<Operation *> streamOps;
+};
+
+class StreamTiler {
+public:
+  StreamTiler(const ktflow::sched::ScheduleTarget &target, PipelineOp pipeline,
+              int64_t fixedChunk, bool useCostModel)
+      : target(target), pipeline(pipeline), fixedChunk(fixedChunk),
+        useCostModel(useCostModel), b(pipeline.getContext()) {}
+
+  LogicalResult run() {
+    for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
+      if (stage.isApplicable(UnitRole::scratchpad_load))
+        feed = stage;
+      else if (stage.isApplicable(UnitRole::vector_compute))
+        compute = stage;
+      else if (stage.isApplicable(UnitRole::scratchpad_store))
+        drain = stage;
+    }
+    if (!feed || !compute || !drain)
+      return pipeline.emitError("pipeline has no feed, compute and drain "
+                                "stages; run --ktdf-route-transfers first");
+    FailureOr<StreamPlan> built = StreamPlan::build(compute);
+    if (failed(built))
+      return failure();
+    plan = std::move(*built);
+    if (failed(chooseWidth()) || failed(findBuffers()))
+      return failure();
+    planPasses();
+    retypeSlots();
+    // Feed and drain read the compute stage's FIFO ops, which building the
+    // tiled compute stage erases: they go first.
+    buildFeed();
+    buildDrain();
+    buildCompute();
+    return success();
+  }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Decisions
+  //===--------------------------------------------------------------------===//
+
+  LogicalResult chooseWidth();
+
+  /// The buffer each read slot is fed from and each written slot drains to.
+  LogicalResult findBuffers();
+
+  void planPasses();
+
+  void retypeSlots();
+
+  void retype(Value slot, int64_t elements);
+
+  //===--------------------------------------------------------------------===//
+  // The compute stage
+  //===--------------------------------------------------------------------===//
+
+  Value index(int64_t v);
+
+  /// Replaces `stage`'s body with a fresh block and positions `b` in it.
+  Block *freshBody(StageOp stage);
+
+  /// A chunk (rank 1, `width` elements) or row value (rank 0) of type T.
+  Type chunkType(Value v);
+
+  /// The operand `v` of a generic as its chunk or row form; splat
+  /// constants are rebuilt at the right shape.
+  Value lookup(Value v, IRMapping &map);
+
+  /// Emits `op` over one chunk (Stream, RowReduction) or one row (RowOp).
+  SmallVector<Value> emitOp(linalg::GenericOp op, OpRole role, IRMapping &map,
+                            ValueRange accumulators = {});
+
+  void emitRowOps(int availableAt, IRMapping &map);
+
+  void buildCompute();
+
+  /// Column reductions: each chunk of columns goes down the rows,
+  ///   for c { per-column values; for r { row chunk, fold }; results }.
+  void buildColumnMajorCompute(IRMapping &base, Block *old);
+
+  /// The feed or drain of a column-major stage: per chunk of columns, the
+  /// per-column transfers around the rows' transfers, in the compute's
+  /// order.
+  void buildColumnMajorTransfers(StageOp stage, bool isFeed);
+
+  //===--------------------------------------------------------------------===//
+  // Feed and drain
+  //===--------------------------------------------------------------------===//
+
+  /// Indices of the chunk at row `r`, column `c` of `buffer`.
+  SmallVector<Value> chunkIndices(Value buffer, Value r, Value c);
+
+  /// Indices of row `r` of a per-row buffer; the origin of a one-element
+  /// (scalar) buffer, the same for every row.
+  SmallVector<Value> rowIndex(Value buffer, Value r);
+
+  /// Builds `for r { head(r); for each pass { for c { body(pass, r, c) } };
+  /// tail(r) }`.
+  void buildRowLoops(StageOp stage, function_ref<void(Value)> head,
+                     function_ref<bool(const PassContents &)> hasWork,
+                     function_ref<void(const PassContents &, Value, Value)> body,
+                     function_ref<void(Value)> tail);
+
+  void buildFeed();
+
+  void buildDrain();
+
+  const ktflow::sched::ScheduleTarget &target;
+  PipelineOp pipeline;
+  int64_t fixedChunk;
+  bool useCostModel;
+  OpBuilder b;
+  StageOp feed, compute, drain;
+  StreamPlan plan;
+  int64_t width = 1;
+  SmallVector<PassContents> passes;
+  /// Read slot -> the buffer feeding it; written slot -> the buffer it
+  /// drains into.
+  llvm::DenseMap<Value, Value> source;
+};
+
+} // namespace mlir::ktdf::detail
+
+#endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_STREAMTILER_H

@@ -1,0 +1,431 @@
+//===- StreamTilerBuild.cpp - Rebuilding streamed stages in chunks ---------===//
+//
+// This file rewrites a routed pipeline's stages once StreamTiler has chosen
+// the chunk width and planned the passes: the compute stage's generics over
+// chunks and row values, row by row (or, for column reductions, chunk of
+// columns by chunk), and the feed and drain stages' chunk transfers in the
+// same order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StreamTiler.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::detail;
+
+Value StreamTiler::index(int64_t v) {
+  return arith::ConstantIndexOp::create(b, compute.getLoc(), v);
+}
+
+/// Replaces `stage`'s body with a fresh block and positions `b` in it.
+Block *StreamTiler::freshBody(StageOp stage) {
+  Block *old = &stage.getBody().front();
+  Block *body = new Block();
+  stage.getBody().push_front(body);
+  b.setInsertionPointToStart(body);
+  return old;
+}
+
+/// A chunk (rank 1, `width` elements) or row value (rank 0) of type T.
+Type StreamTiler::chunkType(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (plan.isStreamed(v))
+    return RankedTensorType::get({width}, type.getElementType());
+  return RankedTensorType::get({}, type.getElementType());
+}
+
+/// The operand `v` of a generic as its chunk or row form; splat
+/// constants are rebuilt at the right shape.
+Value StreamTiler::lookup(Value v, IRMapping &map) {
+  if (Value mapped = map.lookupOrNull(v))
+    return mapped;
+  if (auto empty = v.getDefiningOp<tensor::EmptyOp>()) {
+    auto type = cast<RankedTensorType>(chunkType(v));
+    Value fresh = tensor::EmptyOp::create(b, empty.getLoc(), type.getShape(),
+                                          type.getElementType());
+    map.map(v, fresh);
+    return fresh;
+  }
+  auto cst = v.getDefiningOp<arith::ConstantOp>();
+  auto dense = cst ? dyn_cast<SplatElementsAttr>(cst.getValue()) : nullptr;
+  if (!dense)
+    return v;
+  auto type = cast<RankedTensorType>(chunkType(v));
+  Value rebuilt = arith::ConstantOp::create(
+      b, cst.getLoc(), type,
+      SplatElementsAttr::get(type, dense.getSplatValue<Attribute>()));
+  map.map(v, rebuilt);
+  return rebuilt;
+}
+
+/// Emits `op` over one chunk (Stream, RowReduction) or one row (RowOp).
+SmallVector<Value> StreamTiler::emitOp(linalg::GenericOp op, OpRole role, IRMapping &map,
+                          ValueRange accumulators) {
+  MLIRContext *ctx = op.getContext();
+  unsigned loops = role == OpRole::RowOp ? 0 : 1;
+  AffineMap chunkMap = AffineMap::getMultiDimIdentityMap(loops, ctx);
+  AffineMap scalarMap = AffineMap::get(loops, 0, ctx);
+  SmallVector<Value> inputs, outputs;
+  SmallVector<AffineMap> maps;
+  for (Value v : op.getDpsInputs()) {
+    inputs.push_back(lookup(v, map));
+    bool chunked = isa<RankedTensorType>(v.getType()) && plan.isStreamed(v);
+    maps.push_back(chunked ? chunkMap : scalarMap);
+  }
+  if (role == OpRole::RowReduction || role == OpRole::ColReduction) {
+    // Row reductions fold the chunk into one value; column reductions
+    // fold each row's chunk into a chunk of per-column accumulators.
+    outputs.append(accumulators.begin(), accumulators.end());
+    maps.append(outputs.size(),
+                role == OpRole::RowReduction ? scalarMap : chunkMap);
+  } else {
+    for (Value init : op.getDpsInits()) {
+      auto type = cast<RankedTensorType>(chunkType(op.getTiedOpResult(
+          op.getDpsInitOperand(outputs.size()))));
+      outputs.push_back(tensor::EmptyOp::create(
+          b, op.getLoc(), type.getShape(), type.getElementType()));
+      maps.push_back(loops ? chunkMap : scalarMap);
+      (void)init;
+    }
+  }
+  SmallVector<utils::IteratorType> iterators(
+      loops, role == OpRole::RowReduction ? utils::IteratorType::reduction
+                                          : utils::IteratorType::parallel);
+  SmallVector<Type> resultTypes;
+  for (Value out : outputs)
+    resultTypes.push_back(out.getType());
+  auto tiled = linalg::GenericOp::create(b, op.getLoc(), resultTypes, inputs,
+                                         outputs, maps, iterators);
+  IRMapping bodyMap = map;
+  op.getRegion().cloneInto(&tiled.getRegion(), bodyMap);
+  for (auto [old, now] : llvm::zip(op.getResults(), tiled.getResults()))
+    map.map(old, now);
+  return SmallVector<Value>(tiled.getResults());
+}
+
+void StreamTiler::emitRowOps(int availableAt, IRMapping &map) {
+  for (auto [op, role] : plan.roles)
+    if (role == OpRole::RowOp && plan.passOf(op->getResult(0)) == availableAt)
+      emitOp(op, role, map);
+}
+
+void StreamTiler::buildCompute() {
+  Block *old = freshBody(compute);
+  Location loc = compute.getLoc();
+  IRMapping base;
+  for (Operation &op : *old)
+    if (isa<arith::ConstantOp>(op) &&
+        !isa<RankedTensorType>(op.getResult(0).getType()))
+      base.map(op.getResult(0), b.clone(op)->getResult(0));
+  Value c0 = index(0), c1 = index(1), rows = index(plan.rows),
+        cols = index(plan.cols), step = index(width);
+  if (plan.columnMajor) {
+    buildColumnMajorCompute(base, old);
+    return;
+  }
+  scf::ForOp::create(b, loc, c0, rows, c1, ValueRange{},
+                     [&](OpBuilder &, Location, Value, ValueRange) {
+    IRMapping rowMap = base;
+    // Values read once per row come first, as the feed sends them.
+    for (ReadFromFifoOp read : plan.reads)
+      if (!plan.isStreamed(read.getResult()))
+        rowMap.map(read.getResult(),
+                   ReadFromFifoOp::create(b, read.getLoc(),
+                                          chunkType(read.getResult()),
+                                          read.getSlot()));
+    emitRowOps(0, rowMap);
+    for (size_t p = 0; p < passes.size(); ++p) {
+      PassContents &pass = passes[p];
+      SmallVector<Value> inits;
+      for (auto op : pass.reductions)
+        for (Value init : op.getDpsInits())
+          inits.push_back(lookup(init, rowMap));
+      auto chunks = scf::ForOp::create(
+          b, loc, c0, cols, step, inits,
+          [&](OpBuilder &, Location, Value, ValueRange accs) {
+        IRMapping chunkMap = rowMap;
+        for (ReadFromFifoOp read : pass.reads)
+          chunkMap.map(read.getResult(),
+                       ReadFromFifoOp::create(b, read.getLoc(),
+                                              chunkType(read.getResult()),
+                                              read.getSlot()));
+        for (Operation *op : pass.streamOps)
+          emitOp(cast<linalg::GenericOp>(op), OpRole::Stream, chunkMap);
+        SmallVector<Value> next;
+        unsigned a = 0;
+        for (auto op : pass.reductions) {
+          unsigned n = op.getNumDpsInits();
+          SmallVector<Value> results = emitOp(op, OpRole::RowReduction,
+                                              chunkMap, accs.slice(a, n));
+          next.append(results);
+          a += n;
+        }
+        for (WriteToFifoOp write : pass.writes)
+          WriteToFifoOp::create(b, write.getLoc(),
+                                chunkMap.lookup(write.getValue()),
+                                write.getSlot());
+        scf::YieldOp::create(b, loc, next);
+      });
+      unsigned r = 0;
+      for (auto op : pass.reductions)
+        for (Value result : op->getResults())
+          rowMap.map(result, chunks.getResult(r++));
+      emitRowOps(p + 1, rowMap);
+    }
+    for (WriteToFifoOp write : plan.writes)
+      if (!plan.isStreamed(write.getValue()))
+        WriteToFifoOp::create(b, write.getLoc(),
+                              lookup(write.getValue(), rowMap),
+                              write.getSlot());
+    scf::YieldOp::create(b, loc);
+  });
+  old->dropAllDefinedValueUses();
+  old->erase();
+}
+
+/// Column reductions: each chunk of columns goes down the rows,
+///   for c { per-column values; for r { row chunk, fold }; results }.
+void StreamTiler::buildColumnMajorCompute(IRMapping &base, Block *old) {
+  Location loc = compute.getLoc();
+  Value c0 = index(0), c1 = index(1), rows = index(plan.rows),
+        cols = index(plan.cols), step = index(width);
+  // What depends on a column reduction's result comes after the rows.
+  llvm::SmallPtrSet<Operation *, 8> after;
+  for (auto [op, role] : plan.roles) {
+    bool late = role == OpRole::ColReduction;
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp(); def && after.contains(def))
+        late = true;
+    if (late)
+      after.insert(op);
+  }
+  auto inRows = [&](Operation *op) {
+    return llvm::any_of(op->getResults(), [&](Value v) {
+      return plan.getKind(v) == Kind::Tile;
+    });
+  };
+  scf::ForOp::create(b, loc, c0, cols, step, ValueRange{},
+                     [&](OpBuilder &, Location, Value, ValueRange) {
+    IRMapping chunkMap = base;
+    for (ReadFromFifoOp read : plan.reads)
+      if (plan.getKind(read.getResult()) != Kind::Tile)
+        chunkMap.map(read.getResult(),
+                     ReadFromFifoOp::create(b, read.getLoc(),
+                                            chunkType(read.getResult()),
+                                            read.getSlot()));
+    for (auto [op, role] : plan.roles)
+      if (!after.contains(op) && !inRows(op))
+        emitOp(op, role, chunkMap);
+    SmallVector<Value> inits;
+    for (auto [op, role] : plan.roles)
+      if (role == OpRole::ColReduction)
+        for (Value init : op.getDpsInits())
+          inits.push_back(lookup(init, chunkMap));
+    auto down = scf::ForOp::create(
+        b, loc, c0, rows, c1, inits,
+        [&](OpBuilder &, Location, Value, ValueRange accs) {
+      IRMapping rowMap = chunkMap;
+      for (ReadFromFifoOp read : plan.reads)
+        if (plan.getKind(read.getResult()) == Kind::Tile)
+          rowMap.map(read.getResult(),
+                     ReadFromFifoOp::create(b, read.getLoc(),
+                                            chunkType(read.getResult()),
+                                            read.getSlot()));
+      SmallVector<Value> next;
+      unsigned a = 0;
+      for (auto [op, role] : plan.roles) {
+        if (role == OpRole::ColReduction) {
+          unsigned n = op.getNumDpsInits();
+          next.append(emitOp(op, role, rowMap, accs.slice(a, n)));
+          a += n;
+        } else if (inRows(op)) {
+          emitOp(op, role, rowMap);
+        }
+      }
+      for (WriteToFifoOp write : plan.writes)
+        if (plan.getKind(write.getValue()) == Kind::Tile)
+          WriteToFifoOp::create(b, write.getLoc(),
+                                rowMap.lookup(write.getValue()),
+                                write.getSlot());
+      scf::YieldOp::create(b, loc, next);
+    });
+    unsigned r = 0;
+    for (auto [op, role] : plan.roles)
+      if (role == OpRole::ColReduction)
+        for (Value result : op->getResults())
+          chunkMap.map(result, down.getResult(r++));
+    for (auto [op, role] : plan.roles)
+      if (after.contains(op) && role != OpRole::ColReduction)
+        emitOp(op, role, chunkMap);
+    for (WriteToFifoOp write : plan.writes)
+      if (plan.getKind(write.getValue()) != Kind::Tile)
+        WriteToFifoOp::create(b, write.getLoc(),
+                              lookup(write.getValue(), chunkMap),
+                              write.getSlot());
+    scf::YieldOp::create(b, loc);
+  });
+  old->dropAllDefinedValueUses();
+  old->erase();
+}
+
+/// The feed or drain of a column-major stage: per chunk of columns, the
+/// per-column transfers around the rows' transfers, in the compute's
+/// order.
+void StreamTiler::buildColumnMajorTransfers(StageOp stage, bool isFeed) {
+  Block *old = freshBody(stage);
+  Location loc = stage.getLoc();
+  Value c0 = index(0), c1 = index(1), rows = index(plan.rows),
+        cols = index(plan.cols), step = index(width);
+  auto move = [&](Value slot, Location at, SmallVector<Value> indices) {
+    Value buffer = source.lookup(slot);
+    if (isFeed)
+      DataTransferOp::create(b, at, buffer, indices, slot, ValueRange{});
+    else
+      DataTransferOp::create(b, at, slot, ValueRange{}, buffer, indices);
+  };
+  auto perColumn = [&](Value slot, Value value, Location at, Value c) {
+    Value buffer = source.lookup(slot);
+    if (!plan.isStreamed(value))
+      move(slot, at, rowIndex(buffer, c));
+    else
+      move(slot, at, {c});
+  };
+  scf::ForOp::create(b, loc, c0, cols, step, ValueRange{},
+                     [&](OpBuilder &, Location, Value c, ValueRange) {
+    if (isFeed)
+      for (ReadFromFifoOp read : plan.reads)
+        if (plan.getKind(read.getResult()) != Kind::Tile)
+          perColumn(read.getSlot(), read.getResult(), read.getLoc(), c);
+    bool perRow =
+        isFeed ? llvm::any_of(plan.reads,
+                              [&](ReadFromFifoOp read) {
+                                return plan.getKind(read.getResult()) ==
+                                       Kind::Tile;
+                              })
+               : llvm::any_of(plan.writes, [&](WriteToFifoOp write) {
+                   return plan.getKind(write.getValue()) == Kind::Tile;
+                 });
+    if (perRow)
+    scf::ForOp::create(b, loc, c0, rows, c1, ValueRange{},
+                       [&](OpBuilder &, Location, Value r, ValueRange) {
+      if (isFeed) {
+        for (ReadFromFifoOp read : plan.reads)
+          if (plan.getKind(read.getResult()) == Kind::Tile)
+            move(read.getSlot(), read.getLoc(),
+                 chunkIndices(source.lookup(read.getSlot()), r, c));
+      } else {
+        for (WriteToFifoOp write : plan.writes)
+          if (plan.getKind(write.getValue()) == Kind::Tile)
+            move(write.getSlot(), write.getLoc(),
+                 chunkIndices(source.lookup(write.getSlot()), r, c));
+      }
+      scf::YieldOp::create(b, loc);
+    });
+    if (!isFeed)
+      for (WriteToFifoOp write : plan.writes)
+        if (plan.getKind(write.getValue()) != Kind::Tile)
+          perColumn(write.getSlot(), write.getValue(), write.getLoc(), c);
+    scf::YieldOp::create(b, loc);
+  });
+  old->dropAllDefinedValueUses();
+  old->erase();
+}
+
+/// Indices of the chunk at row `r`, column `c` of `buffer`.
+SmallVector<Value> StreamTiler::chunkIndices(Value buffer, Value r, Value c) {
+  if (cast<MemRefType>(buffer.getType()).getRank() == 1)
+    return {c};
+  return {r, c};
+}
+
+/// Indices of row `r` of a per-row buffer; the origin of a one-element
+/// (scalar) buffer, the same for every row.
+SmallVector<Value> StreamTiler::rowIndex(Value buffer, Value r) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getNumElements() == 1)
+    return SmallVector<Value>(type.getRank(), index(0));
+  return {r};
+}
+
+/// Builds `for r { head(r); for each pass { for c { body(pass, r, c) } };
+/// tail(r) }`.
+void StreamTiler::buildRowLoops(StageOp stage, function_ref<void(Value)> head,
+                   function_ref<bool(const PassContents &)> hasWork,
+                   function_ref<void(const PassContents &, Value, Value)> body,
+                   function_ref<void(Value)> tail) {
+  Block *old = freshBody(stage);
+  Location loc = stage.getLoc();
+  Value c0 = index(0), c1 = index(1), rows = index(plan.rows),
+        cols = index(plan.cols), step = index(width);
+  scf::ForOp::create(b, loc, c0, rows, c1, ValueRange{},
+                     [&](OpBuilder &, Location, Value r, ValueRange) {
+    head(r);
+    for (const PassContents &pass : passes) {
+      if (!hasWork(pass))
+        continue;
+      scf::ForOp::create(b, loc, c0, cols, step, ValueRange{},
+                         [&](OpBuilder &, Location, Value c, ValueRange) {
+        body(pass, r, c);
+        scf::YieldOp::create(b, loc);
+      });
+    }
+    tail(r);
+    scf::YieldOp::create(b, loc);
+  });
+  old->dropAllDefinedValueUses();
+  old->erase();
+}
+
+void StreamTiler::buildFeed() {
+  if (plan.columnMajor)
+    return buildColumnMajorTransfers(feed, /*isFeed=*/true);
+  buildRowLoops(
+      feed,
+      [&](Value r) {
+        for (ReadFromFifoOp read : plan.reads) {
+          if (plan.isStreamed(read.getResult()))
+            continue;
+          Value buffer = source.lookup(read.getSlot());
+          DataTransferOp::create(b, read.getLoc(), buffer, rowIndex(buffer, r),
+                                 read.getSlot(), ValueRange{});
+        }
+      },
+      [](const PassContents &p) { return !p.reads.empty(); },
+      [&](const PassContents &pass, Value r, Value c) {
+        for (ReadFromFifoOp read : pass.reads) {
+          Value buffer = source.lookup(read.getSlot());
+          DataTransferOp::create(b, read.getLoc(), buffer,
+                                 chunkIndices(buffer, r, c), read.getSlot(),
+                                 ValueRange{});
+        }
+      },
+      [](Value) {});
+}
+
+void StreamTiler::buildDrain() {
+  if (plan.columnMajor)
+    return buildColumnMajorTransfers(drain, /*isFeed=*/false);
+  buildRowLoops(
+      drain, [](Value) {},
+      [](const PassContents &p) { return !p.writes.empty(); },
+      [&](const PassContents &pass, Value r, Value c) {
+        for (WriteToFifoOp write : pass.writes) {
+          Value buffer = source.lookup(write.getSlot());
+          DataTransferOp::create(b, write.getLoc(), write.getSlot(),
+                                 ValueRange{}, buffer,
+                                 chunkIndices(buffer, r, c));
+        }
+      },
+      [&](Value r) {
+        for (WriteToFifoOp write : plan.writes) {
+          if (plan.isStreamed(write.getValue()))
+            continue;
+          Value buffer = source.lookup(write.getSlot());
+          DataTransferOp::create(b, write.getLoc(), write.getSlot(),
+                                 ValueRange{}, buffer, rowIndex(buffer, r));
+        }
+      });
+}
