@@ -19,7 +19,8 @@ using namespace llvm;
 using namespace ktflow;
 using namespace ktflow::driver;
 
-static std::optional<interp::DType> toDType(sim::ElemType t) {
+std::optional<interp::DType>
+ktflow::driver::toInterpDType(sim::ElemType t) {
   using D = interp::DType;
   switch (t) {
   case sim::ElemType::i1: return D::I1;
@@ -38,7 +39,7 @@ static std::optional<interp::DType> toDType(sim::ElemType t) {
 Expected<interp::Tensor>
 ktflow::driver::makeTensor(StringRef spec, sim::ElemType elem,
                            ArrayRef<int64_t> shape, std::mt19937_64 &rng) {
-  std::optional<interp::DType> dtype = toDType(elem);
+  std::optional<interp::DType> dtype = toInterpDType(elem);
   if (!dtype)
     return createStringError("unsupported element type");
   interp::Tensor t = interp::Tensor::zeros(*dtype, shape);

@@ -20,6 +20,10 @@
 
 namespace ktflow::driver {
 
+/// The interpreter's dtype for a simulator element type (none for types the
+/// interpreter does not model).
+std::optional<interp::DType> toInterpDType(sim::ElemType elem);
+
 /// A tensor of `elem` and `shape` filled as `spec` says: FILE.npy, random
 /// (uniform in [-1, 1) for floats, integers in [-8, 8]), randn, zeros,
 /// value:V, range:LO:HI (uniform integers) or seq:LO:HI (LO, LO+1, ...

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
+#include "RunSupport.h"
 
 #include "ktflow/Interpreter/Npy.h"
 #include "ktflow/Registration/Registration.h"
@@ -67,22 +68,6 @@ static int fail(const Twine &message) {
   return 1;
 }
 
-static std::optional<interp::DType> toDType(sim::ElemType t) {
-  using D = interp::DType;
-  switch (t) {
-  case sim::ElemType::i1: return D::I1;
-  case sim::ElemType::i8: return D::I8;
-  case sim::ElemType::i16: return D::I16;
-  case sim::ElemType::i32: return D::I32;
-  case sim::ElemType::i64: return D::I64;
-  case sim::ElemType::f16: return D::F16;
-  case sim::ElemType::bf16: return D::BF16;
-  case sim::ElemType::f32: return D::F32;
-  case sim::ElemType::f64: return D::F64;
-  }
-  return std::nullopt;
-}
-
 /// The bytes of tensor `t` (of `elem` and `shape`) as `spec` describes.
 static Expected<std::vector<uint8_t>> makeInput(StringRef name, StringRef spec,
                                                 sim::ElemType elem,
@@ -139,7 +124,7 @@ static Expected<std::vector<uint8_t>> makeInput(StringRef name, StringRef spec,
                              name.str().c_str(), spec.str().c_str(),
                              interp::formatShape(tensor->shape).c_str(),
                              interp::formatShape(shape).c_str());
-  if (toDType(elem) != tensor->dtype)
+  if (driver::toInterpDType(elem) != tensor->dtype)
     return createStringError("input '%s': %s holds %s elements, the tensor "
                              "has %s",
                              name.str().c_str(), spec.str().c_str(),
@@ -158,7 +143,7 @@ static Expected<std::vector<uint8_t>> makeInput(StringRef name, StringRef spec,
 
 static interp::Tensor toTensor(const std::vector<uint8_t> &bytes,
                                sim::ElemType elem, ArrayRef<int64_t> shape) {
-  interp::Tensor t = interp::Tensor::zeros(*toDType(elem), shape);
+  interp::Tensor t = interp::Tensor::zeros(*driver::toInterpDType(elem), shape);
   unsigned width = sim::elemBytes(elem);
   for (int64_t i = 0; i < t.numElements(); ++i)
     t.setDouble(i, sim::loadElement(elem, bytes.data() + i * width));
