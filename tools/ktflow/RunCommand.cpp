@@ -233,7 +233,8 @@ int ktflow::driver::runRun() {
     unsigned position = 0;
     std::string label = name.starts_with("lit") ? interpreterName(name)
                                                 : name.str();
-    if (!name.drop_front(3).getAsInteger(10, position) &&
+    if (name.starts_with("arg") &&
+        !name.drop_front(3).getAsInteger(10, position) &&
         position < interpreter.getArguments().size() &&
         !interpreter.getArguments()[position].name.empty())
       label = interpreter.getArguments()[position].name;

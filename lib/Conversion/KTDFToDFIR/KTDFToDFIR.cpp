@@ -115,7 +115,9 @@ LogicalResult KernelLowering::collectArguments() {
   std::map<int64_t, std::pair<int64_t, ktdp::ConstructMemoryViewOp>> regions;
   WalkResult walk = parallel.walk([&](ktdp::ConstructMemoryViewOp view) {
     APInt literal;
-    if (!matchPattern(view.getOffset(), m_ConstantInt(&literal)))
+    auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+    if (!matchPattern(view.getOffset(), m_ConstantInt(&literal)) ||
+        (space && space->kind == ktdp::MemoryKind::ct_local))
       return WalkResult::advance();
     int64_t start = literal.getSExtValue(), extent = 1;
     for (auto [size, stride] :
@@ -226,7 +228,59 @@ LogicalResult KernelLowering::collectPipelines() {
     }
     pipelines.push_back(std::move(info));
   }
+  // Stages of different pipelines that touch the kernel's scratchpad views
+  // are ordered by a channel from the earlier to the later one.
+  auto touchesLocal = [](StageOp stage, bool &writes) {
+    bool touches = false;
+    stage.walk([&](DataTransferOp op) {
+      for (auto [end, isDst] : {std::make_pair(op.getSrc(), false),
+                                std::make_pair(op.getDst(), true)}) {
+        auto view = isa<ktdp::AccessTileType>(end.getType()) ? viewOf(end)
+                                                             : nullptr;
+        auto space = view ? ktdp::normalizeMemorySpace(view.getMemorySpace())
+                          : std::nullopt;
+        if (space && space->kind == ktdp::MemoryKind::ct_local) {
+          touches = true;
+          writes |= isDst;
+        }
+      }
+    });
+    return touches;
+  };
+  unsigned r = 0;
+  for (size_t i = 0; i < pipelines.size(); ++i)
+    for (auto first : pipelines[i].op.getBody().front().getOps<StageOp>()) {
+      bool firstWrites = false;
+      if (!touchesLocal(first, firstWrites))
+        continue;
+      for (size_t j = i + 1; j < pipelines.size(); ++j)
+        for (auto later : pipelines[j].op.getBody().front().getOps<StageOp>()) {
+          bool laterWrites = false;
+          if (!touchesLocal(later, laterWrites) ||
+              !(firstWrites || laterWrites) ||
+              *first.getUnit() == *later.getUnit())
+            continue;
+          pipelines[i].regionChannels.push_back(
+              {first, later, 0, "local" + std::to_string(r++)});
+        }
+    }
+  if (auto local = func->getAttrOfType<DictionaryAttr>("ktdf.local")) {
+    for (NamedAttribute entry : local)
+      if (auto bytes = dyn_cast<IntegerAttr>(entry.getValue()))
+        localBytes[entry.getName().getValue()] = bytes.getInt();
+    // A lane's scratchpad views hold one grid point's data.
+    for (const LaneInstance &li : instances)
+      if (li.count > 1)
+        return parallel.emitError("a kernel with scratchpad (ct_local) views "
+                                  "needs at most one grid point per lane; "
+                                  "this device gives a lane ")
+               << li.count;
+  }
   return success();
+}
+
+std::string KernelLowering::localOf(StringRef kind, const LaneInstance &li) {
+  return perLane(("local_" + kind).str(), li);
 }
 
 void KernelLowering::declare(OpBuilder &b) {
@@ -297,6 +351,18 @@ void KernelLowering::declare(OpBuilder &b) {
   }
   auto regions = func->getAttrOfType<DictionaryAttr>("ktdf.scratchpad");
   int64_t lanes = target.getLanes().size();
+  auto laneBaseOf = [&](StringRef kind, const LaneInstance &li) -> int64_t {
+    auto node = *target.getModel().findByKind(kind);
+    if (target.getModel().getInstancesPerCore(node) < lanes && regions)
+      if (auto size = regions.getAs<IntegerAttr>(kind))
+        return li.lane * size.getInt();
+    return 0;
+  };
+  for (const LaneInstance &li : instances)
+    for (auto &entry : localBytes)
+      dfir::BufferOp::create(b, loc, localOf(entry.getKey(), li),
+                             memoryOf(entry.getKey(), li), entry.getValue(),
+                             b.getI64IntegerAttr(laneBaseOf(entry.getKey(), li)));
   for (const LaneInstance &li : instances) {
     for (const PipelineInfo &info : pipelines) {
       for (auto priv : PipelineOp(info.op).getBody().front().getOps<PrivateOp>()) {
@@ -331,6 +397,9 @@ void KernelLowering::declare(OpBuilder &b) {
         entry.second = std::max(entry.second, type.getSizeInBytes());
       }
       for (const Channel &ch : info.channels)
+        dfir::SyncOp::create(b, loc, perLane(ch.base, li), unitOf(ch.from, li),
+                             unitOf(ch.to, li));
+      for (const Channel &ch : info.regionChannels)
         dfir::SyncOp::create(b, loc, perLane(ch.base, li), unitOf(ch.from, li),
                              unitOf(ch.to, li));
     }

@@ -51,6 +51,10 @@ struct PipelineInfo {
   /// Per private buffer: its dfir symbol base name and bytes of one copy.
   llvm::DenseMap<Value, std::pair<std::string, int64_t>> buffers;
   SmallVector<Channel> channels;
+  /// Channels from a stage of this pipeline to a stage of a later one that
+  /// touches the same scratchpad view: the sender signals after its stage,
+  /// the receiver waits when its program passes this pipeline.
+  SmallVector<Channel> regionChannels;
 };
 
 class KernelLowering {
@@ -74,6 +78,12 @@ public:
   /// The symbol of the tensor a view starts (a kernel argument or a literal
   /// address), or "".
   std::string tensorOf(Value viewOffset) const;
+  /// Per device memory kind: bytes of the kernel's own scratchpad views at
+  /// the start of each lane's region (`ktdf.local`).
+  llvm::StringMap<int64_t> localBytes;
+  /// The buffer symbol standing for the kernel's scratchpad views of memory
+  /// `kind` in lane instance `li`.
+  static std::string localOf(StringRef kind, const LaneInstance &li);
   llvm::DenseMap<Value, std::string> runtimeSymbols; // func arg -> symbol
   std::string globalMemory;
 
@@ -113,10 +123,11 @@ public:
 
 private:
   /// Emits the parallel body for one grid point of `li`. `executions`
-  /// counts the pipeline executions of the lane so far; returns the count
-  /// after the block.
-  FailureOr<Value> emitBlock(Block &block, IRMapping map, Value executions,
-                             const LaneInstance &li);
+  /// counts, per pipeline, its executions in the lane so far; returns the
+  /// counts after the block.
+  FailureOr<SmallVector<Value>> emitBlock(Block &block, IRMapping map,
+                                          ValueRange executions,
+                                          const LaneInstance &li);
   LogicalResult emitPipeline(PipelineOp pipeline, IRMapping &map,
                              Value execution, const LaneInstance &li);
   /// Runs `body` only when `condition` holds (a loop of 0 or 1 trips).
@@ -125,6 +136,15 @@ private:
                              const LaneInstance &li, Value copyOffset);
   LogicalResult emitDma(DataTransferOp op, IRMapping &map,
                         const LaneInstance &li, Value copyOffset);
+  /// A chunk between a FIFO slot and an access tile the load or store unit
+  /// reaches directly (a scratchpad view, or device memory).
+  LogicalResult emitTileChunk(DataTransferOp op, IRMapping &map,
+                              const LaneInstance &li);
+  /// Byte address and memory instance of element `indices` (relative to
+  /// the tile's anchor) of an access tile.
+  FailureOr<std::pair<Value, std::string>>
+  tileAddress(Value tile, ValueRange indices, IRMapping &map,
+              const LaneInstance &li);
   /// The program value for `v`, cloning the index arithmetic it needs.
   FailureOr<Value> materialize(Value v, IRMapping &map);
   Value constant(int64_t v);

@@ -17,6 +17,7 @@
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -34,6 +35,12 @@ bool ProgramBuilder::runsIn(Operation *op, const LaneInstance &li) {
   op->walk([&](StageOp stage) {
     if (llvm::is_contained(it->second, stage))
       found = true;
+  });
+  // A unit also passes the pipelines whose scratchpad writes it waits for.
+  op->walk([&](PipelineOp pipeline) {
+    for (const Channel &ch : kernel.infoOf(pipeline).regionChannels)
+      if (kernel.unitOf(ch.to, li) == unit)
+        found = true;
   });
   return found;
 }
@@ -107,8 +114,11 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
   for (auto &[li, stages] : work)
     maxCount = std::max(maxCount, li->count);
   Value c0 = constant(0), c1 = constant(1);
-  // One execution counter per lane, carried through every loop.
-  SmallVector<Value> zeros(work.size(), c0);
+  // Per lane, one execution counter per pipeline, carried through every
+  // loop: the copy of a buffer an execution uses, and how many tokens are
+  // left to take at the end, follow from it.
+  size_t numPipelines = kernel.pipelines.size();
+  SmallVector<Value> zeros(work.size() * numPipelines, c0);
   LogicalResult result = success();
   auto points = scf::ForOp::create(
       b, loc, c0, constant(maxCount), c1, zeros,
@@ -116,7 +126,8 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
     SmallVector<Value> next;
     for (auto [k, entry] : llvm::enumerate(work)) {
       const LaneInstance *li = entry.first;
-      auto body = [&](Value executions) -> Value {
+      ValueRange mine = counters.slice(k * numPipelines, numPipelines);
+      auto body = [&](ValueRange executions) -> SmallVector<Value> {
         // The grid point, first dimension slowest.
         Value t = arith::AddIOp::create(b, loc, constant(li->start), j);
         IRMapping map;
@@ -131,12 +142,12 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
                                executions, *li);
         if (failed(after)) {
           result = failure();
-          return executions;
+          return SmallVector<Value>(executions);
         }
         return *after;
       };
       if (li->count == maxCount) {
-        next.push_back(body(counters[k]));
+        next.append(body(mine));
         continue;
       }
       // Lanes with fewer points skip the last rounds: a loop of 0 or 1.
@@ -144,11 +155,11 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
                                            j, constant(li->count));
       Value n = arith::SelectOp::create(b, loc, active, c1, c0);
       auto guard = scf::ForOp::create(
-          b, loc, c0, n, c1, ValueRange{counters[k]},
+          b, loc, c0, n, c1, mine,
           [&](OpBuilder &, Location, Value, ValueRange args) {
-        scf::YieldOp::create(b, loc, body(args[0]));
+        scf::YieldOp::create(b, loc, body(args));
       });
-      next.push_back(guard.getResult(0));
+      next.append(guard.getResults().begin(), guard.getResults().end());
     }
     scf::YieldOp::create(b, loc, next);
   });
@@ -158,8 +169,8 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
   // Take the tokens of the last executions that handed buffers back.
   for (auto [k, entry] : llvm::enumerate(work)) {
     const LaneInstance *li = entry.first;
-    Value total = points.getResult(k);
-    for (const PipelineInfo &info : kernel.pipelines)
+    for (const PipelineInfo &info : kernel.pipelines) {
+      Value total = points.getResult(k * numPipelines + info.index);
       for (const Channel &ch : info.channels) {
         if (ch.copies == 0 || kernel.unitOf(ch.to, *li) != unit)
           continue;
@@ -171,22 +182,24 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
           scf::YieldOp::create(b, loc);
         });
       }
+    }
   }
   return success();
 }
 
-FailureOr<Value> ProgramBuilder::emitBlock(Block &block, IRMapping map,
-                                           Value executions,
-                                           const LaneInstance &li) {
+FailureOr<SmallVector<Value>>
+ProgramBuilder::emitBlock(Block &block, IRMapping map,
+                          ValueRange executionsIn, const LaneInstance &li) {
   OpBuilder &b = *builder;
+  SmallVector<Value> executions(executionsIn);
   for (Operation &op : block) {
     if (!runsIn(&op, li))
       continue;
     if (auto pipeline = dyn_cast<PipelineOp>(op)) {
-      if (failed(emitPipeline(pipeline, map, executions, li)))
+      Value &count = executions[kernel.infoOf(pipeline).index];
+      if (failed(emitPipeline(pipeline, map, count, li)))
         return failure();
-      executions = arith::AddIOp::create(b, pipeline.getLoc(), executions,
-                                         constant(1));
+      count = arith::AddIOp::create(b, pipeline.getLoc(), count, constant(1));
       continue;
     }
     auto loop = dyn_cast<scf::ForOp>(op);
@@ -201,19 +214,19 @@ FailureOr<Value> ProgramBuilder::emitBlock(Block &block, IRMapping map,
     Location loc = loop.getLoc();
     LogicalResult result = success();
     auto cloned = scf::ForOp::create(
-        b, loc, *lb, *ub, *step, ValueRange{executions},
+        b, loc, *lb, *ub, *step, executions,
         [&](OpBuilder &, Location, Value iv, ValueRange args) {
       IRMapping inner = map;
       inner.map(loop.getInductionVar(), iv);
-      auto after = emitBlock(*loop.getBody(), inner, args[0], li);
+      auto after = emitBlock(*loop.getBody(), inner, args, li);
       if (failed(after))
         result = failure();
       scf::YieldOp::create(b, loc,
-                           ValueRange{succeeded(after) ? *after : args[0]});
+                           succeeded(after) ? ValueRange(*after) : args);
     });
     if (failed(result))
       return failure();
-    executions = cloned.getResult(0);
+    executions.assign(cloned.getResults().begin(), cloned.getResults().end());
   }
   return executions;
 }
@@ -289,7 +302,14 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       if (ch.from == stage)
         dfir::SyncSendOp::create(b, loc,
                                  KernelLowering::perLane(ch.base, li));
+    for (const Channel &ch : info.regionChannels)
+      if (ch.from == stage)
+        dfir::SyncSendOp::create(b, loc,
+                                 KernelLowering::perLane(ch.base, li));
   }
+  for (const Channel &ch : info.regionChannels)
+    if (kernel.unitOf(ch.to, li) == unit)
+      dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
   return success();
 }
 
@@ -305,6 +325,9 @@ LogicalResult ProgramBuilder::emitTransfer(DataTransferOp op, IRMapping &map,
   Location loc = op.getLoc();
   bool srcTile = isa<ktdp::AccessTileType>(op.getSrc().getType());
   bool dstTile = isa<ktdp::AccessTileType>(op.getDst().getType());
+  if ((srcTile && isa<FifoSlotType>(op.getDst().getType())) ||
+      (dstTile && isa<FifoSlotType>(op.getSrc().getType())))
+    return emitTileChunk(op, map, li);
   if (srcTile || dstTile)
     return emitDma(op, map, li, copy);
   const PipelineInfo &info =
@@ -527,5 +550,92 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
                  arith::MulIOp::create(b, loc, o, constant(planeBytes))));
     scf::YieldOp::create(b, loc);
   });
+  return success();
+}
+
+FailureOr<std::pair<Value, std::string>>
+ProgramBuilder::tileAddress(Value tileValue, ValueRange indices,
+                            IRMapping &map, const LaneInstance &li) {
+  OpBuilder &b = *builder;
+  auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
+  auto view = tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
+                   : nullptr;
+  if (!view)
+    return emitError(tileValue.getLoc(),
+                     "access tile is not built on a memory view");
+  Location loc = tile.getLoc();
+  auto memref = cast<MemRefType>(view.getType());
+  int64_t esize = elementBytes(memref.getElementType());
+  ArrayRef<int64_t> strides = view.getStaticStrides();
+  SmallVector<Value> operands;
+  for (Value index : tile.getIndices()) {
+    auto v = materialize(index, map);
+    if (failed(v))
+      return failure();
+    operands.push_back(*v);
+  }
+  auto anchor = affine::expandAffineMap(b, loc, tile.getBaseMap(), operands);
+  if (!anchor || anchor->size() != strides.size())
+    return tile.emitError("cannot expand the anchor of this access tile");
+  Value offset = constant(0);
+  for (auto [d, coord] : llvm::enumerate(*anchor)) {
+    Value at = coord;
+    if (d < indices.size()) {
+      auto v = materialize(indices[d], map);
+      if (failed(v))
+        return failure();
+      at = arith::AddIOp::create(b, loc, at, *v);
+    }
+    offset = arith::AddIOp::create(
+        b, loc, offset,
+        arith::MulIOp::create(b, loc, at, constant(strides[d])));
+  }
+  Value bytes = arith::MulIOp::create(b, loc, offset, constant(esize));
+  auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+  if (space && space->kind == ktdp::MemoryKind::ct_local) {
+    // The kernel's scratchpad views start the lane's region; the view's
+    // own address counts elements from there.
+    auto kind = view->getAttrOfType<StringAttr>("ktdf.memory");
+    APInt literal;
+    if (!kind || !matchPattern(view.getOffset(), m_ConstantInt(&literal)))
+      return view.emitError("scratchpad view without a literal address or "
+                            "device memory");
+    Value base = dfir::AddressOp::create(
+        b, loc, b.getIndexType(),
+        KernelLowering::localOf(kind.getValue(), li));
+    base = arith::AddIOp::create(
+        b, loc, base, constant(literal.getSExtValue() * esize));
+    return std::make_pair(
+        arith::AddIOp::create(b, loc, base, bytes).getResult(),
+        kernel.memoryOf(kind.getValue(), li));
+  }
+  std::string tensor = kernel.tensorOf(view.getOffset());
+  if (tensor.empty())
+    return view.emitError("view does not start at a kernel argument or a "
+                          "literal address");
+  Value base = dfir::AddressOp::create(b, loc, b.getIndexType(), tensor);
+  return std::make_pair(arith::AddIOp::create(b, loc, base, bytes).getResult(),
+                        kernel.globalMemory);
+}
+
+LogicalResult ProgramBuilder::emitTileChunk(DataTransferOp op, IRMapping &map,
+                                            const LaneInstance &li) {
+  OpBuilder &b = *builder;
+  bool fromTile = isa<ktdp::AccessTileType>(op.getSrc().getType());
+  Value slot = fromTile ? op.getDst() : op.getSrc();
+  auto where = tileAddress(fromTile ? op.getSrc() : op.getDst(),
+                           fromTile ? op.getSrcIndices() : op.getDstIndices(),
+                           map, li);
+  if (failed(where))
+    return failure();
+  auto fifo = FlatSymbolRefAttr::get(b.getContext(), kernel.fifoOf(slot, li));
+  Value size =
+      constant(cast<FifoSlotType>(slot.getType()).getSizeInBytes());
+  if (fromTile)
+    dfir::LoadOp::create(b, op.getLoc(), fifo,
+                         b.getStringAttr(where->second), where->first, size);
+  else
+    dfir::StoreOp::create(b, op.getLoc(), fifo,
+                          b.getStringAttr(where->second), where->first, size);
   return success();
 }

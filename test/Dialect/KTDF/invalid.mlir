@@ -248,7 +248,7 @@ func.func @transfer_slots(%a: !ktdf.fifo.slot<A -> B, 4xf16>) {
 // -----
 
 func.func @transfer_index_src(%a: !ktdf.fifo.slot<A -> B, 4xf16>, %b: memref<4xf16, "L1">, %i: index) {
-  // expected-error @+1 {{only a buffer source can be indexed}}
+  // expected-error @+1 {{only a buffer or access tile source can be indexed}}
   ktdf.data_transfer %a[%i] to %b : !ktdf.fifo.slot<A -> B, 4xf16> to memref<4xf16, "L1">
   return
 }
@@ -256,7 +256,7 @@ func.func @transfer_index_src(%a: !ktdf.fifo.slot<A -> B, 4xf16>, %b: memref<4xf
 // -----
 
 func.func @transfer_index_dst(%a: !ktdf.fifo.slot<A -> B, 4xf16>, %b: memref<4xf16, "L1">, %i: index) {
-  // expected-error @+1 {{only a buffer destination can be indexed}}
+  // expected-error @+1 {{only a buffer or access tile destination can be indexed}}
   ktdf.data_transfer %b to %a[%i] : memref<4xf16, "L1"> to !ktdf.fifo.slot<A -> B, 4xf16>
   return
 }
@@ -425,4 +425,20 @@ func.func @reserve_granularity() -> index {
   // expected-error @+1 {{granularity must be positive}}
   %t = ktdf.tiling.reserve_size "t" extent 64 granularity 0
   return %t : index
+}
+
+// -----
+
+func.func @tile_index_count(%a: !ktdp.access_tile<4x64xindex>, %s: !ktdf.fifo.slot<A -> B, 64xf16>, %i: index) {
+  // expected-error @+1 {{indexes an access tile of rank 2 with 1 indices}}
+  ktdf.data_transfer %a[%i] to %s : !ktdp.access_tile<4x64xindex> to !ktdf.fifo.slot<A -> B, 64xf16>
+  return
+}
+
+// -----
+
+func.func @tile_index_buffer(%a: !ktdp.access_tile<4x64xindex>, %b: memref<4x64xf16, "L1">, %i: index) {
+  // expected-error @+1 {{an indexed access tile moves a FIFO slot's block}}
+  ktdf.data_transfer %a[%i, %i] to %b : !ktdp.access_tile<4x64xindex> to memref<4x64xf16, "L1">
+  return
 }

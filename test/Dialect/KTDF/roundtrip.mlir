@@ -115,3 +115,15 @@ func.func @tiling(%iv: index, %t: index) -> (index, index, index) {
   %i = ktdf.tiling.linearize_index %t, %iv by %ts
   return %ts, %n, %i : index, index, index
 }
+
+// CHECK-LABEL: func.func @indexed_tile
+func.func @indexed_tile(%t: !ktdp.access_tile<4x128xindex>, %r: index, %c: index) {
+  ktdf.pipeline {
+    %s = ktdf.private : !ktdf.fifo.slot<LU -> VPU, 64xf16>
+    ktdf.stage "feed" depends_out(0) applicable_units [scratchpad_load] {
+      // CHECK: ktdf.data_transfer %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}} : !ktdp.access_tile<4x128xindex> to !ktdf.fifo.slot<LU -> VPU, 64xf16>
+      ktdf.data_transfer %t[%r, %c] to %s : !ktdp.access_tile<4x128xindex> to !ktdf.fifo.slot<LU -> VPU, 64xf16>
+    }
+  }
+  return
+}

@@ -314,10 +314,25 @@ LogicalResult DataTransferOp::verify() {
                        "the data through a buffer");
   if (*src == EndKind::Slot && *dst == EndKind::Slot)
     return emitOpError("cannot move from one FIFO slot to another");
-  if (!getSrcIndices().empty() && *src != EndKind::Buffer)
-    return emitOpError("only a buffer source can be indexed");
-  if (!getDstIndices().empty() && *dst != EndKind::Buffer)
-    return emitOpError("only a buffer destination can be indexed");
+  if (!getSrcIndices().empty() && *src == EndKind::Slot)
+    return emitOpError("only a buffer or access tile source can be indexed");
+  if (!getDstIndices().empty() && *dst == EndKind::Slot)
+    return emitOpError("only a buffer or access tile destination can be "
+                       "indexed");
+  // An indexed access tile moves a block of a slot's shape starting at the
+  // indices within the tile.
+  for (auto [kind, type, indices] :
+       {std::make_tuple(*src, getSrc().getType(), getSrcIndices()),
+        std::make_tuple(*dst, getDst().getType(), getDstIndices())}) {
+    if (kind != EndKind::Tile || indices.empty())
+      continue;
+    auto tile = cast<ktdp::AccessTileType>(type);
+    if (indices.size() != static_cast<size_t>(tile.getRank()))
+      return emitOpError("indexes an access tile of rank ")
+             << tile.getRank() << " with " << indices.size() << " indices";
+    if (*src != EndKind::Slot && *dst != EndKind::Slot)
+      return emitOpError("an indexed access tile moves a FIFO slot's block");
+  }
   if (*src == EndKind::Buffer && *dst == EndKind::Buffer &&
       !getSrcIndices().empty() && !getDstIndices().empty())
     return emitOpError("cannot infer the block shape when both buffers "

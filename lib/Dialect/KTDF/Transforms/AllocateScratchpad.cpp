@@ -14,7 +14,10 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Scheduling/ScheduleTarget.h"
 
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::ktdf {
@@ -57,6 +60,36 @@ struct AllocateScratchpadPass
     func.walk([&](PipelineOp p) { pipelines.push_back(p); });
     if (pipelines.empty())
       return success();
+    // The kernel's own scratchpad views (ct_local, at literal addresses)
+    // keep their addresses: each lane's region starts with them.
+    SmallVector<NamedAttribute> local;
+    WalkResult walk = func.walk([&](ktdp::ConstructMemoryViewOp view) {
+      auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+      auto kind = view->getAttrOfType<StringAttr>("ktdf.memory");
+      APInt address;
+      if (!space || space->kind != ktdp::MemoryKind::ct_local || !kind)
+        return WalkResult::advance();
+      if (!matchPattern(view.getOffset(), m_ConstantInt(&address)))
+        return view.emitError("scratchpad views need a literal address"),
+               WalkResult::interrupt();
+      auto type = cast<MemRefType>(view.getType());
+      int64_t esize = (type.getElementTypeBitWidth() + 7) / 8;
+      int64_t end = address.getSExtValue() + 1;
+      for (auto [size, stride] :
+           llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
+        end += (size - 1) * stride;
+      int64_t &at = cursor[kind.getValue()];
+      at = std::max(at, end * esize);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+    for (auto [kind, bytes] : cursor)
+      local.push_back(NamedAttribute(
+          StringAttr::get(&getContext(), kind),
+          IntegerAttr::get(IntegerType::get(&getContext(), 64), bytes)));
+    if (!local.empty())
+      func->setAttr("ktdf.local", DictionaryAttr::get(&getContext(), local));
     for (PipelineOp pipeline : pipelines) {
       int64_t copies = pipeline.getNumCopies();
       for (auto priv : pipeline.getBody().front().getOps<PrivateOp>()) {

@@ -34,9 +34,18 @@ static bool isRuntimeArgValue(Value v) {
 static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view) {
   std::optional<ktdp::NormalizedMemorySpace> space =
       ktdp::normalizeMemorySpace(view.getMemorySpace());
-  if (space && space->kind == ktdp::MemoryKind::ct_local)
-    return std::string("memory views in a compute tile's scratchpad "
-                       "(ct_local) are not supported by the scheduler yet");
+  if (space && space->kind == ktdp::MemoryKind::ct_local) {
+    // A tile's own scratchpad at a literal address; one owned by another
+    // tile would need transfers between cores.
+    APInt address;
+    if (!matchPattern(view.getOffset(), m_ConstantInt(&address)) ||
+        address.isNegative() || !view.getSizes().empty())
+      return std::string("scratchpad (ct_local) views need a literal, "
+                         "non-negative address and static sizes");
+    if (space->computeTileId.value_or(0) != 0)
+      return std::string("scratchpad (ct_local) views of another compute "
+                         "tile are not supported by the scheduler yet");
+  }
   auto arg = dyn_cast<BlockArgument>(view.getOffset());
   APInt literal;
   bool isLiteral = matchPattern(view.getOffset(), m_ConstantInt(&literal));

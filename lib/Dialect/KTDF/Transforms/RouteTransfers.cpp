@@ -71,7 +71,11 @@ public:
       Value source = transfer.getSrc();
       Value token;
       unsigned hopIndex = 0;
-      for (const Hop &hop : lane.inbound.hops) {
+      // A tile in the scratchpad the feed unit reads needs no DMA.
+      ArrayRef<Hop> hops = lane.inbound.hops;
+      if (isLocal(slotType.getSrc().getValue()))
+        hops = hops.take_back();
+      for (const Hop &hop : hops) {
         if (hop.kind == Hop::Feed) {
           auto newSlot = makeSlot(hop.unit, lane.compute, slotType);
           feeds.push_back({source, newSlot});
@@ -111,7 +115,8 @@ public:
       auto slotType = cast<FifoSlotType>(transfer.getSrc().getType());
       auto newSlot = makeSlot(lane.compute, drainHop.unit, slotType);
       slotMap[transfer.getSrc()] = newSlot;
-      if (lane.outbound.hops.size() == 1) {
+      if (lane.outbound.hops.size() == 1 ||
+          isLocal(slotType.getDst().getValue())) {
         drains.push_back({newSlot, transfer.getDst()});
         continue;
       }
@@ -184,10 +189,12 @@ private:
         return stage.emitError("stage is not a logical transfer between "
                                "device memory and the compute unit");
       StringRef memory = in ? slot.getSrc().getValue() : slot.getDst().getValue();
-      if (memory != target.getGlobalKind())
+      if (memory != target.getGlobalKind() && !isLocal(memory))
         return stage.emitError("transfers to or from memory '")
                << memory << "' are not supported yet (only the global memory '"
-               << target.getGlobalKind() << "')";
+               << target.getGlobalKind()
+               << "' and the scratchpad the compute unit's load and store "
+                  "units reach)";
       (in ? loads : storeStages).push_back(stage);
     }
     if (!compute)
@@ -195,6 +202,16 @@ private:
     if (storeStages.empty())
       return pipeline.emitError("pipeline stores nothing");
     return success();
+  }
+
+  /// Whether `kind` is the memory the compute unit is fed from and drained
+  /// into (its scratchpad), where the kernel's own scratchpad views live.
+  bool isLocal(StringRef kind) {
+    const ktflow::sched::Lane &lane = target.getLanes().front();
+    const Hop &feedHop = lane.inbound.hops.back();
+    const Hop &drainHop = lane.outbound.hops.front();
+    return feedHop.from && drainHop.to && feedHop.from == drainHop.to &&
+           model.getNode(*feedHop.from).getKind() == kind;
   }
 
   UnitRole dmaRole(const Hop &hop) {

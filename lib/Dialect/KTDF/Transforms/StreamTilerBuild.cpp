@@ -336,7 +336,7 @@ void StreamTiler::buildColumnMajorTransfers(StageOp stage, bool isFeed) {
 
 /// Indices of the chunk at row `r`, column `c` of `buffer`.
 SmallVector<Value> StreamTiler::chunkIndices(Value buffer, Value r, Value c) {
-  if (cast<MemRefType>(buffer.getType()).getRank() == 1)
+  if (cast<ShapedType>(buffer.getType()).getRank() == 1)
     return {c};
   return {r, c};
 }
@@ -344,7 +344,7 @@ SmallVector<Value> StreamTiler::chunkIndices(Value buffer, Value r, Value c) {
 /// Indices of row `r` of a per-row buffer; the origin of a one-element
 /// (scalar) buffer, the same for every row.
 SmallVector<Value> StreamTiler::rowIndex(Value buffer, Value r) {
-  auto type = cast<MemRefType>(buffer.getType());
+  auto type = cast<ShapedType>(buffer.getType());
   if (type.getNumElements() == 1)
     return SmallVector<Value>(type.getRank(), index(0));
   return {r};

@@ -23,6 +23,7 @@
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Scheduling/CostModel.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 
@@ -104,16 +105,26 @@ LogicalResult StreamTiler::chooseWidth() {
 
 /// The buffer each read slot is fed from and each written slot drains to.
 LogicalResult StreamTiler::findBuffers() {
+  // Sources and destinations are buffers, or access tiles the load and
+  // store units reach directly (a scratchpad view the kernel manages).
+  auto shapeOf = [](Value end) -> std::optional<ShapedType> {
+    if (auto m = dyn_cast<MemRefType>(end.getType()))
+      return cast<ShapedType>(m);
+    if (auto t = dyn_cast<ktdp::AccessTileType>(end.getType());
+        t && t.getRank() <= 2)
+      return cast<ShapedType>(t);
+    return std::nullopt;
+  };
   for (auto transfer : feed.getBody().front().getOps<DataTransferOp>()) {
-    if (!isa<MemRefType>(transfer.getSrc().getType()))
-      return feed.emitError("feeding the compute unit straight from an "
-                            "access tile is not supported yet");
+    if (!shapeOf(transfer.getSrc()))
+      return feed.emitError("the compute unit can only be fed from a buffer "
+                            "or an access tile of rank 1 or 2");
     source[transfer.getDst()] = transfer.getSrc();
   }
   for (auto transfer : drain.getBody().front().getOps<DataTransferOp>()) {
-    if (!isa<MemRefType>(transfer.getDst().getType()))
-      return drain.emitError("draining the compute unit straight into an "
-                             "access tile is not supported yet");
+    if (!shapeOf(transfer.getDst()))
+      return drain.emitError("the compute unit can only drain into a buffer "
+                             "or an access tile of rank 1 or 2");
     source[transfer.getSrc()] = transfer.getDst();
   }
   for (ReadFromFifoOp read : plan.reads)
@@ -122,7 +133,7 @@ LogicalResult StreamTiler::findBuffers() {
   for (WriteToFifoOp write : plan.writes) {
     if (!source.count(write.getSlot()))
       return write.emitError("no drain transfer empties this slot");
-    auto buffer = cast<MemRefType>(source[write.getSlot()].getType());
+    auto buffer = cast<ShapedType>(source[write.getSlot()].getType());
     if (!plan.isStreamed(write.getValue()) && buffer.getRank() > 1)
       return write.emitError("per-row outputs of tiles with more than two "
                              "dimensions are not supported yet");

@@ -166,7 +166,10 @@ def KTDF_DataTransferOp : KTDF_Op<"data_transfer", [AttrSizedOperandSegments]> {
     (memref) or a FIFO slot. A memref end may be indexed, in which case the
     block starts at those indices; the block's shape is the slot's if a slot
     is involved, else the access tile's, else the unindexed memref's. At most
-    one end is an access tile, and at most one a slot.
+    one end is an access tile, and at most one a slot. An access tile moving
+    to or from a slot may be indexed too (a block of the slot's shape at
+    those indices within the tile: how a compute unit streams a scratchpad
+    view the kernel manages itself).
 
     ```mlir
     ktdf.data_transfer %tile to %buf : !ktdp.access_tile<3x64xindex> to memref<3x64xf16, "L1">
