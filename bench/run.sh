@@ -10,8 +10,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 ktflow=$build/bin/ktflow
 kernels="add add_loop add_runtime_arg elementwise broadcast_add broadcast_scalar
-broadcast_row row_reduce col_reduce softmax layernorm gelu_spyreop rope
-dynamic_mask"
+broadcast_row row_reduce col_reduce softmax layernorm rmsnorm gelu_spyreop
+rope dynamic_mask"
 devices="sample_device spyre_like mesh_device"
 
 args_for() {
