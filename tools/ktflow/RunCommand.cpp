@@ -150,6 +150,26 @@ int ktflow::driver::runRun() {
       if (Error e = launch.setRuntimeArg(symbol, value))
         return fail("--arg " + spec + ": " + toString(std::move(e)));
   }
+  for (const bundle::RuntimeArg &arg : b.runtimeArgs) {
+    unsigned position = 0;
+    StringRef symbol = arg.name;
+    bool bound = llvm::any_of(runArgs, [&](StringRef spec) {
+      auto position = interpreter.resolveArgument(spec.split('=').first);
+      if (!position) {
+        consumeError(position.takeError());
+        return false;
+      }
+      return "arg" + std::to_string(*position) == symbol;
+    });
+    if (!bound && symbol.starts_with("arg") &&
+        !symbol.drop_front(3).getAsInteger(10, position) &&
+        position < interpreter.getArguments().size()) {
+      std::string name = interpreter.getArguments()[position].name;
+      return fail("runtime argument '" + name + "' needs --arg " + name +
+                  "=VALUE (a multiple of " + std::to_string(arg.granularity) +
+                  ", at most " + std::to_string(arg.upperbound) + ")");
+    }
+  }
   StringMap<std::string> specs;
   for (StringRef spec : runInputs) {
     auto nv = splitSpec(spec, "input");
