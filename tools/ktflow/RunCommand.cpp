@@ -11,9 +11,11 @@
 
 #include "Commands.h"
 #include "RunSupport.h"
+#include "WorkCount.h"
 
 #include "ktflow/Bundle/Emitter.h"
 #include "ktflow/Compiler/Compile.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Device/Roofline.h"
 #include "ktflow/Interpreter/Interpreter.h"
 #include "ktflow/Registration/Registration.h"
@@ -21,6 +23,7 @@
 #include "ktflow/Simulator/FromDevice.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -107,6 +110,14 @@ int ktflow::driver::runRun() {
   if (auto source = MemoryBuffer::getFileOrSTDIN(runInput))
     interpreter.recoverArgumentNames((*source)->getBuffer());
 
+  // The operations the kernel performs, counted on its generalised form.
+  mlir::OwningOpRef<mlir::ModuleOp> counted = module->clone();
+  {
+    mlir::PassManager pm(&context);
+    pm.addPass(mlir::ktdf::createKTDFGeneralize());
+    if (failed(pm.run(*counted)))
+      return 1;
+  }
   if (!runArch.empty() && failed(setTarget(*module, runArch, loader)))
     return 1;
   CompileOptions options;
@@ -215,12 +226,35 @@ int ktflow::driver::runRun() {
 
   device::Roofline roofline(*model);
   RooflineBound bound = computeRoofline(b, launch, roofline);
+  DenseMap<unsigned, int64_t> argValues;
+  for (StringRef spec : runArgs) {
+    auto [name, value] = spec.split('=');
+    int64_t v;
+    auto position = interpreter.resolveArgument(name);
+    if (!position) {
+      consumeError(position.takeError());
+      continue;
+    }
+    if (!value.getAsInteger(10, v))
+      argValues[*position] = v;
+  }
+  WorkCount work;
+  for (auto func : counted->getOps<mlir::func::FuncOp>())
+    if (func->hasAttr("grid"))
+      work = countWork(func, argValues);
+  double computeCycles = work.cycles(roofline);
+  double memoryCycles = bound.cycles;
+  bound.cycles = std::max(memoryCycles, computeCycles);
   outs() << "kernel " << b.kernel << " on " << b.device
          << (runO0 ? " (-O0)" : "") << "\n";
   sim::printStats(outs(), b.machine, launch.getExecutable(), *stats);
   outs() << "roofline: " << format("%.0f", bound.cycles) << " cycles ("
          << bound.bytes << " bytes of device memory at "
-         << format("%g", bound.bytesPerCycle) << " B/cycle)\n";
+         << format("%g", bound.bytesPerCycle) << " B/cycle: "
+         << format("%.0f", memoryCycles) << " cycles; "
+         << format("%.0f", work.total()) << " operations at the compute "
+         << "peaks: " << format("%.0f", computeCycles) << " cycles"
+         << (work.complete ? "" : ", some loops not counted") << ")\n";
   outs() << "ratio: "
          << format("%.2f", bound.cycles > 0 ? stats->cycles / bound.cycles : 0)
          << "x the roofline\n";

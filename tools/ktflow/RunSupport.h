@@ -36,6 +36,7 @@ llvm::Expected<interp::Tensor> makeTensor(llvm::StringRef spec,
 /// The little-endian bytes of `tensor` as elements of `elem`.
 std::vector<uint8_t> toBytes(const interp::Tensor &tensor, sim::ElemType elem);
 
+/// The memory half of the roofline (WorkCount.h has the compute half).
 struct RooflineBound {
   /// Bytes every tensor must cross to or from device memory: inputs read
   /// once, outputs written once (in-out tensors both).
