@@ -60,18 +60,37 @@ int64_t ktflow::sched::chooseDepth(const DepthQuery &query) {
   return std::max<int64_t>(depth, 1);
 }
 
+double ktflow::sched::estimatePipelineCycles(const CoarsenQuery &query,
+                                             int64_t factor) {
+  double f = static_cast<double>(factor);
+  double bw = std::max(query.bandwidth, 1e-9);
+  auto dma = [&](llvm::ArrayRef<int64_t> bytes) {
+    double t = 0;
+    for (int64_t b : bytes)
+      t += query.latency + f * b / bw;
+    return t * std::max<int64_t>(query.dmaSharing, 1);
+  };
+  double load = dma(query.loadBytes), store = dma(query.storeBytes);
+  double compute = f * query.computeCycles;
+  double slowest = std::max({load, compute, store});
+  double merged = std::ceil(static_cast<double>(query.iterations) / f);
+  return merged * slowest + (load + compute + store - slowest);
+}
+
 int64_t ktflow::sched::chooseCoarsening(const CoarsenQuery &query) {
-  double target = 2 * query.latency * query.bandwidth;
   int64_t best = 1;
+  double bestCycles = estimatePipelineCycles(query, 1);
   for (int64_t f : query.candidates) {
     bool fits = query.bytesPerCopy <= 0 ||
                 f * query.bytesPerCopy * std::max<int64_t>(query.copies, 1) <=
                     query.capacity;
     if (!fits)
       break;
-    best = std::max(best, f);
-    if (f * query.bytesPerIteration >= target)
-      break;
+    double cycles = estimatePipelineCycles(query, f);
+    if (cycles < bestCycles) {
+      best = f;
+      bestCycles = cycles;
+    }
   }
   return best;
 }

@@ -72,20 +72,33 @@ TEST(CostModel, DepthHidesLatencyWithinCapacity) {
   EXPECT_EQ(chooseDepth(q), 1); // one copy is all that fits
 }
 
-TEST(CostModel, CoarseningCarriesTwiceTheBytesInFlight) {
+TEST(CostModel, CoarseningWeighsLatencyAgainstOverlap) {
   CoarsenQuery q;
   q.candidates = {1, 2, 4, 8};
-  q.bytesPerIteration = 1024;
+  q.iterations = 8;
+  q.loadBytes = {1024};
+  q.storeBytes = {1024};
   q.latency = 100;
-  q.bandwidth = 64; // 6400 bytes in flight; target 12800
-  EXPECT_EQ(chooseCoarsening(q), 8); // 8 KiB is the closest
-  q.bytesPerIteration = 4096;
-  EXPECT_EQ(chooseCoarsening(q), 4); // 16 KiB >= 12800
-  q.bytesPerCopy = 4096;
-  q.capacity = 16384; // two copies of 2 iterations fit, not of 4
-  EXPECT_EQ(chooseCoarsening(q), 2);
-  q.capacity = 1024;
+  q.bandwidth = 64;
+  q.computeCycles = 10;
+  // F = 1: 8 x 116 + (116 + 10) = 1054; F = 4: 2 x 164 + (164 + 40) = 532;
+  // F = 8: 228 + (228 + 80) = 536, so merging everything loses the overlap.
+  EXPECT_DOUBLE_EQ(estimatePipelineCycles(q, 1), 1054);
+  EXPECT_DOUBLE_EQ(estimatePipelineCycles(q, 4), 532);
+  EXPECT_DOUBLE_EQ(estimatePipelineCycles(q, 8), 536);
+  EXPECT_EQ(chooseCoarsening(q), 4);
+  // Two lanes queueing on the same DMA engines double the transfer time.
+  q.dmaSharing = 2;
+  EXPECT_DOUBLE_EQ(estimatePipelineCycles(q, 1), 8 * 232 + 242);
+  q.dmaSharing = 1;
+  // Compute-bound: 200 cycles per iteration hide the latency; no merging.
+  q.computeCycles = 200;
   EXPECT_EQ(chooseCoarsening(q), 1);
+  // Two copies of 2 KiB per iteration in 8 KiB: F = 2 at most.
+  q.computeCycles = 10;
+  q.bytesPerCopy = 2048;
+  q.capacity = 8192;
+  EXPECT_EQ(chooseCoarsening(q), 2);
 }
 
 } // namespace

@@ -69,11 +69,17 @@ int64_t chooseDepth(const DepthQuery &query);
 struct CoarsenQuery {
   /// Factors that keep the iteration space and its instances whole.
   llvm::SmallVector<int64_t> candidates;
-  /// Bytes the pipeline's DMAs move per (original) iteration.
-  int64_t bytesPerIteration = 0;
+  /// Iterations one instance runs before merging.
+  int64_t iterations = 1;
+  /// Bytes each DMA load and each DMA store moves per (original) iteration.
+  llvm::SmallVector<int64_t> loadBytes, storeBytes;
   /// Latency (cycles) and bandwidth (bytes/cycle) of the DMA route.
   double latency = 0;
   double bandwidth = 1;
+  /// Lanes whose transfers queue on the same DMA units.
+  int64_t dmaSharing = 1;
+  /// Cycles the compute unit spends per (original) iteration.
+  double computeCycles = 0;
   /// Bytes of one copy of the pipeline's buffers per iteration, the copies
   /// buffering will keep, and the scratchpad a lane has.
   int64_t bytesPerCopy = 0;
@@ -81,10 +87,15 @@ struct CoarsenQuery {
   int64_t capacity = INT64_MAX;
 };
 
-/// The smallest candidate whose transfers carry at least twice the bytes
-/// the route holds in flight (latency x bandwidth), so latency costs at
-/// most a third of each transfer; else the largest that fits the
-/// scratchpad (1 when none does).
+/// Estimated cycles of an instance's pipeline with F iterations merged: the
+/// DMA loads (each paying the latency once, queued behind the other lanes'),
+/// the compute and the DMA stores overlap across the n = iterations / F
+/// merged iterations, so it takes n times the slowest of them plus the
+/// other two once (filling and draining the pipeline).
+double estimatePipelineCycles(const CoarsenQuery &query, int64_t factor);
+
+/// The candidate with the least estimated cycles among those whose buffers
+/// fit the scratchpad (ties to the smaller); 1 when none fits.
 int64_t chooseCoarsening(const CoarsenQuery &query);
 
 } // namespace ktflow::sched

@@ -8,7 +8,8 @@
 // times as far, every tile that moves with it grows F times along its first
 // dimension, its buffers grow with it and the streamed stages run over F
 // times as many rows. Tiles that do not move with the loop stay as they are.
-// F comes from the cost model; tiling at stick granularity along rows.
+// F comes from the cost model, which weighs fewer DMA latencies against
+// the overlap of loads, compute and stores that fewer iterations leave.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 #include "ktflow/Scheduling/CostModel.h"
 #include "ktflow/Scheduling/ScheduleTarget.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/Matchers.h"
 
@@ -165,7 +167,6 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     // be 2-d (rows are what the streamed stages iterate over).
     auto tiles = tilesOf(pipeline);
     SmallVector<ktdp::ConstructAccessTileOp> moving;
-    int64_t bytesPerIteration = 0;
     for (auto [transfer, tile] : tiles) {
       if (tile.getBaseMap().getNumResults() == 0)
         continue; // A scalar: the same for every iteration.
@@ -184,13 +185,6 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
           return;
         dependent = true;
       }
-      auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
-      int64_t esize =
-          (cast<MemRefType>(view.getType()).getElementTypeBitWidth() + 7) / 8;
-      int64_t n = esize;
-      for (int64_t e : extents)
-        n *= e;
-      bytesPerIteration += n;
       if (dependent && !llvm::is_contained(moving, tile))
         moving.push_back(tile);
     }
@@ -209,9 +203,32 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
       if (bound % f == 0)
         query.candidates.push_back(f);
     const ktflow::sched::Lane &lane = target.getLanes().front();
-    query.bytesPerIteration = bytesPerIteration;
+    query.iterations = perInstance;
     query.latency = lane.inbound.route.latency;
     query.bandwidth = lane.inbound.route.bandwidth;
+    for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
+      bool loads = stage.isApplicable(UnitRole::dma_load);
+      if (!loads && !stage.isApplicable(UnitRole::dma_store))
+        continue;
+      stage.walk([&](DataTransferOp op) {
+        auto type = dyn_cast<MemRefType>(
+            (loads ? op.getDst() : op.getSrc()).getType());
+        if (type)
+          (loads ? query.loadBytes : query.storeBytes)
+              .push_back(type.getNumElements() *
+                         ((type.getElementTypeBitWidth() + 7) / 8));
+      });
+    }
+    // DMA units outside the lane's own scopes serve every lane of a core.
+    const ktflow::device::DeviceModel &model = target.getModel();
+    NodeIdOrNone dmaUnit = lane.inbound.hops.front().kind ==
+                                   ktflow::sched::Hop::Dma
+                               ? NodeIdOrNone(lane.inbound.hops.front().unit)
+                               : std::nullopt;
+    if (dmaUnit && model.getInstancesPerCore(*dmaUnit) <
+                       static_cast<int64_t>(target.getLanes().size()))
+      query.dmaSharing = target.getLanes().size();
+    query.computeCycles = estimateCompute(target, pipeline);
     int64_t buffers = 0;
     std::optional<StringRef> kind;
     for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
@@ -229,6 +246,49 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     if (f <= 1 || bound % f != 0)
       return;
     apply(pipeline, moving, iv, parallel, loop, gridDim, f);
+  }
+
+  using NodeIdOrNone = std::optional<ktflow::device::NodeId>;
+
+  /// Cycles the compute unit spends on one execution of the pipeline's
+  /// compute stage: every op of every chunk-level generic, at the unit's
+  /// rate for its class and type, times the trip counts around it.
+  double estimateCompute(const ktflow::sched::ScheduleTarget &target,
+                         PipelineOp pipeline) {
+    const auto &unit =
+        *target.getModel().getNode(target.getLanes().front().compute).unit;
+    double cycles = 0;
+    pipeline.walk([&](linalg::GenericOp op) {
+      double times = 1;
+      for (Operation *p = op->getParentOp(); p && !isa<StageOp>(p);
+           p = p->getParentOp())
+        if (auto loop = dyn_cast<scf::ForOp>(p)) {
+          APInt lb, ub, st;
+          if (matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) &&
+              matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) &&
+              matchPattern(loop.getStep(), m_ConstantInt(&st)) &&
+              st.getSExtValue() > 0)
+            times *= std::max<int64_t>(
+                0, (ub.getSExtValue() - lb.getSExtValue() + st.getSExtValue() -
+                    1) /
+                       st.getSExtValue());
+        }
+      double elements = 1;
+      for (int64_t r : op.getStaticLoopRanges())
+        elements *= ShapedType::isDynamic(r) ? 1 : r;
+      for (Operation &inner : op.getRegion().front().without_terminator()) {
+        if (inner.getNumResults() != 1 || isa<arith::ConstantOp>(inner))
+          continue;
+        auto cls = isa<math::ExpOp, math::LogOp, math::TanhOp, math::SqrtOp,
+                       math::RsqrtOp, math::ErfOp>(inner)
+                       ? ktdf_arch::OpClass::Transcendental
+                       : ktdf_arch::OpClass::Elementwise;
+        double rate =
+            unit.getThroughput(cls, inner.getResult(0).getType()).value_or(1);
+        cycles += times * std::ceil(elements / std::max(rate, 1e-9));
+      }
+    });
+    return cycles;
   }
 
   void apply(PipelineOp pipeline, ArrayRef<ktdp::ConstructAccessTileOp> moving,
