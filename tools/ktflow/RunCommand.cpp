@@ -198,14 +198,16 @@ int ktflow::driver::runRun() {
 
   // Inputs are generated once and given to both executions.
   std::mt19937_64 rng(runSeed);
+  // An output starts as zeros unless --input gives its initial contents
+  // (which the rows a kernel does not write keep).
   for (uint32_t t = 0; t < b.tensors.size(); ++t) {
-    if (b.tensors[t].role == bundle::TensorRole::Output)
+    StringRef name = b.tensors[t].name;
+    std::string spec = specs.lookup(name);
+    if (b.tensors[t].role == bundle::TensorRole::Output && spec.empty())
       continue;
     auto shape = launch.getShape(t);
     if (!shape)
       return fail(toString(shape.takeError()));
-    StringRef name = b.tensors[t].name;
-    std::string spec = specs.lookup(name);
     auto tensor = makeTensor(spec.empty() ? "random" : spec,
                              b.tensors[t].elem, *shape, rng);
     if (!tensor)

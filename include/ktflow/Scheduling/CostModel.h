@@ -67,7 +67,9 @@ int64_t chooseDepth(const DepthQuery &query);
 
 /// Merging F iterations of a loop into one larger transfer each.
 struct CoarsenQuery {
-  /// Factors that keep the iteration space and its instances whole.
+  /// Factors to weigh, ascending: those that keep the iteration space and
+  /// its instances whole, or any up to the most iterations when the last
+  /// merged iteration may be partial.
   llvm::SmallVector<int64_t> candidates;
   /// Iterations one instance runs before merging.
   int64_t iterations = 1;

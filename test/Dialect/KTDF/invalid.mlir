@@ -247,6 +247,22 @@ func.func @transfer_slots(%a: !ktdf.fifo.slot<A -> B, 4xf16>) {
 
 // -----
 
+func.func @transfer_rows_slot(%a: !ktdp.access_tile<4x64xindex>, %b: !ktdf.fifo.slot<A -> B, 4x64xf16>, %n: index) {
+  // expected-error @+1 {{'rows' limits a transfer between a whole access tile of rank 2 or more and a buffer}}
+  ktdf.data_transfer %a to %b rows %n : !ktdp.access_tile<4x64xindex> to !ktdf.fifo.slot<A -> B, 4x64xf16>
+  return
+}
+
+// -----
+
+func.func @transfer_rows_rank1(%a: !ktdp.access_tile<64xindex>, %b: memref<64xf16, "L1">, %n: index) {
+  // expected-error @+1 {{'rows' limits a transfer between a whole access tile of rank 2 or more and a buffer}}
+  ktdf.data_transfer %a to %b rows %n : !ktdp.access_tile<64xindex> to memref<64xf16, "L1">
+  return
+}
+
+// -----
+
 func.func @transfer_index_src(%a: !ktdf.fifo.slot<A -> B, 4xf16>, %b: memref<4xf16, "L1">, %i: index) {
   // expected-error @+1 {{only a buffer or access tile source can be indexed}}
   ktdf.data_transfer %a[%i] to %b : !ktdf.fifo.slot<A -> B, 4xf16> to memref<4xf16, "L1">

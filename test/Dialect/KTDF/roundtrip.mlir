@@ -64,6 +64,8 @@ func.func @pipeline(%a: index, %c: index) {
       ktdf.stage "store" depends_in(%t3#0, %t3#1) depends_out(0) applicable_units [dma_store] {
         // CHECK: ktdf.data_transfer %[[OUT]] to %{{.*}} : memref<3x64xf16, "L1"> to !ktdp.access_tile<3x64xindex>
         ktdf.data_transfer %out to %tc : memref<3x64xf16, "L1"> to !ktdp.access_tile<3x64xindex>
+        // CHECK: ktdf.data_transfer %[[OUT]] to %{{.*}} rows %{{.*}} : memref<3x64xf16, "L1"> to !ktdp.access_tile<3x64xindex>
+        ktdf.data_transfer %out to %tc rows %c1 : memref<3x64xf16, "L1"> to !ktdp.access_tile<3x64xindex>
       }
     }
   }

@@ -333,6 +333,15 @@ LogicalResult DataTransferOp::verify() {
     if (*src != EndKind::Slot && *dst != EndKind::Slot)
       return emitOpError("an indexed access tile moves a FIFO slot's block");
   }
+  if (getRows()) {
+    bool tileEnd = (*src == EndKind::Tile && getSrcIndices().empty()) ||
+                   (*dst == EndKind::Tile && getDstIndices().empty());
+    Type tile = *src == EndKind::Tile ? getSrc().getType() : getDst().getType();
+    if (!tileEnd || (*src != EndKind::Buffer && *dst != EndKind::Buffer) ||
+        cast<ktdp::AccessTileType>(tile).getRank() < 2)
+      return emitOpError("'rows' limits a transfer between a whole access "
+                         "tile of rank 2 or more and a buffer");
+  }
   if (*src == EndKind::Buffer && *dst == EndKind::Buffer &&
       !getSrcIndices().empty() && !getDstIndices().empty())
     return emitOpError("cannot infer the block shape when both buffers "

@@ -97,6 +97,43 @@ static std::optional<int64_t> anchorCoefficient(ktdp::ConstructAccessTileOp tile
   return total;
 }
 
+/// An upper bound of an index value that follows from constants and the
+/// upper bounds runtime arguments promise, through additions,
+/// multiplications, divisions by positive constants and minima.
+static std::optional<int64_t> upperBoundOf(Value v, int depth = 0) {
+  APInt k;
+  if (matchPattern(v, m_ConstantInt(&k)))
+    return k.getSExtValue();
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 32)
+    return std::nullopt;
+  if (auto extract = dyn_cast<ktdp::RuntimeArgExtractOp>(def)) {
+    auto type = dyn_cast<ktdp::RuntimeArgType>(extract.getInput().getType());
+    if (!type || !type.getUpperbound() ||
+        extract.getKind() != ktdp::RuntimeArgExtractKind::value)
+      return std::nullopt;
+    return *type.getUpperbound();
+  }
+  if (isa<arith::DivUIOp, arith::DivSIOp>(def) &&
+      matchPattern(def->getOperand(1), m_ConstantInt(&k)) &&
+      k.getSExtValue() > 0) {
+    auto a = upperBoundOf(def->getOperand(0), depth + 1);
+    return a ? std::optional<int64_t>(*a / k.getSExtValue()) : std::nullopt;
+  }
+  if (!isa<arith::AddIOp, arith::MulIOp, arith::MinSIOp, arith::MinUIOp>(def))
+    return std::nullopt;
+  auto a = upperBoundOf(def->getOperand(0), depth + 1);
+  auto b = upperBoundOf(def->getOperand(1), depth + 1);
+  if (isa<arith::MinSIOp, arith::MinUIOp>(def)) {
+    if (a && b)
+      return std::min(*a, *b);
+    return a ? a : b;
+  }
+  if (!a || !b || *a < 0 || *b < 0)
+    return std::nullopt;
+  return isa<arith::AddIOp>(def) ? *a + *b : *a * *b;
+}
+
 namespace {
 struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
   using Base::Base;
@@ -129,6 +166,10 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     Operation *parent = pipeline->getParentOp();
     Value iv;
     int64_t step = 1, trips = 0, perInstance = 0;
+    // A loop whose trip count is only known at run time: the last merged
+    // iteration may be partial, its transfers and row loops limited to the
+    // rows that remain.
+    bool dynamic = false;
     ParallelOp parallel = dyn_cast<ParallelOp>(parent);
     scf::ForOp loop = dyn_cast<scf::ForOp>(parent);
     unsigned gridDim = 0;
@@ -147,15 +188,23 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     } else if (loop) {
       APInt lb, ub, st;
       if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
-          !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
           !matchPattern(loop.getStep(), m_ConstantInt(&st)) ||
           st.getSExtValue() <= 0)
         return;
       iv = loop.getInductionVar();
       step = st.getSExtValue();
-      trips = (ub.getSExtValue() - lb.getSExtValue()) / step;
-      if ((ub.getSExtValue() - lb.getSExtValue()) % step != 0)
-        return;
+      if (matchPattern(loop.getUpperBound(), m_ConstantInt(&ub))) {
+        trips = (ub.getSExtValue() - lb.getSExtValue()) / step;
+        if ((ub.getSExtValue() - lb.getSExtValue()) % step != 0)
+          return;
+      } else {
+        // The most iterations the loop can run sizes the candidates.
+        auto most = upperBoundOf(loop.getUpperBound());
+        if (!most || step != 1)
+          return;
+        dynamic = true;
+        trips = *most - lb.getSExtValue();
+      }
       perInstance = trips;
     } else {
       return;
@@ -181,7 +230,8 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
           return;
         if (*c == 0)
           continue;
-        if (r != 0 || *c * step != extents[0] || extents.size() < 2)
+        if (r != 0 || *c * step != extents[0] || extents.size() < 2 ||
+            (dynamic && extents.size() != 2))
           return;
         dependent = true;
       }
@@ -197,10 +247,10 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
 
     // F: from the cost model, dividing both the trip count and the
     // iterations of one instance so that instances stay balanced.
-    int64_t bound = std::gcd(trips, perInstance);
+    int64_t bound = dynamic ? trips : std::gcd(trips, perInstance);
     ktflow::sched::CoarsenQuery query;
     for (int64_t f = 1; f <= bound; ++f)
-      if (bound % f == 0)
+      if (dynamic || bound % f == 0)
         query.candidates.push_back(f);
     const ktflow::sched::Lane &lane = target.getLanes().front();
     query.iterations = perInstance;
@@ -243,9 +293,9 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
         query.capacity = target.getMemoryTree().getCapacity(*node) /
                          static_cast<int64_t>(target.getLanes().size());
     int64_t f = factor > 0 ? factor : ktflow::sched::chooseCoarsening(query);
-    if (f <= 1 || bound % f != 0)
+    if (f <= 1 || f > bound || (!dynamic && bound % f != 0))
       return;
-    apply(pipeline, moving, iv, parallel, loop, gridDim, f);
+    apply(pipeline, moving, iv, parallel, loop, gridDim, f, dynamic);
   }
 
   using NodeIdOrNone = std::optional<ktflow::device::NodeId>;
@@ -293,8 +343,11 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
 
   void apply(PipelineOp pipeline, ArrayRef<ktdp::ConstructAccessTileOp> moving,
              Value iv, ParallelOp parallel, scf::ForOp loop, unsigned gridDim,
-             int64_t f) {
+             int64_t f, bool dynamic) {
     OpBuilder b(pipeline.getContext());
+    // With a run-time trip count, the rows the current merged iteration
+    // covers: its iterations (all F but in the last) times the tile height.
+    Value validRows;
     if (parallel) {
       SmallVector<int64_t> extents(parallel.getExtents());
       extents[gridDim] /= f;
@@ -310,6 +363,23 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
       matchPattern(loop.getStep(), m_ConstantInt(&st));
       loop.getStepMutable().assign(arith::ConstantIndexOp::create(
           b, loop.getLoc(), st.getSExtValue() * f));
+      if (dynamic) {
+        Location loc = loop.getLoc();
+        b.setInsertionPointToStart(loop.getBody());
+        Value valid = DeriveSizeOp::create(
+            b, loc, arith::ConstantIndexOp::create(b, loc, f), iv,
+            loop.getUpperBound());
+        ktdp::ConstructAccessTileOp first = moving.front();
+        int64_t height = ktdp::getBoundingBox(first.getAccessTileSet(), {})
+                             ->getExtents()
+                             .front();
+        validRows = height == 1
+                        ? valid
+                        : arith::MulIOp::create(
+                              b, loc, valid,
+                              arith::ConstantIndexOp::create(b, loc, height))
+                              .getResult();
+      }
     }
     // Taller tiles.
     for (ktdp::ConstructAccessTileOp tile : moving) {
@@ -333,6 +403,10 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
           IntegerSetAttr::get(set), tile.getAccessTileOrderAttr());
       tile.getResult().replaceAllUsesWith(taller.getResult());
       tile.erase();
+      if (validRows)
+        for (Operation *user : taller->getUsers())
+          if (auto transfer = dyn_cast<DataTransferOp>(user))
+            transfer.getRowsMutable().assign(validRows);
     }
     // Taller buffers, and more rows in the streamed stages.
     int64_t rows = 0;
@@ -359,7 +433,9 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
         continue;
       b.setInsertionPoint(rowLoop);
       rowLoop.getUpperBoundMutable().assign(
-          arith::ConstantIndexOp::create(b, rowLoop.getLoc(), rows * f));
+          validRows ? validRows
+                    : arith::ConstantIndexOp::create(b, rowLoop.getLoc(),
+                                                     rows * f));
     }
   }
 };

@@ -174,14 +174,27 @@ def KTDF_DataTransferOp : KTDF_Op<"data_transfer", [AttrSizedOperandSegments]> {
     ```mlir
     ktdf.data_transfer %tile to %buf : !ktdp.access_tile<3x64xindex> to memref<3x64xf16, "L1">
     ktdf.data_transfer %buf[%r, %c] to %slot : memref<3x64xf16, "L1"> to !ktdf.fifo.slot<L1LU -> SFU, 64xf16>
+    ktdf.data_transfer %tile to %buf rows %n : !ktdp.access_tile<12x64xindex> to memref<12x64xf16, "L1">
     ```
+
+    With `rows %n`, only the first n rows (along the first dimension) of
+    the block move: the last tile of a loop whose trip count is not a
+    multiple of the tiling.
   }];
   let arguments = (ins AnyType:$src, Variadic<Index>:$src_indices,
-                       AnyType:$dst, Variadic<Index>:$dst_indices);
+                       AnyType:$dst, Variadic<Index>:$dst_indices,
+                       Optional<Index>:$rows);
   let assemblyFormat = [{
     $src (`[` $src_indices^ `]`)? `to` $dst (`[` $dst_indices^ `]`)?
-    attr-dict `:` type($src) `to` type($dst)
+    (`rows` $rows^)? attr-dict `:` type($src) `to` type($dst)
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$src, "::mlir::ValueRange":$srcIndices,
+                   "::mlir::Value":$dst, "::mlir::ValueRange":$dstIndices), [{
+      build($_builder, $_state, src, srcIndices, dst, dstIndices,
+            ::mlir::Value());
+    }]>
+  ];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The shape of the block moved.

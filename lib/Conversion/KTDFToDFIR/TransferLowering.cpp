@@ -1,0 +1,360 @@
+//===- TransferLowering.cpp - Transfers of a unit instance's program ------===//
+//
+// This file emits the transfers of a unit instance's stages: a tile <->
+// buffer transfer becomes a `dfir.dma` (rows and strides from the access
+// tile and its view, the row count clamped at run time to the view's first
+// dimension and to the transfer's `rows`), a buffer <-> slot transfer a
+// `dfir.load` / `dfir.store` at the buffer's address in the execution's
+// copy, and an indexed tile <-> slot transfer (a scratchpad view feeding or
+// draining the compute unit directly) a load or store at the chunk's
+// address.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::lowering;
+
+/// Bytes of one element of a buffer, slot or view.
+static int64_t elementBytes(Type type) {
+  return (type.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+LogicalResult ProgramBuilder::emitTransfer(DataTransferOp op, IRMapping &map,
+                                           const LaneInstance &li,
+                                           Value copy) {
+  OpBuilder &b = *builder;
+  Location loc = op.getLoc();
+  bool srcTile = isa<ktdp::AccessTileType>(op.getSrc().getType());
+  bool dstTile = isa<ktdp::AccessTileType>(op.getDst().getType());
+  if ((srcTile && isa<FifoSlotType>(op.getDst().getType())) ||
+      (dstTile && isa<FifoSlotType>(op.getSrc().getType())))
+    return emitTileChunk(op, map, li);
+  if (srcTile || dstTile)
+    return emitDma(op, map, li, copy);
+  const PipelineInfo &info =
+      kernel.infoOf(op->getParentOfType<PipelineOp>());
+  // Byte address of an indexed buffer end (in this copy).
+  auto bufferAddress = [&](Value buffer, ValueRange indices) -> FailureOr<Value> {
+    auto type = cast<MemRefType>(buffer.getType());
+    auto [base, bytes] = info.buffers.lookup(buffer);
+    Value addr = dfir::AddressOp::create(b, loc, b.getIndexType(),
+                                         KernelLowering::perLane(base, li));
+    Value copyOffset = arith::MulIOp::create(b, loc, copy, constant(bytes));
+    addr = arith::AddIOp::create(b, loc, addr, copyOffset);
+    Value linear = constant(0);
+    for (auto [i, index] : llvm::enumerate(indices)) {
+      auto v = materialize(index, map);
+      if (failed(v))
+        return failure();
+      linear = arith::MulIOp::create(b, loc, linear,
+                                     constant(type.getDimSize(i)));
+      linear = arith::AddIOp::create(b, loc, linear, *v);
+    }
+    Value offset = arith::MulIOp::create(
+        b, loc, linear, constant(elementBytes(type.getElementType())));
+    return arith::AddIOp::create(b, loc, addr, offset).getResult();
+  };
+  auto kindOf = [&](Value buffer) {
+    return b.getStringAttr(kernel.memoryOf(
+        getBufferMemoryKind(cast<MemRefType>(buffer.getType())), li));
+  };
+  auto fifo = [&](Value slot) {
+    return FlatSymbolRefAttr::get(b.getContext(), kernel.fifoOf(slot, li));
+  };
+  if (auto slot = dyn_cast<FifoSlotType>(op.getDst().getType())) {
+    auto addr = bufferAddress(op.getSrc(), op.getSrcIndices());
+    if (failed(addr))
+      return failure();
+    dfir::LoadOp::create(b, loc, fifo(op.getDst()), kindOf(op.getSrc()), *addr,
+                         constant(slot.getSizeInBytes()));
+    return success();
+  }
+  if (auto slot = dyn_cast<FifoSlotType>(op.getSrc().getType())) {
+    auto addr = bufferAddress(op.getDst(), op.getDstIndices());
+    if (failed(addr))
+      return failure();
+    dfir::StoreOp::create(b, loc, fifo(op.getSrc()), kindOf(op.getDst()),
+                          *addr, constant(slot.getSizeInBytes()));
+    return success();
+  }
+  // Buffer to buffer: the whole buffer, one DMA.
+  auto src = bufferAddress(op.getSrc(), op.getSrcIndices());
+  auto dst = bufferAddress(op.getDst(), op.getDstIndices());
+  if (failed(src) || failed(dst))
+    return failure();
+  auto type = cast<MemRefType>(op.getSrc().getType());
+  dfir::DmaOp::create(
+      b, loc,
+      constant(type.getNumElements() * elementBytes(type.getElementType())),
+      kindOf(op.getSrc()), *src, kindOf(op.getDst()), *dst, Value(), Value(),
+      Value());
+  return success();
+}
+
+LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
+                                      const LaneInstance &li, Value copy) {
+  OpBuilder &b = *builder;
+  Location loc = op.getLoc();
+  bool load = isa<ktdp::AccessTileType>(op.getSrc().getType());
+  Value tileValue = load ? op.getSrc() : op.getDst();
+  Value buffer = load ? op.getDst() : op.getSrc();
+  if (!isa<MemRefType>(buffer.getType()))
+    return op.emitError("moving an access tile straight into a FIFO is not "
+                        "supported yet");
+  auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
+  auto view = tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
+                   : nullptr;
+  if (!view)
+    return op.emitError("access tile is not built on a memory view");
+  std::string tensor = kernel.tensorOf(view.getOffset());
+  if (tensor.empty())
+    return view.emitError("view does not start at a kernel argument or a "
+                          "literal address");
+  auto memref = cast<MemRefType>(view.getType());
+  int64_t esize = elementBytes(memref.getElementType());
+  ArrayRef<int64_t> strides = view.getStaticStrides();
+
+  // The anchor coordinate and the element offset of the tile's origin.
+  SmallVector<Value> operands;
+  for (Value index : tile.getIndices()) {
+    auto v = materialize(index, map);
+    if (failed(v))
+      return failure();
+    operands.push_back(*v);
+  }
+  auto anchor = affine::expandAffineMap(b, loc, tile.getBaseMap(), operands);
+  if (!anchor)
+    return tile.emitError("cannot expand the anchor of this access tile");
+  Value offset = constant(0);
+  for (auto [coord, stride] : llvm::zip(*anchor, strides))
+    offset = arith::AddIOp::create(
+        b, loc, offset, arith::MulIOp::create(b, loc, coord, constant(stride)));
+  Value tensorAddr =
+      dfir::AddressOp::create(b, loc, b.getIndexType(), tensor);
+  Value memAddr = arith::AddIOp::create(
+      b, loc, tensorAddr,
+      arith::MulIOp::create(b, loc, offset, constant(esize)));
+
+  auto box = ktdp::getBoundingBox(tile.getAccessTileSet(), {});
+  if (failed(box))
+    return tile.emitError("access tile set is unbounded");
+  SmallVector<int64_t> extents = box->getExtents();
+  const PipelineInfo &info = kernel.infoOf(op->getParentOfType<PipelineOp>());
+  auto [bufBase, bufBytes] = info.buffers.lookup(buffer);
+  Value bufAddr = arith::AddIOp::create(
+      b, loc,
+      dfir::AddressOp::create(b, loc, b.getIndexType(),
+                              KernelLowering::perLane(bufBase, li)),
+      arith::MulIOp::create(b, loc, copy, constant(bufBytes)));
+  std::string memName = kernel.globalMemory;
+  std::string bufName = kernel.memoryOf(
+      getBufferMemoryKind(cast<MemRefType>(buffer.getType())), li);
+
+  size_t rank = extents.size();
+  if (rank == 0) {
+    // A single element.
+    if (load)
+      dfir::DmaOp::create(b, loc, constant(esize), memName, memAddr, bufName,
+                          bufAddr, Value(), Value(), Value());
+    else
+      dfir::DmaOp::create(b, loc, constant(esize), bufName, bufAddr, memName,
+                          memAddr, Value(), Value(), Value());
+    return success();
+  }
+  // Rows of the innermost dimension; dimensions above the last two become
+  // loops. Contiguous rows merge into one transfer.
+  int64_t rowBytes = extents.back() * esize;
+  int64_t rows = rank >= 2 ? extents[rank - 2] : 1;
+  int64_t rowStride = rank >= 2 ? strides[rank - 2] * esize : rowBytes;
+  int64_t outer = 1;
+  for (size_t d = 0; d + 2 < rank; ++d)
+    outer *= extents[d];
+
+  if (rank == 2) {
+    // Masking: rows of the tile past the view's first dimension are neither
+    // read nor written (a load leaves them undefined; the computation of
+    // each row is independent, so no stored value depends on them).
+    OpFoldResult size0 = view.getMixedSizes().front();
+    Value extent;
+    if (auto attr = dyn_cast<Attribute>(size0)) {
+      extent = constant(cast<IntegerAttr>(attr).getInt());
+    } else {
+      auto v = materialize(cast<Value>(size0), map);
+      if (failed(v))
+        return failure();
+      extent = *v;
+    }
+    Value left = arith::SubIOp::create(b, loc, extent, (*anchor)[0]);
+    Value limit = constant(rows);
+    if (op.getRows()) {
+      // The rows the (partial) last merged iteration covers.
+      auto n = materialize(op.getRows(), map);
+      if (failed(n))
+        return failure();
+      limit = arith::MinSIOp::create(b, loc, limit, *n);
+    }
+    Value valid = arith::MaxSIOp::create(
+        b, loc, arith::MinSIOp::create(b, loc, left, limit), constant(0));
+    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, valid,
+                                      constant(0));
+    emitIf(any, [&] {
+      Value size = constant(rowBytes), nRows, s1, s2;
+      if (rowStride == rowBytes) {
+        size = arith::MulIOp::create(b, loc, valid, size);
+      } else {
+        nRows = valid;
+        s1 = constant(load ? rowStride : rowBytes);
+        s2 = constant(load ? rowBytes : rowStride);
+      }
+      if (load)
+        dfir::DmaOp::create(b, loc, size, memName, memAddr, bufName, bufAddr,
+                            nRows, s1, s2);
+      else
+        dfir::DmaOp::create(b, loc, size, bufName, bufAddr, memName, memAddr,
+                            nRows, s1, s2);
+    });
+    return success();
+  }
+
+  if (op.getRows())
+    return op.emitError("a row limit on a transfer of rank ")
+           << rank << " is not supported yet";
+  if (rows > 1 && rowStride == rowBytes) {
+    rowBytes *= rows;
+    rows = 1;
+  }
+  auto emitRows = [&](Value memAt, Value bufAt) {
+    Value size = constant(rowBytes);
+    Value nRows, s1, s2;
+    if (rows > 1) {
+      nRows = constant(rows);
+      s1 = constant(load ? rowStride : rowBytes);
+      s2 = constant(load ? rowBytes : rowStride);
+    }
+    if (load)
+      dfir::DmaOp::create(b, loc, size, memName, memAt, bufName, bufAt, nRows,
+                          s1, s2);
+    else
+      dfir::DmaOp::create(b, loc, size, bufName, bufAt, memName, memAt, nRows,
+                          s1, s2);
+  };
+  if (outer == 1) {
+    emitRows(memAddr, bufAddr);
+    return success();
+  }
+  // Outer dimensions: one 2-d transfer per point, row-major.
+  int64_t planeBytes = extents[rank - 2] * extents[rank - 1] * esize;
+  Value c0 = constant(0), c1 = constant(1);
+  scf::ForOp::create(b, loc, c0, constant(outer), c1, ValueRange{},
+                     [&](OpBuilder &, Location, Value o, ValueRange) {
+    Value memOffset = constant(0), rest = o;
+    for (int64_t d = static_cast<int64_t>(rank) - 3; d >= 0; --d) {
+      Value coord = arith::RemUIOp::create(b, loc, rest, constant(extents[d]));
+      rest = arith::DivUIOp::create(b, loc, rest, constant(extents[d]));
+      memOffset = arith::AddIOp::create(
+          b, loc, memOffset,
+          arith::MulIOp::create(b, loc, coord, constant(strides[d] * esize)));
+    }
+    emitRows(arith::AddIOp::create(b, loc, memAddr, memOffset),
+             arith::AddIOp::create(
+                 b, loc, bufAddr,
+                 arith::MulIOp::create(b, loc, o, constant(planeBytes))));
+    scf::YieldOp::create(b, loc);
+  });
+  return success();
+}
+
+FailureOr<std::pair<Value, std::string>>
+ProgramBuilder::tileAddress(Value tileValue, ValueRange indices,
+                            IRMapping &map, const LaneInstance &li) {
+  OpBuilder &b = *builder;
+  auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
+  auto view = tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
+                   : nullptr;
+  if (!view)
+    return emitError(tileValue.getLoc(),
+                     "access tile is not built on a memory view");
+  Location loc = tile.getLoc();
+  auto memref = cast<MemRefType>(view.getType());
+  int64_t esize = elementBytes(memref.getElementType());
+  ArrayRef<int64_t> strides = view.getStaticStrides();
+  SmallVector<Value> operands;
+  for (Value index : tile.getIndices()) {
+    auto v = materialize(index, map);
+    if (failed(v))
+      return failure();
+    operands.push_back(*v);
+  }
+  auto anchor = affine::expandAffineMap(b, loc, tile.getBaseMap(), operands);
+  if (!anchor || anchor->size() != strides.size())
+    return tile.emitError("cannot expand the anchor of this access tile");
+  Value offset = constant(0);
+  for (auto [d, coord] : llvm::enumerate(*anchor)) {
+    Value at = coord;
+    if (d < indices.size()) {
+      auto v = materialize(indices[d], map);
+      if (failed(v))
+        return failure();
+      at = arith::AddIOp::create(b, loc, at, *v);
+    }
+    offset = arith::AddIOp::create(
+        b, loc, offset,
+        arith::MulIOp::create(b, loc, at, constant(strides[d])));
+  }
+  Value bytes = arith::MulIOp::create(b, loc, offset, constant(esize));
+  auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+  if (space && space->kind == ktdp::MemoryKind::ct_local) {
+    // The kernel's scratchpad views start the lane's region; the view's
+    // own address counts elements from there.
+    auto kind = view->getAttrOfType<StringAttr>("ktdf.memory");
+    APInt literal;
+    if (!kind || !matchPattern(view.getOffset(), m_ConstantInt(&literal)))
+      return view.emitError("scratchpad view without a literal address or "
+                            "device memory");
+    Value base = dfir::AddressOp::create(
+        b, loc, b.getIndexType(),
+        KernelLowering::localOf(kind.getValue(), li));
+    base = arith::AddIOp::create(
+        b, loc, base, constant(literal.getSExtValue() * esize));
+    return std::make_pair(
+        arith::AddIOp::create(b, loc, base, bytes).getResult(),
+        kernel.memoryOf(kind.getValue(), li));
+  }
+  std::string tensor = kernel.tensorOf(view.getOffset());
+  if (tensor.empty())
+    return view.emitError("view does not start at a kernel argument or a "
+                          "literal address");
+  Value base = dfir::AddressOp::create(b, loc, b.getIndexType(), tensor);
+  return std::make_pair(arith::AddIOp::create(b, loc, base, bytes).getResult(),
+                        kernel.globalMemory);
+}
+
+LogicalResult ProgramBuilder::emitTileChunk(DataTransferOp op, IRMapping &map,
+                                            const LaneInstance &li) {
+  OpBuilder &b = *builder;
+  bool fromTile = isa<ktdp::AccessTileType>(op.getSrc().getType());
+  Value slot = fromTile ? op.getDst() : op.getSrc();
+  auto where = tileAddress(fromTile ? op.getSrc() : op.getDst(),
+                           fromTile ? op.getSrcIndices() : op.getDstIndices(),
+                           map, li);
+  if (failed(where))
+    return failure();
+  auto fifo = FlatSymbolRefAttr::get(b.getContext(), kernel.fifoOf(slot, li));
+  Value size =
+      constant(cast<FifoSlotType>(slot.getType()).getSizeInBytes());
+  if (fromTile)
+    dfir::LoadOp::create(b, op.getLoc(), fifo,
+                         b.getStringAttr(where->second), where->first, size);
+  else
+    dfir::StoreOp::create(b, op.getLoc(), fifo,
+                          b.getStringAttr(where->second), where->first, size);
+  return success();
+}
