@@ -37,7 +37,7 @@ static double throughputOf(Engine &e, UnitState &u, OpClass c, ElemType t,
   double thr = e.machine.units[u.prog->unit].getThroughput(c, t);
   if (thr <= 0)
     e.fail(u, llvm::formatv("{0} cannot compute {1} ({2}) on {3}",
-                            e.unitName(u), what, opClassName(c),
+                            e.unitName(u), what, stringifyOpClass(c),
                             elemTypeName(t))
                   .str());
   return thr;
@@ -73,7 +73,8 @@ Step Engine::stepMap(UnitState &u, const Inst &in) {
       if (thr <= 0)
         return fail(u, llvm::formatv("{0} cannot compute {1} ({2}) on {3}",
                                      unit.name, scalarOpName(op.op),
-                                     opClassName(c), elemTypeName(costType))
+                                     stringifyOpClass(c),
+                                     elemTypeName(costType))
                            .str());
       cycles += costCycles(n, thr);
     }

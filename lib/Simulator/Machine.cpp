@@ -52,20 +52,6 @@ bool ktflow::sim::isFloat(ElemType type) {
          type == ElemType::f32 || type == ElemType::f64;
 }
 
-llvm::StringRef ktflow::sim::opClassName(OpClass opClass) {
-  switch (opClass) {
-  case OpClass::Elementwise:
-    return "elementwise";
-  case OpClass::Transcendental:
-    return "transcendental";
-  case OpClass::Reduction:
-    return "reduction";
-  case OpClass::Matrix:
-    return "matrix";
-  }
-  return "?";
-}
-
 std::optional<uint32_t> Machine::findMemory(llvm::StringRef name) const {
   for (uint32_t i = 0; i < memories.size(); ++i)
     if (memories[i].name == name)

@@ -5,12 +5,15 @@
 // capacity and aggregate bandwidth, execution-unit instances with compute
 // throughput per op class and element type, and links (datapaths) with
 // bandwidth, latency, FIFO depth and transfer granularities. It knows nothing
-// of MLIR; an adapter builds it from the device model.
+// of MLIR (it shares only the header-only OpClass of the architecture
+// description); an adapter builds it from the device model.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KTFLOW_SIMULATOR_MACHINE_H
 #define KTFLOW_SIMULATOR_MACHINE_H
+
+#include "ktflow/Dialect/KTDFArch/IR/OpClass.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -33,10 +36,12 @@ llvm::StringRef elemTypeName(ElemType type);
 std::optional<ElemType> parseElemType(llvm::StringRef name);
 bool isFloat(ElemType type);
 
-/// Classes of compute operations, each with its own throughput.
-enum class OpClass : uint8_t { Elementwise, Transcendental, Reduction, Matrix };
-constexpr unsigned kNumOpClasses = 4;
-llvm::StringRef opClassName(OpClass opClass);
+/// Classes of compute operations, each with its own throughput: the
+/// architecture description's, so a machine built from a device model keeps
+/// its rates in the same rows.
+using mlir::ktdf_arch::kNumOpClasses;
+using mlir::ktdf_arch::OpClass;
+using mlir::ktdf_arch::stringifyOpClass;
 
 /// What a unit can do; derived from device features, never from names.
 enum UnitRole : uint32_t {

@@ -75,7 +75,8 @@ LogicalResult ProgramEmitter::checkCompute(Operation *op, sim::OpClass opClass,
     return success();
   return op->emitError("unit '")
          << unit.name << "' cannot compute " << op->getName() << " ("
-         << sim::opClassName(opClass) << ") on " << sim::elemTypeName(type);
+         << sim::stringifyOpClass(opClass) << ") on "
+         << sim::elemTypeName(type);
 }
 
 FailureOr<uint32_t> ProgramEmitter::memory(Operation *op, StringRef name) {

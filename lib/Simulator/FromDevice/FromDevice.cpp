@@ -172,7 +172,7 @@ Machine ktflow::sim::buildMachine(const DeviceModel &model) {
       for (unsigned c = 0; c < kNumOpClasses; ++c)
         for (unsigned t = 0; t < kNumElemTypes; ++t) {
           std::optional<double> thr = node.unit->getThroughput(
-              static_cast<mlir::ktdf_arch::OpClass>(c),
+              static_cast<OpClass>(c),
               mlirType(ctx, static_cast<ElemType>(t)));
           unit.throughput[c][t] = thr.value_or(0);
         }

@@ -17,20 +17,6 @@ using namespace mlir::ktdf_arch::spec_reader;
 // Enum names
 //===----------------------------------------------------------------------===//
 
-StringRef mlir::ktdf_arch::stringifyOpClass(OpClass cls) {
-  switch (cls) {
-  case OpClass::Elementwise:
-    return "elementwise";
-  case OpClass::Transcendental:
-    return "transcendental";
-  case OpClass::Reduction:
-    return "reduction";
-  case OpClass::Matrix:
-    return "matrix";
-  }
-  return "unknown";
-}
-
 StringRef mlir::ktdf_arch::stringifyTopology(Topology topology) {
   switch (topology) {
   case Topology::Ring:

@@ -11,6 +11,8 @@
 #ifndef KTFLOW_DIALECT_KTDFARCH_IR_NODESPEC_H
 #define KTFLOW_DIALECT_KTDFARCH_IR_NODESPEC_H
 
+#include "ktflow/Dialect/KTDFArch/IR/OpClass.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/LLVM.h"
@@ -68,11 +70,6 @@ inline constexpr double kDefaultTranscendentalDivisor = 4.0;
 //===----------------------------------------------------------------------===//
 // Features
 //===----------------------------------------------------------------------===//
-
-/// Classes of operations whose throughput a compute unit states.
-enum class OpClass { Elementwise, Transcendental, Reduction, Matrix };
-inline constexpr unsigned kNumOpClasses = 4;
-llvm::StringRef stringifyOpClass(OpClass cls);
 
 struct SimdFeature {
   /// Lanes per element type, in the order written.
