@@ -6,7 +6,10 @@
 //
 // Not published, stated here as estimates: a 1 GHz clock, and device memory
 // (128 GiB LPDDR5) at 1024 B/cycle (about 1 TB/s, the figure ktir-cpu uses);
-// the matrix engine's rate is the default of one 8×8 MAC wave per cycle.
+// the matrix engine's rate is the default of one 8×8 MAC wave per cycle;
+// the vector unit also computes f32 (the spyreop intrinsics it runs take
+// f32 operands, ktir-reference §2), estimated as pairs of its f16 lanes:
+// 32 f32 lanes at half the f16 rates.
 
 #DDR  = { kind = "DDR", size = 137438953472, ktdf_arch.bandwidth = 1024 }
 #LX   = { kind = "LX", size = 2097152 }
@@ -26,11 +29,11 @@
 #PT      = { kind = "PT", ktdf_arch.features = { ktdf_arch.feature.compute,
              ktdf_arch.feature.matrix = { shape = array<i64: 8, 8, 8>, dtypes = [f16] } } }
 #SFP     = { kind = "SFP", ktdf_arch.features = { ktdf_arch.feature.compute,
-             ktdf_arch.feature.simd = { lanes = #ktdf_arch.map<f16 = 64> },
+             ktdf_arch.feature.simd = { lanes = #ktdf_arch.map<f16 = 64, f32 = 32> },
              ktdf_arch.feature.throughput = {
-               elementwise = #ktdf_arch.map<f16 = 64>,
-               transcendental = #ktdf_arch.map<f16 = 8>,
-               reduction = #ktdf_arch.map<f16 = 64> } } }
+               elementwise = #ktdf_arch.map<f16 = 64, f32 = 32>,
+               transcendental = #ktdf_arch.map<f16 = 8, f32 = 4>,
+               reduction = #ktdf_arch.map<f16 = 64, f32 = 32> } } }
 
 // One 128-byte stick per cycle between device memory and LX.
 #STICK    = { ktdf_arch.transfer_granularity = array<i64: 128>,

@@ -110,10 +110,14 @@ TEST_F(RooflineTest, SpyreLikeDevice) {
   // 8x8 PT: 64 MAC/cycle by default, 2 per core, 64 in the device.
   EXPECT_EQ(compute(roofline, OpClass::Matrix, f16()), Peak(128, 4096));
   EXPECT_EQ(roofline.getRidgePoint(OpClass::Matrix, f16()), 4.0);
-  // SFP: 64 f16 lanes; transcendental stated as 8 per cycle.
+  // SFP: 64 f16 lanes, 32 f32; transcendental stated as 8 (f32: 4) per
+  // cycle; 2 corelets per core, 32 cores.
   EXPECT_EQ(compute(roofline, OpClass::Elementwise, f16()), Peak(128, 4096));
   EXPECT_EQ(compute(roofline, OpClass::Transcendental, f16()), Peak(16, 512));
-  EXPECT_EQ(compute(roofline, OpClass::Elementwise, f32()), Peak(-1, -1));
+  EXPECT_EQ(compute(roofline, OpClass::Elementwise, f32()), Peak(64, 2048));
+  EXPECT_EQ(compute(roofline, OpClass::Transcendental, f32()), Peak(8, 256));
+  // No i32 rates: the SFP cannot compute integers.
+  EXPECT_EQ(compute(roofline, OpClass::Elementwise, i32()), Peak(-1, -1));
 
   // Ring of 32, both ways, 128 B/cycle per direction.
   ASSERT_EQ(roofline.getInterconnects().size(), 1u);

@@ -96,7 +96,8 @@ TEST_F(ScheduleTargetTest, SpyreLikeLanesAreCoreletInstances) {
   EXPECT_EQ(t->getInstanceName(second.compute, 5, second),
             "core[5]/corelet[1]/SFP");
   EXPECT_EQ(t->getSimdLanes(second, mlir::Float16Type::get(&context)), 64);
-  EXPECT_FALSE(t->getSimdLanes(second, mlir::Float32Type::get(&context)));
+  EXPECT_EQ(t->getSimdLanes(second, mlir::Float32Type::get(&context)), 32);
+  EXPECT_FALSE(t->getSimdLanes(second, mlir::IntegerType::get(&context, 32)));
 }
 
 TEST_F(ScheduleTargetTest, MeshDeviceShareOneDmaForLoadsAndStores) {
