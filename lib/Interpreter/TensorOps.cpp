@@ -68,6 +68,25 @@ static bool windowInside(ArrayRef<int64_t> shape, ArrayRef<int64_t> offsets,
   return true;
 }
 
+/// Calls `f(inFull, inDense)` for every element of the strided window
+/// (offsets, sizes, strides) of a row-major tensor of shape `fullShape`, with
+/// its flat index there and in a dense row-major tensor of shape `sizes`, so
+/// extracting and inserting a slice walk the window the same way.
+template <typename F>
+static void forEachWindowElement(ArrayRef<int64_t> fullShape,
+                                 ArrayRef<int64_t> offsets,
+                                 ArrayRef<int64_t> sizes,
+                                 ArrayRef<int64_t> strides, F f) {
+  SmallVector<int64_t, 4> fullStrides = rowMajorStrides(fullShape);
+  int64_t base = 0;
+  SmallVector<int64_t, 4> scaled;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    base += offsets[d] * fullStrides[d];
+    scaled.push_back(fullStrides[d] * strides[d]);
+  }
+  forEachStrided(sizes, base, scaled, 0, rowMajorStrides(sizes), f);
+}
+
 LogicalResult ktflow::interp::insertSlice(Tensor &dest, const Tensor &src,
                                           ArrayRef<int64_t> offsets,
                                           ArrayRef<int64_t> sizes,
@@ -79,20 +98,14 @@ LogicalResult ktflow::interp::insertSlice(Tensor &dest, const Tensor &src,
     message = "type mismatch: source does not match the slice";
     return failure();
   }
-  SmallVector<int64_t, 4> destStrides = rowMajorStrides(dest.shape);
-  int64_t base = 0;
-  SmallVector<int64_t, 4> scaled;
-  for (size_t d = 0; d < sizes.size(); ++d) {
-    base += offsets[d] * destStrides[d];
-    scaled.push_back(destStrides[d] * strides[d]);
-  }
-  SmallVector<int64_t, 4> srcStrides = rowMajorStrides(sizes);
   if (isFloat(dest.dtype))
-    forEachStrided(sizes, base, scaled, 0, srcStrides,
-                   [&](int64_t d, int64_t s) { dest.floats[d] = src.floats[s]; });
+    forEachWindowElement(
+        dest.shape, offsets, sizes, strides,
+        [&](int64_t d, int64_t s) { dest.floats[d] = src.floats[s]; });
   else
-    forEachStrided(sizes, base, scaled, 0, srcStrides,
-                   [&](int64_t d, int64_t s) { dest.ints[d] = src.ints[s]; });
+    forEachWindowElement(
+        dest.shape, offsets, sizes, strides,
+        [&](int64_t d, int64_t s) { dest.ints[d] = src.ints[s]; });
   return success();
 }
 
@@ -101,17 +114,36 @@ static LogicalResult setTensor(TileExecutor &exec, Value result, Tensor t) {
   return success();
 }
 
+/// A zero-filled tensor of the op's result type, or the error for a type the
+/// interpreter cannot hold.
+static FailureOr<Tensor> makeResultTensor(TileExecutor &exec, Operation *op,
+                                          Type type,
+                                          ArrayRef<int64_t> dynamicSizes) {
+  FailureOr<Tensor> t = makeTensorOfType(type, dynamicSizes);
+  if (failed(t))
+    return exec.error(op) << "cannot create a tensor of type " << type
+                          << " (unsupported element type, negative size or "
+                             "more than 2^28 elements)";
+  return t;
+}
+
+/// Stores `s` unconverted: the verifier already matched its type.
+static void setElement(Tensor &t, int64_t flat, const Scalar &s) {
+  if (isFloat(t.dtype))
+    t.floats[flat] = s.f;
+  else
+    t.ints[flat] = s.i;
+}
+
 static LogicalResult runEmpty(TileExecutor &exec, Operation *op) {
   auto empty = cast<tensor::EmptyOp>(op);
   FailureOr<SmallVector<int64_t, 4>> dyn =
       exec.getIndices(op, empty.getDynamicSizes());
   if (failed(dyn))
     return failure();
-  FailureOr<Tensor> t = makeTensorOfType(empty.getType(), *dyn);
+  FailureOr<Tensor> t = makeResultTensor(exec, op, empty.getType(), *dyn);
   if (failed(t))
-    return exec.error(op) << "cannot create a tensor of type " << empty.getType()
-                          << " (unsupported element type, negative size or "
-                             "more than 2^28 elements)";
+    return failure();
   return setTensor(exec, empty, std::move(*t));
 }
 
@@ -122,11 +154,9 @@ static LogicalResult runSplat(TileExecutor &exec, Operation *op) {
       exec.getIndices(op, splat.getDynamicSizes());
   if (failed(value) || failed(dyn))
     return failure();
-  FailureOr<Tensor> t = makeTensorOfType(splat.getType(), *dyn);
+  FailureOr<Tensor> t = makeResultTensor(exec, op, splat.getType(), *dyn);
   if (failed(t))
-    return exec.error(op) << "cannot create a tensor of type " << splat.getType()
-                          << " (unsupported element type, negative size or "
-                             "more than 2^28 elements)";
+    return failure();
   if (isFloat(t->dtype))
     std::fill(t->floats.begin(), t->floats.end(), value->f);
   else
@@ -181,48 +211,55 @@ static LogicalResult runInsert(TileExecutor &exec, Operation *op) {
   if (failed(flat))
     return failure();
   Tensor copy = **t;
-  if (isFloat(copy.dtype))
-    copy.floats[*flat] = value->f;
-  else
-    copy.ints[*flat] = value->i;
+  setElement(copy, *flat, *value);
   return setTensor(exec, insert, std::move(copy));
 }
 
-static LogicalResult runExtractSlice(TileExecutor &exec, Operation *op) {
-  auto slice = cast<tensor::ExtractSliceOp>(op);
-  FailureOr<TensorRef> src = exec.getTensor(op, slice.getSource());
+/// The offsets, sizes and strides of a slice op, evaluated.
+struct SliceWindow {
+  SmallVector<int64_t, 4> offsets, sizes, strides;
+};
+
+/// Evaluates all three lists before failing, so each bad operand is reported.
+static FailureOr<SliceWindow>
+evaluateWindow(TileExecutor &exec, OffsetSizeAndStrideOpInterface slice) {
+  Operation *op = slice.getOperation();
   FailureOr<SmallVector<int64_t, 4>> offsets =
       evaluateMixed(exec, op, slice.getMixedOffsets());
   FailureOr<SmallVector<int64_t, 4>> sizes =
       evaluateMixed(exec, op, slice.getMixedSizes());
   FailureOr<SmallVector<int64_t, 4>> strides =
       evaluateMixed(exec, op, slice.getMixedStrides());
-  if (failed(src) || failed(offsets) || failed(sizes) || failed(strides))
+  if (failed(offsets) || failed(sizes) || failed(strides))
+    return failure();
+  return SliceWindow{std::move(*offsets), std::move(*sizes),
+                     std::move(*strides)};
+}
+
+static LogicalResult runExtractSlice(TileExecutor &exec, Operation *op) {
+  auto slice = cast<tensor::ExtractSliceOp>(op);
+  FailureOr<TensorRef> src = exec.getTensor(op, slice.getSource());
+  FailureOr<SliceWindow> w = evaluateWindow(exec, slice);
+  if (failed(src) || failed(w))
     return failure();
   const Tensor &s = **src;
   std::string message;
-  if (!windowInside(s.shape, *offsets, *sizes, *strides, message))
+  if (!windowInside(s.shape, w->offsets, w->sizes, w->strides, message))
     return exec.error(op) << message;
   llvm::SmallBitVector dropped = slice.getDroppedDims();
   SmallVector<int64_t, 4> shape;
-  for (auto [d, size] : llvm::enumerate(*sizes))
+  for (auto [d, size] : llvm::enumerate(w->sizes))
     if (!dropped.test(d))
       shape.push_back(size);
   Tensor out = Tensor::zeros(s.dtype, shape);
-  SmallVector<int64_t, 4> srcStrides = rowMajorStrides(s.shape);
-  int64_t base = 0;
-  SmallVector<int64_t, 4> scaled;
-  for (size_t d = 0; d < sizes->size(); ++d) {
-    base += (*offsets)[d] * srcStrides[d];
-    scaled.push_back(srcStrides[d] * (*strides)[d]);
-  }
-  SmallVector<int64_t, 4> outStrides = rowMajorStrides(*sizes);
   if (isFloat(s.dtype))
-    forEachStrided(*sizes, base, scaled, 0, outStrides,
-                   [&](int64_t a, int64_t b) { out.floats[b] = s.floats[a]; });
+    forEachWindowElement(
+        s.shape, w->offsets, w->sizes, w->strides,
+        [&](int64_t a, int64_t b) { out.floats[b] = s.floats[a]; });
   else
-    forEachStrided(*sizes, base, scaled, 0, outStrides,
-                   [&](int64_t a, int64_t b) { out.ints[b] = s.ints[a]; });
+    forEachWindowElement(
+        s.shape, w->offsets, w->sizes, w->strides,
+        [&](int64_t a, int64_t b) { out.ints[b] = s.ints[a]; });
   return setTensor(exec, slice, std::move(out));
 }
 
@@ -230,18 +267,13 @@ static LogicalResult runInsertSlice(TileExecutor &exec, Operation *op) {
   auto slice = cast<tensor::InsertSliceOp>(op);
   FailureOr<TensorRef> src = exec.getTensor(op, slice.getSource());
   FailureOr<TensorRef> dest = exec.getTensor(op, slice.getDest());
-  FailureOr<SmallVector<int64_t, 4>> offsets =
-      evaluateMixed(exec, op, slice.getMixedOffsets());
-  FailureOr<SmallVector<int64_t, 4>> sizes =
-      evaluateMixed(exec, op, slice.getMixedSizes());
-  FailureOr<SmallVector<int64_t, 4>> strides =
-      evaluateMixed(exec, op, slice.getMixedStrides());
-  if (failed(src) || failed(dest) || failed(offsets) || failed(sizes) ||
-      failed(strides))
+  FailureOr<SliceWindow> w = evaluateWindow(exec, slice);
+  if (failed(src) || failed(dest) || failed(w))
     return failure();
   Tensor out = **dest;
   std::string message;
-  if (failed(insertSlice(out, **src, *offsets, *sizes, *strides, message)))
+  if (failed(insertSlice(out, **src, w->offsets, w->sizes, w->strides,
+                         message)))
     return exec.error(op) << message;
   return setTensor(exec, slice, std::move(out));
 }
@@ -327,19 +359,14 @@ static LogicalResult runDim(TileExecutor &exec, Operation *op) {
 
 static LogicalResult runFromElements(TileExecutor &exec, Operation *op) {
   auto from = cast<tensor::FromElementsOp>(op);
-  FailureOr<Tensor> t = makeTensorOfType(from.getType(), {});
+  FailureOr<Tensor> t = makeResultTensor(exec, op, from.getType(), {});
   if (failed(t))
-    return exec.error(op) << "cannot create a tensor of type " << from.getType()
-                          << " (unsupported element type, negative size or "
-                             "more than 2^28 elements)";
+    return failure();
   for (auto [i, element] : llvm::enumerate(from.getElements())) {
     FailureOr<Scalar> s = exec.getScalar(op, element);
     if (failed(s))
       return failure();
-    if (isFloat(t->dtype))
-      t->floats[i] = s->f;
-    else
-      t->ints[i] = s->i;
+    setElement(*t, i, *s);
   }
   return setTensor(exec, from, std::move(*t));
 }
@@ -372,11 +399,9 @@ static LogicalResult runGenerate(TileExecutor &exec, Operation *op) {
       exec.getIndices(op, generate.getDynamicExtents());
   if (failed(dyn))
     return failure();
-  FailureOr<Tensor> t = makeTensorOfType(generate.getType(), *dyn);
+  FailureOr<Tensor> t = makeResultTensor(exec, op, generate.getType(), *dyn);
   if (failed(t))
-    return exec.error(op) << "cannot create a tensor of type " << generate.getType()
-                          << " (unsupported element type, negative size or "
-                             "more than 2^28 elements)";
+    return failure();
   Block &body = generate.getBody().front();
   for (int64_t flat = 0, n = t->numElements(); flat < n; ++flat) {
     FailureOr<Scalar> s =
