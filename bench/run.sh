@@ -11,7 +11,7 @@ build=${1:-$root/build}
 ktflow=$build/bin/ktflow
 kernels="add add_loop add_runtime_arg elementwise broadcast_add broadcast_scalar
 broadcast_row row_reduce col_reduce softmax layernorm rmsnorm gelu_spyreop
-rope dynamic_mask"
+rope dynamic_mask bias_loop"
 devices="sample_device spyre_like mesh_device"
 
 args_for() {

@@ -48,6 +48,8 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
   ktdf::KTDFBufferOptions buffer;
   buffer.depth = options.optimize ? options.depth : 1;
   pm.addPass(ktdf::createKTDFBuffer(buffer));
+  if (options.optimize)
+    pm.addPass(ktdf::createKTDFHoistInvariantTransfers());
   pm.addPass(ktdf::createKTDFAllocateScratchpad());
   addCheckpoint(pm, "post_scheduling");
 }

@@ -68,6 +68,24 @@ TEST(Examples, BroadcastAdd) {
   expectClose(run->output("y"), ref, Tolerance::half(), "Y");
 }
 
+TEST(Examples, BiasLoop) {
+  auto run = KernelRun::fromExample("bias_loop.mlir");
+  ASSERT_TRUE(run->ok()) << run->errors;
+  Tensor x = randomTensor(DType::F16, {4096, 128}, 11);
+  Tensor s = randomTensor(DType::F16, {128}, 12);
+  Tensor b = randomTensor(DType::F16, {128}, 13);
+  run->input("x", x);
+  run->input("s", s);
+  run->input("b", b);
+  ASSERT_TRUE(run->run()) << run->errors;
+  // The multiply rounds to f16 before the add.
+  std::vector<double> ref(4096 * 128);
+  for (int64_t i = 0; i < 4096; ++i)
+    for (int64_t j = 0; j < 128; ++j)
+      ref[i * 128 + j] = f16(f16(at(x, i, j, 128) * s.floats[j]) + b.floats[j]);
+  expectClose(run->output("y"), ref, Tolerance::half(), "Y");
+}
+
 TEST(Examples, IfSelect) {
   auto run = KernelRun::fromExample("if_select.mlir");
   ASSERT_TRUE(run->ok()) << run->errors;

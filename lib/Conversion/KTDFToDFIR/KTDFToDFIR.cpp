@@ -84,6 +84,15 @@ const PipelineInfo &KernelLowering::infoOf(PipelineOp op) const {
   llvm_unreachable("pipeline was collected");
 }
 
+std::pair<std::string, int64_t>
+KernelLowering::bufferOf(const PipelineInfo &info, Value buffer) const {
+  if (auto it = exported.find(buffer); it != exported.end())
+    for (const PipelineInfo &owner : pipelines)
+      if (owner.buffers.count(it->second))
+        return owner.buffers.lookup(it->second);
+  return info.buffers.lookup(buffer);
+}
+
 LogicalResult KernelLowering::collectArguments() {
   Block &entry = func.front();
   SmallVector<ParallelOp> parallels(entry.getOps<ParallelOp>());
@@ -203,6 +212,9 @@ LogicalResult KernelLowering::collectPipelines() {
           prefix + "_buf" + std::to_string(b++),
           type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8)};
     }
+    for (auto [i, result] : llvm::enumerate(op->getResults()))
+      if (PrivateOp priv = op.getExportedBuffer(i))
+        exported[result] = priv.getResult();
     SmallVector<StageOp> stages(op.getBody().front().getOps<StageOp>());
     for (StageOp stage : stages)
       if (!stage.getUnit() || !target.findNode(*stage.getUnit()))
@@ -228,6 +240,7 @@ LogicalResult KernelLowering::collectPipelines() {
     }
     pipelines.push_back(std::move(info));
   }
+  collectExportChannels();
   // Stages of different pipelines that touch the kernel's scratchpad views
   // are ordered by a channel from the earlier to the later one.
   auto touchesLocal = [](StageOp stage, bool &writes) {
@@ -277,6 +290,39 @@ LogicalResult KernelLowering::collectPipelines() {
                << li.count;
   }
   return success();
+}
+
+void KernelLowering::collectExportChannels() {
+  for (PipelineInfo &owner : pipelines) {
+    if (owner.op->getNumResults() == 0)
+      continue;
+    unsigned c = 0;
+    for (PipelineInfo &other : pipelines) {
+      if (&other == &owner)
+        continue;
+      for (auto reader : other.op.getBody().front().getOps<StageOp>()) {
+        llvm::SmallPtrSet<Value, 4> rReads, rWrites;
+        buffersOf(reader, rReads, rWrites);
+        for (auto writer : owner.op.getBody().front().getOps<StageOp>()) {
+          llvm::SmallPtrSet<Value, 4> wReads, wWrites;
+          buffersOf(writer, wReads, wWrites);
+          bool handsOver = llvm::any_of(rReads, [&](Value v) {
+            auto it = exported.find(v);
+            return it != exported.end() && wWrites.contains(it->second);
+          });
+          if (!handsOver || *writer.getUnit() == *reader.getUnit())
+            continue;
+          // One copy: the writer refills it only once the reader is done.
+          std::string id = std::to_string(c++);
+          std::string prefix = "p" + std::to_string(owner.index);
+          owner.channels.push_back(
+              {writer, reader, 0, prefix + "_xfull" + id, true});
+          owner.channels.push_back(
+              {reader, writer, 1, prefix + "_xfree" + id, true});
+        }
+      }
+    }
+  }
 }
 
 std::string KernelLowering::localOf(StringRef kind, const LaneInstance &li) {

@@ -41,6 +41,11 @@ struct Channel {
   /// on, and takes the last min(N, executions) tokens when it is done.
   int64_t copies = 0;
   std::string base;
+  /// A hand-over of a buffer a pipeline exports to a stage of a later
+  /// pipeline: the reader waits when its program passes the exporting
+  /// pipeline and hands the buffer back at the end of the block that holds
+  /// it.
+  bool exported = false;
 };
 
 /// What the lowering knows of one pipeline.
@@ -96,11 +101,20 @@ public:
   /// The FIFO symbol carrying `slot` for lane instance `li`.
   std::string fifoOf(Value slot, const LaneInstance &li) const;
   const PipelineInfo &infoOf(PipelineOp op) const;
+  /// Exported buffers (results of pipelines) -> the exporting pipeline's
+  /// private buffer, which has a single copy.
+  llvm::DenseMap<Value, Value> exported;
+  /// The dfir symbol base and bytes of one copy of a buffer that a stage
+  /// of `info`'s pipeline names (its own or one exported to it).
+  std::pair<std::string, int64_t> bufferOf(const PipelineInfo &info,
+                                           Value buffer) const;
 
 private:
   LogicalResult collectArguments();
   LogicalResult planInstances();
   LogicalResult collectPipelines();
+  /// Channels from the stages writing exported buffers to their readers.
+  void collectExportChannels();
   void declare(OpBuilder &b);
   LogicalResult buildPrograms(OpBuilder &b);
 

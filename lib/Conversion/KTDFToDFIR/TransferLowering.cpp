@@ -44,10 +44,12 @@ LogicalResult ProgramBuilder::emitTransfer(DataTransferOp op, IRMapping &map,
   // Byte address of an indexed buffer end (in this copy).
   auto bufferAddress = [&](Value buffer, ValueRange indices) -> FailureOr<Value> {
     auto type = cast<MemRefType>(buffer.getType());
-    auto [base, bytes] = info.buffers.lookup(buffer);
+    auto [base, bytes] = kernel.bufferOf(info, buffer);
     Value addr = dfir::AddressOp::create(b, loc, b.getIndexType(),
                                          KernelLowering::perLane(base, li));
-    Value copyOffset = arith::MulIOp::create(b, loc, copy, constant(bytes));
+    // A buffer exported by another pipeline has one copy.
+    Value c = kernel.exported.count(buffer) ? constant(0) : copy;
+    Value copyOffset = arith::MulIOp::create(b, loc, c, constant(bytes));
     addr = arith::AddIOp::create(b, loc, addr, copyOffset);
     Value linear = constant(0);
     for (auto [i, index] : llvm::enumerate(indices)) {

@@ -37,10 +37,15 @@ bool ProgramBuilder::runsIn(Operation *op, const LaneInstance &li) {
     if (llvm::is_contained(it->second, stage))
       found = true;
   });
-  // A unit also passes the pipelines whose scratchpad writes it waits for.
+  // A unit also passes the pipelines whose scratchpad writes it waits for,
+  // and those exporting buffers it reads.
   op->walk([&](PipelineOp pipeline) {
-    for (const Channel &ch : kernel.infoOf(pipeline).regionChannels)
+    const PipelineInfo &info = kernel.infoOf(pipeline);
+    for (const Channel &ch : info.regionChannels)
       if (kernel.unitOf(ch.to, li) == unit)
+        found = true;
+    for (const Channel &ch : info.channels)
+      if (ch.exported && ch.copies == 0 && kernel.unitOf(ch.to, li) == unit)
         found = true;
   });
   return found;
@@ -269,6 +274,12 @@ ProgramBuilder::emitBlock(Block &block, IRMapping map,
       return failure();
     executions.assign(cloned.getResults().begin(), cloned.getResults().end());
   }
+  // Buffers exported in this block are no longer read: hand them back.
+  for (auto pipeline : block.getOps<PipelineOp>())
+    for (const Channel &ch : kernel.infoOf(pipeline).channels)
+      if (ch.exported && ch.copies > 0 && kernel.unitOf(ch.from, li) == unit)
+        dfir::SyncSendOp::create(b, pipeline.getLoc(),
+                                 KernelLowering::perLane(ch.base, li));
   return executions;
 }
 
@@ -362,6 +373,10 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
   }
   for (const Channel &ch : info.regionChannels)
     if (kernel.unitOf(ch.to, li) == unit)
+      dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
+  // Wait for the buffers this pipeline exports to stages of this unit.
+  for (const Channel &ch : info.channels)
+    if (ch.exported && ch.copies == 0 && kernel.unitOf(ch.to, li) == unit)
       dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
   return success();
 }

@@ -458,3 +458,64 @@ func.func @tile_index_buffer(%a: !ktdp.access_tile<4x64xindex>, %b: memref<4x64x
   ktdf.data_transfer %a[%i, %i] to %b : !ktdp.access_tile<4x64xindex> to memref<4x64xf16, "L1">
   return
 }
+
+// -----
+
+func.func @export_missing() {
+  // expected-error @+1 {{result 0 is exported by no buffer}}
+  %v = ktdf.pipeline -> memref<64xf16, "L1"> {
+    %buf = ktdf.private : memref<64xf16, "L1">
+  }
+  return
+}
+
+// -----
+
+func.func @export_out_of_range() {
+  ktdf.pipeline {
+    // expected-error @+1 {{exports result 1 but the pipeline has 0 result(s)}}
+    %buf = ktdf.private export 1 : memref<64xf16, "L1">
+  }
+  return
+}
+
+// -----
+
+func.func @export_twice() {
+  %v = ktdf.pipeline -> memref<64xf16, "L1"> {
+    %a = ktdf.private export 0 : memref<64xf16, "L1">
+    // expected-error @+1 {{exports result 0, which another buffer already exports}}
+    %b = ktdf.private export 0 : memref<64xf16, "L1">
+  }
+  return
+}
+
+// -----
+
+func.func @export_type() {
+  %v = ktdf.pipeline -> memref<64xf16, "L1"> {
+    // expected-error @+1 {{exports result 0 of type 'memref<64xf16, "L1">' but is 'memref<32xf16, "L1">'}}
+    %a = ktdf.private export 0 : memref<32xf16, "L1">
+  }
+  return
+}
+
+// -----
+
+func.func @export_slot() {
+  ktdf.pipeline {
+    // expected-error @+1 {{only buffers can be exported}}
+    %s = ktdf.private export 0 : !ktdf.fifo.slot<L1LU -> SFU, 64xf16>
+  }
+  return
+}
+
+// -----
+
+func.func @export_copies() {
+  // expected-error @+1 {{exports buffers, which live across its executions, so it cannot rotate 2 copies}}
+  %v = ktdf.pipeline modulo(size: 2) -> memref<64xf16, "L1"> {
+    %a = ktdf.private export 0 : memref<64xf16, "L1">
+  }
+  return
+}

@@ -129,3 +129,29 @@ func.func @indexed_tile(%t: !ktdp.access_tile<4x128xindex>, %r: index, %c: index
   }
   return
 }
+
+// A pipeline that exports its buffer to the pipelines of a loop.
+// CHECK-LABEL: func.func @exported_buffer
+func.func @exported_buffer(%tv: !ktdp.access_tile<64xindex>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // CHECK: %[[V:.*]] = ktdf.pipeline modulo(size: 1) -> memref<64xf16, "L1"> {
+  // CHECK-NEXT: %[[B:.*]] = ktdf.private offset 128 export 0 : memref<64xf16, "L1">
+  %v = ktdf.pipeline modulo(size: 1) -> memref<64xf16, "L1"> {
+    %buf = ktdf.private offset 128 export 0 : memref<64xf16, "L1">
+    %t = ktdf.stage "load" depends_out(1) applicable_units [dma_load] {
+      ktdf.data_transfer %tv to %buf : !ktdp.access_tile<64xindex> to memref<64xf16, "L1">
+    }
+  }
+  scf.for %i = %c0 to %c4 step %c1 {
+    ktdf.pipeline modulo(size: 2) {
+      %slot = ktdf.private : !ktdf.fifo.slot<L1LU -> SFU, 64xf16>
+      // CHECK: ktdf.data_transfer %[[V]][%{{.*}}] to
+      ktdf.stage "feed" depends_out(0) applicable_units [scratchpad_load] {
+        ktdf.data_transfer %v[%c0] to %slot : memref<64xf16, "L1"> to !ktdf.fifo.slot<L1LU -> SFU, 64xf16>
+      }
+    }
+  }
+  return
+}

@@ -3,7 +3,8 @@
 
 // The scheduler's pipeline, pinned: mapping, scheduling and lowering with
 // the four device checkpoints between them. -O0 keeps one SIMD width per
-// chunk, no coarsening, single buffering and one lane per core.
+// chunk, no coarsening, single buffering, one lane per core and loads
+// left in their loops.
 
 // CHECK:      builtin.module(
 // CHECK-NEXT:   ktdf-import-target,
@@ -19,6 +20,7 @@
 // CHECK-NEXT:   ktdf-distribute{use-lanes=true},
 // CHECK-NEXT:   ktdf-coarsen{factor=0},
 // CHECK-NEXT:   ktdf-buffer{depth=0},
+// CHECK-NEXT:   ktdf-hoist-invariant-transfers,
 // CHECK-NEXT:   ktdf-allocate-scratchpad,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=post_scheduling},
 // CHECK-NEXT:   ktdf-to-dfir,
@@ -28,6 +30,7 @@
 // O0: ktdf-tile-streams{chunk=0 use-cost-model=false},
 // O0-NEXT: ktdf-distribute{use-lanes=false},
 // O0-NEXT: ktdf-buffer{depth=1},
+// O0-NEXT: ktdf-allocate-scratchpad,
 
 ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">

@@ -168,7 +168,42 @@ LogicalResult PipelineOp::verifyRegions() {
     if (!isa<PrivateOp, StageOp>(op))
       return op.emitOpError("cannot appear directly in a ktdf.pipeline, "
                             "which holds only ktdf.private and ktdf.stage");
+  // Exported buffers: result i is the one buffer marked `export i`.
+  SmallVector<PrivateOp> exported(getNumResults());
+  for (auto priv : getBody().front().getOps<PrivateOp>()) {
+    std::optional<int64_t> index = priv.getExported();
+    if (!index)
+      continue;
+    if (!isa<MemRefType>(priv.getType()))
+      return priv.emitOpError("only buffers can be exported");
+    if (*index < 0 || *index >= static_cast<int64_t>(getNumResults()))
+      return priv.emitOpError("exports result ")
+             << *index << " but the pipeline has " << getNumResults()
+             << " result(s)";
+    if (exported[*index])
+      return priv.emitOpError("exports result ")
+             << *index << ", which another buffer already exports";
+    if (priv.getType() != getResult(*index).getType())
+      return priv.emitOpError("exports result ")
+             << *index << " of type " << getResult(*index).getType()
+             << " but is " << priv.getType();
+    exported[*index] = priv;
+  }
+  for (auto [i, priv] : llvm::enumerate(exported))
+    if (!priv)
+      return emitOpError("result ") << i << " is exported by no buffer";
+  if (getNumResults() && getNumCopies() != 1)
+    return emitOpError("exports buffers, which live across its executions, "
+                       "so it cannot rotate ")
+           << getNumCopies() << " copies";
   return success();
+}
+
+PrivateOp PipelineOp::getExportedBuffer(unsigned index) {
+  for (auto priv : getBody().front().getOps<PrivateOp>())
+    if (priv.getExported() == static_cast<int64_t>(index))
+      return priv;
+  return nullptr;
 }
 
 LogicalResult StageOp::verify() {

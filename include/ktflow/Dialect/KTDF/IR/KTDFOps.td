@@ -81,16 +81,46 @@ def KTDF_PipelineOp : KTDF_Op<"pipeline", [SingleBlock, NoTerminator,
       ...
     }
     ```
+
+    A pipeline may *export* buffers: result i is its private buffer marked
+    `export i`, which stages of later pipelines (in the same block or
+    nested below it) may read. An exported buffer has one copy (the
+    pipeline has no `modulo` above 1) and stays live until the end of the
+    block that holds the pipeline: its writer runs again only after every
+    reader is done with it, and a reading stage waits for the writer's
+    execution that precedes it. `ktdf-hoist-invariant-transfers` builds
+    such pipelines for loads that do not change across a loop.
+
+    ```mlir
+    %v = ktdf.pipeline -> memref<64xf16, "L1"> {
+      %buf = ktdf.private export 0 : memref<64xf16, "L1">
+      %t = ktdf.stage "load_1" depends_out(1) applicable_units [dma_load] {
+        ktdf.data_transfer %vtile to %buf : !ktdp.access_tile<64xindex> to memref<64xf16, "L1">
+      }
+    }
+    scf.for %i = %c0 to %c8 step %c1 {
+      ktdf.pipeline modulo(size: 2) { ... ktdf.data_transfer %v[%j] to %slot ... }
+    }
+    ```
   }];
   let arguments = (ins OptionalAttr<I64Attr>:$modulo);
+  let results = (outs Variadic<AnyStaticShapeMemRef>:$exports);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    (`modulo` `(` `size` `` `:` $modulo^ `)`)? attr-dict-with-keyword $body
+    (`modulo` `(` `size` `` `:` $modulo^ `)`)? (`->` type($exports)^)?
+    attr-dict-with-keyword $body
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::IntegerAttr":$modulo), [{
+      build($_builder, $_state, ::mlir::TypeRange(), modulo);
+    }]>
+  ];
   let hasRegionVerifier = 1;
   let extraClassDeclaration = [{
     /// The number of copies of each private resource (1 without modulo).
     int64_t getNumCopies() { return getModulo().value_or(1); }
+    /// The buffer exported as result `index`, or null.
+    PrivateOp getExportedBuffer(unsigned index);
   }];
 }
 
@@ -140,7 +170,8 @@ def KTDF_PrivateOp : KTDF_Op<"private", [HasParent<"PipelineOp">,
     enclosing pipeline (which makes `modulo` copies of it). A buffer is a
     memref whose memory space is the kind of a device memory (a string);
     scratchpad allocation records its byte `offset` in that memory (copy k
-    of an N-buffered resource sits at `offset + k * size`).
+    of an N-buffered resource sits at `offset + k * size`). A buffer marked
+    `export i` is the pipeline's result i (see `ktdf.pipeline`).
 
     ```mlir
     %buf = ktdf.private offset 0 : memref<3x64xf16, "L1">
@@ -148,9 +179,17 @@ def KTDF_PrivateOp : KTDF_Op<"private", [HasParent<"PipelineOp">,
     %free = ktdf.private : !ktdf.token
     ```
   }];
-  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let arguments = (ins OptionalAttr<I64Attr>:$offset,
+                       OptionalAttr<I64Attr>:$exported);
   let results = (outs AnyType:$result);
-  let assemblyFormat = "(`offset` $offset^)? attr-dict `:` type($result)";
+  let assemblyFormat = [{
+    (`offset` $offset^)? (`export` $exported^)? attr-dict `:` type($result)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$type, "::mlir::IntegerAttr":$offset), [{
+      build($_builder, $_state, type, offset, ::mlir::IntegerAttr());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 

@@ -4,8 +4,8 @@
 // target import and the device's PDL checkpoints, the mapping passes that
 // prepare KTIR (support check, memory-space mapping, generalisation), and
 // the scheduling passes on ScheduleIR (routing, tiling, buffering,
-// distribution, scratchpad allocation). docs/scheduler.md gives the IR
-// contract between the groups.
+// distribution, hoisting of loop-invariant loads, scratchpad allocation).
+// docs/scheduler.md gives the IR contract between the groups.
 //
 //===----------------------------------------------------------------------===//
 
@@ -213,6 +213,51 @@ def KTDFDistribute : Pass<"ktdf-distribute", "::mlir::ModuleOp"> {
     Option<"useLanes", "use-lanes", "bool", "true",
            "spread tiles over every lane of a core, not only one">
   ];
+}
+
+def KTDFHoistInvariantTransfers
+    : Pass<"ktdf-hoist-invariant-transfers", "::mlir::ModuleOp"> {
+  let summary = "Load data that does not change across a loop once";
+  let description = [{
+    A DMA load stage (the first hop of a load, tile to buffer) of a pipeline
+    inside `scf.for` loops moves out of the outermost of those loops across
+    which its transfer does not change: its access tile depends neither on
+    the induction variables nor on anything else computed in the loop, and
+    nothing in the loop writes the tensor it reads. The stage and its
+    buffer move into a new pipeline right before that loop, which exports
+    the buffer (`ktdf.pipeline -> memref<...>`, the buffer marked `export
+    i`); the stages that read the buffer in the loop read the export, and
+    drop their token from the moved stage. The index arithmetic and access
+    tile the transfer needs are cloned before the loop. A loop known to run
+    at most once gains nothing and is left alone.
+
+    ```mlir
+    // before
+    scf.for %i = %c0 to %c16 step %c1 {
+      ktdf.pipeline modulo(size: 2) {
+        %buf = ktdf.private : memref<128xf16, "L1">
+        %t = ktdf.stage "load_1" depends_out(1) applicable_units [dma_load] unit "..." {
+          ktdf.data_transfer %vtile to %buf : ...
+        }
+        %f = ktdf.stage "feed" depends_in(%x, %t) ... { ... %buf[%j] ... }
+        ...
+      }
+    }
+    // after
+    %v = ktdf.pipeline modulo(size: 1) -> memref<128xf16, "L1"> {
+      %buf = ktdf.private export 0 : memref<128xf16, "L1">
+      %t = ktdf.stage "load_1" depends_out(1) applicable_units [dma_load] unit "..." {
+        ktdf.data_transfer %vtile to %buf : ...
+      }
+    }
+    scf.for %i = %c0 to %c16 step %c1 {
+      ktdf.pipeline modulo(size: 2) {
+        %f = ktdf.stage "feed" depends_in(%x) ... { ... %v[%j] ... }
+        ...
+      }
+    }
+    ```
+  }];
 }
 
 def KTDFAllocateScratchpad

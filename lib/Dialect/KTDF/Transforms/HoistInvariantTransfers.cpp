@@ -1,0 +1,230 @@
+//===- HoistInvariantTransfers.cpp - Load loop-invariant data once --------===//
+//
+// This file implements --ktdf-hoist-invariant-transfers. A DMA load stage of
+// a pipeline inside `scf.for` loops whose access tile does not change across
+// the loop (it depends neither on the induction variable nor on anything
+// computed in the loop, and nothing in the loop writes the tensor it reads)
+// moves into a pipeline of its own right before the outermost such loop.
+// That pipeline owns the buffer and exports it; the stages that read the
+// buffer inside the loop read the export instead, so the data crosses the
+// DMA route once per execution of the enclosing block rather than once per
+// iteration. The lowering orders the hoisted writer before every reader
+// and keeps the buffer live until the end of the block (docs/scheduler.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+
+#include "ktflow/Dialect/KTDF/IR/KTDF.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFHOISTINVARIANTTRANSFERS
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+namespace {
+
+/// A load stage that can leave its loop, and the loop it leaves.
+struct Candidate {
+  StageOp stage;
+  DataTransferOp transfer;
+  PrivateOp buffer;
+  scf::ForOp loop;
+};
+
+} // namespace
+
+/// Whether `v` has the same value at every iteration of `loop`: defined
+/// outside it, or computed inside by side-effect-free ops from such values.
+static bool isInvariant(Value v, scf::ForOp loop) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return !loop->isAncestor(
+        cast<BlockArgument>(v).getOwner()->getParentOp());
+  if (!loop->isProperAncestor(def))
+    return true;
+  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    return false;
+  return llvm::all_of(def->getOperands(),
+                      [&](Value operand) { return isInvariant(operand, loop); });
+}
+
+/// The view an access tile reads, or null.
+static ktdp::ConstructMemoryViewOp viewOf(Value tile) {
+  auto op = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
+  return op ? op.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
+            : nullptr;
+}
+
+/// Whether something in `loop` may write the memory `view` reads: a
+/// transfer into an access tile on the same tensor, or on a view whose
+/// start is not a kernel argument (literal addresses may overlap).
+static bool writtenIn(scf::ForOp loop, ktdp::ConstructMemoryViewOp view) {
+  bool ours = isa<BlockArgument>(view.getOffset());
+  WalkResult walk = loop.walk([&](Operation *op) {
+    Value dst;
+    if (auto transfer = dyn_cast<DataTransferOp>(op))
+      dst = transfer.getDst();
+    else if (auto ind = dyn_cast<IndDataTransferOp>(op))
+      dst = ind.getDst();
+    else if (isa<ktdp::StoreOp>(op))
+      return WalkResult::interrupt();
+    if (!dst || !isa<ktdp::AccessTileType>(dst.getType()))
+      return WalkResult::advance();
+    auto written = viewOf(dst);
+    if (!written || !ours || written.getOffset() == view.getOffset() ||
+        !isa<BlockArgument>(written.getOffset()))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+/// The constant trip count of `loop`, if its bounds are constants.
+static std::optional<int64_t> tripCount(scf::ForOp loop) {
+  auto lb = getConstantIntValue(loop.getLowerBound());
+  auto ub = getConstantIntValue(loop.getUpperBound());
+  auto step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return *ub <= *lb ? 0 : (*ub - *lb + *step - 1) / *step;
+}
+
+/// The load stage's candidate, when its tile is invariant across at least
+/// one enclosing loop that runs more than once.
+static std::optional<Candidate> analyse(StageOp stage, PipelineOp pipeline) {
+  if (!stage.isApplicable(UnitRole::dma_load) ||
+      !stage.getDependsIn().empty())
+    return std::nullopt;
+  DataTransferOp transfer;
+  for (Operation &op : stage.getBody().front()) {
+    if (auto t = dyn_cast<DataTransferOp>(op)) {
+      if (transfer)
+        return std::nullopt;
+      transfer = t;
+    } else if (!isa<arith::ConstantOp>(op)) {
+      return std::nullopt;
+    }
+  }
+  if (!transfer || !isa<ktdp::AccessTileType>(transfer.getSrc().getType()))
+    return std::nullopt;
+  auto buffer = transfer.getDst().getDefiningOp<PrivateOp>();
+  auto view = viewOf(transfer.getSrc());
+  if (!buffer || buffer->getParentOp() != pipeline || !view)
+    return std::nullopt;
+  // The stage must be the buffer's only writer.
+  bool otherWriter = false;
+  pipeline.walk([&](Operation *op) {
+    if (op == transfer.getOperation())
+      return;
+    if (auto t = dyn_cast<DataTransferOp>(op); t && t.getDst() == buffer)
+      otherWriter = true;
+    if (auto t = dyn_cast<IndDataTransferOp>(op); t && t.getDst() == buffer)
+      otherWriter = true;
+  });
+  if (otherWriter)
+    return std::nullopt;
+  // The outermost enclosing loop the transfer does not vary in.
+  Candidate found{stage, transfer, buffer, nullptr};
+  bool repeats = false;
+  for (Operation *p = pipeline->getParentOp(); p && !isa<ParallelOp>(p);
+       p = p->getParentOp()) {
+    auto loop = dyn_cast<scf::ForOp>(p);
+    if (!loop)
+      break;
+    bool invariant =
+        llvm::all_of(transfer->getOperands(), [&](Value operand) {
+          return operand == transfer.getDst() || isInvariant(operand, loop);
+        });
+    if (!invariant || writtenIn(loop, view))
+      break;
+    found.loop = loop;
+    std::optional<int64_t> trips = tripCount(loop);
+    repeats |= !trips || *trips > 1;
+  }
+  if (!found.loop || !repeats)
+    return std::nullopt;
+  return found;
+}
+
+/// Clones before `at` the ops `v` needs that sit inside `loop`.
+static Value cloneOut(Value v, scf::ForOp loop, OpBuilder &b,
+                      IRMapping &map) {
+  if (Value mapped = map.lookupOrNull(v))
+    return mapped;
+  Operation *def = v.getDefiningOp();
+  if (!def || !loop->isProperAncestor(def))
+    return v;
+  for (Value operand : def->getOperands())
+    map.map(operand, cloneOut(operand, loop, b, map));
+  Operation *clone = b.clone(*def, map);
+  return clone->getResult(cast<OpResult>(v).getResultNumber());
+}
+
+/// Moves the candidates that leave `loop` into one exporting pipeline
+/// placed right before it.
+static void hoist(scf::ForOp loop, MutableArrayRef<Candidate> candidates) {
+  OpBuilder b(loop);
+  IRMapping outside;
+  SmallVector<Type> types;
+  for (Candidate &c : candidates) {
+    for (OpOperand &operand : c.transfer->getOpOperands())
+      if (operand.get() != c.transfer.getDst())
+        operand.set(cloneOut(operand.get(), loop, b, outside));
+    types.push_back(c.buffer.getType());
+  }
+  auto hoisted = PipelineOp::create(b, loop.getLoc(), types,
+                                    b.getI64IntegerAttr(1));
+  Block *body = b.createBlock(&hoisted.getBody());
+  for (auto [i, c] : llvm::enumerate(candidates)) {
+    // Readers now find the data through the export, ordered by it rather
+    // than by the stage's tokens.
+    for (Value token : c.stage.getDependsOut())
+      for (OpOperand &use : llvm::make_early_inc_range(token.getUses()))
+        if (auto reader = dyn_cast<StageOp>(use.getOwner()))
+          reader.getDependsInMutable().erase(use.getOperandNumber());
+    c.buffer.getResult().replaceUsesWithIf(
+        hoisted.getResult(i), [&](OpOperand &use) {
+          return use.getOwner() != c.transfer.getOperation();
+        });
+    c.buffer->moveBefore(body, body->end());
+    c.buffer.setExportedAttr(b.getI64IntegerAttr(i));
+    c.stage->moveBefore(body, body->end());
+  }
+}
+
+namespace {
+struct HoistInvariantTransfersPass
+    : public ktdf::impl::KTDFHoistInvariantTransfersBase<
+          HoistInvariantTransfersPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](func::FuncOp func) {
+      // Pipelines are visited before the exporting pipelines this creates,
+      // which therefore are never candidates themselves.
+      SmallVector<PipelineOp> pipelines;
+      func.walk([&](PipelineOp p) {
+        if (p->getNumResults() == 0)
+          pipelines.push_back(p);
+      });
+      llvm::MapVector<Operation *, SmallVector<Candidate>> byLoop;
+      for (PipelineOp pipeline : pipelines)
+        for (StageOp stage :
+             llvm::to_vector(pipeline.getBody().front().getOps<StageOp>()))
+          if (auto c = analyse(stage, pipeline))
+            byLoop[c->loop].push_back(*c);
+      for (auto &[loop, candidates] : byLoop)
+        hoist(cast<scf::ForOp>(loop), candidates);
+    });
+  }
+};
+} // namespace
