@@ -211,6 +211,12 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     }
     if (trips <= 1)
       return;
+    // Sibling pipelines under the same loop or grid share its iterations:
+    // merging iterations for one of them would skip them for the others.
+    unsigned pipelinesUnderDriver = 0;
+    parent->walk([&](PipelineOp) { ++pipelinesUnderDriver; });
+    if (pipelinesUnderDriver != 1)
+      return;
 
     // Every tile that moves with the loop must move by its own height, and
     // be 2-d (rows are what the streamed stages iterate over).
