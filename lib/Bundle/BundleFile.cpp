@@ -5,13 +5,15 @@
 // sections MACH (machine), META (symbols, FIFOs, syncs, relocations) and
 // CODE (unit programs). Reading checks, in order, the magic, the version,
 // the size and the checksum, then parses every field with bounds checks, so
-// each kind of damage gets its own message.
+// each kind of damage gets its own message. Each section's fields are listed
+// once, for writing and reading alike (SectionIO.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Bundle/Bundle.h"
 
 #include "ByteStream.h"
+#include "SectionIO.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/xxhash.h"
@@ -39,236 +41,152 @@ static constexpr uint32_t kMachineTag = tag("MACH");
 static constexpr uint32_t kMetaTag = tag("META");
 static constexpr uint32_t kCodeTag = tag("CODE");
 
-static void writeMachine(ByteWriter &w, const sim::Machine &m) {
-  w.str(m.name);
-  w.f64(m.clockHz);
-  w.uleb(m.syncLatency);
-  const sim::MachineInterconnect &ic = m.interconnect;
-  w.u8(ic.topology);
-  w.u8(ic.bidirectional);
-  w.uleb(ic.numCores);
-  w.uleb(ic.hopLatency);
-  w.f64(ic.linkBandwidth);
-  w.uleb(ic.dims.size());
-  for (uint32_t d : ic.dims)
-    w.uleb(d);
-  w.uleb(m.memories.size());
-  for (const sim::MachineMemory &mem : m.memories) {
-    w.str(mem.name);
-    w.str(mem.kind);
-    w.uleb(mem.size);
-    w.f64(mem.bandwidth);
-  }
-  w.uleb(m.units.size());
-  for (const sim::MachineUnit &u : m.units) {
-    w.str(u.name);
-    w.str(u.kind);
-    w.uleb(u.roles);
-    w.sleb(u.core);
-    unsigned nonzero = 0;
-    for (const auto &row : u.throughput)
-      for (double v : row)
-        nonzero += v != 0;
-    w.uleb(nonzero);
-    for (unsigned c = 0; c < sim::kNumOpClasses; ++c)
-      for (unsigned t = 0; t < sim::kNumElemTypes; ++t)
-        if (u.throughput[c][t] != 0) {
-          w.u8(c);
-          w.u8(t);
-          w.f64(u.throughput[c][t]);
-        }
-  }
-  w.uleb(m.links.size());
-  for (const sim::MachineLink &l : m.links) {
-    w.u8(l.from.kind);
-    w.uleb(l.from.index);
-    w.u8(l.to.kind);
-    w.uleb(l.to.index);
-    w.f64(l.bandwidth);
-    w.uleb(l.latency);
-    w.uleb(l.fifoDepth);
-    w.uleb(l.granularities.size());
-    for (uint32_t g : l.granularities)
-      w.uleb(g);
+/// The throughput table is sparse on disk: a count, then (class, type,
+/// rate) for every nonzero rate. The directions differ, hence two overloads.
+static void throughputTable(SectionWriter &io, const sim::MachineUnit &u) {
+  unsigned nonzero = 0;
+  for (const auto &row : u.throughput)
+    for (double v : row)
+      nonzero += v != 0;
+  io.uleb(nonzero);
+  for (unsigned c = 0; c < sim::kNumOpClasses; ++c)
+    for (unsigned t = 0; t < sim::kNumElemTypes; ++t)
+      if (u.throughput[c][t] != 0) {
+        io.u8(c);
+        io.u8(t);
+        io.f64(u.throughput[c][t]);
+      }
+}
+
+static void throughputTable(SectionReader &io, sim::MachineUnit &u) {
+  ByteReader &r = io.stream();
+  size_t n = r.count(10);
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t c = r.u8(), t = r.u8();
+    double v = r.f64();
+    if (c >= sim::kNumOpClasses || t >= sim::kNumElemTypes || !(v >= 0)) {
+      r.fail("bad unit throughput");
+      return;
+    }
+    u.throughput[c][t] = v;
   }
 }
 
+/// The MACH section. `IO` is SectionWriter or SectionReader; `MachineT` is
+/// const when writing.
+template <typename IO, typename MachineT>
+static void machineFields(IO &io, MachineT &m) {
+  io.str(m.name);
+  io.f64(m.clockHz);
+  io.uleb(m.syncLatency);
+  auto &ic = m.interconnect;
+  io.u8(ic.topology);
+  io.check(ic.topology <= sim::MachineInterconnect::Crossbar,
+           "unknown interconnect topology");
+  io.u8(ic.bidirectional);
+  io.uleb(ic.numCores);
+  io.uleb(ic.hopLatency);
+  io.f64(ic.linkBandwidth);
+  io.list(ic.dims, 1, [&](auto &d) { io.uleb(d); });
+  io.list(m.memories, 4, [&](auto &mem) {
+    io.str(mem.name);
+    io.str(mem.kind);
+    io.uleb(mem.size);
+    io.f64(mem.bandwidth);
+  });
+  io.list(m.units, 4, [&](auto &u) {
+    io.str(u.name);
+    io.str(u.kind);
+    io.uleb(u.roles);
+    int64_t core = u.core;
+    io.sleb(core);
+    io.check(core >= -1 && core <= INT32_MAX, "bad core index");
+    if constexpr (IO::kReading)
+      u.core = static_cast<int32_t>(core);
+    throughputTable(io, u);
+  });
+  io.list(m.links, 14, [&](auto &l) {
+    io.u8(l.from.kind);
+    io.uleb(l.from.index);
+    io.u8(l.to.kind);
+    io.uleb(l.to.index);
+    io.check(l.from.kind <= sim::NodeRef::Unit &&
+                 l.to.kind <= sim::NodeRef::Unit,
+             "bad link endpoint");
+    io.f64(l.bandwidth);
+    io.uleb(l.latency);
+    io.uleb(l.fifoDepth);
+    io.list(l.granularities, 1, [&](auto &g) { io.uleb(g); });
+  });
+}
+
 static void readMachine(ByteReader &r, sim::Machine &m) {
-  m.name = r.str();
-  m.clockHz = r.f64();
-  m.syncLatency = r.u32();
-  sim::MachineInterconnect &ic = m.interconnect;
-  uint8_t topology = r.u8();
-  if (topology > sim::MachineInterconnect::Crossbar)
-    r.fail("unknown interconnect topology");
-  ic.topology = static_cast<sim::MachineInterconnect::Topology>(topology & 3);
-  ic.bidirectional = r.u8() != 0;
-  ic.numCores = r.u32();
-  ic.hopLatency = r.u32();
-  ic.linkBandwidth = r.f64();
-  ic.dims.resize(r.count());
-  for (uint32_t &d : ic.dims)
-    d = r.u32();
-  m.memories.resize(r.count(4));
-  for (sim::MachineMemory &mem : m.memories) {
-    mem.name = r.str();
-    mem.kind = r.str();
-    mem.size = r.uleb();
-    mem.bandwidth = r.f64();
-  }
-  m.units.resize(r.count(4));
-  for (sim::MachineUnit &u : m.units) {
-    u.name = r.str();
-    u.kind = r.str();
-    u.roles = r.u32();
-    int64_t core = r.sleb();
-    if (core < -1 || core > INT32_MAX)
-      r.fail("bad core index");
-    u.core = static_cast<int32_t>(core);
-    size_t n = r.count(10);
-    for (size_t i = 0; i < n; ++i) {
-      uint8_t c = r.u8(), t = r.u8();
-      double v = r.f64();
-      if (c >= sim::kNumOpClasses || t >= sim::kNumElemTypes || !(v >= 0)) {
-        r.fail("bad unit throughput");
-        return;
-      }
-      u.throughput[c][t] = v;
-    }
-  }
-  m.links.resize(r.count(14));
-  for (sim::MachineLink &l : m.links) {
-    uint8_t fromKind = r.u8();
-    l.from.index = r.u32();
-    uint8_t toKind = r.u8();
-    l.to.index = r.u32();
-    if (fromKind > 1 || toKind > 1)
-      r.fail("bad link endpoint");
-    l.from.kind = static_cast<sim::NodeRef::Kind>(fromKind & 1);
-    l.to.kind = static_cast<sim::NodeRef::Kind>(toKind & 1);
-    l.bandwidth = r.f64();
-    l.latency = r.u32();
-    l.fifoDepth = r.u32();
-    l.granularities.resize(r.count());
-    for (uint32_t &g : l.granularities)
-      g = r.u32();
-  }
+  SectionReader io(r);
+  machineFields(io, m);
   if (r.ok())
     if (std::string err = m.validate(); !err.empty())
       r.fail("invalid machine: " + err);
 }
 
-static void writeMeta(ByteWriter &w, const Bundle &b) {
-  w.str(b.kernel);
-  w.str(b.device);
-  w.fixed64(b.deviceFingerprint);
-  w.uleb(b.tensors.size());
-  for (const TensorArg &t : b.tensors) {
-    w.str(t.name);
-    w.u8(static_cast<uint8_t>(t.elem));
-    w.u8(static_cast<uint8_t>(t.role));
-    w.uleb(t.memory);
-    w.uleb(t.dims.size());
-    for (const TensorDim &d : t.dims) {
-      w.sleb(d.size);
-      w.uleb(d.runtimeArg == kNoArg ? 0 : uint64_t(d.runtimeArg) + 1);
-    }
-  }
-  w.uleb(b.runtimeArgs.size());
-  for (const RuntimeArg &a : b.runtimeArgs) {
-    w.str(a.name);
-    w.sleb(a.granularity);
-    w.sleb(a.upperbound);
-  }
-  w.uleb(b.buffers.size());
-  for (const Buffer &buf : b.buffers) {
-    w.str(buf.name);
-    w.uleb(buf.memory);
-    w.uleb(buf.offset);
-    w.uleb(buf.size);
-  }
-  w.uleb(b.fifos.size());
-  for (const sim::FifoDesc &f : b.fifos) {
-    w.str(f.name);
-    w.uleb(f.producer);
-    w.uleb(f.consumer);
-    w.uleb(f.link);
-    w.uleb(f.depth);
-    w.uleb(f.entryBytes);
-  }
-  w.uleb(b.syncs.size());
-  for (const sim::SyncDesc &s : b.syncs) {
-    w.str(s.name);
-    w.uleb(s.sender);
-    w.uleb(s.receiver);
-  }
-  w.uleb(b.relocations.size());
-  for (const Relocation &rel : b.relocations) {
-    w.uleb(rel.program);
-    w.uleb(rel.offset);
-    w.u8(static_cast<uint8_t>(rel.kind));
-    w.uleb(rel.symbol);
-  }
+/// The META section: symbols, buffers, FIFOs, syncs and relocations.
+template <typename IO, typename BundleT>
+static void metaFields(IO &io, BundleT &b) {
+  io.str(b.kernel);
+  io.str(b.device);
+  io.fixed64(b.deviceFingerprint);
+  io.list(b.tensors, 5, [&](auto &t) {
+    io.str(t.name);
+    io.u8(t.elem);
+    io.u8(t.role);
+    io.check(static_cast<unsigned>(t.elem) < sim::kNumElemTypes &&
+                 t.role <= TensorRole::InOut,
+             "bad tensor element type or role");
+    io.uleb(t.memory);
+    io.list(t.dims, 2, [&](auto &d) {
+      io.sleb(d.size);
+      io.optionalIndex(d.runtimeArg);
+    });
+  });
+  io.list(b.runtimeArgs, 3, [&](auto &a) {
+    io.str(a.name);
+    io.sleb(a.granularity);
+    io.sleb(a.upperbound);
+  });
+  io.list(b.buffers, 4, [&](auto &buf) {
+    io.str(buf.name);
+    io.uleb(buf.memory);
+    io.uleb(buf.offset);
+    io.uleb(buf.size);
+  });
+  io.list(b.fifos, 6, [&](auto &f) {
+    io.str(f.name);
+    io.uleb(f.producer);
+    io.uleb(f.consumer);
+    io.uleb(f.link);
+    io.uleb(f.depth);
+    io.uleb(f.entryBytes);
+  });
+  io.list(b.syncs, 3, [&](auto &sync) {
+    io.str(sync.name);
+    io.uleb(sync.sender);
+    io.uleb(sync.receiver);
+  });
+  io.list(b.relocations, 4, [&](auto &rel) {
+    io.uleb(rel.program);
+    io.uleb(rel.offset);
+    io.u8(rel.kind);
+    io.check(rel.kind <= SymbolKind::RuntimeArg, "bad relocation kind");
+    io.uleb(rel.symbol);
+  });
 }
 
-static void readMeta(ByteReader &r, Bundle &b) {
-  b.kernel = r.str();
-  b.device = r.str();
-  b.deviceFingerprint = r.fixed64();
-  b.tensors.resize(r.count(5));
-  for (TensorArg &t : b.tensors) {
-    t.name = r.str();
-    uint8_t elem = r.u8(), role = r.u8();
-    if (elem >= sim::kNumElemTypes || role > 2)
-      r.fail("bad tensor element type or role");
-    t.elem = static_cast<sim::ElemType>(elem % sim::kNumElemTypes);
-    t.role = static_cast<TensorRole>(role % 3);
-    t.memory = r.u32();
-    t.dims.resize(r.count(2));
-    for (TensorDim &d : t.dims) {
-      d.size = r.sleb();
-      uint32_t arg = r.u32();
-      d.runtimeArg = arg == 0 ? kNoArg : arg - 1;
-    }
-  }
-  b.runtimeArgs.resize(r.count(3));
-  for (RuntimeArg &a : b.runtimeArgs) {
-    a.name = r.str();
-    a.granularity = r.sleb();
-    a.upperbound = r.sleb();
-  }
-  b.buffers.resize(r.count(4));
-  for (Buffer &buf : b.buffers) {
-    buf.name = r.str();
-    buf.memory = r.u32();
-    buf.offset = r.uleb();
-    buf.size = r.uleb();
-  }
-  b.fifos.resize(r.count(6));
-  for (sim::FifoDesc &f : b.fifos) {
-    f.name = r.str();
-    f.producer = r.u32();
-    f.consumer = r.u32();
-    f.link = r.u32();
-    f.depth = r.u32();
-    f.entryBytes = r.u32();
-  }
-  b.syncs.resize(r.count(3));
-  for (sim::SyncDesc &s : b.syncs) {
-    s.name = r.str();
-    s.sender = r.u32();
-    s.receiver = r.u32();
-  }
-  b.relocations.resize(r.count(4));
-  for (Relocation &rel : b.relocations) {
-    rel.program = r.u32();
-    rel.offset = r.u32();
-    uint8_t kind = r.u8();
-    if (kind > 1)
-      r.fail("bad relocation kind");
-    rel.kind = static_cast<SymbolKind>(kind & 1);
-    rel.symbol = r.u32();
-  }
+/// The CODE section: every unit's encoded program.
+template <typename IO, typename BundleT>
+static void codeFields(IO &io, BundleT &b) {
+  io.list(b.programs, 2, [&](auto &p) {
+    io.uleb(p.unit);
+    io.bytes(p.code);
+  });
 }
 
 std::vector<uint8_t> ktflow::bundle::writeBundle(const Bundle &bundle) {
@@ -279,14 +197,10 @@ std::vector<uint8_t> ktflow::bundle::writeBundle(const Bundle &bundle) {
     payload.raw(body.bytes);
   };
   ByteWriter machine, meta, code;
-  writeMachine(machine, bundle.machine);
-  writeMeta(meta, bundle);
-  code.uleb(bundle.programs.size());
-  for (const EncodedProgram &p : bundle.programs) {
-    code.uleb(p.unit);
-    code.uleb(p.code.size());
-    code.raw(p.code);
-  }
+  SectionWriter machineIO(machine), metaIO(meta), codeIO(code);
+  machineFields(machineIO, bundle.machine);
+  metaFields(metaIO, bundle);
+  codeFields(codeIO, bundle);
   section(kMachineTag, machine);
   section(kMetaTag, meta);
   section(kCodeTag, code);
@@ -346,19 +260,15 @@ ktflow::bundle::readBundle(llvm::ArrayRef<uint8_t> bytes) {
     if (!r.ok())
       break;
     ByteReader s(body);
+    SectionReader io(s);
     if (t == kMachineTag) {
       readMachine(s, bundle.machine);
       seen[0] = true;
     } else if (t == kMetaTag) {
-      readMeta(s, bundle);
+      metaFields(io, bundle);
       seen[1] = true;
     } else if (t == kCodeTag) {
-      bundle.programs.resize(s.count(2));
-      for (EncodedProgram &p : bundle.programs) {
-        p.unit = s.u32();
-        llvm::ArrayRef<uint8_t> code = s.raw(s.count());
-        p.code.assign(code.begin(), code.end());
-      }
+      codeFields(io, bundle);
       seen[2] = true;
     } else {
       continue; // a section from a later minor revision: skip it
