@@ -1,8 +1,9 @@
 //===- CostModel.cpp - Tile sizes and buffering depths --------------------===//
 //
 // This file implements the scheduler's cost model: chunk sizes for the
-// streaming of rows through a compute unit, and the buffering depth of a
-// pipeline.
+// streaming of rows through a compute unit, the buffering depth of a
+// pipeline, and the estimate of a pipeline's cycles that coarsening
+// minimises.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,21 +61,42 @@ int64_t ktflow::sched::chooseDepth(const DepthQuery &query) {
   return std::max<int64_t>(depth, 1);
 }
 
+DmaStageCycles ktflow::sched::estimateDmaStage(const CoarsenQuery &query,
+                                               llvm::ArrayRef<int64_t> bytes,
+                                               int64_t factor) {
+  DmaStageCycles c;
+  if (bytes.empty())
+    return c;
+  double bw = std::max(query.bandwidth, 1e-9);
+  double sharing = static_cast<double>(std::max<int64_t>(query.dmaSharing, 1));
+  double occupancy = 0;
+  for (int64_t b : bytes)
+    occupancy += static_cast<double>(factor) * b / bw;
+  occupancy *= sharing;
+  double transfers = sharing * bytes.size();
+  double inFlight =
+      static_cast<double>(std::max<int64_t>(query.maxOutstanding, 1));
+  // Every group of `inFlight` transfers waits for the latency once.
+  double rounds = std::ceil(transfers / inFlight);
+  c.done = occupancy + rounds * query.latency;
+  c.issued = inFlight > 1 ? c.done - query.latency : c.done;
+  c.steady =
+      std::max(occupancy, (occupancy + transfers * query.latency) / inFlight);
+  return c;
+}
+
 double ktflow::sched::estimatePipelineCycles(const CoarsenQuery &query,
                                              int64_t factor) {
-  double f = static_cast<double>(factor);
-  double bw = std::max(query.bandwidth, 1e-9);
-  auto dma = [&](llvm::ArrayRef<int64_t> bytes) {
-    double t = 0;
-    for (int64_t b : bytes)
-      t += query.latency + f * b / bw;
-    return t * std::max<int64_t>(query.dmaSharing, 1);
-  };
-  double load = dma(query.loadBytes), store = dma(query.storeBytes);
-  double compute = f * query.computeCycles;
-  double slowest = std::max({load, compute, store});
-  double merged = std::ceil(static_cast<double>(query.iterations) / f);
-  return merged * slowest + (load + compute + store - slowest);
+  DmaStageCycles load = estimateDmaStage(query, query.loadBytes, factor);
+  DmaStageCycles store = estimateDmaStage(query, query.storeBytes, factor);
+  double compute = static_cast<double>(factor) * query.computeCycles;
+  double n = std::ceil(static_cast<double>(query.iterations) / factor);
+  if (query.sharedDma)
+    return n * (load.done + query.handoverCycles + compute + store.issued) +
+           (store.done - store.issued);
+  double slowest = std::max({load.steady, compute, store.steady});
+  return (n - 1) * slowest + load.done + query.handoverCycles + compute +
+         store.done;
 }
 
 int64_t ktflow::sched::chooseCoarsening(const CoarsenQuery &query) {

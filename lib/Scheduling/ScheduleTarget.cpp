@@ -9,6 +9,8 @@
 
 #include "ktflow/Scheduling/ScheduleTarget.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
@@ -265,4 +267,21 @@ std::optional<int64_t> ScheduleTarget::getSimdLanes(const Lane &lane,
     if (t == type)
       return n;
   return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Compute costs
+//===----------------------------------------------------------------------===//
+
+ktdf_arch::OpClass ktflow::sched::getComputeOpClass(Operation *op,
+                                                    Type &rateType) {
+  rateType = op->getNumResults() ? op->getResult(0).getType() : Type();
+  if (isa<arith::CmpFOp, arith::CmpIOp>(op))
+    rateType = op->getOperand(0).getType();
+  Dialect *dialect = op->getDialect();
+  if (isa<arith::DivFOp, math::ExpOp, math::LogOp, math::TanhOp, math::SqrtOp,
+          math::RsqrtOp, math::ErfOp>(op) ||
+      (dialect && dialect->getNamespace() == "spyreop"))
+    return ktdf_arch::OpClass::Transcendental;
+  return ktdf_arch::OpClass::Elementwise;
 }

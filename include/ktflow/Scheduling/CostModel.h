@@ -75,13 +75,24 @@ struct CoarsenQuery {
   int64_t iterations = 1;
   /// Bytes each DMA load and each DMA store moves per (original) iteration.
   llvm::SmallVector<int64_t> loadBytes, storeBytes;
-  /// Latency (cycles) and bandwidth (bytes/cycle) of the DMA route.
+  /// Latency (cycles) and bandwidth (bytes/cycle) of the DMA hops.
   double latency = 0;
   double bandwidth = 1;
   /// Lanes whose transfers queue on the same DMA units.
   int64_t dmaSharing = 1;
+  /// Transfers a DMA unit keeps in flight (1: it waits for each to land).
+  int64_t maxOutstanding = 1;
+  /// One unit issues both the loads and the stores. Its program runs the
+  /// stages of an execution in order, so the loads of the next execution
+  /// wait behind this execution's stores, which wait for its compute: the
+  /// executions do not overlap.
+  bool sharedDma = false;
   /// Cycles the compute unit spends per (original) iteration.
   double computeCycles = 0;
+  /// Cycles per execution between the DMA stages and the compute unit that
+  /// do not shrink with the data: the latency of the feed route (buffer to
+  /// the compute unit) and of the drain route (back to a buffer).
+  double handoverCycles = 0;
   /// Bytes of one copy of the pipeline's buffers per iteration, the copies
   /// buffering will keep, and the scratchpad a lane has.
   int64_t bytesPerCopy = 0;
@@ -89,11 +100,28 @@ struct CoarsenQuery {
   int64_t capacity = INT64_MAX;
 };
 
-/// Estimated cycles of an instance's pipeline with F iterations merged: the
-/// DMA loads (each paying the latency once, queued behind the other lanes'),
-/// the compute and the DMA stores overlap across the n = iterations / F
-/// merged iterations, so it takes n times the slowest of them plus the
-/// other two once (filling and draining the pipeline).
+/// A DMA stage's transfers of one execution, issued back to back by one
+/// unit (the lanes sharing it included).
+struct DmaStageCycles {
+  /// From the first issue until the last byte has landed.
+  double done = 0;
+  /// Until the unit may issue its next transfer (`done` when it waits for
+  /// each transfer to land).
+  double issued = 0;
+  /// Per execution in the steady state: the unit's occupancy, or the
+  /// latency spread over the transfers in flight, whichever is larger.
+  double steady = 0;
+};
+DmaStageCycles estimateDmaStage(const CoarsenQuery &query,
+                                llvm::ArrayRef<int64_t> bytes, int64_t factor);
+
+/// Estimated cycles of an instance's pipeline with F iterations merged into
+/// n = iterations / F executions. With separate load and store units the
+/// DMA loads, the compute and the DMA stores overlap across executions: n - 1
+/// times the slowest steady state, plus one execution passing through all
+/// of them (fill and drain). With one unit doing both, executions run one
+/// after another: each pays its loads' landing, the hand-over, the compute
+/// and the issue of its stores; the last store's landing comes once.
 double estimatePipelineCycles(const CoarsenQuery &query, int64_t factor);
 
 /// The candidate with the least estimated cycles among those whose buffers

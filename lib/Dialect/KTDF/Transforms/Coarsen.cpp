@@ -19,7 +19,6 @@
 #include "ktflow/Scheduling/CostModel.h"
 #include "ktflow/Scheduling/ScheduleTarget.h"
 
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/AffineExprVisitor.h"
 #include "mlir/IR/Matchers.h"
 
@@ -260,8 +259,13 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
         query.candidates.push_back(f);
     const ktflow::sched::Lane &lane = target.getLanes().front();
     query.iterations = perInstance;
-    query.latency = lane.inbound.route.latency;
+    // The DMA hops pay their latency per transfer; the feed and drain
+    // routes theirs once per execution of the compute stage.
+    double feedLatency = fifoLatency(target, lane.inbound);
+    double drainLatency = fifoLatency(target, lane.outbound);
+    query.latency = lane.inbound.route.latency - feedLatency;
     query.bandwidth = lane.inbound.route.bandwidth;
+    query.handoverCycles = feedLatency + drainLatency;
     for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
       bool loads = stage.isApplicable(UnitRole::dma_load);
       if (!loads && !stage.isApplicable(UnitRole::dma_store))
@@ -284,6 +288,10 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     if (dmaUnit && model.getInstancesPerCore(*dmaUnit) <
                        static_cast<int64_t>(target.getLanes().size()))
       query.dmaSharing = target.getLanes().size();
+    // One engine that loads and stores runs an execution's stages in order.
+    const ktflow::sched::Hop &lastOut = lane.outbound.hops.back();
+    query.sharedDma = dmaUnit && lastOut.kind == ktflow::sched::Hop::Dma &&
+                      lastOut.unit == *dmaUnit;
     query.computeCycles = estimateCompute(target, pipeline);
     int64_t buffers = 0;
     std::optional<StringRef> kind;
@@ -306,15 +314,44 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
 
   using NodeIdOrNone = std::optional<ktflow::device::NodeId>;
 
+  /// The latency of the datapaths of `chain` between the buffer the feed
+  /// reads (or the drain writes) and the compute unit.
+  static double fifoLatency(const ktflow::sched::ScheduleTarget &target,
+                            const ktflow::sched::HopChain &chain) {
+    const ktflow::device::Route &route = chain.route;
+    for (const ktflow::sched::Hop &hop : chain.hops) {
+      bool feed = hop.kind == ktflow::sched::Hop::Feed;
+      NodeIdOrNone buffer = feed ? hop.from : hop.to;
+      if (hop.kind == ktflow::sched::Hop::Dma || !buffer)
+        continue;
+      auto it = llvm::find(route.nodes, *buffer);
+      size_t at = it - route.nodes.begin();
+      double latency = 0;
+      for (auto [i, dp] : llvm::enumerate(route.datapaths))
+        if (feed ? i >= at : i < at)
+          latency += target.getModel().getDatapath(dp).spec.latency;
+      return latency;
+    }
+    return 0;
+  }
+
   /// Cycles the compute unit spends on one execution of the pipeline's
-  /// compute stage: every op of every chunk-level generic, at the unit's
-  /// rate for its class and type, times the trip counts around it.
+  /// compute stage, charged as the lowering and the simulator charge them:
+  /// per chunk-level generic, a broadcast of each row value it reads, the
+  /// ops of its body (a reduction's combining op apart), and for a
+  /// reduction the reduce and the fold of its result into the
+  /// accumulator; a FIFO write per chunk; all times the loops around.
   double estimateCompute(const ktflow::sched::ScheduleTarget &target,
                          PipelineOp pipeline) {
-    const auto &unit =
-        *target.getModel().getNode(target.getLanes().front().compute).unit;
-    double cycles = 0;
-    pipeline.walk([&](linalg::GenericOp op) {
+    const ktflow::sched::Lane &lane = target.getLanes().front();
+    const auto &unit = *target.getModel().getNode(lane.compute).unit;
+    auto charge = [&](ktdf_arch::OpClass cls, Type type, double elements) {
+      double rate =
+          type ? unit.getThroughput(cls, getElementTypeOrSelf(type)).value_or(1)
+               : 1;
+      return std::ceil(elements / std::max(rate, 1e-9));
+    };
+    auto timesAround = [](Operation *op) {
       double times = 1;
       for (Operation *p = op->getParentOp(); p && !isa<StageOp>(p);
            p = p->getParentOp())
@@ -329,20 +366,47 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
                     1) /
                        st.getSExtValue());
         }
+      return times;
+    };
+    double fifoBandwidth = 0;
+    for (const ktflow::sched::Hop &hop : lane.outbound.hops)
+      if (hop.fifo)
+        fifoBandwidth = target.getModel().getDatapath(*hop.fifo).spec.bandwidth;
+    double cycles = 0;
+    pipeline.walk([&](WriteToFifoOp op) {
+      auto type = dyn_cast<ShapedType>(op.getValue().getType());
+      if (type && type.hasStaticShape() && fifoBandwidth > 0)
+        cycles += timesAround(op) * type.getNumElements() *
+                  ((type.getElementTypeBitWidth() + 7) / 8) / fifoBandwidth;
+    });
+    pipeline.walk([&](linalg::GenericOp op) {
       double elements = 1;
       for (int64_t r : op.getStaticLoopRanges())
         elements *= ShapedType::isDynamic(r) ? 1 : r;
-      for (Operation &inner : op.getRegion().front().without_terminator()) {
+      double cost = 0;
+      // Inputs with fewer elements than the iteration space are broadcast.
+      for (Value in : op.getDpsInputs())
+        if (auto t = dyn_cast<RankedTensorType>(in.getType());
+            t && t.hasStaticShape() && t.getNumElements() < elements)
+          cost += charge(ktdf_arch::OpClass::Elementwise, t, elements);
+      Block &body = op.getRegion().front();
+      Operation *combine = nullptr;
+      if (op.getNumReductionLoops() > 0)
+        combine = body.getTerminator()->getOperand(0).getDefiningOp();
+      for (Operation &inner : body.without_terminator()) {
         if (inner.getNumResults() != 1 || isa<arith::ConstantOp>(inner))
           continue;
-        auto cls = isa<math::ExpOp, math::LogOp, math::TanhOp, math::SqrtOp,
-                       math::RsqrtOp, math::ErfOp>(inner)
-                       ? ktdf_arch::OpClass::Transcendental
-                       : ktdf_arch::OpClass::Elementwise;
-        double rate =
-            unit.getThroughput(cls, inner.getResult(0).getType()).value_or(1);
-        cycles += times * std::ceil(elements / std::max(rate, 1e-9));
+        Type rateType;
+        auto cls = ktflow::sched::getComputeOpClass(&inner, rateType);
+        if (&inner != combine) {
+          cost += charge(cls, rateType, elements);
+          continue;
+        }
+        // The reduce over the chunk, then one fold per result element.
+        cost += charge(ktdf_arch::OpClass::Reduction, rateType, elements) +
+                charge(cls, rateType, 1);
       }
+      cycles += timesAround(op) * cost;
     });
     return cycles;
   }

@@ -25,7 +25,6 @@
 #include "ktflow/Scheduling/CostModel.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
-#include "mlir/Dialect/Math/IR/Math.h"
 
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFTILESTREAMS
@@ -83,13 +82,8 @@ LogicalResult StreamTiler::chooseWidth() {
       continue;
     for (Block &block : op->getRegions().front())
       for (Operation &inner : block.without_terminator()) {
-        Type t = inner.getNumResults() ? inner.getResult(0).getType()
-                                       : Type();
-        auto cls = isa_and_present<math::ExpOp, math::TanhOp, math::LogOp,
-                                   math::SqrtOp, math::RsqrtOp, math::ErfOp>(
-                       &inner)
-                       ? ktdf_arch::OpClass::Transcendental
-                       : ktdf_arch::OpClass::Elementwise;
+        Type t;
+        auto cls = ktflow::sched::getComputeOpClass(&inner, t);
         query.opRates.push_back(
             t ? unit.getThroughput(cls, t).value_or(1) : 1);
       }
