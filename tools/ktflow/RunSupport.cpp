@@ -87,13 +87,16 @@ ktflow::driver::makeTensor(StringRef spec, sim::ElemType elem,
   auto file = interp::readNpyFile(spec);
   if (!file)
     return file.takeError();
-  if (ArrayRef<int64_t>(file->shape) != shape || file->dtype != *dtype)
-    return createStringError("%s holds %s %s, the tensor is %s %s",
+  if (ArrayRef<int64_t>(file->shape) != shape)
+    return createStringError("%s holds shape %s, the tensor is %s",
                              spec.str().c_str(),
                              interp::formatShape(file->shape).c_str(),
-                             interp::dtypeName(file->dtype).str().c_str(),
-                             interp::formatShape(shape).c_str(),
-                             interp::dtypeName(*dtype).str().c_str());
+                             interp::formatShape(shape).c_str());
+  if (file->dtype != *dtype)
+    return createStringError("%s holds %s elements, the tensor has %s",
+                             spec.str().c_str(),
+                             interp::npyDescr(file->dtype).str().c_str(),
+                             sim::elemTypeName(elem).str().c_str());
   return std::move(*file);
 }
 

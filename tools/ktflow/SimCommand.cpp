@@ -1,7 +1,7 @@
 //===- SimCommand.cpp - `ktflow sim` --------------------------------------===//
 //
 // This file implements `ktflow sim BUNDLE [--arch DEVICE] [--arg N=V ...]
-// [--input NAME=FILE.npy|random|zeros|range:LO:HI|seq:LO:HI|value:V ...]
+// [--input NAME=FILE.npy|random|randn|zeros|range:LO:HI|seq:LO:HI|value:V ...]
 // [--output NAME=FILE.npy ...] [--print NAME ...] [--trace FILE]`: launch a
 // program bundle on the cycle-level simulator through the runtime, then
 // print cycles and per-unit statistics and write or print the outputs.
@@ -40,8 +40,8 @@ static cl::opt<std::string>
             cl::value_desc("file"), cl::sub(ktflow::driver::simCommand));
 static cl::list<std::string>
     simInputs("input",
-              cl::desc("NAME=FILE.npy|random|zeros|range:LO:HI|seq:LO:HI|"
-                       "value:V"),
+              cl::desc("NAME=FILE.npy|random|randn|zeros|range:LO:HI|"
+                       "seq:LO:HI|value:V"),
               cl::value_desc("spec"), cl::sub(ktflow::driver::simCommand));
 static cl::list<std::string>
     simOutputs("output", cl::desc("NAME=FILE.npy: write a tensor after the run"),
@@ -68,77 +68,17 @@ static int fail(const Twine &message) {
   return 1;
 }
 
-/// The bytes of tensor `t` (of `elem` and `shape`) as `spec` describes.
+/// The bytes of input `name` (of `elem` and `shape`) as `spec` describes,
+/// generated as `ktflow run` generates them.
 static Expected<std::vector<uint8_t>> makeInput(StringRef name, StringRef spec,
                                                 sim::ElemType elem,
                                                 ArrayRef<int64_t> shape,
                                                 std::mt19937_64 &rng) {
-  uint64_t n = 1;
-  for (int64_t d : shape)
-    n *= static_cast<uint64_t>(d);
-  unsigned width = sim::elemBytes(elem);
-  std::vector<uint8_t> bytes(n * width);
-  auto fill = [&](auto generate) {
-    for (uint64_t i = 0; i < n; ++i)
-      sim::storeElement(elem, sim::roundToType(elem, generate(i)),
-                        bytes.data() + i * width);
-  };
-  if (spec == "zeros")
-    return bytes;
-  if (spec == "random") {
-    fill([&](uint64_t) {
-      double u = static_cast<double>(rng() >> 11) * 0x1.0p-53;
-      return sim::isFloat(elem) ? 2 * u - 1 : std::floor(u * 17) - 8;
-    });
-    return bytes;
-  }
-  if (spec.consume_front("value:")) {
-    double v;
-    if (spec.getAsDouble(v))
-      return createStringError("input '%s': bad value '%s'", name.str().c_str(),
-                               spec.str().c_str());
-    fill([&](uint64_t) { return v; });
-    return bytes;
-  }
-  bool seq = spec.starts_with("seq:");
-  if (spec.consume_front("seq:") || spec.consume_front("range:")) {
-    auto [lo, hi] = spec.split(':');
-    int64_t l, h;
-    if (lo.getAsInteger(10, l) || hi.getAsInteger(10, h) || h <= l)
-      return createStringError("input '%s': expected %s:LO:HI with LO < HI",
-                               name.str().c_str(), seq ? "seq" : "range");
-    uint64_t span = static_cast<uint64_t>(h - l);
-    // seq: consecutive values from LO, wrapping at HI (easy to check by
-    // hand); range: uniform integers in [LO, HI), as the interpreter's.
-    fill([&](uint64_t i) {
-      return static_cast<double>(l + int64_t(seq ? i % span : rng() % span));
-    });
-    return bytes;
-  }
-  auto tensor = interp::readNpyFile(spec);
+  Expected<interp::Tensor> tensor = driver::makeTensor(spec, elem, shape, rng);
   if (!tensor)
     return createStringError("input '%s': %s", name.str().c_str(),
                              toString(tensor.takeError()).c_str());
-  if (ArrayRef<int64_t>(tensor->shape) != shape)
-    return createStringError("input '%s': %s holds shape %s, the tensor is %s",
-                             name.str().c_str(), spec.str().c_str(),
-                             interp::formatShape(tensor->shape).c_str(),
-                             interp::formatShape(shape).c_str());
-  if (driver::toInterpDType(elem) != tensor->dtype)
-    return createStringError("input '%s': %s holds %s elements, the tensor "
-                             "has %s",
-                             name.str().c_str(), spec.str().c_str(),
-                             interp::npyDescr(tensor->dtype).str().c_str(),
-                             sim::elemTypeName(elem).str().c_str());
-  for (uint64_t i = 0; i < n; ++i) {
-    if (sim::isFloat(elem))
-      sim::storeElement(elem, tensor->getDouble(i), bytes.data() + i * width);
-    else {
-      int64_t v = tensor->getInt(i);
-      std::memcpy(bytes.data() + i * width, &v, width);
-    }
-  }
-  return bytes;
+  return driver::toBytes(*tensor, elem);
 }
 
 static interp::Tensor toTensor(const std::vector<uint8_t> &bytes,
