@@ -166,6 +166,14 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
   size_t numPipelines = kernel.pipelines.size();
   SmallVector<Value> zeros(work.size() * numPipelines, c0);
   LogicalResult result = success();
+  // Per-instance pipelines run before the lane's first point.
+  for (auto &[li, stages] : work)
+    for (auto pipeline : kernel.parallel.getBody().front().getOps<PipelineOp>())
+      if (pipeline.getPerInstance() && runsIn(pipeline, *li)) {
+        IRMapping map;
+        if (failed(emitPipeline(pipeline, map, c0, *li)))
+          return failure();
+      }
   auto points = scf::ForOp::create(
       b, loc, c0, constant(maxCount), c1, zeros,
       [&](OpBuilder &, Location, Value j, ValueRange counters) {
@@ -242,6 +250,8 @@ ProgramBuilder::emitBlock(Block &block, IRMapping map,
     if (!runsIn(&op, li))
       continue;
     if (auto pipeline = dyn_cast<PipelineOp>(op)) {
+      if (pipeline.getPerInstance())
+        continue;
       Value &count = executions[kernel.infoOf(pipeline).index];
       if (failed(emitPipeline(pipeline, map, count, li)))
         return failure();

@@ -519,3 +519,12 @@ func.func @export_copies() {
   }
   return
 }
+
+// -----
+
+func.func @per_instance_outside_grid() {
+  // expected-error @+1 {{runs once per instance of a ktdf.parallel, so it must sit directly in one}}
+  ktdf.pipeline per_instance {
+  }
+  return
+}

@@ -155,3 +155,18 @@ func.func @exported_buffer(%tv: !ktdp.access_tile<64xindex>) {
   }
   return
 }
+
+// A pipeline run once per instance of the grid.
+// CHECK-LABEL: func.func @per_instance
+func.func @per_instance(%tv: !ktdp.access_tile<64xindex>) {
+  ktdf.parallel (%i) in [4] {
+    // CHECK: ktdf.pipeline per_instance modulo(size: 1) -> memref<64xf16, "L1"> {
+    %v = ktdf.pipeline per_instance modulo(size: 1) -> memref<64xf16, "L1"> {
+      %buf = ktdf.private export 0 : memref<64xf16, "L1">
+      %t = ktdf.stage "load" depends_out(1) applicable_units [dma_load] {
+        ktdf.data_transfer %tv to %buf : !ktdp.access_tile<64xindex> to memref<64xf16, "L1">
+      }
+    }
+  }
+  return
+}

@@ -2,9 +2,11 @@
 
 // A buffer exported by a hoisted pipeline (p0) to the feed of the loop's
 // pipeline (p1): one copy, its own bytes, and a full/free channel pair
-// from the DMA engine to the feed unit. The DMA fills it once per grid
-// point, after the feed has handed back the previous fill; the feed waits
-// for it before the loop and hands it back after the loop.
+// from the DMA engine to the feed unit. Each grid point reads its own
+// vector (row %id of V), the same at every iteration of the loop: the DMA
+// fills the buffer once per point, after the feed has handed back the
+// previous fill; the feed waits for it before the loop and hands it back
+// after the loop.
 
 // CHECK-LABEL: dfir.kernel @bias device "sample_device"
 // CHECK-DAG: dfir.buffer @p0_buf0_c0_l0 in "core[0]/L1" size 128 offset 0
@@ -39,6 +41,7 @@ ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.ml
 
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #vec = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#table = affine_set<(d0) : (d0 >= 0, -d0 + 1023 >= 0)>
 #row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #id1 = affine_map<(d0) -> (d0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
@@ -47,13 +50,15 @@ func.func @bias(%x: index, %v: index, %y: index) attributes {grid = [16]} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
   %r0 = arith.muli %id, %c8 : index
+  %v0 = arith.muli %id, %c64 : index
   %X = ktdp.construct_memory_view %x, sizes: [128, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<128x64xf16>
-  %V = ktdp.construct_memory_view %v, sizes: [64], strides: [1] {coordinate_set = #vec, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  %V = ktdp.construct_memory_view %v, sizes: [1024], strides: [1] {coordinate_set = #table, memory_space = #ktdp.memory_space<global>} : memref<1024xf16>
   %Y = ktdp.construct_memory_view %y, sizes: [128, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<128x64xf16>
   scf.for %i = %c0 to %c8 step %c1 {
     %tx = ktdp.construct_access_tile %X[%r0 + %i, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<128x64xf16> -> !ktdp.access_tile<1x64xindex>
-    %tv = ktdp.construct_access_tile %V[0] {access_tile_set = #vec, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<64xindex>
+    %tv = ktdp.construct_access_tile %V[%v0] {access_tile_set = #vec, access_tile_order = #id1} : memref<1024xf16> -> !ktdp.access_tile<64xindex>
     %ty = ktdp.construct_access_tile %Y[%r0 + %i, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<128x64xf16> -> !ktdp.access_tile<1x64xindex>
     %xt = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
     %vt = ktdp.load %tv : <64xindex> -> tensor<64xf16>

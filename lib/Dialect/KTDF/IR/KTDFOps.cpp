@@ -192,6 +192,9 @@ LogicalResult PipelineOp::verifyRegions() {
   for (auto [i, priv] : llvm::enumerate(exported))
     if (!priv)
       return emitOpError("result ") << i << " is exported by no buffer";
+  if (getPerInstance() && !isa_and_nonnull<ParallelOp>((*this)->getParentOp()))
+    return emitOpError("runs once per instance of a ktdf.parallel, so it "
+                       "must sit directly in one");
   if (getNumResults() && getNumCopies() != 1)
     return emitOpError("exports buffers, which live across its executions, "
                        "so it cannot rotate ")

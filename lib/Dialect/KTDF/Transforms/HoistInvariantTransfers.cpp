@@ -8,8 +8,12 @@
 // That pipeline owns the buffer and exports it; the stages that read the
 // buffer inside the loop read the export instead, so the data crosses the
 // DMA route once per execution of the enclosing block rather than once per
-// iteration. The lowering orders the hoisted writer before every reader
-// and keeps the buffer live until the end of the block (docs/scheduler.md).
+// iteration. A load that does not change across the grid points either
+// (it reads the same data at every point) leaves the grid instead: its
+// pipeline is `per_instance`, at the top of the `ktdf.parallel` body, and
+// runs once per lane instance when a lane has several points. The lowering
+// orders the hoisted writer before every reader and keeps the buffer live
+// while they need it (docs/scheduler.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,19 +38,21 @@ using namespace mlir::ktdf;
 
 namespace {
 
-/// A load stage that can leave its loop, and the loop it leaves.
+/// A load stage that can leave its loop, and the loop (or the grid, a
+/// ktdf.parallel) it leaves.
 struct Candidate {
   StageOp stage;
   DataTransferOp transfer;
   PrivateOp buffer;
-  scf::ForOp loop;
+  Operation *scope = nullptr;
 };
 
 } // namespace
 
-/// Whether `v` has the same value at every iteration of `loop`: defined
-/// outside it, or computed inside by side-effect-free ops from such values.
-static bool isInvariant(Value v, scf::ForOp loop) {
+/// Whether `v` has the same value at every iteration of `loop` (an scf.for
+/// or the grid): defined outside it, or computed inside by side-effect-free
+/// ops from such values.
+static bool isInvariant(Value v, Operation *loop) {
   Operation *def = v.getDefiningOp();
   if (!def)
     return !loop->isAncestor(
@@ -69,9 +75,9 @@ static ktdp::ConstructMemoryViewOp viewOf(Value tile) {
 /// Whether something in `loop` may write the memory `view` reads: a
 /// transfer into an access tile on the same tensor, or on a view whose
 /// start is not a kernel argument (literal addresses may overlap).
-static bool writtenIn(scf::ForOp loop, ktdp::ConstructMemoryViewOp view) {
+static bool writtenIn(Operation *loop, ktdp::ConstructMemoryViewOp view) {
   bool ours = isa<BlockArgument>(view.getOffset());
-  WalkResult walk = loop.walk([&](Operation *op) {
+  WalkResult walk = loop->walk([&](Operation *op) {
     Value dst;
     if (auto transfer = dyn_cast<DataTransferOp>(op))
       dst = transfer.getDst();
@@ -134,31 +140,43 @@ static std::optional<Candidate> analyse(StageOp stage, PipelineOp pipeline) {
   });
   if (otherWriter)
     return std::nullopt;
-  // The outermost enclosing loop the transfer does not vary in.
+  // The outermost enclosing loop the transfer does not vary in, up to the
+  // grid itself.
   Candidate found{stage, transfer, buffer, nullptr};
   bool repeats = false;
-  for (Operation *p = pipeline->getParentOp(); p && !isa<ParallelOp>(p);
-       p = p->getParentOp()) {
+  for (Operation *p = pipeline->getParentOp(); p; p = p->getParentOp()) {
     auto loop = dyn_cast<scf::ForOp>(p);
-    if (!loop)
+    auto grid = dyn_cast<ParallelOp>(p);
+    if (!loop && !grid)
       break;
     bool invariant =
         llvm::all_of(transfer->getOperands(), [&](Value operand) {
-          return operand == transfer.getDst() || isInvariant(operand, loop);
+          return operand == transfer.getDst() || isInvariant(operand, p);
         });
-    if (!invariant || writtenIn(loop, view))
+    if (!invariant || writtenIn(p, view))
       break;
-    found.loop = loop;
+    if (grid) {
+      // A lane walks its block of the grid's points one after another.
+      std::optional<int64_t> n = grid.getNumInstances();
+      int64_t points = grid.getNumPoints();
+      if (n && *n > 0 && (points + *n - 1) / *n > 1) {
+        found.scope = grid;
+        repeats = true;
+      }
+      break;
+    }
+    found.scope = loop;
     std::optional<int64_t> trips = tripCount(loop);
     repeats |= !trips || *trips > 1;
   }
-  if (!found.loop || !repeats)
+  if (!found.scope || !repeats)
     return std::nullopt;
   return found;
 }
 
-/// Clones before `at` the ops `v` needs that sit inside `loop`.
-static Value cloneOut(Value v, scf::ForOp loop, OpBuilder &b,
+/// Clones at `b`'s insertion point the ops `v` needs that sit inside
+/// `loop`.
+static Value cloneOut(Value v, Operation *loop, OpBuilder &b,
                       IRMapping &map) {
   if (Value mapped = map.lookupOrNull(v))
     return mapped;
@@ -171,20 +189,24 @@ static Value cloneOut(Value v, scf::ForOp loop, OpBuilder &b,
   return clone->getResult(cast<OpResult>(v).getResultNumber());
 }
 
-/// Moves the candidates that leave `loop` into one exporting pipeline
-/// placed right before it.
-static void hoist(scf::ForOp loop, MutableArrayRef<Candidate> candidates) {
-  OpBuilder b(loop);
+/// Moves the candidates that leave `scope` into one exporting pipeline
+/// placed right before the loop, or at the top of the grid's body.
+static void hoist(Operation *scope, MutableArrayRef<Candidate> candidates) {
+  auto grid = dyn_cast<ParallelOp>(scope);
+  OpBuilder b(scope);
+  if (grid)
+    b.setInsertionPointToStart(&grid.getBody().front());
   IRMapping outside;
   SmallVector<Type> types;
   for (Candidate &c : candidates) {
     for (OpOperand &operand : c.transfer->getOpOperands())
       if (operand.get() != c.transfer.getDst())
-        operand.set(cloneOut(operand.get(), loop, b, outside));
+        operand.set(cloneOut(operand.get(), scope, b, outside));
     types.push_back(c.buffer.getType());
   }
-  auto hoisted = PipelineOp::create(b, loop.getLoc(), types,
-                                    b.getI64IntegerAttr(1));
+  auto hoisted = PipelineOp::create(
+      b, scope->getLoc(), types, b.getI64IntegerAttr(1),
+      grid ? b.getUnitAttr() : UnitAttr());
   Block *body = b.createBlock(&hoisted.getBody());
   for (auto [i, c] : llvm::enumerate(candidates)) {
     // Readers now find the data through the export, ordered by it rather
@@ -193,10 +215,10 @@ static void hoist(scf::ForOp loop, MutableArrayRef<Candidate> candidates) {
       for (OpOperand &use : llvm::make_early_inc_range(token.getUses()))
         if (auto reader = dyn_cast<StageOp>(use.getOwner()))
           reader.getDependsInMutable().erase(use.getOperandNumber());
+    Operation *writer = c.transfer;
     c.buffer.getResult().replaceUsesWithIf(
-        hoisted.getResult(i), [&](OpOperand &use) {
-          return use.getOwner() != c.transfer.getOperation();
-        });
+        hoisted.getResult(i),
+        [&](OpOperand &use) { return use.getOwner() != writer; });
     c.buffer->moveBefore(body, body->end());
     c.buffer.setExportedAttr(b.getI64IntegerAttr(i));
     c.stage->moveBefore(body, body->end());
@@ -216,14 +238,14 @@ struct HoistInvariantTransfersPass
         if (p->getNumResults() == 0)
           pipelines.push_back(p);
       });
-      llvm::MapVector<Operation *, SmallVector<Candidate>> byLoop;
+      llvm::MapVector<Operation *, SmallVector<Candidate>> byScope;
       for (PipelineOp pipeline : pipelines)
         for (StageOp stage :
              llvm::to_vector(pipeline.getBody().front().getOps<StageOp>()))
           if (auto c = analyse(stage, pipeline))
-            byLoop[c->loop].push_back(*c);
-      for (auto &[loop, candidates] : byLoop)
-        hoist(cast<scf::ForOp>(loop), candidates);
+            byScope[c->scope].push_back(*c);
+      for (auto &[scope, candidates] : byScope)
+        hoist(scope, candidates);
     });
   }
 };

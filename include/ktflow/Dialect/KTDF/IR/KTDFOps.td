@@ -91,6 +91,12 @@ def KTDF_PipelineOp : KTDF_Op<"pipeline", [SingleBlock, NoTerminator,
     execution that precedes it. `ktdf-hoist-invariant-transfers` builds
     such pipelines for loads that do not change across a loop.
 
+    A `per_instance` pipeline sits directly in a `ktdf.parallel` and runs
+    once per instance of it, before the instance's first grid point, rather
+    than once per point: its transfers must not depend on the grid point,
+    and the buffers it exports stay live across all of the instance's
+    points (it loads data every point reads alike once per lane).
+
     ```mlir
     %v = ktdf.pipeline -> memref<64xf16, "L1"> {
       %buf = ktdf.private export 0 : memref<64xf16, "L1">
@@ -103,16 +109,17 @@ def KTDF_PipelineOp : KTDF_Op<"pipeline", [SingleBlock, NoTerminator,
     }
     ```
   }];
-  let arguments = (ins OptionalAttr<I64Attr>:$modulo);
+  let arguments = (ins OptionalAttr<I64Attr>:$modulo, UnitAttr:$per_instance);
   let results = (outs Variadic<AnyStaticShapeMemRef>:$exports);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    (`modulo` `(` `size` `` `:` $modulo^ `)`)? (`->` type($exports)^)?
-    attr-dict-with-keyword $body
+    (`per_instance` $per_instance^)? (`modulo` `(` `size` `` `:` $modulo^ `)`)?
+    (`->` type($exports)^)? attr-dict-with-keyword $body
   }];
   let builders = [
     OpBuilder<(ins "::mlir::IntegerAttr":$modulo), [{
-      build($_builder, $_state, ::mlir::TypeRange(), modulo);
+      build($_builder, $_state, ::mlir::TypeRange(), modulo,
+            ::mlir::UnitAttr());
     }]>
   ];
   let hasRegionVerifier = 1;

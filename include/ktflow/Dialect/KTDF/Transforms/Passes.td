@@ -229,7 +229,10 @@ def KTDFHoistInvariantTransfers
     i`); the stages that read the buffer in the loop read the export, and
     drop their token from the moved stage. The index arithmetic and access
     tile the transfer needs are cloned before the loop. A loop known to run
-    at most once gains nothing and is left alone.
+    at most once gains nothing and is left alone. A transfer that does not
+    change across the grid's points either leaves the grid when a lane
+    walks several of them: its pipeline is `per_instance`, at the top of
+    the `ktdf.parallel` body, and runs once per lane instance.
 
     ```mlir
     // before
