@@ -1,20 +1,26 @@
 // RUN: ktflow-opt %s --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams --ktdf-distribute=use-lanes=false --ktdf-coarsen=factor=2 | FileCheck %s
 // RUN: ktflow run %s --check | FileCheck %s --check-prefix=E2E
 
-// Two compute groups under the same loop (and grid) are sibling pipelines:
-// merging two loop iterations (or grid points) for one of them would skip
-// them for the other, so neither the loop nor the grid is coarsened, even
-// when a factor is forced. The kernel still verifies.
+// Two compute groups under the same loop are sibling pipelines: they share
+// the loop's iterations, so they are coarsened together (merging iterations
+// for one of them alone would skip them for the other): with a forced
+// factor of 2 the loop steps 16 rows and both pipelines move 16-row tiles
+// through 16-row buffers. The kernel still verifies.
 
 ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
 
 // CHECK: ktdf.parallel (%{{.*}}) in [8] distribute(num_instances = 4)
-// CHECK: %[[C8:.*]] = arith.constant 8 : index
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C8]]
-// CHECK-NOT: 16x64
-// CHECK-COUNT-2: ktdf.pipeline
-// CHECK-NOT: 16x64
+// CHECK: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C16]]
+// CHECK-COUNT-5: !ktdp.access_tile<16x64xindex>
+// CHECK-NOT: 8x64
+// CHECK: ktdf.pipeline {
+// CHECK-COUNT-3: ktdf.private : memref<16x64xf16, "L1">
+// CHECK-NOT: 8x64
+// CHECK: ktdf.pipeline {
+// CHECK-COUNT-2: ktdf.private : memref<16x64xf16, "L1">
+// CHECK-NOT: 8x64
 
 // E2E: check d: 128x64 f16, max abs error 0.000e+00 PASS
 // E2E-NEXT: check p: 128x64 f16, max abs error 0.000e+00 PASS

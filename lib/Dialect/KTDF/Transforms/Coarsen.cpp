@@ -141,10 +141,116 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     auto target = ktflow::sched::ScheduleTarget::get(getOperation());
     if (failed(target))
       return signalPassFailure();
-    SmallVector<PipelineOp> pipelines;
-    getOperation().walk([&](PipelineOp p) { pipelines.push_back(p); });
-    for (PipelineOp pipeline : pipelines)
-      coarsen(**target, pipeline);
+    // Sibling pipelines (independent compute groups under the same loop or
+    // grid) share the driver's iterations: they are coarsened together.
+    llvm::MapVector<Operation *, SmallVector<PipelineOp>> siblings;
+    getOperation().walk(
+        [&](PipelineOp p) { siblings[p->getParentOp()].push_back(p); });
+    for (auto &[driver, pipelines] : siblings)
+      coarsen(**target, driver, pipelines);
+  }
+
+  /// The loop, or the one wide grid dimension, that drives pipelines.
+  struct Driver {
+    Value iv;
+    int64_t step = 1, trips = 0, perInstance = 0;
+    /// A loop whose trip count is only known at run time: the last merged
+    /// iteration may be partial, its transfers and row loops limited to the
+    /// rows that remain.
+    bool dynamic = false;
+    ParallelOp parallel;
+    scf::ForOp loop;
+    unsigned gridDim = 0;
+  };
+
+  static std::optional<Driver> analyzeDriver(Operation *parent) {
+    Driver d;
+    d.parallel = dyn_cast<ParallelOp>(parent);
+    d.loop = dyn_cast<scf::ForOp>(parent);
+    if (ParallelOp parallel = d.parallel) {
+      ArrayRef<int64_t> extents = parallel.getExtents();
+      unsigned wide = 0;
+      for (auto [i, e] : llvm::enumerate(extents))
+        if (e > 1)
+          ++wide, d.gridDim = i;
+      if (wide != 1)
+        return std::nullopt;
+      d.iv = parallel.getBody().getArgument(d.gridDim);
+      d.trips = extents[d.gridDim];
+      int64_t instances = parallel.getNumInstances().value_or(1);
+      d.perInstance = (parallel.getNumPoints() + instances - 1) / instances;
+    } else if (scf::ForOp loop = d.loop) {
+      APInt lb, ub, st;
+      if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+          !matchPattern(loop.getStep(), m_ConstantInt(&st)) ||
+          st.getSExtValue() <= 0)
+        return std::nullopt;
+      d.iv = loop.getInductionVar();
+      d.step = st.getSExtValue();
+      if (matchPattern(loop.getUpperBound(), m_ConstantInt(&ub))) {
+        d.trips = (ub.getSExtValue() - lb.getSExtValue()) / d.step;
+        if ((ub.getSExtValue() - lb.getSExtValue()) % d.step != 0)
+          return std::nullopt;
+      } else {
+        // The most iterations the loop can run sizes the candidates.
+        auto most = upperBoundOf(loop.getUpperBound());
+        if (!most || d.step != 1)
+          return std::nullopt;
+        d.dynamic = true;
+        d.trips = *most - lb.getSExtValue();
+      }
+      d.perInstance = d.trips;
+    } else {
+      return std::nullopt;
+    }
+    if (d.trips <= 1)
+      return std::nullopt;
+    return d;
+  }
+
+  /// The 2-d tiles of `pipeline` that move with the driver, each by its own
+  /// height along its first dimension (rows are what the streamed stages
+  /// iterate over); none when some tile moves otherwise or a 2-d tile
+  /// stays put (it would have to be repeated F times).
+  std::optional<SmallVector<ktdp::ConstructAccessTileOp>>
+  movingTiles(PipelineOp pipeline, const Driver &d) {
+    auto tiles = tilesOf(pipeline);
+    SmallVector<ktdp::ConstructAccessTileOp> moving;
+    std::optional<int64_t> height;
+    for (auto [transfer, tile] : tiles) {
+      if (tile.getBaseMap().getNumResults() == 0)
+        continue; // A scalar: the same for every iteration.
+      auto box = ktdp::getBoundingBox(tile.getAccessTileSet(), {});
+      if (failed(box))
+        return std::nullopt;
+      SmallVector<int64_t> extents = box->getExtents();
+      bool dependent = false;
+      for (unsigned r = 0; r < tile.getBaseMap().getNumResults(); ++r) {
+        auto c = anchorCoefficient(tile, r, d.iv);
+        if (!c)
+          return std::nullopt;
+        if (*c == 0)
+          continue;
+        if (r != 0 || *c * d.step != extents[0] || extents.size() < 2 ||
+            (d.dynamic && extents.size() != 2))
+          return std::nullopt;
+        dependent = true;
+      }
+      if (!dependent || llvm::is_contained(moving, tile))
+        continue;
+      // The rows a partial merged iteration leaves are counted in one
+      // height per pipeline.
+      if (d.dynamic && height && *height != extents[0])
+        return std::nullopt;
+      height = extents[0];
+      moving.push_back(tile);
+    }
+    if (moving.empty())
+      return std::nullopt;
+    for (auto [transfer, tile] : tiles)
+      if (tile.getType().getRank() >= 2 && !llvm::is_contained(moving, tile))
+        return std::nullopt;
+    return moving;
   }
 
   /// The tiles the pipeline's DMA stages move.
@@ -159,106 +265,37 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     return tiles;
   }
 
-  void coarsen(const ktflow::sched::ScheduleTarget &target,
-               PipelineOp pipeline) {
-    // The loop, or grid dimension, that drives the pipeline.
-    Operation *parent = pipeline->getParentOp();
-    Value iv;
-    int64_t step = 1, trips = 0, perInstance = 0;
-    // A loop whose trip count is only known at run time: the last merged
-    // iteration may be partial, its transfers and row loops limited to the
-    // rows that remain.
-    bool dynamic = false;
-    ParallelOp parallel = dyn_cast<ParallelOp>(parent);
-    scf::ForOp loop = dyn_cast<scf::ForOp>(parent);
-    unsigned gridDim = 0;
-    if (parallel) {
-      ArrayRef<int64_t> extents = parallel.getExtents();
-      unsigned wide = 0;
-      for (auto [d, e] : llvm::enumerate(extents))
-        if (e > 1)
-          ++wide, gridDim = d;
-      if (wide != 1)
-        return;
-      iv = parallel.getBody().getArgument(gridDim);
-      trips = extents[gridDim];
-      int64_t instances = parallel.getNumInstances().value_or(1);
-      perInstance = (parallel.getNumPoints() + instances - 1) / instances;
-    } else if (loop) {
-      APInt lb, ub, st;
-      if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
-          !matchPattern(loop.getStep(), m_ConstantInt(&st)) ||
-          st.getSExtValue() <= 0)
-        return;
-      iv = loop.getInductionVar();
-      step = st.getSExtValue();
-      if (matchPattern(loop.getUpperBound(), m_ConstantInt(&ub))) {
-        trips = (ub.getSExtValue() - lb.getSExtValue()) / step;
-        if ((ub.getSExtValue() - lb.getSExtValue()) % step != 0)
-          return;
-      } else {
-        // The most iterations the loop can run sizes the candidates.
-        auto most = upperBoundOf(loop.getUpperBound());
-        if (!most || step != 1)
-          return;
-        dynamic = true;
-        trips = *most - lb.getSExtValue();
-      }
-      perInstance = trips;
-    } else {
+  void coarsen(const ktflow::sched::ScheduleTarget &target, Operation *parent,
+               ArrayRef<PipelineOp> pipelines) {
+    std::optional<Driver> driver = analyzeDriver(parent);
+    if (!driver)
       return;
+    // A pipeline nested more deeply (in a loop of the grid) would see its
+    // tiles move without its own rows growing.
+    size_t under = 0;
+    parent->walk([&](PipelineOp) { ++under; });
+    if (under != pipelines.size())
+      return;
+    SmallVector<SmallVector<ktdp::ConstructAccessTileOp>> moving;
+    for (PipelineOp pipeline : pipelines) {
+      auto tiles = movingTiles(pipeline, *driver);
+      if (!tiles)
+        return;
+      moving.push_back(std::move(*tiles));
     }
-    if (trips <= 1)
-      return;
-    // Sibling pipelines under the same loop or grid share its iterations:
-    // merging iterations for one of them would skip them for the others.
-    unsigned pipelinesUnderDriver = 0;
-    parent->walk([&](PipelineOp) { ++pipelinesUnderDriver; });
-    if (pipelinesUnderDriver != 1)
-      return;
-
-    // Every tile that moves with the loop must move by its own height, and
-    // be 2-d (rows are what the streamed stages iterate over).
-    auto tiles = tilesOf(pipeline);
-    SmallVector<ktdp::ConstructAccessTileOp> moving;
-    for (auto [transfer, tile] : tiles) {
-      if (tile.getBaseMap().getNumResults() == 0)
-        continue; // A scalar: the same for every iteration.
-      auto box = ktdp::getBoundingBox(tile.getAccessTileSet(), {});
-      if (failed(box))
-        return;
-      SmallVector<int64_t> extents = box->getExtents();
-      bool dependent = false;
-      for (unsigned r = 0; r < tile.getBaseMap().getNumResults(); ++r) {
-        auto c = anchorCoefficient(tile, r, iv);
-        if (!c)
-          return;
-        if (*c == 0)
-          continue;
-        if (r != 0 || *c * step != extents[0] || extents.size() < 2 ||
-            (dynamic && extents.size() != 2))
-          return;
-        dependent = true;
-      }
-      if (dependent && !llvm::is_contained(moving, tile))
-        moving.push_back(tile);
-    }
-    if (moving.empty())
-      return;
-    // A 2-d tile that stays put would have to be repeated F times.
-    for (auto [transfer, tile] : tiles)
-      if (tile.getType().getRank() >= 2 && !llvm::is_contained(moving, tile))
-        return;
+    const Driver &d = *driver;
 
     // F: from the cost model, dividing both the trip count and the
-    // iterations of one instance so that instances stay balanced.
-    int64_t bound = dynamic ? trips : std::gcd(trips, perInstance);
+    // iterations of one instance so that instances stay balanced. Sibling
+    // pipelines run one after another on the same units: their transfers,
+    // compute and buffers add up.
+    int64_t bound = d.dynamic ? d.trips : std::gcd(d.trips, d.perInstance);
     ktflow::sched::CoarsenQuery query;
     for (int64_t f = 1; f <= bound; ++f)
-      if (dynamic || bound % f == 0)
+      if (d.dynamic || bound % f == 0)
         query.candidates.push_back(f);
     const ktflow::sched::Lane &lane = target.getLanes().front();
-    query.iterations = perInstance;
+    query.iterations = d.perInstance;
     // The DMA hops pay their latency per transfer; the feed and drain
     // routes theirs once per execution of the compute stage.
     double feedLatency = fifoLatency(target, lane.inbound);
@@ -266,19 +303,6 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     query.latency = lane.inbound.route.latency - feedLatency;
     query.bandwidth = lane.inbound.route.bandwidth;
     query.handoverCycles = feedLatency + drainLatency;
-    for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
-      bool loads = stage.isApplicable(UnitRole::dma_load);
-      if (!loads && !stage.isApplicable(UnitRole::dma_store))
-        continue;
-      stage.walk([&](DataTransferOp op) {
-        auto type = dyn_cast<MemRefType>(
-            (loads ? op.getDst() : op.getSrc()).getType());
-        if (type)
-          (loads ? query.loadBytes : query.storeBytes)
-              .push_back(type.getNumElements() *
-                         ((type.getElementTypeBitWidth() + 7) / 8));
-      });
-    }
     // DMA units outside the lane's own scopes serve every lane of a core.
     const ktflow::device::DeviceModel &model = target.getModel();
     NodeIdOrNone dmaUnit = lane.inbound.hops.front().kind ==
@@ -292,24 +316,59 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     const ktflow::sched::Hop &lastOut = lane.outbound.hops.back();
     query.sharedDma = dmaUnit && lastOut.kind == ktflow::sched::Hop::Dma &&
                       lastOut.unit == *dmaUnit;
-    query.computeCycles = estimateCompute(target, pipeline);
-    int64_t buffers = 0;
     std::optional<StringRef> kind;
-    for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
-      if (auto type = dyn_cast<MemRefType>(priv.getType())) {
-        buffers += type.getNumElements() *
-                   ((type.getElementTypeBitWidth() + 7) / 8);
-        kind = getBufferMemoryKind(type);
-      }
-    query.bytesPerCopy = buffers;
+    for (PipelineOp pipeline : pipelines) {
+      addTransfers(pipeline, query);
+      query.computeCycles += estimateCompute(target, pipeline);
+      for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
+        if (auto type = dyn_cast<MemRefType>(priv.getType())) {
+          query.bytesPerCopy += type.getNumElements() *
+                                ((type.getElementTypeBitWidth() + 7) / 8);
+          kind = getBufferMemoryKind(type);
+        }
+    }
     if (kind)
       if (auto node = target.getModel().findByKind(*kind))
         query.capacity = target.getMemoryTree().getCapacity(*node) /
                          static_cast<int64_t>(target.getLanes().size());
     int64_t f = factor > 0 ? factor : ktflow::sched::chooseCoarsening(query);
-    if (f <= 1 || f > bound || (!dynamic && bound % f != 0))
+    if (f <= 1 || f > bound || (!d.dynamic && bound % f != 0))
       return;
-    apply(pipeline, moving, iv, parallel, loop, gridDim, f, dynamic);
+    // A tile several siblings move grows once; each pipeline counts its
+    // rows in the height its tiles had.
+    SmallVector<int64_t> heights;
+    llvm::SmallPtrSet<Operation *, 8> seen;
+    for (SmallVector<ktdp::ConstructAccessTileOp> &tiles : moving) {
+      heights.push_back(ktdp::getBoundingBox(tiles.front().getAccessTileSet(),
+                                             {})
+                            ->getExtents()
+                            .front());
+      llvm::erase_if(tiles, [&](ktdp::ConstructAccessTileOp tile) {
+        return !seen.insert(tile).second;
+      });
+    }
+    Value valid = mergeIterations(d, f);
+    for (auto [pipeline, tiles, height] :
+         llvm::zip(pipelines, moving, heights))
+      grow(pipeline, tiles, height, f, valid);
+  }
+
+  /// The bytes each DMA load and store stage of `pipeline` moves.
+  static void addTransfers(PipelineOp pipeline,
+                           ktflow::sched::CoarsenQuery &query) {
+    for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
+      bool loads = stage.isApplicable(UnitRole::dma_load);
+      if (!loads && !stage.isApplicable(UnitRole::dma_store))
+        continue;
+      stage.walk([&](DataTransferOp op) {
+        auto type = dyn_cast<MemRefType>(
+            (loads ? op.getDst() : op.getSrc()).getType());
+        if (type)
+          (loads ? query.loadBytes : query.storeBytes)
+              .push_back(type.getNumElements() *
+                         ((type.getElementTypeBitWidth() + 7) / 8));
+      });
+    }
   }
 
   using NodeIdOrNone = std::optional<ktflow::device::NodeId>;
@@ -411,45 +470,55 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     return cycles;
   }
 
-  void apply(PipelineOp pipeline, ArrayRef<ktdp::ConstructAccessTileOp> moving,
-             Value iv, ParallelOp parallel, scf::ForOp loop, unsigned gridDim,
-             int64_t f, bool dynamic) {
-    OpBuilder b(pipeline.getContext());
-    // With a run-time trip count, the rows the current merged iteration
-    // covers: its iterations (all F but in the last) times the tile height.
-    Value validRows;
-    if (parallel) {
+  /// Makes the driver step F times as far: the grid shrinks F times (the
+  /// point index is scaled back), or the loop's step grows. With a run-time
+  /// trip count, returns the iterations the current merged iteration covers
+  /// (all F but in the last).
+  static Value mergeIterations(const Driver &d, int64_t f) {
+    OpBuilder b(d.iv.getContext());
+    if (ParallelOp parallel = d.parallel) {
       SmallVector<int64_t> extents(parallel.getExtents());
-      extents[gridDim] /= f;
+      extents[d.gridDim] /= f;
       parallel.setExtents(extents);
       Block &body = parallel.getBody().front();
       b.setInsertionPointToStart(&body);
       Value scale = arith::ConstantIndexOp::create(b, parallel.getLoc(), f);
+      Value iv = d.iv;
       auto scaled = arith::MulIOp::create(b, parallel.getLoc(), iv, scale);
       iv.replaceAllUsesExcept(scaled, scaled);
-    } else {
-      b.setInsertionPoint(loop);
-      APInt st;
-      matchPattern(loop.getStep(), m_ConstantInt(&st));
-      loop.getStepMutable().assign(arith::ConstantIndexOp::create(
-          b, loop.getLoc(), st.getSExtValue() * f));
-      if (dynamic) {
-        Location loc = loop.getLoc();
-        b.setInsertionPointToStart(loop.getBody());
-        Value valid = DeriveSizeOp::create(
-            b, loc, arith::ConstantIndexOp::create(b, loc, f), iv,
-            loop.getUpperBound());
-        ktdp::ConstructAccessTileOp first = moving.front();
-        int64_t height = ktdp::getBoundingBox(first.getAccessTileSet(), {})
-                             ->getExtents()
-                             .front();
-        validRows = height == 1
-                        ? valid
-                        : arith::MulIOp::create(
-                              b, loc, valid,
-                              arith::ConstantIndexOp::create(b, loc, height))
-                              .getResult();
-      }
+      return {};
+    }
+    scf::ForOp loop = d.loop;
+    b.setInsertionPoint(loop);
+    loop.getStepMutable().assign(
+        arith::ConstantIndexOp::create(b, loop.getLoc(), d.step * f));
+    if (!d.dynamic)
+      return {};
+    Location loc = loop.getLoc();
+    b.setInsertionPointToStart(loop.getBody());
+    return DeriveSizeOp::create(b, loc,
+                                arith::ConstantIndexOp::create(b, loc, f),
+                                d.iv, loop.getUpperBound());
+  }
+
+  /// Grows the moving tiles of `pipeline` (tiles `height` rows tall) F
+  /// times along their first dimension, with its buffers and the rows of
+  /// its streamed stages; with a run-time trip count, `valid` merged
+  /// iterations limit the rows.
+  static void grow(PipelineOp pipeline,
+                   ArrayRef<ktdp::ConstructAccessTileOp> moving, int64_t height,
+                   int64_t f, Value valid) {
+    OpBuilder b(pipeline.getContext());
+    Value validRows;
+    if (valid) {
+      b.setInsertionPointAfterValue(valid);
+      Location loc = valid.getLoc();
+      validRows = height == 1
+                      ? valid
+                      : arith::MulIOp::create(
+                            b, loc, valid,
+                            arith::ConstantIndexOp::create(b, loc, height))
+                            .getResult();
     }
     // Taller tiles.
     for (ktdp::ConstructAccessTileOp tile : moving) {
