@@ -100,34 +100,8 @@ public:
     std::memcpy(&v, &bits, 8);
     return v;
   }
-  uint64_t uleb() {
-    if (!ok())
-      return 0;
-    unsigned n = 0;
-    const char *err = nullptr;
-    uint64_t v = llvm::decodeULEB128(data.data() + pos, &n,
-                                     data.data() + data.size(), &err);
-    if (err) {
-      fail(std::string("malformed integer (") + err + ")");
-      return 0;
-    }
-    pos += n;
-    return v;
-  }
-  int64_t sleb() {
-    if (!ok())
-      return 0;
-    unsigned n = 0;
-    const char *err = nullptr;
-    int64_t v = llvm::decodeSLEB128(data.data() + pos, &n,
-                                    data.data() + data.size(), &err);
-    if (err) {
-      fail(std::string("malformed integer (") + err + ")");
-      return 0;
-    }
-    pos += n;
-    return v;
-  }
+  uint64_t uleb() { return leb<uint64_t>(llvm::decodeULEB128); }
+  int64_t sleb() { return leb<int64_t>(llvm::decodeSLEB128); }
   /// A ULEB that must fit 32 bits.
   uint32_t u32() {
     uint64_t v = uleb();
@@ -164,6 +138,22 @@ public:
   }
 
 private:
+  /// Decodes one LEB128 integer with `decode` (LLVM's ULEB or SLEB decoder),
+  /// which checks the end of the buffer and the value's range itself.
+  template <typename T, typename Decode> T leb(Decode decode) {
+    if (!ok())
+      return 0;
+    unsigned n = 0;
+    const char *err = nullptr;
+    T v = decode(data.data() + pos, &n, data.data() + data.size(), &err);
+    if (err) {
+      fail(std::string("malformed integer (") + err + ")");
+      return 0;
+    }
+    pos += n;
+    return v;
+  }
+
   bool need(size_t n) {
     if (!ok())
       return false;
