@@ -11,6 +11,8 @@
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
+#include "SymbolOperands.h"
+
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -19,15 +21,6 @@ using namespace mlir::ktdp;
 static constexpr StringLiteral kBaseMapAttr = "base_map";
 static constexpr StringLiteral kSetAttr = "access_tile_set";
 static constexpr StringLiteral kOrderAttr = "access_tile_order";
-
-/// Parses `symbols(%a, %b)` if present.
-static ParseResult
-parseOptionalSymbols(OpAsmParser &parser,
-                     SmallVectorImpl<OpAsmParser::UnresolvedOperand> &symbols) {
-  if (failed(parser.parseOptionalKeyword("symbols")))
-    return success();
-  return parser.parseOperandList(symbols, AsmParser::Delimiter::Paren);
-}
 
 ParseResult ConstructAccessTileOp::parse(OpAsmParser &parser,
                                          OperationState &result) {
@@ -89,11 +82,7 @@ void ConstructAccessTileOp::print(OpAsmPrinter &p) {
   p << " " << getBase() << "[";
   p.printAffineMapOfSSAIds(getBaseMapAttr(), getIndices());
   p << "]";
-  if (!getSymbolOperands().empty()) {
-    p << " symbols(";
-    p.printOperands(getSymbolOperands());
-    p << ")";
-  }
+  printOptionalSymbols(p, getSymbolOperands());
   p.printOptionalAttrDict((*this)->getAttrs(),
                           {kBaseMapAttr, getOperandSegmentSizesAttrName()});
   p << " : " << getBase().getType() << " -> ";

@@ -19,6 +19,8 @@
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
+#include "SymbolOperands.h"
+
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -112,10 +114,8 @@ ParseResult ConstructIndirectAccessTileOp::parse(OpAsmParser &parser,
     return failure();
 
   SmallVector<OpAsmParser::UnresolvedOperand> symbols;
-  if (succeeded(parser.parseOptionalKeyword("symbols")) &&
-      parser.parseOperandList(symbols, AsmParser::Delimiter::Paren))
-    return failure();
-  if (parser.parseOptionalAttrDict(result.attributes))
+  if (parseOptionalSymbols(parser, symbols) ||
+      parser.parseOptionalAttrDict(result.attributes))
     return failure();
 
   // Canonical domain: captured variables (first appearance) then the
@@ -232,11 +232,7 @@ void ConstructIndirectAccessTileOp::print(OpAsmPrinter &p) {
     p << (indirect ? "])" : ")");
   }
   p << "]";
-  if (!getSymbolOperands().empty()) {
-    p << " symbols(";
-    p.printOperands(getSymbolOperands());
-    p << ")";
-  }
+  printOptionalSymbols(p, getSymbolOperands());
   p.printOptionalAttrDict((*this)->getAttrs(),
                           {kKindsAttr, kMapsAttr,
                            getOperandSegmentSizesAttrName()});
