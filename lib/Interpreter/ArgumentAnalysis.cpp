@@ -20,6 +20,17 @@
 using namespace mlir;
 using namespace ktflow::interp;
 
+/// The argument of the callee that `use`, an operand of `call`, binds; null
+/// when the callee is unknown or external, so the value escapes.
+static Value calleeArgument(func::CallOp call, OpOperand &use) {
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  if (callee && !callee.isExternal() &&
+      use.getOperandNumber() < callee.getNumArguments())
+    return callee.getArgument(use.getOperandNumber());
+  return {};
+}
+
 /// Values computed from `root` (including `root`), following calls into
 /// their callees.
 static SetVector<Value> derivedValues(Value root) {
@@ -46,11 +57,8 @@ static SetVector<Value> derivedValues(Value root) {
         if (use.getOperandNumber() < parent->getNumResults())
           worklist.push_back(parent->getResult(use.getOperandNumber()));
       } else if (auto call = dyn_cast<func::CallOp>(user)) {
-        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-            call, call.getCalleeAttr());
-        if (callee && !callee.isExternal() &&
-            use.getOperandNumber() < callee.getNumArguments())
-          worklist.push_back(callee.getArgument(use.getOperandNumber()));
+        if (Value arg = calleeArgument(call, use))
+          worklist.push_back(arg);
       }
     }
   }
@@ -87,11 +95,8 @@ static void classifyAccesses(ArrayRef<Value> views, ArgumentInfo &info) {
       } else if (isa<ktdp::ConstructDistributedMemoryViewOp>(user)) {
         worklist.push_back(user->getResult(0));
       } else if (auto call = dyn_cast<func::CallOp>(user)) {
-        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-            call, call.getCalleeAttr());
-        if (callee && !callee.isExternal() &&
-            use.getOperandNumber() < callee.getNumArguments())
-          worklist.push_back(callee.getArgument(use.getOperandNumber()));
+        if (Value arg = calleeArgument(call, use))
+          worklist.push_back(arg);
         else
           info.loaded = info.stored = true;
       } else {
