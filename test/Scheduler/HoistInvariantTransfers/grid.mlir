@@ -1,10 +1,15 @@
 // RUN: ktflow-opt %s --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams=chunk=64 --ktdf-distribute --ktdf-buffer=depth=2 --ktdf-hoist-invariant-transfers | FileCheck %s
+// RUN: ktflow-opt %s --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams=chunk=64 --ktdf-distribute --ktdf-buffer=depth=2 --ktdf-hoist-invariant-transfers=grid=false | FileCheck %s --check-prefix=NOGRID
 
 // A load that reads the same vector at every grid point leaves the grid
 // when a lane walks several points: sample_device has 8 lanes, so a grid
 // of 32 gives each lane 4 points and the vector is loaded once per lane
 // (a per_instance pipeline at the top of the parallel body). With a grid
-// of 8 every lane has one point and nothing moves.
+// of 8 every lane has one point and nothing moves. With grid=false the
+// loads stay in the grid.
+
+// NOGRID-NOT: per_instance
+// NOGRID-NOT: export
 
 ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">

@@ -108,7 +108,8 @@ static std::optional<int64_t> tripCount(scf::ForOp loop) {
 
 /// The load stage's candidate, when its tile is invariant across at least
 /// one enclosing loop that runs more than once.
-static std::optional<Candidate> analyse(StageOp stage, PipelineOp pipeline) {
+static std::optional<Candidate> analyse(StageOp stage, PipelineOp pipeline,
+                                       bool leaveGrid) {
   if (!stage.isApplicable(UnitRole::dma_load) ||
       !stage.getDependsIn().empty())
     return std::nullopt;
@@ -147,7 +148,7 @@ static std::optional<Candidate> analyse(StageOp stage, PipelineOp pipeline) {
   for (Operation *p = pipeline->getParentOp(); p; p = p->getParentOp()) {
     auto loop = dyn_cast<scf::ForOp>(p);
     auto grid = dyn_cast<ParallelOp>(p);
-    if (!loop && !grid)
+    if ((!loop && !grid) || (grid && !leaveGrid))
       break;
     bool invariant =
         llvm::all_of(transfer->getOperands(), [&](Value operand) {
@@ -229,6 +230,7 @@ namespace {
 struct HoistInvariantTransfersPass
     : public ktdf::impl::KTDFHoistInvariantTransfersBase<
           HoistInvariantTransfersPass> {
+  using Base::Base;
   void runOnOperation() override {
     getOperation().walk([&](func::FuncOp func) {
       // Pipelines are visited before the exporting pipelines this creates,
@@ -242,7 +244,7 @@ struct HoistInvariantTransfersPass
       for (PipelineOp pipeline : pipelines)
         for (StageOp stage :
              llvm::to_vector(pipeline.getBody().front().getOps<StageOp>()))
-          if (auto c = analyse(stage, pipeline))
+          if (auto c = analyse(stage, pipeline, grid))
             byScope[c->scope].push_back(*c);
       for (auto &[scope, candidates] : byScope)
         hoist(scope, candidates);

@@ -232,7 +232,8 @@ def KTDFHoistInvariantTransfers
     at most once gains nothing and is left alone. A transfer that does not
     change across the grid's points either leaves the grid when a lane
     walks several of them: its pipeline is `per_instance`, at the top of
-    the `ktdf.parallel` body, and runs once per lane instance.
+    the `ktdf.parallel` body, and runs once per lane instance (unless
+    `grid` is off).
 
     ```mlir
     // before
@@ -261,6 +262,10 @@ def KTDFHoistInvariantTransfers
     }
     ```
   }];
+  let options = [
+    Option<"grid", "grid", "bool", "true",
+           "also hoist loads out of the grid (once per lane instance)">
+  ];
 }
 
 def KTDFAllocateScratchpad
