@@ -27,6 +27,25 @@ static int64_t elementBytes(Type type) {
   return (type.getIntOrFloatBitWidth() + 7) / 8;
 }
 
+/// The coordinates of `tile`'s origin in its view: its base map applied to
+/// its indices, each brought into the program by `materialize`. Fails after
+/// reporting when the map cannot be expanded.
+static FailureOr<SmallVector<Value, 8>>
+expandAnchor(OpBuilder &b, Location loc, ktdp::ConstructAccessTileOp tile,
+             function_ref<FailureOr<Value>(Value)> materialize) {
+  SmallVector<Value> operands;
+  for (Value index : tile.getIndices()) {
+    auto v = materialize(index);
+    if (failed(v))
+      return failure();
+    operands.push_back(*v);
+  }
+  auto anchor = affine::expandAffineMap(b, loc, tile.getBaseMap(), operands);
+  if (!anchor)
+    return tile.emitError("cannot expand the anchor of this access tile");
+  return std::move(*anchor);
+}
+
 LogicalResult ProgramBuilder::emitTransfer(DataTransferOp op, IRMapping &map,
                                            const LaneInstance &li,
                                            Value copy) {
@@ -125,16 +144,10 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
   ArrayRef<int64_t> strides = view.getStaticStrides();
 
   // The anchor coordinate and the element offset of the tile's origin.
-  SmallVector<Value> operands;
-  for (Value index : tile.getIndices()) {
-    auto v = materialize(index, map);
-    if (failed(v))
-      return failure();
-    operands.push_back(*v);
-  }
-  auto anchor = affine::expandAffineMap(b, loc, tile.getBaseMap(), operands);
-  if (!anchor)
-    return tile.emitError("cannot expand the anchor of this access tile");
+  auto anchor = expandAnchor(b, loc, tile,
+                             [&](Value v) { return materialize(v, map); });
+  if (failed(anchor))
+    return failure();
   Value offset = constant(0);
   for (auto [coord, stride] : llvm::zip(*anchor, strides))
     offset = arith::AddIOp::create(
@@ -160,15 +173,28 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
   std::string bufName = kernel.memoryOf(
       getBufferMemoryKind(cast<MemRefType>(buffer.getType())), li);
 
+  // One DMA between the tensor and the buffer in the transfer's direction;
+  // with `nRows`, that many rows `memStride` bytes apart in the tensor and
+  // `bufStride` bytes apart in the buffer.
+  auto emitDirected = [&](Value size, Value memAt, Value bufAt, Value nRows,
+                          int64_t memStride, int64_t bufStride) {
+    Value srcStride, dstStride;
+    if (nRows) {
+      srcStride = constant(load ? memStride : bufStride);
+      dstStride = constant(load ? bufStride : memStride);
+    }
+    if (load)
+      dfir::DmaOp::create(b, loc, size, memName, memAt, bufName, bufAt, nRows,
+                          srcStride, dstStride);
+    else
+      dfir::DmaOp::create(b, loc, size, bufName, bufAt, memName, memAt, nRows,
+                          srcStride, dstStride);
+  };
+
   size_t rank = extents.size();
   if (rank == 0) {
     // A single element.
-    if (load)
-      dfir::DmaOp::create(b, loc, constant(esize), memName, memAddr, bufName,
-                          bufAddr, Value(), Value(), Value());
-    else
-      dfir::DmaOp::create(b, loc, constant(esize), bufName, bufAddr, memName,
-                          memAddr, Value(), Value(), Value());
+    emitDirected(constant(esize), memAddr, bufAddr, Value(), 0, 0);
     return success();
   }
   // Rows of the innermost dimension; dimensions above the last two become
@@ -208,20 +234,12 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
     Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, valid,
                                       constant(0));
     emitIf(any, [&] {
-      Value size = constant(rowBytes), nRows, s1, s2;
-      if (rowStride == rowBytes) {
+      Value size = constant(rowBytes), nRows;
+      if (rowStride == rowBytes)
         size = arith::MulIOp::create(b, loc, valid, size);
-      } else {
-        nRows = valid;
-        s1 = constant(load ? rowStride : rowBytes);
-        s2 = constant(load ? rowBytes : rowStride);
-      }
-      if (load)
-        dfir::DmaOp::create(b, loc, size, memName, memAddr, bufName, bufAddr,
-                            nRows, s1, s2);
       else
-        dfir::DmaOp::create(b, loc, size, bufName, bufAddr, memName, memAddr,
-                            nRows, s1, s2);
+        nRows = valid;
+      emitDirected(size, memAddr, bufAddr, nRows, rowStride, rowBytes);
     });
     return success();
   }
@@ -235,18 +253,8 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
   }
   auto emitRows = [&](Value memAt, Value bufAt) {
     Value size = constant(rowBytes);
-    Value nRows, s1, s2;
-    if (rows > 1) {
-      nRows = constant(rows);
-      s1 = constant(load ? rowStride : rowBytes);
-      s2 = constant(load ? rowBytes : rowStride);
-    }
-    if (load)
-      dfir::DmaOp::create(b, loc, size, memName, memAt, bufName, bufAt, nRows,
-                          s1, s2);
-    else
-      dfir::DmaOp::create(b, loc, size, bufName, bufAt, memName, memAt, nRows,
-                          s1, s2);
+    Value nRows = rows > 1 ? constant(rows) : Value();
+    emitDirected(size, memAt, bufAt, nRows, rowStride, rowBytes);
   };
   if (outer == 1) {
     emitRows(memAddr, bufAddr);
@@ -288,15 +296,11 @@ ProgramBuilder::tileAddress(Value tileValue, ValueRange indices,
   auto memref = cast<MemRefType>(view.getType());
   int64_t esize = elementBytes(memref.getElementType());
   ArrayRef<int64_t> strides = view.getStaticStrides();
-  SmallVector<Value> operands;
-  for (Value index : tile.getIndices()) {
-    auto v = materialize(index, map);
-    if (failed(v))
-      return failure();
-    operands.push_back(*v);
-  }
-  auto anchor = affine::expandAffineMap(b, loc, tile.getBaseMap(), operands);
-  if (!anchor || anchor->size() != strides.size())
+  auto anchor = expandAnchor(b, loc, tile,
+                             [&](Value v) { return materialize(v, map); });
+  if (failed(anchor))
+    return failure();
+  if (anchor->size() != strides.size())
     return tile.emitError("cannot expand the anchor of this access tile");
   Value offset = constant(0);
   for (auto [d, coord] : llvm::enumerate(*anchor)) {
