@@ -68,6 +68,17 @@ static LogicalResult runFor(TileExecutor &exec, Operation *op) {
   return success();
 }
 
+/// Runs the entry block of a region that takes no arguments (if, switch,
+/// execute_region) and binds what it yields to `op`'s results.
+static LogicalResult runRegionAndBind(TileExecutor &exec, Operation *op,
+                                      Region &region) {
+  SmallVector<RValue> yielded;
+  if (failed(exec.runBlock(region.front(), {}, yielded)))
+    return failure();
+  bindResults(exec, op, yielded);
+  return success();
+}
+
 static LogicalResult runIf(TileExecutor &exec, Operation *op) {
   auto ifOp = cast<scf::IfOp>(op);
   FailureOr<int64_t> cond = exec.getIndex(op, ifOp.getCondition());
@@ -76,11 +87,7 @@ static LogicalResult runIf(TileExecutor &exec, Operation *op) {
   Region &region = (*cond & 1) ? ifOp.getThenRegion() : ifOp.getElseRegion();
   if (region.empty())
     return success();
-  SmallVector<RValue> yielded;
-  if (failed(exec.runBlock(region.front(), {}, yielded)))
-    return failure();
-  bindResults(exec, op, yielded);
-  return success();
+  return runRegionAndBind(exec, op, region);
 }
 
 static LogicalResult runWhile(TileExecutor &exec, Operation *op) {
@@ -235,11 +242,7 @@ static LogicalResult runExecuteRegion(TileExecutor &exec, Operation *op) {
   auto region = cast<scf::ExecuteRegionOp>(op);
   if (!region.getRegion().hasOneBlock())
     return exec.error(op) << "multi-block regions are not supported";
-  SmallVector<RValue> yielded;
-  if (failed(exec.runBlock(region.getRegion().front(), {}, yielded)))
-    return failure();
-  bindResults(exec, op, yielded);
-  return success();
+  return runRegionAndBind(exec, op, region.getRegion());
 }
 
 static LogicalResult runIndexSwitch(TileExecutor &exec, Operation *op) {
@@ -251,11 +254,7 @@ static LogicalResult runIndexSwitch(TileExecutor &exec, Operation *op) {
   for (auto [value, caseRegion] : llvm::zip(sw.getCases(), sw.getCaseRegions()))
     if (value == *arg)
       region = &caseRegion;
-  SmallVector<RValue> yielded;
-  if (failed(exec.runBlock(region->front(), {}, yielded)))
-    return failure();
-  bindResults(exec, op, yielded);
-  return success();
+  return runRegionAndBind(exec, op, *region);
 }
 
 /// Evaluates an affine map applied to `operands` (dims, then symbols).
