@@ -92,13 +92,17 @@ static std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v,
     return Range{k.getSExtValue(), k.getSExtValue()};
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    APInt lb, ub;
-    if (loop && arg == loop.getInductionVar() &&
-        matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) &&
-        matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) &&
-        ub.getSExtValue() > lb.getSExtValue())
-      return Range{lb.getSExtValue(), ub.getSExtValue() - 1};
-    return std::nullopt;
+    APInt lb, ub, step;
+    if (!loop || arg != loop.getInductionVar() ||
+        !matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+        !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
+        !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+        step.getSExtValue() <= 0 || ub.getSExtValue() <= lb.getSExtValue())
+      return std::nullopt;
+    // The last value is the last step that starts below the upper bound,
+    // not ub - 1: a loop over 8-row tiles stepping by 8 ends at ub - 8.
+    int64_t first = lb.getSExtValue(), by = step.getSExtValue();
+    return Range{first, first + (ub.getSExtValue() - 1 - first) / by * by};
   }
   Operation *def = v.getDefiningOp();
   if (auto id = dyn_cast<ktdp::GetComputeTileIdOp>(def)) {

@@ -1,0 +1,50 @@
+// RUN: ktflow-opt %s --ktdf-check-supported -split-input-file -verify-diagnostics
+
+// The last value of a loop's induction variable is its last step below the
+// upper bound: a tile as tall (wide) as the step stays inside its view.
+
+#vec = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#four = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+#half = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @fits(%s: index, %x: index) attributes {grid = [4]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %first = arith.muli %id, %c16 : index
+  %S = ktdp.construct_memory_view %s, sizes: [64], strides: [1] {coordinate_set = #vec, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+  %X = ktdp.construct_memory_view %x, sizes: [64, 128], strides: [128, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x128xf32>
+  scf.for %i = %c0 to %c16 step %c4 {
+    %ts = ktdp.construct_access_tile %S[%first + %i] {access_tile_set = #four, access_tile_order = #id1} : memref<64xf32> -> !ktdp.access_tile<4xindex>
+    scf.for %j = %c0 to %c128 step %c64 {
+      %tx = ktdp.construct_access_tile %X[%first + %i, %j] {access_tile_set = #half, access_tile_order = #id2} : memref<64x128xf32> -> !ktdp.access_tile<4x64xindex>
+    }
+  }
+  return
+}
+
+// -----
+
+// A loop whose last step starts at 13 (1, 5, 9, 13): a 4-element tile at
+// 48 + 13 ends at 64, one past the view.
+#vec = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#four = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @past_last_step(%s: index) attributes {grid = [4]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %first = arith.muli %id, %c16 : index
+  %S = ktdp.construct_memory_view %s, sizes: [64], strides: [1] {coordinate_set = #vec, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+  scf.for %i = %c1 to %c16 step %c4 {
+    // expected-error @+1 {{the access tile may reach past its view along dimension 0}}
+    %ts = ktdp.construct_access_tile %S[%first + %i] {access_tile_set = #four, access_tile_order = #id1} : memref<64xf32> -> !ktdp.access_tile<4xindex>
+  }
+  return
+}
