@@ -240,6 +240,17 @@ LogicalResult KernelLowering::collectPipelines() {
     }
     pipelines.push_back(std::move(info));
   }
+  // Exported buffers are filled by their own pipeline and only read by the
+  // others, into FIFO slots or buffers (what the channels below order).
+  for (auto &entry : exported)
+    for (Operation *user : entry.first.getUsers()) {
+      auto transfer = dyn_cast<DataTransferOp>(user);
+      if (!transfer || transfer.getSrc() != entry.first ||
+          transfer.getDst() == entry.first ||
+          isa<ktdp::AccessTileType>(transfer.getDst().getType()))
+        return user->emitError("a buffer exported by another pipeline can "
+                               "only be read into a FIFO slot or a buffer");
+    }
   collectExportChannels();
   // Stages of different pipelines that touch the kernel's scratchpad views
   // are ordered by a channel from the earlier to the later one.
