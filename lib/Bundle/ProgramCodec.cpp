@@ -10,6 +10,7 @@
 #include "ktflow/Bundle/Bundle.h"
 
 #include "ByteStream.h"
+#include "SectionIO.h"
 
 using namespace ktflow;
 using namespace ktflow::bundle;
@@ -51,38 +52,48 @@ static uint32_t *field(Inst &inst, unsigned i) {
   return fields[i];
 }
 
+/// The register counts, vector types and map bodies that precede the
+/// instructions, listed once for both directions (SectionIO.h). `ProgramT`
+/// is const when writing.
+template <typename IO, typename ProgramT>
+static void tableFields(IO &io, ProgramT &p) {
+  io.uleb(p.numSRegs);
+  io.uleb(p.numVRegs);
+  io.check(p.numSRegs <= (1u << 20) && p.numVRegs <= (1u << 20),
+           "register count out of range");
+  io.list(p.vtypes, 2, [&](auto &t) {
+    io.u8(t.elem);
+    io.check(static_cast<unsigned>(t.elem) < sim::kNumElemTypes,
+             "unknown element type");
+    io.list(t.shape, 1, [&](auto &d) { io.uleb(d); });
+  });
+  io.list(p.maps, 4, [&](auto &m) {
+    io.list(m.inputs, 1, [&](auto &in) { io.uleb(in); });
+    io.uleb(m.numSlots);
+    io.uleb(m.resultSlot);
+    io.list(m.ops, 15, [&](auto &op) {
+      io.u8(op.op);
+      io.u8(op.type);
+      io.u8(op.srcType);
+      io.check(static_cast<unsigned>(op.op) < sim::kNumScalarOps &&
+                   static_cast<unsigned>(op.type) < sim::kNumElemTypes &&
+                   static_cast<unsigned>(op.srcType) < sim::kNumElemTypes,
+               "unknown micro-op or element type");
+      io.uleb(op.dst);
+      io.uleb(op.a);
+      io.uleb(op.b);
+      io.uleb(op.c);
+      io.f64(op.imm);
+    });
+  });
+}
+
 std::vector<uint8_t>
 ktflow::bundle::encodeProgram(const sim::UnitProgram &program,
                               std::vector<uint32_t> *immOffsets) {
   ByteWriter w;
-  w.uleb(program.numSRegs);
-  w.uleb(program.numVRegs);
-  w.uleb(program.vtypes.size());
-  for (const sim::VectorType &t : program.vtypes) {
-    w.u8(static_cast<uint8_t>(t.elem));
-    w.uleb(t.shape.size());
-    for (uint32_t d : t.shape)
-      w.uleb(d);
-  }
-  w.uleb(program.maps.size());
-  for (const sim::MapBody &m : program.maps) {
-    w.uleb(m.inputs.size());
-    for (uint32_t in : m.inputs)
-      w.uleb(in);
-    w.uleb(m.numSlots);
-    w.uleb(m.resultSlot);
-    w.uleb(m.ops.size());
-    for (const sim::MicroOp &op : m.ops) {
-      w.u8(static_cast<uint8_t>(op.op));
-      w.u8(static_cast<uint8_t>(op.type));
-      w.u8(static_cast<uint8_t>(op.srcType));
-      w.uleb(op.dst);
-      w.uleb(op.a);
-      w.uleb(op.b);
-      w.uleb(op.c);
-      w.f64(op.imm);
-    }
-  }
+  SectionWriter io(w);
+  tableFields(io, program);
   w.uleb(program.insts.size());
   if (immOffsets)
     immOffsets->assign(program.insts.size(), 0);
@@ -107,43 +118,8 @@ ktflow::bundle::decodeProgram(llvm::ArrayRef<uint8_t> code, uint32_t unit) {
   ByteReader r(code);
   sim::UnitProgram p;
   p.unit = unit;
-  p.numSRegs = r.u32();
-  p.numVRegs = r.u32();
-  if (p.numSRegs > (1u << 20) || p.numVRegs > (1u << 20))
-    r.fail("register count out of range");
-  p.vtypes.resize(r.count(2));
-  for (sim::VectorType &t : p.vtypes) {
-    uint8_t elem = r.u8();
-    if (elem >= sim::kNumElemTypes)
-      r.fail("unknown element type");
-    t.elem = static_cast<sim::ElemType>(elem);
-    t.shape.resize(r.count());
-    for (uint32_t &d : t.shape)
-      d = r.u32();
-  }
-  p.maps.resize(r.count(4));
-  for (sim::MapBody &m : p.maps) {
-    m.inputs.resize(r.count());
-    for (uint32_t &in : m.inputs)
-      in = r.u32();
-    m.numSlots = r.u32();
-    m.resultSlot = r.u32();
-    m.ops.resize(r.count(15));
-    for (sim::MicroOp &op : m.ops) {
-      uint8_t kind = r.u8(), type = r.u8(), srcType = r.u8();
-      if (kind >= sim::kNumScalarOps || type >= sim::kNumElemTypes ||
-          srcType >= sim::kNumElemTypes)
-        r.fail("unknown micro-op or element type");
-      op.op = static_cast<sim::ScalarOp>(kind);
-      op.type = static_cast<sim::ElemType>(type);
-      op.srcType = static_cast<sim::ElemType>(srcType);
-      op.dst = r.u32();
-      op.a = r.u32();
-      op.b = r.u32();
-      op.c = r.u32();
-      op.imm = r.f64();
-    }
-  }
+  SectionReader io(r);
+  tableFields(io, p);
   p.insts.resize(r.count(2));
   for (Inst &inst : p.insts) {
     uint8_t op = r.u8();
