@@ -104,6 +104,8 @@ static void machineFields(IO &io, MachineT &m) {
     if constexpr (IO::kReading)
       u.core = static_cast<int32_t>(core);
     throughputTable(io, u);
+    io.uleb(u.maxOutstanding);
+    io.check(u.maxOutstanding >= 1, "a unit keeps no transfer in flight");
   });
   io.list(m.links, 14, [&](auto &l) {
     io.u8(l.from.kind);

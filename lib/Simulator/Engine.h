@@ -50,6 +50,14 @@ struct FifoState {
   uint8_t *slot(uint32_t i) { return storage.data() + size_t(i) * desc->entryBytes; }
 };
 
+/// A transfer issued by a unit that keeps several in flight, not landed
+/// yet: what it writes, and when its last byte lands.
+struct InFlight {
+  Tick landsAt = 0;
+  uint32_t memory = 0;
+  uint64_t lo = 0, hi = 0; ///< the bytes [lo, hi) it writes
+};
+
 struct SyncState {
   std::deque<Tick> tokens;
   int64_t waitingReceiver = -1;
@@ -79,6 +87,9 @@ struct UnitState {
   uint64_t transferBytes = 0;
   Tick instStart = 0, lastArrival = 0;
   const Route *route = nullptr;
+  /// Transfers issued and not landed (only when the unit keeps more than
+  /// one in flight; otherwise each transfer waits for its last byte).
+  std::vector<InFlight> inFlight;
   // Statistics, in ticks.
   Tick busy = 0, stall = 0;
   uint64_t bytes = 0, instructions = 0;
@@ -131,6 +142,13 @@ public:
   void waitUntil(UnitState &u, Tick time, uint32_t on, bool isSync);
   void record(const UnitState &u, Opcode op, Tick start, Tick end,
               uint64_t bytes);
+  /// When the last of the unit's transfers in flight lands (0 if none):
+  /// what it signals or hands over is visible only then.
+  Tick landedBy(const UnitState &u) const;
+  /// Whether the unit waits for each transfer's last byte.
+  bool blocksOnTransfers(const UnitState &u) const {
+    return machine.units[u.prog->unit].maxOutstanding <= 1;
+  }
   uint8_t *access(UnitState &u, uint32_t mem, uint64_t addr, uint64_t size,
                   const char *what);
   const std::string &unitName(const UnitState &u) const {

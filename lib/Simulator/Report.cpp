@@ -65,7 +65,9 @@ void ktflow::sim::writeChromeTrace(llvm::raw_ostream &os,
       std::string name = opcodeName(e.op);
       if (e.stall) {
         std::string on = "contention";
-        if (e.waitOn != kNoReg)
+        if (e.waitOn == kWaitInFlight)
+          on = "transfers in flight";
+        else if (e.waitOn != kNoReg)
           on = e.waitIsSync ? "sync " + exe.syncs[e.waitOn].name
                             : "fifo " + exe.fifos[e.waitOn].name;
         name = "stall: " + on;

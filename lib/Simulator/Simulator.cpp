@@ -392,6 +392,13 @@ Step Engine::step(UnitState &u) {
                        .str());
   switch (in.op) {
   case Opcode::Halt:
+    // The unit is done when its last transfer has landed.
+    if (Tick landed = landedBy(u); landed > u.now) {
+      u.busy += landed - u.now;
+      record(u, Opcode::Halt, u.now, landed, 0);
+      u.now = landed;
+    }
+    u.inFlight.clear();
     u.done = true;
     return Step::Halt;
   case Opcode::SetImm:

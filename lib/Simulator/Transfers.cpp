@@ -5,7 +5,10 @@
 // memory, vector send/receive and sync tokens. Transfers advance one chunk
 // (DMA: the route's transfer granularity; FIFO: one entry) per step, so
 // units sharing a link or memory interleave at that grain; each chunk
-// reserves every resource of its route for bytes/bandwidth cycles.
+// reserves every resource of its route for bytes/bandwidth cycles. A unit
+// that keeps several transfers in flight (MachineUnit::maxOutstanding)
+// moves on once a DMA's or store's bytes have left; what it signals after
+// that is visible only when the transfer lands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +16,7 @@
 
 #include "ktflow/Simulator/Values.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -47,16 +51,73 @@ static bool beginTransfer(Engine &e, UnitState &u, int64_t bytes, int64_t rows,
   return true;
 }
 
-/// Finishes a transfer once its last chunk has been issued: a blocking
-/// transfer completes when its last byte has landed.
-static void endTransfer(Engine &e, UnitState &u, bool waitForArrival) {
-  if (waitForArrival && u.lastArrival > u.now) {
+/// The bytes of one memory a transfer touches: `rows` rows of `bytes`,
+/// `stride` apart, from `addr` (bounds of the box, not the exact rows).
+struct Range {
+  uint32_t memory = 0;
+  uint64_t lo = 0, hi = 0;
+};
+static Range rangeOf(uint32_t memory, int64_t addr, int64_t rows,
+                     int64_t stride, int64_t bytes) {
+  int64_t last = addr + (rows > 0 ? rows - 1 : 0) * stride;
+  int64_t lo = std::min(addr, last), hi = std::max(addr, last) + bytes;
+  return {memory, static_cast<uint64_t>(std::max<int64_t>(lo, 0)),
+          static_cast<uint64_t>(std::max<int64_t>(hi, 0))};
+}
+static bool overlaps(const InFlight &t, const Range &r) {
+  return t.memory == r.memory && t.lo < r.hi && r.lo < t.hi;
+}
+
+/// Before a transfer of a unit that keeps several in flight: forgets those
+/// that have landed, then waits for the ones whose bytes this transfer reads
+/// or overwrites, and for a free slot. Returns true if the unit waited (the
+/// caller steps again).
+static bool waitForSlot(Engine &e, UnitState &u,
+                        std::initializer_list<Range> touches) {
+  if (e.blocksOnTransfers(u))
+    return false;
+  llvm::erase_if(u.inFlight,
+                 [&](const InFlight &t) { return t.landsAt <= u.now; });
+  Tick until = 0;
+  for (const InFlight &t : u.inFlight)
+    for (const Range &r : touches)
+      if (overlaps(t, r))
+        until = std::max(until, t.landsAt);
+  if (u.inFlight.size() >= e.machine.units[u.prog->unit].maxOutstanding) {
+    Tick earliest = u.inFlight.front().landsAt;
+    for (const InFlight &t : u.inFlight)
+      earliest = std::min(earliest, t.landsAt);
+    until = std::max(until, earliest);
+  }
+  if (until <= u.now)
+    return false;
+  e.waitUntil(u, until, kWaitInFlight, false);
+  return true;
+}
+
+/// Finishes a transfer once its last chunk has been issued. A blocking
+/// transfer completes when its last byte has landed; a unit that keeps
+/// several in flight records where it writes and moves on.
+static void endTransfer(Engine &e, UnitState &u, bool waitForArrival,
+                        Range writes = {}) {
+  if (waitForArrival && !e.blocksOnTransfers(u)) {
+    if (u.lastArrival > u.now)
+      u.inFlight.push_back({u.lastArrival, writes.memory, writes.lo,
+                            writes.hi});
+  } else if (waitForArrival && u.lastArrival > u.now) {
     u.busy += u.lastArrival - u.now;
     u.now = u.lastArrival;
   }
   e.record(u, u.prog->insts[u.pc].op, u.instStart, u.now, u.transferBytes);
   u.active = false;
   ++u.pc;
+}
+
+Tick Engine::landedBy(const UnitState &u) const {
+  Tick last = 0;
+  for (const InFlight &t : u.inFlight)
+    last = std::max(last, t.landsAt);
+  return last;
 }
 
 /// Advances the row cursor by `chunk` bytes; returns true when done.
@@ -77,11 +138,15 @@ static bool advance(UnitState &u, uint64_t chunk) {
 }
 
 Step Engine::stepDma(UnitState &u, const Inst &in) {
+  const std::vector<int64_t> &s = u.s;
+  int64_t rows = in.f == kNoReg ? 1 : s[in.f];
+  int64_t srcStride = in.f == kNoReg ? 0 : s[in.g];
+  int64_t dstStride = in.f == kNoReg ? 0 : s[in.h];
+  Range reads = rangeOf(in.a, s[in.b], rows, srcStride, s[in.e]);
+  Range writes = rangeOf(in.c, s[in.d], rows, dstStride, s[in.e]);
   if (!u.active) {
-    const std::vector<int64_t> &s = u.s;
-    int64_t rows = in.f == kNoReg ? 1 : s[in.f];
-    int64_t srcStride = in.f == kNoReg ? 0 : s[in.g];
-    int64_t dstStride = in.f == kNoReg ? 0 : s[in.h];
+    if (waitForSlot(*this, u, {reads, writes}))
+      return Step::Continue;
     if (!beginTransfer(*this, u, s[in.e], rows, s[in.b], s[in.d], srcStride,
                        dstStride))
       return Step::Error;
@@ -105,13 +170,15 @@ Step Engine::stepDma(UnitState &u, const Inst &in) {
   u.now = start + occupancy;
   u.lastArrival = std::max(u.lastArrival, u.now + u.route->latency);
   if (advance(u, chunk))
-    endTransfer(*this, u, true);
+    endTransfer(*this, u, true, writes);
   return Step::Continue;
 }
 
 Step Engine::stepLoad(UnitState &u, const Inst &in) {
   FifoState &f = fifos[in.a];
   if (!u.active) {
+    if (waitForSlot(*this, u, {rangeOf(in.b, u.s[in.c], 1, 0, u.s[in.d])}))
+      return Step::Continue;
     if (!beginTransfer(*this, u, u.s[in.d], 1, u.s[in.c], 0, 0, 0))
       return Step::Error;
     u.route = routeFor(u.index, u.pc);
@@ -142,7 +209,10 @@ Step Engine::stepLoad(UnitState &u, const Inst &in) {
 
 Step Engine::stepStore(UnitState &u, const Inst &in) {
   FifoState &f = fifos[in.a];
+  Range writes = rangeOf(in.b, u.s[in.c], 1, 0, u.s[in.d]);
   if (!u.active) {
+    if (waitForSlot(*this, u, {writes}))
+      return Step::Continue;
     if (!beginTransfer(*this, u, u.s[in.d], 1, 0, u.s[in.c], 0, 0))
       return Step::Error;
     u.route = routeFor(u.index, u.pc);
@@ -178,7 +248,7 @@ Step Engine::stepStore(UnitState &u, const Inst &in) {
   u.now = start + occupancy;
   u.lastArrival = std::max(u.lastArrival, u.now + u.route->latency);
   if (advance(u, chunk))
-    endTransfer(*this, u, true);
+    endTransfer(*this, u, true, writes);
   return Step::Continue;
 }
 
@@ -254,8 +324,11 @@ Step Engine::stepSyncSend(UnitState &u, const Inst &in) {
   ++u.instructions;
   SyncState &sync = syncs[in.a];
   const SyncDesc &desc = exe.syncs[in.a];
+  // A token after transfers still in flight says their data is there (or
+  // their source free) only once they land.
   Tick arrival =
-      u.now + cyclesToTicks(machine.syncCycles(desc.sender, desc.receiver));
+      std::max(u.now, landedBy(u)) +
+      cyclesToTicks(machine.syncCycles(desc.sender, desc.receiver));
   sync.tokens.push_back(arrival);
   wake(sync.waitingReceiver, arrival);
   ++u.pc;

@@ -158,6 +158,8 @@ static std::string describeFeatures(const UnitSpec &unit) {
   if (unit.queue)
     parts.push_back(formatv("queue(depth {0}{1})", unit.queue->depth,
                             unit.queue->ordered ? " ordered" : ""));
+  if (unit.maxOutstanding > 1)
+    parts.push_back(formatv("{0} in flight", unit.maxOutstanding));
   return parts.empty() ? "-" : join(parts, ", ");
 }
 

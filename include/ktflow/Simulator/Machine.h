@@ -69,6 +69,10 @@ struct MachineUnit {
   /// Elements (MACs for Matrix) per cycle for each op class and element
   /// type; 0 means the unit cannot do that class on that type.
   std::array<std::array<double, kNumElemTypes>, kNumOpClasses> throughput{};
+  /// Transfers (dma, store) in flight at once: with more than one the unit
+  /// moves on once a transfer's bytes have left and it lands `latency`
+  /// later; with one it waits for the last byte.
+  uint32_t maxOutstanding = 1;
 
   double getThroughput(OpClass c, ElemType t) const {
     return throughput[static_cast<unsigned>(c)][static_cast<unsigned>(t)];

@@ -70,12 +70,16 @@ struct SimStats {
 };
 
 /// One interval of a unit's timeline.
+/// TraceEvent::waitOn of a stall on the unit's own transfers in flight.
+constexpr uint32_t kWaitInFlight = kNoReg - 1;
+
 struct TraceEvent {
   uint32_t program = 0;
   Tick start = 0, end = 0;
   Opcode op = Opcode::Halt;
   bool stall = false;
-  /// What a stall waited on: a FIFO or sync index, or kNoReg for contention.
+  /// What a stall waited on: a FIFO or sync index, kWaitInFlight for the
+  /// unit's own transfers in flight, or kNoReg for contention.
   uint32_t waitOn = kNoReg;
   bool waitIsSync = false;
   uint64_t bytes = 0;

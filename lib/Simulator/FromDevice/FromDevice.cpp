@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/WithColor.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace ktflow;
@@ -169,6 +170,8 @@ Machine ktflow::sim::buildMachine(const DeviceModel &model) {
       unit.kind = node.unit->kind;
       unit.roles = rolesOf(node);
       unit.core = coreIndex(model, node, coords);
+      unit.maxOutstanding = static_cast<uint32_t>(
+          std::clamp<int64_t>(node.unit->maxOutstanding, 1, UINT32_MAX));
       for (unsigned c = 0; c < kNumOpClasses; ++c)
         for (unsigned t = 0; t < kNumElemTypes; ++t) {
           std::optional<double> thr = node.unit->getThroughput(

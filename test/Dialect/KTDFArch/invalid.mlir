@@ -329,6 +329,37 @@ ktdf_arch.device @throughput_without_compute {
 
 // -----
 
+ktdf_arch.device @max_outstanding_zero {
+  %m = memory { kind = "M", size = 64 }
+  // expected-error @+1 {{'ktdf_arch.max_outstanding' in an exec_unit must be positive, got 0}}
+  %u = exec_unit { ktdf_arch.max_outstanding = 0, ktdf_arch.features = { ktdf_arch.feature.load } }
+}
+
+// -----
+
+ktdf_arch.device @max_outstanding_not_integer {
+  %m = memory { kind = "M", size = 64 }
+  // expected-error @+1 {{'ktdf_arch.max_outstanding' in an exec_unit must be an integer, got 2.500000e+00 : f64}}
+  %u = exec_unit { ktdf_arch.max_outstanding = 2.5, ktdf_arch.features = { ktdf_arch.feature.store } }
+}
+
+// -----
+
+ktdf_arch.device @max_outstanding_without_transfers {
+  %m = memory { kind = "M", size = 64 }
+  // expected-error @+1 {{'ktdf_arch.max_outstanding' needs 'ktdf_arch.feature.load' or 'ktdf_arch.feature.store'}}
+  %u = exec_unit { ktdf_arch.max_outstanding = 4, ktdf_arch.features = { ktdf_arch.feature.compute, ktdf_arch.feature.simd = { lanes = #ktdf_arch.map<f16 = 8> } } }
+}
+
+// -----
+
+ktdf_arch.device @max_outstanding_on_memory {
+  // expected-error @+1 {{unknown key 'ktdf_arch.max_outstanding'}}
+  %m = memory { kind = "M", size = 64, ktdf_arch.max_outstanding = 4 }
+}
+
+// -----
+
 ktdf_arch.device @group_spec_not_dict {
   %m = memory { kind = "M", size = 64 }
   // expected-error @+1 {{expected a dictionary before 'share', got "core"}}

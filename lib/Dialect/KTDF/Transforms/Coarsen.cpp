@@ -316,6 +316,9 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     const ktflow::sched::Hop &lastOut = lane.outbound.hops.back();
     query.sharedDma = dmaUnit && lastOut.kind == ktflow::sched::Hop::Dma &&
                       lastOut.unit == *dmaUnit;
+    // Requests in flight overlap the latency of back-to-back transfers.
+    if (dmaUnit && model.getNode(*dmaUnit).unit)
+      query.maxOutstanding = model.getNode(*dmaUnit).unit->maxOutstanding;
     std::optional<StringRef> kind;
     for (PipelineOp pipeline : pipelines) {
       addTransfers(pipeline, query);

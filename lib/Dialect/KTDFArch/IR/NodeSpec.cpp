@@ -62,14 +62,18 @@ FailureOr<MemorySpec> mlir::ktdf_arch::readMemorySpec(DictionaryAttr dict,
 FailureOr<UnitSpec> mlir::ktdf_arch::readUnitSpec(DictionaryAttr dict,
                                                   EmitErrorFn emitError) {
   DictReader reader(dict, "an exec_unit", emitError);
-  if (failed(reader.checkKeys({kKindKey, kFeaturesKey}, false)))
+  if (failed(reader.checkKeys({kKindKey, kFeaturesKey, kMaxOutstandingKey},
+                              false)))
     return failure();
   FailureOr<std::optional<std::string>> kind = reader.getString(kKindKey);
   FailureOr<DictionaryAttr> features = reader.getDict(kFeaturesKey, false);
-  if (failed(kind) || failed(features))
+  FailureOr<std::optional<int64_t>> maxOutstanding =
+      reader.getInt(kMaxOutstandingKey, /*allowZero=*/false);
+  if (failed(kind) || failed(features) || failed(maxOutstanding))
     return failure();
   UnitSpec unit;
   unit.kind = kind->value_or("exec_unit");
+  unit.maxOutstanding = maxOutstanding->value_or(1);
 
   DictReader featureReader(*features, "'ktdf_arch.features'", emitError);
   if (failed(featureReader.checkKeys(
@@ -123,6 +127,10 @@ FailureOr<UnitSpec> mlir::ktdf_arch::readUnitSpec(DictionaryAttr dict,
       return failure();
     unit.queue = *value;
   }
+  // Only transfers can be in flight.
+  if (*maxOutstanding && !unit.load && !unit.store)
+    return emitError() << "'" << kMaxOutstandingKey << "' needs '"
+                       << kLoadFeature << "' or '" << kStoreFeature << "'";
   if ((unit.matrix || *throughput) && !unit.compute)
     return emitError() << "'"
                        << (unit.matrix ? kMatrixFeature : kThroughputFeature)

@@ -38,6 +38,8 @@ inline constexpr llvm::StringLiteral kInstancesKey = "ktdf_arch.instances";
 inline constexpr llvm::StringLiteral kInterconnectKey =
     "ktdf_arch.interconnect";
 inline constexpr llvm::StringLiteral kClockKey = "ktdf_arch.clock_mhz";
+inline constexpr llvm::StringLiteral kMaxOutstandingKey =
+    "ktdf_arch.max_outstanding";
 
 inline constexpr llvm::StringLiteral kComputeFeature =
     "ktdf_arch.feature.compute";
@@ -136,6 +138,10 @@ struct UnitSpec {
   std::optional<QueueFeature> queue;
   /// Explicit entries first, then the defaults they do not override.
   SmallVector<ThroughputEntry> throughput;
+  /// Transfers a load or store unit keeps in flight: it may issue the next
+  /// while fewer than this many have not landed (1: each waits for the
+  /// last byte of the one before).
+  int64_t maxOutstanding = 1;
 
   std::optional<double> getThroughput(OpClass cls, Type dtype) const;
 };
