@@ -8,31 +8,15 @@
 #include "ktflow/Device/Target.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/Path.h"
 
 using namespace mlir;
 using namespace mlir::ktdf_arch;
-
-/// `path` as written if absolute, else relative to the directory of the file
-/// that declares the target.
-static std::string resolvePath(TargetOp target, StringRef path) {
-  if (llvm::sys::path::is_absolute(path))
-    return path.str();
-  auto fileLoc = dyn_cast<FileLineColLoc>(target.getLoc());
-  if (!fileLoc)
-    return path.str();
-  SmallString<256> resolved(
-      llvm::sys::path::parent_path(fileLoc.getFilename().getValue()));
-  llvm::sys::path::append(resolved, path);
-  return std::string(resolved);
-}
 
 FailureOr<ktflow::device::TargetDevice>
 ktflow::device::resolveTarget(TargetOp target, ModuleLoader &loader) {
   TargetDevice result;
   if (std::optional<StringRef> path = target.getPath()) {
-    std::string file = resolvePath(target, *path);
+    std::string file = resolvePathNextTo(target.getLoc(), *path);
     result.imported = loader.load(file);
     if (!result.imported)
       return target.emitOpError() << "cannot import device description '"

@@ -4,10 +4,24 @@
 
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace mlir;
+
+std::string ktflow::resolvePathNextTo(Location loc, llvm::StringRef path) {
+  if (llvm::sys::path::is_absolute(path))
+    return path.str();
+  auto fileLoc = dyn_cast<FileLineColLoc>(loc);
+  if (!fileLoc)
+    return path.str();
+  llvm::SmallString<256> resolved(
+      llvm::sys::path::parent_path(fileLoc.getFilename().getValue()));
+  llvm::sys::path::append(resolved, path);
+  return std::string(resolved);
+}
 
 ktflow::ModuleLoader::ModuleLoader(MLIRContext &context)
     : context(context), handler(sourceMgr, &context) {}

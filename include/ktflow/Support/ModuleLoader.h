@@ -14,7 +14,14 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <string>
+
 namespace ktflow {
+
+/// `path` as written if it is absolute or `loc` names no file, else relative
+/// to the directory of the file `loc` points into: how a file that loads
+/// another (a kernel importing its device) names it.
+std::string resolvePathNextTo(mlir::Location loc, llvm::StringRef path);
 
 /// Loads MLIR files into a context and, for as long as it lives, prints every
 /// diagnostic of that context against the loaded sources.

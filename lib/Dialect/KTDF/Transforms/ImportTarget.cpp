@@ -10,8 +10,6 @@
 #include "ktflow/Support/ModuleLoader.h"
 
 #include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/Path.h"
 
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFIMPORTTARGET
@@ -20,20 +18,6 @@ namespace mlir::ktdf {
 
 using namespace mlir;
 using namespace mlir::ktdf;
-
-/// `path` as written if absolute, else relative to the directory of the file
-/// that declares the target.
-static std::string resolvePath(ktdf_arch::TargetOp target, StringRef path) {
-  if (llvm::sys::path::is_absolute(path))
-    return path.str();
-  auto fileLoc = dyn_cast<FileLineColLoc>(target.getLoc());
-  if (!fileLoc)
-    return path.str();
-  SmallString<256> resolved(
-      llvm::sys::path::parent_path(fileLoc.getFilename().getValue()));
-  llvm::sys::path::append(resolved, path);
-  return std::string(resolved);
-}
 
 namespace {
 struct ImportTargetPass
@@ -67,7 +51,7 @@ struct ImportTargetPass
   }
 
   LogicalResult importFrom(ktdf_arch::TargetOp target, StringRef path) {
-    std::string file = resolvePath(target, path);
+    std::string file = ktflow::resolvePathNextTo(target.getLoc(), path);
     ModuleOp module = getOperation();
     OwningOpRef<ModuleOp> imported;
     {
