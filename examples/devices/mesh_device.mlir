@@ -3,7 +3,8 @@
 // sub-cores, a 512 KiB scratchpad (SPM) per core, one DMA engine per core
 // that both loads and stores, a 16-lane f32 / 32-lane f16 vector unit, a
 // 16×16×4 bf16/f16 matrix unit, FIFOs of depth 64, a 1.5 GHz clock and
-// 16 GiB of HBM at 512 B/cycle.
+// 16 GiB of HBM at 512 B/cycle. The DMA engine's 4 requests in flight
+// (ktdf_arch.max_outstanding) are an estimate.
 
 #HBM  = { kind = "HBM", size = 17179869184, ktdf_arch.bandwidth = 512 }
 #SPM  = { kind = "SPM", size = 524288, ktdf_arch.bandwidth = 256 }
@@ -11,7 +12,7 @@
           ktdf_arch.interconnect = { topology = "mesh", dims = array<i64: 4, 4>,
                                      link_bandwidth = 64, hop_latency = 2 } }
 
-#DMA = { kind = "DMA", ktdf_arch.features = {
+#DMA = { kind = "DMA", ktdf_arch.max_outstanding = 4, ktdf_arch.features = {
          ktdf_arch.feature.load = { word_size = #ktdf_arch.map<"HBM" = 64, "SPM" = 64> },
          ktdf_arch.feature.store = { word_size = #ktdf_arch.map<"HBM" = 64, "SPM" = 64> } } }
 #VLD = { kind = "VLD", ktdf_arch.features = { ktdf_arch.feature.load } }

@@ -4,7 +4,8 @@
 // group (64 f16 lanes and a small register memory); the L1 side of every
 // sub-core runs through FIFOs of depth 16. Timing (clock, bandwidths,
 // latencies, core count) is ktflow's extension; see
-// docs/architecture-description.md.
+// docs/architecture-description.md. The DMA engines' 4 requests in flight
+// (ktdf_arch.max_outstanding) are an estimate, not a published figure.
 
 #DDR   = { kind = "DDR", size = 8589934592, ktdf_arch.bandwidth = 256 }
 #L1    = { kind = "L1", size = 1048576, ktdf_arch.bandwidth = 512 }
@@ -14,9 +15,9 @@
                                       link_bandwidth = 64, hop_latency = 1 } }
 #SFU   = { kind = "SFU", ktdf_arch.features = { ktdf_arch.feature.compute,
            ktdf_arch.feature.simd = { lanes = #ktdf_arch.map<f16 = 64, f32 = 32, i32 = 32> } } }
-#MNILU = { kind = "MNILU", ktdf_arch.features = { ktdf_arch.feature.load = {
+#MNILU = { kind = "MNILU", ktdf_arch.max_outstanding = 4, ktdf_arch.features = { ktdf_arch.feature.load = {
            word_size = #ktdf_arch.map<"DDR" = 64, "L1" = 64> } } }
-#MNISU = { kind = "MNISU", ktdf_arch.features = { ktdf_arch.feature.store = {
+#MNISU = { kind = "MNISU", ktdf_arch.max_outstanding = 4, ktdf_arch.features = { ktdf_arch.feature.store = {
            word_size = #ktdf_arch.map<"DDR" = 64, "L1" = 64> } } }
 #L1LU  = { kind = "L1LU", ktdf_arch.features = {
            ktdf_arch.feature.simd = { splat, zero_pad },

@@ -9,7 +9,8 @@
 // the matrix engine's rate is the default of one 8×8 MAC wave per cycle;
 // the vector unit also computes f32 (the spyreop intrinsics it runs take
 // f32 operands, ktir-reference §2), estimated as pairs of its f16 lanes:
-// 32 f32 lanes at half the f16 rates.
+// 32 f32 lanes at half the f16 rates; the DMA engines keep 8 requests in
+// flight (ktdf_arch.max_outstanding).
 
 #DDR  = { kind = "DDR", size = 137438953472, ktdf_arch.bandwidth = 1024 }
 #LX   = { kind = "LX", size = 2097152 }
@@ -18,9 +19,9 @@
                                      link_bandwidth = 128, hop_latency = 1 } }
 #CORELET = { kind = "corelet", ktdf_arch.instances = 2 }
 
-#DMA_IN  = { kind = "DMA_IN", ktdf_arch.features = { ktdf_arch.feature.load = {
+#DMA_IN  = { kind = "DMA_IN", ktdf_arch.max_outstanding = 8, ktdf_arch.features = { ktdf_arch.feature.load = {
              word_size = #ktdf_arch.map<"DDR" = 128, "LX" = 128> } } }
-#DMA_OUT = { kind = "DMA_OUT", ktdf_arch.features = { ktdf_arch.feature.store = {
+#DMA_OUT = { kind = "DMA_OUT", ktdf_arch.max_outstanding = 8, ktdf_arch.features = { ktdf_arch.feature.store = {
              word_size = #ktdf_arch.map<"DDR" = 128, "LX" = 128> } } }
 #LXLU    = { kind = "LXLU", ktdf_arch.features = { ktdf_arch.feature.load = {
              word_size = #ktdf_arch.map<"LX" = 128> } } }

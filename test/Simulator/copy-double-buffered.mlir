@@ -7,17 +7,27 @@
 // 3 wait, for buffers freed long before), and the store unit writes tile
 // t+1 while the DMA store drains tile t.
 //
-// Hand-computed (a tile's DMA takes 1024/64 + 102 = 118; sync latency 1):
-//   MNILU dma ends at 118, 236, 354, 472 (back to back)
-//   tile t reaches L1SU 8 entries from 127, 245, 363, 481; it is written
-//     by 135, 253, 371, 489 and lands 4 cycles later; @stored arrives at
-//     140, 258, 376, 494
-//   MNISU dma ends at 140+118 = 258, 376, 494, 494+118 = 612
-// 612 cycles against copy-tiled's 654: 42 fewer.
+// Hand-computed. sample_device's DMA engines keep 4 transfers in flight:
+// a tile's DMA occupies its engine 1024/64 = 16 cycles and lands 102 later;
+// a sync sent after it arrives 1 cycle after the landing.
+//   MNILU issues tiles 0 and 1 at 0-16 and 16-32 (landing 118, 134;
+//     @loaded at 119, 135). L1LU streams tile t in 8 cycles from @loaded
+//     and frees its half: @free at 128, 144. Tiles 2 and 3 issue at
+//     128-144 and 144-160, land at 246 and 262 (@loaded 247, 263). MNILU
+//     halts at 160 and finishes at 262: busy 4 x 16 + 102 = 166, stalled
+//     128 - 32 = 96 waiting for @free.
+//   Tile t reaches L1SU 8 entries from @loaded + 8: 127, 143, 255, 271.
+//     Tiles 0 and 1 are written by 135, 151, land 4 cycles later; @stored
+//     at 140, 156. MNISU stores them 140-156 and 156-172 (landing 258,
+//     274; @drained 259, 275). Tile 2 waits in the FIFO for @drained of
+//     tile 0: written 259-267, @stored 272; tile 3 after @drained of tile
+//     1: 275-283, @stored 288.
+//   MNISU stores tile 3 at 288-304; it lands at 304 + 102 = 406.
+// 406 cycles against copy-tiled's 654 (612 with one transfer in flight).
 
-// CHECK: cycles: 612
-// CHECK: core[0]/MNILU_Block/MNILU 472 0 472
-// CHECK: core[0]/MNISU_Block/MNISU {{.*}} 612 {{.*}} 4096
+// CHECK: cycles: 406
+// CHECK: core[0]/MNILU_Block/MNILU 166 96 262
+// CHECK: core[0]/MNISU_Block/MNISU {{.*}} 406 {{.*}} 4096
 
 dfir.kernel @copy_double_buffered device "sample_device" {
   dfir.tensor input @x : tensor<2048xf16> in "DDR"

@@ -36,7 +36,10 @@
 
 // TRACE: "traceEvents"
 // TRACE-DAG: "name":"thread_name","ph":"M","pid":0,"tid":0,"args":{"name":"core[0]/MNILU_Block/MNILU"}
-// TRACE-DAG: "name":"dma","cat":"busy","ph":"X","pid":0,"tid":0,"ts":0,"dur":166,"args":{"bytes":4096}
+// The DMA engine keeps transfers in flight: its dma is busy for the 64
+// cycles of occupancy, its halt for the 102 until the last byte lands.
+// TRACE-DAG: "name":"dma","cat":"busy","ph":"X","pid":0,"tid":0,"ts":0,"dur":64,"args":{"bytes":4096}
+// TRACE-DAG: "name":"halt","cat":"busy","ph":"X","pid":0,"tid":0,"ts":64,"dur":102
 // TRACE-DAG: "name":"stall: sync loaded","cat":"stall","ph":"X","pid":0,"tid":1,"ts":0,"dur":167
 
 dfir.kernel @copy device "sample_device" {
