@@ -1,0 +1,144 @@
+// RUN: ktflow-opt %s --ktdf-check-supported -split-input-file -verify-diagnostics
+
+// Loads of a tensor the kernel also writes where a store may touch the same
+// elements: only an in-place update (load, then stores of the same tile in
+// the same block, on a tile that changes with every loop and grid point) is
+// accepted.
+
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @in_place(%x: index) attributes {grid = [4]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %first = arith.muli %id, %c16 : index
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  scf.for %i = %c0 to %c16 step %c1 {
+    %t = ktdp.construct_access_tile %X[%first + %i, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf16>
+    %w = arith.addf %v, %v : tensor<1x64xf16>
+    ktdp.store %w, %t : tensor<1x64xf16>, <1x64xindex>
+  }
+  return
+}
+
+// -----
+
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @store_then_load(%x: index, %y: index) attributes {grid = [1]} {
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %tx = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %ty = ktdp.construct_access_tile %Y[0, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %v = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
+  ktdp.store %v, %ty : tensor<1x64xf16>, <1x64xindex>
+  // expected-error @+1 {{loads of a tensor that the kernel also writes are not supported by the scheduler yet}}
+  %w = ktdp.load %ty : <1x64xindex> -> tensor<1x64xf16>
+  %s = arith.addf %v, %w : tensor<1x64xf16>
+  ktdp.store %s, %tx : tensor<1x64xf16>, <1x64xindex>
+  return
+}
+
+// -----
+
+// A recurrence: iteration i reads the row iteration i - 1 stored.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @recurrence(%c: index) attributes {grid = [1]} {
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %C = ktdp.construct_memory_view %c, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  scf.for %i = %c1 to %c64 step %c1 {
+    %p = arith.subi %i, %c1 : index
+    %tp = ktdp.construct_access_tile %C[%p, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %tc = ktdp.construct_access_tile %C[%i, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+    // expected-error @+1 {{loads of a tensor that the kernel also writes}}
+    %v = ktdp.load %tp : <1x64xindex> -> tensor<1x64xf16>
+    %w = arith.addf %v, %v : tensor<1x64xf16>
+    ktdp.store %w, %tc : tensor<1x64xf16>, <1x64xindex>
+  }
+  return
+}
+
+// -----
+
+// In place, but the same tile at every iteration (an accumulator in memory).
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @invariant_in_loop(%x: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  scf.for %i = %c0 to %c8 step %c1 {
+    %t = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+    // expected-error @+1 {{loads of a tensor that the kernel also writes}}
+    %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf16>
+    %w = arith.addf %v, %v : tensor<1x64xf16>
+    ktdp.store %w, %t : tensor<1x64xf16>, <1x64xindex>
+  }
+  return
+}
+
+// -----
+
+// In place, but every grid point updates the same tile.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @invariant_in_grid(%x: index) attributes {grid = [4]} {
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %t = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+  // expected-error @+1 {{loads of a tensor that the kernel also writes}}
+  %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf16>
+  %w = arith.addf %v, %v : tensor<1x64xf16>
+  ktdp.store %w, %t : tensor<1x64xf16>, <1x64xindex>
+  return
+}
+
+// -----
+
+// A literal-address region written and read back.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @literal(%x: index) attributes {grid = [1]} {
+  %a = arith.constant 4096 : index
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %L = ktdp.construct_memory_view %a, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %tx = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %tl = ktdp.construct_access_tile %L[0, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %v = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
+  ktdp.store %v, %tl : tensor<1x64xf16>, <1x64xindex>
+  // expected-error @+1 {{loads of a tensor that the kernel also writes}}
+  %w = ktdp.load %tl : <1x64xindex> -> tensor<1x64xf16>
+  ktdp.store %w, %tx : tensor<1x64xf16>, <1x64xindex>
+  return
+}
+
+// -----
+
+// Rows 0-31 are read, rows 32-63 of the same tensor written: no overlap.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @disjoint(%x: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  scf.for %i = %c0 to %c32 step %c1 {
+    %tin = ktdp.construct_access_tile %X[%i, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %tout = ktdp.construct_access_tile %X[%i + 32, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %v = ktdp.load %tin : <1x64xindex> -> tensor<1x64xf16>
+    %w = arith.addf %v, %v : tensor<1x64xf16>
+    ktdp.store %w, %tout : tensor<1x64xf16>, <1x64xindex>
+  }
+  return
+}
