@@ -252,8 +252,14 @@ private:
     }
     for (WriteToFifoOp write : plan.writes) {
       Kind k = plan.getKind(write.getValue());
-      if (k == Kind::Unknown ||
-          (k == Kind::Col && !plan.columnMajor) ||
+      // Typically a constant or a fill: no loaded tile tells the value's
+      // kind, so there is nothing to stream it over.
+      if (k == Kind::Unknown)
+        return write.emitError("cannot tell how the stored value varies "
+                               "over the tile (it is computed from no "
+                               "loaded tile, e.g. a constant or a fill); "
+                               "this is not supported yet");
+      if ((k == Kind::Col && !plan.columnMajor) ||
           (k == Kind::Row && plan.columnMajor))
         return write.emitError("writing ")
                << kindName(k) << " of the tile is not supported yet";
