@@ -250,6 +250,24 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     for (auto [transfer, tile] : tiles)
       if (tile.getType().getRank() >= 2 && !llvm::is_contained(moving, tile))
         return std::nullopt;
+    // A 1-d tile that stays put is either one value per column (broadcast
+    // over the rows, still right for F times as many rows) or one value per
+    // row (which would have to grow F times). Merge only when its length is
+    // the row length and not the tiles' height as well.
+    SmallVector<int64_t> movingExtents =
+        ktdp::getBoundingBox(moving.front().getAccessTileSet(), {})
+            ->getExtents();
+    for (auto [transfer, tile] : tiles) {
+      if (tile.getType().getRank() != 1 || llvm::is_contained(moving, tile))
+        continue;
+      auto box = ktdp::getBoundingBox(tile.getAccessTileSet(), {});
+      if (failed(box))
+        return std::nullopt;
+      int64_t length = box->getExtents().front();
+      if (length > 1 && (length != movingExtents.back() ||
+                         length == movingExtents.front()))
+        return std::nullopt;
+    }
     return moving;
   }
 
