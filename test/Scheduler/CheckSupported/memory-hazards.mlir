@@ -142,3 +142,24 @@ func.func @disjoint(%x: index) attributes {grid = [1]} {
   }
   return
 }
+
+// -----
+
+// A scratchpad tile stored and read back in the same block.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @scratchpad(%x: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %L = ktdp.construct_memory_view %c0, sizes: [1, 64], strides: [64, 1] {coordinate_set = #row, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<1x64xf16, #ktdp.memory_space<ct_local, ct_id = 0>>
+  %tx = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %tl = ktdp.construct_access_tile %L[0, 0] {access_tile_set = #row, access_tile_order = #id} : memref<1x64xf16, #ktdp.memory_space<ct_local, ct_id = 0>> -> !ktdp.access_tile<1x64xindex>
+  %v = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
+  ktdp.store %v, %tl : tensor<1x64xf16>, <1x64xindex>
+  // expected-error @+1 {{a load of a scratchpad (ct_local) tile that a store earlier in the same block may have written is not supported by the scheduler yet}}
+  %w = ktdp.load %tl : <1x64xindex> -> tensor<1x64xf16>
+  %s = arith.mulf %v, %w : tensor<1x64xf16>
+  ktdp.store %s, %tx : tensor<1x64xf16>, <1x64xindex>
+  return
+}

@@ -399,6 +399,53 @@ static bool checkMemoryHazards(func::FuncOp func) {
   return failed;
 }
 
+/// The literal address of the scratchpad (ct_local) view an access tile is
+/// built on, if it is one.
+static std::optional<int64_t> scratchpadAddressOf(Value tileValue) {
+  auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
+  auto view = tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
+                   : nullptr;
+  if (!view)
+    return std::nullopt;
+  auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+  APInt address;
+  if (!space || space->kind != ktdp::MemoryKind::ct_local ||
+      !matchPattern(view.getOffset(), m_ConstantInt(&address)))
+    return std::nullopt;
+  return address.getSExtValue();
+}
+
+/// Loads of a scratchpad tile that a store earlier in the same block may
+/// have written. The lowering orders scratchpad accesses of different
+/// pipelines, but the store and the load can land in one compute group
+/// (when they share a loaded value), whose stages it does not order: the
+/// load read the scratchpad before the store.
+static bool checkScratchpadHazards(func::FuncOp func) {
+  bool failed = false;
+  func.walk([&](ktdp::LoadOp load) {
+    Value tileValue = load->getOperand(0);
+    auto address = scratchpadAddressOf(tileValue);
+    if (!address)
+      return;
+    for (Operation &op : *load->getBlock()) {
+      if (&op == load.getOperation())
+        break;
+      auto store = dyn_cast<ktdp::StoreOp>(op);
+      if (!store || scratchpadAddressOf(store->getOperand(1)) != address ||
+          !mayOverlap(tileValue, store->getOperand(1)))
+        continue;
+      load.emitError("a load of a scratchpad (ct_local) tile that a store "
+                     "earlier in the same block may have written is not "
+                     "supported by the scheduler yet (the store and the "
+                     "load may become one compute group, which does not "
+                     "order them)");
+      failed = true;
+      return;
+    }
+  });
+  return failed;
+}
+
 namespace {
 struct CheckSupportedPass
     : public ktdf::impl::KTDFCheckSupportedBase<CheckSupportedPass> {
@@ -408,6 +455,7 @@ struct CheckSupportedPass
       if (func.isExternal() || !func->hasAttr("grid"))
         continue;
       failed |= checkMemoryHazards(func);
+      failed |= checkScratchpadHazards(func);
       func.walk([&](Operation *op) {
         // Bodies of linalg ops are scalar code the units run as written.
         if (op->getParentOfType<linalg::LinalgOp>())
