@@ -442,6 +442,25 @@ static bool checkScratchpadHazards(func::FuncOp func) {
       failed = true;
       return;
     }
+    // A store in a loop around the load feeds the next iteration's load
+    // (an accumulator kept in the scratchpad): executions of a pipeline
+    // across iterations are not ordered through the scratchpad either.
+    bool reported = false;
+    func.walk([&](ktdp::StoreOp store) {
+      if (reported || scratchpadAddressOf(store->getOperand(1)) != address ||
+          !mayOverlap(tileValue, store->getOperand(1)))
+        return;
+      for (Operation *p = load->getParentOp(); p && p != func;
+           p = p->getParentOp())
+        if (isa<scf::ForOp>(p) && p->isAncestor(store)) {
+          load.emitError("a load of a scratchpad (ct_local) tile that a "
+                         "store in the same loop may write is not "
+                         "supported by the scheduler yet (loop iterations "
+                         "are not ordered through the scratchpad)");
+          failed = reported = true;
+          return;
+        }
+    });
   });
   return failed;
 }
