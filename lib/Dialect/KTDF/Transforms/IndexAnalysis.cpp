@@ -1,0 +1,115 @@
+//===- IndexAnalysis.cpp - How index values follow loop variables ---------===//
+//
+// This file implements the index arithmetic analyses coarsening relies on:
+// how an index (or an access tile's anchor) changes per step of an
+// induction variable, and the largest value an index can take given the
+// upper bounds runtime arguments promise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IndexAnalysis.h"
+
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+
+namespace mlir::ktdf {
+
+std::optional<int64_t> coefficient(Value v, Value iv, int depth) {
+  if (v == iv)
+    return 1;
+  if (depth > 32)
+    return std::nullopt;
+  Operation *def = v.getDefiningOp();
+  if (!def) // Another block argument: independent of iv.
+    return 0;
+  if (matchPattern(v, m_Constant()))
+    return 0;
+  auto both = [&](int64_t sign) -> std::optional<int64_t> {
+    auto a = coefficient(def->getOperand(0), iv, depth + 1);
+    auto b = coefficient(def->getOperand(1), iv, depth + 1);
+    if (!a || !b)
+      return std::nullopt;
+    return *a + sign * *b;
+  };
+  if (isa<arith::AddIOp>(def))
+    return both(1);
+  if (isa<arith::SubIOp>(def))
+    return both(-1);
+  if (isa<arith::MulIOp>(def)) {
+    APInt k;
+    for (int i = 0; i < 2; ++i)
+      if (matchPattern(def->getOperand(i), m_ConstantInt(&k))) {
+        auto c = coefficient(def->getOperand(1 - i), iv, depth + 1);
+        if (!c)
+          return std::nullopt;
+        return *c * k.getSExtValue();
+      }
+  }
+  // Anything else is fine as long as it does not see iv.
+  bool independent = true;
+  for (Value operand : def->getOperands()) {
+    auto c = coefficient(operand, iv, depth + 1);
+    independent &= c && *c == 0;
+  }
+  return independent ? std::optional<int64_t>(0) : std::nullopt;
+}
+
+std::optional<int64_t> anchorCoefficient(ktdp::ConstructAccessTileOp tile,
+                                         unsigned r, Value iv) {
+  AffineExpr expr = tile.getBaseMap().getResult(r);
+  if (!expr.isPureAffine())
+    return std::nullopt;
+  int64_t total = 0;
+  for (auto [d, index] : llvm::enumerate(tile.getIndices())) {
+    // The expression's coefficient of dim d: difference of two evaluations.
+    SmallVector<int64_t> zeros(tile.getIndices().size(), 0), ones = zeros;
+    ones[d] = 1;
+    auto e0 = ktdp::evaluateAffineExpr(expr, zeros, {});
+    auto e1 = ktdp::evaluateAffineExpr(expr, ones, {});
+    auto c = coefficient(index, iv);
+    if (!e0 || !e1 || !c)
+      return std::nullopt;
+    total += (*e1 - *e0) * *c;
+  }
+  return total;
+}
+
+std::optional<int64_t> upperBoundOf(Value v, int depth) {
+  APInt k;
+  if (matchPattern(v, m_ConstantInt(&k)))
+    return k.getSExtValue();
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 32)
+    return std::nullopt;
+  if (auto extract = dyn_cast<ktdp::RuntimeArgExtractOp>(def)) {
+    auto type = dyn_cast<ktdp::RuntimeArgType>(extract.getInput().getType());
+    if (!type || !type.getUpperbound() ||
+        extract.getKind() != ktdp::RuntimeArgExtractKind::value)
+      return std::nullopt;
+    return *type.getUpperbound();
+  }
+  if (isa<arith::DivUIOp, arith::DivSIOp>(def) &&
+      matchPattern(def->getOperand(1), m_ConstantInt(&k)) &&
+      k.getSExtValue() > 0) {
+    auto a = upperBoundOf(def->getOperand(0), depth + 1);
+    return a ? std::optional<int64_t>(*a / k.getSExtValue()) : std::nullopt;
+  }
+  if (!isa<arith::AddIOp, arith::MulIOp, arith::MinSIOp, arith::MinUIOp>(def))
+    return std::nullopt;
+  auto a = upperBoundOf(def->getOperand(0), depth + 1);
+  auto b = upperBoundOf(def->getOperand(1), depth + 1);
+  if (isa<arith::MinSIOp, arith::MinUIOp>(def)) {
+    if (a && b)
+      return std::min(*a, *b);
+    return a ? a : b;
+  }
+  if (!a || !b || *a < 0 || *b < 0)
+    return std::nullopt;
+  return isa<arith::AddIOp>(def) ? *a + *b : *a * *b;
+}
+
+} // namespace mlir::ktdf

@@ -1,0 +1,36 @@
+//===- IndexAnalysis.h - How index values follow loop variables -*- C++ -*-===//
+//
+// This file declares the index arithmetic analyses of the scheduling passes:
+// the coefficient of an induction variable in an index value or an access
+// tile's anchor, and an upper bound of an index value.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_INDEXANALYSIS_H
+#define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_INDEXANALYSIS_H
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/IR/Value.h"
+
+#include <optional>
+
+namespace mlir::ktdf {
+
+/// How `v` changes per unit of `iv`: its coefficient if it is `a + c * iv`
+/// through additions and multiplications by constants, 0 if it does not
+/// depend on `iv`, none otherwise.
+std::optional<int64_t> coefficient(Value v, Value iv, int depth = 0);
+
+/// The coefficient of `iv` in result `r` of an access tile's anchor.
+std::optional<int64_t> anchorCoefficient(ktdp::ConstructAccessTileOp tile,
+                                         unsigned r, Value iv);
+
+/// An upper bound of an index value that follows from constants and the
+/// upper bounds runtime arguments promise, through additions,
+/// multiplications, divisions by positive constants and minima.
+std::optional<int64_t> upperBoundOf(Value v, int depth = 0);
+
+} // namespace mlir::ktdf
+
+#endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_INDEXANALYSIS_H
