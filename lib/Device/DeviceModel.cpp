@@ -338,6 +338,22 @@ int64_t DeviceModel::getScopeInstancesPerCore(ScopeId scope) const {
   return scopes[scope].totalInstances / scopes[coreScope].totalInstances;
 }
 
+std::vector<std::map<ScopeId, int64_t>>
+DeviceModel::getInstanceCombinations(llvm::ArrayRef<ScopeId> chain) const {
+  std::vector<std::map<ScopeId, int64_t>> out{{}};
+  for (ScopeId s : chain) {
+    std::vector<std::map<ScopeId, int64_t>> next;
+    for (const auto &partial : out)
+      for (int64_t i = 0; i < scopes[s].instances; ++i) {
+        auto extended = partial;
+        extended[s] = i;
+        next.push_back(std::move(extended));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
 int64_t DeviceModel::getInstancesPerCore(NodeId id) const {
   return getScopeInstancesPerCore(nodes[id].scope);
 }

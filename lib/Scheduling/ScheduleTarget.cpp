@@ -179,18 +179,7 @@ LogicalResult ScheduleTarget::findLanes(Operation *anchor) {
          s = m.getScope(*s).parent)
       if (m.getScope(*s).instances > 1)
         replicated.push_back(*s);
-    std::vector<std::map<ScopeId, int64_t>> combos{{}};
-    for (ScopeId s : replicated) {
-      std::vector<std::map<ScopeId, int64_t>> next;
-      for (const auto &partial : combos)
-        for (int64_t i = 0; i < m.getScope(s).instances; ++i) {
-          auto extended = partial;
-          extended[s] = i;
-          next.push_back(std::move(extended));
-        }
-      combos = std::move(next);
-    }
-    for (auto &coords : combos) {
+    for (auto &coords : m.getInstanceCombinations(replicated)) {
       Lane lane;
       lane.compute = unit;
       lane.coords = coords;

@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -152,6 +153,10 @@ public:
   int64_t getDatapathInstancesPerCore(DatapathId id) const;
   /// Copies of scope `scope` in one core; 0 outside the cores.
   int64_t getScopeInstancesPerCore(ScopeId scope) const;
+  /// Every assignment of an instance index to each of `scopes` (one map
+  /// per combination, the last scope varying fastest).
+  std::vector<std::map<ScopeId, int64_t>>
+  getInstanceCombinations(llvm::ArrayRef<ScopeId> scopes) const;
 
 private:
   DeviceModel() = default;

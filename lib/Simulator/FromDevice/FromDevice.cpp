@@ -32,23 +32,6 @@ std::vector<ScopeId> chainOf(const DeviceModel &model, ScopeId scope) {
   return chain;
 }
 
-/// Every assignment of instance indices to the scopes of `chain`.
-std::vector<std::map<ScopeId, int64_t>>
-combinations(const DeviceModel &model, const std::vector<ScopeId> &chain) {
-  std::vector<std::map<ScopeId, int64_t>> out{{}};
-  for (ScopeId s : chain) {
-    std::vector<std::map<ScopeId, int64_t>> next;
-    for (const auto &partial : out)
-      for (int64_t i = 0; i < model.getScope(s).instances; ++i) {
-        auto extended = partial;
-        extended[s] = i;
-        next.push_back(std::move(extended));
-      }
-    out = std::move(next);
-  }
-  return out;
-}
-
 std::string instanceName(const DeviceModel &model, const device::Node &node,
                          const std::map<ScopeId, int64_t> &coords) {
   std::string name;
@@ -152,7 +135,7 @@ Machine ktflow::sim::buildMachine(const DeviceModel &model) {
       instances;
   for (const device::Node &node : model.getNodes()) {
     for (const auto &coords :
-         combinations(model, chainOf(model, node.scope))) {
+         model.getInstanceCombinations(chainOf(model, node.scope))) {
       std::string name = instanceName(model, node, coords);
       if (node.isMemory()) {
         MachineMemory mem;
@@ -185,7 +168,7 @@ Machine ktflow::sim::buildMachine(const DeviceModel &model) {
     }
   }
   for (const device::Datapath &dp : model.getDatapaths()) {
-    for (const auto &coords : combinations(model, chainOf(model, dp.scope))) {
+    for (const auto &coords : model.getInstanceCombinations(chainOf(model, dp.scope))) {
       const device::Node &src = model.getNode(dp.src);
       const device::Node &dst = model.getNode(dp.dst);
       MachineLink link;
