@@ -13,6 +13,7 @@
 
 #include "ktflow/Dialect/DFIR/IR/DFIR.h"
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Scheduling/ScheduleTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -159,6 +160,14 @@ private:
   FailureOr<std::pair<Value, std::string>>
   tileAddress(Value tile, ValueRange indices, IRMapping &map,
               const LaneInstance &li);
+  /// The element offset, in its view of `strides`, of element `indices`
+  /// (relative to `anchor`, the tile's origin; fewer indices than
+  /// dimensions mean 0) of an access tile, computed by ops at `loc`.
+  FailureOr<Value> tileElementOffset(Location loc,
+                                     ktdp::ConstructAccessTileOp tile,
+                                     ArrayRef<Value> anchor,
+                                     ArrayRef<int64_t> strides,
+                                     ValueRange indices, IRMapping &map);
   /// The program value for `v`, cloning the index arithmetic it needs.
   FailureOr<Value> materialize(Value v, IRMapping &map);
   Value constant(int64_t v);

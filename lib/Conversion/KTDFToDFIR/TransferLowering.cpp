@@ -148,10 +148,10 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
                              [&](Value v) { return materialize(v, map); });
   if (failed(anchor))
     return failure();
-  Value offset = constant(0);
-  for (auto [coord, stride] : llvm::zip(*anchor, strides))
-    offset = arith::AddIOp::create(
-        b, loc, offset, arith::MulIOp::create(b, loc, coord, constant(stride)));
+  auto origin = tileElementOffset(loc, tile, *anchor, strides, {}, map);
+  if (failed(origin))
+    return failure();
+  Value offset = *origin;
   Value tensorAddr =
       dfir::AddressOp::create(b, loc, b.getIndexType(), tensor);
   Value memAddr = arith::AddIOp::create(
@@ -282,6 +282,31 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
   return success();
 }
 
+FailureOr<Value>
+ProgramBuilder::tileElementOffset(Location loc,
+                                  ktdp::ConstructAccessTileOp tile,
+                                  ArrayRef<Value> anchor,
+                                  ArrayRef<int64_t> strides,
+                                  ValueRange indices, IRMapping &map) {
+  OpBuilder &b = *builder;
+  if (anchor.size() != strides.size())
+    return tile.emitError("cannot expand the anchor of this access tile");
+  Value offset = constant(0);
+  for (auto [d, coord] : llvm::enumerate(anchor)) {
+    Value at = coord;
+    if (d < indices.size()) {
+      auto v = materialize(indices[d], map);
+      if (failed(v))
+        return failure();
+      at = arith::AddIOp::create(b, loc, at, *v);
+    }
+    offset = arith::AddIOp::create(
+        b, loc, offset,
+        arith::MulIOp::create(b, loc, at, constant(strides[d])));
+  }
+  return offset;
+}
+
 FailureOr<std::pair<Value, std::string>>
 ProgramBuilder::tileAddress(Value tileValue, ValueRange indices,
                             IRMapping &map, const LaneInstance &li) {
@@ -300,22 +325,10 @@ ProgramBuilder::tileAddress(Value tileValue, ValueRange indices,
                              [&](Value v) { return materialize(v, map); });
   if (failed(anchor))
     return failure();
-  if (anchor->size() != strides.size())
-    return tile.emitError("cannot expand the anchor of this access tile");
-  Value offset = constant(0);
-  for (auto [d, coord] : llvm::enumerate(*anchor)) {
-    Value at = coord;
-    if (d < indices.size()) {
-      auto v = materialize(indices[d], map);
-      if (failed(v))
-        return failure();
-      at = arith::AddIOp::create(b, loc, at, *v);
-    }
-    offset = arith::AddIOp::create(
-        b, loc, offset,
-        arith::MulIOp::create(b, loc, at, constant(strides[d])));
-  }
-  Value bytes = arith::MulIOp::create(b, loc, offset, constant(esize));
+  auto offset = tileElementOffset(loc, tile, *anchor, strides, indices, map);
+  if (failed(offset))
+    return failure();
+  Value bytes = arith::MulIOp::create(b, loc, *offset, constant(esize));
   auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
   if (space && space->kind == ktdp::MemoryKind::ct_local) {
     // The kernel's scratchpad views start the lane's region; the view's

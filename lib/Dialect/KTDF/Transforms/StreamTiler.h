@@ -91,6 +91,9 @@ private:
   /// A chunk (rank 1, `width` elements) or row value (rank 0) of type T.
   Type chunkType(Value v);
 
+  /// Reads the next chunk or row value of `read`'s slot in its place.
+  void readChunk(ReadFromFifoOp read, IRMapping &map);
+
   /// The operand `v` of a generic as its chunk or row form; splat
   /// constants are rebuilt at the right shape.
   Value lookup(Value v, IRMapping &map);

@@ -37,6 +37,12 @@ Type StreamTiler::chunkType(Value v) {
   return RankedTensorType::get({}, type.getElementType());
 }
 
+void StreamTiler::readChunk(ReadFromFifoOp read, IRMapping &map) {
+  map.map(read.getResult(),
+          ReadFromFifoOp::create(b, read.getLoc(), chunkType(read.getResult()),
+                                 read.getSlot()));
+}
+
 /// The operand `v` of a generic as its chunk or row form; splat
 /// constants are rebuilt at the right shape.
 Value StreamTiler::lookup(Value v, IRMapping &map) {
@@ -132,10 +138,7 @@ void StreamTiler::buildCompute() {
     // Values read once per row come first, as the feed sends them.
     for (ReadFromFifoOp read : plan.reads)
       if (!plan.isStreamed(read.getResult()))
-        rowMap.map(read.getResult(),
-                   ReadFromFifoOp::create(b, read.getLoc(),
-                                          chunkType(read.getResult()),
-                                          read.getSlot()));
+        readChunk(read, rowMap);
     emitRowOps(0, rowMap);
     for (size_t p = 0; p < passes.size(); ++p) {
       PassContents &pass = passes[p];
@@ -148,10 +151,7 @@ void StreamTiler::buildCompute() {
           [&](OpBuilder &, Location, Value, ValueRange accs) {
         IRMapping chunkMap = rowMap;
         for (ReadFromFifoOp read : pass.reads)
-          chunkMap.map(read.getResult(),
-                       ReadFromFifoOp::create(b, read.getLoc(),
-                                              chunkType(read.getResult()),
-                                              read.getSlot()));
+          readChunk(read, chunkMap);
         for (Operation *op : pass.streamOps)
           emitOp(cast<linalg::GenericOp>(op), OpRole::Stream, chunkMap);
         SmallVector<Value> next;
@@ -212,10 +212,7 @@ void StreamTiler::buildColumnMajorCompute(IRMapping &base, Block *old) {
     IRMapping chunkMap = base;
     for (ReadFromFifoOp read : plan.reads)
       if (plan.getKind(read.getResult()) != Kind::Tile)
-        chunkMap.map(read.getResult(),
-                     ReadFromFifoOp::create(b, read.getLoc(),
-                                            chunkType(read.getResult()),
-                                            read.getSlot()));
+        readChunk(read, chunkMap);
     for (auto [op, role] : plan.roles)
       if (!after.contains(op) && !inRows(op))
         emitOp(op, role, chunkMap);
@@ -230,10 +227,7 @@ void StreamTiler::buildColumnMajorCompute(IRMapping &base, Block *old) {
       IRMapping rowMap = chunkMap;
       for (ReadFromFifoOp read : plan.reads)
         if (plan.getKind(read.getResult()) == Kind::Tile)
-          rowMap.map(read.getResult(),
-                     ReadFromFifoOp::create(b, read.getLoc(),
-                                            chunkType(read.getResult()),
-                                            read.getSlot()));
+          readChunk(read, rowMap);
       SmallVector<Value> next;
       unsigned a = 0;
       for (auto [op, role] : plan.roles) {
