@@ -27,12 +27,6 @@ using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
 
-/// The view an access tile reads or writes.
-static ktdp::ConstructMemoryViewOp viewOf(Value tile) {
-  auto op = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
-  return op ? op.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
-            : nullptr;
-}
 
 std::string KernelLowering::perLane(StringRef base, const LaneInstance &li) {
   return (base + "_c" + Twine(li.core) + "_l" + Twine(li.lane)).str();
@@ -259,7 +253,7 @@ LogicalResult KernelLowering::collectPipelines() {
     stage.walk([&](DataTransferOp op) {
       for (auto [end, isDst] : {std::make_pair(op.getSrc(), false),
                                 std::make_pair(op.getDst(), true)}) {
-        auto view = isa<ktdp::AccessTileType>(end.getType()) ? viewOf(end)
+        auto view = isa<ktdp::AccessTileType>(end.getType()) ? ktdp::getAccessTileView(end)
                                                              : nullptr;
         auto space = view ? ktdp::normalizeMemorySpace(view.getMemorySpace())
                           : std::nullopt;
@@ -360,10 +354,10 @@ void KernelLowering::declare(OpBuilder &b) {
     bool read = false, written = false;
     parallel.walk([&](DataTransferOp op) {
       if (isa<ktdp::AccessTileType>(op.getSrc().getType()) &&
-          viewOf(op.getSrc()).getOffset() == arg)
+          ktdp::getAccessTileView(op.getSrc()).getOffset() == arg)
         read = true;
       if (isa<ktdp::AccessTileType>(op.getDst().getType()) &&
-          viewOf(op.getDst()).getOffset() == arg)
+          ktdp::getAccessTileView(op.getDst()).getOffset() == arg)
         written = true;
     });
     auto memref = cast<MemRefType>(view.getType());
@@ -390,7 +384,7 @@ void KernelLowering::declare(OpBuilder &b) {
                                 std::make_pair(op.getDst(), false)}) {
         if (!isa<ktdp::AccessTileType>(end.getType()))
           continue;
-        auto v = viewOf(end);
+        auto v = ktdp::getAccessTileView(end);
         if (tensorOf(v.getOffset()) != symbol)
           continue;
         view = v;

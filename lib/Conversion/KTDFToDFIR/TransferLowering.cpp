@@ -131,8 +131,7 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
     return op.emitError("moving an access tile straight into a FIFO is not "
                         "supported yet");
   auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
-  auto view = tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
-                   : nullptr;
+  auto view = ktdp::getAccessTileView(tileValue);
   if (!view)
     return op.emitError("access tile is not built on a memory view");
   std::string tensor = kernel.tensorOf(view.getOffset());
@@ -312,8 +311,7 @@ ProgramBuilder::tileAddress(Value tileValue, ValueRange indices,
                             IRMapping &map, const LaneInstance &li) {
   OpBuilder &b = *builder;
   auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
-  auto view = tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
-                   : nullptr;
+  auto view = ktdp::getAccessTileView(tileValue);
   if (!view)
     return emitError(tileValue.getLoc(),
                      "access tile is not built on a memory view");

@@ -32,9 +32,7 @@ using namespace mlir::ktdf;
 
 /// The endpoint name of the device memory an access tile's view lives in.
 static FailureOr<StringRef> memoryKindOf(Operation *user, Value tile) {
-  auto tileOp = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
-  auto view = tileOp ? tileOp.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
-                     : nullptr;
+  auto view = ktdp::getAccessTileView(tile);
   auto kind = view ? view->getAttrOfType<StringAttr>("ktdf.memory") : nullptr;
   if (!kind)
     return user->emitError("the access tile's view has no device memory; "

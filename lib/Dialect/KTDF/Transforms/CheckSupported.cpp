@@ -268,9 +268,7 @@ static std::optional<std::string> check(Operation *op) {
 /// may not overlap); none for scratchpad views, which the lowering orders.
 static std::optional<std::pair<const void *, int64_t>>
 deviceTensorOf(Value tileValue) {
-  auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
-  auto view = tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
-                   : nullptr;
+  auto view = ktdp::getAccessTileView(tileValue);
   if (!view)
     return std::nullopt;
   auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
@@ -289,8 +287,7 @@ deviceTensorOf(Value tileValue) {
 static std::optional<std::pair<int64_t, int64_t>>
 elementRange(Value tileValue) {
   auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
-  auto view = tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
-                   : nullptr;
+  auto view = ktdp::getAccessTileView(tileValue);
   if (!view || !view.getStrides().empty())
     return std::nullopt;
   auto box = ktdp::getBoundingBox(tile.getAccessTileSet(), {});
@@ -402,9 +399,7 @@ static bool checkMemoryHazards(func::FuncOp func) {
 /// The literal address of the scratchpad (ct_local) view an access tile is
 /// built on, if it is one.
 static std::optional<int64_t> scratchpadAddressOf(Value tileValue) {
-  auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
-  auto view = tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
-                   : nullptr;
+  auto view = ktdp::getAccessTileView(tileValue);
   if (!view)
     return std::nullopt;
   auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());

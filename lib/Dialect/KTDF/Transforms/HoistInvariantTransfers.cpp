@@ -65,12 +65,6 @@ static bool isInvariant(Value v, Operation *loop) {
                       [&](Value operand) { return isInvariant(operand, loop); });
 }
 
-/// The view an access tile reads, or null.
-static ktdp::ConstructMemoryViewOp viewOf(Value tile) {
-  auto op = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
-  return op ? op.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
-            : nullptr;
-}
 
 /// Whether something in `loop` may write the memory `view` reads: a
 /// transfer into an access tile on the same tensor, or on a view whose
@@ -87,7 +81,7 @@ static bool writtenIn(Operation *loop, ktdp::ConstructMemoryViewOp view) {
       return WalkResult::interrupt();
     if (!dst || !isa<ktdp::AccessTileType>(dst.getType()))
       return WalkResult::advance();
-    auto written = viewOf(dst);
+    auto written = ktdp::getAccessTileView(dst);
     if (!written || !ours || written.getOffset() == view.getOffset() ||
         !isa<BlockArgument>(written.getOffset()))
       return WalkResult::interrupt();
@@ -126,7 +120,7 @@ static std::optional<Candidate> analyse(StageOp stage, PipelineOp pipeline,
   if (!transfer || !isa<ktdp::AccessTileType>(transfer.getSrc().getType()))
     return std::nullopt;
   auto buffer = transfer.getDst().getDefiningOp<PrivateOp>();
-  auto view = viewOf(transfer.getSrc());
+  auto view = ktdp::getAccessTileView(transfer.getSrc());
   if (!buffer || buffer->getParentOp() != pipeline || !view)
     return std::nullopt;
   // The stage must be the buffer's only writer.

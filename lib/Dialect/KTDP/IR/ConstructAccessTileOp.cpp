@@ -120,3 +120,9 @@ LogicalResult ConstructAccessTileOp::verify() {
            << set.getNumDims() << ")";
   return success();
 }
+
+ConstructMemoryViewOp mlir::ktdp::getAccessTileView(Value accessTile) {
+  auto tile = accessTile.getDefiningOp<ConstructAccessTileOp>();
+  return tile ? tile.getBase().getDefiningOp<ConstructMemoryViewOp>()
+              : nullptr;
+}

@@ -48,6 +48,10 @@ struct NormalizedMemorySpace {
 /// Returns std::nullopt for attributes that are not ktdp memory spaces.
 std::optional<NormalizedMemorySpace> normalizeMemorySpace(Attribute attr);
 
+/// The memory view an access tile (a `construct_access_tile` result) is
+/// built on; null for any other value or base.
+ConstructMemoryViewOp getAccessTileView(Value accessTile);
+
 } // namespace mlir::ktdp
 
 #endif // KTFLOW_DIALECT_KTDP_IR_KTDP_H
