@@ -4,8 +4,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILD_DIR=${KTFLOW_BUILD_DIR:-build}
+# ccache, when installed, makes rebuilds in several checkouts cheap.
+launcher=()
+if command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -S . -B "$BUILD_DIR" -G Ninja \
+  cmake -S . -B "$BUILD_DIR" -G Ninja "${launcher[@]}" \
     -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir >/dev/null
