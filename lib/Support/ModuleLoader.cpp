@@ -1,7 +1,9 @@
 //===- ModuleLoader.cpp - Read MLIR files with located errors -------------===//
 
 #include "ktflow/Support/ModuleLoader.h"
+#include "ktflow/Support/CrashRecovery.h"
 
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/SmallString.h"
@@ -24,7 +26,9 @@ std::string ktflow::resolvePathNextTo(Location loc, llvm::StringRef path) {
 }
 
 ktflow::ModuleLoader::ModuleLoader(MLIRContext &context)
-    : context(context), handler(sourceMgr, &context) {}
+    : context(context), handler(sourceMgr, &context) {
+  trackPassesForCrashReports(context);
+}
 
 OwningOpRef<ModuleOp> ktflow::ModuleLoader::load(llvm::StringRef path) {
   std::string message;
@@ -45,6 +49,23 @@ OwningOpRef<ModuleOp> ktflow::ModuleLoader::load(llvm::StringRef path) {
   auto &fileManager =
       fileManagers.emplace_back(std::make_unique<llvm::SourceMgr>());
   fileManager->AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  ParserConfig config(&context);
-  return parseSourceFile<ModuleOp>(*fileManager, config);
+  OwningOpRef<ModuleOp> module;
+  {
+    CrashPhase phase("parse", path);
+    // Lets a crash after a parse error count as that error
+    // (CrashRecovery.h).
+    ScopedDiagnosticHandler noteErrors(&context, [](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        CrashPhase::noteErrorReported();
+      return failure(); // Printed by `handler`.
+    });
+    ParserConfig config(&context, /*verifyAfterParse=*/false);
+    module = parseSourceFile<ModuleOp>(*fileManager, config);
+  }
+  if (!module)
+    return nullptr;
+  CrashPhase phase("verify", path);
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
 }

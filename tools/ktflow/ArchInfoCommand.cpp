@@ -17,6 +17,7 @@
 #include "ktflow/Device/RoutingGraph.h"
 #include "ktflow/Device/Target.h"
 #include "ktflow/Registration/Registration.h"
+#include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/ModuleLoader.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -467,6 +468,7 @@ int ktflow::driver::runArchInfo() {
     return 1;
   }
 
+  CrashPhase phase("device model", archInput);
   mlir::FailureOr<DeviceModel> model = DeviceModel::build(devices.front());
   if (failed(model))
     return 1;

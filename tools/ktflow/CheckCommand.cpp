@@ -10,6 +10,7 @@
 #include "ktflow/Analysis/KernelSummary.h"
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
 #include "ktflow/Registration/Registration.h"
+#include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/ModuleLoader.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -35,11 +36,15 @@ int ktflow::driver::runCheck() {
   if (!module)
     return 1;
 
-  mlir::PassManager pm(&context);
-  pm.addPass(mlir::ktdp::createKTIRCheckLegality());
-  if (mlir::failed(pm.run(*module)))
-    return 1;
+  {
+    CrashPhase phase("passes", checkInput);
+    mlir::PassManager pm(&context);
+    pm.addPass(mlir::ktdp::createKTIRCheckLegality());
+    if (mlir::failed(pm.run(*module)))
+      return 1;
+  }
 
+  CrashPhase phase("summarise", checkInput);
   std::vector<KernelSummary> kernels = summarizeKernels(*module);
   if (kernels.empty()) {
     WithColor::error(errs(), "ktflow")

@@ -13,6 +13,7 @@
 #include "ktflow/Compiler/Compile.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Simulator/FromDevice.h"
+#include "ktflow/Support/CrashRecovery.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
@@ -78,9 +79,13 @@ int ktflow::driver::runCompile() {
   CompileStage stage = compileEmit == EmitKind::Schedule
                            ? CompileStage::Schedule
                            : CompileStage::Dataflow;
-  if (failed(compile(*module, options, stage)))
-    return 1;
+  {
+    CrashPhase phase("passes", compileInput);
+    if (failed(compile(*module, options, stage)))
+      return 1;
+  }
 
+  CrashPhase phase("emit", compileInput);
   if (compileEmit != EmitKind::Bundle) {
     std::string out = compileOutput.empty() ? "-" : compileOutput.getValue();
     std::string error;

@@ -11,6 +11,7 @@
 #include "ktflow/Bundle/Emitter.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Simulator/FromDevice.h"
+#include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/ModuleLoader.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -82,6 +83,7 @@ int ktflow::driver::runEmit() {
   mlir::OwningOpRef<mlir::ModuleOp> module = loader.load(emitInput);
   if (!module)
     return 1;
+  CrashPhase phase("emit", emitInput);
   SmallVector<mlir::dfir::KernelOp> kernels;
   module->walk([&](mlir::dfir::KernelOp k) {
     if (emitKernel.empty() || k.getSymName() == emitKernel)

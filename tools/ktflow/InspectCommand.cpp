@@ -8,6 +8,7 @@
 #include "Commands.h"
 
 #include "ktflow/Runtime/Runtime.h"
+#include "ktflow/Support/CrashRecovery.h"
 
 #include "llvm/Support/WithColor.h"
 
@@ -21,6 +22,7 @@ static cl::opt<std::string> inspectInput(cl::Positional, cl::Required,
                                          cl::sub(ktflow::driver::inspectCommand));
 
 int ktflow::driver::runInspect() {
+  CrashPhase phase("inspect", inspectInput);
   auto program = rt::Program::loadFile(inspectInput);
   if (!program) {
     WithColor::error(errs(), "ktflow") << toString(program.takeError()) << "\n";

@@ -12,6 +12,7 @@
 #include "ktflow/Interpreter/Interpreter.h"
 #include "ktflow/Interpreter/Npy.h"
 #include "ktflow/Registration/Registration.h"
+#include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/ModuleLoader.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -145,6 +146,7 @@ int ktflow::driver::runInterp() {
     outputFiles.push_back({assignment->first.str(), assignment->second.str()});
   }
 
+  CrashPhase phase("interpret", interpInput);
   if (mlir::failed(interpreter.run()))
     return 1;
 

@@ -21,6 +21,7 @@
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Runtime/Runtime.h"
 #include "ktflow/Simulator/FromDevice.h"
+#include "ktflow/Support/CrashRecovery.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -113,6 +114,7 @@ int ktflow::driver::runRun() {
   // The operations the kernel performs, counted on its generalised form.
   mlir::OwningOpRef<mlir::ModuleOp> counted = module->clone();
   {
+    CrashPhase phase("passes", runInput);
     mlir::PassManager pm(&context);
     pm.addPass(mlir::ktdf::createKTDFGeneralize());
     if (failed(pm.run(*counted)))
@@ -122,8 +124,13 @@ int ktflow::driver::runRun() {
     return 1;
   CompileOptions options;
   options.optimize = !runO0;
-  if (failed(compile(*module, options, CompileStage::Dataflow)))
-    return 1;
+  {
+    CrashPhase phase("passes", runInput);
+    if (failed(compile(*module, options, CompileStage::Dataflow)))
+      return 1;
+  }
+  std::optional<CrashPhase> phase;
+  phase.emplace("emit", runInput);
   mlir::dfir::KernelOp kernel = getCompiledKernel(*module);
   if (!kernel)
     return 1;
@@ -219,6 +226,7 @@ int ktflow::driver::runRun() {
       return fail("input '" + name + "': " + toString(std::move(e)));
   }
 
+  phase.emplace("simulate", runInput);
   sim::SimOptions simOptions;
   simOptions.recordTrace = !runTrace.empty();
   std::vector<sim::TraceEvent> trace;
@@ -272,6 +280,7 @@ int ktflow::driver::runRun() {
   if (!checkFlag)
     return 0;
 
+  phase.emplace("interpret", runInput);
   if (failed(interpreter.run()))
     return fail("the reference interpreter failed");
   bool allPass = true;

@@ -16,6 +16,7 @@
 #include "ktflow/Runtime/Runtime.h"
 #include "ktflow/Simulator/FromDevice.h"
 #include "ktflow/Simulator/Values.h"
+#include "ktflow/Support/CrashRecovery.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -95,6 +96,7 @@ static std::pair<StringRef, StringRef> splitSpec(StringRef spec) {
 }
 
 int ktflow::driver::runSim() {
+  CrashPhase phase("simulate", simInput);
   auto program = rt::Program::loadFile(simInput);
   if (!program)
     return fail(toString(program.takeError()));

@@ -7,13 +7,19 @@
 
 #include "Commands.h"
 
-#include "ktflow/Support/LargeStack.h"
+#include "ktflow/Support/CrashRecovery.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace ktflow::driver;
+
+static llvm::cl::opt<bool> crashDiagnostics(
+    "crash-diagnostics",
+    llvm::cl::desc("On an internal error (exit status 70), print LLVM's "
+                   "stack dump as well as the one-line report"),
+    llvm::cl::sub(llvm::cl::SubCommand::getAll()));
 
 /// Runs the subcommand the command line selected.
 static int runSelectedCommand() {
@@ -39,6 +45,7 @@ static int runSelectedCommand() {
 }
 
 int main(int argc, char **argv) {
+  ktflow::installCrashReporter("ktflow");
   llvm::InitLLVM initLLVM(argc, argv);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
@@ -56,5 +63,5 @@ int main(int argc, char **argv) {
       "                        [-O0] [-o OUT]  compile a kernel for a device\n"
       "  ktflow run KERNEL --arch DEVICE [--input N=SPEC] [--arg N=V] [--check]\n"
       "                        compile, simulate, compare with the interpreter\n");
-  return ktflow::runOnLargeStack(runSelectedCommand);
+  return ktflow::runWithCrashRecovery(runSelectedCommand, crashDiagnostics);
 }

@@ -5,23 +5,18 @@
 // with tens of thousands of nested regions or parentheses would overflow the
 // default 8 MiB stack and crash. The tools therefore do their work on a
 // thread whose stack is large enough for any input that fits in memory
-// comfortably; untouched stack pages cost nothing.
+// comfortably; untouched stack pages cost nothing. (runWithCrashRecovery,
+// CrashRecovery.h, starts that thread.)
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KTFLOW_SUPPORT_LARGESTACK_H
 #define KTFLOW_SUPPORT_LARGESTACK_H
 
-#include "llvm/ADT/STLFunctionalExtras.h"
-
 namespace ktflow {
 
 /// The stack size of the worker thread: 1 GiB of address space.
 inline constexpr unsigned kLargeStackBytes = 1u << 30;
-
-/// Runs `body` on a thread with a kLargeStackBytes stack and returns its
-/// result.
-int runOnLargeStack(llvm::function_ref<int()> body);
 
 } // namespace ktflow
 

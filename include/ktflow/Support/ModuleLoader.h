@@ -24,7 +24,9 @@ namespace ktflow {
 std::string resolvePathNextTo(mlir::Location loc, llvm::StringRef path);
 
 /// Loads MLIR files into a context and, for as long as it lives, prints every
-/// diagnostic of that context against the loaded sources.
+/// diagnostic of that context against the loaded sources. Parsing and
+/// verifying are crash phases, and the context's passes name themselves in
+/// a crash report (CrashRecovery.h).
 class ModuleLoader {
 public:
   explicit ModuleLoader(mlir::MLIRContext &context);
