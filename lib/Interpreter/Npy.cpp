@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Interpreter/Npy.h"
+#include "ktflow/Support/OutputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -340,14 +340,7 @@ std::string ktflow::interp::serializeNpy(const Tensor &tensor,
 
 llvm::Error ktflow::interp::writeNpyFile(StringRef path, const Tensor &tensor,
                                          unsigned version) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return llvm::createStringError(ec, "cannot write '" + path +
-                                           "': " + ec.message());
-  os << serializeNpy(tensor, version);
-  os.close();
-  if (os.has_error())
-    return llvm::createStringError(os.error(), "cannot write '" + path + "'");
-  return llvm::Error::success();
+  return writeOutputFile(path, [&](llvm::raw_ostream &os) {
+    os << serializeNpy(tensor, version);
+  });
 }

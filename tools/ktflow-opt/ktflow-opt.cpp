@@ -14,6 +14,7 @@
 
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Support/CrashRecovery.h"
+#include "ktflow/Support/OutputFile.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
@@ -79,6 +80,12 @@ static LogicalResult optMain(llvm::StringRef inputFilename,
   ktflow::CrashPhase phase("parse, verify or print", inputFilename);
   if (failed(MlirOptMain(output->os(), std::move(file), registry, config)))
     return failure();
+  output->os().flush();
+  if (llvm::Error error = ktflow::takeWriteError(output->os(), outputFilename)) {
+    llvm::errs() << "ktflow-opt: error: " << llvm::toString(std::move(error))
+                 << "\n";
+    return failure();
+  }
   output->keep();
   return success();
 }

@@ -14,13 +14,11 @@
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Simulator/FromDevice.h"
 #include "ktflow/Support/CrashRecovery.h"
+#include "ktflow/Support/OutputFile.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -88,12 +86,10 @@ int ktflow::driver::runCompile() {
   CrashPhase phase("emit", compileInput);
   if (compileEmit != EmitKind::Bundle) {
     std::string out = compileOutput.empty() ? "-" : compileOutput.getValue();
-    std::string error;
-    auto file = mlir::openOutputFile(out, &error);
-    if (!file)
-      return fail(error);
-    module->print(file->os());
-    file->keep();
+    if (Error error = writeOutputFile(
+            out, [&](raw_ostream &os) { module->print(os); },
+            sys::fs::OF_Text))
+      return fail(toString(std::move(error)));
     return 0;
   }
 
@@ -118,11 +114,10 @@ int ktflow::driver::runCompile() {
     sys::path::replace_extension(path, "ktfb");
     out = path.str().str();
   }
-  std::error_code ec;
-  raw_fd_ostream os(out, ec, sys::fs::OF_None);
-  if (ec)
-    return fail("cannot write '" + out + "': " + ec.message());
-  os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  if (Error error = writeOutputFile(out, [&](raw_ostream &os) {
+        os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+      }))
+    return fail(toString(std::move(error)));
   outs() << "wrote " << out << ": kernel " << bundle->kernel << " for "
          << bundle->device << ", " << bundle->programs.size()
          << " unit programs, " << bytes.size() << " bytes\n";

@@ -13,9 +13,9 @@
 #include "ktflow/Simulator/FromDevice.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/ModuleLoader.h"
+#include "ktflow/Support/OutputFile.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -110,14 +110,12 @@ int ktflow::driver::runEmit() {
     sys::path::replace_extension(path, "ktfb");
     out = path.str().str();
   }
-  std::error_code ec;
-  raw_fd_ostream os(out, ec, sys::fs::OF_None);
-  if (ec) {
-    WithColor::error(errs(), "ktflow")
-        << "cannot write '" << out << "': " << ec.message() << "\n";
+  if (Error error = writeOutputFile(out, [&](raw_ostream &os) {
+        os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+      })) {
+    WithColor::error(errs(), "ktflow") << toString(std::move(error)) << "\n";
     return 1;
   }
-  os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
   outs() << "wrote " << out << ": kernel " << bundle->kernel << " for "
          << bundle->device << ", " << bundle->programs.size()
          << " unit programs, " << bytes.size() << " bytes\n";

@@ -22,6 +22,7 @@
 #include "ktflow/Runtime/Runtime.h"
 #include "ktflow/Simulator/FromDevice.h"
 #include "ktflow/Support/CrashRecovery.h"
+#include "ktflow/Support/OutputFile.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
@@ -269,14 +270,15 @@ int ktflow::driver::runRun() {
          << format("%.2f", bound.cycles > 0 ? stats->cycles / bound.cycles : 0)
          << "x the roofline\n";
 
-  if (!runTrace.empty()) {
-    std::error_code ec;
-    raw_fd_ostream os(runTrace, ec, sys::fs::OF_Text);
-    if (ec)
-      return fail("cannot write '" + runTrace + "': " + ec.message());
-    sim::writeChromeTrace(os, b.machine, launch.getExecutable(), *stats,
-                          trace);
-  }
+  if (!runTrace.empty())
+    if (Error e = writeOutputFile(
+            runTrace,
+            [&](raw_ostream &os) {
+              sim::writeChromeTrace(os, b.machine, launch.getExecutable(),
+                                    *stats, trace);
+            },
+            sys::fs::OF_Text))
+      return fail(toString(std::move(e)));
   if (!checkFlag)
     return 0;
 

@@ -17,6 +17,7 @@
 #include "ktflow/Simulator/FromDevice.h"
 #include "ktflow/Simulator/Values.h"
 #include "ktflow/Support/CrashRecovery.h"
+#include "ktflow/Support/OutputFile.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -190,12 +191,14 @@ int ktflow::driver::runSim() {
     }
     outs() << "\n";
   }
-  if (!simTrace.empty()) {
-    std::error_code ec;
-    raw_fd_ostream os(simTrace, ec, sys::fs::OF_Text);
-    if (ec)
-      return fail("cannot write '" + simTrace + "': " + ec.message());
-    sim::writeChromeTrace(os, b.machine, launch.getExecutable(), *stats, trace);
-  }
+  if (!simTrace.empty())
+    if (Error e = writeOutputFile(
+            simTrace,
+            [&](raw_ostream &os) {
+              sim::writeChromeTrace(os, b.machine, launch.getExecutable(),
+                                    *stats, trace);
+            },
+            sys::fs::OF_Text))
+      return fail(toString(std::move(e)));
   return 0;
 }

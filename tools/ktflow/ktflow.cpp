@@ -8,6 +8,7 @@
 #include "Commands.h"
 
 #include "ktflow/Support/CrashRecovery.h"
+#include "ktflow/Support/OutputFile.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -63,5 +64,12 @@ int main(int argc, char **argv) {
       "                        [-O0] [-o OUT]  compile a kernel for a device\n"
       "  ktflow run KERNEL --arch DEVICE [--input N=SPEC] [--arg N=V] [--check]\n"
       "                        compile, simulate, compare with the interpreter\n");
-  return ktflow::runWithCrashRecovery(runSelectedCommand, crashDiagnostics);
+  int status =
+      ktflow::runWithCrashRecovery(runSelectedCommand, crashDiagnostics);
+  if (llvm::Error error = ktflow::flushStdout()) {
+    llvm::WithColor::error(llvm::errs(), "ktflow")
+        << llvm::toString(std::move(error)) << "\n";
+    return status ? status : 1;
+  }
+  return status;
 }
