@@ -57,6 +57,16 @@ struct LinalgPlan {
   llvm::SmallVector<int, 2> combineInstr;
   llvm::SmallVector<unsigned, 2> combineOperand;
 
+  /// Wide accumulation (docs/interpreter.md §4), set by
+  /// widenAccumulators: per output, its element type when the op holds its
+  /// accumulator in f32 (a 16-bit float), else std::nullopt. Empty when no
+  /// output is widened.
+  llvm::SmallVector<std::optional<DType>, 2> wideOutputs;
+  /// A named contraction (linalg.matmul, ...) with widened outputs: the
+  /// products accumulate from zero, the sum rounds once to the output type
+  /// and is then added into `outs` (one more rounding).
+  bool addIntoOutputs = false;
+
   unsigned inputSlot(unsigned i) const { return i; }
   /// Slot of output block argument k, or -1 without output arguments.
   int outputSlot(unsigned k) const {
@@ -69,6 +79,23 @@ struct LinalgPlan {
 std::unique_ptr<LinalgPlan> buildLinalgPlan(mlir::Operation *op,
                                             std::string &error,
                                             mlir::Operation *&errorOp);
+
+/// Applies the accumulate policy to a plan of an op that reduces: each
+/// f16/bf16/df16 output accumulator, and every body value computed from an
+/// accumulator, is held in f32 (for a named contraction, `isContraction`,
+/// the products too). No-op for ops without reduction loops or 16-bit float
+/// outputs.
+void widenAccumulators(LinalgPlan &plan, bool isContraction);
+
+/// The f32 tensor a widened output accumulates in: `init` exactly, or zeros
+/// for a plan that adds into its outputs.
+std::shared_ptr<Tensor> makeWideOutput(const LinalgPlan &plan,
+                                       const Tensor &init);
+
+/// Rounds a widened output once to its element type `t` (and, for a plan
+/// that adds into its outputs, adds `init` with one more rounding).
+void finishWideOutput(const LinalgPlan &plan, Tensor &wide, const Tensor &init,
+                      DType t);
 
 } // namespace ktflow::interp
 

@@ -66,6 +66,8 @@ private:
   const LinalgPlan &plan;
   llvm::SmallVector<Operand, 4> operands;
   llvm::SmallVector<std::shared_ptr<Tensor>, 2> outputs;
+  /// The `outs` operands, as the op received them.
+  llvm::SmallVector<const Tensor *, 2> inits;
   llvm::SmallVector<int64_t, 4> ranges;
   /// Loop nest actually iterated (possibly collapsed).
   llvm::SmallVector<int64_t, 4> nestRanges;
@@ -99,7 +101,17 @@ LogicalResult LinalgRun::bindOperands() {
                               << plan.maps[o].getNumResults() << " results";
       operand.dtype = t.dtype;
       if (o >= plan.numInputs) {
-        outputs.push_back(std::make_shared<Tensor>(t));
+        unsigned k = o - plan.numInputs;
+        bool wide = !plan.wideOutputs.empty() && plan.wideOutputs[k];
+        if (wide && t.dtype != *plan.wideOutputs[k])
+          return exec.error(op)
+                 << "type mismatch: operand #" << o << " holds "
+                 << dtypeName(t.dtype) << " but the body expects "
+                 << dtypeName(*plan.wideOutputs[k]);
+        inits.push_back(&t);
+        outputs.push_back(wide ? makeWideOutput(plan, t)
+                               : std::make_shared<Tensor>(t));
+        operand.dtype = outputs.back()->dtype;
         operand.output = outputs.back().get();
         operand.tensor = operand.output;
       } else {
@@ -536,8 +548,11 @@ LogicalResult LinalgRun::run() {
   }
   if (failed(result))
     return failure();
-  for (unsigned k = 0; k < plan.numOutputs; ++k)
+  for (unsigned k = 0; k < plan.numOutputs; ++k) {
+    if (!plan.wideOutputs.empty() && plan.wideOutputs[k])
+      finishWideOutput(plan, *outputs[k], *inits[k], *plan.wideOutputs[k]);
     exec.set(op->getResult(k), TensorRef(outputs[k]));
+  }
   return success();
 }
 
@@ -547,6 +562,8 @@ LogicalResult ktflow::interp::runLinalgOp(TileExecutor &exec, Operation *op) {
     std::string error;
     Operation *errorOp = nullptr;
     plan = buildLinalgPlan(op, error, errorOp);
+    if (plan && exec.state.options.numerics == NumericsPolicy::Accumulate)
+      widenAccumulators(*plan, isa<linalg::ContractionOpInterface>(op));
     if (!plan) {
       exec.state.linalgPlans.erase(op);
       if (errorOp != op)

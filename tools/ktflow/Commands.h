@@ -37,6 +37,10 @@ int runSim();
 extern llvm::cl::SubCommand interpCommand;
 int runInterp();
 
+/// The values of `--numerics` (interp::NumericsPolicy), for every
+/// subcommand that runs the interpreter.
+llvm::cl::ValuesClass numericsPolicyValues();
+
 /// `ktflow compile KERNEL --arch DEVICE`: the scheduler's pipeline.
 extern llvm::cl::SubCommand compileCommand;
 int runCompile();

@@ -56,6 +56,22 @@ static cl::opt<int64_t> interpScratchpad(
     cl::desc("Capacity of each tile's scratchpad (default 2 MiB)"),
     cl::init(2 << 20), cl::sub(interpCommand));
 
+cl::ValuesClass ktflow::driver::numericsPolicyValues() {
+  using ktflow::interp::NumericsPolicy;
+  return cl::values(
+      clEnumValN(NumericsPolicy::Accumulate, "accumulate",
+                 "reductions hold 16-bit floats in f32 and round once per "
+                 "output element (default)"),
+      clEnumValN(NumericsPolicy::Strict, "strict",
+                 "every op of a linalg body rounds to its own type"));
+}
+
+static cl::opt<ktflow::interp::NumericsPolicy> interpNumerics(
+    "numerics", cl::desc("How reductions round 16-bit floats"),
+    ktflow::driver::numericsPolicyValues(),
+    cl::init(ktflow::interp::NumericsPolicy::Accumulate),
+    cl::sub(interpCommand));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "ktflow") << message << "\n";
   return 1;
@@ -106,6 +122,7 @@ int ktflow::driver::runInterp() {
   interp::InterpreterOptions options;
   options.scratchpadBytes = interpScratchpad;
   options.seed = interpSeed;
+  options.numerics = interpNumerics;
   interp::Interpreter interpreter(*module, options);
   if (Error err = interpreter.selectFunction(interpFunc))
     return fail(std::move(err));

@@ -67,6 +67,12 @@ static cl::opt<std::string>
              cl::value_desc("file"), cl::sub(runCommand));
 static cl::opt<bool> runO0("O0", cl::desc("Compile with -O0"),
                            cl::sub(runCommand));
+static cl::opt<interp::NumericsPolicy> runNumerics(
+    "numerics",
+    cl::desc("How the reference interpreter's reductions round 16-bit "
+             "floats (with --check)"),
+    driver::numericsPolicyValues(),
+    cl::init(interp::NumericsPolicy::Accumulate), cl::sub(runCommand));
 static cl::opt<uint64_t> runSeed("seed", cl::init(0),
                                  cl::desc("Seed of generated inputs"),
                                  cl::sub(runCommand));
@@ -106,7 +112,9 @@ int ktflow::driver::runRun() {
     return 1;
   // The interpreter runs the kernel as written.
   mlir::OwningOpRef<mlir::ModuleOp> reference = module->clone();
-  interp::Interpreter interpreter(*reference);
+  interp::InterpreterOptions interpOptions;
+  interpOptions.numerics = runNumerics;
+  interp::Interpreter interpreter(*reference, interpOptions);
   if (Error e = interpreter.selectFunction())
     return fail(toString(std::move(e)));
   if (auto source = MemoryBuffer::getFileOrSTDIN(runInput))

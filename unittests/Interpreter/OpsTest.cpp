@@ -3,8 +3,8 @@
 // This file runs small kernels that exercise ops the example kernels do not
 // (scf.parallel with reductions, scf.forall with parallel_insert_slice,
 // tensor slicing/padding/generation/reshaping, linalg with non-linear
-// indexing maps, linalg.index, transposes, an f16 accumulation that must
-// round at every step, integer combiners) and compares them with values
+// indexing maps, linalg.index, transposes, an f16 accumulation under both
+// numerics policies, integer combiners) and compares them with values
 // computed here.
 //
 //===----------------------------------------------------------------------===//
@@ -42,8 +42,9 @@ std::string kernel(const std::string &body, int64_t n, const std::string &t,
 
 std::vector<double> runKernel(const std::string &text,
                               std::vector<std::pair<std::string, Tensor>> in =
-                                  {}) {
-  auto run = KernelRun::fromText(text);
+                                  {},
+                              ktflow::interp::InterpreterOptions options = {}) {
+  auto run = KernelRun::fromText(text, "", options);
   EXPECT_TRUE(run->ok()) << run->errors << text;
   if (!run->ok())
     return {};
@@ -149,9 +150,12 @@ TEST(Ops, TransposeAndIndexInParallelLoops) {
             (std::vector<double>{0, 3, 1, 4, 2, 5}));
 }
 
-TEST(Ops, HalfAccumulatorRoundsAtEveryStep) {
-  // Summing 4096 copies of 1.0 in f16 stalls at 2048 (2048 + 1 rounds to
-  // 2048); a wider accumulator would give 4096.
+TEST(Ops, HalfAccumulatorRoundsOnceOrAtEveryStep) {
+  // Summing 4096 copies of 1.0: the default policy accumulates f16 in f32
+  // (4096); --numerics=strict rounds at every step and stalls at 2048
+  // (2048 + 1 rounds to 2048).
+  ktflow::interp::InterpreterOptions strict;
+  strict.numerics = ktflow::interp::NumericsPolicy::Strict;
   std::string body = R"(
     %ones = arith.constant dense<1.0> : tensor<1x4096xf16>
     %z = arith.constant dense<0.0> : tensor<1xf16>
@@ -160,9 +164,11 @@ TEST(Ops, HalfAccumulatorRoundsAtEveryStep) {
         %s = arith.addf %acc, %in : f16
         linalg.yield %s : f16
       })";
-  EXPECT_EQ(runKernel(kernel(body, 1, "f16")), (std::vector<double>{2048}));
+  EXPECT_EQ(runKernel(kernel(body, 1, "f16")), (std::vector<double>{4096}));
+  EXPECT_EQ(runKernel(kernel(body, 1, "f16"), {}, strict),
+            (std::vector<double>{2048}));
   // The same sum with the reduction as the outer loop of a 2-D generic and
-  // 3 parallel outputs (column mode): every output stalls at 2048 too.
+  // 3 parallel outputs (column mode).
   std::string columns = R"(
     %ones = arith.constant dense<1.0> : tensor<4096x3xf16>
     %z = arith.constant dense<0.0> : tensor<3xf16>
@@ -173,6 +179,8 @@ TEST(Ops, HalfAccumulatorRoundsAtEveryStep) {
       linalg.yield %s : f16
     } -> tensor<3xf16>)";
   EXPECT_EQ(runKernel(kernel(columns, 3, "f16")),
+            (std::vector<double>{4096, 4096, 4096}));
+  EXPECT_EQ(runKernel(kernel(columns, 3, "f16"), {}, strict),
             (std::vector<double>{2048, 2048, 2048}));
 }
 

@@ -63,11 +63,23 @@ struct InputSpec {
   static llvm::Expected<InputSpec> parse(llvm::StringRef spec);
 };
 
+/// How structured ops that reduce round 16-bit floats (docs/interpreter.md
+/// §4).
+enum class NumericsPolicy {
+  /// An f16/bf16/df16 accumulator is held in f32 and rounded once per output
+  /// element (numpy, ktir-cpu and matrix/vector hardware).
+  Accumulate,
+  /// Every scalar op of a linalg body rounds to its own type, so a 16-bit
+  /// accumulator rounds at every step (MLIR's literal reading).
+  Strict,
+};
+
 struct InterpreterOptions {
   /// Capacity of each compute tile's scratchpad (ct_local memory).
   int64_t scratchpadBytes = 2 << 20;
   /// Seed of the generators of `random`, `randn` and `range` inputs.
   uint64_t seed = 0;
+  NumericsPolicy numerics = NumericsPolicy::Accumulate;
 };
 
 enum class ArgumentKind {
