@@ -26,10 +26,10 @@ Matrix realworld::matmulF16(const Matrix &a, const Matrix &b, const Matrix *c) {
   Matrix out(a.rows, b.cols);
   for (int64_t i = 0; i < a.rows; ++i)
     for (int64_t j = 0; j < b.cols; ++j) {
-      float acc = c ? static_cast<float>((*c)(i, j)) : 0.0f;
+      float acc = 0;
       for (int64_t k = 0; k < a.cols; ++k)
         acc += static_cast<float>(a(i, k)) * static_cast<float>(b(k, j));
-      out(i, j) = f16(acc);
+      out(i, j) = c ? f16((*c)(i, j) + f16(acc)) : f16(acc);
     }
   return out;
 }

@@ -51,8 +51,8 @@ struct Matrix {
 Matrix block(const interp::Tensor &t, int64_t offset, int64_t rows,
              int64_t cols, int64_t stride);
 
-/// f16(A . B + C): products and the sum in f32, starting from C (zeros when
-/// `c` is null), one rounding per element.
+/// A . B accumulated in f32 and rounded once to f16, then added into C in
+/// f16 (numpy's matmul followed by an in-place add; no add when `c` is null).
 Matrix matmulF16(const Matrix &a, const Matrix &b, const Matrix *c = nullptr);
 
 /// f16(sum of `values` in f32, in order): one rounding.
