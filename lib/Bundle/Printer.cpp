@@ -143,7 +143,10 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
       os << " " << fifoName(b, in.a) << " <- " << v(in.b);
       break;
     case Opcode::Map:
-      os << " " << v(in.a) << " = map#" << in.b << " : " << vtypeStr(p, in.c);
+      os << " " << v(in.a) << " = map#" << in.b;
+      if (in.sub)
+        os << " accumulator " << (in.sub - 1);
+      os << " : " << vtypeStr(p, in.c);
       break;
     case Opcode::Reduce:
       os << "." << sim::reduceKindName(static_cast<sim::ReduceKind>(in.sub))

@@ -4,7 +4,9 @@
 // ceil(elements / throughput) cycles where the throughput is the unit's
 // elements (MACs for the matrix engine) per cycle for that class and element
 // type; a Map costs the sum over its micro-ops. Compute uses no shared
-// resource, so it never stalls.
+// resource, so it never stalls. Reductions of 16-bit floats (reduce,
+// matmul, accumulating maps) hold their accumulator in f32 inside the unit
+// and round once (docs/simulator.md, "Functional model").
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,11 @@
 
 using namespace ktflow::sim;
 using namespace ktflow::sim::detail;
+
+/// Whether the unit accumulates reductions of `t` in f32 (16-bit floats).
+static bool accumulatesWide(ElemType t) {
+  return t == ElemType::f16 || t == ElemType::bf16;
+}
 
 /// Charges `cycles` of compute to the unit and records it.
 static Step charge(Engine &e, UnitState &u, Opcode op, uint64_t cycles) {
@@ -49,16 +56,25 @@ Step Engine::stepMap(UnitState &u, const Inst &in) {
   size_t n = type.numElements();
   size_t numSlots = body.numSlots;
   u.slots.resize(numSlots * n);
+  // An accumulating map (sub = 1 + the accumulator's input) reads the f32
+  // values of its wide inputs and computes every value that depends on the
+  // accumulator in f32: the accumulator stays wide across the loop.
+  unsigned accumulator = in.sub;
+  std::vector<bool> wideSlot(accumulator ? numSlots : 0, false);
+  if (accumulator)
+    wideSlot[accumulator - 1] = true;
   for (size_t i = 0; i < body.inputs.size(); ++i) {
     uint32_t reg = body.inputs[i];
     if (!u.vtype[reg])
       return fail(u, "reads a vector register that was never written");
-    if (u.v[reg].size() != n)
+    const std::vector<double> &src =
+        accumulator && !u.wide[reg].empty() ? u.wide[reg] : u.v[reg];
+    if (src.size() != n)
       return fail(u, llvm::formatv("map input {0} has {1} elements, the "
                                    "result {2}",
-                                   i, u.v[reg].size(), n)
+                                   i, src.size(), n)
                          .str());
-    std::copy(u.v[reg].begin(), u.v[reg].end(), u.slots.begin() + i * n);
+    std::copy(src.begin(), src.end(), u.slots.begin() + i * n);
   }
   uint64_t cycles = 0;
   const MachineUnit &unit = machine.units[u.prog->unit];
@@ -79,12 +95,28 @@ Step Engine::stepMap(UnitState &u, const Inst &in) {
       cycles += costCycles(n, thr);
     }
     double *base = u.slots.data();
-    evalMicroOp(op, base + size_t(op.a) * n, base + size_t(op.b) * n,
+    MicroOp eval = op;
+    if (accumulator && op.op != ScalarOp::Const) {
+      uint32_t operands[] = {op.a, op.b, op.c};
+      bool wide = false;
+      for (unsigned k = 0; k < scalarOpArity(op.op); ++k)
+        wide = wide || wideSlot[operands[k]];
+      wideSlot[op.dst] = wide;
+      if (wide && accumulatesWide(op.type))
+        eval.type = ElemType::f32;
+    }
+    evalMicroOp(eval, base + size_t(op.a) * n, base + size_t(op.b) * n,
                 base + size_t(op.c) * n, base + size_t(op.dst) * n, n);
   }
   std::vector<double> &out = u.v[in.a];
   out.assign(u.slots.begin() + size_t(body.resultSlot) * n,
              u.slots.begin() + size_t(body.resultSlot + 1) * n);
+  u.wide[in.a].clear();
+  if (accumulator && wideSlot[body.resultSlot] && accumulatesWide(type.elem)) {
+    u.wide[in.a] = out;
+    for (double &x : out)
+      x = roundToType(type.elem, x);
+  }
   u.vtype[in.a] = &type;
   return charge(*this, u, Opcode::Map, cycles);
 }
@@ -108,12 +140,23 @@ Step Engine::stepReduce(UnitState &u, const Inst &in) {
     return Step::Error;
   ReduceKind kind = static_cast<ReduceKind>(in.sub);
   const std::vector<double> &x = u.v[in.b];
+  // 16-bit floats accumulate in f32 inside the unit (at the rate of the
+  // input type) and round once; the f32 sum stays available to the map
+  // that folds it into an accumulator.
+  bool wide = accumulatesWide(src->elem);
+  ElemType accType = wide ? ElemType::f32 : src->elem;
   std::vector<double> out(n / inner);
   for (uint64_t r = 0; r < out.size(); ++r) {
     double acc = x[r * inner];
     for (uint64_t i = 1; i < inner; ++i)
-      acc = reduceStep(kind, src->elem, acc, x[r * inner + i]);
+      acc = reduceStep(kind, accType, acc, x[r * inner + i]);
     out[r] = acc;
+  }
+  u.wide[in.a].clear();
+  if (wide) {
+    u.wide[in.a] = out;
+    for (double &sum : out)
+      sum = roundToType(src->elem, sum);
   }
   u.v[in.a] = std::move(out);
   u.vtype[in.a] = &type;
@@ -140,6 +183,7 @@ Step Engine::stepBroadcast(UnitState &u, const Inst &in) {
   out.resize(nOut);
   for (uint64_t i = 0; i < nOut; ++i)
     out[i] = x[i / repeat];
+  u.wide[in.a].clear();
   u.vtype[in.a] = &type;
   return charge(*this, u, Opcode::Broadcast, costCycles(nOut, thr));
 }
@@ -149,6 +193,7 @@ Step Engine::stepSplat(UnitState &u, const Inst &in) {
   double value;
   std::memcpy(&value, &in.imm, sizeof(double));
   u.v[in.a].assign(type.numElements(), roundToType(type.elem, value));
+  u.wide[in.a].clear();
   u.vtype[in.a] = &type;
   ++u.instructions;
   ++u.pc;
@@ -172,13 +217,21 @@ Step Engine::stepMatmul(UnitState &u, const Inst &in) {
     return Step::Error;
   const std::vector<double> &x = u.v[in.b], &y = u.v[in.c];
   std::vector<double> out = u.v[in.d];
+  // A 16-bit accumulator: the product accumulates in f32 from zero, rounds
+  // once and is added to the accumulator (as the interpreter's matmul).
+  bool wide = accumulatesWide(type.elem);
   for (uint64_t i = 0; i < m; ++i)
     for (uint64_t j = 0; j < n; ++j) {
-      double sum = out[i * n + j];
+      double sum = wide ? 0.0 : out[i * n + j];
       for (uint64_t l = 0; l < k; ++l)
-        sum = roundToType(type.elem, sum + x[i * k + l] * y[l * n + j]);
-      out[i * n + j] = sum;
+        sum = roundToType(wide ? ElemType::f32 : type.elem,
+                          sum + x[i * k + l] * y[l * n + j]);
+      out[i * n + j] =
+          wide ? roundToType(type.elem,
+                             out[i * n + j] + roundToType(type.elem, sum))
+               : sum;
     }
+  u.wide[in.a].clear();
   u.v[in.a] = std::move(out);
   u.vtype[in.a] = &type;
   return charge(*this, u, Opcode::Matmul, costCycles(m * n * k, thr));

@@ -74,6 +74,11 @@ struct UnitState {
   std::vector<int64_t> s;
   std::vector<std::vector<double>> v;
   std::vector<const VectorType *> vtype;
+  /// Per vector register of a 16-bit float type written by a reduce or an
+  /// accumulating map: its values at the unit's f32 accumulator precision
+  /// (`v` holds them rounded to the type). The next accumulating map reads
+  /// these; every other instruction reads `v`. Empty otherwise.
+  std::vector<std::vector<double>> wide;
   Tick now = 0;
   bool done = false;
   Wait wait = Wait::None;

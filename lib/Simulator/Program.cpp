@@ -222,6 +222,8 @@ private:
     case Opcode::Map:
       if (i.b >= p.maps.size())
         return "map body out of range";
+      if (i.sub > p.maps[i.b].inputs.size())
+        return "map accumulator input out of range";
       return v(i.a) && vt(i.c) ? "" : "register out of range";
     case Opcode::Reduce:
       if (i.sub >= kNumReduceKinds)

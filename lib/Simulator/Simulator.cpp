@@ -174,6 +174,7 @@ llvm::Error Engine::setup() {
     u.index = i;
     u.s.assign(prog.numSRegs, 0);
     u.v.resize(prog.numVRegs);
+    u.wide.resize(prog.numVRegs);
     u.vtype.assign(prog.numVRegs, nullptr);
     if (llvm::Error e = resolveRoutes(prog))
       return e;
@@ -423,6 +424,7 @@ Step Engine::step(UnitState &u) {
     if (!u.vtype[in.b])
       return fail(u, "reads a vector register that was never written");
     u.v[in.a] = u.v[in.b];
+    u.wide[in.a] = u.wide[in.b];
     u.vtype[in.a] = u.vtype[in.b];
     ++u.pc;
     return Step::Continue;

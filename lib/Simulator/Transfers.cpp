@@ -312,6 +312,7 @@ Step Engine::stepRecv(UnitState &u, const Inst &in) {
   for (size_t i = 0; i < data.size(); ++i)
     data[i] = loadElement(type.elem, p + i * width);
   u.vtype[in.a] = &type;
+  u.wide[in.a].clear();
   u.bytes += head.bytes;
   f.head = (f.head + 1) % f.desc->depth;
   --f.count;

@@ -36,8 +36,10 @@ enum class Opcode : uint8_t {
   Store,     ///< mem b @ s[c] <- s[d] bytes popped from FIFO a
   Recv,      ///< v[a] = pop FIFO b, typed vtypes[c]
   Send,      ///< push v[b] on FIFO a
-  Map,       ///< v[a] = maps[b] applied element-wise, typed vtypes[c]
+  Map,       ///< v[a] = maps[b] applied element-wise, typed vtypes[c];
+             ///< sub = 1 + the input that is a wide accumulator, or 0
   Reduce,    ///< v[a] = reduce<sub> of v[b] along its last dim, vtypes[c]
+             ///< (16-bit floats accumulate in f32, rounded once)
   Broadcast, ///< v[a] = v[b] repeated along the last dim, vtypes[c]
   Splat,     ///< v[a] = bit_cast<double>(imm), vtypes[c]
   Matmul,    ///< v[a] = v[d] + v[b] x v[c], vtypes[e]

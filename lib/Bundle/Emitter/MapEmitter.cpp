@@ -139,6 +139,12 @@ LogicalResult ProgramEmitter::emitMap(dfir::MapOp op) {
   uint32_t r = newVReg();
   sim::Inst &i = emitInst(sim::Opcode::Map);
   i.a = r, i.b = program.maps.size() - 1, i.c = *t;
+  if (std::optional<uint64_t> acc = op.getAccumulator()) {
+    if (*acc >= 255)
+      return op.emitError("an accumulator must be one of the first 255 "
+                          "inputs");
+    i.sub = static_cast<uint8_t>(*acc + 1);
+  }
   vregs[op.getResult()] = r;
   return success();
 }

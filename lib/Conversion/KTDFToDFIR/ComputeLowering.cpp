@@ -183,10 +183,12 @@ private:
 
   /// A dfir.map computing `result` (a value of `body`) from `inputs`, whose
   /// elements are `args` in the body. Values the body captures must be
-  /// constants.
+  /// constants. `accumulator` names the input that is a reduction's
+  /// loop-carried accumulator (the unit keeps it wide, dataflow-ir.md).
   FailureOr<Value> buildMap(Location loc, Block &body, Value result,
                             VectorType type, ArrayRef<Value> inputs,
-                            ArrayRef<Value> args) {
+                            ArrayRef<Value> args,
+                            std::optional<unsigned> accumulator = {}) {
     // The ops `result` depends on, in order.
     llvm::SetVector<Operation *> slice;
     SmallVector<Value> worklist{result};
@@ -202,6 +204,8 @@ private:
       worklist.append(def->operand_begin(), def->operand_end());
     }
     auto map = dfir::MapOp::create(b, loc, type, inputs);
+    if (accumulator)
+      map.setAccumulator(*accumulator);
     OpBuilder::InsertionGuard guard(b);
     Block *block = b.createBlock(&map.getBody());
     IRMapping inner;
@@ -283,7 +287,8 @@ private:
         // acc' = combine(acc, reduced), operands in the body's order.
         SmallVector<Value> inputs{reduced, accVec};
         SmallVector<Value> args{contribution, acc};
-        auto folded = buildMap(loc, body, result, type, inputs, args);
+        auto folded = buildMap(loc, body, result, type, inputs, args,
+                               /*accumulator=*/1);
         if (failed(folded))
           return failure();
         map.map(op.getResult(k), *folded);
@@ -322,7 +327,8 @@ private:
             .getResult();
     // An element-wise body that reads its output (a column reduction
     // folding a row into per-column accumulators) takes the output's
-    // current value as one more input.
+    // current value as one more input, its accumulator.
+    std::optional<unsigned> accumulator;
     if (op.getNumReductionLoops() == 0)
       for (auto [k, arg] : llvm::enumerate(
                body.getArguments().drop_front(op.getNumDpsInputs()))) {
@@ -332,10 +338,12 @@ private:
         if (!current || cast<VectorType>(current.getType()) != type)
           return op.emitError("the output this body reads has no vector "
                               "form of the result's shape");
+        accumulator = inputs.size();
         inputs.push_back(current);
         args.push_back(arg);
       }
-    return buildMap(op.getLoc(), body, result, type, inputs, args);
+    return buildMap(op.getLoc(), body, result, type, inputs, args,
+                    accumulator);
   }
 
   OpBuilder &b;

@@ -187,6 +187,33 @@ dfir.kernel @k device "d" {
 
 dfir.kernel @k device "d" {
   dfir.unit "a" {
+    %v = dfir.splat 0.0 : vector<64xf16>
+    // expected-error @+1 {{accumulator 1 is not one of the 1 inputs}}
+    %r = dfir.map %v accumulator 1 : vector<64xf16> -> vector<64xf16> {
+    ^bb0(%x: f16):
+      dfir.yield %x : f16
+    }
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %v = dfir.splat 0.0 : vector<64xf16>
+    // expected-error @+1 {{accumulator input 0 must have the result type 'vector<64xf32>'}}
+    %r = dfir.map %v accumulator 0 : vector<64xf16> -> vector<64xf32> {
+    ^bb0(%x: f16):
+      %y = arith.extf %x : f16 to f32
+      dfir.yield %y : f32
+    }
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
     %v = dfir.splat 0.0 : vector<4x64xf16>
     // expected-error @+1 {{result must drop the innermost dimension of 'vector<4x64xf16>' ('vector<4xf16>')}}
     %r = dfir.reduce add %v : vector<4x64xf16> -> vector<64xf16>

@@ -71,6 +71,14 @@ dfir.kernel @all device "sample_device" {
     }
     // CHECK: dfir.reduce max %{{.*}} : vector<64xf16> -> vector<1xf16>
     %m = dfir.reduce max %sum : vector<64xf16> -> vector<1xf16>
+    // A fold into a loop-carried accumulator (input 1).
+    // CHECK: dfir.map %{{.*}}, %{{.*}} accumulator 1 : vector<1xf16>, vector<1xf16> -> vector<1xf16> {
+    %z = dfir.splat 0.0 : vector<1xf16>
+    %folded = dfir.map %m, %z accumulator 1 : vector<1xf16>, vector<1xf16> -> vector<1xf16> {
+    ^bb0(%p: f16, %q: f16):
+      %s = arith.addf %p, %q : f16
+      dfir.yield %s : f16
+    }
     // CHECK: dfir.broadcast %{{.*}} : vector<1xf16> -> vector<64xf16>
     %b = dfir.broadcast %m : vector<1xf16> -> vector<64xf16>
     // CHECK: dfir.send @r, %{{.*}} : vector<64xf16>

@@ -246,6 +246,15 @@ LogicalResult MapOp::verifyRegions() {
     return yield.emitOpError("yields ")
            << yield.getValue().getType() << " but the map produces "
            << resultType;
+  if (std::optional<uint64_t> acc = getAccumulator()) {
+    if (*acc >= getInputs().size())
+      return emitOpError("accumulator ")
+             << *acc << " is not one of the " << getInputs().size()
+             << " inputs";
+    if (getInputs()[*acc].getType() != resultType)
+      return emitOpError("accumulator input ")
+             << *acc << " must have the result type " << resultType;
+  }
   return success();
 }
 

@@ -291,12 +291,30 @@ def DFIR_MapOp : DFIR_Op<"map", [SingleBlock, RecursiveMemoryEffects]> {
       dfir.yield %s : f16
     }
     ```
+
+    `accumulator N` marks input N as a loop-carried accumulator the map
+    folds values into (a reduction's chunk result, or a row of a column
+    reduction). The unit then holds 16-bit float values computed from it
+    in f32, reads inputs written by `dfir.reduce` or another accumulating
+    map at that precision, and keeps its result wide for the next fold;
+    every other reader sees the result rounded to its type. The input must
+    have the result's type.
+
+    ```mlir
+    %acc1 = dfir.map %sum, %acc accumulator 1 : vector<1xf16>, vector<1xf16> -> vector<1xf16> {
+    ^bb0(%s: f16, %a: f16):
+      %t = arith.addf %s, %a : f16
+      dfir.yield %t : f16
+    }
+    ```
   }];
-  let arguments = (ins Variadic<AnyVectorOfNonZeroRank>:$inputs);
+  let arguments = (ins Variadic<AnyVectorOfNonZeroRank>:$inputs,
+                       OptionalAttr<I64Attr>:$accumulator);
   let results = (outs AnyVectorOfNonZeroRank:$result);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $inputs attr-dict `:` type($inputs) `->` type($result) $body
+    $inputs (`accumulator` $accumulator^)? attr-dict `:` type($inputs) `->`
+    type($result) $body
   }];
   let hasRegionVerifier = 1;
 }
@@ -310,9 +328,11 @@ def DFIR_YieldOp : DFIR_Op<"yield", [Pure, Terminator, HasParent<"MapOp">]> {
 def DFIR_ReduceOp : DFIR_Op<"reduce", [Pure]> {
   let summary = "reduce the innermost dimension of a vector";
   let description = [{
-    Sequentially (element 0 first), rounding to the element type at each
-    step. The result drops the innermost dimension (a 1-D input gives
-    `vector<1xT>`).
+    Sequentially (element 0 first). f32 and f64 round to the element type
+    at each step; f16 and bf16 accumulate in f32 inside the unit (at the
+    reduction rate of the 16-bit type) and round once, and an accumulating
+    `dfir.map` reading the result sees the f32 value. The result drops the
+    innermost dimension (a 1-D input gives `vector<1xT>`).
 
     ```mlir
     %s = dfir.reduce add %v : vector<64xf16> -> vector<1xf16>
