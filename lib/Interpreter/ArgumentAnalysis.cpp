@@ -145,6 +145,84 @@ std::vector<LiteralView> ktflow::interp::findLiteralViews(func::FuncOp fn) {
   return views;
 }
 
+/// `fn` and every function with a body it calls, directly or not.
+static SmallVector<func::FuncOp> reachableFunctions(func::FuncOp fn) {
+  SetVector<Operation *> seen;
+  SmallVector<func::FuncOp> worklist = {fn};
+  SmallVector<func::FuncOp> result;
+  while (!worklist.empty()) {
+    func::FuncOp f = worklist.pop_back_val();
+    if (!seen.insert(f))
+      continue;
+    result.push_back(f);
+    f.walk([&](func::CallOp call) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (callee && !callee.isExternal())
+        worklist.push_back(callee);
+    });
+  }
+  return result;
+}
+
+std::optional<SharedMemory>
+ktflow::interp::findSharedMemory(func::FuncOp fn,
+                                 ArrayRef<ArgumentInfo> args) {
+  // How many tensor arguments each view's address comes from.
+  llvm::DenseMap<Operation *, unsigned> sources;
+  for (const ArgumentInfo &info : args) {
+    if (info.kind != ArgumentKind::Tensor)
+      continue;
+    for (Value v : derivedValues(fn.getArgument(info.position)))
+      for (OpOperand &use : v.getUses()) {
+        auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(use.getOwner());
+        if (!view || use.get() != view.getOffset())
+          continue;
+        ++sources[view];
+        if (info.loaded && info.stored)
+          return SharedMemory{
+              view, "tensor '" +
+                        (info.name.empty() ? std::to_string(info.position)
+                                           : info.name) +
+                        "' is both loaded and stored"};
+      }
+  }
+  std::optional<SharedMemory> shared;
+  Operation *literalLoad = nullptr, *literalStore = nullptr;
+  for (func::FuncOp f : reachableFunctions(fn)) {
+    f.walk([&](ktdp::ConstructMemoryViewOp view) {
+      if (shared)
+        return WalkResult::interrupt();
+      ktdp::MemorySpaceAttrInterface space = view.getMemorySpaceInterface();
+      if (space.getMemoryKind() != ktdp::MemoryKind::global) {
+        if (space.getComputeTileId())
+          shared = SharedMemory{view, "the view names the scratchpad of one "
+                                      "tile, which other tiles may use"};
+        return WalkResult::advance();
+      }
+      if (view.getOffset().getDefiningOp<arith::ConstantIndexOp>()) {
+        ArgumentInfo access;
+        classifyAccesses({view.getResult()}, access);
+        if (access.loaded && !literalLoad)
+          literalLoad = view;
+        if (access.stored && !literalStore)
+          literalStore = view;
+        return WalkResult::advance();
+      }
+      if (sources.lookup(view) != 1)
+        shared = SharedMemory{view, "the view's address does not come from "
+                                    "exactly one tensor argument"};
+      return WalkResult::advance();
+    });
+    if (shared)
+      return shared;
+  }
+  if (literalLoad && literalStore)
+    return SharedMemory{literalStore, "global memory at literal addresses is "
+                                      "both loaded and stored"};
+  return std::nullopt;
+}
+
 std::vector<std::string>
 ktflow::interp::readArgumentNames(func::FuncOp fn, StringRef sourceText) {
   std::vector<std::string> names;

@@ -29,6 +29,21 @@ struct LiteralView {
 /// constant.
 std::vector<LiteralView> findLiteralViews(mlir::func::FuncOp fn);
 
+/// Why one tile of `fn` may load what another tile stores: `op` and a
+/// reason. `args` are the classified (and named) arguments of `fn`.
+struct SharedMemory {
+  mlir::Operation *op = nullptr;
+  std::string reason;
+};
+
+/// Returns std::nullopt when no tile of `fn` can load what another tile
+/// stores: no tensor is both loaded and stored, every global view's address
+/// comes from one tensor argument or a constant, and no view names another
+/// tile's scratchpad. The order in which tiles run then changes no loaded
+/// value (only which of two tiles' stores to one element lands last).
+std::optional<SharedMemory>
+findSharedMemory(mlir::func::FuncOp fn, llvm::ArrayRef<ArgumentInfo> args);
+
 /// The SSA name of each argument of `fn`, read from `sourceText` at the
 /// argument's location ("" when the location does not point at `%name`).
 std::vector<std::string> readArgumentNames(mlir::func::FuncOp fn,

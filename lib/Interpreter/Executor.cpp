@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace ktflow::interp;
@@ -133,6 +134,10 @@ LogicalResult TileExecutor::runBlock(Block &block, ArrayRef<RValue> args,
     return error(block.getParentOp())
            << "region expects " << block.getNumArguments()
            << " arguments, got " << args.size();
+  // Entering a block is work even when it holds nothing but a terminator
+  // (the body of an empty loop).
+  if (failed(chargeWork(block.getParentOp(), 1)))
+    return failure();
   for (auto [arg, value] : llvm::zip(block.getArguments(), args))
     set(arg, value);
   for (Operation &op : block) {
@@ -150,15 +155,61 @@ LogicalResult TileExecutor::runBlock(Block &block, ArrayRef<RValue> args,
   return error(block.getParentOp()) << "region has no terminator";
 }
 
-LogicalResult TileExecutor::runOp(Operation *op) {
-  if (OpHandler handler = state.handlers.lookup(op))
-    return handler(*this, op);
-  if (isElementwiseDialect(op))
-    return runElementwiseOp(*this, op);
+/// The elements of the tensors `op` produced (or, for an op without tensor
+/// results such as a store, consumed): what an op that is not a linalg op
+/// costs beyond its dispatch. A linalg op charges its iteration space
+/// itself, before computing it.
+static uint64_t tensorElements(TileExecutor &exec, Operation *op) {
+  auto count = [&](ValueRange values) {
+    uint64_t n = 0;
+    for (Value v : values)
+      if (isa<RankedTensorType>(v.getType()))
+        if (const RValue &value = exec.get(v); value.isTensor())
+          n += static_cast<uint64_t>(value.tensor()->numElements());
+    return n;
+  };
+  if (op->getNumResults() == 0)
+    return count(op->getOperands());
   if (isa<linalg::LinalgOp>(op))
-    return runLinalgOp(*this, op);
-  return error(op) << "unknown op '" << op->getName()
-                   << "': the interpreter does not implement it";
+    return 0;
+  return count(op->getResults());
+}
+
+LogicalResult TileExecutor::runOp(Operation *op) {
+  LogicalResult result = failure();
+  if (OpHandler handler = state.handlers.lookup(op))
+    result = handler(*this, op);
+  else if (isElementwiseDialect(op))
+    result = runElementwiseOp(*this, op);
+  else if (isa<linalg::LinalgOp>(op))
+    result = runLinalgOp(*this, op);
+  else
+    return error(op) << "unknown op '" << op->getName()
+                     << "': the interpreter does not implement it";
+  if (failed(result))
+    return failure();
+  return chargeWork(op, 1 + tensorElements(*this, op));
+}
+
+LogicalResult TileExecutor::chargeWork(Operation *op, uint64_t units) {
+  const InterpreterOptions &options = state.options;
+  if (__builtin_add_overflow(state.elementOps, units, &state.elementOps))
+    state.elementOps = UINT64_MAX;
+  if (state.elementOps > options.maxElementOps)
+    return error(op) << "the run exceeded the work budget of "
+                     << options.maxElementOps
+                     << " element operations; raise it with --max-element-ops";
+  // Reading the clock costs about as much as a small op: do it every 2^16
+  // element operations.
+  if (!state.deadline || state.elementOps < state.nextClockCheck)
+    return success();
+  state.nextClockCheck = state.elementOps + (uint64_t(1) << 16);
+  if (std::chrono::steady_clock::now() <= *state.deadline)
+    return success();
+  std::string seconds;
+  llvm::raw_string_ostream(seconds) << llvm::format("%g", options.maxSeconds);
+  return error(op) << "the run exceeded the wall-clock budget of " << seconds
+                   << " seconds; raise it with --max-seconds";
 }
 
 bool ktflow::interp::fitsElementLimit(ArrayRef<int64_t> shape) {

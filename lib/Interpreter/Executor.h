@@ -23,6 +23,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <chrono>
 #include <map>
 
 namespace ktflow::interp {
@@ -79,6 +80,12 @@ struct RunState {
   std::map<std::pair<mlir::Operation *, int64_t>,
            std::shared_ptr<FutureInstance>>
       futures;
+
+  /// Work done so far, in element operations (TileExecutor::chargeWork).
+  uint64_t elementOps = 0;
+  /// When the wall clock is next compared with the deadline.
+  uint64_t nextClockCheck = 0;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 /// Runs the ops of one compute tile.
@@ -104,6 +111,10 @@ public:
                                mlir::Operation **terminator = nullptr);
 
   mlir::LogicalResult runOp(mlir::Operation *op);
+
+  /// Adds `units` element operations to the run's work and fails (naming
+  /// `op`) once the run is over its work or wall-clock budget.
+  mlir::LogicalResult chargeWork(mlir::Operation *op, uint64_t units);
 
   // Values.
   const RValue &get(mlir::Value v) const;

@@ -133,6 +133,9 @@ prepareDelivery(TileExecutor &exec, Operation *op, Value future,
   delivery.isConsumer = true;
   delivery.group = mine.front();
   IntegerSet producers = produce.getProducerTilesPerGroup();
+  // Finding the producers tests every tile of the grid.
+  if (failed(exec.chargeWork(op, exec.state.numTiles)))
+    return failure();
   for (int64_t p = 0; p < exec.state.numTiles; ++p) {
     if (!inTileSet(producers, p, {delivery.group}))
       continue;

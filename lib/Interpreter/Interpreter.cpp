@@ -22,6 +22,11 @@
 using namespace mlir;
 using namespace ktflow::interp;
 
+/// How many tiles that share no memory run at once: enough to interleave,
+/// few enough that a grid of millions of tiles needs no more memory than a
+/// small one.
+static constexpr int64_t kIndependentTileWindow = 64;
+
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
@@ -291,11 +296,48 @@ LogicalResult Interpreter::run() {
     r.floats = spec.data->floats;
     r.ints = spec.data->ints;
   }
-  return state.scheduler.run(state.numTiles, [&](int64_t tile) {
+  // Tiles that may load what other tiles store must all run at once, so
+  // that each load sees the stores of every tile (docs/interpreter.md);
+  // otherwise a few at a time keep the memory of a large grid bounded.
+  std::optional<SharedMemory> shared = findSharedMemory(fn, impl->args);
+  int64_t window = shared ? state.numTiles : kIndependentTileWindow;
+  if (shared && state.numTiles > Scheduler::kMaxLiveTiles) {
+    InFlightDiagnostic diag = fn.emitError();
+    diag << "the grid has " << state.numTiles
+         << " tiles, which must all run at once because one tile may load "
+            "what another stores, but at most "
+         << Scheduler::kMaxLiveTiles << " tiles can";
+    diag.attachNote(shared->op->getLoc()) << shared->reason;
+    return diag;
+  }
+  // Budgets beyond a few decades are no budget (and would overflow).
+  double seconds = impl->options.maxSeconds;
+  if (seconds > 0 && seconds < 1e9)
+    state.deadline = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<
+                         std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(seconds));
+  return state.scheduler.run(state.numTiles, window, [&](int64_t tile) {
     TileExecutor exec(state, tile);
+    // A tile is work even when its function does nothing.
+    if (failed(exec.chargeWork(fn, 1)))
+      return failure();
     SmallVector<RValue> results;
-    return exec.runFunction(fn, argValues, results);
+    LogicalResult result = exec.runFunction(fn, argValues, results);
+    // No other tile uses this tile's scratchpad.
+    if (!shared)
+      state.scratchpads.erase(tile);
+    return result;
   });
+}
+
+RunStatistics Interpreter::getStatistics() const {
+  RunStatistics stats;
+  if (impl->state) {
+    stats.elementOps = impl->state->elementOps;
+    stats.peakLiveTiles = impl->state->scheduler.peakLiveTiles();
+  }
+  return stats;
 }
 
 std::vector<OutputTensor> Interpreter::getOutputs() const {

@@ -497,6 +497,13 @@ int LinalgRun::chooseColumnDim() const {
 LogicalResult LinalgRun::run() {
   if (failed(bindOperands()) || failed(computeRanges()))
     return failure();
+  // The op costs its iteration space: charge it before computing it.
+  uint64_t points = 1;
+  for (int64_t range : ranges)
+    if (__builtin_mul_overflow(points, static_cast<uint64_t>(range), &points))
+      points = UINT64_MAX;
+  if (failed(exec.chargeWork(op, points)))
+    return failure();
   for (const auto &[slot, value] : plan.captured)
     if (!exec.get(value).isScalar())
       return exec.error(op) << "the body uses a non-scalar value from outside";

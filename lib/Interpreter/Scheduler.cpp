@@ -1,9 +1,10 @@
 //===- Scheduler.cpp - Cooperative scheduling of compute tiles ------------===//
 //
-// This file implements the tile scheduler with ucontext coroutines. Stacks
-// are mapped lazily with a guard page and released as soon as their tile
-// finishes. Only the scheduler's own loop picks the next tile, so the order
-// of execution depends on nothing but the kernel.
+// This file implements the tile scheduler with ucontext coroutines. A tile
+// gets its stack (mapped lazily, with a guard page) when it starts and
+// gives it back when it finishes; finished tiles' stacks are reused. Only
+// the scheduler's own loop picks the next tile, so the order of execution
+// depends on nothing but the kernel and the window.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,9 @@ namespace {
 /// analyses run during interpretation; untouched pages cost nothing.
 constexpr size_t kStackBytes = size_t(8) << 20;
 
+/// Finished tiles' stacks kept for reuse (their touched pages stay mapped).
+constexpr size_t kMaxFreeStacks = 64;
+
 /// The scheduler whose tiles are running on this thread.
 thread_local Scheduler *activeScheduler = nullptr;
 } // namespace
@@ -32,71 +36,85 @@ struct Scheduler::MainContext {
 };
 
 struct Scheduler::Tile {
-  enum class State { NotStarted, Ready, Blocked, Done };
-  State state = State::NotStarted;
+  enum class State { Ready, Blocked, Done };
+  int64_t id = 0;
+  State state = State::Ready;
   ucontext_t context;
   void *stack = nullptr;
   LogicalResult result = success();
   llvm::function_ref<bool()> ready;
   Operation *waitOp = nullptr;
   std::string waitReason;
-
-  ~Tile() { releaseStack(); }
-  void releaseStack() {
-    if (stack)
-      munmap(stack, kStackBytes);
-    stack = nullptr;
-  }
 };
 
+static void *mapStack() {
+  void *stack = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (stack == MAP_FAILED)
+    return nullptr;
+  // A guard page turns a stack overflow into a fault, not corruption.
+  mprotect(stack, static_cast<size_t>(getpagesize()), PROT_NONE);
+  return stack;
+}
+
 Scheduler::Scheduler() : main(std::make_unique<MainContext>()) {}
-Scheduler::~Scheduler() = default;
+
+Scheduler::~Scheduler() {
+  for (void *stack : freeStacks)
+    munmap(stack, kStackBytes);
+}
 
 void Scheduler::entryPoint() {
   Scheduler *self = activeScheduler;
-  Tile &tile = *self->tiles[self->current];
-  tile.result = self->body(self->current);
+  Tile &tile = *self->live.find(self->current)->second;
+  tile.result = self->body(tile.id);
   tile.state = Tile::State::Done;
   // Returning resumes uc_link, the scheduler loop.
 }
 
-void Scheduler::resume(int64_t index) {
-  Tile &tile = *tiles[index];
-  current = index;
-  if (tile.state == Tile::State::NotStarted) {
-    void *stack = mmap(nullptr, kStackBytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (stack == MAP_FAILED) {
-      tile.state = Tile::State::Done;
-      tile.result = failure();
-      return;
-    }
-    // A guard page turns a stack overflow into a fault, not corruption.
-    mprotect(stack, static_cast<size_t>(getpagesize()), PROT_NONE);
-    tile.stack = stack;
-    getcontext(&tile.context);
-    tile.context.uc_stack.ss_sp = stack;
-    tile.context.uc_stack.ss_size = kStackBytes;
-    tile.context.uc_link = &main->context;
-    makecontext(&tile.context, &Scheduler::entryPoint, 0);
+void Scheduler::start(int64_t index) {
+  auto tile = std::make_unique<Tile>();
+  tile->id = index;
+  if (!freeStacks.empty()) {
+    tile->stack = freeStacks.back();
+    freeStacks.pop_back();
+  } else {
+    tile->stack = mapStack();
   }
+  if (!tile->stack) {
+    tile->state = Tile::State::Done;
+    tile->result = failure();
+  } else {
+    getcontext(&tile->context);
+    tile->context.uc_stack.ss_sp = tile->stack;
+    tile->context.uc_stack.ss_size = kStackBytes;
+    tile->context.uc_link = &main->context;
+    makecontext(&tile->context, &Scheduler::entryPoint, 0);
+  }
+  live[index] = std::move(tile);
+  ++nextToStart;
+  peakLive = std::max(peakLive, static_cast<int64_t>(live.size()));
+}
+
+void Scheduler::resume(Tile &tile) {
+  if (tile.state == Tile::State::Done)
+    return; // it never started: no stack
+  current = tile.id;
   tile.state = Tile::State::Ready;
   swapcontext(&main->context, &tile.context);
   current = -1;
-  if (tile.state == Tile::State::Done)
-    tile.releaseStack();
 }
 
 void Scheduler::switchToScheduler() {
-  swapcontext(&tiles[current]->context, &main->context);
+  swapcontext(&live.find(current)->second->context, &main->context);
 }
 
 LogicalResult Scheduler::yield() {
   if (aborted)
     return failure();
-  if (tiles.size() <= 1)
+  if (numTiles <= 1)
     return success();
-  tiles[current]->state = Tile::State::Ready;
+  live.find(current)->second->state = Tile::State::Ready;
   switchToScheduler();
   return failure(aborted);
 }
@@ -107,7 +125,7 @@ LogicalResult Scheduler::waitUntil(llvm::function_ref<bool()> ready,
     return failure();
   if (ready())
     return success();
-  Tile &tile = *tiles[current];
+  Tile &tile = *live.find(current)->second;
   tile.state = Tile::State::Blocked;
   tile.ready = ready;
   tile.waitOp = op;
@@ -117,84 +135,112 @@ LogicalResult Scheduler::waitUntil(llvm::function_ref<bool()> ready,
   return failure(aborted);
 }
 
+int64_t Scheduler::pickNext(bool mayStart) const {
+  auto runnable = [&](const Tile &tile) {
+    return tile.state == Tile::State::Ready ||
+           (tile.state == Tile::State::Blocked && (aborted || tile.ready()));
+  };
+  // Round-robin in linear order from the cursor: the started tiles at or
+  // after it, then the next tile to start (above every started one), then
+  // the started tiles before the cursor.
+  for (auto it = live.lower_bound(cursor); it != live.end(); ++it)
+    if (runnable(*it->second))
+      return it->first;
+  if (mayStart)
+    return nextToStart;
+  for (auto it = live.begin(); it != live.end() && it->first < cursor; ++it)
+    if (runnable(*it->second))
+      return it->first;
+  return -1;
+}
+
 void Scheduler::reportDeadlock() {
   Tile *first = nullptr;
-  for (auto &tile : tiles)
+  for (auto &[id, tile] : live)
     if (tile->state == Tile::State::Blocked) {
       first = tile.get();
       break;
     }
   if (!first || !first->waitOp)
     return;
-  int64_t blocked = llvm::count_if(tiles, [](const std::unique_ptr<Tile> &t) {
-    return t->state == Tile::State::Blocked;
+  int64_t blocked = llvm::count_if(live, [](const auto &entry) {
+    return entry.second->state == Tile::State::Blocked;
   });
   InFlightDiagnostic diag = first->waitOp->emitOpError();
   diag << "deadlock: " << blocked << " unfinished tile"
        << (blocked == 1 ? " waits" : "s wait")
        << " for tile futures that no tile can produce any more";
-  for (auto [index, tile] : llvm::enumerate(tiles))
+  for (auto &[id, tile] : live)
     if (tile->state == Tile::State::Blocked && tile->waitOp)
       diag.attachNote(tile->waitOp->getLoc())
-          << "tile " << index << " " << tile->waitReason;
+          << "tile " << id << " " << tile->waitReason;
+}
+
+void Scheduler::reportTooManyLive() {
+  const Tile &first = *live.begin()->second;
+  if (!first.waitOp)
+    return;
+  InFlightDiagnostic diag = first.waitOp->emitOpError();
+  diag << "the " << live.size()
+       << " unfinished tiles all wait for tile futures, which tiles not "
+          "started yet may produce, but at most "
+       << kMaxLiveTiles << " tiles can be unfinished at once";
+  diag.attachNote(first.waitOp->getLoc())
+      << "tile " << first.id << " " << first.waitReason;
 }
 
 LogicalResult
-Scheduler::run(int64_t numTiles,
+Scheduler::run(int64_t tiles, int64_t window,
                llvm::function_ref<LogicalResult(int64_t)> tileBody) {
-  tiles.clear();
-  for (int64_t i = 0; i < numTiles; ++i)
-    tiles.push_back(std::make_unique<Tile>());
+  live.clear();
+  numTiles = tiles;
+  nextToStart = cursor = peakLive = 0;
   body = tileBody;
   aborted = false;
   Scheduler *previous = activeScheduler;
   activeScheduler = this;
   bool failed = false;
-  int64_t cursor = 0;
   while (true) {
-    int64_t next = -1;
-    bool unfinished = false;
-    for (int64_t k = 0; k < numTiles && next < 0; ++k) {
-      int64_t t = (cursor + k) % numTiles;
-      Tile &tile = *tiles[t];
-      switch (tile.state) {
-      case Tile::State::Done:
-        break;
-      case Tile::State::NotStarted:
-        unfinished = true;
-        if (aborted)
-          tile.state = Tile::State::Done; // nothing to unwind
-        else
-          next = t;
-        break;
-      case Tile::State::Ready:
-        unfinished = true;
-        next = t;
-        break;
-      case Tile::State::Blocked:
-        unfinished = true;
-        if (aborted || tile.ready())
-          next = t;
-        break;
-      }
-    }
+    bool unstarted = !aborted && nextToStart < numTiles;
+    int64_t next =
+        pickNext(unstarted && static_cast<int64_t>(live.size()) < window);
     if (next < 0) {
-      if (!unfinished)
+      if (live.empty() && !unstarted)
         break;
-      // Every unfinished tile is blocked on a condition nobody can make
-      // true any more.
-      reportDeadlock();
-      aborted = failed = true;
-      continue;
+      if (!unstarted) {
+        // Every unfinished tile is blocked on a condition nobody can make
+        // true any more.
+        reportDeadlock();
+        aborted = failed = true;
+        continue;
+      }
+      // Every unfinished tile waits for a future; a tile not started yet
+      // may produce it.
+      if (static_cast<int64_t>(live.size()) >= kMaxLiveTiles) {
+        reportTooManyLive();
+        aborted = failed = true;
+        continue;
+      }
+      next = nextToStart;
     }
     cursor = next + 1;
-    resume(next);
-    if (tiles[next]->state == Tile::State::Done &&
-        mlir::failed(tiles[next]->result)) {
+    if (next == nextToStart)
+      start(next);
+    auto it = live.find(next);
+    Tile &tile = *it->second;
+    resume(tile);
+    if (tile.state != Tile::State::Done)
+      continue;
+    if (mlir::failed(tile.result))
       aborted = failed = true;
+    if (tile.stack) {
+      if (freeStacks.size() < kMaxFreeStacks)
+        freeStacks.push_back(tile.stack);
+      else
+        munmap(tile.stack, kStackBytes);
     }
+    live.erase(it);
   }
   activeScheduler = previous;
-  tiles.clear();
   return failure(failed);
 }

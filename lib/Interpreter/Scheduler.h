@@ -2,11 +2,18 @@
 //
 // This file declares the tile scheduler. Every compute tile runs as a
 // coroutine (its own stack, switched with swapcontext) on one thread, so
-// the run is deterministic. Tiles are resumed round-robin in linear tile
-// order. A tile gives the processor up before every ktdp.load (so a load
-// sees every store other tiles issue before their load of the same ordinal)
-// and when it waits for a tile future; when every unfinished tile waits,
-// the scheduler reports a deadlock.
+// the run is deterministic. Tiles are created when they start, in linear
+// tile order, and resumed round-robin in that order. A tile gives the
+// processor up before every ktdp.load (so a load sees every store other
+// started tiles issue before their load of the same ordinal) and when it
+// waits for a tile future; when every unfinished tile waits, the scheduler
+// reports a deadlock.
+//
+// A window bounds how many tiles are started and unfinished at once (the
+// memory of a run grows with them, not with the grid): the next tile starts
+// only while fewer than `window` are, or when every one of them waits for a
+// tile future (which a tile not started yet may produce), up to
+// kMaxLiveTiles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +24,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,12 +33,18 @@ namespace ktflow::interp {
 
 class Scheduler {
 public:
+  /// The most tiles that can be started and unfinished at once (each holds
+  /// a stack and its live values: about 16 KiB for a small kernel).
+  static constexpr int64_t kMaxLiveTiles = int64_t(1) << 16;
+
   Scheduler();
   ~Scheduler();
 
-  /// Runs `body(tile)` for every tile in [0, numTiles). Fails when a tile
-  /// fails or the tiles deadlock (reported as a diagnostic).
-  mlir::LogicalResult run(int64_t numTiles,
+  /// Runs `body(tile)` for every tile in [0, numTiles), with at most
+  /// `window` tiles unfinished at once while one of them can run. Fails
+  /// when a tile fails, the tiles deadlock or more than kMaxLiveTiles would
+  /// have to be unfinished at once (reported as diagnostics).
+  mlir::LogicalResult run(int64_t numTiles, int64_t window,
                           llvm::function_ref<mlir::LogicalResult(int64_t)> body);
 
   /// Lets the other tiles run. Fails when the run is being aborted (the
@@ -43,17 +57,28 @@ public:
                                 mlir::Operation *op, std::string reason);
 
   int64_t currentTile() const { return current; }
-  int64_t numTiles() const { return static_cast<int64_t>(tiles.size()); }
+  /// The most tiles that were started and unfinished at once in the last
+  /// run.
+  int64_t peakLiveTiles() const { return peakLive; }
 
   struct Tile;
 
 private:
-  void resume(int64_t tile);
+  void start(int64_t index);
+  void resume(Tile &tile);
   void switchToScheduler();
+  /// The next tile to resume, round-robin from `cursor` (`nextToStart` is
+  /// a candidate when `mayStart`), or -1.
+  int64_t pickNext(bool mayStart) const;
   void reportDeadlock();
+  void reportTooManyLive();
   static void entryPoint();
 
-  std::vector<std::unique_ptr<Tile>> tiles;
+  /// Started, unfinished tiles by id (all below nextToStart).
+  std::map<int64_t, std::unique_ptr<Tile>> live;
+  /// Stacks of finished tiles, reused by the next ones.
+  std::vector<void *> freeStacks;
+  int64_t numTiles = 0, nextToStart = 0, cursor = 0, peakLive = 0;
   llvm::function_ref<mlir::LogicalResult(int64_t)> body;
   int64_t current = -1;
   bool aborted = false;

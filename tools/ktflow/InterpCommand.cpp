@@ -72,6 +72,18 @@ static cl::opt<ktflow::interp::NumericsPolicy> interpNumerics(
     cl::init(ktflow::interp::NumericsPolicy::Accumulate),
     cl::sub(interpCommand));
 
+static cl::opt<uint64_t> interpMaxElementOps(
+    "max-element-ops",
+    cl::desc("Work budget: stop after this many element operations "
+             "(default 2^34)"),
+    cl::init(ktflow::interp::InterpreterOptions().maxElementOps),
+    cl::sub(interpCommand));
+static cl::opt<double> interpMaxSeconds(
+    "max-seconds",
+    cl::desc("Wall-clock budget in seconds, 0 for none (default 3600)"),
+    cl::init(ktflow::interp::InterpreterOptions().maxSeconds),
+    cl::sub(interpCommand));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "ktflow") << message << "\n";
   return 1;
@@ -106,6 +118,8 @@ static void printTensorLine(StringRef name, const ktflow::interp::Tensor &t) {
 int ktflow::driver::runInterp() {
   if (interpScratchpad <= 0)
     return fail("--scratchpad-bytes must be positive");
+  if (!(interpMaxSeconds >= 0))
+    return fail("--max-seconds must be a number of seconds, 0 for none");
   // Every interpreted op allocates and frees tensors of up to megabytes:
   // keep freed memory in the heap instead of unmapping and faulting it back.
   mallopt(M_MMAP_THRESHOLD, 256 << 20);
@@ -123,6 +137,8 @@ int ktflow::driver::runInterp() {
   options.scratchpadBytes = interpScratchpad;
   options.seed = interpSeed;
   options.numerics = interpNumerics;
+  options.maxElementOps = interpMaxElementOps;
+  options.maxSeconds = interpMaxSeconds;
   interp::Interpreter interpreter(*module, options);
   if (Error err = interpreter.selectFunction(interpFunc))
     return fail(std::move(err));

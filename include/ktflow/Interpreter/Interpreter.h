@@ -80,6 +80,21 @@ struct InterpreterOptions {
   /// Seed of the generators of `random`, `randn` and `range` inputs.
   uint64_t seed = 0;
   NumericsPolicy numerics = NumericsPolicy::Accumulate;
+  /// Work budget of a run, in element operations: one per op executed and
+  /// per block entered, plus one per element of the tensors an op produces
+  /// (stores: consumes) or per point of a linalg op's iteration space. The
+  /// default is ten times a 64x2048x8192 matmul over 32 tiles (1.6 G).
+  uint64_t maxElementOps = uint64_t(1) << 34;
+  /// Wall-clock budget of a run in seconds; 0 for none.
+  double maxSeconds = 3600;
+};
+
+/// What a run did.
+struct RunStatistics {
+  /// Element operations charged to the work budget.
+  uint64_t elementOps = 0;
+  /// The most tiles that were started and unfinished at once.
+  int64_t peakLiveTiles = 0;
 };
 
 enum class ArgumentKind {
@@ -150,6 +165,9 @@ public:
 
   /// The launch grid of the selected function.
   llvm::ArrayRef<int64_t> getGrid() const;
+
+  /// Statistics of the last run.
+  RunStatistics getStatistics() const;
 
   struct Impl;
 

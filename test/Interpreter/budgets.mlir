@@ -1,0 +1,90 @@
+// The interpreter's memory follows the tiles alive at once, not the grid,
+// and its work and wall-clock budgets stop any run with a located error
+// and exit code 1. Before tiles were created lazily, the huge grids below
+// allocated one tile per grid point up front until memory ran out.
+//
+// RUN: not ktflow interp %s --func idle_2_62 --max-element-ops=10000 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not ktflow interp %s --func add_1e8 --max-element-ops=100000 2>&1 | FileCheck %s --check-prefix=ADD
+// RUN: not ktflow interp %s --func idle_2d --max-element-ops=10000 2>&1 | FileCheck %s --check-prefix=GRID2D
+// RUN: not ktflow interp %s --func spin --max-element-ops=100000 2>&1 | FileCheck %s --check-prefix=SPIN
+// RUN: not ktflow interp %s --func spin --max-seconds=1e-9 2>&1 | FileCheck %s --check-prefix=CLOCK
+// RUN: not ktflow interp %s --func shared_65537 2>&1 | FileCheck %s --check-prefix=SHARED
+// Raising the budget lets a run through: 1000 tiles of an empty function
+// cost 2 element operations each (the tile and its block).
+// RUN: ktflow interp %s --func idle_1000 --max-element-ops=2000
+// RUN: not ktflow interp %s --func idle_1000 --max-element-ops=1999 2>&1 | FileCheck %s --check-prefix=JUST
+// RUN: not ktflow interp %s --func idle_1000 --max-seconds=-1 2>&1 | FileCheck %s --check-prefix=FLAG
+
+// Messages name the op, the tile and the flag that raises the budget.
+// HUGE: budgets.mlir:[[@LINE+1]]:3: error: 'func.func' op tile {{[0-9]+}}: the run exceeded the work budget of 10000 element operations; raise it with --max-element-ops
+  func.func @idle_2_62() attributes {grid = [4611686018427387904]} {
+    return
+  }
+
+// GRID2D: budgets.mlir:[[@LINE+1]]:3: error: 'func.func' op tile {{[0-9]+}} ({{[0-9]+}}, 0): the run exceeded the work budget of 10000 element operations
+  func.func @idle_2d() attributes {grid = [65536, 65536]} {
+    %x, %y = ktdp.get_compute_tile_id : index, index
+    return
+  }
+
+  func.func @idle_1000() attributes {grid = [1000]} {
+    return
+  }
+// JUST: error: 'func.func' op tile 999: the run exceeded the work budget of 1999 element operations
+// FLAG: ktflow: error: --max-seconds must be a number of seconds, 0 for none
+
+// A loop of 2^62 iterations with an empty body: each iteration enters the
+// body block, which is work.
+// CLOCK: budgets.mlir:{{[0-9]+}}:{{[0-9]+}}: error: '{{.*}}' op tile 0: the run exceeded the wall-clock budget of 1e-09 seconds; raise it with --max-seconds
+  func.func @spin() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %n = arith.constant 4611686018427387904 : index
+// SPIN: budgets.mlir:[[@LINE+1]]:5: error: 'scf.for' op tile 0: the run exceeded the work budget of 100000 element operations
+    scf.for %i = %c0 to %n step %c1 {
+    }
+    return
+  }
+
+// 10^8 tiles adding a 3x64 block each (add.mlir's body); tiles share no
+// memory, so at most 64 run at once.
+#set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#tset = affine_set<(d0, d1) : (d0 >= 0, -d0 + 2 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+  func.func @add_1e8(%a: index, %b: index, %c: index) attributes {grid = [100000000]} {
+    %id = ktdp.get_compute_tile_id : index
+    %c3 = arith.constant 3 : index
+    %row = arith.muli %id, %c3 : index
+    %A = ktdp.construct_memory_view %a, sizes: [96, 64], strides: [64, 1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<96x64xf16>
+    %B = ktdp.construct_memory_view %b, sizes: [96, 64], strides: [64, 1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<96x64xf16>
+    %C = ktdp.construct_memory_view %c, sizes: [96, 64], strides: [64, 1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<96x64xf16>
+    %ta = ktdp.construct_access_tile %A[%row, 0] {access_tile_set = #tset, access_tile_order = #map} : memref<96x64xf16> -> !ktdp.access_tile<3x64xindex>
+    %tb = ktdp.construct_access_tile %B[%row, 0] {access_tile_set = #tset, access_tile_order = #map} : memref<96x64xf16> -> !ktdp.access_tile<3x64xindex>
+    %tc = ktdp.construct_access_tile %C[%row, 0] {access_tile_set = #tset, access_tile_order = #map} : memref<96x64xf16> -> !ktdp.access_tile<3x64xindex>
+    %x = ktdp.load %ta : !ktdp.access_tile<3x64xindex> -> tensor<3x64xf16>
+    %y = ktdp.load %tb : !ktdp.access_tile<3x64xindex> -> tensor<3x64xf16>
+    %e = tensor.empty() : tensor<3x64xf16>
+// ADD: budgets.mlir:[[@LINE+1]]:10: error: '{{.*}}' op tile {{[0-9]+}}: the run exceeded the work budget of 100000 element operations
+    %z = linalg.add ins(%x, %y : tensor<3x64xf16>, tensor<3x64xf16>) outs(%e : tensor<3x64xf16>) -> tensor<3x64xf16>
+    ktdp.store %z, %tc : tensor<3x64xf16>, !ktdp.access_tile<3x64xindex>
+    return
+  }
+
+// Each tile stores into Y and loads all of it: every tile must see the
+// others' stores, so all 65537 tiles would have to run at once.
+#all = affine_set<(d0) : (d0 >= 0, -d0 + 99 >= 0)>
+#one = affine_set<(d0) : (d0 >= 0, -d0 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+// SHARED: budgets.mlir:[[@LINE+2]]:3: error: the grid has 65537 tiles, which must all run at once because one tile may load what another stores, but at most 65536 tiles can
+// SHARED: budgets.mlir:[[@LINE+5]]:10: note: tensor 'y' is both loaded and stored
+  func.func @shared_65537(%y: index) attributes {grid = [65537]} {
+    %id = ktdp.get_compute_tile_id : index
+    %c0 = arith.constant 0 : index
+    %v = arith.constant dense<1> : tensor<1xi32>
+    %Y = ktdp.construct_memory_view %y, sizes: [100], strides: [1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<100xi32>
+    %mine = ktdp.construct_access_tile %Y[%id] {access_tile_set = #one, access_tile_order = #id1} : memref<100xi32> -> !ktdp.access_tile<1xindex>
+    ktdp.store %v, %mine : tensor<1xi32>, !ktdp.access_tile<1xindex>
+    %every = ktdp.construct_access_tile %Y[%c0] {access_tile_set = #all, access_tile_order = #id1} : memref<100xi32> -> !ktdp.access_tile<100xindex>
+    %got = ktdp.load %every : !ktdp.access_tile<100xindex> -> tensor<100xi32>
+    return
+  }
