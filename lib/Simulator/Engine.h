@@ -13,8 +13,10 @@
 
 #include "ktflow/Simulator/Simulator.h"
 
+#include <chrono>
 #include <deque>
 #include <map>
+#include <optional>
 #include <queue>
 #include <string>
 #include <tuple>
@@ -124,6 +126,7 @@ public:
 private:
   friend struct EngineAccess;
   llvm::Error setup();
+  llvm::Error checkWorkBudget() const;
   llvm::Error resolveRoutes(const UnitProgram &prog);
   const Route *routeFor(uint32_t program, uint32_t pc) const;
   void schedule(UnitState &u, Tick time);
@@ -183,6 +186,7 @@ public:
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue;
   uint64_t sequence = 0;
   uint64_t executed = 0;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
   std::string error;
 };
 

@@ -12,6 +12,7 @@
 #include "Engine.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -144,11 +145,49 @@ const Route *Engine::routeFor(uint32_t program, uint32_t pc) const {
   return it == instRoute.end() ? nullptr : &routes[it->second];
 }
 
+llvm::Error Engine::checkWorkBudget() const {
+  uint64_t total = 0;
+  const UnitProgram *largest = nullptr;
+  InstructionBound largestBound;
+  for (const UnitProgram &prog : exe.programs) {
+    InstructionBound bound = boundInstructions(prog);
+    if (__builtin_add_overflow(total, bound.instructions, &total))
+      total = UINT64_MAX;
+    if (!largest || bound.instructions > largestBound.instructions) {
+      largest = &prog;
+      largestBound = bound;
+    }
+  }
+  if (total <= options.maxInstructions)
+    return llvm::Error::success();
+  std::string where = "the program of " + machine.units[largest->unit].name;
+  if (largestBound.heaviestLoop)
+    where += llvm::formatv(" (its loop at instruction {0} runs {1} times)",
+                           *largestBound.heaviestLoop,
+                           largestBound.heaviestLoopTrips)
+                 .str();
+  return llvm::createStringError(
+      llvm::formatv("the programs would exceed the work budget of {0} "
+                    "instructions: they execute at least {1} if they run to "
+                    "completion, {2} of them in {3}; raise it with "
+                    "--max-instructions",
+                    options.maxInstructions, total, largestBound.instructions,
+                    where)
+          .str());
+}
+
 llvm::Error Engine::setup() {
   if (std::string err = machine.validate(); !err.empty())
     return llvm::createStringError("invalid machine: %s", err.c_str());
   if (std::string err = exe.validate(machine); !err.empty())
     return llvm::createStringError("invalid program: %s", err.c_str());
+  if (llvm::Error e = checkWorkBudget())
+    return e;
+  // Budgets beyond a few decades are no budget (and would overflow).
+  if (options.maxSeconds > 0 && options.maxSeconds < 1e9)
+    deadline = std::chrono::steady_clock::now() +
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                   std::chrono::duration<double>(options.maxSeconds));
   resources.resize(machine.links.size() + machine.memories.size());
   for (size_t i = 0; i < machine.links.size(); ++i)
     resources[i].ticksPerByte = kTicksPerCycle / machine.links[i].bandwidth;
@@ -275,65 +314,6 @@ uint8_t *Engine::access(UnitState &u, uint32_t mem, uint64_t addr,
   return p;
 }
 
-static bool aluOp(AluOp op, int64_t a, int64_t b, int64_t &r) {
-  uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
-  switch (op) {
-  case AluOp::Add: return !__builtin_add_overflow(a, b, &r);
-  case AluOp::Sub: return !__builtin_sub_overflow(a, b, &r);
-  case AluOp::Mul: return !__builtin_mul_overflow(a, b, &r);
-  case AluOp::DivS:
-  case AluOp::RemS:
-  case AluOp::CeilDivS:
-  case AluOp::FloorDivS:
-    if (b == 0 || (b == -1 && a == INT64_MIN))
-      return false;
-    if (op == AluOp::DivS)
-      r = a / b;
-    else if (op == AluOp::RemS)
-      r = a % b;
-    else {
-      r = a / b;
-      bool inexact = r * b != a;
-      bool positive = (a < 0) == (b < 0);
-      if (inexact && op == AluOp::CeilDivS && positive)
-        ++r;
-      if (inexact && op == AluOp::FloorDivS && !positive)
-        --r;
-    }
-    return true;
-  case AluOp::DivU:
-  case AluOp::RemU:
-  case AluOp::CeilDivU:
-    if (ub == 0)
-      return false;
-    r = static_cast<int64_t>(op == AluOp::DivU   ? ua / ub
-                             : op == AluOp::RemU ? ua % ub
-                                                 : ua / ub + (ua % ub != 0));
-    return true;
-  case AluOp::MinS: r = std::min(a, b); return true;
-  case AluOp::MinU: r = static_cast<int64_t>(std::min(ua, ub)); return true;
-  case AluOp::MaxS: r = std::max(a, b); return true;
-  case AluOp::MaxU: r = static_cast<int64_t>(std::max(ua, ub)); return true;
-  case AluOp::And: r = a & b; return true;
-  case AluOp::Or: r = a | b; return true;
-  case AluOp::Xor: r = a ^ b; return true;
-  case AluOp::Shl: r = ub >= 64 ? 0 : static_cast<int64_t>(ua << ub); return true;
-  case AluOp::ShrS: r = ub >= 64 ? (a < 0 ? -1 : 0) : a >> ub; return true;
-  case AluOp::ShrU: r = ub >= 64 ? 0 : static_cast<int64_t>(ua >> ub); return true;
-  case AluOp::Eq: r = a == b; return true;
-  case AluOp::Ne: r = a != b; return true;
-  case AluOp::Slt: r = a < b; return true;
-  case AluOp::Sle: r = a <= b; return true;
-  case AluOp::Sgt: r = a > b; return true;
-  case AluOp::Sge: r = a >= b; return true;
-  case AluOp::Ult: r = ua < ub; return true;
-  case AluOp::Ule: r = ua <= ub; return true;
-  case AluOp::Ugt: r = ua > ub; return true;
-  case AluOp::Uge: r = ua >= ub; return true;
-  }
-  return false;
-}
-
 Step Engine::stepScalar(UnitState &u, const Inst &in) {
   ++u.instructions;
   std::vector<int64_t> &s = u.s;
@@ -349,7 +329,7 @@ Step Engine::stepScalar(UnitState &u, const Inst &in) {
     break;
   case Opcode::Alu: {
     int64_t r;
-    if (!aluOp(static_cast<AluOp>(in.sub), s[in.b], s[in.c], r))
+    if (!evaluateAlu(static_cast<AluOp>(in.sub), s[in.b], s[in.c], r))
       return fail(u, llvm::formatv("integer overflow or division by zero "
                                    "({0} and {1})",
                                    s[in.b], s[in.c])
@@ -388,9 +368,20 @@ Step Engine::stepScalar(UnitState &u, const Inst &in) {
 Step Engine::step(UnitState &u) {
   const Inst &in = u.prog->insts[u.pc];
   if (++executed > options.maxInstructions)
-    return fail(u, llvm::formatv("instruction limit of {0} exceeded",
+    return fail(u, llvm::formatv("the simulation exceeded the work budget of "
+                                 "{0} instructions; raise it with "
+                                 "--max-instructions",
                                  options.maxInstructions)
                        .str());
+  // Reading the clock costs about as much as an instruction: do it every
+  // 2^16 of them.
+  if ((executed & 0xffff) == 0 && deadline &&
+      std::chrono::steady_clock::now() > *deadline) {
+    std::string seconds;
+    llvm::raw_string_ostream(seconds) << llvm::format("%g", options.maxSeconds);
+    return fail(u, "the simulation exceeded the wall-clock budget of " +
+                       seconds + " seconds; raise it with --max-seconds");
+  }
   switch (in.op) {
   case Opcode::Halt:
     // The unit is done when its last transfer has landed.

@@ -77,6 +77,23 @@ static cl::opt<uint64_t> runSeed("seed", cl::init(0),
                                  cl::desc("Seed of generated inputs"),
                                  cl::sub(runCommand));
 
+static cl::opt<uint64_t> runMaxInstructions(
+    "max-instructions", cl::init(sim::SimOptions().maxInstructions),
+    cl::desc("Work budget of the simulation, in instruction steps (default "
+             "2^28)"),
+    cl::sub(runCommand));
+static cl::opt<uint64_t> runMaxElementOps(
+    "max-element-ops",
+    cl::init(interp::InterpreterOptions().maxElementOps),
+    cl::desc("Work budget of the reference interpreter (--check), in element "
+             "operations (default 2^34)"),
+    cl::sub(runCommand));
+static cl::opt<double> runMaxSeconds(
+    "max-seconds", cl::init(sim::SimOptions().maxSeconds),
+    cl::desc("Wall-clock budget of the simulation and of the interpretation, "
+             "each, in seconds; 0 for none (default 3600)"),
+    cl::sub(runCommand));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "ktflow") << message << "\n";
   return 1;
@@ -102,6 +119,8 @@ static std::string interpreterName(StringRef symbol) {
 }
 
 int ktflow::driver::runRun() {
+  if (!(runMaxSeconds >= 0))
+    return fail("--max-seconds must be a number of seconds, 0 for none");
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry);
@@ -114,6 +133,8 @@ int ktflow::driver::runRun() {
   mlir::OwningOpRef<mlir::ModuleOp> reference = module->clone();
   interp::InterpreterOptions interpOptions;
   interpOptions.numerics = runNumerics;
+  interpOptions.maxElementOps = runMaxElementOps;
+  interpOptions.maxSeconds = runMaxSeconds;
   interp::Interpreter interpreter(*reference, interpOptions);
   if (Error e = interpreter.selectFunction())
     return fail(toString(std::move(e)));
@@ -237,6 +258,8 @@ int ktflow::driver::runRun() {
 
   phase.emplace("simulate", runInput);
   sim::SimOptions simOptions;
+  simOptions.maxInstructions = runMaxInstructions;
+  simOptions.maxSeconds = runMaxSeconds;
   simOptions.recordTrace = !runTrace.empty();
   std::vector<sim::TraceEvent> trace;
   auto stats = launch.run(simOptions, &trace);

@@ -61,8 +61,13 @@ static cl::opt<uint64_t> simSeed("seed", cl::init(0),
                                  cl::desc("Seed of random inputs"),
                                  cl::sub(ktflow::driver::simCommand));
 static cl::opt<uint64_t> simMaxInstructions(
-    "max-instructions", cl::init(uint64_t(1) << 32),
-    cl::desc("Stop after this many simulated instruction steps"),
+    "max-instructions", cl::init(sim::SimOptions().maxInstructions),
+    cl::desc("Work budget: stop after this many simulated instruction steps "
+             "(default 2^28)"),
+    cl::sub(ktflow::driver::simCommand));
+static cl::opt<double> simMaxSeconds(
+    "max-seconds", cl::init(sim::SimOptions().maxSeconds),
+    cl::desc("Wall-clock budget in seconds, 0 for none (default 3600)"),
     cl::sub(ktflow::driver::simCommand));
 
 static int fail(const Twine &message) {
@@ -98,6 +103,8 @@ static std::pair<StringRef, StringRef> splitSpec(StringRef spec) {
 
 int ktflow::driver::runSim() {
   CrashPhase phase("simulate", simInput);
+  if (!(simMaxSeconds >= 0))
+    return fail("--max-seconds must be a number of seconds, 0 for none");
   auto program = rt::Program::loadFile(simInput);
   if (!program)
     return fail(toString(program.takeError()));
@@ -155,6 +162,7 @@ int ktflow::driver::runSim() {
 
   sim::SimOptions options;
   options.maxInstructions = simMaxInstructions;
+  options.maxSeconds = simMaxSeconds;
   options.recordTrace = !simTrace.empty();
   std::vector<sim::TraceEvent> trace;
   auto stats = launch.run(options, &trace);

@@ -18,6 +18,7 @@
 #include "ktflow/Simulator/Machine.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,10 @@ enum class AluOp : uint8_t {
   Eq, Ne, Slt, Sle, Sgt, Sge, Ult, Ule, Ugt, Uge,
 };
 constexpr unsigned kNumAluOps = static_cast<unsigned>(AluOp::Uge) + 1;
+
+/// Computes `a <op> b` as an alu instruction does into `r`; false on
+/// signed overflow or division by zero (the instruction then fails).
+bool evaluateAlu(AluOp op, int64_t a, int64_t b, int64_t &r);
 
 enum class ReduceKind : uint8_t { Add, Mul, Max, Min };
 constexpr unsigned kNumReduceKinds = 4;
@@ -158,6 +163,21 @@ struct Executable {
   /// range. Returns "" when valid.
   std::string validate(const Machine &machine) const;
 };
+
+/// The fewest instructions a (validated) unit program executes if it runs
+/// to completion. Registers set by set_imm, and computed from known
+/// registers by alu, mov_s and select_s, are known (relocated addresses and
+/// runtime arguments included); a loop runs its trip count of times when
+/// its bounds and step are known and its body writes none of them nor its
+/// induction variable, and counts as running zero times otherwise.
+struct InstructionBound {
+  uint64_t instructions = 0;
+  /// The outermost loop that executes the most instructions and its trip
+  /// count, when some loop with a known trip count runs.
+  std::optional<uint32_t> heaviestLoop;
+  uint64_t heaviestLoopTrips = 0;
+};
+InstructionBound boundInstructions(const UnitProgram &program);
 
 } // namespace ktflow::sim
 

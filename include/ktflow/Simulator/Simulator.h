@@ -48,9 +48,14 @@ private:
 };
 
 struct SimOptions {
-  /// Stop with an error after this many executed instructions, so that no
-  /// program can make the simulator run for ever.
-  uint64_t maxInstructions = uint64_t(1) << 32;
+  /// Work budget: stop with an error after this many executed instruction
+  /// steps, so that no program can make the simulator run for ever; a
+  /// program whose loops with constant bounds alone exceed it is refused
+  /// before it runs (boundInstructions). The default is about 15 times the
+  /// largest production-size kernel measured (a 1151x8192 layernorm, 18 M).
+  uint64_t maxInstructions = uint64_t(1) << 28;
+  /// Wall-clock budget in seconds; 0 for none.
+  double maxSeconds = 3600;
   bool recordTrace = false;
 };
 
