@@ -19,15 +19,10 @@
 using namespace mlir;
 using namespace ktflow::interp;
 
-/// Ids beyond the grid's rank are 0 (extent 1); grid dimensions beyond the
-/// results must have extent 1.
+/// k ids are the tile's leading k coordinates (x first), so under an
+/// [N, 1] grid a single id is the linear tile id; ids beyond the grid's
+/// rank are 0 (extent 1).
 static LogicalResult runGetComputeTileId(TileExecutor &exec, Operation *op) {
-  ArrayRef<int64_t> grid = exec.state.grid;
-  for (size_t d = op->getNumResults(); d < grid.size(); ++d)
-    if (grid[d] != 1)
-      return exec.error(op) << "returns " << op->getNumResults()
-                            << " ids but dimension " << d
-                            << " of the launch grid has extent " << grid[d];
   for (auto [d, result] : llvm::enumerate(op->getResults()))
     exec.set(result, Scalar::ofInt(d < exec.tileCoords.size()
                                        ? exec.tileCoords[d]

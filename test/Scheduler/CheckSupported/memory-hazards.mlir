@@ -104,6 +104,78 @@ func.func @invariant_in_grid(%x: index) attributes {grid = [4]} {
 
 // -----
 
+// In place under an [N, 1] grid with a single tile id (the real-world
+// spelling): the id is the linear tile id, so every grid point updates its
+// own row.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @in_place_n_by_1(%x: index) attributes {grid = [64, 1]} {
+  %tid = ktdp.get_compute_tile_id : index
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %t = ktdp.construct_access_tile %X[%tid, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf16>
+  %w = arith.addf %v, %v : tensor<1x64xf16>
+  ktdp.store %w, %t : tensor<1x64xf16>, <1x64xindex>
+  return
+}
+
+// -----
+
+// One id under a [32, 2] grid is x only: grid points (x, 0) and (x, 1)
+// update the same row.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @in_place_fewer_ids(%x: index) attributes {grid = [32, 2]} {
+  %tid = ktdp.get_compute_tile_id : index
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %t = ktdp.construct_access_tile %X[%tid, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+  // expected-error @+1 {{loads of a tensor that the kernel also writes}}
+  %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf16>
+  %w = arith.addf %v, %v : tensor<1x64xf16>
+  ktdp.store %w, %t : tensor<1x64xf16>, <1x64xindex>
+  return
+}
+
+// -----
+
+// Both ids asked for but only x used: the same collision.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @in_place_unused_y(%x: index) attributes {grid = [32, 2]} {
+  %px, %py = ktdp.get_compute_tile_id : index, index
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %t = ktdp.construct_access_tile %X[%px, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+  // expected-error @+1 {{loads of a tensor that the kernel also writes}}
+  %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf16>
+  %w = arith.addf %v, %v : tensor<1x64xf16>
+  ktdp.store %w, %t : tensor<1x64xf16>, <1x64xindex>
+  return
+}
+
+// -----
+
+// Both ids used: every grid point updates its own row.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @in_place_both_ids(%x: index) attributes {grid = [32, 2]} {
+  %px, %py = ktdp.get_compute_tile_id : index, index
+  %c32 = arith.constant 32 : index
+  %off = arith.muli %py, %c32 : index
+  %r = arith.addi %px, %off : index
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %t = ktdp.construct_access_tile %X[%r, 0] {access_tile_set = #row, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf16>
+  %w = arith.addf %v, %v : tensor<1x64xf16>
+  ktdp.store %w, %t : tensor<1x64xf16>, <1x64xindex>
+  return
+}
+
+// -----
+
 // A literal-address region written and read back.
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>

@@ -324,9 +324,11 @@ static bool dependsOn(Value v, function_ref<bool(Value)> of, int depth = 0) {
   });
 }
 
-/// Whether the tile changes with every loop around it and, on a grid of
-/// more than one point, with the compute tile: then no two executions of
-/// an in-place update touch the same tile.
+/// Whether the tile changes with every loop around it and with the
+/// coordinate of every grid dimension of extent > 1: then no two executions
+/// of an in-place update touch the same tile. A kernel that asks for fewer
+/// tile ids than the grid has dimensions cannot tell the trailing
+/// coordinates apart, so its tiles repeat across them.
 static bool changesEveryIteration(ktdp::ConstructAccessTileOp tile,
                                   Operation *load, func::FuncOp func) {
   auto changesWith = [&](function_ref<bool(Value)> of) {
@@ -343,10 +345,18 @@ static bool changesEveryIteration(ktdp::ConstructAccessTileOp tile,
   auto grid = ktdp::getLaunchGrid(func);
   if (failed(grid) || !*grid)
     return false;
-  if (ktdp::getNumTiles(**grid) <= 1)
-    return true;
-  return changesWith(
-      [](Value v) { return v.getDefiningOp<ktdp::GetComputeTileIdOp>(); });
+  for (auto [d, extent] : llvm::enumerate(**grid)) {
+    if (extent <= 1)
+      continue;
+    auto isCoordinate = [d = d](Value v) {
+      auto result = dyn_cast<OpResult>(v);
+      return result && isa<ktdp::GetComputeTileIdOp>(result.getOwner()) &&
+             result.getResultNumber() == d;
+    };
+    if (!changesWith(isCoordinate))
+      return false;
+  }
+  return true;
 }
 
 /// Loads of a tensor the kernel also writes. Compute groups, and the

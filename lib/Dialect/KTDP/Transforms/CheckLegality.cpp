@@ -55,7 +55,8 @@ LogicalResult checkComputeTileIds(ModuleOp module, const GridMap &grids) {
   module->walk([&](GetComputeTileIdOp op) {
     Operation *owner = getGridOwner(op);
     auto it = grids.find(owner);
-    if (it == grids.end() || it->second.size() == op.getIds().size())
+    // Fewer ids than dimensions give the leading coordinates (x first).
+    if (it == grids.end() || op.getIds().size() <= it->second.size())
       return;
     ArrayRef<int64_t> grid = it->second;
     ok = false;

@@ -34,11 +34,14 @@ def KTDP_MemRefOrTensor : AnyTypeOf<[AnyMemRef, AnyTensor]>;
 def KTDP_GetComputeTileIdOp : KTDP_Op<"get_compute_tile_id", [Pure]> {
   let summary = "the executing compute tile's id in the launch grid";
   let description = [{
-    Returns one `index` per dimension of the kernel's `grid` attribute.
+    Returns the executing tile's coordinates in the kernel's `grid`, x
+    first. With fewer results than the grid has dimensions it returns the
+    leading ones: under `grid = [32, 1]` a single id is the linear tile id
+    0..31. More results than dimensions are rejected by the legality check.
 
     ```mlir
     %id = ktdp.get_compute_tile_id : index
-    %ids:2 = ktdp.get_compute_tile_id : index, index
+    %x, %y = ktdp.get_compute_tile_id : index, index
     ```
   }];
   let results = (outs Variadic<Index>:$ids);
