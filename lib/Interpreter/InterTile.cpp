@@ -6,8 +6,10 @@
 // records the partial values. A consumer blocks (in the scheduler) until
 // every producer it depends on has executed its k-th produce. Reductions
 // fold the partials of those producers in ascending tile order, starting
-// from the identity. On tiles that consume nothing, consume yields zeros
-// and reduce yields the identity (the reference leaves them undefined).
+// from the identity, and reshape the result to the declared result type
+// (a 1x64 partial may be reduced to a 64-element result). On tiles that
+// consume nothing, consume yields zeros and reduce yields the identity (the
+// reference leaves them undefined).
 //
 //===----------------------------------------------------------------------===//
 
@@ -227,8 +229,11 @@ static LogicalResult runReduce(TileExecutor &exec, Operation *op) {
           partialsOf(exec, op, *delivery, p);
       if (failed(values))
         return failure();
-      SmallVector<RValue> args(acc.begin(), acc.end());
-      args.append(values->begin(), values->end());
+      // The combiner takes the left and right value of each partial in
+      // turn: (l0, r0, l1, r1, ...).
+      SmallVector<RValue> args;
+      for (auto [left, right] : llvm::zip(acc, *values))
+        args.append({left, right});
       SmallVector<RValue> combined;
       if (failed(exec.runBlock(combiner, args, combined)))
         return failure();
@@ -238,8 +243,22 @@ static LogicalResult runReduce(TileExecutor &exec, Operation *op) {
       acc.assign(combined.begin(), combined.end());
     }
   }
-  for (auto [result, value] : llvm::zip(reduce.getResults(), acc))
+  // A result may reshape its partial (1x64 -> 64): same elements, the
+  // declared shape.
+  for (auto [result, value] : llvm::zip(reduce.getResults(), acc)) {
+    auto type = cast<RankedTensorType>(result.getType());
+    if (value.isTensor() && type.hasStaticShape() &&
+        ArrayRef<int64_t>(value.tensor()->shape) != type.getShape()) {
+      if (value.tensor()->numElements() != type.getNumElements())
+        return exec.error(op) << "type mismatch: cannot reshape the reduced "
+                              << formatShape(value.tensor()->shape)
+                              << " to the result " << type;
+      auto reshaped = std::make_shared<Tensor>(*value.tensor());
+      reshaped->shape.assign(type.getShape().begin(), type.getShape().end());
+      value = TensorRef(std::move(reshaped));
+    }
     exec.set(result, value);
+  }
   return success();
 }
 

@@ -231,7 +231,7 @@ func.func @reduce_dependency_symbols(%f: !ktdp.tile_future<(tensor<4xf32>), grou
 // -----
 
 func.func @reduce_result_types(%f: !ktdp.tile_future<(tensor<4xf32>), groups = affine_set<(g) : (g == 0)>>, %z: tensor<4xf16>) {
-  // expected-error @+1 {{'ktdp.inter_tile_reduce' op result types must match future partial types}}
+  // expected-error @+1 {{'ktdp.inter_tile_reduce' op result #0 type 'tensor<4xf16>' must be the partial type 'tensor<4xf32>' or a reshape of it (same element type and static number of elements)}}
   %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = affine_set<(i)[g] : (i == 0)>, identity(%z : tensor<4xf16>)
        : <(tensor<4xf32>), groups = affine_set<(g) : (g == 0)>> -> tensor<4xf16> {
   ^bb0(%l: tensor<4xf32>, %rr: tensor<4xf32>):
@@ -243,7 +243,7 @@ func.func @reduce_result_types(%f: !ktdp.tile_future<(tensor<4xf32>), groups = a
 // -----
 
 func.func @reduce_identity_types(%f: !ktdp.tile_future<(tensor<4xf32>), groups = affine_set<(g) : (g == 0)>>, %z: tensor<4xf16>) {
-  // expected-error @+1 {{'ktdp.inter_tile_reduce' op identity types must match result types}}
+  // expected-error @+1 {{'ktdp.inter_tile_reduce' op identity types must match the future's partial types}}
   %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = affine_set<(i)[g] : (i == 0)>, identity(%z : tensor<4xf16>)
        : <(tensor<4xf32>), groups = affine_set<(g) : (g == 0)>> -> tensor<4xf32> {
   ^bb0(%l: tensor<4xf32>, %rr: tensor<4xf32>):
@@ -255,7 +255,7 @@ func.func @reduce_identity_types(%f: !ktdp.tile_future<(tensor<4xf32>), groups =
 // -----
 
 func.func @reduce_missing_identity(%f: !ktdp.tile_future<(tensor<4xf32>), groups = affine_set<(g) : (g == 0)>>) {
-  // expected-error @+1 {{'ktdp.inter_tile_reduce' op identity types must match result types}}
+  // expected-error @+1 {{'ktdp.inter_tile_reduce' op identity types must match the future's partial types}}
   %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = affine_set<(i)[g] : (i == 0)>, identity()
        : <(tensor<4xf32>), groups = affine_set<(g) : (g == 0)>> -> tensor<4xf32> {
   ^bb0(%l: tensor<4xf32>, %rr: tensor<4xf32>):

@@ -111,8 +111,9 @@ func.func @future_missing_groups(%f: !ktdp.tile_future<(tensor<4xf32>)>) {
 // -----
 
 // A limitation of MLIR's lexer, not of ktdp: inside the full `!ktdp.`
-// spelling the `>` of `>=` ends the type. Use an alias (#set) or the
-// stripped spelling inside inter-tile ops.
+// spelling the `>` of `>=` ends the type. Use an alias (#set); the
+// inter-tile ops read their own future type and accept it inline (see
+// inter-tile-spellings.mlir).
 // expected-error @+1 {{unbalanced '(' character in pretty dialect name}}
 func.func @future_inline_inequality(%f: !ktdp.tile_future<(tensor<4xf32>), groups = affine_set<(g) : (g >= 0, -g + 1 >= 0)>>) {
   return

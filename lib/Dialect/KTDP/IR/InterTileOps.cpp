@@ -60,6 +60,33 @@ static LogicalResult verifyResultsMatchFuture(Operation *op,
   return success();
 }
 
+/// Checks that each result is its partial type or a reshape of it: the
+/// same element type and (static) number of elements, as a reduce result
+/// of tensor<64xf16> from partials of tensor<1x64xf16>.
+static LogicalResult verifyResultsReshapeFuture(Operation *op,
+                                                TileFutureType future,
+                                                TypeRange results) {
+  ArrayRef<RankedTensorType> partials = future.getPartialTypes();
+  if (results.size() != partials.size())
+    return op->emitOpError("returns ")
+           << results.size() << " result(s) but the future carries "
+           << partials.size() << " partial type(s)";
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(results, partials))) {
+    auto [result, partial] = pair;
+    if (result == Type(partial))
+      continue;
+    auto tensor = llvm::cast<RankedTensorType>(result);
+    if (tensor.getElementType() != partial.getElementType() ||
+        !tensor.hasStaticShape() || !partial.hasStaticShape() ||
+        tensor.getNumElements() != partial.getNumElements())
+      return op->emitOpError("result #")
+             << i << " type " << result << " must be the partial type "
+             << partial << " or a reshape of it (same element type and "
+             << "static number of elements)";
+  }
+  return success();
+}
+
 /// Checks that `values` (yielded by a terminator) match `expected`.
 static LogicalResult verifyYieldedTypes(Operation *yield, StringRef what,
                                         TypeRange values,
@@ -161,12 +188,16 @@ LogicalResult InterTileReduceOp::verify() {
   if (failed(verifyTilesPerGroupSet(*this, "consumer_tiles_per_group",
                                     getConsumerTilesPerGroup())) ||
       failed(verifyDependencySet(*this, getProducerDependencyPerConsumer())) ||
-      failed(verifyResultsMatchFuture(*this, getFuture().getType(),
-                                      getResults().getTypes())))
+      failed(verifyResultsReshapeFuture(*this, getFuture().getType(),
+                                        getResults().getTypes())))
     return failure();
-  if (getIdentity().size() != getResults().size() ||
-      !llvm::equal(getIdentity().getTypes(), getResults().getTypes()))
-    return emitOpError("identity types must match result types");
+  // The identity is a partial: the combiner folds it with the others.
+  ArrayRef<RankedTensorType> partials = getFuture().getType().getPartialTypes();
+  if (getIdentity().size() != partials.size() ||
+      !llvm::equal(getIdentity().getTypes(), partials,
+                   [](Type a, RankedTensorType b) { return a == Type(b); }))
+    return emitOpError("identity types must match the future's partial "
+                       "types");
   return success();
 }
 

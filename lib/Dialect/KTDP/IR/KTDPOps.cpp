@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileFutureSyntax.h"
+
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
 #include "mlir/IR/Builders.h"

@@ -131,7 +131,9 @@ RuntimeArgType::verify(function_ref<InFlightDiagnostic()> emitError,
 // TileFutureType
 //===----------------------------------------------------------------------===//
 
-// Syntax: `<` `(` tensor-type (`,` tensor-type)* `)` `,` `groups` `=` set `>`.
+// Syntax: `<` partials `,` `groups` `=` set `>`, where partials is
+// `(` tensor-type (`,` tensor-type)* `)` or the same list without the
+// parentheses (as real-world kernels write it).
 Type TileFutureType::parse(AsmParser &parser) {
   SmallVector<RankedTensorType> partials;
   if (parser.parseLess())
@@ -149,12 +151,21 @@ Type TileFutureType::parse(AsmParser &parser) {
     partials.push_back(tensor);
     return success();
   };
-  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Paren,
-                                     parsePartial))
-    return {};
+  if (succeeded(parser.parseOptionalLParen())) {
+    if (failed(parser.parseOptionalRParen()) &&
+        (parser.parseCommaSeparatedList(parsePartial) || parser.parseRParen()))
+      return {};
+    if (parser.parseComma() || parser.parseKeyword("groups"))
+      return {};
+  } else {
+    // Unparenthesised, the list ends at the `groups` keyword.
+    do {
+      if (parsePartial() || parser.parseComma())
+        return {};
+    } while (failed(parser.parseOptionalKeyword("groups")));
+  }
   IntegerSetAttr groups;
-  if (parser.parseComma() || parser.parseKeyword("groups") ||
-      parser.parseEqual() || parser.parseAttribute(groups) ||
+  if (parser.parseEqual() || parser.parseAttribute(groups) ||
       parser.parseGreater())
     return {};
   return parser.getChecked<TileFutureType>(parser.getContext(), partials,

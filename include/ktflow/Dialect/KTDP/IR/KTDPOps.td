@@ -289,13 +289,21 @@ def KTDP_InterTileProduceOp : KTDP_Op<"inter_tile_produce", [
       ktdp.yield_partial %partial : tensor<1x64xf32>
     }
     ```
+
+    The future type may also be written `!ktdp.tile_future<...>`, with the
+    partial types bare or parenthesised and an inline `groups` set (even
+    one containing `>=`), after a leading `: T` that repeats the partial
+    types: `: tensor<1x64xf16> -> !ktdp.tile_future<tensor<1x64xf16>,
+    groups = affine_set<(g) : (g >= 0, -g + 1 >= 0)>>`. The stripped form
+    above is printed. The same future spellings are accepted by consume and
+    reduce.
   }];
   let arguments = (ins IntegerSetAttr:$producer_tiles_per_group);
   let results = (outs KTDP_TileFutureType:$future);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    `producer_tiles_per_group` `=` $producer_tiles_per_group attr-dict `->`
-    type($future) $body
+    `producer_tiles_per_group` `=` $producer_tiles_per_group attr-dict
+    custom<ProducedFuture>(type($future)) $body
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
@@ -324,7 +332,7 @@ def KTDP_InterTileConsumeOp : KTDP_Op<"inter_tile_consume",
     `(` $future `)` `consumer_tiles_per_group` `=` $consumer_tiles_per_group
     (`,` `producer_dependency_per_consumer` `=`
          $producer_dependency_per_consumer^)?
-    attr-dict `:` type($future) `->` type($results)
+    attr-dict `:` custom<TileFuture>(type($future)) `->` type($results)
   }];
   let hasVerifier = 1;
 }
@@ -335,7 +343,10 @@ def KTDP_InterTileReduceOp : KTDP_Op<"inter_tile_reduce", [
   let description = [{
     All-reduce (consumers == producers) or reduce-to-one. The combiner
     region takes 2*N arguments (left and right of each partial) and yields
-    N values; `identity` gives one neutral tensor per partial.
+    N values; `identity` gives one neutral tensor per partial, of the
+    partial type. A result may reshape its partial type (same element type
+    and static number of elements, e.g. `tensor<1x64xf16>` reduced to
+    `tensor<64xf16>`): the folded partial is reshaped to it.
 
     ```mlir
     %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #all4,
@@ -360,7 +371,8 @@ def KTDP_InterTileReduceOp : KTDP_Op<"inter_tile_reduce", [
     (`producer_dependency_per_consumer` `=`
          $producer_dependency_per_consumer^ `,`)?
     `identity` `(` ($identity^ `:` type($identity))? `)`
-    attr-dict `:` type($future) `->` type($results) $combiner
+    attr-dict `:` custom<TileFuture>(type($future)) `->` type($results)
+    $combiner
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;
