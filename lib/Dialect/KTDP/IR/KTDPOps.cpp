@@ -34,6 +34,76 @@ LogicalResult GetComputeTileIdOp::verify() {
 // ConstructMemoryViewOp
 //===----------------------------------------------------------------------===//
 
+/// The box `0 <= d_i < size_i` of a view's sizes. A dynamic size is the
+/// next symbol, as symbols bind to the dynamic sizes left to right.
+static IntegerSet getSizeBox(ArrayRef<int64_t> sizes, MLIRContext *context) {
+  SmallVector<AffineExpr> constraints;
+  unsigned numSymbols = 0;
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    AffineExpr d = getAffineDimExpr(i, context);
+    AffineExpr extent = ShapedType::isDynamic(size)
+                            ? getAffineSymbolExpr(numSymbols++, context)
+                            : getAffineConstantExpr(size, context);
+    constraints.push_back(d);
+    constraints.push_back(extent - d - 1);
+  }
+  // A rank-0 view holds its one point; an integer set needs a constraint.
+  if (constraints.empty())
+    return IntegerSet::get(0, 0, getAffineConstantExpr(0, context),
+                           /*eqFlags=*/true);
+  SmallVector<bool> eqFlags(constraints.size(), false);
+  return IntegerSet::get(sizes.size(), numSymbols, constraints, eqFlags);
+}
+
+ParseResult ConstructMemoryViewOp::parse(OpAsmParser &parser,
+                                         OperationState &result) {
+  OpAsmParser::UnresolvedOperand offset;
+  SmallVector<OpAsmParser::UnresolvedOperand, 4> sizes, strides;
+  DenseI64ArrayAttr staticSizes, staticStrides;
+  MemRefType type;
+  SMLoc attrLoc;
+  if (parser.parseOperand(offset) || parser.parseComma() ||
+      parser.parseKeyword("sizes") || parser.parseColon() ||
+      parseDynamicIndexList(parser, sizes, staticSizes) ||
+      parser.parseComma() || parser.parseKeyword("strides") ||
+      parser.parseColon() ||
+      parseDynamicIndexList(parser, strides, staticStrides) ||
+      parser.getCurrentLocation(&attrLoc) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColon() || parser.parseCustomTypeWithFallback(type))
+    return failure();
+  Properties &properties = result.getOrAddProperties<Properties>();
+  properties.static_sizes = staticSizes;
+  properties.static_strides = staticStrides;
+  properties.operandSegmentSizes = {1, static_cast<int32_t>(sizes.size()),
+                                    static_cast<int32_t>(strides.size())};
+  StringAttr setName = getCoordinateSetAttrName(result.name);
+  if (!result.attributes.get(setName))
+    result.addAttribute(setName, IntegerSetAttr::get(getSizeBox(
+                                     staticSizes, parser.getContext())));
+  if (failed(verifyInherentAttrs(result.name, result.attributes, [&] {
+        return parser.emitError(attrLoc)
+               << "'" << result.name.getStringRef() << "' op ";
+      })))
+    return failure();
+  Type index = parser.getBuilder().getIndexType();
+  result.addTypes(type);
+  return failure(parser.resolveOperand(offset, index, result.operands) ||
+                 parser.resolveOperands(sizes, index, result.operands) ||
+                 parser.resolveOperands(strides, index, result.operands));
+}
+
+void ConstructMemoryViewOp::print(OpAsmPrinter &p) {
+  p << ' ' << getOffset() << ", sizes: ";
+  printDynamicIndexList(p, *this, getSizes(), getStaticSizesAttr());
+  p << ", strides: ";
+  printDynamicIndexList(p, *this, getStrides(), getStaticStridesAttr());
+  p.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {"operandSegmentSizes", "static_sizes", "static_strides"});
+  p << " : " << getType();
+}
+
 LogicalResult ConstructMemoryViewOp::verify() {
   ArrayRef<int64_t> staticSizes = getStaticSizes();
   ArrayRef<int64_t> staticStrides = getStaticStrides();

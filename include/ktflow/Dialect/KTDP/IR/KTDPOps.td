@@ -60,13 +60,18 @@ def KTDP_ConstructMemoryViewOp : KTDP_Op<"construct_memory_view",
     Interprets memory at start address `offset` (in elements) in
     `memory_space` as a tensor of the given sizes and strides.
     `coordinate_set` is the set of global coordinates this view holds; its
-    symbols bind to the dynamic sizes, left to right.
+    symbols bind to the dynamic sizes, left to right. Written without one,
+    the view holds the box of its sizes, `0 <= d_i < size_i` (a dynamic size
+    being the next symbol); the parser adds that set, so the op always has
+    one and prints it.
 
     ```mlir
     %v = ktdp.construct_memory_view %a, sizes: [96, 64], strides: [64, 1]
         {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0,
                                                   d1 >= 0, -d1 + 63 >= 0)>,
          memory_space = #ktdp.memory_space<global>} : memref<96x64xf16>
+    %w = ktdp.construct_memory_view %b, sizes: [4], strides: [1]
+        {memory_space = #ktdp.memory_space<global>} : memref<4xf32>
     ```
   }];
   let arguments = (ins
@@ -79,11 +84,9 @@ def KTDP_ConstructMemoryViewOp : KTDP_Op<"construct_memory_view",
     IntegerSetAttr:$coordinate_set
   );
   let results = (outs AnyMemRef:$result);
-  let assemblyFormat = [{
-    $offset `` `,` `sizes` `` `:` custom<DynamicIndexList>($sizes, $static_sizes)
-    `` `,` `strides` `` `:` custom<DynamicIndexList>($strides, $static_strides)
-    attr-dict `:` type($result)
-  }];
+  // $offset `,` `sizes` `:` [...] `,` `strides` `:` [...] attr-dict `:`
+  // type($result), with a default coordinate_set.
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The memory space, seen through the normalising interface.
