@@ -2,7 +2,8 @@
 //
 // This file runs the kernels of examples/kernels/realworld whose point is
 // addressing: paged and indexed gathers through indirect access tiles, literal
-// addresses, and RoPE's nested loops. Each output is compared element by
+// addresses, a dynamic view size with a masked tail, views without a
+// coordinate_set, and RoPE's nested loops. Each output is compared element by
 // element with a plain-loop reference: copies exactly, arithmetic at the
 // real-world corpus tolerance of its kernel kind.
 //
@@ -40,6 +41,29 @@ TEST(RealWorld, RopeHeads) {
         ref[r * 32 + j + 16] = f16(f16(x2 * c) + f16(x1 * si));
       }
   expectClose(run->output("out_ptr"), ref, CorpusTolerance::normalisation(),
+              "OUT");
+}
+
+TEST(RealWorld, VectorAddDynamicSizeMasksTheTail) {
+  auto run = KernelRun::fromExample("realworld/vector_add_dyn.mlir");
+  ASSERT_TRUE(run->ok()) << run->errors;
+  const int64_t n = 2000, padded = 2048;
+  Tensor x = randomTensor(DType::F32, {n}, 304);
+  Tensor y = randomTensor(DType::F32, {n}, 305);
+  // The output buffer is longer than n: the masked lanes of the last block
+  // must leave its tail untouched.
+  Tensor out = Tensor::zeros(DType::F32, {padded});
+  for (int64_t i = 0; i < padded; ++i)
+    out.floats[i] = 7.0;
+  run->input("x_ptr", x);
+  run->input("y_ptr", y);
+  run->input("output_ptr", out);
+  run->arg("n_elements", "2000");
+  ASSERT_TRUE(run->run()) << run->errors;
+  std::vector<double> ref(padded, 7.0);
+  for (int64_t i = 0; i < n; ++i)
+    ref[i] = f32(x.floats[i] + y.floats[i]);
+  expectClose(run->output("output_ptr"), ref, CorpusTolerance::vectorAddF32(),
               "OUT");
 }
 
@@ -96,6 +120,18 @@ TEST(RealWorld, Gather2dAtLiteralAddresses) {
   for (int64_t i = 0; i < 32 * 32; ++i)
     ref[i] = at(src, rows.ints[i], cols.ints[i], 64);
   expectClose(run->output("@32768"), ref, CorpusTolerance::copy(), "OUT");
+}
+
+TEST(RealWorld, BiasTwiceWithoutCoordinateSet) {
+  auto run = KernelRun::fromExample("realworld/bias_twice.ktir");
+  ASSERT_TRUE(run->ok()) << run->errors;
+  Tensor x = randomTensor(DType::F32, {4, 64}, 314);
+  run->input("x_ptr", x);
+  ASSERT_TRUE(run->run()) << run->errors;
+  std::vector<double> ref(4 * 64);
+  for (int64_t i = 0; i < 4 * 64; ++i)
+    ref[i] = f32(f32(x.floats[i] + 1.0) + 1.0);
+  expectClose(run->output("y_ptr"), ref, CorpusTolerance::copy(), "Y");
 }
 
 } // namespace
