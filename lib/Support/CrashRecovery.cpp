@@ -24,6 +24,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstring>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace ktflow;
@@ -131,6 +132,51 @@ void reportUnrecoveredCrash(void *) {
   sys::Process::Exit(kInternalErrorExitCode, /*NoCleanup=*/true);
 }
 
+/// The signals a crash raises, and the handlers (the recovery context's) that
+/// handleCrashSignal passes a crash on the work thread to.
+constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+                                 SIGTRAP};
+struct sigaction chainedActions[NSIG];
+std::atomic<bool> workerCrashReported{false};
+
+void chainCrashSignal(int signal, siginfo_t *info, void *context) {
+  const struct sigaction &chained = chainedActions[signal];
+  if (chained.sa_flags & SA_SIGINFO)
+    chained.sa_sigaction(signal, info, context);
+  else if (chained.sa_handler != SIG_DFL && chained.sa_handler != SIG_IGN)
+    chained.sa_handler(signal);
+}
+
+/// Takes every crash signal. The work thread's crash goes to its recovery
+/// context. A crash on a worker thread is reported here, once: several pool
+/// threads often crash together, and LLVM's own handler restores the default
+/// action before it reports, so a second crashing thread would end the
+/// process by the raw signal in between.
+void handleCrashSignal(int signal, siginfo_t *info, void *context) {
+  if (CrashRecoveryContext::GetCurrent() || getState().crashDiagnostics)
+    return chainCrashSignal(signal, info, context);
+  if (workerCrashReported.exchange(true)) {
+    while (true)
+      pause(); // The first crashing thread ends the process.
+  }
+  printReport(signal, /*onWorkerThread=*/true);
+  _exit(kInternalErrorExitCode);
+}
+
+/// Installs handleCrashSignal over the recovery context's handlers, once.
+void installCrashSignalHandlers() {
+  static bool installed = [] {
+    struct sigaction action = {};
+    action.sa_sigaction = handleCrashSignal;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    for (int signal : kCrashSignals)
+      sigaction(signal, &action, &chainedActions[signal]);
+    return true;
+  }();
+  (void)installed;
+}
+
 } // namespace
 
 CrashPhase::CrashPhase(StringRef phase, StringRef subject) {
@@ -176,6 +222,7 @@ int ktflow::runWithCrashRecovery(function_ref<int()> body,
   CrashState &state = getState();
   state.crashDiagnostics = crashDiagnostics;
   CrashRecoveryContext::Enable();
+  installCrashSignalHandlers();
   int status = 0;
   // The report is printed on the work thread itself, where the pass it was
   // running is still recorded.

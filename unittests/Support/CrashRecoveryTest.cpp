@@ -178,8 +178,9 @@ TEST_F(CrashRecoveryTest, CrashOnAWorkerThread) {
             [] { return runCrashingPipeline(true, 8, true); }, false);
       },
       ::testing::ExitedWithCode(kInternalErrorExitCode),
-      "^ktflow: error: internal error in passes \\(crash on a worker thread "
-      "in pass 'crash-for-test'\\); rerun with --crash-diagnostics");
+      "^ktflow: error: internal error in passes \\(segmentation fault on a "
+      "worker thread in pass 'crash-for-test'\\); rerun with "
+      "--crash-diagnostics");
 }
 
 } // namespace
