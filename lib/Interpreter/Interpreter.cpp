@@ -14,6 +14,7 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Interpreter/Npy.h"
+#include "ktflow/Support/RuntimeArgValue.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -48,15 +49,17 @@ llvm::Expected<InputSpec> InputSpec::parse(StringRef text) {
     spec.kind = Kind::Zeros;
   } else if (text.consume_front("value:")) {
     spec.kind = Kind::Value;
-    if (!llvm::to_float(text, spec.value))
+    // to_float takes "" for 0.
+    if (text.trim().empty() || !llvm::to_float(text, spec.value))
       return makeError("invalid value in 'value:" + text + "'");
-  } else if (text.consume_front("range:")) {
-    spec.kind = Kind::Range;
-    auto [lo, hi] = text.split(':');
+  } else if (text.starts_with("range:") || text.starts_with("seq:")) {
+    auto [kind, bounds] = text.split(':');
+    spec.kind = kind == "seq" ? Kind::Sequence : Kind::Range;
+    auto [lo, hi] = bounds.split(':');
     if (lo.getAsInteger(10, spec.lo) || hi.getAsInteger(10, spec.hi) ||
         spec.lo >= spec.hi)
-      return makeError("invalid 'range:" + text +
-                       "' (expected range:LO:HI with LO < HI)");
+      return makeError("invalid '" + text + "' (expected " + kind +
+                       ":LO:HI with LO < HI, both 64-bit integers)");
   } else if (text.ends_with(".npy")) {
     llvm::Expected<Tensor> tensor = readNpyFile(text);
     if (!tensor)
@@ -64,8 +67,8 @@ llvm::Expected<InputSpec> InputSpec::parse(StringRef text) {
     return fromTensor(std::move(*tensor));
   } else {
     return makeError("invalid input '" + text +
-                     "' (expected FILE.npy, random, randn, range:LO:HI, "
-                     "zeros or value:V)");
+                     "' (expected FILE.npy, random, randn, zeros, value:V, "
+                     "range:LO:HI or seq:LO:HI)");
   }
   return spec;
 }
@@ -199,18 +202,16 @@ llvm::Error Interpreter::setScalar(StringRef nameOrPosition, StringRef text) {
     value = Scalar::ofInt(v, *dtype);
   }
   if (runtimeArg) {
-    double v = value.toDouble();
-    if (std::optional<int64_t> g = runtimeArg.getGranularity())
-      if (std::fmod(v, static_cast<double>(*g)) != 0)
-        return makeError(llvm::formatv(
-            "'{0}' = {1} violates its runtime_arg granularity: it must be a "
-            "multiple of {2}",
-            name, text, *g));
-    if (std::optional<int64_t> u = runtimeArg.getUpperbound())
-      if (v > static_cast<double>(*u))
-        return makeError(llvm::formatv(
-            "'{0}' = {1} violates its runtime_arg upperbound {2}", name, text,
-            *u));
+    llvm::Error invalid =
+        isFloat(*dtype)
+            ? checkRuntimeArgValue(name, value.toDouble(),
+                                   runtimeArg.getGranularity(),
+                                   runtimeArg.getUpperbound())
+            : checkRuntimeArgValue(name, value.i,
+                                   runtimeArg.getGranularity(),
+                                   runtimeArg.getUpperbound());
+    if (invalid)
+      return invalid;
   }
   impl->scalars[*position] = value;
   return llvm::Error::success();

@@ -11,6 +11,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace ktflow::interp;
@@ -56,6 +57,7 @@ double ktflow::interp::initialFloat(const InputSpec &spec, uint64_t stream,
     break;
   }
   case InputSpec::Kind::Range:
+  case InputSpec::Kind::Sequence:
     v = static_cast<double>(initialInt(spec, stream, index, DType::I64));
     break;
   case InputSpec::Kind::Data:
@@ -80,10 +82,19 @@ int64_t ktflow::interp::initialInt(const InputSpec &spec, uint64_t stream,
     // Integer tensors get the float generator's value truncated.
     v = static_cast<int64_t>(initialFloat(spec, stream, index, DType::F64));
     break;
-  case InputSpec::Kind::Range: {
-    uint64_t span = static_cast<uint64_t>(spec.hi - spec.lo);
-    double u = uniform01(stream, index, 4);
-    v = spec.lo + static_cast<int64_t>(u * static_cast<double>(span));
+  case InputSpec::Kind::Range:
+  case InputSpec::Kind::Sequence: {
+    // In uint64_t: hi - lo and lo + offset may not fit in int64_t.
+    uint64_t span =
+        static_cast<uint64_t>(spec.hi) - static_cast<uint64_t>(spec.lo);
+    uint64_t offset = static_cast<uint64_t>(index) % span;
+    if (spec.kind == InputSpec::Kind::Range) {
+      // double(span) may round up to 2^64: keep the offset below span.
+      double u = uniform01(stream, index, 4);
+      offset = std::min(static_cast<uint64_t>(u * static_cast<double>(span)),
+                        span - 1);
+    }
+    v = static_cast<int64_t>(static_cast<uint64_t>(spec.lo) + offset);
     break;
   }
   case InputSpec::Kind::Data:

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Runtime/Runtime.h"
+#include "ktflow/Support/RuntimeArgValue.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -84,19 +85,9 @@ llvm::Error Launch::setRuntimeArg(llvm::StringRef name, int64_t value) {
     return llvm::createStringError("the kernel has no runtime argument '%s'",
                                    name.str().c_str());
   const bundle::RuntimeArg &arg = program.getBundle().runtimeArgs[*index];
-  if (value <= 0)
-    return llvm::createStringError(
-        "runtime argument '%s' = %lld must be positive", name.str().c_str(),
-        (long long)value);
-  if (value % arg.granularity != 0)
-    return llvm::createStringError(
-        "runtime argument '%s' = %lld is not a multiple of its granularity "
-        "%lld",
-        name.str().c_str(), (long long)value, (long long)arg.granularity);
-  if (value > arg.upperbound)
-    return llvm::createStringError(
-        "runtime argument '%s' = %lld exceeds its upperbound %lld",
-        name.str().c_str(), (long long)value, (long long)arg.upperbound);
+  if (llvm::Error error = checkRuntimeArgValue(name, value, arg.granularity,
+                                               arg.upperbound))
+    return error;
   argValues[*index] = value;
   return llvm::Error::success();
 }

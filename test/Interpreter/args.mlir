@@ -9,13 +9,20 @@
 // POS: y: shape=32x4 dtype=f32 min=-4 max=-4 mean=-4
 //
 // RUN: sh -c 'ktflow interp %s --arg M=100 --arg alpha=1; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=GRAN
-// GRAN: ktflow: error: --arg M=100: 'M' = 100 violates its runtime_arg granularity: it must be a multiple of 32
+// GRAN: ktflow: error: --arg M=100: runtime argument 'M' = 100 is not a multiple of its granularity 32
 // GRAN: exit=1
 // RUN: sh -c 'ktflow interp %s --arg M=2048 --arg alpha=1; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=UPPER
-// UPPER: ktflow: error: --arg M=2048: 'M' = 2048 violates its runtime_arg upperbound 1024
+// UPPER: ktflow: error: --arg M=2048: runtime argument 'M' = 2048 exceeds its upperbound 1024
 // UPPER: exit=1
+// A runtime_arg is a launch-time size: positive, as `run` and `sim` demand.
+// RUN: sh -c 'ktflow interp %s --arg M=0 --arg alpha=1; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=ZERO
+// ZERO: ktflow: error: --arg M=0: runtime argument 'M' = 0 must be positive
+// ZERO: exit=1
+// RUN: sh -c 'ktflow interp %s --arg M=-32 --arg alpha=1; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: ktflow: error: --arg M=-32: runtime argument 'M' = -32 must be positive
+// NEGATIVE: exit=1
 // RUN: sh -c 'ktflow interp %s --arg alpha=1; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=MISSING
-// MISSING: args.mlir:[[@LINE+42]]:20: error: argument 'M' has no value (pass --arg M=VALUE)
+// MISSING: args.mlir:[[@LINE+45]]:20: error: argument 'M' has no value (pass --arg M=VALUE)
 // MISSING: exit=1
 // RUN: sh -c 'ktflow interp %s --arg M=lots --arg alpha=1; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NAN
 // NAN: ktflow: error: --arg M=lots: 'M' expects an integer, got 'lots'
@@ -34,10 +41,13 @@
 // RUN: sh -c 'ktflow interp %s --input M=zeros; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NOTTENSOR
 // NOTTENSOR: ktflow: error: --input M=zeros: 'M' is not a tensor argument (no memory view is built on it); give its value with --arg
 // RUN: sh -c 'ktflow interp %s --input x=bogus; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=SPEC
-// SPEC: ktflow: error: --input x=bogus: invalid input 'bogus' (expected FILE.npy, random, randn, range:LO:HI, zeros or value:V)
+// SPEC: ktflow: error: --input x=bogus: invalid input 'bogus' (expected FILE.npy, random, randn, zeros, value:V, range:LO:HI or seq:LO:HI)
 // SPEC: exit=1
 // RUN: sh -c 'ktflow interp %s --input x=range:5:2; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=RANGE
-// RANGE: ktflow: error: --input x=range:5:2: invalid 'range:5:2' (expected range:LO:HI with LO < HI)
+// RANGE: ktflow: error: --input x=range:5:2: invalid 'range:5:2' (expected range:LO:HI with LO < HI, both 64-bit integers)
+// RUN: sh -c 'ktflow interp %s --input x=value:; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=NOVALUE
+// NOVALUE: ktflow: error: --input x=value:: invalid value in 'value:'
+// NOVALUE: exit=1
 // RUN: sh -c 'ktflow interp %s --input x=%t.missing.npy; echo exit=$?' 2>&1 | FileCheck %s --check-prefix=FILE
 // FILE: ktflow: error: --input x={{.*}}missing.npy: cannot read '{{.*}}missing.npy'
 // FILE: exit=1

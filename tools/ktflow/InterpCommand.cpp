@@ -43,7 +43,7 @@ static cl::list<std::string>
 static cl::list<std::string> interpInputs(
     "input",
     cl::desc("Initial contents of a tensor argument: FILE.npy, random, "
-             "randn, range:LO:HI, zeros or value:V"),
+             "randn, zeros, value:V, range:LO:HI or seq:LO:HI"),
     cl::value_desc("NAME=SPEC"), cl::sub(interpCommand));
 static cl::list<std::string>
     interpOutputs("output", cl::desc("Write a tensor argument to a .npy file"),

@@ -7,6 +7,7 @@
 
 #include "RunSupport.h"
 
+#include "ktflow/Interpreter/Interpreter.h"
 #include "ktflow/Interpreter/Npy.h"
 #include "ktflow/Interpreter/Numerics.h"
 #include "ktflow/Simulator/Values.h"
@@ -14,6 +15,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace llvm;
 using namespace ktflow;
@@ -37,11 +39,15 @@ ktflow::driver::toInterpDType(sim::ElemType t) {
 }
 
 Expected<interp::Tensor>
-ktflow::driver::makeTensor(StringRef spec, sim::ElemType elem,
+ktflow::driver::makeTensor(StringRef text, sim::ElemType elem,
                            ArrayRef<int64_t> shape, std::mt19937_64 &rng) {
   std::optional<interp::DType> dtype = toInterpDType(elem);
   if (!dtype)
     return createStringError("unsupported element type");
+  // The interpreter's parser, so every command takes the same specs.
+  Expected<interp::InputSpec> spec = interp::InputSpec::parse(text);
+  if (!spec)
+    return spec.takeError();
   interp::Tensor t = interp::Tensor::zeros(*dtype, shape);
   int64_t n = t.numElements();
   auto uniform = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
@@ -50,54 +56,56 @@ ktflow::driver::makeTensor(StringRef spec, sim::ElemType elem,
       t.setDouble(i, generate(i));
   };
   bool isFloat = sim::isFloat(elem);
-  if (spec == "zeros")
+  using Kind = interp::InputSpec::Kind;
+  switch (spec->kind) {
+  case Kind::Default:
+  case Kind::Zeros:
     return t;
-  if (spec == "random") {
+  case Kind::Uniform:
     fill([&](int64_t) {
       return isFloat ? 2 * uniform() - 1 : std::floor(uniform() * 17) - 8;
     });
     return t;
-  }
-  if (spec == "randn") {
+  case Kind::Normal: {
     std::normal_distribution<double> normal;
     fill([&](int64_t) { return normal(rng); });
     return t;
   }
-  if (spec.consume_front("value:")) {
-    double v;
-    if (spec.getAsDouble(v))
-      return createStringError("bad value '%s'", spec.str().c_str());
-    fill([&](int64_t) { return v; });
+  case Kind::Value:
+    fill([&](int64_t) { return spec->value; });
+    return t;
+  case Kind::Range:
+  case Kind::Sequence: {
+    // In uint64_t: hi - lo and lo + offset may not fit in int64_t; integer
+    // elements are set exactly (a double holds only 53 bits).
+    uint64_t span =
+        static_cast<uint64_t>(spec->hi) - static_cast<uint64_t>(spec->lo);
+    bool seq = spec->kind == Kind::Sequence;
+    for (int64_t i = 0; i < n; ++i) {
+      uint64_t offset = seq ? static_cast<uint64_t>(i) % span : rng() % span;
+      int64_t v = static_cast<int64_t>(static_cast<uint64_t>(spec->lo) + offset);
+      if (isFloat)
+        t.setDouble(i, static_cast<double>(v));
+      else
+        t.ints[i] = interp::wrapInt(v, *dtype);
+    }
     return t;
   }
-  bool seq = spec.starts_with("seq:");
-  if (spec.consume_front("seq:") || spec.consume_front("range:")) {
-    auto [lo, hi] = spec.split(':');
-    int64_t l, h;
-    if (lo.getAsInteger(10, l) || hi.getAsInteger(10, h) || h <= l)
-      return createStringError("expected %s:LO:HI with LO < HI",
-                               seq ? "seq" : "range");
-    uint64_t span = static_cast<uint64_t>(h - l);
-    fill([&](int64_t i) {
-      return static_cast<double>(
-          l + static_cast<int64_t>(seq ? uint64_t(i) % span : rng() % span));
-    });
-    return t;
+  case Kind::Data:
+    break;
   }
-  auto file = interp::readNpyFile(spec);
-  if (!file)
-    return file.takeError();
+  const interp::Tensor *file = spec->data.get();
   if (ArrayRef<int64_t>(file->shape) != shape)
     return createStringError("%s holds shape %s, the tensor is %s",
-                             spec.str().c_str(),
+                             text.str().c_str(),
                              interp::formatShape(file->shape).c_str(),
                              interp::formatShape(shape).c_str());
   if (file->dtype != *dtype)
     return createStringError("%s holds %s elements, the tensor has %s",
-                             spec.str().c_str(),
+                             text.str().c_str(),
                              interp::npyDescr(file->dtype).str().c_str(),
                              sim::elemTypeName(elem).str().c_str());
-  return std::move(*file);
+  return *file;
 }
 
 std::vector<uint8_t> ktflow::driver::toBytes(const interp::Tensor &tensor,
@@ -113,6 +121,29 @@ std::vector<uint8_t> ktflow::driver::toBytes(const interp::Tensor &tensor,
     }
   }
   return bytes;
+}
+
+/// Element `i` of integer type `elem` in `bytes`, exactly.
+static int64_t loadInt(ArrayRef<uint8_t> bytes, sim::ElemType elem,
+                       int64_t i) {
+  unsigned width = sim::elemBytes(elem);
+  uint64_t raw = 0;
+  std::memcpy(&raw, bytes.data() + i * width, width);
+  return interp::wrapInt(static_cast<int64_t>(raw), *toInterpDType(elem));
+}
+
+interp::Tensor ktflow::driver::fromBytes(ArrayRef<uint8_t> bytes,
+                                         sim::ElemType elem,
+                                         ArrayRef<int64_t> shape) {
+  interp::Tensor t = interp::Tensor::zeros(*toInterpDType(elem), shape);
+  unsigned width = sim::elemBytes(elem);
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    if (sim::isFloat(elem))
+      t.setDouble(i, sim::loadElement(elem, bytes.data() + i * width));
+    else
+      t.ints[i] = loadInt(bytes, elem, i);
+  }
+  return t;
 }
 
 RooflineBound ktflow::driver::computeRoofline(const bundle::Bundle &bundle,
@@ -154,20 +185,31 @@ CheckResult ktflow::driver::compareOutput(const interp::Tensor &expected,
   default: break;
   }
   unsigned width = sim::elemBytes(elem);
+  // Integers compare as integers: a double holds only 53 of an i64's bits.
+  bool isInt = !sim::isFloat(elem);
   int64_t bad = 0, n = expected.numElements(), first = -1;
   double maxError = 0;
   for (int64_t i = 0; i < n; ++i) {
-    double got = sim::loadElement(elem, bytes.data() + i * width);
-    double want = expected.getDouble(i);
     bool ok;
-    if (std::isnan(want) || std::isnan(got))
-      ok = std::isnan(want) && std::isnan(got);
-    else if (std::isinf(want) || std::isinf(got))
+    if (isInt) {
+      int64_t got = loadInt(bytes, elem, i), want = expected.getInt(i);
       ok = got == want;
-    else {
-      double error = std::fabs(got - want);
-      maxError = std::max(maxError, error);
-      ok = error <= atol + rtol * std::fabs(want);
+      uint64_t distance =
+          got > want ? static_cast<uint64_t>(got) - static_cast<uint64_t>(want)
+                     : static_cast<uint64_t>(want) - static_cast<uint64_t>(got);
+      maxError = std::max(maxError, static_cast<double>(distance));
+    } else {
+      double got = sim::loadElement(elem, bytes.data() + i * width);
+      double want = expected.getDouble(i);
+      if (std::isnan(want) || std::isnan(got))
+        ok = std::isnan(want) && std::isnan(got);
+      else if (std::isinf(want) || std::isinf(got))
+        ok = got == want;
+      else {
+        double error = std::fabs(got - want);
+        maxError = std::max(maxError, error);
+        ok = error <= atol + rtol * std::fabs(want);
+      }
     }
     if (!ok && bad++ == 0)
       first = i;
@@ -177,10 +219,18 @@ CheckResult ktflow::driver::compareOutput(const interp::Tensor &expected,
                            interp::formatShape(shape),
                            sim::elemTypeName(elem), maxError);
   if (bad) {
-    double got = sim::loadElement(elem, bytes.data() + first * width);
+    std::string got, want;
+    if (isInt) {
+      got = std::to_string(loadInt(bytes, elem, first));
+      want = std::to_string(expected.getInt(first));
+    } else {
+      got = formatv("{0}", sim::loadElement(elem, bytes.data() +
+                                                      first * width));
+      want = formatv("{0}", expected.getDouble(first));
+    }
     result.summary += formatv(", {0} of {1} elements out of tolerance "
                               "(first at {2}: {3} vs {4})",
-                              bad, n, first, got, expected.getDouble(first));
+                              bad, n, first, got, want);
   }
   return result;
 }

@@ -24,10 +24,10 @@ namespace ktflow::driver {
 /// interpreter does not model).
 std::optional<interp::DType> toInterpDType(sim::ElemType elem);
 
-/// A tensor of `elem` and `shape` filled as `spec` says: FILE.npy, random
-/// (uniform in [-1, 1) for floats, integers in [-8, 8]), randn, zeros,
-/// value:V, range:LO:HI (uniform integers) or seq:LO:HI (LO, LO+1, ...
-/// wrapping at HI).
+/// A tensor of `elem` and `shape` filled as `spec` says (parsed by
+/// interp::InputSpec::parse): FILE.npy, random (uniform in [-1, 1) for
+/// floats, integers in [-8, 8]), randn, zeros, value:V, range:LO:HI
+/// (uniform integers) or seq:LO:HI (LO, LO+1, ... wrapping at HI).
 llvm::Expected<interp::Tensor> makeTensor(llvm::StringRef spec,
                                           sim::ElemType elem,
                                           llvm::ArrayRef<int64_t> shape,
@@ -35,6 +35,11 @@ llvm::Expected<interp::Tensor> makeTensor(llvm::StringRef spec,
 
 /// The little-endian bytes of `tensor` as elements of `elem`.
 std::vector<uint8_t> toBytes(const interp::Tensor &tensor, sim::ElemType elem);
+
+/// The inverse of toBytes: the tensor of `shape` the bytes hold. Integers
+/// are read exactly (sim::loadElement's double holds only 53 bits).
+interp::Tensor fromBytes(llvm::ArrayRef<uint8_t> bytes, sim::ElemType elem,
+                         llvm::ArrayRef<int64_t> shape);
 
 /// The memory half of the roofline (WorkCount.h has the compute half).
 struct RooflineBound {

@@ -88,15 +88,6 @@ static Expected<std::vector<uint8_t>> makeInput(StringRef name, StringRef spec,
   return driver::toBytes(*tensor, elem);
 }
 
-static interp::Tensor toTensor(const std::vector<uint8_t> &bytes,
-                               sim::ElemType elem, ArrayRef<int64_t> shape) {
-  interp::Tensor t = interp::Tensor::zeros(*driver::toInterpDType(elem), shape);
-  unsigned width = sim::elemBytes(elem);
-  for (int64_t i = 0; i < t.numElements(); ++i)
-    t.setDouble(i, sim::loadElement(elem, bytes.data() + i * width));
-  return t;
-}
-
 static std::pair<StringRef, StringRef> splitSpec(StringRef spec) {
   return spec.split('=');
 }
@@ -181,7 +172,7 @@ int ktflow::driver::runSim() {
       return fail(!bytes ? toString(bytes.takeError())
                          : toString(shape.takeError()));
     if (Error e = interp::writeNpyFile(
-            path, toTensor(*bytes, b.tensors[t].elem, *shape)))
+            path, driver::fromBytes(*bytes, b.tensors[t].elem, *shape)))
       return fail(toString(std::move(e)));
   }
   for (StringRef name : simPrint) {

@@ -44,6 +44,8 @@ struct InputSpec {
     Normal,
     /// Uniform integers in [lo, hi).
     Range,
+    /// lo, lo + 1, ... wrapping at hi: element i is lo + i mod (hi - lo).
+    Sequence,
     /// The elements of `data` (its shape and dtype fix the tensor's).
     Data,
   };
@@ -58,8 +60,9 @@ struct InputSpec {
     return spec;
   }
   static InputSpec fromTensor(Tensor t);
-  /// Parses `FILE.npy | random | randn | range:LO:HI | zeros | value:V`
-  /// (reading the file for the first form).
+  /// Parses `FILE.npy | random | randn | zeros | value:V | range:LO:HI |
+  /// seq:LO:HI` (reading the file for the first form), the spec of every
+  /// command's --input. LO < HI may be any int64_t values.
   static llvm::Expected<InputSpec> parse(llvm::StringRef spec);
 };
 
