@@ -168,6 +168,10 @@ private:
                                      ArrayRef<Value> anchor,
                                      ArrayRef<int64_t> strides,
                                      ValueRange indices, IRMapping &map);
+  /// The number of rows `view` holds, as a program value: its first size,
+  /// or fewer where its coordinate_set bounds the first dimension tighter.
+  FailureOr<Value> viewRows(Location loc, ktdp::ConstructMemoryViewOp view,
+                            IRMapping &map);
   /// The program value for `v`, cloning the index arithmetic it needs.
   FailureOr<Value> materialize(Value v, IRMapping &map);
   Value constant(int64_t v);

@@ -2,10 +2,10 @@
 //
 // This file emits the transfers of a unit instance's stages: a tile <->
 // buffer transfer becomes a `dfir.dma` (rows and strides from the access
-// tile and its view, the row count clamped at run time to the view's first
-// dimension and to the transfer's `rows`), a buffer <-> slot transfer a
-// `dfir.load` / `dfir.store` at the buffer's address in the execution's
-// copy, and an indexed tile <-> slot transfer (a scratchpad view feeding or
+// tile and its view, the row count clamped at run time to the rows the
+// view holds, by its sizes and its coordinate_set, and to the transfer's
+// `rows`), a buffer <-> slot transfer a `dfir.load` / `dfir.store` at the
+// buffer's address in the execution's copy, and an indexed tile <-> slot transfer (a scratchpad view feeding or
 // draining the compute unit directly) a load or store at the chunk's
 // address.
 //
@@ -206,20 +206,13 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
     outer *= extents[d];
 
   if (rank == 2) {
-    // Masking: rows of the tile past the view's first dimension are neither
-    // read nor written (a load leaves them undefined; the computation of
-    // each row is independent, so no stored value depends on them).
-    OpFoldResult size0 = view.getMixedSizes().front();
-    Value extent;
-    if (auto attr = dyn_cast<Attribute>(size0)) {
-      extent = constant(cast<IntegerAttr>(attr).getInt());
-    } else {
-      auto v = materialize(cast<Value>(size0), map);
-      if (failed(v))
-        return failure();
-      extent = *v;
-    }
-    Value left = arith::SubIOp::create(b, loc, extent, (*anchor)[0]);
+    // Masking: rows of the tile past the rows its view holds are neither
+    // read nor written (a load leaves them undefined; ktdf-check-supported
+    // made sure that no stored element depends on them).
+    auto extent = viewRows(loc, view, map);
+    if (failed(extent))
+      return failure();
+    Value left = arith::SubIOp::create(b, loc, *extent, (*anchor)[0]);
     Value limit = constant(rows);
     if (op.getRows()) {
       // The rows the (partial) last merged iteration covers.
@@ -279,6 +272,54 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
     scf::YieldOp::create(b, loc);
   });
   return success();
+}
+
+FailureOr<Value> ProgramBuilder::viewRows(Location loc,
+                                          ktdp::ConstructMemoryViewOp view,
+                                          IRMapping &map) {
+  OpBuilder &b = *builder;
+  OpFoldResult size0 = view.getMixedSizes().front();
+  std::optional<int64_t> staticSize;
+  Value extent;
+  if (auto attr = dyn_cast<Attribute>(size0)) {
+    staticSize = cast<IntegerAttr>(attr).getInt();
+    extent = constant(*staticSize);
+  } else {
+    auto v = materialize(cast<Value>(size0), map);
+    if (failed(v))
+      return failure();
+    extent = *v;
+  }
+  // The coordinate_set's symbols are the view's dynamic sizes, in order.
+  auto upper = ktdp::getUpperBoundMap(view.getCoordinateSet(), 0);
+  if (failed(upper) || upper->getNumSymbols() > view.getSizes().size())
+    return view.emitError("the coordinate set of this view does not bound "
+                          "its first dimension on its own");
+  SmallVector<Value> symbols;
+  for (Value size : view.getSizes().take_front(upper->getNumSymbols())) {
+    auto v = materialize(size, map);
+    if (failed(v))
+      return failure();
+    symbols.push_back(*v);
+  }
+  for (AffineExpr bound : upper->getResults()) {
+    AffineExpr rows = simplifyAffineExpr(bound + 1, 0, symbols.size());
+    // Bounds no tighter than the size itself cost nothing at run time.
+    if (auto c = dyn_cast<AffineConstantExpr>(rows)) {
+      if (!staticSize || c.getValue() < *staticSize)
+        extent = arith::MinSIOp::create(b, loc, extent,
+                                        constant(c.getValue()));
+      continue;
+    }
+    auto symbol = dyn_cast<AffineSymbolExpr>(rows);
+    if (symbol && !staticSize &&
+        view.getSizes()[symbol.getPosition()] == cast<Value>(size0))
+      continue;
+    extent = arith::MinSIOp::create(
+        b, loc, extent,
+        affine::expandAffineExpr(b, loc, rows, ValueRange{}, symbols));
+  }
+  return extent;
 }
 
 FailureOr<Value>

@@ -282,6 +282,52 @@ TEST_F(IntegerSetAnalysisTest, SymbolFreeExtents) {
   EXPECT_EQ(extents[0], 0);
 }
 
+TEST_F(IntegerSetAnalysisTest, UpperBoundMap) {
+  // The largest d0 for which every constraint holds, by search.
+  auto largestBySearch = [&](IntegerSet s, ArrayRef<int64_t> symbols) {
+    int64_t best = -1000;
+    for (int64_t v = -50; v <= 50; ++v)
+      if (containsPoint(s, {v, 0}, symbols))
+        best = v;
+    return best;
+  };
+  IntegerSet rows = set("affine_set<(d0, d1)[s0, s1] : (d0 >= 0, "
+                        "-d0 + s0 - 1 >= 0, -2 * d0 + s1 + 3 >= 0, "
+                        "-d0 + 40 >= 0, d1 >= 0, -d1 + 5 >= 0)>");
+  FailureOr<AffineMap> map = getUpperBoundMap(rows, 0);
+  ASSERT_TRUE(succeeded(map));
+  EXPECT_EQ(map->getNumDims(), 0u);
+  EXPECT_EQ(map->getNumResults(), 3u);
+  for (int64_t s0 : {1, 7, 30, 45})
+    for (int64_t s1 : {-2, 0, 9, 60}) {
+      SmallVector<int64_t> symbols{s0, s1};
+      int64_t least = INT64_MAX;
+      for (AffineExpr bound : map->getResults())
+        least = std::min(least, *evaluateAffineExpr(bound, {}, symbols));
+      SCOPED_TRACE("s0 = " + std::to_string(s0) + ", s1 = " +
+                   std::to_string(s1));
+      EXPECT_EQ(least, largestBySearch(rows, symbols));
+    }
+
+  // d1's bound is the constant 5; an equality bounds both ways.
+  map = getUpperBoundMap(rows, 1);
+  ASSERT_TRUE(succeeded(map));
+  EXPECT_EQ(map->getResults(), ArrayRef<AffineExpr>{c(5)});
+  map = getUpperBoundMap(set("affine_set<(d0, d1) : (d0 - 3 == 0, d1 >= 0, "
+                             "-d1 >= 0)>"),
+                         0);
+  ASSERT_TRUE(succeeded(map));
+  EXPECT_EQ(map->getResults(), ArrayRef<AffineExpr>{c(3)});
+
+  // No upper bound, a constraint tying two dimensions, a floor division.
+  EXPECT_TRUE(failed(getUpperBoundMap(set("affine_set<(d0) : (d0 >= 0)>"), 0)));
+  EXPECT_TRUE(failed(getUpperBoundMap(
+      set("affine_set<(d0, d1) : (d0 >= 0, d1 - d0 >= 0, -d1 + 9 >= 0)>"),
+      0)));
+  EXPECT_TRUE(failed(getUpperBoundMap(
+      set("affine_set<(d0) : (d0 >= 0, -(d0 floordiv 2) + 9 >= 0)>"), 0)));
+}
+
 TEST(IntegerBoxTest, ExtentsAndEmptiness) {
   IntegerBox box{{0, 5, -2}, {3, 4, 2}};
   EXPECT_EQ(box.getExtents(), (SmallVector<int64_t>{4, 0, 5}));

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileBounds.h"
+
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
@@ -66,6 +68,16 @@ static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view) {
       llvm::any_of(box->lower, [](int64_t l) { return l != 0; }))
     return std::string("memory views whose coordinate set does not start at "
                        "the origin are not supported yet");
+  // The view holds the coordinates of its set, which the transfers bound
+  // per dimension (TileBounds, and the row clamp of the DMA lowering).
+  for (unsigned d = 0; d < view.getCoordinateSet().getNumDims(); ++d)
+    if (failed(ktdp::getUpperBoundMap(view.getCoordinateSet(), d)))
+      return std::string("memory views whose coordinate set is not a box "
+                         "(each dimension bounded on its own by linear "
+                         "constraints) are not supported yet");
+  if (view.getCoordinateSet().getNumSymbols() > view.getSizes().size())
+    return std::string("the view's coordinate set has more symbols than the "
+                       "view has dynamic sizes");
   for (Value size : view.getSizes())
     if (!isRuntimeArgValue(size))
       return std::string("a dynamic view size must be a runtime argument "
@@ -77,84 +89,6 @@ static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view) {
     return std::string("views whose innermost dimension is not contiguous "
                        "(stride 1) are not supported yet");
   return std::nullopt;
-}
-
-/// Inclusive bounds of an index value over every compute tile and loop
-/// iteration, when they follow from the grid, constant loop bounds and
-/// additions and multiplications by constants.
-static std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v,
-                                                          int depth = 0) {
-  using Range = std::pair<int64_t, int64_t>;
-  if (depth > 32)
-    return std::nullopt;
-  APInt k;
-  if (matchPattern(v, m_ConstantInt(&k)))
-    return Range{k.getSExtValue(), k.getSExtValue()};
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    APInt lb, ub, step;
-    if (!loop || arg != loop.getInductionVar() ||
-        !matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
-        !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
-        !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
-        step.getSExtValue() <= 0 || ub.getSExtValue() <= lb.getSExtValue())
-      return std::nullopt;
-    // The last value is the last step that starts below the upper bound,
-    // not ub - 1: a loop over 8-row tiles stepping by 8 ends at ub - 8.
-    int64_t first = lb.getSExtValue(), by = step.getSExtValue();
-    return Range{first, first + (ub.getSExtValue() - 1 - first) / by * by};
-  }
-  Operation *def = v.getDefiningOp();
-  if (auto id = dyn_cast<ktdp::GetComputeTileIdOp>(def)) {
-    auto grid = ktdp::getLaunchGrid(id);
-    unsigned d = cast<OpResult>(v).getResultNumber();
-    if (failed(grid) || !*grid || d >= (*grid)->size())
-      return std::nullopt;
-    return Range{0, (**grid)[d] - 1};
-  }
-  if (!isa_and_present<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
-    return std::nullopt;
-  auto a = rangeOf(def->getOperand(0), depth + 1);
-  auto b = rangeOf(def->getOperand(1), depth + 1);
-  if (!a || !b)
-    return std::nullopt;
-  if (isa<arith::AddIOp>(def))
-    return Range{a->first + b->first, a->second + b->second};
-  if (isa<arith::SubIOp>(def))
-    return Range{a->first - b->second, a->second - b->first};
-  int64_t p[] = {a->first * b->first, a->first * b->second,
-                 a->second * b->first, a->second * b->second};
-  return Range{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
-}
-
-/// Bounds of the anchor's result `r` from the bounds of its operands.
-static std::optional<std::pair<int64_t, int64_t>>
-anchorRange(ktdp::ConstructAccessTileOp tile, unsigned r) {
-  AffineExpr expr = tile.getBaseMap().getResult(r);
-  if (!expr.isPureAffine())
-    return std::nullopt;
-  size_t n = tile.getIndices().size();
-  SmallVector<int64_t> zeros(n, 0);
-  auto c0 = ktdp::evaluateAffineExpr(expr, zeros, {});
-  if (!c0)
-    return std::nullopt;
-  int64_t lo = *c0, hi = *c0;
-  for (auto [d, index] : llvm::enumerate(tile.getIndices())) {
-    SmallVector<int64_t> unit = zeros;
-    unit[d] = 1;
-    auto e = ktdp::evaluateAffineExpr(expr, unit, {});
-    if (!e)
-      return std::nullopt;
-    int64_t coeff = *e - *c0;
-    if (coeff == 0)
-      continue;
-    auto range = rangeOf(index);
-    if (!range)
-      return std::nullopt;
-    lo += std::min(coeff * range->first, coeff * range->second);
-    hi += std::max(coeff * range->first, coeff * range->second);
-  }
-  return std::make_pair(lo, hi);
 }
 
 static std::optional<std::string> checkTile(ktdp::ConstructAccessTileOp tile) {
@@ -177,23 +111,32 @@ static std::optional<std::string> checkTile(ktdp::ConstructAccessTileOp tile) {
                        "dimension");
   if (!tile.getType().hasStaticShape())
     return std::string("access tiles must have a static shape");
-  // Only the first dimension of a 2-d tile is masked where it leaves its
-  // view; every other dimension must provably stay inside.
-  auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
   SmallVector<int64_t> extents = box->getExtents();
-  AffineMap anchor = tile.getBaseMap();
-  SmallVector<OpFoldResult> sizes = view.getMixedSizes();
-  if (anchor.getNumResults() != extents.size() || sizes.size() != extents.size())
+  // A view holds the coordinates of its coordinate_set, no more than its
+  // sizes. Only the rows of a 2-d tile in device memory are masked where
+  // they leave it (from the end: the tile must start inside); every other
+  // dimension must provably stay inside.
+  auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+  if (tile.getBaseMap().getNumResults() != extents.size() ||
+      view.getStaticSizes().size() != extents.size())
     return std::string("access tiles must have the rank of their view");
-  for (size_t d = extents.size() == 2 ? 1 : 0; d < extents.size(); ++d) {
+  auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+  bool masksRows = extents.size() == 2 &&
+                   !(space && space->kind == ktdp::MemoryKind::ct_local);
+  if (masksRows && anchorLowerBound(tile, 0).value_or(-1) < 0)
+    return std::string("the access tile may start before its view along "
+                       "dimension 0 (rows are only masked past the end of "
+                       "the view)");
+  for (size_t d = masksRows ? 1 : 0; d < extents.size(); ++d) {
     auto range = anchorRange(tile, d);
-    auto size = dyn_cast<Attribute>(sizes[d]);
-    if (!range || !size || range->first < 0 ||
-        range->second + extents[d] > cast<IntegerAttr>(size).getInt())
+    auto extent = staticViewExtent(view, d);
+    if (!range || !extent || range->first < 0 ||
+        range->second + extents[d] > *extent)
       return "the access tile may reach past its view along dimension " +
              std::to_string(d) +
-             " (only the first dimension of a 2-d tile is masked; others "
-             "must provably stay inside a view of static size)";
+             " (the coordinates of its coordinate_set within its sizes; "
+             "only the rows of a 2-d tile in device memory are masked, "
+             "others must provably stay inside a view of static extent)";
   }
   return std::nullopt;
 }
@@ -226,6 +169,14 @@ static std::optional<std::string> check(Operation *op) {
             if (!type || !type.hasStaticShape())
               return std::string("loads and stores of dynamically shaped "
                                  "tensors are not supported yet");
+            auto store = dyn_cast<ktdp::StoreOp>(o);
+            auto view = store ? ktdp::getAccessTileView(store.getAccessTile())
+                              : nullptr;
+            if (view && viewMayAlias(view))
+              return std::string(
+                  "stores through a view whose strides may map two of its "
+                  "coordinates to the same element are not supported (the "
+                  "stores of different grid points are not ordered)");
             return std::nullopt;
           })
       .Case([](scf::ForOp loop) -> std::optional<std::string> {
@@ -480,6 +431,7 @@ struct CheckSupportedPass
         continue;
       failed |= checkMemoryHazards(func);
       failed |= checkScratchpadHazards(func);
+      failed |= checkMaskedRowUses(func);
       func.walk([&](Operation *op) {
         // Bodies of linalg ops are scalar code the units run as written.
         if (op->getParentOfType<linalg::LinalgOp>())

@@ -128,6 +128,44 @@ FailureOr<IntegerBox> mlir::ktdp::getBoundingBox(IntegerSet set,
   return box;
 }
 
+FailureOr<AffineMap> mlir::ktdp::getUpperBoundMap(IntegerSet set,
+                                                  unsigned d) {
+  unsigned numDims = set.getNumDims(), numSymbols = set.getNumSymbols();
+  if (d >= numDims)
+    return failure();
+  MLIRContext *ctx = set.getContext();
+  SmallVector<AffineExpr> bounds;
+  for (auto [constraint, isEq] :
+       llvm::zip(set.getConstraints(), set.getEqFlags())) {
+    if (!constraint.isFunctionOfDim(d))
+      continue;
+    // [dims..., symbols..., constant] when the constraint is linear.
+    SmallVector<int64_t> flat;
+    if (failed(getFlattenedAffineExpr(constraint, numDims, numSymbols,
+                                      &flat)) ||
+        flat.size() != numDims + numSymbols + 1)
+      return failure();
+    int64_t coeff = flat[d];
+    if (coeff == 0)
+      continue;
+    for (unsigned other = 0; other < numDims; ++other)
+      if (other != d && flat[other] != 0)
+        return failure();
+    if (coeff > 0 && !isEq)
+      continue; // coeff * d + rest >= 0 is a lower bound
+    // coeff * d + rest >= 0 (== 0): d <= floor(rest / -coeff), or for an
+    // equality with coeff > 0, d = -rest / coeff.
+    AffineExpr rest = getAffineConstantExpr(flat.back(), ctx);
+    for (unsigned s = 0; s < numSymbols; ++s)
+      rest = rest + getAffineSymbolExpr(s, ctx) * flat[numDims + s];
+    bounds.push_back(coeff < 0 ? rest.floorDiv(-coeff)
+                               : (-rest).floorDiv(coeff));
+  }
+  if (bounds.empty())
+    return failure();
+  return AffineMap::get(0, numSymbols, bounds, ctx);
+}
+
 SmallVector<std::optional<int64_t>>
 mlir::ktdp::getSymbolFreeExtents(IntegerSet set) {
   // A dimension constrained together with a symbol has no fixed extent,

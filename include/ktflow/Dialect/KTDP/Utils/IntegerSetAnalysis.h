@@ -10,6 +10,7 @@
 #define KTFLOW_DIALECT_KTDP_UTILS_INTEGERSETANALYSIS_H
 
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -48,6 +49,13 @@ struct IntegerBox {
 /// box too). Fails when a dimension is unbounded.
 FailureOr<IntegerBox> getBoundingBox(IntegerSet set,
                                      ArrayRef<int64_t> symbols);
+
+/// The upper bounds of dimension `d` of a set whose constraints on `d`
+/// involve no other dimension, as the results of a map over the set's
+/// symbols: `d` is at most their minimum (inclusive). Fails when `d` has no
+/// upper bound or a constraint on it is not linear or involves another
+/// dimension.
+FailureOr<AffineMap> getUpperBoundMap(IntegerSet set, unsigned d);
 
 /// The extent of each dimension of `set` whose bounds do not depend on the
 /// symbols (std::nullopt for the others, and for unbounded dimensions).

@@ -1,0 +1,246 @@
+//===- TileBounds.cpp - Where access tiles lie in their views -------------===//
+//
+// This file implements the range analyses of index values and access-tile
+// anchors, and the static extent of a view: a view holds the coordinates
+// of its coordinate_set (the reference interpreter masks every other one),
+// which may be fewer than its sizes, so both bound it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileBounds.h"
+#include "IndexAnalysis.h"
+
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+#include <numeric>
+
+using namespace mlir;
+
+namespace mlir::ktdf {
+
+std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
+  using Range = std::pair<int64_t, int64_t>;
+  if (depth > 32)
+    return std::nullopt;
+  APInt k;
+  if (matchPattern(v, m_ConstantInt(&k)))
+    return Range{k.getSExtValue(), k.getSExtValue()};
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    APInt lb, ub, step;
+    if (!loop || arg != loop.getInductionVar() ||
+        !matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+        !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
+        !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+        step.getSExtValue() <= 0 || ub.getSExtValue() <= lb.getSExtValue())
+      return std::nullopt;
+    // The last value is the last step that starts below the upper bound,
+    // not ub - 1: a loop over 8-row tiles stepping by 8 ends at ub - 8.
+    int64_t first = lb.getSExtValue(), by = step.getSExtValue();
+    return Range{first, first + (ub.getSExtValue() - 1 - first) / by * by};
+  }
+  Operation *def = v.getDefiningOp();
+  if (auto id = dyn_cast<ktdp::GetComputeTileIdOp>(def)) {
+    auto grid = ktdp::getLaunchGrid(id);
+    unsigned d = cast<OpResult>(v).getResultNumber();
+    if (failed(grid) || !*grid || d >= (*grid)->size())
+      return std::nullopt;
+    return Range{0, (**grid)[d] - 1};
+  }
+  if (!isa_and_present<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+    return std::nullopt;
+  auto a = rangeOf(def->getOperand(0), depth + 1);
+  auto b = rangeOf(def->getOperand(1), depth + 1);
+  if (!a || !b)
+    return std::nullopt;
+  if (isa<arith::AddIOp>(def))
+    return Range{a->first + b->first, a->second + b->second};
+  if (isa<arith::SubIOp>(def))
+    return Range{a->first - b->second, a->second - b->first};
+  int64_t p[] = {a->first * b->first, a->first * b->second,
+                 a->second * b->first, a->second * b->second};
+  return Range{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+}
+
+/// The constant term and the coefficient of each of the `n` dimensions of
+/// `expr`, when it is affine.
+static std::optional<std::pair<int64_t, SmallVector<int64_t>>>
+coefficientsOf(AffineExpr expr, size_t n) {
+  if (!expr.isPureAffine())
+    return std::nullopt;
+  SmallVector<int64_t> zeros(n, 0);
+  auto c0 = ktdp::evaluateAffineExpr(expr, zeros, {});
+  if (!c0)
+    return std::nullopt;
+  SmallVector<int64_t> coeffs;
+  for (size_t d = 0; d < n; ++d) {
+    SmallVector<int64_t> unit = zeros;
+    unit[d] = 1;
+    auto e = ktdp::evaluateAffineExpr(expr, unit, {});
+    if (!e)
+      return std::nullopt;
+    coeffs.push_back(*e - *c0);
+  }
+  return std::make_pair(*c0, std::move(coeffs));
+}
+
+static std::optional<int64_t> lowerBoundOf(Value v, int depth = 0);
+
+/// A lower bound of affine `expr` applied to `operands` (as dims).
+static std::optional<int64_t> lowerBoundOf(AffineExpr expr,
+                                           ValueRange operands, int depth) {
+  auto affine = coefficientsOf(expr, operands.size());
+  if (!affine)
+    return std::nullopt;
+  int64_t lo = affine->first;
+  for (auto [coeff, operand] : llvm::zip(affine->second, operands)) {
+    if (coeff == 0)
+      continue;
+    auto bound = coeff > 0 ? lowerBoundOf(operand, depth + 1)
+                           : upperBoundOf(operand);
+    if (!bound)
+      return std::nullopt;
+    lo += coeff * *bound;
+  }
+  return lo;
+}
+
+/// A lower bound of an index value: loops start at their lower bound (scf.for
+/// steps are positive), tile ids and runtime arguments are not negative.
+static std::optional<int64_t> lowerBoundOf(Value v, int depth) {
+  if (depth > 32)
+    return std::nullopt;
+  APInt k;
+  if (matchPattern(v, m_ConstantInt(&k)))
+    return k.getSExtValue();
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg != loop.getInductionVar())
+      return std::nullopt;
+    return lowerBoundOf(loop.getLowerBound(), depth + 1);
+  }
+  Operation *def = v.getDefiningOp();
+  if (isa<ktdp::GetComputeTileIdOp, ktdp::RuntimeArgExtractOp>(def))
+    return 0;
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(def))
+    return lowerBoundOf(apply.getAffineMap().getResult(0),
+                        apply.getMapOperands(), depth);
+  if (!isa_and_present<arith::AddIOp, arith::SubIOp, arith::MulIOp,
+                       arith::DivUIOp, arith::MinSIOp, arith::MaxSIOp>(def))
+    return std::nullopt;
+  auto a = lowerBoundOf(def->getOperand(0), depth + 1);
+  if (isa<arith::SubIOp>(def)) {
+    auto b = upperBoundOf(def->getOperand(1));
+    return a && b ? std::optional<int64_t>(*a - *b) : std::nullopt;
+  }
+  APInt divisor;
+  if (isa<arith::DivUIOp>(def))
+    return a && *a >= 0 &&
+                   matchPattern(def->getOperand(1), m_ConstantInt(&divisor)) &&
+                   divisor.getSExtValue() > 0
+               ? std::optional<int64_t>(*a / divisor.getSExtValue())
+               : std::nullopt;
+  auto b = lowerBoundOf(def->getOperand(1), depth + 1);
+  if (isa<arith::MaxSIOp>(def)) {
+    if (a && b)
+      return std::max(*a, *b);
+    return a ? a : b;
+  }
+  if (!a || !b)
+    return std::nullopt;
+  if (isa<arith::AddIOp>(def))
+    return *a + *b;
+  if (isa<arith::MinSIOp>(def))
+    return std::min(*a, *b);
+  if (*a < 0 || *b < 0)
+    return std::nullopt;
+  return *a * *b;
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+anchorRange(ktdp::ConstructAccessTileOp tile, unsigned r) {
+  auto affine =
+      coefficientsOf(tile.getBaseMap().getResult(r), tile.getIndices().size());
+  if (!affine)
+    return std::nullopt;
+  int64_t lo = affine->first, hi = affine->first;
+  for (auto [coeff, index] : llvm::zip(affine->second, tile.getIndices())) {
+    if (coeff == 0)
+      continue;
+    auto range = rangeOf(index);
+    if (!range)
+      return std::nullopt;
+    lo += std::min(coeff * range->first, coeff * range->second);
+    hi += std::max(coeff * range->first, coeff * range->second);
+  }
+  return std::make_pair(lo, hi);
+}
+
+std::optional<int64_t> anchorLowerBound(ktdp::ConstructAccessTileOp tile,
+                                        unsigned r) {
+  if (auto range = anchorRange(tile, r))
+    return range->first;
+  return lowerBoundOf(tile.getBaseMap().getResult(r), tile.getIndices(), 0);
+}
+
+std::optional<int64_t> staticViewExtent(ktdp::ConstructMemoryViewOp view,
+                                        unsigned d) {
+  std::optional<int64_t> extent;
+  int64_t size = view.getStaticSizes()[d];
+  if (!ShapedType::isDynamic(size))
+    extent = size;
+  auto upper = ktdp::getUpperBoundMap(view.getCoordinateSet(), d);
+  if (succeeded(upper))
+    for (AffineExpr bound : upper->getResults())
+      if (auto c = dyn_cast<AffineConstantExpr>(bound))
+        extent = std::min(extent.value_or(INT64_MAX), c.getValue() + 1);
+  if (extent)
+    extent = std::max<int64_t>(*extent, 0);
+  return extent;
+}
+
+bool viewMayAlias(ktdp::ConstructMemoryViewOp view) {
+  // Coordinates map to distinct elements when, taking the dimensions by
+  // increasing stride, each stride exceeds the span of those before it
+  // (mixed radix); a dimension of unknown extent can only come last.
+  ArrayRef<int64_t> strides = view.getStaticStrides();
+  SmallVector<unsigned> order(strides.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto magnitude = [&](unsigned d) { return std::abs(strides[d]); };
+  llvm::sort(order, [&](unsigned a, unsigned b) {
+    return std::make_pair(magnitude(a), a) < std::make_pair(magnitude(b), b);
+  });
+  std::optional<int64_t> span = 0;
+  for (unsigned d : order) {
+    if (ShapedType::isDynamic(strides[d]))
+      return true;
+    std::optional<int64_t> extent = staticViewExtent(view, d);
+    if (extent && *extent <= 1)
+      continue;
+    if (!span || magnitude(d) <= *span)
+      return true;
+    span = extent ? std::optional<int64_t>(*span + (*extent - 1) *
+                                                       magnitude(d))
+                  : std::nullopt;
+  }
+  return false;
+}
+
+bool mayMaskRows(ktdp::ConstructAccessTileOp tile) {
+  auto view = ktdp::getAccessTileView(tile);
+  auto box = ktdp::getBoundingBox(tile.getAccessTileSet(), {});
+  if (!view || failed(box) || box->lower.size() != 2)
+    return false;
+  auto range = anchorRange(tile, 0);
+  auto extent = staticViewExtent(view, 0);
+  return !range || !extent || range->first < 0 ||
+         range->second + box->getExtents()[0] > *extent;
+}
+
+} // namespace mlir::ktdf

@@ -1,0 +1,63 @@
+//===- TileBounds.h - Where access tiles lie in their views -----*- C++ -*-===//
+//
+// This file declares the analyses ktdf-check-supported uses to decide
+// whether an access tile stays inside the coordinates its view holds: the
+// range of an index value over every compute tile and loop iteration, the
+// range of a tile's anchor, the static extent of a view along a dimension
+// (its sizes and its coordinate_set, whichever is tighter), and the check
+// that rows a transfer masks never reach a stored element.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_TILEBOUNDS_H
+#define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_TILEBOUNDS_H
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <optional>
+#include <utility>
+
+namespace mlir::ktdf {
+
+/// Inclusive bounds of an index value over every compute tile and loop
+/// iteration, when they follow from the grid, constant loop bounds and
+/// additions and multiplications by constants.
+std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth = 0);
+
+/// Bounds of the anchor's result `r` from the bounds of its operands.
+std::optional<std::pair<int64_t, int64_t>>
+anchorRange(ktdp::ConstructAccessTileOp tile, unsigned r);
+
+/// A lower bound of the anchor's result `r` that holds for every compute
+/// tile and loop iteration (loops start at their lower bound, tile ids and
+/// runtime arguments are not negative), also when its range is unknown.
+std::optional<int64_t> anchorLowerBound(ktdp::ConstructAccessTileOp tile,
+                                        unsigned r);
+
+/// The number of coordinates along dimension `d`, from 0, that `view` holds
+/// whatever its runtime arguments: the smaller of its static size and the
+/// constant upper bounds of its coordinate_set. None when both depend on
+/// runtime values.
+std::optional<int64_t> staticViewExtent(ktdp::ConstructMemoryViewOp view,
+                                        unsigned d);
+
+/// Whether the strides of `view` may map two coordinates it holds to the
+/// same element (then stores through it are not ordered by element).
+bool viewMayAlias(ktdp::ConstructMemoryViewOp view);
+
+/// Whether rows of 2-d access tile `tile` may lie outside its view: the
+/// transfers mask them (a load leaves them undefined, a store skips them).
+bool mayMaskRows(ktdp::ConstructAccessTileOp tile);
+
+/// Reports, at the op, every use of a load whose rows may be masked that
+/// the scheduler cannot prove harmless: each stored element must depend
+/// only on the same row of the loaded tile (no reduction across rows) and
+/// be stored through a 2-d tile whose rows are masked at least where the
+/// load's are. Returns whether it reported anything.
+bool checkMaskedRowUses(func::FuncOp func);
+
+} // namespace mlir::ktdf
+
+#endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_TILEBOUNDS_H
