@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileBounds.h"
+
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Scheduling/ScheduleTarget.h"
@@ -77,6 +79,8 @@ public:
         hops = hops.take_back();
       for (const Hop &hop : hops) {
         if (hop.kind == Hop::Feed) {
+          if (source == transfer.getSrc() && failed(checkUnmasked(source)))
+            return failure();
           auto newSlot = makeSlot(hop.unit, lane.compute, slotType);
           feeds.push_back({source, newSlot});
           slotMap[transfer.getDst()] = newSlot;
@@ -117,6 +121,8 @@ public:
       slotMap[transfer.getSrc()] = newSlot;
       if (lane.outbound.hops.size() == 1 ||
           isLocal(slotType.getDst().getValue())) {
+        if (failed(checkUnmasked(transfer.getDst())))
+          return failure();
         drains.push_back({newSlot, transfer.getDst()});
         continue;
       }
@@ -202,6 +208,19 @@ private:
     if (storeStages.empty())
       return pipeline.emitError("pipeline stores nothing");
     return success();
+  }
+
+  /// Fails, at the tile, when rows of an access tile the feed or drain unit
+  /// reaches directly may need masking: only a DMA transfer masks rows.
+  LogicalResult checkUnmasked(Value tileValue) {
+    auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
+    if (!tile || !mayMaskRows(tile))
+      return success();
+    return tile.emitError("rows of this access tile may lie outside its "
+                          "view, which only a DMA transfer masks, but "
+                          "device '")
+           << model.getName()
+           << "' moves it between memory and the compute unit directly";
   }
 
   /// Whether `kind` is the memory the compute unit is fed from and drained

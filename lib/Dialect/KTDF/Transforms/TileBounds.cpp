@@ -10,6 +10,7 @@
 #include "TileBounds.h"
 #include "IndexAnalysis.h"
 
+#include "ktflow/Dialect/KTDF/IR/KTDF.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 
@@ -32,6 +33,9 @@ std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
   if (matchPattern(v, m_ConstantInt(&k)))
     return Range{k.getSExtValue(), k.getSExtValue()};
   if (auto arg = dyn_cast<BlockArgument>(v)) {
+    // A point of the grid, once mapping has turned tile ids into these.
+    if (auto grid = dyn_cast<ParallelOp>(arg.getOwner()->getParentOp()))
+      return Range{0, grid.getExtents()[arg.getArgNumber()] - 1};
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     APInt lb, ub, step;
     if (!loop || arg != loop.getInductionVar() ||
@@ -120,6 +124,8 @@ static std::optional<int64_t> lowerBoundOf(Value v, int depth) {
   if (matchPattern(v, m_ConstantInt(&k)))
     return k.getSExtValue();
   if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (isa<ParallelOp>(arg.getOwner()->getParentOp()))
+      return 0;
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     if (!loop || arg != loop.getInductionVar())
       return std::nullopt;

@@ -22,7 +22,8 @@
 namespace mlir::ktdf {
 
 /// Inclusive bounds of an index value over every compute tile and loop
-/// iteration, when they follow from the grid, constant loop bounds and
+/// iteration, when they follow from the grid (tile ids in KTIR, the
+/// ktdf.parallel's arguments in ScheduleIR), constant loop bounds and
 /// additions and multiplications by constants.
 std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth = 0);
 
