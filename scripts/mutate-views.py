@@ -19,7 +19,8 @@ with the kernel's outputs pre-filled with 7, and classifies the outcome:
   CRASH     a signal, an LLVM fatal error, a timeout or an unlocated error
 
 Usage: scripts/mutate-views.py [--ktflow build/bin/ktflow] [--devices a,b]
-           [--kernels add,row_reduce] [-O0] [--jobs N] [--keep DIR] [-v]
+           [--kernels add,row_reduce] [-O0] [--pairs] [--jobs N]
+           [--keep DIR] [-v]
 Prints one line per WRONG/CRASH mutant and a summary; exits 1 if any.
 """
 
@@ -86,6 +87,39 @@ def mutants(text):
                        "\n".join(lines[:n] + [mutated] + lines[n + 1:]))
 
 
+def pair_mutants(text):
+    """Two-number mutants: an access-tile anchor literal moved by one,
+    together with an affine_set or memory-view literal changed by one (e.g.
+    a tile moved one column right and its view's set widened to match)."""
+    lines = text.split("\n")
+    anchors, others = [], []
+    for n, line in enumerate(lines):
+        if line.lstrip().startswith("//"):
+            continue
+        for span in mutable_spans(line):
+            if "ktdp.construct_access_tile" in line:
+                anchors.append((n, span))
+            elif "affine_set<" in line or "construct_memory_view" in line:
+                others.append((n, span))
+    for n1, (s1, e1) in anchors:
+        v1 = int(lines[n1][s1:e1])
+        for w1 in (v1 - 1, v1 + 1):
+            if w1 < 0:
+                continue
+            for n2, (s2, e2) in others:
+                v2 = int(lines[n2][s2:e2])
+                for w2 in (v2 - 1, v2 + 1):
+                    if w2 < 0 and "affine_set" not in lines[n2]:
+                        continue
+                    edited = list(lines)
+                    edited[n1] = lines[n1][:s1] + str(w1) + lines[n1][e1:]
+                    edited[n2] = lines[n2][:s2] + str(w2) + lines[n2][e2:]
+                    yield ("line %d col %d: %d -> %d and line %d col %d: "
+                           "%d -> %d" % (n1 + 1, s1 + 1, v1, w1, n2 + 1,
+                                         s2 + 1, v2, w2),
+                           "\n".join(edited))
+
+
 def outputs_of(ktflow, path, args):
     """Names of the tensors the kernel writes, from the interpreter."""
     cmd = [ktflow, "interp", path] + ["--arg=" + a for a in args]
@@ -132,6 +166,9 @@ def main():
     p.add_argument("-O0", dest="o0", action="store_true")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--keep", help="directory for the mutants' files")
+    p.add_argument("--pairs", action="store_true",
+                   help="two-number mutants (an anchor and a set or view "
+                        "literal) instead of one-number ones")
     p.add_argument("-v", dest="verbose", action="store_true",
                    help="print every outcome, not only WRONG and CRASH")
     opts = p.parse_args()
@@ -145,7 +182,8 @@ def main():
         outputs = outputs_of(opts.ktflow, src, args)
         with open(src) as f:
             text = f.read()
-        for i, (what, mutated) in enumerate(mutants(text)):
+        generate = pair_mutants if opts.pairs else mutants
+        for i, (what, mutated) in enumerate(generate(text)):
             path = os.path.join(work, "%s.%03d.mlir" % (kernel, i))
             with open(path, "w") as f:
                 f.write("%s// mutant of %s.mlir, %s\n" % (mutated, kernel, what))
