@@ -24,6 +24,7 @@ static void addCheckpoint(OpPassManager &pm, StringRef name) {
 void ktflow::buildMappingPipeline(OpPassManager &pm,
                                   const CompileOptions &) {
   pm.addPass(ktdf::createKTDFImportTarget());
+  pm.addPass(ktdf::createKTDFRecordTensorExtents());
   addCheckpoint(pm, "pre_mapping");
   pm.addPass(ktdp::createKTIRCheckLegality());
   pm.addPass(ktdf::createKTDFCheckSupported());

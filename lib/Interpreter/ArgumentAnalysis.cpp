@@ -12,10 +12,13 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace ktflow::interp;
@@ -221,6 +224,70 @@ ktflow::interp::findSharedMemory(func::FuncOp fn,
     return SharedMemory{literalStore, "global memory at literal addresses is "
                                       "both loaded and stored"};
   return std::nullopt;
+}
+
+/// The value of index `v` before the run: constants, scalar arguments,
+/// runtime_arg values and integer casts and arithmetic of those.
+static std::optional<int64_t>
+evaluateStatically(Value v,
+                   function_ref<std::optional<int64_t>(unsigned)> argValue,
+                   unsigned depth = 0) {
+  if (depth > 16)
+    return std::nullopt;
+  auto recurse = [&](Value operand) {
+    return evaluateStatically(operand, argValue, depth + 1);
+  };
+  APInt constant;
+  if (matchPattern(v, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+      return argValue(arg.getArgNumber());
+    return std::nullopt;
+  }
+  Operation *def = v.getDefiningOp();
+  if (auto extract = dyn_cast<ktdp::RuntimeArgExtractOp>(def)) {
+    auto type = cast<ktdp::RuntimeArgType>(extract.getInput().getType());
+    switch (extract.getKind()) {
+    case ktdp::RuntimeArgExtractKind::value:
+      return recurse(extract.getInput());
+    case ktdp::RuntimeArgExtractKind::granularity:
+      return type.getGranularity();
+    case ktdp::RuntimeArgExtractKind::upperbound:
+      return type.getUpperbound();
+    }
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp>(def))
+    return recurse(def->getOperand(0));
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
+    std::optional<int64_t> a = recurse(def->getOperand(0));
+    std::optional<int64_t> b = recurse(def->getOperand(1));
+    if (!a || !b)
+      return std::nullopt;
+    int64_t r;
+    bool overflow = isa<arith::AddIOp>(def)   ? llvm::AddOverflow(*a, *b, r)
+                    : isa<arith::SubIOp>(def) ? llvm::SubOverflow(*a, *b, r)
+                                              : llvm::MulOverflow(*a, *b, r);
+    return overflow ? std::nullopt : std::optional<int64_t>(r);
+  }
+  return std::nullopt;
+}
+
+LogicalResult ktflow::interp::addDeclaredFootprints(
+    func::FuncOp fn, unsigned position,
+    function_ref<std::optional<int64_t>(unsigned)> argValue,
+    ktflow::TensorExtentBuilder &extent) {
+  auto evaluate = [&](Value v) { return evaluateStatically(v, argValue); };
+  for (ktdp::ConstructMemoryViewOp view :
+       ktflow::getViewsAtArgument(fn, fn.getArgument(position))) {
+    std::optional<ktflow::ViewFootprint> footprint =
+        ktflow::getViewFootprint(view, 0, evaluate);
+    std::string message;
+    if (footprint && !extent.add(*footprint, message))
+      return view.emitOpError() << message;
+  }
+  return success();
 }
 
 std::vector<std::string>

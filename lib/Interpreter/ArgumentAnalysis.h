@@ -10,6 +10,7 @@
 #ifndef KTFLOW_LIB_INTERPRETER_ARGUMENTANALYSIS_H
 #define KTFLOW_LIB_INTERPRETER_ARGUMENTANALYSIS_H
 
+#include "ktflow/Analysis/TensorExtent.h"
 #include "ktflow/Interpreter/Interpreter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -43,6 +44,17 @@ struct SharedMemory {
 /// value (only which of two tiles' stores to one element lands last).
 std::optional<SharedMemory>
 findSharedMemory(mlir::func::FuncOp fn, llvm::ArrayRef<ArgumentInfo> args);
+
+/// Adds to `extent` the footprint of every view of `fn` at the start address
+/// of tensor argument `position` whose sizes and strides follow from
+/// constants and the values of scalar arguments (`argValue`), in program
+/// order: the extent the compiler gives the tensor. Views whose sizes depend
+/// on run-time values add theirs when they run. A view declaring memory
+/// before its tensor is an error at the view.
+mlir::LogicalResult addDeclaredFootprints(
+    mlir::func::FuncOp fn, unsigned position,
+    llvm::function_ref<std::optional<int64_t>(unsigned)> argValue,
+    ktflow::TensorExtentBuilder &extent);
 
 /// The SSA name of each argument of `fn`, read from `sourceText` at the
 /// argument's location ("" when the location does not point at `%name`).

@@ -257,6 +257,17 @@ LogicalResult Interpreter::run() {
                                                 std::move(data));
       region->seed = impl->options.seed;
       region->storeOnly = info.stored && !info.loaded;
+      if (!data &&
+          failed(addDeclaredFootprints(
+              fn, i,
+              [&](unsigned position) -> std::optional<int64_t> {
+                const std::optional<Scalar> &s = impl->scalars[position];
+                if (!s || isFloat(s->dtype))
+                  return std::nullopt;
+                return signedValue(s->i, s->dtype);
+              },
+              region->extent)))
+        return failure();
       Type type = info.type;
       if (auto runtimeArg = dyn_cast<ktdp::RuntimeArgType>(type))
         type = runtimeArg.getUnderlyingType();

@@ -142,8 +142,11 @@ Tensor MemRegion::toTensor() const {
   Tensor t;
   t.dtype = dtype.value_or(DType::F32);
   int64_t n = size();
+  ktflow::TensorExtent declared = extent.get();
   if (!shape.empty() && productOf(shape) == n)
     t.shape = shape;
+  else if (declared.numElements == n)
+    t.shape = declared.shape;
   else
     t.shape = {n};
   t.floats = floats;
@@ -245,13 +248,16 @@ llvm::Expected<MemRegion *> MemorySpace::bind(int64_t lo, int64_t hi,
           hi - region.base + 1, region.name));
     if (llvm::Error err = bindDType(region, dtype))
       return std::move(err);
-    if (region.growable && hi - region.base >= kMaxRegionElements)
+    // The region holds at least the elements its declared views reach.
+    int64_t needed =
+        std::max(hi - region.base + 1, region.extent.get().numElements);
+    if (region.growable && needed > kMaxRegionElements)
       return memoryError(llvm::formatv(
-          "the view reaches element {0} of '{1}', more than the "
+          "the views of '{1}' reach element {0}, more than the "
           "interpreter's limit of 2^28 elements",
-          hi - region.base, region.name));
+          needed - 1, region.name));
     if (region.growable)
-      region.growTo(hi - region.base + 1);
+      region.growTo(needed);
     return &region;
   }
   if (lo < 0)

@@ -13,6 +13,7 @@
 #ifndef KTFLOW_LIB_INTERPRETER_MEMORY_H
 #define KTFLOW_LIB_INTERPRETER_MEMORY_H
 
+#include "ktflow/Analysis/TensorExtent.h"
 #include "ktflow/Interpreter/Interpreter.h"
 #include "ktflow/Interpreter/Tensor.h"
 
@@ -49,9 +50,12 @@ struct MemRegion {
   std::vector<int64_t> ints;
   /// Whether a store has written into the region.
   bool written = false;
-  /// Shape of the largest row-major view starting at `base` (a guess of the
-  /// tensor's logical shape), or the .npy shape.
+  /// The .npy shape of a region whose data came from a file.
   llvm::SmallVector<int64_t, 4> shape;
+  /// The footprints of the views at the region (ktflow/Analysis/
+  /// TensorExtent.h), relative to `base`: the region's extent and logical
+  /// shape.
+  ktflow::TensorExtentBuilder extent;
 
   int64_t size() const {
     return static_cast<int64_t>(dtype && isFloat(*dtype) ? floats.size()
@@ -59,7 +63,8 @@ struct MemRegion {
   }
   /// Grows to `newSize` elements initialised from `init`.
   void growTo(int64_t newSize);
-  /// The region's contents as a tensor (flat unless `shape` covers it).
+  /// The region's contents as a tensor, in its .npy shape or the shape its
+  /// extent defines (flat when neither covers it).
   Tensor toTensor() const;
 };
 

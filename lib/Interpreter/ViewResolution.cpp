@@ -98,13 +98,15 @@ static LogicalResult runConstructMemoryView(TileExecutor &exec,
     llvm::Expected<MemRegion *> region = part.space->bind(lo, hi, *dtype);
     if (!region)
       return exec.error(op) << llvm::toString(region.takeError());
+    // Views that the static pass could not size add their footprint now.
     MemRegion &r = **region;
-    // Remember the largest row-major view at the start of a region as the
-    // tensor's logical shape.
-    if (r.growable && r.base == *offset &&
-        llvm::equal(*strides, rowMajorStrides(*sizes)) &&
-        (r.shape.empty() || productOf(*sizes) > productOf(r.shape)))
-      r.shape.assign(sizes->begin(), sizes->end());
+    ktflow::ViewFootprint footprint;
+    footprint.offset = *offset - r.base;
+    footprint.sizes = *sizes;
+    footprint.strides = *strides;
+    std::string message;
+    if (!r.extent.add(footprint, message))
+      return exec.error(op) << message;
   }
 
   auto view = std::make_shared<MemoryView>();

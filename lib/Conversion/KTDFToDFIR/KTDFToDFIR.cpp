@@ -13,6 +13,7 @@
 
 #include "Lowering.h"
 
+#include "ktflow/Analysis/TensorExtent.h"
 #include "ktflow/Conversion/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
@@ -112,43 +113,77 @@ LogicalResult KernelLowering::collectArguments() {
                   "view; scalar arguments are not supported yet";
       tensorSymbols[arg] = symbol;
     }
+    if (tensorSymbols.count(arg) &&
+        failed(collectTensorType(symbol, arg, std::nullopt)))
+      return failure();
   }
   // Views at literal addresses: one tensor per address, which must not
   // overlap another (the runtime places each tensor where it likes).
-  std::map<int64_t, std::pair<int64_t, ktdp::ConstructMemoryViewOp>> regions;
-  WalkResult walk = parallel.walk([&](ktdp::ConstructMemoryViewOp view) {
+  std::map<int64_t, ktdp::ConstructMemoryViewOp> literalViews;
+  parallel.walk([&](ktdp::ConstructMemoryViewOp view) {
     APInt literal;
     auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
-    if (!matchPattern(view.getOffset(), m_ConstantInt(&literal)) ||
-        (space && space->kind == ktdp::MemoryKind::ct_local))
-      return WalkResult::advance();
-    int64_t start = literal.getSExtValue(), extent = 1;
-    for (auto [size, stride] :
-         llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
-      extent += (size - 1) * stride;
-    auto [it, inserted] = regions.insert({start, {extent, view}});
-    if (!inserted && (it->second.first != extent ||
-                      it->second.second.getType() != view.getType())) {
-      view.emitError("views at literal address ")
-          << start << " disagree in shape or element type";
-      return WalkResult::interrupt();
-    }
-    literalSymbols[start] = "lit" + std::to_string(start);
-    return WalkResult::advance();
+    if (matchPattern(view.getOffset(), m_ConstantInt(&literal)) &&
+        !(space && space->kind == ktdp::MemoryKind::ct_local))
+      literalViews.insert({literal.getSExtValue(), view});
   });
-  if (walk.wasInterrupted())
-    return failure();
   int64_t end = 0;
-  for (auto &[start, entry] : regions) {
+  for (auto &[start, view] : literalViews) {
+    std::string symbol = "lit" + std::to_string(start);
+    if (failed(collectTensorType(symbol, {}, start)))
+      return failure();
     if (start < end)
-      return entry.second.emitError("the view at literal address ")
+      return view.emitError("the view at literal address ")
              << start << " overlaps the memory of another view at a literal "
                          "address; such aliasing is not supported yet";
-    end = start + entry.first;
+    end = start + tensorTypes[symbol].first.getNumElements();
+    literalSymbols[start] = symbol;
   }
   const ktflow::sched::Lane &lane0 = target.getLanes().front();
   globalMemory =
       target.getInstanceName(target.getGlobalMemory(), 0, lane0);
+  return success();
+}
+
+LogicalResult KernelLowering::collectTensorType(StringRef symbol,
+                                                BlockArgument arg,
+                                                std::optional<int64_t> literal) {
+  auto &[type, dims] = tensorTypes[symbol];
+  if (!literal) {
+    if (auto recorded = func.getArgAttrOfType<TypeAttr>(arg.getArgNumber(),
+                                                        ktflow::kTensorAttr)) {
+      type = cast<RankedTensorType>(recorded.getValue());
+      if (auto positions = func.getArgAttrOfType<DenseI64ArrayAttr>(
+              arg.getArgNumber(), ktflow::kTensorDimsAttr))
+        dims.assign(positions.asArrayRef().begin(),
+                    positions.asArrayRef().end());
+      return success();
+    }
+  } else if (auto recorded =
+                 func->getAttrOfType<DictionaryAttr>(ktflow::kLiteralTensorsAttr)) {
+    if (auto entry = recorded.getAs<TypeAttr>(std::to_string(*literal))) {
+      type = cast<RankedTensorType>(entry.getValue());
+      return success();
+    }
+  }
+  FailureOr<ktflow::DeclaredTensorShape> shape = ktflow::getDeclaredTensorShape(
+      literal ? ktflow::getViewsAtLiteral(func, *literal)
+              : ktflow::getViewsAtArgument(func, arg));
+  if (failed(shape))
+    return failure();
+  type = RankedTensorType::get(shape->shape, shape->elementType);
+  if (literal && !type.hasStaticShape())
+    return func.emitError("views at literal address ")
+           << *literal << " need static sizes";
+  for (Value size : shape->dynamicSizes) {
+    auto extract = size.getDefiningOp<ktdp::RuntimeArgExtractOp>();
+    auto runtimeArg =
+        extract ? dyn_cast<BlockArgument>(extract.getInput()) : BlockArgument();
+    if (!runtimeArg)
+      return func.emitError("a dynamic size of the tensor ")
+             << symbol << " is not a runtime argument";
+    dims.push_back(runtimeArg.getArgNumber());
+  }
   return success();
 }
 
@@ -360,20 +395,17 @@ void KernelLowering::declare(OpBuilder &b) {
           ktdp::getAccessTileView(op.getDst()).getOffset() == arg)
         written = true;
     });
-    auto memref = cast<MemRefType>(view.getType());
+    auto &[type, dimArgs] = tensorTypes[it->second];
     SmallVector<Attribute> dims;
-    for (Value size : view.getSizes()) {
-      auto extract = size.getDefiningOp<ktdp::RuntimeArgExtractOp>();
+    for (int64_t position : dimArgs)
       dims.push_back(FlatSymbolRefAttr::get(
-          ctx, runtimeSymbols[cast<BlockArgument>(extract->getOperand(0))]));
-    }
+          ctx, runtimeSymbols[entry.getArgument(position)]));
     auto role = written ? (read ? dfir::TensorRole::inout
                                 : dfir::TensorRole::output)
                         : dfir::TensorRole::input;
     dfir::TensorOp::create(
-        b, view.getLoc(), role, it->second,
-        RankedTensorType::get(memref.getShape(), memref.getElementType()),
-        globalMemory, dims.empty() ? ArrayAttr() : b.getArrayAttr(dims));
+        b, view.getLoc(), role, it->second, type, globalMemory,
+        dims.empty() ? ArrayAttr() : b.getArrayAttr(dims));
   }
   for (auto &entry : literalSymbols) {
     const std::string &symbol = entry.second;
@@ -393,14 +425,12 @@ void KernelLowering::declare(OpBuilder &b) {
     });
     if (!view)
       continue;
-    auto memref = cast<MemRefType>(view.getType());
     auto role = written ? (read ? dfir::TensorRole::inout
                                 : dfir::TensorRole::output)
                         : dfir::TensorRole::input;
-    dfir::TensorOp::create(
-        b, view.getLoc(), role, symbol,
-        RankedTensorType::get(memref.getShape(), memref.getElementType()),
-        globalMemory, ArrayAttr());
+    dfir::TensorOp::create(b, view.getLoc(), role, symbol,
+                           tensorTypes[symbol].first, globalMemory,
+                           ArrayAttr());
   }
   auto regions = func->getAttrOfType<DictionaryAttr>("ktdf.scratchpad");
   int64_t lanes = target.getLanes().size();

@@ -81,6 +81,10 @@ public:
   /// Literal start address (elements) -> symbol, for views at literal
   /// addresses: each becomes a tensor of its own.
   std::map<int64_t, std::string> literalSymbols;
+  /// The tensor type of each tensor symbol (ktflow/Analysis/TensorExtent.h)
+  /// and, per dynamic dimension, the runtime argument giving it.
+  llvm::StringMap<std::pair<RankedTensorType, SmallVector<int64_t>>>
+      tensorTypes;
   /// The symbol of the tensor a view starts (a kernel argument or a literal
   /// address), or "".
   std::string tensorOf(Value viewOffset) const;
@@ -112,6 +116,11 @@ public:
 
 private:
   LogicalResult collectArguments();
+  /// The type of the tensor at kernel argument `arg` or at literal address
+  /// `literal`: as --ktdf-record-tensor-extents recorded it, else from the
+  /// views at that address now.
+  LogicalResult collectTensorType(StringRef symbol, BlockArgument arg,
+                                  std::optional<int64_t> literal);
   LogicalResult planInstances();
   LogicalResult collectPipelines();
   /// Channels from the stages writing exported buffers to their readers.

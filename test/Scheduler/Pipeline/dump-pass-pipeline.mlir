@@ -8,6 +8,7 @@
 
 // CHECK:      builtin.module(
 // CHECK-NEXT:   ktdf-import-target,
+// CHECK-NEXT:   ktdf-record-tensor-extents,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},
 // CHECK-NEXT:   ktir-check-legality,
 // CHECK-NEXT:   ktdf-check-supported,

@@ -36,6 +36,30 @@ def KTDFImportTarget : Pass<"ktdf-import-target", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::ktdf_arch::KTDFArchDialect"];
 }
 
+def KTDFRecordTensorExtents
+    : Pass<"ktdf-record-tensor-extents", "::mlir::ModuleOp"> {
+  let summary = "Record every tensor's extent before any view can be dropped";
+  let description = [{
+    Computes, for each kernel argument that is the start address of memory
+    views and for each literal address of global memory, the tensor's
+    extent under the definition the interpreter shares
+    (`ktflow/Analysis/TensorExtent.h`: the elements every view at that
+    address declares), and records it: `ktdf.tensor` (a tensor type, `?`
+    for dimensions given by runtime arguments, whose positions
+    `ktdf.tensor_dims` lists) on the argument, `ktdf.literal_tensors` on the
+    function. It runs first, so that views later passes fold away still
+    count. Views with dynamic sizes whose extent would depend on the sizes'
+    values beyond the sizes themselves are an error at the view.
+
+    ```mlir
+    func.func @k(%a: index {ktdf.tensor = tensor<96x64xf16>}, ...)
+    func.func @k(%x: index {ktdf.tensor = tensor<?x64xf16>,
+                            ktdf.tensor_dims = array<i64: 2>}, ...,
+                 %M: !ktdp.runtime_arg<index>)
+    ```
+  }];
+}
+
 def KTDFApplyDevicePatterns
     : Pass<"ktdf-apply-device-patterns", "::mlir::ModuleOp"> {
   let summary = "Apply the device's PDL patterns of one checkpoint";

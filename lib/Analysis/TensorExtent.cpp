@@ -1,0 +1,249 @@
+//===- TensorExtent.cpp - How large a kernel's tensors are ----------------===//
+//
+// This file implements the shared definition of a tensor's extent (see
+// TensorExtent.h) and the collection of the views it is computed from.
+// Footprint arithmetic is checked: a view whose last element does not fit
+// in 2^62 is an error rather than a wrapped extent.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Analysis/TensorExtent.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace ktflow;
+
+static constexpr int64_t kMaxElement = int64_t(1) << 62;
+
+bool ViewFootprint::isRowMajor() const {
+  int64_t expected = 1;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    // A dimension of one element has no stride to speak of.
+    if (sizes[d] > 1 && strides[d] != expected)
+      return false;
+    if (llvm::MulOverflow(expected, std::max<int64_t>(sizes[d], 1), expected))
+      return false;
+  }
+  return true;
+}
+
+bool TensorExtentBuilder::add(const ViewFootprint &fp, std::string &message) {
+  hasFootprint = true;
+  bool empty = llvm::any_of(fp.sizes, [](int64_t s) { return s <= 0; });
+  int64_t lo = fp.offset, hi = fp.offset, elements = 1;
+  if (!empty) {
+    for (auto [size, stride] : llvm::zip(fp.sizes, fp.strides)) {
+      int64_t span;
+      if (llvm::MulOverflow(size - 1, stride, span) ||
+          llvm::AddOverflow(span < 0 ? lo : hi, span, span < 0 ? lo : hi) ||
+          llvm::MulOverflow(elements, size, elements) || hi >= kMaxElement ||
+          lo <= -kMaxElement) {
+        message = "the view declares elements past 2^62";
+        return false;
+      }
+    }
+    if (lo < 0) {
+      message = "the view declares element " + std::to_string(lo) +
+                ", before the start of its tensor";
+      return false;
+    }
+    end = std::max(end, hi + 1);
+  } else {
+    elements = 0;
+  }
+  if (fp.offset == 0 && fp.isRowMajor() && elements > rowMajorElements) {
+    rowMajorShape = fp.sizes;
+    rowMajorElements = elements;
+  }
+  return true;
+}
+
+void TensorExtentBuilder::merge(const TensorExtentBuilder &other,
+                                int64_t offset) {
+  if (!other.hasFootprint)
+    return;
+  hasFootprint = true;
+  if (other.end > 0)
+    end = std::max(end, other.end + offset);
+  // Only footprints that still start at element 0 may give the shape.
+  if (offset == 0 && other.rowMajorElements > rowMajorElements) {
+    rowMajorShape = other.rowMajorShape;
+    rowMajorElements = other.rowMajorElements;
+  }
+}
+
+TensorExtent TensorExtentBuilder::get() const {
+  TensorExtent extent;
+  extent.numElements = end;
+  if (rowMajorShape && rowMajorElements == end)
+    extent.shape = *rowMajorShape;
+  else
+    extent.shape = {end};
+  return extent;
+}
+
+FailureOr<TensorExtent>
+ktflow::computeTensorExtent(ArrayRef<ViewFootprint> footprints,
+                            std::string &message) {
+  TensorExtentBuilder builder;
+  for (const ViewFootprint &fp : footprints)
+    if (!builder.add(fp, message))
+      return failure();
+  return builder.get();
+}
+
+/// The constant value of `v`, or what `evaluate` says it is.
+static std::optional<int64_t> resolve(Value v, IndexEvaluator evaluate) {
+  APInt constant;
+  if (matchPattern(v, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  if (evaluate)
+    return evaluate(v);
+  return std::nullopt;
+}
+
+static std::optional<SmallVector<int64_t, 4>>
+resolveAll(ArrayRef<OpFoldResult> values, IndexEvaluator evaluate) {
+  SmallVector<int64_t, 4> result;
+  for (OpFoldResult ofr : values) {
+    if (auto attr = dyn_cast<Attribute>(ofr)) {
+      result.push_back(cast<IntegerAttr>(attr).getInt());
+      continue;
+    }
+    std::optional<int64_t> v = resolve(cast<Value>(ofr), evaluate);
+    if (!v)
+      return std::nullopt;
+    result.push_back(*v);
+  }
+  return result;
+}
+
+std::optional<ViewFootprint>
+ktflow::getViewFootprint(ktdp::ConstructMemoryViewOp view, int64_t offset,
+                         IndexEvaluator evaluate) {
+  std::optional<SmallVector<int64_t, 4>> sizes =
+      resolveAll(view.getMixedSizes(), evaluate);
+  std::optional<SmallVector<int64_t, 4>> strides =
+      resolveAll(view.getMixedStrides(), evaluate);
+  if (!sizes || !strides || sizes->size() != strides->size())
+    return std::nullopt;
+  ViewFootprint fp;
+  fp.offset = offset;
+  fp.sizes = std::move(*sizes);
+  fp.strides = std::move(*strides);
+  return fp;
+}
+
+SmallVector<ktdp::ConstructMemoryViewOp>
+ktflow::getViewsAtArgument(func::FuncOp fn, BlockArgument arg) {
+  SmallVector<ktdp::ConstructMemoryViewOp> views;
+  fn.walk([&](ktdp::ConstructMemoryViewOp view) {
+    if (view.getOffset() == arg)
+      views.push_back(view);
+  });
+  return views;
+}
+
+SmallVector<ktdp::ConstructMemoryViewOp>
+ktflow::getViewsAtLiteral(func::FuncOp fn, int64_t address) {
+  SmallVector<ktdp::ConstructMemoryViewOp> views;
+  fn.walk([&](ktdp::ConstructMemoryViewOp view) {
+    APInt literal;
+    if (view.getMemorySpaceInterface().getMemoryKind() ==
+            ktdp::MemoryKind::global &&
+        matchPattern(view.getOffset(), m_ConstantInt(&literal)) &&
+        literal.getSExtValue() == address)
+      views.push_back(view);
+  });
+  return views;
+}
+
+/// Whether two mixed size/stride lists are the same values.
+static bool sameMixed(ArrayRef<OpFoldResult> a, ArrayRef<OpFoldResult> b) {
+  return a.size() == b.size() &&
+         llvm::all_of(llvm::zip(a, b), [](auto pair) {
+           auto [x, y] = pair;
+           return x == y;
+         });
+}
+
+FailureOr<DeclaredTensorShape>
+ktflow::getDeclaredTensorShape(ArrayRef<ktdp::ConstructMemoryViewOp> views) {
+  if (views.empty())
+    return failure();
+  ktdp::ConstructMemoryViewOp first = views.front();
+  DeclaredTensorShape declared;
+  declared.elementType = cast<MemRefType>(first.getType()).getElementType();
+  for (ktdp::ConstructMemoryViewOp view : views)
+    if (cast<MemRefType>(view.getType()).getElementType() !=
+        declared.elementType)
+      return view.emitError("views of element types ")
+             << declared.elementType << " and "
+             << cast<MemRefType>(view.getType()).getElementType()
+             << " start at the same address";
+
+  SmallVector<ViewFootprint> footprints;
+  for (ktdp::ConstructMemoryViewOp view : views) {
+    std::optional<ViewFootprint> fp = getViewFootprint(view, 0);
+    if (!fp)
+      break;
+    footprints.push_back(std::move(*fp));
+  }
+  if (footprints.size() == views.size()) {
+    std::string message;
+    TensorExtentBuilder builder;
+    for (auto [i, fp] : llvm::enumerate(footprints))
+      if (!builder.add(fp, message))
+        return ktdp::ConstructMemoryViewOp(views[i]).emitError(message);
+    declared.shape = builder.get().shape;
+    return declared;
+  }
+
+  // Dynamic sizes: the tensor's size must not depend on which values they
+  // take at run time beyond the sizes themselves.
+  SmallVector<OpFoldResult> sizes = first.getMixedSizes();
+  SmallVector<OpFoldResult> strides = first.getMixedStrides();
+  if (sizes.size() != strides.size())
+    return first.emitError("the view has ")
+           << sizes.size() << " sizes but " << strides.size() << " strides";
+  for (ktdp::ConstructMemoryViewOp view : views.drop_front())
+    if (!sameMixed(view.getMixedSizes(), sizes) ||
+        !sameMixed(view.getMixedStrides(), strides))
+      return view.emitError(
+          "views with dynamic sizes at one start address must all have the "
+          "same sizes and strides (the tensor's extent would depend on the "
+          "sizes' run-time values)");
+  ViewFootprint trailing;
+  for (auto [d, size] : llvm::enumerate(sizes)) {
+    auto stride = dyn_cast<Attribute>(strides[d]);
+    auto staticSize = dyn_cast<Attribute>(size);
+    if (!stride || (d > 0 && !staticSize))
+      return first.emitError(
+          "a view with dynamic sizes must have static strides and its "
+          "dynamic sizes in the outermost dimension (the tensor's extent "
+          "would depend on the sizes' run-time values)");
+    trailing.sizes.push_back(
+        d == 0 ? 1 : cast<IntegerAttr>(staticSize).getInt());
+    trailing.strides.push_back(cast<IntegerAttr>(stride).getInt());
+    if (staticSize) {
+      declared.shape.push_back(cast<IntegerAttr>(staticSize).getInt());
+    } else {
+      declared.shape.push_back(ShapedType::kDynamic);
+      declared.dynamicSizes.push_back(cast<Value>(size));
+    }
+  }
+  // Row-major in the trailing dimensions, and the outermost stride spans
+  // exactly one of them.
+  int64_t inner = 1;
+  for (int64_t s : ArrayRef(trailing.sizes).drop_front())
+    inner *= std::max<int64_t>(s, 1);
+  if (!trailing.isRowMajor() ||
+      (trailing.strides.size() > 0 && trailing.strides.front() != inner))
+    return first.emitError(
+        "a view with dynamic sizes must be row-major (the tensor's extent "
+        "would depend on the sizes' run-time values)");
+  return declared;
+}

@@ -1,0 +1,56 @@
+// RUN: ktflow-opt %s --ktdf-record-tensor-extents -split-input-file | FileCheck %s
+
+// Every view at an argument counts, accessed or not: the tensor is the
+// largest row-major view at its start when that covers the rest.
+
+#r96 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#r128 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+// CHECK-LABEL: func.func @two_views
+// CHECK-SAME: %{{.*}}: index {ktdf.tensor = tensor<128x64xf16>}
+func.func @two_views(%y_ptr: index) attributes {grid = [32, 1]} {
+  %a = ktdp.construct_memory_view %y_ptr, sizes: [96, 64], strides: [64, 1] {coordinate_set = #r96, memory_space = #ktdp.memory_space<global>} : memref<96x64xf16>
+  %b = ktdp.construct_memory_view %y_ptr, sizes: [128, 64], strides: [64, 1] {coordinate_set = #r128, memory_space = #ktdp.memory_space<global>} : memref<128x64xf16>
+  return
+}
+
+// -----
+
+// Padded rows: no row-major view covers the 95 * 72 + 64 elements, so the
+// tensor is flat. The coordinate set is tighter than the sizes; the sizes
+// declare the memory.
+#tight = affine_set<(d0, d1) : (d0 >= 0, -d0 + 94 >= 0, d1 >= 0, -d1 + 62 >= 0)>
+// CHECK-LABEL: func.func @padded
+// CHECK-SAME: %{{.*}}: index {ktdf.tensor = tensor<6904xf16>}
+func.func @padded(%x_ptr: index) attributes {grid = [32, 1]} {
+  %a = ktdp.construct_memory_view %x_ptr, sizes: [96, 64], strides: [72, 1] {coordinate_set = #tight, memory_space = #ktdp.memory_space<global>} : memref<96x64xf16, strided<[72, 1]>>
+  return
+}
+
+// -----
+
+// A runtime-argument size: the dimension names the argument (position 1).
+#rows = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+// CHECK-LABEL: func.func @dynamic
+// CHECK-SAME: %{{.*}}: index {ktdf.tensor = tensor<?x64xf16>, ktdf.tensor_dims = array<i64: 1>}
+func.func @dynamic(%x_ptr: index, %M_arg: !ktdp.runtime_arg<index, upperbound = 1024>) attributes {grid = [32]} {
+  %M = ktdp.runtime_arg_extract value from %M_arg : !ktdp.runtime_arg<index, upperbound = 1024> -> index
+  %a = ktdp.construct_memory_view %x_ptr, sizes: [%M, 64], strides: [64, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>
+  %b = ktdp.construct_memory_view %x_ptr, sizes: [%M, 64], strides: [64, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>
+  return
+}
+
+// -----
+
+// Literal addresses, one tensor each, from the views at that address.
+#s64 = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#s128 = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>
+// CHECK-LABEL: func.func @literals
+// CHECK-SAME: ktdf.literal_tensors = {"0" = tensor<128xf16>, "4096" = tensor<64xi32>}
+func.func @literals() attributes {grid = [1, 1]} {
+  %c0 = arith.constant 0 : index        // activations (f16)
+  %c4096 = arith.constant 4096 : index  // indices (i32)
+  %a = ktdp.construct_memory_view %c0, sizes: [64], strides: [1] {coordinate_set = #s64, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  %b = ktdp.construct_memory_view %c0, sizes: [128], strides: [1] {coordinate_set = #s128, memory_space = #ktdp.memory_space<global>} : memref<128xf16>
+  %c = ktdp.construct_memory_view %c4096, sizes: [64], strides: [1] {coordinate_set = #s64, memory_space = #ktdp.memory_space<global>} : memref<64xi32>
+  return
+}
