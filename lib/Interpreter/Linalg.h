@@ -57,15 +57,18 @@ struct LinalgPlan {
   llvm::SmallVector<int, 2> combineInstr;
   llvm::SmallVector<unsigned, 2> combineOperand;
 
-  /// Wide accumulation (docs/interpreter.md §4), set by
-  /// widenAccumulators: per output, its element type when the op holds its
-  /// accumulator in f32 (a 16-bit float), else std::nullopt. Empty when no
-  /// output is widened.
+  /// Outputs held in `wideType` while the op runs (a wide accumulator,
+  /// docs/interpreter.md §4, or a magnitude): per output, its own element
+  /// type, else std::nullopt. Empty when no output is held wide.
   llvm::SmallVector<std::optional<DType>, 2> wideOutputs;
+  DType wideType = DType::F32;
   /// A named contraction (linalg.matmul, ...) with widened outputs: the
   /// products accumulate from zero, the sum rounds once to the output type
   /// and is then added into `outs` (one more rounding).
   bool addIntoOutputs = false;
+  /// A magnitude plan (buildMagnitudePlan): each output folds
+  /// |init| + Σ|x| in f64 instead of the op's result.
+  bool magnitude = false;
 
   unsigned inputSlot(unsigned i) const { return i; }
   /// Slot of output block argument k, or -1 without output arguments.
@@ -87,8 +90,8 @@ std::unique_ptr<LinalgPlan> buildLinalgPlan(mlir::Operation *op,
 /// outputs.
 void widenAccumulators(LinalgPlan &plan, bool isContraction);
 
-/// The f32 tensor a widened output accumulates in: `init` exactly, or zeros
-/// for a plan that adds into its outputs.
+/// The tensor of `plan.wideType` a wide output folds into: `init` exactly,
+/// zeros for a plan that adds into its outputs, |init| for a magnitude plan.
 std::shared_ptr<Tensor> makeWideOutput(const LinalgPlan &plan,
                                        const Tensor &init);
 
@@ -96,6 +99,25 @@ std::shared_ptr<Tensor> makeWideOutput(const LinalgPlan &plan,
 /// that adds into its outputs, adds `init` with one more rounding).
 void finishWideOutput(const LinalgPlan &plan, Tensor &wide, const Tensor &init,
                       DType t);
+
+/// Whether the op folds floats with addf or mulf: its results depend on the
+/// order of the fold, which another execution (the device) may change.
+bool isReorderable(const LinalgPlan &plan);
+
+/// For a plan whose outputs fold with addf, the plan of the same op that
+/// computes, per output element, |init| + Σ|x| in f64 (x: what each point
+/// adds). Null for other plans.
+std::unique_ptr<LinalgPlan> buildMagnitudePlan(const LinalgPlan &plan);
+
+/// Displaces every result of a reorderable reduction of `terms` points per
+/// output element (results in `outputs`, magnitudes from the magnitude
+/// plan) by its reorder bound: n·ε·(|init| + Σ|x|) for a sum, n·ε·|r| for
+/// a product, plus one ulp of the result type, with ε the machine epsilon
+/// of the accumulator's type (docs/interpreter.md §9).
+void displaceByReorderBound(
+    const LinalgPlan &plan, int64_t terms,
+    llvm::ArrayRef<std::shared_ptr<Tensor>> outputs,
+    llvm::ArrayRef<std::shared_ptr<Tensor>> magnitudes);
 
 } // namespace ktflow::interp
 

@@ -47,6 +47,8 @@ public:
   LogicalResult run();
 
 private:
+  /// Computes the outputs (without binding the op's results).
+  LogicalResult compute();
   LogicalResult bindOperands();
   LogicalResult computeRanges();
   LogicalResult checkLinearBounds();
@@ -494,7 +496,7 @@ int LinalgRun::chooseColumnDim() const {
   return best;
 }
 
-LogicalResult LinalgRun::run() {
+LogicalResult LinalgRun::compute() {
   if (failed(bindOperands()) || failed(computeRanges()))
     return failure();
   // The op costs its iteration space: charge it before computing it.
@@ -555,11 +557,33 @@ LogicalResult LinalgRun::run() {
   }
   if (failed(result))
     return failure();
-  for (unsigned k = 0; k < plan.numOutputs; ++k) {
-    if (!plan.wideOutputs.empty() && plan.wideOutputs[k])
+  for (unsigned k = 0; k < plan.numOutputs; ++k)
+    if (!plan.wideOutputs.empty() && plan.wideOutputs[k] && !plan.magnitude)
       finishWideOutput(plan, *outputs[k], *inits[k], *plan.wideOutputs[k]);
-    exec.set(op->getResult(k), TensorRef(outputs[k]));
+  return success();
+}
+
+LogicalResult LinalgRun::run() {
+  if (failed(compute()))
+    return failure();
+  // A run that measures how far a reordered reduction may move the
+  // kernel's outputs (InterpreterOptions::displacedReduction).
+  if (op == exec.state.options.displacedReduction && isReorderable(plan)) {
+    llvm::SmallVector<std::shared_ptr<Tensor>, 2> magnitudes;
+    if (std::unique_ptr<LinalgPlan> magnitude = buildMagnitudePlan(plan)) {
+      LinalgRun magnitudeRun(exec, op, *magnitude);
+      if (failed(magnitudeRun.compute()))
+        return failure();
+      magnitudes = magnitudeRun.outputs;
+    }
+    int64_t terms = 1;
+    for (unsigned d = 0; d < plan.numLoops; ++d)
+      if (plan.isReduction[d])
+        terms *= ranges[d];
+    displaceByReorderBound(plan, terms, outputs, magnitudes);
   }
+  for (unsigned k = 0; k < plan.numOutputs; ++k)
+    exec.set(op->getResult(k), TensorRef(outputs[k]));
   return success();
 }
 

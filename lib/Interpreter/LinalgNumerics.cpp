@@ -7,11 +7,20 @@
 // reduce f16. Per-element work that does not read an accumulator keeps
 // rounding once per op. The policy is a rewrite of the decoded plan's types
 // plus an f32 output tensor, so the executor's loops are the same for both
-// policies.
+// policies. It also implements the reorder bounds of `ktflow run --check`
+// (docs/interpreter.md §9): which reductions depend on the order of their
+// fold, the magnitude Σ|x| of a sum (the same op rewritten to fold |x| in
+// f64), and the displacement of a reduction's results by their bound.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Linalg.h"
+
+#include "ktflow/Interpreter/Interpreter.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+#include <cmath>
 
 using namespace ktflow::interp;
 
@@ -93,12 +102,17 @@ void ktflow::interp::widenAccumulators(LinalgPlan &plan, bool isContraction) {
 std::shared_ptr<Tensor> ktflow::interp::makeWideOutput(const LinalgPlan &plan,
                                                        const Tensor &init) {
   auto wide = std::make_shared<Tensor>();
-  wide->dtype = DType::F32;
+  wide->dtype = plan.wideType;
   wide->shape = init.shape;
-  if (plan.addIntoOutputs)
+  if (plan.magnitude) {
+    wide->floats.resize(init.floats.size());
+    for (size_t i = 0; i < init.floats.size(); ++i)
+      wide->floats[i] = std::fabs(init.floats[i]);
+  } else if (plan.addIntoOutputs) {
     wide->floats.assign(init.floats.size(), 0.0);
-  else
+  } else {
     wide->floats = init.floats; // 16-bit values are exact in f32
+  }
   return wide;
 }
 
@@ -111,4 +125,102 @@ void ktflow::interp::finishWideOutput(const LinalgPlan &plan, Tensor &wide,
     roundArray(t, wide.floats.data(), wide.floats.size());
   }
   wide.dtype = t;
+}
+
+bool ktflow::interp::isReorderable(const LinalgPlan &plan) {
+  if (!plan.simpleCombine)
+    return false;
+  return llvm::any_of(plan.combineInstr, [&](int i) {
+    if (i < 0)
+      return false;
+    const EwOp &ew = plan.instrs[i].ew;
+    return isFloat(ew.resultType) &&
+           (ew.kind == EwKind::AddF || ew.kind == EwKind::MulF);
+  });
+}
+
+std::unique_ptr<LinalgPlan>
+ktflow::interp::buildMagnitudePlan(const LinalgPlan &plan) {
+  if (!plan.simpleCombine || plan.numOutputs == 0)
+    return nullptr;
+  auto mag = std::make_unique<LinalgPlan>(plan);
+  mag->wideOutputs.assign(plan.numOutputs, std::nullopt);
+  for (unsigned k = 0; k < plan.numOutputs; ++k) {
+    int p = mag->combineInstr[k];
+    if (p < 0 || mag->instrs[p].ew.kind != EwKind::AddF)
+      return nullptr;
+    // |x| into a new f64 slot, right before the combiner.
+    unsigned x = mag->combineOperand[k];
+    unsigned absSlot = mag->slotTypes.size();
+    mag->slotTypes.push_back(DType::F64);
+    BodyInstr abs;
+    abs.ew.kind = EwKind::AbsF;
+    abs.ew.resultType = DType::F64;
+    abs.ew.operandTypes = {mag->slotTypes[x]};
+    abs.operands = {x};
+    abs.result = absSlot;
+    mag->instrs.insert(mag->instrs.begin() + p, abs);
+    for (int &c : mag->combineInstr)
+      if (c >= p)
+        ++c;
+    BodyInstr &combine = mag->instrs[p + 1];
+    for (unsigned &operand : combine.operands)
+      if (operand == x)
+        operand = absSlot;
+    combine.ew.resultType = DType::F64;
+    combine.ew.operandTypes.assign(combine.operands.size(), DType::F64);
+    mag->slotTypes[combine.result] = DType::F64;
+    unsigned out = mag->outputSlot(k);
+    mag->wideOutputs[k] = plan.wideOutputs.empty() || !plan.wideOutputs[k]
+                              ? plan.slotTypes[out]
+                              : *plan.wideOutputs[k];
+    mag->slotTypes[out] = DType::F64;
+    mag->combineOperand[k] = absSlot;
+  }
+  mag->wideType = DType::F64;
+  mag->addIntoOutputs = false;
+  mag->magnitude = true;
+  return mag;
+}
+
+void ktflow::interp::displaceByReorderBound(
+    const LinalgPlan &plan, int64_t terms,
+    llvm::ArrayRef<std::shared_ptr<Tensor>> outputs,
+    llvm::ArrayRef<std::shared_ptr<Tensor>> magnitudes) {
+  for (unsigned k = 0; k < plan.numOutputs; ++k) {
+    int p = plan.combineInstr[k];
+    Tensor &out = *outputs[k];
+    if (p < 0 || !isFloat(out.dtype))
+      continue;
+    EwKind kind = plan.instrs[p].ew.kind;
+    if (kind != EwKind::AddF && kind != EwKind::MulF)
+      continue;
+    // The accumulator's type: f32 when widened, else the output's own.
+    DType acc = plan.slotTypes[plan.outputSlot(k)];
+    double eps = unitInLastPlace(1.0, acc);
+    for (size_t i = 0; i < out.floats.size(); ++i) {
+      double r = out.floats[i];
+      double size = kind == EwKind::AddF && k < magnitudes.size()
+                        ? magnitudes[k]->floats[i]
+                        : std::fabs(r);
+      double bound = static_cast<double>(terms) * eps * size +
+                     unitInLastPlace(r, out.dtype);
+      out.floats[i] = roundToDType(r + bound, out.dtype);
+    }
+  }
+}
+
+std::vector<mlir::Operation *>
+ktflow::interp::findReorderableReductions(mlir::ModuleOp module) {
+  std::vector<mlir::Operation *> ops;
+  module.walk([&](mlir::linalg::LinalgOp op) {
+    if (op.getNumReductionLoops() == 0)
+      return;
+    std::string error;
+    mlir::Operation *errorOp = nullptr;
+    std::unique_ptr<LinalgPlan> plan = buildLinalgPlan(op, error, errorOp);
+    if (plan && isReorderable(*plan))
+      ops.push_back(op);
+  });
+  return ops;
 }

@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/bit.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -312,6 +313,17 @@ double ktflow::interp::maxFinite(DType t) {
   if (t == DType::F32)
     return std::numeric_limits<float>::max();
   return std::numeric_limits<double>::max();
+}
+
+double ktflow::interp::unitInLastPlace(double x, DType t) {
+  int mantBits = 52, minExp = -1022;
+  if (const FloatFormat *f = formatOf(t))
+    mantBits = f->mantBits, minExp = f->minExp;
+  else if (t == DType::F32)
+    mantBits = 23, minExp = -126;
+  int e = x != 0 && std::isfinite(x) ? std::max(std::ilogb(x), minExp)
+                                     : minExp;
+  return std::ldexp(1.0, e - mantBits);
 }
 
 int64_t ktflow::interp::floatToInt(double x, DType t, bool isUnsigned) {

@@ -1,7 +1,8 @@
 //===- RunSupport.cpp - Inputs, roofline and checks of `ktflow run` -------===//
 //
-// This file implements the input generators, the roofline bound and the
-// tolerance check of `ktflow run`.
+// This file implements the input generators, the roofline bound, the
+// reorder bounds (extra interpreter runs with one reduction displaced at a
+// time) and the tolerance check of `ktflow run`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace llvm;
 using namespace ktflow;
@@ -165,10 +167,54 @@ RooflineBound ktflow::driver::computeRoofline(const bundle::Bundle &bundle,
   return bound;
 }
 
+Expected<std::vector<std::vector<double>>> ktflow::driver::computeReorderBounds(
+    mlir::ModuleOp module, StringRef source,
+    const interp::InterpreterOptions &options,
+    const ReferenceBindings &bindings, ArrayRef<std::string> names,
+    ArrayRef<interp::Tensor> expected) {
+  std::vector<std::vector<double>> bounds;
+  for (const interp::Tensor &t : expected)
+    bounds.emplace_back(t.numElements(), 0.0);
+  for (mlir::Operation *reduction : interp::findReorderableReductions(module)) {
+    interp::InterpreterOptions displaced = options;
+    displaced.displacedReduction = reduction;
+    interp::Interpreter run(module, displaced);
+    if (Error e = run.selectFunction())
+      return std::move(e);
+    run.recoverArgumentNames(source);
+    for (const auto &[name, value] : bindings.scalars)
+      if (Error e = run.setScalar(name, value))
+        return std::move(e);
+    for (const auto &[name, spec] : bindings.inputs)
+      if (Error e = run.setInput(name, spec))
+        return std::move(e);
+    if (mlir::failed(run.run()))
+      return createStringError("the reference interpreter failed");
+    for (size_t o = 0; o < names.size(); ++o) {
+      Expected<interp::Tensor> moved = run.getTensor(names[o]);
+      if (!moved)
+        return moved.takeError();
+      if (!interp::isFloat(moved->dtype) ||
+          moved->numElements() != expected[o].numElements())
+        continue;
+      for (int64_t i = 0; i < moved->numElements(); ++i) {
+        double shift = std::fabs(moved->getDouble(i) - expected[o].getDouble(i));
+        // A displacement that overflows or makes a NaN bounds nothing:
+        // such an element is only checked for NaN and infinities.
+        bounds[o][i] += std::isfinite(shift)
+                            ? shift
+                            : std::numeric_limits<double>::infinity();
+      }
+    }
+  }
+  return bounds;
+}
+
 CheckResult ktflow::driver::compareOutput(const interp::Tensor &expected,
                                           ArrayRef<uint8_t> bytes,
                                           sim::ElemType elem,
-                                          ArrayRef<int64_t> shape) {
+                                          ArrayRef<int64_t> shape,
+                                          ArrayRef<double> bound) {
   CheckResult result;
   if (ArrayRef<int64_t>(expected.shape) != shape) {
     result.summary = formatv("shape {0} differs from the reference's {1}",
@@ -176,21 +222,14 @@ CheckResult ktflow::driver::compareOutput(const interp::Tensor &expected,
                              interp::formatShape(expected.shape));
     return result;
   }
-  double rtol = 0, atol = 0;
-  switch (elem) {
-  case sim::ElemType::f32:
-  case sim::ElemType::f64: rtol = 1e-5, atol = 1e-6; break;
-  case sim::ElemType::f16: rtol = 4e-3, atol = 1e-3; break;
-  case sim::ElemType::bf16: rtol = 3e-2, atol = 1e-2; break;
-  default: break;
-  }
   unsigned width = sim::elemBytes(elem);
   // Integers compare as integers: a double holds only 53 of an i64's bits.
   bool isInt = !sim::isFloat(elem);
   int64_t bad = 0, n = expected.numElements(), first = -1;
-  double maxError = 0;
+  double maxError = 0, firstTolerance = 0;
   for (int64_t i = 0; i < n; ++i) {
     bool ok;
+    double tolerance = 0;
     if (isInt) {
       int64_t got = loadInt(bytes, elem, i), want = expected.getInt(i);
       ok = got == want;
@@ -201,6 +240,8 @@ CheckResult ktflow::driver::compareOutput(const interp::Tensor &expected,
     } else {
       double got = sim::loadElement(elem, bytes.data() + i * width);
       double want = expected.getDouble(i);
+      tolerance = (i < static_cast<int64_t>(bound.size()) ? bound[i] : 0) +
+                  interp::unitInLastPlace(want, *toInterpDType(elem));
       if (std::isnan(want) || std::isnan(got))
         ok = std::isnan(want) && std::isnan(got);
       else if (std::isinf(want) || std::isinf(got))
@@ -208,14 +249,16 @@ CheckResult ktflow::driver::compareOutput(const interp::Tensor &expected,
       else {
         double error = std::fabs(got - want);
         maxError = std::max(maxError, error);
-        ok = error <= atol + rtol * std::fabs(want);
+        ok = error <= tolerance;
       }
     }
-    if (!ok && bad++ == 0)
+    if (!ok && bad++ == 0) {
       first = i;
+      firstTolerance = tolerance;
+    }
   }
   result.pass = bad == 0;
-  result.summary = formatv("{0} {1}, max abs error {2:e3}", 
+  result.summary = formatv("{0} {1}, max abs error {2:e3}",
                            interp::formatShape(shape),
                            sim::elemTypeName(elem), maxError);
   if (bad) {
@@ -229,8 +272,8 @@ CheckResult ktflow::driver::compareOutput(const interp::Tensor &expected,
       want = formatv("{0}", expected.getDouble(first));
     }
     result.summary += formatv(", {0} of {1} elements out of tolerance "
-                              "(first at {2}: {3} vs {4})",
-                              bad, n, first, got, want);
+                              "(first at {2}: {3} vs {4}, tolerance {5:e3})",
+                              bad, n, first, got, want, firstTolerance);
   }
   return result;
 }

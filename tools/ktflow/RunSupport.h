@@ -3,7 +3,8 @@
 // This file declares the helpers of `ktflow run`: generating input tensors
 // from a spec (shared by the simulator and the interpreter so both see the
 // same data), the roofline lower bound of a launch, and the comparison of a
-// simulated output with the interpreter's under a per-dtype tolerance.
+// simulated output with the interpreter's under a tolerance derived from the
+// kernel's reductions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +13,7 @@
 
 #include "ktflow/Bundle/Bundle.h"
 #include "ktflow/Device/Roofline.h"
-#include "ktflow/Interpreter/Tensor.h"
+#include "ktflow/Interpreter/Interpreter.h"
 #include "ktflow/Runtime/Runtime.h"
 
 #include <random>
@@ -53,18 +54,41 @@ RooflineBound computeRoofline(const bundle::Bundle &bundle,
                               const rt::Launch &launch,
                               const device::Roofline &roofline);
 
+/// What `ktflow run` bound on the reference interpreter, to bind another
+/// interpreter the same way.
+struct ReferenceBindings {
+  /// (name, value) of setScalar.
+  std::vector<std::pair<std::string, std::string>> scalars;
+  /// (name, spec) of setInput.
+  std::vector<std::pair<std::string, interp::InputSpec>> inputs;
+};
+
+/// How far an execution that folds the kernel's reductions in another order
+/// (the device's chunks) may move each element of the reference's outputs
+/// `names` (docs/interpreter.md §9): for every reduction whose result
+/// depends on that order, the interpreter runs again with the reduction's
+/// results displaced by their bound, and an element's bound adds up how far
+/// each of these runs moved it. `expected` are the reference's outputs.
+llvm::Expected<std::vector<std::vector<double>>>
+computeReorderBounds(mlir::ModuleOp module, llvm::StringRef source,
+                     const interp::InterpreterOptions &options,
+                     const ReferenceBindings &bindings,
+                     llvm::ArrayRef<std::string> names,
+                     llvm::ArrayRef<interp::Tensor> expected);
+
 struct CheckResult {
   bool pass = false;
   std::string summary;
 };
 /// Compares a simulated output (its bytes) with the interpreter's tensor:
-/// integers must match exactly; floats within |sim - ref| <= atol + rtol *
-/// |ref| with (rtol, atol) = (1e-5, 1e-6) for f32 and f64, (4e-3, 1e-3) for
-/// f16 and (3e-2, 1e-2) for bf16 (about four units in the last place), and
-/// NaN only where the reference has NaN.
+/// integers must match exactly; floats within |sim - ref| <= bound + one
+/// unit in the last place of the element type at ref, where `bound` is the
+/// element's reorder bound (computeReorderBounds; empty means 0); NaN only
+/// where the reference has NaN, infinities only where it has the same one.
 CheckResult compareOutput(const interp::Tensor &expected,
                           llvm::ArrayRef<uint8_t> bytes, sim::ElemType elem,
-                          llvm::ArrayRef<int64_t> shape);
+                          llvm::ArrayRef<int64_t> shape,
+                          llvm::ArrayRef<double> bound = {});
 
 } // namespace ktflow::driver
 

@@ -156,6 +156,23 @@ TEST(Numerics, IntegerWrapping) {
   EXPECT_EQ(floatToInt(std::nan(""), DType::I64, false), 0);
 }
 
+TEST(Numerics, UnitInLastPlace) {
+  EXPECT_EQ(unitInLastPlace(1.0, DType::F16), 0x1p-10);
+  EXPECT_EQ(unitInLastPlace(-1.999, DType::F16), 0x1p-10);
+  EXPECT_EQ(unitInLastPlace(65504.0, DType::F16), 32.0);
+  EXPECT_EQ(unitInLastPlace(0.0, DType::F16), 0x1p-24); // subnormal spacing
+  EXPECT_EQ(unitInLastPlace(1e-6, DType::F16), 0x1p-24);
+  EXPECT_EQ(unitInLastPlace(1.0, DType::BF16), 0x1p-7);
+  EXPECT_EQ(unitInLastPlace(3.0, DType::DF16), 0x1p-8);
+  EXPECT_EQ(unitInLastPlace(1e-12, DType::DF16), 0x1p-39); // no subnormals
+  EXPECT_EQ(unitInLastPlace(1.0, DType::F32), 0x1p-23);
+  EXPECT_EQ(unitInLastPlace(1.0, DType::F64), 0x1p-52);
+  // The spacing is the distance to the next value up.
+  EXPECT_EQ(half(1.0 + unitInLastPlace(1.0, DType::F16)),
+            1.0 + unitInLastPlace(1.0, DType::F16));
+  EXPECT_EQ(half(1.0 + unitInLastPlace(1.0, DType::F16) / 2), 1.0);
+}
+
 TEST(Numerics, Names) {
   EXPECT_EQ(dtypeName(DType::BF16), "bf16");
   EXPECT_EQ(byteSize(DType::I1), 1u);

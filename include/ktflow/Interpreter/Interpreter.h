@@ -90,6 +90,11 @@ struct InterpreterOptions {
   uint64_t maxElementOps = uint64_t(1) << 34;
   /// Wall-clock budget of a run in seconds; 0 for none.
   double maxSeconds = 3600;
+  /// One of findReorderableReductions' ops, or null. Every result of that
+  /// op is displaced by the bound on how far a reordered execution of its
+  /// fold may move it (docs/interpreter.md §9), so the outputs show how far
+  /// such a change travels through the rest of the kernel.
+  mlir::Operation *displacedReduction = nullptr;
 };
 
 /// What a run did.
@@ -99,6 +104,11 @@ struct RunStatistics {
   /// The most tiles that were started and unfinished at once.
   int64_t peakLiveTiles = 0;
 };
+
+/// The structured ops of `module` that fold floats with addf or mulf: their
+/// results depend on the order of the fold, which another execution of the
+/// kernel (the device's, in chunks) may change.
+std::vector<mlir::Operation *> findReorderableReductions(mlir::ModuleOp module);
 
 enum class ArgumentKind {
   /// An index (or runtime_arg) that feeds construct_memory_view offsets:

@@ -80,6 +80,10 @@ double bitsToFloat(uint64_t bits, DType t);
 /// Largest finite value of float type `t`.
 double maxFinite(DType t);
 
+/// The spacing of float type `t` at `x`: 2^(e - p) for |x| in [2^e, 2^(e+1))
+/// with p fraction bits, and the spacing at the smallest normal below it.
+double unitInLastPlace(double x, DType t);
+
 /// Converts a double to an integer of type `t`, truncating toward zero and
 /// saturating at the type's bounds (NaN converts to 0). `isUnsigned`
 /// selects the unsigned range.

@@ -1,0 +1,209 @@
+//===- RunCheckTest.cpp - The output check of `ktflow run --check` --------===//
+//
+// This file tests the tolerance `ktflow run --check` derives from a
+// kernel's reductions (docs/interpreter.md §9) on a kernel that normalises
+// 8192-wide f16 rows by their sum: the reorder bound of the sum is
+// n·ε·Σ|x| plus one ulp, computed here independently; an output without a
+// reduction gets none; a device-like result that sums in chunks (computed
+// here with plain loops) passes; and a single wrong element fails.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunSupport.h"
+
+#include "ktflow/Registration/Registration.h"
+#include "ktflow/Simulator/Values.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <random>
+
+using namespace ktflow;
+using interp::DType;
+using interp::Tensor;
+
+namespace {
+
+constexpr int64_t kRows = 4, kWidth = 8192;
+
+// Y = X / S (S[i] = the f16 sum of row i, accumulated in f32), W = X + 1.
+const char *kKernel = R"(
+#sx = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 8191 >= 0)>
+#sr = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+module {
+  func.func @normalise(%x: index, %y: index, %s: index, %w: index) attributes {grid = [1]} {
+    %c0 = arith.constant 0 : index
+    %X = ktdp.construct_memory_view %x, sizes: [4, 8192], strides: [8192, 1] {coordinate_set = #sx, memory_space = #ktdp.memory_space<global>} : memref<4x8192xf16>
+    %Y = ktdp.construct_memory_view %y, sizes: [4, 8192], strides: [8192, 1] {coordinate_set = #sx, memory_space = #ktdp.memory_space<global>} : memref<4x8192xf16>
+    %W = ktdp.construct_memory_view %w, sizes: [4, 8192], strides: [8192, 1] {coordinate_set = #sx, memory_space = #ktdp.memory_space<global>} : memref<4x8192xf16>
+    %S = ktdp.construct_memory_view %s, sizes: [4], strides: [1] {coordinate_set = #sr, memory_space = #ktdp.memory_space<global>} : memref<4xf16>
+    %tx = ktdp.construct_access_tile %X[%c0, %c0] {access_tile_set = #sx, access_tile_order = #id2} : memref<4x8192xf16> -> !ktdp.access_tile<4x8192xindex>
+    %ty = ktdp.construct_access_tile %Y[%c0, %c0] {access_tile_set = #sx, access_tile_order = #id2} : memref<4x8192xf16> -> !ktdp.access_tile<4x8192xindex>
+    %tw = ktdp.construct_access_tile %W[%c0, %c0] {access_tile_set = #sx, access_tile_order = #id2} : memref<4x8192xf16> -> !ktdp.access_tile<4x8192xindex>
+    %ts = ktdp.construct_access_tile %S[%c0] {access_tile_set = #sr, access_tile_order = #id1} : memref<4xf16> -> !ktdp.access_tile<4xindex>
+    %v = ktdp.load %tx : <4x8192xindex> -> tensor<4x8192xf16>
+    %zero = arith.constant 0.0 : f16
+    %e4 = tensor.empty() : tensor<4xf16>
+    %z = linalg.fill ins(%zero : f16) outs(%e4 : tensor<4xf16>) -> tensor<4xf16>
+    %sum = linalg.reduce { arith.addf } ins(%v : tensor<4x8192xf16>) outs(%z : tensor<4xf16>) dimensions = [1]
+    %e = tensor.empty() : tensor<4x8192xf16>
+    %q = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+        ins(%v, %sum : tensor<4x8192xf16>, tensor<4xf16>) outs(%e : tensor<4x8192xf16>) {
+      ^bb0(%a: f16, %b: f16, %o: f16):
+        %d = arith.divf %a, %b : f16
+        linalg.yield %d : f16
+    } -> tensor<4x8192xf16>
+    %ones = arith.constant dense<1.0> : tensor<4x8192xf16>
+    %p = arith.addf %v, %ones : tensor<4x8192xf16>
+    ktdp.store %q, %ty : tensor<4x8192xf16>, <4x8192xindex>
+    ktdp.store %sum, %ts : tensor<4xf16>, <4xindex>
+    ktdp.store %p, %tw : tensor<4x8192xf16>, <4x8192xindex>
+    return
+  }
+}
+)";
+
+double ulpF16(double x) {
+  int e = std::max(std::ilogb(std::fabs(x)), -14);
+  return std::ldexp(1.0, e - 10);
+}
+
+std::vector<uint8_t> halfBytes(const std::vector<double> &values) {
+  std::vector<uint8_t> bytes(2 * values.size());
+  for (size_t i = 0; i < values.size(); ++i)
+    sim::storeElement(sim::ElemType::f16, values[i], bytes.data() + 2 * i);
+  return bytes;
+}
+
+std::vector<double> valuesOf(const Tensor &t) {
+  std::vector<double> v(t.numElements());
+  for (int64_t i = 0; i < t.numElements(); ++i)
+    v[i] = t.getDouble(i);
+  return v;
+}
+
+class RunCheckTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    mlir::DialectRegistry registry;
+    registerAllDialects(registry);
+    context = std::make_unique<mlir::MLIRContext>(registry);
+    module = mlir::parseSourceString<mlir::ModuleOp>(kKernel, context.get());
+    ASSERT_TRUE(module);
+    // Positive inputs: the sum has no cancellation, Σ|x| = Σx.
+    x = Tensor::zeros(DType::F16, {kRows, kWidth});
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> uniform(0.0, 1.0);
+    for (double &v : x.floats)
+      v = static_cast<double>(static_cast<_Float16>(uniform(rng)));
+    bindings.inputs.push_back({"x", interp::InputSpec::fromTensor(x)});
+    interp::Interpreter reference(*module);
+    ASSERT_FALSE(static_cast<bool>(reference.selectFunction()));
+    reference.recoverArgumentNames(kKernel);
+    ASSERT_FALSE(static_cast<bool>(
+        reference.setInput("x", interp::InputSpec::fromTensor(x))));
+    ASSERT_TRUE(mlir::succeeded(reference.run()));
+    for (const char *name : {"y", "s", "w"}) {
+      auto t = reference.getTensor(name);
+      ASSERT_TRUE(static_cast<bool>(t));
+      expected.push_back(std::move(*t));
+    }
+    auto computed = driver::computeReorderBounds(
+        *module, kKernel, {}, bindings, {"y", "s", "w"}, expected);
+    ASSERT_TRUE(static_cast<bool>(computed))
+        << llvm::toString(computed.takeError());
+    bounds = std::move(*computed);
+  }
+
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  Tensor x;
+  driver::ReferenceBindings bindings;
+  std::vector<Tensor> expected;
+  std::vector<std::vector<double>> bounds;
+};
+
+TEST_F(RunCheckTest, BoundOfASumIsNEpsTimesItsMagnitude) {
+  const Tensor &s = expected[1];
+  for (int64_t i = 0; i < kRows; ++i) {
+    double magnitude = 0;
+    for (int64_t j = 0; j < kWidth; ++j)
+      magnitude += x.getDouble(i * kWidth + j);
+    double b = kWidth * 0x1p-23 * magnitude + ulpF16(s.getDouble(i));
+    // The displaced sum is rounded to f16: within one ulp of s + b.
+    EXPECT_NEAR(bounds[1][i], b, ulpF16(s.getDouble(i) + b)) << "row " << i;
+    EXPECT_GT(bounds[1][i], 0);
+  }
+  // The quotients move with the sum; W = X + 1 reads no reduction.
+  double largestY = *std::max_element(bounds[0].begin(), bounds[0].end());
+  EXPECT_GT(largestY, 0);
+  for (double b : bounds[2])
+    EXPECT_EQ(b, 0);
+}
+
+TEST_F(RunCheckTest, ChunkedSumsPassAndOneWrongElementFails) {
+  // A device-like execution: each row summed in chunks of 64 in f32, the
+  // chunk sums added in f32, rounded once; then the f16 quotients.
+  std::vector<double> s(kRows), y(kRows * kWidth);
+  for (int64_t i = 0; i < kRows; ++i) {
+    float acc = 0;
+    for (int64_t c = 0; c < kWidth; c += 64) {
+      float chunk = static_cast<float>(x.getDouble(i * kWidth + c));
+      for (int64_t j = 1; j < 64; ++j)
+        chunk += static_cast<float>(x.getDouble(i * kWidth + c + j));
+      acc += chunk;
+    }
+    s[i] = static_cast<double>(static_cast<_Float16>(acc));
+    for (int64_t j = 0; j < kWidth; ++j)
+      y[i * kWidth + j] = static_cast<double>(static_cast<_Float16>(
+          x.getDouble(i * kWidth + j) / s[i]));
+  }
+  auto check = [&](const std::vector<double> &got, unsigned o) {
+    return driver::compareOutput(expected[o], halfBytes(got),
+                                 sim::ElemType::f16, expected[o].shape,
+                                 bounds[o]);
+  };
+  EXPECT_TRUE(check(s, 1).pass) << check(s, 1).summary;
+  EXPECT_TRUE(check(y, 0).pass) << check(y, 0).summary;
+  // The tolerance of a quotient is a few f16 ulps, not a blanket one.
+  for (int64_t i = 0; i < kRows * kWidth; ++i)
+    ASSERT_LE(bounds[0][i], 4 * ulpF16(expected[0].getDouble(i))) << i;
+
+  std::vector<double> wrong = y;
+  wrong[1234] *= 1.01;
+  driver::CheckResult result = check(wrong, 0);
+  EXPECT_FALSE(result.pass);
+  EXPECT_NE(result.summary.find("1 of 32768 elements out of tolerance "
+                                "(first at 1234:"),
+            std::string::npos)
+      << result.summary;
+}
+
+TEST_F(RunCheckTest, ElementsWithoutReductionsMustAgreeToOneUlp) {
+  std::vector<double> w = valuesOf(expected[2]);
+  auto check = [&](const std::vector<double> &got) {
+    return driver::compareOutput(expected[2], halfBytes(got),
+                                 sim::ElemType::f16, expected[2].shape,
+                                 bounds[2]);
+  };
+  EXPECT_TRUE(check(w).pass);
+  std::vector<double> oneUlp = w, twoUlps = w;
+  oneUlp[77] += ulpF16(w[77]);
+  twoUlps[77] += 2 * ulpF16(w[77]);
+  EXPECT_TRUE(check(oneUlp).pass);
+  driver::CheckResult result = check(twoUlps);
+  EXPECT_FALSE(result.pass);
+  EXPECT_NE(result.summary.find("1 of 32768 elements out of tolerance "
+                                "(first at 77:"),
+            std::string::npos)
+      << result.summary;
+}
+
+} // namespace
