@@ -43,6 +43,8 @@ ArrayRef<UnitRole> ktflow::device::getAllUnitRoles() {
 
 /// More copies of one group body than any device the model is meant for;
 /// larger products are reported instead of risking overflow downstream.
+/// The device verifier already bounds the instances of nodes far lower
+/// (kMaxDeviceInstances); this catches copies of groups that hold none.
 static constexpr int64_t kMaxTotalInstances = int64_t(1) << 24;
 
 namespace ktflow::device {

@@ -11,6 +11,9 @@
 
 #include "ktflow/Simulator/FromDevice.h"
 
+#include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
+#include "ktflow/Simulator/Simulator.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/WithColor.h"
 
@@ -21,6 +24,13 @@ using namespace ktflow;
 using namespace ktflow::sim;
 using device::DeviceModel;
 using device::ScopeId;
+
+// The device verifier's limit on simulated memory counts the memories the
+// simulator backs in full.
+static_assert(MemoryImage::kDefaultBackedLimit ==
+                  static_cast<uint64_t>(mlir::ktdf_arch::kFullyBackedMemoryBytes),
+              "the device verifier and the simulator disagree on which "
+              "memories are backed in full");
 
 namespace {
 /// The groups enclosing a scope, outermost first (the device body excluded).

@@ -2,9 +2,11 @@
 //
 // This file implements the checks that need more than one op: what a device
 // or group body may contain, that a group touches only the outer nodes it
-// shares, that memory kinds are unique in a scope, and that every execution
+// shares, that memory kinds are unique in a scope, that every execution
 // unit is connected to some memory by a legal route (one that passes
-// through no compute unit).
+// through no compute unit), and that the device, every replicated copy
+// counted, stays within the documented limits on instances and simulated
+// memory (NodeSpec.h) before any tool starts modelling it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::ktdf_arch;
@@ -85,8 +88,85 @@ reach(ArrayRef<Operation *> roots,
   return seen;
 }
 
+namespace {
+/// What a device asks ktflow to model, every copy of a replicated group
+/// counted (saturating at INT64_MAX).
+struct Footprint {
+  /// Instances of memories, execution units and datapaths.
+  int64_t instances = 0;
+  /// Bytes of the memory instances the simulator backs in full.
+  int64_t simulatedBytes = 0;
+  /// The group with the largest `ktdf_arch.instances`, which the errors
+  /// point at.
+  GroupOp widest;
+  int64_t widestInstances = 1;
+};
+} // namespace
+
+static int64_t saturatingMul(int64_t a, int64_t b) {
+  int64_t r;
+  return llvm::MulOverflow(a, b, r) ? INT64_MAX : r;
+}
+
+static int64_t saturatingAdd(int64_t a, int64_t b) {
+  int64_t r;
+  return llvm::AddOverflow(a, b, r) ? INT64_MAX : r;
+}
+
+/// An integer entry of a node or group spec (already verified), or `dflt`.
+static int64_t specInt(DictionaryAttr spec, StringRef key, int64_t dflt) {
+  auto value = dyn_cast_if_present<IntegerAttr>(spec ? spec.get(key) : nullptr);
+  return value ? value.getInt() : dflt;
+}
+
+/// Adds the ops of `block`, which stands for `copies` copies, to `fp`.
+static void measure(Block &block, int64_t copies, Footprint &fp) {
+  for (Operation &op : block) {
+    if (auto memory = dyn_cast<MemoryOp>(op)) {
+      fp.instances = saturatingAdd(fp.instances, copies);
+      int64_t size = specInt(memory.getSpec(), kSizeKey, 0);
+      if (size <= kFullyBackedMemoryBytes)
+        fp.simulatedBytes =
+            saturatingAdd(fp.simulatedBytes, saturatingMul(copies, size));
+    } else if (isa<ExecUnitOp, DatapathOp>(op)) {
+      fp.instances = saturatingAdd(fp.instances, copies);
+    } else if (auto group = dyn_cast<GroupOp>(op)) {
+      int64_t instances = specInt(group.getSpecAttr(), kInstancesKey, 1);
+      if (instances > fp.widestInstances) {
+        fp.widest = group;
+        fp.widestInstances = instances;
+      }
+      measure(group.getBody().front(), saturatingMul(copies, instances), fp);
+    }
+  }
+}
+
+/// Refuses a device beyond kMaxDeviceInstances or kMaxSimulatedMemoryBytes:
+/// modelling it would take minutes and gigabytes.
+static LogicalResult verifyFootprint(DeviceOp device) {
+  Footprint fp;
+  measure(device.getBody().front(), 1, fp);
+  if (fp.instances <= kMaxDeviceInstances &&
+      fp.simulatedBytes <= kMaxSimulatedMemoryBytes)
+    return success();
+  InFlightDiagnostic diag = fp.widest ? fp.widest.emitOpError()
+                                      : device.emitOpError();
+  if (fp.widest)
+    diag << "replicates its body " << fp.widestInstances << " times: ";
+  if (fp.instances > kMaxDeviceInstances)
+    return diag << "the device would have " << fp.instances
+                << " instances of memories, execution units and datapaths, "
+                   "more than the "
+                << kMaxDeviceInstances << " ktflow models";
+  return diag << "the simulator would have to hold " << fp.simulatedBytes
+              << " bytes for the device's memories of at most "
+              << kFullyBackedMemoryBytes << " bytes, more than the "
+              << kMaxSimulatedMemoryBytes << " ktflow allows";
+}
+
 LogicalResult DeviceOp::verifyRegions() {
-  if (failed(verifyBody(getBody().front(), /*isDevice=*/true)))
+  if (failed(verifyBody(getBody().front(), /*isDevice=*/true)) ||
+      failed(verifyFootprint(*this)))
     return failure();
 
   SmallVector<Operation *> memories, units;
