@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what ktflow needs on Debian bookworm (run as root): LLVM/MLIR 22
-# from Debian, a C++ toolchain, Ninja, CMake, GoogleTest, Google Benchmark.
+# from Debian, a C++ toolchain, Ninja, CMake, GoogleTest, Google Benchmark,
+# clang-format (CI checks the formatting of changed lines).
 set -euo pipefail
 
 packages=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22
-  ninja-build cmake python3 libgtest-dev libbenchmark-dev
+  ninja-build cmake python3 libgtest-dev libbenchmark-dev clang-format-22
 )
 
 missing=()
