@@ -25,7 +25,8 @@ ViewAccessor::ViewAccessor(const MemoryView &view) : view(view) {
       if (span < 0)
         lo += span;
     }
-    regions.push_back(empty ? nullptr : part.space->findAtOrBelow(lo));
+    regions.push_back(empty ? nullptr
+                            : part.space->findAtOrBelow(lo, view.dtype));
   }
 }
 
@@ -317,7 +318,7 @@ LogicalResult ktflow::interp::forEachTileCoordinate(
             return exec.error(op) << "type mismatch: the index view of "
                                      "dimension "
                                   << j << " does not hold integers";
-          int64_t value = region->ints[index];
+          int64_t value = region->getInt(index);
           if (tile.view && (value < baseBounds.lower[j] ||
                             value > baseBounds.upper[j]))
             return exec.error(op)

@@ -134,20 +134,6 @@ std::vector<ArgumentInfo> ktflow::interp::analyzeArguments(func::FuncOp fn) {
   return infos;
 }
 
-std::vector<LiteralView> ktflow::interp::findLiteralViews(func::FuncOp fn) {
-  std::vector<LiteralView> views;
-  fn.walk([&](ktdp::ConstructMemoryViewOp view) {
-    auto constant = view.getOffset().getDefiningOp<arith::ConstantIndexOp>();
-    if (!constant || view.getMemorySpaceInterface().getMemoryKind() !=
-                         ktdp::MemoryKind::global)
-      return;
-    ArgumentInfo info;
-    classifyAccesses({view.getResult()}, info);
-    views.push_back({constant.value(), info.loaded, info.stored});
-  });
-  return views;
-}
-
 /// `fn` and every function with a body it calls, directly or not.
 static SmallVector<func::FuncOp> reachableFunctions(func::FuncOp fn) {
   SetVector<Operation *> seen;

@@ -20,16 +20,6 @@ namespace ktflow::interp {
 /// Classifies every argument of `fn` (names are left empty).
 std::vector<ArgumentInfo> analyzeArguments(mlir::func::FuncOp fn);
 
-/// A view of global memory at a constant address.
-struct LiteralView {
-  int64_t address = 0;
-  bool loaded = false, stored = false;
-};
-
-/// Every construct_memory_view of global memory in `fn` whose offset is a
-/// constant.
-std::vector<LiteralView> findLiteralViews(mlir::func::FuncOp fn);
-
 /// Why one tile of `fn` may load what another tile stores: `op` and a
 /// reason. `args` are the classified (and named) arguments of `fn`.
 struct SharedMemory {

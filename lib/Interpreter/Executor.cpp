@@ -23,7 +23,10 @@ RunState::RunState(ModuleOp module, const InterpreterOptions &options,
                    ArrayRef<int64_t> grid)
     : module(module), options(options), grid(grid.begin(), grid.end()),
       numTiles(ktdp::getNumTiles(grid)),
-      global("global memory", /*isGlobal=*/true, /*capacityBytes=*/0) {
+      memory(options.maxMemoryBytes > 0 ? options.maxMemoryBytes
+                                        : MemoryBudget::defaultLimit()),
+      global("global memory", /*isGlobal=*/true, /*capacityBytes=*/0,
+             memory) {
   registerArithHandlers(handlers);
   registerLinalgHandlers(handlers);
   registerTensorHandlers(handlers);
@@ -39,7 +42,7 @@ MemorySpace &RunState::scratchpad(int64_t tile) {
   if (!space)
     space = std::make_unique<MemorySpace>(
         "the scratchpad of tile " + std::to_string(tile), /*isGlobal=*/false,
-        options.scratchpadBytes);
+        options.scratchpadBytes, memory);
   return *space;
 }
 
@@ -140,6 +143,9 @@ LogicalResult TileExecutor::runBlock(Block &block, ArrayRef<RValue> args,
     return failure();
   for (auto [arg, value] : llvm::zip(block.getArguments(), args))
     set(arg, value);
+  bool charge = state.options.chargeIntermediates;
+  if (charge && state.blocksWithLastUses.insert(&block).second)
+    computeLastUses(block, state.lastUses);
   for (Operation &op : block) {
     if (op.hasTrait<OpTrait::IsTerminator>()) {
       yielded.clear();
@@ -147,12 +153,84 @@ LogicalResult TileExecutor::runBlock(Block &block, ArrayRef<RValue> args,
         yielded.push_back(get(operand));
       if (terminator)
         *terminator = &op;
+      // The block's values die with it (a terminator with regions, such
+      // as scf.forall.in_parallel, still reads them).
+      if (charge && op.getNumRegions() == 0)
+        forgetBlockValues(block);
       return success();
     }
-    if (failed(runOp(&op)))
+    if (failed(runOp(&op)) || (charge && failed(releaseAndCharge(&op))))
       return failure();
   }
   return error(block.getParentOp()) << "region has no terminator";
+}
+
+void TileExecutor::computeLastUses(
+    Block &block, llvm::DenseMap<Operation *, SmallVector<Value, 2>> &out) {
+  // A value dies after the op of its block that uses it last (itself or
+  // through the ops nested in it); an unused result dies where it is made.
+  llvm::MapVector<Value, Operation *> last;
+  for (Operation &op : block) {
+    op.walk([&](Operation *nested) {
+      for (Value v : nested->getOperands())
+        if (auto it = last.find(v); it != last.end())
+          it->second = &op;
+    });
+    for (Value result : op.getResults())
+      last.insert({result, &op});
+  }
+  for (auto &[value, op] : last)
+    if (!op->hasTrait<OpTrait::IsTerminator>())
+      out[op].push_back(value);
+}
+
+void TileExecutor::forgetBlockValues(Block &block) {
+  auto &frame = frames.back();
+  for (BlockArgument arg : block.getArguments())
+    frame.erase(arg);
+  for (Operation &op : block)
+    for (Value result : op.getResults())
+      frame.erase(result);
+}
+
+LogicalResult TileExecutor::releaseAndCharge(Operation *op) {
+  // Tensors nothing references any more are gone (first, so that a new
+  // tensor at a freed one's address is tracked anew).
+  llvm::erase_if(tracked, [&](const TrackedTensor &t) {
+    if (!std::get<0>(t).expired())
+      return false;
+    trackedTensors.erase(std::get<1>(t));
+    return true;
+  });
+  // The op's results join the tensors still referenced (by any value of
+  // any frame, or by an access tile over a tensor).
+  for (Value result : op->getResults()) {
+    const RValue &value = get(result);
+    if (!value.isTensor())
+      continue;
+    const TensorRef &tensor = value.tensor();
+    if (trackedTensors.insert(tensor.get()).second)
+      tracked.push_back(
+          {tensor, tensor.get(),
+           tensor->numElements() * static_cast<int64_t>(byteSize(tensor->dtype))});
+  }
+  int64_t live = 0;
+  for (const TrackedTensor &t : tracked)
+    live += std::get<2>(t);
+  // Operands and results coexist while the op runs; then the values whose
+  // last use this was are freed.
+  state.peakIntermediateBytes = std::max(state.peakIntermediateBytes, live);
+  if (live > state.options.scratchpadBytes)
+    return error(op) << "scratchpad overflow: the intermediate tensors live "
+                        "at this op need "
+                     << live << " bytes, more than the scratchpad's "
+                     << state.options.scratchpadBytes
+                     << " (each tensor is freed after its last use)";
+  auto uses = state.lastUses.find(op);
+  if (uses != state.lastUses.end())
+    for (Value v : uses->second)
+      frames.back().erase(v);
+  return success();
 }
 
 /// The elements of the tensors `op` produced (or, for an op without tensor

@@ -22,6 +22,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <chrono>
 #include <map>
@@ -66,6 +67,8 @@ struct RunState {
   llvm::SmallVector<int64_t, 3> grid;
   int64_t numTiles = 1;
 
+  /// The ceiling on the memory of every region (--max-memory-bytes).
+  MemoryBudget memory;
   MemorySpace global;
   /// Scratchpads, created on first use.
   std::map<int64_t, std::unique_ptr<MemorySpace>> scratchpads;
@@ -80,6 +83,13 @@ struct RunState {
   std::map<std::pair<mlir::Operation *, int64_t>,
            std::shared_ptr<FutureInstance>>
       futures;
+
+  /// The values whose last use in their block is an op (chargeIntermediates).
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Value, 2>>
+      lastUses;
+  llvm::DenseSet<mlir::Block *> blocksWithLastUses;
+  /// The most bytes of intermediate tensors one tile held at once.
+  int64_t peakIntermediateBytes = 0;
 
   /// Work done so far, in element operations (TileExecutor::chargeWork).
   uint64_t elementOps = 0;
@@ -131,7 +141,23 @@ public:
   std::string tileName() const;
 
 private:
+  /// Scratchpad accounting of intermediate tensors (chargeIntermediates):
+  /// drops the values whose last use `op` was, then fails at `op` when the
+  /// tensors still referenced exceed the scratchpad.
+  mlir::LogicalResult releaseAndCharge(mlir::Operation *op);
+  static void computeLastUses(
+      mlir::Block &block,
+      llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Value, 2>>
+          &out);
+  void forgetBlockValues(mlir::Block &block);
+
   std::vector<llvm::DenseMap<mlir::Value, RValue>> frames;
+  /// Live intermediate tensors and their bytes; a tensor stops counting
+  /// when nothing references it any more (values alias buffers freely).
+  using TrackedTensor =
+      std::tuple<std::weak_ptr<const Tensor>, const Tensor *, int64_t>;
+  std::vector<TrackedTensor> tracked;
+  llvm::DenseSet<const Tensor *> trackedTensors;
 };
 
 /// Element-wise execution of `op` (scalars or same-shape tensors).

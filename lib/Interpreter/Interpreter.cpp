@@ -285,29 +285,11 @@ LogicalResult Interpreter::run() {
                             << impl->argName(i) << "=VALUE)";
     argValues.push_back(*impl->scalars[i]);
   }
-  // Literal-address memory: defaults from how the kernel uses each view,
-  // overridden by `@ADDR` inputs.
+  // Literal-address memory starts as zeros, as fresh memory does on the
+  // device, except where an `@ADDR` input names it.
   state.global.seed = impl->options.seed;
-  for (const LiteralView &view : findLiteralViews(fn)) {
-    auto &entry = state.global.literalDefaults[view.address];
-    entry.storeOnly = view.stored && !view.loaded;
-  }
-  for (auto &[address, spec] : impl->literalInputs) {
-    state.global.literalDefaults[address].spec = spec;
-    if (spec.kind != InputSpec::Kind::Data)
-      continue;
-    llvm::Expected<MemRegion *> region =
-        state.global.bind(address, address + spec.data->numElements() - 1,
-                          spec.data->dtype);
-    if (!region)
-      return fn.emitError() << llvm::toString(region.takeError());
-    MemRegion &r = **region;
-    r.growable = false;
-    r.rebindableToNarrowFloat = spec.data->dtype == DType::F32;
-    r.shape = spec.data->shape;
-    r.floats = spec.data->floats;
-    r.ints = spec.data->ints;
-  }
+  for (auto &[address, spec] : impl->literalInputs)
+    state.global.literalInputs[address] = spec;
   // Tiles that may load what other tiles store must all run at once, so
   // that each load sees the stores of every tile (docs/interpreter.md);
   // otherwise a few at a time keep the memory of a large grid bounded.
@@ -348,6 +330,7 @@ RunStatistics Interpreter::getStatistics() const {
   if (impl->state) {
     stats.elementOps = impl->state->elementOps;
     stats.peakLiveTiles = impl->state->scheduler.peakLiveTiles();
+    stats.peakIntermediateBytes = impl->state->peakIntermediateBytes;
   }
   return stats;
 }
@@ -377,8 +360,11 @@ llvm::Expected<Tensor> Interpreter::getTensor(StringRef nameOrPosition) const {
   StringRef literal = nameOrPosition;
   if (literal.consume_front("@")) {
     int64_t address;
-    if (!literal.getAsInteger(0, address))
-      region = global.find(address);
+    if (!literal.getAsInteger(0, address)) {
+      // The region named by the literal as written, else the one holding it.
+      auto [first, last] = global.getRegions().equal_range(address);
+      region = first != last ? first->second.get() : global.find(address);
+    }
   } else {
     llvm::Expected<unsigned> position = resolveArgument(nameOrPosition);
     if (!position)

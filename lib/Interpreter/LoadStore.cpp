@@ -68,7 +68,7 @@ static LogicalResult moveBox(TileExecutor &exec, Operation *op,
     }
     minAddr += origin;
     maxAddr += origin;
-    MemRegion *region = part.space->findAtOrBelow(minAddr);
+    MemRegion *region = part.space->findAtOrBelow(minAddr, tile.view->dtype);
     if (!region || minAddr < region->base ||
         maxAddr >= region->base + region->size()) {
       auto diag = exec.error(op);
@@ -100,24 +100,24 @@ static LogicalResult moveBox(TileExecutor &exec, Operation *op,
       if (floats)
         forEachStrided(extents, memOrigin, memStrides, tileOrigin, tileStrides,
                        [&](int64_t m, int64_t t) {
-                         tensor.floats[t] = region->floats[m];
+                         tensor.floats[t] = region->getFloat(m);
                        });
       else
         forEachStrided(extents, memOrigin, memStrides, tileOrigin, tileStrides,
                        [&](int64_t m, int64_t t) {
-                         tensor.ints[t] = region->ints[m];
+                         tensor.ints[t] = region->getInt(m);
                        });
     } else {
       region->written = true;
       if (floats)
         forEachStrided(extents, memOrigin, memStrides, tileOrigin, tileStrides,
                        [&](int64_t m, int64_t t) {
-                         region->floats[m] = tensor.floats[t];
+                         region->setFloat(m, tensor.floats[t]);
                        });
       else
         forEachStrided(extents, memOrigin, memStrides, tileOrigin, tileStrides,
                        [&](int64_t m, int64_t t) {
-                         region->ints[m] = tensor.ints[t];
+                         region->setInt(m, tensor.ints[t]);
                        });
     }
   }
@@ -169,15 +169,15 @@ static LogicalResult movePoints(TileExecutor &exec, Operation *op,
                              << " elements");
         if (direction == Direction::Load) {
           if (floats)
-            tensor.floats[flat] = region->floats[index];
+            tensor.floats[flat] = region->getFloat(index);
           else
-            tensor.ints[flat] = region->ints[index];
+            tensor.ints[flat] = region->getInt(index);
         } else {
           region->written = true;
           if (floats)
-            region->floats[index] = tensor.floats[flat];
+            region->setFloat(index, tensor.floats[flat]);
           else
-            region->ints[index] = tensor.ints[flat];
+            region->setInt(index, tensor.ints[flat]);
         }
         return success();
       });
@@ -200,6 +200,15 @@ static LogicalResult checkElementType(TileExecutor &exec, Operation *op,
                           << (tile.view ? "view" : "tensor") << " holds "
                           << dtypeName(held);
   return success();
+}
+
+/// Fails at `op` when its accesses needed more memory than the ceiling
+/// (they went to a scratch page instead, see PagedMemory.h).
+static LogicalResult checkMemoryCeiling(TileExecutor &exec, Operation *op) {
+  MemoryBudget &memory = exec.state.memory;
+  if (!memory.failed())
+    return success();
+  return exec.error(op) << memory.takeFailure();
 }
 
 LogicalResult ktflow::interp::runLoad(TileExecutor &exec, Operation *op) {
@@ -225,7 +234,7 @@ LogicalResult ktflow::interp::runLoad(TileExecutor &exec, Operation *op) {
       canUseBoxPath(**tile)
           ? moveBox(exec, op, **tile, *result, Direction::Load)
           : movePoints(exec, op, **tile, *result, Direction::Load);
-  if (failed(moved))
+  if (failed(moved) || failed(checkMemoryCeiling(exec, op)))
     return failure();
   exec.set(load, TensorRef(std::move(result)));
   return success();
@@ -250,7 +259,9 @@ LogicalResult ktflow::interp::runStore(TileExecutor &exec, Operation *op) {
                           << formatShape((*tile)->shape);
   // The move never writes into the tensor on a store.
   Tensor &source = const_cast<Tensor &>(**data);
-  return canUseBoxPath(**tile)
-             ? moveBox(exec, op, **tile, source, Direction::Store)
-             : movePoints(exec, op, **tile, source, Direction::Store);
+  LogicalResult moved =
+      canUseBoxPath(**tile)
+          ? moveBox(exec, op, **tile, source, Direction::Store)
+          : movePoints(exec, op, **tile, source, Direction::Store);
+  return failure(failed(moved) || failed(checkMemoryCeiling(exec, op)));
 }

@@ -104,41 +104,117 @@ int64_t ktflow::interp::initialInt(const InputSpec &spec, uint64_t stream,
   return wrapInt(v, dtype);
 }
 
-void MemRegion::growTo(int64_t newSize) {
-  int64_t old = size();
-  if (newSize <= old || !dtype)
-    return;
+uint64_t MemRegion::stream() const {
   // Each region draws from its own stream: the seed mixed with the
   // argument position (or the literal address).
-  uint64_t stream =
-      splitMix(seed) ^
-      splitMix(argIndex >= 0 ? static_cast<uint64_t>(argIndex + 1)
-                             : static_cast<uint64_t>(base) ^ (1ull << 63));
-  bool generated = init.kind != InputSpec::Kind::Zeros &&
-                   init.kind != InputSpec::Kind::Default;
+  return splitMix(seed) ^
+         splitMix(argIndex >= 0 ? static_cast<uint64_t>(argIndex + 1)
+                                : static_cast<uint64_t>(base) ^ (1ull << 63));
+}
+
+static bool isGenerated(const InputSpec &init) {
+  return init.kind != InputSpec::Kind::Zeros &&
+         init.kind != InputSpec::Kind::Default;
+}
+
+void MemRegion::backWithOwnPages(MemoryBudget &budget) {
+  ownPages = std::make_unique<PagedBytes>(
+      budget, [this](int64_t first, uint8_t *page) { fillPage(first, page); });
+  store = ownPages.get();
+  encoded = false;
+}
+
+void MemRegion::backWithBytes(PagedBytes &bytes) {
+  ownPages.reset();
+  store = &bytes;
+  encoded = true;
+}
+
+void MemRegion::fillPage(int64_t firstByte, uint8_t *page) {
+  constexpr int64_t n = PagedBytes::kPageBytes / 8;
+  int64_t first = firstByte / 8;
+  if (!dtype || !isGenerated(init)) {
+    std::memset(page, 0, PagedBytes::kPageBytes);
+    return;
+  }
+  uint64_t key = stream();
   if (isFloat(*dtype)) {
-    floats.resize(newSize);
-    if (!generated)
-      return;
-    // Generate in double, then round the whole range in one pass.
-    InputSpec raw = init;
-    for (int64_t i = old; i < newSize; ++i)
-      floats[i] = initialFloat(raw, stream, i, DType::F64);
-    roundArray(*dtype, floats.data() + old, newSize - old);
+    auto *floats = reinterpret_cast<double *>(page);
+    // Generate in double, then round the whole page in one pass.
+    for (int64_t i = 0; i < n; ++i)
+      floats[i] = initialFloat(init, key, first + i, DType::F64);
+    roundArray(*dtype, floats, n);
     // Rounding may reach 1.0: keep `random` in [-1, 1).
     if (init.kind == InputSpec::Kind::Uniform)
-      for (int64_t i = old; i < newSize; ++i)
+      for (int64_t i = 0; i < n; ++i)
         if (floats[i] >= 1.0)
           floats[i] = -floats[i];
   } else {
-    ints.resize(newSize);
-    if (generated)
-      for (int64_t i = old; i < newSize; ++i)
-        ints[i] = initialInt(init, stream, i, *dtype);
+    auto *ints = reinterpret_cast<int64_t *>(page);
+    for (int64_t i = 0; i < n; ++i)
+      ints[i] = initialInt(init, key, first + i, *dtype);
   }
 }
 
-Tensor MemRegion::toTensor() const {
+/// The initial value of element `i` of a region, in the bits of `dtype`.
+static uint64_t initialBits(const InputSpec &init, uint64_t key, int64_t i,
+                            DType dtype) {
+  if (!isFloat(dtype))
+    return zeroExtend(initialInt(init, key, i, dtype), dtype);
+  return floatToBits(initialFloat(init, key, i, dtype), dtype);
+}
+
+void MemRegion::writeInitialValues(int64_t from, int64_t to) {
+  if (!encoded || !dtype || !isGenerated(init))
+    return;
+  // Pages not backed yet get these values when first touched
+  // (fillEncodedPage); only backed ones are written now.
+  uint64_t key = stream();
+  int64_t n = byteSize(*dtype);
+  for (int64_t i = from; i < to;) {
+    int64_t byte = (base + i) * n;
+    int64_t pageEnd = ((byte >> PagedBytes::kPageBits) + 1)
+                      << PagedBytes::kPageBits;
+    int64_t stop = std::min(to, pageEnd / n - base);
+    if (store->isBacked(byte))
+      for (; i < stop; ++i)
+        storeBits(i, initialBits(init, key, i, *dtype));
+    i = stop;
+  }
+}
+
+void MemRegion::fillEncodedPage(int64_t firstByte, uint8_t *page) const {
+  if (!encoded || !dtype || !isGenerated(init))
+    return;
+  int64_t n = byteSize(*dtype);
+  int64_t from = std::max<int64_t>(0, firstByte / n - base);
+  int64_t to =
+      std::min(length, (firstByte + PagedBytes::kPageBytes) / n - base);
+  uint64_t key = stream();
+  for (int64_t i = from; i < to; ++i) {
+    uint64_t bits = initialBits(init, key, i, *dtype);
+    std::memcpy(page + (base + i) * n - firstByte, &bits, n);
+  }
+}
+
+void MemRegion::growTo(int64_t newSize) {
+  if (newSize <= length || !dtype)
+    return;
+  // Pages get their initial values when first touched; shared bytes of
+  // literal memory that are already backed are written now.
+  int64_t old = length;
+  length = newSize;
+  writeInitialValues(old, newSize);
+}
+
+std::pair<int64_t, int64_t> MemRegion::byteRange() const {
+  if (!encoded || !dtype)
+    return {0, 0};
+  int64_t n = byteSize(*dtype);
+  return {base * n, (base + length) * n};
+}
+
+Tensor MemRegion::toTensor() {
   Tensor t;
   t.dtype = dtype.value_or(DType::F32);
   int64_t n = size();
@@ -149,18 +225,54 @@ Tensor MemRegion::toTensor() const {
     t.shape = declared.shape;
   else
     t.shape = {n};
-  t.floats = floats;
-  t.ints = ints;
+  // Reading must not back pages (an output may be mostly untouched, and the
+  // memory ceiling no longer applies here): untouched elements hold their
+  // initial values.
+  int64_t elementBytes = encoded ? byteSize(t.dtype) : 8;
+  int64_t offset = encoded ? base : 0;
+  bool generated = isGenerated(init);
+  uint64_t key = stream();
+  auto backed = [&](int64_t i) {
+    return store && store->isBacked((offset + i) * elementBytes);
+  };
+  if (isFloat(t.dtype)) {
+    t.floats.resize(n);
+    for (int64_t i = 0; i < n; ++i) {
+      if (backed(i)) {
+        t.floats[i] = getFloat(i);
+      } else if (generated) {
+        t.floats[i] = initialFloat(init, key, i, t.dtype);
+      }
+    }
+  } else {
+    t.ints.resize(n);
+    for (int64_t i = 0; i < n; ++i)
+      t.ints[i] = backed(i)      ? getInt(i)
+                  : generated ? initialInt(init, key, i, t.dtype)
+                              : 0;
+  }
   return t;
 }
 
-MemRegion *MemorySpace::find(int64_t addr) {
+/// Whether a region holding `held` serves a view of element type `dtype`
+/// (i64 and index are the same bytes).
+static bool servesType(std::optional<DType> held, DType dtype) {
+  if (!held || *held == dtype)
+    return true;
+  return (*held == DType::I64 && dtype == DType::Index) ||
+         (*held == DType::Index && dtype == DType::I64);
+}
+
+MemRegion *MemorySpace::find(int64_t addr, std::optional<DType> dtype) {
   auto it = regions.upper_bound(addr);
-  if (it == regions.begin())
-    return nullptr;
-  --it;
-  MemRegion *r = it->second.get();
-  return addr < r->base + std::max<int64_t>(r->size(), 1) ? r : nullptr;
+  while (it != regions.begin()) {
+    --it;
+    MemRegion *r = it->second.get();
+    if (addr < r->base + std::max<int64_t>(r->size(), 1) &&
+        (!dtype || servesType(r->dtype, *dtype)))
+      return r;
+  }
+  return nullptr;
 }
 
 void ktflow::interp::resolveDefaultSpec(InputSpec &spec, DType dtype,
@@ -170,11 +282,35 @@ void ktflow::interp::resolveDefaultSpec(InputSpec &spec, DType dtype,
                                              : InputSpec::Kind::Uniform;
 }
 
-MemRegion *MemorySpace::findAtOrBelow(int64_t addr) {
+MemRegion *MemorySpace::findAtOrBelow(int64_t addr, DType dtype) {
   auto it = regions.upper_bound(addr);
-  if (it == regions.begin())
-    return nullptr;
-  return std::prev(it)->second.get();
+  while (it != regions.begin()) {
+    --it;
+    if (servesType(it->second->dtype, dtype))
+      return it->second.get();
+  }
+  return nullptr;
+}
+
+void MemorySpace::fillLiteralPage(int64_t firstByte, uint8_t *page) {
+  std::memset(page, 0, PagedBytes::kPageBytes);
+  for (auto &entry : regions)
+    entry.second->fillEncodedPage(firstByte, page);
+}
+
+MemRegion *MemorySpace::addRegion(std::unique_ptr<MemRegion> region) {
+  MemRegion *raw = region.get();
+  regions.emplace(raw->base, std::move(region));
+  return raw;
+}
+
+void MemorySpace::eraseRegion(MemRegion *region) {
+  auto [first, last] = regions.equal_range(region->base);
+  for (auto it = first; it != last; ++it)
+    if (it->second.get() == region) {
+      regions.erase(it);
+      return;
+    }
 }
 
 /// Binds `region` to element type `dtype` (first binding fixes it).
@@ -193,9 +329,9 @@ static llvm::Error bindDType(MemRegion &region, DType dtype) {
     return llvm::Error::success();
   if (region.rebindableToNarrowFloat &&
       (dtype == DType::BF16 || dtype == DType::DF16)) {
-    // float32 is how .npy files carry bf16/df16 data: round it once.
+    // float32 is how .npy files carry bf16/df16 data: round it once (no
+    // page is filled before the first view binds the region).
     region.dtype = dtype;
-    roundArray(dtype, region.floats.data(), region.floats.size());
     region.rebindableToNarrowFloat = false;
     return llvm::Error::success();
   }
@@ -212,28 +348,29 @@ MemRegion *MemorySpace::addArgument(int argIndex, std::string argName,
   region->base = static_cast<int64_t>(argIndex + 1) << kArgumentWindowBits;
   region->argIndex = argIndex;
   region->init = std::move(init);
+  region->backWithOwnPages(budget);
   if (data) {
+    // The file's values are the region's initial values.
     region->dtype = data->dtype;
     region->growable = false;
     region->rebindableToNarrowFloat = data->dtype == DType::F32;
     region->shape = data->shape;
-    region->floats = std::move(data->floats);
-    region->ints = std::move(data->ints);
+    region->length = data->numElements();
   }
-  MemRegion *raw = region.get();
-  regions[raw->base] = std::move(region);
-  return raw;
+  return addRegion(std::move(region));
 }
 
 llvm::Expected<MemRegion *> MemorySpace::bind(int64_t lo, int64_t hi,
-                                           DType dtype) {
-  // Regions are allocated for real: refuse sizes that would exhaust memory.
-  constexpr int64_t kMaxRegionElements = int64_t(1) << 28;
-  if (hi - lo >= kMaxRegionElements)
+                                              DType dtype,
+                                              std::string *warning) {
+  // Storage is lazy, so a view may declare far more than memory holds;
+  // only addresses must stay representable in bytes.
+  constexpr int64_t kMaxAddress = int64_t(1) << 59;
+  if (hi >= kMaxAddress || hi - lo >= kMaxAddress)
     return memoryError(llvm::formatv(
-        "the view spans {0} elements, more than the interpreter's limit of "
-        "2^28",
-        hi - lo + 1));
+        "the view reaches address {0}, past the interpreter's address space "
+        "of 2^59 elements",
+        hi));
   if (isGlobal && lo >= (int64_t(1) << kArgumentWindowBits)) {
     int64_t window = lo >> kArgumentWindowBits;
     auto it = regions.find(window << kArgumentWindowBits);
@@ -251,11 +388,6 @@ llvm::Expected<MemRegion *> MemorySpace::bind(int64_t lo, int64_t hi,
     // The region holds at least the elements its declared views reach.
     int64_t needed =
         std::max(hi - region.base + 1, region.extent.get().numElements);
-    if (region.growable && needed > kMaxRegionElements)
-      return memoryError(llvm::formatv(
-          "the views of '{1}' reach element {0}, more than the "
-          "interpreter's limit of 2^28 elements",
-          needed - 1, region.name));
     if (region.growable)
       region.growTo(needed);
     return &region;
@@ -271,65 +403,124 @@ llvm::Expected<MemRegion *> MemorySpace::bind(int64_t lo, int64_t hi,
           lo * static_cast<int64_t>(byteSize(dtype)), bytes, name,
           capacityBytes));
   }
-  return bindLiteral(lo, hi, dtype);
+  return bindLiteral(lo, hi, dtype, warning);
 }
 
 llvm::Expected<MemRegion *> MemorySpace::bindLiteral(int64_t lo, int64_t hi,
-                                                  DType dtype) {
-  // Every region overlapping [lo, hi]; there are few, so scan them all.
+                                                     DType dtype,
+                                                     std::string *warning) {
+  // Every region of this element type overlapping [lo, hi] (in a
+  // scratchpad, of any type); there are few, so scan them all.
   llvm::SmallVector<MemRegion *> overlapping;
   for (auto &entry : regions) {
     MemRegion *r = entry.second.get();
-    if (r->base <= hi && lo <= r->base + std::max<int64_t>(r->size(), 1) - 1)
-      overlapping.push_back(r);
+    if ((isGlobal && !servesType(r->dtype, dtype)) || r->base > hi ||
+        lo > r->base + std::max<int64_t>(r->size(), 1) - 1)
+      continue;
+    overlapping.push_back(r);
   }
   for (MemRegion *r : overlapping)
     if (llvm::Error err = bindDType(*r, dtype))
       return std::move(err);
-  if (overlapping.size() == 1) {
-    MemRegion *r = overlapping.front();
-    if (r->base <= lo && (!r->growable || hi < r->base + r->size()))
-      return r;
-    if (r->base <= lo) {
-      r->growTo(hi - r->base + 1);
-      return r;
+  MemRegion *result = nullptr;
+  if (overlapping.size() == 1 && overlapping.front()->base <= lo) {
+    result = overlapping.front();
+    if (result->growable && hi >= result->base + result->size())
+      result->growTo(hi - result->base + 1);
+  } else {
+    // Create one region covering [lo, hi] and everything it overlaps.
+    int64_t newLo = lo, newHi = hi;
+    for (MemRegion *r : overlapping) {
+      newLo = std::min(newLo, r->base);
+      newHi = std::max(newHi, r->base + r->size() - 1);
     }
+    auto merged = std::make_unique<MemRegion>();
+    merged->name = (isGlobal ? "@" : name + "@") + std::to_string(newLo);
+    merged->base = newLo;
+    merged->dtype = dtype;
+    merged->init = InputSpec::zeros();
+    merged->seed = seed;
+    // Only an `@ADDR` input gives literal memory other values than zeros.
+    auto known = literalInputs.find(newLo);
+    if (known != literalInputs.end() &&
+        known->second.kind != InputSpec::Kind::Default) {
+      merged->init = known->second;
+      if (const std::shared_ptr<const Tensor> &data = merged->init.data) {
+        // A .npy file fixes the region's element type (float32 files feed
+        // bf16/df16 views, rounded once) and its extent.
+        DType held = data->dtype;
+        if (!servesType(held, dtype) &&
+            !(held == DType::F32 &&
+              (dtype == DType::BF16 || dtype == DType::DF16)))
+          return memoryError(llvm::formatv(
+              "type mismatch: a view of element type {0} addresses '@{1}', "
+              "which holds {2}",
+              dtypeName(dtype), newLo, dtypeName(held)));
+        merged->growable = false;
+        merged->shape = data->shape;
+        newHi = std::max(newHi, newLo + data->numElements() - 1);
+      }
+    }
+    if (isGlobal) {
+      // The bytes stay where they are: merging only renames them, and
+      // initial values go only where no region was.
+      merged->backWithBytes(literalBytes);
+      merged->length = newHi - newLo + 1;
+      llvm::SmallVector<std::pair<int64_t, int64_t>> held;
+      for (MemRegion *r : overlapping)
+        held.push_back({r->base - newLo, r->base - newLo + r->size()});
+      llvm::sort(held);
+      int64_t next = 0;
+      for (auto [from, to] : held) {
+        merged->writeInitialValues(next, std::max(next, from));
+        next = std::max(next, to);
+      }
+      merged->writeInitialValues(next, merged->length);
+      for (MemRegion *r : overlapping) {
+        merged->written |= r->written;
+        eraseRegion(r);
+      }
+    } else {
+      merged->backWithOwnPages(budget);
+      merged->growTo(newHi - newLo + 1);
+      for (MemRegion *r : overlapping) {
+        int64_t at = r->base - newLo;
+        for (int64_t i = 0; i < r->size(); ++i) {
+          if (isFloat(dtype))
+            merged->setFloat(at + i, r->getFloat(i));
+          else
+            merged->setInt(at + i, r->getInt(i));
+        }
+        merged->written |= r->written;
+        eraseRegion(r);
+      }
+    }
+    result = addRegion(std::move(merged));
   }
-  // Create one region covering [lo, hi] and everything it overlaps.
-  int64_t newLo = lo, newHi = hi;
-  for (MemRegion *r : overlapping) {
-    newLo = std::min(newLo, r->base);
-    newHi = std::max(newHi, r->base + r->size() - 1);
+  if (!isGlobal || !warning)
+    return result;
+  // Literal memory is untyped bytes: views of other element types may
+  // overlap it, and each reads the other's stores reinterpreted.
+  auto [first, last] = result->byteRange();
+  for (auto &entry : regions) {
+    MemRegion *r = entry.second.get();
+    if (r == result || servesType(r->dtype, dtype) || r->argIndex >= 0)
+      continue;
+    auto [rFirst, rLast] = r->byteRange();
+    if (rFirst >= last || first >= rLast)
+      continue;
+    auto names = std::minmax(result->name + " " + dtypeName(dtype).str(),
+                             r->name + " " + dtypeName(*r->dtype).str());
+    if (!reportedOverlaps.insert(names).second)
+      continue;
+    *warning = llvm::formatv(
+        "the {0} elements at '{1}' (bytes [{2}, {3})) overlap the {4} "
+        "elements at '{5}' (bytes [{6}, {7})): literal-address memory is "
+        "untyped bytes, so each view reads what the other stores, "
+        "reinterpreted",
+        dtypeName(dtype), result->name, first, last, dtypeName(*r->dtype),
+        r->name, rFirst, rLast);
+    break;
   }
-  if (newHi - newLo >= (int64_t(1) << 28))
-    return memoryError(llvm::formatv(
-        "memory at addresses [{0}, {1}] exceeds the interpreter's limit of "
-        "2^28 elements per region",
-        newLo, newHi));
-  auto merged = std::make_unique<MemRegion>();
-  merged->name = (isGlobal ? "@" : name + "@") + std::to_string(newLo);
-  merged->base = newLo;
-  merged->dtype = dtype;
-  merged->init = InputSpec::zeros();
-  merged->seed = seed;
-  auto known = literalDefaults.find(newLo);
-  if (known != literalDefaults.end()) {
-    merged->init = known->second.spec;
-    merged->storeOnly = known->second.storeOnly;
-    resolveDefaultSpec(merged->init, dtype, merged->storeOnly);
-  }
-  merged->growTo(newHi - newLo + 1);
-  for (MemRegion *r : overlapping) {
-    int64_t at = r->base - newLo;
-    if (isFloat(dtype))
-      std::copy(r->floats.begin(), r->floats.end(),
-                merged->floats.begin() + at);
-    else
-      std::copy(r->ints.begin(), r->ints.end(), merged->ints.begin() + at);
-    merged->written |= r->written;
-    regions.erase(r->base);
-  }
-  MemRegion *raw = merged.get();
-  regions[newLo] = std::move(merged);
-  return raw;
+  return result;
 }

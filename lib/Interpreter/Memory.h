@@ -8,6 +8,15 @@
 // scratchpad with a byte capacity. Regions grow to cover every view built
 // on them; grown elements get the region's initial values.
 //
+// Storage is paged and lazy (PagedMemory.h): an element costs memory only
+// once it is read or written. Argument and scratchpad regions hold each
+// element as a double or int64 and their pages are filled with the
+// region's initial values when first touched. Literal-address global
+// memory is untyped bytes, as on the device: one byte store, zeros until
+// written, in which a region of element type T at literal address L holds
+// its element i at byte (L + i) * sizeof(T); regions of different element
+// types may overlap and see each other's stores reinterpreted.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef KTFLOW_LIB_INTERPRETER_MEMORY_H
@@ -17,9 +26,13 @@
 #include "ktflow/Interpreter/Interpreter.h"
 #include "ktflow/Interpreter/Tensor.h"
 
+#include "PagedMemory.h"
+
 #include "llvm/ADT/SmallVector.h"
 
+#include <cstring>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 
@@ -46,8 +59,8 @@ struct MemRegion {
   uint64_t seed = 0;
   /// Index of the tensor argument, or -1 for literal/scratchpad regions.
   int argIndex = -1;
-  std::vector<double> floats;
-  std::vector<int64_t> ints;
+  /// Number of elements.
+  int64_t length = 0;
   /// Whether a store has written into the region.
   bool written = false;
   /// The .npy shape of a region whose data came from a file.
@@ -57,58 +70,138 @@ struct MemRegion {
   /// shape.
   ktflow::TensorExtentBuilder extent;
 
-  int64_t size() const {
-    return static_cast<int64_t>(dtype && isFloat(*dtype) ? floats.size()
-                                                         : ints.size());
-  }
+  /// Backs the region with its own pages of doubles/int64s, filled with
+  /// its initial values on first touch.
+  void backWithOwnPages(MemoryBudget &budget);
+  /// Backs the region with the shared untyped bytes of literal memory.
+  void backWithBytes(PagedBytes &bytes);
+
+  int64_t size() const { return length; }
   /// Grows to `newSize` elements initialised from `init`.
   void growTo(int64_t newSize);
+
+  double getFloat(int64_t i) {
+    if (encoded)
+      return bitsToFloat(loadBits(i), *dtype);
+    double v;
+    std::memcpy(&v, store->at(i * 8), 8);
+    return v;
+  }
+  void setFloat(int64_t i, double v) {
+    if (encoded)
+      return storeBits(i, floatToBits(v, *dtype));
+    std::memcpy(store->at(i * 8), &v, 8);
+  }
+  int64_t getInt(int64_t i) {
+    if (encoded)
+      return wrapInt(static_cast<int64_t>(loadBits(i)), *dtype);
+    int64_t v;
+    std::memcpy(&v, store->at(i * 8), 8);
+    return v;
+  }
+  void setInt(int64_t i, int64_t v) {
+    if (encoded)
+      return storeBits(i, zeroExtend(v, *dtype));
+    std::memcpy(store->at(i * 8), &v, 8);
+  }
+
+  /// Writes the initial values of elements [from, to) (shared bytes only:
+  /// own pages are filled when first touched).
+  void writeInitialValues(int64_t from, int64_t to);
+  /// Writes the initial values of its elements in the page of shared bytes
+  /// starting at `firstByte`, which is being backed.
+  void fillEncodedPage(int64_t firstByte, uint8_t *page) const;
+
+  /// The bytes [first, last) the region covers in the shared literal
+  /// memory (empty for regions with their own pages).
+  std::pair<int64_t, int64_t> byteRange() const;
+
   /// The region's contents as a tensor, in its .npy shape or the shape its
   /// extent defines (flat when neither covers it).
-  Tensor toTensor() const;
+  Tensor toTensor();
+
+private:
+  uint64_t loadBits(int64_t i) {
+    unsigned n = byteSize(*dtype);
+    uint64_t bits = 0;
+    std::memcpy(&bits, store->at((base + i) * n), n);
+    return bits;
+  }
+  void storeBits(int64_t i, uint64_t bits) {
+    unsigned n = byteSize(*dtype);
+    std::memcpy(store->at((base + i) * n), &bits, n);
+  }
+  /// Fills a page of own storage with initial values.
+  void fillPage(int64_t firstByte, uint8_t *page);
+  uint64_t stream() const;
+
+  std::unique_ptr<PagedBytes> ownPages;
+  PagedBytes *store = nullptr;
+  /// Elements are encoded in the bytes of their type (literal memory).
+  bool encoded = false;
 };
 
 /// One memory: global memory or one tile's scratchpad.
 class MemorySpace {
 public:
-  MemorySpace(std::string name, bool isGlobal, int64_t capacityBytes)
+  MemorySpace(std::string name, bool isGlobal, int64_t capacityBytes,
+              MemoryBudget &budget)
       : name(std::move(name)), isGlobal(isGlobal),
-        capacityBytes(capacityBytes) {}
+        capacityBytes(capacityBytes), budget(budget),
+        literalBytes(budget, [this](int64_t first, uint8_t *page) {
+          fillLiteralPage(first, page);
+        }) {}
 
   /// Makes sure a region of element type `dtype` covers addresses
   /// [lo, hi] (creating, growing or merging regions). Returns the region,
   /// or an error message (type mismatch, capacity, negative address).
-  llvm::Expected<MemRegion *> bind(int64_t lo, int64_t hi, DType dtype);
+  /// In global memory, literal-address regions of other element types may
+  /// overlap it: `warning` then names the first such overlap not reported
+  /// before.
+  llvm::Expected<MemRegion *> bind(int64_t lo, int64_t hi, DType dtype,
+                                   std::string *warning = nullptr);
 
-  /// The region holding address `addr`, or null.
-  MemRegion *find(int64_t addr);
-  /// The region starting closest at or below `addr` (it may end before
-  /// `addr`), or null: the memory an out-of-range address overflows.
-  MemRegion *findAtOrBelow(int64_t addr);
+  /// The region of element type `dtype` (any, without one) holding address
+  /// `addr`, or null.
+  MemRegion *find(int64_t addr, std::optional<DType> dtype = std::nullopt);
+  /// The region of element type `dtype` starting closest at or below
+  /// `addr` (it may end before `addr`), or null: the memory an out-of-range
+  /// address overflows.
+  MemRegion *findAtOrBelow(int64_t addr, DType dtype);
 
   /// Adds an argument region (global memory only).
   MemRegion *addArgument(int argIndex, std::string argName, InputSpec init,
                       std::optional<Tensor> data);
 
-  /// Initial contents of literal-address regions created at an address.
-  struct LiteralDefault {
-    InputSpec spec;
-    bool storeOnly = false;
-  };
-  std::map<int64_t, LiteralDefault> literalDefaults;
+  /// The `@ADDR` inputs: initial contents of the literal-address region
+  /// created at an address (others start as zeros).
+  std::map<int64_t, InputSpec> literalInputs;
   uint64_t seed = 0;
 
   const std::string &getName() const { return name; }
   bool global() const { return isGlobal; }
-  std::map<int64_t, std::unique_ptr<MemRegion>> &getRegions() { return regions; }
+  /// Regions by start address; literal regions of different element types
+  /// may share one.
+  using RegionMap = std::multimap<int64_t, std::unique_ptr<MemRegion>>;
+  RegionMap &getRegions() { return regions; }
 
 private:
-  llvm::Expected<MemRegion *> bindLiteral(int64_t lo, int64_t hi, DType dtype);
+  llvm::Expected<MemRegion *> bindLiteral(int64_t lo, int64_t hi, DType dtype,
+                                          std::string *warning);
+  MemRegion *addRegion(std::unique_ptr<MemRegion> region);
+  /// Zeros, then the `@ADDR` inputs' values of the elements in the page.
+  void fillLiteralPage(int64_t firstByte, uint8_t *page);
+  void eraseRegion(MemRegion *region);
 
   std::string name;
   bool isGlobal;
   int64_t capacityBytes;
-  std::map<int64_t, std::unique_ptr<MemRegion>> regions;
+  MemoryBudget &budget;
+  RegionMap regions;
+  /// The untyped bytes of literal-address global memory.
+  PagedBytes literalBytes;
+  /// Overlaps of literal regions already reported, by their names.
+  std::set<std::pair<std::string, std::string>> reportedOverlaps;
 };
 
 /// Resolves a Default spec for a region of `dtype`: zeros for tensors the

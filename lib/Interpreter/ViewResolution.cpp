@@ -95,9 +95,13 @@ static LogicalResult runConstructMemoryView(TileExecutor &exec,
       int64_t span = (size - 1) * stride;
       (span < 0 ? lo : hi) += span;
     }
-    llvm::Expected<MemRegion *> region = part.space->bind(lo, hi, *dtype);
+    std::string overlap;
+    llvm::Expected<MemRegion *> region =
+        part.space->bind(lo, hi, *dtype, &overlap);
     if (!region)
       return exec.error(op) << llvm::toString(region.takeError());
+    if (!overlap.empty())
+      op->emitWarning() << overlap;
     // Views that the static pass could not size add their footprint now.
     MemRegion &r = **region;
     ktflow::ViewFootprint footprint;

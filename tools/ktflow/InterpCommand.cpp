@@ -53,7 +53,9 @@ static cl::opt<uint64_t>
                cl::init(0), cl::sub(interpCommand));
 static cl::opt<int64_t> interpScratchpad(
     "scratchpad-bytes",
-    cl::desc("Capacity of each tile's scratchpad (default 2 MiB)"),
+    cl::desc("Capacity of each tile's scratchpad (default 2 MiB); when "
+             "given, each tile's live intermediate tensors must fit it too, "
+             "each freed at its last use"),
     cl::init(2 << 20), cl::sub(interpCommand));
 
 cl::ValuesClass ktflow::driver::numericsPolicyValues() {
@@ -82,6 +84,12 @@ static cl::opt<double> interpMaxSeconds(
     "max-seconds",
     cl::desc("Wall-clock budget in seconds, 0 for none (default 3600)"),
     cl::init(ktflow::interp::InterpreterOptions().maxSeconds),
+    cl::sub(interpCommand));
+
+static cl::opt<int64_t> interpMaxMemoryBytes(
+    "max-memory-bytes", cl::init(0),
+    cl::desc("Memory ceiling, in bytes of touched memory pages; 0 for half "
+             "the machine's memory (the default)"),
     cl::sub(interpCommand));
 
 static int fail(const Twine &message) {
@@ -120,6 +128,9 @@ int ktflow::driver::runInterp() {
     return fail("--scratchpad-bytes must be positive");
   if (!(interpMaxSeconds >= 0))
     return fail("--max-seconds must be a number of seconds, 0 for none");
+  if (interpMaxMemoryBytes < 0)
+    return fail("--max-memory-bytes must be a number of bytes, 0 for the "
+                "default");
   // Every interpreted op allocates and frees tensors of up to megabytes:
   // keep freed memory in the heap instead of unmapping and faulting it back.
   mallopt(M_MMAP_THRESHOLD, 256 << 20);
@@ -135,10 +146,13 @@ int ktflow::driver::runInterp() {
 
   interp::InterpreterOptions options;
   options.scratchpadBytes = interpScratchpad;
+  // Giving the capacity asks for the intermediates to fit it as well.
+  options.chargeIntermediates = interpScratchpad.getNumOccurrences() > 0;
   options.seed = interpSeed;
   options.numerics = interpNumerics;
   options.maxElementOps = interpMaxElementOps;
   options.maxSeconds = interpMaxSeconds;
+  options.maxMemoryBytes = interpMaxMemoryBytes;
   interp::Interpreter interpreter(*module, options);
   if (Error err = interpreter.selectFunction(interpFunc))
     return fail(std::move(err));
@@ -185,6 +199,10 @@ int ktflow::driver::runInterp() {
 
   for (const interp::OutputTensor &out : interpreter.getOutputs())
     printTensorLine(out.name, out.tensor);
+  if (options.chargeIntermediates)
+    outs() << "scratchpad: intermediates peak at "
+           << interpreter.getStatistics().peakIntermediateBytes
+           << " bytes on one tile, of " << options.scratchpadBytes << "\n";
   for (const auto &[name, path] : outputFiles) {
     Expected<interp::Tensor> tensor = interpreter.getTensor(name);
     if (!tensor)

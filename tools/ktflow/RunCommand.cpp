@@ -95,6 +95,13 @@ static cl::opt<double> runMaxSeconds(
              "each, in seconds; 0 for none (default 3600)"),
     cl::sub(runCommand));
 
+static cl::opt<int64_t> runMaxMemoryBytes(
+    "max-memory-bytes", cl::init(0),
+    cl::desc("Memory ceiling of the reference interpreter (--check), in "
+             "bytes of touched memory pages; 0 for half the machine's "
+             "memory (the default)"),
+    cl::sub(runCommand));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "ktflow") << message << "\n";
   return 1;
@@ -122,6 +129,9 @@ static std::string interpreterName(StringRef symbol) {
 int ktflow::driver::runRun() {
   if (!(runMaxSeconds >= 0))
     return fail("--max-seconds must be a number of seconds, 0 for none");
+  if (runMaxMemoryBytes < 0)
+    return fail("--max-memory-bytes must be a number of bytes, 0 for the "
+                "default");
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry);
@@ -136,6 +146,7 @@ int ktflow::driver::runRun() {
   interpOptions.numerics = runNumerics;
   interpOptions.maxElementOps = runMaxElementOps;
   interpOptions.maxSeconds = runMaxSeconds;
+  interpOptions.maxMemoryBytes = runMaxMemoryBytes;
   interp::Interpreter interpreter(*reference, interpOptions);
   if (Error e = interpreter.selectFunction())
     return fail(toString(std::move(e)));

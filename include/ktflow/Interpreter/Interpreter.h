@@ -80,6 +80,9 @@ enum class NumericsPolicy {
 struct InterpreterOptions {
   /// Capacity of each compute tile's scratchpad (ct_local memory).
   int64_t scratchpadBytes = 2 << 20;
+  /// Whether each tile's live intermediate tensors must fit its scratchpad
+  /// too, each freed at its last use (`ktflow interp --scratchpad-bytes`).
+  bool chargeIntermediates = false;
   /// Seed of the generators of `random`, `randn` and `range` inputs.
   uint64_t seed = 0;
   NumericsPolicy numerics = NumericsPolicy::Accumulate;
@@ -95,6 +98,10 @@ struct InterpreterOptions {
   /// fold may move it (docs/interpreter.md §9), so the outputs show how far
   /// such a change travels through the rest of the kernel.
   mlir::Operation *displacedReduction = nullptr;
+  /// Ceiling on the bytes the memories of a run hold (pages of tensors,
+  /// literal-address memory and scratchpads, allocated as they are
+  /// touched); 0 for half the machine's physical memory.
+  int64_t maxMemoryBytes = 0;
 };
 
 /// What a run did.
@@ -103,6 +110,9 @@ struct RunStatistics {
   uint64_t elementOps = 0;
   /// The most tiles that were started and unfinished at once.
   int64_t peakLiveTiles = 0;
+  /// With chargeIntermediates: the most bytes of intermediate tensors one
+  /// tile held at once.
+  int64_t peakIntermediateBytes = 0;
 };
 
 /// The structured ops of `module` that fold floats with addf or mulf: their
