@@ -25,8 +25,7 @@ RunState::RunState(ModuleOp module, const InterpreterOptions &options,
       numTiles(ktdp::getNumTiles(grid)),
       memory(options.maxMemoryBytes > 0 ? options.maxMemoryBytes
                                         : MemoryBudget::defaultLimit()),
-      global("global memory", /*isGlobal=*/true, /*capacityBytes=*/0,
-             memory) {
+      global("global memory", /*isGlobal=*/true, /*capacityBytes=*/0, memory) {
   registerArithHandlers(handlers);
   registerLinalgHandlers(handlers);
   registerTensorHandlers(handlers);
@@ -210,9 +209,9 @@ LogicalResult TileExecutor::releaseAndCharge(Operation *op) {
       continue;
     const TensorRef &tensor = value.tensor();
     if (trackedTensors.insert(tensor.get()).second)
-      tracked.push_back(
-          {tensor, tensor.get(),
-           tensor->numElements() * static_cast<int64_t>(byteSize(tensor->dtype))});
+      tracked.push_back({tensor, tensor.get(),
+                         tensor->numElements() *
+                             static_cast<int64_t>(byteSize(tensor->dtype))});
   }
   int64_t live = 0;
   for (const TrackedTensor &t : tracked)

@@ -85,8 +85,7 @@ struct RunState {
       futures;
 
   /// The values whose last use in their block is an op (chargeIntermediates).
-  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Value, 2>>
-      lastUses;
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<mlir::Value, 2>> lastUses;
   llvm::DenseSet<mlir::Block *> blocksWithLastUses;
   /// The most bytes of intermediate tensors one tile held at once.
   int64_t peakIntermediateBytes = 0;

@@ -103,10 +103,9 @@ static LogicalResult moveBox(TileExecutor &exec, Operation *op,
                          tensor.floats[t] = region->getFloat(m);
                        });
       else
-        forEachStrided(extents, memOrigin, memStrides, tileOrigin, tileStrides,
-                       [&](int64_t m, int64_t t) {
-                         tensor.ints[t] = region->getInt(m);
-                       });
+        forEachStrided(
+            extents, memOrigin, memStrides, tileOrigin, tileStrides,
+            [&](int64_t m, int64_t t) { tensor.ints[t] = region->getInt(m); });
     } else {
       region->written = true;
       if (floats)
@@ -115,10 +114,9 @@ static LogicalResult moveBox(TileExecutor &exec, Operation *op,
                          region->setFloat(m, tensor.floats[t]);
                        });
       else
-        forEachStrided(extents, memOrigin, memStrides, tileOrigin, tileStrides,
-                       [&](int64_t m, int64_t t) {
-                         region->setInt(m, tensor.ints[t]);
-                       });
+        forEachStrided(
+            extents, memOrigin, memStrides, tileOrigin, tileStrides,
+            [&](int64_t m, int64_t t) { region->setInt(m, tensor.ints[t]); });
     }
   }
   return success();

@@ -247,7 +247,7 @@ Tensor MemRegion::toTensor() {
   } else {
     t.ints.resize(n);
     for (int64_t i = 0; i < n; ++i)
-      t.ints[i] = backed(i)      ? getInt(i)
+      t.ints[i] = backed(i)   ? getInt(i)
                   : generated ? initialInt(init, key, i, t.dtype)
                               : 0;
   }
@@ -360,9 +360,8 @@ MemRegion *MemorySpace::addArgument(int argIndex, std::string argName,
   return addRegion(std::move(region));
 }
 
-llvm::Expected<MemRegion *> MemorySpace::bind(int64_t lo, int64_t hi,
-                                              DType dtype,
-                                              std::string *warning) {
+llvm::Expected<MemRegion *>
+MemorySpace::bind(int64_t lo, int64_t hi, DType dtype, std::string *warning) {
   // Storage is lazy, so a view may declare far more than memory holds;
   // only addresses must stay representable in bytes.
   constexpr int64_t kMaxAddress = int64_t(1) << 59;

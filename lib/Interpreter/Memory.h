@@ -1,4 +1,5 @@
-//===- Memory.h - Global memory and scratchpads of the interpreter -*- C++ -*-===//
+//===- Memory.h - Global memory and scratchpads of the interpreter -*- C++
+//-*-===//
 //
 // This file declares the interpreter's memories. Addresses are element
 // indices. Global memory holds one region per tensor argument, placed at
@@ -32,8 +33,8 @@
 
 #include <cstring>
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <string>
 
 namespace ktflow::interp {
@@ -146,8 +147,8 @@ class MemorySpace {
 public:
   MemorySpace(std::string name, bool isGlobal, int64_t capacityBytes,
               MemoryBudget &budget)
-      : name(std::move(name)), isGlobal(isGlobal),
-        capacityBytes(capacityBytes), budget(budget),
+      : name(std::move(name)), isGlobal(isGlobal), capacityBytes(capacityBytes),
+        budget(budget),
         literalBytes(budget, [this](int64_t first, uint8_t *page) {
           fillLiteralPage(first, page);
         }) {}
