@@ -1,7 +1,7 @@
 //===- Executor.h - Per-tile execution of KTIR ops --------------*- C++ -*-===//
 //
 // This file declares the state shared by all tiles of one run (RunState:
-// memories, scheduler, caches, op handlers) and the per-tile executor that
+// memories, tile scheduler, caches, op handlers) and the per-tile executor that
 // walks a function's ops, binding each SSA value to its run-time value. Op
 // semantics live in handler files grouped by dialect; each registers its
 // handlers in the HandlerTable, looked up by op TypeID.
@@ -14,7 +14,7 @@
 #include "AffineEval.h"
 #include "ArithMath.h"
 #include "Memory.h"
-#include "Scheduler.h"
+#include "TileScheduler.h"
 #include "Values.h"
 
 #include "ktflow/Interpreter/Interpreter.h"
@@ -74,7 +74,7 @@ struct RunState {
   std::map<int64_t, std::unique_ptr<MemorySpace>> scratchpads;
   MemorySpace &scratchpad(int64_t tile);
 
-  Scheduler scheduler;
+  TileScheduler tileScheduler;
   HandlerTable handlers;
   SetPlanCache setPlans;
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<EwOp, 1>> ewOps;

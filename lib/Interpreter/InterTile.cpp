@@ -3,7 +3,7 @@
 // This file implements tile futures. The k-th execution of an
 // inter_tile_produce on every tile belongs to the same future instance;
 // each producer tile runs the body once per group it produces for and
-// records the partial values. A consumer blocks (in the scheduler) until
+// records the partial values. A consumer blocks (in the tile scheduler) until
 // every producer it depends on has executed its k-th produce. Reductions
 // fold the partials of those producers in ascending tile order, starting
 // from the identity, and reshape the result to the declared result type
@@ -168,7 +168,7 @@ prepareDelivery(TileExecutor &exec, Operation *op, Value future,
   for (int64_t p : delivery.producers)
     if (!delivery.instance->produced.count(p))
       reason += " " + std::to_string(p);
-  if (failed(exec.state.scheduler.waitUntil(ready, op, reason)))
+  if (failed(exec.state.tileScheduler.waitUntil(ready, op, reason)))
     return failure();
   return delivery;
 }

@@ -2,7 +2,7 @@
 //
 // This file implements the public interpreter API: function selection,
 // argument binding and validation, tensor placement in global memory, the
-// run of every tile under the scheduler, and reading results back.
+// run of every tile under the tile scheduler, and reading results back.
 //
 //===----------------------------------------------------------------------===//
 
@@ -295,12 +295,12 @@ LogicalResult Interpreter::run() {
   // otherwise a few at a time keep the memory of a large grid bounded.
   std::optional<SharedMemory> shared = findSharedMemory(fn, impl->args);
   int64_t window = shared ? state.numTiles : kIndependentTileWindow;
-  if (shared && state.numTiles > Scheduler::kMaxLiveTiles) {
+  if (shared && state.numTiles > TileScheduler::kMaxLiveTiles) {
     InFlightDiagnostic diag = fn.emitError();
     diag << "the grid has " << state.numTiles
          << " tiles, which must all run at once because one tile may load "
             "what another stores, but at most "
-         << Scheduler::kMaxLiveTiles << " tiles can";
+         << TileScheduler::kMaxLiveTiles << " tiles can";
     diag.attachNote(shared->op->getLoc()) << shared->reason;
     return diag;
   }
@@ -311,7 +311,7 @@ LogicalResult Interpreter::run() {
                      std::chrono::duration_cast<
                          std::chrono::steady_clock::duration>(
                          std::chrono::duration<double>(seconds));
-  return state.scheduler.run(state.numTiles, window, [&](int64_t tile) {
+  return state.tileScheduler.run(state.numTiles, window, [&](int64_t tile) {
     TileExecutor exec(state, tile);
     // A tile is work even when its function does nothing.
     if (failed(exec.chargeWork(fn, 1)))
@@ -329,7 +329,7 @@ RunStatistics Interpreter::getStatistics() const {
   RunStatistics stats;
   if (impl->state) {
     stats.elementOps = impl->state->elementOps;
-    stats.peakLiveTiles = impl->state->scheduler.peakLiveTiles();
+    stats.peakLiveTiles = impl->state->tileScheduler.peakLiveTiles();
     stats.peakIntermediateBytes = impl->state->peakIntermediateBytes;
   }
   return stats;

@@ -6,7 +6,7 @@
 // copied with strided address arithmetic. Everything else (non-box sets,
 // overlapping parts, indirect tiles, tiles over tensors) resolves one
 // coordinate at a time. A load first yields to the other tiles (see
-// Scheduler.h).
+// TileScheduler.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -211,7 +211,7 @@ static LogicalResult checkMemoryCeiling(TileExecutor &exec, Operation *op) {
 
 LogicalResult ktflow::interp::runLoad(TileExecutor &exec, Operation *op) {
   auto load = cast<ktdp::LoadOp>(op);
-  if (failed(exec.state.scheduler.yield()))
+  if (failed(exec.state.tileScheduler.yield()))
     return failure();
   FailureOr<TileRef> tile = getTile(exec, op, load.getAccessTile());
   if (failed(tile))

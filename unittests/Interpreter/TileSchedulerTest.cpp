@@ -1,4 +1,4 @@
-//===- SchedulerTest.cpp - Tile scheduling and memory visibility ----------===//
+//===- TileSchedulerTest.cpp - Tile scheduling and memory visibility ------===//
 //
 // This file tests the interpreter's tile schedule: a store that precedes a
 // load in program order is visible to the other tiles' loads (tiles yield
@@ -58,7 +58,7 @@ module {
 }
 )";
 
-TEST(Scheduler, StoresBeforeALoadAreVisibleToEveryTile) {
+TEST(TileScheduler, StoresBeforeALoadAreVisibleToEveryTile) {
   auto run = KernelRun::fromText(kExchange);
   ASSERT_TRUE(run->ok()) << run->errors;
   ASSERT_TRUE(run->run()) << run->errors;
@@ -71,7 +71,7 @@ TEST(Scheduler, StoresBeforeALoadAreVisibleToEveryTile) {
   expectClose(y, ref, Tolerance::exact(), "Y");
 }
 
-TEST(Scheduler, ScratchpadsArePerTileAndBounded) {
+TEST(TileScheduler, ScratchpadsArePerTileAndBounded) {
   // With 2 bytes per tile, the 4-byte i32 does not fit.
   ktflow::interp::InterpreterOptions options;
   options.scratchpadBytes = 2;
@@ -84,7 +84,7 @@ TEST(Scheduler, ScratchpadsArePerTileAndBounded) {
       << run->errors;
 }
 
-TEST(Scheduler, ReportsDeadlockInsteadOfHanging) {
+TEST(TileScheduler, ReportsDeadlockInsteadOfHanging) {
   // Each tile consumes the other's future before producing its own.
   auto run = KernelRun::fromText(R"(
 #t0 = affine_set<(i)[g] : (i == 0, g == 0)>

@@ -1,4 +1,4 @@
-//===- Scheduler.h - Cooperative scheduling of compute tiles ----*- C++ -*-===//
+//===- TileScheduler.h - Cooperative scheduling of compute tiles *- C++ -*-===//
 //
 // This file declares the tile scheduler. Every compute tile runs as a
 // coroutine (its own stack, switched with swapcontext) on one thread, so
@@ -6,8 +6,8 @@
 // tile order, and resumed round-robin in that order. A tile gives the
 // processor up before every ktdp.load (so a load sees every store other
 // started tiles issue before their load of the same ordinal) and when it
-// waits for a tile future; when every unfinished tile waits, the scheduler
-// reports a deadlock.
+// waits for a tile future; when every unfinished tile waits, the tile
+// scheduler reports a deadlock.
 //
 // A window bounds how many tiles are started and unfinished at once (the
 // memory of a run grows with them, not with the grid): the next tile starts
@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_LIB_INTERPRETER_SCHEDULER_H
-#define KTFLOW_LIB_INTERPRETER_SCHEDULER_H
+#ifndef KTFLOW_LIB_INTERPRETER_TILESCHEDULER_H
+#define KTFLOW_LIB_INTERPRETER_TILESCHEDULER_H
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
@@ -31,21 +31,22 @@
 
 namespace ktflow::interp {
 
-class Scheduler {
+class TileScheduler {
 public:
   /// The most tiles that can be started and unfinished at once (each holds
   /// a stack and its live values: about 16 KiB for a small kernel).
   static constexpr int64_t kMaxLiveTiles = int64_t(1) << 16;
 
-  Scheduler();
-  ~Scheduler();
+  TileScheduler();
+  ~TileScheduler();
 
   /// Runs `body(tile)` for every tile in [0, numTiles), with at most
   /// `window` tiles unfinished at once while one of them can run. Fails
   /// when a tile fails, the tiles deadlock or more than kMaxLiveTiles would
   /// have to be unfinished at once (reported as diagnostics).
-  mlir::LogicalResult run(int64_t numTiles, int64_t window,
-                          llvm::function_ref<mlir::LogicalResult(int64_t)> body);
+  mlir::LogicalResult
+  run(int64_t numTiles, int64_t window,
+      llvm::function_ref<mlir::LogicalResult(int64_t)> body);
 
   /// Lets the other tiles run. Fails when the run is being aborted (the
   /// caller then unwinds without reporting anything).
@@ -66,7 +67,7 @@ public:
 private:
   void start(int64_t index);
   void resume(Tile &tile);
-  void switchToScheduler();
+  void switchToTileScheduler();
   /// The next tile to resume, round-robin from `cursor` (`nextToStart` is
   /// a candidate when `mayStart`), or -1.
   int64_t pickNext(bool mayStart) const;
@@ -88,4 +89,4 @@ private:
 
 } // namespace ktflow::interp
 
-#endif // KTFLOW_LIB_INTERPRETER_SCHEDULER_H
+#endif // KTFLOW_LIB_INTERPRETER_TILESCHEDULER_H

@@ -1,14 +1,14 @@
-//===- Scheduler.cpp - Cooperative scheduling of compute tiles ------------===//
+//===- TileScheduler.cpp - Cooperative scheduling of compute tiles --------===//
 //
 // This file implements the tile scheduler with ucontext coroutines. A tile
 // gets its stack (mapped lazily, with a guard page) when it starts and
 // gives it back when it finishes; finished tiles' stacks are reused. Only
-// the scheduler's own loop picks the next tile, so the order of execution
-// depends on nothing but the kernel and the window.
+// the tile scheduler's own loop picks the next tile, so the order of
+// execution depends on nothing but the kernel and the window.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Scheduler.h"
+#include "TileScheduler.h"
 
 #include "mlir/IR/Diagnostics.h"
 
@@ -27,15 +27,15 @@ constexpr size_t kStackBytes = size_t(8) << 20;
 /// Finished tiles' stacks kept for reuse (their touched pages stay mapped).
 constexpr size_t kMaxFreeStacks = 64;
 
-/// The scheduler whose tiles are running on this thread.
-thread_local Scheduler *activeScheduler = nullptr;
+/// The tile scheduler whose tiles are running on this thread.
+thread_local TileScheduler *activeTileScheduler = nullptr;
 } // namespace
 
-struct Scheduler::MainContext {
+struct TileScheduler::MainContext {
   ucontext_t context;
 };
 
-struct Scheduler::Tile {
+struct TileScheduler::Tile {
   enum class State { Ready, Blocked, Done };
   int64_t id = 0;
   State state = State::Ready;
@@ -57,22 +57,22 @@ static void *mapStack() {
   return stack;
 }
 
-Scheduler::Scheduler() : main(std::make_unique<MainContext>()) {}
+TileScheduler::TileScheduler() : main(std::make_unique<MainContext>()) {}
 
-Scheduler::~Scheduler() {
+TileScheduler::~TileScheduler() {
   for (void *stack : freeStacks)
     munmap(stack, kStackBytes);
 }
 
-void Scheduler::entryPoint() {
-  Scheduler *self = activeScheduler;
+void TileScheduler::entryPoint() {
+  TileScheduler *self = activeTileScheduler;
   Tile &tile = *self->live.find(self->current)->second;
   tile.result = self->body(tile.id);
   tile.state = Tile::State::Done;
-  // Returning resumes uc_link, the scheduler loop.
+  // Returning resumes uc_link, the tile scheduler loop.
 }
 
-void Scheduler::start(int64_t index) {
+void TileScheduler::start(int64_t index) {
   auto tile = std::make_unique<Tile>();
   tile->id = index;
   if (!freeStacks.empty()) {
@@ -89,14 +89,14 @@ void Scheduler::start(int64_t index) {
     tile->context.uc_stack.ss_sp = tile->stack;
     tile->context.uc_stack.ss_size = kStackBytes;
     tile->context.uc_link = &main->context;
-    makecontext(&tile->context, &Scheduler::entryPoint, 0);
+    makecontext(&tile->context, &TileScheduler::entryPoint, 0);
   }
   live[index] = std::move(tile);
   ++nextToStart;
   peakLive = std::max(peakLive, static_cast<int64_t>(live.size()));
 }
 
-void Scheduler::resume(Tile &tile) {
+void TileScheduler::resume(Tile &tile) {
   if (tile.state == Tile::State::Done)
     return; // it never started: no stack
   current = tile.id;
@@ -105,22 +105,22 @@ void Scheduler::resume(Tile &tile) {
   current = -1;
 }
 
-void Scheduler::switchToScheduler() {
+void TileScheduler::switchToTileScheduler() {
   swapcontext(&live.find(current)->second->context, &main->context);
 }
 
-LogicalResult Scheduler::yield() {
+LogicalResult TileScheduler::yield() {
   if (aborted)
     return failure();
   if (numTiles <= 1)
     return success();
   live.find(current)->second->state = Tile::State::Ready;
-  switchToScheduler();
+  switchToTileScheduler();
   return failure(aborted);
 }
 
-LogicalResult Scheduler::waitUntil(llvm::function_ref<bool()> ready,
-                                   Operation *op, std::string reason) {
+LogicalResult TileScheduler::waitUntil(llvm::function_ref<bool()> ready,
+                                       Operation *op, std::string reason) {
   if (aborted)
     return failure();
   if (ready())
@@ -130,12 +130,12 @@ LogicalResult Scheduler::waitUntil(llvm::function_ref<bool()> ready,
   tile.ready = ready;
   tile.waitOp = op;
   tile.waitReason = std::move(reason);
-  switchToScheduler();
+  switchToTileScheduler();
   tile.ready = nullptr;
   return failure(aborted);
 }
 
-int64_t Scheduler::pickNext(bool mayStart) const {
+int64_t TileScheduler::pickNext(bool mayStart) const {
   auto runnable = [&](const Tile &tile) {
     return tile.state == Tile::State::Ready ||
            (tile.state == Tile::State::Blocked && (aborted || tile.ready()));
@@ -154,7 +154,7 @@ int64_t Scheduler::pickNext(bool mayStart) const {
   return -1;
 }
 
-void Scheduler::reportDeadlock() {
+void TileScheduler::reportDeadlock() {
   Tile *first = nullptr;
   for (auto &[id, tile] : live)
     if (tile->state == Tile::State::Blocked) {
@@ -176,7 +176,7 @@ void Scheduler::reportDeadlock() {
           << "tile " << id << " " << tile->waitReason;
 }
 
-void Scheduler::reportTooManyLive() {
+void TileScheduler::reportTooManyLive() {
   const Tile &first = *live.begin()->second;
   if (!first.waitOp)
     return;
@@ -190,15 +190,15 @@ void Scheduler::reportTooManyLive() {
 }
 
 LogicalResult
-Scheduler::run(int64_t tiles, int64_t window,
-               llvm::function_ref<LogicalResult(int64_t)> tileBody) {
+TileScheduler::run(int64_t tiles, int64_t window,
+                   llvm::function_ref<LogicalResult(int64_t)> tileBody) {
   live.clear();
   numTiles = tiles;
   nextToStart = cursor = peakLive = 0;
   body = tileBody;
   aborted = false;
-  Scheduler *previous = activeScheduler;
-  activeScheduler = this;
+  TileScheduler *previous = activeTileScheduler;
+  activeTileScheduler = this;
   bool failed = false;
   while (true) {
     bool unstarted = !aborted && nextToStart < numTiles;
@@ -241,6 +241,6 @@ Scheduler::run(int64_t tiles, int64_t window,
     }
     live.erase(it);
   }
-  activeScheduler = previous;
+  activeTileScheduler = previous;
   return failure(failed);
 }
