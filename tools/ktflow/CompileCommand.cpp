@@ -9,10 +9,9 @@
 
 #include "Commands.h"
 
-#include "ktflow/Bundle/Emitter.h"
 #include "ktflow/Compiler/Compile.h"
+#include "ktflow/Compiler/CompileToBundle.h"
 #include "ktflow/Registration/Registration.h"
-#include "ktflow/Simulator/FromDevice.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/OutputFile.h"
 
@@ -60,6 +59,30 @@ static int fail(const Twine &message) {
   return 1;
 }
 
+/// Compiles `module` to a bundle and writes it to -o, by default
+/// KERNEL.ktfb in the current directory.
+static int writeBundle(mlir::ModuleOp module, const CompileOptions &options) {
+  mlir::FailureOr<CompiledBundle> compiled =
+      compileToBundle(module, options, compileInput);
+  if (failed(compiled))
+    return 1;
+  CrashPhase phase("emit", compileInput);
+  std::string out = compileOutput;
+  if (out.empty()) {
+    SmallString<128> path(sys::path::filename(compileInput.getValue()));
+    sys::path::replace_extension(path, "ktfb");
+    out = path.str().str();
+  }
+  const bundle::Bundle &bundle = compiled->bundle;
+  Expected<size_t> bytes = writeBundleFile(bundle, out);
+  if (!bytes)
+    return fail(toString(bytes.takeError()));
+  outs() << "wrote " << out << ": kernel " << bundle.kernel << " for "
+         << bundle.device << ", " << bundle.programs.size()
+         << " unit programs, " << *bytes << " bytes\n";
+  return 0;
+}
+
 int ktflow::driver::runCompile() {
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
@@ -74,52 +97,20 @@ int ktflow::driver::runCompile() {
     return 1;
   CompileOptions options;
   options.optimize = !compileO0;
-  CompileStage stage = compileEmit == EmitKind::Schedule
-                           ? CompileStage::Schedule
-                           : CompileStage::Dataflow;
+  if (compileEmit == EmitKind::Bundle)
+    return writeBundle(*module, options);
   {
     CrashPhase phase("passes", compileInput);
+    CompileStage stage = compileEmit == EmitKind::Schedule
+                             ? CompileStage::Schedule
+                             : CompileStage::Dataflow;
     if (failed(compile(*module, options, stage)))
       return 1;
   }
-
   CrashPhase phase("emit", compileInput);
-  if (compileEmit != EmitKind::Bundle) {
-    std::string out = compileOutput.empty() ? "-" : compileOutput.getValue();
-    if (Error error = writeOutputFile(
-            out, [&](raw_ostream &os) { module->print(os); },
-            sys::fs::OF_Text))
-      return fail(toString(std::move(error)));
-    return 0;
-  }
-
-  mlir::dfir::KernelOp kernel = getCompiledKernel(*module);
-  if (!kernel)
-    return 1;
-  mlir::ktdf_arch::DeviceOp device;
-  module->walk([&](mlir::ktdf_arch::DeviceOp d) { device = d; });
-  mlir::FailureOr<device::DeviceModel> model =
-      device ? device::DeviceModel::build(device)
-             : mlir::FailureOr<device::DeviceModel>(mlir::failure());
-  if (failed(model))
-    return fail("the compiled module has no valid device description");
-  sim::Machine machine = sim::buildMachine(*model);
-  mlir::FailureOr<bundle::Bundle> bundle = bundle::emitBundle(kernel, machine);
-  if (failed(bundle))
-    return 1;
-  std::vector<uint8_t> bytes = bundle::writeBundle(*bundle);
-  std::string out = compileOutput;
-  if (out.empty()) {
-    SmallString<128> path(sys::path::filename(compileInput.getValue()));
-    sys::path::replace_extension(path, "ktfb");
-    out = path.str().str();
-  }
-  if (Error error = writeOutputFile(out, [&](raw_ostream &os) {
-        os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-      }))
+  std::string out = compileOutput.empty() ? "-" : compileOutput.getValue();
+  if (Error error = writeOutputFile(
+          out, [&](raw_ostream &os) { module->print(os); }, sys::fs::OF_Text))
     return fail(toString(std::move(error)));
-  outs() << "wrote " << out << ": kernel " << bundle->kernel << " for "
-         << bundle->device << ", " << bundle->programs.size()
-         << " unit programs, " << bytes.size() << " bytes\n";
   return 0;
 }

@@ -9,11 +9,11 @@
 #include "Commands.h"
 
 #include "ktflow/Bundle/Emitter.h"
+#include "ktflow/Compiler/CompileToBundle.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Simulator/FromDevice.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/ModuleLoader.h"
-#include "ktflow/Support/OutputFile.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/Format.h"
@@ -103,21 +103,19 @@ int ktflow::driver::runEmit() {
       bundle::emitBundle(kernels.front(), *machine);
   if (failed(bundle))
     return 1;
-  std::vector<uint8_t> bytes = bundle::writeBundle(*bundle);
   std::string out = emitOutput;
   if (out.empty()) {
     SmallString<128> path(emitInput.getValue());
     sys::path::replace_extension(path, "ktfb");
     out = path.str().str();
   }
-  if (Error error = writeOutputFile(out, [&](raw_ostream &os) {
-        os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-      })) {
-    WithColor::error(errs(), "ktflow") << toString(std::move(error)) << "\n";
+  Expected<size_t> bytes = writeBundleFile(*bundle, out);
+  if (!bytes) {
+    WithColor::error(errs(), "ktflow") << toString(bytes.takeError()) << "\n";
     return 1;
   }
   outs() << "wrote " << out << ": kernel " << bundle->kernel << " for "
          << bundle->device << ", " << bundle->programs.size()
-         << " unit programs, " << bytes.size() << " bytes\n";
+         << " unit programs, " << *bytes << " bytes\n";
   return 0;
 }

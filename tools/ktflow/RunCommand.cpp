@@ -14,14 +14,13 @@
 #include "RunSupport.h"
 #include "WorkCount.h"
 
-#include "ktflow/Bundle/Emitter.h"
 #include "ktflow/Compiler/Compile.h"
-#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Compiler/CompileToBundle.h"
 #include "ktflow/Device/Roofline.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Interpreter/Interpreter.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Runtime/Runtime.h"
-#include "ktflow/Simulator/FromDevice.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/OutputFile.h"
 
@@ -170,27 +169,13 @@ int ktflow::driver::runRun() {
     return 1;
   CompileOptions options;
   options.optimize = !runO0;
-  {
-    CrashPhase phase("passes", runInput);
-    if (failed(compile(*module, options, CompileStage::Dataflow)))
-      return 1;
-  }
+  mlir::FailureOr<CompiledBundle> compiled =
+      compileToBundle(*module, options, runInput);
+  if (failed(compiled))
+    return 1;
   std::optional<CrashPhase> phase;
   phase.emplace("emit", runInput);
-  mlir::dfir::KernelOp kernel = getCompiledKernel(*module);
-  if (!kernel)
-    return 1;
-  mlir::ktdf_arch::DeviceOp deviceOp;
-  module->walk([&](mlir::ktdf_arch::DeviceOp d) { deviceOp = d; });
-  mlir::FailureOr<device::DeviceModel> model =
-      device::DeviceModel::build(deviceOp);
-  if (failed(model))
-    return 1;
-  sim::Machine machine = sim::buildMachine(*model);
-  mlir::FailureOr<bundle::Bundle> built = bundle::emitBundle(kernel, machine);
-  if (failed(built))
-    return 1;
-  auto program = rt::Program::loadBytes(bundle::writeBundle(*built));
+  auto program = rt::Program::loadBytes(bundle::writeBundle(compiled->bundle));
   if (!program)
     return fail(toString(program.takeError()));
   const bundle::Bundle &b = program->getBundle();
@@ -284,7 +269,7 @@ int ktflow::driver::runRun() {
   if (!stats)
     return fail("simulation failed: " + toString(stats.takeError()));
 
-  device::Roofline roofline(*model);
+  device::Roofline roofline(compiled->device);
   RooflineBound bound = computeRoofline(b, launch, roofline);
   DenseMap<unsigned, int64_t> argValues;
   for (StringRef spec : runArgs) {

@@ -1,0 +1,55 @@
+//===- CompileToBundle.cpp - Compile a KTIR module to a bundle ------------===//
+//
+// This file chains the scheduler's pipeline, the device model of the
+// module's target, the machine lowered from it and the bundle emitter: the
+// compile->bundle step the driver's commands share.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Compiler/CompileToBundle.h"
+#include "ktflow/Bundle/Emitter.h"
+#include "ktflow/Compiler/Compile.h"
+#include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
+#include "ktflow/Simulator/FromDevice.h"
+#include "ktflow/Support/CrashRecovery.h"
+#include "ktflow/Support/OutputFile.h"
+
+using namespace mlir;
+using namespace ktflow;
+
+FailureOr<CompiledBundle> ktflow::compileToBundle(ModuleOp module,
+                                                  const CompileOptions &options,
+                                                  StringRef subject) {
+  {
+    CrashPhase phase("passes", subject);
+    if (failed(compile(module, options, CompileStage::Dataflow)))
+      return failure();
+  }
+  CrashPhase phase("emit", subject);
+  dfir::KernelOp kernel = getCompiledKernel(module);
+  if (!kernel)
+    return failure();
+  ktdf_arch::DeviceOp deviceOp;
+  module.walk([&](ktdf_arch::DeviceOp d) { deviceOp = d; });
+  if (!deviceOp)
+    return emitError(module.getLoc())
+           << "the compiled module has no device description";
+  FailureOr<device::DeviceModel> model = device::DeviceModel::build(deviceOp);
+  if (failed(model))
+    return failure();
+  sim::Machine machine = sim::buildMachine(*model);
+  FailureOr<bundle::Bundle> built = bundle::emitBundle(kernel, machine);
+  if (failed(built))
+    return failure();
+  return CompiledBundle{std::move(*built), std::move(*model)};
+}
+
+llvm::Expected<size_t> ktflow::writeBundleFile(const bundle::Bundle &bundle,
+                                               StringRef path) {
+  std::vector<uint8_t> bytes = bundle::writeBundle(bundle);
+  if (llvm::Error error = writeOutputFile(path, [&](llvm::raw_ostream &os) {
+        os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+      }))
+    return std::move(error);
+  return bytes.size();
+}
