@@ -29,6 +29,7 @@ RunState::RunState(ModuleOp module, const InterpreterOptions &options,
   registerArithHandlers(handlers);
   registerLinalgHandlers(handlers);
   registerTensorHandlers(handlers);
+  registerTensorSliceHandlers(handlers);
   registerControlFlowHandlers(handlers);
   registerKTDPHandlers(handlers);
   registerInterTileHandlers(handlers);

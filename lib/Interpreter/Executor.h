@@ -52,6 +52,7 @@ private:
 void registerArithHandlers(HandlerTable &table);
 void registerLinalgHandlers(HandlerTable &table);
 void registerTensorHandlers(HandlerTable &table);
+void registerTensorSliceHandlers(HandlerTable &table);
 void registerControlFlowHandlers(HandlerTable &table);
 void registerKTDPHandlers(HandlerTable &table);
 void registerInterTileHandlers(HandlerTable &table);
@@ -187,6 +188,9 @@ llvm::SmallVector<int64_t, 4> unflatten(int64_t flat,
 /// extents from `dynamicSizes`.
 mlir::FailureOr<Tensor> makeTensorOfType(mlir::Type type,
                                          llvm::ArrayRef<int64_t> dynamicSizes);
+
+/// Binds `result` to a new tensor holding `t`.
+mlir::LogicalResult setTensor(TileExecutor &exec, mlir::Value result, Tensor t);
 
 /// The values of mixed static/dynamic index lists (OpFoldResults).
 mlir::FailureOr<llvm::SmallVector<int64_t, 4>>

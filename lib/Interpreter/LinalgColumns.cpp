@@ -1,0 +1,220 @@
+//===- LinalgColumns.cpp - Column kernels of linalg bodies ----------------===//
+//
+// This file runs a decoded linalg body over one column of iteration points:
+// it loads each operand's column (in place when contiguous), runs every body
+// instruction as one element-wise kernel over the column, and writes the
+// yielded column into the outputs or, in combine mode, folds it into them in
+// order (with tight loops for addf, mulf and maximumf).
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinalgRun.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace ktflow::interp;
+
+void LinalgRun::prepareSlots() {
+  size_t numSlots = plan.slotTypes.size();
+  bufF.assign(numSlots, {});
+  bufI.assign(numSlots, {});
+  cols.assign(numSlots, ColumnIn());
+  for (size_t s = 0; s < numSlots; ++s) {
+    if (isFloat(plan.slotTypes[s]))
+      bufF[s].resize(kColumnCapacity);
+    else
+      bufI[s].resize(kColumnCapacity);
+    cols[s] = {bufF[s].data(), bufI[s].data()};
+  }
+  auto fill = [&](unsigned slot, const Scalar &s) {
+    if (isFloat(plan.slotTypes[slot]))
+      std::fill(bufF[slot].begin(), bufF[slot].end(),
+                roundToDType(s.toDouble(), plan.slotTypes[slot]));
+    else
+      std::fill(bufI[slot].begin(), bufI[slot].end(), s.i);
+  };
+  for (const auto &[slot, value] : plan.constants)
+    fill(slot, value);
+  for (const auto &[slot, value] : plan.captured)
+    fill(slot, exec.get(value).scalar());
+  for (unsigned o = 0; o < plan.numInputs; ++o)
+    if (operands[o].isScalar)
+      fill(o, exec.get(op->getOperand(o)).scalar());
+}
+
+void LinalgRun::loadColumn(unsigned slot, const LinalgOperand &operand,
+                           int64_t base, int64_t step, int64_t n) {
+  if (operand.isScalar)
+    return; // pre-filled
+  const Tensor &t = *operand.tensor;
+  if (isFloat(t.dtype)) {
+    const double *src = t.floats.data() + base;
+    if (step == 1) {
+      cols[slot].f = src;
+      return;
+    }
+    double *dst = bufF[slot].data();
+    cols[slot].f = dst;
+    for (int64_t i = 0; i < n; ++i)
+      dst[i] = src[i * step];
+  } else {
+    const int64_t *src = t.ints.data() + base;
+    if (step == 1) {
+      cols[slot].i = src;
+      return;
+    }
+    int64_t *dst = bufI[slot].data();
+    cols[slot].i = dst;
+    for (int64_t i = 0; i < n; ++i)
+      dst[i] = src[i * step];
+  }
+}
+
+/// out[base + i * step] = round(f(out[...], x[i])) in order; the rounding
+/// is chosen once, outside the loop.
+template <typename F>
+static void foldLoop(double *out, int64_t base, int64_t step, const double *x,
+                     int64_t n, DType t, F f) {
+  double *o = out + base;
+  if (t == DType::F64) {
+    for (int64_t i = 0; i < n; ++i)
+      o[i * step] = f(o[i * step], x[i]);
+  } else if (t == DType::F32) {
+    for (int64_t i = 0; i < n; ++i)
+      o[i * step] = static_cast<float>(f(o[i * step], x[i]));
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      o[i * step] = roundToDType(f(o[i * step], x[i]), t);
+  }
+}
+
+LogicalResult LinalgRun::foldCombine(unsigned k, int64_t base, int64_t step,
+                                     int64_t n) {
+  Tensor &out = *outputs[k];
+  unsigned xSlot = plan.combineOperand[k];
+  int instrIndex = plan.combineInstr[k];
+  if (instrIndex < 0) {
+    // The body ignores the accumulator: the last point wins.
+    for (int64_t i = 0; i < n; ++i) {
+      if (isFloat(out.dtype))
+        out.floats[base + i * step] = cols[xSlot].f[i];
+      else
+        out.ints[base + i * step] = cols[xSlot].i[i];
+    }
+    return success();
+  }
+  const BodyInstr &instr = plan.instrs[instrIndex];
+  DType t = instr.ew.resultType;
+  const double *x = cols[xSlot].f;
+  switch (instr.ew.kind) {
+  case EwKind::AddF:
+    foldLoop(out.floats.data(), base, step, x, n, t,
+             [](double a, double b) { return a + b; });
+    return success();
+  case EwKind::MulF:
+    foldLoop(out.floats.data(), base, step, x, n, t,
+             [](double a, double b) { return a * b; });
+    return success();
+  case EwKind::MaximumF:
+  case EwKind::MaxNumF:
+    if (instr.ew.kind == EwKind::MaxNumF)
+      break; // NaN handling differs; use the generic path
+    foldLoop(out.floats.data(), base, step, x, n, t, [](double a, double b) {
+      if (a != a || b != b)
+        return std::numeric_limits<double>::quiet_NaN();
+      if (a == 0 && b == 0)
+        return std::signbit(a) ? b : a;
+      return a > b ? a : b;
+    });
+    return success();
+  default:
+    break;
+  }
+  // Generic fold: one element at a time through the op's kernel.
+  bool accFirst = instr.operands[0] != xSlot || instr.operands[1] == xSlot;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t at = base + i * step;
+    ColumnIn acc{out.floats.data() + (isFloat(out.dtype) ? at : 0),
+                 out.ints.data() + (isFloat(out.dtype) ? 0 : at)};
+    ColumnIn xi{cols[xSlot].f ? cols[xSlot].f + i : nullptr,
+                cols[xSlot].i ? cols[xSlot].i + i : nullptr};
+    ColumnIn ins[2] = {accFirst ? acc : xi, accFirst ? xi : acc};
+    double f;
+    int64_t v;
+    if (runElementwise(instr.ew, ins, {&f, &v}, 1) >= 0)
+      return exec.error(op) << "integer division by zero";
+    if (isFloat(out.dtype))
+      out.floats[at] = f;
+    else
+      out.ints[at] = v;
+  }
+  return success();
+}
+
+LogicalResult LinalgRun::processChunk(ArrayRef<int64_t> point, int colDim,
+                                      int64_t n, ArrayRef<int64_t> bases,
+                                      ArrayRef<int64_t> steps, bool combine) {
+  for (unsigned o = 0; o < plan.numInputs; ++o)
+    loadColumn(o, operands[o], bases[o], steps[o], n);
+  for (unsigned k = 0; k < plan.numOutputs; ++k) {
+    int slot = plan.outputSlot(k);
+    if (slot >= 0 && !combine)
+      loadColumn(slot, operands[plan.numInputs + k], bases[plan.numInputs + k],
+                 steps[plan.numInputs + k], n);
+  }
+  SmallVector<ColumnIn, 4> ins;
+  for (const BodyInstr &instr : plan.instrs) {
+    if (combine && instr.readsAccumulator)
+      continue;
+    unsigned r = instr.result;
+    if (instr.kind == BodyInstr::Kind::Index) {
+      int64_t *dst = bufI[r].data();
+      cols[r].i = dst;
+      for (int64_t i = 0; i < n; ++i)
+        dst[i] = static_cast<int>(instr.dim) == colDim ? point[instr.dim] + i
+                                                       : point[instr.dim];
+      continue;
+    }
+    // Widening casts change no value: reuse the operand's column.
+    if (instr.ew.kind == EwKind::ExtF) {
+      cols[r] = cols[instr.operands.front()];
+      continue;
+    }
+    ins.clear();
+    for (unsigned s : instr.operands)
+      ins.push_back(cols[s]);
+    ColumnOut out{bufF[r].data(), bufI[r].data()};
+    int64_t zeroAt = runElementwise(instr.ew, ins, out, n);
+    cols[r] = {bufF[r].data(), bufI[r].data()};
+    if (zeroAt >= 0) {
+      SmallVector<int64_t, 4> where(point.begin(), point.end());
+      if (colDim >= 0)
+        where[colDim] += zeroAt;
+      return exec.error(op)
+             << "integer division by zero at iteration " << formatCoords(where);
+    }
+  }
+  for (unsigned k = 0; k < plan.numOutputs; ++k) {
+    int64_t base = bases[plan.numInputs + k];
+    int64_t step = steps[plan.numInputs + k];
+    if (combine) {
+      if (failed(foldCombine(k, base, step, n)))
+        return failure();
+      continue;
+    }
+    Tensor &out = *outputs[k];
+    const ColumnIn &y = cols[plan.yields[k]];
+    if (isFloat(out.dtype)) {
+      double *dst = out.floats.data() + base;
+      for (int64_t i = 0; i < n; ++i)
+        dst[i * step] = y.f[i];
+    } else {
+      int64_t *dst = out.ints.data() + base;
+      for (int64_t i = 0; i < n; ++i)
+        dst[i * step] = y.i[i];
+    }
+  }
+  return success();
+}
