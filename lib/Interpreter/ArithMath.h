@@ -18,6 +18,7 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <array>
 #include <string>
 
 namespace ktflow::interp {
@@ -83,11 +84,43 @@ struct ColumnOut {
 int64_t runElementwise(const EwOp &op, llvm::ArrayRef<ColumnIn> inputs,
                        ColumnOut out, size_t n);
 
-/// The integer and cast kinds of runElementwise, before the result is
-/// rounded or wrapped to its type.
-int64_t runIntegerAndCastKernel(const EwOp &op,
-                                llvm::ArrayRef<ColumnIn> inputs,
-                                ColumnOut out, size_t n);
+/// The kernel of one kind: computes `n` results of `op` into `out`, before
+/// they are rounded or wrapped to the result type. Returns the index of the
+/// first zero divisor of an integer division, or -1.
+using EwKernel = int64_t (*)(const EwOp &op, llvm::ArrayRef<ColumnIn> inputs,
+                             ColumnOut out, size_t n);
+
+/// The number of kinds (BitcastIToF is the last).
+inline constexpr size_t kNumEwKinds =
+    static_cast<size_t>(EwKind::BitcastIToF) + 1;
+
+/// The kernels of runElementwise, indexed by kind; each family of kinds
+/// registers its own (as the op handlers of Executor.h's HandlerTable do).
+class EwKernelTable {
+public:
+  void add(EwKind kind, EwKernel kernel) {
+    kernels[static_cast<size_t>(kind)] = kernel;
+  }
+  /// The kernel of `kind`, or null.
+  EwKernel lookup(EwKind kind) const {
+    return kernels[static_cast<size_t>(kind)];
+  }
+
+private:
+  std::array<EwKernel, kNumEwKinds> kernels{};
+};
+
+/// Float arithmetic, math and spyreop kernels, float predicates and select
+/// (ElementwiseKernels.cpp).
+void registerFloatKernels(EwKernelTable &table);
+/// Integer arithmetic, comparison and bit kernels (IntegerKernels.cpp).
+void registerIntegerKernels(EwKernelTable &table);
+/// Casts between integer types and between integers and floats
+/// (IntegerKernels.cpp).
+void registerCastKernels(EwKernelTable &table);
+
+/// The table runElementwise uses, with every family registered.
+const EwKernelTable &elementwiseKernels();
 
 /// The signed value of an integer stored for type `t` (i1 true is -1).
 inline int64_t signedValue(int64_t v, DType t) {

@@ -1,17 +1,17 @@
 //===- ElementwiseKernels.cpp - Column kernels of element-wise ops --------===//
 //
-// This file implements runElementwise: one loop per op kind over a column of
-// values, then one rounding (or wrapping) pass to the result type. NaN and
-// signed-zero rules follow MLIR: maximumf/minimumf propagate NaN and order
-// -0 < +0; maxnumf/minnumf return the non-NaN operand.
-// Integer kernels and casts live in IntegerKernels.cpp.
+// This file implements runElementwise: the kernel of the op's kind (one
+// loop over a column of values, looked up in a table indexed by EwKind),
+// then one rounding (or wrapping) pass to the result type. It registers the
+// float kernels. NaN and signed-zero rules follow MLIR: maximumf/minimumf
+// propagate NaN and order -0 < +0; maxnumf/minnumf return the non-NaN
+// operand. Integer kernels and casts live in IntegerKernels.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ArithMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "llvm/ADT/bit.h"
 
 #include <cmath>
 
@@ -19,20 +19,6 @@ using namespace ktflow::interp;
 using mlir::arith::CmpFPredicate;
 
 namespace {
-
-template <typename F>
-void unaryF(const ColumnIn &a, double *out, size_t n, F f) {
-  for (size_t i = 0; i < n; ++i)
-    out[i] = f(a.f[i]);
-}
-
-template <typename F>
-void binaryF(const ColumnIn &a, const ColumnIn &b, double *out, size_t n,
-             F f) {
-  for (size_t i = 0; i < n; ++i)
-    out[i] = f(a.f[i], b.f[i]);
-}
-
 
 double maximumF(double a, double b) {
   if (std::isnan(a) || std::isnan(b))
@@ -105,10 +91,6 @@ bool compareF(int predicate, double a, double b) {
   return false;
 }
 
-
-
-
-
 double minNormalValue(DType t) {
   switch (t) {
   case DType::F16:
@@ -129,234 +111,232 @@ double gelu(double x) {
   return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
 }
 
+// The scalar functions of the unary and binary kernels.
+double negF(double a) { return -a; }
+double absF(double a) { return std::fabs(a); }
+double expF(double a) { return std::exp(a); }
+double exp2F(double a) { return std::exp2(a); }
+double expm1F(double a) { return std::expm1(a); }
+double logF(double a) { return std::log(a); }
+double log2F(double a) { return std::log2(a); }
+double log10F(double a) { return std::log10(a); }
+double log1pF(double a) { return std::log1p(a); }
+double sqrtF(double a) { return std::sqrt(a); }
+double rsqrtF(double a) { return 1.0 / std::sqrt(a); }
+double cbrtF(double a) { return std::cbrt(a); }
+double tanhF(double a) { return std::tanh(a); }
+double sinhF(double a) { return std::sinh(a); }
+double coshF(double a) { return std::cosh(a); }
+double sinF(double a) { return std::sin(a); }
+double cosF(double a) { return std::cos(a); }
+double tanF(double a) { return std::tan(a); }
+double asinF(double a) { return std::asin(a); }
+double acosF(double a) { return std::acos(a); }
+double atanF(double a) { return std::atan(a); }
+double asinhF(double a) { return std::asinh(a); }
+double acoshF(double a) { return std::acosh(a); }
+double atanhF(double a) { return std::atanh(a); }
+double erfF(double a) { return std::erf(a); }
+double erfcF(double a) { return std::erfc(a); }
+double floorF(double a) { return std::floor(a); }
+double ceilF(double a) { return std::ceil(a); }
+double roundF(double a) { return std::round(a); }
+double roundEvenF(double a) { return std::nearbyint(a); }
+double truncF(double a) { return std::trunc(a); }
+double sigmoidF(double a) { return 1.0 / (1.0 + std::exp(-a)); }
+double siluF(double a) { return a / (1.0 + std::exp(-a)); }
+double reciprocalF(double a) { return 1.0 / a; }
+double squareF(double a) { return a * a; }
+double identityF(double a) { return a; }
+double addF(double a, double b) { return a + b; }
+double subF(double a, double b) { return a - b; }
+double mulF(double a, double b) { return a * b; }
+double divF(double a, double b) { return a / b; }
+double remF(double a, double b) { return std::fmod(a, b); }
+double powF(double a, double b) { return std::pow(a, b); }
+double atan2F(double a, double b) { return std::atan2(a, b); }
+double copySignF(double a, double b) { return std::copysign(a, b); }
+double layerNormScale(double mean, double squares) {
+  return 1.0 / std::sqrt(squares - mean * mean);
+}
+
+template <double (*F)(double)>
+int64_t unaryF(const EwOp &, llvm::ArrayRef<ColumnIn> in, ColumnOut out,
+               size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    out.f[i] = F(in[0].f[i]);
+  return -1;
+}
+
+template <double (*F)(double, double)>
+int64_t binaryF(const EwOp &, llvm::ArrayRef<ColumnIn> in, ColumnOut out,
+                size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    out.f[i] = F(in[0].f[i], in[1].f[i]);
+  return -1;
+}
+
+/// A predicate of one float (i1 results).
+template <bool (*F)(double)>
+int64_t predicateF(const EwOp &, llvm::ArrayRef<ColumnIn> in, ColumnOut out,
+                   size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    out.i[i] = F(in[0].f[i]);
+  return -1;
+}
+
+bool isNaN(double a) { return std::isnan(a); }
+bool isInf(double a) { return std::isinf(a); }
+bool isFinite(double a) { return std::isfinite(a); }
+
+int64_t isNormalKernel(const EwOp &op, llvm::ArrayRef<ColumnIn> in,
+                       ColumnOut out, size_t n) {
+  DType t = op.operandTypes.empty() ? op.resultType : op.operandTypes[0];
+  double minNormal = minNormalValue(t);
+  for (size_t i = 0; i < n; ++i) {
+    double a = std::fabs(in[0].f[i]);
+    out.i[i] = std::isfinite(a) && a >= minNormal;
+  }
+  return -1;
+}
+
+int64_t cmpFKernel(const EwOp &op, llvm::ArrayRef<ColumnIn> in, ColumnOut out,
+                   size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    out.i[i] = compareF(op.predicate, in[0].f[i], in[1].f[i]);
+  return -1;
+}
+
+int64_t softplusKernel(const EwOp &op, llvm::ArrayRef<ColumnIn> in,
+                       ColumnOut out, size_t n) {
+  double beta = op.beta, threshold = op.threshold;
+  for (size_t i = 0; i < n; ++i) {
+    double a = in[0].f[i];
+    out.f[i] = beta * a > threshold ? a : std::log1p(std::exp(beta * a)) / beta;
+  }
+  return -1;
+}
+
+int64_t fmaKernel(const EwOp &, llvm::ArrayRef<ColumnIn> in, ColumnOut out,
+                  size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    out.f[i] = std::fma(in[0].f[i], in[1].f[i], in[2].f[i]);
+  return -1;
+}
+
+int64_t layerNormNormKernel(const EwOp &, llvm::ArrayRef<ColumnIn> in,
+                            ColumnOut out, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    out.f[i] = (in[0].f[i] - in[1].f[i]) * in[2].f[i] * in[3].f[i] + in[4].f[i];
+  return -1;
+}
+
+int64_t fpowiKernel(const EwOp &op, llvm::ArrayRef<ColumnIn> in, ColumnOut out,
+                    size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    out.f[i] = std::pow(in[0].f[i], static_cast<double>(signedValue(
+                                        in[1].i[i], op.operandTypes[1])));
+  return -1;
+}
+
+int64_t selectKernel(const EwOp &op, llvm::ArrayRef<ColumnIn> in, ColumnOut out,
+                     size_t n) {
+  if (isFloat(op.resultType)) {
+    for (size_t i = 0; i < n; ++i)
+      out.f[i] = (in[0].i[i] & 1) ? in[1].f[i] : in[2].f[i];
+  } else {
+    for (size_t i = 0; i < n; ++i)
+      out.i[i] = (in[0].i[i] & 1) ? in[1].i[i] : in[2].i[i];
+  }
+  return -1;
+}
+
 } // namespace
+
+void ktflow::interp::registerFloatKernels(EwKernelTable &table) {
+  table.add(EwKind::NegF, unaryF<negF>);
+  table.add(EwKind::AbsF, unaryF<absF>);
+  table.add(EwKind::Exp, unaryF<expF>);
+  table.add(EwKind::Exp2, unaryF<exp2F>);
+  table.add(EwKind::Expm1, unaryF<expm1F>);
+  table.add(EwKind::Log, unaryF<logF>);
+  table.add(EwKind::Log2, unaryF<log2F>);
+  table.add(EwKind::Log10, unaryF<log10F>);
+  table.add(EwKind::Log1p, unaryF<log1pF>);
+  table.add(EwKind::Sqrt, unaryF<sqrtF>);
+  table.add(EwKind::Rsqrt, unaryF<rsqrtF>);
+  table.add(EwKind::Cbrt, unaryF<cbrtF>);
+  table.add(EwKind::Tanh, unaryF<tanhF>);
+  table.add(EwKind::Sinh, unaryF<sinhF>);
+  table.add(EwKind::Cosh, unaryF<coshF>);
+  table.add(EwKind::Sin, unaryF<sinF>);
+  table.add(EwKind::Cos, unaryF<cosF>);
+  table.add(EwKind::Tan, unaryF<tanF>);
+  table.add(EwKind::Asin, unaryF<asinF>);
+  table.add(EwKind::Acos, unaryF<acosF>);
+  table.add(EwKind::Atan, unaryF<atanF>);
+  table.add(EwKind::Asinh, unaryF<asinhF>);
+  table.add(EwKind::Acosh, unaryF<acoshF>);
+  table.add(EwKind::Atanh, unaryF<atanhF>);
+  table.add(EwKind::Erf, unaryF<erfF>);
+  table.add(EwKind::Erfc, unaryF<erfcF>);
+  table.add(EwKind::Floor, unaryF<floorF>);
+  table.add(EwKind::Ceil, unaryF<ceilF>);
+  table.add(EwKind::Round, unaryF<roundF>);
+  table.add(EwKind::RoundEven, unaryF<roundEvenF>);
+  table.add(EwKind::Trunc, unaryF<truncF>);
+  table.add(EwKind::Sigmoid, unaryF<sigmoidF>);
+  table.add(EwKind::Silu, unaryF<siluF>);
+  table.add(EwKind::Gelu, unaryF<gelu>);
+  table.add(EwKind::Reciprocal, unaryF<reciprocalF>);
+  table.add(EwKind::Softplus, softplusKernel);
+  table.add(EwKind::Square, unaryF<squareF>);
+  table.add(EwKind::Identity, unaryF<identityF>);
+  // Float casts change no value here: the result is rounded afterwards.
+  table.add(EwKind::ExtF, unaryF<identityF>);
+  table.add(EwKind::TruncF, unaryF<identityF>);
+  table.add(EwKind::AddF, binaryF<addF>);
+  table.add(EwKind::SubF, binaryF<subF>);
+  table.add(EwKind::MulF, binaryF<mulF>);
+  table.add(EwKind::DivF, binaryF<divF>);
+  table.add(EwKind::RemF, binaryF<remF>);
+  table.add(EwKind::MaximumF, binaryF<maximumF>);
+  table.add(EwKind::MinimumF, binaryF<minimumF>);
+  table.add(EwKind::MaxNumF, binaryF<maxNumF>);
+  table.add(EwKind::MinNumF, binaryF<minNumF>);
+  table.add(EwKind::PowF, binaryF<powF>);
+  table.add(EwKind::Atan2, binaryF<atan2F>);
+  table.add(EwKind::CopySign, binaryF<copySignF>);
+  table.add(EwKind::LayerNormScale, binaryF<layerNormScale>);
+  table.add(EwKind::Fma, fmaKernel);
+  table.add(EwKind::LayerNormNorm, layerNormNormKernel);
+  table.add(EwKind::FPowI, fpowiKernel);
+  table.add(EwKind::IsNaN, predicateF<isNaN>);
+  table.add(EwKind::IsInf, predicateF<isInf>);
+  table.add(EwKind::IsFinite, predicateF<isFinite>);
+  table.add(EwKind::IsNormal, isNormalKernel);
+  table.add(EwKind::CmpF, cmpFKernel);
+  table.add(EwKind::Select, selectKernel);
+}
+
+const EwKernelTable &ktflow::interp::elementwiseKernels() {
+  static const EwKernelTable table = [] {
+    EwKernelTable t;
+    registerFloatKernels(t);
+    registerIntegerKernels(t);
+    registerCastKernels(t);
+    return t;
+  }();
+  return table;
+}
 
 int64_t ktflow::interp::runElementwise(const EwOp &op,
                                        llvm::ArrayRef<ColumnIn> in,
                                        ColumnOut out, size_t n) {
   int64_t firstZeroDivisor = -1;
+  if (EwKernel kernel = elementwiseKernels().lookup(op.kind))
+    firstZeroDivisor = kernel(op, in, out, n);
   DType rt = op.resultType;
-  DType t0 = op.operandTypes.empty() ? rt : op.operandTypes[0];
-
-  switch (op.kind) {
-  case EwKind::NegF:
-    unaryF(in[0], out.f, n, [](double a) { return -a; });
-    break;
-  case EwKind::AbsF:
-    unaryF(in[0], out.f, n, [](double a) { return std::fabs(a); });
-    break;
-  case EwKind::Exp:
-    unaryF(in[0], out.f, n, [](double a) { return std::exp(a); });
-    break;
-  case EwKind::Exp2:
-    unaryF(in[0], out.f, n, [](double a) { return std::exp2(a); });
-    break;
-  case EwKind::Expm1:
-    unaryF(in[0], out.f, n, [](double a) { return std::expm1(a); });
-    break;
-  case EwKind::Log:
-    unaryF(in[0], out.f, n, [](double a) { return std::log(a); });
-    break;
-  case EwKind::Log2:
-    unaryF(in[0], out.f, n, [](double a) { return std::log2(a); });
-    break;
-  case EwKind::Log10:
-    unaryF(in[0], out.f, n, [](double a) { return std::log10(a); });
-    break;
-  case EwKind::Log1p:
-    unaryF(in[0], out.f, n, [](double a) { return std::log1p(a); });
-    break;
-  case EwKind::Sqrt:
-    unaryF(in[0], out.f, n, [](double a) { return std::sqrt(a); });
-    break;
-  case EwKind::Rsqrt:
-    unaryF(in[0], out.f, n, [](double a) { return 1.0 / std::sqrt(a); });
-    break;
-  case EwKind::Cbrt:
-    unaryF(in[0], out.f, n, [](double a) { return std::cbrt(a); });
-    break;
-  case EwKind::Tanh:
-    unaryF(in[0], out.f, n, [](double a) { return std::tanh(a); });
-    break;
-  case EwKind::Sinh:
-    unaryF(in[0], out.f, n, [](double a) { return std::sinh(a); });
-    break;
-  case EwKind::Cosh:
-    unaryF(in[0], out.f, n, [](double a) { return std::cosh(a); });
-    break;
-  case EwKind::Sin:
-    unaryF(in[0], out.f, n, [](double a) { return std::sin(a); });
-    break;
-  case EwKind::Cos:
-    unaryF(in[0], out.f, n, [](double a) { return std::cos(a); });
-    break;
-  case EwKind::Tan:
-    unaryF(in[0], out.f, n, [](double a) { return std::tan(a); });
-    break;
-  case EwKind::Asin:
-    unaryF(in[0], out.f, n, [](double a) { return std::asin(a); });
-    break;
-  case EwKind::Acos:
-    unaryF(in[0], out.f, n, [](double a) { return std::acos(a); });
-    break;
-  case EwKind::Atan:
-    unaryF(in[0], out.f, n, [](double a) { return std::atan(a); });
-    break;
-  case EwKind::Asinh:
-    unaryF(in[0], out.f, n, [](double a) { return std::asinh(a); });
-    break;
-  case EwKind::Acosh:
-    unaryF(in[0], out.f, n, [](double a) { return std::acosh(a); });
-    break;
-  case EwKind::Atanh:
-    unaryF(in[0], out.f, n, [](double a) { return std::atanh(a); });
-    break;
-  case EwKind::Erf:
-    unaryF(in[0], out.f, n, [](double a) { return std::erf(a); });
-    break;
-  case EwKind::Erfc:
-    unaryF(in[0], out.f, n, [](double a) { return std::erfc(a); });
-    break;
-  case EwKind::Floor:
-    unaryF(in[0], out.f, n, [](double a) { return std::floor(a); });
-    break;
-  case EwKind::Ceil:
-    unaryF(in[0], out.f, n, [](double a) { return std::ceil(a); });
-    break;
-  case EwKind::Round:
-    unaryF(in[0], out.f, n, [](double a) { return std::round(a); });
-    break;
-  case EwKind::RoundEven:
-    unaryF(in[0], out.f, n, [](double a) { return std::nearbyint(a); });
-    break;
-  case EwKind::Trunc:
-    unaryF(in[0], out.f, n, [](double a) { return std::trunc(a); });
-    break;
-  case EwKind::Sigmoid:
-    unaryF(in[0], out.f, n,
-           [](double a) { return 1.0 / (1.0 + std::exp(-a)); });
-    break;
-  case EwKind::Silu:
-    unaryF(in[0], out.f, n, [](double a) { return a / (1.0 + std::exp(-a)); });
-    break;
-  case EwKind::Gelu:
-    unaryF(in[0], out.f, n, gelu);
-    break;
-  case EwKind::Reciprocal:
-    unaryF(in[0], out.f, n, [](double a) { return 1.0 / a; });
-    break;
-  case EwKind::Softplus: {
-    double beta = op.beta, threshold = op.threshold;
-    unaryF(in[0], out.f, n, [&](double a) {
-      return beta * a > threshold ? a : std::log1p(std::exp(beta * a)) / beta;
-    });
-    break;
-  }
-  case EwKind::Square:
-    unaryF(in[0], out.f, n, [](double a) { return a * a; });
-    break;
-  case EwKind::Identity:
-  case EwKind::ExtF:
-  case EwKind::TruncF:
-    unaryF(in[0], out.f, n, [](double a) { return a; });
-    break;
-  case EwKind::AddF:
-    binaryF(in[0], in[1], out.f, n, [](double a, double b) { return a + b; });
-    break;
-  case EwKind::SubF:
-    binaryF(in[0], in[1], out.f, n, [](double a, double b) { return a - b; });
-    break;
-  case EwKind::MulF:
-    binaryF(in[0], in[1], out.f, n, [](double a, double b) { return a * b; });
-    break;
-  case EwKind::DivF:
-    binaryF(in[0], in[1], out.f, n, [](double a, double b) { return a / b; });
-    break;
-  case EwKind::RemF:
-    binaryF(in[0], in[1], out.f, n,
-            [](double a, double b) { return std::fmod(a, b); });
-    break;
-  case EwKind::MaximumF:
-    binaryF(in[0], in[1], out.f, n, maximumF);
-    break;
-  case EwKind::MinimumF:
-    binaryF(in[0], in[1], out.f, n, minimumF);
-    break;
-  case EwKind::MaxNumF:
-    binaryF(in[0], in[1], out.f, n, maxNumF);
-    break;
-  case EwKind::MinNumF:
-    binaryF(in[0], in[1], out.f, n, minNumF);
-    break;
-  case EwKind::PowF:
-    binaryF(in[0], in[1], out.f, n,
-            [](double a, double b) { return std::pow(a, b); });
-    break;
-  case EwKind::Atan2:
-    binaryF(in[0], in[1], out.f, n,
-            [](double a, double b) { return std::atan2(a, b); });
-    break;
-  case EwKind::CopySign:
-    binaryF(in[0], in[1], out.f, n,
-            [](double a, double b) { return std::copysign(a, b); });
-    break;
-  case EwKind::LayerNormScale:
-    binaryF(in[0], in[1], out.f, n, [](double mean, double squares) {
-      return 1.0 / std::sqrt(squares - mean * mean);
-    });
-    break;
-  case EwKind::Fma:
-    for (size_t i = 0; i < n; ++i)
-      out.f[i] = std::fma(in[0].f[i], in[1].f[i], in[2].f[i]);
-    break;
-  case EwKind::LayerNormNorm:
-    for (size_t i = 0; i < n; ++i)
-      out.f[i] = (in[0].f[i] - in[1].f[i]) * in[2].f[i] * in[3].f[i] +
-                 in[4].f[i];
-    break;
-  case EwKind::FPowI:
-    for (size_t i = 0; i < n; ++i)
-      out.f[i] = std::pow(in[0].f[i], static_cast<double>(signedValue(
-                                          in[1].i[i], op.operandTypes[1])));
-    break;
-  case EwKind::IsNaN:
-    for (size_t i = 0; i < n; ++i)
-      out.i[i] = std::isnan(in[0].f[i]);
-    break;
-  case EwKind::IsInf:
-    for (size_t i = 0; i < n; ++i)
-      out.i[i] = std::isinf(in[0].f[i]);
-    break;
-  case EwKind::IsFinite:
-    for (size_t i = 0; i < n; ++i)
-      out.i[i] = std::isfinite(in[0].f[i]);
-    break;
-  case EwKind::IsNormal: {
-    double minNormal = minNormalValue(t0);
-    for (size_t i = 0; i < n; ++i) {
-      double a = std::fabs(in[0].f[i]);
-      out.i[i] = std::isfinite(a) && a >= minNormal;
-    }
-    break;
-  }
-  case EwKind::CmpF:
-    for (size_t i = 0; i < n; ++i)
-      out.i[i] = compareF(op.predicate, in[0].f[i], in[1].f[i]);
-    break;
-  case EwKind::Select:
-    if (isFloat(rt)) {
-      for (size_t i = 0; i < n; ++i)
-        out.f[i] = (in[0].i[i] & 1) ? in[1].f[i] : in[2].f[i];
-    } else {
-      for (size_t i = 0; i < n; ++i)
-        out.i[i] = (in[0].i[i] & 1) ? in[1].i[i] : in[2].i[i];
-    }
-    break;
-  default:
-    firstZeroDivisor = runIntegerAndCastKernel(op, in, out, n);
-    break;
-  }
-
   if (isFloat(rt))
     roundArray(rt, out.f, n);
   else

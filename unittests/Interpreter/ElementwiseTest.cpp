@@ -3,7 +3,8 @@
 // This file tests the element-wise kernels against values worked out by
 // hand: integer division rounding and zero divisors, wrapping, shifts,
 // signed/unsigned comparison, MLIR's NaN and signed-zero rules, saturating
-// float-to-int casts, i1 extension, bitcasts and per-op rounding.
+// float-to-int casts, i1 extension, bitcasts and per-op rounding; and that
+// the kernel table has a kernel for every kind.
 //
 //===----------------------------------------------------------------------===//
 
@@ -170,6 +171,14 @@ TEST(Elementwise, Casts) {
   runElementwise(makeOp(EwKind::SIToFP, DType::F32, {DType::I64}), g,
                  {back.data(), nullptr}, 1);
   EXPECT_EQ(back[0], 16777216.0);
+}
+
+// runElementwise computes nothing for a kind without a kernel: every kind
+// the decoder can produce must have one.
+TEST(Elementwise, EveryKindHasAKernel) {
+  for (size_t k = 0; k < kNumEwKinds; ++k)
+    EXPECT_NE(elementwiseKernels().lookup(static_cast<EwKind>(k)), nullptr)
+        << "EwKind #" << k;
 }
 
 } // namespace
