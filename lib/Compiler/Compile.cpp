@@ -8,6 +8,7 @@
 #include "ktflow/Compiler/Compile.h"
 #include "ktflow/Device/DeviceModel.h"
 #include "ktflow/Device/MemoryTree.h"
+#include "ktflow/Device/Target.h"
 #include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -24,22 +25,20 @@ LogicalResult ktflow::setTarget(ModuleOp module, StringRef devicePath,
   OwningOpRef<ModuleOp> description = loader.load(devicePath);
   if (!description)
     return failure();
-  SmallVector<ktdf_arch::DeviceOp> devices;
-  description->walk([&](ktdf_arch::DeviceOp d) { devices.push_back(d); });
-  if (devices.size() != 1)
-    return emitError(UnknownLoc::get(ctx))
-           << devicePath << ": expected exactly one ktdf_arch.device, found "
-           << devices.size();
-  ktdf_arch::DeviceOp device = devices.front();
+  FailureOr<ktdf_arch::DeviceOp> found = device::findDevice(*description);
+  if (failed(found))
+    return failure();
+  ktdf_arch::DeviceOp device = *found;
   SmallString<256> absolute(devicePath);
   if (std::error_code ec = llvm::sys::fs::make_absolute(absolute))
     return emitError(UnknownLoc::get(ctx))
            << "cannot resolve '" << devicePath << "': " << ec.message();
   auto deviceRef = FlatSymbolRefAttr::get(ctx, device.getSymName());
 
-  ktdf_arch::TargetOp target;
-  module.walk([&](ktdf_arch::TargetOp op) { target = op; });
-  if (target) {
+  FailureOr<ktdf_arch::TargetOp> declared = device::findOptionalTarget(module);
+  if (failed(declared))
+    return failure();
+  if (ktdf_arch::TargetOp target = *declared) {
     target.setDeviceAttr(deviceRef);
     target.setPathAttr(StringAttr::get(ctx, absolute));
     return target.verifyDevice(device);

@@ -9,7 +9,7 @@
 #include "ktflow/Compiler/CompileToBundle.h"
 #include "ktflow/Bundle/Emitter.h"
 #include "ktflow/Compiler/Compile.h"
-#include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
+#include "ktflow/Device/Target.h"
 #include "ktflow/Simulator/FromDevice.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/OutputFile.h"
@@ -29,12 +29,7 @@ FailureOr<CompiledBundle> ktflow::compileToBundle(ModuleOp module,
   dfir::KernelOp kernel = getCompiledKernel(module);
   if (!kernel)
     return failure();
-  ktdf_arch::DeviceOp deviceOp;
-  module.walk([&](ktdf_arch::DeviceOp d) { deviceOp = d; });
-  if (!deviceOp)
-    return emitError(module.getLoc())
-           << "the compiled module has no device description";
-  FailureOr<device::DeviceModel> model = device::DeviceModel::build(deviceOp);
+  FailureOr<device::DeviceModel> model = device::buildTargetModel(module);
   if (failed(model))
     return failure();
   sim::Machine machine = sim::buildMachine(*model);

@@ -8,10 +8,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Scheduling/ScheduleTarget.h"
+#include "ktflow/Device/Target.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace ktflow;
@@ -89,52 +89,37 @@ FailureOr<HopChain> ktflow::sched::cutRoute(const DeviceModel &model,
 // ScheduleTarget
 //===----------------------------------------------------------------------===//
 
-FailureOr<std::unique_ptr<ScheduleTarget>>
-ScheduleTarget::get(ModuleOp module) {
-  SmallVector<ktdf_arch::TargetOp> targets;
-  module.walk([&](ktdf_arch::TargetOp op) { targets.push_back(op); });
-  if (targets.empty())
-    return module.emitError(
-        "the module declares no target device (ktdf_arch.target)");
-  if (targets.size() > 1)
-    return targets[1].emitError("the module declares more than one target");
-  ktdf_arch::TargetOp target = targets.front();
-  if (target.getPath())
-    return target.emitError("the target device is still in '")
-           << *target.getPath()
-           << "'; run --ktdf-import-target to bring it into the module";
-  auto deviceOp = SymbolTable::lookupNearestSymbolFrom<ktdf_arch::DeviceOp>(
-      target, target.getDeviceAttr());
-  if (!deviceOp)
-    return target.emitError("names no ktdf_arch.device ")
-           << target.getDeviceAttr();
-  if (failed(target.verifyDevice(deviceOp)))
-    return failure();
-  FailureOr<DeviceModel> model = DeviceModel::build(deviceOp);
-  if (failed(model))
-    return failure();
+ScheduleTarget::ScheduleTarget(Operation *module) {
+  // In the body, not the initializer list: build() fills the other members.
+  valid = succeeded(build(cast<ModuleOp>(module)));
+}
 
-  std::unique_ptr<ScheduleTarget> result(new ScheduleTarget());
-  result->model = std::make_unique<DeviceModel>(std::move(*model));
-  result->routing = std::make_unique<device::RoutingGraph>(*result->model);
-  result->tree = std::make_unique<device::MemoryTree>(*result->model);
-  result->roofline = std::make_unique<device::Roofline>(*result->model);
+LogicalResult ScheduleTarget::build(ModuleOp module) {
+  FailureOr<device::TargetDevice> resolved =
+      device::resolveTarget(module, device::TargetImport::InModule);
+  if (failed(resolved))
+    return failure();
+  ktdf_arch::TargetOp target = resolved->target;
+  FailureOr<DeviceModel> built = DeviceModel::build(resolved->device);
+  if (failed(built))
+    return failure();
+  model = std::make_unique<DeviceModel>(std::move(*built));
+  routing = std::make_unique<device::RoutingGraph>(*model);
+  tree = std::make_unique<device::MemoryTree>(*model);
+  roofline = std::make_unique<device::Roofline>(*model);
 
-  std::optional<StringRef> global = target.getDeviceMemoryKind("global");
-  if (!global)
+  if (resolved->globalMemory.empty())
     return target.emitError("the memory map does not say which device "
                             "memory KTIR's global space is");
-  result->globalKind = global->str();
-  std::optional<NodeId> globalNode = result->model->findByKind(*global);
+  globalKind = resolved->globalMemory;
+  std::optional<NodeId> globalNode = model->findByKind(globalKind);
   if (!globalNode)
     return target.emitError("device has no memory of kind '")
-           << *global << "'";
-  result->globalMemory = *globalNode;
-  if (std::optional<StringRef> local = target.getDeviceMemoryKind("ct_local"))
-    result->localMemory = result->model->findByKind(*local);
-  if (failed(result->findLanes(target)))
-    return failure();
-  return result;
+           << globalKind << "'";
+  globalMemory = *globalNode;
+  if (!resolved->ctLocalMemory.empty())
+    localMemory = model->findByKind(resolved->ctLocalMemory);
+  return findLanes(target);
 }
 
 /// Kinds of the hops, and the number of datapaths, of a chain.

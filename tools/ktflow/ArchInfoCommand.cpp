@@ -24,7 +24,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 using namespace mlir::ktdf_arch;
@@ -437,39 +436,13 @@ int ktflow::driver::runArchInfo() {
   if (!module)
     return 1;
 
-  SmallVector<DeviceOp> devices;
-  module->walk([&](DeviceOp device) { devices.push_back(device); });
-  SmallVector<TargetOp> targets;
-  module->walk([&](TargetOp target) { targets.push_back(target); });
-
-  std::optional<TargetDevice> target;
-  if (devices.empty() && !targets.empty()) {
-    mlir::FailureOr<TargetDevice> resolved =
-        resolveTarget(targets.front(), loader);
-    if (failed(resolved))
-      return 1;
-    devices.push_back(resolved->device);
-    target = std::move(*resolved);
-  }
-  if (!archDevice.empty())
-    llvm::erase_if(devices, [&](DeviceOp device) {
-      return device.getSymName() != archDevice;
-    });
-  if (devices.size() != 1) {
-    raw_ostream &diag = WithColor::error(errs(), "ktflow")
-                        << archInput << ": ";
-    if (devices.empty())
-      diag << (archDevice.empty() ? "no ktdf_arch.device or ktdf_arch.target "
-                                    "found\n"
-                                  : "no device named '" + archDevice + "'\n");
-    else
-      diag << devices.size()
-           << " devices; choose one with --device=<name>\n";
+  mlir::FailureOr<TargetDevice> target =
+      resolveDeviceOrTarget(*module, archDevice);
+  if (failed(target))
     return 1;
-  }
 
   CrashPhase phase("device model", archInput);
-  mlir::FailureOr<DeviceModel> model = DeviceModel::build(devices.front());
+  mlir::FailureOr<DeviceModel> model = DeviceModel::build(target->device);
   if (failed(model))
     return 1;
   Report report(*model);
@@ -477,7 +450,7 @@ int ktflow::driver::runArchInfo() {
     printJson(report, outs());
     return 0;
   }
-  if (target)
+  if (target->target)
     outs() << "target of " << archInput << ": global -> \""
            << target->globalMemory << "\", ct_local -> \""
            << target->ctLocalMemory << "\"\n";

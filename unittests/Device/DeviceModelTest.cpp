@@ -1,15 +1,15 @@
-//===- DeviceModelTest.cpp - Scopes, nodes, roles, memory tree, target ----===//
+//===- DeviceModelTest.cpp - Scopes, nodes, roles, memory tree -----------===//
 //
 // This file tests what DeviceModel derives from a description (cores,
 // instance counts, unit roles from features and graph position, node
-// lookup through yielding groups), the memory tree, and target resolution.
+// lookup through yielding groups) and the memory tree. TargetTest.cpp tests
+// target resolution.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DeviceTestSupport.h"
 
 #include "ktflow/Device/MemoryTree.h"
-#include "ktflow/Device/Target.h"
 
 #include "gmock/gmock.h"
 
@@ -228,33 +228,6 @@ TEST_F(DeviceModelTest, CapacitiesSaturateInsteadOfWrapping) {
   EXPECT_EQ(tree.getCapacityPerCore(node("group/S")), 4611686018427387904);
   EXPECT_EQ(tree.getTotalCapacity(node("group/S")),
             std::numeric_limits<int64_t>::max());
-}
-
-TEST_F(DeviceModelTest, ResolvesAnInlineTarget) {
-  module = mlir::parseSourceString<mlir::ModuleOp>(R"mlir(
-    ktdf_arch.device @dev {
-      %ddr = memory { kind = "HBM", size = 64 }
-      group share(%ddr) {
-        %spm = memory { kind = "SPM", size = 16 }
-        %dma = exec_unit { kind = "DMA" }
-        datapath %ddr to %dma : memory, exec_unit
-        datapath %dma to %spm : exec_unit, memory
-      }
-    }
-    ktdf_arch.target @dev memory_map #ktdf_arch.map<
-        #ktdp.spyre_memory_space<HBM> = "HBM", "ct_local" = "SPM">
-  )mlir", &context);
-  ASSERT_TRUE(module);
-  mlir::ktdf_arch::TargetOp target;
-  module->walk([&](mlir::ktdf_arch::TargetOp op) { target = op; });
-  ASSERT_TRUE(target);
-  ktflow::ModuleLoader loader(context);
-  mlir::FailureOr<TargetDevice> resolved = resolveTarget(target, loader);
-  ASSERT_TRUE(succeeded(resolved));
-  EXPECT_FALSE(resolved->imported);
-  EXPECT_EQ(resolved->device.getSymName(), "dev");
-  EXPECT_EQ(resolved->globalMemory, "HBM");
-  EXPECT_EQ(resolved->ctLocalMemory, "SPM");
 }
 
 } // namespace

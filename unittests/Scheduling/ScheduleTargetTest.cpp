@@ -43,11 +43,8 @@ protected:
         mlir::ktdf_arch::MapAttr::get(&context,
                                       {str("global"), str("ct_local")},
                                       {str(global), str(local)}));
-    auto result = ScheduleTarget::get(*module);
-    if (mlir::failed(result))
-      return nullptr;
-    target = std::move(*result);
-    return target.get();
+    target = std::make_unique<ScheduleTarget>(*module);
+    return target->isValid() ? target.get() : nullptr;
   }
 
   std::string name(NodeId id) { return target->getModel().getNode(id).name; }

@@ -1,4 +1,4 @@
-//===- ScheduleTarget.h - What the scheduler knows of its device -*- C++ -*-===//
+//===- ScheduleTarget.h - What the scheduler knows of a device --*- C++ -*-===//
 //
 // This file declares ScheduleTarget, the scheduler's view of the device a
 // kernel module targets: the device model with its routing graph, memory
@@ -8,6 +8,11 @@
 // routing from device memory to the unit and back. Every scheduling and
 // lowering decision that depends on the hardware asks this class, so no
 // pass names a unit or a size.
+//
+// It is an MLIR analysis of the kernel module: a pass asks for it with
+// getAnalysis<ScheduleTarget>(), and every pass that leaves the target and
+// its device alone marks it preserved, so the scheduling and lowering passes
+// of one pipeline share one model of the device.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,11 +73,14 @@ struct Lane {
 
 class ScheduleTarget {
 public:
-  /// Resolves the module's `ktdf_arch.target` against a device defined in
-  /// the module (the import pass puts it there), builds the model and finds
-  /// the lanes. Fails after reporting a located error.
-  static mlir::FailureOr<std::unique_ptr<ScheduleTarget>>
-  get(mlir::ModuleOp module);
+  /// Resolves the `ktdf_arch.target` of `module` (a ModuleOp) against a
+  /// device defined in the module (the import pass puts it there), builds the
+  /// model and finds the lanes. On failure a located error has been reported
+  /// and isValid() is false; nothing else may be asked then.
+  explicit ScheduleTarget(mlir::Operation *module);
+
+  /// Whether the target resolved; a pass that finds it did not fails.
+  bool isValid() const { return valid; }
 
   const device::DeviceModel &getModel() const { return *model; }
   const device::RoutingGraph &getRouting() const { return *routing; }
@@ -107,8 +115,10 @@ public:
   std::optional<int64_t> getSimdLanes(const Lane &lane, mlir::Type type) const;
 
 private:
-  ScheduleTarget() = default;
+  mlir::LogicalResult build(mlir::ModuleOp module);
   mlir::LogicalResult findLanes(mlir::Operation *anchor);
+
+  bool valid = false;
 
   std::unique_ptr<device::DeviceModel> model;
   std::unique_ptr<device::RoutingGraph> routing;

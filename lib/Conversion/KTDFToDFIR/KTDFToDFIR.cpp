@@ -534,14 +534,15 @@ namespace {
 struct KTDFToDFIRPass : public impl::KTDFToDFIRBase<KTDFToDFIRPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto target = ktflow::sched::ScheduleTarget::get(module);
-    if (failed(target))
+    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
+    if (!target.isValid())
       return signalPassFailure();
+    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (func.isExternal() || func.getBody().front().getOps<ParallelOp>().empty())
         continue;
-      if (failed(KernelLowering(**target, func).run(builder)))
+      if (failed(KernelLowering(target, func).run(builder)))
         return signalPassFailure();
       // The dfir.kernel of the same name replaces the function.
       func.erase();

@@ -10,12 +10,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Simulator/FromDevice.h"
+#include "ktflow/Device/Target.h"
 
 #include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
 #include "ktflow/Simulator/Simulator.h"
 
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/Support/WithColor.h"
 
 #include <algorithm>
 #include <map>
@@ -202,19 +202,11 @@ mlir::FailureOr<Machine> ktflow::sim::loadMachine(ModuleLoader &loader,
   mlir::OwningOpRef<mlir::ModuleOp> module = loader.load(path);
   if (!module)
     return mlir::failure();
-  llvm::SmallVector<mlir::ktdf_arch::DeviceOp> devices;
-  module->walk([&](mlir::ktdf_arch::DeviceOp d) {
-    if (name.empty() || d.getSymName() == name)
-      devices.push_back(d);
-  });
-  if (devices.size() != 1) {
-    llvm::WithColor::error(llvm::errs(), "ktflow")
-        << path << ": "
-        << (devices.empty() ? "no ktdf_arch.device" : "several devices")
-        << (name.empty() ? "" : " named '" + name.str() + "'") << " found\n";
+  mlir::FailureOr<mlir::ktdf_arch::DeviceOp> device =
+      device::findDevice(*module, name);
+  if (mlir::failed(device))
     return mlir::failure();
-  }
-  mlir::FailureOr<DeviceModel> model = DeviceModel::build(devices.front());
+  mlir::FailureOr<DeviceModel> model = DeviceModel::build(*device);
   if (mlir::failed(model))
     return mlir::failure();
   return buildMachine(*model);

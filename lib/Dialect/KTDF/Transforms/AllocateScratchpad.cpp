@@ -35,11 +35,12 @@ namespace {
 struct AllocateScratchpadPass
     : public ktdf::impl::KTDFAllocateScratchpadBase<AllocateScratchpadPass> {
   void runOnOperation() override {
-    auto target = ktflow::sched::ScheduleTarget::get(getOperation());
-    if (failed(target))
+    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
+    if (!target.isValid())
       return signalPassFailure();
+    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (failed(allocate(**target, func)))
+      if (failed(allocate(target, func)))
         return signalPassFailure();
   }
 

@@ -9,10 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ktflow/Device/Target.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Scheduling/ScheduleTarget.h"
 
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::ktdf {
@@ -112,9 +113,14 @@ struct ApplyDevicePatternsPass
              "post_lowering)";
       return signalPassFailure();
     }
-    ktdf_arch::DeviceOp device = findDevice();
-    if (!device)
+    // The patterns rewrite the kernel, never the target or its device.
+    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
+    FailureOr<ktflow::device::TargetDevice> target =
+        ktflow::device::resolveTarget(module,
+                                      ktflow::device::TargetImport::InModule);
+    if (failed(target))
       return signalPassFailure();
+    ktdf_arch::DeviceOp device = target->device;
 
     OwningOpRef<ModuleOp> pdlModule =
         ModuleOp::create(UnknownLoc::get(&getContext()));
@@ -151,23 +157,6 @@ struct ApplyDevicePatternsPass
         return signalPassFailure();
       }
     }
-  }
-
-  ktdf_arch::DeviceOp findDevice() {
-    ModuleOp module = getOperation();
-    ktdf_arch::TargetOp target;
-    module.walk([&](ktdf_arch::TargetOp op) { target = op; });
-    if (!target) {
-      module.emitError("the module declares no target device "
-                       "(ktdf_arch.target)");
-      return {};
-    }
-    auto device = SymbolTable::lookupNearestSymbolFrom<ktdf_arch::DeviceOp>(
-        target, target.getDeviceAttr());
-    if (!device)
-      target.emitError("names no ktdf_arch.device in the module ")
-          << target.getDeviceAttr() << "; run --ktdf-import-target first";
-    return device;
   }
 };
 } // namespace

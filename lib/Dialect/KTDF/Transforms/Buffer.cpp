@@ -31,10 +31,10 @@ namespace {
 struct BufferPass : public ktdf::impl::KTDFBufferBase<BufferPass> {
   using Base::Base;
   void runOnOperation() override {
-    auto target = ktflow::sched::ScheduleTarget::get(getOperation());
-    if (failed(target))
+    const auto &t = getAnalysis<ktflow::sched::ScheduleTarget>();
+    if (!t.isValid())
       return signalPassFailure();
-    const ktflow::sched::ScheduleTarget &t = **target;
+    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
     const ktflow::sched::Lane &lane = t.getLanes().front();
     getOperation().walk([&](PipelineOp pipeline) {
       int64_t n = depth;

@@ -39,16 +39,17 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    auto target = ktflow::sched::ScheduleTarget::get(getOperation());
-    if (failed(target))
+    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
+    if (!target.isValid())
       return signalPassFailure();
+    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
     // Sibling pipelines (independent compute groups under the same loop or
     // grid) share the driver's iterations: they are coarsened together.
     llvm::MapVector<Operation *, SmallVector<PipelineOp>> siblings;
     getOperation().walk(
         [&](PipelineOp p) { siblings[p->getParentOp()].push_back(p); });
     for (auto &[driver, pipelines] : siblings)
-      coarsen(**target, driver, pipelines);
+      coarsen(target, driver, pipelines);
   }
 
   /// The loop, or the one wide grid dimension, that drives pipelines.

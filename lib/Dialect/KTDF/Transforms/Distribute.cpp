@@ -22,12 +22,13 @@ namespace {
 struct DistributePass : public ktdf::impl::KTDFDistributeBase<DistributePass> {
   using Base::Base;
   void runOnOperation() override {
-    auto target = ktflow::sched::ScheduleTarget::get(getOperation());
-    if (failed(target))
+    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
+    if (!target.isValid())
       return signalPassFailure();
+    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
     int64_t lanes =
-        useLanes ? static_cast<int64_t>((*target)->getLanes().size()) : 1;
-    int64_t instances = (*target)->getNumCores() * lanes;
+        useLanes ? static_cast<int64_t>(target.getLanes().size()) : 1;
+    int64_t instances = target.getNumCores() * lanes;
     getOperation().walk([&](ParallelOp parallel) {
       int64_t n = std::min(instances, parallel.getNumPoints());
       parallel.setNumInstancesAttr(

@@ -21,6 +21,7 @@
 
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Scheduling/ScheduleTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -226,6 +227,8 @@ struct HoistInvariantTransfersPass
           HoistInvariantTransfersPass> {
   using Base::Base;
   void runOnOperation() override {
+    // Transfers move; the target and its device stay as they are.
+    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
     getOperation().walk([&](func::FuncOp func) {
       // Pipelines are visited before the exporting pipelines this creates,
       // which therefore are never candidates themselves.

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ktflow/Device/Target.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
@@ -23,13 +24,10 @@ struct MapMemorySpacesPass
     : public ktdf::impl::KTDFMapMemorySpacesBase<MapMemorySpacesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    ktdf_arch::TargetOp target;
-    module.walk([&](ktdf_arch::TargetOp op) { target = op; });
-    if (!target) {
-      module.emitError("the module declares no target device "
-                       "(ktdf_arch.target)");
+    FailureOr<ktdf_arch::TargetOp> found = ktflow::device::findTarget(module);
+    if (failed(found))
       return signalPassFailure();
-    }
+    ktdf_arch::TargetOp target = *found;
     WalkResult result = module.walk([&](ktdp::ConstructMemoryViewOp view) {
       std::optional<ktdp::NormalizedMemorySpace> space =
           ktdp::normalizeMemorySpace(view.getMemorySpace());

@@ -312,13 +312,14 @@ private:
 struct RouteTransfersPass
     : public ktdf::impl::KTDFRouteTransfersBase<RouteTransfersPass> {
   void runOnOperation() override {
-    auto target = ScheduleTarget::get(getOperation());
-    if (failed(target))
+    auto &target = getAnalysis<ScheduleTarget>();
+    if (!target.isValid())
       return signalPassFailure();
+    markAnalysesPreserved<ScheduleTarget>();
     SmallVector<PipelineOp> pipelines;
     getOperation().walk([&](PipelineOp p) { pipelines.push_back(p); });
     for (PipelineOp pipeline : pipelines)
-      if (failed(PipelineRouter(**target, pipeline).run()))
+      if (failed(PipelineRouter(target, pipeline).run()))
         return signalPassFailure();
   }
 };

@@ -189,13 +189,14 @@ namespace {
 struct TileStreamsPass : public ktdf::impl::KTDFTileStreamsBase<TileStreamsPass> {
   using Base::Base;
   void runOnOperation() override {
-    auto target = ktflow::sched::ScheduleTarget::get(getOperation());
-    if (failed(target))
+    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
+    if (!target.isValid())
       return signalPassFailure();
+    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
     SmallVector<PipelineOp> pipelines;
     getOperation().walk([&](PipelineOp p) { pipelines.push_back(p); });
     for (PipelineOp pipeline : pipelines)
-      if (failed(StreamTiler(**target, pipeline, chunk, useCostModel).run()))
+      if (failed(StreamTiler(target, pipeline, chunk, useCostModel).run()))
         return signalPassFailure();
   }
 };
