@@ -12,10 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Bundle/Emitter.h"
+#include "ktflow/Machine/FromDevice.h"
+#include "ktflow/Machine/Values.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Runtime/Runtime.h"
-#include "ktflow/Simulator/FromDevice.h"
-#include "ktflow/Simulator/Values.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -210,8 +210,8 @@ void BM_Simulate32Cores8MiB(benchmark::State &state) {
   registerAllDialects(registry);
   mlir::MLIRContext context(registry);
   ModuleLoader loader(context);
-  auto machine = sim::loadMachine(
-      loader, KTFLOW_SOURCE_DIR "/examples/devices/spyre_like.mlir");
+  auto machine = machine::loadMachine(loader, KTFLOW_SOURCE_DIR
+                                      "/examples/devices/spyre_like.mlir");
   auto module = mlir::parseSourceString<mlir::ModuleOp>(generateKernel(),
                                                         &context);
   if (failed(machine) || !module) {
@@ -232,8 +232,8 @@ void BM_Simulate32Cores8MiB(benchmark::State &state) {
   }
   std::vector<uint8_t> input(kBytes);
   for (int64_t i = 0; i < kBytes / 2; ++i)
-    sim::storeElement(sim::ElemType::f16, static_cast<double>(i % 1000),
-                      input.data() + 2 * i);
+    machine::storeElement(machine::ElemType::f16, static_cast<double>(i % 1000),
+                          input.data() + 2 * i);
   sim::SimStats stats;
   for (auto _ : state) {
     rt::Launch launch(*program);
@@ -250,7 +250,7 @@ void BM_Simulate32Cores8MiB(benchmark::State &state) {
     state.PauseTiming();
     auto y = launch.readTensor(1);
     for (int64_t i = 0; y && i < kBytes / 2; i += 4099)
-      if (sim::loadElement(sim::ElemType::f16, y->data() + 2 * i) !=
+      if (machine::loadElement(machine::ElemType::f16, y->data() + 2 * i) !=
           static_cast<double>(i % 1000 + 1)) {
         state.SkipWithError("wrong result");
         return;

@@ -43,14 +43,14 @@ static constexpr uint32_t kCodeTag = tag("CODE");
 
 /// The throughput table is sparse on disk: a count, then (class, type,
 /// rate) for every nonzero rate. The directions differ, hence two overloads.
-static void throughputTable(SectionWriter &io, const sim::MachineUnit &u) {
+static void throughputTable(SectionWriter &io, const machine::MachineUnit &u) {
   unsigned nonzero = 0;
   for (const auto &row : u.throughput)
     for (double v : row)
       nonzero += v != 0;
   io.uleb(nonzero);
-  for (unsigned c = 0; c < sim::kNumOpClasses; ++c)
-    for (unsigned t = 0; t < sim::kNumElemTypes; ++t)
+  for (unsigned c = 0; c < machine::kNumOpClasses; ++c)
+    for (unsigned t = 0; t < machine::kNumElemTypes; ++t)
       if (u.throughput[c][t] != 0) {
         io.u8(c);
         io.u8(t);
@@ -58,13 +58,14 @@ static void throughputTable(SectionWriter &io, const sim::MachineUnit &u) {
       }
 }
 
-static void throughputTable(SectionReader &io, sim::MachineUnit &u) {
+static void throughputTable(SectionReader &io, machine::MachineUnit &u) {
   ByteReader &r = io.stream();
   size_t n = r.count(10);
   for (size_t i = 0; i < n; ++i) {
     uint8_t c = r.u8(), t = r.u8();
     double v = r.f64();
-    if (c >= sim::kNumOpClasses || t >= sim::kNumElemTypes || !(v >= 0)) {
+    if (c >= machine::kNumOpClasses || t >= machine::kNumElemTypes ||
+        !(v >= 0)) {
       r.fail("bad unit throughput");
       return;
     }
@@ -81,7 +82,7 @@ static void machineFields(IO &io, MachineT &m) {
   io.uleb(m.syncLatency);
   auto &ic = m.interconnect;
   io.u8(ic.topology);
-  io.check(ic.topology <= sim::MachineInterconnect::Crossbar,
+  io.check(ic.topology <= machine::MachineInterconnect::Crossbar,
            "unknown interconnect topology");
   io.u8(ic.bidirectional);
   io.uleb(ic.numCores);
@@ -112,8 +113,8 @@ static void machineFields(IO &io, MachineT &m) {
     io.uleb(l.from.index);
     io.u8(l.to.kind);
     io.uleb(l.to.index);
-    io.check(l.from.kind <= sim::NodeRef::Unit &&
-                 l.to.kind <= sim::NodeRef::Unit,
+    io.check(l.from.kind <= machine::NodeRef::Unit &&
+                 l.to.kind <= machine::NodeRef::Unit,
              "bad link endpoint");
     io.f64(l.bandwidth);
     io.uleb(l.latency);
@@ -122,7 +123,7 @@ static void machineFields(IO &io, MachineT &m) {
   });
 }
 
-static void readMachine(ByteReader &r, sim::Machine &m) {
+static void readMachine(ByteReader &r, machine::Machine &m) {
   SectionReader io(r);
   machineFields(io, m);
   if (r.ok())
@@ -140,7 +141,7 @@ static void metaFields(IO &io, BundleT &b) {
     io.str(t.name);
     io.u8(t.elem);
     io.u8(t.role);
-    io.check(static_cast<unsigned>(t.elem) < sim::kNumElemTypes &&
+    io.check(static_cast<unsigned>(t.elem) < machine::kNumElemTypes &&
                  t.role <= TensorRole::InOut,
              "bad tensor element type or role");
     io.uleb(t.memory);
@@ -307,37 +308,4 @@ ktflow::bundle::readBundle(llvm::ArrayRef<uint8_t> bytes) {
     return llvm::createStringError(
         "corrupt bundle: the machine section does not match its fingerprint");
   return bundle;
-}
-
-llvm::Expected<sim::Executable> ktflow::bundle::linkBundle(
-    const Bundle &bundle,
-    llvm::function_ref<int64_t(SymbolKind, uint32_t)> values) {
-  std::vector<std::vector<uint8_t>> code;
-  for (const EncodedProgram &p : bundle.programs)
-    code.push_back(p.code);
-  for (const Relocation &rel : bundle.relocations) {
-    size_t limit = rel.kind == SymbolKind::TensorAddress
-                       ? bundle.tensors.size()
-                       : bundle.runtimeArgs.size();
-    if (rel.program >= code.size() || rel.symbol >= limit ||
-        uint64_t(rel.offset) + 8 > code[rel.program].size())
-      return llvm::createStringError("corrupt bundle: relocation out of range");
-    uint64_t v = static_cast<uint64_t>(values(rel.kind, rel.symbol));
-    for (int i = 0; i < 8; ++i)
-      code[rel.program][rel.offset + i] = static_cast<uint8_t>(v >> (8 * i));
-  }
-  sim::Executable exe;
-  exe.fifos = bundle.fifos;
-  exe.syncs = bundle.syncs;
-  for (size_t i = 0; i < code.size(); ++i) {
-    auto program = decodeProgram(code[i], bundle.programs[i].unit);
-    if (!program)
-      return llvm::createStringError(
-          "corrupt bundle: program %zu: %s", i,
-          llvm::toString(program.takeError()).c_str());
-    exe.programs.push_back(std::move(*program));
-  }
-  if (std::string err = exe.validate(bundle.machine); !err.empty())
-    return llvm::createStringError("corrupt bundle: %s", err.c_str());
-  return exe;
 }

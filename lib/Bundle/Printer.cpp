@@ -15,8 +15,8 @@
 
 using namespace ktflow;
 using namespace ktflow::bundle;
-using sim::Inst;
-using sim::Opcode;
+using machine::Inst;
+using machine::Opcode;
 
 static const char *aluName(uint8_t op) {
   static const char *names[] = {
@@ -24,7 +24,7 @@ static const char *aluName(uint8_t op) {
       "ceildivs", "ceildivu", "floordivs", "mins", "minu", "maxs", "maxu",
       "and",  "or",   "xor",  "shl",  "shrs", "shru", "eq", "ne", "slt",
       "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
-  return op < sim::kNumAluOps ? names[op] : "?";
+  return op < machine::kNumAluOps ? names[op] : "?";
 }
 
 static std::string memName(const Bundle &b, uint32_t m) {
@@ -33,7 +33,7 @@ static std::string memName(const Bundle &b, uint32_t m) {
 static std::string fifoName(const Bundle &b, uint32_t f) {
   return f < b.fifos.size() ? "@" + b.fifos[f].name : "?";
 }
-static std::string vtypeStr(const sim::UnitProgram &p, uint32_t t) {
+static std::string vtypeStr(const machine::UnitProgram &p, uint32_t t) {
   return t < p.vtypes.size() ? p.vtypes[t].str() : "?";
 }
 
@@ -55,12 +55,13 @@ static std::string relocatedSymbol(const Bundle &b, int64_t index,
 }
 
 void ktflow::bundle::disassemble(llvm::raw_ostream &os,
-                                 const sim::UnitProgram &p, const Bundle &b) {
+                                 const machine::UnitProgram &p,
+                                 const Bundle &b) {
   disassemble(os, p, b, -1);
 }
 
 void ktflow::bundle::disassemble(llvm::raw_ostream &os,
-                                 const sim::UnitProgram &p, const Bundle &b,
+                                 const machine::UnitProgram &p, const Bundle &b,
                                  int64_t programIndex) {
   std::vector<uint32_t> immOffsets;
   // Encoding is deterministic, so re-encoding finds the immediates' offsets.
@@ -68,26 +69,26 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
   auto s = [](uint32_t r) { return "s" + std::to_string(r); };
   auto v = [](uint32_t r) { return "v" + std::to_string(r); };
   for (size_t i = 0; i < p.maps.size(); ++i) {
-    const sim::MapBody &m = p.maps[i];
+    const machine::MapBody &m = p.maps[i];
     os << "    map#" << i << "(";
     for (size_t k = 0; k < m.inputs.size(); ++k)
       os << (k ? ", " : "") << v(m.inputs[k]);
     os << "):";
-    for (const sim::MicroOp &op : m.ops) {
-      os << " %" << op.dst << " = " << sim::scalarOpName(op.op);
-      if (op.op == sim::ScalarOp::Const)
+    for (const machine::MicroOp &op : m.ops) {
+      os << " %" << op.dst << " = " << machine::scalarOpName(op.op);
+      if (op.op == machine::ScalarOp::Const)
         os << " " << op.imm;
-      unsigned arity = sim::scalarOpArity(op.op);
+      unsigned arity = machine::scalarOpArity(op.op);
       if (arity > 0) os << " %" << op.a;
       if (arity > 1) os << ", %" << op.b;
       if (arity > 2) os << ", %" << op.c;
-      os << " : " << sim::elemTypeName(op.type) << ";";
+      os << " : " << machine::elemTypeName(op.type) << ";";
     }
     os << " -> %" << m.resultSlot << "\n";
   }
   for (size_t pc = 0; pc < p.insts.size(); ++pc) {
     const Inst &in = p.insts[pc];
-    os << llvm::format("    %4zu  ", pc) << sim::opcodeName(in.op);
+    os << llvm::format("    %4zu  ", pc) << machine::opcodeName(in.op);
     switch (in.op) {
     case Opcode::Halt:
       break;
@@ -120,11 +121,11 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
       break;
     case Opcode::Dma:
       os << " " << s(in.e) << " bytes";
-      if (in.f != sim::kNoReg)
+      if (in.f != machine::kNoReg)
         os << " x " << s(in.f) << " rows";
       os << " from " << memName(b, in.a) << "[" << s(in.b) << "] to "
          << memName(b, in.c) << "[" << s(in.d) << "]";
-      if (in.f != sim::kNoReg)
+      if (in.f != machine::kNoReg)
         os << " strides " << s(in.g) << ", " << s(in.h);
       break;
     case Opcode::Load:
@@ -149,7 +150,8 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
       os << " : " << vtypeStr(p, in.c);
       break;
     case Opcode::Reduce:
-      os << "." << sim::reduceKindName(static_cast<sim::ReduceKind>(in.sub))
+      os << "."
+         << machine::reduceKindName(static_cast<machine::ReduceKind>(in.sub))
          << " " << v(in.a) << " = " << v(in.b) << " : " << vtypeStr(p, in.c);
       break;
     case Opcode::Broadcast:
@@ -198,7 +200,8 @@ void ktflow::bundle::printBundle(llvm::raw_ostream &os, const Bundle &b,
         os << d.size;
       os << "x";
     }
-    os << sim::elemTypeName(t.elem) << " in " << memName(b, t.memory) << "\n";
+    os << machine::elemTypeName(t.elem) << " in " << memName(b, t.memory)
+       << "\n";
   }
   os << "runtime args:\n";
   for (const RuntimeArg &a : b.runtimeArgs)
@@ -213,12 +216,12 @@ void ktflow::bundle::printBundle(llvm::raw_ostream &os, const Bundle &b,
                                       : std::string("?");
   };
   os << "fifos:\n";
-  for (const sim::FifoDesc &f : b.fifos)
+  for (const machine::FifoDesc &f : b.fifos)
     os << "  @" << f.name << " " << unitName(f.producer) << " -> "
        << unitName(f.consumer) << " depth " << f.depth << " entry "
        << f.entryBytes << " bytes\n";
   os << "syncs:\n";
-  for (const sim::SyncDesc &sd : b.syncs)
+  for (const machine::SyncDesc &sd : b.syncs)
     os << "  @" << sd.name << " " << unitName(sd.sender) << " -> "
        << unitName(sd.receiver) << "\n";
   os << "relocations:\n";

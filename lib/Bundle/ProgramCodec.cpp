@@ -15,8 +15,8 @@
 using namespace ktflow;
 using namespace ktflow::bundle;
 using namespace ktflow::bundle::detail;
-using sim::Inst;
-using sim::Opcode;
+using machine::Inst;
+using machine::Opcode;
 
 /// How many of the register fields a..h an opcode uses, and whether it has
 /// an 8-byte immediate.
@@ -63,7 +63,7 @@ static void tableFields(IO &io, ProgramT &p) {
            "register count out of range");
   io.list(p.vtypes, 2, [&](auto &t) {
     io.u8(t.elem);
-    io.check(static_cast<unsigned>(t.elem) < sim::kNumElemTypes,
+    io.check(static_cast<unsigned>(t.elem) < machine::kNumElemTypes,
              "unknown element type");
     io.list(t.shape, 1, [&](auto &d) { io.uleb(d); });
   });
@@ -75,9 +75,9 @@ static void tableFields(IO &io, ProgramT &p) {
       io.u8(op.op);
       io.u8(op.type);
       io.u8(op.srcType);
-      io.check(static_cast<unsigned>(op.op) < sim::kNumScalarOps &&
-                   static_cast<unsigned>(op.type) < sim::kNumElemTypes &&
-                   static_cast<unsigned>(op.srcType) < sim::kNumElemTypes,
+      io.check(static_cast<unsigned>(op.op) < machine::kNumScalarOps &&
+                   static_cast<unsigned>(op.type) < machine::kNumElemTypes &&
+                   static_cast<unsigned>(op.srcType) < machine::kNumElemTypes,
                "unknown micro-op or element type");
       io.uleb(op.dst);
       io.uleb(op.a);
@@ -89,7 +89,7 @@ static void tableFields(IO &io, ProgramT &p) {
 }
 
 std::vector<uint8_t>
-ktflow::bundle::encodeProgram(const sim::UnitProgram &program,
+ktflow::bundle::encodeProgram(const machine::UnitProgram &program,
                               std::vector<uint32_t> *immOffsets) {
   ByteWriter w;
   SectionWriter io(w);
@@ -113,17 +113,17 @@ ktflow::bundle::encodeProgram(const sim::UnitProgram &program,
   return std::move(w.bytes);
 }
 
-llvm::Expected<sim::UnitProgram>
+llvm::Expected<machine::UnitProgram>
 ktflow::bundle::decodeProgram(llvm::ArrayRef<uint8_t> code, uint32_t unit) {
   ByteReader r(code);
-  sim::UnitProgram p;
+  machine::UnitProgram p;
   p.unit = unit;
   SectionReader io(r);
   tableFields(io, p);
   p.insts.resize(r.count(2));
   for (Inst &inst : p.insts) {
     uint8_t op = r.u8();
-    if (op >= sim::kNumOpcodes) {
+    if (op >= machine::kNumOpcodes) {
       r.fail("unknown opcode " + std::to_string(op));
       break;
     }

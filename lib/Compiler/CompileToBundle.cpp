@@ -10,7 +10,7 @@
 #include "ktflow/Bundle/Emitter.h"
 #include "ktflow/Compiler/Compile.h"
 #include "ktflow/Device/Target.h"
-#include "ktflow/Simulator/FromDevice.h"
+#include "ktflow/Machine/FromDevice.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/OutputFile.h"
 
@@ -32,7 +32,7 @@ FailureOr<CompiledBundle> ktflow::compileToBundle(ModuleOp module,
   FailureOr<device::DeviceModel> model = device::buildTargetModel(module);
   if (failed(model))
     return failure();
-  sim::Machine machine = sim::buildMachine(*model);
+  machine::Machine machine = machine::buildMachine(*model);
   FailureOr<bundle::Bundle> built = bundle::emitBundle(kernel, machine);
   if (failed(built))
     return failure();

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Runtime/Runtime.h"
+#include "ktflow/Runtime/Link.h"
 #include "ktflow/Support/RuntimeArgValue.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -46,7 +47,7 @@ llvm::Expected<Program> Program::loadFile(llvm::StringRef path) {
   return program;
 }
 
-llvm::Error Program::checkDevice(const sim::Machine &machine) const {
+llvm::Error Program::checkDevice(const machine::Machine &machine) const {
   if (bundle.device != machine.name)
     return llvm::createStringError(
         "the bundle was built for device '%s', not '%s'",
@@ -115,7 +116,7 @@ llvm::Expected<uint64_t> Launch::getByteSize(uint32_t tensor) const {
   auto shape = getShape(tensor);
   if (!shape)
     return shape.takeError();
-  uint64_t bytes = sim::elemBytes(program.getBundle().tensors[tensor].elem);
+  uint64_t bytes = machine::elemBytes(program.getBundle().tensors[tensor].elem);
   for (int64_t d : *shape)
     if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes))
       return llvm::createStringError("tensor '%s' is too large",
@@ -153,7 +154,7 @@ llvm::Expected<sim::SimStats> Launch::run(const sim::SimOptions &options,
     if (!size)
       return size.takeError();
     uint32_t mem = b.tensors[t].memory;
-    const sim::MachineMemory &m = b.machine.memories[mem];
+    const machine::MachineMemory &m = b.machine.memories[mem];
     uint64_t addr = cursor[mem];
     if (addr > m.size || *size > m.size - addr)
       return llvm::createStringError(
@@ -179,12 +180,12 @@ llvm::Expected<sim::SimStats> Launch::run(const sim::SimOptions &options,
                                      b.tensors[t].name.c_str());
     std::memcpy(p, initial[t].data(), initial[t].size());
   }
-  auto exe = bundle::linkBundle(b, [&](bundle::SymbolKind kind,
-                                       uint32_t symbol) -> int64_t {
-    return kind == bundle::SymbolKind::TensorAddress
-               ? static_cast<int64_t>(addresses[symbol])
-               : *argValues[symbol];
-  });
+  auto exe =
+      linkBundle(b, [&](bundle::SymbolKind kind, uint32_t symbol) -> int64_t {
+        return kind == bundle::SymbolKind::TensorAddress
+                   ? static_cast<int64_t>(addresses[symbol])
+                   : *argValues[symbol];
+      });
   if (!exe)
     return exe.takeError();
   executable = std::move(*exe);

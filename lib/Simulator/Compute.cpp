@@ -12,12 +12,13 @@
 
 #include "Engine.h"
 
-#include "ktflow/Simulator/Values.h"
+#include "ktflow/Machine/Values.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cstring>
 
+using namespace ktflow::machine;
 using namespace ktflow::sim;
 using namespace ktflow::sim::detail;
 

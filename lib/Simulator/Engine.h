@@ -23,6 +23,9 @@
 
 namespace ktflow::sim::detail {
 
+// The engine executes the machine library's programs on its machines.
+using namespace ktflow::machine;
+
 /// A link or memory with a bandwidth: transfers reserve it in FCFS order.
 struct Resource {
   Tick freeAt = 0;

@@ -13,6 +13,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
 
+using namespace ktflow::machine;
 using namespace ktflow::sim;
 
 static double ticksToCycles(Tick t) {

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 
+using namespace ktflow::machine;
 using namespace ktflow::sim;
 using namespace ktflow::sim::detail;
 

@@ -14,7 +14,7 @@
 
 #include "Engine.h"
 
-#include "ktflow/Simulator/Values.h"
+#include "ktflow/Machine/Values.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstring>
 
+using namespace ktflow::machine;
 using namespace ktflow::sim;
 using namespace ktflow::sim::detail;
 

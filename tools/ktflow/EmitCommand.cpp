@@ -10,8 +10,8 @@
 
 #include "ktflow/Bundle/Emitter.h"
 #include "ktflow/Compiler/CompileToBundle.h"
+#include "ktflow/Machine/FromDevice.h"
 #include "ktflow/Registration/Registration.h"
-#include "ktflow/Simulator/FromDevice.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/ModuleLoader.h"
 
@@ -46,14 +46,14 @@ static cl::opt<std::string>
     emitKernel("kernel", cl::desc("Kernel to emit when the file has several"),
                cl::value_desc("name"), cl::sub(ktflow::driver::emitCommand));
 
-static void printMachine(raw_ostream &os, const sim::Machine &m) {
+static void printMachine(raw_ostream &os, const machine::Machine &m) {
   os << "device " << m.name << "\n";
-  for (const sim::MachineMemory &mem : m.memories)
+  for (const machine::MachineMemory &mem : m.memories)
     os << "memory " << mem.name << " (" << mem.kind << ", " << mem.size
        << " bytes)\n";
-  for (const sim::MachineUnit &u : m.units)
+  for (const machine::MachineUnit &u : m.units)
     os << "unit " << u.name << " (" << u.kind << ")\n";
-  for (const sim::MachineLink &l : m.links) {
+  for (const machine::MachineLink &l : m.links) {
     os << "datapath " << m.nodeName(l.from) << " -> " << m.nodeName(l.to)
        << ": " << format("%g", l.bandwidth) << " B/cycle, latency "
        << l.latency;
@@ -69,7 +69,8 @@ int ktflow::driver::runEmit() {
   mlir::MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
   ModuleLoader loader(context);
-  mlir::FailureOr<sim::Machine> machine = sim::loadMachine(loader, emitArch);
+  mlir::FailureOr<machine::Machine> machine =
+      machine::loadMachine(loader, emitArch);
   if (failed(machine))
     return 1;
   if (emitListMachine) {

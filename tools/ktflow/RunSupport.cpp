@@ -11,7 +11,7 @@
 #include "ktflow/Interpreter/Interpreter.h"
 #include "ktflow/Interpreter/Npy.h"
 #include "ktflow/Interpreter/Numerics.h"
-#include "ktflow/Simulator/Values.h"
+#include "ktflow/Machine/Values.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -24,25 +24,35 @@ using namespace ktflow;
 using namespace ktflow::driver;
 
 std::optional<interp::DType>
-ktflow::driver::toInterpDType(sim::ElemType t) {
+ktflow::driver::toInterpDType(machine::ElemType t) {
   using D = interp::DType;
   switch (t) {
-  case sim::ElemType::i1: return D::I1;
-  case sim::ElemType::i8: return D::I8;
-  case sim::ElemType::i16: return D::I16;
-  case sim::ElemType::i32: return D::I32;
-  case sim::ElemType::i64: return D::I64;
-  case sim::ElemType::f16: return D::F16;
-  case sim::ElemType::bf16: return D::BF16;
-  case sim::ElemType::f32: return D::F32;
-  case sim::ElemType::f64: return D::F64;
+  case machine::ElemType::i1:
+    return D::I1;
+  case machine::ElemType::i8:
+    return D::I8;
+  case machine::ElemType::i16:
+    return D::I16;
+  case machine::ElemType::i32:
+    return D::I32;
+  case machine::ElemType::i64:
+    return D::I64;
+  case machine::ElemType::f16:
+    return D::F16;
+  case machine::ElemType::bf16:
+    return D::BF16;
+  case machine::ElemType::f32:
+    return D::F32;
+  case machine::ElemType::f64:
+    return D::F64;
   }
   return std::nullopt;
 }
 
-Expected<interp::Tensor>
-ktflow::driver::makeTensor(StringRef text, sim::ElemType elem,
-                           ArrayRef<int64_t> shape, std::mt19937_64 &rng) {
+Expected<interp::Tensor> ktflow::driver::makeTensor(StringRef text,
+                                                    machine::ElemType elem,
+                                                    ArrayRef<int64_t> shape,
+                                                    std::mt19937_64 &rng) {
   std::optional<interp::DType> dtype = toInterpDType(elem);
   if (!dtype)
     return createStringError("unsupported element type");
@@ -57,7 +67,7 @@ ktflow::driver::makeTensor(StringRef text, sim::ElemType elem,
     for (int64_t i = 0; i < n; ++i)
       t.setDouble(i, generate(i));
   };
-  bool isFloat = sim::isFloat(elem);
+  bool isFloat = machine::isFloat(elem);
   using Kind = interp::InputSpec::Kind;
   switch (spec->kind) {
   case Kind::Default:
@@ -106,17 +116,18 @@ ktflow::driver::makeTensor(StringRef text, sim::ElemType elem,
     return createStringError("%s holds %s elements, the tensor has %s",
                              text.str().c_str(),
                              interp::npyDescr(file->dtype).str().c_str(),
-                             sim::elemTypeName(elem).str().c_str());
+                             machine::elemTypeName(elem).str().c_str());
   return *file;
 }
 
 std::vector<uint8_t> ktflow::driver::toBytes(const interp::Tensor &tensor,
-                                             sim::ElemType elem) {
-  unsigned width = sim::elemBytes(elem);
+                                             machine::ElemType elem) {
+  unsigned width = machine::elemBytes(elem);
   std::vector<uint8_t> bytes(tensor.numElements() * width);
   for (int64_t i = 0; i < tensor.numElements(); ++i) {
-    if (sim::isFloat(elem)) {
-      sim::storeElement(elem, tensor.getDouble(i), bytes.data() + i * width);
+    if (machine::isFloat(elem)) {
+      machine::storeElement(elem, tensor.getDouble(i),
+                            bytes.data() + i * width);
     } else {
       int64_t v = tensor.getInt(i);
       std::memcpy(bytes.data() + i * width, &v, width);
@@ -126,22 +137,22 @@ std::vector<uint8_t> ktflow::driver::toBytes(const interp::Tensor &tensor,
 }
 
 /// Element `i` of integer type `elem` in `bytes`, exactly.
-static int64_t loadInt(ArrayRef<uint8_t> bytes, sim::ElemType elem,
+static int64_t loadInt(ArrayRef<uint8_t> bytes, machine::ElemType elem,
                        int64_t i) {
-  unsigned width = sim::elemBytes(elem);
+  unsigned width = machine::elemBytes(elem);
   uint64_t raw = 0;
   std::memcpy(&raw, bytes.data() + i * width, width);
   return interp::wrapInt(static_cast<int64_t>(raw), *toInterpDType(elem));
 }
 
 interp::Tensor ktflow::driver::fromBytes(ArrayRef<uint8_t> bytes,
-                                         sim::ElemType elem,
+                                         machine::ElemType elem,
                                          ArrayRef<int64_t> shape) {
   interp::Tensor t = interp::Tensor::zeros(*toInterpDType(elem), shape);
-  unsigned width = sim::elemBytes(elem);
+  unsigned width = machine::elemBytes(elem);
   for (int64_t i = 0; i < t.numElements(); ++i) {
-    if (sim::isFloat(elem))
-      t.setDouble(i, sim::loadElement(elem, bytes.data() + i * width));
+    if (machine::isFloat(elem))
+      t.setDouble(i, machine::loadElement(elem, bytes.data() + i * width));
     else
       t.ints[i] = loadInt(bytes, elem, i);
   }
@@ -212,7 +223,7 @@ Expected<std::vector<std::vector<double>>> ktflow::driver::computeReorderBounds(
 
 CheckResult ktflow::driver::compareOutput(const interp::Tensor &expected,
                                           ArrayRef<uint8_t> bytes,
-                                          sim::ElemType elem,
+                                          machine::ElemType elem,
                                           ArrayRef<int64_t> shape,
                                           ArrayRef<double> bound) {
   CheckResult result;
@@ -222,9 +233,9 @@ CheckResult ktflow::driver::compareOutput(const interp::Tensor &expected,
                              interp::formatShape(expected.shape));
     return result;
   }
-  unsigned width = sim::elemBytes(elem);
+  unsigned width = machine::elemBytes(elem);
   // Integers compare as integers: a double holds only 53 of an i64's bits.
-  bool isInt = !sim::isFloat(elem);
+  bool isInt = !machine::isFloat(elem);
   int64_t bad = 0, n = expected.numElements(), first = -1;
   double maxError = 0, firstTolerance = 0;
   for (int64_t i = 0; i < n; ++i) {
@@ -238,7 +249,7 @@ CheckResult ktflow::driver::compareOutput(const interp::Tensor &expected,
                      : static_cast<uint64_t>(want) - static_cast<uint64_t>(got);
       maxError = std::max(maxError, static_cast<double>(distance));
     } else {
-      double got = sim::loadElement(elem, bytes.data() + i * width);
+      double got = machine::loadElement(elem, bytes.data() + i * width);
       double want = expected.getDouble(i);
       tolerance = (i < static_cast<int64_t>(bound.size()) ? bound[i] : 0) +
                   interp::unitInLastPlace(want, *toInterpDType(elem));
@@ -258,17 +269,17 @@ CheckResult ktflow::driver::compareOutput(const interp::Tensor &expected,
     }
   }
   result.pass = bad == 0;
-  result.summary = formatv("{0} {1}, max abs error {2:e3}",
-                           interp::formatShape(shape),
-                           sim::elemTypeName(elem), maxError);
+  result.summary =
+      formatv("{0} {1}, max abs error {2:e3}", interp::formatShape(shape),
+              machine::elemTypeName(elem), maxError);
   if (bad) {
     std::string got, want;
     if (isInt) {
       got = std::to_string(loadInt(bytes, elem, first));
       want = std::to_string(expected.getInt(first));
     } else {
-      got = formatv("{0}", sim::loadElement(elem, bytes.data() +
-                                                      first * width));
+      got = formatv("{0}",
+                    machine::loadElement(elem, bytes.data() + first * width));
       want = formatv("{0}", expected.getDouble(first));
     }
     result.summary += formatv(", {0} of {1} elements out of tolerance "

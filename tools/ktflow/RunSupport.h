@@ -23,23 +23,24 @@ namespace ktflow::driver {
 
 /// The interpreter's dtype for a simulator element type (none for types the
 /// interpreter does not model).
-std::optional<interp::DType> toInterpDType(sim::ElemType elem);
+std::optional<interp::DType> toInterpDType(machine::ElemType elem);
 
 /// A tensor of `elem` and `shape` filled as `spec` says (parsed by
 /// interp::InputSpec::parse): FILE.npy, random (uniform in [-1, 1) for
 /// floats, integers in [-8, 8]), randn, zeros, value:V, range:LO:HI
 /// (uniform integers) or seq:LO:HI (LO, LO+1, ... wrapping at HI).
 llvm::Expected<interp::Tensor> makeTensor(llvm::StringRef spec,
-                                          sim::ElemType elem,
+                                          machine::ElemType elem,
                                           llvm::ArrayRef<int64_t> shape,
                                           std::mt19937_64 &rng);
 
 /// The little-endian bytes of `tensor` as elements of `elem`.
-std::vector<uint8_t> toBytes(const interp::Tensor &tensor, sim::ElemType elem);
+std::vector<uint8_t> toBytes(const interp::Tensor &tensor,
+                             machine::ElemType elem);
 
 /// The inverse of toBytes: the tensor of `shape` the bytes hold. Integers
-/// are read exactly (sim::loadElement's double holds only 53 bits).
-interp::Tensor fromBytes(llvm::ArrayRef<uint8_t> bytes, sim::ElemType elem,
+/// are read exactly (machine::loadElement's double holds only 53 bits).
+interp::Tensor fromBytes(llvm::ArrayRef<uint8_t> bytes, machine::ElemType elem,
                          llvm::ArrayRef<int64_t> shape);
 
 /// The memory half of the roofline (WorkCount.h has the compute half).
@@ -86,7 +87,7 @@ struct CheckResult {
 /// element's reorder bound (computeReorderBounds; empty means 0); NaN only
 /// where the reference has NaN, infinities only where it has the same one.
 CheckResult compareOutput(const interp::Tensor &expected,
-                          llvm::ArrayRef<uint8_t> bytes, sim::ElemType elem,
+                          llvm::ArrayRef<uint8_t> bytes, machine::ElemType elem,
                           llvm::ArrayRef<int64_t> shape,
                           llvm::ArrayRef<double> bound = {});
 

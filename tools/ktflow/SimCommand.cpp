@@ -12,10 +12,10 @@
 #include "RunSupport.h"
 
 #include "ktflow/Interpreter/Npy.h"
+#include "ktflow/Machine/FromDevice.h"
+#include "ktflow/Machine/Values.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Runtime/Runtime.h"
-#include "ktflow/Simulator/FromDevice.h"
-#include "ktflow/Simulator/Values.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/OutputFile.h"
 
@@ -78,7 +78,7 @@ static int fail(const Twine &message) {
 /// The bytes of input `name` (of `elem` and `shape`) as `spec` describes,
 /// generated as `ktflow run` generates them.
 static Expected<std::vector<uint8_t>> makeInput(StringRef name, StringRef spec,
-                                                sim::ElemType elem,
+                                                machine::ElemType elem,
                                                 ArrayRef<int64_t> shape,
                                                 std::mt19937_64 &rng) {
   Expected<interp::Tensor> tensor = driver::makeTensor(spec, elem, shape, rng);
@@ -105,7 +105,8 @@ int ktflow::driver::runSim() {
     registerAllDialects(registry);
     mlir::MLIRContext context(registry);
     ModuleLoader loader(context);
-    mlir::FailureOr<sim::Machine> machine = sim::loadMachine(loader, simArch);
+    mlir::FailureOr<machine::Machine> machine =
+        machine::loadMachine(loader, simArch);
     if (failed(machine))
       return 1;
     if (Error e = program->checkDevice(*machine))
@@ -180,13 +181,13 @@ int ktflow::driver::runSim() {
     auto bytes = launch.readTensor(t);
     if (!bytes)
       return fail(toString(bytes.takeError()));
-    sim::ElemType elem = b.tensors[t].elem;
-    unsigned width = sim::elemBytes(elem);
+    machine::ElemType elem = b.tensors[t].elem;
+    unsigned width = machine::elemBytes(elem);
     outs() << name << " =";
     for (size_t i = 0; i < bytes->size() / width; ++i) {
       if (i % 16 == 0)
         outs() << "\n ";
-      outs() << " " << sim::loadElement(elem, bytes->data() + i * width);
+      outs() << " " << machine::loadElement(elem, bytes->data() + i * width);
     }
     outs() << "\n";
   }

@@ -10,17 +10,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TestMachine.h"
+#include "../Machine/TestMachine.h"
 
+#include "ktflow/Machine/Values.h"
 #include "ktflow/Simulator/Simulator.h"
-#include "ktflow/Simulator/Values.h"
 
 #include "gtest/gtest.h"
 
 #include <random>
 
+using namespace ktflow::machine;
 using namespace ktflow::sim;
-using namespace ktflow::sim::test;
+using namespace ktflow::machine::test;
 
 namespace {
 

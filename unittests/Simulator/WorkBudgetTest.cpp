@@ -4,18 +4,20 @@
 // (exact for loops with known trip counts, zero iterations otherwise) and
 // the two ways the simulator enforces its instruction budget: a program
 // whose bound exceeds it is refused before it runs, and one that exceeds it
-// only while running stops with an error.
+// only while running stops with an error. The bound on its own is tested
+// in unittests/Machine/InstructionCountTest.cpp.
 //
 //===----------------------------------------------------------------------===//
 
-#include "TestMachine.h"
+#include "../Machine/TestMachine.h"
 
 #include "ktflow/Simulator/Simulator.h"
 
 #include "gtest/gtest.h"
 
+using namespace ktflow::machine;
 using namespace ktflow::sim;
-using namespace ktflow::sim::test;
+using namespace ktflow::machine::test;
 
 namespace {
 
@@ -84,25 +86,6 @@ TEST(WorkBudgetTest, HugeLoopIsRefusedBeforeRunning) {
             std::string::npos);
 }
 
-TEST(WorkBudgetTest, BoundsComputedByAluAreKnown) {
-  // ub = 3 * 4 = 12, step = 5: iterations 0, 5, 10.
-  ProgramBuilder b(DMA);
-  uint32_t three = b.imm(3), four = b.imm(4);
-  uint32_t ub = b.sreg();
-  Inst &mul = b.emit(Opcode::Alu);
-  mul.sub = static_cast<uint8_t>(AluOp::Mul);
-  mul.a = ub, mul.b = three, mul.c = four;
-  uint32_t lb = b.imm(0), step = b.imm(5), iv = b.sreg();
-  Inst &begin = b.emit(Opcode::LoopBegin);
-  begin.a = iv, begin.b = lb, begin.c = ub, begin.d = step;
-  size_t at = b.p.insts.size() - 1;
-  b.loopEnd(at);
-  UnitProgram p = b.done();
-  // 5 before the loop, loop_begin, 3 loop_ends, halt.
-  EXPECT_EQ(boundInstructions(p).instructions, 5u + 1u + 3u + 1u);
-  EXPECT_EQ(boundInstructions(p).heaviestLoopTrips, 3u);
-}
-
 TEST(WorkBudgetTest, LoopWhoseBodyWritesItsBoundIsCheckedWhileRunning) {
   // The body raises the upper bound by one each iteration, so the loop
   // never ends; the bound counts it as running zero times and the
@@ -126,35 +109,6 @@ TEST(WorkBudgetTest, LoopWhoseBodyWritesItsBoundIsCheckedWhileRunning) {
                      "instructions; raise it with --max-instructions"),
             std::string::npos)
       << msg;
-}
-
-TEST(WorkBudgetTest, CountingStopsWhereExecutionMust) {
-  // A loop of unknown trip count whose body halts: what follows it may
-  // never run, so a huge loop after it does not count.
-  ProgramBuilder b(DMA);
-  uint32_t one = b.imm(1);
-  size_t unknown = b.loopBegin(4);
-  Inst &grow = b.emit(Opcode::Alu);
-  uint32_t ub = b.p.insts[unknown].c;
-  grow.sub = static_cast<uint8_t>(AluOp::Add);
-  grow.a = ub, grow.b = ub, grow.c = one;
-  b.emit(Opcode::Halt);
-  b.loopEnd(unknown);
-  size_t huge = b.loopBegin(int64_t(1) << 40);
-  b.loopEnd(huge);
-  UnitProgram p = b.done();
-  EXPECT_EQ(boundInstructions(p).instructions, 5u);
-
-  // Division by zero on known operands fails there.
-  ProgramBuilder d(DMA);
-  uint32_t zero = d.imm(0), seven = d.imm(7), quotient = d.sreg();
-  Inst &div = d.emit(Opcode::Alu);
-  div.sub = static_cast<uint8_t>(AluOp::DivS);
-  div.a = quotient, div.b = seven, div.c = zero;
-  size_t after = d.loopBegin(int64_t(1) << 40);
-  d.loopEnd(after);
-  // Two set_imm and the division.
-  EXPECT_EQ(boundInstructions(d.done()).instructions, 3u);
 }
 
 } // namespace

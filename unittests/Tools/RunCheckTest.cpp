@@ -11,8 +11,8 @@
 
 #include "RunSupport.h"
 
+#include "ktflow/Machine/Values.h"
 #include "ktflow/Registration/Registration.h"
-#include "ktflow/Simulator/Values.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -78,7 +78,8 @@ double ulpF16(double x) {
 std::vector<uint8_t> halfBytes(const std::vector<double> &values) {
   std::vector<uint8_t> bytes(2 * values.size());
   for (size_t i = 0; i < values.size(); ++i)
-    sim::storeElement(sim::ElemType::f16, values[i], bytes.data() + 2 * i);
+    machine::storeElement(machine::ElemType::f16, values[i],
+                          bytes.data() + 2 * i);
   return bytes;
 }
 
@@ -167,7 +168,7 @@ TEST_F(RunCheckTest, ChunkedSumsPassAndOneWrongElementFails) {
   }
   auto check = [&](const std::vector<double> &got, unsigned o) {
     return driver::compareOutput(expected[o], halfBytes(got),
-                                 sim::ElemType::f16, expected[o].shape,
+                                 machine::ElemType::f16, expected[o].shape,
                                  bounds[o]);
   };
   EXPECT_TRUE(check(s, 1).pass) << check(s, 1).summary;
@@ -190,7 +191,7 @@ TEST_F(RunCheckTest, ElementsWithoutReductionsMustAgreeToOneUlp) {
   std::vector<double> w = valuesOf(expected[2]);
   auto check = [&](const std::vector<double> &got) {
     return driver::compareOutput(expected[2], halfBytes(got),
-                                 sim::ElemType::f16, expected[2].shape,
+                                 machine::ElemType::f16, expected[2].shape,
                                  bounds[2]);
   };
   EXPECT_TRUE(check(w).pass);

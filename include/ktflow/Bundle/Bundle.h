@@ -13,8 +13,8 @@
 #ifndef KTFLOW_BUNDLE_BUNDLE_H
 #define KTFLOW_BUNDLE_BUNDLE_H
 
-#include "ktflow/Simulator/Machine.h"
-#include "ktflow/Simulator/Program.h"
+#include "ktflow/Machine/Machine.h"
+#include "ktflow/Machine/Program.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -44,7 +44,7 @@ struct TensorDim {
 /// base address patches every relocation naming it.
 struct TensorArg {
   std::string name;
-  sim::ElemType elem = sim::ElemType::f16;
+  machine::ElemType elem = machine::ElemType::f16;
   std::vector<TensorDim> dims;
   uint32_t memory = 0;
   TensorRole role = TensorRole::Input;
@@ -83,12 +83,12 @@ struct Bundle {
   std::string kernel;
   std::string device;
   uint64_t deviceFingerprint = 0;
-  sim::Machine machine;
+  machine::Machine machine;
   std::vector<TensorArg> tensors;
   std::vector<RuntimeArg> runtimeArgs;
   std::vector<Buffer> buffers;
-  std::vector<sim::FifoDesc> fifos;
-  std::vector<sim::SyncDesc> syncs;
+  std::vector<machine::FifoDesc> fifos;
+  std::vector<machine::SyncDesc> syncs;
   std::vector<EncodedProgram> programs;
   std::vector<Relocation> relocations;
 };
@@ -96,11 +96,11 @@ struct Bundle {
 /// Encodes one program. `immOffsets`, if given, receives for every
 /// instruction the byte offset of its 8-byte immediate (0 if it has none),
 /// so relocation sites can be recorded.
-std::vector<uint8_t> encodeProgram(const sim::UnitProgram &program,
+std::vector<uint8_t> encodeProgram(const machine::UnitProgram &program,
                                    std::vector<uint32_t> *immOffsets = nullptr);
 /// Decodes one program (the unit index is taken from `unit`).
-llvm::Expected<sim::UnitProgram> decodeProgram(llvm::ArrayRef<uint8_t> code,
-                                               uint32_t unit);
+llvm::Expected<machine::UnitProgram> decodeProgram(llvm::ArrayRef<uint8_t> code,
+                                                   uint32_t unit);
 
 /// Serializes a bundle: header, then the machine, metadata and code
 /// sections.
@@ -109,21 +109,14 @@ std::vector<uint8_t> writeBundle(const Bundle &bundle);
 /// wrong-version file with a message that says which.
 llvm::Expected<Bundle> readBundle(llvm::ArrayRef<uint8_t> bytes);
 
-/// Writes the 8-byte immediate of every relocation with `values(kind,
-/// symbol)` and decodes the patched programs into an executable; validates
-/// it against the bundle's machine.
-llvm::Expected<sim::Executable>
-linkBundle(const Bundle &bundle,
-           llvm::function_ref<int64_t(SymbolKind, uint32_t)> values);
-
 /// Prints the bundle readably: metadata, machine summary, disassembly.
 void printBundle(llvm::raw_ostream &os, const Bundle &bundle,
                  size_t fileSize = 0);
 /// Prints one program's instructions; with the program's index in the
 /// bundle, relocated immediates show the symbol they receive.
-void disassemble(llvm::raw_ostream &os, const sim::UnitProgram &program,
+void disassemble(llvm::raw_ostream &os, const machine::UnitProgram &program,
                  const Bundle &bundle);
-void disassemble(llvm::raw_ostream &os, const sim::UnitProgram &program,
+void disassemble(llvm::raw_ostream &os, const machine::UnitProgram &program,
                  const Bundle &bundle, int64_t programIndex);
 
 } // namespace ktflow::bundle

@@ -19,7 +19,7 @@
 namespace ktflow::bundle {
 
 mlir::FailureOr<Bundle> emitBundle(mlir::dfir::KernelOp kernel,
-                                   const sim::Machine &machine);
+                                   const machine::Machine &machine);
 
 } // namespace ktflow::bundle
 

@@ -31,7 +31,7 @@ public:
   const bundle::Bundle &getBundle() const { return bundle; }
   /// Fails unless the bundle was built for `machine` (same name and
   /// fingerprint).
-  llvm::Error checkDevice(const sim::Machine &machine) const;
+  llvm::Error checkDevice(const machine::Machine &machine) const;
   std::optional<uint32_t> findTensor(llvm::StringRef name) const;
   std::optional<uint32_t> findRuntimeArg(llvm::StringRef name) const;
 
@@ -59,7 +59,7 @@ public:
                                     std::vector<sim::TraceEvent> *trace = nullptr);
   /// A tensor's contents after `run`.
   llvm::Expected<std::vector<uint8_t>> readTensor(uint32_t tensor) const;
-  const sim::Executable &getExecutable() const { return executable; }
+  const machine::Executable &getExecutable() const { return executable; }
   uint64_t getTensorAddress(uint32_t tensor) const { return addresses[tensor]; }
 
 private:
@@ -68,7 +68,7 @@ private:
   std::vector<std::vector<uint8_t>> initial;
   std::vector<uint64_t> addresses;
   std::unique_ptr<sim::MemoryImage> memory;
-  sim::Executable executable;
+  machine::Executable executable;
   bool ran = false;
 };
 

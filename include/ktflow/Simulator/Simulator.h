@@ -10,8 +10,8 @@
 #ifndef KTFLOW_SIMULATOR_SIMULATOR_H
 #define KTFLOW_SIMULATOR_SIMULATOR_H
 
-#include "ktflow/Simulator/Machine.h"
-#include "ktflow/Simulator/Program.h"
+#include "ktflow/Machine/Machine.h"
+#include "ktflow/Machine/Program.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,7 +34,7 @@ class MemoryImage {
 public:
   static constexpr uint64_t kDefaultBackedLimit = uint64_t(256) << 20;
 
-  explicit MemoryImage(const Machine &machine);
+  explicit MemoryImage(const machine::Machine &machine);
 
   /// The bytes [addr, addr + size) of memory `mem`, or null when the range
   /// leaves the memory (or its backed part).
@@ -76,16 +76,16 @@ struct SimStats {
 
 /// One interval of a unit's timeline.
 /// TraceEvent::waitOn of a stall on the unit's own transfers in flight.
-constexpr uint32_t kWaitInFlight = kNoReg - 1;
+constexpr uint32_t kWaitInFlight = machine::kNoReg - 1;
 
 struct TraceEvent {
   uint32_t program = 0;
   Tick start = 0, end = 0;
-  Opcode op = Opcode::Halt;
+  machine::Opcode op = machine::Opcode::Halt;
   bool stall = false;
   /// What a stall waited on: a FIFO or sync index, kWaitInFlight for the
   /// unit's own transfers in flight, or kNoReg for contention.
-  uint32_t waitOn = kNoReg;
+  uint32_t waitOn = machine::kNoReg;
   bool waitIsSync = false;
   uint64_t bytes = 0;
 };
@@ -93,19 +93,20 @@ struct TraceEvent {
 /// Runs `exe` on `machine` against `memory`. Errors (deadlock, FIFO misuse,
 /// out-of-bounds access, instruction limit) come back as llvm::Error with a
 /// message naming the units involved.
-llvm::Expected<SimStats> simulate(const Machine &machine,
-                                  const Executable &exe, MemoryImage &memory,
+llvm::Expected<SimStats> simulate(const machine::Machine &machine,
+                                  const machine::Executable &exe,
+                                  MemoryImage &memory,
                                   const SimOptions &options = {},
                                   std::vector<TraceEvent> *trace = nullptr);
 
 /// Writes a Chrome-trace JSON timeline, one track per unit instance.
-void writeChromeTrace(llvm::raw_ostream &os, const Machine &machine,
-                      const Executable &exe, const SimStats &stats,
+void writeChromeTrace(llvm::raw_ostream &os, const machine::Machine &machine,
+                      const machine::Executable &exe, const SimStats &stats,
                       llvm::ArrayRef<TraceEvent> events);
 
 /// Prints total cycles and the per-unit table.
-void printStats(llvm::raw_ostream &os, const Machine &machine,
-                const Executable &exe, const SimStats &stats);
+void printStats(llvm::raw_ostream &os, const machine::Machine &machine,
+                const machine::Executable &exe, const SimStats &stats);
 
 } // namespace ktflow::sim
 

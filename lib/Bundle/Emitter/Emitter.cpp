@@ -16,24 +16,29 @@ using namespace ktflow;
 using namespace ktflow::bundle;
 using namespace ktflow::bundle::detail;
 
-std::optional<sim::ElemType> ktflow::bundle::detail::toElemType(Type type) {
+std::optional<machine::ElemType> ktflow::bundle::detail::toElemType(Type type) {
   if (type.isF16())
-    return sim::ElemType::f16;
+    return machine::ElemType::f16;
   if (type.isBF16())
-    return sim::ElemType::bf16;
+    return machine::ElemType::bf16;
   if (type.isF32())
-    return sim::ElemType::f32;
+    return machine::ElemType::f32;
   if (type.isF64())
-    return sim::ElemType::f64;
+    return machine::ElemType::f64;
   if (type.isIndex())
-    return sim::ElemType::i64;
+    return machine::ElemType::i64;
   if (auto i = dyn_cast<IntegerType>(type)) {
     switch (i.getWidth()) {
-    case 1: return sim::ElemType::i1;
-    case 8: return sim::ElemType::i8;
-    case 16: return sim::ElemType::i16;
-    case 32: return sim::ElemType::i32;
-    case 64: return sim::ElemType::i64;
+    case 1:
+      return machine::ElemType::i1;
+    case 8:
+      return machine::ElemType::i8;
+    case 16:
+      return machine::ElemType::i16;
+    case 32:
+      return machine::ElemType::i32;
+    case 64:
+      return machine::ElemType::i64;
     default: break;
     }
   }
@@ -43,7 +48,7 @@ std::optional<sim::ElemType> ktflow::bundle::detail::toElemType(Type type) {
 namespace {
 class KernelEmitter {
 public:
-  KernelEmitter(dfir::KernelOp kernel, const sim::Machine &machine)
+  KernelEmitter(dfir::KernelOp kernel, const machine::Machine &machine)
       : kernel(kernel), machine(machine) {}
 
   FailureOr<Bundle> run() {
@@ -157,13 +162,13 @@ private:
     auto to = findUnit(op, op.getTo());
     if (failed(from) || failed(to))
       return failure();
-    auto link = machine.findLink({sim::NodeRef::Unit, *from},
-                                 {sim::NodeRef::Unit, *to});
+    auto link = machine.findLink({machine::NodeRef::Unit, *from},
+                                 {machine::NodeRef::Unit, *to});
     if (!link)
       return op.emitError("FIFO endpoints '")
              << op.getFrom() << "' and '" << op.getTo()
              << "' are not joined by a datapath of the device";
-    const sim::MachineLink &l = machine.links[*link];
+    const machine::MachineLink &l = machine.links[*link];
     if (l.fifoDepth == 0)
       return op.emitError("the datapath from '")
              << op.getFrom() << "' to '" << op.getTo()
@@ -211,7 +216,7 @@ private:
   }
 
   dfir::KernelOp kernel;
-  const sim::Machine &machine;
+  const machine::Machine &machine;
   Bundle bundle;
   KernelSymbols symbols;
   std::vector<dfir::TensorOp> tensorOps;
@@ -220,6 +225,6 @@ private:
 } // namespace
 
 FailureOr<Bundle> ktflow::bundle::emitBundle(dfir::KernelOp kernel,
-                                             const sim::Machine &machine) {
+                                             const machine::Machine &machine) {
   return KernelEmitter(kernel, machine).run();
 }

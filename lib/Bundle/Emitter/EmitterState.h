@@ -18,7 +18,7 @@
 namespace ktflow::bundle::detail {
 
 /// Converts an MLIR scalar type; nullopt if the simulator has no such type.
-std::optional<sim::ElemType> toElemType(mlir::Type type);
+std::optional<machine::ElemType> toElemType(mlir::Type type);
 
 struct KernelSymbols {
   llvm::StringMap<uint32_t> tensors, runtimeArgs, fifos, syncs;
@@ -28,7 +28,7 @@ struct KernelSymbols {
 /// Emits one unit program.
 class ProgramEmitter {
 public:
-  ProgramEmitter(const sim::Machine &machine, const KernelSymbols &symbols,
+  ProgramEmitter(const machine::Machine &machine, const KernelSymbols &symbols,
                  Bundle &bundle, uint32_t unit)
       : machine(machine), symbols(symbols), bundle(bundle) {
     program.unit = unit;
@@ -37,13 +37,14 @@ public:
   mlir::LogicalResult emit(mlir::dfir::UnitOp op);
   /// Relocation sites, as (instruction index, kind, symbol).
   std::vector<std::tuple<uint32_t, SymbolKind, uint32_t>> relocations;
-  sim::UnitProgram program;
+  machine::UnitProgram program;
 
   // Used by the map emitter.
   mlir::FailureOr<uint32_t> vreg(mlir::Value value);
   mlir::FailureOr<uint32_t> vtype(mlir::Operation *op, mlir::Type type);
-  mlir::LogicalResult checkCompute(mlir::Operation *op, sim::OpClass opClass,
-                                   sim::ElemType type);
+  mlir::LogicalResult checkCompute(mlir::Operation *op,
+                                   machine::OpClass opClass,
+                                   machine::ElemType type);
 
 private:
   mlir::LogicalResult emitBlock(mlir::Block &block);
@@ -53,17 +54,17 @@ private:
   mlir::FailureOr<uint32_t> sreg(mlir::Value value);
   uint32_t newSReg() { return program.numSRegs++; }
   uint32_t newVReg() { return program.numVRegs++; }
-  sim::Inst &emitInst(sim::Opcode op) {
+  machine::Inst &emitInst(machine::Opcode op) {
     program.insts.push_back({});
     program.insts.back().op = op;
     return program.insts.back();
   }
   uint32_t setImm(int64_t value);
   mlir::FailureOr<uint32_t> memory(mlir::Operation *op, llvm::StringRef name);
-  mlir::LogicalResult checkRoute(mlir::Operation *op, sim::NodeRef from,
-                                 sim::NodeRef to);
+  mlir::LogicalResult checkRoute(mlir::Operation *op, machine::NodeRef from,
+                                 machine::NodeRef to);
 
-  const sim::Machine &machine;
+  const machine::Machine &machine;
   const KernelSymbols &symbols;
   Bundle &bundle;
   llvm::DenseMap<mlir::Value, uint32_t> sregs, vregs;

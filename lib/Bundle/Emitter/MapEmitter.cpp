@@ -1,7 +1,7 @@
 //===- MapEmitter.cpp - dfir.map bodies to micro-programs -----------------===//
 //
 // This file lowers the scalar body of a `dfir.map` (arith, math and spyreop
-// operations) to the micro-ops the simulator applies element-wise, and
+// operations) to the machine's micro-ops, applied element-wise, and
 // checks that the executing unit can compute each of them on its type.
 //
 //===----------------------------------------------------------------------===//
@@ -17,7 +17,75 @@ using namespace mlir;
 using namespace ktflow;
 using namespace ktflow::bundle;
 using namespace ktflow::bundle::detail;
-using sim::ScalarOp;
+using machine::ScalarOp;
+
+static machine::CmpFPredicate machinePredicate(arith::CmpFPredicate p) {
+  using A = arith::CmpFPredicate;
+  using M = machine::CmpFPredicate;
+  switch (p) {
+  case A::AlwaysFalse:
+    return M::False;
+  case A::OEQ:
+    return M::Oeq;
+  case A::OGT:
+    return M::Ogt;
+  case A::OGE:
+    return M::Oge;
+  case A::OLT:
+    return M::Olt;
+  case A::OLE:
+    return M::Ole;
+  case A::ONE:
+    return M::One;
+  case A::ORD:
+    return M::Ord;
+  case A::UEQ:
+    return M::Ueq;
+  case A::UGT:
+    return M::Ugt;
+  case A::UGE:
+    return M::Uge;
+  case A::ULT:
+    return M::Ult;
+  case A::ULE:
+    return M::Ule;
+  case A::UNE:
+    return M::Une;
+  case A::UNO:
+    return M::Uno;
+  case A::AlwaysTrue:
+    return M::True;
+  }
+  llvm_unreachable("unknown arith.cmpf predicate");
+}
+
+static machine::CmpIPredicate machinePredicate(arith::CmpIPredicate p) {
+  using A = arith::CmpIPredicate;
+  using M = machine::CmpIPredicate;
+  switch (p) {
+  case A::eq:
+    return M::Eq;
+  case A::ne:
+    return M::Ne;
+  case A::slt:
+    return M::Slt;
+  case A::sle:
+    return M::Sle;
+  case A::sgt:
+    return M::Sgt;
+  case A::sge:
+    return M::Sge;
+  case A::ult:
+    return M::Ult;
+  case A::ule:
+    return M::Ule;
+  case A::ugt:
+    return M::Ugt;
+  case A::uge:
+    return M::Uge;
+  }
+  llvm_unreachable("unknown arith.cmpi predicate");
+}
 
 static std::optional<ScalarOp> scalarOpOf(Operation *op) {
   using S = ScalarOp;
@@ -67,7 +135,7 @@ LogicalResult ProgramEmitter::emitMap(dfir::MapOp op) {
   auto t = vtype(op, op.getType());
   if (failed(t))
     return failure();
-  sim::MapBody body;
+  machine::MapBody body;
   Block &block = op.getBody().front();
   llvm::DenseMap<Value, uint32_t> slots;
   for (auto [input, arg] : llvm::zip(op.getInputs(), block.getArguments())) {
@@ -87,7 +155,7 @@ LogicalResult ProgramEmitter::emitMap(dfir::MapOp op) {
     auto type = toElemType(resultType);
     if (!type || resultType.isIndex())
       return inner.emitError("type ") << resultType << " is not supported";
-    sim::MicroOp micro;
+    machine::MicroOp micro;
     micro.op = *kind;
     micro.type = micro.srcType = *type;
     if (inner.getNumOperands() > 0) {
@@ -98,7 +166,7 @@ LogicalResult ProgramEmitter::emitMap(dfir::MapOp op) {
       micro.srcType = *src;
     }
     uint32_t *operands[] = {&micro.a, &micro.b, &micro.c};
-    if (inner.getNumOperands() != sim::scalarOpArity(*kind))
+    if (inner.getNumOperands() != machine::scalarOpArity(*kind))
       return inner.emitError("unexpected operand count");
     for (auto [i, operand] : llvm::enumerate(inner.getOperands())) {
       auto it = slots.find(operand);
@@ -115,14 +183,14 @@ LogicalResult ProgramEmitter::emitMap(dfir::MapOp op) {
       else
         return inner.emitError("unsupported constant");
     } else if (auto cmp = dyn_cast<arith::CmpFOp>(inner)) {
-      micro.imm = static_cast<double>(cmp.getPredicate());
+      micro.imm = static_cast<double>(machinePredicate(cmp.getPredicate()));
     } else if (auto cmp = dyn_cast<arith::CmpIOp>(inner)) {
-      micro.imm = static_cast<double>(cmp.getPredicate());
+      micro.imm = static_cast<double>(machinePredicate(cmp.getPredicate()));
     }
     if (*kind != ScalarOp::Const) {
-      sim::ElemType costType =
+      machine::ElemType costType =
           isa<arith::CmpFOp, arith::CmpIOp>(inner) ? micro.srcType : micro.type;
-      if (failed(checkCompute(&inner, sim::scalarOpClass(*kind), costType)))
+      if (failed(checkCompute(&inner, machine::scalarOpClass(*kind), costType)))
         return failure();
     }
     micro.dst = next;
@@ -137,7 +205,7 @@ LogicalResult ProgramEmitter::emitMap(dfir::MapOp op) {
   body.numSlots = next;
   program.maps.push_back(std::move(body));
   uint32_t r = newVReg();
-  sim::Inst &i = emitInst(sim::Opcode::Map);
+  machine::Inst &i = emitInst(machine::Opcode::Map);
   i.a = r, i.b = program.maps.size() - 1, i.c = *t;
   if (std::optional<uint64_t> acc = op.getAccumulator()) {
     if (*acc >= 255)

@@ -19,11 +19,11 @@ using namespace mlir;
 using namespace ktflow;
 using namespace ktflow::bundle;
 using namespace ktflow::bundle::detail;
-using sim::Opcode;
+using machine::Opcode;
 
 uint32_t ProgramEmitter::setImm(int64_t value) {
   uint32_t r = newSReg();
-  sim::Inst &i = emitInst(Opcode::SetImm);
+  machine::Inst &i = emitInst(Opcode::SetImm);
   i.a = r;
   i.imm = value;
   return r;
@@ -55,7 +55,7 @@ FailureOr<uint32_t> ProgramEmitter::vtype(Operation *op, Type type) {
   if (!elem)
     return op->emitError("element type ")
            << vector.getElementType() << " is not supported";
-  sim::VectorType t;
+  machine::VectorType t;
   t.elem = *elem;
   for (int64_t d : vector.getShape())
     t.shape.push_back(static_cast<uint32_t>(d));
@@ -68,15 +68,16 @@ FailureOr<uint32_t> ProgramEmitter::vtype(Operation *op, Type type) {
   return static_cast<uint32_t>(program.vtypes.size() - 1);
 }
 
-LogicalResult ProgramEmitter::checkCompute(Operation *op, sim::OpClass opClass,
-                                           sim::ElemType type) {
-  const sim::MachineUnit &unit = machine.units[program.unit];
+LogicalResult ProgramEmitter::checkCompute(Operation *op,
+                                           machine::OpClass opClass,
+                                           machine::ElemType type) {
+  const machine::MachineUnit &unit = machine.units[program.unit];
   if (unit.getThroughput(opClass, type) > 0)
     return success();
   return op->emitError("unit '")
          << unit.name << "' cannot compute " << op->getName() << " ("
-         << sim::stringifyOpClass(opClass) << ") on "
-         << sim::elemTypeName(type);
+         << machine::stringifyOpClass(opClass) << ") on "
+         << machine::elemTypeName(type);
 }
 
 FailureOr<uint32_t> ProgramEmitter::memory(Operation *op, StringRef name) {
@@ -86,8 +87,8 @@ FailureOr<uint32_t> ProgramEmitter::memory(Operation *op, StringRef name) {
          << machine.name << "' has no memory '" << name << "'";
 }
 
-LogicalResult ProgramEmitter::checkRoute(Operation *op, sim::NodeRef from,
-                                         sim::NodeRef to) {
+LogicalResult ProgramEmitter::checkRoute(Operation *op, machine::NodeRef from,
+                                         machine::NodeRef to) {
   if (machine.route(from, to))
     return success();
   return op->emitError("no datapath route from '")
@@ -95,8 +96,8 @@ LogicalResult ProgramEmitter::checkRoute(Operation *op, sim::NodeRef from,
          << "' on device '" << machine.name << "'";
 }
 
-static std::optional<sim::AluOp> aluOpOf(Operation *op) {
-  using A = sim::AluOp;
+static std::optional<machine::AluOp> aluOpOf(Operation *op) {
+  using A = machine::AluOp;
   return llvm::TypeSwitch<Operation *, std::optional<A>>(op)
       .Case([](arith::AddIOp) { return A::Add; })
       .Case([](arith::SubIOp) { return A::Sub; })
@@ -150,7 +151,7 @@ LogicalResult ProgramEmitter::emitFor(scf::ForOp op) {
     if (failed(src))
       return failure();
     uint32_t reg = isVector ? newVReg() : newSReg();
-    sim::Inst &mov = emitInst(isVector ? Opcode::MovV : Opcode::MovS);
+    machine::Inst &mov = emitInst(isVector ? Opcode::MovV : Opcode::MovS);
     mov.a = reg, mov.b = *src;
     (isVector ? vregs : sregs)[arg] = reg;
     carried.push_back({isVector, reg});
@@ -158,7 +159,7 @@ LogicalResult ProgramEmitter::emitFor(scf::ForOp op) {
   uint32_t iv = newSReg();
   sregs[op.getInductionVar()] = iv;
   uint32_t begin = program.insts.size();
-  sim::Inst &head = emitInst(Opcode::LoopBegin);
+  machine::Inst &head = emitInst(Opcode::LoopBegin);
   head.a = iv, head.b = *lb, head.c = *ub, head.d = *step;
   if (failed(emitBlock(*op.getBody())))
     return failure();
@@ -169,16 +170,16 @@ LogicalResult ProgramEmitter::emitFor(scf::ForOp op) {
     if (failed(src))
       return failure();
     uint32_t tmp = slot.first ? newVReg() : newSReg();
-    sim::Inst &mov = emitInst(slot.first ? Opcode::MovV : Opcode::MovS);
+    machine::Inst &mov = emitInst(slot.first ? Opcode::MovV : Opcode::MovS);
     mov.a = tmp, mov.b = *src;
     temps.push_back(tmp);
   }
   for (auto [tmp, slot] : llvm::zip(temps, carried)) {
-    sim::Inst &mov = emitInst(slot.first ? Opcode::MovV : Opcode::MovS);
+    machine::Inst &mov = emitInst(slot.first ? Opcode::MovV : Opcode::MovS);
     mov.a = slot.second, mov.b = tmp;
   }
   uint32_t end = program.insts.size();
-  sim::Inst &tail = emitInst(Opcode::LoopEnd);
+  machine::Inst &tail = emitInst(Opcode::LoopEnd);
   tail.a = iv, tail.c = *ub, tail.d = *step, tail.e = begin;
   program.insts[begin].e = end;
   for (auto [result, slot] : llvm::zip(op.getResults(), carried))
@@ -200,7 +201,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
     if (failed(a) || failed(b))
       return failure();
     uint32_t r = newSReg();
-    sim::Inst &i = emitInst(Opcode::Alu);
+    machine::Inst &i = emitInst(Opcode::Alu);
     i.sub = static_cast<uint8_t>(*alu);
     i.a = r, i.b = *a, i.c = *b;
     sregs[op->getResult(0)] = r;
@@ -208,7 +209,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
   }
   if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
     using P = arith::CmpIPredicate;
-    using A = sim::AluOp;
+    using A = machine::AluOp;
     static const std::pair<P, A> table[] = {
         {P::eq, A::Eq},   {P::ne, A::Ne},   {P::slt, A::Slt}, {P::sle, A::Sle},
         {P::sgt, A::Sgt}, {P::sge, A::Sge}, {P::ult, A::Ult}, {P::ule, A::Ule},
@@ -217,7 +218,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
     if (failed(a) || failed(b))
       return failure();
     uint32_t r = newSReg();
-    sim::Inst &i = emitInst(Opcode::Alu);
+    machine::Inst &i = emitInst(Opcode::Alu);
     for (auto [pred, alu] : table)
       if (pred == cmp.getPredicate())
         i.sub = static_cast<uint8_t>(alu);
@@ -234,7 +235,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
     if (failed(c) || failed(t) || failed(f))
       return failure();
     uint32_t r = newSReg();
-    sim::Inst &i = emitInst(Opcode::SelectS);
+    machine::Inst &i = emitInst(Opcode::SelectS);
     i.a = r, i.b = *c, i.c = *t, i.d = *f;
     sregs[sel.getResult()] = r;
     return success();
@@ -269,8 +270,10 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
   if (auto map = dyn_cast<dfir::MapOp>(op))
     return emitMap(map);
 
-  sim::NodeRef self{sim::NodeRef::Unit, program.unit};
-  auto memNode = [](uint32_t m) { return sim::NodeRef{sim::NodeRef::Memory, m}; };
+  machine::NodeRef self{machine::NodeRef::Unit, program.unit};
+  auto memNode = [](uint32_t m) {
+    return machine::NodeRef{machine::NodeRef::Memory, m};
+  };
   if (auto dma = dyn_cast<dfir::DmaOp>(op)) {
     auto src = memory(op, dma.getSrcMemory()), dst = memory(op, dma.getDstMemory());
     if (failed(src) || failed(dst) ||
@@ -280,7 +283,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
     auto a = sreg(dma.getSrc()), b = sreg(dma.getDst()), n = sreg(dma.getSize());
     if (failed(a) || failed(b) || failed(n))
       return failure();
-    uint32_t rows = sim::kNoReg, ss = sim::kNoReg, ds = sim::kNoReg;
+    uint32_t rows = machine::kNoReg, ss = machine::kNoReg, ds = machine::kNoReg;
     if (dma.getRows()) {
       auto r = sreg(dma.getRows()), s1 = sreg(dma.getSrcStride()),
            s2 = sreg(dma.getDstStride());
@@ -288,7 +291,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
         return failure();
       rows = *r, ss = *s1, ds = *s2;
     }
-    sim::Inst &i = emitInst(Opcode::Dma);
+    machine::Inst &i = emitInst(Opcode::Dma);
     i.a = *src, i.b = *a, i.c = *dst, i.d = *b, i.e = *n;
     i.f = rows, i.g = ss, i.h = ds;
     return success();
@@ -306,7 +309,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
     auto addr = sreg(op->getOperand(0)), size = sreg(op->getOperand(1));
     if (failed(addr) || failed(size))
       return failure();
-    sim::Inst &i = emitInst(isLoad ? Opcode::Load : Opcode::Store);
+    machine::Inst &i = emitInst(isLoad ? Opcode::Load : Opcode::Store);
     i.a = symbols.fifos.lookup(fifoName), i.b = *mem, i.c = *addr, i.d = *size;
     return success();
   }
@@ -314,7 +317,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
     auto v = vreg(send.getValue());
     if (failed(v))
       return failure();
-    sim::Inst &i = emitInst(Opcode::Send);
+    machine::Inst &i = emitInst(Opcode::Send);
     i.a = symbols.fifos.lookup(send.getFifo()), i.b = *v;
     return success();
   }
@@ -323,7 +326,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
     if (failed(t))
       return failure();
     uint32_t r = newVReg();
-    sim::Inst &i = emitInst(Opcode::Recv);
+    machine::Inst &i = emitInst(Opcode::Recv);
     i.a = r, i.b = symbols.fifos.lookup(recv.getFifo()), i.c = *t;
     vregs[recv.getResult()] = r;
     return success();
@@ -335,12 +338,12 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
     if (failed(in) || failed(t))
       return failure();
     if (failed(checkCompute(op,
-                            isReduce ? sim::OpClass::Reduction
-                                     : sim::OpClass::Elementwise,
+                            isReduce ? machine::OpClass::Reduction
+                                     : machine::OpClass::Elementwise,
                             program.vtypes[*t].elem)))
       return failure();
     uint32_t r = newVReg();
-    sim::Inst &i = emitInst(isReduce ? Opcode::Reduce : Opcode::Broadcast);
+    machine::Inst &i = emitInst(isReduce ? Opcode::Reduce : Opcode::Broadcast);
     if (auto reduce = dyn_cast<dfir::ReduceOp>(op))
       i.sub = static_cast<uint8_t>(reduce.getKind());
     i.a = r, i.b = *in, i.c = *t;
@@ -352,7 +355,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
     if (failed(t))
       return failure();
     uint32_t r = newVReg();
-    sim::Inst &i = emitInst(Opcode::Splat);
+    machine::Inst &i = emitInst(Opcode::Splat);
     double value = splat.getValue().convertToDouble();
     std::memcpy(&i.imm, &value, sizeof(double));
     i.a = r, i.c = *t;
@@ -364,11 +367,11 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
     auto t = vtype(op, mm.getType());
     auto lhsType = vtype(op, mm.getLhs().getType());
     if (failed(a) || failed(b) || failed(c) || failed(t) || failed(lhsType) ||
-        failed(checkCompute(op, sim::OpClass::Matrix,
+        failed(checkCompute(op, machine::OpClass::Matrix,
                             program.vtypes[*lhsType].elem)))
       return failure();
     uint32_t r = newVReg();
-    sim::Inst &i = emitInst(Opcode::Matmul);
+    machine::Inst &i = emitInst(Opcode::Matmul);
     i.a = r, i.b = *a, i.c = *b, i.d = *c, i.e = *t;
     vregs[mm.getResult()] = r;
     return success();

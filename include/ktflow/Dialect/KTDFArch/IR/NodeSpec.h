@@ -11,7 +11,7 @@
 #ifndef KTFLOW_DIALECT_KTDFARCH_IR_NODESPEC_H
 #define KTFLOW_DIALECT_KTDFARCH_IR_NODESPEC_H
 
-#include "ktflow/Dialect/KTDFArch/IR/OpClass.h"
+#include "ktflow/Machine/OpClass.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -22,6 +22,12 @@
 #include <string>
 
 namespace mlir::ktdf_arch {
+
+/// Classes of compute operations: the machine library's, so a machine built
+/// from a device model keeps its rates in the same rows.
+using ktflow::machine::kNumOpClasses;
+using ktflow::machine::OpClass;
+using ktflow::machine::stringifyOpClass;
 
 //===----------------------------------------------------------------------===//
 // Dictionary keys
@@ -81,7 +87,8 @@ inline constexpr double kDefaultTranscendentalDivisor = 4.0;
 inline constexpr int64_t kMaxDeviceInstances = int64_t(1) << 18;
 /// The simulator backs a memory of at most this many bytes in full as it
 /// is used (a scratchpad); a larger one (device memory) only up to the
-/// tensors placed in it. Equal to sim::MemoryImage::kDefaultBackedLimit.
+/// tensors placed in it. Equal to sim::MemoryImage::kDefaultBackedLimit
+/// (checked in unittests/Simulator/EngineTest.cpp).
 inline constexpr int64_t kFullyBackedMemoryBytes = int64_t(256) << 20;
 /// The most memory the simulator may have to hold for the fully backed
 /// memory instances of a device.

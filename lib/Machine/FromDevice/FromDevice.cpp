@@ -1,4 +1,4 @@
-//===- FromDevice.cpp - Simulator machines from device models -------------===//
+//===- FromDevice.cpp - Machines from device models -----------------------===//
 //
 // This file expands a DeviceModel into a Machine. A node of a scope with N
 // copies in the device becomes N instances, one per combination of the
@@ -9,11 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Simulator/FromDevice.h"
+#include "ktflow/Machine/FromDevice.h"
 #include "ktflow/Device/Target.h"
-
-#include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
-#include "ktflow/Simulator/Simulator.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -21,16 +18,9 @@
 #include <map>
 
 using namespace ktflow;
-using namespace ktflow::sim;
+using namespace ktflow::machine;
 using device::DeviceModel;
 using device::ScopeId;
-
-// The device verifier's limit on simulated memory counts the memories the
-// simulator backs in full.
-static_assert(MemoryImage::kDefaultBackedLimit ==
-                  static_cast<uint64_t>(mlir::ktdf_arch::kFullyBackedMemoryBytes),
-              "the device verifier and the simulator disagree on which "
-              "memories are backed in full");
 
 namespace {
 /// The groups enclosing a scope, outermost first (the device body excluded).
@@ -73,15 +63,24 @@ std::map<ScopeId, int64_t> project(const DeviceModel &model,
 
 mlir::Type mlirType(mlir::MLIRContext *ctx, ElemType t) {
   switch (t) {
-  case ElemType::i1: return mlir::IntegerType::get(ctx, 1);
-  case ElemType::i8: return mlir::IntegerType::get(ctx, 8);
-  case ElemType::i16: return mlir::IntegerType::get(ctx, 16);
-  case ElemType::i32: return mlir::IntegerType::get(ctx, 32);
-  case ElemType::i64: return mlir::IntegerType::get(ctx, 64);
-  case ElemType::f16: return mlir::Float16Type::get(ctx);
-  case ElemType::bf16: return mlir::BFloat16Type::get(ctx);
-  case ElemType::f32: return mlir::Float32Type::get(ctx);
-  case ElemType::f64: return mlir::Float64Type::get(ctx);
+  case ElemType::i1:
+    return mlir::IntegerType::get(ctx, 1);
+  case ElemType::i8:
+    return mlir::IntegerType::get(ctx, 8);
+  case ElemType::i16:
+    return mlir::IntegerType::get(ctx, 16);
+  case ElemType::i32:
+    return mlir::IntegerType::get(ctx, 32);
+  case ElemType::i64:
+    return mlir::IntegerType::get(ctx, 64);
+  case ElemType::f16:
+    return mlir::Float16Type::get(ctx);
+  case ElemType::bf16:
+    return mlir::BFloat16Type::get(ctx);
+  case ElemType::f32:
+    return mlir::Float32Type::get(ctx);
+  case ElemType::f64:
+    return mlir::Float64Type::get(ctx);
   }
   return {};
 }
@@ -119,7 +118,7 @@ uint32_t rolesOf(const device::Node &node) {
 }
 } // namespace
 
-Machine ktflow::sim::buildMachine(const DeviceModel &model) {
+Machine ktflow::machine::buildMachine(const DeviceModel &model) {
   Machine m;
   m.name = model.getName().str();
   m.clockHz = model.getClockMHz() * 1e6;
@@ -131,9 +130,10 @@ Machine ktflow::sim::buildMachine(const DeviceModel &model) {
   if (cores.interconnect) {
     using T = mlir::ktdf_arch::Topology;
     const mlir::ktdf_arch::InterconnectSpec &ic = *cores.interconnect;
-    m.interconnect.topology = ic.topology == T::Ring   ? MachineInterconnect::Ring
-                              : ic.topology == T::Mesh ? MachineInterconnect::Mesh
-                                                       : MachineInterconnect::Crossbar;
+    m.interconnect.topology = ic.topology == T::Ring ? MachineInterconnect::Ring
+                              : ic.topology == T::Mesh
+                                  ? MachineInterconnect::Mesh
+                                  : MachineInterconnect::Crossbar;
     m.interconnect.bidirectional = ic.bidirectional;
     m.interconnect.hopLatency = static_cast<uint32_t>(ic.hopLatency);
     m.interconnect.linkBandwidth = ic.linkBandwidth;
@@ -153,8 +153,8 @@ Machine ktflow::sim::buildMachine(const DeviceModel &model) {
         mem.kind = node.memory->kind;
         mem.size = static_cast<uint64_t>(node.memory->size);
         mem.bandwidth = node.memory->bandwidth.value_or(0);
-        instances[{node.id, coords}] = {NodeRef::Memory,
-                                        static_cast<uint32_t>(m.memories.size())};
+        instances[{node.id, coords}] = {
+            NodeRef::Memory, static_cast<uint32_t>(m.memories.size())};
         m.memories.push_back(std::move(mem));
         continue;
       }
@@ -168,8 +168,7 @@ Machine ktflow::sim::buildMachine(const DeviceModel &model) {
       for (unsigned c = 0; c < kNumOpClasses; ++c)
         for (unsigned t = 0; t < kNumElemTypes; ++t) {
           std::optional<double> thr = node.unit->getThroughput(
-              static_cast<OpClass>(c),
-              mlirType(ctx, static_cast<ElemType>(t)));
+              static_cast<OpClass>(c), mlirType(ctx, static_cast<ElemType>(t)));
           unit.throughput[c][t] = thr.value_or(0);
         }
       instances[{node.id, coords}] = {NodeRef::Unit,
@@ -178,7 +177,8 @@ Machine ktflow::sim::buildMachine(const DeviceModel &model) {
     }
   }
   for (const device::Datapath &dp : model.getDatapaths()) {
-    for (const auto &coords : model.getInstanceCombinations(chainOf(model, dp.scope))) {
+    for (const auto &coords :
+         model.getInstanceCombinations(chainOf(model, dp.scope))) {
       const device::Node &src = model.getNode(dp.src);
       const device::Node &dst = model.getNode(dp.dst);
       MachineLink link;
@@ -196,9 +196,9 @@ Machine ktflow::sim::buildMachine(const DeviceModel &model) {
   return m;
 }
 
-mlir::FailureOr<Machine> ktflow::sim::loadMachine(ModuleLoader &loader,
-                                                  llvm::StringRef path,
-                                                  llvm::StringRef name) {
+mlir::FailureOr<Machine> ktflow::machine::loadMachine(ModuleLoader &loader,
+                                                      llvm::StringRef path,
+                                                      llvm::StringRef name) {
   mlir::OwningOpRef<mlir::ModuleOp> module = loader.load(path);
   if (!module)
     return mlir::failure();

@@ -12,17 +12,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_SIMULATOR_PROGRAM_H
-#define KTFLOW_SIMULATOR_PROGRAM_H
+#ifndef KTFLOW_MACHINE_PROGRAM_H
+#define KTFLOW_MACHINE_PROGRAM_H
 
-#include "ktflow/Simulator/Machine.h"
+#include "ktflow/Machine/Machine.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace ktflow::sim {
+namespace ktflow::machine {
 
 enum class Opcode : uint8_t {
   Halt,      ///< end of program
@@ -53,10 +53,37 @@ constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::SelectS) + 1;
 const char *opcodeName(Opcode op);
 
 enum class AluOp : uint8_t {
-  Add, Sub, Mul, DivS, DivU, RemS, RemU, CeilDivS, CeilDivU, FloorDivS,
-  MinS, MinU, MaxS, MaxU, And, Or, Xor, Shl, ShrS, ShrU,
+  Add,
+  Sub,
+  Mul,
+  DivS,
+  DivU,
+  RemS,
+  RemU,
+  CeilDivS,
+  CeilDivU,
+  FloorDivS,
+  MinS,
+  MinU,
+  MaxS,
+  MaxU,
+  And,
+  Or,
+  Xor,
+  Shl,
+  ShrS,
+  ShrU,
   // Comparisons yield 1 or 0.
-  Eq, Ne, Slt, Sle, Sgt, Sge, Ult, Ule, Ugt, Uge,
+  Eq,
+  Ne,
+  Slt,
+  Sle,
+  Sgt,
+  Sge,
+  Ult,
+  Ule,
+  Ugt,
+  Uge,
 };
 constexpr unsigned kNumAluOps = static_cast<unsigned>(AluOp::Uge) + 1;
 
@@ -71,16 +98,77 @@ const char *reduceKindName(ReduceKind kind);
 /// Element-wise scalar operations of a Map body.
 enum class ScalarOp : uint8_t {
   Const,
-  AddF, SubF, MulF, DivF, MaxF, MinF, NegF, AbsF,
-  Exp, Log, Sqrt, Rsqrt, Tanh, Sigmoid, Silu, Gelu, Recip, Erf,
-  AddI, SubI, MulI, DivSI, RemSI, MaxSI, MinSI, AndI, OrI, XorI,
+  AddF,
+  SubF,
+  MulF,
+  DivF,
+  MaxF,
+  MinF,
+  NegF,
+  AbsF,
+  Exp,
+  Log,
+  Sqrt,
+  Rsqrt,
+  Tanh,
+  Sigmoid,
+  Silu,
+  Gelu,
+  Recip,
+  Erf,
+  AddI,
+  SubI,
+  MulI,
+  DivSI,
+  RemSI,
+  MaxSI,
+  MinSI,
+  AndI,
+  OrI,
+  XorI,
   Cast,         ///< value conversion; the source is signed if an integer
   CastUnsigned, ///< value conversion; the source is unsigned
-  CmpF,         ///< imm holds an arith::CmpFPredicate value
-  CmpI,         ///< imm holds an arith::CmpIPredicate value
+  CmpF,         ///< imm holds a CmpFPredicate
+  CmpI,         ///< imm holds a CmpIPredicate
   Select,       ///< a ? b : c
 };
 constexpr unsigned kNumScalarOps = static_cast<unsigned>(ScalarOp::Select) + 1;
+
+/// The comparison of a CmpF micro-op: ordered predicates are false when an
+/// operand is NaN, unordered ones true. The values are the bundle's
+/// encoding (docs/bundle-format.md) and never change.
+enum class CmpFPredicate : uint8_t {
+  False,
+  Oeq,
+  Ogt,
+  Oge,
+  Olt,
+  Ole,
+  One,
+  Ord,
+  Ueq,
+  Ugt,
+  Uge,
+  Ult,
+  Ule,
+  Une,
+  Uno,
+  True,
+};
+/// The comparison of a CmpI micro-op; the unsigned ones read the operands
+/// as unsigned integers of the source type. Encoded like CmpFPredicate.
+enum class CmpIPredicate : uint8_t {
+  Eq,
+  Ne,
+  Slt,
+  Sle,
+  Sgt,
+  Sge,
+  Ult,
+  Ule,
+  Ugt,
+  Uge,
+};
 const char *scalarOpName(ScalarOp op);
 /// The throughput class a scalar op is costed in.
 OpClass scalarOpClass(ScalarOp op);
@@ -152,7 +240,7 @@ struct SyncDesc {
   uint32_t sender = 0, receiver = 0; ///< unit indices
 };
 
-/// Everything the simulator executes, minus memory contents.
+/// Everything a machine executes, minus memory contents.
 struct Executable {
   std::vector<UnitProgram> programs;
   std::vector<FifoDesc> fifos;
@@ -179,6 +267,6 @@ struct InstructionBound {
 };
 InstructionBound boundInstructions(const UnitProgram &program);
 
-} // namespace ktflow::sim
+} // namespace ktflow::machine
 
-#endif // KTFLOW_SIMULATOR_PROGRAM_H
+#endif // KTFLOW_MACHINE_PROGRAM_H

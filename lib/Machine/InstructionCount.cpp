@@ -9,13 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Simulator/Program.h"
+#include "ktflow/Machine/Program.h"
 
 #include "llvm/ADT/STLExtras.h"
 
 #include <vector>
 
-using namespace ktflow::sim;
+using namespace ktflow::machine;
 
 namespace {
 class Counter {
@@ -100,8 +100,8 @@ private:
         regs[in.a] = regs[in.b];
         break;
       case Opcode::SelectS:
-        regs[in.a] = regs[in.b] ? (*regs[in.b] != 0 ? regs[in.c] : regs[in.d])
-                                : Known();
+        regs[in.a] =
+            regs[in.b] ? (*regs[in.b] != 0 ? regs[in.c] : regs[in.d]) : Known();
         break;
       case Opcode::Alu: {
         int64_t r;
@@ -145,8 +145,7 @@ private:
     size_t endPc = in.e;
     std::vector<uint32_t> body = written(pc + 1, endPc);
     Known lb = regs[in.b], ub = regs[in.c], step = regs[in.d];
-    bool fixed = lb && ub && step &&
-                 llvm::none_of(body, [&](uint32_t r) {
+    bool fixed = lb && ub && step && llvm::none_of(body, [&](uint32_t r) {
                    return r == in.a || r == in.c || r == in.d;
                  });
     std::optional<uint64_t> trips;
@@ -192,6 +191,7 @@ private:
 };
 } // namespace
 
-InstructionBound ktflow::sim::boundInstructions(const UnitProgram &program) {
+InstructionBound
+ktflow::machine::boundInstructions(const UnitProgram &program) {
   return Counter(program).run();
 }

@@ -1,10 +1,10 @@
-//===- Machine.cpp - The simulator's description of a device --------------===//
+//===- Machine.cpp - The machine's description of a device ----------------===//
 //
 // This file implements name lookup, routing and fingerprinting of a Machine.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Simulator/Machine.h"
+#include "ktflow/Machine/Machine.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/xxhash.h"
@@ -12,9 +12,9 @@
 #include <cstring>
 #include <deque>
 
-using namespace ktflow::sim;
+using namespace ktflow::machine;
 
-unsigned ktflow::sim::elemBytes(ElemType type) {
+unsigned ktflow::machine::elemBytes(ElemType type) {
   switch (type) {
   case ElemType::i1:
   case ElemType::i8:
@@ -33,21 +33,21 @@ unsigned ktflow::sim::elemBytes(ElemType type) {
   return 1;
 }
 
-llvm::StringRef ktflow::sim::elemTypeName(ElemType type) {
+llvm::StringRef ktflow::machine::elemTypeName(ElemType type) {
   static const char *names[] = {"i1",  "i8",   "i16", "i32", "i64",
                                 "f16", "bf16", "f32", "f64"};
   unsigned i = static_cast<unsigned>(type);
   return i < kNumElemTypes ? names[i] : "?";
 }
 
-std::optional<ElemType> ktflow::sim::parseElemType(llvm::StringRef name) {
+std::optional<ElemType> ktflow::machine::parseElemType(llvm::StringRef name) {
   for (unsigned i = 0; i < kNumElemTypes; ++i)
     if (elemTypeName(static_cast<ElemType>(i)) == name)
       return static_cast<ElemType>(i);
   return std::nullopt;
 }
 
-bool ktflow::sim::isFloat(ElemType type) {
+bool ktflow::machine::isFloat(ElemType type) {
   return type == ElemType::f16 || type == ElemType::bf16 ||
          type == ElemType::f32 || type == ElemType::f64;
 }

@@ -1,7 +1,7 @@
-//===- FromDevice.h - Simulator machines from device models -----*- C++ -*-===//
+//===- FromDevice.h - Machines from device models ---------------*- C++ -*-===//
 //
 // This file declares the adapter from ktflow's device model (built from a
-// `ktdf_arch.device` description) to the simulator's Machine: every group
+// `ktdf_arch.device` description) to the Machine: every group
 // instance is expanded, so each memory, unit and datapath of the model
 // becomes one Machine entry per copy in the device.
 //
@@ -12,14 +12,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_SIMULATOR_FROMDEVICE_H
-#define KTFLOW_SIMULATOR_FROMDEVICE_H
+#ifndef KTFLOW_MACHINE_FROMDEVICE_H
+#define KTFLOW_MACHINE_FROMDEVICE_H
 
 #include "ktflow/Device/DeviceModel.h"
-#include "ktflow/Simulator/Machine.h"
+#include "ktflow/Machine/Machine.h"
 #include "ktflow/Support/ModuleLoader.h"
 
-namespace ktflow::sim {
+namespace ktflow::machine {
 
 /// Cycles from a sync_send to the matching sync_recv, for devices whose
 /// description states no sync latency.
@@ -30,10 +30,9 @@ Machine buildMachine(const device::DeviceModel &model);
 /// Loads the one device of a description file (or the one named `name`),
 /// builds its model and machine. Errors are printed (located where
 /// possible); returns failure after that.
-mlir::FailureOr<Machine> loadMachine(ModuleLoader &loader,
-                                     llvm::StringRef path,
+mlir::FailureOr<Machine> loadMachine(ModuleLoader &loader, llvm::StringRef path,
                                      llvm::StringRef name = "");
 
-} // namespace ktflow::sim
+} // namespace ktflow::machine
 
-#endif // KTFLOW_SIMULATOR_FROMDEVICE_H
+#endif // KTFLOW_MACHINE_FROMDEVICE_H

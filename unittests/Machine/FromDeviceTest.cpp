@@ -1,20 +1,20 @@
 //===- FromDeviceTest.cpp - Tests of the device model adapter -------------===//
 //
 // This file checks that the shipped sample device expands into the machine
-// the simulator expects: instance counts and names, unit throughputs from
-// the SIMD lanes, datapath timing and FIFO depths, and routes that relay
-// through memories only.
+// the bundle and the simulator expect: instance counts and names, unit
+// throughputs from the SIMD lanes, datapath timing and FIFO depths, and
+// routes that relay through memories only.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ktflow/Machine/FromDevice.h"
 #include "ktflow/Registration/Registration.h"
-#include "ktflow/Simulator/FromDevice.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "gtest/gtest.h"
 
 using namespace ktflow;
-using namespace ktflow::sim;
+using namespace ktflow::machine;
 
 namespace {
 
@@ -44,8 +44,7 @@ TEST_F(SampleDevice, InstancesEveryCoreAndSubcore) {
   EXPECT_TRUE(machine.findUnit("core[2]/subcore[1]/SFU_Block/SFU"));
   EXPECT_TRUE(machine.findUnit("core[0]/MNILU_Block/MNILU"));
   EXPECT_FALSE(machine.findUnit("core[4]/MNILU_Block/MNILU"));
-  EXPECT_EQ(machine.memories[*machine.findMemory("core[1]/L1")].size,
-            1048576u);
+  EXPECT_EQ(machine.memories[*machine.findMemory("core[1]/L1")].size, 1048576u);
   EXPECT_EQ(machine.memories[*machine.findMemory("DDR")].bandwidth, 256.0);
 }
 

@@ -1,4 +1,4 @@
-//===- Values.cpp - Element values of the simulator -----------------------===//
+//===- Values.cpp - Element values of the machine -------------------------===//
 //
 // This file implements element conversions and the element-wise semantics of
 // Map micro-ops. Binary float operations are computed in double and rounded
@@ -7,17 +7,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Simulator/Values.h"
-
-#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "ktflow/Machine/Values.h"
 
 #include <cmath>
 #include <cstring>
 #include <limits>
 
-using namespace ktflow::sim;
+using namespace ktflow::machine;
 
-uint16_t ktflow::sim::floatToHalf(float value) {
+uint16_t ktflow::machine::floatToHalf(float value) {
   uint32_t x;
   std::memcpy(&x, &value, 4);
   uint32_t sign = (x >> 16) & 0x8000u;
@@ -40,7 +38,7 @@ uint16_t ktflow::sim::floatToHalf(float value) {
   return sign | h;
 }
 
-float ktflow::sim::halfToFloat(uint16_t bits) {
+float ktflow::machine::halfToFloat(uint16_t bits) {
   uint32_t sign = (bits & 0x8000u) << 16;
   uint32_t exp = (bits >> 10) & 0x1fu;
   uint32_t mant = bits & 0x3ffu;
@@ -55,7 +53,7 @@ float ktflow::sim::halfToFloat(uint16_t bits) {
   return result;
 }
 
-uint16_t ktflow::sim::floatToBFloat(float value) {
+uint16_t ktflow::machine::floatToBFloat(float value) {
   uint32_t x;
   std::memcpy(&x, &value, 4);
   if ((x & 0x7fffffffu) > 0x7f800000u)
@@ -64,7 +62,7 @@ uint16_t ktflow::sim::floatToBFloat(float value) {
   return static_cast<uint16_t>(x >> 16);
 }
 
-float ktflow::sim::bfloatToFloat(uint16_t bits) {
+float ktflow::machine::bfloatToFloat(uint16_t bits) {
   uint32_t x = static_cast<uint32_t>(bits) << 16;
   float result;
   std::memcpy(&result, &x, 4);
@@ -83,7 +81,7 @@ static int64_t toInt64(double v) {
   return static_cast<int64_t>(v);
 }
 
-double ktflow::sim::roundToType(ElemType type, double v) {
+double ktflow::machine::roundToType(ElemType type, double v) {
   switch (type) {
   case ElemType::f16:
     return halfToFloat(floatToHalf(static_cast<float>(v)));
@@ -107,7 +105,7 @@ double ktflow::sim::roundToType(ElemType type, double v) {
   return v;
 }
 
-double ktflow::sim::loadElement(ElemType type, const uint8_t *p) {
+double ktflow::machine::loadElement(ElemType type, const uint8_t *p) {
   switch (type) {
   case ElemType::i1:
     return p[0] & 1;
@@ -148,7 +146,7 @@ double ktflow::sim::loadElement(ElemType type, const uint8_t *p) {
   return 0;
 }
 
-void ktflow::sim::storeElement(ElemType type, double v, uint8_t *p) {
+void ktflow::machine::storeElement(ElemType type, double v, uint8_t *p) {
   switch (type) {
   case ElemType::i1:
   case ElemType::i8:
@@ -199,25 +197,43 @@ static double minNaN(double a, double b) {
 }
 
 static bool cmpF(int64_t predicate, double a, double b) {
-  using P = mlir::arith::CmpFPredicate;
+  using P = CmpFPredicate;
+  if (predicate < 0 || predicate > static_cast<int64_t>(P::True))
+    return false;
   bool unordered = std::isnan(a) || std::isnan(b);
   switch (static_cast<P>(predicate)) {
-  case P::AlwaysFalse: return false;
-  case P::OEQ: return !unordered && a == b;
-  case P::OGT: return !unordered && a > b;
-  case P::OGE: return !unordered && a >= b;
-  case P::OLT: return !unordered && a < b;
-  case P::OLE: return !unordered && a <= b;
-  case P::ONE: return !unordered && a != b;
-  case P::ORD: return !unordered;
-  case P::UEQ: return unordered || a == b;
-  case P::UGT: return unordered || a > b;
-  case P::UGE: return unordered || a >= b;
-  case P::ULT: return unordered || a < b;
-  case P::ULE: return unordered || a <= b;
-  case P::UNE: return unordered || a != b;
-  case P::UNO: return unordered;
-  case P::AlwaysTrue: return true;
+  case P::False:
+    return false;
+  case P::Oeq:
+    return !unordered && a == b;
+  case P::Ogt:
+    return !unordered && a > b;
+  case P::Oge:
+    return !unordered && a >= b;
+  case P::Olt:
+    return !unordered && a < b;
+  case P::Ole:
+    return !unordered && a <= b;
+  case P::One:
+    return !unordered && a != b;
+  case P::Ord:
+    return !unordered;
+  case P::Ueq:
+    return unordered || a == b;
+  case P::Ugt:
+    return unordered || a > b;
+  case P::Uge:
+    return unordered || a >= b;
+  case P::Ult:
+    return unordered || a < b;
+  case P::Ule:
+    return unordered || a <= b;
+  case P::Une:
+    return unordered || a != b;
+  case P::Uno:
+    return unordered;
+  case P::True:
+    return true;
   }
   return false;
 }
@@ -229,51 +245,78 @@ static uint64_t asUnsigned(ElemType type, int64_t v) {
 }
 
 static bool cmpI(int64_t predicate, ElemType type, int64_t a, int64_t b) {
-  using P = mlir::arith::CmpIPredicate;
+  using P = CmpIPredicate;
+  if (predicate < 0 || predicate > static_cast<int64_t>(P::Uge))
+    return false;
   uint64_t ua = asUnsigned(type, a), ub = asUnsigned(type, b);
   switch (static_cast<P>(predicate)) {
-  case P::eq: return a == b;
-  case P::ne: return a != b;
-  case P::slt: return a < b;
-  case P::sle: return a <= b;
-  case P::sgt: return a > b;
-  case P::sge: return a >= b;
-  case P::ult: return ua < ub;
-  case P::ule: return ua <= ub;
-  case P::ugt: return ua > ub;
-  case P::uge: return ua >= ub;
+  case P::Eq:
+    return a == b;
+  case P::Ne:
+    return a != b;
+  case P::Slt:
+    return a < b;
+  case P::Sle:
+    return a <= b;
+  case P::Sgt:
+    return a > b;
+  case P::Sge:
+    return a >= b;
+  case P::Ult:
+    return ua < ub;
+  case P::Ule:
+    return ua <= ub;
+  case P::Ugt:
+    return ua > ub;
+  case P::Uge:
+    return ua >= ub;
   }
   return false;
 }
 
 static double unary(ScalarOp op, double x) {
   switch (op) {
-  case ScalarOp::NegF: return -x;
-  case ScalarOp::AbsF: return std::fabs(x);
-  case ScalarOp::Exp: return std::exp(x);
-  case ScalarOp::Log: return std::log(x);
-  case ScalarOp::Sqrt: return std::sqrt(x);
-  case ScalarOp::Rsqrt: return 1.0 / std::sqrt(x);
-  case ScalarOp::Tanh: return std::tanh(x);
-  case ScalarOp::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
-  case ScalarOp::Silu: return x / (1.0 + std::exp(-x));
+  case ScalarOp::NegF:
+    return -x;
+  case ScalarOp::AbsF:
+    return std::fabs(x);
+  case ScalarOp::Exp:
+    return std::exp(x);
+  case ScalarOp::Log:
+    return std::log(x);
+  case ScalarOp::Sqrt:
+    return std::sqrt(x);
+  case ScalarOp::Rsqrt:
+    return 1.0 / std::sqrt(x);
+  case ScalarOp::Tanh:
+    return std::tanh(x);
+  case ScalarOp::Sigmoid:
+    return 1.0 / (1.0 + std::exp(-x));
+  case ScalarOp::Silu:
+    return x / (1.0 + std::exp(-x));
   case ScalarOp::Gelu:
     return 0.5 * x *
            (1.0 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
-  case ScalarOp::Recip: return 1.0 / x;
-  case ScalarOp::Erf: return std::erf(x);
-  default: return x;
+  case ScalarOp::Recip:
+    return 1.0 / x;
+  case ScalarOp::Erf:
+    return std::erf(x);
+  default:
+    return x;
   }
 }
 
 static double binaryInt(ScalarOp op, int64_t a, int64_t b) {
   switch (op) {
-  case ScalarOp::AddI: return static_cast<double>(static_cast<int64_t>(
-                           static_cast<uint64_t>(a) + static_cast<uint64_t>(b)));
-  case ScalarOp::SubI: return static_cast<double>(static_cast<int64_t>(
-                           static_cast<uint64_t>(a) - static_cast<uint64_t>(b)));
-  case ScalarOp::MulI: return static_cast<double>(static_cast<int64_t>(
-                           static_cast<uint64_t>(a) * static_cast<uint64_t>(b)));
+  case ScalarOp::AddI:
+    return static_cast<double>(static_cast<int64_t>(static_cast<uint64_t>(a) +
+                                                    static_cast<uint64_t>(b)));
+  case ScalarOp::SubI:
+    return static_cast<double>(static_cast<int64_t>(static_cast<uint64_t>(a) -
+                                                    static_cast<uint64_t>(b)));
+  case ScalarOp::MulI:
+    return static_cast<double>(static_cast<int64_t>(static_cast<uint64_t>(a) *
+                                                    static_cast<uint64_t>(b)));
   // Division by zero has no defined value in arith; the simulator yields 0
   // rather than trapping, like most vector units.
   case ScalarOp::DivSI:
@@ -282,18 +325,24 @@ static double binaryInt(ScalarOp op, int64_t a, int64_t b) {
                : static_cast<double>(a / b);
   case ScalarOp::RemSI:
     return b == 0 || b == -1 ? 0 : static_cast<double>(a % b);
-  case ScalarOp::MaxSI: return static_cast<double>(a > b ? a : b);
-  case ScalarOp::MinSI: return static_cast<double>(a < b ? a : b);
-  case ScalarOp::AndI: return static_cast<double>(a & b);
-  case ScalarOp::OrI: return static_cast<double>(a | b);
-  case ScalarOp::XorI: return static_cast<double>(a ^ b);
-  default: return 0;
+  case ScalarOp::MaxSI:
+    return static_cast<double>(a > b ? a : b);
+  case ScalarOp::MinSI:
+    return static_cast<double>(a < b ? a : b);
+  case ScalarOp::AndI:
+    return static_cast<double>(a & b);
+  case ScalarOp::OrI:
+    return static_cast<double>(a | b);
+  case ScalarOp::XorI:
+    return static_cast<double>(a ^ b);
+  default:
+    return 0;
   }
 }
 
-void ktflow::sim::evalMicroOp(const MicroOp &op, const double *a,
-                              const double *b, const double *c, double *dst,
-                              size_t n) {
+void ktflow::machine::evalMicroOp(const MicroOp &op, const double *a,
+                                  const double *b, const double *c, double *dst,
+                                  size_t n) {
   ElemType t = op.type;
   switch (op.op) {
   case ScalarOp::Const: {
@@ -337,8 +386,7 @@ void ktflow::sim::evalMicroOp(const MicroOp &op, const double *a,
   case ScalarOp::OrI:
   case ScalarOp::XorI:
     for (size_t i = 0; i < n; ++i)
-      dst[i] = roundToType(
-          t, binaryInt(op.op, toInt64(a[i]), toInt64(b[i])));
+      dst[i] = roundToType(t, binaryInt(op.op, toInt64(a[i]), toInt64(b[i])));
     return;
   case ScalarOp::Cast:
     for (size_t i = 0; i < n; ++i)
@@ -371,23 +419,31 @@ void ktflow::sim::evalMicroOp(const MicroOp &op, const double *a,
   }
 }
 
-double ktflow::sim::reduceIdentity(ReduceKind kind) {
+double ktflow::machine::reduceIdentity(ReduceKind kind) {
   switch (kind) {
-  case ReduceKind::Add: return 0;
-  case ReduceKind::Mul: return 1;
-  case ReduceKind::Max: return -std::numeric_limits<double>::infinity();
-  case ReduceKind::Min: return std::numeric_limits<double>::infinity();
+  case ReduceKind::Add:
+    return 0;
+  case ReduceKind::Mul:
+    return 1;
+  case ReduceKind::Max:
+    return -std::numeric_limits<double>::infinity();
+  case ReduceKind::Min:
+    return std::numeric_limits<double>::infinity();
   }
   return 0;
 }
 
-double ktflow::sim::reduceStep(ReduceKind kind, ElemType type, double acc,
-                               double v) {
+double ktflow::machine::reduceStep(ReduceKind kind, ElemType type, double acc,
+                                   double v) {
   switch (kind) {
-  case ReduceKind::Add: return roundToType(type, acc + v);
-  case ReduceKind::Mul: return roundToType(type, acc * v);
-  case ReduceKind::Max: return maxNaN(acc, v);
-  case ReduceKind::Min: return minNaN(acc, v);
+  case ReduceKind::Add:
+    return roundToType(type, acc + v);
+  case ReduceKind::Mul:
+    return roundToType(type, acc * v);
+  case ReduceKind::Max:
+    return maxNaN(acc, v);
+  case ReduceKind::Min:
+    return minNaN(acc, v);
   }
   return acc;
 }

@@ -1,19 +1,20 @@
-//===- Machine.h - The simulator's description of a device ------*- C++ -*-===//
+//===- Machine.h - The machine's description of a device --------*- C++ -*-===//
 //
 // This file declares `Machine`, the plain description of a device that the
 // program bundle carries and the simulator executes on: memory instances with
 // capacity and aggregate bandwidth, execution-unit instances with compute
 // throughput per op class and element type, and links (datapaths) with
 // bandwidth, latency, FIFO depth and transfer granularities. It knows nothing
-// of MLIR (it shares only the header-only OpClass of the architecture
-// description); an adapter builds it from the device model.
+// of MLIR; the architecture description indexes its rates by the same
+// OpClass, and an adapter (FromDevice.h) builds a Machine from the device
+// model.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_SIMULATOR_MACHINE_H
-#define KTFLOW_SIMULATOR_MACHINE_H
+#ifndef KTFLOW_MACHINE_MACHINE_H
+#define KTFLOW_MACHINE_MACHINE_H
 
-#include "ktflow/Dialect/KTDFArch/IR/OpClass.h"
+#include "ktflow/Machine/OpClass.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -24,9 +25,9 @@
 #include <string>
 #include <vector>
 
-namespace ktflow::sim {
+namespace ktflow::machine {
 
-/// Element types the simulator computes with.
+/// Element types the machine computes with.
 enum class ElemType : uint8_t { i1, i8, i16, i32, i64, f16, bf16, f32, f64 };
 constexpr unsigned kNumElemTypes = 9;
 
@@ -36,20 +37,13 @@ llvm::StringRef elemTypeName(ElemType type);
 std::optional<ElemType> parseElemType(llvm::StringRef name);
 bool isFloat(ElemType type);
 
-/// Classes of compute operations, each with its own throughput: the
-/// architecture description's, so a machine built from a device model keeps
-/// its rates in the same rows.
-using mlir::ktdf_arch::kNumOpClasses;
-using mlir::ktdf_arch::OpClass;
-using mlir::ktdf_arch::stringifyOpClass;
-
 /// What a unit can do; derived from device features, never from names.
 enum UnitRole : uint32_t {
-  RoleDma = 1u << 0,     ///< moves data between memories
-  RoleLoad = 1u << 1,    ///< scratchpad -> FIFO
-  RoleStore = 1u << 2,   ///< FIFO -> scratchpad
-  RoleVector = 1u << 3,  ///< element-wise / reduction compute
-  RoleMatrix = 1u << 4,  ///< matrix engine
+  RoleDma = 1u << 0,    ///< moves data between memories
+  RoleLoad = 1u << 1,   ///< scratchpad -> FIFO
+  RoleStore = 1u << 2,  ///< FIFO -> scratchpad
+  RoleVector = 1u << 3, ///< element-wise / reduction compute
+  RoleMatrix = 1u << 4, ///< matrix engine
 };
 
 struct MachineMemory {
@@ -93,8 +87,8 @@ struct NodeRef {
 
 struct MachineLink {
   NodeRef from, to;
-  double bandwidth = 64; ///< bytes per cycle, > 0
-  uint32_t latency = 1;  ///< cycles
+  double bandwidth = 64;  ///< bytes per cycle, > 0
+  uint32_t latency = 1;   ///< cycles
   uint32_t fifoDepth = 0; ///< entries; 0 when the datapath is not a queue
   /// Legal transfer sizes in bytes; empty means any.
   std::vector<uint32_t> granularities;
@@ -114,7 +108,7 @@ struct MachineInterconnect {
   uint32_t hops(uint32_t a, uint32_t b) const;
 };
 
-/// A device as the simulator sees it.
+/// A device as bundles record it and the simulator runs it.
 struct Machine {
   std::string name;
   double clockHz = 1e9;
@@ -146,6 +140,6 @@ struct Machine {
   std::string validate() const;
 };
 
-} // namespace ktflow::sim
+} // namespace ktflow::machine
 
-#endif // KTFLOW_SIMULATOR_MACHINE_H
+#endif // KTFLOW_MACHINE_MACHINE_H

@@ -6,42 +6,42 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Simulator/Program.h"
+#include "ktflow/Machine/Program.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 
-using namespace ktflow::sim;
+using namespace ktflow::machine;
 
-const char *ktflow::sim::opcodeName(Opcode op) {
+const char *ktflow::machine::opcodeName(Opcode op) {
   static const char *names[] = {
-      "halt", "set_imm", "alu",  "mov_s",     "loop_begin", "loop_end",
-      "dma",  "load",    "store", "recv",     "send",       "map",
-      "reduce", "broadcast", "splat", "matmul", "mov_v",    "sync_send",
-      "sync_recv", "select_s"};
+      "halt",     "set_imm", "alu",       "mov_s",     "loop_begin",
+      "loop_end", "dma",     "load",      "store",     "recv",
+      "send",     "map",     "reduce",    "broadcast", "splat",
+      "matmul",   "mov_v",   "sync_send", "sync_recv", "select_s"};
   unsigned i = static_cast<unsigned>(op);
   return i < kNumOpcodes ? names[i] : "?";
 }
 
-const char *ktflow::sim::reduceKindName(ReduceKind kind) {
+const char *ktflow::machine::reduceKindName(ReduceKind kind) {
   static const char *names[] = {"add", "mul", "max", "min"};
   unsigned i = static_cast<unsigned>(kind);
   return i < kNumReduceKinds ? names[i] : "?";
 }
 
-const char *ktflow::sim::scalarOpName(ScalarOp op) {
+const char *ktflow::machine::scalarOpName(ScalarOp op) {
   static const char *names[] = {
-      "const", "addf",  "subf",    "mulf",  "divf",  "maxf",   "minf",
-      "negf",  "absf",  "exp",     "log",   "sqrt",  "rsqrt",  "tanh",
-      "sigmoid", "silu", "gelu",   "recip", "erf",   "addi",   "subi",
-      "muli",  "divsi", "remsi",   "maxsi", "minsi", "andi",   "ori",
-      "xori",  "cast",  "cast_unsigned", "cmpf", "cmpi", "select"};
+      "const",   "addf",  "subf",          "mulf",  "divf",  "maxf",  "minf",
+      "negf",    "absf",  "exp",           "log",   "sqrt",  "rsqrt", "tanh",
+      "sigmoid", "silu",  "gelu",          "recip", "erf",   "addi",  "subi",
+      "muli",    "divsi", "remsi",         "maxsi", "minsi", "andi",  "ori",
+      "xori",    "cast",  "cast_unsigned", "cmpf",  "cmpi",  "select"};
   unsigned i = static_cast<unsigned>(op);
   return i < kNumScalarOps ? names[i] : "?";
 }
 
-OpClass ktflow::sim::scalarOpClass(ScalarOp op) {
+OpClass ktflow::machine::scalarOpClass(ScalarOp op) {
   switch (op) {
   case ScalarOp::DivF:
   case ScalarOp::Exp:
@@ -60,7 +60,7 @@ OpClass ktflow::sim::scalarOpClass(ScalarOp op) {
   }
 }
 
-unsigned ktflow::sim::scalarOpArity(ScalarOp op) {
+unsigned ktflow::machine::scalarOpArity(ScalarOp op) {
   switch (op) {
   case ScalarOp::Const:
     return 0;
@@ -86,12 +86,15 @@ unsigned ktflow::sim::scalarOpArity(ScalarOp op) {
   }
 }
 
-bool ktflow::sim::evaluateAlu(AluOp op, int64_t a, int64_t b, int64_t &r) {
+bool ktflow::machine::evaluateAlu(AluOp op, int64_t a, int64_t b, int64_t &r) {
   uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
   switch (op) {
-  case AluOp::Add: return !__builtin_add_overflow(a, b, &r);
-  case AluOp::Sub: return !__builtin_sub_overflow(a, b, &r);
-  case AluOp::Mul: return !__builtin_mul_overflow(a, b, &r);
+  case AluOp::Add:
+    return !__builtin_add_overflow(a, b, &r);
+  case AluOp::Sub:
+    return !__builtin_sub_overflow(a, b, &r);
+  case AluOp::Mul:
+    return !__builtin_mul_overflow(a, b, &r);
   case AluOp::DivS:
   case AluOp::RemS:
   case AluOp::CeilDivS:
@@ -121,26 +124,66 @@ bool ktflow::sim::evaluateAlu(AluOp op, int64_t a, int64_t b, int64_t &r) {
                              : op == AluOp::RemU ? ua % ub
                                                  : ua / ub + (ua % ub != 0));
     return true;
-  case AluOp::MinS: r = std::min(a, b); return true;
-  case AluOp::MinU: r = static_cast<int64_t>(std::min(ua, ub)); return true;
-  case AluOp::MaxS: r = std::max(a, b); return true;
-  case AluOp::MaxU: r = static_cast<int64_t>(std::max(ua, ub)); return true;
-  case AluOp::And: r = a & b; return true;
-  case AluOp::Or: r = a | b; return true;
-  case AluOp::Xor: r = a ^ b; return true;
-  case AluOp::Shl: r = ub >= 64 ? 0 : static_cast<int64_t>(ua << ub); return true;
-  case AluOp::ShrS: r = ub >= 64 ? (a < 0 ? -1 : 0) : a >> ub; return true;
-  case AluOp::ShrU: r = ub >= 64 ? 0 : static_cast<int64_t>(ua >> ub); return true;
-  case AluOp::Eq: r = a == b; return true;
-  case AluOp::Ne: r = a != b; return true;
-  case AluOp::Slt: r = a < b; return true;
-  case AluOp::Sle: r = a <= b; return true;
-  case AluOp::Sgt: r = a > b; return true;
-  case AluOp::Sge: r = a >= b; return true;
-  case AluOp::Ult: r = ua < ub; return true;
-  case AluOp::Ule: r = ua <= ub; return true;
-  case AluOp::Ugt: r = ua > ub; return true;
-  case AluOp::Uge: r = ua >= ub; return true;
+  case AluOp::MinS:
+    r = std::min(a, b);
+    return true;
+  case AluOp::MinU:
+    r = static_cast<int64_t>(std::min(ua, ub));
+    return true;
+  case AluOp::MaxS:
+    r = std::max(a, b);
+    return true;
+  case AluOp::MaxU:
+    r = static_cast<int64_t>(std::max(ua, ub));
+    return true;
+  case AluOp::And:
+    r = a & b;
+    return true;
+  case AluOp::Or:
+    r = a | b;
+    return true;
+  case AluOp::Xor:
+    r = a ^ b;
+    return true;
+  case AluOp::Shl:
+    r = ub >= 64 ? 0 : static_cast<int64_t>(ua << ub);
+    return true;
+  case AluOp::ShrS:
+    r = ub >= 64 ? (a < 0 ? -1 : 0) : a >> ub;
+    return true;
+  case AluOp::ShrU:
+    r = ub >= 64 ? 0 : static_cast<int64_t>(ua >> ub);
+    return true;
+  case AluOp::Eq:
+    r = a == b;
+    return true;
+  case AluOp::Ne:
+    r = a != b;
+    return true;
+  case AluOp::Slt:
+    r = a < b;
+    return true;
+  case AluOp::Sle:
+    r = a <= b;
+    return true;
+  case AluOp::Sgt:
+    r = a > b;
+    return true;
+  case AluOp::Sge:
+    r = a >= b;
+    return true;
+  case AluOp::Ult:
+    r = ua < ub;
+    return true;
+  case AluOp::Ule:
+    r = ua <= ub;
+    return true;
+  case AluOp::Ugt:
+    r = ua > ub;
+    return true;
+  case AluOp::Uge:
+    r = ua >= ub;
+    return true;
   }
   return false;
 }
@@ -226,8 +269,7 @@ private:
     const FifoDesc &f = exe.fifos[fifo];
     if ((producer ? f.producer : f.consumer) != p.unit)
       return "unit " + m.units[p.unit].name + " is not the " +
-             (producer ? "producer" : "consumer") + " of FIFO '" + f.name +
-             "'";
+             (producer ? "producer" : "consumer") + " of FIFO '" + f.name + "'";
     return "";
   }
 
@@ -340,7 +382,8 @@ std::string Executable::validate(const Machine &machine) const {
         return "two programs for unit " + machine.units[programs[i].unit].name;
       seen[programs[i].unit] = true;
     }
-    if (std::string err = ProgramValidator(machine, *this, programs[i], i).run();
+    if (std::string err =
+            ProgramValidator(machine, *this, programs[i], i).run();
         !err.empty())
       return err;
   }

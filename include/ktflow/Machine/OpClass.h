@@ -1,25 +1,26 @@
 //===- OpClass.h - Classes of compute operations ----------------*- C++ -*-===//
 //
 // This file declares the classes of operations whose throughput a compute
-// unit states. It needs nothing but LLVM's ADT, so the architecture
-// description, the device model and the simulator's MLIR-free machine all
-// index throughput by this one enum.
+// unit states. It belongs to the machine library and needs nothing but
+// LLVM's ADT, so the machine, the architecture description (which re-exports
+// it as ktdf_arch::OpClass), the device model and the simulator all index
+// throughput by this one enum.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_DIALECT_KTDFARCH_IR_OPCLASS_H
-#define KTFLOW_DIALECT_KTDFARCH_IR_OPCLASS_H
+#ifndef KTFLOW_MACHINE_OPCLASS_H
+#define KTFLOW_MACHINE_OPCLASS_H
 
 #include "llvm/ADT/StringRef.h"
 
-namespace mlir::ktdf_arch {
+namespace ktflow::machine {
 
 /// Classes of operations whose throughput a compute unit states.
 enum class OpClass { Elementwise, Transcendental, Reduction, Matrix };
 inline constexpr unsigned kNumOpClasses = 4;
 
-/// The class's name as the architecture description spells it. Inline so the
-/// simulator can print it without linking the dialect.
+/// The class's name as the architecture description spells it. Inline so
+/// the dialect can print it without linking the machine library.
 inline llvm::StringRef stringifyOpClass(OpClass cls) {
   switch (cls) {
   case OpClass::Elementwise:
@@ -34,6 +35,6 @@ inline llvm::StringRef stringifyOpClass(OpClass cls) {
   return "unknown";
 }
 
-} // namespace mlir::ktdf_arch
+} // namespace ktflow::machine
 
-#endif // KTFLOW_DIALECT_KTDFARCH_IR_OPCLASS_H
+#endif // KTFLOW_MACHINE_OPCLASS_H

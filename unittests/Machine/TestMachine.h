@@ -7,14 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_UNITTESTS_SIMULATOR_TESTMACHINE_H
-#define KTFLOW_UNITTESTS_SIMULATOR_TESTMACHINE_H
+#ifndef KTFLOW_UNITTESTS_MACHINE_TESTMACHINE_H
+#define KTFLOW_UNITTESTS_MACHINE_TESTMACHINE_H
 
-#include "ktflow/Simulator/Program.h"
+#include "ktflow/Machine/Program.h"
 
 #include <cstring>
 
-namespace ktflow::sim::test {
+namespace ktflow::machine::test {
 
 /// Units: 0 dma, 1 lu, 2 vec, 3 su, 4 dma2. Memories: 0 DDR, 1 L1.
 /// DDR<->dma links: 32 B/cycle, latency 10; dma<->L1: 32 B/cycle,
@@ -149,6 +149,6 @@ struct ProgramBuilder {
   }
 };
 
-} // namespace ktflow::sim::test
+} // namespace ktflow::machine::test
 
-#endif // KTFLOW_UNITTESTS_SIMULATOR_TESTMACHINE_H
+#endif // KTFLOW_UNITTESTS_MACHINE_TESTMACHINE_H

@@ -1,20 +1,20 @@
-//===- Values.h - Element values of the simulator ---------------*- C++ -*-===//
+//===- Values.h - Element values of the machine -----------------*- C++ -*-===//
 //
-// This file declares how the simulator represents and computes element
+// This file declares how the machine represents and computes element
 // values: every element is held as a double, rounded to its element type
 // after every operation (round-to-nearest-even for floats, wrap-around for
 // integers), and converted to and from the bytes of device memory.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_SIMULATOR_VALUES_H
-#define KTFLOW_SIMULATOR_VALUES_H
+#ifndef KTFLOW_MACHINE_VALUES_H
+#define KTFLOW_MACHINE_VALUES_H
 
-#include "ktflow/Simulator/Program.h"
+#include "ktflow/Machine/Program.h"
 
 #include <cstdint>
 
-namespace ktflow::sim {
+namespace ktflow::machine {
 
 uint16_t floatToHalf(float value);
 float halfToFloat(uint16_t bits);
@@ -39,6 +39,6 @@ double reduceStep(ReduceKind kind, ElemType type, double acc, double value);
 /// The identity of a reduction.
 double reduceIdentity(ReduceKind kind);
 
-} // namespace ktflow::sim
+} // namespace ktflow::machine
 
-#endif // KTFLOW_SIMULATOR_VALUES_H
+#endif // KTFLOW_MACHINE_VALUES_H
