@@ -1,9 +1,12 @@
 //===- StreamPlan.cpp - How a compute stage streams a tile ----------------===//
 //
-// This file classifies the tensors of a compute stage (tile, per-column,
-// per-row) from the indexing maps of the generics that use them, and
-// assigns passes: a row reduction completes at the end of its pass, so
-// everything computed from its result runs in a later pass over the row.
+// This file builds the StreamPlan of a compute stage in four steps: collect
+// what the stage reads, computes and writes (and the tile shape); classify
+// its tensors (tile, per-column, per-row) from the indexing maps of the
+// generics that use them (KindClassifier); check that the reads and writes
+// are of kinds the tiler can stream; and assign passes: a row reduction
+// completes at the end of its pass, so everything computed from its result
+// runs in a later pass over the row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,57 +28,88 @@ static StringRef kindName(Kind kind) {
   return "unknown";
 }
 
-namespace {
-class PlanBuilder {
-public:
-  explicit PlanBuilder(StageOp stage) : stage(stage) {}
-
-  FailureOr<StreamPlan> run() {
-    if (failed(collect()) || failed(classify()) || failed(assignPasses()))
-      return failure();
-    return std::move(plan);
-  }
-
-private:
-  LogicalResult collect() {
-    SmallVector<ShapedType> ends;
-    for (Operation &op : stage.getBody().front()) {
-      if (auto read = dyn_cast<ReadFromFifoOp>(op)) {
-        plan.reads.push_back(read);
-        ends.push_back(cast<ShapedType>(read.getType()));
-      } else if (auto write = dyn_cast<WriteToFifoOp>(op)) {
-        plan.writes.push_back(write);
-        ends.push_back(cast<ShapedType>(write.getValue().getType()));
-      } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
-        generics.push_back(generic);
-        if (!generic.hasPureTensorSemantics())
-          return generic.emitError("compute on buffers is not supported; "
-                                   "expected tensors");
-      } else if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
-        if (isa<RankedTensorType>(cst.getType()) &&
-            !isa<SplatElementsAttr>(cst.getValue()))
-          return op.emitError("tensor constants with different elements "
-                              "cannot be streamed yet (only splats)");
-      } else if (!isa<tensor::EmptyOp>(op)) {
-        return op.emitError("'")
-               << op.getName()
-               << "' in a compute stage cannot be streamed yet (expected "
-                  "linalg.generic, tensor.empty or constants)";
-      }
+/// Records the stage's reads, writes and generics in program order and the
+/// tile shape (that of its widest read or write), refusing ops the tiler
+/// cannot stream.
+static LogicalResult
+collectStage(StageOp stage, StreamPlan &plan,
+             SmallVectorImpl<linalg::GenericOp> &generics) {
+  SmallVector<ShapedType> ends;
+  for (Operation &op : stage.getBody().front()) {
+    if (auto read = dyn_cast<ReadFromFifoOp>(op)) {
+      plan.reads.push_back(read);
+      ends.push_back(cast<ShapedType>(read.getType()));
+    } else if (auto write = dyn_cast<WriteToFifoOp>(op)) {
+      plan.writes.push_back(write);
+      ends.push_back(cast<ShapedType>(write.getValue().getType()));
+    } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+      generics.push_back(generic);
+      if (!generic.hasPureTensorSemantics())
+        return generic.emitError("compute on buffers is not supported; "
+                                 "expected tensors");
+    } else if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+      if (isa<RankedTensorType>(cst.getType()) &&
+          !isa<SplatElementsAttr>(cst.getValue()))
+        return op.emitError("tensor constants with different elements "
+                            "cannot be streamed yet (only splats)");
+    } else if (!isa<tensor::EmptyOp>(op)) {
+      return op.emitError("'")
+             << op.getName()
+             << "' in a compute stage cannot be streamed yet (expected "
+                "linalg.generic, tensor.empty or constants)";
     }
-    if (plan.writes.empty())
-      return stage.emitError("compute stage writes nothing");
-    for (ShapedType t : ends)
-      if (t.getRank() > static_cast<int64_t>(plan.tileShape.size()))
-        plan.tileShape = llvm::to_vector(t.getShape());
-    if (plan.tileShape.empty())
-      return stage.emitError("compute stage moves only scalars");
-    for (int64_t d : ArrayRef<int64_t>(plan.tileShape).drop_back())
-      plan.rows *= d;
-    plan.cols = plan.tileShape.back();
+  }
+  if (plan.writes.empty())
+    return stage.emitError("compute stage writes nothing");
+  for (ShapedType t : ends)
+    if (t.getRank() > static_cast<int64_t>(plan.tileShape.size()))
+      plan.tileShape = llvm::to_vector(t.getShape());
+  if (plan.tileShape.empty())
+    return stage.emitError("compute stage moves only scalars");
+  for (int64_t d : ArrayRef<int64_t>(plan.tileShape).drop_back())
+    plan.rows *= d;
+  plan.cols = plan.tileShape.back();
+  return success();
+}
+
+namespace {
+/// Gives every tensor of the stage its Kind and every generic its OpRole:
+/// full-rank generics from their indexing maps, then lower-rank
+/// element-wise generics from their neighbours, until nothing changes.
+class KindClassifier {
+public:
+  KindClassifier(StreamPlan &plan, ArrayRef<linalg::GenericOp> generics)
+      : plan(plan), generics(generics) {}
+
+  LogicalResult run() {
+    for (ReadFromFifoOp read : plan.reads)
+      if (cast<ShapedType>(read.getType()).getRank() == rank())
+        if (failed(setKind(read, read.getResult(), Kind::Tile)))
+          return failure();
+    for (linalg::GenericOp op : generics)
+      if (op.getNumLoops() == static_cast<unsigned>(rank()) &&
+          failed(classifyFull(op)))
+        return failure();
+    // Propagate through lower-rank element-wise ops until nothing changes.
+    do {
+      changed = false;
+      for (linalg::GenericOp op : generics)
+        if (op.getNumLoops() < static_cast<unsigned>(rank()) &&
+            failed(classifyLow(op)))
+          return failure();
+    } while (changed);
+    for (linalg::GenericOp op : generics) {
+      if (op.getNumLoops() > static_cast<unsigned>(rank()))
+        return op.emitError("op has more loops than the tile has "
+                            "dimensions");
+      if (!plan.roles.count(op))
+        return op.emitError("cannot tell whether this op works on rows or "
+                            "on columns of the tile");
+    }
     return success();
   }
 
+private:
   int64_t rank() const { return plan.tileShape.size(); }
 
   ArrayRef<int64_t> shapeOf(Kind kind) {
@@ -217,110 +251,98 @@ private:
     return success();
   }
 
-  LogicalResult classify() {
-    for (ReadFromFifoOp read : plan.reads)
-      if (cast<ShapedType>(read.getType()).getRank() == rank())
-        if (failed(setKind(read, read.getResult(), Kind::Tile)))
-          return failure();
-    for (linalg::GenericOp op : generics)
-      if (op.getNumLoops() == static_cast<unsigned>(rank()) &&
-          failed(classifyFull(op)))
-        return failure();
-    // Propagate through lower-rank element-wise ops until nothing changes.
-    do {
-      changed = false;
-      for (linalg::GenericOp op : generics)
-        if (op.getNumLoops() < static_cast<unsigned>(rank()) &&
-            failed(classifyLow(op)))
-          return failure();
-    } while (changed);
-    for (linalg::GenericOp op : generics) {
-      if (op.getNumLoops() > static_cast<unsigned>(rank()))
-        return op.emitError("op has more loops than the tile has "
-                            "dimensions");
-      if (!plan.roles.count(op))
-        return op.emitError("cannot tell whether this op works on rows or "
-                            "on columns of the tile");
-    }
-    for (ReadFromFifoOp read : plan.reads) {
-      Kind k = plan.getKind(read.getResult());
-      if (k == Kind::Unknown)
-        return read.emitError("the tile read here is never used");
-      if (k == Kind::Row && cast<ShapedType>(read.getType()).getRank() > 1)
-        return read.emitError("reading one value per row of a tile with more "
-                              "than two dimensions is not supported yet");
-    }
-    for (WriteToFifoOp write : plan.writes) {
-      Kind k = plan.getKind(write.getValue());
-      // Typically a constant or a fill: no loaded tile tells the value's
-      // kind, so there is nothing to stream it over.
-      if (k == Kind::Unknown)
-        return write.emitError("cannot tell how the stored value varies "
-                               "over the tile (it is computed from no "
-                               "loaded tile, e.g. a constant or a fill); "
-                               "this is not supported yet");
-      if ((k == Kind::Col && !plan.columnMajor) ||
-          (k == Kind::Row && plan.columnMajor))
-        return write.emitError("writing ")
-               << kindName(k) << " of the tile is not supported yet";
-    }
-    if (plan.columnMajor)
-      for (auto [op, role] : plan.roles)
-        for (Value result : op->getResults())
-          if (plan.getKind(result) == Kind::Row &&
-              cast<ShapedType>(result.getType()).getRank() != 0)
-            return op.emitError("values per row next to a column reduction "
-                                "are not supported yet");
-    return success();
-  }
-
-  int passOfOperand(Value v) {
-    auto it = plan.pass.find(v);
-    return it == plan.pass.end() ? 0 : it->second;
-  }
-
-  LogicalResult assignPasses() {
-    for (ReadFromFifoOp read : plan.reads)
-      plan.pass[read.getResult()] = 0;
-    for (auto [op, role] : plan.roles) {
-      int p = 0;
-      for (Value v : op->getOperands())
-        p = std::max(p, passOfOperand(v));
-      if (role == OpRole::ColReduction && p != 0)
-        return op.emitError("a column reduction of values that need an "
-                            "earlier reduction is not supported yet");
-      for (Value v : op->getResults())
-        plan.pass[v] = role == OpRole::RowReduction ? p + 1 : p;
-      if (role == OpRole::RowReduction)
-        plan.numPasses = std::max(plan.numPasses, p + 1);
-    }
-    if (plan.columnMajor) {
-      // One pass down the rows; what the column reductions produce is
-      // computed after it and must not flow back into the rows.
-      for (auto [op, role] : plan.roles)
-        if (role == OpRole::ColReduction)
-          for (Operation *user : op->getUsers())
-            if (auto g = dyn_cast<linalg::GenericOp>(user);
-                g && plan.getKind(g->getResult(0)) == Kind::Tile)
-              return user->emitError("using a column reduction's result for "
-                                     "the whole tile is not supported yet");
-      plan.numPasses = 1;
-      return success();
-    }
-    for (WriteToFifoOp write : plan.writes)
-      if (plan.isStreamed(write.getValue()))
-        plan.numPasses =
-            std::max(plan.numPasses, passOfOperand(write.getValue()) + 1);
-    return success();
-  }
-
-  StageOp stage;
-  StreamPlan plan;
-  SmallVector<linalg::GenericOp> generics;
+  StreamPlan &plan;
+  ArrayRef<linalg::GenericOp> generics;
   bool changed = false;
 };
 } // namespace
 
+/// Checks that the stage reads and writes only what the tiler streams: a
+/// read of one value per row only from a 2-d tile, writes of whole tiles or
+/// rows (columns when the stage reduces columns), and no values per row
+/// next to a column reduction.
+static LogicalResult checkStreamable(const StreamPlan &plan) {
+  for (ReadFromFifoOp read : plan.reads) {
+    Kind k = plan.getKind(read.getResult());
+    if (k == Kind::Unknown)
+      return read.emitError("the tile read here is never used");
+    if (k == Kind::Row && cast<ShapedType>(read.getType()).getRank() > 1)
+      return read.emitError("reading one value per row of a tile with more "
+                            "than two dimensions is not supported yet");
+  }
+  for (WriteToFifoOp write : plan.writes) {
+    Kind k = plan.getKind(write.getValue());
+    // Typically a constant or a fill: no loaded tile tells the value's
+    // kind, so there is nothing to stream it over.
+    if (k == Kind::Unknown)
+      return write.emitError("cannot tell how the stored value varies "
+                             "over the tile (it is computed from no "
+                             "loaded tile, e.g. a constant or a fill); "
+                             "this is not supported yet");
+    if ((k == Kind::Col && !plan.columnMajor) ||
+        (k == Kind::Row && plan.columnMajor))
+      return write.emitError("writing ")
+             << kindName(k) << " of the tile is not supported yet";
+  }
+  if (plan.columnMajor)
+    for (auto [op, role] : plan.roles)
+      for (Value result : op->getResults())
+        if (plan.getKind(result) == Kind::Row &&
+            cast<ShapedType>(result.getType()).getRank() != 0)
+          return op.emitError("values per row next to a column reduction "
+                              "are not supported yet");
+  return success();
+}
+
+/// The pass after which `v` is known (0 for what the stage reads).
+static int passOfOperand(const StreamPlan &plan, Value v) {
+  auto it = plan.pass.find(v);
+  return it == plan.pass.end() ? 0 : it->second;
+}
+
+/// Places every generic in a pass over the row: after the passes that
+/// finish the row reductions it reads; a column-major stage makes one pass.
+static LogicalResult assignPasses(StreamPlan &plan) {
+  for (ReadFromFifoOp read : plan.reads)
+    plan.pass[read.getResult()] = 0;
+  for (auto [op, role] : plan.roles) {
+    int p = 0;
+    for (Value v : op->getOperands())
+      p = std::max(p, passOfOperand(plan, v));
+    if (role == OpRole::ColReduction && p != 0)
+      return op.emitError("a column reduction of values that need an "
+                          "earlier reduction is not supported yet");
+    for (Value v : op->getResults())
+      plan.pass[v] = role == OpRole::RowReduction ? p + 1 : p;
+    if (role == OpRole::RowReduction)
+      plan.numPasses = std::max(plan.numPasses, p + 1);
+  }
+  if (plan.columnMajor) {
+    // One pass down the rows; what the column reductions produce is
+    // computed after it and must not flow back into the rows.
+    for (auto [op, role] : plan.roles)
+      if (role == OpRole::ColReduction)
+        for (Operation *user : op->getUsers())
+          if (auto g = dyn_cast<linalg::GenericOp>(user);
+              g && plan.getKind(g->getResult(0)) == Kind::Tile)
+            return user->emitError("using a column reduction's result for "
+                                   "the whole tile is not supported yet");
+    plan.numPasses = 1;
+    return success();
+  }
+  for (WriteToFifoOp write : plan.writes)
+    if (plan.isStreamed(write.getValue()))
+      plan.numPasses =
+          std::max(plan.numPasses, passOfOperand(plan, write.getValue()) + 1);
+  return success();
+}
+
 FailureOr<StreamPlan> StreamPlan::build(StageOp compute) {
-  return PlanBuilder(compute).run();
+  StreamPlan plan;
+  SmallVector<linalg::GenericOp> generics;
+  if (failed(collectStage(compute, plan, generics)) ||
+      failed(KindClassifier(plan, generics).run()) ||
+      failed(checkStreamable(plan)) || failed(assignPasses(plan)))
+    return failure();
+  return plan;
 }
