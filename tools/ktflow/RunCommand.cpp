@@ -6,14 +6,14 @@
 // roofline lower bound, their ratio and per-unit utilisation; with
 // `--check`, run the reference interpreter on the same inputs and compare
 // every output within the reorder bound of its reductions plus one unit in
-// the last place (RunSupport.cpp).
+// the last place (ktflow/Check/Check.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
-#include "RunSupport.h"
-#include "WorkCount.h"
 
+#include "ktflow/Analysis/WorkCount.h"
+#include "ktflow/Check/Check.h"
 #include "ktflow/Compiler/Compile.h"
 #include "ktflow/Compiler/CompileToBundle.h"
 #include "ktflow/Device/Roofline.h"
@@ -35,6 +35,7 @@
 
 using namespace llvm;
 using namespace ktflow;
+using namespace ktflow::check;
 using ktflow::driver::runCommand;
 
 cl::SubCommand ktflow::driver::runCommand(

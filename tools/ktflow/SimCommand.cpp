@@ -9,8 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
-#include "RunSupport.h"
 
+#include "ktflow/Check/Check.h"
 #include "ktflow/Interpreter/Npy.h"
 #include "ktflow/Machine/FromDevice.h"
 #include "ktflow/Machine/Values.h"
@@ -81,11 +81,11 @@ static Expected<std::vector<uint8_t>> makeInput(StringRef name, StringRef spec,
                                                 machine::ElemType elem,
                                                 ArrayRef<int64_t> shape,
                                                 std::mt19937_64 &rng) {
-  Expected<interp::Tensor> tensor = driver::makeTensor(spec, elem, shape, rng);
+  Expected<interp::Tensor> tensor = check::makeTensor(spec, elem, shape, rng);
   if (!tensor)
     return createStringError("input '%s': %s", name.str().c_str(),
                              toString(tensor.takeError()).c_str());
-  return driver::toBytes(*tensor, elem);
+  return check::toBytes(*tensor, elem);
 }
 
 static std::pair<StringRef, StringRef> splitSpec(StringRef spec) {
@@ -173,7 +173,7 @@ int ktflow::driver::runSim() {
       return fail(!bytes ? toString(bytes.takeError())
                          : toString(shape.takeError()));
     if (Error e = interp::writeNpyFile(
-            path, driver::fromBytes(*bytes, b.tensors[t].elem, *shape)))
+            path, check::fromBytes(*bytes, b.tensors[t].elem, *shape)))
       return fail(toString(std::move(e)));
   }
   for (StringRef name : simPrint) {

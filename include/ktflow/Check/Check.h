@@ -1,15 +1,15 @@
-//===- RunSupport.h - Inputs, roofline and checks of `ktflow run` -*- C++ -*-===//
+//===- Check.h - Inputs, roofline and checks of a simulated run -*- C++ -*-===//
 //
-// This file declares the helpers of `ktflow run`: generating input tensors
-// from a spec (shared by the simulator and the interpreter so both see the
-// same data), the roofline lower bound of a launch, and the comparison of a
-// simulated output with the interpreter's under a tolerance derived from the
-// kernel's reductions.
+// This file declares the differential check behind `ktflow run --check`:
+// generating input tensors from a spec (shared by the simulator and the
+// interpreter so both see the same data), the roofline lower bound of a launch,
+// and the comparison of a simulated output with the interpreter's under a
+// tolerance derived from the kernel's reductions.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_TOOLS_KTFLOW_RUNSUPPORT_H
-#define KTFLOW_TOOLS_KTFLOW_RUNSUPPORT_H
+#ifndef KTFLOW_CHECK_CHECK_H
+#define KTFLOW_CHECK_CHECK_H
 
 #include "ktflow/Bundle/Bundle.h"
 #include "ktflow/Device/Roofline.h"
@@ -19,7 +19,7 @@
 #include <random>
 #include <string>
 
-namespace ktflow::driver {
+namespace ktflow::check {
 
 /// The interpreter's dtype for a simulator element type (none for types the
 /// interpreter does not model).
@@ -43,7 +43,8 @@ std::vector<uint8_t> toBytes(const interp::Tensor &tensor,
 interp::Tensor fromBytes(llvm::ArrayRef<uint8_t> bytes, machine::ElemType elem,
                          llvm::ArrayRef<int64_t> shape);
 
-/// The memory half of the roofline (WorkCount.h has the compute half).
+/// The memory half of the roofline (ktflow/Analysis/WorkCount.h has the
+/// compute half).
 struct RooflineBound {
   /// Bytes every tensor must cross to or from device memory: inputs read
   /// once, outputs written once (in-out tensors both).
@@ -91,6 +92,6 @@ CheckResult compareOutput(const interp::Tensor &expected,
                           llvm::ArrayRef<int64_t> shape,
                           llvm::ArrayRef<double> bound = {});
 
-} // namespace ktflow::driver
+} // namespace ktflow::check
 
-#endif // KTFLOW_TOOLS_KTFLOW_RUNSUPPORT_H
+#endif // KTFLOW_CHECK_CHECK_H

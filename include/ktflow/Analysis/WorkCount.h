@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_TOOLS_KTFLOW_WORKCOUNT_H
-#define KTFLOW_TOOLS_KTFLOW_WORKCOUNT_H
+#ifndef KTFLOW_ANALYSIS_WORKCOUNT_H
+#define KTFLOW_ANALYSIS_WORKCOUNT_H
 
 #include "ktflow/Device/Roofline.h"
 
@@ -18,7 +18,7 @@
 
 #include <map>
 
-namespace ktflow::driver {
+namespace ktflow {
 
 struct WorkCount {
   /// Element operations per (class, element type).
@@ -37,6 +37,6 @@ struct WorkCount {
 WorkCount countWork(mlir::func::FuncOp kernel,
                     const llvm::DenseMap<unsigned, int64_t> &runtimeArgs);
 
-} // namespace ktflow::driver
+} // namespace ktflow
 
-#endif // KTFLOW_TOOLS_KTFLOW_WORKCOUNT_H
+#endif // KTFLOW_ANALYSIS_WORKCOUNT_H

@@ -1,4 +1,4 @@
-//===- RunCheckTest.cpp - The output check of `ktflow run --check` --------===//
+//===- CheckTest.cpp - The output check of `ktflow run --check` -----------===//
 //
 // This file tests the tolerance `ktflow run --check` derives from a
 // kernel's reductions (docs/interpreter.md §9) on a kernel that normalises
@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RunSupport.h"
+#include "ktflow/Check/Check.h"
 
 #include "ktflow/Machine/Values.h"
 #include "ktflow/Registration/Registration.h"
@@ -116,8 +116,8 @@ protected:
       ASSERT_TRUE(static_cast<bool>(t));
       expected.push_back(std::move(*t));
     }
-    auto computed = driver::computeReorderBounds(
-        *module, kKernel, {}, bindings, {"y", "s", "w"}, expected);
+    auto computed = check::computeReorderBounds(*module, kKernel, {}, bindings,
+                                                {"y", "s", "w"}, expected);
     ASSERT_TRUE(static_cast<bool>(computed))
         << llvm::toString(computed.takeError());
     bounds = std::move(*computed);
@@ -126,7 +126,7 @@ protected:
   std::unique_ptr<mlir::MLIRContext> context;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   Tensor x;
-  driver::ReferenceBindings bindings;
+  check::ReferenceBindings bindings;
   std::vector<Tensor> expected;
   std::vector<std::vector<double>> bounds;
 };
@@ -163,13 +163,13 @@ TEST_F(RunCheckTest, ChunkedSumsPassAndOneWrongElementFails) {
     }
     s[i] = static_cast<double>(static_cast<_Float16>(acc));
     for (int64_t j = 0; j < kWidth; ++j)
-      y[i * kWidth + j] = static_cast<double>(static_cast<_Float16>(
-          x.getDouble(i * kWidth + j) / s[i]));
+      y[i * kWidth + j] = static_cast<double>(
+          static_cast<_Float16>(x.getDouble(i * kWidth + j) / s[i]));
   }
   auto check = [&](const std::vector<double> &got, unsigned o) {
-    return driver::compareOutput(expected[o], halfBytes(got),
-                                 machine::ElemType::f16, expected[o].shape,
-                                 bounds[o]);
+    return check::compareOutput(expected[o], halfBytes(got),
+                                machine::ElemType::f16, expected[o].shape,
+                                bounds[o]);
   };
   EXPECT_TRUE(check(s, 1).pass) << check(s, 1).summary;
   EXPECT_TRUE(check(y, 0).pass) << check(y, 0).summary;
@@ -179,7 +179,7 @@ TEST_F(RunCheckTest, ChunkedSumsPassAndOneWrongElementFails) {
 
   std::vector<double> wrong = y;
   wrong[1234] *= 1.01;
-  driver::CheckResult result = check(wrong, 0);
+  check::CheckResult result = check(wrong, 0);
   EXPECT_FALSE(result.pass);
   EXPECT_NE(result.summary.find("1 of 32768 elements out of tolerance "
                                 "(first at 1234:"),
@@ -190,16 +190,16 @@ TEST_F(RunCheckTest, ChunkedSumsPassAndOneWrongElementFails) {
 TEST_F(RunCheckTest, ElementsWithoutReductionsMustAgreeToOneUlp) {
   std::vector<double> w = valuesOf(expected[2]);
   auto check = [&](const std::vector<double> &got) {
-    return driver::compareOutput(expected[2], halfBytes(got),
-                                 machine::ElemType::f16, expected[2].shape,
-                                 bounds[2]);
+    return check::compareOutput(expected[2], halfBytes(got),
+                                machine::ElemType::f16, expected[2].shape,
+                                bounds[2]);
   };
   EXPECT_TRUE(check(w).pass);
   std::vector<double> oneUlp = w, twoUlps = w;
   oneUlp[77] += ulpF16(w[77]);
   twoUlps[77] += 2 * ulpF16(w[77]);
   EXPECT_TRUE(check(oneUlp).pass);
-  driver::CheckResult result = check(twoUlps);
+  check::CheckResult result = check(twoUlps);
   EXPECT_FALSE(result.pass);
   EXPECT_NE(result.summary.find("1 of 32768 elements out of tolerance "
                                 "(first at 77:"),

@@ -1,4 +1,4 @@
-//===- RunSupport.cpp - Inputs, roofline and checks of `ktflow run` -------===//
+//===- Check.cpp - Inputs, roofline and checks of a simulated run ---------===//
 //
 // This file implements the input generators, the roofline bound, the
 // reorder bounds (extra interpreter runs with one reduction displaced at a
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RunSupport.h"
+#include "ktflow/Check/Check.h"
 
 #include "ktflow/Interpreter/Interpreter.h"
 #include "ktflow/Interpreter/Npy.h"
@@ -21,10 +21,9 @@
 
 using namespace llvm;
 using namespace ktflow;
-using namespace ktflow::driver;
+using namespace ktflow::check;
 
-std::optional<interp::DType>
-ktflow::driver::toInterpDType(machine::ElemType t) {
+std::optional<interp::DType> ktflow::check::toInterpDType(machine::ElemType t) {
   using D = interp::DType;
   switch (t) {
   case machine::ElemType::i1:
@@ -49,10 +48,10 @@ ktflow::driver::toInterpDType(machine::ElemType t) {
   return std::nullopt;
 }
 
-Expected<interp::Tensor> ktflow::driver::makeTensor(StringRef text,
-                                                    machine::ElemType elem,
-                                                    ArrayRef<int64_t> shape,
-                                                    std::mt19937_64 &rng) {
+Expected<interp::Tensor> ktflow::check::makeTensor(StringRef text,
+                                                   machine::ElemType elem,
+                                                   ArrayRef<int64_t> shape,
+                                                   std::mt19937_64 &rng) {
   std::optional<interp::DType> dtype = toInterpDType(elem);
   if (!dtype)
     return createStringError("unsupported element type");
@@ -95,7 +94,8 @@ Expected<interp::Tensor> ktflow::driver::makeTensor(StringRef text,
     bool seq = spec->kind == Kind::Sequence;
     for (int64_t i = 0; i < n; ++i) {
       uint64_t offset = seq ? static_cast<uint64_t>(i) % span : rng() % span;
-      int64_t v = static_cast<int64_t>(static_cast<uint64_t>(spec->lo) + offset);
+      int64_t v =
+          static_cast<int64_t>(static_cast<uint64_t>(spec->lo) + offset);
       if (isFloat)
         t.setDouble(i, static_cast<double>(v));
       else
@@ -120,8 +120,8 @@ Expected<interp::Tensor> ktflow::driver::makeTensor(StringRef text,
   return *file;
 }
 
-std::vector<uint8_t> ktflow::driver::toBytes(const interp::Tensor &tensor,
-                                             machine::ElemType elem) {
+std::vector<uint8_t> ktflow::check::toBytes(const interp::Tensor &tensor,
+                                            machine::ElemType elem) {
   unsigned width = machine::elemBytes(elem);
   std::vector<uint8_t> bytes(tensor.numElements() * width);
   for (int64_t i = 0; i < tensor.numElements(); ++i) {
@@ -145,9 +145,9 @@ static int64_t loadInt(ArrayRef<uint8_t> bytes, machine::ElemType elem,
   return interp::wrapInt(static_cast<int64_t>(raw), *toInterpDType(elem));
 }
 
-interp::Tensor ktflow::driver::fromBytes(ArrayRef<uint8_t> bytes,
-                                         machine::ElemType elem,
-                                         ArrayRef<int64_t> shape) {
+interp::Tensor ktflow::check::fromBytes(ArrayRef<uint8_t> bytes,
+                                        machine::ElemType elem,
+                                        ArrayRef<int64_t> shape) {
   interp::Tensor t = interp::Tensor::zeros(*toInterpDType(elem), shape);
   unsigned width = machine::elemBytes(elem);
   for (int64_t i = 0; i < t.numElements(); ++i) {
@@ -159,9 +159,9 @@ interp::Tensor ktflow::driver::fromBytes(ArrayRef<uint8_t> bytes,
   return t;
 }
 
-RooflineBound ktflow::driver::computeRoofline(const bundle::Bundle &bundle,
-                                              const rt::Launch &launch,
-                                              const device::Roofline &roofline) {
+RooflineBound ktflow::check::computeRoofline(const bundle::Bundle &bundle,
+                                             const rt::Launch &launch,
+                                             const device::Roofline &roofline) {
   RooflineBound bound;
   for (uint32_t t = 0; t < bundle.tensors.size(); ++t) {
     auto size = launch.getByteSize(t);
@@ -178,11 +178,12 @@ RooflineBound ktflow::driver::computeRoofline(const bundle::Bundle &bundle,
   return bound;
 }
 
-Expected<std::vector<std::vector<double>>> ktflow::driver::computeReorderBounds(
-    mlir::ModuleOp module, StringRef source,
-    const interp::InterpreterOptions &options,
-    const ReferenceBindings &bindings, ArrayRef<std::string> names,
-    ArrayRef<interp::Tensor> expected) {
+Expected<std::vector<std::vector<double>>>
+ktflow::check::computeReorderBounds(mlir::ModuleOp module, StringRef source,
+                                    const interp::InterpreterOptions &options,
+                                    const ReferenceBindings &bindings,
+                                    ArrayRef<std::string> names,
+                                    ArrayRef<interp::Tensor> expected) {
   std::vector<std::vector<double>> bounds;
   for (const interp::Tensor &t : expected)
     bounds.emplace_back(t.numElements(), 0.0);
@@ -209,7 +210,8 @@ Expected<std::vector<std::vector<double>>> ktflow::driver::computeReorderBounds(
           moved->numElements() != expected[o].numElements())
         continue;
       for (int64_t i = 0; i < moved->numElements(); ++i) {
-        double shift = std::fabs(moved->getDouble(i) - expected[o].getDouble(i));
+        double shift =
+            std::fabs(moved->getDouble(i) - expected[o].getDouble(i));
         // A displacement that overflows or makes a NaN bounds nothing:
         // such an element is only checked for NaN and infinities.
         bounds[o][i] += std::isfinite(shift)
@@ -221,11 +223,11 @@ Expected<std::vector<std::vector<double>>> ktflow::driver::computeReorderBounds(
   return bounds;
 }
 
-CheckResult ktflow::driver::compareOutput(const interp::Tensor &expected,
-                                          ArrayRef<uint8_t> bytes,
-                                          machine::ElemType elem,
-                                          ArrayRef<int64_t> shape,
-                                          ArrayRef<double> bound) {
+CheckResult ktflow::check::compareOutput(const interp::Tensor &expected,
+                                         ArrayRef<uint8_t> bytes,
+                                         machine::ElemType elem,
+                                         ArrayRef<int64_t> shape,
+                                         ArrayRef<double> bound) {
   CheckResult result;
   if (ArrayRef<int64_t>(expected.shape) != shape) {
     result.summary = formatv("shape {0} differs from the reference's {1}",

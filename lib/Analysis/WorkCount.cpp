@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "WorkCount.h"
+#include "ktflow/Analysis/WorkCount.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
@@ -20,7 +20,6 @@
 
 using namespace mlir;
 using namespace ktflow;
-using namespace ktflow::driver;
 using ktdf_arch::OpClass;
 
 double WorkCount::total() const {
@@ -104,8 +103,8 @@ private:
 
   static OpClass classOf(Operation *op) {
     Dialect *d = op->getDialect();
-    if (isa<math::ExpOp, math::LogOp, math::TanhOp, math::SqrtOp,
-            math::RsqrtOp, math::ErfOp>(op) ||
+    if (isa<math::ExpOp, math::LogOp, math::TanhOp, math::SqrtOp, math::RsqrtOp,
+            math::ErfOp>(op) ||
         (d && d->getNamespace() == "spyreop"))
       return OpClass::Transcendental;
     return OpClass::Elementwise;
@@ -166,8 +165,8 @@ private:
 };
 } // namespace
 
-WorkCount ktflow::driver::countWork(func::FuncOp kernel,
-                                    const DenseMap<unsigned, int64_t> &args) {
+WorkCount ktflow::countWork(func::FuncOp kernel,
+                            const DenseMap<unsigned, int64_t> &args) {
   Counter counter(args);
   auto grid = ktdp::getLaunchGrid(kernel);
   if (failed(grid) || !*grid) {
