@@ -47,210 +47,89 @@ static SmallVector<int64_t> bufferShape(ArrayRef<int64_t> tile) {
   return {rows, tile.back()};
 }
 
+/// Whether `kind` is the memory the compute unit is fed from and drained
+/// into (its scratchpad), where the kernel's own scratchpad views live.
+static bool isComputeScratchpad(const ScheduleTarget &target, StringRef kind) {
+  const ktflow::sched::Lane &lane = target.getLanes().front();
+  const Hop &feedHop = lane.inbound.hops.back();
+  const Hop &drainHop = lane.outbound.hops.front();
+  return feedHop.from && drainHop.to && feedHop.from == drainHop.to &&
+         target.getModel().getNode(*feedHop.from).getKind() == kind;
+}
+
 namespace {
-class PipelineRouter {
+/// The stages of a pipeline as mapping left them: logical loads (device
+/// memory to a FIFO slot of the compute unit), one compute stage, logical
+/// stores (back), in program order.
+struct LogicalStages {
+  SmallVector<StageOp> loads, stores;
+  StageOp compute;
+};
+} // namespace
+
+/// Sorts the stages of `pipeline` into loads, the compute stage and stores;
+/// refuses what this pass cannot route.
+static FailureOr<LogicalStages> classifyStages(const ScheduleTarget &target,
+                                               PipelineOp pipeline) {
+  LogicalStages stages;
+  for (Operation &op : pipeline.getBody().front()) {
+    auto stage = dyn_cast<StageOp>(op);
+    if (!stage)
+      continue;
+    if (stage.isApplicable(UnitRole::vector_compute) &&
+        !stage.isApplicable(UnitRole::dma_load)) {
+      if (stages.compute)
+        return stage.emitError("pipeline has more than one compute stage");
+      stages.compute = stage;
+      continue;
+    }
+    DataTransferOp transfer = soleTransfer(stage);
+    if (!transfer)
+      return stage.emitError("stage is not a single logical transfer; "
+                             "was the pipeline routed already?");
+    auto in = dyn_cast<FifoSlotType>(transfer.getDst().getType());
+    auto out = dyn_cast<FifoSlotType>(transfer.getSrc().getType());
+    FifoSlotType slot = in ? in : out;
+    if (!slot)
+      return stage.emitError("stage is not a logical transfer between "
+                             "device memory and the compute unit");
+    StringRef memory = in ? slot.getSrc().getValue() : slot.getDst().getValue();
+    if (memory != target.getGlobalKind() &&
+        !isComputeScratchpad(target, memory))
+      return stage.emitError("transfers to or from memory '")
+             << memory << "' are not supported yet (only the global memory '"
+             << target.getGlobalKind()
+             << "' and the scratchpad the compute unit's load and store "
+                "units reach)";
+    (in ? stages.loads : stages.stores).push_back(stage);
+  }
+  if (!stages.compute)
+    return pipeline.emitError("pipeline has no compute stage");
+  if (stages.stores.empty())
+    return pipeline.emitError("pipeline stores nothing");
+  return stages;
+}
+
+namespace {
+/// Spells the pieces of a routed pipeline at the builder's insertion point:
+/// private FIFO slots and buffers on device nodes, and stages bound to a
+/// unit that run one or several transfers.
+class RoutedStageBuilder {
 public:
-  PipelineRouter(const ScheduleTarget &target, PipelineOp pipeline)
-      : target(target), model(target.getModel()), pipeline(pipeline),
-        builder(pipeline.getContext()) {}
+  RoutedStageBuilder(const ktflow::device::DeviceModel &model,
+                     PipelineOp pipeline)
+      : model(model), pipeline(pipeline), builder(pipeline.getContext()),
+        ctx(pipeline.getContext()) {}
 
-  LogicalResult run() {
-    if (failed(classify()))
-      return failure();
-    const ktflow::sched::Lane &lane = target.getLanes().front();
-    builder.setInsertionPoint(pipeline);
-    auto routed = PipelineOp::create(builder, pipeline.getLoc(),
-                                     pipeline.getModuloAttr());
-    builder.createBlock(&routed.getBody());
-    ctx = pipeline.getContext();
-
-    // Inbound: DMA stages per load, then one feed stage.
-    SmallVector<Value> feedDeps;
-    SmallVector<std::pair<Value, Value>> feeds; // (source, slot)
-    for (auto [i, load] : llvm::enumerate(loads)) {
-      DataTransferOp transfer = soleTransfer(load);
-      auto slotType = cast<FifoSlotType>(transfer.getDst().getType());
-      Value source = transfer.getSrc();
-      Value token;
-      unsigned hopIndex = 0;
-      // A tile in the scratchpad the feed unit reads needs no DMA.
-      ArrayRef<Hop> hops = lane.inbound.hops;
-      if (isLocal(slotType.getSrc().getValue()))
-        hops = hops.take_back();
-      for (const Hop &hop : hops) {
-        if (hop.kind == Hop::Feed) {
-          if (source == transfer.getSrc() && failed(checkUnmasked(source)))
-            return failure();
-          auto newSlot = makeSlot(hop.unit, lane.compute, slotType);
-          feeds.push_back({source, newSlot});
-          slotMap[transfer.getDst()] = newSlot;
-          if (token)
-            feedDeps.push_back(token);
-          continue;
-        }
-        Value buffer = makeBuffer(*hop.to, slotType);
-        std::string name = "load_" + std::to_string(i);
-        if (hopIndex++)
-          name += "." + std::to_string(hopIndex);
-        token = makeStage(name, token ? ValueRange{token} : ValueRange{}, 1,
-                          dmaRole(hop), hop.unit, load.getLoc(), source,
-                          buffer)[0];
-        source = buffer;
-      }
-    }
-    const Hop *feedHop = &lane.inbound.hops.back();
-    Value feedToken = makeMultiStage("feed", feedDeps,
-                                     UnitRole::scratchpad_load, feedHop->unit,
-                                     pipeline.getLoc(), feeds);
-
-    // The compute stage moves over, reading and writing the new slots.
-    auto newCompute = cast<StageOp>(builder.clone(*compute.getOperation()));
-    newCompute->setOperands(ValueRange{feedToken});
-    newCompute.setUnitAttr(builder.getStringAttr(model.getNode(lane.compute).name));
-    newCompute.setApplicableUnitsAttr(
-        builder.getArrayAttr({UnitRoleAttr::get(ctx, UnitRole::vector_compute)}));
-
-    // Outbound: one drain stage, then DMA stages per store.
-    const Hop &drainHop = lane.outbound.hops.front();
-    SmallVector<std::pair<Value, Value>> drains; // (slot, destination)
-    SmallVector<std::tuple<Value, Value, Location>> stores; // (buffer, tile)
-    for (StageOp store : storeStages) {
-      DataTransferOp transfer = soleTransfer(store);
-      auto slotType = cast<FifoSlotType>(transfer.getSrc().getType());
-      auto newSlot = makeSlot(lane.compute, drainHop.unit, slotType);
-      slotMap[transfer.getSrc()] = newSlot;
-      if (lane.outbound.hops.size() == 1 ||
-          isLocal(slotType.getDst().getValue())) {
-        if (failed(checkUnmasked(transfer.getDst())))
-          return failure();
-        drains.push_back({newSlot, transfer.getDst()});
-        continue;
-      }
-      Value buffer = makeBuffer(*drainHop.to, slotType);
-      drains.push_back({newSlot, buffer});
-      stores.push_back({buffer, transfer.getDst(), store.getLoc()});
-    }
-    Value drainToken =
-        makeMultiStage("drain", ValueRange{newCompute.getResult(0)},
-                       UnitRole::scratchpad_store, drainHop.unit,
-                       pipeline.getLoc(), drains, /*writesBuffers=*/true);
-    for (auto [j, entry] : llvm::enumerate(stores)) {
-      auto [buffer, tile, loc] = entry;
-      Value source = buffer;
-      Value token = drainToken;
-      ArrayRef<Hop> dmaHops = ArrayRef<Hop>(lane.outbound.hops).drop_front();
-      for (auto [k, hop] : llvm::enumerate(dmaHops)) {
-        bool last = k + 1 == dmaHops.size();
-        Value dest = last ? tile
-                          : makeBuffer(*hop.to, cast<MemRefType>(
-                                                    buffer.getType()));
-        std::string name = "store_" + std::to_string(j);
-        if (k)
-          name += "." + std::to_string(k);
-        SmallVector<Value> out = makeStage(name, ValueRange{token}, last ? 0 : 1,
-                                           dmaRole(hop), hop.unit, loc, source,
-                                           dest);
-        token = last ? Value() : out[0];
-        source = dest;
-      }
-    }
-
-    // Point the compute stage's FIFO ops at the new slots.
-    newCompute.walk([&](Operation *op) {
-      for (OpOperand &operand : op->getOpOperands())
-        if (auto it = slotMap.find(operand.get()); it != slotMap.end())
-          operand.set(it->second);
-    });
-    // Private resources go before every stage, in creation order.
-    Block &body = routed.getBody().front();
-    Operation *firstStage = (*body.getOps<StageOp>().begin()).getOperation();
-    for (auto priv : llvm::make_early_inc_range(body.getOps<PrivateOp>()))
-      if (firstStage->isBeforeInBlock(priv))
-        priv->moveBefore(firstStage);
-    pipeline.erase();
-    return success();
-  }
-
-private:
-  LogicalResult classify() {
-    for (Operation &op : pipeline.getBody().front()) {
-      auto stage = dyn_cast<StageOp>(op);
-      if (!stage)
-        continue;
-      if (stage.isApplicable(UnitRole::vector_compute) &&
-          !stage.isApplicable(UnitRole::dma_load)) {
-        if (compute)
-          return stage.emitError("pipeline has more than one compute stage");
-        compute = stage;
-        continue;
-      }
-      DataTransferOp transfer = soleTransfer(stage);
-      if (!transfer)
-        return stage.emitError("stage is not a single logical transfer; "
-                               "was the pipeline routed already?");
-      auto in = dyn_cast<FifoSlotType>(transfer.getDst().getType());
-      auto out = dyn_cast<FifoSlotType>(transfer.getSrc().getType());
-      FifoSlotType slot = in ? in : out;
-      if (!slot)
-        return stage.emitError("stage is not a logical transfer between "
-                               "device memory and the compute unit");
-      StringRef memory = in ? slot.getSrc().getValue() : slot.getDst().getValue();
-      if (memory != target.getGlobalKind() && !isLocal(memory))
-        return stage.emitError("transfers to or from memory '")
-               << memory << "' are not supported yet (only the global memory '"
-               << target.getGlobalKind()
-               << "' and the scratchpad the compute unit's load and store "
-                  "units reach)";
-      (in ? loads : storeStages).push_back(stage);
-    }
-    if (!compute)
-      return pipeline.emitError("pipeline has no compute stage");
-    if (storeStages.empty())
-      return pipeline.emitError("pipeline stores nothing");
-    return success();
-  }
-
-  /// Fails, at the tile, when rows of an access tile the feed or drain unit
-  /// reaches directly may need masking: only a DMA transfer masks rows.
-  LogicalResult checkUnmasked(Value tileValue) {
-    auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
-    if (!tile || !mayMaskRows(tile))
-      return success();
-    return tile.emitError("rows of this access tile may lie outside its "
-                          "view, which only a DMA transfer masks, but "
-                          "device '")
-           << model.getName()
-           << "' moves it between memory and the compute unit directly";
-  }
-
-  /// Whether `kind` is the memory the compute unit is fed from and drained
-  /// into (its scratchpad), where the kernel's own scratchpad views live.
-  bool isLocal(StringRef kind) {
-    const ktflow::sched::Lane &lane = target.getLanes().front();
-    const Hop &feedHop = lane.inbound.hops.back();
-    const Hop &drainHop = lane.outbound.hops.front();
-    return feedHop.from && drainHop.to && feedHop.from == drainHop.to &&
-           model.getNode(*feedHop.from).getKind() == kind;
-  }
-
-  UnitRole dmaRole(const Hop &hop) {
-    const ktflow::device::MemoryTree &tree = target.getMemoryTree();
-    return tree.getLevel(*hop.to) > tree.getLevel(*hop.from)
-               ? UnitRole::dma_load
-               : UnitRole::dma_store;
-  }
+  OpBuilder &getBuilder() { return builder; }
 
   Value makeSlot(ktflow::device::NodeId from, ktflow::device::NodeId to,
                  FifoSlotType logical) {
-    auto type = FifoSlotType::get(
-        ctx, builder.getStringAttr(model.getNode(from).name),
-        builder.getStringAttr(model.getNode(to).name), logical.getShape(),
-        logical.getElementType());
+    auto type =
+        FifoSlotType::get(ctx, builder.getStringAttr(model.getNode(from).name),
+                          builder.getStringAttr(model.getNode(to).name),
+                          logical.getShape(), logical.getElementType());
     return makePrivate(type);
-  }
-
-  Value makePrivate(Type type) {
-    return PrivateOp::create(builder, pipeline.getLoc(), type, IntegerAttr());
   }
 
   Value makeBuffer(ktflow::device::NodeId memory, FifoSlotType logical) {
@@ -261,10 +140,6 @@ private:
     auto type = getBufferType(like.getShape(), like.getElementType(),
                               model.getNode(memory).getKind());
     return makePrivate(type);
-  }
-
-  ArrayAttr rolesAttr(UnitRole role) {
-    return builder.getArrayAttr({UnitRoleAttr::get(ctx, role)});
   }
 
   /// A stage running one transfer, producing `tokens` tokens.
@@ -284,13 +159,11 @@ private:
   /// A stage running several transfers in order; returns its token.
   Value makeMultiStage(StringRef name, ValueRange deps, UnitRole role,
                        ktflow::device::NodeId unit, Location loc,
-                       ArrayRef<std::pair<Value, Value>> transfers,
-                       bool writesBuffers = false) {
-    (void)writesBuffers;
-    auto stage = StageOp::create(
-        builder, loc, TypeRange{TokenType::get(ctx)},
-        builder.getStringAttr(name), deps, rolesAttr(role),
-        builder.getStringAttr(model.getNode(unit).name));
+                       ArrayRef<std::pair<Value, Value>> transfers) {
+    auto stage =
+        StageOp::create(builder, loc, TypeRange{TokenType::get(ctx)},
+                        builder.getStringAttr(name), deps, rolesAttr(role),
+                        builder.getStringAttr(model.getNode(unit).name));
     OpBuilder::InsertionGuard guard(builder);
     builder.createBlock(&stage.getBody());
     for (auto [src, dst] : transfers)
@@ -299,13 +172,210 @@ private:
     return stage.getResult(0);
   }
 
-  const ScheduleTarget &target;
+  /// The compute stage, cloned after `feedToken` and bound to `unit`.
+  StageOp moveCompute(StageOp compute, Value feedToken,
+                      ktflow::device::NodeId unit) {
+    auto moved = cast<StageOp>(builder.clone(*compute.getOperation()));
+    moved->setOperands(ValueRange{feedToken});
+    moved.setUnitAttr(builder.getStringAttr(model.getNode(unit).name));
+    moved.setApplicableUnitsAttr(rolesAttr(UnitRole::vector_compute));
+    return moved;
+  }
+
+private:
+  Value makePrivate(Type type) {
+    return PrivateOp::create(builder, pipeline.getLoc(), type, IntegerAttr());
+  }
+
+  ArrayAttr rolesAttr(UnitRole role) {
+    return builder.getArrayAttr({UnitRoleAttr::get(ctx, role)});
+  }
+
   const ktflow::device::DeviceModel &model;
   PipelineOp pipeline;
   OpBuilder builder;
-  MLIRContext *ctx = nullptr;
-  SmallVector<StageOp> loads, storeStages;
-  StageOp compute;
+  MLIRContext *ctx;
+};
+
+/// Routes one pipeline along the first lane's routes (the lowering maps
+/// them to every lane): builds the routed pipeline in front of it (load DMA
+/// chains and the feed stage, the compute stage, the drain stage and store
+/// DMA chains) and erases the original.
+class PipelineRouter {
+public:
+  PipelineRouter(const ScheduleTarget &target, PipelineOp pipeline,
+                 LogicalStages stages)
+      : target(target), lane(target.getLanes().front()), pipeline(pipeline),
+        stages(std::move(stages)), build(target.getModel(), pipeline) {}
+
+  LogicalResult run() {
+    OpBuilder &builder = build.getBuilder();
+    builder.setInsertionPoint(pipeline);
+    auto routed = PipelineOp::create(builder, pipeline.getLoc(),
+                                     pipeline.getModuloAttr());
+    builder.createBlock(&routed.getBody());
+    FailureOr<Value> feedToken = routeLoads();
+    if (failed(feedToken))
+      return failure();
+    StageOp newCompute =
+        build.moveCompute(stages.compute, *feedToken, lane.compute);
+    if (failed(routeStores(newCompute)))
+      return failure();
+    retargetFifoOps(newCompute);
+    hoistPrivates(routed.getBody().front());
+    pipeline.erase();
+    return success();
+  }
+
+private:
+  /// Inbound: the DMA stages of every load, then one feed stage for all
+  /// of them; returns the feed stage's token.
+  FailureOr<Value> routeLoads() {
+    SmallVector<Value> feedDeps;
+    SmallVector<std::pair<Value, Value>> feeds; // (source, slot)
+    for (auto [i, load] : llvm::enumerate(stages.loads))
+      if (failed(routeLoad(i, load, feeds, feedDeps)))
+        return failure();
+    const Hop *feedHop = &lane.inbound.hops.back();
+    return build.makeMultiStage("feed", feedDeps, UnitRole::scratchpad_load,
+                                feedHop->unit, pipeline.getLoc(), feeds);
+  }
+
+  /// The DMA stages that bring load `i` to the buffer the feed unit reads,
+  /// and its entry (source, slot) in the feed stage.
+  LogicalResult routeLoad(size_t i, StageOp load,
+                          SmallVectorImpl<std::pair<Value, Value>> &feeds,
+                          SmallVectorImpl<Value> &feedDeps) {
+    DataTransferOp transfer = soleTransfer(load);
+    auto slotType = cast<FifoSlotType>(transfer.getDst().getType());
+    Value source = transfer.getSrc();
+    Value token;
+    unsigned hopIndex = 0;
+    // A tile in the scratchpad the feed unit reads needs no DMA.
+    ArrayRef<Hop> hops = lane.inbound.hops;
+    if (isComputeScratchpad(target, slotType.getSrc().getValue()))
+      hops = hops.take_back();
+    for (const Hop &hop : hops) {
+      if (hop.kind == Hop::Feed) {
+        if (source == transfer.getSrc() && failed(checkUnmasked(source)))
+          return failure();
+        auto newSlot = build.makeSlot(hop.unit, lane.compute, slotType);
+        feeds.push_back({source, newSlot});
+        slotMap[transfer.getDst()] = newSlot;
+        if (token)
+          feedDeps.push_back(token);
+        continue;
+      }
+      Value buffer = build.makeBuffer(*hop.to, slotType);
+      std::string name = "load_" + std::to_string(i);
+      if (hopIndex++)
+        name += "." + std::to_string(hopIndex);
+      token = build.makeStage(name, token ? ValueRange{token} : ValueRange{}, 1,
+                              dmaRole(hop), hop.unit, load.getLoc(), source,
+                              buffer)[0];
+      source = buffer;
+    }
+    return success();
+  }
+
+  /// Outbound: one drain stage for every store, then the DMA stages of the
+  /// stores that do not drain straight into their tile.
+  LogicalResult routeStores(StageOp newCompute) {
+    const Hop &drainHop = lane.outbound.hops.front();
+    SmallVector<std::pair<Value, Value>> drains; // (slot, destination)
+    SmallVector<std::tuple<Value, Value, Location>> stores; // (buffer, tile)
+    for (StageOp store : stages.stores) {
+      DataTransferOp transfer = soleTransfer(store);
+      auto slotType = cast<FifoSlotType>(transfer.getSrc().getType());
+      auto newSlot = build.makeSlot(lane.compute, drainHop.unit, slotType);
+      slotMap[transfer.getSrc()] = newSlot;
+      if (lane.outbound.hops.size() == 1 ||
+          isComputeScratchpad(target, slotType.getDst().getValue())) {
+        if (failed(checkUnmasked(transfer.getDst())))
+          return failure();
+        drains.push_back({newSlot, transfer.getDst()});
+        continue;
+      }
+      Value buffer = build.makeBuffer(*drainHop.to, slotType);
+      drains.push_back({newSlot, buffer});
+      stores.push_back({buffer, transfer.getDst(), store.getLoc()});
+    }
+    Value drainToken = build.makeMultiStage(
+        "drain", ValueRange{newCompute.getResult(0)},
+        UnitRole::scratchpad_store, drainHop.unit, pipeline.getLoc(), drains);
+    for (auto [j, entry] : llvm::enumerate(stores)) {
+      auto [buffer, tile, loc] = entry;
+      routeStoreDma(j, buffer, tile, loc, drainToken);
+    }
+    return success();
+  }
+
+  /// The DMA stages that carry store `j` from the buffer the drain wrote
+  /// to its tile, hop by hop after the drain.
+  void routeStoreDma(size_t j, Value buffer, Value tile, Location loc,
+                     Value drainToken) {
+    Value source = buffer;
+    Value token = drainToken;
+    ArrayRef<Hop> dmaHops = ArrayRef<Hop>(lane.outbound.hops).drop_front();
+    for (auto [k, hop] : llvm::enumerate(dmaHops)) {
+      bool last = k + 1 == dmaHops.size();
+      Value dest =
+          last ? tile
+               : build.makeBuffer(*hop.to, cast<MemRefType>(buffer.getType()));
+      std::string name = "store_" + std::to_string(j);
+      if (k)
+        name += "." + std::to_string(k);
+      SmallVector<Value> out =
+          build.makeStage(name, ValueRange{token}, last ? 0 : 1, dmaRole(hop),
+                          hop.unit, loc, source, dest);
+      token = last ? Value() : out[0];
+      source = dest;
+    }
+  }
+
+  /// Points the compute stage's FIFO ops at the new slots.
+  void retargetFifoOps(StageOp newCompute) {
+    newCompute.walk([&](Operation *op) {
+      for (OpOperand &operand : op->getOpOperands())
+        if (auto it = slotMap.find(operand.get()); it != slotMap.end())
+          operand.set(it->second);
+    });
+  }
+
+  /// Private resources go before every stage, in creation order.
+  static void hoistPrivates(Block &body) {
+    Operation *firstStage = (*body.getOps<StageOp>().begin()).getOperation();
+    for (auto priv : llvm::make_early_inc_range(body.getOps<PrivateOp>()))
+      if (firstStage->isBeforeInBlock(priv))
+        priv->moveBefore(firstStage);
+  }
+
+  /// Fails, at the tile, when rows of an access tile the feed or drain unit
+  /// reaches directly may need masking: only a DMA transfer masks rows.
+  LogicalResult checkUnmasked(Value tileValue) {
+    auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
+    if (!tile || !mayMaskRows(tile))
+      return success();
+    return tile.emitError("rows of this access tile may lie outside its "
+                          "view, which only a DMA transfer masks, but "
+                          "device '")
+           << target.getModel().getName()
+           << "' moves it between memory and the compute unit directly";
+  }
+
+  UnitRole dmaRole(const Hop &hop) {
+    const ktflow::device::MemoryTree &tree = target.getMemoryTree();
+    return tree.getLevel(*hop.to) > tree.getLevel(*hop.from)
+               ? UnitRole::dma_load
+               : UnitRole::dma_store;
+  }
+
+  const ScheduleTarget &target;
+  const ktflow::sched::Lane &lane;
+  PipelineOp pipeline;
+  LogicalStages stages;
+  RoutedStageBuilder build;
+  /// Logical FIFO slots -> the routed slots the compute stage now uses.
   llvm::DenseMap<Value, Value> slotMap;
 };
 
@@ -318,9 +388,12 @@ struct RouteTransfersPass
     markAnalysesPreserved<ScheduleTarget>();
     SmallVector<PipelineOp> pipelines;
     getOperation().walk([&](PipelineOp p) { pipelines.push_back(p); });
-    for (PipelineOp pipeline : pipelines)
-      if (failed(PipelineRouter(target, pipeline).run()))
+    for (PipelineOp pipeline : pipelines) {
+      FailureOr<LogicalStages> stages = classifyStages(target, pipeline);
+      if (failed(stages) ||
+          failed(PipelineRouter(target, pipeline, std::move(*stages)).run()))
         return signalPassFailure();
+    }
   }
 };
 } // namespace
