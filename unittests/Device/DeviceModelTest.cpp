@@ -190,7 +190,7 @@ TEST_F(DeviceModelTest, RefusesInstanceCountsThatWouldOverflow) {
     return mlir::success();
   });
   // The device verifier bounds the instances of nodes (2^18,
-  // test/Dialect/KTDFArch/limits.mlir); groups that hold no node cost it
+  // test/Dialect/KTDFArch/IR/limits.mlir); groups that hold no node cost it
   // nothing, so 4096 x 8192 = 2^25 copies of an empty group pass it. The
   // model still refuses products over 2^24, which keeps larger ones (2^32 x
   // 2^32) from wrapping to 0.

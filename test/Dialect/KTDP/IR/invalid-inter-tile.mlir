@@ -2,7 +2,7 @@
 
 // Verifier messages of inter_tile_produce, inter_tile_consume,
 // inter_tile_reduce, yield_partial and yield_reduced. Cross-op rules are
-// in CheckLegality/.
+// in ../Transforms/CheckLegality/.
 
 func.func @producer_set_dims(%x: tensor<4xf32>) {
   // expected-error @+1 {{'ktdp.inter_tile_produce' op `producer_tiles_per_group` must have exactly one dimension (the tile id i), but has 2}}

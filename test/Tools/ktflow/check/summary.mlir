@@ -5,7 +5,7 @@
 // one block per kernel (functions with a body, in file order; declarations
 // are skipped). Each count below is what this file contains.
 
-// CHECK: check-summary.mlir: 2 kernels, legal
+// CHECK: summary.mlir: 2 kernels, legal
 
 // CHECK-LABEL: kernel @summary
 // CHECK-NEXT: grid: [4, 2] (8 compute tiles)

@@ -8,7 +8,7 @@
 // CHECK: ktdf.private offset 0 : memref<8x64xf16, "L1">
 // CHECK: ktdf.private offset 2048 : memref<8x64xf16, "L1">
 
-ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
 
 #all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>

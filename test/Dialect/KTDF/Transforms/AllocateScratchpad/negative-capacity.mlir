@@ -3,7 +3,7 @@
 // Two copies each of a 256x1024 f16 input and output tile need 2 MiB of
 // L1 per lane; sample_device's L1 has 1 MiB for two lanes.
 
-ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
 
 #all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 255 >= 0, d1 >= 0, -d1 + 1023 >= 0)>

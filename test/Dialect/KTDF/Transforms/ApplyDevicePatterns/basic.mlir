@@ -5,7 +5,7 @@
 // the device widens f16 tanh (and leaves exp, a pre_mapping pattern, and
 // f32 tanh alone); at pre_mapping it widens exp on a tensor.
 
-ktdf_arch.target @checkpoint_device from "../Inputs/checkpoint_device.mlir"
+ktdf_arch.target @checkpoint_device from "Inputs/checkpoint_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
 
 // CHECK-LABEL: func.func @scalars

@@ -2,6 +2,6 @@
 
 // expected-error @+1 {{unknown checkpoint 'after_lunch'}}
 module {
-  ktdf_arch.target @checkpoint_device from "../Inputs/checkpoint_device.mlir"
+  ktdf_arch.target @checkpoint_device from "Inputs/checkpoint_device.mlir"
       memory_map #ktdf_arch.map<"global" = "DDR">
 }

@@ -3,7 +3,7 @@
 // mesh_device has no patterns: the checkpoint changes nothing, and does not
 // fold either (the constant stays where it is).
 
-ktdf_arch.target @mesh_device from "../../../examples/devices/mesh_device.mlir"
+ktdf_arch.target @mesh_device from "../../../../../examples/devices/mesh_device.mlir"
     memory_map #ktdf_arch.map<"global" = "HBM">
 
 // CHECK-LABEL: func.func @unchanged

@@ -6,7 +6,7 @@
 // two points merge into one 16-row tile per transfer: the grid halves, the
 // point index doubles, buffers and streamed rows double.
 
-ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
 
 // CHECK: ktdf.parallel (%{{.*}}) in [8] distribute(num_instances = 8)

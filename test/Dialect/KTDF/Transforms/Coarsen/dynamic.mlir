@@ -1,5 +1,5 @@
 // RUN: ktflow-opt %s --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams --ktdf-distribute --ktdf-coarsen=factor=4 | FileCheck %s
-// RUN: sed -e 's|, upperbound=64>|>|g; s|../../../examples|%examples|' %s > %t.mlir
+// RUN: sed -e 's|, upperbound=64>|>|g; s|../../../../../examples|%examples|' %s > %t.mlir
 // RUN: ktflow-opt %t.mlir --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams --ktdf-distribute --ktdf-coarsen | FileCheck %s --check-prefix=UNBOUNDED
 
 // A loop whose trip count (M/8) is only known at run time still merges
@@ -8,7 +8,7 @@
 // row loops. Without an upper bound on M, the candidates cannot be sized and
 // the loop stays as it is.
 
-ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
 
 // CHECK: %[[HALF:.*]] = arith.divui %{{.*}}, %c8 : index

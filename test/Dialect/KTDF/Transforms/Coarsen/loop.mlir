@@ -1,11 +1,11 @@
 // RUN: ktflow-opt %s --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams --ktdf-distribute --ktdf-coarsen=factor=4 | FileCheck %s
-// RUN: sed -e 's|step %c1 {|step %c8 {|; s|../../../examples|%examples|' %s > %t.mlir
+// RUN: sed -e 's|step %c1 {|step %c8 {|; s|../../../../../examples|%examples|' %s > %t.mlir
 // RUN: ktflow-opt %t.mlir --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams --ktdf-distribute --ktdf-coarsen=factor=4 | FileCheck %s --check-prefix=STRIDED
 
 // A loop whose rows follow each other merges 4 iterations into one 4-row
 // transfer; a loop that skips rows (step 8) cannot.
 
-ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
 
 // CHECK: %[[C4:.*]] = arith.constant 4 : index

@@ -7,7 +7,7 @@
 // factor of 2 the loop steps 16 rows and both pipelines move 16-row tiles
 // through 16-row buffers. The kernel still verifies.
 
-ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
 
 // CHECK: ktdf.parallel (%{{.*}}) in [8] distribute(num_instances = 4)

@@ -7,7 +7,7 @@
 // CHECK: ktdf.parallel (%{{.*}}) in [8] distribute(num_instances = 8)
 // CORES: ktdf.parallel (%{{.*}}) in [8] distribute(num_instances = 4)
 
-ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
 
 #all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>

@@ -4,7 +4,7 @@
 
 // CHECK: ktdf.parallel (%{{.*}}) in [2] distribute(num_instances = 2)
 
-ktdf_arch.target @spyre_like from "../../../examples/devices/spyre_like.mlir"
+ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
 #all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #t = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>

@@ -8,7 +8,7 @@
 // CHECK-NOT: ktdf.pipeline {{.*}}->
 // CHECK-NOT: export
 
-ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
 
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>

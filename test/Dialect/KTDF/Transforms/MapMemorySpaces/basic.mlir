@@ -3,7 +3,7 @@
 // Both spellings of KTIR's global space map to the device memory the
 // target's memory map names.
 
-ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<#ktdp.memory_space<global> = "DDR", #ktdp.memory_space<ct_local> = "L1">
 
 #all = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>

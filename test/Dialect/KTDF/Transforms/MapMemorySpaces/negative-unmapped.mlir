@@ -2,7 +2,7 @@
 
 // A memory map without ct_local cannot place a scratchpad view.
 
-ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR">
 
 #all = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>

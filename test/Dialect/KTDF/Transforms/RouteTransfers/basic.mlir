@@ -1,12 +1,12 @@
 // RUN: ktflow-opt %s --ktdf-mapping --ktdf-route-transfers | FileCheck %s
-// RUN: sed -e 's|../../../examples/devices/sample_device.mlir|%examples/devices/mesh_device.mlir|; s|@sample_device|@mesh_device|; s|"DDR"|"HBM"|; s|"L1"|"SPM"|' %s > %t.mlir
+// RUN: sed -e 's|../../../../../examples/devices/sample_device.mlir|%examples/devices/mesh_device.mlir|; s|@sample_device|@mesh_device|; s|"DDR"|"HBM"|; s|"L1"|"SPM"|' %s > %t.mlir
 // RUN: ktflow-opt %t.mlir --ktdf-mapping --ktdf-route-transfers | FileCheck %s --check-prefix=MESH
 
 // Transfers follow the routes of the device graph, not names: on
 // sample_device DDR -> MNILU -> L1 -> L1LU -> SFU and back through L1SU and
 // MNISU; on mesh_device one DMA engine both loads and stores through SPM.
 
-ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
 
 // CHECK: ktdf.pipeline {

@@ -1,12 +1,12 @@
 // RUN: ktflow-opt %s --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams | FileCheck %s
-// RUN: sed -e 's|../../../examples/devices/sample_device.mlir|%examples/devices/mesh_device.mlir|; s|@sample_device|@mesh_device|; s|"DDR"|"HBM"|; s|"L1"|"SPM"|' %s > %t.mlir
+// RUN: sed -e 's|../../../../../examples/devices/sample_device.mlir|%examples/devices/mesh_device.mlir|; s|@sample_device|@mesh_device|; s|"DDR"|"HBM"|; s|"L1"|"SPM"|' %s > %t.mlir
 // RUN: ktflow-opt %t.mlir --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams=use-cost-model=false | FileCheck %s --check-prefix=MESH
 
 // An element-wise tile streams row by row in chunks: 64 f16 (a 128-byte
 // stick of sample_device's L1 ports); 32 f16 on mesh_device, whose ports
 // state no granularity, so one SIMD width of its vector unit.
 
-ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
 
 // CHECK: ktdf.stage "compute"

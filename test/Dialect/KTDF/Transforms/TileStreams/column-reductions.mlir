@@ -46,7 +46,7 @@
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #col = affine_map<(d0, d1) -> (d1)>
 module {
-  ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir" memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
+  ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir" memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
   func.func @col_reduce(%x: index, %s: index, %m: index) attributes {grid = [4]} {
     %id = ktdp.get_compute_tile_id : index
     %c64 = arith.constant 64 : index

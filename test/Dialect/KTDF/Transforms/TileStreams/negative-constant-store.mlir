@@ -4,7 +4,7 @@
 // has nothing that tells it how the value varies, and says so at the store
 // (the message used to be "writing unknown of the tile").
 
-ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
+ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
 
 #all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
