@@ -1,0 +1,198 @@
+//===- CoarsenCost.cpp - The cost query of --ktdf-coarsen ----------------===//
+//
+// This file describes a group of sibling pipelines to the cost model so it
+// can choose how many iterations --ktdf-coarsen merges: the bytes each DMA
+// load and store stage moves per iteration, the cycles the compute unit
+// spends per iteration (charged as the lowering and the simulator charge
+// them), the latencies of the DMA hops and of the feed and drain routes,
+// how the lanes share the DMA units, and the buffer bytes against the
+// scratchpad a lane has.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Coarsening.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::coarsen;
+using ktflow::sched::CoarsenQuery;
+using ktflow::sched::Hop;
+using ktflow::sched::ScheduleTarget;
+using NodeIdOrNone = std::optional<ktflow::device::NodeId>;
+
+/// The bytes each DMA load and store stage of `pipeline` moves.
+static void addTransfers(PipelineOp pipeline, CoarsenQuery &query) {
+  for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
+    bool loads = stage.isApplicable(UnitRole::dma_load);
+    if (!loads && !stage.isApplicable(UnitRole::dma_store))
+      continue;
+    stage.walk([&](DataTransferOp op) {
+      auto type =
+          dyn_cast<MemRefType>((loads ? op.getDst() : op.getSrc()).getType());
+      if (type)
+        (loads ? query.loadBytes : query.storeBytes)
+            .push_back(type.getNumElements() *
+                       ((type.getElementTypeBitWidth() + 7) / 8));
+    });
+  }
+}
+
+/// The latency of the datapaths of `chain` between the buffer the feed
+/// reads (or the drain writes) and the compute unit.
+static double fifoLatency(const ScheduleTarget &target,
+                          const ktflow::sched::HopChain &chain) {
+  const ktflow::device::Route &route = chain.route;
+  for (const Hop &hop : chain.hops) {
+    bool feed = hop.kind == Hop::Feed;
+    NodeIdOrNone buffer = feed ? hop.from : hop.to;
+    if (hop.kind == Hop::Dma || !buffer)
+      continue;
+    auto it = llvm::find(route.nodes, *buffer);
+    size_t at = it - route.nodes.begin();
+    double latency = 0;
+    for (auto [i, dp] : llvm::enumerate(route.datapaths))
+      if (feed ? i >= at : i < at)
+        latency += target.getModel().getDatapath(dp).spec.latency;
+    return latency;
+  }
+  return 0;
+}
+
+/// How many times the loops around `op` inside its stage run (loops with
+/// non-constant bounds count once).
+static double tripsAround(Operation *op) {
+  double times = 1;
+  for (Operation *p = op->getParentOp(); p && !isa<StageOp>(p);
+       p = p->getParentOp())
+    if (auto loop = dyn_cast<scf::ForOp>(p)) {
+      APInt lb, ub, st;
+      if (matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) &&
+          matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) &&
+          matchPattern(loop.getStep(), m_ConstantInt(&st)) &&
+          st.getSExtValue() > 0)
+        times *= std::max<int64_t>(
+            0, (ub.getSExtValue() - lb.getSExtValue() + st.getSExtValue() - 1) /
+                   st.getSExtValue());
+    }
+  return times;
+}
+
+/// Cycles `unit` spends on one run of a chunk-level generic: a broadcast of
+/// each input smaller than the iteration space, the ops of its body (a
+/// reduction's combining op apart), and for a reduction the reduce and
+/// the fold of its result into the accumulator.
+static double genericCycles(const ktdf_arch::UnitSpec &unit,
+                            linalg::GenericOp op) {
+  auto charge = [&](ktdf_arch::OpClass cls, Type type, double elements) {
+    double rate =
+        type ? unit.getThroughput(cls, getElementTypeOrSelf(type)).value_or(1)
+             : 1;
+    return std::ceil(elements / std::max(rate, 1e-9));
+  };
+  double elements = 1;
+  for (int64_t r : op.getStaticLoopRanges())
+    elements *= ShapedType::isDynamic(r) ? 1 : r;
+  double cost = 0;
+  // Inputs with fewer elements than the iteration space are broadcast.
+  for (Value in : op.getDpsInputs())
+    if (auto t = dyn_cast<RankedTensorType>(in.getType());
+        t && t.hasStaticShape() && t.getNumElements() < elements)
+      cost += charge(ktdf_arch::OpClass::Elementwise, t, elements);
+  Block &body = op.getRegion().front();
+  Operation *combine = nullptr;
+  if (op.getNumReductionLoops() > 0)
+    combine = body.getTerminator()->getOperand(0).getDefiningOp();
+  for (Operation &inner : body.without_terminator()) {
+    if (inner.getNumResults() != 1 || isa<arith::ConstantOp>(inner))
+      continue;
+    Type rateType;
+    auto cls = ktflow::sched::getComputeOpClass(&inner, rateType);
+    if (&inner != combine) {
+      cost += charge(cls, rateType, elements);
+      continue;
+    }
+    // The reduce over the chunk, then one fold per result element.
+    cost += charge(ktdf_arch::OpClass::Reduction, rateType, elements) +
+            charge(cls, rateType, 1);
+  }
+  return cost;
+}
+
+/// Cycles the compute unit spends on one execution of the pipeline's
+/// compute stage: its chunk-level generics and a FIFO write per chunk, all
+/// times the loops around.
+static double estimateCompute(const ScheduleTarget &target,
+                              PipelineOp pipeline) {
+  const ktflow::sched::Lane &lane = target.getLanes().front();
+  const auto &unit = *target.getModel().getNode(lane.compute).unit;
+  double fifoBandwidth = 0;
+  for (const Hop &hop : lane.outbound.hops)
+    if (hop.fifo)
+      fifoBandwidth = target.getModel().getDatapath(*hop.fifo).spec.bandwidth;
+  double cycles = 0;
+  pipeline.walk([&](WriteToFifoOp op) {
+    auto type = dyn_cast<ShapedType>(op.getValue().getType());
+    if (type && type.hasStaticShape() && fifoBandwidth > 0)
+      cycles += tripsAround(op) * type.getNumElements() *
+                ((type.getElementTypeBitWidth() + 7) / 8) / fifoBandwidth;
+  });
+  pipeline.walk([&](linalg::GenericOp op) {
+    cycles += tripsAround(op) * genericCycles(unit, op);
+  });
+  return cycles;
+}
+
+CoarsenQuery coarsen::describeCoarsening(const ScheduleTarget &target,
+                                         ArrayRef<PipelineOp> pipelines,
+                                         const Driver &d, int64_t bound) {
+  CoarsenQuery query;
+  for (int64_t f = 1; f <= bound; ++f)
+    if (d.dynamic || bound % f == 0)
+      query.candidates.push_back(f);
+  const ktflow::sched::Lane &lane = target.getLanes().front();
+  query.iterations = d.perInstance;
+  // The DMA hops pay their latency per transfer; the feed and drain
+  // routes theirs once per execution of the compute stage.
+  double feedLatency = fifoLatency(target, lane.inbound);
+  double drainLatency = fifoLatency(target, lane.outbound);
+  query.latency = lane.inbound.route.latency - feedLatency;
+  query.bandwidth = lane.inbound.route.bandwidth;
+  query.handoverCycles = feedLatency + drainLatency;
+  // DMA units outside the lane's own scopes serve every lane of a core.
+  const ktflow::device::DeviceModel &model = target.getModel();
+  NodeIdOrNone dmaUnit = lane.inbound.hops.front().kind == Hop::Dma
+                             ? NodeIdOrNone(lane.inbound.hops.front().unit)
+                             : std::nullopt;
+  if (dmaUnit && model.getInstancesPerCore(*dmaUnit) <
+                     static_cast<int64_t>(target.getLanes().size()))
+    query.dmaSharing = target.getLanes().size();
+  // One engine that loads and stores runs an execution's stages in order.
+  const Hop &lastOut = lane.outbound.hops.back();
+  query.sharedDma =
+      dmaUnit && lastOut.kind == Hop::Dma && lastOut.unit == *dmaUnit;
+  // Requests in flight overlap the latency of back-to-back transfers.
+  if (dmaUnit && model.getNode(*dmaUnit).unit)
+    query.maxOutstanding = model.getNode(*dmaUnit).unit->maxOutstanding;
+  // Sibling pipelines run one after another on the same units: their
+  // transfers, compute and buffers add up.
+  std::optional<StringRef> kind;
+  for (PipelineOp pipeline : pipelines) {
+    addTransfers(pipeline, query);
+    query.computeCycles += estimateCompute(target, pipeline);
+    for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
+      if (auto type = dyn_cast<MemRefType>(priv.getType())) {
+        query.bytesPerCopy +=
+            type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+        kind = getBufferMemoryKind(type);
+      }
+  }
+  if (kind)
+    if (auto node = target.getModel().findByKind(*kind))
+      query.capacity = target.getMemoryTree().getCapacity(*node) /
+                       static_cast<int64_t>(target.getLanes().size());
+  return query;
+}
