@@ -10,10 +10,8 @@
 
 #include "Commands.h"
 
-#include "ktflow/Check/Check.h"
-#include "ktflow/Interpreter/Npy.h"
+#include "ktflow/Check/LaunchBinding.h"
 #include "ktflow/Machine/FromDevice.h"
-#include "ktflow/Machine/Values.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Runtime/Runtime.h"
 #include "ktflow/Support/CrashRecovery.h"
@@ -21,10 +19,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/WithColor.h"
-
-#include <random>
 
 using namespace llvm;
 using namespace ktflow;
@@ -75,23 +70,6 @@ static int fail(const Twine &message) {
   return 1;
 }
 
-/// The bytes of input `name` (of `elem` and `shape`) as `spec` describes,
-/// generated as `ktflow run` generates them.
-static Expected<std::vector<uint8_t>> makeInput(StringRef name, StringRef spec,
-                                                machine::ElemType elem,
-                                                ArrayRef<int64_t> shape,
-                                                std::mt19937_64 &rng) {
-  Expected<interp::Tensor> tensor = check::makeTensor(spec, elem, shape, rng);
-  if (!tensor)
-    return createStringError("input '%s': %s", name.str().c_str(),
-                             toString(tensor.takeError()).c_str());
-  return check::toBytes(*tensor, elem);
-}
-
-static std::pair<StringRef, StringRef> splitSpec(StringRef spec) {
-  return spec.split('=');
-}
-
 int ktflow::driver::runSim() {
   CrashPhase phase("simulate", simInput);
   if (!(simMaxSeconds >= 0))
@@ -99,7 +77,6 @@ int ktflow::driver::runSim() {
   auto program = rt::Program::loadFile(simInput);
   if (!program)
     return fail(toString(program.takeError()));
-  const bundle::Bundle &b = program->getBundle();
   if (!simArch.empty()) {
     mlir::DialectRegistry registry;
     registerAllDialects(registry);
@@ -114,43 +91,24 @@ int ktflow::driver::runSim() {
   }
 
   rt::Launch launch(*program);
-  for (StringRef spec : simArgs) {
-    auto [name, value] = splitSpec(spec);
-    int64_t v;
-    if (value.getAsInteger(10, v))
-      return fail("--arg expects NAME=INTEGER, got '" + spec + "'");
-    if (Error e = launch.setRuntimeArg(name, v))
-      return fail(toString(std::move(e)));
+  if (Error e = check::bindRuntimeArgs(launch, simArgs))
+    return fail(toString(std::move(e)));
+  if (Error e = check::bindTensors(*program, launch, simInputs, simSeed))
+    return fail(toString(std::move(e)));
+  std::vector<std::pair<uint32_t, std::string>> outputs, printed;
+  for (StringRef spec : simOutputs) {
+    auto [name, path] = spec.split('=');
+    auto t = check::findTensor(*program, name, "output");
+    if (!t)
+      return fail(toString(t.takeError()));
+    outputs.push_back({*t, path.str()});
   }
-  std::mt19937_64 rng(simSeed);
-  std::vector<bool> given(b.tensors.size(), false);
-  for (StringRef spec : simInputs) {
-    auto [name, what] = splitSpec(spec);
-    auto t = program->findTensor(name);
-    if (!t || what.empty())
-      return fail(!t ? "the kernel has no tensor '" + name + "'"
-                     : "--input expects NAME=SPEC, got '" + spec + "'");
-    auto shape = launch.getShape(*t);
-    if (!shape)
-      return fail(toString(shape.takeError()));
-    auto bytes = makeInput(name, what, b.tensors[*t].elem, *shape, rng);
-    if (!bytes)
-      return fail(toString(bytes.takeError()));
-    if (Error e = launch.setTensor(*t, *bytes))
-      return fail(toString(std::move(e)));
-    given[*t] = true;
+  for (StringRef name : simPrint) {
+    auto t = check::findTensor(*program, name, "print");
+    if (!t)
+      return fail(toString(t.takeError()));
+    printed.push_back({*t, name.str()});
   }
-  for (size_t t = 0; t < b.tensors.size(); ++t)
-    if (!given[t] && b.tensors[t].role != bundle::TensorRole::Output)
-      return fail("input tensor '" + b.tensors[t].name +
-                  "' needs --input " + b.tensors[t].name +
-                  "=FILE.npy|random|zeros");
-  for (StringRef list : {"output", "print"})
-    for (StringRef spec : list == "output" ? simOutputs : simPrint) {
-      StringRef name = list == "output" ? splitSpec(spec).first : spec;
-      if (!program->findTensor(name))
-        return fail("--" + list + ": the kernel has no tensor '" + name + "'");
-    }
 
   sim::SimOptions options;
   options.maxInstructions = simMaxInstructions;
@@ -161,44 +119,15 @@ int ktflow::driver::runSim() {
   if (!stats)
     return fail(simInput + ": simulation failed: " +
                 toString(stats.takeError()));
-  outs() << "kernel " << b.kernel << " on " << b.device << "\n";
-  sim::printStats(outs(), b.machine, launch.getExecutable(), *stats);
-
-  for (StringRef spec : simOutputs) {
-    auto [name, path] = splitSpec(spec);
-    uint32_t t = *program->findTensor(name);
-    auto bytes = launch.readTensor(t);
-    auto shape = launch.getShape(t);
-    if (!bytes || !shape)
-      return fail(!bytes ? toString(bytes.takeError())
-                         : toString(shape.takeError()));
-    if (Error e = interp::writeNpyFile(
-            path, check::fromBytes(*bytes, b.tensors[t].elem, *shape)))
+  check::printLaunch(outs(), *program, launch, *stats);
+  for (auto &[t, path] : outputs)
+    if (Error e = check::writeTensor(*program, launch, t, path))
       return fail(toString(std::move(e)));
-  }
-  for (StringRef name : simPrint) {
-    uint32_t t = *program->findTensor(name);
-    auto bytes = launch.readTensor(t);
-    if (!bytes)
-      return fail(toString(bytes.takeError()));
-    machine::ElemType elem = b.tensors[t].elem;
-    unsigned width = machine::elemBytes(elem);
-    outs() << name << " =";
-    for (size_t i = 0; i < bytes->size() / width; ++i) {
-      if (i % 16 == 0)
-        outs() << "\n ";
-      outs() << " " << machine::loadElement(elem, bytes->data() + i * width);
-    }
-    outs() << "\n";
-  }
+  for (auto &[t, name] : printed)
+    if (Error e = check::printTensor(outs(), *program, launch, t, name))
+      return fail(toString(std::move(e)));
   if (!simTrace.empty())
-    if (Error e = writeOutputFile(
-            simTrace,
-            [&](raw_ostream &os) {
-              sim::writeChromeTrace(os, b.machine, launch.getExecutable(),
-                                    *stats, trace);
-            },
-            sys::fs::OF_Text))
+    if (Error e = check::writeTrace(simTrace, *program, launch, *stats, trace))
       return fail(toString(std::move(e)));
   return 0;
 }

@@ -1,0 +1,119 @@
+//===- DifferentialRun.h - A simulated run and its reference ----*- C++ -*-===//
+//
+// This file declares the two executions `ktflow run` compares: a program
+// bundle launched on the simulator and the reference interpreter running the
+// kernel as written, bound to the same runtime arguments and the same
+// generated input tensors; then the roofline of the launch and the check of
+// every tensor the kernel writes (ktflow/Check/Check.h has the pieces).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_CHECK_DIFFERENTIALRUN_H
+#define KTFLOW_CHECK_DIFFERENTIALRUN_H
+
+#include "ktflow/Analysis/WorkCount.h"
+#include "ktflow/Check/Check.h"
+#include "ktflow/Runtime/Runtime.h"
+
+#include "mlir/IR/OwningOpRef.h"
+
+#include <memory>
+#include <optional>
+
+namespace ktflow::check {
+
+/// The roofline bound of a launch: the memory half (computeRoofline) and the
+/// compute half (countWork), and the larger of the two.
+struct LaunchRoofline {
+  RooflineBound memory;
+  WorkCount work;
+  double computeCycles = 0;
+  double cycles = 0;
+};
+/// Prints the bound and how far `cycles` (the simulated run's) is above it:
+/// the `roofline:` and `ratio:` lines of `ktflow run`.
+void printRoofline(llvm::raw_ostream &os, const LaunchRoofline &roofline,
+                   uint64_t cycles);
+
+/// One checked output: the bundle tensor, its name as the kernel spells it
+/// (the SSA name, else the bundle's, `@ADDR` at a literal address) and the
+/// comparison.
+struct OutputCheck {
+  uint32_t tensor = 0;
+  std::string label;
+  CheckResult result;
+};
+
+class DifferentialRun {
+public:
+  /// Clones `module` (the kernel as written, before it is compiled in place)
+  /// for the interpreter and selects its kernel. The arguments' SSA names are
+  /// read from `sourcePath`, the file the module was parsed from (`-` for
+  /// stdin).
+  static llvm::Expected<std::unique_ptr<DifferentialRun>>
+  create(mlir::ModuleOp module, llvm::StringRef sourcePath,
+         const interp::InterpreterOptions &options);
+  ~DifferentialRun();
+
+  /// Keeps the generalised form of the kernel as written, whose operations
+  /// the roofline counts. Fails after reporting a diagnostic.
+  mlir::LogicalResult prepareWorkCount(mlir::ModuleOp module,
+                                       llvm::StringRef subject);
+
+  /// Loads `bundle` (the compiled kernel) through its encoding, as a runtime
+  /// would, and prepares its launch.
+  llvm::Error load(const bundle::Bundle &bundle);
+
+  /// Binds `--arg NAME=VALUE` assignments (NAME an SSA name or position) in
+  /// both executions; every runtime argument of the bundle must be bound.
+  llvm::Error bindArguments(llvm::ArrayRef<std::string> assignments);
+  /// Generates every input tensor (`--input NAME=SPEC`, NAME an SSA name, a
+  /// position or `@ADDR`; `random` when not given) from `seed` and gives it
+  /// to both executions. An output starts as zeros unless given, and keeps
+  /// the elements the kernel does not write.
+  llvm::Error bindInputs(llvm::ArrayRef<std::string> assignments,
+                         uint64_t seed);
+
+  /// load, bindArguments and bindInputs.
+  llvm::Error bind(const bundle::Bundle &bundle,
+                   llvm::ArrayRef<std::string> arguments,
+                   llvm::ArrayRef<std::string> inputs, uint64_t seed);
+
+  const rt::Program &getProgram() const { return *program; }
+  rt::Launch &getLaunch() { return *launch; }
+
+  /// Runs the bound launch on the simulator (once), keeping its timeline
+  /// when `options` asks for one.
+  llvm::Expected<sim::SimStats> simulate(const sim::SimOptions &options);
+  /// Writes the simulated run's Chrome-trace timeline to `path`.
+  llvm::Error writeTrace(llvm::StringRef path, const sim::SimStats &stats);
+
+  /// The roofline of the launch on `device` (after binding).
+  LaunchRoofline computeLaunchRoofline(const device::DeviceModel &device) const;
+
+  /// Runs the interpreter and compares every output of the (simulated)
+  /// launch with its result within the reorder bounds.
+  llvm::Expected<std::vector<OutputCheck>> checkOutputs();
+
+private:
+  DifferentialRun() = default;
+
+  mlir::OwningOpRef<mlir::ModuleOp> reference, generalized;
+  std::string source;
+  interp::InterpreterOptions options;
+  std::unique_ptr<interp::Interpreter> interpreter;
+  ReferenceBindings bindings;
+  /// Integer runtime arguments by position, as bound.
+  llvm::DenseMap<unsigned, int64_t> argValues;
+  std::optional<rt::Program> program;
+  std::unique_ptr<rt::Launch> launch;
+  std::vector<sim::TraceEvent> trace;
+};
+
+/// Prints a `check NAME: ... PASS|FAIL` line per output, then `PASS` or
+/// `FAIL` for them all; returns whether all passed.
+bool printChecks(llvm::raw_ostream &os, llvm::ArrayRef<OutputCheck> checks);
+
+} // namespace ktflow::check
+
+#endif // KTFLOW_CHECK_DIFFERENTIALRUN_H

@@ -1,0 +1,278 @@
+//===- DifferentialRun.cpp - A simulated run and its reference ------------===//
+//
+// This file binds a launch of a bundle and the reference interpreter to the
+// same arguments and inputs, computes the launch's roofline and compares the
+// outputs: what `ktflow run` does between compiling and printing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Check/DifferentialRun.h"
+#include "ktflow/Check/LaunchBinding.h"
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Support/CrashRecovery.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <random>
+
+using namespace llvm;
+using namespace ktflow;
+using namespace ktflow::check;
+
+/// "NAME=VALUE" split, or an error naming `flag`.
+static Expected<std::pair<StringRef, StringRef>> splitSpec(StringRef text,
+                                                           StringRef flag) {
+  auto [name, value] = text.split('=');
+  if (name.empty() || value.empty())
+    return createStringError("--%s expects NAME=VALUE, got '%s'",
+                             flag.str().c_str(), text.str().c_str());
+  return std::make_pair(name, value);
+}
+
+/// `message` prefixed by the assignment it is about.
+static Error about(StringRef flag, StringRef spec, const Twine &message) {
+  return createStringError("--" + flag + " " + spec + ": " + message);
+}
+
+/// The interpreter's name of a bundle tensor: "argN" is argument N,
+/// "litA" the memory at literal address A ("@A").
+static std::string interpreterName(StringRef symbol) {
+  if (symbol.consume_front("lit"))
+    return "@" + symbol.str();
+  symbol.consume_front("arg");
+  return symbol.str();
+}
+
+Expected<std::unique_ptr<DifferentialRun>>
+DifferentialRun::create(mlir::ModuleOp module, StringRef sourcePath,
+                        const interp::InterpreterOptions &options) {
+  std::unique_ptr<DifferentialRun> run(new DifferentialRun);
+  run->reference = module.clone();
+  if (auto buffer = MemoryBuffer::getFileOrSTDIN(sourcePath))
+    run->source = (*buffer)->getBuffer().str();
+  run->options = options;
+  run->interpreter =
+      std::make_unique<interp::Interpreter>(*run->reference, options);
+  if (Error e = run->interpreter->selectFunction())
+    return std::move(e);
+  run->interpreter->recoverArgumentNames(run->source);
+  return run;
+}
+
+DifferentialRun::~DifferentialRun() = default;
+
+mlir::LogicalResult DifferentialRun::prepareWorkCount(mlir::ModuleOp module,
+                                                      StringRef subject) {
+  generalized = module.clone();
+  CrashPhase phase("passes", subject);
+  mlir::PassManager pm(module.getContext());
+  pm.addPass(mlir::ktdf::createKTDFGeneralize());
+  return pm.run(*generalized);
+}
+
+Error DifferentialRun::load(const bundle::Bundle &bundle) {
+  auto loaded = rt::Program::loadBytes(bundle::writeBundle(bundle));
+  if (!loaded)
+    return loaded.takeError();
+  program.emplace(std::move(*loaded));
+  launch = std::make_unique<rt::Launch>(*program);
+  return Error::success();
+}
+
+Error DifferentialRun::bind(const bundle::Bundle &bundle,
+                            ArrayRef<std::string> arguments,
+                            ArrayRef<std::string> inputs, uint64_t seed) {
+  if (Error e = load(bundle))
+    return e;
+  if (Error e = bindArguments(arguments))
+    return e;
+  return bindInputs(inputs, seed);
+}
+
+Error DifferentialRun::bindArguments(ArrayRef<std::string> assignments) {
+  for (StringRef spec : assignments) {
+    auto nv = splitSpec(spec, "arg");
+    if (!nv)
+      return nv.takeError();
+    auto position = interpreter->resolveArgument(nv->first);
+    if (!position)
+      return about("arg", spec, toString(position.takeError()));
+    int64_t value;
+    if (nv->second.getAsInteger(10, value))
+      return about("arg", spec, "expected an integer");
+    if (Error e = interpreter->setScalar(nv->first, nv->second))
+      return about("arg", spec, toString(std::move(e)));
+    bindings.scalars.push_back({nv->first.str(), nv->second.str()});
+    argValues[*position] = value;
+    std::string symbol = "arg" + std::to_string(*position);
+    if (program->findRuntimeArg(symbol))
+      if (Error e = launch->setRuntimeArg(symbol, value))
+        return about("arg", spec, toString(std::move(e)));
+  }
+  ArrayRef<interp::ArgumentInfo> arguments = interpreter->getArguments();
+  for (const bundle::RuntimeArg &arg : program->getBundle().runtimeArgs) {
+    unsigned position = 0;
+    StringRef symbol = arg.name;
+    bool bound = llvm::any_of(argValues, [&](auto &bound) {
+      return "arg" + std::to_string(bound.first) == symbol;
+    });
+    if (!bound && symbol.starts_with("arg") &&
+        !symbol.drop_front(3).getAsInteger(10, position) &&
+        position < arguments.size()) {
+      const std::string &name = arguments[position].name;
+      return createStringError(
+          "runtime argument '%s' needs --arg %s=VALUE (a multiple of %lld, at "
+          "most %lld)",
+          name.c_str(), name.c_str(), (long long)arg.granularity,
+          (long long)arg.upperbound);
+    }
+  }
+  return Error::success();
+}
+
+Error DifferentialRun::bindInputs(ArrayRef<std::string> assignments,
+                                  uint64_t seed) {
+  StringMap<std::string> specs;
+  for (StringRef spec : assignments) {
+    auto nv = splitSpec(spec, "input");
+    if (!nv)
+      return nv.takeError();
+    if (nv->first.starts_with("@")) {
+      specs["lit" + nv->first.drop_front().str()] = nv->second.str();
+      continue;
+    }
+    auto position = interpreter->resolveArgument(nv->first);
+    if (!position)
+      return about("input", spec, toString(position.takeError()));
+    specs["arg" + std::to_string(*position)] = nv->second.str();
+  }
+  // Inputs are generated once and given to both executions.
+  std::mt19937_64 rng(seed);
+  const bundle::Bundle &b = program->getBundle();
+  for (uint32_t t = 0; t < b.tensors.size(); ++t) {
+    StringRef name = b.tensors[t].name;
+    std::string spec = specs.lookup(name);
+    if (b.tensors[t].role == bundle::TensorRole::Output && spec.empty())
+      continue;
+    auto shape = launch->getShape(t);
+    if (!shape)
+      return shape.takeError();
+    auto tensor = makeTensor(spec.empty() ? "random" : spec, b.tensors[t].elem,
+                             *shape, rng);
+    if (!tensor)
+      return createStringError("input '" + name +
+                               "': " + toString(tensor.takeError()));
+    if (Error e = launch->setTensor(t, toBytes(*tensor, b.tensors[t].elem)))
+      return e;
+    interp::InputSpec input = interp::InputSpec::fromTensor(*tensor);
+    if (Error e = interpreter->setInput(interpreterName(name), input))
+      return createStringError("input '" + name +
+                               "': " + toString(std::move(e)));
+    bindings.inputs.push_back({interpreterName(name), input});
+  }
+  return Error::success();
+}
+
+Expected<sim::SimStats>
+DifferentialRun::simulate(const sim::SimOptions &options) {
+  auto stats = launch->run(options, &trace);
+  if (!stats)
+    return createStringError("simulation failed: " +
+                             toString(stats.takeError()));
+  return stats;
+}
+
+Error DifferentialRun::writeTrace(StringRef path, const sim::SimStats &stats) {
+  return check::writeTrace(path, *program, *launch, stats, trace);
+}
+
+LaunchRoofline
+DifferentialRun::computeLaunchRoofline(const device::DeviceModel &model) const {
+  device::Roofline device(model);
+  LaunchRoofline roofline;
+  roofline.memory = computeRoofline(program->getBundle(), *launch, device);
+  for (auto func : generalized.get().getOps<mlir::func::FuncOp>())
+    if (func->hasAttr("grid"))
+      roofline.work = countWork(func, argValues);
+  roofline.computeCycles = roofline.work.cycles(device);
+  roofline.cycles = std::max(roofline.memory.cycles, roofline.computeCycles);
+  return roofline;
+}
+
+void ktflow::check::printRoofline(raw_ostream &os,
+                                  const LaunchRoofline &roofline,
+                                  uint64_t cycles) {
+  const RooflineBound &memory = roofline.memory;
+  os << "roofline: " << format("%.0f", roofline.cycles) << " cycles ("
+     << memory.bytes << " bytes of device memory at "
+     << format("%g", memory.bytesPerCycle)
+     << " B/cycle: " << format("%.0f", memory.cycles) << " cycles; "
+     << format("%.0f", roofline.work.total()) << " operations at the compute "
+     << "peaks: " << format("%.0f", roofline.computeCycles) << " cycles"
+     << (roofline.work.complete ? "" : ", some loops not counted") << ")\n";
+  os << "ratio: "
+     << format("%.2f", roofline.cycles > 0 ? cycles / roofline.cycles : 0)
+     << "x the roofline\n";
+}
+
+Expected<std::vector<OutputCheck>> DifferentialRun::checkOutputs() {
+  if (failed(interpreter->run()))
+    return createStringError("the reference interpreter failed");
+  const bundle::Bundle &b = program->getBundle();
+  std::vector<uint32_t> checked;
+  std::vector<std::string> names;
+  std::vector<interp::Tensor> expected;
+  for (uint32_t t = 0; t < b.tensors.size(); ++t) {
+    if (b.tensors[t].role == bundle::TensorRole::Input)
+      continue;
+    auto tensor = interpreter->getTensor(interpreterName(b.tensors[t].name));
+    if (!tensor)
+      return createStringError("cannot read output '" + b.tensors[t].name +
+                               "': " + toString(tensor.takeError()));
+    checked.push_back(t);
+    names.push_back(interpreterName(b.tensors[t].name));
+    expected.push_back(std::move(*tensor));
+  }
+  auto bounds = computeReorderBounds(*reference, source, options, bindings,
+                                     names, expected);
+  if (!bounds)
+    return createStringError("reorder bounds: " + toString(bounds.takeError()));
+  ArrayRef<interp::ArgumentInfo> arguments = interpreter->getArguments();
+  std::vector<OutputCheck> results;
+  for (auto [i, t] : llvm::enumerate(checked)) {
+    StringRef name = b.tensors[t].name;
+    auto bytes = launch->readTensor(t);
+    auto shape = launch->getShape(t);
+    if (!bytes || !shape) {
+      consumeError(bytes.takeError());
+      consumeError(shape.takeError());
+      return createStringError("cannot read output '" + name + "'");
+    }
+    OutputCheck check;
+    check.tensor = t;
+    check.result = compareOutput(expected[i], *bytes, b.tensors[t].elem, *shape,
+                                 (*bounds)[i]);
+    unsigned position = 0;
+    check.label = name.starts_with("lit") ? interpreterName(name) : name.str();
+    if (name.starts_with("arg") &&
+        !name.drop_front(3).getAsInteger(10, position) &&
+        position < arguments.size() && !arguments[position].name.empty())
+      check.label = arguments[position].name;
+    results.push_back(std::move(check));
+  }
+  return results;
+}
+
+bool ktflow::check::printChecks(raw_ostream &os, ArrayRef<OutputCheck> checks) {
+  bool allPass = true;
+  for (const OutputCheck &check : checks) {
+    os << "check " << check.label << ": " << check.result.summary
+       << (check.result.pass ? " PASS" : " FAIL") << "\n";
+    allPass &= check.result.pass;
+  }
+  os << (allPass ? "PASS" : "FAIL") << "\n";
+  return allPass;
+}

@@ -1,0 +1,126 @@
+//===- LaunchBinding.cpp - Bind and read a launch by tensor names ---------===//
+//
+// This file implements the bindings of `ktflow sim`: runtime arguments and
+// input tensors from command-line assignments, and the tensors of a finished
+// launch written as `.npy` files or printed, and its timeline.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Check/LaunchBinding.h"
+
+#include "ktflow/Check/Check.h"
+#include "ktflow/Interpreter/Npy.h"
+#include "ktflow/Machine/Values.h"
+#include "ktflow/Support/OutputFile.h"
+
+#include "llvm/Support/FileSystem.h"
+
+#include <random>
+
+using namespace llvm;
+using namespace ktflow;
+
+Error check::bindRuntimeArgs(rt::Launch &launch,
+                             ArrayRef<std::string> assignments) {
+  for (StringRef spec : assignments) {
+    auto [name, value] = spec.split('=');
+    int64_t v;
+    if (value.getAsInteger(10, v))
+      return createStringError("--arg expects NAME=INTEGER, got '" + spec +
+                               "'");
+    if (Error e = launch.setRuntimeArg(name, v))
+      return e;
+  }
+  return Error::success();
+}
+
+Expected<uint32_t> check::findTensor(const rt::Program &program, StringRef name,
+                                     StringRef flag) {
+  if (std::optional<uint32_t> t = program.findTensor(name))
+    return *t;
+  std::string prefix = flag.empty() ? "" : ("--" + flag + ": ").str();
+  return createStringError(prefix + "the kernel has no tensor '" + name + "'");
+}
+
+Error check::bindTensors(const rt::Program &program, rt::Launch &launch,
+                         ArrayRef<std::string> assignments, uint64_t seed) {
+  const bundle::Bundle &b = program.getBundle();
+  std::mt19937_64 rng(seed);
+  std::vector<bool> given(b.tensors.size(), false);
+  for (StringRef spec : assignments) {
+    auto [name, what] = spec.split('=');
+    auto t = findTensor(program, name, "");
+    if (!t)
+      return t.takeError();
+    if (what.empty())
+      return createStringError("--input expects NAME=SPEC, got '" + spec + "'");
+    auto shape = launch.getShape(*t);
+    if (!shape)
+      return shape.takeError();
+    machine::ElemType elem = b.tensors[*t].elem;
+    auto tensor = makeTensor(what, elem, *shape, rng);
+    if (!tensor)
+      return createStringError("input '" + name +
+                               "': " + toString(tensor.takeError()));
+    if (Error e = launch.setTensor(*t, toBytes(*tensor, elem)))
+      return e;
+    given[*t] = true;
+  }
+  for (size_t t = 0; t < b.tensors.size(); ++t)
+    if (!given[t] && b.tensors[t].role != bundle::TensorRole::Output)
+      return createStringError("input tensor '" + b.tensors[t].name +
+                               "' needs --input " + b.tensors[t].name +
+                               "=FILE.npy|random|zeros");
+  return Error::success();
+}
+
+Error check::writeTensor(const rt::Program &program, const rt::Launch &launch,
+                         uint32_t tensor, StringRef path) {
+  auto bytes = launch.readTensor(tensor);
+  if (!bytes)
+    return bytes.takeError();
+  auto shape = launch.getShape(tensor);
+  if (!shape)
+    return shape.takeError();
+  return interp::writeNpyFile(
+      path,
+      fromBytes(*bytes, program.getBundle().tensors[tensor].elem, *shape));
+}
+
+Error check::printTensor(raw_ostream &os, const rt::Program &program,
+                         const rt::Launch &launch, uint32_t tensor,
+                         StringRef name) {
+  auto bytes = launch.readTensor(tensor);
+  if (!bytes)
+    return bytes.takeError();
+  machine::ElemType elem = program.getBundle().tensors[tensor].elem;
+  unsigned width = machine::elemBytes(elem);
+  os << name << " =";
+  for (size_t i = 0; i < bytes->size() / width; ++i) {
+    if (i % 16 == 0)
+      os << "\n ";
+    os << " " << machine::loadElement(elem, bytes->data() + i * width);
+  }
+  os << "\n";
+  return Error::success();
+}
+
+void check::printLaunch(raw_ostream &os, const rt::Program &program,
+                        const rt::Launch &launch, const sim::SimStats &stats,
+                        StringRef note) {
+  const bundle::Bundle &b = program.getBundle();
+  os << "kernel " << b.kernel << " on " << b.device << note << "\n";
+  sim::printStats(os, b.machine, launch.getExecutable(), stats);
+}
+
+Error check::writeTrace(StringRef path, const rt::Program &program,
+                        const rt::Launch &launch, const sim::SimStats &stats,
+                        ArrayRef<sim::TraceEvent> trace) {
+  return writeOutputFile(
+      path,
+      [&](raw_ostream &os) {
+        sim::writeChromeTrace(os, program.getBundle().machine,
+                              launch.getExecutable(), stats, trace);
+      },
+      sys::fs::OF_Text);
+}
