@@ -1,10 +1,12 @@
 //===- Lowering.h - Shared state of the ScheduleIR lowering -----*- C++ -*-===//
 //
-// This file declares the pieces of --ktdf-to-dfir: KernelLowering (runtime
-// symbols, the grid over cores and lanes, buffers, FIFOs and sync
-// channels), ProgramBuilder (one unit instance's program: the loops and
-// address arithmetic its stages need, transfers, synchronisation) and the
-// compute-stage lowering (linalg on chunks to dfir vector ops).
+// This file declares the pieces of --ktdf-to-dfir: KernelLowering (the
+// grid over cores and lanes in KTDFToDFIR.cpp, tensors and runtime symbols
+// in KernelTensors.cpp, buffers, FIFOs and sync channels in
+// PipelineResources.cpp), ProgramBuilder (one unit instance's program: the
+// loops and address arithmetic its stages need, transfers,
+// synchronisation) and the compute-stage lowering (linalg on chunks to
+// dfir vector ops).
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,17 +117,44 @@ public:
                                            Value buffer) const;
 
 private:
+  // The kernel's tensors (KernelTensors.cpp).
   LogicalResult collectArguments();
+  /// One tensor per literal address of a view outside the scratchpad.
+  LogicalResult collectLiteralTensors();
   /// The type of the tensor at kernel argument `arg` or at literal address
   /// `literal`: as --ktdf-record-tensor-extents recorded it, else from the
   /// views at that address now.
   LogicalResult collectTensorType(StringRef symbol, BlockArgument arg,
                                   std::optional<int64_t> literal);
+  /// dfir.runtime_arg and dfir.tensor for every symbol collected.
+  void declareTensors(OpBuilder &b);
+
   LogicalResult planInstances();
+
+  // The pipelines' resources (PipelineResources.cpp).
   LogicalResult collectPipelines();
+  /// A pipeline's buffers and the channels between its own stages.
+  FailureOr<PipelineInfo> collectPipeline(PipelineOp op, unsigned index);
+  /// Other pipelines only read an exported buffer into a slot or buffer.
+  LogicalResult checkExportedReads();
   /// Channels from the stages writing exported buffers to their readers.
   void collectExportChannels();
-  void declare(OpBuilder &b);
+  /// Channels between stages of different pipelines that touch the same
+  /// scratchpad view.
+  void collectRegionChannels();
+  /// The bytes of the kernel's own scratchpad views (`ktdf.local`).
+  LogicalResult collectLocalBytes();
+  /// Where lane instance `li`'s region of memory `kind` starts when lanes
+  /// share it (`ktdf.scratchpad` sizes the regions), else 0.
+  int64_t laneBaseOf(StringRef kind, const LaneInstance &li) const;
+  /// Buffers, FIFOs and sync channels of every lane instance.
+  void declareResources(OpBuilder &b);
+  void declarePipelineResources(OpBuilder &b, const PipelineInfo &info,
+                                const LaneInstance &li);
+
+  /// The instance of device node `node` (named as in the first lane) that
+  /// serves lane instance `li`.
+  std::string nodeInstance(StringRef node, const LaneInstance &li) const;
   LogicalResult buildPrograms(OpBuilder &b);
 
   /// (unit a, unit b) of a lane instance -> FIFO symbol and entry bytes.

@@ -1,0 +1,202 @@
+//===- KernelTensors.cpp - The kernel's tensors in DataflowIR -------------===//
+//
+// This file gives the tensors a scheduled kernel reads and writes their
+// runtime symbols and declarations: a kernel argument used as the start
+// address of memory views becomes tensor `argN`, a runtime argument
+// `dfir.runtime_arg argN`, and the views at a literal address a tensor
+// `litADDR` of its own (literal tensors must not overlap). A tensor's type
+// is the one --ktdf-record-tensor-extents recorded, else the one its views
+// declare now; its role (input, output, inout) follows from the transfers
+// that read and write it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "ktflow/Analysis/TensorExtent.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::lowering;
+
+std::string KernelLowering::tensorOf(Value viewOffset) const {
+  if (auto it = tensorSymbols.find(viewOffset); it != tensorSymbols.end())
+    return it->second;
+  APInt literal;
+  if (matchPattern(viewOffset, m_ConstantInt(&literal)))
+    if (auto it = literalSymbols.find(literal.getSExtValue());
+        it != literalSymbols.end())
+      return it->second;
+  return "";
+}
+
+LogicalResult KernelLowering::collectArguments() {
+  Block &entry = func.front();
+  SmallVector<ParallelOp> parallels(entry.getOps<ParallelOp>());
+  if (parallels.size() != 1)
+    return func.emitError("a scheduled kernel has exactly one ktdf.parallel; "
+                          "run the mapping group first");
+  parallel = parallels.front();
+  if (!parallel.getNumInstances())
+    return parallel.emitError("the grid is not distributed; run "
+                              "--ktdf-distribute first");
+  for (BlockArgument arg : entry.getArguments()) {
+    std::string symbol = "arg" + std::to_string(arg.getArgNumber());
+    if (isa<ktdp::RuntimeArgType>(arg.getType())) {
+      runtimeSymbols[arg] = symbol;
+      continue;
+    }
+    for (Operation *user : arg.getUsers()) {
+      auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(user);
+      if (!view || view.getOffset() != arg)
+        return user->emitError("kernel argument ")
+               << arg.getArgNumber()
+               << " is used other than as the start address of a memory "
+                  "view; scalar arguments are not supported yet";
+      tensorSymbols[arg] = symbol;
+    }
+    if (tensorSymbols.count(arg) &&
+        failed(collectTensorType(symbol, arg, std::nullopt)))
+      return failure();
+  }
+  if (failed(collectLiteralTensors()))
+    return failure();
+  const ktflow::sched::Lane &lane0 = target.getLanes().front();
+  globalMemory = target.getInstanceName(target.getGlobalMemory(), 0, lane0);
+  return success();
+}
+
+LogicalResult KernelLowering::collectLiteralTensors() {
+  // Views at literal addresses: one tensor per address, which must not
+  // overlap another (the runtime places each tensor where it likes).
+  std::map<int64_t, ktdp::ConstructMemoryViewOp> literalViews;
+  parallel.walk([&](ktdp::ConstructMemoryViewOp view) {
+    APInt literal;
+    auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+    if (matchPattern(view.getOffset(), m_ConstantInt(&literal)) &&
+        !(space && space->kind == ktdp::MemoryKind::ct_local))
+      literalViews.insert({literal.getSExtValue(), view});
+  });
+  int64_t end = 0;
+  for (auto &[start, view] : literalViews) {
+    std::string symbol = "lit" + std::to_string(start);
+    if (failed(collectTensorType(symbol, {}, start)))
+      return failure();
+    if (start < end)
+      return view.emitError("the view at literal address ")
+             << start
+             << " overlaps the memory of another view at a literal "
+                "address; such aliasing is not supported yet";
+    end = start + tensorTypes[symbol].first.getNumElements();
+    literalSymbols[start] = symbol;
+  }
+  return success();
+}
+
+LogicalResult
+KernelLowering::collectTensorType(StringRef symbol, BlockArgument arg,
+                                  std::optional<int64_t> literal) {
+  auto &[type, dims] = tensorTypes[symbol];
+  if (!literal) {
+    if (auto recorded = func.getArgAttrOfType<TypeAttr>(arg.getArgNumber(),
+                                                        ktflow::kTensorAttr)) {
+      type = cast<RankedTensorType>(recorded.getValue());
+      if (auto positions = func.getArgAttrOfType<DenseI64ArrayAttr>(
+              arg.getArgNumber(), ktflow::kTensorDimsAttr))
+        dims.assign(positions.asArrayRef().begin(),
+                    positions.asArrayRef().end());
+      return success();
+    }
+  } else if (auto recorded = func->getAttrOfType<DictionaryAttr>(
+                 ktflow::kLiteralTensorsAttr)) {
+    if (auto entry = recorded.getAs<TypeAttr>(std::to_string(*literal))) {
+      type = cast<RankedTensorType>(entry.getValue());
+      return success();
+    }
+  }
+  FailureOr<ktflow::DeclaredTensorShape> shape = ktflow::getDeclaredTensorShape(
+      literal ? ktflow::getViewsAtLiteral(func, *literal)
+              : ktflow::getViewsAtArgument(func, arg));
+  if (failed(shape))
+    return failure();
+  type = RankedTensorType::get(shape->shape, shape->elementType);
+  if (literal && !type.hasStaticShape())
+    return func.emitError("views at literal address ")
+           << *literal << " need static sizes";
+  for (Value size : shape->dynamicSizes) {
+    auto extract = size.getDefiningOp<ktdp::RuntimeArgExtractOp>();
+    auto runtimeArg =
+        extract ? dyn_cast<BlockArgument>(extract.getInput()) : BlockArgument();
+    if (!runtimeArg)
+      return func.emitError("a dynamic size of the tensor ")
+             << symbol << " is not a runtime argument";
+    dims.push_back(runtimeArg.getArgNumber());
+  }
+  return success();
+}
+
+/// The role of a tensor the kernel reads, writes or both.
+static dfir::TensorRole roleOf(bool read, bool written) {
+  return written ? (read ? dfir::TensorRole::inout : dfir::TensorRole::output)
+                 : dfir::TensorRole::input;
+}
+
+void KernelLowering::declareTensors(OpBuilder &b) {
+  MLIRContext *ctx = func.getContext();
+  Location loc = func.getLoc();
+  Block &entry = func.front();
+  // Runtime arguments first: tensor dims name them.
+  for (BlockArgument arg : entry.getArguments())
+    if (auto type = dyn_cast<ktdp::RuntimeArgType>(arg.getType()))
+      dfir::RuntimeArgOp::create(
+          b, loc, runtimeSymbols[arg], type.getGranularity().value_or(1),
+          type.getUpperbound().value_or(int64_t(1) << 31));
+  for (BlockArgument arg : entry.getArguments()) {
+    auto it = tensorSymbols.find(arg);
+    if (it == tensorSymbols.end())
+      continue;
+    auto view = cast<ktdp::ConstructMemoryViewOp>(*arg.getUsers().begin());
+    bool read = false, written = false;
+    parallel.walk([&](DataTransferOp op) {
+      if (isa<ktdp::AccessTileType>(op.getSrc().getType()) &&
+          ktdp::getAccessTileView(op.getSrc()).getOffset() == arg)
+        read = true;
+      if (isa<ktdp::AccessTileType>(op.getDst().getType()) &&
+          ktdp::getAccessTileView(op.getDst()).getOffset() == arg)
+        written = true;
+    });
+    auto &[type, dimArgs] = tensorTypes[it->second];
+    SmallVector<Attribute> dims;
+    for (int64_t position : dimArgs)
+      dims.push_back(FlatSymbolRefAttr::get(
+          ctx, runtimeSymbols[entry.getArgument(position)]));
+    dfir::TensorOp::create(b, view.getLoc(), roleOf(read, written), it->second,
+                           type, globalMemory,
+                           dims.empty() ? ArrayAttr() : b.getArrayAttr(dims));
+  }
+  for (auto &entry : literalSymbols) {
+    const std::string &symbol = entry.second;
+    ktdp::ConstructMemoryViewOp view;
+    bool read = false, written = false;
+    parallel.walk([&](DataTransferOp op) {
+      for (auto [end, isSrc] : {std::make_pair(op.getSrc(), true),
+                                std::make_pair(op.getDst(), false)}) {
+        if (!isa<ktdp::AccessTileType>(end.getType()))
+          continue;
+        auto v = ktdp::getAccessTileView(end);
+        if (tensorOf(v.getOffset()) != symbol)
+          continue;
+        view = v;
+        (isSrc ? read : written) = true;
+      }
+    });
+    if (!view)
+      continue;
+    dfir::TensorOp::create(b, view.getLoc(), roleOf(read, written), symbol,
+                           tensorTypes[symbol].first, globalMemory,
+                           ArrayAttr());
+  }
+}

@@ -1,0 +1,272 @@
+//===- PipelineResources.cpp - Buffers, FIFOs and sync channels -----------===//
+//
+// This file collects and declares what the pipelines of a scheduled kernel
+// need per lane instance: their private buffers (N copies each, at their
+// offset in the lane's region of the scratchpad), the kernel's own
+// scratchpad views, one FIFO per pair of unit instances (as wide as its
+// widest slot), and the sync channels that order stages on different
+// units: one per buffer hand-over between two stages of a pipeline plus
+// one back for its N copies, one per hand-over of a buffer a pipeline
+// exports to a later one, and one between stages of different pipelines
+// that touch the same scratchpad view.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::lowering;
+
+/// The buffers a stage's transfers read and write.
+static void buffersOf(StageOp stage, llvm::SmallPtrSetImpl<Value> &reads,
+                      llvm::SmallPtrSetImpl<Value> &writes) {
+  stage.walk([&](DataTransferOp op) {
+    if (isa<MemRefType>(op.getSrc().getType()))
+      reads.insert(op.getSrc());
+    if (isa<MemRefType>(op.getDst().getType()))
+      writes.insert(op.getDst());
+  });
+}
+
+LogicalResult KernelLowering::collectPipelines() {
+  SmallVector<PipelineOp> ops;
+  parallel.walk([&](PipelineOp op) { ops.push_back(op); });
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    FailureOr<PipelineInfo> info = collectPipeline(op, index);
+    if (failed(info))
+      return failure();
+    pipelines.push_back(std::move(*info));
+  }
+  if (failed(checkExportedReads()))
+    return failure();
+  collectExportChannels();
+  collectRegionChannels();
+  return collectLocalBytes();
+}
+
+FailureOr<PipelineInfo> KernelLowering::collectPipeline(PipelineOp op,
+                                                        unsigned index) {
+  PipelineInfo info;
+  info.op = op;
+  info.index = index;
+  info.copies = op.getNumCopies();
+  std::string prefix = "p" + std::to_string(index);
+  unsigned b = 0;
+  for (auto priv : op.getBody().front().getOps<PrivateOp>()) {
+    auto type = dyn_cast<MemRefType>(priv.getType());
+    if (!type)
+      continue;
+    if (!priv.getOffset())
+      return priv.emitError("buffer has no offset; run "
+                            "--ktdf-allocate-scratchpad first");
+    info.buffers[priv.getResult()] = {
+        prefix + "_buf" + std::to_string(b++),
+        type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8)};
+  }
+  for (auto [i, result] : llvm::enumerate(op->getResults()))
+    if (PrivateOp priv = op.getExportedBuffer(i))
+      exported[result] = priv.getResult();
+  SmallVector<StageOp> stages(op.getBody().front().getOps<StageOp>());
+  for (StageOp stage : stages)
+    if (!stage.getUnit() || !target.findNode(*stage.getUnit()))
+      return stage.emitError("stage is not bound to a unit of the device; "
+                             "run --ktdf-route-transfers first");
+  // A stage that writes a buffer a later stage on another unit reads hands
+  // it over, and gets its N copies back.
+  unsigned c = 0;
+  for (auto [i, writer] : llvm::enumerate(stages)) {
+    llvm::SmallPtrSet<Value, 4> wReads, wWrites;
+    buffersOf(writer, wReads, wWrites);
+    for (StageOp reader : ArrayRef<StageOp>(stages).drop_front(i + 1)) {
+      llvm::SmallPtrSet<Value, 4> rReads, rWrites;
+      buffersOf(reader, rReads, rWrites);
+      bool handsOver =
+          llvm::any_of(wWrites, [&](Value v) { return rReads.contains(v); });
+      if (!handsOver || *writer.getUnit() == *reader.getUnit())
+        continue;
+      std::string id = std::to_string(c++);
+      info.channels.push_back({writer, reader, 0, prefix + "_full" + id});
+      info.channels.push_back({reader, writer,
+                               std::max<int64_t>(info.copies, 1),
+                               prefix + "_free" + id});
+    }
+  }
+  return info;
+}
+
+LogicalResult KernelLowering::checkExportedReads() {
+  // Exported buffers are filled by their own pipeline and only read by the
+  // others, into FIFO slots or buffers (what the export channels order).
+  for (auto &entry : exported)
+    for (Operation *user : entry.first.getUsers()) {
+      auto transfer = dyn_cast<DataTransferOp>(user);
+      if (!transfer || transfer.getSrc() != entry.first ||
+          transfer.getDst() == entry.first ||
+          isa<ktdp::AccessTileType>(transfer.getDst().getType()))
+        return user->emitError("a buffer exported by another pipeline can "
+                               "only be read into a FIFO slot or a buffer");
+    }
+  return success();
+}
+
+void KernelLowering::collectExportChannels() {
+  for (PipelineInfo &owner : pipelines) {
+    if (owner.op->getNumResults() == 0)
+      continue;
+    unsigned c = 0;
+    for (PipelineInfo &other : pipelines) {
+      if (&other == &owner)
+        continue;
+      for (auto reader : other.op.getBody().front().getOps<StageOp>()) {
+        llvm::SmallPtrSet<Value, 4> rReads, rWrites;
+        buffersOf(reader, rReads, rWrites);
+        for (auto writer : owner.op.getBody().front().getOps<StageOp>()) {
+          llvm::SmallPtrSet<Value, 4> wReads, wWrites;
+          buffersOf(writer, wReads, wWrites);
+          bool handsOver = llvm::any_of(rReads, [&](Value v) {
+            auto it = exported.find(v);
+            return it != exported.end() && wWrites.contains(it->second);
+          });
+          if (!handsOver || *writer.getUnit() == *reader.getUnit())
+            continue;
+          // One copy: the writer refills it only once the reader is done.
+          // A per-instance pipeline fills it once: nothing to hand back.
+          std::string id = std::to_string(c++);
+          std::string prefix = "p" + std::to_string(owner.index);
+          owner.channels.push_back(
+              {writer, reader, 0, prefix + "_xfull" + id, true});
+          if (!owner.op.getPerInstance())
+            owner.channels.push_back(
+                {reader, writer, 1, prefix + "_xfree" + id, true});
+        }
+      }
+    }
+  }
+}
+
+/// Whether `stage` moves data to or from one of the kernel's scratchpad
+/// (ct_local) views; sets `writes` when it writes one.
+static bool touchesScratchpadView(StageOp stage, bool &writes) {
+  bool touches = false;
+  stage.walk([&](DataTransferOp op) {
+    for (auto [end, isDst] : {std::make_pair(op.getSrc(), false),
+                              std::make_pair(op.getDst(), true)}) {
+      auto view = isa<ktdp::AccessTileType>(end.getType())
+                      ? ktdp::getAccessTileView(end)
+                      : nullptr;
+      auto space = view ? ktdp::normalizeMemorySpace(view.getMemorySpace())
+                        : std::nullopt;
+      if (space && space->kind == ktdp::MemoryKind::ct_local) {
+        touches = true;
+        writes |= isDst;
+      }
+    }
+  });
+  return touches;
+}
+
+void KernelLowering::collectRegionChannels() {
+  // Stages of different pipelines that touch the kernel's scratchpad views
+  // are ordered by a channel from the earlier to the later one.
+  unsigned r = 0;
+  for (size_t i = 0; i < pipelines.size(); ++i)
+    for (auto first : pipelines[i].op.getBody().front().getOps<StageOp>()) {
+      bool firstWrites = false;
+      if (!touchesScratchpadView(first, firstWrites))
+        continue;
+      for (size_t j = i + 1; j < pipelines.size(); ++j)
+        for (auto later : pipelines[j].op.getBody().front().getOps<StageOp>()) {
+          bool laterWrites = false;
+          if (!touchesScratchpadView(later, laterWrites) ||
+              !(firstWrites || laterWrites) ||
+              *first.getUnit() == *later.getUnit())
+            continue;
+          pipelines[i].regionChannels.push_back(
+              {first, later, 0, "local" + std::to_string(r++)});
+        }
+    }
+}
+
+LogicalResult KernelLowering::collectLocalBytes() {
+  auto local = func->getAttrOfType<DictionaryAttr>("ktdf.local");
+  if (!local)
+    return success();
+  for (NamedAttribute entry : local)
+    if (auto bytes = dyn_cast<IntegerAttr>(entry.getValue()))
+      localBytes[entry.getName().getValue()] = bytes.getInt();
+  // A lane's scratchpad views hold one grid point's data.
+  for (const LaneInstance &li : instances)
+    if (li.count > 1)
+      return parallel.emitError("a kernel with scratchpad (ct_local) views "
+                                "needs at most one grid point per lane; "
+                                "this device gives a lane ")
+             << li.count;
+  return success();
+}
+
+int64_t KernelLowering::laneBaseOf(StringRef kind,
+                                   const LaneInstance &li) const {
+  auto regions = func->getAttrOfType<DictionaryAttr>("ktdf.scratchpad");
+  auto node = *target.getModel().findByKind(kind);
+  if (target.getModel().getInstancesPerCore(node) <
+          static_cast<int64_t>(target.getLanes().size()) &&
+      regions)
+    if (auto size = regions.getAs<IntegerAttr>(kind))
+      return li.lane * size.getInt();
+  return 0;
+}
+
+void KernelLowering::declareResources(OpBuilder &b) {
+  Location loc = func.getLoc();
+  for (const LaneInstance &li : instances)
+    for (auto &entry : localBytes)
+      dfir::BufferOp::create(
+          b, loc, localOf(entry.getKey(), li), memoryOf(entry.getKey(), li),
+          entry.getValue(),
+          b.getI64IntegerAttr(laneBaseOf(entry.getKey(), li)));
+  for (const LaneInstance &li : instances)
+    for (const PipelineInfo &info : pipelines)
+      declarePipelineResources(b, info, li);
+  for (auto &[ends, entry] : fifos)
+    dfir::FifoOp::create(b, loc, entry.first, ends.first, ends.second,
+                         entry.second, IntegerAttr());
+}
+
+void KernelLowering::declarePipelineResources(OpBuilder &b,
+                                              const PipelineInfo &info,
+                                              const LaneInstance &li) {
+  Location loc = func.getLoc();
+  Block &body = PipelineOp(info.op).getBody().front();
+  for (auto priv : body.getOps<PrivateOp>()) {
+    auto type = dyn_cast<MemRefType>(priv.getType());
+    if (!type)
+      continue;
+    StringRef kind = getBufferMemoryKind(type);
+    auto [base, bytes] = info.buffers.lookup(priv.getResult());
+    dfir::BufferOp::create(
+        b, priv.getLoc(), perLane(base, li), memoryOf(kind, li),
+        bytes * info.copies,
+        b.getI64IntegerAttr(laneBaseOf(kind, li) + *priv.getOffset()));
+  }
+  // FIFOs: one per pair of unit instances, as wide as its widest slot;
+  // declared once every lane instance has named its slots.
+  for (auto priv : body.getOps<PrivateOp>()) {
+    auto type = dyn_cast<FifoSlotType>(priv.getType());
+    if (!type)
+      continue;
+    auto &entry = fifos[{nodeInstance(type.getSrc().getValue(), li),
+                         nodeInstance(type.getDst().getValue(), li)}];
+    if (entry.first.empty())
+      entry.first = "fifo" + std::to_string(fifos.size() - 1);
+    entry.second = std::max(entry.second, type.getSizeInBytes());
+  }
+  for (const Channel &ch : info.channels)
+    dfir::SyncOp::create(b, loc, perLane(ch.base, li), unitOf(ch.from, li),
+                         unitOf(ch.to, li));
+  for (const Channel &ch : info.regionChannels)
+    dfir::SyncOp::create(b, loc, perLane(ch.base, li), unitOf(ch.from, li),
+                         unitOf(ch.to, li));
+}
