@@ -1,0 +1,233 @@
+//===- KTDFTransferOps.cpp - The ktdf ops that move data ------------------===//
+//
+// This file implements the verifiers of the ScheduleIR ops that move data:
+// `ktdf.data_transfer` (which ends it connects, access tiles, buffers or
+// FIFO slots, the block it moves and where its indices and `rows` apply),
+// `ktdf.ind_data_transfer` (a gather or scatter through an index buffer),
+// and the FIFO reads and writes of compute stages (the slot's block type).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Dialect/KTDF/IR/KTDF.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+//===----------------------------------------------------------------------===//
+// DataTransferOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class EndKind { Tile, Buffer, Slot };
+} // namespace
+
+static std::optional<EndKind> classifyEnd(Type type) {
+  if (isa<ktdp::AccessTileType>(type))
+    return EndKind::Tile;
+  if (isa<MemRefType>(type))
+    return EndKind::Buffer;
+  if (isa<FifoSlotType>(type))
+    return EndKind::Slot;
+  return std::nullopt;
+}
+
+static int64_t numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n = ShapedType::isDynamic(d) ? ShapedType::kDynamic : n * d;
+  return n;
+}
+
+SmallVector<int64_t> DataTransferOp::getBlockShape() {
+  for (Type type : {getSrc().getType(), getDst().getType()})
+    if (auto slot = dyn_cast<FifoSlotType>(type))
+      return llvm::to_vector(slot.getShape());
+  for (Type type : {getSrc().getType(), getDst().getType()})
+    if (auto tile = dyn_cast<ktdp::AccessTileType>(type))
+      return llvm::to_vector(tile.getShape());
+  if (getSrcIndices().empty())
+    return llvm::to_vector(cast<MemRefType>(getSrc().getType()).getShape());
+  return llvm::to_vector(cast<MemRefType>(getDst().getType()).getShape());
+}
+
+/// Checks one buffer end against the block it moves.
+static LogicalResult verifyBufferEnd(DataTransferOp op, StringRef which,
+                                     MemRefType type, ValueRange indices,
+                                     ArrayRef<int64_t> block) {
+  if (!indices.empty()) {
+    if (indices.size() != static_cast<size_t>(type.getRank()))
+      return op.emitOpError("indexes its ")
+             << which << " with " << indices.size()
+             << " indices, but the buffer has rank " << type.getRank();
+    if (block.size() > static_cast<size_t>(type.getRank()))
+      return op.emitOpError("moves a block of rank ")
+             << block.size() << " within a " << which << " of rank "
+             << type.getRank();
+    ArrayRef<int64_t> trailing = type.getShape().take_back(block.size());
+    for (auto [b, d] : llvm::zip(block, trailing))
+      if (!ShapedType::isDynamic(b) && !ShapedType::isDynamic(d) && b > d)
+        return op.emitOpError("moves a block of ")
+               << b << " elements along a dimension of " << d << " in its "
+               << which;
+    return success();
+  }
+  int64_t have = numElements(type.getShape()), want = numElements(block);
+  if (!ShapedType::isDynamic(have) && !ShapedType::isDynamic(want) &&
+      have != want)
+    return op.emitOpError("moves a block of ")
+           << want << " elements but its " << which << " " << type << " holds "
+           << have;
+  return success();
+}
+
+/// An indexed access tile moves a block of a slot's shape starting at the
+/// indices within the tile: one index per dimension, and a slot at the
+/// other end.
+static LogicalResult verifyIndexedTiles(DataTransferOp op, EndKind src,
+                                        EndKind dst) {
+  for (auto [kind, type, indices] :
+       {std::make_tuple(src, op.getSrc().getType(), op.getSrcIndices()),
+        std::make_tuple(dst, op.getDst().getType(), op.getDstIndices())}) {
+    if (kind != EndKind::Tile || indices.empty())
+      continue;
+    auto tile = cast<ktdp::AccessTileType>(type);
+    if (indices.size() != static_cast<size_t>(tile.getRank()))
+      return op.emitOpError("indexes an access tile of rank ")
+             << tile.getRank() << " with " << indices.size() << " indices";
+    if (src != EndKind::Slot && dst != EndKind::Slot)
+      return op.emitOpError("an indexed access tile moves a FIFO slot's "
+                            "block");
+  }
+  return success();
+}
+
+/// The buffer and slot ends of a transfer hold the same element type.
+static LogicalResult verifyElementTypes(DataTransferOp op) {
+  Type elementType;
+  for (Type type : {op.getSrc().getType(), op.getDst().getType()}) {
+    Type elem;
+    if (auto m = dyn_cast<MemRefType>(type))
+      elem = m.getElementType();
+    else if (auto s = dyn_cast<FifoSlotType>(type))
+      elem = s.getElementType();
+    if (!elem)
+      continue;
+    if (elementType && elem != elementType)
+      return op.emitOpError("moves ")
+             << elementType << " elements into " << elem << " elements";
+    elementType = elem;
+  }
+  return success();
+}
+
+LogicalResult DataTransferOp::verify() {
+  std::optional<EndKind> src = classifyEnd(getSrc().getType());
+  std::optional<EndKind> dst = classifyEnd(getDst().getType());
+  if (!src || !dst)
+    return emitOpError("ends must be access tiles, memrefs or FIFO slots, "
+                       "got ")
+           << getSrc().getType() << " and " << getDst().getType();
+  if (*src == EndKind::Tile && *dst == EndKind::Tile)
+    return emitOpError("cannot move from one access tile to another; stage "
+                       "the data through a buffer");
+  if (*src == EndKind::Slot && *dst == EndKind::Slot)
+    return emitOpError("cannot move from one FIFO slot to another");
+  if (!getSrcIndices().empty() && *src == EndKind::Slot)
+    return emitOpError("only a buffer or access tile source can be indexed");
+  if (!getDstIndices().empty() && *dst == EndKind::Slot)
+    return emitOpError("only a buffer or access tile destination can be "
+                       "indexed");
+  if (failed(verifyIndexedTiles(*this, *src, *dst)))
+    return failure();
+  if (getRows()) {
+    bool tileEnd = (*src == EndKind::Tile && getSrcIndices().empty()) ||
+                   (*dst == EndKind::Tile && getDstIndices().empty());
+    Type tile = *src == EndKind::Tile ? getSrc().getType() : getDst().getType();
+    if (!tileEnd || (*src != EndKind::Buffer && *dst != EndKind::Buffer) ||
+        cast<ktdp::AccessTileType>(tile).getRank() < 2)
+      return emitOpError("'rows' limits a transfer between a whole access "
+                         "tile of rank 2 or more and a buffer");
+  }
+  if (*src == EndKind::Buffer && *dst == EndKind::Buffer &&
+      !getSrcIndices().empty() && !getDstIndices().empty())
+    return emitOpError("cannot infer the block shape when both buffers "
+                       "are indexed");
+  SmallVector<int64_t> block = getBlockShape();
+  if (failed(verifyElementTypes(*this)))
+    return failure();
+  if (auto m = dyn_cast<MemRefType>(getSrc().getType()))
+    if (failed(verifyBufferEnd(*this, "source", m, getSrcIndices(), block)))
+      return failure();
+  if (auto m = dyn_cast<MemRefType>(getDst().getType()))
+    if (failed(
+            verifyBufferEnd(*this, "destination", m, getDstIndices(), block)))
+      return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// IndDataTransferOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult IndDataTransferOp::verify() {
+  Value index = getSrcIndex() ? getSrcIndex() : getDstIndex();
+  if (!index || (getSrcIndex() && getDstIndex()))
+    return emitOpError("needs exactly one indexed end (a gather from the "
+                       "source or a scatter to the destination)");
+  auto indexType = cast<MemRefType>(index.getType());
+  if (indexType.getRank() != 1 ||
+      !(indexType.getElementType().isIndex() ||
+        isa<IntegerType>(indexType.getElementType())))
+    return emitOpError("index buffer must be a rank-1 memref of integers, "
+                       "got ")
+           << indexType;
+  auto indexed =
+      cast<MemRefType>(getSrcIndex() ? getSrc().getType() : getDst().getType());
+  auto plain =
+      cast<MemRefType>(getSrcIndex() ? getDst().getType() : getSrc().getType());
+  if (indexed.getElementType() != plain.getElementType())
+    return emitOpError("moves ")
+           << indexed.getElementType() << " elements into "
+           << plain.getElementType() << " elements";
+  if (indexed.getRank() != plain.getRank() || indexed.getRank() == 0)
+    return emitOpError("ends must have the same non-zero rank");
+  int64_t rows = plain.getShape().front(), count = indexType.getShape().front();
+  if (!ShapedType::isDynamic(rows) && !ShapedType::isDynamic(count) &&
+      rows != count)
+    return emitOpError("moves ")
+           << count << " indexed rows but the unindexed end has " << rows;
+  for (auto [a, b] : llvm::zip(indexed.getShape().drop_front(),
+                               plain.getShape().drop_front()))
+    if (!ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b)
+      return emitOpError("ends disagree in a row dimension (")
+             << a << " vs " << b << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FIFO reads and writes
+//===----------------------------------------------------------------------===//
+
+static LogicalResult verifyFifoBlock(Operation *op, Type valueType,
+                                     FifoSlotType slot) {
+  if (!op->getParentOfType<StageOp>())
+    return op->emitOpError("must be inside a ktdf.stage");
+  auto shaped = cast<ShapedType>(valueType);
+  // A scalar (rank-0 tensor) fills a one-element slot.
+  bool scalarInUnitSlot =
+      shaped.getRank() == 0 && slot.getShape() == ArrayRef<int64_t>{1};
+  if ((shaped.getShape() != slot.getShape() && !scalarInUnitSlot) ||
+      shaped.getElementType() != slot.getElementType())
+    return op->emitOpError("moves ")
+           << valueType << " through a slot of " << slot;
+  return success();
+}
+
+LogicalResult ReadFromFifoOp::verify() {
+  return verifyFifoBlock(*this, getResult().getType(), getSlot().getType());
+}
+
+LogicalResult WriteToFifoOp::verify() {
+  return verifyFifoBlock(*this, getValue().getType(), getSlot().getType());
+}
