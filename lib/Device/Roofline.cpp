@@ -109,6 +109,35 @@ Roofline::Roofline(const DeviceModel &model) {
     }
   }
 
+  // A unit joins the class of the first unit with its kind and table.
+  auto sameTable = [](llvm::ArrayRef<ThroughputEntry> a,
+                      llvm::ArrayRef<ThroughputEntry> b) {
+    return a.size() == b.size() &&
+           llvm::all_of(a, [&](const ThroughputEntry &entry) {
+             return llvm::any_of(b, [&](const ThroughputEntry &other) {
+               return other.opClass == entry.opClass &&
+                      other.dtype == entry.dtype &&
+                      other.perCycle == entry.perCycle;
+             });
+           });
+  };
+  for (const Node &node : model.getNodes()) {
+    if (!node.isCompute())
+      continue;
+    auto it = llvm::find_if(unitClasses, [&](const UnitClass &unitClass) {
+      return unitClass.kind == node.unit->kind &&
+             sameTable(unitClass.throughput, node.unit->throughput);
+    });
+    if (it == unitClasses.end()) {
+      it = unitClasses.insert(unitClasses.end(), UnitClass());
+      it->kind = node.unit->kind;
+      it->throughput.assign(node.unit->throughput.begin(),
+                            node.unit->throughput.end());
+    }
+    it->units.push_back(node.id);
+    it->instances += node.instances;
+  }
+
   for (const Scope &scope : model.getScopes())
     if (scope.interconnect)
       interconnects.push_back(
@@ -129,6 +158,13 @@ const ComputePeak *Roofline::getComputePeak(OpClass opClass,
     return peak.opClass == opClass && peak.dtype == dtype;
   });
   return it == computePeaks.end() ? nullptr : &*it;
+}
+
+double UnitClass::getPeak(OpClass opClass, mlir::Type dtype) const {
+  for (const ThroughputEntry &entry : throughput)
+    if (entry.opClass == opClass && entry.dtype == dtype)
+      return entry.perCycle * instances;
+  return 0;
 }
 
 std::optional<double> Roofline::getRidgePoint(OpClass opClass,

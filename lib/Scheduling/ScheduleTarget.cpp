@@ -10,9 +10,6 @@
 #include "ktflow/Scheduling/ScheduleTarget.h"
 #include "ktflow/Device/Target.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-
 using namespace mlir;
 using namespace ktflow;
 using namespace ktflow::sched;
@@ -241,21 +238,4 @@ std::optional<int64_t> ScheduleTarget::getSimdLanes(const Lane &lane,
     if (t == type)
       return n;
   return std::nullopt;
-}
-
-//===----------------------------------------------------------------------===//
-// Compute costs
-//===----------------------------------------------------------------------===//
-
-ktdf_arch::OpClass ktflow::sched::getComputeOpClass(Operation *op,
-                                                    Type &rateType) {
-  rateType = op->getNumResults() ? op->getResult(0).getType() : Type();
-  if (isa<arith::CmpFOp, arith::CmpIOp>(op))
-    rateType = op->getOperand(0).getType();
-  Dialect *dialect = op->getDialect();
-  if (isa<arith::DivFOp, math::ExpOp, math::LogOp, math::TanhOp, math::SqrtOp,
-          math::RsqrtOp, math::ErfOp>(op) ||
-      (dialect && dialect->getNamespace() == "spyreop"))
-    return ktdf_arch::OpClass::Transcendental;
-  return ktdf_arch::OpClass::Elementwise;
 }

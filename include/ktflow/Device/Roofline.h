@@ -1,9 +1,10 @@
 //===- Roofline.h - Peak rates of a device ----------------------*- C++ -*-===//
 //
 // This file declares Roofline: peak bytes per cycle at every memory, peak
-// operations per cycle per operation class and element type, and the peak
-// figures of the core interconnect. A cost model divides a kernel's bytes
-// and operations by these numbers to get a lower bound on its cycles.
+// operations per cycle per operation class and element type (for the whole
+// device and per unit class), and the peak figures of the core interconnect.
+// ktflow/Device/RooflineBound.h divides a kernel's bytes and operations by
+// these numbers to get a lower bound on its cycles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +37,26 @@ struct ComputePeak {
   double perDevice = 0;
 };
 
+/// The compute units that share a kind and a throughput table, taken
+/// together: an operation the class computes may run on any of its copies,
+/// so its peak for an (operation class, element type) is the sum over all of
+/// them.
+struct UnitClass {
+  /// The units' kind, for display.
+  std::string kind;
+  /// The unit templates of the class (a sub-core written out twice gives
+  /// two).
+  llvm::SmallVector<NodeId> units;
+  /// Copies of the units in the device.
+  int64_t instances = 0;
+  /// One unit's throughput table (explicit and default entries).
+  llvm::SmallVector<mlir::ktdf_arch::ThroughputEntry> throughput;
+
+  /// Operations per cycle of all copies together; 0 when the class does not
+  /// compute `opClass` on `dtype`.
+  double getPeak(mlir::ktdf_arch::OpClass opClass, mlir::Type dtype) const;
+};
+
 /// Peak figures of the links between core instances.
 struct InterconnectPeak {
   mlir::ktdf_arch::InterconnectSpec spec;
@@ -56,6 +77,10 @@ public:
   /// Null when no unit computes `opClass` on `dtype`.
   const ComputePeak *getComputePeak(mlir::ktdf_arch::OpClass opClass,
                                     mlir::Type dtype) const;
+
+  /// The classes of the compute units, in the order their first unit
+  /// appears in the description.
+  llvm::ArrayRef<UnitClass> getUnitClasses() const { return unitClasses; }
 
   /// Bytes per cycle all device memories (memory-tree roots) can exchange
   /// with the rest of the device.
@@ -78,6 +103,7 @@ public:
 private:
   llvm::SmallVector<MemoryPeak> memoryPeaks;
   llvm::SmallVector<ComputePeak> computePeaks;
+  llvm::SmallVector<UnitClass> unitClasses;
   llvm::SmallVector<std::pair<ScopeId, InterconnectPeak>> interconnects;
   double deviceBytes = 0;
   double coreBytes = 0;

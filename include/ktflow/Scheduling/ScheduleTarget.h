@@ -130,14 +130,6 @@ private:
   llvm::SmallVector<Lane, 2> lanes;
 };
 
-/// The class of a compute unit's throughput that `op` (a scalar op of a
-/// `linalg.generic` body) costs, as the simulator charges it: divisions,
-/// transcendental functions and spyreop activations are transcendental,
-/// everything else element-wise. `rateType` is the element type the rate is
-/// read for (a comparison's operand type, else the result type).
-mlir::ktdf_arch::OpClass getComputeOpClass(mlir::Operation *op,
-                                           mlir::Type &rateType);
-
 /// Cuts a legal route into hops. Fails (returning a reason) when a stretch
 /// between memories is not exactly one data mover, or a compute unit is
 /// not reached through exactly one load or store unit.

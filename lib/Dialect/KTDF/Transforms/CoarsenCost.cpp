@@ -12,6 +12,8 @@
 
 #include "Coarsening.h"
 
+#include "ktflow/Device/ComputeOpClass.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -110,7 +112,7 @@ static double genericCycles(const ktdf_arch::UnitSpec &unit,
     if (inner.getNumResults() != 1 || isa<arith::ConstantOp>(inner))
       continue;
     Type rateType;
-    auto cls = ktflow::sched::getComputeOpClass(&inner, rateType);
+    auto cls = ktflow::device::getComputeOpClass(&inner, rateType);
     if (&inner != combine) {
       cost += charge(cls, rateType, elements);
       continue;

@@ -21,10 +21,10 @@
 
 #include "StreamTiler.h"
 
+#include "ktflow/Device/ComputeOpClass.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
-#include "ktflow/Scheduling/CostModel.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-
+#include "ktflow/Scheduling/CostModel.h"
 
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFTILESTREAMS
@@ -83,7 +83,7 @@ LogicalResult StreamTiler::chooseWidth() {
     for (Block &block : op->getRegions().front())
       for (Operation &inner : block.without_terminator()) {
         Type t;
-        auto cls = ktflow::sched::getComputeOpClass(&inner, t);
+        auto cls = ktflow::device::getComputeOpClass(&inner, t);
         query.opRates.push_back(
             t ? unit.getThroughput(cls, t).value_or(1) : 1);
       }

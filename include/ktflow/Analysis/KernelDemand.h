@@ -1,0 +1,46 @@
+//===- KernelDemand.h - What a KTIR kernel must do --------------*- C++ -*-===//
+//
+// This file declares the count behind the roofline bound
+// (ktflow/Device/RooflineBound.h), taken from the kernel as the user wrote
+// it, before any pass rewrites it: its operations by class and element type,
+// each once per element it produces (a reduction per element it folds, a
+// matrix product per multiply-accumulate), over every grid point and loop
+// iteration; the bytes of the device-memory tensors it loads and stores; its
+// smallest loaded and stored tiles; and the longest chain of operations from
+// a load to a store. Loop bounds, branch conditions and view addresses are
+// evaluated from constants, tile ids and the scalar arguments given; nothing
+// is simulated and no data is read.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_ANALYSIS_KERNELDEMAND_H
+#define KTFLOW_ANALYSIS_KERNELDEMAND_H
+
+#include "ktflow/Device/RooflineBound.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace ktflow {
+
+/// Integer values of scalar arguments (index, integer or runtime_arg) by
+/// position.
+using ScalarArgs = llvm::DenseMap<unsigned, int64_t>;
+
+/// Counts what `kernel` must do over its whole launch grid.
+device::KernelDemand countKernelDemand(mlir::func::FuncOp kernel,
+                                       const ScalarArgs &args);
+
+/// The kernel of `module`: its only function with a `grid`, else its only
+/// function with a body; null when there is no such single function.
+mlir::func::FuncOp findKernel(mlir::ModuleOp module);
+
+/// The compute operations on the longest dependence chain from a load to a
+/// store of `kernel` (one per operation as written, loop-carried values
+/// not followed).
+unsigned countLongestChain(mlir::func::FuncOp kernel);
+
+} // namespace ktflow
+
+#endif // KTFLOW_ANALYSIS_KERNELDEMAND_H

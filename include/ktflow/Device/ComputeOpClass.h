@@ -1,0 +1,31 @@
+//===- ComputeOpClass.h - What a compute unit charges an op -----*- C++ -*-===//
+//
+// This file declares the one mapping from a KTIR compute operation (arith,
+// math or spyreop, on a scalar or a tensor) to the throughput class and
+// element type whose rate a compute unit charges for it. The scheduler's
+// cost estimates and the roofline count both ask it, so the two charge an
+// operation the way the simulator does (machine::scalarOpClass on the
+// lowered instructions).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_DEVICE_COMPUTEOPCLASS_H
+#define KTFLOW_DEVICE_COMPUTEOPCLASS_H
+
+#include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
+
+#include "mlir/IR/Operation.h"
+
+namespace ktflow::device {
+
+/// The class of a compute unit's throughput that `op` costs: divisions,
+/// transcendental functions and spyreop activations are transcendental,
+/// everything else element-wise. `rateType` is the element type the rate is
+/// read for: a comparison's operand type, else the result type (the element
+/// type of a tensor result), null for an op without results.
+mlir::ktdf_arch::OpClass getComputeOpClass(mlir::Operation *op,
+                                           mlir::Type &rateType);
+
+} // namespace ktflow::device
+
+#endif // KTFLOW_DEVICE_COMPUTEOPCLASS_H

@@ -1,0 +1,405 @@
+//===- KernelDemand.cpp - What a KTIR kernel must do ----------------------===//
+//
+// This file walks a kernel as written once per grid point, following its
+// control flow with the index arithmetic evaluated (tile ids, constants, the
+// scalar arguments given), and adds up what every executed op demands: its
+// element operations (OperationCount.h), and for views, tiles, loads and
+// stores the device-memory tensors they touch and the tiles they move.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Analysis/KernelDemand.h"
+
+#include "OperationCount.h"
+
+#include "ktflow/Analysis/TensorExtent.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace ktflow;
+
+namespace {
+
+/// Ops the walk visits before it gives up on a kernel (about a second).
+constexpr uint64_t kMaxVisits = uint64_t(1) << 26;
+/// Grid points the walk visits.
+constexpr int64_t kMaxTiles = int64_t(1) << 20;
+
+/// A tensor of device memory: the argument at `position`, or the memory at
+/// literal address `address`.
+using TensorKey = std::pair<bool /*literal*/, int64_t>;
+
+struct TensorUse {
+  TensorExtentBuilder extent;
+  unsigned elementBytes = 0;
+  bool loaded = false, stored = false;
+};
+
+class DemandCounter {
+public:
+  DemandCounter(func::FuncOp kernel, const ScalarArgs &args)
+      : kernel(kernel), args(args) {}
+
+  /// Walks the kernel for the grid point `ids`.
+  void countTile(ArrayRef<int64_t> ids) {
+    env.clear();
+    tileIds = ids;
+    walk(kernel.getBody().front());
+  }
+
+  device::KernelDemand finish() {
+    for (auto &[key, use] : tensors) {
+      if (use.extent.empty())
+        continue;
+      uint64_t bytes = static_cast<uint64_t>(use.extent.get().numElements) *
+                       use.elementBytes;
+      if (use.loaded)
+        demand.bytesRead += bytes;
+      if (use.stored)
+        demand.bytesWritten += bytes;
+    }
+    demand.chain = countLongestChain(kernel);
+    return std::move(demand);
+  }
+
+  device::KernelDemand demand;
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Index values
+  //===--------------------------------------------------------------------===//
+
+  std::optional<int64_t> value(Value v) {
+    if (auto it = env.find(v); it != env.end())
+      return it->second;
+    APInt constant;
+    if (matchPattern(v, m_ConstantInt(&constant)))
+      return constant.getSExtValue();
+    if (auto arg = dyn_cast<BlockArgument>(v);
+        arg && arg.getOwner() == &kernel.getBody().front())
+      if (auto it = args.find(arg.getArgNumber()); it != args.end())
+        return it->second;
+    return std::nullopt;
+  }
+
+  static std::optional<int64_t> binary(Operation *op, int64_t a, int64_t b) {
+    if (isa<arith::AddIOp>(op))
+      return a + b;
+    if (isa<arith::SubIOp>(op))
+      return a - b;
+    if (isa<arith::MulIOp>(op))
+      return a * b;
+    if (b != 0) {
+      if (isa<arith::DivUIOp, arith::DivSIOp>(op))
+        return a / b;
+      if (isa<arith::RemUIOp, arith::RemSIOp>(op))
+        return a % b;
+      if (isa<arith::CeilDivSIOp, arith::CeilDivUIOp>(op))
+        return llvm::divideCeilSigned(a, b);
+      if (isa<arith::FloorDivSIOp>(op))
+        return llvm::divideFloorSigned(a, b);
+    }
+    if (isa<arith::MinSIOp, arith::MinUIOp>(op))
+      return std::min(a, b);
+    if (isa<arith::MaxSIOp, arith::MaxUIOp>(op))
+      return std::max(a, b);
+    if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+      using P = arith::CmpIPredicate;
+      auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+      switch (cmp.getPredicate()) {
+      case P::eq:
+        return a == b;
+      case P::ne:
+        return a != b;
+      case P::slt:
+        return a < b;
+      case P::sle:
+        return a <= b;
+      case P::sgt:
+        return a > b;
+      case P::sge:
+        return a >= b;
+      case P::ult:
+        return ua < ub;
+      case P::ule:
+        return ua <= ub;
+      case P::ugt:
+        return ua > ub;
+      case P::uge:
+        return ua >= ub;
+      }
+    }
+    return std::nullopt;
+  }
+
+  /// Records the value of an integer or index op whose operands are known.
+  void evaluate(Operation *op) {
+    if (auto id = dyn_cast<ktdp::GetComputeTileIdOp>(op)) {
+      for (auto [r, result] : llvm::enumerate(id.getResults()))
+        env[result] = r < tileIds.size() ? tileIds[r] : 0;
+      return;
+    }
+    if (op->getNumResults() != 1 || !op->getResult(0).getType().isIntOrIndex())
+      return;
+    Value result = op->getResult(0);
+    if (auto extract = dyn_cast<ktdp::RuntimeArgExtractOp>(op)) {
+      if (auto v = value(extract.getInput()))
+        env[result] = *v;
+      return;
+    }
+    if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op)) {
+      if (auto v = value(op->getOperand(0)))
+        env[result] = *v;
+      return;
+    }
+    if (auto select = dyn_cast<arith::SelectOp>(op)) {
+      if (auto c = value(select.getCondition()))
+        if (auto v = value(*c ? select.getTrueValue() : select.getFalseValue()))
+          env[result] = *v;
+      return;
+    }
+    if (auto apply = dyn_cast<affine::AffineApplyOp>(op)) {
+      SmallVector<Attribute> operands;
+      for (Value operand : apply.getMapOperands()) {
+        auto v = value(operand);
+        if (!v)
+          return;
+        operands.push_back(
+            IntegerAttr::get(IndexType::get(op->getContext()), *v));
+      }
+      SmallVector<Attribute> folded;
+      if (succeeded(apply.getAffineMap().constantFold(operands, folded)))
+        env[result] = cast<IntegerAttr>(folded.front()).getInt();
+      return;
+    }
+    if (op->getNumOperands() != 2)
+      return;
+    auto a = value(op->getOperand(0)), b = value(op->getOperand(1));
+    if (a && b)
+      if (auto r = binary(op, *a, *b))
+        env[result] = *r;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Control flow
+  //===--------------------------------------------------------------------===//
+
+  void walk(Block &block) {
+    for (Operation &op : block) {
+      if (stopped)
+        return;
+      visit(&op);
+    }
+  }
+
+  /// Sets `results` to the known values `terminator` yields.
+  void bindYielded(Operation *terminator, ValueRange results) {
+    for (auto [result, yielded] : llvm::zip(results, terminator->getOperands()))
+      if (auto v = value(yielded))
+        env[result] = *v;
+      else
+        env.erase(result);
+  }
+
+  void walkFor(scf::ForOp loop) {
+    auto lb = value(loop.getLowerBound()), ub = value(loop.getUpperBound()),
+         step = value(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0) {
+      demand.addGap("loops whose bounds are not known (pass the scalar "
+                    "arguments they depend on)");
+      return;
+    }
+    for (auto [arg, init] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
+      if (auto v = value(init))
+        env[arg] = *v;
+    for (int64_t iv = *lb; iv < *ub && !stopped; iv += *step) {
+      env[loop.getInductionVar()] = iv;
+      walk(*loop.getBody());
+      bindYielded(loop.getBody()->getTerminator(), loop.getRegionIterArgs());
+    }
+    bindYielded(loop.getBody()->getTerminator(), loop.getResults());
+  }
+
+  void walkIf(scf::IfOp branch) {
+    auto condition = value(branch.getCondition());
+    if (!condition) {
+      demand.addGap("branches whose condition is not known");
+      return;
+    }
+    Region &taken =
+        *condition ? branch.getThenRegion() : branch.getElseRegion();
+    if (taken.empty())
+      return;
+    walk(taken.front());
+    bindYielded(taken.front().getTerminator(), branch.getResults());
+  }
+
+  void visit(Operation *op) {
+    if (++visits > kMaxVisits) {
+      demand.addGap("the rest of the kernel (the count stops after 2^26 "
+                    "operations)");
+      stopped = true;
+      return;
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      return walkFor(loop);
+    if (auto branch = dyn_cast<scf::IfOp>(op))
+      return walkIf(branch);
+    if (isa<scf::WhileOp>(op))
+      return demand.addGap("scf.while loops");
+    if (isa<func::CallOp>(op))
+      return demand.addGap("called functions");
+    if (isa<ktdp::InterTileReduceOp>(op))
+      return demand.addGap("the combining of inter-tile reductions");
+    if (auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(op))
+      return noteView(view);
+    if (isa<ktdp::ConstructDistributedMemoryViewOp>(op)) {
+      auto &bases = viewBases[op->getResult(0)];
+      bases.clear();
+      for (Value part : op->getOperands())
+        llvm::append_range(bases, viewBases.lookup(part));
+      return;
+    }
+    if (auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(op)) {
+      tileBases[tile.getResult()] = viewBases.lookup(tile.getBase());
+      return;
+    }
+    if (auto tile = dyn_cast<ktdp::ConstructIndirectAccessTileOp>(op)) {
+      tileBases[tile.getResult()] = viewBases.lookup(tile.getBase());
+      // The index views are read to find the coordinates.
+      for (Value indices : tile.getIndirectMemrefs())
+        for (TensorKey key : viewBases.lookup(indices))
+          tensors[key].loaded = true;
+      return;
+    }
+    if (auto load = dyn_cast<ktdp::LoadOp>(op))
+      return noteAccess(load.getAccessTile(), load.getType(), /*store=*/false);
+    if (auto store = dyn_cast<ktdp::StoreOp>(op))
+      return noteAccess(store.getAccessTile(), store.getDataTile().getType(),
+                        /*store=*/true);
+    countOperations(op, demand);
+    evaluate(op);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Device-memory tensors
+  //===--------------------------------------------------------------------===//
+
+  /// The tensor an address points into and the offset (in elements) it
+  /// points at: an argument plus known values, or a literal.
+  std::optional<std::pair<TensorKey, int64_t>> resolveAddress(Value address) {
+    if (auto arg = dyn_cast<BlockArgument>(address);
+        arg && arg.getOwner() == &kernel.getBody().front())
+      return std::make_pair(TensorKey{false, arg.getArgNumber()}, 0);
+    APInt literal;
+    if (matchPattern(address, m_ConstantInt(&literal)))
+      return std::make_pair(TensorKey{true, literal.getSExtValue()}, 0);
+    if (auto add = address.getDefiningOp<arith::AddIOp>())
+      for (auto [base, offset] : {std::make_pair(add.getLhs(), add.getRhs()),
+                                  std::make_pair(add.getRhs(), add.getLhs())})
+        if (auto resolved = resolveAddress(base))
+          if (auto v = value(offset); v && !resolved->first.first)
+            return std::make_pair(resolved->first, resolved->second + *v);
+    return std::nullopt;
+  }
+
+  void noteView(ktdp::ConstructMemoryViewOp view) {
+    SmallVector<TensorKey, 1> &bases = viewBases[view.getResult()];
+    bases.clear();
+    if (view.getMemorySpaceInterface().getMemoryKind() !=
+        ktdp::MemoryKind::global)
+      return;
+    auto address = resolveAddress(view.getOffset());
+    std::optional<ViewFootprint> footprint;
+    if (address)
+      footprint = getViewFootprint(view, address->second,
+                                   [&](Value v) { return value(v); });
+    std::string message;
+    if (!footprint) {
+      demand.addGap("the tensors of views whose address or sizes are not "
+                    "known");
+      return;
+    }
+    TensorUse &use = tensors[address->first];
+    if (!use.extent.add(*footprint, message)) {
+      demand.addGap("the tensors of views that reach outside them");
+      return;
+    }
+    auto type = cast<MemRefType>(view.getType());
+    use.elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
+    bases.push_back(address->first);
+  }
+
+  void noteAccess(Value tile, Type tensorType, bool store) {
+    SmallVector<TensorKey, 1> bases = tileBases.lookup(tile);
+    if (bases.empty())
+      return;
+    for (TensorKey key : bases)
+      (store ? tensors[key].stored : tensors[key].loaded) = true;
+    auto shaped = cast<ShapedType>(tensorType);
+    if (!shaped.hasStaticShape())
+      return;
+    uint64_t bytes = static_cast<uint64_t>(shaped.getNumElements()) *
+                     ((shaped.getElementTypeBitWidth() + 7) / 8);
+    std::optional<uint64_t> &smallest =
+        store ? demand.smallestStore : demand.smallestLoad;
+    smallest = std::min(smallest.value_or(bytes), bytes);
+  }
+
+  func::FuncOp kernel;
+  const ScalarArgs &args;
+  ArrayRef<int64_t> tileIds;
+  DenseMap<Value, int64_t> env;
+  DenseMap<Value, SmallVector<TensorKey, 1>> viewBases, tileBases;
+  std::map<TensorKey, TensorUse> tensors;
+  uint64_t visits = 0;
+  bool stopped = false;
+};
+
+} // namespace
+
+device::KernelDemand ktflow::countKernelDemand(func::FuncOp kernel,
+                                               const ScalarArgs &args) {
+  DemandCounter counter(kernel, args);
+  FailureOr<std::optional<SmallVector<int64_t>>> grid =
+      ktdp::getLaunchGrid(kernel);
+  if (failed(grid)) {
+    counter.demand.addGap("the kernel (its grid is malformed)");
+    return counter.finish();
+  }
+  // A kernel without a grid is one tile.
+  SmallVector<int64_t> extents = grid->value_or(SmallVector<int64_t>{1});
+  int64_t tiles = ktdp::getNumTiles(extents);
+  if (tiles > kMaxTiles)
+    counter.demand.addGap("grid points past the first 2^20");
+  for (int64_t t = 0; t < std::min(tiles, kMaxTiles); ++t)
+    counter.countTile(ktdp::delinearizeTileId(t, extents));
+  return counter.finish();
+}
+
+func::FuncOp ktflow::findKernel(ModuleOp module) {
+  func::FuncOp withGrid, withBody;
+  unsigned grids = 0, bodies = 0;
+  module.walk([&](func::FuncOp fn) {
+    if (fn.isExternal())
+      return;
+    ++bodies;
+    withBody = fn;
+    if (fn->hasAttr(ktdp::kGridAttrName)) {
+      ++grids;
+      withGrid = fn;
+    }
+  });
+  if (grids == 1)
+    return withGrid;
+  return grids == 0 && bodies == 1 ? withBody : func::FuncOp();
+}

@@ -1,0 +1,191 @@
+//===- OperationCount.cpp - The arithmetic of one KTIR op -----------------===//
+//
+// This file charges the compute operations of a kernel as written, for the
+// roofline count: element-wise and transcendental ops per element they
+// produce, reductions per element they fold at the folded value's type (a
+// 16-bit reduction's wider accumulator is the unit's own affair), matrix
+// products per multiply-accumulate; and finds the longest chain of them
+// between a load and a store.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OperationCount.h"
+
+#include "ktflow/Analysis/KernelDemand.h"
+#include "ktflow/Device/ComputeOpClass.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace ktflow;
+using ktdf_arch::OpClass;
+
+bool ktflow::isComputeOp(Operation *op) {
+  StringRef dialect = op->getName().getDialectNamespace();
+  if (dialect != "arith" && dialect != "math" && dialect != "spyreop")
+    return false;
+  if (op->getNumResults() == 0 ||
+      isa<arith::ConstantOp, arith::BitcastOp, arith::IndexCastOp,
+          arith::IndexCastUIOp>(op))
+    return false;
+  auto isIndex = [](Type type) {
+    return isa<IndexType>(getElementTypeOrSelf(type));
+  };
+  return llvm::none_of(op->getOperandTypes(), isIndex) &&
+         llvm::none_of(op->getResultTypes(), isIndex);
+}
+
+/// Elements of `type`: 1 for a scalar, none for a dynamic shape.
+static std::optional<double> numElements(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped)
+    return 1;
+  if (!shaped.hasStaticShape())
+    return std::nullopt;
+  return static_cast<double>(shaped.getNumElements());
+}
+
+/// The body op of a reduction that folds a value into an output: one of
+/// its operands is an output's block argument. Returns the type of the
+/// value it folds (its first other operand), or null.
+static Type foldedType(linalg::LinalgOp op, Operation &inner) {
+  Block *body = op.getBlock();
+  Value accumulator;
+  for (Value operand : inner.getOperands())
+    if (auto arg = dyn_cast<BlockArgument>(operand);
+        arg && arg.getOwner() == body &&
+        arg.getArgNumber() >= op.getNumDpsInputs())
+      accumulator = operand;
+  if (!accumulator)
+    return {};
+  for (Value operand : inner.getOperands())
+    if (operand != accumulator)
+      return getElementTypeOrSelf(operand.getType());
+  return getElementTypeOrSelf(accumulator.getType());
+}
+
+static bool countLinalg(linalg::LinalgOp op, device::KernelDemand &demand) {
+  double iterations = 1;
+  for (int64_t range : op.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range)) {
+      demand.addGap("linalg operations of dynamic shape");
+      return false;
+    }
+    iterations *= static_cast<double>(range);
+  }
+  if (isa<linalg::ContractionOpInterface>(op.getOperation())) {
+    Type type = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
+    demand.addOperations(OpClass::Matrix, type, iterations);
+    return true;
+  }
+  bool reduces = op.getNumReductionLoops() > 0;
+  for (Operation &inner : op.getBlock()->without_terminator()) {
+    if (!isComputeOp(&inner))
+      continue;
+    Type type;
+    OpClass cls = device::getComputeOpClass(&inner, type);
+    if (Type folded = reduces ? foldedType(op, inner) : Type()) {
+      cls = OpClass::Reduction;
+      type = folded;
+    }
+    demand.addOperations(cls, type, iterations);
+  }
+  return true;
+}
+
+bool ktflow::countOperations(Operation *op, device::KernelDemand &demand) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return countLinalg(linalgOp, demand);
+  if (!isComputeOp(op))
+    return true;
+  std::optional<double> elements = numElements(op->getResult(0).getType());
+  if (!elements) {
+    demand.addGap("operations on tensors of dynamic shape");
+    return false;
+  }
+  Type type;
+  OpClass cls = device::getComputeOpClass(op, type);
+  demand.addOperations(cls, type, *elements);
+  return true;
+}
+
+namespace {
+/// The depth of every value: compute ops on its longest chain since a load.
+class ChainLength {
+public:
+  unsigned longest = 0;
+
+  void visit(Block &block) {
+    for (Operation &op : block)
+      visit(&op);
+  }
+
+private:
+  unsigned of(Value value) const { return depth.lookup(value); }
+
+  /// The deepest value the terminators of `op`'s regions yield.
+  unsigned yielded(Operation *op) const {
+    unsigned deepest = 0;
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
+          for (Value value : block.back().getOperands())
+            deepest = std::max(deepest, of(value));
+    return deepest;
+  }
+
+  void visit(Operation *op) {
+    unsigned in = 0;
+    for (Value operand : op->getOperands())
+      in = std::max(in, of(operand));
+    if (auto store = dyn_cast<ktdp::StoreOp>(op)) {
+      longest = std::max(longest, of(store.getDataTile()));
+      return;
+    }
+    if (isa<ktdp::LoadOp>(op))
+      return;
+    unsigned out = in;
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      if (isa<linalg::ContractionOpInterface>(op)) {
+        out = in + 1;
+      } else {
+        // Block arguments stand for the operands, in order.
+        Block *body = linalgOp.getBlock();
+        for (auto [arg, operand] :
+             llvm::zip(body->getArguments(), op->getOperands()))
+          depth[arg] = of(operand);
+        visit(*body);
+        out = yielded(op);
+      }
+    } else if (isComputeOp(op)) {
+      out = in + 1;
+    } else if (op->getNumRegions() > 0) {
+      // Loop-carried values start at their initial values' depth; a
+      // second iteration's longer chain is not followed.
+      if (auto loop = dyn_cast<scf::ForOp>(op))
+        for (auto [arg, init] :
+             llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
+          depth[arg] = of(init);
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          visit(block);
+      out = std::max(in, yielded(op));
+    }
+    for (Value result : op->getResults())
+      depth[result] = out;
+  }
+
+  DenseMap<Value, unsigned> depth;
+};
+} // namespace
+
+unsigned ktflow::countLongestChain(func::FuncOp kernel) {
+  ChainLength chain;
+  for (Block &block : kernel.getBody())
+    chain.visit(block);
+  return chain.longest;
+}

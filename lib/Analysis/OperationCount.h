@@ -1,0 +1,35 @@
+//===- OperationCount.h - The arithmetic of one KTIR op ---------*- C++ -*-===//
+//
+// This file declares how the roofline count charges one operation of a
+// kernel as written: which ops compute (arith, math and spyreop ops on
+// floats and integers, linalg ops by their bodies) and how many element
+// operations of which class and element type one execution of them is.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_ANALYSIS_OPERATIONCOUNT_H
+#define KTFLOW_LIB_ANALYSIS_OPERATIONCOUNT_H
+
+#include "ktflow/Device/RooflineBound.h"
+
+#include "mlir/IR/Operation.h"
+
+namespace ktflow {
+
+/// Whether `op` is an arith, math or spyreop operation a compute unit
+/// performs: not a constant, a bitcast or index arithmetic (any operand or
+/// result of index type), which address and control computations use.
+bool isComputeOp(mlir::Operation *op);
+
+/// Adds to `demand` the element operations of one execution of `op`: a
+/// compute op once per element of its result; a linalg op its body's
+/// compute ops once per iteration (a body op that folds into an output of
+/// a reduction as a reduction at the folded value's type), a contraction
+/// (matmul) one multiply-accumulate per iteration at its first operand's
+/// element type. Returns false, after noting the gap, for shapes it cannot
+/// count. Other ops add nothing.
+bool countOperations(mlir::Operation *op, device::KernelDemand &demand);
+
+} // namespace ktflow
+
+#endif // KTFLOW_LIB_ANALYSIS_OPERATIONCOUNT_H

@@ -1,0 +1,256 @@
+//===- RooflineBound.cpp - A kernel's lower bound on a device -------------===//
+//
+// This file computes the three bounds of a kernel's demand on a device
+// (compute per unit class, device-memory traffic, the latency of one tile's
+// round trip), picks the largest, and prints them for `ktflow run`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Device/RooflineBound.h"
+
+#include "ktflow/Device/RoutingGraph.h"
+
+#include "llvm/Support/Format.h"
+
+#include <limits>
+
+using namespace llvm;
+using namespace ktflow::device;
+using mlir::ktdf_arch::OpClass;
+
+void KernelDemand::addOperations(OpClass opClass, mlir::Type type,
+                                 double count) {
+  auto it = llvm::find_if(operations, [&](const Operations &entry) {
+    return entry.opClass == opClass && entry.type == type;
+  });
+  if (it == operations.end())
+    it = operations.insert(operations.end(), Operations{opClass, type});
+  it->count += count;
+}
+
+void KernelDemand::addGap(StringRef what) {
+  if (!llvm::is_contained(gaps, what))
+    gaps.push_back(what.str());
+}
+
+double KernelDemand::getTotalOperations() const {
+  double total = 0;
+  for (const Operations &entry : operations)
+    total += entry.count;
+  return total;
+}
+
+StringRef ktflow::device::stringifyBoundKind(BoundKind kind) {
+  switch (kind) {
+  case BoundKind::Compute:
+    return "compute";
+  case BoundKind::Memory:
+    return "memory";
+  case BoundKind::Latency:
+    return "latency";
+  }
+  return "unknown";
+}
+
+/// The compute bound, and the unit classes that compute any of the
+/// kernel's operations (`busy[i]` for class i).
+static ComputeBound boundCompute(const Roofline &roofline,
+                                 const KernelDemand &demand,
+                                 SmallVectorImpl<bool> &busy) {
+  ArrayRef<UnitClass> classes = roofline.getUnitClasses();
+  ComputeBound bound;
+  SmallVector<double> exclusive(classes.size(), 0);
+  busy.assign(classes.size(), false);
+  double shared = 0;
+  std::string sharedBy;
+  for (const KernelDemand::Operations &ops : demand.operations) {
+    SmallVector<unsigned> able;
+    double peak = 0;
+    for (auto [i, unitClass] : llvm::enumerate(classes))
+      if (double p = unitClass.getPeak(ops.opClass, ops.type); p > 0) {
+        able.push_back(i);
+        peak += p;
+      }
+    if (able.empty()) {
+      bound.uncomputable += ops.count;
+      continue;
+    }
+    bound.operations += ops.count;
+    for (unsigned i : able)
+      busy[i] = true;
+    if (able.size() == 1) {
+      exclusive[able.front()] += ops.count / peak;
+      continue;
+    }
+    // Several classes can take these operations: however they share them,
+    // all of them together need count / (their summed peak) cycles.
+    if (ops.count / peak > shared) {
+      shared = ops.count / peak;
+      sharedBy.clear();
+      for (unsigned i : able)
+        sharedBy += (sharedBy.empty() ? "" : "+") + classes[i].kind;
+    }
+  }
+  for (auto [i, unitClass] : llvm::enumerate(classes)) {
+    if (exclusive[i] == 0)
+      continue;
+    bound.perClass.push_back({unitClass.kind, exclusive[i]});
+    if (exclusive[i] > bound.cycles) {
+      bound.cycles = exclusive[i];
+      bound.bottleneck = unitClass.kind;
+    }
+  }
+  if (shared > bound.cycles) {
+    bound.cycles = shared;
+    bound.bottleneck = sharedBy;
+  }
+  return bound;
+}
+
+/// The shortest round trip of the smallest tile from `deviceMemory` through
+/// one of `turns` and back.
+static LatencyBound boundLatency(const DeviceModel &model, NodeId deviceMemory,
+                                 ArrayRef<NodeId> turns, double chain,
+                                 const KernelDemand &demand) {
+  LatencyBound best;
+  if (!demand.smallestLoad && !demand.smallestStore)
+    return best;
+  RoutingGraph routing(model);
+  best.cycles = std::numeric_limits<double>::infinity();
+  for (NodeId turn : turns) {
+    LatencyBound trip;
+    trip.via = model.getNode(turn).name;
+    trip.compute = chain;
+    if (demand.smallestLoad) {
+      std::optional<Route> in = routing.findRoute(deviceMemory, turn);
+      if (!in || in->bandwidth <= 0)
+        continue;
+      trip.loadLatency = in->latency;
+      trip.loadTransfer = *demand.smallestLoad / in->bandwidth;
+    }
+    if (demand.smallestStore) {
+      std::optional<Route> out = routing.findRoute(turn, deviceMemory);
+      if (!out || out->bandwidth <= 0)
+        continue;
+      trip.storeLatency = out->latency;
+      trip.storeTransfer = *demand.smallestStore / out->bandwidth;
+    }
+    trip.cycles = trip.loadLatency + trip.loadTransfer + trip.compute +
+                  trip.storeLatency + trip.storeTransfer;
+    if (trip.cycles < best.cycles)
+      best = trip;
+  }
+  // No route: the device cannot run the kernel; bound nothing.
+  if (best.cycles == std::numeric_limits<double>::infinity())
+    best = LatencyBound();
+  return best;
+}
+
+RooflineBound ktflow::device::computeRooflineBound(const DeviceModel &model,
+                                                   const Roofline &roofline,
+                                                   NodeId deviceMemory,
+                                                   const KernelDemand &demand) {
+  RooflineBound bound;
+  bound.gaps = demand.gaps;
+  SmallVector<bool> busy;
+  bound.compute = boundCompute(roofline, demand, busy);
+
+  bound.memory.bytes = demand.bytesRead + demand.bytesWritten;
+  if (const MemoryPeak *peak = roofline.getMemoryPeak(deviceMemory))
+    bound.memory.bytesPerCycle = peak->totalBytesPerCycle;
+  if (bound.memory.bytesPerCycle > 0)
+    bound.memory.cycles = bound.memory.bytes / bound.memory.bytesPerCycle;
+
+  // The round trip turns at a unit of a class that computes the kernel's
+  // operations; a kernel that computes nothing need only reach a memory.
+  SmallVector<NodeId> turns;
+  for (auto [i, unitClass] : llvm::enumerate(roofline.getUnitClasses()))
+    if (busy[i])
+      llvm::append_range(turns, unitClass.units);
+  bool computes = !turns.empty();
+  if (!computes)
+    for (NodeId memory : model.getMemories())
+      if (memory != deviceMemory)
+        turns.push_back(memory);
+  bound.latency = boundLatency(model, deviceMemory, turns,
+                               computes ? demand.chain : 0, demand);
+
+  bound.cycles = bound.compute.cycles;
+  bound.binding = BoundKind::Compute;
+  if (bound.memory.cycles > bound.cycles) {
+    bound.cycles = bound.memory.cycles;
+    bound.binding = BoundKind::Memory;
+  }
+  if (bound.latency.cycles > bound.cycles) {
+    bound.cycles = bound.latency.cycles;
+    bound.binding = BoundKind::Latency;
+  }
+  return bound;
+}
+
+void ktflow::device::printRooflineBound(raw_ostream &os,
+                                        const RooflineBound &bound) {
+  os << "roofline: " << format("%.0f", bound.cycles) << " cycles ("
+     << stringifyBoundKind(bound.binding) << " bound)\n";
+  const ComputeBound &compute = bound.compute;
+  os << "  compute: " << format("%.0f", compute.cycles) << " cycles";
+  if (!compute.bottleneck.empty())
+    os << " on " << compute.bottleneck;
+  os << " (" << format("%.0f", compute.operations) << " operations";
+  for (const auto &[kind, cycles] : compute.perClass)
+    if (kind != compute.bottleneck)
+      os << "; " << kind << " " << format("%.0f", cycles) << " cycles";
+  if (compute.uncomputable > 0)
+    os << "; " << format("%.0f", compute.uncomputable)
+       << " no unit computes at their element type, left out";
+  os << ")\n";
+  const MemoryBound &memory = bound.memory;
+  os << "  memory: " << format("%.0f", memory.cycles) << " cycles ("
+     << memory.bytes << " bytes of device memory at "
+     << format("%g", memory.bytesPerCycle) << " B/cycle)\n";
+  const LatencyBound &latency = bound.latency;
+  os << "  latency: " << format("%.0f", latency.cycles) << " cycles";
+  if (!latency.via.empty())
+    os << " (load " << latency.loadLatency << " + "
+       << format("%g", latency.loadTransfer) << ", compute "
+       << format("%g", latency.compute) << ", store " << latency.storeLatency
+       << " + " << format("%g", latency.storeTransfer) << ", via "
+       << latency.via << ")";
+  os << "\n";
+  if (!bound.gaps.empty()) {
+    os << "  not counted:";
+    for (auto [i, gap] : llvm::enumerate(bound.gaps))
+      os << (i ? "; " : " ") << gap;
+    os << "\n";
+  }
+}
+
+json::Object ktflow::device::toJSON(const RooflineBound &bound) {
+  json::Array perClass;
+  for (const auto &[kind, cycles] : bound.compute.perClass)
+    perClass.push_back(json::Object{{"class", kind}, {"cycles", cycles}});
+  json::Array gaps;
+  for (const std::string &gap : bound.gaps)
+    gaps.push_back(gap);
+  const LatencyBound &latency = bound.latency;
+  return json::Object{
+      {"cycles", bound.cycles},
+      {"binding", stringifyBoundKind(bound.binding)},
+      {"compute", json::Object{{"cycles", bound.compute.cycles},
+                               {"bottleneck", bound.compute.bottleneck},
+                               {"operations", bound.compute.operations},
+                               {"uncomputable", bound.compute.uncomputable},
+                               {"classes", std::move(perClass)}}},
+      {"memory",
+       json::Object{{"cycles", bound.memory.cycles},
+                    {"bytes", static_cast<int64_t>(bound.memory.bytes)},
+                    {"bytes_per_cycle", bound.memory.bytesPerCycle}}},
+      {"latency", json::Object{{"cycles", latency.cycles},
+                               {"load_latency", latency.loadLatency},
+                               {"load_transfer", latency.loadTransfer},
+                               {"compute", latency.compute},
+                               {"store_latency", latency.storeLatency},
+                               {"store_transfer", latency.storeTransfer},
+                               {"via", latency.via}}},
+      {"gaps", std::move(gaps)}};
+}
