@@ -3,7 +3,8 @@
 // This file declares the state of one simulation: the event queue, the state
 // of every unit, FIFO and sync channel, and the bandwidth resources (links
 // and memories). Simulator.cpp runs the event loop and the scalar
-// instructions; Transfers.cpp the data movement; Compute.cpp the vector and
+// instructions; Routes.cpp resolves transfer routes and reserves their
+// bandwidth; Transfers.cpp the data movement; Compute.cpp the vector and
 // matrix instructions.
 //
 //===----------------------------------------------------------------------===//
@@ -130,7 +131,13 @@ private:
   friend struct EngineAccess;
   llvm::Error setup();
   llvm::Error checkWorkBudget() const;
+  /// Resolves the route of every transfer instruction of `prog`.
   llvm::Error resolveRoutes(const UnitProgram &prog);
+  /// The route of transfer `in` of `prog` between memories `memA` and
+  /// `memB` (kind 0 DMA, 1 load, 2 store).
+  llvm::Expected<Route> buildRoute(const UnitProgram &prog, const Inst &in,
+                                   uint32_t memA, uint32_t memB,
+                                   int kind) const;
   const Route *routeFor(uint32_t program, uint32_t pc) const;
   void schedule(UnitState &u, Tick time);
   void runUnit(UnitState &u);

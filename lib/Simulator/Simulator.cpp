@@ -4,14 +4,14 @@
 // that runs its instructions until it has to wait (for time to pass, for a
 // FIFO or a sync token); the earliest event runs next, ties broken by the
 // order in which events were scheduled, so a simulation is deterministic.
-// It also implements the scalar and control instructions, route resolution
-// and deadlock reporting.
+// It also implements setup (validation, the work budget), the scalar and
+// control instructions and deadlock reporting; Routes.cpp resolves the
+// routes of transfers and reserves their bandwidth.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Engine.h"
 
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -66,84 +66,6 @@ Step Engine::fail(const UnitState &u, const std::string &message) {
   if (error.empty())
     error = at(u) + ": " + message;
   return Step::Error;
-}
-
-llvm::Error Engine::resolveRoutes(const UnitProgram &prog) {
-  uint32_t programIndex = &prog - exe.programs.data();
-  NodeRef unit{NodeRef::Unit, prog.unit};
-  auto memNode = [](uint32_t m) { return NodeRef{NodeRef::Memory, m}; };
-  for (uint32_t pc = 0; pc < prog.insts.size(); ++pc) {
-    const Inst &in = prog.insts[pc];
-    uint32_t memA, memB;
-    int kind;
-    if (in.op == Opcode::Dma) {
-      memA = in.a, memB = in.c, kind = 0;
-    } else if (in.op == Opcode::Load) {
-      memA = in.b, memB = in.a, kind = 1;
-    } else if (in.op == Opcode::Store) {
-      memA = in.b, memB = 0, kind = 2;
-    } else {
-      continue;
-    }
-    auto key = std::make_tuple(prog.unit, memA, memB, kind);
-    auto found = routeCache.find(key);
-    if (found != routeCache.end()) {
-      instRoute[{programIndex, pc}] = found->second;
-      continue;
-    }
-    Route route;
-    uint32_t maxGranule = 0;
-    auto addPath = [&](NodeRef from, NodeRef to) -> llvm::Error {
-      auto path = machine.route(from, to);
-      if (!path)
-        return llvm::createStringError(
-            "%s: no datapath route from %s to %s",
-            machine.units[prog.unit].name.c_str(),
-            machine.nodeName(from).c_str(), machine.nodeName(to).c_str());
-      for (uint32_t link : *path) {
-        route.resources.push_back(link);
-        route.latency += cyclesToTicks(machine.links[link].latency);
-        for (uint32_t g : machine.links[link].granularities)
-          maxGranule = std::max(maxGranule, g);
-      }
-      return llvm::Error::success();
-    };
-    auto addMemory = [&](uint32_t m) {
-      if (machine.memories[m].bandwidth > 0)
-        route.resources.push_back(machine.links.size() + m);
-    };
-    if (kind == 0) {
-      addMemory(memA);
-      if (llvm::Error e = addPath(memNode(memA), unit))
-        return e;
-      if (llvm::Error e = addPath(unit, memNode(memB)))
-        return e;
-      addMemory(memB);
-    } else if (kind == 1) {
-      addMemory(memA);
-      if (llvm::Error e = addPath(memNode(memA), unit))
-        return e;
-      // The entry then crosses the FIFO's own datapath to the consumer.
-      const FifoDesc &fifo = exe.fifos[in.a];
-      route.resources.push_back(fifo.link);
-      route.latency += cyclesToTicks(machine.links[fifo.link].latency);
-    } else {
-      if (llvm::Error e = addPath(unit, memNode(memA)))
-        return e;
-      addMemory(memA);
-    }
-    route.chunkBytes = std::clamp<uint32_t>(maxGranule ? maxGranule : 128, 16,
-                                            65536);
-    routes.push_back(std::move(route));
-    routeCache[key] = routes.size() - 1;
-    instRoute[{programIndex, pc}] = routes.size() - 1;
-  }
-  return llvm::Error::success();
-}
-
-const Route *Engine::routeFor(uint32_t program, uint32_t pc) const {
-  auto it = instRoute.find({program, pc});
-  return it == instRoute.end() ? nullptr : &routes[it->second];
 }
 
 llvm::Error Engine::checkWorkBudget() const {
@@ -262,37 +184,6 @@ void Engine::waitUntil(UnitState &u, Tick time, uint32_t on, bool isSync) {
                       isSync, 0});
   u.stall += time - u.now;
   u.now = time;
-}
-
-std::pair<Tick, Tick> Engine::reserve(UnitState &u,
-                                      const std::vector<uint32_t> &list,
-                                      uint64_t bytes) {
-  // A chunk holds its route for the bottleneck time `occupancy`; a faster
-  // resource is busy for only part of that window and may be used as late
-  // as its end, so it delays the start only when its backlog exceeds its
-  // slack. Shared memories thus serve several units per cycle up to their
-  // bandwidth, as a fluid model would, without rounding per transfer.
-  Tick occupancy = 0;
-  llvm::SmallVector<Tick, 16> times(list.size());
-  size_t n = list.size();
-  for (size_t i = 0; i < n; ++i) {
-    times[i] = static_cast<Tick>(std::ceil(
-        static_cast<double>(bytes) * resources[list[i]].ticksPerByte - 1e-6));
-    occupancy = std::max(occupancy, times[i]);
-  }
-  Tick start = u.now;
-  for (size_t i = 0; i < n; ++i) {
-    Tick slack = occupancy - times[i];
-    Tick freeAt = resources[list[i]].freeAt;
-    if (freeAt > slack)
-      start = std::max(start, freeAt - slack);
-  }
-  for (size_t i = 0; i < n; ++i) {
-    Resource &r = resources[list[i]];
-    r.freeAt = std::max(r.freeAt, start) + times[i];
-  }
-  u.stall += start - u.now;
-  return {start, occupancy};
 }
 
 void Engine::record(const UnitState &u, Opcode op, Tick start, Tick end,

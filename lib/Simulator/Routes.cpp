@@ -1,0 +1,149 @@
+//===- Routes.cpp - Where transfers go and when they may use a path -------===//
+//
+// This file resolves, once per simulation, the route of every transfer
+// instruction: the links (and memories with a bandwidth of their own) a
+// DMA, load or store crosses, their total latency and the chunk size it
+// advances by. Instructions between the same unit and memories share one
+// route. It also reserves a route's resources for a chunk: each resource is
+// busy for its own bytes/bandwidth, within the window of the slowest.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Engine.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace ktflow::machine;
+using namespace ktflow::sim;
+using namespace ktflow::sim::detail;
+
+/// The memories a Dma, Load or Store instruction moves between and its kind
+/// (0 DMA, 1 load, 2 store), as the route cache keys them; false for other
+/// instructions.
+static bool transferEnds(const Inst &in, uint32_t &memA, uint32_t &memB,
+                         int &kind) {
+  if (in.op == Opcode::Dma) {
+    memA = in.a, memB = in.c, kind = 0;
+  } else if (in.op == Opcode::Load) {
+    memA = in.b, memB = in.a, kind = 1;
+  } else if (in.op == Opcode::Store) {
+    memA = in.b, memB = 0, kind = 2;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+llvm::Expected<Route> Engine::buildRoute(const UnitProgram &prog,
+                                         const Inst &in, uint32_t memA,
+                                         uint32_t memB, int kind) const {
+  NodeRef unit{NodeRef::Unit, prog.unit};
+  auto memNode = [](uint32_t m) { return NodeRef{NodeRef::Memory, m}; };
+  Route route;
+  uint32_t maxGranule = 0;
+  auto addPath = [&](NodeRef from, NodeRef to) -> llvm::Error {
+    auto path = machine.route(from, to);
+    if (!path)
+      return llvm::createStringError("%s: no datapath route from %s to %s",
+                                     machine.units[prog.unit].name.c_str(),
+                                     machine.nodeName(from).c_str(),
+                                     machine.nodeName(to).c_str());
+    for (uint32_t link : *path) {
+      route.resources.push_back(link);
+      route.latency += cyclesToTicks(machine.links[link].latency);
+      for (uint32_t g : machine.links[link].granularities)
+        maxGranule = std::max(maxGranule, g);
+    }
+    return llvm::Error::success();
+  };
+  auto addMemory = [&](uint32_t m) {
+    if (machine.memories[m].bandwidth > 0)
+      route.resources.push_back(machine.links.size() + m);
+  };
+  if (kind == 0) {
+    addMemory(memA);
+    if (llvm::Error e = addPath(memNode(memA), unit))
+      return std::move(e);
+    if (llvm::Error e = addPath(unit, memNode(memB)))
+      return std::move(e);
+    addMemory(memB);
+  } else if (kind == 1) {
+    addMemory(memA);
+    if (llvm::Error e = addPath(memNode(memA), unit))
+      return std::move(e);
+    // The entry then crosses the FIFO's own datapath to the consumer.
+    const FifoDesc &fifo = exe.fifos[in.a];
+    route.resources.push_back(fifo.link);
+    route.latency += cyclesToTicks(machine.links[fifo.link].latency);
+  } else {
+    if (llvm::Error e = addPath(unit, memNode(memA)))
+      return std::move(e);
+    addMemory(memA);
+  }
+  route.chunkBytes =
+      std::clamp<uint32_t>(maxGranule ? maxGranule : 128, 16, 65536);
+  return route;
+}
+
+llvm::Error Engine::resolveRoutes(const UnitProgram &prog) {
+  uint32_t programIndex = &prog - exe.programs.data();
+  for (uint32_t pc = 0; pc < prog.insts.size(); ++pc) {
+    const Inst &in = prog.insts[pc];
+    uint32_t memA, memB;
+    int kind;
+    if (!transferEnds(in, memA, memB, kind))
+      continue;
+    auto key = std::make_tuple(prog.unit, memA, memB, kind);
+    auto found = routeCache.find(key);
+    if (found != routeCache.end()) {
+      instRoute[{programIndex, pc}] = found->second;
+      continue;
+    }
+    llvm::Expected<Route> route = buildRoute(prog, in, memA, memB, kind);
+    if (!route)
+      return route.takeError();
+    routes.push_back(std::move(*route));
+    routeCache[key] = routes.size() - 1;
+    instRoute[{programIndex, pc}] = routes.size() - 1;
+  }
+  return llvm::Error::success();
+}
+
+const Route *Engine::routeFor(uint32_t program, uint32_t pc) const {
+  auto it = instRoute.find({program, pc});
+  return it == instRoute.end() ? nullptr : &routes[it->second];
+}
+
+std::pair<Tick, Tick> Engine::reserve(UnitState &u,
+                                      const std::vector<uint32_t> &list,
+                                      uint64_t bytes) {
+  // A chunk holds its route for the bottleneck time `occupancy`; a faster
+  // resource is busy for only part of that window and may be used as late
+  // as its end, so it delays the start only when its backlog exceeds its
+  // slack. Shared memories thus serve several units per cycle up to their
+  // bandwidth, as a fluid model would, without rounding per transfer.
+  Tick occupancy = 0;
+  llvm::SmallVector<Tick, 16> times(list.size());
+  size_t n = list.size();
+  for (size_t i = 0; i < n; ++i) {
+    times[i] = static_cast<Tick>(std::ceil(
+        static_cast<double>(bytes) * resources[list[i]].ticksPerByte - 1e-6));
+    occupancy = std::max(occupancy, times[i]);
+  }
+  Tick start = u.now;
+  for (size_t i = 0; i < n; ++i) {
+    Tick slack = occupancy - times[i];
+    Tick freeAt = resources[list[i]].freeAt;
+    if (freeAt > slack)
+      start = std::max(start, freeAt - slack);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    Resource &r = resources[list[i]];
+    r.freeAt = std::max(r.freeAt, start) + times[i];
+  }
+  u.stall += start - u.now;
+  return {start, occupancy};
+}
