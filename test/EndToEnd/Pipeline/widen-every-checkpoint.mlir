@@ -35,7 +35,7 @@
 #tile = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
 module {
-  ktdf_arch.target @checkpoint_device from "../../Dialect/KTDF/Transforms/ApplyDevicePatterns/Inputs/checkpoint_device.mlir"
+  ktdf_arch.target @checkpoint_device from "../Inputs/checkpoint_device.mlir"
       memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
   func.func @f16_transcendentals(%x: index, %y: index) attributes {grid = [4]} {
     %id = ktdp.get_compute_tile_id : index

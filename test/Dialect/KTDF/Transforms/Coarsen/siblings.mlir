@@ -1,14 +1,11 @@
-// RUN: ktflow-opt %s --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams --ktdf-distribute=use-lanes=false --ktdf-coarsen=factor=2 | FileCheck %s
-// RUN: ktflow run %s --check | FileCheck %s --check-prefix=E2E
+// RUN: ktflow-opt %s --ktdf-coarsen=factor=2 | FileCheck %s
 
 // Two compute groups under the same loop are sibling pipelines: they share
 // the loop's iterations, so they are coarsened together (merging iterations
 // for one of them alone would skip them for the other): with a forced
 // factor of 2 the loop steps 16 rows and both pipelines move 16-row tiles
-// through 16-row buffers. The kernel still verifies.
-
-ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
-    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
+// through 16-row buffers. test/EndToEnd/sibling-groups.test runs the
+// kernel with --check.
 
 // CHECK: ktdf.parallel (%{{.*}}) in [8] distribute(num_instances = 4)
 // CHECK: %[[C16:.*]] = arith.constant 16 : index
@@ -22,38 +19,208 @@ ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_dev
 // CHECK-COUNT-2: ktdf.private : memref<16x64xf16, "L1">
 // CHECK-NOT: 8x64
 
-// E2E: check d: 128x64 f16, max abs error 0.000e+00 PASS
-// E2E-NEXT: check p: 128x64 f16, max abs error 0.000e+00 PASS
-// E2E-NEXT: PASS
+// Input: the ScheduleIR ktdf-coarsen receives, printed once by
+// `ktflow-opt KERNEL --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams --ktdf-distribute=use-lanes=false` from a KTIR kernel.
 
-#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#block = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#id2 = affine_map<(d0, d1) -> (d0, d1)>
-  func.func @sibling_groups(%a: index, %b: index, %c: index, %d: index, %p: index) attributes {grid = [8]} {
-    %id = ktdp.get_compute_tile_id : index
-    %c0 = arith.constant 0 : index
-    %c8 = arith.constant 8 : index
-    %c16 = arith.constant 16 : index
-    %first = arith.muli %id, %c16 : index
-    %A = ktdp.construct_memory_view %a, sizes: [128, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<128x64xf16>
-    %B = ktdp.construct_memory_view %b, sizes: [128, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<128x64xf16>
-    %C = ktdp.construct_memory_view %c, sizes: [128, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<128x64xf16>
-    %D = ktdp.construct_memory_view %d, sizes: [128, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<128x64xf16>
-    %P = ktdp.construct_memory_view %p, sizes: [128, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<128x64xf16>
-    scf.for %i = %c0 to %c16 step %c8 {
-      %row = arith.addi %first, %i : index
-      %ta = ktdp.construct_access_tile %A[%row, 0] {access_tile_set = #block, access_tile_order = #id2} : memref<128x64xf16> -> !ktdp.access_tile<8x64xindex>
-      %tb = ktdp.construct_access_tile %B[%row, 0] {access_tile_set = #block, access_tile_order = #id2} : memref<128x64xf16> -> !ktdp.access_tile<8x64xindex>
-      %tc = ktdp.construct_access_tile %C[%row, 0] {access_tile_set = #block, access_tile_order = #id2} : memref<128x64xf16> -> !ktdp.access_tile<8x64xindex>
-      %td = ktdp.construct_access_tile %D[%row, 0] {access_tile_set = #block, access_tile_order = #id2} : memref<128x64xf16> -> !ktdp.access_tile<8x64xindex>
-      %tp = ktdp.construct_access_tile %P[%row, 0] {access_tile_set = #block, access_tile_order = #id2} : memref<128x64xf16> -> !ktdp.access_tile<8x64xindex>
-      %x = ktdp.load %ta : <8x64xindex> -> tensor<8x64xf16>
-      %y = ktdp.load %tb : <8x64xindex> -> tensor<8x64xf16>
-      %z = ktdp.load %tc : <8x64xindex> -> tensor<8x64xf16>
-      %diff = arith.subf %x, %y : tensor<8x64xf16>
-      %sq = arith.mulf %z, %z : tensor<8x64xf16>
-      ktdp.store %diff, %td : tensor<8x64xf16>, <8x64xindex>
-      ktdp.store %sq, %tp : tensor<8x64xf16>, <8x64xindex>
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0) -> (d0)>
+#set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#set1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+module {
+  ktdf_arch.device @sample_device attributes {ktdf_arch.clock_mhz = 1000 : i64} {
+    %DDR = memory {kind = "DDR", ktdf_arch.bandwidth = 256 : i64, size = 8589934592 : i64}
+    group {kind = "core", ktdf_arch.instances = 4 : i64, ktdf_arch.interconnect = {bidirectional, hop_latency = 1 : i64, link_bandwidth = 64 : i64, topology = "ring"}} share(%DDR) {
+      %L1 = memory {kind = "L1", ktdf_arch.bandwidth = 512 : i64, size = 1048576 : i64}
+      %MNILU_Block = group {kind = "MNILU_Block"} share() {
+        %MNILU = exec_unit {kind = "MNILU", ktdf_arch.features = {ktdf_arch.feature.load = {word_size = #ktdf_arch.map<"DDR" = 64, "L1" = 64>}}, ktdf_arch.max_outstanding = 4 : i64}
+        yield %MNILU
+      } -> exec_unit
+      %MNISU_Block = group {kind = "MNISU_Block"} share() {
+        %MNISU = exec_unit {kind = "MNISU", ktdf_arch.features = {ktdf_arch.feature.store = {word_size = #ktdf_arch.map<"DDR" = 64, "L1" = 64>}}, ktdf_arch.max_outstanding = 4 : i64}
+        yield %MNISU
+      } -> exec_unit
+      datapath {ktdf_arch.bandwidth = 64 : i64, ktdf_arch.latency = 100 : i64, ktdf_arch.transfer_granularity = array<i64: 64>} %DDR to %MNILU_Block : memory, exec_unit
+      datapath {ktdf_arch.bandwidth = 64 : i64, ktdf_arch.latency = 2 : i64, ktdf_arch.transfer_granularity = array<i64: 64>} %MNILU_Block to %L1 : exec_unit, memory
+      datapath {ktdf_arch.bandwidth = 64 : i64, ktdf_arch.latency = 2 : i64, ktdf_arch.transfer_granularity = array<i64: 64>} %L1 to %MNISU_Block : memory, exec_unit
+      datapath {ktdf_arch.bandwidth = 64 : i64, ktdf_arch.latency = 100 : i64, ktdf_arch.transfer_granularity = array<i64: 64>} %MNISU_Block to %DDR : exec_unit, memory
+      group {kind = "subcore"} share(%L1) {
+        %SFU_Block = group {kind = "SFU_Block"} share() {
+          %SFU_RF = memory {kind = "SFU_RF", size = 2048 : i64}
+          %SFU = exec_unit {kind = "SFU", ktdf_arch.features = {ktdf_arch.feature.compute, ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, f32 = 32, i32 = 32>}}}
+          datapath {ktdf_arch.bandwidth = 256 : i64, ktdf_arch.latency = 1 : i64} %SFU_RF to %SFU : memory, exec_unit
+          datapath {ktdf_arch.bandwidth = 256 : i64, ktdf_arch.latency = 1 : i64} %SFU to %SFU_RF : exec_unit, memory
+          yield %SFU
+        } -> exec_unit
+        %L1LU = exec_unit {kind = "L1LU", ktdf_arch.features = {ktdf_arch.feature.load = {access_granularity = #ktdf_arch.map<"L1" = [{align_in_words = 64 : i64, size_in_words = 64 : i64}, {align_in_words = 2 : i64, size_in_words = 2 : i64}]>, word_size = #ktdf_arch.map<"L1" = 64>}, ktdf_arch.feature.simd = {splat, zero_pad}}}
+        %L1SU = exec_unit {kind = "L1SU", ktdf_arch.features = {ktdf_arch.feature.store = {access_granularity = #ktdf_arch.map<"L1" = [{align_in_words = 64 : i64, size_in_words = 64 : i64}]>, word_size = #ktdf_arch.map<"L1" = 64>}}}
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 4 : i64, ktdf_arch.transfer_granularity = array<i64: 128>} %L1 to %L1LU : memory, exec_unit
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 1 : i64} %L1LU to %SFU_Block : exec_unit, exec_unit
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 1 : i64} %SFU_Block to %L1SU : exec_unit, exec_unit
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 4 : i64, ktdf_arch.transfer_granularity = array<i64: 128>} %L1SU to %L1 : exec_unit, memory
+      }
+      group {kind = "subcore"} share(%L1) {
+        %SFU_Block = group {kind = "SFU_Block"} share() {
+          %SFU_RF = memory {kind = "SFU_RF", size = 2048 : i64}
+          %SFU = exec_unit {kind = "SFU", ktdf_arch.features = {ktdf_arch.feature.compute, ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, f32 = 32, i32 = 32>}}}
+          datapath {ktdf_arch.bandwidth = 256 : i64, ktdf_arch.latency = 1 : i64} %SFU_RF to %SFU : memory, exec_unit
+          datapath {ktdf_arch.bandwidth = 256 : i64, ktdf_arch.latency = 1 : i64} %SFU to %SFU_RF : exec_unit, memory
+          yield %SFU
+        } -> exec_unit
+        %L1LU = exec_unit {kind = "L1LU", ktdf_arch.features = {ktdf_arch.feature.load = {access_granularity = #ktdf_arch.map<"L1" = [{align_in_words = 64 : i64, size_in_words = 64 : i64}, {align_in_words = 2 : i64, size_in_words = 2 : i64}]>, word_size = #ktdf_arch.map<"L1" = 64>}, ktdf_arch.feature.simd = {splat, zero_pad}}}
+        %L1SU = exec_unit {kind = "L1SU", ktdf_arch.features = {ktdf_arch.feature.store = {access_granularity = #ktdf_arch.map<"L1" = [{align_in_words = 64 : i64, size_in_words = 64 : i64}]>, word_size = #ktdf_arch.map<"L1" = 64>}}}
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 4 : i64, ktdf_arch.transfer_granularity = array<i64: 128>} %L1 to %L1LU : memory, exec_unit
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 1 : i64} %L1LU to %SFU_Block : exec_unit, exec_unit
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 1 : i64} %SFU_Block to %L1SU : exec_unit, exec_unit
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 4 : i64, ktdf_arch.transfer_granularity = array<i64: 128>} %L1SU to %L1 : exec_unit, memory
+      }
+    }
+    patterns ["pre_scheduling"] {
+      pdl.pattern @widen_f16_exp : benefit(1) {
+        %0 = type : f16
+        %1 = operand : %0
+        %2 = operation "math.exp"(%1 : !pdl.value)  -> (%0 : !pdl.type)
+        rewrite %2 with "widen_to_f32"
+      }
+    }
+  }
+  ktdf_arch.target @sample_device memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
+  func.func @sibling_groups(%arg0: index {ktdf.tensor = tensor<128x64xf16>}, %arg1: index {ktdf.tensor = tensor<128x64xf16>}, %arg2: index {ktdf.tensor = tensor<128x64xf16>}, %arg3: index {ktdf.tensor = tensor<128x64xf16>}, %arg4: index {ktdf.tensor = tensor<128x64xf16>}) attributes {grid = [8]} {
+    ktdf.parallel (%arg5) in [8] distribute(num_instances = 4) {
+      %c16 = arith.constant 16 : index
+      %c8 = arith.constant 8 : index
+      %c0 = arith.constant 0 : index
+      %0 = arith.muli %arg5, %c16 : index
+      %1 = ktdp.construct_memory_view %arg0, sizes: [128, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<128x64xf16>
+      %2 = ktdp.construct_memory_view %arg1, sizes: [128, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<128x64xf16>
+      %3 = ktdp.construct_memory_view %arg2, sizes: [128, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<128x64xf16>
+      %4 = ktdp.construct_memory_view %arg3, sizes: [128, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<128x64xf16>
+      %5 = ktdp.construct_memory_view %arg4, sizes: [128, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<128x64xf16>
+      scf.for %arg6 = %c0 to %c16 step %c8 {
+        %6 = arith.addi %0, %arg6 : index
+        %7 = ktdp.construct_access_tile %1[%6, 0] {access_tile_order = #map, access_tile_set = #set1} : memref<128x64xf16> -> !ktdp.access_tile<8x64xindex>
+        %8 = ktdp.construct_access_tile %2[%6, 0] {access_tile_order = #map, access_tile_set = #set1} : memref<128x64xf16> -> !ktdp.access_tile<8x64xindex>
+        %9 = ktdp.construct_access_tile %3[%6, 0] {access_tile_order = #map, access_tile_set = #set1} : memref<128x64xf16> -> !ktdp.access_tile<8x64xindex>
+        %10 = ktdp.construct_access_tile %4[%6, 0] {access_tile_order = #map, access_tile_set = #set1} : memref<128x64xf16> -> !ktdp.access_tile<8x64xindex>
+        %11 = ktdp.construct_access_tile %5[%6, 0] {access_tile_order = #map, access_tile_set = #set1} : memref<128x64xf16> -> !ktdp.access_tile<8x64xindex>
+        ktdf.pipeline {
+          %buf = ktdf.private : memref<8x64xf16, "L1">
+          %slot = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+          %buf_0 = ktdf.private : memref<8x64xf16, "L1">
+          %slot_1 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+          %slot_2 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
+          %buf_3 = ktdf.private : memref<8x64xf16, "L1">
+          %12 = ktdf.stage "load_0" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+            ktdf.data_transfer %7 to %buf : !ktdp.access_tile<8x64xindex> to memref<8x64xf16, "L1">
+          }
+          %13 = ktdf.stage "load_1" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+            ktdf.data_transfer %8 to %buf_0 : !ktdp.access_tile<8x64xindex> to memref<8x64xf16, "L1">
+          }
+          %14 = ktdf.stage "feed" depends_in(%12, %13) depends_out(1) applicable_units [scratchpad_load] unit "core/subcore[0]/L1LU" {
+            %c0_4 = arith.constant 0 : index
+            %c1 = arith.constant 1 : index
+            %c8_5 = arith.constant 8 : index
+            %c64 = arith.constant 64 : index
+            %c64_6 = arith.constant 64 : index
+            scf.for %arg7 = %c0_4 to %c8_5 step %c1 {
+              scf.for %arg8 = %c0_4 to %c64 step %c64_6 {
+                ktdf.data_transfer %buf[%arg7, %arg8] to %slot : memref<8x64xf16, "L1"> to !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+                ktdf.data_transfer %buf_0[%arg7, %arg8] to %slot_1 : memref<8x64xf16, "L1"> to !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+              }
+            }
+          }
+          %15 = ktdf.stage "compute" depends_in(%14) depends_out(1) applicable_units [vector_compute] unit "core/subcore[0]/SFU_Block/SFU" {
+            %c0_4 = arith.constant 0 : index
+            %c1 = arith.constant 1 : index
+            %c8_5 = arith.constant 8 : index
+            %c64 = arith.constant 64 : index
+            %c64_6 = arith.constant 64 : index
+            scf.for %arg7 = %c0_4 to %c8_5 step %c1 {
+              scf.for %arg8 = %c0_4 to %c64 step %c64_6 {
+                %17 = ktdf.read_from_fifo %slot : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16> -> tensor<64xf16>
+                %18 = ktdf.read_from_fifo %slot_1 : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16> -> tensor<64xf16>
+                %19 = tensor.empty() : tensor<64xf16>
+                %20 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel"]} ins(%17, %18 : tensor<64xf16>, tensor<64xf16>) outs(%19 : tensor<64xf16>) {
+                ^bb0(%in: f16, %in_7: f16, %out: f16):
+                  %21 = arith.subf %in, %in_7 : f16
+                  linalg.yield %21 : f16
+                } -> tensor<64xf16>
+                ktdf.write_to_fifo %20 to %slot_2 : tensor<64xf16> to !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
+              }
+            }
+          }
+          %16 = ktdf.stage "drain" depends_in(%15) depends_out(1) applicable_units [scratchpad_store] unit "core/subcore[0]/L1SU" {
+            %c0_4 = arith.constant 0 : index
+            %c1 = arith.constant 1 : index
+            %c8_5 = arith.constant 8 : index
+            %c64 = arith.constant 64 : index
+            %c64_6 = arith.constant 64 : index
+            scf.for %arg7 = %c0_4 to %c8_5 step %c1 {
+              scf.for %arg8 = %c0_4 to %c64 step %c64_6 {
+                ktdf.data_transfer %slot_2 to %buf_3[%arg7, %arg8] : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16> to memref<8x64xf16, "L1">
+              }
+            }
+          }
+          ktdf.stage "store_0" depends_in(%16) depends_out(0) applicable_units [dma_store] unit "core/MNISU_Block/MNISU" {
+            ktdf.data_transfer %buf_3 to %10 : memref<8x64xf16, "L1"> to !ktdp.access_tile<8x64xindex>
+          }
+        }
+        ktdf.pipeline {
+          %buf = ktdf.private : memref<8x64xf16, "L1">
+          %slot = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+          %slot_0 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
+          %buf_1 = ktdf.private : memref<8x64xf16, "L1">
+          %12 = ktdf.stage "load_0" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+            ktdf.data_transfer %9 to %buf : !ktdp.access_tile<8x64xindex> to memref<8x64xf16, "L1">
+          }
+          %13 = ktdf.stage "feed" depends_in(%12) depends_out(1) applicable_units [scratchpad_load] unit "core/subcore[0]/L1LU" {
+            %c0_2 = arith.constant 0 : index
+            %c1 = arith.constant 1 : index
+            %c8_3 = arith.constant 8 : index
+            %c64 = arith.constant 64 : index
+            %c64_4 = arith.constant 64 : index
+            scf.for %arg7 = %c0_2 to %c8_3 step %c1 {
+              scf.for %arg8 = %c0_2 to %c64 step %c64_4 {
+                ktdf.data_transfer %buf[%arg7, %arg8] to %slot : memref<8x64xf16, "L1"> to !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+              }
+            }
+          }
+          %14 = ktdf.stage "compute" depends_in(%13) depends_out(1) applicable_units [vector_compute] unit "core/subcore[0]/SFU_Block/SFU" {
+            %c0_2 = arith.constant 0 : index
+            %c1 = arith.constant 1 : index
+            %c8_3 = arith.constant 8 : index
+            %c64 = arith.constant 64 : index
+            %c64_4 = arith.constant 64 : index
+            scf.for %arg7 = %c0_2 to %c8_3 step %c1 {
+              scf.for %arg8 = %c0_2 to %c64 step %c64_4 {
+                %16 = ktdf.read_from_fifo %slot : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16> -> tensor<64xf16>
+                %17 = tensor.empty() : tensor<64xf16>
+                %18 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel"]} ins(%16 : tensor<64xf16>) outs(%17 : tensor<64xf16>) {
+                ^bb0(%in: f16, %out: f16):
+                  %19 = arith.mulf %in, %in : f16
+                  linalg.yield %19 : f16
+                } -> tensor<64xf16>
+                ktdf.write_to_fifo %18 to %slot_0 : tensor<64xf16> to !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
+              }
+            }
+          }
+          %15 = ktdf.stage "drain" depends_in(%14) depends_out(1) applicable_units [scratchpad_store] unit "core/subcore[0]/L1SU" {
+            %c0_2 = arith.constant 0 : index
+            %c1 = arith.constant 1 : index
+            %c8_3 = arith.constant 8 : index
+            %c64 = arith.constant 64 : index
+            %c64_4 = arith.constant 64 : index
+            scf.for %arg7 = %c0_2 to %c8_3 step %c1 {
+              scf.for %arg8 = %c0_2 to %c64 step %c64_4 {
+                ktdf.data_transfer %slot_0 to %buf_1[%arg7, %arg8] : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16> to memref<8x64xf16, "L1">
+              }
+            }
+          }
+          ktdf.stage "store_0" depends_in(%15) depends_out(0) applicable_units [dma_store] unit "core/MNISU_Block/MNISU" {
+            ktdf.data_transfer %buf_1 to %11 : memref<8x64xf16, "L1"> to !ktdp.access_tile<8x64xindex>
+          }
+        }
+      }
     }
     return
   }
+}

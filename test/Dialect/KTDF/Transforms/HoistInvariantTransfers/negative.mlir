@@ -1,4 +1,4 @@
-// RUN: ktflow-opt %s --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams=chunk=64 --ktdf-distribute --ktdf-buffer=depth=2 --ktdf-hoist-invariant-transfers | FileCheck %s
+// RUN: ktflow-opt %s --ktdf-hoist-invariant-transfers | FileCheck %s
 
 // Loads that must stay in their loop: a tile that follows the induction
 // variable, one anchored on a value computed in the loop, and one whose
@@ -8,71 +8,15 @@
 // CHECK-NOT: ktdf.pipeline {{.*}}->
 // CHECK-NOT: export
 
-ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
-    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
-
-#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#vec = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
-#long = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>
-#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#id1 = affine_map<(d0) -> (d0)>
-#id2 = affine_map<(d0, d1) -> (d0, d1)>
-
 // CHECK-LABEL: func.func @follows_iv
 // CHECK: scf.for
 // CHECK: ktdf.pipeline modulo(size: 2) {
 // CHECK: ktdf.stage "load_1"
-func.func @follows_iv(%x: index, %v: index, %y: index) attributes {grid = [8]} {
-  %id = ktdp.get_compute_tile_id : index
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c8 = arith.constant 8 : index
-  %r0 = arith.muli %id, %c8 : index
-  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
-  %V = ktdp.construct_memory_view %v, sizes: [128], strides: [1] {coordinate_set = #long, memory_space = #ktdp.memory_space<global>} : memref<128xf16>
-  %Y = ktdp.construct_memory_view %y, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
-  scf.for %i = %c0 to %c8 step %c1 {
-    %tx = ktdp.construct_access_tile %X[%r0 + %i, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
-    %tv = ktdp.construct_access_tile %V[%i] {access_tile_set = #vec, access_tile_order = #id1} : memref<128xf16> -> !ktdp.access_tile<64xindex>
-    %ty = ktdp.construct_access_tile %Y[%r0 + %i, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
-    %xt = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
-    %vt = ktdp.load %tv : <64xindex> -> tensor<64xf16>
-    %e = tensor.empty() : tensor<1x64xf16>
-    %vb = linalg.broadcast ins(%vt : tensor<64xf16>) outs(%e : tensor<1x64xf16>) dimensions = [0]
-    %yt = arith.addf %xt, %vb : tensor<1x64xf16>
-    ktdp.store %yt, %ty : tensor<1x64xf16>, <1x64xindex>
-  }
-  return
-}
 
 // CHECK-LABEL: func.func @computed_in_loop
 // CHECK: scf.for
 // CHECK: ktdf.pipeline modulo(size: 2) {
 // CHECK: ktdf.stage "load_1"
-func.func @computed_in_loop(%x: index, %v: index, %y: index) attributes {grid = [8]} {
-  %id = ktdp.get_compute_tile_id : index
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c8 = arith.constant 8 : index
-  %r0 = arith.muli %id, %c8 : index
-  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
-  %V = ktdp.construct_memory_view %v, sizes: [128], strides: [1] {coordinate_set = #long, memory_space = #ktdp.memory_space<global>} : memref<128xf16>
-  %Y = ktdp.construct_memory_view %y, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
-  scf.for %i = %c0 to %c8 step %c1 {
-    %c2 = arith.constant 2 : index
-    %k = arith.addi %i, %c2 : index
-    %tx = ktdp.construct_access_tile %X[%r0 + %i, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
-    %tv = ktdp.construct_access_tile %V[%k] {access_tile_set = #vec, access_tile_order = #id1} : memref<128xf16> -> !ktdp.access_tile<64xindex>
-    %ty = ktdp.construct_access_tile %Y[%r0 + %i, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
-    %xt = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
-    %vt = ktdp.load %tv : <64xindex> -> tensor<64xf16>
-    %e = tensor.empty() : tensor<1x64xf16>
-    %vb = linalg.broadcast ins(%vt : tensor<64xf16>) outs(%e : tensor<1x64xf16>) dimensions = [0]
-    %yt = arith.addf %xt, %vb : tensor<1x64xf16>
-    ktdp.store %yt, %ty : tensor<1x64xf16>, <1x64xindex>
-  }
-  return
-}
 
 // The loop stores into the tensor the vector comes from (rows 1.. of V
 // seen as a matrix), so the vector may change between iterations.
@@ -80,23 +24,310 @@ func.func @computed_in_loop(%x: index, %v: index, %y: index) attributes {grid = 
 // CHECK: scf.for
 // CHECK: ktdf.pipeline modulo(size: 2) {
 // CHECK: ktdf.stage "load_1"
-func.func @written_in_loop(%x: index, %v: index) attributes {grid = [1]} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c8 = arith.constant 8 : index
-  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
-  %V = ktdp.construct_memory_view %v, sizes: [64], strides: [1] {coordinate_set = #vec, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
-  %W = ktdp.construct_memory_view %v, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
-  scf.for %i = %c0 to %c8 step %c1 {
-    %tx = ktdp.construct_access_tile %X[%i, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
-    %tv = ktdp.construct_access_tile %V[0] {access_tile_set = #vec, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<64xindex>
-    %tw = ktdp.construct_access_tile %W[%i + 1, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
-    %xt = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
-    %vt = ktdp.load %tv : <64xindex> -> tensor<64xf16>
-    %e = tensor.empty() : tensor<1x64xf16>
-    %vb = linalg.broadcast ins(%vt : tensor<64xf16>) outs(%e : tensor<1x64xf16>) dimensions = [0]
-    %yt = arith.addf %xt, %vb : tensor<1x64xf16>
-    ktdp.store %yt, %tw : tensor<1x64xf16>, <1x64xindex>
+
+// Input: the ScheduleIR ktdf-hoist-invariant-transfers receives, printed once by
+// `ktflow-opt KERNEL --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams=chunk=64 --ktdf-distribute --ktdf-buffer=depth=2` from a KTIR kernel.
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0) -> (d0)>
+#set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#set1 = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>
+#set2 = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#set3 = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+module {
+  ktdf_arch.device @sample_device attributes {ktdf_arch.clock_mhz = 1000 : i64} {
+    %DDR = memory {kind = "DDR", ktdf_arch.bandwidth = 256 : i64, size = 8589934592 : i64}
+    group {kind = "core", ktdf_arch.instances = 4 : i64, ktdf_arch.interconnect = {bidirectional, hop_latency = 1 : i64, link_bandwidth = 64 : i64, topology = "ring"}} share(%DDR) {
+      %L1 = memory {kind = "L1", ktdf_arch.bandwidth = 512 : i64, size = 1048576 : i64}
+      %MNILU_Block = group {kind = "MNILU_Block"} share() {
+        %MNILU = exec_unit {kind = "MNILU", ktdf_arch.features = {ktdf_arch.feature.load = {word_size = #ktdf_arch.map<"DDR" = 64, "L1" = 64>}}, ktdf_arch.max_outstanding = 4 : i64}
+        yield %MNILU
+      } -> exec_unit
+      %MNISU_Block = group {kind = "MNISU_Block"} share() {
+        %MNISU = exec_unit {kind = "MNISU", ktdf_arch.features = {ktdf_arch.feature.store = {word_size = #ktdf_arch.map<"DDR" = 64, "L1" = 64>}}, ktdf_arch.max_outstanding = 4 : i64}
+        yield %MNISU
+      } -> exec_unit
+      datapath {ktdf_arch.bandwidth = 64 : i64, ktdf_arch.latency = 100 : i64, ktdf_arch.transfer_granularity = array<i64: 64>} %DDR to %MNILU_Block : memory, exec_unit
+      datapath {ktdf_arch.bandwidth = 64 : i64, ktdf_arch.latency = 2 : i64, ktdf_arch.transfer_granularity = array<i64: 64>} %MNILU_Block to %L1 : exec_unit, memory
+      datapath {ktdf_arch.bandwidth = 64 : i64, ktdf_arch.latency = 2 : i64, ktdf_arch.transfer_granularity = array<i64: 64>} %L1 to %MNISU_Block : memory, exec_unit
+      datapath {ktdf_arch.bandwidth = 64 : i64, ktdf_arch.latency = 100 : i64, ktdf_arch.transfer_granularity = array<i64: 64>} %MNISU_Block to %DDR : exec_unit, memory
+      group {kind = "subcore"} share(%L1) {
+        %SFU_Block = group {kind = "SFU_Block"} share() {
+          %SFU_RF = memory {kind = "SFU_RF", size = 2048 : i64}
+          %SFU = exec_unit {kind = "SFU", ktdf_arch.features = {ktdf_arch.feature.compute, ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, f32 = 32, i32 = 32>}}}
+          datapath {ktdf_arch.bandwidth = 256 : i64, ktdf_arch.latency = 1 : i64} %SFU_RF to %SFU : memory, exec_unit
+          datapath {ktdf_arch.bandwidth = 256 : i64, ktdf_arch.latency = 1 : i64} %SFU to %SFU_RF : exec_unit, memory
+          yield %SFU
+        } -> exec_unit
+        %L1LU = exec_unit {kind = "L1LU", ktdf_arch.features = {ktdf_arch.feature.load = {access_granularity = #ktdf_arch.map<"L1" = [{align_in_words = 64 : i64, size_in_words = 64 : i64}, {align_in_words = 2 : i64, size_in_words = 2 : i64}]>, word_size = #ktdf_arch.map<"L1" = 64>}, ktdf_arch.feature.simd = {splat, zero_pad}}}
+        %L1SU = exec_unit {kind = "L1SU", ktdf_arch.features = {ktdf_arch.feature.store = {access_granularity = #ktdf_arch.map<"L1" = [{align_in_words = 64 : i64, size_in_words = 64 : i64}]>, word_size = #ktdf_arch.map<"L1" = 64>}}}
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 4 : i64, ktdf_arch.transfer_granularity = array<i64: 128>} %L1 to %L1LU : memory, exec_unit
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 1 : i64} %L1LU to %SFU_Block : exec_unit, exec_unit
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 1 : i64} %SFU_Block to %L1SU : exec_unit, exec_unit
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 4 : i64, ktdf_arch.transfer_granularity = array<i64: 128>} %L1SU to %L1 : exec_unit, memory
+      }
+      group {kind = "subcore"} share(%L1) {
+        %SFU_Block = group {kind = "SFU_Block"} share() {
+          %SFU_RF = memory {kind = "SFU_RF", size = 2048 : i64}
+          %SFU = exec_unit {kind = "SFU", ktdf_arch.features = {ktdf_arch.feature.compute, ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 64, f32 = 32, i32 = 32>}}}
+          datapath {ktdf_arch.bandwidth = 256 : i64, ktdf_arch.latency = 1 : i64} %SFU_RF to %SFU : memory, exec_unit
+          datapath {ktdf_arch.bandwidth = 256 : i64, ktdf_arch.latency = 1 : i64} %SFU to %SFU_RF : exec_unit, memory
+          yield %SFU
+        } -> exec_unit
+        %L1LU = exec_unit {kind = "L1LU", ktdf_arch.features = {ktdf_arch.feature.load = {access_granularity = #ktdf_arch.map<"L1" = [{align_in_words = 64 : i64, size_in_words = 64 : i64}, {align_in_words = 2 : i64, size_in_words = 2 : i64}]>, word_size = #ktdf_arch.map<"L1" = 64>}, ktdf_arch.feature.simd = {splat, zero_pad}}}
+        %L1SU = exec_unit {kind = "L1SU", ktdf_arch.features = {ktdf_arch.feature.store = {access_granularity = #ktdf_arch.map<"L1" = [{align_in_words = 64 : i64, size_in_words = 64 : i64}]>, word_size = #ktdf_arch.map<"L1" = 64>}}}
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 4 : i64, ktdf_arch.transfer_granularity = array<i64: 128>} %L1 to %L1LU : memory, exec_unit
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 1 : i64} %L1LU to %SFU_Block : exec_unit, exec_unit
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 1 : i64} %SFU_Block to %L1SU : exec_unit, exec_unit
+        datapath {ktdf_arch.bandwidth = 128 : i64, ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 16 : i64, ordered}}, ktdf_arch.latency = 4 : i64, ktdf_arch.transfer_granularity = array<i64: 128>} %L1SU to %L1 : exec_unit, memory
+      }
+    }
+    patterns ["pre_scheduling"] {
+      pdl.pattern @widen_f16_exp : benefit(1) {
+        %0 = type : f16
+        %1 = operand : %0
+        %2 = operation "math.exp"(%1 : !pdl.value)  -> (%0 : !pdl.type)
+        rewrite %2 with "widen_to_f32"
+      }
+    }
   }
-  return
+  ktdf_arch.target @sample_device memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
+  func.func @follows_iv(%arg0: index {ktdf.tensor = tensor<64x64xf16>}, %arg1: index {ktdf.tensor = tensor<128xf16>}, %arg2: index {ktdf.tensor = tensor<64x64xf16>}) attributes {grid = [8]} {
+    ktdf.parallel (%arg3) in [8] distribute(num_instances = 8) {
+      %c8 = arith.constant 8 : index
+      %c1 = arith.constant 1 : index
+      %c0 = arith.constant 0 : index
+      %0 = arith.muli %arg3, %c8 : index
+      %1 = ktdp.construct_memory_view %arg0, sizes: [64, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+      %2 = ktdp.construct_memory_view %arg1, sizes: [128], strides: [1] {coordinate_set = #set1, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<128xf16>
+      %3 = ktdp.construct_memory_view %arg2, sizes: [64, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+      scf.for %arg4 = %c0 to %c8 step %c1 {
+        %4 = ktdp.construct_access_tile %1[%0 + %arg4, 0] {access_tile_order = #map, access_tile_set = #set2} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+        %5 = ktdp.construct_access_tile %2[%arg4] {access_tile_order = #map1, access_tile_set = #set3} : memref<128xf16> -> !ktdp.access_tile<64xindex>
+        %6 = ktdp.construct_access_tile %3[%0 + %arg4, 0] {access_tile_order = #map, access_tile_set = #set2} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+        ktdf.pipeline modulo(size: 2) {
+          %buf = ktdf.private : memref<1x64xf16, "L1">
+          %slot = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+          %buf_0 = ktdf.private : memref<64xf16, "L1">
+          %slot_1 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+          %slot_2 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
+          %buf_3 = ktdf.private : memref<1x64xf16, "L1">
+          %7 = ktdf.stage "load_0" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+            ktdf.data_transfer %4 to %buf : !ktdp.access_tile<1x64xindex> to memref<1x64xf16, "L1">
+          }
+          %8 = ktdf.stage "load_1" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+            ktdf.data_transfer %5 to %buf_0 : !ktdp.access_tile<64xindex> to memref<64xf16, "L1">
+          }
+          %9 = ktdf.stage "feed" depends_in(%7, %8) depends_out(1) applicable_units [scratchpad_load] unit "core/subcore[0]/L1LU" {
+            %c0_4 = arith.constant 0 : index
+            %c1_5 = arith.constant 1 : index
+            %c1_6 = arith.constant 1 : index
+            %c64 = arith.constant 64 : index
+            %c64_7 = arith.constant 64 : index
+            scf.for %arg5 = %c0_4 to %c1_6 step %c1_5 {
+              scf.for %arg6 = %c0_4 to %c64 step %c64_7 {
+                ktdf.data_transfer %buf[%arg5, %arg6] to %slot : memref<1x64xf16, "L1"> to !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+                ktdf.data_transfer %buf_0[%arg6] to %slot_1 : memref<64xf16, "L1"> to !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+              }
+            }
+          }
+          %10 = ktdf.stage "compute" depends_in(%9) depends_out(1) applicable_units [vector_compute] unit "core/subcore[0]/SFU_Block/SFU" {
+            %c0_4 = arith.constant 0 : index
+            %c1_5 = arith.constant 1 : index
+            %c1_6 = arith.constant 1 : index
+            %c64 = arith.constant 64 : index
+            %c64_7 = arith.constant 64 : index
+            scf.for %arg5 = %c0_4 to %c1_6 step %c1_5 {
+              scf.for %arg6 = %c0_4 to %c64 step %c64_7 {
+                %12 = ktdf.read_from_fifo %slot : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16> -> tensor<64xf16>
+                %13 = ktdf.read_from_fifo %slot_1 : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16> -> tensor<64xf16>
+                %14 = tensor.empty() : tensor<64xf16>
+                %15 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel"]} ins(%12, %13 : tensor<64xf16>, tensor<64xf16>) outs(%14 : tensor<64xf16>) {
+                ^bb0(%in: f16, %in_8: f16, %out: f16):
+                  %16 = arith.addf %in, %in_8 : f16
+                  linalg.yield %16 : f16
+                } -> tensor<64xf16>
+                ktdf.write_to_fifo %15 to %slot_2 : tensor<64xf16> to !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
+              }
+            }
+          }
+          %11 = ktdf.stage "drain" depends_in(%10) depends_out(1) applicable_units [scratchpad_store] unit "core/subcore[0]/L1SU" {
+            %c0_4 = arith.constant 0 : index
+            %c1_5 = arith.constant 1 : index
+            %c1_6 = arith.constant 1 : index
+            %c64 = arith.constant 64 : index
+            %c64_7 = arith.constant 64 : index
+            scf.for %arg5 = %c0_4 to %c1_6 step %c1_5 {
+              scf.for %arg6 = %c0_4 to %c64 step %c64_7 {
+                ktdf.data_transfer %slot_2 to %buf_3[%arg5, %arg6] : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16> to memref<1x64xf16, "L1">
+              }
+            }
+          }
+          ktdf.stage "store_0" depends_in(%11) depends_out(0) applicable_units [dma_store] unit "core/MNISU_Block/MNISU" {
+            ktdf.data_transfer %buf_3 to %6 : memref<1x64xf16, "L1"> to !ktdp.access_tile<1x64xindex>
+          }
+        }
+      }
+    }
+    return
+  }
+  func.func @computed_in_loop(%arg0: index {ktdf.tensor = tensor<64x64xf16>}, %arg1: index {ktdf.tensor = tensor<128xf16>}, %arg2: index {ktdf.tensor = tensor<64x64xf16>}) attributes {grid = [8]} {
+    ktdf.parallel (%arg3) in [8] distribute(num_instances = 8) {
+      %c2 = arith.constant 2 : index
+      %c8 = arith.constant 8 : index
+      %c1 = arith.constant 1 : index
+      %c0 = arith.constant 0 : index
+      %0 = arith.muli %arg3, %c8 : index
+      %1 = ktdp.construct_memory_view %arg0, sizes: [64, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+      %2 = ktdp.construct_memory_view %arg1, sizes: [128], strides: [1] {coordinate_set = #set1, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<128xf16>
+      %3 = ktdp.construct_memory_view %arg2, sizes: [64, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+      scf.for %arg4 = %c0 to %c8 step %c1 {
+        %4 = arith.addi %arg4, %c2 : index
+        %5 = ktdp.construct_access_tile %1[%0 + %arg4, 0] {access_tile_order = #map, access_tile_set = #set2} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+        %6 = ktdp.construct_access_tile %2[%4] {access_tile_order = #map1, access_tile_set = #set3} : memref<128xf16> -> !ktdp.access_tile<64xindex>
+        %7 = ktdp.construct_access_tile %3[%0 + %arg4, 0] {access_tile_order = #map, access_tile_set = #set2} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+        ktdf.pipeline modulo(size: 2) {
+          %buf = ktdf.private : memref<1x64xf16, "L1">
+          %slot = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+          %buf_0 = ktdf.private : memref<64xf16, "L1">
+          %slot_1 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+          %slot_2 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
+          %buf_3 = ktdf.private : memref<1x64xf16, "L1">
+          %8 = ktdf.stage "load_0" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+            ktdf.data_transfer %5 to %buf : !ktdp.access_tile<1x64xindex> to memref<1x64xf16, "L1">
+          }
+          %9 = ktdf.stage "load_1" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+            ktdf.data_transfer %6 to %buf_0 : !ktdp.access_tile<64xindex> to memref<64xf16, "L1">
+          }
+          %10 = ktdf.stage "feed" depends_in(%8, %9) depends_out(1) applicable_units [scratchpad_load] unit "core/subcore[0]/L1LU" {
+            %c0_4 = arith.constant 0 : index
+            %c1_5 = arith.constant 1 : index
+            %c1_6 = arith.constant 1 : index
+            %c64 = arith.constant 64 : index
+            %c64_7 = arith.constant 64 : index
+            scf.for %arg5 = %c0_4 to %c1_6 step %c1_5 {
+              scf.for %arg6 = %c0_4 to %c64 step %c64_7 {
+                ktdf.data_transfer %buf[%arg5, %arg6] to %slot : memref<1x64xf16, "L1"> to !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+                ktdf.data_transfer %buf_0[%arg6] to %slot_1 : memref<64xf16, "L1"> to !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+              }
+            }
+          }
+          %11 = ktdf.stage "compute" depends_in(%10) depends_out(1) applicable_units [vector_compute] unit "core/subcore[0]/SFU_Block/SFU" {
+            %c0_4 = arith.constant 0 : index
+            %c1_5 = arith.constant 1 : index
+            %c1_6 = arith.constant 1 : index
+            %c64 = arith.constant 64 : index
+            %c64_7 = arith.constant 64 : index
+            scf.for %arg5 = %c0_4 to %c1_6 step %c1_5 {
+              scf.for %arg6 = %c0_4 to %c64 step %c64_7 {
+                %13 = ktdf.read_from_fifo %slot : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16> -> tensor<64xf16>
+                %14 = ktdf.read_from_fifo %slot_1 : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16> -> tensor<64xf16>
+                %15 = tensor.empty() : tensor<64xf16>
+                %16 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel"]} ins(%13, %14 : tensor<64xf16>, tensor<64xf16>) outs(%15 : tensor<64xf16>) {
+                ^bb0(%in: f16, %in_8: f16, %out: f16):
+                  %17 = arith.addf %in, %in_8 : f16
+                  linalg.yield %17 : f16
+                } -> tensor<64xf16>
+                ktdf.write_to_fifo %16 to %slot_2 : tensor<64xf16> to !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
+              }
+            }
+          }
+          %12 = ktdf.stage "drain" depends_in(%11) depends_out(1) applicable_units [scratchpad_store] unit "core/subcore[0]/L1SU" {
+            %c0_4 = arith.constant 0 : index
+            %c1_5 = arith.constant 1 : index
+            %c1_6 = arith.constant 1 : index
+            %c64 = arith.constant 64 : index
+            %c64_7 = arith.constant 64 : index
+            scf.for %arg5 = %c0_4 to %c1_6 step %c1_5 {
+              scf.for %arg6 = %c0_4 to %c64 step %c64_7 {
+                ktdf.data_transfer %slot_2 to %buf_3[%arg5, %arg6] : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16> to memref<1x64xf16, "L1">
+              }
+            }
+          }
+          ktdf.stage "store_0" depends_in(%12) depends_out(0) applicable_units [dma_store] unit "core/MNISU_Block/MNISU" {
+            ktdf.data_transfer %buf_3 to %7 : memref<1x64xf16, "L1"> to !ktdp.access_tile<1x64xindex>
+          }
+        }
+      }
+    }
+    return
+  }
+  func.func @written_in_loop(%arg0: index {ktdf.tensor = tensor<64x64xf16>}, %arg1: index {ktdf.tensor = tensor<64x64xf16>}) attributes {grid = [1]} {
+    ktdf.parallel (%arg2) in [1] distribute(num_instances = 1) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %0 = ktdp.construct_memory_view %arg0, sizes: [64, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+      %1 = ktdp.construct_memory_view %arg1, sizes: [64], strides: [1] {coordinate_set = #set3, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+      %2 = ktdp.construct_memory_view %arg1, sizes: [64, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+      scf.for %arg3 = %c0 to %c8 step %c1 {
+        %3 = ktdp.construct_access_tile %0[%arg3, 0] {access_tile_order = #map, access_tile_set = #set2} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+        %4 = ktdp.construct_access_tile %1[0] {access_tile_order = #map1, access_tile_set = #set3} : memref<64xf16> -> !ktdp.access_tile<64xindex>
+        %5 = ktdp.construct_access_tile %2[%arg3 + 1, 0] {access_tile_order = #map, access_tile_set = #set2} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+        ktdf.pipeline modulo(size: 2) {
+          %buf = ktdf.private : memref<1x64xf16, "L1">
+          %slot = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+          %buf_0 = ktdf.private : memref<64xf16, "L1">
+          %slot_1 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+          %slot_2 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
+          %buf_3 = ktdf.private : memref<1x64xf16, "L1">
+          %6 = ktdf.stage "load_0" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+            ktdf.data_transfer %3 to %buf : !ktdp.access_tile<1x64xindex> to memref<1x64xf16, "L1">
+          }
+          %7 = ktdf.stage "load_1" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+            ktdf.data_transfer %4 to %buf_0 : !ktdp.access_tile<64xindex> to memref<64xf16, "L1">
+          }
+          %8 = ktdf.stage "feed" depends_in(%6, %7) depends_out(1) applicable_units [scratchpad_load] unit "core/subcore[0]/L1LU" {
+            %c0_4 = arith.constant 0 : index
+            %c1_5 = arith.constant 1 : index
+            %c1_6 = arith.constant 1 : index
+            %c64 = arith.constant 64 : index
+            %c64_7 = arith.constant 64 : index
+            scf.for %arg4 = %c0_4 to %c1_6 step %c1_5 {
+              scf.for %arg5 = %c0_4 to %c64 step %c64_7 {
+                ktdf.data_transfer %buf[%arg4, %arg5] to %slot : memref<1x64xf16, "L1"> to !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+                ktdf.data_transfer %buf_0[%arg5] to %slot_1 : memref<64xf16, "L1"> to !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
+              }
+            }
+          }
+          %9 = ktdf.stage "compute" depends_in(%8) depends_out(1) applicable_units [vector_compute] unit "core/subcore[0]/SFU_Block/SFU" {
+            %c0_4 = arith.constant 0 : index
+            %c1_5 = arith.constant 1 : index
+            %c1_6 = arith.constant 1 : index
+            %c64 = arith.constant 64 : index
+            %c64_7 = arith.constant 64 : index
+            scf.for %arg4 = %c0_4 to %c1_6 step %c1_5 {
+              scf.for %arg5 = %c0_4 to %c64 step %c64_7 {
+                %11 = ktdf.read_from_fifo %slot : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16> -> tensor<64xf16>
+                %12 = ktdf.read_from_fifo %slot_1 : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16> -> tensor<64xf16>
+                %13 = tensor.empty() : tensor<64xf16>
+                %14 = linalg.generic {indexing_maps = [#map1, #map1, #map1], iterator_types = ["parallel"]} ins(%11, %12 : tensor<64xf16>, tensor<64xf16>) outs(%13 : tensor<64xf16>) {
+                ^bb0(%in: f16, %in_8: f16, %out: f16):
+                  %15 = arith.addf %in, %in_8 : f16
+                  linalg.yield %15 : f16
+                } -> tensor<64xf16>
+                ktdf.write_to_fifo %14 to %slot_2 : tensor<64xf16> to !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
+              }
+            }
+          }
+          %10 = ktdf.stage "drain" depends_in(%9) depends_out(1) applicable_units [scratchpad_store] unit "core/subcore[0]/L1SU" {
+            %c0_4 = arith.constant 0 : index
+            %c1_5 = arith.constant 1 : index
+            %c1_6 = arith.constant 1 : index
+            %c64 = arith.constant 64 : index
+            %c64_7 = arith.constant 64 : index
+            scf.for %arg4 = %c0_4 to %c1_6 step %c1_5 {
+              scf.for %arg5 = %c0_4 to %c64 step %c64_7 {
+                ktdf.data_transfer %slot_2 to %buf_3[%arg4, %arg5] : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16> to memref<1x64xf16, "L1">
+              }
+            }
+          }
+          ktdf.stage "store_0" depends_in(%10) depends_out(0) applicable_units [dma_store] unit "core/MNISU_Block/MNISU" {
+            ktdf.data_transfer %buf_3 to %5 : memref<1x64xf16, "L1"> to !ktdp.access_tile<1x64xindex>
+          }
+        }
+      }
+    }
+    return
+  }
 }

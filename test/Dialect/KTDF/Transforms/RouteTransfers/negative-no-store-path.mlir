@@ -1,49 +1,63 @@
-// RUN: ktflow-opt %s --ktdf-mapping --ktdf-route-transfers -verify-diagnostics
+// RUN: ktflow-opt %s --ktdf-route-transfers -verify-diagnostics
 
 // A device whose scratchpad cannot be written back to device memory has no
 // vector unit the scheduler can both feed and drain.
 
-#DDR = {kind = "DDR", size = 1048576}
-#L1 = {kind = "L1", size = 65536}
-#DMA = {kind = "DMA", ktdf_arch.features = {ktdf_arch.feature.load}}
-#LU = {kind = "LU", ktdf_arch.features = {ktdf_arch.feature.load}}
-#SU = {kind = "SU", ktdf_arch.features = {ktdf_arch.feature.store}}
-#VPU = {kind = "VPU", ktdf_arch.features = {ktdf_arch.feature.compute,
-        ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 32>}}}
-#Q = {ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 8}}}
-ktdf_arch.device @no_store {
-  %ddr = memory #DDR
-  group {kind = "core"} share(%ddr) {
-    %l1 = memory #L1
-    %dma = exec_unit #DMA
-    %lu = exec_unit #LU
-    %su = exec_unit #SU
-    %vpu = exec_unit #VPU
-    datapath %ddr to %dma : memory, exec_unit
-    datapath %dma to %l1 : exec_unit, memory
-    datapath %l1 to %lu : memory, exec_unit
-    datapath #Q %lu to %vpu : exec_unit, exec_unit
-    datapath #Q %vpu to %su : exec_unit, exec_unit
-    datapath %su to %l1 : exec_unit, memory
-  }
-}
-// expected-error @+1 {{device 'no_store' has no vector compute unit the scheduler can feed from 'DDR' and drain back: no route between 'DDR' and 'core/VPU'}}
-ktdf_arch.target @no_store memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
+// Input: the ScheduleIR ktdf-route-transfers receives, printed once by
+// `ktflow-opt KERNEL --ktdf-mapping` from a KTIR kernel.
 
-#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#t = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#id = affine_map<(d0, d1) -> (d0, d1)>
-func.func @scale(%x: index, %y: index) attributes {grid = [8]} {
-  %id = ktdp.get_compute_tile_id : index
-  %c8 = arith.constant 8 : index
-  %r0 = arith.muli %id, %c8 : index
-  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
-  %Y = ktdp.construct_memory_view %y, sizes: [64, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
-  %tx = ktdp.construct_access_tile %X[%r0, 0] {access_tile_set = #t, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<8x64xindex>
-  %ty = ktdp.construct_access_tile %Y[%r0, 0] {access_tile_set = #t, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<8x64xindex>
-  %v = ktdp.load %tx : <8x64xindex> -> tensor<8x64xf16>
-  %two = arith.constant dense<2.0> : tensor<8x64xf16>
-  %w = arith.mulf %v, %two : tensor<8x64xf16>
-  ktdp.store %w, %ty : tensor<8x64xf16>, <8x64xindex>
-  return
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#set1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+module {
+  ktdf_arch.device @no_store {
+    %DDR = memory {kind = "DDR", size = 1048576 : i64}
+    group {kind = "core"} share(%DDR) {
+      %L1 = memory {kind = "L1", size = 65536 : i64}
+      %DMA = exec_unit {kind = "DMA", ktdf_arch.features = {ktdf_arch.feature.load}}
+      %LU = exec_unit {kind = "LU", ktdf_arch.features = {ktdf_arch.feature.load}}
+      %SU = exec_unit {kind = "SU", ktdf_arch.features = {ktdf_arch.feature.store}}
+      %VPU = exec_unit {kind = "VPU", ktdf_arch.features = {ktdf_arch.feature.compute, ktdf_arch.feature.simd = {lanes = #ktdf_arch.map<f16 = 32>}}}
+      datapath %DDR to %DMA : memory, exec_unit
+      datapath %DMA to %L1 : exec_unit, memory
+      datapath %L1 to %LU : memory, exec_unit
+      datapath {ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 8 : i64}}} %LU to %VPU : exec_unit, exec_unit
+      datapath {ktdf_arch.features = {ktdf_arch.feature.queue = {depth = 8 : i64}}} %VPU to %SU : exec_unit, exec_unit
+      datapath %SU to %L1 : exec_unit, memory
+    }
+  }
+  // expected-error @+1 {{device 'no_store' has no vector compute unit the scheduler can feed from 'DDR' and drain back: no route between 'DDR' and 'core/VPU'}}
+  ktdf_arch.target @no_store memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
+  func.func @scale(%arg0: index {ktdf.tensor = tensor<64x64xf16>}, %arg1: index {ktdf.tensor = tensor<64x64xf16>}) attributes {grid = [8]} {
+    ktdf.parallel (%arg2) in [8] {
+      %c8 = arith.constant 8 : index
+      %0 = arith.muli %arg2, %c8 : index
+      %1 = ktdp.construct_memory_view %arg0, sizes: [64, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+      %2 = ktdp.construct_memory_view %arg1, sizes: [64, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+      %3 = ktdp.construct_access_tile %1[%0, 0] {access_tile_order = #map, access_tile_set = #set1} : memref<64x64xf16> -> !ktdp.access_tile<8x64xindex>
+      %4 = ktdp.construct_access_tile %2[%0, 0] {access_tile_order = #map, access_tile_set = #set1} : memref<64x64xf16> -> !ktdp.access_tile<8x64xindex>
+      ktdf.pipeline {
+        %slot = ktdf.private : !ktdf.fifo.slot<DDR -> vector_compute, 8x64xf16>
+        %slot_0 = ktdf.private : !ktdf.fifo.slot<vector_compute -> DDR, 8x64xf16>
+        %5 = ktdf.stage "load_0" depends_out(1) applicable_units [dma_load, scratchpad_load] {
+          ktdf.data_transfer %3 to %slot : !ktdp.access_tile<8x64xindex> to !ktdf.fifo.slot<DDR -> vector_compute, 8x64xf16>
+        }
+        %6 = ktdf.stage "compute" depends_in(%5) depends_out(1) applicable_units [vector_compute] {
+          %7 = ktdf.read_from_fifo %slot : !ktdf.fifo.slot<DDR -> vector_compute, 8x64xf16> -> tensor<8x64xf16>
+          %8 = tensor.empty() : tensor<8x64xf16>
+          %cst = arith.constant 2.000000e+00 : f16
+          %9 = linalg.generic {indexing_maps = [#map, #map], iterator_types = ["parallel", "parallel"]} ins(%7 : tensor<8x64xf16>) outs(%8 : tensor<8x64xf16>) {
+          ^bb0(%in: f16, %out: f16):
+            %10 = arith.mulf %in, %cst : f16
+            linalg.yield %10 : f16
+          } -> tensor<8x64xf16>
+          ktdf.write_to_fifo %9 to %slot_0 : tensor<8x64xf16> to !ktdf.fifo.slot<vector_compute -> DDR, 8x64xf16>
+        }
+        ktdf.stage "store_0" depends_in(%6) depends_out(0) applicable_units [scratchpad_store, dma_store] {
+          ktdf.data_transfer %slot_0 to %4 : !ktdf.fifo.slot<vector_compute -> DDR, 8x64xf16> to !ktdp.access_tile<8x64xindex>
+        }
+      }
+    }
+    return
+  }
 }
