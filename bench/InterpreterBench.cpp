@@ -23,6 +23,7 @@
 #include <random>
 #include <string>
 
+using namespace ktflow::host;
 using namespace ktflow::interp;
 
 namespace {

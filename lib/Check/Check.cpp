@@ -8,9 +8,9 @@
 
 #include "ktflow/Check/Check.h"
 
+#include "ktflow/HostTensor/ElementType.h"
+#include "ktflow/HostTensor/Npy.h"
 #include "ktflow/Interpreter/Interpreter.h"
-#include "ktflow/Interpreter/Npy.h"
-#include "ktflow/Interpreter/Numerics.h"
 #include "ktflow/Machine/Values.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -23,8 +23,8 @@ using namespace llvm;
 using namespace ktflow;
 using namespace ktflow::check;
 
-std::optional<interp::DType> ktflow::check::toInterpDType(machine::ElemType t) {
-  using D = interp::DType;
+std::optional<host::DType> ktflow::check::toInterpDType(machine::ElemType t) {
+  using D = host::DType;
   switch (t) {
   case machine::ElemType::i1:
     return D::I1;
@@ -48,18 +48,18 @@ std::optional<interp::DType> ktflow::check::toInterpDType(machine::ElemType t) {
   return std::nullopt;
 }
 
-Expected<interp::Tensor> ktflow::check::makeTensor(StringRef text,
-                                                   machine::ElemType elem,
-                                                   ArrayRef<int64_t> shape,
-                                                   std::mt19937_64 &rng) {
-  std::optional<interp::DType> dtype = toInterpDType(elem);
+Expected<host::Tensor> ktflow::check::makeTensor(StringRef text,
+                                                 machine::ElemType elem,
+                                                 ArrayRef<int64_t> shape,
+                                                 std::mt19937_64 &rng) {
+  std::optional<host::DType> dtype = toInterpDType(elem);
   if (!dtype)
     return createStringError("unsupported element type");
   // The interpreter's parser, so every command takes the same specs.
-  Expected<interp::InputSpec> spec = interp::InputSpec::parse(text);
+  Expected<host::InputSpec> spec = host::InputSpec::parse(text);
   if (!spec)
     return spec.takeError();
-  interp::Tensor t = interp::Tensor::zeros(*dtype, shape);
+  host::Tensor t = host::Tensor::zeros(*dtype, shape);
   int64_t n = t.numElements();
   auto uniform = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
   auto fill = [&](auto generate) {
@@ -67,7 +67,7 @@ Expected<interp::Tensor> ktflow::check::makeTensor(StringRef text,
       t.setDouble(i, generate(i));
   };
   bool isFloat = machine::isFloat(elem);
-  using Kind = interp::InputSpec::Kind;
+  using Kind = host::InputSpec::Kind;
   switch (spec->kind) {
   case Kind::Default:
   case Kind::Zeros:
@@ -99,28 +99,28 @@ Expected<interp::Tensor> ktflow::check::makeTensor(StringRef text,
       if (isFloat)
         t.setDouble(i, static_cast<double>(v));
       else
-        t.ints[i] = interp::wrapInt(v, *dtype);
+        t.ints[i] = host::wrapInt(v, *dtype);
     }
     return t;
   }
   case Kind::Data:
     break;
   }
-  const interp::Tensor *file = spec->data.get();
+  const host::Tensor *file = spec->data.get();
   if (ArrayRef<int64_t>(file->shape) != shape)
     return createStringError("%s holds shape %s, the tensor is %s",
                              text.str().c_str(),
-                             interp::formatShape(file->shape).c_str(),
-                             interp::formatShape(shape).c_str());
+                             host::formatShape(file->shape).c_str(),
+                             host::formatShape(shape).c_str());
   if (file->dtype != *dtype)
     return createStringError("%s holds %s elements, the tensor has %s",
                              text.str().c_str(),
-                             interp::npyDescr(file->dtype).str().c_str(),
+                             host::npyDescr(file->dtype).str().c_str(),
                              machine::elemTypeName(elem).str().c_str());
   return *file;
 }
 
-std::vector<uint8_t> ktflow::check::toBytes(const interp::Tensor &tensor,
+std::vector<uint8_t> ktflow::check::toBytes(const host::Tensor &tensor,
                                             machine::ElemType elem) {
   unsigned width = machine::elemBytes(elem);
   std::vector<uint8_t> bytes(tensor.numElements() * width);
@@ -142,13 +142,13 @@ static int64_t loadInt(ArrayRef<uint8_t> bytes, machine::ElemType elem,
   unsigned width = machine::elemBytes(elem);
   uint64_t raw = 0;
   std::memcpy(&raw, bytes.data() + i * width, width);
-  return interp::wrapInt(static_cast<int64_t>(raw), *toInterpDType(elem));
+  return host::wrapInt(static_cast<int64_t>(raw), *toInterpDType(elem));
 }
 
-interp::Tensor ktflow::check::fromBytes(ArrayRef<uint8_t> bytes,
-                                        machine::ElemType elem,
-                                        ArrayRef<int64_t> shape) {
-  interp::Tensor t = interp::Tensor::zeros(*toInterpDType(elem), shape);
+host::Tensor ktflow::check::fromBytes(ArrayRef<uint8_t> bytes,
+                                      machine::ElemType elem,
+                                      ArrayRef<int64_t> shape) {
+  host::Tensor t = host::Tensor::zeros(*toInterpDType(elem), shape);
   unsigned width = machine::elemBytes(elem);
   for (int64_t i = 0; i < t.numElements(); ++i) {
     if (machine::isFloat(elem))
@@ -183,9 +183,9 @@ ktflow::check::computeReorderBounds(mlir::ModuleOp module, StringRef source,
                                     const interp::InterpreterOptions &options,
                                     const ReferenceBindings &bindings,
                                     ArrayRef<std::string> names,
-                                    ArrayRef<interp::Tensor> expected) {
+                                    ArrayRef<host::Tensor> expected) {
   std::vector<std::vector<double>> bounds;
-  for (const interp::Tensor &t : expected)
+  for (const host::Tensor &t : expected)
     bounds.emplace_back(t.numElements(), 0.0);
   for (mlir::Operation *reduction : interp::findReorderableReductions(module)) {
     interp::InterpreterOptions displaced = options;
@@ -203,10 +203,10 @@ ktflow::check::computeReorderBounds(mlir::ModuleOp module, StringRef source,
     if (mlir::failed(run.run()))
       return createStringError("the reference interpreter failed");
     for (size_t o = 0; o < names.size(); ++o) {
-      Expected<interp::Tensor> moved = run.getTensor(names[o]);
+      Expected<host::Tensor> moved = run.getTensor(names[o]);
       if (!moved)
         return moved.takeError();
-      if (!interp::isFloat(moved->dtype) ||
+      if (!host::isFloat(moved->dtype) ||
           moved->numElements() != expected[o].numElements())
         continue;
       for (int64_t i = 0; i < moved->numElements(); ++i) {
@@ -223,16 +223,16 @@ ktflow::check::computeReorderBounds(mlir::ModuleOp module, StringRef source,
   return bounds;
 }
 
-CheckResult ktflow::check::compareOutput(const interp::Tensor &expected,
+CheckResult ktflow::check::compareOutput(const host::Tensor &expected,
                                          ArrayRef<uint8_t> bytes,
                                          machine::ElemType elem,
                                          ArrayRef<int64_t> shape,
                                          ArrayRef<double> bound) {
   CheckResult result;
   if (ArrayRef<int64_t>(expected.shape) != shape) {
-    result.summary = formatv("shape {0} differs from the reference's {1}",
-                             interp::formatShape(shape),
-                             interp::formatShape(expected.shape));
+    result.summary =
+        formatv("shape {0} differs from the reference's {1}",
+                host::formatShape(shape), host::formatShape(expected.shape));
     return result;
   }
   unsigned width = machine::elemBytes(elem);
@@ -254,7 +254,7 @@ CheckResult ktflow::check::compareOutput(const interp::Tensor &expected,
       double got = machine::loadElement(elem, bytes.data() + i * width);
       double want = expected.getDouble(i);
       tolerance = (i < static_cast<int64_t>(bound.size()) ? bound[i] : 0) +
-                  interp::unitInLastPlace(want, *toInterpDType(elem));
+                  host::unitInLastPlace(want, *toInterpDType(elem));
       if (std::isnan(want) || std::isnan(got))
         ok = std::isnan(want) && std::isnan(got);
       else if (std::isinf(want) || std::isinf(got))
@@ -272,7 +272,7 @@ CheckResult ktflow::check::compareOutput(const interp::Tensor &expected,
   }
   result.pass = bad == 0;
   result.summary =
-      formatv("{0} {1}, max abs error {2:e3}", interp::formatShape(shape),
+      formatv("{0} {1}, max abs error {2:e3}", host::formatShape(shape),
               machine::elemTypeName(elem), maxError);
   if (bad) {
     std::string got, want;

@@ -167,7 +167,7 @@ Error DifferentialRun::bindInputs(ArrayRef<std::string> assignments,
                                "': " + toString(tensor.takeError()));
     if (Error e = launch->setTensor(t, toBytes(*tensor, b.tensors[t].elem)))
       return e;
-    interp::InputSpec input = interp::InputSpec::fromTensor(*tensor);
+    host::InputSpec input = host::InputSpec::fromTensor(*tensor);
     if (Error e = interpreter->setInput(interpreterName(name), input))
       return createStringError("input '" + name +
                                "': " + toString(std::move(e)));
@@ -224,7 +224,7 @@ Expected<std::vector<OutputCheck>> DifferentialRun::checkOutputs() {
   const bundle::Bundle &b = program->getBundle();
   std::vector<uint32_t> checked;
   std::vector<std::string> names;
-  std::vector<interp::Tensor> expected;
+  std::vector<host::Tensor> expected;
   for (uint32_t t = 0; t < b.tensors.size(); ++t) {
     if (b.tensors[t].role == bundle::TensorRole::Input)
       continue;

@@ -9,7 +9,7 @@
 #include "ktflow/Check/LaunchBinding.h"
 
 #include "ktflow/Check/Check.h"
-#include "ktflow/Interpreter/Npy.h"
+#include "ktflow/HostTensor/Npy.h"
 #include "ktflow/Machine/Values.h"
 #include "ktflow/Support/OutputFile.h"
 
@@ -82,7 +82,7 @@ Error check::writeTensor(const rt::Program &program, const rt::Launch &launch,
   auto shape = launch.getShape(tensor);
   if (!shape)
     return shape.takeError();
-  return interp::writeNpyFile(
+  return host::writeNpyFile(
       path,
       fromBytes(*bytes, program.getBundle().tensors[tensor].elem, *shape));
 }

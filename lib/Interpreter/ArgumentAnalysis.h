@@ -11,7 +11,7 @@
 #define KTFLOW_LIB_INTERPRETER_ARGUMENTANALYSIS_H
 
 #include "ktflow/Analysis/TensorExtent.h"
-#include "ktflow/Interpreter/Interpreter.h"
+#include "ktflow/Interpreter/Arguments.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 

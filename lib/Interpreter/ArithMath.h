@@ -13,7 +13,7 @@
 #ifndef KTFLOW_LIB_INTERPRETER_ARITHMATH_H
 #define KTFLOW_LIB_INTERPRETER_ARITHMATH_H
 
-#include "ktflow/Interpreter/Numerics.h"
+#include "HostTypes.h"
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/SmallVector.h"

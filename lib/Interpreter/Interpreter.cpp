@@ -13,7 +13,6 @@
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
-#include "ktflow/Interpreter/Npy.h"
 #include "ktflow/Support/RuntimeArgValue.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -30,47 +29,6 @@ static constexpr int64_t kIndependentTileWindow = 64;
 
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
-InputSpec InputSpec::fromTensor(Tensor t) {
-  InputSpec spec;
-  spec.kind = Kind::Data;
-  spec.data = std::make_shared<const Tensor>(std::move(t));
-  return spec;
-}
-
-llvm::Expected<InputSpec> InputSpec::parse(StringRef text) {
-  InputSpec spec;
-  if (text == "random") {
-    spec.kind = Kind::Uniform;
-  } else if (text == "randn") {
-    spec.kind = Kind::Normal;
-  } else if (text == "zeros") {
-    spec.kind = Kind::Zeros;
-  } else if (text.consume_front("value:")) {
-    spec.kind = Kind::Value;
-    // to_float takes "" for 0.
-    if (text.trim().empty() || !llvm::to_float(text, spec.value))
-      return makeError("invalid value in 'value:" + text + "'");
-  } else if (text.starts_with("range:") || text.starts_with("seq:")) {
-    auto [kind, bounds] = text.split(':');
-    spec.kind = kind == "seq" ? Kind::Sequence : Kind::Range;
-    auto [lo, hi] = bounds.split(':');
-    if (lo.getAsInteger(10, spec.lo) || hi.getAsInteger(10, spec.hi) ||
-        spec.lo >= spec.hi)
-      return makeError("invalid '" + text + "' (expected " + kind +
-                       ":LO:HI with LO < HI, both 64-bit integers)");
-  } else if (text.ends_with(".npy")) {
-    llvm::Expected<Tensor> tensor = readNpyFile(text);
-    if (!tensor)
-      return tensor.takeError();
-    return fromTensor(std::move(*tensor));
-  } else {
-    return makeError("invalid input '" + text +
-                     "' (expected FILE.npy, random, randn, zeros, value:V, "
-                     "range:LO:HI or seq:LO:HI)");
-  }
-  return spec;
 }
 
 struct Interpreter::Impl {

@@ -23,11 +23,10 @@
 #ifndef KTFLOW_LIB_INTERPRETER_MEMORY_H
 #define KTFLOW_LIB_INTERPRETER_MEMORY_H
 
-#include "ktflow/Analysis/TensorExtent.h"
-#include "ktflow/Interpreter/Interpreter.h"
-#include "ktflow/Interpreter/Tensor.h"
-
+#include "HostTypes.h"
 #include "PagedMemory.h"
+
+#include "ktflow/Analysis/TensorExtent.h"
 
 #include "llvm/ADT/SmallVector.h"
 

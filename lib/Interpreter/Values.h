@@ -12,7 +12,7 @@
 
 #include "AffineEval.h"
 
-#include "ktflow/Interpreter/Tensor.h"
+#include "HostTypes.h"
 
 #include "mlir/IR/Operation.h"
 

@@ -9,8 +9,8 @@
 
 #include "Commands.h"
 
+#include "ktflow/HostTensor/Npy.h"
 #include "ktflow/Interpreter/Interpreter.h"
-#include "ktflow/Interpreter/Npy.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/ModuleLoader.h"
@@ -110,10 +110,10 @@ splitAssignment(StringRef text, StringRef flag) {
   return std::make_pair(name, value);
 }
 
-static void printTensorLine(StringRef name, const ktflow::interp::Tensor &t) {
-  ktflow::interp::TensorStats stats = ktflow::interp::computeStats(t);
-  outs() << name << ": shape=" << ktflow::interp::formatShape(t.shape)
-         << " dtype=" << ktflow::interp::dtypeName(t.dtype)
+static void printTensorLine(StringRef name, const ktflow::host::Tensor &t) {
+  ktflow::host::TensorStats stats = ktflow::host::computeStats(t);
+  outs() << name << ": shape=" << ktflow::host::formatShape(t.shape)
+         << " dtype=" << ktflow::host::dtypeName(t.dtype)
          << " min=" << format("%.6g", stats.min)
          << " max=" << format("%.6g", stats.max)
          << " mean=" << format("%.6g", stats.mean)
@@ -172,8 +172,7 @@ int ktflow::driver::runInterp() {
     auto assignment = splitAssignment(input, "input");
     if (!assignment)
       return 1;
-    Expected<interp::InputSpec> spec =
-        interp::InputSpec::parse(assignment->second);
+    Expected<host::InputSpec> spec = host::InputSpec::parse(assignment->second);
     if (!spec)
       return fail("--input " + input + ": " + toString(spec.takeError()));
     if (Error err = interpreter.setInput(assignment->first, std::move(*spec)))
@@ -204,10 +203,10 @@ int ktflow::driver::runInterp() {
            << interpreter.getStatistics().peakIntermediateBytes
            << " bytes on one tile, of " << options.scratchpadBytes << "\n";
   for (const auto &[name, path] : outputFiles) {
-    Expected<interp::Tensor> tensor = interpreter.getTensor(name);
+    Expected<host::Tensor> tensor = interpreter.getTensor(name);
     if (!tensor)
       return fail("--output " + name + ": " + toString(tensor.takeError()));
-    if (Error err = interp::writeNpyFile(path, *tensor))
+    if (Error err = host::writeNpyFile(path, *tensor))
       return fail(std::move(err));
   }
   return 0;

@@ -23,8 +23,8 @@
 #include <random>
 
 using namespace ktflow;
-using interp::DType;
-using interp::Tensor;
+using host::DType;
+using host::Tensor;
 
 namespace {
 
@@ -104,12 +104,12 @@ protected:
     std::uniform_real_distribution<double> uniform(0.0, 1.0);
     for (double &v : x.floats)
       v = static_cast<double>(static_cast<_Float16>(uniform(rng)));
-    bindings.inputs.push_back({"x", interp::InputSpec::fromTensor(x)});
+    bindings.inputs.push_back({"x", host::InputSpec::fromTensor(x)});
     interp::Interpreter reference(*module);
     ASSERT_FALSE(static_cast<bool>(reference.selectFunction()));
     reference.recoverArgumentNames(kKernel);
     ASSERT_FALSE(static_cast<bool>(
-        reference.setInput("x", interp::InputSpec::fromTensor(x))));
+        reference.setInput("x", host::InputSpec::fromTensor(x))));
     ASSERT_TRUE(mlir::succeeded(reference.run()));
     for (const char *name : {"y", "s", "w"}) {
       auto t = reference.getTensor(name);

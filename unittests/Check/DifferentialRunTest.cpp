@@ -14,7 +14,7 @@
 
 #include "ktflow/Compiler/Compile.h"
 #include "ktflow/Compiler/CompileToBundle.h"
-#include "ktflow/Interpreter/Npy.h"
+#include "ktflow/HostTensor/Npy.h"
 #include "ktflow/Machine/Values.h"
 #include "ktflow/Registration/Registration.h"
 
@@ -234,7 +234,7 @@ TEST_F(DifferentialRunTest, LaunchBindsAndReadsTensorsByBundleName) {
   llvm::SmallString<128> path;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("launch", "npy", path));
   EXPECT_EQ(errorOf(writeTensor(program, launch, *output, path)), "");
-  auto written = interp::readNpyFile(path);
+  auto written = host::readNpyFile(path);
   llvm::sys::fs::remove(path);
   ASSERT_TRUE(static_cast<bool>(written));
   EXPECT_EQ(std::vector<int64_t>(written->shape.begin(), written->shape.end()),

@@ -12,9 +12,9 @@
 #include "gtest/gtest.h"
 
 using namespace ktflow::testing;
-using ktflow::interp::DType;
-using ktflow::interp::InputSpec;
-using ktflow::interp::Tensor;
+using ktflow::host::DType;
+using ktflow::host::InputSpec;
+using ktflow::host::Tensor;
 
 namespace {
 

@@ -14,9 +14,9 @@
 #include "gtest/gtest.h"
 
 using namespace ktflow::testing;
-using ktflow::interp::DType;
+using ktflow::host::DType;
+using ktflow::host::Tensor;
 using ktflow::interp::InterpreterOptions;
-using ktflow::interp::Tensor;
 
 namespace {
 

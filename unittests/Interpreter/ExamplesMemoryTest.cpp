@@ -14,8 +14,8 @@
 #include <random>
 
 using namespace ktflow::testing;
-using ktflow::interp::DType;
-using ktflow::interp::Tensor;
+using ktflow::host::DType;
+using ktflow::host::Tensor;
 
 namespace {
 

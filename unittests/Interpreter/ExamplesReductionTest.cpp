@@ -13,8 +13,8 @@
 #include <cmath>
 
 using namespace ktflow::testing;
-using ktflow::interp::DType;
-using ktflow::interp::Tensor;
+using ktflow::host::DType;
+using ktflow::host::Tensor;
 
 namespace {
 

@@ -30,8 +30,8 @@
 
 using namespace ktflow;
 using namespace ktflow::testing;
-using interp::DType;
-using interp::Tensor;
+using host::DType;
+using host::Tensor;
 
 Tensor ktflow::testing::randomTensor(DType dtype, std::vector<int64_t> shape,
                                      uint64_t seed, double lo, double hi) {
@@ -120,10 +120,10 @@ KernelRun::fromText(llvm::StringRef text, llvm::StringRef func,
 }
 
 void KernelRun::input(llvm::StringRef name, Tensor tensor) {
-  input(name, interp::InputSpec::fromTensor(std::move(tensor)));
+  input(name, host::InputSpec::fromTensor(std::move(tensor)));
 }
 
-void KernelRun::input(llvm::StringRef name, interp::InputSpec spec) {
+void KernelRun::input(llvm::StringRef name, host::InputSpec spec) {
   if (llvm::Error err = interpreter->setInput(name, std::move(spec)))
     errors += llvm::toString(std::move(err)) + "\n";
 }

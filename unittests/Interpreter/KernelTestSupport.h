@@ -41,8 +41,8 @@ struct Tolerance {
 
 /// A seeded tensor of uniform values in [lo, hi) rounded to `dtype`
 /// (integers: uniform in [lo, hi)).
-interp::Tensor randomTensor(interp::DType dtype, std::vector<int64_t> shape,
-                            uint64_t seed, double lo = -1.0, double hi = 1.0);
+host::Tensor randomTensor(host::DType dtype, std::vector<int64_t> shape,
+                          uint64_t seed, double lo = -1.0, double hi = 1.0);
 
 /// A kernel parsed into its own context, with an interpreter on it.
 class KernelRun {
@@ -58,12 +58,12 @@ public:
   /// Whether parsing and function selection succeeded (else `errors`).
   bool ok() const { return interpreter != nullptr; }
 
-  void input(llvm::StringRef name, interp::Tensor tensor);
-  void input(llvm::StringRef name, interp::InputSpec spec);
+  void input(llvm::StringRef name, host::Tensor tensor);
+  void input(llvm::StringRef name, host::InputSpec spec);
   void arg(llvm::StringRef name, llvm::StringRef value);
   /// Runs the kernel; false on failure (messages in `errors`).
   bool run();
-  interp::Tensor output(llvm::StringRef name);
+  host::Tensor output(llvm::StringRef name);
 
   /// Every diagnostic and binding error, one per line.
   std::string errors;
@@ -74,11 +74,11 @@ public:
 
 /// Expects `got` to match `ref` element by element within `tol`; reports the
 /// first mismatches with their flat index.
-void expectClose(const interp::Tensor &got, const std::vector<double> &ref,
+void expectClose(const host::Tensor &got, const std::vector<double> &ref,
                  Tolerance tol, llvm::StringRef what);
 
 /// The flat value of element (i, j) of a row-major tensor with `cols`.
-inline double at(const interp::Tensor &t, int64_t i, int64_t j, int64_t cols) {
+inline double at(const host::Tensor &t, int64_t i, int64_t j, int64_t cols) {
   return t.getDouble(i * cols + j);
 }
 

@@ -17,8 +17,8 @@
 
 using namespace ktflow::testing;
 using namespace ktflow::testing::realworld;
-using ktflow::interp::DType;
-using ktflow::interp::Tensor;
+using ktflow::host::DType;
+using ktflow::host::Tensor;
 
 namespace {
 

@@ -11,7 +11,7 @@
 
 using namespace ktflow::testing;
 using namespace ktflow::testing::realworld;
-using ktflow::interp::Tensor;
+using ktflow::host::Tensor;
 
 Matrix realworld::block(const Tensor &t, int64_t offset, int64_t rows,
                         int64_t cols, int64_t stride) {

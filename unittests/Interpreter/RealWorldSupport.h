@@ -48,8 +48,8 @@ struct Matrix {
 
 /// The `rows` x `cols` block of the flat tensor `t` starting at element
 /// `offset`, with row stride `stride`.
-Matrix block(const interp::Tensor &t, int64_t offset, int64_t rows,
-             int64_t cols, int64_t stride);
+Matrix block(const host::Tensor &t, int64_t offset, int64_t rows, int64_t cols,
+             int64_t stride);
 
 /// A . B accumulated in f32 and rounded once to f16, then added into C in
 /// f16 (numpy's matmul followed by an in-place add; no add when `c` is null).

@@ -17,10 +17,10 @@
 #include <cmath>
 
 using namespace ktflow::testing;
-using ktflow::interp::DType;
+using ktflow::host::DType;
+using ktflow::host::Tensor;
 using ktflow::interp::InterpreterOptions;
 using ktflow::interp::NumericsPolicy;
-using ktflow::interp::Tensor;
 
 namespace {
 

@@ -23,25 +23,25 @@ namespace ktflow::check {
 
 /// The interpreter's dtype for a simulator element type (none for types the
 /// interpreter does not model).
-std::optional<interp::DType> toInterpDType(machine::ElemType elem);
+std::optional<host::DType> toInterpDType(machine::ElemType elem);
 
 /// A tensor of `elem` and `shape` filled as `spec` says (parsed by
-/// interp::InputSpec::parse): FILE.npy, random (uniform in [-1, 1) for
+/// host::InputSpec::parse): FILE.npy, random (uniform in [-1, 1) for
 /// floats, integers in [-8, 8]), randn, zeros, value:V, range:LO:HI
 /// (uniform integers) or seq:LO:HI (LO, LO+1, ... wrapping at HI).
-llvm::Expected<interp::Tensor> makeTensor(llvm::StringRef spec,
-                                          machine::ElemType elem,
-                                          llvm::ArrayRef<int64_t> shape,
-                                          std::mt19937_64 &rng);
+llvm::Expected<host::Tensor> makeTensor(llvm::StringRef spec,
+                                        machine::ElemType elem,
+                                        llvm::ArrayRef<int64_t> shape,
+                                        std::mt19937_64 &rng);
 
 /// The little-endian bytes of `tensor` as elements of `elem`.
-std::vector<uint8_t> toBytes(const interp::Tensor &tensor,
+std::vector<uint8_t> toBytes(const host::Tensor &tensor,
                              machine::ElemType elem);
 
 /// The inverse of toBytes: the tensor of `shape` the bytes hold. Integers
 /// are read exactly (machine::loadElement's double holds only 53 bits).
-interp::Tensor fromBytes(llvm::ArrayRef<uint8_t> bytes, machine::ElemType elem,
-                         llvm::ArrayRef<int64_t> shape);
+host::Tensor fromBytes(llvm::ArrayRef<uint8_t> bytes, machine::ElemType elem,
+                       llvm::ArrayRef<int64_t> shape);
 
 /// The memory half of the roofline (ktflow/Analysis/WorkCount.h has the
 /// compute half).
@@ -62,7 +62,7 @@ struct ReferenceBindings {
   /// (name, value) of setScalar.
   std::vector<std::pair<std::string, std::string>> scalars;
   /// (name, spec) of setInput.
-  std::vector<std::pair<std::string, interp::InputSpec>> inputs;
+  std::vector<std::pair<std::string, host::InputSpec>> inputs;
 };
 
 /// How far an execution that folds the kernel's reductions in another order
@@ -76,7 +76,7 @@ computeReorderBounds(mlir::ModuleOp module, llvm::StringRef source,
                      const interp::InterpreterOptions &options,
                      const ReferenceBindings &bindings,
                      llvm::ArrayRef<std::string> names,
-                     llvm::ArrayRef<interp::Tensor> expected);
+                     llvm::ArrayRef<host::Tensor> expected);
 
 struct CheckResult {
   bool pass = false;
@@ -87,7 +87,7 @@ struct CheckResult {
 /// unit in the last place of the element type at ref, where `bound` is the
 /// element's reorder bound (computeReorderBounds; empty means 0); NaN only
 /// where the reference has NaN, infinities only where it has the same one.
-CheckResult compareOutput(const interp::Tensor &expected,
+CheckResult compareOutput(const host::Tensor &expected,
                           llvm::ArrayRef<uint8_t> bytes, machine::ElemType elem,
                           llvm::ArrayRef<int64_t> shape,
                           llvm::ArrayRef<double> bound = {});

@@ -13,7 +13,9 @@
 #ifndef KTFLOW_INTERPRETER_INTERPRETER_H
 #define KTFLOW_INTERPRETER_INTERPRETER_H
 
-#include "ktflow/Interpreter/Tensor.h"
+#include "ktflow/HostTensor/InputSpec.h"
+#include "ktflow/HostTensor/Tensor.h"
+#include "ktflow/Interpreter/Arguments.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
@@ -28,43 +30,6 @@ class FuncOp;
 } // namespace mlir::func
 
 namespace ktflow::interp {
-
-/// How a tensor argument (or literal-address region) is initialised.
-struct InputSpec {
-  enum class Kind {
-    /// zeros for tensors the kernel only stores into, else `Uniform` for
-    /// floats and `Zeros` for integers.
-    Default,
-    Zeros,
-    /// Every element `value`.
-    Value,
-    /// Uniform in [-1, 1), rounded to the element type.
-    Uniform,
-    /// Standard normal, rounded to the element type.
-    Normal,
-    /// Uniform integers in [lo, hi).
-    Range,
-    /// lo, lo + 1, ... wrapping at hi: element i is lo + i mod (hi - lo).
-    Sequence,
-    /// The elements of `data` (its shape and dtype fix the tensor's).
-    Data,
-  };
-  Kind kind = Kind::Default;
-  double value = 0;
-  int64_t lo = 0, hi = 0;
-  std::shared_ptr<const Tensor> data;
-
-  static InputSpec zeros() {
-    InputSpec spec;
-    spec.kind = Kind::Zeros;
-    return spec;
-  }
-  static InputSpec fromTensor(Tensor t);
-  /// Parses `FILE.npy | random | randn | zeros | value:V | range:LO:HI |
-  /// seq:LO:HI` (reading the file for the first form), the spec of every
-  /// command's --input. LO < HI may be any int64_t values.
-  static llvm::Expected<InputSpec> parse(llvm::StringRef spec);
-};
 
 /// How structured ops that reduce round 16-bit floats (docs/interpreter.md
 /// §4).
@@ -120,32 +85,12 @@ struct RunStatistics {
 /// kernel (the device's, in chunks) may change.
 std::vector<mlir::Operation *> findReorderableReductions(mlir::ModuleOp module);
 
-enum class ArgumentKind {
-  /// An index (or runtime_arg) that feeds construct_memory_view offsets:
-  /// the start address of a tensor, chosen by the interpreter.
-  Tensor,
-  /// A scalar value given by the caller.
-  Scalar,
-  /// A !ktdp.runtime_arg value given by the caller.
-  RuntimeArg,
-};
-
-struct ArgumentInfo {
-  unsigned position = 0;
-  /// The SSA name in the source (`%A` -> "A"), or empty when unknown.
-  std::string name;
-  ArgumentKind kind = ArgumentKind::Scalar;
-  mlir::Type type;
-  /// Whether some load / store of the kernel may touch the tensor.
-  bool loaded = false, stored = false;
-};
-
 /// A tensor the kernel wrote, after the run.
 struct OutputTensor {
   /// Argument name (or position), or `@ADDR` for a literal-address region.
   std::string name;
   int argIndex = -1;
-  Tensor tensor;
+  host::Tensor tensor;
 };
 
 class Interpreter {
@@ -174,7 +119,7 @@ public:
 
   /// Binds the initial contents of a tensor argument, or (`@ADDR`) of the
   /// global memory at literal address ADDR.
-  llvm::Error setInput(llvm::StringRef nameOrPosition, InputSpec spec);
+  llvm::Error setInput(llvm::StringRef nameOrPosition, host::InputSpec spec);
 
   /// Runs every compute tile. Failures are reported as diagnostics.
   mlir::LogicalResult run();
@@ -184,7 +129,7 @@ public:
   std::vector<OutputTensor> getOutputs() const;
 
   /// The final contents of a tensor argument (or `@ADDR` region).
-  llvm::Expected<Tensor> getTensor(llvm::StringRef nameOrPosition) const;
+  llvm::Expected<host::Tensor> getTensor(llvm::StringRef nameOrPosition) const;
 
   /// The launch grid of the selected function.
   llvm::ArrayRef<int64_t> getGrid() const;

@@ -8,14 +8,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_INTERPRETER_NPY_H
-#define KTFLOW_INTERPRETER_NPY_H
+#ifndef KTFLOW_HOSTTENSOR_NPY_H
+#define KTFLOW_HOSTTENSOR_NPY_H
 
-#include "ktflow/Interpreter/Tensor.h"
+#include "ktflow/HostTensor/Tensor.h"
 
 #include "llvm/Support/Error.h"
 
-namespace ktflow::interp {
+namespace ktflow::host {
 
 /// Parses the bytes of a .npy file. Malformed headers, unsupported dtypes,
 /// big-endian or Fortran-ordered data and truncated payloads are errors.
@@ -39,6 +39,6 @@ llvm::StringRef npyDescr(DType t);
 /// (bf16 and df16 come back as f32).
 DType npyStorageType(DType t);
 
-} // namespace ktflow::interp
+} // namespace ktflow::host
 
-#endif // KTFLOW_INTERPRETER_NPY_H
+#endif // KTFLOW_HOSTTENSOR_NPY_H

@@ -1,18 +1,21 @@
-//===- Tensor.cpp - Dense tensors of the KTIR interpreter -----------------===//
+//===- Tensor.cpp - Dense host tensors ------------------------------------===//
 //
-// This file implements the interpreter's dense tensor helpers and the
-// statistics `ktflow interp` prints for its outputs.
+// This file implements the host tensor's helpers and the statistics
+// `ktflow interp` prints for its outputs.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Interpreter/Tensor.h"
+#include "ktflow/HostTensor/Tensor.h"
 
-#include "ktflow/Interpreter/Npy.h"
+#include "ktflow/HostTensor/Npy.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <limits>
 
-using namespace ktflow::interp;
+using namespace ktflow::host;
 
 Tensor Tensor::zeros(DType dtype, llvm::ArrayRef<int64_t> shape) {
   Tensor t;
@@ -44,21 +47,21 @@ void Tensor::setDouble(int64_t i, double v) {
 }
 
 llvm::SmallVector<int64_t, 4>
-ktflow::interp::rowMajorStrides(llvm::ArrayRef<int64_t> shape) {
+ktflow::host::rowMajorStrides(llvm::ArrayRef<int64_t> shape) {
   llvm::SmallVector<int64_t, 4> strides(shape.size(), 1);
   for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
     strides[d] = strides[d + 1] * shape[d + 1];
   return strides;
 }
 
-int64_t ktflow::interp::productOf(llvm::ArrayRef<int64_t> shape) {
+int64_t ktflow::host::productOf(llvm::ArrayRef<int64_t> shape) {
   int64_t n = 1;
   for (int64_t s : shape)
     n *= s;
   return n;
 }
 
-std::string ktflow::interp::formatShape(llvm::ArrayRef<int64_t> shape) {
+std::string ktflow::host::formatShape(llvm::ArrayRef<int64_t> shape) {
   if (shape.empty())
     return "scalar";
   std::string s;
@@ -70,7 +73,7 @@ std::string ktflow::interp::formatShape(llvm::ArrayRef<int64_t> shape) {
   return s;
 }
 
-TensorStats ktflow::interp::computeStats(const Tensor &tensor) {
+TensorStats ktflow::host::computeStats(const Tensor &tensor) {
   TensorStats stats;
   // The checksum covers exactly the bytes of the tensor's .npy payload, so
   // `--output` files can be compared with printed lines.
@@ -104,4 +107,19 @@ TensorStats ktflow::interp::computeStats(const Tensor &tensor) {
     stats.mean = sum / static_cast<double>(counted);
   }
   return stats;
+}
+
+void ktflow::host::printTensorSummary(llvm::raw_ostream &os,
+                                      llvm::StringRef name,
+                                      const Tensor &tensor) {
+  TensorStats stats = computeStats(tensor);
+  os << name << ": shape=" << formatShape(tensor.shape)
+     << " dtype=" << dtypeName(tensor.dtype)
+     << " min=" << llvm::format("%.6g", stats.min)
+     << " max=" << llvm::format("%.6g", stats.max)
+     << " mean=" << llvm::format("%.6g", stats.mean)
+     << " checksum=" << llvm::format_hex(stats.checksum, 18);
+  if (stats.nanCount)
+    os << " nan=" << stats.nanCount;
+  os << "\n";
 }

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Interpreter/Npy.h"
+#include "ktflow/HostTensor/Npy.h"
 #include "ktflow/Support/OutputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -15,7 +15,7 @@
 
 #include <cstring>
 
-using namespace ktflow::interp;
+using namespace ktflow::host;
 using llvm::StringRef;
 
 static llvm::Error npyError(const llvm::Twine &message) {
@@ -168,7 +168,7 @@ static std::optional<DType> dtypeFromDescr(StringRef descr) {
   return std::nullopt;
 }
 
-StringRef ktflow::interp::npyDescr(DType t) {
+StringRef ktflow::host::npyDescr(DType t) {
   switch (t) {
   case DType::I1:
     return "|b1";
@@ -193,7 +193,7 @@ StringRef ktflow::interp::npyDescr(DType t) {
   return "<f8";
 }
 
-DType ktflow::interp::npyStorageType(DType t) {
+DType ktflow::host::npyStorageType(DType t) {
   switch (t) {
   case DType::BF16:
   case DType::DF16:
@@ -217,7 +217,7 @@ static void writeLE(std::string &out, uint64_t v, unsigned bytes) {
     out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 
-llvm::Expected<Tensor> ktflow::interp::parseNpy(StringRef bytes) {
+llvm::Expected<Tensor> ktflow::host::parseNpy(StringRef bytes) {
   static const char magic[] = "\x93NUMPY";
   if (bytes.size() < 10 || !bytes.starts_with(StringRef(magic, 6)))
     return npyError("missing \\x93NUMPY magic");
@@ -235,8 +235,7 @@ llvm::Expected<Tensor> ktflow::interp::parseNpy(StringRef bytes) {
   uint64_t headerLen = readLE(bytes.data() + 8, lenBytes);
   if (bytes.size() < start + headerLen)
     return npyError("truncated header");
-  llvm::Expected<Header> header =
-      parseHeader(bytes.substr(start, headerLen));
+  llvm::Expected<Header> header = parseHeader(bytes.substr(start, headerLen));
   if (!header)
     return header.takeError();
   if (header->fortranOrder)
@@ -263,13 +262,12 @@ llvm::Expected<Tensor> ktflow::interp::parseNpy(StringRef bytes) {
   if (isFloat(*dtype)) {
     tensor.floats.resize(count);
     for (uint64_t i = 0; i < count; ++i)
-      tensor.floats[i] = bitsToFloat(readLE(p + i * elemBytes, elemBytes),
-                                     *dtype);
+      tensor.floats[i] =
+          bitsToFloat(readLE(p + i * elemBytes, elemBytes), *dtype);
   } else {
     tensor.ints.resize(count);
     for (uint64_t i = 0; i < count; ++i) {
-      int64_t raw =
-          static_cast<int64_t>(readLE(p + i * elemBytes, elemBytes));
+      int64_t raw = static_cast<int64_t>(readLE(p + i * elemBytes, elemBytes));
       // Numpy bools are any non-zero byte.
       tensor.ints[i] = *dtype == DType::I1 ? (raw != 0) : wrapInt(raw, *dtype);
     }
@@ -277,24 +275,23 @@ llvm::Expected<Tensor> ktflow::interp::parseNpy(StringRef bytes) {
   return tensor;
 }
 
-llvm::Expected<Tensor> ktflow::interp::readNpyFile(StringRef path) {
+llvm::Expected<Tensor> ktflow::host::readNpyFile(StringRef path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
   if (!buffer)
     return llvm::createStringError(buffer.getError(),
-                                   "cannot read '" + path + "': " +
-                                       buffer.getError().message());
+                                   "cannot read '" + path +
+                                       "': " + buffer.getError().message());
   llvm::Expected<Tensor> tensor = parseNpy((*buffer)->getBuffer());
   if (!tensor)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        path + ": " + llvm::toString(tensor.takeError()));
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   path + ": " +
+                                       llvm::toString(tensor.takeError()));
   return tensor;
 }
 
-std::string ktflow::interp::serializeNpy(const Tensor &tensor,
-                                         unsigned version) {
+std::string ktflow::host::serializeNpy(const Tensor &tensor, unsigned version) {
   DType stored = npyStorageType(tensor.dtype);
   // numpy spells shapes as Python tuples: "()", "(96,)", "(96, 64)".
   std::string shapeText = "(";
@@ -304,8 +301,7 @@ std::string ktflow::interp::serializeNpy(const Tensor &tensor,
     shapeText += ",";
   shapeText += ")";
   std::string dict = "{'descr': '" + npyDescr(tensor.dtype).str() +
-                     "', 'fortran_order': False, 'shape': " + shapeText +
-                     ", }";
+                     "', 'fortran_order': False, 'shape': " + shapeText + ", }";
   // Pad so that magic + length + header is a multiple of 64, ending in \n.
   auto build = [&](unsigned major) {
     unsigned lenBytes = major == 1 ? 2 : 4;
@@ -338,8 +334,8 @@ std::string ktflow::interp::serializeNpy(const Tensor &tensor,
   return out;
 }
 
-llvm::Error ktflow::interp::writeNpyFile(StringRef path, const Tensor &tensor,
-                                         unsigned version) {
+llvm::Error ktflow::host::writeNpyFile(StringRef path, const Tensor &tensor,
+                                       unsigned version) {
   return writeOutputFile(path, [&](llvm::raw_ostream &os) {
     os << serializeNpy(tensor, version);
   });

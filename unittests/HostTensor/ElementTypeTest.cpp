@@ -1,12 +1,12 @@
-//===- NumericsTest.cpp - Rounding to f16/bf16/df16 -----------------------===//
+//===- ElementTypeTest.cpp - Rounding to f16/bf16/df16 --------------------===//
 //
-// This file tests the interpreter's float rounding against hand-computed
+// This file tests the host element types' float rounding against hand-computed
 // tie, subnormal and overflow cases, and against the compiler's own
 // `_Float16` / bit-level bfloat16 conversions as independent references.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Interpreter/Numerics.h"
+#include "ktflow/HostTensor/ElementType.h"
 
 #include "gtest/gtest.h"
 
@@ -15,7 +15,7 @@
 #include <limits>
 #include <random>
 
-using namespace ktflow::interp;
+using namespace ktflow::host;
 
 namespace {
 
@@ -23,7 +23,7 @@ double half(double x) { return roundToDType(x, DType::F16); }
 double bf(double x) { return roundToDType(x, DType::BF16); }
 double df(double x) { return roundToDType(x, DType::DF16); }
 
-TEST(Numerics, HalfTiesRoundToEven) {
+TEST(ElementType, HalfTiesRoundToEven) {
   EXPECT_EQ(half(1.0 + std::ldexp(1.0, -11)), 1.0);
   EXPECT_EQ(half(1.0 + 3 * std::ldexp(1.0, -11)), 1.0 + std::ldexp(1.0, -9));
   EXPECT_EQ(half(1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -30)),
@@ -33,19 +33,19 @@ TEST(Numerics, HalfTiesRoundToEven) {
   EXPECT_EQ(half(0.1), 0.0999755859375);
 }
 
-TEST(Numerics, HalfSubnormals) {
+TEST(ElementType, HalfSubnormals) {
   double tiny = std::ldexp(1.0, -24); // smallest subnormal
   EXPECT_EQ(half(tiny), tiny);
-  EXPECT_EQ(half(tiny / 2), 0.0);                 // tie to even zero
-  EXPECT_TRUE(std::signbit(half(-tiny / 2)));     // keeps the sign
+  EXPECT_EQ(half(tiny / 2), 0.0);             // tie to even zero
+  EXPECT_TRUE(std::signbit(half(-tiny / 2))); // keeps the sign
   EXPECT_EQ(half(tiny * 0.75), tiny);
-  EXPECT_EQ(half(tiny * 1.5), 2 * tiny);          // tie to even (2)
+  EXPECT_EQ(half(tiny * 1.5), 2 * tiny); // tie to even (2)
   EXPECT_EQ(half(tiny * 2.5), 2 * tiny);
-  EXPECT_EQ(half(std::ldexp(1.0, -1060)), 0.0);   // double subnormal
+  EXPECT_EQ(half(std::ldexp(1.0, -1060)), 0.0); // double subnormal
   EXPECT_EQ(half(std::ldexp(1023.0, -24)), std::ldexp(1023.0, -24));
 }
 
-TEST(Numerics, HalfOverflowAndSpecials) {
+TEST(ElementType, HalfOverflowAndSpecials) {
   double inf = std::numeric_limits<double>::infinity();
   EXPECT_EQ(half(65504.0), 65504.0);
   EXPECT_EQ(half(65519.99), 65504.0);
@@ -56,7 +56,7 @@ TEST(Numerics, HalfOverflowAndSpecials) {
   EXPECT_EQ(maxFinite(DType::F16), 65504.0);
 }
 
-TEST(Numerics, HalfMatchesCompilerFloat16) {
+TEST(ElementType, HalfMatchesCompilerFloat16) {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> mant(-1.0, 1.0);
   std::uniform_int_distribution<int> exp(-30, 18);
@@ -67,7 +67,7 @@ TEST(Numerics, HalfMatchesCompilerFloat16) {
   }
 }
 
-TEST(Numerics, HalfBitsRoundTripEveryPattern) {
+TEST(ElementType, HalfBitsRoundTripEveryPattern) {
   for (uint32_t bits = 0; bits < 0x10000; ++bits) {
     uint16_t b16 = static_cast<uint16_t>(bits);
     _Float16 h;
@@ -97,7 +97,7 @@ double referenceBF16(double x) {
   return f;
 }
 
-TEST(Numerics, BFloat16) {
+TEST(ElementType, BFloat16) {
   EXPECT_EQ(bf(1.0 + std::ldexp(1.0, -8)), 1.0);
   EXPECT_EQ(bf(1.0 + 3 * std::ldexp(1.0, -8)), 1.0 + std::ldexp(1.0, -6));
   double bfMax = std::ldexp(2.0 - std::ldexp(1.0, -7), 127);
@@ -123,7 +123,7 @@ TEST(Numerics, BFloat16) {
   }
 }
 
-TEST(Numerics, DLFloat16) {
+TEST(ElementType, DLFloat16) {
   // 9 fraction bits; no subnormals (flushed); bias 31.
   EXPECT_EQ(df(1.0 + std::ldexp(1.0, -10)), 1.0);
   EXPECT_EQ(df(1.0 + 3 * std::ldexp(1.0, -10)), 1.0 + std::ldexp(1.0, -8));
@@ -136,14 +136,14 @@ TEST(Numerics, DLFloat16) {
   EXPECT_TRUE(std::isnan(bitsToFloat(0x7fff, DType::DF16)));
 }
 
-TEST(Numerics, FloatRoundsThroughBinary32) {
+TEST(ElementType, FloatRoundsThroughBinary32) {
   EXPECT_EQ(roundToDType(0.1, DType::F32), static_cast<double>(0.1f));
   EXPECT_EQ(roundToDType(1e39, DType::F32),
             std::numeric_limits<double>::infinity());
   EXPECT_EQ(roundToDType(0.1, DType::F64), 0.1);
 }
 
-TEST(Numerics, IntegerWrapping) {
+TEST(ElementType, IntegerWrapping) {
   EXPECT_EQ(wrapInt(128, DType::I8), -128);
   EXPECT_EQ(wrapInt(255, DType::I8), -1);
   EXPECT_EQ(wrapInt(3, DType::I1), 1);
@@ -156,7 +156,7 @@ TEST(Numerics, IntegerWrapping) {
   EXPECT_EQ(floatToInt(std::nan(""), DType::I64, false), 0);
 }
 
-TEST(Numerics, UnitInLastPlace) {
+TEST(ElementType, UnitInLastPlace) {
   EXPECT_EQ(unitInLastPlace(1.0, DType::F16), 0x1p-10);
   EXPECT_EQ(unitInLastPlace(-1.999, DType::F16), 0x1p-10);
   EXPECT_EQ(unitInLastPlace(65504.0, DType::F16), 32.0);
@@ -173,7 +173,7 @@ TEST(Numerics, UnitInLastPlace) {
   EXPECT_EQ(half(1.0 + unitInLastPlace(1.0, DType::F16) / 2), 1.0);
 }
 
-TEST(Numerics, Names) {
+TEST(ElementType, Names) {
   EXPECT_EQ(dtypeName(DType::BF16), "bf16");
   EXPECT_EQ(byteSize(DType::I1), 1u);
   EXPECT_EQ(byteSize(DType::DF16), 2u);

@@ -1,26 +1,23 @@
-//===- Numerics.cpp - Element types and rounding of the interpreter -------===//
+//===- ElementType.cpp - Element types of host tensors --------------------===//
 //
-// This file implements the interpreter's rounding policy. Narrow floats are
-// rounded from double with the "add and subtract a magic constant" trick:
-// adding 1.5 * 2^(k+52) to a double of smaller magnitude rounds it to a
-// multiple of 2^k in the current (round-to-nearest-even) mode, so one
+// This file implements the element types' names, sizes and rounding. Narrow
+// floats are rounded from double with the "add and subtract a magic constant"
+// trick: adding 1.5 * 2^(k+52) to a double of smaller magnitude rounds it to
+// a multiple of 2^k in the current (round-to-nearest-even) mode, so one
 // exponent extraction, one table lookup and two additions round a value to
 // any narrower format exactly, subnormals included.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Interpreter/Numerics.h"
+#include "ktflow/HostTensor/ElementType.h"
 
-#include "ktflow/Dialect/SpyreOp/IR/SpyreOp.h"
-
-#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/bit.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-using namespace ktflow::interp;
+using namespace ktflow::host;
 
 namespace {
 
@@ -42,7 +39,8 @@ struct FloatFormat {
               bool subnormals, double maxFinite)
       : mantBits(mantBits), minExp(minExp), maxExp(maxExp),
         subnormals(subnormals), maxFinite(maxFinite),
-        minNormal(std::ldexp(1.0, minExp)), bias(-minExp + 1), expBits(expBits), kMin(minExp - mantBits) {
+        minNormal(std::ldexp(1.0, minExp)), bias(-minExp + 1), expBits(expBits),
+        kMin(minExp - mantBits) {
     for (int k = kMin; k <= maxExp - mantBits; ++k)
       magic[k - kMin] = std::ldexp(1.5, k + 52);
   }
@@ -100,7 +98,7 @@ const FloatFormat *formatOf(DType t) {
 
 } // namespace
 
-unsigned ktflow::interp::bitWidth(DType t) {
+unsigned ktflow::host::bitWidth(DType t) {
   switch (t) {
   case DType::I1:
     return 1;
@@ -122,11 +120,11 @@ unsigned ktflow::interp::bitWidth(DType t) {
   return 64;
 }
 
-unsigned ktflow::interp::byteSize(DType t) {
+unsigned ktflow::host::byteSize(DType t) {
   return t == DType::I1 ? 1 : bitWidth(t) / 8;
 }
 
-llvm::StringRef ktflow::interp::dtypeName(DType t) {
+llvm::StringRef ktflow::host::dtypeName(DType t) {
   switch (t) {
   case DType::I1:
     return "i1";
@@ -154,39 +152,7 @@ llvm::StringRef ktflow::interp::dtypeName(DType t) {
   return "?";
 }
 
-std::optional<DType> ktflow::interp::dtypeFromType(mlir::Type type) {
-  if (type.isIndex())
-    return DType::Index;
-  if (type.isF16())
-    return DType::F16;
-  if (type.isBF16())
-    return DType::BF16;
-  if (type.isF32())
-    return DType::F32;
-  if (type.isF64())
-    return DType::F64;
-  if (llvm::isa<mlir::spyreop::DF16Type>(type))
-    return DType::DF16;
-  if (auto intType = llvm::dyn_cast<mlir::IntegerType>(type)) {
-    switch (intType.getWidth()) {
-    case 1:
-      return DType::I1;
-    case 8:
-      return DType::I8;
-    case 16:
-      return DType::I16;
-    case 32:
-      return DType::I32;
-    case 64:
-      return DType::I64;
-    default:
-      return std::nullopt;
-    }
-  }
-  return std::nullopt;
-}
-
-double ktflow::interp::roundToDType(double x, DType t) {
+double ktflow::host::roundToDType(double x, DType t) {
   if (const FloatFormat *format = formatOf(t))
     return format->round(x);
   if (t == DType::F32)
@@ -194,7 +160,7 @@ double ktflow::interp::roundToDType(double x, DType t) {
   return x;
 }
 
-void ktflow::interp::roundArray(DType t, double *data, size_t n) {
+void ktflow::host::roundArray(DType t, double *data, size_t n) {
   if (t == DType::F32) {
     for (size_t i = 0; i < n; ++i)
       data[i] = static_cast<double>(static_cast<float>(data[i]));
@@ -207,7 +173,7 @@ void ktflow::interp::roundArray(DType t, double *data, size_t n) {
     data[i] = format->round(data[i]);
 }
 
-int64_t ktflow::interp::wrapInt(int64_t v, DType t) {
+int64_t ktflow::host::wrapInt(int64_t v, DType t) {
   unsigned width = bitWidth(t);
   if (width == 64)
     return v;
@@ -217,7 +183,7 @@ int64_t ktflow::interp::wrapInt(int64_t v, DType t) {
   return static_cast<int64_t>(static_cast<uint64_t>(v) << shift) >> shift;
 }
 
-void ktflow::interp::wrapIntArray(DType t, int64_t *data, size_t n) {
+void ktflow::host::wrapIntArray(DType t, int64_t *data, size_t n) {
   unsigned width = bitWidth(t);
   if (width == 64)
     return;
@@ -232,14 +198,14 @@ void ktflow::interp::wrapIntArray(DType t, int64_t *data, size_t n) {
         static_cast<int64_t>(static_cast<uint64_t>(data[i]) << shift) >> shift;
 }
 
-uint64_t ktflow::interp::zeroExtend(int64_t v, DType t) {
+uint64_t ktflow::host::zeroExtend(int64_t v, DType t) {
   unsigned width = bitWidth(t);
   if (width == 64)
     return static_cast<uint64_t>(v);
   return static_cast<uint64_t>(v) & ((uint64_t(1) << width) - 1);
 }
 
-uint64_t ktflow::interp::floatToBits(double x, DType t) {
+uint64_t ktflow::host::floatToBits(double x, DType t) {
   if (t == DType::F64)
     return llvm::bit_cast<uint64_t>(x);
   if (t == DType::F32)
@@ -273,7 +239,7 @@ uint64_t ktflow::interp::floatToBits(double x, DType t) {
   return sign | (field << f->mantBits) | (mant & mantMask);
 }
 
-double ktflow::interp::bitsToFloat(uint64_t bits, DType t) {
+double ktflow::host::bitsToFloat(uint64_t bits, DType t) {
   if (t == DType::F64)
     return llvm::bit_cast<double>(bits);
   if (t == DType::F32)
@@ -295,19 +261,18 @@ double ktflow::interp::bitsToFloat(uint64_t bits, DType t) {
                  : std::numeric_limits<double>::infinity();
   } else if (field == 0) {
     // Zero or subnormal; df16 has no subnormals, so its field 0 is zero.
-    value = t == DType::DF16
-                ? 0.0
-                : std::ldexp(static_cast<double>(mant),
-                             f->minExp - f->mantBits);
+    value = t == DType::DF16 ? 0.0
+                             : std::ldexp(static_cast<double>(mant),
+                                          f->minExp - f->mantBits);
   } else {
-    value = std::ldexp(1.0 + std::ldexp(static_cast<double>(mant),
-                                        -f->mantBits),
-                       static_cast<int>(field) - f->bias);
+    value =
+        std::ldexp(1.0 + std::ldexp(static_cast<double>(mant), -f->mantBits),
+                   static_cast<int>(field) - f->bias);
   }
   return negative ? -value : value;
 }
 
-double ktflow::interp::maxFinite(DType t) {
+double ktflow::host::maxFinite(DType t) {
   if (const FloatFormat *f = formatOf(t))
     return f->maxFinite;
   if (t == DType::F32)
@@ -315,18 +280,17 @@ double ktflow::interp::maxFinite(DType t) {
   return std::numeric_limits<double>::max();
 }
 
-double ktflow::interp::unitInLastPlace(double x, DType t) {
+double ktflow::host::unitInLastPlace(double x, DType t) {
   int mantBits = 52, minExp = -1022;
   if (const FloatFormat *f = formatOf(t))
     mantBits = f->mantBits, minExp = f->minExp;
   else if (t == DType::F32)
     mantBits = 23, minExp = -126;
-  int e = x != 0 && std::isfinite(x) ? std::max(std::ilogb(x), minExp)
-                                     : minExp;
+  int e = x != 0 && std::isfinite(x) ? std::max(std::ilogb(x), minExp) : minExp;
   return std::ldexp(1.0, e - mantBits);
 }
 
-int64_t ktflow::interp::floatToInt(double x, DType t, bool isUnsigned) {
+int64_t ktflow::host::floatToInt(double x, DType t, bool isUnsigned) {
   if (std::isnan(x))
     return 0;
   unsigned width = bitWidth(t);

@@ -1,26 +1,25 @@
-//===- Numerics.h - Element types and rounding of the interpreter -*- C++ -*-===//
+//===- ElementType.h - Element types of host tensors -----------*- C++ -*-===//
 //
-// This file declares the element types the KTIR interpreter computes with
-// (f16, bf16, df16, f32, f64, i1..i64, index) and the rounding policy: every
-// float value is held in a double that is exactly representable in its
-// element type, produced by rounding to nearest, ties to even; every integer
-// is held in an int64_t wrapped to its bit width.
+// This file declares the element types of host tensors (f16, bf16, df16, f32,
+// f64, i1..i64, index), which the reference interpreter computes with and the
+// drivers read, write and generate, and their rounding: every float value is
+// held in a double that is exactly representable in its element type,
+// produced by rounding to nearest, ties to even; every integer is held in an
+// int64_t wrapped to its bit width.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_INTERPRETER_NUMERICS_H
-#define KTFLOW_INTERPRETER_NUMERICS_H
+#ifndef KTFLOW_HOSTTENSOR_ELEMENTTYPE_H
+#define KTFLOW_HOSTTENSOR_ELEMENTTYPE_H
 
-#include "mlir/IR/Types.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 
-namespace ktflow::interp {
+namespace ktflow::host {
 
-/// The element types of interpreter values.
+/// The element types of host tensors and interpreter values.
 enum class DType : uint8_t {
   I1,
   I8,
@@ -46,10 +45,6 @@ unsigned byteSize(DType t);
 
 /// Short name: "f16", "bf16", "df16", "f32", "f64", "i1", ..., "index".
 llvm::StringRef dtypeName(DType t);
-
-/// The interpreter element type of an MLIR scalar type (std::nullopt for
-/// types the interpreter does not compute with).
-std::optional<DType> dtypeFromType(mlir::Type type);
 
 /// Rounds `x` to the nearest value of float type `t`, ties to even.
 /// Overflow gives a signed infinity, NaN stays NaN, values below half the
@@ -89,6 +84,6 @@ double unitInLastPlace(double x, DType t);
 /// selects the unsigned range.
 int64_t floatToInt(double x, DType t, bool isUnsigned);
 
-} // namespace ktflow::interp
+} // namespace ktflow::host
 
-#endif // KTFLOW_INTERPRETER_NUMERICS_H
+#endif // KTFLOW_HOSTTENSOR_ELEMENTTYPE_H

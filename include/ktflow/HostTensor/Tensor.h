@@ -1,17 +1,18 @@
-//===- Tensor.h - Dense tensors of the KTIR interpreter ---------*- C++ -*-===//
+//===- Tensor.h - Dense host tensors ----------------------------*- C++ -*-===//
 //
-// This file declares the interpreter's tensor: a dense, row-major buffer of
-// one element type. Floats of every width are stored as doubles holding
-// values exactly representable in the element type; integers as int64_t
+// This file declares the host tensor, which the reference interpreter
+// computes on and the drivers fill, read and write: a dense, row-major
+// buffer of one element type. Floats of every width are stored as doubles
+// holding values exactly representable in the element type; integers as int64_t
 // wrapped to their width. Holding one storage type per kind lets every op be
 // a tight loop over a flat array, whatever the element type.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_INTERPRETER_TENSOR_H
-#define KTFLOW_INTERPRETER_TENSOR_H
+#ifndef KTFLOW_HOSTTENSOR_TENSOR_H
+#define KTFLOW_HOSTTENSOR_TENSOR_H
 
-#include "ktflow/Interpreter/Numerics.h"
+#include "ktflow/HostTensor/ElementType.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -19,7 +20,11 @@
 #include <string>
 #include <vector>
 
-namespace ktflow::interp {
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace ktflow::host {
 
 /// A dense row-major tensor. Exactly one of `floats` / `ints` is used,
 /// according to `isFloat(dtype)`, and holds `numElements()` values.
@@ -62,6 +67,12 @@ struct TensorStats {
 };
 TensorStats computeStats(const Tensor &tensor);
 
-} // namespace ktflow::interp
+/// Prints the line `ktflow interp` prints for an output: "NAME: shape=64x128
+/// dtype=f16 min=... max=... mean=... checksum=0x...", then " nan=N" when the
+/// tensor holds NaNs.
+void printTensorSummary(llvm::raw_ostream &os, llvm::StringRef name,
+                        const Tensor &tensor);
 
-#endif // KTFLOW_INTERPRETER_TENSOR_H
+} // namespace ktflow::host
+
+#endif // KTFLOW_HOSTTENSOR_TENSOR_H

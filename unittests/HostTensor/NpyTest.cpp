@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Interpreter/Npy.h"
+#include "ktflow/HostTensor/Npy.h"
 
 #include "llvm/Support/FileSystem.h"
 
@@ -14,7 +14,7 @@
 
 #include <cmath>
 
-using namespace ktflow::interp;
+using namespace ktflow::host;
 
 namespace {
 
@@ -30,9 +30,9 @@ Tensor sample(DType dtype) {
 }
 
 TEST(Npy, RoundTripEveryDType) {
-  for (DType dtype : {DType::I1, DType::I8, DType::I16, DType::I32,
-                      DType::I64, DType::Index, DType::F16, DType::BF16,
-                      DType::DF16, DType::F32, DType::F64}) {
+  for (DType dtype :
+       {DType::I1, DType::I8, DType::I16, DType::I32, DType::I64, DType::Index,
+        DType::F16, DType::BF16, DType::DF16, DType::F32, DType::F64}) {
     for (unsigned version : {1u, 2u}) {
       Tensor t = sample(dtype);
       std::string bytes = serializeNpy(t, version);
@@ -92,9 +92,9 @@ TEST(Npy, ReadsHandWrittenHeaders) {
   EXPECT_EQ(scalar->shape.size(), 0u);
   EXPECT_EQ(scalar->ints[0], 5);
   // Bools are any non-zero byte.
-  llvm::Expected<Tensor> bools = parseNpy(
-      make("{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }",
-           std::string("\x00\x07", 2)));
+  llvm::Expected<Tensor> bools =
+      parseNpy(make("{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }",
+                    std::string("\x00\x07", 2)));
   ASSERT_TRUE(static_cast<bool>(bools));
   EXPECT_EQ(bools->ints[1], 1);
   // Empty arrays.
@@ -115,19 +115,19 @@ TEST(Npy, ReadsHandWrittenHeaders) {
   rejects("NUMPY" + eight, "magic");
   rejects(make(ok, eight, 9), "version");
   rejects(make(ok, eight.substr(0, 7)), "payload has 7 bytes");
-  rejects(make("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }",
-               eight),
-          "unsupported dtype");
-  rejects(make("{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }",
-               eight),
-          "unsupported dtype");
-  rejects(make("{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }",
-               eight),
-          "Fortran");
+  rejects(
+      make("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", eight),
+      "unsupported dtype");
+  rejects(
+      make("{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }", eight),
+      "unsupported dtype");
+  rejects(
+      make("{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }", eight),
+      "Fortran");
   rejects(make("{'descr': '<f4', 'shape': (2,), }", eight), "must have");
-  rejects(make("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }",
-               eight),
-          "non-negative");
+  rejects(
+      make("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }", eight),
+      "non-negative");
   rejects(make("{'descr': [('a', '<f4')], 'fortran_order': False, "
                "'shape': (2,), }",
                eight),

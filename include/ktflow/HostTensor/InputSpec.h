@@ -1,0 +1,61 @@
+//===- InputSpec.h - How an input tensor is filled --------------*- C++ -*-===//
+//
+// This file declares the input specification every command's `--input
+// NAME=SPEC` takes (FILE.npy, random, randn, zeros, value:V, range:LO:HI,
+// seq:LO:HI): what the initial contents of a tensor are, before anyone knows
+// its shape or element type. The interpreter and the simulator driver each
+// turn a spec into elements.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_HOSTTENSOR_INPUTSPEC_H
+#define KTFLOW_HOSTTENSOR_INPUTSPEC_H
+
+#include "ktflow/HostTensor/Tensor.h"
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace ktflow::host {
+
+/// How a tensor argument (or literal-address region) is initialised.
+struct InputSpec {
+  enum class Kind {
+    /// zeros for tensors the kernel only stores into, else `Uniform` for
+    /// floats and `Zeros` for integers.
+    Default,
+    Zeros,
+    /// Every element `value`.
+    Value,
+    /// Uniform in [-1, 1), rounded to the element type.
+    Uniform,
+    /// Standard normal, rounded to the element type.
+    Normal,
+    /// Uniform integers in [lo, hi).
+    Range,
+    /// lo, lo + 1, ... wrapping at hi: element i is lo + i mod (hi - lo).
+    Sequence,
+    /// The elements of `data` (its shape and dtype fix the tensor's).
+    Data,
+  };
+  Kind kind = Kind::Default;
+  double value = 0;
+  int64_t lo = 0, hi = 0;
+  std::shared_ptr<const Tensor> data;
+
+  static InputSpec zeros() {
+    InputSpec spec;
+    spec.kind = Kind::Zeros;
+    return spec;
+  }
+  static InputSpec fromTensor(Tensor t);
+  /// Parses `FILE.npy | random | randn | zeros | value:V | range:LO:HI |
+  /// seq:LO:HI` (reading the file for the first form), the spec of every
+  /// command's --input. LO < HI may be any int64_t values.
+  static llvm::Expected<InputSpec> parse(llvm::StringRef spec);
+};
+
+} // namespace ktflow::host
+
+#endif // KTFLOW_HOSTTENSOR_INPUTSPEC_H

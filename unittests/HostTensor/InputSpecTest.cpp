@@ -1,0 +1,104 @@
+//===- InputSpecTest.cpp - Parsing --input specs --------------------------===//
+//
+// This file tests the parser every command's `--input NAME=SPEC` goes
+// through: each accepted form and its fields, the bounds of range and seq,
+// reading a .npy file, and the message of each malformed spec.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/HostTensor/InputSpec.h"
+#include "ktflow/HostTensor/Npy.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include "gtest/gtest.h"
+
+#include <limits>
+
+using namespace ktflow::host;
+
+namespace {
+
+InputSpec parsed(llvm::StringRef text) {
+  llvm::Expected<InputSpec> spec = InputSpec::parse(text);
+  if (!spec) {
+    ADD_FAILURE() << text.str() << ": " << llvm::toString(spec.takeError());
+    return {};
+  }
+  return *spec;
+}
+
+std::string errorOf(llvm::StringRef text) {
+  llvm::Expected<InputSpec> spec = InputSpec::parse(text);
+  if (spec)
+    return "(accepted)";
+  return llvm::toString(spec.takeError());
+}
+
+TEST(InputSpec, GeneratorsAndConstants) {
+  EXPECT_EQ(parsed("random").kind, InputSpec::Kind::Uniform);
+  EXPECT_EQ(parsed("randn").kind, InputSpec::Kind::Normal);
+  EXPECT_EQ(parsed("zeros").kind, InputSpec::Kind::Zeros);
+  InputSpec value = parsed("value:-2.5e3");
+  EXPECT_EQ(value.kind, InputSpec::Kind::Value);
+  EXPECT_EQ(value.value, -2500.0);
+  EXPECT_EQ(InputSpec().kind, InputSpec::Kind::Default);
+  EXPECT_EQ(InputSpec::zeros().kind, InputSpec::Kind::Zeros);
+}
+
+TEST(InputSpec, RangeAndSequenceTakeAnyInt64Bounds) {
+  InputSpec range = parsed("range:-3:7");
+  EXPECT_EQ(range.kind, InputSpec::Kind::Range);
+  EXPECT_EQ(range.lo, -3);
+  EXPECT_EQ(range.hi, 7);
+  InputSpec seq = parsed("seq:-9223372036854775808:9223372036854775807");
+  EXPECT_EQ(seq.kind, InputSpec::Kind::Sequence);
+  EXPECT_EQ(seq.lo, std::numeric_limits<int64_t>::min());
+  EXPECT_EQ(seq.hi, std::numeric_limits<int64_t>::max());
+}
+
+TEST(InputSpec, MalformedSpecsSayWhatIsExpected) {
+  EXPECT_EQ(errorOf("range:5:5"), "invalid 'range:5:5' (expected range:LO:HI "
+                                  "with LO < HI, both 64-bit integers)");
+  EXPECT_EQ(errorOf("seq:1"), "invalid 'seq:1' (expected seq:LO:HI with LO < "
+                              "HI, both 64-bit integers)");
+  EXPECT_EQ(errorOf("range:0:9223372036854775808"),
+            "invalid 'range:0:9223372036854775808' (expected range:LO:HI "
+            "with LO < HI, both 64-bit integers)");
+  EXPECT_EQ(errorOf("value:"), "invalid value in 'value:'");
+  EXPECT_EQ(errorOf("value:one"), "invalid value in 'value:one'");
+  EXPECT_EQ(errorOf("ones"),
+            "invalid input 'ones' (expected FILE.npy, random, randn, zeros, "
+            "value:V, range:LO:HI or seq:LO:HI)");
+}
+
+TEST(InputSpec, NpyFileGivesItsData) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("inputspec", "npy", path));
+  Tensor written = Tensor::zeros(DType::I16, {2, 2});
+  written.ints = {1, -2, 3, -4};
+  ASSERT_FALSE(static_cast<bool>(writeNpyFile(path, written)));
+  InputSpec spec = parsed(path);
+  llvm::sys::fs::remove(path);
+  ASSERT_EQ(spec.kind, InputSpec::Kind::Data);
+  ASSERT_TRUE(spec.data);
+  EXPECT_EQ(spec.data->dtype, DType::I16);
+  EXPECT_EQ(spec.data->shape, written.shape);
+  EXPECT_EQ(spec.data->ints, written.ints);
+
+  std::string missing = (path + ".gone.npy").str();
+  EXPECT_NE(errorOf(missing).find("cannot read '" + missing + "'"),
+            std::string::npos)
+      << errorOf(missing);
+}
+
+TEST(InputSpec, FromTensorHoldsTheTensor) {
+  Tensor t = Tensor::zeros(DType::F32, {3});
+  t.floats = {0.5, 1.5, 2.5};
+  InputSpec spec = InputSpec::fromTensor(t);
+  EXPECT_EQ(spec.kind, InputSpec::Kind::Data);
+  EXPECT_EQ(spec.data->floats, t.floats);
+}
+
+} // namespace
