@@ -3,7 +3,9 @@
 // This file emits the kernel level of a bundle: it resolves the kernel's
 // declarations against the device (memories, units, FIFO datapaths and
 // their depths), places scratchpad buffers and checks their capacity, then
-// has each unit program encoded and records its relocation sites.
+// has each unit program encoded and records its relocation sites. It also
+// holds what the program and map-body emitters share: element type
+// conversion and the check that a unit computes an op class on a type.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +45,17 @@ std::optional<machine::ElemType> ktflow::bundle::detail::toElemType(Type type) {
     }
   }
   return std::nullopt;
+}
+
+LogicalResult ktflow::bundle::detail::checkCompute(
+    Operation *op, const machine::MachineUnit &unit, machine::OpClass opClass,
+    machine::ElemType type) {
+  if (unit.getThroughput(opClass, type) > 0)
+    return success();
+  return op->emitError("unit '")
+         << unit.name << "' cannot compute " << op->getName() << " ("
+         << machine::stringifyOpClass(opClass) << ") on "
+         << machine::elemTypeName(type);
 }
 
 namespace {

@@ -4,16 +4,15 @@
 // index arithmetic to scalar registers and ALU instructions, `scf.for` to
 // counted loops (iter_args become registers copied in and out), symbols to
 // set_imm instructions (relocation sites for tensor addresses and runtime
-// arguments), and each dfir op to its instruction after checking it against
-// the device (routes, supported element types).
+// arguments). emitOp hands every other op to its handler: the dfir ops
+// (DFIROps.cpp) become their instruction after a check against the device
+// (routes, supported element types).
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmitterState.h"
 
 #include "llvm/ADT/TypeSwitch.h"
-
-#include <cstring>
 
 using namespace mlir;
 using namespace ktflow;
@@ -66,18 +65,6 @@ FailureOr<uint32_t> ProgramEmitter::vtype(Operation *op, Type type) {
       return static_cast<uint32_t>(i);
   program.vtypes.push_back(t);
   return static_cast<uint32_t>(program.vtypes.size() - 1);
-}
-
-LogicalResult ProgramEmitter::checkCompute(Operation *op,
-                                           machine::OpClass opClass,
-                                           machine::ElemType type) {
-  const machine::MachineUnit &unit = machine.units[program.unit];
-  if (unit.getThroughput(opClass, type) > 0)
-    return success();
-  return op->emitError("unit '")
-         << unit.name << "' cannot compute " << op->getName() << " ("
-         << machine::stringifyOpClass(opClass) << ") on "
-         << machine::elemTypeName(type);
 }
 
 FailureOr<uint32_t> ProgramEmitter::memory(Operation *op, StringRef name) {
@@ -188,202 +175,118 @@ LogicalResult ProgramEmitter::emitFor(scf::ForOp op) {
 }
 
 LogicalResult ProgramEmitter::emitOp(Operation *op) {
-  if (auto c = dyn_cast<arith::ConstantOp>(op)) {
-    auto value = dyn_cast<IntegerAttr>(c.getValue());
-    if (!value)
-      return op->emitError("only integer and index constants are supported "
-                           "outside a dfir.map body");
-    sregs[c.getResult()] = setImm(value.getValue().getSExtValue());
-    return success();
-  }
-  if (auto alu = aluOpOf(op)) {
-    auto a = sreg(op->getOperand(0)), b = sreg(op->getOperand(1));
-    if (failed(a) || failed(b))
-      return failure();
-    uint32_t r = newSReg();
-    machine::Inst &i = emitInst(Opcode::Alu);
-    i.sub = static_cast<uint8_t>(*alu);
-    i.a = r, i.b = *a, i.c = *b;
-    sregs[op->getResult(0)] = r;
-    return success();
-  }
-  if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
-    using P = arith::CmpIPredicate;
-    using A = machine::AluOp;
-    static const std::pair<P, A> table[] = {
-        {P::eq, A::Eq},   {P::ne, A::Ne},   {P::slt, A::Slt}, {P::sle, A::Sle},
-        {P::sgt, A::Sgt}, {P::sge, A::Sge}, {P::ult, A::Ult}, {P::ule, A::Ule},
-        {P::ugt, A::Ugt}, {P::uge, A::Uge}};
-    auto a = sreg(cmp.getLhs()), b = sreg(cmp.getRhs());
-    if (failed(a) || failed(b))
-      return failure();
-    uint32_t r = newSReg();
-    machine::Inst &i = emitInst(Opcode::Alu);
-    for (auto [pred, alu] : table)
-      if (pred == cmp.getPredicate())
-        i.sub = static_cast<uint8_t>(alu);
-    i.a = r, i.b = *a, i.c = *b;
-    sregs[cmp.getResult()] = r;
-    return success();
-  }
-  if (auto sel = dyn_cast<arith::SelectOp>(op)) {
-    if (isa<VectorType>(sel.getType()))
-      return op->emitError("vector select is only supported inside a "
-                           "dfir.map body");
-    auto c = sreg(sel.getCondition()), t = sreg(sel.getTrueValue()),
-         f = sreg(sel.getFalseValue());
-    if (failed(c) || failed(t) || failed(f))
-      return failure();
-    uint32_t r = newSReg();
-    machine::Inst &i = emitInst(Opcode::SelectS);
-    i.a = r, i.b = *c, i.c = *t, i.d = *f;
-    sregs[sel.getResult()] = r;
-    return success();
-  }
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op)) {
-    auto a = sreg(op->getOperand(0));
-    if (failed(a))
-      return failure();
-    sregs[op->getResult(0)] = *a;
-    return success();
-  }
-  if (auto addr = dyn_cast<dfir::AddressOp>(op)) {
-    StringRef name = addr.getSymbol();
-    if (symbols.tensors.count(name)) {
-      sregs[addr.getResult()] = setImm(0);
-      relocations.emplace_back(program.insts.size() - 1,
-                               SymbolKind::TensorAddress,
-                               symbols.tensors.lookup(name));
-    } else {
-      sregs[addr.getResult()] = setImm(symbols.bufferOffsets.lookup(name));
-    }
-    return success();
-  }
-  if (auto value = dyn_cast<dfir::RuntimeValueOp>(op)) {
-    sregs[value.getResult()] = setImm(0);
-    relocations.emplace_back(program.insts.size() - 1, SymbolKind::RuntimeArg,
-                             symbols.runtimeArgs.lookup(value.getSymbol()));
-    return success();
-  }
-  if (auto loop = dyn_cast<scf::ForOp>(op))
-    return emitFor(loop);
-  if (auto map = dyn_cast<dfir::MapOp>(op))
-    return emitMap(map);
+  if (auto alu = aluOpOf(op))
+    return emitAlu(op, *alu);
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](arith::ConstantOp c) { return emitConstant(c); })
+      .Case([&](arith::CmpIOp cmp) { return emitCmpI(cmp); })
+      .Case([&](arith::SelectOp sel) { return emitSelect(sel); })
+      .Case<arith::IndexCastOp, arith::IndexCastUIOp>(
+          [&](auto cast) { return emitIndexCast(cast.getOperation()); })
+      .Case([&](dfir::AddressOp addr) { return emitAddress(addr); })
+      .Case([&](dfir::RuntimeValueOp value) { return emitRuntimeValue(value); })
+      .Case([&](scf::ForOp loop) { return emitFor(loop); })
+      .Case([&](dfir::MapOp map) { return emitMap(map); })
+      .Case([&](dfir::DmaOp dma) { return emitDma(dma); })
+      .Case<dfir::LoadOp, dfir::StoreOp>([&](auto transfer) {
+        return emitLoadOrStore(transfer.getOperation());
+      })
+      .Case([&](dfir::SendOp send) { return emitSend(send); })
+      .Case([&](dfir::RecvOp recv) { return emitRecv(recv); })
+      .Case<dfir::ReduceOp, dfir::BroadcastOp>([&](auto vectorOp) {
+        return emitReduceOrBroadcast(vectorOp.getOperation());
+      })
+      .Case([&](dfir::SplatOp splat) { return emitSplat(splat); })
+      .Case([&](dfir::MatmulOp mm) { return emitMatmul(mm); })
+      .Case([&](dfir::SyncSendOp s) { return emitSyncSend(s); })
+      .Case([&](dfir::SyncRecvOp s) { return emitSyncRecv(s); })
+      .Default([](Operation *op) {
+        return op->emitError("operation '")
+               << op->getName() << "' is not supported in a unit program";
+      });
+}
 
-  machine::NodeRef self{machine::NodeRef::Unit, program.unit};
-  auto memNode = [](uint32_t m) {
-    return machine::NodeRef{machine::NodeRef::Memory, m};
-  };
-  if (auto dma = dyn_cast<dfir::DmaOp>(op)) {
-    auto src = memory(op, dma.getSrcMemory()), dst = memory(op, dma.getDstMemory());
-    if (failed(src) || failed(dst) ||
-        failed(checkRoute(op, memNode(*src), self)) ||
-        failed(checkRoute(op, self, memNode(*dst))))
-      return failure();
-    auto a = sreg(dma.getSrc()), b = sreg(dma.getDst()), n = sreg(dma.getSize());
-    if (failed(a) || failed(b) || failed(n))
-      return failure();
-    uint32_t rows = machine::kNoReg, ss = machine::kNoReg, ds = machine::kNoReg;
-    if (dma.getRows()) {
-      auto r = sreg(dma.getRows()), s1 = sreg(dma.getSrcStride()),
-           s2 = sreg(dma.getDstStride());
-      if (failed(r) || failed(s1) || failed(s2))
-        return failure();
-      rows = *r, ss = *s1, ds = *s2;
-    }
-    machine::Inst &i = emitInst(Opcode::Dma);
-    i.a = *src, i.b = *a, i.c = *dst, i.d = *b, i.e = *n;
-    i.f = rows, i.g = ss, i.h = ds;
-    return success();
+LogicalResult ProgramEmitter::emitConstant(arith::ConstantOp c) {
+  auto value = dyn_cast<IntegerAttr>(c.getValue());
+  if (!value)
+    return c.emitError("only integer and index constants are supported "
+                       "outside a dfir.map body");
+  sregs[c.getResult()] = setImm(value.getValue().getSExtValue());
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitAlu(Operation *op, machine::AluOp alu) {
+  auto a = sreg(op->getOperand(0)), b = sreg(op->getOperand(1));
+  if (failed(a) || failed(b))
+    return failure();
+  uint32_t r = newSReg();
+  machine::Inst &i = emitInst(Opcode::Alu);
+  i.sub = static_cast<uint8_t>(alu);
+  i.a = r, i.b = *a, i.c = *b;
+  sregs[op->getResult(0)] = r;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitCmpI(arith::CmpIOp cmp) {
+  using P = arith::CmpIPredicate;
+  using A = machine::AluOp;
+  static const std::pair<P, A> table[] = {
+      {P::eq, A::Eq},   {P::ne, A::Ne},   {P::slt, A::Slt}, {P::sle, A::Sle},
+      {P::sgt, A::Sgt}, {P::sge, A::Sge}, {P::ult, A::Ult}, {P::ule, A::Ule},
+      {P::ugt, A::Ugt}, {P::uge, A::Uge}};
+  auto a = sreg(cmp.getLhs()), b = sreg(cmp.getRhs());
+  if (failed(a) || failed(b))
+    return failure();
+  uint32_t r = newSReg();
+  machine::Inst &i = emitInst(Opcode::Alu);
+  for (auto [pred, alu] : table)
+    if (pred == cmp.getPredicate())
+      i.sub = static_cast<uint8_t>(alu);
+  i.a = r, i.b = *a, i.c = *b;
+  sregs[cmp.getResult()] = r;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitSelect(arith::SelectOp sel) {
+  if (isa<VectorType>(sel.getType()))
+    return sel.emitError("vector select is only supported inside a "
+                         "dfir.map body");
+  auto c = sreg(sel.getCondition()), t = sreg(sel.getTrueValue()),
+       f = sreg(sel.getFalseValue());
+  if (failed(c) || failed(t) || failed(f))
+    return failure();
+  uint32_t r = newSReg();
+  machine::Inst &i = emitInst(Opcode::SelectS);
+  i.a = r, i.b = *c, i.c = *t, i.d = *f;
+  sregs[sel.getResult()] = r;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitIndexCast(Operation *op) {
+  // Index and integer scalars share the 64-bit registers.
+  auto a = sreg(op->getOperand(0));
+  if (failed(a))
+    return failure();
+  sregs[op->getResult(0)] = *a;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitAddress(dfir::AddressOp addr) {
+  StringRef name = addr.getSymbol();
+  if (symbols.tensors.count(name)) {
+    sregs[addr.getResult()] = setImm(0);
+    relocations.emplace_back(program.insts.size() - 1,
+                             SymbolKind::TensorAddress,
+                             symbols.tensors.lookup(name));
+  } else {
+    sregs[addr.getResult()] = setImm(symbols.bufferOffsets.lookup(name));
   }
-  if (isa<dfir::LoadOp, dfir::StoreOp>(op)) {
-    bool isLoad = isa<dfir::LoadOp>(op);
-    auto fifoName = op->getAttrOfType<FlatSymbolRefAttr>("fifo").getValue();
-    auto memName = op->getAttrOfType<StringAttr>("memory").getValue();
-    auto mem = memory(op, memName);
-    if (failed(mem))
-      return failure();
-    if (failed(isLoad ? checkRoute(op, memNode(*mem), self)
-                      : checkRoute(op, self, memNode(*mem))))
-      return failure();
-    auto addr = sreg(op->getOperand(0)), size = sreg(op->getOperand(1));
-    if (failed(addr) || failed(size))
-      return failure();
-    machine::Inst &i = emitInst(isLoad ? Opcode::Load : Opcode::Store);
-    i.a = symbols.fifos.lookup(fifoName), i.b = *mem, i.c = *addr, i.d = *size;
-    return success();
-  }
-  if (auto send = dyn_cast<dfir::SendOp>(op)) {
-    auto v = vreg(send.getValue());
-    if (failed(v))
-      return failure();
-    machine::Inst &i = emitInst(Opcode::Send);
-    i.a = symbols.fifos.lookup(send.getFifo()), i.b = *v;
-    return success();
-  }
-  if (auto recv = dyn_cast<dfir::RecvOp>(op)) {
-    auto t = vtype(op, recv.getType());
-    if (failed(t))
-      return failure();
-    uint32_t r = newVReg();
-    machine::Inst &i = emitInst(Opcode::Recv);
-    i.a = r, i.b = symbols.fifos.lookup(recv.getFifo()), i.c = *t;
-    vregs[recv.getResult()] = r;
-    return success();
-  }
-  if (isa<dfir::ReduceOp, dfir::BroadcastOp>(op)) {
-    bool isReduce = isa<dfir::ReduceOp>(op);
-    auto in = vreg(op->getOperand(0));
-    auto t = vtype(op, op->getResult(0).getType());
-    if (failed(in) || failed(t))
-      return failure();
-    if (failed(checkCompute(op,
-                            isReduce ? machine::OpClass::Reduction
-                                     : machine::OpClass::Elementwise,
-                            program.vtypes[*t].elem)))
-      return failure();
-    uint32_t r = newVReg();
-    machine::Inst &i = emitInst(isReduce ? Opcode::Reduce : Opcode::Broadcast);
-    if (auto reduce = dyn_cast<dfir::ReduceOp>(op))
-      i.sub = static_cast<uint8_t>(reduce.getKind());
-    i.a = r, i.b = *in, i.c = *t;
-    vregs[op->getResult(0)] = r;
-    return success();
-  }
-  if (auto splat = dyn_cast<dfir::SplatOp>(op)) {
-    auto t = vtype(op, splat.getType());
-    if (failed(t))
-      return failure();
-    uint32_t r = newVReg();
-    machine::Inst &i = emitInst(Opcode::Splat);
-    double value = splat.getValue().convertToDouble();
-    std::memcpy(&i.imm, &value, sizeof(double));
-    i.a = r, i.c = *t;
-    vregs[splat.getResult()] = r;
-    return success();
-  }
-  if (auto mm = dyn_cast<dfir::MatmulOp>(op)) {
-    auto a = vreg(mm.getLhs()), b = vreg(mm.getRhs()), c = vreg(mm.getAcc());
-    auto t = vtype(op, mm.getType());
-    auto lhsType = vtype(op, mm.getLhs().getType());
-    if (failed(a) || failed(b) || failed(c) || failed(t) || failed(lhsType) ||
-        failed(checkCompute(op, machine::OpClass::Matrix,
-                            program.vtypes[*lhsType].elem)))
-      return failure();
-    uint32_t r = newVReg();
-    machine::Inst &i = emitInst(Opcode::Matmul);
-    i.a = r, i.b = *a, i.c = *b, i.d = *c, i.e = *t;
-    vregs[mm.getResult()] = r;
-    return success();
-  }
-  if (auto s = dyn_cast<dfir::SyncSendOp>(op)) {
-    emitInst(Opcode::SyncSend).a = symbols.syncs.lookup(s.getSync());
-    return success();
-  }
-  if (auto s = dyn_cast<dfir::SyncRecvOp>(op)) {
-    emitInst(Opcode::SyncRecv).a = symbols.syncs.lookup(s.getSync());
-    return success();
-  }
-  return op->emitError("operation '")
-         << op->getName() << "' is not supported in a unit program";
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitRuntimeValue(dfir::RuntimeValueOp value) {
+  sregs[value.getResult()] = setImm(0);
+  relocations.emplace_back(program.insts.size() - 1, SymbolKind::RuntimeArg,
+                           symbols.runtimeArgs.lookup(value.getSymbol()));
+  return success();
 }

@@ -1,8 +1,10 @@
-//===- MapEmitter.cpp - dfir.map bodies to micro-programs -----------------===//
+//===- MapBodyEmitter.cpp - dfir.map bodies to micro-programs -------------===//
 //
 // This file lowers the scalar body of a `dfir.map` (arith, math and spyreop
 // operations) to the machine's micro-ops, applied element-wise, and
 // checks that the executing unit can compute each of them on its type.
+// The program emitter hands it the registers of the map's inputs and
+// encodes the Map instruction around the result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -131,71 +133,73 @@ static std::optional<ScalarOp> scalarOpOf(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-LogicalResult ProgramEmitter::emitMap(dfir::MapOp op) {
-  auto t = vtype(op, op.getType());
-  if (failed(t))
-    return failure();
+FailureOr<machine::MicroOp> MapBodyEmitter::emitMicroOp(Operation &inner) {
+  auto kind = scalarOpOf(&inner);
+  if (!kind || inner.getNumResults() != 1 || inner.getNumRegions() != 0)
+    return inner.emitError("operation '")
+           << inner.getName() << "' is not supported in a dfir.map body";
+  Type resultType = inner.getResult(0).getType();
+  auto type = toElemType(resultType);
+  if (!type || resultType.isIndex())
+    return inner.emitError("type ") << resultType << " is not supported";
+  machine::MicroOp micro;
+  micro.op = *kind;
+  micro.type = micro.srcType = *type;
+  if (inner.getNumOperands() > 0) {
+    auto src = toElemType(inner.getOperand(0).getType());
+    if (!src)
+      return inner.emitError("type ")
+             << inner.getOperand(0).getType() << " is not supported";
+    micro.srcType = *src;
+  }
+  uint32_t *operands[] = {&micro.a, &micro.b, &micro.c};
+  if (inner.getNumOperands() != machine::scalarOpArity(*kind))
+    return inner.emitError("unexpected operand count");
+  for (auto [i, operand] : llvm::enumerate(inner.getOperands())) {
+    auto it = slots.find(operand);
+    if (it == slots.end())
+      return inner.emitError("operand ")
+             << i << " is not defined in this dfir.map body";
+    *operands[i] = it->second;
+  }
+  if (auto c = dyn_cast<arith::ConstantOp>(inner)) {
+    if (auto f = dyn_cast<FloatAttr>(c.getValue()))
+      micro.imm = f.getValueAsDouble();
+    else if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      micro.imm = static_cast<double>(i.getValue().getSExtValue());
+    else
+      return inner.emitError("unsupported constant");
+  } else if (auto cmp = dyn_cast<arith::CmpFOp>(inner)) {
+    micro.imm = static_cast<double>(machinePredicate(cmp.getPredicate()));
+  } else if (auto cmp = dyn_cast<arith::CmpIOp>(inner)) {
+    micro.imm = static_cast<double>(machinePredicate(cmp.getPredicate()));
+  }
+  if (*kind != ScalarOp::Const) {
+    machine::ElemType costType =
+        isa<arith::CmpFOp, arith::CmpIOp>(inner) ? micro.srcType : micro.type;
+    if (failed(checkCompute(&inner, unit, machine::scalarOpClass(*kind),
+                            costType)))
+      return failure();
+  }
+  return micro;
+}
+
+FailureOr<machine::MapBody> MapBodyEmitter::emit(dfir::MapOp op,
+                                                 ArrayRef<uint32_t> inputRegs) {
   machine::MapBody body;
   Block &block = op.getBody().front();
-  llvm::DenseMap<Value, uint32_t> slots;
-  for (auto [input, arg] : llvm::zip(op.getInputs(), block.getArguments())) {
-    auto r = vreg(input);
-    if (failed(r))
-      return failure();
+  for (auto [reg, arg] : llvm::zip(inputRegs, block.getArguments())) {
     slots[arg] = body.inputs.size();
-    body.inputs.push_back(*r);
+    body.inputs.push_back(reg);
   }
   uint32_t next = body.inputs.size();
   for (Operation &inner : block.without_terminator()) {
-    auto kind = scalarOpOf(&inner);
-    if (!kind || inner.getNumResults() != 1 || inner.getNumRegions() != 0)
-      return inner.emitError("operation '")
-             << inner.getName() << "' is not supported in a dfir.map body";
-    Type resultType = inner.getResult(0).getType();
-    auto type = toElemType(resultType);
-    if (!type || resultType.isIndex())
-      return inner.emitError("type ") << resultType << " is not supported";
-    machine::MicroOp micro;
-    micro.op = *kind;
-    micro.type = micro.srcType = *type;
-    if (inner.getNumOperands() > 0) {
-      auto src = toElemType(inner.getOperand(0).getType());
-      if (!src)
-        return inner.emitError("type ")
-               << inner.getOperand(0).getType() << " is not supported";
-      micro.srcType = *src;
-    }
-    uint32_t *operands[] = {&micro.a, &micro.b, &micro.c};
-    if (inner.getNumOperands() != machine::scalarOpArity(*kind))
-      return inner.emitError("unexpected operand count");
-    for (auto [i, operand] : llvm::enumerate(inner.getOperands())) {
-      auto it = slots.find(operand);
-      if (it == slots.end())
-        return inner.emitError("operand ")
-               << i << " is not defined in this dfir.map body";
-      *operands[i] = it->second;
-    }
-    if (auto c = dyn_cast<arith::ConstantOp>(inner)) {
-      if (auto f = dyn_cast<FloatAttr>(c.getValue()))
-        micro.imm = f.getValueAsDouble();
-      else if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
-        micro.imm = static_cast<double>(i.getValue().getSExtValue());
-      else
-        return inner.emitError("unsupported constant");
-    } else if (auto cmp = dyn_cast<arith::CmpFOp>(inner)) {
-      micro.imm = static_cast<double>(machinePredicate(cmp.getPredicate()));
-    } else if (auto cmp = dyn_cast<arith::CmpIOp>(inner)) {
-      micro.imm = static_cast<double>(machinePredicate(cmp.getPredicate()));
-    }
-    if (*kind != ScalarOp::Const) {
-      machine::ElemType costType =
-          isa<arith::CmpFOp, arith::CmpIOp>(inner) ? micro.srcType : micro.type;
-      if (failed(checkCompute(&inner, machine::scalarOpClass(*kind), costType)))
-        return failure();
-    }
-    micro.dst = next;
+    FailureOr<machine::MicroOp> micro = emitMicroOp(inner);
+    if (failed(micro))
+      return failure();
+    micro->dst = next;
     slots[inner.getResult(0)] = next++;
-    body.ops.push_back(micro);
+    body.ops.push_back(*micro);
   }
   auto yield = cast<dfir::YieldOp>(block.getTerminator());
   auto it = slots.find(yield.getValue());
@@ -203,16 +207,5 @@ LogicalResult ProgramEmitter::emitMap(dfir::MapOp op) {
     return yield.emitError("yields a value not defined in the body");
   body.resultSlot = it->second;
   body.numSlots = next;
-  program.maps.push_back(std::move(body));
-  uint32_t r = newVReg();
-  machine::Inst &i = emitInst(machine::Opcode::Map);
-  i.a = r, i.b = program.maps.size() - 1, i.c = *t;
-  if (std::optional<uint64_t> acc = op.getAccumulator()) {
-    if (*acc >= 255)
-      return op.emitError("an accumulator must be one of the first 255 "
-                          "inputs");
-    i.sub = static_cast<uint8_t>(*acc + 1);
-  }
-  vregs[op.getResult()] = r;
-  return success();
+  return body;
 }

@@ -1,0 +1,176 @@
+//===- DFIROps.cpp - dfir ops of a unit program to instructions -----------===//
+//
+// This file holds the ProgramEmitter's handlers for the dfir ops that each
+// become one instruction: transfers (dma, load, store) after checking that
+// the unit reaches their memories, FIFO send and receive, sync tokens, and
+// vector compute (map, reduce, broadcast, splat, matmul) after checking
+// that the unit computes it on its element type. A map's body is encoded by
+// the MapBodyEmitter.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EmitterState.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::bundle;
+using namespace ktflow::bundle::detail;
+using machine::Opcode;
+
+static machine::NodeRef memoryNode(uint32_t memory) {
+  return machine::NodeRef{machine::NodeRef::Memory, memory};
+}
+
+LogicalResult ProgramEmitter::emitDma(dfir::DmaOp dma) {
+  Operation *op = dma;
+  auto src = memory(op, dma.getSrcMemory()),
+       dst = memory(op, dma.getDstMemory());
+  if (failed(src) || failed(dst) ||
+      failed(checkRoute(op, memoryNode(*src), self())) ||
+      failed(checkRoute(op, self(), memoryNode(*dst))))
+    return failure();
+  auto a = sreg(dma.getSrc()), b = sreg(dma.getDst()), n = sreg(dma.getSize());
+  if (failed(a) || failed(b) || failed(n))
+    return failure();
+  uint32_t rows = machine::kNoReg, ss = machine::kNoReg, ds = machine::kNoReg;
+  if (dma.getRows()) {
+    auto r = sreg(dma.getRows()), s1 = sreg(dma.getSrcStride()),
+         s2 = sreg(dma.getDstStride());
+    if (failed(r) || failed(s1) || failed(s2))
+      return failure();
+    rows = *r, ss = *s1, ds = *s2;
+  }
+  machine::Inst &i = emitInst(Opcode::Dma);
+  i.a = *src, i.b = *a, i.c = *dst, i.d = *b, i.e = *n;
+  i.f = rows, i.g = ss, i.h = ds;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitLoadOrStore(Operation *op) {
+  bool isLoad = isa<dfir::LoadOp>(op);
+  auto fifoName = op->getAttrOfType<FlatSymbolRefAttr>("fifo").getValue();
+  auto memName = op->getAttrOfType<StringAttr>("memory").getValue();
+  auto mem = memory(op, memName);
+  if (failed(mem))
+    return failure();
+  if (failed(isLoad ? checkRoute(op, memoryNode(*mem), self())
+                    : checkRoute(op, self(), memoryNode(*mem))))
+    return failure();
+  auto addr = sreg(op->getOperand(0)), size = sreg(op->getOperand(1));
+  if (failed(addr) || failed(size))
+    return failure();
+  machine::Inst &i = emitInst(isLoad ? Opcode::Load : Opcode::Store);
+  i.a = symbols.fifos.lookup(fifoName), i.b = *mem, i.c = *addr, i.d = *size;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitSend(dfir::SendOp send) {
+  auto v = vreg(send.getValue());
+  if (failed(v))
+    return failure();
+  machine::Inst &i = emitInst(Opcode::Send);
+  i.a = symbols.fifos.lookup(send.getFifo()), i.b = *v;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitRecv(dfir::RecvOp recv) {
+  auto t = vtype(recv, recv.getType());
+  if (failed(t))
+    return failure();
+  uint32_t r = newVReg();
+  machine::Inst &i = emitInst(Opcode::Recv);
+  i.a = r, i.b = symbols.fifos.lookup(recv.getFifo()), i.c = *t;
+  vregs[recv.getResult()] = r;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitReduceOrBroadcast(Operation *op) {
+  bool isReduce = isa<dfir::ReduceOp>(op);
+  auto in = vreg(op->getOperand(0));
+  auto t = vtype(op, op->getResult(0).getType());
+  if (failed(in) || failed(t))
+    return failure();
+  if (failed(checkCompute(op,
+                          isReduce ? machine::OpClass::Reduction
+                                   : machine::OpClass::Elementwise,
+                          program.vtypes[*t].elem)))
+    return failure();
+  uint32_t r = newVReg();
+  machine::Inst &i = emitInst(isReduce ? Opcode::Reduce : Opcode::Broadcast);
+  if (auto reduce = dyn_cast<dfir::ReduceOp>(op))
+    i.sub = static_cast<uint8_t>(reduce.getKind());
+  i.a = r, i.b = *in, i.c = *t;
+  vregs[op->getResult(0)] = r;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitSplat(dfir::SplatOp splat) {
+  auto t = vtype(splat, splat.getType());
+  if (failed(t))
+    return failure();
+  uint32_t r = newVReg();
+  machine::Inst &i = emitInst(Opcode::Splat);
+  double value = splat.getValue().convertToDouble();
+  std::memcpy(&i.imm, &value, sizeof(double));
+  i.a = r, i.c = *t;
+  vregs[splat.getResult()] = r;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitMatmul(dfir::MatmulOp mm) {
+  Operation *op = mm;
+  auto a = vreg(mm.getLhs()), b = vreg(mm.getRhs()), c = vreg(mm.getAcc());
+  auto t = vtype(op, mm.getType());
+  auto lhsType = vtype(op, mm.getLhs().getType());
+  if (failed(a) || failed(b) || failed(c) || failed(t) || failed(lhsType) ||
+      failed(checkCompute(op, machine::OpClass::Matrix,
+                          program.vtypes[*lhsType].elem)))
+    return failure();
+  uint32_t r = newVReg();
+  machine::Inst &i = emitInst(Opcode::Matmul);
+  i.a = r, i.b = *a, i.c = *b, i.d = *c, i.e = *t;
+  vregs[mm.getResult()] = r;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitMap(dfir::MapOp op) {
+  auto t = vtype(op, op.getType());
+  if (failed(t))
+    return failure();
+  SmallVector<uint32_t> inputRegs;
+  for (auto [input, arg] :
+       llvm::zip(op.getInputs(), op.getBody().front().getArguments())) {
+    auto r = vreg(input);
+    if (failed(r))
+      return failure();
+    inputRegs.push_back(*r);
+  }
+  FailureOr<machine::MapBody> body =
+      MapBodyEmitter(machine.units[program.unit]).emit(op, inputRegs);
+  if (failed(body))
+    return failure();
+  program.maps.push_back(std::move(*body));
+  uint32_t r = newVReg();
+  machine::Inst &i = emitInst(Opcode::Map);
+  i.a = r, i.b = program.maps.size() - 1, i.c = *t;
+  if (std::optional<uint64_t> acc = op.getAccumulator()) {
+    if (*acc >= 255)
+      return op.emitError("an accumulator must be one of the first 255 "
+                          "inputs");
+    i.sub = static_cast<uint8_t>(*acc + 1);
+  }
+  vregs[op.getResult()] = r;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitSyncSend(dfir::SyncSendOp s) {
+  emitInst(Opcode::SyncSend).a = symbols.syncs.lookup(s.getSync());
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitSyncRecv(dfir::SyncRecvOp s) {
+  emitInst(Opcode::SyncRecv).a = symbols.syncs.lookup(s.getSync());
+  return success();
+}
