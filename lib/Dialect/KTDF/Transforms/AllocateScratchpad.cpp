@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
-#include "ktflow/Scheduling/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 

@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
-#include "ktflow/Scheduling/CostModel.h"
-#include "ktflow/Scheduling/ScheduleTarget.h"
+#include "ktflow/Scheduler/CostModel.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include <limits>
 

@@ -15,8 +15,8 @@
 
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Scheduling/CostModel.h"
-#include "ktflow/Scheduling/ScheduleTarget.h"
+#include "ktflow/Scheduler/CostModel.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 

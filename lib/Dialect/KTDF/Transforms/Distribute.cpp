@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
-#include "ktflow/Scheduling/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
 
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFDISTRIBUTE

@@ -1,6 +1,6 @@
 //===- IndexAnalysis.h - How index values follow loop variables -*- C++ -*-===//
 //
-// This file declares the index arithmetic analyses of the scheduling passes:
+// This file declares the index arithmetic analyses of the scheduler's passes:
 // the coefficient of an induction variable in an index value or an access
 // tile's anchor, and an upper bound of an index value.
 //

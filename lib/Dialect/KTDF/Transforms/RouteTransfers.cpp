@@ -15,7 +15,7 @@
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Scheduling/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 

@@ -24,7 +24,7 @@
 #include "ktflow/Device/ComputeOpClass.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Scheduling/CostModel.h"
+#include "ktflow/Scheduler/CostModel.h"
 
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFTILESTREAMS

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_SCHEDULING_COSTMODEL_H
-#define KTFLOW_SCHEDULING_COSTMODEL_H
+#ifndef KTFLOW_SCHEDULER_COSTMODEL_H
+#define KTFLOW_SCHEDULER_COSTMODEL_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -130,4 +130,4 @@ int64_t chooseCoarsening(const CoarsenQuery &query);
 
 } // namespace ktflow::sched
 
-#endif // KTFLOW_SCHEDULING_COSTMODEL_H
+#endif // KTFLOW_SCHEDULER_COSTMODEL_H

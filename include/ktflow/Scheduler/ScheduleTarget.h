@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_SCHEDULING_SCHEDULETARGET_H
-#define KTFLOW_SCHEDULING_SCHEDULETARGET_H
+#ifndef KTFLOW_SCHEDULER_SCHEDULETARGET_H
+#define KTFLOW_SCHEDULER_SCHEDULETARGET_H
 
 #include "ktflow/Device/DeviceModel.h"
 #include "ktflow/Device/MemoryTree.h"
@@ -140,4 +140,4 @@ llvm::FailureOr<HopChain> cutRoute(const device::DeviceModel &model,
 
 } // namespace ktflow::sched
 
-#endif // KTFLOW_SCHEDULING_SCHEDULETARGET_H
+#endif // KTFLOW_SCHEDULER_SCHEDULETARGET_H

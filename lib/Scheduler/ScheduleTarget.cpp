@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Scheduling/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
 #include "ktflow/Device/Target.h"
 
 using namespace mlir;

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Scheduling/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
 #include "ktflow/Registration/Registration.h"
 
 #include "mlir/IR/MLIRContext.h"

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Scheduling/CostModel.h"
+#include "ktflow/Scheduler/CostModel.h"
 
 #include <algorithm>
 #include <cmath>

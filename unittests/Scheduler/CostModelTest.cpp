@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Scheduling/CostModel.h"
+#include "ktflow/Scheduler/CostModel.h"
 
 #include "gtest/gtest.h"
 
