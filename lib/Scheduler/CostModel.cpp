@@ -21,10 +21,10 @@ double ktflow::sched::estimateRowCycles(const ChunkQuery &query,
   double compute = 0;
   for (double rate : query.opRates)
     compute += rate > 0 ? std::ceil(chunk / rate) : chunk;
-  double transfer = query.fifoBandwidth > 0
-                        ? chunk * query.fifoBytesPerElement /
-                              query.fifoBandwidth
-                        : 0;
+  double transfer =
+      query.fifoBandwidth > 0
+          ? chunk * query.fifoBytesPerElement / query.fifoBandwidth
+          : 0;
   double chunks = std::ceil(static_cast<double>(query.cols) / chunk);
   return chunks * std::max(compute, transfer);
 }

@@ -135,14 +135,11 @@ LogicalResult ScheduleTarget::findLanes(Operation *anchor) {
     const device::Node &node = m.getNode(unit);
     if (!m.isWithin(node.scope, coreScope))
       continue;
-    std::optional<device::Route> in =
-        routing->findRoute(globalMemory, unit);
-    std::optional<device::Route> out =
-        routing->findRoute(unit, globalMemory);
+    std::optional<device::Route> in = routing->findRoute(globalMemory, unit);
+    std::optional<device::Route> out = routing->findRoute(unit, globalMemory);
     std::string reason;
     if (!in || !out) {
-      reason = "no route between '" + globalKind + "' and '" + node.name +
-               "'";
+      reason = "no route between '" + globalKind + "' and '" + node.name + "'";
     }
     FailureOr<HopChain> inbound = failure(), outbound = failure();
     if (reason.empty())
