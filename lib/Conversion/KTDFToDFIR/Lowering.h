@@ -162,6 +162,9 @@ private:
       fifos;
 };
 
+/// A tile <-> buffer transfer with its ends resolved (TransferLowering.cpp).
+struct TileDma;
+
 /// Builds the program of one unit instance.
 class ProgramBuilder {
 public:
@@ -187,8 +190,25 @@ private:
   void emitIf(Value condition, function_ref<void()> body);
   LogicalResult emitTransfer(DataTransferOp op, IRMapping &map,
                              const LaneInstance &li, Value copyOffset);
+  /// A tile <-> buffer transfer as DMAs: one for a scalar, masked rows for
+  /// a 2-d tile, a loop over the outer dimensions above that.
   LogicalResult emitDma(DataTransferOp op, IRMapping &map,
                         const LaneInstance &li, Value copyOffset);
+  /// The ends of a tile <-> buffer transfer, in program values.
+  FailureOr<TileDma> resolveTileDma(DataTransferOp op, IRMapping &map,
+                                    const LaneInstance &li, Value copyOffset);
+  /// One DMA between tensor and buffer in the transfer's direction; with
+  /// `nRows`, that many rows `memStride` bytes apart in the tensor and
+  /// `bufStride` bytes apart in the buffer.
+  void emitDirectedDma(Location loc, const TileDma &dma, Value size,
+                       Value memAt, Value bufAt, Value nRows, int64_t memStride,
+                       int64_t bufStride);
+  /// A 2-d tile: only the rows its view holds (and the transfer's `rows`).
+  LogicalResult emitMaskedRowsDma(DataTransferOp op, const TileDma &dma,
+                                  IRMapping &map);
+  /// A 1-d tile, or one of rank 3 or more: a 2-d DMA per point of the
+  /// outer dimensions.
+  void emitOuterLoopDma(Location loc, const TileDma &dma);
   /// A chunk between a FIFO slot and an access tile the load or store unit
   /// reaches directly (a scratchpad view, or device memory).
   LogicalResult emitTileChunk(DataTransferOp op, IRMapping &map,
