@@ -1,6 +1,6 @@
-//===- Check.cpp - Inputs, roofline and checks of a simulated run ---------===//
+//===- Check.cpp - Inputs and checks of a simulated run -------------------===//
 //
-// This file implements the input generators, the roofline bound, the
+// This file implements the input generators, the
 // reorder bounds (extra interpreter runs with one reduction displaced at a
 // time) and the tolerance check of `ktflow run`.
 //
@@ -157,25 +157,6 @@ host::Tensor ktflow::check::fromBytes(ArrayRef<uint8_t> bytes,
       t.ints[i] = loadInt(bytes, elem, i);
   }
   return t;
-}
-
-RooflineBound ktflow::check::computeRoofline(const bundle::Bundle &bundle,
-                                             const rt::Launch &launch,
-                                             const device::Roofline &roofline) {
-  RooflineBound bound;
-  for (uint32_t t = 0; t < bundle.tensors.size(); ++t) {
-    auto size = launch.getByteSize(t);
-    if (!size) {
-      consumeError(size.takeError());
-      continue;
-    }
-    bool inout = bundle.tensors[t].role == bundle::TensorRole::InOut;
-    bound.bytes += *size * (inout ? 2 : 1);
-  }
-  bound.bytesPerCycle = roofline.getDeviceMemoryBytesPerCycle();
-  if (bound.bytesPerCycle > 0)
-    bound.cycles = bound.bytes / bound.bytesPerCycle;
-  return bound;
 }
 
 Expected<std::vector<std::vector<double>>>

@@ -1,19 +1,17 @@
 //===- DifferentialRun.cpp - A simulated run and its reference ------------===//
 //
 // This file binds a launch of a bundle and the reference interpreter to the
-// same arguments and inputs, computes the launch's roofline and compares the
-// outputs: what `ktflow run` does between compiling and printing.
+// same arguments and inputs, bounds the kernel's cycles (its roofline) and
+// compares the outputs: what `ktflow run` does between compiling and printing.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Check/DifferentialRun.h"
 #include "ktflow/Check/LaunchBinding.h"
 
-#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Analysis/KernelDemand.h"
 #include "ktflow/Support/CrashRecovery.h"
 
-#include "mlir/Pass/PassManager.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <random>
@@ -63,15 +61,6 @@ DifferentialRun::create(mlir::ModuleOp module, StringRef sourcePath,
 }
 
 DifferentialRun::~DifferentialRun() = default;
-
-mlir::LogicalResult DifferentialRun::prepareWorkCount(mlir::ModuleOp module,
-                                                      StringRef subject) {
-  generalized = module.clone();
-  CrashPhase phase("passes", subject);
-  mlir::PassManager pm(module.getContext());
-  pm.addPass(mlir::ktdf::createKTDFGeneralize());
-  return pm.run(*generalized);
-}
 
 Error DifferentialRun::load(const bundle::Bundle &bundle) {
   auto loaded = rt::Program::loadBytes(bundle::writeBundle(bundle));
@@ -189,33 +178,16 @@ Error DifferentialRun::writeTrace(StringRef path, const sim::SimStats &stats) {
   return check::writeTrace(path, *program, *launch, stats, trace);
 }
 
-LaunchRoofline
-DifferentialRun::computeLaunchRoofline(const device::DeviceModel &model) const {
-  device::Roofline device(model);
-  LaunchRoofline roofline;
-  roofline.memory = computeRoofline(program->getBundle(), *launch, device);
-  for (auto func : generalized.get().getOps<mlir::func::FuncOp>())
-    if (func->hasAttr("grid"))
-      roofline.work = countWork(func, argValues);
-  roofline.computeCycles = roofline.work.cycles(device);
-  roofline.cycles = std::max(roofline.memory.cycles, roofline.computeCycles);
-  return roofline;
-}
-
-void ktflow::check::printRoofline(raw_ostream &os,
-                                  const LaunchRoofline &roofline,
-                                  uint64_t cycles) {
-  const RooflineBound &memory = roofline.memory;
-  os << "roofline: " << format("%.0f", roofline.cycles) << " cycles ("
-     << memory.bytes << " bytes of device memory at "
-     << format("%g", memory.bytesPerCycle)
-     << " B/cycle: " << format("%.0f", memory.cycles) << " cycles; "
-     << format("%.0f", roofline.work.total()) << " operations at the compute "
-     << "peaks: " << format("%.0f", roofline.computeCycles) << " cycles"
-     << (roofline.work.complete ? "" : ", some loops not counted") << ")\n";
-  os << "ratio: "
-     << format("%.2f", roofline.cycles > 0 ? cycles / roofline.cycles : 0)
-     << "x the roofline\n";
+device::RooflineBound
+DifferentialRun::computeRoofline(const device::DeviceModel &device,
+                                 device::NodeId deviceMemory) const {
+  device::KernelDemand demand;
+  if (mlir::func::FuncOp kernel = findKernel(*reference))
+    demand = countKernelDemand(kernel, argValues);
+  else
+    demand.addGap("the kernel (the module has no single kernel function)");
+  device::Roofline roofline(device);
+  return device::computeRooflineBound(device, roofline, deviceMemory, demand);
 }
 
 Expected<std::vector<OutputCheck>> DifferentialRun::checkOutputs() {

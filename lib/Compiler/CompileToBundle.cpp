@@ -32,11 +32,21 @@ FailureOr<CompiledBundle> ktflow::compileToBundle(ModuleOp module,
   FailureOr<device::DeviceModel> model = device::buildTargetModel(module);
   if (failed(model))
     return failure();
+  // The pipeline checked the memory map: the global space has a memory.
+  FailureOr<device::TargetDevice> target =
+      device::resolveTarget(module, device::TargetImport::InModule);
+  if (failed(target))
+    return failure();
+  std::optional<device::NodeId> deviceMemory =
+      model->findByKind(target->globalMemory);
+  if (!deviceMemory)
+    return module.emitError("the device has no memory of kind '")
+           << target->globalMemory << "' for KTIR's global space";
   machine::Machine machine = machine::buildMachine(*model);
   FailureOr<bundle::Bundle> built = bundle::emitBundle(kernel, machine);
   if (failed(built))
     return failure();
-  return CompiledBundle{std::move(*built), std::move(*model)};
+  return CompiledBundle{std::move(*built), std::move(*model), *deviceMemory};
 }
 
 llvm::Expected<size_t> ktflow::writeBundleFile(const bundle::Bundle &bundle,

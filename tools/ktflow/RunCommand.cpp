@@ -1,15 +1,16 @@
 //===- RunCommand.cpp - `ktflow run` --------------------------------------===//
 //
 // This file implements `ktflow run KERNEL`: compile a KTIR kernel, simulate
-// its bundle, print cycles, unit utilisation and the roofline; with `--check`,
-// compare the outputs with the interpreter's (ktflow/Check/DifferentialRun.h).
+// its bundle, print cycles, unit utilisation and the roofline (or, with
+// `--json`, one JSON object); with `--check`, compare the outputs with the
+// interpreter's (ktflow/Check/DifferentialRun.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
 
 #include "ktflow/Check/DifferentialRun.h"
-#include "ktflow/Check/LaunchBinding.h"
+#include "ktflow/Check/RunReport.h"
 #include "ktflow/Compiler/Compile.h"
 #include "ktflow/Compiler/CompileToBundle.h"
 #include "ktflow/Registration/Registration.h"
@@ -48,6 +49,8 @@ static cl::opt<bool>
     checkFlag("check",
              cl::desc("Compare every output with the reference interpreter"),
              cl::sub(runCommand));
+static cl::opt<bool> runJson("json", cl::desc("Print one JSON object"),
+                             cl::sub(runCommand));
 static cl::opt<std::string>
     runTrace("trace", cl::desc("Write a Chrome-trace JSON timeline"),
              cl::value_desc("file"), cl::sub(runCommand));
@@ -112,8 +115,6 @@ int ktflow::driver::runRun() {
   auto run = DifferentialRun::create(*module, runInput, interpOptions);
   if (!run)
     return fail(toString(run.takeError()));
-  if (failed((*run)->prepareWorkCount(*module, runInput)))
-    return 1;
   if (!runArch.empty() && failed(setTarget(*module, runArch, loader)))
     return 1;
   CompileOptions options;
@@ -132,18 +133,20 @@ int ktflow::driver::runRun() {
   auto stats = (*run)->simulate(simOptions);
   if (!stats)
     return fail(toString(stats.takeError()));
-  printLaunch(outs(), (*run)->getProgram(), (*run)->getLaunch(), *stats,
-              runO0 ? " (-O0)" : "");
-  printRoofline(outs(), (*run)->computeLaunchRoofline(compiled->device),
-                stats->cycles);
+  device::RooflineBound bound =
+      (*run)->computeRoofline(compiled->device, compiled->deviceMemory);
+  if (!runJson)
+    printRun(outs(), **run, *stats, bound, runO0 ? " (-O0)" : "");
   if (!runTrace.empty())
     if (Error e = (*run)->writeTrace(runTrace, *stats))
       return fail(toString(std::move(e)));
-  if (!checkFlag)
-    return 0;
   phase.emplace("interpret", runInput);
-  auto checks = (*run)->checkOutputs();
+  Expected<std::vector<OutputCheck>> checks =
+      checkFlag ? (*run)->checkOutputs() : std::vector<OutputCheck>();
   if (!checks)
     return fail(toString(checks.takeError()));
-  return printChecks(outs(), *checks) ? 0 : 1;
+  const std::vector<OutputCheck> *checked = checkFlag ? &*checks : nullptr;
+  if (runJson)
+    return writeRunJSON(outs(), **run, *stats, bound, !runO0, checked) ? 0 : 1;
+  return !checked || printChecks(outs(), *checked) ? 0 : 1;
 }

@@ -110,7 +110,6 @@ protected:
     EXPECT_TRUE(module);
     auto run = DifferentialRun::create(*module, path, {});
     EXPECT_TRUE(static_cast<bool>(run)) << llvm::toString(run.takeError());
-    EXPECT_TRUE(succeeded((*run)->prepareWorkCount(*module, "kernel.mlir")));
     EXPECT_TRUE(succeeded(setTarget(*module, kSampleDevice, *loader)));
     auto built = compileToBundle(*module, CompileOptions());
     EXPECT_TRUE(succeeded(built));
@@ -141,11 +140,13 @@ TEST_F(DifferentialRunTest, LiteralAddressOutputIsCheckedUnderItsAddress) {
   for (size_t i = 0; i < y.size(); ++i)
     ASSERT_EQ(y[i], 2.0 * (-8 + static_cast<int>(i % 16))) << "element " << i;
 
-  // Two 8 KiB tensors cross device memory once; one add per element.
-  LaunchRoofline roofline = run->computeLaunchRoofline(compiled->device);
+  // Two 8 KiB tensors cross device memory once (the one at a literal
+  // address too); one add per element.
+  device::RooflineBound roofline =
+      run->computeRoofline(compiled->device, compiled->deviceMemory);
   EXPECT_EQ(roofline.memory.bytes, 2u * 64 * 64 * 2);
-  EXPECT_EQ(roofline.work.total(), 64.0 * 64);
-  EXPECT_TRUE(roofline.work.complete);
+  EXPECT_EQ(roofline.compute.operations, 64.0 * 64);
+  EXPECT_TRUE(roofline.gaps.empty());
 
   auto checks = run->checkOutputs();
   ASSERT_TRUE(static_cast<bool>(checks)) << llvm::toString(checks.takeError());
@@ -184,12 +185,14 @@ TEST_F(DifferentialRunTest, RuntimeArgumentsBindBothExecutions) {
     ASSERT_TRUE(static_cast<bool>(shape));
     EXPECT_EQ(*shape, (std::vector<int64_t>{64, 64}));
   }
-  // 64 rows of 64 adds, counted with M = 64.
-  LaunchRoofline roofline = run->computeLaunchRoofline(compiled->device);
-  EXPECT_EQ(roofline.work.total(), 64.0 * 64);
+  // 64 rows of 64 adds, counted with M = 64; the tensors' sizes too.
+  device::RooflineBound roofline =
+      run->computeRoofline(compiled->device, compiled->deviceMemory);
+  EXPECT_EQ(roofline.compute.operations, 64.0 * 64);
   EXPECT_EQ(roofline.memory.bytes, 3u * 64 * 64 * 2);
   EXPECT_EQ(roofline.cycles,
-            std::max(roofline.memory.cycles, roofline.computeCycles));
+            std::max({roofline.memory.cycles, roofline.compute.cycles,
+                      roofline.latency.cycles}));
 
   auto checks = run->checkOutputs();
   ASSERT_TRUE(static_cast<bool>(checks)) << llvm::toString(checks.takeError());

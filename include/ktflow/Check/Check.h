@@ -1,10 +1,10 @@
-//===- Check.h - Inputs, roofline and checks of a simulated run -*- C++ -*-===//
+//===- Check.h - Inputs and checks of a simulated run ----------*- C++ -*-===//
 //
 // This file declares the differential check behind `ktflow run --check`:
 // generating input tensors from a spec (shared by the simulator and the
-// interpreter so both see the same data), the roofline lower bound of a launch,
-// and the comparison of a simulated output with the interpreter's under a
-// tolerance derived from the kernel's reductions.
+// interpreter so both see the same data) and the comparison of a simulated
+// output with the interpreter's under a tolerance derived from the kernel's
+// reductions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +12,6 @@
 #define KTFLOW_CHECK_CHECK_H
 
 #include "ktflow/Bundle/Bundle.h"
-#include "ktflow/Device/Roofline.h"
 #include "ktflow/Interpreter/Interpreter.h"
 #include "ktflow/Runtime/Runtime.h"
 
@@ -42,19 +41,6 @@ std::vector<uint8_t> toBytes(const host::Tensor &tensor,
 /// are read exactly (machine::loadElement's double holds only 53 bits).
 host::Tensor fromBytes(llvm::ArrayRef<uint8_t> bytes, machine::ElemType elem,
                        llvm::ArrayRef<int64_t> shape);
-
-/// The memory half of the roofline (ktflow/Analysis/WorkCount.h has the
-/// compute half).
-struct RooflineBound {
-  /// Bytes every tensor must cross to or from device memory: inputs read
-  /// once, outputs written once (in-out tensors both).
-  uint64_t bytes = 0;
-  double bytesPerCycle = 0;
-  double cycles = 0;
-};
-RooflineBound computeRoofline(const bundle::Bundle &bundle,
-                              const rt::Launch &launch,
-                              const device::Roofline &roofline);
 
 /// What `ktflow run` bound on the reference interpreter, to bind another
 /// interpreter the same way.

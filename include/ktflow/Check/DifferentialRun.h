@@ -3,16 +3,17 @@
 // This file declares the two executions `ktflow run` compares: a program
 // bundle launched on the simulator and the reference interpreter running the
 // kernel as written, bound to the same runtime arguments and the same
-// generated input tensors; then the roofline of the launch and the check of
-// every tensor the kernel writes (ktflow/Check/Check.h has the pieces).
+// generated input tensors; then the roofline bound of the kernel
+// (docs/roofline.md) and the check of every tensor the kernel writes
+// (ktflow/Check/Check.h has the pieces).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KTFLOW_CHECK_DIFFERENTIALRUN_H
 #define KTFLOW_CHECK_DIFFERENTIALRUN_H
 
-#include "ktflow/Analysis/WorkCount.h"
 #include "ktflow/Check/Check.h"
+#include "ktflow/Device/RooflineBound.h"
 #include "ktflow/Runtime/Runtime.h"
 
 #include "mlir/IR/OwningOpRef.h"
@@ -21,19 +22,6 @@
 #include <optional>
 
 namespace ktflow::check {
-
-/// The roofline bound of a launch: the memory half (computeRoofline) and the
-/// compute half (countWork), and the larger of the two.
-struct LaunchRoofline {
-  RooflineBound memory;
-  WorkCount work;
-  double computeCycles = 0;
-  double cycles = 0;
-};
-/// Prints the bound and how far `cycles` (the simulated run's) is above it:
-/// the `roofline:` and `ratio:` lines of `ktflow run`.
-void printRoofline(llvm::raw_ostream &os, const LaunchRoofline &roofline,
-                   uint64_t cycles);
 
 /// One checked output: the bundle tensor, its name as the kernel spells it
 /// (the SSA name, else the bundle's, `@ADDR` at a literal address) and the
@@ -54,11 +42,6 @@ public:
   create(mlir::ModuleOp module, llvm::StringRef sourcePath,
          const interp::InterpreterOptions &options);
   ~DifferentialRun();
-
-  /// Keeps the generalised form of the kernel as written, whose operations
-  /// the roofline counts. Fails after reporting a diagnostic.
-  mlir::LogicalResult prepareWorkCount(mlir::ModuleOp module,
-                                       llvm::StringRef subject);
 
   /// Loads `bundle` (the compiled kernel) through its encoding, as a runtime
   /// would, and prepares its launch.
@@ -88,8 +71,11 @@ public:
   /// Writes the simulated run's Chrome-trace timeline to `path`.
   llvm::Error writeTrace(llvm::StringRef path, const sim::SimStats &stats);
 
-  /// The roofline of the launch on `device` (after binding).
-  LaunchRoofline computeLaunchRoofline(const device::DeviceModel &device) const;
+  /// The roofline bound of the kernel as written (the interpreter's copy),
+  /// with the integer arguments bound, on `device`, whose tensors live in
+  /// `deviceMemory` (docs/roofline.md).
+  device::RooflineBound computeRoofline(const device::DeviceModel &device,
+                                        device::NodeId deviceMemory) const;
 
   /// Runs the interpreter and compares every output of the (simulated)
   /// launch with its result within the reorder bounds.
@@ -98,7 +84,7 @@ public:
 private:
   DifferentialRun() = default;
 
-  mlir::OwningOpRef<mlir::ModuleOp> reference, generalized;
+  mlir::OwningOpRef<mlir::ModuleOp> reference;
   std::string source;
   interp::InterpreterOptions options;
   std::unique_ptr<interp::Interpreter> interpreter;

@@ -25,6 +25,9 @@ namespace ktflow {
 struct CompiledBundle {
   bundle::Bundle bundle;
   device::DeviceModel device;
+  /// The memory of `device` KTIR's `global` space maps to: where the
+  /// kernel's tensors live.
+  device::NodeId deviceMemory = 0;
 };
 
 /// Compiles `module` (a KTIR kernel with a target, see setTarget) to
