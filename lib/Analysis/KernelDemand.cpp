@@ -17,6 +17,7 @@
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
@@ -288,6 +289,15 @@ private:
                         /*store=*/true);
     countOperations(op, demand);
     evaluate(op);
+    // Regions of other ops (an inter-tile produce, ...) are not followed:
+    // say so when they compute.
+    if (op->getNumRegions() > 0 && !isa<linalg::LinalgOp>(op) &&
+        op->walk([](Operation *inner) {
+              return isComputeOp(inner) ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+            }).wasInterrupted())
+      demand.addGap("operations inside " + op->getName().getStringRef().str() +
+                    " regions");
   }
 
   //===--------------------------------------------------------------------===//

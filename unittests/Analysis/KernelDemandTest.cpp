@@ -223,4 +223,24 @@ func.func @k(%a: index, %s: index, %unused: index) attributes {grid = [2]} {
   EXPECT_EQ(demand.smallestStore, 256u);
 }
 
+TEST_F(KernelDemandTest, RegionsItDoesNotFollowAreGaps) {
+  // The count follows scf.for, scf.if and linalg bodies; the work inside
+  // any other region is left out and named.
+  device::KernelDemand demand = countText(R"mlir(
+func.func @k(%a: f32) attributes {grid = [2]} {
+  %r = scf.execute_region -> f32 {
+    %s = arith.addf %a, %a : f32
+    scf.yield %s : f32
+  }
+  %w = arith.mulf %r, %r : f32
+  return
+}
+)mlir");
+  ASSERT_EQ(demand.gaps.size(), 1u);
+  EXPECT_EQ(demand.gaps.front(),
+            "operations inside scf.execute_region regions");
+  // The mulf outside, once per tile.
+  EXPECT_EQ(operations(demand, OpClass::Elementwise, f32()), 2.0);
+}
+
 } // namespace
