@@ -49,6 +49,194 @@ struct ComputeGroup {
   Operation *last = nullptr;
 };
 
+/// The unit roles as a stage's `applicable_units`.
+static ArrayAttr rolesAttr(Builder &builder, ArrayRef<UnitRole> list) {
+  SmallVector<Attribute> attrs;
+  for (UnitRole role : list)
+    attrs.push_back(UnitRoleAttr::get(builder.getContext(), role));
+  return builder.getArrayAttr(attrs);
+}
+
+/// Builds the pipeline of one compute group after its last op: a FIFO slot
+/// per load and per store, load stages, the compute stage (reads, the
+/// group's tensor ops with the constants they capture, writes) and store
+/// stages; then erases the group.
+class GroupPipelineBuilder {
+public:
+  explicit GroupPipelineBuilder(ComputeGroup &group)
+      : group(group), builder(group.last->getContext()),
+        compute(
+            builder.getStringAttr(stringifyUnitRole(UnitRole::vector_compute))),
+        token(TokenType::get(builder.getContext())) {}
+
+  LogicalResult build() {
+    if (failed(collectMembers()))
+      return failure();
+    builder.setInsertionPointAfter(group.last);
+    Location loc = group.last->getLoc();
+    auto pipeline = PipelineOp::create(builder, loc, IntegerAttr());
+    Block *body = builder.createBlock(&pipeline.getBody());
+    builder.setInsertionPointToEnd(body);
+    if (failed(createSlots()))
+      return failure();
+    SmallVector<Value> loaded = createLoadStages();
+    FailureOr<StageOp> computeStage = createComputeStage(loc, loaded);
+    if (failed(computeStage))
+      return failure();
+    createStoreStages(*computeStage);
+    for (auto store : group.stores)
+      store.erase();
+    for (Operation *op : llvm::reverse(group.compute))
+      op->erase();
+    for (auto load : llvm::reverse(group.loads))
+      load.erase();
+    return success();
+  }
+
+private:
+  /// The group's ops, which nothing outside the group may use.
+  LogicalResult collectMembers() {
+    for (auto load : group.loads)
+      inGroup.insert(load);
+    for (Operation *op : group.compute)
+      inGroup.insert(op);
+    for (auto store : group.stores)
+      inGroup.insert(store);
+    for (Operation *op : inGroup)
+      for (Operation *user : op->getUsers())
+        if (!inGroup.contains(user))
+          return user->emitError("uses a tensor of a compute group from "
+                                 "outside it (for example in another loop)");
+    return success();
+  }
+
+  /// Slots: one per loaded tile into the compute unit, one per stored value
+  /// out of it.
+  LogicalResult createSlots() {
+    MLIRContext *ctx = builder.getContext();
+    for (ktdp::LoadOp load : group.loads) {
+      FailureOr<StringRef> kind = memoryKindOf(load, load.getAccessTile());
+      if (failed(kind))
+        return failure();
+      auto type = cast<RankedTensorType>(load.getResult().getType());
+      auto slotType =
+          FifoSlotType::get(ctx, builder.getStringAttr(*kind), compute,
+                            type.getShape(), type.getElementType());
+      inSlots.push_back(
+          PrivateOp::create(builder, load.getLoc(), slotType, IntegerAttr()));
+    }
+    for (ktdp::StoreOp store : group.stores) {
+      FailureOr<StringRef> kind = memoryKindOf(store, store.getAccessTile());
+      if (failed(kind))
+        return failure();
+      auto type = cast<RankedTensorType>(store.getDataTile().getType());
+      auto slotType =
+          FifoSlotType::get(ctx, compute, builder.getStringAttr(*kind),
+                            type.getShape(), type.getElementType());
+      outSlots.push_back(
+          PrivateOp::create(builder, store.getLoc(), slotType, IntegerAttr()));
+    }
+    return success();
+  }
+
+  /// One stage per load, moving its tile into its slot; their tokens.
+  SmallVector<Value> createLoadStages() {
+    SmallVector<Value> loaded;
+    for (auto [i, load] : llvm::enumerate(group.loads)) {
+      auto stage = StageOp::create(
+          builder, load.getLoc(), TypeRange{token},
+          builder.getStringAttr("load_" + std::to_string(i)), ValueRange{},
+          rolesAttr(builder, {UnitRole::dma_load, UnitRole::scratchpad_load}),
+          StringAttr());
+      OpBuilder::InsertionGuard guard(builder);
+      builder.createBlock(&stage.getBody());
+      DataTransferOp::create(builder, load.getLoc(), load.getAccessTile(),
+                             ValueRange{}, inSlots[i], ValueRange{});
+      loaded.push_back(stage.getResult(0));
+    }
+    return loaded;
+  }
+
+  /// The compute stage after the loads: reads, the tensor ops, writes.
+  FailureOr<StageOp> createComputeStage(Location loc, ValueRange loaded) {
+    auto computeStage = StageOp::create(
+        builder, loc, TypeRange{token}, builder.getStringAttr("compute"),
+        loaded, rolesAttr(builder, {UnitRole::vector_compute}), StringAttr());
+    OpBuilder::InsertionGuard guard(builder);
+    builder.createBlock(&computeStage.getBody());
+    IRMapping mapping;
+    for (auto [load, slot] : llvm::zip(group.loads, inSlots))
+      mapping.map(load.getResult(),
+                  ReadFromFifoOp::create(builder, load.getLoc(),
+                                         load.getResult().getType(), slot)
+                      .getResult());
+    for (Operation *op : group.compute) {
+      if (failed(captureConstants(op, mapping)))
+        return failure();
+      builder.clone(*op, mapping);
+    }
+    for (auto [store, slot] : llvm::zip(group.stores, outSlots))
+      WriteToFifoOp::create(builder, store.getLoc(),
+                            mapping.lookupOrDefault(store.getDataTile()), slot);
+    return computeStage;
+  }
+
+  /// One stage per store after the compute stage, moving its slot to its
+  /// tile.
+  void createStoreStages(StageOp computeStage) {
+    for (auto [i, store] : llvm::enumerate(group.stores)) {
+      auto stage = StageOp::create(
+          builder, store.getLoc(), TypeRange{},
+          builder.getStringAttr("store_" + std::to_string(i)),
+          computeStage.getResults(),
+          rolesAttr(builder, {UnitRole::scratchpad_store, UnitRole::dma_store}),
+          StringAttr());
+      OpBuilder::InsertionGuard guard(builder);
+      builder.createBlock(&stage.getBody());
+      DataTransferOp::create(builder, store.getLoc(), outSlots[i], ValueRange{},
+                             store.getAccessTile(), ValueRange{});
+    }
+  }
+
+  /// Clones into the compute stage the constants `op` uses from outside
+  /// the group (operands and values its regions capture); anything else
+  /// from outside is an error.
+  LogicalResult captureConstants(Operation *op, IRMapping &mapping) {
+    llvm::SetVector<Value> used(op->getOperands().begin(),
+                                op->getOperands().end());
+    op->walk([&](Operation *nested) {
+      for (Value v : nested->getOperands())
+        if (!op->isAncestor(v.getParentBlock()->getParentOp()))
+          used.insert(v);
+    });
+    for (Value v : used) {
+      if (mapping.contains(v))
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (def && inGroup.contains(def))
+        continue;
+      if (def && (def->hasTrait<OpTrait::ConstantLike>() ||
+                  isa<tensor::EmptyOp>(def))) {
+        mapping.map(v, builder.clone(*def)->getResult(0));
+        continue;
+      }
+      return op->emitError("the computation uses a value defined outside "
+                           "its compute group; only constants may be "
+                           "captured (value of type ")
+             << v.getType() << ")";
+    }
+    return success();
+  }
+
+  ComputeGroup &group;
+  OpBuilder builder;
+  /// The compute unit's role, as FIFO slots name their compute end.
+  StringAttr compute;
+  TokenType token;
+  llvm::SmallPtrSet<Operation *, 16> inGroup;
+  SmallVector<Value> inSlots, outSlots;
+};
+
 class KernelConverter {
 public:
   explicit KernelConverter(func::FuncOp func) : func(func) {}
@@ -141,7 +329,7 @@ private:
           return failure();
         continue;
       }
-      if (failed(buildPipeline(group)))
+      if (failed(GroupPipelineBuilder(group).build()))
         return failure();
     }
     return success();
@@ -157,157 +345,6 @@ private:
         return op->emitError("tensor value is used outside its block; "
                              "compute groups must not cross loops");
       op->erase();
-    }
-    return success();
-  }
-
-  LogicalResult buildPipeline(ComputeGroup &group) {
-    MLIRContext *ctx = func.getContext();
-    llvm::SmallPtrSet<Operation *, 16> inGroup;
-    for (auto load : group.loads)
-      inGroup.insert(load);
-    for (Operation *op : group.compute)
-      inGroup.insert(op);
-    for (auto store : group.stores)
-      inGroup.insert(store);
-    for (Operation *op : inGroup)
-      for (Operation *user : op->getUsers())
-        if (!inGroup.contains(user))
-          return user->emitError("uses a tensor of a compute group from "
-                                 "outside it (for example in another loop)");
-
-    OpBuilder builder(ctx);
-    builder.setInsertionPointAfter(group.last);
-    Location loc = group.last->getLoc();
-    auto pipeline = PipelineOp::create(builder, loc, IntegerAttr());
-    Block *body = builder.createBlock(&pipeline.getBody());
-    builder.setInsertionPointToEnd(body);
-    StringAttr compute = builder.getStringAttr(
-        stringifyUnitRole(UnitRole::vector_compute));
-    auto roles = [&](ArrayRef<UnitRole> list) {
-      SmallVector<Attribute> attrs;
-      for (UnitRole role : list)
-        attrs.push_back(UnitRoleAttr::get(ctx, role));
-      return builder.getArrayAttr(attrs);
-    };
-    TokenType token = TokenType::get(ctx);
-
-    // Slots: one per loaded tile into the compute unit, one per stored value
-    // out of it.
-    SmallVector<Value> inSlots, outSlots;
-    for (ktdp::LoadOp load : group.loads) {
-      FailureOr<StringRef> kind = memoryKindOf(load, load.getAccessTile());
-      if (failed(kind))
-        return failure();
-      auto type = cast<RankedTensorType>(load.getResult().getType());
-      auto slotType =
-          FifoSlotType::get(ctx, builder.getStringAttr(*kind), compute,
-                            type.getShape(), type.getElementType());
-      inSlots.push_back(PrivateOp::create(builder, load.getLoc(), slotType,
-                                          IntegerAttr()));
-    }
-    for (ktdp::StoreOp store : group.stores) {
-      FailureOr<StringRef> kind = memoryKindOf(store, store.getAccessTile());
-      if (failed(kind))
-        return failure();
-      auto type = cast<RankedTensorType>(store.getDataTile().getType());
-      auto slotType =
-          FifoSlotType::get(ctx, compute, builder.getStringAttr(*kind),
-                            type.getShape(), type.getElementType());
-      outSlots.push_back(PrivateOp::create(builder, store.getLoc(), slotType,
-                                           IntegerAttr()));
-    }
-
-    // Load stages.
-    SmallVector<Value> loaded;
-    for (auto [i, load] : llvm::enumerate(group.loads)) {
-      auto stage = StageOp::create(
-          builder, load.getLoc(), TypeRange{token},
-          builder.getStringAttr("load_" + std::to_string(i)), ValueRange{},
-          roles({UnitRole::dma_load, UnitRole::scratchpad_load}),
-          StringAttr());
-      OpBuilder::InsertionGuard guard(builder);
-      builder.createBlock(&stage.getBody());
-      DataTransferOp::create(builder, load.getLoc(), load.getAccessTile(),
-                             ValueRange{}, inSlots[i], ValueRange{});
-      loaded.push_back(stage.getResult(0));
-    }
-
-    // The compute stage: reads, the tensor ops, writes.
-    auto computeStage = StageOp::create(
-        builder, loc, TypeRange{token}, builder.getStringAttr("compute"),
-        loaded, roles({UnitRole::vector_compute}), StringAttr());
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.createBlock(&computeStage.getBody());
-      IRMapping mapping;
-      for (auto [load, slot] : llvm::zip(group.loads, inSlots))
-        mapping.map(load.getResult(),
-                    ReadFromFifoOp::create(builder, load.getLoc(),
-                                           load.getResult().getType(), slot)
-                        .getResult());
-      for (Operation *op : group.compute) {
-        if (failed(captureConstants(op, inGroup, builder, mapping)))
-          return failure();
-        builder.clone(*op, mapping);
-      }
-      for (auto [store, slot] : llvm::zip(group.stores, outSlots))
-        WriteToFifoOp::create(builder, store.getLoc(),
-                              mapping.lookupOrDefault(store.getDataTile()), slot);
-    }
-
-    // Store stages.
-    for (auto [i, store] : llvm::enumerate(group.stores)) {
-      auto stage = StageOp::create(
-          builder, store.getLoc(), TypeRange{},
-          builder.getStringAttr("store_" + std::to_string(i)),
-          computeStage.getResults(),
-          roles({UnitRole::scratchpad_store, UnitRole::dma_store}),
-          StringAttr());
-      OpBuilder::InsertionGuard guard(builder);
-      builder.createBlock(&stage.getBody());
-      DataTransferOp::create(builder, store.getLoc(), outSlots[i],
-                             ValueRange{}, store.getAccessTile(),
-                             ValueRange{});
-    }
-
-    for (auto store : group.stores)
-      store.erase();
-    for (Operation *op : llvm::reverse(group.compute))
-      op->erase();
-    for (auto load : llvm::reverse(group.loads))
-      load.erase();
-    return success();
-  }
-
-  /// Clones into the compute stage the constants `op` uses from outside
-  /// the group (operands and values its regions capture); anything else
-  /// from outside is an error.
-  LogicalResult captureConstants(Operation *op,
-                                 const llvm::SmallPtrSetImpl<Operation *> &inGroup,
-                                 OpBuilder &builder, IRMapping &mapping) {
-    llvm::SetVector<Value> used(op->getOperands().begin(),
-                                op->getOperands().end());
-    op->walk([&](Operation *nested) {
-      for (Value v : nested->getOperands())
-        if (!op->isAncestor(v.getParentBlock()->getParentOp()))
-          used.insert(v);
-    });
-    for (Value v : used) {
-      if (mapping.contains(v))
-        continue;
-      Operation *def = v.getDefiningOp();
-      if (def && inGroup.contains(def))
-        continue;
-      if (def && (def->hasTrait<OpTrait::ConstantLike>() ||
-                  isa<tensor::EmptyOp>(def))) {
-        mapping.map(v, builder.clone(*def)->getResult(0));
-        continue;
-      }
-      return op->emitError("the computation uses a value defined outside "
-                           "its compute group; only constants may be "
-                           "captured (value of type ")
-             << v.getType() << ")";
     }
     return success();
   }
