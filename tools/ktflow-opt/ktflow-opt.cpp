@@ -2,7 +2,8 @@
 //
 // This file implements ktflow-opt: MlirOptMain with every ktflow dialect,
 // the upstream dialects KTIR uses, and every ktflow pass. lit tests drive
-// each pass through it.
+// each pass through it. With the tests built it also registers the test
+// passes (test/lib/TestPasses.h), which no other tool has.
 //
 // It runs under crash recovery (CrashRecovery.h): a crash inside MLIR's
 // parser, verifier, printer or a pass is one `ktflow-opt: error: internal
@@ -15,6 +16,9 @@
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/OutputFile.h"
+#ifdef KTFLOW_INCLUDE_TEST_PASSES
+#include "TestPasses.h"
+#endif
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
@@ -94,6 +98,9 @@ int main(int argc, char **argv) {
   ktflow::installCrashReporter("ktflow-opt");
   llvm::InitLLVM initLLVM(argc, argv);
   ktflow::registerAllPasses();
+#ifdef KTFLOW_INCLUDE_TEST_PASSES
+  ktflow::test::registerTestPasses();
+#endif
   DialectRegistry registry;
   ktflow::registerAllDialects(registry);
   std::pair<std::string, std::string> files = registerAndParseCLIOptions(
