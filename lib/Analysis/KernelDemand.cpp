@@ -293,9 +293,9 @@ private:
     // say so when they compute.
     if (op->getNumRegions() > 0 && !isa<linalg::LinalgOp>(op) &&
         op->walk([](Operation *inner) {
-              return isComputeOp(inner) ? WalkResult::interrupt()
-                                        : WalkResult::advance();
-            }).wasInterrupted())
+            return isComputeOp(inner) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+          }).wasInterrupted())
       demand.addGap("operations inside " + op->getName().getStringRef().str() +
                     " regions");
   }
