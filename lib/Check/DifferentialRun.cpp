@@ -10,6 +10,7 @@
 #include "ktflow/Check/LaunchBinding.h"
 
 #include "ktflow/Analysis/KernelDemand.h"
+#include "ktflow/Support/Assignment.h"
 #include "ktflow/Support/CrashRecovery.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -19,16 +20,6 @@
 using namespace llvm;
 using namespace ktflow;
 using namespace ktflow::check;
-
-/// "NAME=VALUE" split, or an error naming `flag`.
-static Expected<std::pair<StringRef, StringRef>> splitSpec(StringRef text,
-                                                           StringRef flag) {
-  auto [name, value] = text.split('=');
-  if (name.empty() || value.empty())
-    return createStringError("--%s expects NAME=VALUE, got '%s'",
-                             flag.str().c_str(), text.str().c_str());
-  return std::make_pair(name, value);
-}
 
 /// `message` prefixed by the assignment it is about.
 static Error about(StringRef flag, StringRef spec, const Twine &message) {
@@ -83,18 +74,18 @@ Error DifferentialRun::bind(const bundle::Bundle &bundle,
 
 Error DifferentialRun::bindArguments(ArrayRef<std::string> assignments) {
   for (StringRef spec : assignments) {
-    auto nv = splitSpec(spec, "arg");
+    auto nv = parseAssignment(spec, "arg");
     if (!nv)
       return nv.takeError();
-    auto position = interpreter->resolveArgument(nv->first);
+    auto position = interpreter->resolveArgument(nv->name);
     if (!position)
       return about("arg", spec, toString(position.takeError()));
     int64_t value;
-    if (nv->second.getAsInteger(10, value))
+    if (nv->value.getAsInteger(10, value))
       return about("arg", spec, "expected an integer");
-    if (Error e = interpreter->setScalar(nv->first, nv->second))
+    if (Error e = interpreter->setScalar(nv->name, nv->value))
       return about("arg", spec, toString(std::move(e)));
-    bindings.scalars.push_back({nv->first.str(), nv->second.str()});
+    bindings.scalars.push_back({nv->name.str(), nv->value.str()});
     argValues[*position] = value;
     std::string symbol = "arg" + std::to_string(*position);
     if (program->findRuntimeArg(symbol))
@@ -126,17 +117,17 @@ Error DifferentialRun::bindInputs(ArrayRef<std::string> assignments,
                                   uint64_t seed) {
   StringMap<std::string> specs;
   for (StringRef spec : assignments) {
-    auto nv = splitSpec(spec, "input");
+    auto nv = parseAssignment(spec, "input");
     if (!nv)
       return nv.takeError();
-    if (nv->first.starts_with("@")) {
-      specs["lit" + nv->first.drop_front().str()] = nv->second.str();
+    if (nv->name.starts_with("@")) {
+      specs["lit" + nv->name.drop_front().str()] = nv->value.str();
       continue;
     }
-    auto position = interpreter->resolveArgument(nv->first);
+    auto position = interpreter->resolveArgument(nv->name);
     if (!position)
       return about("input", spec, toString(position.takeError()));
-    specs["arg" + std::to_string(*position)] = nv->second.str();
+    specs["arg" + std::to_string(*position)] = nv->value.str();
   }
   // Inputs are generated once and given to both executions.
   std::mt19937_64 rng(seed);

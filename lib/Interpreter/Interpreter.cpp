@@ -283,6 +283,10 @@ LogicalResult Interpreter::run() {
   });
 }
 
+const InterpreterOptions &Interpreter::getOptions() const {
+  return impl->options;
+}
+
 RunStatistics Interpreter::getStatistics() const {
   RunStatistics stats;
   if (impl->state) {

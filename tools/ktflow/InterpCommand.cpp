@@ -9,14 +9,12 @@
 
 #include "Commands.h"
 
-#include "ktflow/HostTensor/Npy.h"
-#include "ktflow/Interpreter/Interpreter.h"
+#include "ktflow/Interpreter/Bindings.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/ModuleLoader.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 
@@ -99,30 +97,6 @@ static int fail(const Twine &message) {
 
 static int fail(Error error) { return fail(toString(std::move(error))); }
 
-/// Splits "NAME=VALUE", reporting `flag` on malformed input.
-static std::optional<std::pair<StringRef, StringRef>>
-splitAssignment(StringRef text, StringRef flag) {
-  auto [name, value] = text.split('=');
-  if (name.empty() || value.empty() || !text.contains('=')) {
-    fail("--" + flag + " expects NAME=VALUE, got '" + text + "'");
-    return std::nullopt;
-  }
-  return std::make_pair(name, value);
-}
-
-static void printTensorLine(StringRef name, const ktflow::host::Tensor &t) {
-  ktflow::host::TensorStats stats = ktflow::host::computeStats(t);
-  outs() << name << ": shape=" << ktflow::host::formatShape(t.shape)
-         << " dtype=" << ktflow::host::dtypeName(t.dtype)
-         << " min=" << format("%.6g", stats.min)
-         << " max=" << format("%.6g", stats.max)
-         << " mean=" << format("%.6g", stats.mean)
-         << " checksum=" << format_hex(stats.checksum, 18);
-  if (stats.nanCount)
-    outs() << " nan=" << stats.nanCount;
-  outs() << "\n";
-}
-
 int ktflow::driver::runInterp() {
   if (interpScratchpad <= 0)
     return fail("--scratchpad-bytes must be positive");
@@ -159,55 +133,17 @@ int ktflow::driver::runInterp() {
   if (ErrorOr<std::unique_ptr<MemoryBuffer>> source =
           MemoryBuffer::getFileOrSTDIN(interpInput))
     interpreter.recoverArgumentNames((*source)->getBuffer());
-
-  for (const std::string &arg : interpArgs) {
-    auto assignment = splitAssignment(arg, "arg");
-    if (!assignment)
-      return 1;
-    if (Error err = interpreter.setScalar(assignment->first,
-                                          assignment->second))
-      return fail("--arg " + arg + ": " + toString(std::move(err)));
-  }
-  for (const std::string &input : interpInputs) {
-    auto assignment = splitAssignment(input, "input");
-    if (!assignment)
-      return 1;
-    Expected<host::InputSpec> spec = host::InputSpec::parse(assignment->second);
-    if (!spec)
-      return fail("--input " + input + ": " + toString(spec.takeError()));
-    if (Error err = interpreter.setInput(assignment->first, std::move(*spec)))
-      return fail("--input " + input + ": " + toString(std::move(err)));
-  }
-  SmallVector<std::pair<std::string, std::string>> outputFiles;
-  for (const std::string &output : interpOutputs) {
-    auto assignment = splitAssignment(output, "output");
-    if (!assignment)
-      return 1;
-    if (!assignment->first.starts_with("@"))
-      if (Expected<unsigned> position =
-              interpreter.resolveArgument(assignment->first);
-          !position)
-        return fail("--output " + output + ": " +
-                    toString(position.takeError()));
-    outputFiles.push_back({assignment->first.str(), assignment->second.str()});
-  }
+  if (Error err = interp::bindArguments(interpreter, interpArgs, interpInputs))
+    return fail(std::move(err));
+  auto outputFiles = interp::parseOutputFiles(interpreter, interpOutputs);
+  if (!outputFiles)
+    return fail(outputFiles.takeError());
 
   CrashPhase phase("interpret", interpInput);
   if (mlir::failed(interpreter.run()))
     return 1;
-
-  for (const interp::OutputTensor &out : interpreter.getOutputs())
-    printTensorLine(out.name, out.tensor);
-  if (options.chargeIntermediates)
-    outs() << "scratchpad: intermediates peak at "
-           << interpreter.getStatistics().peakIntermediateBytes
-           << " bytes on one tile, of " << options.scratchpadBytes << "\n";
-  for (const auto &[name, path] : outputFiles) {
-    Expected<host::Tensor> tensor = interpreter.getTensor(name);
-    if (!tensor)
-      return fail("--output " + name + ": " + toString(tensor.takeError()));
-    if (Error err = host::writeNpyFile(path, *tensor))
-      return fail(std::move(err));
-  }
+  interp::printOutputs(outs(), interpreter);
+  if (Error err = interp::writeOutputFiles(interpreter, *outputFiles))
+    return fail(std::move(err));
   return 0;
 }

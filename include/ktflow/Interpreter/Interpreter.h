@@ -137,6 +137,8 @@ public:
   /// Statistics of the last run.
   RunStatistics getStatistics() const;
 
+  const InterpreterOptions &getOptions() const;
+
   struct Impl;
 
 private:
