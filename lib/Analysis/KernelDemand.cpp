@@ -14,6 +14,7 @@
 
 #include "ktflow/Analysis/TensorExtent.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/KernelFunction.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -396,20 +397,8 @@ device::KernelDemand ktflow::countKernelDemand(func::FuncOp kernel,
   return counter.finish();
 }
 
-func::FuncOp ktflow::findKernel(ModuleOp module) {
-  func::FuncOp withGrid, withBody;
-  unsigned grids = 0, bodies = 0;
-  module.walk([&](func::FuncOp fn) {
-    if (fn.isExternal())
-      return;
-    ++bodies;
-    withBody = fn;
-    if (fn->hasAttr(ktdp::kGridAttrName)) {
-      ++grids;
-      withGrid = fn;
-    }
-  });
-  if (grids == 1)
-    return withGrid;
-  return grids == 0 && bodies == 1 ? withBody : func::FuncOp();
+func::FuncOp ktflow::findKernel(ModuleOp module, StringRef name) {
+  std::string error;
+  FailureOr<func::FuncOp> kernel = ktdp::selectKernel(module, name, error);
+  return succeeded(kernel) ? *kernel : func::FuncOp();
 }

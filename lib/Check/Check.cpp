@@ -172,7 +172,7 @@ ktflow::check::computeReorderBounds(mlir::ModuleOp module, StringRef source,
     interp::InterpreterOptions displaced = options;
     displaced.displacedReduction = reduction;
     interp::Interpreter run(module, displaced);
-    if (Error e = run.selectFunction())
+    if (Error e = run.selectFunction(bindings.function))
       return std::move(e);
     run.recoverArgumentNames(source);
     for (const auto &[name, value] : bindings.scalars)

@@ -37,7 +37,8 @@ static std::string interpreterName(StringRef symbol) {
 
 Expected<std::unique_ptr<DifferentialRun>>
 DifferentialRun::create(mlir::ModuleOp module, StringRef sourcePath,
-                        const interp::InterpreterOptions &options) {
+                        const interp::InterpreterOptions &options,
+                        StringRef function) {
   std::unique_ptr<DifferentialRun> run(new DifferentialRun);
   run->reference = module.clone();
   if (auto buffer = MemoryBuffer::getFileOrSTDIN(sourcePath))
@@ -45,8 +46,9 @@ DifferentialRun::create(mlir::ModuleOp module, StringRef sourcePath,
   run->options = options;
   run->interpreter =
       std::make_unique<interp::Interpreter>(*run->reference, options);
-  if (Error e = run->interpreter->selectFunction())
+  if (Error e = run->interpreter->selectFunction(function))
     return std::move(e);
+  run->bindings.function = function.str();
   run->interpreter->recoverArgumentNames(run->source);
   return run;
 }
@@ -173,7 +175,7 @@ device::RooflineBound
 DifferentialRun::computeRoofline(const device::DeviceModel &device,
                                  device::NodeId deviceMemory) const {
   device::KernelDemand demand;
-  if (mlir::func::FuncOp kernel = findKernel(*reference))
+  if (mlir::func::FuncOp kernel = findKernel(*reference, bindings.function))
     demand = countKernelDemand(kernel, argValues);
   else
     demand.addGap("the kernel (the module has no single kernel function)");

@@ -22,7 +22,10 @@ static void addCheckpoint(OpPassManager &pm, StringRef name) {
 }
 
 void ktflow::buildMappingPipeline(OpPassManager &pm,
-                                  const CompileOptions &) {
+                                  const CompileOptions &options) {
+  ktdf::KTDFSelectKernelOptions select;
+  select.function = options.function;
+  pm.addPass(ktdf::createKTDFSelectKernel(select));
   pm.addPass(ktdf::createKTDFImportTarget());
   pm.addPass(ktdf::createKTDFRecordTensorExtents());
   addCheckpoint(pm, "pre_mapping");
@@ -73,9 +76,15 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
                   llvm::cl::desc("the simplest legal schedule (no cost model, "
                                  "single buffering, one lane per core)"),
                   llvm::cl::init(false)};
+  Option<std::string> func{
+      *this, "func",
+      llvm::cl::desc("the kernel function (default: the module's only "
+                     "kernel)"),
+      llvm::cl::init("")};
   ktflow::CompileOptions get() const {
     ktflow::CompileOptions options;
     options.optimize = !O0;
+    options.function = func;
     return options;
   }
 };

@@ -12,6 +12,7 @@
 #include "Executor.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/KernelFunction.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Support/RuntimeArgValue.h"
 
@@ -56,34 +57,12 @@ Interpreter::Interpreter(ModuleOp module, InterpreterOptions options)
 Interpreter::~Interpreter() = default;
 
 llvm::Error Interpreter::selectFunction(StringRef name) {
-  func::FuncOp chosen;
-  if (!name.empty()) {
-    chosen = impl->module.lookupSymbol<func::FuncOp>(name);
-    if (!chosen || chosen.isExternal())
-      return makeError("no function @" + name + " with a body in the module");
-  } else {
-    SmallVector<func::FuncOp> withGrid, withBody;
-    impl->module.walk([&](func::FuncOp f) {
-      if (f.isExternal())
-        return;
-      withBody.push_back(f);
-      if (ktdp::getGridOwner(f))
-        withGrid.push_back(f);
-    });
-    if (withGrid.size() == 1)
-      chosen = withGrid.front();
-    else if (withBody.size() == 1)
-      chosen = withBody.front();
-    if (!chosen) {
-      std::string names;
-      for (func::FuncOp f : withGrid.empty() ? withBody : withGrid)
-        names += (names.empty() ? "@" : ", @") + f.getSymName().str();
-      return makeError(withBody.empty()
-                           ? "the module has no function with a body"
-                           : "the module has several kernels (" + names +
-                                 "); choose one with --func");
-    }
-  }
+  std::string error;
+  FailureOr<func::FuncOp> selected =
+      ktdp::selectKernel(impl->module, name, error);
+  if (failed(selected))
+    return makeError(error);
+  func::FuncOp chosen = *selected;
   FailureOr<std::optional<SmallVector<int64_t>>> grid =
       ktdp::getLaunchGrid(chosen);
   if (failed(grid))

@@ -48,6 +48,11 @@ static cl::opt<EmitKind> compileEmit(
                clEnumValN(EmitKind::Dataflow, "dataflow", "DataflowIR"),
                clEnumValN(EmitKind::Bundle, "bundle", "a program bundle")),
     cl::sub(compileCommand));
+static cl::opt<std::string>
+    compileFunc("func",
+                cl::desc("The kernel function to compile (default: the "
+                         "module's only kernel)"),
+                cl::value_desc("NAME"), cl::sub(compileCommand));
 static cl::opt<bool>
     compileO0("O0",
               cl::desc("The simplest legal schedule (no cost model, single "
@@ -97,6 +102,7 @@ int ktflow::driver::runCompile() {
     return 1;
   CompileOptions options;
   options.optimize = !compileO0;
+  options.function = compileFunc;
   if (compileEmit == EmitKind::Bundle)
     return writeBundle(*module, options);
   {

@@ -54,6 +54,11 @@ static cl::opt<bool> runJson("json", cl::desc("Print one JSON object"),
 static cl::opt<std::string>
     runTrace("trace", cl::desc("Write a Chrome-trace JSON timeline"),
              cl::value_desc("file"), cl::sub(runCommand));
+static cl::opt<std::string>
+    runFunc("func",
+            cl::desc("The kernel function to compile and check (default: the "
+                     "module's only kernel)"),
+            cl::value_desc("NAME"), cl::sub(runCommand));
 static cl::opt<bool> runO0("O0", cl::desc("Compile with -O0"),
                            cl::sub(runCommand));
 static cl::opt<interp::NumericsPolicy> runNumerics(
@@ -112,13 +117,15 @@ int ktflow::driver::runRun() {
   interpOptions.maxElementOps = runMaxElementOps;
   interpOptions.maxSeconds = runMaxSeconds;
   interpOptions.maxMemoryBytes = runMaxMemoryBytes;
-  auto run = DifferentialRun::create(*module, runInput, interpOptions);
+  auto run =
+      DifferentialRun::create(*module, runInput, interpOptions, runFunc);
   if (!run)
     return fail(toString(run.takeError()));
   if (!runArch.empty() && failed(setTarget(*module, runArch, loader)))
     return 1;
   CompileOptions options;
   options.optimize = !runO0;
+  options.function = runFunc;
   auto compiled = compileToBundle(*module, options, runInput);
   if (failed(compiled))
     return 1;

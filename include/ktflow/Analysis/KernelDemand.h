@@ -32,9 +32,11 @@ using ScalarArgs = llvm::DenseMap<unsigned, int64_t>;
 device::KernelDemand countKernelDemand(mlir::func::FuncOp kernel,
                                        const ScalarArgs &args);
 
-/// The kernel of `module`: its only function with a `grid`, else its only
-/// function with a body; null when there is no such single function.
-mlir::func::FuncOp findKernel(mlir::ModuleOp module);
+/// The kernel of `module` (ktdp::selectKernel): the function `name`, else
+/// its only function with a `grid`, else its only function with a body;
+/// null when there is no such single function.
+mlir::func::FuncOp findKernel(mlir::ModuleOp module,
+                              llvm::StringRef name = {});
 
 /// The compute operations on the longest dependence chain from a load to a
 /// store of `kernel` (one per operation as written, loop-carried values

@@ -45,6 +45,8 @@ host::Tensor fromBytes(llvm::ArrayRef<uint8_t> bytes, machine::ElemType elem,
 /// What `ktflow run` bound on the reference interpreter, to bind another
 /// interpreter the same way.
 struct ReferenceBindings {
+  /// The kernel function (`--func`); empty for the module's only kernel.
+  std::string function;
   /// (name, value) of setScalar.
   std::vector<std::pair<std::string, std::string>> scalars;
   /// (name, spec) of setInput.

@@ -35,12 +35,13 @@ struct OutputCheck {
 class DifferentialRun {
 public:
   /// Clones `module` (the kernel as written, before it is compiled in place)
-  /// for the interpreter and selects its kernel. The arguments' SSA names are
-  /// read from `sourcePath`, the file the module was parsed from (`-` for
-  /// stdin).
+  /// for the interpreter and selects its kernel (`function`, or the
+  /// module's only one when empty). The arguments' SSA names are read from
+  /// `sourcePath`, the file the module was parsed from (`-` for stdin).
   static llvm::Expected<std::unique_ptr<DifferentialRun>>
   create(mlir::ModuleOp module, llvm::StringRef sourcePath,
-         const interp::InterpreterOptions &options);
+         const interp::InterpreterOptions &options,
+         llvm::StringRef function = {});
   ~DifferentialRun();
 
   /// Loads `bundle` (the compiled kernel) through its encoding, as a runtime

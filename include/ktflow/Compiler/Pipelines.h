@@ -14,6 +14,7 @@
 #include "mlir/Pass/PassManager.h"
 
 #include <cstdint>
+#include <string>
 
 namespace ktflow {
 
@@ -26,6 +27,9 @@ struct CompileOptions {
   int64_t chunk = 0;
   /// Copies of each pipeline buffer; 0 lets the cost model choose.
   int64_t depth = 0;
+  /// The kernel function to compile (`--func`); empty for the module's
+  /// only kernel.
+  std::string function;
 };
 
 /// KTIR -> ScheduleIR, from checkpoint pre_mapping to the initial pipelines.

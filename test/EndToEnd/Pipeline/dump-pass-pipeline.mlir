@@ -7,6 +7,7 @@
 // left in their loops.
 
 // CHECK:      builtin.module(
+// CHECK-NEXT:   ktdf-select-kernel{func=},
 // CHECK-NEXT:   ktdf-import-target,
 // CHECK-NEXT:   ktdf-record-tensor-extents,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},

@@ -192,7 +192,7 @@ static std::optional<std::string> check(Operation *op) {
           })
       .Case([](func::CallOp call) {
         return "calls (func.call @" + call.getCallee().str() +
-               ") are not supported by the scheduler yet; inline the callee";
+               ") must be inlined first (ktdf-select-kernel does)";
       })
       .Case<linalg::ContractionOpInterface, linalg::ConvolutionOpInterface>(
           [](Operation *o) {

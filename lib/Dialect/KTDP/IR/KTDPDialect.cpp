@@ -1,13 +1,15 @@
 //===- KTDPDialect.cpp - ktdp dialect registration ------------------------===//
 //
 // This file registers the ktdp dialect's attributes, types and operations,
-// and the bytecode encoding of !ktdp.tile_future.
+// the bytecode encoding of !ktdp.tile_future, and what MLIR's inliner needs
+// to inline calls of helper functions that build views and move tiles.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
 #include "mlir/Bytecode/BytecodeImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
 using namespace mlir::ktdp;
@@ -55,6 +57,20 @@ struct KTDPBytecodeInterface : public BytecodeDialectInterface {
     return success();
   }
 };
+/// Every ktdp op may be inlined: a function without a grid runs on its
+/// caller's tiles (the interpreter's semantics), so its views, tiles,
+/// transfers and tile ids mean the same in the caller's body. The ops with
+/// regions (inter-tile produce and reduce) end in their own terminators.
+struct KTDPInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
 } // namespace
 
 void KTDPDialect::initialize() {
@@ -64,5 +80,5 @@ void KTDPDialect::initialize() {
 #define GET_OP_LIST
 #include "ktflow/Dialect/KTDP/IR/KTDPOps.cpp.inc"
       >();
-  addInterfaces<KTDPBytecodeInterface>();
+  addInterfaces<KTDPBytecodeInterface, KTDPInlinerInterface>();
 }

@@ -84,6 +84,32 @@ def KTDFApplyDevicePatterns
 // Mapping
 //===----------------------------------------------------------------------===//
 
+def KTDFSelectKernel : Pass<"ktdf-select-kernel", "::mlir::ModuleOp"> {
+  let summary = "Keep the kernel, with its calls inlined and a launch grid";
+  let description = [{
+    Picks the kernel the way the interpreter does (`func`, else the only
+    function with a `grid`, else the only function with a body), inlines
+    every `func.call` in it with MLIR's inliner (the callees run on the
+    caller's tiles), gives a kernel without a grid the one-tile grid `[1]`
+    (or the grid of the op that encloses it), and erases every other
+    function, so the later passes see one kernel with no calls. A call of a
+    function without a body, or a recursive call, is an error at the call.
+
+    ```mlir
+    // before
+    func.func private @act(%x: tensor<4x64xf32>) -> tensor<4x64xf32> { ... }
+    func.func @k(...) attributes {grid = [32]} {
+      %a = func.call @act(%x) : (tensor<4x64xf32>) -> tensor<4x64xf32>
+    // after: @act is gone, its body stands in @k where the call was
+    ```
+  }];
+  let options = [
+    Option<"function", "func", "std::string", "\"\"",
+           "the kernel function (default: the module's only kernel)">
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def KTDFCheckSupported : Pass<"ktdf-check-supported", "::mlir::ModuleOp"> {
   let summary = "Reject KTIR constructs the scheduler cannot handle yet";
   let description = [{
