@@ -35,8 +35,7 @@ device::KernelDemand countKernelDemand(mlir::func::FuncOp kernel,
 /// The kernel of `module` (ktdp::selectKernel): the function `name`, else
 /// its only function with a `grid`, else its only function with a body;
 /// null when there is no such single function.
-mlir::func::FuncOp findKernel(mlir::ModuleOp module,
-                              llvm::StringRef name = {});
+mlir::func::FuncOp findKernel(mlir::ModuleOp module, llvm::StringRef name = {});
 
 /// The compute operations on the longest dependence chain from a load to a
 /// store of `kernel` (one per operation as written, loop-carried values

@@ -73,8 +73,8 @@ static LogicalResult inlineCalls(func::FuncOp kernel, SymbolTable &symbols) {
       return success();
     for (func::CallOp call : calls) {
       auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-      if (failed(inlineCall(interface, config.getCloneCallback(), call,
-                            callee, &callee.getBody())))
+      if (failed(inlineCall(interface, config.getCloneCallback(), call, callee,
+                            &callee.getBody())))
         return call.emitError("cannot inline the call of @")
                << call.getCallee()
                << " (an operation of its body cannot be inlined here)";
@@ -131,10 +131,10 @@ struct SelectKernelPass
     if (failed(grid))
       return signalPassFailure();
     if (!(*kernel)->hasAttr(ktdp::kGridAttrName))
-      (*kernel)->setAttr(ktdp::kGridAttrName,
-                         Builder(module.getContext())
-                             .getI64ArrayAttr(
-                                 grid->value_or(SmallVector<int64_t>{1})));
+      (*kernel)->setAttr(
+          ktdp::kGridAttrName,
+          Builder(module.getContext())
+              .getI64ArrayAttr(grid->value_or(SmallVector<int64_t>{1})));
     for (auto fn : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       if (fn != *kernel)
         fn.erase();

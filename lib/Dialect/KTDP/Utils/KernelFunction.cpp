@@ -11,9 +11,8 @@
 
 using namespace mlir;
 
-FailureOr<func::FuncOp> mlir::ktdp::selectKernel(ModuleOp module,
-                                                 StringRef name,
-                                                 std::string &error) {
+FailureOr<func::FuncOp>
+mlir::ktdp::selectKernel(ModuleOp module, StringRef name, std::string &error) {
   if (!name.empty()) {
     auto chosen = module.lookupSymbol<func::FuncOp>(name);
     if (chosen && !chosen.isExternal())
@@ -40,7 +39,7 @@ FailureOr<func::FuncOp> mlir::ktdp::selectKernel(ModuleOp module,
   std::string names;
   for (func::FuncOp f : withGrid.empty() ? withBody : withGrid)
     names += (names.empty() ? "@" : ", @") + f.getSymName().str();
-  error = "the module has several kernels (" + names +
-          "); choose one with --func";
+  error =
+      "the module has several kernels (" + names + "); choose one with --func";
   return failure();
 }
