@@ -26,6 +26,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   ktdf::KTDFSelectKernelOptions select;
   select.function = options.function;
   pm.addPass(ktdf::createKTDFSelectKernel(select));
+  pm.addPass(ktdf::createKTDFUpliftWhile());
   pm.addPass(ktdf::createKTDFImportTarget());
   pm.addPass(ktdf::createKTDFRecordTensorExtents());
   addCheckpoint(pm, "pre_mapping");

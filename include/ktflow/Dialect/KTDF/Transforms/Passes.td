@@ -110,6 +110,36 @@ def KTDFSelectKernel : Pass<"ktdf-select-kernel", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def KTDFUpliftWhile : Pass<"ktdf-uplift-while", "::mlir::ModuleOp"> {
+  let summary = "Turn counted scf.while loops into scf.for";
+  let description = [{
+    A `scf.while` whose condition compares the carried index with a bound
+    defined outside the loop (`arith.cmpi slt`, or `ult` when the start, the
+    step and the bound are known not to be negative, where the two agree)
+    and whose body adds a positive loop-invariant step to it is a counted
+    loop: MLIR's `upliftWhileToForLoop` rewrites it into the `scf.for` the
+    later passes schedule (other carried values become `iter_args`). Any
+    other `scf.while` is an error at the loop naming what it lacks.
+
+    ```mlir
+    // before
+    %end = scf.while (%row = %id) : (index) -> index {
+      %more = arith.cmpi ult, %row, %M : index
+      scf.condition(%more) %row : index
+    } do {
+    ^bb0(%r: index):
+      ...
+      %next = arith.addi %r, %c32 : index
+      scf.yield %next : index
+    }
+    // after
+    scf.for %r = %id to %M step %c32 { ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def KTDFCheckSupported : Pass<"ktdf-check-supported", "::mlir::ModuleOp"> {
   let summary = "Reject KTIR constructs the scheduler cannot handle yet";
   let description = [{
