@@ -150,10 +150,11 @@ static void metaFields(IO &io, BundleT &b) {
       io.optionalIndex(d.runtimeArg);
     });
   });
-  io.list(b.runtimeArgs, 3, [&](auto &a) {
+  io.list(b.runtimeArgs, 4, [&](auto &a) {
     io.str(a.name);
     io.sleb(a.granularity);
     io.sleb(a.upperbound);
+    io.sleb(a.lowerbound);
   });
   io.list(b.buffers, 4, [&](auto &buf) {
     io.str(buf.name);
@@ -295,10 +296,10 @@ ktflow::bundle::readBundle(llvm::ArrayRef<uint8_t> bytes) {
             "corrupt bundle: tensor '%s' has a bad dimension", t.name.c_str());
   }
   for (const RuntimeArg &a : bundle.runtimeArgs)
-    if (a.granularity <= 0 || a.upperbound < 0)
+    if (a.granularity <= 0 || a.upperbound < 0 || a.upperbound < a.lowerbound)
       return llvm::createStringError(
           "corrupt bundle: runtime argument '%s' has a bad granularity or "
-          "upperbound",
+          "bounds",
           a.name.c_str());
   for (const Buffer &buf : bundle.buffers)
     if (buf.memory >= bundle.machine.memories.size())

@@ -204,9 +204,13 @@ void ktflow::bundle::printBundle(llvm::raw_ostream &os, const Bundle &b,
        << "\n";
   }
   os << "runtime args:\n";
-  for (const RuntimeArg &a : b.runtimeArgs)
-    os << "  @" << a.name << " granularity " << a.granularity
-       << " upperbound " << a.upperbound << "\n";
+  for (const RuntimeArg &a : b.runtimeArgs) {
+    os << "  @" << a.name;
+    if (a.lowerbound != 1)
+      os << " lowerbound " << a.lowerbound;
+    os << " granularity " << a.granularity << " upperbound " << a.upperbound
+       << "\n";
+  }
   os << "buffers:\n";
   for (const Buffer &buf : b.buffers)
     os << "  @" << buf.name << " in " << memName(b, buf.memory) << " ["

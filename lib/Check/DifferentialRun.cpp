@@ -105,6 +105,9 @@ Error DifferentialRun::bindArguments(ArrayRef<std::string> assignments) {
         !symbol.drop_front(3).getAsInteger(10, position) &&
         position < arguments.size()) {
       const std::string &name = arguments[position].name;
+      if (arg.lowerbound != 1)
+        return createStringError("scalar argument '%s' needs --arg %s=VALUE",
+                                 name.c_str(), name.c_str());
       return createStringError(
           "runtime argument '%s' needs --arg %s=VALUE (a multiple of %lld, at "
           "most %lld)",

@@ -86,9 +86,19 @@ llvm::Error Launch::setRuntimeArg(llvm::StringRef name, int64_t value) {
     return llvm::createStringError("the kernel has no runtime argument '%s'",
                                    name.str().c_str());
   const bundle::RuntimeArg &arg = program.getBundle().runtimeArgs[*index];
-  if (llvm::Error error = checkRuntimeArgValue(name, value, arg.granularity,
-                                               arg.upperbound))
-    return error;
+  // A runtime_arg is a positive size; a plain scalar argument may take any
+  // value of its type.
+  if (arg.lowerbound == 1) {
+    if (llvm::Error error =
+            checkRuntimeArgValue(name, value, arg.granularity, arg.upperbound))
+      return error;
+  } else if (value < arg.lowerbound || value > arg.upperbound) {
+    return llvm::createStringError(
+        "scalar argument '%s' = %lld is outside the range of its type [%lld, "
+        "%lld]",
+        name.str().c_str(), (long long)value, (long long)arg.lowerbound,
+        (long long)arg.upperbound);
+  }
   argValues[*index] = value;
   return llvm::Error::success();
 }
@@ -106,6 +116,12 @@ llvm::Expected<std::vector<int64_t>> Launch::getShape(uint32_t tensor) const {
       return llvm::createStringError(
           "tensor '%s' needs runtime argument '%s', which is not bound",
           t.name.c_str(),
+          program.getBundle().runtimeArgs[d.runtimeArg].name.c_str());
+    if (*v < 0)
+      return llvm::createStringError(
+          "tensor '%s' would have %lld elements along a dimension (runtime "
+          "argument '%s')",
+          t.name.c_str(), (long long)*v,
           program.getBundle().runtimeArgs[d.runtimeArg].name.c_str());
     shape.push_back(*v);
   }

@@ -72,7 +72,28 @@ TEST(BundleTest, BundleRoundTrips) {
   ASSERT_EQ(read->tensors.size(), 1u);
   EXPECT_EQ(read->tensors[0].dims[0].runtimeArg, 0u);
   EXPECT_EQ(read->runtimeArgs[0].upperbound, 2048);
+  EXPECT_EQ(read->runtimeArgs[0].lowerbound, 1);
   EXPECT_EQ(read->relocations.size(), 2u);
+}
+
+TEST(BundleTest, ScalarArgumentBoundsRoundTrip) {
+  // A plain i32 scalar: any value of the type, negative ones included.
+  Bundle b = makeBundle();
+  b.runtimeArgs.push_back({"k", 1, INT32_MAX, INT32_MIN});
+  auto read = readBundle(writeBundle(b));
+  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  ASSERT_EQ(read->runtimeArgs.size(), 2u);
+  EXPECT_EQ(read->runtimeArgs[1].name, "k");
+  EXPECT_EQ(read->runtimeArgs[1].lowerbound, INT32_MIN);
+  EXPECT_EQ(read->runtimeArgs[1].upperbound, INT32_MAX);
+  // Bounds that admit no value are corrupt.
+  b.runtimeArgs[1].lowerbound = 5;
+  b.runtimeArgs[1].upperbound = 4;
+  auto bad = readBundle(writeBundle(b));
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "corrupt bundle: runtime argument 'k' has a bad granularity or "
+            "bounds");
 }
 
 TEST(BundleTest, DamageIsReportedPrecisely) {

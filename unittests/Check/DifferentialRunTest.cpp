@@ -34,6 +34,9 @@ const char *const kSampleDevice =
     KTFLOW_EXAMPLES_DIR "/devices/sample_device.mlir";
 const char *const kRuntimeArgKernel =
     KTFLOW_EXAMPLES_DIR "/kernels/add_runtime_arg.mlir";
+/// OUT = X + Y over n f32 elements, n an i32 argument (realworld).
+const char *const kScalarArgKernel =
+    KTFLOW_EXAMPLES_DIR "/kernels/realworld/vector_add_dyn.mlir";
 
 /// y = x + x on 64x64 f16, x at the start address %x and y at the literal
 /// address 8192; 32 tiles of two rows.
@@ -204,6 +207,47 @@ TEST_F(DifferentialRunTest, RuntimeArgumentsBindBothExecutions) {
   ASSERT_EQ(c.size(), 64u * 64u);
   for (size_t i = 0; i < c.size(); ++i)
     ASSERT_EQ(c[i], 1.5 + static_cast<double>(i % 4)) << "element " << i;
+}
+
+TEST_F(DifferentialRunTest, PlainScalarArgumentsAreBoundAtLaunch) {
+  // Compiled with no value for n: the i32 argument is a launch symbol.
+  std::unique_ptr<DifferentialRun> run = prepare(kScalarArgKernel);
+  const bundle::Bundle &b = run->getProgram().getBundle();
+  ASSERT_EQ(b.runtimeArgs.size(), 1u);
+  EXPECT_EQ(b.runtimeArgs[0].name, "arg3");
+  EXPECT_EQ(b.runtimeArgs[0].lowerbound, INT32_MIN);
+  EXPECT_EQ(b.runtimeArgs[0].upperbound, INT32_MAX);
+  EXPECT_EQ(errorOf(run->bindArguments({})),
+            "scalar argument 'n_elements' needs --arg n_elements=VALUE");
+  EXPECT_EQ(errorOf(rt::Launch(run->getProgram())
+                        .setRuntimeArg("arg3", int64_t(1) << 31)),
+            "scalar argument 'arg3' = 2147483648 is outside the range of its "
+            "type [-2147483648, 2147483647]");
+  EXPECT_EQ(errorOf(run->bindArguments({"n_elements=300"})), "");
+  EXPECT_EQ(errorOf(run->bindInputs({"x_ptr=seq:0:100", "y_ptr=value:0.5"}, 0)),
+            "");
+  ASSERT_TRUE(static_cast<bool>(run->getLaunch().run()));
+  for (uint32_t t = 0; t < b.tensors.size(); ++t) {
+    auto shape = run->getLaunch().getShape(t);
+    ASSERT_TRUE(static_cast<bool>(shape));
+    EXPECT_EQ(*shape, (std::vector<int64_t>{300}));
+  }
+  // Two blocks of 256 additions start below n = 300 (the count is per
+  // element produced, masked or not); the tensors hold n f32 each.
+  device::RooflineBound roofline =
+      run->computeRoofline(compiled->device, compiled->deviceMemory);
+  EXPECT_EQ(roofline.compute.operations, 2.0 * 256);
+  EXPECT_EQ(roofline.memory.bytes, 3u * 300 * 4);
+  EXPECT_TRUE(roofline.gaps.empty());
+  auto checks = run->checkOutputs();
+  ASSERT_TRUE(static_cast<bool>(checks)) << llvm::toString(checks.takeError());
+  ASSERT_EQ(checks->size(), 1u);
+  EXPECT_TRUE((*checks)[0].result.pass) << (*checks)[0].result.summary;
+  std::vector<double> out =
+      valuesOf(run->getProgram(), run->getLaunch(), (*checks)[0].tensor);
+  ASSERT_EQ(out.size(), 300u);
+  for (size_t i = 0; i < out.size(); ++i)
+    ASSERT_EQ(out[i], static_cast<double>(i % 100) + 0.5) << "element " << i;
 }
 
 TEST_F(DifferentialRunTest, LaunchBindsAndReadsTensorsByBundleName) {

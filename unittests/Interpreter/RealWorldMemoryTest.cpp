@@ -1,11 +1,12 @@
 //===- RealWorldMemoryTest.cpp - Real-world addressing kernels ------------===//
 //
 // This file runs the kernels of examples/kernels/realworld whose point is
-// addressing: paged and indexed gathers through indirect access tiles, literal
-// addresses, a dynamic view size with a masked tail, views without a
-// coordinate_set, and RoPE's nested loops. Each output is compared element by
-// element with a plain-loop reference: copies exactly, arithmetic at the
-// real-world corpus tolerance of its kernel kind.
+// addressing: paged and indexed gathers through indirect access tiles,
+// literal addresses, a dynamic view size with a masked tail, blocks at
+// pid * BLOCK, views without a coordinate_set, and RoPE's nested loops.
+// Each output is compared element by element with a plain-loop reference:
+// copies exactly, arithmetic at the real-world corpus tolerance of its
+// kernel kind.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +66,20 @@ TEST(RealWorld, VectorAddDynamicSizeMasksTheTail) {
     ref[i] = f32(x.floats[i] + y.floats[i]);
   expectClose(run->output("output_ptr"), ref, CorpusTolerance::vectorAddF32(),
               "OUT");
+}
+
+TEST(RealWorld, VectorAddStaticBlocks) {
+  auto run = KernelRun::fromExample("realworld/vector_add.mlir");
+  ASSERT_TRUE(run->ok()) << run->errors;
+  Tensor x = randomTensor(DType::F16, {4096}, 306);
+  Tensor y = randomTensor(DType::F16, {4096}, 307);
+  run->input("x_ptr", x);
+  run->input("y_ptr", y);
+  ASSERT_TRUE(run->run()) << run->errors;
+  std::vector<double> ref(4096);
+  for (int64_t i = 0; i < 4096; ++i)
+    ref[i] = f16(x.floats[i] + y.floats[i]);
+  expectClose(run->output("output_ptr"), ref, CorpusTolerance::copy(), "OUT");
 }
 
 TEST(RealWorld, PagedKvGather) {

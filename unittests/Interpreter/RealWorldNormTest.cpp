@@ -1,7 +1,7 @@
 //===- RealWorldNormTest.cpp - Real-world normalisation kernels -----------===//
 //
-// This file runs the softmax, layernorm and RMSNorm kernels of
-// examples/kernels/realworld and compares every output element with a
+// This file runs the softmax, row statistics, layernorm and RMSNorm kernels
+// of examples/kernels/realworld and compares every output element with a
 // reference written as plain loops that round where the kernel rounds (f16
 // element-wise ops once per op; reductions accumulate in f32 and round once),
 // at the tolerances the real-world corpus uses for these kernels.
@@ -12,6 +12,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace ktflow::testing;
@@ -42,6 +43,26 @@ TEST(RealWorld, SoftmaxRows) {
   }
   expectClose(run->output("output_ptr"), ref, CorpusTolerance::normalisation(),
               "Y");
+}
+
+TEST(RealWorld, RowStats) {
+  auto run = KernelRun::fromExample("realworld/row_stats.mlir");
+  ASSERT_TRUE(run->ok()) << run->errors;
+  Tensor x = randomTensor(DType::F16, {64, 256}, 108, -4, 4);
+  run->input("x_ptr", x);
+  run->arg("n_rows", "64");
+  ASSERT_TRUE(run->run()) << run->errors;
+  std::vector<double> maxima(64), sums(64);
+  for (int64_t r = 0; r < 64; ++r) {
+    std::vector<double> row(256);
+    for (int64_t c = 0; c < 256; ++c)
+      row[c] = at(x, r, c, 256);
+    maxima[r] = *std::max_element(row.begin(), row.end());
+    sums[r] = sumF16(row);
+  }
+  expectClose(run->output("max_ptr"), maxima, CorpusTolerance::copy(), "MAX");
+  expectClose(run->output("sum_ptr"), sums, CorpusTolerance::normalisation(),
+              "SUM");
 }
 
 TEST(RealWorld, LayernormRows) {

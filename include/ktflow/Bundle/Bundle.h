@@ -27,7 +27,7 @@
 namespace ktflow::bundle {
 
 constexpr char kMagic[8] = {'K', 'T', 'F', 'L', 'O', 'W', 'B', 'N'};
-constexpr uint32_t kVersion = 2;
+constexpr uint32_t kVersion = 3;
 constexpr size_t kHeaderSize = 32;
 constexpr uint32_t kNoArg = UINT32_MAX;
 
@@ -50,10 +50,14 @@ struct TensorArg {
   TensorRole role = TensorRole::Input;
 };
 
+/// A launch-time integer: a multiple of `granularity` in [lowerbound,
+/// upperbound]. A runtime_arg's lowerbound is 1 (a positive size); a plain
+/// scalar argument's is the least value of its type.
 struct RuntimeArg {
   std::string name;
   int64_t granularity = 1;
   int64_t upperbound = 0;
+  int64_t lowerbound = 1;
 };
 
 /// A statically placed scratchpad buffer (kept for inspection).

@@ -147,7 +147,7 @@ private:
     symbols.runtimeArgs[op.getSymName()] = bundle.runtimeArgs.size();
     bundle.runtimeArgs.push_back(
         {op.getSymName().str(), static_cast<int64_t>(op.getGranularity()),
-         static_cast<int64_t>(op.getUpperbound())});
+         static_cast<int64_t>(op.getUpperbound()), op.getMinimum()});
     return success();
   }
 

@@ -2,7 +2,8 @@
 //
 // This file gives the tensors a scheduled kernel reads and writes their
 // runtime symbols and declarations: a kernel argument used as the start
-// address of memory views becomes tensor `argN`, a runtime argument
+// address of memory views becomes tensor `argN`, a launch scalar (a
+// runtime argument, or a plain integer argument no view starts at)
 // `dfir.runtime_arg argN`, and the views at a literal address a tensor
 // `litADDR` of its own (literal tensors must not overlap). A tensor's type
 // is the one --ktdf-record-tensor-extents recorded, else the one its views
@@ -13,6 +14,7 @@
 
 #include "Lowering.h"
 
+#include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Analysis/TensorExtent.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
@@ -45,7 +47,8 @@ LogicalResult KernelLowering::collectArguments() {
                               "--ktdf-distribute first");
   for (BlockArgument arg : entry.getArguments()) {
     std::string symbol = "arg" + std::to_string(arg.getArgNumber());
-    if (isa<ktdp::RuntimeArgType>(arg.getType())) {
+    // Runtime arguments and plain integer scalars are bound at launch.
+    if (ktflow::isLaunchScalar(arg)) {
       runtimeSymbols[arg] = symbol;
       continue;
     }
@@ -55,7 +58,8 @@ LogicalResult KernelLowering::collectArguments() {
         return user->emitError("kernel argument ")
                << arg.getArgNumber()
                << " is used other than as the start address of a memory "
-                  "view; scalar arguments are not supported yet";
+                  "view; only integer and index scalar arguments are "
+                  "supported";
       tensorSymbols[arg] = symbol;
     }
     if (tensorSymbols.count(arg) &&
@@ -127,13 +131,11 @@ KernelLowering::collectTensorType(StringRef symbol, BlockArgument arg,
     return func.emitError("views at literal address ")
            << *literal << " need static sizes";
   for (Value size : shape->dynamicSizes) {
-    auto extract = size.getDefiningOp<ktdp::RuntimeArgExtractOp>();
-    auto runtimeArg =
-        extract ? dyn_cast<BlockArgument>(extract.getInput()) : BlockArgument();
-    if (!runtimeArg)
+    BlockArgument scalar = ktflow::getLaunchScalar(size);
+    if (!scalar)
       return func.emitError("a dynamic size of the tensor ")
-             << symbol << " is not a runtime argument";
-    dims.push_back(runtimeArg.getArgNumber());
+             << symbol << " is not a scalar kernel argument";
+    dims.push_back(scalar.getArgNumber());
   }
   return success();
 }
@@ -148,12 +150,18 @@ void KernelLowering::declareTensors(OpBuilder &b) {
   MLIRContext *ctx = func.getContext();
   Location loc = func.getLoc();
   Block &entry = func.front();
-  // Runtime arguments first: tensor dims name them.
-  for (BlockArgument arg : entry.getArguments())
-    if (auto type = dyn_cast<ktdp::RuntimeArgType>(arg.getType()))
-      dfir::RuntimeArgOp::create(
-          b, loc, runtimeSymbols[arg], type.getGranularity().value_or(1),
-          type.getUpperbound().value_or(int64_t(1) << 31));
+  // Runtime arguments first: tensor dims name them. A runtime_arg is
+  // positive (the op's default lower bound); a plain scalar may be any value
+  // of its type.
+  for (BlockArgument arg : entry.getArguments()) {
+    if (!runtimeSymbols.count(arg))
+      continue;
+    ktflow::LaunchArgumentBounds bounds = ktflow::getLaunchArgumentBounds(arg);
+    auto op = dfir::RuntimeArgOp::create(b, loc, runtimeSymbols[arg],
+                                         bounds.granularity, bounds.upper);
+    if (!bounds.lowerPromised)
+      op.setLowerboundAttr(b.getI64IntegerAttr(bounds.lower));
+  }
   for (BlockArgument arg : entry.getArguments()) {
     auto it = tensorSymbols.find(arg);
     if (it == tensorSymbols.end())

@@ -162,8 +162,10 @@ private:
       fifos;
 };
 
-/// A tile <-> buffer transfer with its ends resolved (TransferLowering.cpp).
+/// A tile <-> buffer transfer with its ends resolved, and the coordinates
+/// of the tile it moves (DmaLowering.cpp).
 struct TileDma;
+struct DmaWindow;
 
 /// Builds the program of one unit instance.
 class ProgramBuilder {
@@ -190,8 +192,8 @@ private:
   void emitIf(Value condition, function_ref<void()> body);
   LogicalResult emitTransfer(DataTransferOp op, IRMapping &map,
                              const LaneInstance &li, Value copyOffset);
-  /// A tile <-> buffer transfer as DMAs: one for a scalar, masked rows for
-  /// a 2-d tile, a loop over the outer dimensions above that.
+  /// A tile <-> buffer transfer as DMAs: one for a scalar, else one per
+  /// 2-d plane of the tile, moving only the coordinates its view holds.
   LogicalResult emitDma(DataTransferOp op, IRMapping &map,
                         const LaneInstance &li, Value copyOffset);
   /// The ends of a tile <-> buffer transfer, in program values.
@@ -203,12 +205,25 @@ private:
   void emitDirectedDma(Location loc, const TileDma &dma, Value size,
                        Value memAt, Value bufAt, Value nRows, int64_t memStride,
                        int64_t bufStride);
-  /// A 2-d tile: only the rows its view holds (and the transfer's `rows`).
-  LogicalResult emitMaskedRowsDma(DataTransferOp op, const TileDma &dma,
-                                  IRMapping &map);
-  /// A 1-d tile, or one of rank 3 or more: a 2-d DMA per point of the
-  /// outer dimensions.
+  /// The coordinates of the tile the transfer moves along the dimensions
+  /// where it may leave its view (and the rows of every 2-d tile).
+  FailureOr<DmaWindow> clampToView(DataTransferOp op, const TileDma &dma,
+                                   IRMapping &map);
+  /// A 2-d tile masked only past its last valid row: `validRows` full rows.
+  void emitMaskedRowsDma(Location loc, const TileDma &dma, Value validRows);
+  /// A tile that stays inside its view: a 2-d DMA per point of the
+  /// dimensions above its last two.
   void emitOuterLoopDma(Location loc, const TileDma &dma);
+  /// A tile masked along any dimension, at either end: the valid part of
+  /// each 2-d plane inside the view.
+  void emitMaskedDma(Location loc, const TileDma &dma, const DmaWindow &window);
+  /// Calls `emitRows` with the tensor and buffer addresses of each point of
+  /// a tile's dimensions above its last two (row-major; once for a tile of
+  /// rank 2 or less), skipping points whose coordinate along a dimension d
+  /// is not below `end[d]` or is below `begin[d]` (when given).
+  void forEachOuterPoint(Location loc, const TileDma &dma,
+                         ArrayRef<Value> begin, ArrayRef<Value> end,
+                         function_ref<void(Value, Value)> emitRows);
   /// A chunk between a FIFO slot and an access tile the load or store unit
   /// reaches directly (a scratchpad view, or device memory).
   LogicalResult emitTileChunk(DataTransferOp op, IRMapping &map,
@@ -226,10 +241,11 @@ private:
                                      ArrayRef<Value> anchor,
                                      ArrayRef<int64_t> strides,
                                      ValueRange indices, IRMapping &map);
-  /// The number of rows `view` holds, as a program value: its first size,
-  /// or fewer where its coordinate_set bounds the first dimension tighter.
-  FailureOr<Value> viewRows(Location loc, ktdp::ConstructMemoryViewOp view,
-                            IRMapping &map);
+  /// The number of coordinates `view` holds along dimension `d`, as a
+  /// program value: its size, or fewer where its coordinate_set bounds the
+  /// dimension tighter.
+  FailureOr<Value> viewExtent(Location loc, ktdp::ConstructMemoryViewOp view,
+                              unsigned d, IRMapping &map);
   /// The program value for `v`, cloning the index arithmetic it needs.
   FailureOr<Value> materialize(Value v, IRMapping &map);
   Value constant(int64_t v);
@@ -240,6 +256,16 @@ private:
   llvm::MapVector<const LaneInstance *, SmallVector<StageOp>> work;
   OpBuilder *builder = nullptr;
 };
+
+/// Bytes of one element of a buffer, slot or view.
+int64_t elementBytes(Type type);
+
+/// The coordinates of `tile`'s origin in its view: its base map applied to
+/// its indices, each brought into the program by `materialize`. Fails after
+/// reporting when the map cannot be expanded.
+FailureOr<SmallVector<Value, 8>>
+expandAnchor(OpBuilder &b, Location loc, ktdp::ConstructAccessTileOp tile,
+             function_ref<FailureOr<Value>(Value)> materialize);
 
 /// Lowers the body of a compute stage into the current insertion point:
 /// FIFO reads and writes through `fifoOf`, linalg.generic on chunk and row

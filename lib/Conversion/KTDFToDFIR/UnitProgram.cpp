@@ -56,9 +56,28 @@ FailureOr<Value> ProgramBuilder::materialize(Value v, IRMapping &map) {
     return mapped;
   OpBuilder &b = *builder;
   Operation *def = v.getDefiningOp();
-  if (!def)
-    return emitError(v.getLoc(), "unit '")
-           << unit << "' cannot compute this block argument";
+  if (!def) {
+    // A plain scalar argument of the kernel: its value at launch.
+    auto it = kernel.runtimeSymbols.find(v);
+    if (it == kernel.runtimeSymbols.end())
+      return emitError(v.getLoc(), "unit '")
+             << unit << "' cannot compute this block argument";
+    Value value = dfir::RuntimeValueOp::create(b, v.getLoc(), b.getIndexType(),
+                                               it->second);
+    map.map(v, value);
+    return value;
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def) &&
+      v.getType().isIndex() &&
+      kernel.runtimeSymbols.count(def->getOperand(0))) {
+    // A plain integer scalar argument is read as an index already: the
+    // runtime keeps its value in the range of its type.
+    auto value = materialize(def->getOperand(0), map);
+    if (failed(value))
+      return failure();
+    map.map(v, *value);
+    return *value;
+  }
   if (auto extract = dyn_cast<ktdp::RuntimeArgExtractOp>(def)) {
     // The granularity and upper bound are part of the argument's type.
     auto type = cast<ktdp::RuntimeArgType>(extract.getInput().getType());

@@ -72,9 +72,15 @@ LogicalResult RuntimeArgOp::verify() {
   int64_t granularity = sgn(getGranularity()), upperbound = sgn(getUpperbound());
   if (granularity <= 0)
     return emitOpError("granularity must be positive, got ") << granularity;
-  if (upperbound < granularity)
+  if (!getLowerbound()) {
+    if (upperbound < granularity)
+      return emitOpError("upperbound ")
+             << upperbound << " is below the granularity " << granularity;
+    return success();
+  }
+  if (upperbound < getMinimum())
     return emitOpError("upperbound ")
-           << upperbound << " is below the granularity " << granularity;
+           << upperbound << " is below the lowerbound " << getMinimum();
   return success();
 }
 

@@ -3,14 +3,19 @@
 // This file implements --ktdf-generalize with upstream linalg patterns:
 // element-wise ops on tensors to linalg.generic, named ops generalised,
 // element-wise producers fused into consumers, then canonicalisation so
-// splat constants fold into bodies.
+// splat constants fold into bodies. One pattern of its own turns the
+// broadcast idiom of real kernels, a one-element tensor (a row's reduction)
+// extracted to a scalar and splat back over a tensor, into a
+// linalg.generic that reads the one element everywhere.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::ktdf {
@@ -22,10 +27,47 @@ using namespace mlir;
 using namespace mlir::ktdf;
 
 namespace {
+/// `tensor.splat (tensor.extract %t[...])` with `%t` a one-element tensor:
+/// a linalg.generic broadcasting `%t` (constant indexing map) over the
+/// splat's shape, which the stream planner reads as one value per row.
+struct SplatOfOneElementTensor : OpRewritePattern<tensor::SplatOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::SplatOp splat,
+                                PatternRewriter &rewriter) const override {
+    auto extract = splat.getInput().getDefiningOp<tensor::ExtractOp>();
+    auto type = dyn_cast<RankedTensorType>(splat.getType());
+    if (!extract || !type || !type.hasStaticShape())
+      return failure();
+    Value source = extract.getTensor();
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    if (!sourceType.hasStaticShape() || sourceType.getNumElements() != 1)
+      return failure();
+    MLIRContext *ctx = rewriter.getContext();
+    Location loc = splat.getLoc();
+    SmallVector<AffineExpr> zeros(sourceType.getRank(),
+                                  getAffineConstantExpr(0, ctx));
+    AffineMap in = AffineMap::get(type.getRank(), 0, zeros, ctx);
+    AffineMap out = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+        splat, type, ValueRange{source}, ValueRange{init},
+        ArrayRef<AffineMap>{in, out}, iterators,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args.front());
+        });
+    return success();
+  }
+};
+
 struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
+    patterns.add<SplatOfOneElementTensor>(ctx);
     linalg::populateElementwiseToLinalgConversionPatterns(patterns);
     linalg::populateLinalgNamedOpsGeneralizationPatterns(patterns);
     linalg::populateElementwiseOpsFusionPatterns(

@@ -3,12 +3,14 @@
 // This file implements the index arithmetic analyses coarsening relies on:
 // how an index (or an access tile's anchor) changes per step of an
 // induction variable, and the largest value an index can take given the
-// upper bounds runtime arguments promise.
+// upper bounds runtime arguments promise (plain scalar arguments promise
+// none).
 //
 //===----------------------------------------------------------------------===//
 
 #include "IndexAnalysis.h"
 
+#include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -82,21 +84,27 @@ std::optional<int64_t> upperBoundOf(Value v, int depth) {
   APInt k;
   if (matchPattern(v, m_ConstantInt(&k)))
     return k.getSExtValue();
-  Operation *def = v.getDefiningOp();
-  if (!def || depth > 32)
+  if (depth > 32)
     return std::nullopt;
-  if (auto extract = dyn_cast<ktdp::RuntimeArgExtractOp>(def)) {
-    auto type = dyn_cast<ktdp::RuntimeArgType>(extract.getInput().getType());
-    if (!type || !type.getUpperbound() ||
-        extract.getKind() != ktdp::RuntimeArgExtractKind::value)
+  if (BlockArgument arg = ktflow::getLaunchScalar(v)) {
+    ktflow::LaunchArgumentBounds bounds = ktflow::getLaunchArgumentBounds(arg);
+    if (!bounds.upperPromised)
       return std::nullopt;
-    return *type.getUpperbound();
+    return bounds.upper;
   }
-  if (isa<arith::DivUIOp, arith::DivSIOp>(def) &&
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<arith::DivUIOp, arith::DivSIOp, arith::CeilDivUIOp,
+          arith::CeilDivSIOp>(def) &&
       matchPattern(def->getOperand(1), m_ConstantInt(&k)) &&
       k.getSExtValue() > 0) {
     auto a = upperBoundOf(def->getOperand(0), depth + 1);
-    return a ? std::optional<int64_t>(*a / k.getSExtValue()) : std::nullopt;
+    if (!a)
+      return std::nullopt;
+    int64_t divisor = k.getSExtValue();
+    bool ceil = isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(def);
+    return ceil && *a > 0 ? (*a + divisor - 1) / divisor : *a / divisor;
   }
   if (!isa<arith::AddIOp, arith::MulIOp, arith::MinSIOp, arith::MinUIOp>(def))
     return std::nullopt;

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Analysis/TensorExtent.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
@@ -23,18 +24,14 @@ namespace mlir::ktdf {
 using namespace mlir;
 using namespace mlir::ktdf;
 
-/// The argument positions of the runtime arguments whose values the
-/// dynamic sizes are, or none when one is something else (the support
-/// check reports those).
+/// The argument positions of the launch scalars (runtime arguments or
+/// plain integer arguments) whose values the dynamic sizes are, or none when
+/// one is something else (the support check reports those).
 static std::optional<SmallVector<int64_t>>
-runtimeArgPositions(func::FuncOp fn, ArrayRef<Value> sizes) {
+launchScalarPositions(func::FuncOp fn, ArrayRef<Value> sizes) {
   SmallVector<int64_t> positions;
   for (Value size : sizes) {
-    auto extract = size.getDefiningOp<ktdp::RuntimeArgExtractOp>();
-    if (!extract ||
-        extract.getKind() != ktdp::RuntimeArgExtractKind::value)
-      return std::nullopt;
-    auto arg = dyn_cast<BlockArgument>(extract.getInput());
+    BlockArgument arg = ktflow::getLaunchScalar(size);
     if (!arg || arg.getOwner() != &fn.front())
       return std::nullopt;
     positions.push_back(arg.getArgNumber());
@@ -65,7 +62,7 @@ struct RecordTensorExtentsPass
       if (failed(shape))
         return failure();
       std::optional<SmallVector<int64_t>> dims =
-          runtimeArgPositions(fn, shape->dynamicSizes);
+          launchScalarPositions(fn, shape->dynamicSizes);
       if (!dims)
         continue;
       unsigned i = arg.getArgNumber();

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileBounds.h"
+#include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -350,14 +350,15 @@ private:
         priv->moveBefore(firstStage);
   }
 
-  /// Fails, at the tile, when rows of an access tile the feed or drain unit
-  /// reaches directly may need masking: only a DMA transfer masks rows.
+  /// Fails, at the tile, when coordinates of an access tile the feed or
+  /// drain unit reaches directly may need masking: only a DMA transfer
+  /// masks.
   LogicalResult checkUnmasked(Value tileValue) {
     auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
-    if (!tile || !mayMaskRows(tile))
+    if (!tile || !mayLeaveView(tile))
       return success();
-    return tile.emitError("rows of this access tile may lie outside its "
-                          "view, which only a DMA transfer masks, but "
+    return tile.emitError("coordinates of this access tile may lie outside "
+                          "its view, which only a DMA transfer masks, but "
                           "device '")
            << target.getModel().getName()
            << "' moves it between memory and the compute unit directly";

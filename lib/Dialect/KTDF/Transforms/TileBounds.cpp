@@ -7,9 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TileBounds.h"
+#include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "IndexAnalysis.h"
 
+#include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
@@ -131,14 +132,20 @@ static std::optional<int64_t> lowerBoundOf(Value v, int depth) {
       return std::nullopt;
     return lowerBoundOf(loop.getLowerBound(), depth + 1);
   }
+  // Runtime arguments are positive; plain scalar arguments may be anything.
+  if (BlockArgument arg = ktflow::getLaunchScalar(v))
+    return ktflow::getLaunchArgumentBounds(arg).lowerPromised
+               ? std::optional<int64_t>(0)
+               : std::nullopt;
   Operation *def = v.getDefiningOp();
-  if (isa<ktdp::GetComputeTileIdOp, ktdp::RuntimeArgExtractOp>(def))
+  if (isa<ktdp::GetComputeTileIdOp>(def))
     return 0;
   if (auto apply = dyn_cast<affine::AffineApplyOp>(def))
     return lowerBoundOf(apply.getAffineMap().getResult(0),
                         apply.getMapOperands(), depth);
   if (!isa_and_present<arith::AddIOp, arith::SubIOp, arith::MulIOp,
-                       arith::DivUIOp, arith::MinSIOp, arith::MaxSIOp>(def))
+                       arith::DivUIOp, arith::CeilDivUIOp, arith::MinSIOp,
+                       arith::MaxSIOp>(def))
     return std::nullopt;
   auto a = lowerBoundOf(def->getOperand(0), depth + 1);
   if (isa<arith::SubIOp>(def)) {
@@ -146,12 +153,14 @@ static std::optional<int64_t> lowerBoundOf(Value v, int depth) {
     return a && b ? std::optional<int64_t>(*a - *b) : std::nullopt;
   }
   APInt divisor;
-  if (isa<arith::DivUIOp>(def))
-    return a && *a >= 0 &&
-                   matchPattern(def->getOperand(1), m_ConstantInt(&divisor)) &&
-                   divisor.getSExtValue() > 0
-               ? std::optional<int64_t>(*a / divisor.getSExtValue())
-               : std::nullopt;
+  if (isa<arith::DivUIOp, arith::CeilDivUIOp>(def)) {
+    if (!a || *a < 0 ||
+        !matchPattern(def->getOperand(1), m_ConstantInt(&divisor)) ||
+        divisor.getSExtValue() <= 0)
+      return std::nullopt;
+    int64_t d = divisor.getSExtValue();
+    return isa<arith::CeilDivUIOp>(def) ? (*a + d - 1) / d : *a / d;
+  }
   auto b = lowerBoundOf(def->getOperand(1), depth + 1);
   if (isa<arith::MaxSIOp>(def)) {
     if (a && b)
@@ -238,15 +247,23 @@ bool viewMayAlias(ktdp::ConstructMemoryViewOp view) {
   return false;
 }
 
-bool mayMaskRows(ktdp::ConstructAccessTileOp tile) {
+bool mayLeaveView(ktdp::ConstructAccessTileOp tile, unsigned d) {
   auto view = ktdp::getAccessTileView(tile);
   auto box = ktdp::getBoundingBox(tile.getAccessTileSet(), {});
-  if (!view || failed(box) || box->lower.size() != 2)
+  if (!view || failed(box) || d >= box->lower.size() ||
+      d >= view.getStaticSizes().size())
     return false;
-  auto range = anchorRange(tile, 0);
-  auto extent = staticViewExtent(view, 0);
+  auto range = anchorRange(tile, d);
+  auto extent = staticViewExtent(view, d);
   return !range || !extent || range->first < 0 ||
-         range->second + box->getExtents()[0] > *extent;
+         range->second + box->getExtents()[d] > *extent;
+}
+
+bool mayLeaveView(ktdp::ConstructAccessTileOp tile) {
+  for (unsigned d = 0; d < cast<ShapedType>(tile.getType()).getRank(); ++d)
+    if (mayLeaveView(tile, d))
+      return true;
+  return false;
 }
 
 } // namespace mlir::ktdf

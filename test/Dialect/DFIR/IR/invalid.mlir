@@ -30,6 +30,13 @@ dfir.kernel @k device "d" {
 // -----
 
 dfir.kernel @k device "d" {
+  // expected-error @+1 {{upperbound -3 is below the lowerbound 0}}
+  dfir.runtime_arg @n lowerbound 0 granularity 1 upperbound -3
+}
+
+// -----
+
+dfir.kernel @k device "d" {
   // expected-error @+1 {{size must be positive, got -4}}
   dfir.buffer @b in "L1" size -4
 }

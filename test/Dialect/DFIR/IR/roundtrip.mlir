@@ -13,6 +13,9 @@ dfir.kernel @all device "sample_device" {
   dfir.tensor inout @z : tensor<4xi32> in "DDR"
   // CHECK: dfir.runtime_arg @n granularity 64 upperbound 4096
   dfir.runtime_arg @n granularity 64 upperbound 4096
+  // A plain i32 scalar of the kernel: any value of its type.
+  // CHECK: dfir.runtime_arg @k lowerbound -2147483648 granularity 1 upperbound 2147483647
+  dfir.runtime_arg @k lowerbound -2147483648 granularity 1 upperbound 2147483647
   // CHECK: dfir.buffer @a in "core[0]/L1" size 8192
   dfir.buffer @a in "core[0]/L1" size 8192
   // CHECK: dfir.buffer @b in "core[0]/L1" size 128 offset 65536

@@ -78,17 +78,33 @@ def DFIR_TensorOp : DFIR_Op<"tensor", [Symbol, HasParent<"KernelOp">]> {
 def DFIR_RuntimeArgOp : DFIR_Op<"runtime_arg", [Symbol, HasParent<"KernelOp">]> {
   let summary = "an integer argument known at launch";
   let description = [{
-    A launch-time value (a shape, a count) that must be a positive multiple
-    of `granularity` no larger than `upperbound`.
+    A launch-time value (a shape, a count, an offset) that must be a
+    multiple of `granularity` between `lowerbound` and `upperbound`. Without
+    `lowerbound` it must be positive (a `!ktdp.runtime_arg`); a plain
+    integer argument of the kernel takes the range of its type.
 
     ```mlir
     dfir.runtime_arg @n granularity 64 upperbound 4096
+    dfir.runtime_arg @k lowerbound -2147483648 granularity 1 upperbound 2147483647
     ```
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name, I64Attr:$granularity,
-                       I64Attr:$upperbound);
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       OptionalAttr<I64Attr>:$lowerbound,
+                       I64Attr:$granularity, I64Attr:$upperbound);
   let assemblyFormat = [{
-    $sym_name `granularity` $granularity `upperbound` $upperbound attr-dict
+    $sym_name (`lowerbound` $lowerbound^)? `granularity` $granularity
+    `upperbound` $upperbound attr-dict
+  }];
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$sym_name,
+                                 "int64_t":$granularity, "int64_t":$upperbound), [{
+    build($_builder, $_state, sym_name, ::mlir::IntegerAttr(), granularity,
+          upperbound);
+  }]>];
+  let extraClassDeclaration = [{
+    /// The smallest value the runtime accepts (1 without `lowerbound`).
+    int64_t getMinimum() {
+      return getLowerbound() ? static_cast<int64_t>(*getLowerbound()) : 1;
+    }
   }];
   let hasVerifier = 1;
 }

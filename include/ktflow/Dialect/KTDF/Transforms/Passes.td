@@ -45,7 +45,8 @@ def KTDFRecordTensorExtents
     extent under the definition the interpreter shares
     (`ktflow/Analysis/TensorExtent.h`: the elements every view at that
     address declares), and records it: `ktdf.tensor` (a tensor type, `?`
-    for dimensions given by runtime arguments, whose positions
+    for dimensions given by launch scalars: runtime arguments or plain
+    integer arguments, possibly through `arith.index_cast`, whose positions
     `ktdf.tensor_dims` lists) on the argument, `ktdf.literal_tensors` on the
     function. It runs first, so that views later passes fold away still
     count. Views with dynamic sizes whose extent would depend on the sizes'
@@ -148,7 +149,11 @@ def KTDFCheckSupported : Pass<"ktdf-check-supported", "::mlir::ModuleOp"> {
     communication, indirect access tiles, distributed and scratchpad views,
     views at literal addresses, non-box or permuted access tiles, matrix
     products and other non-element-wise linalg ops, `scf.while`, `scf.if`,
-    calls, and tensors carried by loops. The IR is not changed.
+    calls, tensors carried by loops, `tensor.extract`/`tensor.splat` other
+    than the broadcast of a one-element tensor, access tiles that may start
+    before their view, and loads whose masked coordinates (past the end of
+    the view, along any dimension) may reach a stored element. The IR is not
+    changed.
   }];
 }
 
@@ -176,6 +181,8 @@ def KTDFGeneralize : Pass<"ktdf-generalize", "::mlir::ModuleOp"> {
     `broadcast`, ...) are generalised, and element-wise producers are fused
     into their consumers, so a compute group is a small DAG of
     `linalg.generic` ops whose scalar bodies are what the units compute.
+    `tensor.splat` of a `tensor.extract` of a one-element tensor becomes a
+    generic broadcasting that tensor through a constant indexing map.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }

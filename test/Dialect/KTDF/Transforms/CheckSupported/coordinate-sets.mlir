@@ -2,11 +2,13 @@
 
 // A view holds the coordinates of its coordinate_set within its sizes; the
 // reference interpreter masks every other one (loads read 0, stores skip
-// it). The scheduler masks only the rows of 2-d tiles in device memory, and
-// only where no stored element depends on a masked row; everything else
-// must provably stay inside, or the kernel is refused here.
+// it). The scheduler masks the coordinates outside the view along every
+// dimension of a tile in device memory (masked-coordinates.mlir checks that
+// no stored element depends on them); a scratchpad tile must provably stay
+// inside, or the kernel is refused here.
 
-// The shipped add.mlir with the column bound of its set lowered to 62.
+// The shipped add.mlir with the column bound of its set lowered to 62: the
+// tiles' last column is masked.
 #set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 62 >= 0)>
 #t = affine_set<(d0, d1) : (d0 >= 0, -d0 + 2 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -15,13 +17,14 @@ func.func @set_tighter_than_columns(%x: index) attributes {grid = [32]} {
   %c3 = arith.constant 3 : index
   %row = arith.muli %id, %c3 : index
   %X = ktdp.construct_memory_view %x, sizes: [96, 64], strides: [64, 1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<96x64xf16>
-  // expected-error @+1 {{the access tile may reach past its view along dimension 1}}
   %t = ktdp.construct_access_tile %X[%row, 0] {access_tile_set = #t, access_tile_order = #id} : memref<96x64xf16> -> !ktdp.access_tile<3x64xindex>
   return
 }
 
 // -----
 
+// A 1-d view holding 62 of its 64 elements: the last tile's last two are
+// masked.
 #vec = affine_set<(d0) : (d0 >= 0, -d0 + 61 >= 0)>
 #four = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
 #id1 = affine_map<(d0) -> (d0)>
@@ -30,7 +33,6 @@ func.func @set_tighter_than_1d_size(%s: index) attributes {grid = [16]} {
   %c4 = arith.constant 4 : index
   %r0 = arith.muli %id, %c4 : index
   %S = ktdp.construct_memory_view %s, sizes: [64], strides: [1] {coordinate_set = #vec, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
-  // expected-error @+1 {{the access tile may reach past its view along dimension 0}}
   %t = ktdp.construct_access_tile %S[%r0] {access_tile_set = #four, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<4xindex>
   return
 }
@@ -40,6 +42,7 @@ func.func @set_tighter_than_1d_size(%s: index) attributes {grid = [16]} {
 #all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #t = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
+// Tiles starting one row before their view: the DMA masks row -1 too.
 func.func @starts_before_the_view(%x: index) attributes {grid = [16]} {
   %id = ktdp.get_compute_tile_id : index
   %c4 = arith.constant 4 : index
@@ -47,7 +50,6 @@ func.func @starts_before_the_view(%x: index) attributes {grid = [16]} {
   %r = arith.muli %id, %c4 : index
   %r0 = arith.subi %r, %c1 : index
   %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
-  // expected-error @+1 {{the access tile may start before its view along dimension 0}}
   %t = ktdp.construct_access_tile %X[%r0, 0] {access_tile_set = #t, access_tile_order = #id} : memref<64x64xf16> -> !ktdp.access_tile<4x64xindex>
   return
 }
@@ -102,7 +104,7 @@ func.func @scratchpad_rows(%i: index) attributes {grid = [1]} {
   %c8 = arith.constant 8 : index
   %c6 = arith.constant 6 : index
   %L = ktdp.construct_memory_view %c0, sizes: [8, 64], strides: [64, 1] {coordinate_set = #lx, memory_space = #ktdp.memory_space<ct_local>} : memref<8x64xf16>
-  // expected-error @+1 {{the access tile may reach past its view along dimension 0}}
+  // expected-error @+1 {{the access tile may leave its scratchpad view along dimension 0}}
   %t = ktdp.construct_access_tile %L[%c6, 0] {access_tile_set = #t, access_tile_order = #id} : memref<8x64xf16> -> !ktdp.access_tile<4x64xindex>
   return
 }

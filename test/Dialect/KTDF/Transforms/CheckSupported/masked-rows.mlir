@@ -3,8 +3,9 @@
 // Rows of a 2-d tile outside its view's coordinate_set are masked by not
 // moving them: a load leaves them undefined where the reference reads 0.
 // That is exact only when no stored element depends on a masked row: each
-// value keeps its rows apart and is stored through a 2-d tile with the same
-// rows in a view that holds no more of them. X and Y below hold 62 of their
+// value keeps its rows apart and is stored through a tile with the same
+// rows (for per-row values, a 1-d tile whose elements are the rows) in a
+// view that holds no more of them. X and Y below hold 62 of their
 // 64 rows (the last 4-row tile is half masked).
 
 #x62 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 61 >= 0, d1 >= 0, -d1 + 63 >= 0)>
@@ -139,7 +140,7 @@ func.func @per_row_outputs(%x: index, %s: index) attributes {grid = [16]} {
   %S = ktdp.construct_memory_view %s, sizes: [64], strides: [1] {coordinate_set = #vec, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
   %tx = ktdp.construct_access_tile %X[%r0, 0] {access_tile_set = #block, access_tile_order = #id2} : memref<64x256xf16> -> !ktdp.access_tile<4x256xindex>
   %ts = ktdp.construct_access_tile %S[%r0] {access_tile_set = #rows, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<4xindex>
-  // expected-error @+1 {{but it is stored through a tile that is not 2-d}}
+  // expected-error @+1 {{but it is stored through a view that may hold rows the load's view does not}}
   %xt = ktdp.load %tx : <4x256xindex> -> tensor<4x256xf16>
   %zero = arith.constant 0.0 : f16
   %e = tensor.empty() : tensor<4xf16>

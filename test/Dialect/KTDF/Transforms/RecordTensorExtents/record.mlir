@@ -41,6 +41,22 @@ func.func @dynamic(%x_ptr: index, %M_arg: !ktdp.runtime_arg<index, upperbound = 
 
 // -----
 
+// A size from a plain i32 argument through index_cast names that argument
+// (position 2): it is bound at launch like a runtime argument.
+#upto = affine_set<(d0)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0)>
+// CHECK-LABEL: func.func @scalar_size
+// CHECK-SAME: %arg0: index {ktdf.tensor = tensor<?xf32>, ktdf.tensor_dims = array<i64: 2>}
+// CHECK-SAME: %arg1: index {ktdf.tensor = tensor<?xf32>, ktdf.tensor_dims = array<i64: 2>}
+// CHECK-SAME: %arg2: i32)
+func.func @scalar_size(%x_ptr: index, %y_ptr: index, %n_i32: i32) attributes {grid = [4]} {
+  %n = arith.index_cast %n_i32 : i32 to index
+  %a = ktdp.construct_memory_view %x_ptr, sizes: [%n], strides: [1] {coordinate_set = #upto, memory_space = #ktdp.memory_space<global>} : memref<?xf32>
+  %b = ktdp.construct_memory_view %y_ptr, sizes: [%n], strides: [1] {coordinate_set = #upto, memory_space = #ktdp.memory_space<global>} : memref<?xf32>
+  return
+}
+
+// -----
+
 // Literal addresses, one tensor each, from the views at that address.
 #s64 = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 #s128 = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>

@@ -33,7 +33,7 @@ module {
       %0 = arith.muli %arg2, %c8 : index
       %1 = ktdp.construct_memory_view %arg0, sizes: [64, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
       %2 = ktdp.construct_memory_view %arg1, sizes: [64, 64], strides: [64, 1] {coordinate_set = #set, ktdf.memory = "DDR", memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
-      // expected-error @+1 {{rows of this access tile may lie outside its view, which only a DMA transfer masks, but device 'direct' moves it between memory and the compute unit directly}}
+      // expected-error @+1 {{coordinates of this access tile may lie outside its view, which only a DMA transfer masks, but device 'direct' moves it between memory and the compute unit directly}}
       %3 = ktdp.construct_access_tile %1[%0, 0] {access_tile_order = #map, access_tile_set = #set1} : memref<64x64xf16> -> !ktdp.access_tile<8x64xindex>
       %4 = ktdp.construct_access_tile %2[%0, 0] {access_tile_order = #map, access_tile_set = #set1} : memref<64x64xf16> -> !ktdp.access_tile<8x64xindex>
       ktdf.pipeline {

@@ -1,16 +1,17 @@
 //===- TileBounds.h - Where access tiles lie in their views -----*- C++ -*-===//
 //
-// This file declares the analyses ktdf-check-supported uses to decide
-// whether an access tile stays inside the coordinates its view holds: the
-// range of an index value over every compute tile and loop iteration, the
-// range of a tile's anchor, the static extent of a view along a dimension
-// (its sizes and its coordinate_set, whichever is tighter), and the check
-// that rows a transfer masks never reach a stored element.
+// This file declares the analyses that decide whether an access tile stays
+// inside the coordinates its view holds (ktdf-check-supported, and the DMA
+// lowering, which masks the dimensions it cannot prove): the range of an
+// index value over every compute tile and loop iteration, the range of a
+// tile's anchor, the static extent of a view along a dimension (its sizes
+// and its coordinate_set, whichever is tighter), and the check that
+// coordinates a transfer masks never reach a stored element.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_TILEBOUNDS_H
-#define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_TILEBOUNDS_H
+#ifndef KTFLOW_DIALECT_KTDF_TRANSFORMS_TILEBOUNDS_H
+#define KTFLOW_DIALECT_KTDF_TRANSFORMS_TILEBOUNDS_H
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
@@ -48,17 +49,23 @@ std::optional<int64_t> staticViewExtent(ktdp::ConstructMemoryViewOp view,
 /// same element (then stores through it are not ordered by element).
 bool viewMayAlias(ktdp::ConstructMemoryViewOp view);
 
-/// Whether rows of 2-d access tile `tile` may lie outside its view: the
-/// transfers mask them (a load leaves them undefined, a store skips them).
-bool mayMaskRows(ktdp::ConstructAccessTileOp tile);
+/// Whether coordinates of `tile` along dimension `d` may lie past the end
+/// of the coordinates its view holds: the DMA transfers mask them (a load
+/// leaves them undefined, a store skips them).
+bool mayLeaveView(ktdp::ConstructAccessTileOp tile, unsigned d);
 
-/// Reports, at the op, every use of a load whose rows may be masked that
-/// the scheduler cannot prove harmless: each stored element must depend
-/// only on the same row of the loaded tile (no reduction across rows) and
-/// be stored through a 2-d tile whose rows are masked at least where the
-/// load's are. Returns whether it reported anything.
-bool checkMaskedRowUses(func::FuncOp func);
+/// Whether `tile` may be masked along any dimension.
+bool mayLeaveView(ktdp::ConstructAccessTileOp tile);
+
+/// Reports, at the op, every use of a load that may be masked along a
+/// dimension that the scheduler cannot prove harmless: each stored element
+/// must depend only on the same coordinate of the loaded tile along that
+/// dimension (no reduction across it, no broadcast of one coordinate's
+/// value over others) and be stored through a tile whose coordinates along
+/// it are masked at least where the load's are. Returns whether it
+/// reported anything.
+bool checkMaskedCoordinateUses(func::FuncOp func);
 
 } // namespace mlir::ktdf
 
-#endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_TILEBOUNDS_H
+#endif // KTFLOW_DIALECT_KTDF_TRANSFORMS_TILEBOUNDS_H

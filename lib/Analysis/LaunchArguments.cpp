@@ -1,0 +1,105 @@
+//===- LaunchArguments.cpp - Scalars a kernel receives at launch ----------===//
+//
+// This file implements the classification of kernel arguments into
+// launch-time scalars (runtime_args and plain integer arguments that are
+// not memory addresses) and the bounds the compiler may assume of them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Analysis/LaunchArguments.h"
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+/// Whether a memory view starts at a value computed from `root` through
+/// integer arithmetic (then `root` is an address, not a scalar).
+static bool reachesViewOffset(Value root) {
+  SetVector<Value> seen;
+  SmallVector<Value> worklist = {root};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!seen.insert(v))
+      continue;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(user)) {
+        if (view.getOffset() == v)
+          return true;
+        continue;
+      }
+      if (user->getName().getDialectNamespace() == "arith" ||
+          isa<affine::AffineApplyOp, affine::AffineMinOp, affine::AffineMaxOp>(
+              user)) {
+        worklist.append(user->result_begin(), user->result_end());
+      } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        if (BlockArgument arg = loop.getTiedLoopRegionIterArg(&use))
+          worklist.push_back(arg);
+        if (OpResult result = loop.getTiedLoopResult(&use))
+          worklist.push_back(result);
+      } else if (isa<scf::YieldOp>(user)) {
+        Operation *parent = user->getParentOp();
+        if (use.getOperandNumber() < parent->getNumResults())
+          worklist.push_back(parent->getResult(use.getOperandNumber()));
+      }
+    }
+  }
+  return false;
+}
+
+/// Whether `type` is a plain integer scalar a launch may bind.
+static bool isPlainIntegerScalar(Type type) {
+  if (type.isIndex())
+    return true;
+  auto integer = dyn_cast<IntegerType>(type);
+  return integer && integer.getWidth() > 1 && integer.getWidth() <= 64;
+}
+
+bool ktflow::isLaunchScalar(BlockArgument arg) {
+  Block *block = arg.getOwner();
+  if (!block->isEntryBlock() || !isa<func::FuncOp>(block->getParentOp()))
+    return false;
+  if (isa<ktdp::RuntimeArgType>(arg.getType()))
+    return true;
+  return isPlainIntegerScalar(arg.getType()) && !arg.use_empty() &&
+         !reachesViewOffset(arg);
+}
+
+BlockArgument ktflow::getLaunchScalar(Value v) {
+  if (isa_and_present<arith::IndexCastOp, arith::IndexCastUIOp>(
+          v.getDefiningOp()))
+    v = v.getDefiningOp()->getOperand(0);
+  if (auto extract = v.getDefiningOp<ktdp::RuntimeArgExtractOp>()) {
+    if (extract.getKind() != ktdp::RuntimeArgExtractKind::value)
+      return {};
+    v = extract.getInput();
+  } else if (isa<ktdp::RuntimeArgType>(v.getType())) {
+    return {};
+  }
+  auto arg = dyn_cast<BlockArgument>(v);
+  return arg && isLaunchScalar(arg) ? arg : BlockArgument();
+}
+
+ktflow::LaunchArgumentBounds
+ktflow::getLaunchArgumentBounds(BlockArgument arg) {
+  LaunchArgumentBounds bounds;
+  if (auto type = dyn_cast<ktdp::RuntimeArgType>(arg.getType())) {
+    bounds.granularity = type.getGranularity().value_or(1);
+    bounds.upper = type.getUpperbound().value_or(int64_t(1) << 31);
+    bounds.lowerPromised = true;
+    bounds.upperPromised = type.getUpperbound().has_value();
+    return bounds;
+  }
+  unsigned width = arg.getType().isIndex()
+                       ? 64
+                       : cast<IntegerType>(arg.getType()).getWidth();
+  bounds.lower = width >= 64 ? INT64_MIN : -(int64_t(1) << (width - 1));
+  bounds.upper = width >= 64 ? INT64_MAX : (int64_t(1) << (width - 1)) - 1;
+  return bounds;
+}

@@ -1,0 +1,391 @@
+//===- DmaLowering.cpp - DMA transfers between a tile and a buffer --------===//
+//
+// This file emits a tile <-> buffer transfer of a unit instance's program
+// as `dfir.dma`s: rows and strides from the access tile and its view, one
+// transfer per point of the dimensions above the last two. Coordinates of
+// the tile past those its view holds (by its sizes and its coordinate_set)
+// are masked, neither read nor written: a load leaves them undefined in
+// its buffer, which ktdf-check-supported made sure no stored element
+// depends on. The rows of a 2-d tile are always clamped at run time (also
+// to the transfer's `rows`, the iterations a partial coarsened iteration
+// covers); every other dimension is clamped where the tile may leave its
+// view (mayLeaveView).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::lowering;
+
+/// A tile <-> buffer transfer with its ends resolved: the byte addresses
+/// of the tile's origin in its tensor and of the buffer's copy, the
+/// memories they are in, and the tile's shape and its view's strides.
+struct mlir::ktdf::lowering::TileDma {
+  /// Tensor to buffer (a load), else buffer to tensor.
+  bool load = false;
+  ktdp::ConstructAccessTileOp tile;
+  ktdp::ConstructMemoryViewOp view;
+  SmallVector<Value, 8> anchor;
+  Value memAddr, bufAddr;
+  std::string memName, bufName;
+  int64_t esize = 0;
+  SmallVector<int64_t> extents;
+  ArrayRef<int64_t> strides;
+};
+
+/// The tile coordinates a transfer moves along each dimension where they
+/// may be fewer than the tile's extent (null elsewhere): from `begin[d]`
+/// (set where the tile may start before its view) up to `end[d]`, `count[d]`
+/// of them.
+struct mlir::ktdf::lowering::DmaWindow {
+  SmallVector<Value> begin, end, count;
+};
+
+FailureOr<TileDma> ProgramBuilder::resolveTileDma(DataTransferOp op,
+                                                  IRMapping &map,
+                                                  const LaneInstance &li,
+                                                  Value copy) {
+  OpBuilder &b = *builder;
+  Location loc = op.getLoc();
+  TileDma dma;
+  dma.load = isa<ktdp::AccessTileType>(op.getSrc().getType());
+  Value tileValue = dma.load ? op.getSrc() : op.getDst();
+  Value buffer = dma.load ? op.getDst() : op.getSrc();
+  if (!isa<MemRefType>(buffer.getType()))
+    return op.emitError("moving an access tile straight into a FIFO is not "
+                        "supported yet");
+  dma.tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
+  dma.view = ktdp::getAccessTileView(tileValue);
+  if (!dma.view)
+    return op.emitError("access tile is not built on a memory view");
+  std::string tensor = kernel.tensorOf(dma.view.getOffset());
+  if (tensor.empty())
+    return dma.view.emitError("view does not start at a kernel argument or a "
+                              "literal address");
+  auto memref = cast<MemRefType>(dma.view.getType());
+  dma.esize = elementBytes(memref.getElementType());
+  dma.strides = dma.view.getStaticStrides();
+
+  // The anchor coordinate and the element offset of the tile's origin.
+  auto anchor = expandAnchor(b, loc, dma.tile,
+                             [&](Value v) { return materialize(v, map); });
+  if (failed(anchor))
+    return failure();
+  dma.anchor = std::move(*anchor);
+  auto origin =
+      tileElementOffset(loc, dma.tile, dma.anchor, dma.strides, {}, map);
+  if (failed(origin))
+    return failure();
+  Value tensorAddr = dfir::AddressOp::create(b, loc, b.getIndexType(), tensor);
+  dma.memAddr = arith::AddIOp::create(
+      b, loc, tensorAddr,
+      arith::MulIOp::create(b, loc, *origin, constant(dma.esize)));
+
+  auto box = ktdp::getBoundingBox(dma.tile.getAccessTileSet(), {});
+  if (failed(box))
+    return dma.tile.emitError("access tile set is unbounded");
+  dma.extents = box->getExtents();
+  const PipelineInfo &info = kernel.infoOf(op->getParentOfType<PipelineOp>());
+  auto [bufBase, bufBytes] = info.buffers.lookup(buffer);
+  dma.bufAddr = arith::AddIOp::create(
+      b, loc,
+      dfir::AddressOp::create(b, loc, b.getIndexType(),
+                              KernelLowering::perLane(bufBase, li)),
+      arith::MulIOp::create(b, loc, copy, constant(bufBytes)));
+  dma.memName = kernel.globalMemory;
+  dma.bufName = kernel.memoryOf(
+      getBufferMemoryKind(cast<MemRefType>(buffer.getType())), li);
+  return dma;
+}
+
+void ProgramBuilder::emitDirectedDma(Location loc, const TileDma &dma,
+                                     Value size, Value memAt, Value bufAt,
+                                     Value nRows, int64_t memStride,
+                                     int64_t bufStride) {
+  OpBuilder &b = *builder;
+  Value srcStride, dstStride;
+  if (nRows) {
+    srcStride = constant(dma.load ? memStride : bufStride);
+    dstStride = constant(dma.load ? bufStride : memStride);
+  }
+  if (dma.load)
+    dfir::DmaOp::create(b, loc, size, dma.memName, memAt, dma.bufName, bufAt,
+                        nRows, srcStride, dstStride);
+  else
+    dfir::DmaOp::create(b, loc, size, dma.bufName, bufAt, dma.memName, memAt,
+                        nRows, srcStride, dstStride);
+}
+
+LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
+                                      const LaneInstance &li, Value copy) {
+  FailureOr<TileDma> dma = resolveTileDma(op, map, li, copy);
+  if (failed(dma))
+    return failure();
+  Location loc = op.getLoc();
+  size_t rank = dma->extents.size();
+  if (rank == 0) {
+    // A single element.
+    emitDirectedDma(loc, *dma, constant(dma->esize), dma->memAddr, dma->bufAddr,
+                    Value(), 0, 0);
+    return success();
+  }
+  if (op.getRows() && rank != 2)
+    return op.emitError("a row limit on a transfer of rank ")
+           << rank << " is not supported yet";
+  FailureOr<DmaWindow> window = clampToView(op, *dma, map);
+  if (failed(window))
+    return failure();
+  if (rank == 2 && !window->count[1] && !window->begin[0])
+    emitMaskedRowsDma(loc, *dma, window->count[0]);
+  else if (llvm::all_of(window->count, [](Value v) { return !v; }))
+    emitOuterLoopDma(loc, *dma);
+  else
+    emitMaskedDma(loc, *dma, *window);
+  return success();
+}
+
+FailureOr<DmaWindow> ProgramBuilder::clampToView(DataTransferOp op,
+                                                 const TileDma &dma,
+                                                 IRMapping &map) {
+  OpBuilder &b = *builder;
+  Location loc = op.getLoc();
+  size_t rank = dma.extents.size();
+  DmaWindow window;
+  window.begin.resize(rank);
+  window.end.resize(rank);
+  window.count.resize(rank);
+  // Along `d`: end = max(min(extent - anchor, limit), 0), the tile
+  // coordinate the view ends at, where `limit` is the tile's extent (and
+  // the transfer's `rows` for the rows of a 2-d tile, the iterations a
+  // partial coarsened iteration covers); where the anchor may be negative,
+  // begin = min(max(-anchor, 0), limit), its first coordinate inside, and
+  // count = max(end - begin, 0), else count = end.
+  for (size_t d = 0; d < rank; ++d) {
+    if (!(rank == 2 && d == 0) && !mayLeaveView(dma.tile, d))
+      continue;
+    auto extent = viewExtent(loc, dma.view, d, map);
+    if (failed(extent))
+      return failure();
+    Value left = arith::SubIOp::create(b, loc, *extent, dma.anchor[d]);
+    Value limit = constant(dma.extents[d]);
+    if (rank == 2 && d == 0 && op.getRows()) {
+      auto n = materialize(op.getRows(), map);
+      if (failed(n))
+        return failure();
+      limit = arith::MinSIOp::create(b, loc, limit, *n);
+    }
+    Value end = arith::MaxSIOp::create(
+        b, loc, arith::MinSIOp::create(b, loc, left, limit), constant(0));
+    window.end[d] = window.count[d] = end;
+    if (anchorLowerBound(dma.tile, d).value_or(-1) >= 0)
+      continue;
+    Value before = arith::SubIOp::create(b, loc, constant(0), dma.anchor[d]);
+    Value begin = arith::MinSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, before, constant(0)), limit);
+    window.begin[d] = begin;
+    window.count[d] = arith::MaxSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, end, begin), constant(0));
+  }
+  return window;
+}
+
+void ProgramBuilder::emitMaskedRowsDma(Location loc, const TileDma &dma,
+                                       Value validRows) {
+  OpBuilder &b = *builder;
+  int64_t rowBytes = dma.extents[1] * dma.esize;
+  int64_t rowStride = dma.strides[0] * dma.esize;
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                    validRows, constant(0));
+  // Full rows, merged into one transfer when they are contiguous.
+  emitIf(any, [&] {
+    Value size = constant(rowBytes), nRows;
+    if (rowStride == rowBytes)
+      size = arith::MulIOp::create(b, loc, validRows, size);
+    else
+      nRows = validRows;
+    emitDirectedDma(loc, dma, size, dma.memAddr, dma.bufAddr, nRows, rowStride,
+                    rowBytes);
+  });
+}
+
+void ProgramBuilder::emitOuterLoopDma(Location loc, const TileDma &dma) {
+  ArrayRef<int64_t> extents = dma.extents;
+  size_t rank = extents.size();
+  // Rows of the innermost dimension; contiguous rows merge into one
+  // transfer.
+  int64_t rowBytes = extents.back() * dma.esize;
+  int64_t rows = rank >= 2 ? extents[rank - 2] : 1;
+  int64_t rowStride = rank >= 2 ? dma.strides[rank - 2] * dma.esize : rowBytes;
+  if (rows > 1 && rowStride == rowBytes) {
+    rowBytes *= rows;
+    rows = 1;
+  }
+  forEachOuterPoint(loc, dma, {}, {}, [&](Value memAt, Value bufAt) {
+    Value size = constant(rowBytes);
+    Value nRows = rows > 1 ? constant(rows) : Value();
+    emitDirectedDma(loc, dma, size, memAt, bufAt, nRows, rowStride, rowBytes);
+  });
+}
+
+void ProgramBuilder::emitMaskedDma(Location loc, const TileDma &dma,
+                                   const DmaWindow &window) {
+  OpBuilder &b = *builder;
+  ArrayRef<int64_t> extents = dma.extents;
+  size_t rank = extents.size();
+  size_t colDim = rank - 1, rowDim = rank - 2;
+  int64_t esize = dma.esize;
+  int64_t rowBytes = extents.back() * esize;
+  int64_t rowStride = rank >= 2 ? dma.strides[rowDim] * esize : rowBytes;
+  Value validCols = window.count[colDim];
+  Value validRows = rank >= 2 ? window.count[rowDim] : Value();
+  auto positive = [&](Value n) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, n,
+                                 constant(0))
+        .getResult();
+  };
+  // The valid part of each row (from its first valid column), one strided
+  // transfer of the valid rows (from the first valid row) per point of the
+  // outer dimensions inside the view.
+  auto emitRows = [&](Value memAt, Value bufAt) {
+    Value cols = validCols ? validCols : constant(extents.back());
+    Value nRows = rank >= 2
+                      ? (validRows ? validRows : constant(extents[rowDim]))
+                      : Value();
+    auto skip = [&](Value first, int64_t memBytes, int64_t bufBytes) {
+      if (!first)
+        return;
+      memAt = arith::AddIOp::create(
+          b, loc, memAt,
+          arith::MulIOp::create(b, loc, first, constant(memBytes)));
+      bufAt = arith::AddIOp::create(
+          b, loc, bufAt,
+          arith::MulIOp::create(b, loc, first, constant(bufBytes)));
+    };
+    auto emitValid = [&] {
+      skip(window.begin[colDim], esize, esize);
+      if (rank >= 2)
+        skip(window.begin[rowDim], rowStride, rowBytes);
+      Value size = arith::MulIOp::create(b, loc, cols, constant(esize));
+      emitDirectedDma(loc, dma, size, memAt, bufAt, nRows, rowStride, rowBytes);
+    };
+    auto emitValidRows = [&] {
+      if (validRows)
+        emitIf(positive(validRows), emitValid);
+      else
+        emitValid();
+    };
+    if (validCols)
+      emitIf(positive(validCols), emitValidRows);
+    else
+      emitValidRows();
+  };
+  forEachOuterPoint(loc, dma, window.begin, window.end, emitRows);
+}
+
+void ProgramBuilder::forEachOuterPoint(
+    Location loc, const TileDma &dma, ArrayRef<Value> begin,
+    ArrayRef<Value> end, function_ref<void(Value, Value)> emitRows) {
+  OpBuilder &b = *builder;
+  ArrayRef<int64_t> extents = dma.extents;
+  size_t rank = extents.size();
+  int64_t outer = 1;
+  for (size_t d = 0; d + 2 < rank; ++d)
+    outer *= extents[d];
+  if (outer == 1) {
+    emitRows(dma.memAddr, dma.bufAddr);
+    return;
+  }
+  // One 2-d transfer per point, row-major, skipping the points outside a
+  // masked dimension's valid coordinates.
+  int64_t planeBytes = extents[rank - 2] * extents[rank - 1] * dma.esize;
+  Value c0 = constant(0), c1 = constant(1);
+  scf::ForOp::create(
+      b, loc, c0, constant(outer), c1, ValueRange{},
+      [&](OpBuilder &, Location, Value o, ValueRange) {
+        Value memOffset = constant(0), rest = o, inside;
+        for (int64_t d = static_cast<int64_t>(rank) - 3; d >= 0; --d) {
+          Value coord =
+              arith::RemUIOp::create(b, loc, rest, constant(extents[d]));
+          rest = arith::DivUIOp::create(b, loc, rest, constant(extents[d]));
+          memOffset = arith::AddIOp::create(
+              b, loc, memOffset,
+              arith::MulIOp::create(b, loc, coord,
+                                    constant(dma.strides[d] * dma.esize)));
+          auto require = [&](arith::CmpIPredicate predicate, Value bound) {
+            Value in = arith::CmpIOp::create(b, loc, predicate, coord, bound);
+            inside = inside ? arith::AndIOp::create(b, loc, inside, in) : in;
+          };
+          if (d < static_cast<int64_t>(end.size()) && end[d])
+            require(arith::CmpIPredicate::slt, end[d]);
+          if (d < static_cast<int64_t>(begin.size()) && begin[d])
+            require(arith::CmpIPredicate::sge, begin[d]);
+        }
+        auto emitPoint = [&] {
+          emitRows(arith::AddIOp::create(b, loc, dma.memAddr, memOffset),
+                   arith::AddIOp::create(
+                       b, loc, dma.bufAddr,
+                       arith::MulIOp::create(b, loc, o, constant(planeBytes))));
+        };
+        if (inside)
+          emitIf(inside, emitPoint);
+        else
+          emitPoint();
+        scf::YieldOp::create(b, loc);
+      });
+}
+
+FailureOr<Value> ProgramBuilder::viewExtent(Location loc,
+                                            ktdp::ConstructMemoryViewOp view,
+                                            unsigned d, IRMapping &map) {
+  OpBuilder &b = *builder;
+  OpFoldResult sizeD = view.getMixedSizes()[d];
+  std::optional<int64_t> staticSize;
+  Value extent;
+  if (auto attr = dyn_cast<Attribute>(sizeD)) {
+    staticSize = cast<IntegerAttr>(attr).getInt();
+    extent = constant(*staticSize);
+  } else {
+    auto v = materialize(cast<Value>(sizeD), map);
+    if (failed(v))
+      return failure();
+    extent = *v;
+  }
+  // The coordinate_set's symbols are the view's dynamic sizes, in order.
+  auto upper = ktdp::getUpperBoundMap(view.getCoordinateSet(), d);
+  if (failed(upper) || upper->getNumSymbols() > view.getSizes().size())
+    return view.emitError("the coordinate set of this view does not bound "
+                          "its dimension ")
+           << d << " on its own";
+  SmallVector<Value> symbols;
+  for (Value size : view.getSizes().take_front(upper->getNumSymbols())) {
+    auto v = materialize(size, map);
+    if (failed(v))
+      return failure();
+    symbols.push_back(*v);
+  }
+  for (AffineExpr bound : upper->getResults()) {
+    AffineExpr count = simplifyAffineExpr(bound + 1, 0, symbols.size());
+    // Bounds no tighter than the size itself cost nothing at run time.
+    if (auto c = dyn_cast<AffineConstantExpr>(count)) {
+      if (!staticSize || c.getValue() < *staticSize)
+        extent = arith::MinSIOp::create(b, loc, extent, constant(c.getValue()));
+      continue;
+    }
+    auto symbol = dyn_cast<AffineSymbolExpr>(count);
+    if (symbol && !staticSize &&
+        view.getSizes()[symbol.getPosition()] == cast<Value>(sizeD))
+      continue;
+    extent = arith::MinSIOp::create(
+        b, loc, extent,
+        affine::expandAffineExpr(b, loc, count, ValueRange{}, symbols));
+  }
+  return extent;
+}

@@ -1,0 +1,77 @@
+// RUN: ktflow-opt %s --ktdf-check-supported -split-input-file -verify-diagnostics
+
+// The broadcast idiom of real kernels: a row reduced to a one-element
+// tensor, extracted to a scalar and splat back over the row; reductions
+// initialised by a splat constant (0xFC00 is -inf), linalg.fill, or a dense
+// splat constant. ktdf-generalize turns these into linalg.generic; other
+// uses of tensor.splat and tensor.extract are refused at the op.
+
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @broadcast_idiom(%x: index, %y: index) attributes {grid = [64]} {
+  %r = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %ninf = arith.constant 0xFC00 : f16
+  %zero = arith.constant 0.0 : f16
+  %X = ktdp.construct_memory_view %x, sizes: [64, 128], strides: [128, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [64, 128], strides: [128, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+  %tx = ktdp.construct_access_tile %X[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x128xindex>
+  %ty = ktdp.construct_access_tile %Y[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x128xindex>
+  %v = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
+  %max_init = tensor.splat %ninf : tensor<1xf16>
+  %max = linalg.reduce { arith.maxnumf } ins(%v : tensor<1x128xf16>) outs(%max_init : tensor<1xf16>) dimensions = [1]
+  %m = tensor.extract %max[%c0] : tensor<1xf16>
+  %mb = tensor.splat %m : tensor<1x128xf16>
+  %e1 = tensor.empty() : tensor<1xf16>
+  %sum_init = linalg.fill ins(%zero : f16) outs(%e1 : tensor<1xf16>) -> tensor<1xf16>
+  %sum = linalg.reduce { arith.addf } ins(%v : tensor<1x128xf16>) outs(%sum_init : tensor<1xf16>) dimensions = [1]
+  %s = tensor.extract %sum[%c0] : tensor<1xf16>
+  %sb = tensor.splat %s : tensor<1x128xf16>
+  %ones = arith.constant dense<1.0> : tensor<1x128xf16>
+  %d = arith.subf %v, %mb : tensor<1x128xf16>
+  %q = arith.divf %d, %sb : tensor<1x128xf16>
+  %w = arith.addf %q, %ones : tensor<1x128xf16>
+  ktdp.store %w, %ty : tensor<1x128xf16>, <1x128xindex>
+  return
+}
+
+// -----
+
+func.func @extract_of_many(%t: tensor<4xf16>) -> tensor<4x8xf16> attributes {grid = [1]} {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{tensor.extract of one element of a larger tensor is not supported by the scheduler yet (only the element of a one-element tensor, broadcast back by tensor.splat)}}
+  %s = tensor.extract %t[%c1] : tensor<4xf16>
+  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant nor the element of a one-element tensor (tensor.extract) is not supported by the scheduler yet}}
+  %b = tensor.splat %s : tensor<4x8xf16>
+  return %b : tensor<4x8xf16>
+}
+
+// -----
+
+func.func @scalar_arithmetic(%t: tensor<1xf16>) -> tensor<8xf16> attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{a scalar from tensor.extract used by 'arith.mulf' is not supported by the scheduler yet (only a tensor.splat broadcasting it back)}}
+  %s = tensor.extract %t[%c0] : tensor<1xf16>
+  %s2 = arith.mulf %s, %s : f16
+  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant nor the element of a one-element tensor}}
+  %b = tensor.splat %s2 : tensor<8xf16>
+  return %b : tensor<8xf16>
+}
+
+// -----
+
+func.func @splat_of_argument(%a: f16) -> tensor<8xf16> attributes {grid = [1]} {
+  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant nor the element of a one-element tensor}}
+  %b = tensor.splat %a : tensor<8xf16>
+  return %b : tensor<8xf16>
+}
+
+// -----
+
+func.func @dynamic_splat(%n: index) -> tensor<?xf16> attributes {grid = [1]} {
+  %one = arith.constant 1.0 : f16
+  // expected-error @+1 {{tensor.splat to a dynamically shaped tensor is not supported by the scheduler yet}}
+  %b = tensor.splat %one[%n] : tensor<?xf16>
+  return %b : tensor<?xf16>
+}
