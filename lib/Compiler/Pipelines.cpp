@@ -27,6 +27,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   select.function = options.function;
   pm.addPass(ktdf::createKTDFSelectKernel(select));
   pm.addPass(ktdf::createKTDFUpliftWhile());
+  pm.addPass(ktdf::createKTDFLowerIf());
   pm.addPass(ktdf::createKTDFImportTarget());
   pm.addPass(ktdf::createKTDFRecordTensorExtents());
   addCheckpoint(pm, "pre_mapping");

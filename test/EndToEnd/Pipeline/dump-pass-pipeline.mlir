@@ -9,6 +9,7 @@
 // CHECK:      builtin.module(
 // CHECK-NEXT:   ktdf-select-kernel{func=},
 // CHECK-NEXT:   ktdf-uplift-while,
+// CHECK-NEXT:   ktdf-lower-if,
 // CHECK-NEXT:   ktdf-import-target,
 // CHECK-NEXT:   ktdf-record-tensor-extents,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},

@@ -141,6 +141,31 @@ def KTDFUpliftWhile : Pass<"ktdf-uplift-while", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def KTDFLowerIf : Pass<"ktdf-lower-if", "::mlir::ModuleOp"> {
+  let summary = "Turn scf.if into selects and loops of at most one trip";
+  let description = [{
+    MLIR's `scf.if` canonicalization first turns an `if` whose branches
+    only yield values defined outside it into `arith.select`. Every `if`
+    left without results then becomes loops the later passes schedule:
+    what only a branch uses (side-effect-free ops, and loads no store
+    between them and the `if` may write) sinks into it (MLIR's
+    `controlFlowSink`), and each branch becomes an `scf.for` of
+    `select(%c, 1, 0)` (else: `select(%c, 0, 1)`) trips, so views, tiles,
+    loads, stores and compute built inside run on the tiles that take the
+    branch. An `if` with results left is an error at the `if`.
+
+    ```mlir
+    // before
+    scf.if %is_last { ...view, tile, load, compute, store... }
+    // after
+    %n = arith.select %is_last, %c1, %c0 : index
+    scf.for %i = %c0 to %n step %c1 { ...view, tile, load, compute, store... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def KTDFCheckSupported : Pass<"ktdf-check-supported", "::mlir::ModuleOp"> {
   let summary = "Reject KTIR constructs the scheduler cannot handle yet";
   let description = [{
