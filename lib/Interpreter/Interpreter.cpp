@@ -89,6 +89,10 @@ ArrayRef<ArgumentInfo> Interpreter::getArguments() const { return impl->args; }
 
 ArrayRef<int64_t> Interpreter::getGrid() const { return impl->grid; }
 
+StringRef Interpreter::getFunctionName() const {
+  return impl->fn ? impl->fn.getSymName() : StringRef();
+}
+
 llvm::Expected<unsigned>
 Interpreter::resolveArgument(StringRef nameOrPosition) const {
   for (const ArgumentInfo &info : impl->args)
@@ -173,6 +177,67 @@ llvm::Error Interpreter::setInput(StringRef nameOrPosition, InputSpec spec) {
                      "on it); give its value with --arg");
   impl->inputs[*position] = std::move(spec);
   return llvm::Error::success();
+}
+
+std::optional<ScalarValue>
+Interpreter::getScalarValue(unsigned position) const {
+  if (position >= impl->scalars.size() || !impl->scalars[position])
+    return std::nullopt;
+  const Scalar &s = *impl->scalars[position];
+  ScalarValue value;
+  value.dtype = s.dtype;
+  value.i = s.i;
+  value.f = s.f;
+  return value;
+}
+
+llvm::Expected<Tensor> Interpreter::getInitialTensor(unsigned position,
+                                                     DType dtype) const {
+  if (position >= impl->args.size() ||
+      impl->args[position].kind != ArgumentKind::Tensor)
+    return makeError("argument " + std::to_string(position) +
+                     " is not a tensor argument");
+  InputSpec spec = impl->inputs[position].value_or(InputSpec());
+  if (spec.kind == InputSpec::Kind::Data) {
+    if (spec.data->dtype != dtype)
+      return makeError("the .npy data of '" + impl->argName(position) +
+                       "' holds " + dtypeName(spec.data->dtype) +
+                       ", its views " + dtypeName(dtype));
+    return *spec.data;
+  }
+  // The region a run would create, read back before any store: toTensor
+  // gives its initial values in the reported shape.
+  MemRegion region;
+  region.name = impl->argName(position);
+  region.argIndex = static_cast<int>(position);
+  region.base = (int64_t(position) + 1) << kArgumentWindowBits;
+  region.seed = impl->options.seed;
+  region.storeOnly =
+      impl->args[position].stored && !impl->args[position].loaded;
+  region.dtype = dtype;
+  region.init = std::move(spec);
+  resolveDefaultSpec(region.init, dtype, region.storeOnly);
+  if (failed(addDeclaredFootprints(
+          impl->fn, position,
+          [&](unsigned i) -> std::optional<int64_t> {
+            const std::optional<Scalar> &s = impl->scalars[i];
+            if (!s || isFloat(s->dtype))
+              return std::nullopt;
+            return signedValue(s->i, s->dtype);
+          },
+          region.extent)))
+    return makeError("a view declares memory before '" + region.name + "'");
+  region.length = region.extent.get().numElements;
+  return region.toTensor();
+}
+
+std::optional<std::string> Interpreter::whyTilesShareMemory() const {
+  if (!impl->fn)
+    return std::nullopt;
+  if (std::optional<SharedMemory> shared =
+          findSharedMemory(impl->fn, impl->args))
+    return shared->reason;
+  return std::nullopt;
 }
 
 LogicalResult Interpreter::run() {

@@ -85,6 +85,15 @@ struct RunStatistics {
 /// kernel (the device's, in chunks) may change.
 std::vector<mlir::Operation *> findReorderableReductions(mlir::ModuleOp module);
 
+/// The value `--arg` gave a scalar or runtime_arg argument.
+struct ScalarValue {
+  host::DType dtype = host::DType::I64;
+  /// Integers, wrapped to their type (index and i64 as int64).
+  int64_t i = 0;
+  /// Floats, exactly representable in their type.
+  double f = 0;
+};
+
 /// A tensor the kernel wrote, after the run.
 struct OutputTensor {
   /// Argument name (or position), or `@ADDR` for a literal-address region.
@@ -121,6 +130,24 @@ public:
   /// global memory at literal address ADDR.
   llvm::Error setInput(llvm::StringRef nameOrPosition, host::InputSpec spec);
 
+  /// For another engine running the same kernel (the compiled tier,
+  /// ktflow/CpuJit): the value bound to a scalar or runtime_arg argument.
+  std::optional<ScalarValue> getScalarValue(unsigned position) const;
+
+  /// For another engine: the contents a run starts tensor argument
+  /// `position` with when its views hold `dtype` elements, over the extent
+  /// the views at the argument declare (its `.npy` data, or its spec's
+  /// values), in the shape the outputs are reported in. Fails when a `.npy`
+  /// file's dtype is not `dtype` or a view declares memory before the
+  /// tensor: the interpreter then reports it at the op.
+  llvm::Expected<host::Tensor> getInitialTensor(unsigned position,
+                                                host::DType dtype) const;
+
+  /// For another engine: why one tile may load what another tile stores
+  /// (the run must then interleave tiles as the interpreter does), or
+  /// std::nullopt when tiles are independent.
+  std::optional<std::string> whyTilesShareMemory() const;
+
   /// Runs every compute tile. Failures are reported as diagnostics.
   mlir::LogicalResult run();
 
@@ -130,6 +157,9 @@ public:
 
   /// The final contents of a tensor argument (or `@ADDR` region).
   llvm::Expected<host::Tensor> getTensor(llvm::StringRef nameOrPosition) const;
+
+  /// The name of the selected function.
+  llvm::StringRef getFunctionName() const;
 
   /// The launch grid of the selected function.
   llvm::ArrayRef<int64_t> getGrid() const;

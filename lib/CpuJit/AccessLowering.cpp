@@ -1,0 +1,343 @@
+//===- AccessLowering.cpp - ktdp loads and stores as loop nests -----------===//
+//
+// This file lowers ktdp.load / ktdp.store on a direct access tile to a loop
+// nest over the tile's positions with the interpreter's semantics
+// (docs/interpreter.md §3): tile index t maps to set point
+// `lower[perm[k]] + t_k` of the access set; a point outside the set, or a
+// coordinate (anchor + point) outside the view's coordinate_set, is masked
+// (a load yields 0, a store skips it); a coordinate inside the set but
+// outside the view's sizes, or an element outside the tensor's buffer, is
+// an error, recorded in the status buffer while the access is skipped.
+//
+// The guards are evaluated per element; LLVM hoists what does not depend on
+// the position. Loads build their tensor with tensor.insert in scf.for
+// iter_args, which one-shot bufferization turns into stores in place.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AccessLowering.h"
+#include "TileFunction.h"
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace ktflow::jit;
+
+namespace {
+
+/// A direct access tile, rewritten. Values are defined at the tile's op.
+struct TileLowering {
+  const ViewLowering *view = nullptr;
+  SmallVector<Value> anchor;
+  SmallVector<unsigned> perm;
+  IntegerSet set;
+  SmallVector<int64_t> setLower, setUpper, shape;
+  /// Every tile position is a point of the set.
+  bool dense = true;
+};
+
+/// What one tile position does.
+struct ElementAccess {
+  /// The access happens (the position is not masked and nothing is wrong).
+  Value ok;
+  /// The position is not masked but the interpreter reports an error.
+  Value bad;
+  /// The element of the buffer.
+  Value address;
+};
+
+} // namespace
+
+static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The conjunction of the constraints of `set` at (`dims`, `symbols`).
+static Value emitContains(OpBuilder &b, Location loc, IntegerSet set,
+                          ValueRange dims, ValueRange symbols) {
+  Value all = arith::ConstantIntOp::create(b, loc, 1, 1);
+  Value zero = indexConstant(b, loc, 0);
+  for (unsigned c = 0; c < set.getNumConstraints(); ++c) {
+    Value v =
+        affine::expandAffineExpr(b, loc, set.getConstraint(c), dims, symbols);
+    Value holds = arith::CmpIOp::create(
+        b, loc,
+        set.isEq(c) ? arith::CmpIPredicate::eq : arith::CmpIPredicate::sge, v,
+        zero);
+    all = arith::AndIOp::create(b, loc, all, holds);
+  }
+  return all;
+}
+
+static ElementAccess emitElementAccess(OpBuilder &b, Location loc,
+                                       const TileLowering &tile,
+                                       ValueRange positions) {
+  const ViewLowering &view = *tile.view;
+  unsigned rank = tile.perm.size();
+  Value trueValue = arith::ConstantIntOp::create(b, loc, 1, 1);
+  SmallVector<Value> point(rank);
+  for (unsigned k = 0; k < rank; ++k) {
+    unsigned d = tile.perm[k];
+    point[d] = arith::AddIOp::create(b, loc, positions[k],
+                                     indexConstant(b, loc, tile.setLower[d]));
+  }
+  Value inSet = trueValue;
+  if (!tile.dense)
+    inSet = emitContains(b, loc, tile.set, point, {});
+  SmallVector<Value> coord(rank);
+  for (unsigned d = 0; d < rank; ++d)
+    coord[d] = arith::AddIOp::create(b, loc, tile.anchor[d], point[d]);
+  Value inView = emitContains(b, loc, view.set, coord, view.setSymbols);
+  Value active = arith::AndIOp::create(b, loc, inSet, inView);
+  Value zero = indexConstant(b, loc, 0);
+  Value valid = trueValue;
+  Value address = view.relativeOffset;
+  for (unsigned d = 0; d < rank; ++d) {
+    Value local = arith::SubIOp::create(b, loc, coord[d],
+                                        indexConstant(b, loc, view.lower[d]));
+    valid = arith::AndIOp::create(
+        b, loc, valid,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, local, zero));
+    valid = arith::AndIOp::create(
+        b, loc, valid,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, local,
+                              view.sizes[d]));
+    address = arith::AddIOp::create(
+        b, loc, address,
+        arith::MulIOp::create(b, loc, local, view.strides[d]));
+  }
+  Value length = memref::DimOp::create(b, loc, view.bufferValue, 0);
+  valid = arith::AndIOp::create(
+      b, loc, valid,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, address, zero));
+  valid = arith::AndIOp::create(
+      b, loc, valid,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, address,
+                            length));
+  ElementAccess access;
+  access.ok = arith::AndIOp::create(b, loc, active, valid);
+  access.bad = arith::AndIOp::create(
+      b, loc, active, arith::XOrIOp::create(b, loc, valid, trueValue));
+  access.address = address;
+  return access;
+}
+
+/// Records error `code` in the status buffer when `condition` holds.
+static void emitErrorIf(OpBuilder &b, Location loc, Value condition,
+                        Value status, int64_t code) {
+  scf::IfOp::create(b, loc, condition, [&](OpBuilder &then, Location l) {
+    Value codeValue = arith::ConstantIntOp::create(then, l, code, 64);
+    memref::StoreOp::create(then, l, codeValue, status,
+                            ValueRange{indexConstant(then, l, kStatusError)});
+    scf::YieldOp::create(then, l);
+  });
+}
+
+static FailureOr<TileLowering>
+lowerTile(ktdp::ConstructAccessTileOp op,
+          const DenseMap<Value, ViewLowering> &views, std::string &why) {
+  TileLowering tile;
+  auto it = views.find(op.getBase());
+  if (it == views.end()) {
+    why = "access tiles over tensors or distributed views are not lowered "
+          "yet";
+    return failure();
+  }
+  tile.view = &it->second;
+  tile.set = op.getAccessTileSet();
+  AffineMap order = op.getAccessTileOrder();
+  if (!order.isPermutation() || order.getNumDims() != tile.set.getNumDims()) {
+    why = "an access_tile_order that is not a permutation";
+    return failure();
+  }
+  for (AffineExpr expr : order.getResults())
+    tile.perm.push_back(cast<AffineDimExpr>(expr).getPosition());
+  if (tile.set.getNumSymbols() != 0) {
+    why = "access_tile_sets with symbols are not lowered yet";
+    return failure();
+  }
+  FailureOr<ktdp::IntegerBox> box = ktdp::getBoundingBox(tile.set, {});
+  if (failed(box)) {
+    why = "an unbounded access_tile_set";
+    return failure();
+  }
+  tile.setLower = box->lower;
+  tile.setUpper = box->upper;
+  SmallVector<int64_t> extents = box->getExtents();
+  auto type = cast<ShapedType>(op.getType());
+  if (type.getRank() != static_cast<int64_t>(tile.perm.size()) ||
+      tile.view->sizes.size() != tile.perm.size()) {
+    why = "an access tile whose rank differs from its set or view";
+    return failure();
+  }
+  tile.dense = ktdp::isBoxShaped(tile.set);
+  for (auto [k, d] : llvm::enumerate(tile.perm)) {
+    int64_t typed = type.getDimSize(k);
+    if (ShapedType::isDynamic(typed)) {
+      why = "access tiles of dynamic shape are not lowered yet";
+      return failure();
+    }
+    if (typed < extents[d]) {
+      why = "an access tile smaller than its set";
+      return failure();
+    }
+    tile.dense &= typed == extents[d];
+    tile.shape.push_back(typed);
+  }
+  OpBuilder b(op);
+  std::optional<SmallVector<Value, 8>> anchor =
+      affine::expandAffineMap(b, op.getLoc(), op.getBaseMap(),
+                              op.getIndices());
+  if (!anchor) {
+    why = "an anchor map that cannot be expanded";
+    return failure();
+  }
+  tile.anchor.assign(anchor->begin(), anchor->end());
+  return tile;
+}
+
+/// The tile's loop bounds.
+static void tileBounds(OpBuilder &b, Location loc, const TileLowering &tile,
+                       SmallVector<Value> &lbs, SmallVector<Value> &ubs,
+                       SmallVector<Value> &steps) {
+  for (int64_t extent : tile.shape) {
+    lbs.push_back(indexConstant(b, loc, 0));
+    ubs.push_back(indexConstant(b, loc, extent));
+    steps.push_back(indexConstant(b, loc, 1));
+  }
+}
+
+static void lowerLoad(ktdp::LoadOp load, const TileLowering &tile,
+                      Value status) {
+  OpBuilder b(load);
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getType());
+  Type element = type.getElementType();
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element);
+  SmallVector<Value> lbs, ubs, steps;
+  tileBounds(b, loc, tile, lbs, ubs, steps);
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, ValueRange{init},
+      [&](OpBuilder &nb, Location l, ValueRange ivs,
+          ValueRange iterArgs) -> scf::ValueVector {
+        ElementAccess access = emitElementAccess(nb, l, tile, ivs);
+        auto value = scf::IfOp::create(
+            nb, l, access.ok,
+            [&](OpBuilder &then, Location tl) {
+              Value v = memref::LoadOp::create(then, tl,
+                                               tile.view->bufferValue,
+                                               ValueRange{access.address});
+              scf::YieldOp::create(then, tl, v);
+            },
+            [&](OpBuilder &otherwise, Location el) {
+              Value zero = arith::ConstantOp::create(
+                  otherwise, el, element, otherwise.getZeroAttr(element));
+              scf::YieldOp::create(otherwise, el, zero);
+            });
+        emitErrorIf(nb, l, access.bad, status, kErrorOutsideMemory);
+        Value updated = tensor::InsertOp::create(nb, l, value.getResult(0),
+                                                 iterArgs.front(), ivs);
+        return {updated};
+      });
+  load.replaceAllUsesWith(nest.results.empty() ? init : nest.results.front());
+  load.erase();
+}
+
+static void lowerStore(ktdp::StoreOp store, const TileLowering &tile,
+                       Value status) {
+  OpBuilder b(store);
+  Location loc = store.getLoc();
+  SmallVector<Value> lbs, ubs, steps;
+  tileBounds(b, loc, tile, lbs, ubs, steps);
+  Value data = store.getDataTile();
+  unsigned buffer = tile.view->buffer;
+  scf::buildLoopNest(
+      b, loc, lbs, ubs, steps,
+      [&](OpBuilder &nb, Location l, ValueRange ivs) {
+        ElementAccess access = emitElementAccess(nb, l, tile, ivs);
+        scf::IfOp::create(nb, l, access.ok, [&](OpBuilder &then, Location tl) {
+          Value v = tensor::ExtractOp::create(then, tl, data, ivs);
+          memref::StoreOp::create(then, tl, v, tile.view->bufferValue,
+                                  ValueRange{access.address});
+          Value one = arith::ConstantIntOp::create(then, tl, 1, 64);
+          memref::StoreOp::create(
+              then, tl, one, status,
+              ValueRange{indexConstant(then, tl, kStatusWritten + buffer)});
+          scf::YieldOp::create(then, tl);
+        });
+        emitErrorIf(nb, l, access.bad, status, kErrorOutsideMemory);
+      });
+  store.erase();
+}
+
+/// A step that is not positive would loop for ever (or not at all where
+/// the interpreter reports it): record an error and run no iteration.
+static void guardLoopStep(scf::ForOp loop, Value status) {
+  if (matchPattern(loop.getStep(), m_Constant()))
+    return;
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  Value zero = indexConstant(b, loc, 0);
+  Value step = loop.getStep();
+  Value bad =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, step, zero);
+  emitErrorIf(b, loc, bad, status, kErrorLoopStep);
+  loop.getStepMutable().assign(arith::SelectOp::create(
+      b, loc, bad, indexConstant(b, loc, 1), step));
+  loop.getUpperBoundMutable().assign(arith::SelectOp::create(
+      b, loc, bad, loop.getLowerBound(), loop.getUpperBound()));
+}
+
+LogicalResult
+ktflow::jit::lowerAccesses(func::FuncOp fn,
+                           const DenseMap<Value, ViewLowering> &views,
+                           Value status, std::string &why) {
+  DenseMap<Value, TileLowering> tiles;
+  WalkResult walk = fn.walk([&](ktdp::ConstructAccessTileOp op) {
+    FailureOr<TileLowering> tile = lowerTile(op, views, why);
+    if (failed(tile))
+      return WalkResult::interrupt();
+    tiles[op.getResult()] = std::move(*tile);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  SmallVector<Operation *> accesses;
+  fn.walk([&](Operation *op) {
+    if (isa<ktdp::LoadOp, ktdp::StoreOp>(op))
+      accesses.push_back(op);
+  });
+  for (Operation *op : accesses) {
+    Value tileValue = isa<ktdp::LoadOp>(op)
+                          ? cast<ktdp::LoadOp>(op).getAccessTile()
+                          : cast<ktdp::StoreOp>(op).getAccessTile();
+    auto it = tiles.find(tileValue);
+    if (it == tiles.end()) {
+      why = "an access tile that is not built by construct_access_tile";
+      return failure();
+    }
+    ShapedType data = isa<ktdp::LoadOp>(op)
+                          ? cast<ShapedType>(op->getResult(0).getType())
+                          : cast<ShapedType>(op->getOperand(0).getType());
+    if (data.getShape() != ArrayRef<int64_t>(it->second.shape) ||
+        data.getElementType() !=
+            cast<MemRefType>(it->second.view->bufferValue.getType())
+                .getElementType()) {
+      why = "a load or store whose tensor differs from its tile";
+      return failure();
+    }
+    if (auto load = dyn_cast<ktdp::LoadOp>(op))
+      lowerLoad(load, it->second, status);
+    else
+      lowerStore(cast<ktdp::StoreOp>(op), it->second, status);
+  }
+  fn.walk([&](scf::ForOp loop) { guardLoopStep(loop, status); });
+  return success();
+}

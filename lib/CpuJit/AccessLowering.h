@@ -1,0 +1,46 @@
+//===- AccessLowering.h - ktdp loads and stores as loop nests ---*- C++ -*-===//
+//
+// This file declares the lowering of ktdp.load and ktdp.store on direct
+// access tiles of memory views to loop nests of guarded element accesses
+// into the views' buffers, and the guard of scf.for steps.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_CPUJIT_ACCESSLOWERING_H
+#define KTFLOW_LIB_CPUJIT_ACCESSLOWERING_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IntegerSet.h"
+
+#include <string>
+
+namespace ktflow::jit {
+
+/// A memory view, rewritten: the buffer of its tensor argument and where
+/// the view starts in it. Values are defined right after the view's op.
+struct ViewLowering {
+  unsigned buffer = 0;
+  mlir::Value bufferValue;
+  /// The view's offset minus its tensor argument's start address.
+  mlir::Value relativeOffset;
+  llvm::SmallVector<mlir::Value> sizes, strides;
+  mlir::IntegerSet set;
+  /// The values bound to the set's symbols (the dynamic sizes).
+  llvm::SmallVector<mlir::Value> setSymbols;
+  /// The set's lower bound per dimension: coordinate c is element
+  /// `offset + Σ (c_d - lower_d) * stride_d`.
+  llvm::SmallVector<int64_t> lower;
+};
+
+/// Replaces every ktdp.load and ktdp.store of `fn` by loops over the tile
+/// (their access tiles must be direct tiles of views in `views`), and
+/// guards every scf.for whose step may not be positive. Errors the
+/// interpreter reports are recorded in `status` (TileFunction.h).
+mlir::LogicalResult
+lowerAccesses(mlir::func::FuncOp fn,
+              const llvm::DenseMap<mlir::Value, ViewLowering> &views,
+              mlir::Value status, std::string &why);
+
+} // namespace ktflow::jit
+
+#endif // KTFLOW_LIB_CPUJIT_ACCESSLOWERING_H

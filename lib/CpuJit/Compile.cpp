@@ -1,0 +1,223 @@
+//===- Compile.cpp - A KTIR kernel to native code -------------------------===//
+//
+// This file compiles a kernel to a native `ktflow_tile` function: a copy of
+// the module has its callees inlined, becomes a tile function
+// (TileFunction.h), gets the interpreter's reduction numerics
+// (Numerics.h), and goes through upstream MLIR: element-wise tensor ops to
+// linalg, one-shot bufferization with ownership-based deallocation, linalg
+// to loops, 16-bit float arithmetic and math emulated in f32 one op at a
+// time (arith-emulate-unsupported-floats, math-extend-to-supported-types:
+// each op extends its operands, computes in f32 and truncates, the
+// interpreter's one rounding per op), then everything to the LLVM dialect,
+// which MLIR's ExecutionEngine optimises (O3, host CPU) and JITs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompiledKernel.h"
+#include "Numerics.h"
+#include "TileFunction.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/BufferDeallocationOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/ControlFlow/Transforms/BufferDeallocationOpInterfaceImpl.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/BufferDeallocationOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+
+using namespace mlir;
+using namespace ktflow::jit;
+
+/// Makes `context` able to run the tier's passes and translation.
+static void prepareContext(MLIRContext &context) {
+  DialectRegistry registry;
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  arith::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  cf::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  func::registerInlinerExtension(registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  memref::registerAllocationOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  context.appendDialectRegistry(registry);
+  context.loadDialect<arith::ArithDialect, bufferization::BufferizationDialect,
+                      cf::ControlFlowDialect, func::FuncDialect,
+                      linalg::LinalgDialect, LLVM::LLVMDialect,
+                      math::MathDialect, memref::MemRefDialect,
+                      scf::SCFDialect, tensor::TensorDialect>();
+}
+
+/// The passes from a tile function on tensors to loops on memrefs.
+static void buildLoopPipeline(PassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.allowReturnAllocsFromLoops = true;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+}
+
+/// The passes from loops on memrefs (16-bit floats emulated) to the LLVM
+/// dialect.
+static void buildLLVMPipeline(PassManager &pm) {
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+/// Runs `pm` on `module`; on failure `why` holds the first diagnostic.
+static LogicalResult runQuietly(PassManager &pm, ModuleOp module,
+                                std::string &why) {
+  std::string first;
+  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &diag) {
+    if (first.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
+      first = diag.str();
+    return success();
+  });
+  if (succeeded(pm.run(module)))
+    return success();
+  why = first.empty() ? "a lowering pass failed" : first;
+  return failure();
+}
+
+FailureOr<std::unique_ptr<CompiledKernel>>
+CompiledKernel::compile(ModuleOp module, StringRef kernelName,
+                        ArrayRef<interp::ArgumentInfo> args,
+                        interp::NumericsPolicy numerics, std::string &why) {
+  MLIRContext &context = *module.getContext();
+  prepareContext(context);
+  // Checked before canonicalization, which may erase what the interpreter
+  // would run (an endless loop without effects).
+  SmallVector<Operation *> worklist;
+  DenseSet<Operation *> checked;
+  if (Operation *kernel = module.lookupSymbol(kernelName))
+    worklist.push_back(kernel);
+  while (!worklist.empty()) {
+    Operation *fn = worklist.pop_back_val();
+    if (!checked.insert(fn).second)
+      continue;
+    why = findUnsupportedConstruct(fn);
+    if (!why.empty())
+      return failure();
+    fn->walk([&](func::CallOp call) {
+      if (Operation *callee = module.lookupSymbol(call.getCallee()))
+        worklist.push_back(callee);
+    });
+  }
+  OwningOpRef<ModuleOp> copy = module.clone();
+  // No simplification yet: it would erase loads whose result is unused,
+  // which the interpreter still checks (and reports errors of).
+  PassManager inliner(&context);
+  inliner.addPass(
+      createInlinerPass({}, [](OpPassManager &) {}));
+  if (failed(runQuietly(inliner, *copy, why))) {
+    why = "inlining failed: " + why;
+    return failure();
+  }
+  FailureOr<TileFunctionLayout> layout =
+      buildTileFunction(*copy, kernelName, args, why);
+  if (failed(layout))
+    return failure();
+  if (numerics == interp::NumericsPolicy::Accumulate)
+    applyAccumulateNumerics(*copy);
+  PassManager loops(&context), llvmLowering(&context);
+  buildLoopPipeline(loops);
+  buildLLVMPipeline(llvmLowering);
+  if (failed(runQuietly(loops, *copy, why))) {
+    why = "the lowering to loops failed: " + why;
+    return failure();
+  }
+  emulateNarrowFloats(*copy);
+  if (failed(runQuietly(llvmLowering, *copy, why))) {
+    why = "the lowering to LLVM failed: " + why;
+    return failure();
+  }
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  auto hostMachine = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!hostMachine) {
+    why = llvm::toString(hostMachine.takeError());
+    return failure();
+  }
+  auto targetMachine = hostMachine->createTargetMachine();
+  if (!targetMachine) {
+    why = llvm::toString(targetMachine.takeError());
+    return failure();
+  }
+  // ExecutionEngineOptions holds a function_ref: keep the callee alive.
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(3, 0, targetMachine->get());
+  ExecutionEngineOptions options;
+  options.transformer = optimize;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  std::string first;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (first.empty())
+      first = diag.str();
+    return success();
+  });
+  auto engine = ExecutionEngine::create(*copy, options);
+  if (!engine) {
+    why = "JIT compilation failed: " + llvm::toString(engine.takeError()) +
+          (first.empty() ? "" : ": " + first);
+    return failure();
+  }
+  auto entry = (*engine)->lookupPacked(kTileFunctionName);
+  if (!entry) {
+    why = llvm::toString(entry.takeError());
+    return failure();
+  }
+  auto kernel = std::unique_ptr<CompiledKernel>(new CompiledKernel());
+  kernel->engine = std::move(*engine);
+  kernel->entry = *entry;
+  kernel->layout = std::move(*layout);
+  return kernel;
+}
+
+CompiledKernel::~CompiledKernel() = default;

@@ -1,0 +1,47 @@
+//===- CompiledKernel.h - A kernel compiled to native code ------*- C++ -*-===//
+//
+// This file declares a kernel compiled by the tier (Compile.cpp): the JIT
+// that holds its code, the native `ktflow_tile` entry point and the layout
+// of its arguments.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_CPUJIT_COMPILEDKERNEL_H
+#define KTFLOW_LIB_CPUJIT_COMPILEDKERNEL_H
+
+#include "TileFunction.h"
+
+#include "ktflow/Interpreter/Interpreter.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+
+#include <memory>
+
+namespace ktflow::jit {
+
+class CompiledKernel {
+public:
+  /// Compiles `kernelName` of `module` (left unchanged); on failure `why`
+  /// says what the tier cannot compile.
+  static mlir::FailureOr<std::unique_ptr<CompiledKernel>>
+  compile(mlir::ModuleOp module, llvm::StringRef kernelName,
+          llvm::ArrayRef<interp::ArgumentInfo> args,
+          interp::NumericsPolicy numerics, std::string &why);
+  ~CompiledKernel();
+
+  const TileFunctionLayout &getLayout() const { return layout; }
+  /// Calls `ktflow_tile` with MLIR's packed convention: one pointer per
+  /// LLVM-level argument (a memref<?xT> is five: allocated and aligned
+  /// pointers, offset, size, stride).
+  void call(void **packedArgs) const { entry(packedArgs); }
+
+private:
+  CompiledKernel() = default;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  void (*entry)(void **) = nullptr;
+  TileFunctionLayout layout;
+};
+
+} // namespace ktflow::jit
+
+#endif // KTFLOW_LIB_CPUJIT_COMPILEDKERNEL_H

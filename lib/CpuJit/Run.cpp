@@ -1,0 +1,246 @@
+//===- Run.cpp - Running a compiled kernel over its grid ------------------===//
+//
+// This file runs a compiled kernel with the interpreter's bindings: each
+// tensor argument becomes a dense native buffer holding the contents the
+// interpreter would start it with (Interpreter::getInitialTensor), scalars
+// their bound values, and the grid's tiles run on a thread pool, a chunk
+// of consecutive tiles per task. Tiles run concurrently only when no tile
+// can load what another stores (Interpreter::whyTilesShareMemory); the
+// kernels where one may are left to the interpreter, whose interleaving
+// defines what such loads see.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/CpuJit/CpuJit.h"
+
+#include "CompiledKernel.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <chrono>
+#include <cstring>
+
+using namespace mlir;
+using namespace ktflow;
+using namespace ktflow::jit;
+using host::DType;
+
+static std::optional<DType> dtypeOf(Type type) {
+  if (type.isIndex())
+    return DType::Index;
+  if (type.isF16())
+    return DType::F16;
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF64())
+    return DType::F64;
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    switch (integer.getWidth()) {
+    case 1:
+      return DType::I1;
+    case 8:
+      return DType::I8;
+    case 16:
+      return DType::I16;
+    case 32:
+      return DType::I32;
+    case 64:
+      return DType::I64;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Bytes per element in native memory (i1 is one byte).
+static size_t nativeBytes(DType dtype) {
+  return dtype == DType::I1 ? 1 : host::byteSize(dtype);
+}
+
+/// The native bytes of `tensor`'s elements.
+static std::vector<uint8_t> encode(const host::Tensor &tensor) {
+  int64_t n = tensor.numElements();
+  size_t width = nativeBytes(tensor.dtype);
+  std::vector<uint8_t> bytes(std::max<int64_t>(n, 1) * width);
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t bits = host::isFloat(tensor.dtype)
+                        ? host::floatToBits(tensor.floats[i], tensor.dtype)
+                        : host::zeroExtend(tensor.ints[i], tensor.dtype);
+    std::memcpy(bytes.data() + i * width, &bits, width);
+  }
+  return bytes;
+}
+
+static void decode(const std::vector<uint8_t> &bytes, host::Tensor &tensor) {
+  int64_t n = tensor.numElements();
+  size_t width = nativeBytes(tensor.dtype);
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, bytes.data() + i * width, width);
+    if (host::isFloat(tensor.dtype))
+      tensor.floats[i] = host::bitsToFloat(bits, tensor.dtype);
+    else
+      tensor.ints[i] = host::wrapInt(static_cast<int64_t>(bits), tensor.dtype);
+  }
+}
+
+namespace {
+/// A memref<?xT> descriptor of a flat buffer, as the packed convention
+/// passes it.
+struct FlatMemRef {
+  void *allocated = nullptr, *aligned = nullptr;
+  int64_t offset = 0, size = 0, stride = 1;
+
+  FlatMemRef() = default;
+  FlatMemRef(void *data, int64_t n)
+      : allocated(data), aligned(data), size(n) {}
+  void pack(std::vector<void *> &args) {
+    args.insert(args.end(), {&allocated, &aligned, &offset, &size, &stride});
+  }
+};
+
+/// A scalar argument in its native width.
+struct ScalarSlot {
+  uint64_t bits = 0;
+};
+} // namespace
+
+static uint64_t scalarBits(const interp::ScalarValue &value) {
+  if (host::isFloat(value.dtype))
+    return host::floatToBits(value.f, value.dtype);
+  return host::zeroExtend(value.i, value.dtype);
+}
+
+JitResult ktflow::jit::runCompiled(ModuleOp module,
+                                   const interp::Interpreter &bound,
+                                   interp::NumericsPolicy numerics,
+                                   unsigned threads) {
+  JitResult result;
+  auto notLowerable = [&](const std::string &why) {
+    result.reason = "not lowerable: " + why;
+    return std::move(result);
+  };
+  if (std::optional<std::string> shared = bound.whyTilesShareMemory())
+    return notLowerable("tiles may load what other tiles store (" + *shared +
+                        ")");
+  ArrayRef<interp::ArgumentInfo> args = bound.getArguments();
+  auto start = std::chrono::steady_clock::now();
+  std::string why;
+  FailureOr<std::unique_ptr<CompiledKernel>> kernel = CompiledKernel::compile(
+      module, bound.getFunctionName(), args, numerics, why);
+  if (failed(kernel))
+    return notLowerable(why);
+  auto compiled = std::chrono::steady_clock::now();
+  result.compileSeconds =
+      std::chrono::duration<double>(compiled - start).count();
+  const TileFunctionLayout &layout = (*kernel)->getLayout();
+
+  // Buffers with the initial contents, in position order.
+  unsigned numBuffers = layout.bufferArgs.size();
+  std::vector<host::Tensor> tensors(numBuffers);
+  std::vector<std::vector<uint8_t>> bytes(numBuffers);
+  std::vector<FlatMemRef> buffers(numBuffers);
+  for (unsigned b = 0; b < numBuffers; ++b) {
+    std::optional<DType> dtype = dtypeOf(layout.bufferElementTypes[b]);
+    if (!dtype)
+      return notLowerable("a tensor of unsupported element type");
+    llvm::Expected<host::Tensor> initial =
+        bound.getInitialTensor(layout.bufferArgs[b], *dtype);
+    if (!initial)
+      return notLowerable(llvm::toString(initial.takeError()));
+    tensors[b] = std::move(*initial);
+    bytes[b] = encode(tensors[b]);
+    buffers[b] = FlatMemRef(bytes[b].data(), tensors[b].numElements());
+  }
+  // Scalars; a tensor argument's value is its start address.
+  std::vector<ScalarSlot> scalars(args.size());
+  for (const interp::ArgumentInfo &info : args) {
+    if (info.kind == interp::ArgumentKind::Tensor) {
+      scalars[info.position].bits = (uint64_t(info.position) + 1) << 44;
+      continue;
+    }
+    std::optional<interp::ScalarValue> value =
+        bound.getScalarValue(info.position);
+    if (!value) {
+      result.reason = "argument '" + info.name + "' has no value";
+      return result;
+    }
+    scalars[info.position].bits = scalarBits(*value);
+  }
+
+  ArrayRef<int64_t> grid = bound.getGrid();
+  int64_t nx = grid.size() > 0 ? grid[0] : 1;
+  int64_t ny = grid.size() > 1 ? grid[1] : 1;
+  int64_t numTiles = 1;
+  for (int64_t extent : grid)
+    numTiles *= extent;
+  unsigned numThreads = threads ? threads : llvm::hardware_concurrency()
+                                                .compute_thread_count();
+  int64_t numTasks = std::min<int64_t>(numTiles, int64_t(numThreads) * 4);
+  std::vector<std::vector<int64_t>> statuses(
+      numTasks, std::vector<int64_t>(kStatusWritten + numBuffers, 0));
+  auto runTiles = [&](int64_t task) {
+    int64_t first = numTiles * task / numTasks;
+    int64_t last = numTiles * (task + 1) / numTasks;
+    std::vector<FlatMemRef> ownBuffers = buffers;
+    std::vector<ScalarSlot> ownScalars = scalars;
+    int64_t ids[3] = {0, 0, 0};
+    FlatMemRef status(statuses[task].data(), statuses[task].size());
+    std::vector<void *> packed;
+    for (FlatMemRef &buffer : ownBuffers)
+      buffer.pack(packed);
+    for (ScalarSlot &slot : ownScalars)
+      packed.push_back(&slot.bits);
+    for (int64_t &id : ids)
+      packed.push_back(&id);
+    status.pack(packed);
+    for (int64_t tile = first; tile < last; ++tile) {
+      ids[0] = tile % nx;
+      ids[1] = (tile / nx) % ny;
+      ids[2] = tile / (nx * ny);
+      (*kernel)->call(packed.data());
+    }
+  };
+  if (numTasks <= 1 || numThreads <= 1) {
+    for (int64_t task = 0; task < numTasks; ++task)
+      runTiles(task);
+  } else {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(numThreads));
+    for (int64_t task = 0; task < numTasks; ++task)
+      pool.async([&, task] { runTiles(task); });
+    pool.wait();
+  }
+  result.runSeconds = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - compiled)
+                          .count();
+  for (const std::vector<int64_t> &status : statuses)
+    if (status[kStatusError]) {
+      result.reason = status[kStatusError] == kErrorLoopStep
+                          ? "a loop step is not positive"
+                          : "an access outside a view's sizes or outside "
+                            "its tensor";
+      return result;
+    }
+  for (unsigned b = 0; b < numBuffers; ++b) {
+    bool written = llvm::any_of(statuses, [&](const std::vector<int64_t> &s) {
+      return s[kStatusWritten + b] != 0;
+    });
+    unsigned position = layout.bufferArgs[b];
+    if (written) {
+      decode(bytes[b], tensors[b]);
+      interp::OutputTensor out;
+      out.argIndex = static_cast<int>(position);
+      out.name =
+          args[position].name.empty() ? std::to_string(position)
+                                      : args[position].name;
+      out.tensor = tensors[b];
+      result.outputs.push_back(std::move(out));
+    }
+    result.tensors[position] = std::move(tensors[b]);
+  }
+  result.ran = true;
+  return result;
+}

@@ -1,0 +1,352 @@
+//===- TileFunction.cpp - A KTIR kernel as a function of one tile ---------===//
+//
+// This file rewrites a kernel into `ktflow_tile` (TileFunction.h): the
+// signature, the tile ids, runtime_arg values, and the argument each memory
+// view's address comes from. Loads and stores of access tiles become loop
+// nests in AccessLowering.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AccessLowering.h"
+#include "TileFunction.h"
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace ktflow::jit;
+using ktflow::interp::ArgumentInfo;
+using ktflow::interp::ArgumentKind;
+
+/// Collects the entry-block arguments `v` is computed from, through ops
+/// without regions, loop induction variables (from their bounds) and
+/// loop-carried values (from their initial and yielded values).
+static LogicalResult collectSourceArguments(Value v, Block *entry,
+                                            llvm::SetVector<unsigned> &args,
+                                            DenseSet<Value> &seen,
+                                            std::string &why) {
+  if (!seen.insert(v).second)
+    return success();
+  auto recurse = [&](Value w) {
+    return collectSourceArguments(w, entry, args, seen, why);
+  };
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (arg.getOwner() == entry) {
+      args.insert(arg.getArgNumber());
+      return success();
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())) {
+      if (arg == loop.getInductionVar())
+        return success(succeeded(recurse(loop.getLowerBound())) &&
+                       succeeded(recurse(loop.getStep())));
+      unsigned i = arg.getArgNumber() - 1;
+      return success(succeeded(recurse(loop.getInitArgs()[i])) &&
+                     succeeded(recurse(loop.getYieldedValues()[i])));
+    }
+    why = "a view address comes from an argument of '" +
+          arg.getOwner()->getParentOp()->getName().getStringRef().str() + "'";
+    return failure();
+  }
+  Operation *def = v.getDefiningOp();
+  if (def->getNumRegions()) {
+    why = "a view address is a result of '" +
+          def->getName().getStringRef().str() + "'";
+    return failure();
+  }
+  for (Value operand : def->getOperands())
+    if (failed(recurse(operand)))
+      return failure();
+  return success();
+}
+
+/// The constant lower bound of each dimension of a view's coordinate_set
+/// (its constraints `d - c >= 0` or `d - c == 0` without symbols), or
+/// failure when some dimension's lower bound depends on the symbols.
+static FailureOr<SmallVector<int64_t>> constantLowerBounds(IntegerSet set) {
+  unsigned numDims = set.getNumDims();
+  SmallVector<std::optional<int64_t>> lower(numDims);
+  for (unsigned c = 0; c < set.getNumConstraints(); ++c) {
+    AffineExpr expr = set.getConstraint(c);
+    for (unsigned d = 0; d < numDims; ++d) {
+      if (!expr.isFunctionOfDim(d))
+        continue;
+      // expr = coefficient * d + rest, rest a constant.
+      AffineExpr rest =
+          expr.replace(getAffineDimExpr(d, expr.getContext()),
+                       getAffineConstantExpr(0, expr.getContext()));
+      auto constant = dyn_cast<AffineConstantExpr>(rest);
+      AffineExpr once =
+          expr.replace(getAffineDimExpr(d, expr.getContext()),
+                       getAffineConstantExpr(1, expr.getContext()));
+      auto atOne = dyn_cast<AffineConstantExpr>(once);
+      if (!constant || !atOne)
+        continue;
+      int64_t coefficient = atOne.getValue() - constant.getValue();
+      // Only `d + rest >= 0` (or == 0) bounds d from below by -rest.
+      if (coefficient == 1)
+        lower[d] = std::max(lower[d].value_or(INT64_MIN), -constant.getValue());
+    }
+  }
+  SmallVector<int64_t> bounds;
+  for (std::optional<int64_t> bound : lower) {
+    if (!bound)
+      return failure();
+    bounds.push_back(*bound);
+  }
+  return bounds;
+}
+
+/// tensor.empty is zero-filled in the interpreter (docs/interpreter.md §5);
+/// upstream leaves it undefined. Every empty tensor whose contents some op
+/// reads (anything but the init of a linalg op that only writes it) gets a
+/// linalg.fill of zeros.
+static void zeroFillEmptyTensors(func::FuncOp fn) {
+  SmallVector<tensor::EmptyOp> empties;
+  fn.walk([&](tensor::EmptyOp empty) { empties.push_back(empty); });
+  for (tensor::EmptyOp empty : empties) {
+    bool read = llvm::any_of(empty->getUses(), [](OpOperand &use) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner());
+      return !linalgOp || !linalgOp.isDpsInit(&use) ||
+             linalgOp.payloadUsesValueFromOperand(&use);
+    });
+    if (!read)
+      continue;
+    OpBuilder b(empty->getContext());
+    b.setInsertionPointAfter(empty);
+    Type element = empty.getType().getElementType();
+    Value zero = arith::ConstantOp::create(b, empty.getLoc(), element,
+                                           b.getZeroAttr(element));
+    auto fill = linalg::FillOp::create(b, empty.getLoc(), zero,
+                                       empty.getResult());
+    empty.getResult().replaceAllUsesExcept(fill.result(), fill);
+  }
+}
+
+static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// Rewrites the views of `fn`: each gets the buffer of the one tensor
+/// argument its address comes from, and its address relative to that
+/// tensor's start.
+static LogicalResult lowerViews(func::FuncOp fn, ArrayRef<ArgumentInfo> args,
+                                ArrayRef<int> bufferOf, ValueRange buffers,
+                                DenseMap<Value, ViewLowering> &views,
+                                std::vector<Type> &bufferTypes,
+                                std::string &why) {
+  Block *entry = &fn.getBody().front();
+  WalkResult walk = fn.walk([&](ktdp::ConstructMemoryViewOp view) {
+    if (view.getMemorySpaceInterface().getMemoryKind() !=
+        ktdp::MemoryKind::global) {
+      why = "views of scratchpad (ct_local) memory are not lowered yet";
+      return WalkResult::interrupt();
+    }
+    llvm::SetVector<unsigned> sources;
+    DenseSet<Value> seen;
+    if (failed(collectSourceArguments(view.getOffset(), entry, sources, seen,
+                                      why)))
+      return WalkResult::interrupt();
+    SmallVector<unsigned> tensors;
+    for (unsigned arg : sources)
+      if (arg < args.size() && args[arg].kind == ArgumentKind::Tensor)
+        tensors.push_back(arg);
+    if (tensors.size() != 1) {
+      why = tensors.empty()
+                ? "views at literal addresses are not lowered yet"
+                : "a view address comes from several tensor arguments";
+      return WalkResult::interrupt();
+    }
+    unsigned buffer = bufferOf[tensors.front()];
+    Type element = cast<MemRefType>(view.getType()).getElementType();
+    Type &known = bufferTypes[buffer];
+    if (known && known != element) {
+      why = "a tensor argument is viewed with two element types";
+      return WalkResult::interrupt();
+    }
+    known = element;
+    FailureOr<SmallVector<int64_t>> lower =
+        constantLowerBounds(view.getCoordinateSet());
+    if (failed(lower)) {
+      why = "a view's coordinate_set has a lower bound that depends on its "
+            "sizes";
+      return WalkResult::interrupt();
+    }
+    OpBuilder b(view->getContext());
+    b.setInsertionPointAfter(view);
+    Location loc = view.getLoc();
+    ViewLowering lowering;
+    lowering.buffer = buffer;
+    lowering.bufferValue = buffers[buffer];
+    lowering.relativeOffset = arith::SubIOp::create(
+        b, loc, view.getOffset(), fn.getArgument(tensors.front()));
+    auto materialize = [&](OpFoldResult ofr) -> Value {
+      if (auto v = dyn_cast<Value>(ofr))
+        return v;
+      return indexConstant(b, loc, *getConstantIntValue(ofr));
+    };
+    for (OpFoldResult size : view.getMixedSizes()) {
+      lowering.sizes.push_back(materialize(size));
+      if (isa<Value>(size))
+        lowering.setSymbols.push_back(cast<Value>(size));
+    }
+    for (OpFoldResult stride : view.getMixedStrides())
+      lowering.strides.push_back(materialize(stride));
+    lowering.set = view.getCoordinateSet();
+    lowering.lower = *lower;
+    if (lowering.setSymbols.size() != lowering.set.getNumSymbols()) {
+      why = "a view's coordinate_set symbols do not match its dynamic sizes";
+      return WalkResult::interrupt();
+    }
+    views[view.getResult()] = std::move(lowering);
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+FailureOr<TileFunctionLayout>
+ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
+                               ArrayRef<ArgumentInfo> args, std::string &why) {
+  auto fn = module.lookupSymbol<func::FuncOp>(kernelName);
+  if (!fn || fn.isExternal()) {
+    why = "the kernel has no body";
+    return failure();
+  }
+  for (func::FuncOp other :
+       llvm::to_vector(module.getOps<func::FuncOp>()))
+    if (other != fn)
+      other.erase();
+  if (fn.getNumResults()) {
+    why = "the kernel returns values";
+    return failure();
+  }
+  why = findUnsupportedConstruct(fn);
+  if (!why.empty())
+    return failure();
+  zeroFillEmptyTensors(fn);
+
+  MLIRContext *ctx = module.getContext();
+  TileFunctionLayout layout;
+  SmallVector<int> bufferOf(args.size(), -1);
+  for (const ArgumentInfo &info : args)
+    if (info.kind == ArgumentKind::Tensor) {
+      bufferOf[info.position] = layout.bufferArgs.size();
+      layout.bufferArgs.push_back(info.position);
+    }
+  layout.bufferElementTypes.assign(layout.bufferArgs.size(), Type());
+
+  // The new signature: buffers, the kernel's arguments, x, y, z, status.
+  Block *entry = &fn.getBody().front();
+  Location loc = fn.getLoc();
+  IndexType index = IndexType::get(ctx);
+  unsigned numBuffers = layout.bufferArgs.size();
+  SmallVector<Value> buffers;
+  for (unsigned b = 0; b < numBuffers; ++b)
+    buffers.push_back(entry->insertArgument(
+        b, MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 8)),
+        loc));
+  SmallVector<Value> tileIds;
+  for (int k = 0; k < 3; ++k)
+    tileIds.push_back(entry->addArgument(index, loc));
+  Value status = entry->addArgument(
+      MemRefType::get({ShapedType::kDynamic}, IntegerType::get(ctx, 64)), loc);
+  // Kernel arguments now start after the buffers.
+  auto kernelArg = [&](unsigned position) {
+    return entry->getArgument(numBuffers + position);
+  };
+  for (unsigned i = 0; i < args.size(); ++i) {
+    BlockArgument arg = kernelArg(i);
+    if (auto runtimeArg = dyn_cast<ktdp::RuntimeArgType>(arg.getType()))
+      arg.setType(runtimeArg.getUnderlyingType());
+    layout.argTypes.push_back(arg.getType());
+  }
+
+  // runtime_arg_extract: the value is the argument, the rest constants.
+  OpBuilder b(ctx);
+  SmallVector<Operation *> dead;
+  WalkResult extracts = fn.walk([&](ktdp::RuntimeArgExtractOp extract) {
+    b.setInsertionPoint(extract);
+    auto type = cast<ktdp::RuntimeArgType>(extract.getInput().getType());
+    Value replacement = extract.getInput();
+    if (extract.getKind() != ktdp::RuntimeArgExtractKind::value) {
+      std::optional<int64_t> v =
+          extract.getKind() == ktdp::RuntimeArgExtractKind::granularity
+              ? type.getGranularity()
+              : type.getUpperbound();
+      if (!v) {
+        why = "a runtime_arg_extract of a field the type does not give";
+        return WalkResult::interrupt();
+      }
+      replacement = arith::ConstantOp::create(
+          b, extract.getLoc(), extract.getType(),
+          b.getIntegerAttr(extract.getType(), *v));
+    }
+    extract.replaceAllUsesWith(replacement);
+    dead.push_back(extract);
+    return WalkResult::advance();
+  });
+  if (extracts.wasInterrupted())
+    return failure();
+  // Tile ids: the leading coordinates, x first.
+  fn.walk([&](ktdp::GetComputeTileIdOp ids) {
+    for (auto [k, id] : llvm::enumerate(ids.getIds()))
+      id.replaceAllUsesWith(tileIds[k]);
+    dead.push_back(ids);
+  });
+  DenseMap<Value, ViewLowering> views;
+  std::vector<Type> bufferTypes(numBuffers);
+  {
+    // lowerViews traces addresses to entry-block argument numbers, which
+    // the buffers shifted: describe the entry block's arguments.
+    SmallVector<ArgumentInfo> shifted;
+    for (unsigned b2 = 0; b2 < numBuffers; ++b2) {
+      ArgumentInfo info;
+      info.kind = ArgumentKind::Scalar;
+      shifted.push_back(info);
+    }
+    shifted.append(args.begin(), args.end());
+    SmallVector<int> shiftedBufferOf(numBuffers, -1);
+    shiftedBufferOf.append(bufferOf.begin(), bufferOf.end());
+    if (failed(lowerViews(fn, shifted, shiftedBufferOf, buffers, views,
+                          bufferTypes, why)))
+      return failure();
+  }
+  // Each buffer gets the element type of its views (i8 when it has none).
+  for (unsigned i = 0; i < numBuffers; ++i) {
+    Type element = bufferTypes[i] ? bufferTypes[i] : IntegerType::get(ctx, 8);
+    layout.bufferElementTypes[i] = element;
+    cast<BlockArgument>(buffers[i]).setType(
+        MemRefType::get({ShapedType::kDynamic}, element));
+  }
+  if (failed(lowerAccesses(fn, views, status, why)))
+    return failure();
+  for (Operation *op : dead)
+    op->erase();
+
+  // Erase the ktdp ops now unused, innermost first.
+  SmallVector<Operation *> ktdpOps;
+  fn.walk([&](Operation *op) {
+    if (isa<ktdp::ConstructMemoryViewOp, ktdp::ConstructAccessTileOp>(op))
+      ktdpOps.push_back(op);
+  });
+  for (Operation *op : llvm::reverse(ktdpOps)) {
+    if (!op->use_empty()) {
+      why = "a memory view or access tile is used by an op that is not a "
+            "load or store";
+      return failure();
+    }
+    op->erase();
+  }
+  fn->setAttrs(ArrayRef<NamedAttribute>{});
+  fn.setSymNameAttr(StringAttr::get(ctx, kTileFunctionName));
+  fn.setFunctionTypeAttr(
+      TypeAttr::get(FunctionType::get(ctx, entry->getArgumentTypes(), {})));
+  fn.setVisibility(SymbolTable::Visibility::Public);
+  return layout;
+}

@@ -1,0 +1,72 @@
+//===- TileFunction.h - A KTIR kernel as a function of one tile -*- C++ -*-===//
+//
+// This file declares the first step of the compiled tier: a KTIR kernel is
+// rewritten into `ktflow_tile`, an upstream-MLIR function that runs one
+// compute tile. Its arguments are one flat buffer (memref<?xT>) per tensor
+// argument, then the kernel's own arguments (tensor arguments keep their
+// start address `(k + 1) << 44`, so address arithmetic is unchanged;
+// runtime_args become their underlying type), then the tile's x, y and z
+// ids, then a status buffer. ktdp memory views become offsets into the
+// buffers, access tiles become loop nests of guarded element accesses
+// (docs/interpreter.md §3: masked positions load 0 and store nothing), and
+// an access the interpreter would report as an error (outside a view's
+// sizes or outside the tensor) records an error code in the status buffer
+// instead, so the caller can rerun the kernel on the interpreter for the
+// located diagnostic.
+//
+// What the tier cannot compile yet is refused with a reason before any
+// rewriting, so `ktflow interp --engine=auto` falls back to the interpreter.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_CPUJIT_TILEFUNCTION_H
+#define KTFLOW_LIB_CPUJIT_TILEFUNCTION_H
+
+#include "ktflow/Interpreter/Arguments.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+#include <vector>
+
+namespace ktflow::jit {
+
+inline constexpr const char *kTileFunctionName = "ktflow_tile";
+
+/// status[kStatusError] holds the first error code a tile hit (0 for none);
+/// status[kStatusWritten + b] is 1 once a store wrote into buffer b.
+inline constexpr int64_t kStatusError = 0;
+inline constexpr int64_t kStatusWritten = 1;
+/// An access the interpreter reports as an error: a coordinate inside a
+/// view's coordinate_set but outside its sizes, or an element outside the
+/// tensor's extent.
+inline constexpr int64_t kErrorOutsideMemory = 1;
+/// A loop whose step is not positive.
+inline constexpr int64_t kErrorLoopStep = 2;
+
+/// How the arguments of `ktflow_tile` are laid out.
+struct TileFunctionLayout {
+  /// The kernel argument each buffer backs, in position order.
+  std::vector<unsigned> bufferArgs;
+  /// The element type of each buffer (that of the views at its argument).
+  std::vector<mlir::Type> bufferElementTypes;
+  /// The kernel's argument types, runtime_args unwrapped.
+  std::vector<mlir::Type> argTypes;
+};
+
+/// Replaces kernel `kernelName` of `module` (a copy the caller owns, callees
+/// already inlined) by `ktflow_tile`; every other function is erased. On
+/// failure `whyNot` says what the tier cannot compile and the module is
+/// left in an unspecified state.
+mlir::FailureOr<TileFunctionLayout>
+buildTileFunction(mlir::ModuleOp module, llvm::StringRef kernelName,
+                  llvm::ArrayRef<interp::ArgumentInfo> args,
+                  std::string &whyNot);
+
+/// Why the tier cannot compile the body of `fn` (an op, a type or a
+/// construct it does not lower yet), or the empty string.
+std::string findUnsupportedConstruct(mlir::Operation *fn);
+
+} // namespace ktflow::jit
+
+#endif // KTFLOW_LIB_CPUJIT_TILEFUNCTION_H

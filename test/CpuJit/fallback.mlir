@@ -1,0 +1,81 @@
+// How `ktflow interp` chooses and reports its engine (docs/cpu-jit.md).
+//
+// A run of the compiled tier that hits an error the interpreter reports
+// (here a coordinate inside the view's coordinate_set but outside its
+// sizes) reruns on the interpreter, which reports it at the op.
+// RUN: not ktflow interp %s --func outside_sizes --engine=jit 2>&1 | FileCheck %s --check-prefix=OUTSIDE
+// OUTSIDE: note: engine: interp (jit: an access outside a view's sizes or outside its tensor)
+// OUTSIDE: error: 'ktdp.load' op tile 0: coordinate ({{[0-9]+}}) is in the coordinate_set of a view but outside its sizes (64)
+//
+// Without --engine the interpreter runs, silently, with the same result.
+// RUN: not ktflow interp %s --func outside_sizes 2>&1 | FileCheck %s --check-prefix=SILENT
+// SILENT-NOT: engine:
+// SILENT: error: 'ktdp.load' op tile 0: coordinate
+//
+// --engine=jit refuses a kernel the tier does not lower, naming why.
+// RUN: not ktflow interp %s --func spin --engine=jit 2>&1 | FileCheck %s --check-prefix=REFUSED
+// REFUSED: error: --engine=jit: not lowerable: 'scf.while' (the interpreter bounds its work, native code does not)
+//
+// Budgets and intermediate accounting are the interpreter's: they pick it
+// under auto and are an error with --engine=jit.
+// RUN: ktflow interp %s --func copy --engine=auto --max-element-ops=100000 2>&1 | FileCheck %s --check-prefix=BUDGET
+// BUDGET: note: engine: interp (--max-element-ops)
+// BUDGET: y: shape=64 dtype=f32
+// RUN: not ktflow interp %s --func copy --engine=jit --scratchpad-bytes=4096 2>&1 | FileCheck %s --check-prefix=JITBUDGET
+// JITBUDGET: error: --scratchpad-bytes applies to the interpreter only (--engine=interp)
+//
+// A scalar without a value is the interpreter's located error.
+// RUN: not ktflow interp %s --func scaled --engine=jit 2>&1 | FileCheck %s --check-prefix=NOVALUE
+// NOVALUE: error: argument 's' has no value (pass --arg s=VALUE)
+//
+// A loop step that is not positive is left to the interpreter too.
+// RUN: ktflow interp %s --func scaled --arg s=0 --engine=jit 2>&1 | FileCheck %s --check-prefix=STEP
+// STEP: note: engine: interp (jit: a loop step is not positive)
+
+#set64 = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#set128 = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>
+#one = affine_set<(d0) : (d0 == 0)>
+#id = affine_map<(d0) -> (d0)>
+module {
+  func.func @outside_sizes(%x: index, %y: index) attributes {grid = [1]} {
+    %c70 = arith.constant 70 : index
+    %X = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #set128, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    %t = ktdp.construct_access_tile %X[%c70] {access_tile_set = #one, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<1xindex>
+    %v = ktdp.load %t : <1xindex> -> tensor<1xf32>
+    %u = ktdp.construct_access_tile %Y[0] {access_tile_set = #one, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<1xindex>
+    ktdp.store %v, %u : tensor<1xf32>, <1xindex>
+    return
+  }
+  func.func @copy(%x: index, %y: index) attributes {grid = [1]} {
+    %X = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    %t = ktdp.construct_access_tile %X[0] {access_tile_set = #set64, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<64xindex>
+    %v = ktdp.load %t : <64xindex> -> tensor<64xf32>
+    %u = ktdp.construct_access_tile %Y[0] {access_tile_set = #set64, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<64xindex>
+    ktdp.store %v, %u : tensor<64xf32>, <64xindex>
+    return
+  }
+  func.func @scaled(%x: index, %y: index, %s: index) attributes {grid = [1]} {
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %X = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    scf.for %i = %c0 to %c64 step %s {
+      %t = ktdp.construct_access_tile %X[%i] {access_tile_set = #one, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<1xindex>
+      %v = ktdp.load %t : <1xindex> -> tensor<1xf32>
+      %u = ktdp.construct_access_tile %Y[%i] {access_tile_set = #one, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<1xindex>
+      ktdp.store %v, %u : tensor<1xf32>, <1xindex>
+    }
+    return
+  }
+  func.func @spin() attributes {grid = [1]} {
+    %true = arith.constant true
+    scf.while : () -> () {
+      scf.condition(%true)
+    } do {
+      scf.yield
+    }
+    return
+  }
+}
