@@ -67,10 +67,10 @@ static Value emitContains(OpBuilder &b, Location loc, IntegerSet set,
   for (unsigned c = 0; c < set.getNumConstraints(); ++c) {
     Value v =
         affine::expandAffineExpr(b, loc, set.getConstraint(c), dims, symbols);
-    Value holds = arith::CmpIOp::create(
-        b, loc,
-        set.isEq(c) ? arith::CmpIPredicate::eq : arith::CmpIPredicate::sge, v,
-        zero);
+    Value holds = arith::CmpIOp::create(b, loc,
+                                        set.isEq(c) ? arith::CmpIPredicate::eq
+                                                    : arith::CmpIPredicate::sge,
+                                        v, zero);
     all = arith::AndIOp::create(b, loc, all, holds);
   }
   return all;
@@ -110,17 +110,16 @@ static ElementAccess emitElementAccess(OpBuilder &b, Location loc,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, local,
                               view.sizes[d]));
     address = arith::AddIOp::create(
-        b, loc, address,
-        arith::MulIOp::create(b, loc, local, view.strides[d]));
+        b, loc, address, arith::MulIOp::create(b, loc, local, view.strides[d]));
   }
   Value length = memref::DimOp::create(b, loc, view.bufferValue, 0);
   valid = arith::AndIOp::create(
       b, loc, valid,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, address, zero));
-  valid = arith::AndIOp::create(
-      b, loc, valid,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, address,
-                            length));
+  valid = arith::AndIOp::create(b, loc, valid,
+                                arith::CmpIOp::create(b, loc,
+                                                      arith::CmpIPredicate::slt,
+                                                      address, length));
   ElementAccess access;
   access.ok = arith::AndIOp::create(b, loc, active, valid);
   access.bad = arith::AndIOp::create(
@@ -193,8 +192,7 @@ lowerTile(ktdp::ConstructAccessTileOp op,
   }
   OpBuilder b(op);
   std::optional<SmallVector<Value, 8>> anchor =
-      affine::expandAffineMap(b, op.getLoc(), op.getBaseMap(),
-                              op.getIndices());
+      affine::expandAffineMap(b, op.getLoc(), op.getBaseMap(), op.getIndices());
   if (!anchor) {
     why = "an anchor map that cannot be expanded";
     return failure();
@@ -231,8 +229,7 @@ static void lowerLoad(ktdp::LoadOp load, const TileLowering &tile,
         auto value = scf::IfOp::create(
             nb, l, access.ok,
             [&](OpBuilder &then, Location tl) {
-              Value v = memref::LoadOp::create(then, tl,
-                                               tile.view->bufferValue,
+              Value v = memref::LoadOp::create(then, tl, tile.view->bufferValue,
                                                ValueRange{access.address});
               scf::YieldOp::create(then, tl, v);
             },
@@ -259,8 +256,7 @@ static void lowerStore(ktdp::StoreOp store, const TileLowering &tile,
   Value data = store.getDataTile();
   unsigned buffer = tile.view->buffer;
   scf::buildLoopNest(
-      b, loc, lbs, ubs, steps,
-      [&](OpBuilder &nb, Location l, ValueRange ivs) {
+      b, loc, lbs, ubs, steps, [&](OpBuilder &nb, Location l, ValueRange ivs) {
         ElementAccess access = emitElementAccess(nb, l, tile, ivs);
         scf::IfOp::create(nb, l, access.ok, [&](OpBuilder &then, Location tl) {
           Value v = tensor::ExtractOp::create(then, tl, data, ivs);
@@ -289,8 +285,8 @@ static void guardLoopStep(scf::ForOp loop, Value status) {
   Value bad =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, step, zero);
   emitErrorIf(b, loc, bad, status, kErrorLoopStep);
-  loop.getStepMutable().assign(arith::SelectOp::create(
-      b, loc, bad, indexConstant(b, loc, 1), step));
+  loop.getStepMutable().assign(
+      arith::SelectOp::create(b, loc, bad, indexConstant(b, loc, 1), step));
   loop.getUpperBoundMutable().assign(arith::SelectOp::create(
       b, loc, bad, loop.getLowerBound(), loop.getUpperBound()));
 }

@@ -76,8 +76,8 @@ static void prepareContext(MLIRContext &context) {
   context.loadDialect<arith::ArithDialect, bufferization::BufferizationDialect,
                       cf::ControlFlowDialect, func::FuncDialect,
                       linalg::LinalgDialect, LLVM::LLVMDialect,
-                      math::MathDialect, memref::MemRefDialect,
-                      scf::SCFDialect, tensor::TensorDialect>();
+                      math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                      tensor::TensorDialect>();
 }
 
 /// The passes from a tile function on tensors to loops on memrefs.
@@ -153,8 +153,7 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
   // No simplification yet: it would erase loads whose result is unused,
   // which the interpreter still checks (and reports errors of).
   PassManager inliner(&context);
-  inliner.addPass(
-      createInlinerPass({}, [](OpPassManager &) {}));
+  inliner.addPass(createInlinerPass({}, [](OpPassManager &) {}));
   if (failed(runQuietly(inliner, *copy, why))) {
     why = "inlining failed: " + why;
     return failure();

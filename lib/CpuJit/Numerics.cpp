@@ -18,9 +18,9 @@
 // the precision plus two bits). Math functions on 16-bit floats and f32
 // are computed in f64 with the same libm as the interpreter's, and rounded
 // once, so they agree bit for bit too (math.rsqrt included: 1/sqrt in
-// double, as the interpreter computes it). Upstream's arith-emulate-unsupported-floats
-// does not serve: it marks its casts `contract`, and folding then drops the
-// rounding between two ops.
+// double, as the interpreter computes it). Upstream's
+// arith-emulate-unsupported-floats does not serve: it marks its casts
+// `contract`, and folding then drops the rounding between two ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,9 +91,10 @@ static LogicalResult widenGeneric(RewriterBase &rewriter,
   }
   // Contractions whose combiner is addf add `outs` after rounding.
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  bool addIntoOutputs = isContraction && llvm::all_of(yield.getValues(), [](Value v) {
-    return isa_and_nonnull<arith::AddFOp>(v.getDefiningOp());
-  });
+  bool addIntoOutputs =
+      isContraction && llvm::all_of(yield.getValues(), [](Value v) {
+        return isa_and_nonnull<arith::AddFOp>(v.getDefiningOp());
+      });
 
   Location loc = generic.getLoc();
   rewriter.setInsertionPoint(generic);
@@ -208,9 +209,8 @@ void ktflow::jit::emulateNarrowFloats(Operation *root) {
   root->walk([&](Operation *op) {
     Dialect *dialect = op->getDialect();
     if (!dialect || !isa<arith::ArithDialect, math::MathDialect>(dialect) ||
-        isa<arith::ExtFOp, arith::TruncFOp, arith::ConstantOp,
-            arith::BitcastOp, arith::SelectOp, arith::SIToFPOp,
-            arith::UIToFPOp>(op) ||
+        isa<arith::ExtFOp, arith::TruncFOp, arith::ConstantOp, arith::BitcastOp,
+            arith::SelectOp, arith::SIToFPOp, arith::UIToFPOp>(op) ||
         op->getNumRegions() != 0)
       return;
     if (Type wide = computeType(op, b))
@@ -229,11 +229,11 @@ void ktflow::jit::emulateNarrowFloats(Operation *root) {
     Operation *computed = b.create(state);
     SmallVector<Value> results;
     for (auto [old, now] : llvm::zip(op->getResults(), computed->getResults()))
-      results.push_back(old.getType() == now.getType()
-                            ? now
-                            : arith::TruncFOp::create(b, loc, old.getType(),
-                                                      now)
-                                  .getResult());
+      results.push_back(
+          old.getType() == now.getType()
+              ? now
+              : arith::TruncFOp::create(b, loc, old.getType(), now)
+                    .getResult());
     op->replaceAllUsesWith(results);
     op->erase();
   }

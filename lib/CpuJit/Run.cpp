@@ -95,8 +95,7 @@ struct FlatMemRef {
   int64_t offset = 0, size = 0, stride = 1;
 
   FlatMemRef() = default;
-  FlatMemRef(void *data, int64_t n)
-      : allocated(data), aligned(data), size(n) {}
+  FlatMemRef(void *data, int64_t n) : allocated(data), aligned(data), size(n) {}
   void pack(std::vector<void *> &args) {
     args.insert(args.end(), {&allocated, &aligned, &offset, &size, &stride});
   }
@@ -177,8 +176,8 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   int64_t numTiles = 1;
   for (int64_t extent : grid)
     numTiles *= extent;
-  unsigned numThreads = threads ? threads : llvm::hardware_concurrency()
-                                                .compute_thread_count();
+  unsigned numThreads =
+      threads ? threads : llvm::hardware_concurrency().compute_thread_count();
   int64_t numTasks = std::min<int64_t>(numTiles, int64_t(numThreads) * 4);
   std::vector<std::vector<int64_t>> statuses(
       numTasks, std::vector<int64_t>(kStatusWritten + numBuffers, 0));
@@ -213,9 +212,9 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
       pool.async([&, task] { runTiles(task); });
     pool.wait();
   }
-  result.runSeconds = std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - compiled)
-                          .count();
+  result.runSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - compiled)
+          .count();
   for (const std::vector<int64_t> &status : statuses)
     if (status[kStatusError]) {
       result.reason = status[kStatusError] == kErrorLoopStep
@@ -233,9 +232,8 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
       decode(bytes[b], tensors[b]);
       interp::OutputTensor out;
       out.argIndex = static_cast<int>(position);
-      out.name =
-          args[position].name.empty() ? std::to_string(position)
-                                      : args[position].name;
+      out.name = args[position].name.empty() ? std::to_string(position)
+                                             : args[position].name;
       out.tensor = tensors[b];
       result.outputs.push_back(std::move(out));
     }

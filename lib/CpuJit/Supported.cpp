@@ -100,22 +100,24 @@ static std::string checkOp(Operation *op) {
         !isSafeDivisor(op->getOperand(1)))
       return "'" + name.str() + "' by a divisor that may be 0 or -1";
     if (isa<arith::ShLIOp, arith::ShRSIOp, arith::ShRUIOp>(op) &&
-        !isSafeShift(op->getOperand(1), getElementTypeOrSelf(op->getResult(0))
-                                            .getIntOrFloatBitWidth()))
-      return "'" + name.str() + "' by an amount that is not a constant below "
-                                "the width";
+        !isSafeShift(
+            op->getOperand(1),
+            getElementTypeOrSelf(op->getResult(0)).getIntOrFloatBitWidth()))
+      return "'" + name.str() +
+             "' by an amount that is not a constant below "
+             "the width";
     return "";
   }
   if (dialect == "math" || dialect == "linalg")
     return "";
   if (dialect == "tensor") {
     if (auto extract = dyn_cast<tensor::ExtractOp>(op);
-        extract && !constantInBounds(extract.getIndices(),
-                                     extract.getTensor().getType()))
+        extract &&
+        !constantInBounds(extract.getIndices(), extract.getTensor().getType()))
       return "'tensor.extract' at indices that are not constants in bounds";
     if (auto insert = dyn_cast<tensor::InsertOp>(op);
-        insert && !constantInBounds(insert.getIndices(),
-                                    insert.getDest().getType()))
+        insert &&
+        !constantInBounds(insert.getIndices(), insert.getDest().getType()))
       return "'tensor.insert' at indices that are not constants in bounds";
     if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
         slice && !slice.getOffsets().empty())

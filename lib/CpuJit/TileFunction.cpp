@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "AccessLowering.h"
 #include "TileFunction.h"
+#include "AccessLowering.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
@@ -123,8 +123,8 @@ static void zeroFillEmptyTensors(func::FuncOp fn) {
     Type element = empty.getType().getElementType();
     Value zero = arith::ConstantOp::create(b, empty.getLoc(), element,
                                            b.getZeroAttr(element));
-    auto fill = linalg::FillOp::create(b, empty.getLoc(), zero,
-                                       empty.getResult());
+    auto fill =
+        linalg::FillOp::create(b, empty.getLoc(), zero, empty.getResult());
     empty.getResult().replaceAllUsesExcept(fill.result(), fill);
   }
 }
@@ -218,8 +218,7 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
     why = "the kernel has no body";
     return failure();
   }
-  for (func::FuncOp other :
-       llvm::to_vector(module.getOps<func::FuncOp>()))
+  for (func::FuncOp other : llvm::to_vector(module.getOps<func::FuncOp>()))
     if (other != fn)
       other.erase();
   if (fn.getNumResults()) {
@@ -283,9 +282,9 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
         why = "a runtime_arg_extract of a field the type does not give";
         return WalkResult::interrupt();
       }
-      replacement = arith::ConstantOp::create(
-          b, extract.getLoc(), extract.getType(),
-          b.getIntegerAttr(extract.getType(), *v));
+      replacement =
+          arith::ConstantOp::create(b, extract.getLoc(), extract.getType(),
+                                    b.getIntegerAttr(extract.getType(), *v));
     }
     extract.replaceAllUsesWith(replacement);
     dead.push_back(extract);
@@ -321,8 +320,8 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
   for (unsigned i = 0; i < numBuffers; ++i) {
     Type element = bufferTypes[i] ? bufferTypes[i] : IntegerType::get(ctx, 8);
     layout.bufferElementTypes[i] = element;
-    cast<BlockArgument>(buffers[i]).setType(
-        MemRefType::get({ShapedType::kDynamic}, element));
+    cast<BlockArgument>(buffers[i])
+        .setType(MemRefType::get({ShapedType::kDynamic}, element));
   }
   if (failed(lowerAccesses(fn, views, status, why)))
     return failure();

@@ -29,8 +29,9 @@
 // NOVALUE: error: argument 's' has no value (pass --arg s=VALUE)
 //
 // A loop step that is not positive is left to the interpreter too.
-// RUN: ktflow interp %s --func scaled --arg s=0 --engine=jit 2>&1 | FileCheck %s --check-prefix=STEP
+// RUN: not ktflow interp %s --func scaled --arg s=0 --engine=jit 2>&1 | FileCheck %s --check-prefix=STEP
 // STEP: note: engine: interp (jit: a loop step is not positive)
+// STEP: error: 'scf.for' op tile 0: step 0 is not positive
 
 #set64 = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 #set128 = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>

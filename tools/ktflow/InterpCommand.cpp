@@ -17,13 +17,14 @@
 #include "ktflow/Support/ModuleLoader.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 
 #include <malloc.h>
 
 using namespace llvm;
+using namespace ktflow;
 using ktflow::driver::interpCommand;
 
 cl::SubCommand ktflow::driver::interpCommand(
