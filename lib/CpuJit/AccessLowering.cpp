@@ -9,6 +9,8 @@
 // outside the view's sizes, or an element outside the tensor's buffer, is
 // an error, recorded in the status buffer while the access is skipped.
 //
+// A store reports the lowest and highest element it wrote, so that the
+// caller can tell whether concurrent tiles' stores may overlap (Run.cpp).
 // The guards are evaluated per element; LLVM hoists what does not depend on
 // the position. Loads build their tensor with tensor.insert in scf.for
 // iter_args, which one-shot bufferization turns into stores in place.
@@ -26,6 +28,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace ktflow::jit;
@@ -247,6 +251,10 @@ static void lowerLoad(ktdp::LoadOp load, const TileLowering &tile,
   load.erase();
 }
 
+/// The innermost loop carries the lowest and highest element it stored;
+/// each row of the tile that wrote any element reports them
+/// (kStoredRangeFunctionName), so blocks of a matrix report their rows, not
+/// one range that spans the blocks beside them.
 static void lowerStore(ktdp::StoreOp store, const TileLowering &tile,
                        Value status) {
   OpBuilder b(store);
@@ -255,21 +263,66 @@ static void lowerStore(ktdp::StoreOp store, const TileLowering &tile,
   tileBounds(b, loc, tile, lbs, ubs, steps);
   Value data = store.getDataTile();
   unsigned buffer = tile.view->buffer;
-  scf::buildLoopNest(
-      b, loc, lbs, ubs, steps, [&](OpBuilder &nb, Location l, ValueRange ivs) {
-        ElementAccess access = emitElementAccess(nb, l, tile, ivs);
-        scf::IfOp::create(nb, l, access.ok, [&](OpBuilder &then, Location tl) {
-          Value v = tensor::ExtractOp::create(then, tl, data, ivs);
-          memref::StoreOp::create(then, tl, v, tile.view->bufferValue,
-                                  ValueRange{access.address});
-          Value one = arith::ConstantIntOp::create(then, tl, 1, 64);
-          memref::StoreOp::create(
-              then, tl, one, status,
-              ValueRange{indexConstant(then, tl, kStatusWritten + buffer)});
-          scf::YieldOp::create(then, tl);
-        });
-        emitErrorIf(nb, l, access.bad, status, kErrorOutsideMemory);
-      });
+  auto storeRow = [&](OpBuilder &rb, Location l, ValueRange outerIvs) {
+    Value noLo = indexConstant(rb, l, std::numeric_limits<int64_t>::max());
+    Value noHi = indexConstant(rb, l, std::numeric_limits<int64_t>::min());
+    auto storeElement = [&](OpBuilder &nb, ValueRange ivs,
+                            ValueRange range) -> SmallVector<Value> {
+      ElementAccess access = emitElementAccess(nb, l, tile, ivs);
+      auto stored = scf::IfOp::create(
+          nb, l, access.ok,
+          [&](OpBuilder &then, Location tl) {
+            Value v = tensor::ExtractOp::create(then, tl, data, ivs);
+            memref::StoreOp::create(then, tl, v, tile.view->bufferValue,
+                                    ValueRange{access.address});
+            Value lo =
+                arith::MinSIOp::create(then, tl, range[0], access.address);
+            Value hi =
+                arith::MaxSIOp::create(then, tl, range[1], access.address);
+            scf::YieldOp::create(then, tl, ValueRange{lo, hi});
+          },
+          [&](OpBuilder &otherwise, Location el) {
+            scf::YieldOp::create(otherwise, el, range);
+          });
+      emitErrorIf(nb, l, access.bad, status, kErrorOutsideMemory);
+      return {stored.getResult(0), stored.getResult(1)};
+    };
+    SmallVector<Value> range;
+    if (lbs.empty()) {
+      range = storeElement(rb, {}, ValueRange{noLo, noHi});
+    } else {
+      auto row = scf::ForOp::create(
+          rb, l, lbs.back(), ubs.back(), steps.back(), ValueRange{noLo, noHi},
+          [&](OpBuilder &nb, Location, Value iv, ValueRange iterArgs) {
+            SmallVector<Value> ivs(outerIvs);
+            ivs.push_back(iv);
+            scf::YieldOp::create(nb, l, storeElement(nb, ivs, iterArgs));
+          });
+      range.assign(row.getResults().begin(), row.getResults().end());
+    }
+    Value wrote =
+        arith::CmpIOp::create(rb, l, arith::CmpIPredicate::sle, range[0],
+                              range[1]);
+    scf::IfOp::create(rb, l, wrote, [&](OpBuilder &then, Location tl) {
+      Value one = arith::ConstantIntOp::create(then, tl, 1, 64);
+      memref::StoreOp::create(
+          then, tl, one, status,
+          ValueRange{indexConstant(then, tl, kStatusWritten + buffer)});
+      func::CallOp::create(
+          then, tl, kStoredRangeFunctionName, TypeRange{},
+          ValueRange{indexConstant(then, tl, buffer), range[0], range[1]});
+      scf::YieldOp::create(then, tl);
+    });
+  };
+  if (lbs.size() <= 1) {
+    storeRow(b, loc, {});
+  } else {
+    scf::buildLoopNest(b, loc, ArrayRef(lbs).drop_back(),
+                       ArrayRef(ubs).drop_back(), ArrayRef(steps).drop_back(),
+                       [&](OpBuilder &nb, Location l, ValueRange ivs) {
+                         storeRow(nb, l, ivs);
+                       });
+  }
   store.erase();
 }
 
@@ -305,6 +358,12 @@ ktflow::jit::lowerAccesses(func::FuncOp fn,
   });
   if (walk.wasInterrupted())
     return failure();
+  OpBuilder declare(fn);
+  Type index = declare.getIndexType();
+  func::FuncOp::create(
+      declare, fn.getLoc(), kStoredRangeFunctionName,
+      declare.getFunctionType({index, index, index}, {}))
+      .setPrivate();
   SmallVector<Operation *> accesses;
   fn.walk([&](Operation *op) {
     if (isa<ktdp::LoadOp, ktdp::StoreOp>(op))

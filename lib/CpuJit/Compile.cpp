@@ -207,6 +207,13 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
           (first.empty() ? "" : ": " + first);
     return failure();
   }
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner(kStoredRangeFunctionName)] = {
+        llvm::orc::ExecutorAddr::fromPtr(&recordStoredRange),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   auto entry = (*engine)->lookupPacked(kTileFunctionName);
   if (!entry) {
     why = llvm::toString(entry.takeError());

@@ -19,6 +19,10 @@
 
 namespace ktflow::jit {
 
+/// The `ktflow_jit_stored` the compiled code calls (TileFunction.h): logs
+/// the range for the task the calling thread runs (Run.cpp).
+void recordStoredRange(int64_t buffer, int64_t lo, int64_t hi);
+
 class CompiledKernel {
 public:
   /// Compiles `kernelName` of `module` (left unchanged); on failure `why`

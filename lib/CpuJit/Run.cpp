@@ -7,7 +7,10 @@
 // of consecutive tiles per task. Tiles run concurrently only when no tile
 // can load what another stores (Interpreter::whyTilesShareMemory); the
 // kernels where one may are left to the interpreter, whose interleaving
-// defines what such loads see.
+// defines what such loads see. Each store reports the range of elements
+// it wrote; where ranges written by two concurrent tasks intersect, every
+// tile reruns in ascending order, so the store that lands last is the
+// interpreter's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <tuple>
 
 using namespace mlir;
 using namespace ktflow;
@@ -113,6 +117,83 @@ static uint64_t scalarBits(const interp::ScalarValue &value) {
   return host::zeroExtend(value.i, value.dtype);
 }
 
+namespace {
+/// Elements [lo, hi] of buffer `buffer` written by tiles of task `task`.
+struct StoredRange {
+  int64_t lo, hi;
+  int64_t task;
+  unsigned buffer;
+};
+
+/// What one task's stores wrote, ranges that touch merged.
+struct StoreLog {
+  int64_t task = 0;
+  std::vector<StoredRange> ranges;
+  /// Too many ranges to keep: assume they overlap another task's.
+  bool overflowed = false;
+};
+/// Kept per task; more ranges than this are not worth sorting.
+constexpr size_t kMaxStoredRanges = size_t(1) << 20;
+
+thread_local StoreLog *currentStoreLog = nullptr;
+} // namespace
+
+void ktflow::jit::recordStoredRange(int64_t buffer, int64_t lo, int64_t hi) {
+  StoreLog *log = currentStoreLog;
+  if (!log || log->overflowed)
+    return;
+  if (!log->ranges.empty()) {
+    StoredRange &last = log->ranges.back();
+    if (last.buffer == buffer && lo <= last.hi + 1 && hi + 1 >= last.lo) {
+      last.lo = std::min(last.lo, lo);
+      last.hi = std::max(last.hi, hi);
+      return;
+    }
+  }
+  if (log->ranges.size() == kMaxStoredRanges) {
+    log->overflowed = true;
+    return;
+  }
+  log->ranges.push_back({lo, hi, log->task, unsigned(buffer)});
+}
+
+/// The first buffer in which ranges stored by two different tasks
+/// intersect (any buffer if a log overflowed).
+static std::optional<unsigned> findOverlappingStores(ArrayRef<StoreLog> logs) {
+  std::vector<StoredRange> all;
+  for (const StoreLog &log : logs) {
+    if (log.overflowed)
+      return log.ranges.empty() ? 0 : log.ranges.front().buffer;
+    all.insert(all.end(), log.ranges.begin(), log.ranges.end());
+  }
+  llvm::sort(all, [](const StoredRange &a, const StoredRange &b) {
+    return std::tie(a.buffer, a.lo) < std::tie(b.buffer, b.lo);
+  });
+  // The two highest ends so far that belong to different tasks.
+  struct End {
+    int64_t hi;
+    int64_t task;
+  };
+  std::optional<End> first, second;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const StoredRange &r = all[i];
+    if (i && all[i - 1].buffer != r.buffer)
+      first = second = std::nullopt;
+    std::optional<End> other = first && first->task == r.task ? second : first;
+    if (other && other->hi >= r.lo)
+      return r.buffer;
+    End end{r.hi, r.task};
+    if (!first || end.hi > first->hi) {
+      if (first && first->task != r.task)
+        second = first;
+      first = end;
+    } else if (end.task != first->task && (!second || end.hi > second->hi)) {
+      second = end;
+    }
+  }
+  return std::nullopt;
+}
+
 JitResult ktflow::jit::runCompiled(ModuleOp module,
                                    const interp::Interpreter &bound,
                                    interp::NumericsPolicy numerics,
@@ -179,15 +260,17 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   unsigned numThreads =
       threads ? threads : llvm::hardware_concurrency().compute_thread_count();
   int64_t numTasks = std::min<int64_t>(numTiles, int64_t(numThreads) * 4);
-  std::vector<std::vector<int64_t>> statuses(
-      numTasks, std::vector<int64_t>(kStatusWritten + numBuffers, 0));
-  auto runTiles = [&](int64_t task) {
-    int64_t first = numTiles * task / numTasks;
-    int64_t last = numTiles * (task + 1) / numTasks;
+  auto freshStatus = [&] {
+    return std::vector<int64_t>(kStatusWritten + numBuffers, 0);
+  };
+  // Runs tiles [first, last) in ascending order.
+  auto runTiles = [&](int64_t first, int64_t last,
+                      std::vector<int64_t> &statusWords, StoreLog *log) {
+    currentStoreLog = log;
     std::vector<FlatMemRef> ownBuffers = buffers;
     std::vector<ScalarSlot> ownScalars = scalars;
     int64_t ids[3] = {0, 0, 0};
-    FlatMemRef status(statuses[task].data(), statuses[task].size());
+    FlatMemRef status(statusWords.data(), statusWords.size());
     std::vector<void *> packed;
     for (FlatMemRef &buffer : ownBuffers)
       buffer.pack(packed);
@@ -202,15 +285,35 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
       ids[2] = tile / (nx * ny);
       (*kernel)->call(packed.data());
     }
+    currentStoreLog = nullptr;
   };
+  std::vector<std::vector<int64_t>> statuses;
   if (numTasks <= 1 || numThreads <= 1) {
-    for (int64_t task = 0; task < numTasks; ++task)
-      runTiles(task);
+    statuses.push_back(freshStatus());
+    runTiles(0, numTiles, statuses.back(), nullptr);
   } else {
+    statuses.assign(numTasks, freshStatus());
+    std::vector<StoreLog> logs(numTasks);
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency(numThreads));
     for (int64_t task = 0; task < numTasks; ++task)
-      pool.async([&, task] { runTiles(task); });
+      pool.async([&, task] {
+        logs[task].task = task;
+        runTiles(numTiles * task / numTasks, numTiles * (task + 1) / numTasks,
+                 statuses[task], &logs[task]);
+      });
     pool.wait();
+    // Where two tasks' stores may have hit one element, which landed last
+    // depended on the schedule: rerun every tile in the interpreter's
+    // (ascending) order. No tile loads what another stores, so the rerun
+    // computes the same values and its stores overwrite every element the
+    // first run wrote.
+    if (std::optional<unsigned> buffer = findOverlappingStores(logs)) {
+      result.tilesInOrder =
+          "stores of tiles run concurrently may overlap in tensor '" +
+          args[layout.bufferArgs[*buffer]].name + "'";
+      statuses.assign(1, freshStatus());
+      runTiles(0, numTiles, statuses.back(), nullptr);
+    }
   }
   result.runSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - compiled)

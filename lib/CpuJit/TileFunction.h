@@ -33,6 +33,11 @@ namespace ktflow::jit {
 
 inline constexpr const char *kTileFunctionName = "ktflow_tile";
 
+/// `void ktflow_jit_stored(int64_t buffer, int64_t lo, int64_t hi)`, which
+/// the caller provides: called after each store that wrote any element,
+/// with the lowest and highest element of the buffer it wrote.
+inline constexpr const char *kStoredRangeFunctionName = "ktflow_jit_stored";
+
 /// status[kStatusError] holds the first error code a tile hit (0 for none);
 /// status[kStatusWritten + b] is 1 once a store wrote into buffer b.
 inline constexpr int64_t kStatusError = 0;

@@ -169,7 +169,11 @@ static std::optional<int> tryCompiledTier(mlir::ModuleOp module,
     WithColor::note(errs(), "ktflow")
         << "engine: jit (compiled in "
         << format("%.0f", run.compileSeconds * 1e3) << " ms, ran in "
-        << format("%.0f", run.runSeconds * 1e3) << " ms)\n";
+        << format("%.0f", run.runSeconds * 1e3) << " ms"
+        << (run.tilesInOrder.empty()
+                ? Twine()
+                : Twine("; tiles rerun in order: ") + run.tilesInOrder)
+        << ")\n";
     return reportCompiledRun(run, bound, files);
   }
   // A run that hit an error is rerun on the interpreter, which reports it

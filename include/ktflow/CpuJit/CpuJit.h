@@ -31,6 +31,9 @@ struct JitResult {
   std::vector<interp::OutputTensor> outputs;
   /// The final contents of every tensor argument, by position.
   std::map<unsigned, host::Tensor> tensors;
+  /// Non-empty when the tiles were (re)run one after the other in
+  /// ascending order because stores of concurrent tiles may overlap: why.
+  std::string tilesInOrder;
   /// Seconds spent lowering and JIT-compiling, and running the tiles.
   double compileSeconds = 0, runSeconds = 0;
 };

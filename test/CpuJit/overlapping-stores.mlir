@@ -1,0 +1,65 @@
+// Tiles whose stores hit the same elements (docs/cpu-jit.md): the
+// interpreter runs tiles in ascending order, so the last tile's store
+// lands last. The compiled tier runs tiles concurrently, notices that the
+// ranges of elements concurrent tiles stored intersect, and reruns every
+// tile in ascending order, so its outputs are the interpreter's bit for bit.
+//
+// Every tile stores its row of X into the one row of Y: Y ends as X's last
+// row.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: ktflow interp %s --func same_row --seed 5 --engine=interp > %t/same.interp
+// RUN: ktflow interp %s --func same_row --seed 5 --engine=jit > %t/same.jit 2> %t/same.note
+// RUN: diff %t/same.interp %t/same.jit
+// RUN: FileCheck %s --check-prefix=SAME --input-file=%t/same.note
+// SAME: engine: jit ({{.*}}; tiles rerun in order: stores of tiles run concurrently may overlap in tensor 'y')
+//
+// Tile i stores X's row i into Y[i .. i+63]: neighbours overlap by 63.
+// RUN: ktflow interp %s --func sliding --seed 5 --engine=interp > %t/sliding.interp
+// RUN: ktflow interp %s --func sliding --seed 5 --engine=jit > %t/sliding.jit 2> %t/sliding.note
+// RUN: diff %t/sliding.interp %t/sliding.jit
+// RUN: FileCheck %s --check-prefix=SAME --input-file=%t/sliding.note
+//
+// Tile i stores into row i of Y alone: the tiles stay concurrent.
+// RUN: ktflow interp %s --func own_row --seed 5 --engine=interp > %t/own.interp
+// RUN: ktflow interp %s --func own_row --seed 5 --engine=jit > %t/own.jit 2> %t/own.note
+// RUN: diff %t/own.interp %t/own.jit
+// RUN: FileCheck %s --check-prefix=OWN --input-file=%t/own.note
+// OWN: engine: jit
+// OWN-NOT: rerun in order
+
+#rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
+#wide = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  func.func @same_row(%x: index, %y: index) attributes {grid = [64]} {
+    %id = ktdp.get_compute_tile_id : index
+    %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<64x64xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [1, 64], strides: [64, 1] {coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<1x64xf32>
+    %t = ktdp.construct_access_tile %X[%id, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x64xf32> -> !ktdp.access_tile<1x64xindex>
+    %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf32>
+    %u = ktdp.construct_access_tile %Y[0, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<1x64xf32> -> !ktdp.access_tile<1x64xindex>
+    ktdp.store %v, %u : tensor<1x64xf32>, <1x64xindex>
+    return
+  }
+  func.func @sliding(%x: index, %y: index) attributes {grid = [64]} {
+    %id = ktdp.get_compute_tile_id : index
+    %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<64x64xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [1, 128], strides: [128, 1] {coordinate_set = #wide, memory_space = #ktdp.memory_space<global>} : memref<1x128xf32>
+    %t = ktdp.construct_access_tile %X[%id, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x64xf32> -> !ktdp.access_tile<1x64xindex>
+    %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf32>
+    %u = ktdp.construct_access_tile %Y[0, %id] {access_tile_set = #row, access_tile_order = #id2} : memref<1x128xf32> -> !ktdp.access_tile<1x64xindex>
+    ktdp.store %v, %u : tensor<1x64xf32>, <1x64xindex>
+    return
+  }
+  func.func @own_row(%x: index, %y: index) attributes {grid = [64]} {
+    %id = ktdp.get_compute_tile_id : index
+    %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<64x64xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [64, 64], strides: [64, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<64x64xf32>
+    %t = ktdp.construct_access_tile %X[%id, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x64xf32> -> !ktdp.access_tile<1x64xindex>
+    %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf32>
+    %u = ktdp.construct_access_tile %Y[%id, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x64xf32> -> !ktdp.access_tile<1x64xindex>
+    ktdp.store %v, %u : tensor<1x64xf32>, <1x64xindex>
+    return
+  }
+}
