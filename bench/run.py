@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Times whole `ktflow interp` processes on the benchmark kernels (issue 18).
+
+For each kernel of bench/kernels: writes its f16 inputs once as .npy files
+(a fixed pseudo-random pattern in [-2, 2), no numpy needed), then runs
+`ktflow interp KERNEL --input NAME=FILE.npy ... --engine=E` five times per
+engine and reports the median wall time of the whole process, next to the
+published ktir-cpu figure of issue 18. For the jit engine the compile and
+tile-run times of the median run come from its note. Not part of CI: the
+large shapes take seconds per run.
+
+  python3 bench/run.py [--ktflow build/bin/ktflow] [--runs 5] [KERNEL ...]
+"""
+
+import argparse
+import os
+import re
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# name: (file, {input: shape}, [--arg values], ktir-cpu seconds from issue 18)
+KERNELS = {
+    "softmax 4096x1024": ("softmax_4096x1024.mlir",
+                          {"input_ptr": (4096, 1024)}, ["n_rows=4096"], 3.09),
+    "layernorm 1151x8192": ("layernorm_1151x8192.mlir",
+                            {"X_ptr": (1151, 8192), "W_ptr": (8192,),
+                             "B_ptr": (8192,)},
+                            ["n_rows=1151", "N=8192", "eps=1e-5"], 4.92),
+    "RoPE 163840x128": ("rope_163840x128.mlir",
+                        {"x_ptr": (163840, 128), "cos_ptr": (4096, 64),
+                         "sin_ptr": (4096, 64)}, [], 1.16),
+    "RMSNorm 256x4096 [4,1]": ("rmsnorm_256x4096.mlir",
+                               {"x_ptr": (256, 4096), "w_ptr": (4096,)},
+                               ["n_rows=256", "eps=1e-5"], 0.36),
+    "vector add 4096": ("vector_add_4096.mlir",
+                        {"x_ptr": (4096,), "y_ptr": (4096,)}, [], 0.003),
+}
+
+
+def write_f16_npy(path, shape):
+    """A .npy of f16 values (k * 0.37 mod 4) - 2, repeating every 4096."""
+    count = 1
+    for extent in shape:
+        count *= extent
+    pattern = struct.pack("<4096e", *[((k * 0.37) % 4.0) - 2.0
+                                       for k in range(4096)])
+    header = "{'descr': '<f2', 'fortran_order': False, 'shape': %s, }" % (
+        "(%d,)" % shape[0] if len(shape) == 1 else str(tuple(shape)))
+    header += " " * (63 - (len(header) + 10) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
+        f.write(header.encode())
+        full, rest = divmod(count, 4096)
+        for _ in range(full):
+            f.write(pattern)
+        f.write(pattern[:2 * rest])
+
+
+def time_runs(cmd, runs):
+    times, notes = [], []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+        times.append(time.perf_counter() - start)
+        if proc.returncode != 0:
+            sys.exit("failed: %s\n%s" % (" ".join(cmd), proc.stderr))
+        notes.append(proc.stderr)
+    order = sorted(range(runs), key=lambda i: times[i])
+    median = order[runs // 2]
+    return times[median], notes[median]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ktflow", default=os.path.join(
+        HERE, "..", "build", "bin", "ktflow"))
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("kernels", nargs="*", default=list(KERNELS))
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="ktflow-bench-") as tmp:
+        print("| kernel | ktir-cpu | interp | jit | jit compile | jit run "
+              "| ktir-cpu / jit |")
+        print("|---|---|---|---|---|---|---|")
+        for name in options.kernels:
+            file, inputs, args, reference = KERNELS[name]
+            cmd = [options.ktflow, "interp", os.path.join(HERE, "kernels", file)]
+            for arg in args:
+                cmd += ["--arg", arg]
+            for input_name, shape in inputs.items():
+                path = os.path.join(tmp, input_name + ".npy")
+                write_f16_npy(path, shape)
+                cmd += ["--input", "%s=%s" % (input_name, path)]
+            interp, _ = time_runs(cmd + ["--engine=interp"], options.runs)
+            jit, note = time_runs(cmd + ["--engine=jit"], options.runs)
+            match = re.search(r"compiled in (\d+) ms, ran in (\d+) ms", note)
+            if not match:
+                sys.exit("%s: the jit did not run: %s" % (name, note.strip()))
+            print("| %s | %.3f s | %.3f s | %.3f s | %s ms | %s ms | %.1fx |" % (
+                name, reference, interp, jit, match.group(1), match.group(2),
+                reference / jit), flush=True)
+
+
+if __name__ == "__main__":
+    main()
