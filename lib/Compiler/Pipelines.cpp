@@ -34,6 +34,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdp::createKTIRCheckLegality());
   pm.addPass(ktdf::createKTDFCheckSupported());
   pm.addPass(ktdf::createKTDFMapMemorySpaces());
+  pm.addPass(ktdf::createKTDFSinkIntoLoops());
   pm.addPass(ktdf::createKTDFGeneralize());
   pm.addPass(createKTIRToKTDF());
 }

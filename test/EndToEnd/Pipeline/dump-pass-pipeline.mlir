@@ -16,6 +16,7 @@
 // CHECK-NEXT:   ktir-check-legality,
 // CHECK-NEXT:   ktdf-check-supported,
 // CHECK-NEXT:   ktdf-map-memory-spaces,
+// CHECK-NEXT:   ktdf-sink-into-loops,
 // CHECK-NEXT:   ktdf-generalize,
 // CHECK-NEXT:   ktir-to-ktdf,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_scheduling},

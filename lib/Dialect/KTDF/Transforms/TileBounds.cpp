@@ -26,6 +26,25 @@ using namespace mlir;
 
 namespace mlir::ktdf {
 
+/// For a loop from `%lb` to `%lb + W` with a constant step, the offset of
+/// its last iteration from `%lb` (W - 1 rounded down to the step).
+static std::optional<int64_t> spanOf(scf::ForOp loop) {
+  APInt step, width;
+  auto end = loop.getUpperBound().getDefiningOp<arith::AddIOp>();
+  if (!end || !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+      step.getSExtValue() <= 0)
+    return std::nullopt;
+  Value lb = loop.getLowerBound();
+  Value other = end.getLhs() == lb   ? end.getRhs()
+                : end.getRhs() == lb ? end.getLhs()
+                                     : Value();
+  if (!other || !matchPattern(other, m_ConstantInt(&width)) ||
+      width.getSExtValue() <= 0)
+    return std::nullopt;
+  int64_t by = step.getSExtValue();
+  return (width.getSExtValue() - 1) / by * by;
+}
+
 std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
   using Range = std::pair<int64_t, int64_t>;
   if (depth > 32)
@@ -38,9 +57,18 @@ std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
     if (auto grid = dyn_cast<ParallelOp>(arg.getOwner()->getParentOp()))
       return Range{0, grid.getExtents()[arg.getArgNumber()] - 1};
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg != loop.getInductionVar())
+      return std::nullopt;
+    if (auto span = spanOf(loop)) {
+      // A loop over a window of known width at a varying start (`%b to
+      // %b + 16 step 8`): the start's range, plus the last step's offset.
+      auto start = rangeOf(loop.getLowerBound(), depth + 1);
+      if (!start)
+        return std::nullopt;
+      return Range{start->first, start->second + *span};
+    }
     APInt lb, ub, step;
-    if (!loop || arg != loop.getInductionVar() ||
-        !matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+    if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
         !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
         !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
         step.getSExtValue() <= 0 || ub.getSExtValue() <= lb.getSExtValue())

@@ -198,6 +198,33 @@ def KTDFMapMemorySpaces : Pass<"ktdf-map-memory-spaces", "::mlir::ModuleOp"> {
   }];
 }
 
+def KTDFSinkIntoLoops : Pass<"ktdf-sink-into-loops", "::mlir::ModuleOp"> {
+  let summary = "Clone loop-invariant tensors into the loops that use them";
+  let description = [{
+    A tensor (or a scalar `tensor.extract` takes from one) defined outside a
+    loop body and used by an op in it is recomputed at the start of that
+    body: its defining op and, recursively, the ops computing its operands
+    are cloned there, back to constants, tensor ops and loads, so that each
+    compute group ktir-to-ktdf builds lies in one block. A load is cloned
+    only when no store of the kernel writes its tensor (reloading it then
+    reads the same data); a value that cannot be cloned is left for
+    ktir-to-ktdf to refuse. Ops left without uses are erased. The DMA of a
+    sunk load whose tile does not change across the loop is hoisted back out
+    by ktdf-hoist-invariant-transfers.
+
+    ```mlir
+    // before
+    %cos = ktdp.load %tcos : <8x16xindex> -> tensor<8x16xf16>
+    scf.for %h = %a to %b step %c1 {
+      %p = arith.mulf %x1, %cos : tensor<8x16xf16>
+    // after
+    scf.for %h = %a to %b step %c1 {
+      %cos = ktdp.load %tcos : <8x16xindex> -> tensor<8x16xf16>
+      %p = arith.mulf %x1, %cos : tensor<8x16xf16>
+    ```
+  }];
+}
+
 def KTDFGeneralize : Pass<"ktdf-generalize", "::mlir::ModuleOp"> {
   let summary = "Generalise and fuse the arithmetic into linalg.generic";
   let description = [{

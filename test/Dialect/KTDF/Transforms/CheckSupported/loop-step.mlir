@@ -50,3 +50,32 @@ func.func @past_last_step() attributes {grid = [4]} {
   }
   return
 }
+
+// -----
+
+// A loop over a window of constant width at a varying start (RoPE's
+// `%s0 = %begin to %begin + 16 step 8`): its last step starts 8 past the
+// start, so an 8-element tile at 16 * id + %s0 ends at 63, inside. One more
+// element of width (17) adds a step at 16 past the start: past the view.
+#vec = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#eight = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @window_of_constant_width() attributes {grid = [4]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c17 = arith.constant 17 : index
+  %begin = arith.muli %id, %c16 : index
+  %end = arith.addi %begin, %c16 : index
+  %end17 = arith.addi %c17, %begin : index
+  %S = ktdp.construct_memory_view %c0, sizes: [64], strides: [1] {coordinate_set = #vec, memory_space = #ktdp.memory_space<ct_local>} : memref<64xf32>
+  scf.for %i = %begin to %end step %c8 {
+    %ts = ktdp.construct_access_tile %S[%i] {access_tile_set = #eight, access_tile_order = #id1} : memref<64xf32> -> !ktdp.access_tile<8xindex>
+  }
+  scf.for %i = %begin to %end17 step %c8 {
+    // expected-error @+1 {{the access tile may leave its scratchpad view along dimension 0}}
+    %ts = ktdp.construct_access_tile %S[%i] {access_tile_set = #eight, access_tile_order = #id1} : memref<64xf32> -> !ktdp.access_tile<8xindex>
+  }
+  return
+}
