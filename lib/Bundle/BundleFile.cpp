@@ -131,13 +131,23 @@ static void readMachine(ByteReader &r, machine::Machine &m) {
       r.fail("invalid machine: " + err);
 }
 
+/// The kernel argument a symbol comes from: its position (or none) and its
+/// name in the source, which only an argument has.
+template <typename IO, typename IndexT, typename NameT>
+static void originFields(IO &io, IndexT &argument, NameT &name) {
+  io.optionalIndex(argument);
+  io.str(name);
+  io.check(name.empty() || argument != kNoArg,
+           "an argument name without an argument position");
+}
+
 /// The META section: symbols, buffers, FIFOs, syncs and relocations.
 template <typename IO, typename BundleT>
 static void metaFields(IO &io, BundleT &b) {
   io.str(b.kernel);
   io.str(b.device);
   io.fixed64(b.deviceFingerprint);
-  io.list(b.tensors, 5, [&](auto &t) {
+  io.list(b.tensors, 8, [&](auto &t) {
     io.str(t.name);
     io.u8(t.elem);
     io.u8(t.role);
@@ -149,12 +159,17 @@ static void metaFields(IO &io, BundleT &b) {
       io.sleb(d.size);
       io.optionalIndex(d.runtimeArg);
     });
+    originFields(io, t.argument, t.argName);
+    io.optionalValue(t.address);
+    io.check(!t.address || t.argument == kNoArg,
+             "a tensor with both an argument position and a literal address");
   });
-  io.list(b.runtimeArgs, 4, [&](auto &a) {
+  io.list(b.runtimeArgs, 6, [&](auto &a) {
     io.str(a.name);
     io.sleb(a.granularity);
     io.sleb(a.upperbound);
     io.sleb(a.lowerbound);
+    originFields(io, a.argument, a.argName);
   });
   io.list(b.buffers, 4, [&](auto &buf) {
     io.str(buf.name);
@@ -237,8 +252,10 @@ ktflow::bundle::readBundle(llvm::ArrayRef<uint8_t> bytes) {
   uint64_t checksum = header.fixed64();
   if (version != kVersion)
     return llvm::createStringError(
-        "unsupported bundle version %u (this ktflow reads version %u)",
-        version, kVersion);
+        "unsupported bundle version %u (this ktflow reads version %u; %s)",
+        version, kVersion,
+        version < kVersion ? "compile the kernel again"
+                           : "it was written by a newer ktflow");
   uint64_t have = bytes.size() - kHeaderSize;
   if (have < payloadSize)
     return llvm::createStringError(

@@ -8,6 +8,7 @@
 
 #include "ktflow/Bundle/Bundle.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -37,6 +38,14 @@ static std::string vtypeStr(const machine::UnitProgram &p, uint32_t t) {
   return t < p.vtypes.size() ? p.vtypes[t].str() : "?";
 }
 
+/// `@SYMBOL`, followed by the kernel's name for it when that differs:
+/// `@arg1 (x)`, `@lit8192 (@8192)`.
+template <typename SymbolT>
+static std::string symbolRef(const SymbolT &symbol) {
+  std::string name = getKernelName(symbol);
+  return "@" + symbol.name + (name == symbol.name ? "" : " (" + name + ")");
+}
+
 /// The symbol patched into instruction `pc` of program `index`, if any.
 static std::string relocatedSymbol(const Bundle &b, int64_t index,
                                    llvm::ArrayRef<uint32_t> immOffsets,
@@ -47,9 +56,9 @@ static std::string relocatedSymbol(const Bundle &b, int64_t index,
     if (r.program != index || r.offset != immOffsets[pc])
       continue;
     if (r.kind == SymbolKind::TensorAddress && r.symbol < b.tensors.size())
-      return "address of @" + b.tensors[r.symbol].name;
+      return "address of " + symbolRef(b.tensors[r.symbol]);
     if (r.kind == SymbolKind::RuntimeArg && r.symbol < b.runtimeArgs.size())
-      return "value of @" + b.runtimeArgs[r.symbol].name;
+      return "value of " + symbolRef(b.runtimeArgs[r.symbol]);
   }
   return "";
 }
@@ -179,6 +188,20 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
   }
 }
 
+/// ` argument N named "NAME"`: the kernel argument a symbol comes from, as
+/// DataflowIR spells it.
+static void printOrigin(llvm::raw_ostream &os, uint32_t argument,
+                        llvm::StringRef name) {
+  if (argument == kNoArg)
+    return;
+  os << " argument " << argument;
+  if (name.empty())
+    return;
+  os << " named \"";
+  llvm::printEscapedString(name, os);
+  os << "\"";
+}
+
 void ktflow::bundle::printBundle(llvm::raw_ostream &os, const Bundle &b,
                                  size_t fileSize) {
   os << "bundle: version " << kVersion;
@@ -200,16 +223,20 @@ void ktflow::bundle::printBundle(llvm::raw_ostream &os, const Bundle &b,
         os << d.size;
       os << "x";
     }
-    os << machine::elemTypeName(t.elem) << " in " << memName(b, t.memory)
-       << "\n";
+    os << machine::elemTypeName(t.elem) << " in " << memName(b, t.memory);
+    printOrigin(os, t.argument, t.argName);
+    if (t.address)
+      os << " at " << *t.address;
+    os << "\n";
   }
   os << "runtime args:\n";
   for (const RuntimeArg &a : b.runtimeArgs) {
     os << "  @" << a.name;
     if (a.lowerbound != 1)
       os << " lowerbound " << a.lowerbound;
-    os << " granularity " << a.granularity << " upperbound " << a.upperbound
-       << "\n";
+    os << " granularity " << a.granularity << " upperbound " << a.upperbound;
+    printOrigin(os, a.argument, a.argName);
+    os << "\n";
   }
   os << "buffers:\n";
   for (const Buffer &buf : b.buffers)
@@ -233,9 +260,9 @@ void ktflow::bundle::printBundle(llvm::raw_ostream &os, const Bundle &b,
     bool tensor = r.kind == SymbolKind::TensorAddress;
     std::string sym = "?";
     if (tensor && r.symbol < b.tensors.size())
-      sym = "address of @" + b.tensors[r.symbol].name;
+      sym = "address of " + symbolRef(b.tensors[r.symbol]);
     else if (!tensor && r.symbol < b.runtimeArgs.size())
-      sym = "value of @" + b.runtimeArgs[r.symbol].name;
+      sym = "value of " + symbolRef(b.runtimeArgs[r.symbol]);
     os << "  " << (r.program < b.programs.size()
                        ? unitName(b.programs[r.program].unit)
                        : std::string("?"))

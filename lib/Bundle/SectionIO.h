@@ -16,6 +16,7 @@
 #include "ByteStream.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ public:
   /// An index where UINT32_MAX means none, stored plus one so none is 0.
   void optionalIndex(uint32_t v) {
     w.uleb(v == UINT32_MAX ? 0 : uint64_t(v) + 1);
+  }
+  /// A value below UINT64_MAX, or none, stored plus one so none is 0.
+  void optionalValue(const std::optional<uint64_t> &v) {
+    w.uleb(v ? *v + 1 : 0);
   }
   /// A length-prefixed byte string.
   void bytes(const std::vector<uint8_t> &data) {
@@ -78,6 +83,10 @@ public:
   void optionalIndex(uint32_t &v) {
     uint32_t stored = r.u32();
     v = stored == 0 ? UINT32_MAX : stored - 1;
+  }
+  void optionalValue(std::optional<uint64_t> &v) {
+    uint64_t stored = r.uleb();
+    v = stored == 0 ? std::nullopt : std::optional<uint64_t>(stored - 1);
   }
   void bytes(std::vector<uint8_t> &data) {
     llvm::ArrayRef<uint8_t> stored = r.raw(r.count());

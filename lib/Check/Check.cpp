@@ -159,12 +159,10 @@ host::Tensor ktflow::check::fromBytes(ArrayRef<uint8_t> bytes,
   return t;
 }
 
-Expected<std::vector<std::vector<double>>>
-ktflow::check::computeReorderBounds(mlir::ModuleOp module, StringRef source,
-                                    const interp::InterpreterOptions &options,
-                                    const ReferenceBindings &bindings,
-                                    ArrayRef<std::string> names,
-                                    ArrayRef<host::Tensor> expected) {
+Expected<std::vector<std::vector<double>>> ktflow::check::computeReorderBounds(
+    mlir::ModuleOp module, const interp::InterpreterOptions &options,
+    const ReferenceBindings &bindings, ArrayRef<std::string> names,
+    ArrayRef<host::Tensor> expected) {
   std::vector<std::vector<double>> bounds;
   for (const host::Tensor &t : expected)
     bounds.emplace_back(t.numElements(), 0.0);
@@ -174,7 +172,6 @@ ktflow::check::computeReorderBounds(mlir::ModuleOp module, StringRef source,
     interp::Interpreter run(module, displaced);
     if (Error e = run.selectFunction(bindings.function))
       return std::move(e);
-    run.recoverArgumentNames(source);
     for (const auto &[name, value] : bindings.scalars)
       if (Error e = run.setScalar(name, value))
         return std::move(e);

@@ -13,8 +13,6 @@
 #include "ktflow/Support/Assignment.h"
 #include "ktflow/Support/CrashRecovery.h"
 
-#include "llvm/Support/MemoryBuffer.h"
-
 #include <random>
 
 using namespace llvm;
@@ -26,30 +24,28 @@ static Error about(StringRef flag, StringRef spec, const Twine &message) {
   return createStringError("--" + flag + " " + spec + ": " + message);
 }
 
-/// The interpreter's name of a bundle tensor: "argN" is argument N,
-/// "litA" the memory at literal address A ("@A").
-static std::string interpreterName(StringRef symbol) {
-  if (symbol.consume_front("lit"))
-    return "@" + symbol.str();
-  symbol.consume_front("arg");
-  return symbol.str();
+/// The interpreter's name of a bundle tensor: the position of its argument,
+/// or `@ADDR` at a literal address.
+static std::string interpreterName(const bundle::TensorArg &tensor) {
+  if (tensor.address)
+    return "@" + std::to_string(*tensor.address);
+  if (tensor.argument != bundle::kNoArg)
+    return std::to_string(tensor.argument);
+  return tensor.name;
 }
 
 Expected<std::unique_ptr<DifferentialRun>>
-DifferentialRun::create(mlir::ModuleOp module, StringRef sourcePath,
+DifferentialRun::create(mlir::ModuleOp module,
                         const interp::InterpreterOptions &options,
                         StringRef function) {
   std::unique_ptr<DifferentialRun> run(new DifferentialRun);
   run->reference = module.clone();
-  if (auto buffer = MemoryBuffer::getFileOrSTDIN(sourcePath))
-    run->source = (*buffer)->getBuffer().str();
   run->options = options;
   run->interpreter =
       std::make_unique<interp::Interpreter>(*run->reference, options);
   if (Error e = run->interpreter->selectFunction(function))
     return std::move(e);
   run->bindings.function = function.str();
-  run->interpreter->recoverArgumentNames(run->source);
   return run;
 }
 
@@ -89,22 +85,14 @@ Error DifferentialRun::bindArguments(ArrayRef<std::string> assignments) {
       return about("arg", spec, toString(std::move(e)));
     bindings.scalars.push_back({nv->name.str(), nv->value.str()});
     argValues[*position] = value;
-    std::string symbol = "arg" + std::to_string(*position);
-    if (program->findRuntimeArg(symbol))
-      if (Error e = launch->setRuntimeArg(symbol, value))
+    if (auto index = program->findRuntimeArgOfArgument(*position))
+      if (Error e = launch->setRuntimeArg(*index, value))
         return about("arg", spec, toString(std::move(e)));
   }
   ArrayRef<interp::ArgumentInfo> arguments = interpreter->getArguments();
   for (const bundle::RuntimeArg &arg : program->getBundle().runtimeArgs) {
-    unsigned position = 0;
-    StringRef symbol = arg.name;
-    bool bound = llvm::any_of(argValues, [&](auto &bound) {
-      return "arg" + std::to_string(bound.first) == symbol;
-    });
-    if (!bound && symbol.starts_with("arg") &&
-        !symbol.drop_front(3).getAsInteger(10, position) &&
-        position < arguments.size()) {
-      const std::string &name = arguments[position].name;
+    if (!argValues.count(arg.argument) && arg.argument < arguments.size()) {
+      const std::string &name = arguments[arg.argument].name;
       if (arg.lowerbound != 1)
         return createStringError("scalar argument '%s' needs --arg %s=VALUE",
                                  name.c_str(), name.c_str());
@@ -120,26 +108,33 @@ Error DifferentialRun::bindArguments(ArrayRef<std::string> assignments) {
 
 Error DifferentialRun::bindInputs(ArrayRef<std::string> assignments,
                                   uint64_t seed) {
-  StringMap<std::string> specs;
+  // The spec of each tensor given one; a spec for a tensor the bundle does
+  // not have (an argument or address no view reads) has no effect.
+  DenseMap<uint32_t, std::string> specs;
   for (StringRef spec : assignments) {
     auto nv = parseAssignment(spec, "input");
     if (!nv)
       return nv.takeError();
+    std::optional<uint32_t> tensor;
+    uint64_t address;
     if (nv->name.starts_with("@")) {
-      specs["lit" + nv->name.drop_front().str()] = nv->value.str();
-      continue;
+      if (!nv->name.drop_front().getAsInteger(10, address))
+        tensor = program->findTensorAt(address);
+    } else {
+      auto position = interpreter->resolveArgument(nv->name);
+      if (!position)
+        return about("input", spec, toString(position.takeError()));
+      tensor = program->findTensorOfArgument(*position);
     }
-    auto position = interpreter->resolveArgument(nv->name);
-    if (!position)
-      return about("input", spec, toString(position.takeError()));
-    specs["arg" + std::to_string(*position)] = nv->value.str();
+    if (tensor)
+      specs[*tensor] = nv->value.str();
   }
   // Inputs are generated once and given to both executions.
   std::mt19937_64 rng(seed);
   const bundle::Bundle &b = program->getBundle();
   for (uint32_t t = 0; t < b.tensors.size(); ++t) {
-    StringRef name = b.tensors[t].name;
-    std::string spec = specs.lookup(name);
+    std::string name = bundle::getKernelName(b.tensors[t]);
+    std::string spec = specs.lookup(t);
     if (b.tensors[t].role == bundle::TensorRole::Output && spec.empty())
       continue;
     auto shape = launch->getShape(t);
@@ -153,10 +148,10 @@ Error DifferentialRun::bindInputs(ArrayRef<std::string> assignments,
     if (Error e = launch->setTensor(t, toBytes(*tensor, b.tensors[t].elem)))
       return e;
     host::InputSpec input = host::InputSpec::fromTensor(*tensor);
-    if (Error e = interpreter->setInput(interpreterName(name), input))
+    if (Error e = interpreter->setInput(interpreterName(b.tensors[t]), input))
       return createStringError("input '" + name +
                                "': " + toString(std::move(e)));
-    bindings.inputs.push_back({interpreterName(name), input});
+    bindings.inputs.push_back({interpreterName(b.tensors[t]), input});
   }
   return Error::success();
 }
@@ -196,22 +191,22 @@ Expected<std::vector<OutputCheck>> DifferentialRun::checkOutputs() {
   for (uint32_t t = 0; t < b.tensors.size(); ++t) {
     if (b.tensors[t].role == bundle::TensorRole::Input)
       continue;
-    auto tensor = interpreter->getTensor(interpreterName(b.tensors[t].name));
+    auto tensor = interpreter->getTensor(interpreterName(b.tensors[t]));
     if (!tensor)
-      return createStringError("cannot read output '" + b.tensors[t].name +
+      return createStringError("cannot read output '" +
+                               bundle::getKernelName(b.tensors[t]) +
                                "': " + toString(tensor.takeError()));
     checked.push_back(t);
-    names.push_back(interpreterName(b.tensors[t].name));
+    names.push_back(interpreterName(b.tensors[t]));
     expected.push_back(std::move(*tensor));
   }
-  auto bounds = computeReorderBounds(*reference, source, options, bindings,
-                                     names, expected);
+  auto bounds =
+      computeReorderBounds(*reference, options, bindings, names, expected);
   if (!bounds)
     return createStringError("reorder bounds: " + toString(bounds.takeError()));
-  ArrayRef<interp::ArgumentInfo> arguments = interpreter->getArguments();
   std::vector<OutputCheck> results;
   for (auto [i, t] : llvm::enumerate(checked)) {
-    StringRef name = b.tensors[t].name;
+    std::string name = bundle::getKernelName(b.tensors[t]);
     auto bytes = launch->readTensor(t);
     auto shape = launch->getShape(t);
     if (!bytes || !shape) {
@@ -223,12 +218,7 @@ Expected<std::vector<OutputCheck>> DifferentialRun::checkOutputs() {
     check.tensor = t;
     check.result = compareOutput(expected[i], *bytes, b.tensors[t].elem, *shape,
                                  (*bounds)[i]);
-    unsigned position = 0;
-    check.label = name.starts_with("lit") ? interpreterName(name) : name.str();
-    if (name.starts_with("arg") &&
-        !name.drop_front(3).getAsInteger(10, position) &&
-        position < arguments.size() && !arguments[position].name.empty())
-      check.label = arguments[position].name;
+    check.label = name;
     results.push_back(std::move(check));
   }
   return results;

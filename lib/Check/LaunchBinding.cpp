@@ -67,10 +67,11 @@ Error check::bindTensors(const rt::Program &program, rt::Launch &launch,
     given[*t] = true;
   }
   for (size_t t = 0; t < b.tensors.size(); ++t)
-    if (!given[t] && b.tensors[t].role != bundle::TensorRole::Output)
-      return createStringError("input tensor '" + b.tensors[t].name +
-                               "' needs --input " + b.tensors[t].name +
-                               "=FILE.npy|random|zeros");
+    if (!given[t] && b.tensors[t].role != bundle::TensorRole::Output) {
+      std::string name = bundle::getKernelName(b.tensors[t]);
+      return createStringError("input tensor '" + name + "' needs --input " +
+                               name + "=FILE.npy|random|zeros");
+    }
   return Error::success();
 }
 
@@ -88,14 +89,14 @@ Error check::writeTensor(const rt::Program &program, const rt::Launch &launch,
 }
 
 Error check::printTensor(raw_ostream &os, const rt::Program &program,
-                         const rt::Launch &launch, uint32_t tensor,
-                         StringRef name) {
+                         const rt::Launch &launch, uint32_t tensor) {
   auto bytes = launch.readTensor(tensor);
   if (!bytes)
     return bytes.takeError();
-  machine::ElemType elem = program.getBundle().tensors[tensor].elem;
+  const bundle::TensorArg &arg = program.getBundle().tensors[tensor];
+  machine::ElemType elem = arg.elem;
   unsigned width = machine::elemBytes(elem);
-  os << name << " =";
+  os << bundle::getKernelName(arg) << " =";
   for (size_t i = 0; i < bytes->size() / width; ++i) {
     if (i % 16 == 0)
       os << "\n ";

@@ -275,32 +275,3 @@ LogicalResult ktflow::interp::addDeclaredFootprints(
   }
   return success();
 }
-
-std::vector<std::string>
-ktflow::interp::readArgumentNames(func::FuncOp fn, StringRef sourceText) {
-  std::vector<std::string> names;
-  for (BlockArgument arg : fn.getArguments()) {
-    std::string name;
-    if (auto loc = dyn_cast<FileLineColLoc>(arg.getLoc())) {
-      // Walk to the line, then to the column (both 1-based).
-      StringRef text = sourceText;
-      for (unsigned line = 1; line < loc.getLine() && !text.empty(); ++line) {
-        size_t newline = text.find('\n');
-        text = newline == StringRef::npos ? StringRef() : text.drop_front(newline + 1);
-      }
-      if (loc.getColumn() >= 1 && loc.getColumn() <= text.size()) {
-        text = text.drop_front(loc.getColumn() - 1);
-        if (text.consume_front("%")) {
-          size_t len = 0;
-          while (len < text.size() &&
-                 (llvm::isAlnum(text[len]) || text[len] == '_' ||
-                  text[len] == '$' || text[len] == '.' || text[len] == '-'))
-            ++len;
-          name = text.take_front(len).str();
-        }
-      }
-    }
-    names.push_back(std::move(name));
-  }
-  return names;
-}

@@ -46,11 +46,6 @@ mlir::LogicalResult addDeclaredFootprints(
     llvm::function_ref<std::optional<int64_t>(unsigned)> argValue,
     ktflow::TensorExtentBuilder &extent);
 
-/// The SSA name of each argument of `fn`, read from `sourceText` at the
-/// argument's location ("" when the location does not point at `%name`).
-std::vector<std::string> readArgumentNames(mlir::func::FuncOp fn,
-                                           llvm::StringRef sourceText);
-
 } // namespace ktflow::interp
 
 #endif // KTFLOW_LIB_INTERPRETER_ARGUMENTANALYSIS_H

@@ -14,6 +14,7 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/KernelFunction.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
+#include "ktflow/Support/ArgumentNames.h"
 #include "ktflow/Support/RuntimeArgValue.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -72,6 +73,8 @@ llvm::Error Interpreter::selectFunction(StringRef name) {
   if (*grid)
     impl->grid.assign((*grid)->begin(), (*grid)->end());
   impl->args = analyzeArguments(chosen);
+  for (ArgumentInfo &info : impl->args)
+    info.name = getArgumentName(chosen.getArgument(info.position));
   impl->scalars.assign(impl->args.size(), std::nullopt);
   impl->inputs.assign(impl->args.size(), std::nullopt);
   return llvm::Error::success();
@@ -80,9 +83,9 @@ llvm::Error Interpreter::selectFunction(StringRef name) {
 void Interpreter::recoverArgumentNames(StringRef sourceText) {
   if (!impl->fn)
     return;
-  std::vector<std::string> names = readArgumentNames(impl->fn, sourceText);
-  for (auto [info, name] : llvm::zip(impl->args, names))
-    info.name = name;
+  for (ArgumentInfo &info : impl->args)
+    info.name =
+        getArgumentName(impl->fn.getArgument(info.position), sourceText);
 }
 
 ArrayRef<ArgumentInfo> Interpreter::getArguments() const { return impl->args; }

@@ -61,15 +61,55 @@ llvm::Error Program::checkDevice(const machine::Machine &machine) const {
 }
 
 std::optional<uint32_t> Program::findTensor(llvm::StringRef name) const {
-  for (uint32_t i = 0; i < bundle.tensors.size(); ++i)
-    if (bundle.tensors[i].name == name)
+  const std::vector<bundle::TensorArg> &tensors = bundle.tensors;
+  uint64_t address;
+  if (name.starts_with("@") && name.size() > 1 &&
+      !name.drop_front().getAsInteger(10, address))
+    return findTensorAt(address);
+  for (uint32_t i = 0; i < tensors.size(); ++i)
+    if (!name.empty() && tensors[i].argName == name)
       return i;
+  for (uint32_t i = 0; i < tensors.size(); ++i)
+    if (tensors[i].name == name)
+      return i;
+  uint32_t position;
+  if (!name.getAsInteger(10, position))
+    return findTensorOfArgument(position);
   return std::nullopt;
 }
 
 std::optional<uint32_t> Program::findRuntimeArg(llvm::StringRef name) const {
+  const std::vector<bundle::RuntimeArg> &args = bundle.runtimeArgs;
+  for (uint32_t i = 0; i < args.size(); ++i)
+    if (!name.empty() && args[i].argName == name)
+      return i;
+  for (uint32_t i = 0; i < args.size(); ++i)
+    if (args[i].name == name)
+      return i;
+  uint32_t position;
+  if (!name.getAsInteger(10, position))
+    return findRuntimeArgOfArgument(position);
+  return std::nullopt;
+}
+
+std::optional<uint32_t> Program::findTensorOfArgument(uint32_t position) const {
+  for (uint32_t i = 0; i < bundle.tensors.size(); ++i)
+    if (bundle.tensors[i].argument == position)
+      return i;
+  return std::nullopt;
+}
+
+std::optional<uint32_t> Program::findTensorAt(uint64_t address) const {
+  for (uint32_t i = 0; i < bundle.tensors.size(); ++i)
+    if (bundle.tensors[i].address == address)
+      return i;
+  return std::nullopt;
+}
+
+std::optional<uint32_t>
+Program::findRuntimeArgOfArgument(uint32_t position) const {
   for (uint32_t i = 0; i < bundle.runtimeArgs.size(); ++i)
-    if (bundle.runtimeArgs[i].name == name)
+    if (bundle.runtimeArgs[i].argument == position)
       return i;
   return std::nullopt;
 }
@@ -85,7 +125,12 @@ llvm::Error Launch::setRuntimeArg(llvm::StringRef name, int64_t value) {
   if (!index)
     return llvm::createStringError("the kernel has no runtime argument '%s'",
                                    name.str().c_str());
-  const bundle::RuntimeArg &arg = program.getBundle().runtimeArgs[*index];
+  return setRuntimeArg(*index, value);
+}
+
+llvm::Error Launch::setRuntimeArg(uint32_t index, int64_t value) {
+  const bundle::RuntimeArg &arg = program.getBundle().runtimeArgs[index];
+  std::string name = bundle::getKernelName(arg);
   // A runtime_arg is a positive size; a plain scalar argument may take any
   // value of its type.
   if (arg.lowerbound == 1) {
@@ -96,10 +141,10 @@ llvm::Error Launch::setRuntimeArg(llvm::StringRef name, int64_t value) {
     return llvm::createStringError(
         "scalar argument '%s' = %lld is outside the range of its type [%lld, "
         "%lld]",
-        name.str().c_str(), (long long)value, (long long)arg.lowerbound,
+        name.c_str(), (long long)value, (long long)arg.lowerbound,
         (long long)arg.upperbound);
   }
-  argValues[*index] = value;
+  argValues[index] = value;
   return llvm::Error::success();
 }
 
@@ -115,14 +160,16 @@ llvm::Expected<std::vector<int64_t>> Launch::getShape(uint32_t tensor) const {
     if (!v)
       return llvm::createStringError(
           "tensor '%s' needs runtime argument '%s', which is not bound",
-          t.name.c_str(),
-          program.getBundle().runtimeArgs[d.runtimeArg].name.c_str());
+          bundle::getKernelName(t).c_str(),
+          bundle::getKernelName(program.getBundle().runtimeArgs[d.runtimeArg])
+              .c_str());
     if (*v < 0)
       return llvm::createStringError(
           "tensor '%s' would have %lld elements along a dimension (runtime "
           "argument '%s')",
-          t.name.c_str(), (long long)*v,
-          program.getBundle().runtimeArgs[d.runtimeArg].name.c_str());
+          bundle::getKernelName(t).c_str(), (long long)*v,
+          bundle::getKernelName(program.getBundle().runtimeArgs[d.runtimeArg])
+              .c_str());
     shape.push_back(*v);
   }
   return shape;
@@ -136,7 +183,7 @@ llvm::Expected<uint64_t> Launch::getByteSize(uint32_t tensor) const {
   for (int64_t d : *shape)
     if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes))
       return llvm::createStringError("tensor '%s' is too large",
-                                     program.getBundle().tensors[tensor].name.c_str());
+                                     tensorName(tensor).c_str());
   return bytes;
 }
 
@@ -145,10 +192,9 @@ llvm::Error Launch::setTensor(uint32_t tensor, llvm::ArrayRef<uint8_t> bytes) {
   if (!size)
     return size.takeError();
   if (bytes.size() != *size)
-    return llvm::createStringError(
-        "tensor '%s' holds %llu bytes; %zu given",
-        program.getBundle().tensors[tensor].name.c_str(),
-        (unsigned long long)*size, bytes.size());
+    return llvm::createStringError("tensor '%s' holds %llu bytes; %zu given",
+                                   tensorName(tensor).c_str(),
+                                   (unsigned long long)*size, bytes.size());
   initial[tensor].assign(bytes.begin(), bytes.end());
   return llvm::Error::success();
 }
@@ -161,8 +207,9 @@ llvm::Expected<sim::SimStats> Launch::run(const sim::SimOptions &options,
   const bundle::Bundle &b = program.getBundle();
   for (size_t i = 0; i < b.runtimeArgs.size(); ++i)
     if (!argValues[i])
-      return llvm::createStringError("runtime argument '%s' is not bound",
-                                     b.runtimeArgs[i].name.c_str());
+      return llvm::createStringError(
+          "runtime argument '%s' is not bound",
+          bundle::getKernelName(b.runtimeArgs[i]).c_str());
   memory = std::make_unique<sim::MemoryImage>(b.machine);
   std::vector<uint64_t> cursor(b.machine.memories.size(), 0);
   for (uint32_t t = 0; t < b.tensors.size(); ++t) {
@@ -175,8 +222,9 @@ llvm::Expected<sim::SimStats> Launch::run(const sim::SimOptions &options,
     if (addr > m.size || *size > m.size - addr)
       return llvm::createStringError(
           "tensor '%s' (%llu bytes) does not fit in %s (%llu bytes)",
-          b.tensors[t].name.c_str(), (unsigned long long)*size,
-          m.name.c_str(), (unsigned long long)m.size);
+          bundle::getKernelName(b.tensors[t]).c_str(),
+          (unsigned long long)*size, m.name.c_str(),
+          (unsigned long long)m.size);
     addresses[t] = addr;
     cursor[mem] = (addr + *size + kTensorAlignment - 1) / kTensorAlignment *
                   kTensorAlignment;
@@ -193,7 +241,7 @@ llvm::Expected<sim::SimStats> Launch::run(const sim::SimOptions &options,
                                initial[t].size());
     if (!p)
       return llvm::createStringError("cannot place tensor '%s'",
-                                     b.tensors[t].name.c_str());
+                                     tensorName(t).c_str());
     std::memcpy(p, initial[t].data(), initial[t].size());
   }
   auto exe =
@@ -219,6 +267,6 @@ llvm::Expected<std::vector<uint8_t>> Launch::readTensor(uint32_t tensor) const {
                     addresses[tensor], *size);
   if (!p)
     return llvm::createStringError("tensor '%s' is not readable",
-                                   program.getBundle().tensors[tensor].name.c_str());
+                                   tensorName(tensor).c_str());
   return std::vector<uint8_t>(p, p + *size);
 }

@@ -1,6 +1,7 @@
 //===- ModuleLoader.cpp - Read MLIR files with located errors -------------===//
 
 #include "ktflow/Support/ModuleLoader.h"
+#include "ktflow/Support/ArgumentNames.h"
 #include "ktflow/Support/CrashRecovery.h"
 
 #include "mlir/IR/Verifier.h"
@@ -64,6 +65,7 @@ OwningOpRef<ModuleOp> ktflow::ModuleLoader::load(llvm::StringRef path) {
   }
   if (!module)
     return nullptr;
+  nameArguments(*module, fileManager->getMemoryBuffer(1)->getBuffer());
   CrashPhase phase("verify", path);
   if (failed(verify(*module)))
     return nullptr;

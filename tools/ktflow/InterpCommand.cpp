@@ -18,7 +18,6 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 
 #include <malloc.h>
@@ -219,9 +218,6 @@ int ktflow::driver::runInterp() {
   interp::Interpreter interpreter(*module, options);
   if (Error err = interpreter.selectFunction(interpFunc))
     return fail(std::move(err));
-  if (ErrorOr<std::unique_ptr<MemoryBuffer>> source =
-          MemoryBuffer::getFileOrSTDIN(interpInput))
-    interpreter.recoverArgumentNames((*source)->getBuffer());
   if (Error err = interp::bindArguments(interpreter, interpArgs, interpInputs))
     return fail(std::move(err));
   auto outputFiles = interp::parseOutputFiles(interpreter, interpOutputs);

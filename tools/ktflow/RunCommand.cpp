@@ -117,7 +117,7 @@ int ktflow::driver::runRun() {
   interpOptions.maxElementOps = runMaxElementOps;
   interpOptions.maxSeconds = runMaxSeconds;
   interpOptions.maxMemoryBytes = runMaxMemoryBytes;
-  auto run = DifferentialRun::create(*module, runInput, interpOptions, runFunc);
+  auto run = DifferentialRun::create(*module, interpOptions, runFunc);
   if (!run)
     return fail(toString(run.takeError()));
   if (!runArch.empty() && failed(setTarget(*module, runArch, loader)))

@@ -95,7 +95,8 @@ int ktflow::driver::runSim() {
     return fail(toString(std::move(e)));
   if (Error e = check::bindTensors(*program, launch, simInputs, simSeed))
     return fail(toString(std::move(e)));
-  std::vector<std::pair<uint32_t, std::string>> outputs, printed;
+  std::vector<std::pair<uint32_t, std::string>> outputs;
+  std::vector<uint32_t> printed;
   for (StringRef spec : simOutputs) {
     auto [name, path] = spec.split('=');
     auto t = check::findTensor(*program, name, "output");
@@ -107,7 +108,7 @@ int ktflow::driver::runSim() {
     auto t = check::findTensor(*program, name, "print");
     if (!t)
       return fail(toString(t.takeError()));
-    printed.push_back({*t, name.str()});
+    printed.push_back(*t);
   }
 
   sim::SimOptions options;
@@ -123,8 +124,8 @@ int ktflow::driver::runSim() {
   for (auto &[t, path] : outputs)
     if (Error e = check::writeTensor(*program, launch, t, path))
       return fail(toString(std::move(e)));
-  for (auto &[t, name] : printed)
-    if (Error e = check::printTensor(outs(), *program, launch, t, name))
+  for (uint32_t t : printed)
+    if (Error e = check::printTensor(outs(), *program, launch, t))
       return fail(toString(std::move(e)));
   if (!simTrace.empty())
     if (Error e = check::writeTrace(simTrace, *program, launch, *stats, trace))

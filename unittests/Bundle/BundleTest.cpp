@@ -96,6 +96,60 @@ TEST(BundleTest, ScalarArgumentBoundsRoundTrip) {
             "bounds");
 }
 
+TEST(BundleTest, ArgumentTableRoundTrips) {
+  Bundle b = makeBundle();
+  b.tensors[0].argument = 1;
+  b.tensors[0].argName = "x";
+  TensorArg literal = b.tensors[0];
+  literal.name = "lit8192";
+  literal.argument = kNoArg;
+  literal.argName.clear();
+  literal.address = 8192;
+  b.tensors.push_back(literal);
+  b.runtimeArgs[0].argument = 0;
+  b.runtimeArgs[0].argName = "n_rows";
+  auto read = readBundle(writeBundle(b));
+  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  ASSERT_EQ(read->tensors.size(), 2u);
+  EXPECT_EQ(read->tensors[0].argument, 1u);
+  EXPECT_EQ(read->tensors[0].argName, "x");
+  EXPECT_FALSE(read->tensors[0].address.has_value());
+  EXPECT_EQ(read->tensors[1].argument, kNoArg);
+  EXPECT_EQ(read->tensors[1].argName, "");
+  EXPECT_EQ(read->tensors[1].address, std::optional<uint64_t>(8192));
+  EXPECT_EQ(read->runtimeArgs[0].argument, 0u);
+  EXPECT_EQ(read->runtimeArgs[0].argName, "n_rows");
+  // Address 0 is an address, not "none".
+  b.tensors[1].address = 0;
+  read = readBundle(writeBundle(b));
+  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  EXPECT_EQ(read->tensors[1].address, std::optional<uint64_t>(0));
+
+  // A name needs a position; a tensor is at an argument or an address.
+  Bundle named = makeBundle();
+  named.tensors[0].argName = "x";
+  EXPECT_EQ(
+      readError(writeBundle(named))
+          .find(
+              "corrupt bundle: an argument name without an argument position"),
+      0u);
+  named = makeBundle();
+  named.runtimeArgs[0].argName = "n";
+  EXPECT_EQ(
+      readError(writeBundle(named))
+          .find(
+              "corrupt bundle: an argument name without an argument position"),
+      0u);
+  Bundle both = makeBundle();
+  both.tensors[0].argument = 0;
+  both.tensors[0].address = 64;
+  EXPECT_EQ(
+      readError(writeBundle(both))
+          .find("corrupt bundle: a tensor with both an argument position and a "
+                "literal address"),
+      0u);
+}
+
 TEST(BundleTest, DamageIsReportedPrecisely) {
   std::vector<uint8_t> good = writeBundle(makeBundle());
 
@@ -105,8 +159,13 @@ TEST(BundleTest, DamageIsReportedPrecisely) {
 
   bytes = good;
   bytes[8] = 7;
-  EXPECT_NE(readError(bytes).find("unsupported bundle version 7"),
-            std::string::npos);
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 7 (this ktflow "
+                              "reads version 4; it was written by a newer "
+                              "ktflow)");
+  // A bundle of the previous format is refused, not misread.
+  bytes[8] = 3;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 3 (this ktflow "
+                              "reads version 4; compile the kernel again)");
 
   bytes.assign(good.begin(), good.begin() + good.size() / 2);
   EXPECT_NE(readError(bytes).find("truncated bundle"), std::string::npos);

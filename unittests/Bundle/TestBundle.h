@@ -27,8 +27,15 @@ inline Bundle makeBundle() {
   b.machine = makeTestMachine();
   b.device = b.machine.name;
   b.deviceFingerprint = b.machine.fingerprint();
-  b.tensors = {{"x", ElemType::f16, {{0, 0}}, 0, TensorRole::Input}};
-  b.runtimeArgs = {{"n", 64, 2048}};
+  TensorArg x;
+  x.name = "x";
+  x.dims = {{0, 0}};
+  b.tensors = {x};
+  RuntimeArg rows;
+  rows.name = "n";
+  rows.granularity = 64;
+  rows.upperbound = 2048;
+  b.runtimeArgs = {rows};
   b.fifos = {{"in", 1, 2, 5, 4, 128}};
   ProgramBuilder dma(0);
   uint32_t src = dma.imm(0); // relocated: address of x

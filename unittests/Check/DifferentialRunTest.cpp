@@ -111,7 +111,7 @@ protected:
   std::unique_ptr<DifferentialRun> prepare(llvm::StringRef path) {
     module = loader->load(path);
     EXPECT_TRUE(module);
-    auto run = DifferentialRun::create(*module, path, {});
+    auto run = DifferentialRun::create(*module, {});
     EXPECT_TRUE(static_cast<bool>(run)) << llvm::toString(run.takeError());
     EXPECT_TRUE(succeeded(setTarget(*module, kSampleDevice, *loader)));
     auto built = compileToBundle(*module, CompileOptions());
@@ -150,6 +150,16 @@ TEST_F(DifferentialRunTest, LiteralAddressOutputIsCheckedUnderItsAddress) {
   EXPECT_EQ(roofline.memory.bytes, 2u * 64 * 64 * 2);
   EXPECT_EQ(roofline.compute.operations, 64.0 * 64);
   EXPECT_TRUE(roofline.gaps.empty());
+
+  // The bundle knows where the kernel has each tensor.
+  EXPECT_EQ(b.tensors[1 - out].argument, 0u);
+  EXPECT_EQ(b.tensors[1 - out].argName, "x");
+  EXPECT_EQ(b.tensors[out].address, std::optional<uint64_t>(8192));
+  EXPECT_EQ(run->getProgram().findTensor("x"), 1 - out);
+  EXPECT_EQ(run->getProgram().findTensor("@8192"), out);
+  EXPECT_FALSE(run->getProgram().findTensor("@8193").has_value());
+  EXPECT_EQ(run->getProgram().findTensorAt(8192), out);
+  EXPECT_EQ(run->getProgram().findTensorOfArgument(0), 1 - out);
 
   auto checks = run->checkOutputs();
   ASSERT_TRUE(static_cast<bool>(checks)) << llvm::toString(checks.takeError());
@@ -221,8 +231,8 @@ TEST_F(DifferentialRunTest, PlainScalarArgumentsAreBoundAtLaunch) {
             "scalar argument 'n_elements' needs --arg n_elements=VALUE");
   EXPECT_EQ(errorOf(rt::Launch(run->getProgram())
                         .setRuntimeArg("arg3", int64_t(1) << 31)),
-            "scalar argument 'arg3' = 2147483648 is outside the range of its "
-            "type [-2147483648, 2147483647]");
+            "scalar argument 'n_elements' = 2147483648 is outside the range of "
+            "its type [-2147483648, 2147483647]");
   EXPECT_EQ(errorOf(run->bindArguments({"n_elements=300"})), "");
   EXPECT_EQ(errorOf(run->bindInputs({"x_ptr=seq:0:100", "y_ptr=value:0.5"}, 0)),
             "");
@@ -258,11 +268,13 @@ TEST_F(DifferentialRunTest, LaunchBindsAndReadsTensorsByBundleName) {
             "--arg expects NAME=INTEGER, got 'arg0'");
   EXPECT_EQ(errorOf(bindRuntimeArgs(launch, {"M=64"})),
             "the kernel has no runtime argument 'M'");
+  // Errors name tensors and runtime arguments as the kernel does (a, b, M_arg),
+  // whichever spelling found them.
   EXPECT_EQ(errorOf(bindTensors(program, launch, {"arg1=zeros"}, 0)),
-            "tensor 'arg1' needs runtime argument 'arg0', which is not bound");
+            "tensor 'a' needs runtime argument 'M_arg', which is not bound");
   EXPECT_EQ(errorOf(bindRuntimeArgs(launch, {"arg0=64"})), "");
   EXPECT_EQ(errorOf(bindTensors(program, launch, {"arg1=zeros"}, 0)),
-            "input tensor 'arg2' needs --input arg2=FILE.npy|random|zeros");
+            "input tensor 'b' needs --input b=FILE.npy|random|zeros");
   EXPECT_EQ(errorOf(bindTensors(program, launch, {"arg9=zeros"}, 0)),
             "the kernel has no tensor 'arg9'");
   EXPECT_EQ(errorOf(bindTensors(program, launch, {"arg1="}, 0)),
@@ -289,9 +301,21 @@ TEST_F(DifferentialRunTest, LaunchBindsAndReadsTensorsByBundleName) {
   for (int64_t i = 0; i < written->numElements(); ++i)
     ASSERT_EQ(written->getDouble(i), static_cast<double>(i % 4)) << i;
 
+  // The kernel's names bind the same launch as the bundle's symbols.
+  rt::Launch named(program);
+  EXPECT_EQ(errorOf(bindRuntimeArgs(named, {"M_arg=64"})), "");
+  EXPECT_EQ(
+      errorOf(bindTensors(program, named, {"a=seq:1:5", "b=value:-1"}, 0)), "");
+  auto c = findTensor(program, "c", "output");
+  ASSERT_TRUE(static_cast<bool>(c));
+  EXPECT_EQ(*c, *output);
+  ASSERT_TRUE(static_cast<bool>(named.run()));
+  EXPECT_EQ(valuesOf(program, named, *c), valuesOf(program, launch, *output));
+
   std::string text;
   llvm::raw_string_ostream os(text);
-  EXPECT_EQ(errorOf(printTensor(os, program, launch, *output, "c")), "");
+  // Found by its symbol arg3, printed by the kernel's name.
+  EXPECT_EQ(errorOf(printTensor(os, program, launch, *output)), "");
   // Sixteen elements to a line, each as %e prints it.
   std::string expected = "c =";
   for (int i = 0; i < 64 * 64; ++i) {

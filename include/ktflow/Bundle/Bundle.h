@@ -21,13 +21,14 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace ktflow::bundle {
 
 constexpr char kMagic[8] = {'K', 'T', 'F', 'L', 'O', 'W', 'B', 'N'};
-constexpr uint32_t kVersion = 3;
+constexpr uint32_t kVersion = 4;
 constexpr size_t kHeaderSize = 32;
 constexpr uint32_t kNoArg = UINT32_MAX;
 
@@ -43,22 +44,50 @@ struct TensorDim {
 /// A kernel tensor argument: the runtime allocates it in `memory` and its
 /// base address patches every relocation naming it.
 struct TensorArg {
+  /// The symbol: unique among the bundle's tensors.
   std::string name;
   machine::ElemType elem = machine::ElemType::f16;
   std::vector<TensorDim> dims;
   uint32_t memory = 0;
   TensorRole role = TensorRole::Input;
+  /// Where the kernel has the tensor: the position of the argument holding
+  /// its start address (kNoArg for none) and that argument's name in the
+  /// source ("" when unknown), or the literal address it sits at.
+  uint32_t argument = kNoArg;
+  std::string argName;
+  std::optional<uint64_t> address;
 };
 
 /// A launch-time integer: a multiple of `granularity` in [lowerbound,
 /// upperbound]. A runtime_arg's lowerbound is 1 (a positive size); a plain
 /// scalar argument's is the least value of its type.
 struct RuntimeArg {
+  /// The symbol: unique among the bundle's runtime arguments.
   std::string name;
   int64_t granularity = 1;
   int64_t upperbound = 0;
   int64_t lowerbound = 1;
+  /// The kernel argument it is (kNoArg for none) and its name in the source.
+  uint32_t argument = kNoArg;
+  std::string argName;
 };
+
+/// The name the kernel gives a tensor, which the tools print and accept: its
+/// argument's name in the source (`x` for `%x`), `@ADDR` for a tensor at a
+/// literal address, else its symbol.
+inline std::string getKernelName(const TensorArg &tensor) {
+  if (!tensor.argName.empty())
+    return tensor.argName;
+  if (tensor.address)
+    return "@" + std::to_string(*tensor.address);
+  return tensor.name;
+}
+
+/// The name the kernel gives a runtime argument: its name in the source,
+/// else its symbol.
+inline std::string getKernelName(const RuntimeArg &arg) {
+  return arg.argName.empty() ? arg.name : arg.argName;
+}
 
 /// A statically placed scratchpad buffer (kept for inspection).
 struct Buffer {

@@ -59,12 +59,12 @@ struct ReferenceBindings {
 /// depends on that order, the interpreter runs again with the reduction's
 /// results displaced by their bound, and an element's bound adds up how far
 /// each of these runs moved it. `expected` are the reference's outputs.
-llvm::Expected<std::vector<std::vector<double>>>
-computeReorderBounds(mlir::ModuleOp module, llvm::StringRef source,
-                     const interp::InterpreterOptions &options,
-                     const ReferenceBindings &bindings,
-                     llvm::ArrayRef<std::string> names,
-                     llvm::ArrayRef<host::Tensor> expected);
+/// Bindings name arguments as `module`'s NameLocs do
+/// (ktflow/Support/ArgumentNames.h) or by position.
+llvm::Expected<std::vector<std::vector<double>>> computeReorderBounds(
+    mlir::ModuleOp module, const interp::InterpreterOptions &options,
+    const ReferenceBindings &bindings, llvm::ArrayRef<std::string> names,
+    llvm::ArrayRef<host::Tensor> expected);
 
 struct CheckResult {
   bool pass = false;

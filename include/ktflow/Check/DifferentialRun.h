@@ -36,11 +36,11 @@ class DifferentialRun {
 public:
   /// Clones `module` (the kernel as written, before it is compiled in place)
   /// for the interpreter and selects its kernel (`function`, or the
-  /// module's only one when empty). The arguments' SSA names are read from
-  /// `sourcePath`, the file the module was parsed from (`-` for stdin).
+  /// module's only one when empty). Arguments are known by position and by
+  /// the names their NameLocs carry (ModuleLoader gives them,
+  /// ktflow/Support/ArgumentNames.h).
   static llvm::Expected<std::unique_ptr<DifferentialRun>>
-  create(mlir::ModuleOp module, llvm::StringRef sourcePath,
-         const interp::InterpreterOptions &options,
+  create(mlir::ModuleOp module, const interp::InterpreterOptions &options,
          llvm::StringRef function = {});
   ~DifferentialRun();
 
@@ -86,7 +86,6 @@ private:
   DifferentialRun() = default;
 
   mlir::OwningOpRef<mlir::ModuleOp> reference;
-  std::string source;
   interp::InterpreterOptions options;
   std::unique_ptr<interp::Interpreter> interpreter;
   ReferenceBindings bindings;

@@ -36,11 +36,11 @@ llvm::Expected<uint32_t> findTensor(const rt::Program &program,
 llvm::Error writeTensor(const rt::Program &program, const rt::Launch &launch,
                         uint32_t tensor, llvm::StringRef path);
 
-/// Prints `NAME =` and every element of tensor `tensor` of a finished
-/// launch, sixteen to a line.
+/// Prints `NAME =`, NAME the kernel's name for tensor `tensor`
+/// (bundle::getKernelName), and every element of it after a finished launch,
+/// sixteen to a line.
 llvm::Error printTensor(llvm::raw_ostream &os, const rt::Program &program,
-                        const rt::Launch &launch, uint32_t tensor,
-                        llvm::StringRef name);
+                        const rt::Launch &launch, uint32_t tensor);
 
 /// Prints `kernel K on DEVICE` (and `note`), then the cycles and per-unit
 /// statistics of a finished launch.

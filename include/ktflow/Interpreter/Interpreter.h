@@ -114,7 +114,9 @@ public:
   llvm::Error selectFunction(llvm::StringRef name = "");
 
   /// Names arguments after their SSA names in `sourceText`, the text the
-  /// module was parsed from (argument locations point into it).
+  /// module was parsed from (argument locations point into it). Arguments
+  /// whose location carries their name (ktflow/Support/ArgumentNames.h, as
+  /// ModuleLoader gives them) are named by selectFunction already.
   void recoverArgumentNames(llvm::StringRef sourceText);
 
   llvm::ArrayRef<ArgumentInfo> getArguments() const;

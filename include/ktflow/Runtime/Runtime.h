@@ -32,8 +32,18 @@ public:
   /// Fails unless the bundle was built for `machine` (same name and
   /// fingerprint).
   llvm::Error checkDevice(const machine::Machine &machine) const;
+  /// The tensor (runtime argument) `name` names: the kernel's name for it
+  /// (its argument's SSA name; `@ADDR` for a tensor at a literal address),
+  /// else the bundle's symbol (`arg1`, `lit8192`), else the position of the
+  /// kernel argument (`1`).
   std::optional<uint32_t> findTensor(llvm::StringRef name) const;
   std::optional<uint32_t> findRuntimeArg(llvm::StringRef name) const;
+  /// The tensor whose start address kernel argument `position` holds.
+  std::optional<uint32_t> findTensorOfArgument(uint32_t position) const;
+  /// The tensor at literal address `address`.
+  std::optional<uint32_t> findTensorAt(uint64_t address) const;
+  /// The runtime argument that kernel argument `position` is.
+  std::optional<uint32_t> findRuntimeArgOfArgument(uint32_t position) const;
 
 private:
   bundle::Bundle bundle;
@@ -44,9 +54,11 @@ class Launch {
 public:
   explicit Launch(const Program &program);
 
-  /// Binds a runtime argument; a value that is not positive, not a multiple
-  /// of the granularity or above the upperbound is an error.
+  /// Binds a runtime argument, by name (Program::findRuntimeArg) or index; a
+  /// value that is not positive, not a multiple of the granularity or above
+  /// the upperbound is an error.
   llvm::Error setRuntimeArg(llvm::StringRef name, int64_t value);
+  llvm::Error setRuntimeArg(uint32_t index, int64_t value);
   /// The tensor's shape; fails while one of its runtime args is unbound.
   llvm::Expected<std::vector<int64_t>> getShape(uint32_t tensor) const;
   llvm::Expected<uint64_t> getByteSize(uint32_t tensor) const;
@@ -63,6 +75,11 @@ public:
   uint64_t getTensorAddress(uint32_t tensor) const { return addresses[tensor]; }
 
 private:
+  /// The kernel's name for `tensor`, as errors say it.
+  std::string tensorName(uint32_t tensor) const {
+    return bundle::getKernelName(program.getBundle().tensors[tensor]);
+  }
+
   const Program &program;
   std::vector<std::optional<int64_t>> argValues;
   std::vector<std::vector<uint8_t>> initial;

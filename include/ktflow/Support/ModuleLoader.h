@@ -31,8 +31,9 @@ class ModuleLoader {
 public:
   explicit ModuleLoader(mlir::MLIRContext &context);
 
-  /// Parses and verifies `path` ("-" for stdin). Returns null on any error,
-  /// after printing it.
+  /// Parses and verifies `path` ("-" for stdin) and names the arguments of
+  /// its functions as the source does (ArgumentNames.h). Returns null on any
+  /// error, after printing it.
   mlir::OwningOpRef<mlir::ModuleOp> load(llvm::StringRef path);
 
 private:

@@ -121,6 +121,11 @@ private:
     arg.elem = *elem;
     arg.memory = *memory;
     arg.role = static_cast<TensorRole>(op.getRole());
+    if (op.getArgument())
+      arg.argument = static_cast<uint32_t>(*op.getArgument());
+    arg.argName = op.getArgName().value_or("").str();
+    if (op.getAddress())
+      arg.address = *op.getAddress();
     symbols.tensors[arg.name] = bundle.tensors.size();
     bundle.tensors.push_back(arg);
     tensorOps.push_back(op);
@@ -145,9 +150,15 @@ private:
 
   LogicalResult declare(dfir::RuntimeArgOp op) {
     symbols.runtimeArgs[op.getSymName()] = bundle.runtimeArgs.size();
-    bundle.runtimeArgs.push_back(
-        {op.getSymName().str(), static_cast<int64_t>(op.getGranularity()),
-         static_cast<int64_t>(op.getUpperbound()), op.getMinimum()});
+    RuntimeArg arg;
+    arg.name = op.getSymName().str();
+    arg.granularity = static_cast<int64_t>(op.getGranularity());
+    arg.upperbound = static_cast<int64_t>(op.getUpperbound());
+    arg.lowerbound = op.getMinimum();
+    if (op.getArgument())
+      arg.argument = static_cast<uint32_t>(*op.getArgument());
+    arg.argName = op.getArgName().value_or("").str();
+    bundle.runtimeArgs.push_back(arg);
     return success();
   }
 

@@ -5,7 +5,9 @@
 // address of memory views becomes tensor `argN`, a launch scalar (a
 // runtime argument, or a plain integer argument no view starts at)
 // `dfir.runtime_arg argN`, and the views at a literal address a tensor
-// `litADDR` of its own (literal tensors must not overlap). A tensor's type
+// `litADDR` of its own (literal tensors must not overlap); each records
+// where the kernel has it (argument position and source name, or address),
+// which is how the tools find it. A tensor's type
 // is the one --ktdf-record-tensor-extents recorded, else the one its views
 // declare now; its role (input, output, inout) follows from the transfers
 // that read and write it.
@@ -17,6 +19,7 @@
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Analysis/TensorExtent.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Support/ArgumentNames.h"
 
 #include "mlir/IR/Matchers.h"
 
@@ -150,6 +153,15 @@ void KernelLowering::declareTensors(OpBuilder &b) {
   MLIRContext *ctx = func.getContext();
   Location loc = func.getLoc();
   Block &entry = func.front();
+  // Which kernel argument a symbol is, for the tools to name it as the
+  // kernel does.
+  auto position = [&](BlockArgument arg) {
+    return b.getI64IntegerAttr(arg.getArgNumber());
+  };
+  auto name = [&](BlockArgument arg) {
+    std::string text = ktflow::getArgumentName(arg);
+    return text.empty() ? StringAttr() : b.getStringAttr(text);
+  };
   // Runtime arguments first: tensor dims name them. A runtime_arg is
   // positive (the op's default lower bound); a plain scalar may be any value
   // of its type.
@@ -161,6 +173,8 @@ void KernelLowering::declareTensors(OpBuilder &b) {
                                          bounds.granularity, bounds.upper);
     if (!bounds.lowerPromised)
       op.setLowerboundAttr(b.getI64IntegerAttr(bounds.lower));
+    op.setArgumentAttr(position(arg));
+    op.setArgNameAttr(name(arg));
   }
   for (BlockArgument arg : entry.getArguments()) {
     auto it = tensorSymbols.find(arg);
@@ -183,7 +197,8 @@ void KernelLowering::declareTensors(OpBuilder &b) {
           ctx, runtimeSymbols[entry.getArgument(position)]));
     dfir::TensorOp::create(b, view.getLoc(), roleOf(read, written), it->second,
                            type, globalMemory,
-                           dims.empty() ? ArrayAttr() : b.getArrayAttr(dims));
+                           dims.empty() ? ArrayAttr() : b.getArrayAttr(dims),
+                           position(arg), name(arg), IntegerAttr());
   }
   for (auto &entry : literalSymbols) {
     const std::string &symbol = entry.second;
@@ -204,7 +219,8 @@ void KernelLowering::declareTensors(OpBuilder &b) {
     if (!view)
       continue;
     dfir::TensorOp::create(b, view.getLoc(), roleOf(read, written), symbol,
-                           tensorTypes[symbol].first, globalMemory,
-                           ArrayAttr());
+                           tensorTypes[symbol].first, globalMemory, ArrayAttr(),
+                           IntegerAttr(), StringAttr(),
+                           b.getI64IntegerAttr(entry.first));
   }
 }

@@ -43,7 +43,28 @@ LogicalResult KernelOp::verifyRegions() {
   return success();
 }
 
+/// Checks the origin fields `op` carries (`argument`, `named`, `at`).
+static LogicalResult verifyOrigin(Operation *op,
+                                  std::optional<int64_t> argument,
+                                  std::optional<StringRef> name,
+                                  std::optional<int64_t> address) {
+  if (argument && (*argument < 0 || *argument >= UINT32_MAX))
+    return op->emitOpError("argument position must be in [0, 2^32 - 1), got ")
+           << *argument;
+  if (name && !argument)
+    return op->emitOpError("names an argument but has no argument position");
+  if (address && argument)
+    return op->emitOpError("has both an argument position and a literal "
+                           "address");
+  if (address && *address < 0)
+    return op->emitOpError("literal address must be non-negative, got ")
+           << *address;
+  return success();
+}
+
 LogicalResult TensorOp::verify() {
+  if (failed(verifyOrigin(*this, getArgument(), getArgName(), getAddress())))
+    return failure();
   auto type = cast<RankedTensorType>(getType());
   int64_t dynamic = type.getNumDynamicDims();
   int64_t given = getDims() ? getDims()->size() : 0;
@@ -69,6 +90,8 @@ LogicalResult TensorOp::verify() {
 }
 
 LogicalResult RuntimeArgOp::verify() {
+  if (failed(verifyOrigin(*this, getArgument(), getArgName(), std::nullopt)))
+    return failure();
   int64_t granularity = sgn(getGranularity()), upperbound = sgn(getUpperbound());
   if (granularity <= 0)
     return emitOpError("granularity must be positive, got ") << granularity;

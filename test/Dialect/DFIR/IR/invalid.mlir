@@ -37,6 +37,48 @@ dfir.kernel @k device "d" {
 // -----
 
 dfir.kernel @k device "d" {
+  // expected-error @+1 {{has both an argument position and a literal address}}
+  dfir.tensor input @x : tensor<4xf16> in "DDR" argument 0 at 64
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  // expected-error @+1 {{names an argument but has no argument position}}
+  dfir.tensor input @x : tensor<4xf16> in "DDR" named "x"
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  // expected-error @+1 {{argument position must be in [0, 2^32 - 1), got -1}}
+  dfir.tensor input @x : tensor<4xf16> in "DDR" argument -1
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  // expected-error @+1 {{literal address must be non-negative, got -64}}
+  dfir.tensor input @x : tensor<4xf16> in "DDR" at -64
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  // expected-error @+1 {{argument position must be in [0, 2^32 - 1), got 4294967295}}
+  dfir.runtime_arg @n granularity 1 upperbound 8 argument 4294967295
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  // expected-error @+1 {{names an argument but has no argument position}}
+  dfir.runtime_arg @n granularity 1 upperbound 8 named "n"
+}
+
+// -----
+
+dfir.kernel @k device "d" {
   // expected-error @+1 {{size must be positive, got -4}}
   dfir.buffer @b in "L1" size -4
 }

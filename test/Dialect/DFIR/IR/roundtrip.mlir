@@ -16,6 +16,17 @@ dfir.kernel @all device "sample_device" {
   // A plain i32 scalar of the kernel: any value of its type.
   // CHECK: dfir.runtime_arg @k lowerbound -2147483648 granularity 1 upperbound 2147483647
   dfir.runtime_arg @k lowerbound -2147483648 granularity 1 upperbound 2147483647
+  // Where the kernel has a symbol: an argument (and its name), an address.
+  // CHECK: dfir.tensor input @arg1 : tensor<?xf16> in "DDR" dims [@arg0] argument 1 named "x"
+  dfir.tensor input @arg1 : tensor<?xf16> in "DDR" dims [@arg0] argument 1 named "x"
+  // CHECK: dfir.tensor output @arg2 : tensor<8xf16> in "DDR" argument 2{{$}}
+  dfir.tensor output @arg2 : tensor<8xf16> in "DDR" argument 2
+  // CHECK: dfir.tensor inout @lit0 : tensor<8xf16> in "DDR" at 0{{$}}
+  dfir.tensor inout @lit0 : tensor<8xf16> in "DDR" at 0
+  // CHECK: dfir.runtime_arg @arg0 granularity 1 upperbound 8 argument 0 named "M-1.a$"
+  dfir.runtime_arg @arg0 granularity 1 upperbound 8 argument 0 named "M-1.a$"
+  // CHECK: dfir.runtime_arg @arg4 lowerbound 0 granularity 1 upperbound 9 argument 4 named "k"
+  dfir.runtime_arg @arg4 lowerbound 0 granularity 1 upperbound 9 argument 4 named "k"
   // CHECK: dfir.buffer @a in "core[0]/L1" size 8192
   dfir.buffer @a in "core[0]/L1" size 8192
   // CHECK: dfir.buffer @b in "core[0]/L1" size 128 offset 65536

@@ -62,15 +62,26 @@ def DFIR_TensorOp : DFIR_Op<"tensor", [Symbol, HasParent<"KernelOp">]> {
     dimensions (`?`) take, in order, the values of the runtime arguments in
     `dims`.
 
+    Where the tensor comes from in the kernel, for the tools to name it as
+    the kernel does: `argument` is the position of the kernel argument that
+    holds its start address and `named` that argument's name in the source
+    (`%x` is "x"); `at` is the literal address of a tensor the kernel places
+    itself. A tensor has at most one of `argument` and `at`.
+
     ```mlir
-    dfir.tensor input @x : tensor<?x64xf16> in "DDR" dims [@n]
+    dfir.tensor input @arg1 : tensor<?x64xf16> in "DDR" dims [@arg0] argument 1 named "x"
+    dfir.tensor output @lit8192 : tensor<64x64xf16> in "DDR" at 8192
     ```
   }];
   let arguments = (ins DFIR_TensorRole:$role, SymbolNameAttr:$sym_name,
                        TypeAttrOf<AnyRankedTensor>:$type, StrAttr:$memory,
-                       OptionalAttr<FlatSymbolRefArrayAttr>:$dims);
+                       OptionalAttr<FlatSymbolRefArrayAttr>:$dims,
+                       OptionalAttr<I64Attr>:$argument,
+                       OptionalAttr<StrAttr>:$arg_name,
+                       OptionalAttr<I64Attr>:$address);
   let assemblyFormat = [{
-    $role $sym_name `:` $type `in` $memory (`dims` $dims^)? attr-dict
+    $role $sym_name `:` $type `in` $memory (`dims` $dims^)?
+    (`argument` $argument^)? (`named` $arg_name^)? (`at` $address^)? attr-dict
   }];
   let hasVerifier = 1;
 }
@@ -81,24 +92,29 @@ def DFIR_RuntimeArgOp : DFIR_Op<"runtime_arg", [Symbol, HasParent<"KernelOp">]> 
     A launch-time value (a shape, a count, an offset) that must be a
     multiple of `granularity` between `lowerbound` and `upperbound`. Without
     `lowerbound` it must be positive (a `!ktdp.runtime_arg`); a plain
-    integer argument of the kernel takes the range of its type.
+    integer argument of the kernel takes the range of its type. `argument`
+    and `named` say which kernel argument it is, as on `dfir.tensor`.
 
     ```mlir
     dfir.runtime_arg @n granularity 64 upperbound 4096
     dfir.runtime_arg @k lowerbound -2147483648 granularity 1 upperbound 2147483647
+    dfir.runtime_arg @arg0 granularity 32 upperbound 1024 argument 0 named "M"
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
                        OptionalAttr<I64Attr>:$lowerbound,
-                       I64Attr:$granularity, I64Attr:$upperbound);
+                       I64Attr:$granularity, I64Attr:$upperbound,
+                       OptionalAttr<I64Attr>:$argument,
+                       OptionalAttr<StrAttr>:$arg_name);
   let assemblyFormat = [{
     $sym_name (`lowerbound` $lowerbound^)? `granularity` $granularity
-    `upperbound` $upperbound attr-dict
+    `upperbound` $upperbound (`argument` $argument^)? (`named` $arg_name^)?
+    attr-dict
   }];
   let builders = [OpBuilder<(ins "::llvm::StringRef":$sym_name,
                                  "int64_t":$granularity, "int64_t":$upperbound), [{
     build($_builder, $_state, sym_name, ::mlir::IntegerAttr(), granularity,
-          upperbound);
+          upperbound, ::mlir::IntegerAttr(), ::mlir::StringAttr());
   }]>];
   let extraClassDeclaration = [{
     /// The smallest value the runtime accepts (1 without `lowerbound`).
