@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 using namespace ktflow::host;
 
@@ -214,6 +215,18 @@ uint64_t ktflow::host::floatToBits(double x, DType t) {
   if (!f)
     return 0;
   unsigned width = 1 + f->expBits + f->mantBits;
+  // A normal value of f16 or bf16 (the bulk of a .npy tensor): the
+  // double's own fields, its fraction truncated as the general path below
+  // does, without its libm calls.
+  if (t == DType::F16 || t == DType::BF16) {
+    uint64_t bits = llvm::bit_cast<uint64_t>(x);
+    int e = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+    if (e >= f->minExp && e <= f->maxExp) {
+      uint64_t sign = (bits >> 63) << (width - 1);
+      uint64_t mant = (bits & ((uint64_t(1) << 52) - 1)) >> (52 - f->mantBits);
+      return sign | (static_cast<uint64_t>(e + f->bias) << f->mantBits) | mant;
+    }
+  }
   uint64_t sign = std::signbit(x) ? uint64_t(1) << (width - 1) : 0;
   uint64_t expMask = (uint64_t(1) << f->expBits) - 1;
   uint64_t mantMask = (uint64_t(1) << f->mantBits) - 1;
@@ -239,14 +252,8 @@ uint64_t ktflow::host::floatToBits(double x, DType t) {
   return sign | (field << f->mantBits) | (mant & mantMask);
 }
 
-double ktflow::host::bitsToFloat(uint64_t bits, DType t) {
-  if (t == DType::F64)
-    return llvm::bit_cast<double>(bits);
-  if (t == DType::F32)
-    return llvm::bit_cast<float>(static_cast<uint32_t>(bits));
-  const FloatFormat *f = formatOf(t);
-  if (!f)
-    return 0.0;
+/// The value of the bits of a 16-bit float of format `f`.
+static double decodeBits(uint64_t bits, DType t, const FloatFormat *f) {
   unsigned width = 1 + f->expBits + f->mantBits;
   bool negative = (bits >> (width - 1)) & 1;
   uint64_t expMask = (uint64_t(1) << f->expBits) - 1;
@@ -270,6 +277,36 @@ double ktflow::host::bitsToFloat(uint64_t bits, DType t) {
                    static_cast<int>(field) - f->bias);
   }
   return negative ? -value : value;
+}
+
+/// decodeBits of every pattern of f16 or bf16, built on first use: parsing
+/// a large .npy tensor decodes every element.
+static const double *decodeTable(DType t) {
+  auto build = [](DType type) {
+    std::vector<double> table(1 << 16);
+    for (uint64_t bits = 0; bits < table.size(); ++bits)
+      table[bits] = decodeBits(bits, type, formatOf(type));
+    return table;
+  };
+  if (t == DType::F16) {
+    static const std::vector<double> half = build(DType::F16);
+    return half.data();
+  }
+  static const std::vector<double> bfloat = build(DType::BF16);
+  return bfloat.data();
+}
+
+double ktflow::host::bitsToFloat(uint64_t bits, DType t) {
+  if (t == DType::F64)
+    return llvm::bit_cast<double>(bits);
+  if (t == DType::F32)
+    return llvm::bit_cast<float>(static_cast<uint32_t>(bits));
+  if (t == DType::F16 || t == DType::BF16)
+    return decodeTable(t)[bits & 0xffff];
+  const FloatFormat *f = formatOf(t);
+  if (!f)
+    return 0.0;
+  return decodeBits(bits, t, f);
 }
 
 double ktflow::host::maxFinite(DType t) {
