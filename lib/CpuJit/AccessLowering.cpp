@@ -300,9 +300,8 @@ static void lowerStore(ktdp::StoreOp store, const TileLowering &tile,
           });
       range.assign(row.getResults().begin(), row.getResults().end());
     }
-    Value wrote =
-        arith::CmpIOp::create(rb, l, arith::CmpIPredicate::sle, range[0],
-                              range[1]);
+    Value wrote = arith::CmpIOp::create(rb, l, arith::CmpIPredicate::sle,
+                                        range[0], range[1]);
     scf::IfOp::create(rb, l, wrote, [&](OpBuilder &then, Location tl) {
       Value one = arith::ConstantIntOp::create(then, tl, 1, 64);
       memref::StoreOp::create(
@@ -360,9 +359,8 @@ ktflow::jit::lowerAccesses(func::FuncOp fn,
     return failure();
   OpBuilder declare(fn);
   Type index = declare.getIndexType();
-  func::FuncOp::create(
-      declare, fn.getLoc(), kStoredRangeFunctionName,
-      declare.getFunctionType({index, index, index}, {}))
+  func::FuncOp::create(declare, fn.getLoc(), kStoredRangeFunctionName,
+                       declare.getFunctionType({index, index, index}, {}))
       .setPrivate();
   SmallVector<Operation *> accesses;
   fn.walk([&](Operation *op) {
