@@ -1,9 +1,9 @@
 //===- Values.cpp - Element values of the machine -------------------------===//
 //
 // This file implements element conversions and the element-wise semantics of
-// Map micro-ops. Binary float operations are computed in double and rounded
-// through float to the element type; for f16, bf16 and f32 this equals a
-// single correct rounding of the exact result.
+// Map micro-ops. Float operations are computed in double and rounded once to
+// the element type (for f16 and bf16 through a round-to-odd float, so that
+// a transcendental result is not rounded twice).
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,12 +81,31 @@ static int64_t toInt64(double v) {
   return static_cast<int64_t>(v);
 }
 
+/// `v` rounded to float with round-to-odd: an inexact result is the float
+/// next to `v` toward zero with its last bit set. Rounding that to a type
+/// at least two bits narrower (f16, bf16) then gives the single correct
+/// rounding of `v`; rounding to nearest twice would not (a double just
+/// below an f16 midpoint becomes the midpoint as a float, which then rounds
+/// to even, away from `v`: exp's results hit this).
+static float toFloatRoundToOdd(double v) {
+  float f = static_cast<float>(v);
+  if (!std::isfinite(f) || static_cast<double>(f) == v)
+    return f;
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (std::fabs(static_cast<double>(f)) > std::fabs(v))
+    --bits; // one float toward zero (the sign is in the top bit)
+  bits |= 1;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
 double ktflow::machine::roundToType(ElemType type, double v) {
   switch (type) {
   case ElemType::f16:
-    return halfToFloat(floatToHalf(static_cast<float>(v)));
+    return halfToFloat(floatToHalf(toFloatRoundToOdd(v)));
   case ElemType::bf16:
-    return bfloatToFloat(floatToBFloat(static_cast<float>(v)));
+    return bfloatToFloat(floatToBFloat(toFloatRoundToOdd(v)));
   case ElemType::f32:
     return static_cast<float>(v);
   case ElemType::f64:

@@ -32,6 +32,27 @@ TEST(ValuesTest, HalfRoundsToNearestEven) {
   EXPECT_EQ(roundToType(ElemType::bf16, 1.00390625), 1.0);
 }
 
+// A double just off a 16-bit midpoint rounds to the nearer neighbour, not
+// to even: rounding it to float first would land on the midpoint exactly.
+// exp(0.00729751586914) in f16 was 1.0078125 on the simulator and
+// 1.0068359375 in the reference (seed 1262 of scripts/fuzz-kernels.py).
+TEST(ValuesTest, SixteenBitRoundingIsSingle) {
+  double midF16 = 1.0 + 7.5 / 1024; // between 1 + 7/1024 and 1 + 8/1024
+  EXPECT_EQ(roundToType(ElemType::f16, midF16 - 0x1p-40), 1.0 + 7.0 / 1024);
+  EXPECT_EQ(roundToType(ElemType::f16, midF16 + 0x1p-40), 1.0 + 8.0 / 1024);
+  EXPECT_EQ(roundToType(ElemType::f16, -(midF16 - 0x1p-40)),
+            -(1.0 + 7.0 / 1024));
+  EXPECT_EQ(roundToType(ElemType::f16, midF16), 1.0 + 8.0 / 1024); // even
+  EXPECT_EQ(roundToType(ElemType::f16, std::exp(0.00729751586914062)),
+            1.0 + 7.0 / 1024);
+  double midBf16 = 1.0 + 1.5 / 128; // between 1 + 1/128 and 1 + 2/128
+  EXPECT_EQ(roundToType(ElemType::bf16, midBf16 - 0x1p-40), 1.0 + 1.0 / 128);
+  EXPECT_EQ(roundToType(ElemType::bf16, midBf16 + 0x1p-40), 1.0 + 2.0 / 128);
+  EXPECT_EQ(roundToType(ElemType::f16, 1e-12), 0.0);
+  EXPECT_EQ(roundToType(ElemType::f16, 1e6), INFINITY);
+  EXPECT_EQ(roundToType(ElemType::f16, 65504.0 + 8), 65504.0);
+}
+
 /// Evaluates one comparison micro-op on a single pair of operands.
 double compare(ScalarOp op, ElemType srcType, double predicate, double a,
                double b) {
