@@ -65,13 +65,19 @@ def draw_spec(rng):
     if elementwise_only:  # columns masked: no op may mix columns
         spec["col_slack"] = rng.choice([1, 5])
     for _ in range(rng.choice([0, 1, 2, 3, 4, 5])):
-        spec["ops"].append(draw_op(rng, elementwise_only))
+        spec["ops"].append(draw_op(rng, elementwise_only,
+                                   style == "ours"))
     if not elementwise_only and mode != "cyclic" and rng.random() < 0.3:
-        spec["store_red"] = rng.choice(["sum", "max"])
+        spec["store_red"] = rng.choice(["sum", "max"] + (
+            ["sum32"] if style == "ours" else []))
+    spec["sibling"] = rng.choice(UNARY) if rng.random() < 0.2 else None
+    # A transposed layout: element (r, c) of X, X2 and Y at c * rows + r.
+    spec["colmajor"] = (style == "ours" and mode != "runtime"
+                        and rng.random() < 0.05)
     return spec
 
 
-def draw_op(rng, elementwise_only):
+def draw_op(rng, elementwise_only, ours):
     kinds = ["unary", "binary_x2", "binary_self", "const", "rowvec", "colvec"]
     if not elementwise_only:
         kinds += ["reduce_back", "reduce_back", "softmax"]
@@ -82,7 +88,8 @@ def draw_op(rng, elementwise_only):
     elif kind == "const":
         op["value"] = rng.choice(CONSTS)
     elif kind == "reduce_back":
-        op["red"] = rng.choice(["sum", "max"])
+        op["red"] = rng.choice(["sum", "max", "sum32"] if ours else
+                               ["sum", "max"])
     return op
 
 
@@ -98,6 +105,7 @@ def shrink_candidates(spec):
     for i in range(len(spec["ops"])):
         variant(ops=spec["ops"][:i] + spec["ops"][i + 1:])
     variant(store_red=None)
+    variant(sibling=None)
     if spec["mode"] != "runtime":
         variant(grid=1, rows=max(1, spec["rows"] // spec["grid"]),
                 row_slack=min(spec["row_slack"],
@@ -109,6 +117,7 @@ def shrink_candidates(spec):
                 row_slack=min(spec["row_slack"],
                               max(0, spec["rows"] // spec["trips"] - 1)))
     variant(pad=0)
+    variant(colmajor=False)
     variant(row_slack=0)
     variant(col_slack=0)
     variant(col0=0, cols=spec["cols"] - spec["col0"])
@@ -129,6 +138,7 @@ def run_args(spec):
 
 
 def outputs(spec):
-    names = ["y"] + (["s"] if spec["store_red"] else [])
+    names = ["y"] + (["y2"] if spec.get("sibling") else []) + (
+        ["s"] if spec["store_red"] else [])
     return [n + "_ptr" for n in names] if spec["style"] == "rw" else names
 

@@ -84,7 +84,7 @@ class Writer:
     def memref(self, view):
         s = self.s
         rows = "?" if s["mode"] == "runtime" else str(s["rows"])
-        if view in ("X", "X2", "Y"):
+        if view in ("X", "X2", "Y", "Y2"):
             return "memref<%sx%dxf16>" % (rows, s["cols"])
         if view in ("RV", "S"):
             return "memref<%sxf16>" % rows
@@ -129,6 +129,8 @@ class Writer:
             self.emit("%s = linalg.reduce { arith.%s } ins(%s : %s) outs(%s : "
                       "%s) dimensions = [1]" % (r, fn, a, self.T, init, self.V))
             return r
+        if red == "sum32":
+            return self.sum_f32(a)
         e = self.empty(self.V)
         self.emit("%s = linalg.fill ins(%s : f16) outs(%s : %s) -> %s" % (
             init, self.f16(init_val), e, self.V, self.V))
@@ -140,6 +142,26 @@ class Writer:
         self.emit("    linalg.yield %racc : f16")
         self.emit("  }")
         return r
+
+    def sum_f32(self, a):
+        """A row sum accumulated in f32 and rounded once (row_reduce.mlir)."""
+        V32 = self.V.replace("f16", "f32")
+        e, init, r, r16 = (self.fresh("e"), self.fresh("init"),
+                           self.fresh("red"), self.fresh("red"))
+        self.scalars["%cst_f32_0"] = "0.0"
+        self.emit("%s = tensor.empty() : %s" % (e, V32))
+        self.emit("%s = linalg.fill ins(%%cst_f32_0 : f32) outs(%s : %s) -> %s"
+                  % (init, e, V32, V32))
+        self.emit("%s = linalg.generic {indexing_maps = [#id2, #row], "
+                  "iterator_types = [\"parallel\", \"reduction\"]} ins(%s : "
+                  "%s) outs(%s : %s) {" % (r, a, self.T, init, V32))
+        self.emit("^bb0(%in: f16, %acc: f32):")
+        self.emit("  %w = arith.extf %in : f16 to f32")
+        self.emit("  %sacc = arith.addf %w, %acc : f32")
+        self.emit("  linalg.yield %sacc : f32")
+        self.emit("} -> " + V32)
+        self.emit("%s = arith.truncf %s : %s to %s" % (r16, r, V32, self.V))
+        return r16
 
     def row_back(self, rowval):
         """A per-row tensor spread back over the tile."""
@@ -196,7 +218,7 @@ class Writer:
                   "%s, access_tile_order = %s} : %s -> !ktdp.access_tile<%s>"
                   % (t, view, anchor, tset, order, self.memref(view), tile_ty))
         self.emit("ktdp.store %s, %s : %s, <%s>" % (
-            val, t, self.T if view == "Y" else self.V, tile_ty))
+            val, t, self.T if view.startswith("Y") else self.V, tile_ty))
 
 
 
@@ -263,6 +285,10 @@ def render(spec, name="fuzz_kernel"):
     if s["store_red"]:
         w.store("S", w.reduce(s["store_red"], cur), "%dxindex" % tr,
                 "[%row]", "#rtile", "#id1")
+    if s.get("sibling"):  # an independent compute group: Y2 = f(X2)
+        w.store("Y2", w.apply({"kind": "unary", "fn": s["sibling"]},
+                              w.load("X2")), "%dx%dxindex" % (tr, tc),
+                "[%%row, %d]" % s["col0"], "#tile", "#id2")
     body = w.lines + closing
 
     dyn = s["mode"] == "runtime"
@@ -277,20 +303,26 @@ def render(spec, name="fuzz_kernel"):
         "#ctile = " + set_box(1, [tc - 1]),
         "#id1 = affine_map<(d0) -> (d0)>",
         "#id2 = affine_map<(d0, d1) -> (d0, d1)>",
+        "#row = affine_map<(d0, d1) -> (d0)>",
     ]
     rows = "%M" if dyn else str(s["rows"])
-    stride = s["cols"] + s["pad"]
+    strides = "[%d, 1]" % (s["cols"] + s["pad"])
+    if s.get("colmajor"):  # element (r, c) at c * (rows + pad) + r
+        strides = "[1, %d]" % (s["rows"] + s["pad"])
     view_decl = {
-        "X": ("[%s, %d]" % (rows, s["cols"]), "[%d, 1]" % stride, "#mat"),
-        "X2": ("[%s, %d]" % (rows, s["cols"]), "[%d, 1]" % stride, "#mat"),
-        "Y": ("[%s, %d]" % (rows, s["cols"]), "[%d, 1]" % stride, "#mat"),
+        "X": ("[%s, %d]" % (rows, s["cols"]), strides, "#mat"),
+        "X2": ("[%s, %d]" % (rows, s["cols"]), strides, "#mat"),
+        "Y": ("[%s, %d]" % (rows, s["cols"]), strides, "#mat"),
+        "Y2": ("[%s, %d]" % (rows, s["cols"]), strides, "#mat"),
         "RV": ("[%s]" % rows, "[1]", "#vec"),
         "S": ("[%s]" % rows, "[1]", "#vec"),
         "CV": ("[%d]" % s["cols"], "[1]", "#cvec"),
     }
     what = {"X": "input", "X2": "input", "RV": "input, one per row",
-            "CV": "input, one per column", "Y": "output", "S": "output"}
-    order = [v for v in ("X", "X2", "RV", "CV", "Y", "S") if v in w.views]
+            "CV": "input, one per column", "Y": "output", "Y2": "output",
+            "S": "output"}
+    order = [v for v in ("X", "X2", "RV", "CV", "Y", "Y2", "S")
+             if v in w.views]
     rt = ("!ktdp.runtime_arg<index, granularity=%d, upperbound=1024>"
           % s["grid"])
     args = []
@@ -331,7 +363,8 @@ def render(spec, name="fuzz_kernel"):
     else:
         out.append("    %tid = ktdp.get_compute_tile_id : index")
     for nm, val in sorted(w.scalars.items()):
-        out.append("    %s = arith.constant %s : f16" % (nm, val))
+        out.append("    %s = arith.constant %s : %s" % (
+            nm, val, "f32" if "f32" in nm else "f16"))
     if dyn:
         out.append("    %M = ktdp.runtime_arg_extract value from %M_arg : " +
                    rt + " -> index")
