@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/CpuJit/CpuJit.h"
+#include "ktflow/Interpreter/ElementTypes.h"
 
 #include "CompiledKernel.h"
 
@@ -30,34 +31,6 @@ using namespace mlir;
 using namespace ktflow;
 using namespace ktflow::jit;
 using host::DType;
-
-static std::optional<DType> dtypeOf(Type type) {
-  if (type.isIndex())
-    return DType::Index;
-  if (type.isF16())
-    return DType::F16;
-  if (type.isBF16())
-    return DType::BF16;
-  if (type.isF32())
-    return DType::F32;
-  if (type.isF64())
-    return DType::F64;
-  if (auto integer = dyn_cast<IntegerType>(type)) {
-    switch (integer.getWidth()) {
-    case 1:
-      return DType::I1;
-    case 8:
-      return DType::I8;
-    case 16:
-      return DType::I16;
-    case 32:
-      return DType::I32;
-    case 64:
-      return DType::I64;
-    }
-  }
-  return std::nullopt;
-}
 
 /// Bytes per element in native memory (i1 is one byte).
 static size_t nativeBytes(DType dtype) {
@@ -224,8 +197,10 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   std::vector<std::vector<uint8_t>> bytes(numBuffers);
   std::vector<FlatMemRef> buffers(numBuffers);
   for (unsigned b = 0; b < numBuffers; ++b) {
-    std::optional<DType> dtype = dtypeOf(layout.bufferElementTypes[b]);
-    if (!dtype)
+    // Native code has no df16 arithmetic.
+    std::optional<DType> dtype =
+        interp::dtypeFromType(layout.bufferElementTypes[b]);
+    if (!dtype || *dtype == DType::DF16)
       return notLowerable("a tensor of unsupported element type");
     llvm::Expected<host::Tensor> initial =
         bound.getInitialTensor(layout.bufferArgs[b], *dtype);

@@ -3,7 +3,7 @@
 // This file names in ktflow::interp the host-tensor types the interpreter
 // computes on (ktflow/HostTensor: element types, their rounding, dense
 // tensors, input specs), which every interpreter file uses unqualified, and
-// declares the interpreter's map from MLIR scalar types to element types.
+// brings in the interpreter's map from MLIR scalar types to element types.
 // Functions over DType and Tensor need no declaration here: argument-
 // dependent lookup finds them in ktflow::host.
 //
@@ -15,10 +15,7 @@
 #include "ktflow/HostTensor/ElementType.h"
 #include "ktflow/HostTensor/InputSpec.h"
 #include "ktflow/HostTensor/Tensor.h"
-
-#include "mlir/IR/Types.h"
-
-#include <optional>
+#include "ktflow/Interpreter/ElementTypes.h"
 
 namespace ktflow::interp {
 
@@ -29,10 +26,6 @@ using host::Tensor;
 using host::formatShape;
 using host::productOf;
 using host::rowMajorStrides;
-
-/// The interpreter element type of an MLIR scalar type (std::nullopt for
-/// types the interpreter does not compute with).
-std::optional<DType> dtypeFromType(mlir::Type type);
 
 } // namespace ktflow::interp
 
