@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Schedules against the roofline (issue 14): every kernel on every device.
+
+For each shipped example kernel (examples/kernels) and each production-size
+kernel (bench/kernels, with the --arg values of the field guide's shapes),
+on each shipped device: `ktflow run --json` gives the simulated cycles and
+the roofline's compute, memory and binding bounds (docs/roofline.md); the
+ratio is cycles over the binding bound. The estimate column is the cost
+model's whole-kernel estimate when `ktflow run --json` reports one
+(`estimate.cycles`), with its error against the simulated cycles. Compile ms
+is the wall time of `ktflow compile ... -o /dev/null`. A kernel that does
+not compile shows the first error's short reason. With --check every run
+is also verified against the reference interpreter (slow at production
+sizes: the interpreter runs the whole kernel).
+
+  python3 bench/schedule.py [--ktflow build/bin/ktflow] [--check]
+      [--devices D,...] [--production-only] [KERNEL ...] > bench/results.md
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+DEVICES = ["spyre_like", "mesh_device", "sample_device"]
+
+# name: (file relative to the repository, [--arg values])
+PRODUCTION = {
+    "softmax_4096x1024": ("bench/kernels/softmax_4096x1024.mlir",
+                          ["n_rows=4096"]),
+    "layernorm_1151x8192": ("bench/kernels/layernorm_1151x8192.mlir",
+                            ["n_rows=1151", "N=8192", "eps=1e-5"]),
+    "rmsnorm_256x4096": ("bench/kernels/rmsnorm_256x4096.mlir",
+                         ["n_rows=256", "eps=1e-5"]),
+    "rope_163840x128": ("bench/kernels/rope_163840x128.mlir", []),
+    "vector_add_4096": ("bench/kernels/vector_add_4096.mlir", []),
+}
+SHIPPED = {
+    name: ("examples/kernels/%s.mlir" % name, args)
+    for name, args in [
+        ("add", []), ("add_loop", []), ("add_runtime_arg", ["M_arg=1024"]),
+        ("elementwise", []), ("broadcast_add", []), ("broadcast_scalar", []),
+        ("broadcast_row", []), ("row_reduce", []), ("col_reduce", []),
+        ("softmax", []), ("layernorm", []), ("rmsnorm", []),
+        ("gelu_spyreop", []), ("rope", []), ("dynamic_mask", ["N_arg=1000"]),
+        ("bias_loop", [])]
+}
+
+
+def first_error(text):
+    """The first `error:` message, shortened to a table cell."""
+    for line in text.splitlines():
+        m = re.search(r"error: (.*)", line)
+        if m:
+            reason = m.group(1).replace("|", "/")
+            return reason if len(reason) <= 90 else reason[:87] + "..."
+    return text.strip().splitlines()[-1][:90] if text.strip() else "no output"
+
+
+def measure(ktflow, path, args, device, check):
+    arch = os.path.join(ROOT, "examples", "devices", device + ".mlir")
+    kernel = os.path.join(ROOT, path)
+    argv = []
+    for arg in args:
+        argv += ["--arg", arg]
+    start = time.monotonic()
+    compiled = subprocess.run([ktflow, "compile", kernel, "--arch", arch,
+                               "-o", os.devnull],
+                              capture_output=True, text=True)
+    compile_ms = (time.monotonic() - start) * 1000
+    if compiled.returncode != 0:
+        return {"error": first_error(compiled.stderr + compiled.stdout)}
+    run = subprocess.run([ktflow, "run", kernel, "--arch", arch, "--json"] +
+                         argv + (["--check"] if check else []),
+                         capture_output=True, text=True)
+    try:
+        report = json.loads(run.stdout)
+    except ValueError:
+        return {"error": first_error(run.stderr + run.stdout)}
+    report["compile_ms"] = compile_ms
+    return report
+
+
+def row(name, device, report):
+    if "error" in report:
+        return "| %s | %s | | | | | | | | | not compiled: %s |" % (
+            name, device, report["error"])
+    roof = report["roofline"]
+    cycles = report["cycles"]
+    estimate = report.get("estimate", {}).get("cycles")
+    if estimate is None:
+        est, err = "", ""
+    else:
+        est = "%d" % estimate
+        err = "%+.1f%%" % (100.0 * (estimate - cycles) / cycles)
+    check = ""
+    if "check" in report:
+        check = "PASS" if report["check"]["pass"] else "FAIL"
+    return "| %s | %s | %d | %d (%s) | %d | %d (%s) | %.2fx | %s | %s | %d | %s |" % (
+        name, device, cycles, roof["compute"]["cycles"],
+        roof["compute"].get("bottleneck", ""), roof["memory"]["cycles"],
+        roof["cycles"], roof["binding"], report["ratio"], est, err,
+        round(report["compile_ms"]), check)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--ktflow",
+                        default=os.path.join(ROOT, "build", "bin", "ktflow"))
+    parser.add_argument("--check", action="store_true",
+                        help="verify every run against the interpreter")
+    parser.add_argument("--devices", default=",".join(DEVICES))
+    parser.add_argument("--production-only", action="store_true")
+    parser.add_argument("kernels", nargs="*")
+    options = parser.parse_args()
+    kernels = dict(PRODUCTION)
+    if not options.production_only:
+        kernels.update(SHIPPED)
+    names = options.kernels or list(kernels)
+    for name in names:
+        if name not in kernels:
+            sys.exit("unknown kernel '%s' (known: %s)" %
+                     (name, ", ".join(kernels)))
+    print("| kernel | device | cycles | compute (unit) | memory "
+          "| bound (binding) | ratio | estimate | est. error | compile ms "
+          "| check |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for name in names:
+        path, args = kernels[name]
+        for device in options.devices.split(","):
+            print(row(name, device,
+                      measure(options.ktflow, path, args, device,
+                              options.check)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
