@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemoryHazards.h"
+#include "ShapeIdioms.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
@@ -228,17 +229,37 @@ static std::optional<std::string> check(Operation *op) {
                ") must be inlined first (ktdf-select-kernel does)";
       })
       .Case<linalg::ContractionOpInterface, linalg::ConvolutionOpInterface>(
-          [](Operation *o) {
+          [](Operation *o) -> std::optional<std::string> {
+            // A row's dot product with itself is its sum of squares.
+            if (auto matmul = dyn_cast<linalg::MatmulOp>(o);
+                matmul && matchRowSumOfSquares(matmul))
+              return std::nullopt;
             return "matrix products and convolutions (" +
                    o->getName().getStringRef().str() +
-                   ") are not supported by the scheduler yet";
+                   ") are not supported by the scheduler yet (only a "
+                   "row's sum of squares, linalg.matmul(x, "
+                   "linalg.transpose(x)) with a 1x1 result)";
           })
       .Case([](tensor::SplatOp splat) { return checkSplat(splat); })
       .Case([](tensor::ExtractOp extract) { return checkExtract(extract); })
-      .Case([](linalg::TransposeOp) {
+      .Case([](linalg::TransposeOp transpose) -> std::optional<std::string> {
+        if (onlyFeedsRowSumsOfSquares(transpose))
+          return std::nullopt;
         return std::string("transposes (linalg.transpose) are not "
-                           "supported by the scheduler yet");
+                           "supported by the scheduler yet (only the "
+                           "x^T of a row's sum of squares, "
+                           "linalg.matmul(x, linalg.transpose(x)) with a "
+                           "1x1 result)");
       })
+      .Case<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+          [](Operation *o) -> std::optional<std::string> {
+            if (isUnitReshape(o))
+              return std::nullopt;
+            return o->getName().getStringRef().str() +
+                   " is supported by the scheduler only between static "
+                   "shapes and when it removes or adds dimensions of "
+                   "extent 1 (not when it merges or splits dimensions)";
+          })
       .Default([](Operation *o) -> std::optional<std::string> {
         if (o->getDialect() &&
             o->getDialect()->getNamespace() == "tensor" &&

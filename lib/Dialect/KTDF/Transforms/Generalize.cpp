@@ -6,9 +6,12 @@
 // splat constants fold into bodies. One pattern of its own turns the
 // broadcast idiom of real kernels, a one-element tensor (a row's reduction)
 // extracted to a scalar and splat back over a tensor, into a
-// linalg.generic that reads the one element everywhere.
+// linalg.generic that reads the one element everywhere. Unit reshapes and
+// a row's dot product with itself are rewritten first (ShapeIdioms.h).
 //
 //===----------------------------------------------------------------------===//
+
+#include "ShapeIdioms.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
@@ -63,22 +66,43 @@ struct SplatOfOneElementTensor : OpRewritePattern<tensor::SplatOp> {
   }
 };
 
+/// Fusion control: everything fuses but a rank-0 computation (a row's
+/// scale computed on tensor<f16>, e.g. rsqrt of its mean square) into an
+/// op with loops, which would compute it once per element instead of once
+/// per row.
+static bool computedOncePerRow(OpOperand *fused) {
+  auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
+  auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
+  if (!producer || !consumer || producer.getNumLoops() != 0 ||
+      consumer.getNumLoops() == 0)
+    return true;
+  // A copy (the body only yields) costs nothing per element.
+  return isa<linalg::YieldOp>(producer.getBody()->front());
+}
+
 struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    // Matmuls of a row with its transpose, before the transpose is
+    // generalised like any named op.
+    RewritePatternSet dotPatterns(ctx);
+    populateRowSumOfSquaresPatterns(dotPatterns);
+    FrozenRewritePatternSet dots(std::move(dotPatterns));
     RewritePatternSet patterns(ctx);
     patterns.add<SplatOfOneElementTensor>(ctx);
+    populateUnitReshapePatterns(patterns);
     linalg::populateElementwiseToLinalgConversionPatterns(patterns);
     linalg::populateLinalgNamedOpsGeneralizationPatterns(patterns);
-    linalg::populateElementwiseOpsFusionPatterns(
-        patterns, [](OpOperand *) { return true; });
+    linalg::populateElementwiseOpsFusionPatterns(patterns,
+                                                 computedOncePerRow);
     for (Dialect *dialect : ctx->getLoadedDialects())
       dialect->getCanonicalizationPatterns(patterns);
     for (RegisteredOperationName op : ctx->getRegisteredOperations())
       op.getCanonicalizationPatterns(patterns, ctx);
     FrozenRewritePatternSet frozen(std::move(patterns));
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal() && failed(applyPatternsGreedily(func, frozen))) {
+      if (!func.isExternal() && (failed(applyPatternsGreedily(func, dots)) ||
+                                 failed(applyPatternsGreedily(func, frozen)))) {
         func.emitError("generalisation did not converge");
         return signalPassFailure();
       }

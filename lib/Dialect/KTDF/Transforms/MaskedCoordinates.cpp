@@ -11,9 +11,13 @@
 // coordinate's value broadcast only over dimensions of extent 1), and it is
 // stored through a tile with the same coordinates along it (same anchor
 // and extent) in a view that holds no more of them than the load's.
-// Anything else is reported.
+// Reshapes that only remove or add dimensions of extent 1 move the masked
+// dimension (or make a one-element value of it a scalar). Anything else is
+// reported.
 //
 //===----------------------------------------------------------------------===//
+
+#include "ShapeIdioms.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 
@@ -217,9 +221,38 @@ findLeak(ktdp::LoadOp load, const MaskedDim &masked) {
         if (use.get() != extract.getTensor())
           return leak(name + " may combine its " + noun);
         auto type = cast<ShapedType>(extract.getTensor().getType());
+        if (dim == kScalar && type.getRank() == 0) {
+          worklist.push_back({extract.getResult(), kScalar});
+          continue;
+        }
         if (dim == kScalar || type.getShape()[dim] != 1)
           return leak(name + " picks one of several " + noun);
         worklist.push_back({extract.getResult(), kScalar});
+        continue;
+      }
+      if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(user)) {
+        if (!ktdf::isUnitReshape(user))
+          return leak(name + " may combine its " + noun);
+        Value result = user->getResult(0);
+        bool scalarResult = cast<ShapedType>(result.getType()).getRank() == 0;
+        if (dim == kScalar) {
+          // One value: still one as a rank-0 tensor, else spread over unit
+          // dimensions.
+          if (scalarResult)
+            worklist.push_back({result, kScalar});
+          else if (!broadcast(result))
+            return leak(name + " spreads one of its " + noun +
+                        " over others");
+          continue;
+        }
+        int64_t moved = ktdf::unitReshapeDimensionMap(user)[dim];
+        if (moved >= 0) {
+          worklist.push_back({result, static_cast<int>(moved)});
+        } else if (scalarResult) {
+          worklist.push_back({result, kScalar});
+        } else {
+          return leak(name + " merges its " + noun + " with others");
+        }
         continue;
       }
       if (isa<tensor::SplatOp>(user)) {

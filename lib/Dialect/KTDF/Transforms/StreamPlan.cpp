@@ -106,6 +106,13 @@ public:
         return op.emitError("cannot tell whether this op works on rows or "
                             "on columns of the tile");
     }
+    // Roles in program order (full-rank ops were classified first): the
+    // passes and the tiler walk them in this order, a row op before the
+    // stream ops that read it.
+    llvm::MapVector<linalg::GenericOp, OpRole> ordered;
+    for (linalg::GenericOp op : generics)
+      ordered.insert({op, plan.roles.lookup(op)});
+    plan.roles = std::move(ordered);
     return success();
   }
 
@@ -229,6 +236,15 @@ private:
       AffineMap map = op.getMatchingIndexingMap(&operand);
       if (map.getNumResults() == 0)
         continue;
+      // The element of a one-element tensor (a row's reduction, through
+      // folded unit reshapes) read by a rank-0 op: a row value.
+      auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+      if (n == 0 && type && type.hasStaticShape() &&
+          type.getNumElements() == 1 && op.isDpsInput(&operand)) {
+        if (failed(setKind(op, operand.get(), Kind::Row)))
+          return failure();
+        continue;
+      }
       if (!map.isIdentity())
         return op.emitError("indexing map ")
                << AffineMapAttr::get(map) << " is not supported in an element-wise op on "

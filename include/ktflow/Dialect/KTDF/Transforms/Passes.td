@@ -235,6 +235,11 @@ def KTDFGeneralize : Pass<"ktdf-generalize", "::mlir::ModuleOp"> {
     `linalg.generic` ops whose scalar bodies are what the units compute.
     `tensor.splat` of a `tensor.extract` of a one-element tensor becomes a
     generic broadcasting that tensor through a constant indexing map.
+    `tensor.collapse_shape` / `expand_shape` that only remove or add
+    dimensions of extent 1 become copies whose indexing maps carry the
+    reshape (fused away), and `linalg.matmul(x, linalg.transpose(x))` with
+    a 1x1 result, a row's sum of squares, becomes an f32-accumulated row
+    reduction of `x * x`.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }

@@ -1,0 +1,216 @@
+//===- ShapeIdioms.cpp - Reshapes and dot products the scheduler folds ----===//
+//
+// This file implements the recognisers and rewrites of ShapeIdioms.h: unit
+// reshapes become linalg.generic copies whose indexing maps carry the
+// reshape (element-wise fusion folds them into their neighbours), and a
+// row's dot product with itself becomes the f32-accumulated row reduction
+// of x * x the reference interpreter computes for that matmul
+// (docs/interpreter.md: products of 16-bit inputs exact in f32, the sum
+// rounded once to the output type, then added into the output).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ShapeIdioms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+/// The extents of `shape` other than 1.
+static SmallVector<int64_t> nonUnitExtents(ArrayRef<int64_t> shape) {
+  return llvm::filter_to_vector(shape, [](int64_t e) { return e != 1; });
+}
+
+bool mlir::ktdf::isUnitReshape(Operation *op) {
+  if (!isa_and_present<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op))
+    return false;
+  auto source = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  return source.hasStaticShape() && result.hasStaticShape() &&
+         nonUnitExtents(source.getShape()) == nonUnitExtents(result.getShape());
+}
+
+SmallVector<int64_t> mlir::ktdf::unitReshapeDimensionMap(Operation *op) {
+  auto source = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<int64_t> map(source.getRank(), -1);
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    for (auto [g, group] :
+         llvm::enumerate(collapse.getReassociationIndices())) {
+      for (int64_t d : group)
+        if (source.getDimSize(d) != 1 || group.size() == 1)
+          map[d] = g;
+    }
+    return map;
+  }
+  // An expansion turns source dimension d into its group of result
+  // dimensions: the one of extent other than 1, or the first of all-unit
+  // groups.
+  auto expand = cast<tensor::ExpandShapeOp>(op);
+  for (auto [d, group] : llvm::enumerate(expand.getReassociationIndices())) {
+    map[d] = group.front();
+    for (int64_t r : group)
+      if (result.getDimSize(r) != 1)
+        map[d] = r;
+  }
+  return map;
+}
+
+Value mlir::ktdf::matchRowSumOfSquares(linalg::MatmulOp matmul) {
+  if (matmul.getInputs().size() != 2 || matmul.getOutputs().size() != 1 ||
+      !matmul.hasPureTensorSemantics())
+    return nullptr;
+  // Default indexing maps only (no broadcast or transposed operands).
+  if (matmul.hasUserDefinedMaps())
+    return nullptr;
+  Value x = matmul.getInputs()[0];
+  auto transpose = matmul.getInputs()[1].getDefiningOp<linalg::TransposeOp>();
+  if (!transpose || transpose.getInput() != x ||
+      transpose.getPermutation() != ArrayRef<int64_t>{1, 0})
+    return nullptr;
+  auto xType = cast<RankedTensorType>(x.getType());
+  auto outType = cast<RankedTensorType>(matmul.getOutputs()[0].getType());
+  if (!xType.hasStaticShape() || xType.getRank() != 2 ||
+      xType.getDimSize(0) != 1 || outType.getShape() != ArrayRef<int64_t>{1, 1})
+    return nullptr;
+  // Floats up to 32 bits: the products and the sum are then f32 values.
+  auto in = dyn_cast<FloatType>(xType.getElementType());
+  auto out = dyn_cast<FloatType>(outType.getElementType());
+  if (!in || !out || in.getWidth() > 32 || out.getWidth() > 32)
+    return nullptr;
+  return x;
+}
+
+bool mlir::ktdf::onlyFeedsRowSumsOfSquares(linalg::TransposeOp transpose) {
+  if (transpose->use_empty())
+    return false;
+  for (OpOperand &use : transpose->getResult(0).getUses()) {
+    auto matmul = dyn_cast<linalg::MatmulOp>(use.getOwner());
+    if (!matmul || use.getOperandNumber() != 1 ||
+        !matchRowSumOfSquares(matmul))
+      return false;
+  }
+  return true;
+}
+
+/// Whether `v` is all +0.0: a splat constant or a linalg.fill of one.
+static bool isPositiveZero(Value v) {
+  if (auto fill = v.getDefiningOp<linalg::FillOp>())
+    v = fill.getInputs()[0];
+  APFloat value(0.0);
+  if (matchPattern(v, m_ConstantFloat(&value)))
+    return value.isPosZero();
+  DenseElementsAttr dense;
+  if (matchPattern(v, m_Constant(&dense)) && dense.isSplat() &&
+      isa<FloatType>(dense.getElementType()))
+    return dense.getSplatValue<APFloat>().isPosZero();
+  return false;
+}
+
+namespace {
+/// A unit reshape as a copy: the result's loops, reading the source at the
+/// result dimension holding each of its non-unit dimensions and at 0 in
+/// the others.
+template <typename ReshapeOp>
+struct UnitReshapeToGeneric : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern<ReshapeOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReshapeOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!isUnitReshape(op))
+      return failure();
+    MLIRContext *ctx = rewriter.getContext();
+    auto source = cast<RankedTensorType>(op.getSrc().getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<int64_t> nonUnitDims;
+    for (auto [d, extent] : llvm::enumerate(type.getShape()))
+      if (extent != 1)
+        nonUnitDims.push_back(d);
+    SmallVector<AffineExpr> reads;
+    unsigned next = 0;
+    for (int64_t extent : source.getShape())
+      reads.push_back(extent == 1
+                          ? getAffineConstantExpr(0, ctx)
+                          : getAffineDimExpr(nonUnitDims[next++], ctx));
+    AffineMap in = AffineMap::get(type.getRank(), 0, reads, ctx);
+    AffineMap out = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(),
+                                         type.getShape(),
+                                         type.getElementType());
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+        op, type, ValueRange{op.getSrc()}, ValueRange{init},
+        ArrayRef<AffineMap>{in, out}, iterators,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, args.front());
+        });
+    return success();
+  }
+};
+
+/// matmul(x, transpose(x)) into a 1x1 output O: the row reduction
+/// S = sum_k f32(x_k) * f32(x_k) from 0 in f32 (exact products of 16-bit
+/// inputs, as the interpreter's matmul), rounded once to O's type,
+/// expanded to 1x1 and added into O unless O is +0.
+struct RowSumOfSquares : OpRewritePattern<linalg::MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::MatmulOp matmul,
+                                PatternRewriter &rewriter) const override {
+    Value x = matchRowSumOfSquares(matmul);
+    if (!x)
+      return failure();
+    MLIRContext *ctx = rewriter.getContext();
+    Location loc = matmul.getLoc();
+    Value output = matmul.getOutputs()[0];
+    auto outType = cast<RankedTensorType>(output.getType());
+    Type f32 = Float32Type::get(ctx);
+    Value zero = arith::ConstantOp::create(rewriter, loc, f32,
+                                           rewriter.getF32FloatAttr(0.0));
+    Value empty = tensor::EmptyOp::create(rewriter, loc, {1}, f32);
+    Value init =
+        linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+    AffineMap whole = AffineMap::getMultiDimIdentityMap(2, ctx);
+    AffineMap row = AffineMap::get(2, 0, getAffineDimExpr(0, ctx), ctx);
+    Value sum =
+        linalg::GenericOp::create(
+            rewriter, loc, init.getType(), ValueRange{x}, ValueRange{init},
+            ArrayRef<AffineMap>{whole, row},
+            ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                          utils::IteratorType::reduction},
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value v = args[0];
+              if (v.getType() != f32)
+                v = arith::ExtFOp::create(b, l, f32, v);
+              Value square = arith::MulFOp::create(b, l, v, v);
+              Value acc = arith::AddFOp::create(b, l, square, args[1]);
+              linalg::YieldOp::create(b, l, acc);
+            })
+            .getResult(0);
+    Type element = outType.getElementType();
+    if (element != f32)
+      sum = arith::TruncFOp::create(
+          rewriter, loc, RankedTensorType::get({1}, element), sum);
+    Value product = tensor::ExpandShapeOp::create(
+        rewriter, loc, outType, sum, ArrayRef<ReassociationIndices>{{0, 1}});
+    if (!isPositiveZero(output))
+      product = arith::AddFOp::create(rewriter, loc, output, product);
+    rewriter.replaceOp(matmul, product);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::ktdf::populateUnitReshapePatterns(RewritePatternSet &patterns) {
+  patterns.add<UnitReshapeToGeneric<tensor::CollapseShapeOp>,
+               UnitReshapeToGeneric<tensor::ExpandShapeOp>>(
+      patterns.getContext());
+}
+
+void mlir::ktdf::populateRowSumOfSquaresPatterns(RewritePatternSet &patterns) {
+  patterns.add<RowSumOfSquares>(patterns.getContext());
+}

@@ -1,0 +1,54 @@
+//===- ShapeIdioms.h - Shape idioms the scheduler folds ---------*- C++ -*-===//
+//
+// This file declares the shape idioms of real kernels that the mapping
+// group accepts although it streams no reshapes and no matrix products:
+// tensor.collapse_shape / tensor.expand_shape that only remove or add
+// dimensions of extent 1 (a 1x1 sum collapsed to a rank-0 tensor, a weight
+// vector expanded to a 1xN row), which ktdf-generalize folds into indexing
+// maps, and a row's sum of squares written as the dot product x . x^T
+// (linalg.transpose + linalg.matmul with a 1x1 result), which it rewrites
+// as a row reduction of x * x. ktdf-check-supported accepts exactly what
+// these recognise; the masking check follows the reshapes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SHAPEIDIOMS_H
+#define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SHAPEIDIOMS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::ktdf {
+
+/// Whether `op` is a tensor.collapse_shape or tensor.expand_shape between
+/// static shapes that have the same extents other than 1, in the same
+/// order: it only removes or adds dimensions of extent 1.
+bool isUnitReshape(Operation *op);
+
+/// For each dimension of a unit reshape's source, the dimension of its
+/// result holding the same coordinates, or -1 for a source dimension of
+/// extent 1 that the result drops (collapsed into a group with another
+/// dimension, or to rank 0).
+SmallVector<int64_t> unitReshapeDimensionMap(Operation *op);
+
+/// The row `x` of `matmul(x, transpose(x))` when the product is a single
+/// element (x is 1xK, the result 1x1): the sum of the squares of x's
+/// elements added to the output. Null for every other matmul.
+Value matchRowSumOfSquares(linalg::MatmulOp matmul);
+
+/// Whether every use of `transpose` is the right-hand side of a matmul
+/// matchRowSumOfSquares recognises (the rewrite then leaves it unused).
+bool onlyFeedsRowSumsOfSquares(linalg::TransposeOp transpose);
+
+/// Unit reshapes to linalg.generic copies whose indexing maps drop or add
+/// the unit dimensions (element-wise fusion then folds them into their
+/// neighbours).
+void populateUnitReshapePatterns(RewritePatternSet &patterns);
+
+/// The row sum of squares to a reduction generic. Applied before named ops
+/// are generalised (the transpose must still be a linalg.transpose).
+void populateRowSumOfSquaresPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::ktdf
+
+#endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SHAPEIDIOMS_H

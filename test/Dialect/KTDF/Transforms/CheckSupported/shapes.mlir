@@ -1,0 +1,146 @@
+// RUN: ktflow-opt %s --ktdf-check-supported -split-input-file -verify-diagnostics
+
+// Shape idioms of real kernels (RMSNorm as Triton lowers it): reshapes
+// that only remove or add dimensions of extent 1, a row's sum of squares
+// written as linalg.matmul(x, linalg.transpose(x)) with a 1x1 result, math
+// on a rank-0 tensor and linalg.broadcast from rank 0 are accepted; other
+// reshapes, transposes and matrix products are refused at the op. The
+// masking check follows unit reshapes: the row of a masked one-row load
+// (rows past the view's 20 when n_rows > 20) reaches the store only
+// through values of that row.
+
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 19 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#w_set = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @rms_rows(%x_ptr: index, %w_ptr: index, %y_ptr: index, %n_rows: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f16
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [20, 128], strides: [128, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<20x128xf16>
+  %W = ktdp.construct_memory_view %w_ptr, sizes: [128], strides: [1] {coordinate_set = #w_set, memory_space = #ktdp.memory_space<global>} : memref<128xf16>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [20, 128], strides: [128, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<20x128xf16>
+  %e11 = tensor.empty() : tensor<1x1xf16>
+  %zeros11 = linalg.fill ins(%zero : f16) outs(%e11 : tensor<1x1xf16>) -> tensor<1x1xf16>
+  %n0 = arith.constant dense<128.0> : tensor<f16>
+  scf.for %r = %c0 to %n_rows step %c1 {
+    %tx = ktdp.construct_access_tile %X[%r, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<20x128xf16> -> !ktdp.access_tile<1x128xindex>
+    %x = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
+    %col = tensor.empty() : tensor<128x1xf16>
+    %xt = linalg.transpose ins(%x : tensor<1x128xf16>) outs(%col : tensor<128x1xf16>) permutation = [1, 0]
+    %ss = linalg.matmul ins(%x, %xt : tensor<1x128xf16>, tensor<128x1xf16>) outs(%zeros11 : tensor<1x1xf16>) -> tensor<1x1xf16>
+    %s0 = tensor.collapse_shape %ss [] : tensor<1x1xf16> into tensor<f16>
+    %ms = arith.divf %s0, %n0 : tensor<f16>
+    %rstd = math.rsqrt %ms : tensor<f16>
+    %row_t = tensor.empty() : tensor<1x128xf16>
+    %rstd_b = linalg.broadcast ins(%rstd : tensor<f16>) outs(%row_t : tensor<1x128xf16>) dimensions = [0, 1]
+    %tw = ktdp.construct_access_tile %W[%c0] {access_tile_set = #w_set, access_tile_order = #id1} : memref<128xf16> -> !ktdp.access_tile<128xindex>
+    %w1 = ktdp.load %tw : <128xindex> -> tensor<128xf16>
+    %w = tensor.expand_shape %w1 [[0, 1]] output_shape [1, 128] : tensor<128xf16> into tensor<1x128xf16>
+    %xn = arith.mulf %x, %rstd_b : tensor<1x128xf16>
+    %y = arith.mulf %xn, %w : tensor<1x128xf16>
+    %ty = ktdp.construct_access_tile %Y[%r, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<20x128xf16> -> !ktdp.access_tile<1x128xindex>
+    ktdp.store %y, %ty : tensor<1x128xf16>, <1x128xindex>
+  }
+  return
+}
+
+// -----
+
+// The row collapsed away (1x128 -> 128), then stored through a 1-d tile of
+// another view: nothing says which row the elements came from.
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 19 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#v_set = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @row_dropped(%x_ptr: index, %v_ptr: index, %n_rows: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [20, 128], strides: [128, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<20x128xf16>
+  %V = ktdp.construct_memory_view %v_ptr, sizes: [128], strides: [1] {coordinate_set = #v_set, memory_space = #ktdp.memory_space<global>} : memref<128xf16>
+  scf.for %r = %c0 to %n_rows step %c1 {
+    %tx = ktdp.construct_access_tile %X[%r, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<20x128xf16> -> !ktdp.access_tile<1x128xindex>
+    // expected-error @+1 {{rows of this load may lie outside its view's coordinate_set; the scheduler masks them by not loading them, so they must not reach a stored element, but 'tensor.collapse_shape' merges its rows with others}}
+    %x = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
+    // expected-note @+1 {{here}}
+    %v = tensor.collapse_shape %x [[0, 1]] : tensor<1x128xf16> into tensor<128xf16>
+    %tv = ktdp.construct_access_tile %V[%c0] {access_tile_set = #v_set, access_tile_order = #id1} : memref<128xf16> -> !ktdp.access_tile<128xindex>
+    ktdp.store %v, %tv : tensor<128xf16>, <128xindex>
+  }
+  return
+}
+
+// -----
+
+// A row's sum of squares collapsed to rank 0 and expanded to a 1x1 tile:
+// a value of the masked row, stored through the same row of a view that
+// holds no more rows. Accepted.
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 19 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#s_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 19 >= 0, d1 == 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#one = affine_set<(d0, d1) : (d0 == 0, d1 == 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @row_sum_kept(%x_ptr: index, %s_ptr: index, %n_rows: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [20, 128], strides: [128, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<20x128xf16>
+  %S = ktdp.construct_memory_view %s_ptr, sizes: [20, 1], strides: [1, 1] {coordinate_set = #s_set, memory_space = #ktdp.memory_space<global>} : memref<20x1xf16>
+  %e11 = tensor.empty() : tensor<1x1xf16>
+  scf.for %r = %c0 to %n_rows step %c1 {
+    %tx = ktdp.construct_access_tile %X[%r, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<20x128xf16> -> !ktdp.access_tile<1x128xindex>
+    %x = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
+    %col = tensor.empty() : tensor<128x1xf16>
+    %xt = linalg.transpose ins(%x : tensor<1x128xf16>) outs(%col : tensor<128x1xf16>) permutation = [1, 0]
+    %ss = linalg.matmul ins(%x, %xt : tensor<1x128xf16>, tensor<128x1xf16>) outs(%e11 : tensor<1x1xf16>) -> tensor<1x1xf16>
+    %s0 = tensor.collapse_shape %ss [] : tensor<1x1xf16> into tensor<f16>
+    %r0 = math.sqrt %s0 : tensor<f16>
+    %s11 = tensor.expand_shape %r0 [] output_shape [1, 1] : tensor<f16> into tensor<1x1xf16>
+    %ts = ktdp.construct_access_tile %S[%r, %c0] {access_tile_set = #one, access_tile_order = #id2} : memref<20x1xf16> -> !ktdp.access_tile<1x1xindex>
+    ktdp.store %s11, %ts : tensor<1x1xf16>, <1x1xindex>
+  }
+  return
+}
+
+// -----
+
+func.func @general_matmul(%a: tensor<1x64xf16>, %b: tensor<64x1xf16>, %acc: tensor<1x1xf16>) attributes {grid = [1]} {
+  // expected-error @+1 {{matrix products and convolutions (linalg.matmul) are not supported by the scheduler yet (only a row's sum of squares, linalg.matmul(x, linalg.transpose(x)) with a 1x1 result)}}
+  %r = linalg.matmul ins(%a, %b : tensor<1x64xf16>, tensor<64x1xf16>) outs(%acc : tensor<1x1xf16>) -> tensor<1x1xf16>
+  return
+}
+
+// -----
+
+// x . x^T of a 2-row x is a 2x2 matrix, not a sum of squares.
+func.func @gram(%x: tensor<2x64xf16>, %acc: tensor<2x2xf16>) attributes {grid = [1]} {
+  %col = tensor.empty() : tensor<64x2xf16>
+  // expected-error @+1 {{transposes (linalg.transpose) are not supported by the scheduler yet}}
+  %xt = linalg.transpose ins(%x : tensor<2x64xf16>) outs(%col : tensor<64x2xf16>) permutation = [1, 0]
+  // expected-error @+1 {{matrix products and convolutions (linalg.matmul) are not supported by the scheduler yet}}
+  %r = linalg.matmul ins(%x, %xt : tensor<2x64xf16>, tensor<64x2xf16>) outs(%acc : tensor<2x2xf16>) -> tensor<2x2xf16>
+  return
+}
+
+// -----
+
+// The transpose also feeds something else than the sum of squares.
+func.func @transpose_used(%x: tensor<1x64xf16>, %acc: tensor<1x1xf16>) attributes {grid = [1]} {
+  %col = tensor.empty() : tensor<64x1xf16>
+  // expected-error @+1 {{transposes (linalg.transpose) are not supported by the scheduler yet (only the x^T of a row's sum of squares}}
+  %xt = linalg.transpose ins(%x : tensor<1x64xf16>) outs(%col : tensor<64x1xf16>) permutation = [1, 0]
+  %r = linalg.matmul ins(%x, %xt : tensor<1x64xf16>, tensor<64x1xf16>) outs(%acc : tensor<1x1xf16>) -> tensor<1x1xf16>
+  %d = arith.addf %xt, %xt : tensor<64x1xf16>
+  return
+}
+
+// -----
+
+func.func @merging_reshapes(%x: tensor<4x32xf16>, %y: tensor<128xf16>) attributes {grid = [1]} {
+  // expected-error @+1 {{tensor.collapse_shape is supported by the scheduler only between static shapes and when it removes or adds dimensions of extent 1 (not when it merges or splits dimensions)}}
+  %c = tensor.collapse_shape %x [[0, 1]] : tensor<4x32xf16> into tensor<128xf16>
+  // expected-error @+1 {{tensor.expand_shape is supported by the scheduler only}}
+  %e = tensor.expand_shape %y [[0, 1]] output_shape [2, 64] : tensor<128xf16> into tensor<2x64xf16>
+  return
+}
