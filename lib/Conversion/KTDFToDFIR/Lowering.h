@@ -186,6 +186,29 @@ private:
   FailureOr<SmallVector<Value>> emitBlock(Block &block, IRMapping map,
                                           ValueRange executions,
                                           const LaneInstance &li);
+  /// Emits one operation of a block (a pipeline or a loop) for `li`.
+  LogicalResult emitOp(Operation &op, IRMapping &map,
+                       SmallVector<Value> &executions, const LaneInstance &li);
+  /// Hands back, at the end of `block`, the buffers its pipelines export.
+  void emitBlockEnd(Block &block, const LaneInstance &li);
+  /// One lane instance while a unit that serves several walks their grid
+  /// points together (LaneInterleaving.cpp).
+  struct LaneWalk {
+    const LaneInstance *li;
+    /// The lane's grid point coordinates and what is computed from them.
+    IRMapping map;
+    /// Whether the lane has a point in this round (null: always).
+    Value active;
+    SmallVector<Value> executions;
+  };
+  /// Emits `block` for all `lanes` op by op; a loop several of them run
+  /// becomes one loop whose iteration t runs iteration t of each lane.
+  LogicalResult emitLanesTogether(Block &block,
+                                  MutableArrayRef<LaneWalk> lanes);
+  /// `body(in)` when `active` holds (always when null), else `in`.
+  SmallVector<Value>
+  emitGuarded(Value active, ValueRange in,
+              function_ref<SmallVector<Value>(ValueRange)> body);
   LogicalResult emitPipeline(PipelineOp pipeline, IRMapping &map,
                              Value execution, const LaneInstance &li);
   /// Runs `body` only when `condition` holds (a loop of 0 or 1 trips).

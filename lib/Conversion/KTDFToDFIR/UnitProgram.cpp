@@ -1,8 +1,9 @@
 //===- UnitProgram.cpp - One unit instance's DataflowIR program -----------===//
 //
 // This file builds the program of one unit instance. The unit walks the
-// grid points of every lane instance it serves (interleaved point by point
-// when it serves several lanes), and for each point replays the part of
+// grid points of every lane instance it serves (together, loop iteration
+// by loop iteration, when it serves several lanes: LaneInterleaving.cpp),
+// and for each point replays the part of
 // the kernel's control flow that contains its stages: loops are cloned,
 // index arithmetic is cloned on demand where a transfer needs it, and each
 // of its stages becomes synchronisation plus transfers (TransferLowering.cpp)
@@ -196,46 +197,73 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
   auto points = scf::ForOp::create(
       b, loc, c0, constant(maxCount), c1, zeros,
       [&](OpBuilder &, Location, Value j, ValueRange counters) {
-    SmallVector<Value> next;
-    for (auto [k, entry] : llvm::enumerate(work)) {
-      const LaneInstance *li = entry.first;
-      ValueRange mine = counters.slice(k * numPipelines, numPipelines);
-      auto body = [&](ValueRange executions) -> SmallVector<Value> {
-        // The grid point, first dimension slowest.
-        Value t = arith::AddIOp::create(b, loc, constant(li->start), j);
-        IRMapping map;
-        int64_t stride = kernel.parallel.getNumPoints();
-        for (auto [d, extent] : llvm::enumerate(extents)) {
-          stride /= extent;
-          Value q = arith::DivUIOp::create(b, loc, t, constant(stride));
-          map.map(kernel.parallel.getBody().getArgument(d),
-                  arith::RemUIOp::create(b, loc, q, constant(extent)));
+        // The coordinates of the lane's point in round j, first dimension
+        // slowest.
+        auto pointOf = [&](const LaneInstance *li) {
+          Value t = arith::AddIOp::create(b, loc, constant(li->start), j);
+          IRMapping map;
+          int64_t stride = kernel.parallel.getNumPoints();
+          for (auto [d, extent] : llvm::enumerate(extents)) {
+            stride /= extent;
+            Value q = arith::DivUIOp::create(b, loc, t, constant(stride));
+            map.map(kernel.parallel.getBody().getArgument(d),
+                    arith::RemUIOp::create(b, loc, q, constant(extent)));
+          }
+          return map;
+        };
+        if (work.size() > 1) {
+          // A unit several lanes share walks their points together.
+          SmallVector<LaneWalk> lanes;
+          for (auto [k, entry] : llvm::enumerate(work)) {
+            const LaneInstance *li = entry.first;
+            Value active;
+            if (li->count != maxCount)
+              active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             j, constant(li->count));
+            ValueRange mine = counters.slice(k * numPipelines, numPipelines);
+            lanes.push_back({li, pointOf(li), active,
+                             SmallVector<Value>(mine.begin(), mine.end())});
+          }
+          if (failed(
+                  emitLanesTogether(kernel.parallel.getBody().front(), lanes)))
+            result = failure();
+          SmallVector<Value> next;
+          for (LaneWalk &lane : lanes)
+            next.append(lane.executions);
+          scf::YieldOp::create(b, loc, next);
+          return;
         }
-        auto after = emitBlock(kernel.parallel.getBody().front(), map,
-                               executions, *li);
-        if (failed(after)) {
-          result = failure();
-          return SmallVector<Value>(executions);
+        SmallVector<Value> next;
+        for (auto [k, entry] : llvm::enumerate(work)) {
+          const LaneInstance *li = entry.first;
+          ValueRange mine = counters.slice(k * numPipelines, numPipelines);
+          auto body = [&](ValueRange executions) -> SmallVector<Value> {
+            IRMapping map = pointOf(li);
+            auto after = emitBlock(kernel.parallel.getBody().front(), map,
+                                   executions, *li);
+            if (failed(after)) {
+              result = failure();
+              return SmallVector<Value>(executions);
+            }
+            return *after;
+          };
+          if (li->count == maxCount) {
+            next.append(body(mine));
+            continue;
+          }
+          // Lanes with fewer points skip the last rounds: a loop of 0 or 1.
+          Value active = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, j, constant(li->count));
+          Value n = arith::SelectOp::create(b, loc, active, c1, c0);
+          auto guard = scf::ForOp::create(
+              b, loc, c0, n, c1, mine,
+              [&](OpBuilder &, Location, Value, ValueRange args) {
+                scf::YieldOp::create(b, loc, body(args));
+              });
+          next.append(guard.getResults().begin(), guard.getResults().end());
         }
-        return *after;
-      };
-      if (li->count == maxCount) {
-        next.append(body(mine));
-        continue;
-      }
-      // Lanes with fewer points skip the last rounds: a loop of 0 or 1.
-      Value active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                           j, constant(li->count));
-      Value n = arith::SelectOp::create(b, loc, active, c1, c0);
-      auto guard = scf::ForOp::create(
-          b, loc, c0, n, c1, mine,
-          [&](OpBuilder &, Location, Value, ValueRange args) {
-        scf::YieldOp::create(b, loc, body(args));
+        scf::YieldOp::create(b, loc, next);
       });
-      next.append(guard.getResults().begin(), guard.getResults().end());
-    }
-    scf::YieldOp::create(b, loc, next);
-  });
   if (failed(result))
     return failure();
 
@@ -261,55 +289,64 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
 }
 
 FailureOr<SmallVector<Value>>
-ProgramBuilder::emitBlock(Block &block, IRMapping map,
-                          ValueRange executionsIn, const LaneInstance &li) {
-  OpBuilder &b = *builder;
+ProgramBuilder::emitBlock(Block &block, IRMapping map, ValueRange executionsIn,
+                          const LaneInstance &li) {
   SmallVector<Value> executions(executionsIn);
-  for (Operation &op : block) {
-    if (!runsIn(&op, li))
-      continue;
-    if (auto pipeline = dyn_cast<PipelineOp>(op)) {
-      if (pipeline.getPerInstance())
-        continue;
-      Value &count = executions[kernel.infoOf(pipeline).index];
-      if (failed(emitPipeline(pipeline, map, count, li)))
-        return failure();
-      count = arith::AddIOp::create(b, pipeline.getLoc(), count, constant(1));
-      continue;
-    }
-    auto loop = dyn_cast<scf::ForOp>(op);
-    if (!loop)
-      return op.emitError("unit '") << unit << "' cannot run '"
-                                    << op.getName() << "' around its stages";
-    auto lb = materialize(loop.getLowerBound(), map),
-         ub = materialize(loop.getUpperBound(), map),
-         step = materialize(loop.getStep(), map);
-    if (failed(lb) || failed(ub) || failed(step))
+  for (Operation &op : block)
+    if (runsIn(&op, li) && failed(emitOp(op, map, executions, li)))
       return failure();
-    Location loc = loop.getLoc();
-    LogicalResult result = success();
-    auto cloned = scf::ForOp::create(
-        b, loc, *lb, *ub, *step, executions,
-        [&](OpBuilder &, Location, Value iv, ValueRange args) {
-      IRMapping inner = map;
-      inner.map(loop.getInductionVar(), iv);
-      auto after = emitBlock(*loop.getBody(), inner, args, li);
-      if (failed(after))
-        result = failure();
-      scf::YieldOp::create(b, loc,
-                           succeeded(after) ? ValueRange(*after) : args);
-    });
-    if (failed(result))
+  emitBlockEnd(block, li);
+  return executions;
+}
+
+LogicalResult ProgramBuilder::emitOp(Operation &op, IRMapping &map,
+                                     SmallVector<Value> &executions,
+                                     const LaneInstance &li) {
+  OpBuilder &b = *builder;
+  if (auto pipeline = dyn_cast<PipelineOp>(op)) {
+    if (pipeline.getPerInstance())
+      return success();
+    Value &count = executions[kernel.infoOf(pipeline).index];
+    if (failed(emitPipeline(pipeline, map, count, li)))
       return failure();
-    executions.assign(cloned.getResults().begin(), cloned.getResults().end());
+    count = arith::AddIOp::create(b, pipeline.getLoc(), count, constant(1));
+    return success();
   }
+  auto loop = dyn_cast<scf::ForOp>(op);
+  if (!loop)
+    return op.emitError("unit '")
+           << unit << "' cannot run '" << op.getName() << "' around its stages";
+  auto lb = materialize(loop.getLowerBound(), map),
+       ub = materialize(loop.getUpperBound(), map),
+       step = materialize(loop.getStep(), map);
+  if (failed(lb) || failed(ub) || failed(step))
+    return failure();
+  Location loc = loop.getLoc();
+  LogicalResult result = success();
+  auto cloned = scf::ForOp::create(
+      b, loc, *lb, *ub, *step, executions,
+      [&](OpBuilder &, Location, Value iv, ValueRange args) {
+        IRMapping inner = map;
+        inner.map(loop.getInductionVar(), iv);
+        auto after = emitBlock(*loop.getBody(), inner, args, li);
+        if (failed(after))
+          result = failure();
+        scf::YieldOp::create(b, loc,
+                             succeeded(after) ? ValueRange(*after) : args);
+      });
+  if (failed(result))
+    return failure();
+  executions.assign(cloned.getResults().begin(), cloned.getResults().end());
+  return success();
+}
+
+void ProgramBuilder::emitBlockEnd(Block &block, const LaneInstance &li) {
   // Buffers exported in this block are no longer read: hand them back.
   for (auto pipeline : block.getOps<PipelineOp>())
     for (const Channel &ch : kernel.infoOf(pipeline).channels)
       if (ch.exported && ch.copies > 0 && kernel.unitOf(ch.from, li) == unit)
-        dfir::SyncSendOp::create(b, pipeline.getLoc(),
+        dfir::SyncSendOp::create(*builder, pipeline.getLoc(),
                                  KernelLowering::perLane(ch.base, li));
-  return executions;
 }
 
 LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,

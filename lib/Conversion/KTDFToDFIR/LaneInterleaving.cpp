@@ -1,0 +1,130 @@
+//===- LaneInterleaving.cpp - A shared unit's walk over several lanes -----===//
+//
+// This file emits the program of a unit that several lane instances share
+// (a core's DMA engines, which serve all its sub-cores or corelets). Run
+// lane by lane, such a unit would go through one lane's whole loop before
+// the next lane's: it can run ahead of a lane's compute unit by only the
+// copies of its buffers, so the other lanes starve while it waits for a
+// free copy, and the lanes end up taking turns (sample_device's softmax
+// kept its compute units 51 % busy). Instead the unit walks the lanes
+// together, operation by operation of the parallel body: a loop several of
+// them run becomes one loop over the most trips any of them has, whose
+// iteration t runs iteration t of every lane that has one. Each lane still
+// sees its own stages in its own order, so the synchronisation with the
+// lanes' other units is unchanged; only the order in which the shared unit
+// serves the lanes changes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::lowering;
+
+SmallVector<Value> ProgramBuilder::emitGuarded(
+    Value active, ValueRange in,
+    function_ref<SmallVector<Value>(ValueRange)> body) {
+  if (!active)
+    return body(in);
+  OpBuilder &b = *builder;
+  Location loc = b.getUnknownLoc();
+  Value c0 = constant(0), c1 = constant(1);
+  Value n = arith::SelectOp::create(b, loc, active, c1, c0);
+  auto guard = scf::ForOp::create(
+      b, loc, c0, n, c1, in, [&](OpBuilder &, Location, Value, ValueRange args) {
+    scf::YieldOp::create(b, loc, body(args));
+  });
+  return SmallVector<Value>(guard.getResults());
+}
+
+LogicalResult
+ProgramBuilder::emitLanesTogether(Block &block,
+                                  MutableArrayRef<LaneWalk> lanes) {
+  OpBuilder &b = *builder;
+  LogicalResult result = success();
+  for (Operation &op : block) {
+    SmallVector<LaneWalk *> runs;
+    for (LaneWalk &lane : lanes)
+      if (runsIn(&op, *lane.li))
+        runs.push_back(&lane);
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop || runs.size() < 2) {
+      for (LaneWalk *lane : runs)
+        lane->executions =
+            emitGuarded(lane->active, lane->executions, [&](ValueRange in) {
+          // Values computed under a guard do not dominate what follows it.
+          IRMapping map = lane->map;
+          SmallVector<Value> executions(in);
+          if (failed(emitOp(op, map, executions, *lane->li)))
+            result = failure();
+          return executions;
+        });
+      if (failed(result))
+        return failure();
+      continue;
+    }
+    // Each lane's trips: ceil(max(ub - lb, 0) / step), none when inactive.
+    Location loc = loop.getLoc();
+    Value c0 = constant(0), c1 = constant(1), most = c0;
+    SmallVector<Value> lbs, steps, trips, init;
+    for (LaneWalk *lane : runs) {
+      auto lb = materialize(loop.getLowerBound(), lane->map),
+           ub = materialize(loop.getUpperBound(), lane->map),
+           step = materialize(loop.getStep(), lane->map);
+      if (failed(lb) || failed(ub) || failed(step))
+        return failure();
+      Value span = arith::MaxSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, *ub, *lb), c0);
+      Value n = arith::DivUIOp::create(
+          b, loc,
+          arith::AddIOp::create(b, loc, span,
+                                arith::SubIOp::create(b, loc, *step, c1)),
+          *step);
+      if (lane->active)
+        n = arith::SelectOp::create(b, loc, lane->active, n, c0);
+      most = arith::MaxUIOp::create(b, loc, most, n);
+      lbs.push_back(*lb);
+      steps.push_back(*step);
+      trips.push_back(n);
+      init.append(lane->executions);
+    }
+    size_t numPipelines = kernel.pipelines.size();
+    auto together = scf::ForOp::create(
+        b, loc, c0, most, c1, init,
+        [&](OpBuilder &, Location, Value t, ValueRange args) {
+      SmallVector<Value> next;
+      for (size_t k = 0; k < runs.size(); ++k) {
+        LaneWalk *lane = runs[k];
+        ValueRange mine = args.slice(k * numPipelines, numPipelines);
+        Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t,
+                                          trips[k]);
+        next.append(emitGuarded(has, mine, [&](ValueRange in) {
+          IRMapping inner = lane->map;
+          Value iv = arith::AddIOp::create(
+              b, loc, lbs[k], arith::MulIOp::create(b, loc, t, steps[k]));
+          inner.map(loop.getInductionVar(), iv);
+          auto after = emitBlock(*loop.getBody(), inner, in, *lane->li);
+          if (failed(after)) {
+            result = failure();
+            return SmallVector<Value>(in);
+          }
+          return *after;
+        }));
+      }
+      scf::YieldOp::create(b, loc, next);
+    });
+    if (failed(result))
+      return failure();
+    for (auto [k, lane] : llvm::enumerate(runs)) {
+      auto out = together.getResults().slice(k * numPipelines, numPipelines);
+      lane->executions.assign(out.begin(), out.end());
+    }
+  }
+  for (LaneWalk &lane : lanes)
+    emitGuarded(lane.active, {}, [&](ValueRange) {
+      emitBlockEnd(block, *lane.li);
+      return SmallVector<Value>();
+    });
+  return success();
+}
