@@ -93,8 +93,7 @@ struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
     populateUnitReshapePatterns(patterns);
     linalg::populateElementwiseToLinalgConversionPatterns(patterns);
     linalg::populateLinalgNamedOpsGeneralizationPatterns(patterns);
-    linalg::populateElementwiseOpsFusionPatterns(patterns,
-                                                 computedOncePerRow);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, computedOncePerRow);
     for (Dialect *dialect : ctx->getLoadedDialects())
       dialect->getCanonicalizationPatterns(patterns);
     for (RegisteredOperationName op : ctx->getRegisteredOperations())

@@ -241,8 +241,7 @@ findLeak(ktdp::LoadOp load, const MaskedDim &masked) {
           if (scalarResult)
             worklist.push_back({result, kScalar});
           else if (!broadcast(result))
-            return leak(name + " spreads one of its " + noun +
-                        " over others");
+            return leak(name + " spreads one of its " + noun + " over others");
           continue;
         }
         int64_t moved = ktdf::unitReshapeDimensionMap(user)[dim];

@@ -89,8 +89,7 @@ bool mlir::ktdf::onlyFeedsRowSumsOfSquares(linalg::TransposeOp transpose) {
     return false;
   for (OpOperand &use : transpose->getResult(0).getUses()) {
     auto matmul = dyn_cast<linalg::MatmulOp>(use.getOwner());
-    if (!matmul || use.getOperandNumber() != 1 ||
-        !matchRowSumOfSquares(matmul))
+    if (!matmul || use.getOperandNumber() != 1 || !matchRowSumOfSquares(matmul))
       return false;
   }
   return true;
@@ -132,13 +131,11 @@ struct UnitReshapeToGeneric : OpRewritePattern<ReshapeOp> {
     SmallVector<AffineExpr> reads;
     unsigned next = 0;
     for (int64_t extent : source.getShape())
-      reads.push_back(extent == 1
-                          ? getAffineConstantExpr(0, ctx)
-                          : getAffineDimExpr(nonUnitDims[next++], ctx));
+      reads.push_back(extent == 1 ? getAffineConstantExpr(0, ctx)
+                                  : getAffineDimExpr(nonUnitDims[next++], ctx));
     AffineMap in = AffineMap::get(type.getRank(), 0, reads, ctx);
     AffineMap out = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
-    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(),
-                                         type.getShape(),
+    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
                                          type.getElementType());
     SmallVector<utils::IteratorType> iterators(type.getRank(),
                                                utils::IteratorType::parallel);
@@ -193,8 +190,8 @@ struct RowSumOfSquares : OpRewritePattern<linalg::MatmulOp> {
             .getResult(0);
     Type element = outType.getElementType();
     if (element != f32)
-      sum = arith::TruncFOp::create(
-          rewriter, loc, RankedTensorType::get({1}, element), sum);
+      sum = arith::TruncFOp::create(rewriter, loc,
+                                    RankedTensorType::get({1}, element), sum);
     Value product = tensor::ExpandShapeOp::create(
         rewriter, loc, outType, sum, ArrayRef<ReassociationIndices>{{0, 1}});
     if (!isPositiveZero(output))
