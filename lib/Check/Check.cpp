@@ -106,7 +106,7 @@ Expected<host::Tensor> ktflow::check::makeTensor(StringRef text,
   case Kind::Data:
     break;
   }
-  const host::Tensor *file = spec->data.get();
+  const host::Tensor *file = &spec->data->tensor();
   if (ArrayRef<int64_t>(file->shape) != shape)
     return createStringError("%s holds shape %s, the tensor is %s",
                              text.str().c_str(),

@@ -2,7 +2,7 @@
 //
 // This file runs a compiled kernel with the interpreter's bindings: each
 // tensor argument becomes a dense native buffer holding the contents the
-// interpreter would start it with (Interpreter::getInitialTensor), scalars
+// interpreter would start it with (Interpreter::getInitialNative), scalars
 // their bound values, and the grid's tiles run on a thread pool, a chunk
 // of consecutive tiles per task. Tiles run concurrently only when no tile
 // can load what another stores (Interpreter::whyTilesShareMemory); the
@@ -31,38 +31,6 @@ using namespace mlir;
 using namespace ktflow;
 using namespace ktflow::jit;
 using host::DType;
-
-/// Bytes per element in native memory (i1 is one byte).
-static size_t nativeBytes(DType dtype) {
-  return dtype == DType::I1 ? 1 : host::byteSize(dtype);
-}
-
-/// The native bytes of `tensor`'s elements.
-static std::vector<uint8_t> encode(const host::Tensor &tensor) {
-  int64_t n = tensor.numElements();
-  size_t width = nativeBytes(tensor.dtype);
-  std::vector<uint8_t> bytes(std::max<int64_t>(n, 1) * width);
-  for (int64_t i = 0; i < n; ++i) {
-    uint64_t bits = host::isFloat(tensor.dtype)
-                        ? host::floatToBits(tensor.floats[i], tensor.dtype)
-                        : host::zeroExtend(tensor.ints[i], tensor.dtype);
-    std::memcpy(bytes.data() + i * width, &bits, width);
-  }
-  return bytes;
-}
-
-static void decode(const std::vector<uint8_t> &bytes, host::Tensor &tensor) {
-  int64_t n = tensor.numElements();
-  size_t width = nativeBytes(tensor.dtype);
-  for (int64_t i = 0; i < n; ++i) {
-    uint64_t bits = 0;
-    std::memcpy(&bits, bytes.data() + i * width, width);
-    if (host::isFloat(tensor.dtype))
-      tensor.floats[i] = host::bitsToFloat(bits, tensor.dtype);
-    else
-      tensor.ints[i] = host::wrapInt(static_cast<int64_t>(bits), tensor.dtype);
-  }
-}
 
 namespace {
 /// A memref<?xT> descriptor of a flat buffer, as the packed convention
@@ -193,8 +161,7 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
 
   // Buffers with the initial contents, in position order.
   unsigned numBuffers = layout.bufferArgs.size();
-  std::vector<host::Tensor> tensors(numBuffers);
-  std::vector<std::vector<uint8_t>> bytes(numBuffers);
+  std::vector<host::NativeTensor> tensors(numBuffers);
   std::vector<FlatMemRef> buffers(numBuffers);
   for (unsigned b = 0; b < numBuffers; ++b) {
     // Native code has no df16 arithmetic.
@@ -202,13 +169,12 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
         interp::dtypeFromType(layout.bufferElementTypes[b]);
     if (!dtype || *dtype == DType::DF16)
       return notLowerable("a tensor of unsupported element type");
-    llvm::Expected<host::Tensor> initial =
-        bound.getInitialTensor(layout.bufferArgs[b], *dtype);
+    llvm::Expected<host::NativeTensor> initial =
+        bound.getInitialNative(layout.bufferArgs[b], *dtype);
     if (!initial)
       return notLowerable(llvm::toString(initial.takeError()));
     tensors[b] = std::move(*initial);
-    bytes[b] = encode(tensors[b]);
-    buffers[b] = FlatMemRef(bytes[b].data(), tensors[b].numElements());
+    buffers[b] = FlatMemRef(tensors[b].data(), tensors[b].numElements());
   }
   // Scalars; a tensor argument's value is its start address.
   std::vector<ScalarSlot> scalars(args.size());
@@ -306,15 +272,10 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
       return s[kStatusWritten + b] != 0;
     });
     unsigned position = layout.bufferArgs[b];
-    if (written) {
-      decode(bytes[b], tensors[b]);
-      interp::OutputTensor out;
-      out.argIndex = static_cast<int>(position);
-      out.name = args[position].name.empty() ? std::to_string(position)
-                                             : args[position].name;
-      out.tensor = tensors[b];
-      result.outputs.push_back(std::move(out));
-    }
+    if (written)
+      result.outputs.emplace_back(position, args[position].name.empty()
+                                                ? std::to_string(position)
+                                                : args[position].name);
     result.tensors[position] = std::move(tensors[b]);
   }
   result.ran = true;

@@ -17,10 +17,41 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+InputData::InputData(Tensor tensor)
+    : elementType(tensor.dtype), dims(tensor.shape),
+      asTensor(std::move(tensor)) {}
+
+InputData::InputData(NativeTensor native)
+    : elementType(native.getDType()), dims(native.getShape()),
+      asNative(std::move(native)) {}
+
+const Tensor &InputData::tensor() const {
+  std::call_once(tensorMade, [&] {
+    if (!asTensor)
+      asTensor = asNative->toTensor();
+  });
+  return *asTensor;
+}
+
+const NativeTensor &InputData::native() const {
+  std::call_once(nativeMade, [&] {
+    if (!asNative)
+      asNative = NativeTensor::fromTensor(*asTensor);
+  });
+  return *asNative;
+}
+
 InputSpec InputSpec::fromTensor(Tensor t) {
   InputSpec spec;
   spec.kind = Kind::Data;
-  spec.data = std::make_shared<const Tensor>(std::move(t));
+  spec.data = std::make_shared<const InputData>(std::move(t));
+  return spec;
+}
+
+InputSpec InputSpec::fromNative(NativeTensor t) {
+  InputSpec spec;
+  spec.kind = Kind::Data;
+  spec.data = std::make_shared<const InputData>(std::move(t));
   return spec;
 }
 
@@ -46,10 +77,10 @@ llvm::Expected<InputSpec> InputSpec::parse(StringRef text) {
       return makeError("invalid '" + text + "' (expected " + kind +
                        ":LO:HI with LO < HI, both 64-bit integers)");
   } else if (text.ends_with(".npy")) {
-    llvm::Expected<Tensor> tensor = readNpyFile(text);
+    llvm::Expected<NativeTensor> tensor = readNpyFileNative(text);
     if (!tensor)
       return tensor.takeError();
-    return fromTensor(std::move(*tensor));
+    return fromNative(std::move(*tensor));
   } else {
     return makeError("invalid input '" + text +
                      "' (expected FILE.npy, random, randn, zeros, value:V, "

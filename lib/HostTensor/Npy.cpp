@@ -217,7 +217,7 @@ static void writeLE(std::string &out, uint64_t v, unsigned bytes) {
     out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 
-llvm::Expected<Tensor> ktflow::host::parseNpy(StringRef bytes) {
+llvm::Expected<NpyLayout> ktflow::host::parseNpyLayout(StringRef bytes) {
   static const char magic[] = "\x93NUMPY";
   if (bytes.size() < 10 || !bytes.starts_with(StringRef(magic, 6)))
     return npyError("missing \\x93NUMPY magic");
@@ -245,8 +245,6 @@ llvm::Expected<Tensor> ktflow::host::parseNpy(StringRef bytes) {
     return npyError("unsupported dtype '" + header->descr +
                     "' (supported: little-endian b1, i1, i2, i4, i8, f2, "
                     "f4, f8)");
-  Tensor tensor = Tensor::zeros(*dtype, {});
-  tensor.shape = header->shape;
   uint64_t count = 1;
   for (int64_t d : header->shape) {
     if (d != 0 && count > (uint64_t(1) << 40) / static_cast<uint64_t>(d))
@@ -258,18 +256,30 @@ llvm::Expected<Tensor> ktflow::host::parseNpy(StringRef bytes) {
   if (payload.size() != count * elemBytes)
     return npyError("payload has " + llvm::Twine(payload.size()) +
                     " bytes, expected " + llvm::Twine(count * elemBytes));
-  const char *p = payload.data();
-  if (isFloat(*dtype)) {
+  return NpyLayout{*dtype, header->shape, payload};
+}
+
+llvm::Expected<Tensor> ktflow::host::parseNpy(StringRef bytes) {
+  llvm::Expected<NpyLayout> layout = parseNpyLayout(bytes);
+  if (!layout)
+    return layout.takeError();
+  DType dtype = layout->dtype;
+  Tensor tensor = Tensor::zeros(dtype, {});
+  tensor.shape = layout->shape;
+  uint64_t count = tensor.numElements();
+  unsigned elemBytes = byteSize(dtype);
+  const char *p = layout->payload.data();
+  if (isFloat(dtype)) {
     tensor.floats.resize(count);
     for (uint64_t i = 0; i < count; ++i)
       tensor.floats[i] =
-          bitsToFloat(readLE(p + i * elemBytes, elemBytes), *dtype);
+          bitsToFloat(readLE(p + i * elemBytes, elemBytes), dtype);
   } else {
     tensor.ints.resize(count);
     for (uint64_t i = 0; i < count; ++i) {
       int64_t raw = static_cast<int64_t>(readLE(p + i * elemBytes, elemBytes));
       // Numpy bools are any non-zero byte.
-      tensor.ints[i] = *dtype == DType::I1 ? (raw != 0) : wrapInt(raw, *dtype);
+      tensor.ints[i] = dtype == DType::I1 ? (raw != 0) : wrapInt(raw, dtype);
     }
   }
   return tensor;
@@ -291,16 +301,16 @@ llvm::Expected<Tensor> ktflow::host::readNpyFile(StringRef path) {
   return tensor;
 }
 
-std::string ktflow::host::serializeNpy(const Tensor &tensor, unsigned version) {
-  DType stored = npyStorageType(tensor.dtype);
+std::string ktflow::host::npyHeader(DType dtype, llvm::ArrayRef<int64_t> shape,
+                                    unsigned version) {
   // numpy spells shapes as Python tuples: "()", "(96,)", "(96, 64)".
   std::string shapeText = "(";
-  for (auto [i, d] : llvm::enumerate(tensor.shape))
+  for (auto [i, d] : llvm::enumerate(shape))
     shapeText += (i ? ", " : "") + std::to_string(d);
-  if (tensor.shape.size() == 1)
+  if (shape.size() == 1)
     shapeText += ",";
   shapeText += ")";
-  std::string dict = "{'descr': '" + npyDescr(tensor.dtype).str() +
+  std::string dict = "{'descr': '" + npyDescr(dtype).str() +
                      "', 'fortran_order': False, 'shape': " + shapeText + ", }";
   // Pad so that magic + length + header is a multiple of 64, ending in \n.
   auto build = [&](unsigned major) {
@@ -315,11 +325,14 @@ std::string ktflow::host::serializeNpy(const Tensor &tensor, unsigned version) {
     out += header;
     return out;
   };
-  std::string out;
   if (version == 2 || (version == 0 && dict.size() + 64 > 65535))
-    out = build(2);
-  else
-    out = build(1);
+    return build(2);
+  return build(1);
+}
+
+std::string ktflow::host::serializeNpy(const Tensor &tensor, unsigned version) {
+  DType stored = npyStorageType(tensor.dtype);
+  std::string out = npyHeader(tensor.dtype, tensor.shape, version);
   unsigned elemBytes = byteSize(stored);
   int64_t n = tensor.numElements();
   out.reserve(out.size() + n * elemBytes);

@@ -109,12 +109,11 @@ TensorStats ktflow::host::computeStats(const Tensor &tensor) {
   return stats;
 }
 
-void ktflow::host::printTensorSummary(llvm::raw_ostream &os,
-                                      llvm::StringRef name,
-                                      const Tensor &tensor) {
-  TensorStats stats = computeStats(tensor);
-  os << name << ": shape=" << formatShape(tensor.shape)
-     << " dtype=" << dtypeName(tensor.dtype)
+void ktflow::host::printStatsLine(llvm::raw_ostream &os, llvm::StringRef name,
+                                  llvm::ArrayRef<int64_t> shape, DType dtype,
+                                  const TensorStats &stats) {
+  os << name << ": shape=" << formatShape(shape)
+     << " dtype=" << dtypeName(dtype)
      << " min=" << llvm::format("%.6g", stats.min)
      << " max=" << llvm::format("%.6g", stats.max)
      << " mean=" << llvm::format("%.6g", stats.mean)
@@ -122,4 +121,10 @@ void ktflow::host::printTensorSummary(llvm::raw_ostream &os,
   if (stats.nanCount)
     os << " nan=" << stats.nanCount;
   os << "\n";
+}
+
+void ktflow::host::printTensorSummary(llvm::raw_ostream &os,
+                                      llvm::StringRef name,
+                                      const Tensor &tensor) {
+  printStatsLine(os, name, tensor.shape, tensor.dtype, computeStats(tensor));
 }

@@ -194,22 +194,22 @@ Interpreter::getScalarValue(unsigned position) const {
   return value;
 }
 
-llvm::Expected<Tensor> Interpreter::getInitialTensor(unsigned position,
-                                                     DType dtype) const {
+llvm::Expected<ktflow::host::NativeTensor>
+Interpreter::getInitialNative(unsigned position, DType dtype) const {
   if (position >= impl->args.size() ||
       impl->args[position].kind != ArgumentKind::Tensor)
     return makeError("argument " + std::to_string(position) +
                      " is not a tensor argument");
   InputSpec spec = impl->inputs[position].value_or(InputSpec());
   if (spec.kind == InputSpec::Kind::Data) {
-    if (spec.data->dtype != dtype)
+    if (spec.data->dtype() != dtype)
       return makeError("the .npy data of '" + impl->argName(position) +
-                       "' holds " + dtypeName(spec.data->dtype) +
+                       "' holds " + dtypeName(spec.data->dtype()) +
                        ", its views " + dtypeName(dtype));
-    return *spec.data;
+    return spec.data->native().clone();
   }
-  // The region a run would create, read back before any store: toTensor
-  // gives its initial values in the reported shape.
+  // The region a run would create, before any store: its initial values
+  // in the reported shape.
   MemRegion region;
   region.name = impl->argName(position);
   region.argIndex = static_cast<int>(position);
@@ -231,7 +231,7 @@ llvm::Expected<Tensor> Interpreter::getInitialTensor(unsigned position,
           region.extent)))
     return makeError("a view declares memory before '" + region.name + "'");
   region.length = region.extent.get().numElements;
-  return region.toTensor();
+  return region.initialNative();
 }
 
 std::optional<std::string> Interpreter::whyTilesShareMemory() const {
@@ -256,7 +256,7 @@ LogicalResult Interpreter::run() {
       InputSpec spec = impl->inputs[i].value_or(InputSpec());
       std::optional<Tensor> data;
       if (spec.kind == InputSpec::Kind::Data)
-        data = *spec.data;
+        data = spec.data->tensor();
       MemRegion *region = state.global.addArgument(static_cast<int>(i),
                                                 impl->argName(i), spec,
                                                 std::move(data));

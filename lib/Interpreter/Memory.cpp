@@ -57,7 +57,8 @@ double ktflow::interp::initialFloat(const InputSpec &spec, uint64_t stream,
     v = static_cast<double>(initialInt(spec, stream, index, DType::I64));
     break;
   case InputSpec::Kind::Data:
-    v = index < spec.data->numElements() ? spec.data->getDouble(index) : 0.0;
+    v = index < spec.data->numElements() ? spec.data->tensor().getDouble(index)
+                                         : 0.0;
     break;
   }
   return roundToDType(v, dtype);
@@ -94,7 +95,8 @@ int64_t ktflow::interp::initialInt(const InputSpec &spec, uint64_t stream,
     break;
   }
   case InputSpec::Kind::Data:
-    v = index < spec.data->numElements() ? spec.data->getInt(index) : 0;
+    v = index < spec.data->numElements() ? spec.data->tensor().getInt(index)
+                                         : 0;
     break;
   }
   return wrapInt(v, dtype);
@@ -217,17 +219,40 @@ std::pair<int64_t, int64_t> MemRegion::byteRange() const {
   return {base * n, (base + length) * n};
 }
 
+/// The shape a region's contents are reported in: its .npy shape or the
+/// shape its extent defines (flat when neither covers it).
+static llvm::SmallVector<int64_t, 4> reportedShape(const MemRegion &region) {
+  int64_t n = region.size();
+  ktflow::TensorExtent declared = region.extent.get();
+  if (!region.shape.empty() && productOf(region.shape) == n)
+    return region.shape;
+  if (declared.numElements == n)
+    return llvm::SmallVector<int64_t, 4>(declared.shape);
+  return {n};
+}
+
+ktflow::host::NativeTensor MemRegion::initialNative() const {
+  DType type = dtype.value_or(DType::F32);
+  bool generated = isGenerated(init);
+  ktflow::host::NativeTensor t(type, reportedShape(*this),
+                               /*zeroed=*/!generated);
+  if (!generated)
+    return t;
+  uint64_t key = stream();
+  size_t width = t.getElementBytes();
+  uint8_t *out = t.data();
+  for (int64_t i = 0, n = size(); i < n; ++i) {
+    uint64_t bits = initialBits(init, key, i, type);
+    std::memcpy(out + i * width, &bits, width);
+  }
+  return t;
+}
+
 Tensor MemRegion::toTensor() {
   Tensor t;
   t.dtype = dtype.value_or(DType::F32);
   int64_t n = size();
-  ktflow::TensorExtent declared = extent.get();
-  if (!shape.empty() && productOf(shape) == n)
-    t.shape = shape;
-  else if (declared.numElements == n)
-    t.shape = declared.shape;
-  else
-    t.shape = {n};
+  t.shape = reportedShape(*this);
   // Reading must not back pages (an output may be mostly untouched, and the
   // memory ceiling no longer applies here): untouched elements hold their
   // initial values.

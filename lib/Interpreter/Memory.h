@@ -119,6 +119,9 @@ struct MemRegion {
   /// The region's contents as a tensor, in its .npy shape or the shape its
   /// extent defines (flat when neither covers it).
   Tensor toTensor();
+  /// The initial contents of a region no store has touched yet, in native
+  /// bits and toTensor's shape.
+  host::NativeTensor initialNative() const;
 
 private:
   uint64_t loadBits(int64_t i) {

@@ -205,10 +205,11 @@ llvm::Expected<MemRegion *> MemorySpace::bindLiteral(int64_t lo, int64_t hi,
     if (known != literalInputs.end() &&
         known->second.kind != InputSpec::Kind::Default) {
       merged->init = known->second;
-      if (const std::shared_ptr<const Tensor> &data = merged->init.data) {
+      if (const std::shared_ptr<const host::InputData> &data =
+              merged->init.data) {
         // A .npy file fixes the region's element type (float32 files feed
         // bf16/df16 views, rounded once) and its extent.
-        DType held = data->dtype;
+        DType held = data->dtype();
         if (!servesType(held, dtype) &&
             !(held == DType::F32 &&
               (dtype == DType::BF16 || dtype == DType::DF16)))
@@ -217,7 +218,7 @@ llvm::Expected<MemRegion *> MemorySpace::bindLiteral(int64_t lo, int64_t hi,
               "which holds {2}",
               dtypeName(dtype), newLo, dtypeName(held)));
         merged->growable = false;
-        merged->shape = data->shape;
+        merged->shape.assign(data->shape().begin(), data->shape().end());
         newHi = std::max(newHi, newLo + data->numElements() - 1);
       }
     }

@@ -122,8 +122,8 @@ static int fail(Error error) { return fail(toString(std::move(error))); }
 static int reportCompiledRun(const jit::JitResult &run,
                              const interp::Interpreter &interpreter,
                              ArrayRef<interp::OutputFile> files) {
-  for (const interp::OutputTensor &out : run.outputs)
-    host::printTensorSummary(outs(), out.name, out.tensor);
+  for (const auto &[position, name] : run.outputs)
+    host::printTensorSummary(outs(), name, run.tensors.at(position));
   for (const interp::OutputFile &file : files) {
     Expected<unsigned> position = interpreter.resolveArgument(file.name);
     auto it = position ? run.tensors.find(*position) : run.tensors.end();

@@ -83,9 +83,14 @@ TEST(InputSpec, NpyFileGivesItsData) {
   llvm::sys::fs::remove(path);
   ASSERT_EQ(spec.kind, InputSpec::Kind::Data);
   ASSERT_TRUE(spec.data);
-  EXPECT_EQ(spec.data->dtype, DType::I16);
-  EXPECT_EQ(spec.data->shape, written.shape);
-  EXPECT_EQ(spec.data->ints, written.ints);
+  EXPECT_EQ(spec.data->dtype(), DType::I16);
+  EXPECT_EQ(spec.data->shape(), llvm::ArrayRef<int64_t>(written.shape));
+  EXPECT_EQ(spec.data->tensor().ints, written.ints);
+  // The file's bits, as they are.
+  const NativeTensor &native = spec.data->native();
+  ASSERT_EQ(native.numElements(), 4);
+  EXPECT_EQ(native.getBits(1), 0xfffeu);
+  EXPECT_EQ(native.getDouble(3), -4.0);
 
   std::string missing = (path + ".gone.npy").str();
   EXPECT_NE(errorOf(missing).find("cannot read '" + missing + "'"),
@@ -98,7 +103,8 @@ TEST(InputSpec, FromTensorHoldsTheTensor) {
   t.floats = {0.5, 1.5, 2.5};
   InputSpec spec = InputSpec::fromTensor(t);
   EXPECT_EQ(spec.kind, InputSpec::Kind::Data);
-  EXPECT_EQ(spec.data->floats, t.floats);
+  EXPECT_EQ(spec.data->tensor().floats, t.floats);
+  EXPECT_EQ(spec.data->native().getBits(2), 0x40200000u); // 2.5f
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 #ifndef KTFLOW_CPUJIT_CPUJIT_H
 #define KTFLOW_CPUJIT_CPUJIT_H
 
+#include "ktflow/HostTensor/NativeTensor.h"
 #include "ktflow/Interpreter/Interpreter.h"
 
 #include <map>
@@ -27,10 +28,11 @@ struct JitResult {
   /// must run on the interpreter.
   bool ran = false;
   std::string reason;
-  /// Every tensor argument a store wrote into, in position order.
-  std::vector<interp::OutputTensor> outputs;
+  /// Every tensor argument a store wrote into, in position order: its
+  /// position and the name its output line has.
+  std::vector<std::pair<unsigned, std::string>> outputs;
   /// The final contents of every tensor argument, by position.
-  std::map<unsigned, host::Tensor> tensors;
+  std::map<unsigned, host::NativeTensor> tensors;
   /// Non-empty when the tiles were (re)run one after the other in
   /// ascending order because stores of concurrent tiles may overlap: why.
   std::string tilesInOrder;

@@ -11,13 +11,38 @@
 #ifndef KTFLOW_HOSTTENSOR_INPUTSPEC_H
 #define KTFLOW_HOSTTENSOR_INPUTSPEC_H
 
-#include "ktflow/HostTensor/Tensor.h"
+#include "ktflow/HostTensor/NativeTensor.h"
 
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <mutex>
+#include <optional>
 
 namespace ktflow::host {
+
+/// The elements an input spec gives, in the form they came in (a .npy
+/// file's native bits, or a Tensor); the other form is made on first use,
+/// so the compiled tier never converts a file's elements to doubles and
+/// the interpreter never sees native bits.
+class InputData {
+public:
+  explicit InputData(Tensor tensor);
+  explicit InputData(NativeTensor native);
+
+  DType dtype() const { return elementType; }
+  llvm::ArrayRef<int64_t> shape() const { return dims; }
+  int64_t numElements() const { return productOf(dims); }
+  const Tensor &tensor() const;
+  const NativeTensor &native() const;
+
+private:
+  DType elementType;
+  llvm::SmallVector<int64_t, 4> dims;
+  mutable std::once_flag tensorMade, nativeMade;
+  mutable std::optional<Tensor> asTensor;
+  mutable std::optional<NativeTensor> asNative;
+};
 
 /// How a tensor argument (or literal-address region) is initialised.
 struct InputSpec {
@@ -42,7 +67,7 @@ struct InputSpec {
   Kind kind = Kind::Default;
   double value = 0;
   int64_t lo = 0, hi = 0;
-  std::shared_ptr<const Tensor> data;
+  std::shared_ptr<const InputData> data;
 
   static InputSpec zeros() {
     InputSpec spec;
@@ -50,6 +75,7 @@ struct InputSpec {
     return spec;
   }
   static InputSpec fromTensor(Tensor t);
+  static InputSpec fromNative(NativeTensor t);
   /// Parses `FILE.npy | random | randn | zeros | value:V | range:LO:HI |
   /// seq:LO:HI` (reading the file for the first form), the spec of every
   /// command's --input. LO < HI may be any int64_t values.

@@ -17,6 +17,23 @@
 
 namespace ktflow::host {
 
+/// Where a .npy file's elements are and what they are.
+struct NpyLayout {
+  DType dtype;
+  llvm::SmallVector<int64_t, 4> shape;
+  /// The little-endian elements, `byteSize(dtype)` bytes each.
+  llvm::StringRef payload;
+};
+
+/// Parses the header of the bytes of a .npy file and checks the payload's
+/// size, with parseNpy's errors.
+llvm::Expected<NpyLayout> parseNpyLayout(llvm::StringRef bytes);
+
+/// The header (magic, version, length and dict) of a .npy file holding a
+/// tensor of `dtype` and `shape`, as serializeNpy writes it.
+std::string npyHeader(DType dtype, llvm::ArrayRef<int64_t> shape,
+                      unsigned version = 0);
+
 /// Parses the bytes of a .npy file. Malformed headers, unsupported dtypes,
 /// big-endian or Fortran-ordered data and truncated payloads are errors.
 llvm::Expected<Tensor> parseNpy(llvm::StringRef bytes);

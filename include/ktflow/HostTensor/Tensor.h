@@ -72,6 +72,10 @@ TensorStats computeStats(const Tensor &tensor);
 /// tensor holds NaNs.
 void printTensorSummary(llvm::raw_ostream &os, llvm::StringRef name,
                         const Tensor &tensor);
+/// The same line for a tensor of `shape` and `dtype` with `stats`.
+void printStatsLine(llvm::raw_ostream &os, llvm::StringRef name,
+                    llvm::ArrayRef<int64_t> shape, DType dtype,
+                    const TensorStats &stats);
 
 } // namespace ktflow::host
 

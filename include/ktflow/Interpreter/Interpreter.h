@@ -139,11 +139,12 @@ public:
   /// For another engine: the contents a run starts tensor argument
   /// `position` with when its views hold `dtype` elements, over the extent
   /// the views at the argument declare (its `.npy` data, or its spec's
-  /// values), in the shape the outputs are reported in. Fails when a `.npy`
-  /// file's dtype is not `dtype` or a view declares memory before the
-  /// tensor: the interpreter then reports it at the op.
-  llvm::Expected<host::Tensor> getInitialTensor(unsigned position,
-                                                host::DType dtype) const;
+  /// values), in the shape the outputs are reported in, in native bits
+  /// (no element passes through a double unless generated). Fails when a
+  /// `.npy` file's dtype is not `dtype` or a view declares memory before
+  /// the tensor: the interpreter then reports it at the op.
+  llvm::Expected<host::NativeTensor> getInitialNative(unsigned position,
+                                                      host::DType dtype) const;
 
   /// For another engine: why one tile may load what another tile stores
   /// (the run must then interleave tiles as the interpreter does), or

@@ -1,0 +1,236 @@
+//===- NativeTensor.cpp - Host tensors in their memory layout -------------===//
+//
+// This file implements the native tensor: its conversions to and from the
+// interpreter's Tensor, its .npy reading and writing (a copy of the payload
+// each way, no per-element conversion for the types .npy holds as they
+// are) and the output statistics `ktflow interp` prints, computed from the
+// bits so that they equal those of the equal Tensor.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/HostTensor/NativeTensor.h"
+
+#include "ktflow/HostTensor/Npy.h"
+#include "ktflow/Support/OutputFile.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace ktflow::host;
+using llvm::StringRef;
+
+NativeTensor::NativeTensor(DType dtype, llvm::ArrayRef<int64_t> shape,
+                           bool zeroed)
+    : dtype(dtype), shape(shape.begin(), shape.end()) {
+  // Never a null buffer, even for no elements.
+  size_t n = std::max<size_t>(numBytes(), 1);
+  bytes.reset(
+      static_cast<uint8_t *>(zeroed ? std::calloc(n, 1) : std::malloc(n)));
+  if (!bytes)
+    llvm::report_bad_alloc_error("cannot allocate a native tensor");
+}
+
+uint64_t NativeTensor::getBits(int64_t i) const {
+  uint64_t bits = 0;
+  size_t width = getElementBytes();
+  std::memcpy(&bits, data() + i * width, width);
+  return bits;
+}
+
+double NativeTensor::getDouble(int64_t i) const {
+  uint64_t bits = getBits(i);
+  if (isFloat(dtype))
+    return bitsToFloat(bits, dtype);
+  return static_cast<double>(wrapInt(static_cast<int64_t>(bits), dtype));
+}
+
+NativeTensor NativeTensor::fromTensor(const Tensor &tensor) {
+  NativeTensor native(tensor.dtype, tensor.shape, /*zeroed=*/false);
+  int64_t n = tensor.numElements();
+  size_t width = native.getElementBytes();
+  uint8_t *out = native.data();
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t bits = isFloat(tensor.dtype)
+                        ? floatToBits(tensor.floats[i], tensor.dtype)
+                        : zeroExtend(tensor.ints[i], tensor.dtype);
+    std::memcpy(out + i * width, &bits, width);
+  }
+  return native;
+}
+
+Tensor NativeTensor::toTensor() const {
+  Tensor tensor;
+  tensor.dtype = dtype;
+  tensor.shape = shape;
+  int64_t n = numElements();
+  if (isFloat(dtype)) {
+    tensor.floats.resize(n);
+    for (int64_t i = 0; i < n; ++i)
+      tensor.floats[i] = bitsToFloat(getBits(i), dtype);
+  } else {
+    tensor.ints.resize(n);
+    for (int64_t i = 0; i < n; ++i)
+      tensor.ints[i] = wrapInt(static_cast<int64_t>(getBits(i)), dtype);
+  }
+  return tensor;
+}
+
+NativeTensor NativeTensor::clone() const {
+  NativeTensor copy(dtype, shape, /*zeroed=*/false);
+  std::memcpy(copy.data(), data(), numBytes());
+  return copy;
+}
+
+llvm::Expected<NativeTensor> ktflow::host::parseNpyNative(StringRef bytes) {
+  llvm::Expected<NpyLayout> layout = parseNpyLayout(bytes);
+  if (!layout)
+    return layout.takeError();
+  NativeTensor tensor(layout->dtype, layout->shape, /*zeroed=*/false);
+  // .npy holds every type it has in its native bits (little-endian hosts
+  // only, as everywhere in ktflow).
+  std::memcpy(tensor.data(), layout->payload.data(), layout->payload.size());
+  if (layout->dtype == DType::I1) {
+    // Numpy bools are any non-zero byte.
+    uint8_t *p = tensor.data();
+    for (size_t i = 0, n = layout->payload.size(); i < n; ++i)
+      p[i] = p[i] != 0;
+  }
+  return tensor;
+}
+
+llvm::Expected<NativeTensor> ktflow::host::readNpyFileNative(StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return llvm::createStringError(buffer.getError(),
+                                   "cannot read '" + path +
+                                       "': " + buffer.getError().message());
+  llvm::Expected<NativeTensor> tensor = parseNpyNative((*buffer)->getBuffer());
+  if (!tensor)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   path + ": " +
+                                       llvm::toString(tensor.takeError()));
+  return tensor;
+}
+
+/// Whether .npy holds elements of `dtype` in their native bits (bf16 and
+/// df16 are written as f32).
+static bool npyHoldsNativeBits(DType dtype) {
+  return npyStorageType(dtype) == dtype || dtype == DType::Index;
+}
+
+/// Calls `sink` with the .npy payload of `tensor`, in pieces.
+static void forEachPayloadPiece(const NativeTensor &tensor,
+                                llvm::function_ref<void(StringRef)> sink) {
+  if (npyHoldsNativeBits(tensor.getDType())) {
+    sink(StringRef(reinterpret_cast<const char *>(tensor.data()),
+                   tensor.numBytes()));
+    return;
+  }
+  // Converted a block at a time, as serializeNpy converts the Tensor.
+  DType stored = npyStorageType(tensor.getDType());
+  size_t width = byteSize(stored);
+  int64_t n = tensor.numElements();
+  std::string block;
+  for (int64_t first = 0; first < n; first += 4096) {
+    block.clear();
+    for (int64_t i = first, e = std::min(n, first + 4096); i < e; ++i) {
+      uint64_t bits = floatToBits(tensor.getDouble(i), stored);
+      block.append(reinterpret_cast<const char *>(&bits), width);
+    }
+    sink(block);
+  }
+}
+
+llvm::Error ktflow::host::writeNpyFile(StringRef path,
+                                       const NativeTensor &tensor) {
+  return writeOutputFile(path, [&](llvm::raw_ostream &os) {
+    os << npyHeader(tensor.getDType(), tensor.getShape());
+    forEachPayloadPiece(tensor, [&](StringRef piece) { os << piece; });
+  });
+}
+
+namespace {
+/// Min, max and sum of the non-NaN elements, in element order.
+struct Accumulator {
+  double lo = std::numeric_limits<double>::infinity();
+  double hi = -std::numeric_limits<double>::infinity();
+  double sum = 0;
+  int64_t counted = 0, nans = 0;
+
+  void add(double v) {
+    if (std::isnan(v)) {
+      ++nans;
+      return;
+    }
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    sum += v;
+    ++counted;
+  }
+};
+} // namespace
+
+template <typename Bits>
+static void accumulateElements(const NativeTensor &tensor, Accumulator &acc) {
+  DType dtype = tensor.getDType();
+  const auto *elements = reinterpret_cast<const Bits *>(tensor.data());
+  int64_t n = tensor.numElements();
+  if (isFloat(dtype)) {
+    for (int64_t i = 0; i < n; ++i)
+      acc.add(bitsToFloat(elements[i], dtype));
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    acc.add(static_cast<double>(
+        wrapInt(static_cast<int64_t>(uint64_t(elements[i])), dtype)));
+}
+
+TensorStats ktflow::host::computeStats(const NativeTensor &tensor) {
+  TensorStats stats;
+  // The checksum covers exactly the bytes of the tensor's .npy payload
+  // (computeStats of a Tensor).
+  uint64_t hash = 0xcbf29ce484222325ull;
+  forEachPayloadPiece(tensor, [&](StringRef piece) {
+    for (unsigned char byte : piece.bytes()) {
+      hash ^= byte;
+      hash *= 0x100000001b3ull;
+    }
+  });
+  stats.checksum = hash;
+
+  Accumulator acc;
+  switch (tensor.getElementBytes()) {
+  case 1:
+    accumulateElements<uint8_t>(tensor, acc);
+    break;
+  case 2:
+    accumulateElements<uint16_t>(tensor, acc);
+    break;
+  case 4:
+    accumulateElements<uint32_t>(tensor, acc);
+    break;
+  default:
+    accumulateElements<uint64_t>(tensor, acc);
+    break;
+  }
+  stats.nanCount = acc.nans;
+  if (acc.counted) {
+    stats.min = acc.lo;
+    stats.max = acc.hi;
+    stats.mean = acc.sum / static_cast<double>(acc.counted);
+  }
+  return stats;
+}
+
+void ktflow::host::printTensorSummary(llvm::raw_ostream &os, StringRef name,
+                                      const NativeTensor &tensor) {
+  printStatsLine(os, name, tensor.getShape(), tensor.getDType(),
+                 computeStats(tensor));
+}

@@ -1,0 +1,129 @@
+//===- NativeTensorTest.cpp - Host tensors in their memory layout ---------===//
+//
+// This file tests the native tensor against the interpreter's Tensor: for
+// every element type, converting either way keeps every bit, the summary
+// line and checksum are the Tensor's character for character, and a .npy
+// file written from either form has the same bytes and reads back into
+// the same bits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/HostTensor/NativeTensor.h"
+#include "ktflow/HostTensor/Npy.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace ktflow::host;
+
+namespace {
+
+/// A 3x5 tensor of `dtype` with negative, fractional, NaN (floats) and
+/// extreme values.
+Tensor sample(DType dtype) {
+  Tensor t = Tensor::zeros(dtype, {3, 5});
+  for (int64_t i = 0; i < 15; ++i)
+    t.setDouble(i, (i - 7) * 1.375);
+  if (isFloat(dtype)) {
+    t.floats[3] = std::numeric_limits<double>::quiet_NaN();
+    // df16 has one pattern for NaN and infinity: its largest value instead.
+    t.floats[4] = dtype == DType::DF16
+                      ? -maxFinite(dtype)
+                      : -std::numeric_limits<double>::infinity();
+    t.floats[5] = roundToDType(1e-7, dtype); // subnormal in f16
+  } else {
+    t.ints[0] = wrapInt(std::numeric_limits<int64_t>::min(), dtype);
+  }
+  return t;
+}
+
+template <typename T> std::string summary(const T &tensor) {
+  std::string line;
+  llvm::raw_string_ostream os(line);
+  printTensorSummary(os, "out", tensor);
+  return line;
+}
+
+std::string fileBytes(llvm::StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  return buffer ? (*buffer)->getBuffer().str() : "";
+}
+
+class NativeTensorTest : public testing::TestWithParam<DType> {};
+
+TEST_P(NativeTensorTest, AgreesWithTensor) {
+  DType dtype = GetParam();
+  Tensor tensor = sample(dtype);
+  NativeTensor native = NativeTensor::fromTensor(tensor);
+  ASSERT_EQ(native.numElements(), 15);
+  EXPECT_EQ(native.getShape(), llvm::ArrayRef<int64_t>({3, 5}));
+  EXPECT_EQ(native.numBytes(), 15 * byteSize(dtype));
+  for (int64_t i = 0; i < 15; ++i) {
+    uint64_t expected = isFloat(dtype) ? floatToBits(tensor.floats[i], dtype)
+                                       : zeroExtend(tensor.ints[i], dtype);
+    EXPECT_EQ(native.getBits(i), expected) << i;
+  }
+  Tensor back = native.toTensor();
+  EXPECT_EQ(back.dtype, dtype);
+  EXPECT_EQ(back.shape, tensor.shape);
+  EXPECT_EQ(back.ints, tensor.ints);
+  ASSERT_EQ(back.floats.size(), tensor.floats.size());
+  for (size_t i = 0; i < back.floats.size(); ++i)
+    EXPECT_TRUE(back.floats[i] == tensor.floats[i] ||
+                (std::isnan(back.floats[i]) && std::isnan(tensor.floats[i])));
+
+  EXPECT_EQ(summary(native), summary(tensor));
+  EXPECT_EQ(native.clone().getBits(7), native.getBits(7));
+
+  llvm::SmallString<128> fromTensor, fromNative;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("native", "npy", fromTensor));
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("native", "npy", fromNative));
+  ASSERT_FALSE(static_cast<bool>(writeNpyFile(fromTensor, tensor)));
+  ASSERT_FALSE(static_cast<bool>(writeNpyFile(fromNative, native)));
+  EXPECT_EQ(fileBytes(fromNative), fileBytes(fromTensor));
+  llvm::Expected<NativeTensor> read = readNpyFileNative(fromNative);
+  llvm::sys::fs::remove(fromTensor);
+  llvm::sys::fs::remove(fromNative);
+  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  // bf16 and df16 come back as the f32 they are written as.
+  EXPECT_EQ(read->getDType(), npyStorageType(dtype));
+  for (int64_t i = 0; i < 15; ++i) {
+    double was = native.getDouble(i), is = read->getDouble(i);
+    EXPECT_TRUE(was == is || (std::isnan(was) && std::isnan(is))) << i;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryType, NativeTensorTest,
+                         testing::Values(DType::I1, DType::I8, DType::I16,
+                                         DType::I32, DType::I64, DType::Index,
+                                         DType::F16, DType::BF16, DType::DF16,
+                                         DType::F32, DType::F64));
+
+TEST(NativeTensor, NpyBoolsAreNormalised) {
+  Tensor t = Tensor::zeros(DType::I1, {4});
+  std::string bytes = serializeNpy(t);
+  // Numpy bools are any non-zero byte.
+  bytes[bytes.size() - 3] = 7;
+  llvm::Expected<NativeTensor> read = parseNpyNative(bytes);
+  ASSERT_TRUE(static_cast<bool>(read));
+  EXPECT_EQ(read->getBits(1), 1u);
+  EXPECT_EQ(read->getBits(0), 0u);
+  EXPECT_FALSE(static_cast<bool>(parseNpyNative(bytes.substr(0, 70))));
+}
+
+TEST(NativeTensor, ZeroedAllocationIsZero) {
+  NativeTensor zeros(DType::F16, {2, 3}, /*zeroed=*/true);
+  for (int64_t i = 0; i < 6; ++i)
+    EXPECT_EQ(zeros.getBits(i), 0u);
+  NativeTensor empty(DType::F32, {0, 4}, /*zeroed=*/false);
+  EXPECT_EQ(empty.numElements(), 0);
+  EXPECT_NE(empty.data(), nullptr);
+}
+
+} // namespace
