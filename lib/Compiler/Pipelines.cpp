@@ -28,6 +28,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdf::createKTDFSelectKernel(select));
   pm.addPass(ktdf::createKTDFUpliftWhile());
   pm.addPass(ktdf::createKTDFLowerIf());
+  pm.addPass(ktdf::createKTDFUnrollCarriedLoops());
   pm.addPass(ktdf::createKTDFImportTarget());
   pm.addPass(ktdf::createKTDFRecordTensorExtents());
   addCheckpoint(pm, "pre_mapping");

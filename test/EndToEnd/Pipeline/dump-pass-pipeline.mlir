@@ -10,6 +10,7 @@
 // CHECK-NEXT:   ktdf-select-kernel{func=},
 // CHECK-NEXT:   ktdf-uplift-while,
 // CHECK-NEXT:   ktdf-lower-if,
+// CHECK-NEXT:   ktdf-unroll-carried-loops{max-trips=64},
 // CHECK-NEXT:   ktdf-import-target,
 // CHECK-NEXT:   ktdf-record-tensor-extents,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},

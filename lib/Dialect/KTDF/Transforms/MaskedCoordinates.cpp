@@ -25,8 +25,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -174,6 +176,32 @@ static std::optional<unsigned> unitDimension(Type type) {
   return std::nullopt;
 }
 
+/// Whether `v` has one value in every iteration of `loop`: defined outside
+/// it, or computed inside by side-effect-free ops from such values.
+static bool invariantIn(Value v, scf::ForOp loop, int depth = 0) {
+  if (loop.isDefinedOutsideOfLoop(v))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 32 || !isMemoryEffectFree(def) ||
+      def->getNumRegions() != 0)
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return invariantIn(operand, loop, depth + 1);
+  });
+}
+
+/// Whether the masked dimension's coordinates are the same in every
+/// iteration of `loop`: the tile's anchor along it does not change there.
+static bool maskedDimInvariantIn(const MaskedDim &masked, scf::ForOp loop) {
+  ktdp::ConstructAccessTileOp tile = masked.tile;
+  AffineExpr anchor = tile.getBaseMap().getResult(masked.dim);
+  ValueRange indices = tile.getIndices();
+  for (unsigned i = 0; i < indices.size(); ++i)
+    if (anchor.isFunctionOfDim(i) && !invariantIn(indices[i], loop))
+      return false;
+  return true;
+}
+
 /// The position of a scalar (a value of one coordinate of the masked
 /// dimension, e.g. a row's reduction extracted from a one-row tile).
 constexpr int kScalar = -1;
@@ -215,6 +243,31 @@ findLeak(ktdp::LoadOp load, const MaskedDim &masked) {
                       " are not those of the load");
         if (auto why = storeMaskedLikeLoad(masked, stored, dim))
           return leak(*why);
+        continue;
+      }
+      // A loop-carried value: its coordinates stay where they are from one
+      // iteration to the next, so they stay apart only when the iterations'
+      // tiles hold the same coordinates (the anchor does not change).
+      if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        auto loop = dyn_cast<scf::ForOp>(yield->getParentOp());
+        if (!loop)
+          return leak(name + " may combine its " + noun);
+        if (!maskedDimInvariantIn(masked, loop))
+          return leak(name + " carries its " + noun +
+                      " into later iterations, whose tiles hold other " +
+                      noun);
+        unsigned i = use.getOperandNumber();
+        worklist.push_back({loop.getRegionIterArg(i), dim});
+        worklist.push_back({loop->getResult(i), dim});
+        continue;
+      }
+      if (auto loop = dyn_cast<scf::ForOp>(user)) {
+        // An initial value of what the loop carries.
+        BlockArgument carried = loop.getTiedLoopRegionIterArg(&use);
+        if (!carried)
+          return leak(name + " may combine its " + noun);
+        worklist.push_back({carried, dim});
+        worklist.push_back({loop.getTiedLoopResult(&use), dim});
         continue;
       }
       if (auto extract = dyn_cast<tensor::ExtractOp>(user)) {

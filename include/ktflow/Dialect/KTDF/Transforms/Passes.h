@@ -15,16 +15,27 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::ktdf {
+
+/// The most trips ktdf-unroll-carried-loops unrolls by default.
+constexpr int64_t kMaxUnrolledTrips = 64;
 
 #define GEN_PASS_DECL
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+
+/// Whether ktdf-unroll-carried-loops, with its default options, removes
+/// the loop that carries values `loop` by itself: nothing uses what it
+/// carries and it writes nothing, or its bounds and step are constants
+/// giving at most kMaxUnrolledTrips trips. (It also unrolls loops whose
+/// bounds become constants once an enclosing loop is unrolled.)
+bool isUnrolledCarriedLoop(scf::ForOp loop);
 
 /// The checkpoint names of the pipeline, in order.
 ArrayRef<StringRef> getCheckpoints();

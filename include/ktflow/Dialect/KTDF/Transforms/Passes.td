@@ -166,6 +166,41 @@ def KTDFLowerIf : Pass<"ktdf-lower-if", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def KTDFUnrollCarriedLoops
+    : Pass<"ktdf-unroll-carried-loops", "::mlir::ModuleOp"> {
+  let summary = "Unroll the loops that carry values a known number of times";
+  let description = [{
+    The scheduler turns the tensor computation of a block into one compute
+    group whose values stay in the compute unit; an `scf.for` that carries
+    values from one iteration to the next (`iter_args`) has no place in its
+    pipelines. A carrying loop whose results nothing uses (and that writes
+    nothing) is erased; one whose bounds and step are constants and that
+    runs at most `max-trips` times is unrolled: its iterations follow one
+    another in its block, each reading what the previous one yielded, so
+    the carried tensor is one chain of values the compute unit keeps and
+    never travels through device memory. Innermost loops first, repeated
+    while an unrolled loop exposes constant bounds. Other carrying loops
+    are left as they are (ktdf-check-supported refuses them).
+
+    ```mlir
+    // before
+    %y = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %x) -> tensor<4x64xf32> {
+      %next = arith.addf %acc, %one : tensor<4x64xf32>
+      scf.yield %next : tensor<4x64xf32>
+    }
+    // after
+    %0 = arith.addf %x, %one : tensor<4x64xf32>
+    %y = arith.addf %0, %one : tensor<4x64xf32>
+    ```
+  }];
+  let options = [
+    Option<"maxTrips", "max-trips", "int64_t", "::mlir::ktdf::kMaxUnrolledTrips",
+           "unroll loops of at most this many trips">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def KTDFCheckSupported : Pass<"ktdf-check-supported", "::mlir::ModuleOp"> {
   let summary = "Reject KTIR constructs the scheduler cannot handle yet";
   let description = [{

@@ -1,0 +1,131 @@
+// RUN: ktflow-opt %s --ktdf-check-supported -split-input-file -verify-diagnostics
+
+// Masked coordinates through loop-carried values (scf.yield, iter_args).
+// The check alone sees the carrying loops (the pipeline unrolls those of
+// constant trips before it; the runtime-trip ones it then refuses): a
+// loaded value that a loop carries keeps its coordinates where they are
+// from one iteration to the next, so they stay apart when every
+// iteration's tile holds the same coordinates along the masked dimension.
+
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 511 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// Rows past the views (n_rows > 64) are masked; the column-block loop's
+// tiles all lie in row %row, so a masked row's running sum only reaches
+// the store of that row, which skips it. The row's maximum of the carried
+// sum is spread back over its own row.
+func.func @rows_carried(%x_ptr: index, %y_ptr: index, %n_rows: index) attributes {grid = [16, 1]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %N = arith.constant 512 : index
+  %BLOCK_SIZE = arith.constant 128 : index
+  %ninf = arith.constant 0xFC00 : f16
+  %zeros = arith.constant dense<0.0> : tensor<1x128xf16>
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [64, 512], strides: [512, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x512xf16>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 512], strides: [512, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x512xf16>
+  scf.for %row = %pid to %n_rows step %c16 : index {
+    %acc = scf.for %off = %c0 to %N step %BLOCK_SIZE iter_args(%a = %zeros) -> tensor<1x128xf16> {
+      %r = arith.addi %row, %c0 : index
+      %tx = ktdp.construct_access_tile %X[%r, %off] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x512xf16> -> !ktdp.access_tile<1x128xindex>
+      %x = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
+      %a2 = arith.addf %a, %x : tensor<1x128xf16>
+      scf.yield %a2 : tensor<1x128xf16>
+    }
+    %i = tensor.splat %ninf : tensor<1xf16>
+    %mx = linalg.reduce { arith.maxnumf } ins(%acc : tensor<1x128xf16>) outs(%i : tensor<1xf16>) dimensions = [1]
+    %m = tensor.extract %mx[%c0] : tensor<1xf16>
+    %mb = tensor.splat %m : tensor<1x128xf16>
+    %y = arith.subf %acc, %mb : tensor<1x128xf16>
+    %ty = ktdp.construct_access_tile %Y[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x512xf16> -> !ktdp.access_tile<1x128xindex>
+    ktdp.store %y, %ty : tensor<1x128xf16>, <1x128xindex>
+    scf.yield
+  }
+  return
+}
+
+// -----
+
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 511 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// A loaded row as the initial value of what a loop carries, stored after
+// the loop through the same row: accepted.
+func.func @row_as_init(%x_ptr: index, %y_ptr: index, %n_rows: index) attributes {grid = [16, 1]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c16 = arith.constant 16 : index
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [64, 512], strides: [512, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x512xf16>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 512], strides: [512, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x512xf16>
+  scf.for %row = %pid to %n_rows step %c16 : index {
+    %tx = ktdp.construct_access_tile %X[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x512xf16> -> !ktdp.access_tile<1x128xindex>
+    %x = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
+    %p = scf.for %k = %c0 to %c3 step %c1 iter_args(%a = %x) -> tensor<1x128xf16> {
+      %a2 = arith.mulf %a, %x : tensor<1x128xf16>
+      scf.yield %a2 : tensor<1x128xf16>
+    }
+    %ty = ktdp.construct_access_tile %Y[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x512xf16> -> !ktdp.access_tile<1x128xindex>
+    ktdp.store %p, %ty : tensor<1x128xf16>, <1x128xindex>
+    scf.yield
+  }
+  return
+}
+
+// -----
+
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 511 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// layernorm_rows' column blocks up to a plain index N: columns past the
+// view's 512 may be masked, and the loop carries block b's column 128 b + j
+// into the sum with block b + 1's column 128 (b + 1) + j, so a masked
+// column reaches a stored element (the reference adds the 0 it reads).
+func.func @columns_carried(%x_ptr: index, %y_ptr: index, %N: index) attributes {grid = [16, 1]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %BLOCK_SIZE = arith.constant 128 : index
+  %zeros = arith.constant dense<0.0> : tensor<1x128xf16>
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [64, 512], strides: [512, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x512xf16>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 512], strides: [512, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x512xf16>
+  // expected-error @+1 {{loops that carry values (scf.for iter_args) are supported only when ktdf-unroll-carried-loops unrolls them (constant bounds and step, few trips); carrying values over a trip count known only at run time, or over more trips, is not supported by the scheduler yet}}
+  %acc = scf.for %off = %c0 to %N step %BLOCK_SIZE iter_args(%a = %zeros) -> tensor<1x128xf16> {
+    %tx = ktdp.construct_access_tile %X[%pid, %off] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x512xf16> -> !ktdp.access_tile<1x128xindex>
+    // expected-error @+1 {{columns of this load may lie outside its view's coordinate_set; the scheduler masks them by not loading them, so they must not reach a stored element, but 'scf.yield' carries its columns into later iterations, whose tiles hold other columns}}
+    %x = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
+    %a2 = arith.addf %a, %x : tensor<1x128xf16>
+    // expected-note @+1 {{here}}
+    scf.yield %a2 : tensor<1x128xf16>
+  }
+  %ty = ktdp.construct_access_tile %Y[%pid, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x512xf16> -> !ktdp.access_tile<1x128xindex>
+  ktdp.store %acc, %ty : tensor<1x128xf16>, <1x128xindex>
+  return
+}
+
+// -----
+
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// A sum down the rows carried by the row loop, stored in the last row
+// read: a masked row would be added into the rows stored after it.
+func.func @rows_summed_by_loop(%x_ptr: index, %y_ptr: index, %n: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zeros = arith.constant dense<0.0> : tensor<1x128xf16>
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [64, 128], strides: [128, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 128], strides: [128, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+  // expected-error @+1 {{loops that carry values (scf.for iter_args) are supported only when ktdf-unroll-carried-loops unrolls them (constant bounds and step, few trips); carrying values over a trip count known only at run time, or over more trips, is not supported by the scheduler yet}}
+  %s = scf.for %r = %c0 to %n step %c1 iter_args(%a = %zeros) -> tensor<1x128xf16> {
+    %tx = ktdp.construct_access_tile %X[%r, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x128xindex>
+    // expected-error @+1 {{rows of this load may lie outside its view's coordinate_set; the scheduler masks them by not loading them, so they must not reach a stored element, but 'scf.yield' carries its rows into later iterations, whose tiles hold other rows}}
+    %x = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
+    %a2 = arith.addf %a, %x : tensor<1x128xf16>
+    %ty = ktdp.construct_access_tile %Y[%r, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x128xindex>
+    ktdp.store %a2, %ty : tensor<1x128xf16>, <1x128xindex>
+    // expected-note @+1 {{here}}
+    scf.yield %a2 : tensor<1x128xf16>
+  }
+  return
+}
