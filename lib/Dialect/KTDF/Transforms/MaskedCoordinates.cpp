@@ -254,8 +254,7 @@ findLeak(ktdp::LoadOp load, const MaskedDim &masked) {
           return leak(name + " may combine its " + noun);
         if (!maskedDimInvariantIn(masked, loop))
           return leak(name + " carries its " + noun +
-                      " into later iterations, whose tiles hold other " +
-                      noun);
+                      " into later iterations, whose tiles hold other " + noun);
         unsigned i = use.getOperandNumber();
         worklist.push_back({loop.getRegionIterArg(i), dim});
         worklist.push_back({loop->getResult(i), dim});
