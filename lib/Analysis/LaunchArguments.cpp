@@ -8,50 +8,13 @@
 
 #include "ktflow/Analysis/LaunchArguments.h"
 
+#include "ktflow/Analysis/DerivedValues.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
-
-/// Whether a memory view starts at a value computed from `root` through
-/// integer arithmetic (then `root` is an address, not a scalar).
-static bool reachesViewOffset(Value root) {
-  SetVector<Value> seen;
-  SmallVector<Value> worklist = {root};
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    if (!seen.insert(v))
-      continue;
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(user)) {
-        if (view.getOffset() == v)
-          return true;
-        continue;
-      }
-      if (user->getName().getDialectNamespace() == "arith" ||
-          isa<affine::AffineApplyOp, affine::AffineMinOp, affine::AffineMaxOp>(
-              user)) {
-        worklist.append(user->result_begin(), user->result_end());
-      } else if (auto loop = dyn_cast<scf::ForOp>(user)) {
-        if (BlockArgument arg = loop.getTiedLoopRegionIterArg(&use))
-          worklist.push_back(arg);
-        if (OpResult result = loop.getTiedLoopResult(&use))
-          worklist.push_back(result);
-      } else if (isa<scf::YieldOp>(user)) {
-        Operation *parent = user->getParentOp();
-        if (use.getOperandNumber() < parent->getNumResults())
-          worklist.push_back(parent->getResult(use.getOperandNumber()));
-      }
-    }
-  }
-  return false;
-}
 
 /// Whether `type` is a plain integer scalar a launch may bind.
 static bool isPlainIntegerScalar(Type type) {
@@ -68,7 +31,7 @@ bool ktflow::isLaunchScalar(BlockArgument arg) {
   if (isa<ktdp::RuntimeArgType>(arg.getType()))
     return true;
   return isPlainIntegerScalar(arg.getType()) && !arg.use_empty() &&
-         !reachesViewOffset(arg);
+         !ktflow::reachesViewOffset(arg);
 }
 
 BlockArgument ktflow::getLaunchScalar(Value v) {

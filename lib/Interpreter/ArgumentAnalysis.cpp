@@ -9,11 +9,10 @@
 
 #include "ArgumentAnalysis.h"
 
+#include "ktflow/Analysis/DerivedValues.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
@@ -22,51 +21,6 @@
 
 using namespace mlir;
 using namespace ktflow::interp;
-
-/// The argument of the callee that `use`, an operand of `call`, binds; null
-/// when the callee is unknown or external, so the value escapes.
-static Value calleeArgument(func::CallOp call, OpOperand &use) {
-  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-      call, call.getCalleeAttr());
-  if (callee && !callee.isExternal() &&
-      use.getOperandNumber() < callee.getNumArguments())
-    return callee.getArgument(use.getOperandNumber());
-  return {};
-}
-
-/// Values computed from `root` (including `root`), following calls into
-/// their callees.
-static SetVector<Value> derivedValues(Value root) {
-  SetVector<Value> values;
-  SmallVector<Value> worklist = {root};
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    if (!values.insert(v))
-      continue;
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      StringRef dialect = user->getName().getDialectNamespace();
-      if (dialect == "arith" || isa<affine::AffineApplyOp,
-                                    affine::AffineMinOp, affine::AffineMaxOp,
-                                    ktdp::RuntimeArgExtractOp>(user)) {
-        worklist.append(user->result_begin(), user->result_end());
-      } else if (auto forOp = dyn_cast<scf::ForOp>(user)) {
-        if (BlockArgument arg = forOp.getTiedLoopRegionIterArg(&use))
-          worklist.push_back(arg);
-        if (OpResult result = forOp.getTiedLoopResult(&use))
-          worklist.push_back(result);
-      } else if (isa<scf::YieldOp>(user)) {
-        Operation *parent = user->getParentOp();
-        if (use.getOperandNumber() < parent->getNumResults())
-          worklist.push_back(parent->getResult(use.getOperandNumber()));
-      } else if (auto call = dyn_cast<func::CallOp>(user)) {
-        if (Value arg = calleeArgument(call, use))
-          worklist.push_back(arg);
-      }
-    }
-  }
-  return values;
-}
 
 /// Records whether the memory of `views` is loaded and/or stored.
 static void classifyAccesses(ArrayRef<Value> views, ArgumentInfo &info) {
@@ -98,7 +52,7 @@ static void classifyAccesses(ArrayRef<Value> views, ArgumentInfo &info) {
       } else if (isa<ktdp::ConstructDistributedMemoryViewOp>(user)) {
         worklist.push_back(user->getResult(0));
       } else if (auto call = dyn_cast<func::CallOp>(user)) {
-        if (Value arg = calleeArgument(call, use))
+        if (Value arg = ktflow::calleeArgument(call, use))
           worklist.push_back(arg);
         else
           info.loaded = info.stored = true;
@@ -116,7 +70,7 @@ std::vector<ArgumentInfo> ktflow::interp::analyzeArguments(func::FuncOp fn) {
     info.position = arg.getArgNumber();
     info.type = arg.getType();
     SmallVector<Value> views;
-    for (Value v : derivedValues(arg))
+    for (Value v : ktflow::derivedValues(arg))
       for (OpOperand &use : v.getUses())
         if (auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(use.getOwner()))
           if (use.get() == view.getOffset())
@@ -162,7 +116,7 @@ ktflow::interp::findSharedMemory(func::FuncOp fn,
   for (const ArgumentInfo &info : args) {
     if (info.kind != ArgumentKind::Tensor)
       continue;
-    for (Value v : derivedValues(fn.getArgument(info.position)))
+    for (Value v : ktflow::derivedValues(fn.getArgument(info.position)))
       for (OpOperand &use : v.getUses()) {
         auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(use.getOwner());
         if (!view || use.get() != view.getOffset())

@@ -22,19 +22,20 @@ using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
 
-SmallVector<Value> ProgramBuilder::emitGuarded(
-    Value active, ValueRange in,
-    function_ref<SmallVector<Value>(ValueRange)> body) {
+SmallVector<Value>
+ProgramBuilder::emitGuarded(Value active, ValueRange in,
+                            function_ref<SmallVector<Value>(ValueRange)> body) {
   if (!active)
     return body(in);
   OpBuilder &b = *builder;
   Location loc = b.getUnknownLoc();
   Value c0 = constant(0), c1 = constant(1);
   Value n = arith::SelectOp::create(b, loc, active, c1, c0);
-  auto guard = scf::ForOp::create(
-      b, loc, c0, n, c1, in, [&](OpBuilder &, Location, Value, ValueRange args) {
-    scf::YieldOp::create(b, loc, body(args));
-  });
+  auto guard =
+      scf::ForOp::create(b, loc, c0, n, c1, in,
+                         [&](OpBuilder &, Location, Value, ValueRange args) {
+                           scf::YieldOp::create(b, loc, body(args));
+                         });
   return SmallVector<Value>(guard.getResults());
 }
 
@@ -53,13 +54,13 @@ ProgramBuilder::emitLanesTogether(Block &block,
       for (LaneWalk *lane : runs)
         lane->executions =
             emitGuarded(lane->active, lane->executions, [&](ValueRange in) {
-          // Values computed under a guard do not dominate what follows it.
-          IRMapping map = lane->map;
-          SmallVector<Value> executions(in);
-          if (failed(emitOp(op, map, executions, *lane->li)))
-            result = failure();
-          return executions;
-        });
+              // Values computed under a guard do not dominate what follows it.
+              IRMapping map = lane->map;
+              SmallVector<Value> executions(in);
+              if (failed(emitOp(op, map, executions, *lane->li)))
+                result = failure();
+              return executions;
+            });
       if (failed(result))
         return failure();
       continue;
@@ -93,27 +94,27 @@ ProgramBuilder::emitLanesTogether(Block &block,
     auto together = scf::ForOp::create(
         b, loc, c0, most, c1, init,
         [&](OpBuilder &, Location, Value t, ValueRange args) {
-      SmallVector<Value> next;
-      for (size_t k = 0; k < runs.size(); ++k) {
-        LaneWalk *lane = runs[k];
-        ValueRange mine = args.slice(k * numPipelines, numPipelines);
-        Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t,
-                                          trips[k]);
-        next.append(emitGuarded(has, mine, [&](ValueRange in) {
-          IRMapping inner = lane->map;
-          Value iv = arith::AddIOp::create(
-              b, loc, lbs[k], arith::MulIOp::create(b, loc, t, steps[k]));
-          inner.map(loop.getInductionVar(), iv);
-          auto after = emitBlock(*loop.getBody(), inner, in, *lane->li);
-          if (failed(after)) {
-            result = failure();
-            return SmallVector<Value>(in);
+          SmallVector<Value> next;
+          for (size_t k = 0; k < runs.size(); ++k) {
+            LaneWalk *lane = runs[k];
+            ValueRange mine = args.slice(k * numPipelines, numPipelines);
+            Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                              t, trips[k]);
+            next.append(emitGuarded(has, mine, [&](ValueRange in) {
+              IRMapping inner = lane->map;
+              Value iv = arith::AddIOp::create(
+                  b, loc, lbs[k], arith::MulIOp::create(b, loc, t, steps[k]));
+              inner.map(loop.getInductionVar(), iv);
+              auto after = emitBlock(*loop.getBody(), inner, in, *lane->li);
+              if (failed(after)) {
+                result = failure();
+                return SmallVector<Value>(in);
+              }
+              return *after;
+            }));
           }
-          return *after;
-        }));
-      }
-      scf::YieldOp::create(b, loc, next);
-    });
+          scf::YieldOp::create(b, loc, next);
+        });
     if (failed(result))
       return failure();
     for (auto [k, lane] : llvm::enumerate(runs)) {
