@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Analysis/DerivedValues.h"
 #include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Analysis/DerivedValues.h"
 #include "ktflow/Registration/Registration.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -83,8 +83,8 @@ TEST_F(LaunchArgumentsTest, AddressesThroughCallsAndComputedOffsets) {
   EXPECT_FALSE(ktflow::isLaunchScalar(k.getArgument(3)));
   // The closure crosses into the callee's argument.
   func::FuncOp callee = module->lookupSymbol<func::FuncOp>("fill_row");
-  EXPECT_TRUE(ktflow::derivedValues(k.getArgument(0))
-                  .contains(callee.getArgument(0)));
+  EXPECT_TRUE(
+      ktflow::derivedValues(k.getArgument(0)).contains(callee.getArgument(0)));
 }
 
 } // namespace
