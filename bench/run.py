@@ -5,7 +5,10 @@ For each kernel of bench/kernels: writes its f16 inputs once as .npy files
 (a fixed pseudo-random pattern in [-2, 2), no numpy needed), then runs
 `ktflow interp KERNEL --input NAME=FILE.npy ... --engine=E` five times per
 engine and reports the median wall time of the whole process, next to the
-published ktir-cpu figure of issue 18. For the jit engine the compile and
+published ktir-cpu figure of issue 18, with the user CPU time of that
+run (the machine may be shared: user time is the steadier figure). The jit
+engine first runs once with an empty object cache (its cold compile time
+is reported), then the timed runs load the cached object; the load and
 tile-run times of the median run come from its note. Not part of CI: the
 large shapes take seconds per run.
 
@@ -15,7 +18,7 @@ large shapes take seconds per run.
 import argparse
 import os
 import re
-import statistics
+import resource
 import struct
 import subprocess
 import sys
@@ -62,19 +65,29 @@ def write_f16_npy(path, shape):
         f.write(pattern[:2 * rest])
 
 
-def time_runs(cmd, runs):
-    times, notes = [], []
+def time_runs(cmd, runs, env):
+    """(wall seconds, user CPU seconds, stderr) of the median run."""
+    results = []
     for _ in range(runs):
+        user = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
         start = time.perf_counter()
         proc = subprocess.run(cmd, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True)
-        times.append(time.perf_counter() - start)
+                              stderr=subprocess.PIPE, text=True, env=env)
+        wall = time.perf_counter() - start
+        user = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime - user
         if proc.returncode != 0:
             sys.exit("failed: %s\n%s" % (" ".join(cmd), proc.stderr))
-        notes.append(proc.stderr)
-    order = sorted(range(runs), key=lambda i: times[i])
-    median = order[runs // 2]
-    return times[median], notes[median]
+        results.append((wall, user, proc.stderr))
+    results.sort(key=lambda r: r[0])
+    return results[runs // 2]
+
+
+def jit_note(name, note):
+    match = re.search(r"compiled in (\d+) ms( from the cache)?, ran in (\d+) ms",
+                      note)
+    if not match:
+        sys.exit("%s: the jit did not run: %s" % (name, note.strip()))
+    return int(match.group(1)), bool(match.group(2)), int(match.group(3))
 
 
 def main():
@@ -85,8 +98,8 @@ def main():
     parser.add_argument("kernels", nargs="*", default=list(KERNELS))
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ktflow-bench-") as tmp:
-        print("| kernel | ktir-cpu | interp | jit | jit compile | jit run "
-              "| ktir-cpu / jit |")
+        print("| kernel | ktir-cpu | interp (user) | jit (user) "
+              "| jit compile cold / cached | jit run | ktir-cpu / jit |")
         print("|---|---|---|---|---|---|---|")
         for name in options.kernels:
             file, inputs, args, reference = KERNELS[name]
@@ -97,14 +110,20 @@ def main():
                 path = os.path.join(tmp, input_name + ".npy")
                 write_f16_npy(path, shape)
                 cmd += ["--input", "%s=%s" % (input_name, path)]
-            interp, _ = time_runs(cmd + ["--engine=interp"], options.runs)
-            jit, note = time_runs(cmd + ["--engine=jit"], options.runs)
-            match = re.search(r"compiled in (\d+) ms, ran in (\d+) ms", note)
-            if not match:
-                sys.exit("%s: the jit did not run: %s" % (name, note.strip()))
-            print("| %s | %.3f s | %.3f s | %.3f s | %s ms | %s ms | %.1fx |" % (
-                name, reference, interp, jit, match.group(1), match.group(2),
-                reference / jit), flush=True)
+            env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, name))
+            interp, interp_user, _ = time_runs(cmd + ["--engine=interp"],
+                                               options.runs, env)
+            _, _, note = time_runs(cmd + ["--engine=jit"], 1, env)
+            cold, cached, _ = jit_note(name, note)
+            if cached:
+                sys.exit("%s: the first run found a cached object" % name)
+            jit, jit_user, note = time_runs(cmd + ["--engine=jit"],
+                                            options.runs, env)
+            load, _, run = jit_note(name, note)
+            print("| %s | %.3f s | %.3f s (%.2f) | %.3f s (%.2f) | %d / %d ms "
+                  "| %d ms | %.1fx |" % (
+                      name, reference, interp, interp_user, jit, jit_user,
+                      cold, load, run, reference / jit), flush=True)
 
 
 if __name__ == "__main__":

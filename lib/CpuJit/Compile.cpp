@@ -9,12 +9,15 @@
 // time (arith-emulate-unsupported-floats, math-extend-to-supported-types:
 // each op extends its operands, computes in f32 and truncates, the
 // interpreter's one rounding per op), then everything to the LLVM dialect,
-// which MLIR's ExecutionEngine optimises (O3, host CPU) and JITs.
+// which MLIR's ExecutionEngine optimises (O3, host CPU) and JITs. The
+// object is cached on disk by a hash of the tile function (ObjectCache.h),
+// so a later run of the same kernel skips everything after building it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CompiledKernel.h"
 #include "Numerics.h"
+#include "ObjectCache.h"
 #include "TileFunction.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -55,6 +58,13 @@
 
 using namespace mlir;
 using namespace ktflow::jit;
+
+/// The functions of ktflow the compiled code calls.
+static ArrayRef<std::pair<StringRef, void *>> runtimeSymbols() {
+  static const std::pair<StringRef, void *> symbols[] = {
+      {kStoredRangeFunctionName, reinterpret_cast<void *>(&recordStoredRange)}};
+  return symbols;
+}
 
 /// Makes `context` able to run the tier's passes and translation.
 static void prepareContext(MLIRContext &context) {
@@ -164,6 +174,21 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
     return failure();
   if (numerics == interp::NumericsPolicy::Accumulate)
     applyAccumulateNumerics(*copy);
+  auto kernel = std::unique_ptr<CompiledKernel>(new CompiledKernel());
+  kernel->layout = std::move(*layout);
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  std::optional<std::string> cachePath;
+  if (std::optional<std::string> directory = cacheDirectory()) {
+    cachePath = cachedObjectPath(*directory, *copy);
+    if (std::optional<LoadedObject> loaded =
+            loadCachedObject(*cachePath, kTileFunctionName, runtimeSymbols())) {
+      kernel->cachedJit = std::move(loaded->jit);
+      kernel->entry = loaded->entry;
+      kernel->fromCache = true;
+      return kernel;
+    }
+  }
   PassManager loops(&context), llvmLowering(&context);
   buildLoopPipeline(loops);
   buildLLVMPipeline(llvmLowering);
@@ -177,8 +202,6 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
     return failure();
   }
 
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
   auto hostMachine = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!hostMachine) {
     why = llvm::toString(hostMachine.takeError());
@@ -195,6 +218,7 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
   ExecutionEngineOptions options;
   options.transformer = optimize;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  options.enableObjectDump = cachePath.has_value();
   std::string first;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
     if (first.empty())
@@ -209,9 +233,9 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
   }
   (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
-    symbols[interner(kStoredRangeFunctionName)] = {
-        llvm::orc::ExecutorAddr::fromPtr(&recordStoredRange),
-        llvm::JITSymbolFlags::Exported};
+    for (auto [name, address] : runtimeSymbols())
+      symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                                 llvm::JITSymbolFlags::Exported};
     return symbols;
   });
   auto entry = (*engine)->lookupPacked(kTileFunctionName);
@@ -219,10 +243,10 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
     why = llvm::toString(entry.takeError());
     return failure();
   }
-  auto kernel = std::unique_ptr<CompiledKernel>(new CompiledKernel());
+  if (cachePath)
+    storeCachedObject(**engine, *cachePath);
   kernel->engine = std::move(*engine);
   kernel->entry = *entry;
-  kernel->layout = std::move(*layout);
   return kernel;
 }
 

@@ -14,6 +14,7 @@
 #include "ktflow/Interpreter/Interpreter.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
 
 #include <memory>
 
@@ -34,6 +35,8 @@ public:
   ~CompiledKernel();
 
   const TileFunctionLayout &getLayout() const { return layout; }
+  /// Whether the code came from the on-disk cache (ObjectCache.h).
+  bool isFromCache() const { return fromCache; }
   /// Calls `ktflow_tile` with MLIR's packed convention: one pointer per
   /// LLVM-level argument (a memref<?xT> is five: allocated and aligned
   /// pointers, offset, size, stride).
@@ -41,7 +44,11 @@ public:
 
 private:
   CompiledKernel() = default;
+  /// Holds the code: the engine that compiled it, or the JIT that loaded
+  /// it from the cache.
   std::unique_ptr<mlir::ExecutionEngine> engine;
+  std::unique_ptr<llvm::orc::LLJIT> cachedJit;
+  bool fromCache = false;
   void (*entry)(void **) = nullptr;
   TileFunctionLayout layout;
 };

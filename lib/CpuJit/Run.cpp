@@ -157,6 +157,7 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   auto compiled = std::chrono::steady_clock::now();
   result.compileSeconds =
       std::chrono::duration<double>(compiled - start).count();
+  result.fromCache = (*kernel)->isFromCache();
   const TileFunctionLayout &layout = (*kernel)->getLayout();
 
   // Buffers with the initial contents, in position order.

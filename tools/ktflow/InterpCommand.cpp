@@ -167,7 +167,8 @@ static std::optional<int> tryCompiledTier(mlir::ModuleOp module,
   if (run.ran) {
     WithColor::note(errs(), "ktflow")
         << "engine: jit (compiled in "
-        << format("%.0f", run.compileSeconds * 1e3) << " ms, ran in "
+        << format("%.0f", run.compileSeconds * 1e3)
+        << (run.fromCache ? " ms from the cache, ran in " : " ms, ran in ")
         << format("%.0f", run.runSeconds * 1e3) << " ms"
         << (run.tilesInOrder.empty()
                 ? Twine()

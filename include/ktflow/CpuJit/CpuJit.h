@@ -36,8 +36,11 @@ struct JitResult {
   /// Non-empty when the tiles were (re)run one after the other in
   /// ascending order because stores of concurrent tiles may overlap: why.
   std::string tilesInOrder;
-  /// Seconds spent lowering and JIT-compiling, and running the tiles.
+  /// Seconds spent lowering and JIT-compiling (or loading the cached
+  /// object), and running the tiles.
   double compileSeconds = 0, runSeconds = 0;
+  /// Whether the native code came from the on-disk cache.
+  bool fromCache = false;
 };
 
 /// Compiles and runs the function `bound` selected, with `bound`'s
