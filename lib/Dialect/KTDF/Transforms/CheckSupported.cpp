@@ -223,7 +223,23 @@ static std::optional<std::string> check(Operation *op) {
               "supported by the scheduler yet");
         return std::nullopt;
       })
-      .Case<scf::WhileOp, scf::IfOp, scf::ParallelOp, scf::IndexSwitchOp>(
+      // The pipeline lowers these before the check (ktdf-uplift-while,
+      // ktdf-lower-if); run alone, the check accepts what those lower.
+      .Case([](scf::WhileOp loop) -> std::optional<std::string> {
+        if (std::optional<std::string> reason = whyNotCountedWhile(loop))
+          return "scf.while is supported as a counted loop only (see "
+                 "ktdf-uplift-while): " +
+                 *reason;
+        return std::nullopt;
+      })
+      .Case([](scf::IfOp branch) -> std::optional<std::string> {
+        if (isLowerableIf(branch))
+          return std::nullopt;
+        return std::string("scf.if with results is supported only when its "
+                           "branches yield values defined outside it (it "
+                           "becomes arith.select, see ktdf-lower-if)");
+      })
+      .Case<scf::ParallelOp, scf::IndexSwitchOp>(
           [](Operation *o) {
             return o->getName().getStringRef().str() +
                    " is not supported by the scheduler yet";

@@ -65,6 +65,19 @@ static void lowerToLoops(scf::IfOp branch) {
   branch.erase();
 }
 
+bool mlir::ktdf::isLowerableIf(scf::IfOp branch) {
+  // MLIR's canonicalization makes selects of the results whose yields are
+  // all defined outside the if; any other result stays.
+  for (Region &region : branch->getRegions()) {
+    if (region.empty())
+      continue;
+    for (Value v : region.front().getTerminator()->getOperands())
+      if (branch->isAncestor(v.getParentBlock()->getParentOp()))
+        return false;
+  }
+  return true;
+}
+
 namespace {
 struct LowerIfPass : public ktdf::impl::KTDFLowerIfBase<LowerIfPass> {
   void runOnOperation() override {

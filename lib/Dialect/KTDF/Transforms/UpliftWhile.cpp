@@ -55,8 +55,10 @@ static bool isPositive(Value v) {
 }
 
 /// The reason `loop` is not a counted loop the uplift handles, or none;
-/// turns an unsigned `ult` condition into `slt` where the two agree.
-static std::optional<std::string> prepare(scf::WhileOp loop) {
+/// with `rewrite`, turns an unsigned `ult` condition into `slt` where the
+/// two agree.
+static std::optional<std::string> countedLoopReason(scf::WhileOp loop,
+                                                    bool rewrite) {
   Block &before = loop.getBefore().front();
   auto condition = cast<scf::ConditionOp>(before.getTerminator());
   auto cmp = condition.getCondition().getDefiningOp<arith::CmpIOp>();
@@ -97,12 +99,18 @@ static std::optional<std::string> prepare(scf::WhileOp loop) {
         !isNonNegative(cmp.getRhs()))
       return std::string("an unsigned (ult) condition needs a start and a "
                          "bound known not to be negative");
-    cmp.setPredicate(arith::CmpIPredicate::slt);
+    if (rewrite)
+      cmp.setPredicate(arith::CmpIPredicate::slt);
     return std::nullopt;
   default:
     return std::string("its condition must be `slt` or `ult` (the carried "
                        "index below the bound)");
   }
+}
+
+std::optional<std::string>
+mlir::ktdf::whyNotCountedWhile(scf::WhileOp loop) {
+  return countedLoopReason(loop, /*rewrite=*/false);
 }
 
 namespace {
@@ -115,7 +123,8 @@ struct UpliftWhilePass
     IRRewriter rewriter(&getContext());
     bool failed = false;
     for (scf::WhileOp loop : loops) {
-      if (std::optional<std::string> reason = prepare(loop)) {
+      if (std::optional<std::string> reason =
+              countedLoopReason(loop, /*rewrite=*/true)) {
         loop.emitError("scf.while is supported as a counted loop only: ")
             << *reason;
         failed = true;

@@ -37,6 +37,15 @@ constexpr int64_t kMaxUnrolledTrips = 64;
 /// bounds become constants once an enclosing loop is unrolled.)
 bool isUnrolledCarriedLoop(scf::ForOp loop);
 
+/// Why ktdf-uplift-while cannot turn `loop` into an scf.for (it does not
+/// count), or none.
+std::optional<std::string> whyNotCountedWhile(scf::WhileOp loop);
+
+/// Whether ktdf-lower-if removes `branch`: it has no results, or every
+/// value its branches yield is defined outside it (the results become
+/// arith.select).
+bool isLowerableIf(scf::IfOp branch);
+
 /// The checkpoint names of the pipeline, in order.
 ArrayRef<StringRef> getCheckpoints();
 

@@ -208,8 +208,12 @@ def KTDFCheckSupported : Pass<"ktdf-check-supported", "::mlir::ModuleOp"> {
     kernel that the mapping group cannot turn into ScheduleIR: inter-tile
     communication, indirect access tiles, distributed and scratchpad views,
     views at literal addresses, non-box or permuted access tiles, matrix
-    products and other non-element-wise linalg ops, `scf.while`, `scf.if`,
-    calls, tensors carried by loops, `tensor.extract`/`tensor.splat` other
+    products and other non-element-wise linalg ops, `scf.while` loops that
+    do not count and `scf.if` with results computed in a branch (the
+    pipeline lowers the others before this check: run alone, it accepts
+    what ktdf-uplift-while and ktdf-lower-if lower), calls, loops carrying
+    values that ktdf-unroll-carried-loops does not remove,
+    `tensor.extract`/`tensor.splat` other
     than the broadcast of a one-element tensor, access tiles that may start
     before their view, and loads whose masked coordinates (past the end of
     the view, along any dimension) may reach a stored element. The IR is not

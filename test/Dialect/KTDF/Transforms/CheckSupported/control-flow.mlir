@@ -1,0 +1,65 @@
+// RUN: ktflow-opt %s --ktdf-check-supported -split-input-file -verify-diagnostics --allow-unregistered-dialect
+
+// Run alone, the check answers as the pipeline does: it accepts the
+// scf.while loops ktdf-uplift-while turns into scf.for and the scf.if
+// ktdf-lower-if removes, and refuses the others with the reason those
+// passes give.
+
+// A counted while (ult from a tile id to a constant) and an if whose
+// results are defined outside it (it becomes arith.select): accepted.
+func.func @lowered(%n: index) attributes {grid = [4]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %end = scf.while (%i = %pid) : (index) -> index {
+    %more = arith.cmpi ult, %i, %c64 : index
+    scf.condition(%more) %i : index
+  } do {
+  ^bb0(%j: index):
+    %next = arith.addi %j, %c4 : index
+    scf.yield %next : index
+  }
+  %small = arith.cmpi slt, %n, %c64 : index
+  %rows = scf.if %small -> (index) {
+    scf.yield %n : index
+  } else {
+    scf.yield %c64 : index
+  }
+  "test.use"(%end, %rows) : (index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @unsigned_from_argument(%start: index) attributes {grid = [1]} {
+  %c8 = arith.constant 8 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{scf.while is supported as a counted loop only (see ktdf-uplift-while): an unsigned (ult) condition needs a start and a bound known not to be negative}}
+  %end = scf.while (%i = %start) : (index) -> index {
+    %more = arith.cmpi ult, %i, %c8 : index
+    scf.condition(%more) %i : index
+  } do {
+  ^bb0(%j: index):
+    %next = arith.addi %j, %c1 : index
+    scf.yield %next : index
+  }
+  "test.use"(%end) : (index) -> ()
+  return
+}
+
+// -----
+
+func.func @computed_result(%a: index) attributes {grid = [2]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %first = arith.cmpi eq, %pid, %c0 : index
+  // expected-error @+1 {{scf.if with results is supported only when its branches yield values defined outside it (it becomes arith.select, see ktdf-lower-if)}}
+  %r = scf.if %first -> (index) {
+    %d = arith.muli %a, %a : index
+    scf.yield %d : index
+  } else {
+    scf.yield %a : index
+  }
+  "test.use"(%r) : (index) -> ()
+  return
+}
