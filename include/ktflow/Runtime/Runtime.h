@@ -54,9 +54,11 @@ class Launch {
 public:
   explicit Launch(const Program &program);
 
-  /// Binds a runtime argument, by name (Program::findRuntimeArg) or index; a
-  /// value that is not positive, not a multiple of the granularity or above
-  /// the upperbound is an error.
+  /// Binds a runtime argument, by name (Program::findRuntimeArg) or index.
+  /// A `!ktdp.runtime_arg` (lowerbound 1) must be positive, a multiple of
+  /// its granularity and at most its upperbound; a plain scalar argument
+  /// (`%n: index`, `%n: i32`) may take any value of its type, negative
+  /// ones included ([lowerbound, upperbound]). Any other value is an error.
   llvm::Error setRuntimeArg(llvm::StringRef name, int64_t value);
   llvm::Error setRuntimeArg(uint32_t index, int64_t value);
   /// The tensor's shape; fails while one of its runtime args is unbound.
