@@ -65,9 +65,9 @@ TEST(RuntimeArgTest, PlainScalarTakesAnyValueOfItsType) {
       bind(program, "start", int64_t(std::numeric_limits<int32_t>::max()) + 1);
   EXPECT_NE(outside.find("outside the range of its type"), std::string::npos)
       << outside;
-  EXPECT_NE(bind(program, "start",
-                 int64_t(std::numeric_limits<int32_t>::min()) - 1),
-            "");
+  EXPECT_NE(
+      bind(program, "start", int64_t(std::numeric_limits<int32_t>::min()) - 1),
+      "");
 }
 
 } // namespace

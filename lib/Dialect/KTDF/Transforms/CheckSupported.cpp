@@ -239,11 +239,10 @@ static std::optional<std::string> check(Operation *op) {
                            "branches yield values defined outside it (it "
                            "becomes arith.select, see ktdf-lower-if)");
       })
-      .Case<scf::ParallelOp, scf::IndexSwitchOp>(
-          [](Operation *o) {
-            return o->getName().getStringRef().str() +
-                   " is not supported by the scheduler yet";
-          })
+      .Case<scf::ParallelOp, scf::IndexSwitchOp>([](Operation *o) {
+        return o->getName().getStringRef().str() +
+               " is not supported by the scheduler yet";
+      })
       .Case([](func::CallOp call) {
         return "calls (func.call @" + call.getCallee().str() +
                ") must be inlined first (ktdf-select-kernel does)";

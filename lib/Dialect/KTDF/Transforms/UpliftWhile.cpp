@@ -108,8 +108,7 @@ static std::optional<std::string> countedLoopReason(scf::WhileOp loop,
   }
 }
 
-std::optional<std::string>
-mlir::ktdf::whyNotCountedWhile(scf::WhileOp loop) {
+std::optional<std::string> mlir::ktdf::whyNotCountedWhile(scf::WhileOp loop) {
   return countedLoopReason(loop, /*rewrite=*/false);
 }
 
