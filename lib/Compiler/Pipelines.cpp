@@ -48,6 +48,8 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
   tile.chunk = options.chunk;
   tile.useCostModel = options.optimize;
   pm.addPass(ktdf::createKTDFTileStreams(tile));
+  if (options.optimize)
+    pm.addPass(ktdf::createKTDFSpreadIterations());
   ktdf::KTDFDistributeOptions distribute;
   distribute.useLanes = options.optimize;
   pm.addPass(ktdf::createKTDFDistribute(distribute));

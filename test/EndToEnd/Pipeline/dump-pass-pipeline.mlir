@@ -3,8 +3,8 @@
 
 // The scheduler's pipeline, pinned: mapping, scheduling and lowering with
 // the four device checkpoints between them. -O0 keeps one SIMD width per
-// chunk, no coarsening, single buffering, one lane per core and loads
-// left in their loops.
+// chunk, no coarsening, single buffering, one lane per core, a grid
+// point's iterations on one instance, and loads left in their loops.
 
 // CHECK:      builtin.module(
 // CHECK-NEXT:   ktdf-select-kernel{func=},
@@ -23,6 +23,7 @@
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_scheduling},
 // CHECK-NEXT:   ktdf-route-transfers,
 // CHECK-NEXT:   ktdf-tile-streams{chunk=0 use-cost-model=true},
+// CHECK-NEXT:   ktdf-spread-iterations{max-factor=0},
 // CHECK-NEXT:   ktdf-distribute{use-lanes=true},
 // CHECK-NEXT:   ktdf-coarsen{factor=0},
 // CHECK-NEXT:   ktdf-buffer{depth=0},

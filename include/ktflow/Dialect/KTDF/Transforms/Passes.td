@@ -384,6 +384,31 @@ def KTDFBuffer : Pass<"ktdf-buffer", "::mlir::ModuleOp"> {
   ];
 }
 
+def KTDFSpreadIterations
+    : Pass<"ktdf-spread-iterations", "::mlir::ModuleOp"> {
+  let summary = "Spread a grid point's loop iterations over idle lanes";
+  let description = [{
+    When the launch grid has fewer points than the device has instances
+    (cores times lanes), the loops directly in the `ktdf.parallel` body run
+    their iterations on K = instances / points instances instead of one: a
+    new last grid dimension `%j` in `[0, K)` is added, and every such loop
+    `scf.for %i = %lb to %ub step %s` becomes `scf.for %i = %lb + %j * %s
+    to %ub step %s * K` (iteration t of the point runs on its copy t mod K).
+    Applies only when every pipeline of the body lies in such a loop (no
+    compute group outside them would be repeated K times), no loop carries
+    values, the kernel has no scratchpad views, and no loop is one
+    --ktdf-coarsen could merge (constant lower bound and step: merged
+    iterations pay fewer DMA latencies, and spreading would take their
+    tiles apart). K is at most the loops' trip count when it is known.
+    Iterations of a loop are independent: --ktdf-check-supported refuses
+    kernels whose iterations communicate through memory.
+  }];
+  let options = [
+    Option<"maxFactor", "max-factor", "int64_t", "0",
+           "at most this many copies per point (0: no limit)">
+  ];
+}
+
 def KTDFDistribute : Pass<"ktdf-distribute", "::mlir::ModuleOp"> {
   let summary = "Distribute the launch grid over identical instances";
   let description = [{

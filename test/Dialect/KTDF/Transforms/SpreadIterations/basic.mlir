@@ -1,0 +1,137 @@
+// RUN: ktflow-opt %s -split-input-file --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams=chunk=64 --ktdf-spread-iterations --ktdf-distribute | FileCheck %s
+
+// spyre_like has 32 cores of 2 corelets: 64 instances. An 8-point grid
+// whose points walk rows cyclically up to a launch scalar (unknown trips)
+// runs each point's iterations on 64 / 8 = 8 copies: a grid dimension of
+// extent 8 is added, copy %j starts at row %pid + %j * 8 and steps 64, and
+// the grid is distributed over all 64 instances.
+
+// CHECK-LABEL: func.func @cyclic
+// CHECK: ktdf.parallel (%[[PID:.*]], %[[J:.*]]) in [8, 8] distribute(num_instances = 64)
+// CHECK: %[[OFF:.*]] = arith.muli %[[J]], %[[STEP:.*]] : index
+// CHECK: %[[LB:.*]] = arith.addi %[[PID]], %[[OFF]] : index
+// CHECK: %[[WIDE:.*]] = arith.constant 64 : index
+// CHECK: scf.for %{{.*}} = %[[LB]] to %{{.*}} step %[[WIDE]]
+// CHECK: ktdf.pipeline
+
+ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
+
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1023 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @cyclic(%x: index, %y: index, %n: index) attributes {grid = [8]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c8 = arith.constant 8 : index
+  %X = ktdp.construct_memory_view %x, sizes: [1024, 64], strides: [64, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<1024x64xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [1024, 64], strides: [64, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<1024x64xf16>
+  scf.for %r = %pid to %n step %c8 {
+    %tx = ktdp.construct_access_tile %X[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<1024x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %ty = ktdp.construct_access_tile %Y[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<1024x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %v = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
+    %e = math.exp %v : tensor<1x64xf16>
+    ktdp.store %e, %ty : tensor<1x64xf16>, <1x64xindex>
+  }
+  return
+}
+
+// -----
+
+// A loop of known trip count (4 blocks from %pid * 4) spreads over at most
+// that many copies, though 64 / 8 = 8 instances would be free: 32 points.
+
+// CHECK-LABEL: func.func @four_trips
+// CHECK: ktdf.parallel (%{{.*}}, %{{.*}}) in [8, 4] distribute(num_instances = 32)
+
+ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
+
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1023 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @four_trips(%x: index, %y: index) attributes {grid = [8]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %lb = arith.muli %pid, %c4 : index
+  %ub = arith.addi %lb, %c4 : index
+  %X = ktdp.construct_memory_view %x, sizes: [1024, 64], strides: [64, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<1024x64xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [1024, 64], strides: [64, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<1024x64xf16>
+  scf.for %r = %lb to %ub step %c1 {
+    %tx = ktdp.construct_access_tile %X[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<1024x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %ty = ktdp.construct_access_tile %Y[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<1024x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %v = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
+    %e = math.exp %v : tensor<1x64xf16>
+    ktdp.store %e, %ty : tensor<1x64xf16>, <1x64xindex>
+  }
+  return
+}
+
+// -----
+
+// Not spread: a loop with a constant lower bound and step (ktdf-coarsen may
+// merge its iterations into larger transfers instead).
+
+// CHECK-LABEL: func.func @coarsenable
+// CHECK: ktdf.parallel (%{{.*}}) in [8] distribute(num_instances = 8)
+
+ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
+
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1023 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @coarsenable(%x: index, %y: index) attributes {grid = [8]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c128 = arith.constant 128 : index
+  %base = arith.muli %pid, %c128 : index
+  %X = ktdp.construct_memory_view %x, sizes: [1024, 64], strides: [64, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<1024x64xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [1024, 64], strides: [64, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<1024x64xf16>
+  scf.for %i = %c0 to %c128 step %c1 {
+    %r = arith.addi %base, %i : index
+    %tx = ktdp.construct_access_tile %X[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<1024x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %ty = ktdp.construct_access_tile %Y[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<1024x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %v = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
+    %e = math.exp %v : tensor<1x64xf16>
+    ktdp.store %e, %ty : tensor<1x64xf16>, <1x64xindex>
+  }
+  return
+}
+
+// -----
+
+// Not spread: a compute group outside the loop would run once per copy.
+
+// CHECK-LABEL: func.func @group_outside
+// CHECK: ktdf.parallel (%{{.*}}) in [8] distribute(num_instances = 8)
+
+ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
+
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1023 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @group_outside(%x: index, %y: index, %n: index) attributes {grid = [8]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c8 = arith.constant 8 : index
+  %c1000 = arith.constant 1000 : index
+  %X = ktdp.construct_memory_view %x, sizes: [1024, 64], strides: [64, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<1024x64xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [1024, 64], strides: [64, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<1024x64xf16>
+  %last = arith.addi %pid, %c1000 : index
+  %tl = ktdp.construct_access_tile %X[%last, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<1024x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %tm = ktdp.construct_access_tile %Y[%last, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<1024x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %w = ktdp.load %tl : <1x64xindex> -> tensor<1x64xf16>
+  %f = math.exp %w : tensor<1x64xf16>
+  ktdp.store %f, %tm : tensor<1x64xf16>, <1x64xindex>
+  scf.for %r = %pid to %n step %c8 {
+    %tx = ktdp.construct_access_tile %X[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<1024x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %ty = ktdp.construct_access_tile %Y[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<1024x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %v = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
+    %e = math.exp %v : tensor<1x64xf16>
+    ktdp.store %e, %ty : tensor<1x64xf16>, <1x64xindex>
+  }
+  return
+}
