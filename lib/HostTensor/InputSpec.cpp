@@ -18,12 +18,20 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 InputData::InputData(Tensor tensor)
-    : elementType(tensor.dtype), dims(tensor.shape),
+    : cameNative(false), elementType(tensor.dtype), dims(tensor.shape),
       asTensor(std::move(tensor)) {}
 
 InputData::InputData(NativeTensor native)
-    : elementType(native.getDType()), dims(native.getShape()),
+    : cameNative(true), elementType(native.getDType()), dims(native.getShape()),
       asNative(std::move(native)) {}
+
+double InputData::getDouble(int64_t i) const {
+  return cameNative ? asNative->getDouble(i) : asTensor->getDouble(i);
+}
+
+int64_t InputData::getInt(int64_t i) const {
+  return cameNative ? asNative->getInt(i) : asTensor->getInt(i);
+}
 
 const Tensor &InputData::tensor() const {
   std::call_once(tensorMade, [&] {

@@ -49,6 +49,12 @@ double NativeTensor::getDouble(int64_t i) const {
   return static_cast<double>(wrapInt(static_cast<int64_t>(bits), dtype));
 }
 
+int64_t NativeTensor::getInt(int64_t i) const {
+  if (isFloat(dtype))
+    return floatToInt(getDouble(i), DType::I64, false);
+  return wrapInt(static_cast<int64_t>(getBits(i)), dtype);
+}
+
 NativeTensor NativeTensor::fromTensor(const Tensor &tensor) {
   NativeTensor native(tensor.dtype, tensor.shape, /*zeroed=*/false);
   int64_t n = tensor.numElements();

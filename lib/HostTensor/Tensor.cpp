@@ -75,15 +75,20 @@ std::string ktflow::host::formatShape(llvm::ArrayRef<int64_t> shape) {
 
 TensorStats ktflow::host::computeStats(const Tensor &tensor) {
   TensorStats stats;
-  // The checksum covers exactly the bytes of the tensor's .npy payload, so
-  // `--output` files can be compared with printed lines.
-  std::string bytes = serializeNpy(tensor);
+  // The checksum covers exactly the bytes of the tensor's .npy payload
+  // (serializeNpy's), so `--output` files can be compared with printed
+  // lines; hashed element by element instead of building the file.
+  DType stored = npyStorageType(tensor.dtype);
+  unsigned width = byteSize(stored);
   uint64_t hash = 0xcbf29ce484222325ull;
-  size_t headerEnd = bytes.size() - static_cast<size_t>(tensor.numElements()) *
-                                        byteSize(npyStorageType(tensor.dtype));
-  for (size_t i = headerEnd; i < bytes.size(); ++i) {
-    hash ^= static_cast<unsigned char>(bytes[i]);
-    hash *= 0x100000001b3ull;
+  for (int64_t i = 0, n = tensor.numElements(); i < n; ++i) {
+    uint64_t bits = isFloat(tensor.dtype)
+                        ? floatToBits(tensor.floats[i], stored)
+                        : static_cast<uint64_t>(tensor.ints[i]);
+    for (unsigned b = 0; b < width; ++b) {
+      hash ^= (bits >> (8 * b)) & 0xff;
+      hash *= 0x100000001b3ull;
+    }
   }
   stats.checksum = hash;
 

@@ -254,24 +254,21 @@ LogicalResult Interpreter::run() {
   for (auto [i, info] : llvm::enumerate(impl->args)) {
     if (info.kind == ArgumentKind::Tensor) {
       InputSpec spec = impl->inputs[i].value_or(InputSpec());
-      std::optional<Tensor> data;
-      if (spec.kind == InputSpec::Kind::Data)
-        data = spec.data->tensor();
-      MemRegion *region = state.global.addArgument(static_cast<int>(i),
-                                                impl->argName(i), spec,
-                                                std::move(data));
+      bool fromData = spec.kind == InputSpec::Kind::Data;
+      MemRegion *region =
+          state.global.addArgument(static_cast<int>(i), impl->argName(i), spec);
       region->seed = impl->options.seed;
       region->storeOnly = info.stored && !info.loaded;
-      if (!data &&
-          failed(addDeclaredFootprints(
-              fn, i,
-              [&](unsigned position) -> std::optional<int64_t> {
-                const std::optional<Scalar> &s = impl->scalars[position];
-                if (!s || isFloat(s->dtype))
-                  return std::nullopt;
-                return signedValue(s->i, s->dtype);
-              },
-              region->extent)))
+      if (!fromData && failed(addDeclaredFootprints(
+                           fn, i,
+                           [&](unsigned position) -> std::optional<int64_t> {
+                             const std::optional<Scalar> &s =
+                                 impl->scalars[position];
+                             if (!s || isFloat(s->dtype))
+                               return std::nullopt;
+                             return signedValue(s->i, s->dtype);
+                           },
+                           region->extent)))
         return failure();
       Type type = info.type;
       if (auto runtimeArg = dyn_cast<ktdp::RuntimeArgType>(type))

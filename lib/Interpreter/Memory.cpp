@@ -57,8 +57,7 @@ double ktflow::interp::initialFloat(const InputSpec &spec, uint64_t stream,
     v = static_cast<double>(initialInt(spec, stream, index, DType::I64));
     break;
   case InputSpec::Kind::Data:
-    v = index < spec.data->numElements() ? spec.data->tensor().getDouble(index)
-                                         : 0.0;
+    v = index < spec.data->numElements() ? spec.data->getDouble(index) : 0.0;
     break;
   }
   return roundToDType(v, dtype);
@@ -95,8 +94,7 @@ int64_t ktflow::interp::initialInt(const InputSpec &spec, uint64_t stream,
     break;
   }
   case InputSpec::Kind::Data:
-    v = index < spec.data->numElements() ? spec.data->tensor().getInt(index)
-                                         : 0;
+    v = index < spec.data->numElements() ? spec.data->getInt(index) : 0;
     break;
   }
   return wrapInt(v, dtype);

@@ -172,9 +172,9 @@ public:
   /// address overflows.
   MemRegion *findAtOrBelow(int64_t addr, DType dtype);
 
-  /// Adds an argument region (global memory only).
-  MemRegion *addArgument(int argIndex, std::string argName, InputSpec init,
-                      std::optional<Tensor> data);
+  /// Adds an argument region (global memory only); a spec holding data
+  /// fixes its element type, shape and length.
+  MemRegion *addArgument(int argIndex, std::string argName, InputSpec init);
 
   /// The `@ADDR` inputs: initial contents of the literal-address region
   /// created at an address (others start as zeros).

@@ -102,21 +102,22 @@ static llvm::Error bindDType(MemRegion &region, DType dtype) {
 }
 
 MemRegion *MemorySpace::addArgument(int argIndex, std::string argName,
-                                    InputSpec init,
-                                    std::optional<Tensor> data) {
+                                    InputSpec init) {
   auto region = std::make_unique<MemRegion>();
   region->name = std::move(argName);
   region->base = static_cast<int64_t>(argIndex + 1) << kArgumentWindowBits;
   region->argIndex = argIndex;
   region->init = std::move(init);
   region->backWithOwnPages(budget);
-  if (data) {
-    // The file's values are the region's initial values.
-    region->dtype = data->dtype;
+  if (region->init.kind == InputSpec::Kind::Data) {
+    // The file's values are the region's initial values (read from it as
+    // pages are first touched).
+    const host::InputData &data = *region->init.data;
+    region->dtype = data.dtype();
     region->growable = false;
-    region->rebindableToNarrowFloat = data->dtype == DType::F32;
-    region->shape = data->shape;
-    region->length = data->numElements();
+    region->rebindableToNarrowFloat = data.dtype() == DType::F32;
+    region->shape.assign(data.shape().begin(), data.shape().end());
+    region->length = data.numElements();
   }
   return addRegion(std::move(region));
 }

@@ -35,8 +35,13 @@ public:
   int64_t numElements() const { return productOf(dims); }
   const Tensor &tensor() const;
   const NativeTensor &native() const;
+  /// Element `i` as Tensor::getDouble / getInt give it, read from the form
+  /// the data came in.
+  double getDouble(int64_t i) const;
+  int64_t getInt(int64_t i) const;
 
 private:
+  bool cameNative;
   DType elementType;
   llvm::SmallVector<int64_t, 4> dims;
   mutable std::once_flag tensorMade, nativeMade;

@@ -49,6 +49,8 @@ public:
   uint64_t getBits(int64_t i) const;
   /// Element `i` as the interpreter holds it (Tensor::getDouble).
   double getDouble(int64_t i) const;
+  /// Element `i` as Tensor::getInt gives it (floats truncate toward zero).
+  int64_t getInt(int64_t i) const;
 
 private:
   struct Free {
