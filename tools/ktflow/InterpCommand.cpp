@@ -1,23 +1,21 @@
 //===- InterpCommand.cpp - `ktflow interp` --------------------------------===//
 //
 // This file implements `ktflow interp KERNEL.mlir`: run a KTIR kernel on the
-// reference interpreter and print one line per output tensor (every tensor
-// argument, or literal-address memory, that a store wrote), optionally
-// writing tensors to .npy files.
+// reference interpreter, or its compiled tier (ktflow/CpuJit/Engine.h
+// chooses), and print one line per output tensor (every tensor argument,
+// or literal-address memory, that a store wrote), optionally writing
+// tensors to .npy files.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
 
-#include "ktflow/CpuJit/CpuJit.h"
-#include "ktflow/HostTensor/Npy.h"
+#include "ktflow/CpuJit/Engine.h"
 #include "ktflow/Interpreter/Bindings.h"
 #include "ktflow/Registration/Registration.h"
-#include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/ModuleLoader.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/WithColor.h"
 
 #include <malloc.h>
@@ -93,22 +91,18 @@ static cl::opt<int64_t> interpMaxMemoryBytes(
              "the machine's memory (the default)"),
     cl::sub(interpCommand));
 
-namespace {
-enum class Engine { Auto, Jit, Interp };
-} // namespace
-
-static cl::opt<Engine> interpEngine(
+static cl::opt<jit::Engine> interpEngine(
     "engine", cl::desc("Which engine runs the kernel"),
-    cl::values(clEnumValN(Engine::Auto, "auto",
+    cl::values(clEnumValN(jit::Engine::Auto, "auto",
                           "the compiled tier where the kernel lowers, the "
                           "interpreter otherwise"),
-               clEnumValN(Engine::Jit, "jit",
+               clEnumValN(jit::Engine::Jit, "jit",
                           "the compiled tier (an error where the kernel "
                           "does not lower)"),
-               clEnumValN(Engine::Interp, "interp",
+               clEnumValN(jit::Engine::Interp, "interp",
                           "the tree-walking interpreter (default, until the "
                           "tier covers the test suite's error cases)")),
-    cl::init(Engine::Interp), cl::sub(interpCommand));
+    cl::init(jit::Engine::Interp), cl::sub(interpCommand));
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "ktflow") << message << "\n";
@@ -117,73 +111,14 @@ static int fail(const Twine &message) {
 
 static int fail(Error error) { return fail(toString(std::move(error))); }
 
-/// Prints and writes the outputs of a run of the compiled tier, as
-/// printOutputs and writeOutputFiles do for the interpreter's.
-static int reportCompiledRun(const jit::JitResult &run,
-                             const interp::Interpreter &interpreter,
-                             ArrayRef<interp::OutputFile> files) {
-  for (const auto &[position, name] : run.outputs)
-    host::printTensorSummary(outs(), name, run.tensors.at(position));
-  for (const interp::OutputFile &file : files) {
-    Expected<unsigned> position = interpreter.resolveArgument(file.name);
-    auto it = position ? run.tensors.find(*position) : run.tensors.end();
-    if (!position)
-      consumeError(position.takeError());
-    if (it == run.tensors.end())
-      return fail("--output " + file.name + ": '" + file.name +
-                  "' names no memory the kernel accessed");
-    if (Error err = host::writeNpyFile(file.path, it->second))
-      return fail(std::move(err));
-  }
-  return 0;
-}
-
-/// Runs the kernel on the compiled tier when `--engine` asks for it and it
-/// can; returns the exit code, or std::nullopt when the interpreter runs.
-static std::optional<int> tryCompiledTier(mlir::ModuleOp module,
-                                          const interp::Interpreter &bound,
-                                          ArrayRef<interp::OutputFile> files) {
+/// The first option given that only the interpreter implements.
+static std::string interpreterOnlyOption() {
   // The budgets and the accounting of intermediates are the interpreter's.
-  bool explicitEngine = interpEngine.getNumOccurrences() > 0;
-  const char *interpreterOnly =
-      interpMaxElementOps.getNumOccurrences()    ? "--max-element-ops"
-      : interpMaxSeconds.getNumOccurrences()     ? "--max-seconds"
-      : interpScratchpad.getNumOccurrences()     ? "--scratchpad-bytes"
-      : interpMaxMemoryBytes.getNumOccurrences() ? "--max-memory-bytes"
-                                                 : nullptr;
-  if (interpEngine == Engine::Jit && interpreterOnly)
-    return fail(Twine(interpreterOnly) +
-                " applies to the interpreter only (--engine=interp)");
-  if (interpEngine == Engine::Interp || interpreterOnly) {
-    if (explicitEngine)
-      WithColor::note(errs(), "ktflow")
-          << "engine: interp"
-          << (interpreterOnly ? Twine(" (") + interpreterOnly + ")" : Twine())
-          << "\n";
-    return std::nullopt;
-  }
-  CrashPhase phase("compile and run", interpInput);
-  jit::JitResult run = jit::runCompiled(module, bound, interpNumerics);
-  if (run.ran) {
-    WithColor::note(errs(), "ktflow")
-        << "engine: jit (compiled in "
-        << format("%.0f", run.compileSeconds * 1e3)
-        << (run.fromCache ? " ms from the cache, ran in " : " ms, ran in ")
-        << format("%.0f", run.runSeconds * 1e3) << " ms"
-        << (run.tilesInOrder.empty()
-                ? Twine()
-                : Twine("; tiles rerun in order: ") + run.tilesInOrder)
-        << ")\n";
-    return reportCompiledRun(run, bound, files);
-  }
-  // A run that hit an error is rerun on the interpreter, which reports it
-  // at the op; a kernel that does not lower is an error only under jit.
-  if (interpEngine == Engine::Jit &&
-      StringRef(run.reason).starts_with("not lowerable"))
-    return fail("--engine=jit: " + run.reason);
-  WithColor::note(errs(), "ktflow")
-      << "engine: interp (jit: " << run.reason << ")\n";
-  return std::nullopt;
+  return interpMaxElementOps.getNumOccurrences()    ? "--max-element-ops"
+         : interpMaxSeconds.getNumOccurrences()     ? "--max-seconds"
+         : interpScratchpad.getNumOccurrences()     ? "--scratchpad-bytes"
+         : interpMaxMemoryBytes.getNumOccurrences() ? "--max-memory-bytes"
+                                                    : "";
 }
 
 int ktflow::driver::runInterp() {
@@ -225,15 +160,11 @@ int ktflow::driver::runInterp() {
   if (!outputFiles)
     return fail(outputFiles.takeError());
 
-  if (std::optional<int> status =
-          tryCompiledTier(*module, interpreter, *outputFiles))
-    return *status;
-
-  CrashPhase phase("interpret", interpInput);
-  if (mlir::failed(interpreter.run()))
-    return 1;
-  interp::printOutputs(outs(), interpreter);
-  if (Error err = interp::writeOutputFiles(interpreter, *outputFiles))
-    return fail(std::move(err));
-  return 0;
+  jit::EngineOptions engine;
+  engine.engine = interpEngine;
+  engine.explicitEngine = interpEngine.getNumOccurrences() > 0;
+  engine.interpreterOnlyOption = interpreterOnlyOption();
+  engine.numerics = interpNumerics;
+  engine.input = interpInput;
+  return jit::runOnEngine(*module, interpreter, engine, *outputFiles, outs());
 }
