@@ -49,6 +49,46 @@ BlockArgument ktflow::getLaunchScalar(Value v) {
   return arg && isLaunchScalar(arg) ? arg : BlockArgument();
 }
 
+/// Whether `v` is computed from a kernel argument that is an address (a
+/// value the walk cannot see through counts as one).
+static bool dependsOnAddress(Value v, int depth = 0) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Block *block = arg.getOwner();
+    if (!block->isEntryBlock() || !isa<func::FuncOp>(block->getParentOp()))
+      return false; // Loop induction variables and the like.
+    return !ktflow::isLaunchScalar(arg);
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 32)
+    return true;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return dependsOnAddress(operand, depth + 1);
+  });
+}
+
+/// `v` if it is an argument of the kernel's function.
+static BlockArgument addressArgument(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || !arg.getOwner()->isEntryBlock() ||
+      !isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+    return {};
+  return arg;
+}
+
+std::optional<ktflow::ViewAddress> ktflow::getViewAddress(Value offset) {
+  if (BlockArgument arg = addressArgument(offset))
+    return ViewAddress{arg, Value()};
+  auto add = offset.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return std::nullopt;
+  for (auto [base, displacement] : {std::pair(add.getLhs(), add.getRhs()),
+                                    std::pair(add.getRhs(), add.getLhs())})
+    if (BlockArgument arg = addressArgument(base))
+      if (!dependsOnAddress(displacement))
+        return ViewAddress{arg, displacement};
+  return std::nullopt;
+}
+
 ktflow::LaunchArgumentBounds
 ktflow::getLaunchArgumentBounds(BlockArgument arg) {
   LaunchArgumentBounds bounds;

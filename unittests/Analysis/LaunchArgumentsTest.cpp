@@ -4,13 +4,17 @@
 // argument is a launch scalar unless a memory view starts at a value
 // computed from it, also when the view is built at a computed address
 // (argument + offset) or inside a function the kernel calls, before the
-// call is inlined (the interpreter analyses modules as written).
+// call is inlined (the interpreter analyses modules as written); where a
+// view at a computed address starts (getViewAddress).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Analysis/DerivedValues.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Registration/Registration.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -81,6 +85,17 @@ TEST_F(LaunchArgumentsTest, AddressesThroughCallsAndComputedOffsets) {
   EXPECT_FALSE(ktflow::reachesViewOffset(k.getArgument(2)));
   // Unused: neither.
   EXPECT_FALSE(ktflow::isLaunchScalar(k.getArgument(3)));
+  // The view at %y + pid * 64 is in %y's tensor, pid * 64 elements in.
+  ktdp::ConstructMemoryViewOp view;
+  k.walk([&](ktdp::ConstructMemoryViewOp v) { view = v; });
+  std::optional<ktflow::ViewAddress> address =
+      ktflow::getViewAddress(view.getOffset());
+  ASSERT_TRUE(address);
+  EXPECT_EQ(address->argument, k.getArgument(1));
+  EXPECT_TRUE(address->displacement.getDefiningOp<arith::MulIOp>());
+  // The argument itself is its own start; a product of it is no address.
+  EXPECT_FALSE(ktflow::getViewAddress(k.getArgument(1))->displacement);
+  EXPECT_FALSE(ktflow::getViewAddress(address->displacement));
   // The closure crosses into the callee's argument.
   func::FuncOp callee = module->lookupSymbol<func::FuncOp>("fill_row");
   EXPECT_TRUE(

@@ -43,6 +43,20 @@ bool isLaunchScalar(mlir::BlockArgument arg);
 /// `arith.index_cast` / `arith.index_castui`. Null otherwise.
 mlir::BlockArgument getLaunchScalar(mlir::Value v);
 
+/// Where a memory view starts: a kernel argument (the tensor's start
+/// address), plus `displacement` elements when the view is at a computed
+/// address `arith.addi(argument, displacement)` (`ptr + pid * 128`,
+/// `ptr + k * shard`), the displacement computed from no address.
+struct ViewAddress {
+  mlir::BlockArgument argument;
+  /// Null when the view starts at the argument itself.
+  mlir::Value displacement;
+};
+
+/// The start of a view at offset `offset` in those terms; none for a
+/// literal address or any other computation.
+std::optional<ViewAddress> getViewAddress(mlir::Value offset);
+
 /// The values launch scalar `arg` may take: a runtime_arg's promise
 /// (positive, its granularity, its upperbound or 2^31), or the range of a
 /// plain argument's type (`index` and i64 as int64).

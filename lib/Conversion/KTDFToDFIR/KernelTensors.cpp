@@ -30,6 +30,11 @@ using namespace mlir::ktdf::lowering;
 std::string KernelLowering::tensorOf(Value viewOffset) const {
   if (auto it = tensorSymbols.find(viewOffset); it != tensorSymbols.end())
     return it->second;
+  // A computed address: the tensor of the argument it is computed from.
+  if (auto address = ktflow::getViewAddress(viewOffset))
+    if (auto it = tensorSymbols.find(address->argument);
+        it != tensorSymbols.end())
+      return it->second;
   APInt literal;
   if (matchPattern(viewOffset, m_ConstantInt(&literal)))
     if (auto it = literalSymbols.find(literal.getSExtValue());
@@ -57,7 +62,15 @@ LogicalResult KernelLowering::collectArguments() {
     }
     for (Operation *user : arg.getUsers()) {
       auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(user);
-      if (!view || view.getOffset() != arg)
+      // Or the start of views at a computed address (`arg + offset`).
+      auto add = dyn_cast<arith::AddIOp>(user);
+      bool computed = add && llvm::all_of(add->getUsers(), [&](Operation *u) {
+                        auto v = dyn_cast<ktdp::ConstructMemoryViewOp>(u);
+                        auto address = v ? ktflow::getViewAddress(v.getOffset())
+                                         : std::nullopt;
+                        return address && address->argument == arg;
+                      });
+      if (!computed && (!view || view.getOffset() != arg))
         return user->emitError("kernel argument ")
                << arg.getArgNumber()
                << " is used other than as the start address of a memory "
@@ -180,14 +193,19 @@ void KernelLowering::declareTensors(OpBuilder &b) {
     auto it = tensorSymbols.find(arg);
     if (it == tensorSymbols.end())
       continue;
-    auto view = cast<ktdp::ConstructMemoryViewOp>(*arg.getUsers().begin());
+    Location at = arg.getUsers().begin()->getLoc();
     bool read = false, written = false;
+    auto ofArgument = [&](Value tile) {
+      auto address =
+          ktflow::getViewAddress(ktdp::getAccessTileView(tile).getOffset());
+      return address && address->argument == arg;
+    };
     parallel.walk([&](DataTransferOp op) {
       if (isa<ktdp::AccessTileType>(op.getSrc().getType()) &&
-          ktdp::getAccessTileView(op.getSrc()).getOffset() == arg)
+          ofArgument(op.getSrc()))
         read = true;
       if (isa<ktdp::AccessTileType>(op.getDst().getType()) &&
-          ktdp::getAccessTileView(op.getDst()).getOffset() == arg)
+          ofArgument(op.getDst()))
         written = true;
     });
     auto &[type, dimArgs] = tensorTypes[it->second];
@@ -195,8 +213,8 @@ void KernelLowering::declareTensors(OpBuilder &b) {
     for (int64_t position : dimArgs)
       dims.push_back(FlatSymbolRefAttr::get(
           ctx, runtimeSymbols[entry.getArgument(position)]));
-    dfir::TensorOp::create(b, view.getLoc(), roleOf(read, written), it->second,
-                           type, globalMemory,
+    dfir::TensorOp::create(b, at, roleOf(read, written), it->second, type,
+                           globalMemory,
                            dims.empty() ? ArrayAttr() : b.getArrayAttr(dims),
                            position(arg), name(arg), IntegerAttr());
   }

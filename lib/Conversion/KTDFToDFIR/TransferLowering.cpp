@@ -12,6 +12,8 @@
 
 #include "Lowering.h"
 
+#include "ktflow/Analysis/LaunchArguments.h"
+
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
@@ -125,7 +127,18 @@ ProgramBuilder::tileElementOffset(Location loc,
   OpBuilder &b = *builder;
   if (anchor.size() != strides.size())
     return tile.emitError("cannot expand the anchor of this access tile");
+  // A view at a computed address starts `displacement` elements into its
+  // tensor, computed by the program like the anchor.
   Value offset = constant(0);
+  auto view = ktdp::getAccessTileView(tile.getResult());
+  if (auto address =
+          view ? ktflow::getViewAddress(view.getOffset()) : std::nullopt;
+      address && address->displacement) {
+    auto displacement = materialize(address->displacement, map);
+    if (failed(displacement))
+      return failure();
+    offset = *displacement;
+  }
   for (auto [d, coord] : llvm::enumerate(anchor)) {
     Value at = coord;
     if (d < indices.size()) {

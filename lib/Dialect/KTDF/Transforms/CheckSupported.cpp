@@ -46,17 +46,31 @@ static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view) {
       return std::string("scratchpad (ct_local) views of another compute "
                          "tile are not supported by the scheduler yet");
   }
-  auto arg = dyn_cast<BlockArgument>(view.getOffset());
   APInt literal;
   bool isLiteral = matchPattern(view.getOffset(), m_ConstantInt(&literal));
   if (isLiteral && (literal.isNegative() || !view.getSizes().empty()))
     return std::string("a memory view at a literal address needs a "
                        "non-negative address and static sizes");
-  if (!isLiteral &&
-      (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp())))
-    return std::string("memory views at computed addresses are not "
-                       "supported by the scheduler yet (the start address "
-                       "must be a kernel argument or a literal)");
+  std::optional<ktflow::ViewAddress> address =
+      ktflow::getViewAddress(view.getOffset());
+  if (!isLiteral && !address)
+    return std::string("memory views at computed addresses are supported "
+                       "by the scheduler only as a kernel argument plus an "
+                       "offset computed from no address (arith.addi "
+                       "%ptr, %offset)");
+  if (address && address->displacement) {
+    // The runtime places the argument's tensor; the compiler declares it
+    // large enough for every view, so the offset must be bounded.
+    std::optional<std::pair<int64_t, int64_t>> range =
+        rangeOf(address->displacement);
+    if (!range || range->first < 0)
+      return std::string("the offset of a view at a computed address must "
+                         "follow from tile ids, loop bounds and constants, "
+                         "and not be negative (the tensor is declared "
+                         "large enough for every view)");
+    if (!view.getSizes().empty())
+      return std::string("a view at a computed address needs static sizes");
+  }
   // Element (c) of the view is at offset + sum(c * stride) only when its
   // coordinate set starts at the origin.
   SmallVector<int64_t> bigSymbols(view.getCoordinateSet().getNumSymbols(),
@@ -301,7 +315,16 @@ struct CheckSupportedPass
       failed |= checkScratchpadHazards(func);
       failed |= checkMaskedCoordinateUses(func);
       func.walk([&](Operation *op) {
-        // Bodies of linalg ops are scalar code the units run as written.
+        // Bodies of linalg ops are scalar code the units run as written,
+        // but for the iteration's coordinates, which streaming in chunks
+        // does not keep.
+        if (isa<linalg::IndexOp>(op)) {
+          op->emitError("linalg.index (the coordinates of the iteration in "
+                        "a linalg body) is not supported by the scheduler "
+                        "yet");
+          failed = true;
+          return;
+        }
         if (op->getParentOfType<linalg::LinalgOp>())
           return;
         if (std::optional<std::string> error = check(op)) {

@@ -10,6 +10,7 @@
 
 #include "MemoryHazards.h"
 
+#include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
@@ -36,11 +37,15 @@ deviceTensorOf(Value tileValue) {
   if (matchPattern(view.getOffset(), m_ConstantInt(&address)))
     return std::make_pair<const void *, int64_t>(nullptr,
                                                  address.getSExtValue());
-  return std::make_pair<const void *, int64_t>(
-      view.getOffset().getAsOpaquePointer(), -1);
+  // A view at a computed address is in its argument's tensor.
+  Value start = view.getOffset();
+  if (auto computed = ktflow::getViewAddress(start))
+    start = computed->argument;
+  return std::make_pair<const void *, int64_t>(start.getAsOpaquePointer(), -1);
 }
 
-/// The elements (relative to its view's start) an access tile may touch
+/// The elements (relative to its tensor's start: a view at a computed
+/// address adds the range of its displacement) an access tile may touch
 /// over every compute tile and loop iteration; none when unknown.
 static std::optional<std::pair<int64_t, int64_t>>
 elementRange(Value tileValue) {
@@ -54,6 +59,14 @@ elementRange(Value tileValue) {
       tile.getBaseMap().getNumResults() != strides.size())
     return std::nullopt;
   int64_t lo = 0, hi = 0;
+  if (auto address = ktflow::getViewAddress(view.getOffset());
+      address && address->displacement) {
+    auto shift = rangeOf(address->displacement);
+    if (!shift)
+      return std::nullopt;
+    lo = shift->first;
+    hi = shift->second;
+  }
   for (auto [d, extent] : llvm::enumerate(box->getExtents())) {
     auto anchor = anchorRange(tile, d);
     if (!anchor || strides[d] < 0)

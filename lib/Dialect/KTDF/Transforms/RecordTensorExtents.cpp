@@ -11,6 +11,7 @@
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Analysis/TensorExtent.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 
 #include "mlir/IR/Matchers.h"
 
@@ -39,6 +40,46 @@ launchScalarPositions(func::FuncOp fn, ArrayRef<Value> sizes) {
   return positions;
 }
 
+/// The extent of the tensor at `arg` when views start at computed
+/// addresses `arg + d` (`ptr + pid * 128`): each such view declares its
+/// footprint at the least and the greatest value of d over every compute
+/// tile and loop iteration (the interpreter adds it at every value a run
+/// takes, which ends at the same element), the others at the argument
+/// itself. Returns whether it recorded one; a view it cannot place (an
+/// unbounded offset, dynamic sizes) is left to the support check.
+static bool recordComputedAddresses(func::FuncOp fn, BlockArgument arg) {
+  SmallVector<std::pair<ktdp::ConstructMemoryViewOp, Value>> views;
+  fn.walk([&](ktdp::ConstructMemoryViewOp view) {
+    if (auto address = ktflow::getViewAddress(view.getOffset());
+        address && address->argument == arg)
+      views.push_back({view, address->displacement});
+  });
+  if (llvm::none_of(views, [](auto &v) { return v.second != nullptr; }))
+    return false;
+  ktflow::TensorExtentBuilder extent;
+  Type element;
+  for (auto [view, displacement] : views) {
+    std::pair<int64_t, int64_t> range{0, 0};
+    if (displacement) {
+      auto bounds = rangeOf(displacement);
+      if (!bounds || bounds->first < 0)
+        return false;
+      range = *bounds;
+    }
+    element = cast<MemRefType>(view.getType()).getElementType();
+    for (int64_t offset : {range.first, range.second}) {
+      auto footprint = ktflow::getViewFootprint(view, offset);
+      std::string message;
+      if (!footprint || !extent.add(*footprint, message))
+        return false;
+    }
+  }
+  ktflow::TensorExtent result = extent.get();
+  fn.setArgAttr(arg.getArgNumber(), ktflow::kTensorAttr,
+                TypeAttr::get(RankedTensorType::get(result.shape, element)));
+  return true;
+}
+
 namespace {
 struct RecordTensorExtentsPass
     : public ktdf::impl::KTDFRecordTensorExtentsBase<RecordTensorExtentsPass> {
@@ -54,6 +95,8 @@ struct RecordTensorExtentsPass
 
   LogicalResult record(func::FuncOp fn) {
     for (BlockArgument arg : fn.getArguments()) {
+      if (recordComputedAddresses(fn, arg))
+        continue;
       auto views = ktflow::getViewsAtArgument(fn, arg);
       if (views.empty())
         continue;

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -35,6 +36,14 @@ namespace mlir::ktdf {
 using namespace mlir;
 using namespace mlir::ktdf;
 
+/// The start of the tensor `view` is in: its kernel argument (also for a
+/// view at a computed address, argument + offset), else its address.
+static Value tensorStart(ktdp::ConstructMemoryViewOp view) {
+  if (auto address = ktflow::getViewAddress(view.getOffset()))
+    return address->argument;
+  return view.getOffset();
+}
+
 namespace {
 class LoopSinker {
 public:
@@ -42,7 +51,7 @@ public:
     // The start addresses of the tensors the kernel stores to.
     func.walk([&](ktdp::StoreOp store) {
       if (auto view = ktdp::getAccessTileView(store.getAccessTile()))
-        storedTensors.insert(view.getOffset());
+        storedTensors.insert(tensorStart(view));
       else
         storesUnknown = true;
     });
@@ -83,7 +92,7 @@ private:
     if (auto load = dyn_cast<ktdp::LoadOp>(op)) {
       auto view = ktdp::getAccessTileView(load.getAccessTile());
       return view && !storesUnknown &&
-             !storedTensors.contains(view.getOffset());
+             !storedTensors.contains(tensorStart(view));
     }
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
       return linalgOp.hasPureTensorSemantics();

@@ -86,6 +86,20 @@ std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
       return std::nullopt;
     return Range{0, (**grid)[d] - 1};
   }
+  if (isa_and_present<arith::DivUIOp, arith::RemUIOp>(def)) {
+    // Of a value that is not negative by a positive constant (a group
+    // `pid / 4`, a lane `pid % 4`): monotone, resp. below the divisor.
+    APInt divisor;
+    auto a = rangeOf(def->getOperand(0), depth + 1);
+    if (!a || a->first < 0 ||
+        !matchPattern(def->getOperand(1), m_ConstantInt(&divisor)) ||
+        divisor.getSExtValue() <= 0)
+      return std::nullopt;
+    int64_t k = divisor.getSExtValue();
+    if (isa<arith::DivUIOp>(def))
+      return Range{a->first / k, a->second / k};
+    return a->second < k ? *a : Range{0, k - 1};
+  }
   if (!isa_and_present<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
     return std::nullopt;
   auto a = rangeOf(def->getOperand(0), depth + 1);
