@@ -7,10 +7,16 @@
 // OUTSIDE: note: engine: interp (jit: an access outside a view's sizes or outside its tensor)
 // OUTSIDE: error: 'ktdp.load' op tile 0: coordinate ({{[0-9]+}}) is in the coordinate_set of a view but outside its sizes (64)
 //
-// Without --engine the interpreter runs, silently, with the same result.
-// RUN: not ktflow interp %s --func outside_sizes 2>&1 | FileCheck %s --check-prefix=SILENT
-// SILENT-NOT: engine:
-// SILENT: error: 'ktdp.load' op tile 0: coordinate
+// Without --engine (auto, the default) the same: the tier runs, hits the
+// error, and the interpreter reports it.
+// RUN: not ktflow interp %s --func outside_sizes 2>&1 | FileCheck %s --check-prefix=DEFAULT
+// DEFAULT: note: engine: interp (jit: an access outside a view's sizes or outside its tensor)
+// DEFAULT: error: 'ktdp.load' op tile 0: coordinate
+//
+// --engine=interp runs the interpreter, saying so.
+// RUN: not ktflow interp %s --func outside_sizes --engine=interp 2>&1 | FileCheck %s --check-prefix=INTERP
+// INTERP: note: engine: interp{{$}}
+// INTERP: error: 'ktdp.load' op tile 0: coordinate
 //
 // --engine=jit refuses a kernel the tier does not lower, naming why.
 // RUN: not ktflow interp %s --func spin --engine=jit 2>&1 | FileCheck %s --check-prefix=REFUSED

@@ -95,14 +95,13 @@ static cl::opt<jit::Engine> interpEngine(
     "engine", cl::desc("Which engine runs the kernel"),
     cl::values(clEnumValN(jit::Engine::Auto, "auto",
                           "the compiled tier where the kernel lowers, the "
-                          "interpreter otherwise"),
+                          "interpreter otherwise (default)"),
                clEnumValN(jit::Engine::Jit, "jit",
                           "the compiled tier (an error where the kernel "
                           "does not lower)"),
                clEnumValN(jit::Engine::Interp, "interp",
-                          "the tree-walking interpreter (default, until the "
-                          "tier covers the test suite's error cases)")),
-    cl::init(jit::Engine::Interp), cl::sub(interpCommand));
+                          "the tree-walking interpreter")),
+    cl::init(jit::Engine::Auto), cl::sub(interpCommand));
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "ktflow") << message << "\n";

@@ -26,7 +26,7 @@ enum class Engine {
 };
 
 struct EngineOptions {
-  Engine engine = Engine::Interp;
+  Engine engine = Engine::Auto;
   /// Whether the user named the engine: a note then says so when the
   /// interpreter runs as asked (a note always says when the tier ran, or
   /// why the interpreter ran instead).
