@@ -4,9 +4,10 @@
 // (tensor<WxT>) become vectors of W elements and row values (tensor<T>)
 // one-element vectors; FIFO reads and writes become dfir.recv / dfir.send;
 // an element-wise linalg.generic becomes a dfir.map over its scalar body
-// (row values broadcast to the chunk first); a reduction becomes a
-// dfir.map for the contribution of each element, a dfir.reduce of the
-// chunk and a dfir.map that folds the chunk's result into the accumulator.
+// (row values broadcast to the chunk first, once per row); a reduction
+// becomes a dfir.map for the contribution of each element, a dfir.reduce of
+// the chunk and a dfir.map that folds the chunk's result into the
+// accumulator.
 //
 //===----------------------------------------------------------------------===//
 
@@ -175,10 +176,17 @@ private:
     auto type = cast<VectorType>(vec.getType());
     if (type.getShape() == shape.getShape())
       return vec;
-    return dfir::BroadcastOp::create(
-               b, loc, VectorType::get(shape.getShape(), type.getElementType()),
-               vec)
-        .getResult();
+    // A row value is broadcast once, right after it is computed, not in
+    // every chunk that reads it: the unit keeps the chunk-wide copy, as it
+    // keeps the row value itself.
+    auto wide = VectorType::get(shape.getShape(), type.getElementType());
+    Value &cached = broadcasts[{vec, wide}];
+    if (!cached) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointAfterValue(vec);
+      cached = dfir::BroadcastOp::create(b, loc, wide, vec);
+    }
+    return cached;
   }
 
   /// A dfir.map computing `result` (a value of `body`) from `inputs`, whose
@@ -347,6 +355,8 @@ private:
   }
 
   OpBuilder &b;
+  /// Chunk-wide copies of row values, by row value and chunk type.
+  llvm::DenseMap<std::pair<Value, Type>, Value> broadcasts;
   function_ref<std::string(Value)> fifoOf;
 };
 } // namespace
