@@ -2,7 +2,8 @@
 //
 // This file implements the classification of kernel arguments into
 // launch-time scalars (runtime_args and plain integer arguments that are
-// not memory addresses) and the bounds the compiler may assume of them.
+// not memory addresses, and float scalars) and the bounds the compiler may
+// assume of them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +33,13 @@ bool ktflow::isLaunchScalar(BlockArgument arg) {
     return true;
   return isPlainIntegerScalar(arg.getType()) && !arg.use_empty() &&
          !ktflow::reachesViewOffset(arg);
+}
+
+bool ktflow::isFloatLaunchScalar(BlockArgument arg) {
+  Block *block = arg.getOwner();
+  Type type = arg.getType();
+  return block->isEntryBlock() && isa<func::FuncOp>(block->getParentOp()) &&
+         (type.isF16() || type.isBF16() || type.isF32()) && !arg.use_empty();
 }
 
 BlockArgument ktflow::getLaunchScalar(Value v) {

@@ -164,12 +164,13 @@ static void metaFields(IO &io, BundleT &b) {
     io.check(!t.address || t.argument == kNoArg,
              "a tensor with both an argument position and a literal address");
   });
-  io.list(b.runtimeArgs, 6, [&](auto &a) {
+  io.list(b.runtimeArgs, 7, [&](auto &a) {
     io.str(a.name);
     io.sleb(a.granularity);
     io.sleb(a.upperbound);
     io.sleb(a.lowerbound);
     originFields(io, a.argument, a.argName);
+    io.u8(a.floatType);
   });
   io.list(b.buffers, 4, [&](auto &buf) {
     io.str(buf.name);
@@ -312,12 +313,21 @@ ktflow::bundle::readBundle(llvm::ArrayRef<uint8_t> bytes) {
         return llvm::createStringError(
             "corrupt bundle: tensor '%s' has a bad dimension", t.name.c_str());
   }
-  for (const RuntimeArg &a : bundle.runtimeArgs)
+  for (const RuntimeArg &a : bundle.runtimeArgs) {
+    std::optional<machine::ElemType> type = getFloatType(a);
+    if (a.floatType && type != machine::ElemType::f16 &&
+        type != machine::ElemType::bf16 && type != machine::ElemType::f32)
+      return llvm::createStringError(
+          "corrupt bundle: runtime argument '%s' has a bad float type",
+          a.name.c_str());
+    if (a.floatType)
+      continue;
     if (a.granularity <= 0 || a.upperbound < 0 || a.upperbound < a.lowerbound)
       return llvm::createStringError(
           "corrupt bundle: runtime argument '%s' has a bad granularity or "
           "bounds",
           a.name.c_str());
+  }
   for (const Buffer &buf : bundle.buffers)
     if (buf.memory >= bundle.machine.memories.size())
       return llvm::createStringError(

@@ -232,6 +232,12 @@ void ktflow::bundle::printBundle(llvm::raw_ostream &os, const Bundle &b,
   os << "runtime args:\n";
   for (const RuntimeArg &a : b.runtimeArgs) {
     os << "  @" << a.name;
+    if (std::optional<machine::ElemType> type = getFloatType(a)) {
+      os << " float " << machine::elemTypeName(*type);
+      printOrigin(os, a.argument, a.argName);
+      os << "\n";
+      continue;
+    }
     if (a.lowerbound != 1)
       os << " lowerbound " << a.lowerbound;
     os << " granularity " << a.granularity << " upperbound " << a.upperbound;

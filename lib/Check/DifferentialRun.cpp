@@ -78,20 +78,30 @@ Error DifferentialRun::bindArguments(ArrayRef<std::string> assignments) {
     auto position = interpreter->resolveArgument(nv->name);
     if (!position)
       return about("arg", spec, toString(position.takeError()));
-    int64_t value;
-    if (nv->value.getAsInteger(10, value))
+    std::optional<uint32_t> index =
+        program->findRuntimeArgOfArgument(*position);
+    bool isFloat =
+        index && program->getBundle().runtimeArgs[*index].floatType;
+    // Float scalars (a norm's epsilon) feed compute only; the interpreter
+    // and the runtime read the text alike (FloatArgument.h).
+    int64_t value = 0;
+    if (!isFloat && nv->value.getAsInteger(10, value))
       return about("arg", spec, "expected an integer");
     if (Error e = interpreter->setScalar(nv->name, nv->value))
       return about("arg", spec, toString(std::move(e)));
     bindings.scalars.push_back({nv->name.str(), nv->value.str()});
-    argValues[*position] = value;
-    if (auto index = program->findRuntimeArgOfArgument(*position))
-      if (Error e = launch->setRuntimeArg(*index, value))
+    if (index)
+      if (Error e = launch->bindRuntimeArg(*index, nv->value))
         return about("arg", spec, toString(std::move(e)));
+    if (isFloat)
+      floatArgs.insert(*position);
+    else
+      argValues[*position] = value;
   }
   ArrayRef<interp::ArgumentInfo> arguments = interpreter->getArguments();
   for (const bundle::RuntimeArg &arg : program->getBundle().runtimeArgs) {
-    if (!argValues.count(arg.argument) && arg.argument < arguments.size()) {
+    if (!argValues.count(arg.argument) && !floatArgs.count(arg.argument) &&
+        arg.argument < arguments.size()) {
       const std::string &name = arguments[arg.argument].name;
       if (arg.lowerbound != 1)
         return createStringError("scalar argument '%s' needs --arg %s=VALUE",

@@ -24,11 +24,10 @@ Error check::bindRuntimeArgs(rt::Launch &launch,
                              ArrayRef<std::string> assignments) {
   for (StringRef spec : assignments) {
     auto [name, value] = spec.split('=');
-    int64_t v;
-    if (value.getAsInteger(10, v))
+    if (!spec.contains('='))
       return createStringError("--arg expects NAME=INTEGER, got '" + spec +
                                "'");
-    if (Error e = launch.setRuntimeArg(name, v))
+    if (Error e = launch.bindRuntimeArg(name, value))
       return e;
   }
   return Error::success();

@@ -15,6 +15,7 @@
 #include "ktflow/Dialect/KTDP/Utils/KernelFunction.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Support/ArgumentNames.h"
+#include "ktflow/Support/FloatArgument.h"
 #include "ktflow/Support/RuntimeArgValue.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -130,7 +131,14 @@ llvm::Error Interpreter::setScalar(StringRef nameOrPosition, StringRef text) {
   if (!dtype)
     return makeError("argument '" + name + "' has an unsupported type");
   Scalar value;
-  if (isFloat(*dtype)) {
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    // Rounded once to the argument's type, as the runtime does.
+    std::optional<double> v =
+        parseFloatArgument(text, floatType.getFloatSemantics());
+    if (!v)
+      return makeError("'" + name + "' expects a number, got '" + text + "'");
+    value = Scalar::ofFloat(*v, *dtype);
+  } else if (isFloat(*dtype)) {
     double v;
     if (!llvm::to_float(text, v))
       return makeError("'" + name + "' expects a number, got '" + text + "'");

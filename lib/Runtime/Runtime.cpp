@@ -8,6 +8,7 @@
 
 #include "ktflow/Runtime/Runtime.h"
 #include "ktflow/Runtime/Link.h"
+#include "ktflow/Support/FloatArgument.h"
 #include "ktflow/Support/RuntimeArgValue.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -128,9 +129,75 @@ llvm::Error Launch::setRuntimeArg(llvm::StringRef name, int64_t value) {
   return setRuntimeArg(*index, value);
 }
 
+/// The APFloat semantics of a float runtime argument's type.
+static const llvm::fltSemantics &semanticsOf(machine::ElemType type) {
+  switch (type) {
+  case machine::ElemType::f16:
+    return llvm::APFloat::IEEEhalf();
+  case machine::ElemType::bf16:
+    return llvm::APFloat::BFloat();
+  default:
+    return llvm::APFloat::IEEEsingle();
+  }
+}
+
+llvm::Error Launch::setFloatRuntimeArg(uint32_t index, double value) {
+  const bundle::RuntimeArg &arg = program.getBundle().runtimeArgs[index];
+  std::optional<machine::ElemType> type = bundle::getFloatType(arg);
+  if (!type)
+    return llvm::createStringError("scalar argument '%s' is an integer",
+                                   bundle::getKernelName(arg).c_str());
+  llvm::APFloat rounded(value);
+  bool lost = false;
+  rounded.convert(semanticsOf(*type), llvm::APFloat::rmNearestTiesToEven,
+                  &lost);
+  rounded.convert(llvm::APFloat::IEEEdouble(),
+                  llvm::APFloat::rmNearestTiesToEven, &lost);
+  // Stored as the double's bits: what the splat instructions that read the
+  // argument hold as their immediate (bundle-format.md, relocations).
+  double exact = rounded.convertToDouble();
+  int64_t bits;
+  std::memcpy(&bits, &exact, sizeof(bits));
+  argValues[index] = bits;
+  return llvm::Error::success();
+}
+
+llvm::Error Launch::bindRuntimeArg(llvm::StringRef name,
+                                   llvm::StringRef text) {
+  auto index = program.findRuntimeArg(name);
+  if (!index)
+    return llvm::createStringError("the kernel has no runtime argument '%s'",
+                                   name.str().c_str());
+  return bindRuntimeArg(*index, text);
+}
+
+llvm::Error Launch::bindRuntimeArg(uint32_t index, llvm::StringRef text) {
+  const bundle::RuntimeArg &arg = program.getBundle().runtimeArgs[index];
+  std::string name = bundle::getKernelName(arg);
+  if (std::optional<machine::ElemType> type = bundle::getFloatType(arg)) {
+    std::optional<double> value =
+        parseFloatArgument(text, semanticsOf(*type));
+    if (!value)
+      return llvm::createStringError(
+          "'%s' expects a number (or the bits of an %s as 0x...), got '%s'",
+          name.c_str(), machine::elemTypeName(*type).str().c_str(),
+          text.str().c_str());
+    return setFloatRuntimeArg(index, *value);
+  }
+  int64_t value;
+  if (text.getAsInteger(10, value))
+    return llvm::createStringError("'%s' expects an integer, got '%s'",
+                                   name.c_str(), text.str().c_str());
+  return setRuntimeArg(index, value);
+}
+
 llvm::Error Launch::setRuntimeArg(uint32_t index, int64_t value) {
   const bundle::RuntimeArg &arg = program.getBundle().runtimeArgs[index];
   std::string name = bundle::getKernelName(arg);
+  if (arg.floatType)
+    return llvm::createStringError(
+        "scalar argument '%s' is a float; bind it with a number",
+        name.c_str());
   // A runtime_arg is a positive size; a plain scalar argument may take any
   // value of its type.
   if (arg.lowerbound == 1) {

@@ -76,6 +76,27 @@ TEST(BundleTest, BundleRoundTrips) {
   EXPECT_EQ(read->relocations.size(), 2u);
 }
 
+TEST(BundleTest, FloatArgumentTypeRoundTrips) {
+  // A float scalar (a norm's epsilon): its type survives, and a type that is
+  // not f16, bf16 or f32 is a corrupt bundle.
+  Bundle b = makeBundle();
+  RuntimeArg eps;
+  eps.name = "arg4";
+  eps.upperbound = eps.lowerbound = 0;
+  eps.floatType = 1 + static_cast<uint8_t>(machine::ElemType::bf16);
+  b.runtimeArgs.push_back(eps);
+  auto read = readBundle(writeBundle(b));
+  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  ASSERT_EQ(read->runtimeArgs.size(), 2u);
+  EXPECT_EQ(getFloatType(read->runtimeArgs[1]), machine::ElemType::bf16);
+  EXPECT_EQ(getFloatType(read->runtimeArgs[0]), std::nullopt);
+  b.runtimeArgs[1].floatType = 1 + static_cast<uint8_t>(machine::ElemType::i32);
+  auto bad = readBundle(writeBundle(b));
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "corrupt bundle: runtime argument 'arg4' has a bad float type");
+}
+
 TEST(BundleTest, ScalarArgumentBoundsRoundTrip) {
   // A plain i32 scalar: any value of the type, negative ones included.
   Bundle b = makeBundle();
@@ -160,12 +181,12 @@ TEST(BundleTest, DamageIsReportedPrecisely) {
   bytes = good;
   bytes[8] = 7;
   EXPECT_EQ(readError(bytes), "unsupported bundle version 7 (this ktflow "
-                              "reads version 4; it was written by a newer "
+                              "reads version 5; it was written by a newer "
                               "ktflow)");
   // A bundle of the previous format is refused, not misread.
-  bytes[8] = 3;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 3 (this ktflow "
-                              "reads version 4; compile the kernel again)");
+  bytes[8] = 4;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 4 (this ktflow "
+                              "reads version 5; compile the kernel again)");
 
   bytes.assign(good.begin(), good.begin() + good.size() / 2);
   EXPECT_NE(readError(bytes).find("truncated bundle"), std::string::npos);

@@ -4,7 +4,8 @@
 // `!ktdp.runtime_arg` kernel argument (read with `runtime_arg_extract
 // value`) or a plain integer or `index` kernel argument that no memory view
 // starts at (the sizes, counts and offsets real kernels pass as `%n_rows:
-// index` or `%n: i32`). Both are symbols bound when the kernel is launched,
+// index` or `%n: i32`), and float scalars (`%eps: f16`) that compute
+// units broadcast. All are symbols bound when the kernel is launched,
 // never compile-time values: one compiled program serves every value within
 // the argument's bounds.
 //
@@ -37,6 +38,12 @@ struct LaunchArgumentBounds {
 /// a body that is not (through arithmetic) the start address of a memory
 /// view and has at least one use.
 bool isLaunchScalar(mlir::BlockArgument arg);
+
+/// Whether `arg` is a float scalar of its kernel bound at launch: an f16,
+/// bf16 or f32 argument of a function with a body, with at least one use
+/// (a norm's `%eps: f16`). Compute units read it as a broadcast operand;
+/// it never takes part in addresses or loop bounds.
+bool isFloatLaunchScalar(mlir::BlockArgument arg);
 
 /// The launch-time scalar `v` is the value of: a `runtime_arg_extract value`
 /// of a runtime argument, a plain launch scalar argument, or either through

@@ -28,7 +28,7 @@
 namespace ktflow::bundle {
 
 constexpr char kMagic[8] = {'K', 'T', 'F', 'L', 'O', 'W', 'B', 'N'};
-constexpr uint32_t kVersion = 4;
+constexpr uint32_t kVersion = 5;
 constexpr size_t kHeaderSize = 32;
 constexpr uint32_t kNoArg = UINT32_MAX;
 
@@ -70,7 +70,18 @@ struct RuntimeArg {
   /// The kernel argument it is (kNoArg for none) and its name in the source.
   uint32_t argument = kNoArg;
   std::string argName;
+  /// 0 for an integer argument; 1 + the machine::ElemType (f16, bf16, f32)
+  /// of a float scalar (a norm's epsilon), whose bounds are unused and
+  /// whose value the runtime stores as the bits of the double it rounds to.
+  uint8_t floatType = 0;
 };
+
+/// The float type of `arg`, none for an integer argument.
+inline std::optional<machine::ElemType> getFloatType(const RuntimeArg &arg) {
+  if (!arg.floatType)
+    return std::nullopt;
+  return static_cast<machine::ElemType>(arg.floatType - 1);
+}
 
 /// The name the kernel gives a tensor, which the tools print and accept: its
 /// argument's name in the source (`x` for `%x`), `@ADDR` for a tensor at a

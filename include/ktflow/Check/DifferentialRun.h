@@ -17,6 +17,7 @@
 #include "ktflow/Runtime/Runtime.h"
 
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <memory>
 #include <optional>
@@ -91,6 +92,8 @@ private:
   ReferenceBindings bindings;
   /// Integer runtime arguments by position, as bound.
   llvm::DenseMap<unsigned, int64_t> argValues;
+  /// Positions of the float scalar arguments bound.
+  llvm::DenseSet<unsigned> floatArgs;
   std::optional<rt::Program> program;
   std::unique_ptr<rt::Launch> launch;
   std::vector<sim::TraceEvent> trace;

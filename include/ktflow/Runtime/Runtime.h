@@ -59,8 +59,18 @@ public:
   /// its granularity and at most its upperbound; a plain scalar argument
   /// (`%n: index`, `%n: i32`) may take any value of its type, negative
   /// ones included ([lowerbound, upperbound]). Any other value is an error.
+  /// A float scalar argument (`%eps: f16`) is bound with setFloatRuntimeArg
+  /// or bindRuntimeArg only.
   llvm::Error setRuntimeArg(llvm::StringRef name, int64_t value);
   llvm::Error setRuntimeArg(uint32_t index, int64_t value);
+  /// Binds float scalar argument `index` to `value` rounded (to nearest
+  /// even) to its type; the compute units read that value.
+  llvm::Error setFloatRuntimeArg(uint32_t index, double value);
+  /// Binds runtime argument `index` from the text of `--arg NAME=TEXT`: a
+  /// decimal integer, or for a float argument a number or the type's bit
+  /// pattern (`0x1E00` for an f16; ktflow/Support/FloatArgument.h).
+  llvm::Error bindRuntimeArg(uint32_t index, llvm::StringRef text);
+  llvm::Error bindRuntimeArg(llvm::StringRef name, llvm::StringRef text);
   /// The tensor's shape; fails while one of its runtime args is unbound.
   llvm::Expected<std::vector<int64_t>> getShape(uint32_t tensor) const;
   llvm::Expected<uint64_t> getByteSize(uint32_t tensor) const;

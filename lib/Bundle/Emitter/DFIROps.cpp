@@ -119,6 +119,20 @@ LogicalResult ProgramEmitter::emitSplat(dfir::SplatOp splat) {
   return success();
 }
 
+LogicalResult ProgramEmitter::emitSplatArg(dfir::SplatArgOp splat) {
+  auto t = vtype(splat, splat.getType());
+  if (failed(t))
+    return failure();
+  uint32_t r = newVReg();
+  machine::Inst &i = emitInst(Opcode::Splat);
+  i.a = r, i.c = *t;
+  // The immediate is the double the runtime rounds the argument to.
+  relocations.emplace_back(program.insts.size() - 1, SymbolKind::RuntimeArg,
+                           symbols.runtimeArgs.lookup(splat.getSymbol()));
+  vregs[splat.getResult()] = r;
+  return success();
+}
+
 LogicalResult ProgramEmitter::emitMatmul(dfir::MatmulOp mm) {
   Operation *op = mm;
   auto a = vreg(mm.getLhs()), b = vreg(mm.getRhs()), c = vreg(mm.getAcc());

@@ -158,6 +158,13 @@ private:
     if (op.getArgument())
       arg.argument = static_cast<uint32_t>(*op.getArgument());
     arg.argName = op.getArgName().value_or("").str();
+    if (std::optional<Type> type = op.getFloatType()) {
+      std::optional<machine::ElemType> elem = toElemType(*type);
+      if (!elem)
+        return op.emitError("unsupported float argument type ") << *type;
+      arg.floatType = 1 + static_cast<uint8_t>(*elem);
+      arg.upperbound = arg.lowerbound = 0;
+    }
     bundle.runtimeArgs.push_back(arg);
     return success();
   }

@@ -68,6 +68,7 @@ private:
   mlir::LogicalResult emitRecv(mlir::dfir::RecvOp op);
   mlir::LogicalResult emitReduceOrBroadcast(mlir::Operation *op);
   mlir::LogicalResult emitSplat(mlir::dfir::SplatOp op);
+  mlir::LogicalResult emitSplatArg(mlir::dfir::SplatArgOp op);
   mlir::LogicalResult emitMatmul(mlir::dfir::MatmulOp op);
   mlir::LogicalResult emitMap(mlir::dfir::MapOp op);
   mlir::LogicalResult emitSyncSend(mlir::dfir::SyncSendOp op);

@@ -197,6 +197,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
         return emitReduceOrBroadcast(vectorOp.getOperation());
       })
       .Case([&](dfir::SplatOp splat) { return emitSplat(splat); })
+      .Case([&](dfir::SplatArgOp splat) { return emitSplatArg(splat); })
       .Case([&](dfir::MatmulOp mm) { return emitMatmul(mm); })
       .Case([&](dfir::SyncSendOp s) { return emitSyncSend(s); })
       .Case([&](dfir::SyncRecvOp s) { return emitSyncRecv(s); })

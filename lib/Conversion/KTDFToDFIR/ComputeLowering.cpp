@@ -43,8 +43,9 @@ static std::optional<dfir::ReduceKind> reduceKindOf(Operation *op) {
 namespace {
 class ComputeLowering {
 public:
-  ComputeLowering(OpBuilder &b, function_ref<std::string(Value)> fifoOf)
-      : b(b), fifoOf(fifoOf) {}
+  ComputeLowering(OpBuilder &b, function_ref<std::string(Value)> fifoOf,
+                  const llvm::DenseMap<Value, std::string> &runtimeSymbols)
+      : b(b), fifoOf(fifoOf), runtimeSymbols(runtimeSymbols) {}
 
   LogicalResult lowerBlock(Block &block, IRMapping &map) {
     for (Operation &op : block) {
@@ -89,6 +90,24 @@ private:
     Value clone = b.clone(*cst)->getResult(0);
     map.map(v, clone);
     return clone;
+  }
+
+  /// The symbol of `v` if it is a float scalar the kernel receives at
+  /// launch (a norm's epsilon), which the unit reads with dfir.splat_arg.
+  std::optional<std::string> floatArgument(Value v) const {
+    if (!isa<FloatType>(v.getType()))
+      return std::nullopt;
+    auto it = runtimeSymbols.find(v);
+    if (it == runtimeSymbols.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+  /// `v`, a float launch scalar, over every element of `shape`.
+  Value splatArgument(Location loc, Value v, ArrayRef<int64_t> shape) {
+    return dfir::SplatArgOp::create(
+        b, loc, VectorType::get(shape, v.getType()),
+        FlatSymbolRefAttr::get(b.getContext(), *floatArgument(v)));
   }
 
   FlatSymbolRefAttr fifo(Value slot) {
@@ -160,6 +179,8 @@ private:
                          IRMapping &map) {
     Location loc = op.getLoc();
     if (!isa<RankedTensorType>(v.getType())) {
+      if (floatArgument(v))
+        return splatArgument(loc, v, shape.getShape());
       auto cst = v.getDefiningOp<arith::ConstantOp>();
       auto value = cst ? splatValue(cst.getValue()) : std::nullopt;
       if (!value)
@@ -191,12 +212,14 @@ private:
 
   /// A dfir.map computing `result` (a value of `body`) from `inputs`, whose
   /// elements are `args` in the body. Values the body captures must be
-  /// constants. `accumulator` names the input that is a reduction's
+  /// constants or float launch scalars (each one more input, splat from
+  /// the argument). `accumulator` names the input that is a reduction's
   /// loop-carried accumulator (the unit keeps it wide, dataflow-ir.md).
   FailureOr<Value> buildMap(Location loc, Block &body, Value result,
-                            VectorType type, ArrayRef<Value> inputs,
-                            ArrayRef<Value> args,
+                            VectorType type, ArrayRef<Value> givenInputs,
+                            ArrayRef<Value> givenArgs,
                             std::optional<unsigned> accumulator = {}) {
+    SmallVector<Value> inputs(givenInputs), args(givenArgs);
     // The ops `result` depends on, in order.
     llvm::SetVector<Operation *> slice;
     SmallVector<Value> worklist{result};
@@ -211,6 +234,12 @@ private:
       slice.insert(def);
       worklist.append(def->operand_begin(), def->operand_end());
     }
+    for (Operation *op : slice)
+      for (Value operand : op->getOperands())
+        if (floatArgument(operand) && !llvm::is_contained(args, operand)) {
+          inputs.push_back(splatArgument(loc, operand, type.getShape()));
+          args.push_back(operand);
+        }
     auto map = dfir::MapOp::create(b, loc, type, inputs);
     if (accumulator)
       map.setAccumulator(*accumulator);
@@ -328,6 +357,8 @@ private:
       inputs.push_back(*v);
       args.push_back(body.getArgument(i));
     }
+    if (floatArgument(result))
+      return splatArgument(op.getLoc(), result, type.getShape());
     if (auto cst = result.getDefiningOp<arith::ConstantOp>())
       if (auto value = splatValue(cst.getValue()))
         return dfir::SplatOp::create(b, op.getLoc(), type,
@@ -358,12 +389,16 @@ private:
   /// Chunk-wide copies of row values, by row value and chunk type.
   llvm::DenseMap<std::pair<Value, Type>, Value> broadcasts;
   function_ref<std::string(Value)> fifoOf;
+  const llvm::DenseMap<Value, std::string> &runtimeSymbols;
 };
 } // namespace
 
 LogicalResult
 mlir::ktdf::lowering::lowerComputeStage(OpBuilder &b, StageOp stage,
                                         IRMapping &map,
-                                        function_ref<std::string(Value)> fifoOf) {
-  return ComputeLowering(b, fifoOf).lowerBlock(stage.getBody().front(), map);
+                                        function_ref<std::string(Value)> fifoOf,
+                                        const llvm::DenseMap<Value, std::string>
+                                            &runtimeSymbols) {
+  return ComputeLowering(b, fifoOf, runtimeSymbols)
+      .lowerBlock(stage.getBody().front(), map);
 }

@@ -3,7 +3,8 @@
 // This file gives the tensors a scheduled kernel reads and writes their
 // runtime symbols and declarations: a kernel argument used as the start
 // address of memory views becomes tensor `argN`, a launch scalar (a
-// runtime argument, or a plain integer argument no view starts at)
+// runtime argument, a plain integer argument no view starts at, or a float
+// scalar such as a norm's epsilon)
 // `dfir.runtime_arg argN`, and the views at a literal address a tensor
 // `litADDR` of its own (literal tensors must not overlap); each records
 // where the kernel has it (argument position and source name, or address),
@@ -55,8 +56,9 @@ LogicalResult KernelLowering::collectArguments() {
                               "--ktdf-distribute first");
   for (BlockArgument arg : entry.getArguments()) {
     std::string symbol = "arg" + std::to_string(arg.getArgNumber());
-    // Runtime arguments and plain integer scalars are bound at launch.
-    if (ktflow::isLaunchScalar(arg)) {
+    // Runtime arguments and plain integer and float scalars are bound at
+    // launch.
+    if (ktflow::isLaunchScalar(arg) || ktflow::isFloatLaunchScalar(arg)) {
       runtimeSymbols[arg] = symbol;
       continue;
     }
@@ -181,6 +183,15 @@ void KernelLowering::declareTensors(OpBuilder &b) {
   for (BlockArgument arg : entry.getArguments()) {
     if (!runtimeSymbols.count(arg))
       continue;
+    if (isa<FloatType>(arg.getType())) {
+      auto op = dfir::RuntimeArgOp::create(b, loc, runtimeSymbols[arg],
+                                           /*granularity=*/1,
+                                           /*upperbound=*/0);
+      op.setFloatTypeAttr(TypeAttr::get(arg.getType()));
+      op.setArgumentAttr(position(arg));
+      op.setArgNameAttr(name(arg));
+      continue;
+    }
     ktflow::LaunchArgumentBounds bounds = ktflow::getLaunchArgumentBounds(arg);
     auto op = dfir::RuntimeArgOp::create(b, loc, runtimeSymbols[arg],
                                          bounds.granularity, bounds.upper);

@@ -292,9 +292,12 @@ expandAnchor(OpBuilder &b, Location loc, ktdp::ConstructAccessTileOp tile,
 
 /// Lowers the body of a compute stage into the current insertion point:
 /// FIFO reads and writes through `fifoOf`, linalg.generic on chunk and row
-/// tensors to dfir.map / dfir.reduce / dfir.broadcast / dfir.splat.
-LogicalResult lowerComputeStage(OpBuilder &b, StageOp stage, IRMapping &map,
-                                function_ref<std::string(Value)> fifoOf);
+/// tensors to dfir.map / dfir.reduce / dfir.broadcast / dfir.splat; float
+/// launch scalars (keys of `runtimeSymbols`) to dfir.splat_arg.
+LogicalResult
+lowerComputeStage(OpBuilder &b, StageOp stage, IRMapping &map,
+                  function_ref<std::string(Value)> fifoOf,
+                  const llvm::DenseMap<Value, std::string> &runtimeSymbols);
 
 } // namespace mlir::ktdf::lowering
 

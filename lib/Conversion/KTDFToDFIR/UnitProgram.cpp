@@ -391,7 +391,8 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       if (failed(bounds))
         return failure();
       auto fifoOf = [&](Value slot) { return kernel.fifoOf(slot, li); };
-      if (failed(lowerComputeStage(b, stage, stageMap, fifoOf)))
+      if (failed(lowerComputeStage(b, stage, stageMap, fifoOf,
+                                   kernel.runtimeSymbols)))
         return failure();
     } else {
       // Transfer stages: loops with constant bounds around transfers.

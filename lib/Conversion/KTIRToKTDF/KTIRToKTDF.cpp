@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Conversion/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
@@ -199,8 +200,10 @@ private:
   }
 
   /// Clones into the compute stage the constants `op` uses from outside
-  /// the group (operands and values its regions capture); anything else
-  /// from outside is an error.
+  /// the group (operands and values its regions capture); float kernel
+  /// arguments bound at launch (a norm's epsilon) stay captured, the
+  /// compute lowering reads them with dfir.splat_arg; anything else from
+  /// outside is an error.
   LogicalResult captureConstants(Operation *op, IRMapping &mapping) {
     llvm::SetVector<Value> used(op->getOperands().begin(),
                                 op->getOperands().end());
@@ -214,6 +217,9 @@ private:
         continue;
       Operation *def = v.getDefiningOp();
       if (def && inGroup.contains(def))
+        continue;
+      if (auto arg = dyn_cast<BlockArgument>(v);
+          arg && ktflow::isFloatLaunchScalar(arg))
         continue;
       if (def && (def->hasTrait<OpTrait::ConstantLike>() ||
                   isa<tensor::EmptyOp>(def))) {

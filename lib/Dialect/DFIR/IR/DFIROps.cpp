@@ -92,6 +92,13 @@ LogicalResult TensorOp::verify() {
 LogicalResult RuntimeArgOp::verify() {
   if (failed(verifyOrigin(*this, getArgument(), getArgName(), std::nullopt)))
     return failure();
+  if (std::optional<Type> type = getFloatType()) {
+    if (!type->isF16() && !type->isBF16() && !type->isF32())
+      return emitOpError("a float runtime argument must be f16, bf16 or f32, "
+                         "got ")
+             << *type;
+    return success();
+  }
   int64_t granularity = sgn(getGranularity()), upperbound = sgn(getUpperbound());
   if (granularity <= 0)
     return emitOpError("granularity must be positive, got ") << granularity;
@@ -215,8 +222,28 @@ LogicalResult RuntimeValueOp::verifySymbolUses(SymbolTableCollection &tables) {
   Operation *decl = lookupDecl(*this, tables, getSymbolAttr());
   if (!decl)
     return failure();
-  if (!isa<RuntimeArgOp>(decl))
+  auto arg = dyn_cast<RuntimeArgOp>(decl);
+  if (!arg)
     return emitOpError() << getSymbolAttr() << " is not a dfir.runtime_arg";
+  if (arg.getFloatType())
+    return emitOpError() << getSymbolAttr()
+                         << " is a float runtime argument (read it with "
+                            "dfir.splat_arg)";
+  return success();
+}
+
+LogicalResult SplatArgOp::verifySymbolUses(SymbolTableCollection &tables) {
+  Operation *decl = lookupDecl(*this, tables, getSymbolAttr());
+  if (!decl)
+    return failure();
+  auto arg = dyn_cast<RuntimeArgOp>(decl);
+  if (!arg || !arg.getFloatType())
+    return emitOpError() << getSymbolAttr()
+                         << " is not a float dfir.runtime_arg";
+  Type elem = getType().getElementType();
+  if (elem != *arg.getFloatType())
+    return emitOpError("element type ")
+           << elem << " is not the argument's type " << *arg.getFloatType();
   return success();
 }
 

@@ -156,20 +156,24 @@ static bool extractsOneElement(tensor::ExtractOp extract) {
 }
 
 /// Splats ktdf-generalize turns into a broadcast: of a constant (a splat
-/// constant, e.g. a reduction's init), or of the only element of a tensor.
+/// constant, e.g. a reduction's init), of a float scalar argument bound at
+/// launch (a norm's epsilon), or of the only element of a tensor.
 static std::optional<std::string> checkSplat(tensor::SplatOp splat) {
   if (!splat.getType().hasStaticShape())
     return std::string("tensor.splat to a dynamically shaped tensor is not "
                        "supported by the scheduler yet");
   if (matchPattern(splat.getInput(), m_Constant()))
     return std::nullopt;
+  auto arg = dyn_cast<BlockArgument>(splat.getInput());
+  if (arg && ktflow::isFloatLaunchScalar(arg))
+    return std::nullopt;
   auto extract = splat.getInput().getDefiningOp<tensor::ExtractOp>();
   if (extract && extractsOneElement(extract))
     return std::nullopt;
-  return std::string("tensor.splat of a scalar that is neither a constant "
-                     "nor the element of a one-element tensor "
-                     "(tensor.extract) is not supported by the scheduler "
-                     "yet");
+  return std::string("tensor.splat of a scalar that is neither a constant, "
+                     "a float kernel argument, nor the element of a "
+                     "one-element tensor (tensor.extract) is not supported "
+                     "by the scheduler yet");
 }
 
 /// Extracts whose scalar only feeds supported splats: the pair is one

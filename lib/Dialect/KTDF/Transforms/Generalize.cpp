@@ -6,13 +6,17 @@
 // splat constants fold into bodies. One pattern of its own turns the
 // broadcast idiom of real kernels, a one-element tensor (a row's reduction)
 // extracted to a scalar and splat back over a tensor, into a
-// linalg.generic that reads the one element everywhere. Unit reshapes and
+// linalg.generic that reads the one element everywhere; another turns a
+// splat of a float kernel argument (`tensor.splat %eps`) into a generic
+// yielding it, so fusion captures the argument in its consumers. Unit
+// reshapes and
 // a row's dot product with itself are rewritten first (ShapeIdioms.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ShapeIdioms.h"
 
+#include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -66,6 +70,36 @@ struct SplatOfOneElementTensor : OpRewritePattern<tensor::SplatOp> {
   }
 };
 
+/// `tensor.splat %eps` of a float kernel argument bound at launch: a
+/// linalg.generic without inputs whose body yields the argument, which
+/// fusion then folds into its consumers as a captured scalar (the compute
+/// lowering reads it with dfir.splat_arg).
+struct SplatOfFloatArgument : OpRewritePattern<tensor::SplatOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::SplatOp splat,
+                                PatternRewriter &rewriter) const override {
+    auto arg = dyn_cast<BlockArgument>(splat.getInput());
+    auto type = dyn_cast<RankedTensorType>(splat.getType());
+    if (!arg || !ktflow::isFloatLaunchScalar(arg) || !type ||
+        !type.hasStaticShape())
+      return failure();
+    Location loc = splat.getLoc();
+    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                         type.getElementType());
+    AffineMap out = AffineMap::getMultiDimIdentityMap(type.getRank(),
+                                                      rewriter.getContext());
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+        splat, type, ValueRange{}, ValueRange{init}, ArrayRef<AffineMap>{out},
+        iterators, [&](OpBuilder &b, Location l, ValueRange) {
+          linalg::YieldOp::create(b, l, Value(arg));
+        });
+    return success();
+  }
+};
+
 /// Fusion control: everything fuses but a rank-0 computation (a row's
 /// scale computed on tensor<f16>, e.g. rsqrt of its mean square) into an
 /// op with loops, which would compute it once per element instead of once
@@ -89,7 +123,7 @@ struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
     populateRowSumOfSquaresPatterns(dotPatterns);
     FrozenRewritePatternSet dots(std::move(dotPatterns));
     RewritePatternSet patterns(ctx);
-    patterns.add<SplatOfOneElementTensor>(ctx);
+    patterns.add<SplatOfOneElementTensor, SplatOfFloatArgument>(ctx);
     populateUnitReshapePatterns(patterns);
     linalg::populateElementwiseToLinalgConversionPatterns(patterns);
     linalg::populateLinalgNamedOpsGeneralizationPatterns(patterns);

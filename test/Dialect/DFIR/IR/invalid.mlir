@@ -289,3 +289,43 @@ dfir.kernel @k device "d" {
     %r = dfir.matmul %a, %a, %c : vector<8x4xf16>, vector<8x4xf16> -> vector<8x8xf32>
   }
 }
+
+// -----
+
+// Float runtime arguments: f16, bf16 or f32 only, read with dfir.splat_arg
+// at their own element type, never with dfir.runtime_value.
+dfir.kernel @k device "d" {
+  // expected-error @+1 {{a float runtime argument must be f16, bf16 or f32, got 'f64'}}
+  dfir.runtime_arg @e float f64 granularity 1 upperbound 0
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.runtime_arg @e float f16 granularity 1 upperbound 0
+  dfir.runtime_arg @n granularity 1 upperbound 8
+  dfir.unit "a" {
+    // expected-error @+1 {{element type 'f32' is not the argument's type 'f16'}}
+    %a = dfir.splat_arg @e : vector<4xf32>
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.runtime_arg @n granularity 1 upperbound 8
+  dfir.unit "a" {
+    // expected-error @+1 {{@n is not a float dfir.runtime_arg}}
+    %a = dfir.splat_arg @n : vector<4xf16>
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.runtime_arg @e float f16 granularity 1 upperbound 0
+  dfir.unit "a" {
+    // expected-error @+1 {{@e is a float runtime argument (read it with dfir.splat_arg)}}
+    %a = dfir.runtime_value @e
+  }
+}

@@ -27,6 +27,8 @@ dfir.kernel @all device "sample_device" {
   dfir.runtime_arg @arg0 granularity 1 upperbound 8 argument 0 named "M-1.a$"
   // CHECK: dfir.runtime_arg @arg4 lowerbound 0 granularity 1 upperbound 9 argument 4 named "k"
   dfir.runtime_arg @arg4 lowerbound 0 granularity 1 upperbound 9 argument 4 named "k"
+  // CHECK: dfir.runtime_arg @arg5 float f16 granularity 1 upperbound 0 argument 5 named "eps"
+  dfir.runtime_arg @arg5 float f16 granularity 1 upperbound 0 argument 5 named "eps"
   // CHECK: dfir.buffer @a in "core[0]/L1" size 8192
   dfir.buffer @a in "core[0]/L1" size 8192
   // CHECK: dfir.buffer @b in "core[0]/L1" size 128 offset 65536
@@ -69,6 +71,8 @@ dfir.kernel @all device "sample_device" {
     %c32 = arith.constant 32 : index
     // CHECK: dfir.splat 0.000000e+00 : vector<64xf16>
     %zero = dfir.splat 0.0 : vector<64xf16>
+    // CHECK: dfir.splat_arg @arg5 : vector<64xf16>
+    %eps = dfir.splat_arg @arg5 : vector<64xf16>
     %sum = scf.for %i = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> (vector<64xf16>) {
       // CHECK: dfir.recv @q : vector<64xf16>
       %v = dfir.recv @q : vector<64xf16>

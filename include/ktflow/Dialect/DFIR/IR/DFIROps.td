@@ -87,7 +87,7 @@ def DFIR_TensorOp : DFIR_Op<"tensor", [Symbol, HasParent<"KernelOp">]> {
 }
 
 def DFIR_RuntimeArgOp : DFIR_Op<"runtime_arg", [Symbol, HasParent<"KernelOp">]> {
-  let summary = "an integer argument known at launch";
+  let summary = "an integer or float argument known at launch";
   let description = [{
     A launch-time value (a shape, a count, an offset) that must be a
     multiple of `granularity` between `lowerbound` and `upperbound`. Without
@@ -95,25 +95,34 @@ def DFIR_RuntimeArgOp : DFIR_Op<"runtime_arg", [Symbol, HasParent<"KernelOp">]> 
     integer argument of the kernel takes the range of its type. `argument`
     and `named` say which kernel argument it is, as on `dfir.tensor`.
 
+    With `float` it is a float scalar of that type (f16, bf16 or f32, e.g.
+    a norm's epsilon), which compute units read with `dfir.splat_arg`; the
+    runtime rounds the value given at launch to the type once. Its bounds
+    are unused (granularity 1, upperbound 0).
+
     ```mlir
     dfir.runtime_arg @n granularity 64 upperbound 4096
     dfir.runtime_arg @k lowerbound -2147483648 granularity 1 upperbound 2147483647
     dfir.runtime_arg @arg0 granularity 32 upperbound 1024 argument 0 named "M"
+    dfir.runtime_arg @arg4 float f16 granularity 1 upperbound 0 argument 4 named "eps"
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name,
+                       OptionalAttr<TypeAttrOf<AnyFloat>>:$float_type,
                        OptionalAttr<I64Attr>:$lowerbound,
                        I64Attr:$granularity, I64Attr:$upperbound,
                        OptionalAttr<I64Attr>:$argument,
                        OptionalAttr<StrAttr>:$arg_name);
   let assemblyFormat = [{
-    $sym_name (`lowerbound` $lowerbound^)? `granularity` $granularity
+    $sym_name (`float` $float_type^)? (`lowerbound` $lowerbound^)?
+    `granularity` $granularity
     `upperbound` $upperbound (`argument` $argument^)? (`named` $arg_name^)?
     attr-dict
   }];
   let builders = [OpBuilder<(ins "::llvm::StringRef":$sym_name,
                                  "int64_t":$granularity, "int64_t":$upperbound), [{
-    build($_builder, $_state, sym_name, ::mlir::IntegerAttr(), granularity,
+    build($_builder, $_state, sym_name, ::mlir::TypeAttr(),
+          ::mlir::IntegerAttr(), granularity,
           upperbound, ::mlir::IntegerAttr(), ::mlir::StringAttr());
   }]>];
   let extraClassDeclaration = [{
@@ -406,6 +415,25 @@ def DFIR_SplatOp : DFIR_Op<"splat", [Pure]> {
   let arguments = (ins F64Attr:$value);
   let results = (outs AnyVectorOfNonZeroRank:$result);
   let assemblyFormat = "$value attr-dict `:` type($result)";
+}
+
+def DFIR_SplatArgOp : DFIR_Op<"splat_arg", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "a vector with every element equal to a float runtime "
+                "argument";
+  let description = [{
+    The launch-time value of a float `dfir.runtime_arg` (a kernel's `%eps:
+    f16`) broadcast over the vector; the element type must be the
+    argument's. The emitter writes a `splat` whose immediate is a
+    relocation site the runtime patches, so one program serves every value.
+
+    ```mlir
+    %e = dfir.splat_arg @arg4 : vector<1xf16>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$symbol);
+  let results = (outs AnyVectorOfNonZeroRank:$result);
+  let assemblyFormat = "$symbol attr-dict `:` type($result)";
 }
 
 def DFIR_MatmulOp : DFIR_Op<"matmul", [Pure, AllTypesMatch<["acc", "result"]>]> {

@@ -42,7 +42,7 @@ func.func @extract_of_many(%t: tensor<4xf16>) -> tensor<4x8xf16> attributes {gri
   %c1 = arith.constant 1 : index
   // expected-error @+1 {{tensor.extract of one element of a larger tensor is not supported by the scheduler yet (only the element of a one-element tensor, broadcast back by tensor.splat)}}
   %s = tensor.extract %t[%c1] : tensor<4xf16>
-  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant nor the element of a one-element tensor (tensor.extract) is not supported by the scheduler yet}}
+  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant, a float kernel argument, nor the element of a one-element tensor (tensor.extract) is not supported by the scheduler yet}}
   %b = tensor.splat %s : tensor<4x8xf16>
   return %b : tensor<4x8xf16>
 }
@@ -54,17 +54,28 @@ func.func @scalar_arithmetic(%t: tensor<1xf16>) -> tensor<8xf16> attributes {gri
   // expected-error @+1 {{a scalar from tensor.extract used by 'arith.mulf' is not supported by the scheduler yet (only a tensor.splat broadcasting it back)}}
   %s = tensor.extract %t[%c0] : tensor<1xf16>
   %s2 = arith.mulf %s, %s : f16
-  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant nor the element of a one-element tensor}}
+  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant, a float kernel argument, nor the element of a one-element tensor}}
   %b = tensor.splat %s2 : tensor<8xf16>
   return %b : tensor<8xf16>
 }
 
 // -----
 
-func.func @splat_of_argument(%a: f16) -> tensor<8xf16> attributes {grid = [1]} {
-  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant nor the element of a one-element tensor}}
-  %b = tensor.splat %a : tensor<8xf16>
-  return %b : tensor<8xf16>
+// A float scalar argument (a norm's epsilon) is bound at launch: its splat
+// is accepted for f16, bf16 and f32; an f64 one is not a launch scalar.
+func.func @splat_of_float_arguments(%a: f16, %b: bf16, %c: f32) -> (tensor<8xf16>, tensor<8xbf16>, tensor<f32>) attributes {grid = [1]} {
+  %sa = tensor.splat %a : tensor<8xf16>
+  %sb = tensor.splat %b : tensor<8xbf16>
+  %sc = tensor.splat %c : tensor<f32>
+  return %sa, %sb, %sc : tensor<8xf16>, tensor<8xbf16>, tensor<f32>
+}
+
+// -----
+
+func.func @splat_of_f64_argument(%a: f64) -> tensor<8xf64> attributes {grid = [1]} {
+  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant, a float kernel argument, nor the element of a one-element tensor}}
+  %b = tensor.splat %a : tensor<8xf64>
+  return %b : tensor<8xf64>
 }
 
 // -----

@@ -41,3 +41,19 @@ func.func @scale(%x: tensor<4x64xf16>, %k: tensor<1x1x1xf16>) -> tensor<4x64xf16
   %y = arith.mulf %x, %sb : tensor<4x64xf16>
   return %y : tensor<4x64xf16>
 }
+
+// A splat of a float kernel argument (a norm's epsilon, bound at launch)
+// becomes a generic yielding the argument, fused into its consumer: the
+// argument is captured by the body, never turned into a constant.
+// CHECK-LABEL: func.func @add_eps
+// CHECK-SAME: (%[[X:.*]]: tensor<f16>, %[[EPS:.*]]: f16)
+// CHECK: linalg.generic {{.*}} ins(%[[X]] : tensor<f16>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT: %[[SUM:.*]] = arith.addf %[[IN]], %[[EPS]] : f16
+// CHECK-NEXT: linalg.yield %[[SUM]]
+// CHECK-NOT: tensor.splat
+func.func @add_eps(%x: tensor<f16>, %eps: f16) -> tensor<f16> {
+  %e = tensor.splat %eps : tensor<f16>
+  %y = arith.addf %x, %e : tensor<f16>
+  return %y : tensor<f16>
+}
