@@ -80,8 +80,7 @@ Error DifferentialRun::bindArguments(ArrayRef<std::string> assignments) {
       return about("arg", spec, toString(position.takeError()));
     std::optional<uint32_t> index =
         program->findRuntimeArgOfArgument(*position);
-    bool isFloat =
-        index && program->getBundle().runtimeArgs[*index].floatType;
+    bool isFloat = index && program->getBundle().runtimeArgs[*index].floatType;
     // Float scalars (a norm's epsilon) feed compute only; the interpreter
     // and the runtime read the text alike (FloatArgument.h).
     int64_t value = 0;

@@ -162,8 +162,7 @@ llvm::Error Launch::setFloatRuntimeArg(uint32_t index, double value) {
   return llvm::Error::success();
 }
 
-llvm::Error Launch::bindRuntimeArg(llvm::StringRef name,
-                                   llvm::StringRef text) {
+llvm::Error Launch::bindRuntimeArg(llvm::StringRef name, llvm::StringRef text) {
   auto index = program.findRuntimeArg(name);
   if (!index)
     return llvm::createStringError("the kernel has no runtime argument '%s'",
@@ -175,8 +174,7 @@ llvm::Error Launch::bindRuntimeArg(uint32_t index, llvm::StringRef text) {
   const bundle::RuntimeArg &arg = program.getBundle().runtimeArgs[index];
   std::string name = bundle::getKernelName(arg);
   if (std::optional<machine::ElemType> type = bundle::getFloatType(arg)) {
-    std::optional<double> value =
-        parseFloatArgument(text, semanticsOf(*type));
+    std::optional<double> value = parseFloatArgument(text, semanticsOf(*type));
     if (!value)
       return llvm::createStringError(
           "'%s' expects a number (or the bits of an %s as 0x...), got '%s'",
@@ -196,8 +194,7 @@ llvm::Error Launch::setRuntimeArg(uint32_t index, int64_t value) {
   std::string name = bundle::getKernelName(arg);
   if (arg.floatType)
     return llvm::createStringError(
-        "scalar argument '%s' is a float; bind it with a number",
-        name.c_str());
+        "scalar argument '%s' is a float; bind it with a number", name.c_str());
   // A runtime_arg is a positive size; a plain scalar argument may take any
   // value of its type.
   if (arg.lowerbound == 1) {

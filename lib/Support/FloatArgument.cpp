@@ -13,14 +13,13 @@
 using namespace llvm;
 
 std::optional<double>
-ktflow::parseFloatArgument(StringRef text,
-                           const fltSemantics &semantics) {
+ktflow::parseFloatArgument(StringRef text, const fltSemantics &semantics) {
   unsigned bits = APFloat::getSizeInBits(semantics);
   StringRef digits = text;
   // A bit pattern: 0x and hex digits only (0x1.8p3 is a hex float).
   if ((digits.consume_front("0x") || digits.consume_front("0X")) &&
-      !digits.empty() && digits.find_first_not_of("0123456789abcdefABCDEF") ==
-                             StringRef::npos) {
+      !digits.empty() &&
+      digits.find_first_not_of("0123456789abcdefABCDEF") == StringRef::npos) {
     APInt pattern;
     if (digits.getAsInteger(16, pattern) || pattern.getActiveBits() > bits)
       return std::nullopt;

@@ -15,8 +15,7 @@ using llvm::APFloat;
 
 TEST(FloatArgumentTest, DecimalsRoundOnceToTheType) {
   // 1e-5 is the f16 subnormal 168 * 2^-24 (nearest even), not a double.
-  EXPECT_EQ(parseFloatArgument("1e-5", APFloat::IEEEhalf()),
-            168.0 / (1 << 24));
+  EXPECT_EQ(parseFloatArgument("1e-5", APFloat::IEEEhalf()), 168.0 / (1 << 24));
   EXPECT_EQ(parseFloatArgument("0.1", APFloat::IEEEsingle()),
             static_cast<double>(0.1f));
   // bf16 keeps 8 significant bits: 1 + 2^-9 rounds (ties to even) to 1.

@@ -393,12 +393,10 @@ private:
 };
 } // namespace
 
-LogicalResult
-mlir::ktdf::lowering::lowerComputeStage(OpBuilder &b, StageOp stage,
-                                        IRMapping &map,
-                                        function_ref<std::string(Value)> fifoOf,
-                                        const llvm::DenseMap<Value, std::string>
-                                            &runtimeSymbols) {
+LogicalResult mlir::ktdf::lowering::lowerComputeStage(
+    OpBuilder &b, StageOp stage, IRMapping &map,
+    function_ref<std::string(Value)> fifoOf,
+    const llvm::DenseMap<Value, std::string> &runtimeSymbols) {
   return ComputeLowering(b, fifoOf, runtimeSymbols)
       .lowerBlock(stage.getBody().front(), map);
 }
