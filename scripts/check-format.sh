@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Checks that every C++ line changed since the house rules landed (the commit
 # that added .clang-format) is formatted as .clang-format says; lines nobody
-# touched since keep their old layout. Run by CI after the tests. To fix a
-# failure: `bash scripts/check-format.sh --fix` (formats those lines in place).
+# touched since keep their old layout. It reads the working tree, so an
+# uncommitted change is checked before it is committed (on a clean checkout,
+# as in CI, that is HEAD). Run by CI after the tests. To fix a failure:
+# `bash scripts/check-format.sh --fix` (formats those lines in place).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,8 +25,8 @@ if [ "$fix" -eq 1 ]; then
   "${formatter[@]}" --force "$base" -- include lib tools unittests bench
   exit 0
 fi
-diff=$("${formatter[@]}" --diff "$base" HEAD -- include lib tools unittests \
-       bench 2>&1 || true)
+diff=$("${formatter[@]}" --diff "$base" -- include lib tools unittests bench \
+       2>&1 || true)
 case "$diff" in
   ""|"no modified files to format"|"clang-format did not modify any files")
     echo "check-format: changed lines follow .clang-format"
