@@ -51,21 +51,10 @@ struct SplatOfOneElementTensor : OpRewritePattern<tensor::SplatOp> {
     if (!sourceType.hasStaticShape() || sourceType.getNumElements() != 1)
       return failure();
     MLIRContext *ctx = rewriter.getContext();
-    Location loc = splat.getLoc();
     SmallVector<AffineExpr> zeros(sourceType.getRank(),
                                   getAffineConstantExpr(0, ctx));
-    AffineMap in = AffineMap::get(type.getRank(), 0, zeros, ctx);
-    AffineMap out = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
-    Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                         type.getElementType());
-    SmallVector<utils::IteratorType> iterators(type.getRank(),
-                                               utils::IteratorType::parallel);
-    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
-        splat, type, ValueRange{source}, ValueRange{init},
-        ArrayRef<AffineMap>{in, out}, iterators,
-        [](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l, args.front());
-        });
+    replaceWithCopy(rewriter, splat, source,
+                    AffineMap::get(type.getRank(), 0, zeros, ctx));
     return success();
   }
 };

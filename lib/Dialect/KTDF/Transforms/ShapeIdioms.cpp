@@ -109,6 +109,23 @@ static bool isPositiveZero(Value v) {
   return false;
 }
 
+void mlir::ktdf::replaceWithCopy(PatternRewriter &rewriter, Operation *op,
+                                 Value source, AffineMap read) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  AffineMap write =
+      AffineMap::getMultiDimIdentityMap(type.getRank(), rewriter.getContext());
+  Value init = tensor::EmptyOp::create(rewriter, op->getLoc(), type.getShape(),
+                                       type.getElementType());
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  rewriter.replaceOpWithNewOp<linalg::GenericOp>(
+      op, type, ValueRange{source}, ValueRange{init},
+      ArrayRef<AffineMap>{read, write}, iterators,
+      [](OpBuilder &b, Location l, ValueRange args) {
+        linalg::YieldOp::create(b, l, args.front());
+      });
+}
+
 namespace {
 /// A unit reshape as a copy: the result's loops, reading the source at the
 /// result dimension holding each of its non-unit dimensions and at 0 in
@@ -133,18 +150,8 @@ struct UnitReshapeToGeneric : OpRewritePattern<ReshapeOp> {
     for (int64_t extent : source.getShape())
       reads.push_back(extent == 1 ? getAffineConstantExpr(0, ctx)
                                   : getAffineDimExpr(nonUnitDims[next++], ctx));
-    AffineMap in = AffineMap::get(type.getRank(), 0, reads, ctx);
-    AffineMap out = AffineMap::getMultiDimIdentityMap(type.getRank(), ctx);
-    Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), type.getShape(),
-                                         type.getElementType());
-    SmallVector<utils::IteratorType> iterators(type.getRank(),
-                                               utils::IteratorType::parallel);
-    rewriter.replaceOpWithNewOp<linalg::GenericOp>(
-        op, type, ValueRange{op.getSrc()}, ValueRange{init},
-        ArrayRef<AffineMap>{in, out}, iterators,
-        [](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l, args.front());
-        });
+    replaceWithCopy(rewriter, op, op.getSrc(),
+                    AffineMap::get(type.getRank(), 0, reads, ctx));
     return success();
   }
 };

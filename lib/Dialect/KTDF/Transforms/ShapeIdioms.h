@@ -40,6 +40,14 @@ Value matchRowSumOfSquares(linalg::MatmulOp matmul);
 /// matchRowSumOfSquares recognises (the rewrite then leaves it unused).
 bool onlyFeedsRowSumsOfSquares(linalg::TransposeOp transpose);
 
+/// Replaces `op` (one ranked static tensor result) by a parallel
+/// linalg.generic over its result's shape that copies `source`, read
+/// through `read` (from the result's loops to `source`'s coordinates), into
+/// a tensor.empty. The unit reshapes and Generalize's broadcast of a
+/// one-element tensor are such copies.
+void replaceWithCopy(PatternRewriter &rewriter, Operation *op, Value source,
+                     AffineMap read);
+
 /// Unit reshapes to linalg.generic copies whose indexing maps drop or add
 /// the unit dimensions (element-wise fusion then folds them into their
 /// neighbours).
