@@ -4,15 +4,16 @@
 // control flow with the index arithmetic evaluated (tile ids, constants, the
 // scalar arguments given), and adds up what every executed op demands: its
 // element operations (OperationCount.h), and for views, tiles, loads and
-// stores the device-memory tensors they touch and the tiles they move.
+// stores the device memory they touch (MemoryTraffic.h) and the tiles they
+// move.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Analysis/KernelDemand.h"
 
+#include "MemoryTraffic.h"
 #include "OperationCount.h"
 
-#include "ktflow/Analysis/TensorExtent.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/KernelFunction.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
@@ -23,8 +24,6 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <map>
-
 using namespace mlir;
 using namespace ktflow;
 
@@ -34,16 +33,6 @@ namespace {
 constexpr uint64_t kMaxVisits = uint64_t(1) << 26;
 /// Grid points the walk visits.
 constexpr int64_t kMaxTiles = int64_t(1) << 20;
-
-/// A tensor of device memory: the argument at `position`, or the memory at
-/// literal address `address`.
-using TensorKey = std::pair<bool /*literal*/, int64_t>;
-
-struct TensorUse {
-  TensorExtentBuilder extent;
-  unsigned elementBytes = 0;
-  bool loaded = false, stored = false;
-};
 
 class DemandCounter {
 public:
@@ -58,16 +47,7 @@ public:
   }
 
   device::KernelDemand finish() {
-    for (auto &[key, use] : tensors) {
-      if (use.extent.empty())
-        continue;
-      uint64_t bytes = static_cast<uint64_t>(use.extent.get().numElements) *
-                       use.elementBytes;
-      if (use.loaded)
-        demand.bytesRead += bytes;
-      if (use.stored)
-        demand.bytesWritten += bytes;
-    }
+    traffic.finish();
     demand.chain = countLongestChain(kernel);
     return std::move(demand);
   }
@@ -262,32 +242,8 @@ private:
       return demand.addGap("called functions");
     if (isa<ktdp::InterTileReduceOp>(op))
       return demand.addGap("the combining of inter-tile reductions");
-    if (auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(op))
-      return noteView(view);
-    if (isa<ktdp::ConstructDistributedMemoryViewOp>(op)) {
-      auto &bases = viewBases[op->getResult(0)];
-      bases.clear();
-      for (Value part : op->getOperands())
-        llvm::append_range(bases, viewBases.lookup(part));
+    if (traffic.visit(op))
       return;
-    }
-    if (auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(op)) {
-      tileBases[tile.getResult()] = viewBases.lookup(tile.getBase());
-      return;
-    }
-    if (auto tile = dyn_cast<ktdp::ConstructIndirectAccessTileOp>(op)) {
-      tileBases[tile.getResult()] = viewBases.lookup(tile.getBase());
-      // The index views are read to find the coordinates.
-      for (Value indices : tile.getIndirectMemrefs())
-        for (TensorKey key : viewBases.lookup(indices))
-          tensors[key].loaded = true;
-      return;
-    }
-    if (auto load = dyn_cast<ktdp::LoadOp>(op))
-      return noteAccess(load.getAccessTile(), load.getType(), /*store=*/false);
-    if (auto store = dyn_cast<ktdp::StoreOp>(op))
-      return noteAccess(store.getAccessTile(), store.getDataTile().getType(),
-                        /*store=*/true);
     countOperations(op, demand);
     evaluate(op);
     // Regions of other ops (an inter-tile produce, ...) are not followed:
@@ -301,77 +257,11 @@ private:
                     " regions");
   }
 
-  //===--------------------------------------------------------------------===//
-  // Device-memory tensors
-  //===--------------------------------------------------------------------===//
-
-  /// The tensor an address points into and the offset (in elements) it
-  /// points at: an argument plus known values, or a literal.
-  std::optional<std::pair<TensorKey, int64_t>> resolveAddress(Value address) {
-    if (auto arg = dyn_cast<BlockArgument>(address);
-        arg && arg.getOwner() == &kernel.getBody().front())
-      return std::make_pair(TensorKey{false, arg.getArgNumber()}, 0);
-    APInt literal;
-    if (matchPattern(address, m_ConstantInt(&literal)))
-      return std::make_pair(TensorKey{true, literal.getSExtValue()}, 0);
-    if (auto add = address.getDefiningOp<arith::AddIOp>())
-      for (auto [base, offset] : {std::make_pair(add.getLhs(), add.getRhs()),
-                                  std::make_pair(add.getRhs(), add.getLhs())})
-        if (auto resolved = resolveAddress(base))
-          if (auto v = value(offset); v && !resolved->first.first)
-            return std::make_pair(resolved->first, resolved->second + *v);
-    return std::nullopt;
-  }
-
-  void noteView(ktdp::ConstructMemoryViewOp view) {
-    SmallVector<TensorKey, 1> &bases = viewBases[view.getResult()];
-    bases.clear();
-    if (view.getMemorySpaceInterface().getMemoryKind() !=
-        ktdp::MemoryKind::global)
-      return;
-    auto address = resolveAddress(view.getOffset());
-    std::optional<ViewFootprint> footprint;
-    if (address)
-      footprint = getViewFootprint(view, address->second,
-                                   [&](Value v) { return value(v); });
-    std::string message;
-    if (!footprint) {
-      demand.addGap("the tensors of views whose address or sizes are not "
-                    "known");
-      return;
-    }
-    TensorUse &use = tensors[address->first];
-    if (!use.extent.add(*footprint, message)) {
-      demand.addGap("the tensors of views that reach outside them");
-      return;
-    }
-    auto type = cast<MemRefType>(view.getType());
-    use.elementBytes = (type.getElementTypeBitWidth() + 7) / 8;
-    bases.push_back(address->first);
-  }
-
-  void noteAccess(Value tile, Type tensorType, bool store) {
-    SmallVector<TensorKey, 1> bases = tileBases.lookup(tile);
-    if (bases.empty())
-      return;
-    for (TensorKey key : bases)
-      (store ? tensors[key].stored : tensors[key].loaded) = true;
-    auto shaped = cast<ShapedType>(tensorType);
-    if (!shaped.hasStaticShape())
-      return;
-    uint64_t bytes = static_cast<uint64_t>(shaped.getNumElements()) *
-                     ((shaped.getElementTypeBitWidth() + 7) / 8);
-    std::optional<uint64_t> &smallest =
-        store ? demand.smallestStore : demand.smallestLoad;
-    smallest = std::min(smallest.value_or(bytes), bytes);
-  }
-
   func::FuncOp kernel;
   const ScalarArgs &args;
   ArrayRef<int64_t> tileIds;
   DenseMap<Value, int64_t> env;
-  DenseMap<Value, SmallVector<TensorKey, 1>> viewBases, tileBases;
-  std::map<TensorKey, TensorUse> tensors;
+  MemoryTraffic traffic{kernel, [this](Value v) { return value(v); }, demand};
   uint64_t visits = 0;
   bool stopped = false;
 };

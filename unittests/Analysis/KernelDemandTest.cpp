@@ -3,7 +3,8 @@
 // Tests ktflow/Analysis/KernelDemand.h on small kernels, one rule at a
 // time: which ops count and at which class and type, per element produced
 // or folded; grid points, loops and branches followed with the scalar
-// arguments given; the tensors' bytes; the smallest tiles and the chain.
+// arguments given; the bytes the launch touches; the smallest tiles and the
+// chain.
 //
 //===----------------------------------------------------------------------===//
 
@@ -221,6 +222,93 @@ func.func @k(%a: index, %s: index, %unused: index) attributes {grid = [2]} {
   EXPECT_EQ(demand.bytesWritten, 64u * 4);
   EXPECT_EQ(demand.smallestLoad, 128u);
   EXPECT_EQ(demand.smallestStore, 256u);
+}
+
+TEST_F(KernelDemandTest, BytesAreWhatTheLaunchTouchesOnce) {
+  // The views declare 16 rows; the loop runs over the first %n. Both grid
+  // points also read row 0 on every iteration.
+  device::KernelDemand demand = countText(R"mlir(
+#x = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @k(%x: index, %y: index, %n: index) attributes {grid = [2]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c2 = arith.constant 2 : index
+  %X = ktdp.construct_memory_view %x, sizes: [16, 64], strides: [64, 1] {coordinate_set = #x, memory_space = #ktdp.memory_space<global>} : memref<16x64xf32>
+  %Y = ktdp.construct_memory_view %y, sizes: [16, 64], strides: [64, 1] {coordinate_set = #x, memory_space = #ktdp.memory_space<global>} : memref<16x64xf32>
+  scf.for %r = %id to %n step %c2 {
+    %t0 = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<16x64xf32> -> !ktdp.access_tile<1x64xindex>
+    %b = ktdp.load %t0 : <1x64xindex> -> tensor<1x64xf32>
+    %tx = ktdp.construct_access_tile %X[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<16x64xf32> -> !ktdp.access_tile<1x64xindex>
+    %v = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf32>
+    %s = arith.addf %v, %b : tensor<1x64xf32>
+    %ty = ktdp.construct_access_tile %Y[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<16x64xf32> -> !ktdp.access_tile<1x64xindex>
+    ktdp.store %s, %ty : tensor<1x64xf32>, <1x64xindex>
+  }
+  return
+}
+)mlir",
+                                          {{2, 5}});
+  EXPECT_TRUE(demand.gaps.empty());
+  // Rows 0..4 of X read (row 0 once, however often), rows 0..4 of Y
+  // written: 5 x 64 x 4 bytes each, not the 16 rows the views declare.
+  EXPECT_EQ(demand.bytesRead, 5u * 64 * 4);
+  EXPECT_EQ(demand.bytesWritten, 5u * 64 * 4);
+}
+
+TEST_F(KernelDemandTest, MasksAndCoordinateSetsLimitTheBytes) {
+  device::KernelDemand demand = countText(R"mlir(
+#ten = affine_set<(d0, d1) : (d0 >= 0, -d0 + 9 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#block = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#masked = affine_set<(d0, d1)[s0] : (d0 == 0, d1 >= 0, -d1 + s0 - 1 >= 0)>
+#col = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 == 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @k(%a: index, %b: index, %c: index, %m: index) attributes {grid = [1]} {
+  %A = ktdp.construct_memory_view %a, sizes: [16, 64], strides: [64, 1] {coordinate_set = #ten, memory_space = #ktdp.memory_space<global>} : memref<16x64xf16>
+  %ta = ktdp.construct_access_tile %A[8, 0] {access_tile_set = #block, access_tile_order = #id2} : memref<16x64xf16> -> !ktdp.access_tile<4x64xindex>
+  %va = ktdp.load %ta : <4x64xindex> -> tensor<4x64xf16>
+  %B = ktdp.construct_memory_view %b, sizes: [16, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<16x64xf16>
+  %tb = ktdp.construct_access_tile %B[2, 0] symbols(%m) {access_tile_set = #masked, access_tile_order = #id2} : memref<16x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %vb = ktdp.load %tb : <1x64xindex> -> tensor<1x64xf16>
+  %C = ktdp.construct_memory_view %c, sizes: [16, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<16x64xf16>
+  %tc = ktdp.construct_access_tile %C[0, 3] {access_tile_set = #col, access_tile_order = #id2} : memref<16x64xf16> -> !ktdp.access_tile<16x1xindex>
+  %vc = ktdp.load %tc : <16x1xindex> -> tensor<16x1xf16>
+  %wc = arith.negf %vc : tensor<16x1xf16>
+  ktdp.store %wc, %tc : tensor<16x1xf16>, <16x1xindex>
+  return
+}
+)mlir",
+                                          {{3, 40}});
+  EXPECT_TRUE(demand.gaps.empty());
+  // A: the 4-row tile at row 8 reaches rows 8 and 9 of the view's ten
+  // (2 x 64 f16); B: the mask keeps 40 of the row's 64 (40 f16); C: one
+  // column, 16 elements 64 apart, read and written (16 f16 each).
+  EXPECT_EQ(demand.bytesRead, 2u * 64 * 2 + 40 * 2 + 16 * 2);
+  EXPECT_EQ(demand.bytesWritten, 16u * 2);
+  EXPECT_EQ(demand.smallestLoad, 32u);
+}
+
+TEST_F(KernelDemandTest, IndirectTilesReadTheirIndicesAndGatherAGap) {
+  device::KernelDemand demand = countText(R"mlir(
+#x = affine_set<(d0, d1) : (d0 >= 0, -d0 + 99 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#idx = affine_set<(d0) : (d0 >= 0, -d0 + 15 >= 0)>
+#space = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @k(%x: index, %i: index) attributes {grid = [1]} {
+  %X = ktdp.construct_memory_view %x, sizes: [100, 8], strides: [8, 1] {coordinate_set = #x, memory_space = #ktdp.memory_space<global>} : memref<100x8xf16>
+  %Idx = ktdp.construct_memory_view %i, sizes: [16], strides: [1] {coordinate_set = #idx, memory_space = #ktdp.memory_space<global>} : memref<16xi32>
+  %t = ktdp.construct_indirect_access_tile intermediate_variables(%b, %h) %X[ind(%Idx[%b + 2]), (%h)] {variables_space_set = #space, variables_space_order = #id2} : memref<100x8xf16>, memref<16xi32> -> !ktdp.access_tile<4x8xindex>
+  %v = ktdp.load %t : <4x8xindex> -> tensor<4x8xf16>
+  return
+}
+)mlir");
+  // Idx[2..5] is read: 4 i32. Which rows of X the gather reads depends on
+  // their values: left out, and said so.
+  EXPECT_EQ(demand.bytesRead, 4u * 4);
+  ASSERT_EQ(demand.gaps.size(), 1u);
+  EXPECT_NE(demand.gaps.front().find("indirect access tiles"),
+            std::string::npos);
 }
 
 TEST_F(KernelDemandTest, RegionsItDoesNotFollowAreGaps) {

@@ -83,6 +83,31 @@ TEST_F(ProductionRooflineTest, RowSoftmax4096x1024) {
   EXPECT_EQ(mesh.binding, BoundKind::Compute);
 }
 
+TEST_F(ProductionRooflineTest, RowSoftmaxOverFewerRows) {
+  // The views declare 4096 rows; n_rows = 1000 launches the loop over the
+  // first 1000 (tile t: rows t, t + 32, ... < 1000).
+  device::KernelDemand demand =
+      countInput("softmax_4096x1024.mlir", {{2, 1000}});
+  EXPECT_TRUE(demand.gaps.empty());
+  // 1000 x 1024 x 2 bytes read and as many written.
+  EXPECT_EQ(demand.bytesRead, 2048000u);
+  EXPECT_EQ(demand.bytesWritten, 2048000u);
+
+  // Memory: 4096000 / 1024 = 4000. Compute: 1000 rows of (1024 subf +
+  // 2048 max and sum) / 4096 + 2048 exp and divf / 512 = 750 + 4000 = 4750,
+  // which binds (before, the 4096 declared rows made memory 16384 bind).
+  device::RooflineBound spyre = bound(demand, "spyre_like", "DDR");
+  EXPECT_DOUBLE_EQ(spyre.memory.cycles, 4000);
+  EXPECT_DOUBLE_EQ(spyre.compute.cycles, 4750);
+  EXPECT_EQ(spyre.binding, BoundKind::Compute);
+  EXPECT_DOUBLE_EQ(spyre.cycles, 4750);
+
+  // 4096000 / 512 = 8000 against 1000 x (3072 / 512 + 2048 / 128) = 22000.
+  device::RooflineBound mesh = bound(demand, "mesh_device", "HBM");
+  EXPECT_DOUBLE_EQ(mesh.memory.cycles, 8000);
+  EXPECT_DOUBLE_EQ(mesh.compute.cycles, 22000);
+}
+
 TEST_F(ProductionRooflineTest, Layernorm1151x8192) {
   device::KernelDemand demand =
       countInput("layernorm_1151x8192.mlir", {{6, 1151}, {7, 8192}});

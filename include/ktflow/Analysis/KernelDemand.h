@@ -5,11 +5,11 @@
 // it, before any pass rewrites it: its operations by class and element type,
 // each once per element it produces (a reduction per element it folds, a
 // matrix product per multiply-accumulate), over every grid point and loop
-// iteration; the bytes of the device-memory tensors it loads and stores; its
-// smallest loaded and stored tiles; and the longest chain of operations from
-// a load to a store. Loop bounds, branch conditions and view addresses are
-// evaluated from constants, tile ids and the scalar arguments given; nothing
-// is simulated and no data is read.
+// iteration; the distinct bytes of device memory its loads and stores
+// touch; its smallest loaded and stored tiles; and the longest chain of
+// operations from a load to a store. Loop bounds, branch conditions and view
+// addresses are evaluated from constants, tile ids and the scalar arguments
+// given; nothing is simulated and no data is read.
 //
 //===----------------------------------------------------------------------===//
 

@@ -41,8 +41,8 @@ struct KernelDemand {
     double count = 0;
   };
   llvm::SmallVector<Operations> operations;
-  /// Bytes of the tensors the kernel loads from and stores to device memory
-  /// (a tensor both loaded and stored counts in both).
+  /// Distinct bytes of device memory the launch loads and stores (a byte
+  /// both loaded and stored counts in both).
   uint64_t bytesRead = 0, bytesWritten = 0;
   /// Bytes of the smallest tile the kernel loads and stores, if any.
   std::optional<uint64_t> smallestLoad, smallestStore;

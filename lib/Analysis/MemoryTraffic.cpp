@@ -1,0 +1,278 @@
+//===- MemoryTraffic.cpp - The device memory a kernel touches -------------===//
+//
+// This file follows views and access tiles with their values evaluated and
+// adds each load's and store's touched elements to its tensor's byte
+// ranges. What it cannot follow (a view or tile with an unknown value, the
+// data-dependent elements of an indirect tile) it leaves out and names as
+// a gap, so the bytes stay a lower bound.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MemoryTraffic.h"
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace ktflow;
+
+bool MemoryTraffic::visit(Operation *op) {
+  if (auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(op))
+    noteView(view);
+  else if (auto view = dyn_cast<ktdp::ConstructDistributedMemoryViewOp>(op))
+    noteDistributedView(view);
+  else if (auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(op))
+    noteTile(tile);
+  else if (auto tile = dyn_cast<ktdp::ConstructIndirectAccessTileOp>(op))
+    noteIndirectTile(tile);
+  else if (auto load = dyn_cast<ktdp::LoadOp>(op))
+    noteAccess(load.getAccessTile(), load.getType(), /*store=*/false);
+  else if (auto store = dyn_cast<ktdp::StoreOp>(op))
+    noteAccess(store.getAccessTile(), store.getDataTile().getType(),
+               /*store=*/true);
+  else
+    return false;
+  return true;
+}
+
+void MemoryTraffic::finish() {
+  for (auto &[key, use] : tensors) {
+    demand.bytesRead += use.read.size();
+    demand.bytesWritten += use.written.size();
+  }
+}
+
+/// The tensor an address points into and the offset (in elements) it
+/// points at: an argument plus known values, or a literal.
+std::optional<std::pair<MemoryTraffic::TensorKey, int64_t>>
+MemoryTraffic::resolveAddress(Value address) {
+  if (auto arg = dyn_cast<BlockArgument>(address);
+      arg && arg.getOwner() == &kernel.getBody().front())
+    return std::make_pair(TensorKey{false, arg.getArgNumber()}, 0);
+  APInt literal;
+  if (matchPattern(address, m_ConstantInt(&literal)))
+    return std::make_pair(TensorKey{true, literal.getSExtValue()}, 0);
+  if (auto add = address.getDefiningOp<arith::AddIOp>())
+    for (auto [base, offset] : {std::make_pair(add.getLhs(), add.getRhs()),
+                                std::make_pair(add.getRhs(), add.getLhs())})
+      if (auto resolved = resolveAddress(base))
+        if (auto v = value(offset); v && !resolved->first.first)
+          return std::make_pair(resolved->first, resolved->second + *v);
+  return std::nullopt;
+}
+
+std::optional<SmallVector<int64_t, 4>> MemoryTraffic::values(ValueRange range) {
+  SmallVector<int64_t, 4> result;
+  for (Value v : range) {
+    std::optional<int64_t> known = value(v);
+    if (!known)
+      return std::nullopt;
+    result.push_back(*known);
+  }
+  return result;
+}
+
+std::optional<SmallVector<int64_t, 4>>
+MemoryTraffic::values(ArrayRef<OpFoldResult> mixed) {
+  SmallVector<int64_t, 4> result;
+  for (OpFoldResult ofr : mixed) {
+    std::optional<int64_t> known =
+        isa<Value>(ofr) ? value(cast<Value>(ofr))
+                        : std::optional<int64_t>(
+                              cast<IntegerAttr>(cast<Attribute>(ofr)).getInt());
+    if (!known)
+      return std::nullopt;
+    result.push_back(*known);
+  }
+  return result;
+}
+
+void MemoryTraffic::noteView(ktdp::ConstructMemoryViewOp view) {
+  views.erase(view.getResult());
+  std::optional<TensorKey> tensor;
+  std::optional<int64_t> offset;
+  if (view.getMemorySpaceInterface().getMemoryKind() ==
+      ktdp::MemoryKind::global) {
+    if (auto address = resolveAddress(view.getOffset())) {
+      tensor = address->first;
+      offset = address->second;
+    }
+  } else {
+    offset = 0;
+  }
+  auto sizes = values(view.getMixedSizes());
+  auto strides = values(view.getMixedStrides());
+  auto dynamicSizes = values(view.getSizes());
+  IntegerSet set = view.getCoordinateSet();
+  std::optional<ResolvedViewPart> resolved;
+  if (offset && sizes && strides && dynamicSizes &&
+      set.getNumSymbols() <= dynamicSizes->size())
+    resolved = ResolvedViewPart::get(
+        *offset, *sizes, *strides, set,
+        ArrayRef(*dynamicSizes).take_front(set.getNumSymbols()));
+  if (!resolved) {
+    demand.addGap("the tensors of views whose address or sizes are not "
+                  "known");
+    return;
+  }
+  View &known = views[view.getResult()];
+  known.parts.push_back(std::move(*resolved));
+  known.tensors.push_back(tensor);
+  known.elementBytes.push_back(
+      (cast<MemRefType>(view.getType()).getElementTypeBitWidth() + 7) / 8);
+}
+
+void MemoryTraffic::noteDistributedView(
+    ktdp::ConstructDistributedMemoryViewOp view) {
+  views.erase(view.getResult());
+  View joined;
+  for (Value input : view.getMemrefs()) {
+    auto it = views.find(input);
+    if (it == views.end())
+      return; // The unknown part's gap is noted.
+    llvm::append_range(joined.parts, it->second.parts);
+    llvm::append_range(joined.tensors, it->second.tensors);
+    llvm::append_range(joined.elementBytes, it->second.elementBytes);
+  }
+  views[view.getResult()] = std::move(joined);
+}
+
+void MemoryTraffic::noteTile(ktdp::ConstructAccessTileOp tileOp) {
+  tiles.erase(tileOp.getResult());
+  if (!views.count(tileOp.getBase()))
+    return;
+  auto indices = values(tileOp.getIndices());
+  auto symbols = values(tileOp.getSymbolOperands());
+  std::optional<SmallVector<int64_t, 4>> anchor;
+  if (indices) {
+    anchor.emplace();
+    for (AffineExpr expr : tileOp.getBaseMap().getResults()) {
+      std::optional<int64_t> v = ktdp::evaluateAffineExpr(expr, *indices, {});
+      if (!v) {
+        anchor.reset();
+        break;
+      }
+      anchor->push_back(*v);
+    }
+  }
+  if (!anchor || !symbols) {
+    demand.addGap("the device memory of access tiles whose anchor or "
+                  "symbols are not known");
+    return;
+  }
+  Tile &tile = tiles[tileOp.getResult()];
+  tile.op = tileOp;
+  tile.view = tileOp.getBase();
+  tile.anchor = std::move(*anchor);
+  tile.symbols = std::move(*symbols);
+}
+
+void MemoryTraffic::noteIndirectTile(
+    ktdp::ConstructIndirectAccessTileOp tileOp) {
+  tiles.erase(tileOp.getResult());
+  auto captured = values(tileOp.getCapturedVariables());
+  auto symbols = values(tileOp.getSymbolOperands());
+  if (!captured || !symbols) {
+    demand.addGap("the device memory of access tiles whose anchor or "
+                  "symbols are not known");
+    return;
+  }
+  Tile &tile = tiles[tileOp.getResult()];
+  tile.op = tileOp;
+  tile.view = tileOp.getBase();
+  tile.captured = std::move(*captured);
+  tile.symbols = std::move(*symbols);
+}
+
+void MemoryTraffic::touch(const View &view, unsigned part, int64_t first,
+                          int64_t count, bool store) {
+  if (!view.tensors[part])
+    return;
+  TensorUse &use = tensors[*view.tensors[part]];
+  int64_t bytes = view.elementBytes[part];
+  (store ? use.written : use.read).add(first * bytes, (first + count) * bytes);
+}
+
+void MemoryTraffic::touchDirect(const Tile &tile, bool store) {
+  auto tileOp = cast<ktdp::ConstructAccessTileOp>(tile.op);
+  const View &view = views.find(tile.view)->second;
+  if (!forEachTouchedRun(view.parts, tile.anchor, tileOp.getAccessTileSet(),
+                         tile.symbols, touchBudget,
+                         [&](unsigned part, int64_t first, int64_t count) {
+                           touch(view, part, first, count, store);
+                         }))
+    noteTouchGap();
+}
+
+/// An indirect tile reads its index views at its subscripts; what it
+/// gathers or scatters depends on the values read.
+void MemoryTraffic::touchIndirect(const Tile &tile) {
+  auto tileOp = cast<ktdp::ConstructIndirectAccessTileOp>(tile.op);
+  if (inDeviceMemory(tile.view))
+    demand.addGap("the device memory indirect access tiles gather or "
+                  "scatter (it depends on the data)");
+  // The index view and subscript map of each indirect subscript.
+  SmallVector<std::pair<const View *, AffineMap>> indexed;
+  auto indexViews = tileOp.getIndirectMemrefs();
+  for (auto [kind, map] : llvm::zip(tileOp.getPerDimSubscriptKinds(),
+                                    tileOp.getPerDimSubscriptMaps())) {
+    if (!cast<BoolAttr>(kind).getValue() || indexed.size() >= indexViews.size())
+      continue;
+    auto it = views.find(indexViews[indexed.size()]);
+    indexed.emplace_back(it == views.end() ? nullptr : &it->second,
+                         cast<AffineMapAttr>(map).getValue());
+  }
+  SmallVector<int64_t, 8> dims;
+  SmallVector<int64_t, 4> coord;
+  auto readIndices = [&](ArrayRef<int64_t> point) {
+    dims.assign(tile.captured.begin(), tile.captured.end());
+    llvm::append_range(dims, point);
+    for (auto [view, map] : indexed) {
+      if (!view)
+        continue;
+      coord.clear();
+      for (AffineExpr expr : map.getResults())
+        if (auto v = ktdp::evaluateAffineExpr(expr, dims, {}))
+          coord.push_back(*v);
+      if (coord.size() != map.getNumResults())
+        continue;
+      if (auto at = locateCoordinate(view->parts, coord))
+        touch(*view, at->first, at->second, 1, /*store=*/false);
+    }
+  };
+  if (!forEachSetPoint(tileOp.getVariablesSpaceSet(), tile.symbols, touchBudget,
+                       readIndices))
+    noteTouchGap();
+}
+
+bool MemoryTraffic::inDeviceMemory(Value view) const {
+  auto it = views.find(view);
+  return it != views.end() &&
+         llvm::any_of(it->second.tensors,
+                      [](const auto &tensor) { return tensor.has_value(); });
+}
+
+void MemoryTraffic::noteTouchGap() {
+  demand.addGap("the device memory of accesses past the first 2^26 rows "
+                "or points");
+}
+
+void MemoryTraffic::noteAccess(Value tileValue, Type tensorType, bool store) {
+  auto it = tiles.find(tileValue);
+  if (it == tiles.end())
+    return;
+  const Tile &tile = it->second;
+  if (isa<ktdp::ConstructIndirectAccessTileOp>(tile.op))
+    touchIndirect(tile);
+  else
+    touchDirect(tile, store);
+  auto shaped = cast<ShapedType>(tensorType);
+  if (!inDeviceMemory(tile.view) || !shaped.hasStaticShape())
+    return;
+  uint64_t bytes = static_cast<uint64_t>(shaped.getNumElements()) *
+                   ((shaped.getElementTypeBitWidth() + 7) / 8);
+  std::optional<uint64_t> &smallest =
+      store ? demand.smallestStore : demand.smallestLoad;
+  smallest = std::min(smallest.value_or(bytes), bytes);
+}
