@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The README's first command: install, build, check a shipped kernel, then
 # compile it for a shipped device, simulate it and verify the result against
-# the reference interpreter.
+# the reference interpreter. It builds the Python package too
+# (PYTHONPATH=build/python python3 -c 'import ktflow').
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-scripts/build.sh ktflow >/dev/null
+scripts/build.sh ktflow ktflow-python >/dev/null
 run() {
   echo
   echo "==> ktflow $*"

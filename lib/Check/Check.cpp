@@ -52,13 +52,21 @@ Expected<host::Tensor> ktflow::check::makeTensor(StringRef text,
                                                  machine::ElemType elem,
                                                  ArrayRef<int64_t> shape,
                                                  std::mt19937_64 &rng) {
-  std::optional<host::DType> dtype = toInterpDType(elem);
-  if (!dtype)
-    return createStringError("unsupported element type");
   // The interpreter's parser, so every command takes the same specs.
   Expected<host::InputSpec> spec = host::InputSpec::parse(text);
   if (!spec)
     return spec.takeError();
+  return makeTensor(*spec, text, elem, shape, rng);
+}
+
+Expected<host::Tensor> ktflow::check::makeTensor(const host::InputSpec &spec,
+                                                 StringRef text,
+                                                 machine::ElemType elem,
+                                                 ArrayRef<int64_t> shape,
+                                                 std::mt19937_64 &rng) {
+  std::optional<host::DType> dtype = toInterpDType(elem);
+  if (!dtype)
+    return createStringError("unsupported element type");
   host::Tensor t = host::Tensor::zeros(*dtype, shape);
   int64_t n = t.numElements();
   auto uniform = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
@@ -68,7 +76,7 @@ Expected<host::Tensor> ktflow::check::makeTensor(StringRef text,
   };
   bool isFloat = machine::isFloat(elem);
   using Kind = host::InputSpec::Kind;
-  switch (spec->kind) {
+  switch (spec.kind) {
   case Kind::Default:
   case Kind::Zeros:
     return t;
@@ -83,19 +91,18 @@ Expected<host::Tensor> ktflow::check::makeTensor(StringRef text,
     return t;
   }
   case Kind::Value:
-    fill([&](int64_t) { return spec->value; });
+    fill([&](int64_t) { return spec.value; });
     return t;
   case Kind::Range:
   case Kind::Sequence: {
     // In uint64_t: hi - lo and lo + offset may not fit in int64_t; integer
     // elements are set exactly (a double holds only 53 bits).
     uint64_t span =
-        static_cast<uint64_t>(spec->hi) - static_cast<uint64_t>(spec->lo);
-    bool seq = spec->kind == Kind::Sequence;
+        static_cast<uint64_t>(spec.hi) - static_cast<uint64_t>(spec.lo);
+    bool seq = spec.kind == Kind::Sequence;
     for (int64_t i = 0; i < n; ++i) {
       uint64_t offset = seq ? static_cast<uint64_t>(i) % span : rng() % span;
-      int64_t v =
-          static_cast<int64_t>(static_cast<uint64_t>(spec->lo) + offset);
+      int64_t v = static_cast<int64_t>(static_cast<uint64_t>(spec.lo) + offset);
       if (isFloat)
         t.setDouble(i, static_cast<double>(v));
       else
@@ -106,7 +113,7 @@ Expected<host::Tensor> ktflow::check::makeTensor(StringRef text,
   case Kind::Data:
     break;
   }
-  const host::Tensor *file = &spec->data->tensor();
+  const host::Tensor *file = &spec.data->tensor();
   if (ArrayRef<int64_t>(file->shape) != shape)
     return createStringError("%s holds shape %s, the tensor is %s",
                              text.str().c_str(),

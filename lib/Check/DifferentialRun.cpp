@@ -117,50 +117,74 @@ Error DifferentialRun::bindArguments(ArrayRef<std::string> assignments) {
 
 Error DifferentialRun::bindInputs(ArrayRef<std::string> assignments,
                                   uint64_t seed) {
-  // The spec of each tensor given one; a spec for a tensor the bundle does
-  // not have (an argument or address no view reads) has no effect.
-  DenseMap<uint32_t, std::string> specs;
+  auto inputs = parseInputs(assignments);
+  if (!inputs)
+    return inputs.takeError();
+  return bindInputs(*inputs, seed);
+}
+
+Expected<std::vector<NamedInput>>
+DifferentialRun::parseInputs(ArrayRef<std::string> assignments) const {
+  std::vector<NamedInput> inputs;
   for (StringRef spec : assignments) {
     auto nv = parseAssignment(spec, "input");
     if (!nv)
       return nv.takeError();
+    if (!nv->name.starts_with("@"))
+      if (auto position = interpreter->resolveArgument(nv->name); !position)
+        return about("input", spec, toString(position.takeError()));
+    inputs.push_back({nv->name.str(), nv->value.str(), std::nullopt});
+  }
+  return inputs;
+}
+
+Error DifferentialRun::bindInputs(ArrayRef<NamedInput> inputs, uint64_t seed) {
+  // The input of each tensor given one; an input for a tensor the bundle
+  // does not have (an argument or address no view reads) has no effect.
+  DenseMap<uint32_t, const NamedInput *> specs;
+  for (const NamedInput &input : inputs) {
+    StringRef name = input.name;
     std::optional<uint32_t> tensor;
     uint64_t address;
-    if (nv->name.starts_with("@")) {
-      if (!nv->name.drop_front().getAsInteger(10, address))
+    if (name.starts_with("@")) {
+      if (!name.drop_front().getAsInteger(10, address))
         tensor = program->findTensorAt(address);
     } else {
-      auto position = interpreter->resolveArgument(nv->name);
+      auto position = interpreter->resolveArgument(name);
       if (!position)
-        return about("input", spec, toString(position.takeError()));
+        return createStringError("input '" + name +
+                                 "': " + toString(position.takeError()));
       tensor = program->findTensorOfArgument(*position);
     }
     if (tensor)
-      specs[*tensor] = nv->value.str();
+      specs[*tensor] = &input;
   }
   // Inputs are generated once and given to both executions.
   std::mt19937_64 rng(seed);
   const bundle::Bundle &b = program->getBundle();
   for (uint32_t t = 0; t < b.tensors.size(); ++t) {
     std::string name = bundle::getKernelName(b.tensors[t]);
-    std::string spec = specs.lookup(t);
-    if (b.tensors[t].role == bundle::TensorRole::Output && spec.empty())
+    const NamedInput *input = specs.lookup(t);
+    if (b.tensors[t].role == bundle::TensorRole::Output && !input)
       continue;
     auto shape = launch->getShape(t);
     if (!shape)
       return shape.takeError();
-    auto tensor = makeTensor(spec.empty() ? "random" : spec, b.tensors[t].elem,
-                             *shape, rng);
+    auto tensor = !input ? makeTensor("random", b.tensors[t].elem, *shape, rng)
+                  : input->data
+                      ? makeTensor(*input->data, input->text, b.tensors[t].elem,
+                                   *shape, rng)
+                      : makeTensor(input->text, b.tensors[t].elem, *shape, rng);
     if (!tensor)
       return createStringError("input '" + name +
                                "': " + toString(tensor.takeError()));
     if (Error e = launch->setTensor(t, toBytes(*tensor, b.tensors[t].elem)))
       return e;
-    host::InputSpec input = host::InputSpec::fromTensor(*tensor);
-    if (Error e = interpreter->setInput(interpreterName(b.tensors[t]), input))
+    host::InputSpec data = host::InputSpec::fromTensor(*tensor);
+    if (Error e = interpreter->setInput(interpreterName(b.tensors[t]), data))
       return createStringError("input '" + name +
                                "': " + toString(std::move(e)));
-    bindings.inputs.push_back({interpreterName(b.tensors[t]), input});
+    bindings.inputs.push_back({interpreterName(b.tensors[t]), data});
   }
   return Error::success();
 }

@@ -27,7 +27,11 @@ std::string ktflow::resolvePathNextTo(Location loc, llvm::StringRef path) {
 }
 
 ktflow::ModuleLoader::ModuleLoader(MLIRContext &context)
-    : context(context), handler(sourceMgr, &context) {
+    : ModuleLoader(context, llvm::errs()) {}
+
+ktflow::ModuleLoader::ModuleLoader(MLIRContext &context,
+                                   llvm::raw_ostream &errors)
+    : context(context), errors(errors), handler(sourceMgr, &context, errors) {
   trackPassesForCrashReports(context);
 }
 
@@ -35,9 +39,22 @@ OwningOpRef<ModuleOp> ktflow::ModuleLoader::load(llvm::StringRef path) {
   std::string message;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
   if (!file) {
-    llvm::WithColor::error(llvm::errs(), "ktflow") << message << "\n";
+    llvm::WithColor::error(errors, "ktflow") << message << "\n";
     return nullptr;
   }
+  return loadBuffer(std::move(file), path);
+}
+
+OwningOpRef<ModuleOp>
+ktflow::ModuleLoader::loadText(llvm::StringRef text,
+                               llvm::StringRef bufferName) {
+  return loadBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, bufferName),
+                    bufferName);
+}
+
+OwningOpRef<ModuleOp>
+ktflow::ModuleLoader::loadBuffer(std::unique_ptr<llvm::MemoryBuffer> file,
+                                 llvm::StringRef subject) {
   // Editors on some platforms save a UTF-8 byte-order mark, which MLIR's
   // lexer does not skip; drop it so such files parse like any other.
   if (file->getBuffer().starts_with("\xEF\xBB\xBF"))
@@ -52,7 +69,7 @@ OwningOpRef<ModuleOp> ktflow::ModuleLoader::load(llvm::StringRef path) {
   fileManager->AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   OwningOpRef<ModuleOp> module;
   {
-    CrashPhase phase("parse", path);
+    CrashPhase phase("parse", subject);
     // Lets a crash after a parse error count as that error
     // (CrashRecovery.h).
     ScopedDiagnosticHandler noteErrors(&context, [](Diagnostic &diag) {
@@ -66,7 +83,7 @@ OwningOpRef<ModuleOp> ktflow::ModuleLoader::load(llvm::StringRef path) {
   if (!module)
     return nullptr;
   nameArguments(*module, fileManager->getMemoryBuffer(1)->getBuffer());
-  CrashPhase phase("verify", path);
+  CrashPhase phase("verify", subject);
   if (failed(verify(*module)))
     return nullptr;
   return module;

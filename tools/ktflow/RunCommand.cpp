@@ -2,19 +2,18 @@
 //
 // This file implements `ktflow run KERNEL`: compile a KTIR kernel, simulate
 // its bundle, print cycles, unit utilisation and the roofline (or, with
-// `--json`, one JSON object); with `--check`, compare the outputs with the
-// interpreter's (ktflow/Check/DifferentialRun.h).
+// `--json`, one JSON object, ktflow/Driver/Reports.h); with `--check`,
+// compare the outputs with the interpreter's (ktflow/Driver/KernelRun.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
 
-#include "ktflow/Check/DifferentialRun.h"
 #include "ktflow/Check/RunReport.h"
-#include "ktflow/Compiler/Compile.h"
-#include "ktflow/Compiler/CompileToBundle.h"
+#include "ktflow/Driver/KernelRun.h"
+#include "ktflow/Driver/Reports.h"
 #include "ktflow/Registration/Registration.h"
-#include "ktflow/Support/CrashRecovery.h"
+#include "ktflow/Support/ExitStatus.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/WithColor.h"
@@ -112,47 +111,35 @@ int ktflow::driver::runRun() {
   mlir::OwningOpRef<mlir::ModuleOp> module = loader.load(runInput);
   if (!module)
     return 1;
-  interp::InterpreterOptions interpOptions;
-  interpOptions.numerics = runNumerics;
-  interpOptions.maxElementOps = runMaxElementOps;
-  interpOptions.maxSeconds = runMaxSeconds;
-  interpOptions.maxMemoryBytes = runMaxMemoryBytes;
-  auto run = DifferentialRun::create(*module, interpOptions, runFunc);
-  if (!run)
-    return fail(toString(run.takeError()));
-  if (!runArch.empty() && failed(setTarget(*module, runArch, loader)))
-    return 1;
-  CompileOptions options;
-  options.optimize = !runO0;
+  KernelRunOptions options;
+  options.devicePath = runArch;
   options.function = runFunc;
-  auto compiled = compileToBundle(*module, options, runInput);
-  if (failed(compiled))
-    return 1;
-  std::optional<CrashPhase> phase(std::in_place, "emit", runInput);
-  if (Error e = (*run)->bind(compiled->bundle, runArgs, runInputs, runSeed))
-    return fail(toString(std::move(e)));
-  phase.emplace("simulate", runInput);
-  sim::SimOptions simOptions;
-  simOptions.maxInstructions = runMaxInstructions;
-  simOptions.maxSeconds = runMaxSeconds;
-  simOptions.recordTrace = !runTrace.empty();
-  auto stats = (*run)->simulate(simOptions);
-  if (!stats)
-    return fail(toString(stats.takeError()));
-  device::RooflineBound bound =
-      (*run)->computeRoofline(compiled->device, compiled->deviceMemory);
+  options.optimize = !runO0;
+  options.arguments = runArgs;
+  options.inputs = runInputs;
+  options.seed = runSeed;
+  options.interpreter.numerics = runNumerics;
+  options.interpreter.maxElementOps = runMaxElementOps;
+  options.interpreter.maxSeconds = runMaxSeconds;
+  options.interpreter.maxMemoryBytes = runMaxMemoryBytes;
+  options.simulator.maxInstructions = runMaxInstructions;
+  options.simulator.maxSeconds = runMaxSeconds;
+  options.simulator.recordTrace = !runTrace.empty();
+  options.subject = runInput;
+  Expected<KernelRun> run = KernelRun::simulate(*module, loader, options);
+  if (!run)
+    return reportError(run.takeError());
   if (!runJson)
-    printRun(outs(), **run, *stats, bound, runO0 ? " (-O0)" : "");
+    printRun(outs(), *run->run, run->stats, run->bound, runO0 ? " (-O0)" : "");
   if (!runTrace.empty())
-    if (Error e = (*run)->writeTrace(runTrace, *stats))
-      return fail(toString(std::move(e)));
-  phase.emplace("interpret", runInput);
-  Expected<std::vector<OutputCheck>> checks =
-      checkFlag ? (*run)->checkOutputs() : std::vector<OutputCheck>();
-  if (!checks)
-    return fail(toString(checks.takeError()));
-  const std::vector<OutputCheck> *checked = checkFlag ? &*checks : nullptr;
+    if (Error e = run->run->writeTrace(runTrace, run->stats))
+      return reportError(std::move(e));
+  if (checkFlag)
+    if (Error e = run->check())
+      return reportError(std::move(e));
   if (runJson)
-    return writeRunJSON(outs(), **run, *stats, bound, !runO0, checked) ? 0 : 1;
-  return !checked || printChecks(outs(), *checked) ? 0 : 1;
+    writeReport(outs(), runReport(*run));
+  else if (run->checks)
+    printChecks(outs(), *run->checks);
+  return !run->checks || run->passed() ? 0 : kCheckFailedExitCode;
 }

@@ -15,6 +15,7 @@
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Runtime/Runtime.h"
 #include "ktflow/Support/CrashRecovery.h"
+#include "ktflow/Support/ExitStatus.h"
 #include "ktflow/Support/OutputFile.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -117,9 +118,10 @@ int ktflow::driver::runSim() {
   options.recordTrace = !simTrace.empty();
   std::vector<sim::TraceEvent> trace;
   auto stats = launch.run(options, &trace);
-  if (!stats)
-    return fail(simInput + ": simulation failed: " +
-                toString(stats.takeError()));
+  if (!stats) {
+    fail(simInput + ": simulation failed: " + toString(stats.takeError()));
+    return kSimulationErrorExitCode;
+  }
   check::printLaunch(outs(), *program, launch, *stats);
   for (auto &[t, path] : outputs)
     if (Error e = check::writeTensor(*program, launch, t, path))

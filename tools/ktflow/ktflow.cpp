@@ -9,6 +9,7 @@
 
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/OutputFile.h"
+#include "ktflow/Support/Version.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -48,6 +49,8 @@ static int runSelectedCommand() {
 int main(int argc, char **argv) {
   ktflow::installCrashReporter("ktflow");
   llvm::InitLLVM initLLVM(argc, argv);
+  llvm::cl::SetVersionPrinter(
+      [](llvm::raw_ostream &os) { ktflow::printVersion(os); });
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "ktflow: compile, simulate and verify KTIR kernels on dataflow "

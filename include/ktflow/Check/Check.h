@@ -12,6 +12,7 @@
 #define KTFLOW_CHECK_CHECK_H
 
 #include "ktflow/Bundle/Bundle.h"
+#include "ktflow/HostTensor/InputSpec.h"
 #include "ktflow/Interpreter/Interpreter.h"
 #include "ktflow/Runtime/Runtime.h"
 
@@ -29,6 +30,13 @@ std::optional<host::DType> toInterpDType(machine::ElemType elem);
 /// floats, integers in [-8, 8]), randn, zeros, value:V, range:LO:HI
 /// (uniform integers) or seq:LO:HI (LO, LO+1, ... wrapping at HI).
 llvm::Expected<host::Tensor> makeTensor(llvm::StringRef spec,
+                                        machine::ElemType elem,
+                                        llvm::ArrayRef<int64_t> shape,
+                                        std::mt19937_64 &rng);
+/// The same for a parsed spec; `text` names it in errors ("x.npy holds
+/// shape ...").
+llvm::Expected<host::Tensor> makeTensor(const host::InputSpec &spec,
+                                        llvm::StringRef text,
                                         machine::ElemType elem,
                                         llvm::ArrayRef<int64_t> shape,
                                         std::mt19937_64 &rng);

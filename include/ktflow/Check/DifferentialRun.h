@@ -33,6 +33,17 @@ struct OutputCheck {
   CheckResult result;
 };
 
+/// The contents of one input tensor: a `--input` spec as written, or data
+/// (the Python package's arrays).
+struct NamedInput {
+  /// An SSA name, a position or `@ADDR`.
+  std::string name;
+  /// The spec's text (host::InputSpec::parse); it names `data` in errors
+  /// when `data` is given.
+  std::string text;
+  std::optional<host::InputSpec> data;
+};
+
 class DifferentialRun {
 public:
   /// Clones `module` (the kernel as written, before it is compiled in place)
@@ -58,6 +69,11 @@ public:
   /// the elements the kernel does not write.
   llvm::Error bindInputs(llvm::ArrayRef<std::string> assignments,
                          uint64_t seed);
+  /// The same for inputs named and given already.
+  llvm::Error bindInputs(llvm::ArrayRef<NamedInput> inputs, uint64_t seed);
+  /// The `NAME=SPEC` assignments as inputs, their names checked.
+  llvm::Expected<std::vector<NamedInput>>
+  parseInputs(llvm::ArrayRef<std::string> assignments) const;
 
   /// load, bindArguments and bindInputs.
   llvm::Error bind(const bundle::Bundle &bundle,

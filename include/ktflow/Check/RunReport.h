@@ -2,8 +2,8 @@
 //
 // This file declares what `ktflow run` reports after the launch's own lines
 // (printLaunch, ktflow/Check/LaunchBinding.h): the roofline bound of the
-// kernel and the ratio of the simulated cycles to it; and, for `--json`, the
-// whole report as one JSON object.
+// kernel and the ratio of the simulated cycles to it. (`--json` is
+// ktflow/Driver/Reports.h.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,15 +27,6 @@ void printRoofline(llvm::raw_ostream &os, const device::RooflineBound &bound,
 void printRun(llvm::raw_ostream &os, DifferentialRun &run,
               const sim::SimStats &stats, const device::RooflineBound &bound,
               llvm::StringRef note);
-
-/// Writes {"kernel", "device", "optimized", "cycles", "ratio", "roofline"
-/// (device::toJSON), "check": {"pass", "outputs": [{"name", "pass",
-/// "summary"}]}}, "check" only when `checks` is given. Returns whether every
-/// check passed.
-bool writeRunJSON(llvm::raw_ostream &os, DifferentialRun &run,
-                  const sim::SimStats &stats,
-                  const device::RooflineBound &bound, bool optimized,
-                  const std::vector<OutputCheck> *checks);
 
 } // namespace ktflow::check
 

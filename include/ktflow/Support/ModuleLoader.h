@@ -30,14 +30,27 @@ std::string resolvePathNextTo(mlir::Location loc, llvm::StringRef path);
 class ModuleLoader {
 public:
   explicit ModuleLoader(mlir::MLIRContext &context);
+  /// Prints diagnostics, and the errors of files it cannot open, to
+  /// `errors` instead of stderr (the Python package collects them).
+  ModuleLoader(mlir::MLIRContext &context, llvm::raw_ostream &errors);
 
   /// Parses and verifies `path` ("-" for stdin) and names the arguments of
   /// its functions as the source does (ArgumentNames.h). Returns null on any
   /// error, after printing it.
   mlir::OwningOpRef<mlir::ModuleOp> load(llvm::StringRef path);
 
+  /// Parses and verifies MLIR `text` as load does a file, its diagnostics
+  /// located in `bufferName` (the Python package's kernels given as text).
+  mlir::OwningOpRef<mlir::ModuleOp> loadText(llvm::StringRef text,
+                                             llvm::StringRef bufferName);
+
 private:
+  /// Parses and verifies `file`, named `subject` in crash reports.
+  mlir::OwningOpRef<mlir::ModuleOp>
+  loadBuffer(std::unique_ptr<llvm::MemoryBuffer> file, llvm::StringRef subject);
+
   mlir::MLIRContext &context;
+  llvm::raw_ostream &errors;
   /// Every buffer loaded so far, so diagnostics can quote any of them.
   llvm::SourceMgr sourceMgr;
   /// One manager per file for the parser, which always reads the first.

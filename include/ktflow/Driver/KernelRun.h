@@ -1,0 +1,72 @@
+//===- KernelRun.h - Compile, simulate and check one kernel -----*- C++ -*-===//
+//
+// This file declares what `ktflow run` and the Python package's
+// `ktflow.run` do with a kernel: compile it for a device, bind a launch of
+// its bundle and the reference interpreter to the same arguments and
+// inputs (ktflow/Check/DifferentialRun.h), simulate it, bound it by the
+// roofline and, when asked, compare its outputs with the interpreter's.
+// The report of a run, as text or as JSON, is ktflow/Driver/Reports.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_DRIVER_KERNELRUN_H
+#define KTFLOW_DRIVER_KERNELRUN_H
+
+#include "ktflow/Check/DifferentialRun.h"
+#include "ktflow/Support/ModuleLoader.h"
+
+namespace ktflow {
+
+struct KernelRunOptions {
+  /// The device description; empty for the kernel's ktdf_arch.target.
+  std::string devicePath;
+  /// The kernel function; empty for the module's only kernel.
+  std::string function;
+  bool optimize = true;
+  /// `NAME=VALUE` runtime arguments.
+  std::vector<std::string> arguments;
+  /// `NAME=SPEC` tensor contents, then contents given as data (`random`
+  /// for the inputs given neither way).
+  std::vector<std::string> inputs;
+  std::vector<check::NamedInput> inputData;
+  uint64_t seed = 0;
+  interp::InterpreterOptions interpreter;
+  sim::SimOptions simulator;
+  /// The kernel's file, in crash reports.
+  std::string subject;
+};
+
+/// A simulated run of a compiled kernel, and its check once made.
+struct KernelRun {
+  std::unique_ptr<check::DifferentialRun> run;
+  sim::SimStats stats;
+  device::RooflineBound bound;
+  bool optimized = true;
+  /// The kernel's file, in crash reports.
+  std::string subject;
+  /// The outputs compared with the interpreter's, after check().
+  std::optional<std::vector<check::OutputCheck>> checks;
+
+  /// Compiles `module` in place (for `options.devicePath`, loaded through
+  /// `loader`), binds and simulates it. Errors carry their exit status
+  /// (ktflow/Support/ExitStatus.h): a kernel that does not compile (reported
+  /// as diagnostics) or a bad binding is a user error, a failed simulation
+  /// a simulation error.
+  static llvm::Expected<KernelRun> simulate(mlir::ModuleOp module,
+                                            ModuleLoader &loader,
+                                            const KernelRunOptions &options);
+
+  /// Runs the interpreter and compares every output with it (`checks`).
+  llvm::Error check();
+  /// Whether check() ran and every output passed.
+  bool passed() const;
+
+  /// Every tensor the kernel writes after the simulation, by the kernel's
+  /// name for it (bundle::getKernelName), in bundle order.
+  llvm::Expected<std::vector<std::pair<std::string, host::Tensor>>>
+  readOutputs() const;
+};
+
+} // namespace ktflow
+
+#endif // KTFLOW_DRIVER_KERNELRUN_H

@@ -1,0 +1,171 @@
+//===- Reports.cpp - The JSON reports of ktflow's commands ----------------===//
+//
+// This file builds the JSON report of every command from the structures the
+// libraries return (docs/json-output.md has the schema).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Driver/Reports.h"
+
+#include "ktflow/Check/RunReport.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+using namespace ktflow;
+
+json::Object ktflow::beginReport(StringRef command) {
+  return json::Object{{"schema_version", kReportSchemaVersion},
+                      {"command", command}};
+}
+
+void ktflow::writeReport(raw_ostream &os, json::Object report) {
+  os << formatv("{0:2}", json::Value(std::move(report))) << "\n";
+}
+
+json::Array ktflow::unitsToJSON(const rt::Program &program,
+                                const rt::Launch &launch,
+                                const sim::SimStats &stats) {
+  const machine::Machine &m = program.getBundle().machine;
+  const machine::Executable &exe = launch.getExecutable();
+  json::Array units;
+  for (size_t i = 0; i < exe.programs.size(); ++i) {
+    const sim::UnitStats &u = stats.units[i];
+    const machine::MachineUnit &unit = m.units[exe.programs[i].unit];
+    units.push_back(json::Object{
+        {"name", unit.name},
+        {"kind", unit.kind},
+        {"busy", static_cast<int64_t>(u.busyCycles)},
+        {"stalled", static_cast<int64_t>(u.stalledCycles)},
+        {"finished", static_cast<int64_t>(u.finishCycle)},
+        {"utilization",
+         stats.cycles ? static_cast<double>(u.busyCycles) / stats.cycles : 0.0},
+        {"bytes", static_cast<int64_t>(u.bytesMoved)},
+        {"instructions", static_cast<int64_t>(u.instructions)}});
+  }
+  return units;
+}
+
+json::Object ktflow::runReport(const KernelRun &run) {
+  const rt::Program &program = run.run->getProgram();
+  const bundle::Bundle &b = program.getBundle();
+  json::Object report = beginReport("run");
+  report["kernel"] = b.kernel;
+  report["device"] = b.device;
+  report["optimized"] = run.optimized;
+  report["cycles"] = static_cast<int64_t>(run.stats.cycles);
+  report["instructions"] = static_cast<int64_t>(run.stats.instructions);
+  report["ratio"] = check::getRooflineRatio(run.bound, run.stats.cycles);
+  report["roofline"] = device::toJSON(run.bound);
+  report["units"] = unitsToJSON(program, run.run->getLaunch(), run.stats);
+  if (run.checks) {
+    json::Array outputs;
+    for (const check::OutputCheck &c : *run.checks)
+      outputs.push_back(json::Object{{"name", c.label},
+                                     {"pass", c.result.pass},
+                                     {"summary", c.result.summary}});
+    report["check"] =
+        json::Object{{"pass", run.passed()}, {"outputs", std::move(outputs)}};
+  }
+  return report;
+}
+
+/// `counts` as {"name": count}.
+static json::Object countsToJSON(const MapVector<StringRef, unsigned> &counts) {
+  json::Object object;
+  for (auto &[name, count] : counts)
+    object[name] = static_cast<int64_t>(count);
+  return object;
+}
+
+json::Object ktflow::checkReport(StringRef file,
+                                 ArrayRef<KernelSummary> kernels) {
+  json::Object report = beginReport("check");
+  report["file"] = file;
+  report["legal"] = true;
+  json::Array functions;
+  for (const KernelSummary &k : kernels) {
+    json::Object f{
+        {"name", k.name},
+        {"kernel", k.isKernel()},
+        {"arguments", static_cast<int64_t>(k.numArguments)},
+        {"runtime_args", static_cast<int64_t>(k.numRuntimeArgs)},
+        {"global_views", static_cast<int64_t>(k.globalViews)},
+        {"ct_local_views", static_cast<int64_t>(k.ctLocalViews)},
+        {"distributed_views", static_cast<int64_t>(k.distributedViews)},
+        {"access_tiles", static_cast<int64_t>(k.accessTiles)},
+        {"indirect_access_tiles", static_cast<int64_t>(k.indirectAccessTiles)},
+        {"loads", static_cast<int64_t>(k.loads)},
+        {"stores", static_cast<int64_t>(k.stores)},
+        {"loops", static_cast<int64_t>(k.loops)},
+        {"inter_tile_ops", static_cast<int64_t>(k.interTileOps)},
+        {"compute_ops", countsToJSON(k.computeOps)},
+        {"intrinsics", countsToJSON(k.intrinsics)}};
+    f["grid"] =
+        k.grid ? json::Value(json::Array(*k.grid)) : json::Value(nullptr);
+    f["callers"] = json::Array(k.callers);
+    functions.push_back(std::move(f));
+  }
+  report["functions"] = std::move(functions);
+  return report;
+}
+
+json::Object ktflow::bundleToJSON(const bundle::Bundle &b) {
+  json::Array tensors;
+  for (const bundle::TensorArg &t : b.tensors) {
+    json::Array dims;
+    for (const bundle::TensorDim &d : t.dims)
+      dims.push_back(d.runtimeArg == bundle::kNoArg
+                         ? json::Value(d.size)
+                         : json::Value(bundle::getKernelName(
+                               b.runtimeArgs[d.runtimeArg])));
+    tensors.push_back(
+        json::Object{{"name", bundle::getKernelName(t)},
+                     {"role", bundle::tensorRoleName(t.role)},
+                     {"dtype", machine::elemTypeName(t.elem)},
+                     {"shape", std::move(dims)},
+                     {"memory", b.machine.memories[t.memory].name}});
+  }
+  json::Array args;
+  for (const bundle::RuntimeArg &a : b.runtimeArgs) {
+    json::Object arg{{"name", bundle::getKernelName(a)}};
+    if (std::optional<machine::ElemType> type = bundle::getFloatType(a)) {
+      arg["dtype"] = machine::elemTypeName(*type);
+    } else {
+      arg["granularity"] = a.granularity;
+      arg["lowerbound"] = a.lowerbound;
+      arg["upperbound"] = a.upperbound;
+    }
+    args.push_back(std::move(arg));
+  }
+  return json::Object{
+      {"kernel", b.kernel},
+      {"device", b.device},
+      {"format_version", static_cast<int64_t>(bundle::kVersion)},
+      {"programs", static_cast<int64_t>(b.programs.size())},
+      {"fifos", static_cast<int64_t>(b.fifos.size())},
+      {"syncs", static_cast<int64_t>(b.syncs.size())},
+      {"tensors", std::move(tensors)},
+      {"runtime_args", std::move(args)}};
+}
+
+json::Object ktflow::tensorSummaryToJSON(StringRef name,
+                                         ArrayRef<int64_t> shape,
+                                         host::DType dtype,
+                                         const host::TensorStats &stats) {
+  json::Object summary{
+      {"name", name},
+      {"shape", json::Array(shape)},
+      {"dtype", host::dtypeName(dtype)},
+      {"checksum", formatv("{0}", format_hex(stats.checksum, 18)).str()},
+      {"nan", stats.nanCount}};
+  // NaN and infinities are not JSON numbers.
+  auto number = [](double v) {
+    return std::isfinite(v) ? json::Value(v) : json::Value(nullptr);
+  };
+  summary["min"] = number(stats.min);
+  summary["max"] = number(stats.max);
+  summary["mean"] = number(stats.mean);
+  return summary;
+}
