@@ -57,6 +57,16 @@ BlockArgument ktflow::getLaunchScalar(Value v) {
   return arg && isLaunchScalar(arg) ? arg : BlockArgument();
 }
 
+BlockArgument ktflow::getFloatOfLaunchScalar(Value v) {
+  auto convert = v.getDefiningOp<arith::SIToFPOp>();
+  if (!convert)
+    return {};
+  Type type = convert.getType();
+  if (!type.isF16() && !type.isBF16() && !type.isF32())
+    return {};
+  return getLaunchScalar(convert.getIn());
+}
+
 /// Whether `v` is computed from a kernel argument that is an address (a
 /// value the walk cannot see through counts as one).
 static bool dependsOnAddress(Value v, int depth = 0) {

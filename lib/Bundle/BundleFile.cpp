@@ -195,7 +195,7 @@ static void metaFields(IO &io, BundleT &b) {
     io.uleb(rel.program);
     io.uleb(rel.offset);
     io.u8(rel.kind);
-    io.check(rel.kind <= SymbolKind::RuntimeArg, "bad relocation kind");
+    io.check(rel.kind <= SymbolKind::RuntimeArgAsFloat, "bad relocation kind");
     io.uleb(rel.symbol);
   });
 }

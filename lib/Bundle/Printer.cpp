@@ -59,6 +59,9 @@ static std::string relocatedSymbol(const Bundle &b, int64_t index,
       return "address of " + symbolRef(b.tensors[r.symbol]);
     if (r.kind == SymbolKind::RuntimeArg && r.symbol < b.runtimeArgs.size())
       return "value of " + symbolRef(b.runtimeArgs[r.symbol]);
+    if (r.kind == SymbolKind::RuntimeArgAsFloat &&
+        r.symbol < b.runtimeArgs.size())
+      return "value of " + symbolRef(b.runtimeArgs[r.symbol]) + " as a float";
   }
   return "";
 }
@@ -268,7 +271,8 @@ void ktflow::bundle::printBundle(llvm::raw_ostream &os, const Bundle &b,
     if (tensor && r.symbol < b.tensors.size())
       sym = "address of " + symbolRef(b.tensors[r.symbol]);
     else if (!tensor && r.symbol < b.runtimeArgs.size())
-      sym = "value of " + symbolRef(b.runtimeArgs[r.symbol]);
+      sym = "value of " + symbolRef(b.runtimeArgs[r.symbol]) +
+            (r.kind == SymbolKind::RuntimeArgAsFloat ? " as a float" : "");
     os << "  " << (r.program < b.programs.size()
                        ? unitName(b.programs[r.program].unit)
                        : std::string("?"))

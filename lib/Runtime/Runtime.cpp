@@ -310,9 +310,16 @@ llvm::Expected<sim::SimStats> Launch::run(const sim::SimOptions &options,
   }
   auto exe =
       linkBundle(b, [&](bundle::SymbolKind kind, uint32_t symbol) -> int64_t {
-        return kind == bundle::SymbolKind::TensorAddress
-                   ? static_cast<int64_t>(addresses[symbol])
-                   : *argValues[symbol];
+        if (kind == bundle::SymbolKind::TensorAddress)
+          return static_cast<int64_t>(addresses[symbol]);
+        if (kind == bundle::SymbolKind::RuntimeArg)
+          return *argValues[symbol];
+        // An integer argument a splat reads as a float: the double the
+        // splat rounds once to its element type.
+        double value = static_cast<double>(*argValues[symbol]);
+        int64_t bits;
+        std::memcpy(&bits, &value, sizeof(bits));
+        return bits;
       });
   if (!exe)
     return exe.takeError();

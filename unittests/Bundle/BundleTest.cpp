@@ -97,6 +97,22 @@ TEST(BundleTest, FloatArgumentTypeRoundTrips) {
             "corrupt bundle: runtime argument 'arg4' has a bad float type");
 }
 
+TEST(BundleTest, RelocationKindsRoundTrip) {
+  // Kind 2 (an integer argument a splat reads as a float) survives; a kind
+  // past it is a corrupt bundle.
+  Bundle b = makeBundle();
+  b.relocations[1].kind = SymbolKind::RuntimeArgAsFloat;
+  auto read = readBundle(writeBundle(b));
+  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  EXPECT_EQ(read->relocations[0].kind, SymbolKind::TensorAddress);
+  EXPECT_EQ(read->relocations[1].kind, SymbolKind::RuntimeArgAsFloat);
+  b.relocations[1].kind = static_cast<SymbolKind>(3);
+  auto bad = readBundle(writeBundle(b));
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_NE(llvm::toString(bad.takeError()).find("bad relocation kind"),
+            std::string::npos);
+}
+
 TEST(BundleTest, ScalarArgumentBoundsRoundTrip) {
   // A plain i32 scalar: any value of the type, negative ones included.
   Bundle b = makeBundle();
@@ -181,12 +197,12 @@ TEST(BundleTest, DamageIsReportedPrecisely) {
   bytes = good;
   bytes[8] = 7;
   EXPECT_EQ(readError(bytes), "unsupported bundle version 7 (this ktflow "
-                              "reads version 5; it was written by a newer "
+                              "reads version 6; it was written by a newer "
                               "ktflow)");
   // A bundle of the previous format is refused, not misread.
-  bytes[8] = 4;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 4 (this ktflow "
-                              "reads version 5; compile the kernel again)");
+  bytes[8] = 5;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 5 (this ktflow "
+                              "reads version 6; compile the kernel again)");
 
   bytes.assign(good.begin(), good.begin() + good.size() / 2);
   EXPECT_NE(readError(bytes).find("truncated bundle"), std::string::npos);

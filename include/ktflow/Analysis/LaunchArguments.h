@@ -50,6 +50,12 @@ bool isFloatLaunchScalar(mlir::BlockArgument arg);
 /// `arith.index_cast` / `arith.index_castui`. Null otherwise.
 mlir::BlockArgument getLaunchScalar(mlir::Value v);
 
+/// The integer launch scalar `v` is the float value of: `arith.sitofp` of
+/// what getLaunchScalar accepts (a layernorm's `sitofp(index_cast %N)`, the
+/// divisor of its mean). Compute units read it, like a float launch scalar,
+/// as the argument's value rounded once to the float type. Null otherwise.
+mlir::BlockArgument getFloatOfLaunchScalar(mlir::Value v);
+
 /// Where a memory view starts: a kernel argument (the tensor's start
 /// address), plus `displacement` elements when the view is at a computed
 /// address `arith.addi(argument, displacement)` (`ptr + pid * 128`,

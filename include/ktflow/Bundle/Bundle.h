@@ -28,7 +28,7 @@
 namespace ktflow::bundle {
 
 constexpr char kMagic[8] = {'K', 'T', 'F', 'L', 'O', 'W', 'B', 'N'};
-constexpr uint32_t kVersion = 5;
+constexpr uint32_t kVersion = 6;
 constexpr size_t kHeaderSize = 32;
 constexpr uint32_t kNoArg = UINT32_MAX;
 
@@ -107,7 +107,15 @@ struct Buffer {
   uint64_t offset = 0, size = 0;
 };
 
-enum class SymbolKind : uint8_t { TensorAddress, RuntimeArg };
+/// What a relocation site receives: a tensor's address, a runtime
+/// argument's value (a float argument's as the bits of a double), or an
+/// integer runtime argument's value as the bits of a double (a splat of
+/// the argument converted to float).
+enum class SymbolKind : uint8_t {
+  TensorAddress,
+  RuntimeArg,
+  RuntimeArgAsFloat
+};
 
 /// Patch site: the 8-byte immediate at `offset` of program `program`'s code
 /// receives the value of the symbol at launch.

@@ -126,8 +126,14 @@ LogicalResult ProgramEmitter::emitSplatArg(dfir::SplatArgOp splat) {
   uint32_t r = newVReg();
   machine::Inst &i = emitInst(Opcode::Splat);
   i.a = r, i.c = *t;
-  // The immediate is the double the runtime rounds the argument to.
-  relocations.emplace_back(program.insts.size() - 1, SymbolKind::RuntimeArg,
+  // The immediate is the double the runtime rounds the argument to; an
+  // integer argument's value converted to a double, which the splat rounds
+  // to its element type.
+  auto decl = SymbolTable::lookupNearestSymbolFrom<dfir::RuntimeArgOp>(
+      splat, splat.getSymbolAttr());
+  SymbolKind kind = decl && !decl.getFloatType() ? SymbolKind::RuntimeArgAsFloat
+                                                 : SymbolKind::RuntimeArg;
+  relocations.emplace_back(program.insts.size() - 1, kind,
                            symbols.runtimeArgs.lookup(splat.getSymbol()));
   vregs[splat.getResult()] = r;
   return success();

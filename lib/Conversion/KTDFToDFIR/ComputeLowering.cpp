@@ -13,6 +13,8 @@
 
 #include "Lowering.h"
 
+#include "ktflow/Analysis/LaunchArguments.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -93,10 +95,13 @@ private:
   }
 
   /// The symbol of `v` if it is a float scalar the kernel receives at
-  /// launch (a norm's epsilon), which the unit reads with dfir.splat_arg.
+  /// launch (a norm's epsilon) or the float value of an integer one (a
+  /// layernorm's `sitofp(%N)`), which the unit reads with dfir.splat_arg.
   std::optional<std::string> floatArgument(Value v) const {
     if (!isa<FloatType>(v.getType()))
       return std::nullopt;
+    if (BlockArgument integer = ktflow::getFloatOfLaunchScalar(v))
+      v = integer;
     auto it = runtimeSymbols.find(v);
     if (it == runtimeSymbols.end())
       return std::nullopt;

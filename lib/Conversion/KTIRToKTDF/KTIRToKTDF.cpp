@@ -201,7 +201,8 @@ private:
 
   /// Clones into the compute stage the constants `op` uses from outside
   /// the group (operands and values its regions capture); float kernel
-  /// arguments bound at launch (a norm's epsilon) stay captured, the
+  /// arguments bound at launch (a norm's epsilon) and integer ones
+  /// converted to float (a layernorm's N as its divisor) stay captured, the
   /// compute lowering reads them with dfir.splat_arg; anything else from
   /// outside is an error.
   LogicalResult captureConstants(Operation *op, IRMapping &mapping) {
@@ -220,6 +221,8 @@ private:
         continue;
       if (auto arg = dyn_cast<BlockArgument>(v);
           arg && ktflow::isFloatLaunchScalar(arg))
+        continue;
+      if (ktflow::getFloatOfLaunchScalar(v))
         continue;
       if (def && (def->hasTrait<OpTrait::ConstantLike>() ||
                   isa<tensor::EmptyOp>(def))) {

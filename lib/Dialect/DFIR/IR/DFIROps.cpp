@@ -237,11 +237,13 @@ LogicalResult SplatArgOp::verifySymbolUses(SymbolTableCollection &tables) {
   if (!decl)
     return failure();
   auto arg = dyn_cast<RuntimeArgOp>(decl);
-  if (!arg || !arg.getFloatType())
-    return emitOpError() << getSymbolAttr()
-                         << " is not a float dfir.runtime_arg";
+  if (!arg)
+    return emitOpError() << getSymbolAttr() << " is not a dfir.runtime_arg";
   Type elem = getType().getElementType();
-  if (elem != *arg.getFloatType())
+  if (!isa<FloatType>(elem))
+    return emitOpError("element type ") << elem << " is not a float type";
+  // An integer argument is converted to the element type (arith.sitofp).
+  if (arg.getFloatType() && elem != *arg.getFloatType())
     return emitOpError("element type ")
            << elem << " is not the argument's type " << *arg.getFloatType();
   return success();

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemoryHazards.h"
+#include "ScalarIdioms.h"
 #include "ShapeIdioms.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
@@ -148,48 +149,38 @@ static std::optional<std::string> checkTile(ktdp::ConstructAccessTileOp tile) {
   return std::nullopt;
 }
 
-/// Whether `extract` reads the only element of a statically shaped tensor
-/// (a row's reduction in the broadcast idiom of real kernels).
-static bool extractsOneElement(tensor::ExtractOp extract) {
-  auto type = cast<RankedTensorType>(extract.getTensor().getType());
-  return type.hasStaticShape() && type.getNumElements() == 1;
-}
-
 /// Splats ktdf-generalize turns into a broadcast: of a constant (a splat
-/// constant, e.g. a reduction's init), of a float scalar argument bound at
-/// launch (a norm's epsilon), or of the only element of a tensor.
+/// constant, e.g. a reduction's init), of a float scalar bound at launch (a
+/// norm's epsilon), of the only element of a tensor, or of scalar
+/// arithmetic on those (ScalarIdioms.h).
 static std::optional<std::string> checkSplat(tensor::SplatOp splat) {
   if (!splat.getType().hasStaticShape())
     return std::string("tensor.splat to a dynamically shaped tensor is not "
                        "supported by the scheduler yet");
-  if (matchPattern(splat.getInput(), m_Constant()))
-    return std::nullopt;
-  auto arg = dyn_cast<BlockArgument>(splat.getInput());
-  if (arg && ktflow::isFloatLaunchScalar(arg))
-    return std::nullopt;
-  auto extract = splat.getInput().getDefiningOp<tensor::ExtractOp>();
-  if (extract && extractsOneElement(extract))
+  if (isRowScalar(splat.getInput()))
     return std::nullopt;
   return std::string("tensor.splat of a scalar that is neither a constant, "
-                     "a float kernel argument, nor the element of a "
-                     "one-element tensor (tensor.extract) is not supported "
-                     "by the scheduler yet");
+                     "a float kernel argument, an integer one converted to "
+                     "float, the element of a one-element tensor "
+                     "(tensor.extract), nor arithmetic on those is not "
+                     "supported by the scheduler yet");
 }
 
-/// Extracts whose scalar only feeds supported splats: the pair is one
-/// broadcast of a one-element tensor.
+/// Extracts whose scalar only feeds supported splats and scalar arithmetic
+/// on row scalars: a broadcast of a one-element tensor, or a row op.
 static std::optional<std::string> checkExtract(tensor::ExtractOp extract) {
-  if (!extractsOneElement(extract))
+  if (!isRowScalar(extract.getResult()))
     return std::string("tensor.extract of one element of a larger tensor is "
                        "not supported by the scheduler yet (only the "
                        "element of a one-element tensor, broadcast back by "
-                       "tensor.splat)");
+                       "tensor.splat or in scalar float arithmetic)");
   for (Operation *user : extract->getUsers())
-    if (!isa<tensor::SplatOp>(user))
+    if (!isa<tensor::SplatOp>(user) && !isRowScalarOp(user))
       return "a scalar from tensor.extract used by '" +
              user->getName().getStringRef().str() +
              "' is not supported by the scheduler yet (only a tensor.splat "
-             "broadcasting it back)";
+             "broadcasting it back, or scalar float arithmetic on "
+             "one-element tensors, float arguments and constants)";
   return std::nullopt;
 }
 

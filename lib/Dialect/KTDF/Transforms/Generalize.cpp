@@ -8,15 +8,16 @@
 // extracted to a scalar and splat back over a tensor, into a
 // linalg.generic that reads the one element everywhere; another turns a
 // splat of a float kernel argument (`tensor.splat %eps`) into a generic
-// yielding it, so fusion captures the argument in its consumers. Unit
-// reshapes and
-// a row's dot product with itself are rewritten first (ShapeIdioms.h).
+// yielding it, so fusion captures the argument in its consumers. Scalar
+// arithmetic on such values becomes rank-0 tensor arithmetic
+// (ScalarIdioms.h). Unit reshapes and a row's dot product with itself are
+// rewritten first (ShapeIdioms.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "ScalarIdioms.h"
 #include "ShapeIdioms.h"
 
-#include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -59,19 +60,19 @@ struct SplatOfOneElementTensor : OpRewritePattern<tensor::SplatOp> {
   }
 };
 
-/// `tensor.splat %eps` of a float kernel argument bound at launch: a
-/// linalg.generic without inputs whose body yields the argument, which
-/// fusion then folds into its consumers as a captured scalar (the compute
-/// lowering reads it with dfir.splat_arg).
+/// `tensor.splat %eps` of a float kernel argument bound at launch (or of an
+/// integer one converted to float, a layernorm's `sitofp(%N)`): a
+/// linalg.generic without inputs whose body yields the scalar, which fusion
+/// then folds into its consumers as a captured value (the compute lowering
+/// reads it with dfir.splat_arg).
 struct SplatOfFloatArgument : OpRewritePattern<tensor::SplatOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(tensor::SplatOp splat,
                                 PatternRewriter &rewriter) const override {
-    auto arg = dyn_cast<BlockArgument>(splat.getInput());
+    Value scalar = splat.getInput();
     auto type = dyn_cast<RankedTensorType>(splat.getType());
-    if (!arg || !ktflow::isFloatLaunchScalar(arg) || !type ||
-        !type.hasStaticShape())
+    if (!isLaunchFloat(scalar) || !type || !type.hasStaticShape())
       return failure();
     Location loc = splat.getLoc();
     Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
@@ -83,7 +84,7 @@ struct SplatOfFloatArgument : OpRewritePattern<tensor::SplatOp> {
     rewriter.replaceOpWithNewOp<linalg::GenericOp>(
         splat, type, ValueRange{}, ValueRange{init}, ArrayRef<AffineMap>{out},
         iterators, [&](OpBuilder &b, Location l, ValueRange) {
-          linalg::YieldOp::create(b, l, Value(arg));
+          linalg::YieldOp::create(b, l, scalar);
         });
     return success();
   }
@@ -113,6 +114,7 @@ struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
     FrozenRewritePatternSet dots(std::move(dotPatterns));
     RewritePatternSet patterns(ctx);
     patterns.add<SplatOfOneElementTensor, SplatOfFloatArgument>(ctx);
+    populateRowScalarPatterns(patterns);
     populateUnitReshapePatterns(patterns);
     linalg::populateElementwiseToLinalgConversionPatterns(patterns);
     linalg::populateLinalgNamedOpsGeneralizationPatterns(patterns);

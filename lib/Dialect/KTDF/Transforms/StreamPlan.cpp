@@ -234,8 +234,16 @@ private:
     SmallVector<Value> mapped;
     for (OpOperand &operand : op->getOpOperands()) {
       AffineMap map = op.getMatchingIndexingMap(&operand);
-      if (map.getNumResults() == 0)
+      if (map.getNumResults() == 0) {
+        // The row value of a one-row tile spread over a one-element
+        // tensor (a row's mean splat into the tensor<1xf16> stored per
+        // row): still the row's value.
+        if (n == 1 && rank() == 2 && plan.rows == 1 &&
+            plan.getKind(operand.get()) == Kind::Row &&
+            op.getStaticLoopRanges()[0] == 1)
+          kind = Kind::Row;
         continue;
+      }
       // The element of a one-element tensor (a row's reduction, through
       // folded unit reshapes) read by a rank-0 op: a row value.
       auto type = dyn_cast<RankedTensorType>(operand.get().getType());

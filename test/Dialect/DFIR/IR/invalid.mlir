@@ -315,8 +315,8 @@ dfir.kernel @k device "d" {
 dfir.kernel @k device "d" {
   dfir.runtime_arg @n granularity 1 upperbound 8
   dfir.unit "a" {
-    // expected-error @+1 {{@n is not a float dfir.runtime_arg}}
-    %a = dfir.splat_arg @n : vector<4xf16>
+    // expected-error @+1 {{element type 'i32' is not a float type}}
+    %a = dfir.splat_arg @n : vector<4xi32>
   }
 }
 

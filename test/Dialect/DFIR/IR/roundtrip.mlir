@@ -73,6 +73,9 @@ dfir.kernel @all device "sample_device" {
     %zero = dfir.splat 0.0 : vector<64xf16>
     // CHECK: dfir.splat_arg @arg5 : vector<64xf16>
     %eps = dfir.splat_arg @arg5 : vector<64xf16>
+    // An integer argument converted to the float element type.
+    // CHECK: dfir.splat_arg @n : vector<64xf16>
+    %nf = dfir.splat_arg @n : vector<64xf16>
     %sum = scf.for %i = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> (vector<64xf16>) {
       // CHECK: dfir.recv @q : vector<64xf16>
       %v = dfir.recv @q : vector<64xf16>

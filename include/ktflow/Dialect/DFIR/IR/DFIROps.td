@@ -419,16 +419,19 @@ def DFIR_SplatOp : DFIR_Op<"splat", [Pure]> {
 
 def DFIR_SplatArgOp : DFIR_Op<"splat_arg", [Pure,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
-  let summary = "a vector with every element equal to a float runtime "
-                "argument";
+  let summary = "a vector with every element equal to a runtime argument";
   let description = [{
     The launch-time value of a float `dfir.runtime_arg` (a kernel's `%eps:
     f16`) broadcast over the vector; the element type must be the
-    argument's. The emitter writes a `splat` whose immediate is a
-    relocation site the runtime patches, so one program serves every value.
+    argument's. Of an integer `dfir.runtime_arg` (a layernorm's `%N` as the
+    divisor of its mean, `arith.sitofp`), its value converted to the float
+    element type, rounded once to nearest even. The emitter writes a
+    `splat` whose immediate is a relocation site the runtime patches, so
+    one program serves every value.
 
     ```mlir
     %e = dfir.splat_arg @arg4 : vector<1xf16>
+    %n = dfir.splat_arg @arg7 : vector<64xf16>
     ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$symbol);

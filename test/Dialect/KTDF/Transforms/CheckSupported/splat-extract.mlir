@@ -3,8 +3,10 @@
 // The broadcast idiom of real kernels: a row reduced to a one-element
 // tensor, extracted to a scalar and splat back over the row; reductions
 // initialised by a splat constant (0xFC00 is -inf), linalg.fill, or a dense
-// splat constant. ktdf-generalize turns these into linalg.generic; other
-// uses of tensor.splat and tensor.extract are refused at the op.
+// splat constant; scalar float arithmetic on such elements, float
+// arguments, integer arguments converted to float and constants.
+// ktdf-generalize turns these into linalg.generic; other uses of
+// tensor.splat and tensor.extract are refused at the op.
 
 #all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
 #row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
@@ -40,21 +42,46 @@ func.func @broadcast_idiom(%x: index, %y: index) attributes {grid = [64]} {
 
 func.func @extract_of_many(%t: tensor<4xf16>) -> tensor<4x8xf16> attributes {grid = [1]} {
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{tensor.extract of one element of a larger tensor is not supported by the scheduler yet (only the element of a one-element tensor, broadcast back by tensor.splat)}}
+  // expected-error @+1 {{tensor.extract of one element of a larger tensor is not supported by the scheduler yet (only the element of a one-element tensor, broadcast back by tensor.splat or in scalar float arithmetic)}}
   %s = tensor.extract %t[%c1] : tensor<4xf16>
-  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant, a float kernel argument, nor the element of a one-element tensor (tensor.extract) is not supported by the scheduler yet}}
+  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant, a float kernel argument, an integer one converted to float, the element of a one-element tensor (tensor.extract), nor arithmetic on those is not supported by the scheduler yet}}
   %b = tensor.splat %s : tensor<4x8xf16>
   return %b : tensor<4x8xf16>
 }
 
 // -----
 
-func.func @scalar_arithmetic(%t: tensor<1xf16>) -> tensor<8xf16> attributes {grid = [1]} {
+// Scalar float arithmetic on row scalars (ktdf-generalize computes it on
+// rank-0 tensors): a layernorm's rsqrt(sum / f16(N) + eps), with N an index
+// argument converted through i32, the result splat over a row and into a
+// one-element tensor.
+func.func @scalar_arithmetic(%t: tensor<1xf16>, %n: index, %eps: f16) -> (tensor<8xf16>, tensor<1xf16>) attributes {grid = [1]} {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{a scalar from tensor.extract used by 'arith.mulf' is not supported by the scheduler yet (only a tensor.splat broadcasting it back)}}
+  %half = arith.constant 0.5 : f16
+  %n_i32 = arith.index_cast %n : index to i32
+  %n_f = arith.sitofp %n_i32 : i32 to f16
   %s = tensor.extract %t[%c0] : tensor<1xf16>
-  %s2 = arith.mulf %s, %s : f16
-  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant, a float kernel argument, nor the element of a one-element tensor}}
+  %mean = arith.divf %s, %n_f : f16
+  %v = arith.addf %mean, %eps : f16
+  %r = math.rsqrt %v : f16
+  %h = arith.mulf %r, %half : f16
+  %b = tensor.splat %h : tensor<8xf16>
+  %one = tensor.splat %r : tensor<1xf16>
+  return %b, %one : tensor<8xf16>, tensor<1xf16>
+}
+
+// -----
+
+// An operand that is none of those: the float of a tile id.
+func.func @scalar_arithmetic_on_tile_id(%t: tensor<1xf16>) -> tensor<8xf16> attributes {grid = [4]} {
+  %c0 = arith.constant 0 : index
+  %pid = ktdp.get_compute_tile_id : index
+  %i = arith.index_cast %pid : index to i32
+  %f = arith.sitofp %i : i32 to f16
+  // expected-error @+1 {{a scalar from tensor.extract used by 'arith.mulf' is not supported by the scheduler yet (only a tensor.splat broadcasting it back, or scalar float arithmetic on one-element tensors, float arguments and constants)}}
+  %s = tensor.extract %t[%c0] : tensor<1xf16>
+  %s2 = arith.mulf %s, %f : f16
+  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant, a float kernel argument, an integer one converted to float}}
   %b = tensor.splat %s2 : tensor<8xf16>
   return %b : tensor<8xf16>
 }
@@ -73,7 +100,7 @@ func.func @splat_of_float_arguments(%a: f16, %b: bf16, %c: f32) -> (tensor<8xf16
 // -----
 
 func.func @splat_of_f64_argument(%a: f64) -> tensor<8xf64> attributes {grid = [1]} {
-  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant, a float kernel argument, nor the element of a one-element tensor}}
+  // expected-error @+1 {{tensor.splat of a scalar that is neither a constant, a float kernel argument, an integer one converted to float}}
   %b = tensor.splat %a : tensor<8xf64>
   return %b : tensor<8xf64>
 }

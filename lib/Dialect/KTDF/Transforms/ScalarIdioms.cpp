@@ -1,0 +1,110 @@
+//===- ScalarIdioms.cpp - Scalar arithmetic on row values -----------------===//
+//
+// This file implements the recognition of row scalars (ScalarIdioms.h) and
+// their rewrite to rank-0 tensor arithmetic, which ktdf-generalize applies
+// before it generalises element-wise ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScalarIdioms.h"
+
+#include "ktflow/Analysis/LaunchArguments.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+/// The one-element, statically shaped tensor `v` is the element of.
+static Value extractedTensor(Value v) {
+  auto extract = v.getDefiningOp<tensor::ExtractOp>();
+  if (!extract)
+    return {};
+  auto type = cast<RankedTensorType>(extract.getTensor().getType());
+  if (!type.hasStaticShape() || type.getNumElements() != 1)
+    return {};
+  return extract.getTensor();
+}
+
+/// A float scalar bound at launch: a float kernel argument, or an integer
+/// launch scalar converted to float.
+bool mlir::ktdf::isLaunchFloat(Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return ktflow::isFloatLaunchScalar(arg);
+  return static_cast<bool>(ktflow::getFloatOfLaunchScalar(v));
+}
+
+bool mlir::ktdf::isRowScalarOp(Operation *op) {
+  if (!isa_and_present<arith::ArithDialect, math::MathDialect>(
+          op->getDialect()) ||
+      !op->hasTrait<OpTrait::Elementwise>() || op->getNumRegions() != 0 ||
+      op->getNumResults() != 1 || op->getNumOperands() == 0 ||
+      !isa<FloatType>(op->getResult(0).getType()) ||
+      op->getParentOfType<linalg::LinalgOp>())
+    return false;
+  return llvm::all_of(op->getOperands(), isRowScalar);
+}
+
+bool mlir::ktdf::isRowScalar(Value v) {
+  if (!isa<FloatType>(v.getType()))
+    return false;
+  if (matchPattern(v, m_Constant()) || isLaunchFloat(v) || extractedTensor(v))
+    return true;
+  Operation *def = v.getDefiningOp();
+  return def && isRowScalarOp(def);
+}
+
+/// `v`, a row scalar, as a rank-0 tensor.
+static Value asRankZero(PatternRewriter &rewriter, Location loc, Value v) {
+  auto type = RankedTensorType::get({}, v.getType());
+  Attribute constant;
+  if (matchPattern(v, m_Constant(&constant)))
+    return arith::ConstantOp::create(
+        rewriter, loc, type,
+        DenseElementsAttr::get(type, cast<FloatAttr>(constant).getValue()));
+  if (Value tensor = extractedTensor(v)) {
+    if (cast<RankedTensorType>(tensor.getType()).getRank() == 0)
+      return tensor;
+    return tensor::CollapseShapeOp::create(rewriter, loc, type, tensor,
+                                           ArrayRef<ReassociationIndices>{});
+  }
+  // A launch-time float: ktdf-generalize broadcasts it.
+  return tensor::SplatOp::create(rewriter, loc, type, v);
+}
+
+namespace {
+/// A row-scalar op to the same op on tensor<T>, read back with
+/// tensor.extract (which the next op of the chain, or the splat that
+/// broadcasts the result, then takes apart).
+struct RowScalarToRankZero : RewritePattern {
+  RowScalarToRankZero(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isRowScalarOp(op) || matchPattern(op->getResult(0), m_Constant()) ||
+        isLaunchFloat(op->getResult(0)))
+      return failure();
+    Location loc = op->getLoc();
+    SmallVector<Value> operands;
+    for (Value v : op->getOperands())
+      operands.push_back(asRankZero(rewriter, loc, v));
+    OperationState state(loc, op->getName());
+    state.addOperands(operands);
+    state.addTypes(RankedTensorType::get({}, op->getResult(0).getType()));
+    state.addAttributes(op->getAttrs());
+    Operation *tensorOp = rewriter.create(state);
+    rewriter.replaceOpWithNewOp<tensor::ExtractOp>(op, tensorOp->getResult(0),
+                                                   ValueRange{});
+    return success();
+  }
+};
+} // namespace
+
+void mlir::ktdf::populateRowScalarPatterns(RewritePatternSet &patterns) {
+  patterns.add<RowScalarToRankZero>(patterns.getContext());
+}

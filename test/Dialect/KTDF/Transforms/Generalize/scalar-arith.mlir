@@ -1,0 +1,74 @@
+// RUN: ktflow-opt %s --ktdf-generalize | FileCheck %s
+
+// Scalar float arithmetic on row scalars (ScalarIdioms.h): a layernorm's
+// rstd = rsqrt(sum / f16(N) + eps), with the sum the element of a row's
+// one-element reduction, N an index argument converted to f16 through i32
+// and eps an f16 argument, is computed on rank-0 tensors: one generic with
+// no loops reading the reduction (a row op, computed once per row) and
+// capturing N's float and eps, whose result the row's splat reads through
+// a constant map. No scalar arithmetic, extract or splat is left.
+
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG: #[[SCALAR:.*]] = affine_map<(d0, d1) -> ()>
+// CHECK-DAG: #[[ONE:.*]] = affine_map<() -> (0)>
+// CHECK-DAG: #[[R0:.*]] = affine_map<() -> ()>
+// CHECK-LABEL: func.func @rstd
+// CHECK-SAME: (%[[X:.*]]: tensor<1x128xf16>, %[[N:.*]]: index, %[[EPS:.*]]: f16)
+// CHECK: %[[NI:.*]] = arith.index_cast %[[N]] : index to i32
+// CHECK: %[[NF:.*]] = arith.sitofp %[[NI]] : i32 to f16
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<1x128xf16>)
+// CHECK: %[[RSTD:.*]] = linalg.generic {indexing_maps = [#[[ONE]], #[[R0]]], iterator_types = []} ins(%[[SUM]] : tensor<1xf16>) outs(%{{.*}} : tensor<f16>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT: %[[M:.*]] = arith.divf %[[IN]], %[[NF]] : f16
+// CHECK-NEXT: %[[V:.*]] = arith.addf %[[M]], %[[EPS]] : f16
+// CHECK-NEXT: %[[R:.*]] = math.rsqrt %[[V]] : f16
+// CHECK-NEXT: linalg.yield %[[R]] : f16
+// CHECK: %[[Y:.*]] = linalg.generic {indexing_maps = [#[[ID]], #[[SCALAR]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[RSTD]] : tensor<1x128xf16>, tensor<f16>)
+// CHECK: arith.mulf
+// CHECK-NOT: tensor.splat
+// CHECK-NOT: tensor.extract
+// CHECK: return %[[Y]]
+func.func @rstd(%x: tensor<1x128xf16>, %n: index, %eps: f16) -> tensor<1x128xf16> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f16
+  %n_i32 = arith.index_cast %n : index to i32
+  %n_f = arith.sitofp %n_i32 : i32 to f16
+  %init = tensor.splat %zero : tensor<1xf16>
+  %sum = linalg.reduce { arith.addf } ins(%x : tensor<1x128xf16>) outs(%init : tensor<1xf16>) dimensions = [1]
+  %s = tensor.extract %sum[%c0] : tensor<1xf16>
+  %mean = arith.divf %s, %n_f : f16
+  %v = arith.addf %mean, %eps : f16
+  %r = math.rsqrt %v : f16
+  %rb = tensor.splat %r : tensor<1x128xf16>
+  %y = arith.mulf %x, %rb : tensor<1x128xf16>
+  return %y : tensor<1x128xf16>
+}
+
+// A constant operand becomes a rank-0 constant, which canonicalisation
+// captures in the body; the scalar arithmetic of a linalg body is left as it
+// is.
+// CHECK-LABEL: func.func @half_of_sum
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.000000e+00 : f16
+// CHECK-DAG: %[[HALF:.*]] = arith.constant 5.000000e-01 : f16
+// CHECK: linalg.generic {indexing_maps = [#[[ONE]], #[[R0]]], iterator_types = []}
+// CHECK: arith.mulf %{{.*}}, %[[HALF]] : f16
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+// CHECK: arith.addf %{{.*}}, %[[TWO]] : f16
+// CHECK-NOT: tensor.extract
+func.func @half_of_sum(%x: tensor<1x128xf16>, %sum: tensor<1xf16>) -> tensor<1x128xf16> {
+  %c0 = arith.constant 0 : index
+  %half = arith.constant 0.5 : f16
+  %s = tensor.extract %sum[%c0] : tensor<1xf16>
+  %h = arith.mulf %s, %half : f16
+  %hb = tensor.splat %h : tensor<1x128xf16>
+  %e = tensor.empty() : tensor<1x128xf16>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %hb : tensor<1x128xf16>, tensor<1x128xf16>) outs(%e : tensor<1x128xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %two = arith.constant 2.0 : f16
+    %t = arith.addf %a, %two : f16
+    %u = arith.addf %t, %b : f16
+    linalg.yield %u : f16
+  } -> tensor<1x128xf16>
+  return %y : tensor<1x128xf16>
+}
