@@ -13,6 +13,15 @@
 // its tensor. ktdf-hoist-invariant-transfers later moves a load whose tile
 // does not change across the loop back out of it, so the data still
 // crosses the DMA route once per outer iteration.
+// Sinking recomputes: a row statistic (RMSNorm's rstd: four reductions and
+// a chain of scalar arithmetic) sunk into a column loop of four trips is
+// computed four times per row. A loop with a few constant trips whose body
+// uses arithmetic done outside it is therefore unrolled instead: the work
+// is done once, and the iterations join the enclosing block's group.
+// Unrolled, the column loop loads again the blocks of the row the pass
+// before it loaded: a load of a tile loaded earlier in the same block, of a
+// tensor no store writes, is replaced by the earlier one, so the row stays
+// in the scratchpad instead of crossing the DMA route twice.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,11 +30,14 @@
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::ktdf {
@@ -57,6 +69,45 @@ public:
     });
   }
 
+  /// Unrolls each loop of at most kMaxRecomputingTrips constant trips whose
+  /// body uses a value computed with arithmetic outside it.
+  void unrollRecomputingLoops(func::FuncOp func) {
+    SmallVector<scf::ForOp> loops;
+    func.walk([&](scf::ForOp loop) {
+      if (usesArithmeticFromOutside(loop))
+        loops.push_back(loop);
+    });
+    // Inner loops first: unrolling one leaves the loops around it valid.
+    for (scf::ForOp loop : loops)
+      (void)unrollConstantLoop(loop, kMaxRecomputingTrips);
+  }
+
+  /// Replaces each load by an earlier load of the same tile in its block
+  /// when no store of the kernel writes the tensor.
+  void mergeRepeatedLoads(func::FuncOp func) {
+    func.walk([&](Block *block) {
+      SmallVector<ktdp::LoadOp> earlier;
+      for (Operation &op : llvm::make_early_inc_range(*block)) {
+        auto load = dyn_cast<ktdp::LoadOp>(&op);
+        if (!load || !canClone(load))
+          continue;
+        auto same = llvm::find_if(earlier, [&](ktdp::LoadOp other) {
+          return other.getType() == load.getType() &&
+                 sameTile(other.getAccessTile(), load.getAccessTile());
+        });
+        if (same == earlier.end()) {
+          earlier.push_back(load);
+          continue;
+        }
+        Operation *tile = load.getAccessTile().getDefiningOp();
+        load.replaceAllUsesWith(same->getResult());
+        load.erase();
+        if (tile && tile->use_empty() && isMemoryEffectFree(tile))
+          tile->erase();
+      }
+    });
+  }
+
   /// Replaces every use, by an op directly in a loop body, of a tensor (or
   /// a scalar extracted from one) defined outside that body with a clone
   /// of its computation at the start of the body, where it can be cloned.
@@ -82,6 +133,98 @@ public:
   }
 
 private:
+  /// The most trips of a loop unrolled rather than recomputing into it:
+  /// the unrolled block keeps every trip's tiles in one group.
+  static constexpr int64_t kMaxRecomputingTrips = 16;
+
+  /// Element arithmetic (not index arithmetic, constants or data movement):
+  /// a float arith or math op, or a linalg op whose body computes.
+  static bool isArithmetic(Operation *op) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      return !linalgOp.getBlock()->without_terminator().empty();
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        op->hasTrait<OpTrait::ConstantLike>())
+      return false;
+    return llvm::any_of(op->getResultTypes(), [](Type t) {
+      return isa<FloatType>(getElementTypeOrSelf(t));
+    });
+  }
+
+  /// Whether sinking `v` into `loop` would clone arithmetic.
+  static bool computedWithArithmetic(Value v, scf::ForOp loop,
+                                     DenseSet<Operation *> &seen) {
+    Operation *def = v.getDefiningOp();
+    if (!def || loop->isAncestor(def) || !seen.insert(def).second ||
+        isa<ktdp::LoadOp>(def))
+      return false;
+    if (isArithmetic(def))
+      return true;
+    return llvm::any_of(def->getOperands(), [&](Value operand) {
+      return computedWithArithmetic(operand, loop, seen);
+    });
+  }
+
+  static bool usesArithmeticFromOutside(scf::ForOp loop) {
+    DenseSet<Operation *> seen;
+    for (Operation &op : *loop.getBody())
+      for (Value operand : op.getOperands())
+        if (carriesData(operand) && computedWithArithmetic(operand, loop, seen))
+          return true;
+    return false;
+  }
+
+  /// The same value, or constants of the same value.
+  static bool sameValue(Value a, Value b) {
+    APInt x, y;
+    return a == b || (matchPattern(a, m_ConstantInt(&x)) &&
+                      matchPattern(b, m_ConstantInt(&y)) && x == y);
+  }
+
+  /// The anchor of `tile` as affine expressions of its indices, constant
+  /// indices folded in and the others numbered by their place in `dims`
+  /// (added on first use), so `%X[%r, 0]` and `%X[%r, %c0]` compare equal.
+  static SmallVector<AffineExpr> anchorOf(ktdp::ConstructAccessTileOp tile,
+                                          SmallVector<Value> &dims) {
+    MLIRContext *context = tile.getContext();
+    SmallVector<AffineExpr> replacements;
+    for (Value index : tile.getIndices()) {
+      APInt constant;
+      if (matchPattern(index, m_ConstantInt(&constant))) {
+        replacements.push_back(
+            getAffineConstantExpr(constant.getSExtValue(), context));
+        continue;
+      }
+      auto it = llvm::find(dims, index);
+      replacements.push_back(getAffineDimExpr(it - dims.begin(), context));
+      if (it == dims.end())
+        dims.push_back(index);
+    }
+    SmallVector<AffineExpr> anchor;
+    for (AffineExpr expr : tile.getBaseMap().getResults())
+      anchor.push_back(expr.replaceDims(replacements));
+    return anchor;
+  }
+
+  /// Whether two tiles address the same elements: the same base, set,
+  /// order, symbols and anchor.
+  static bool sameTile(Value a, Value b) {
+    if (a == b)
+      return true;
+    auto x = a.getDefiningOp<ktdp::ConstructAccessTileOp>();
+    auto y = b.getDefiningOp<ktdp::ConstructAccessTileOp>();
+    if (!x || !y || x.getBase() != y.getBase() || x.getType() != y.getType() ||
+        x.getAccessTileSet() != y.getAccessTileSet() ||
+        x.getAccessTileOrder() != y.getAccessTileOrder() ||
+        x.getSymbolOperands().size() != y.getSymbolOperands().size())
+      return false;
+    for (auto [v, w] : llvm::zip(x.getSymbolOperands(), y.getSymbolOperands()))
+      if (!sameValue(v, w))
+        return false;
+    SmallVector<Value> dims;
+    SmallVector<AffineExpr> anchor = anchorOf(x, dims);
+    return anchor == anchorOf(y, dims);
+  }
+
   /// Tensors, and the scalars `tensor.extract` takes out of them.
   static bool carriesData(Value v) {
     return isa<RankedTensorType>(v.getType()) ||
@@ -143,8 +286,12 @@ struct SinkIntoLoopsPass
     : public ktdf::impl::KTDFSinkIntoLoopsBase<SinkIntoLoopsPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal())
-        LoopSinker(func).run(func);
+      if (!func.isExternal()) {
+        LoopSinker sinker(func);
+        sinker.unrollRecomputingLoops(func);
+        sinker.mergeRepeatedLoads(func);
+        sinker.run(func);
+      }
   }
 };
 } // namespace

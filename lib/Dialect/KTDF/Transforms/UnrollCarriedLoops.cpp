@@ -84,6 +84,13 @@ bool mlir::ktdf::isUnrolledCarriedLoop(scf::ForOp loop) {
          constantTrips(loop, kMaxUnrolledTrips).has_value();
 }
 
+bool mlir::ktdf::unrollConstantLoop(scf::ForOp loop, int64_t maxTrips) {
+  std::optional<SmallVector<APInt>> ivs = constantTrips(loop, maxTrips);
+  if (ivs)
+    unroll(loop, *ivs);
+  return ivs.has_value();
+}
+
 namespace {
 struct UnrollCarriedLoopsPass
     : public ktdf::impl::KTDFUnrollCarriedLoopsBase<UnrollCarriedLoopsPass> {
@@ -108,11 +115,7 @@ struct UnrollCarriedLoopsPass
           loop.erase();
           continue;
         }
-        if (std::optional<SmallVector<APInt>> ivs =
-                constantTrips(loop, maxTrips)) {
-          unroll(loop, *ivs);
-          changed = true;
-        }
+        changed |= unrollConstantLoop(loop, maxTrips);
       }
     }
   }

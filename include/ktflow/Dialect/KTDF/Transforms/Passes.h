@@ -37,6 +37,11 @@ constexpr int64_t kMaxUnrolledTrips = 64;
 /// bounds become constants once an enclosing loop is unrolled.)
 bool isUnrolledCarriedLoop(scf::ForOp loop);
 
+/// Replaces `loop` by its iterations one after another (the unrolling of
+/// ktdf-unroll-carried-loops) when its bounds and step are constants giving
+/// at most `maxTrips` trips; returns whether it did.
+bool unrollConstantLoop(scf::ForOp loop, int64_t maxTrips);
+
 /// Why ktdf-uplift-while cannot turn `loop` into an scf.for (it does not
 /// count), or none.
 std::optional<std::string> whyNotCountedWhile(scf::WhileOp loop);

@@ -251,6 +251,13 @@ def KTDFSinkIntoLoops : Pass<"ktdf-sink-into-loops", "::mlir::ModuleOp"> {
     sunk load whose tile does not change across the loop is hoisted back out
     by ktdf-hoist-invariant-transfers.
 
+    Sinking recomputes a value once per trip, so a loop of at most 16
+    constant trips whose body uses arithmetic done outside it (a row
+    statistic: reductions, scalar math) is unrolled first instead, and then
+    a load of a tile an earlier load in the same block loaded, from a tensor
+    no store writes, is replaced by that earlier load (the unrolled column
+    loop reuses the row the statistic's pass loaded).
+
     ```mlir
     // before
     %cos = ktdp.load %tcos : <8x16xindex> -> tensor<8x16xf16>

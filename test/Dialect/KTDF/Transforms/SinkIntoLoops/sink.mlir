@@ -3,7 +3,9 @@
 // Loop-invariant tensors used inside a loop are recomputed at the start of
 // its body, back to their loads, so that every compute group lies in one
 // block: RoPE's cos chunk loaded in the position loop and used in the head
-// loop, and a row's maximum extracted and splat before the column loop.
+// loop, and a row's maximum extracted and splat before the column loop. A
+// loop of a few constant trips that would recompute arithmetic is unrolled
+// instead.
 
 #all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 15 >= 0)>
 #t = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
@@ -46,8 +48,9 @@ func.func @invariant_load(%cos: index, %x: index, %y: index) attributes {grid = 
 #row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 // The whole chain behind the splat (load, reduction, extract) is cloned
-// into the column loop; the constant it uses stays outside (ktir-to-ktdf
-// captures constants), and the originals, left without uses, are erased.
+// into the column loop, whose trip count is known only at run time; the
+// constant it uses stays outside (ktir-to-ktdf captures constants), and the
+// originals, left without uses, are erased.
 // CHECK-LABEL: func.func @invariant_splat
 // CHECK: %[[NINF:.*]] = arith.constant dense<0xFC00>
 // CHECK: scf.for %[[R:.*]] =
@@ -60,7 +63,60 @@ func.func @invariant_load(%cos: index, %x: index, %y: index) attributes {grid = 
 // CHECK-NEXT: %[[S:.*]] = tensor.extract %[[M]]
 // CHECK-NEXT: %[[B:.*]] = tensor.splat %[[S]]
 // CHECK: arith.subf %{{.*}}, %[[B]]
-func.func @invariant_splat(%x: index, %y: index) attributes {grid = [1]} {
+func.func @invariant_splat(%x: index, %y: index, %n: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %ninf = arith.constant dense<0xFC00> : tensor<1xf16>
+  %X = ktdp.construct_memory_view %x, sizes: [64, 256], strides: [256, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x256xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [64, 256], strides: [256, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x256xf16>
+  scf.for %r = %c0 to %c64 step %c1 {
+    %t0 = ktdp.construct_access_tile %X[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x256xf16> -> !ktdp.access_tile<1x128xindex>
+    %v0 = ktdp.load %t0 : <1x128xindex> -> tensor<1x128xf16>
+    %m = linalg.reduce { arith.maxnumf } ins(%v0 : tensor<1x128xf16>) outs(%ninf : tensor<1xf16>) dimensions = [1]
+    %s = tensor.extract %m[%c0] : tensor<1xf16>
+    %b = tensor.splat %s : tensor<1x128xf16>
+    scf.for %c = %c0 to %n step %c128 {
+      %tx = ktdp.construct_access_tile %X[%r, %c] {access_tile_set = #row, access_tile_order = #id2} : memref<64x256xf16> -> !ktdp.access_tile<1x128xindex>
+      %v = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
+      %d = arith.subf %v, %b : tensor<1x128xf16>
+      %ty = ktdp.construct_access_tile %Y[%r, %c] {access_tile_set = #row, access_tile_order = #id2} : memref<64x256xf16> -> !ktdp.access_tile<1x128xindex>
+      ktdp.store %d, %ty : tensor<1x128xf16>, <1x128xindex>
+    }
+  }
+  return
+}
+
+// -----
+
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 255 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// The same row statistic before a column loop of two constant trips: the
+// loop is unrolled instead of sinking (which would compute the reduction
+// once per trip), so the reduction stays, once per row, and both column
+// blocks use it. The first block's load repeats the statistic's load of
+// the same tile of X, which nothing stores: it uses that one.
+// CHECK-LABEL: func.func @few_trips_unrolled
+// CHECK: scf.for %[[R:.*]] =
+// CHECK: %[[V0:.*]] = ktdp.load
+// CHECK-NEXT: %[[M:.*]] = linalg.reduce
+// CHECK-SAME: ins(%[[V0]]
+// CHECK-NOT: linalg.reduce
+// CHECK-NOT: scf.for
+// CHECK: %[[S:.*]] = tensor.extract %[[M]]
+// CHECK-NEXT: %[[B:.*]] = tensor.splat %[[S]]
+// CHECK-NOT: ktdp.load
+// CHECK: arith.subf %[[V0]], %[[B]]
+// CHECK: ktdp.store
+// CHECK: %[[V1:.*]] = ktdp.load
+// CHECK-NEXT: arith.subf %[[V1]], %[[B]]
+// CHECK: ktdp.store
+// CHECK-NOT: linalg.reduce
+// CHECK-NOT: ktdp.load
+func.func @few_trips_unrolled(%x: index, %y: index) attributes {grid = [1]} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
@@ -110,5 +166,30 @@ func.func @stored_tensor(%x: index) attributes {grid = [1]} {
     %w = arith.addf %v, %v : tensor<8x16xf16>
     ktdp.store %w, %t : tensor<8x16xf16>, <8x16xindex>
   }
+  return
+}
+
+// -----
+
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#t = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+// A tile loaded twice in one block from a tensor the kernel stores to: the
+// store between may change it, so both loads stay.
+// CHECK-LABEL: func.func @reload_after_store
+// CHECK: ktdp.load
+// CHECK: ktdp.store
+// CHECK: ktdp.load
+func.func @reload_after_store(%x: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %X = ktdp.construct_memory_view %x, sizes: [64, 16], strides: [16, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x16xf16>
+  %t = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #t, access_tile_order = #id2} : memref<64x16xf16> -> !ktdp.access_tile<8x16xindex>
+  %v = ktdp.load %t : <8x16xindex> -> tensor<8x16xf16>
+  %w = arith.addf %v, %v : tensor<8x16xf16>
+  ktdp.store %w, %t : tensor<8x16xf16>, <8x16xindex>
+  %t2 = ktdp.construct_access_tile %X[%c0, 0] {access_tile_set = #t, access_tile_order = #id2} : memref<64x16xf16> -> !ktdp.access_tile<8x16xindex>
+  %u = ktdp.load %t2 : <8x16xindex> -> tensor<8x16xf16>
+  %z = arith.mulf %u, %u : tensor<8x16xf16>
+  ktdp.store %z, %t2 : tensor<8x16xf16>, <8x16xindex>
   return
 }
