@@ -5,15 +5,17 @@
 // `auto` try the compiled tier, and a kernel the tier does not lower, or a
 // run that hit an error the interpreter reports at its op, runs on the
 // interpreter (under `jit`, the former is an error). The tier's outputs
-// are printed and written from its native buffers, as the interpreter's
-// printOutputs and writeOutputFiles do for its own.
+// are printed (or reported as JSON) and written from its native buffers,
+// as the interpreter's printOutputs and writeOutputFiles do for its own.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/CpuJit/Engine.h"
 
 #include "ktflow/CpuJit/CpuJit.h"
+#include "ktflow/HostTensor/NativeTensor.h"
 #include "ktflow/Support/CrashRecovery.h"
+#include "ktflow/Support/JsonReport.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/WithColor.h"
@@ -27,13 +29,34 @@ static int fail(const Twine &message) {
   return 1;
 }
 
+/// The `interp` JSON report: the function, the engine that ran it and one
+/// summary per output.
+static json::Object interpReport(const interp::Interpreter &interpreter,
+                                 StringRef engine, json::Array outputs) {
+  json::Object report = beginReport("interp");
+  report["function"] = interpreter.getFunctionName().str();
+  report["engine"] = engine.str();
+  report["outputs"] = std::move(outputs);
+  return report;
+}
+
 /// Prints and writes the outputs of a run of the compiled tier.
 static int reportCompiledRun(const JitResult &run,
                              const interp::Interpreter &interpreter,
-                             ArrayRef<interp::OutputFile> files,
+                             ArrayRef<interp::OutputFile> files, bool json,
                              raw_ostream &os) {
-  for (const auto &[position, name] : run.outputs)
-    host::printTensorSummary(os, name, run.tensors.at(position));
+  json::Array summaries;
+  for (const auto &[position, name] : run.outputs) {
+    const host::NativeTensor &tensor = run.tensors.at(position);
+    if (!json)
+      host::printTensorSummary(os, name, tensor);
+    else
+      summaries.push_back(host::statsToJSON(name, tensor.getShape(),
+                                            tensor.getDType(),
+                                            host::computeStats(tensor)));
+  }
+  if (json)
+    writeReport(os, interpReport(interpreter, "jit", std::move(summaries)));
   for (const interp::OutputFile &file : files) {
     Expected<unsigned> position = interpreter.resolveArgument(file.name);
     auto it = position ? run.tensors.find(*position) : run.tensors.end();
@@ -79,7 +102,7 @@ static std::optional<int> tryCompiledTier(mlir::ModuleOp module,
                 ? Twine()
                 : Twine("; tiles rerun in order: ") + run.tilesInOrder)
         << ")\n";
-    return reportCompiledRun(run, bound, files, os);
+    return reportCompiledRun(run, bound, files, options.json, os);
   }
   // A run that hit an error is rerun on the interpreter, which reports it
   // at the op; a kernel that does not lower is an error only under jit.
@@ -102,7 +125,22 @@ int ktflow::jit::runOnEngine(mlir::ModuleOp module,
   CrashPhase phase("interpret", options.input);
   if (mlir::failed(interpreter.run()))
     return 1;
-  interp::printOutputs(os, interpreter);
+  if (!options.json) {
+    interp::printOutputs(os, interpreter);
+  } else {
+    json::Array summaries;
+    for (const interp::OutputTensor &out : interpreter.getOutputs())
+      summaries.push_back(host::statsToJSON(out.name, out.tensor.shape,
+                                            out.tensor.dtype,
+                                            host::computeStats(out.tensor)));
+    json::Object report =
+        interpReport(interpreter, "interp", std::move(summaries));
+    const interp::InterpreterOptions &limits = interpreter.getOptions();
+    if (limits.chargeIntermediates)
+      report["scratchpad_peak_bytes"] =
+          interpreter.getStatistics().peakIntermediateBytes;
+    writeReport(os, std::move(report));
+  }
   if (Error err = interp::writeOutputFiles(interpreter, files))
     return fail(toString(std::move(err)));
   return 0;

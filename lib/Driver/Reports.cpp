@@ -9,20 +9,8 @@
 
 #include "ktflow/Check/RunReport.h"
 
-#include "llvm/Support/Format.h"
-#include "llvm/Support/FormatVariadic.h"
-
 using namespace llvm;
 using namespace ktflow;
-
-json::Object ktflow::beginReport(StringRef command) {
-  return json::Object{{"schema_version", kReportSchemaVersion},
-                      {"command", command}};
-}
-
-void ktflow::writeReport(raw_ostream &os, json::Object report) {
-  os << formatv("{0:2}", json::Value(std::move(report))) << "\n";
-}
 
 json::Array ktflow::unitsToJSON(const rt::Program &program,
                                 const rt::Launch &launch,
@@ -47,18 +35,47 @@ json::Array ktflow::unitsToJSON(const rt::Program &program,
   return units;
 }
 
-json::Object ktflow::runReport(const KernelRun &run) {
-  const rt::Program &program = run.run->getProgram();
+json::Object ktflow::launchReport(StringRef command, const rt::Program &program,
+                                  const rt::Launch &launch,
+                                  const sim::SimStats &stats) {
   const bundle::Bundle &b = program.getBundle();
-  json::Object report = beginReport("run");
+  json::Object report = beginReport(command);
   report["kernel"] = b.kernel;
   report["device"] = b.device;
+  report["cycles"] = static_cast<int64_t>(stats.cycles);
+  report["instructions"] = static_cast<int64_t>(stats.instructions);
+  report["units"] = unitsToJSON(program, launch, stats);
+  return report;
+}
+
+Expected<json::Array> ktflow::outputSummaries(const rt::Program &program,
+                                              const rt::Launch &launch) {
+  const bundle::Bundle &b = program.getBundle();
+  json::Array outputs;
+  for (uint32_t t = 0; t < b.tensors.size(); ++t) {
+    const bundle::TensorArg &tensor = b.tensors[t];
+    std::optional<host::DType> dtype = check::toInterpDType(tensor.elem);
+    if (tensor.role == bundle::TensorRole::Input || !dtype)
+      continue;
+    auto bytes = launch.readTensor(t);
+    if (!bytes)
+      return bytes.takeError();
+    auto shape = launch.getShape(t);
+    if (!shape)
+      return shape.takeError();
+    outputs.push_back(host::statsToJSON(
+        bundle::getKernelName(tensor), *shape, *dtype,
+        host::computeStats(check::fromBytes(*bytes, tensor.elem, *shape))));
+  }
+  return outputs;
+}
+
+json::Object ktflow::runReport(const KernelRun &run) {
+  json::Object report = launchReport("run", run.run->getProgram(),
+                                     run.run->getLaunch(), run.stats);
   report["optimized"] = run.optimized;
-  report["cycles"] = static_cast<int64_t>(run.stats.cycles);
-  report["instructions"] = static_cast<int64_t>(run.stats.instructions);
   report["ratio"] = check::getRooflineRatio(run.bound, run.stats.cycles);
   report["roofline"] = device::toJSON(run.bound);
-  report["units"] = unitsToJSON(program, run.run->getLaunch(), run.stats);
   if (run.checks) {
     json::Array outputs;
     for (const check::OutputCheck &c : *run.checks)
@@ -75,14 +92,14 @@ json::Object ktflow::runReport(const KernelRun &run) {
 static json::Object countsToJSON(const MapVector<StringRef, unsigned> &counts) {
   json::Object object;
   for (auto &[name, count] : counts)
-    object[name] = static_cast<int64_t>(count);
+    object[name.str()] = static_cast<int64_t>(count);
   return object;
 }
 
 json::Object ktflow::checkReport(StringRef file,
                                  ArrayRef<KernelSummary> kernels) {
   json::Object report = beginReport("check");
-  report["file"] = file;
+  report["file"] = file.str();
   report["legal"] = true;
   json::Array functions;
   for (const KernelSummary &k : kernels) {
@@ -150,22 +167,10 @@ json::Object ktflow::bundleToJSON(const bundle::Bundle &b) {
       {"runtime_args", std::move(args)}};
 }
 
-json::Object ktflow::tensorSummaryToJSON(StringRef name,
-                                         ArrayRef<int64_t> shape,
-                                         host::DType dtype,
-                                         const host::TensorStats &stats) {
-  json::Object summary{
-      {"name", name},
-      {"shape", json::Array(shape)},
-      {"dtype", host::dtypeName(dtype)},
-      {"checksum", formatv("{0}", format_hex(stats.checksum, 18)).str()},
-      {"nan", stats.nanCount}};
-  // NaN and infinities are not JSON numbers.
-  auto number = [](double v) {
-    return std::isfinite(v) ? json::Value(v) : json::Value(nullptr);
-  };
-  summary["min"] = number(stats.min);
-  summary["max"] = number(stats.max);
-  summary["mean"] = number(stats.mean);
-  return summary;
+json::Object ktflow::inspectReport(StringRef file, const bundle::Bundle &b) {
+  json::Object report = beginReport("inspect");
+  if (!file.empty())
+    report["file"] = file.str();
+  report["bundle"] = bundleToJSON(b);
+  return report;
 }

@@ -133,3 +133,21 @@ void ktflow::host::printTensorSummary(llvm::raw_ostream &os,
                                       const Tensor &tensor) {
   printStatsLine(os, name, tensor.shape, tensor.dtype, computeStats(tensor));
 }
+
+llvm::json::Object ktflow::host::statsToJSON(llvm::StringRef name,
+                                             llvm::ArrayRef<int64_t> shape,
+                                             DType dtype,
+                                             const TensorStats &stats) {
+  // NaN and infinities are not JSON numbers.
+  auto number = [](double v) {
+    return std::isfinite(v) ? llvm::json::Value(v) : llvm::json::Value(nullptr);
+  };
+  std::string checksum;
+  llvm::raw_string_ostream(checksum) << llvm::format_hex(stats.checksum, 18);
+  // json::Value keeps a StringRef without copying it: copy the name.
+  return llvm::json::Object{
+      {"name", name.str()},        {"shape", llvm::json::Array(shape)},
+      {"dtype", dtypeName(dtype)}, {"min", number(stats.min)},
+      {"max", number(stats.max)},  {"mean", number(stats.mean)},
+      {"checksum", checksum},      {"nan", stats.nanCount}};
+}

@@ -214,9 +214,7 @@ std::pair<std::string, std::string> inspectBundle(const std::string &bytes) {
   std::string text;
   llvm::raw_string_ostream os(text);
   bundle::printBundle(os, *decoded);
-  llvm::json::Object report = beginReport("inspect");
-  report["bundle"] = bundleToJSON(*decoded);
-  return {toText(std::move(report)), text};
+  return {toText(inspectReport("", *decoded)), text};
 }
 
 std::pair<std::string, py::dict>

@@ -11,6 +11,7 @@
 
 #include "ktflow/Compiler/Compile.h"
 #include "ktflow/Compiler/CompileToBundle.h"
+#include "ktflow/Driver/Reports.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/OutputFile.h"
@@ -59,6 +60,12 @@ static cl::opt<bool>
                        "buffering, one lane per core)"),
               cl::sub(compileCommand));
 
+static cl::opt<bool>
+    compileJson("json",
+                cl::desc("Describe the bundle written as one JSON object "
+                         "(docs/json-output.md) instead of the 'wrote' line"),
+                cl::sub(compileCommand));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "ktflow") << message << "\n";
   return 1;
@@ -82,6 +89,15 @@ static int writeBundle(mlir::ModuleOp module, const CompileOptions &options) {
   Expected<size_t> bytes = writeBundleFile(bundle, out);
   if (!bytes)
     return fail(toString(bytes.takeError()));
+  if (compileJson) {
+    json::Object report = beginReport("compile");
+    report["output"] = out;
+    report["bytes"] = static_cast<int64_t>(*bytes);
+    report["optimized"] = options.optimize;
+    report["bundle"] = bundleToJSON(bundle);
+    writeReport(outs(), std::move(report));
+    return 0;
+  }
   outs() << "wrote " << out << ": kernel " << bundle.kernel << " for "
          << bundle.device << ", " << bundle.programs.size()
          << " unit programs, " << *bytes << " bytes\n";
@@ -105,6 +121,8 @@ int ktflow::driver::runCompile() {
   options.function = compileFunc;
   if (compileEmit == EmitKind::Bundle)
     return writeBundle(*module, options);
+  if (compileJson)
+    return fail("--json describes a bundle; it needs --emit=bundle");
   {
     CrashPhase phase("passes", compileInput);
     CompileStage stage = compileEmit == EmitKind::Schedule

@@ -103,6 +103,12 @@ static cl::opt<jit::Engine> interpEngine(
                           "the tree-walking interpreter")),
     cl::init(jit::Engine::Auto), cl::sub(interpCommand));
 
+static cl::opt<bool>
+    interpJson("json",
+               cl::desc("Print one JSON object (docs/json-output.md) instead "
+                        "of the output lines"),
+               cl::sub(interpCommand));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "ktflow") << message << "\n";
   return 1;
@@ -165,5 +171,6 @@ int ktflow::driver::runInterp() {
   engine.interpreterOnlyOption = interpreterOnlyOption();
   engine.numerics = interpNumerics;
   engine.input = interpInput;
+  engine.json = interpJson;
   return jit::runOnEngine(*module, interpreter, engine, *outputFiles, outs());
 }

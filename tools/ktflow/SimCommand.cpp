@@ -4,13 +4,15 @@
 // [--input NAME=FILE.npy|random|randn|zeros|range:LO:HI|seq:LO:HI|value:V ...]
 // [--output NAME=FILE.npy ...] [--print NAME ...] [--trace FILE]`: launch a
 // program bundle on the cycle-level simulator through the runtime, then
-// print cycles and per-unit statistics and write or print the outputs.
+// print cycles and per-unit statistics (or, with `--json`, one JSON object)
+// and write or print the outputs.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
 
 #include "ktflow/Check/LaunchBinding.h"
+#include "ktflow/Driver/Reports.h"
 #include "ktflow/Machine/FromDevice.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Runtime/Runtime.h"
@@ -66,6 +68,12 @@ static cl::opt<double> simMaxSeconds(
     cl::desc("Wall-clock budget in seconds, 0 for none (default 3600)"),
     cl::sub(ktflow::driver::simCommand));
 
+static cl::opt<bool>
+    simJson("json",
+            cl::desc("Print one JSON object (docs/json-output.md): cycles, "
+                     "units and a summary of every output"),
+            cl::sub(ktflow::driver::simCommand));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "ktflow") << message << "\n";
   return 1;
@@ -75,6 +83,9 @@ int ktflow::driver::runSim() {
   CrashPhase phase("simulate", simInput);
   if (!(simMaxSeconds >= 0))
     return fail("--max-seconds must be a number of seconds, 0 for none");
+  if (simJson && !simPrint.empty())
+    return fail("--print prints elements, which --json leaves out; write "
+                "them with --output");
   auto program = rt::Program::loadFile(simInput);
   if (!program)
     return fail(toString(program.takeError()));
@@ -122,7 +133,16 @@ int ktflow::driver::runSim() {
     fail(simInput + ": simulation failed: " + toString(stats.takeError()));
     return kSimulationErrorExitCode;
   }
-  check::printLaunch(outs(), *program, launch, *stats);
+  if (simJson) {
+    json::Object report = launchReport("sim", *program, launch, *stats);
+    Expected<json::Array> summaries = outputSummaries(*program, launch);
+    if (!summaries)
+      return fail(toString(summaries.takeError()));
+    report["outputs"] = std::move(*summaries);
+    writeReport(outs(), std::move(report));
+  } else {
+    check::printLaunch(outs(), *program, launch, *stats);
+  }
   for (auto &[t, path] : outputs)
     if (Error e = check::writeTensor(*program, launch, t, path))
       return fail(toString(std::move(e)));

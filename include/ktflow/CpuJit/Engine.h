@@ -37,10 +37,14 @@ struct EngineOptions {
   interp::NumericsPolicy numerics = interp::NumericsPolicy::Accumulate;
   /// The kernel's file, for crash reports.
   std::string input;
+  /// Print the `interp` JSON report (docs/json-output.md) instead of the
+  /// output lines.
+  bool json = false;
 };
 
 /// Runs the function `interpreter` selected and bound on the engine
-/// `options` picks, prints its output lines to `os` and writes `files`;
+/// `options` picks, prints its output lines (or report) to `os` and writes
+/// `files`;
 /// notes and errors go to stderr. Returns the exit code.
 int runOnEngine(mlir::ModuleOp module, interp::Interpreter &interpreter,
                 const EngineOptions &options,

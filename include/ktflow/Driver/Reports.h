@@ -1,9 +1,8 @@
 //===- Reports.h - The JSON reports of ktflow's commands --------*- C++ -*-===//
 //
-// This file declares the JSON objects `ktflow CMD --json` prints and the
-// Python package returns (docs/json-output.md): one object per command,
-// opening with the schema version and the command's name, so a script can
-// refuse a report it does not understand.
+// This file declares the JSON reports `ktflow CMD --json` prints and the
+// Python package returns (docs/json-output.md), each opened with
+// beginReport (ktflow/Support/JsonReport.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,22 +12,20 @@
 #include "ktflow/Analysis/KernelSummary.h"
 #include "ktflow/Bundle/Bundle.h"
 #include "ktflow/Driver/KernelRun.h"
-#include "ktflow/HostTensor/Tensor.h"
-
-#include "llvm/Support/JSON.h"
+#include "ktflow/Support/JsonReport.h"
 
 namespace ktflow {
 
-/// The version of every report's schema: raised when a field changes its
-/// meaning or goes away, not when one is added.
-inline constexpr int64_t kReportSchemaVersion = 1;
+/// What a finished launch reports (`ktflow sim`, and `run`'s start):
+/// kernel, device, cycles, instructions and units (unitsToJSON).
+llvm::json::Object launchReport(llvm::StringRef command,
+                                const rt::Program &program,
+                                const rt::Launch &launch,
+                                const sim::SimStats &stats);
 
-/// {"schema_version": kReportSchemaVersion, "command": `command`}: how every
-/// report starts.
-llvm::json::Object beginReport(llvm::StringRef command);
-
-/// Writes `report` indented, then a newline.
-void writeReport(llvm::raw_ostream &os, llvm::json::Object report);
+/// The summary (host::statsToJSON) of every tensor a finished launch wrote.
+llvm::Expected<llvm::json::Array> outputSummaries(const rt::Program &program,
+                                                  const rt::Launch &launch);
 
 /// `ktflow run`: kernel, device, optimized, cycles, instructions, ratio,
 /// roofline, units and (after KernelRun::check) check.
@@ -48,12 +45,9 @@ llvm::json::Object checkReport(llvm::StringRef file,
 /// runtime arguments (`ktflow compile` and `inspect`).
 llvm::json::Object bundleToJSON(const bundle::Bundle &bundle);
 
-/// {"name", "shape", "dtype", "min", "max", "mean", "checksum", "nan"}: the
-/// line `ktflow interp` prints for an output.
-llvm::json::Object tensorSummaryToJSON(llvm::StringRef name,
-                                       llvm::ArrayRef<int64_t> shape,
-                                       host::DType dtype,
-                                       const host::TensorStats &stats);
+/// `ktflow inspect`: file (when given) and bundle (bundleToJSON).
+llvm::json::Object inspectReport(llvm::StringRef file,
+                                 const bundle::Bundle &bundle);
 
 } // namespace ktflow
 

@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/JSON.h"
 
 #include <string>
 #include <vector>
@@ -66,6 +67,12 @@ struct TensorStats {
   int64_t nanCount = 0;
 };
 TensorStats computeStats(const Tensor &tensor);
+
+/// The same line as JSON: {"name", "shape", "dtype", "min", "max", "mean"
+/// (null when not finite), "checksum" ("0x..."), "nan"}.
+llvm::json::Object statsToJSON(llvm::StringRef name,
+                               llvm::ArrayRef<int64_t> shape, DType dtype,
+                               const TensorStats &stats);
 
 /// Prints the line `ktflow interp` prints for an output: "NAME: shape=64x128
 /// dtype=f16 min=... max=... mean=... checksum=0x...", then " nan=N" when the
