@@ -107,6 +107,12 @@ static void machineFields(IO &io, MachineT &m) {
     throughputTable(io, u);
     io.uleb(u.maxOutstanding);
     io.check(u.maxOutstanding >= 1, "a unit keeps no transfer in flight");
+    io.uleb(u.matrix.m);
+    io.uleb(u.matrix.n);
+    io.uleb(u.matrix.k);
+    io.check((u.matrix.m == 0) == (u.matrix.n == 0) &&
+                 (u.matrix.m == 0) == (u.matrix.k == 0),
+             "a matrix shape with a zero extent");
   });
   io.list(m.links, 14, [&](auto &l) {
     io.u8(l.from.kind);

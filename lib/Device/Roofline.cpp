@@ -88,6 +88,17 @@ Roofline::Roofline(const DeviceModel &model) {
   if (coreDatapaths > 0)
     coreBytes = std::min(coreBytes, coreDatapaths);
 
+  // On a device with a matrix engine the matrix peak is the engines': the
+  // multiply-accumulate rate a vector unit gets by default (FeatureSpec)
+  // is for devices without one, where the vector units run the products.
+  bool hasEngine = llvm::any_of(model.getNodes(), [](const Node &node) {
+    return node.isCompute() && node.unit->matrix;
+  });
+  auto counts = [&](const Node &node, const ThroughputEntry &entry) {
+    return !(hasEngine && entry.opClass == OpClass::Matrix && entry.isDefault &&
+             !node.unit->matrix);
+  };
+
   // Grouped by class; within a class, dtypes in the order they first appear.
   for (OpClass opClass : {OpClass::Elementwise, OpClass::Transcendental,
                           OpClass::Reduction, OpClass::Matrix}) {
@@ -95,7 +106,7 @@ Roofline::Roofline(const DeviceModel &model) {
       if (!node.isCompute())
         continue;
       for (const ThroughputEntry &entry : node.unit->throughput) {
-        if (entry.opClass != opClass)
+        if (entry.opClass != opClass || !counts(node, entry))
           continue;
         auto it = llvm::find_if(computePeaks, [&](const ComputePeak &peak) {
           return peak.opClass == opClass && peak.dtype == entry.dtype;
@@ -124,15 +135,18 @@ Roofline::Roofline(const DeviceModel &model) {
   for (const Node &node : model.getNodes()) {
     if (!node.isCompute())
       continue;
+    llvm::SmallVector<ThroughputEntry> table;
+    for (const ThroughputEntry &entry : node.unit->throughput)
+      if (counts(node, entry))
+        table.push_back(entry);
     auto it = llvm::find_if(unitClasses, [&](const UnitClass &unitClass) {
       return unitClass.kind == node.unit->kind &&
-             sameTable(unitClass.throughput, node.unit->throughput);
+             sameTable(unitClass.throughput, table);
     });
     if (it == unitClasses.end()) {
       it = unitClasses.insert(unitClasses.end(), UnitClass());
       it->kind = node.unit->kind;
-      it->throughput.assign(node.unit->throughput.begin(),
-                            node.unit->throughput.end());
+      it->throughput.assign(table.begin(), table.end());
     }
     it->units.push_back(node.id);
     it->instances += node.instances;

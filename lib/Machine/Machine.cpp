@@ -203,6 +203,9 @@ uint64_t Machine::fingerprint() const {
     for (const auto &row : u.throughput)
       for (double v : row)
         h.add(v);
+    h.add(u.matrix.m);
+    h.add(u.matrix.n);
+    h.add(u.matrix.k);
   }
   h.add<uint64_t>(links.size());
   for (const MachineLink &l : links) {

@@ -127,6 +127,27 @@ static std::string shapeOf(const HopChain &chain) {
   return s + std::to_string(chain.route.getNumHops());
 }
 
+std::optional<ComputePath> ScheduleTarget::findMatrixPath(ScopeId scope) const {
+  const DeviceModel &m = *model;
+  for (NodeId unit : m.getUnitsWithRole(UnitRole::MatrixCompute)) {
+    if (m.getNode(unit).scope != scope)
+      continue;
+    std::optional<device::Route> in = routing->findRoute(globalMemory, unit);
+    std::optional<device::Route> out = routing->findRoute(unit, globalMemory);
+    if (!in || !out)
+      continue;
+    std::string reason;
+    FailureOr<HopChain> inbound = cutRoute(m, *tree, *in, reason);
+    if (failed(inbound))
+      continue;
+    FailureOr<HopChain> outbound = cutRoute(m, *tree, *out, reason);
+    if (failed(outbound))
+      continue;
+    return ComputePath{unit, std::move(*inbound), std::move(*outbound)};
+  }
+  return std::nullopt;
+}
+
 LogicalResult ScheduleTarget::findLanes(Operation *anchor) {
   const DeviceModel &m = *model;
   ScopeId coreScope = m.getCoreScope();
@@ -158,12 +179,14 @@ LogicalResult ScheduleTarget::findLanes(Operation *anchor) {
          s = m.getScope(*s).parent)
       if (m.getScope(*s).instances > 1)
         replicated.push_back(*s);
+    std::optional<ComputePath> matrix = findMatrixPath(node.scope);
     for (auto &coords : m.getInstanceCombinations(replicated)) {
       Lane lane;
       lane.compute = unit;
       lane.coords = coords;
       lane.inbound = *inbound;
       lane.outbound = *outbound;
+      lane.matrix = matrix;
       if (!lanes.empty() &&
           (shapeOf(lane.inbound) != shapeOf(lanes.front().inbound) ||
            shapeOf(lane.outbound) != shapeOf(lanes.front().outbound)))
@@ -211,8 +234,13 @@ std::string ScheduleTarget::getInstanceName(NodeId node, int64_t core,
 
 NodeId ScheduleTarget::mapFromFirstLane(NodeId node, const Lane &lane) const {
   const Lane &first = lanes.front();
-  for (auto [a, b] : {std::make_pair(&first.inbound, &lane.inbound),
-                      std::make_pair(&first.outbound, &lane.outbound)})
+  SmallVector<std::pair<const HopChain *, const HopChain *>, 4> chains = {
+      {&first.inbound, &lane.inbound}, {&first.outbound, &lane.outbound}};
+  if (first.matrix && lane.matrix) {
+    chains.push_back({&first.matrix->inbound, &lane.matrix->inbound});
+    chains.push_back({&first.matrix->outbound, &lane.matrix->outbound});
+  }
+  for (auto [a, b] : chains)
     for (auto [x, y] : llvm::zip(a->route.nodes, b->route.nodes))
       if (x == node)
         return y;

@@ -2,8 +2,9 @@
 //
 // This file implements the compute instructions. Each costs, per op class,
 // ceil(elements / throughput) cycles where the throughput is the unit's
-// elements (MACs for the matrix engine) per cycle for that class and element
-// type; a Map costs the sum over its micro-ops. Compute uses no shared
+// elements per cycle for that class and element type; a Map costs the sum
+// over its micro-ops; a matmul costs what MatrixTiming.h says (waves of the
+// engine's block after a pipeline fill). Compute uses no shared
 // resource, so it never stalls. Reductions of 16-bit floats (reduce,
 // matmul, accumulating maps) hold their accumulator in f32 inside the unit
 // and round once (docs/simulator.md, "Functional model").
@@ -235,5 +236,11 @@ Step Engine::stepMatmul(UnitState &u, const Inst &in) {
   u.wide[in.a].clear();
   u.v[in.a] = std::move(out);
   u.vtype[in.a] = &type;
-  return charge(*this, u, Opcode::Matmul, costCycles(m * n * k, thr));
+  // A matrix engine works in waves of its block after one pipeline fill;
+  // a unit without one at its multiply-accumulate rate.
+  uint64_t cycles =
+      matrixProductCycles(machine.units[u.prog->unit].matrix, thr, m, n, k);
+  u.matrixCycles += cycles;
+  u.matrixPeakCycles += static_cast<double>(m * n * k) / thr;
+  return charge(*this, u, Opcode::Matmul, cycles);
 }

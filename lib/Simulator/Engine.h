@@ -104,6 +104,9 @@ struct UnitState {
   // Statistics, in ticks.
   Tick busy = 0, stall = 0;
   uint64_t bytes = 0, instructions = 0;
+  /// Cycles in matrix products, and what their MACs take at peak.
+  uint64_t matrixCycles = 0;
+  double matrixPeakCycles = 0;
   std::vector<double> slots; ///< Map scratch
 };
 

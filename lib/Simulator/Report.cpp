@@ -92,6 +92,43 @@ void ktflow::sim::writeChromeTrace(llvm::raw_ostream &os,
   os << "\n";
 }
 
+/// Which units multiplied matrices and how well: their kinds, whether
+/// they are matrix units (or vector units standing in for them), the
+/// share of the run they spent in products, and the share of their peak
+/// multiply-accumulate rate the products reached.
+static void printMatrixSummary(llvm::raw_ostream &os, const Machine &machine,
+                               const Executable &exe, const SimStats &stats) {
+  std::vector<std::string> kinds;
+  bool engines = true;
+  size_t units = 0;
+  uint64_t cycles = 0;
+  double peakCycles = 0;
+  for (size_t i = 0; i < exe.programs.size(); ++i) {
+    const UnitStats &u = stats.units[i];
+    if (!u.matrixCycles)
+      continue;
+    const MachineUnit &unit = machine.units[exe.programs[i].unit];
+    if (std::find(kinds.begin(), kinds.end(), unit.kind) == kinds.end())
+      kinds.push_back(unit.kind);
+    engines = engines && (unit.roles & RoleMatrix);
+    ++units;
+    cycles += u.matrixCycles;
+    peakCycles += u.matrixPeakCycles;
+  }
+  if (!units || !stats.cycles)
+    return;
+  std::string names;
+  for (const std::string &kind : kinds)
+    names += (names.empty() ? "" : ", ") + kind;
+  double run = static_cast<double>(units) * stats.cycles;
+  os << "matrix products: on " << units << " "
+     << (engines ? "matrix unit" : "vector unit") << (units == 1 ? "" : "s")
+     << " (" << names << "), " << llvm::format("%.1f", 100.0 * cycles / run)
+     << "% of their cycles in products, "
+     << llvm::format("%.1f", 100.0 * peakCycles / run)
+     << "% of their peak multiply-accumulate rate\n";
+}
+
 void ktflow::sim::printStats(llvm::raw_ostream &os, const Machine &machine,
                              const Executable &exe, const SimStats &stats) {
   os << "cycles: " << stats.cycles << "\n";
@@ -112,4 +149,5 @@ void ktflow::sim::printStats(llvm::raw_ostream &os, const Machine &machine,
                        (unsigned long long)u.bytesMoved,
                        (unsigned long long)u.instructions);
   }
+  printMatrixSummary(os, machine, exe, stats);
 }

@@ -414,6 +414,8 @@ llvm::Expected<SimStats> Engine::run() {
     us.finishCycle = (u.now + kTicksPerCycle - 1) / kTicksPerCycle;
     us.bytesMoved = u.bytes;
     us.instructions = u.instructions;
+    us.matrixCycles = u.matrixCycles;
+    us.matrixPeakCycles = u.matrixPeakCycles;
     stats.instructions += u.instructions;
     stats.units.push_back(us);
     end = std::max(end, u.now);

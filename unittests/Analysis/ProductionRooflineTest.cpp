@@ -181,11 +181,12 @@ TEST_F(ProductionRooflineTest, RmsNorm256x4096) {
   EXPECT_EQ(demand.chain, 7u);
   double bytes = 2105344.0 + 2097152;
 
-  // No unit of the sample device computes matrix products: they are left
-  // out. SFU: 2098432 / 512 + 512 / 128 = 4098.5 + 4.
+  // The sample device has no matrix unit: its SFUs multiply at their f32
+  // lanes, 8 x 32 MACs/cycle. SFU: 2098432 / 512 + 512 / 128 + 1048576 /
+  // 256 = 4098.5 + 4 + 4096.
   device::RooflineBound sample = bound(demand, "sample_device", "DDR");
-  EXPECT_DOUBLE_EQ(sample.compute.cycles, 4102.5);
-  EXPECT_DOUBLE_EQ(sample.compute.uncomputable, 1048576);
+  EXPECT_DOUBLE_EQ(sample.compute.cycles, 8198.5);
+  EXPECT_DOUBLE_EQ(sample.compute.uncomputable, 0);
   EXPECT_DOUBLE_EQ(sample.memory.cycles, bytes / 256);
   // 107 + 32 + 7 + 107 + 32.
   EXPECT_DOUBLE_EQ(sample.latency.cycles, 285);

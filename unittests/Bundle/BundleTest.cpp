@@ -76,6 +76,19 @@ TEST(BundleTest, BundleRoundTrips) {
   EXPECT_EQ(read->relocations.size(), 2u);
 }
 
+TEST(BundleTest, MatrixShapeRoundTrips) {
+  // The simulator times a matmul from the engine's block (MatrixTiming.h).
+  Bundle b = makeBundle();
+  b.machine.units[0].matrix = {16, 8, 4};
+  b.deviceFingerprint = b.machine.fingerprint();
+  auto read = readBundle(writeBundle(b));
+  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  EXPECT_EQ(read->machine.units[0].matrix.m, 16u);
+  EXPECT_EQ(read->machine.units[0].matrix.n, 8u);
+  EXPECT_EQ(read->machine.units[0].matrix.k, 4u);
+  EXPECT_FALSE(read->machine.units[1].matrix.isEngine());
+}
+
 TEST(BundleTest, FloatArgumentTypeRoundTrips) {
   // A float scalar (a norm's epsilon): its type survives, and a type that is
   // not f16, bf16 or f32 is a corrupt bundle.
@@ -195,14 +208,14 @@ TEST(BundleTest, DamageIsReportedPrecisely) {
   EXPECT_NE(readError(bytes).find("not a ktflow bundle"), std::string::npos);
 
   bytes = good;
-  bytes[8] = 7;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 7 (this ktflow "
-                              "reads version 6; it was written by a newer "
+  bytes[8] = 8;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 8 (this ktflow "
+                              "reads version 7; it was written by a newer "
                               "ktflow)");
   // A bundle of the previous format is refused, not misread.
-  bytes[8] = 5;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 5 (this ktflow "
-                              "reads version 6; compile the kernel again)");
+  bytes[8] = 6;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 6 (this ktflow "
+                              "reads version 7; compile the kernel again)");
 
   bytes.assign(good.begin(), good.begin() + good.size() / 2);
   EXPECT_NE(readError(bytes).find("truncated bundle"), std::string::npos);

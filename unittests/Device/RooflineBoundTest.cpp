@@ -46,7 +46,8 @@ TEST_F(RooflineBoundTest, UnitClassesPoolEveryCopy) {
   EXPECT_EQ(sfu.instances, 8);
   EXPECT_EQ(sfu.getPeak(OpClass::Elementwise, f16()), 8 * 64.0);
   EXPECT_EQ(sfu.getPeak(OpClass::Transcendental, f16()), 8 * 16.0);
-  EXPECT_EQ(sfu.getPeak(OpClass::Matrix, f16()), 0.0);
+  // No matrix unit: the SFUs multiply matrices at their 32 f32 lanes.
+  EXPECT_EQ(sfu.getPeak(OpClass::Matrix, f16()), 8 * 32.0);
 
   ASSERT_TRUE(loadExample("spyre_like"));
   Roofline spyre(*model);
@@ -57,6 +58,8 @@ TEST_F(RooflineBoundTest, UnitClassesPoolEveryCopy) {
   EXPECT_EQ(spyre.getUnitClasses()[1].kind, "SFP");
   EXPECT_EQ(spyre.getUnitClasses()[1].getPeak(OpClass::Transcendental, f32()),
             4 * 64.0);
+  // The PTs are the matrix units: the SFPs' default matrix rate is left out.
+  EXPECT_EQ(spyre.getUnitClasses()[1].getPeak(OpClass::Matrix, f16()), 0.0);
 }
 
 TEST_F(RooflineBoundTest, OperationsGoToTheClassesThatComputeThem) {

@@ -77,10 +77,11 @@ TEST_F(RooflineTest, SampleDevice) {
   // Transcendental default lanes / 4: 2 x 16 per core; none for i32.
   EXPECT_EQ(compute(roofline, OpClass::Transcendental, f16()), Peak(32, 128));
   EXPECT_EQ(compute(roofline, OpClass::Transcendental, i32()), Peak(-1, -1));
-  EXPECT_EQ(compute(roofline, OpClass::Matrix, f16()), Peak(-1, -1));
+  // No matrix unit: matrix products at the SFUs' f32 lanes, 2 x 32.
+  EXPECT_EQ(compute(roofline, OpClass::Matrix, f16()), Peak(64, 256));
   // Ridge: 128 elements per cycle over 64 bytes per cycle.
   EXPECT_EQ(roofline.getRidgePoint(OpClass::Elementwise, f16()), 2.0);
-  EXPECT_FALSE(roofline.getRidgePoint(OpClass::Matrix, f16()));
+  EXPECT_EQ(roofline.getRidgePoint(OpClass::Matrix, f16()), 1.0);
 
   // Ring of 4, both ways: 2 hops across, 2 links x 64 B/cycle cut.
   ASSERT_EQ(roofline.getInterconnects().size(), 1u);

@@ -53,7 +53,10 @@ TEST_F(SampleDevice, CarriesUnitThroughputAndDatapathTiming) {
       machine.units[*machine.findUnit("core[0]/subcore[0]/SFU_Block/SFU")];
   EXPECT_EQ(sfu.getThroughput(OpClass::Elementwise, ElemType::f16), 64.0);
   EXPECT_EQ(sfu.getThroughput(OpClass::Elementwise, ElemType::f32), 32.0);
-  EXPECT_EQ(sfu.getThroughput(OpClass::Matrix, ElemType::f16), 0.0);
+  // No matrix unit on the device: the SFU multiplies matrices at its f32
+  // lanes, with no engine shape (no waves, no fill).
+  EXPECT_EQ(sfu.getThroughput(OpClass::Matrix, ElemType::f16), 32.0);
+  EXPECT_FALSE(sfu.matrix.isEngine());
   EXPECT_EQ(sfu.getThroughput(OpClass::Elementwise, ElemType::f64), 0.0);
   EXPECT_TRUE(sfu.roles & RoleVector);
 

@@ -14,6 +14,7 @@
 #ifndef KTFLOW_MACHINE_MACHINE_H
 #define KTFLOW_MACHINE_MACHINE_H
 
+#include "ktflow/Machine/MatrixTiming.h"
 #include "ktflow/Machine/OpClass.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -67,6 +68,9 @@ struct MachineUnit {
   /// moves on once a transfer's bytes have left and it lands `latency`
   /// later; with one it waits for the last byte.
   uint32_t maxOutstanding = 1;
+  /// The block one wave of the matrix engine computes (MatrixTiming.h);
+  /// all zero for a unit without one.
+  MatrixShape matrix;
 
   double getThroughput(OpClass c, ElemType t) const {
     return throughput[static_cast<unsigned>(c)][static_cast<unsigned>(t)];

@@ -61,6 +61,12 @@ struct HopChain {
   device::Route route;
 };
 
+/// A compute unit with the routes that feed and drain it.
+struct ComputePath {
+  NodeId unit = 0;
+  HopChain inbound, outbound;
+};
+
 /// One identical instance of a vector compute unit within a core, with the
 /// routes that feed and drain it.
 struct Lane {
@@ -69,6 +75,20 @@ struct Lane {
   /// compute unit's chain of scopes.
   std::map<ScopeId, int64_t> coords;
   HopChain inbound, outbound;
+  /// The matrix compute unit beside the vector unit (in the same scope,
+  /// so the same instance of it serves this lane), with its routes; none
+  /// on a device whose lanes have no matrix unit.
+  std::optional<ComputePath> matrix;
+
+  /// This lane with its compute unit and routes replaced by the matrix
+  /// unit's: what matrix products are scheduled on. Needs `matrix`.
+  Lane viaMatrix() const {
+    Lane lane = *this;
+    lane.compute = matrix->unit;
+    lane.inbound = matrix->inbound;
+    lane.outbound = matrix->outbound;
+    return lane;
+  }
 };
 
 class ScheduleTarget {
@@ -117,6 +137,9 @@ public:
 private:
   mlir::LogicalResult build(mlir::ModuleOp module);
   mlir::LogicalResult findLanes(mlir::Operation *anchor);
+  /// The matrix compute unit in `scope` that device memory reaches and
+  /// that drains back to it, with its routes.
+  std::optional<ComputePath> findMatrixPath(ScopeId scope) const;
 
   bool valid = false;
 

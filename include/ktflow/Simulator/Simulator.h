@@ -65,6 +65,11 @@ struct UnitStats {
   uint64_t finishCycle = 0;
   uint64_t bytesMoved = 0;
   uint64_t instructions = 0;
+  /// Cycles spent in matrix products, and the cycles their
+  /// multiply-accumulates take at the unit's peak rate (no fill, no
+  /// padded waves): their ratio is how well the products use the unit.
+  uint64_t matrixCycles = 0;
+  double matrixPeakCycles = 0;
 };
 
 struct SimStats {

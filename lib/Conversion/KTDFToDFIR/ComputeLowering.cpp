@@ -7,7 +7,8 @@
 // (row values broadcast to the chunk first, once per row); a reduction
 // becomes a dfir.map for the contribution of each element, a dfir.reduce of
 // the chunk and a dfir.map that folds the chunk's result into the
-// accumulator.
+// accumulator; a matrix stage's linalg.matmul on whole tiles becomes a
+// dfir.matmul.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +72,8 @@ public:
       }
       else if (auto generic = dyn_cast<linalg::GenericOp>(op))
         result = lowerGeneric(generic, map);
+      else if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
+        result = lowerMatmul(matmul, map);
       else
         result = op.emitError("'") << op.getName()
                                    << "' cannot run on a compute unit yet";
@@ -344,6 +347,28 @@ private:
         return failure();
       map.map(op.getResult(k), *value);
     }
+    return success();
+  }
+
+  /// A whole-tile product: `dfir.matmul` of the operand tiles into the
+  /// output's value, +0 for a `tensor.empty` output (the interpreter's
+  /// fresh tensor). The unit sums a 16-bit accumulator's product in f32 and
+  /// rounds it once before adding, as the interpreter does (outs + A·B).
+  LogicalResult lowerMatmul(linalg::MatmulOp op, IRMapping &map) {
+    Value lhs = map.lookupOrNull(op.getInputs()[0]);
+    Value rhs = map.lookupOrNull(op.getInputs()[1]);
+    if (!lhs || !rhs)
+      return op.emitError("matrix operand has no vector form on the unit");
+    VectorType type = vectorOf(op.getResult(0).getType());
+    Value output = op.getOutputs()[0];
+    Value acc = map.lookupOrNull(output);
+    if (!acc && output.getDefiningOp<tensor::EmptyOp>())
+      acc = dfir::SplatOp::create(b, op.getLoc(), type, b.getF64FloatAttr(0.0));
+    if (!acc)
+      return op.emitError("the product's output has no vector form on the "
+                          "unit");
+    map.map(op.getResult(0),
+            dfir::MatmulOp::create(b, op.getLoc(), type, lhs, rhs, acc));
     return success();
   }
 

@@ -377,7 +377,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       emitIf(reuse, [&] { dfir::SyncRecvOp::create(b, loc, sync); });
     }
     IRMapping stageMap = map;
-    if (stage.isApplicable(UnitRole::vector_compute)) {
+    if (stage.isCompute()) {
       // Loop bounds computed around the pipeline (the rows of a partial
       // merged iteration) are index arithmetic the unit evaluates first.
       LogicalResult bounds = success();

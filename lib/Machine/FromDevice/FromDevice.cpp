@@ -165,6 +165,10 @@ Machine ktflow::machine::buildMachine(const DeviceModel &model) {
       unit.core = coreIndex(model, node, coords);
       unit.maxOutstanding = static_cast<uint32_t>(
           std::clamp<int64_t>(node.unit->maxOutstanding, 1, UINT32_MAX));
+      if (const auto &matrix = node.unit->matrix)
+        unit.matrix = {static_cast<uint32_t>(matrix->m),
+                       static_cast<uint32_t>(matrix->n),
+                       static_cast<uint32_t>(matrix->k)};
       for (unsigned c = 0; c < kNumOpClasses; ++c)
         for (unsigned t = 0; t < kNumElemTypes; ++t) {
           std::optional<double> thr = node.unit->getThroughput(

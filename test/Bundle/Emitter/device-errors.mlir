@@ -56,12 +56,14 @@ dfir.kernel @bad_type device "sample_device" {
   }
 }
 
-// MATRIX: device-errors.mlir:[[@LINE+5]]:10: error: unit 'core[0]/subcore[0]/SFU_Block/SFU' cannot compute dfir.matmul (matrix) on f16
+// The SFU multiplies matrices of the float types it has lanes for (at its
+// f32 rate), not bf16.
+// MATRIX: device-errors.mlir:[[@LINE+5]]:10: error: unit 'core[0]/subcore[0]/SFU_Block/SFU' cannot compute dfir.matmul (matrix) on bf16
 dfir.kernel @no_matrix device "sample_device" {
   dfir.unit "core[0]/subcore[0]/SFU_Block/SFU" {
-    %a = dfir.splat 1.0 : vector<8x8xf16>
+    %a = dfir.splat 1.0 : vector<8x8xbf16>
     %c = dfir.splat 0.0 : vector<8x8xf32>
-    %d = dfir.matmul %a, %a, %c : vector<8x8xf16>, vector<8x8xf16> -> vector<8x8xf32>
+    %d = dfir.matmul %a, %a, %c : vector<8x8xbf16>, vector<8x8xbf16> -> vector<8x8xf32>
   }
 }
 

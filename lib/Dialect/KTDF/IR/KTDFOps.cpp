@@ -241,6 +241,12 @@ bool StageOp::isApplicable(UnitRole role) {
   });
 }
 
+bool StageOp::isCompute() {
+  return (isApplicable(UnitRole::vector_compute) ||
+          isApplicable(UnitRole::matrix_compute)) &&
+         !isApplicable(UnitRole::dma_load);
+}
+
 LogicalResult PrivateOp::verify() {
   Type type = getResult().getType();
   if (auto memref = dyn_cast<MemRefType>(type)) {

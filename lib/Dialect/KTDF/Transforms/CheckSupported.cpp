@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MatrixIdioms.h"
 #include "MemoryHazards.h"
 #include "ScalarIdioms.h"
 #include "ShapeIdioms.h"
@@ -259,14 +260,18 @@ static std::optional<std::string> check(Operation *op) {
       .Case<linalg::ContractionOpInterface, linalg::ConvolutionOpInterface>(
           [](Operation *o) -> std::optional<std::string> {
             // A row's dot product with itself is its sum of squares.
-            if (auto matmul = dyn_cast<linalg::MatmulOp>(o);
-                matmul && matchRowSumOfSquares(matmul))
-              return std::nullopt;
-            return "matrix products and convolutions (" +
+            if (auto matmul = dyn_cast<linalg::MatmulOp>(o)) {
+              if (matchRowSumOfSquares(matmul))
+                return std::nullopt;
+              std::optional<std::string> why = whyNotMatrixProduct(matmul);
+              if (!why)
+                return std::nullopt;
+              return "the scheduler compiles linalg.matmul only as " + *why;
+            }
+            return "matrix products and convolutions other than "
+                   "linalg.matmul (" +
                    o->getName().getStringRef().str() +
-                   ") are not supported by the scheduler yet (only a "
-                   "row's sum of squares, linalg.matmul(x, "
-                   "linalg.transpose(x)) with a 1x1 result)";
+                   ") are not supported by the scheduler yet";
           })
       .Case([](tensor::SplatOp splat) { return checkSplat(splat); })
       .Case([](tensor::ExtractOp extract) { return checkExtract(extract); })

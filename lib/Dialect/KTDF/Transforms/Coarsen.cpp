@@ -17,6 +17,7 @@
 
 #include "Coarsening.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
@@ -183,6 +184,10 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     size_t under = 0;
     parent->walk([&](PipelineOp) { ++under; });
     if (under != pipelines.size())
+      return;
+    // A matrix stage's tiles are whole operands of its products, which
+    // merging would make taller without the products growing.
+    if (llvm::any_of(pipelines, hasMatrixStage))
       return;
     SmallVector<SmallVector<ktdp::ConstructAccessTileOp>> moving;
     for (PipelineOp pipeline : pipelines) {

@@ -11,10 +11,13 @@
 // yielding it, so fusion captures the argument in its consumers. Scalar
 // arithmetic on such values becomes rank-0 tensor arithmetic
 // (ScalarIdioms.h). Unit reshapes and a row's dot product with itself are
-// rewritten first (ShapeIdioms.h).
+// rewritten first (ShapeIdioms.h); matrix products stay named ops, a
+// running 16-bit accumulator folded into the product that feeds it
+// (MatrixIdioms.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "MatrixIdioms.h"
 #include "ScalarIdioms.h"
 #include "ShapeIdioms.h"
 
@@ -111,13 +114,14 @@ struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
     // generalised like any named op.
     RewritePatternSet dotPatterns(ctx);
     populateRowSumOfSquaresPatterns(dotPatterns);
+    populateAccumulateIntoProductPatterns(dotPatterns);
     FrozenRewritePatternSet dots(std::move(dotPatterns));
     RewritePatternSet patterns(ctx);
     patterns.add<SplatOfOneElementTensor, SplatOfFloatArgument>(ctx);
     populateRowScalarPatterns(patterns);
     populateUnitReshapePatterns(patterns);
     linalg::populateElementwiseToLinalgConversionPatterns(patterns);
-    linalg::populateLinalgNamedOpsGeneralizationPatterns(patterns);
+    populateGeneralizeButMatmulPatterns(patterns);
     linalg::populateElementwiseOpsFusionPatterns(patterns, computedOncePerRow);
     for (Dialect *dialect : ctx->getLoadedDialects())
       dialect->getCanonicalizationPatterns(patterns);

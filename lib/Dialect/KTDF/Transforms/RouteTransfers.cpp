@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
@@ -76,8 +77,7 @@ static FailureOr<LogicalStages> classifyStages(const ScheduleTarget &target,
     auto stage = dyn_cast<StageOp>(op);
     if (!stage)
       continue;
-    if (stage.isApplicable(UnitRole::vector_compute) &&
-        !stage.isApplicable(UnitRole::dma_load)) {
+    if (stage.isCompute()) {
       if (stages.compute)
         return stage.emitError("pipeline has more than one compute stage");
       stages.compute = stage;
@@ -172,13 +172,14 @@ public:
     return stage.getResult(0);
   }
 
-  /// The compute stage, cloned after `feedToken` and bound to `unit`.
+  /// The compute stage, cloned after `feedToken` and bound to `unit`,
+  /// which plays `role`.
   StageOp moveCompute(StageOp compute, Value feedToken,
-                      ktflow::device::NodeId unit) {
+                      ktflow::device::NodeId unit, UnitRole role) {
     auto moved = cast<StageOp>(builder.clone(*compute.getOperation()));
     moved->setOperands(ValueRange{feedToken});
     moved.setUnitAttr(builder.getStringAttr(model.getNode(unit).name));
-    moved.setApplicableUnitsAttr(rolesAttr(UnitRole::vector_compute));
+    moved.setApplicableUnitsAttr(rolesAttr(role));
     return moved;
   }
 
@@ -200,13 +201,22 @@ private:
 /// Routes one pipeline along the first lane's routes (the lowering maps
 /// them to every lane): builds the routed pipeline in front of it (load DMA
 /// chains and the feed stage, the compute stage, the drain stage and store
-/// DMA chains) and erases the original.
+/// DMA chains) and erases the original. A pipeline that multiplies
+/// matrices goes to the lane's matrix unit where it has one that can run
+/// it (its operand types, no element-wise work), else to its vector unit.
 class PipelineRouter {
 public:
   PipelineRouter(const ScheduleTarget &target, PipelineOp pipeline,
                  LogicalStages stages)
       : target(target), lane(target.getLanes().front()), pipeline(pipeline),
-        stages(std::move(stages)), build(target.getModel(), pipeline) {}
+        stages(std::move(stages)), build(target.getModel(), pipeline) {
+    if (isMatrixStage(this->stages.compute) && lane.matrix &&
+        matrixUnitCanRun(this->stages.compute,
+                         *target.getModel().getNode(lane.matrix->unit).unit)) {
+      lane = lane.viaMatrix();
+      computeRole = UnitRole::matrix_compute;
+    }
+  }
 
   LogicalResult run() {
     OpBuilder &builder = build.getBuilder();
@@ -217,8 +227,8 @@ public:
     FailureOr<Value> feedToken = routeLoads();
     if (failed(feedToken))
       return failure();
-    StageOp newCompute =
-        build.moveCompute(stages.compute, *feedToken, lane.compute);
+    StageOp newCompute = build.moveCompute(stages.compute, *feedToken,
+                                           lane.compute, computeRole);
     if (failed(routeStores(newCompute)))
       return failure();
     retargetFifoOps(newCompute);
@@ -372,7 +382,9 @@ private:
   }
 
   const ScheduleTarget &target;
-  const ktflow::sched::Lane &lane;
+  /// The lane's unit this pipeline computes on, with its routes.
+  ktflow::sched::Lane lane;
+  UnitRole computeRole = UnitRole::vector_compute;
   PipelineOp pipeline;
   LogicalStages stages;
   RoutedStageBuilder build;

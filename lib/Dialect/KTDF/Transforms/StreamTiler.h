@@ -20,6 +20,11 @@
 
 namespace mlir::ktdf::detail {
 
+/// Checks and annotates a compute stage that multiplies matrices, which
+/// works on whole tiles instead of chunks (MatrixTiles.cpp).
+LogicalResult tileMatrixStage(const ktflow::sched::ScheduleTarget &target,
+                              PipelineOp pipeline);
+
 /// The reads, reductions and writes of each pass.
 struct PassContents {
   SmallVector<ReadFromFifoOp> reads;
@@ -39,7 +44,7 @@ public:
     for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
       if (stage.isApplicable(UnitRole::scratchpad_load))
         feed = stage;
-      else if (stage.isApplicable(UnitRole::vector_compute))
+      else if (stage.isCompute())
         compute = stage;
       else if (stage.isApplicable(UnitRole::scratchpad_store))
         drain = stage;

@@ -22,6 +22,7 @@
 #include "StreamTiler.h"
 
 #include "ktflow/Device/ComputeOpClass.h"
+#include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Scheduler/CostModel.h"
@@ -196,7 +197,10 @@ struct TileStreamsPass : public ktdf::impl::KTDFTileStreamsBase<TileStreamsPass>
     SmallVector<PipelineOp> pipelines;
     getOperation().walk([&](PipelineOp p) { pipelines.push_back(p); });
     for (PipelineOp pipeline : pipelines)
-      if (failed(StreamTiler(target, pipeline, chunk, useCostModel).run()))
+      if (failed(
+              hasMatrixStage(pipeline)
+                  ? tileMatrixStage(target, pipeline)
+                  : StreamTiler(target, pipeline, chunk, useCostModel).run()))
         return signalPassFailure();
   }
 };

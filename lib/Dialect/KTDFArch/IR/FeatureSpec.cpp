@@ -207,6 +207,22 @@ void spec_reader::addDefaultThroughput(UnitSpec &unit) {
     for (Type type : unit.matrix->dtypes)
       addDefault(OpClass::Matrix, type,
                  static_cast<double>(unit.matrix->m * unit.matrix->n));
+  // A vector unit without a matrix engine multiplies matrices with one
+  // multiply-accumulate per f32 lane and cycle: products of floats up to
+  // 32 bits are summed in f32 (the numerics of a matrix product), so its
+  // f32 element-wise rate is its rate for every such input type.
+  if (unit.simd && unit.compute && !unit.matrix) {
+    MLIRContext *ctx = nullptr;
+    for (auto [type, lanes] : unit.simd->lanes)
+      ctx = type.getContext();
+    std::optional<double> f32Rate =
+        ctx ? unit.getThroughput(OpClass::Elementwise, Float32Type::get(ctx))
+            : std::nullopt;
+    if (f32Rate)
+      for (auto [type, lanes] : unit.simd->lanes)
+        if (auto f = dyn_cast<FloatType>(type); f && f.getWidth() <= 32)
+          addDefault(OpClass::Matrix, type, *f32Rate);
+  }
 }
 
 FailureOr<InterconnectSpec>

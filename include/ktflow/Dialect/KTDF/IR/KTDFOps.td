@@ -166,6 +166,9 @@ def KTDF_StageOp : KTDF_Op<"stage", [SingleBlock, NoTerminator,
   let extraClassDeclaration = [{
     /// Whether `role` is one of the applicable units.
     bool isApplicable(UnitRole role);
+    /// Whether a compute unit (vector or matrix) runs the stage: it moves
+    /// no data between memories.
+    bool isCompute();
   }];
 }
 

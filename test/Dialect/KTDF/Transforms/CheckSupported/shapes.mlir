@@ -4,10 +4,10 @@
 // that only remove or add dimensions of extent 1, a row's sum of squares
 // written as linalg.matmul(x, linalg.transpose(x)) with a 1x1 result, math
 // on a rank-0 tensor and linalg.broadcast from rank 0 are accepted; other
-// reshapes, transposes and matrix products are refused at the op. The
-// masking check follows unit reshapes: the row of a masked one-row load
-// (rows past the view's 20 when n_rows > 20) reaches the store only
-// through values of that row.
+// reshapes, transposes and the matrix products the scheduler cannot
+// compile are refused at the op. The masking check follows unit
+// reshapes: the row of a masked one-row load (rows past the view's 20
+// when n_rows > 20) reaches the store only through values of that row.
 
 #x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 19 >= 0, d1 >= 0, -d1 + 127 >= 0)>
 #w_set = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>
@@ -105,9 +105,46 @@ func.func @row_sum_kept(%x_ptr: index, %s_ptr: index, %n_rows: index) attributes
 
 // -----
 
-func.func @general_matmul(%a: tensor<1x64xf16>, %b: tensor<64x1xf16>, %acc: tensor<1x1xf16>) attributes {grid = [1]} {
-  // expected-error @+1 {{matrix products and convolutions (linalg.matmul) are not supported by the scheduler yet (only a row's sum of squares, linalg.matmul(x, linalg.transpose(x)) with a 1x1 result)}}
-  %r = linalg.matmul ins(%a, %b : tensor<1x64xf16>, tensor<64x1xf16>) outs(%acc : tensor<1x1xf16>) -> tensor<1x1xf16>
+// A general matmul of static 2-d float tiles is accepted (it runs on a
+// matrix or vector unit); f64 operands, mixed operand types, transposed
+// operand maps and other contractions are refused at the op.
+func.func @general_matmul(%a: tensor<8x64xf16>, %b: tensor<64x16xf16>, %acc: tensor<8x16xf32>) attributes {grid = [1]} {
+  %r = linalg.matmul ins(%a, %b : tensor<8x64xf16>, tensor<64x16xf16>) outs(%acc : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @f64_matmul(%a: tensor<8x64xf64>, %b: tensor<64x16xf64>, %acc: tensor<8x16xf64>) attributes {grid = [1]} {
+  // expected-error @+1 {{the scheduler compiles linalg.matmul only as operands of one float type and a float output, each of at most 32 bits}}
+  %r = linalg.matmul ins(%a, %b : tensor<8x64xf64>, tensor<64x16xf64>) outs(%acc : tensor<8x16xf64>) -> tensor<8x16xf64>
+  return
+}
+
+// -----
+
+func.func @mixed_matmul(%a: tensor<8x64xf16>, %b: tensor<64x16xbf16>, %acc: tensor<8x16xf32>) attributes {grid = [1]} {
+  // expected-error @+1 {{the scheduler compiles linalg.matmul only as operands of one float type}}
+  %r = linalg.matmul ins(%a, %b : tensor<8x64xf16>, tensor<64x16xbf16>) outs(%acc : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+#lhs_t = affine_map<(m, n, k) -> (k, m)>
+#rhs = affine_map<(m, n, k) -> (k, n)>
+#out = affine_map<(m, n, k) -> (m, n)>
+func.func @transposed_matmul(%a: tensor<64x8xf16>, %b: tensor<64x16xf16>, %acc: tensor<8x16xf32>) attributes {grid = [1]} {
+  // expected-error @+1 {{the scheduler compiles linalg.matmul only as a matrix product with the default indexing maps (transposed or broadcast operands are not supported yet)}}
+  %r = linalg.matmul indexing_maps = [#lhs_t, #rhs, #out] ins(%a, %b : tensor<64x8xf16>, tensor<64x16xf16>) outs(%acc : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @batch_matmul(%a: tensor<2x8x64xf16>, %b: tensor<2x64x16xf16>, %acc: tensor<2x8x16xf32>) attributes {grid = [1]} {
+  // expected-error @+1 {{matrix products and convolutions other than linalg.matmul (linalg.batch_matmul) are not supported by the scheduler yet}}
+  %r = linalg.batch_matmul ins(%a, %b : tensor<2x8x64xf16>, tensor<2x64x16xf16>) outs(%acc : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
   return
 }
 
@@ -118,7 +155,6 @@ func.func @gram(%x: tensor<2x64xf16>, %acc: tensor<2x2xf16>) attributes {grid = 
   %col = tensor.empty() : tensor<64x2xf16>
   // expected-error @+1 {{transposes (linalg.transpose) are not supported by the scheduler yet}}
   %xt = linalg.transpose ins(%x : tensor<2x64xf16>) outs(%col : tensor<64x2xf16>) permutation = [1, 0]
-  // expected-error @+1 {{matrix products and convolutions (linalg.matmul) are not supported by the scheduler yet}}
   %r = linalg.matmul ins(%x, %xt : tensor<2x64xf16>, tensor<64x2xf16>) outs(%acc : tensor<2x2xf16>) -> tensor<2x2xf16>
   return
 }

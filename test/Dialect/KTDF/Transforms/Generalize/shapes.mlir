@@ -88,10 +88,10 @@ func.func @accumulate_f32(%x: tensor<1x64xf16>, %acc: tensor<1x1xf32>) -> tensor
   return %ss : tensor<1x1xf32>
 }
 
-// A product of two different matrices is left to be refused
-// (ktdf-check-supported); it is generalised like any named op.
+// A product of two different matrices stays a named op: its compute group
+// goes to a matrix unit (Generalize/matmul.mlir).
 // CHECK-LABEL: func.func @general
-// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<1x64xf16>, tensor<64x1xf16>) outs(%arg2 : tensor<1x1xf16>)
 func.func @general(%a: tensor<1x64xf16>, %b: tensor<64x1xf16>, %acc: tensor<1x1xf16>) -> tensor<1x1xf16> {
   %r = linalg.matmul ins(%a, %b : tensor<1x64xf16>, tensor<64x1xf16>) outs(%acc : tensor<1x1xf16>) -> tensor<1x1xf16>
   return %r : tensor<1x1xf16>

@@ -1,0 +1,64 @@
+//===- MatrixStages.h - Compute stages that multiply matrices ---*- C++ -*-===//
+//
+// This file declares the test the scheduling passes share for a compute
+// stage that multiplies matrices (it holds a linalg.matmul): such a stage
+// runs on the lane's matrix unit where the lane has one that can run it,
+// else on its vector unit, and works on whole tiles — the unit multiplies the
+// tiles received in waves of its block (docs/simulator.md, "Matrix engine") —
+// instead of streaming rows in chunks, and it is not coarsened.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_DIALECT_KTDF_TRANSFORMS_MATRIXSTAGES_H
+#define KTFLOW_DIALECT_KTDF_TRANSFORMS_MATRIXSTAGES_H
+
+#include "ktflow/Dialect/KTDF/IR/KTDF.h"
+#include "ktflow/Dialect/KTDFArch/IR/NodeSpec.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir::ktdf {
+
+/// Whether `stage` is a compute stage holding a matrix product.
+inline bool isMatrixStage(StageOp stage) {
+  if (!stage || !stage.isCompute())
+    return false;
+  bool found = false;
+  stage.walk([&](linalg::MatmulOp) { found = true; });
+  return found;
+}
+
+/// Whether a matrix unit with `unit`'s features can run the matrix stage
+/// `stage`: it multiplies every product's operand type, and the stage
+/// does no element-wise work but fills (the unit has no element-wise
+/// datapath; a stage that does runs on the vector unit instead).
+inline bool matrixUnitCanRun(StageOp stage, const ktdf_arch::UnitSpec &unit) {
+  WalkResult walk = stage.walk([&](Operation *op) {
+    if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
+      Type element = getElementTypeOrSelf(matmul.getInputs()[0].getType());
+      std::optional<double> rate =
+          unit.getThroughput(ktdf_arch::OpClass::Matrix, element);
+      return rate && *rate > 0 ? WalkResult::skip() : WalkResult::interrupt();
+    }
+    if (auto generic = dyn_cast<linalg::GenericOp>(op))
+      return llvm::any_of(
+                 generic.getDpsInputs(),
+                 [](Value v) { return isa<RankedTensorType>(v.getType()); })
+                 ? WalkResult::interrupt()
+                 : WalkResult::skip();
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
+/// Whether `pipeline` computes in a matrix stage.
+inline bool hasMatrixStage(PipelineOp pipeline) {
+  for (auto stage : pipeline.getBody().front().getOps<StageOp>())
+    if (isMatrixStage(stage))
+      return true;
+  return false;
+}
+
+} // namespace mlir::ktdf
+
+#endif // KTFLOW_DIALECT_KTDF_TRANSFORMS_MATRIXSTAGES_H

@@ -1,0 +1,43 @@
+//===- MatrixIdioms.h - Matrix products the scheduler compiles --*- C++ -*-===//
+//
+// This file declares what the mapping group accepts of matrix products
+// and how ktdf-generalize prepares them: a `linalg.matmul` of two static
+// 2-d float tiles stays a named op (every other named op is generalised),
+// so the scheduler can give its compute group to a matrix unit, and the
+// running accumulator of real kernels — a product into a zero output added
+// to a carried 16-bit tensor, `arith.addf %acc, matmul(a, b, 0)` — becomes
+// the product into that accumulator, which the interpreter's numerics make
+// the same value (outs + A·B, the product rounded once before the add).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_MATRIXIDIOMS_H
+#define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_MATRIXIDIOMS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::ktdf {
+
+/// Why the scheduler cannot compile `matmul` as a matrix product, or
+/// nothing when it can: tensors of static 2-d shapes, the default indexing
+/// maps, operands of one float type of at most 32 bits, a float output of
+/// at most 32 bits.
+std::optional<std::string> whyNotMatrixProduct(linalg::MatmulOp matmul);
+
+/// Named linalg ops to linalg.generic, except the matrix products
+/// whyNotMatrixProduct accepts.
+void populateGeneralizeButMatmulPatterns(RewritePatternSet &patterns);
+
+/// `arith.addf %acc, matmul(a, b, zero)` (either operand order) with a
+/// 16-bit float result and a +0 or tensor.empty output, the product used
+/// only there: `matmul(a, b, %acc)`. Applied before element-wise ops are
+/// generalised.
+void populateAccumulateIntoProductPatterns(RewritePatternSet &patterns);
+
+} // namespace mlir::ktdf
+
+#endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_MATRIXIDIOMS_H

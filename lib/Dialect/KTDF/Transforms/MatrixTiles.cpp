@@ -1,0 +1,160 @@
+//===- MatrixTiles.cpp - Whole-tile compute stages of matrix products -----===//
+//
+// This file implements the part of --ktdf-tile-streams that handles a
+// compute stage multiplying matrices (MatrixStages.h). Such a stage is not
+// streamed in chunks: its unit receives each operand tile whole, as one
+// FIFO entry, multiplies whole tiles (a matrix engine in waves of its
+// block, docs/simulator.md "Matrix engine"), and sends each result whole.
+// Here the stage is checked against its unit — the element types the unit
+// multiplies, and on a matrix engine nothing but the products and the
+// accumulator's initial value, since it has no element-wise datapath — each
+// FIFO read moves down to just before its first use, so the unit starts a
+// product as soon as its operands are in while later operands still
+// arrive, and each product is annotated with the decision the description
+// gives: the engine's block (`ktdf.matrix_block`), the waves it takes
+// (`ktdf.matrix_waves`) and its cycles (`ktdf.matrix_cycles`, the formula
+// the simulator charges, MatrixTiming.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "StreamTiler.h"
+
+#include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
+#include "ktflow/Machine/MatrixTiming.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+/// The device's spelling of `type` in a message.
+static std::string typeName(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+/// Moves every FIFO read right before its first use, keeping the reads in
+/// their order (the FIFO delivers entries in it).
+static void readLate(StageOp compute) {
+  Block &body = compute.getBody().front();
+  Operation *previous = nullptr;
+  for (auto read : llvm::to_vector(body.getOps<ReadFromFifoOp>())) {
+    Operation *first = nullptr;
+    for (Operation *user : read->getUsers()) {
+      Operation *inBody = body.findAncestorOpInBlock(*user);
+      if (inBody && (!first || inBody->isBeforeInBlock(first)))
+        first = inBody;
+    }
+    if (first && (!previous || previous->isBeforeInBlock(first)))
+      read->moveBefore(first);
+    else if (previous)
+      read->moveAfter(previous);
+    previous = read;
+  }
+}
+
+LogicalResult
+mlir::ktdf::detail::tileMatrixStage(const ktflow::sched::ScheduleTarget &target,
+                                    PipelineOp pipeline) {
+  StageOp feed, compute, drain;
+  for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
+    if (stage.isApplicable(UnitRole::scratchpad_load))
+      feed = stage;
+    else if (stage.isCompute())
+      compute = stage;
+    else if (stage.isApplicable(UnitRole::scratchpad_store))
+      drain = stage;
+  }
+  if (!feed || !compute || !drain)
+    return pipeline.emitError("pipeline has no feed, compute and drain "
+                              "stages; run --ktdf-route-transfers first");
+  for (StageOp stage : {feed, drain})
+    for (auto transfer : stage.getBody().front().getOps<DataTransferOp>())
+      if (!isa<MemRefType>(transfer.getSrc().getType()) &&
+          !isa<MemRefType>(transfer.getDst().getType()))
+        return transfer.emitError(
+            "a matrix product's operands and results move whole between a "
+            "buffer and its unit; a scratchpad view feeding or draining the "
+            "unit directly is not supported yet");
+
+  std::optional<ktflow::device::NodeId> node =
+      target.findNode(compute.getUnit().value_or(""));
+  if (!node)
+    return compute.emitError("compute stage is not bound to a unit; run "
+                             "--ktdf-route-transfers first");
+  const auto &unit = *target.getModel().getNode(*node).unit;
+  bool engine = compute.isApplicable(UnitRole::matrix_compute);
+  ktflow::machine::MatrixShape block;
+  if (unit.matrix)
+    block = {static_cast<uint32_t>(unit.matrix->m),
+             static_cast<uint32_t>(unit.matrix->n),
+             static_cast<uint32_t>(unit.matrix->k)};
+  Builder b(compute.getContext());
+  WalkResult walk =
+      compute.walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
+        if (isa<StageOp, ReadFromFifoOp, WriteToFifoOp, tensor::EmptyOp>(op) ||
+            op->hasTrait<OpTrait::ConstantLike>())
+          return WalkResult::advance();
+        if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
+          auto lhs = cast<RankedTensorType>(matmul.getInputs()[0].getType());
+          auto rhs = cast<RankedTensorType>(matmul.getInputs()[1].getType());
+          Type element = lhs.getElementType();
+          std::optional<double> rate =
+              unit.getThroughput(ktflow::machine::OpClass::Matrix, element);
+          if (!rate || *rate <= 0)
+            return matmul.emitError("the ")
+                   << (engine ? "matrix" : "vector") << " unit '"
+                   << target.getModel().getNode(*node).name << "' of device '"
+                   << target.getModel().getName() << "' does not multiply "
+                   << typeName(element) << " matrices";
+          uint64_t m = lhs.getDimSize(0), k = lhs.getDimSize(1),
+                   n = rhs.getDimSize(1);
+          uint64_t cycles =
+              ktflow::machine::matrixProductCycles(block, *rate, m, n, k);
+          if (block.isEngine()) {
+            matmul->setAttr(
+                "ktdf.matrix_block",
+                b.getDenseI64ArrayAttr({block.m, block.n, block.k}));
+            matmul->setAttr("ktdf.matrix_waves",
+                            b.getI64IntegerAttr(static_cast<int64_t>(
+                                ktflow::machine::matrixWaves(block, m, n, k))));
+          }
+          matmul->setAttr("ktdf.matrix_cycles",
+                          b.getI64IntegerAttr(static_cast<int64_t>(cycles)));
+          return WalkResult::skip();
+        }
+        if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+          // A fill (a generalised linalg.fill of the accumulator's initial
+          // value) reads no tile: the unit splats it.
+          bool fill = llvm::none_of(generic.getDpsInputs(), [](Value v) {
+            return isa<RankedTensorType>(v.getType());
+          });
+          if (engine && fill)
+            return WalkResult::skip();
+          if (engine)
+            return op->emitError("the matrix unit '")
+                   << target.getModel().getNode(*node).name
+                   << "' computes only matrix products; element-wise work in "
+                      "the same compute group (an epilogue) is not supported "
+                      "on it yet";
+          if (generic.getNumReductionLoops() > 0 ||
+              !llvm::all_of(generic.getIndexingMapsArray(),
+                            [](AffineMap map) { return map.isIdentity(); }))
+            return op->emitError("only element-wise work on whole tiles (every "
+                                 "indexing map the identity) may follow a "
+                                 "matrix product in its compute group yet");
+          return WalkResult::skip();
+        }
+        return op->emitError("'")
+               << op->getName()
+               << "' next to a matrix product is not supported "
+               << "yet";
+      });
+  if (walk.wasInterrupted())
+    return failure();
+  readLate(compute);
+  return success();
+}

@@ -1,0 +1,60 @@
+// RUN: ktflow-opt %s --ktdf-generalize -split-input-file | FileCheck %s
+
+// Matrix products stay named ops (every other named op is generalised),
+// and a 16-bit running accumulator added to a product into a zero output
+// becomes the product's output: the interpreter rounds the product once
+// and adds it into its output (outs + A.B), which is the addition's value.
+
+// CHECK-LABEL: func.func @running_f16
+// CHECK-SAME: (%[[A:.*]]: tensor<32x64xf16>, %[[B:.*]]: tensor<64x64xf16>, %[[ACC:.*]]: tensor<32x64xf16>)
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[A]], %[[B]] : {{.*}}) outs(%[[ACC]] : tensor<32x64xf16>)
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[P]]
+func.func @running_f16(%a: tensor<32x64xf16>, %b: tensor<64x64xf16>, %acc: tensor<32x64xf16>) -> tensor<32x64xf16> {
+  %empty = tensor.empty() : tensor<32x64xf16>
+  %prod = linalg.matmul ins(%a, %b : tensor<32x64xf16>, tensor<64x64xf16>) outs(%empty : tensor<32x64xf16>) -> tensor<32x64xf16>
+  %next = arith.addf %acc, %prod : tensor<32x64xf16>
+  return %next : tensor<32x64xf16>
+}
+
+// -----
+
+// The product first, into dense zeros.
+// CHECK-LABEL: func.func @running_zeros
+// CHECK-SAME: %[[ACC:[^:]*]]: tensor<8x8xbf16>)
+// CHECK: %[[P:.*]] = linalg.matmul ins({{.*}}) outs(%[[ACC]] : tensor<8x8xbf16>)
+// CHECK-NOT: linalg.generic
+func.func @running_zeros(%a: tensor<8x16xbf16>, %b: tensor<16x8xbf16>, %acc: tensor<8x8xbf16>) -> tensor<8x8xbf16> {
+  %zero = arith.constant dense<0.0> : tensor<8x8xbf16>
+  %prod = linalg.matmul ins(%a, %b : tensor<8x16xbf16>, tensor<16x8xbf16>) outs(%zero : tensor<8x8xbf16>) -> tensor<8x8xbf16>
+  %next = arith.addf %prod, %acc : tensor<8x8xbf16>
+  return %next : tensor<8x8xbf16>
+}
+
+// -----
+
+// An f32 product accumulates from its output term by term, so adding a
+// fresh product to a running f32 sum rounds differently: not folded.
+// CHECK-LABEL: func.func @running_f32
+// CHECK: linalg.matmul ins({{.*}}) outs(%{{.*}} : tensor<8x8xf32>)
+// CHECK: linalg.generic
+// CHECK: arith.addf
+func.func @running_f32(%a: tensor<8x16xf16>, %b: tensor<16x8xf16>, %acc: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %empty = tensor.empty() : tensor<8x8xf32>
+  %prod = linalg.matmul ins(%a, %b : tensor<8x16xf16>, tensor<16x8xf16>) outs(%empty : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %next = arith.addf %acc, %prod : tensor<8x8xf32>
+  return %next : tensor<8x8xf32>
+}
+
+// -----
+
+// A product into a non-zero output already adds into it: not folded.
+// CHECK-LABEL: func.func @nonzero_output
+// CHECK: %[[P:.*]] = linalg.matmul ins({{.*}}) outs(%arg2 : tensor<8x8xf16>)
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%arg3, %[[P]]
+func.func @nonzero_output(%a: tensor<8x16xf16>, %b: tensor<16x8xf16>, %c: tensor<8x8xf16>, %acc: tensor<8x8xf16>) -> tensor<8x8xf16> {
+  %prod = linalg.matmul ins(%a, %b : tensor<8x16xf16>, tensor<16x8xf16>) outs(%c : tensor<8x8xf16>) -> tensor<8x8xf16>
+  %next = arith.addf %acc, %prod : tensor<8x8xf16>
+  return %next : tensor<8x8xf16>
+}
