@@ -1,8 +1,9 @@
 //===- Check.cpp - Inputs and checks of a simulated run -------------------===//
 //
 // This file implements the input generators, the
-// reorder bounds (extra interpreter runs with one reduction displaced at a
-// time) and the tolerance check of `ktflow run`.
+// reorder bounds (extra interpreter runs with one reduction, or one op the
+// device rounds twice, displaced at a time) and the tolerance check of
+// `ktflow run`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -169,22 +170,23 @@ host::Tensor ktflow::check::fromBytes(ArrayRef<uint8_t> bytes,
 Expected<std::vector<std::vector<double>>> ktflow::check::computeReorderBounds(
     mlir::ModuleOp module, const interp::InterpreterOptions &options,
     const ReferenceBindings &bindings, ArrayRef<std::string> names,
-    ArrayRef<host::Tensor> expected) {
+    ArrayRef<host::Tensor> expected, ArrayRef<mlir::Operation *> reroundedOps) {
   std::vector<std::vector<double>> bounds;
   for (const host::Tensor &t : expected)
     bounds.emplace_back(t.numElements(), 0.0);
-  for (mlir::Operation *reduction : interp::findReorderableReductions(module)) {
-    interp::InterpreterOptions displaced = options;
-    displaced.displacedReduction = reduction;
+  // One more interpreter run per displaced op, so that the displacements'
+  // effects add up instead of cancelling.
+  auto addDisplacement =
+      [&](const interp::InterpreterOptions &displaced) -> Error {
     interp::Interpreter run(module, displaced);
     if (Error e = run.selectFunction(bindings.function))
-      return std::move(e);
+      return e;
     for (const auto &[name, value] : bindings.scalars)
       if (Error e = run.setScalar(name, value))
-        return std::move(e);
+        return e;
     for (const auto &[name, spec] : bindings.inputs)
       if (Error e = run.setInput(name, spec))
-        return std::move(e);
+        return e;
     if (mlir::failed(run.run()))
       return createStringError("the reference interpreter failed");
     for (size_t o = 0; o < names.size(); ++o) {
@@ -204,6 +206,19 @@ Expected<std::vector<std::vector<double>>> ktflow::check::computeReorderBounds(
                             : std::numeric_limits<double>::infinity();
       }
     }
+    return Error::success();
+  };
+  for (mlir::Operation *reduction : interp::findReorderableReductions(module)) {
+    interp::InterpreterOptions displaced = options;
+    displaced.displacedReduction = reduction;
+    if (Error e = addDisplacement(displaced))
+      return std::move(e);
+  }
+  for (mlir::Operation *op : reroundedOps) {
+    interp::InterpreterOptions displaced = options;
+    displaced.displacedRounding = op;
+    if (Error e = addDisplacement(displaced))
+      return std::move(e);
   }
   return bounds;
 }

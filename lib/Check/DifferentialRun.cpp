@@ -214,6 +214,21 @@ DifferentialRun::computeRoofline(const device::DeviceModel &device,
   return device::computeRooflineBound(device, roofline, deviceMemory, demand);
 }
 
+void ktflow::check::forEachKernelOp(
+    mlir::ModuleOp module, function_ref<void(mlir::Operation *)> visit) {
+  for (auto function : module.getOps<mlir::func::FuncOp>())
+    function.getBody().walk([&](mlir::Operation *op) { visit(op); });
+}
+
+void DifferentialRun::setReroundedOps(ArrayRef<unsigned> numbers) {
+  std::vector<mlir::Operation *> ops;
+  forEachKernelOp(*reference, [&](mlir::Operation *op) { ops.push_back(op); });
+  reroundedOps.clear();
+  for (unsigned n : numbers)
+    if (n < ops.size())
+      reroundedOps.push_back(ops[n]);
+}
+
 Expected<std::vector<OutputCheck>> DifferentialRun::checkOutputs() {
   if (failed(interpreter->run()))
     return createStringError("the reference interpreter failed");
@@ -233,8 +248,8 @@ Expected<std::vector<OutputCheck>> DifferentialRun::checkOutputs() {
     names.push_back(interpreterName(b.tensors[t]));
     expected.push_back(std::move(*tensor));
   }
-  auto bounds =
-      computeReorderBounds(*reference, options, bindings, names, expected);
+  auto bounds = computeReorderBounds(*reference, options, bindings, names,
+                                     expected, reroundedOps);
   if (!bounds)
     return createStringError("reorder bounds: " + toString(bounds.takeError()));
   std::vector<OutputCheck> results;

@@ -9,8 +9,16 @@
 
 #include "ktflow/Compiler/Compile.h"
 #include "ktflow/Compiler/CompileToBundle.h"
+#include "ktflow/Compiler/Pipelines.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/ExitStatus.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <set>
 
 using namespace llvm;
 using namespace ktflow;
@@ -18,6 +26,76 @@ using namespace ktflow;
 /// `error` as a StatusError with `status`.
 static Error withStatus(Error error, int status) {
   return make_error<StatusError>(status, toString(std::move(error)));
+}
+
+/// The number findReroundedOps gave the op that `loc` comes from, if any.
+static std::optional<int64_t> opNumber(mlir::Location loc,
+                                       mlir::StringAttr tag) {
+  std::optional<int64_t> number;
+  loc->walk([&](mlir::Location inner) {
+    if (auto fused = dyn_cast<mlir::FusedLoc>(inner))
+      if (auto dict =
+              dyn_cast_or_null<mlir::DictionaryAttr>(fused.getMetadata()))
+        if (auto n = dict.getAs<mlir::IntegerAttr>(tag)) {
+          number = n.getInt();
+          return mlir::WalkResult::interrupt();
+        }
+    return mlir::WalkResult::advance();
+  });
+  return number;
+}
+
+/// The ops of `module` (numbered as check::forEachKernelOp visits them) that
+/// the target device computes in a wider float type and rounds back
+/// (`widen_to_f32` patterns): their results on the device are rounded twice.
+/// Found by compiling a copy up to the pre_scheduling checkpoint, every op's
+/// location tagged with its number (the ops the passes make from it, and
+/// those the patterns make from these, keep it), and taking the ops whose
+/// 16-bit float results now come from an op of a wider float type. A kernel
+/// that does not compile widens nothing here; compiling reports why.
+static std::vector<unsigned> findReroundedOps(mlir::ModuleOp module,
+                                              const CompileOptions &options) {
+  mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+  mlir::MLIRContext *context = module.getContext();
+  auto tag = mlir::StringAttr::get(context, "ktflow.check.op_number");
+  std::vector<unsigned> narrowWidth;
+  check::forEachKernelOp(*copy, [&](mlir::Operation *op) {
+    unsigned width = 0;
+    for (mlir::Type t : op->getResultTypes())
+      if (auto f = dyn_cast<mlir::FloatType>(mlir::getElementTypeOrSelf(t)))
+        width = std::max(width, f.getWidth());
+    auto number = mlir::NamedAttribute(
+        tag, mlir::IntegerAttr::get(mlir::IndexType::get(context),
+                                    narrowWidth.size()));
+    op->setLoc(mlir::FusedLoc::get(context, {op->getLoc()},
+                                   mlir::DictionaryAttr::get(context, number)));
+    narrowWidth.push_back(width);
+  });
+  mlir::PassManager pm(context);
+  buildMappingPipeline(pm, options);
+  mlir::ktdf::KTDFApplyDevicePatternsOptions checkpoint;
+  checkpoint.checkpoint = "pre_scheduling";
+  pm.addPass(mlir::ktdf::createKTDFApplyDevicePatterns(checkpoint));
+  {
+    mlir::ScopedDiagnosticHandler quiet(
+        context, [](mlir::Diagnostic &) { return mlir::success(); });
+    if (failed(pm.run(*copy)))
+      return {};
+  }
+  std::set<unsigned> rerounded;
+  copy->walk([&](mlir::Operation *op) {
+    if (isa<mlir::arith::ExtFOp, mlir::arith::TruncFOp>(op))
+      return;
+    std::optional<int64_t> number = opNumber(op->getLoc(), tag);
+    if (!number || *number >= static_cast<int64_t>(narrowWidth.size()) ||
+        narrowWidth[*number] == 0)
+      return;
+    for (mlir::Type t : op->getResultTypes())
+      if (auto f = dyn_cast<mlir::FloatType>(mlir::getElementTypeOrSelf(t)))
+        if (f.getWidth() > narrowWidth[*number])
+          rerounded.insert(*number);
+  });
+  return {rerounded.begin(), rerounded.end()};
 }
 
 Expected<KernelRun> KernelRun::simulate(mlir::ModuleOp module,
@@ -38,6 +116,7 @@ Expected<KernelRun> KernelRun::simulate(mlir::ModuleOp module,
   CompileOptions compileOptions;
   compileOptions.optimize = options.optimize;
   compileOptions.function = options.function;
+  result.run->setReroundedOps(findReroundedOps(module, compileOptions));
   auto compiled = compileToBundle(module, compileOptions, options.subject);
   if (failed(compiled))
     return reportedError();

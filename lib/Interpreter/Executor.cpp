@@ -253,6 +253,23 @@ static uint64_t tensorElements(TileExecutor &exec, Operation *op) {
   return count(op->getResults());
 }
 
+/// Moves every float element of `op`'s tensor results by one unit in the
+/// last place of its type (InterpreterOptions::displacedRounding).
+static void displaceByOneUlp(TileExecutor &exec, Operation *op) {
+  for (Value v : op->getResults()) {
+    if (!isa<RankedTensorType>(v.getType()))
+      continue;
+    const RValue &value = exec.get(v);
+    if (!value.isTensor() || !ktflow::host::isFloat(value.tensor()->dtype))
+      continue;
+    auto moved = std::make_shared<Tensor>(*value.tensor());
+    for (double &x : moved->floats)
+      x = ktflow::host::roundToDType(
+          x + ktflow::host::unitInLastPlace(x, moved->dtype), moved->dtype);
+    exec.set(v, TensorRef(std::move(moved)));
+  }
+}
+
 LogicalResult TileExecutor::runOp(Operation *op) {
   LogicalResult result = failure();
   if (OpHandler handler = state.handlers.lookup(op))
@@ -266,6 +283,8 @@ LogicalResult TileExecutor::runOp(Operation *op) {
                      << "': the interpreter does not implement it";
   if (failed(result))
     return failure();
+  if (op == state.options.displacedRounding)
+    displaceByOneUlp(*this, op);
   return chargeWork(op, 1 + tensorElements(*this, op));
 }
 

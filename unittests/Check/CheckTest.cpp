@@ -5,7 +5,8 @@
 // 8192-wide f16 rows by their sum: the reorder bound of the sum is
 // n·ε·Σ|x| plus one ulp, computed here independently; an output without a
 // reduction gets none; a device-like result that sums in chunks (computed
-// here with plain loops) passes; and a single wrong element fails.
+// here with plain loops) passes; a single wrong element fails; and an op
+// the device rounds twice adds one ulp where its result goes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Support/ArgumentNames.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 
@@ -206,6 +208,39 @@ TEST_F(RunCheckTest, ElementsWithoutReductionsMustAgreeToOneUlp) {
                                 "(first at 77:"),
             std::string::npos)
       << result.summary;
+}
+
+// A device that computes W = X + 1 in f32 and rounds back may sit one ulp
+// of f16 from the reference there: that op displaced by one ulp adds one
+// ulp to W's tolerance, and nothing to the outputs that do not read it. A
+// device that does not (the test above) still fails at two ulps.
+TEST_F(RunCheckTest, AnOpRoundedTwiceAddsOneUlpWhereItsResultGoes) {
+  mlir::Operation *plusOne = nullptr;
+  module->walk([&](mlir::arith::AddFOp op) {
+    if (mlir::isa<mlir::RankedTensorType>(op.getType()))
+      plusOne = op;
+  });
+  ASSERT_NE(plusOne, nullptr);
+  auto computed = check::computeReorderBounds(
+      *module, {}, bindings, {"y", "s", "w"}, expected, {plusOne});
+  ASSERT_TRUE(static_cast<bool>(computed))
+      << llvm::toString(computed.takeError());
+  std::vector<std::vector<double>> rerounded = std::move(*computed);
+  EXPECT_EQ(rerounded[0], bounds[0]);
+  EXPECT_EQ(rerounded[1], bounds[1]);
+  std::vector<double> w = valuesOf(expected[2]);
+  for (size_t i = 0; i < w.size(); ++i)
+    ASSERT_EQ(rerounded[2][i], ulpF16(w[i])) << "element " << i;
+  auto check = [&](const std::vector<double> &got) {
+    return check::compareOutput(expected[2], halfBytes(got),
+                                machine::ElemType::f16, expected[2].shape,
+                                rerounded[2]);
+  };
+  std::vector<double> twoUlps = w, threeUlps = w;
+  twoUlps[77] += 2 * ulpF16(w[77]);
+  threeUlps[77] += 3 * ulpF16(w[77]);
+  EXPECT_TRUE(check(twoUlps).pass);
+  EXPECT_FALSE(check(threeUlps).pass);
 }
 
 } // namespace

@@ -67,12 +67,18 @@ struct ReferenceBindings {
 /// depends on that order, the interpreter runs again with the reduction's
 /// results displaced by their bound, and an element's bound adds up how far
 /// each of these runs moved it. `expected` are the reference's outputs.
+/// The same is done for each of `reroundedOps` (ops of `module` the device
+/// computes in a wider type and rounds back, so its result may be one ulp
+/// of the op's type from the reference's; DifferentialRun::setReroundedOps):
+/// a run with that op's results moved by one ulp adds how far it moved each
+/// element.
 /// Bindings name arguments as `module`'s NameLocs do
 /// (ktflow/Support/ArgumentNames.h) or by position.
 llvm::Expected<std::vector<std::vector<double>>> computeReorderBounds(
     mlir::ModuleOp module, const interp::InterpreterOptions &options,
     const ReferenceBindings &bindings, llvm::ArrayRef<std::string> names,
-    llvm::ArrayRef<host::Tensor> expected);
+    llvm::ArrayRef<host::Tensor> expected,
+    llvm::ArrayRef<mlir::Operation *> reroundedOps = {});
 
 struct CheckResult {
   bool pass = false;

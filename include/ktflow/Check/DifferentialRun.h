@@ -95,6 +95,11 @@ public:
   device::RooflineBound computeRoofline(const device::DeviceModel &device,
                                         device::NodeId deviceMemory) const;
 
+  /// The ops the device computes in a wider type and rounds back, by their
+  /// numbers in forEachKernelOp's order of the kernel as written; each
+  /// widens the tolerance of checkOutputs (computeReorderBounds).
+  void setReroundedOps(llvm::ArrayRef<unsigned> numbers);
+
   /// Runs the interpreter and compares every output of the (simulated)
   /// launch with its result within the reorder bounds.
   llvm::Expected<std::vector<OutputCheck>> checkOutputs();
@@ -106,6 +111,8 @@ private:
   interp::InterpreterOptions options;
   std::unique_ptr<interp::Interpreter> interpreter;
   ReferenceBindings bindings;
+  /// Ops of `reference` the device rounds twice (setReroundedOps).
+  std::vector<mlir::Operation *> reroundedOps;
   /// Integer runtime arguments by position, as bound.
   llvm::DenseMap<unsigned, int64_t> argValues;
   /// Positions of the float scalar arguments bound.
@@ -114,6 +121,12 @@ private:
   std::unique_ptr<rt::Launch> launch;
   std::vector<sim::TraceEvent> trace;
 };
+
+/// Calls `visit` on every op inside `module`'s functions, in a fixed order
+/// (post-order, functions in module order), which numbers them the same way
+/// in `module` and in any clone of it.
+void forEachKernelOp(mlir::ModuleOp module,
+                     llvm::function_ref<void(mlir::Operation *)> visit);
 
 /// Prints a `check NAME: ... PASS|FAIL` line per output, then `PASS` or
 /// `FAIL` for them all; returns whether all passed.

@@ -63,6 +63,11 @@ struct InterpreterOptions {
   /// fold may move it (docs/interpreter.md §9), so the outputs show how far
   /// such a change travels through the rest of the kernel.
   mlir::Operation *displacedReduction = nullptr;
+  /// An op the device rounds differently (it computes the op in a wider type
+  /// and rounds twice), or null. Every float element of that op's tensor
+  /// results is moved by one unit in the last place of its type: how far the
+  /// device's result may sit from the reference's (docs/interpreter.md §9).
+  mlir::Operation *displacedRounding = nullptr;
   /// Ceiling on the bytes the memories of a run hold (pages of tensors,
   /// literal-address memory and scratchpads, allocated as they are
   /// touched); 0 for half the machine's physical memory.
