@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MatrixIdioms.h"
+#include "ShapeIdioms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -43,18 +44,7 @@ mlir::ktdf::whyNotMatrixProduct(linalg::MatmulOp matmul) {
 /// Whether `v` is +0.0 everywhere: a tensor.empty (the interpreter's fresh
 /// tensor is zeros), a splat constant +0 or a linalg.fill of one.
 static bool isZeroOutput(Value v) {
-  if (v.getDefiningOp<tensor::EmptyOp>())
-    return true;
-  if (auto fill = v.getDefiningOp<linalg::FillOp>())
-    v = fill.getInputs()[0];
-  APFloat value(0.0);
-  if (matchPattern(v, m_ConstantFloat(&value)))
-    return value.isPosZero();
-  DenseElementsAttr dense;
-  if (matchPattern(v, m_Constant(&dense)) && dense.isSplat() &&
-      isa<FloatType>(dense.getElementType()))
-    return dense.getSplatValue<APFloat>().isPosZero();
-  return false;
+  return v.getDefiningOp<tensor::EmptyOp>() || isPositiveZero(v);
 }
 
 namespace {

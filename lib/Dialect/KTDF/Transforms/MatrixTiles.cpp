@@ -59,19 +59,11 @@ static void readLate(StageOp compute) {
 LogicalResult
 mlir::ktdf::detail::tileMatrixStage(const ktflow::sched::ScheduleTarget &target,
                                     PipelineOp pipeline) {
-  StageOp feed, compute, drain;
-  for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
-    if (stage.isApplicable(UnitRole::scratchpad_load))
-      feed = stage;
-    else if (stage.isCompute())
-      compute = stage;
-    else if (stage.isApplicable(UnitRole::scratchpad_store))
-      drain = stage;
-  }
-  if (!feed || !compute || !drain)
-    return pipeline.emitError("pipeline has no feed, compute and drain "
-                              "stages; run --ktdf-route-transfers first");
-  for (StageOp stage : {feed, drain})
+  FailureOr<PipelineStages> stages = findPipelineStages(pipeline);
+  if (failed(stages))
+    return failure();
+  StageOp compute = stages->compute;
+  for (StageOp stage : {stages->feed, stages->drain})
     for (auto transfer : stage.getBody().front().getOps<DataTransferOp>())
       if (!isa<MemRefType>(transfer.getSrc().getType()) &&
           !isa<MemRefType>(transfer.getDst().getType()))

@@ -95,8 +95,7 @@ bool mlir::ktdf::onlyFeedsRowSumsOfSquares(linalg::TransposeOp transpose) {
   return true;
 }
 
-/// Whether `v` is all +0.0: a splat constant or a linalg.fill of one.
-static bool isPositiveZero(Value v) {
+bool mlir::ktdf::isPositiveZero(Value v) {
   if (auto fill = v.getDefiningOp<linalg::FillOp>())
     v = fill.getInputs()[0];
   APFloat value(0.0);

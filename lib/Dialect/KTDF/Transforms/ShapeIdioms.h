@@ -40,6 +40,9 @@ Value matchRowSumOfSquares(linalg::MatmulOp matmul);
 /// matchRowSumOfSquares recognises (the rewrite then leaves it unused).
 bool onlyFeedsRowSumsOfSquares(linalg::TransposeOp transpose);
 
+/// Whether `v` is all +0.0: a splat constant or a linalg.fill of one.
+bool isPositiveZero(Value v);
+
 /// Replaces `op` (one ranked static tensor result) by a parallel
 /// linalg.generic over its result's shape that copies `source`, read
 /// through `read` (from the result's loops to `source`'s coordinates), into

@@ -20,6 +20,15 @@
 
 namespace mlir::ktdf::detail {
 
+/// A routed pipeline's feed, compute and drain stages.
+struct PipelineStages {
+  StageOp feed, compute, drain;
+};
+
+/// The stages of `pipeline`, or an error on it when one is missing (the
+/// pipeline was not routed).
+FailureOr<PipelineStages> findPipelineStages(PipelineOp pipeline);
+
 /// Checks and annotates a compute stage that multiplies matrices, which
 /// works on whole tiles instead of chunks (MatrixTiles.cpp).
 LogicalResult tileMatrixStage(const ktflow::sched::ScheduleTarget &target,
@@ -41,17 +50,12 @@ public:
         useCostModel(useCostModel), b(pipeline.getContext()) {}
 
   LogicalResult run() {
-    for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
-      if (stage.isApplicable(UnitRole::scratchpad_load))
-        feed = stage;
-      else if (stage.isCompute())
-        compute = stage;
-      else if (stage.isApplicable(UnitRole::scratchpad_store))
-        drain = stage;
-    }
-    if (!feed || !compute || !drain)
-      return pipeline.emitError("pipeline has no feed, compute and drain "
-                                "stages; run --ktdf-route-transfers first");
+    FailureOr<PipelineStages> stages = findPipelineStages(pipeline);
+    if (failed(stages))
+      return failure();
+    feed = stages->feed;
+    compute = stages->compute;
+    drain = stages->drain;
     FailureOr<StreamPlan> built = StreamPlan::build(compute);
     if (failed(built))
       return failure();

@@ -40,6 +40,23 @@ using namespace mlir::ktdf::detail;
 // Decisions
 //===----------------------------------------------------------------------===//
 
+FailureOr<PipelineStages>
+mlir::ktdf::detail::findPipelineStages(PipelineOp pipeline) {
+  PipelineStages stages;
+  for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
+    if (stage.isApplicable(UnitRole::scratchpad_load))
+      stages.feed = stage;
+    else if (stage.isCompute())
+      stages.compute = stage;
+    else if (stage.isApplicable(UnitRole::scratchpad_store))
+      stages.drain = stage;
+  }
+  if (!stages.feed || !stages.compute || !stages.drain)
+    return pipeline.emitError("pipeline has no feed, compute and drain "
+                              "stages; run --ktdf-route-transfers first");
+  return stages;
+}
+
 LogicalResult StreamTiler::chooseWidth() {
   int64_t cols = plan.cols;
   if (fixedChunk > 0) {
