@@ -113,11 +113,11 @@ Expected<KernelRun> KernelRun::simulate(mlir::ModuleOp module,
   if (!options.devicePath.empty() &&
       failed(setTarget(module, options.devicePath, loader)))
     return reportedError();
-  CompileOptions compileOptions;
-  compileOptions.optimize = options.optimize;
-  compileOptions.function = options.function;
-  result.run->setReroundedOps(findReroundedOps(module, compileOptions));
-  auto compiled = compileToBundle(module, compileOptions, options.subject);
+  result.compileOptions.optimize = options.optimize;
+  result.compileOptions.function = options.function;
+  result.asWritten = module.clone();
+  auto compiled =
+      compileToBundle(module, result.compileOptions, options.subject);
   if (failed(compiled))
     return reportedError();
   {
@@ -146,6 +146,10 @@ Expected<KernelRun> KernelRun::simulate(mlir::ModuleOp module,
 }
 
 Error KernelRun::check() {
+  if (asWritten) {
+    run->setReroundedOps(findReroundedOps(*asWritten, compileOptions));
+    asWritten = nullptr;
+  }
   CrashPhase phase("interpret", subject);
   auto outputs = run->checkOutputs();
   if (!outputs)

@@ -13,6 +13,7 @@
 #define KTFLOW_DRIVER_KERNELRUN_H
 
 #include "ktflow/Check/DifferentialRun.h"
+#include "ktflow/Compiler/Pipelines.h"
 #include "ktflow/Support/ModuleLoader.h"
 
 namespace ktflow {
@@ -46,6 +47,11 @@ struct KernelRun {
   std::string subject;
   /// The outputs compared with the interpreter's, after check().
   std::optional<std::vector<check::OutputCheck>> checks;
+  /// The kernel as written, with its device, and how it was compiled:
+  /// check() compiles it partway to find the ops the device rounds twice,
+  /// which only a check needs (cleared once it has).
+  mlir::OwningOpRef<mlir::ModuleOp> asWritten;
+  CompileOptions compileOptions;
 
   /// Compiles `module` in place (for `options.devicePath`, loaded through
   /// `loader`), binds and simulates it. Errors carry their exit status
