@@ -9,7 +9,9 @@
 // depends on. The rows of a 2-d tile are always clamped at run time (also
 // to the transfer's `rows`, the iterations a partial coarsened iteration
 // covers); every other dimension is clamped where the tile may leave its
-// view (mayLeaveView).
+// view (mayLeaveView). A tile with a permuted order (a transposed load or
+// store) must stay inside its view; it moves as strided DMAs, one element
+// per row when the permutation moves the innermost dimension.
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,6 +142,18 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
   if (op.getRows() && rank != 2)
     return op.emitError("a row limit on a transfer of rank ")
            << rank << " is not supported yet";
+  if (!dma->tile.getAccessTileOrder().isIdentity()) {
+    if (op.getRows())
+      return op.emitError("a row limit on a transfer of a permuted access "
+                          "tile is not supported");
+    for (size_t d = 0; d < rank; ++d)
+      if (mayLeaveView(dma->tile, d))
+        return dma->tile.emitError(
+            "a permuted access tile must stay inside its view (its "
+            "transfers are not masked)");
+    emitPermutedDma(loc, *dma);
+    return success();
+  }
   FailureOr<DmaWindow> window = clampToView(op, *dma, map);
   if (failed(window))
     return failure();
@@ -150,6 +164,69 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
   else
     emitMaskedDma(loc, *dma, *window);
   return success();
+}
+
+void ProgramBuilder::emitPermutedDma(Location loc, const TileDma &dma) {
+  OpBuilder &b = *builder;
+  ArrayRef<int64_t> extents = dma.extents;
+  size_t rank = extents.size();
+  // Buffer dimension k holds the tile's (view) dimension order[k]; the
+  // buffer is row-major in its own dimensions.
+  ktdp::ConstructAccessTileOp tile = dma.tile;
+  AffineMap order = tile.getAccessTileOrder();
+  SmallVector<int64_t> bufStride(rank), memStride(rank);
+  int64_t bytes = dma.esize;
+  for (int64_t k = static_cast<int64_t>(rank) - 1; k >= 0; --k) {
+    unsigned d = order.getDimPosition(k);
+    bufStride[d] = bytes;
+    bytes *= extents[d];
+  }
+  for (size_t d = 0; d < rank; ++d)
+    memStride[d] = dma.strides[d] * dma.esize;
+  // Each DMA moves rows along one view dimension. When the buffer keeps
+  // the view's innermost dimension innermost, its rows are contiguous on
+  // both sides; else each row is one element, taken along the view's
+  // innermost dimension (contiguous in the tensor, strided in the buffer).
+  unsigned inner = rank - 1;
+  bool contiguous = order.getDimPosition(rank - 1) == inner;
+  int64_t rowBytes = contiguous ? extents[inner] * dma.esize : dma.esize;
+  unsigned rowDim = contiguous ? order.getDimPosition(rank - 2) : inner;
+  SmallVector<unsigned> outer;
+  for (unsigned d = 0; d < rank; ++d)
+    if (d != rowDim && !(contiguous && d == inner))
+      outer.push_back(d);
+  int64_t points = 1;
+  for (unsigned d : outer)
+    points *= extents[d];
+  auto emitPoint = [&](Value memAt, Value bufAt) {
+    Value nRows = extents[rowDim] > 1 ? constant(extents[rowDim]) : Value();
+    emitDirectedDma(loc, dma, constant(rowBytes), memAt, bufAt, nRows,
+                    memStride[rowDim], bufStride[rowDim]);
+  };
+  if (points == 1) {
+    emitPoint(dma.memAddr, dma.bufAddr);
+    return;
+  }
+  // One DMA per point of the other dimensions, the last of them fastest.
+  scf::ForOp::create(
+      b, loc, constant(0), constant(points), constant(1), ValueRange{},
+      [&](OpBuilder &, Location, Value p, ValueRange) {
+        Value memOffset = constant(0), bufOffset = constant(0), rest = p;
+        for (unsigned d : llvm::reverse(outer)) {
+          Value coord =
+              arith::RemUIOp::create(b, loc, rest, constant(extents[d]));
+          rest = arith::DivUIOp::create(b, loc, rest, constant(extents[d]));
+          memOffset = arith::AddIOp::create(
+              b, loc, memOffset,
+              arith::MulIOp::create(b, loc, coord, constant(memStride[d])));
+          bufOffset = arith::AddIOp::create(
+              b, loc, bufOffset,
+              arith::MulIOp::create(b, loc, coord, constant(bufStride[d])));
+        }
+        emitPoint(arith::AddIOp::create(b, loc, dma.memAddr, memOffset),
+                  arith::AddIOp::create(b, loc, dma.bufAddr, bufOffset));
+        scf::YieldOp::create(b, loc);
+      });
 }
 
 FailureOr<DmaWindow> ProgramBuilder::clampToView(DataTransferOp op,

@@ -237,6 +237,10 @@ private:
   /// A tile that stays inside its view: a 2-d DMA per point of the
   /// dimensions above its last two.
   void emitOuterLoopDma(Location loc, const TileDma &dma);
+  /// A tile with a permuted order, inside its view: strided DMAs into the
+  /// buffer's (permuted) layout, one per point of the dimensions that are
+  /// neither the rows nor the elements of a row.
+  void emitPermutedDma(Location loc, const TileDma &dma);
   /// A tile masked along any dimension, at either end: the valid part of
   /// each 2-d plane inside the view.
   void emitMaskedDma(Location loc, const TileDma &dma, const DmaWindow &window);

@@ -207,6 +207,11 @@ LogicalResult ProgramBuilder::emitTileChunk(DataTransferOp op, IRMapping &map,
   OpBuilder &b = *builder;
   bool fromTile = isa<ktdp::AccessTileType>(op.getSrc().getType());
   Value slot = fromTile ? op.getDst() : op.getSrc();
+  if (auto tile = (fromTile ? op.getSrc() : op.getDst())
+                      .getDefiningOp<ktdp::ConstructAccessTileOp>();
+      tile && !tile.getAccessTileOrder().isIdentity())
+    return op.emitError("a permuted access tile moves only by DMA; this "
+                        "device's load or store unit reaches it directly");
   auto where = tileAddress(fromTile ? op.getSrc() : op.getDst(),
                            fromTile ? op.getSrcIndices() : op.getDstIndices(),
                            map, li);

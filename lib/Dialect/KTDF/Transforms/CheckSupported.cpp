@@ -11,6 +11,7 @@
 #include "MemoryHazards.h"
 #include "ScalarIdioms.h"
 #include "ShapeIdioms.h"
+#include "TransposeIdioms.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
@@ -118,9 +119,6 @@ static std::optional<std::string> checkTile(ktdp::ConstructAccessTileOp tile) {
   if (!ktdp::isBoxShaped(tile.getAccessTileSet()))
     return std::string("access tiles over non-box coordinate sets are not "
                        "supported yet");
-  if (!tile.getAccessTileOrder().isIdentity())
-    return std::string("access tiles with a permuted order (transposed "
-                       "access) are not supported yet");
   auto box = ktdp::getBoundingBox(tile.getAccessTileSet(), {});
   if (failed(box) || llvm::any_of(box->lower, [](int64_t l) { return l != 0; }))
     return std::string("access tile sets must start at offset 0 in every "
@@ -139,6 +137,22 @@ static std::optional<std::string> checkTile(ktdp::ConstructAccessTileOp tile) {
     return std::string("access tiles must have the rank of their view");
   auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
   bool masks = !(space && space->kind == ktdp::MemoryKind::ct_local);
+  // A permuted order (a transposed load or store) moves by strided DMAs
+  // into the buffer's layout, which do not mask.
+  if (!tile.getAccessTileOrder().isIdentity()) {
+    if (!tile.getAccessTileOrder().isPermutation())
+      return std::string("an access tile's order must be a permutation of "
+                         "its dimensions");
+    if (!masks)
+      return std::string("scratchpad (ct_local) access tiles with a "
+                         "permuted order are not supported yet");
+    for (size_t d = 0; d < extents.size(); ++d)
+      if (mayLeaveView(tile, d))
+        return "an access tile with a permuted order (a transposed access) "
+               "must stay inside its view, and this one may leave it along "
+               "dimension " +
+               std::to_string(d) + " (its transfers are not masked)";
+  }
   for (size_t d = 0; d < extents.size() && !masks; ++d)
     if (mayLeaveView(tile, d))
       return "the access tile may leave its scratchpad view along "
@@ -278,11 +292,11 @@ static std::optional<std::string> check(Operation *op) {
       .Case([](linalg::TransposeOp transpose) -> std::optional<std::string> {
         if (onlyFeedsRowSumsOfSquares(transpose))
           return std::nullopt;
-        return std::string("transposes (linalg.transpose) are not "
-                           "supported by the scheduler yet (only the "
-                           "x^T of a row's sum of squares, "
-                           "linalg.matmul(x, linalg.transpose(x)) with a "
-                           "1x1 result)");
+        if (std::optional<std::string> why = whyNotPermutedAccess(transpose))
+          return "the scheduler compiles linalg.transpose only as permuted "
+                 "access tiles (transposed DMAs): " +
+                 *why;
+        return std::nullopt;
       })
       .Case<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
           [](Operation *o) -> std::optional<std::string> {

@@ -85,6 +85,9 @@ coarsen::findMovingTiles(PipelineOp pipeline, const Driver &d) {
   for (auto [transfer, tile] : tiles) {
     if (tile.getBaseMap().getNumResults() == 0)
       continue; // A scalar: the same for every iteration.
+    // A permuted tile's buffer rows are not the view's first dimension.
+    if (!tile.getAccessTileOrder().isIdentity())
+      return std::nullopt;
     auto box = ktdp::getBoundingBox(tile.getAccessTileSet(), {});
     if (failed(box))
       return std::nullopt;

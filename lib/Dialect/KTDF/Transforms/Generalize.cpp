@@ -11,7 +11,8 @@
 // yielding it, so fusion captures the argument in its consumers. Scalar
 // arithmetic on such values becomes rank-0 tensor arithmetic
 // (ScalarIdioms.h). Unit reshapes and a row's dot product with itself are
-// rewritten first (ShapeIdioms.h); matrix products stay named ops, a
+// rewritten first (ShapeIdioms.h), then other transposes become permuted
+// access tiles (TransposeIdioms.h); matrix products stay named ops, a
 // running 16-bit accumulator folded into the product that feeds it
 // (MatrixIdioms.h).
 //
@@ -20,6 +21,7 @@
 #include "MatrixIdioms.h"
 #include "ScalarIdioms.h"
 #include "ShapeIdioms.h"
+#include "TransposeIdioms.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
@@ -116,6 +118,10 @@ struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
     populateRowSumOfSquaresPatterns(dotPatterns);
     populateAccumulateIntoProductPatterns(dotPatterns);
     FrozenRewritePatternSet dots(std::move(dotPatterns));
+    // Then every other transpose, into permuted access tiles.
+    RewritePatternSet transposePatterns(ctx);
+    populatePermutedAccessPatterns(transposePatterns);
+    FrozenRewritePatternSet transposes(std::move(transposePatterns));
     RewritePatternSet patterns(ctx);
     patterns.add<SplatOfOneElementTensor, SplatOfFloatArgument>(ctx);
     populateRowScalarPatterns(patterns);
@@ -129,8 +135,10 @@ struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
       op.getCanonicalizationPatterns(patterns, ctx);
     FrozenRewritePatternSet frozen(std::move(patterns));
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (!func.isExternal() && (failed(applyPatternsGreedily(func, dots)) ||
-                                 failed(applyPatternsGreedily(func, frozen)))) {
+      if (!func.isExternal() &&
+          (failed(applyPatternsGreedily(func, dots)) ||
+           failed(applyPatternsGreedily(func, transposes)) ||
+           failed(applyPatternsGreedily(func, frozen)))) {
         func.emitError("generalisation did not converge");
         return signalPassFailure();
       }

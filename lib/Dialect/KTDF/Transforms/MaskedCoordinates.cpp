@@ -136,7 +136,8 @@ storeMaskedLikeLoad(const MaskedDim &masked, ktdp::ConstructAccessTileOp store,
   auto storeView = store ? ktdp::getAccessTileView(store) : nullptr;
   auto storeBox = store ? ktdp::getBoundingBox(store.getAccessTileSet(), {})
                         : FailureOr<ktdp::IntegerBox>(failure());
-  if (!storeView || failed(storeBox) || d >= storeBox->lower.size())
+  if (!storeView || failed(storeBox) || d >= storeBox->lower.size() ||
+      !store.getAccessTileOrder().isIdentity())
     return "it is stored through a tile whose " + masked.noun +
            " are not those of the load";
   SymbolicIndices indices(store.getContext());

@@ -67,7 +67,7 @@ func.func @extract(%t: tensor<8x64xf16>) -> tensor<4x64xf16> attributes {grid = 
 // -----
 
 func.func @transpose(%t: tensor<8x64xf16>, %o: tensor<64x8xf16>) -> tensor<64x8xf16> attributes {grid = [1]} {
-  // expected-error @+1 {{transposes (linalg.transpose) are not supported by the scheduler yet}}
+  // expected-error @+1 {{the scheduler compiles linalg.transpose only as permuted access tiles (transposed DMAs): its input must be computed element-wise from loads of tiles in device memory, or its only uses be stores (here its input is not computed in the kernel)}}
   %r = linalg.transpose ins(%t : tensor<8x64xf16>) outs(%o : tensor<64x8xf16>) permutation = [1, 0]
   return %r : tensor<64x8xf16>
 }

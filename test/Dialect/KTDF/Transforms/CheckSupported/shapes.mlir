@@ -150,10 +150,11 @@ func.func @batch_matmul(%a: tensor<2x8x64xf16>, %b: tensor<2x64x16xf16>, %acc: t
 
 // -----
 
-// x . x^T of a 2-row x is a 2x2 matrix, not a sum of squares.
+// x . x^T of a 2-row x is a 2x2 matrix, not a sum of squares: the
+// transpose must become a permuted load, and x is no load.
 func.func @gram(%x: tensor<2x64xf16>, %acc: tensor<2x2xf16>) attributes {grid = [1]} {
   %col = tensor.empty() : tensor<64x2xf16>
-  // expected-error @+1 {{transposes (linalg.transpose) are not supported by the scheduler yet}}
+  // expected-error @+1 {{the scheduler compiles linalg.transpose only as permuted access tiles (transposed DMAs)}}
   %xt = linalg.transpose ins(%x : tensor<2x64xf16>) outs(%col : tensor<64x2xf16>) permutation = [1, 0]
   %r = linalg.matmul ins(%x, %xt : tensor<2x64xf16>, tensor<64x2xf16>) outs(%acc : tensor<2x2xf16>) -> tensor<2x2xf16>
   return
@@ -164,7 +165,7 @@ func.func @gram(%x: tensor<2x64xf16>, %acc: tensor<2x2xf16>) attributes {grid = 
 // The transpose also feeds something else than the sum of squares.
 func.func @transpose_used(%x: tensor<1x64xf16>, %acc: tensor<1x1xf16>) attributes {grid = [1]} {
   %col = tensor.empty() : tensor<64x1xf16>
-  // expected-error @+1 {{transposes (linalg.transpose) are not supported by the scheduler yet (only the x^T of a row's sum of squares}}
+  // expected-error @+1 {{here its input is not computed in the kernel}}
   %xt = linalg.transpose ins(%x : tensor<1x64xf16>) outs(%col : tensor<64x1xf16>) permutation = [1, 0]
   %r = linalg.matmul ins(%x, %xt : tensor<1x64xf16>, tensor<64x1xf16>) outs(%acc : tensor<1x1xf16>) -> tensor<1x1xf16>
   %d = arith.addf %xt, %xt : tensor<64x1xf16>

@@ -1,0 +1,61 @@
+// RUN: ktflow-opt %s --ktdf-generalize -split-input-file | FileCheck %s
+
+// A transpose of a value computed element-wise from loads becomes the same
+// computation on loads of tiles whose order is permuted; a transpose only
+// stored becomes stores of its input through tiles permuted back. Loaded
+// dimension k of a tile is its view's dimension order[k].
+
+// CHECK-DAG: #[[TR:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @load_side
+// CHECK: %[[X:.*]] = ktdp.construct_memory_view
+// CHECK: %[[T:.*]] = ktdp.construct_access_tile %[[X]][0, 0] {access_tile_order = #[[TR]], {{.*}}} : memref<16x32xf16> -> !ktdp.access_tile<32x16xindex>
+// CHECK: %[[L:.*]] = ktdp.load %[[T]] : <32x16xindex> -> tensor<32x16xf16>
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%[[L]] : tensor<32x16xf16>)
+// CHECK: arith.extf
+// CHECK: arith.mulf
+#xs = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 31 >= 0)>
+#ys = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @load_side(%x_ptr: index, %y_ptr: index) attributes {grid = [1]} {
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [16, 32], strides: [32, 1] {coordinate_set = #xs, memory_space = #ktdp.memory_space<global>} : memref<16x32xf16>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [32, 16], strides: [16, 1] {coordinate_set = #ys, memory_space = #ktdp.memory_space<global>} : memref<32x16xf32>
+  %tx = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #xs, access_tile_order = #id2} : memref<16x32xf16> -> !ktdp.access_tile<16x32xindex>
+  %ty = ktdp.construct_access_tile %Y[0, 0] {access_tile_set = #ys, access_tile_order = #id2} : memref<32x16xf32> -> !ktdp.access_tile<32x16xindex>
+  %x = ktdp.load %tx : <16x32xindex> -> tensor<16x32xf16>
+  %w = arith.extf %x : tensor<16x32xf16> to tensor<16x32xf32>
+  %e = tensor.empty() : tensor<32x16xf32>
+  %wt = linalg.transpose ins(%w : tensor<16x32xf32>) outs(%e : tensor<32x16xf32>) permutation = [1, 0]
+  %two = arith.constant dense<2.0> : tensor<32x16xf32>
+  %r = arith.mulf %wt, %two : tensor<32x16xf32>
+  ktdp.store %r, %ty : tensor<32x16xf32>, <32x16xindex>
+  return
+}
+
+// -----
+
+// Stored: the store's tile takes the permutation (here composed with the
+// tile's own order, (d0, d2, d1), of a 3-d tile whose last two
+// dimensions swap back: the identity).
+// CHECK-DAG: #[[ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @store_side
+// CHECK: %[[G:.*]] = linalg.generic
+// CHECK: %[[T:.*]] = ktdp.construct_access_tile %{{.*}}[0, 0, 0] {access_tile_order = #[[ID3]], {{.*}}} : memref<2x8x4xf16> -> !ktdp.access_tile<2x8x4xindex>
+// CHECK: ktdp.store %[[G]], %[[T]] : tensor<2x8x4xf16>, <2x8x4xindex>
+// CHECK-NOT: linalg.transpose
+#s3 = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 7 >= 0, d2 >= 0, -d2 + 3 >= 0)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#inner = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+func.func @store_side(%x_ptr: index, %y_ptr: index) attributes {grid = [1]} {
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [2, 8, 4], strides: [32, 4, 1] {coordinate_set = #s3, memory_space = #ktdp.memory_space<global>} : memref<2x8x4xf16>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [2, 8, 4], strides: [32, 4, 1] {coordinate_set = #s3, memory_space = #ktdp.memory_space<global>} : memref<2x8x4xf16>
+  %tx = ktdp.construct_access_tile %X[0, 0, 0] {access_tile_set = #s3, access_tile_order = #id3} : memref<2x8x4xf16> -> !ktdp.access_tile<2x8x4xindex>
+  %ty = ktdp.construct_access_tile %Y[0, 0, 0] {access_tile_set = #s3, access_tile_order = #inner} : memref<2x8x4xf16> -> !ktdp.access_tile<2x4x8xindex>
+  %x = ktdp.load %tx : <2x8x4xindex> -> tensor<2x8x4xf16>
+  %e = tensor.empty() : tensor<2x8x4xf16>
+  %s = linalg.add ins(%x, %x : tensor<2x8x4xf16>, tensor<2x8x4xf16>) outs(%e : tensor<2x8x4xf16>) -> tensor<2x8x4xf16>
+  %et = tensor.empty() : tensor<2x4x8xf16>
+  %st = linalg.transpose ins(%s : tensor<2x8x4xf16>) outs(%et : tensor<2x4x8xf16>) permutation = [0, 2, 1]
+  ktdp.store %st, %ty : tensor<2x4x8xf16>, <2x4x8xindex>
+  return
+}
