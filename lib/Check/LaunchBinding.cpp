@@ -38,7 +38,11 @@ Expected<uint32_t> check::findTensor(const rt::Program &program, StringRef name,
   if (std::optional<uint32_t> t = program.findTensor(name))
     return *t;
   std::string prefix = flag.empty() ? "" : ("--" + flag + ": ").str();
-  return createStringError(prefix + "the kernel has no tensor '" + name + "'");
+  std::string known;
+  for (const bundle::TensorArg &tensor : program.getBundle().tensors)
+    known += (known.empty() ? "" : ", ") + bundle::getKernelName(tensor);
+  return createStringError(prefix + "the kernel has no tensor '" + name +
+                           "' (its tensors: " + known + ")");
 }
 
 Error check::bindTensors(const rt::Program &program, rt::Launch &launch,

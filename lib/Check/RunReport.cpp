@@ -1,6 +1,8 @@
 //===- RunReport.cpp - What `ktflow run` reports --------------------------===//
 //
-// This file prints the roofline bound and the ratio of a simulated run.
+// This file prints the report of a simulated run: the summary first
+// (cycles, the roofline bound, the ratio), then the units by role and, on
+// request, one row per unit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,8 +30,19 @@ void ktflow::check::printRoofline(raw_ostream &os,
 
 void ktflow::check::printRun(raw_ostream &os, DifferentialRun &run,
                              const sim::SimStats &stats,
-                             const device::RooflineBound &bound,
-                             StringRef note) {
-  printLaunch(os, run.getProgram(), run.getLaunch(), stats, note);
+                             const device::RooflineBound &bound, StringRef note,
+                             bool everyUnit) {
+  const bundle::Bundle &b = run.getProgram().getBundle();
+  const machine::Executable &exe = run.getLaunch().getExecutable();
+  os << "kernel " << b.kernel << " on " << b.device << note << "\n";
+  os << "cycles: " << stats.cycles << "\n";
   printRoofline(os, bound, stats.cycles);
+  os << "instructions: " << stats.instructions << "\n";
+  sim::printRoleTable(os, b.machine, exe, stats);
+  sim::printMatrixSummary(os, b.machine, exe, stats);
+  if (everyUnit)
+    sim::printUnitTable(os, b.machine, exe, stats);
+  else
+    os << "(" << exe.programs.size()
+       << " units; --units prints one row for each)\n";
 }

@@ -30,17 +30,17 @@
 // CHECK-NEXT: cycles: 378
 // CHECK: unit busy stalled finished util% bytes instrs
 // CHECK: core[0]/MNILU_Block/MNILU 166 0 166 {{.*}} 4096 5
-// CHECK: core[0]/subcore[0]/SFU_Block/SFU 32 173 205 {{.*}} 8192 100
-// CHECK: core[0]/subcore[0]/L1SU 36 175 211
 // CHECK: core[0]/MNISU_Block/MNISU 166 212 378 {{.*}} 4096 5
+// CHECK: core[0]/subcore[0]/L1SU 36 175 211
+// CHECK: core[0]/subcore[0]/SFU_Block/SFU 32 173 205 {{.*}} 8192 100
 
 // TRACE: "traceEvents"
 // TRACE-DAG: "name":"thread_name","ph":"M","pid":0,"tid":0,"args":{"name":"core[0]/MNILU_Block/MNILU"}
 // The DMA engine keeps transfers in flight: its dma is busy for the 64
 // cycles of occupancy, its halt for the 102 until the last byte lands.
-// TRACE-DAG: "name":"dma","cat":"busy","ph":"X","pid":0,"tid":0,"ts":0,"dur":64,"args":{"bytes":4096}
-// TRACE-DAG: "name":"halt","cat":"busy","ph":"X","pid":0,"tid":0,"ts":64,"dur":102
-// TRACE-DAG: "name":"stall: sync loaded","cat":"stall","ph":"X","pid":0,"tid":1,"ts":0,"dur":167
+// TRACE-DAG: "name":"dma","cat":"busy","ph":"X","pid":0,"tid":0,"ts":0,"dur":0.064,"args":{"bytes":4096}
+// TRACE-DAG: "name":"halt","cat":"busy","ph":"X","pid":0,"tid":0,"ts":0.064,"dur":0.102
+// TRACE-DAG: "name":"stall: sync loaded","cat":"stall","ph":"X","pid":0,"tid":1,"ts":0,"dur":0.167
 
 dfir.kernel @copy device "sample_device" {
   dfir.tensor input @x : tensor<2048xf16> in "DDR"

@@ -1,7 +1,8 @@
 //===- RunCommand.cpp - `ktflow run` --------------------------------------===//
 //
 // This file implements `ktflow run KERNEL`: compile a KTIR kernel, simulate
-// its bundle, print cycles, unit utilisation and the roofline (or, with
+// its bundle, print cycles, the roofline, the ratio and unit utilisation (or,
+// with
 // `--json`, one JSON object, ktflow/Driver/Reports.h); with `--check`,
 // compare the outputs with the interpreter's (ktflow/Driver/KernelRun.h).
 //
@@ -9,6 +10,7 @@
 
 #include "Commands.h"
 
+#include "ktflow/Check/LaunchBinding.h"
 #include "ktflow/Check/RunReport.h"
 #include "ktflow/Driver/KernelRun.h"
 #include "ktflow/Driver/Reports.h"
@@ -42,6 +44,11 @@ static cl::list<std::string> runInputs(
              "seq:LO:HI (default random)"),
     cl::value_desc("NAME=SPEC"), cl::sub(runCommand));
 static cl::list<std::string>
+    runOutputs("output",
+               cl::desc("Write a tensor as the simulation left it to a .npy "
+                        "file"),
+               cl::value_desc("NAME=FILE.npy"), cl::sub(runCommand));
+static cl::list<std::string>
     runArgs("arg", cl::desc("Value of a runtime argument"),
             cl::value_desc("NAME=VALUE"), cl::sub(runCommand));
 static cl::opt<bool>
@@ -58,6 +65,11 @@ static cl::opt<std::string>
             cl::desc("The kernel function to compile and check (default: the "
                      "module's only kernel)"),
             cl::value_desc("NAME"), cl::sub(runCommand));
+static cl::opt<bool>
+    runUnits("units",
+             cl::desc("Print one row of statistics per unit, not only the "
+                      "totals per role"),
+             cl::sub(runCommand));
 static cl::opt<bool> runO0("O0", cl::desc("Compile with -O0"),
                            cl::sub(runCommand));
 static cl::opt<interp::NumericsPolicy> runNumerics(
@@ -129,8 +141,24 @@ int ktflow::driver::runRun() {
   Expected<KernelRun> run = KernelRun::simulate(*module, loader, options);
   if (!run)
     return reportError(run.takeError());
+  std::vector<std::pair<uint32_t, std::string>> outputs;
+  for (StringRef spec : runOutputs) {
+    auto [name, path] = spec.split('=');
+    if (path.empty())
+      return fail("--output expects NAME=FILE.npy, got '" + spec + "'");
+    Expected<uint32_t> t =
+        check::findTensor(run->run->getProgram(), name, "output");
+    if (!t)
+      return reportError(t.takeError());
+    outputs.push_back({*t, path.str()});
+  }
   if (!runJson)
-    printRun(outs(), *run->run, run->stats, run->bound, runO0 ? " (-O0)" : "");
+    printRun(outs(), *run->run, run->stats, run->bound, runO0 ? " (-O0)" : "",
+             runUnits);
+  for (auto &[t, path] : outputs)
+    if (Error e = check::writeTensor(run->run->getProgram(),
+                                     run->run->getLaunch(), t, path))
+      return reportError(std::move(e));
   if (!runTrace.empty())
     if (Error e = run->run->writeTrace(runTrace, run->stats))
       return reportError(std::move(e));

@@ -276,7 +276,7 @@ TEST_F(DifferentialRunTest, LaunchBindsAndReadsTensorsByBundleName) {
   EXPECT_EQ(errorOf(bindTensors(program, launch, {"arg1=zeros"}, 0)),
             "input tensor 'b' needs --input b=FILE.npy|random|zeros");
   EXPECT_EQ(errorOf(bindTensors(program, launch, {"arg9=zeros"}, 0)),
-            "the kernel has no tensor 'arg9'");
+            "the kernel has no tensor 'arg9' (its tensors: a, b, c)");
   EXPECT_EQ(errorOf(bindTensors(program, launch, {"arg1="}, 0)),
             "--input expects NAME=SPEC, got 'arg1='");
   EXPECT_EQ(errorOf(bindTensors(program, launch, {"arg1=value:x"}, 0)),
@@ -287,7 +287,7 @@ TEST_F(DifferentialRunTest, LaunchBindsAndReadsTensorsByBundleName) {
   auto output = findTensor(program, "arg3", "output");
   ASSERT_TRUE(static_cast<bool>(output));
   EXPECT_EQ(errorOf(findTensor(program, "z", "print").takeError()),
-            "--print: the kernel has no tensor 'z'");
+            "--print: the kernel has no tensor 'z' (its tensors: a, b, c)");
   ASSERT_TRUE(static_cast<bool>(launch.run()));
 
   llvm::SmallString<128> path;

@@ -1,9 +1,9 @@
 //===- RunReport.h - What `ktflow run` reports ------------------*- C++ -*-===//
 //
-// This file declares what `ktflow run` reports after the launch's own lines
-// (printLaunch, ktflow/Check/LaunchBinding.h): the roofline bound of the
-// kernel and the ratio of the simulated cycles to it. (`--json` is
-// ktflow/Driver/Reports.h.)
+// This file declares what `ktflow run` reports as text: the summary first
+// (cycles, the roofline bound of the kernel and the ratio of the simulated
+// cycles to it), then the units by role and, on request, one row per unit.
+// (`--json` is ktflow/Driver/Reports.h.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,11 +22,13 @@ double getRooflineRatio(const device::RooflineBound &bound, uint64_t cycles);
 void printRoofline(llvm::raw_ostream &os, const device::RooflineBound &bound,
                    uint64_t cycles);
 
-/// The lines of a finished run before its checks: the launch's
-/// (printLaunch, its first line ending in `note`), then printRoofline.
+/// The lines of a finished run before its checks: `kernel K on DEVICE`
+/// (and `note`), `cycles: N`, printRoofline, the instructions, one row per
+/// role (sim::printRoleTable), the matrix summary, and one row per unit
+/// when `everyUnit` (else a line saying how to get them).
 void printRun(llvm::raw_ostream &os, DifferentialRun &run,
               const sim::SimStats &stats, const device::RooflineBound &bound,
-              llvm::StringRef note);
+              llvm::StringRef note, bool everyUnit);
 
 } // namespace ktflow::check
 

@@ -109,7 +109,29 @@ void writeChromeTrace(llvm::raw_ostream &os, const machine::Machine &machine,
                       const machine::Executable &exe, const SimStats &stats,
                       llvm::ArrayRef<TraceEvent> events);
 
-/// Prints total cycles and the per-unit table.
+/// The programs of `exe` ordered by their units' names the way people count
+/// (`core[2]` before `core[10]`): runs of digits compare as numbers.
+std::vector<size_t> getNaturalUnitOrder(const machine::Machine &machine,
+                                        const machine::Executable &exe);
+
+/// One row per unit, naturally ordered: busy, stalled and finish cycles,
+/// utilisation, bytes moved, instructions.
+void printUnitTable(llvm::raw_ostream &os, const machine::Machine &machine,
+                    const machine::Executable &exe, const SimStats &stats);
+
+/// One row per role (DMA, load, store, compute, matrix; each unit counted
+/// once, under the first of matrix, compute, DMA, load, store it has): the
+/// number of units, their mean and highest utilisation, the busiest of
+/// them, and the bytes and instructions they moved and ran.
+void printRoleTable(llvm::raw_ostream &os, const machine::Machine &machine,
+                    const machine::Executable &exe, const SimStats &stats);
+
+/// The line saying which units multiplied matrices and how well; nothing
+/// when none did.
+void printMatrixSummary(llvm::raw_ostream &os, const machine::Machine &machine,
+                        const machine::Executable &exe, const SimStats &stats);
+
+/// Total cycles and instructions, printUnitTable, printMatrixSummary.
 void printStats(llvm::raw_ostream &os, const machine::Machine &machine,
                 const machine::Executable &exe, const SimStats &stats);
 
