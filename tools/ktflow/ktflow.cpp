@@ -46,11 +46,26 @@ static int runSelectedCommand() {
   return 1;
 }
 
+/// Hides from `ktflow --help` the hundreds of options every tool linked to
+/// LLVM registers (back-end and optimiser flags ktflow never reads); they
+/// still parse and `--help-hidden` still lists them. Subcommand options,
+/// --help, --version and --crash-diagnostics stay visible.
+static void hideLibraryOptions() {
+  for (auto &entry :
+       llvm::cl::getRegisteredOptions(llvm::cl::SubCommand::getTopLevel())) {
+    llvm::cl::Option *option = entry.second;
+    if (option != &crashDiagnostics &&
+        !llvm::is_contained({"help", "help-list", "version"}, entry.first))
+      option->setHiddenFlag(llvm::cl::Hidden);
+  }
+}
+
 int main(int argc, char **argv) {
   ktflow::installCrashReporter("ktflow");
   llvm::InitLLVM initLLVM(argc, argv);
   llvm::cl::SetVersionPrinter(
       [](llvm::raw_ostream &os) { ktflow::printVersion(os); });
+  hideLibraryOptions();
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "ktflow: compile, simulate and verify KTIR kernels on dataflow "
@@ -63,10 +78,17 @@ int main(int argc, char **argv) {
       "  ktflow inspect BUNDLE           print a program bundle\n"
       "  ktflow sim BUNDLE [--input N=SPEC] [--output N=FILE.npy] [--trace F]\n"
       "                                  run a bundle on the simulator\n"
-      "  ktflow compile KERNEL --arch DEVICE [--emit=schedule|dataflow|bundle]\n"
+      "  ktflow compile KERNEL --arch DEVICE "
+      "[--emit=schedule|dataflow|bundle]\n"
       "                        [-O0] [-o OUT]  compile a kernel for a device\n"
-      "  ktflow run KERNEL --arch DEVICE [--input N=SPEC] [--arg N=V] [--check]\n"
-      "                        compile, simulate, compare with the interpreter\n");
+      "  ktflow run KERNEL --arch DEVICE [--input N=SPEC] [--arg N=V] "
+      "[--check]\n"
+      "                        [--units] [--output N=F.npy] [--trace F]\n"
+      "                        compile, simulate, compare with the "
+      "interpreter\n"
+      "\n"
+      "  --json on every command prints one JSON object; docs/quickstart.md\n"
+      "  walks through the commands.\n");
   int status =
       ktflow::runWithCrashRecovery(runSelectedCommand, crashDiagnostics);
   if (llvm::Error error = ktflow::flushStdout()) {

@@ -26,8 +26,8 @@ static std::optional<std::string> whyNotPermutable(Value tileValue) {
   if (!tile)
     return std::string("its tile is not a direct access tile");
   auto view = ktdp::getAccessTileView(tileValue);
-  auto space = view ? ktdp::normalizeMemorySpace(view.getMemorySpace())
-                    : std::nullopt;
+  auto space =
+      view ? ktdp::normalizeMemorySpace(view.getMemorySpace()) : std::nullopt;
   if (!view || (space && space->kind == ktdp::MemoryKind::ct_local))
     return std::string("its tile is not in device memory (only a DMA "
                        "transposes)");
@@ -127,7 +127,8 @@ static Value permute(PatternRewriter &rewriter, Value v,
   rewriter.setInsertionPointAfter(def);
   Location loc = def->getLoc();
   if (auto load = dyn_cast<ktdp::LoadOp>(def)) {
-    auto tile = load.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+    auto tile =
+        load.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
     // Loaded dimension k is the view's dimension order[k]; transposed
     // dimension i is loaded dimension perm[i].
     AffineMap order = tile.getAccessTileOrder();
@@ -139,8 +140,7 @@ static Value permute(PatternRewriter &rewriter, Value v,
     rewriter.setInsertionPointAfter(tile);
     Value newTile = withOrder(rewriter, tile, newOrder, resultType.getShape());
     rewriter.setInsertionPoint(load);
-    return ktdp::LoadOp::create(rewriter, loc, resultType, newTile)
-        .getResult();
+    return ktdp::LoadOp::create(rewriter, loc, resultType, newTile).getResult();
   }
   DenseElementsAttr dense;
   if (matchPattern(v, m_Constant(&dense)))
@@ -188,16 +188,16 @@ struct TransposeIntoAccesses : OpRewritePattern<linalg::TransposeOp> {
         for (int64_t j = 0; j < static_cast<int64_t>(perm.size()); ++j)
           dims.push_back(order.getDimPosition(inverse[j]));
         rewriter.setInsertionPoint(store);
-        Value newTile =
-            withOrder(rewriter, tile,
-                      AffineMap::getPermutationMap(dims, getContext()),
-                      inputType.getShape());
+        Value newTile = withOrder(
+            rewriter, tile, AffineMap::getPermutationMap(dims, getContext()),
+            inputType.getShape());
         rewriter.replaceOpWithNewOp<ktdp::StoreOp>(store, input, newTile);
       }
       rewriter.eraseOp(transpose);
       return success();
     }
-    rewriter.replaceOp(transpose, permute(rewriter, transpose.getInput(), perm));
+    rewriter.replaceOp(transpose,
+                       permute(rewriter, transpose.getInput(), perm));
     return success();
   }
 };
