@@ -94,6 +94,11 @@ static void machineFields(IO &io, MachineT &m) {
     io.str(mem.kind);
     io.uleb(mem.size);
     io.f64(mem.bandwidth);
+    int64_t core = mem.core;
+    io.sleb(core);
+    io.check(core >= -1 && core <= INT32_MAX, "bad core index");
+    if constexpr (IO::kReading)
+      mem.core = static_cast<int32_t>(core);
   });
   io.list(m.units, 4, [&](auto &u) {
     io.str(u.name);

@@ -132,6 +132,7 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
       os << " " << s(in.a) << " (begin " << in.e << ")";
       break;
     case Opcode::Dma:
+    case Opcode::RemoteDma:
       os << " " << s(in.e) << " bytes";
       if (in.f != machine::kNoReg)
         os << " x " << s(in.f) << " rows";

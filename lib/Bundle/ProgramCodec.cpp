@@ -42,6 +42,8 @@ static std::pair<unsigned, bool> operandShape(Opcode op) {
   case Opcode::SyncSend: return {1, false};
   case Opcode::SyncRecv: return {1, false};
   case Opcode::SelectS: return {4, false};
+  case Opcode::RemoteDma:
+    return {8, false};
   }
   return {0, false};
 }

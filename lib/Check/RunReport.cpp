@@ -40,6 +40,7 @@ void ktflow::check::printRun(raw_ostream &os, DifferentialRun &run,
   os << "instructions: " << stats.instructions << "\n";
   sim::printRoleTable(os, b.machine, exe, stats);
   sim::printMatrixSummary(os, b.machine, exe, stats);
+  sim::printInterconnectSummary(os, b.machine, stats);
   if (everyUnit)
     sim::printUnitTable(os, b.machine, exe, stats);
   else

@@ -45,6 +45,18 @@ json::Object ktflow::launchReport(StringRef command, const rt::Program &program,
   report["cycles"] = static_cast<int64_t>(stats.cycles);
   report["instructions"] = static_cast<int64_t>(stats.instructions);
   report["units"] = unitsToJSON(program, launch, stats);
+  if (!stats.interconnect.empty()) {
+    double capacity = b.machine.interconnect.linkBandwidth *
+                      static_cast<double>(stats.cycles);
+    json::Array links;
+    for (const sim::InterconnectLinkStats &l : stats.interconnect)
+      links.push_back(json::Object{
+          {"from_core", static_cast<int64_t>(l.fromCore)},
+          {"to_core", static_cast<int64_t>(l.toCore)},
+          {"bytes", static_cast<int64_t>(l.bytes)},
+          {"utilization", capacity > 0 ? l.bytes / capacity : 0.0}});
+    report["interconnect"] = std::move(links);
+  }
   return report;
 }
 

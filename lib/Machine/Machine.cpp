@@ -148,6 +148,49 @@ uint32_t MachineInterconnect::hops(uint32_t a, uint32_t b) const {
   return 0;
 }
 
+std::vector<uint32_t> MachineInterconnect::path(uint32_t a, uint32_t b) const {
+  if (topology == None || numCores == 0)
+    return {};
+  a %= numCores;
+  b %= numCores;
+  std::vector<uint32_t> cores{a};
+  switch (topology) {
+  case None:
+    break;
+  case Crossbar:
+    if (a != b)
+      cores.push_back(b);
+    break;
+  case Ring: {
+    uint32_t forward = (b + numCores - a) % numCores;
+    bool up = !bidirectional || forward <= numCores - forward;
+    for (uint32_t c = a; c != b;) {
+      c = up ? (c + 1) % numCores : (c + numCores - 1) % numCores;
+      cores.push_back(c);
+    }
+    break;
+  }
+  case Mesh: {
+    // Dimension by dimension, the fastest first: move the coordinate of
+    // `a` to that of `b` one step at a time.
+    uint64_t stride = 1;
+    uint32_t c = a;
+    for (uint32_t extent : dims) {
+      if (extent == 0)
+        break;
+      auto coord = [&](uint32_t core) { return (core / stride) % extent; };
+      while (coord(c) != coord(b)) {
+        c = coord(c) < coord(b) ? c + stride : c - stride;
+        cores.push_back(c);
+      }
+      stride *= extent;
+    }
+    break;
+  }
+  }
+  return cores;
+}
+
 uint32_t Machine::syncCycles(uint32_t from, uint32_t to) const {
   int32_t a = from < units.size() ? units[from].core : -1;
   int32_t b = to < units.size() ? units[to].core : -1;
@@ -194,6 +237,7 @@ uint64_t Machine::fingerprint() const {
     h.add(m.name);
     h.add(m.size);
     h.add(m.bandwidth);
+    h.add(m.core);
   }
   h.add<uint64_t>(units.size());
   for (const MachineUnit &u : units) {
@@ -240,8 +284,11 @@ std::string Machine::validate() const {
   for (const MachineUnit &u : units)
     if (u.core >= static_cast<int64_t>(interconnect.numCores))
       return "unit '" + u.name + "' has a core index out of range";
-  for (const MachineMemory &m : memories)
+  for (const MachineMemory &m : memories) {
     if (m.bandwidth < 0)
       return "memory '" + m.name + "' has a negative bandwidth";
+    if (m.core >= static_cast<int64_t>(interconnect.numCores))
+      return "memory '" + m.name + "' has a core index out of range";
+  }
   return "";
 }

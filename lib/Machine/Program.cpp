@@ -16,10 +16,11 @@ using namespace ktflow::machine;
 
 const char *ktflow::machine::opcodeName(Opcode op) {
   static const char *names[] = {
-      "halt",     "set_imm", "alu",       "mov_s",     "loop_begin",
-      "loop_end", "dma",     "load",      "store",     "recv",
-      "send",     "map",     "reduce",    "broadcast", "splat",
-      "matmul",   "mov_v",   "sync_send", "sync_recv", "select_s"};
+      "halt",      "set_imm", "alu",       "mov_s",     "loop_begin",
+      "loop_end",  "dma",     "load",      "store",     "recv",
+      "send",      "map",     "reduce",    "broadcast", "splat",
+      "matmul",    "mov_v",   "sync_send", "sync_recv", "select_s",
+      "remote_dma"};
   unsigned i = static_cast<unsigned>(op);
   return i < kNumOpcodes ? names[i] : "?";
 }
@@ -302,6 +303,7 @@ private:
       open.pop_back();
       return s(i.a) && s(i.c) && s(i.d) ? "" : "register out of range";
     case Opcode::Dma:
+    case Opcode::RemoteDma:
       if (i.a >= m.memories.size() || i.c >= m.memories.size())
         return "memory index out of range";
       if (!(s(i.b) && s(i.d) && s(i.e)))

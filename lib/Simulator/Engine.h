@@ -36,6 +36,9 @@ struct Resource {
 /// The resources and latency of one way through the machine.
 struct Route {
   std::vector<uint32_t> resources;
+  /// The interconnect links among `resources` (a remote DMA's hops), whose
+  /// bytes the statistics count.
+  std::vector<uint32_t> interconnectHops;
   Tick latency = 0;
   uint32_t chunkBytes = 128;
 };
@@ -137,10 +140,12 @@ private:
   /// Resolves the route of every transfer instruction of `prog`.
   llvm::Error resolveRoutes(const UnitProgram &prog);
   /// The route of transfer `in` of `prog` between memories `memA` and
-  /// `memB` (kind 0 DMA, 1 load, 2 store).
+  /// `memB` (kind 0 DMA, 1 load, 2 store, 3 remote DMA).
   llvm::Expected<Route> buildRoute(const UnitProgram &prog, const Inst &in,
-                                   uint32_t memA, uint32_t memB,
-                                   int kind) const;
+                                   uint32_t memA, uint32_t memB, int kind);
+  /// Appends to `route` the interconnect links from core `from` to core
+  /// `to`, creating their resources on first use.
+  void addInterconnectPath(Route &route, uint32_t from, uint32_t to);
   const Route *routeFor(uint32_t program, uint32_t pc) const;
   void schedule(UnitState &u, Tick time);
   void runUnit(UnitState &u);
@@ -190,6 +195,10 @@ public:
   std::vector<FifoState> fifos;
   std::vector<SyncState> syncs;
   std::vector<Resource> resources;
+  /// The interconnect links remote DMAs used, (from core, to core) ->
+  /// resource index, and the bytes each carried.
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> interconnectLinks;
+  std::map<uint32_t, uint64_t> interconnectBytes;
   std::vector<Route> routes;
   /// (program, pc) -> route index, for Dma/Load/Store instructions.
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> instRoute;

@@ -3,9 +3,13 @@
 // This file resolves, once per simulation, the route of every transfer
 // instruction: the links (and memories with a bandwidth of their own) a
 // DMA, load or store crosses, their total latency and the chunk size it
-// advances by. Instructions between the same unit and memories share one
-// route. It also reserves a route's resources for a chunk: each resource is
-// busy for its own bytes/bandwidth, within the window of the slowest.
+// advances by. A remote DMA reads its source through the unit's datapaths
+// and then crosses the core interconnect, one link per hop (each direction
+// between two neighbours is its own link, `link_bandwidth` bytes per cycle,
+// `hop_latency` cycles), into the other core's scratchpad. Instructions between
+// the same unit and memories share one route. It also reserves a route's
+// resources for a chunk: each resource is busy for its own bytes/bandwidth,
+// within the window of the slowest.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,8 +29,8 @@ using namespace ktflow::sim::detail;
 /// instructions.
 static bool transferEnds(const Inst &in, uint32_t &memA, uint32_t &memB,
                          int &kind) {
-  if (in.op == Opcode::Dma) {
-    memA = in.a, memB = in.c, kind = 0;
+  if (in.op == Opcode::Dma || in.op == Opcode::RemoteDma) {
+    memA = in.a, memB = in.c, kind = in.op == Opcode::Dma ? 0 : 3;
   } else if (in.op == Opcode::Load) {
     memA = in.b, memB = in.a, kind = 1;
   } else if (in.op == Opcode::Store) {
@@ -37,9 +41,26 @@ static bool transferEnds(const Inst &in, uint32_t &memA, uint32_t &memB,
   return true;
 }
 
+void Engine::addInterconnectPath(Route &route, uint32_t from, uint32_t to) {
+  const MachineInterconnect &ic = machine.interconnect;
+  std::vector<uint32_t> cores = ic.path(from, to);
+  for (size_t i = 1; i < cores.size(); ++i) {
+    auto [it, added] = interconnectLinks.try_emplace(
+        {cores[i - 1], cores[i]}, static_cast<uint32_t>(resources.size()));
+    if (added) {
+      Resource link;
+      link.ticksPerByte = kTicksPerCycle / ic.linkBandwidth;
+      resources.push_back(link);
+    }
+    route.resources.push_back(it->second);
+    route.interconnectHops.push_back(it->second);
+    route.latency += cyclesToTicks(ic.hopLatency);
+  }
+}
+
 llvm::Expected<Route> Engine::buildRoute(const UnitProgram &prog,
                                          const Inst &in, uint32_t memA,
-                                         uint32_t memB, int kind) const {
+                                         uint32_t memB, int kind) {
   NodeRef unit{NodeRef::Unit, prog.unit};
   auto memNode = [](uint32_t m) { return NodeRef{NodeRef::Memory, m}; };
   Route route;
@@ -63,7 +84,28 @@ llvm::Expected<Route> Engine::buildRoute(const UnitProgram &prog,
     if (machine.memories[m].bandwidth > 0)
       route.resources.push_back(machine.links.size() + m);
   };
-  if (kind == 0) {
+  if (kind == 3) {
+    // Validated programs name memories and units of the machine; whether
+    // they are in two cores joined by an interconnect is checked here, as
+    // the emitter does.
+    const MachineUnit &self = machine.units[prog.unit];
+    int32_t to = machine.memories[memB].core;
+    if (machine.interconnect.topology == MachineInterconnect::None ||
+        !(machine.interconnect.linkBandwidth > 0))
+      return llvm::createStringError(
+          "%s: remote dma: the device has no interconnect between cores",
+          self.name.c_str());
+    if (self.core < 0 || to < 0 || to == self.core)
+      return llvm::createStringError(
+          "%s: remote dma to %s: needs a scratchpad of another core than "
+          "the unit's",
+          self.name.c_str(), machine.memories[memB].name.c_str());
+    addMemory(memA);
+    if (llvm::Error e = addPath(memNode(memA), unit))
+      return std::move(e);
+    addInterconnectPath(route, self.core, to);
+    addMemory(memB);
+  } else if (kind == 0) {
     addMemory(memA);
     if (llvm::Error e = addPath(memNode(memA), unit))
       return std::move(e);

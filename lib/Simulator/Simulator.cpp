@@ -292,7 +292,9 @@ Step Engine::step(UnitState &u) {
   case Opcode::LoopBegin:
   case Opcode::LoopEnd:
     return stepScalar(u, in);
-  case Opcode::Dma: return stepDma(u, in);
+  case Opcode::Dma:
+  case Opcode::RemoteDma:
+    return stepDma(u, in);
   case Opcode::Load: return stepLoad(u, in);
   case Opcode::Store: return stepStore(u, in);
   case Opcode::Recv: return stepRecv(u, in);
@@ -421,6 +423,13 @@ llvm::Expected<SimStats> Engine::run() {
     end = std::max(end, u.now);
   }
   stats.cycles = (end + kTicksPerCycle - 1) / kTicksPerCycle;
+  for (const auto &[ends, resource] : interconnectLinks) {
+    InterconnectLinkStats link;
+    link.fromCore = ends.first;
+    link.toCore = ends.second;
+    link.bytes = interconnectBytes[resource];
+    stats.interconnect.push_back(link);
+  }
   return stats;
 }
 

@@ -2,8 +2,9 @@
 //
 // This file prints what a simulation measured: totals, one row per role
 // (what `ktflow run` shows by default), one row per unit (`ktflow sim`,
-// `ktflow run --units`) and which units multiplied matrices. Units are listed
-// in natural order, so `core[2]` comes before `core[10]`, as people count.
+// `ktflow run --units`), which units multiplied matrices and what crossed
+// the core interconnect. Units are listed in natural order, so `core[2]`
+// comes before `core[10]`, as people count.
 //
 //===----------------------------------------------------------------------===//
 
@@ -199,10 +200,37 @@ void ktflow::sim::printMatrixSummary(llvm::raw_ostream &os,
      << "% of their peak multiply-accumulate rate\n";
 }
 
+/// A link's share of its bandwidth is its bytes over what the bandwidth
+/// carries in the whole run.
+void ktflow::sim::printInterconnectSummary(llvm::raw_ostream &os,
+                                           const Machine &machine,
+                                           const SimStats &stats) {
+  if (stats.interconnect.empty() || !stats.cycles)
+    return;
+  uint64_t total = 0;
+  const InterconnectLinkStats *busiest = nullptr;
+  for (const InterconnectLinkStats &l : stats.interconnect) {
+    total += l.bytes;
+    if (!busiest || l.bytes > busiest->bytes)
+      busiest = &l;
+  }
+  double capacity = machine.interconnect.linkBandwidth * stats.cycles;
+  os << "interconnect: " << total << " bytes over " << stats.interconnect.size()
+     << " link" << (stats.interconnect.size() == 1 ? "" : "s") << " ("
+     << llvm::format("%g", machine.interconnect.linkBandwidth)
+     << " B/cycle each way), "
+     << llvm::format("%.1f",
+                     100.0 * total / (capacity * stats.interconnect.size()))
+     << "% of their bandwidth; busiest core " << busiest->fromCore
+     << " -> core " << busiest->toCore << ": " << busiest->bytes << " bytes, "
+     << llvm::format("%.1f", 100.0 * busiest->bytes / capacity) << "%\n";
+}
+
 void ktflow::sim::printStats(llvm::raw_ostream &os, const Machine &machine,
                              const Executable &exe, const SimStats &stats) {
   os << "cycles: " << stats.cycles << "\n";
   os << "instructions: " << stats.instructions << "\n";
   printUnitTable(os, machine, exe, stats);
   printMatrixSummary(os, machine, exe, stats);
+  printInterconnectSummary(os, machine, stats);
 }

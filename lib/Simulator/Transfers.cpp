@@ -1,14 +1,14 @@
 //===- Transfers.cpp - Data movement in the simulator ---------------------===//
 //
 // This file implements the instructions that move data: DMA between
-// memories, loads from a memory into a FIFO, stores from a FIFO into a
-// memory, vector send/receive and sync tokens. Transfers advance one chunk
-// (DMA: the route's transfer granularity; FIFO: one entry) per step, so
-// units sharing a link or memory interleave at that grain; each chunk
-// reserves every resource of its route for bytes/bandwidth cycles. A unit
-// that keeps several transfers in flight (MachineUnit::maxOutstanding)
-// moves on once a DMA's or store's bytes have left; what it signals after
-// that is visible only when the transfer lands.
+// memories (a remote DMA's route crosses the core interconnect), loads from a
+// memory into a FIFO, stores from a FIFO into a memory, vector send/receive and
+// sync tokens. Transfers advance one chunk (DMA: the route's transfer
+// granularity; FIFO: one entry) per step, so units sharing a link or memory
+// interleave at that grain; each chunk reserves every resource of its route for
+// bytes/bandwidth cycles. A unit that keeps several transfers in flight
+// (MachineUnit::maxOutstanding) moves on once a DMA's or store's bytes have
+// left; what it signals after that is visible only when the transfer lands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -167,6 +167,8 @@ Step Engine::stepDma(UnitState &u, const Inst &in) {
     return Step::Error;
   std::memmove(to, from, chunk);
   auto [start, occupancy] = reserve(u, u.route->resources, chunk);
+  for (uint32_t hop : u.route->interconnectHops)
+    interconnectBytes[hop] += chunk;
   u.busy += occupancy;
   u.now = start + occupancy;
   u.lastArrival = std::max(u.lastArrival, u.now + u.route->latency);

@@ -109,6 +109,27 @@ TEST_F(SampleDevice, SyncsBetweenCoresCrossTheRing) {
   EXPECT_EQ(machine.syncCycles(a, c), 3u);
 }
 
+TEST_F(SampleDevice, RemoteDmasFollowTheShorterWayRound) {
+  using Cores = std::vector<uint32_t>;
+  const MachineInterconnect &ic = machine.interconnect;
+  EXPECT_EQ(ic.path(0, 1), (Cores{0, 1}));
+  EXPECT_EQ(ic.path(0, 3), (Cores{0, 3}));
+  EXPECT_EQ(ic.path(3, 1), (Cores{3, 0, 1}));
+  // Half way round either way is as short: increasing indices.
+  EXPECT_EQ(ic.path(1, 3), (Cores{1, 2, 3}));
+  EXPECT_EQ(ic.path(2, 2), (Cores{2}));
+  for (uint32_t a = 0; a < 4; ++a)
+    for (uint32_t b = 0; b < 4; ++b)
+      EXPECT_EQ(ic.path(a, b).size(), ic.hops(a, b) + 1);
+  // Scratchpads know their core; device memory belongs to none.
+  EXPECT_EQ(machine.memories[*machine.findMemory("core[2]/L1")].core, 2);
+  EXPECT_EQ(machine.memories[*machine.findMemory("DDR")].core, -1);
+  // A one-way ring only goes up.
+  MachineInterconnect oneWay = ic;
+  oneWay.bidirectional = false;
+  EXPECT_EQ(oneWay.path(1, 0), (Cores{1, 2, 3, 0}));
+}
+
 TEST(MeshDevice, HopsFollowTheMesh) {
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
@@ -123,6 +144,14 @@ TEST(MeshDevice, HopsFollowTheMesh) {
   EXPECT_EQ(m->interconnect.hops(0, 15), 6u);
   EXPECT_EQ(m->interconnect.hops(6, 0), 3u);
   EXPECT_EQ(m->interconnect.hops(5, 5), 0u);
+  // Along x first, then y: (0,0) -> (3,0) -> (3,3).
+  EXPECT_EQ(m->interconnect.path(0, 15),
+            (std::vector<uint32_t>{0, 1, 2, 3, 7, 11, 15}));
+  EXPECT_EQ(m->interconnect.path(6, 0), (std::vector<uint32_t>{6, 5, 4, 0}));
+  for (uint32_t a = 0; a < 16; ++a)
+    for (uint32_t b = 0; b < 16; ++b)
+      EXPECT_EQ(m->interconnect.path(a, b).size(),
+                m->interconnect.hops(a, b) + 1);
 }
 
 } // namespace

@@ -53,6 +53,9 @@ struct MachineMemory {
   uint64_t size = 0;
   /// Aggregate bytes per cycle over all ports; 0 means not a bottleneck.
   double bandwidth = 0;
+  /// The core instance whose scratchpad this is; -1 outside the cores
+  /// (device memory). A remote DMA writes the scratchpad of another core.
+  int32_t core = -1;
 };
 
 struct MachineUnit {
@@ -98,7 +101,9 @@ struct MachineLink {
   std::vector<uint32_t> granularities;
 };
 
-/// How cores are connected, for the latency of syncs between cores.
+/// How cores are connected: the latency of syncs between cores, and the
+/// links that remote DMAs carry data over (one per direction between two
+/// neighbouring cores, each `linkBandwidth` bytes per cycle).
 struct MachineInterconnect {
   enum Topology : uint8_t { None, Ring, Mesh, Crossbar } topology = None;
   bool bidirectional = false;
@@ -110,6 +115,12 @@ struct MachineInterconnect {
 
   /// Hops from core `a` to core `b` (0 for the same core).
   uint32_t hops(uint32_t a, uint32_t b) const;
+  /// The cores a transfer from `a` to `b` visits, `a` and `b` included
+  /// (hops(a, b) + 1 of them), by deterministic routing: a two-way ring
+  /// takes the shorter way round, increasing indices on a tie; a mesh goes
+  /// along x (the fastest-varying coordinate) first, then y; a crossbar
+  /// goes straight. Empty without an interconnect.
+  std::vector<uint32_t> path(uint32_t a, uint32_t b) const;
 };
 
 /// A device as bundles record it and the simulator runs it.

@@ -48,8 +48,9 @@ enum class Opcode : uint8_t {
   SyncSend,  ///< send one token on sync channel a
   SyncRecv,  ///< wait for and consume one token of sync channel a
   SelectS,   ///< s[a] = s[b] != 0 ? s[c] : s[d]
+  RemoteDma, ///< as Dma, mem c in another core: over the core interconnect
 };
-constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::SelectS) + 1;
+constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::RemoteDma) + 1;
 const char *opcodeName(Opcode op);
 
 enum class AluOp : uint8_t {

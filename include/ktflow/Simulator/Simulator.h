@@ -72,11 +72,20 @@ struct UnitStats {
   double matrixPeakCycles = 0;
 };
 
+/// One direction of one interconnect link that remote DMAs used.
+struct InterconnectLinkStats {
+  uint32_t fromCore = 0, toCore = 0;
+  uint64_t bytes = 0;
+};
+
 struct SimStats {
   uint64_t cycles = 0;
   uint64_t instructions = 0;
   /// Indexed like Executable::programs.
   std::vector<UnitStats> units;
+  /// The interconnect links data crossed, by (from core, to core); empty
+  /// when no remote DMA ran.
+  std::vector<InterconnectLinkStats> interconnect;
 };
 
 /// One interval of a unit's timeline.
@@ -131,7 +140,15 @@ void printRoleTable(llvm::raw_ostream &os, const machine::Machine &machine,
 void printMatrixSummary(llvm::raw_ostream &os, const machine::Machine &machine,
                         const machine::Executable &exe, const SimStats &stats);
 
-/// Total cycles and instructions, printUnitTable, printMatrixSummary.
+/// The line summing up what remote DMAs carried over the interconnect
+/// (bytes, links, their share of their bandwidth, the busiest link);
+/// nothing when none ran.
+void printInterconnectSummary(llvm::raw_ostream &os,
+                              const machine::Machine &machine,
+                              const SimStats &stats);
+
+/// Total cycles and instructions, printUnitTable, printMatrixSummary,
+/// printInterconnectSummary.
 void printStats(llvm::raw_ostream &os, const machine::Machine &machine,
                 const machine::Executable &exe, const SimStats &stats);
 

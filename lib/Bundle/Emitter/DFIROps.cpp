@@ -1,11 +1,12 @@
 //===- DFIROps.cpp - dfir ops of a unit program to instructions -----------===//
 //
 // This file holds the ProgramEmitter's handlers for the dfir ops that each
-// become one instruction: transfers (dma, load, store) after checking that
-// the unit reaches their memories, FIFO send and receive, sync tokens, and
-// vector compute (map, reduce, broadcast, splat, matmul) after checking
-// that the unit computes it on its element type. A map's body is encoded by
-// the MapBodyEmitter.
+// become one instruction: transfers (dma, load, store, remote_dma) after
+// checking that the unit reaches their memories (a remote_dma's destination
+// through the interconnect, in another core), FIFO send and receive, sync
+// tokens, and vector compute (map, reduce, broadcast, splat, matmul) after
+// checking that the unit computes it on its element type. A map's body is
+// encoded by the MapBodyEmitter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,19 +32,55 @@ LogicalResult ProgramEmitter::emitDma(dfir::DmaOp dma) {
       failed(checkRoute(op, memoryNode(*src), self())) ||
       failed(checkRoute(op, self(), memoryNode(*dst))))
     return failure();
-  auto a = sreg(dma.getSrc()), b = sreg(dma.getDst()), n = sreg(dma.getSize());
+  return emitCopy(dma, Opcode::Dma, *src, *dst);
+}
+
+LogicalResult ProgramEmitter::emitRemoteDma(dfir::RemoteDmaOp dma) {
+  Operation *op = dma;
+  auto src = memory(op, dma.getSrcMemory()),
+       dst = memory(op, dma.getDstMemory());
+  if (failed(src) || failed(dst) ||
+      failed(checkRoute(op, memoryNode(*src), self())))
+    return failure();
+  const machine::MachineInterconnect &ic = machine.interconnect;
+  if (ic.topology == machine::MachineInterconnect::None ||
+      !(ic.linkBandwidth > 0))
+    return op->emitError("device '")
+           << machine.name
+           << "' has no interconnect between cores to carry a remote dma";
+  int32_t from = machine.units[program.unit].core,
+          to = machine.memories[*dst].core;
+  if (from < 0)
+    return op->emitError("unit '")
+           << machine.units[program.unit].name
+           << "' is not in a core: only a core's units send over the "
+              "interconnect";
+  if (to < 0 || to == from)
+    return op->emitError("a remote dma writes a memory of another core than "
+                         "the unit's (core ")
+           << from << "); '" << dma.getDstMemory() << "' is "
+           << (to < 0 ? std::string("in no core")
+                      : "in core " + std::to_string(to));
+  return emitCopy(dma, Opcode::RemoteDma, *src, *dst);
+}
+
+template <typename CopyOp>
+LogicalResult ProgramEmitter::emitCopy(CopyOp copy, Opcode opcode, uint32_t src,
+                                       uint32_t dst) {
+  auto a = sreg(copy.getSrc()), b = sreg(copy.getDst()),
+       n = sreg(copy.getSize());
   if (failed(a) || failed(b) || failed(n))
     return failure();
   uint32_t rows = machine::kNoReg, ss = machine::kNoReg, ds = machine::kNoReg;
-  if (dma.getRows()) {
-    auto r = sreg(dma.getRows()), s1 = sreg(dma.getSrcStride()),
-         s2 = sreg(dma.getDstStride());
+  if (copy.getRows()) {
+    auto r = sreg(copy.getRows()), s1 = sreg(copy.getSrcStride()),
+         s2 = sreg(copy.getDstStride());
     if (failed(r) || failed(s1) || failed(s2))
       return failure();
     rows = *r, ss = *s1, ds = *s2;
   }
-  machine::Inst &i = emitInst(Opcode::Dma);
-  i.a = *src, i.b = *a, i.c = *dst, i.d = *b, i.e = *n;
+  machine::Inst &i = emitInst(opcode);
+  i.a = src, i.b = *a, i.c = dst, i.d = *b, i.e = *n;
   i.f = rows, i.g = ss, i.h = ds;
   return success();
 }

@@ -63,6 +63,11 @@ private:
 
   // The dfir ops that become one instruction each (DFIROps.cpp).
   mlir::LogicalResult emitDma(mlir::dfir::DmaOp op);
+  mlir::LogicalResult emitRemoteDma(mlir::dfir::RemoteDmaOp op);
+  /// The instruction of a dma or remote_dma between memories `src`, `dst`.
+  template <typename CopyOp>
+  mlir::LogicalResult emitCopy(CopyOp op, machine::Opcode opcode, uint32_t src,
+                               uint32_t dst);
   mlir::LogicalResult emitLoadOrStore(mlir::Operation *op);
   mlir::LogicalResult emitSend(mlir::dfir::SendOp op);
   mlir::LogicalResult emitRecv(mlir::dfir::RecvOp op);

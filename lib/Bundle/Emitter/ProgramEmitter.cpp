@@ -188,6 +188,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
       .Case([&](scf::ForOp loop) { return emitFor(loop); })
       .Case([&](dfir::MapOp map) { return emitMap(map); })
       .Case([&](dfir::DmaOp dma) { return emitDma(dma); })
+      .Case([&](dfir::RemoteDmaOp dma) { return emitRemoteDma(dma); })
       .Case<dfir::LoadOp, dfir::StoreOp>([&](auto transfer) {
         return emitLoadOrStore(transfer.getOperation());
       })

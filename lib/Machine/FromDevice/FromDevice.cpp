@@ -153,6 +153,7 @@ Machine ktflow::machine::buildMachine(const DeviceModel &model) {
         mem.kind = node.memory->kind;
         mem.size = static_cast<uint64_t>(node.memory->size);
         mem.bandwidth = node.memory->bandwidth.value_or(0);
+        mem.core = coreIndex(model, node, coords);
         instances[{node.id, coords}] = {
             NodeRef::Memory, static_cast<uint32_t>(m.memories.size())};
         m.memories.push_back(std::move(mem));

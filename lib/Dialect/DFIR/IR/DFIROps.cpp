@@ -274,11 +274,24 @@ LogicalResult SyncRecvOp::verifySymbolUses(SymbolTableCollection &tables) {
 // Data movement and compute
 //===----------------------------------------------------------------------===//
 
-LogicalResult DmaOp::verify() {
-  bool rows = static_cast<bool>(getRows());
-  if (rows != static_cast<bool>(getSrcStride()) ||
-      rows != static_cast<bool>(getDstStride()))
-    return emitOpError("needs rows and both strides together");
+/// A DMA's rows come with both strides or not at all.
+template <typename OpT> static LogicalResult verifyRows(OpT op) {
+  bool rows = static_cast<bool>(op.getRows());
+  if (rows != static_cast<bool>(op.getSrcStride()) ||
+      rows != static_cast<bool>(op.getDstStride()))
+    return op.emitOpError("needs rows and both strides together");
+  return success();
+}
+
+LogicalResult DmaOp::verify() { return verifyRows(*this); }
+
+LogicalResult RemoteDmaOp::verify() {
+  if (failed(verifyRows(*this)))
+    return failure();
+  if (getSrcMemory() == getDstMemory())
+    return emitOpError("copies within memory '")
+           << getDstMemory()
+           << "': a remote dma writes the scratchpad of another core";
   return success();
 }
 

@@ -329,3 +329,23 @@ dfir.kernel @k device "d" {
     %a = dfir.runtime_value @e
   }
 }
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "dma" {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{copies within memory 'core[0]/L1': a remote dma writes the scratchpad of another core}}
+    dfir.remote_dma %c0 bytes from "core[0]/L1"[%c0] to "core[0]/L1"[%c0]
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "dma" {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{needs rows and both strides together}}
+    "dfir.remote_dma"(%c0, %c0, %c0, %c0) <{src_memory = "core[0]/L1", dst_memory = "core[1]/L1", operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0>}> : (index, index, index, index) -> ()
+  }
+}

@@ -54,6 +54,10 @@ dfir.kernel @all device "sample_device" {
     dfir.dma %bytes bytes from "DDR"[%x] to "core[0]/L1"[%a]
     // CHECK: dfir.dma %{{.*}} bytes from "DDR"[%[[X]]] to "core[0]/L1"[%[[A]]] rows %[[N]] strides %{{.*}}, %{{.*}}
     dfir.dma %c128 bytes from "DDR"[%x] to "core[0]/L1"[%a] rows %n strides %bytes, %c128
+    // CHECK: dfir.remote_dma %{{.*}} bytes from "core[0]/L1"[%[[A]]] to "core[1]/L1"[%[[A]]]{{$}}
+    dfir.remote_dma %bytes bytes from "core[0]/L1"[%a] to "core[1]/L1"[%a]
+    // CHECK: dfir.remote_dma %{{.*}} bytes from "core[0]/L1"[%[[A]]] to "core[3]/L1"[%[[A]]] rows %[[N]] strides %{{.*}}, %{{.*}}
+    dfir.remote_dma %c128 bytes from "core[0]/L1"[%a] to "core[3]/L1"[%a] rows %n strides %bytes, %c128
     // CHECK: dfir.sync_send @s
     dfir.sync_send @s
   }

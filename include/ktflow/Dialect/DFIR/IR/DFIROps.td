@@ -257,6 +257,33 @@ def DFIR_DmaOp : DFIR_Op<"dma", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def DFIR_RemoteDmaOp : DFIR_Op<"remote_dma", [AttrSizedOperandSegments]> {
+  let summary = "copy bytes into the scratchpad of another core";
+  let description = [{
+    Copies `size` bytes from `src_memory` at `src` to `dst_memory`, a
+    memory of another core, at `dst`, over the interconnect between cores
+    (`ktdf_arch.interconnect`). The executing unit reads the source through
+    its datapaths; the bytes then cross one interconnect link per hop
+    between the unit's core and the destination's, each link shared by
+    every transfer that crosses it in that direction. `rows` and strides as
+    on `dfir.dma`. The unit waits until the last byte has landed (or, with
+    several transfers in flight, until it has left).
+
+    ```mlir
+    dfir.remote_dma %n bytes from "core[0]/L1"[%a] to "core[1]/L1"[%b]
+    ```
+  }];
+  let arguments = (ins Index:$size, StrAttr:$src_memory, Index:$src,
+                       StrAttr:$dst_memory, Index:$dst,
+                       Optional<Index>:$rows, Optional<Index>:$src_stride,
+                       Optional<Index>:$dst_stride);
+  let assemblyFormat = [{
+    $size `bytes` `from` $src_memory `[` $src `]` `to` $dst_memory `[` $dst `]`
+    (`rows` $rows^ `strides` $src_stride `,` $dst_stride)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def DFIR_LoadOp : DFIR_Op<"load", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "stream bytes of a memory into a FIFO";
