@@ -22,12 +22,18 @@ chunk (i + 1 - k) mod P to the same place of the next core. Each core then
 stores the whole sum (row i of y). The fold order of chunk c is the ring's,
 starting at core c + 1 (not the ascending tile order of the interpreter).
 
+Pipelined (--split M, --lanes L): each chunk moves as M pieces, each with
+its own token, so a piece crosses the ring while the previous one is added
+(on L lanes of load, vector and store units in turn: one LX port carries
+both operands of an add, so one lane adds at half the link's rate).
+
 The "exchange" cycles exclude the input load and output store: they run
 from the last core's input landing to the last all-gather token (measured
 as total cycles minus the same program without the exchange).
 
   python3 bench/allreduce.py [--ktflow build/bin/ktflow] > bench/allreduce.md
   python3 bench/allreduce.py --emit DEVICE P BYTES [--cores 0,1,...]
+      [--split M] [--lanes L]
 """
 
 import argparse
@@ -43,18 +49,19 @@ ROOT = os.path.dirname(HERE)
 UNITS = {
     "sample_device": dict(din="core[{i}]/MNILU_Block/MNILU",
                           dout="core[{i}]/MNISU_Block/MNISU",
-                          ld="core[{i}]/subcore[0]/L1LU",
-                          vec="core[{i}]/subcore[0]/SFU_Block/SFU",
-                          st="core[{i}]/subcore[0]/L1SU", mem="core[{i}]/L1",
-                          ddr="DDR"),
+                          ld="core[{i}]/subcore[{l}]/L1LU",
+                          vec="core[{i}]/subcore[{l}]/SFU_Block/SFU",
+                          st="core[{i}]/subcore[{l}]/L1SU", mem="core[{i}]/L1",
+                          ddr="DDR", lanes=2),
     "spyre_like": dict(din="core[{i}]/DMA_IN", dout="core[{i}]/DMA_OUT",
-                       ld="core[{i}]/corelet[0]/LXLU",
-                       vec="core[{i}]/corelet[0]/SFP",
-                       st="core[{i}]/corelet[0]/LXSU", mem="core[{i}]/LX",
-                       ddr="DDR"),
+                       ld="core[{i}]/corelet[{l}]/LXLU",
+                       vec="core[{i}]/corelet[{l}]/SFP",
+                       st="core[{i}]/corelet[{l}]/LXSU", mem="core[{i}]/LX",
+                       ddr="DDR", lanes=2),
     "mesh_device": dict(din="tile[{i}]/DMA", dout="tile[{i}]/DMA",
                         ld="tile[{i}]/VLD", vec="tile[{i}]/VPU",
-                        st="tile[{i}]/VST", mem="tile[{i}]/SPM", ddr="HBM"),
+                        st="tile[{i}]/VST", mem="tile[{i}]/SPM", ddr="HBM",
+                        lanes=1),
 }
 # (hop latency, link bandwidth in bytes/cycle, hops between two cores),
 # from examples/devices.
@@ -83,20 +90,34 @@ def snake(cols, rows):
     return order
 
 
-def generate(dev, cores, size, exchange=True):
+def generate(dev, cores, size, exchange=True, split=1, lanes=1):
     """The DataflowIR kernel: one partial of `size` bytes per core in `cores`
-    (ring order), summed over all of them."""
+    (ring order), summed over all of them. With `split` > 1 each chunk
+    moves as `split` pieces, each announced by its own token, so the next
+    piece crosses the ring while the previous one is added (and forwarded
+    while the next arrives); with `lanes` > 1 the pieces are added by that
+    many load/vector/store lanes of a core in turn (spyre_like's corelets,
+    sample_device's sub-cores)."""
     P = len(cores)
     U = UNITS[dev]
+    assert 1 <= lanes <= U["lanes"]
     chunk = size // P
     assert chunk * P == size and chunk % 2 == 0
-    entry = min(128, chunk)
-    assert chunk % entry == 0
-    entries = chunk // entry
-    lanes = entry // 2
+    piece = chunk // split
+    assert piece * split == chunk
+    entry = min(128, piece)
+    assert piece % entry == 0
+    entries = piece // entry
+    elems = entry // 2
 
-    def u(kind, idx):
-        return U[kind].format(i=cores[idx])
+    def u(kind, idx, l=0):
+        return U[kind].format(i=cores[idx], l=l)
+
+    def tag(name, i, l):
+        return "%s%d" % (name, i) if lanes == 1 else "%s%d_%d" % (name, i, l)
+
+    def sfx(k, j):
+        return "%d" % k if split == 1 else "%d_%d" % (k, j)
 
     merged = U["din"] == U["dout"]
     out = []
@@ -108,19 +129,24 @@ def generate(dev, cores, size, exchange=True):
         w('  dfir.buffer @acc%d in "%s" size %d' % (i, u("mem", i), size))
         w('  dfir.buffer @recv%d in "%s" size %d' % (i, u("mem", i), chunk * (P - 1)))
     for i in range(P):
-        w('  dfir.fifo @to_vec%d from "%s" to "%s" entry %d' % (i, u("ld", i), u("vec", i), entry))
-        w('  dfir.fifo @from_vec%d from "%s" to "%s" entry %d' % (i, u("vec", i), u("st", i), entry))
+        for l in range(lanes):
+            w('  dfir.fifo @%s from "%s" to "%s" entry %d'
+              % (tag("to_vec", i, l), u("ld", i, l), u("vec", i, l), entry))
+            w('  dfir.fifo @%s from "%s" to "%s" entry %d'
+              % (tag("from_vec", i, l), u("vec", i, l), u("st", i, l), entry))
     for i in range(P):
         n = (i + 1) % P
         if not merged:
             w('  dfir.sync @loaded%d from "%s" to "%s"' % (i, u("din", i), u("dout", i)))
         if exchange:
-            w('  dfir.sync @sent%d from "%s" to "%s"' % (i, u("dout", i), u("ld", n)))
-            w('  dfir.sync @added%d from "%s" to "%s"' % (i, u("st", i), u("dout", i)))
+            for l in range(lanes):
+                w('  dfir.sync @%s from "%s" to "%s"' % (tag("sent", i, l), u("dout", i), u("ld", n, l)))
+                w('  dfir.sync @%s from "%s" to "%s"' % (tag("added", i, l), u("st", i, l), u("dout", i)))
             w('  dfir.sync @gathered%d from "%s" to "%s"' % (i, u("dout", i), u("dout", n)))
 
-    def const(body, value):
-        body.append('    %%c%d = arith.constant %d : index' % (value, value))
+    def offsets(lines):
+        used = sorted({int(m) for l in lines for m in re.findall(r'%o(\d+)\b', l)})
+        return ['    %%o%d = arith.constant %d : index' % (v, v) for v in used]
 
     for i in range(P):
         n, p = (i + 1) % P, (i - 1) % P
@@ -141,40 +167,43 @@ def generate(dev, cores, size, exchange=True):
         if exchange:
             send += ['    %%nacc = dfir.address @acc%d' % n,
                      '    %%nrecv = dfir.address @recv%d' % n,
-                     '    %%chunk = arith.constant %d : index' % chunk]
+                     '    %%chunk = arith.constant %d : index' % piece]
             send.append('    // Reduce-scatter: step k sends chunk (%d - k) mod %d '
                         'into receive slot k of the next core.' % (i, P))
             for k in range(P - 1):
                 c = (i - k) % P
-                if k:
-                    send.append('    dfir.sync_recv @added%d' % i)
-                send.append('    %%rs_src%d = arith.addi %%acc, %%o%d : index' % (k, chunk * c))
-                send.append('    %%rs_dst%d = arith.addi %%nrecv, %%o%d : index' % (k, chunk * k))
-                send.append('    dfir.remote_dma %%chunk bytes from "%s"[%%rs_src%d] to "%s"[%%rs_dst%d]'
-                            % (mem, k, nmem, k))
-                send.append('    dfir.sync_send @sent%d' % i)
-            send.append('    dfir.sync_recv @added%d' % i)
+                for j in range(split):
+                    if k:
+                        send.append('    dfir.sync_recv @%s' % tag("added", i, j % lanes))
+                    send.append('    %%rs_src%s = arith.addi %%acc, %%o%d : index'
+                                % (sfx(k, j), chunk * c + piece * j))
+                    send.append('    %%rs_dst%s = arith.addi %%nrecv, %%o%d : index'
+                                % (sfx(k, j), chunk * k + piece * j))
+                    send.append('    dfir.remote_dma %%chunk bytes from "%s"[%%rs_src%s] to "%s"[%%rs_dst%s]'
+                                % (mem, sfx(k, j), nmem, sfx(k, j)))
+                    send.append('    dfir.sync_send @%s' % tag("sent", i, j % lanes))
+            for j in range(split):
+                send.append('    dfir.sync_recv @%s' % tag("added", i, j % lanes))
             send.append('    // All-gather: step k forwards the reduced chunk (%d + 1 - k) mod %d.' % (i, P))
             for k in range(P - 1):
                 c = (i + 1 - k) % P
-                if k:
-                    send.append('    dfir.sync_recv @gathered%d' % p)
-                send.append('    %%ag_src%d = arith.addi %%acc, %%o%d : index' % (k, chunk * c))
-                send.append('    %%ag_dst%d = arith.addi %%nacc, %%o%d : index' % (k, chunk * c))
-                send.append('    dfir.remote_dma %%chunk bytes from "%s"[%%ag_src%d] to "%s"[%%ag_dst%d]'
-                            % (mem, k, nmem, k))
-                send.append('    dfir.sync_send @gathered%d' % i)
-            send.append('    dfir.sync_recv @gathered%d' % p)
+                for j in range(split):
+                    if k:
+                        send.append('    dfir.sync_recv @gathered%d' % p)
+                    send.append('    %%ag_src%s = arith.addi %%acc, %%o%d : index'
+                                % (sfx(k, j), chunk * c + piece * j))
+                    send.append('    %%ag_dst%s = arith.addi %%nacc, %%o%d : index'
+                                % (sfx(k, j), chunk * c + piece * j))
+                    send.append('    dfir.remote_dma %%chunk bytes from "%s"[%%ag_src%s] to "%s"[%%ag_dst%s]'
+                                % (mem, sfx(k, j), nmem, sfx(k, j)))
+                    send.append('    dfir.sync_send @gathered%d' % i)
+            for j in range(split):
+                send.append('    dfir.sync_recv @gathered%d' % p)
         send += ['    %y = dfir.address @y',
                  '    %%yrow = arith.constant %d : index' % (size * i),
                  '    %dst = arith.addi %y, %yrow : index',
                  '    %%all = arith.constant %d : index' % size,
                  '    dfir.dma %%all bytes from "%s"[%%acc] to "%s"[%%dst]' % (mem, U["ddr"])]
-
-        def offsets(lines):
-            used = sorted({int(m) for l in lines for m in re.findall(r'%o(\d+)\b', l)})
-            return ['    %%o%d = arith.constant %d : index' % (v, v) for v in used]
-
         if merged:
             w('  dfir.unit "%s" {' % u("din", i))
             body = load + send
@@ -189,48 +218,56 @@ def generate(dev, cores, size, exchange=True):
             w('  }')
         if not exchange:
             continue
-        # The load unit streams, entry by entry, the core's own chunk and the
-        # one received, interleaved, so the vector unit adds them in order.
-        body = ['    %%acc = dfir.address @acc%d' % i,
-                '    %%recv = dfir.address @recv%d' % i,
-                '    %%e = arith.constant %d : index' % entry]
-        for k in range(P - 1):
-            c = (p - k) % P
-            body.append('    dfir.sync_recv @sent%d' % p)
-            for e in range(entries):
-                body.append('    %%a%d_%d = arith.addi %%acc, %%o%d : index' % (k, e, chunk * c + entry * e))
-                body.append('    %%r%d_%d = arith.addi %%recv, %%o%d : index' % (k, e, chunk * k + entry * e))
-                body.append('    dfir.load @to_vec%d from "%s"[%%a%d_%d] size %%e' % (i, mem, k, e))
-                body.append('    dfir.load @to_vec%d from "%s"[%%r%d_%d] size %%e' % (i, mem, k, e))
-        w('  dfir.unit "%s" {' % u("ld", i))
-        out.extend(offsets(body) + body)
-        w('  }')
-        w('  dfir.unit "%s" {' % u("vec", i))
-        w('    %c0 = arith.constant 0 : index')
-        w('    %c1 = arith.constant 1 : index')
-        w('    %%steps = arith.constant %d : index' % ((P - 1) * entries))
-        w('    scf.for %k = %c0 to %steps step %c1 {')
-        w('      %%mine = dfir.recv @to_vec%d : vector<%dxf16>' % (i, lanes))
-        w('      %%theirs = dfir.recv @to_vec%d : vector<%dxf16>' % (i, lanes))
-        w('      %%sum = dfir.map %%mine, %%theirs : vector<%dxf16>, vector<%dxf16> -> vector<%dxf16> {'
-          % (lanes, lanes, lanes))
-        w('      ^bb0(%a: f16, %b: f16):')
-        w('        %s = arith.addf %a, %b : f16')
-        w('        dfir.yield %s : f16')
-        w('      }')
-        w('      dfir.send @from_vec%d, %%sum : vector<%dxf16>' % (i, lanes))
-        w('    }')
-        w('  }')
-        body = ['    %%acc = dfir.address @acc%d' % i,
-                '    %%chunk = arith.constant %d : index' % chunk]
-        for k in range(P - 1):
-            c = (p - k) % P
-            body.append('    %%a%d = arith.addi %%acc, %%o%d : index' % (k, chunk * c))
-            body.append('    dfir.store @from_vec%d to "%s"[%%a%d] size %%chunk' % (i, mem, k))
-            body.append('    dfir.sync_send @added%d' % i)
-        w('  dfir.unit "%s" {' % u("st", i))
-        out.extend(offsets(body) + body)
-        w('  }')
+        for l in range(lanes):
+            mine = [j for j in range(split) if j % lanes == l]
+            # The load unit streams, entry by entry, the core's own piece and
+            # the one received, interleaved, so the vector unit adds them in
+            # order.
+            body = ['    %%acc = dfir.address @acc%d' % i,
+                    '    %%recv = dfir.address @recv%d' % i,
+                    '    %%e = arith.constant %d : index' % entry]
+            for k in range(P - 1):
+                c = (p - k) % P
+                for j in mine:
+                    body.append('    dfir.sync_recv @%s' % tag("sent", p, l))
+                    for e in range(entries):
+                        at = '%s_%d' % (sfx(k, j), e)
+                        body.append('    %%a%s = arith.addi %%acc, %%o%d : index'
+                                    % (at, chunk * c + piece * j + entry * e))
+                        body.append('    %%r%s = arith.addi %%recv, %%o%d : index'
+                                    % (at, chunk * k + piece * j + entry * e))
+                        body.append('    dfir.load @%s from "%s"[%%a%s] size %%e' % (tag("to_vec", i, l), mem, at))
+                        body.append('    dfir.load @%s from "%s"[%%r%s] size %%e' % (tag("to_vec", i, l), mem, at))
+            w('  dfir.unit "%s" {' % u("ld", i, l))
+            out.extend(offsets(body) + body)
+            w('  }')
+            w('  dfir.unit "%s" {' % u("vec", i, l))
+            w('    %c0 = arith.constant 0 : index')
+            w('    %c1 = arith.constant 1 : index')
+            w('    %%steps = arith.constant %d : index' % ((P - 1) * len(mine) * entries))
+            w('    scf.for %k = %c0 to %steps step %c1 {')
+            w('      %%mine = dfir.recv @%s : vector<%dxf16>' % (tag("to_vec", i, l), elems))
+            w('      %%theirs = dfir.recv @%s : vector<%dxf16>' % (tag("to_vec", i, l), elems))
+            w('      %%sum = dfir.map %%mine, %%theirs : vector<%dxf16>, vector<%dxf16> -> vector<%dxf16> {'
+              % (elems, elems, elems))
+            w('      ^bb0(%a: f16, %b: f16):')
+            w('        %s = arith.addf %a, %b : f16')
+            w('        dfir.yield %s : f16')
+            w('      }')
+            w('      dfir.send @%s, %%sum : vector<%dxf16>' % (tag("from_vec", i, l), elems))
+            w('    }')
+            w('  }')
+            body = ['    %%acc = dfir.address @acc%d' % i,
+                    '    %%chunk = arith.constant %d : index' % piece]
+            for k in range(P - 1):
+                c = (p - k) % P
+                for j in mine:
+                    body.append('    %%a%s = arith.addi %%acc, %%o%d : index' % (sfx(k, j), chunk * c + piece * j))
+                    body.append('    dfir.store @%s to "%s"[%%a%s] size %%chunk' % (tag("from_vec", i, l), mem, sfx(k, j)))
+                    body.append('    dfir.sync_send @%s' % tag("added", i, l))
+            w('  dfir.unit "%s" {' % u("st", i, l))
+            out.extend(offsets(body) + body)
+            w('  }')
     w('}')
     return "\n".join(out) + "\n"
 
@@ -257,33 +294,43 @@ def main():
     ap.add_argument("--ktflow", default=os.path.join(ROOT, "build", "bin", "ktflow"))
     ap.add_argument("--emit", nargs=3, metavar=("DEVICE", "P", "BYTES"))
     ap.add_argument("--cores", help="ring order of the cores (default 0..P-1)")
+    ap.add_argument("--split", type=int, default=1,
+                    help="pieces per chunk, each with its own token")
+    ap.add_argument("--lanes", type=int, default=1,
+                    help="load/vector/store lanes of a core adding pieces")
     args = ap.parse_args()
     if args.emit:
         dev, P, size = args.emit[0], int(args.emit[1]), int(args.emit[2])
         cores = ([int(c) for c in args.cores.split(",")] if args.cores
                  else list(range(P)))
-        sys.stdout.write(generate(dev, cores, size))
+        sys.stdout.write(generate(dev, cores, size, split=args.split,
+                                  lanes=args.lanes))
         return
-    rows = [("spyre_like", list(range(4)), 256),
-            ("spyre_like", list(range(32)), 65536),
-            ("sample_device", list(range(4)), 256),
-            ("mesh_device", [0, 1, 2, 3], 256),
-            ("mesh_device", snake(4, 4), 65536)]
-    print("| device | cores | bytes | cycles | exchange | longest hop | bound (ring) | ratio | interconnect |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    # (device, ring of cores, bytes, pieces per chunk, lanes)
+    rows = [("spyre_like", list(range(4)), 256, 1, 1),
+            ("spyre_like", list(range(32)), 65536, 1, 1),
+            ("spyre_like", list(range(32)), 65536, 8, 2),
+            ("sample_device", list(range(4)), 256, 1, 1),
+            ("mesh_device", [0, 1, 2, 3], 256, 1, 1),
+            ("mesh_device", snake(4, 4), 65536, 1, 1),
+            ("mesh_device", snake(4, 4), 65536, 8, 1)]
+    print("| device | cores | bytes | pieces x lanes | cycles | exchange | longest hop | bound (ring) | ratio | interconnect |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory() as tmp:
-        for dev, cores, size in rows:
+        for dev, cores, size, split, lanes in rows:
             P = len(cores)
             hop, bw, hops = TOPOLOGY[dev]
             longest = max(hops(cores[i], cores[(i + 1) % P]) for i in range(P))
             bound = 2 * (P - 1) * (longest * hop + size / (P * bw))
-            total, link = simulate(args.ktflow, dev, generate(dev, cores, size), tmp)
+            total, link = simulate(args.ktflow, dev,
+                                   generate(dev, cores, size, split=split,
+                                            lanes=lanes), tmp)
             base, _ = simulate(args.ktflow, dev,
                                generate(dev, cores, size, exchange=False), tmp)
             ex = total - base
-            print("| %s | %d | %d | %d | %d | %d | %.0f | %.2fx | %s |"
-                  % (dev, P, size, total, ex, longest, bound, ex / bound,
-                     link.replace("interconnect: ", "")))
+            print("| %s | %d | %d | %d x %d | %d | %d | %d | %.0f | %.2fx | %s |"
+                  % (dev, P, size, split, lanes, total, ex, longest, bound,
+                     ex / bound, link.replace("interconnect: ", "")))
 
 
 if __name__ == "__main__":

@@ -176,7 +176,8 @@ std::vector<uint32_t> MachineInterconnect::path(uint32_t a, uint32_t b) const {
     uint64_t stride = 1;
     uint32_t c = a;
     for (uint32_t extent : dims) {
-      if (extent == 0)
+      // Extents beyond the cores (a malformed bundle) add nothing.
+      if (extent == 0 || stride > numCores)
         break;
       auto coord = [&](uint32_t core) { return (core / stride) % extent; };
       while (coord(c) != coord(b)) {

@@ -128,6 +128,15 @@ TEST_F(SampleDevice, RemoteDmasFollowTheShorterWayRound) {
   MachineInterconnect oneWay = ic;
   oneWay.bidirectional = false;
   EXPECT_EQ(oneWay.path(1, 0), (Cores{1, 2, 3, 0}));
+  // A crossbar goes straight; a mesh whose extents exceed its cores (a
+  // malformed bundle) still gives a finite path.
+  MachineInterconnect crossbar = ic;
+  crossbar.topology = MachineInterconnect::Crossbar;
+  EXPECT_EQ(crossbar.path(3, 1), (Cores{3, 1}));
+  MachineInterconnect malformed = ic;
+  malformed.topology = MachineInterconnect::Mesh;
+  malformed.dims = {1u << 31, 1u << 31, 4, 4};
+  EXPECT_EQ(malformed.path(0, 3), (Cores{0, 1, 2, 3}));
 }
 
 TEST(MeshDevice, HopsFollowTheMesh) {

@@ -29,8 +29,7 @@ Machine makeRing() {
   m.interconnect.hopLatency = 1;
   for (uint32_t c = 0; c < 4; ++c) {
     std::string core = "core[" + std::to_string(c) + "]";
-    MachineMemory mem{core + "/L1", "L1", 1 << 16, 0,
-                      static_cast<int32_t>(c)};
+    MachineMemory mem{core + "/L1", "L1", 1 << 16, 0, static_cast<int32_t>(c)};
     m.memories.push_back(mem);
     MachineUnit unit;
     unit.name = core + "/DMA";
