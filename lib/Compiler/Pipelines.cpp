@@ -34,6 +34,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   addCheckpoint(pm, "pre_mapping");
   pm.addPass(ktdp::createKTIRCheckLegality());
   pm.addPass(ktdf::createKTDFCheckSupported());
+  pm.addPass(ktdf::createKTDFCarryInScratchpad());
   pm.addPass(ktdf::createKTDFMapMemorySpaces());
   pm.addPass(ktdf::createKTDFSinkIntoLoops());
   pm.addPass(ktdf::createKTDFGeneralize());

@@ -14,6 +14,7 @@
 
 #include "Lowering.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
 using namespace mlir;
@@ -45,6 +46,21 @@ LogicalResult KernelLowering::collectPipelines() {
   collectExportChannels();
   collectRegionChannels();
   return collectLocalBytes();
+}
+
+/// The loop-carried views (ktdf-carry-in-scratchpad) whose tiles `stage`
+/// reads, or writes when `written`.
+static SmallVector<Operation *> carriedViewsOf(StageOp stage, bool written) {
+  SmallVector<Operation *> views;
+  stage.walk([&](DataTransferOp op) {
+    Value end = written ? op.getDst() : op.getSrc();
+    if (!isa<ktdp::AccessTileType>(end.getType()))
+      return;
+    auto view = ktdp::getAccessTileView(end);
+    if (isCarriedView(view))
+      views.push_back(view);
+  });
+  return views;
 }
 
 FailureOr<PipelineInfo> KernelLowering::collectPipeline(PipelineOp op,
@@ -94,6 +110,19 @@ FailureOr<PipelineInfo> KernelLowering::collectPipeline(PipelineOp op,
                                prefix + "_free" + id});
     }
   }
+  // A loop-carried view (ktdf-carry-in-scratchpad) that a stage writes and
+  // an earlier stage on another unit reads: the next execution reads what
+  // this one wrote, so the writer hands it to the reader's next execution
+  // (waited for from the second one on, as a buffer's single free copy).
+  for (auto [i, reader] : llvm::enumerate(stages))
+    for (StageOp writer : ArrayRef<StageOp>(stages).drop_front(i + 1)) {
+      bool carries = false;
+      for (Operation *view : carriedViewsOf(reader, /*written=*/false))
+        carries |= llvm::is_contained(carriedViewsOf(writer, true), view);
+      if (carries && *writer.getUnit() != *reader.getUnit())
+        info.channels.push_back(
+            {writer, reader, 1, prefix + "_carry" + std::to_string(c++)});
+    }
   return info;
 }
 
@@ -197,7 +226,17 @@ LogicalResult KernelLowering::collectLocalBytes() {
   for (NamedAttribute entry : local)
     if (auto bytes = dyn_cast<IntegerAttr>(entry.getValue()))
       localBytes[entry.getName().getValue()] = bytes.getInt();
-  // A lane's scratchpad views hold one grid point's data.
+  // A lane's scratchpad views hold one grid point's data, except those
+  // holding what a loop carries, which every point fills before reading.
+  bool onlyCarried = true;
+  func.walk([&](ktdp::ConstructMemoryViewOp view) {
+    auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+    if (space && space->kind == ktdp::MemoryKind::ct_local &&
+        !isCarriedView(view))
+      onlyCarried = false;
+  });
+  if (onlyCarried)
+    return success();
   for (const LaneInstance &li : instances)
     if (li.count > 1)
       return parallel.emitError("a kernel with scratchpad (ct_local) views "

@@ -16,6 +16,7 @@
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},
 // CHECK-NEXT:   ktir-check-legality,
 // CHECK-NEXT:   ktdf-check-supported,
+// CHECK-NEXT:   ktdf-carry-in-scratchpad,
 // CHECK-NEXT:   ktdf-map-memory-spaces,
 // CHECK-NEXT:   ktdf-sink-into-loops,
 // CHECK-NEXT:   ktdf-generalize,

@@ -239,12 +239,7 @@ static std::optional<std::string> check(Operation *op) {
           })
       .Case([](scf::ForOp loop) -> std::optional<std::string> {
         if (loop.getNumRegionIterArgs() != 0 && !isUnrolledCarriedLoop(loop))
-          return std::string(
-              "loops that carry values (scf.for iter_args) are supported "
-              "only when ktdf-unroll-carried-loops unrolls them (constant "
-              "bounds and step, few trips); carrying values over a trip "
-              "count known only at run time, or over more trips, is not "
-              "supported by the scheduler yet");
+          return whyNotCarriable(loop);
         return std::nullopt;
       })
       // The pipeline lowers these before the check (ktdf-uplift-while,

@@ -89,7 +89,8 @@ public:
       SmallVector<ktdp::LoadOp> earlier;
       for (Operation &op : llvm::make_early_inc_range(*block)) {
         auto load = dyn_cast<ktdp::LoadOp>(&op);
-        if (!load || !canClone(load))
+        if (!load || !canClone(load) ||
+            isCarriedView(ktdp::getAccessTileView(load.getAccessTile())))
           continue;
         auto same = llvm::find_if(earlier, [&](ktdp::LoadOp other) {
           return other.getType() == load.getType() &&
@@ -225,15 +226,27 @@ private:
     return anchor == anchorOf(y, dims);
   }
 
-  /// Tensors, and the scalars `tensor.extract` takes out of them.
+  /// Tensors, the scalars `tensor.extract` takes out of them, and float
+  /// arithmetic on scalars (a row's mean computed from its sum).
   static bool carriesData(Value v) {
-    return isa<RankedTensorType>(v.getType()) ||
-           v.getDefiningOp<tensor::ExtractOp>();
+    if (isa<RankedTensorType>(v.getType()) ||
+        v.getDefiningOp<tensor::ExtractOp>())
+      return true;
+    Operation *def = v.getDefiningOp();
+    return def && isa<FloatType>(v.getType()) &&
+           isa<arith::ArithDialect, math::MathDialect>(def->getDialect()) &&
+           !def->hasTrait<OpTrait::ConstantLike>();
   }
 
   bool canClone(Operation *op) {
     if (auto load = dyn_cast<ktdp::LoadOp>(op)) {
       auto view = ktdp::getAccessTileView(load.getAccessTile());
+      // What a loop carried, loaded after it: nothing writes it again
+      // before the loops that follow in its block are done (the next
+      // write is the init of the next execution of that block, which the
+      // compute unit reaches only after them).
+      if (isCarriedView(view))
+        return true;
       return view && !storesUnknown &&
              !storedTensors.contains(tensorStart(view));
     }

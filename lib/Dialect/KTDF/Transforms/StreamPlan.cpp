@@ -86,6 +86,14 @@ public:
       if (cast<ShapedType>(read.getType()).getRank() == rank())
         if (failed(setKind(read, read.getResult(), Kind::Tile)))
           return failure();
+    // A splat constant written whole (the initial value of what a loop
+    // carries in the scratchpad) is a tile of equal elements.
+    for (WriteToFifoOp write : plan.writes)
+      if (auto cst = write.getValue().getDefiningOp<arith::ConstantOp>();
+          cst && isa<SplatElementsAttr>(cst.getValue()) &&
+          cast<ShapedType>(cst.getType()).getRank() == rank())
+        if (failed(setKind(write, write.getValue(), Kind::Tile)))
+          return failure();
     for (linalg::GenericOp op : generics)
       if (op.getNumLoops() == static_cast<unsigned>(rank()) &&
           failed(classifyFull(op)))
@@ -261,6 +269,11 @@ private:
       if (op.isDpsInit(&operand))
         mapped.push_back(op.getTiedOpResult(&operand));
     }
+    // An op on rank-0 tensors computes a row value, even when nothing
+    // else in the stage reads it (a row's mean only stored per row).
+    if (n == 0)
+      for (Value result : op->getResults())
+        mapped.push_back(result);
     for (Value v : mapped)
       if (Kind k = plan.getKind(v); k != Kind::Unknown)
         kind = k;

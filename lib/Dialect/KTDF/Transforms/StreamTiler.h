@@ -63,6 +63,8 @@ public:
     if (failed(chooseWidth()) || failed(findBuffers()))
       return failure();
     planPasses();
+    if (failed(checkCarriedRewrites()))
+      return failure();
     retypeSlots();
     // Feed and drain read the compute stage's FIFO ops, which building the
     // tiled compute stage erases: they go first.
@@ -83,6 +85,11 @@ private:
   LogicalResult findBuffers();
 
   void planPasses();
+
+  /// A loop-carried view (ktdf-carry-in-scratchpad) is rewritten in place,
+  /// each chunk after it was read; fails when a later pass over the row
+  /// reads it again, after an earlier pass rewrote it.
+  LogicalResult checkCarriedRewrites();
 
   void retypeSlots();
 

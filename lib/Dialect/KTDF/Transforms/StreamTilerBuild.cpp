@@ -165,7 +165,7 @@ void StreamTiler::buildCompute() {
         }
         for (WriteToFifoOp write : pass.writes)
           WriteToFifoOp::create(b, write.getLoc(),
-                                chunkMap.lookup(write.getValue()),
+                                lookup(write.getValue(), chunkMap),
                                 write.getSlot());
         scf::YieldOp::create(b, loc, next);
       });

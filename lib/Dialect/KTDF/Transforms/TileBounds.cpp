@@ -67,16 +67,20 @@ std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
         return std::nullopt;
       return Range{start->first, start->second + *span};
     }
-    APInt lb, ub, step;
+    APInt lb, step;
     if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
-        !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
         !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
-        step.getSExtValue() <= 0 || ub.getSExtValue() <= lb.getSExtValue())
+        step.getSExtValue() <= 0)
+      return std::nullopt;
+    // An upper bound known only at run time may still be bounded above (a
+    // plain `index` row length clamped by `arith.minsi %N, %c1024`).
+    std::optional<int64_t> ub = upperBoundOf(loop.getUpperBound());
+    int64_t first = lb.getSExtValue(), by = step.getSExtValue();
+    if (!ub || *ub <= first)
       return std::nullopt;
     // The last value is the last step that starts below the upper bound,
     // not ub - 1: a loop over 8-row tiles stepping by 8 ends at ub - 8.
-    int64_t first = lb.getSExtValue(), by = step.getSExtValue();
-    return Range{first, first + (ub.getSExtValue() - 1 - first) / by * by};
+    return Range{first, first + (*ub - 1 - first) / by * by};
   }
   Operation *def = v.getDefiningOp();
   if (auto id = dyn_cast<ktdp::GetComputeTileIdOp>(def)) {

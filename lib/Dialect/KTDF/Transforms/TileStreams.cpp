@@ -71,20 +71,26 @@ LogicalResult StreamTiler::chooseWidth() {
   const ktflow::device::DeviceModel &model = target.getModel();
   // A stick: the granularity of the datapath that feeds the load unit,
   // in elements of the widest slot, else the unit's SIMD width.
-  int64_t elemBytes = 1;
+  // A stage that reads nothing (a constant written out) takes the
+  // element type of what it writes.
+  SmallVector<ShapedType> ends;
   for (ReadFromFifoOp read : plan.reads)
-    elemBytes = std::max<int64_t>(
-        elemBytes, (cast<ShapedType>(read.getType()).getElementTypeBitWidth() + 7) / 8);
+    ends.push_back(cast<ShapedType>(read.getType()));
+  if (ends.empty())
+    for (WriteToFifoOp write : plan.writes)
+      ends.push_back(cast<ShapedType>(write.getValue().getType()));
+  int64_t elemBytes = 1;
+  for (ShapedType end : ends)
+    elemBytes =
+        std::max<int64_t>(elemBytes, (end.getElementTypeBitWidth() + 7) / 8);
   const ktflow::sched::Hop &feedHop = lane.inbound.hops.back();
   int64_t granule = 0;
   for (auto dp : model.getIncoming(feedHop.unit))
     for (int64_t g : model.getDatapath(dp).spec.transferGranularity)
       granule = std::max(granule, g / elemBytes);
-  if (granule == 0 && !plan.reads.empty())
-    granule = target
-                  .getSimdLanes(lane, cast<ShapedType>(plan.reads.front().getType())
-                                          .getElementType())
-                  .value_or(1);
+  if (granule == 0 && !ends.empty())
+    granule =
+        target.getSimdLanes(lane, ends.front().getElementType()).value_or(1);
   ktflow::sched::ChunkQuery query;
   query.cols = cols;
   query.granule = std::max<int64_t>(granule, 1);
@@ -186,6 +192,31 @@ void StreamTiler::planPasses() {
       if (role == OpRole::Stream && needed.contains(op))
         pass.streamOps.insert(op);
   }
+}
+
+LogicalResult StreamTiler::checkCarriedRewrites() {
+  auto carriedView = [&](Value slot) -> Operation * {
+    Value end = source.lookup(slot);
+    if (!end || !isa<ktdp::AccessTileType>(end.getType()))
+      return nullptr;
+    auto view = ktdp::getAccessTileView(end);
+    return isCarriedView(view) ? view.getOperation() : nullptr;
+  };
+  for (size_t p = 0; p < passes.size(); ++p)
+    for (WriteToFifoOp write : passes[p].writes)
+      if (Operation *view = carriedView(write.getSlot()))
+        for (size_t q = p + 1; q < passes.size(); ++q)
+          for (ReadFromFifoOp read : passes[q].reads)
+            if (carriedView(read.getSlot()) == view) {
+              InFlightDiagnostic diag = read.emitError(
+                  "the value a loop carries is read again in a later pass "
+                  "over the row (after a reduction) than the one that "
+                  "writes its next value; the scratchpad holding it is "
+                  "rewritten in place, so this is not supported yet");
+              diag.attachNote(write.getLoc()) << "written here";
+              return diag;
+            }
+  return success();
 }
 
 void StreamTiler::retypeSlots() {

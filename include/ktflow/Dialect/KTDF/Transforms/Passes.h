@@ -42,6 +42,18 @@ bool isUnrolledCarriedLoop(scf::ForOp loop);
 /// at most `maxTrips` trips; returns whether it did.
 bool unrollConstantLoop(scf::ForOp loop, int64_t maxTrips);
 
+/// The unit attribute ktdf-carry-in-scratchpad puts on the scratchpad
+/// views it makes for loop-carried tensors.
+constexpr llvm::StringLiteral kCarriedViewAttrName = "ktdf.carried";
+
+/// Whether `view` is a scratchpad view holding a loop-carried tensor
+/// (made by ktdf-carry-in-scratchpad).
+bool isCarriedView(Operation *view);
+
+/// Why ktdf-carry-in-scratchpad cannot keep what `loop` carries in the
+/// scratchpad (a scalar or a dynamically shaped tensor), or none.
+std::optional<std::string> whyNotCarriable(scf::ForOp loop);
+
 /// Why ktdf-uplift-while cannot turn `loop` into an scf.for (it does not
 /// count), or none.
 std::optional<std::string> whyNotCountedWhile(scf::WhileOp loop);

@@ -201,6 +201,50 @@ def KTDFUnrollCarriedLoops
                            "::mlir::arith::ArithDialect"];
 }
 
+def KTDFCarryInScratchpad
+    : Pass<"ktdf-carry-in-scratchpad", "::mlir::ModuleOp"> {
+  let summary = "Keep what a loop carries in the tile's scratchpad";
+  let description = [{
+    A loop that carries tensors (`scf.for` `iter_args`) and that
+    ktdf-unroll-carried-loops left in place (its trip count is known only at
+    run time, or it has too many trips) keeps each carried tensor in a
+    scratchpad view of its own (`ct_local`, at a literal address past the
+    kernel's own scratchpad views, marked `ktdf.carried`): the initial
+    value is stored into it before the loop, each trip loads it at the start
+    of the body and stores what it yields at the end, and the loop's result
+    is loaded after the loop. The compute groups this makes are ordinary
+    pipelines whose feed reads the view and whose drain writes it; the
+    lowering orders a trip's drain before the next trip's feed, and later
+    readers after the last trip, with the channels it uses for scratchpad
+    views. The value never goes through device memory, and each trip rounds
+    it as the kernel writes it. Inner loops first.
+
+    ```mlir
+    // before
+    %r = scf.for %i = %c0 to %n step %c128 iter_args(%a = %zero) -> tensor<1x128xf16> {
+      %x = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
+      %s = arith.addf %a, %x : tensor<1x128xf16>
+      scf.yield %s : tensor<1x128xf16>
+    }
+    // after
+    ktdp.store %zero, %tc : tensor<1x128xf16>, <1x128xindex>
+    scf.for %i = %c0 to %n step %c128 {
+      %a = ktdp.load %tc : <1x128xindex> -> tensor<1x128xf16>
+      %x = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
+      %s = arith.addf %a, %x : tensor<1x128xf16>
+      ktdp.store %s, %tc : tensor<1x128xf16>, <1x128xindex>
+    }
+    %r = ktdp.load %tc : <1x128xindex> -> tensor<1x128xf16>
+    ```
+
+    A carried value that is not a statically shaped tensor is an error at
+    the loop (ktdf-check-supported reports it first in the pipeline).
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::ktdp::KTDPDialect"];
+}
+
 def KTDFCheckSupported : Pass<"ktdf-check-supported", "::mlir::ModuleOp"> {
   let summary = "Reject KTIR constructs the scheduler cannot handle yet";
   let description = [{

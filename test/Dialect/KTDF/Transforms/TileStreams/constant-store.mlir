@@ -1,8 +1,23 @@
-// RUN: ktflow-opt %s --ktdf-tile-streams -verify-diagnostics
+// RUN: ktflow-opt %s --ktdf-tile-streams | FileCheck %s
 
-// A compute group that stores a constant reads no tile: the streamed stage
-// has nothing that tells it how the value varies, and says so at the store
-// (the message used to be "writing unknown of the tile").
+// A compute group that stores a splat constant reads no tile: the value is
+// a whole tile of equal elements (the initial value of what a loop carries
+// in the scratchpad, ktdf-carry-in-scratchpad, is one). The compute stage
+// writes the constant chunk by chunk, as wide as the SFU's SIMD lanes for
+// the written type (there is no read to take a stick from), and the feed
+// moves nothing. (It was refused before: "cannot tell how the stored value
+// varies over the tile".)
+
+// CHECK: %[[SLOT:.*]] = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
+// CHECK: ktdf.stage "feed"
+// CHECK-NOT: ktdf.data_transfer
+// CHECK: ktdf.stage "compute"
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NEXT: %[[CST:.*]] = arith.constant dense<1.500000e+00> : tensor<64xf16>
+// CHECK-NEXT: ktdf.write_to_fifo %[[CST]] to %[[SLOT]]
+// CHECK: ktdf.stage "drain"
+// CHECK: ktdf.data_transfer %[[SLOT]] to %{{.*}}[%{{.*}}, %{{.*}}]
 
 // Input: the ScheduleIR ktdf-tile-streams receives, printed once by
 // `ktflow-opt KERNEL --ktdf-mapping --ktdf-route-transfers` from a KTIR kernel.
@@ -81,7 +96,6 @@ module {
         %3 = ktdf.stage "feed" depends_out(1) applicable_units [scratchpad_load] unit "core/subcore[0]/L1LU" {
         }
         %4 = ktdf.stage "compute" depends_in(%3) depends_out(1) applicable_units [vector_compute] unit "core/subcore[0]/SFU_Block/SFU" {
-          // expected-error @+1 {{cannot tell how the stored value varies over the tile (it is computed from no loaded tile, e.g. a constant or a fill); this is not supported yet}}
           ktdf.write_to_fifo %cst to %slot : tensor<8x64xf16> to !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 8x64xf16>
         }
         %5 = ktdf.stage "drain" depends_in(%4) depends_out(1) applicable_units [scratchpad_store] unit "core/subcore[0]/L1SU" {

@@ -1,0 +1,204 @@
+//===- CarryInScratchpad.cpp - Loop-carried tensors in the scratchpad -----===//
+//
+// This file implements --ktdf-carry-in-scratchpad. The scheduler makes one
+// pipeline of each compute group of a block, and a pipeline has no value
+// that survives from one execution to the next; a loop whose carried
+// tensors ktdf-unroll-carried-loops could not unroll (a trip count known
+// only at run time: a Triton column-block or K loop up to a plain `index`
+// argument) keeps each of them in a scratchpad view of its own instead.
+// The loop then stores and reloads that view like a kernel keeping an
+// accumulator in its scratchpad: the init before the loop, a load at the
+// start of each trip and a store of what it yields at its end, a load of
+// the result after the loop. The lowering orders these accesses with the
+// channels of scratchpad views (a trip's drain before the next trip's
+// feed, the last trip before later readers); nothing goes through device
+// memory, and the value is rounded at each trip exactly as the kernel
+// writes it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IntegerSet.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFCARRYINSCRATCHPAD
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+bool mlir::ktdf::isCarriedView(Operation *view) {
+  return view && view->hasAttr(kCarriedViewAttrName);
+}
+
+std::optional<std::string> mlir::ktdf::whyNotCarriable(scf::ForOp loop) {
+  for (Value init : loop.getInitArgs()) {
+    auto type = dyn_cast<RankedTensorType>(init.getType());
+    if (!type || !type.hasStaticShape() || type.getRank() == 0)
+      return std::string("a loop carrying values over a trip count known "
+                         "only at run time (or over many trips) keeps them "
+                         "in the scratchpad, which needs statically shaped "
+                         "tensors of rank 1 or more; this one carries a ") +
+             (type ? "tensor of another shape" : "scalar");
+  }
+  return std::nullopt;
+}
+
+namespace {
+/// Element addresses of new scratchpad views, past the kernel's own.
+class ScratchpadCursor {
+public:
+  explicit ScratchpadCursor(func::FuncOp func) {
+    func.walk([&](ktdp::ConstructMemoryViewOp view) {
+      auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+      APInt address;
+      if (!space || space->kind != ktdp::MemoryKind::ct_local ||
+          !matchPattern(view.getOffset(), m_ConstantInt(&address)))
+        return;
+      auto type = cast<MemRefType>(view.getType());
+      int64_t end = address.getSExtValue() + 1;
+      for (auto [size, stride] :
+           llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
+        end += (size - 1) * stride;
+      bytes = std::max(bytes, end * elementBytes(type.getElementType()));
+    });
+  }
+
+  /// The element address of a new region of `type`, aligned for any
+  /// transfer granularity of the shipped devices.
+  int64_t allocate(RankedTensorType type) {
+    int64_t esize = elementBytes(type.getElementType());
+    int64_t at = (bytes + kAlign - 1) / kAlign * kAlign;
+    bytes = at + type.getNumElements() * esize;
+    return at / esize;
+  }
+
+private:
+  static constexpr int64_t kAlign = 256;
+  static int64_t elementBytes(Type t) {
+    return (t.getIntOrFloatBitWidth() + 7) / 8;
+  }
+  int64_t bytes = 0;
+};
+
+/// The box 0 <= d_i < shape_i.
+IntegerSet boxSet(ArrayRef<int64_t> shape, MLIRContext *ctx) {
+  SmallVector<AffineExpr> constraints;
+  for (auto [i, n] : llvm::enumerate(shape)) {
+    AffineExpr d = getAffineDimExpr(i, ctx);
+    constraints.push_back(d);
+    constraints.push_back(-d + (n - 1));
+  }
+  SmallVector<bool> eq(constraints.size(), false);
+  return IntegerSet::get(shape.size(), 0, constraints, eq);
+}
+
+class LoopRewriter {
+public:
+  LoopRewriter(func::FuncOp func) : func(func), cursor(func) {}
+
+  LogicalResult run(scf::ForOp loop) {
+    if (std::optional<std::string> reason = whyNotCarriable(loop))
+      return loop.emitError(*reason);
+    SmallVector<Value> tiles;
+    for (Value init : loop.getInitArgs())
+      tiles.push_back(
+          createTile(cast<RankedTensorType>(init.getType()), loop.getLoc()));
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    for (auto [init, tile] : llvm::zip(loop.getInitArgs(), tiles))
+      ktdp::StoreOp::create(b, loc, init, tile);
+    auto plain = scf::ForOp::create(b, loc, loop.getLowerBound(),
+                                    loop.getUpperBound(), loop.getStep());
+    plain.setUnsignedCmp(loop.getUnsignedCmp());
+    plain->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+    Block *body = plain.getBody();
+    // The old body's ops move in front of the new yield.
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    body->getOperations().splice(
+        Block::iterator(body->getTerminator()), loop.getBody()->getOperations(),
+        loop.getBody()->begin(), Block::iterator(yield));
+    loop.getInductionVar().replaceAllUsesWith(plain.getInductionVar());
+    b.setInsertionPointToStart(body);
+    for (auto [arg, tile] : llvm::zip(loop.getRegionIterArgs(), tiles)) {
+      if (arg.use_empty())
+        continue;
+      Value value = ktdp::LoadOp::create(b, loc, arg.getType(), tile);
+      arg.replaceAllUsesWith(value);
+    }
+    b.setInsertionPoint(body->getTerminator());
+    for (auto [next, tile] : llvm::zip(yield.getOperands(), tiles))
+      ktdp::StoreOp::create(b, yield.getLoc(), next, tile);
+    b.setInsertionPointAfter(plain);
+    for (auto [result, tile] : llvm::zip(loop.getResults(), tiles)) {
+      if (result.use_empty())
+        continue;
+      result.replaceAllUsesWith(
+          ktdp::LoadOp::create(b, loc, result.getType(), tile));
+    }
+    loop.erase();
+    return success();
+  }
+
+private:
+  /// A scratchpad view holding one `type` and the tile covering it, at the
+  /// start of the function.
+  Value createTile(RankedTensorType type, Location loc) {
+    MLIRContext *ctx = func.getContext();
+    OpBuilder b = OpBuilder::atBlockBegin(&func.front());
+    auto space = ktdp::MemorySpaceAttr::get(ctx, ktdp::MemoryKind::ct_local, 0);
+    auto memref = MemRefType::get(type.getShape(), type.getElementType(),
+                                  MemRefLayoutAttrInterface(), space);
+    SmallVector<int64_t> strides(type.getRank(), 1);
+    for (int64_t d = type.getRank() - 2; d >= 0; --d)
+      strides[d] = strides[d + 1] * type.getDimSize(d + 1);
+    Value address =
+        arith::ConstantIndexOp::create(b, loc, cursor.allocate(type));
+    IntegerSet box = boxSet(type.getShape(), ctx);
+    auto view = ktdp::ConstructMemoryViewOp::create(
+        b, loc, memref, address, ValueRange{}, ValueRange{},
+        b.getDenseI64ArrayAttr(type.getShape()),
+        b.getDenseI64ArrayAttr(strides), space, IntegerSetAttr::get(box));
+    view->setAttr(kCarriedViewAttrName, b.getUnitAttr());
+    SmallVector<AffineExpr> origin(type.getRank(),
+                                   getAffineConstantExpr(0, ctx));
+    auto tileType = ktdp::AccessTileType::get(ctx, type.getShape());
+    return ktdp::ConstructAccessTileOp::create(
+        b, loc, tileType, view, ValueRange{}, ValueRange{},
+        AffineMapAttr::get(
+            AffineMap::get(0, 0, ArrayRef<AffineExpr>(origin), ctx)),
+        IntegerSetAttr::get(box),
+        AffineMapAttr::get(
+            AffineMap::getMultiDimIdentityMap(type.getRank(), ctx)));
+  }
+
+  func::FuncOp func;
+  ScratchpadCursor cursor;
+};
+
+struct CarryInScratchpadPass
+    : public ktdf::impl::KTDFCarryInScratchpadBase<CarryInScratchpadPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      // Post-order: inner loops first; rewriting one replaces only it.
+      SmallVector<scf::ForOp> loops;
+      func.walk([&](scf::ForOp loop) {
+        if (loop.getNumRegionIterArgs() != 0)
+          loops.push_back(loop);
+      });
+      LoopRewriter rewriter(func);
+      for (scf::ForOp loop : loops)
+        if (failed(rewriter.run(loop)))
+          return signalPassFailure();
+    }
+  }
+};
+} // namespace
