@@ -271,14 +271,3 @@ Expected<std::vector<OutputCheck>> DifferentialRun::checkOutputs() {
   }
   return results;
 }
-
-bool ktflow::check::printChecks(raw_ostream &os, ArrayRef<OutputCheck> checks) {
-  bool allPass = true;
-  for (const OutputCheck &check : checks) {
-    os << "check " << check.label << ": " << check.result.summary
-       << (check.result.pass ? " PASS" : " FAIL") << "\n";
-    allPass &= check.result.pass;
-  }
-  os << (allPass ? "PASS" : "FAIL") << "\n";
-  return allPass;
-}

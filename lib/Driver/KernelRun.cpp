@@ -159,9 +159,12 @@ Error KernelRun::check() {
 }
 
 bool KernelRun::passed() const {
-  return checks && llvm::all_of(*checks, [](const check::OutputCheck &c) {
-           return c.result.pass;
-         });
+  auto allPass = [](const std::vector<check::OutputCheck> &outputs) {
+    return llvm::all_of(
+        outputs, [](const check::OutputCheck &c) { return c.result.pass; });
+  };
+  return (checks || expected) && (!checks || allPass(*checks)) &&
+         (!expected || allPass(*expected));
 }
 
 Expected<std::vector<std::pair<std::string, host::Tensor>>>

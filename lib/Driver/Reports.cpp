@@ -88,15 +88,21 @@ json::Object ktflow::runReport(const KernelRun &run) {
   report["optimized"] = run.optimized;
   report["ratio"] = check::getRooflineRatio(run.bound, run.stats.cycles);
   report["roofline"] = device::toJSON(run.bound);
-  if (run.checks) {
+  auto verdicts = [](const std::vector<check::OutputCheck> &checks) {
     json::Array outputs;
-    for (const check::OutputCheck &c : *run.checks)
+    bool pass = true;
+    for (const check::OutputCheck &c : checks) {
       outputs.push_back(json::Object{{"name", c.label},
                                      {"pass", c.result.pass},
                                      {"summary", c.result.summary}});
-    report["check"] =
-        json::Object{{"pass", run.passed()}, {"outputs", std::move(outputs)}};
-  }
+      pass &= c.result.pass;
+    }
+    return json::Object{{"pass", pass}, {"outputs", std::move(outputs)}};
+  };
+  if (run.checks)
+    report["check"] = verdicts(*run.checks);
+  if (run.expected)
+    report["expected"] = verdicts(*run.expected);
   return report;
 }
 

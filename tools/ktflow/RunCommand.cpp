@@ -55,6 +55,22 @@ static cl::opt<bool>
     checkFlag("check",
              cl::desc("Compare every output with the reference interpreter"),
              cl::sub(runCommand));
+static cl::list<std::string> runExpected(
+    "expected",
+    cl::desc("Compare a tensor with a .npy file of the answer (any element "
+             "type, same shape), within --rtol and --atol"),
+    cl::value_desc("NAME=FILE.npy"), cl::sub(runCommand));
+static cl::opt<double> runRtol(
+    "rtol", cl::init(-1),
+    cl::desc("Relative tolerance of --expected (default: "
+             "torch.testing.assert_close's for the tensor's type, 1e-3 for "
+             "f16, 1.3e-6 for f32)"),
+    cl::sub(runCommand));
+static cl::opt<double>
+    runAtol("atol", cl::init(-1),
+            cl::desc("Absolute tolerance of --expected (default: "
+                     "torch.testing.assert_close's, 1e-5 for f16 and f32)"),
+            cl::sub(runCommand));
 static cl::opt<bool> runJson("json", cl::desc("Print one JSON object"),
                              cl::sub(runCommand));
 static cl::opt<std::string>
@@ -109,6 +125,20 @@ static int fail(const Twine &message) {
   return 1;
 }
 
+/// One line per comparison, then `PASS` or `FAIL` for all of them.
+static void printVerdicts(raw_ostream &os, const KernelRun &run) {
+  auto print = [&](StringRef kind, const std::vector<OutputCheck> &outputs) {
+    for (const OutputCheck &c : outputs)
+      os << kind << " " << c.label << ": " << c.result.summary
+         << (c.result.pass ? " PASS" : " FAIL") << "\n";
+  };
+  if (run.checks)
+    print("check", *run.checks);
+  if (run.expected)
+    print("expected", *run.expected);
+  os << (run.passed() ? "PASS" : "FAIL") << "\n";
+}
+
 int ktflow::driver::runRun() {
   if (!(runMaxSeconds >= 0))
     return fail("--max-seconds must be a number of seconds, 0 for none");
@@ -152,6 +182,11 @@ int ktflow::driver::runRun() {
       return reportError(t.takeError());
     outputs.push_back({*t, path.str()});
   }
+  for (StringRef spec : runExpected)
+    if (Expected<uint32_t> t = check::findTensor(
+            run->run->getProgram(), spec.split('=').first, "expected");
+        !t)
+      return reportError(t.takeError());
   if (!runJson)
     printRun(outs(), *run->run, run->stats, run->bound, runO0 ? " (-O0)" : "",
              runUnits);
@@ -165,9 +200,13 @@ int ktflow::driver::runRun() {
   if (checkFlag)
     if (Error e = run->check())
       return reportError(std::move(e));
+  if (!runExpected.empty())
+    if (Error e = run->compareExpected(runExpected, runRtol, runAtol))
+      return reportError(std::move(e));
+  bool compared = run->checks || run->expected;
   if (runJson)
     writeReport(outs(), runReport(*run));
-  else if (run->checks)
-    printChecks(outs(), *run->checks);
-  return !run->checks || run->passed() ? 0 : kCheckFailedExitCode;
+  else if (compared)
+    printVerdicts(outs(), *run);
+  return !compared || run->passed() ? 0 : kCheckFailedExitCode;
 }

@@ -128,10 +128,6 @@ private:
 void forEachKernelOp(mlir::ModuleOp module,
                      llvm::function_ref<void(mlir::Operation *)> visit);
 
-/// Prints a `check NAME: ... PASS|FAIL` line per output, then `PASS` or
-/// `FAIL` for them all; returns whether all passed.
-bool printChecks(llvm::raw_ostream &os, llvm::ArrayRef<OutputCheck> checks);
-
 } // namespace ktflow::check
 
 #endif // KTFLOW_CHECK_DIFFERENTIALRUN_H

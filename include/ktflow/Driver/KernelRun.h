@@ -18,6 +18,11 @@
 
 namespace ktflow {
 
+/// torch.testing.assert_close's default (rtol, atol) for an element type:
+/// f16 (1e-3, 1e-5), bf16 (1.6e-2, 1e-5), f32 (1.3e-6, 1e-5), f64 (1e-7,
+/// 1e-7); integers compare exactly.
+std::pair<double, double> getDefaultTolerance(machine::ElemType elem);
+
 struct KernelRunOptions {
   /// The device description; empty for the kernel's ktdf_arch.target.
   std::string devicePath;
@@ -47,6 +52,9 @@ struct KernelRun {
   std::string subject;
   /// The outputs compared with the interpreter's, after check().
   std::optional<std::vector<check::OutputCheck>> checks;
+  /// The outputs compared with files the user gave, after
+  /// compareExpected(); each label is `NAME (FILE)`.
+  std::optional<std::vector<check::OutputCheck>> expected;
   /// The kernel as written, with its device, and how it was compiled:
   /// check() compiles it partway to find the ops the device rounds twice,
   /// which only a check needs (cleared once it has).
@@ -64,7 +72,15 @@ struct KernelRun {
 
   /// Runs the interpreter and compares every output with it (`checks`).
   llvm::Error check();
-  /// Whether check() ran and every output passed.
+  /// Compares tensors with `.npy` files (`NAME=FILE.npy`, any element type
+  /// of the same shape; `expected`): element i passes when |sim - want| <=
+  /// atol + rtol * |want| + one unit in the last place of the tensor's
+  /// element type at want. A negative tolerance takes the default for the
+  /// tensor's element type (getDefaultTolerance).
+  llvm::Error compareExpected(llvm::ArrayRef<std::string> files, double rtol,
+                              double atol);
+  /// Whether a comparison ran (check(), compareExpected()) and every output
+  /// passed each.
   bool passed() const;
 
   /// Every tensor the kernel writes after the simulation, by the kernel's
