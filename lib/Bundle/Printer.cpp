@@ -141,6 +141,14 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
       if (in.f != machine::kNoReg)
         os << " strides " << s(in.g) << ", " << s(in.h);
       break;
+    case Opcode::Fill:
+      os << " " << s(in.c) << " bytes";
+      if (in.d != machine::kNoReg)
+        os << " x " << s(in.d) << " rows";
+      os << " to " << memName(b, in.a) << "[" << s(in.b) << "]";
+      if (in.d != machine::kNoReg)
+        os << " stride " << s(in.e);
+      break;
     case Opcode::Load:
       os << " " << fifoName(b, in.a) << " <- " << memName(b, in.b) << "["
          << s(in.c) << "], " << s(in.d) << " bytes";

@@ -44,6 +44,8 @@ static std::pair<unsigned, bool> operandShape(Opcode op) {
   case Opcode::SelectS: return {4, false};
   case Opcode::RemoteDma:
     return {8, false};
+  case Opcode::Fill:
+    return {5, false};
   }
   return {0, false};
 }

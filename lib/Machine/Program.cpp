@@ -16,11 +16,11 @@ using namespace ktflow::machine;
 
 const char *ktflow::machine::opcodeName(Opcode op) {
   static const char *names[] = {
-      "halt",      "set_imm", "alu",       "mov_s",     "loop_begin",
-      "loop_end",  "dma",     "load",      "store",     "recv",
-      "send",      "map",     "reduce",    "broadcast", "splat",
-      "matmul",    "mov_v",   "sync_send", "sync_recv", "select_s",
-      "remote_dma"};
+      "halt",       "set_imm", "alu",       "mov_s",     "loop_begin",
+      "loop_end",   "dma",     "load",      "store",     "recv",
+      "send",       "map",     "reduce",    "broadcast", "splat",
+      "matmul",     "mov_v",   "sync_send", "sync_recv", "select_s",
+      "remote_dma", "fill"};
   unsigned i = static_cast<unsigned>(op);
   return i < kNumOpcodes ? names[i] : "?";
 }
@@ -309,6 +309,14 @@ private:
       if (!(s(i.b) && s(i.d) && s(i.e)))
         return "register out of range";
       if (i.f != kNoReg && !(s(i.f) && s(i.g) && s(i.h)))
+        return "register out of range";
+      return "";
+    case Opcode::Fill:
+      if (i.a >= m.memories.size())
+        return "memory index out of range";
+      if (!(s(i.b) && s(i.c)))
+        return "register out of range";
+      if (i.d != kNoReg && !(s(i.d) && s(i.e)))
         return "register out of range";
       return "";
     case Opcode::Load:

@@ -24,9 +24,9 @@ using namespace ktflow::machine;
 using namespace ktflow::sim;
 using namespace ktflow::sim::detail;
 
-/// The memories a Dma, Load or Store instruction moves between and its kind
-/// (0 DMA, 1 load, 2 store), as the route cache keys them; false for other
-/// instructions.
+/// The memories a Dma, RemoteDma, Load, Store or Fill instruction moves
+/// between and its kind (0 DMA, 1 load, 2 store or fill: unit -> memory, 3
+/// remote DMA), as the route cache keys them; false for other instructions.
 static bool transferEnds(const Inst &in, uint32_t &memA, uint32_t &memB,
                          int &kind) {
   if (in.op == Opcode::Dma || in.op == Opcode::RemoteDma) {
@@ -35,6 +35,8 @@ static bool transferEnds(const Inst &in, uint32_t &memA, uint32_t &memB,
     memA = in.b, memB = in.a, kind = 1;
   } else if (in.op == Opcode::Store) {
     memA = in.b, memB = 0, kind = 2;
+  } else if (in.op == Opcode::Fill) {
+    memA = in.a, memB = 0, kind = 2;
   } else {
     return false;
   }

@@ -295,6 +295,8 @@ Step Engine::step(UnitState &u) {
   case Opcode::Dma:
   case Opcode::RemoteDma:
     return stepDma(u, in);
+  case Opcode::Fill:
+    return stepFill(u, in);
   case Opcode::Load: return stepLoad(u, in);
   case Opcode::Store: return stepStore(u, in);
   case Opcode::Recv: return stepRecv(u, in);

@@ -1,14 +1,16 @@
 //===- Transfers.cpp - Data movement in the simulator ---------------------===//
 //
 // This file implements the instructions that move data: DMA between
-// memories (a remote DMA's route crosses the core interconnect), loads from a
-// memory into a FIFO, stores from a FIFO into a memory, vector send/receive and
-// sync tokens. Transfers advance one chunk (DMA: the route's transfer
-// granularity; FIFO: one entry) per step, so units sharing a link or memory
-// interleave at that grain; each chunk reserves every resource of its route for
-// bytes/bandwidth cycles. A unit that keeps several transfers in flight
-// (MachineUnit::maxOutstanding) moves on once a DMA's or store's bytes have
-// left; what it signals after that is visible only when the transfer lands.
+// memories (a remote DMA's route crosses the core interconnect), fills of a
+// memory with zeros, loads from a memory into a FIFO, stores from a FIFO
+// into a memory, vector send/receive and sync tokens. Transfers advance one
+// chunk (DMA and fill: the route's transfer granularity; FIFO: one entry)
+// per step, so units sharing a link or memory interleave at that grain;
+// each chunk reserves every resource of its route for bytes/bandwidth
+// cycles. A unit that keeps several transfers in flight
+// (MachineUnit::maxOutstanding) moves on once a DMA's, fill's or store's
+// bytes have left; what it signals after that is visible only when the
+// transfer lands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -169,6 +171,38 @@ Step Engine::stepDma(UnitState &u, const Inst &in) {
   auto [start, occupancy] = reserve(u, u.route->resources, chunk);
   for (uint32_t hop : u.route->interconnectHops)
     interconnectBytes[hop] += chunk;
+  u.busy += occupancy;
+  u.now = start + occupancy;
+  u.lastArrival = std::max(u.lastArrival, u.now + u.route->latency);
+  if (advance(u, chunk))
+    endTransfer(*this, u, true, writes);
+  return Step::Continue;
+}
+
+Step Engine::stepFill(UnitState &u, const Inst &in) {
+  const std::vector<int64_t> &s = u.s;
+  int64_t rows = in.d == kNoReg ? 1 : s[in.d];
+  int64_t stride = in.d == kNoReg ? 0 : s[in.e];
+  Range writes = rangeOf(in.a, s[in.b], rows, stride, s[in.c]);
+  if (!u.active) {
+    if (waitForSlot(*this, u, {writes}))
+      return Step::Continue;
+    if (!beginTransfer(*this, u, s[in.c], rows, 0, s[in.b], 0, stride))
+      return Step::Error;
+    u.route = routeFor(u.index, u.pc);
+    if (s[in.c] == 0 || rows == 0) {
+      u.rowsLeft = 0;
+      endTransfer(*this, u, false);
+      return Step::Continue;
+    }
+  }
+  // A DMA whose source is zeros: the unit pushes chunks to the memory.
+  uint64_t chunk = std::min<uint64_t>(u.route->chunkBytes, u.rowBytesLeft);
+  uint8_t *to = access(u, in.a, u.dst, chunk, "fill writes");
+  if (!to)
+    return Step::Error;
+  std::memset(to, 0, chunk);
+  auto [start, occupancy] = reserve(u, u.route->resources, chunk);
   u.busy += occupancy;
   u.now = start + occupancy;
   u.lastArrival = std::max(u.lastArrival, u.now + u.route->latency);

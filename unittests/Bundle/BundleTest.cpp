@@ -200,6 +200,59 @@ TEST(BundleTest, ArgumentTableRoundTrips) {
       0u);
 }
 
+TEST(BundleTest, FillEncodesDecodesAndDisassembles) {
+  // A fill of one row and a strided fill of rows, through the DMA engine
+  // into L1 (the test machine's memory 1).
+  Bundle b = makeBundle();
+  ProgramBuilder dma(0);
+  uint32_t at = dma.imm(256), bytes = dma.imm(96), rows = dma.imm(3),
+           stride = dma.imm(128);
+  Inst &one = dma.emit(Opcode::Fill);
+  one.a = 1, one.b = at, one.c = bytes;
+  one.d = one.e = kNoReg;
+  Inst &strided = dma.emit(Opcode::Fill);
+  strided.a = 1, strided.b = at, strided.c = bytes, strided.d = rows,
+  strided.e = stride;
+  UnitProgram p = dma.done();
+  b.programs = {{0, encodeProgram(p)}};
+  b.relocations.clear();
+  auto read = readBundle(writeBundle(b));
+  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  auto decoded = decodeProgram(read->programs[0].code, 0);
+  ASSERT_TRUE(static_cast<bool>(decoded))
+      << llvm::toString(decoded.takeError());
+  ASSERT_EQ(decoded->insts.size(), p.insts.size());
+  for (size_t i = 0; i < p.insts.size(); ++i) {
+    const Inst &x = p.insts[i], &y = decoded->insts[i];
+    EXPECT_TRUE(x.op == y.op && x.a == y.a && x.b == y.b && x.c == y.c &&
+                x.d == y.d && x.e == y.e)
+        << "instruction " << i;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  disassemble(os, *decoded, *read);
+  EXPECT_NE(text.find("fill s1 bytes to core0.L1[s0]\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("fill s1 bytes x s2 rows to core0.L1[s0] stride s3\n"),
+            std::string::npos)
+      << text;
+
+  // The runtime's validation refuses a memory or a register out of range.
+  Executable exe;
+  exe.programs = {p};
+  EXPECT_EQ(exe.validate(b.machine), "");
+  Inst &fill = *llvm::find_if(exe.programs[0].insts, [](const Inst &i) {
+    return i.op == Opcode::Fill && i.d != kNoReg;
+  });
+  fill.a = 7;
+  EXPECT_NE(exe.validate(b.machine).find("memory index out of range"),
+            std::string::npos);
+  fill.a = 1;
+  fill.e = 99;
+  EXPECT_NE(exe.validate(b.machine).find("register out of range"),
+            std::string::npos);
+}
+
 TEST(BundleTest, DamageIsReportedPrecisely) {
   std::vector<uint8_t> good = writeBundle(makeBundle());
 
@@ -208,14 +261,14 @@ TEST(BundleTest, DamageIsReportedPrecisely) {
   EXPECT_NE(readError(bytes).find("not a ktflow bundle"), std::string::npos);
 
   bytes = good;
-  bytes[8] = 9;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 9 (this ktflow "
-                              "reads version 8; it was written by a newer "
+  bytes[8] = 10;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 10 (this ktflow "
+                              "reads version 9; it was written by a newer "
                               "ktflow)");
   // A bundle of the previous format is refused, not misread.
-  bytes[8] = 7;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 7 (this ktflow "
-                              "reads version 8; compile the kernel again)");
+  bytes[8] = 8;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 8 (this ktflow "
+                              "reads version 9; compile the kernel again)");
 
   bytes.assign(good.begin(), good.begin() + good.size() / 2);
   EXPECT_NE(readError(bytes).find("truncated bundle"), std::string::npos);

@@ -49,8 +49,10 @@ enum class Opcode : uint8_t {
   SyncRecv,  ///< wait for and consume one token of sync channel a
   SelectS,   ///< s[a] = s[b] != 0 ? s[c] : s[d]
   RemoteDma, ///< as Dma, mem c in another core: over the core interconnect
+  Fill,      ///< zero s[c] bytes x s[d] rows of mem a @ s[b] (row stride
+             ///< s[e]; d == kNoReg means one row)
 };
-constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::RemoteDma) + 1;
+constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::Fill) + 1;
 const char *opcodeName(Opcode op);
 
 enum class AluOp : uint8_t {

@@ -1,12 +1,12 @@
 //===- DFIROps.cpp - dfir ops of a unit program to instructions -----------===//
 //
 // This file holds the ProgramEmitter's handlers for the dfir ops that each
-// become one instruction: transfers (dma, load, store, remote_dma) after
-// checking that the unit reaches their memories (a remote_dma's destination
-// through the interconnect, in another core), FIFO send and receive, sync
-// tokens, and vector compute (map, reduce, broadcast, splat, matmul) after
-// checking that the unit computes it on its element type. A map's body is
-// encoded by the MapBodyEmitter.
+// become one instruction: transfers (dma, fill, load, store, remote_dma)
+// after checking that the unit reaches their memories (a remote_dma's
+// destination through the interconnect, in another core), FIFO send and
+// receive, sync tokens, and vector compute (map, reduce, broadcast, splat,
+// matmul) after checking that the unit computes it on its element type. A
+// map's body is encoded by the MapBodyEmitter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +82,26 @@ LogicalResult ProgramEmitter::emitCopy(CopyOp copy, Opcode opcode, uint32_t src,
   machine::Inst &i = emitInst(opcode);
   i.a = src, i.b = *a, i.c = dst, i.d = *b, i.e = *n;
   i.f = rows, i.g = ss, i.h = ds;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitFill(dfir::FillOp fill) {
+  Operation *op = fill;
+  auto dst = memory(op, fill.getMemory());
+  if (failed(dst) || failed(checkRoute(op, self(), memoryNode(*dst))))
+    return failure();
+  auto addr = sreg(fill.getAddr()), n = sreg(fill.getSize());
+  if (failed(addr) || failed(n))
+    return failure();
+  uint32_t rows = machine::kNoReg, stride = machine::kNoReg;
+  if (fill.getRows()) {
+    auto r = sreg(fill.getRows()), s = sreg(fill.getStride());
+    if (failed(r) || failed(s))
+      return failure();
+    rows = *r, stride = *s;
+  }
+  machine::Inst &i = emitInst(Opcode::Fill);
+  i.a = *dst, i.b = *addr, i.c = *n, i.d = rows, i.e = stride;
   return success();
 }
 

@@ -189,6 +189,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
       .Case([&](dfir::MapOp map) { return emitMap(map); })
       .Case([&](dfir::DmaOp dma) { return emitDma(dma); })
       .Case([&](dfir::RemoteDmaOp dma) { return emitRemoteDma(dma); })
+      .Case([&](dfir::FillOp fill) { return emitFill(fill); })
       .Case<dfir::LoadOp, dfir::StoreOp>([&](auto transfer) {
         return emitLoadOrStore(transfer.getOperation());
       })

@@ -4,18 +4,21 @@
 // as `dfir.dma`s: rows and strides from the access tile and its view, one
 // transfer per point of the dimensions above the last two. Coordinates of
 // the tile past those its view holds (by its sizes and its coordinate_set)
-// are masked, neither read nor written: a load leaves them undefined in
-// its buffer, which ktdf-check-supported made sure no stored element
-// depends on. The rows of a 2-d tile are always clamped at run time (also
-// to the transfer's `rows`, the iterations a partial coarsened iteration
-// covers); every other dimension is clamped where the tile may leave its
-// view (mayLeaveView). A tile with a permuted order (a transposed load or
-// store) must stay inside its view; it moves as strided DMAs, one element
-// per row when the permutation moves the innermost dimension.
+// are masked, neither read nor written. A load reads 0 there, as the
+// reference interpreter does: `dfir.fill`s zero the part of the buffer the
+// clamped DMA leaves out (DmaWindow.cpp), so every value computed from the
+// tile is the interpreter's. The rows of a 2-d tile are always clamped at
+// run time (also to the transfer's `rows`, the iterations a partial
+// coarsened iteration covers); every other dimension is clamped where the
+// tile may leave its view (mayLeaveView). A tile with a permuted order (a
+// transposed load or store) must stay inside its view; it moves as
+// strided DMAs, one element per row when the permutation moves the
+// innermost dimension.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
+#include "TileDma.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -26,30 +29,6 @@
 using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
-
-/// A tile <-> buffer transfer with its ends resolved: the byte addresses
-/// of the tile's origin in its tensor and of the buffer's copy, the
-/// memories they are in, and the tile's shape and its view's strides.
-struct mlir::ktdf::lowering::TileDma {
-  /// Tensor to buffer (a load), else buffer to tensor.
-  bool load = false;
-  ktdp::ConstructAccessTileOp tile;
-  ktdp::ConstructMemoryViewOp view;
-  SmallVector<Value, 8> anchor;
-  Value memAddr, bufAddr;
-  std::string memName, bufName;
-  int64_t esize = 0;
-  SmallVector<int64_t> extents;
-  ArrayRef<int64_t> strides;
-};
-
-/// The tile coordinates a transfer moves along each dimension where they
-/// may be fewer than the tile's extent (null elsewhere): from `begin[d]`
-/// (set where the tile may start before its view) up to `end[d]`, `count[d]`
-/// of them.
-struct mlir::ktdf::lowering::DmaWindow {
-  SmallVector<Value> begin, end, count;
-};
 
 FailureOr<TileDma> ProgramBuilder::resolveTileDma(DataTransferOp op,
                                                   IRMapping &map,
@@ -157,6 +136,8 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
   FailureOr<DmaWindow> window = clampToView(op, *dma, map);
   if (failed(window))
     return failure();
+  if (dma->load)
+    emitMaskFills(loc, *dma, *window);
   if (rank == 2 && !window->count[1] && !window->begin[0])
     emitMaskedRowsDma(loc, *dma, window->count[0]);
   else if (llvm::all_of(window->count, [](Value v) { return !v; }))
@@ -227,51 +208,6 @@ void ProgramBuilder::emitPermutedDma(Location loc, const TileDma &dma) {
                   arith::AddIOp::create(b, loc, dma.bufAddr, bufOffset));
         scf::YieldOp::create(b, loc);
       });
-}
-
-FailureOr<DmaWindow> ProgramBuilder::clampToView(DataTransferOp op,
-                                                 const TileDma &dma,
-                                                 IRMapping &map) {
-  OpBuilder &b = *builder;
-  Location loc = op.getLoc();
-  size_t rank = dma.extents.size();
-  DmaWindow window;
-  window.begin.resize(rank);
-  window.end.resize(rank);
-  window.count.resize(rank);
-  // Along `d`: end = max(min(extent - anchor, limit), 0), the tile
-  // coordinate the view ends at, where `limit` is the tile's extent (and
-  // the transfer's `rows` for the rows of a 2-d tile, the iterations a
-  // partial coarsened iteration covers); where the anchor may be negative,
-  // begin = min(max(-anchor, 0), limit), its first coordinate inside, and
-  // count = max(end - begin, 0), else count = end.
-  for (size_t d = 0; d < rank; ++d) {
-    if (!(rank == 2 && d == 0) && !mayLeaveView(dma.tile, d))
-      continue;
-    auto extent = viewExtent(loc, dma.view, d, map);
-    if (failed(extent))
-      return failure();
-    Value left = arith::SubIOp::create(b, loc, *extent, dma.anchor[d]);
-    Value limit = constant(dma.extents[d]);
-    if (rank == 2 && d == 0 && op.getRows()) {
-      auto n = materialize(op.getRows(), map);
-      if (failed(n))
-        return failure();
-      limit = arith::MinSIOp::create(b, loc, limit, *n);
-    }
-    Value end = arith::MaxSIOp::create(
-        b, loc, arith::MinSIOp::create(b, loc, left, limit), constant(0));
-    window.end[d] = window.count[d] = end;
-    if (anchorLowerBound(dma.tile, d).value_or(-1) >= 0)
-      continue;
-    Value before = arith::SubIOp::create(b, loc, constant(0), dma.anchor[d]);
-    Value begin = arith::MinSIOp::create(
-        b, loc, arith::MaxSIOp::create(b, loc, before, constant(0)), limit);
-    window.begin[d] = begin;
-    window.count[d] = arith::MaxSIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, end, begin), constant(0));
-  }
-  return window;
 }
 
 void ProgramBuilder::emitMaskedRowsDma(Location loc, const TileDma &dma,

@@ -232,6 +232,10 @@ private:
   /// where it may leave its view (and the rows of every 2-d tile).
   FailureOr<DmaWindow> clampToView(DataTransferOp op, const TileDma &dma,
                                    IRMapping &map);
+  /// Before a load: zeroes the coordinates of the buffer outside `window`
+  /// along the dimensions where the tile may leave its view, where the
+  /// reference interpreter loads 0.
+  void emitMaskFills(Location loc, const TileDma &dma, const DmaWindow &window);
   /// A 2-d tile masked only past its last valid row: `validRows` full rows.
   void emitMaskedRowsDma(Location loc, const TileDma &dma, Value validRows);
   /// A tile that stays inside its view: a 2-d DMA per point of the

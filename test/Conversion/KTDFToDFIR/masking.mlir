@@ -58,7 +58,8 @@ func.func @add_n(%x: index, %y: index, %out: index, %n_i32: i32) attributes {gri
 
 // Views holding 126 of their 128 columns: every DMA moves the valid part
 // of each row, 2 * max(min(min(128, 126) - 0, 128), 0) bytes, of the rows
-// the view holds, with the rows' strides in memory and in the buffer.
+// the view holds, with the rows' strides in memory and in the buffer; a
+// load's buffer first gets the other columns zeroed (mask-fill.mlir).
 
 // CHECK-LABEL: dfir.kernel @columns
 // CHECK-LABEL: dfir.unit "tile[0]/DMA"
@@ -70,6 +71,7 @@ func.func @add_n(%x: index, %y: index, %out: index, %n_i32: i32) attributes {gri
 // CHECK: %[[LEFT:.*]] = arith.subi %[[HELD]], %{{.*}} : index
 // CHECK: %[[MIN:.*]] = arith.minsi %[[LEFT]], %{{.*}} : index
 // CHECK: %[[COLS:.*]] = arith.maxsi %[[MIN]], %{{.*}} : index
+// CHECK: dfir.fill %{{.*}} bytes to "tile[0]/SPM"[%{{.*}}] rows %{{.*}} stride %{{.*}}
 // CHECK: %[[BYTES:.*]] = arith.muli %[[COLS]], %{{.*}} : index
 // CHECK: dfir.dma %[[BYTES]] bytes from "HBM"[%{{.*}}] to "tile[0]/SPM"[%{{.*}}] rows %[[ROWS]] strides %{{.*}}, %{{.*}}
 // CHECK: dfir.dma %{{.*}} bytes from "tile[0]/SPM"[%{{.*}}] to "HBM"[%{{.*}}] rows %{{.*}} strides %{{.*}}, %{{.*}}

@@ -295,6 +295,12 @@ LogicalResult RemoteDmaOp::verify() {
   return success();
 }
 
+LogicalResult FillOp::verify() {
+  if (static_cast<bool>(getRows()) != static_cast<bool>(getStride()))
+    return emitOpError("needs rows and a stride together");
+  return success();
+}
+
 LogicalResult MapOp::verifyRegions() {
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())

@@ -322,7 +322,6 @@ struct CheckSupportedPass
         continue;
       failed |= checkMemoryHazards(func);
       failed |= checkScratchpadHazards(func);
-      failed |= checkMaskedCoordinateUses(func);
       func.walk([&](Operation *op) {
         // Bodies of linalg ops are scalar code the units run as written,
         // but for the iteration's coordinates, which streaming in chunks

@@ -33,32 +33,6 @@ bool mlir::ktdf::isUnitReshape(Operation *op) {
          nonUnitExtents(source.getShape()) == nonUnitExtents(result.getShape());
 }
 
-SmallVector<int64_t> mlir::ktdf::unitReshapeDimensionMap(Operation *op) {
-  auto source = cast<RankedTensorType>(op->getOperand(0).getType());
-  auto result = cast<RankedTensorType>(op->getResult(0).getType());
-  SmallVector<int64_t> map(source.getRank(), -1);
-  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
-    for (auto [g, group] :
-         llvm::enumerate(collapse.getReassociationIndices())) {
-      for (int64_t d : group)
-        if (source.getDimSize(d) != 1 || group.size() == 1)
-          map[d] = g;
-    }
-    return map;
-  }
-  // An expansion turns source dimension d into its group of result
-  // dimensions: the one of extent other than 1, or the first of all-unit
-  // groups.
-  auto expand = cast<tensor::ExpandShapeOp>(op);
-  for (auto [d, group] : llvm::enumerate(expand.getReassociationIndices())) {
-    map[d] = group.front();
-    for (int64_t r : group)
-      if (result.getDimSize(r) != 1)
-        map[d] = r;
-  }
-  return map;
-}
-
 Value mlir::ktdf::matchRowSumOfSquares(linalg::MatmulOp matmul) {
   if (matmul.getInputs().size() != 2 || matmul.getOutputs().size() != 1 ||
       !matmul.hasPureTensorSemantics())

@@ -25,12 +25,6 @@ namespace mlir::ktdf {
 /// order: it only removes or adds dimensions of extent 1.
 bool isUnitReshape(Operation *op);
 
-/// For each dimension of a unit reshape's source, the dimension of its
-/// result holding the same coordinates, or -1 for a source dimension of
-/// extent 1 that the result drops (collapsed into a group with another
-/// dimension, or to rank 0).
-SmallVector<int64_t> unitReshapeDimensionMap(Operation *op);
-
 /// The row `x` of `matmul(x, transpose(x))` when the product is a single
 /// element (x is 1xK, the result 1x1): the sum of the squares of x's
 /// elements added to the output. Null for every other matmul.

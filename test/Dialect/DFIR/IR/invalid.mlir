@@ -349,3 +349,27 @@ dfir.kernel @k device "d" {
     "dfir.remote_dma"(%c0, %c0, %c0, %c0) <{src_memory = "core[0]/L1", dst_memory = "core[1]/L1", operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0>}> : (index, index, index, index) -> ()
   }
 }
+
+// -----
+
+// A fill's rows need their stride (the custom form cannot spell one
+// without the other).
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %n = arith.constant 64 : index
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{needs rows and a stride together}}
+    "dfir.fill"(%n, %c0, %n) <{memory = "L1", operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (index, index, index) -> ()
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %n = arith.constant 64 : index
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{needs rows and a stride together}}
+    "dfir.fill"(%n, %c0, %n) <{memory = "L1", operandSegmentSizes = array<i32: 1, 1, 0, 1>}> : (index, index, index) -> ()
+  }
+}

@@ -58,6 +58,10 @@ dfir.kernel @all device "sample_device" {
     dfir.remote_dma %bytes bytes from "core[0]/L1"[%a] to "core[1]/L1"[%a]
     // CHECK: dfir.remote_dma %{{.*}} bytes from "core[0]/L1"[%[[A]]] to "core[3]/L1"[%[[A]]] rows %[[N]] strides %{{.*}}, %{{.*}}
     dfir.remote_dma %c128 bytes from "core[0]/L1"[%a] to "core[3]/L1"[%a] rows %n strides %bytes, %c128
+    // CHECK: dfir.fill %{{.*}} bytes to "core[0]/L1"[%[[A]]]{{$}}
+    dfir.fill %bytes bytes to "core[0]/L1"[%a]
+    // CHECK: dfir.fill %{{.*}} bytes to "core[0]/L1"[%[[A]]] rows %[[N]] stride %{{.*}}{{$}}
+    dfir.fill %c128 bytes to "core[0]/L1"[%a] rows %n stride %bytes
     // CHECK: dfir.sync_send @s
     dfir.sync_send @s
   }

@@ -284,6 +284,31 @@ def DFIR_RemoteDmaOp : DFIR_Op<"remote_dma", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def DFIR_FillOp : DFIR_Op<"fill", [AttrSizedOperandSegments]> {
+  let summary = "write zero bytes to a memory";
+  let description = [{
+    Writes `size` zero bytes to `memory` at byte address `addr`, through the
+    executing unit: a DMA whose source is zeros, routed unit -> memory. With
+    `rows`, writes `rows` rows of `size` bytes whose starts are `stride`
+    bytes apart. The unit waits until the last byte has landed. The
+    lowering zeroes the part of a load's buffer that a masked transfer
+    leaves out, so the buffer holds what the reference interpreter loads
+    there (0).
+
+    ```mlir
+    dfir.fill %n bytes to "core0.L1"[%a]
+    dfir.fill %n bytes to "core0.L1"[%a] rows %r stride %s
+    ```
+  }];
+  let arguments = (ins Index:$size, StrAttr:$memory, Index:$addr,
+                       Optional<Index>:$rows, Optional<Index>:$stride);
+  let assemblyFormat = [{
+    $size `bytes` `to` $memory `[` $addr `]`
+    (`rows` $rows^ `stride` $stride)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def DFIR_LoadOp : DFIR_Op<"load", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "stream bytes of a memory into a FIFO";

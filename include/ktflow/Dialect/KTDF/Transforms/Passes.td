@@ -258,10 +258,10 @@ def KTDFCheckSupported : Pass<"ktdf-check-supported", "::mlir::ModuleOp"> {
     what ktdf-uplift-while and ktdf-lower-if lower), calls, loops carrying
     values that ktdf-unroll-carried-loops does not remove,
     `tensor.extract`/`tensor.splat` other
-    than the broadcast of a one-element tensor, access tiles that may start
-    before their view, and loads whose masked coordinates (past the end of
-    the view, along any dimension) may reach a stored element. The IR is not
-    changed.
+    than the broadcast of a one-element tensor, and access tiles that may
+    start before their view. Loads that may reach past their view are
+    accepted: the DMA lowering zeroes what they mask, where the reference
+    interpreter reads 0. The IR is not changed.
   }];
 }
 

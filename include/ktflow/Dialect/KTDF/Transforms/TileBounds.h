@@ -4,9 +4,10 @@
 // inside the coordinates its view holds (ktdf-check-supported, and the DMA
 // lowering, which masks the dimensions it cannot prove): the range of an
 // index value over every compute tile and loop iteration, the range of a
-// tile's anchor, the static extent of a view along a dimension (its sizes
-// and its coordinate_set, whichever is tighter), and the check that
-// coordinates a transfer masks never reach a stored element.
+// tile's anchor, and the static extent of a view along a dimension (its
+// sizes and its coordinate_set, whichever is tighter). A load reads 0 at
+// the coordinates its DMA masks, as the reference interpreter does, so
+// masked coordinates may reach stored elements.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,20 +54,11 @@ bool viewMayAlias(ktdp::ConstructMemoryViewOp view);
 
 /// Whether coordinates of `tile` along dimension `d` may lie past the end
 /// of the coordinates its view holds: the DMA transfers mask them (a load
-/// leaves them undefined, a store skips them).
+/// reads 0 there, a store skips them).
 bool mayLeaveView(ktdp::ConstructAccessTileOp tile, unsigned d);
 
 /// Whether `tile` may be masked along any dimension.
 bool mayLeaveView(ktdp::ConstructAccessTileOp tile);
-
-/// Reports, at the op, every use of a load that may be masked along a
-/// dimension that the scheduler cannot prove harmless: each stored element
-/// must depend only on the same coordinate of the loaded tile along that
-/// dimension (no reduction across it, no broadcast of one coordinate's
-/// value over others) and be stored through a tile whose coordinates along
-/// it are masked at least where the load's are. Returns whether it
-/// reported anything.
-bool checkMaskedCoordinateUses(func::FuncOp func);
 
 } // namespace mlir::ktdf
 

@@ -88,17 +88,15 @@ func.func @window_at_scalar(%x: index, %y: index, %start: index) attributes {gri
 #win = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 // Shifted by a scalar on the way (the indexed gather's `%start + d`): the
-// reference stores 0 for the columns the load masks, which the scheduler
-// does not load. Refused.
+// columns the load masks are stored as 0, by the reference and by the
+// scheduler (the DMA lowering zeroes them in the buffer). Accepted.
 func.func @shifted_by_scalar(%x: index, %y: index, %start: index) attributes {grid = [64]} {
   %r = ktdp.get_compute_tile_id : index
   %X = ktdp.construct_memory_view %x, sizes: [64, 128], strides: [128, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
   %Y = ktdp.construct_memory_view %y, sizes: [64, 128], strides: [128, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
   %tx = ktdp.construct_access_tile %X[%r, %start] {access_tile_set = #win, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x64xindex>
   %ty = ktdp.construct_access_tile %Y[%r, 0] {access_tile_set = #win, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x64xindex>
-  // expected-error @+1 {{columns of this load may lie outside its view's coordinate_set; the scheduler masks them by not loading them, so they must not reach a stored element, but it is stored through a tile whose columns are not those of the load}}
   %v = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
-  // expected-note @+1 {{here}}
   ktdp.store %v, %ty : tensor<1x64xf16>, <1x64xindex>
   return
 }
