@@ -147,7 +147,6 @@ private:
   /// Appends to `route` the interconnect links from core `from` to core
   /// `to`, creating their resources on first use.
   void addInterconnectPath(Route &route, uint32_t from, uint32_t to);
-  const Route *routeFor(uint32_t program, uint32_t pc) const;
   void schedule(UnitState &u, Tick time);
   void runUnit(UnitState &u);
   Step step(UnitState &u);
@@ -156,6 +155,8 @@ private:
 
 public:
   // Helpers for the instruction files.
+  /// The route resolveRoutes found for transfer instruction `pc`.
+  const Route *routeFor(uint32_t program, uint32_t pc) const;
   Step fail(const UnitState &u, const std::string &message);
   Step block(UnitState &u, Wait wait, uint32_t on);
   void wake(int64_t &waiter, Tick time);

@@ -140,6 +140,45 @@ static bool advance(UnitState &u, uint64_t chunk) {
   return false;
 }
 
+/// Starts the transfer of the unit's current instruction unless one is under
+/// way: waits for the transfers in flight whose bytes it `touches`, reads
+/// its sizes, binds its route and finishes an empty one at once. Returns
+/// the step to report, or nothing when a chunk is to move.
+static std::optional<Step> startTransfer(Engine &e, UnitState &u,
+                                         std::initializer_list<Range> touches,
+                                         int64_t bytes, int64_t rows,
+                                         int64_t src, int64_t dst,
+                                         int64_t srcStride, int64_t dstStride) {
+  if (u.active)
+    return std::nullopt;
+  if (waitForSlot(e, u, touches))
+    return Step::Continue;
+  if (!beginTransfer(e, u, bytes, rows, src, dst, srcStride, dstStride))
+    return Step::Error;
+  u.route = e.routeFor(u.index, u.pc);
+  if (bytes == 0 || rows == 0) {
+    u.rowsLeft = 0;
+    endTransfer(e, u, false);
+    return Step::Continue;
+  }
+  return std::nullopt;
+}
+
+/// Charges a chunk written to memory to the transfer's route (and the
+/// interconnect links it crosses), advances the transfer, and finishes it
+/// after its last chunk, once its bytes have landed.
+static void chargeWrittenChunk(Engine &e, UnitState &u, uint64_t chunk,
+                               Range writes) {
+  auto [start, occupancy] = e.reserve(u, u.route->resources, chunk);
+  for (uint32_t hop : u.route->interconnectHops)
+    e.interconnectBytes[hop] += chunk;
+  u.busy += occupancy;
+  u.now = start + occupancy;
+  u.lastArrival = std::max(u.lastArrival, u.now + u.route->latency);
+  if (advance(u, chunk))
+    endTransfer(e, u, true, writes);
+}
+
 Step Engine::stepDma(UnitState &u, const Inst &in) {
   const std::vector<int64_t> &s = u.s;
   int64_t rows = in.f == kNoReg ? 1 : s[in.f];
@@ -147,19 +186,10 @@ Step Engine::stepDma(UnitState &u, const Inst &in) {
   int64_t dstStride = in.f == kNoReg ? 0 : s[in.h];
   Range reads = rangeOf(in.a, s[in.b], rows, srcStride, s[in.e]);
   Range writes = rangeOf(in.c, s[in.d], rows, dstStride, s[in.e]);
-  if (!u.active) {
-    if (waitForSlot(*this, u, {reads, writes}))
-      return Step::Continue;
-    if (!beginTransfer(*this, u, s[in.e], rows, s[in.b], s[in.d], srcStride,
-                       dstStride))
-      return Step::Error;
-    u.route = routeFor(u.index, u.pc);
-    if (s[in.e] == 0 || rows == 0) {
-      u.rowsLeft = 0;
-      endTransfer(*this, u, false);
-      return Step::Continue;
-    }
-  }
+  if (std::optional<Step> step =
+          startTransfer(*this, u, {reads, writes}, s[in.e], rows, s[in.b],
+                        s[in.d], srcStride, dstStride))
+    return *step;
   uint64_t chunk = std::min<uint64_t>(u.route->chunkBytes, u.rowBytesLeft);
   uint8_t *from = access(u, in.a, u.src, chunk, "dma reads");
   if (!from)
@@ -168,14 +198,7 @@ Step Engine::stepDma(UnitState &u, const Inst &in) {
   if (!to)
     return Step::Error;
   std::memmove(to, from, chunk);
-  auto [start, occupancy] = reserve(u, u.route->resources, chunk);
-  for (uint32_t hop : u.route->interconnectHops)
-    interconnectBytes[hop] += chunk;
-  u.busy += occupancy;
-  u.now = start + occupancy;
-  u.lastArrival = std::max(u.lastArrival, u.now + u.route->latency);
-  if (advance(u, chunk))
-    endTransfer(*this, u, true, writes);
+  chargeWrittenChunk(*this, u, chunk, writes);
   return Step::Continue;
 }
 
@@ -184,46 +207,25 @@ Step Engine::stepFill(UnitState &u, const Inst &in) {
   int64_t rows = in.d == kNoReg ? 1 : s[in.d];
   int64_t stride = in.d == kNoReg ? 0 : s[in.e];
   Range writes = rangeOf(in.a, s[in.b], rows, stride, s[in.c]);
-  if (!u.active) {
-    if (waitForSlot(*this, u, {writes}))
-      return Step::Continue;
-    if (!beginTransfer(*this, u, s[in.c], rows, 0, s[in.b], 0, stride))
-      return Step::Error;
-    u.route = routeFor(u.index, u.pc);
-    if (s[in.c] == 0 || rows == 0) {
-      u.rowsLeft = 0;
-      endTransfer(*this, u, false);
-      return Step::Continue;
-    }
-  }
+  if (std::optional<Step> step = startTransfer(*this, u, {writes}, s[in.c],
+                                               rows, 0, s[in.b], 0, stride))
+    return *step;
   // A DMA whose source is zeros: the unit pushes chunks to the memory.
   uint64_t chunk = std::min<uint64_t>(u.route->chunkBytes, u.rowBytesLeft);
   uint8_t *to = access(u, in.a, u.dst, chunk, "fill writes");
   if (!to)
     return Step::Error;
   std::memset(to, 0, chunk);
-  auto [start, occupancy] = reserve(u, u.route->resources, chunk);
-  u.busy += occupancy;
-  u.now = start + occupancy;
-  u.lastArrival = std::max(u.lastArrival, u.now + u.route->latency);
-  if (advance(u, chunk))
-    endTransfer(*this, u, true, writes);
+  chargeWrittenChunk(*this, u, chunk, writes);
   return Step::Continue;
 }
 
 Step Engine::stepLoad(UnitState &u, const Inst &in) {
   FifoState &f = fifos[in.a];
-  if (!u.active) {
-    if (waitForSlot(*this, u, {rangeOf(in.b, u.s[in.c], 1, 0, u.s[in.d])}))
-      return Step::Continue;
-    if (!beginTransfer(*this, u, u.s[in.d], 1, u.s[in.c], 0, 0, 0))
-      return Step::Error;
-    u.route = routeFor(u.index, u.pc);
-    if (u.rowBytes == 0) {
-      endTransfer(*this, u, false);
-      return Step::Continue;
-    }
-  }
+  if (std::optional<Step> step =
+          startTransfer(*this, u, {rangeOf(in.b, u.s[in.c], 1, 0, u.s[in.d])},
+                        u.s[in.d], 1, u.s[in.c], 0, 0, 0))
+    return *step;
   if (f.count == f.desc->depth)
     return block(u, Wait::FifoFull, in.a);
   uint64_t chunk = std::min<uint64_t>(f.desc->entryBytes, u.rowBytesLeft);
@@ -247,17 +249,9 @@ Step Engine::stepLoad(UnitState &u, const Inst &in) {
 Step Engine::stepStore(UnitState &u, const Inst &in) {
   FifoState &f = fifos[in.a];
   Range writes = rangeOf(in.b, u.s[in.c], 1, 0, u.s[in.d]);
-  if (!u.active) {
-    if (waitForSlot(*this, u, {writes}))
-      return Step::Continue;
-    if (!beginTransfer(*this, u, u.s[in.d], 1, 0, u.s[in.c], 0, 0))
-      return Step::Error;
-    u.route = routeFor(u.index, u.pc);
-    if (u.rowBytes == 0) {
-      endTransfer(*this, u, false);
-      return Step::Continue;
-    }
-  }
+  if (std::optional<Step> step =
+          startTransfer(*this, u, {writes}, u.s[in.d], 1, 0, u.s[in.c], 0, 0))
+    return *step;
   if (f.count == 0)
     return block(u, Wait::FifoEmpty, in.a);
   FifoEntry &head = f.entries[f.head];
@@ -280,12 +274,7 @@ Step Engine::stepStore(UnitState &u, const Inst &in) {
   f.head = (f.head + 1) % f.desc->depth;
   --f.count;
   wake(f.waitingProducer, u.now);
-  auto [start, occupancy] = reserve(u, u.route->resources, chunk);
-  u.busy += occupancy;
-  u.now = start + occupancy;
-  u.lastArrival = std::max(u.lastArrival, u.now + u.route->latency);
-  if (advance(u, chunk))
-    endTransfer(*this, u, true, writes);
+  chargeWrittenChunk(*this, u, chunk, writes);
   return Step::Continue;
 }
 
