@@ -15,6 +15,13 @@ config.test_exec_root = os.path.join(config.ktflow_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%examples", os.path.join(config.ktflow_src_root, "examples")))
+# The install test (test/Install) installs this build tree and builds a
+# project against it with the same tools.
+config.substitutions.append(("%ktflow_obj_root", config.ktflow_obj_root))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cpack", config.cpack_command))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%python", config.python_executable))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
