@@ -239,6 +239,19 @@ Interpreter::getInitialNative(unsigned position, DType dtype) const {
           region.extent)))
     return makeError("a view declares memory before '" + region.name + "'");
   region.length = region.extent.get().numElements;
+  // The native copy is allocated whole, unlike the interpreter's lazily
+  // backed pages: refuse one past the memory ceiling (or past the address
+  // space, where the byte count would overflow) instead of failing to
+  // allocate it.
+  int64_t ceiling = impl->options.maxMemoryBytes > 0
+                        ? impl->options.maxMemoryBytes
+                        : MemoryBudget::defaultLimit();
+  if (region.length < 0 ||
+      region.length > ceiling / int64_t(host::byteSize(dtype)))
+    return makeError(llvm::formatv("the views of '{0}' span {1} elements, "
+                                   "more than the memory ceiling of {2} bytes",
+                                   region.name, region.length, ceiling)
+                         .str());
   return region.initialNative();
 }
 
