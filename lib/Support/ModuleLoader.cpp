@@ -8,6 +8,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -52,6 +53,43 @@ ktflow::ModuleLoader::loadText(llvm::StringRef text,
                     bufferName);
 }
 
+/// The offset of the first `array<index` in `text` outside comments and
+/// strings. MLIR 22's parser crashes on a dense array of `index` (it asks
+/// the type for a bit width it does not have), so the loader refuses one
+/// before parsing (found by the mutation campaign, issue 17).
+static std::optional<size_t> findIndexDenseArray(llvm::StringRef text) {
+  auto isIdentifierChar = [](char c) {
+    return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.';
+  };
+  auto skipSpace = [&](size_t at) {
+    while (at < text.size() && llvm::isSpace(text[at]))
+      ++at;
+    return at;
+  };
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '/' && text.substr(i).starts_with("//")) {
+      i = text.find('\n', i);
+      if (i == llvm::StringRef::npos)
+        return std::nullopt;
+    } else if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"' && text[i] != '\n'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (text.substr(i).starts_with("array") &&
+               (i == 0 || !isIdentifierChar(text[i - 1]))) {
+      size_t at = skipSpace(i + 5);
+      if (at >= text.size() || text[at] != '<')
+        continue;
+      at = skipSpace(at + 1);
+      if (text.substr(at).starts_with("index") &&
+          (at + 5 == text.size() || !isIdentifierChar(text[at + 5])))
+        return at;
+    }
+  }
+  return std::nullopt;
+}
+
 OwningOpRef<ModuleOp>
 ktflow::ModuleLoader::loadBuffer(std::unique_ptr<llvm::MemoryBuffer> file,
                                  llvm::StringRef subject) {
@@ -67,6 +105,15 @@ ktflow::ModuleLoader::loadBuffer(std::unique_ptr<llvm::MemoryBuffer> file,
   auto &fileManager =
       fileManagers.emplace_back(std::make_unique<llvm::SourceMgr>());
   fileManager->AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  const llvm::MemoryBuffer &source = *fileManager->getMemoryBuffer(1);
+  if (std::optional<size_t> at = findIndexDenseArray(source.getBuffer())) {
+    auto [line, column] = fileManager->getLineAndColumn(
+        llvm::SMLoc::getFromPointer(source.getBufferStart() + *at), 1);
+    emitError(FileLineColLoc::get(&context, source.getBufferIdentifier(), line,
+                                  column))
+        << "dense arrays of 'index' are not supported; use i64";
+    return nullptr;
+  }
   OwningOpRef<ModuleOp> module;
   {
     CrashPhase phase("parse", subject);
