@@ -73,6 +73,8 @@ LogicalResult ktflow::compile(ModuleOp module, const CompileOptions &options,
   buildSchedulingPipeline(pm, options);
   if (stage == CompileStage::Dataflow)
     buildLoweringPipeline(pm, options);
+  if (options.instrument && failed(options.instrument(pm)))
+    return failure();
   return pm.run(module);
 }
 

@@ -102,19 +102,18 @@ Expected<KernelRun> KernelRun::simulate(mlir::ModuleOp module,
                                         ModuleLoader &loader,
                                         const KernelRunOptions &options) {
   KernelRun result;
-  result.optimized = options.optimize;
+  result.optimized = options.compile.optimize;
   result.subject = options.subject;
   // The interpreter's copy is the kernel as written, before compiling.
   auto run = check::DifferentialRun::create(module, options.interpreter,
-                                            options.function);
+                                            options.compile.function);
   if (!run)
     return run.takeError();
   result.run = std::move(*run);
   if (!options.devicePath.empty() &&
       failed(setTarget(module, options.devicePath, loader)))
     return reportedError();
-  result.compileOptions.optimize = options.optimize;
-  result.compileOptions.function = options.function;
+  result.compileOptions = options.compile;
   result.asWritten = module.clone();
   auto compiled =
       compileToBundle(module, result.compileOptions, options.subject);

@@ -226,8 +226,8 @@ runKernel(const Source &source, const std::string &device,
           uint64_t maxElementOps, double maxSeconds) {
   KernelRunOptions options;
   options.devicePath = device;
-  options.function = function;
-  options.optimize = optimize;
+  options.compile.function = function;
+  options.compile.optimize = optimize;
   options.arguments = args;
   for (TensorInput &input : toInputs(items)) {
     if (!input.data) {

@@ -9,7 +9,11 @@
 #ifndef KTFLOW_TOOLS_KTFLOW_COMMANDS_H
 #define KTFLOW_TOOLS_KTFLOW_COMMANDS_H
 
+#include "ktflow/Compiler/Pipelines.h"
+
 #include "llvm/Support/CommandLine.h"
+
+#include <optional>
 
 namespace ktflow::driver {
 
@@ -48,6 +52,22 @@ int runCompile();
 /// `ktflow run KERNEL --arch DEVICE [--check]`: compile, simulate, verify.
 extern llvm::cl::SubCommand runCommand;
 int runRun();
+
+/// The help of `-O<level>` on the commands that compile.
+inline constexpr const char *kOptLevelHelp =
+    "Optimisation level: -O0 the simplest legal schedule (no cost model, "
+    "single buffering, one lane per core); -O1, -O2 (the default) and -O3 "
+    "the cost model's schedule, the same today";
+
+/// Registers MLIR's pass manager, timing and IR printing flags as options of
+/// `compile` and `run`; call before parsing the command line.
+void registerCompilerFlags();
+
+/// How `compile` and `run` compile at `-O<optLevel>` with `--func
+/// function`, the `--mlir-*` flags applied to the pass manager; none, after
+/// an error, for a level above 3.
+std::optional<CompileOptions> getCompileOptions(unsigned optLevel,
+                                                llvm::StringRef function);
 
 } // namespace ktflow::driver
 

@@ -1,8 +1,8 @@
 //===- CompileCommand.cpp - `ktflow compile` ------------------------------===//
 //
 // This file implements `ktflow compile KERNEL --arch DEVICE [-o OUT]
-// [--emit=schedule|dataflow|bundle] [-O0]`: run the scheduler's pipeline on
-// a KTIR kernel for a device and write the scheduled ScheduleIR, the
+// [--emit=schedule|dataflow|bundle] [-O<level>]`: run the scheduler's pipeline
+// on a KTIR kernel for a device and write the scheduled ScheduleIR, the
 // DataflowIR or the program bundle.
 //
 //===----------------------------------------------------------------------===//
@@ -54,11 +54,10 @@ static cl::opt<std::string>
                 cl::desc("The kernel function to compile (default: the "
                          "module's only kernel)"),
                 cl::value_desc("NAME"), cl::sub(compileCommand));
-static cl::opt<bool>
-    compileO0("O0",
-              cl::desc("The simplest legal schedule (no cost model, single "
-                       "buffering, one lane per core)"),
-              cl::sub(compileCommand));
+static cl::opt<unsigned> compileOptLevel("O", cl::Prefix, cl::init(2),
+                                         cl::desc(driver::kOptLevelHelp),
+                                         cl::value_desc("level"),
+                                         cl::sub(compileCommand));
 
 static cl::opt<bool>
     compileJson("json",
@@ -116,11 +115,12 @@ int ktflow::driver::runCompile() {
   if (!compileArch.empty() &&
       failed(setTarget(*module, compileArch, loader)))
     return 1;
-  CompileOptions options;
-  options.optimize = !compileO0;
-  options.function = compileFunc;
+  std::optional<CompileOptions> options =
+      driver::getCompileOptions(compileOptLevel, compileFunc);
+  if (!options)
+    return 1;
   if (compileEmit == EmitKind::Bundle)
-    return writeBundle(*module, options);
+    return writeBundle(*module, *options);
   if (compileJson)
     return fail("--json describes a bundle; it needs --emit=bundle");
   {
@@ -128,7 +128,7 @@ int ktflow::driver::runCompile() {
     CompileStage stage = compileEmit == EmitKind::Schedule
                              ? CompileStage::Schedule
                              : CompileStage::Dataflow;
-    if (failed(compile(*module, options, stage)))
+    if (failed(compile(*module, *options, stage)))
       return 1;
   }
   CrashPhase phase("emit", compileInput);

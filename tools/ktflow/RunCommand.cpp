@@ -86,8 +86,10 @@ static cl::opt<bool>
              cl::desc("Print one row of statistics per unit, not only the "
                       "totals per role"),
              cl::sub(runCommand));
-static cl::opt<bool> runO0("O0", cl::desc("Compile with -O0"),
-                           cl::sub(runCommand));
+static cl::opt<unsigned> runOptLevel("O", cl::Prefix, cl::init(2),
+                                     cl::desc(driver::kOptLevelHelp),
+                                     cl::value_desc("level"),
+                                     cl::sub(runCommand));
 static cl::opt<interp::NumericsPolicy> runNumerics(
     "numerics",
     cl::desc("How the reference interpreter's reductions round 16-bit "
@@ -155,8 +157,11 @@ int ktflow::driver::runRun() {
     return 1;
   KernelRunOptions options;
   options.devicePath = runArch;
-  options.function = runFunc;
-  options.optimize = !runO0;
+  std::optional<CompileOptions> compileOptions =
+      driver::getCompileOptions(runOptLevel, runFunc);
+  if (!compileOptions)
+    return 1;
+  options.compile = std::move(*compileOptions);
   options.arguments = runArgs;
   options.inputs = runInputs;
   options.seed = runSeed;
@@ -188,8 +193,8 @@ int ktflow::driver::runRun() {
         !t)
       return reportError(t.takeError());
   if (!runJson)
-    printRun(outs(), *run->run, run->stats, run->bound, runO0 ? " (-O0)" : "",
-             runUnits);
+    printRun(outs(), *run->run, run->stats, run->bound,
+             runOptLevel == 0 ? " (-O0)" : "", runUnits);
   for (auto &[t, path] : outputs)
     if (Error e = check::writeTensor(run->run->getProgram(),
                                      run->run->getLaunch(), t, path))

@@ -66,6 +66,7 @@ int main(int argc, char **argv) {
   llvm::cl::SetVersionPrinter(
       [](llvm::raw_ostream &os) { ktflow::printVersion(os); });
   hideLibraryOptions();
+  registerCompilerFlags();
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "ktflow: compile, simulate and verify KTIR kernels on dataflow "
@@ -80,7 +81,8 @@ int main(int argc, char **argv) {
       "                                  run a bundle on the simulator\n"
       "  ktflow compile KERNEL --arch DEVICE "
       "[--emit=schedule|dataflow|bundle]\n"
-      "                        [-O0] [-o OUT]  compile a kernel for a device\n"
+      "                        [-O0|-O2] [-o OUT]  compile a kernel for a "
+      "device\n"
       "  ktflow run KERNEL --arch DEVICE [--input N=SPEC] [--arg N=V] "
       "[--check]\n"
       "                        [--units] [--output N=F.npy] [--trace F]\n"

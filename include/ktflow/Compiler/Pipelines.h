@@ -14,6 +14,7 @@
 #include "mlir/Pass/PassManager.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace ktflow {
@@ -30,6 +31,9 @@ struct CompileOptions {
   /// The kernel function to compile (`--func`); empty for the module's
   /// only kernel.
   std::string function;
+  /// Called on compile()'s pass manager before it runs; the driver applies
+  /// the standard `--mlir-print-ir-*` and `--mlir-timing` options here.
+  std::function<mlir::LogicalResult(mlir::PassManager &)> instrument;
 };
 
 /// KTIR -> ScheduleIR, from checkpoint pre_mapping to the initial pipelines.

@@ -26,9 +26,9 @@ std::pair<double, double> getDefaultTolerance(machine::ElemType elem);
 struct KernelRunOptions {
   /// The device description; empty for the kernel's ktdf_arch.target.
   std::string devicePath;
-  /// The kernel function; empty for the module's only kernel.
-  std::string function;
-  bool optimize = true;
+  /// How to compile it; `compile.function` is also the function the
+  /// interpreter runs.
+  CompileOptions compile;
   /// `NAME=VALUE` runtime arguments.
   std::vector<std::string> arguments;
   /// `NAME=SPEC` tensor contents, then contents given as data (`random`
