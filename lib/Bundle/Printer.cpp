@@ -184,6 +184,12 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
       os << " " << v(in.a) << " = " << value << " : " << vtypeStr(p, in.c);
       break;
     }
+    case Opcode::Iota:
+      os << " " << v(in.a) << " = s" << in.b;
+      if (in.sub)
+        os << " + coordinate " << (in.sub - 1);
+      os << " : " << vtypeStr(p, in.c);
+      break;
     case Opcode::Matmul:
       os << " " << v(in.a) << " = " << v(in.d) << " + " << v(in.b) << " x "
          << v(in.c) << " : " << vtypeStr(p, in.e);

@@ -46,6 +46,8 @@ static std::pair<unsigned, bool> operandShape(Opcode op) {
     return {8, false};
   case Opcode::Fill:
     return {5, false};
+  case Opcode::Iota:
+    return {3, false};
   }
   return {0, false};
 }

@@ -20,7 +20,7 @@ const char *ktflow::machine::opcodeName(Opcode op) {
       "loop_end",   "dma",     "load",      "store",     "recv",
       "send",       "map",     "reduce",    "broadcast", "splat",
       "matmul",     "mov_v",   "sync_send", "sync_recv", "select_s",
-      "remote_dma", "fill"};
+      "remote_dma", "fill",    "iota"};
   unsigned i = static_cast<unsigned>(op);
   return i < kNumOpcodes ? names[i] : "?";
 }
@@ -346,6 +346,12 @@ private:
       return v(i.a) && v(i.b) && vt(i.c) ? "" : "register out of range";
     case Opcode::Splat:
       return v(i.a) && vt(i.c) ? "" : "register out of range";
+    case Opcode::Iota:
+      if (!(v(i.a) && s(i.b) && vt(i.c)))
+        return "register out of range";
+      return i.sub <= p.vtypes[i.c].shape.size()
+                 ? ""
+                 : "iota dimension out of range";
     case Opcode::Matmul:
       return v(i.a) && v(i.b) && v(i.c) && v(i.d) && vt(i.e)
                  ? ""

@@ -190,6 +190,33 @@ Step Engine::stepBroadcast(UnitState &u, const Inst &in) {
   return charge(*this, u, Opcode::Broadcast, costCycles(nOut, thr));
 }
 
+Step Engine::stepIota(UnitState &u, const Inst &in) {
+  const VectorType &type = u.prog->vtypes[in.c];
+  double thr = throughputOf(*this, u, OpClass::Elementwise, type.elem,
+                            "coordinates (iota)");
+  if (thr <= 0)
+    return Step::Error;
+  // Row-major: the coordinate along dimension d is (i / inner) % extent,
+  // with `inner` the product of the extents after d.
+  uint64_t n = type.numElements(), inner = 1, extent = 1;
+  if (in.sub) {
+    unsigned d = in.sub - 1;
+    extent = type.shape[d];
+    for (size_t k = d + 1; k < type.shape.size(); ++k)
+      inner *= type.shape[k];
+  }
+  int64_t base = u.s[in.b];
+  std::vector<double> &out = u.v[in.a];
+  out.resize(n);
+  for (uint64_t i = 0; i < n; ++i)
+    out[i] = roundToType(
+        type.elem,
+        static_cast<double>(base + static_cast<int64_t>((i / inner) % extent)));
+  u.wide[in.a].clear();
+  u.vtype[in.a] = &type;
+  return charge(*this, u, Opcode::Iota, costCycles(n, thr));
+}
+
 Step Engine::stepSplat(UnitState &u, const Inst &in) {
   const VectorType &type = u.prog->vtypes[in.c];
   double value;

@@ -131,6 +131,7 @@ public:
   Step stepMap(UnitState &u, const Inst &in);
   Step stepReduce(UnitState &u, const Inst &in);
   Step stepBroadcast(UnitState &u, const Inst &in);
+  Step stepIota(UnitState &u, const Inst &in);
   Step stepSplat(UnitState &u, const Inst &in);
   Step stepMatmul(UnitState &u, const Inst &in);
 

@@ -306,6 +306,8 @@ Step Engine::step(UnitState &u) {
   case Opcode::Broadcast: return stepBroadcast(u, in);
   case Opcode::Splat: return stepSplat(u, in);
   case Opcode::Matmul: return stepMatmul(u, in);
+  case Opcode::Iota:
+    return stepIota(u, in);
   case Opcode::MovV:
     ++u.instructions;
     if (!u.vtype[in.b])

@@ -261,14 +261,14 @@ TEST(BundleTest, DamageIsReportedPrecisely) {
   EXPECT_NE(readError(bytes).find("not a ktflow bundle"), std::string::npos);
 
   bytes = good;
-  bytes[8] = 10;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 10 (this ktflow "
-                              "reads version 9; it was written by a newer "
+  bytes[8] = 11;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 11 (this ktflow "
+                              "reads version 10; it was written by a newer "
                               "ktflow)");
   // A bundle of the previous format is refused, not misread.
-  bytes[8] = 8;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 8 (this ktflow "
-                              "reads version 9; compile the kernel again)");
+  bytes[8] = 9;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 9 (this ktflow "
+                              "reads version 10; compile the kernel again)");
 
   bytes.assign(good.begin(), good.begin() + good.size() / 2);
   EXPECT_NE(readError(bytes).find("truncated bundle"), std::string::npos);

@@ -51,8 +51,10 @@ enum class Opcode : uint8_t {
   RemoteDma, ///< as Dma, mem c in another core: over the core interconnect
   Fill,      ///< zero s[c] bytes x s[d] rows of mem a @ s[b] (row stride
              ///< s[e]; d == kNoReg means one row)
+  Iota,      ///< v[a] = s[b] + the element's coordinate along dimension
+             ///< sub - 1 (s[b] everywhere when sub = 0), vtypes[c]
 };
-constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::Fill) + 1;
+constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::Iota) + 1;
 const char *opcodeName(Opcode op);
 
 enum class AluOp : uint8_t {

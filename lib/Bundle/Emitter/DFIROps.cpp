@@ -176,6 +176,23 @@ LogicalResult ProgramEmitter::emitSplat(dfir::SplatOp splat) {
   return success();
 }
 
+LogicalResult ProgramEmitter::emitIota(dfir::IotaOp iota) {
+  auto base = sreg(iota.getBase());
+  auto t = vtype(iota, iota.getType());
+  if (failed(base) || failed(t))
+    return failure();
+  if (failed(checkCompute(iota, machine::OpClass::Elementwise,
+                          program.vtypes[*t].elem)))
+    return failure();
+  uint32_t r = newVReg();
+  machine::Inst &i = emitInst(Opcode::Iota);
+  i.a = r, i.b = *base, i.c = *t;
+  if (std::optional<int64_t> d = iota.getDimension())
+    i.sub = static_cast<uint8_t>(*d + 1);
+  vregs[iota.getResult()] = r;
+  return success();
+}
+
 LogicalResult ProgramEmitter::emitSplatArg(dfir::SplatArgOp splat) {
   auto t = vtype(splat, splat.getType());
   if (failed(t))

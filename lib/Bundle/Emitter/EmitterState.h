@@ -76,6 +76,7 @@ private:
   mlir::LogicalResult emitSplat(mlir::dfir::SplatOp op);
   mlir::LogicalResult emitSplatArg(mlir::dfir::SplatArgOp op);
   mlir::LogicalResult emitMatmul(mlir::dfir::MatmulOp op);
+  mlir::LogicalResult emitIota(mlir::dfir::IotaOp op);
   mlir::LogicalResult emitMap(mlir::dfir::MapOp op);
   mlir::LogicalResult emitSyncSend(mlir::dfir::SyncSendOp op);
   mlir::LogicalResult emitSyncRecv(mlir::dfir::SyncRecvOp op);

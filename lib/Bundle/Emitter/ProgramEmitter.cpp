@@ -201,6 +201,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
       .Case([&](dfir::SplatOp splat) { return emitSplat(splat); })
       .Case([&](dfir::SplatArgOp splat) { return emitSplatArg(splat); })
       .Case([&](dfir::MatmulOp mm) { return emitMatmul(mm); })
+      .Case([&](dfir::IotaOp iota) { return emitIota(iota); })
       .Case([&](dfir::SyncSendOp s) { return emitSyncSend(s); })
       .Case([&](dfir::SyncRecvOp s) { return emitSyncRecv(s); })
       .Default([](Operation *op) {

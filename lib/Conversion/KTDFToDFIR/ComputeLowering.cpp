@@ -31,15 +31,58 @@ static VectorType vectorOf(Type type) {
   return VectorType::get(tensor.getShape(), tensor.getElementType());
 }
 
-static std::optional<dfir::ReduceKind> reduceKindOf(Operation *op) {
+/// How a reduction body folds each element into the accumulator `acc`:
+/// the kind, and the element's contribution.
+struct Combine {
+  dfir::ReduceKind kind;
+  Value contribution;
+};
+
+/// The fold of a reduction body yielding `result`: one associative op of
+/// the accumulator and the contribution, or the two-op maximum or minimum
+/// of real kernels, `select(cmpf ogt, %a, %b), %a, %b)` (the larger of the
+/// two; `olt` the smaller).
+static std::optional<Combine> matchCombine(Value result, BlockArgument acc) {
+  Operation *op = result.getDefiningOp();
+  if (!op || op->getBlock() != acc.getOwner())
+    return std::nullopt;
+  auto other = [&](Value x, Value y) -> Value {
+    if (x == acc)
+      return y;
+    return y == acc ? x : Value();
+  };
+  if (auto select = dyn_cast<arith::SelectOp>(op)) {
+    auto cmp = select.getCondition().getDefiningOp<arith::CmpFOp>();
+    if (!cmp || cmp.getLhs() != select.getTrueValue() ||
+        cmp.getRhs() != select.getFalseValue())
+      return std::nullopt;
+    Value contribution = other(cmp.getLhs(), cmp.getRhs());
+    if (!contribution)
+      return std::nullopt;
+    switch (cmp.getPredicate()) {
+    case arith::CmpFPredicate::OGT:
+    case arith::CmpFPredicate::OGE:
+      return Combine{dfir::ReduceKind::max, contribution};
+    case arith::CmpFPredicate::OLT:
+    case arith::CmpFPredicate::OLE:
+      return Combine{dfir::ReduceKind::min, contribution};
+    default:
+      return std::nullopt;
+    }
+  }
+  if (op->getNumOperands() != 2)
+    return std::nullopt;
+  Value contribution = other(op->getOperand(0), op->getOperand(1));
+  if (!contribution)
+    return std::nullopt;
   if (isa<arith::AddFOp, arith::AddIOp>(op))
-    return dfir::ReduceKind::add;
+    return Combine{dfir::ReduceKind::add, contribution};
   if (isa<arith::MulFOp, arith::MulIOp>(op))
-    return dfir::ReduceKind::mul;
+    return Combine{dfir::ReduceKind::mul, contribution};
   if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(op))
-    return dfir::ReduceKind::max;
+    return Combine{dfir::ReduceKind::max, contribution};
   if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(op))
-    return dfir::ReduceKind::min;
+    return Combine{dfir::ReduceKind::min, contribution};
   return std::nullopt;
 }
 
@@ -225,17 +268,25 @@ private:
   /// loop-carried accumulator (the unit keeps it wide, dataflow-ir.md).
   FailureOr<Value> buildMap(Location loc, Block &body, Value result,
                             VectorType type, ArrayRef<Value> givenInputs,
-                            ArrayRef<Value> givenArgs,
+                            ArrayRef<Value> givenArgs, IRMapping &programMap,
                             std::optional<unsigned> accumulator = {}) {
     SmallVector<Value> inputs(givenInputs), args(givenArgs);
-    // The ops `result` depends on, in order.
+    // The ops `result` depends on, in order. An index value the body
+    // captures (a tile's row origin) is one more input, made by dfir.iota.
     llvm::SetVector<Operation *> slice;
-    SmallVector<Value> worklist{result};
+    SmallVector<Value> worklist{result}, capturedIndices;
     while (!worklist.empty()) {
       Value v = worklist.pop_back_val();
       // The map's inputs stand for these values: their producers stay out.
-      if (llvm::is_contained(args, v))
+      // So do float launch scalars (splat below) and their producers.
+      if (llvm::is_contained(args, v) || floatArgument(v))
         continue;
+      if (v.getType().isIndex() && !v.getDefiningOp<arith::ConstantOp>() &&
+          v.getParentBlock() != &body) {
+        if (!llvm::is_contained(capturedIndices, v))
+          capturedIndices.push_back(v);
+        continue;
+      }
       Operation *def = v.getDefiningOp();
       if (!def || slice.contains(def))
         continue;
@@ -248,6 +299,27 @@ private:
           inputs.push_back(splatArgument(loc, operand, type.getShape()));
           args.push_back(operand);
         }
+    // Index arithmetic runs in f32 (exact: ktdf-check-supported bounds it,
+    // IndexIdioms.h): coordinates and captured index values are f32
+    // vectors.
+    auto coordinates = VectorType::get(type.getShape(), b.getF32Type());
+    for (Operation *op : slice)
+      if (auto index = dyn_cast<linalg::IndexOp>(op)) {
+        Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+        inputs.push_back(dfir::IotaOp::create(
+            b, loc, coordinates, zero,
+            b.getI64IntegerAttr(static_cast<int64_t>(index.getDim()))));
+        args.push_back(index.getResult());
+      }
+    for (Value captured : capturedIndices) {
+      Value scalar = get(captured, programMap);
+      if (!scalar)
+        return emitError(loc, "an index value this body captures is not "
+                              "known to the compute unit");
+      inputs.push_back(
+          dfir::IotaOp::create(b, loc, coordinates, scalar, IntegerAttr()));
+      args.push_back(captured);
+    }
     auto map = dfir::MapOp::create(b, loc, type, inputs);
     if (accumulator)
       map.setAccumulator(*accumulator);
@@ -260,6 +332,8 @@ private:
                          loc));
     for (Operation &op : body.without_terminator())
       if (slice.contains(&op)) {
+        if (isa<linalg::IndexOp>(op))
+          continue;
         for (Value operand : op.getOperands()) {
           if (inner.contains(operand))
             continue;
@@ -273,10 +347,13 @@ private:
             if (!def || !def->hasTrait<OpTrait::ConstantLike>())
               return op.emitError("the body uses a value from outside that "
                                   "is not a constant");
-            inner.map(operand, b.clone(*def)->getResult(0));
+            inner.map(operand, operand.getType().isIndex()
+                                   ? floatIndex(loc, def)
+                                   : b.clone(*def)->getResult(0));
           }
         }
-        b.clone(op, inner);
+        if (failed(cloneInMap(op, inner)))
+          return failure();
       }
     for (Operation *op : slice)
       if (op->getBlock() != &body && !inner.contains(result)) {
@@ -292,6 +369,78 @@ private:
     return map.getResult();
   }
 
+  /// An index constant as the f32 the map computes with.
+  Value floatIndex(Location loc, Operation *constant) {
+    APInt value =
+        cast<IntegerAttr>(cast<arith::ConstantOp>(constant).getValue())
+            .getValue();
+    return arith::ConstantOp::create(
+        b, loc, b.getF32FloatAttr(static_cast<float>(value.getSExtValue())));
+  }
+
+  /// Clones `op` of a generic body into a map body; index arithmetic
+  /// becomes the same arithmetic on f32 (IndexIdioms.h).
+  LogicalResult cloneInMap(Operation &op, IRMapping &inner) {
+    bool index =
+        llvm::any_of(op.getOperandTypes(),
+                     [](Type t) { return t.isIndex(); }) ||
+        llvm::any_of(op.getResultTypes(), [](Type t) { return t.isIndex(); });
+    if (!index) {
+      b.clone(op, inner);
+      return success();
+    }
+    Location loc = op.getLoc();
+    if (isa<arith::ConstantOp>(op)) {
+      inner.map(op.getResult(0), floatIndex(loc, &op));
+      return success();
+    }
+    Value x = inner.lookupOrNull(op.getOperand(0));
+    Value y = op.getNumOperands() > 1 ? inner.lookupOrNull(op.getOperand(1))
+                                      : Value();
+    if (!x || !y)
+      return op.emitError("index operand has no value on the unit");
+    Value r;
+    if (isa<arith::AddIOp>(op))
+      r = arith::AddFOp::create(b, loc, x, y);
+    else if (isa<arith::SubIOp>(op))
+      r = arith::SubFOp::create(b, loc, x, y);
+    else if (isa<arith::MulIOp>(op))
+      r = arith::MulFOp::create(b, loc, x, y);
+    else if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+      r = arith::CmpFOp::create(b, loc, orderedPredicate(cmp.getPredicate()), x,
+                                y);
+    else
+      return op.emitError("'")
+             << op.getName() << "' on index values cannot run on a compute "
+             << "unit";
+    inner.map(op.getResult(0), r);
+    return success();
+  }
+
+  /// The ordered float comparison of integers that f32 holds exactly (and
+  /// that are not negative where the predicate is unsigned).
+  static arith::CmpFPredicate orderedPredicate(arith::CmpIPredicate p) {
+    switch (p) {
+    case arith::CmpIPredicate::eq:
+      return arith::CmpFPredicate::OEQ;
+    case arith::CmpIPredicate::ne:
+      return arith::CmpFPredicate::ONE;
+    case arith::CmpIPredicate::slt:
+    case arith::CmpIPredicate::ult:
+      return arith::CmpFPredicate::OLT;
+    case arith::CmpIPredicate::sle:
+    case arith::CmpIPredicate::ule:
+      return arith::CmpFPredicate::OLE;
+    case arith::CmpIPredicate::sgt:
+    case arith::CmpIPredicate::ugt:
+      return arith::CmpFPredicate::OGT;
+    case arith::CmpIPredicate::sge:
+    case arith::CmpIPredicate::uge:
+      return arith::CmpFPredicate::OGE;
+    }
+    llvm_unreachable("unknown predicate");
+  }
+
   LogicalResult lowerGeneric(linalg::GenericOp op, IRMapping &map) {
     Location loc = op.getLoc();
     Block &body = op.getRegion().front();
@@ -302,37 +451,30 @@ private:
       Value result = yield.getOperand(k);
       BlockArgument acc = body.getArgument(op.getNumDpsInputs() + k);
       Value reduced;
-      Operation *combine = nullptr;
       if (reduction) {
-        combine = result.getDefiningOp();
-        std::optional<dfir::ReduceKind> kind =
-            combine ? reduceKindOf(combine) : std::nullopt;
-        if (!kind || combine->getBlock() != &body ||
-            !llvm::is_contained(combine->getOperands(), acc))
+        std::optional<Combine> combine = matchCombine(result, acc);
+        if (!combine)
           return op.emitError("reduction body is not one associative op "
                               "(add, mul, max, min) folding each element "
-                              "into the accumulator");
-        Value contribution = combine->getOperand(0) == acc
-                                 ? combine->getOperand(1)
-                                 : combine->getOperand(0);
-        // The per-element contribution over the whole chunk.
-        int64_t width = 1;
-        for (Value in : op.getDpsInputs())
-          if (auto t = dyn_cast<RankedTensorType>(in.getType());
-              t && t.getRank() == 1)
-            width = t.getDimSize(0);
-        VectorType chunk = VectorType::get({width}, type.getElementType());
+                              "into the accumulator, nor a maximum or "
+                              "minimum written as cmpf + select");
+        Value contribution = combine->contribution;
+        // The per-element contribution over the loops: a chunk (its
+        // innermost dimension reduced to a row value), or a whole tile
+        // whose innermost dimension a matrix stage reduces.
+        VectorType chunk =
+            VectorType::get(op.getStaticLoopRanges(), type.getElementType());
         auto contrib = mapOver(op, body, contribution, chunk, map);
         if (failed(contrib))
           return failure();
-        reduced = dfir::ReduceOp::create(b, loc, type, *kind, *contrib);
+        reduced = dfir::ReduceOp::create(b, loc, type, combine->kind, *contrib);
         Value accVec = map.lookupOrNull(init);
         if (!accVec)
           return op.emitError("accumulator has no vector form");
         // acc' = combine(acc, reduced), operands in the body's order.
         SmallVector<Value> inputs{reduced, accVec};
         SmallVector<Value> args{contribution, acc};
-        auto folded = buildMap(loc, body, result, type, inputs, args,
+        auto folded = buildMap(loc, body, result, type, inputs, args, map,
                                /*accumulator=*/1);
         if (failed(folded))
           return failure();
@@ -411,7 +553,7 @@ private:
         inputs.push_back(current);
         args.push_back(arg);
       }
-    return buildMap(op.getLoc(), body, result, type, inputs, args,
+    return buildMap(op.getLoc(), body, result, type, inputs, args, map,
                     accumulator);
   }
 

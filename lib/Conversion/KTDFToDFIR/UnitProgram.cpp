@@ -19,6 +19,7 @@
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -387,6 +388,18 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
               !v.getDefiningOp<arith::ConstantOp>() &&
               failed(materialize(v, stageMap)))
             bounds = failure();
+      });
+      // So are the index values linalg bodies capture (a tile's row
+      // origin in a causal mask), which the lowering splats with dfir.iota.
+      stage.walk([&](linalg::GenericOp generic) {
+        generic.getRegion().walk([&](Operation *op) {
+          for (Value v : op->getOperands())
+            if (v.getType().isIndex() &&
+                !stage->isAncestor(v.getParentBlock()->getParentOp()) &&
+                !v.getDefiningOp<arith::ConstantOp>() &&
+                failed(materialize(v, stageMap)))
+              bounds = failure();
+        });
       });
       if (failed(bounds))
         return failure();

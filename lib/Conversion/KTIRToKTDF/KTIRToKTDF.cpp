@@ -203,8 +203,8 @@ private:
   /// the group (operands and values its regions capture); float kernel
   /// arguments bound at launch (a norm's epsilon) and integer ones
   /// converted to float (a layernorm's N as its divisor) stay captured, the
-  /// compute lowering reads them with dfir.splat_arg; anything else from
-  /// outside is an error.
+  /// compute lowering reads them with dfir.splat_arg, as do index values
+  /// a body captures (dfir.iota); anything else from outside is an error.
   LogicalResult captureConstants(Operation *op, IRMapping &mapping) {
     llvm::SetVector<Value> used(op->getOperands().begin(),
                                 op->getOperands().end());
@@ -223,6 +223,11 @@ private:
           arg && ktflow::isFloatLaunchScalar(arg))
         continue;
       if (ktflow::getFloatOfLaunchScalar(v))
+        continue;
+      // An index value a linalg body captures (a tile's row origin in a
+      // causal mask): index arithmetic the compute unit's program computes
+      // (IndexIdioms.h).
+      if (v.getType().isIndex() && !llvm::is_contained(op->getOperands(), v))
         continue;
       if (def && (def->hasTrait<OpTrait::ConstantLike>() ||
                   isa<tensor::EmptyOp>(def))) {

@@ -350,6 +350,14 @@ LogicalResult ReduceOp::verify() {
   return success();
 }
 
+LogicalResult IotaOp::verify() {
+  if (std::optional<int64_t> d = getDimension();
+      d && (*d < 0 || *d >= getType().getRank()))
+    return emitOpError("dimension ")
+           << *d << " is not a dimension of " << getType();
+  return success();
+}
+
 LogicalResult BroadcastOp::verify() {
   auto in = cast<VectorType>(getInput().getType());
   auto out = cast<VectorType>(getResult().getType());

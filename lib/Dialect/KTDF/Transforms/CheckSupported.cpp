@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IndexIdioms.h"
 #include "MatrixIdioms.h"
 #include "MemoryHazards.h"
 #include "ScalarIdioms.h"
@@ -323,16 +324,13 @@ struct CheckSupportedPass
       failed |= checkMemoryHazards(func);
       failed |= checkScratchpadHazards(func);
       func.walk([&](Operation *op) {
-        // Bodies of linalg ops are scalar code the units run as written,
-        // but for the iteration's coordinates, which streaming in chunks
-        // does not keep.
-        if (isa<linalg::IndexOp>(op)) {
-          op->emitError("linalg.index (the coordinates of the iteration in "
-                        "a linalg body) is not supported by the scheduler "
-                        "yet");
-          failed = true;
-          return;
-        }
+        // Bodies of linalg ops are scalar code the units run as written;
+        // index arithmetic (coordinates, captured tile origins) in f32.
+        if (auto generic = dyn_cast<linalg::GenericOp>(op))
+          if (auto why = whyNotFloatIndexArithmetic(generic)) {
+            why->second->emitError(why->first);
+            failed = true;
+          }
         if (op->getParentOfType<linalg::LinalgOp>())
           return;
         if (std::optional<std::string> error = check(op)) {

@@ -36,6 +36,43 @@ static std::string typeName(Type type) {
   return s;
 }
 
+/// Whether `map` reads the leading dimensions of the loops in order,
+/// (d0, ..., dk) (the identity included): the vector unit broadcasts such
+/// an operand along the trailing dimensions.
+static bool isLeadingDims(AffineMap map) {
+  if (map.getNumSymbols() != 0)
+    return false;
+  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim || dim.getPosition() != i)
+      return false;
+  }
+  return true;
+}
+
+/// Whether the vector unit computes `generic` on whole tiles next to a
+/// product: element-wise over its output, or reducing only its innermost
+/// dimension (a row's maximum or sum, dfir.reduce), every input read
+/// through leading dimensions (a row value broadcast over the row).
+static bool isWholeTileWork(linalg::GenericOp generic) {
+  unsigned loops = generic.getNumLoops();
+  unsigned reductions = generic.getNumReductionLoops();
+  if (reductions > 1 ||
+      (reductions == 1 && generic.getIteratorTypesArray()[loops - 1] !=
+                              utils::IteratorType::reduction))
+    return false;
+  for (OpOperand *in : generic.getDpsInputOperands())
+    if (isa<RankedTensorType>(in->get().getType()) &&
+        !isLeadingDims(generic.getMatchingIndexingMap(in)))
+      return false;
+  for (OpOperand &out : generic.getDpsInitsMutable()) {
+    AffineMap map = generic.getMatchingIndexingMap(&out);
+    if (!isLeadingDims(map) || map.getNumResults() != loops - reductions)
+      return false;
+  }
+  return true;
+}
+
 /// Moves every FIFO read right before its first use, keeping the reads in
 /// their order (the FIFO delivers entries in it).
 static void readLate(StageOp compute) {
@@ -132,12 +169,14 @@ mlir::ktdf::detail::tileMatrixStage(const ktflow::sched::ScheduleTarget &target,
                    << "' computes only matrix products; element-wise work in "
                       "the same compute group (an epilogue) is not supported "
                       "on it yet";
-          if (generic.getNumReductionLoops() > 0 ||
-              !llvm::all_of(generic.getIndexingMapsArray(),
-                            [](AffineMap map) { return map.isIdentity(); }))
-            return op->emitError("only element-wise work on whole tiles (every "
-                                 "indexing map the identity) may follow a "
-                                 "matrix product in its compute group yet");
+          if (!isWholeTileWork(generic))
+            return op->emitError(
+                "only element-wise work on whole tiles and reductions of "
+                "their innermost dimension may share a compute group with a "
+                "matrix product yet (every input read whole or through its "
+                "leading dimensions, (d0, d1) -> (d0), and the output "
+                "written whole or, for a reduction, without its innermost "
+                "dimension)");
           return WalkResult::skip();
         }
         return op->emitError("'")

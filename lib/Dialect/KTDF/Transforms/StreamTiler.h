@@ -56,6 +56,16 @@ public:
     feed = stages->feed;
     compute = stages->compute;
     drain = stages->drain;
+    // A chunk's generic iterates over the chunk, not the tile: the
+    // coordinates a body reads would be the chunk's.
+    WalkResult coordinates = compute.walk([](linalg::IndexOp index) {
+      index.emitError("linalg.index is supported only in a compute group "
+                      "that works on whole tiles (one with a matrix "
+                      "product), not in one streamed in chunks yet");
+      return WalkResult::interrupt();
+    });
+    if (coordinates.wasInterrupted())
+      return failure();
     FailureOr<StreamPlan> built = StreamPlan::build(compute);
     if (failed(built))
       return failure();

@@ -373,3 +373,13 @@ dfir.kernel @k device "d" {
     "dfir.fill"(%n, %c0, %n) <{memory = "L1", operandSegmentSizes = array<i32: 1, 1, 0, 1>}> : (index, index, index) -> ()
   }
 }
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'dfir.iota' op dimension 2 is not a dimension of 'vector<4x8xf32>'}}
+    %a = dfir.iota %c0 dimension 2 : vector<4x8xf32>
+  }
+}

@@ -84,6 +84,11 @@ dfir.kernel @all device "sample_device" {
     // An integer argument converted to the float element type.
     // CHECK: dfir.splat_arg @n : vector<64xf16>
     %nf = dfir.splat_arg @n : vector<64xf16>
+    // Coordinates along a dimension, and a scalar over every element.
+    // CHECK: dfir.iota %{{.*}} dimension 1 : vector<2x32xf32>
+    %j = dfir.iota %c0 dimension 1 : vector<2x32xf32>
+    // CHECK: dfir.iota %{{.*}} : vector<2x32xf32>
+    %r = dfir.iota %c32 : vector<2x32xf32>
     %sum = scf.for %i = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> (vector<64xf16>) {
       // CHECK: dfir.recv @q : vector<64xf16>
       %v = dfir.recv @q : vector<64xf16>

@@ -491,6 +491,28 @@ def DFIR_SplatArgOp : DFIR_Op<"splat_arg", [Pure,
   let assemblyFormat = "$symbol attr-dict `:` type($result)";
 }
 
+def DFIR_IotaOp : DFIR_Op<"iota", [Pure]> {
+  let summary = "a vector of element coordinates plus a scalar";
+  let description = [{
+    Every element is `base` plus its coordinate along `dimension` of the
+    result, converted to the element type (rounded once to nearest even);
+    without a dimension, every element is `base`. The compute lowering
+    builds the coordinates a `linalg.index` reads, and the index values a
+    `linalg.generic` body captures, with it.
+
+    ```mlir
+    %j = dfir.iota %c0 dimension 1 : vector<16x32xf32>
+    %q = dfir.iota %row0 : vector<16x32xf32>
+    ```
+  }];
+  let arguments = (ins Index:$base, OptionalAttr<I64Attr>:$dimension);
+  let results = (outs AnyVectorOfNonZeroRank:$result);
+  let assemblyFormat = [{
+    $base (`dimension` $dimension^)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def DFIR_MatmulOp : DFIR_Op<"matmul", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let summary = "matrix-engine multiply-accumulate";
   let description = [{
