@@ -21,11 +21,16 @@ using namespace ktflow;
 
 LogicalResult ktflow::setTarget(ModuleOp module, StringRef devicePath,
                                 ModuleLoader &loader) {
-  MLIRContext *ctx = module.getContext();
   OwningOpRef<ModuleOp> description = loader.load(devicePath);
   if (!description)
     return failure();
-  FailureOr<ktdf_arch::DeviceOp> found = device::findDevice(*description);
+  return setTarget(module, *description, devicePath);
+}
+
+LogicalResult ktflow::setTarget(ModuleOp module, ModuleOp description,
+                                StringRef devicePath) {
+  MLIRContext *ctx = module.getContext();
+  FailureOr<ktdf_arch::DeviceOp> found = device::findDevice(description);
   if (failed(found))
     return failure();
   ktdf_arch::DeviceOp device = *found;

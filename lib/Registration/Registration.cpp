@@ -2,6 +2,7 @@
 
 #include "ktflow/Registration/Registration.h"
 
+#include "ktflow/Compiler/Passes.h"
 #include "ktflow/Compiler/Pipelines.h"
 #include "ktflow/Conversion/Passes.h"
 #include "ktflow/Dialect/DFIR/IR/DFIR.h"
@@ -41,6 +42,7 @@ void ktflow::registerAllPasses() {
   mlir::ktdp::registerKTDPPasses();
   mlir::ktdf::registerKTDFPasses();
   mlir::registerKTFlowConversionPasses();
+  mlir::registerKTFlowCompilerPasses();
   ktflow::registerCompilePipelines();
   mlir::registerTransformsPasses();
 }

@@ -5,6 +5,9 @@
 // each pass through it. With the tests built it also registers the test
 // passes (test/lib/TestPasses.h), which no other tool has.
 //
+// `--arch FILE` points the kernel at a device description before the
+// pipeline runs, as `ktflow compile --arch` does.
+//
 // It runs under crash recovery (CrashRecovery.h): a crash inside MLIR's
 // parser, verifier, printer or a pass is one `ktflow-opt: error: internal
 // error in ...` line and exit status 70. To name the running pass it sets up
@@ -13,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ktflow/Compiler/Passes.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/OutputFile.h"
@@ -40,6 +44,12 @@ static llvm::cl::opt<bool> crashDiagnostics(
     "crash-diagnostics",
     llvm::cl::desc("On an internal error (exit status 70), print LLVM's "
                    "stack dump as well as the one-line report"));
+static llvm::cl::opt<std::string>
+    arch("arch",
+         llvm::cl::desc("Device description the kernel targets, as for "
+                        "`ktflow compile --arch` (runs --ktdf-set-target "
+                        "before the pipeline)"),
+         llvm::cl::value_desc("file"));
 
 /// mlir-opt's MlirOptMain(argc, argv, input, output, registry), with the
 /// running pass reported on a crash.
@@ -60,6 +70,11 @@ static LogicalResult optMain(llvm::StringRef inputFilename,
   MlirOptMainConfig pipeline = config;
   config.setPassPipelineSetupFn([pipeline](PassManager &pm) {
     ktflow::trackPassesForCrashReports(pm);
+    if (!arch.empty()) {
+      KTDFSetTargetOptions options;
+      options.arch = arch;
+      pm.addPass(createKTDFSetTarget(options));
+    }
     return pipeline.setupPassPipeline(pm);
   });
 

@@ -25,6 +25,9 @@ namespace ktflow {
 /// and `ct_local` to the first scratchpad of a core. Fails after reporting.
 mlir::LogicalResult setTarget(mlir::ModuleOp module, llvm::StringRef devicePath,
                               ModuleLoader &loader);
+/// The same for a description already loaded from `devicePath`.
+mlir::LogicalResult setTarget(mlir::ModuleOp module, mlir::ModuleOp description,
+                              llvm::StringRef devicePath);
 
 enum class CompileStage {
   /// Mapping and scheduling: scheduled ScheduleIR.
