@@ -53,6 +53,10 @@ int runCompile();
 extern llvm::cl::SubCommand runCommand;
 int runRun();
 
+/// `ktflow sweep KERNEL... --arch DEVICE...`: many runs, one table.
+extern llvm::cl::SubCommand sweepCommand;
+int runSweep();
+
 /// The help of `-O<level>` on the commands that compile.
 inline constexpr const char *kOptLevelHelp =
     "Optimisation level: -O0 the simplest legal schedule (no cost model, "

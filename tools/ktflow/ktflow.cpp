@@ -41,6 +41,8 @@ static int runSelectedCommand() {
     return runCompile();
   if (runCommand)
     return runRun();
+  if (sweepCommand)
+    return runSweep();
   llvm::WithColor::error(llvm::errs(), "ktflow")
       << "no command given; run 'ktflow --help' for the list\n";
   return 1;
@@ -88,6 +90,10 @@ int main(int argc, char **argv) {
       "                        [--units] [--output N=F.npy] [--trace F]\n"
       "                        compile, simulate, compare with the "
       "interpreter\n"
+      "  ktflow sweep KERNEL... --arch DEVICE... [-O 0,2] [-j N] "
+      "[--format md|csv|json]\n"
+      "                        [--emit-jobs --out DIR | --merge DIR]\n"
+      "                        run kernel x device x level, one table\n"
       "\n"
       "  --json on every command prints one JSON object; docs/quickstart.md\n"
       "  walks through the commands.\n");

@@ -1,0 +1,3 @@
+// Not MLIR: its sweep row says why.
+module {
+  func.func @broken(
