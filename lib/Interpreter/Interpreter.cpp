@@ -202,6 +202,12 @@ Interpreter::getScalarValue(unsigned position) const {
   return value;
 }
 
+/// The memory ceiling of a run: --max-memory-bytes, else the default.
+static int64_t memoryCeiling(const InterpreterOptions &options) {
+  return options.maxMemoryBytes > 0 ? options.maxMemoryBytes
+                                    : MemoryBudget::defaultLimit();
+}
+
 llvm::Expected<ktflow::host::NativeTensor>
 Interpreter::getInitialNative(unsigned position, DType dtype) const {
   if (position >= impl->args.size() ||
@@ -243,9 +249,7 @@ Interpreter::getInitialNative(unsigned position, DType dtype) const {
   // backed pages: refuse one past the memory ceiling (or past the address
   // space, where the byte count would overflow) instead of failing to
   // allocate it.
-  int64_t ceiling = impl->options.maxMemoryBytes > 0
-                        ? impl->options.maxMemoryBytes
-                        : MemoryBudget::defaultLimit();
+  int64_t ceiling = memoryCeiling(impl->options);
   if (region.length < 0 ||
       region.length > ceiling / int64_t(host::byteSize(dtype)))
     return makeError(llvm::formatv("the views of '{0}' span {1} elements, "
@@ -334,18 +338,36 @@ LogicalResult Interpreter::run() {
                      std::chrono::duration_cast<
                          std::chrono::steady_clock::duration>(
                          std::chrono::duration<double>(seconds));
-  return state.tileScheduler.run(state.numTiles, window, [&](int64_t tile) {
-    TileExecutor exec(state, tile);
-    // A tile is work even when its function does nothing.
-    if (failed(exec.chargeWork(fn, 1)))
-      return failure();
-    SmallVector<RValue> results;
-    LogicalResult result = exec.runFunction(fn, argValues, results);
-    // No other tile uses this tile's scratchpad.
-    if (!shared)
-      state.scratchpads.erase(tile);
-    return result;
-  });
+  if (failed(state.tileScheduler.run(state.numTiles, window, [&](int64_t tile) {
+        TileExecutor exec(state, tile);
+        // A tile is work even when its function does nothing.
+        if (failed(exec.chargeWork(fn, 1)))
+          return failure();
+        SmallVector<RValue> results;
+        LogicalResult result = exec.runFunction(fn, argValues, results);
+        // No other tile uses this tile's scratchpad.
+        if (!shared)
+          state.scratchpads.erase(tile);
+        return result;
+      })))
+    return failure();
+  // An output is read back whole (getOutputs), 8 bytes an element, though
+  // its pages were backed only where written: one a view declares past the
+  // memory ceiling is an error here rather than a failed allocation later.
+  int64_t maxElements = memoryCeiling(impl->options) / 8;
+  for (auto &[base, region] : state.global.getRegions()) {
+    if (!region->written || !region->dtype || region->size() <= maxElements)
+      continue;
+    Location loc = region->argIndex >= 0
+                       ? fn.getArgument(region->argIndex).getLoc()
+                       : fn.getLoc();
+    return emitError(loc) << "output '" << region->name << "' spans "
+                          << region->size()
+                          << " elements, more than the memory ceiling of "
+                          << memoryCeiling(impl->options)
+                          << " bytes holds to read back (8 bytes each)";
+  }
+  return success();
 }
 
 const InterpreterOptions &Interpreter::getOptions() const {
