@@ -122,5 +122,24 @@ ktflow::getLaunchArgumentBounds(BlockArgument arg) {
                        : cast<IntegerType>(arg.getType()).getWidth();
   bounds.lower = width >= 64 ? INT64_MIN : -(int64_t(1) << (width - 1));
   bounds.upper = width >= 64 ? INT64_MAX : (int64_t(1) << (width - 1)) - 1;
+  // A narrowing cast of the argument (a layernorm's `index_cast %N : index
+  // to i32` before `sitofp`) keeps only the low bits, but the compiled code
+  // reads the argument whole (a splat_arg gets its value as a double): the
+  // argument takes only the values every such cast keeps, and a launch
+  // outside them is refused rather than computed differently from the
+  // kernel (found by the mutation campaign, issue 17: N = -2^63 became
+  // 0 in the interpreter and -2^63 in the simulator).
+  for (Operation *user : arg.getUsers()) {
+    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::TruncIOp>(user))
+      continue;
+    auto to = dyn_cast<IntegerType>(user->getResult(0).getType());
+    if (!to || to.getWidth() >= width)
+      continue;
+    unsigned kept = to.getWidth();
+    bounds.lower = std::max(bounds.lower, isa<arith::IndexCastUIOp>(user)
+                                              ? int64_t(0)
+                                              : -(int64_t(1) << (kept - 1)));
+    bounds.upper = std::min(bounds.upper, (int64_t(1) << (kept - 1)) - 1);
+  }
   return bounds;
 }
