@@ -80,10 +80,25 @@ def _scalar_text(value):
 
 
 def _optimize(opt):
-    if opt not in (0, 1):
-        raise ValueError(f"opt must be 0 (the simplest legal schedule) or 1, "
-                         f"not {opt!r}")
-    return opt == 1
+    if opt not in (0, 1, 2, 3):
+        raise ValueError(f"opt must be 0 (the simplest legal schedule) or "
+                         f"1, 2, 3 (the cost model's), not {opt!r}")
+    return opt > 0
+
+
+def _expected(expected, directory):
+    """`NAME=FILE.npy` for each expected output, arrays saved as .npy files
+    in `directory`, and the label each file's verdict gets back."""
+    specs, labels = [], {}
+    for index, (name, value) in enumerate((expected or {}).items()):
+        if isinstance(value, (str, os.PathLike)):
+            path = os.fspath(value)
+        else:
+            path = os.path.join(directory, f"{index}.npy")
+            np.save(path, np.ascontiguousarray(np.asarray(value)))
+            labels[f"{name} ({path})"] = str(name)
+        specs.append(f"{name}={path}")
+    return specs, labels
 
 
 class Device:
@@ -213,10 +228,18 @@ class RunResult:
         return None if check is None else check["outputs"]
 
     @property
+    def expected(self):
+        """Each output's verdict against `run(expected=...)`; None without."""
+        expected = self.report.get("expected")
+        return None if expected is None else expected["outputs"]
+
+    @property
     def passed(self):
-        """Whether every output matched the interpreter; None unchecked."""
-        check = self.report.get("check")
-        return None if check is None else check["pass"]
+        """Whether every output matched the interpreter (`check`) and the
+        `expected` values; None when nothing was compared."""
+        verdicts = [self.report[key]["pass"] for key in ("check", "expected")
+                    if key in self.report]
+        return all(verdicts) if verdicts else None
 
     def units_table(self):
         """The per-unit statistics as a text table, naturally sorted."""
@@ -240,14 +263,25 @@ class RunResult:
 
 def run(kernel, device=None, inputs=None, args=None, check=True, func=None,
         opt=1, seed=0, trace=None, numerics="accumulate",
-        max_instructions=1 << 28, max_element_ops=1 << 34, max_seconds=3600):
+        max_instructions=1 << 28, max_element_ops=1 << 34, max_seconds=3600,
+        expected=None, rtol=None, atol=None):
     """Compiles a kernel for a device, simulates it and (with `check`)
     compares its outputs with the reference interpreter's, as `ktflow run
-    --check` does. A wrong output is not an error: see `passed`. `trace`
+    --check` does. `expected` maps output names to your own answers (arrays
+    or .npy paths), compared as `ktflow run --expected` does, within `rtol`
+    and `atol` (torch.testing.assert_close's defaults for the output's
+    type when None). A wrong output is not an error: see `passed`. `trace`
     writes the Chrome-trace timeline to that path."""
-    report, outputs = _ktflow.run(
-        _source(kernel), _device_path(device), func or "", _optimize(opt),
-        _args(args), _inputs(inputs), seed, bool(check),
-        os.fspath(trace) if trace else "", numerics, max_instructions,
-        max_element_ops, max_seconds)
-    return RunResult(json.loads(report), outputs)
+    with tempfile.TemporaryDirectory(prefix="ktflow-expected-") as directory:
+        specs, labels = _expected(expected, directory)
+        report, outputs = _ktflow.run(
+            _source(kernel), _device_path(device), func or "",
+            _optimize(opt), _args(args), _inputs(inputs), seed, bool(check),
+            specs, -1.0 if rtol is None else float(rtol),
+            -1.0 if atol is None else float(atol),
+            os.fspath(trace) if trace else "", numerics, max_instructions,
+            max_element_ops, max_seconds)
+    report = json.loads(report)
+    for output in report.get("expected", {}).get("outputs", []):
+        output["name"] = labels.get(output["name"], output["name"])
+    return RunResult(report, outputs)

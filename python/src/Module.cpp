@@ -221,7 +221,9 @@ std::pair<std::string, py::dict>
 runKernel(const Source &source, const std::string &device,
           const std::string &function, bool optimize,
           const std::vector<std::string> &args, const py::list &items,
-          uint64_t seed, bool check, const std::string &trace,
+          uint64_t seed, bool check,
+          const std::vector<std::string> &expected, double rtol, double atol,
+          const std::string &trace,
           const std::string &numerics, uint64_t maxInstructions,
           uint64_t maxElementOps, double maxSeconds) {
   KernelRunOptions options;
@@ -259,6 +261,9 @@ runKernel(const Source &source, const std::string &device,
         session.fail(std::move(e));
     if (check)
       if (llvm::Error e = run->check())
+        session.fail(std::move(e));
+    if (!expected.empty())
+      if (llvm::Error e = run->compareExpected(expected, rtol, atol))
         session.fail(std::move(e));
     auto read = run->readOutputs();
     if (!read)

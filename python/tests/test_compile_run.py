@@ -39,7 +39,7 @@ def test_compile_matches_the_command_line(kernels, devices, ktflow_tool,
     o0 = ktflow.compile(kernel, device, opt=0)
     assert o0.data != bundle.data
     with pytest.raises(ValueError):
-        ktflow.compile(kernel, device, opt=3)
+        ktflow.compile(kernel, device, opt=4)
 
 
 def test_run_checks_and_returns_outputs(kernels, devices):
@@ -99,3 +99,46 @@ def test_run_bad_input_name_is_an_error(kernels, devices):
     with pytest.raises(ktflow.Error, match="nosuch"):
         ktflow.run(kernels / "softmax.mlir", devices / "sample_device.mlir",
                    inputs={"nosuch": np.zeros(4, np.float16)})
+
+
+def test_run_compares_with_expected_arrays(kernels, devices, tmp_path):
+    rng = np.random.default_rng(5)
+    x = rng.uniform(-2, 2, size=(64, 128)).astype(np.float16)
+    want = softmax_rows(x)  # float64, computed by numpy
+    result = ktflow.run(kernels / "softmax.mlir",
+                        devices / "sample_device.mlir", inputs={"x": x},
+                        check=False, expected={"y": want})
+    assert result.checks is None
+    assert [e["name"] for e in result.expected] == ["y"]
+    assert result.passed is True
+    # A wrong answer fails, named as given; a .npy path works too.
+    wrong = want.copy()
+    wrong[3, 7] += 0.25
+    path = tmp_path / "wrong.npy"
+    np.save(path, wrong)
+    failed = ktflow.run(kernels / "softmax.mlir",
+                        devices / "sample_device.mlir", inputs={"x": x},
+                        expected={"y": path})
+    assert failed.checks[0]["pass"] is True
+    assert failed.expected[0]["pass"] is False
+    assert failed.expected[0]["name"] == f"y ({path})"
+    assert failed.passed is False
+    # A loose enough tolerance accepts it.
+    loose = ktflow.run(kernels / "softmax.mlir",
+                       devices / "sample_device.mlir", inputs={"x": x},
+                       check=False, expected={"y": wrong}, atol=0.3)
+    assert loose.passed is True
+    with pytest.raises(ktflow.Error):
+        ktflow.run(kernels / "softmax.mlir", devices / "sample_device.mlir",
+                   expected={"nope": want})
+
+
+def test_run_opt_levels(kernels, devices):
+    o0 = ktflow.run(kernels / "add.mlir", devices / "sample_device.mlir",
+                    opt=0, check=False)
+    o2 = ktflow.run(kernels / "add.mlir", devices / "sample_device.mlir",
+                    opt=2, check=False)
+    assert o0.report["optimized"] is False and o2.report["optimized"] is True
+    assert o2.cycles < o0.cycles
+    with pytest.raises(ValueError):
+        ktflow.run(kernels / "add.mlir", devices / "sample_device.mlir", opt=4)
