@@ -15,6 +15,7 @@
 #include "ktflow/Support/ModuleLoader.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 using namespace ktflow;
@@ -30,6 +31,12 @@ static cl::opt<bool>
     checkJson("json", cl::desc("Print one JSON object (docs/json-output.md)"),
               cl::sub(ktflow::driver::checkCommand));
 
+static cl::opt<std::string>
+    checkFunc("func",
+              cl::desc("Summarise only this function (the whole file is "
+                       "still verified and checked)"),
+              cl::value_desc("NAME"), cl::sub(ktflow::driver::checkCommand));
+
 int ktflow::driver::runCheck() {
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
@@ -42,6 +49,22 @@ int ktflow::driver::runCheck() {
       checkKernels(*module, checkInput);
   if (!kernels)
     return reportError(kernels.takeError());
+  if (!checkFunc.empty()) {
+    auto named = llvm::find_if(*kernels, [](const KernelSummary &kernel) {
+      return kernel.name == checkFunc;
+    });
+    if (named == kernels->end()) {
+      std::string names;
+      for (const KernelSummary &kernel : *kernels)
+        names += (names.empty() ? "@" : ", @") + kernel.name;
+      WithColor::error(errs(), "ktflow")
+          << checkInput << " has no function @" << checkFunc << "; it has "
+          << names << "\n";
+      return 1;
+    }
+    KernelSummary only = *named;
+    kernels->assign(1, only);
+  }
   if (checkJson)
     writeReport(outs(), checkReport(checkInput, *kernels));
   else
