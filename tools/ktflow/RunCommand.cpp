@@ -187,11 +187,11 @@ int ktflow::driver::runRun() {
       return reportError(t.takeError());
     outputs.push_back({*t, path.str()});
   }
-  for (StringRef spec : runExpected)
-    if (Expected<uint32_t> t = check::findTensor(
-            run->run->getProgram(), spec.split('=').first, "expected");
-        !t)
-      return reportError(t.takeError());
+  // Compared before anything is printed, so that a bad name or file is an
+  // error instead of a report.
+  if (!runExpected.empty())
+    if (Error e = run->compareExpected(runExpected, runRtol, runAtol))
+      return reportError(std::move(e));
   if (!runJson)
     printRun(outs(), *run->run, run->stats, run->bound,
              runOptLevel == 0 ? " (-O0)" : "", runUnits);
@@ -204,9 +204,6 @@ int ktflow::driver::runRun() {
       return reportError(std::move(e));
   if (checkFlag)
     if (Error e = run->check())
-      return reportError(std::move(e));
-  if (!runExpected.empty())
-    if (Error e = run->compareExpected(runExpected, runRtol, runAtol))
       return reportError(std::move(e));
   bool compared = run->checks || run->expected;
   if (runJson)
