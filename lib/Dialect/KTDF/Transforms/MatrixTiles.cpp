@@ -7,19 +7,23 @@
 // block, docs/simulator.md "Matrix engine"), and sends each result whole.
 // Here the stage is checked against its unit — the element types the unit
 // multiplies, and on a matrix engine nothing but the products and the
-// accumulator's initial value, since it has no element-wise datapath — each
-// FIFO read moves down to just before its first use, so the unit starts a
-// product as soon as its operands are in while later operands still
-// arrive, and each product is annotated with the decision the description
-// gives: the engine's block (`ktdf.matrix_block`), the waves it takes
-// (`ktdf.matrix_waves`) and its cycles (`ktdf.matrix_cycles`, the formula
-// the simulator charges, MatrixTiming.h).
+// accumulator's initial value, since it has no element-wise datapath; its
+// operands and results move whole between the unit and buffers or whole
+// scratchpad views (a loop-carried accumulator ktdf-carry-in-scratchpad
+// keeps there) — each FIFO read moves down to just before its first use,
+// so the unit starts a product as soon as its operands are in while later
+// operands still arrive, and each product is annotated with the decision
+// the description gives: the engine's block (`ktdf.matrix_block`), the
+// waves it takes (`ktdf.matrix_waves`) and its cycles
+// (`ktdf.matrix_cycles`, the formula the simulator charges,
+// MatrixTiming.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "StreamTiler.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Machine/MatrixTiming.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -73,6 +77,46 @@ static bool isWholeTileWork(linalg::GenericOp generic) {
   return true;
 }
 
+/// Whether `transfer` moves a tile that is a whole scratchpad view laid out
+/// row-major (what ktdf-carry-in-scratchpad makes of a loop-carried
+/// accumulator) to or from a FIFO slot: one contiguous load or store of the
+/// slot's bytes at the view's address, like a buffer's (TransferLowering
+/// emitTileChunk).
+static bool movesWholeView(DataTransferOp transfer) {
+  bool fromTile = isa<ktdp::AccessTileType>(transfer.getSrc().getType());
+  Value tileValue = fromTile ? transfer.getSrc() : transfer.getDst();
+  Value slot = fromTile ? transfer.getDst() : transfer.getSrc();
+  if (!isa<ktdp::AccessTileType>(tileValue.getType()) ||
+      !isa<FifoSlotType>(slot.getType()) ||
+      !(fromTile ? transfer.getSrcIndices() : transfer.getDstIndices()).empty())
+    return false;
+  auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
+  ktdp::ConstructMemoryViewOp view = ktdp::getAccessTileView(tileValue);
+  if (!tile || !view || !tile.getAccessTileOrder().isIdentity())
+    return false;
+  auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+  if (!space || space->kind != ktdp::MemoryKind::ct_local)
+    return false;
+  for (AffineExpr origin : tile.getBaseMap().getResults()) {
+    auto constant = dyn_cast<AffineConstantExpr>(origin);
+    if (!constant || constant.getValue() != 0)
+      return false;
+  }
+  ArrayRef<int64_t> shape =
+      cast<ktdp::AccessTileType>(tileValue.getType()).getShape();
+  ArrayRef<int64_t> sizes = view.getStaticSizes();
+  ArrayRef<int64_t> strides = view.getStaticStrides();
+  if (shape != sizes || ShapedType::isDynamicShape(sizes))
+    return false;
+  int64_t dense = 1;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    if (strides[d] != dense)
+      return false;
+    dense *= sizes[d];
+  }
+  return true;
+}
+
 /// Moves every FIFO read right before its first use, keeping the reads in
 /// their order (the FIFO delivers entries in it).
 static void readLate(StageOp compute) {
@@ -103,11 +147,13 @@ mlir::ktdf::detail::tileMatrixStage(const ktflow::sched::ScheduleTarget &target,
   for (StageOp stage : {stages->feed, stages->drain})
     for (auto transfer : stage.getBody().front().getOps<DataTransferOp>())
       if (!isa<MemRefType>(transfer.getSrc().getType()) &&
-          !isa<MemRefType>(transfer.getDst().getType()))
+          !isa<MemRefType>(transfer.getDst().getType()) &&
+          !movesWholeView(transfer))
         return transfer.emitError(
             "a matrix product's operands and results move whole between a "
-            "buffer and its unit; a scratchpad view feeding or draining the "
-            "unit directly is not supported yet");
+            "buffer or a whole row-major scratchpad view (a loop-carried "
+            "accumulator) and its unit; a part of a scratchpad view feeding "
+            "or draining the unit directly is not supported yet");
 
   std::optional<ktflow::device::NodeId> node =
       target.findNode(compute.getUnit().value_or(""));
