@@ -95,6 +95,8 @@ def main():
     parser.add_argument("--ktflow", default=os.path.join(
         HERE, "..", "build", "bin", "ktflow"))
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--no-interp", action="store_true",
+                        help="time only the jit (the interp column empty)")
     parser.add_argument("kernels", nargs="*", default=list(KERNELS))
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ktflow-bench-") as tmp:
@@ -111,8 +113,10 @@ def main():
                 write_f16_npy(path, shape)
                 cmd += ["--input", "%s=%s" % (input_name, path)]
             env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, name))
-            interp, interp_user, _ = time_runs(cmd + ["--engine=interp"],
-                                               options.runs, env)
+            interp, interp_user = float("nan"), float("nan")
+            if not options.no_interp:
+                interp, interp_user, _ = time_runs(cmd + ["--engine=interp"],
+                                                   options.runs, env)
             _, _, note = time_runs(cmd + ["--engine=jit"], 1, env)
             cold, cached, _ = jit_note(name, note)
             if cached:

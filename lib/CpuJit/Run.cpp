@@ -72,6 +72,28 @@ struct StoreLog {
   std::vector<StoredRange> ranges;
   /// Too many ranges to keep: assume they overlap another task's.
   bool overflowed = false;
+  /// The log is compacted when it reaches this many ranges.
+  size_t compactAt = kFirstCompaction;
+  static constexpr size_t kFirstCompaction = 4096;
+
+  /// Sorts the ranges and merges those that touch. A task's rows of one
+  /// tile, stored one range per row, become one range per block of rows.
+  void compact() {
+    llvm::sort(ranges, [](const StoredRange &a, const StoredRange &b) {
+      return std::tie(a.buffer, a.lo) < std::tie(b.buffer, b.lo);
+    });
+    size_t kept = 0;
+    for (const StoredRange &r : ranges) {
+      if (kept && ranges[kept - 1].buffer == r.buffer &&
+          r.lo <= ranges[kept - 1].hi + 1) {
+        ranges[kept - 1].hi = std::max(ranges[kept - 1].hi, r.hi);
+        continue;
+      }
+      ranges[kept++] = r;
+    }
+    ranges.resize(kept);
+    compactAt = std::max(kFirstCompaction, 2 * kept);
+  }
 };
 /// Kept per task; more ranges than this are not worth sorting.
 constexpr size_t kMaxStoredRanges = size_t(1) << 20;
@@ -91,7 +113,9 @@ void ktflow::jit::recordStoredRange(int64_t buffer, int64_t lo, int64_t hi) {
       return;
     }
   }
-  if (log->ranges.size() == kMaxStoredRanges) {
+  if (log->ranges.size() >= log->compactAt)
+    log->compact();
+  if (log->ranges.size() >= kMaxStoredRanges) {
     log->overflowed = true;
     return;
   }
@@ -171,7 +195,8 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
     if (!dtype || *dtype == DType::DF16)
       return notLowerable("a tensor of unsupported element type");
     llvm::Expected<host::NativeTensor> initial =
-        bound.getInitialNative(layout.bufferArgs[b], *dtype);
+        bound.getInitialNative(layout.bufferArgs[b], *dtype,
+                               /*readOnly=*/!layout.bufferStored[b]);
     if (!initial)
       return notLowerable(llvm::toString(initial.takeError()));
     tensors[b] = std::move(*initial);
@@ -242,6 +267,7 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
         logs[task].task = task;
         runTiles(numTiles * task / numTasks, numTiles * (task + 1) / numTasks,
                  statuses[task], &logs[task]);
+        logs[task].compact();
       });
     pool.wait();
     // Where two tasks' stores may have hit one element, which landed last

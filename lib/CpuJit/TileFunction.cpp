@@ -323,6 +323,18 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
     cast<BlockArgument>(buffers[i])
         .setType(MemRefType::get({ShapedType::kDynamic}, element));
   }
+  // Buffers that no store writes: the caller may pass their inputs without
+  // a copy.
+  layout.bufferStored.assign(numBuffers, false);
+  fn.walk([&](ktdp::StoreOp store) {
+    auto tile =
+        store.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+    auto it = tile ? views.find(tile.getBase()) : views.end();
+    if (it == views.end())
+      layout.bufferStored.assign(numBuffers, true);
+    else
+      layout.bufferStored[it->second.buffer] = true;
+  });
   if (failed(lowerAccesses(fn, views, status, why)))
     return failure();
   for (Operation *op : dead)

@@ -55,6 +55,8 @@ struct TileFunctionLayout {
   std::vector<unsigned> bufferArgs;
   /// The element type of each buffer (that of the views at its argument).
   std::vector<mlir::Type> bufferElementTypes;
+  /// Whether some store writes each buffer (the others are only read).
+  std::vector<bool> bufferStored;
   /// The kernel's argument types, runtime_args unwrapped.
   std::vector<mlir::Type> argTypes;
 };

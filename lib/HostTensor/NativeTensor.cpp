@@ -1,10 +1,11 @@
 //===- NativeTensor.cpp - Host tensors in their memory layout -------------===//
 //
 // This file implements the native tensor: its conversions to and from the
-// interpreter's Tensor, its .npy reading and writing (a copy of the payload
-// each way, no per-element conversion for the types .npy holds as they
-// are) and the output statistics `ktflow interp` prints, computed from the
-// bits so that they equal those of the equal Tensor.
+// interpreter's Tensor, its .npy reading and writing (no per-element
+// conversion for the types .npy holds as they are; a large file is mapped
+// and used in place, a small one copied) and the output statistics
+// `ktflow interp` prints, computed from the bits so that they equal those
+// of the equal Tensor.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "ktflow/HostTensor/Npy.h"
 #include "ktflow/Support/OutputFile.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -21,18 +23,45 @@
 #include <cstring>
 #include <limits>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace ktflow::host;
 using llvm::StringRef;
+
+/// Tensors from this size on get pages of their own (mapAnonymous).
+constexpr size_t kMappedBytes = size_t(1) << 20;
+
+/// `n` bytes of zeroed pages, in huge pages where the system allows: the
+/// kernel zeroes each page when it is first touched, so an output buffer
+/// is written once (by the compiled code) rather than memset first, and
+/// with huge pages it takes a fault per 2 MiB instead of per 4 KiB.
+static std::shared_ptr<void> mapAnonymous(size_t n) {
+  void *p = ::mmap(nullptr, n, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return nullptr;
+#ifdef MADV_HUGEPAGE
+  ::madvise(p, n, MADV_HUGEPAGE);
+#endif
+  return std::shared_ptr<void>(p, [n](void *q) { ::munmap(q, n); });
+}
 
 NativeTensor::NativeTensor(DType dtype, llvm::ArrayRef<int64_t> shape,
                            bool zeroed)
     : dtype(dtype), shape(shape.begin(), shape.end()) {
   // Never a null buffer, even for no elements.
   size_t n = std::max<size_t>(numBytes(), 1);
-  bytes.reset(
-      static_cast<uint8_t *>(zeroed ? std::calloc(n, 1) : std::malloc(n)));
-  if (!bytes)
+  if (n >= kMappedBytes)
+    storage = mapAnonymous(n);
+  else
+    storage = std::shared_ptr<void>(zeroed ? std::calloc(n, 1) : std::malloc(n),
+                                    [](void *p) { std::free(p); });
+  if (!storage)
     llvm::report_bad_alloc_error("cannot allocate a native tensor");
+  elements = static_cast<uint8_t *>(storage.get());
 }
 
 uint64_t NativeTensor::getBits(int64_t i) const {
@@ -109,7 +138,58 @@ llvm::Expected<NativeTensor> ktflow::host::parseNpyNative(StringRef bytes) {
   return tensor;
 }
 
+/// A read-only private mapping of the whole file at `path`, its pages
+/// mapped up front (MAP_POPULATE: one system call instead of a fault per
+/// page), or null where mapping fails (the caller then reads the file).
+static std::shared_ptr<void> mapFile(StringRef path, size_t &size) {
+  int fd = ::open(path.str().c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return nullptr;
+  struct stat st;
+  std::shared_ptr<void> mapping;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      static_cast<size_t>(st.st_size) >= kMappedBytes) {
+    size = st.st_size;
+    int flags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+    flags |= MAP_POPULATE;
+#endif
+    void *p = ::mmap(nullptr, size, PROT_READ, flags, fd, 0);
+    if (p != MAP_FAILED)
+      mapping =
+          std::shared_ptr<void>(p, [n = size](void *q) { ::munmap(q, n); });
+  }
+  ::close(fd);
+  return mapping;
+}
+
 llvm::Expected<NativeTensor> ktflow::host::readNpyFileNative(StringRef path) {
+  // A large file is used in place: its payload becomes the tensor's
+  // (read-only) elements, never copied unless the tensor is cloned.
+  // Numpy bools (any non-zero byte) and payloads not aligned to their
+  // element width are copied instead.
+  size_t size = 0;
+  if (std::shared_ptr<void> mapping = mapFile(path, size)) {
+    StringRef bytes(static_cast<const char *>(mapping.get()), size);
+    llvm::Expected<NpyLayout> layout = parseNpyLayout(bytes);
+    if (!layout)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     path + ": " +
+                                         llvm::toString(layout.takeError()));
+    size_t offset = layout->payload.data() - bytes.data();
+    if (layout->dtype != DType::I1 && offset % byteSize(layout->dtype) == 0)
+      return NativeTensor(
+          layout->dtype, layout->shape,
+          const_cast<uint8_t *>(
+              reinterpret_cast<const uint8_t *>(layout->payload.data())),
+          std::move(mapping));
+    llvm::Expected<NativeTensor> copied = parseNpyNative(bytes);
+    if (!copied)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     path + ": " +
+                                         llvm::toString(copied.takeError()));
+    return copied;
+  }
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
@@ -198,33 +278,95 @@ static void accumulateElements(const NativeTensor &tensor, Accumulator &acc) {
         wrapInt(static_cast<int64_t>(uint64_t(elements[i])), dtype)));
 }
 
+/// Accumulator's result for f16 elements, computed in independent lanes,
+/// where that gives the same bits as the sequential loop: every f16 is a
+/// multiple of 2^-24 below 2^16, so while the sum of the magnitudes stays
+/// below 2^29 every partial sum, in any order, is exact in a double. Fails
+/// (for the sequential loop) on infinities and NaNs, larger sums, and a
+/// zero minimum or maximum (whose sign depends on the order).
+static bool accumulateF16InLanes(const uint16_t *elements, int64_t n,
+                                 Accumulator &acc) {
+  constexpr int kLanes = 8;
+  double lo[kLanes], hi[kLanes], sum[kLanes] = {}, magnitude[kLanes] = {};
+  std::fill(lo, lo + kLanes, std::numeric_limits<double>::infinity());
+  std::fill(hi, hi + kLanes, -std::numeric_limits<double>::infinity());
+  unsigned special = 0;
+  auto decode = [](uint16_t h) {
+    // Exponent and mantissa moved into an f32's, scaled by 2^112: exact
+    // for normal and subnormal values (not for infinities and NaNs).
+    float magnitude =
+        llvm::bit_cast<float>(uint32_t(h & 0x7fff) << 13) * 0x1p112f;
+    return double(h & 0x8000 ? -magnitude : magnitude);
+  };
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int lane = 0; lane < kLanes; ++lane) {
+      uint16_t h = elements[i + lane];
+      special |= (h & 0x7c00) == 0x7c00;
+      double v = decode(h);
+      lo[lane] = std::min(lo[lane], v);
+      hi[lane] = std::max(hi[lane], v);
+      sum[lane] += v;
+      magnitude[lane] += std::fabs(v);
+    }
+  for (; i < n; ++i) {
+    uint16_t h = elements[i];
+    special |= (h & 0x7c00) == 0x7c00;
+    double v = decode(h);
+    lo[0] = std::min(lo[0], v);
+    hi[0] = std::max(hi[0], v);
+    sum[0] += v;
+    magnitude[0] += std::fabs(v);
+  }
+  double total = 0, totalMagnitude = 0;
+  for (int lane = 0; lane < kLanes; ++lane) {
+    acc.lo = std::min(acc.lo, lo[lane]);
+    acc.hi = std::max(acc.hi, hi[lane]);
+    total += sum[lane];
+    totalMagnitude += magnitude[lane];
+  }
+  if (special || totalMagnitude >= 0x1p29 || acc.lo == 0 || acc.hi == 0)
+    return false;
+  acc.sum = total;
+  acc.counted = n;
+  return true;
+}
+
 TensorStats ktflow::host::computeStats(const NativeTensor &tensor) {
   TensorStats stats;
   // The checksum covers exactly the bytes of the tensor's .npy payload
   // (computeStats of a Tensor).
-  uint64_t hash = 0xcbf29ce484222325ull;
-  forEachPayloadPiece(tensor, [&](StringRef piece) {
-    for (unsigned char byte : piece.bytes()) {
-      hash ^= byte;
-      hash *= 0x100000001b3ull;
-    }
-  });
-  stats.checksum = hash;
+  if (npyHoldsNativeBits(tensor.getDType())) {
+    stats.checksum =
+        payloadChecksum(llvm::ArrayRef(tensor.data(), tensor.numBytes()));
+  } else {
+    std::string payload;
+    forEachPayloadPiece(tensor, [&](StringRef piece) { payload += piece; });
+    stats.checksum = payloadChecksum(llvm::arrayRefFromStringRef(payload));
+  }
 
   Accumulator acc;
-  switch (tensor.getElementBytes()) {
-  case 1:
-    accumulateElements<uint8_t>(tensor, acc);
-    break;
-  case 2:
-    accumulateElements<uint16_t>(tensor, acc);
-    break;
-  case 4:
-    accumulateElements<uint32_t>(tensor, acc);
-    break;
-  default:
-    accumulateElements<uint64_t>(tensor, acc);
-    break;
+  bool done = false;
+  if (tensor.getDType() == DType::F16)
+    done =
+        accumulateF16InLanes(reinterpret_cast<const uint16_t *>(tensor.data()),
+                             tensor.numElements(), acc);
+  if (!done) {
+    acc = Accumulator();
+    switch (tensor.getElementBytes()) {
+    case 1:
+      accumulateElements<uint8_t>(tensor, acc);
+      break;
+    case 2:
+      accumulateElements<uint16_t>(tensor, acc);
+      break;
+    case 4:
+      accumulateElements<uint32_t>(tensor, acc);
+      break;
+    default:
+      accumulateElements<uint64_t>(tensor, acc);
+      break;
+    }
   }
   stats.nanCount = acc.nans;
   if (acc.counted) {

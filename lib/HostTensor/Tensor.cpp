@@ -11,8 +11,10 @@
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace ktflow::host;
@@ -73,6 +75,10 @@ std::string ktflow::host::formatShape(llvm::ArrayRef<int64_t> shape) {
   return s;
 }
 
+uint64_t ktflow::host::payloadChecksum(llvm::ArrayRef<uint8_t> payload) {
+  return llvm::xxh3_64bits(payload);
+}
+
 TensorStats ktflow::host::computeStats(const Tensor &tensor) {
   TensorStats stats;
   // The checksum covers exactly the bytes of the tensor's .npy payload
@@ -80,17 +86,14 @@ TensorStats ktflow::host::computeStats(const Tensor &tensor) {
   // lines; hashed element by element instead of building the file.
   DType stored = npyStorageType(tensor.dtype);
   unsigned width = byteSize(stored);
-  uint64_t hash = 0xcbf29ce484222325ull;
+  std::vector<uint8_t> payload(tensor.numElements() * width);
   for (int64_t i = 0, n = tensor.numElements(); i < n; ++i) {
     uint64_t bits = isFloat(tensor.dtype)
                         ? floatToBits(tensor.floats[i], stored)
                         : static_cast<uint64_t>(tensor.ints[i]);
-    for (unsigned b = 0; b < width; ++b) {
-      hash ^= (bits >> (8 * b)) & 0xff;
-      hash *= 0x100000001b3ull;
-    }
+    std::memcpy(payload.data() + i * width, &bits, width);
   }
-  stats.checksum = hash;
+  stats.checksum = payloadChecksum(payload);
 
   double lo = std::numeric_limits<double>::infinity();
   double hi = -lo, sum = 0;

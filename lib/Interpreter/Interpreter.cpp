@@ -209,7 +209,8 @@ static int64_t memoryCeiling(const InterpreterOptions &options) {
 }
 
 llvm::Expected<ktflow::host::NativeTensor>
-Interpreter::getInitialNative(unsigned position, DType dtype) const {
+Interpreter::getInitialNative(unsigned position, DType dtype,
+                              bool readOnly) const {
   if (position >= impl->args.size() ||
       impl->args[position].kind != ArgumentKind::Tensor)
     return makeError("argument " + std::to_string(position) +
@@ -220,7 +221,7 @@ Interpreter::getInitialNative(unsigned position, DType dtype) const {
       return makeError("the .npy data of '" + impl->argName(position) +
                        "' holds " + dtypeName(spec.data->dtype()) +
                        ", its views " + dtypeName(dtype));
-    return spec.data->native().clone();
+    return readOnly ? spec.data->native().share() : spec.data->native().clone();
   }
   // The region a run would create, before any store: its initial values
   // in the reported shape.

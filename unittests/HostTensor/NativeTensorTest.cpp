@@ -126,4 +126,71 @@ TEST(NativeTensor, ZeroedAllocationIsZero) {
   EXPECT_NE(empty.data(), nullptr);
 }
 
+/// The summary of f16 `values` from the native tensor and from the Tensor;
+/// the native one takes the lane-wise path for large exact sums.
+void expectSameF16Summary(llvm::ArrayRef<double> values) {
+  Tensor tensor = Tensor::zeros(DType::F16, {int64_t(values.size())});
+  for (size_t i = 0; i < values.size(); ++i)
+    tensor.setDouble(i, values[i]);
+  EXPECT_EQ(summary(NativeTensor::fromTensor(tensor)), summary(tensor));
+}
+
+TEST(NativeTensor, F16StatsMatchTheSequentialSum) {
+  std::vector<double> values;
+  for (int i = 0; i < 1003; ++i)
+    values.push_back((i % 37 - 18) * 0.0078125 + i * 1e-3);
+  expectSameF16Summary(values); // exact sums: in lanes
+  values[500] = 0;
+  for (double &v : values)
+    v = std::fabs(v); // a zero minimum: sequential
+  expectSameF16Summary(values);
+  // Sums past 2^29 round: sequential, whose rounding the Tensor's matches.
+  std::vector<double> large(20000, 65504.0);
+  large[3] = 1e-7;
+  large[19999] = -3.5;
+  expectSameF16Summary(large);
+  values[7] = std::numeric_limits<double>::infinity();
+  expectSameF16Summary(values);
+  values[9] = std::numeric_limits<double>::quiet_NaN();
+  expectSameF16Summary(values);
+}
+
+TEST(NativeTensor, LargeFilesAreSharedNotCopied) {
+  // Past 1 MiB a .npy file is mapped; share() sees the same elements.
+  Tensor t = Tensor::zeros(DType::F32, {512, 1024});
+  for (int64_t i = 0; i < t.numElements(); ++i)
+    t.floats[i] = double(i % 1000) - 500;
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("native", "npy", path));
+  ASSERT_FALSE(static_cast<bool>(writeNpyFile(path, t)));
+  llvm::Expected<NativeTensor> read = readNpyFileNative(path);
+  llvm::sys::fs::remove(path); // the mapping outlives the name
+  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  EXPECT_EQ(summary(*read), summary(t));
+  NativeTensor shared = read->share();
+  EXPECT_EQ(shared.data(), read->data());
+  NativeTensor copy = read->clone();
+  EXPECT_NE(copy.data(), read->data());
+  EXPECT_EQ(copy.getDouble(123457), t.floats[123457]);
+  *read = NativeTensor();
+  EXPECT_EQ(shared.getDouble(999), 499.0);
+  // A large zeroed tensor (its own pages) reads zero and is writable.
+  NativeTensor zeros(DType::F16, {1024, 1024}, /*zeroed=*/true);
+  EXPECT_EQ(zeros.getBits(1024 * 1024 - 1), 0u);
+  zeros.data()[16] = 1;
+  EXPECT_EQ(zeros.getBits(8), 1u);
+}
+
+TEST(NativeTensor, ChecksumIsXxh3OfThePayload) {
+  // XXH3-64 of no bytes (xxHash's reference value), and of an f16
+  // payload: the line's checksum is that of the .npy file's payload.
+  EXPECT_EQ(payloadChecksum({}), 0x2d06800538d394c2ull);
+  Tensor t = Tensor::zeros(DType::F16, {3});
+  t.floats = {1.0, -2.0, 0.5};
+  const uint8_t payload[] = {0x00, 0x3c, 0x00, 0xc0, 0x00, 0x38};
+  EXPECT_EQ(computeStats(t).checksum, payloadChecksum(payload));
+  EXPECT_EQ(computeStats(NativeTensor::fromTensor(t)).checksum,
+            payloadChecksum(payload));
+}
+
 } // namespace

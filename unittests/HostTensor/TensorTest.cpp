@@ -10,6 +10,7 @@
 #include "ktflow/HostTensor/Tensor.h"
 
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include "gtest/gtest.h"
 
@@ -21,18 +22,11 @@ using namespace ktflow::host;
 
 namespace {
 
-/// FNV-1a over the little-endian bytes of `values` as float32.
-uint64_t fnvOfFloats(llvm::ArrayRef<float> values) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (float v : values) {
-    unsigned char bytes[4];
-    std::memcpy(bytes, &v, 4);
-    for (unsigned char b : bytes) {
-      hash ^= b;
-      hash *= 0x100000001b3ull;
-    }
-  }
-  return hash;
+/// XXH3-64 of the little-endian bytes of `values` as float32.
+uint64_t checksumOfFloats(llvm::ArrayRef<float> values) {
+  std::vector<uint8_t> bytes(values.size() * 4);
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return llvm::xxh3_64bits(bytes);
 }
 
 TEST(Tensor, ShapesAndStrides) {
@@ -73,7 +67,7 @@ TEST(Tensor, StatsSkipNaNAndChecksumThePayload) {
   EXPECT_EQ(stats.mean, 2.0);
   EXPECT_EQ(stats.nanCount, 1);
   EXPECT_EQ(stats.checksum,
-            fnvOfFloats(
+            checksumOfFloats(
                 {1.0f, -3.0f, std::numeric_limits<float>::quiet_NaN(), 8.0f}));
 }
 
@@ -84,8 +78,9 @@ TEST(Tensor, SummaryLine) {
   llvm::raw_string_ostream os(line);
   printTensorSummary(os, "y", t);
   char hex[19];
-  std::snprintf(hex, sizeof(hex), "0x%016llx",
-                static_cast<unsigned long long>(fnvOfFloats({0.5f, 0.25f})));
+  std::snprintf(
+      hex, sizeof(hex), "0x%016llx",
+      static_cast<unsigned long long>(checksumOfFloats({0.5f, 0.25f})));
   EXPECT_EQ(line, "y: shape=2 dtype=f32 min=0.25 max=0.5 mean=0.375 "
                   "checksum=" +
                       std::string(hex) + "\n");

@@ -35,6 +35,10 @@ public:
   Tensor toTensor() const;
   /// A copy that owns its own elements.
   NativeTensor clone() const;
+  /// The same elements, not copied: both tensors see each other's writes
+  /// and the storage lives while either does. For inputs compiled code only
+  /// reads.
+  NativeTensor share() const { return *this; }
 
   DType getDType() const { return dtype; }
   llvm::ArrayRef<int64_t> getShape() const { return shape; }
@@ -42,8 +46,8 @@ public:
   /// Bytes per element (one for i1).
   size_t getElementBytes() const { return byteSize(dtype); }
   size_t numBytes() const { return numElements() * getElementBytes(); }
-  uint8_t *data() { return bytes.get(); }
-  const uint8_t *data() const { return bytes.get(); }
+  uint8_t *data() { return elements; }
+  const uint8_t *data() const { return elements; }
 
   /// The bits of element `i`, zero-extended.
   uint64_t getBits(int64_t i) const;
@@ -52,13 +56,27 @@ public:
   /// Element `i` as Tensor::getInt gives it (floats truncate toward zero).
   int64_t getInt(int64_t i) const;
 
+  /// Elements at `elements` in memory `storage` keeps alive (a mapped
+  /// file, say).
+  NativeTensor(DType dtype, llvm::ArrayRef<int64_t> shape, uint8_t *elements,
+               std::shared_ptr<void> storage)
+      : dtype(dtype), shape(shape.begin(), shape.end()),
+        storage(std::move(storage)), elements(elements) {}
+
 private:
-  struct Free {
-    void operator()(uint8_t *p) const { std::free(p); }
-  };
+  // Copies only through clone() or share(), which say which they are.
+  NativeTensor(const NativeTensor &) = default;
+  NativeTensor &operator=(const NativeTensor &) = default;
+
+public:
+  NativeTensor(NativeTensor &&) = default;
+  NativeTensor &operator=(NativeTensor &&) = default;
+
+private:
   DType dtype = DType::F32;
   llvm::SmallVector<int64_t, 4> shape;
-  std::unique_ptr<uint8_t, Free> bytes;
+  std::shared_ptr<void> storage;
+  uint8_t *elements = nullptr;
 };
 
 /// Parses the bytes of a .npy file (as parseNpy, with the same errors),

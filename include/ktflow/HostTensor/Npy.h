@@ -56,6 +56,11 @@ llvm::StringRef npyDescr(DType t);
 /// (bf16 and df16 come back as f32).
 DType npyStorageType(DType t);
 
+/// The checksum `ktflow interp` prints for a tensor: XXH3-64 (seed 0) of
+/// the payload of its .npy file, the little-endian elements as written
+/// (`xxhash.xxh3_64_intdigest(np.load(f).tobytes())` in Python).
+uint64_t payloadChecksum(llvm::ArrayRef<uint8_t> payload);
+
 } // namespace ktflow::host
 
 #endif // KTFLOW_HOSTTENSOR_NPY_H

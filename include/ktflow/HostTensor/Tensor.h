@@ -61,7 +61,7 @@ std::string formatShape(llvm::ArrayRef<int64_t> shape);
 /// Summary statistics of a tensor, as `ktflow interp` prints them.
 struct TensorStats {
   double min = 0, max = 0, mean = 0;
-  /// FNV-1a over the little-endian bytes the tensor has in a .npy file.
+  /// payloadChecksum (Npy.h) of the bytes the tensor has in a .npy file.
   uint64_t checksum = 0;
   /// NaN elements (excluded from min/max/mean).
   int64_t nanCount = 0;

@@ -147,9 +147,12 @@ public:
   /// values), in the shape the outputs are reported in, in native bits
   /// (no element passes through a double unless generated). Fails when a
   /// `.npy` file's dtype is not `dtype` or a view declares memory before
-  /// the tensor: the interpreter then reports it at the op.
-  llvm::Expected<host::NativeTensor> getInitialNative(unsigned position,
-                                                      host::DType dtype) const;
+  /// the tensor: the interpreter then reports it at the op. With
+  /// `readOnly` (the engine never writes the tensor) `.npy` data is shared
+  /// with the input, not copied, and may be read-only memory.
+  llvm::Expected<host::NativeTensor>
+  getInitialNative(unsigned position, host::DType dtype,
+                   bool readOnly = false) const;
 
   /// For another engine: why one tile may load what another tile stores
   /// (the run must then interleave tiles as the interpreter does), or
