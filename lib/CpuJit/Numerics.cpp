@@ -203,6 +203,41 @@ static Value extendTo(OpBuilder &b, Location loc, Value v, Type wide) {
   return v;
 }
 
+/// `wide`, an f64, rounded once to the 16-bit float type `narrow`. LLVM
+/// calls libgcc's software conversion for a direct f64 -> f16 truncation
+/// (x86 has no instruction for it; ~10% of a softmax): instead the value
+/// is rounded to f32 to odd (toward zero, the lowest bit set when
+/// inexact), then to `narrow` by the hardware. f32 carries more than two
+/// bits beyond either 16-bit type's precision, so this is the single
+/// rounding's result, subnormals, overflow and NaN included.
+static Value roundF64ToNarrow(OpBuilder &b, Location loc, Type narrow,
+                              Value wide) {
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Value nearest = arith::TruncFOp::create(b, loc, f32, wide);
+  Value back = arith::ExtFOp::create(b, loc, wide.getType(), nearest);
+  Value inexact = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE,
+                                        back, wide);
+  Value awayFromZero = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OGT, math::AbsFOp::create(b, loc, back),
+      math::AbsFOp::create(b, loc, wide));
+  Value bits = arith::BitcastOp::create(b, loc, i32, nearest);
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+  // Sign and magnitude: one less is the next value toward zero.
+  Value towardZero = arith::SelectOp::create(
+      b, loc, awayFromZero, arith::SubIOp::create(b, loc, bits, one), bits);
+  Value odd = arith::SelectOp::create(
+      b, loc, inexact, arith::OrIOp::create(b, loc, towardZero, one), bits);
+  return arith::TruncFOp::create(
+      b, loc, narrow, arith::BitcastOp::create(b, loc, f32, odd));
+}
+
+/// `value` rounded once to `type`.
+static Value roundTo(OpBuilder &b, Location loc, Type type, Value value) {
+  if (isNarrowFloat(type) && value.getType().isF64())
+    return roundF64ToNarrow(b, loc, type, value);
+  return arith::TruncFOp::create(b, loc, type, value);
+}
+
 void ktflow::jit::emulateNarrowFloats(Operation *root) {
   OpBuilder b(root->getContext());
   SmallVector<std::pair<Operation *, Type>> ops;
@@ -229,11 +264,9 @@ void ktflow::jit::emulateNarrowFloats(Operation *root) {
     Operation *computed = b.create(state);
     SmallVector<Value> results;
     for (auto [old, now] : llvm::zip(op->getResults(), computed->getResults()))
-      results.push_back(
-          old.getType() == now.getType()
-              ? now
-              : arith::TruncFOp::create(b, loc, old.getType(), now)
-                    .getResult());
+      results.push_back(old.getType() == now.getType()
+                            ? now
+                            : roundTo(b, loc, old.getType(), now));
     op->replaceAllUsesWith(results);
     op->erase();
   }
