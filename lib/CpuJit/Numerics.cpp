@@ -215,8 +215,8 @@ static Value roundF64ToNarrow(OpBuilder &b, Location loc, Type narrow,
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
   Value nearest = arith::TruncFOp::create(b, loc, f32, wide);
   Value back = arith::ExtFOp::create(b, loc, wide.getType(), nearest);
-  Value inexact = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE,
-                                        back, wide);
+  Value inexact =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, back, wide);
   Value awayFromZero = arith::CmpFOp::create(
       b, loc, arith::CmpFPredicate::OGT, math::AbsFOp::create(b, loc, back),
       math::AbsFOp::create(b, loc, wide));
@@ -227,8 +227,8 @@ static Value roundF64ToNarrow(OpBuilder &b, Location loc, Type narrow,
       b, loc, awayFromZero, arith::SubIOp::create(b, loc, bits, one), bits);
   Value odd = arith::SelectOp::create(
       b, loc, inexact, arith::OrIOp::create(b, loc, towardZero, one), bits);
-  return arith::TruncFOp::create(
-      b, loc, narrow, arith::BitcastOp::create(b, loc, f32, odd));
+  return arith::TruncFOp::create(b, loc, narrow,
+                                 arith::BitcastOp::create(b, loc, f32, odd));
 }
 
 /// `value` rounded once to `type`.
