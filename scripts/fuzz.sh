@@ -15,6 +15,12 @@
 #       checksum recomputed, value mutants of compiling kernels run with
 #       --check; each run classified ok / clean error / crash / hang (over
 #       20 s) / wrong answer, with a table per command.
+#   scripts/fuzz.sh libfuzzer [SECONDS]
+#       The libFuzzer harnesses of fuzz/ (the bundle reader and linker, the
+#       simulator), built with ASan+UBSan into build-san by
+#       scripts/build-sanitized.sh, each run SECONDS (default 60) from
+#       seeds compiled from examples/kernels; crashing inputs go to
+#       build-san/fuzz-artifacts/.
 #
 # Each mode exits 1 on any failure. The kernels mode runs
 # KTFLOW_FUZZ_JOBS (default 2) cases at once; the campaign runs one
@@ -24,7 +30,7 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${KTFLOW_BUILD_DIR:-build}
 mode=kernels
 case "${1:-}" in
-  kernels | mutants) mode=$1; shift ;;
+  kernels | mutants | libfuzzer) mode=$1; shift ;;
 esac
 case "$mode" in
   kernels)
@@ -33,4 +39,30 @@ case "$mode" in
   mutants)
     exec python3 scripts/mutation-campaign.py \
       --ktflow "$BUILD_DIR/bin/ktflow" "$@" ;;
+  libfuzzer)
+    seconds=${1:-60}
+    SAN_DIR=${KTFLOW_SAN_BUILD_DIR:-build-san}
+    harnesses=(ktflow-fuzz-bundle ktflow-fuzz-simulator)
+    scripts/build-sanitized.sh "${harnesses[@]}" >/dev/null || exit 1
+    seeds=$SAN_DIR/fuzz-seeds/bundles
+    mkdir -p "$seeds" "$SAN_DIR/fuzz-artifacts"
+    for k in add softmax row_reduce layernorm; do
+      "$BUILD_DIR/bin/ktflow" compile "examples/kernels/$k.mlir" \
+        --arch examples/devices/sample_device.mlir -o "$seeds/$k.ktfb" \
+        >/dev/null || exit 1
+    done
+    status=0
+    for h in "${harnesses[@]}"; do
+      corpus=$SAN_DIR/fuzz-corpus/$h
+      mkdir -p "$corpus"
+      echo "== $h, $seconds s"
+      # Leak checking stays off: LLVM's static objects leak by design.
+      log=$SAN_DIR/fuzz-artifacts/$h.log
+      ASAN_OPTIONS=detect_leaks=0 "$SAN_DIR/bin/$h" "$corpus" "$seeds" \
+        -max_total_time="$seconds" -max_len=65536 -timeout=20 \
+        -rss_limit_mb=4096 -artifact_prefix="$SAN_DIR/fuzz-artifacts/$h-" \
+        >"$log" 2>&1 || status=1
+      grep -E '^(Done|==[0-9]+==ERROR|SUMMARY|artifact_prefix)' "$log"
+    done
+    exit $status ;;
 esac
