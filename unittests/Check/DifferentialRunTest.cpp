@@ -231,8 +231,9 @@ TEST_F(DifferentialRunTest, PlainScalarArgumentsAreBoundAtLaunch) {
             "scalar argument 'n_elements' needs --arg n_elements=VALUE");
   EXPECT_EQ(errorOf(rt::Launch(run->getProgram())
                         .setRuntimeArg("arg3", int64_t(1) << 31)),
-            "scalar argument 'n_elements' = 2147483648 is outside the range of "
-            "its type [-2147483648, 2147483647]");
+            "scalar argument 'n_elements' = 2147483648 is outside its range "
+            "[-2147483648, 2147483647] (its type's, or that of a narrower "
+            "integer the kernel casts it to)");
   EXPECT_EQ(errorOf(run->bindArguments({"n_elements=300"})), "");
   EXPECT_EQ(errorOf(run->bindInputs({"x_ptr=seq:0:100", "y_ptr=value:0.5"}, 0)),
             "");
