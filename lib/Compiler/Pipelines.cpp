@@ -34,6 +34,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   addCheckpoint(pm, "pre_mapping");
   pm.addPass(ktdp::createKTIRCheckLegality());
   pm.addPass(ktdf::createKTDFCheckSupported());
+  pm.addPass(ktdf::createKTDFLowerInterTile());
   pm.addPass(ktdf::createKTDFCarryInScratchpad());
   pm.addPass(ktdf::createKTDFMapMemorySpaces());
   pm.addPass(ktdf::createKTDFSinkIntoLoops());
@@ -62,6 +63,7 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
   if (options.optimize)
     pm.addPass(ktdf::createKTDFHoistInvariantTransfers());
   pm.addPass(ktdf::createKTDFAllocateScratchpad());
+  pm.addPass(ktdf::createKTDFScheduleAllReduce());
   addCheckpoint(pm, "post_scheduling");
 }
 

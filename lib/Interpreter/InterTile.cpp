@@ -9,13 +9,20 @@
 // from the identity, and reshape the result to the declared result type
 // (a 1x64 partial may be reduced to a 64-element result). On tiles that
 // consume nothing, consume yields zeros and reduce yields the identity (the
-// reference leaves them undefined).
+// reference leaves them undefined). A run that measures how far another
+// fold order may move the outputs (InterpreterOptions::displacedReduction)
+// displaces a reduce's result by the bound of its fold.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Executor.h"
+#include "Linalg.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <cmath>
 
 #include <set>
 
@@ -210,6 +217,69 @@ static LogicalResult runConsume(TileExecutor &exec, Operation *op) {
   return success();
 }
 
+/// The arith op a reduce's combiner applies to its two arguments, when the
+/// whole combiner is that one element-wise op.
+static Operation *singleCombinerOp(ktdp::InterTileReduceOp reduce) {
+  Block &body = reduce.getCombiner().front();
+  if (body.getNumArguments() != 2 || body.getOperations().size() != 2)
+    return nullptr;
+  Operation *op = &body.front();
+  if (op->getNumOperands() != 2 || op->getNumResults() != 1 ||
+      body.getTerminator()->getOperands() != op->getResults() ||
+      !llvm::is_contained(op->getOperands(), body.getArgument(0)) ||
+      !llvm::is_contained(op->getOperands(), body.getArgument(1)))
+    return nullptr;
+  return op;
+}
+
+bool ktflow::interp::isReorderableInterTileReduce(Operation *op) {
+  auto reduce = dyn_cast<ktdp::InterTileReduceOp>(op);
+  Operation *combine = reduce ? singleCombinerOp(reduce) : nullptr;
+  return combine && isa<arith::AddFOp, arith::MulFOp>(combine);
+}
+
+/// Moves the folded value of each element by the bound on how far folding
+/// the same partials in another order may move it (docs/interpreter.md §9):
+/// n * eps * (|identity| + sum |partial|) for addf, n * eps * |r| for mulf,
+/// with eps the element type's (every step of the fold rounds to it) and n
+/// the number of partials, plus one ulp of the result.
+static LogicalResult displaceReducedFold(TileExecutor &exec,
+                                         ktdp::InterTileReduceOp reduce,
+                                         const Delivery &delivery,
+                                         SmallVector<RValue> &acc) {
+  if (!isReorderableInterTileReduce(reduce) || acc.size() != 1 ||
+      !acc.front().isTensor() ||
+      !ktflow::host::isFloat(acc.front().tensor()->dtype))
+    return success();
+  bool add = isa<arith::AddFOp>(singleCombinerOp(reduce));
+  auto moved = std::make_shared<Tensor>(*acc.front().tensor());
+  std::vector<double> size(moved->floats.size(), 0.0);
+  if (add) {
+    const RValue &identity = exec.get(reduce.getIdentity().front());
+    for (size_t i = 0; i < size.size() && identity.isTensor(); ++i)
+      size[i] = std::fabs(identity.tensor()->getDouble(i));
+    for (int64_t p : delivery.producers) {
+      FailureOr<SmallVector<RValue, 1>> values =
+          partialsOf(exec, reduce, delivery, p);
+      if (failed(values))
+        return failure();
+      const RValue &partial = values->front();
+      for (size_t i = 0; i < size.size() && partial.isTensor(); ++i)
+        size[i] += std::fabs(partial.tensor()->getDouble(i));
+    }
+  }
+  double eps = ktflow::host::unitInLastPlace(1.0, moved->dtype);
+  double terms = static_cast<double>(delivery.producers.size());
+  for (size_t i = 0; i < moved->floats.size(); ++i) {
+    double r = moved->floats[i];
+    double bound = terms * eps * (add ? size[i] : std::fabs(r)) +
+                   ktflow::host::unitInLastPlace(r, moved->dtype);
+    moved->floats[i] = ktflow::host::roundToDType(r + bound, moved->dtype);
+  }
+  acc.front() = TensorRef(std::move(moved));
+  return success();
+}
+
 static LogicalResult runReduce(TileExecutor &exec, Operation *op) {
   auto reduce = cast<ktdp::InterTileReduceOp>(op);
   FailureOr<Delivery> delivery =
@@ -243,6 +313,9 @@ static LogicalResult runReduce(TileExecutor &exec, Operation *op) {
       acc.assign(combined.begin(), combined.end());
     }
   }
+  if (delivery->isConsumer && op == exec.state.options.displacedReduction)
+    if (failed(displaceReducedFold(exec, reduce, *delivery, acc)))
+      return failure();
   // A result may reshape its partial (1x64 -> 64): same elements, the
   // declared shape.
   for (auto [result, value] : llvm::zip(reduce.getResults(), acc)) {

@@ -104,6 +104,11 @@ void finishWideOutput(const LinalgPlan &plan, Tensor &wide, const Tensor &init,
 /// order of the fold, which another execution (the device) may change.
 bool isReorderable(const LinalgPlan &plan);
 
+/// Whether `op` is a `ktdp.inter_tile_reduce` whose combiner is one addf or
+/// mulf of its two arguments: another execution may fold the tiles'
+/// partials in another order (InterTile.cpp).
+bool isReorderableInterTileReduce(mlir::Operation *op);
+
 /// For a plan whose outputs fold with addf, the plan of the same op that
 /// computes, per output element, |init| + Σ|x| in f64 (x: what each point
 /// adds). Null for other plans.

@@ -222,5 +222,11 @@ ktflow::interp::findReorderableReductions(mlir::ModuleOp module) {
     if (plan && isReorderable(*plan))
       ops.push_back(op);
   });
+  // Inter-tile reductions of addf or mulf: the device may fold the tiles'
+  // partials in another order than ascending tiles (InterTile.cpp).
+  module.walk([&](mlir::Operation *op) {
+    if (isReorderableInterTileReduce(op))
+      ops.push_back(op);
+  });
   return ops;
 }

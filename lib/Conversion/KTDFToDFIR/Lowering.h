@@ -111,6 +111,15 @@ public:
   /// Exported buffers (results of pipelines) -> the exporting pipeline's
   /// private buffer, which has a single copy.
   llvm::DenseMap<Value, Value> exported;
+  /// The tiles of lane instance `li`'s group in an all-reduce, in
+  /// ascending tile order (the ring's), and li's position among them.
+  struct RingPlace {
+    SmallVector<const LaneInstance *> members;
+    unsigned index = 0;
+  };
+  FailureOr<RingPlace> ringOf(AllReduceOp op, const LaneInstance &li) const;
+  /// Bytes of one entry of the FIFO carrying `slot` in lane instance `li`.
+  int64_t fifoEntryOf(Value slot, const LaneInstance &li) const;
   /// The dfir symbol base and bytes of one copy of a buffer that a stage
   /// of `info`'s pipeline names (its own or one exported to it).
   std::pair<std::string, int64_t> bufferOf(const PipelineInfo &info,
@@ -151,6 +160,12 @@ private:
   void declareResources(OpBuilder &b);
   void declarePipelineResources(OpBuilder &b, const PipelineInfo &info,
                                 const LaneInstance &li);
+  /// The sync channels of an all-reduce pipeline's ring for `li`: pieces
+  /// sent to the next tile's load unit, pieces combined back to the send
+  /// unit, and pieces gathered to the next tile's send unit
+  /// (AllReduceLowering.cpp).
+  void declareRingSyncs(OpBuilder &b, const PipelineInfo &info,
+                        const LaneInstance &li);
 
   /// The instance of device node `node` (named as in the first lane) that
   /// serves lane instance `li`.
@@ -211,6 +226,10 @@ private:
               function_ref<SmallVector<Value>(ValueRange)> body);
   LogicalResult emitPipeline(PipelineOp pipeline, IRMapping &map,
                              Value execution, const LaneInstance &li);
+  /// `stage`'s part of the ring all-reduce `op` for `li`
+  /// (AllReduceLowering.cpp).
+  LogicalResult emitAllReduce(StageOp stage, AllReduceOp op,
+                              const LaneInstance &li);
   /// Runs `body` only when `condition` holds (a loop of 0 or 1 trips).
   void emitIf(Value condition, function_ref<void()> body);
   LogicalResult emitTransfer(DataTransferOp op, IRMapping &map,
@@ -287,6 +306,11 @@ private:
   llvm::MapVector<const LaneInstance *, SmallVector<StageOp>> work;
   OpBuilder *builder = nullptr;
 };
+
+/// The all-reduce a stage of an all-reduce pipeline holds, if it is one.
+AllReduceOp getAllReduce(StageOp stage);
+/// The symbol of a ring sync channel of pipeline `index` for `li`.
+std::string ringSync(unsigned index, StringRef what, const LaneInstance &li);
 
 /// Bytes of one element of a buffer, slot or view.
 int64_t elementBytes(Type type);

@@ -179,6 +179,11 @@ void KernelLowering::collectExportChannels() {
 /// Whether `stage` moves data to or from one of the kernel's scratchpad
 /// (ct_local) views; sets `writes` when it writes one.
 static bool touchesScratchpadView(StageOp stage, bool &writes) {
+  // An all-reduce combines the partial in its view in place.
+  if (getAllReduce(stage)) {
+    writes = true;
+    return true;
+  }
   bool touches = false;
   stage.walk([&](DataTransferOp op) {
     for (auto [end, isDst] : {std::make_pair(op.getSrc(), false),
@@ -308,4 +313,5 @@ void KernelLowering::declarePipelineResources(OpBuilder &b,
   for (const Channel &ch : info.regionChannels)
     dfir::SyncOp::create(b, loc, perLane(ch.base, li), unitOf(ch.from, li),
                          unitOf(ch.to, li));
+  declareRingSyncs(b, info, li);
 }

@@ -378,7 +378,10 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       emitIf(reuse, [&] { dfir::SyncRecvOp::create(b, loc, sync); });
     }
     IRMapping stageMap = map;
-    if (stage.isCompute()) {
+    if (AllReduceOp allReduce = getAllReduce(stage)) {
+      if (failed(emitAllReduce(stage, allReduce, li)))
+        return failure();
+    } else if (stage.isCompute()) {
       // Loop bounds computed around the pipeline (the rows of a partial
       // merged iteration) are index arithmetic the unit evaluates first.
       LogicalResult bounds = success();

@@ -47,7 +47,7 @@ struct ComputeGroup {
   SmallVector<ktdp::LoadOp> loads;
   SmallVector<Operation *> compute;
   SmallVector<ktdp::StoreOp> stores;
-  Operation *last = nullptr;
+  Operation *first = nullptr, *last = nullptr;
 };
 
 /// The unit roles as a stage's `applicable_units`.
@@ -334,8 +334,22 @@ private:
         group.stores.push_back(store);
       else
         group.compute.push_back(op);
+      if (!group.first)
+        group.first = op;
       group.last = op;
     }
+    // An all-reduce orders what stores its partial before it and what
+    // loads the result after it: a group on both sides would be one
+    // pipeline, placed after it.
+    for (auto &[leader, group] : groups)
+      for (Operation *op = group.first; op && op != group.last;
+           op = op->getNextNode())
+        if (isa<AllReduceOp>(op))
+          return op->emitError(
+              "a compute group uses values computed both before this "
+              "inter-tile reduction and after it; the scheduler cannot "
+              "order it around the exchange yet (use only the reduced "
+              "value after it)");
     for (auto &[leader, group] : groups) {
       if (group.stores.empty()) {
         // Nothing reaches memory: a dead computation (loads included).

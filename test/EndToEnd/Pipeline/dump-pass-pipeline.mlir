@@ -16,6 +16,7 @@
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},
 // CHECK-NEXT:   ktir-check-legality,
 // CHECK-NEXT:   ktdf-check-supported,
+// CHECK-NEXT:   ktdf-lower-inter-tile,
 // CHECK-NEXT:   ktdf-carry-in-scratchpad,
 // CHECK-NEXT:   ktdf-map-memory-spaces,
 // CHECK-NEXT:   ktdf-sink-into-loops,
@@ -30,6 +31,7 @@
 // CHECK-NEXT:   ktdf-buffer{depth=0},
 // CHECK-NEXT:   ktdf-hoist-invariant-transfers{grid=true},
 // CHECK-NEXT:   ktdf-allocate-scratchpad,
+// CHECK-NEXT:   ktdf-schedule-all-reduce,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=post_scheduling},
 // CHECK-NEXT:   ktdf-to-dfir,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=post_lowering}

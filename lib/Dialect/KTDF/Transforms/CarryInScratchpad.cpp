@@ -17,6 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ScratchpadViews.h"
+
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
@@ -51,54 +53,6 @@ std::optional<std::string> mlir::ktdf::whyNotCarriable(scf::ForOp loop) {
 }
 
 namespace {
-/// Element addresses of new scratchpad views, past the kernel's own.
-class ScratchpadCursor {
-public:
-  explicit ScratchpadCursor(func::FuncOp func) {
-    func.walk([&](ktdp::ConstructMemoryViewOp view) {
-      auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
-      APInt address;
-      if (!space || space->kind != ktdp::MemoryKind::ct_local ||
-          !matchPattern(view.getOffset(), m_ConstantInt(&address)))
-        return;
-      auto type = cast<MemRefType>(view.getType());
-      int64_t end = address.getSExtValue() + 1;
-      for (auto [size, stride] :
-           llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
-        end += (size - 1) * stride;
-      bytes = std::max(bytes, end * elementBytes(type.getElementType()));
-    });
-  }
-
-  /// The element address of a new region of `type`, aligned for any
-  /// transfer granularity of the shipped devices.
-  int64_t allocate(RankedTensorType type) {
-    int64_t esize = elementBytes(type.getElementType());
-    int64_t at = (bytes + kAlign - 1) / kAlign * kAlign;
-    bytes = at + type.getNumElements() * esize;
-    return at / esize;
-  }
-
-private:
-  static constexpr int64_t kAlign = 256;
-  static int64_t elementBytes(Type t) {
-    return (t.getIntOrFloatBitWidth() + 7) / 8;
-  }
-  int64_t bytes = 0;
-};
-
-/// The box 0 <= d_i < shape_i.
-IntegerSet boxSet(ArrayRef<int64_t> shape, MLIRContext *ctx) {
-  SmallVector<AffineExpr> constraints;
-  for (auto [i, n] : llvm::enumerate(shape)) {
-    AffineExpr d = getAffineDimExpr(i, ctx);
-    constraints.push_back(d);
-    constraints.push_back(-d + (n - 1));
-  }
-  SmallVector<bool> eq(constraints.size(), false);
-  return IntegerSet::get(shape.size(), 0, constraints, eq);
-}
-
 class LoopRewriter {
 public:
   LoopRewriter(func::FuncOp func) : func(func), cursor(func) {}
@@ -147,35 +101,8 @@ public:
   }
 
 private:
-  /// A scratchpad view holding one `type` and the tile covering it, at the
-  /// start of the function.
   Value createTile(RankedTensorType type, Location loc) {
-    MLIRContext *ctx = func.getContext();
-    OpBuilder b = OpBuilder::atBlockBegin(&func.front());
-    auto space = ktdp::MemorySpaceAttr::get(ctx, ktdp::MemoryKind::ct_local, 0);
-    auto memref = MemRefType::get(type.getShape(), type.getElementType(),
-                                  MemRefLayoutAttrInterface(), space);
-    SmallVector<int64_t> strides(type.getRank(), 1);
-    for (int64_t d = type.getRank() - 2; d >= 0; --d)
-      strides[d] = strides[d + 1] * type.getDimSize(d + 1);
-    Value address =
-        arith::ConstantIndexOp::create(b, loc, cursor.allocate(type));
-    IntegerSet box = boxSet(type.getShape(), ctx);
-    auto view = ktdp::ConstructMemoryViewOp::create(
-        b, loc, memref, address, ValueRange{}, ValueRange{},
-        b.getDenseI64ArrayAttr(type.getShape()),
-        b.getDenseI64ArrayAttr(strides), space, IntegerSetAttr::get(box));
-    view->setAttr(kCarriedViewAttrName, b.getUnitAttr());
-    SmallVector<AffineExpr> origin(type.getRank(),
-                                   getAffineConstantExpr(0, ctx));
-    auto tileType = ktdp::AccessTileType::get(ctx, type.getShape());
-    return ktdp::ConstructAccessTileOp::create(
-        b, loc, tileType, view, ValueRange{}, ValueRange{},
-        AffineMapAttr::get(
-            AffineMap::get(0, 0, ArrayRef<AffineExpr>(origin), ctx)),
-        IntegerSetAttr::get(box),
-        AffineMapAttr::get(
-            AffineMap::getMultiDimIdentityMap(type.getRank(), ctx)));
+    return createScratchpadTile(func, cursor, type, loc, kCarriedViewAttrName);
   }
 
   func::FuncOp func;

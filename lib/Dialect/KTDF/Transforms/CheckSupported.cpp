@@ -205,10 +205,30 @@ static std::optional<std::string> check(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<std::string>>(op)
       .Case([](ktdp::ConstructMemoryViewOp v) { return checkView(v); })
       .Case([](ktdp::ConstructAccessTileOp t) { return checkTile(t); })
-      .Case<ktdp::InterTileProduceOp, ktdp::InterTileConsumeOp,
-            ktdp::InterTileReduceOp>([](Operation *o) {
-        return "inter-tile communication (" + o->getName().getStringRef().str() +
-               ") is not supported by the scheduler yet";
+      .Case([](ktdp::InterTileReduceOp o) -> std::optional<std::string> {
+        // ktdf-lower-inter-tile makes an all-reduce of it, or says why not.
+        if (auto refusal = whyNotAllReduce(o); refusal && refusal->first == o)
+          return refusal->second;
+        return std::nullopt;
+      })
+      .Case([](ktdp::InterTileProduceOp o) -> std::optional<std::string> {
+        Operation *user = o.getFuture().hasOneUse()
+                              ? *o.getFuture().getUsers().begin()
+                              : nullptr;
+        if (!isa_and_nonnull<ktdp::InterTileReduceOp>(user))
+          return std::string("inter-tile communication other than an "
+                             "inter_tile_produce reduced once by "
+                             "inter_tile_reduce is not supported by the "
+                             "scheduler yet");
+        if (auto refusal = whyNotAllReduce(user);
+            refusal && refusal->first == o)
+          return refusal->second;
+        return std::nullopt;
+      })
+      .Case([](ktdp::InterTileConsumeOp) {
+        return std::string("inter-tile communication "
+                           "(ktdp.inter_tile_consume) is not supported by the "
+                           "scheduler yet");
       })
       .Case([](ktdp::ConstructIndirectAccessTileOp) {
         return std::string("indirect access tiles "

@@ -30,6 +30,11 @@ using namespace mlir::ktdf;
 /// has no side effects, or it is a load that no store between it and
 /// `branch` in their block may have written (any store counts).
 static bool maySink(Operation *op, scf::IfOp branch) {
+  // Every tile of a group takes part in an exchange, even those that do
+  // not use its result.
+  if (isa<ktdp::InterTileProduceOp, ktdp::InterTileReduceOp,
+          ktdp::InterTileConsumeOp>(op))
+    return false;
   if (isMemoryEffectFree(op))
     return true;
   if (!isa<ktdp::LoadOp>(op) || op->getBlock() != branch->getBlock())

@@ -88,9 +88,14 @@ public:
     func.walk([&](Block *block) {
       SmallVector<ktdp::LoadOp> earlier;
       for (Operation &op : llvm::make_early_inc_range(*block)) {
+        // A compute group lies on one side of an exchange
+        // (ktdf-lower-inter-tile loads again what is used after it).
+        if (isa<AllReduceOp>(op))
+          earlier.clear();
         auto load = dyn_cast<ktdp::LoadOp>(&op);
         if (!load || !canClone(load) ||
-            isCarriedView(ktdp::getAccessTileView(load.getAccessTile())))
+            isCarriedView(ktdp::getAccessTileView(load.getAccessTile())) ||
+            isExchangeView(ktdp::getAccessTileView(load.getAccessTile())))
           continue;
         auto same = llvm::find_if(earlier, [&](ktdp::LoadOp other) {
           return other.getType() == load.getType() &&
@@ -246,6 +251,10 @@ private:
       // write is the init of the next execution of that block, which the
       // compute unit reaches only after them).
       if (isCarriedView(view))
+        return true;
+      // What an inter-tile reduction combined: its all-reduce is the last
+      // write, before every load of it.
+      if (isExchangeView(view))
         return true;
       return view && !storesUnknown &&
              !storedTensors.contains(tensorStart(view));

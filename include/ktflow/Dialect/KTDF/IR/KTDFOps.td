@@ -311,6 +311,45 @@ def KTDF_WriteToFifoOp : KTDF_Op<"write_to_fifo"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Data between tiles
+//===----------------------------------------------------------------------===//
+
+def KTDF_AllReduceOp : KTDF_Op<"all_reduce"> {
+  let summary = "an all-reduce of a scratchpad view across the tiles of groups";
+  let description = [{
+    Every tile of each group (linear tile ids, every tile of the grid in
+    exactly one group) holds a partial in its scratchpad view `partial`;
+    afterwards each holds, in the same view, the partials of its group
+    combined element-wise with `combiner` (an `arith` float op name). The
+    tiles exchange pieces of the partial over the core interconnect into
+    their `received` views ((members - 1) chunks of ceil(elements /
+    members)). ktdf-lower-inter-tile makes it from an
+    `inter_tile_produce` + `inter_tile_reduce` pair;
+    ktdf-schedule-all-reduce chooses `pieces` (per chunk) and makes it a
+    pipeline whose four stages (send, feed, combine, drain) each hold a
+    copy of it; the lowering emits the ring in each stage's unit program.
+
+    ```mlir
+    ktdf.all_reduce %partial, %received {combiner = "arith.addf",
+        groups = [array<i64: 0, 1, 2, 3>]} : memref<1x128xf16, #ct>, memref<96xf16, #ct>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$partial, AnyMemRef:$received,
+                       StrAttr:$combiner, ArrayAttr:$groups,
+                       OptionalAttr<I64Attr>:$pieces);
+  let assemblyFormat = [{
+    $partial `,` $received attr-dict `:` type($partial) `,` type($received)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The members of each group, ascending.
+    SmallVector<SmallVector<int64_t>> getMembers();
+    /// The elements of the partial.
+    int64_t getNumElements();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Tiling helpers
 //===----------------------------------------------------------------------===//
 

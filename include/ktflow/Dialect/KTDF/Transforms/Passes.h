@@ -54,6 +54,30 @@ bool isCarriedView(Operation *view);
 /// scratchpad (a scalar or a dynamically shaped tensor), or none.
 std::optional<std::string> whyNotCarriable(scf::ForOp loop);
 
+/// The unit attribute ktdf-lower-inter-tile puts on the scratchpad views
+/// it makes for the partials of inter-tile reductions and the chunks the
+/// other tiles send.
+constexpr llvm::StringLiteral kExchangeViewAttrName = "ktdf.exchange";
+
+/// Whether `view` is a scratchpad view of an inter-tile reduction (made by
+/// ktdf-lower-inter-tile).
+bool isExchangeView(Operation *view);
+
+/// Why ktdf-lower-inter-tile cannot turn the `ktdp.inter_tile_reduce`
+/// `reduce` (with the produce of its future) into a `ktdf.all_reduce`,
+/// with the op to report it at, or none.
+std::optional<std::pair<Operation *, std::string>>
+whyNotAllReduce(Operation *reduce);
+
+/// The pieces each chunk of a ring all-reduce moves as (its own token
+/// each), for chunks of `chunkElements` of `elementBytes`.
+int64_t chooseRingPieces(int64_t chunkElements, int64_t elementBytes);
+
+/// The position of linear tile `tile` (the interpreter's numbering, first
+/// grid dimension fastest) among the points of a `ktdf.parallel` over
+/// `extents` (first dimension slowest).
+int64_t pointOfTile(int64_t tile, ArrayRef<int64_t> extents);
+
 /// Why ktdf-uplift-while cannot turn `loop` into an scf.for (it does not
 /// count), or none.
 std::optional<std::string> whyNotCountedWhile(scf::WhileOp loop);

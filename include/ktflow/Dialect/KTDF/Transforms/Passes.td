@@ -245,6 +245,73 @@ def KTDFCarryInScratchpad
                            "::mlir::ktdp::KTDPDialect"];
 }
 
+def KTDFLowerInterTile : Pass<"ktdf-lower-inter-tile", "::mlir::ModuleOp"> {
+  let summary = "Inter-tile reductions as all-reduces of scratchpad views";
+  let description = [{
+    Turns each `ktdp.inter_tile_produce` + `ktdp.inter_tile_reduce` pair
+    into a `ktdf.all_reduce` of a scratchpad view: the partial the produce
+    yields is stored into a `ct_local` view of its own (marked
+    `ktdf.exchange`, at a literal address past the kernel's scratchpad
+    views), the all-reduce combines the views of each group's tiles in
+    place (the other tiles' chunks arrive in a second such view), and the
+    reduce's result is loaded back (reshaped to the declared result type, a
+    1x128 partial to 128). Groups are enumerated at compile time (every
+    tile of the grid in exactly one group, its consumers its producers).
+
+    ```mlir
+    // before
+    %f = ktdp.inter_tile_produce producer_tiles_per_group = #all4 -> <(tensor<1x128xf16>), groups = #g0> {
+    ^bb0(%g: index):
+      ktdp.yield_partial %p : tensor<1x128xf16>
+    }
+    %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #all4, identity(%zero : tensor<1x128xf16>) ... {
+      ^bb0(%a: tensor<1x128xf16>, %b: tensor<1x128xf16>):
+        %s = arith.addf %a, %b : tensor<1x128xf16>
+        ktdp.yield_reduced %s : tensor<1x128xf16>
+    }
+    // after
+    ktdp.store %p, %te : tensor<1x128xf16>, <1x128xindex>
+    ktdf.all_reduce %E, %R {combiner = "arith.addf", groups = [array<i64: 0, 1, 2, 3>]} : ...
+    %r = ktdp.load %te : <1x128xindex> -> tensor<1x128xf16>
+    ```
+
+    Refused, at the op with the reason (ktdf-check-supported reports the
+    same first): an inter-tile op inside a loop or a branch that earlier
+    passes did not remove, a produce whose body computes (it must only
+    yield values defined before it) or yields several values, a combiner
+    that is not one element-wise `arith` float op (addf, mulf, maximumf,
+    minimumf, maxnumf, minnumf) of its two arguments, an identity that is
+    not that op's neutral element as a splat constant, consumers other
+    than the producers, a `producer_dependency_per_consumer` set, groups
+    that do not partition the grid, and `inter_tile_consume`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::ktdp::KTDPDialect",
+                           "::mlir::ktdf::KTDFDialect"];
+}
+
+def KTDFScheduleAllReduce
+    : Pass<"ktdf-schedule-all-reduce", "::mlir::ModuleOp"> {
+  let summary = "Schedule each ktdf.all_reduce as a ring over the interconnect";
+  let description = [{
+    Makes each `ktdf.all_reduce` a pipeline of four stages bound to the
+    first lane's units: `send` on the data mover that reads the scratchpad
+    (its remote DMAs cross the core interconnect), `feed`, `combine` and
+    `drain` on the lane's load, vector and store units, with the FIFO
+    slots between them (a stick wide). Each stage holds a copy of the
+    all-reduce; the lowering emits, per tile, its part of a ring
+    reduce-scatter then all-gather over the group's tiles in ascending
+    order. It chooses `pieces`: each of the group's P chunks moves as that
+    many pieces with their own tokens, so that one piece crosses the ring
+    while the previous one is combined (at least 256 bytes a piece, at most
+    8). A device without a core interconnect, tiles of a group on one core,
+    or a lane without a data mover reading its scratchpad is an error at
+    the all-reduce. Runs after ktdf-allocate-scratchpad (the views are the
+    kernel's scratchpad region; the pipeline has no buffers).
+  }];
+}
+
 def KTDFCheckSupported : Pass<"ktdf-check-supported", "::mlir::ModuleOp"> {
   let summary = "Reject KTIR constructs the scheduler cannot handle yet";
   let description = [{

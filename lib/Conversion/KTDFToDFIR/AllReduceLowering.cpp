@@ -1,0 +1,300 @@
+//===- AllReduceLowering.cpp - Ring all-reduces in unit programs ----------===//
+//
+// This file lowers the stages of an all-reduce pipeline
+// (ktdf-schedule-all-reduce) for one tile: its part of a ring
+// reduce-scatter, then all-gather, over the tiles of its group in
+// ascending tile order, as bench/allreduce.py writes it by hand. The
+// partial of P tiles is cut into P chunks of ceil(elements / P), each
+// moved as `pieces` pieces with a token each, so one piece crosses the ring
+// while the previous one is combined.
+//
+// Tile i (position in the group; next n, previous p) sends chunk i - k at
+// reduce-scatter step k into slot k of n's received view (remote_dma, then
+// a `sent` token to n's load unit); its load unit streams each arriving
+// piece with its own piece of the same chunk into the vector unit, which
+// combines received ⊕ own, and the store unit writes the result over its
+// own piece (an `added` token back to the send unit, which forwards that
+// chunk at the next step). After P - 1 steps tile i holds chunk i + 1
+// combined over the group; all-gather step k forwards chunk i + 1 - k into
+// n's partial view (a `gathered` token to n's send unit). Chunk c is thus
+// folded starting at tile c: ((x_c ⊕ x_{c+1}) ⊕ ...) ⊕ x_{c-1}, positions
+// mod P, each step rounded to the element type; the interpreter folds
+// every element from tile 0 up, so the results differ by the order of the
+// fold (docs/scheduler.md, docs/interpreter.md §9).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::lowering;
+
+AllReduceOp mlir::ktdf::lowering::getAllReduce(StageOp stage) {
+  auto ops = stage.getBody().front().getOps<AllReduceOp>();
+  return ops.empty() ? AllReduceOp() : *ops.begin();
+}
+
+std::string mlir::ktdf::lowering::ringSync(unsigned index, StringRef what,
+                                           const LaneInstance &li) {
+  return KernelLowering::perLane(("p" + Twine(index) + "_" + what).str(), li);
+}
+
+/// The linear tile id (first grid dimension fastest) of point `point` of
+/// a parallel over `extents` (first dimension slowest).
+static int64_t tileOfPoint(int64_t point, ArrayRef<int64_t> extents) {
+  SmallVector<int64_t> coords(extents.size());
+  for (int64_t d = extents.size() - 1; d >= 0; --d) {
+    coords[d] = point % extents[d];
+    point /= extents[d];
+  }
+  int64_t tile = 0;
+  for (int64_t d = extents.size() - 1; d >= 0; --d)
+    tile = tile * extents[d] + coords[d];
+  return tile;
+}
+
+FailureOr<KernelLowering::RingPlace>
+KernelLowering::ringOf(AllReduceOp op, const LaneInstance &li) const {
+  ArrayRef<int64_t> extents = ParallelOp(parallel).getExtents();
+  if (li.count != 1)
+    return op.emitError("an all-reduce needs one tile per lane; lane ")
+           << li.lane << " of core " << li.core << " runs " << li.count;
+  int64_t tile = tileOfPoint(li.start, extents);
+  for (ArrayRef<int64_t> group : op.getMembers()) {
+    if (!llvm::is_contained(group, tile))
+      continue;
+    RingPlace place;
+    for (int64_t member : group) {
+      if (member == tile)
+        place.index = place.members.size();
+      int64_t point = pointOfTile(member, extents);
+      auto it = llvm::find_if(instances, [&](const LaneInstance &other) {
+        return other.start == point && other.count == 1;
+      });
+      if (it == instances.end())
+        return op.emitError("tile ") << member << " runs on no lane";
+      place.members.push_back(&*it);
+    }
+    return place;
+  }
+  return op.emitError("tile ") << tile << " is in no group of the all-reduce";
+}
+
+int64_t KernelLowering::fifoEntryOf(Value slot, const LaneInstance &li) const {
+  auto type = cast<FifoSlotType>(slot.getType());
+  auto it = fifos.find({nodeInstance(type.getSrc().getValue(), li),
+                        nodeInstance(type.getDst().getValue(), li)});
+  return it == fifos.end() ? type.getSizeInBytes() : it->second.second;
+}
+
+namespace {
+/// The stages of an all-reduce pipeline, by name.
+struct RingStages {
+  StageOp send, feed, combine, drain;
+  explicit RingStages(PipelineOp pipeline) {
+    for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
+      StringRef name = stage.getName();
+      (name == "send"      ? send
+       : name == "feed"    ? feed
+       : name == "combine" ? combine
+                           : drain) = stage;
+    }
+  }
+};
+
+/// Where the pieces of a P-tile ring lie, in elements of the partial.
+struct RingLayout {
+  int64_t elements, members, chunk, piece, bytes;
+  RingLayout(AllReduceOp op, int64_t members)
+      : elements(op.getNumElements()), members(members),
+        chunk((elements + members - 1) / members),
+        piece((chunk + op.getPieces().value_or(1) - 1) /
+              op.getPieces().value_or(1)),
+        bytes(elementBytes(
+            cast<MemRefType>(op.getPartial().getType()).getElementType())) {}
+
+  /// Pieces (element offset within the chunk, length) of chunk `c`, only
+  /// those holding elements; every tile computes the same list.
+  SmallVector<std::pair<int64_t, int64_t>> piecesOf(int64_t c) const {
+    int64_t begin = c * chunk;
+    int64_t length =
+        std::max<int64_t>(0, std::min(elements, begin + chunk) - begin);
+    SmallVector<std::pair<int64_t, int64_t>> list;
+    for (int64_t at = 0; at < length; at += piece)
+      list.push_back({at, std::min(piece, length - at)});
+    return list;
+  }
+  int64_t mod(int64_t v) const { return ((v % members) + members) % members; }
+};
+
+/// The byte address of a scratchpad view of lane instance `li`.
+std::pair<Value, std::string> viewBase(OpBuilder &b, Location loc,
+                                       KernelLowering &kernel, Value view,
+                                       const LaneInstance &li) {
+  auto op = view.getDefiningOp<ktdp::ConstructMemoryViewOp>();
+  auto kind = op->getAttrOfType<StringAttr>("ktdf.memory");
+  APInt literal;
+  (void)matchPattern(op.getOffset(), m_ConstantInt(&literal));
+  int64_t esize = elementBytes(cast<MemRefType>(op.getType()).getElementType());
+  Value base = dfir::AddressOp::create(
+      b, loc, b.getIndexType(), KernelLowering::localOf(kind.getValue(), li));
+  base = arith::AddIOp::create(
+      b, loc, base,
+      arith::ConstantIndexOp::create(b, loc, literal.getSExtValue() * esize));
+  return {base, kernel.memoryOf(kind.getValue(), li)};
+}
+} // namespace
+
+void KernelLowering::declareRingSyncs(OpBuilder &b, const PipelineInfo &info,
+                                      const LaneInstance &li) {
+  RingStages stages(info.op);
+  if (!stages.send)
+    return;
+  auto place = ringOf(getAllReduce(stages.send), li);
+  if (failed(place) || place->members.size() < 2)
+    return;
+  const LaneInstance &next =
+      *place->members[(place->index + 1) % place->members.size()];
+  Location loc = PipelineOp(info.op).getLoc();
+  dfir::SyncOp::create(b, loc, ringSync(info.index, "sent", li),
+                       unitOf(stages.send, li), unitOf(stages.feed, next));
+  dfir::SyncOp::create(b, loc, ringSync(info.index, "added", li),
+                       unitOf(stages.drain, li), unitOf(stages.send, li));
+  dfir::SyncOp::create(b, loc, ringSync(info.index, "gathered", li),
+                       unitOf(stages.send, li), unitOf(stages.send, next));
+}
+
+LogicalResult ProgramBuilder::emitAllReduce(StageOp stage, AllReduceOp op,
+                                            const LaneInstance &li) {
+  OpBuilder &b = *builder;
+  Location loc = op.getLoc();
+  auto place = kernel.ringOf(op, li);
+  if (failed(place))
+    return failure();
+  int64_t P = place->members.size();
+  if (P < 2)
+    return success(); // A group of one: its partial is the result.
+  auto pipeline = cast<PipelineOp>(stage->getParentOp());
+  unsigned index = kernel.infoOf(pipeline).index;
+  RingLayout layout(op, P);
+  int64_t i = place->index;
+  const LaneInstance &next = *place->members[layout.mod(i + 1)];
+  const LaneInstance &prev = *place->members[layout.mod(i - 1)];
+  auto [own, mem] = viewBase(b, loc, kernel, op.getPartial(), li);
+  auto [received, recvMem] = viewBase(b, loc, kernel, op.getReceived(), li);
+  auto at = [&](Value base, int64_t elements) {
+    return arith::AddIOp::create(b, loc, base,
+                                 constant(elements * layout.bytes))
+        .getResult();
+  };
+  auto sync = [&](StringRef what, const LaneInstance &of, bool send) {
+    std::string name = ringSync(index, what, of);
+    if (send)
+      dfir::SyncSendOp::create(b, loc, name);
+    else
+      dfir::SyncRecvOp::create(b, loc, name);
+  };
+  StringRef name = stage.getName();
+  if (name == "send") {
+    auto [nextOwn, nextMem] = viewBase(b, loc, kernel, op.getPartial(), next);
+    auto [nextReceived, nextRecvMem] =
+        viewBase(b, loc, kernel, op.getReceived(), next);
+    (void)nextRecvMem;
+    // Reduce-scatter: step k sends chunk i - k into slot k of the next tile.
+    for (int64_t k = 0; k + 1 < P; ++k) {
+      int64_t c = layout.mod(i - k);
+      for (auto [offset, length] : layout.piecesOf(c)) {
+        if (k > 0)
+          sync("added", li, false);
+        dfir::RemoteDmaOp::create(b, loc, constant(length * layout.bytes), mem,
+                                  at(own, c * layout.chunk + offset), nextMem,
+                                  at(nextReceived, k * layout.chunk + offset),
+                                  Value(), Value(), Value());
+        sync("sent", li, true);
+      }
+    }
+    for (size_t j = 0; j < layout.piecesOf(layout.mod(i + 1)).size(); ++j)
+      sync("added", li, false);
+    // All-gather: step k forwards the combined chunk i + 1 - k.
+    for (int64_t k = 0; k + 1 < P; ++k) {
+      int64_t c = layout.mod(i + 1 - k);
+      for (auto [offset, length] : layout.piecesOf(c)) {
+        if (k > 0)
+          sync("gathered", prev, false);
+        int64_t element = c * layout.chunk + offset;
+        dfir::RemoteDmaOp::create(
+            b, loc, constant(length * layout.bytes), mem, at(own, element),
+            nextMem, at(nextOwn, element), Value(), Value(), Value());
+        sync("gathered", li, true);
+      }
+    }
+    for (size_t j = 0; j < layout.piecesOf(layout.mod(i + 2)).size(); ++j)
+      sync("gathered", prev, false);
+    return success();
+  }
+  // The pieces this tile combines: at step k, chunk p - k, which the
+  // previous tile sent into slot k.
+  // The slots in declaration order: feed -> combine, then combine -> drain.
+  SmallVector<Value, 2> slots;
+  for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
+    if (isa<FifoSlotType>(priv.getType()))
+      slots.push_back(priv.getResult());
+  if (slots.size() != 2)
+    return pipeline.emitError("an all-reduce pipeline has two FIFO slots");
+  Value in = slots[0], out = slots[1];
+  int64_t entry =
+      std::min(kernel.fifoEntryOf(in, li), kernel.fifoEntryOf(out, li));
+  int64_t perEntry = std::max<int64_t>(1, entry / layout.bytes);
+  Type element = cast<MemRefType>(op.getPartial().getType()).getElementType();
+  auto fifo = [&](Value slot) {
+    return FlatSymbolRefAttr::get(b.getContext(), kernel.fifoOf(slot, li));
+  };
+  for (int64_t k = 0; k + 1 < P; ++k) {
+    int64_t c = layout.mod(i - 1 - k);
+    for (auto [offset, length] : layout.piecesOf(c)) {
+      int64_t mine = c * layout.chunk + offset;
+      int64_t theirs = k * layout.chunk + offset;
+      if (name == "drain") {
+        dfir::StoreOp::create(b, loc, fifo(out), b.getStringAttr(mem),
+                              at(own, mine), constant(length * layout.bytes));
+        sync("added", li, true);
+        continue;
+      }
+      if (name == "feed")
+        sync("sent", prev, false);
+      for (int64_t e = 0; e < length; e += perEntry) {
+        int64_t n = std::min(perEntry, length - e);
+        if (name == "feed") {
+          dfir::LoadOp::create(b, loc, fifo(in), b.getStringAttr(recvMem),
+                               at(received, theirs + e),
+                               constant(n * layout.bytes));
+          dfir::LoadOp::create(b, loc, fifo(in), b.getStringAttr(mem),
+                               at(own, mine + e), constant(n * layout.bytes));
+          continue;
+        }
+        auto vector = VectorType::get({n}, element);
+        Value lhs = dfir::RecvOp::create(b, loc, vector, fifo(in));
+        Value rhs = dfir::RecvOp::create(b, loc, vector, fifo(in));
+        auto map = dfir::MapOp::create(b, loc, vector, ValueRange{lhs, rhs});
+        {
+          OpBuilder::InsertionGuard guard(b);
+          Block *block = b.createBlock(&map.getBody());
+          Value a = block->addArgument(element, loc);
+          Value r = block->addArgument(element, loc);
+          OperationState state(loc, op.getCombiner(), ValueRange{a, r},
+                               TypeRange{element});
+          Value combined = b.create(state)->getResult(0);
+          dfir::YieldOp::create(b, loc, combined);
+        }
+        dfir::SendOp::create(b, loc, fifo(out), map.getResult());
+      }
+    }
+  }
+  return success();
+}

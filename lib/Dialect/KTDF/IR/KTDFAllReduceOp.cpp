@@ -1,0 +1,70 @@
+//===- KTDFAllReduceOp.cpp - The ktdf op that combines data across tiles --===//
+//
+// This file implements `ktdf.all_reduce`: its groups (disjoint lists of
+// linear tile ids, each of at least one tile), its combiner (an `arith`
+// float op the vector units compute element-wise) and its two scratchpad
+// views of one element type, the partial and the space the other members'
+// chunks arrive in.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Dialect/KTDF/IR/KTDF.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+SmallVector<SmallVector<int64_t>> AllReduceOp::getMembers() {
+  SmallVector<SmallVector<int64_t>> members;
+  for (Attribute group : getGroups()) {
+    auto ids = dyn_cast<DenseI64ArrayAttr>(group);
+    members.emplace_back(ids ? ids.asArrayRef() : ArrayRef<int64_t>());
+    llvm::sort(members.back());
+  }
+  return members;
+}
+
+int64_t AllReduceOp::getNumElements() {
+  return cast<MemRefType>(getPartial().getType()).getNumElements();
+}
+
+LogicalResult AllReduceOp::verify() {
+  static const char *const combiners[] = {"arith.addf",     "arith.mulf",
+                                          "arith.maximumf", "arith.minimumf",
+                                          "arith.maxnumf",  "arith.minnumf"};
+  if (!llvm::is_contained(combiners, getCombiner()))
+    return emitOpError("combiner '")
+           << getCombiner()
+           << "' is not one of arith.addf, mulf, maximumf, minimumf, "
+              "maxnumf, minnumf";
+  auto partial = cast<MemRefType>(getPartial().getType());
+  auto received = cast<MemRefType>(getReceived().getType());
+  if (!partial.hasStaticShape() || !received.hasStaticShape() ||
+      !isa<FloatType>(partial.getElementType()) ||
+      partial.getElementType() != received.getElementType())
+    return emitOpError("expects statically shaped views of one float "
+                       "element type");
+  std::set<int64_t> seen;
+  int64_t largest = 1;
+  for (Attribute group : getGroups()) {
+    auto ids = dyn_cast<DenseI64ArrayAttr>(group);
+    if (!ids || ids.empty())
+      return emitOpError("each group must be a non-empty array<i64> of "
+                         "tile ids");
+    for (int64_t id : ids.asArrayRef())
+      if (id < 0 || !seen.insert(id).second)
+        return emitOpError("tile ") << id << " is negative or in two groups";
+    largest = std::max<int64_t>(largest, ids.size());
+  }
+  if (getGroups().empty())
+    return emitOpError("expects at least one group");
+  int64_t chunk = (partial.getNumElements() + largest - 1) / largest;
+  if (received.getNumElements() < (largest - 1) * chunk)
+    return emitOpError("the received view holds ")
+           << received.getNumElements() << " elements; groups of " << largest
+           << " need " << (largest - 1) * chunk;
+  if (getPieces() && *getPieces() < 1)
+    return emitOpError("expects at least one piece per chunk");
+  return success();
+}

@@ -1,0 +1,89 @@
+//===- ScratchpadViews.cpp - Scratchpad views the scheduler adds ----------===//
+//
+// This file implements the placement and construction of the `ct_local`
+// views the scheduler adds to a kernel: loop-carried tensors
+// (ktdf-carry-in-scratchpad) and the partials of inter-tile reductions
+// (ktdf-lower-inter-tile), each at a literal address past the kernel's own
+// scratchpad views, 256-byte aligned.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScratchpadViews.h"
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IntegerSet.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+static int64_t elementBytes(Type t) {
+  return (t.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+ScratchpadCursor::ScratchpadCursor(func::FuncOp func) {
+  func.walk([&](ktdp::ConstructMemoryViewOp view) {
+    auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+    APInt address;
+    if (!space || space->kind != ktdp::MemoryKind::ct_local ||
+        !matchPattern(view.getOffset(), m_ConstantInt(&address)))
+      return;
+    auto type = cast<MemRefType>(view.getType());
+    int64_t end = address.getSExtValue() + 1;
+    for (auto [size, stride] :
+         llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
+      end += (size - 1) * stride;
+    bytes = std::max(bytes, end * elementBytes(type.getElementType()));
+  });
+}
+
+int64_t ScratchpadCursor::allocate(RankedTensorType type) {
+  int64_t esize = elementBytes(type.getElementType());
+  int64_t at = (bytes + kAlign - 1) / kAlign * kAlign;
+  bytes = at + type.getNumElements() * esize;
+  return at / esize;
+}
+
+/// The box 0 <= d_i < shape_i.
+static IntegerSet boxSet(ArrayRef<int64_t> shape, MLIRContext *ctx) {
+  SmallVector<AffineExpr> constraints;
+  for (auto [i, n] : llvm::enumerate(shape)) {
+    AffineExpr d = getAffineDimExpr(i, ctx);
+    constraints.push_back(d);
+    constraints.push_back(-d + (n - 1));
+  }
+  SmallVector<bool> eq(constraints.size(), false);
+  return IntegerSet::get(shape.size(), 0, constraints, eq);
+}
+
+Value mlir::ktdf::createScratchpadTile(func::FuncOp func,
+                                       ScratchpadCursor &cursor,
+                                       RankedTensorType type, Location loc,
+                                       StringRef marker) {
+  MLIRContext *ctx = func.getContext();
+  OpBuilder b = OpBuilder::atBlockBegin(&func.front());
+  auto space = ktdp::MemorySpaceAttr::get(ctx, ktdp::MemoryKind::ct_local, 0);
+  auto memref = MemRefType::get(type.getShape(), type.getElementType(),
+                                MemRefLayoutAttrInterface(), space);
+  SmallVector<int64_t> strides(type.getRank(), 1);
+  for (int64_t d = type.getRank() - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * type.getDimSize(d + 1);
+  Value address = arith::ConstantIndexOp::create(b, loc, cursor.allocate(type));
+  IntegerSet box = boxSet(type.getShape(), ctx);
+  auto view = ktdp::ConstructMemoryViewOp::create(
+      b, loc, memref, address, ValueRange{}, ValueRange{},
+      b.getDenseI64ArrayAttr(type.getShape()), b.getDenseI64ArrayAttr(strides),
+      space, IntegerSetAttr::get(box));
+  view->setAttr(marker, b.getUnitAttr());
+  SmallVector<AffineExpr> origin(type.getRank(), getAffineConstantExpr(0, ctx));
+  auto tileType = ktdp::AccessTileType::get(ctx, type.getShape());
+  return ktdp::ConstructAccessTileOp::create(
+      b, loc, tileType, view, ValueRange{}, ValueRange{},
+      AffineMapAttr::get(
+          AffineMap::get(0, 0, ArrayRef<AffineExpr>(origin), ctx)),
+      IntegerSetAttr::get(box),
+      AffineMapAttr::get(
+          AffineMap::getMultiDimIdentityMap(type.getRank(), ctx)));
+}

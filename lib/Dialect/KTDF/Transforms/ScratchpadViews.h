@@ -1,0 +1,41 @@
+//===- ScratchpadViews.h - Scratchpad views the scheduler adds --*- C++ -*-===//
+//
+// This file declares what ktdf-carry-in-scratchpad and
+// ktdf-lower-inter-tile share: a cursor that places new `ct_local` views
+// past the kernel's own, and the construction of such a view (with the
+// access tile covering it) at the start of the kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SCRATCHPADVIEWS_H
+#define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SCRATCHPADVIEWS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::ktdf {
+
+/// Element addresses of new scratchpad views, past the kernel's own.
+class ScratchpadCursor {
+public:
+  explicit ScratchpadCursor(func::FuncOp func);
+
+  /// The element address of a new region of `type`, aligned for any
+  /// transfer granularity of the shipped devices.
+  int64_t allocate(RankedTensorType type);
+
+private:
+  static constexpr int64_t kAlign = 256;
+  int64_t bytes = 0;
+};
+
+/// A `ct_local` view holding one `type` at the next address of `cursor`,
+/// marked with the unit attribute `marker`, and the access tile covering
+/// it, both at the start of `func`; returns the tile.
+Value createScratchpadTile(func::FuncOp func, ScratchpadCursor &cursor,
+                           RankedTensorType type, Location loc,
+                           StringRef marker);
+
+} // namespace mlir::ktdf
+
+#endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SCRATCHPADVIEWS_H
