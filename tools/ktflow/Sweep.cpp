@@ -10,6 +10,7 @@
 #include "Sweep.h"
 
 #include "ktflow/Support/JsonReport.h"
+#include "ktflow/Support/OutputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -43,17 +44,8 @@ static std::string resultPath(StringRef directory, StringRef id,
 }
 
 static Error writeTextFile(StringRef path, StringRef text) {
-  std::error_code ec;
-  raw_fd_ostream os(path, ec, sys::fs::OF_Text);
-  if (!ec) {
-    os << text;
-    os.close();
-    ec = os.error();
-  }
-  if (ec)
-    return createStringError(ec, "cannot write '%s': %s", path.str().c_str(),
-                             ec.message().c_str());
-  return Error::success();
+  return writeOutputFile(
+      path, [&](raw_ostream &os) { os << text; }, sys::fs::OF_Text);
 }
 
 /// The Slurm batch script: one array task per line of jobs.txt.
@@ -107,18 +99,17 @@ ktflow::driver::writeJobDirectory(StringRef directory, StringRef ktflow,
                                      {"device", job.device},
                                      {"opt", job.optLevel}});
   }
-  json::Object index{{"schema_version", kReportSchemaVersion},
-                     {"command", "sweep-jobs"},
-                     {"jobs", std::move(described)}};
+  json::Object index = beginReport("sweep-jobs");
+  index["jobs"] = std::move(described);
   auto path = [&](StringRef name) {
     SmallString<256> file(directory);
     sys::path::append(file, name);
     return file.str().str();
   };
-  std::string indexText;
-  raw_string_ostream indexStream(indexText);
-  indexStream << formatv("{0:2}", json::Value(std::move(index))) << "\n";
-  if (Error e = writeTextFile(path("jobs.json"), indexText))
+  if (Error e = writeOutputFile(
+          path("jobs.json"),
+          [&](raw_ostream &os) { writeReport(os, std::move(index)); },
+          sys::fs::OF_Text))
     return std::move(e);
   if (Error e = writeTextFile(path("jobs.txt"), lines))
     return std::move(e);
