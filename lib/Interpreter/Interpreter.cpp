@@ -202,6 +202,10 @@ Interpreter::getScalarValue(unsigned position) const {
   return value;
 }
 
+/// The most bytes of generated initial values (random, a fill) the compiled
+/// tier computes ahead of a run, about a second's work.
+constexpr int64_t kMaxGeneratedBytes = int64_t(1) << 30;
+
 /// The memory ceiling of a run: --max-memory-bytes, else the default.
 static int64_t memoryCeiling(const InterpreterOptions &options) {
   return options.maxMemoryBytes > 0 ? options.maxMemoryBytes
@@ -256,6 +260,18 @@ Interpreter::getInitialNative(unsigned position, DType dtype,
     return makeError(llvm::formatv("the views of '{0}' span {1} elements, "
                                    "more than the memory ceiling of {2} bytes",
                                    region.name, region.length, ceiling)
+                         .str());
+  // Generated values are computed element by element before the kernel
+  // runs, while the interpreter generates only the pages a kernel touches:
+  // a view declaring gigabytes of which a kernel reads a few tiles would
+  // keep the tier busy for minutes (a 64 x 2^32 view, mutation campaign).
+  int64_t bytes = region.length * int64_t(host::byteSize(dtype));
+  if (region.init.kind != InputSpec::Kind::Zeros && bytes > kMaxGeneratedBytes)
+    return makeError(llvm::formatv("the views of '{0}' span {1} bytes of "
+                                   "generated values, more than the {2} "
+                                   "bytes the compiled tier generates ahead "
+                                   "of a run",
+                                   region.name, bytes, kMaxGeneratedBytes)
                          .str());
   return region.initialNative();
 }

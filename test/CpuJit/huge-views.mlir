@@ -12,14 +12,28 @@
 // RUN: FileCheck %s --check-prefix=FALLBACK < %t.note
 // FALLBACK: note: engine: interp (jit: not lowerable: the views of 'x_ptr' span 1099511627776 elements, more than the memory ceiling of {{[0-9]+}} bytes)
 //
+// 2^30 f16 elements of random values declared by a 64 x 2^30 view (the
+// shape of a mutation-campaign mutant whose 64 x 2^32 view, 8 GiB, stayed
+// under the ceiling: the tier generated every value before running and the
+// run hung). Past the 1 GiB the tier generates ahead, the interpreter runs
+// it, generating the pages the kernel touches.
+// RUN: ktflow interp %s --func declared_64x2e30 --seed 3 --engine=interp > %t.wide.interp
+// RUN: ktflow interp %s --func declared_64x2e30 --seed 3 > %t.wide.auto 2> %t.wide.note
+// RUN: diff %t.wide.interp %t.wide.auto
+// RUN: FileCheck %s --check-prefix=GENERATED < %t.wide.note
+// GENERATED: note: engine: interp (jit: not lowerable: the views of 'x_ptr' span 2147499776 bytes of generated values, more than the 1073741824 bytes the compiled tier generates ahead of a run)
+//
 // 2^62 elements: past the interpreter's address space, a located error.
 // RUN: not ktflow interp %s --func declared_2e62 --seed 3 2>&1 | FileCheck %s --check-prefix=TOOBIG
 // TOOBIG: note: engine: interp (jit: not lowerable: the views of 'x_ptr' span 4611686018427387904 elements
-// TOOBIG: huge-views.mlir:[[@LINE+23]]:10: error: 'ktdp.construct_memory_view' op tile 0 (0, 0): the view reaches address {{[0-9]+}}, past the interpreter's address space of 2^59 elements
+// TOOBIG: huge-views.mlir:[[@LINE+38]]:10: error: 'ktdp.construct_memory_view' op tile 0 (0, 0): the view reaches address {{[0-9]+}}, past the interpreter's address space of 2^59 elements
 
 #all = affine_set<(d0) : (d0 >= 0, -d0 + 4095 >= 0)>
 #block = affine_set<(d0) : (d0 >= 0, -d0 + 255 >= 0)>
 #id1 = affine_map<(d0) -> (d0)>
+#rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
 module {
   func.func @declared_2e40(%x_ptr: index, %y_ptr: index) attributes {grid = [16, 1]} {
     %pid = ktdp.get_compute_tile_id : index
@@ -32,6 +46,18 @@ module {
     %x = ktdp.load %tx : <256xindex> -> tensor<256xf16>
     %y = arith.addf %x, %x : tensor<256xf16>
     ktdp.store %y, %ty : tensor<256xf16>, <256xindex>
+    return
+  }
+  func.func @declared_64x2e30(%x_ptr: index, %y_ptr: index) attributes {grid = [16, 1]} {
+    %pid = ktdp.get_compute_tile_id : index
+    %c0 = arith.constant 0 : index
+    %X = ktdp.construct_memory_view %x_ptr, sizes: [64, 1073741824], strides: [128, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+    %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 128], strides: [128, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+    %tx = ktdp.construct_access_tile %X[%pid, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x128xindex>
+    %ty = ktdp.construct_access_tile %Y[%pid, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x128xindex>
+    %x = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
+    %y = arith.addf %x, %x : tensor<1x128xf16>
+    ktdp.store %y, %ty : tensor<1x128xf16>, <1x128xindex>
     return
   }
   func.func @declared_2e62(%x_ptr: index, %y_ptr: index) attributes {grid = [16, 1]} {
