@@ -180,6 +180,12 @@ public:
   }
   uint8_t *access(UnitState &u, uint32_t mem, uint64_t addr, uint64_t size,
                   const char *what);
+  /// Records that `u` writes `size` bytes at `lo` of memory `mem`: `data`
+  /// (zeros when null) over `old`, what the memory holds. Fails (a
+  /// write-write race) when another unit wrote some of those bytes of a
+  /// device memory in this run and the values differ (WriteRaces.cpp).
+  bool noteWrite(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size,
+                 const uint8_t *data, const uint8_t *old);
   const std::string &unitName(const UnitState &u) const {
     return machine.units[u.prog->unit].name;
   }
@@ -206,6 +212,14 @@ public:
   /// (program, pc) -> route index, for Dma/Load/Store instructions.
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> instRoute;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t, int>, uint32_t> routeCache;
+  /// The last writer of each written byte range of each device memory:
+  /// range start -> (end, program, pc, tick).
+  struct Writer {
+    uint64_t hi;
+    uint32_t program, pc;
+    Tick at;
+  };
+  std::vector<std::map<uint64_t, Writer>> written;
 
   using Event = std::tuple<Tick, uint64_t, uint32_t>;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue;

@@ -195,7 +195,7 @@ Step Engine::stepDma(UnitState &u, const Inst &in) {
   if (!from)
     return Step::Error;
   uint8_t *to = access(u, in.c, u.dst, chunk, "dma writes");
-  if (!to)
+  if (!to || !noteWrite(u, in.c, u.dst, chunk, from, to))
     return Step::Error;
   std::memmove(to, from, chunk);
   chargeWrittenChunk(*this, u, chunk, writes);
@@ -213,7 +213,7 @@ Step Engine::stepFill(UnitState &u, const Inst &in) {
   // A DMA whose source is zeros: the unit pushes chunks to the memory.
   uint64_t chunk = std::min<uint64_t>(u.route->chunkBytes, u.rowBytesLeft);
   uint8_t *to = access(u, in.a, u.dst, chunk, "fill writes");
-  if (!to)
+  if (!to || !noteWrite(u, in.a, u.dst, chunk, nullptr, to))
     return Step::Error;
   std::memset(to, 0, chunk);
   chargeWrittenChunk(*this, u, chunk, writes);
@@ -267,7 +267,7 @@ Step Engine::stepStore(UnitState &u, const Inst &in) {
                                  head.bytes)
                        .str());
   uint8_t *to = access(u, in.b, u.dst, head.bytes, "store writes");
-  if (!to)
+  if (!to || !noteWrite(u, in.b, u.dst, head.bytes, f.slot(f.head), to))
     return Step::Error;
   uint32_t chunk = head.bytes;
   std::memcpy(to, f.slot(f.head), chunk);

@@ -343,6 +343,7 @@ struct CheckSupportedPass
         continue;
       failed |= checkMemoryHazards(func);
       failed |= checkScratchpadHazards(func);
+      failed |= checkOverlappingStores(func);
       func.walk([&](Operation *op) {
         // Bodies of linalg ops are scalar code the units run as written;
         // index arithmetic (coordinates, captured tile origins) in f32.

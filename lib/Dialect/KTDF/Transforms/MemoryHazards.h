@@ -23,6 +23,13 @@ bool checkMemoryHazards(func::FuncOp func);
 /// Returns whether it reported anything.
 bool checkScratchpadHazards(func::FuncOp func);
 
+/// Reports, at a store, two executions (grid points or loop iterations)
+/// whose stores through one view write a common element with values that
+/// may differ, when every execution's loop bounds, branches and anchors
+/// follow from tile ids and constants (StoreOverlaps.cpp). Returns whether
+/// it reported anything.
+bool checkOverlappingStores(func::FuncOp func);
+
 } // namespace mlir::ktdf
 
 #endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_MEMORYHAZARDS_H
