@@ -6,8 +6,10 @@
 #   lib/cmake/ktflow/             ktflowConfig.cmake: find_package(ktflow)
 #   lib/python3/dist-packages/    the Python package (KTFLOW_PYTHON_INSTALL_DIR)
 #   share/ktflow/                 shipped devices, example kernels and docs
-# The tools and the Python extension link Debian's libMLIR.so and
-# libLLVM.so, found through their run path in ${LLVM_LIBRARY_DIR}.
+# ktflow-opt, ktflow-lsp-server and the Python extension link Debian's
+# libMLIR.so and libLLVM.so, found through their run path in
+# ${LLVM_LIBRARY_DIR}; the ktflow driver links the static archives
+# (cmake/LLVMLinkage.cmake).
 include(CMakePackageConfigHelpers)
 include(GNUInstallDirs)
 
