@@ -1,7 +1,8 @@
 //===- RealWorldMatmulTest.cpp - Real-world matmul and FFN kernels --------===//
 //
 // This file runs the kernels of examples/kernels/realworld built on
-// linalg.matmul (the blocked matmul, the split-K product, the SwiGLU FFNs and
+// linalg.matmul and linalg.batch_matmul (the blocked matmul, batched
+// attention scores, the split-K product, the SwiGLU FFNs and
 // causal attention) and compares every output element with a plain-loop
 // reference: f16 products accumulate in f32 and round once per element,
 // element-wise ops round once per op, inter-tile reductions fold in tile
@@ -51,6 +52,27 @@ TEST(RealWorld, MatmulTiled) {
       acc.data[i] = f16(acc.data[i] + p.data[i]);
   }
   expectClose(run->output("c_ptr"), acc.data, CorpusTolerance::matmul(), "C");
+}
+
+TEST(RealWorld, BatchScores) {
+  auto run = KernelRun::fromExample("realworld/batch_scores.mlir");
+  ASSERT_TRUE(run->ok()) << run->errors;
+  Tensor q = randomTensor(DType::F16, {4, 64, 64}, 211);
+  Tensor k = randomTensor(DType::F16, {4, 64, 64}, 212);
+  run->input("q_ptr", q);
+  run->input("k_ptr", k);
+  ASSERT_TRUE(run->run()) << run->errors;
+  std::vector<double> ref;
+  for (int64_t h = 0; h < 4; ++h) {
+    // K^T of head h: element (d, n) is K[h, n, d].
+    Matrix keys = block(k, h * 4096, 64, 64, 64), kt(64, 64);
+    for (int64_t n = 0; n < 64; ++n)
+      for (int64_t d = 0; d < 64; ++d)
+        kt(d, n) = keys(n, d);
+    Matrix s = matmulF16(block(q, h * 4096, 64, 64, 64), kt);
+    ref.insert(ref.end(), s.data.begin(), s.data.end());
+  }
+  expectClose(run->output("s_ptr"), ref, CorpusTolerance::matmul(), "S");
 }
 
 TEST(RealWorld, SplitKPV) {

@@ -7,14 +7,15 @@
 // (row values broadcast to the chunk first, once per row); a reduction
 // becomes a dfir.map for the contribution of each element, a dfir.reduce of
 // the chunk and a dfir.map that folds the chunk's result into the
-// accumulator; a matrix stage's linalg.matmul on whole tiles becomes a
-// dfir.matmul.
+// accumulator; a matrix stage's linalg.matmul (or batch_matmul of one
+// batch) on whole tiles becomes a dfir.matmul.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/SetVector.h"
@@ -115,8 +116,8 @@ public:
       }
       else if (auto generic = dyn_cast<linalg::GenericOp>(op))
         result = lowerGeneric(generic, map);
-      else if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
-        result = lowerMatmul(matmul, map);
+      else if (isMatrixProduct(&op))
+        result = lowerMatmul(&op, map);
       else
         result = op.emitError("'") << op.getName()
                                    << "' cannot run on a compute unit yet";
@@ -496,22 +497,59 @@ private:
   /// output's value, +0 for a `tensor.empty` output (the interpreter's
   /// fresh tensor). The unit sums a 16-bit accumulator's product in f32 and
   /// rounds it once before adding, as the interpreter does (outs + A·B).
-  LogicalResult lowerMatmul(linalg::MatmulOp op, IRMapping &map) {
-    Value lhs = map.lookupOrNull(op.getInputs()[0]);
-    Value rhs = map.lookupOrNull(op.getInputs()[1]);
-    if (!lhs || !rhs)
-      return op.emitError("matrix operand has no vector form on the unit");
-    VectorType type = vectorOf(op.getResult(0).getType());
-    Value output = op.getOutputs()[0];
-    Value acc = map.lookupOrNull(output);
-    if (!acc && output.getDefiningOp<tensor::EmptyOp>())
-      acc = dfir::SplatOp::create(b, op.getLoc(), type, b.getF64FloatAttr(0.0));
-    if (!acc)
-      return op.emitError("the product's output has no vector form on the "
-                          "unit");
-    map.map(op.getResult(0),
-            dfir::MatmulOp::create(b, op.getLoc(), type, lhs, rhs, acc));
+  /// A batch_matmul of one batch multiplies its trailing dimensions: its
+  /// tiles hold the bytes of the matrices, so the FIFO entries they come in
+  /// (or the splat of their initial value) are received as matrices.
+  LogicalResult lowerMatmul(Operation *op, IRMapping &map) {
+    auto [m, n, k] = matrixProductDims(op);
+    Type inType = getElementTypeOrSelf(op->getOperand(0).getType());
+    Type outType = getElementTypeOrSelf(op->getResult(0).getType());
+    auto type = VectorType::get({m, n}, outType);
+    FailureOr<Value> lhs =
+        matrixOperand(op, 0, VectorType::get({m, k}, inType), map);
+    FailureOr<Value> rhs =
+        matrixOperand(op, 1, VectorType::get({k, n}, inType), map);
+    if (failed(lhs) || failed(rhs))
+      return failure();
+    Value output = op->getOperand(2);
+    FailureOr<Value> acc = failure();
+    if (output.getDefiningOp<tensor::EmptyOp>())
+      acc = dfir::SplatOp::create(b, op->getLoc(), type, b.getF64FloatAttr(0.0))
+                .getResult();
+    else
+      acc = matrixOperand(op, 2, type, map);
+    if (failed(acc))
+      return failure();
+    if (isa<linalg::BatchMatmulOp>(op) &&
+        llvm::any_of(op->getResult(0).getUsers(),
+                     [](Operation *user) { return !isa<WriteToFifoOp>(user); }))
+      return op->emitError("a batched product's result may only be sent "
+                           "whole from the unit (an epilogue in the same "
+                           "compute group is not supported yet)");
+    map.map(op->getResult(0),
+            dfir::MatmulOp::create(b, op->getLoc(), type, *lhs, *rhs, *acc));
     return success();
+  }
+
+  /// The program value of operand `i` of the product `op` as the matrix
+  /// `type`: its vector, or for a batch_matmul's 1 x r x c tile the FIFO
+  /// entry or splat it comes from, retyped (the product is its only use).
+  FailureOr<Value> matrixOperand(Operation *op, unsigned i, VectorType type,
+                                 IRMapping &map) {
+    Value tensor = op->getOperand(i);
+    Value v = map.lookupOrNull(tensor);
+    if (!v)
+      return op->emitError("matrix operand ")
+             << i << " has no vector form on the unit";
+    if (v.getType() == type)
+      return v;
+    Operation *def = v.getDefiningOp();
+    if (!tensor.hasOneUse() || !def || !isa<dfir::RecvOp, dfir::SplatOp>(def))
+      return op->emitError("operand ")
+             << i << " of a batched product must come whole from the unit's "
+             << "FIFO or be a fill, used by that product alone";
+    v.setType(type);
+    return v;
   }
 
   /// The vector of `result` (a value of `body`) over every element of

@@ -298,8 +298,15 @@ static std::optional<std::string> check(Operation *op) {
                 return std::nullopt;
               return "the scheduler compiles linalg.matmul only as " + *why;
             }
+            if (auto batch = dyn_cast<linalg::BatchMatmulOp>(o)) {
+              std::optional<std::string> why = whyNotMatrixProduct(batch);
+              if (!why)
+                return std::nullopt;
+              return "the scheduler compiles linalg.batch_matmul only as " +
+                     *why;
+            }
             return "matrix products and convolutions other than "
-                   "linalg.matmul (" +
+                   "linalg.matmul and linalg.batch_matmul (" +
                    o->getName().getStringRef().str() +
                    ") are not supported by the scheduler yet";
           })

@@ -1,8 +1,9 @@
 //===- MatrixIdioms.cpp - Matrix products the scheduler compiles ----------===//
 //
-// This file implements MatrixIdioms.h: the check of a linalg.matmul the
-// scheduler compiles, the generalisation of every other named op, and the
-// fold of a running 16-bit accumulator into the product that feeds it.
+// This file implements MatrixIdioms.h: the check of a matrix product the
+// scheduler compiles (linalg.matmul, and linalg.batch_matmul of one batch),
+// the generalisation of every other named op, and the fold of a running
+// 16-bit accumulator into the product that feeds it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,20 +18,23 @@
 using namespace mlir;
 using namespace mlir::ktdf;
 
-std::optional<std::string>
-mlir::ktdf::whyNotMatrixProduct(linalg::MatmulOp matmul) {
-  if (!matmul.hasPureTensorSemantics() || matmul.getInputs().size() != 2 ||
-      matmul.getOutputs().size() != 1)
+/// Why `product` (a matmul or batch_matmul) of operands of `rank` is not a
+/// matrix product the scheduler compiles, or nothing.
+static std::optional<std::string> whyNotProduct(linalg::LinalgOp product,
+                                                bool userMaps, int64_t rank) {
+  if (!product.hasPureTensorSemantics() || product.getNumDpsInputs() != 2 ||
+      product.getNumDpsInits() != 1)
     return std::string("a matrix product on tensors with two operands and "
                        "one output");
-  if (matmul.hasUserDefinedMaps())
+  if (userMaps)
     return std::string("a matrix product with the default indexing maps "
                        "(transposed or broadcast operands are not supported "
                        "yet)");
-  auto lhs = cast<RankedTensorType>(matmul.getInputs()[0].getType());
-  auto rhs = cast<RankedTensorType>(matmul.getInputs()[1].getType());
-  auto out = cast<RankedTensorType>(matmul.getOutputs()[0].getType());
-  if (!lhs.hasStaticShape() || !rhs.hasStaticShape() || !out.hasStaticShape())
+  auto lhs = cast<RankedTensorType>(product.getDpsInputs()[0].getType());
+  auto rhs = cast<RankedTensorType>(product.getDpsInputs()[1].getType());
+  auto out = cast<RankedTensorType>(product.getDpsInits()[0].getType());
+  if (lhs.getRank() != rank || !lhs.hasStaticShape() || !rhs.hasStaticShape() ||
+      !out.hasStaticShape())
     return std::string("a matrix product of static shapes");
   auto in = dyn_cast<FloatType>(lhs.getElementType());
   auto result = dyn_cast<FloatType>(out.getElementType());
@@ -38,6 +42,26 @@ mlir::ktdf::whyNotMatrixProduct(linalg::MatmulOp matmul) {
       in.getWidth() > 32 || result.getWidth() > 32)
     return std::string("operands of one float type and a float output, "
                        "each of at most 32 bits");
+  return std::nullopt;
+}
+
+std::optional<std::string>
+mlir::ktdf::whyNotMatrixProduct(linalg::MatmulOp matmul) {
+  return whyNotProduct(matmul, matmul.hasUserDefinedMaps(), 2);
+}
+
+std::optional<std::string>
+mlir::ktdf::whyNotMatrixProduct(linalg::BatchMatmulOp matmul) {
+  if (std::optional<std::string> why =
+          whyNotProduct(matmul, matmul.hasUserDefinedMaps(), 3))
+    return why;
+  // The unit multiplies two matrices; a tile of several batches would be
+  // several products, which the compute stage does not unroll yet.
+  auto lhs = cast<RankedTensorType>(matmul.getDpsInputs()[0].getType());
+  if (lhs.getDimSize(0) != 1)
+    return std::string("a batched product of one batch per tile (the grid "
+                       "or a loop walks the batches; this tile holds " +
+                       std::to_string(lhs.getDimSize(0)) + ")");
   return std::nullopt;
 }
 
@@ -56,6 +80,9 @@ struct GeneralizeButMatmul
                                 PatternRewriter &rewriter) const override {
     if (auto matmul = dyn_cast<linalg::MatmulOp>(op.getOperation());
         matmul && !whyNotMatrixProduct(matmul))
+      return failure();
+    if (auto batch = dyn_cast<linalg::BatchMatmulOp>(op.getOperation());
+        batch && !whyNotMatrixProduct(batch))
       return failure();
     return linalg::generalizeNamedOp(rewriter, op);
   }

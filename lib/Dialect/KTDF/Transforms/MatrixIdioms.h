@@ -28,8 +28,13 @@ namespace mlir::ktdf {
 /// at most 32 bits.
 std::optional<std::string> whyNotMatrixProduct(linalg::MatmulOp matmul);
 
+/// The same for a `linalg.batch_matmul`, which must in addition hold one
+/// batch (a tile of the batched tensors: the grid or a loop walks the
+/// batches); the unit multiplies its trailing two dimensions.
+std::optional<std::string> whyNotMatrixProduct(linalg::BatchMatmulOp matmul);
+
 /// Named linalg ops to linalg.generic, except the matrix products
-/// whyNotMatrixProduct accepts.
+/// whyNotMatrixProduct accepts (matmul and batch_matmul).
 void populateGeneralizeButMatmulPatterns(RewritePatternSet &patterns);
 
 /// `arith.addf %acc, matmul(a, b, zero)` (either operand order) with a

@@ -173,32 +173,29 @@ mlir::ktdf::detail::tileMatrixStage(const ktflow::sched::ScheduleTarget &target,
         if (isa<StageOp, ReadFromFifoOp, WriteToFifoOp, tensor::EmptyOp>(op) ||
             op->hasTrait<OpTrait::ConstantLike>())
           return WalkResult::advance();
-        if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
-          auto lhs = cast<RankedTensorType>(matmul.getInputs()[0].getType());
-          auto rhs = cast<RankedTensorType>(matmul.getInputs()[1].getType());
-          Type element = lhs.getElementType();
+        if (isMatrixProduct(op)) {
+          Type element = getElementTypeOrSelf(op->getOperand(0).getType());
           std::optional<double> rate =
               unit.getThroughput(ktflow::machine::OpClass::Matrix, element);
           if (!rate || *rate <= 0)
-            return matmul.emitError("the ")
+            return op->emitError("the ")
                    << (engine ? "matrix" : "vector") << " unit '"
                    << target.getModel().getNode(*node).name << "' of device '"
                    << target.getModel().getName() << "' does not multiply "
                    << typeName(element) << " matrices";
-          uint64_t m = lhs.getDimSize(0), k = lhs.getDimSize(1),
-                   n = rhs.getDimSize(1);
+          auto [mDim, nDim, kDim] = matrixProductDims(op);
+          uint64_t m = mDim, n = nDim, k = kDim;
           uint64_t cycles =
               ktflow::machine::matrixProductCycles(block, *rate, m, n, k);
           if (block.isEngine()) {
-            matmul->setAttr(
-                "ktdf.matrix_block",
-                b.getDenseI64ArrayAttr({block.m, block.n, block.k}));
-            matmul->setAttr("ktdf.matrix_waves",
-                            b.getI64IntegerAttr(static_cast<int64_t>(
-                                ktflow::machine::matrixWaves(block, m, n, k))));
+            op->setAttr("ktdf.matrix_block",
+                        b.getDenseI64ArrayAttr({block.m, block.n, block.k}));
+            op->setAttr("ktdf.matrix_waves",
+                        b.getI64IntegerAttr(static_cast<int64_t>(
+                            ktflow::machine::matrixWaves(block, m, n, k))));
           }
-          matmul->setAttr("ktdf.matrix_cycles",
-                          b.getI64IntegerAttr(static_cast<int64_t>(cycles)));
+          op->setAttr("ktdf.matrix_cycles",
+                      b.getI64IntegerAttr(static_cast<int64_t>(cycles)));
           return WalkResult::skip();
         }
         if (auto generic = dyn_cast<linalg::GenericOp>(op)) {

@@ -1,7 +1,9 @@
 //===- MatrixStages.h - Compute stages that multiply matrices ---*- C++ -*-===//
 //
 // This file declares the test the scheduling passes share for a compute
-// stage that multiplies matrices (it holds a linalg.matmul): such a stage
+// stage that multiplies matrices (it holds a linalg.matmul, or a
+// linalg.batch_matmul of one batch, which is a matmul of its trailing
+// dimensions): such a stage
 // runs on the lane's matrix unit where the lane has one that can run it,
 // else on its vector unit, and works on whole tiles — the unit multiplies the
 // tiles received in waves of its block (docs/simulator.md, "Matrix engine") —
@@ -17,14 +19,34 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include <array>
+
 namespace mlir::ktdf {
+
+/// Whether `op` is a matrix product the scheduler runs on whole tiles: a
+/// linalg.matmul, or a linalg.batch_matmul (whose tiles hold one batch
+/// each, ktdf-check-supported makes sure; the unit multiplies its trailing
+/// two dimensions).
+inline bool isMatrixProduct(Operation *op) {
+  return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+}
+
+/// The (m, n, k) of the matrix product `op` (isMatrixProduct): the
+/// trailing two dimensions of its operands, m x k times k x n.
+inline std::array<int64_t, 3> matrixProductDims(Operation *op) {
+  auto lhs = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto rhs = cast<RankedTensorType>(op->getOperand(1).getType());
+  int64_t rank = lhs.getRank();
+  return {lhs.getDimSize(rank - 2), rhs.getDimSize(rank - 1),
+          lhs.getDimSize(rank - 1)};
+}
 
 /// Whether `stage` is a compute stage holding a matrix product.
 inline bool isMatrixStage(StageOp stage) {
   if (!stage || !stage.isCompute())
     return false;
   bool found = false;
-  stage.walk([&](linalg::MatmulOp) { found = true; });
+  stage.walk([&](Operation *op) { found |= isMatrixProduct(op); });
   return found;
 }
 
@@ -34,8 +56,8 @@ inline bool isMatrixStage(StageOp stage) {
 /// datapath; a stage that does runs on the vector unit instead).
 inline bool matrixUnitCanRun(StageOp stage, const ktdf_arch::UnitSpec &unit) {
   WalkResult walk = stage.walk([&](Operation *op) {
-    if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
-      Type element = getElementTypeOrSelf(matmul.getInputs()[0].getType());
+    if (isMatrixProduct(op)) {
+      Type element = getElementTypeOrSelf(op->getOperand(0).getType());
       std::optional<double> rate =
           unit.getThroughput(ktdf_arch::OpClass::Matrix, element);
       return rate && *rate > 0 ? WalkResult::skip() : WalkResult::interrupt();

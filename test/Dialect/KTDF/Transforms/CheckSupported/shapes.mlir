@@ -140,9 +140,28 @@ func.func @transposed_matmul(%a: tensor<64x8xf16>, %b: tensor<64x16xf16>, %acc: 
 
 // -----
 
+// A batched product is one matrix product per tile: the grid or a loop
+// walks the batches (examples/kernels/batch_matmul.mlir); two batches in
+// one tile are refused.
 func.func @batch_matmul(%a: tensor<2x8x64xf16>, %b: tensor<2x64x16xf16>, %acc: tensor<2x8x16xf32>) attributes {grid = [1]} {
-  // expected-error @+1 {{matrix products and convolutions other than linalg.matmul (linalg.batch_matmul) are not supported by the scheduler yet}}
+  // expected-error @+1 {{the scheduler compiles linalg.batch_matmul only as a batched product of one batch per tile (the grid or a loop walks the batches; this tile holds 2)}}
   %r = linalg.batch_matmul ins(%a, %b : tensor<2x8x64xf16>, tensor<2x64x16xf16>) outs(%acc : tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @batch_matmul_int(%a: tensor<1x8x64xi8>, %b: tensor<1x64x16xi8>, %acc: tensor<1x8x16xi32>) attributes {grid = [1]} {
+  // expected-error @+1 {{the scheduler compiles linalg.batch_matmul only as operands of one float type and a float output, each of at most 32 bits}}
+  %r = linalg.batch_matmul ins(%a, %b : tensor<1x8x64xi8>, tensor<1x64x16xi8>) outs(%acc : tensor<1x8x16xi32>) -> tensor<1x8x16xi32>
+  return
+}
+
+// -----
+
+func.func @conv(%a: tensor<1x8x8x4xf16>, %f: tensor<3x3x4x8xf16>, %acc: tensor<1x6x6x8xf16>) attributes {grid = [1]} {
+  // expected-error @+1 {{matrix products and convolutions other than linalg.matmul and linalg.batch_matmul (linalg.conv_2d_nhwc_hwcf) are not supported by the scheduler yet}}
+  %r = linalg.conv_2d_nhwc_hwcf ins(%a, %f : tensor<1x8x8x4xf16>, tensor<3x3x4x8xf16>) outs(%acc : tensor<1x6x6x8xf16>) -> tensor<1x6x6x8xf16>
   return
 }
 

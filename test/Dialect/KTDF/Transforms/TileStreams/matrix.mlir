@@ -162,3 +162,41 @@ module {
     return
   }
 }
+
+// -----
+
+// A batched product of one batch per tile is the matrix product of its
+// trailing dimensions: 1x16x32 . 1x32x16 on spyre_like's PT takes the
+// 16x32 . 32x16 product's 16 waves and 143 cycles. The second operand is
+// read through a transposed access tile (B stored [batch, n, k]).
+// CHECK-LABEL: func.func @batched
+// CHECK: applicable_units [matrix_compute] unit "core/corelet/PT"
+// CHECK: ktdf.read_from_fifo {{.*}} -> tensor<1x16x32xf16>
+// CHECK: ktdf.read_from_fifo {{.*}} -> tensor<1x32x16xf16>
+// CHECK: linalg.batch_matmul {ktdf.matrix_block = array<i64: 8, 8, 8>, ktdf.matrix_cycles = 143 : i64, ktdf.matrix_waves = 16 : i64}
+// CHECK: ktdf.write_to_fifo {{.*}} : tensor<1x16x16xf32>
+#ab = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 + 31 >= 0)>
+#cc = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 + 15 >= 0)>
+#ab_tile = affine_set<(d0, d1, d2) : (d0 == 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 + 31 >= 0)>
+#cc_tile = affine_set<(d0, d1, d2) : (d0 == 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 + 15 >= 0)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#swap = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+module {
+  ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
+  func.func @batched(%a: index, %bt: index, %c: index) attributes {grid = [2]} {
+    %b = ktdp.get_compute_tile_id : index
+    %A = ktdp.construct_memory_view %a, sizes: [2, 16, 32], strides: [512, 32, 1] {coordinate_set = #ab, memory_space = #ktdp.memory_space<global>} : memref<2x16x32xf16>
+    %Bt = ktdp.construct_memory_view %bt, sizes: [2, 16, 32], strides: [512, 32, 1] {coordinate_set = #ab, memory_space = #ktdp.memory_space<global>} : memref<2x16x32xf16>
+    %C = ktdp.construct_memory_view %c, sizes: [2, 16, 16], strides: [256, 16, 1] {coordinate_set = #cc, memory_space = #ktdp.memory_space<global>} : memref<2x16x16xf32>
+    %ta = ktdp.construct_access_tile %A[%b, 0, 0] {access_tile_set = #ab_tile, access_tile_order = #id3} : memref<2x16x32xf16> -> !ktdp.access_tile<1x16x32xindex>
+    %tb = ktdp.construct_access_tile %Bt[%b, 0, 0] {access_tile_set = #ab_tile, access_tile_order = #swap} : memref<2x16x32xf16> -> !ktdp.access_tile<1x32x16xindex>
+    %tc = ktdp.construct_access_tile %C[%b, 0, 0] {access_tile_set = #cc_tile, access_tile_order = #id3} : memref<2x16x16xf32> -> !ktdp.access_tile<1x16x16xindex>
+    %x = ktdp.load %ta : <1x16x32xindex> -> tensor<1x16x32xf16>
+    %y = ktdp.load %tb : <1x32x16xindex> -> tensor<1x32x16xf16>
+    %e = tensor.empty() : tensor<1x16x16xf32>
+    %p = linalg.batch_matmul ins(%x, %y : tensor<1x16x32xf16>, tensor<1x32x16xf16>) outs(%e : tensor<1x16x16xf32>) -> tensor<1x16x16xf32>
+    ktdp.store %p, %tc : tensor<1x16x16xf32>, <1x16x16xindex>
+    return
+  }
+}
