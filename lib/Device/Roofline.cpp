@@ -88,15 +88,21 @@ Roofline::Roofline(const DeviceModel &model) {
   if (coreDatapaths > 0)
     coreBytes = std::min(coreBytes, coreDatapaths);
 
-  // On a device with a matrix engine the matrix peak is the engines': the
-  // multiply-accumulate rate a vector unit gets by default (FeatureSpec)
-  // is for devices without one, where the vector units run the products.
-  bool hasEngine = llvm::any_of(model.getNodes(), [](const Node &node) {
-    return node.isCompute() && node.unit->matrix;
-  });
+  // For a type a matrix engine multiplies the matrix peak is the
+  // engines': the multiply-accumulate rate a vector unit gets by default
+  // (FeatureSpec) is for products no engine runs, which the scheduler gives
+  // the vector units (f32 products on spyre_like and mesh_device, every
+  // product on a device without an engine).
+  llvm::SmallVector<mlir::Type> engineTypes;
+  for (const Node &node : model.getNodes())
+    if (node.isCompute() && node.unit->matrix)
+      for (const ThroughputEntry &entry : node.unit->throughput)
+        if (entry.opClass == OpClass::Matrix)
+          engineTypes.push_back(entry.dtype);
   auto counts = [&](const Node &node, const ThroughputEntry &entry) {
-    return !(hasEngine && entry.opClass == OpClass::Matrix && entry.isDefault &&
-             !node.unit->matrix);
+    return !(entry.opClass == OpClass::Matrix && entry.isDefault &&
+             !node.unit->matrix &&
+             llvm::is_contained(engineTypes, entry.dtype));
   };
 
   // Grouped by class; within a class, dtypes in the order they first appear.

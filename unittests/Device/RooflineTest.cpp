@@ -111,6 +111,9 @@ TEST_F(RooflineTest, SpyreLikeDevice) {
   // 8x8 PT: 64 MAC/cycle by default, 2 per core, 64 in the device.
   EXPECT_EQ(compute(roofline, OpClass::Matrix, f16()), Peak(128, 4096));
   EXPECT_EQ(roofline.getRidgePoint(OpClass::Matrix, f16()), 4.0);
+  // The PT does not multiply f32: f32 products run on the SFPs, one
+  // multiply-accumulate per f32 lane, 2 x 32 per core, 64 x 32 in all.
+  EXPECT_EQ(compute(roofline, OpClass::Matrix, f32()), Peak(64, 2048));
   // SFP: 64 f16 lanes, 32 f32; transcendental stated as 8 (f32: 4) per
   // cycle; 2 corelets per core, 32 cores.
   EXPECT_EQ(compute(roofline, OpClass::Elementwise, f16()), Peak(128, 4096));
@@ -149,6 +152,8 @@ TEST_F(RooflineTest, MeshDevice) {
   EXPECT_EQ(compute(roofline, OpClass::Matrix, bf16()), Peak(256, 4096));
   EXPECT_EQ(compute(roofline, OpClass::Matrix, f16()), Peak(128, 2048));
   EXPECT_EQ(roofline.getRidgePoint(OpClass::Matrix, bf16()), 8.0);
+  // f32 products, which the MXU does not run, at the VPUs' 16 f32 lanes.
+  EXPECT_EQ(compute(roofline, OpClass::Matrix, f32()), Peak(16, 256));
   // VPU: 16 f32 lanes, 32 f16 lanes; transcendental f32 = 16 / 4.
   EXPECT_EQ(compute(roofline, OpClass::Elementwise, f32()), Peak(16, 256));
   EXPECT_EQ(compute(roofline, OpClass::Reduction, f16()), Peak(32, 512));
