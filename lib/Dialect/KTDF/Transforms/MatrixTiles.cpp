@@ -117,23 +117,28 @@ static bool movesWholeView(DataTransferOp transfer) {
   return true;
 }
 
-/// Moves every FIFO read right before its first use, keeping the reads in
-/// their order (the FIFO delivers entries in it).
+/// Moves every FIFO read down to just before its first use, keeping the
+/// reads in their order (the FIFO delivers entries in it): from the last
+/// read back, each goes right before its first use or the next read,
+/// whichever comes first. A read whose entry comes before one used
+/// earlier (an accumulator read ahead of the weights of the product
+/// before it) thus stays ahead of that use.
 static void readLate(StageOp compute) {
   Block &body = compute.getBody().front();
-  Operation *previous = nullptr;
-  for (auto read : llvm::to_vector(body.getOps<ReadFromFifoOp>())) {
-    Operation *first = nullptr;
+  Operation *next = nullptr;
+  auto reads = llvm::to_vector(body.getOps<ReadFromFifoOp>());
+  for (ReadFromFifoOp read : llvm::reverse(reads)) {
+    Operation *target = nullptr;
     for (Operation *user : read->getUsers()) {
       Operation *inBody = body.findAncestorOpInBlock(*user);
-      if (inBody && (!first || inBody->isBeforeInBlock(first)))
-        first = inBody;
+      if (inBody && (!target || inBody->isBeforeInBlock(target)))
+        target = inBody;
     }
-    if (first && (!previous || previous->isBeforeInBlock(first)))
-      read->moveBefore(first);
-    else if (previous)
-      read->moveAfter(previous);
-    previous = read;
+    if (next && (!target || next->isBeforeInBlock(target)))
+      target = next;
+    if (target)
+      read->moveBefore(target);
+    next = read;
   }
 }
 
