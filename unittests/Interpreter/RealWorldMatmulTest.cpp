@@ -2,11 +2,12 @@
 //
 // This file runs the kernels of examples/kernels/realworld built on
 // linalg.matmul and linalg.batch_matmul (the blocked matmul, batched
-// attention scores, the split-K product, the SwiGLU FFNs and
-// causal attention) and compares every output element with a plain-loop
-// reference: f16 products accumulate in f32 and round once per element,
-// element-wise ops round once per op, inter-tile reductions fold in tile
-// order from the identity; at the tolerances the real-world corpus uses.
+// attention scores, the split-K product, the SwiGLU FFNs and causal
+// attention, whole and with an online softmax over key blocks) and
+// compares every output element with a plain-loop reference: f16
+// products accumulate in f32 and round once per element, element-wise ops
+// round once per op, inter-tile reductions fold in tile order from the
+// identity; at the tolerances the real-world corpus uses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -182,6 +183,47 @@ TEST(RealWorld, SdpaCausal) {
   }
   expectClose(run->output("o_ptr"), ref, CorpusTolerance::normalisation(),
               "O");
+}
+
+// The online softmax over key blocks against plain causal attention (one
+// maximum and one sum per row over all visible keys): the same values up
+// to f32 rounding.
+TEST(RealWorld, FlashAttnCausal) {
+  auto run = KernelRun::fromExample("realworld/flash_attn_causal.mlir");
+  ASSERT_TRUE(run->ok()) << run->errors;
+  Tensor q = randomTensor(DType::F16, {64, 32}, 216, -2, 2);
+  Tensor k = randomTensor(DType::F16, {64, 32}, 217, -2, 2);
+  Tensor v = randomTensor(DType::F16, {64, 32}, 218);
+  run->input("q_ptr", q);
+  run->input("k_ptr", k);
+  run->input("v_ptr", v);
+  run->arg("scale", "0.17677669");
+  ASSERT_TRUE(run->run()) << run->errors;
+  const double scale = 0.17677669;
+  std::vector<double> ref(64 * 32);
+  for (int64_t i = 0; i < 64; ++i) {
+    std::vector<double> s(i + 1);
+    double m = -INFINITY;
+    for (int64_t j = 0; j <= i; ++j) { // keys past i are masked out
+      double dot = 0;
+      for (int64_t d = 0; d < 32; ++d)
+        dot += at(q, i, d, 32) * at(k, j, d, 32);
+      s[j] = dot * scale;
+      m = std::max(m, s[j]);
+    }
+    double l = 0;
+    for (int64_t j = 0; j <= i; ++j) {
+      s[j] = std::exp(s[j] - m);
+      l += s[j];
+    }
+    for (int64_t d = 0; d < 32; ++d) {
+      double o = 0;
+      for (int64_t j = 0; j <= i; ++j)
+        o += s[j] * at(v, j, d, 32);
+      ref[i * 32 + d] = f16(o / l);
+    }
+  }
+  expectClose(run->output("o_ptr"), ref, CorpusTolerance::normalisation(), "O");
 }
 
 } // namespace
