@@ -39,6 +39,15 @@ PRODUCTION = {
                          ["n_rows=256", "eps=1e-5"]),
     "rope_163840x128": ("bench/kernels/rope_163840x128.mlir", []),
     "vector_add_4096": ("bench/kernels/vector_add_4096.mlir", []),
+    # Issue 15's matrix products.
+    "matmul_64x2048x8192": ("bench/kernels/matmul_64x2048x8192.mlir",
+                            ["K=2048"]),
+    "matmul_1024x1024x1024": ("bench/kernels/matmul_1024x1024x1024.mlir",
+                              ["K=1024"]),
+    "attention_1024x1024x128": ("bench/kernels/attention_1024x1024x128.mlir",
+                                ["scale=0.088388347"]),
+    "swiglu_ffn_64x1024x4096": ("bench/kernels/swiglu_ffn_64x1024x4096.mlir",
+                                ["d_ff=4096"]),
 }
 SHIPPED = {
     name: ("examples/kernels/%s.mlir" % name, args)
