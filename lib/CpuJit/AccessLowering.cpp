@@ -1,13 +1,19 @@
 //===- AccessLowering.cpp - ktdp loads and stores as loop nests -----------===//
 //
-// This file lowers ktdp.load / ktdp.store on a direct access tile to a loop
-// nest over the tile's positions with the interpreter's semantics
+// This file lowers ktdp.load / ktdp.store on an access tile to a loop nest
+// over the tile's positions with the interpreter's semantics
 // (docs/interpreter.md §3): tile index t maps to set point
-// `lower[perm[k]] + t_k` of the access set; a point outside the set, or a
-// coordinate (anchor + point) outside the view's coordinate_set, is masked
-// (a load yields 0, a store skips it); a coordinate inside the set but
-// outside the view's sizes, or an element outside the tensor's buffer, is
-// an error, recorded in the status buffer while the access is skipped.
+// `lower[perm[k]] + t_k` of the access (or variables-space) set; a point
+// outside the set, or a coordinate outside the view's coordinate_set, is
+// masked (a load yields 0, a store skips it); a coordinate inside the set
+// but outside the view's sizes, or an element outside the tensor's buffer,
+// is an error, recorded in the status buffer while the access is skipped.
+// A direct tile's coordinate is anchor + point. An indirect tile's is one
+// subscript per base dimension over (captured values, point): an affine
+// expression, or an element of an integer index view read at affine
+// coordinates; reading an index view anywhere but inside its
+// coordinate_set, sizes and tensor, or reading a value outside the base
+// view's coordinate bounds, is an error, as in the interpreter.
 //
 // A store reports the lowest and highest element it wrote, so that the
 // caller can tell whether concurrent tiles' stores may overlap (Run.cpp).
@@ -19,6 +25,7 @@
 
 #include "AccessLowering.h"
 #include "TileFunction.h"
+#include "TileLowering.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
@@ -36,23 +43,15 @@ using namespace ktflow::jit;
 
 namespace {
 
-/// A direct access tile, rewritten. Values are defined at the tile's op.
-struct TileLowering {
-  const ViewLowering *view = nullptr;
-  SmallVector<Value> anchor;
-  SmallVector<unsigned> perm;
-  IntegerSet set;
-  SmallVector<int64_t> setLower, setUpper, shape;
-  /// Every tile position is a point of the set.
-  bool dense = true;
-};
-
 /// What one tile position does.
 struct ElementAccess {
   /// The access happens (the position is not masked and nothing is wrong).
   Value ok;
-  /// The position is not masked but the interpreter reports an error.
-  Value bad;
+  /// The position is not masked but the interpreter reports an error: an
+  /// element outside the view's sizes or the tensor (`bad`), an index view
+  /// read outside the view or a value out of the base's range (`badIndex`,
+  /// indirect tiles only).
+  Value bad, badIndex;
   /// The element of the buffer.
   Value address;
 };
@@ -63,9 +62,8 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-/// The conjunction of the constraints of `set` at (`dims`, `symbols`).
-static Value emitContains(OpBuilder &b, Location loc, IntegerSet set,
-                          ValueRange dims, ValueRange symbols) {
+Value ktflow::jit::emitContains(OpBuilder &b, Location loc, IntegerSet set,
+                                ValueRange dims, ValueRange symbols) {
   Value all = arith::ConstantIntOp::create(b, loc, 1, 1);
   Value zero = indexConstant(b, loc, 0);
   for (unsigned c = 0; c < set.getNumConstraints(); ++c) {
@@ -80,30 +78,13 @@ static Value emitContains(OpBuilder &b, Location loc, IntegerSet set,
   return all;
 }
 
-static ElementAccess emitElementAccess(OpBuilder &b, Location loc,
-                                       const TileLowering &tile,
-                                       ValueRange positions) {
-  const ViewLowering &view = *tile.view;
-  unsigned rank = tile.perm.size();
-  Value trueValue = arith::ConstantIntOp::create(b, loc, 1, 1);
-  SmallVector<Value> point(rank);
-  for (unsigned k = 0; k < rank; ++k) {
-    unsigned d = tile.perm[k];
-    point[d] = arith::AddIOp::create(b, loc, positions[k],
-                                     indexConstant(b, loc, tile.setLower[d]));
-  }
-  Value inSet = trueValue;
-  if (!tile.dense)
-    inSet = emitContains(b, loc, tile.set, point, {});
-  SmallVector<Value> coord(rank);
-  for (unsigned d = 0; d < rank; ++d)
-    coord[d] = arith::AddIOp::create(b, loc, tile.anchor[d], point[d]);
-  Value inView = emitContains(b, loc, view.set, coord, view.setSymbols);
-  Value active = arith::AndIOp::create(b, loc, inSet, inView);
+void ktflow::jit::emitViewAddress(OpBuilder &b, Location loc,
+                                  const ViewLowering &view, ValueRange coord,
+                                  Value &address, Value &valid) {
   Value zero = indexConstant(b, loc, 0);
-  Value valid = trueValue;
-  Value address = view.relativeOffset;
-  for (unsigned d = 0; d < rank; ++d) {
+  valid = arith::ConstantIntOp::create(b, loc, 1, 1);
+  address = view.relativeOffset;
+  for (unsigned d = 0; d < coord.size(); ++d) {
     Value local = arith::SubIOp::create(b, loc, coord[d],
                                         indexConstant(b, loc, view.lower[d]));
     valid = arith::AndIOp::create(
@@ -124,10 +105,45 @@ static ElementAccess emitElementAccess(OpBuilder &b, Location loc,
                                 arith::CmpIOp::create(b, loc,
                                                       arith::CmpIPredicate::slt,
                                                       address, length));
+}
+
+static ElementAccess emitElementAccess(OpBuilder &b, Location loc,
+                                       const TileLowering &tile,
+                                       ValueRange positions) {
+  const ViewLowering &view = *tile.view;
+  unsigned rank = tile.perm.size();
+  Value trueValue = arith::ConstantIntOp::create(b, loc, 1, 1);
+  SmallVector<Value> point(rank);
+  for (unsigned k = 0; k < rank; ++k) {
+    unsigned d = tile.perm[k];
+    point[d] = arith::AddIOp::create(b, loc, positions[k],
+                                     indexConstant(b, loc, tile.setLower[d]));
+  }
+  Value inSet = trueValue;
+  if (!tile.dense)
+    inSet = emitContains(b, loc, tile.set, point, {});
+  SmallVector<Value> coord;
+  Value readable = trueValue;
+  if (tile.indirect) {
+    coord = emitIndirectCoordinates(b, loc, tile, point, readable);
+  } else {
+    for (unsigned d = 0; d < rank; ++d)
+      coord.push_back(arith::AddIOp::create(b, loc, tile.anchor[d], point[d]));
+  }
+  Value inView = emitContains(b, loc, view.set, coord, view.setSymbols);
+  Value address, valid;
+  emitViewAddress(b, loc, view, coord, address, valid);
+  // An unreadable index is an error wherever the set holds the point; a
+  // readable one leads to a coordinate, masked outside the view's set.
+  Value unreadable = arith::XOrIOp::create(b, loc, readable, trueValue);
+  Value active = arith::AndIOp::create(
+      b, loc, inSet, arith::AndIOp::create(b, loc, readable, inView));
   ElementAccess access;
   access.ok = arith::AndIOp::create(b, loc, active, valid);
   access.bad = arith::AndIOp::create(
       b, loc, active, arith::XOrIOp::create(b, loc, valid, trueValue));
+  if (tile.indirect)
+    access.badIndex = arith::AndIOp::create(b, loc, inSet, unreadable);
   access.address = address;
   return access;
 }
@@ -143,19 +159,19 @@ static void emitErrorIf(OpBuilder &b, Location loc, Value condition,
   });
 }
 
-static FailureOr<TileLowering>
-lowerTile(ktdp::ConstructAccessTileOp op,
-          const DenseMap<Value, ViewLowering> &views, std::string &why) {
-  TileLowering tile;
-  auto it = views.find(op.getBase());
+LogicalResult ktflow::jit::shapeTile(TileLowering &tile, Value base,
+                                     IntegerSet set, AffineMap order,
+                                     ShapedType type, unsigned baseRank,
+                                     const DenseMap<Value, ViewLowering> &views,
+                                     std::string &why) {
+  auto it = views.find(base);
   if (it == views.end()) {
     why = "access tiles over tensors or distributed views are not lowered "
           "yet";
     return failure();
   }
   tile.view = &it->second;
-  tile.set = op.getAccessTileSet();
-  AffineMap order = op.getAccessTileOrder();
+  tile.set = set;
   if (!order.isPermutation() || order.getNumDims() != tile.set.getNumDims()) {
     why = "an access_tile_order that is not a permutation";
     return failure();
@@ -174,9 +190,8 @@ lowerTile(ktdp::ConstructAccessTileOp op,
   tile.setLower = box->lower;
   tile.setUpper = box->upper;
   SmallVector<int64_t> extents = box->getExtents();
-  auto type = cast<ShapedType>(op.getType());
   if (type.getRank() != static_cast<int64_t>(tile.perm.size()) ||
-      tile.view->sizes.size() != tile.perm.size()) {
+      tile.view->sizes.size() != baseRank) {
     why = "an access tile whose rank differs from its set or view";
     return failure();
   }
@@ -194,6 +209,18 @@ lowerTile(ktdp::ConstructAccessTileOp op,
     tile.dense &= typed == extents[d];
     tile.shape.push_back(typed);
   }
+  return success();
+}
+
+static FailureOr<TileLowering>
+lowerTile(ktdp::ConstructAccessTileOp op,
+          const DenseMap<Value, ViewLowering> &views, std::string &why) {
+  TileLowering tile;
+  auto type = cast<ShapedType>(op.getType());
+  if (failed(shapeTile(tile, op.getBase(), op.getAccessTileSet(),
+                       op.getAccessTileOrder(), type, type.getRank(), views,
+                       why)))
+    return failure();
   OpBuilder b(op);
   std::optional<SmallVector<Value, 8>> anchor =
       affine::expandAffineMap(b, op.getLoc(), op.getBaseMap(), op.getIndices());
@@ -243,6 +270,8 @@ static void lowerLoad(ktdp::LoadOp load, const TileLowering &tile,
               scf::YieldOp::create(otherwise, el, zero);
             });
         emitErrorIf(nb, l, access.bad, status, kErrorOutsideMemory);
+        if (access.badIndex)
+          emitErrorIf(nb, l, access.badIndex, status, kErrorIndex);
         Value updated = tensor::InsertOp::create(nb, l, value.getResult(0),
                                                  iterArgs.front(), ivs);
         return {updated};
@@ -285,6 +314,8 @@ static void lowerStore(ktdp::StoreOp store, const TileLowering &tile,
             scf::YieldOp::create(otherwise, el, range);
           });
       emitErrorIf(nb, l, access.bad, status, kErrorOutsideMemory);
+      if (access.badIndex)
+        emitErrorIf(nb, l, access.badIndex, status, kErrorIndex);
       return {stored.getResult(0), stored.getResult(1)};
     };
     SmallVector<Value> range;
@@ -348,11 +379,17 @@ ktflow::jit::lowerAccesses(func::FuncOp fn,
                            const DenseMap<Value, ViewLowering> &views,
                            Value status, std::string &why) {
   DenseMap<Value, TileLowering> tiles;
-  WalkResult walk = fn.walk([&](ktdp::ConstructAccessTileOp op) {
-    FailureOr<TileLowering> tile = lowerTile(op, views, why);
+  WalkResult walk = fn.walk([&](Operation *op) {
+    FailureOr<TileLowering> tile = failure();
+    if (auto direct = dyn_cast<ktdp::ConstructAccessTileOp>(op))
+      tile = lowerTile(direct, views, why);
+    else if (auto indirect = dyn_cast<ktdp::ConstructIndirectAccessTileOp>(op))
+      tile = lowerIndirectTile(indirect, views, why);
+    else
+      return WalkResult::advance();
     if (failed(tile))
       return WalkResult::interrupt();
-    tiles[op.getResult()] = std::move(*tile);
+    tiles[op->getResult(0)] = std::move(*tile);
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -373,7 +410,8 @@ ktflow::jit::lowerAccesses(func::FuncOp fn,
                           : cast<ktdp::StoreOp>(op).getAccessTile();
     auto it = tiles.find(tileValue);
     if (it == tiles.end()) {
-      why = "an access tile that is not built by construct_access_tile";
+      why = "an access tile that is not built by construct_access_tile or "
+            "construct_indirect_access_tile";
       return failure();
     }
     ShapedType data = isa<ktdp::LoadOp>(op)

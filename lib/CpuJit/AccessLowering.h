@@ -1,8 +1,8 @@
 //===- AccessLowering.h - ktdp loads and stores as loop nests ---*- C++ -*-===//
 //
-// This file declares the lowering of ktdp.load and ktdp.store on direct
-// access tiles of memory views to loop nests of guarded element accesses
-// into the views' buffers, and the guard of scf.for steps.
+// This file declares the lowering of ktdp.load and ktdp.store on direct and
+// indirect access tiles of memory views to loop nests of guarded element
+// accesses into the views' buffers, and the guard of scf.for steps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,7 +33,8 @@ struct ViewLowering {
 };
 
 /// Replaces every ktdp.load and ktdp.store of `fn` by loops over the tile
-/// (their access tiles must be direct tiles of views in `views`), and
+/// (their access tiles, direct or indirect, and the index views of the
+/// indirect ones must be views in `views`), and
 /// guards every scf.for whose step may not be positive. Errors the
 /// interpreter reports are recorded in `status` (TileFunction.h).
 mlir::LogicalResult

@@ -288,10 +288,17 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
           .count();
   for (const std::vector<int64_t> &status : statuses)
     if (status[kStatusError]) {
-      result.reason = status[kStatusError] == kErrorLoopStep
-                          ? "a loop step is not positive"
-                          : "an access outside a view's sizes or outside "
-                            "its tensor";
+      switch (status[kStatusError]) {
+      case kErrorLoopStep:
+        result.reason = "a loop step is not positive";
+        break;
+      case kErrorIndex:
+        result.reason = "an index read outside its view or out of range";
+        break;
+      default:
+        result.reason = "an access outside a view's sizes or outside its "
+                        "tensor";
+      }
       return result;
     }
   for (unsigned b = 0; b < numBuffers; ++b) {

@@ -2,13 +2,12 @@
 //
 // This file decides, before any rewriting, whether the compiled tier can
 // run a kernel with the interpreter's semantics. Two kinds of construct are
-// refused: those it does not lower yet (inter-tile ops, indirect and
-// distributed views, scratchpad and literal-address memory, spyreop
-// intrinsics, df16), and those whose native code would crash or hang where
-// the interpreter reports an error (an integer division by a value that may
-// be zero, a tensor index that may be out of bounds, a shift that may be
-// as wide as its type, a float-to-integer conversion, which saturates in
-// the interpreter, an unbounded `scf.while`).
+// refused: those it does not lower yet (inter-tile ops, distributed views,
+// scratchpad and literal-address memory, spyreop intrinsics, df16), and those
+// whose native code would crash or hang where the interpreter reports an error
+// (an integer division by a value that may be zero, a tensor index that may be
+// out of bounds, a shift that may be as wide as its type, a float-to-integer
+// conversion, which saturates in the interpreter, an unbounded `scf.while`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,7 +83,8 @@ static std::string checkOp(Operation *op) {
   StringRef name = op->getName().getStringRef();
   if (dialect == "ktdp") {
     if (isa<ktdp::GetComputeTileIdOp, ktdp::ConstructMemoryViewOp,
-            ktdp::ConstructAccessTileOp, ktdp::LoadOp, ktdp::StoreOp,
+            ktdp::ConstructAccessTileOp, ktdp::ConstructIndirectAccessTileOp,
+            ktdp::RegionTerminatorOp, ktdp::LoadOp, ktdp::StoreOp,
             ktdp::RuntimeArgExtractOp>(op))
       return "";
     return "'" + name.str() + "' is not lowered yet";

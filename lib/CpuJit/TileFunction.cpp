@@ -343,7 +343,8 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
   // Erase the ktdp ops now unused, innermost first.
   SmallVector<Operation *> ktdpOps;
   fn.walk([&](Operation *op) {
-    if (isa<ktdp::ConstructMemoryViewOp, ktdp::ConstructAccessTileOp>(op))
+    if (isa<ktdp::ConstructMemoryViewOp, ktdp::ConstructAccessTileOp,
+            ktdp::ConstructIndirectAccessTileOp>(op))
       ktdpOps.push_back(op);
   });
   for (Operation *op : llvm::reverse(ktdpOps)) {

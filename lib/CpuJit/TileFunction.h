@@ -48,6 +48,9 @@ inline constexpr int64_t kStatusWritten = 1;
 inline constexpr int64_t kErrorOutsideMemory = 1;
 /// A loop whose step is not positive.
 inline constexpr int64_t kErrorLoopStep = 2;
+/// An indirect tile's index read outside its index view, or a value read
+/// outside the coordinate bounds of the tile's view.
+inline constexpr int64_t kErrorIndex = 3;
 
 /// How the arguments of `ktflow_tile` are laid out.
 struct TileFunctionLayout {
