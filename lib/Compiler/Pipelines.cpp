@@ -31,6 +31,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdf::createKTDFUnrollCarriedLoops());
   pm.addPass(ktdf::createKTDFImportTarget());
   pm.addPass(ktdf::createKTDFRecordTensorExtents());
+  pm.addPass(ktdf::createKTDFResolveDistributedViews());
   addCheckpoint(pm, "pre_mapping");
   pm.addPass(ktdp::createKTIRCheckLegality());
   pm.addPass(ktdf::createKTDFCheckSupported());

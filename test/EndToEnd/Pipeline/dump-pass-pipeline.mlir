@@ -13,6 +13,7 @@
 // CHECK-NEXT:   ktdf-unroll-carried-loops{max-trips=64},
 // CHECK-NEXT:   ktdf-import-target,
 // CHECK-NEXT:   ktdf-record-tensor-extents,
+// CHECK-NEXT:   ktdf-resolve-distributed-views,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},
 // CHECK-NEXT:   ktir-check-legality,
 // CHECK-NEXT:   ktdf-check-supported,

@@ -200,6 +200,37 @@ static std::optional<std::string> checkExtract(tensor::ExtractOp extract) {
   return std::nullopt;
 }
 
+/// Whether `op` flattens a partial for an inter-tile reduction (a static
+/// tensor collapsed only to be yielded by inter_tile_produce) or expands the
+/// reduced value back to that shape: ktdf-lower-inter-tile exchanges the
+/// partial as computed, so neither reshape remains.
+static bool isExchangeReshape(Operation *op) {
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+    return collapse.getSrcType().hasStaticShape() && !collapse->use_empty() &&
+           llvm::all_of(collapse->getUsers(), [](Operation *user) {
+             return isa<ktdp::YieldPartialOp>(user);
+           });
+  auto expand = dyn_cast<tensor::ExpandShapeOp>(op);
+  auto reduce = expand
+                    ? expand.getSrc().getDefiningOp<ktdp::InterTileReduceOp>()
+                    : nullptr;
+  if (!reduce)
+    return false;
+  auto produce = reduce.getFuture().getDefiningOp<ktdp::InterTileProduceOp>();
+  auto yield = produce ? dyn_cast<ktdp::YieldPartialOp>(
+                             produce.getBody().front().getTerminator())
+                       : nullptr;
+  auto collapse =
+      yield && yield.getValues().size() == 1
+          ? yield.getValues().front().getDefiningOp<tensor::CollapseShapeOp>()
+          : nullptr;
+  return collapse &&
+         llvm::all_of(expand.getSrc().getUsers(), [&](Operation *u) {
+           auto other = dyn_cast<tensor::ExpandShapeOp>(u);
+           return other && other.getResultType() == collapse.getSrcType();
+         });
+}
+
 /// The error for `op`, if the scheduler cannot handle it.
 static std::optional<std::string> check(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<std::string>>(op)
@@ -236,9 +267,12 @@ static std::optional<std::string> check(Operation *op) {
                            "supported by the scheduler yet");
       })
       .Case([](ktdp::ConstructDistributedMemoryViewOp) {
+        // ktdf-resolve-distributed-views removes those it can handle.
         return std::string("distributed memory views "
-                           "(ktdp.construct_distributed_memory_view) are not "
-                           "supported by the scheduler yet");
+                           "(ktdp.construct_distributed_memory_view) are "
+                           "supported by the scheduler only as shards of one "
+                           "global tensor whose access tiles each lie in one "
+                           "part (see ktdf-resolve-distributed-views)");
       })
       .Case<ktdp::LoadOp, ktdp::StoreOp>(
           [](Operation *o) -> std::optional<std::string> {
@@ -323,7 +357,7 @@ static std::optional<std::string> check(Operation *op) {
       })
       .Case<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
           [](Operation *o) -> std::optional<std::string> {
-            if (isUnitReshape(o))
+            if (isUnitReshape(o) || isExchangeReshape(o))
               return std::nullopt;
             return o->getName().getStringRef().str() +
                    " is supported by the scheduler only between static "

@@ -22,11 +22,13 @@
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSwitch.h"
 
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFLOWERINTERTILE
@@ -75,6 +77,32 @@ static bool isNeutral(Value value, StringRef combiner) {
   return v.isInfinity() && !v.isNegative();
 }
 
+/// The arith op `combine` computes on arguments `a` and `b` of a combiner:
+/// an element-wise arith float op of both, or the linalg named op that
+/// applies it (`linalg.add ins(%a, %b) outs(%a)`, whose output it does not
+/// read).
+static std::optional<StringRef> combinerOf(Operation *combine, Value a,
+                                           Value b) {
+  static const char *const arithOps[] = {"arith.addf",     "arith.mulf",
+                                         "arith.maximumf", "arith.minimumf",
+                                         "arith.maxnumf",  "arith.minnumf"};
+  StringRef name = combine->getName().getStringRef();
+  ValueRange inputs = combine->getOperands();
+  if (auto named = dyn_cast<linalg::LinalgOp>(combine)) {
+    inputs = named.getDpsInputs();
+    name = llvm::StringSwitch<StringRef>(name)
+               .Case("linalg.add", "arith.addf")
+               .Case("linalg.mul", "arith.mulf")
+               .Case("linalg.max", "arith.maximumf")
+               .Case("linalg.min", "arith.minimumf")
+               .Default("");
+  }
+  if (!llvm::is_contained(arithOps, name) || inputs.size() != 2 ||
+      !llvm::is_contained(inputs, a) || !llvm::is_contained(inputs, b))
+    return std::nullopt;
+  return name;
+}
+
 /// The tiles of `set` `(i)[g]` for group `g` on a grid of `numTiles`.
 static SmallVector<int64_t> tilesOf(IntegerSet set, int64_t g,
                                     int64_t numTiles) {
@@ -101,10 +129,9 @@ static FailureOr<ExchangePlan> analyze(ktdp::InterTileReduceOp reduce,
   for (Operation *op : {plan.produce.getOperation(), reduce.getOperation()})
     if (op->getParentOp() != func)
       return refuse(op, "an inter-tile reduction inside a loop or a branch "
-                        "is not supported by the scheduler yet (loops that "
-                        "carry values over at most 64 constant trips are "
-                        "unrolled first, branches without results become "
-                        "loops)");
+                        "is not supported by the scheduler yet (loops of "
+                        "at most 64 constant trips around it are unrolled "
+                        "first, branches without results become loops)");
   if (plan.produce->getBlock() != reduce->getBlock() ||
       !plan.produce.getFuture().hasOneUse())
     return refuse(reduce, "the future must be reduced once, in the block of "
@@ -131,18 +158,16 @@ static FailureOr<ExchangePlan> analyze(ktdp::InterTileReduceOp reduce,
   Operation *combine = reduced.getValues().size() == 1
                            ? reduced.getValues().front().getDefiningOp()
                            : nullptr;
-  static const char *const combiners[] = {"arith.addf",     "arith.mulf",
-                                          "arith.maximumf", "arith.minimumf",
-                                          "arith.maxnumf",  "arith.minnumf"};
-  if (!combine || combiner.getOperations().size() != 2 ||
-      !llvm::is_contained(combiners, combine->getName().getStringRef()) ||
-      !llvm::is_contained(combine->getOperands(), combiner.getArgument(0)) ||
-      !llvm::is_contained(combine->getOperands(), combiner.getArgument(1)))
+  std::optional<StringRef> op =
+      combine ? combinerOf(combine, combiner.getArgument(0),
+                           combiner.getArgument(1))
+              : std::nullopt;
+  if (!op || combiner.getOperations().size() != 2)
     return refuse(reduce, "the scheduler combines partials with one "
                           "element-wise arith.addf, mulf, maximumf, "
-                          "minimumf, maxnumf or minnumf of the two "
-                          "arguments only");
-  plan.combiner = combine->getName().getStringRef().str();
+                          "minimumf, maxnumf or minnumf (or linalg.add, "
+                          "mul, max, min) of the two arguments only");
+  plan.combiner = op->str();
   if (reduce.getIdentity().size() != 1 ||
       !isNeutral(reduce.getIdentity().front(), plan.combiner))
     return refuse(reduce, "the identity of an inter-tile reduction must be "
@@ -306,6 +331,13 @@ static LogicalResult rewrite(ExchangePlan &plan, func::FuncOp func,
   if (auto expand = plan.partial.getDefiningOp<tensor::ExpandShapeOp>())
     if (reshapes(expand.getSrcType().getShape(), resultType.getShape()))
       stored = expand.getSrc();
+  // A partial flattened for the exchange (a 4x64 matrix product collapsed
+  // to 256) is exchanged as it was computed: the view holds it row-major,
+  // the same elements in the same order, and the all-reduce combines
+  // elements independently.
+  auto collapse = plan.partial.getDefiningOp<tensor::CollapseShapeOp>();
+  if (collapse && collapse.getSrcType().hasStaticShape())
+    stored = collapse.getSrc();
   auto type = cast<RankedTensorType>(stored.getType());
   Location loc = plan.reduce.getLoc();
   auto reshape = [&](OpBuilder &b, Value v, RankedTensorType to) -> Value {
@@ -340,13 +372,24 @@ static LogicalResult rewrite(ExchangePlan &plan, func::FuncOp func,
                       ktdp::getAccessTileView(received).getResult(),
                       b.getStringAttr(plan.combiner), b.getArrayAttr(groups),
                       IntegerAttr());
-  Value value = ktdp::LoadOp::create(b, loc, type, tile);
-  value = reshape(b, value, resultType);
-  plan.reduce.getResult(0).replaceAllUsesWith(value);
+  auto load = ktdp::LoadOp::create(b, loc, type, tile);
+  // The result expanded back to the partial's shape is the loaded value.
+  for (Operation *user :
+       llvm::make_early_inc_range(plan.reduce.getResult(0).getUsers()))
+    if (auto expand = dyn_cast<tensor::ExpandShapeOp>(user);
+        expand && expand.getResultType() == type) {
+      expand.replaceAllUsesWith(load.getResult());
+      expand.erase();
+    }
+  if (!plan.reduce.getResult(0).use_empty())
+    plan.reduce.getResult(0).replaceAllUsesWith(
+        reshape(b, load.getResult(), resultType));
   Operation *store = plan.produce->getPrevNode();
   plan.reduce.erase();
   plan.produce.erase();
-  return recomputeAfter(store, value.getDefiningOp(), func, refusal);
+  if (collapse && collapse->use_empty())
+    collapse.erase();
+  return recomputeAfter(store, load, func, refusal);
 }
 
 namespace {

@@ -7,13 +7,15 @@
 // values and runs a known, small number of times is unrolled instead: its
 // iterations become one block, the carried value one chain of SSA values
 // the compute unit keeps (never a round trip through device memory). A
-// carrying loop whose results nothing uses is erased first. What is left
-// (a trip count known only at run time, or too many trips) is refused at
+// carrying loop whose results nothing uses is erased first. A loop holding
+// an inter-tile reduction is unrolled the same way, carrying or not. What is
+// left (a trip count known only at run time, or too many trips) is refused at
 // the loop by ktdf-check-supported.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -91,6 +93,16 @@ bool mlir::ktdf::unrollConstantLoop(scf::ForOp loop, int64_t maxTrips) {
   return ivs.has_value();
 }
 
+/// Whether `loop` holds an inter-tile reduction: the all-reduce it becomes
+/// exchanges scratchpad views between tiles once per kernel, so a loop of
+/// known trips around it is unrolled like a carrying loop (an RMSNorm's
+/// row loop with a per-row all-reduce of its sum of squares).
+static bool holdsInterTileReduce(scf::ForOp loop) {
+  return loop
+      ->walk([](ktdp::InterTileReduceOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 namespace {
 struct UnrollCarriedLoopsPass
     : public ktdf::impl::KTDFUnrollCarriedLoopsBase<UnrollCarriedLoopsPass> {
@@ -105,7 +117,7 @@ struct UnrollCarriedLoopsPass
       changed = false;
       SmallVector<scf::ForOp> loops;
       getOperation().walk([&](scf::ForOp loop) {
-        if (loop.getNumRegionIterArgs() != 0)
+        if (loop.getNumRegionIterArgs() != 0 || holdsInterTileReduce(loop))
           loops.push_back(loop);
       });
       // Each loop is processed before any loop enclosing it, and erasing

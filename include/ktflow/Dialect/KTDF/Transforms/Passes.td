@@ -178,8 +178,10 @@ def KTDFUnrollCarriedLoops
     runs at most `max-trips` times is unrolled: its iterations follow one
     another in its block, each reading what the previous one yielded, so
     the carried tensor is one chain of values the compute unit keeps and
-    never travels through device memory. Innermost loops first, repeated
-    while an unrolled loop exposes constant bounds. Other carrying loops
+    never travels through device memory. A loop that holds an
+    `inter_tile_reduce` is unrolled the same way, carrying or not (its
+    all-reduce is scheduled once per kernel). Innermost loops first,
+    repeated while an unrolled loop exposes constant bounds. Other carrying loops
     are left as they are (ktdf-check-supported refuses them).
 
     ```mlir
@@ -245,6 +247,42 @@ def KTDFCarryInScratchpad
                            "::mlir::ktdp::KTDPDialect"];
 }
 
+def KTDFResolveDistributedViews
+    : Pass<"ktdf-resolve-distributed-views", "::mlir::ModuleOp"> {
+  let summary = "Access tiles of distributed views as tiles of one part";
+  let description = [{
+    A distributed view whose parts are shards of one tensor — global views
+    with the same sizes, strides and element type, coordinate sets that are
+    consecutive boxes of one extent L along one dimension, starting at
+    `ptr + c0 + k * delta` for part k — is accessed through tiles that each
+    lie in one part: the anchor minus the first part's lower bound is
+    provably a multiple of L along that dimension, the tile at most L wide,
+    and the anchor within the parts. Each such tile becomes a tile of a
+    view of part `k = (anchor - lo) floordiv L` at its computed address
+    (`ptr + c0 + k * delta`), in the part's local coordinates (global
+    minus the part's lower bound along every dimension, as the interpreter
+    indexes parts), so the part is chosen per grid point and loop
+    iteration like any computed view address. Runs after
+    ktdf-record-tensor-extents (the tensors' extents are the kernel's as
+    written). Refused at the view or the tile, with the reason: parts in a
+    scratchpad, parts laid out otherwise, tiles that may straddle two
+    parts, other users of a distributed view.
+
+    ```mlir
+    // before: X stored as two column shards of 16x128 at ptr and ptr + 2048
+    %X = ktdp.construct_distributed_memory_view(%X0, %X1 : ...) : memref<16x256xf16>
+    %t = ktdp.construct_access_tile %X[%row, %col0] ...
+    // after
+    %k = arith.divui %col, %c128 : index
+    %a = arith.addi %ptr, (%c0 + %k * %c2048) : index
+    %P = ktdp.construct_memory_view %a, sizes: [16, 128], strides: [128, 1] ...
+    %t = ktdp.construct_access_tile %P[%row, %col0 - 128 * %k] ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::ktdp::KTDPDialect"];
+}
+
 def KTDFLowerInterTile : Pass<"ktdf-lower-inter-tile", "::mlir::ModuleOp"> {
   let summary = "Inter-tile reductions as all-reduces of scratchpad views";
   let description = [{
@@ -280,7 +318,8 @@ def KTDFLowerInterTile : Pass<"ktdf-lower-inter-tile", "::mlir::ModuleOp"> {
     passes did not remove, a produce whose body computes (it must only
     yield values defined before it) or yields several values, a combiner
     that is not one element-wise `arith` float op (addf, mulf, maximumf,
-    minimumf, maxnumf, minnumf) of its two arguments, an identity that is
+    minimumf, maxnumf, minnumf) of its two arguments (or the linalg.add,
+    mul, max or min applying it), an identity that is
     not that op's neutral element as a splat constant, consumers other
     than the producers, a `producer_dependency_per_consumer` set, groups
     that do not partition the grid, and `inter_tile_consume`.

@@ -37,7 +37,7 @@ func.func @combiner() attributes {grid = [4]} {
   ^bb0(%g: index):
     ktdp.yield_partial %p : tensor<1x64xf16>
   }
-  // expected-error @+1 {{the scheduler combines partials with one element-wise arith.addf, mulf, maximumf, minimumf, maxnumf or minnumf of the two arguments only}}
+  // expected-error @+1 {{the scheduler combines partials with one element-wise arith.addf, mulf, maximumf, minimumf, maxnumf or minnumf (or linalg.add, mul, max, min) of the two arguments only}}
   %r = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #all4, identity(%zero : tensor<1x64xf16>)
       : !ktdp.tile_future<tensor<1x64xf16>, groups = affine_set<(g) : (g == 0)>> -> tensor<1x64xf16> {
   ^bb0(%a: tensor<1x64xf16>, %b: tensor<1x64xf16>):

@@ -1,4 +1,4 @@
-// RUN: ktflow-opt %s --ktdf-lower-inter-tile -split-input-file | FileCheck %s
+// RUN: ktflow-opt %s --ktdf-lower-inter-tile -split-input-file --allow-unregistered-dialect | FileCheck %s
 
 // An all-reduce of 1x128 partials over the four tiles of one group: the
 // column sums the partial expands go into a scratchpad view of their own
@@ -93,5 +93,42 @@ func.func @strided_max(%x_ptr: index, %y_ptr: index) attributes {grid = [8]} {
   }
   %d = arith.subf %x, %m : tensor<1x64xf16>
   ktdp.store %d, %ty : tensor<1x64xf16>, <1x64xindex>
+  return
+}
+
+// -----
+
+// A 4x64 partial flattened to 256 for the exchange and expanded back, with
+// a linalg.add combiner (sharded_ffn's down-projection): the 4x64 value is
+// exchanged as computed (the view holds it row-major, the elements in the
+// order of the flat 256), the reshapes disappear and the loaded 4x64 value
+// is what the expand gave.
+
+// CHECK-LABEL: func.func @flattened
+// CHECK-DAG: %[[E:.*]] = ktdp.construct_memory_view %{{.*}}, sizes: [4, 64], strides: [64, 1] {{.*}}ktdf.exchange
+// CHECK-DAG: %[[TE:.*]] = ktdp.construct_access_tile %[[E]][0, 0]
+// CHECK: %[[P:.*]] = "test.partial"() : () -> tensor<4x64xf16>
+// CHECK: ktdp.store %[[P]], %[[TE]] : tensor<4x64xf16>
+// CHECK-NEXT: ktdf.all_reduce %[[E]], %{{.*}} {combiner = "arith.addf", groups = [array<i64: 0, 1, 2, 3>]}
+// CHECK-NEXT: %[[V:.*]] = ktdp.load %[[TE]] : <4x64xindex> -> tensor<4x64xf16>
+// CHECK-NEXT: "test.use"(%[[V]]) : (tensor<4x64xf16>) -> ()
+// CHECK-NOT: tensor.collapse_shape
+// CHECK-NOT: tensor.expand_shape
+#all4 = affine_set<(i)[g] : (i - 4*g >= 0, -i + 4*g + 3 >= 0)>
+func.func @flattened() attributes {grid = [4]} {
+  %part = "test.partial"() : () -> tensor<4x64xf16>
+  %flat = tensor.collapse_shape %part [[0, 1]] : tensor<4x64xf16> into tensor<256xf16>
+  %ident = arith.constant dense<0.000000e+00> : tensor<256xf16>
+  %fut = ktdp.inter_tile_produce producer_tiles_per_group = #all4 : tensor<256xf16> -> !ktdp.tile_future<tensor<256xf16>, groups = affine_set<(g) : (g == 0)>> {
+  ^bb0(%gid: index):
+    ktdp.yield_partial %flat : tensor<256xf16>
+  }
+  %sum = ktdp.inter_tile_reduce(%fut) consumer_tiles_per_group = #all4, identity(%ident : tensor<256xf16>) : !ktdp.tile_future<tensor<256xf16>, groups = affine_set<(g) : (g == 0)>> -> tensor<256xf16> {
+  ^bb0(%a: tensor<256xf16>, %b: tensor<256xf16>):
+    %s = linalg.add ins(%a, %b : tensor<256xf16>, tensor<256xf16>) outs(%a : tensor<256xf16>) -> tensor<256xf16>
+    ktdp.yield_reduced %s : tensor<256xf16>
+  }
+  %back = tensor.expand_shape %sum [[0, 1]] output_shape [4, 64] : tensor<256xf16> into tensor<4x64xf16>
+  "test.use"(%back) : (tensor<4x64xf16>) -> ()
   return
 }

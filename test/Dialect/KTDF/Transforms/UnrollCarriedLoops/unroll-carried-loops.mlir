@@ -138,3 +138,57 @@ func.func @triangular(%x: tensor<4xf32>, %n: index) {
   "test.use"(%e) : (tensor<4xf32>) -> ()
   return
 }
+
+// -----
+
+// A row loop that carries nothing but holds an inter-tile reduction (an
+// RMSNorm's per-row all-reduce of its sum of squares) is unrolled: each of
+// its two trips exchanges once, with its row a constant. The loop over a
+// run-time bound stays (ktdf-lower-inter-tile refuses it).
+
+// CHECK-LABEL: func.func @exchange_per_row
+// CHECK-NOT: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: %[[R0:c0_[0-9]+]] = arith.constant 0 : index
+// CHECK-NEXT: "test.row"(%[[R0]])
+// CHECK: ktdp.inter_tile_reduce
+// CHECK: %[[R1:c1_[0-9]+]] = arith.constant 1 : index
+// CHECK-NEXT: "test.row"(%[[R1]])
+// CHECK: ktdp.inter_tile_reduce
+// CHECK: scf.for
+// CHECK: ktdp.inter_tile_reduce
+// CHECK-NOT: ktdp.inter_tile_reduce
+// CHECK: return
+#pair = affine_set<(i)[g] : (i - 2*g >= 0, -i + 2*g + 1 >= 0)>
+func.func @exchange_per_row(%n: index) attributes {grid = [2]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant dense<0.0> : tensor<1xf16>
+  scf.for %i = %c0 to %c2 step %c1 {
+    %p = "test.row"(%i) : (index) -> tensor<1xf16>
+    %f = ktdp.inter_tile_produce producer_tiles_per_group = #pair -> <(tensor<1xf16>), groups = affine_set<(g) : (g == 0)>> {
+    ^bb0(%gid: index):
+      ktdp.yield_partial %p : tensor<1xf16>
+    }
+    %s = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #pair, identity(%zero : tensor<1xf16>) : <(tensor<1xf16>), groups = affine_set<(g) : (g == 0)>> -> tensor<1xf16> {
+    ^bb0(%a: tensor<1xf16>, %b: tensor<1xf16>):
+      %r = arith.addf %a, %b : tensor<1xf16>
+      ktdp.yield_reduced %r : tensor<1xf16>
+    }
+    "test.use"(%s) : (tensor<1xf16>) -> ()
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %p = "test.row"(%i) : (index) -> tensor<1xf16>
+    %f = ktdp.inter_tile_produce producer_tiles_per_group = #pair -> <(tensor<1xf16>), groups = affine_set<(g) : (g == 0)>> {
+    ^bb0(%gid: index):
+      ktdp.yield_partial %p : tensor<1xf16>
+    }
+    %s = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #pair, identity(%zero : tensor<1xf16>) : <(tensor<1xf16>), groups = affine_set<(g) : (g == 0)>> -> tensor<1xf16> {
+    ^bb0(%a: tensor<1xf16>, %b: tensor<1xf16>):
+      %r = arith.addf %a, %b : tensor<1xf16>
+      ktdp.yield_reduced %r : tensor<1xf16>
+    }
+    "test.use"(%s) : (tensor<1xf16>) -> ()
+  }
+  return
+}

@@ -1,0 +1,354 @@
+//===- ResolveDistributedViews.cpp - Tiles of distributed views -----------===//
+//
+// This file implements --ktdf-resolve-distributed-views. A distributed view
+// stitches parts held in several places into one logical view (a tensor
+// stored as column or row shards, `ptr + k * shard`); the scheduler moves
+// tiles of plain views only. When the parts are shards of one tensor laid
+// out alike (same sizes, strides and memory space, coordinate sets that are
+// consecutive boxes along one dimension, starts at `ptr + c0 + k * delta`)
+// and every tile of the distributed view provably lies in one part, each
+// tile becomes a tile of that part: a view at the computed address of part
+// `k = (anchor - lo) floordiv L` in the part's local coordinates (global
+// minus the part's lower bound, as the interpreter indexes parts), anchored
+// at the anchor minus the part's lower bound. The part is chosen per grid
+// point and loop iteration by the unit programs, like any computed view
+// address. Everything else is refused at the tile or the view, naming why.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <numeric>
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFRESOLVEDISTRIBUTEDVIEWS
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+namespace {
+/// The parts of a distributed view that are shards of one tensor along
+/// dimension `dim`, in ascending order of their lower bound there.
+struct ShardLayout {
+  SmallVector<ktdp::ConstructMemoryViewOp> parts;
+  /// Part 0's coordinate box; part k's is shifted by k * `extent` along
+  /// `dim`.
+  ktdp::IntegerBox box;
+  unsigned dim = 0;
+  int64_t extent = 0;
+  /// The tensor the parts start in, part 0's displacement and the
+  /// displacement from one part to the next, in elements.
+  BlockArgument argument;
+  int64_t start = 0, delta = 0;
+};
+} // namespace
+
+/// The constant displacement of a view at `offset` from its argument.
+static std::optional<std::pair<BlockArgument, int64_t>>
+constantAddress(Value offset) {
+  std::optional<ktflow::ViewAddress> address = ktflow::getViewAddress(offset);
+  if (!address)
+    return std::nullopt;
+  APInt value;
+  if (!address->displacement)
+    return std::make_pair(address->argument, int64_t(0));
+  if (!matchPattern(address->displacement, m_ConstantInt(&value)))
+    return std::nullopt;
+  return std::make_pair(address->argument, value.getSExtValue());
+}
+
+static FailureOr<ShardLayout>
+analyzeShards(ktdp::ConstructDistributedMemoryViewOp view) {
+  auto refuse = [&](const Twine &why) {
+    view.emitError("the scheduler supports distributed views whose parts ")
+        << "are shards of one tensor only: " << why;
+    return failure();
+  };
+  ShardLayout layout;
+  SmallVector<ktdp::IntegerBox> boxes;
+  for (Value input : view.getMemrefs()) {
+    auto part = input.getDefiningOp<ktdp::ConstructMemoryViewOp>();
+    if (!part)
+      return refuse("a part is not a ktdp.construct_memory_view");
+    auto space = ktdp::normalizeMemorySpace(part.getMemorySpace());
+    if (!space || space->kind != ktdp::MemoryKind::global)
+      return refuse("a part is in a scratchpad (ct_local), which the "
+                    "scheduler does not move data between tiles through yet");
+    if (!part.getSizes().empty() || !part.getStrides().empty() ||
+        part.getCoordinateSet().getNumSymbols() != 0)
+      return refuse("a part has dynamic sizes or strides");
+    if (!ktdp::isBoxShaped(part.getCoordinateSet()))
+      return refuse("a part's coordinate_set is not a box");
+    FailureOr<ktdp::IntegerBox> box =
+        ktdp::getBoundingBox(part.getCoordinateSet(), {});
+    if (failed(box) || box->isEmpty())
+      return refuse("a part's coordinate_set is unbounded or empty");
+    if (!layout.parts.empty()) {
+      ktdp::ConstructMemoryViewOp first = layout.parts.front();
+      if (part.getType() != first.getType() ||
+          part.getStaticSizes() != first.getStaticSizes() ||
+          part.getStaticStrides() != first.getStaticStrides() ||
+          part.getMemorySpace() != first.getMemorySpace())
+        return refuse("the parts differ in type, sizes, strides or memory "
+                      "space");
+    }
+    layout.parts.push_back(part);
+    boxes.push_back(*box);
+  }
+  // The dimension the boxes differ in; all others equal.
+  unsigned rank = boxes.front().lower.size();
+  SmallVector<unsigned> differing;
+  for (unsigned d = 0; d < rank; ++d)
+    if (llvm::any_of(boxes, [&](const ktdp::IntegerBox &b) {
+          return b.lower[d] != boxes.front().lower[d] ||
+                 b.upper[d] != boxes.front().upper[d];
+        }))
+      differing.push_back(d);
+  if (differing.size() > 1)
+    return refuse("the parts split more than one dimension");
+  if (differing.empty() && boxes.size() > 1)
+    return refuse("the parts hold the same coordinates");
+  layout.dim = differing.empty() ? 0 : differing.front();
+  SmallVector<unsigned> order(layout.parts.size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return boxes[a].lower[layout.dim] < boxes[b].lower[layout.dim];
+  });
+  unsigned d = layout.dim;
+  layout.box = boxes[order.front()];
+  layout.extent = layout.box.upper[d] - layout.box.lower[d] + 1;
+  SmallVector<ktdp::ConstructMemoryViewOp> sorted;
+  for (auto [k, index] : llvm::enumerate(order)) {
+    const ktdp::IntegerBox &box = boxes[index];
+    if (box.lower[d] != layout.box.lower[d] + int64_t(k) * layout.extent ||
+        box.upper[d] - box.lower[d] + 1 != layout.extent)
+      return refuse("the parts are not consecutive boxes of one extent "
+                    "along dimension " +
+                    Twine(d));
+    auto address = constantAddress(layout.parts[index].getOffset());
+    if (!address)
+      return refuse("a part does not start at a kernel argument plus a "
+                    "constant");
+    if (k == 0) {
+      layout.argument = address->first;
+      layout.start = address->second;
+    } else if (k == 1) {
+      layout.delta = address->second - layout.start;
+    }
+    if (address->first != layout.argument ||
+        address->second != layout.start + int64_t(k) * layout.delta)
+      return refuse("the parts do not start at evenly spaced addresses of "
+                    "one argument");
+    sorted.push_back(layout.parts[index]);
+  }
+  layout.parts = std::move(sorted);
+  return layout;
+}
+
+/// The largest number every value of `v` is a multiple of (0: `v` is 0).
+static int64_t divisorOf(Value v, int depth = 0) {
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c)))
+    return std::abs(c.getSExtValue());
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 16)
+    return 1;
+  if (isa<arith::MulIOp>(def))
+    return divisorOf(def->getOperand(0), depth + 1) *
+           divisorOf(def->getOperand(1), depth + 1);
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return std::gcd(divisorOf(def->getOperand(0), depth + 1),
+                    divisorOf(def->getOperand(1), depth + 1));
+  return 1;
+}
+
+/// `expr` over `indices` as a constant and a coefficient per index.
+static std::optional<std::pair<int64_t, SmallVector<int64_t>>>
+linearForm(AffineExpr expr, size_t n) {
+  if (!expr.isPureAffine())
+    return std::nullopt;
+  SmallVector<int64_t> zeros(n, 0);
+  auto c0 = ktdp::evaluateAffineExpr(expr, zeros, {});
+  if (!c0)
+    return std::nullopt;
+  SmallVector<int64_t> coeffs;
+  for (size_t d = 0; d < n; ++d) {
+    SmallVector<int64_t> unit = zeros;
+    unit[d] = 1;
+    auto e = ktdp::evaluateAffineExpr(expr, unit, {});
+    if (!e)
+      return std::nullopt;
+    coeffs.push_back(*e - *c0);
+  }
+  return std::make_pair(*c0, std::move(coeffs));
+}
+
+/// Makes `tile` a tile of the part of `layout` that holds it.
+static LogicalResult resolveTile(ktdp::ConstructAccessTileOp tile,
+                                 const ShardLayout &layout) {
+  unsigned d = layout.dim;
+  auto refuse = [&](const Twine &why) {
+    tile.emitError("an access tile of a distributed view must lie in one "
+                   "part for the scheduler: ")
+        << why;
+    return failure();
+  };
+  if (!tile.getSymbolOperands().empty())
+    return refuse("its tile set has symbols");
+  ValueRange indices = tile.getIndices();
+  auto form = linearForm(tile.getBaseMap().getResult(d), indices.size());
+  if (!form)
+    return refuse("its anchor is not affine");
+  // a = anchor - lo: a multiple of the part extent, within the parts.
+  int64_t lo = layout.box.lower[d];
+  int64_t divisor = std::abs(form->first - lo);
+  for (auto [coeff, index] : llvm::zip(form->second, indices))
+    if (coeff != 0)
+      divisor = std::gcd(divisor, std::abs(coeff) * divisorOf(index));
+  FailureOr<ktdp::IntegerBox> tileBox =
+      ktdp::getBoundingBox(tile.getAccessTileSet(), {});
+  if (failed(tileBox) || tileBox->lower[d] < 0)
+    return refuse("its tile set is unbounded or reaches before its anchor");
+  int64_t span = tileBox->upper[d] + 1;
+  auto range = anchorRange(tile, d);
+  int64_t parts = layout.parts.size();
+  if (!range || range->first < lo ||
+      range->second > lo + parts * layout.extent - span)
+    return refuse("its anchor along dimension " + Twine(d) +
+                  " may lie outside the parts");
+  // A constant anchor needs only to fit in its part; any other must be a
+  // part's first coordinate.
+  bool fits = range->first == range->second
+                  ? (range->first - lo) % layout.extent + span <= layout.extent
+                  : span <= layout.extent &&
+                        (divisor == 0 || divisor % layout.extent == 0);
+  if (!fits)
+    return refuse("along dimension " + Twine(d) +
+                  " it may straddle two "
+                  "parts (its anchor minus " +
+                  Twine(lo) +
+                  " is not always a multiple of the parts' extent " +
+                  Twine(layout.extent) + ", or it is wider than a part)");
+
+  OpBuilder b(tile);
+  Location loc = tile.getLoc();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // k = (anchor - lo) / extent, computed as the unit programs compute an
+  // anchor.
+  Value k;
+  if (range->first == range->second) {
+    k = constant((range->first - lo) / layout.extent);
+  } else {
+    Value a;
+    auto add = [&](Value term) {
+      a = a ? arith::AddIOp::create(b, loc, a, term).getResult() : term;
+    };
+    for (auto [coeff, index] : llvm::zip(form->second, indices))
+      if (coeff != 0)
+        add(coeff == 1 ? index
+                       : arith::MulIOp::create(b, loc, index, constant(coeff))
+                             .getResult());
+    if (form->first != lo)
+      add(constant(form->first - lo));
+    k = arith::DivUIOp::create(b, loc, a, constant(layout.extent));
+  }
+  Value displacement = arith::MulIOp::create(b, loc, k, constant(layout.delta));
+  if (layout.start != 0)
+    displacement =
+        arith::AddIOp::create(b, loc, displacement, constant(layout.start));
+  Value address = arith::AddIOp::create(b, loc, layout.argument, displacement);
+  // The part in local coordinates: its box moved to the origin.
+  ktdp::ConstructMemoryViewOp first = layout.parts.front();
+  MLIRContext *ctx = b.getContext();
+  unsigned rank = layout.box.lower.size();
+  SmallVector<AffineExpr> constraints;
+  for (unsigned i = 0; i < rank; ++i) {
+    AffineExpr di = getAffineDimExpr(i, ctx);
+    constraints.push_back(di);
+    constraints.push_back(-di + (layout.box.upper[i] - layout.box.lower[i]));
+  }
+  IntegerSet localSet = IntegerSet::get(
+      rank, 0, constraints, SmallVector<bool>(constraints.size(), false));
+  auto part = cast<ktdp::ConstructMemoryViewOp>(b.clone(*first));
+  part.getOffsetMutable().assign(address);
+  part.setCoordinateSet(localSet);
+  // The anchor minus the part's lower bound; k is a new last index.
+  AffineMap map = tile.getBaseMap();
+  AffineExpr kExpr = getAffineDimExpr(map.getNumDims(), ctx);
+  SmallVector<AffineExpr> results;
+  for (unsigned i = 0; i < rank; ++i) {
+    AffineExpr r = map.getResult(i) - layout.box.lower[i];
+    if (i == d)
+      r = r - kExpr * layout.extent;
+    results.push_back(r);
+  }
+  SmallVector<Value> newIndices(indices);
+  newIndices.push_back(k);
+  auto resolved = ktdp::ConstructAccessTileOp::create(
+      b, loc, tile.getType(), part.getResult(), newIndices, ValueRange(),
+      AffineMap::get(map.getNumDims() + 1, map.getNumSymbols(), results, ctx),
+      tile.getAccessTileSet(), tile.getAccessTileOrder());
+  tile.replaceAllUsesWith(resolved.getResult());
+  tile.erase();
+  return success();
+}
+
+namespace {
+struct ResolveDistributedViewsPass
+    : public ktdf::impl::KTDFResolveDistributedViewsBase<
+          ResolveDistributedViewsPass> {
+  void runOnOperation() override {
+    SmallVector<ktdp::ConstructDistributedMemoryViewOp> views;
+    getOperation().walk(
+        [&](ktdp::ConstructDistributedMemoryViewOp v) { views.push_back(v); });
+    bool failedAny = false;
+    for (ktdp::ConstructDistributedMemoryViewOp view : views) {
+      SmallVector<ktdp::ConstructAccessTileOp> tiles;
+      for (Operation *user : view->getUsers()) {
+        auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(user);
+        if (!tile) {
+          user->emitError("the scheduler accesses distributed views through "
+                          "ktdp.construct_access_tile only");
+          failedAny = true;
+          continue;
+        }
+        tiles.push_back(tile);
+      }
+      if (tiles.empty())
+        continue;
+      FailureOr<ShardLayout> layout = analyzeShards(view);
+      if (failed(layout)) {
+        failedAny = true;
+        continue;
+      }
+      for (ktdp::ConstructAccessTileOp tile : tiles)
+        failedAny |= failed(resolveTile(tile, *layout));
+    }
+    if (failedAny)
+      return signalPassFailure();
+    // The distributed views and parts nothing reads any more.
+    for (ktdp::ConstructDistributedMemoryViewOp view : views) {
+      if (!view->use_empty())
+        continue;
+      SmallVector<Value> inputs(view.getMemrefs());
+      view.erase();
+      for (Value input : inputs)
+        if (Operation *def = input.getDefiningOp();
+            def && def->use_empty() && isa<ktdp::ConstructMemoryViewOp>(def))
+          def->erase();
+    }
+  }
+};
+} // namespace
