@@ -41,6 +41,9 @@ KERNELS = {
     "RMSNorm 256x4096 [4,1]": ("rmsnorm_256x4096.mlir",
                                {"x_ptr": (256, 4096), "w_ptr": (4096,)},
                                ["n_rows=256", "eps=1e-5"], 0.36),
+    "matmul 64x2048 . 2048x8192": ("matmul_64x2048x8192.mlir",
+                                   {"a_ptr": (64, 2048), "b_ptr": (2048, 8192)},
+                                   ["K=2048"], 6.57),
     "vector add 4096": ("vector_add_4096.mlir",
                         {"x_ptr": (4096,), "y_ptr": (4096,)}, [], 0.003),
 }

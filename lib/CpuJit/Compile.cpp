@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompiledKernel.h"
+#include "LoopOrder.h"
 #include "Numerics.h"
 #include "ObjectCache.h"
 #include "TileFunction.h"
@@ -174,6 +175,7 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
     return failure();
   if (numerics == interp::NumericsPolicy::Accumulate)
     applyAccumulateNumerics(*copy);
+  orderContractionLoops(*copy);
   auto kernel = std::unique_ptr<CompiledKernel>(new CompiledKernel());
   kernel->layout = std::move(*layout);
   llvm::InitializeNativeTarget();
