@@ -23,6 +23,7 @@
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -160,6 +161,10 @@ static int64_t divisorOf(Value v, int depth = 0) {
   APInt c;
   if (matchPattern(v, m_ConstantInt(&c)))
     return std::abs(c.getSExtValue());
+  // A loop's induction variable takes lb, lb + step, ...
+  if (auto loop = scf::getForInductionVarOwner(v); loop && depth <= 16)
+    return std::gcd(divisorOf(loop.getLowerBound(), depth + 1),
+                    divisorOf(loop.getStep(), depth + 1));
   Operation *def = v.getDefiningOp();
   if (!def || depth > 16)
     return 1;

@@ -1,4 +1,4 @@
-// RUN: ktflow-opt %s --ktdf-resolve-distributed-views -split-input-file | FileCheck %s
+// RUN: ktflow-opt %s --ktdf-resolve-distributed-views -split-input-file --allow-unregistered-dialect | FileCheck %s
 
 // Two column shards of a 16x256 tensor, 16x128 each at ptr and ptr + 2048,
 // their coordinate sets in global columns. Tile px's 1x128 block at column
@@ -70,5 +70,36 @@ func.func @row_shards_constant(%w: index, %y: index) attributes {grid = [1]} {
   %Y = ktdp.construct_memory_view %y, sizes: [2, 32], strides: [32, 1] {memory_space = #ktdp.memory_space<global>} : memref<2x32xf16>
   %ty = ktdp.construct_access_tile %Y[0, 0] {access_tile_set = #t, access_tile_order = #id2} : memref<2x32xf16> -> !ktdp.access_tile<2x32xindex>
   ktdp.store %v, %ty : tensor<2x32xf16>, <2x32xindex>
+  return
+}
+
+// -----
+
+// A loop over the column shards, 128 columns a trip from 0: the induction
+// variable is a multiple of 128, so each trip's tile lies in one shard,
+// k = col floordiv 128.
+
+// CHECK-LABEL: func.func @shard_loop
+// CHECK:         scf.for %[[COL:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:           %[[K:.*]] = arith.divui %[[COL]], %{{.*}} : index
+// CHECK:           ktdp.construct_access_tile %{{.*}}[0, %[[COL]] - %[[K]] * 128]
+#h0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#h1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 128 >= 0, -d1 + 255 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @shard_loop(%x: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %c2048 = arith.constant 2048 : index
+  %x1 = arith.addi %x, %c2048 : index
+  %X0 = ktdp.construct_memory_view %x, sizes: [16, 128], strides: [128, 1] {coordinate_set = #h0, memory_space = #ktdp.memory_space<global>} : memref<16x128xf16>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [16, 128], strides: [128, 1] {coordinate_set = #h1, memory_space = #ktdp.memory_space<global>} : memref<16x128xf16>
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<16x128xf16>, memref<16x128xf16>) : memref<16x256xf16>
+  scf.for %col = %c0 to %c256 step %c128 {
+    %t = ktdp.construct_access_tile %X[0, %col] {access_tile_set = #blk, access_tile_order = #id2} : memref<16x256xf16> -> !ktdp.access_tile<1x128xindex>
+    %v = ktdp.load %t : <1x128xindex> -> tensor<1x128xf16>
+    "test.use"(%v) : (tensor<1x128xf16>) -> ()
+  }
   return
 }
