@@ -45,8 +45,9 @@ struct Footprint {
   SmallVector<int64_t, 4> lo, hi;
 };
 
-/// Executions beyond this many per view are not enumerated (undecided).
-constexpr size_t kMaxFootprints = size_t(1) << 14;
+/// Grid points, loop iterations and executions beyond this many per view
+/// are not enumerated (undecided).
+constexpr size_t kMaxSteps = size_t(1) << 15;
 } // namespace
 
 /// The value of index or i1 `v` in execution `at`, when it follows from
@@ -125,20 +126,25 @@ public:
       nest.insert(nest.begin(), p);
   }
 
+  /// Every grid point, loop iteration and execution costs one unit of
+  /// `budget`, so that a huge grid or a loop around a store that rarely
+  /// runs ends the enumeration as early as many stores do.
   LogicalResult run(ArrayRef<int64_t> grid, size_t &budget,
                     function_ref<void(const Execution &)> visit) {
     Execution at;
     at.grid.assign(grid.size(), 0);
-    int64_t points = 1;
-    for (int64_t extent : grid)
-      points *= std::max<int64_t>(extent, 1);
-    for (int64_t p = 0; p < points; ++p) {
-      for (size_t d = 0, rest = p; d < grid.size(); ++d) {
-        at.grid[d] = rest % grid[d];
-        rest /= grid[d];
-      }
-      if (failed(walk(0, at, budget, visit)))
+    if (llvm::any_of(grid, [](int64_t extent) { return extent <= 0; }))
+      return failure();
+    for (bool more = true; more;) {
+      if (budget-- == 0 || failed(walk(0, at, budget, visit)))
         return failure();
+      // The next grid point, the first coordinate fastest.
+      more = false;
+      for (size_t d = 0; d < grid.size() && !more; ++d) {
+        more = ++at.grid[d] < grid[d];
+        if (!more)
+          at.grid[d] = 0;
+      }
     }
     return success();
   }
@@ -171,10 +177,12 @@ private:
     if (!lb || !ub || !step || *step <= 0)
       return failure();
     Value iv = loop.getInductionVar();
-    for (int64_t i = *lb; i < *ub; i += *step) {
+    for (int64_t i = *lb; i < *ub;) {
       at.ivs[iv] = i;
-      if (failed(walk(level + 1, at, budget, visit)))
+      if (budget-- == 0 || failed(walk(level + 1, at, budget, visit)))
         return failure();
+      if (__builtin_add_overflow(i, *step, &i))
+        break;
     }
     at.ivs.erase(iv);
     return success();
@@ -283,7 +291,7 @@ footprintsOf(ktdp::ConstructMemoryViewOp view, ArrayRef<ktdp::StoreOp> stores,
     extents.push_back(*extent);
   }
   std::vector<Footprint> footprints;
-  size_t budget = kMaxFootprints;
+  size_t budget = kMaxSteps;
   for (ktdp::StoreOp store : stores) {
     auto tile =
         store->getOperand(1).getDefiningOp<ktdp::ConstructAccessTileOp>();

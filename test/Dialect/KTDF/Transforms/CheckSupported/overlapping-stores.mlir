@@ -168,3 +168,27 @@ func.func @two_stores(%x: index, %y: index) attributes {grid = [1]} {
   ktdp.store %w, %tb : tensor<8x16xf16>, <8x16xindex>
   return
 }
+
+// -----
+
+// 2^32 grid points, of which the 65536 with x = 0 store different rows of X
+// to one row of Y: a race, but the second writer, (0, 1), comes after 65536
+// points, so the enumeration stops at its budget (undecided, accepted: the
+// simulator would report it) instead of visiting 2^32 points.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 15 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @huge_grid(%x: index, %y: index) attributes {grid = [65536, 65536]} {
+  %t:2 = ktdp.get_compute_tile_id : index, index
+  %c0 = arith.constant 0 : index
+  %X = ktdp.construct_memory_view %x, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %first = arith.cmpi eq, %t#0, %c0 : index
+  scf.if %first {
+    %tx = ktdp.construct_access_tile %X[%t#1, 0] {access_tile_set = #row, access_tile_order = #id} : memref<16x16xf16> -> !ktdp.access_tile<1x16xindex>
+    %ty = ktdp.construct_access_tile %Y[0, 0] {access_tile_set = #row, access_tile_order = #id} : memref<16x16xf16> -> !ktdp.access_tile<1x16xindex>
+    %v = ktdp.load %tx : <1x16xindex> -> tensor<1x16xf16>
+    ktdp.store %v, %ty : tensor<1x16xf16>, <1x16xindex>
+  }
+  return
+}
