@@ -142,6 +142,9 @@ FailureOr<UnitSpec> mlir::ktdf_arch::readUnitSpec(DictionaryAttr dict,
   return unit;
 }
 
+/// The largest transfer granule a datapath may declare, 1 MiB.
+static constexpr int64_t kMaxTransferGranularity = int64_t(1) << 20;
+
 FailureOr<DatapathSpec>
 mlir::ktdf_arch::readDatapathSpec(DictionaryAttr dict, EmitErrorFn emitError) {
   DictReader reader(dict, "a datapath", emitError);
@@ -159,6 +162,14 @@ mlir::ktdf_arch::readDatapathSpec(DictionaryAttr dict, EmitErrorFn emitError) {
   if (failed(features) || failed(granularity) || failed(bandwidth) ||
       failed(latency))
     return failure();
+  // The scheduler aligns scratchpad buffers to the largest granule and
+  // chunks transfers by it: a granule of 2^63 bytes wrapped the alignment
+  // and overlapped buffers (a silent wrong answer, mutation campaign).
+  for (int64_t bytes : *granularity)
+    if (bytes > kMaxTransferGranularity)
+      return emitError() << "'" << kTransferGranularityKey
+                         << "' in a datapath must hold sizes of at most "
+                         << kMaxTransferGranularity << " bytes, got " << bytes;
   DatapathSpec spec;
   spec.transferGranularity = std::move(*granularity);
   spec.bandwidth = bandwidth->value_or(kDefaultDatapathBandwidth);

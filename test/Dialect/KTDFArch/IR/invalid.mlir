@@ -130,6 +130,17 @@ ktdf_arch.device @bad_granularity {
 
 // -----
 
+// A granule of 2^63 bytes wrapped the scratchpad alignment the scheduler
+// derives from it (buffers overlapped: a wrong answer, mutation campaign).
+ktdf_arch.device @huge_granularity {
+  %m = memory { kind = "M", size = 64 }
+  %u = exec_unit { kind = "U" }
+  // expected-error @+1 {{'ktdf_arch.transfer_granularity' in a datapath must hold sizes of at most 1048576 bytes, got 9223372036854775807}}
+  datapath { ktdf_arch.transfer_granularity = array<i64: 64, 9223372036854775807> } %m to %u : memory, exec_unit
+}
+
+// -----
+
 ktdf_arch.device @granularity_not_array {
   %m = memory { kind = "M", size = 64 }
   %u = exec_unit { kind = "U" }
