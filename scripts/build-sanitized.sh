@@ -4,10 +4,12 @@
 # libFuzzer's coverage instrumentation so that the same tree builds the
 # harnesses of fuzz/ (issue 17). Arguments are ninja targets, e.g.
 #   scripts/build-sanitized.sh ktflow-fuzz-bundle ktflow ktflow-unittests
-# UBSan's vptr check is off (Debian's LLVM is built without RTTI), which
-# LLVM's own "Address;Undefined" setting already does.
+# UBSan's flags are the top-level CMakeLists' LLVM_UBSAN_FLAGS. The build
+# runs the unit test binaries (gtest discovery), hence the sanitizers'
+# runtime options of scripts/sanitizer-env.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/sanitizer-env.sh
 
 KTFLOW_BUILD_DIR=${KTFLOW_SAN_BUILD_DIR:-build-san} \
 KTFLOW_CMAKE_ARGS="-DLLVM_USE_SANITIZER=Address;Undefined -DLLVM_USE_SANITIZE_COVERAGE=ON -DKTFLOW_BUILD_BENCHMARKS=OFF" \

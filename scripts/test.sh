@@ -1,17 +1,35 @@
 #!/usr/bin/env bash
 # The README's second command (and CI's): install, build, run every lit and
 # unit test, and end with one summary line "N passed, N failed".
+# With KTFLOW_SANITIZE=1 (CI sets it) the tree built and tested is the
+# ASan+UBSan one of scripts/build-sanitized.sh (build-san) instead of the
+# release tree, run with scripts/sanitizer-env.sh's options.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh || exit 1
-scripts/build.sh all ktflow-test-depends ktflow-unittests || exit 1
+if [ "${KTFLOW_SANITIZE:-0}" = 1 ]; then
+  build=scripts/build-sanitized.sh
+  BUILD_DIR=${KTFLOW_SAN_BUILD_DIR:-build-san}
+  . scripts/sanitizer-env.sh
+else
+  build=scripts/build.sh
+  BUILD_DIR=${KTFLOW_BUILD_DIR:-build}
+fi
+"$build" all ktflow-test-depends ktflow-unittests || exit 1
 
-BUILD_DIR=${KTFLOW_BUILD_DIR:-build}
 log=$(mktemp)
+# A sanitized tree's lit config writes sanitizer reports here (each one a
+# failure, whatever the test made of the tool's exit status).
+rm -rf "$BUILD_DIR/sanitizer-logs"
 /usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test" 2>&1 | tee "$log"
 lit_passed=$(grep -Eo '^ *Passed *: *[0-9]+' "$log" | grep -Eo '[0-9]+$' || echo 0)
 lit_failed=$(grep -Eo '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *: *[0-9]+' "$log" \
   | grep -Eo '[0-9]+$' | awk '{s += $1} END {print s + 0}')
+reports=$(find "$BUILD_DIR/sanitizer-logs" -type f 2>/dev/null | sort)
+if [ -n "$reports" ]; then
+  for r in $reports; do echo "== sanitizer report $r"; cat "$r"; done
+  lit_failed=$((lit_failed + $(echo "$reports" | wc -l)))
+fi
 
 (cd "$BUILD_DIR" && ctest --output-on-failure) 2>&1 | tee "$log"
 unit_total=$(grep -Eo 'tests failed out of [0-9]+' "$log" | grep -Eo '[0-9]+$' || echo 0)
