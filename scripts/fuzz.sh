@@ -16,11 +16,13 @@
 #       --check; each run classified ok / clean error / crash / hang (over
 #       20 s) / wrong answer, with a table per command.
 #   scripts/fuzz.sh libfuzzer [SECONDS]
-#       The libFuzzer harnesses of fuzz/ (the bundle reader and linker, the
-#       simulator), built with ASan+UBSan into build-san by
-#       scripts/build-sanitized.sh, each run SECONDS (default 60) from
-#       seeds compiled from examples/kernels; crashing inputs go to
-#       build-san/fuzz-artifacts/.
+#       The libFuzzer harnesses of fuzz/ (the KTIR parser, verifier and
+#       legality check; the device-description parser and model; the
+#       interpreter; the bundle reader and linker; the simulator), built
+#       with ASan+UBSan into build-san by scripts/build-sanitized.sh, each
+#       run SECONDS (default 60) from seeds taken from examples/ and test/
+#       (bundles compiled from examples/kernels); crashing inputs and each
+#       harness's log go to build-san/fuzz-artifacts/.
 #
 # Each mode exits 1 on any failure. The kernels mode runs
 # KTFLOW_FUZZ_JOBS (default 2) cases at once; the campaign runs one
@@ -42,26 +44,41 @@ case "$mode" in
   libfuzzer)
     seconds=${1:-60}
     SAN_DIR=${KTFLOW_SAN_BUILD_DIR:-build-san}
-    harnesses=(ktflow-fuzz-bundle ktflow-fuzz-simulator)
-    scripts/build-sanitized.sh "${harnesses[@]}" >/dev/null || exit 1
-    seeds=$SAN_DIR/fuzz-seeds/bundles
-    mkdir -p "$seeds" "$SAN_DIR/fuzz-artifacts"
+    harnesses=(ktflow-fuzz-ktir ktflow-fuzz-device ktflow-fuzz-interpreter
+      ktflow-fuzz-bundle ktflow-fuzz-simulator)
+    scripts/build-sanitized.sh "${harnesses[@]}" ktflow >/dev/null || exit 1
+    . scripts/sanitizer-env.sh
+    seeds=$SAN_DIR/fuzz-seeds
+    rm -rf "$seeds"
+    mkdir -p "$seeds"/{kernels,devices,bundles} "$SAN_DIR/fuzz-artifacts"
+    # Text seeds: every kernel and device file of examples/ and test/, named
+    # after its path.
+    while IFS= read -r f; do
+      cp "$f" "$seeds/kernels/${f//\//_}"
+    done < <(grep -rl --include='*.mlir' 'ktdp\.' examples test)
+    while IFS= read -r f; do
+      cp "$f" "$seeds/devices/${f//\//_}"
+    done < <(grep -rl --include='*.mlir' 'ktdf_arch\.device' examples test)
     for k in add softmax row_reduce layernorm; do
-      "$BUILD_DIR/bin/ktflow" compile "examples/kernels/$k.mlir" \
-        --arch examples/devices/sample_device.mlir -o "$seeds/$k.ktfb" \
+      "$SAN_DIR/bin/ktflow" compile "examples/kernels/$k.mlir" \
+        --arch examples/devices/sample_device.mlir -o "$seeds/bundles/$k.ktfb" \
         >/dev/null || exit 1
     done
     status=0
     for h in "${harnesses[@]}"; do
+      case $h in
+        ktflow-fuzz-ktir | ktflow-fuzz-interpreter) seed=kernels ;;
+        ktflow-fuzz-device) seed=devices ;;
+        *) seed=bundles ;;
+      esac
       corpus=$SAN_DIR/fuzz-corpus/$h
       mkdir -p "$corpus"
       echo "== $h, $seconds s"
-      # Leak checking stays off: LLVM's static objects leak by design.
       log=$SAN_DIR/fuzz-artifacts/$h.log
-      ASAN_OPTIONS=detect_leaks=0 "$SAN_DIR/bin/$h" "$corpus" "$seeds" \
+      "$SAN_DIR/bin/$h" "$corpus" "$seeds/$seed" \
         -max_total_time="$seconds" -max_len=65536 -timeout=20 \
         -rss_limit_mb=4096 -artifact_prefix="$SAN_DIR/fuzz-artifacts/$h-" \
-        >"$log" 2>&1 || status=1
+        >"$log" 2>&1 || { status=1; tail -n 60 "$log"; }
       grep -E '^(Done|==[0-9]+==ERROR|SUMMARY|artifact_prefix)' "$log"
     done
     exit $status ;;
