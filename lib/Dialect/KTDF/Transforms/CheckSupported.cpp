@@ -110,6 +110,16 @@ static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view) {
 }
 
 static std::optional<std::string> checkTile(ktdp::ConstructAccessTileOp tile) {
+  // ktdf-resolve-distributed-views makes a tile of a distributed view a
+  // tile of one part, or says why not (at the view or at this tile).
+  if (auto distributed =
+          tile.getBase()
+              .getDefiningOp<ktdp::ConstructDistributedMemoryViewOp>()) {
+    if (auto refusal = whyNotResolvable(distributed);
+        refusal && refusal->first == tile)
+      return refusal->second;
+    return std::nullopt;
+  }
   if (!tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>())
     return std::string("access tiles must be built on a "
                        "ktdp.construct_memory_view");
@@ -234,7 +244,15 @@ static bool isExchangeReshape(Operation *op) {
 /// The error for `op`, if the scheduler cannot handle it.
 static std::optional<std::string> check(Operation *op) {
   return llvm::TypeSwitch<Operation *, std::optional<std::string>>(op)
-      .Case([](ktdp::ConstructMemoryViewOp v) { return checkView(v); })
+      .Case([](ktdp::ConstructMemoryViewOp v) -> std::optional<std::string> {
+        // The parts of a distributed view, in global coordinates: the
+        // view is checked as a whole (ktdf-resolve-distributed-views).
+        if (!v->use_empty() && llvm::all_of(v->getUsers(), [](Operation *user) {
+              return isa<ktdp::ConstructDistributedMemoryViewOp>(user);
+            }))
+          return std::nullopt;
+        return checkView(v);
+      })
       .Case([](ktdp::ConstructAccessTileOp t) { return checkTile(t); })
       .Case([](ktdp::InterTileReduceOp o) -> std::optional<std::string> {
         // ktdf-lower-inter-tile makes an all-reduce of it, or says why not.
@@ -266,13 +284,13 @@ static std::optional<std::string> check(Operation *op) {
                            "(ktdp.construct_indirect_access_tile) are not "
                            "supported by the scheduler yet");
       })
-      .Case([](ktdp::ConstructDistributedMemoryViewOp) {
+      .Case([](ktdp::ConstructDistributedMemoryViewOp view)
+                -> std::optional<std::string> {
         // ktdf-resolve-distributed-views removes those it can handle.
-        return std::string("distributed memory views "
-                           "(ktdp.construct_distributed_memory_view) are "
-                           "supported by the scheduler only as shards of one "
-                           "global tensor whose access tiles each lie in one "
-                           "part (see ktdf-resolve-distributed-views)");
+        if (auto refusal = whyNotResolvable(view);
+            refusal && refusal->first == view)
+          return refusal->second;
+        return std::nullopt;
       })
       .Case<ktdp::LoadOp, ktdp::StoreOp>(
           [](Operation *o) -> std::optional<std::string> {

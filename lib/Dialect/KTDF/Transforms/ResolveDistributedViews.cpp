@@ -68,11 +68,15 @@ constantAddress(Value offset) {
   return std::make_pair(address->argument, value.getSExtValue());
 }
 
+using Refusal = std::pair<Operation *, std::string>;
+
 static FailureOr<ShardLayout>
-analyzeShards(ktdp::ConstructDistributedMemoryViewOp view) {
+analyzeShards(ktdp::ConstructDistributedMemoryViewOp view, Refusal &refusal) {
   auto refuse = [&](const Twine &why) {
-    view.emitError("the scheduler supports distributed views whose parts ")
-        << "are shards of one tensor only: " << why;
+    refusal = {view, ("the scheduler supports distributed views whose parts "
+                      "are shards of one tensor only: " +
+                      why)
+                         .str()};
     return failure();
   };
   ShardLayout layout;
@@ -198,14 +202,17 @@ linearForm(AffineExpr expr, size_t n) {
   return std::make_pair(*c0, std::move(coeffs));
 }
 
-/// Makes `tile` a tile of the part of `layout` that holds it.
+/// Makes `tile` a tile of the part of `layout` that holds it (or only
+/// checks that it can, unless `rewrite`).
 static LogicalResult resolveTile(ktdp::ConstructAccessTileOp tile,
-                                 const ShardLayout &layout) {
+                                 const ShardLayout &layout, Refusal &refusal,
+                                 bool rewrite) {
   unsigned d = layout.dim;
   auto refuse = [&](const Twine &why) {
-    tile.emitError("an access tile of a distributed view must lie in one "
-                   "part for the scheduler: ")
-        << why;
+    refusal = {tile, ("an access tile of a distributed view must lie in one "
+                      "part for the scheduler: " +
+                      why)
+                         .str()};
     return failure();
   };
   if (!tile.getSymbolOperands().empty())
@@ -244,6 +251,8 @@ static LogicalResult resolveTile(ktdp::ConstructAccessTileOp tile,
                   Twine(lo) +
                   " is not always a multiple of the parts' extent " +
                   Twine(layout.extent) + ", or it is wider than a part)");
+  if (!rewrite)
+    return success();
 
   OpBuilder b(tile);
   Location loc = tile.getLoc();
@@ -310,6 +319,43 @@ static LogicalResult resolveTile(ktdp::ConstructAccessTileOp tile,
   return success();
 }
 
+/// The tiles of `view`, or the refusal at a user that is not one.
+static FailureOr<SmallVector<ktdp::ConstructAccessTileOp>>
+tilesOf(ktdp::ConstructDistributedMemoryViewOp view, Refusal &refusal) {
+  SmallVector<ktdp::ConstructAccessTileOp> tiles;
+  for (Operation *user : view->getUsers()) {
+    auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(user);
+    if (!tile) {
+      refusal = {user, "the scheduler accesses distributed views through "
+                       "ktdp.construct_access_tile only"};
+      return failure();
+    }
+    tiles.push_back(tile);
+  }
+  return tiles;
+}
+
+std::optional<std::pair<Operation *, std::string>>
+mlir::ktdf::whyNotResolvable(Operation *op) {
+  auto view = dyn_cast<ktdp::ConstructDistributedMemoryViewOp>(op);
+  if (!view)
+    return std::make_pair(op, std::string("not a distributed view"));
+  Refusal refusal;
+  FailureOr<SmallVector<ktdp::ConstructAccessTileOp>> tiles =
+      tilesOf(view, refusal);
+  if (failed(tiles))
+    return refusal;
+  if (tiles->empty())
+    return std::nullopt;
+  FailureOr<ShardLayout> layout = analyzeShards(view, refusal);
+  if (failed(layout))
+    return refusal;
+  for (ktdp::ConstructAccessTileOp tile : *tiles)
+    if (failed(resolveTile(tile, *layout, refusal, /*rewrite=*/false)))
+      return refusal;
+  return std::nullopt;
+}
+
 namespace {
 struct ResolveDistributedViewsPass
     : public ktdf::impl::KTDFResolveDistributedViewsBase<
@@ -319,27 +365,28 @@ struct ResolveDistributedViewsPass
     getOperation().walk(
         [&](ktdp::ConstructDistributedMemoryViewOp v) { views.push_back(v); });
     bool failedAny = false;
+    auto report = [&](const Refusal &refusal) {
+      refusal.first->emitError(refusal.second);
+      failedAny = true;
+    };
     for (ktdp::ConstructDistributedMemoryViewOp view : views) {
-      SmallVector<ktdp::ConstructAccessTileOp> tiles;
-      for (Operation *user : view->getUsers()) {
-        auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(user);
-        if (!tile) {
-          user->emitError("the scheduler accesses distributed views through "
-                          "ktdp.construct_access_tile only");
-          failedAny = true;
-          continue;
-        }
-        tiles.push_back(tile);
-      }
-      if (tiles.empty())
+      Refusal refusal;
+      FailureOr<SmallVector<ktdp::ConstructAccessTileOp>> tiles =
+          tilesOf(view, refusal);
+      if (failed(tiles)) {
+        report(refusal);
         continue;
-      FailureOr<ShardLayout> layout = analyzeShards(view);
+      }
+      if (tiles->empty())
+        continue;
+      FailureOr<ShardLayout> layout = analyzeShards(view, refusal);
       if (failed(layout)) {
-        failedAny = true;
+        report(refusal);
         continue;
       }
-      for (ktdp::ConstructAccessTileOp tile : tiles)
-        failedAny |= failed(resolveTile(tile, *layout));
+      for (ktdp::ConstructAccessTileOp tile : *tiles)
+        if (failed(resolveTile(tile, *layout, refusal, /*rewrite=*/true)))
+          report(refusal);
     }
     if (failedAny)
       return signalPassFailure();

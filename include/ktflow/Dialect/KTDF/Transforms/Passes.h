@@ -69,6 +69,12 @@ bool isExchangeView(Operation *view);
 std::optional<std::pair<Operation *, std::string>>
 whyNotAllReduce(Operation *reduce);
 
+/// Why ktdf-resolve-distributed-views cannot make the access tiles of
+/// distributed view `view` tiles of its parts (the op to report at and the
+/// reason), or none when it can (ktdf-check-supported asks it).
+std::optional<std::pair<Operation *, std::string>>
+whyNotResolvable(Operation *view);
+
 /// The pieces each chunk of a ring all-reduce moves as (its own token
 /// each), for chunks of `chunkElements` of `elementBytes`.
 int64_t chooseRingPieces(int64_t chunkElements, int64_t elementBytes);

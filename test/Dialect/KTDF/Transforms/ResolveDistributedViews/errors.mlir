@@ -1,7 +1,9 @@
 // RUN: ktflow-opt %s --ktdf-resolve-distributed-views -split-input-file -verify-diagnostics
+// RUN: ktflow-opt %s --ktdf-check-supported -split-input-file -verify-diagnostics
 
 // What the scheduler does not resolve yet is refused at the view or the
-// tile, with the reason.
+// tile, with the reason; ktdf-check-supported, run alone, says the same
+// (the parts, in global coordinates, are checked as the view).
 
 // A tile that straddles the two column shards (anchor 64 in parts of 128).
 #h0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 127 >= 0)>
