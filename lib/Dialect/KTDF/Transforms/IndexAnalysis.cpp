@@ -60,22 +60,38 @@ std::optional<int64_t> coefficient(Value v, Value iv, int depth) {
   return independent ? std::optional<int64_t>(0) : std::nullopt;
 }
 
-std::optional<int64_t> anchorCoefficient(ktdp::ConstructAccessTileOp tile,
-                                         unsigned r, Value iv) {
-  AffineExpr expr = tile.getBaseMap().getResult(r);
+std::optional<std::pair<int64_t, SmallVector<int64_t>>>
+affineCoefficients(AffineExpr expr, size_t n) {
   if (!expr.isPureAffine())
     return std::nullopt;
-  int64_t total = 0;
-  for (auto [d, index] : llvm::enumerate(tile.getIndices())) {
-    // The expression's coefficient of dim d: difference of two evaluations.
-    SmallVector<int64_t> zeros(tile.getIndices().size(), 0), ones = zeros;
-    ones[d] = 1;
-    auto e0 = ktdp::evaluateAffineExpr(expr, zeros, {});
-    auto e1 = ktdp::evaluateAffineExpr(expr, ones, {});
-    auto c = coefficient(index, iv);
-    if (!e0 || !e1 || !c)
+  SmallVector<int64_t> zeros(n, 0);
+  auto c0 = ktdp::evaluateAffineExpr(expr, zeros, {});
+  if (!c0)
+    return std::nullopt;
+  SmallVector<int64_t> coeffs;
+  for (size_t d = 0; d < n; ++d) {
+    SmallVector<int64_t> unit = zeros;
+    unit[d] = 1;
+    auto e = ktdp::evaluateAffineExpr(expr, unit, {});
+    if (!e)
       return std::nullopt;
-    total += (*e1 - *e0) * *c;
+    coeffs.push_back(*e - *c0);
+  }
+  return std::make_pair(*c0, std::move(coeffs));
+}
+
+std::optional<int64_t> anchorCoefficient(ktdp::ConstructAccessTileOp tile,
+                                         unsigned r, Value iv) {
+  auto affine = affineCoefficients(tile.getBaseMap().getResult(r),
+                                   tile.getIndices().size());
+  if (!affine)
+    return std::nullopt;
+  int64_t total = 0;
+  for (auto [perIndex, index] : llvm::zip(affine->second, tile.getIndices())) {
+    auto c = coefficient(index, iv);
+    if (!c)
+      return std::nullopt;
+    total += perIndex * *c;
   }
   return total;
 }

@@ -1,8 +1,9 @@
 //===- IndexAnalysis.h - How index values follow loop variables -*- C++ -*-===//
 //
 // This file declares the index arithmetic analyses of the scheduler's passes:
-// the coefficient of an induction variable in an index value or an access
-// tile's anchor, and an upper bound of an index value.
+// the coefficients of an affine expression, the coefficient of an induction
+// variable in an index value or an access tile's anchor, and an upper bound
+// of an index value.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
+#include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Value.h"
 
 #include <optional>
@@ -21,6 +23,12 @@ namespace mlir::ktdf {
 /// through additions and multiplications by constants, 0 if it does not
 /// depend on `iv`, none otherwise.
 std::optional<int64_t> coefficient(Value v, Value iv, int depth = 0);
+
+/// The constant term and the coefficient of each of the `n` dimensions of
+/// `expr`, when it is affine (a pure affine expression, evaluated at the
+/// origin and at each unit vector).
+std::optional<std::pair<int64_t, SmallVector<int64_t>>>
+affineCoefficients(AffineExpr expr, size_t n);
 
 /// The coefficient of `iv` in result `r` of an access tile's anchor.
 std::optional<int64_t> anchorCoefficient(ktdp::ConstructAccessTileOp tile,

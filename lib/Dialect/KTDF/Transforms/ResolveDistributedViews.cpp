@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IndexAnalysis.h"
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
@@ -181,27 +182,6 @@ static int64_t divisorOf(Value v, int depth = 0) {
   return 1;
 }
 
-/// `expr` over `indices` as a constant and a coefficient per index.
-static std::optional<std::pair<int64_t, SmallVector<int64_t>>>
-linearForm(AffineExpr expr, size_t n) {
-  if (!expr.isPureAffine())
-    return std::nullopt;
-  SmallVector<int64_t> zeros(n, 0);
-  auto c0 = ktdp::evaluateAffineExpr(expr, zeros, {});
-  if (!c0)
-    return std::nullopt;
-  SmallVector<int64_t> coeffs;
-  for (size_t d = 0; d < n; ++d) {
-    SmallVector<int64_t> unit = zeros;
-    unit[d] = 1;
-    auto e = ktdp::evaluateAffineExpr(expr, unit, {});
-    if (!e)
-      return std::nullopt;
-    coeffs.push_back(*e - *c0);
-  }
-  return std::make_pair(*c0, std::move(coeffs));
-}
-
 /// Makes `tile` a tile of the part of `layout` that holds it (or only
 /// checks that it can, unless `rewrite`).
 static LogicalResult resolveTile(ktdp::ConstructAccessTileOp tile,
@@ -218,7 +198,8 @@ static LogicalResult resolveTile(ktdp::ConstructAccessTileOp tile,
   if (!tile.getSymbolOperands().empty())
     return refuse("its tile set has symbols");
   ValueRange indices = tile.getIndices();
-  auto form = linearForm(tile.getBaseMap().getResult(d), indices.size());
+  auto form =
+      affineCoefficients(tile.getBaseMap().getResult(d), indices.size());
   if (!form)
     return refuse("its anchor is not affine");
   // a = anchor - lo: a multiple of the part extent, within the parts.

@@ -119,34 +119,12 @@ std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
   return Range{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
 }
 
-/// The constant term and the coefficient of each of the `n` dimensions of
-/// `expr`, when it is affine.
-static std::optional<std::pair<int64_t, SmallVector<int64_t>>>
-coefficientsOf(AffineExpr expr, size_t n) {
-  if (!expr.isPureAffine())
-    return std::nullopt;
-  SmallVector<int64_t> zeros(n, 0);
-  auto c0 = ktdp::evaluateAffineExpr(expr, zeros, {});
-  if (!c0)
-    return std::nullopt;
-  SmallVector<int64_t> coeffs;
-  for (size_t d = 0; d < n; ++d) {
-    SmallVector<int64_t> unit = zeros;
-    unit[d] = 1;
-    auto e = ktdp::evaluateAffineExpr(expr, unit, {});
-    if (!e)
-      return std::nullopt;
-    coeffs.push_back(*e - *c0);
-  }
-  return std::make_pair(*c0, std::move(coeffs));
-}
-
 static std::optional<int64_t> lowerBoundOf(Value v, int depth = 0);
 
 /// A lower bound of affine `expr` applied to `operands` (as dims).
 static std::optional<int64_t> lowerBoundOf(AffineExpr expr,
                                            ValueRange operands, int depth) {
-  auto affine = coefficientsOf(expr, operands.size());
+  auto affine = affineCoefficients(expr, operands.size());
   if (!affine)
     return std::nullopt;
   int64_t lo = affine->first;
@@ -226,8 +204,8 @@ static std::optional<int64_t> lowerBoundOf(Value v, int depth) {
 
 std::optional<std::pair<int64_t, int64_t>>
 anchorRange(ktdp::ConstructAccessTileOp tile, unsigned r) {
-  auto affine =
-      coefficientsOf(tile.getBaseMap().getResult(r), tile.getIndices().size());
+  auto affine = affineCoefficients(tile.getBaseMap().getResult(r),
+                                   tile.getIndices().size());
   if (!affine)
     return std::nullopt;
   int64_t lo = affine->first, hi = affine->first;
