@@ -43,9 +43,11 @@
 namespace ktflow::fuzz {
 
 /// ASan's SEGV handler pre-empts CrashRecoveryContext's; libFuzzer's own
-/// handler still reports a SEGV outside parserCrashesAfterError. (Each
+/// handler still reports a SEGV outside parserCrashesAfterError. User
+/// poisoning is off as in scripts/sanitizer-env.sh (LLVM's allocator in
+/// our headers and in the uninstrumented libMLIR disagree). (Each
 /// harness is one translation unit, so this is defined once per binary.)
-extern "C" const char *__asan_default_options() { return "handle_segv=0"; }
+extern "C" const char *__asan_default_options() { return "handle_segv=0:allow_user_poisoning=0"; }
 
 /// Every dialect the tools register.
 inline const mlir::DialectRegistry &getRegistry() {

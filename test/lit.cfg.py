@@ -36,7 +36,7 @@ if "asan" in config.available_features or "ubsan" in config.available_features:
     suppressions = os.path.join(config.ktflow_src_root, "scripts", "lsan.supp")
     log_path = os.path.join(config.ktflow_obj_root, "sanitizer-logs", "report")
     defaults = {
-        "ASAN_OPTIONS": "detect_leaks=1",
+        "ASAN_OPTIONS": "detect_leaks=1:allow_user_poisoning=0",
         "LSAN_OPTIONS": "suppressions=%s:print_suppressions=0" % suppressions,
         "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
     }
