@@ -11,7 +11,9 @@
 #include "IndexAnalysis.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Dialect/KTDF/IR/KTDF.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -108,9 +110,20 @@ std::optional<int64_t> upperBoundOf(Value v, int depth) {
       return std::nullopt;
     return bounds.upper;
   }
-  Operation *def = v.getDefiningOp();
-  if (!def)
+  // A point of the grid: a tile id, or what mapping turns tile ids into.
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (auto grid = dyn_cast<ParallelOp>(arg.getOwner()->getParentOp()))
+      return grid.getExtents()[arg.getArgNumber()] - 1;
     return std::nullopt;
+  }
+  Operation *def = v.getDefiningOp();
+  if (auto id = dyn_cast<ktdp::GetComputeTileIdOp>(def)) {
+    auto grid = ktdp::getLaunchGrid(id);
+    unsigned d = cast<OpResult>(v).getResultNumber();
+    if (failed(grid) || !*grid || d >= (*grid)->size())
+      return std::nullopt;
+    return (**grid)[d] - 1;
+  }
   if (isa<arith::DivUIOp, arith::DivSIOp, arith::CeilDivUIOp,
           arith::CeilDivSIOp>(def) &&
       matchPattern(def->getOperand(1), m_ConstantInt(&k)) &&

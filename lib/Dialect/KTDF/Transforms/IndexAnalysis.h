@@ -34,9 +34,10 @@ affineCoefficients(AffineExpr expr, size_t n);
 std::optional<int64_t> anchorCoefficient(ktdp::ConstructAccessTileOp tile,
                                          unsigned r, Value iv);
 
-/// An upper bound of an index value that follows from constants and the
-/// upper bounds runtime arguments promise, through additions,
-/// multiplications, divisions by positive constants and minima.
+/// An upper bound of an index value that follows from constants, the grid
+/// (a tile id is below its grid extent) and the upper bounds runtime
+/// arguments promise, through additions, multiplications, divisions by
+/// positive constants and minima.
 std::optional<int64_t> upperBoundOf(Value v, int depth = 0);
 
 } // namespace mlir::ktdf

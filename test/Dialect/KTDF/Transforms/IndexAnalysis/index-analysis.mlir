@@ -43,7 +43,7 @@ func.func @loops(%M_arg: !ktdp.runtime_arg<index, granularity=8, upperbound=64>,
   %sum = arith.addi %half, %c4 : index
   %A = ktdp.construct_memory_view %a, sizes: [%M, 64], strides: [64, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>
   ktdf.parallel (%p, %q) in [4, 2] {
-    // expected-remark @+1 {{coefficients (8, 0), upper bound ?}}
+    // expected-remark @+1 {{coefficients (8, 0), upper bound 24}}
     %block = arith.muli %p, %c8 : index
     scf.for %i = %c0 to %few step %c1 {
       // expected-remark @+1 {{coefficients (8, 0, 1), upper bound ?}}
