@@ -98,6 +98,22 @@ std::optional<int64_t> anchorCoefficient(ktdp::ConstructAccessTileOp tile,
   return total;
 }
 
+std::optional<int64_t> gridExtentOf(Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (auto grid = dyn_cast<ParallelOp>(arg.getOwner()->getParentOp()))
+      return grid.getExtents()[arg.getArgNumber()];
+    return std::nullopt;
+  }
+  auto id = v.getDefiningOp<ktdp::GetComputeTileIdOp>();
+  if (!id)
+    return std::nullopt;
+  auto grid = ktdp::getLaunchGrid(id);
+  unsigned d = cast<OpResult>(v).getResultNumber();
+  if (failed(grid) || !*grid || d >= (*grid)->size())
+    return std::nullopt;
+  return (**grid)[d];
+}
+
 std::optional<int64_t> upperBoundOf(Value v, int depth) {
   APInt k;
   if (matchPattern(v, m_ConstantInt(&k)))
@@ -110,20 +126,11 @@ std::optional<int64_t> upperBoundOf(Value v, int depth) {
       return std::nullopt;
     return bounds.upper;
   }
-  // A point of the grid: a tile id, or what mapping turns tile ids into.
-  if (auto arg = dyn_cast<BlockArgument>(v)) {
-    if (auto grid = dyn_cast<ParallelOp>(arg.getOwner()->getParentOp()))
-      return grid.getExtents()[arg.getArgNumber()] - 1;
-    return std::nullopt;
-  }
+  if (std::optional<int64_t> extent = gridExtentOf(v))
+    return *extent - 1;
   Operation *def = v.getDefiningOp();
-  if (auto id = dyn_cast<ktdp::GetComputeTileIdOp>(def)) {
-    auto grid = ktdp::getLaunchGrid(id);
-    unsigned d = cast<OpResult>(v).getResultNumber();
-    if (failed(grid) || !*grid || d >= (*grid)->size())
-      return std::nullopt;
-    return (**grid)[d] - 1;
-  }
+  if (!def)
+    return std::nullopt;
   if (isa<arith::DivUIOp, arith::DivSIOp, arith::CeilDivUIOp,
           arith::CeilDivSIOp>(def) &&
       matchPattern(def->getOperand(1), m_ConstantInt(&k)) &&

@@ -34,6 +34,10 @@ affineCoefficients(AffineExpr expr, size_t n);
 std::optional<int64_t> anchorCoefficient(ktdp::ConstructAccessTileOp tile,
                                          unsigned r, Value iv);
 
+/// The extent of the grid dimension `v` is the coordinate of: `v` is a tile
+/// id, or the ktdf.parallel argument mapping turns a tile id into.
+std::optional<int64_t> gridExtentOf(Value v);
+
 /// An upper bound of an index value that follows from constants, the grid
 /// (a tile id is below its grid extent) and the upper bounds runtime
 /// arguments promise, through additions, multiplications, divisions by

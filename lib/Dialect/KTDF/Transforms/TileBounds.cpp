@@ -13,7 +13,6 @@
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
-#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -52,10 +51,9 @@ std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
   APInt k;
   if (matchPattern(v, m_ConstantInt(&k)))
     return Range{k.getSExtValue(), k.getSExtValue()};
+  if (std::optional<int64_t> extent = gridExtentOf(v))
+    return Range{0, *extent - 1};
   if (auto arg = dyn_cast<BlockArgument>(v)) {
-    // A point of the grid, once mapping has turned tile ids into these.
-    if (auto grid = dyn_cast<ParallelOp>(arg.getOwner()->getParentOp()))
-      return Range{0, grid.getExtents()[arg.getArgNumber()] - 1};
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     if (!loop || arg != loop.getInductionVar())
       return std::nullopt;
@@ -83,13 +81,6 @@ std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
     return Range{first, first + (*ub - 1 - first) / by * by};
   }
   Operation *def = v.getDefiningOp();
-  if (auto id = dyn_cast<ktdp::GetComputeTileIdOp>(def)) {
-    auto grid = ktdp::getLaunchGrid(id);
-    unsigned d = cast<OpResult>(v).getResultNumber();
-    if (failed(grid) || !*grid || d >= (*grid)->size())
-      return std::nullopt;
-    return Range{0, (**grid)[d] - 1};
-  }
   if (isa_and_present<arith::DivUIOp, arith::RemUIOp>(def)) {
     // Of a value that is not negative by a positive constant (a group
     // `pid / 4`, a lane `pid % 4`): monotone, resp. below the divisor.
