@@ -25,6 +25,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ScratchpadViews.h"
+
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
@@ -59,7 +61,14 @@ static Value tensorStart(ktdp::ConstructMemoryViewOp view) {
 namespace {
 class LoopSinker {
 public:
-  explicit LoopSinker(func::FuncOp func) {
+  explicit LoopSinker(func::FuncOp func) : func(func), cursor(func) {
+    // The device memory ktdf-map-memory-spaces gave the scratchpad views.
+    func.walk([&](ktdp::ConstructMemoryViewOp view) {
+      auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+      if (space && space->kind == ktdp::MemoryKind::ct_local)
+        if (auto kind = view->getAttrOfType<StringAttr>(kMemoryAttrName))
+          localKind = kind;
+    });
     // The start addresses of the tensors the kernel stores to.
     func.walk([&](ktdp::StoreOp store) {
       if (auto view = ktdp::getAccessTileView(store.getAccessTile()))
@@ -271,6 +280,8 @@ private:
       return v;
     if (auto it = clones.find({v, body}); it != clones.end())
       return it->second;
+    if (std::optional<Value> kept = keepStatistic(v, body))
+      return clones[{v, body}] = *kept;
     Operation *def = v.getDefiningOp();
     // Constants stay: ktir-to-ktdf captures them into the compute stage.
     if (def && def->hasTrait<OpTrait::ConstantLike>())
@@ -298,6 +309,96 @@ private:
     return clones[{v, body}];
   }
 
+  /// Whether `op` computes data (a tensor, or a float from floats or
+  /// tensors), as opposed to addresses, tiles, constants and conversions
+  /// of index scalars, which a clone of a computation can share.
+  static bool computesData(Operation *op) {
+    if (op->hasTrait<OpTrait::ConstantLike>())
+      return false;
+    if (isa<ktdp::LoadOp>(op) || op->getNumRegions() > 0 ||
+        llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>))
+      return true;
+    auto isData = [](Type t) { return isa<FloatType, RankedTensorType>(t); };
+    return llvm::any_of(op->getResultTypes(), isData) &&
+           llvm::any_of(op->getOperandTypes(), isData);
+  }
+
+  /// The ops of `block` that compute `v`, in program order, when they can
+  /// be cloned and one of them is a linalg op (a reduction: too costly to
+  /// repeat on every trip); else none.
+  std::optional<SmallVector<Operation *>> statisticSlice(Value v,
+                                                         Block *block) {
+    llvm::SetVector<Operation *> slice;
+    SmallVector<Value> worklist{v};
+    bool reduces = false;
+    while (!worklist.empty()) {
+      Operation *def = worklist.pop_back_val().getDefiningOp();
+      if (!def || def->getBlock() != block || slice.contains(def) ||
+          !computesData(def))
+        continue;
+      if (!canClone(def))
+        return std::nullopt;
+      reduces |= isa<linalg::LinalgOp>(def);
+      slice.insert(def);
+      llvm::append_range(worklist, def->getOperands());
+    }
+    if (!reduces)
+      return std::nullopt;
+    SmallVector<Operation *> ops = slice.takeVector();
+    llvm::sort(
+        ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    return ops;
+  }
+
+  /// A row statistic (a float scalar computed with a reduction in the
+  /// block around the loop whose body is `body`) is computed once there
+  /// and kept in a one-element scratchpad view, which each trip reads,
+  /// instead of being recomputed on every trip. The computation is cloned
+  /// for the view's store, so that it forms a compute group of its own
+  /// right after the statistic (a group sharing it with a later store
+  /// would be scheduled after that store, past the loops that read it).
+  std::optional<Value> keepStatistic(Value v, Block *body) {
+    auto loop = dyn_cast_or_null<scf::ForOp>(body->getParentOp());
+    Operation *def = v.getDefiningOp();
+    if (!loop || !localKind || !isa<FloatType>(v.getType()) || !def ||
+        def->getBlock() != loop->getBlock())
+      return std::nullopt;
+    Location loc = def->getLoc();
+    auto type = RankedTensorType::get({1}, v.getType());
+    Value tile = kept.lookup(v);
+    if (!tile) {
+      std::optional<SmallVector<Operation *>> slice =
+          statisticSlice(v, def->getBlock());
+      if (!slice)
+        return std::nullopt;
+      tile =
+          createScratchpadTile(func, cursor, type, loc, kCarriedViewAttrName);
+      ktdp::getAccessTileView(tile)->setAttr(kMemoryAttrName, localKind);
+      OpBuilder b(def->getContext());
+      b.setInsertionPointAfter(def);
+      IRMapping mapping;
+      for (Operation *op : *slice) {
+        b.clone(*op, mapping);
+        // Erased at the end if nothing else uses it.
+        sunk.insert(op);
+      }
+      Value one =
+          tensor::SplatOp::create(b, loc, type, mapping.lookupOrDefault(v));
+      ktdp::StoreOp::create(b, loc, one, tile);
+      kept[v] = tile;
+    }
+    OpBuilder b = OpBuilder::atBlockBegin(body);
+    Value one = ktdp::LoadOp::create(b, loc, type, tile);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    return tensor::ExtractOp::create(b, loc, one, ValueRange{zero}).getResult();
+  }
+
+  func::FuncOp func;
+  ScratchpadCursor cursor;
+  static constexpr llvm::StringLiteral kMemoryAttrName = "ktdf.memory";
+  StringAttr localKind;
+  /// The one-element scratchpad tiles holding row statistics.
+  DenseMap<Value, Value> kept;
   llvm::SmallPtrSet<Value, 8> storedTensors;
   bool storesUnknown = false;
   DenseMap<std::pair<Value, Block *>, Value> clones;

@@ -406,7 +406,11 @@ def KTDFSinkIntoLoops : Pass<"ktdf-sink-into-loops", "::mlir::ModuleOp"> {
     statistic: reductions, scalar math) is unrolled first instead, and then
     a load of a tile an earlier load in the same block loaded, from a tensor
     no store writes, is replaced by that earlier load (the unrolled column
-    loop reuses the row the statistic's pass loaded).
+    loop reuses the row the statistic's pass loaded). A row statistic in
+    a loop that is not unrolled (a float scalar computed with a reduction
+    in the loop's block) is computed once, by a clone of its computation
+    that stores it into a one-element scratchpad view (`ktdf.carried`),
+    and each trip loads that element instead of reducing again.
 
     ```mlir
     // before
