@@ -232,12 +232,13 @@ LogicalResult KernelLowering::collectLocalBytes() {
     if (auto bytes = dyn_cast<IntegerAttr>(entry.getValue()))
       localBytes[entry.getName().getValue()] = bytes.getInt();
   // A lane's scratchpad views hold one grid point's data, except those
-  // holding what a loop carries, which every point fills before reading.
+  // holding what a loop carries or what one unit hands another, which
+  // every point fills before reading.
   bool onlyCarried = true;
   func.walk([&](ktdp::ConstructMemoryViewOp view) {
     auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
     if (space && space->kind == ktdp::MemoryKind::ct_local &&
-        !isCarriedView(view))
+        !isCarriedView(view) && !isHandoverView(view))
       onlyCarried = false;
   });
   if (onlyCarried)

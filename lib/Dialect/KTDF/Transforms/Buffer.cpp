@@ -11,6 +11,9 @@
 #include "ktflow/Scheduler/CostModel.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
+
 #include <limits>
 
 namespace mlir::ktdf {
@@ -36,13 +39,69 @@ struct BufferPass : public ktdf::impl::KTDFBufferBase<BufferPass> {
       return signalPassFailure();
     markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
     const ktflow::sched::Lane &lane = t.getLanes().front();
+    llvm::MapVector<PipelineOp, int64_t> depths;
     getOperation().walk([&](PipelineOp pipeline) {
       int64_t n = depth;
       if (n <= 0)
         n = chooseFor(t, lane, pipeline);
+      depths[pipeline] = n;
+    });
+    if (depth <= 0)
+      fitTogether(t, depths);
+    for (auto [pipeline, n] : depths)
       pipeline.setModuloAttr(
           IntegerAttr::get(IntegerType::get(&getContext(), 64), n));
-    });
+  }
+
+  /// The bytes of one copy of `pipeline`'s buffers in memory `kind`.
+  static int64_t bytesIn(PipelineOp pipeline, StringRef kind) {
+    int64_t bytes = 0;
+    for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
+      if (auto type = dyn_cast<MemRefType>(priv.getType()))
+        if (getBufferMemoryKind(type) == kind)
+          bytes += bytesOf(type);
+    return bytes;
+  }
+
+  /// Each depth is chosen against the lane's whole share of the
+  /// scratchpad, but ktdf-allocate-scratchpad packs every pipeline's
+  /// copies side by side: where together they do not fit, the pipeline
+  /// whose extra copies take the most bytes gives one up, until they fit
+  /// or every pipeline is single-buffered (a kernel split into a matrix
+  /// and a vector pipeline per group, ktdf-split-matrix-groups, on
+  /// mesh_device's 512 KiB SPM).
+  void fitTogether(const ktflow::sched::ScheduleTarget &t,
+                   llvm::MapVector<PipelineOp, int64_t> &depths) {
+    llvm::StringSet<> kinds;
+    for (auto &[pipeline, n] : depths)
+      for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
+        if (auto type = dyn_cast<MemRefType>(priv.getType()))
+          kinds.insert(getBufferMemoryKind(type));
+    for (const auto &entry : kinds) {
+      StringRef kind = entry.getKey();
+      std::optional<ktflow::device::NodeId> node =
+          t.getModel().findByKind(kind);
+      if (!node)
+        continue;
+      int64_t capacity = t.getMemoryTree().getCapacity(*node) /
+                         static_cast<int64_t>(t.getLanes().size());
+      auto total = [&] {
+        int64_t sum = 0;
+        for (auto &[pipeline, n] : depths)
+          sum += n * bytesIn(pipeline, kind);
+        return sum;
+      };
+      while (total() > capacity) {
+        PipelineOp largest;
+        for (auto &[pipeline, n] : depths)
+          if (n > 1 &&
+              (!largest || bytesIn(pipeline, kind) > bytesIn(largest, kind)))
+            largest = pipeline;
+        if (!largest || bytesIn(largest, kind) == 0)
+          break;
+        --depths[largest];
+      }
+    }
   }
 
   int64_t chooseFor(const ktflow::sched::ScheduleTarget &t,

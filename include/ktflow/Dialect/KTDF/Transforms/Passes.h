@@ -54,6 +54,14 @@ bool isCarriedView(Operation *view);
 /// scratchpad (a scalar or a dynamically shaped tensor), or none.
 std::optional<std::string> whyNotCarriable(scf::ForOp loop);
 
+/// The unit attribute ktdf-split-matrix-groups puts on the scratchpad
+/// views through which a matrix unit and a vector unit hand each other
+/// values of one compute group.
+constexpr llvm::StringLiteral kHandoverViewAttrName = "ktdf.handover";
+
+/// Whether `view` is a scratchpad view of ktdf-split-matrix-groups.
+bool isHandoverView(Operation *view);
+
 /// The unit attribute ktdf-lower-inter-tile puts on the scratchpad views
 /// it makes for the partials of inter-tile reductions and the chunks the
 /// other tiles send.

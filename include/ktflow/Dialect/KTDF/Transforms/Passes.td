@@ -444,6 +444,40 @@ def KTDFGeneralize : Pass<"ktdf-generalize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def KTDFSplitMatrixGroups
+    : Pass<"ktdf-split-matrix-groups", "::mlir::ModuleOp"> {
+  let summary = "Give a compute group's matrix products to the matrix unit";
+  let description = [{
+    A compute group that holds matrix products the lane's matrix unit
+    multiplies and element-wise work (a SwiGLU's SiLU and gate between its
+    projections) would run entirely on the vector unit: a matrix unit has
+    no element-wise datapath. Where the device feeds both units from the
+    scratchpad `ct_local` maps to and drains both into it, the group is cut
+    into the products and the element-wise ops: each value one side hands
+    to the other is stored into a scratchpad view of its own (`ct_local`
+    at a literal address past the kernel's own, marked `ktdf.handover`)
+    right after it is computed and loaded back just before its first use
+    on the other side, so ktir-to-ktdf makes one pipeline per side, and
+    the lowering orders the hand-overs with the channels of scratchpad
+    views. Loads and fills both sides use are duplicated. A group whose
+    parts would have to run in a different order than their ops appear
+    (an element-wise op after a product it feeds) is left whole.
+
+    ```mlir
+    // before
+    %h = linalg.matmul ins(%x, %w : ...) outs(%zero : tensor<8x64xf16>) -> tensor<8x64xf16>
+    %g = linalg.generic ... ins(%h : tensor<8x64xf16>) ...   // SiLU
+    // after
+    %h = linalg.matmul ins(%x, %w : ...) outs(%zero : tensor<8x64xf16>) -> tensor<8x64xf16>
+    ktdp.store %h, %th : tensor<8x64xf16>, <8x64xindex>      // %th: a ktdf.handover view
+    %h2 = ktdp.load %th : <8x64xindex> -> tensor<8x64xf16>
+    %g = linalg.generic ... ins(%h2 : tensor<8x64xf16>) ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::ktdp::KTDPDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Scheduling
 //===----------------------------------------------------------------------===//

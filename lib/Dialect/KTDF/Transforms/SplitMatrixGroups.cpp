@@ -1,0 +1,324 @@
+//===- SplitMatrixGroups.cpp - Products to the matrix unit ----------------===//
+//
+// This file implements --ktdf-split-matrix-groups. ktir-to-ktdf makes one
+// pipeline, on one compute unit, of each compute group; a matrix unit has
+// no element-wise datapath, so a group holding both matrix products and
+// element-wise work (a SwiGLU's projections around its SiLU and gate) ran
+// entirely on the vector unit, multiplying at its f32 lanes' rate. Here
+// such a group is cut into parts of one side each — the products the
+// lane's matrix unit multiplies, and everything else — joined by
+// scratchpad views: a value handed from one side to the other is stored
+// into a view of its own right after it is computed and loaded back before
+// its first use on the other side. The parts then become separate
+// pipelines whose feeds and drains reach the views directly (no DMA), and
+// the lowering orders each hand-over with the channels of scratchpad views
+// (docs/scheduler.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScratchpadViews.h"
+
+#include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFSPLITMATRIXGROUPS
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+bool mlir::ktdf::isHandoverView(Operation *view) {
+  return view && view->hasAttr(kHandoverViewAttrName);
+}
+
+/// Whether ktir-to-ktdf counts `op` in a compute group (its convertBlock).
+static bool isGroupMember(Operation &op) {
+  if (isa<PipelineOp, tensor::EmptyOp>(op) ||
+      op.hasTrait<OpTrait::ConstantLike>())
+    return false;
+  return isa<ktdp::LoadOp, ktdp::StoreOp>(op) ||
+         llvm::any_of(op.getResultTypes(),
+                      [](Type t) { return isa<RankedTensorType>(t); });
+}
+
+/// A generic that reads no tensor: a fill, which either unit computes.
+static bool isFill(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && llvm::none_of(generic.getDpsInputs(), [](Value v) {
+           return isa<RankedTensorType>(v.getType());
+         });
+}
+
+namespace {
+enum class Side { Matrix, Vector };
+
+/// Splits the compute groups of one block.
+class BlockSplitter {
+public:
+  BlockSplitter(Block &block, const ktdf_arch::UnitSpec &matrixUnit,
+                StringRef localKind, func::FuncOp func,
+                ScratchpadCursor &cursor)
+      : block(block), matrixUnit(matrixUnit), localKind(localKind), func(func),
+        cursor(cursor) {}
+
+  void run() {
+    llvm::EquivalenceClasses<Operation *> classes;
+    SmallVector<Operation *> members;
+    for (Operation &op : block) {
+      if (!isGroupMember(op))
+        continue;
+      position[&op] = members.size();
+      members.push_back(&op);
+      classes.insert(&op);
+      for (Operation *def : groupOperands(&op))
+        classes.unionSets(def, &op);
+    }
+    llvm::MapVector<Operation *, SmallVector<Operation *>> groups;
+    for (Operation *op : members)
+      groups[classes.getLeaderValue(op)].push_back(op);
+    for (auto &[leader, ops] : groups)
+      splitGroup(ops);
+  }
+
+private:
+  /// The ops of the block that define a tensor operand of `op`.
+  SmallVector<Operation *> groupOperands(Operation *op) {
+    SmallVector<Operation *> defs;
+    for (Value operand : op->getOperands())
+      if (isa<RankedTensorType>(operand.getType()))
+        if (Operation *def = operand.getDefiningOp();
+            def && position.contains(def))
+          defs.push_back(def);
+    return defs;
+  }
+
+  /// A 2-d product the lane's matrix unit multiplies (a batched one's
+  /// result goes whole to memory: ktdf-check-supported refuses an
+  /// epilogue beside it, and the units are fed tiles of rank 1 or 2).
+  bool isMatrixOp(Operation *op) const {
+    if (!isa<linalg::MatmulOp>(op))
+      return false;
+    Type element = getElementTypeOrSelf(op->getOperand(0).getType());
+    std::optional<double> rate =
+        matrixUnit.getThroughput(ktdf_arch::OpClass::Matrix, element);
+    return rate && *rate > 0;
+  }
+
+  /// Loads and fills go with their users, copied for each part that uses
+  /// them.
+  static bool isFlexible(Operation *op) {
+    return isa<ktdp::LoadOp>(op) || isFill(op);
+  }
+
+  /// The side of a compute op or a store (a store of a flexible value
+  /// counts as element-wise work).
+  Side sideOf(Operation *op) {
+    if (auto store = dyn_cast<ktdp::StoreOp>(op)) {
+      Operation *def = store.getDataTile().getDefiningOp();
+      return def && position.contains(def) && !isFlexible(def) ? sideOf(def)
+                                                               : Side::Vector;
+    }
+    return isMatrixOp(op) ? Side::Matrix : Side::Vector;
+  }
+
+  void splitGroup(ArrayRef<Operation *> ops) {
+    bool matrix =
+        llvm::any_of(ops, [&](Operation *op) { return isMatrixOp(op); });
+    bool vector = llvm::any_of(ops, [&](Operation *op) {
+      return !isMatrixOp(op) && !isFlexible(op) && !isa<ktdp::StoreOp>(op);
+    });
+    if (!matrix || !vector)
+      return;
+    parts = {};
+    crossing.clear();
+    // Parts: ops joined by same-side uses; the other uses cross.
+    for (Operation *op : ops) {
+      if (isFlexible(op))
+        continue;
+      parts.insert(op);
+      for (Operation *def : groupOperands(op)) {
+        if (isFlexible(def))
+          continue;
+        if (sideOf(def) == sideOf(op))
+          parts.unionSets(def, op);
+        else
+          crossing.push_back({def, op});
+      }
+    }
+    if (!handsOverForward())
+      return;
+    // A load or fill joins the parts of one side that use it where they
+    // can run as one pipeline (a product's operand shared by its
+    // neighbours), else each part gets a copy.
+    for (Operation *op : ops) {
+      if (!isFlexible(op))
+        continue;
+      SmallVector<Operation *> users = userParts(op);
+      for (Operation *other : ArrayRef(users).drop_front()) {
+        Operation *first = parts.getLeaderValue(users.front());
+        if (sideOf(first) != sideOf(other) || parts.isEquivalent(first, other))
+          continue;
+        llvm::EquivalenceClasses<Operation *> saved = parts;
+        parts.unionSets(first, other);
+        if (!handsOverForward())
+          parts = std::move(saved);
+      }
+    }
+    for (Operation *op : ops)
+      if (isFlexible(op))
+        copyPerPart(op);
+    handOver();
+  }
+
+  /// The leaders of the parts that use the flexible op `op`, in block
+  /// order of their first use.
+  SmallVector<Operation *> userParts(Operation *op) {
+    SmallVector<Operation *> leaders;
+    for (Operation *user : op->getUsers())
+      if (position.contains(user) && parts.contains(user))
+        if (!llvm::is_contained(leaders, parts.getLeaderValue(user)))
+          leaders.push_back(parts.getLeaderValue(user));
+    llvm::sort(leaders, [&](Operation *a, Operation *b) {
+      return firstUse(op, a) < firstUse(op, b);
+    });
+    return leaders;
+  }
+
+  size_t firstUse(Operation *op, Operation *leader) {
+    size_t first = SIZE_MAX;
+    for (Operation *user : op->getUsers())
+      if (parts.contains(user) && parts.getLeaderValue(user) == leader)
+        first = std::min(first, position[user]);
+    return first;
+  }
+
+  size_t lastOf(Operation *member) {
+    size_t end = 0;
+    for (auto m = parts.findLeader(member); m != parts.member_end(); ++m)
+      end = std::max(end, position[*m]);
+    return end;
+  }
+
+  /// Whether every part that hands a value over is placed (after its
+  /// last op) before the part that receives it.
+  bool handsOverForward() {
+    return llvm::all_of(crossing, [&](auto edge) {
+      return lastOf(edge.first) < lastOf(edge.second);
+    });
+  }
+
+  /// Leaves `op` to the first part that uses it and gives every other
+  /// part a copy of its own, just before it.
+  void copyPerPart(Operation *op) {
+    SmallVector<Operation *> leaders = userParts(op);
+    for (Operation *leader : ArrayRef(leaders).drop_front()) {
+      OpBuilder b(op);
+      Operation *copy = b.clone(*op);
+      for (Operation *user : llvm::to_vector(op->getUsers()))
+        if (parts.contains(user) && parts.getLeaderValue(user) == leader)
+          user->replaceUsesOfWith(op->getResult(0), copy->getResult(0));
+    }
+  }
+
+  /// Stores each crossing value into a handover view after its
+  /// definition and loads it before its first user in each part that
+  /// reads it.
+  void handOver() {
+    llvm::DenseMap<Operation *, Value> tiles;
+    llvm::DenseMap<std::pair<Operation *, Operation *>, Value> loaded;
+    llvm::sort(crossing, [&](auto a, auto b) {
+      return position[a.second] < position[b.second];
+    });
+    for (auto [def, user] : crossing) {
+      Value value = def->getResult(0);
+      auto type = cast<RankedTensorType>(value.getType());
+      Value &tile = tiles[def];
+      if (!tile) {
+        tile = createScratchpadTile(func, cursor, type, def->getLoc(),
+                                    kHandoverViewAttrName);
+        // ktdf-map-memory-spaces has run: the view names its memory.
+        ktdp::getAccessTileView(tile)->setAttr(
+            "ktdf.memory", StringAttr::get(def->getContext(), localKind));
+        OpBuilder b(def->getContext());
+        b.setInsertionPointAfter(def);
+        ktdp::StoreOp::create(b, def->getLoc(), value, tile);
+      }
+      // The first crossing user of a part loads for the rest.
+      Value &copy = loaded[{def, parts.getLeaderValue(user)}];
+      if (!copy) {
+        OpBuilder b(user);
+        copy = ktdp::LoadOp::create(b, def->getLoc(), type, tile);
+      }
+      user->replaceUsesOfWith(value, copy);
+    }
+  }
+
+  Block &block;
+  const ktdf_arch::UnitSpec &matrixUnit;
+  /// The memory kind of the scratchpad the handover views live in.
+  StringRef localKind;
+  func::FuncOp func;
+  ScratchpadCursor &cursor;
+  llvm::DenseMap<Operation *, size_t> position;
+  /// The parts of the group being split, and the uses between them.
+  llvm::EquivalenceClasses<Operation *> parts;
+  SmallVector<std::pair<Operation *, Operation *>> crossing; // (def, user)
+};
+
+/// The lane's matrix unit, when it and the vector unit are both fed from
+/// and drained into the memory `ct_local` maps to (where the handover
+/// views live); none otherwise.
+static const ktdf_arch::UnitSpec *
+sharedScratchpadMatrixUnit(const ktflow::sched::ScheduleTarget &target) {
+  const ktflow::sched::Lane &lane = target.getLanes().front();
+  std::optional<ktflow::sched::NodeId> local = target.getLocalMemory();
+  if (!lane.matrix || !local)
+    return nullptr;
+  for (const ktflow::sched::HopChain *chain :
+       {&lane.inbound, &lane.matrix->inbound})
+    if (chain->hops.back().from != local)
+      return nullptr;
+  for (const ktflow::sched::HopChain *chain :
+       {&lane.outbound, &lane.matrix->outbound})
+    if (chain->hops.front().to != local)
+      return nullptr;
+  return &*target.getModel().getNode(lane.matrix->unit).unit;
+}
+
+struct SplitMatrixGroupsPass
+    : public ktdf::impl::KTDFSplitMatrixGroupsBase<SplitMatrixGroupsPass> {
+  void runOnOperation() override {
+    bool products = false;
+    getOperation().walk(
+        [&](Operation *op) { products |= isMatrixProduct(op); });
+    if (!products)
+      return markAllAnalysesPreserved();
+    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
+    if (!target.isValid())
+      return signalPassFailure();
+    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
+    const ktdf_arch::UnitSpec *unit = sharedScratchpadMatrixUnit(target);
+    if (!unit)
+      return;
+    StringRef localKind =
+        target.getModel().getNode(*target.getLocalMemory()).getKind();
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      ScratchpadCursor cursor(func);
+      SmallVector<Block *> blocks;
+      func.walk([&](Block *block) { blocks.push_back(block); });
+      for (Block *block : blocks)
+        BlockSplitter(*block, *unit, localKind, func, cursor).run();
+    }
+  }
+};
+} // namespace
