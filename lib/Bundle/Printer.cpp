@@ -184,6 +184,10 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
       os << " " << v(in.a) << " = " << value << " : " << vtypeStr(p, in.c);
       break;
     }
+    case Opcode::ReadIndex:
+      os << " " << s(in.a) << " = i" << (8 * in.sub) << " " << memName(b, in.b)
+         << "[" << s(in.c) << "] below " << s(in.d);
+      break;
     case Opcode::Iota:
       os << " " << v(in.a) << " = s" << in.b;
       if (in.sub)

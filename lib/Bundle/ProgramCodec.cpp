@@ -48,6 +48,8 @@ static std::pair<unsigned, bool> operandShape(Opcode op) {
     return {5, false};
   case Opcode::Iota:
     return {3, false};
+  case Opcode::ReadIndex:
+    return {4, false};
   }
   return {0, false};
 }

@@ -8,6 +8,7 @@
 
 #include "ktflow/Machine/Program.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -20,7 +21,7 @@ const char *ktflow::machine::opcodeName(Opcode op) {
       "loop_end",   "dma",     "load",      "store",     "recv",
       "send",       "map",     "reduce",    "broadcast", "splat",
       "matmul",     "mov_v",   "sync_send", "sync_recv", "select_s",
-      "remote_dma", "fill",    "iota"};
+      "remote_dma", "fill",    "iota",      "read_index"};
   unsigned i = static_cast<unsigned>(op);
   return i < kNumOpcodes ? names[i] : "?";
 }
@@ -346,6 +347,12 @@ private:
       return v(i.a) && v(i.b) && vt(i.c) ? "" : "register out of range";
     case Opcode::Splat:
       return v(i.a) && vt(i.c) ? "" : "register out of range";
+    case Opcode::ReadIndex:
+      if (i.b >= m.memories.size())
+        return "memory index out of range";
+      if (!(s(i.a) && s(i.c) && s(i.d)))
+        return "register out of range";
+      return llvm::is_contained({1, 2, 4, 8}, i.sub) ? "" : "bad index width";
     case Opcode::Iota:
       if (!(v(i.a) && s(i.b) && vt(i.c)))
         return "register out of range";

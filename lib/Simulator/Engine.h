@@ -122,6 +122,7 @@ public:
   // Shared by the instruction files.
   Step stepDma(UnitState &u, const Inst &in);
   Step stepFill(UnitState &u, const Inst &in);
+  Step stepReadIndex(UnitState &u, const Inst &in);
   Step stepLoad(UnitState &u, const Inst &in);
   Step stepStore(UnitState &u, const Inst &in);
   Step stepSend(UnitState &u, const Inst &in);
@@ -142,7 +143,8 @@ private:
   /// Resolves the route of every transfer instruction of `prog`.
   llvm::Error resolveRoutes(const UnitProgram &prog);
   /// The route of transfer `in` of `prog` between memories `memA` and
-  /// `memB` (kind 0 DMA, 1 load, 2 store or fill, 3 remote DMA).
+  /// `memB` (kind 0 DMA, 1 load, 2 store or fill, 3 remote DMA, 4 index
+  /// read: memory -> unit).
   llvm::Expected<Route> buildRoute(const UnitProgram &prog, const Inst &in,
                                    uint32_t memA, uint32_t memB, int kind);
   /// Appends to `route` the interconnect links from core `from` to core

@@ -24,9 +24,10 @@ using namespace ktflow::machine;
 using namespace ktflow::sim;
 using namespace ktflow::sim::detail;
 
-/// The memories a Dma, RemoteDma, Load, Store or Fill instruction moves
-/// between and its kind (0 DMA, 1 load, 2 store or fill: unit -> memory, 3
-/// remote DMA), as the route cache keys them; false for other instructions.
+/// The memories a Dma, RemoteDma, Load, Store, Fill or ReadIndex
+/// instruction moves between and its kind (0 DMA, 1 load, 2 store or fill:
+/// unit -> memory, 3 remote DMA, 4 index read: memory -> unit), as the
+/// route cache keys them; false for other instructions.
 static bool transferEnds(const Inst &in, uint32_t &memA, uint32_t &memB,
                          int &kind) {
   if (in.op == Opcode::Dma || in.op == Opcode::RemoteDma) {
@@ -37,6 +38,8 @@ static bool transferEnds(const Inst &in, uint32_t &memA, uint32_t &memB,
     memA = in.b, memB = 0, kind = 2;
   } else if (in.op == Opcode::Fill) {
     memA = in.a, memB = 0, kind = 2;
+  } else if (in.op == Opcode::ReadIndex) {
+    memA = in.b, memB = 0, kind = 4;
   } else {
     return false;
   }
@@ -122,6 +125,10 @@ llvm::Expected<Route> Engine::buildRoute(const UnitProgram &prog,
     const FifoDesc &fifo = exe.fifos[in.a];
     route.resources.push_back(fifo.link);
     route.latency += cyclesToTicks(machine.links[fifo.link].latency);
+  } else if (kind == 4) {
+    addMemory(memA);
+    if (llvm::Error e = addPath(memNode(memA), unit))
+      return std::move(e);
   } else {
     if (llvm::Error e = addPath(unit, memNode(memA)))
       return std::move(e);

@@ -297,6 +297,8 @@ Step Engine::step(UnitState &u) {
     return stepDma(u, in);
   case Opcode::Fill:
     return stepFill(u, in);
+  case Opcode::ReadIndex:
+    return stepReadIndex(u, in);
   case Opcode::Load: return stepLoad(u, in);
   case Opcode::Store: return stepStore(u, in);
   case Opcode::Recv: return stepRecv(u, in);

@@ -220,6 +220,49 @@ Step Engine::stepFill(UnitState &u, const Inst &in) {
   return Step::Continue;
 }
 
+Step Engine::stepReadIndex(UnitState &u, const Inst &in) {
+  int64_t addr = u.s[in.c], bound = u.s[in.d];
+  if (addr < 0)
+    return fail(u, llvm::formatv("negative address {0}", addr).str());
+  // The index may be what a transfer of this unit still in flight writes.
+  Range reads = rangeOf(in.b, addr, 1, 0, in.sub);
+  Tick until = 0;
+  for (const InFlight &t : u.inFlight)
+    if (t.landsAt > u.now && overlaps(t, reads))
+      until = std::max(until, t.landsAt);
+  if (until > u.now) {
+    waitUntil(u, until, kWaitInFlight, false);
+    return Step::Continue;
+  }
+  const uint8_t *p = access(u, in.b, addr, in.sub, "read_index reads");
+  if (!p)
+    return Step::Error;
+  // Little-endian, sign-extended from its width.
+  uint64_t bits = 0;
+  std::memcpy(&bits, p, in.sub);
+  unsigned shift = 64 - 8 * in.sub;
+  int64_t value = static_cast<int64_t>(bits << shift) >> shift;
+  if (value < 0 || value >= bound)
+    return fail(u,
+                llvm::formatv("index {0} read from {1}[{2}] is outside "
+                              "[0, {3}) of the tensor it addresses",
+                              value, machine.memories[in.b].name, addr, bound)
+                    .str());
+  // Timed as a DMA of the index's bytes from the memory to the unit: the
+  // unit waits for the value, (n / B) + L uncontended.
+  ++u.instructions;
+  Tick begin = u.now;
+  const Route *route = routeFor(u.index, u.pc);
+  auto [start, occupancy] = reserve(u, route->resources, in.sub);
+  u.now = start + occupancy + route->latency;
+  u.busy += u.now - start;
+  u.bytes += in.sub;
+  u.s[in.a] = value;
+  record(u, Opcode::ReadIndex, begin, u.now, in.sub);
+  ++u.pc;
+  return Step::Continue;
+}
+
 Step Engine::stepLoad(UnitState &u, const Inst &in) {
   FifoState &f = fifos[in.a];
   if (std::optional<Step> step =

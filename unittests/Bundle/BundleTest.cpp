@@ -253,6 +253,55 @@ TEST(BundleTest, FillEncodesDecodesAndDisassembles) {
             std::string::npos);
 }
 
+TEST(BundleTest, ReadIndexEncodesDecodesAndDisassembles) {
+  // An index read from L1 (the test machine's memory 1) bounded by 64, the
+  // address of a gather's run.
+  Bundle b = makeBundle();
+  ProgramBuilder dma(0);
+  uint32_t at = dma.imm(256), bound = dma.imm(64), value = dma.sreg();
+  Inst &read = dma.emit(Opcode::ReadIndex);
+  read.a = value, read.b = 1, read.c = at, read.d = bound, read.sub = 4;
+  UnitProgram p = dma.done();
+  b.programs = {{0, encodeProgram(p)}};
+  b.relocations.clear();
+  auto bundle = readBundle(writeBundle(b));
+  ASSERT_TRUE(static_cast<bool>(bundle)) << llvm::toString(bundle.takeError());
+  auto decoded = decodeProgram(bundle->programs[0].code, 0);
+  ASSERT_TRUE(static_cast<bool>(decoded))
+      << llvm::toString(decoded.takeError());
+  ASSERT_EQ(decoded->insts.size(), p.insts.size());
+  for (size_t i = 0; i < p.insts.size(); ++i) {
+    const Inst &x = p.insts[i], &y = decoded->insts[i];
+    EXPECT_TRUE(x.op == y.op && x.sub == y.sub && x.a == y.a && x.b == y.b &&
+                x.c == y.c && x.d == y.d)
+        << "instruction " << i;
+  }
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  disassemble(os, *decoded, *bundle);
+  EXPECT_NE(text.find("read_index s2 = i32 core0.L1[s0] below s1\n"),
+            std::string::npos)
+      << text;
+
+  // Validation refuses a memory, a register or a width out of range.
+  Executable exe;
+  exe.programs = {p};
+  EXPECT_EQ(exe.validate(b.machine), "");
+  Inst &in = *llvm::find_if(exe.programs[0].insts, [](const Inst &i) {
+    return i.op == Opcode::ReadIndex;
+  });
+  in.b = 7;
+  EXPECT_NE(exe.validate(b.machine).find("memory index out of range"),
+            std::string::npos);
+  in.b = 1;
+  in.d = 99;
+  EXPECT_NE(exe.validate(b.machine).find("register out of range"),
+            std::string::npos);
+  in.d = bound;
+  in.sub = 3;
+  EXPECT_NE(exe.validate(b.machine).find("bad index width"), std::string::npos);
+}
+
 TEST(BundleTest, DamageIsReportedPrecisely) {
   std::vector<uint8_t> good = writeBundle(makeBundle());
 
@@ -261,14 +310,14 @@ TEST(BundleTest, DamageIsReportedPrecisely) {
   EXPECT_NE(readError(bytes).find("not a ktflow bundle"), std::string::npos);
 
   bytes = good;
-  bytes[8] = 11;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 11 (this ktflow "
-                              "reads version 10; it was written by a newer "
+  bytes[8] = 12;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 12 (this ktflow "
+                              "reads version 11; it was written by a newer "
                               "ktflow)");
   // A bundle of the previous format is refused, not misread.
-  bytes[8] = 9;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 9 (this ktflow "
-                              "reads version 10; compile the kernel again)");
+  bytes[8] = 10;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 10 (this ktflow "
+                              "reads version 11; compile the kernel again)");
 
   bytes.assign(good.begin(), good.begin() + good.size() / 2);
   EXPECT_NE(readError(bytes).find("truncated bundle"), std::string::npos);

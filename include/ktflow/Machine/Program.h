@@ -53,8 +53,10 @@ enum class Opcode : uint8_t {
              ///< s[e]; d == kNoReg means one row)
   Iota,      ///< v[a] = s[b] + the element's coordinate along dimension
              ///< sub - 1 (s[b] everywhere when sub = 0), vtypes[c]
+  ReadIndex, ///< s[a] = the signed sub-byte integer of mem b @ s[c] (sub is
+             ///< 1, 2, 4 or 8); an error unless 0 <= s[a] < s[d]
 };
-constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::Iota) + 1;
+constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::ReadIndex) + 1;
 const char *opcodeName(Opcode op);
 
 enum class AluOp : uint8_t {

@@ -1,7 +1,8 @@
 //===- DFIROps.cpp - dfir ops of a unit program to instructions -----------===//
 //
 // This file holds the ProgramEmitter's handlers for the dfir ops that each
-// become one instruction: transfers (dma, fill, load, store, remote_dma)
+// become one instruction: transfers (dma, fill, load, store, remote_dma,
+// the index reads that gate a gather's or scatter's addresses)
 // after checking that the unit reaches their memories (a remote_dma's
 // destination through the interconnect, in another core), FIFO send and
 // receive, sync tokens, and vector compute (map, reduce, broadcast, splat,
@@ -102,6 +103,22 @@ LogicalResult ProgramEmitter::emitFill(dfir::FillOp fill) {
   }
   machine::Inst &i = emitInst(Opcode::Fill);
   i.a = *dst, i.b = *addr, i.c = *n, i.d = rows, i.e = stride;
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitReadIndex(dfir::ReadIndexOp read) {
+  Operation *op = read;
+  auto mem = memory(op, read.getMemory());
+  if (failed(mem) || failed(checkRoute(op, memoryNode(*mem), self())))
+    return failure();
+  auto addr = sreg(read.getAddr()), bound = sreg(read.getBound());
+  if (failed(addr) || failed(bound))
+    return failure();
+  uint32_t r = newSReg();
+  machine::Inst &i = emitInst(Opcode::ReadIndex);
+  i.a = r, i.b = *mem, i.c = *addr, i.d = *bound;
+  i.sub = static_cast<uint8_t>(read.getElemType().getIntOrFloatBitWidth() / 8);
+  sregs[read.getResult()] = r;
   return success();
 }
 

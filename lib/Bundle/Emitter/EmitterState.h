@@ -69,6 +69,7 @@ private:
   mlir::LogicalResult emitCopy(CopyOp op, machine::Opcode opcode, uint32_t src,
                                uint32_t dst);
   mlir::LogicalResult emitFill(mlir::dfir::FillOp op);
+  mlir::LogicalResult emitReadIndex(mlir::dfir::ReadIndexOp op);
   mlir::LogicalResult emitLoadOrStore(mlir::Operation *op);
   mlir::LogicalResult emitSend(mlir::dfir::SendOp op);
   mlir::LogicalResult emitRecv(mlir::dfir::RecvOp op);

@@ -190,6 +190,7 @@ LogicalResult ProgramEmitter::emitOp(Operation *op) {
       .Case([&](dfir::DmaOp dma) { return emitDma(dma); })
       .Case([&](dfir::RemoteDmaOp dma) { return emitRemoteDma(dma); })
       .Case([&](dfir::FillOp fill) { return emitFill(fill); })
+      .Case([&](dfir::ReadIndexOp read) { return emitReadIndex(read); })
       .Case<dfir::LoadOp, dfir::StoreOp>([&](auto transfer) {
         return emitLoadOrStore(transfer.getOperation());
       })

@@ -107,6 +107,10 @@ void ProgramBuilder::emitDirectedDma(Location loc, const TileDma &dma,
 
 LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
                                       const LaneInstance &li, Value copy) {
+  if ((isa<ktdp::AccessTileType>(op.getSrc().getType()) ? op.getSrc()
+                                                        : op.getDst())
+          .getDefiningOp<ktdp::ConstructIndirectAccessTileOp>())
+    return emitIndirectDma(op, map, li, copy);
   FailureOr<TileDma> dma = resolveTileDma(op, map, li, copy);
   if (failed(dma))
     return failure();

@@ -164,6 +164,31 @@ static dfir::TensorRole roleOf(bool read, bool written) {
                  : dfir::TensorRole::input;
 }
 
+void KernelLowering::forEachViewMoved(
+    function_ref<void(ktdp::ConstructMemoryViewOp, bool)> fn) {
+  parallel.walk([&](DataTransferOp op) {
+    for (auto [end, isSrc] : {std::make_pair(op.getSrc(), true),
+                              std::make_pair(op.getDst(), false)}) {
+      if (!isa<ktdp::AccessTileType>(end.getType()))
+        continue;
+      if (auto view = ktdp::getAccessTileView(end)) {
+        fn(view, isSrc);
+        continue;
+      }
+      // A gather or scatter moves its base view and reads its indices.
+      auto tile = end.getDefiningOp<ktdp::ConstructIndirectAccessTileOp>();
+      if (!tile)
+        continue;
+      if (auto base =
+              tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>())
+        fn(base, isSrc);
+      for (Value index : tile.getIndirectMemrefs())
+        if (auto view = index.getDefiningOp<ktdp::ConstructMemoryViewOp>())
+          fn(view, true);
+    }
+  });
+}
+
 void KernelLowering::declareTensors(OpBuilder &b) {
   MLIRContext *ctx = func.getContext();
   Location loc = func.getLoc();
@@ -206,18 +231,10 @@ void KernelLowering::declareTensors(OpBuilder &b) {
       continue;
     Location at = arg.getUsers().begin()->getLoc();
     bool read = false, written = false;
-    auto ofArgument = [&](Value tile) {
-      auto address =
-          ktflow::getViewAddress(ktdp::getAccessTileView(tile).getOffset());
-      return address && address->argument == arg;
-    };
-    parallel.walk([&](DataTransferOp op) {
-      if (isa<ktdp::AccessTileType>(op.getSrc().getType()) &&
-          ofArgument(op.getSrc()))
-        read = true;
-      if (isa<ktdp::AccessTileType>(op.getDst().getType()) &&
-          ofArgument(op.getDst()))
-        written = true;
+    forEachViewMoved([&](ktdp::ConstructMemoryViewOp view, bool isRead) {
+      auto address = ktflow::getViewAddress(view.getOffset());
+      if (address && address->argument == arg)
+        (isRead ? read : written) = true;
     });
     auto &[type, dimArgs] = tensorTypes[it->second];
     SmallVector<Attribute> dims;
@@ -233,17 +250,11 @@ void KernelLowering::declareTensors(OpBuilder &b) {
     const std::string &symbol = entry.second;
     ktdp::ConstructMemoryViewOp view;
     bool read = false, written = false;
-    parallel.walk([&](DataTransferOp op) {
-      for (auto [end, isSrc] : {std::make_pair(op.getSrc(), true),
-                                std::make_pair(op.getDst(), false)}) {
-        if (!isa<ktdp::AccessTileType>(end.getType()))
-          continue;
-        auto v = ktdp::getAccessTileView(end);
-        if (tensorOf(v.getOffset()) != symbol)
-          continue;
-        view = v;
-        (isSrc ? read : written) = true;
-      }
+    forEachViewMoved([&](ktdp::ConstructMemoryViewOp v, bool isRead) {
+      if (tensorOf(v.getOffset()) != symbol)
+        return;
+      view = v;
+      (isRead ? read : written) = true;
     });
     if (!view)
       continue;

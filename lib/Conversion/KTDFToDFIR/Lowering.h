@@ -15,6 +15,7 @@
 
 #include "ktflow/Dialect/DFIR/IR/DFIR.h"
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
+#include "ktflow/Dialect/KTDF/Transforms/IndirectTiles.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
@@ -137,6 +138,10 @@ private:
                                   std::optional<int64_t> literal);
   /// dfir.runtime_arg and dfir.tensor for every symbol collected.
   void declareTensors(OpBuilder &b);
+  /// Calls `fn(view, read)` for each view a tile transfer reads or writes
+  /// (a gather's or scatter's base view and the index views it reads).
+  void
+  forEachViewMoved(function_ref<void(ktdp::ConstructMemoryViewOp, bool)> fn);
 
   LogicalResult planInstances();
 
@@ -238,6 +243,19 @@ private:
   /// 2-d plane of the tile, moving only the coordinates its view holds.
   LogicalResult emitDma(DataTransferOp op, IRMapping &map,
                         const LaneInstance &li, Value copyOffset);
+  /// An indirect tile <-> buffer transfer (a gather or a scatter) as
+  /// index-gated DMAs, one per run (IndirectDma.cpp).
+  LogicalResult emitIndirectDma(DataTransferOp op, IRMapping &map,
+                                const LaneInstance &li, Value copyOffset);
+  /// One run of an indirect transfer between `memAt` and `bufAt`, whose
+  /// innermost base coordinate starts at `start`: clamped to the view
+  /// (zeroing the buffer's row first on a load) where it may leave it.
+  void emitIndirectRun(Location loc, const IndirectTilePlan &plan, bool load,
+                       StringRef memName, Value memAt, StringRef bufName,
+                       Value bufAt, Value start);
+  /// The byte address of the first element of `view`'s tensor it holds.
+  FailureOr<Value> viewStart(Location loc, ktdp::ConstructMemoryViewOp view,
+                             IRMapping &map);
   /// The ends of a tile <-> buffer transfer, in program values.
   FailureOr<TileDma> resolveTileDma(DataTransferOp op, IRMapping &map,
                                     const LaneInstance &li, Value copyOffset);

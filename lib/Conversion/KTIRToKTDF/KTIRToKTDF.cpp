@@ -34,6 +34,9 @@ using namespace mlir::ktdf;
 /// The endpoint name of the device memory an access tile's view lives in.
 static FailureOr<StringRef> memoryKindOf(Operation *user, Value tile) {
   auto view = ktdp::getAccessTileView(tile);
+  // An indirect tile (a gather or scatter) lives in its base view's memory.
+  if (auto indirect = tile.getDefiningOp<ktdp::ConstructIndirectAccessTileOp>())
+    view = indirect.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
   auto kind = view ? view->getAttrOfType<StringAttr>("ktdf.memory") : nullptr;
   if (!kind)
     return user->emitError("the access tile's view has no device memory; "

@@ -301,6 +301,14 @@ LogicalResult FillOp::verify() {
   return success();
 }
 
+LogicalResult ReadIndexOp::verify() {
+  auto type = dyn_cast<IntegerType>(getElemType());
+  if (!type || !llvm::is_contained({8u, 16u, 32u, 64u}, type.getWidth()))
+    return emitOpError("reads an i8, i16, i32 or i64 index, not ")
+           << getElemType();
+  return success();
+}
+
 LogicalResult MapOp::verifyRegions() {
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())

@@ -15,6 +15,7 @@
 #include "TransposeIdioms.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Dialect/KTDF/Transforms/IndirectTiles.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -279,10 +280,8 @@ static std::optional<std::string> check(Operation *op) {
                            "(ktdp.inter_tile_consume) is not supported by the "
                            "scheduler yet");
       })
-      .Case([](ktdp::ConstructIndirectAccessTileOp) {
-        return std::string("indirect access tiles "
-                           "(ktdp.construct_indirect_access_tile) are not "
-                           "supported by the scheduler yet");
+      .Case([](ktdp::ConstructIndirectAccessTileOp tile) {
+        return whyNotIndirect(tile);
       })
       .Case([](ktdp::ConstructDistributedMemoryViewOp view)
                 -> std::optional<std::string> {

@@ -28,6 +28,11 @@ using namespace mlir::ktdf;
 static std::optional<std::pair<const void *, int64_t>>
 deviceTensorOf(Value tileValue) {
   auto view = ktdp::getAccessTileView(tileValue);
+  // A gather or scatter touches its base view (anywhere: its elements
+  // depend on the indices, so it may overlap every other access).
+  if (auto indirect =
+          tileValue.getDefiningOp<ktdp::ConstructIndirectAccessTileOp>())
+    view = indirect.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
   if (!view)
     return std::nullopt;
   auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
@@ -162,7 +167,7 @@ bool mlir::ktdf::checkMemoryHazards(func::FuncOp func) {
              load->isBeforeInBlock(store);
     });
     auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
-    if (inPlace && changesEveryIteration(tile, load, func))
+    if (inPlace && tile && changesEveryIteration(tile, load, func))
       return;
     load.emitError("loads of a tensor that the kernel also writes are not "
                    "supported by the scheduler yet (compute groups, loop "

@@ -383,3 +383,24 @@ dfir.kernel @k device "d" {
     %a = dfir.iota %c0 dimension 2 : vector<4x8xf32>
   }
 }
+
+// -----
+
+// An index is a signed integer of 8, 16, 32 or 64 bits.
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %n = arith.constant 64 : index
+    // expected-error @+1 {{reads an i8, i16, i32 or i64 index, not 'f16'}}
+    %i = dfir.read_index "DDR"[%n] : f16 below %n
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %n = arith.constant 64 : index
+    // expected-error @+1 {{reads an i8, i16, i32 or i64 index, not 'i7'}}
+    %i = dfir.read_index "DDR"[%n] : i7 below %n
+  }
+}

@@ -62,6 +62,10 @@ dfir.kernel @all device "sample_device" {
     dfir.fill %bytes bytes to "core[0]/L1"[%a]
     // CHECK: dfir.fill %{{.*}} bytes to "core[0]/L1"[%[[A]]] rows %[[N]] stride %{{.*}}{{$}}
     dfir.fill %c128 bytes to "core[0]/L1"[%a] rows %n stride %bytes
+    // CHECK: %{{.*}} = dfir.read_index "DDR"[%[[X]]] : i32 below %[[N]]{{$}}
+    %i = dfir.read_index "DDR"[%x] : i32 below %n
+    // CHECK: dfir.read_index "core[0]/L1"[%{{.*}}] : i64 below %{{.*}}{{$}}
+    %j = dfir.read_index "core[0]/L1"[%i] : i64 below %c128
     // CHECK: dfir.sync_send @s
     dfir.sync_send @s
   }

@@ -309,6 +309,31 @@ def DFIR_FillOp : DFIR_Op<"fill", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def DFIR_ReadIndexOp : DFIR_Op<"read_index"> {
+  let summary = "read an index of a memory into a scalar register";
+  let description = [{
+    Reads the signed integer of type `elem_type` (i8, i16, i32 or i64) at
+    byte address `addr` of `memory`, through the executing unit, as an
+    index: the scalar the unit's address arithmetic then computes a
+    transfer's address from (an index-gated transfer: a gather's or
+    scatter's per-row `dfir.dma`). A value outside `[0, bound)` stops the
+    run with an error naming the unit, the instruction, the address and
+    the value, so an index the kernel's view does not hold never becomes a
+    wild read or write. The unit waits until the value has arrived.
+
+    ```mlir
+    %i = dfir.read_index "DDR"[%a] : i32 below %c64
+    ```
+  }];
+  let arguments = (ins StrAttr:$memory, Index:$addr, TypeAttr:$elem_type,
+                       Index:$bound);
+  let results = (outs Index:$result);
+  let assemblyFormat = [{
+    $memory `[` $addr `]` `:` $elem_type `below` $bound attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 def DFIR_LoadOp : DFIR_Op<"load", [
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "stream bytes of a memory into a FIFO";

@@ -1,0 +1,56 @@
+//===- IndirectTiles.h - Gathers and scatters the scheduler moves -*- C++
+//-*-===//
+//
+// This file declares what the scheduler knows of an indirect access tile
+// (`ktdp.construct_indirect_access_tile`) it compiles: the views it reads
+// its coordinates from, the shape of its variable space, and whether its
+// innermost variable walks a contiguous run of its base view. The DMA
+// lowering moves such a tile as index-gated transfers: per point of the
+// other variables, the unit reads each index with `dfir.read_index`
+// (bounds-checked at run time), computes the run's address and moves it
+// with one `dfir.dma`. ktdf-check-supported refuses, at the tile, what
+// this plan cannot describe.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_DIALECT_KTDF_TRANSFORMS_INDIRECTTILES_H
+#define KTFLOW_DIALECT_KTDF_TRANSFORMS_INDIRECTTILES_H
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::ktdf {
+
+/// How an indirect access tile moves.
+struct IndirectTilePlan {
+  ktdp::ConstructIndirectAccessTileOp tile;
+  /// The view the tile addresses, and the views its indirect subscripts
+  /// read, in the order of its base dimensions.
+  ktdp::ConstructMemoryViewOp base;
+  SmallVector<ktdp::ConstructMemoryViewOp> indexViews;
+  /// The extents of the variable space (from 0), outermost first.
+  SmallVector<int64_t> extents;
+  /// The number of coordinates of the base view along each dimension.
+  SmallVector<int64_t> baseExtents;
+  /// Elements one transfer moves: the innermost variable's extent when it
+  /// only advances the innermost (unit-stride) base coordinate, by one per
+  /// step (a run of a row), else 1.
+  int64_t runLength = 1;
+  /// Whether a run may reach past either end of its base dimension (the
+  /// lowering then clamps it at run time; a load reads 0 there).
+  bool runMayLeave = false;
+};
+
+/// The plan of `tile`, or why the scheduler cannot move it yet.
+FailureOr<IndirectTilePlan>
+planIndirectTile(ktdp::ConstructIndirectAccessTileOp tile, std::string &why);
+
+/// Why the scheduler cannot move `tile` yet, or none (ktdf-check-supported).
+std::optional<std::string>
+whyNotIndirect(ktdp::ConstructIndirectAccessTileOp tile);
+
+} // namespace mlir::ktdf
+
+#endif // KTFLOW_DIALECT_KTDF_TRANSFORMS_INDIRECTTILES_H

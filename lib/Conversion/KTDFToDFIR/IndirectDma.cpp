@@ -1,0 +1,214 @@
+//===- IndirectDma.cpp - Gathers and scatters as index-gated DMAs ---------===//
+//
+// This file emits the transfer between an indirect access tile (a gather
+// or a scatter, `ktdp.construct_indirect_access_tile`) and its buffer as
+// index-gated DMAs: per point of the variables above the run
+// (IndirectTiles.h), the unit reads each index the point's coordinates
+// need with `dfir.read_index` from the index view in device memory (the
+// simulator stops the run, naming the address and value, on an index
+// outside the base view's extent along its dimension), computes the
+// element's address with the subscripts' own arithmetic (floordiv, mod,
+// captured tile ids and scalars), and moves the run with one `dfir.dma`.
+// A run that may leave its view is clamped to it; a load first zeroes the
+// run's row in the buffer, where the reference interpreter reads 0.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Dialect/KTDF/Transforms/IndirectTiles.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::lowering;
+
+FailureOr<Value> ProgramBuilder::viewStart(Location loc,
+                                           ktdp::ConstructMemoryViewOp view,
+                                           IRMapping &map) {
+  OpBuilder &b = *builder;
+  std::string tensor = kernel.tensorOf(view.getOffset());
+  if (tensor.empty())
+    return view.emitError("view does not start at a kernel argument or a "
+                          "literal address");
+  Value addr = dfir::AddressOp::create(b, loc, b.getIndexType(), tensor);
+  auto address = ktflow::getViewAddress(view.getOffset());
+  if (!address || !address->displacement)
+    return addr;
+  // A view at a computed address starts `displacement` elements in.
+  auto displacement = materialize(address->displacement, map);
+  if (failed(displacement))
+    return failure();
+  int64_t esize =
+      elementBytes(cast<MemRefType>(view.getType()).getElementType());
+  return arith::AddIOp::create(
+             b, loc, addr,
+             arith::MulIOp::create(b, loc, *displacement, constant(esize)))
+      .getResult();
+}
+
+LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
+                                              const LaneInstance &li,
+                                              Value copy) {
+  OpBuilder &b = *builder;
+  Location loc = op.getLoc();
+  bool load = isa<ktdp::AccessTileType>(op.getSrc().getType());
+  Value buffer = load ? op.getDst() : op.getSrc();
+  auto tile = (load ? op.getSrc() : op.getDst())
+                  .getDefiningOp<ktdp::ConstructIndirectAccessTileOp>();
+  if (!isa<MemRefType>(buffer.getType()))
+    return op.emitError("moving an indirect access tile straight into a "
+                        "FIFO is not supported yet");
+  if (op.getRows() || !op.getSrcIndices().empty() ||
+      !op.getDstIndices().empty())
+    return op.emitError("an indirect access tile moves whole, not in rows "
+                        "or chunks");
+  std::string why;
+  FailureOr<IndirectTilePlan> plan = planIndirectTile(tile, why);
+  if (failed(plan))
+    return tile.emitError("the scheduler cannot move this indirect access "
+                          "tile yet: ")
+           << why;
+  auto base = viewStart(loc, plan->base, map);
+  if (failed(base))
+    return failure();
+  SmallVector<Value> indexBases;
+  for (ktdp::ConstructMemoryViewOp view : plan->indexViews) {
+    auto start = viewStart(loc, view, map);
+    if (failed(start))
+      return failure();
+    indexBases.push_back(*start);
+  }
+  SmallVector<Value> dims;
+  for (Value v : tile.getCapturedVariables()) {
+    auto m = materialize(v, map);
+    if (failed(m))
+      return failure();
+    dims.push_back(*m);
+  }
+
+  const PipelineInfo &info = kernel.infoOf(op->getParentOfType<PipelineOp>());
+  auto [bufBase, bufBytes] = info.buffers.lookup(buffer);
+  Value bufAddr = arith::AddIOp::create(
+      b, loc,
+      dfir::AddressOp::create(b, loc, b.getIndexType(),
+                              KernelLowering::perLane(bufBase, li)),
+      arith::MulIOp::create(b, loc, copy, constant(bufBytes)));
+  std::string memName = kernel.globalMemory;
+  std::string bufName = kernel.memoryOf(
+      getBufferMemoryKind(cast<MemRefType>(buffer.getType())), li);
+
+  auto memref = cast<MemRefType>(plan->base.getType());
+  int64_t esize = elementBytes(memref.getElementType());
+  ArrayRef<int64_t> strides = plan->base.getStaticStrides();
+  int64_t run = plan->runLength;
+  size_t looped = plan->extents.size() - (run > 1 ? 1 : 0);
+  int64_t points = 1;
+  for (size_t v = 0; v < looped; ++v)
+    points *= plan->extents[v];
+
+  scf::ForOp::create(
+      b, loc, constant(0), constant(points), constant(1), ValueRange{},
+      [&](OpBuilder &, Location, Value p, ValueRange) {
+        // The point's variables, the last fastest (0 for a run's).
+        SmallVector<Value> vars(plan->extents.size(), constant(0));
+        Value rest = p;
+        for (int64_t v = static_cast<int64_t>(looped) - 1; v >= 0; --v) {
+          vars[v] =
+              arith::RemUIOp::create(b, loc, rest, constant(plan->extents[v]));
+          rest =
+              arith::DivUIOp::create(b, loc, rest, constant(plan->extents[v]));
+        }
+        SmallVector<Value> domain(dims);
+        domain.append(vars);
+        auto expand = [&](AffineExpr e) {
+          return affine::expandAffineExpr(b, loc, e, domain, ValueRange{});
+        };
+        Value offset = constant(0), start;
+        unsigned nextIndex = 0;
+        for (auto [j, mapAttr, kind] :
+             llvm::enumerate(tile.getPerDimSubscriptMaps(),
+                             tile.getPerDimSubscriptKinds())) {
+          AffineMap m = cast<AffineMapAttr>(mapAttr).getValue();
+          Value coord;
+          if (!cast<BoolAttr>(kind).getValue()) {
+            coord = expand(m.getResult(0));
+          } else {
+            // The index's address in its view, then the index itself.
+            ktdp::ConstructMemoryViewOp view = plan->indexViews[nextIndex];
+            Type elem = cast<MemRefType>(view.getType()).getElementType();
+            Value at = constant(0);
+            for (auto [k, e] : llvm::enumerate(m.getResults()))
+              at = arith::AddIOp::create(
+                  b, loc, at,
+                  arith::MulIOp::create(b, loc, expand(e),
+                                        constant(view.getStaticStrides()[k])));
+            at = arith::AddIOp::create(
+                b, loc, indexBases[nextIndex++],
+                arith::MulIOp::create(b, loc, at,
+                                      constant(elementBytes(elem))));
+            coord =
+                dfir::ReadIndexOp::create(b, loc, b.getIndexType(), memName, at,
+                                          elem, constant(plan->baseExtents[j]));
+          }
+          if (j + 1 == strides.size())
+            start = coord;
+          offset = arith::AddIOp::create(
+              b, loc, offset,
+              arith::MulIOp::create(b, loc, coord, constant(strides[j])));
+        }
+        Value memAt = arith::AddIOp::create(
+            b, loc, *base,
+            arith::MulIOp::create(b, loc, offset, constant(esize)));
+        Value bufAt = arith::AddIOp::create(
+            b, loc, bufAddr,
+            arith::MulIOp::create(b, loc, p, constant(run * esize)));
+        emitIndirectRun(loc, *plan, load, memName, memAt, bufName, bufAt,
+                        start);
+        scf::YieldOp::create(b, loc);
+      });
+  return success();
+}
+
+void ProgramBuilder::emitIndirectRun(Location loc, const IndirectTilePlan &plan,
+                                     bool load, StringRef memName, Value memAt,
+                                     StringRef bufName, Value bufAt,
+                                     Value start) {
+  OpBuilder &b = *builder;
+  ktdp::ConstructMemoryViewOp base = plan.base;
+  int64_t esize =
+      elementBytes(cast<MemRefType>(base.getType()).getElementType());
+  int64_t run = plan.runLength;
+  auto dma = [&](Value size, Value mem, Value buf) {
+    if (load)
+      dfir::DmaOp::create(b, loc, size, memName, mem, bufName, buf, Value(),
+                          Value(), Value());
+    else
+      dfir::DmaOp::create(b, loc, size, bufName, buf, memName, mem, Value(),
+                          Value(), Value());
+  };
+  if (!plan.runMayLeave) {
+    dma(constant(run * esize), memAt, bufAt);
+    return;
+  }
+  // The run's coordinates [start, start + run) clamped to [0, extent).
+  Value lo = arith::MaxSIOp::create(b, loc, start, constant(0));
+  Value hi = arith::MinSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, start, constant(run)),
+      constant(plan.baseExtents.back()));
+  Value count = arith::SubIOp::create(b, loc, hi, lo);
+  if (load)
+    dfir::FillOp::create(b, loc, constant(run * esize), bufName, bufAt, Value(),
+                         Value());
+  Value skip = arith::MulIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, lo, start), constant(esize));
+  emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, count,
+                               constant(0)),
+         [&] {
+           dma(arith::MulIOp::create(b, loc, count, constant(esize)),
+               arith::AddIOp::create(b, loc, memAt, skip),
+               arith::AddIOp::create(b, loc, bufAt, skip));
+         });
+}

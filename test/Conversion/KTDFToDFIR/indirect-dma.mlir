@@ -1,0 +1,45 @@
+// RUN: ktflow-opt %s --ktdf-compile=O0 | FileCheck %s
+
+// A row gather (ktdp.construct_indirect_access_tile) as index-gated DMAs:
+// per row of the 16x32 tile (its innermost variable walks a contiguous run
+// of 32 f16), the DMA unit reads the row's i32 index at IDX + 4 (16 tile +
+// row), bounded by the table's 64 rows, and moves the 64-byte row from
+// TABLE + 64 index into row `row` of the buffer. The run cannot leave the
+// table (columns 0-31 of 32): no fill, no clamp.
+// CHECK-LABEL: dfir.unit "tile[0]/DMA"
+// CHECK: %[[TABLE:.*]] = dfir.address @arg0
+// CHECK: %[[IDX:.*]] = dfir.address @arg1
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %c16{{.*}} step
+// CHECK: %[[R:.*]] = arith.remui %[[ROW]], %c16
+// CHECK: %[[I:.*]] = arith.addi %{{.*}}, %[[R]] : index
+// CHECK: %[[IBYTES:.*]] = arith.muli %{{.*}}, %c4 : index
+// CHECK: %[[IADDR:.*]] = arith.addi %[[IDX]], %[[IBYTES]] : index
+// CHECK: %[[V:.*]] = dfir.read_index "HBM"[%[[IADDR]]] : i32 below %c64
+// CHECK: arith.muli %[[V]], %c32
+// CHECK: %[[SRC:.*]] = arith.addi %[[TABLE]], %{{.*}} : index
+// CHECK-NOT: dfir.fill
+// CHECK: dfir.dma %c64{{.*}} bytes from "HBM"[%[[SRC]]] to "tile[0]/SPM"[%{{.*}}]{{$}}
+// CHECK-NOT: dfir.read_index
+// CHECK-LABEL: dfir.unit "tile[0]/VPU"
+
+#t = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 31 >= 0)>
+#i = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>
+#v = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 31 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+ktdf_arch.target @mesh_device from "../../../examples/devices/mesh_device.mlir"
+    memory_map #ktdf_arch.map<"global" = "HBM", "ct_local" = "SPM">
+
+func.func @rows(%tp: index, %ip: index, %yp: index) attributes {grid = [2]} {
+  %g = ktdp.get_compute_tile_id : index
+  %c16 = arith.constant 16 : index
+  %r0 = arith.muli %g, %c16 : index
+  %T = ktdp.construct_memory_view %tp, sizes: [64, 32], strides: [32, 1] {coordinate_set = #t, memory_space = #ktdp.memory_space<global>} : memref<64x32xf16>
+  %I = ktdp.construct_memory_view %ip, sizes: [32], strides: [1] {coordinate_set = #i, memory_space = #ktdp.memory_space<global>} : memref<32xi32>
+  %Y = ktdp.construct_memory_view %yp, sizes: [32, 32], strides: [32, 1] {coordinate_set = #t, memory_space = #ktdp.memory_space<global>} : memref<32x32xf16>
+  %rows = ktdp.construct_indirect_access_tile intermediate_variables(%d0, %d1) %T[ind(%I[%r0 + %d0]), (%d1)] {variables_space_set = #v, variables_space_order = #id2} : memref<64x32xf16>, memref<32xi32> -> !ktdp.access_tile<16x32xindex>
+  %ty = ktdp.construct_access_tile %Y[%r0, 0] {access_tile_set = #v, access_tile_order = #id2} : memref<32x32xf16> -> !ktdp.access_tile<16x32xindex>
+  %x = ktdp.load %rows : <16x32xindex> -> tensor<16x32xf16>
+  %w = arith.addf %x, %x : tensor<16x32xf16>
+  ktdp.store %w, %ty : tensor<16x32xf16>, <16x32xindex>
+  return
+}
