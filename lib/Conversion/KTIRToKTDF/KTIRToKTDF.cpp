@@ -16,6 +16,7 @@
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Iterators.h"
@@ -42,6 +43,47 @@ static FailureOr<StringRef> memoryKindOf(Operation *user, Value tile) {
     return user->emitError("the access tile's view has no device memory; "
                            "run --ktdf-map-memory-spaces first");
   return kind.getValue();
+}
+
+/// The copy that only adds dimensions of extent 1 to the tensor a gather
+/// (a load of an indirect access tile) loads, when that is its only use
+/// (the unit reshape ktdf-generalize made of `tensor.expand_shape`, such as
+/// paged_gather's 2x64x64 -> 1x2x64x64): the gather's slot then carries the
+/// copy's type, the same bytes in the same order, and the copy goes away.
+/// A gather moves whole, so no pass streams it by the loaded shape.
+static linalg::GenericOp unitExpansionOf(ktdp::LoadOp load) {
+  if (!load.getAccessTile()
+           .getDefiningOp<ktdp::ConstructIndirectAccessTileOp>() ||
+      !load.getResult().hasOneUse())
+    return {};
+  auto copy = dyn_cast<linalg::GenericOp>(*load.getResult().getUsers().begin());
+  if (!copy || copy.getNumDpsInputs() != 1 || copy.getNumDpsInits() != 1 ||
+      copy.getNumReductionLoops() != 0 ||
+      copy.getDpsInputOperand(0)->get() != load.getResult())
+    return {};
+  auto yield = cast<linalg::YieldOp>(copy.getBody()->getTerminator());
+  if (yield.getValues().size() != 1 ||
+      yield.getValues()[0] != copy.getBody()->getArgument(0))
+    return {};
+  AffineMap in = copy.getMatchingIndexingMap(copy.getDpsInputOperand(0));
+  AffineMap out = copy.getMatchingIndexingMap(copy.getDpsInitOperand(0));
+  auto type = cast<RankedTensorType>(copy.getResult(0).getType());
+  if (!out.isIdentity() || !in.isProjectedPermutation())
+    return {};
+  // The input reads the output's dimensions in order, skipping only
+  // dimensions of extent 1.
+  unsigned next = 0;
+  for (AffineExpr e : in.getResults()) {
+    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    for (; next < d; ++next)
+      if (type.getDimSize(next) != 1)
+        return {};
+    ++next;
+  }
+  for (; next < type.getRank(); ++next)
+    if (type.getDimSize(next) != 1)
+      return {};
+  return copy;
 }
 
 namespace {
@@ -123,6 +165,8 @@ private:
       if (failed(kind))
         return failure();
       auto type = cast<RankedTensorType>(load.getResult().getType());
+      if (linalg::GenericOp copy = unitExpansionOf(load))
+        type = cast<RankedTensorType>(copy.getResult(0).getType());
       auto slotType =
           FifoSlotType::get(ctx, builder.getStringAttr(*kind), compute,
                             type.getShape(), type.getElementType());
@@ -169,12 +213,19 @@ private:
     OpBuilder::InsertionGuard guard(builder);
     builder.createBlock(&computeStage.getBody());
     IRMapping mapping;
-    for (auto [load, slot] : llvm::zip(group.loads, inSlots))
-      mapping.map(load.getResult(),
-                  ReadFromFifoOp::create(builder, load.getLoc(),
-                                         load.getResult().getType(), slot)
-                      .getResult());
+    llvm::SmallPtrSet<Operation *, 2> folded;
+    for (auto [load, slot] : llvm::zip(group.loads, inSlots)) {
+      linalg::GenericOp copy = unitExpansionOf(load);
+      Value loaded = copy ? copy.getResult(0) : load.getResult();
+      mapping.map(loaded, ReadFromFifoOp::create(builder, load.getLoc(),
+                                                 loaded.getType(), slot)
+                              .getResult());
+      if (copy)
+        folded.insert(copy);
+    }
     for (Operation *op : group.compute) {
+      if (folded.contains(op))
+        continue;
       if (failed(captureConstants(op, mapping)))
         return failure();
       builder.clone(*op, mapping);
