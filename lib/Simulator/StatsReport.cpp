@@ -169,9 +169,12 @@ void ktflow::sim::printMatrixSummary(llvm::raw_ostream &os,
                                      const Machine &machine,
                                      const Executable &exe,
                                      const SimStats &stats) {
-  std::vector<std::string> kinds;
-  bool engines = true;
-  size_t units = 0;
+  // Matrix engines and vector units that multiplied, each with its kinds
+  // (a group split between them, ktdf-split-matrix-groups, uses both).
+  struct Side {
+    std::vector<std::string> kinds;
+    size_t units = 0;
+  } engines, vectors;
   uint64_t cycles = 0;
   double peakCycles = 0;
   for (size_t i = 0; i < exe.programs.size(); ++i) {
@@ -179,22 +182,32 @@ void ktflow::sim::printMatrixSummary(llvm::raw_ostream &os,
     if (!u.matrixCycles)
       continue;
     const MachineUnit &unit = machine.units[exe.programs[i].unit];
-    if (std::find(kinds.begin(), kinds.end(), unit.kind) == kinds.end())
-      kinds.push_back(unit.kind);
-    engines = engines && (unit.roles & RoleMatrix);
-    ++units;
+    Side &side = (unit.roles & RoleMatrix) ? engines : vectors;
+    if (std::find(side.kinds.begin(), side.kinds.end(), unit.kind) ==
+        side.kinds.end())
+      side.kinds.push_back(unit.kind);
+    ++side.units;
     cycles += u.matrixCycles;
     peakCycles += u.matrixPeakCycles;
   }
+  size_t units = engines.units + vectors.units;
   if (!units || !stats.cycles)
     return;
-  std::string names;
-  for (const std::string &kind : kinds)
-    names += (names.empty() ? "" : ", ") + kind;
+  auto describe = [](const Side &side, const char *what) {
+    std::string names;
+    for (const std::string &kind : side.kinds)
+      names += (names.empty() ? "" : ", ") + kind;
+    return std::to_string(side.units) + " " + what +
+           (side.units == 1 ? "" : "s") + " (" + names + ")";
+  };
+  std::string where;
+  if (engines.units)
+    where = describe(engines, "matrix unit");
+  if (vectors.units)
+    where += (where.empty() ? "" : " and ") + describe(vectors, "vector unit");
   double run = static_cast<double>(units) * stats.cycles;
-  os << "matrix products: on " << units << " "
-     << (engines ? "matrix unit" : "vector unit") << (units == 1 ? "" : "s")
-     << " (" << names << "), " << llvm::format("%.1f", 100.0 * cycles / run)
+  os << "matrix products: on " << where << ", "
+     << llvm::format("%.1f", 100.0 * cycles / run)
      << "% of their cycles in products, "
      << llvm::format("%.1f", 100.0 * peakCycles / run)
      << "% of their peak multiply-accumulate rate\n";

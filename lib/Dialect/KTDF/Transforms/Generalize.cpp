@@ -121,6 +121,7 @@ struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
     // Then every other transpose, into permuted access tiles.
     RewritePatternSet transposePatterns(ctx);
     populatePermutedAccessPatterns(transposePatterns);
+    populateMultiplyBeforeExtendingPatterns(transposePatterns);
     FrozenRewritePatternSet transposes(std::move(transposePatterns));
     RewritePatternSet patterns(ctx);
     patterns.add<SplatOfOneElementTensor, SplatOfFloatArgument>(ctx);

@@ -114,7 +114,44 @@ struct AccumulateIntoProduct : OpRewritePattern<arith::AddFOp> {
     return failure();
   }
 };
+
+/// matmul(extf(a), extf(b), out) with a and b of one 16-bit float type:
+/// matmul(a, b, out). The product of two 16-bit floats is exact in f32
+/// and the interpreter sums 16-bit products in f32, so the value is the
+/// same (up to the order of the sum, which --check allows for), and a
+/// matrix unit that multiplies the 16-bit type can run it (an attention's
+/// Q.K^T written on f32 operands).
+struct MultiplyBeforeExtending : OpRewritePattern<linalg::MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::MatmulOp matmul,
+                                PatternRewriter &rewriter) const override {
+    if (whyNotMatrixProduct(matmul))
+      return failure();
+    SmallVector<Value> narrow;
+    for (Value input : matmul.getInputs()) {
+      auto ext = input.getDefiningOp<arith::ExtFOp>();
+      auto type = ext ? dyn_cast<RankedTensorType>(ext.getIn().getType())
+                      : RankedTensorType();
+      if (!type || type.getElementTypeBitWidth() != 16 ||
+          getElementTypeOrSelf(matmul.getOutputs()[0].getType()) !=
+              rewriter.getF32Type() ||
+          (!narrow.empty() && getElementTypeOrSelf(narrow.front().getType()) !=
+                                  type.getElementType()))
+        return failure();
+      narrow.push_back(ext.getIn());
+    }
+    rewriter.replaceOpWithNewOp<linalg::MatmulOp>(
+        matmul, matmul.getResultTypes(), narrow, matmul.getOutputs());
+    return success();
+  }
+};
 } // namespace
+
+void mlir::ktdf::populateMultiplyBeforeExtendingPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<MultiplyBeforeExtending>(patterns.getContext());
+}
 
 void mlir::ktdf::populateGeneralizeButMatmulPatterns(
     RewritePatternSet &patterns) {

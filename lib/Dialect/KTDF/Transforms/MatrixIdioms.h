@@ -7,7 +7,9 @@
 // running accumulator of real kernels — a product into a zero output added
 // to a carried 16-bit tensor, `arith.addf %acc, matmul(a, b, 0)` — becomes
 // the product into that accumulator, which the interpreter's numerics make
-// the same value (outs + A·B, the product rounded once before the add).
+// the same value (outs + A·B, the product rounded once before the add); a
+// product of extended 16-bit operands into f32 becomes the product of the
+// 16-bit operands, which a 16-bit matrix unit runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +44,13 @@ void populateGeneralizeButMatmulPatterns(RewritePatternSet &patterns);
 /// only there: `matmul(a, b, %acc)`. Applied before element-wise ops are
 /// generalised.
 void populateAccumulateIntoProductPatterns(RewritePatternSet &patterns);
+
+/// `matmul(extf(a), extf(b), out)` with `a` and `b` of one 16-bit float
+/// type and an f32 output: `matmul(a, b, out)`, the same value under the
+/// interpreter's numerics (16-bit products are exact in f32), which a
+/// matrix unit multiplying the 16-bit type runs. Applied after transposes
+/// become permuted access tiles (K^T is then an extf of a load).
+void populateMultiplyBeforeExtendingPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::ktdf
 

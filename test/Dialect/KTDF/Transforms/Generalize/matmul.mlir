@@ -58,3 +58,42 @@ func.func @nonzero_output(%a: tensor<8x16xf16>, %b: tensor<16x8xf16>, %c: tensor
   %next = arith.addf %acc, %prod : tensor<8x8xf16>
   return %next : tensor<8x8xf16>
 }
+
+// -----
+
+// A product of f16 values extended to f32, into f32: the product of the
+// f16 values into f32 (16-bit products are exact in f32, and the sum is
+// f32 either way), which a matrix unit multiplying f16 runs.
+// CHECK-LABEL: func.func @extended
+// CHECK-SAME: (%[[A:[^:]*]]: tensor<8x16xf16>, %[[B:[^:]*]]: tensor<16x8xf16>
+// CHECK-NOT: arith.extf
+// CHECK: linalg.matmul ins(%[[A]], %[[B]] : tensor<8x16xf16>, tensor<16x8xf16>) outs(%{{.*}} : tensor<8x8xf32>)
+func.func @extended(%a: tensor<8x16xf16>, %b: tensor<16x8xf16>) -> tensor<8x8xf32> {
+  %ea = arith.extf %a : tensor<8x16xf16> to tensor<8x16xf32>
+  %eb = arith.extf %b : tensor<16x8xf16> to tensor<16x8xf32>
+  %empty = tensor.empty() : tensor<8x8xf32>
+  %prod = linalg.matmul ins(%ea, %eb : tensor<8x16xf32>, tensor<16x8xf32>) outs(%empty : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %prod : tensor<8x8xf32>
+}
+
+// -----
+
+// Only one operand extended (the other computed in f32), or operands of two
+// 16-bit types: left in f32.
+// CHECK-LABEL: func.func @half_extended
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x16xf32>, tensor<16x8xf32>)
+// CHECK-LABEL: func.func @mixed_types
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x16xf32>, tensor<16x8xf32>)
+func.func @half_extended(%a: tensor<8x16xf16>, %b: tensor<16x8xf32>) -> tensor<8x8xf32> {
+  %ea = arith.extf %a : tensor<8x16xf16> to tensor<8x16xf32>
+  %empty = tensor.empty() : tensor<8x8xf32>
+  %prod = linalg.matmul ins(%ea, %b : tensor<8x16xf32>, tensor<16x8xf32>) outs(%empty : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %prod : tensor<8x8xf32>
+}
+func.func @mixed_types(%a: tensor<8x16xf16>, %b: tensor<16x8xbf16>) -> tensor<8x8xf32> {
+  %ea = arith.extf %a : tensor<8x16xf16> to tensor<8x16xf32>
+  %eb = arith.extf %b : tensor<16x8xbf16> to tensor<16x8xf32>
+  %empty = tensor.empty() : tensor<8x8xf32>
+  %prod = linalg.matmul ins(%ea, %eb : tensor<8x16xf32>, tensor<16x8xf32>) outs(%empty : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %prod : tensor<8x8xf32>
+}
