@@ -28,6 +28,19 @@ void ktflow::check::printRoofline(raw_ostream &os,
      << "x the roofline\n";
 }
 
+void ktflow::check::printEstimate(raw_ostream &os,
+                                  const machine::KernelEstimate &estimate,
+                                  uint64_t cycles) {
+  os << "estimate: " << format("%.0f", estimate.cycles) << " cycles";
+  if (cycles > 0)
+    os << " ("
+       << format("%+.1f", 100.0 *
+                              (estimate.cycles - static_cast<double>(cycles)) /
+                              static_cast<double>(cycles))
+       << "%)";
+  os << ", bottleneck " << estimate.bottleneck << "\n";
+}
+
 void ktflow::check::printRun(raw_ostream &os, DifferentialRun &run,
                              const sim::SimStats &stats,
                              const device::RooflineBound &bound, StringRef note,
@@ -36,6 +49,7 @@ void ktflow::check::printRun(raw_ostream &os, DifferentialRun &run,
   const machine::Executable &exe = run.getLaunch().getExecutable();
   os << "kernel " << b.kernel << " on " << b.device << note << "\n";
   os << "cycles: " << stats.cycles << "\n";
+  printEstimate(os, machine::estimateKernel(b.machine, exe), stats.cycles);
   printRoofline(os, bound, stats.cycles);
   os << "instructions: " << stats.instructions << "\n";
   sim::printRoleTable(os, b.machine, exe, stats);

@@ -8,6 +8,7 @@
 #include "ktflow/Driver/Reports.h"
 
 #include "ktflow/Check/RunReport.h"
+#include "ktflow/Machine/Estimate.h"
 
 using namespace llvm;
 using namespace ktflow;
@@ -44,6 +45,12 @@ json::Object ktflow::launchReport(StringRef command, const rt::Program &program,
   report["device"] = b.device;
   report["cycles"] = static_cast<int64_t>(stats.cycles);
   report["instructions"] = static_cast<int64_t>(stats.instructions);
+  machine::KernelEstimate estimate =
+      machine::estimateKernel(b.machine, launch.getExecutable());
+  report["estimate"] = json::Object{{"cycles", std::llround(estimate.cycles)},
+                                    {"bottleneck", estimate.bottleneck},
+                                    {"busiest", estimate.busiest},
+                                    {"latency", estimate.latency}};
   report["units"] = unitsToJSON(program, launch, stats);
   if (!stats.interconnect.empty()) {
     double capacity = b.machine.interconnect.linkBandwidth *

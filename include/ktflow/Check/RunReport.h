@@ -11,11 +11,17 @@
 #define KTFLOW_CHECK_RUNREPORT_H
 
 #include "ktflow/Check/DifferentialRun.h"
+#include "ktflow/Machine/Estimate.h"
 
 namespace ktflow::check {
 
 /// Simulated cycles over the bound; 0 when the bound is 0.
 double getRooflineRatio(const device::RooflineBound &bound, uint64_t cycles);
+
+/// `estimate: E cycles (+D%), bottleneck NAME`: the whole-kernel estimate
+/// (machine::estimateKernel) and its distance from the simulated cycles.
+void printEstimate(llvm::raw_ostream &os,
+                   const machine::KernelEstimate &estimate, uint64_t cycles);
 
 /// The bound's lines (device::printRooflineBound), then `ratio: R x the
 /// roofline`.

@@ -1,0 +1,50 @@
+//===- Estimate.h - A kernel's cycles from its programs -------*- C++ -*-===//
+//
+// This file declares the whole-kernel estimate `ktflow run` prints next to
+// the simulated cycles. It never simulates: it walks each unit's program
+// once in program order (a loop body once, at its first iteration's scalar
+// values, times its trip count), charges every instruction what the
+// simulator charges it when nothing else competes (docs/simulator.md,
+// Timing model), and adds up the bytes each memory with a bandwidth moves.
+// The estimate is the busiest unit or memory plus one DMA round trip's
+// latency: it assumes the stages overlap perfectly, so it is low where they
+// do not (latency-bound kernels, many hand-overs). An engine that loads and
+// stores in program order is the exception: its transfers, the landing of
+// the loads of each execution whose stores it waits for and the compute
+// are added up.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_MACHINE_ESTIMATE_H
+#define KTFLOW_MACHINE_ESTIMATE_H
+
+#include "ktflow/Machine/Machine.h"
+#include "ktflow/Machine/Program.h"
+
+#include <string>
+#include <vector>
+
+namespace ktflow::machine {
+
+struct KernelEstimate {
+  /// The estimated cycles of the whole kernel.
+  double cycles = 0;
+  /// What limits it: the busiest unit's or memory's name.
+  std::string bottleneck;
+  /// The busiest resource's cycles and the latency added to them.
+  double busiest = 0;
+  double latency = 0;
+  /// Cycles each program's unit is busy (Executable::programs order).
+  std::vector<double> unitBusy;
+  /// Cycles each memory (Machine::memories order) spends moving bytes at
+  /// its bandwidth (0 for memories without one).
+  std::vector<double> memoryBusy;
+};
+
+/// Estimates the cycles of `exe` on `machine`, its runtime arguments
+/// patched in (a launched executable).
+KernelEstimate estimateKernel(const Machine &machine, const Executable &exe);
+
+} // namespace ktflow::machine
+
+#endif // KTFLOW_MACHINE_ESTIMATE_H

@@ -1,0 +1,321 @@
+//===- Estimate.cpp - A kernel's cycles from its programs, analytically ---===//
+//
+// This file implements the whole-kernel estimate (Estimate.h): one walk of
+// each unit program with the scalar registers it can evaluate, charging
+// each instruction its uncontended cost as the simulator's timing model
+// states it, and the bytes each memory moves. Programs have no branches but
+// counted loops, so a loop body is walked once, at its first iteration's
+// values, and its cost multiplied by its trip count (a loop whose trip
+// count is unknown counts once).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Machine/Estimate.h"
+#include "ktflow/Machine/MatrixTiming.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+using namespace ktflow::machine;
+
+/// The simulator's charge for `n` elements at `perCycle` a cycle.
+static double cyclesFor(uint64_t n, double perCycle) {
+  return perCycle <= 0 ? 0
+                       : std::ceil(static_cast<double>(n) / perCycle - 1e-9);
+}
+
+namespace {
+/// The least bandwidth and summed latency of a route.
+struct RouteCost {
+  double bandwidth = 0;
+  double latency = 0;
+  std::vector<uint32_t> links;
+};
+
+class ProgramWalker {
+public:
+  ProgramWalker(const Machine &machine, const Executable &exe,
+                const UnitProgram &program, KernelEstimate &out)
+      : machine(machine), exe(exe), program(program), out(out),
+        unit(machine.units[program.unit]), regs(program.numSRegs),
+        vtype(program.numVRegs, nullptr) {}
+
+  double run() { return walk(0, program.insts.size(), 1.0); }
+
+  /// The longest DMA route latency into and out of a memory outside the
+  /// cores (device memory) this program uses.
+  double loadLatency = 0, storeLatency = 0;
+  /// Whether the program moves data both from and to device memory (one
+  /// engine loading and storing in program order).
+  bool loads = false, stores = false;
+  /// Executions whose device-memory stores the program issues after
+  /// waiting (a sync_recv) for their compute: an engine that also loads
+  /// waits there for the execution's loads to land and be computed.
+  double storeGroups = 0;
+
+private:
+  using Known = std::optional<int64_t>;
+
+  RouteCost routeCost(NodeRef from, NodeRef to) const {
+    RouteCost cost;
+    std::optional<std::vector<uint32_t>> route = machine.route(from, to);
+    if (!route)
+      return cost;
+    cost.bandwidth = INFINITY;
+    for (uint32_t l : *route) {
+      cost.bandwidth = std::min(cost.bandwidth, machine.links[l].bandwidth);
+      cost.latency += machine.links[l].latency;
+    }
+    cost.links = *route;
+    return cost;
+  }
+
+  /// Adds `bytes` to every memory with a bandwidth along `route`'s ends.
+  void chargeMemories(std::initializer_list<uint32_t> memories, double bytes,
+                      double times) {
+    for (uint32_t m : memories)
+      if (machine.memories[m].bandwidth > 0)
+        out.memoryBusy[m] += times * bytes / machine.memories[m].bandwidth;
+  }
+
+  int64_t value(uint32_t reg) const { return regs[reg].value_or(0); }
+
+  /// The cost of a DMA of `bytes` from memory `src` to memory `dst`.
+  double dmaCost(uint32_t src, uint32_t dst, double bytes, double times) {
+    NodeRef self{NodeRef::Unit, program.unit};
+    RouteCost in = routeCost({NodeRef::Memory, src}, self);
+    RouteCost outRoute = routeCost(self, {NodeRef::Memory, dst});
+    double bandwidth = std::min(in.bandwidth, outRoute.bandwidth);
+    double latency = in.latency + outRoute.latency;
+    chargeMemories({src, dst}, bytes, times);
+    if (machine.memories[src].core < 0) {
+      loadLatency = std::max(loadLatency, latency);
+      loads = true;
+    }
+    if (machine.memories[dst].core < 0) {
+      storeLatency = std::max(storeLatency, latency);
+      stores = true;
+      if (waited)
+        storeGroups += times;
+      waited = false;
+    }
+    double occupancy = bandwidth > 0 ? std::ceil(bytes / bandwidth) : 0;
+    // A unit that keeps one transfer in flight waits for each to land.
+    return unit.maxOutstanding <= 1 ? occupancy + latency : occupancy;
+  }
+
+  /// A map's micro-ops over `n` elements, each at the unit's rate for its
+  /// class and type (a compare at the type it reads).
+  double mapCost(const MapBody &body, uint64_t n) const {
+    double cycles = 0;
+    for (const MicroOp &op : body.ops)
+      if (op.op != ScalarOp::Const) {
+        ElemType t = op.op == ScalarOp::CmpF || op.op == ScalarOp::CmpI
+                         ? op.srcType
+                         : op.type;
+        cycles += cyclesFor(n, unit.getThroughput(scalarOpClass(op.op), t));
+      }
+    return cycles;
+  }
+
+  double instructionCost(const Inst &in, double times) {
+    switch (in.op) {
+    case Opcode::Map:
+      vtype[in.a] = &program.vtypes[in.c];
+      return mapCost(program.maps[in.b], program.vtypes[in.c].numElements());
+    case Opcode::Reduce: {
+      const VectorType *src = vtype[in.b];
+      vtype[in.a] = &program.vtypes[in.c];
+      if (!src)
+        return 0;
+      return cyclesFor(src->numElements(),
+                       unit.getThroughput(OpClass::Reduction, src->elem));
+    }
+    case Opcode::Broadcast:
+    case Opcode::Iota: {
+      const VectorType &type = program.vtypes[in.c];
+      vtype[in.a] = &type;
+      return cyclesFor(type.numElements(),
+                       unit.getThroughput(OpClass::Elementwise, type.elem));
+    }
+    case Opcode::Matmul: {
+      const VectorType *a = vtype[in.b], *b = vtype[in.c];
+      vtype[in.a] = &program.vtypes[in.e];
+      if (!a || !b || a->shape.size() != 2 || b->shape.size() != 2)
+        return 0;
+      double thr = unit.getThroughput(OpClass::Matrix, a->elem);
+      if (thr <= 0)
+        return 0;
+      return static_cast<double>(matrixProductCycles(
+          unit.matrix, thr, a->shape[0], b->shape[1], a->shape[1]));
+    }
+    case Opcode::Recv:
+    case Opcode::Splat:
+      vtype[in.a] = &program.vtypes[in.c];
+      return 0;
+    case Opcode::MovV:
+      vtype[in.a] = vtype[in.b];
+      return 0;
+    case Opcode::Send: {
+      const VectorType *type = vtype[in.b];
+      if (!type)
+        return 0;
+      const FifoDesc &fifo = exe.fifos[in.a];
+      return std::ceil(static_cast<double>(type->bytes()) /
+                       machine.links[fifo.link].bandwidth);
+    }
+    case Opcode::Load:
+    case Opcode::Store: {
+      NodeRef self{NodeRef::Unit, program.unit};
+      NodeRef mem{NodeRef::Memory, in.b};
+      RouteCost route =
+          in.op == Opcode::Load ? routeCost(mem, self) : routeCost(self, mem);
+      double bytes = static_cast<double>(value(in.d));
+      chargeMemories({in.b}, bytes, times);
+      return route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth) : 0;
+    }
+    case Opcode::Dma:
+    case Opcode::RemoteDma: {
+      double rows = in.f == kNoReg ? 1 : static_cast<double>(value(in.f));
+      return dmaCost(in.a, in.c, static_cast<double>(value(in.e)) * rows,
+                     times);
+    }
+    case Opcode::Fill: {
+      double rows = in.d == kNoReg ? 1 : static_cast<double>(value(in.d));
+      double bytes = static_cast<double>(value(in.c)) * rows;
+      NodeRef self{NodeRef::Unit, program.unit};
+      RouteCost route = routeCost(self, {NodeRef::Memory, in.a});
+      chargeMemories({in.a}, bytes, times);
+      double occupancy =
+          route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth) : 0;
+      return unit.maxOutstanding <= 1 ? occupancy + route.latency : occupancy;
+    }
+    case Opcode::SyncRecv:
+      waited = true;
+      return 0;
+    default:
+      return 0;
+    }
+  }
+
+  /// The cycles of instructions [begin, end), each executed `times` times.
+  double walk(size_t begin, size_t end, double times) {
+    double cycles = 0;
+    for (size_t pc = begin; pc < end;) {
+      const Inst &in = program.insts[pc];
+      switch (in.op) {
+      case Opcode::Halt:
+        return cycles;
+      case Opcode::SetImm:
+        regs[in.a] = in.imm;
+        break;
+      case Opcode::MovS:
+        regs[in.a] = regs[in.b];
+        break;
+      case Opcode::SelectS:
+        regs[in.a] =
+            regs[in.b] ? (*regs[in.b] != 0 ? regs[in.c] : regs[in.d]) : Known();
+        break;
+      case Opcode::Alu: {
+        int64_t r;
+        regs[in.a] = regs[in.b] && regs[in.c] &&
+                             evaluateAlu(static_cast<AluOp>(in.sub),
+                                         *regs[in.b], *regs[in.c], r)
+                         ? Known(r)
+                         : Known();
+        break;
+      }
+      case Opcode::LoopBegin: {
+        Known lb = regs[in.b], ub = regs[in.c], step = regs[in.d];
+        double trips = 1;
+        if (lb && ub && step && *step > 0)
+          trips = *lb >= *ub
+                      ? 0
+                      : static_cast<double>((*ub - *lb + *step - 1) / *step);
+        regs[in.a] = lb;
+        if (trips > 0)
+          cycles += trips * walk(pc + 1, in.e, times * trips);
+        regs[in.a] = std::nullopt;
+        pc = in.e + 1;
+        continue;
+      }
+      default:
+        cycles += instructionCost(in, times);
+        break;
+      }
+      ++pc;
+    }
+    return cycles;
+  }
+
+  const Machine &machine;
+  const Executable &exe;
+  const UnitProgram &program;
+  KernelEstimate &out;
+  const MachineUnit &unit;
+  std::vector<Known> regs;
+  std::vector<const VectorType *> vtype;
+  bool waited = false;
+};
+} // namespace
+
+/// Sets `estimate`'s busiest resource to `name` when `busy` exceeds it.
+static void consider(KernelEstimate &estimate, double busy,
+                     const std::string &name) {
+  if (busy > estimate.busiest) {
+    estimate.busiest = busy;
+    estimate.bottleneck = name;
+  }
+}
+
+KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
+                                               const Executable &exe) {
+  KernelEstimate estimate;
+  estimate.memoryBusy.assign(machine.memories.size(), 0);
+  double load = 0, store = 0, compute = 0, shared = 0;
+  std::string sharedName;
+  bool waits = false;
+  for (const UnitProgram &program : exe.programs) {
+    const MachineUnit &unit = machine.units[program.unit];
+    ProgramWalker walker(machine, exe, program, estimate);
+    double busy = walker.run();
+    estimate.unitBusy.push_back(busy);
+    load = std::max(load, walker.loadLatency);
+    store = std::max(store, walker.storeLatency);
+    if (unit.roles & (RoleVector | RoleMatrix))
+      compute = std::max(compute, busy);
+    double serial = busy + walker.storeGroups * walker.loadLatency;
+    if (walker.loads && walker.stores && serial > shared) {
+      shared = serial;
+      sharedName = unit.name;
+    }
+    if (busy > estimate.busiest) {
+      // A DMA engine that waits for each transfer holds their latency.
+      waits = (unit.roles & RoleDma) && unit.maxOutstanding <= 1;
+      consider(estimate, busy, unit.name);
+    }
+  }
+  for (auto [m, busy] : llvm::enumerate(estimate.memoryBusy))
+    if (busy > estimate.busiest) {
+      waits = false;
+      consider(estimate, busy, machine.memories[m].name);
+    }
+  // One engine that loads and stores runs an execution's loads, then
+  // (after the compute) its stores, then the next execution's loads: its
+  // transfers, the landing of the loads of each execution it waits for
+  // and the compute do not overlap.
+  bool serial = false;
+  if (shared > 0 && shared + compute > estimate.busiest) {
+    waits = false;
+    serial = true;
+    consider(estimate, shared + compute, sharedName + " + compute");
+  }
+  // The first load's and the last store's latency are not overlapped (the
+  // serial sum holds the loads' already).
+  estimate.latency = waits ? 0 : serial ? store : load + store;
+  estimate.cycles = estimate.busiest + estimate.latency;
+  return estimate;
+}
