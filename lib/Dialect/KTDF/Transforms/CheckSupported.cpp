@@ -193,6 +193,13 @@ static std::optional<std::string> checkSplat(tensor::SplatOp splat) {
                      "supported by the scheduler yet");
 }
 
+/// Whether `user` sits in the body of a linalg.generic that `extract` is
+/// outside of: ktdf-generalize makes the captured scalar a broadcast input.
+static bool isCapturedByGeneric(Operation *user, tensor::ExtractOp extract) {
+  auto generic = user->getParentOfType<linalg::GenericOp>();
+  return generic && !generic->isAncestor(extract);
+}
+
 /// Extracts whose scalar only feeds supported splats and scalar arithmetic
 /// on row scalars: a broadcast of a one-element tensor, or a row op.
 static std::optional<std::string> checkExtract(tensor::ExtractOp extract) {
@@ -202,7 +209,8 @@ static std::optional<std::string> checkExtract(tensor::ExtractOp extract) {
                        "element of a one-element tensor, broadcast back by "
                        "tensor.splat or in scalar float arithmetic)");
   for (Operation *user : extract->getUsers())
-    if (!isa<tensor::SplatOp>(user) && !isRowScalarOp(user))
+    if (!isa<tensor::SplatOp>(user) && !isRowScalarOp(user) &&
+        !isCapturedByGeneric(user, extract))
       return "a scalar from tensor.extract used by '" +
              user->getName().getStringRef().str() +
              "' is not supported by the scheduler yet (only a tensor.splat "

@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -103,8 +104,52 @@ struct RowScalarToRankZero : RewritePattern {
     return success();
   }
 };
+
+/// A row scalar a linalg.generic body captures from above (a softmax's
+/// `%q = arith.divf %e, %sum` with `%sum` extracted from the row's
+/// reduction) to one more input: the rank-0 tensor it is the element of,
+/// read through the broadcasting map `(d...) -> ()`. The compute lowering
+/// then streams it like any broadcast operand.
+struct CapturedRowScalarToInput : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    llvm::SetVector<Value> captured;
+    getUsedValuesDefinedAbove(op.getRegion(), captured);
+    SmallVector<Value> scalars;
+    for (Value v : captured)
+      if (isRowScalar(v) && !matchPattern(v, m_Constant()) && !isLaunchFloat(v))
+        scalars.push_back(v);
+    if (scalars.empty())
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> inputs(op.getDpsInputs());
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    auto broadcast = AffineMap::get(op.getNumLoops(), 0, rewriter.getContext());
+    unsigned numInputs = inputs.size();
+    for (Value v : scalars) {
+      inputs.push_back(asRankZero(rewriter, loc, v));
+      maps.insert(maps.begin() + inputs.size() - 1, broadcast);
+    }
+    auto generic = linalg::GenericOp::create(rewriter, loc, op.getResultTypes(),
+                                             inputs, op.getDpsInits(), maps,
+                                             op.getIteratorTypesArray());
+    rewriter.inlineRegionBefore(op.getRegion(), generic.getRegion(),
+                                generic.getRegion().end());
+    Block &body = generic.getRegion().front();
+    for (auto [i, v] : llvm::enumerate(scalars)) {
+      BlockArgument arg =
+          body.insertArgument(numInputs + i, v.getType(), v.getLoc());
+      replaceAllUsesInRegionWith(v, arg, generic.getRegion());
+    }
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
 } // namespace
 
 void mlir::ktdf::populateRowScalarPatterns(RewritePatternSet &patterns) {
-  patterns.add<RowScalarToRankZero>(patterns.getContext());
+  patterns.add<RowScalarToRankZero, CapturedRowScalarToInput>(
+      patterns.getContext());
 }

@@ -11,6 +11,7 @@
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-DAG: #[[SCALAR:.*]] = affine_map<(d0, d1) -> ()>
+// CHECK-DAG: #[[FIRST:.*]] = affine_map<(d0, d1) -> (0)>
 // CHECK-DAG: #[[ONE:.*]] = affine_map<() -> (0)>
 // CHECK-DAG: #[[R0:.*]] = affine_map<() -> ()>
 // CHECK-LABEL: func.func @rstd
@@ -71,4 +72,32 @@ func.func @half_of_sum(%x: tensor<1x128xf16>, %sum: tensor<1xf16>) -> tensor<1x1
     linalg.yield %u : f16
   } -> tensor<1x128xf16>
   return %y : tensor<1x128xf16>
+}
+
+// A row scalar a linalg.generic body captures (the field guide's wide-row
+// softmax divides by the row's f32 sum inside the generic that truncates to
+// f16) becomes one more input: the one-element tensor it is extracted from,
+// collapsed to rank 0 and read through the constant map, with the body
+// reading the new block argument instead of the capture.
+
+// CHECK-LABEL: func.func @captured_sum
+// CHECK-SAME: (%[[E:.*]]: tensor<1x256xf16>, %[[SUM:.*]]: tensor<1xf32>)
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[FIRST]], #[[ID]]], iterator_types = ["parallel", "parallel"]} ins(%[[E]], %[[SUM]] : tensor<1x256xf16>, tensor<1xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f16, %[[S:.*]]: f32, %{{.*}}: f16):
+// CHECK-NEXT: %[[W:.*]] = arith.extf %[[IN]] : f16 to f32
+// CHECK-NEXT: arith.divf %[[W]], %[[S]] : f32
+// CHECK-NOT: tensor.extract
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @captured_sum(%e: tensor<1x256xf16>, %sum: tensor<1xf32>) -> tensor<1x256xf16> {
+  %c0 = arith.constant 0 : index
+  %s = tensor.extract %sum[%c0] : tensor<1xf32>
+  %empty = tensor.empty() : tensor<1x256xf16>
+  %y = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%e : tensor<1x256xf16>) outs(%empty : tensor<1x256xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %w = arith.extf %in : f16 to f32
+    %q = arith.divf %w, %s : f32
+    %t = arith.truncf %q : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<1x256xf16>
+  return %y : tensor<1x256xf16>
 }
