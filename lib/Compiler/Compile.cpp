@@ -1,7 +1,9 @@
 //===- Compile.cpp - Compile a KTIR module for a device -------------------===//
 //
 // This file points a kernel module at a device description and runs the
-// scheduler's pass pipeline on it.
+// scheduler's pass pipeline on it. A kernel whose scratchpad comes out over
+// capacity is compiled again with its widest rows streamed in column chunks
+// (ktdf-stream-wide-rows), halving the chunk until it fits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,7 +12,11 @@
 #include "ktflow/Device/MemoryTree.h"
 #include "ktflow/Device/Target.h"
 #include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -71,8 +77,8 @@ LogicalResult ktflow::setTarget(ModuleOp module, ModuleOp description,
   return success();
 }
 
-LogicalResult ktflow::compile(ModuleOp module, const CompileOptions &options,
-                              CompileStage stage) {
+static LogicalResult runPipeline(ModuleOp module, const CompileOptions &options,
+                                 CompileStage stage) {
   PassManager pm(module.getContext());
   buildMappingPipeline(pm, options);
   buildSchedulingPipeline(pm, options);
@@ -81,6 +87,104 @@ LogicalResult ktflow::compile(ModuleOp module, const CompileOptions &options,
   if (options.instrument && failed(options.instrument(pm)))
     return failure();
   return pm.run(module);
+}
+
+/// Runs the pipeline with its diagnostics held in `diagnostics` instead of
+/// reported.
+static LogicalResult runHeld(ModuleOp module, const CompileOptions &options,
+                             CompileStage stage,
+                             std::vector<Diagnostic> &diagnostics) {
+  ScopedDiagnosticHandler hold(module.getContext(), [&](Diagnostic &d) {
+    diagnostics.push_back(std::move(d));
+    return success();
+  });
+  return runPipeline(module, options, stage);
+}
+
+static void report(MLIRContext *ctx, std::vector<Diagnostic> &diagnostics,
+                   bool warningsOnly = false) {
+  for (Diagnostic &d : diagnostics)
+    if (!warningsOnly || d.getSeverity() == DiagnosticSeverity::Warning)
+      ctx->getDiagEngine().emit(std::move(d));
+  diagnostics.clear();
+}
+
+static bool isOverCapacity(ArrayRef<Diagnostic> diagnostics) {
+  return llvm::any_of(diagnostics, [](const Diagnostic &d) {
+    return d.getSeverity() == DiagnosticSeverity::Error &&
+           StringRef(d.str()).starts_with("scratchpad over capacity");
+  });
+}
+
+/// The ktdp.load of `module` that makes the largest tensor, and its bytes.
+static std::pair<Operation *, int64_t> widestLoad(ModuleOp module) {
+  std::pair<Operation *, int64_t> widest{nullptr, 0};
+  module.walk([&](ktdp::LoadOp load) {
+    auto type = dyn_cast<RankedTensorType>(load.getType());
+    if (!type || !type.hasStaticShape())
+      return;
+    int64_t bytes =
+        type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+    if (bytes > widest.second)
+      widest = {load, bytes};
+  });
+  return widest;
+}
+
+/// Makes `module` a copy of `original` again.
+static void restore(ModuleOp module, ModuleOp original) {
+  module.getBody()->clear();
+  IRMapping mapping;
+  for (Operation &op : *original.getBody())
+    module.getBody()->push_back(op.clone(mapping));
+  module->setAttrs(original->getAttrDictionary());
+}
+
+static bool streamedRows(ModuleOp module) {
+  return llvm::any_of(module.getOps<func::FuncOp>(), [](func::FuncOp f) {
+    return f->hasAttr("ktdf.streamed_rows");
+  });
+}
+
+LogicalResult ktflow::compile(ModuleOp module, const CompileOptions &options,
+                              CompileStage stage) {
+  if (options.maxRowBytes != 0)
+    return runPipeline(module, options, stage);
+  MLIRContext *ctx = module.getContext();
+  OwningOpRef<ModuleOp> original = module.clone();
+  std::vector<Diagnostic> whole;
+  LogicalResult result = runHeld(module, options, stage, whole);
+  if (succeeded(result) || !isOverCapacity(whole)) {
+    report(ctx, whole);
+    return result;
+  }
+  // Row tensors of at most half, a quarter, ... of the widest load, down to
+  // chunks of a few KiB (smaller ones would cost more in DMA setup than the
+  // scratchpad they free).
+  constexpr int64_t kSmallestChunkBytes = 4096;
+  CompileOptions streaming = options;
+  std::vector<Diagnostic> chunked;
+  auto [widest, widestBytes] = widestLoad(*original);
+  for (int64_t bytes = widestBytes / 2; bytes >= kSmallestChunkBytes;
+       bytes /= 2) {
+    restore(module, *original);
+    streaming.maxRowBytes = bytes;
+    chunked.clear();
+    if (succeeded(runHeld(module, streaming, stage, chunked))) {
+      report(ctx, chunked);
+      emitRemark(widest->getLoc())
+          << "row tensors over " << bytes
+          << " bytes are computed in column chunks: whole, the rows need "
+             "more scratchpad than the device has";
+      return success();
+    }
+    if (!streamedRows(module) || !isOverCapacity(chunked))
+      break;
+  }
+  report(ctx, whole);
+  // Why a row could not be streamed, if that is why.
+  report(ctx, chunked, /*warningsOnly=*/true);
+  return failure();
 }
 
 dfir::KernelOp ktflow::getCompiledKernel(ModuleOp module) {

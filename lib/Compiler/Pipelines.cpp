@@ -29,6 +29,9 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdf::createKTDFUpliftWhile());
   pm.addPass(ktdf::createKTDFLowerIf());
   pm.addPass(ktdf::createKTDFUnrollCarriedLoops());
+  ktdf::KTDFStreamWideRowsOptions stream;
+  stream.maxTileBytes = options.maxRowBytes;
+  pm.addPass(ktdf::createKTDFStreamWideRows(stream));
   pm.addPass(ktdf::createKTDFImportTarget());
   pm.addPass(ktdf::createKTDFRecordTensorExtents());
   pm.addPass(ktdf::createKTDFResolveDistributedViews());
@@ -92,10 +95,16 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("the kernel function (default: the module's only "
                      "kernel)"),
       llvm::cl::init("")};
+  Option<int64_t> maxRowBytes{
+      *this, "max-row-bytes",
+      llvm::cl::desc("compute row tensors over this many bytes in column "
+                     "chunks (ktdf-stream-wide-rows; 0: rows whole)"),
+      llvm::cl::init(0)};
   ktflow::CompileOptions get() const {
     ktflow::CompileOptions options;
     options.optimize = !O0;
     options.function = func;
+    options.maxRowBytes = maxRowBytes;
     return options;
   }
 };

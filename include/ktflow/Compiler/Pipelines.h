@@ -28,6 +28,10 @@ struct CompileOptions {
   int64_t chunk = 0;
   /// Copies of each pipeline buffer; 0 lets the cost model choose.
   int64_t depth = 0;
+  /// Row tensors over this many bytes are computed in column chunks
+  /// (ktdf-stream-wide-rows); 0 computes rows whole. compile() sets it
+  /// itself when a kernel's scratchpad is over capacity.
+  int64_t maxRowBytes = 0;
   /// The kernel function to compile (`--func`); empty for the module's
   /// only kernel.
   std::string function;

@@ -123,24 +123,33 @@ public:
     });
   }
 
-  /// Replaces every use, by an op directly in a loop body, of a tensor (or
+  /// Replaces every use, by an op directly in a loop body or captured by
+  /// one's region (a row scalar a linalg body divides by), of a tensor (or
   /// a scalar extracted from one) defined outside that body with a clone
   /// of its computation at the start of the body, where it can be cloned.
   void run(func::FuncOp func) {
-    SmallVector<OpOperand *> uses;
+    SmallVector<std::pair<OpOperand *, Block *>> uses;
     func.walk([&](scf::ForOp loop) {
-      for (Operation &op : *loop.getBody())
-        for (OpOperand &use : op.getOpOperands())
+      Block *body = loop.getBody();
+      auto collect = [&](Operation *user) {
+        for (OpOperand &use : user->getOpOperands())
           if (carriesData(use.get()) &&
-              !loop.getBody()->getParent()->isAncestor(
-                  use.get().getParentRegion()))
-            uses.push_back(&use);
+              !body->getParent()->isAncestor(use.get().getParentRegion()))
+            uses.push_back({&use, body});
+      };
+      for (Operation &op : *body) {
+        collect(&op);
+        // An inner loop's body is collected for the inner loop.
+        if (!isa<scf::ForOp>(op))
+          op.walk([&](Operation *inner) {
+            if (inner != &op)
+              collect(inner);
+          });
+      }
     });
-    for (OpOperand *use : uses) {
-      Block *body = use->getOwner()->getBlock();
+    for (auto [use, body] : uses)
       if (std::optional<Value> clone = sink(use->get(), body))
         use->set(*clone);
-    }
     // What was sunk into every loop that used it is dead where it was.
     for (Operation *op : llvm::reverse(sunk))
       if (op->use_empty())

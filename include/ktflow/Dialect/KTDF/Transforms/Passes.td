@@ -203,6 +203,51 @@ def KTDFUnrollCarriedLoops
                            "::mlir::arith::ArithDialect"];
 }
 
+def KTDFStreamWideRows : Pass<"ktdf-stream-wide-rows", "::mlir::ModuleOp"> {
+  let summary = "Compute rows wider than the scratchpad allows in column chunks";
+  let description = [{
+    A block that loads whole rows and computes on them (element-wise ops,
+    broadcasts of row scalars, reductions along the row, stores of whole
+    rows) needs every row tensor it keeps in the scratchpad at once; a
+    1x262144 f16 softmax row is all of a 512 KiB scratchpad. When a row
+    tensor of such a group is over `max-tile-bytes`, each consumer of the
+    rows (a reduction along the last dimension, a store) is redone in an
+    `scf.for` over column chunks of at most that size: the chunk's loads
+    are re-read from device memory (what two consumers need is read twice,
+    never kept), the element-wise chain is recomputed on the chunk, a
+    reduction carries its accumulator through `iter_args` (starting from
+    the original init) and a store writes the chunk. Independent consumers
+    share one loop. The loops stay loops (the pass runs after
+    ktdf-unroll-carried-loops; ktdf-carry-in-scratchpad keeps their
+    accumulators). A group some op of which cannot be chunked (a
+    `linalg.index`, a transposed or masked tile, a store between a load and
+    the consumer that re-reads it) is left whole with a warning saying why.
+    With `max-tile-bytes=0` (the default) the pass does nothing; the
+    compiler driver retries a kernel whose scratchpad is over capacity with
+    halving limits (docs/scheduler.md, "Rows wider than the scratchpad").
+
+    ```mlir
+    // before (in a row loop)
+    %x = ktdp.load %tx : <1x262144xindex> -> tensor<1x262144xf16>
+    %max = linalg.reduce { arith.maxnumf } ins(%x : tensor<1x262144xf16>) outs(%init : tensor<1xf16>) dimensions = [1]
+    // after (max-tile-bytes=131072)
+    %max = scf.for %k = %c0 to %c262144 step %c65536 iter_args(%acc = %init) -> (tensor<1xf16>) {
+      %t = ktdp.construct_access_tile %X[%r, %k] {...} : memref<2x262144xf16> -> !ktdp.access_tile<1x65536xindex>
+      %x = ktdp.load %t : <1x65536xindex> -> tensor<1x65536xf16>
+      %m = linalg.reduce { arith.maxnumf } ins(%x : tensor<1x65536xf16>) outs(%acc : tensor<1xf16>) dimensions = [1]
+      scf.yield %m : tensor<1xf16>
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxTileBytes", "max-tile-bytes", "int64_t", "0",
+           "stream row groups whose row tensors exceed this many bytes "
+           "(0: off)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def KTDFCarryInScratchpad
     : Pass<"ktdf-carry-in-scratchpad", "::mlir::ModuleOp"> {
   let summary = "Keep what a loop carries in the tile's scratchpad";
