@@ -65,6 +65,30 @@ LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
       !op.getDstIndices().empty())
     return op.emitError("an indirect access tile moves whole, not in rows "
                         "or chunks");
+  // The unit reads the indices from device memory: a store unit that only
+  // writes it (sample_device's, spyre_like's) cannot move a scatter.
+  const ktflow::sched::ScheduleTarget &target = kernel.target;
+  auto stage = op->getParentOfType<StageOp>();
+  std::optional<ktflow::device::NodeId> node =
+      stage && stage.getUnit() ? target.findNode(*stage.getUnit())
+                               : std::nullopt;
+  // Relaying only through memories, as the emitter routes (a route that
+  // passes another unit, the load unit into the scratchpad, is none).
+  auto route =
+      node ? target.getRouting().findRoute(target.getGlobalMemory(), *node)
+           : std::nullopt;
+  bool reads =
+      route && llvm::all_of(ArrayRef(route->nodes).drop_front().drop_back(),
+                            [&](ktflow::device::NodeId n) {
+                              return target.getModel().getNode(n).isMemory();
+                            });
+  if (node && !reads)
+    return op.emitError("the unit moving this ")
+           << (load ? "gather" : "scatter") << ", '" << *stage.getUnit()
+           << "', does not read device memory, where the indices are; device '"
+           << target.getModel().getName()
+           << "' cannot move it yet (its indices would have to be staged in "
+              "a scratchpad by another unit)";
   std::string why;
   FailureOr<IndirectTilePlan> plan = planIndirectTile(tile, why);
   if (failed(plan))
@@ -102,17 +126,22 @@ LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
 
   auto memref = cast<MemRefType>(plan->base.getType());
   int64_t esize = elementBytes(memref.getElementType());
-  ArrayRef<int64_t> strides = plan->base.getStaticStrides();
   int64_t run = plan->runLength;
   size_t looped = plan->extents.size() - (run > 1 ? 1 : 0);
   int64_t points = 1;
   for (size_t v = 0; v < looped; ++v)
     points *= plan->extents[v];
 
+  // Each index's last address and value ride along the loop: consecutive
+  // runs that need the same index (a page's 16 rows) read it once.
+  SmallVector<Value> init;
+  for (size_t k = 0; k < plan->indexViews.size(); ++k)
+    init.append({constant(-1), constant(0)});
   scf::ForOp::create(
-      b, loc, constant(0), constant(points), constant(1), ValueRange{},
-      [&](OpBuilder &, Location, Value p, ValueRange) {
+      b, loc, constant(0), constant(points), constant(1), init,
+      [&](OpBuilder &, Location, Value p, ValueRange last) {
         // The point's variables, the last fastest (0 for a run's).
+        SmallVector<Value> domain(dims);
         SmallVector<Value> vars(plan->extents.size(), constant(0));
         Value rest = p;
         for (int64_t v = static_cast<int64_t>(looped) - 1; v >= 0; --v) {
@@ -121,44 +150,10 @@ LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
           rest =
               arith::DivUIOp::create(b, loc, rest, constant(plan->extents[v]));
         }
-        SmallVector<Value> domain(dims);
         domain.append(vars);
-        auto expand = [&](AffineExpr e) {
-          return affine::expandAffineExpr(b, loc, e, domain, ValueRange{});
-        };
-        Value offset = constant(0), start;
-        unsigned nextIndex = 0;
-        for (auto [j, mapAttr, kind] :
-             llvm::enumerate(tile.getPerDimSubscriptMaps(),
-                             tile.getPerDimSubscriptKinds())) {
-          AffineMap m = cast<AffineMapAttr>(mapAttr).getValue();
-          Value coord;
-          if (!cast<BoolAttr>(kind).getValue()) {
-            coord = expand(m.getResult(0));
-          } else {
-            // The index's address in its view, then the index itself.
-            ktdp::ConstructMemoryViewOp view = plan->indexViews[nextIndex];
-            Type elem = cast<MemRefType>(view.getType()).getElementType();
-            Value at = constant(0);
-            for (auto [k, e] : llvm::enumerate(m.getResults()))
-              at = arith::AddIOp::create(
-                  b, loc, at,
-                  arith::MulIOp::create(b, loc, expand(e),
-                                        constant(view.getStaticStrides()[k])));
-            at = arith::AddIOp::create(
-                b, loc, indexBases[nextIndex++],
-                arith::MulIOp::create(b, loc, at,
-                                      constant(elementBytes(elem))));
-            coord =
-                dfir::ReadIndexOp::create(b, loc, b.getIndexType(), memName, at,
-                                          elem, constant(plan->baseExtents[j]));
-          }
-          if (j + 1 == strides.size())
-            start = coord;
-          offset = arith::AddIOp::create(
-              b, loc, offset,
-              arith::MulIOp::create(b, loc, coord, constant(strides[j])));
-        }
+        SmallVector<Value> next;
+        auto [offset, start] = emitIndirectPoint(loc, *plan, domain, indexBases,
+                                                 memName, last, next);
         Value memAt = arith::AddIOp::create(
             b, loc, *base,
             arith::MulIOp::create(b, loc, offset, constant(esize)));
@@ -167,9 +162,68 @@ LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
             arith::MulIOp::create(b, loc, p, constant(run * esize)));
         emitIndirectRun(loc, *plan, load, memName, memAt, bufName, bufAt,
                         start);
-        scf::YieldOp::create(b, loc);
+        scf::YieldOp::create(b, loc, next);
       });
   return success();
+}
+
+std::pair<Value, Value>
+ProgramBuilder::emitIndirectPoint(Location loc, const IndirectTilePlan &plan,
+                                  ValueRange domain, ArrayRef<Value> indexBases,
+                                  StringRef memName, ValueRange last,
+                                  SmallVector<Value> &next) {
+  OpBuilder &b = *builder;
+  ktdp::ConstructIndirectAccessTileOp tile = plan.tile;
+  ktdp::ConstructMemoryViewOp base = plan.base;
+  ArrayRef<int64_t> strides = base.getStaticStrides();
+  auto expand = [&](AffineExpr e) {
+    return affine::expandAffineExpr(b, loc, e, domain, ValueRange{});
+  };
+  Value offset = constant(0), start;
+  unsigned k = 0;
+  for (auto [j, mapAttr, kind] : llvm::enumerate(
+           tile.getPerDimSubscriptMaps(), tile.getPerDimSubscriptKinds())) {
+    AffineMap m = cast<AffineMapAttr>(mapAttr).getValue();
+    Value coord;
+    if (!cast<BoolAttr>(kind).getValue()) {
+      coord = expand(m.getResult(0));
+    } else {
+      // The index's address in its view, then the index itself, read
+      // unless the previous point read the same one.
+      ktdp::ConstructMemoryViewOp view = plan.indexViews[k];
+      Type elem = cast<MemRefType>(view.getType()).getElementType();
+      Value at = constant(0);
+      for (auto [r, e] : llvm::enumerate(m.getResults()))
+        at = arith::AddIOp::create(
+            b, loc, at,
+            arith::MulIOp::create(b, loc, expand(e),
+                                  constant(view.getStaticStrides()[r])));
+      at = arith::AddIOp::create(
+          b, loc, indexBases[k],
+          arith::MulIOp::create(b, loc, at, constant(elementBytes(elem))));
+      Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, at,
+                                         last[2 * k]);
+      Value trips =
+          arith::SelectOp::create(b, loc, same, constant(0), constant(1));
+      Value bound = constant(plan.baseExtents[j]);
+      auto read = scf::ForOp::create(
+          b, loc, constant(0), trips, constant(1), ValueRange{last[2 * k + 1]},
+          [&](OpBuilder &, Location, Value, ValueRange) {
+            Value v = dfir::ReadIndexOp::create(b, loc, b.getIndexType(),
+                                                memName, at, elem, bound);
+            scf::YieldOp::create(b, loc, v);
+          });
+      coord = read.getResult(0);
+      next.append({at, coord});
+      ++k;
+    }
+    if (j + 1 == strides.size())
+      start = coord;
+    offset = arith::AddIOp::create(
+        b, loc, offset,
+        arith::MulIOp::create(b, loc, coord, constant(strides[j])));
+  }
+  return {offset, start};
 }
 
 void ProgramBuilder::emitIndirectRun(Location loc, const IndirectTilePlan &plan,

@@ -247,6 +247,17 @@ private:
   /// index-gated DMAs, one per run (IndirectDma.cpp).
   LogicalResult emitIndirectDma(DataTransferOp op, IRMapping &map,
                                 const LaneInstance &li, Value copyOffset);
+  /// The element offset in the base view of one point of an indirect
+  /// transfer over `domain` (captured values, then variables) and its
+  /// run's start coordinate; reads each index unless `last` (per index
+  /// view: the address and value read at the previous point) has it, and
+  /// appends the address and value to `next`.
+  std::pair<Value, Value> emitIndirectPoint(Location loc,
+                                            const IndirectTilePlan &plan,
+                                            ValueRange domain,
+                                            ArrayRef<Value> indexBases,
+                                            StringRef memName, ValueRange last,
+                                            SmallVector<Value> &next);
   /// One run of an indirect transfer between `memAt` and `bufAt`, whose
   /// innermost base coordinate starts at `start`: clamped to the view
   /// (zeroing the buffer's row first on a load) where it may leave it.

@@ -3,22 +3,30 @@
 // A row gather (ktdp.construct_indirect_access_tile) as index-gated DMAs:
 // per row of the 16x32 tile (its innermost variable walks a contiguous run
 // of 32 f16), the DMA unit reads the row's i32 index at IDX + 4 (16 tile +
-// row), bounded by the table's 64 rows, and moves the 64-byte row from
+// row), bounded by the table's 64 rows, unless the previous row read the
+// same one (the last address and value ride along the loop: a loop of 0
+// or 1 trips around the read), and moves the 64-byte row from
 // TABLE + 64 index into row `row` of the buffer. The run cannot leave the
 // table (columns 0-31 of 32): no fill, no clamp.
 // CHECK-LABEL: dfir.unit "tile[0]/DMA"
 // CHECK: %[[TABLE:.*]] = dfir.address @arg0
 // CHECK: %[[IDX:.*]] = dfir.address @arg1
-// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %c16{{.*}} step
+// CHECK: %[[NONE:.*]] = arith.constant -1 : index
+// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %c16{{.*}} step %{{.*}} iter_args(%[[LASTAT:.*]] = %[[NONE]], %[[LAST:.*]] = %{{.*}}) -> (index, index)
 // CHECK: %[[R:.*]] = arith.remui %[[ROW]], %c16
 // CHECK: %[[I:.*]] = arith.addi %{{.*}}, %[[R]] : index
 // CHECK: %[[IBYTES:.*]] = arith.muli %{{.*}}, %c4 : index
 // CHECK: %[[IADDR:.*]] = arith.addi %[[IDX]], %[[IBYTES]] : index
-// CHECK: %[[V:.*]] = dfir.read_index "HBM"[%[[IADDR]]] : i32 below %c64
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[IADDR]], %[[LASTAT]] : index
+// CHECK: %[[TRIPS:.*]] = arith.select %[[SAME]], %{{.*}}, %{{.*}} : index
+// CHECK: %[[V:.*]] = scf.for %{{.*}} = %{{.*}} to %[[TRIPS]] step %{{.*}} iter_args(%{{.*}} = %[[LAST]]) -> (index) {
+// CHECK-NEXT: %[[READ:.*]] = dfir.read_index "HBM"[%[[IADDR]]] : i32 below %c64
+// CHECK-NEXT: scf.yield %[[READ]] : index
 // CHECK: arith.muli %[[V]], %c32
 // CHECK: %[[SRC:.*]] = arith.addi %[[TABLE]], %{{.*}} : index
 // CHECK-NOT: dfir.fill
 // CHECK: dfir.dma %c64{{.*}} bytes from "HBM"[%[[SRC]]] to "tile[0]/SPM"[%{{.*}}]{{$}}
+// CHECK-NEXT: scf.yield %[[IADDR]], %[[V]] : index, index
 // CHECK-NOT: dfir.read_index
 // CHECK-LABEL: dfir.unit "tile[0]/VPU"
 
