@@ -193,6 +193,16 @@ private:
           route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth) : 0;
       return unit.maxOutstanding <= 1 ? occupancy + route.latency : occupancy;
     }
+    case Opcode::ReadIndex: {
+      // The unit waits for each index: its bytes over the route memory ->
+      // unit, then the route's latency (as the simulator charges it).
+      NodeRef self{NodeRef::Unit, program.unit};
+      RouteCost route = routeCost({NodeRef::Memory, in.b}, self);
+      double bytes = in.sub;
+      chargeMemories({in.b}, bytes, times);
+      return (route.bandwidth > 0 ? bytes / route.bandwidth : 0) +
+             route.latency;
+    }
     case Opcode::SyncRecv:
       waited = true;
       return 0;

@@ -54,6 +54,27 @@ TEST(EstimateTest, DmaEngineThatWaitsForEachTransfer) {
   EXPECT_EQ(simulatedCycles(m, exe), 140u);
 }
 
+TEST(EstimateTest, IndexReadThenGatheredRow) {
+  // A gather's run: read an i32 index from DDR (0 in a fresh image, below
+  // the bound 4), then move 1024 bytes DDR -> L1.
+  Machine m = coreMachine();
+  Executable exe;
+  ProgramBuilder dma(DMA);
+  uint32_t at = dma.imm(0), bound = dma.imm(4), value = dma.sreg();
+  Inst &read = dma.emit(Opcode::ReadIndex);
+  read.a = value, read.b = DDR, read.c = at, read.d = bound, read.sub = 4;
+  dma.dma(DDR, 0, L1, 0, 1024);
+  exe.programs = {dma.done()};
+  KernelEstimate e = estimateKernel(m, exe);
+  // The read: 4 / 32 + 10 latency = 10.125, waited for; the DMA:
+  // ceil(1024 / 32) + (10 + 2) = 44. The simulator charges the same and
+  // reports whole cycles.
+  EXPECT_DOUBLE_EQ(e.unitBusy[0], 54.125);
+  EXPECT_DOUBLE_EQ(e.cycles, 54.125);
+  EXPECT_EQ(e.bottleneck, "core0.dma");
+  EXPECT_EQ(simulatedCycles(m, exe), 55u);
+}
+
 TEST(EstimateTest, ComputeBoundStream) {
   Machine m = coreMachine();
   Executable exe;
