@@ -16,6 +16,11 @@ Each run is classified:
   HANG     over the timeout
   INVALID  `ktflow check` rejects the kernel: a bug of the generator
 
+--families picks what is drawn: `rows` (scripts/ktirgen.py's row kernels,
+the default), `matmul`, `allreduce`, `distributed` (scripts/ktirblocks.py)
+or `all`; case i draws family number i mod F of the list, so the row
+kernels of seed S are the same whatever else is drawn beside them.
+
 Case i uses seed S + i, so `--seed S+i --cases 1` reproduces it. A failing
 case prints its seed, writes its kernel, and (unless --no-shrink) shrinks
 its spec (dropping ops, the grid, loop trips, padding, slack, halving the
@@ -23,6 +28,7 @@ tile) while the same device still gives the same class, and writes the
 smallest kernel found. Exits 1 if any case failed.
 
 Usage: scripts/fuzz-kernels.py [--cases N] [--seed S] [--jobs J]
+           [--families rows,matmul,allreduce,distributed | all]
            [--ktflow build/bin/ktflow] [--devices a,b] [--out DIR]
            [--timeout SEC] [--no-shrink] [-v]
 """
@@ -93,7 +99,8 @@ def shrink(opts, spec, device, kind, path):
 
 
 def one_case(opts, seed):
-    spec = ktirgen.draw_spec(random.Random(seed))
+    family = opts.families[(seed - opts.seed) % len(opts.families)]
+    spec = ktirgen.draw_spec(random.Random(seed), family)
     results = []
     path = os.path.join(opts.out, "case-%d.mlir" % seed)
     with open(path, "w") as f:
@@ -125,12 +132,15 @@ def main():
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--ktflow", default=os.path.join(ROOT, "build/bin/ktflow"))
     p.add_argument("--devices", default=",".join(DEVICES))
+    p.add_argument("--families", default="rows")
     p.add_argument("--out", help="directory for failing kernels")
     p.add_argument("--timeout", type=float, default=60)
     p.add_argument("--no-shrink", action="store_true")
     p.add_argument("-v", dest="verbose", action="store_true")
     opts = p.parse_args()
     opts.devices = opts.devices.split(",")
+    opts.families = (["rows"] + ktirgen.ktirblocks.FAMILIES
+                     if opts.families == "all" else opts.families.split(","))
     opts.out = opts.out or tempfile.mkdtemp(prefix="ktflow-fuzz-")
     os.makedirs(opts.out, exist_ok=True)
 
@@ -145,7 +155,8 @@ def main():
                 if kind in FAILURES:
                     failed += 1
                     print("%s: seed %d (%s style, %s) on %s: %s; kernel %s" % (
-                        kind, seed, spec["style"], spec["mode"], device,
+                        kind, seed, spec["style"],
+                        spec.get("family") or spec["mode"], device,
                         detail, path), flush=True)
                 elif opts.verbose:
                     print("%s: seed %d on %s: %s" % (kind, seed, device,

@@ -3,12 +3,15 @@
 # test/Tools/ and test/Fuzz/); this script runs as much as you ask.
 #
 #   scripts/fuzz.sh [kernels] --cases N --seed S [--jobs J] [--out DIR]
+#       [--families rows,matmul,allreduce,distributed | all]
 #       The differential kernel generator, scripts/fuzz-kernels.py: random
 #       kernels inside the subset the scheduler supports, compiled and
 #       simulated for every shipped device and checked against the
-#       reference interpreter. Case i uses seed S + i; a failing case prints
-#       its seed and writes its kernel and the smallest kernel shrinking
-#       finds to DIR.
+#       reference interpreter: row kernels (scripts/ktirgen.py, the
+#       default) and, with --families, matrix products, inter-tile
+#       all-reduces and distributed views (scripts/ktirblocks.py). Case i
+#       uses seed S + i; a failing case prints its seed and writes its
+#       kernel and the smallest kernel shrinking finds to DIR.
 #   scripts/fuzz.sh mutants --count N --seed S [--out DIR] [--kinds ...]
 #       The mutation campaign, scripts/mutation-campaign.py: text mutants of
 #       kernels, devices and DataflowIR files, bundle mutants with their

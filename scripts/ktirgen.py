@@ -17,18 +17,25 @@ text, so every shrunk kernel is as well-formed as a drawn one.
 Every kernel reads 2-d f16 tensors X (and X2), optionally a per-row vector
 RV and a per-column vector CV, and writes the 2-d Y and, optionally, one
 row reduction S. `run_args(spec)` gives the `--arg` values it needs.
+
+`draw_spec(rng, family)` draws one of ktirblocks.py's other families
+(matrix products, inter-tile all-reduces, distributed views) instead; the
+functions below hand such a spec (it has a "family" key) to that module.
 """
 
 import copy
 
-from ktirrender import render  # noqa: F401  (re-exported)
+import ktirblocks
+import ktirrender
 
 UNARY = ["negf", "absf", "exp"]
 BINARY = ["addf", "subf", "mulf", "maximumf", "minimumf"]
 CONSTS = ["0x3C00", "0x4000", "0xBC00", "0x3800", "0x4500"]  # 1 2 -1 .5 5
 
 
-def draw_spec(rng):
+def draw_spec(rng, family="rows"):
+    if family != "rows":
+        return ktirblocks.draw(rng, family)
     style = rng.choice(["ours", "rw"])
     mode = rng.choice(["block", "loop", "interleave"] if style == "ours"
                       else ["cyclic", "block", "loop"])
@@ -93,8 +100,16 @@ def draw_op(rng, elementwise_only, ours):
     return op
 
 
+def render(spec, name="fuzz_kernel"):
+    if "family" in spec:
+        return ktirblocks.render(spec, name)
+    return ktirrender.render(spec, name)
+
+
 def shrink_candidates(spec):
     """Smaller specs, most aggressive first."""
+    if "family" in spec:
+        return ktirblocks.shrink_candidates(spec)
     out = []
 
     def variant(**kw):
@@ -130,6 +145,8 @@ def shrink_candidates(spec):
 
 
 def run_args(spec):
+    if "family" in spec:
+        return ktirblocks.run_args(spec)
     if spec["mode"] == "cyclic":
         return ["n_rows=%d" % spec["n_rows"]]
     if spec["mode"] == "runtime":
@@ -138,6 +155,8 @@ def run_args(spec):
 
 
 def outputs(spec):
+    if "family" in spec:
+        return ktirblocks.outputs(spec)
     names = ["y"] + (["y2"] if spec.get("sibling") else []) + (
         ["s"] if spec["store_red"] else [])
     return [n + "_ptr" for n in names] if spec["style"] == "rw" else names
