@@ -12,6 +12,7 @@
 #define KTFLOW_LIB_BUNDLE_BYTESTREAM_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/LEB128.h"
 
 #include <cstdint>
@@ -138,11 +139,23 @@ public:
   }
 
 private:
+  /// The longest LEB128 encoding of a 64-bit integer.
+  static constexpr size_t kMaxLebBytes = 10;
+
   /// Decodes one LEB128 integer with `decode` (LLVM's ULEB or SLEB decoder),
-  /// which checks the end of the buffer and the value's range itself.
+  /// which checks the end of the buffer and the value's range itself. It
+  /// also takes redundant padding bytes past 64 bits (0x80.. 0x00, 0xff..
+  /// 0x7f), but shifts each by 64 or more: undefined behaviour (UBSan in
+  /// ktflow-fuzz-simulator), so a longer encoding is refused first.
   template <typename T, typename Decode> T leb(Decode decode) {
     if (!ok())
       return 0;
+    if (data.size() - pos > kMaxLebBytes &&
+        llvm::all_of(data.slice(pos, kMaxLebBytes),
+                     [](uint8_t byte) { return byte & 0x80; })) {
+      fail("malformed integer (longer than 10 bytes)");
+      return 0;
+    }
     unsigned n = 0;
     const char *err = nullptr;
     T v = decode(data.data() + pos, &n, data.data() + data.size(), &err);

@@ -2,11 +2,13 @@
 //
 // This file tests that programs and bundles survive encoding and that
 // damaged files (bad magic, wrong version, truncation, flipped bytes) are
-// rejected with the right message. Linking and running a bundle, hostile
-// fields included, is tested with the runtime (unittests/Runtime).
+// rejected with the right message, and that the byte reader refuses
+// overlong LEB128 integers. Linking and running a bundle, hostile fields
+// included, is tested with the runtime (unittests/Runtime).
 //
 //===----------------------------------------------------------------------===//
 
+#include "ByteStream.h"
 #include "TestBundle.h"
 
 #include "gtest/gtest.h"
@@ -327,6 +329,34 @@ TEST(BundleTest, DamageIsReportedPrecisely) {
   bytes = good;
   bytes[good.size() - 3] ^= 0x10;
   EXPECT_NE(readError(bytes).find("checksum mismatch"), std::string::npos);
+}
+
+TEST(BundleTest, OverlongLebIsMalformed) {
+  using detail::ByteReader;
+  // Ten bytes are the longest encoding of a 64-bit value.
+  std::vector<uint8_t> minusOne(9, 0xff), zero(9, 0x80);
+  minusOne.push_back(0x7f);
+  zero.push_back(0x00);
+  ByteReader tenS(minusOne), tenU(zero);
+  EXPECT_EQ(tenS.sleb(), -1);
+  EXPECT_EQ(tenU.uleb(), 0u);
+  EXPECT_TRUE(tenS.ok() && tenU.ok());
+  // One padding byte more: LLVM's decoders would shift by 70 bits (found by
+  // ktflow-fuzz-simulator under UBSan in a machine memory's size).
+  minusOne.insert(minusOne.begin(), 0xff);
+  zero.insert(zero.begin(), 0x80);
+  ByteReader longS(minusOne), longU(zero);
+  EXPECT_EQ(longS.sleb(), 0);
+  EXPECT_EQ(longU.uleb(), 0u);
+  EXPECT_EQ(longS.getError(), "malformed integer (longer than 10 bytes) at "
+                              "byte 0");
+  EXPECT_EQ(longU.getError(), longS.getError());
+  // A value that ends within the buffer's last ten bytes is decoded as
+  // before; one running past the end is LLVM's error.
+  std::vector<uint8_t> cut(5, 0x80);
+  ByteReader truncated(cut);
+  EXPECT_EQ(truncated.uleb(), 0u);
+  EXPECT_NE(truncated.getError().find("malformed integer"), std::string::npos);
 }
 
 } // namespace
