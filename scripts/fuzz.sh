@@ -26,6 +26,9 @@
 #       run SECONDS (default 60) from seeds taken from examples/ and test/
 #       (bundles compiled from examples/kernels); crashing inputs and each
 #       harness's log go to build-san/fuzz-artifacts/.
+#       KTFLOW_FUZZ_HARNESSES (names, space-separated) runs only those;
+#       KTFLOW_SEED_KTFLOW compiles the seed bundles with that ktflow (CI:
+#       the release one) instead of building a sanitized one.
 #
 # Each mode exits 1 on any failure. The kernels mode runs
 # KTFLOW_FUZZ_JOBS (default 2) cases at once; the campaign runs one
@@ -47,9 +50,13 @@ case "$mode" in
   libfuzzer)
     seconds=${1:-60}
     SAN_DIR=${KTFLOW_SAN_BUILD_DIR:-build-san}
-    harnesses=(ktflow-fuzz-ktir ktflow-fuzz-device ktflow-fuzz-interpreter
-      ktflow-fuzz-bundle ktflow-fuzz-simulator)
-    scripts/build-sanitized.sh "${harnesses[@]}" ktflow >/dev/null || exit 1
+    read -r -a harnesses <<< "${KTFLOW_FUZZ_HARNESSES:-ktflow-fuzz-ktir \
+      ktflow-fuzz-device ktflow-fuzz-interpreter ktflow-fuzz-bundle \
+      ktflow-fuzz-simulator}"
+    seed_ktflow=${KTFLOW_SEED_KTFLOW:-$SAN_DIR/bin/ktflow}
+    targets=("${harnesses[@]}")
+    [ -n "${KTFLOW_SEED_KTFLOW:-}" ] || targets+=(ktflow)
+    scripts/build-sanitized.sh -j2 "${targets[@]}" >/dev/null || exit 1
     . scripts/sanitizer-env.sh
     seeds=$SAN_DIR/fuzz-seeds
     rm -rf "$seeds"
@@ -63,7 +70,7 @@ case "$mode" in
       cp "$f" "$seeds/devices/${f//\//_}"
     done < <(grep -rl --include='*.mlir' 'ktdf_arch\.device' examples test)
     for k in add softmax row_reduce layernorm; do
-      "$SAN_DIR/bin/ktflow" compile "examples/kernels/$k.mlir" \
+      "$seed_ktflow" compile "examples/kernels/$k.mlir" \
         --arch examples/devices/sample_device.mlir -o "$seeds/bundles/$k.ktfb" \
         >/dev/null || exit 1
     done
