@@ -21,20 +21,13 @@
 #include "TileScheduler.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/Compiler.h"
 
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define KTFLOW_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(KTFLOW_ASAN)
-#define KTFLOW_ASAN 1
-#endif
-#ifdef KTFLOW_ASAN
+#if LLVM_ADDRESS_SANITIZER_BUILD
 #include <dlfcn.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
@@ -59,7 +52,7 @@ struct StackBounds {
   size_t size = 0;
 };
 
-#ifdef KTFLOW_ASAN
+#if LLVM_ADDRESS_SANITIZER_BUILD
 /// glibc's swapcontext rather than ASan's interceptor of it (see above).
 int realSwapcontext(ucontext_t *from, const ucontext_t *to) {
   using Swap = int (*)(ucontext_t *, const ucontext_t *);
@@ -77,7 +70,7 @@ int realSwapcontext(ucontext_t *from, const ucontext_t *to) {
 /// that switched back to it.
 void switchContext(ucontext_t *from, const ucontext_t *to, StackBounds toStack,
                    void *&fakeStack, StackBounds *resumedFrom) {
-#ifdef KTFLOW_ASAN
+#if LLVM_ADDRESS_SANITIZER_BUILD
   __sanitizer_start_switch_fiber(&fakeStack, toStack.bottom, toStack.size);
   realSwapcontext(from, to);
   __sanitizer_finish_switch_fiber(fakeStack,
@@ -91,7 +84,7 @@ void switchContext(ucontext_t *from, const ucontext_t *to, StackBounds toStack,
 
 /// The first thing a tile does: learn the stack it was started from.
 void enterTile(StackBounds &caller) {
-#ifdef KTFLOW_ASAN
+#if LLVM_ADDRESS_SANITIZER_BUILD
   __sanitizer_finish_switch_fiber(nullptr, &caller.bottom, &caller.size);
 #else
   (void)caller;
@@ -101,7 +94,7 @@ void enterTile(StackBounds &caller) {
 /// The last thing a tile does before returning to `caller` through uc_link:
 /// its stack (and its fake frames) end here.
 void leaveTile(StackBounds caller) {
-#ifdef KTFLOW_ASAN
+#if LLVM_ADDRESS_SANITIZER_BUILD
   __sanitizer_start_switch_fiber(nullptr, caller.bottom, caller.size);
 #else
   (void)caller;

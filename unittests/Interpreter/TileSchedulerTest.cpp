@@ -11,18 +11,10 @@
 #include "TileScheduler.h"
 #include "KernelTestSupport.h"
 
+#include "llvm/Support/Compiler.h"
 #include "gtest/gtest.h"
 
 #include <csetjmp>
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define KTFLOW_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(KTFLOW_ASAN)
-#define KTFLOW_ASAN 1
-#endif
 
 using namespace ktflow::testing;
 using ktflow::host::DType;
@@ -150,7 +142,7 @@ module {
 }
 
 TEST(TileScheduler, AddressSanitizerKnowsTheTileStacks) {
-#ifndef KTFLOW_ASAN
+#if !LLVM_ADDRESS_SANITIZER_BUILD
   GTEST_SKIP() << "needs a build with AddressSanitizer";
 #else
   // Without the fiber annotations ASan warns about swapcontext and, at the
