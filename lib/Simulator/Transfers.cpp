@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 using namespace ktflow::machine;
 using namespace ktflow::sim;
@@ -60,12 +61,21 @@ struct Range {
   uint32_t memory = 0;
   uint64_t lo = 0, hi = 0;
 };
+/// The operands come from the bundle, which a user may have written: the
+/// box is computed in 128 bits and clamped to [0, 2^63), so an address near
+/// 2^63 gives a range past every memory (the transfer's bounds check then
+/// reports it) instead of a signed overflow.
 static Range rangeOf(uint32_t memory, int64_t addr, int64_t rows,
                      int64_t stride, int64_t bytes) {
-  int64_t last = addr + (rows > 0 ? rows - 1 : 0) * stride;
-  int64_t lo = std::min(addr, last), hi = std::max(addr, last) + bytes;
-  return {memory, static_cast<uint64_t>(std::max<int64_t>(lo, 0)),
-          static_cast<uint64_t>(std::max<int64_t>(hi, 0))};
+  using Wide = __int128;
+  Wide last = Wide(addr) + Wide(rows > 0 ? rows - 1 : 0) * stride;
+  Wide lo = std::min<Wide>(addr, last);
+  Wide hi = std::max<Wide>(addr, last) + bytes;
+  auto clamp = [](Wide v) {
+    return static_cast<uint64_t>(
+        std::clamp<Wide>(v, 0, std::numeric_limits<int64_t>::max()));
+  };
+  return {memory, clamp(lo), clamp(hi)};
 }
 static bool overlaps(const InFlight &t, const Range &r) {
   return t.memory == r.memory && t.lo < r.hi && r.lo < t.hi;

@@ -14,6 +14,8 @@
 
 #include "gtest/gtest.h"
 
+#include <limits>
+
 using namespace ktflow::machine;
 using namespace ktflow::sim;
 using namespace ktflow::machine::test;
@@ -174,6 +176,22 @@ TEST(EngineTest, OutOfBoundsAccessIsAnError) {
   EXPECT_NE(msg.find("outside core0.L1 (65536 bytes capacity)"),
             std::string::npos)
       << msg;
+}
+
+// A source address near 2^63 (a fuzzed bundle's): the transfer's byte range
+// must not overflow (UBSan in the sanitized CI job) and the access is an
+// error, not a wild read.
+TEST(EngineTest, AddressNearTheTopOfInt64IsAnError) {
+  Machine m = makeTestMachine();
+  Executable exe;
+  ProgramBuilder dma(DMA);
+  dma.dma(DDR, std::numeric_limits<int64_t>::max() - 57, L1, 0, 8192);
+  exe.programs = {dma.done()};
+  MemoryImage mem(m);
+  auto stats = simulate(m, exe, mem);
+  ASSERT_FALSE(static_cast<bool>(stats));
+  std::string msg = llvm::toString(stats.takeError());
+  EXPECT_NE(msg.find("outside"), std::string::npos) << msg;
 }
 
 TEST(EngineTest, ProgramOfWrongUnitIsRejected) {
