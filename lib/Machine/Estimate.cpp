@@ -57,7 +57,7 @@ public:
   double storeGroups = 0;
 
 private:
-  using Known = std::optional<int64_t>;
+  using Known = KnownScalar;
 
   RouteCost routeCost(NodeRef from, NodeRef to) const {
     RouteCost cost;
@@ -220,24 +220,13 @@ private:
       case Opcode::Halt:
         return cycles;
       case Opcode::SetImm:
-        regs[in.a] = in.imm;
-        break;
       case Opcode::MovS:
-        regs[in.a] = regs[in.b];
-        break;
       case Opcode::SelectS:
-        regs[in.a] =
-            regs[in.b] ? (*regs[in.b] != 0 ? regs[in.c] : regs[in.d]) : Known();
+      case Opcode::Alu:
+        // A failing alu stops the simulator; the estimate goes on with the
+        // register unknown.
+        (void)stepKnownScalar(in, regs);
         break;
-      case Opcode::Alu: {
-        int64_t r;
-        regs[in.a] = regs[in.b] && regs[in.c] &&
-                             evaluateAlu(static_cast<AluOp>(in.sub),
-                                         *regs[in.b], *regs[in.c], r)
-                         ? Known(r)
-                         : Known();
-        break;
-      }
       case Opcode::LoopBegin: {
         Known lb = regs[in.b], ub = regs[in.c], step = regs[in.d];
         double trips = 1;

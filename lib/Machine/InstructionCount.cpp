@@ -31,7 +31,7 @@ public:
   }
 
 private:
-  using Known = std::optional<int64_t>;
+  using Known = KnownScalar;
   struct Walked {
     uint64_t count = 0;
     /// Execution stops in the walked range (a halt, or an instruction that
@@ -94,28 +94,14 @@ private:
         result.stops = true;
         return result;
       case Opcode::SetImm:
-        regs[in.a] = in.imm;
-        break;
       case Opcode::MovS:
-        regs[in.a] = regs[in.b];
-        break;
       case Opcode::SelectS:
-        regs[in.a] =
-            regs[in.b] ? (*regs[in.b] != 0 ? regs[in.c] : regs[in.d]) : Known();
-        break;
-      case Opcode::Alu: {
-        int64_t r;
-        if (!regs[in.b] || !regs[in.c]) {
-          regs[in.a] = std::nullopt;
-        } else if (evaluateAlu(static_cast<AluOp>(in.sub), *regs[in.b],
-                               *regs[in.c], r)) {
-          regs[in.a] = r;
-        } else {
+      case Opcode::Alu:
+        if (stepKnownScalar(in, regs) == KnownScalarStep::Fails) {
           result.stops = true; // the simulator fails here
           return result;
         }
         break;
-      }
       case Opcode::LoopBegin: {
         if (regs[in.d] && *regs[in.d] <= 0) {
           result.stops = true; // a non-positive step fails

@@ -190,6 +190,36 @@ bool ktflow::machine::evaluateAlu(AluOp op, int64_t a, int64_t b, int64_t &r) {
   return false;
 }
 
+KnownScalarStep
+ktflow::machine::stepKnownScalar(const Inst &in,
+                                 std::vector<KnownScalar> &regs) {
+  switch (in.op) {
+  case Opcode::SetImm:
+    regs[in.a] = in.imm;
+    return KnownScalarStep::Done;
+  case Opcode::MovS:
+    regs[in.a] = regs[in.b];
+    return KnownScalarStep::Done;
+  case Opcode::SelectS:
+    regs[in.a] = regs[in.b] ? (*regs[in.b] != 0 ? regs[in.c] : regs[in.d])
+                            : KnownScalar();
+    return KnownScalarStep::Done;
+  case Opcode::Alu: {
+    int64_t r;
+    if (!regs[in.b] || !regs[in.c]) {
+      regs[in.a] = std::nullopt;
+      return KnownScalarStep::Done;
+    }
+    bool ok =
+        evaluateAlu(static_cast<AluOp>(in.sub), *regs[in.b], *regs[in.c], r);
+    regs[in.a] = ok ? KnownScalar(r) : KnownScalar();
+    return ok ? KnownScalarStep::Done : KnownScalarStep::Fails;
+  }
+  default:
+    return KnownScalarStep::NotScalar;
+  }
+}
+
 std::string VectorType::str() const {
   std::string s = "vector<";
   for (uint32_t d : shape)

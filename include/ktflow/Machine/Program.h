@@ -224,6 +224,25 @@ struct Inst {
   int64_t imm = 0;
 };
 
+/// What a static walk of a program (instruction counts, the estimate) knows
+/// of one scalar register: its value, or std::nullopt where it depends on
+/// what is only known at run time.
+using KnownScalar = std::optional<int64_t>;
+
+enum class KnownScalarStep {
+  /// `in` is not a scalar instruction; `regs` is unchanged.
+  NotScalar,
+  /// `in` computed its register (possibly to unknown).
+  Done,
+  /// An alu instruction on known operands that the simulator fails on;
+  /// its register is now unknown.
+  Fails,
+};
+
+/// Applies the scalar instruction `in` (set_imm, mov_s, select_s, alu) to
+/// the registers a static walk knows, as the simulator would.
+KnownScalarStep stepKnownScalar(const Inst &in, std::vector<KnownScalar> &regs);
+
 /// One execution unit's program.
 struct UnitProgram {
   uint32_t unit = 0; ///< index into Machine::units
