@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LoopOrder.h"
+#include "LinalgForms.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -55,15 +56,8 @@ void ktflow::jit::orderContractionLoops(Operation *root) {
   IRRewriter rewriter(root->getContext());
   for (linalg::LinalgOp op : contractions) {
     SmallVector<unsigned> order = reductionsOutsideLastParallel(op);
-    auto generic = dyn_cast<linalg::GenericOp>(*op);
-    if (!generic) {
-      rewriter.setInsertionPoint(op);
-      FailureOr<linalg::GenericOp> generalized =
-          linalg::generalizeNamedOp(rewriter, op);
-      if (failed(generalized))
-        continue;
-      generic = *generalized;
-    }
-    (void)linalg::interchangeGenericOp(rewriter, generic, order);
+    FailureOr<linalg::GenericOp> generic = asGeneric(rewriter, op);
+    if (succeeded(generic))
+      (void)linalg::interchangeGenericOp(rewriter, *generic, order);
   }
 }

@@ -1,5 +1,4 @@
-//===- LoopOrder.h - Loop orders the compiled tier chooses -------*- C++
-//-*-===//
+//===- LoopOrder.h - Loop orders the compiled tier chooses ------*- C++ -*-===//
 //
 // This file declares the loop interchange of contractions on the compiled
 // tier (LoopOrder.cpp).

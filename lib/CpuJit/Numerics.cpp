@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Numerics.h"
+#include "LinalgForms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -284,15 +285,8 @@ void ktflow::jit::applyAccumulateNumerics(Operation *root) {
   IRRewriter rewriter(root->getContext());
   for (linalg::LinalgOp op : reductions) {
     bool isContraction = isa<linalg::ContractionOpInterface>(*op);
-    auto generic = dyn_cast<linalg::GenericOp>(*op);
-    if (!generic) {
-      rewriter.setInsertionPoint(op);
-      FailureOr<linalg::GenericOp> generalized =
-          linalg::generalizeNamedOp(rewriter, op);
-      if (failed(generalized))
-        continue;
-      generic = *generalized;
-    }
-    (void)widenGeneric(rewriter, generic, isContraction);
+    FailureOr<linalg::GenericOp> generic = asGeneric(rewriter, op);
+    if (succeeded(generic))
+      (void)widenGeneric(rewriter, *generic, isContraction);
   }
 }
