@@ -11,6 +11,7 @@
 #include "ktflow/Device/DeviceModel.h"
 #include "ktflow/Device/MemoryTree.h"
 #include "ktflow/Device/Target.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
@@ -112,7 +113,7 @@ static void report(MLIRContext *ctx, std::vector<Diagnostic> &diagnostics,
 static bool isOverCapacity(ArrayRef<Diagnostic> diagnostics) {
   return llvm::any_of(diagnostics, [](const Diagnostic &d) {
     return d.getSeverity() == DiagnosticSeverity::Error &&
-           StringRef(d.str()).starts_with("scratchpad over capacity");
+           StringRef(d.str()).starts_with(ktdf::kScratchpadOverCapacity);
   });
 }
 

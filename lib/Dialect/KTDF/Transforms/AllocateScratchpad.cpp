@@ -124,11 +124,10 @@ struct AllocateScratchpadPass
       int64_t sharing =
           model.getInstancesPerCore(mem) >= lanes ? 1 : lanes;
       if (bytes * sharing > capacity)
-        return pipelines.front().emitError("scratchpad over capacity: the "
-                                           "pipelines of this kernel need ")
-               << bytes << " bytes of '" << kind << "' per lane, "
-               << sharing << " lane(s) share it, and it has " << capacity
-               << " bytes";
+        return pipelines.front().emitError(kScratchpadOverCapacity)
+               << ": the pipelines of this kernel need " << bytes
+               << " bytes of '" << kind << "' per lane, " << sharing
+               << " lane(s) share it, and it has " << capacity << " bytes";
       sizes.push_back(NamedAttribute(
           StringAttr::get(&getContext(), kind),
           IntegerAttr::get(IntegerType::get(&getContext(), 64), bytes)));

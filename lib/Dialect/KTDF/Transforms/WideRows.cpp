@@ -52,7 +52,11 @@ static bool isChunkableTile(Value tile, int64_t width) {
          ArrayRef(box->getExtents()) == type.getShape();
 }
 
-std::optional<unsigned> mlir::ktdf::rowLoopOf(Operation *op, int64_t width) {
+/// The loop of a linalg.generic that walks the row's last dimension:
+/// the same loop indexes the last dimension of every row operand and
+/// nothing of the others. std::nullopt for other ops, and when the body
+/// uses linalg.index.
+static std::optional<unsigned> rowLoopOf(Operation *op, int64_t width) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic)
     return std::nullopt;

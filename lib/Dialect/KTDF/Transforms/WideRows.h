@@ -45,10 +45,6 @@ std::optional<WideRowGroup> findWideRowGroup(Operation *load);
 /// block order.
 SmallVector<Operation *> sliceOf(const WideRowGroup &group, Operation *sink);
 
-/// The position along an op's loops of the row's last dimension, for a
-/// linalg.generic of the group; std::nullopt for other ops.
-std::optional<unsigned> rowLoopOf(Operation *op, int64_t width);
-
 } // namespace mlir::ktdf
 
 #endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_WIDEROWS_H

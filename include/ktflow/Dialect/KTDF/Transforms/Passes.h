@@ -24,6 +24,12 @@ namespace mlir::ktdf {
 /// The most trips ktdf-unroll-carried-loops unrolls by default.
 constexpr int64_t kMaxUnrolledTrips = 64;
 
+/// How ktdf-allocate-scratchpad's error begins when the pipelines need more
+/// scratchpad than the device has; the compiler driver recognises it to
+/// compile the kernel again with its rows streamed (ktflow::compile).
+constexpr llvm::StringLiteral kScratchpadOverCapacity =
+    "scratchpad over capacity";
+
 #define GEN_PASS_DECL
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
 
