@@ -11,8 +11,8 @@
 // Grid: [1]. An scf.for over the rows. X's row feeds both the store into
 // the scratchpad and the product, so the store and the reload form one
 // compute group, which does not order them: the reload read the
-// scratchpad before the store (Y was mostly zeros on every device). The
-// scheduler refuses the reload.
+// scratchpad before the store (Y was mostly zeros on every device).
+// ktdf-forward-stores now gives the reload the stored tensor.
 // Memory space spelling: #ktdp.memory_space<global> and <ct_local, ct_id = 0>.
 
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>

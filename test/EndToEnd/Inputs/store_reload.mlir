@@ -9,9 +9,10 @@
 //   %x  X : 64x64 f16, row-major, input
 //   %y  Y : 64x64 f16, row-major, output
 //   %z  Z : 64x64 f16, row-major, output
-// Grid: [8]. Tile t handles rows [8t, 8t + 8). The two groups become sibling
-// pipelines that nothing orders through memory: the scheduler refuses the
-// load of Y rather than let it run before the store (it read stale zeros).
+// Grid: [8]. Tile t handles rows [8t, 8t + 8). As two groups, sibling
+// pipelines that nothing orders through memory, the load of Y ran before
+// the store (it read stale zeros); ktdf-forward-stores now gives the load
+// the stored tensor, so both sums are one group.
 // Memory space spelling: #ktdp.memory_space<global>.
 
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>

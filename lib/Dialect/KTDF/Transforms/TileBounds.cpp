@@ -66,13 +66,20 @@ std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
       return Range{start->first, start->second + *span};
     }
     APInt lb, step;
-    if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
-        !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+    if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
         step.getSExtValue() <= 0)
       return std::nullopt;
     // An upper bound known only at run time may still be bounded above (a
     // plain `index` row length clamped by `arith.minsi %N, %c1024`).
     std::optional<int64_t> ub = upperBoundOf(loop.getUpperBound());
+    if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb))) {
+      // A cyclic distribution (`%tid to %n step %cN`): from the lowest
+      // start to the last value below the upper bound.
+      auto start = rangeOf(loop.getLowerBound(), depth + 1);
+      if (!start || !ub || *ub <= start->first)
+        return std::nullopt;
+      return Range{start->first, std::max(start->first, *ub - 1)};
+    }
     int64_t first = lb.getSExtValue(), by = step.getSExtValue();
     if (!ub || *ub <= first)
       return std::nullopt;

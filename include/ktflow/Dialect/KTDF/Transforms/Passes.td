@@ -203,6 +203,35 @@ def KTDFUnrollCarriedLoops
                            "::mlir::arith::ArithDialect"];
 }
 
+def KTDFForwardStores : Pass<"ktdf-forward-stores", "::mlir::ModuleOp"> {
+  let summary = "Use a stored tensor where the kernel loads it back";
+  let description = [{
+    A kernel that stores a tensor and later, in the same block, loads the
+    same access tile back (a two-pass softmax that parks exp(x - max) in its
+    output and rereads it to normalise) reads what it wrote: nothing orders
+    the store's DMA before the load's through device memory inside one
+    compute group, whose loads all run before its stores. When the tile
+    provably lies inside the coordinates its view holds (no masked
+    coordinate, where the load would read 0), its set is a box from the
+    anchor, the view's strides do not alias, and no op between the two may
+    write those elements, the load's uses take the stored tensor instead
+    and the load is erased: the value stays in the compute unit and the
+    round trip through memory disappears. Stores stay where they are. Other
+    reloads are left to the scheduler (ktdf-check-supported orders or
+    refuses them).
+
+    ```mlir
+    // before
+    ktdp.store %e, %tile : tensor<16x64xf16>, !ktdp.access_tile<16x64xindex>
+    %r = ktdp.load %tile : !ktdp.access_tile<16x64xindex> -> tensor<16x64xf16>
+    %y = arith.divf %r, %s : tensor<16x64xf16>
+    // after
+    ktdp.store %e, %tile : tensor<16x64xf16>, !ktdp.access_tile<16x64xindex>
+    %y = arith.divf %e, %s : tensor<16x64xf16>
+    ```
+  }];
+}
+
 def KTDFStreamWideRows : Pass<"ktdf-stream-wide-rows", "::mlir::ModuleOp"> {
   let summary = "Compute rows wider than the scratchpad allows in column chunks";
   let description = [{

@@ -1,0 +1,172 @@
+//===- ForwardStores.cpp - Reloads of a stored tile use the stored tensor -===//
+//
+// This file implements --ktdf-forward-stores. A kernel may store a tensor
+// and load the same access tile back later in the block (an intermediate
+// parked in the output and reread by a second pass). The scheduler turns
+// the block's computation into compute groups whose loads all run before
+// their stores, and orders nothing through device memory inside a group, so
+// such a reload would read the old contents. Where the reload provably
+// returns exactly the stored tensor — every coordinate of the tile inside
+// the view (a masked coordinate would read 0), a box-shaped tile, a view
+// whose strides do not alias, and no store in between that may touch the
+// tensor — the load is replaced by the stored value: the round trip through
+// memory disappears and the value stays in the compute unit. The store is
+// then often dead: a later store of the same tile in the block overwrites
+// it before anything may read it (the second pass writes its result over
+// the parked intermediate), and two stores of one tile in one compute group
+// would land in either order. Such a store is erased.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/OperationSupport.h"
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFFORWARDSTORES
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+/// Whether loading `tileValue` returns, element for element, the tensor
+/// last stored through it: the tile is a box from its anchor that stays
+/// inside the coordinates its (non-aliasing, static-strided) view holds.
+static bool roundTripsExactly(Value tileValue) {
+  auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
+  if (!tile || !tile.getSymbolOperands().empty())
+    return false;
+  auto view = ktdp::getAccessTileView(tileValue);
+  if (!view || !view.getStrides().empty() || viewMayAlias(view))
+    return false;
+  IntegerSet set = tile.getAccessTileSet();
+  auto box = ktdp::getBoundingBox(set, {});
+  if (!ktdp::isBoxShaped(set) || failed(box) ||
+      llvm::any_of(box->lower, [](int64_t lo) { return lo != 0; }))
+    return false;
+  auto rank = static_cast<unsigned>(box->lower.size());
+  if (rank != view.getStaticSizes().size())
+    return false;
+  for (unsigned d = 0; d < rank; ++d)
+    if (mayLeaveView(tile, d))
+      return false;
+  return true;
+}
+
+/// Whether two access tiles name the same coordinates: the same value, or
+/// two constructions with the same operands and attributes.
+static bool sameTile(Value a, Value b) {
+  if (a == b)
+    return true;
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  return x && y &&
+         OperationEquivalence::isEquivalentTo(
+             x, y, OperationEquivalence::exactValueMatch,
+             /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+}
+
+/// Whether an op between a store and a reload may write memory the reload
+/// reads: any store or call in it (the base views differ only when both
+/// are views of different literal regions; be conservative).
+static bool mayWriteMemory(Operation *op) {
+  bool writes = false;
+  op->walk([&](Operation *nested) {
+    if (isa<ktdp::StoreOp, func::CallOp>(nested) ||
+        nested->getName().getStringRef().starts_with("ktdp.inter_tile") ||
+        nested->getName().getStringRef() == "ktdp.distributed_copy")
+      writes = true;
+  });
+  return writes;
+}
+
+/// The store whose tensor a load of the same tile later in the block
+/// returns, if nothing in between may write memory.
+static ktdp::StoreOp forwardingStore(ktdp::LoadOp load) {
+  Value tile = load->getOperand(0);
+  for (Operation *op = load->getPrevNode(); op; op = op->getPrevNode()) {
+    auto store = dyn_cast<ktdp::StoreOp>(op);
+    if (store && sameTile(store->getOperand(1), tile))
+      return store->getOperand(0).getType() == load.getType() ? store : nullptr;
+    if (mayWriteMemory(op))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// The kernel argument whose tensor an access tile's view lies in; none for
+/// literal addresses and anything else (which may lie anywhere).
+static Value tensorArgumentOf(Value tileValue) {
+  auto view = ktdp::getAccessTileView(tileValue);
+  if (!view)
+    return nullptr;
+  Value start = view.getOffset();
+  if (auto computed = ktflow::getViewAddress(start))
+    start = computed->argument;
+  return isa<BlockArgument>(start) ? start : nullptr;
+}
+
+/// Whether `op` may read memory that a store through `tile` writes: a load
+/// of the same tensor (or of one at an unknown place), or a call or
+/// inter-tile op, anywhere inside it.
+static bool mayRead(Operation *op, Value tile) {
+  Value tensor = tensorArgumentOf(tile);
+  bool reads = false;
+  op->walk([&](Operation *nested) {
+    if (auto load = dyn_cast<ktdp::LoadOp>(nested)) {
+      Value other = tensorArgumentOf(load->getOperand(0));
+      reads |= !tensor || !other || other == tensor;
+    } else if (isa<func::CallOp>(nested) ||
+               nested->getName().getStringRef().starts_with(
+                   "ktdp.inter_tile") ||
+               nested->getName().getStringRef() == "ktdp.distributed_copy") {
+      reads = true;
+    }
+  });
+  return reads;
+}
+
+/// Whether a later store of the same tile in the block overwrites what
+/// `store` writes before anything may read it.
+static bool isOverwritten(ktdp::StoreOp store) {
+  Value tile = store->getOperand(1);
+  for (Operation *op = store->getNextNode(); op; op = op->getNextNode()) {
+    auto later = dyn_cast<ktdp::StoreOp>(op);
+    if (later && sameTile(later->getOperand(1), tile))
+      return true;
+    if (mayRead(op, tile))
+      return false;
+  }
+  return false;
+}
+
+namespace {
+struct KTDFForwardStoresPass
+    : public ktdf::impl::KTDFForwardStoresBase<KTDFForwardStoresPass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<ktdp::LoadOp, ktdp::StoreOp>> forwards;
+    getOperation().walk([&](ktdp::LoadOp load) {
+      if (!roundTripsExactly(load->getOperand(0)))
+        return;
+      if (ktdp::StoreOp store = forwardingStore(load))
+        forwards.push_back({load, store});
+    });
+    for (auto [load, store] : forwards) {
+      load.getResult().replaceAllUsesWith(store->getOperand(0));
+      load.erase();
+    }
+    SmallVector<ktdp::StoreOp> dead;
+    getOperation().walk([&](ktdp::StoreOp store) {
+      if (isOverwritten(store))
+        dead.push_back(store);
+    });
+    for (ktdp::StoreOp store : dead)
+      store.erase();
+  }
+};
+} // namespace
