@@ -8,14 +8,18 @@
 // units: one per buffer hand-over between two stages of a pipeline plus
 // one back for its N copies, one per hand-over of a buffer a pipeline
 // exports to a later one, and one between stages of different pipelines
-// that touch the same scratchpad view.
+// that touch the same scratchpad view or read and write the same tensor in
+// device memory.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
 
+#include "ktflow/Analysis/MemoryTensors.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -176,51 +180,77 @@ void KernelLowering::collectExportChannels() {
   }
 }
 
-/// Whether `stage` moves data to or from one of the kernel's scratchpad
-/// (ct_local) views; sets `writes` when it writes one.
-static bool touchesScratchpadView(StageOp stage, bool &writes) {
+namespace {
+/// The memory a stage's transfers touch that other pipelines' stages may
+/// also touch: the kernel's scratchpad (ct_local) views, and tensors in
+/// device memory.
+struct MemoryTouches {
+  bool scratchpad = false, scratchpadWrites = false;
+  llvm::DenseSet<ktflow::DeviceTensor> deviceReads, deviceWrites;
+};
+} // namespace
+
+static MemoryTouches touchesOf(StageOp stage) {
+  MemoryTouches touches;
   // An all-reduce combines the partial in its view in place.
-  if (getAllReduce(stage)) {
-    writes = true;
-    return true;
-  }
-  bool touches = false;
+  if (getAllReduce(stage))
+    touches.scratchpad = touches.scratchpadWrites = true;
   stage.walk([&](DataTransferOp op) {
     for (auto [end, isDst] : {std::make_pair(op.getSrc(), false),
                               std::make_pair(op.getDst(), true)}) {
-      auto view = isa<ktdp::AccessTileType>(end.getType())
-                      ? ktdp::getAccessTileView(end)
-                      : nullptr;
+      if (!isa<ktdp::AccessTileType>(end.getType()))
+        continue;
+      if (auto tensor = ktflow::getDeviceTensor(end)) {
+        (isDst ? touches.deviceWrites : touches.deviceReads).insert(*tensor);
+        continue;
+      }
+      auto view = ktdp::getAccessTileView(end);
       auto space = view ? ktdp::normalizeMemorySpace(view.getMemorySpace())
                         : std::nullopt;
       if (space && space->kind == ktdp::MemoryKind::ct_local) {
-        touches = true;
-        writes |= isDst;
+        touches.scratchpad = true;
+        touches.scratchpadWrites |= isDst;
       }
     }
   });
   return touches;
 }
 
+/// Whether a stage touching `later` after one touching `first` must wait
+/// for it, and the channel's name: both touch the scratchpad views and one
+/// writes ("local"), or one reads a device tensor the other writes
+/// ("memory"; ktdf-check-supported accepts such a pair only when it is
+/// ordered within an execution: a reload of a tile an earlier group stored,
+/// or a store over a tile an earlier group loaded).
+static std::optional<StringRef> orderingOf(const MemoryTouches &first,
+                                           const MemoryTouches &later) {
+  if (first.scratchpad && later.scratchpad &&
+      (first.scratchpadWrites || later.scratchpadWrites))
+    return StringRef("local");
+  auto meets = [](const llvm::DenseSet<ktflow::DeviceTensor> &a,
+                  const llvm::DenseSet<ktflow::DeviceTensor> &b) {
+    return llvm::any_of(
+        a, [&](const ktflow::DeviceTensor &t) { return b.contains(t); });
+  };
+  if (meets(first.deviceWrites, later.deviceReads) ||
+      meets(first.deviceReads, later.deviceWrites))
+    return StringRef("memory");
+  return std::nullopt;
+}
+
 void KernelLowering::collectRegionChannels() {
-  // Stages of different pipelines that touch the kernel's scratchpad views
-  // are ordered by a channel from the earlier to the later one.
+  // Stages of different pipelines that touch the same memory, one of them
+  // writing, are ordered by a channel from the earlier to the later one.
   unsigned r = 0;
   for (size_t i = 0; i < pipelines.size(); ++i)
     for (auto first : pipelines[i].op.getBody().front().getOps<StageOp>()) {
-      bool firstWrites = false;
-      if (!touchesScratchpadView(first, firstWrites))
-        continue;
+      MemoryTouches firstTouches = touchesOf(first);
       for (size_t j = i + 1; j < pipelines.size(); ++j)
-        for (auto later : pipelines[j].op.getBody().front().getOps<StageOp>()) {
-          bool laterWrites = false;
-          if (!touchesScratchpadView(later, laterWrites) ||
-              !(firstWrites || laterWrites) ||
-              *first.getUnit() == *later.getUnit())
-            continue;
-          pipelines[i].regionChannels.push_back(
-              {first, later, 0, "local" + std::to_string(r++)});
-        }
+        for (auto later : pipelines[j].op.getBody().front().getOps<StageOp>())
+          if (*first.getUnit() != *later.getUnit())
+            if (auto kind = orderingOf(firstTouches, touchesOf(later)))
+              pipelines[i].regionChannels.push_back(
+                  {first, later, 0, kind->str() + std::to_string(r++)});
     }
 }
 

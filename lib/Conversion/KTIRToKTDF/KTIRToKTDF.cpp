@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Analysis/MemoryTensors.h"
 #include "ktflow/Conversion/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
@@ -404,6 +405,9 @@ private:
               "inter-tile reduction and after it; the scheduler cannot "
               "order it around the exchange yet (use only the reduced "
               "value after it)");
+    for (auto &[leader, group] : groups)
+      if (failed(checkNoReloadInGroup(group)))
+        return failure();
     for (auto &[leader, group] : groups) {
       if (group.stores.empty()) {
         // Nothing reaches memory: a dead computation (loads included).
@@ -414,6 +418,28 @@ private:
       if (failed(GroupPipelineBuilder(group).build()))
         return failure();
     }
+    return success();
+  }
+
+  /// A pipeline runs its loads before its stores, so a group cannot load a
+  /// tensor in device memory after storing to it (ktdf-forward-stores
+  /// serves the reloads whose tile provably lies inside its view with the
+  /// stored tensor; a reload from another group is ordered by the lowering).
+  static LogicalResult checkNoReloadInGroup(ComputeGroup &group) {
+    for (ktdp::LoadOp load : group.loads)
+      for (ktdp::StoreOp store : group.stores) {
+        auto tensor = ktflow::getDeviceTensor(store->getOperand(1));
+        if (!tensor || !store->isBeforeInBlock(load) ||
+            ktflow::getDeviceTensor(load->getOperand(0)) != tensor)
+          continue;
+        InFlightDiagnostic diag = load.emitError(
+            "this load reads back a tensor that a store earlier in its own "
+            "compute group writes, which the scheduler cannot order (a "
+            "pipeline loads before it stores); the stored tensor is used "
+            "instead only when the tile provably lies inside its view");
+        diag.attachNote(store.getLoc()) << "the store";
+        return diag;
+      }
     return success();
   }
 

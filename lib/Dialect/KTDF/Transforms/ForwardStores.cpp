@@ -18,14 +18,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Analysis/MemoryTensors.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/OperationSupport.h"
 
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFFORWARDSTORES
@@ -59,16 +58,12 @@ static bool roundTripsExactly(Value tileValue) {
   return true;
 }
 
-/// Whether two access tiles name the same coordinates: the same value, or
-/// two constructions with the same operands and attributes.
-static bool sameTile(Value a, Value b) {
-  if (a == b)
-    return true;
-  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
-  return x && y &&
-         OperationEquivalence::isEquivalentTo(
-             x, y, OperationEquivalence::exactValueMatch,
-             /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+/// Whether `op` may read or write memory in ways the pass does not follow:
+/// a call, an inter-tile exchange, a distributed copy.
+static bool movesDataOpaquely(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  return isa<func::CallOp>(op) || name.starts_with("ktdp.inter_tile") ||
+         name == "ktdp.distributed_copy";
 }
 
 /// Whether an op between a store and a reload may write memory the reload
@@ -77,10 +72,7 @@ static bool sameTile(Value a, Value b) {
 static bool mayWriteMemory(Operation *op) {
   bool writes = false;
   op->walk([&](Operation *nested) {
-    if (isa<ktdp::StoreOp, func::CallOp>(nested) ||
-        nested->getName().getStringRef().starts_with("ktdp.inter_tile") ||
-        nested->getName().getStringRef() == "ktdp.distributed_copy")
-      writes = true;
+    writes |= isa<ktdp::StoreOp>(nested) || movesDataOpaquely(nested);
   });
   return writes;
 }
@@ -91,7 +83,7 @@ static ktdp::StoreOp forwardingStore(ktdp::LoadOp load) {
   Value tile = load->getOperand(0);
   for (Operation *op = load->getPrevNode(); op; op = op->getPrevNode()) {
     auto store = dyn_cast<ktdp::StoreOp>(op);
-    if (store && sameTile(store->getOperand(1), tile))
+    if (store && ktflow::isSameAccessTile(store->getOperand(1), tile))
       return store->getOperand(0).getType() == load.getType() ? store : nullptr;
     if (mayWriteMemory(op))
       return nullptr;
@@ -99,33 +91,18 @@ static ktdp::StoreOp forwardingStore(ktdp::LoadOp load) {
   return nullptr;
 }
 
-/// The kernel argument whose tensor an access tile's view lies in; none for
-/// literal addresses and anything else (which may lie anywhere).
-static Value tensorArgumentOf(Value tileValue) {
-  auto view = ktdp::getAccessTileView(tileValue);
-  if (!view)
-    return nullptr;
-  Value start = view.getOffset();
-  if (auto computed = ktflow::getViewAddress(start))
-    start = computed->argument;
-  return isa<BlockArgument>(start) ? start : nullptr;
-}
-
 /// Whether `op` may read memory that a store through `tile` writes: a load
 /// of the same tensor (or of one at an unknown place), or a call or
 /// inter-tile op, anywhere inside it.
 static bool mayRead(Operation *op, Value tile) {
-  Value tensor = tensorArgumentOf(tile);
+  auto tensor = ktflow::getDeviceTensor(tile);
   bool reads = false;
   op->walk([&](Operation *nested) {
     if (auto load = dyn_cast<ktdp::LoadOp>(nested)) {
-      Value other = tensorArgumentOf(load->getOperand(0));
-      reads |= !tensor || !other || other == tensor;
-    } else if (isa<func::CallOp>(nested) ||
-               nested->getName().getStringRef().starts_with(
-                   "ktdp.inter_tile") ||
-               nested->getName().getStringRef() == "ktdp.distributed_copy") {
-      reads = true;
+      auto other = ktflow::getDeviceTensor(load->getOperand(0));
+      reads |= !tensor || !other || *other == *tensor;
+    } else {
+      reads |= movesDataOpaquely(nested);
     }
   });
   return reads;
@@ -137,7 +114,7 @@ static bool isOverwritten(ktdp::StoreOp store) {
   Value tile = store->getOperand(1);
   for (Operation *op = store->getNextNode(); op; op = op->getNextNode()) {
     auto later = dyn_cast<ktdp::StoreOp>(op);
-    if (later && sameTile(later->getOperand(1), tile))
+    if (later && ktflow::isSameAccessTile(later->getOperand(1), tile))
       return true;
     if (mayRead(op, tile))
       return false;

@@ -11,6 +11,7 @@
 #include "MemoryHazards.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Analysis/MemoryTensors.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
@@ -21,33 +22,6 @@
 
 using namespace mlir;
 using namespace mlir::ktdf;
-
-/// The tensor an access tile reads or writes in device memory: its kernel
-/// argument, or its literal address (regions of different literal addresses
-/// may not overlap); none for scratchpad views, which the lowering orders.
-static std::optional<std::pair<const void *, int64_t>>
-deviceTensorOf(Value tileValue) {
-  auto view = ktdp::getAccessTileView(tileValue);
-  // A gather or scatter touches its base view (anywhere: its elements
-  // depend on the indices, so it may overlap every other access).
-  if (auto indirect =
-          tileValue.getDefiningOp<ktdp::ConstructIndirectAccessTileOp>())
-    view = indirect.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
-  if (!view)
-    return std::nullopt;
-  auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
-  if (space && space->kind == ktdp::MemoryKind::ct_local)
-    return std::nullopt;
-  APInt address;
-  if (matchPattern(view.getOffset(), m_ConstantInt(&address)))
-    return std::make_pair<const void *, int64_t>(nullptr,
-                                                 address.getSExtValue());
-  // A view at a computed address is in its argument's tensor.
-  Value start = view.getOffset();
-  if (auto computed = ktflow::getViewAddress(start))
-    start = computed->argument;
-  return std::make_pair<const void *, int64_t>(start.getAsOpaquePointer(), -1);
-}
 
 /// The elements (relative to its tensor's start: a view at a computed
 /// address adds the range of its displacement) an access tile may touch
@@ -134,25 +108,27 @@ static bool changesEveryIteration(ktdp::ConstructAccessTileOp tile,
   return true;
 }
 
-/// Loads of a tensor the kernel also writes. Compute groups, and the
-/// executions of one group across loop iterations and grid points, overlap
-/// with no ordering through device memory, so a load may run before or
-/// after a store the kernel orders before it. Only stores whose elements
-/// may overlap the load's count (bounds from the grid and constant loop
-/// bounds), and only an in-place update is safe: a load, then stores of the
-/// same access tile in the same block (one compute group), on a tile that
-/// no other execution touches.
+/// Loads of a tensor the kernel also writes. The executions of one compute
+/// group across loop iterations and grid points overlap with no ordering
+/// through device memory, so a load may run before or after a store of
+/// another execution. Only stores whose elements may overlap the load's
+/// count (bounds from the grid and constant loop bounds), and they must
+/// store the same access tile in the same block, on a tile that no other
+/// execution touches: an in-place update (the load's group stores it
+/// after loading), or a reload of what an earlier store wrote (the
+/// lowering orders the storing group's store before the loading group's
+/// load, and ktir-to-ktdf refuses one group doing both).
 bool mlir::ktdf::checkMemoryHazards(func::FuncOp func) {
   using Key = std::pair<const void *, int64_t>;
   llvm::DenseMap<Key, SmallVector<ktdp::StoreOp>> stores;
   func.walk([&](ktdp::StoreOp store) {
-    if (auto key = deviceTensorOf(store->getOperand(1)))
+    if (auto key = ktflow::getDeviceTensor(store->getOperand(1)))
       stores[*key].push_back(store);
   });
   bool failed = false;
   func.walk([&](ktdp::LoadOp load) {
     Value tileValue = load->getOperand(0);
-    auto key = deviceTensorOf(tileValue);
+    auto key = ktflow::getDeviceTensor(tileValue);
     if (!key || !stores.count(*key))
       return;
     SmallVector<ktdp::StoreOp> overlapping;
@@ -161,21 +137,24 @@ bool mlir::ktdf::checkMemoryHazards(func::FuncOp func) {
         overlapping.push_back(store);
     if (overlapping.empty())
       return;
-    bool inPlace = llvm::all_of(overlapping, [&](ktdp::StoreOp store) {
-      return store->getOperand(1) == tileValue &&
-             store->getBlock() == load->getBlock() &&
-             load->isBeforeInBlock(store);
+    // Stores of the same tile in the same block, before the load (a
+    // reload: the lowering orders the storing group's store before the
+    // loading group's load) or after it (an in-place update).
+    bool sameTileInBlock = llvm::all_of(overlapping, [&](ktdp::StoreOp store) {
+      return ktflow::isSameAccessTile(store->getOperand(1), tileValue) &&
+             store->getBlock() == load->getBlock();
     });
     auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
-    if (inPlace && tile && changesEveryIteration(tile, load, func))
+    if (sameTileInBlock && tile && changesEveryIteration(tile, load, func))
       return;
     load.emitError("loads of a tensor that the kernel also writes are not "
                    "supported by the scheduler yet (compute groups, loop "
                    "iterations and grid points are not ordered through "
-                   "device memory); only an in-place update is: a load, "
-                   "then stores of the same access tile in the same block, "
-                   "on a tile that changes with every enclosing loop and "
-                   "grid point");
+                   "device memory); only a load of an access tile that "
+                   "stores in the same block write (an in-place update, or "
+                   "a reload of what an earlier store wrote), on a tile "
+                   "that changes with every enclosing loop and grid point, "
+                   "is");
     failed = true;
   });
   return failed;
