@@ -39,6 +39,8 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   addCheckpoint(pm, "pre_mapping");
   pm.addPass(ktdp::createKTIRCheckLegality());
   pm.addPass(ktdf::createKTDFCheckSupported());
+  if (options.optimize)
+    pm.addPass(ktdf::createKTDFSplitOutputBlocks());
   pm.addPass(ktdf::createKTDFLowerInterTile());
   pm.addPass(ktdf::createKTDFCarryInScratchpad());
   pm.addPass(ktdf::createKTDFMapMemorySpaces());

@@ -4,7 +4,8 @@
 // The scheduler's pipeline, pinned: mapping, scheduling and lowering with
 // the four device checkpoints between them. -O0 keeps one SIMD width per
 // chunk, no coarsening, single buffering, one lane per core, a grid
-// point's iterations on one instance, and loads left in their loops.
+// point's iterations and output block on one instance, and loads left in
+// their loops.
 
 // CHECK:      builtin.module(
 // CHECK-NEXT:   ktdf-select-kernel{func=},
@@ -19,6 +20,7 @@
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},
 // CHECK-NEXT:   ktir-check-legality,
 // CHECK-NEXT:   ktdf-check-supported,
+// CHECK-NEXT:   ktdf-split-output-blocks{max-factor=0 min-columns=64},
 // CHECK-NEXT:   ktdf-lower-inter-tile,
 // CHECK-NEXT:   ktdf-carry-in-scratchpad,
 // CHECK-NEXT:   ktdf-map-memory-spaces,
@@ -41,6 +43,7 @@
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=post_lowering}
 // CHECK-NEXT: )
 
+// O0-NOT: ktdf-split-output-blocks
 // O0: ktdf-tile-streams{chunk=0 use-cost-model=false},
 // O0-NEXT: ktdf-distribute{use-lanes=false},
 // O0-NEXT: ktdf-buffer{depth=1},

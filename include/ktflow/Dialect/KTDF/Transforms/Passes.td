@@ -552,6 +552,46 @@ def KTDFSplitMatrixGroups
                            "::mlir::ktdp::KTDPDialect"];
 }
 
+def KTDFSplitOutputBlocks
+    : Pass<"ktdf-split-output-blocks", "::mlir::ModuleOp"> {
+  let summary = "Split each grid point's output block over idle lanes";
+  let description = [{
+    A kernel with matrix products whose grid has fewer points than the
+    device has instances (cores times lanes) leaves matrix units idle, and
+    a K loop carrying the accumulator cannot be spread. When every tensor
+    flowing into the kernel's stores can be cut into column slices — loads
+    through 2-d identity-order box tiles, splat constants, empties, fills,
+    element-wise ops, `scf.for` iter_args, and `linalg.matmul` through its
+    right operand and output, its left operand a load left whole — the pass
+    adds a last grid dimension `%j` of extent S (the largest power of two
+    that the idle instances allow, that divides the columns and leaves
+    slices of at least `min-columns`) and copy `%j` computes columns
+    `[%j * C/S, (%j + 1) * C/S)` of every such tensor: loads and stores
+    through tiles C/S wide anchored `%j * C/S` further right. Each output
+    element is computed by one copy from the same operands in the same
+    order, so the results are the kernel's. Only loads are left whole (the
+    copies repeat no computation): a kernel whose left operand is computed
+    (an attention's P.V, a SwiGLU's gated down projection) is not split.
+
+    ```mlir
+    // before: grid = [2, 16]
+    %tb = ktdp.construct_access_tile %B[%k, %n] ... -> !ktdp.access_tile<128x512xindex>
+    // after: grid = [2, 16, 2]
+    %pm, %pn, %j = ktdp.get_compute_tile_id : index, index, index
+    %col = arith.muli %j, %c256 : index
+    %tb = ktdp.construct_access_tile %B[%k, %n + %col] ... -> !ktdp.access_tile<128x256xindex>
+    ```
+  }];
+  let options = [
+    Option<"maxFactor", "max-factor", "int64_t", "0",
+           "at most this many copies per point (0: no limit)">,
+    Option<"minColumns", "min-columns", "int64_t", "64",
+           "no slice narrower than this many columns">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::ktdp::KTDPDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Scheduling
 //===----------------------------------------------------------------------===//

@@ -1,0 +1,141 @@
+// RUN: ktflow-opt %s -split-input-file --ktdf-import-target --ktdf-split-output-blocks | FileCheck %s
+
+// A Triton-style blocked product on spyre_like: 32 grid points, 32 cores x
+// 2 corelets = 64 instances, so 2 copies per point; the 512 columns of
+// each block split into two slices of 256 (>= min-columns = 64). The
+// right operand, the accumulator the K loop carries, the product's output
+// and the stored tile are sliced; the left operand (32x128) is loaded
+// whole by both copies.
+
+// CHECK-LABEL: func.func @blocked
+// CHECK-SAME: grid = [2, 16, 2]
+// CHECK: %[[PM:.*]]:3 = ktdp.get_compute_tile_id : index, index, index
+// CHECK: %[[W:.*]] = arith.constant 256 : index
+// CHECK: %[[COL:.*]] = arith.muli %[[PM]]#2, %[[W]] : index
+// CHECK: arith.constant dense<0.000000e+00> : tensor<32x256xf16>
+// CHECK: scf.for {{.*}} -> (tensor<32x256xf16>)
+// CHECK: ktdp.construct_access_tile %{{.*}}[%{{.*}}, %{{.*}}] {{.*}} -> !ktdp.access_tile<32x128xindex>
+// CHECK: %[[TB:.*]] = ktdp.construct_access_tile %{{.*}}[%{{.*}}, %{{.*}} + %[[COL]]] {{.*}} -> !ktdp.access_tile<128x256xindex>
+// CHECK: ktdp.load %[[TB]] : <128x256xindex> -> tensor<128x256xf16>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<32x128xf16>, tensor<128x256xf16>) outs(%{{.*}} : tensor<32x256xf16>) -> tensor<32x256xf16>
+// CHECK: arith.addf %{{.*}}, %{{.*}} : tensor<32x256xf16>
+// CHECK: %[[TC:.*]] = ktdp.construct_access_tile %{{.*}}[%{{.*}}, %{{.*}} + %[[COL]]] {{.*}} -> !ktdp.access_tile<32x256xindex>
+// CHECK: ktdp.store %{{.*}}, %[[TC]] : tensor<32x256xf16>, <32x256xindex>
+#a_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 255 >= 0)>
+#b_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 255 >= 0, d1 >= 0, -d1 + 8191 >= 0)>
+#c_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 8191 >= 0)>
+#a_blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#b_blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 511 >= 0)>
+#c_blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 511 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
+  func.func @blocked(%a_ptr: index, %b_ptr: index, %c_ptr: index, %K: index) attributes {grid = [2, 16]} {
+    %pm, %pn = ktdp.get_compute_tile_id : index, index
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %c128 = arith.constant 128 : index
+    %c512 = arith.constant 512 : index
+    %off_m = arith.muli %pm, %c32 : index
+    %off_n = arith.muli %pn, %c512 : index
+    %A = ktdp.construct_memory_view %a_ptr, sizes: [64, 256], strides: [256, 1] {coordinate_set = #a_set, memory_space = #ktdp.memory_space<global>} : memref<64x256xf16>
+    %B = ktdp.construct_memory_view %b_ptr, sizes: [256, 8192], strides: [8192, 1] {coordinate_set = #b_set, memory_space = #ktdp.memory_space<global>} : memref<256x8192xf16>
+    %C = ktdp.construct_memory_view %c_ptr, sizes: [64, 8192], strides: [8192, 1] {coordinate_set = #c_set, memory_space = #ktdp.memory_space<global>} : memref<64x8192xf16>
+    %zero = arith.constant dense<0.0> : tensor<32x512xf16>
+    %acc = scf.for %off_k = %c0 to %K step %c128 iter_args(%running = %zero) -> tensor<32x512xf16> {
+      %ta = ktdp.construct_access_tile %A[%off_m, %off_k] {access_tile_set = #a_blk, access_tile_order = #id2} : memref<64x256xf16> -> !ktdp.access_tile<32x128xindex>
+      %tb = ktdp.construct_access_tile %B[%off_k, %off_n] {access_tile_set = #b_blk, access_tile_order = #id2} : memref<256x8192xf16> -> !ktdp.access_tile<128x512xindex>
+      %a = ktdp.load %ta : <32x128xindex> -> tensor<32x128xf16>
+      %b = ktdp.load %tb : <128x512xindex> -> tensor<128x512xf16>
+      %empty = tensor.empty() : tensor<32x512xf16>
+      %prod = linalg.matmul ins(%a, %b : tensor<32x128xf16>, tensor<128x512xf16>) outs(%empty : tensor<32x512xf16>) -> tensor<32x512xf16>
+      %next = arith.addf %running, %prod : tensor<32x512xf16>
+      scf.yield %next : tensor<32x512xf16>
+    }
+    %tc = ktdp.construct_access_tile %C[%off_m, %off_n] {access_tile_set = #c_blk, access_tile_order = #id2} : memref<64x8192xf16> -> !ktdp.access_tile<32x512xindex>
+    ktdp.store %acc, %tc : tensor<32x512xf16>, <32x512xindex>
+    return
+  }
+}
+
+// -----
+
+// The same product on sample_device: 4 cores x 2 lanes = 8 instances for
+// 32 points, none idle: nothing changes.
+// CHECK-LABEL: func.func @blocked
+// CHECK-SAME: grid = [2, 16]
+// CHECK: ktdp.get_compute_tile_id : index, index
+// CHECK-NOT: grid
+// CHECK: ktdp.store %{{.*}}, %{{.*}} : tensor<32x512xf16>, <32x512xindex>
+#a_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#b_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 8191 >= 0)>
+#c_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 8191 >= 0)>
+#a_blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#b_blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 511 >= 0)>
+#c_blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 511 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  ktdf_arch.target @sample_device from "../../../../../examples/devices/sample_device.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
+  func.func @blocked(%a_ptr: index, %b_ptr: index, %c_ptr: index) attributes {grid = [2, 16]} {
+    %pm, %pn = ktdp.get_compute_tile_id : index, index
+    %c32 = arith.constant 32 : index
+    %c512 = arith.constant 512 : index
+    %off_m = arith.muli %pm, %c32 : index
+    %off_n = arith.muli %pn, %c512 : index
+    %A = ktdp.construct_memory_view %a_ptr, sizes: [64, 128], strides: [128, 1] {coordinate_set = #a_set, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+    %B = ktdp.construct_memory_view %b_ptr, sizes: [128, 8192], strides: [8192, 1] {coordinate_set = #b_set, memory_space = #ktdp.memory_space<global>} : memref<128x8192xf16>
+    %C = ktdp.construct_memory_view %c_ptr, sizes: [64, 8192], strides: [8192, 1] {coordinate_set = #c_set, memory_space = #ktdp.memory_space<global>} : memref<64x8192xf16>
+    %ta = ktdp.construct_access_tile %A[%off_m, 0] {access_tile_set = #a_blk, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<32x128xindex>
+    %tb = ktdp.construct_access_tile %B[0, %off_n] {access_tile_set = #b_blk, access_tile_order = #id2} : memref<128x8192xf16> -> !ktdp.access_tile<128x512xindex>
+    %a = ktdp.load %ta : <32x128xindex> -> tensor<32x128xf16>
+    %b = ktdp.load %tb : <128x512xindex> -> tensor<128x512xf16>
+    %zero = arith.constant dense<0.0> : tensor<32x512xf16>
+    %prod = linalg.matmul ins(%a, %b : tensor<32x128xf16>, tensor<128x512xf16>) outs(%zero : tensor<32x512xf16>) -> tensor<32x512xf16>
+    %tc = ktdp.construct_access_tile %C[%off_m, %off_n] {access_tile_set = #c_blk, access_tile_order = #id2} : memref<64x8192xf16> -> !ktdp.access_tile<32x512xindex>
+    ktdp.store %prod, %tc : tensor<32x512xf16>, <32x512xindex>
+    return
+  }
+}
+
+// -----
+
+// A left operand computed from a load (an attention's probabilities, a
+// SwiGLU's gate): every copy would compute it again, so spyre_like's idle
+// corelets stay idle and nothing changes.
+// CHECK-LABEL: func.func @computed_left
+// CHECK-SAME: grid = [2, 16]
+// CHECK: ktdp.get_compute_tile_id : index, index
+// CHECK: ktdp.store %{{.*}}, %{{.*}} : tensor<32x512xf16>, <32x512xindex>
+#a_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#b_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 8191 >= 0)>
+#c_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 8191 >= 0)>
+#a_blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#b_blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 511 >= 0)>
+#c_blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 511 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
+  func.func @computed_left(%a_ptr: index, %b_ptr: index, %c_ptr: index) attributes {grid = [2, 16]} {
+    %pm, %pn = ktdp.get_compute_tile_id : index, index
+    %c32 = arith.constant 32 : index
+    %c512 = arith.constant 512 : index
+    %off_m = arith.muli %pm, %c32 : index
+    %off_n = arith.muli %pn, %c512 : index
+    %A = ktdp.construct_memory_view %a_ptr, sizes: [64, 128], strides: [128, 1] {coordinate_set = #a_set, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+    %B = ktdp.construct_memory_view %b_ptr, sizes: [128, 8192], strides: [8192, 1] {coordinate_set = #b_set, memory_space = #ktdp.memory_space<global>} : memref<128x8192xf16>
+    %C = ktdp.construct_memory_view %c_ptr, sizes: [64, 8192], strides: [8192, 1] {coordinate_set = #c_set, memory_space = #ktdp.memory_space<global>} : memref<64x8192xf16>
+    %ta = ktdp.construct_access_tile %A[%off_m, 0] {access_tile_set = #a_blk, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<32x128xindex>
+    %tb = ktdp.construct_access_tile %B[0, %off_n] {access_tile_set = #b_blk, access_tile_order = #id2} : memref<128x8192xf16> -> !ktdp.access_tile<128x512xindex>
+    %a = ktdp.load %ta : <32x128xindex> -> tensor<32x128xf16>
+    %p = math.exp %a : tensor<32x128xf16>
+    %b = ktdp.load %tb : <128x512xindex> -> tensor<128x512xf16>
+    %zero = arith.constant dense<0.0> : tensor<32x512xf16>
+    %prod = linalg.matmul ins(%p, %b : tensor<32x128xf16>, tensor<128x512xf16>) outs(%zero : tensor<32x512xf16>) -> tensor<32x512xf16>
+    %tc = ktdp.construct_access_tile %C[%off_m, %off_n] {access_tile_set = #c_blk, access_tile_order = #id2} : memref<64x8192xf16> -> !ktdp.access_tile<32x512xindex>
+    ktdp.store %prod, %tc : tensor<32x512xf16>, <32x512xindex>
+    return
+  }
+}
