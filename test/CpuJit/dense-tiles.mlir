@@ -1,15 +1,15 @@
-// The fast path of dense tiles on the compiled tier (docs/cpu-jit.md): a
-// dense tile in identity order that lies inside its view's sizes,
-// coordinate_set and tensor as a whole is loaded and stored without
-// per-element guards; any other tile takes the guarded path. Outputs must
-// be the interpreter's bit for bit.
+// Dense tiles at the edges of views on the compiled tier (docs/cpu-jit.md):
+// tiles that lie inside their view as a whole and tiles that are partly
+// masked by the view's coordinate_set, in ranks 1 to 3. Outputs must be the
+// interpreter's bit for bit. (A fast path that skips the per-element guards
+// of tiles wholly in bounds must keep these equal.)
 //
 // A 10x20 view walked in 4x8 tiles over a [3, 3] grid: tiles (0..1, 0..1)
-// lie inside (fast path); the others reach rows 10, 11 or columns 20..23,
+// lie inside; the others reach rows 10, 11 or columns 20..23,
 // outside the coordinate_set, which are masked (loads read 0, stores skip).
-// The coordinate_set also drops the elements below its diagonal
-// d0 + d1 <= 20, so the tile (1, 1), inside the sizes, has its corner
-// (7, 15) masked and takes the guarded path too.
+// The coordinate_set also drops the elements past its diagonal
+// d0 + d1 = 20, so the tile (1, 1), inside the sizes, has its corner
+// (7, 15) masked.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: ktflow interp %s --func edges --seed 3 --engine=interp > %t/edges.interp
 // RUN: ktflow interp %s --func edges --seed 3 --engine=jit > %t/edges.jit 2> %t/edges.note
@@ -29,7 +29,7 @@
 // RUN: FileCheck %s --check-prefix=JIT --input-file=%t/cube.note
 //
 // A tile inside the coordinate_set but past the view's sizes is the
-// interpreter's error, which the guarded path still reports.
+// interpreter's error, which the tier reports too.
 // RUN: not ktflow interp %s --func past_sizes 2>&1 | FileCheck %s --check-prefix=SIZES
 // SIZES: note: engine: interp (jit: an access outside a view's sizes or outside its tensor)
 // SIZES: error: 'ktdp.load' op tile 2: coordinate (10, 0) is in the coordinate_set of a view but outside its sizes (10, 20)
