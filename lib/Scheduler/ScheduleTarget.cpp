@@ -254,6 +254,13 @@ std::optional<NodeId> ScheduleTarget::findNode(StringRef name) const {
   return std::nullopt;
 }
 
+bool ScheduleTarget::readsMemory(NodeId unit, NodeId memory) const {
+  std::optional<device::Route> route = routing->findRoute(memory, unit);
+  return route &&
+         llvm::all_of(ArrayRef(route->nodes).drop_front().drop_back(),
+                      [&](NodeId n) { return model->getNode(n).isMemory(); });
+}
+
 std::optional<int64_t> ScheduleTarget::getSimdLanes(const Lane &lane,
                                                     Type type) const {
   const device::Node &node = model->getNode(lane.compute);

@@ -130,6 +130,11 @@ public:
   NodeId mapFromFirstLane(NodeId node, const Lane &lane) const;
   /// Finds a node by its device-model name ("core/subcore[0]/L1LU").
   std::optional<NodeId> findNode(llvm::StringRef name) const;
+  /// Whether unit `unit` reads memory `memory` itself: a route from the
+  /// memory to the unit that relays only through memories, as the bundle
+  /// emitter routes an instruction (a route through another unit, the
+  /// load unit filling the scratchpad, is none).
+  bool readsMemory(NodeId unit, NodeId memory) const;
 
   /// SIMD lanes of `lane`'s compute unit for `type`, if it computes it.
   std::optional<int64_t> getSimdLanes(const Lane &lane, mlir::Type type) const;

@@ -4,9 +4,11 @@
 // or a scatter, `ktdp.construct_indirect_access_tile`) and its buffer as
 // index-gated DMAs: per point of the variables above the run
 // (IndirectTiles.h), the unit reads each index the point's coordinates
-// need with `dfir.read_index` from the index view in device memory (the
-// simulator stops the run, naming the address and value, on an index
-// outside the base view's extent along its dimension), computes the
+// need with `dfir.read_index` from the index view in device memory, or
+// from the buffer another unit staged its box in when the moving unit
+// does not read device memory (the simulator stops the run, naming the
+// address and value, on an index outside the base view's extent along
+// its dimension), computes the
 // element's address with the subscripts' own arithmetic (floordiv, mod,
 // captured tile ids and scalars), and moves the run with one `dfir.dma`.
 // A run that may leave its view is clamped to it; a load first zeroes the
@@ -18,6 +20,7 @@
 
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/IndirectTiles.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 
@@ -49,6 +52,54 @@ FailureOr<Value> ProgramBuilder::viewStart(Location loc,
       .getResult();
 }
 
+/// The access tile whose transfer into `buffer` staged an indirect tile's
+/// indices there (RouteTransfers.cpp), looking through an export.
+static ktdp::ConstructAccessTileOp
+stagingTileOf(Value buffer, const llvm::DenseMap<Value, Value> &exported) {
+  if (auto it = exported.find(buffer); it != exported.end())
+    buffer = it->second;
+  for (Operation *user : buffer.getUsers())
+    if (auto t = dyn_cast<DataTransferOp>(user); t && t.getDst() == buffer)
+      return t.getSrc().getDefiningOp<ktdp::ConstructAccessTileOp>();
+  return {};
+}
+
+FailureOr<IndexSource> ProgramBuilder::stagedIndexSource(DataTransferOp op,
+                                                         Value buffer,
+                                                         IRMapping &map,
+                                                         const LaneInstance &li,
+                                                         Value copy) {
+  OpBuilder &b = *builder;
+  Location loc = op.getLoc();
+  ktdp::ConstructAccessTileOp tile = stagingTileOf(buffer, kernel.exported);
+  auto box = tile ? ktdp::getBoundingBox(tile.getAccessTileSet(), {})
+                  : FailureOr<ktdp::IntegerBox>(failure());
+  if (failed(box))
+    return op.emitError("a staged index buffer that no access tile fills");
+  auto anchor =
+      expandAnchor(b, loc, tile, [&](Value v) { return materialize(v, map); });
+  if (failed(anchor))
+    return failure();
+  IndexSource source;
+  source.origin = std::move(*anchor);
+  SmallVector<int64_t> extents = box->getExtents();
+  source.strides.assign(extents.size(), 1);
+  for (int64_t d = static_cast<int64_t>(extents.size()) - 2; d >= 0; --d)
+    source.strides[d] = source.strides[d + 1] * extents[d + 1];
+  const PipelineInfo &info = kernel.infoOf(op->getParentOfType<PipelineOp>());
+  auto [base, bytes] = kernel.bufferOf(info, buffer);
+  // A buffer exported by another pipeline has one copy.
+  Value c = kernel.exported.count(buffer) ? constant(0) : copy;
+  source.base = arith::AddIOp::create(
+      b, loc,
+      dfir::AddressOp::create(b, loc, b.getIndexType(),
+                              KernelLowering::perLane(base, li)),
+      arith::MulIOp::create(b, loc, c, constant(bytes)));
+  source.memory = kernel.memoryOf(
+      getBufferMemoryKind(cast<MemRefType>(buffer.getType())), li);
+  return source;
+}
+
 LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
                                               const LaneInstance &li,
                                               Value copy) {
@@ -65,30 +116,20 @@ LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
       !op.getDstIndices().empty())
     return op.emitError("an indirect access tile moves whole, not in rows "
                         "or chunks");
-  // The unit reads the indices from device memory: a store unit that only
-  // writes it (sample_device's, spyre_like's) cannot move a scatter.
+  // Without staged indices the unit reads them from device memory: a
+  // store unit that only writes it (sample_device's, spyre_like's) needs
+  // them staged (ktdf-route-transfers does).
   const ktflow::sched::ScheduleTarget &target = kernel.target;
   auto stage = op->getParentOfType<StageOp>();
   std::optional<ktflow::device::NodeId> node =
       stage && stage.getUnit() ? target.findNode(*stage.getUnit())
                                : std::nullopt;
-  // Relaying only through memories, as the emitter routes (a route that
-  // passes another unit, the load unit into the scratchpad, is none).
-  auto route =
-      node ? target.getRouting().findRoute(target.getGlobalMemory(), *node)
-           : std::nullopt;
-  bool reads =
-      route && llvm::all_of(ArrayRef(route->nodes).drop_front().drop_back(),
-                            [&](ktflow::device::NodeId n) {
-                              return target.getModel().getNode(n).isMemory();
-                            });
-  if (node && !reads)
+  if (node && op.getStagedIndices().empty() &&
+      !target.readsMemory(*node, target.getGlobalMemory()))
     return op.emitError("the unit moving this ")
            << (load ? "gather" : "scatter") << ", '" << *stage.getUnit()
-           << "', does not read device memory, where the indices are; device '"
-           << target.getModel().getName()
-           << "' cannot move it yet (its indices would have to be staged in "
-              "a scratchpad by another unit)";
+           << "', does not read device memory, where the indices are, and "
+              "they are not staged";
   std::string why;
   FailureOr<IndirectTilePlan> plan = planIndirectTile(tile, why);
   if (failed(plan))
@@ -98,12 +139,25 @@ LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
   auto base = viewStart(loc, plan->base, map);
   if (failed(base))
     return failure();
-  SmallVector<Value> indexBases;
-  for (ktdp::ConstructMemoryViewOp view : plan->indexViews) {
+  SmallVector<IndexSource> indexSources;
+  for (auto [k, view] : llvm::enumerate(plan->indexViews)) {
+    if (!op.getStagedIndices().empty()) {
+      auto source =
+          stagedIndexSource(op, op.getStagedIndices()[k], map, li, copy);
+      if (failed(source))
+        return failure();
+      indexSources.push_back(std::move(*source));
+      continue;
+    }
     auto start = viewStart(loc, view, map);
     if (failed(start))
       return failure();
-    indexBases.push_back(*start);
+    IndexSource source;
+    source.memory = kernel.globalMemory;
+    source.base = *start;
+    source.strides.assign(view.getStaticStrides().begin(),
+                          view.getStaticStrides().end());
+    indexSources.push_back(std::move(source));
   }
   SmallVector<Value> dims;
   for (Value v : tile.getCapturedVariables()) {
@@ -152,8 +206,8 @@ LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
         }
         domain.append(vars);
         SmallVector<Value> next;
-        auto [offset, start] = emitIndirectPoint(loc, *plan, domain, indexBases,
-                                                 memName, last, next);
+        auto [offset, start] =
+            emitIndirectPoint(loc, *plan, domain, indexSources, last, next);
         Value memAt = arith::AddIOp::create(
             b, loc, *base,
             arith::MulIOp::create(b, loc, offset, constant(esize)));
@@ -169,9 +223,9 @@ LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
 
 std::pair<Value, Value>
 ProgramBuilder::emitIndirectPoint(Location loc, const IndirectTilePlan &plan,
-                                  ValueRange domain, ArrayRef<Value> indexBases,
-                                  StringRef memName, ValueRange last,
-                                  SmallVector<Value> &next) {
+                                  ValueRange domain,
+                                  ArrayRef<IndexSource> indexSources,
+                                  ValueRange last, SmallVector<Value> &next) {
   OpBuilder &b = *builder;
   ktdp::ConstructIndirectAccessTileOp tile = plan.tile;
   ktdp::ConstructMemoryViewOp base = plan.base;
@@ -188,18 +242,23 @@ ProgramBuilder::emitIndirectPoint(Location loc, const IndirectTilePlan &plan,
     if (!cast<BoolAttr>(kind).getValue()) {
       coord = expand(m.getResult(0));
     } else {
-      // The index's address in its view, then the index itself, read
-      // unless the previous point read the same one.
+      // The index's address in its view (or in the box of it staged in a
+      // buffer), then the index itself, read unless the previous point
+      // read the same one.
+      const IndexSource &source = indexSources[k];
       ktdp::ConstructMemoryViewOp view = plan.indexViews[k];
       Type elem = cast<MemRefType>(view.getType()).getElementType();
       Value at = constant(0);
-      for (auto [r, e] : llvm::enumerate(m.getResults()))
+      for (auto [r, e] : llvm::enumerate(m.getResults())) {
+        Value coord = expand(e);
+        if (!source.origin.empty())
+          coord = arith::SubIOp::create(b, loc, coord, source.origin[r]);
         at = arith::AddIOp::create(
             b, loc, at,
-            arith::MulIOp::create(b, loc, expand(e),
-                                  constant(view.getStaticStrides()[r])));
+            arith::MulIOp::create(b, loc, coord, constant(source.strides[r])));
+      }
       at = arith::AddIOp::create(
-          b, loc, indexBases[k],
+          b, loc, source.base,
           arith::MulIOp::create(b, loc, at, constant(elementBytes(elem))));
       Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, at,
                                          last[2 * k]);
@@ -210,7 +269,7 @@ ProgramBuilder::emitIndirectPoint(Location loc, const IndirectTilePlan &plan,
           b, loc, constant(0), trips, constant(1), ValueRange{last[2 * k + 1]},
           [&](OpBuilder &, Location, Value, ValueRange) {
             Value v = dfir::ReadIndexOp::create(b, loc, b.getIndexType(),
-                                                memName, at, elem, bound);
+                                                source.memory, at, elem, bound);
             scf::YieldOp::create(b, loc, v);
           });
       coord = read.getResult(0);

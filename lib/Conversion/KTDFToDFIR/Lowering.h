@@ -187,6 +187,18 @@ private:
 struct TileDma;
 struct DmaWindow;
 
+/// Where an indirect transfer reads the indices of one index view: the
+/// view in device memory, or the box of it staged in a buffer.
+struct IndexSource {
+  std::string memory;
+  /// Byte address of coordinate `origin` (all 0 when empty).
+  Value base;
+  /// The coordinates the first element holds (the staged box's anchor).
+  SmallVector<Value, 8> origin;
+  /// Elements between consecutive coordinates along each dimension.
+  SmallVector<int64_t> strides;
+};
+
 /// Builds the program of one unit instance.
 class ProgramBuilder {
 public:
@@ -247,17 +259,20 @@ private:
   /// index-gated DMAs, one per run (IndirectDma.cpp).
   LogicalResult emitIndirectDma(DataTransferOp op, IRMapping &map,
                                 const LaneInstance &li, Value copyOffset);
+  /// Where `op` reads the indices staged in `buffer`: the box the staging
+  /// access tile anchors, in this copy of the buffer.
+  FailureOr<IndexSource> stagedIndexSource(DataTransferOp op, Value buffer,
+                                           IRMapping &map,
+                                           const LaneInstance &li, Value copy);
   /// The element offset in the base view of one point of an indirect
   /// transfer over `domain` (captured values, then variables) and its
-  /// run's start coordinate; reads each index unless `last` (per index
-  /// view: the address and value read at the previous point) has it, and
-  /// appends the address and value to `next`.
-  std::pair<Value, Value> emitIndirectPoint(Location loc,
-                                            const IndirectTilePlan &plan,
-                                            ValueRange domain,
-                                            ArrayRef<Value> indexBases,
-                                            StringRef memName, ValueRange last,
-                                            SmallVector<Value> &next);
+  /// run's start coordinate; reads each index from its source unless
+  /// `last` (per index view: the address and value read at the previous
+  /// point) has it, and appends the address and value to `next`.
+  std::pair<Value, Value>
+  emitIndirectPoint(Location loc, const IndirectTilePlan &plan,
+                    ValueRange domain, ArrayRef<IndexSource> indexSources,
+                    ValueRange last, SmallVector<Value> &next);
   /// One run of an indirect transfer between `memAt` and `bufAt`, whose
   /// innermost base coordinate starts at `start`: clamped to the view
   /// (zeroing the buffer's row first on a load) where it may leave it.

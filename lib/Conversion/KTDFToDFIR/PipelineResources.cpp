@@ -33,6 +33,7 @@ static void buffersOf(StageOp stage, llvm::SmallPtrSetImpl<Value> &reads,
       reads.insert(op.getSrc());
     if (isa<MemRefType>(op.getDst().getType()))
       writes.insert(op.getDst());
+    reads.insert_range(op.getStagedIndices());
   });
 }
 
@@ -136,11 +137,17 @@ LogicalResult KernelLowering::checkExportedReads() {
   for (auto &entry : exported)
     for (Operation *user : entry.first.getUsers()) {
       auto transfer = dyn_cast<DataTransferOp>(user);
-      if (!transfer || transfer.getSrc() != entry.first ||
-          transfer.getDst() == entry.first ||
-          isa<ktdp::AccessTileType>(transfer.getDst().getType()))
+      bool readsIndices =
+          transfer && transfer.getSrc() != entry.first &&
+          transfer.getDst() != entry.first &&
+          llvm::is_contained(transfer.getStagedIndices(), entry.first);
+      if (!readsIndices &&
+          (!transfer || transfer.getSrc() != entry.first ||
+           transfer.getDst() == entry.first ||
+           isa<ktdp::AccessTileType>(transfer.getDst().getType())))
         return user->emitError("a buffer exported by another pipeline can "
-                               "only be read into a FIFO slot or a buffer");
+                               "only be read into a FIFO slot or a buffer, "
+                               "or as the indices of a gather or scatter");
     }
   return success();
 }

@@ -102,6 +102,41 @@ static LogicalResult verifyIndexedTiles(DataTransferOp op, EndKind src,
   return success();
 }
 
+/// Staged index buffers go with an indirect access tile moving to or from
+/// a buffer: one per index view, holding its element type.
+static LogicalResult verifyStagedIndices(DataTransferOp op) {
+  if (op.getStagedIndices().empty())
+    return success();
+  Value tileEnd = isa<ktdp::AccessTileType>(op.getSrc().getType()) ? op.getSrc()
+                  : isa<ktdp::AccessTileType>(op.getDst().getType())
+                      ? op.getDst()
+                      : Value();
+  auto tile = tileEnd
+                  ? tileEnd.getDefiningOp<ktdp::ConstructIndirectAccessTileOp>()
+                  : nullptr;
+  if (!tile)
+    return op.emitOpError("staged indices go with an indirect access tile "
+                          "end");
+  if (!isa<MemRefType>(op.getSrc().getType()) &&
+      !isa<MemRefType>(op.getDst().getType()))
+    return op.emitOpError("an indirect access tile with staged indices "
+                          "moves to or from a buffer");
+  ValueRange views = tile.getIndirectMemrefs();
+  if (views.size() != op.getStagedIndices().size())
+    return op.emitOpError("stages ")
+           << op.getStagedIndices().size()
+           << " index buffers for an indirect access tile reading "
+           << views.size() << " index views";
+  for (auto [buffer, view] : llvm::zip(op.getStagedIndices(), views)) {
+    Type have = cast<MemRefType>(buffer.getType()).getElementType();
+    Type want = cast<ShapedType>(view.getType()).getElementType();
+    if (have != want)
+      return op.emitOpError("stages ")
+             << want << " indices in a buffer of " << have;
+  }
+  return success();
+}
+
 /// The buffer and slot ends of a transfer hold the same element type.
 static LogicalResult verifyElementTypes(DataTransferOp op) {
   Type elementType;
@@ -153,6 +188,8 @@ LogicalResult DataTransferOp::verify() {
       !getSrcIndices().empty() && !getDstIndices().empty())
     return emitOpError("cannot infer the block shape when both buffers "
                        "are indexed");
+  if (failed(verifyStagedIndices(*this)))
+    return failure();
   SmallVector<int64_t> block = getBlockShape();
   if (failed(verifyElementTypes(*this)))
     return failure();

@@ -79,6 +79,16 @@ tilesOf(PipelineOp pipeline) {
 
 std::optional<SmallVector<ktdp::ConstructAccessTileOp>>
 coarsen::findMovingTiles(PipelineOp pipeline, const Driver &d) {
+  // A gather or scatter moves its variable space whole: it cannot grow
+  // with the other tiles.
+  WalkResult indirect = pipeline.walk([](DataTransferOp op) {
+    for (Value end : {op.getSrc(), op.getDst()})
+      if (end.getDefiningOp<ktdp::ConstructIndirectAccessTileOp>())
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (indirect.wasInterrupted())
+    return std::nullopt;
   auto tiles = tilesOf(pipeline);
   SmallVector<ktdp::ConstructAccessTileOp> moving;
   std::optional<int64_t> height;

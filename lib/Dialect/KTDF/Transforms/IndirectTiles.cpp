@@ -215,6 +215,72 @@ mlir::ktdf::planIndirectTile(ktdp::ConstructIndirectAccessTileOp tile,
   return plan;
 }
 
+/// The terms of `e` as a sum.
+static void summands(AffineExpr e, SmallVectorImpl<AffineExpr> &terms) {
+  if (e.getKind() == AffineExprKind::Add) {
+    auto bin = cast<AffineBinaryOpExpr>(e);
+    summands(bin.getLHS(), terms);
+    summands(bin.getRHS(), terms);
+    return;
+  }
+  terms.push_back(e);
+}
+
+StagedIndexBox mlir::ktdf::stagedIndexBox(const IndirectTilePlan &plan,
+                                          unsigned k) {
+  ktdp::ConstructIndirectAccessTileOp tile = plan.tile;
+  MLIRContext *ctx = tile.getContext();
+  unsigned captured = tile.getCapturedVariables().size();
+  SmallVector<std::optional<Interval>> dims;
+  for (Value v : tile.getCapturedVariables())
+    dims.push_back(rangeOf(v));
+  for (int64_t e : plan.extents)
+    dims.push_back(Interval{0, e - 1});
+  // The subscripts of the k-th indirect dimension.
+  AffineMap subscripts;
+  unsigned seen = 0;
+  for (auto [mapAttr, kind] :
+       llvm::zip(tile.getPerDimSubscriptMaps(), tile.getPerDimSubscriptKinds()))
+    if (cast<BoolAttr>(kind).getValue() && seen++ == k)
+      subscripts = cast<AffineMapAttr>(mapAttr).getValue();
+  ktdp::ConstructMemoryViewOp view = plan.indexViews[k];
+  StagedIndexBox box;
+  SmallVector<AffineExpr> anchor;
+  for (auto [r, e] : llvm::enumerate(subscripts.getResults())) {
+    int64_t extent = *staticViewExtent(view, r);
+    // e = (terms of the captured values) + (terms of the variables).
+    SmallVector<AffineExpr> terms;
+    summands(simplifyAffineExpr(e, dims.size(), 0), terms);
+    AffineExpr fixed = getAffineConstantExpr(0, ctx);
+    AffineExpr moving = getAffineConstantExpr(0, ctx);
+    bool splits = true;
+    for (AffineExpr t : terms) {
+      bool usesCaptured = false, usesVariables = false;
+      for (unsigned d = 0; d < dims.size(); ++d)
+        if (t.isFunctionOfDim(d))
+          (d < captured ? usesCaptured : usesVariables) = true;
+      splits &= !(usesCaptured && usesVariables);
+      if (usesCaptured)
+        fixed = fixed + t;
+      else
+        moving = moving + t;
+    }
+    auto fixedRange = intervalOf(fixed, dims);
+    auto movingRange = intervalOf(moving, dims);
+    if (splits && fixedRange && movingRange &&
+        fixedRange->first + movingRange->first >= 0 &&
+        fixedRange->second + movingRange->second < extent) {
+      anchor.push_back(fixed + movingRange->first);
+      box.extents.push_back(movingRange->second - movingRange->first + 1);
+      continue;
+    }
+    anchor.push_back(getAffineConstantExpr(0, ctx));
+    box.extents.push_back(extent);
+  }
+  box.anchor = AffineMap::get(captured, 0, anchor, ctx);
+  return box;
+}
+
 std::optional<std::string>
 mlir::ktdf::whyNotIndirect(ktdp::ConstructIndirectAccessTileOp tile) {
   std::string why;

@@ -7,15 +7,19 @@
 // the first lane's vector compute unit: one DMA stage per memory-to-memory
 // hop (into a new private buffer), one feed stage for everything that
 // enters the compute unit's FIFO, one drain stage for everything that
-// leaves it, each bound to the unit the route names.
+// leaves it, each bound to the unit the route names. A scatter whose
+// store unit does not read device memory gets the indices it needs staged
+// in the scratchpad it reads, by the load route's DMA unit.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ktflow/Dialect/KTDF/Transforms/IndirectTiles.h"
 #include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -142,17 +146,20 @@ public:
     return makePrivate(type);
   }
 
-  /// A stage running one transfer, producing `tokens` tokens.
+  /// A stage running one transfer, producing `tokens` tokens; the
+  /// transfer reads `stagedIndices` (an indirect tile's index buffers).
   SmallVector<Value> makeStage(StringRef name, ValueRange deps, unsigned tokens,
                                UnitRole role, ktflow::device::NodeId unit,
-                               Location loc, Value src, Value dst) {
+                               Location loc, Value src, Value dst,
+                               ValueRange stagedIndices = {}) {
     SmallVector<Type> types(tokens, TokenType::get(ctx));
     auto stage = StageOp::create(
         builder, loc, types, builder.getStringAttr(name), deps, rolesAttr(role),
         builder.getStringAttr(model.getNode(unit).name));
     OpBuilder::InsertionGuard guard(builder);
     builder.createBlock(&stage.getBody());
-    DataTransferOp::create(builder, loc, src, ValueRange{}, dst, ValueRange{});
+    DataTransferOp::create(builder, loc, src, ValueRange{}, dst, ValueRange{},
+                           Value(), stagedIndices);
     return SmallVector<Value>(stage.getResults());
   }
 
@@ -315,15 +322,16 @@ private:
         UnitRole::scratchpad_store, drainHop.unit, pipeline.getLoc(), drains);
     for (auto [j, entry] : llvm::enumerate(stores)) {
       auto [buffer, tile, loc] = entry;
-      routeStoreDma(j, buffer, tile, loc, drainToken);
+      if (failed(routeStoreDma(j, buffer, tile, loc, drainToken)))
+        return failure();
     }
     return success();
   }
 
   /// The DMA stages that carry store `j` from the buffer the drain wrote
   /// to its tile, hop by hop after the drain.
-  void routeStoreDma(size_t j, Value buffer, Value tile, Location loc,
-                     Value drainToken) {
+  LogicalResult routeStoreDma(size_t j, Value buffer, Value tile, Location loc,
+                              Value drainToken) {
     Value source = buffer;
     Value token = drainToken;
     ArrayRef<Hop> dmaHops = ArrayRef<Hop>(lane.outbound.hops).drop_front();
@@ -335,12 +343,69 @@ private:
       std::string name = "store_" + std::to_string(j);
       if (k)
         name += "." + std::to_string(k);
+      SmallVector<Value> deps{token}, staged;
+      if (last && failed(stageIndices(tile, hop, deps, staged)))
+        return failure();
       SmallVector<Value> out =
-          build.makeStage(name, ValueRange{token}, last ? 0 : 1, dmaRole(hop),
-                          hop.unit, loc, source, dest);
+          build.makeStage(name, deps, last ? 0 : 1, dmaRole(hop), hop.unit, loc,
+                          source, dest, staged);
       token = last ? Value() : out[0];
       source = dest;
     }
+    return success();
+  }
+
+  /// When `tileValue` is a scatter whose unit (`hop`'s) does not read the
+  /// device memory its index views are in, stages the box of each index
+  /// view that one transfer reads in the memory the unit reads, with a
+  /// DMA stage of the inbound route that fills it: appends the buffers to
+  /// `staged` and the stages' tokens to `deps`. The stages go first in
+  /// the pipeline, so the load unit fetches the indices while the value
+  /// is computed.
+  LogicalResult stageIndices(Value tileValue, const Hop &hop,
+                             SmallVectorImpl<Value> &deps,
+                             SmallVectorImpl<Value> &staged) {
+    auto tile = tileValue.getDefiningOp<ktdp::ConstructIndirectAccessTileOp>();
+    ktflow::device::NodeId global = target.getGlobalMemory();
+    if (!tile || target.readsMemory(hop.unit, global))
+      return success();
+    const ktflow::device::DeviceModel &model = target.getModel();
+    const Hop *fill = llvm::find_if(lane.inbound.hops, [&](const Hop &h) {
+      return h.kind == Hop::Dma && h.from == global && h.to == hop.from;
+    });
+    std::string why;
+    FailureOr<IndirectTilePlan> plan = planIndirectTile(tile, why);
+    if (fill == lane.inbound.hops.end() || failed(plan))
+      return tile.emitError("the unit moving this scatter, '")
+             << model.getNode(hop.unit).name
+             << "', does not read device memory, where the indices are, and "
+                "no data mover of device '"
+             << model.getName() << "' stages them in the memory it reads";
+    OpBuilder &builder = build.getBuilder();
+    OpBuilder::InsertionGuard guard(builder);
+    Block *routed = builder.getBlock();
+    for (auto [k, view] : llvm::enumerate(plan->indexViews)) {
+      StagedIndexBox box = stagedIndexBox(*plan, k);
+      builder.setInsertionPointAfter(tile);
+      auto type = ktdp::AccessTileType::get(tile.getContext(), box.extents);
+      auto indexTile = ktdp::ConstructAccessTileOp::create(
+          builder, tile.getLoc(), type, view.getResult(),
+          tile.getCapturedVariables(), ValueRange{},
+          AffineMapAttr::get(box.anchor),
+          IntegerSetAttr::get(ktdp::getBoxSet(box.extents, tile.getContext())),
+          AffineMapAttr::get(AffineMap::getMultiDimIdentityMap(
+              box.extents.size(), tile.getContext())));
+      auto memref = cast<MemRefType>(view.getType());
+      builder.setInsertionPointToStart(routed);
+      Value buffer =
+          build.makeBuffer(*hop.from, MemRefType::get(bufferShape(box.extents),
+                                                      memref.getElementType()));
+      deps.push_back(build.makeStage("index_" + std::to_string(k), {}, 1,
+                                     UnitRole::dma_load, fill->unit,
+                                     tile.getLoc(), indexTile, buffer)[0]);
+      staged.push_back(buffer);
+    }
+    return success();
   }
 
   /// Points the compute stage's FIFO ops at the new slots.

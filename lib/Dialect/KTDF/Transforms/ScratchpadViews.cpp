@@ -11,6 +11,7 @@
 #include "ScratchpadViews.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IntegerSet.h"
@@ -46,18 +47,6 @@ int64_t ScratchpadCursor::allocate(RankedTensorType type) {
   return at / esize;
 }
 
-/// The box 0 <= d_i < shape_i.
-static IntegerSet boxSet(ArrayRef<int64_t> shape, MLIRContext *ctx) {
-  SmallVector<AffineExpr> constraints;
-  for (auto [i, n] : llvm::enumerate(shape)) {
-    AffineExpr d = getAffineDimExpr(i, ctx);
-    constraints.push_back(d);
-    constraints.push_back(-d + (n - 1));
-  }
-  SmallVector<bool> eq(constraints.size(), false);
-  return IntegerSet::get(shape.size(), 0, constraints, eq);
-}
-
 Value mlir::ktdf::createScratchpadTile(func::FuncOp func,
                                        ScratchpadCursor &cursor,
                                        RankedTensorType type, Location loc,
@@ -71,7 +60,7 @@ Value mlir::ktdf::createScratchpadTile(func::FuncOp func,
   for (int64_t d = type.getRank() - 2; d >= 0; --d)
     strides[d] = strides[d + 1] * type.getDimSize(d + 1);
   Value address = arith::ConstantIndexOp::create(b, loc, cursor.allocate(type));
-  IntegerSet box = boxSet(type.getShape(), ctx);
+  IntegerSet box = ktdp::getBoxSet(type.getShape(), ctx);
   auto view = ktdp::ConstructMemoryViewOp::create(
       b, loc, memref, address, ValueRange{}, ValueRange{},
       b.getDenseI64ArrayAttr(type.getShape()), b.getDenseI64ArrayAttr(strides),

@@ -82,6 +82,17 @@ bool mlir::ktdp::containsPoint(IntegerSet set, ArrayRef<int64_t> dims,
   return true;
 }
 
+IntegerSet mlir::ktdp::getBoxSet(ArrayRef<int64_t> extents, MLIRContext *ctx) {
+  SmallVector<AffineExpr> constraints;
+  for (auto [i, n] : llvm::enumerate(extents)) {
+    AffineExpr d = getAffineDimExpr(i, ctx);
+    constraints.push_back(d);
+    constraints.push_back(-d + (n - 1));
+  }
+  SmallVector<bool> eq(constraints.size(), false);
+  return IntegerSet::get(extents.size(), 0, constraints, eq);
+}
+
 bool mlir::ktdp::isBoxShaped(IntegerSet set) {
   for (AffineExpr constraint : set.getConstraints()) {
     llvm::SmallBitVector used(set.getNumDims());

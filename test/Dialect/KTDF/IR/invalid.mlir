@@ -263,6 +263,40 @@ func.func @transfer_rows_rank1(%a: !ktdp.access_tile<64xindex>, %b: memref<64xf1
 
 // -----
 
+func.func @staged_indices_direct(%a: !ktdp.access_tile<64xindex>, %b: memref<64xf16, "L1">, %s: memref<8xi32, "L1">) {
+  // expected-error @+1 {{staged indices go with an indirect access tile end}}
+  ktdf.data_transfer %a to %b indices(%s : memref<8xi32, "L1">) : !ktdp.access_tile<64xindex> to memref<64xf16, "L1">
+  return
+}
+
+// -----
+
+#rows8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2s = affine_map<(d0, d1) -> (d0, d1)>
+func.func @staged_indices_type(%cp: index, %sp: index, %r0: index, %rows: memref<8x64xf16, "L1">, %slots: memref<8xi64, "L1">) {
+  %C = ktdp.construct_memory_view %cp, sizes: [64, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %S = ktdp.construct_memory_view %sp, sizes: [32], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<32xi32>
+  %t = ktdp.construct_indirect_access_tile intermediate_variables(%i, %j) %C[ind(%S[%r0 + %i]), (%j)] {variables_space_set = #rows8, variables_space_order = #id2s} : memref<64x64xf16>, memref<32xi32> -> !ktdp.access_tile<8x64xindex>
+  // expected-error @+1 {{stages 'i32' indices in a buffer of 'i64'}}
+  ktdf.data_transfer %rows to %t indices(%slots : memref<8xi64, "L1">) : memref<8x64xf16, "L1"> to !ktdp.access_tile<8x64xindex>
+  return
+}
+
+// -----
+
+#rows8b = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2b = affine_map<(d0, d1) -> (d0, d1)>
+func.func @staged_indices_count(%cp: index, %sp: index, %r0: index, %rows: memref<8x64xf16, "L1">, %slots: memref<8xi32, "L1">) {
+  %C = ktdp.construct_memory_view %cp, sizes: [64, 64], strides: [64, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %S = ktdp.construct_memory_view %sp, sizes: [32], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<32xi32>
+  %t = ktdp.construct_indirect_access_tile intermediate_variables(%i, %j) %C[ind(%S[%r0 + %i]), (%j)] {variables_space_set = #rows8b, variables_space_order = #id2b} : memref<64x64xf16>, memref<32xi32> -> !ktdp.access_tile<8x64xindex>
+  // expected-error @+1 {{stages 2 index buffers for an indirect access tile reading 1 index views}}
+  ktdf.data_transfer %rows to %t indices(%slots, %slots : memref<8xi32, "L1">, memref<8xi32, "L1">) : memref<8x64xf16, "L1"> to !ktdp.access_tile<8x64xindex>
+  return
+}
+
+// -----
+
 func.func @transfer_index_src(%a: !ktdf.fifo.slot<A -> B, 4xf16>, %b: memref<4xf16, "L1">, %i: index) {
   // expected-error @+1 {{only a buffer or access tile source can be indexed}}
   ktdf.data_transfer %a[%i] to %b : !ktdf.fifo.slot<A -> B, 4xf16> to memref<4xf16, "L1">

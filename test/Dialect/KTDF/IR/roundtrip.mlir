@@ -106,6 +106,18 @@ func.func @indirect(%table: memref<1024x64xf16>, %idx: memref<8xi32, "L1">, %row
   return
 }
 
+// A scatter reading its indices from a buffer a load unit staged them in.
+#rows8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+// CHECK-LABEL: func.func @staged_indices
+func.func @staged_indices(%cp: index, %sp: index, %r0: index, %rows: memref<8x64xf16, "L1">, %slots: memref<8xi32, "L1">) {
+  %C = ktdp.construct_memory_view %cp, sizes: [64, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %S = ktdp.construct_memory_view %sp, sizes: [32], strides: [1] {coordinate_set = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<32xi32>
+  %t = ktdp.construct_indirect_access_tile intermediate_variables(%i, %j) %C[ind(%S[%r0 + %i]), (%j)] {variables_space_set = #rows8, variables_space_order = #id2} : memref<64x64xf16>, memref<32xi32> -> !ktdp.access_tile<8x64xindex>
+  // CHECK: ktdf.data_transfer %{{.*}} to %{{.*}} indices(%{{.*}} : memref<8xi32, "L1">) : memref<8x64xf16, "L1"> to !ktdp.access_tile<8x64xindex>
+  ktdf.data_transfer %rows to %t indices(%slots : memref<8xi32, "L1">) : memref<8x64xf16, "L1"> to !ktdp.access_tile<8x64xindex>
+  return
+}
+
 // CHECK-LABEL: func.func @tiling
 func.func @tiling(%iv: index, %t: index) -> (index, index, index) {
   %c128 = arith.constant 128 : index

@@ -229,19 +229,33 @@ def KTDF_DataTransferOp : KTDF_Op<"data_transfer", [AttrSizedOperandSegments]> {
     With `rows %n`, only the first n rows (along the first dimension) of
     the block move: the last tile of a loop whose trip count is not a
     multiple of the tiling.
+
+    With `indices(%b, ...)`, the transfer moves an indirect access tile (a
+    gather or a scatter) whose unit does not read the memory of its index
+    views: buffer k holds the box of index view k that an earlier stage
+    (on a unit that reads it) staged there, through the access tile that
+    stage moves into it, and the unit reads the indices from the buffer.
+
+    ```mlir
+    ktdf.data_transfer %rows to %scatter indices(%slots : memref<8xi32, "L1">)
+        : memref<8x64xf16, "L1"> to !ktdp.access_tile<8x64xindex>
+    ```
   }];
   let arguments = (ins AnyType:$src, Variadic<Index>:$src_indices,
                        AnyType:$dst, Variadic<Index>:$dst_indices,
-                       Optional<Index>:$rows);
+                       Optional<Index>:$rows,
+                       Variadic<AnyMemRef>:$staged_indices);
   let assemblyFormat = [{
     $src (`[` $src_indices^ `]`)? `to` $dst (`[` $dst_indices^ `]`)?
-    (`rows` $rows^)? attr-dict `:` type($src) `to` type($dst)
+    (`rows` $rows^)?
+    (`indices` `(` $staged_indices^ `:` type($staged_indices) `)`)?
+    attr-dict `:` type($src) `to` type($dst)
   }];
   let builders = [
     OpBuilder<(ins "::mlir::Value":$src, "::mlir::ValueRange":$srcIndices,
                    "::mlir::Value":$dst, "::mlir::ValueRange":$dstIndices), [{
       build($_builder, $_state, src, srcIndices, dst, dstIndices,
-            ::mlir::Value());
+            ::mlir::Value(), ::mlir::ValueRange());
     }]>
   ];
   let hasVerifier = 1;

@@ -43,6 +43,22 @@ struct IndirectTilePlan {
   bool runMayLeave = false;
 };
 
+/// The box of index view `k` of a plan that one transfer of the tile
+/// reads: what a unit that cannot read the index view's memory needs
+/// staged where it can (an access tile of the view, moved into a buffer
+/// by a unit that reads it). Along each dimension of the view, the box
+/// starts at `anchor` (an expression of the tile's captured values, in
+/// their order) and holds `extents` coordinates: the subscript's range
+/// over the variables for the captured values of the transfer, or the
+/// view's whole extent where the subscript does not split into a part of
+/// the captured values and a part of the variables, or the box might
+/// leave the view.
+struct StagedIndexBox {
+  AffineMap anchor;
+  SmallVector<int64_t> extents;
+};
+StagedIndexBox stagedIndexBox(const IndirectTilePlan &plan, unsigned k);
+
 /// The plan of `tile`, or why the scheduler cannot move it yet.
 FailureOr<IndirectTilePlan>
 planIndirectTile(ktdp::ConstructIndirectAccessTileOp tile, std::string &why);

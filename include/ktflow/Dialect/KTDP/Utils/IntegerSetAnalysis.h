@@ -34,6 +34,9 @@ bool containsPoint(IntegerSet set, ArrayRef<int64_t> dims,
 /// set is a box once its symbols are fixed.
 bool isBoxShaped(IntegerSet set);
 
+/// The box 0 <= d_i < extents_i.
+IntegerSet getBoxSet(ArrayRef<int64_t> extents, MLIRContext *ctx);
+
 /// Inclusive per-dimension bounds.
 struct IntegerBox {
   SmallVector<int64_t> lower;
