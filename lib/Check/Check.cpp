@@ -52,6 +52,30 @@ std::optional<host::DType> ktflow::check::toInterpDType(machine::ElemType t) {
   return std::nullopt;
 }
 
+Error ktflow::check::checkHostTensorSize(ArrayRef<int64_t> shape) {
+  // Refuse a tensor that cannot fit half the machine's memory rather than
+  // fail to allocate it (a view whose stride became 2^32 declared 2^38
+  // elements; found by the mutation campaign, issue 17).
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  int64_t maxElements = pages > 0 && pageSize > 0
+                            ? int64_t(pages) * pageSize / 2 / 8
+                            : int64_t(1) << 30;
+  int64_t elements = 1;
+  for (int64_t d : shape) {
+    if (d > 0 && elements > maxElements / d)
+      return createStringError(
+          "a tensor of shape %s has more elements than half the machine's "
+          "memory holds (%lld, 8 bytes each)",
+          llvm::join(llvm::map_range(
+                         shape, [](int64_t n) { return std::to_string(n); }),
+                     "x")
+              .c_str(),
+          (long long)maxElements);
+    elements *= std::max<int64_t>(d, 0);
+  }
+  return Error::success();
+}
+
 Expected<host::Tensor> ktflow::check::makeTensor(StringRef text,
                                                  machine::ElemType elem,
                                                  ArrayRef<int64_t> shape,
@@ -71,27 +95,8 @@ Expected<host::Tensor> ktflow::check::makeTensor(const host::InputSpec &spec,
   std::optional<host::DType> dtype = toInterpDType(elem);
   if (!dtype)
     return createStringError("unsupported element type");
-  // The host tensor holds 8 bytes an element: refuse one that cannot fit
-  // half the machine's memory rather than fail to allocate it (a view
-  // whose stride became 2^32 declared 2^38 elements; found by the mutation
-  // campaign, issue 17).
-  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  int64_t maxElements = pages > 0 && pageSize > 0
-                            ? int64_t(pages) * pageSize / 2 / 8
-                            : int64_t(1) << 30;
-  int64_t elements = 1;
-  for (int64_t d : shape) {
-    if (d > 0 && elements > maxElements / d)
-      return createStringError(
-          "a tensor of shape %s has more elements than half the machine's "
-          "memory holds (%lld, 8 bytes each)",
-          llvm::join(llvm::map_range(
-                         shape, [](int64_t n) { return std::to_string(n); }),
-                     "x")
-              .c_str(),
-          (long long)maxElements);
-    elements *= std::max<int64_t>(d, 0);
-  }
+  if (Error e = checkHostTensorSize(shape))
+    return std::move(e);
   host::Tensor t = host::Tensor::zeros(*dtype, shape);
   int64_t n = t.numElements();
   auto uniform = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };

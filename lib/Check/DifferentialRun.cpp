@@ -165,11 +165,18 @@ Error DifferentialRun::bindInputs(ArrayRef<NamedInput> inputs, uint64_t seed) {
   for (uint32_t t = 0; t < b.tensors.size(); ++t) {
     std::string name = bundle::getKernelName(b.tensors[t]);
     const NamedInput *input = specs.lookup(t);
-    if (b.tensors[t].role == bundle::TensorRole::Output && !input)
-      continue;
     auto shape = launch->getShape(t);
     if (!shape)
       return shape.takeError();
+    if (b.tensors[t].role == bundle::TensorRole::Output && !input) {
+      // Read back whole for the check: refused here, before the simulator
+      // backs it and runs (a 2^32-element output took minutes, one of
+      // 2^34 ran out of memory; mutation campaign, issue 17).
+      if (Error e = checkHostTensorSize(*shape))
+        return createStringError("output '" + name +
+                                 "': " + toString(std::move(e)));
+      continue;
+    }
     auto tensor = !input ? makeTensor("random", b.tensors[t].elem, *shape, rng)
                   : input->data
                       ? makeTensor(*input->data, input->text, b.tensors[t].elem,

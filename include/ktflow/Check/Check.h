@@ -41,6 +41,11 @@ llvm::Expected<host::Tensor> makeTensor(const host::InputSpec &spec,
                                         llvm::ArrayRef<int64_t> shape,
                                         std::mt19937_64 &rng);
 
+/// An error unless a host tensor of `shape` (8 bytes an element) fits in
+/// half the machine's memory: every input is generated as one, and every
+/// output is read back into one for the check.
+llvm::Error checkHostTensorSize(llvm::ArrayRef<int64_t> shape);
+
 /// The little-endian bytes of `tensor` as elements of `elem`.
 std::vector<uint8_t> toBytes(const host::Tensor &tensor,
                              machine::ElemType elem);
