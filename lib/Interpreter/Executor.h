@@ -76,6 +76,13 @@ struct RunState {
   MemorySpace &scratchpad(int64_t tile);
 
   TileScheduler tileScheduler;
+  /// Whether a load yields to the other tiles first: only when one tile
+  /// may load what another stores. Otherwise a tile runs until it ends or
+  /// waits for a tile future, so that of two tiles storing the same
+  /// element the later one in linear order lands last, as on the compiled
+  /// tier (interpreter and tier disagreed on such a kernel; mutation
+  /// campaign, issue 17).
+  bool yieldAtLoads = true;
   HandlerTable handlers;
   SetPlanCache setPlans;
   llvm::DenseMap<mlir::Operation *, llvm::SmallVector<EwOp, 1>> ewOps;

@@ -25,9 +25,9 @@
 using namespace mlir;
 using namespace ktflow::interp;
 
-/// How many tiles that share no memory run at once: enough to interleave,
-/// few enough that a grid of millions of tiles needs no more memory than a
-/// small one.
+/// How many tiles that share no memory may be unfinished at once (they
+/// wait for tile futures): few enough that a grid of millions of tiles
+/// needs no more memory than a small one.
 static constexpr int64_t kIndependentTileWindow = 64;
 
 static llvm::Error makeError(const llvm::Twine &message) {
@@ -339,6 +339,7 @@ LogicalResult Interpreter::run() {
   // otherwise a few at a time keep the memory of a large grid bounded.
   std::optional<SharedMemory> shared = findSharedMemory(fn, impl->args);
   int64_t window = shared ? state.numTiles : kIndependentTileWindow;
+  state.yieldAtLoads = shared.has_value();
   if (shared && state.numTiles > TileScheduler::kMaxLiveTiles) {
     InFlightDiagnostic diag = fn.emitError();
     diag << "the grid has " << state.numTiles

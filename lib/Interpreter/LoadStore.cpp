@@ -211,7 +211,7 @@ static LogicalResult checkMemoryCeiling(TileExecutor &exec, Operation *op) {
 
 LogicalResult ktflow::interp::runLoad(TileExecutor &exec, Operation *op) {
   auto load = cast<ktdp::LoadOp>(op);
-  if (failed(exec.state.tileScheduler.yield()))
+  if (exec.state.yieldAtLoads && failed(exec.state.tileScheduler.yield()))
     return failure();
   FailureOr<TileRef> tile = getTile(exec, op, load.getAccessTile());
   if (failed(tile))

@@ -26,6 +26,21 @@
 // RUN: FileCheck %s --check-prefix=OWN --input-file=%t/own.note
 // OWN: engine: jit
 // OWN-NOT: rerun in order
+//
+// rope_heads with one store's origin swapped to [16, %row]: tiles store
+// into each other's rows from inside loops that load between stores. The
+// interpreter used to let tiles take turns at every load, so a store of
+// an earlier tile could land last, and the engines disagreed (mutation
+// campaign, issue 17, seed 1706 mutant 308); tiles that share no memory
+// now run one after the other.
+// RUN: sed -e 's/%OUT\[%row, 16\]/%OUT[16, %row]/' %examples/kernels/realworld/rope_heads.mlir > %t/rope.mlir
+// RUN: grep -c '%OUT\[16, %row\]' %t/rope.mlir | FileCheck %s --check-prefix=MUTATED
+// MUTATED: 1
+// RUN: ktflow interp %t/rope.mlir --seed 3 --engine=interp > %t/rope.interp
+// RUN: ktflow interp %t/rope.mlir --seed 3 --engine=jit > %t/rope.jit 2> %t/rope.note
+// RUN: diff %t/rope.interp %t/rope.jit
+// RUN: FileCheck %s --check-prefix=ROPE --input-file=%t/rope.note
+// ROPE: engine: jit ({{.*}}; tiles rerun in order: stores of tiles run concurrently may overlap in tensor 'out_ptr')
 
 #rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>

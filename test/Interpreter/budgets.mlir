@@ -63,8 +63,8 @@
     %tc = ktdp.construct_access_tile %C[%row, 0] {access_tile_set = #tset, access_tile_order = #map} : memref<96x64xf16> -> !ktdp.access_tile<3x64xindex>
     %x = ktdp.load %ta : !ktdp.access_tile<3x64xindex> -> tensor<3x64xf16>
     %y = ktdp.load %tb : !ktdp.access_tile<3x64xindex> -> tensor<3x64xf16>
-    %e = tensor.empty() : tensor<3x64xf16>
 // ADD: budgets.mlir:[[@LINE+1]]:10: error: '{{.*}}' op tile {{[0-9]+}}: the run exceeded the work budget of 100000 element operations
+    %e = tensor.empty() : tensor<3x64xf16>
     %z = linalg.add ins(%x, %y : tensor<3x64xf16>, tensor<3x64xf16>) outs(%e : tensor<3x64xf16>) -> tensor<3x64xf16>
     ktdp.store %z, %tc : tensor<3x64xf16>, !ktdp.access_tile<3x64xindex>
     return
