@@ -249,6 +249,13 @@ private:
                               const LaneInstance &li);
   /// Runs `body` only when `condition` holds (a loop of 0 or 1 trips).
   void emitIf(Value condition, function_ref<void()> body);
+  /// A chunk loop that only drains one slot into consecutive chunks of a
+  /// buffer or scratchpad view (`for c { slot -> buf[r, c] }`) becomes one
+  /// store of all its entries, which waits for its last byte once instead
+  /// of once per chunk. Fails to match (returns false) otherwise.
+  FailureOr<bool> emitStoreRun(scf::ForOp loop, IRMapping &map,
+                               const LaneInstance &li, Value copy);
+
   LogicalResult emitTransfer(DataTransferOp op, IRMapping &map,
                              const LaneInstance &li, Value copyOffset);
   /// A tile <-> buffer transfer as DMAs: one for a scalar, else one per

@@ -6,7 +6,8 @@
 // copy, a buffer <-> buffer transfer one `dfir.dma` of the whole buffer,
 // and an indexed tile <-> slot transfer (a scratchpad view feeding or
 // draining the compute unit directly) a load or store at the chunk's
-// address.
+// address. A chunk loop draining one slot into consecutive chunks is one
+// store of all its entries.
 //
 //===----------------------------------------------------------------------===//
 
@@ -227,4 +228,52 @@ LogicalResult ProgramBuilder::emitTileChunk(DataTransferOp op, IRMapping &map,
     dfir::StoreOp::create(b, op.getLoc(), fifo,
                           b.getStringAttr(where->second), where->first, size);
   return success();
+}
+
+FailureOr<bool> ProgramBuilder::emitStoreRun(scf::ForOp loop, IRMapping &map,
+                                             const LaneInstance &li,
+                                             Value copy) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  DataTransferOp transfer;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (isa<arith::ConstantOp>(op))
+      continue;
+    auto t = dyn_cast<DataTransferOp>(op);
+    if (!t || transfer)
+      return false;
+    transfer = t;
+  }
+  if (!lb || !ub || !step || *ub <= *lb || !transfer || transfer.getRows())
+    return false;
+  auto slot = dyn_cast<FifoSlotType>(transfer.getSrc().getType());
+  ValueRange indices = transfer.getDstIndices();
+  Value iv = loop.getInductionVar();
+  // Consecutive chunks: the last index is the loop's variable, stepping by
+  // the slot's elements along a unit-stride last dimension; nothing else
+  // changes with it.
+  if (!slot || slot.getShape().size() != 1 || slot.getShape()[0] != *step ||
+      indices.empty() || indices.back() != iv ||
+      llvm::any_of(indices.drop_back(), [&](Value v) { return v == iv; }))
+    return false;
+  Value dst = transfer.getDst();
+  if (isa<ktdp::AccessTileType>(dst.getType())) {
+    auto tile = dst.getDefiningOp<ktdp::ConstructAccessTileOp>();
+    auto view = ktdp::getAccessTileView(dst);
+    if (!tile || !view || !tile.getAccessTileOrder().isIdentity() ||
+        view.getStaticStrides().empty() || view.getStaticStrides().back() != 1)
+      return false;
+  } else if (!isa<MemRefType>(dst.getType())) {
+    return false;
+  }
+  int64_t trips = (*ub - *lb + *step - 1) / *step;
+  Value size = constant(trips * slot.getSizeInBytes());
+  IRMapping first = map;
+  first.map(iv, constant(*lb));
+  if (failed(emitTransfer(transfer, first, li, copy)))
+    return failure();
+  auto store = cast<dfir::StoreOp>(*std::prev(builder->getInsertionPoint()));
+  store.getSizeMutable().assign(size);
+  return true;
 }

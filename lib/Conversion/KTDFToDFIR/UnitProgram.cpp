@@ -26,6 +26,15 @@ using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
 
+/// Whether `op` computes integers or indices from integers or indices,
+/// without regions or side effects: what materialize clones.
+static bool isIndexArithmetic(Operation &op) {
+  auto scalar = [](Type t) { return t.isIntOrIndex(); };
+  return op.getDialect() && op.getDialect()->getNamespace() == "arith" &&
+         op.getNumRegions() == 0 && llvm::all_of(op.getResultTypes(), scalar) &&
+         llvm::all_of(op.getOperandTypes(), scalar);
+}
+
 Value ProgramBuilder::constant(int64_t v) {
   return arith::ConstantIndexOp::create(*builder, builder->getUnknownLoc(), v);
 }
@@ -419,6 +428,11 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
             if (failed(emitTransfer(transfer, m, li, copy)))
               return failure();
           } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+            FailureOr<bool> run = emitStoreRun(loop, m, li, copy);
+            if (failed(run))
+              return failure();
+            if (*run)
+              continue;
             auto lb = materialize(loop.getLowerBound(), m),
                  ub = materialize(loop.getUpperBound(), m),
                  step = materialize(loop.getStep(), m);
@@ -435,7 +449,10 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
             });
             if (failed(r))
               return failure();
-          } else if (!isa<arith::ConstantOp, scf::YieldOp>(op)) {
+          } else if (!isa<arith::ConstantOp, scf::YieldOp>(op) &&
+                     !isIndexArithmetic(op)) {
+            // Index arithmetic (a block's offset in a row span) is computed
+            // when a transfer needs it.
             return op.emitError("'")
                    << op.getName() << "' is not supported in a transfer stage";
           }

@@ -752,6 +752,17 @@ def KTDFHoistInvariantTransfers
     the `ktdf.parallel` body, and runs once per lane instance (unless
     `grid` is off).
 
+    With `spans` (default), a load its loop slides along the last
+    dimension of its view (the tile's last coordinate is the loop's
+    induction variable, from a constant >= 0 by a constant step; nothing
+    else about it changes in the loop) becomes one load of the view's whole
+    extent along that dimension plus one tile of zeros, placed before the
+    loop and exported the same way; its readers take their block at
+    min(iv, extent). Loads of the same span in sibling loops share it (a
+    layernorm's passes over its row), and a span leaves enclosing loops and
+    the grid like an invariant load. Spans use at most a quarter of the
+    lane's scratchpad.
+
     ```mlir
     // before
     scf.for %i = %c0 to %c16 step %c1 {
@@ -781,7 +792,10 @@ def KTDFHoistInvariantTransfers
   }];
   let options = [
     Option<"grid", "grid", "bool", "true",
-           "also hoist loads out of the grid (once per lane instance)">
+           "also hoist loads out of the grid (once per lane instance)">,
+    Option<"spans", "spans", "bool", "true",
+           "load the whole row span of a tile a loop slides along its "
+           "last dimension once, before the loop">
   ];
 }
 
