@@ -59,8 +59,13 @@ static SmallVector<scf::ForOp> spreadableLoops(ParallelOp parallel,
   SmallVector<scf::ForOp> loops;
   bool ok = true;
   parallel.walk([&](ktdp::ConstructMemoryViewOp view) {
+    // A carried value or a matrix hand-over lives in each lane's own part
+    // of the scratchpad and every execution fills it before reading it, so
+    // copies on other lanes do not share it.
     auto kind = view->getAttrOfType<StringAttr>("ktdf.memory");
-    if (!kind || kind.getValue() != globalKind)
+    if ((!kind || kind.getValue() != globalKind) &&
+        !view->hasAttr(kCarriedViewAttrName) &&
+        !view->hasAttr(kHandoverViewAttrName))
       ok = false;
   });
   for (Operation &op : parallel.getBody().front()) {

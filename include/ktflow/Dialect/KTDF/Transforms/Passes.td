@@ -705,7 +705,8 @@ def KTDFSpreadIterations
     to %ub step %s * K` (iteration t of the point runs on its copy t mod K).
     Applies only when every pipeline of the body lies in such a loop (no
     compute group outside them would be repeated K times), no loop carries
-    values, the kernel has no scratchpad views, and no loop is one
+    values, the kernel has no scratchpad views but carried values and
+    matrix hand-overs (each lane fills its own), and no loop is one
     --ktdf-coarsen could merge (constant lower bound and step: merged
     iterations pay fewer DMA latencies, and spreading would take their
     tiles apart). K is at most the loops' trip count when it is known.

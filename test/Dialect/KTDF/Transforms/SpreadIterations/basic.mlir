@@ -135,3 +135,51 @@ func.func @group_outside(%x: index, %y: index, %n: index) attributes {grid = [8]
   }
   return
 }
+
+// -----
+
+// A running sum carried over a run-time trip count lives in a scratchpad
+// view of each lane's own (ktdf-carry-in-scratchpad, marked ktdf.carried),
+// which every execution fills before reading: the copies on other lanes
+// do not share it, so the kernel spreads.
+
+// CHECK-LABEL: func.func @carried
+// CHECK: ktdf.parallel (%{{.*}}, %{{.*}}) in [8, 8] distribute(num_instances = 64)
+// CHECK: ktdf.carried
+
+ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
+
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1023 >= 0, d1 >= 0, -d1 + 255 >= 0)>
+#r_set = affine_set<(d0) : (d0 >= 0, -d0 + 1023 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
+#one = affine_set<(d0) : (d0 == 0)>
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @carried(%x: index, %s: index, %n: index, %cols: index) attributes {grid = [8]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f16
+  %zeros = arith.constant dense<0.0> : tensor<1x64xf16>
+  %X = ktdp.construct_memory_view %x, sizes: [1024, 256], strides: [256, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<1024x256xf16>
+  %S = ktdp.construct_memory_view %s, sizes: [1024], strides: [1] {coordinate_set = #r_set, memory_space = #ktdp.memory_space<global>} : memref<1024xf16>
+  scf.for %r = %pid to %n step %c8 {
+    %acc = scf.for %off = %c0 to %cols step %c64 iter_args(%a = %zeros) -> tensor<1x64xf16> {
+      %tx = ktdp.construct_access_tile %X[%r, %off] {access_tile_set = #blk, access_tile_order = #id2} : memref<1024x256xf16> -> !ktdp.access_tile<1x64xindex>
+      %v = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
+      %a2 = arith.addf %a, %v : tensor<1x64xf16>
+      scf.yield %a2 : tensor<1x64xf16>
+    }
+    %init = tensor.splat %zero : tensor<1xf16>
+    %sum = linalg.reduce ins(%acc : tensor<1x64xf16>) outs(%init : tensor<1xf16>) dimensions = [1]
+      (%in: f16, %o: f16) {
+        %t = arith.addf %in, %o : f16
+        linalg.yield %t : f16
+      }
+    %ts = ktdp.construct_access_tile %S[%r] {access_tile_set = #one, access_tile_order = #id1} : memref<1024xf16> -> !ktdp.access_tile<1xindex>
+    ktdp.store %sum, %ts : tensor<1xf16>, <1xindex>
+  }
+  return
+}
