@@ -98,10 +98,15 @@ static std::optional<ktdp::MemoryKind> space(ktdp::ConstructMemoryViewOp view) {
 }
 
 /// Whether something in `loop` may write the memory `view` reads: a
-/// transfer into an access tile on the same tensor, or on a view of the
-/// same kind of memory whose start is not a kernel argument (literal
-/// addresses may overlap).
-static bool writtenIn(Operation *loop, ktdp::ConstructMemoryViewOp view) {
+/// transfer into an access tile on the same tensor, or on a view whose
+/// start is not a kernel argument (literal addresses may overlap). With
+/// `sameMemory`, only views of the same kind of memory count: a carried
+/// accumulator in the scratchpad does not write device memory. (Invariant
+/// loads keep counting it: a hoisted load has one copy, so the next grid
+/// point's cannot be fetched ahead, and attention's Q block on
+/// sample_device was slower out of its key loop.)
+static bool writtenIn(Operation *loop, ktdp::ConstructMemoryViewOp view,
+                      bool sameMemory = false) {
   bool ours = isa<BlockArgument>(view.getOffset());
   WalkResult walk = loop->walk([&](Operation *op) {
     Value dst;
@@ -115,7 +120,7 @@ static bool writtenIn(Operation *loop, ktdp::ConstructMemoryViewOp view) {
       return WalkResult::advance();
     auto written = ktdp::getAccessTileView(dst);
     // A scratchpad view (a carried accumulator) is not device memory.
-    if (written && space(written) != space(view))
+    if (sameMemory && written && space(written) != space(view))
       return WalkResult::advance();
     if (!written || !ours || written.getOffset() == view.getOffset() ||
         !isa<BlockArgument>(written.getOffset()))
@@ -181,7 +186,8 @@ static std::optional<Candidate> loadOf(StageOp stage, PipelineOp pipeline) {
 /// `repeats` tells whether one of them runs more than once.
 static Operation *outermostScope(Operation *from, ValueRange needs,
                                  ktdp::ConstructMemoryViewOp view,
-                                 bool leaveGrid, bool &repeats) {
+                                 bool leaveGrid, bool sameMemory,
+                                 bool &repeats) {
   Operation *scope = nullptr;
   for (Operation *p = from; p; p = p->getParentOp()) {
     auto loop = dyn_cast<scf::ForOp>(p);
@@ -189,7 +195,7 @@ static Operation *outermostScope(Operation *from, ValueRange needs,
     if ((!loop && !grid) || (grid && !leaveGrid))
       break;
     if (!llvm::all_of(needs, [&](Value v) { return isInvariant(v, p); }) ||
-        writtenIn(p, view))
+        writtenIn(p, view, sameMemory))
       break;
     if (grid) {
       // A lane walks its block of the grid's points one after another.
@@ -223,7 +229,7 @@ static std::optional<Candidate> analyse(StageOp stage, PipelineOp pipeline,
   bool repeats = false;
   found->scope = outermostScope(pipeline->getParentOp(), needs,
                                 ktdp::getAccessTileView(transfer.getSrc()),
-                                leaveGrid, repeats);
+                                leaveGrid, /*sameMemory=*/false, repeats);
   if (!found->scope || !repeats)
     return std::nullopt;
   return found;
@@ -267,7 +273,7 @@ static std::optional<Span> spanOf(Candidate &c) {
   int64_t extent = viewType.getShape().back();
   std::optional<int64_t> trips = tripCount(slider);
   if ((trips && (*trips <= 1 || *lb + *trips * *step < extent)) ||
-      writtenIn(slider, ktdp::getAccessTileView(c.transfer.getSrc())))
+      writtenIn(slider, ktdp::getAccessTileView(c.transfer.getSrc()), true))
     return std::nullopt;
   for (OpOperand &use : c.buffer->getUses()) {
     if (use.getOwner() == c.transfer.getOperation())
@@ -319,7 +325,7 @@ analyseSpans(ArrayRef<PipelineOp> pipelines, bool leaveGrid,
       auto view = ktdp::getAccessTileView(c->transfer.getSrc());
       if (same != spans.end()) {
         // Nothing between the loops may write the data either.
-        if (!writtenIn(c->span->slider->getParentOp(), view) &&
+        if (!writtenIn(c->span->slider->getParentOp(), view, true) &&
             same->buffer.getType() == c->buffer.getType())
           same->sharers.push_back(*c);
         continue;
@@ -343,8 +349,9 @@ analyseSpans(ArrayRef<PipelineOp> pipelines, bool leaveGrid,
       for (OpOperand &operand : c->span->tile->getOpOperands())
         if (operand.get() != c->span->slider.getInductionVar())
           needs.push_back(operand.get());
-      Operation *outer = outermostScope(c->span->slider->getParentOp(), needs,
-                                        view, leaveGrid, repeats);
+      Operation *outer =
+          outermostScope(c->span->slider->getParentOp(), needs, view, leaveGrid,
+                         /*sameMemory=*/true, repeats);
       c->scope = outer ? outer : c->span->slider.getOperation();
       spans.push_back(std::move(*c));
     }
