@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileSlices.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
@@ -216,35 +217,6 @@ static RankedTensorType sliceType(Type type, int64_t width) {
   return ranked.clone({ranked.getDimSize(0), width});
 }
 
-/// A tile `width` columns wide at `column` columns right of `tile`'s anchor.
-static Value sliceTile(OpBuilder &b, Value tile, Value column, int64_t width) {
-  auto op = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
-  MLIRContext *ctx = b.getContext();
-  AffineMap base = op.getBaseMap();
-  SmallVector<AffineExpr> results(base.getResults());
-  results.back() = results.back() + getAffineDimExpr(base.getNumDims(), ctx);
-  auto shifted =
-      AffineMap::get(base.getNumDims() + 1, base.getNumSymbols(), results, ctx);
-  SmallVector<int64_t> shape(
-      cast<ktdp::AccessTileType>(op.getType()).getShape());
-  shape.back() = width;
-  SmallVector<AffineExpr> constraints;
-  for (auto [d, extent] : llvm::enumerate(shape)) {
-    AffineExpr dim = getAffineDimExpr(d, ctx);
-    constraints.push_back(dim);
-    constraints.push_back(-dim + (extent - 1));
-  }
-  IntegerSet box =
-      IntegerSet::get(shape.size(), 0, constraints,
-                      SmallVector<bool>(constraints.size(), false));
-  SmallVector<Value> indices(op.getIndices());
-  indices.push_back(column);
-  return ktdp::ConstructAccessTileOp::create(
-      b, op.getLoc(), ktdp::AccessTileType::get(ctx, shape), op.getBase(),
-      indices, op.getSymbolOperands(), AffineMapAttr::get(shifted),
-      IntegerSetAttr::get(box), op.getAccessTileOrderAttr());
-}
-
 /// Rewrites `func` for `slices` copies per grid point: the new last tile
 /// id picks the copy, and every value of `plan` becomes its column slice.
 static void slice(func::FuncOp func, Operation *gridOwner,
@@ -273,7 +245,7 @@ static void slice(func::FuncOp func, Operation *gridOwner,
   for (ktdp::StoreOp store : plan.getStores()) {
     b.setInsertionPoint(store);
     store.getAccessTileMutable().assign(
-        sliceTile(b, store.getAccessTile(), column, width));
+        buildColumnSlice(b, store.getAccessTile(), column, width));
   }
   for (Value value : plan.getValues()) {
     RankedTensorType type = sliceType(value.getType(), width);
@@ -287,7 +259,7 @@ static void slice(func::FuncOp func, Operation *gridOwner,
     if (auto load = dyn_cast<ktdp::LoadOp>(def))
       sliced = ktdp::LoadOp::create(
           b, load.getLoc(), type,
-          sliceTile(b, load.getAccessTile(), column, width));
+          buildColumnSlice(b, load.getAccessTile(), column, width));
     else if (isa<tensor::EmptyOp>(def))
       sliced = tensor::EmptyOp::create(b, def->getLoc(), type.getShape(),
                                        type.getElementType());

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TileSlices.h"
 #include "WideRows.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
@@ -144,41 +145,11 @@ static RankedTensorType chunkType(Type type, int64_t chunk) {
   return ranked.clone(shape);
 }
 
-/// The access tile `tile` of whole rows, shifted by `column` along its last
-/// dimension and `chunk` columns wide.
-static Value chunkTile(OpBuilder &b, Value tile, Value column, int64_t chunk) {
-  auto op = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
-  MLIRContext *ctx = b.getContext();
-  AffineMap base = op.getBaseMap();
-  SmallVector<AffineExpr> results(base.getResults());
-  results.back() = results.back() + getAffineDimExpr(base.getNumDims(), ctx);
-  auto shifted =
-      AffineMap::get(base.getNumDims() + 1, base.getNumSymbols(), results, ctx);
-  SmallVector<int64_t> shape(
-      cast<ktdp::AccessTileType>(op.getType()).getShape());
-  shape.back() = chunk;
-  SmallVector<AffineExpr> constraints;
-  for (auto [d, extent] : llvm::enumerate(shape)) {
-    AffineExpr dim = getAffineDimExpr(d, ctx);
-    constraints.push_back(dim);
-    constraints.push_back(-dim + (extent - 1));
-  }
-  IntegerSet box =
-      IntegerSet::get(shape.size(), 0, constraints,
-                      SmallVector<bool>(constraints.size(), false));
-  SmallVector<Value> indices(op.getIndices());
-  indices.push_back(column);
-  return ktdp::ConstructAccessTileOp::create(
-      b, op.getLoc(), ktdp::AccessTileType::get(ctx, shape), op.getBase(),
-      indices, op.getSymbolOperands(), AffineMapAttr::get(shifted),
-      IntegerSetAttr::get(box), op.getAccessTileOrderAttr());
-}
-
 /// Redoes one row op of the slice on the chunk starting at `column`.
 static void cloneOnChunk(OpBuilder &b, Operation *op, Value column,
                          int64_t chunk, IRMapping &mapping) {
   if (auto load = dyn_cast<ktdp::LoadOp>(op)) {
-    Value tile = chunkTile(b, load.getAccessTile(), column, chunk);
+    Value tile = buildColumnSlice(b, load.getAccessTile(), column, chunk);
     mapping.map(load.getResult(),
                 ktdp::LoadOp::create(b, load.getLoc(),
                                      chunkType(load.getType(), chunk), tile));
@@ -222,7 +193,7 @@ static void emitChunkLoop(const WideRowGroup &group, const ChunkLoop &loop,
   unsigned carried = 0;
   for (Operation *sink : loop.sinks) {
     if (auto store = dyn_cast<ktdp::StoreOp>(sink)) {
-      Value tile = chunkTile(b, store.getAccessTile(), column, chunk);
+      Value tile = buildColumnSlice(b, store.getAccessTile(), column, chunk);
       ktdp::StoreOp::create(b, store.getLoc(),
                             mapping.lookup(store.getDataTile()), tile);
       continue;
