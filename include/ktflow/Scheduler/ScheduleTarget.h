@@ -118,6 +118,11 @@ public:
   /// The lanes of one core, identical to the first (same hop kinds along
   /// the same number of datapaths); at least one.
   llvm::ArrayRef<Lane> getLanes() const { return lanes; }
+  /// The lane instances of the device (every lane of every core): how many
+  /// grid points or iterations can run at once.
+  int64_t getNumLaneInstances() const {
+    return getNumCores() * static_cast<int64_t>(lanes.size());
+  }
 
   /// The instance name (as the simulator's machine names it) of `node` on
   /// core `core` in lane `lane`: replicated scopes on the lane's chain take

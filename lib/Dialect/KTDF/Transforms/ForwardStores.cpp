@@ -67,8 +67,8 @@ static bool movesDataOpaquely(Operation *op) {
 }
 
 /// Whether an op between a store and a reload may write memory the reload
-/// reads: any store or call in it (the base views differ only when both
-/// are views of different literal regions; be conservative).
+/// reads: any store, call or inter-tile op in it (conservatively, whatever
+/// tensor it names).
 static bool mayWriteMemory(Operation *op) {
   bool writes = false;
   op->walk([&](Operation *nested) {
@@ -80,11 +80,11 @@ static bool mayWriteMemory(Operation *op) {
 /// The store whose tensor a load of the same tile later in the block
 /// returns, if nothing in between may write memory.
 static ktdp::StoreOp forwardingStore(ktdp::LoadOp load) {
-  Value tile = load->getOperand(0);
+  Value tile = load.getAccessTile();
   for (Operation *op = load->getPrevNode(); op; op = op->getPrevNode()) {
     auto store = dyn_cast<ktdp::StoreOp>(op);
-    if (store && ktflow::isSameAccessTile(store->getOperand(1), tile))
-      return store->getOperand(0).getType() == load.getType() ? store : nullptr;
+    if (store && ktflow::isSameAccessTile(store.getAccessTile(), tile))
+      return store.getDataTile().getType() == load.getType() ? store : nullptr;
     if (mayWriteMemory(op))
       return nullptr;
   }
@@ -99,7 +99,7 @@ static bool mayRead(Operation *op, Value tile) {
   bool reads = false;
   op->walk([&](Operation *nested) {
     if (auto load = dyn_cast<ktdp::LoadOp>(nested)) {
-      auto other = ktflow::getDeviceTensor(load->getOperand(0));
+      auto other = ktflow::getDeviceTensor(load.getAccessTile());
       reads |= !tensor || !other || *other == *tensor;
     } else {
       reads |= movesDataOpaquely(nested);
@@ -111,10 +111,10 @@ static bool mayRead(Operation *op, Value tile) {
 /// Whether a later store of the same tile in the block overwrites what
 /// `store` writes before anything may read it.
 static bool isOverwritten(ktdp::StoreOp store) {
-  Value tile = store->getOperand(1);
+  Value tile = store.getAccessTile();
   for (Operation *op = store->getNextNode(); op; op = op->getNextNode()) {
     auto later = dyn_cast<ktdp::StoreOp>(op);
-    if (later && ktflow::isSameAccessTile(later->getOperand(1), tile))
+    if (later && ktflow::isSameAccessTile(later.getAccessTile(), tile))
       return true;
     if (mayRead(op, tile))
       return false;
@@ -128,13 +128,13 @@ struct KTDFForwardStoresPass
   void runOnOperation() override {
     SmallVector<std::pair<ktdp::LoadOp, ktdp::StoreOp>> forwards;
     getOperation().walk([&](ktdp::LoadOp load) {
-      if (!roundTripsExactly(load->getOperand(0)))
+      if (!roundTripsExactly(load.getAccessTile()))
         return;
       if (ktdp::StoreOp store = forwardingStore(load))
         forwards.push_back({load, store});
     });
     for (auto [load, store] : forwards) {
-      load.getResult().replaceAllUsesWith(store->getOperand(0));
+      load.getResult().replaceAllUsesWith(store.getDataTile());
       load.erase();
     }
     SmallVector<ktdp::StoreOp> dead;

@@ -298,8 +298,7 @@ struct SplitOutputBlocksPass
     if (!target.isValid())
       return signalPassFailure();
     markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    int64_t instances =
-        target.getNumCores() * static_cast<int64_t>(target.getLanes().size());
+    int64_t instances = target.getNumLaneInstances();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       FailureOr<std::optional<SmallVector<int64_t>>> grid =
           ktdp::getLaunchGrid(func);

@@ -96,8 +96,7 @@ struct SpreadIterationsPass
     if (!target.isValid())
       return signalPassFailure();
     markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    int64_t instances =
-        target.getNumCores() * static_cast<int64_t>(target.getLanes().size());
+    int64_t instances = target.getNumLaneInstances();
     getOperation().walk([&](ParallelOp parallel) {
       int64_t k = instances / std::max<int64_t>(1, parallel.getNumPoints());
       if (maxFactor > 0)
