@@ -36,6 +36,52 @@ static Scalar inductionValue(int64_t v, Value iv) {
   return Scalar::ofInt(v, dtypeFromType(iv.getType()).value_or(DType::Index));
 }
 
+/// How many iterations [lb, ub) has with the positive `step`.
+static uint64_t tripCount(int64_t lb, int64_t ub, int64_t step) {
+  if (lb >= ub)
+    return 0;
+  uint64_t span = uint64_t(ub) - uint64_t(lb);
+  return span / uint64_t(step) + (span % uint64_t(step) != 0);
+}
+
+/// How many points the box [lb, ub) has with the positive `steps`
+/// (UINT64_MAX for more).
+static uint64_t pointCount(ArrayRef<int64_t> lb, ArrayRef<int64_t> ub,
+                           ArrayRef<int64_t> steps) {
+  SmallVector<uint64_t, 4> trips;
+  for (size_t d = 0; d < lb.size(); ++d)
+    trips.push_back(tripCount(lb[d], ub[d], steps[d]));
+  if (llvm::is_contained(trips, 0))
+    return 0;
+  uint64_t n = 1;
+  for (uint64_t trip : trips)
+    if (__builtin_mul_overflow(n, trip, &n))
+      return UINT64_MAX;
+  return n;
+}
+
+/// Fails (naming `op`) when `iterations` runs of the loop body `body`
+/// cannot fit what is left of the work budget. Each run enters the block
+/// and runs each of its ops but the terminator, one element operation at
+/// least apiece (TileExecutor::runBlock, runOp), so a loop of 2^62
+/// iterations is refused before its first one instead of running until the
+/// wall-clock budget stops it an hour later.
+static LogicalResult reserveIterations(TileExecutor &exec, Operation *op,
+                                       Block &body, uint64_t iterations) {
+  uint64_t perIteration = body.getOperations().size();
+  uint64_t least;
+  if (__builtin_mul_overflow(iterations, perIteration, &least))
+    least = UINT64_MAX;
+  uint64_t budget = exec.state.options.maxElementOps;
+  if (least <= budget - std::min(budget, exec.state.elementOps))
+    return success();
+  return exec.error(op) << "the loop's " << iterations
+                        << " iterations need at least " << least
+                        << " element operations, more than is left of the "
+                           "work budget of "
+                        << budget << "; raise it with --max-element-ops";
+}
+
 static LogicalResult runFor(TileExecutor &exec, Operation *op) {
   auto loop = cast<scf::ForOp>(op);
   FailureOr<int64_t> lb = exec.getIndex(op, loop.getLowerBound());
@@ -49,6 +95,11 @@ static LogicalResult runFor(TileExecutor &exec, Operation *op) {
   Value iv = loop.getInductionVar();
   DType ivType = dtypeFromType(iv.getType()).value_or(DType::Index);
   bool isUnsigned = loop.getUnsignedCmp();
+  // (An unsigned loop's count also depends on where its signed induction
+  // variable stops before wrapping: the budget stops those as it goes.)
+  if (!isUnsigned && failed(reserveIterations(exec, op, *loop.getBody(),
+                                              tripCount(*lb, *ub, *step))))
+    return failure();
   SmallVector<RValue> args, yielded;
   for (int64_t i = *lb;; i += *step) {
     bool inRange = isUnsigned ? zeroExtend(i, ivType) < zeroExtend(*ub, ivType)
@@ -129,8 +180,9 @@ forEachPoint(ArrayRef<int64_t> lb, ArrayRef<int64_t> ub, ArrayRef<int64_t> steps
       return failure();
     int64_t d = static_cast<int64_t>(rank) - 1;
     for (; d >= 0; --d) {
-      point[d] += steps[d];
-      if (point[d] < ub[d])
+      // A step past INT64_MAX ends the dimension like one past ub.
+      if (!__builtin_add_overflow(point[d], steps[d], &point[d]) &&
+          point[d] < ub[d])
         break;
       point[d] = lb[d];
     }
@@ -150,6 +202,9 @@ static LogicalResult runParallel(TileExecutor &exec, Operation *op) {
     return failure();
   if (llvm::any_of(*steps, [](int64_t s) { return s <= 0; }))
     return exec.error(op) << "steps must be positive";
+  if (failed(reserveIterations(exec, op, *loop.getBody(),
+                               pointCount(*lb, *ub, *steps))))
+    return failure();
   SmallVector<RValue> accs = valuesOf(exec, loop.getInitVals());
   auto reduce = cast<scf::ReduceOp>(loop.getBody()->getTerminator());
   LogicalResult result = forEachPoint(
@@ -188,6 +243,9 @@ static LogicalResult runForall(TileExecutor &exec, Operation *op) {
     return failure();
   if (llvm::any_of(*steps, [](int64_t s) { return s <= 0; }))
     return exec.error(op) << "steps must be positive";
+  if (failed(reserveIterations(exec, op, *loop.getBody(),
+                               pointCount(*lb, *ub, *steps))))
+    return failure();
   SmallVector<std::shared_ptr<Tensor>> outs;
   for (Value init : loop.getOutputs()) {
     FailureOr<TensorRef> t = exec.getTensor(op, init);
