@@ -45,9 +45,8 @@ std::string mlir::ktdf::lowering::ringSync(unsigned index, StringRef what,
   return KernelLowering::perLane(("p" + Twine(index) + "_" + what).str(), li);
 }
 
-/// The linear tile id (first grid dimension fastest) of point `point` of
-/// a parallel over `extents` (first dimension slowest).
-static int64_t tileOfPoint(int64_t point, ArrayRef<int64_t> extents) {
+int64_t mlir::ktdf::lowering::tileOfPoint(int64_t point,
+                                          ArrayRef<int64_t> extents) {
   SmallVector<int64_t> coords(extents.size());
   for (int64_t d = extents.size() - 1; d >= 0; --d) {
     coords[d] = point % extents[d];
@@ -133,10 +132,12 @@ struct RingLayout {
   int64_t mod(int64_t v) const { return ((v % members) + members) % members; }
 };
 
-/// The byte address of a scratchpad view of lane instance `li`.
-std::pair<Value, std::string> viewBase(OpBuilder &b, Location loc,
-                                       KernelLowering &kernel, Value view,
-                                       const LaneInstance &li) {
+} // namespace
+
+std::pair<Value, std::string>
+mlir::ktdf::lowering::scratchpadViewBase(OpBuilder &b, Location loc,
+                                         KernelLowering &kernel, Value view,
+                                         const LaneInstance &li) {
   auto op = view.getDefiningOp<ktdp::ConstructMemoryViewOp>();
   auto kind = op->getAttrOfType<StringAttr>("ktdf.memory");
   APInt literal;
@@ -149,13 +150,11 @@ std::pair<Value, std::string> viewBase(OpBuilder &b, Location loc,
       arith::ConstantIndexOp::create(b, loc, literal.getSExtValue() * esize));
   return {base, kernel.memoryOf(kind.getValue(), li)};
 }
-} // namespace
-
 void KernelLowering::declareRingSyncs(OpBuilder &b, const PipelineInfo &info,
                                       const LaneInstance &li) {
   RingStages stages(info.op);
-  if (!stages.send)
-    return;
+  if (!stages.send || !getAllReduce(stages.send))
+    return; // Not an all-reduce (a tile copy has a send stage too).
   auto place = ringOf(getAllReduce(stages.send), li);
   if (failed(place) || place->members.size() < 2)
     return;
@@ -186,8 +185,9 @@ LogicalResult ProgramBuilder::emitAllReduce(StageOp stage, AllReduceOp op,
   int64_t i = place->index;
   const LaneInstance &next = *place->members[layout.mod(i + 1)];
   const LaneInstance &prev = *place->members[layout.mod(i - 1)];
-  auto [own, mem] = viewBase(b, loc, kernel, op.getPartial(), li);
-  auto [received, recvMem] = viewBase(b, loc, kernel, op.getReceived(), li);
+  auto [own, mem] = scratchpadViewBase(b, loc, kernel, op.getPartial(), li);
+  auto [received, recvMem] =
+      scratchpadViewBase(b, loc, kernel, op.getReceived(), li);
   auto at = [&](Value base, int64_t elements) {
     return arith::AddIOp::create(b, loc, base,
                                  constant(elements * layout.bytes))
@@ -202,9 +202,10 @@ LogicalResult ProgramBuilder::emitAllReduce(StageOp stage, AllReduceOp op,
   };
   StringRef name = stage.getName();
   if (name == "send") {
-    auto [nextOwn, nextMem] = viewBase(b, loc, kernel, op.getPartial(), next);
+    auto [nextOwn, nextMem] =
+        scratchpadViewBase(b, loc, kernel, op.getPartial(), next);
     auto [nextReceived, nextRecvMem] =
-        viewBase(b, loc, kernel, op.getReceived(), next);
+        scratchpadViewBase(b, loc, kernel, op.getReceived(), next);
     (void)nextRecvMem;
     // Reduce-scatter: step k sends chunk i - k into slot k of the next tile.
     for (int64_t k = 0; k + 1 < P; ++k) {

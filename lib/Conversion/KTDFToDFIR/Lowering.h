@@ -119,6 +119,8 @@ public:
     unsigned index = 0;
   };
   FailureOr<RingPlace> ringOf(AllReduceOp op, const LaneInstance &li) const;
+  /// The lane instance that runs linear tile `tile` alone, if any.
+  const LaneInstance *laneOfTile(int64_t tile) const;
   /// Bytes of one entry of the FIFO carrying `slot` in lane instance `li`.
   int64_t fifoEntryOf(Value slot, const LaneInstance &li) const;
   /// The dfir symbol base and bytes of one copy of a buffer that a stage
@@ -170,6 +172,11 @@ private:
   /// unit, and pieces gathered to the next tile's send unit
   /// (AllReduceLowering.cpp).
   void declareRingSyncs(OpBuilder &b, const PipelineInfo &info,
+                        const LaneInstance &li);
+  /// The sync channels of a tile copy for `li` as a consumer: its copy
+  /// landed (source's send unit to its own) and, when its view was written
+  /// locally first, it is ready for it (back) (TileCopyLowering.cpp).
+  void declareCopySyncs(OpBuilder &b, const PipelineInfo &info,
                         const LaneInstance &li);
 
   /// The instance of device node `node` (named as in the first lane) that
@@ -247,6 +254,8 @@ private:
   /// (AllReduceLowering.cpp).
   LogicalResult emitAllReduce(StageOp stage, AllReduceOp op,
                               const LaneInstance &li);
+  /// `li`'s sends and receipt of the tile copy `op` (TileCopyLowering.cpp).
+  LogicalResult emitTileCopy(TileCopyOp op, const LaneInstance &li);
   /// Runs `body` only when `condition` holds (a loop of 0 or 1 trips).
   void emitIf(Value condition, function_ref<void()> body);
   /// A chunk loop that only drains one slot into consecutive chunks of a
@@ -360,6 +369,17 @@ private:
 
 /// The all-reduce a stage of an all-reduce pipeline holds, if it is one.
 AllReduceOp getAllReduce(StageOp stage);
+/// The tile copy a stage of a tile-copy pipeline holds, if it is one.
+TileCopyOp getTileCopy(StageOp stage);
+/// The linear tile id (first grid dimension fastest) of point `point` of
+/// a parallel over `extents` (first dimension slowest).
+int64_t tileOfPoint(int64_t point, ArrayRef<int64_t> extents);
+/// The byte address of scratchpad view `view` of lane instance `li`, and
+/// the memory instance holding it.
+std::pair<Value, std::string> scratchpadViewBase(OpBuilder &b, Location loc,
+                                                 KernelLowering &kernel,
+                                                 Value view,
+                                                 const LaneInstance &li);
 /// The symbol of a ring sync channel of pipeline `index` for `li`.
 std::string ringSync(unsigned index, StringRef what, const LaneInstance &li);
 

@@ -199,8 +199,9 @@ struct MemoryTouches {
 
 static MemoryTouches touchesOf(StageOp stage) {
   MemoryTouches touches;
-  // An all-reduce combines the partial in its view in place.
-  if (getAllReduce(stage))
+  // An all-reduce combines the partial in its view in place; a tile copy
+  // writes the views of the consumers.
+  if (getAllReduce(stage) || getTileCopy(stage))
     touches.scratchpad = touches.scratchpadWrites = true;
   stage.walk([&](DataTransferOp op) {
     for (auto [end, isDst] : {std::make_pair(op.getSrc(), false),
@@ -352,4 +353,5 @@ void KernelLowering::declarePipelineResources(OpBuilder &b,
     dfir::SyncOp::create(b, loc, perLane(ch.base, li), unitOf(ch.from, li),
                          unitOf(ch.to, li));
   declareRingSyncs(b, info, li);
+  declareCopySyncs(b, info, li);
 }

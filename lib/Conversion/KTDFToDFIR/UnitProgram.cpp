@@ -390,6 +390,9 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
     if (AllReduceOp allReduce = getAllReduce(stage)) {
       if (failed(emitAllReduce(stage, allReduce, li)))
         return failure();
+    } else if (TileCopyOp tileCopy = getTileCopy(stage)) {
+      if (failed(emitTileCopy(tileCopy, li)))
+        return failure();
     } else if (stage.isCompute()) {
       // Loop bounds computed around the pipeline (the rows of a partial
       // merged iteration) are index arithmetic the unit evaluates first.

@@ -399,10 +399,10 @@ private:
     for (auto &[leader, group] : groups)
       for (Operation *op = group.first; op && op != group.last;
            op = op->getNextNode())
-        if (isa<AllReduceOp>(op))
+        if (isa<AllReduceOp, TileCopyOp>(op))
           return op->emitError(
               "a compute group uses values computed both before this "
-              "inter-tile reduction and after it; the scheduler cannot "
+              "inter-tile exchange and after it; the scheduler cannot "
               "order it around the exchange yet (use only the reduced "
               "value after it)");
     for (auto &[leader, group] : groups)

@@ -1,10 +1,11 @@
-//===- KTDFAllReduceOp.cpp - The ktdf op that combines data across tiles --===//
+//===- KTDFAllReduceOp.cpp - The ktdf ops that move data across tiles ----===//
 //
 // This file implements `ktdf.all_reduce`: its groups (disjoint lists of
 // linear tile ids, each of at least one tile), its combiner (an `arith`
 // float op the vector units compute element-wise) and its two scratchpad
 // views of one element type, the partial and the space the other members'
-// chunks arrive in.
+// chunks arrive in; and `ktdf.tile_copy`, whose two views have one type
+// and whose sources name a tile of the grid (or none) per tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,5 +67,18 @@ LogicalResult AllReduceOp::verify() {
            << " need " << (largest - 1) * chunk;
   if (getPieces() && *getPieces() < 1)
     return emitOpError("expects at least one piece per chunk");
+  return success();
+}
+
+LogicalResult TileCopyOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  if (!source.hasStaticShape() || source != getDest().getType())
+    return emitOpError("expects two statically shaped views of one type");
+  int64_t tiles = getSources().size();
+  for (int64_t from : getSources())
+    if (from < -1 || from >= tiles)
+      return emitOpError("source tile ")
+             << from << " is neither -1 nor one of the " << tiles
+             << " tiles the list covers";
   return success();
 }

@@ -273,20 +273,23 @@ static std::optional<std::string> check(Operation *op) {
         Operation *user = o.getFuture().hasOneUse()
                               ? *o.getFuture().getUsers().begin()
                               : nullptr;
-        if (!isa_and_nonnull<ktdp::InterTileReduceOp>(user))
+        if (!isa_and_nonnull<ktdp::InterTileReduceOp, ktdp::InterTileConsumeOp>(
+                user))
           return std::string("inter-tile communication other than an "
-                             "inter_tile_produce reduced once by "
-                             "inter_tile_reduce is not supported by the "
-                             "scheduler yet");
-        if (auto refusal = whyNotAllReduce(user);
-            refusal && refusal->first == o)
+                             "inter_tile_produce reduced or consumed once is "
+                             "not supported by the scheduler yet");
+        auto refusal = isa<ktdp::InterTileReduceOp>(user)
+                           ? whyNotAllReduce(user)
+                           : whyNotTileCopy(user);
+        if (refusal && refusal->first == o)
           return refusal->second;
         return std::nullopt;
       })
-      .Case([](ktdp::InterTileConsumeOp) {
-        return std::string("inter-tile communication "
-                           "(ktdp.inter_tile_consume) is not supported by the "
-                           "scheduler yet");
+      .Case([](ktdp::InterTileConsumeOp o) -> std::optional<std::string> {
+        // ktdf-lower-inter-tile makes a tile copy of it, or says why not.
+        if (auto refusal = whyNotTileCopy(o); refusal && refusal->first == o)
+          return refusal->second;
+        return std::nullopt;
       })
       .Case([](ktdp::ConstructIndirectAccessTileOp tile) {
         return whyNotIndirect(tile);

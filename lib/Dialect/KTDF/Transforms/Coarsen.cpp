@@ -179,9 +179,10 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     std::optional<Driver> driver = analyzeDriver(parent);
     if (!driver)
       return;
-    // Tiles that all-reduce their partials must stay one per lane.
+    // Tiles that exchange data must stay one per lane.
     if (isa<ParallelOp>(parent) &&
-        !parent->getRegion(0).getOps<AllReduceOp>().empty())
+        (!parent->getRegion(0).getOps<AllReduceOp>().empty() ||
+         !parent->getRegion(0).getOps<TileCopyOp>().empty()))
       return;
     // A pipeline nested more deeply (in a loop of the grid) would see its
     // tiles move without its own rows growing.

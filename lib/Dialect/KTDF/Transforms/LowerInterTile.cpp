@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ScratchpadViews.h"
+#include "InterTile.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -52,7 +52,7 @@ struct ExchangePlan {
   SmallVector<SmallVector<int64_t>> groups;
 };
 
-using Refusal = std::pair<Operation *, std::string>;
+using Refusal = InterTileRefusal;
 } // namespace
 
 /// Whether `value` is a splat constant equal to the neutral element of
@@ -103,9 +103,8 @@ static std::optional<StringRef> combinerOf(Operation *combine, Value a,
   return name;
 }
 
-/// The tiles of `set` `(i)[g]` for group `g` on a grid of `numTiles`.
-static SmallVector<int64_t> tilesOf(IntegerSet set, int64_t g,
-                                    int64_t numTiles) {
+SmallVector<int64_t> mlir::ktdf::tilesOfGroup(IntegerSet set, int64_t g,
+                                              int64_t numTiles) {
   SmallVector<int64_t> tiles;
   for (int64_t t = 0; t < numTiles; ++t)
     if (ktdp::containsPoint(set, {t}, {g}))
@@ -196,8 +195,9 @@ static FailureOr<ExchangePlan> analyze(ktdp::InterTileReduceOp reduce,
   for (const auto &point : *ids) {
     int64_t g = point.front();
     SmallVector<int64_t> producers =
-        tilesOf(plan.produce.getProducerTilesPerGroup(), g, numTiles);
-    if (producers != tilesOf(reduce.getConsumerTilesPerGroup(), g, numTiles))
+        tilesOfGroup(plan.produce.getProducerTilesPerGroup(), g, numTiles);
+    if (producers !=
+        tilesOfGroup(reduce.getConsumerTilesPerGroup(), g, numTiles))
       return refuse(reduce, "group " + Twine(g) +
                                 " has other consumers than producers; the "
                                 "scheduler lowers all-reduces only");
@@ -229,9 +229,7 @@ mlir::ktdf::whyNotAllReduce(Operation *op) {
   return std::nullopt;
 }
 
-/// Whether `op` may be computed again after the exchange: a load of a
-/// tensor no store of the kernel writes, or a side-effect-free op.
-static bool isRecomputable(Operation *op, func::FuncOp func) {
+bool mlir::ktdf::isRecomputable(Operation *op, func::FuncOp func) {
   if (auto load = dyn_cast<ktdp::LoadOp>(op)) {
     auto view = ktdp::getAccessTileView(load.getAccessTile());
     if (!view)
@@ -251,12 +249,9 @@ static bool isRecomputable(Operation *op, func::FuncOp func) {
   return isMemoryEffectFree(op);
 }
 
-/// Computes again, right after `point`, each tensor value defined in its
-/// block before `boundary` that an op after `point` uses (back to its
-/// loads): a compute group must lie on one side of an exchange, and
-/// recomputing (a row loaded again) is what streaming does anyway.
-static LogicalResult recomputeAfter(Operation *boundary, Operation *point,
-                                    func::FuncOp func, Refusal &refusal) {
+// Recomputing (a row loaded again) is what streaming does anyway.
+LogicalResult mlir::ktdf::recomputeAfter(Operation *boundary, Operation *point,
+                                         func::FuncOp func, Refusal &refusal) {
   Block *block = point->getBlock();
   llvm::SetVector<Value> needed;
   for (Operation *op = point->getNextNode(); op; op = op->getNextNode())
@@ -401,7 +396,16 @@ struct LowerInterTilePass
         continue;
       SmallVector<ktdp::InterTileReduceOp> reduces;
       func.walk([&](ktdp::InterTileReduceOp op) { reduces.push_back(op); });
+      SmallVector<ktdp::InterTileConsumeOp> consumes;
+      func.walk([&](ktdp::InterTileConsumeOp op) { consumes.push_back(op); });
       ScratchpadCursor cursor(func);
+      for (ktdp::InterTileConsumeOp consume : consumes) {
+        Refusal refusal;
+        if (failed(lowerConsume(consume, func, cursor, refusal))) {
+          refusal.first->emitError(refusal.second);
+          return signalPassFailure();
+        }
+      }
       for (ktdp::InterTileReduceOp reduce : reduces) {
         Refusal refusal;
         FailureOr<ExchangePlan> plan = analyze(reduce, refusal);

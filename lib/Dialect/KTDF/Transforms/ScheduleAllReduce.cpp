@@ -19,6 +19,10 @@
 // pays for partials so small that the hop latency dominates; it is not
 // scheduled (docs/scheduler.md).
 //
+// A `ktdf.tile_copy` (an inter_tile_consume) becomes a pipeline of one
+// `send` stage on that data mover: each tile sends its view to the tiles
+// that consume it and waits for its own copy.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
@@ -58,6 +62,24 @@ struct RingUnits {
 };
 } // namespace
 
+/// The data mover of the first lane that reads the scratchpad `ct_local`
+/// maps to: its remote DMAs cross the core interconnect.
+static FailureOr<ktflow::sched::NodeId> findSender(const ScheduleTarget &target,
+                                                   Operation *op) {
+  const ktflow::sched::Lane &lane = target.getLanes().front();
+  std::optional<ktflow::sched::NodeId> local = target.getLocalMemory();
+  if (!local)
+    return op->emitError("the device maps no scratchpad to ct_local; an "
+                         "inter-tile exchange needs one per core");
+  auto send = llvm::find_if(lane.outbound.hops, [&](const Hop &hop) {
+    return hop.kind == Hop::Dma && hop.from == local;
+  });
+  if (send == lane.outbound.hops.end())
+    return op->emitError("no data mover of the lane reads its scratchpad; "
+                         "an inter-tile exchange sends with one");
+  return send->unit;
+}
+
 static FailureOr<RingUnits> findUnits(const ScheduleTarget &target,
                                       AllReduceOp op) {
   const ktflow::sched::Lane &lane = target.getLanes().front();
@@ -65,7 +87,7 @@ static FailureOr<RingUnits> findUnits(const ScheduleTarget &target,
   std::optional<ktflow::sched::NodeId> local = target.getLocalMemory();
   if (!local)
     return op.emitError("the device maps no scratchpad to ct_local; an "
-                        "inter-tile reduction needs one per core");
+                        "inter-tile exchange needs one per core");
   RingUnits units;
   units.combine = lane.compute;
   const Hop &feed = lane.inbound.hops.back();
@@ -77,13 +99,10 @@ static FailureOr<RingUnits> findUnits(const ScheduleTarget &target,
                         "partials; an inter-tile reduction needs it");
   units.feed = feed.unit;
   units.drain = drain.unit;
-  auto send = llvm::find_if(lane.outbound.hops, [&](const Hop &hop) {
-    return hop.kind == Hop::Dma && hop.from == local;
-  });
-  if (send == lane.outbound.hops.end())
-    return op.emitError("no data mover of the lane reads its scratchpad; an "
-                        "inter-tile reduction sends the partials with one");
-  units.send = send->unit;
+  FailureOr<ktflow::sched::NodeId> send = findSender(target, op);
+  if (failed(send))
+    return failure();
+  units.send = *send;
   Type element = cast<MemRefType>(op.getPartial().getType()).getElementType();
   int64_t bytes = (element.getIntOrFloatBitWidth() + 7) / 8;
   int64_t granule = 0;
@@ -131,6 +150,51 @@ static LogicalResult checkPlacement(const ScheduleTarget &target,
                   "cores";
     }
   }
+  return success();
+}
+
+/// A tile copy: one `send` stage on the data mover, whose program sends
+/// this tile's view to its consumers and waits for its own copy.
+static LogicalResult schedule(const ScheduleTarget &target, TileCopyOp op) {
+  auto parallel = op->getParentOfType<ParallelOp>();
+  if (!parallel || op->getParentOp() != parallel)
+    return op.emitError("expects the tile copy directly in a ktdf.parallel");
+  ArrayRef<int64_t> sources = op.getSources();
+  bool crosses = llvm::any_of(llvm::enumerate(sources), [](auto e) {
+    return e.value() >= 0 && e.value() != static_cast<int64_t>(e.index());
+  });
+  if (crosses && target.getRoofline().getInterconnects().empty())
+    return op.emitError("the device has no core interconnect to copy "
+                        "between tiles over");
+  FailureOr<ktflow::sched::NodeId> sender = findSender(target, op);
+  if (failed(sender))
+    return failure();
+  int64_t points = parallel.getNumPoints();
+  int64_t instances = parallel.getNumInstances().value_or(1);
+  if (points > instances)
+    return op.emitError("an inter-tile copy needs one tile per lane: ")
+           << points << " tiles on " << instances << " lanes";
+  int64_t cores = target.getNumCores();
+  for (auto [c, p] : llvm::enumerate(sources)) {
+    if (p < 0 || p == static_cast<int64_t>(c))
+      continue;
+    if (pointOfTile(p, parallel.getExtents()) % cores ==
+        pointOfTile(c, parallel.getExtents()) % cores)
+      return op.emitError("tiles ")
+             << p << " and " << c << " run on one core; the copy sends "
+             << "between the scratchpads of different cores";
+  }
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto pipeline = PipelineOp::create(b, loc, b.getI64IntegerAttr(1));
+  b.createBlock(&pipeline.getBody());
+  auto stage = StageOp::create(
+      b, loc, TypeRange{}, b.getStringAttr("send"), ValueRange{},
+      b.getArrayAttr({UnitRoleAttr::get(op.getContext(), UnitRole::dma_store)}),
+      b.getStringAttr(target.getModel().getNode(*sender).name));
+  b.createBlock(&stage.getBody());
+  b.clone(*op);
+  op.erase();
   return success();
 }
 
@@ -202,6 +266,14 @@ struct ScheduleAllReducePass
         ops.push_back(op);
     });
     for (AllReduceOp op : ops)
+      if (failed(schedule(target, op)))
+        return signalPassFailure();
+    SmallVector<TileCopyOp> copies;
+    getOperation().walk([&](TileCopyOp op) {
+      if (!op->getParentOfType<StageOp>())
+        copies.push_back(op);
+    });
+    for (TileCopyOp op : copies)
       if (failed(schedule(target, op)))
         return signalPassFailure();
   }

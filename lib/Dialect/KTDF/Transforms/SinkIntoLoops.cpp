@@ -99,7 +99,7 @@ public:
       for (Operation &op : llvm::make_early_inc_range(*block)) {
         // A compute group lies on one side of an exchange
         // (ktdf-lower-inter-tile loads again what is used after it).
-        if (isa<AllReduceOp>(op))
+        if (isa<AllReduceOp, TileCopyOp>(op))
           earlier.clear();
         auto load = dyn_cast<ktdp::LoadOp>(&op);
         if (!load || !canClone(load) ||

@@ -8,9 +8,9 @@
 // iterations become one block, the carried value one chain of SSA values
 // the compute unit keeps (never a round trip through device memory). A
 // carrying loop whose results nothing uses is erased first. A loop holding
-// an inter-tile reduction is unrolled the same way, carrying or not. What is
-// left (a trip count known only at run time, or too many trips) is refused at
-// the loop by ktdf-check-supported.
+// an inter-tile reduction or consume is unrolled the same way, carrying or
+// not. What is left (a trip count known only at run time, or too many
+// trips) is refused at the loop by ktdf-check-supported.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,13 +93,18 @@ bool mlir::ktdf::unrollConstantLoop(scf::ForOp loop, int64_t maxTrips) {
   return ivs.has_value();
 }
 
-/// Whether `loop` holds an inter-tile reduction: the all-reduce it becomes
-/// exchanges scratchpad views between tiles once per kernel, so a loop of
-/// known trips around it is unrolled like a carrying loop (an RMSNorm's
-/// row loop with a per-row all-reduce of its sum of squares).
+/// Whether `loop` holds an inter-tile reduction or consume: the all-reduce
+/// or tile copy it becomes exchanges scratchpad views between tiles once
+/// per kernel, so a loop of known trips around it is unrolled like a
+/// carrying loop (an RMSNorm's row loop with a per-row all-reduce of its
+/// sum of squares).
 static bool holdsInterTileReduce(scf::ForOp loop) {
   return loop
-      ->walk([](ktdp::InterTileReduceOp) { return WalkResult::interrupt(); })
+      ->walk([](Operation *op) {
+        return isa<ktdp::InterTileReduceOp, ktdp::InterTileConsumeOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
       .wasInterrupted();
 }
 

@@ -363,6 +363,32 @@ def KTDF_AllReduceOp : KTDF_Op<"all_reduce"> {
   }];
 }
 
+def KTDF_TileCopyOp : KTDF_Op<"tile_copy"> {
+  let summary = "copies of a scratchpad view from tile to tile";
+  let description = [{
+    Afterwards the `dest` view of every tile `c` with `sources[c] >= 0`
+    (linear tile ids, one entry per tile of the grid) holds what the
+    `source` view of tile `sources[c]` held: the broadcast or routed copy
+    of an `inter_tile_consume`. A tile whose source is itself wrote `dest`
+    before the copy; with `stored_locally`, every tile wrote its `dest`
+    before the copy, so a sender waits until its consumer is ready for
+    the bytes. ktdf-lower-inter-tile makes it; ktdf-schedule-all-reduce
+    makes it a pipeline of one `send` stage on the data mover that reads
+    the scratchpad, whose remote DMAs cross the core interconnect.
+
+    ```mlir
+    ktdf.tile_copy %E, %R {sources = array<i64: 0, 0, 0, 0>, stored_locally}
+        : memref<64xf16, #ct>, memref<64xf16, #ct>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, AnyMemRef:$dest,
+                       DenseI64ArrayAttr:$sources, UnitAttr:$stored_locally);
+  let assemblyFormat = [{
+    $source `,` $dest attr-dict `:` type($source) `,` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Tiling helpers
 //===----------------------------------------------------------------------===//

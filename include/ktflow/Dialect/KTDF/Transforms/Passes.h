@@ -83,6 +83,12 @@ bool isExchangeView(Operation *view);
 std::optional<std::pair<Operation *, std::string>>
 whyNotAllReduce(Operation *reduce);
 
+/// Why ktdf-lower-inter-tile cannot turn the `ktdp.inter_tile_consume`
+/// `consume` (with the produce of its future) into a `ktdf.tile_copy`, with
+/// the op to report it at, or none.
+std::optional<std::pair<Operation *, std::string>>
+whyNotTileCopy(Operation *consume);
+
 /// Why ktdf-resolve-distributed-views cannot make the access tiles of
 /// distributed view `view` tiles of its parts (the op to report at and the
 /// reason), or none when it can (ktdf-check-supported asks it).

@@ -396,7 +396,17 @@ def KTDFLowerInterTile : Pass<"ktdf-lower-inter-tile", "::mlir::ModuleOp"> {
     mul, max or min applying it), an identity that is
     not that op's neutral element as a splat constant, consumers other
     than the producers, a `producer_dependency_per_consumer` set, groups
-    that do not partition the grid, and `inter_tile_consume`.
+    that do not partition the grid.
+
+    An `inter_tile_produce` + `inter_tile_consume` pair becomes a
+    `ktdf.tile_copy`: the produce's body runs on every tile before it, the
+    partial is stored into an exchange view, the copy moves each consumer's
+    one producer's view (chosen by the dependency set, if any) into the
+    consumer's second view, and the result is loaded from it; a consumer
+    that is its own producer stores the partial into that view itself
+    (`stored_locally`). Refused: consumers that do not cover the grid, a
+    consumer with no or several producers, a body that uses the group id
+    or reads a tensor the kernel writes.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect",
@@ -422,6 +432,8 @@ def KTDFScheduleAllReduce
     or a lane without a data mover reading its scratchpad is an error at
     the all-reduce. Runs after ktdf-allocate-scratchpad (the views are the
     kernel's scratchpad region; the pipeline has no buffers).
+    A `ktdf.tile_copy` becomes a pipeline of one `send` stage on that data
+    mover, holding the copy.
   }];
 }
 

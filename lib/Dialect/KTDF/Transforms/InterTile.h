@@ -1,0 +1,50 @@
+//===- InterTile.h - What the inter-tile lowerings share --------*- C++ -*-===//
+//
+// This file declares what ktdf-lower-inter-tile's two rewrites share: the
+// enumeration of a group's tiles, the recomputation of values a compute
+// group would need on both sides of an exchange, and the rewrite of an
+// `inter_tile_produce` + `inter_tile_consume` pair into a `ktdf.tile_copy`
+// (InterTileCopies.cpp); the reduce's rewrite is in LowerInterTile.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_INTERTILE_H
+#define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_INTERTILE_H
+
+#include "ScratchpadViews.h"
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <string>
+#include <utility>
+
+namespace mlir::ktdf {
+
+/// The op to report at and why.
+using InterTileRefusal = std::pair<Operation *, std::string>;
+
+/// The tiles of `set` `(i)[g]` for group `g` on a grid of `numTiles`.
+SmallVector<int64_t> tilesOfGroup(IntegerSet set, int64_t g, int64_t numTiles);
+
+/// Computes again, right after `point`, each tensor value defined in its
+/// block before `boundary` that an op after `point` uses (back to its
+/// loads): a compute group must lie on one side of an exchange.
+LogicalResult recomputeAfter(Operation *boundary, Operation *point,
+                             func::FuncOp func, InterTileRefusal &refusal);
+
+/// Whether `op` may be computed again (or on tiles other than the
+/// producers): a load of a tensor no store of the kernel writes, or a
+/// side-effect-free op.
+bool isRecomputable(Operation *op, func::FuncOp func);
+
+/// Rewrites `consume` and the produce of its future into a store of the
+/// partial into a scratchpad view, a `ktdf.tile_copy` and a load of the
+/// copy (InterTileCopies.cpp).
+LogicalResult lowerConsume(ktdp::InterTileConsumeOp consume, func::FuncOp func,
+                           ScratchpadCursor &cursor, InterTileRefusal &refusal);
+
+} // namespace mlir::ktdf
+
+#endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_INTERTILE_H
