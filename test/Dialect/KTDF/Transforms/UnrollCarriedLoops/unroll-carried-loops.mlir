@@ -192,3 +192,35 @@ func.func @exchange_per_row(%n: index) attributes {grid = [2]} {
   }
   return
 }
+
+// -----
+
+// A loop holding an inter-tile consume (a row copied from the other tile
+// of the pair once per trip) is unrolled the same way: one tile copy per
+// trip.
+
+// CHECK-LABEL: func.func @copy_per_row
+// CHECK-NOT: scf.for
+// CHECK: "test.row"
+// CHECK: ktdp.inter_tile_consume
+// CHECK: "test.row"
+// CHECK: ktdp.inter_tile_consume
+// CHECK-NOT: ktdp.inter_tile_consume
+// CHECK: return
+#pair = affine_set<(i)[g] : (i - 2*g >= 0, -i + 2*g + 1 >= 0)>
+#other = affine_set<(p)[c] : (p + c - 1 == 0)>
+func.func @copy_per_row() attributes {grid = [2]} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %i = %c0 to %c2 step %c1 {
+    %p = "test.row"(%i) : (index) -> tensor<1x64xf16>
+    %f = ktdp.inter_tile_produce producer_tiles_per_group = #pair -> <(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>> {
+    ^bb0(%gid: index):
+      ktdp.yield_partial %p : tensor<1x64xf16>
+    }
+    %s = ktdp.inter_tile_consume(%f) consumer_tiles_per_group = #pair, producer_dependency_per_consumer = #other : <(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>> -> tensor<1x64xf16>
+    "test.use"(%s) : (tensor<1x64xf16>) -> ()
+  }
+  return
+}
