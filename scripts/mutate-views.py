@@ -40,7 +40,7 @@ KERNELS = {
     "bias_loop": [], "broadcast_add": [], "broadcast_row": [],
     "broadcast_scalar": [], "col_reduce": [], "dynamic_mask": ["N_arg=100"],
     "elementwise": [], "gelu_spyreop": [], "layernorm": [], "rmsnorm": [],
-    "rope": [], "row_reduce": [], "softmax": [],
+    "rope": [], "row_reduce": [], "softmax": [], "inter_tile_broadcast": [],
 }
 DEVICES = ["sample_device", "mesh_device", "spyre_like"]
 
