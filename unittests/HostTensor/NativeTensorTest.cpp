@@ -127,7 +127,7 @@ TEST(NativeTensor, ZeroedAllocationIsZero) {
 }
 
 /// The summary of f16 `values` from the native tensor and from the Tensor;
-/// the native one takes the lane-wise path for large exact sums.
+/// the native one sums exact sums out of order.
 void expectSameF16Summary(llvm::ArrayRef<double> values) {
   Tensor tensor = Tensor::zeros(DType::F16, {int64_t(values.size())});
   for (size_t i = 0; i < values.size(); ++i)
@@ -149,7 +149,19 @@ TEST(NativeTensor, F16StatsMatchTheSequentialSum) {
   large[3] = 1e-7;
   large[19999] = -3.5;
   expectSameF16Summary(large);
+  // One large magnitude among small ones: n times the largest passes 2^29
+  // but the sum of magnitudes does not.
+  std::vector<double> spike(20000, -6.103515625e-05); // the smallest normal
+  spike[17] = -65504.0;
+  spike[18] = 5.9604644775390625e-08; // the smallest subnormal
+  expectSameF16Summary(spike);
+  // Every value negative (the maximum too), subnormals among them.
+  for (double &v : spike)
+    v = -std::fabs(v) * 0.5;
+  expectSameF16Summary(spike);
   values[7] = std::numeric_limits<double>::infinity();
+  expectSameF16Summary(values);
+  values[7] = -std::numeric_limits<double>::infinity();
   expectSameF16Summary(values);
   values[9] = std::numeric_limits<double>::quiet_NaN();
   expectSameF16Summary(values);
