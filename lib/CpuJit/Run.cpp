@@ -23,6 +23,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <tuple>
@@ -76,12 +77,48 @@ struct StoreLog {
   size_t compactAt = kFirstCompaction;
   static constexpr size_t kFirstCompaction = 4096;
 
+  static bool lessByStart(const StoredRange &a, const StoredRange &b) {
+    return std::tie(a.buffer, a.lo) < std::tie(b.buffer, b.lo);
+  }
+
   /// Sorts the ranges and merges those that touch. A task's rows of one
   /// tile, stored one range per row, become one range per block of rows.
+  /// The ranges are a sorted prefix (the last compaction's) followed by
+  /// the rows of the tiles run since, a few ascending runs (one per stored
+  /// tile: RoPE's two half-row tiles interleave): merged run by run,
+  /// linear in the ranges, where sorting them was 9 % of RoPE's process.
   void compact() {
-    llvm::sort(ranges, [](const StoredRange &a, const StoredRange &b) {
-      return std::tie(a.buffer, a.lo) < std::tie(b.buffer, b.lo);
-    });
+    std::vector<size_t> runStarts = {0};
+    for (size_t i = 1; i < ranges.size(); ++i)
+      if (lessByStart(ranges[i], ranges[i - 1]))
+        runStarts.push_back(i);
+    if (runStarts.size() > kMaxMergedRuns) {
+      llvm::sort(ranges, lessByStart);
+    } else {
+      runStarts.push_back(ranges.size());
+      std::vector<StoredRange> scratch(ranges.size());
+      while (runStarts.size() > 2) {
+        // Adjacent pairs of runs merged into `scratch`, then swapped back.
+        std::vector<size_t> merged;
+        size_t r = 0;
+        for (; r + 2 < runStarts.size(); r += 2) {
+          std::merge(ranges.begin() + runStarts[r],
+                     ranges.begin() + runStarts[r + 1],
+                     ranges.begin() + runStarts[r + 1],
+                     ranges.begin() + runStarts[r + 2],
+                     scratch.begin() + runStarts[r], lessByStart);
+          merged.push_back(runStarts[r]);
+        }
+        if (r + 1 < runStarts.size()) {
+          std::copy(ranges.begin() + runStarts[r], ranges.end(),
+                    scratch.begin() + runStarts[r]);
+          merged.push_back(runStarts[r]);
+        }
+        merged.push_back(ranges.size());
+        ranges.swap(scratch);
+        runStarts = std::move(merged);
+      }
+    }
     size_t kept = 0;
     for (const StoredRange &r : ranges) {
       if (kept && ranges[kept - 1].buffer == r.buffer &&
@@ -94,6 +131,8 @@ struct StoreLog {
     ranges.resize(kept);
     compactAt = std::max(kFirstCompaction, 2 * kept);
   }
+  /// More ascending runs than this are sorted instead.
+  static constexpr size_t kMaxMergedRuns = 64;
 };
 /// Kept per task; more ranges than this are not worth sorting.
 constexpr size_t kMaxStoredRanges = size_t(1) << 20;

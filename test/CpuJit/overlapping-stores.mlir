@@ -41,11 +41,23 @@
 // RUN: diff %t/rope.interp %t/rope.jit
 // RUN: FileCheck %s --check-prefix=ROPE --input-file=%t/rope.note
 // ROPE: engine: jit ({{.*}}; tiles rerun in order: stores of tiles run concurrently may overlap in tensor 'out_ptr')
+//
+// Two tiles store 5120 rows each as 128-row halves (10,240 ranges of one
+// row each, compacted as they accumulate: two ascending runs per loop
+// trip, merged run by run); they share only row 5119, the last row of
+// tile 0's last trip, which the merged log must still hold.
+// RUN: ktflow interp %s --func late_overlap --seed 5 --engine=interp > %t/late.interp
+// RUN: ktflow interp %s --func late_overlap --seed 5 --engine=jit > %t/late.jit 2> %t/late.note
+// RUN: diff %t/late.interp %t/late.jit
+// RUN: FileCheck %s --check-prefix=LATE --input-file=%t/late.note
+// LATE: engine: jit ({{.*}}; tiles rerun in order: stores of tiles run concurrently may overlap in tensor 'y')
 
 #rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
 #wide = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
+#tall = affine_set<(d0, d1) : (d0 >= 0, -d0 + 10239 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#half = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 module {
   func.func @same_row(%x: index, %y: index) attributes {grid = [64]} {
     %id = ktdp.get_compute_tile_id : index
@@ -75,6 +87,28 @@ module {
     %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf32>
     %u = ktdp.construct_access_tile %Y[%id, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x64xf32> -> !ktdp.access_tile<1x64xindex>
     ktdp.store %v, %u : tensor<1x64xf32>, <1x64xindex>
+    return
+  }
+  func.func @late_overlap(%x: index, %y: index) attributes {grid = [2]} {
+    %id = ktdp.get_compute_tile_id : index
+    %c0 = arith.constant 0 : index
+    %c128 = arith.constant 128 : index
+    %c5119 = arith.constant 5119 : index
+    %c5120 = arith.constant 5120 : index
+    %X = ktdp.construct_memory_view %x, sizes: [10240, 64], strides: [64, 1] {coordinate_set = #tall, memory_space = #ktdp.memory_space<global>} : memref<10240x64xf16>
+    %Y = ktdp.construct_memory_view %y, sizes: [10240, 64], strides: [64, 1] {coordinate_set = #tall, memory_space = #ktdp.memory_space<global>} : memref<10240x64xf16>
+    %base = arith.muli %id, %c5119 : index
+    scf.for %i = %c0 to %c5120 step %c128 {
+      %row = arith.addi %base, %i : index
+      %tl = ktdp.construct_access_tile %X[%row, 0] {access_tile_set = #half, access_tile_order = #id2} : memref<10240x64xf16> -> !ktdp.access_tile<128x32xindex>
+      %tr = ktdp.construct_access_tile %X[%row, 32] {access_tile_set = #half, access_tile_order = #id2} : memref<10240x64xf16> -> !ktdp.access_tile<128x32xindex>
+      %l = ktdp.load %tl : <128x32xindex> -> tensor<128x32xf16>
+      %r = ktdp.load %tr : <128x32xindex> -> tensor<128x32xf16>
+      %ul = ktdp.construct_access_tile %Y[%row, 0] {access_tile_set = #half, access_tile_order = #id2} : memref<10240x64xf16> -> !ktdp.access_tile<128x32xindex>
+      %ur = ktdp.construct_access_tile %Y[%row, 32] {access_tile_set = #half, access_tile_order = #id2} : memref<10240x64xf16> -> !ktdp.access_tile<128x32xindex>
+      ktdp.store %l, %ul : tensor<128x32xf16>, <128x32xindex>
+      ktdp.store %r, %ur : tensor<128x32xf16>, <128x32xindex>
+    }
     return
   }
 }
