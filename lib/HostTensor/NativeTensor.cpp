@@ -383,8 +383,8 @@ TensorStats ktflow::host::computeStats(const NativeTensor &tensor) {
   bool done = false;
   if (tensor.getDType() == DType::F16)
     done = accumulateF16OutOfOrder(
-        reinterpret_cast<const uint16_t *>(tensor.data()),
-        tensor.numElements(), acc);
+        reinterpret_cast<const uint16_t *>(tensor.data()), tensor.numElements(),
+        acc);
   if (!done) {
     acc = Accumulator();
     switch (tensor.getElementBytes()) {
