@@ -72,11 +72,10 @@ CompiledExpr CompiledExpr::compile(AffineExpr expr, unsigned numDims) {
     dims[d] = 1;
     std::optional<int64_t> v = ktdp::evaluateAffineExpr(expr, dims, symbols);
     dims[d] = 0;
-    if (!v || !base) {
+    if (!v || !base || __builtin_sub_overflow(*v, *base, &c.coeffs[d])) {
       c.linear = false;
       return c;
     }
-    c.coeffs[d] = *v - *base;
   }
   return c;
 }
@@ -88,9 +87,11 @@ std::optional<int64_t> CompiledExpr::eval(ArrayRef<int64_t> dims,
   std::optional<int64_t> value = ktdp::evaluateAffineExpr(rest, {}, symbols);
   if (!value)
     return std::nullopt;
-  int64_t v = *value;
+  int64_t v = *value, term;
   for (auto [c, d] : llvm::zip(coeffs, dims))
-    v += c * d;
+    if (__builtin_mul_overflow(c, d, &term) ||
+        __builtin_add_overflow(v, term, &v))
+      return std::nullopt;
   return v;
 }
 
@@ -143,7 +144,12 @@ FailureOr<ktdp::IntegerBox> SetPlan::bounds(ArrayRef<int64_t> symbols) const {
     dims[c.dim] = 0;
     if (!one)
       return failure();
-    int64_t coeff = *one - *rest;
+    // Constants near 2^63 (which negating or dividing below would
+    // overflow) take the exact, arbitrary-precision way.
+    int64_t coeff;
+    if (__builtin_sub_overflow(*one, *rest, &coeff) || coeff == kNone ||
+        *rest == kNone)
+      return ktdp::getBoundingBox(set, symbols);
     int64_t &lo = result.lower[c.dim], &hi = result.upper[c.dim];
     if (coeff == 0) {
       empty |= c.isEq ? *rest != 0 : *rest < 0;

@@ -93,6 +93,24 @@ TEST_F(IntegerSetAnalysisTest, UndefinedEvaluations) {
   EXPECT_EQ(evaluateAffineExpr(c(-12), {}, {}), -12);
 }
 
+// Past 64 bits there is no value (these were signed overflows, and
+// INT64_MIN floordiv -1 a SIGFPE); at the edges the exact one.
+TEST_F(IntegerSetAnalysisTest, OverflowHasNoValue) {
+  const int64_t max = INT64_MAX, min = INT64_MIN;
+  EXPECT_EQ(evaluateAffineExpr(d(0) + s(0), {max}, {1}), std::nullopt);
+  EXPECT_EQ(evaluateAffineExpr(d(0) * 4, {int64_t(1) << 62}, {}), std::nullopt);
+  EXPECT_EQ(evaluateAffineExpr(d(0) * s(0), {min}, {-1}), std::nullopt);
+  EXPECT_EQ(evaluateAffineExpr(d(0).floorDiv(s(0)), {min}, {-1}), std::nullopt);
+  EXPECT_EQ(evaluateAffineExpr(d(0).ceilDiv(s(0)), {min}, {-1}), std::nullopt);
+  EXPECT_EQ(evaluateAffineExpr(d(0) % s(0), {min}, {-1}), 0);
+  EXPECT_EQ(evaluateAffineExpr(d(0) % s(0), {-5}, {min}), max - 4);
+  EXPECT_EQ(evaluateAffineExpr(d(0) % s(0), {min}, {min}), 0);
+  EXPECT_EQ(evaluateAffineExpr(d(0).ceilDiv(s(0)), {min}, {2}), min / 2);
+  EXPECT_EQ(evaluateAffineExpr(d(0).floorDiv(s(0)), {min}, {max}), -2);
+  EXPECT_EQ(evaluateAffineExpr(d(0).ceilDiv(s(0)), {min + 1}, {-1}), max);
+  EXPECT_EQ(evaluateAffineExpr(d(0) + s(0), {max}, {min}), -1);
+}
+
 TEST_F(IntegerSetAnalysisTest, ContainsPoint) {
   IntegerSet tri = set("affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, "
                        "d1 >= 0, d0 - d1 >= 0)>");

@@ -14,12 +14,17 @@
 using namespace mlir;
 using namespace mlir::ktdp;
 
+// Callers exclude b == 0 and (a, b) == (INT64_MIN, -1), whose quotient
+// does not fit (x86 traps on it).
 static int64_t floorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-static int64_t ceilDiv(int64_t a, int64_t b) { return -floorDiv(-a, b); }
+static int64_t ceilDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
+}
 
 std::optional<int64_t> mlir::ktdp::evaluateAffineExpr(AffineExpr expr,
                                                       ArrayRef<int64_t> dims,
@@ -47,24 +52,32 @@ std::optional<int64_t> mlir::ktdp::evaluateAffineExpr(AffineExpr expr,
   std::optional<int64_t> rhs = evaluateAffineExpr(binary.getRHS(), dims, symbols);
   if (!lhs || !rhs)
     return std::nullopt;
+  // Values a kernel computes (anchors of 2^62, constants of a mutated set)
+  // can take an expression past 64 bits: no value, as for a division by 0.
+  int64_t result;
   switch (expr.getKind()) {
   case AffineExprKind::Add:
-    return *lhs + *rhs;
+    if (__builtin_add_overflow(*lhs, *rhs, &result))
+      return std::nullopt;
+    return result;
   case AffineExprKind::Mul:
-    return *lhs * *rhs;
+    if (__builtin_mul_overflow(*lhs, *rhs, &result))
+      return std::nullopt;
+    return result;
   case AffineExprKind::FloorDiv:
-    if (*rhs == 0)
-      return std::nullopt;
-    return floorDiv(*lhs, *rhs);
   case AffineExprKind::CeilDiv:
-    if (*rhs == 0)
+    if (*rhs == 0 || (*lhs == INT64_MIN && *rhs == -1))
       return std::nullopt;
-    return ceilDiv(*lhs, *rhs);
+    return expr.getKind() == AffineExprKind::FloorDiv ? floorDiv(*lhs, *rhs)
+                                                      : ceilDiv(*lhs, *rhs);
   case AffineExprKind::Mod: {
     if (*rhs == 0)
       return std::nullopt;
+    if (*rhs == -1)
+      return 0;
+    // r + |rhs| without |INT64_MIN|: r lies strictly between -|rhs| and 0.
     int64_t r = *lhs % *rhs;
-    return r < 0 ? r + std::abs(*rhs) : r;
+    return r >= 0 ? r : *rhs > 0 ? r + *rhs : r - *rhs;
   }
   default:
     return std::nullopt;

@@ -21,7 +21,8 @@ namespace mlir::ktdp {
 
 /// Evaluates `expr` at integer dims and symbols. floordiv/ceildiv/mod follow
 /// affine semantics (floor division, non-negative remainder). Returns
-/// std::nullopt on division by zero or a position out of range.
+/// std::nullopt on division by zero, a result or intermediate outside
+/// int64_t, or a position out of range.
 std::optional<int64_t> evaluateAffineExpr(AffineExpr expr,
                                           ArrayRef<int64_t> dims,
                                           ArrayRef<int64_t> symbols);
