@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's second command (and CI's): install, build, run every lit and
 # unit test, and end with one summary line "N passed, N failed".
-# With KTFLOW_SANITIZE=1 (CI sets it) the tree built and tested is the
+# With KTFLOW_SANITIZE=1 the tree built and tested is the
 # ASan+UBSan one of scripts/build-sanitized.sh (build-san) instead of the
 # release tree, run with scripts/sanitizer-env.sh's options.
 set -uo pipefail
