@@ -29,8 +29,9 @@ static StringRef kindName(Kind kind) {
 }
 
 /// Records the stage's reads, writes and generics in program order and the
-/// tile shape (that of its widest read or write), refusing ops the tiler
-/// cannot stream.
+/// tile shape (that of its widest read or write: the highest rank, then the
+/// most elements, so a 1x128 row broadcast over a 16x128 tile does not set
+/// the shape), refusing ops the tiler cannot stream.
 static LogicalResult
 collectStage(StageOp stage, StreamPlan &plan,
              SmallVectorImpl<linalg::GenericOp> &generics) {
@@ -61,9 +62,15 @@ collectStage(StageOp stage, StreamPlan &plan,
   }
   if (plan.writes.empty())
     return stage.emitError("compute stage writes nothing");
-  for (ShapedType t : ends)
-    if (t.getRank() > static_cast<int64_t>(plan.tileShape.size()))
+  int64_t widest = 0;
+  for (ShapedType t : ends) {
+    auto rank = static_cast<int64_t>(plan.tileShape.size());
+    if (t.getRank() > rank ||
+        (t.getRank() == rank && t.getNumElements() > widest)) {
       plan.tileShape = llvm::to_vector(t.getShape());
+      widest = t.getNumElements();
+    }
+  }
   if (plan.tileShape.empty())
     return stage.emitError("compute stage moves only scalars");
   for (int64_t d : ArrayRef<int64_t>(plan.tileShape).drop_back())
@@ -82,8 +89,11 @@ public:
       : plan(plan), generics(generics) {}
 
   LogicalResult run() {
+    // A read of lower rank, or of full rank but narrower (a 1x128 row
+    // broadcast over the rows), takes its kind from the generics' maps.
     for (ReadFromFifoOp read : plan.reads)
-      if (cast<ShapedType>(read.getType()).getRank() == rank())
+      if (cast<ShapedType>(read.getType()).getShape() ==
+          ArrayRef<int64_t>(plan.tileShape))
         if (failed(setKind(read, read.getResult(), Kind::Tile)))
           return failure();
     // A splat constant written whole (the initial value of what a loop
@@ -150,9 +160,11 @@ private:
       return at->emitError("a value is used both as ")
              << kindName(known) << " and as " << kindName(kind)
              << " of the tile; this is not supported yet";
-    // A one-element tensor is a scalar: the same for every row.
+    // A one-element tensor is a scalar: the same for every row. A column
+    // value may keep unit leading dimensions (a 1x128 row of a 2-d view).
     if (!(kind == Kind::Row && type.getNumElements() == 1) &&
-        type.getShape() != shapeOf(kind))
+        type.getShape() != shapeOf(kind) &&
+        !(kind == Kind::Col && isUnitPadded(type.getShape(), shapeOf(kind))))
       return at->emitError("a tensor of type ")
              << type << " cannot be " << kindName(kind) << " of a "
              << plan.tileShape.size() << "-d tile of "
@@ -162,16 +174,45 @@ private:
     return success();
   }
 
+  /// Whether `shape` is `inner` after unit dimensions.
+  static bool isUnitPadded(ArrayRef<int64_t> shape, ArrayRef<int64_t> inner) {
+    return shape.size() > inner.size() &&
+           shape.take_back(inner.size()) == inner &&
+           llvm::all_of(shape.drop_back(inner.size()),
+                        [](int64_t d) { return d == 1; });
+  }
+
+  /// Whether `map` is the identity but for zeros on unit dimensions of the
+  /// tile, which index the same elements.
+  bool isIdentityOnTile(AffineMap map) {
+    if (map.getNumResults() != rank())
+      return false;
+    for (auto [d, e] : llvm::enumerate(map.getResults())) {
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      if (e != getAffineDimExpr(d, map.getContext()) &&
+          !(c && c.getValue() == 0 && plan.tileShape[d] == 1))
+        return false;
+    }
+    return true;
+  }
+
   /// The kind an indexing map of a full-rank generic gives its operand.
   std::optional<Kind> kindOfMap(AffineMap map) {
     // No results, or only constants (a one-element tensor): a scalar.
     if (llvm::all_of(map.getResults(),
                      [](AffineExpr e) { return isa<AffineConstantExpr>(e); }))
       return Kind::Row;
-    if (map.isIdentity())
+    if (map.isIdentity() || isIdentityOnTile(map))
       return Kind::Tile;
-    if (rank() >= 2 && map.getNumResults() == 1 &&
-        map.getResult(0) == getAffineDimExpr(rank() - 1, map.getContext()))
+    // The last dimension, alone or after zeros (a unit reshape folded
+    // into the map: a 1x128 row read as (d0, d1) -> (0, d1)).
+    AffineExpr last = getAffineDimExpr(rank() - 1, map.getContext());
+    if (rank() >= 2 && map.getNumResults() >= 1 &&
+        map.getResults().back() == last &&
+        llvm::all_of(map.getResults().drop_back(), [](AffineExpr e) {
+          auto c = dyn_cast<AffineConstantExpr>(e);
+          return c && c.getValue() == 0;
+        }))
       return Kind::Col;
     if (rank() >= 2 &&
         map == AffineMap::getMultiDimIdentityMap(rank(), map.getContext())
@@ -181,6 +222,8 @@ private:
   }
 
   LogicalResult classifyFull(linalg::GenericOp op) {
+    if (isOneRowCopy(op))
+      return classifyOneRow(op);
     SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
     bool rowReduction = false, colReduction = false;
     for (auto [d, it] : llvm::enumerate(iters)) {
@@ -221,6 +264,42 @@ private:
     plan.roles[op] = rowReduction   ? OpRole::RowReduction
                      : colReduction ? OpRole::ColReduction
                                     : OpRole::Stream;
+    return success();
+  }
+
+  /// Whether `op` is element-wise over unit leading loops and the tile's
+  /// columns while the tile has several rows: an op on one value per column
+  /// that keeps unit leading dimensions (a column reduction's result
+  /// expanded back to 1x128 before it is stored).
+  bool isOneRowCopy(linalg::GenericOp op) {
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    return plan.rows > 1 && op.getNumReductionLoops() == 0 &&
+           ranges.back() == plan.cols &&
+           llvm::all_of(ArrayRef<int64_t>(ranges).drop_back(),
+                        [](int64_t d) { return d == 1; });
+  }
+
+  /// Classifies a one-row copy: its identity (or column) maps read and
+  /// write column values, its constant maps scalars.
+  LogicalResult classifyOneRow(linalg::GenericOp op) {
+    for (OpOperand &operand : op->getOpOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      std::optional<Kind> kind = kindOfMap(map);
+      if (map.isIdentity())
+        kind = Kind::Col;
+      // A map of the rows would take the first row's value only.
+      bool perRow = kind == Kind::Row && !map.isConstant();
+      if (!kind || *kind == Kind::Tile || perRow)
+        return op.emitError("indexing map ")
+               << AffineMapAttr::get(map)
+               << " is not supported in an element-wise op on one row of "
+                  "per-column values";
+      if (failed(setKind(op, operand.get(), *kind)) ||
+          (op.isDpsInit(&operand) &&
+           failed(setKind(op, op.getTiedOpResult(&operand), *kind))))
+        return failure();
+    }
+    plan.roles[op] = OpRole::Stream;
     return success();
   }
 

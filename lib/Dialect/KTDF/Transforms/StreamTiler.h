@@ -148,6 +148,10 @@ private:
   /// Indices of the chunk at row `r`, column `c` of `buffer`.
   SmallVector<Value> chunkIndices(Value buffer, Value r, Value c);
 
+  /// Indices of the chunk at column `c` of a per-column buffer, whose
+  /// leading dimensions (a 1x128 row of a 2-d view) are units.
+  SmallVector<Value> columnIndex(Value buffer, Value c);
+
   /// Indices of row `r` of a per-row buffer; the origin of a one-element
   /// (scalar) buffer, the same for every row.
   SmallVector<Value> rowIndex(Value buffer, Value r);

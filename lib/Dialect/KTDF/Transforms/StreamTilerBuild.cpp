@@ -285,7 +285,7 @@ void StreamTiler::buildColumnMajorTransfers(StageOp stage, bool isFeed) {
     if (!plan.isStreamed(value))
       move(slot, at, rowIndex(buffer, c));
     else
-      move(slot, at, {c});
+      move(slot, at, columnIndex(buffer, c));
   };
   scf::ForOp::create(b, loc, c0, cols, step, ValueRange{},
                      [&](OpBuilder &, Location, Value c, ValueRange) {
@@ -333,6 +333,15 @@ SmallVector<Value> StreamTiler::chunkIndices(Value buffer, Value r, Value c) {
   if (cast<ShapedType>(buffer.getType()).getRank() == 1)
     return {c};
   return {r, c};
+}
+
+SmallVector<Value> StreamTiler::columnIndex(Value buffer, Value c) {
+  int64_t rank = cast<ShapedType>(buffer.getType()).getRank();
+  if (rank == 1)
+    return {c};
+  SmallVector<Value> indices(rank - 1, index(0));
+  indices.push_back(c);
+  return indices;
 }
 
 /// Indices of row `r` of a per-row buffer; the origin of a one-element
@@ -392,8 +401,10 @@ void StreamTiler::buildFeed() {
         for (ReadFromFifoOp read : pass.reads) {
           Value buffer = source.lookup(read.getSlot());
           DataTransferOp::create(b, read.getLoc(), buffer,
-                                 chunkIndices(buffer, r, c), read.getSlot(),
-                                 ValueRange{});
+                                 plan.getKind(read.getResult()) == Kind::Col
+                                     ? columnIndex(buffer, c)
+                                     : chunkIndices(buffer, r, c),
+                                 read.getSlot(), ValueRange{});
         }
       },
       [](Value) {});
