@@ -11,9 +11,12 @@ model's whole-kernel estimate when `ktflow run --json` reports one
 is the wall time of `ktflow compile ... -o /dev/null`. A kernel that does
 not compile shows the first error's short reason. With --check every run
 is also verified against the reference interpreter (slow at production
-sizes: the interpreter runs the whole kernel).
+sizes: the interpreter runs the whole kernel). With --tune, `ktflow run
+--tune --json` adds the tuned cycles, the schedule chosen and the wall time
+of the search (docs/scheduler.md, "Tuning"); every other column stays the
+default schedule's.
 
-  python3 bench/schedule.py [--ktflow build/bin/ktflow] [--check]
+  python3 bench/schedule.py [--ktflow build/bin/ktflow] [--check] [--tune]
       [--devices D,...] [--production-only] [KERNEL ...] > bench/results.md
 """
 
@@ -71,7 +74,7 @@ def first_error(text):
     return text.strip().splitlines()[-1][:90] if text.strip() else "no output"
 
 
-def measure(ktflow, path, args, device, check):
+def measure(ktflow, path, args, device, check, tune):
     arch = os.path.join(ROOT, "examples", "devices", device + ".mlir")
     kernel = os.path.join(ROOT, path)
     argv = []
@@ -92,13 +95,36 @@ def measure(ktflow, path, args, device, check):
     except ValueError:
         return {"error": first_error(run.stderr + run.stdout)}
     report["compile_ms"] = compile_ms
+    if tune:
+        start = time.monotonic()
+        tuned = subprocess.run([ktflow, "run", kernel, "--arch", arch,
+                                "--json", "--tune"] + argv,
+                               capture_output=True, text=True)
+        try:
+            report["tune"] = json.loads(tuned.stdout)["tune"]
+        except (ValueError, KeyError):
+            report["tune"] = {"error": first_error(tuned.stderr +
+                                                   tuned.stdout)}
+        report["tune"]["wall_ms"] = (time.monotonic() - start) * 1000
     return report
 
 
-def row(name, device, report):
+def tune_cells(report):
+    """The tuned cycles (and schedule) and the search's milliseconds."""
+    tune = report.get("tune")
+    if tune is None:
+        return ""
+    if "error" in tune:
+        return " %s | |" % tune["error"]
+    return " %d (%s, %+.1f%%) | %d |" % (
+        tune["cycles"], tune["schedule"], -100.0 * tune["gain"] /
+        (1 + tune["gain"]), round(tune["ms"]))
+
+
+def row(name, device, report, tune):
     if "error" in report:
-        return "| %s | %s | | | | | | | | | not compiled: %s |" % (
-            name, device, report["error"])
+        return "| %s | %s | | | | | | | | | not compiled: %s |%s" % (
+            name, device, report["error"], " | |" if tune else "")
     roof = report["roofline"]
     cycles = report["cycles"]
     estimate = report.get("estimate", {}).get("cycles")
@@ -114,7 +140,7 @@ def row(name, device, report):
         name, device, cycles, roof["compute"]["cycles"],
         roof["compute"].get("bottleneck", ""), roof["memory"]["cycles"],
         roof["cycles"], roof["binding"], report["ratio"], est, err,
-        round(report["compile_ms"]), check)
+        round(report["compile_ms"]), check) + tune_cells(report)
 
 
 def main():
@@ -123,6 +149,9 @@ def main():
                         default=os.path.join(ROOT, "build", "bin", "ktflow"))
     parser.add_argument("--check", action="store_true",
                         help="verify every run against the interpreter")
+    parser.add_argument("--tune", action="store_true",
+                        help="also run `ktflow run --tune` (columns tuned, "
+                        "tune ms)")
     parser.add_argument("--devices", default=",".join(DEVICES))
     parser.add_argument("--production-only", action="store_true")
     parser.add_argument("kernels", nargs="*")
@@ -137,14 +166,17 @@ def main():
                      (name, ", ".join(kernels)))
     print("| kernel | device | cycles | compute (unit) | memory "
           "| bound (binding) | ratio | estimate | est. error | compile ms "
-          "| check |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "| check |" + (" tuned (schedule, cycles) | tune ms |"
+                         if options.tune else ""))
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|" +
+          ("---:|---:|" if options.tune else ""))
     for name in names:
         path, args = kernels[name]
         for device in options.devices.split(","):
             print(row(name, device,
                       measure(options.ktflow, path, args, device,
-                              options.check)), flush=True)
+                              options.check, options.tune), options.tune),
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,38 @@
 
 using namespace mlir;
 
+std::string ktflow::describeSchedule(const CompileOptions &options) {
+  const ScheduleKnobs &k = options.knobs, defaults;
+  std::string words;
+  auto add = [&](StringRef name, const Twine &value) {
+    words += (words.empty() ? "" : " ") + (name + "=" + value).str();
+  };
+  auto flag = [](bool on) { return on ? "on" : "off"; };
+  if (options.chunk)
+    add("chunk", Twine(options.chunk));
+  if (k.chunkScale != defaults.chunkScale)
+    add("chunk-scale", Twine(k.chunkScale));
+  if (options.depth)
+    add("depth", Twine(options.depth));
+  if (k.coarsenFactor != defaults.coarsenFactor)
+    add("coarsen", Twine(k.coarsenFactor));
+  if (k.coarsenScale != defaults.coarsenScale)
+    add("coarsen-scale", Twine(k.coarsenScale));
+  if (k.spreadFactor != defaults.spreadFactor)
+    add("spread", Twine(k.spreadFactor));
+  if (k.splitFactor != defaults.splitFactor)
+    add("split", Twine(k.splitFactor));
+  if (k.useLanes != defaults.useLanes)
+    add("lanes", flag(k.useLanes));
+  if (k.hoist != defaults.hoist)
+    add("hoist", flag(k.hoist));
+  if (k.hoistGrid != defaults.hoistGrid)
+    add("hoist-grid", flag(k.hoistGrid));
+  if (k.spans != defaults.spans)
+    add("spans", flag(k.spans));
+  return words.empty() ? "default" : words;
+}
+
 static void addCheckpoint(OpPassManager &pm, StringRef name) {
   ktdf::KTDFApplyDevicePatternsOptions options;
   options.checkpoint = name.str();
@@ -39,8 +71,11 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   addCheckpoint(pm, "pre_mapping");
   pm.addPass(ktdp::createKTIRCheckLegality());
   pm.addPass(ktdf::createKTDFCheckSupported());
-  if (options.optimize)
-    pm.addPass(ktdf::createKTDFSplitOutputBlocks());
+  if (options.optimize) {
+    ktdf::KTDFSplitOutputBlocksOptions split;
+    split.maxFactor = options.knobs.splitFactor;
+    pm.addPass(ktdf::createKTDFSplitOutputBlocks(split));
+  }
   pm.addPass(ktdf::createKTDFLowerInterTile());
   pm.addPass(ktdf::createKTDFCarryInScratchpad());
   pm.addPass(ktdf::createKTDFMapMemorySpaces());
@@ -52,24 +87,37 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
 
 void ktflow::buildSchedulingPipeline(OpPassManager &pm,
                                      const CompileOptions &options) {
+  const ScheduleKnobs &knobs = options.knobs;
   addCheckpoint(pm, "pre_scheduling");
   pm.addPass(ktdf::createKTDFRouteTransfers());
   ktdf::KTDFTileStreamsOptions tile;
   tile.chunk = options.chunk;
   tile.useCostModel = options.optimize;
+  tile.chunkScale = options.optimize ? knobs.chunkScale : 0;
   pm.addPass(ktdf::createKTDFTileStreams(tile));
-  if (options.optimize)
-    pm.addPass(ktdf::createKTDFSpreadIterations());
+  if (options.optimize) {
+    ktdf::KTDFSpreadIterationsOptions spread;
+    spread.maxFactor = knobs.spreadFactor;
+    pm.addPass(ktdf::createKTDFSpreadIterations(spread));
+  }
   ktdf::KTDFDistributeOptions distribute;
-  distribute.useLanes = options.optimize;
+  distribute.useLanes = options.optimize && knobs.useLanes;
   pm.addPass(ktdf::createKTDFDistribute(distribute));
-  if (options.optimize)
-    pm.addPass(ktdf::createKTDFCoarsen());
+  if (options.optimize) {
+    ktdf::KTDFCoarsenOptions coarsen;
+    coarsen.factor = knobs.coarsenFactor;
+    coarsen.factorScale = knobs.coarsenScale;
+    pm.addPass(ktdf::createKTDFCoarsen(coarsen));
+  }
   ktdf::KTDFBufferOptions buffer;
   buffer.depth = options.optimize ? options.depth : 1;
   pm.addPass(ktdf::createKTDFBuffer(buffer));
-  if (options.optimize)
-    pm.addPass(ktdf::createKTDFHoistInvariantTransfers());
+  if (options.optimize && knobs.hoist) {
+    ktdf::KTDFHoistInvariantTransfersOptions hoist;
+    hoist.grid = knobs.hoistGrid;
+    hoist.spans = knobs.spans;
+    pm.addPass(ktdf::createKTDFHoistInvariantTransfers(hoist));
+  }
   pm.addPass(ktdf::createKTDFAllocateScratchpad());
   pm.addPass(ktdf::createKTDFScheduleAllReduce());
   addCheckpoint(pm, "post_scheduling");

@@ -159,6 +159,7 @@ llvm::Error Launch::setFloatRuntimeArg(uint32_t index, double value) {
   int64_t bits;
   std::memcpy(&bits, &exact, sizeof(bits));
   argValues[index] = bits;
+  linked = false;
   return llvm::Error::success();
 }
 
@@ -210,6 +211,7 @@ llvm::Error Launch::setRuntimeArg(uint32_t index, int64_t value) {
         (long long)arg.upperbound);
   }
   argValues[index] = value;
+  linked = false;
   return llvm::Error::success();
 }
 
@@ -264,26 +266,23 @@ llvm::Error Launch::setTensor(uint32_t tensor, llvm::ArrayRef<uint8_t> bytes) {
   return llvm::Error::success();
 }
 
-llvm::Expected<sim::SimStats> Launch::run(const sim::SimOptions &options,
-                                          std::vector<sim::TraceEvent> *trace) {
-  if (ran)
-    return llvm::createStringError("a launch runs only once");
-  ran = true;
+llvm::Error Launch::link() {
+  if (linked)
+    return llvm::Error::success();
   const bundle::Bundle &b = program.getBundle();
   for (size_t i = 0; i < b.runtimeArgs.size(); ++i)
     if (!argValues[i])
       return llvm::createStringError(
           "runtime argument '%s' is not bound",
           bundle::getKernelName(b.runtimeArgs[i]).c_str());
-  memory = std::make_unique<sim::MemoryImage>(b.machine);
-  std::vector<uint64_t> cursor(b.machine.memories.size(), 0);
+  placedEnd.assign(b.machine.memories.size(), 0);
   for (uint32_t t = 0; t < b.tensors.size(); ++t) {
     auto size = getByteSize(t);
     if (!size)
       return size.takeError();
     uint32_t mem = b.tensors[t].memory;
     const machine::MachineMemory &m = b.machine.memories[mem];
-    uint64_t addr = cursor[mem];
+    uint64_t addr = placedEnd[mem];
     if (addr > m.size || *size > m.size - addr)
       return llvm::createStringError(
           "tensor '%s' (%llu bytes) does not fit in %s (%llu bytes)",
@@ -291,23 +290,8 @@ llvm::Expected<sim::SimStats> Launch::run(const sim::SimOptions &options,
           (unsigned long long)*size, m.name.c_str(),
           (unsigned long long)m.size);
     addresses[t] = addr;
-    cursor[mem] = (addr + *size + kTensorAlignment - 1) / kTensorAlignment *
-                  kTensorAlignment;
-  }
-  // A device memory larger than the simulator backs by default is backed
-  // exactly up to the last tensor.
-  for (size_t mem = 0; mem < cursor.size(); ++mem)
-    if (b.machine.memories[mem].size > sim::MemoryImage::kDefaultBackedLimit)
-      memory->setBackedLimit(mem, cursor[mem]);
-  for (uint32_t t = 0; t < b.tensors.size(); ++t) {
-    if (initial[t].empty())
-      continue;
-    uint8_t *p = memory->bytes(b.tensors[t].memory, addresses[t],
-                               initial[t].size());
-    if (!p)
-      return llvm::createStringError("cannot place tensor '%s'",
-                                     tensorName(t).c_str());
-    std::memcpy(p, initial[t].data(), initial[t].size());
+    placedEnd[mem] = (addr + *size + kTensorAlignment - 1) / kTensorAlignment *
+                     kTensorAlignment;
   }
   auto exe =
       linkBundle(b, [&](bundle::SymbolKind kind, uint32_t symbol) -> int64_t {
@@ -325,6 +309,34 @@ llvm::Expected<sim::SimStats> Launch::run(const sim::SimOptions &options,
   if (!exe)
     return exe.takeError();
   executable = std::move(*exe);
+  linked = true;
+  return llvm::Error::success();
+}
+
+llvm::Expected<sim::SimStats> Launch::run(const sim::SimOptions &options,
+                                          std::vector<sim::TraceEvent> *trace) {
+  if (ran)
+    return llvm::createStringError("a launch runs only once");
+  ran = true;
+  if (llvm::Error e = link())
+    return std::move(e);
+  const bundle::Bundle &b = program.getBundle();
+  memory = std::make_unique<sim::MemoryImage>(b.machine);
+  // A device memory larger than the simulator backs by default is backed
+  // exactly up to the last tensor.
+  for (size_t mem = 0; mem < placedEnd.size(); ++mem)
+    if (b.machine.memories[mem].size > sim::MemoryImage::kDefaultBackedLimit)
+      memory->setBackedLimit(mem, placedEnd[mem]);
+  for (uint32_t t = 0; t < b.tensors.size(); ++t) {
+    if (initial[t].empty())
+      continue;
+    uint8_t *p = memory->bytes(b.tensors[t].memory, addresses[t],
+                               initial[t].size());
+    if (!p)
+      return llvm::createStringError("cannot place tensor '%s'",
+                                     tensorName(t).c_str());
+    std::memcpy(p, initial[t].data(), initial[t].size());
+  }
   return sim::simulate(b.machine, executable, *memory, options, trace);
 }
 

@@ -1,9 +1,10 @@
 //===- CompileCommand.cpp - `ktflow compile` ------------------------------===//
 //
 // This file implements `ktflow compile KERNEL --arch DEVICE [-o OUT]
-// [--emit=schedule|dataflow|bundle] [-O<level>]`: run the scheduler's pipeline
-// on a KTIR kernel for a device and write the scheduled ScheduleIR, the
-// DataflowIR or the program bundle.
+// [--emit=schedule|dataflow|bundle] [-O<level>] [--tune --arg N=V]`: run the
+// scheduler's pipeline on a KTIR kernel for a device and write the scheduled
+// ScheduleIR, the DataflowIR or the program bundle; with `--tune`, of the
+// fastest of the candidate schedules ktflow/Driver/Tune.h searches.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,8 +13,10 @@
 #include "ktflow/Compiler/Compile.h"
 #include "ktflow/Compiler/CompileToBundle.h"
 #include "ktflow/Driver/Reports.h"
+#include "ktflow/Driver/Tune.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Support/CrashRecovery.h"
+#include "ktflow/Support/ExitStatus.h"
 #include "ktflow/Support/OutputFile.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -65,6 +68,21 @@ static cl::opt<bool>
                          "(docs/json-output.md) instead of the 'wrote' line"),
                 cl::sub(compileCommand));
 
+static cl::opt<bool> compileTune(
+    "tune",
+    cl::desc("Search candidate schedules: rank them with the analytic "
+             "estimate, simulate the best few and keep the fastest"),
+    cl::sub(compileCommand));
+static cl::opt<unsigned> compileTuneSimulate(
+    "tune-simulate", cl::init(TuneOptions().simulate),
+    cl::desc("Schedules --tune simulates besides the default (default 3)"),
+    cl::value_desc("N"), cl::sub(compileCommand));
+static cl::list<std::string>
+    compileArgs("arg",
+                cl::desc("Value of a runtime argument, for --tune (the "
+                         "estimate and the simulations need the launch's)"),
+                cl::value_desc("NAME=VALUE"), cl::sub(compileCommand));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "ktflow") << message << "\n";
   return 1;
@@ -72,7 +90,8 @@ static int fail(const Twine &message) {
 
 /// Compiles `module` to a bundle and writes it to -o, by default
 /// KERNEL.ktfb in the current directory.
-static int writeBundle(mlir::ModuleOp module, const CompileOptions &options) {
+static int writeBundle(mlir::ModuleOp module, const CompileOptions &options,
+                       const TuneResult *tuned) {
   mlir::FailureOr<CompiledBundle> compiled =
       compileToBundle(module, options, compileInput);
   if (failed(compiled))
@@ -94,6 +113,8 @@ static int writeBundle(mlir::ModuleOp module, const CompileOptions &options) {
     report["bytes"] = static_cast<int64_t>(*bytes);
     report["optimized"] = options.optimize;
     report["bundle"] = bundleToJSON(bundle);
+    if (tuned)
+      report["tune"] = tuneToJSON(*tuned);
     writeReport(outs(), std::move(report));
     return 0;
   }
@@ -119,10 +140,37 @@ int ktflow::driver::runCompile() {
       driver::getCompileOptions(compileOptLevel, compileFunc);
   if (!options)
     return 1;
-  if (compileEmit == EmitKind::Bundle)
-    return writeBundle(*module, *options);
-  if (compileJson)
+  if (compileJson && compileEmit != EmitKind::Bundle)
     return fail("--json describes a bundle; it needs --emit=bundle");
+  if (!compileArgs.empty() && !compileTune)
+    return fail("--arg binds runtime arguments for --tune; compiling needs "
+                "none");
+  std::optional<TuneResult> tuned;
+  if (compileTune) {
+    if (!options->optimize)
+      return fail("--tune searches the cost model's choices; it needs -O1 "
+                  "or higher");
+    TuneOptions tune;
+    tune.base = *options;
+    tune.arguments = compileArgs;
+    tune.simulate = compileTuneSimulate;
+    tune.subject = compileInput;
+    Expected<TuneResult> result = tuneSchedule(*module, tune);
+    if (!result)
+      return reportError(result.takeError());
+    tuned = std::move(*result);
+    CompileOptions chosen = tuned->getChosen().options;
+    chosen.instrument = options->instrument;
+    *options = std::move(chosen);
+    // The search goes where the IR does not: stderr when it is on stdout.
+    if (!compileJson)
+      printTuneResult(compileEmit != EmitKind::Bundle && compileOutput.empty()
+                          ? errs()
+                          : outs(),
+                      *tuned);
+  }
+  if (compileEmit == EmitKind::Bundle)
+    return writeBundle(*module, *options, tuned ? &*tuned : nullptr);
   {
     CrashPhase phase("passes", compileInput);
     CompileStage stage = compileEmit == EmitKind::Schedule

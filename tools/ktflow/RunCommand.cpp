@@ -4,7 +4,8 @@
 // its bundle, print cycles, the roofline, the ratio and unit utilisation (or,
 // with
 // `--json`, one JSON object, ktflow/Driver/Reports.h); with `--check`,
-// compare the outputs with the interpreter's (ktflow/Driver/KernelRun.h).
+// compare the outputs with the interpreter's (ktflow/Driver/KernelRun.h);
+// with `--tune`, of the fastest candidate schedule (ktflow/Driver/Tune.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,8 +13,10 @@
 
 #include "ktflow/Check/LaunchBinding.h"
 #include "ktflow/Check/RunReport.h"
+#include "ktflow/Compiler/Compile.h"
 #include "ktflow/Driver/KernelRun.h"
 #include "ktflow/Driver/Reports.h"
+#include "ktflow/Driver/Tune.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Support/ExitStatus.h"
 
@@ -122,6 +125,16 @@ static cl::opt<int64_t> runMaxMemoryBytes(
              "memory (the default)"),
     cl::sub(runCommand));
 
+static cl::opt<bool> runTune(
+    "tune",
+    cl::desc("Search candidate schedules first: rank them with the analytic "
+             "estimate, simulate the best few and run the fastest"),
+    cl::sub(runCommand));
+static cl::opt<unsigned> runTuneSimulate(
+    "tune-simulate", cl::init(TuneOptions().simulate),
+    cl::desc("Schedules --tune simulates besides the default (default 3)"),
+    cl::value_desc("N"), cl::sub(runCommand));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "ktflow") << message << "\n";
   return 1;
@@ -173,6 +186,32 @@ int ktflow::driver::runRun() {
   options.simulator.maxSeconds = runMaxSeconds;
   options.simulator.recordTrace = !runTrace.empty();
   options.subject = runInput;
+  std::optional<TuneResult> tuned;
+  if (runTune) {
+    if (!options.compile.optimize)
+      return fail("--tune searches the cost model's choices; it needs -O1 "
+                  "or higher");
+    mlir::OwningOpRef<mlir::ModuleOp> target = module->clone();
+    if (!runArch.empty() && failed(setTarget(*target, runArch, loader)))
+      return 1;
+    TuneOptions tune;
+    tune.base = options.compile;
+    tune.arguments = runArgs;
+    tune.inputs = runInputs;
+    tune.seed = runSeed;
+    tune.simulate = runTuneSimulate;
+    tune.simulator = options.simulator;
+    tune.subject = runInput;
+    Expected<TuneResult> result = tuneSchedule(*target, tune);
+    if (!result)
+      return reportError(result.takeError());
+    tuned = std::move(*result);
+    auto instrument = std::move(options.compile.instrument);
+    options.compile = tuned->getChosen().options;
+    options.compile.instrument = std::move(instrument);
+    if (!runJson)
+      printTuneResult(outs(), *tuned);
+  }
   Expected<KernelRun> run = KernelRun::simulate(*module, loader, options);
   if (!run)
     return reportError(run.takeError());
@@ -206,9 +245,12 @@ int ktflow::driver::runRun() {
     if (Error e = run->check())
       return reportError(std::move(e));
   bool compared = run->checks || run->expected;
-  if (runJson)
-    writeReport(outs(), runReport(*run));
-  else if (compared)
+  if (runJson) {
+    json::Object report = runReport(*run);
+    if (tuned)
+      report["tune"] = tuneToJSON(*tuned);
+    writeReport(outs(), std::move(report));
+  } else if (compared)
     printVerdicts(outs(), *run);
   return !compared || run->passed() ? 0 : kCheckFailedExitCode;
 }

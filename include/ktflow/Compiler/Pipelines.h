@@ -19,6 +19,27 @@
 
 namespace ktflow {
 
+/// The schedule choices `--tune` varies (ktflow/Driver/Tune.h), as pass
+/// options; each default leaves the choice to the cost model or the pass.
+struct ScheduleKnobs {
+  /// ktdf-tile-streams `chunk-scale`: the cost model's chunk times 2^N.
+  int64_t chunkScale = 0;
+  /// ktdf-coarsen `factor` (1 merges nothing) and `factor-scale`.
+  int64_t coarsenFactor = 0;
+  int64_t coarsenScale = 0;
+  /// ktdf-spread-iterations and ktdf-split-output-blocks `max-factor` (1
+  /// spreads or splits nothing).
+  int64_t spreadFactor = 0;
+  int64_t splitFactor = 0;
+  /// ktdf-distribute `use-lanes`.
+  bool useLanes = true;
+  /// Whether ktdf-hoist-invariant-transfers runs, and its `grid` and
+  /// `spans`.
+  bool hoist = true;
+  bool hoistGrid = true;
+  bool spans = true;
+};
+
 struct CompileOptions {
   /// False for -O0: the simplest legal schedule (one SIMD width per chunk,
   /// single buffering, one lane per core), the baseline optimisations are
@@ -32,6 +53,8 @@ struct CompileOptions {
   /// (ktdf-stream-wide-rows); 0 computes rows whole. compile() sets it
   /// itself when a kernel's scratchpad is over capacity.
   int64_t maxRowBytes = 0;
+  /// Choices the tuner makes instead of the cost model (-O1 and up).
+  ScheduleKnobs knobs;
   /// The kernel function to compile (`--func`); empty for the module's
   /// only kernel.
   std::string function;
@@ -39,6 +62,10 @@ struct CompileOptions {
   /// the standard `--mlir-print-ir-*` and `--mlir-timing` options here.
   std::function<mlir::LogicalResult(mlir::PassManager &)> instrument;
 };
+
+/// `options`' depth, chunk and knobs that differ from the defaults, as
+/// `name=value` words (`depth=3 spans=off`), or `default`.
+std::string describeSchedule(const CompileOptions &options);
 
 /// KTIR -> ScheduleIR, from checkpoint pre_mapping to the initial pipelines.
 void buildMappingPipeline(mlir::OpPassManager &pm,

@@ -78,6 +78,12 @@ public:
   /// never set start as zeros.
   llvm::Error setTensor(uint32_t tensor, llvm::ArrayRef<uint8_t> bytes);
 
+  /// Places every tensor in its memory and patches the relocations with
+  /// the addresses and argument values (getExecutable() is then the
+  /// program the simulator would run), without simulating; run() does it
+  /// first. Fails while a runtime argument is unbound or a tensor does not
+  /// fit.
+  llvm::Error link();
   /// Allocates, patches and runs. Can be called once.
   llvm::Expected<sim::SimStats> run(const sim::SimOptions &options = {},
                                     std::vector<sim::TraceEvent> *trace = nullptr);
@@ -96,8 +102,11 @@ private:
   std::vector<std::optional<int64_t>> argValues;
   std::vector<std::vector<uint8_t>> initial;
   std::vector<uint64_t> addresses;
+  /// Per memory, the end of the last tensor placed in it (link()).
+  std::vector<uint64_t> placedEnd;
   std::unique_ptr<sim::MemoryImage> memory;
   machine::Executable executable;
+  bool linked = false;
   bool ran = false;
 };
 

@@ -30,10 +30,10 @@
 // CHECK-NEXT:   ktir-to-ktdf,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_scheduling},
 // CHECK-NEXT:   ktdf-route-transfers,
-// CHECK-NEXT:   ktdf-tile-streams{chunk=0 use-cost-model=true},
+// CHECK-NEXT:   ktdf-tile-streams{chunk=0 chunk-scale=0 use-cost-model=true},
 // CHECK-NEXT:   ktdf-spread-iterations{max-factor=0},
 // CHECK-NEXT:   ktdf-distribute{use-lanes=true},
-// CHECK-NEXT:   ktdf-coarsen{factor=0},
+// CHECK-NEXT:   ktdf-coarsen{factor=0 factor-scale=0},
 // CHECK-NEXT:   ktdf-buffer{depth=0},
 // CHECK-NEXT:   ktdf-hoist-invariant-transfers{grid=true spans=true},
 // CHECK-NEXT:   ktdf-allocate-scratchpad,
@@ -44,7 +44,7 @@
 // CHECK-NEXT: )
 
 // O0-NOT: ktdf-split-output-blocks
-// O0: ktdf-tile-streams{chunk=0 use-cost-model=false},
+// O0: ktdf-tile-streams{chunk=0 chunk-scale=0 use-cost-model=false},
 // O0-NEXT: ktdf-distribute{use-lanes=false},
 // O0-NEXT: ktdf-buffer{depth=1},
 // O0-NEXT: ktdf-allocate-scratchpad,

@@ -171,6 +171,18 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
       coarsen(target, driver, pipelines);
   }
 
+  /// The tuner's neighbour of the cost model's `f` (`factor-scale`): f
+  /// times 2^factorScale, or `f` where that merges no iteration or more
+  /// than `bound`, or does not divide a static `bound`.
+  int64_t scaleFactor(int64_t f, int64_t bound, bool dynamic) const {
+    int64_t shift = std::min<int64_t>(std::abs(factorScale), 16);
+    int64_t scaled =
+        factorScale > 0 ? std::max<int64_t>(f, 1) << shift : f >> shift;
+    if (scaled < 1 || scaled > bound || (!dynamic && bound % scaled != 0))
+      return f;
+    return scaled;
+  }
+
   /// Merges F iterations of the driver `parent` of `pipelines` when every
   /// pipeline under it has tiles that move with it and the cost model (or
   /// the `factor` option) gives an F over 1 that divides the iterations.
@@ -209,6 +221,8 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     int64_t f = factor > 0 ? factor
                            : ktflow::sched::chooseCoarsening(describeCoarsening(
                                  target, pipelines, d, bound));
+    if (factor <= 0 && factorScale != 0)
+      f = scaleFactor(f, bound, d.dynamic);
     if (f <= 1 || f > bound || (!d.dynamic && bound % f != 0))
       return;
     // A tile several siblings move grows once; each pipeline counts its

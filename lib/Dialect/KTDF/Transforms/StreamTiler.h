@@ -45,9 +45,10 @@ struct PassContents {
 class StreamTiler {
 public:
   StreamTiler(const ktflow::sched::ScheduleTarget &target, PipelineOp pipeline,
-              int64_t fixedChunk, bool useCostModel)
+              int64_t fixedChunk, bool useCostModel, int64_t chunkScale = 0)
       : target(target), pipeline(pipeline), fixedChunk(fixedChunk),
-        useCostModel(useCostModel), b(pipeline.getContext()) {}
+        useCostModel(useCostModel), chunkScale(chunkScale),
+        b(pipeline.getContext()) {}
 
   LogicalResult run() {
     FailureOr<PipelineStages> stages = findPipelineStages(pipeline);
@@ -171,6 +172,8 @@ private:
   PipelineOp pipeline;
   int64_t fixedChunk;
   bool useCostModel;
+  /// The cost model's width times 2^chunkScale, where that is a width too.
+  int64_t chunkScale;
   OpBuilder b;
   StageOp feed, compute, drain;
   StreamPlan plan;

@@ -118,6 +118,14 @@ LogicalResult StreamTiler::chooseWidth() {
   query.fifoBytesPerElement = bytes;
   query.fifoBandwidth = model.getDatapath(*feedHop.fifo).spec.bandwidth;
   width = ktflow::sched::chooseChunk(query);
+  // The tuner (`--tune`) tries widths next to the cost model's: a power of
+  // two times it that still divides the row in whole sticks.
+  int64_t scaled = chunkScale >= 0
+                       ? width << std::min<int64_t>(chunkScale, 16)
+                       : width >> std::min<int64_t>(-chunkScale, 16);
+  if (scaled >= query.granule && scaled % query.granule == 0 &&
+      cols % scaled == 0)
+    width = scaled;
   return success();
 }
 
@@ -245,10 +253,11 @@ struct TileStreamsPass : public ktdf::impl::KTDFTileStreamsBase<TileStreamsPass>
     SmallVector<PipelineOp> pipelines;
     getOperation().walk([&](PipelineOp p) { pipelines.push_back(p); });
     for (PipelineOp pipeline : pipelines)
-      if (failed(
-              hasMatrixStage(pipeline)
-                  ? tileMatrixStage(target, pipeline)
-                  : StreamTiler(target, pipeline, chunk, useCostModel).run()))
+      if (failed(hasMatrixStage(pipeline)
+                     ? tileMatrixStage(target, pipeline)
+                     : StreamTiler(target, pipeline, chunk, useCostModel,
+                                   chunkScale)
+                           .run()))
         return signalPassFailure();
   }
 };

@@ -656,7 +656,10 @@ def KTDFTileStreams : Pass<"ktdf-tile-streams", "::mlir::ModuleOp"> {
     Option<"chunk", "chunk", "int64_t", "0",
            "elements per chunk (0: ask the cost model)">,
     Option<"useCostModel", "use-cost-model", "bool", "true",
-           "pick the chunk with the cost model; otherwise one SIMD width">
+           "pick the chunk with the cost model; otherwise one SIMD width">,
+    Option<"chunkScale", "chunk-scale", "int64_t", "0",
+           "multiply the cost model's chunk by 2^N (N < 0 divides) where "
+           "that still divides the row in whole sticks (the tuner's knob)">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
@@ -687,7 +690,10 @@ def KTDFCoarsen : Pass<"ktdf-coarsen", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"factor", "factor", "int64_t", "0",
-           "iterations merged (0: ask the cost model)">
+           "iterations merged (0: ask the cost model)">,
+    Option<"factorScale", "factor-scale", "int64_t", "0",
+           "multiply the cost model's factor by 2^N (N < 0 divides) where "
+           "that still divides the iterations (the tuner's knob)">
   ];
 }
 

@@ -1,0 +1,360 @@
+//===- Tune.cpp - Search the scheduler's choices for a kernel -------------===//
+//
+// This file implements `--tune` (Tune.h). The candidates are the default
+// schedule, one change of one knob at a time from it, and the combination
+// of the best change of every knob that lowered the estimate. Each is
+// compiled to a bundle with its diagnostics held, linked with the launch's
+// runtime arguments and estimated; bundles equal to an earlier candidate's
+// are not simulated again. The simulator only measures the few best
+// estimates and the default, so that the gain reported is measured.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Driver/Tune.h"
+
+#include "ktflow/Check/DifferentialRun.h"
+#include "ktflow/Compiler/CompileToBundle.h"
+#include "ktflow/Machine/Estimate.h"
+#include "ktflow/Runtime/Runtime.h"
+#include "ktflow/Support/ExitStatus.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+
+using namespace llvm;
+using namespace ktflow;
+
+double TuneResult::getGain() const {
+  const std::optional<uint64_t> &base = candidates.front().cycles;
+  const std::optional<uint64_t> &best = getChosen().cycles;
+  if (!base || !best || *best == 0)
+    return 0;
+  return static_cast<double>(*base) / static_cast<double>(*best) - 1;
+}
+
+namespace {
+/// One change to the default schedule, and the knob it turns.
+struct Variation {
+  const char *knob;
+  std::function<void(CompileOptions &)> apply;
+};
+
+/// A candidate's bundle, kept until the simulations are done.
+struct Compiled {
+  std::optional<bundle::Bundle> bundle;
+  std::vector<uint8_t> bytes;
+};
+} // namespace
+
+/// The first round: every knob turned alone, in a fixed order.
+static std::vector<Variation> getVariations(const CompileOptions &base) {
+  std::vector<Variation> list;
+  if (base.chunk == 0)
+    for (int64_t scale : {-1, 1})
+      list.push_back(
+          {"chunk", [=](CompileOptions &o) { o.knobs.chunkScale = scale; }});
+  // Deepest first: the estimate assumes that stages overlap, which more
+  // copies make likelier, so among depths it cannot tell apart (ties go to
+  // the earlier candidate) the deeper ones are simulated first.
+  if (base.depth == 0)
+    for (int64_t depth : {4, 3, 2, 1})
+      list.push_back({"depth", [=](CompileOptions &o) { o.depth = depth; }});
+  list.push_back(
+      {"coarsen", [](CompileOptions &o) { o.knobs.coarsenFactor = 1; }});
+  for (int64_t scale : {-1, 1})
+    list.push_back(
+        {"coarsen", [=](CompileOptions &o) { o.knobs.coarsenScale = scale; }});
+  for (int64_t factor : {1, 2, 4})
+    list.push_back(
+        {"spread", [=](CompileOptions &o) { o.knobs.spreadFactor = factor; }});
+  list.push_back({"split", [](CompileOptions &o) { o.knobs.splitFactor = 1; }});
+  list.push_back(
+      {"lanes", [](CompileOptions &o) { o.knobs.useLanes = false; }});
+  list.push_back({"hoist", [](CompileOptions &o) { o.knobs.hoist = false; }});
+  list.push_back(
+      {"hoist", [](CompileOptions &o) { o.knobs.hoistGrid = false; }});
+  list.push_back({"hoist", [](CompileOptions &o) { o.knobs.spans = false; }});
+  return list;
+}
+
+/// `NAME=VALUE` bound in `launch` where the bundle has a runtime argument
+/// NAME (the simulations check the others against the kernel).
+static Error bindArguments(rt::Launch &launch, const rt::Program &program,
+                           ArrayRef<std::string> arguments) {
+  for (StringRef spec : arguments) {
+    auto [name, value] = spec.split('=');
+    if (program.findRuntimeArg(name))
+      if (Error e = launch.bindRuntimeArg(name, value))
+        return e;
+  }
+  return Error::success();
+}
+
+/// Compiles candidate `c` of the kernel `module` and estimates it; an error
+/// (returned) is one every candidate would meet: an unbound argument.
+static Error compileCandidate(mlir::ModuleOp module, const TuneOptions &tune,
+                              TuneCandidate &c, Compiled &out) {
+  mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+  CompileOptions options = c.options;
+  options.instrument = nullptr;
+  {
+    mlir::ScopedDiagnosticHandler hold(
+        module.getContext(), [&](mlir::Diagnostic &d) {
+          if (d.getSeverity() == mlir::DiagnosticSeverity::Error &&
+              c.error.empty())
+            c.error = d.str();
+          return mlir::success();
+        });
+    mlir::FailureOr<CompiledBundle> compiled =
+        compileToBundle(*copy, options, tune.subject);
+    if (failed(compiled)) {
+      if (c.error.empty())
+        c.error = "does not compile";
+      return Error::success();
+    }
+    c.error.clear();
+    out.bytes = bundle::writeBundle(compiled->bundle);
+    out.bundle = std::move(compiled->bundle);
+  }
+  Expected<rt::Program> program = rt::Program::loadBytes(out.bytes);
+  if (!program)
+    return program.takeError();
+  rt::Launch launch(*program);
+  if (Error e = bindArguments(launch, *program, tune.arguments))
+    return e;
+  if (Error e = launch.link())
+    return createStringError("--tune needs the launch's runtime arguments "
+                             "(--arg NAME=VALUE): " +
+                             toString(std::move(e)));
+  machine::KernelEstimate estimate = machine::estimateKernel(
+      program->getBundle().machine, launch.getExecutable());
+  c.estimate = estimate.cycles;
+  c.bottleneck = estimate.bottleneck;
+  return Error::success();
+}
+
+/// Simulates `bundle` with the run's arguments and inputs.
+static Expected<uint64_t> simulateCandidate(mlir::ModuleOp module,
+                                            const TuneOptions &tune,
+                                            const bundle::Bundle &bundle) {
+  auto run = check::DifferentialRun::create(
+      module, interp::InterpreterOptions(), tune.base.function);
+  if (!run)
+    return run.takeError();
+  if (Error e = (*run)->bind(bundle, tune.arguments, tune.inputs, tune.seed))
+    return std::move(e);
+  auto stats = (*run)->simulate(tune.simulator);
+  if (!stats)
+    return make_error<StatusError>(kSimulationErrorExitCode,
+                                   toString(stats.takeError()));
+  return stats->cycles;
+}
+
+/// Adds a candidate with `options` unless one has the same schedule.
+static void addCandidate(TuneResult &result, const CompileOptions &options) {
+  std::string schedule = describeSchedule(options);
+  for (const TuneCandidate &c : result.candidates)
+    if (c.schedule == schedule)
+      return;
+  TuneCandidate c;
+  c.options = options;
+  c.schedule = std::move(schedule);
+  result.candidates.push_back(std::move(c));
+}
+
+/// Compiles and estimates candidates [from, end) of `result`.
+static Error compileFrom(mlir::ModuleOp module, const TuneOptions &tune,
+                         TuneResult &result, std::vector<Compiled> &compiled,
+                         size_t from) {
+  compiled.resize(result.candidates.size());
+  for (size_t i = from; i < result.candidates.size(); ++i) {
+    TuneCandidate &c = result.candidates[i];
+    if (Error e = compileCandidate(module, tune, c, compiled[i]))
+      return e;
+    if (!c.error.empty())
+      continue;
+    for (size_t j = 0; j < i; ++j)
+      if (compiled[j].bytes == compiled[i].bytes) {
+        c.sameAs = j;
+        break;
+      }
+  }
+  return Error::success();
+}
+
+/// The second round: the best change of each knob that lowered the
+/// default's estimate, all applied together (when there are two or more).
+static std::optional<CompileOptions>
+combineBest(const TuneResult &result, ArrayRef<Variation> variations) {
+  const TuneCandidate &base = result.candidates.front();
+  if (!base.error.empty())
+    return std::nullopt;
+  std::vector<std::pair<const char *, size_t>> best;
+  for (size_t i = 1; i < result.candidates.size(); ++i) {
+    const TuneCandidate &c = result.candidates[i];
+    if (!c.error.empty() || c.sameAs || c.estimate >= base.estimate)
+      continue;
+    // Candidate i is variation i - 1 (the first round adds every one).
+    const char *knob = variations[i - 1].knob;
+    auto it = llvm::find_if(best, [&](auto &b) { return b.first == knob; });
+    if (it == best.end())
+      best.push_back({knob, i});
+    else if (c.estimate < result.candidates[it->second].estimate)
+      it->second = i;
+  }
+  if (best.size() < 2)
+    return std::nullopt;
+  CompileOptions options = base.options;
+  for (auto [knob, i] : best)
+    variations[i - 1].apply(options);
+  return options;
+}
+
+Expected<TuneResult> ktflow::tuneSchedule(mlir::ModuleOp module,
+                                          const TuneOptions &tune) {
+  auto start = std::chrono::steady_clock::now();
+  TuneResult result;
+  std::vector<Variation> variations = getVariations(tune.base);
+  auto add = [&](const CompileOptions &options, std::string schedule) {
+    TuneCandidate c;
+    c.options = options;
+    c.schedule = std::move(schedule);
+    result.candidates.push_back(std::move(c));
+  };
+  add(tune.base, "default");
+  for (const Variation &v : variations) {
+    CompileOptions options = tune.base;
+    v.apply(options);
+    add(options, describeSchedule(options));
+  }
+  std::vector<Compiled> compiled;
+  if (Error e = compileFrom(module, tune, result, compiled, 0))
+    return std::move(e);
+  if (std::optional<CompileOptions> combined =
+          combineBest(result, variations)) {
+    size_t before = result.candidates.size();
+    addCandidate(result, *combined);
+    if (Error e = compileFrom(module, tune, result, compiled, before))
+      return std::move(e);
+  }
+  if (llvm::all_of(result.candidates,
+                   [](const TuneCandidate &c) { return !c.error.empty(); })) {
+    // Reported as a plain compile reports it: located.
+    mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+    (void)compileToBundle(*copy, tune.base, tune.subject);
+    return make_error<StatusError>(
+        kUserErrorExitCode,
+        formatv("--tune: none of the {0} candidate schedules compiles (the "
+                "default schedule's errors above)",
+                result.candidates.size())
+            .str());
+  }
+
+  // The default, then the best estimates among distinct schedules.
+  std::vector<size_t> ranked;
+  for (size_t i = 0; i < result.candidates.size(); ++i)
+    if (result.candidates[i].error.empty() && !result.candidates[i].sameAs)
+      ranked.push_back(i);
+  std::stable_sort(ranked.begin(), ranked.end(), [&](size_t a, size_t b) {
+    return result.candidates[a].estimate < result.candidates[b].estimate;
+  });
+  std::vector<size_t> measure;
+  if (result.candidates.front().error.empty())
+    measure.push_back(0);
+  size_t limit = measure.size() + tune.simulate;
+  for (size_t i : ranked)
+    if (i != 0 && measure.size() < limit)
+      measure.push_back(i);
+  for (size_t i : measure) {
+    Expected<uint64_t> cycles =
+        simulateCandidate(module, tune, *compiled[i].bundle);
+    if (!cycles) {
+      result.candidates[i].error =
+          "does not simulate: " + toString(cycles.takeError());
+      continue;
+    }
+    result.candidates[i].cycles = *cycles;
+    const TuneCandidate &chosen = result.candidates[result.chosen];
+    if (!chosen.cycles || *cycles < *chosen.cycles ||
+        (*cycles == *chosen.cycles && i < result.chosen))
+      result.chosen = i;
+  }
+  if (!result.getChosen().cycles)
+    return make_error<StatusError>(kSimulationErrorExitCode,
+                                   "no tuned schedule simulates: " +
+                                       result.getChosen().error);
+  result.milliseconds = std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+  return result;
+}
+
+void ktflow::printTuneResult(raw_ostream &os, const TuneResult &result) {
+  size_t built = 0, distinct = 0, simulated = 0;
+  for (const TuneCandidate &c : result.candidates) {
+    built += c.error.empty() || c.cycles;
+    distinct += c.error.empty() && !c.sameAs;
+    simulated += c.cycles.has_value();
+  }
+  os << "tune: " << result.candidates.size() << " candidates, " << built
+     << " compiled, " << distinct << " distinct, " << simulated
+     << " simulated (" << format("%.0f", result.milliseconds) << " ms)\n";
+  os << "    # schedule                         estimate     cycles\n";
+  for (auto [i, c] : llvm::enumerate(result.candidates)) {
+    os << format("  %3zu ", i) << left_justify(c.schedule, 30) << " ";
+    if (!c.error.empty() && !c.cycles) {
+      StringRef first = StringRef(c.error).split('\n').first;
+      os << "error: " << first << "\n";
+      continue;
+    }
+    if (c.sameAs) {
+      os << "same as #" << *c.sameAs << "\n";
+      continue;
+    }
+    os << format("%10.0f", c.estimate);
+    if (c.cycles)
+      os << format(" %10llu", (unsigned long long)*c.cycles);
+    os << (i == result.chosen ? "  chosen" : "") << "\n";
+  }
+  const TuneCandidate &chosen = result.getChosen();
+  os << "tuned: #" << result.chosen << " " << chosen.schedule << ", "
+     << *chosen.cycles << " cycles";
+  if (const std::optional<uint64_t> &base = result.candidates.front().cycles)
+    os << " against " << *base << " by default ("
+       << format("%.1f", 100 * result.getGain()) << "% faster)";
+  os << "\n";
+}
+
+json::Object ktflow::tuneToJSON(const TuneResult &result) {
+  json::Array candidates;
+  for (auto [i, c] : llvm::enumerate(result.candidates)) {
+    json::Object o{{"index", static_cast<int64_t>(i)},
+                   {"schedule", c.schedule}};
+    if (!c.error.empty())
+      o["error"] = c.error;
+    if (c.error.empty() || c.cycles) {
+      o["estimate"] = std::llround(c.estimate);
+      o["bottleneck"] = c.bottleneck;
+    }
+    if (c.sameAs)
+      o["same_as"] = static_cast<int64_t>(*c.sameAs);
+    if (c.cycles)
+      o["cycles"] = static_cast<int64_t>(*c.cycles);
+    candidates.push_back(std::move(o));
+  }
+  json::Object report{
+      {"candidates", std::move(candidates)},
+      {"chosen", static_cast<int64_t>(result.chosen)},
+      {"schedule", result.getChosen().schedule},
+      {"cycles", static_cast<int64_t>(result.getChosen().cycles.value_or(0))},
+      {"gain", result.getGain()},
+      {"ms", result.milliseconds}};
+  if (const std::optional<uint64_t> &base = result.candidates.front().cycles)
+    report["default_cycles"] = static_cast<int64_t>(*base);
+  return report;
+}
