@@ -62,8 +62,13 @@ using namespace ktflow::jit;
 
 /// The functions of ktflow the compiled code calls.
 static ArrayRef<std::pair<StringRef, void *>> runtimeSymbols() {
-  static const std::pair<StringRef, void *> symbols[] = {
-      {kStoredRangeFunctionName, reinterpret_cast<void *>(&recordStoredRange)}};
+  static const std::vector<std::pair<StringRef, void *>> symbols = [] {
+    std::vector<std::pair<StringRef, void *>> all = {
+        {kStoredRangeFunctionName,
+         reinterpret_cast<void *>(&recordStoredRange)}};
+    llvm::append_range(all, interTileRuntimeSymbols());
+    return all;
+  }();
   return symbols;
 }
 
@@ -138,7 +143,7 @@ static LogicalResult runQuietly(PassManager &pm, ModuleOp module,
 
 FailureOr<std::unique_ptr<CompiledKernel>>
 CompiledKernel::compile(ModuleOp module, StringRef kernelName,
-                        ArrayRef<interp::ArgumentInfo> args,
+                        ArrayRef<interp::ArgumentInfo> args, int64_t numTiles,
                         interp::NumericsPolicy numerics, std::string &why) {
   MLIRContext &context = *module.getContext();
   prepareContext(context);
@@ -170,7 +175,7 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
     return failure();
   }
   FailureOr<TileFunctionLayout> layout =
-      buildTileFunction(*copy, kernelName, args, why);
+      buildTileFunction(*copy, kernelName, args, numTiles, why);
   if (failed(layout))
     return failure();
   if (numerics == interp::NumericsPolicy::Accumulate)

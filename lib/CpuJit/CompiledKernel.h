@@ -26,11 +26,11 @@ void recordStoredRange(int64_t buffer, int64_t lo, int64_t hi);
 
 class CompiledKernel {
 public:
-  /// Compiles `kernelName` of `module` (left unchanged); on failure `why`
-  /// says what the tier cannot compile.
+  /// Compiles `kernelName` of `module` (left unchanged) for a grid of
+  /// `numTiles` tiles; on failure `why` says what the tier cannot compile.
   static mlir::FailureOr<std::unique_ptr<CompiledKernel>>
   compile(mlir::ModuleOp module, llvm::StringRef kernelName,
-          llvm::ArrayRef<interp::ArgumentInfo> args,
+          llvm::ArrayRef<interp::ArgumentInfo> args, int64_t numTiles,
           interp::NumericsPolicy numerics, std::string &why);
   ~CompiledKernel();
 

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <thread>
 #include <tuple>
 
 using namespace mlir;
@@ -211,10 +212,16 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
     return notLowerable("tiles may load what other tiles store (" + *shared +
                         ")");
   ArrayRef<interp::ArgumentInfo> args = bound.getArguments();
+  ArrayRef<int64_t> grid = bound.getGrid();
+  int64_t nx = grid.size() > 0 ? grid[0] : 1;
+  int64_t ny = grid.size() > 1 ? grid[1] : 1;
+  int64_t numTiles = 1;
+  for (int64_t extent : grid)
+    numTiles *= extent;
   auto start = std::chrono::steady_clock::now();
   std::string why;
   FailureOr<std::unique_ptr<CompiledKernel>> kernel = CompiledKernel::compile(
-      module, bound.getFunctionName(), args, numerics, why);
+      module, bound.getFunctionName(), args, numTiles, numerics, why);
   if (failed(kernel))
     return notLowerable(why);
   auto compiled = std::chrono::steady_clock::now();
@@ -257,12 +264,6 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
     scalars[info.position].bits = scalarBits(*value);
   }
 
-  ArrayRef<int64_t> grid = bound.getGrid();
-  int64_t nx = grid.size() > 0 ? grid[0] : 1;
-  int64_t ny = grid.size() > 1 ? grid[1] : 1;
-  int64_t numTiles = 1;
-  for (int64_t extent : grid)
-    numTiles *= extent;
   unsigned numThreads =
       threads ? threads : llvm::hardware_concurrency().compute_thread_count();
   int64_t numTasks = std::min<int64_t>(numTiles, int64_t(numThreads) * 4);
@@ -294,7 +295,37 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
     currentStoreLog = nullptr;
   };
   std::vector<std::vector<int64_t>> statuses;
-  if (numTasks <= 1 || numThreads <= 1) {
+  if (!layout.interTile.empty()) {
+    // Tiles that exchange values: one thread each, so that any of them can
+    // wait for any other (InterTile.h).
+    InterTileExchange exchange(layout.interTile, numTiles);
+    statuses.assign(numTiles, freshStatus());
+    std::vector<StoreLog> logs(numTiles);
+    std::vector<std::thread> tiles;
+    for (int64_t tile = 0; tile < numTiles; ++tile)
+      tiles.emplace_back([&, tile] {
+        exchange.startTile(tile);
+        logs[tile].task = tile;
+        runTiles(tile, tile + 1, statuses[tile], &logs[tile]);
+        logs[tile].compact();
+        exchange.finishTile();
+      });
+    for (std::thread &thread : tiles)
+      thread.join();
+    if (std::string error = exchange.getError(); !error.empty()) {
+      result.reason = "inter-tile ops: " + error;
+      return result;
+    }
+    // Which of two overlapping stores lands last would depend on the
+    // threads; the interpreter's order needs the tiles to run one by one,
+    // which tiles that wait for each other cannot.
+    if (std::optional<unsigned> buffer = findOverlappingStores(logs)) {
+      result.reason = "stores of tiles that exchange values may overlap in "
+                      "tensor '" +
+                      args[layout.bufferArgs[*buffer]].name + "'";
+      return result;
+    }
+  } else if (numTasks <= 1 || numThreads <= 1) {
     statuses.push_back(freshStatus());
     runTiles(0, numTiles, statuses.back(), nullptr);
   } else {

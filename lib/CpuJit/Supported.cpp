@@ -2,7 +2,7 @@
 //
 // This file decides, before any rewriting, whether the compiled tier can
 // run a kernel with the interpreter's semantics. Two kinds of construct are
-// refused: those it does not lower yet (inter-tile ops, distributed views,
+// refused: those it does not lower yet (distributed views,
 // scratchpad and literal-address memory, spyreop intrinsics, df16), and those
 // whose native code would crash or hang where the interpreter reports an error
 // (an integer division by a value that may be zero, a tensor index that may be
@@ -48,7 +48,7 @@ static bool isSupportedScalar(Type type) {
 
 /// Why `type` cannot be compiled, or "".
 static std::string checkType(Type type) {
-  if (isa<ktdp::AccessTileType>(type))
+  if (isa<ktdp::AccessTileType, ktdp::TileFutureType>(type))
     return "";
   if (auto runtimeArg = dyn_cast<ktdp::RuntimeArgType>(type))
     return checkType(runtimeArg.getUnderlyingType());
@@ -85,7 +85,9 @@ static std::string checkOp(Operation *op) {
     if (isa<ktdp::GetComputeTileIdOp, ktdp::ConstructMemoryViewOp,
             ktdp::ConstructAccessTileOp, ktdp::ConstructIndirectAccessTileOp,
             ktdp::RegionTerminatorOp, ktdp::LoadOp, ktdp::StoreOp,
-            ktdp::RuntimeArgExtractOp>(op))
+            ktdp::RuntimeArgExtractOp, ktdp::InterTileProduceOp,
+            ktdp::InterTileConsumeOp, ktdp::InterTileReduceOp,
+            ktdp::YieldPartialOp, ktdp::YieldReducedOp>(op))
       return "";
     return "'" + name.str() + "' is not lowered yet";
   }

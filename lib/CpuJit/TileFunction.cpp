@@ -212,7 +212,8 @@ static LogicalResult lowerViews(func::FuncOp fn, ArrayRef<ArgumentInfo> args,
 
 FailureOr<TileFunctionLayout>
 ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
-                               ArrayRef<ArgumentInfo> args, std::string &why) {
+                               ArrayRef<ArgumentInfo> args, int64_t numTiles,
+                               std::string &why) {
   auto fn = module.lookupSymbol<func::FuncOp>(kernelName);
   if (!fn || fn.isExternal()) {
     why = "the kernel has no body";
@@ -232,6 +233,10 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
 
   MLIRContext *ctx = module.getContext();
   TileFunctionLayout layout;
+  // First, so that the accesses of produce bodies are lowered with the
+  // others.
+  if (failed(lowerInterTileOps(fn, numTiles, layout.interTile, why)))
+    return failure();
   SmallVector<int> bufferOf(args.size(), -1);
   for (const ArgumentInfo &info : args)
     if (info.kind == ArgumentKind::Tensor) {

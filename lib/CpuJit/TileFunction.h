@@ -22,6 +22,8 @@
 #ifndef KTFLOW_LIB_CPUJIT_TILEFUNCTION_H
 #define KTFLOW_LIB_CPUJIT_TILEFUNCTION_H
 
+#include "InterTile.h"
+
 #include "ktflow/Interpreter/Arguments.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -62,15 +64,18 @@ struct TileFunctionLayout {
   std::vector<bool> bufferStored;
   /// The kernel's argument types, runtime_args unwrapped.
   std::vector<mlir::Type> argTypes;
+  /// The inter-tile ops, per tile of the grid (empty without any).
+  InterTilePlan interTile;
 };
 
 /// Replaces kernel `kernelName` of `module` (a copy the caller owns, callees
-/// already inlined) by `ktflow_tile`; every other function is erased. On
+/// already inlined) by `ktflow_tile` for a grid of `numTiles` tiles; every
+/// other function is erased. On
 /// failure `whyNot` says what the tier cannot compile and the module is
 /// left in an unspecified state.
 mlir::FailureOr<TileFunctionLayout>
 buildTileFunction(mlir::ModuleOp module, llvm::StringRef kernelName,
-                  llvm::ArrayRef<interp::ArgumentInfo> args,
+                  llvm::ArrayRef<interp::ArgumentInfo> args, int64_t numTiles,
                   std::string &whyNot);
 
 /// Why the tier cannot compile the body of `fn` (an op, a type or a
