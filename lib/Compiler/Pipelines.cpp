@@ -72,6 +72,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdp::createKTIRCheckLegality());
   pm.addPass(ktdf::createKTDFCheckSupported());
   if (options.optimize) {
+    pm.addPass(ktdf::createKTDFShareLeftOperands());
     ktdf::KTDFSplitOutputBlocksOptions split;
     split.maxFactor = options.knobs.splitFactor;
     pm.addPass(ktdf::createKTDFSplitOutputBlocks(split));

@@ -20,6 +20,7 @@
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},
 // CHECK-NEXT:   ktir-check-legality,
 // CHECK-NEXT:   ktdf-check-supported,
+// CHECK-NEXT:   ktdf-share-left-operands{max-factor=0 min-columns=64},
 // CHECK-NEXT:   ktdf-split-output-blocks{max-factor=0 min-columns=64},
 // CHECK-NEXT:   ktdf-lower-inter-tile,
 // CHECK-NEXT:   ktdf-carry-in-scratchpad,
@@ -43,6 +44,7 @@
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=post_lowering}
 // CHECK-NEXT: )
 
+// O0-NOT: ktdf-share-left-operands
 // O0-NOT: ktdf-split-output-blocks
 // O0: ktdf-tile-streams{chunk=0 chunk-scale=0 use-cost-model=false},
 // O0-NEXT: ktdf-distribute{use-lanes=false},

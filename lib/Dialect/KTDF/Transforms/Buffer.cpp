@@ -8,9 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Scheduler/CostModel.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -63,9 +65,33 @@ struct BufferPass : public ktdf::impl::KTDFBufferBase<BufferPass> {
     return bytes;
   }
 
+  /// The bytes of memory `kind` that the kernels' own scratchpad views
+  /// (ct_local, at literal addresses: the kernel's, carried values,
+  /// hand-overs, exchanges) take at the start of each lane's region.
+  int64_t viewBytesIn(StringRef kind) {
+    int64_t bytes = 0;
+    getOperation().walk([&](ktdp::ConstructMemoryViewOp view) {
+      auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+      auto memory = view->getAttrOfType<StringAttr>("ktdf.memory");
+      APInt address;
+      if (!space || space->kind != ktdp::MemoryKind::ct_local || !memory ||
+          memory.getValue() != kind ||
+          !matchPattern(view.getOffset(), m_ConstantInt(&address)))
+        return;
+      auto type = cast<MemRefType>(view.getType());
+      int64_t end = address.getSExtValue() + 1;
+      for (auto [size, stride] :
+           llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
+        end += (size - 1) * stride;
+      bytes = std::max(bytes, end * ((type.getElementTypeBitWidth() + 7) / 8));
+    });
+    return bytes;
+  }
+
   /// Each depth is chosen against the lane's whole share of the
-  /// scratchpad, but ktdf-allocate-scratchpad packs every pipeline's
-  /// copies side by side: where together they do not fit, the pipeline
+  /// scratchpad, but ktdf-allocate-scratchpad packs the kernel's views and
+  /// every pipeline's copies side by side: where together they do not fit,
+  /// the pipeline
   /// whose extra copies take the most bytes gives one up, until they fit
   /// or every pipeline is single-buffered (a kernel split into a matrix
   /// and a vector pipeline per group, ktdf-split-matrix-groups, on
@@ -84,7 +110,8 @@ struct BufferPass : public ktdf::impl::KTDFBufferBase<BufferPass> {
       if (!node)
         continue;
       int64_t capacity = t.getMemoryTree().getCapacity(*node) /
-                         static_cast<int64_t>(t.getLanes().size());
+                             static_cast<int64_t>(t.getLanes().size()) -
+                         viewBytesIn(kind);
       auto total = [&] {
         int64_t sum = 0;
         for (auto &[pipeline, n] : depths)

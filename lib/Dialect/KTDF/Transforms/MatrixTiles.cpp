@@ -23,7 +23,9 @@
 #include "StreamTiler.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
+#include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Machine/MatrixTiming.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -77,11 +79,13 @@ static bool isWholeTileWork(linalg::GenericOp generic) {
   return true;
 }
 
-/// Whether `transfer` moves a tile that is a whole scratchpad view laid out
-/// row-major (what ktdf-carry-in-scratchpad makes of a loop-carried
-/// accumulator) to or from a FIFO slot: one contiguous load or store of the
-/// slot's bytes at the view's address, like a buffer's (TransferLowering
-/// emitTileChunk).
+/// Whether `transfer` moves a tile that is a contiguous block of a
+/// scratchpad view laid out row-major — the whole view (what
+/// ktdf-carry-in-scratchpad makes of a loop-carried accumulator) or whole
+/// rows of it that stay inside it (a trip's gate in the exchange view of
+/// ktdf-share-left-operands) — to or from a FIFO slot: one contiguous load
+/// or store of the slot's bytes at the tile's address, like a buffer's
+/// (TransferLowering emitTileChunk).
 static bool movesWholeView(DataTransferOp transfer) {
   bool fromTile = isa<ktdp::AccessTileType>(transfer.getSrc().getType());
   Value tileValue = fromTile ? transfer.getSrc() : transfer.getDst();
@@ -97,16 +101,24 @@ static bool movesWholeView(DataTransferOp transfer) {
   auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
   if (!space || space->kind != ktdp::MemoryKind::ct_local)
     return false;
-  for (AffineExpr origin : tile.getBaseMap().getResults()) {
-    auto constant = dyn_cast<AffineConstantExpr>(origin);
-    if (!constant || constant.getValue() != 0)
-      return false;
-  }
   ArrayRef<int64_t> shape =
       cast<ktdp::AccessTileType>(tileValue.getType()).getShape();
   ArrayRef<int64_t> sizes = view.getStaticSizes();
   ArrayRef<int64_t> strides = view.getStaticStrides();
-  if (shape != sizes || ShapedType::isDynamicShape(sizes))
+  if (shape.size() != sizes.size() || shape.empty() ||
+      ShapedType::isDynamicShape(sizes) ||
+      shape.drop_front() != sizes.drop_front())
+    return false;
+  // Every dimension but the first whole, from 0; the first inside the view.
+  for (auto [d, origin] : llvm::enumerate(tile.getBaseMap().getResults())) {
+    auto constant = dyn_cast<AffineConstantExpr>(origin);
+    if (d == 0 ? mayLeaveView(tile, 0) : !constant || constant.getValue() != 0)
+      return false;
+  }
+  FailureOr<ktdp::IntegerBox> box =
+      ktdp::getBoundingBox(tile.getAccessTileSet(), {});
+  if (!ktdp::isBoxShaped(tile.getAccessTileSet()) || failed(box) ||
+      llvm::any_of(box->lower, [](int64_t lo) { return lo != 0; }))
     return false;
   int64_t dense = 1;
   for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
@@ -156,9 +168,10 @@ mlir::ktdf::detail::tileMatrixStage(const ktflow::sched::ScheduleTarget &target,
           !movesWholeView(transfer))
         return transfer.emitError(
             "a matrix product's operands and results move whole between a "
-            "buffer or a whole row-major scratchpad view (a loop-carried "
-            "accumulator) and its unit; a part of a scratchpad view feeding "
-            "or draining the unit directly is not supported yet");
+            "buffer or whole rows of a row-major scratchpad view (a "
+            "loop-carried accumulator, an exchanged gate) and its unit; "
+            "another part of a scratchpad view feeding or draining the unit "
+            "directly is not supported yet");
 
   std::optional<ktflow::device::NodeId> node =
       target.findNode(compute.getUnit().value_or(""));

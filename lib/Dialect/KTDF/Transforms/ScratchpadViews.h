@@ -1,9 +1,9 @@
 //===- ScratchpadViews.h - Scratchpad views the scheduler adds --*- C++ -*-===//
 //
-// This file declares what ktdf-carry-in-scratchpad and
-// ktdf-lower-inter-tile share: a cursor that places new `ct_local` views
-// past the kernel's own, and the construction of such a view (with the
-// access tile covering it) at the start of the kernel.
+// This file declares what ktdf-carry-in-scratchpad, ktdf-lower-inter-tile
+// and ktdf-share-left-operands share: a cursor that places new `ct_local`
+// views past the kernel's own, and the construction of such a view (with
+// the access tile covering it) at the start of the kernel.
 //
 //===----------------------------------------------------------------------===//
 

@@ -88,6 +88,19 @@ std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
     return Range{first, first + (*ub - 1 - first) / by * by};
   }
   Operation *def = v.getDefiningOp();
+  if (auto min = dyn_cast_or_null<arith::MinUIOp>(def)) {
+    // The unsigned minimum with a constant k >= 0 lies in [0, k] whatever
+    // the other operand (a trip number clamped to the last one a view
+    // holds).
+    APInt k;
+    if (!matchPattern(min.getRhs(), m_ConstantInt(&k)) || k.isNegative())
+      return std::nullopt;
+    int64_t hi = k.getSExtValue();
+    auto a = rangeOf(min.getLhs(), depth + 1);
+    if (a && a->first >= 0)
+      return Range{std::min(a->first, hi), std::min(a->second, hi)};
+    return Range{0, hi};
+  }
   if (isa_and_present<arith::DivUIOp, arith::RemUIOp>(def)) {
     // Of a value that is not negative by a positive constant (a group
     // `pid / 4`, a lane `pid % 4`): monotone, resp. below the divisor.

@@ -564,6 +564,57 @@ def KTDFSplitMatrixGroups
                            "::mlir::ktdp::KTDPDialect"];
 }
 
+def KTDFShareLeftOperands
+    : Pass<"ktdf-share-left-operands", "::mlir::ModuleOp"> {
+  let summary = "Share a loop's computed left operands between idle lanes";
+  let description = [{
+    A gated FFN computes, on each trip of its hidden loop, a gate from loads
+    and accumulates its product with the trip's rows of W2 into the output
+    block the loop carries: ktdf-split-output-blocks would compute every
+    gate in each copy, and splitting the trips into partial sums would
+    round the accumulator differently. When the grid has fewer points than
+    instances, the device has a core interconnect and a scratchpad per
+    core, this pass adds a last grid dimension `%c` of extent S (a power
+    of two: idle instances per point, at most the cores, dividing the
+    output columns into slices of at least `min-columns`) and makes the
+    loop three phases: copy `%c` computes the gates of trips `%c`,
+    `%c + S`, ... into a trip-major `ct_local` exchange view zeroed
+    before, a `ktdf.all_reduce` (addf) gives every copy all the gates, and
+    the loop, loading each trip's gate from the view, is cut into column
+    slices as ktdf-split-output-blocks cuts it. Each gate is computed once
+    and each output element accumulated in the kernel's order: the results
+    are the kernel's. A loop with a run-time trip count shares the trips
+    whose right operand starts inside its view; later trips run as
+    written, in a tail loop.
+
+    ```mlir
+    // before: grid = [8]
+    %acc = scf.for %j = %c0 to %d_ff step %c64 iter_args(%a = %zero) -> (tensor<8x1024xf16>) {
+      %g = ... gate of trip %j ... : tensor<8x64xf16>
+      %w2 = ktdp.load %W2[%j, 0] : tensor<64x1024xf16>
+      %n = linalg.matmul ins(%g, %w2) outs(%a)
+    }
+    // after: grid = [8, 8]
+    scf.for %j = %c * 64 to %ub step 512 { ... ktdp.store %g, %G[%j / 64 * 8, 0] }
+    ktdf.all_reduce %G, %R {combiner = "arith.addf", groups = [...]}
+    %acc = scf.for %j = %c0 to %ub step %c64 iter_args(%a = %zero) -> (tensor<8x128xf16>) {
+      %g = ktdp.load %G[%j / 64 * 8, 0] : tensor<8x64xf16>
+      %w2 = ktdp.load %W2[%j, %c * 128] : tensor<64x128xf16>
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxFactor", "max-factor", "int64_t", "0",
+           "at most this many copies per point (0: no limit)">,
+    Option<"minColumns", "min-columns", "int64_t", "64",
+           "no slice narrower than this many columns">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::ktdp::KTDPDialect",
+                           "::mlir::ktdf::KTDFDialect"];
+}
+
 def KTDFSplitOutputBlocks
     : Pass<"ktdf-split-output-blocks", "::mlir::ModuleOp"> {
   let summary = "Split each grid point's output block over idle lanes";

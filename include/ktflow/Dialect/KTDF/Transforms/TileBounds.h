@@ -27,8 +27,8 @@ namespace mlir::ktdf {
 /// iteration, when they follow from the grid (tile ids in KTIR, the
 /// ktdf.parallel's arguments in ScheduleIR), constant loop bounds or loops
 /// over a window of constant width (`%b to %b + 16`), additions and
-/// multiplications, and unsigned divisions and remainders of values that
-/// are not negative by positive constants.
+/// multiplications, unsigned divisions and remainders of values that are
+/// not negative by positive constants, and unsigned minima with a constant.
 std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth = 0);
 
 /// Bounds of the anchor's result `r` from the bounds of its operands.

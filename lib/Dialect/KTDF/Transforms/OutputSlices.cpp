@@ -1,0 +1,247 @@
+//===- OutputSlices.cpp - Column slices of a kernel's output blocks ------===//
+//
+// This file implements the analysis and rewrite of OutputSlices.h: from
+// each store back to the loads, and from each sliced value forward to its
+// users, every tensor must be sliceable along its columns (loads through
+// 2-d identity-order box tiles, splat constants, empties, fills,
+// element-wise ops, loop-carried values, a matrix product's right operand
+// and output); the copies then compute their slices from the same
+// operands in the same order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OutputSlices.h"
+#include "TileSlices.h"
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+/// An element-wise op on tensors of one shape (arith, math): its operands
+/// and results can all be sliced the same way.
+static bool isElementwiseOnTensors(Operation *op) {
+  if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1)
+    return false;
+  auto shape = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return shape && llvm::all_of(op->getOperandTypes(), [&](Type type) {
+           auto ranked = dyn_cast<RankedTensorType>(type);
+           return ranked && ranked.getShape() == shape.getShape();
+         });
+}
+
+/// A tile whose columns can be sliced: identity order, a box from the
+/// origin, rank 2.
+static bool isSliceableTile(Value tile) {
+  auto op = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
+  if (!op || !op.getAccessTileOrder().isIdentity() ||
+      op.getBaseMap().getNumResults() != 2)
+    return false;
+  FailureOr<ktdp::IntegerBox> box =
+      ktdp::getBoundingBox(op.getAccessTileSet(), {});
+  return succeeded(box) && ktdp::isBoxShaped(op.getAccessTileSet()) &&
+         llvm::all_of(box->lower, [](int64_t l) { return l == 0; });
+}
+
+/// A load, or one extended to a wider float (an f32 product of f16 tiles):
+/// what a left operand left whole may be.
+static bool isLoaded(Value value) {
+  if (auto extend = value.getDefiningOp<arith::ExtFOp>())
+    value = extend.getIn();
+  return value.getDefiningOp<ktdp::LoadOp>() != nullptr;
+}
+
+LogicalResult OutputSlicePlan::build(func::FuncOp func) {
+  bool unsupported = false;
+  func.walk([&](Operation *op) {
+    if (isa<ktdp::ConstructIndirectAccessTileOp, ktdp::InterTileProduceOp,
+            ktdp::InterTileReduceOp, scf::IfOp, scf::WhileOp>(op))
+      unsupported = true;
+    if (auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(op)) {
+      auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+      unsupported |= (!space || space->kind != ktdp::MemoryKind::global) &&
+                     !isExchangeView(view);
+    }
+    if (auto store = dyn_cast<ktdp::StoreOp>(op))
+      if (!isExchangeView(ktdp::getAccessTileView(store.getAccessTile())))
+        stores.push_back(store);
+  });
+  if (unsupported || stores.empty())
+    return failure();
+  for (ktdp::StoreOp store : stores) {
+    if (!isSliceableTile(store.getAccessTile()) ||
+        failed(add(store.getDataTile())))
+      return failure();
+  }
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (failed(addDefinition(value)))
+      return failure();
+    for (OpOperand &use : value.getUses())
+      if (failed(addUse(use)))
+        return failure();
+  }
+  return success();
+}
+
+LogicalResult OutputSlicePlan::add(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || type.getRank() != 2 || !type.hasStaticShape())
+    return failure();
+  if (columns == 0)
+    columns = type.getDimSize(1);
+  if (type.getDimSize(1) != columns)
+    return failure();
+  if (values.insert(value))
+    worklist.push_back(value);
+  return success();
+}
+
+/// What slicing `value` asks of the op that computes it.
+LogicalResult OutputSlicePlan::addDefinition(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg.getArgNumber() == 0)
+      return failure();
+    unsigned i = arg.getArgNumber() - 1;
+    return success(succeeded(add(loop.getInitArgs()[i])) &&
+                   succeeded(add(loop.getYieldedValues()[i])) &&
+                   succeeded(add(loop.getResult(i))));
+  }
+  Operation *def = value.getDefiningOp();
+  if (auto load = dyn_cast<ktdp::LoadOp>(def))
+    return success(isSliceableTile(load.getAccessTile()));
+  if (isa<tensor::EmptyOp>(def))
+    return success();
+  if (auto constant = dyn_cast<arith::ConstantOp>(def))
+    return success(isa<SplatElementsAttr>(constant.getValue()));
+  if (auto loop = dyn_cast<scf::ForOp>(def)) {
+    unsigned i = cast<OpResult>(value).getResultNumber();
+    return success(succeeded(add(loop.getInitArgs()[i])) &&
+                   succeeded(add(loop.getRegionIterArgs()[i])));
+  }
+  if (auto fill = dyn_cast<linalg::FillOp>(def))
+    return add(fill.getOutputs()[0]);
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(def)) {
+    // The left operand stays whole; only a load may be, so that the copies
+    // repeat no computation.
+    if (!isLoaded(matmul.getInputs()[0]) || matmul.hasUserDefinedMaps())
+      return failure();
+    return success(succeeded(add(matmul.getInputs()[1])) &&
+                   succeeded(add(matmul.getOutputs()[0])));
+  }
+  if (isElementwiseOnTensors(def)) {
+    for (Value operand : def->getOperands())
+      if (failed(add(operand)))
+        return failure();
+    return success();
+  }
+  return failure();
+}
+
+/// What slicing a value asks of one of its users.
+LogicalResult OutputSlicePlan::addUse(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (auto store = dyn_cast<ktdp::StoreOp>(user))
+    return success(use.get() == store.getDataTile());
+  if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+    auto loop = dyn_cast<scf::ForOp>(yield->getParentOp());
+    return success(loop &&
+                   succeeded(add(loop.getResult(use.getOperandNumber()))));
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(user)) {
+    if (use.getOperandNumber() < loop.getNumControlOperands())
+      return failure();
+    return add(loop.getTiedLoopRegionIterArg(&use));
+  }
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(user))
+    return success(use.get() != matmul.getInputs()[0] &&
+                   succeeded(add(matmul->getResult(0))));
+  if (auto fill = dyn_cast<linalg::FillOp>(user))
+    return success(use.get() == fill.getOutputs()[0] &&
+                   succeeded(add(fill.getResult(0))));
+  if (isElementwiseOnTensors(user))
+    return add(user->getResult(0));
+  return failure();
+}
+
+/// `type` with its columns cut to `width`.
+static RankedTensorType sliceType(Type type, int64_t width) {
+  auto ranked = cast<RankedTensorType>(type);
+  return ranked.clone({ranked.getDimSize(0), width});
+}
+
+Value mlir::ktdf::addGridDimension(func::FuncOp func, Operation *gridOwner,
+                                   ArrayRef<int64_t> grid, int64_t extent) {
+  OpBuilder b(func.getContext());
+  b.setInsertionPointToStart(&func.getBody().front());
+  auto ids = ktdp::GetComputeTileIdOp::create(
+      b, func.getLoc(), SmallVector<Type>(grid.size() + 1, b.getIndexType()));
+  func.walk([&](ktdp::GetComputeTileIdOp old) {
+    if (old == ids)
+      return;
+    for (auto [i, result] : llvm::enumerate(old.getResults()))
+      result.replaceAllUsesWith(ids.getResult(i));
+    old.erase();
+  });
+  SmallVector<Attribute> extents;
+  for (int64_t e : grid)
+    extents.push_back(b.getI64IntegerAttr(e));
+  extents.push_back(b.getI64IntegerAttr(extent));
+  gridOwner->setAttr(ktdp::kGridAttrName, b.getArrayAttr(extents));
+  return ids.getResults().back();
+}
+
+void mlir::ktdf::sliceColumns(func::FuncOp func, const OutputSlicePlan &plan,
+                              Value copy, int64_t slices) {
+  OpBuilder b(func.getContext());
+  b.setInsertionPointAfterValue(copy);
+  Location loc = func.getLoc();
+  int64_t width = plan.getColumns() / slices;
+  Value column = arith::MulIOp::create(
+      b, loc, copy, arith::ConstantIndexOp::create(b, loc, width));
+
+  for (ktdp::StoreOp store : plan.getStores()) {
+    b.setInsertionPoint(store);
+    store.getAccessTileMutable().assign(
+        buildColumnSlice(b, store.getAccessTile(), column, width));
+  }
+  for (Value value : plan.getValues()) {
+    RankedTensorType type = sliceType(value.getType(), width);
+    Operation *def = value.getDefiningOp();
+    if (!def || !isa<ktdp::LoadOp, tensor::EmptyOp, arith::ConstantOp>(def)) {
+      value.setType(type);
+      continue;
+    }
+    b.setInsertionPoint(def);
+    Value sliced;
+    if (auto load = dyn_cast<ktdp::LoadOp>(def))
+      sliced = ktdp::LoadOp::create(
+          b, load.getLoc(), type,
+          buildColumnSlice(b, load.getAccessTile(), column, width));
+    else if (isa<tensor::EmptyOp>(def))
+      sliced = tensor::EmptyOp::create(b, def->getLoc(), type.getShape(),
+                                       type.getElementType());
+    else
+      sliced = arith::ConstantOp::create(
+          b, def->getLoc(), type,
+          SplatElementsAttr::get(
+              type,
+              cast<SplatElementsAttr>(cast<arith::ConstantOp>(def).getValue())
+                  .getSplatValue<Attribute>()));
+    value.replaceAllUsesWith(sliced);
+    def->erase();
+  }
+  // Tiles the sliced loads and stores no longer use.
+  func.walk([](ktdp::ConstructAccessTileOp tile) {
+    if (tile->use_empty())
+      tile.erase();
+  });
+}

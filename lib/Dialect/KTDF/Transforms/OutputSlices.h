@@ -1,0 +1,64 @@
+//===- OutputSlices.h - Column slices of output blocks ------*- C++ -*-===//
+//
+// This file declares what ktdf-split-output-blocks and
+// ktdf-share-left-operands share: the analysis that finds every tensor
+// flowing into a kernel's stores that can be cut into column slices (the
+// right operands, outputs and accumulators of its matrix products, the
+// element-wise work on them; left operands stay whole loads), the new
+// grid dimension that numbers the copies of each grid point, and the
+// rewrite that gives each copy its slice.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_OUTPUTSLICES_H
+#define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_OUTPUTSLICES_H
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::ktdf {
+
+/// The tensors of one kernel to slice, found from its stores backwards and
+/// from each sliced value forwards to all its uses. Stores into exchange
+/// views (`ktdf.exchange`: values the copies share, not outputs) are not
+/// followed; loads from them may be left operands.
+class OutputSlicePlan {
+public:
+  /// Fails when some value would have to be both whole and sliced, or is
+  /// computed by an op the pass does not slice. The left operand of a
+  /// product stays whole and must be a load, so that the copies repeat no
+  /// computation.
+  LogicalResult build(func::FuncOp func);
+  int64_t getColumns() const { return columns; }
+  ArrayRef<Value> getValues() const { return values.getArrayRef(); }
+  ArrayRef<ktdp::StoreOp> getStores() const { return stores; }
+
+private:
+  LogicalResult add(Value value);
+  LogicalResult addDefinition(Value value);
+  LogicalResult addUse(OpOperand &use);
+
+  llvm::SetVector<Value> values;
+  SmallVector<Value> worklist;
+  SmallVector<ktdp::StoreOp> stores;
+  int64_t columns = 0;
+};
+
+/// Adds a last dimension of `extent` to the grid of `func` (owned by
+/// `gridOwner`, extents `grid`): every `ktdp.get_compute_tile_id` becomes
+/// one at the start of the function with a result more. Returns that
+/// result, the copy's number.
+Value addGridDimension(func::FuncOp func, Operation *gridOwner,
+                       ArrayRef<int64_t> grid, int64_t extent);
+
+/// Rewrites every value of `plan` into the column slice `copy` of
+/// `slices` (loads and stores through tiles C/slices wide, anchored
+/// `copy * C/slices` further right).
+void sliceColumns(func::FuncOp func, const OutputSlicePlan &plan, Value copy,
+                  int64_t slices);
+
+} // namespace mlir::ktdf
+
+#endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_OUTPUTSLICES_H
