@@ -68,6 +68,12 @@ struct InterTilePlan {
   bool empty() const { return ops.empty(); }
 };
 
+/// The element types of partials the runtime hands over; the tile function
+/// declares one deposit and one fetch function per type
+/// (`ktflow_jit_deposit_f16`, ...), all bound to the same C functions.
+inline constexpr const char *kPartialElementTypes[] = {
+    "f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "index"};
+
 /// Tiles that exchange values each run on their own thread, at most this
 /// many (the interpreter's coroutines have a similar limit).
 inline constexpr int64_t kMaxExchangingTiles = 256;

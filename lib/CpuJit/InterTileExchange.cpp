@@ -80,16 +80,14 @@ void fetch(int64_t op, int64_t instance, int64_t j, int64_t partial,
 llvm::ArrayRef<std::pair<llvm::StringRef, void *>>
 ktflow::jit::interTileRuntimeSymbols() {
   static const std::vector<std::pair<llvm::StringRef, void *>> symbols = [] {
-    static const char *types[] = {"f16", "bf16", "f32", "f64", "i1",
-                                  "i8",  "i16",  "i32", "i64", "index"};
     static std::vector<std::string> names;
     std::vector<std::pair<llvm::StringRef, void *>> all = {
         {"ktflow_jit_count_groups", reinterpret_cast<void *>(&countGroups)},
         {"ktflow_jit_group", reinterpret_cast<void *>(&group)},
         {"ktflow_jit_produced", reinterpret_cast<void *>(&produced)},
         {"ktflow_jit_wait", reinterpret_cast<void *>(&wait)}};
-    names.reserve(2 * std::size(types));
-    for (const char *type : types) {
+    names.reserve(2 * std::size(kPartialElementTypes));
+    for (const char *type : kPartialElementTypes) {
       names.push_back(std::string("ktflow_jit_deposit_") + type);
       all.push_back({names.back(), reinterpret_cast<void *>(&deposit)});
       names.push_back(std::string("ktflow_jit_fetch_") + type);

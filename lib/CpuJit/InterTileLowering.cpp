@@ -37,8 +37,6 @@ constexpr const char *kWait = "ktflow_jit_wait";
 /// an unranked memref argument is (rank, descriptor) whatever its type.
 constexpr const char *kDepositPrefix = "ktflow_jit_deposit_";
 constexpr const char *kFetchPrefix = "ktflow_jit_fetch_";
-constexpr const char *kElementTypeNames[] = {
-    "f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64", "index"};
 
 std::string typeName(Type type) {
   std::string name;
@@ -105,7 +103,7 @@ static LogicalResult describePartials(ktdp::TileFutureType future,
   for (RankedTensorType type : future.getPartialTypes()) {
     Type element = type.getElementType();
     if (!type.hasStaticShape() ||
-        !llvm::is_contained(kElementTypeNames, typeName(element))) {
+        !llvm::is_contained(kPartialElementTypes, typeName(element))) {
       why = "an inter-tile partial of type " + typeName(type);
       return failure();
     }
