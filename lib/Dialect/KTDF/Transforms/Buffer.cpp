@@ -7,12 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ScratchpadViews.h"
+
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Scheduler/CostModel.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -71,19 +72,11 @@ struct BufferPass : public ktdf::impl::KTDFBufferBase<BufferPass> {
   int64_t viewBytesIn(StringRef kind) {
     int64_t bytes = 0;
     getOperation().walk([&](ktdp::ConstructMemoryViewOp view) {
-      auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
       auto memory = view->getAttrOfType<StringAttr>("ktdf.memory");
-      APInt address;
-      if (!space || space->kind != ktdp::MemoryKind::ct_local || !memory ||
-          memory.getValue() != kind ||
-          !matchPattern(view.getOffset(), m_ConstantInt(&address)))
+      if (!memory || memory.getValue() != kind)
         return;
-      auto type = cast<MemRefType>(view.getType());
-      int64_t end = address.getSExtValue() + 1;
-      for (auto [size, stride] :
-           llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
-        end += (size - 1) * stride;
-      bytes = std::max(bytes, end * ((type.getElementTypeBitWidth() + 7) / 8));
+      if (std::optional<int64_t> end = getLiteralScratchpadEnd(view))
+        bytes = std::max(bytes, *end);
     });
     return bytes;
   }

@@ -24,19 +24,25 @@ static int64_t elementBytes(Type t) {
   return (t.getIntOrFloatBitWidth() + 7) / 8;
 }
 
+std::optional<int64_t>
+mlir::ktdf::getLiteralScratchpadEnd(ktdp::ConstructMemoryViewOp view) {
+  auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+  APInt address;
+  if (!space || space->kind != ktdp::MemoryKind::ct_local ||
+      !matchPattern(view.getOffset(), m_ConstantInt(&address)))
+    return std::nullopt;
+  auto type = cast<MemRefType>(view.getType());
+  int64_t end = address.getSExtValue() + 1;
+  for (auto [size, stride] :
+       llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
+    end += (size - 1) * stride;
+  return end * elementBytes(type.getElementType());
+}
+
 ScratchpadCursor::ScratchpadCursor(func::FuncOp func) {
   func.walk([&](ktdp::ConstructMemoryViewOp view) {
-    auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
-    APInt address;
-    if (!space || space->kind != ktdp::MemoryKind::ct_local ||
-        !matchPattern(view.getOffset(), m_ConstantInt(&address)))
-      return;
-    auto type = cast<MemRefType>(view.getType());
-    int64_t end = address.getSExtValue() + 1;
-    for (auto [size, stride] :
-         llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
-      end += (size - 1) * stride;
-    bytes = std::max(bytes, end * elementBytes(type.getElementType()));
+    if (std::optional<int64_t> end = getLiteralScratchpadEnd(view))
+      bytes = std::max(bytes, *end);
   });
 }
 

@@ -13,7 +13,18 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <optional>
+
+namespace mlir::ktdp {
+class ConstructMemoryViewOp;
+} // namespace mlir::ktdp
+
 namespace mlir::ktdf {
+
+/// The byte just past the last element of `view` when it is a scratchpad
+/// (ct_local) view at a literal address, else std::nullopt.
+std::optional<int64_t>
+getLiteralScratchpadEnd(ktdp::ConstructMemoryViewOp view);
 
 /// Element addresses of new scratchpad views, past the kernel's own.
 class ScratchpadCursor {
