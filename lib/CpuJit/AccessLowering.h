@@ -2,7 +2,8 @@
 //
 // This file declares the lowering of ktdp.load and ktdp.store on direct and
 // indirect access tiles of memory views to loop nests of guarded element
-// accesses into the views' buffers, and the guard of scf.for steps.
+// accesses into the views' buffers, and the guards of scf.for steps and of
+// the work budget.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,9 +35,10 @@ struct ViewLowering {
 
 /// Replaces every ktdp.load and ktdp.store of `fn` by loops over the tile
 /// (their access tiles, direct or indirect, and the index views of the
-/// indirect ones must be views in `views`), and
-/// guards every scf.for whose step may not be positive. Errors the
-/// interpreter reports are recorded in `status` (TileFunction.h).
+/// indirect ones must be views in `views`), guards every scf.for whose
+/// step may not be positive and makes each of the kernel's loops draw its
+/// iterations from the work budget. Errors the interpreter reports are
+/// recorded in `status` (TileFunction.h).
 mlir::LogicalResult
 lowerAccesses(mlir::func::FuncOp fn,
               const llvm::DenseMap<mlir::Value, ViewLowering> &views,

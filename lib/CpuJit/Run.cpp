@@ -267,8 +267,13 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   unsigned numThreads =
       threads ? threads : llvm::hardware_concurrency().compute_thread_count();
   int64_t numTasks = std::min<int64_t>(numTiles, int64_t(numThreads) * 4);
+  // Each task draws from the whole budget: the kernel's work is at least
+  // any one task's, so no task stops a run the interpreter would finish.
+  uint64_t workBudget = bound.getOptions().maxElementOps;
   auto freshStatus = [&] {
-    return std::vector<int64_t>(kStatusWritten + numBuffers, 0);
+    std::vector<int64_t> status(kStatusWritten + numBuffers, 0);
+    status[kStatusWorkLeft] = static_cast<int64_t>(workBudget);
+    return status;
   };
   // Runs tiles [first, last) in ascending order.
   auto runTiles = [&](int64_t first, int64_t last,
@@ -364,6 +369,11 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
         break;
       case kErrorIndex:
         result.reason = "an index read outside its view or out of range";
+        break;
+      case kErrorWorkBudget:
+        result.reason = "a loop's iterations exceed what is left of the "
+                        "work budget of " +
+                        std::to_string(workBudget) + " element operations";
         break;
       default:
         result.reason = "an access outside a view's sizes or outside its "

@@ -41,9 +41,12 @@ inline constexpr const char *kTileFunctionName = "ktflow_tile";
 inline constexpr const char *kStoredRangeFunctionName = "ktflow_jit_stored";
 
 /// status[kStatusError] holds the first error code a tile hit (0 for none);
-/// status[kStatusWritten + b] is 1 once a store wrote into buffer b.
+/// status[kStatusWorkLeft] what is left of the work budget, which the
+/// caller sets and each scf.for draws from as it starts (an unsigned
+/// count); status[kStatusWritten + b] is 1 once a store wrote into buffer b.
 inline constexpr int64_t kStatusError = 0;
-inline constexpr int64_t kStatusWritten = 1;
+inline constexpr int64_t kStatusWorkLeft = 1;
+inline constexpr int64_t kStatusWritten = 2;
 /// An access the interpreter reports as an error: a coordinate inside a
 /// view's coordinate_set but outside its sizes, or an element outside the
 /// tensor's extent.
@@ -53,6 +56,8 @@ inline constexpr int64_t kErrorLoopStep = 2;
 /// An indirect tile's index read outside its index view, or a value read
 /// outside the coordinate bounds of the tile's view.
 inline constexpr int64_t kErrorIndex = 3;
+/// A loop whose iterations cannot fit what is left of the work budget.
+inline constexpr int64_t kErrorWorkBudget = 4;
 
 /// How the arguments of `ktflow_tile` are laid out.
 struct TileFunctionLayout {

@@ -38,6 +38,24 @@
 // RUN: not ktflow interp %s --func scaled --arg s=0 --engine=jit 2>&1 | FileCheck %s --check-prefix=STEP
 // STEP: note: engine: interp (jit: a loop step is not positive)
 // STEP: error: 'scf.for' op tile 0: step 0 is not positive
+//
+// Native code has the interpreter's work budget: each of the kernel's loops
+// draws its iterations × (ops in its body) from it as it starts, and one
+// that cannot fit runs no iteration. The interpreter then refuses the same
+// loop before its first iteration. A loop of 2^62 iterations, a constant
+// bound (once, and inside a loop that fits) or a runtime one, ends at once
+// instead of running for years.
+// RUN: not ktflow interp %s --func endless --engine=jit 2>&1 | FileCheck %s --check-prefix=ENDLESS
+// RUN: not ktflow interp %s --func endless_inner 2>&1 | FileCheck %s --check-prefix=ENDLESS
+// RUN: not ktflow interp %s --func runtime_trips --arg lo=0 --arg hi=4611686018427387904 2>&1 | FileCheck %s --check-prefix=ENDLESS
+// ENDLESS: note: engine: interp (jit: a loop's iterations exceed what is left of the work budget of 17179869184 element operations)
+// ENDLESS: error: 'scf.for' op tile 0: the loop's 4611686018427387904 iterations need at least
+//
+// A run that fits its budget is untouched: 64 iterations from 2^62, and a
+// loop whose bounds run backwards.
+// RUN: ktflow interp %s --func runtime_trips --arg lo=4611686018427387904 --arg hi=4611686018427387968 --engine=jit 2>&1 | FileCheck %s --check-prefix=FITS
+// RUN: ktflow interp %s --func runtime_trips --arg lo=5 --arg hi=-4611686018427387904 --engine=jit 2>&1 | FileCheck %s --check-prefix=FITS
+// FITS: note: engine: jit
 
 #set64 = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 #set128 = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>
@@ -72,6 +90,52 @@ module {
       %t = ktdp.construct_access_tile %X[%i] {access_tile_set = #one, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<1xindex>
       %v = ktdp.load %t : <1xindex> -> tensor<1xf32>
       %u = ktdp.construct_access_tile %Y[%i] {access_tile_set = #one, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<1xindex>
+      ktdp.store %v, %u : tensor<1xf32>, <1xindex>
+    }
+    return
+  }
+  func.func @endless(%x: index, %y: index) attributes {grid = [1]} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %huge = arith.constant 4611686018427387904 : index
+    %X = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    scf.for %i = %c0 to %huge step %c1 {
+      %t = ktdp.construct_access_tile %X[0] {access_tile_set = #set64, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<64xindex>
+      %v = ktdp.load %t : <64xindex> -> tensor<64xf32>
+      %u = ktdp.construct_access_tile %Y[0] {access_tile_set = #set64, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<64xindex>
+      ktdp.store %v, %u : tensor<64xf32>, <64xindex>
+    }
+    return
+  }
+  func.func @endless_inner(%x: index, %y: index) attributes {grid = [1]} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %huge = arith.constant 4611686018427387904 : index
+    %X = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    scf.for %j = %c0 to %c4 step %c1 {
+      scf.for %i = %c0 to %huge step %c1 {
+        %t = ktdp.construct_access_tile %X[%j] {access_tile_set = #one, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<1xindex>
+        %v = ktdp.load %t : <1xindex> -> tensor<1xf32>
+        %u = ktdp.construct_access_tile %Y[%j] {access_tile_set = #one, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<1xindex>
+        ktdp.store %v, %u : tensor<1xf32>, <1xindex>
+      }
+    }
+    return
+  }
+  // Copies X[i mod 64] to Y[i mod 64] for i in [lo, hi).
+  func.func @runtime_trips(%x: index, %y: index, %lo: index, %hi: index) attributes {grid = [1]} {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    %X = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    scf.for %i = %lo to %hi step %c1 {
+      %k = arith.remui %i, %c64 : index
+      %t = ktdp.construct_access_tile %X[%k] {access_tile_set = #one, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<1xindex>
+      %v = ktdp.load %t : <1xindex> -> tensor<1xf32>
+      %u = ktdp.construct_access_tile %Y[%k] {access_tile_set = #one, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<1xindex>
       ktdp.store %v, %u : tensor<1xf32>, <1xindex>
     }
     return
