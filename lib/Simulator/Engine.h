@@ -12,6 +12,8 @@
 #ifndef KTFLOW_LIB_SIMULATOR_ENGINE_H
 #define KTFLOW_LIB_SIMULATOR_ENGINE_H
 
+#include "StridedRange.h"
+
 #include "ktflow/Simulator/Simulator.h"
 
 #include <chrono>
@@ -63,8 +65,7 @@ struct FifoState {
 /// yet: what it writes, and when its last byte lands.
 struct InFlight {
   Tick landsAt = 0;
-  uint32_t memory = 0;
-  uint64_t lo = 0, hi = 0; ///< the bytes [lo, hi) it writes
+  StridedRange writes;
 };
 
 struct SyncState {

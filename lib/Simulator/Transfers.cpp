@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Engine.h"
+#include "StridedRange.h"
 
 #include "ktflow/Machine/Values.h"
 
@@ -23,7 +24,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <limits>
 
 using namespace ktflow::machine;
 using namespace ktflow::sim;
@@ -55,46 +55,20 @@ static bool beginTransfer(Engine &e, UnitState &u, int64_t bytes, int64_t rows,
   return true;
 }
 
-/// The bytes of one memory a transfer touches: `rows` rows of `bytes`,
-/// `stride` apart, from `addr` (bounds of the box, not the exact rows).
-struct Range {
-  uint32_t memory = 0;
-  uint64_t lo = 0, hi = 0;
-};
-/// The operands come from the bundle, which a user may have written: the
-/// box is computed in 128 bits and clamped to [0, 2^63), so an address near
-/// 2^63 gives a range past every memory (the transfer's bounds check then
-/// reports it) instead of a signed overflow.
-static Range rangeOf(uint32_t memory, int64_t addr, int64_t rows,
-                     int64_t stride, int64_t bytes) {
-  using Wide = __int128;
-  Wide last = Wide(addr) + Wide(rows > 0 ? rows - 1 : 0) * stride;
-  Wide lo = std::min<Wide>(addr, last);
-  Wide hi = std::max<Wide>(addr, last) + bytes;
-  auto clamp = [](Wide v) {
-    return static_cast<uint64_t>(
-        std::clamp<Wide>(v, 0, std::numeric_limits<int64_t>::max()));
-  };
-  return {memory, clamp(lo), clamp(hi)};
-}
-static bool overlaps(const InFlight &t, const Range &r) {
-  return t.memory == r.memory && t.lo < r.hi && r.lo < t.hi;
-}
-
 /// Before a transfer of a unit that keeps several in flight: forgets those
 /// that have landed, then waits for the ones whose bytes this transfer reads
 /// or overwrites, and for a free slot. Returns true if the unit waited (the
 /// caller steps again).
 static bool waitForSlot(Engine &e, UnitState &u,
-                        std::initializer_list<Range> touches) {
+                        std::initializer_list<StridedRange> touches) {
   if (e.blocksOnTransfers(u))
     return false;
   llvm::erase_if(u.inFlight,
                  [&](const InFlight &t) { return t.landsAt <= u.now; });
   Tick until = 0;
   for (const InFlight &t : u.inFlight)
-    for (const Range &r : touches)
-      if (overlaps(t, r))
+    for (const StridedRange &r : touches)
+      if (mayOverlap(t.writes, r))
         until = std::max(until, t.landsAt);
   if (u.inFlight.size() >= e.machine.units[u.prog->unit].maxOutstanding) {
     Tick earliest = u.inFlight.front().landsAt;
@@ -112,11 +86,10 @@ static bool waitForSlot(Engine &e, UnitState &u,
 /// transfer completes when its last byte has landed; a unit that keeps
 /// several in flight records where it writes and moves on.
 static void endTransfer(Engine &e, UnitState &u, bool waitForArrival,
-                        Range writes = {}) {
+                        StridedRange writes = {}) {
   if (waitForArrival && !e.blocksOnTransfers(u)) {
     if (u.lastArrival > u.now)
-      u.inFlight.push_back({u.lastArrival, writes.memory, writes.lo,
-                            writes.hi});
+      u.inFlight.push_back({u.lastArrival, writes});
   } else if (waitForArrival && u.lastArrival > u.now) {
     u.busy += u.lastArrival - u.now;
     u.now = u.lastArrival;
@@ -154,11 +127,11 @@ static bool advance(UnitState &u, uint64_t chunk) {
 /// way: waits for the transfers in flight whose bytes it `touches`, reads
 /// its sizes, binds its route and finishes an empty one at once. Returns
 /// the step to report, or nothing when a chunk is to move.
-static std::optional<Step> startTransfer(Engine &e, UnitState &u,
-                                         std::initializer_list<Range> touches,
-                                         int64_t bytes, int64_t rows,
-                                         int64_t src, int64_t dst,
-                                         int64_t srcStride, int64_t dstStride) {
+static std::optional<Step>
+startTransfer(Engine &e, UnitState &u,
+              std::initializer_list<StridedRange> touches, int64_t bytes,
+              int64_t rows, int64_t src, int64_t dst, int64_t srcStride,
+              int64_t dstStride) {
   if (u.active)
     return std::nullopt;
   if (waitForSlot(e, u, touches))
@@ -178,7 +151,7 @@ static std::optional<Step> startTransfer(Engine &e, UnitState &u,
 /// interconnect links it crosses), advances the transfer, and finishes it
 /// after its last chunk, once its bytes have landed.
 static void chargeWrittenChunk(Engine &e, UnitState &u, uint64_t chunk,
-                               Range writes) {
+                               StridedRange writes) {
   auto [start, occupancy] = e.reserve(u, u.route->resources, chunk);
   for (uint32_t hop : u.route->interconnectHops)
     e.interconnectBytes[hop] += chunk;
@@ -194,8 +167,8 @@ Step Engine::stepDma(UnitState &u, const Inst &in) {
   int64_t rows = in.f == kNoReg ? 1 : s[in.f];
   int64_t srcStride = in.f == kNoReg ? 0 : s[in.g];
   int64_t dstStride = in.f == kNoReg ? 0 : s[in.h];
-  Range reads = rangeOf(in.a, s[in.b], rows, srcStride, s[in.e]);
-  Range writes = rangeOf(in.c, s[in.d], rows, dstStride, s[in.e]);
+  StridedRange reads{in.a, s[in.b], rows, srcStride, s[in.e]};
+  StridedRange writes{in.c, s[in.d], rows, dstStride, s[in.e]};
   if (std::optional<Step> step =
           startTransfer(*this, u, {reads, writes}, s[in.e], rows, s[in.b],
                         s[in.d], srcStride, dstStride))
@@ -216,7 +189,7 @@ Step Engine::stepFill(UnitState &u, const Inst &in) {
   const std::vector<int64_t> &s = u.s;
   int64_t rows = in.d == kNoReg ? 1 : s[in.d];
   int64_t stride = in.d == kNoReg ? 0 : s[in.e];
-  Range writes = rangeOf(in.a, s[in.b], rows, stride, s[in.c]);
+  StridedRange writes{in.a, s[in.b], rows, stride, s[in.c]};
   if (std::optional<Step> step = startTransfer(*this, u, {writes}, s[in.c],
                                                rows, 0, s[in.b], 0, stride))
     return *step;
@@ -235,10 +208,10 @@ Step Engine::stepReadIndex(UnitState &u, const Inst &in) {
   if (addr < 0)
     return fail(u, llvm::formatv("negative address {0}", addr).str());
   // The index may be what a transfer of this unit still in flight writes.
-  Range reads = rangeOf(in.b, addr, 1, 0, in.sub);
+  StridedRange reads{in.b, addr, 1, 0, in.sub};
   Tick until = 0;
   for (const InFlight &t : u.inFlight)
-    if (t.landsAt > u.now && overlaps(t, reads))
+    if (t.landsAt > u.now && mayOverlap(t.writes, reads))
       until = std::max(until, t.landsAt);
   if (until > u.now) {
     waitUntil(u, until, kWaitInFlight, false);
@@ -275,9 +248,9 @@ Step Engine::stepReadIndex(UnitState &u, const Inst &in) {
 
 Step Engine::stepLoad(UnitState &u, const Inst &in) {
   FifoState &f = fifos[in.a];
-  if (std::optional<Step> step =
-          startTransfer(*this, u, {rangeOf(in.b, u.s[in.c], 1, 0, u.s[in.d])},
-                        u.s[in.d], 1, u.s[in.c], 0, 0, 0))
+  if (std::optional<Step> step = startTransfer(
+          *this, u, {StridedRange{in.b, u.s[in.c], 1, 0, u.s[in.d]}}, u.s[in.d],
+          1, u.s[in.c], 0, 0, 0))
     return *step;
   if (f.count == f.desc->depth)
     return block(u, Wait::FifoFull, in.a);
@@ -301,7 +274,7 @@ Step Engine::stepLoad(UnitState &u, const Inst &in) {
 
 Step Engine::stepStore(UnitState &u, const Inst &in) {
   FifoState &f = fifos[in.a];
-  Range writes = rangeOf(in.b, u.s[in.c], 1, 0, u.s[in.d]);
+  StridedRange writes{in.b, u.s[in.c], 1, 0, u.s[in.d]};
   if (std::optional<Step> step =
           startTransfer(*this, u, {writes}, u.s[in.d], 1, 0, u.s[in.c], 0, 0))
     return *step;

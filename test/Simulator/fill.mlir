@@ -31,12 +31,13 @@
 
 // On FAST (4 transfers in flight) each transfer still waits for those in
 // flight whose bytes it overwrites or reads: the fill for the first load
-// (lands at 134), issuing 134-154 and landing at 156; the masked load for
-// the fill (its rows' box overlaps the fill's), issuing 156-168 and landing
-// at 270; the store for the load, issuing 270-302 and landing at 404.
-// Busy 32 + 20 + 12 + 32 + 102 (halt) = 198; stalled 102 + 2 + 102 = 206.
-// FAST: cycles: 404
-// FAST: core/FAST 198 206 404
+// (lands at 134), issuing 134-154 and landing at 156. The masked load writes
+// bytes 0-383 of each row, the fill 384-1023: no byte in common (their boxes
+// overlap, their rows do not), so it issues at once, 154-166, and lands at
+// 268; the store waits for it, issuing 268-300 and landing at 402.
+// Busy 32 + 20 + 12 + 32 + 102 (halt) = 198; stalled 102 + 102 = 204.
+// FAST: cycles: 402
+// FAST: core/FAST 198 204 402
 
 dfir.kernel @fill device "outstanding_device" {
   dfir.tensor input @x : tensor<2048xf16> in "DDR"

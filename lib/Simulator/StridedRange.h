@@ -1,0 +1,40 @@
+//===- StridedRange.h - The bytes a strided transfer touches ----*- C++ -*-===//
+//
+// This file declares the bytes of one memory a transfer reads or writes (rows
+// of equal length a stride apart) and the test a unit with several transfers
+// in flight runs before each new one: may the two touch a common byte? The
+// answer orders the unit's transfers, so it must never miss a common byte (a
+// missed one reorders a write and a read of the same bytes); a false "yes"
+// only costs a wait. Comparing bounding boxes is such an answer, but it
+// serialises interleaved strided transfers (the columns of a transposed
+// load, the masked and unmasked parts of rows), so the test is exact for the
+// common cases and falls back to the boxes for the others.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_SIMULATOR_STRIDEDRANGE_H
+#define KTFLOW_LIB_SIMULATOR_STRIDEDRANGE_H
+
+#include <cstdint>
+
+namespace ktflow::sim::detail {
+
+/// `rows` rows of `bytes` bytes of memory `memory`, the first at `addr`, each
+/// `stride` bytes after the previous one (the stride may be zero or
+/// negative). The fields are a transfer's operands as the program computed
+/// them, before any validation: a range with no rows or no bytes touches
+/// nothing, and addresses past 2^63 are never reached.
+struct StridedRange {
+  uint32_t memory = 0;
+  int64_t addr = 0, rows = 1, stride = 0, bytes = 0;
+};
+
+/// Whether `a` and `b` may touch a common byte. Exact when the two rows'
+/// strides are equal, when either has one row (or rows that touch each other
+/// and so form one interval), and when the boxes [first byte, last byte]
+/// are disjoint; otherwise whether the boxes overlap.
+bool mayOverlap(const StridedRange &a, const StridedRange &b);
+
+} // namespace ktflow::sim::detail
+
+#endif // KTFLOW_LIB_SIMULATOR_STRIDEDRANGE_H
