@@ -29,10 +29,10 @@ struct StridedRange {
   int64_t addr = 0, rows = 1, stride = 0, bytes = 0;
 };
 
-/// Whether `a` and `b` may touch a common byte. Exact when the two rows'
-/// strides are equal, when either has one row (or rows that touch each other
-/// and so form one interval), and when the boxes [first byte, last byte]
-/// are disjoint; otherwise whether the boxes overlap.
+/// Whether `a` and `b` may touch a common byte. Exact when the two strides
+/// are equal up to sign, when either range is one interval (one row, stride
+/// 0, or rows that touch each other), and when the boxes [first byte, last
+/// byte] are disjoint; otherwise whether the boxes overlap.
 bool mayOverlap(const StridedRange &a, const StridedRange &b);
 
 } // namespace ktflow::sim::detail
