@@ -68,6 +68,59 @@ static Type foldedType(linalg::LinalgOp op, Operation &inner) {
   return getElementTypeOrSelf(accumulator.getType());
 }
 
+/// The narrower float type `value` is an `extf` of, through transposes
+/// (data movement), or null.
+static FloatType extendedFrom(Value value) {
+  while (auto transpose = value.getDefiningOp<linalg::TransposeOp>())
+    value = transpose.getInput();
+  auto extend = value.getDefiningOp<arith::ExtFOp>();
+  return extend ? dyn_cast<FloatType>(getElementTypeOrSelf(extend.getIn()))
+                : FloatType();
+}
+
+/// The element type whose multiply-accumulate rate `contraction` needs:
+/// its first operand's, or, when both operands extend the same narrower
+/// float whose products are exact at the wider type (f16 or bf16 to f32),
+/// the narrower one. A unit that multiplies the narrow type with a wide
+/// accumulator computes the same sums, and the scheduler hands such
+/// products to one (ktdf-generalize's matrix idioms, docs/scheduler.md):
+/// the wider rate would be no lower bound.
+static Type productType(linalg::LinalgOp contraction) {
+  Value lhs = contraction.getDpsInputOperand(0)->get();
+  auto wide = dyn_cast<FloatType>(getElementTypeOrSelf(lhs));
+  FloatType narrow = extendedFrom(lhs);
+  if (wide && narrow &&
+      narrow == extendedFrom(contraction.getDpsInputOperand(1)->get()) &&
+      2 * narrow.getFPMantissaWidth() <= wide.getFPMantissaWidth())
+    return narrow;
+  return wide ? Type(wide) : getElementTypeOrSelf(lhs);
+}
+
+bool ktflow::isFoldedIntoProducts(Operation *op) {
+  auto extend = dyn_cast<arith::ExtFOp>(op);
+  if (!extend)
+    return false;
+  auto onlyNarrowProducts = [](Value value, auto &self) -> bool {
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto transpose = dyn_cast<linalg::TransposeOp>(user)) {
+        if (!self(transpose->getResult(0), self))
+          return false;
+        continue;
+      }
+      auto contraction = dyn_cast<linalg::LinalgOp>(user);
+      if (!contraction ||
+          !isa<linalg::ContractionOpInterface>(contraction.getOperation()) ||
+          !contraction.isDpsInput(&use) ||
+          productType(contraction) == getElementTypeOrSelf(value))
+        return false;
+    }
+    return true;
+  };
+  return !extend->use_empty() &&
+         onlyNarrowProducts(extend.getResult(), onlyNarrowProducts);
+}
+
 static bool countLinalg(linalg::LinalgOp op, device::KernelDemand &demand) {
   double iterations = 1;
   for (int64_t range : op.getStaticLoopRanges()) {
@@ -78,8 +131,7 @@ static bool countLinalg(linalg::LinalgOp op, device::KernelDemand &demand) {
     iterations *= static_cast<double>(range);
   }
   if (isa<linalg::ContractionOpInterface>(op.getOperation())) {
-    Type type = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
-    demand.addOperations(OpClass::Matrix, type, iterations);
+    demand.addOperations(OpClass::Matrix, productType(op), iterations);
     return true;
   }
   bool reduces = op.getNumReductionLoops() > 0;
@@ -100,7 +152,7 @@ static bool countLinalg(linalg::LinalgOp op, device::KernelDemand &demand) {
 bool ktflow::countOperations(Operation *op, device::KernelDemand &demand) {
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return countLinalg(linalgOp, demand);
-  if (!isComputeOp(op))
+  if (!isComputeOp(op) || isFoldedIntoProducts(op))
     return true;
   std::optional<double> elements = numElements(op->getResult(0).getType());
   if (!elements) {
@@ -161,7 +213,7 @@ private:
         visit(*body);
         out = yielded(op);
       }
-    } else if (isComputeOp(op)) {
+    } else if (isComputeOp(op) && !isFoldedIntoProducts(op)) {
       out = in + 1;
     } else if (op->getNumRegions() > 0) {
       // Loop-carried values start at their initial values' depth; a

@@ -21,13 +21,19 @@ namespace ktflow {
 /// result of index type), which address and control computations use.
 bool isComputeOp(mlir::Operation *op);
 
+/// Whether `op` is an `extf` every use of which is an operand of a
+/// contraction charged at the narrower type (through transposes): a unit
+/// that multiplies that type needs no conversion, so it is not counted.
+bool isFoldedIntoProducts(mlir::Operation *op);
+
 /// Adds to `demand` the element operations of one execution of `op`: a
 /// compute op once per element of its result; a linalg op its body's
 /// compute ops once per iteration (a body op that folds into an output of
 /// a reduction as a reduction at the folded value's type), a contraction
 /// (matmul) one multiply-accumulate per iteration at its first operand's
-/// element type. Returns false, after noting the gap, for shapes it cannot
-/// count. Other ops add nothing.
+/// element type, or at the narrower type both operands extend when the
+/// products are exact there. Returns false, after noting the gap, for shapes it
+/// cannot count. Other ops add nothing.
 bool countOperations(mlir::Operation *op, device::KernelDemand &demand);
 
 } // namespace ktflow

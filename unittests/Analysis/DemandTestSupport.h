@@ -38,8 +38,13 @@ protected:
   /// Counts the kernel in unittests/Analysis/Inputs/<name>.
   device::KernelDemand countInput(llvm::StringRef name,
                                   const ScalarArgs &args = ScalarArgs()) {
-    std::string path =
-        std::string(KTFLOW_ANALYSIS_INPUTS_DIR) + "/" + name.str();
+    return countFile(std::string(KTFLOW_ANALYSIS_INPUTS_DIR) + "/" + name.str(),
+                     args);
+  }
+
+  /// Counts the kernel in the file at `path`.
+  device::KernelDemand countFile(const std::string &path,
+                                 const ScalarArgs &args = ScalarArgs()) {
     kernelModule = mlir::parseSourceFile<mlir::ModuleOp>(path, &context);
     return count(args);
   }
