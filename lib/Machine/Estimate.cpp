@@ -144,13 +144,15 @@ private:
     case Opcode::Matmul: {
       const VectorType *a = vtype[in.b], *b = vtype[in.c];
       vtype[in.a] = &program.vtypes[in.e];
-      if (!a || !b || a->shape.size() != 2 || b->shape.size() != 2)
+      std::optional<MatrixDims> dims =
+          a && b ? matrixDims(a->shape, b->shape) : std::nullopt;
+      if (!dims)
         return 0;
       double thr = unit.getThroughput(OpClass::Matrix, a->elem);
       if (thr <= 0)
         return 0;
       return static_cast<double>(matrixProductCycles(
-          unit.matrix, thr, a->shape[0], b->shape[1], a->shape[1]));
+          unit.matrix, thr, dims->rows, dims->cols, dims->depth));
     }
     case Opcode::Recv:
     case Opcode::Splat:

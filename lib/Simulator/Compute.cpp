@@ -234,13 +234,15 @@ Step Engine::stepMatmul(UnitState &u, const Inst &in) {
   if (!a || !b || !acc)
     return fail(u, "reads a vector register that was never written");
   const VectorType &type = u.prog->vtypes[in.e];
-  if (a->shape.size() != 2 || b->shape.size() != 2 || !(*acc == type) ||
-      type.shape.size() != 2 || a->shape[1] != b->shape[0] ||
-      type.shape[0] != a->shape[0] || type.shape[1] != b->shape[1])
+  // A dot product (rank-1 operands) is a 1×K by K×N=1 product.
+  std::optional<MatrixDims> dims = matrixDims(a->shape, b->shape);
+  if (!dims || !(*acc == type) ||
+      type.numElements() != dims->rows * dims->cols ||
+      type.shape.size() != a->shape.size() || type.shape[0] != dims->rows)
     return fail(u, llvm::formatv("matmul shapes do not agree: {0} x {1} + {2}",
                                  a->str(), b->str(), acc->str())
                        .str());
-  uint64_t m = a->shape[0], k = a->shape[1], n = b->shape[1];
+  uint64_t m = dims->rows, k = dims->depth, n = dims->cols;
   double thr = throughputOf(*this, u, OpClass::Matrix, a->elem, "a matmul");
   if (thr <= 0)
     return Step::Error;

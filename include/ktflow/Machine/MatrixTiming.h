@@ -16,6 +16,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace ktflow::machine {
 
@@ -61,6 +63,21 @@ inline uint64_t matrixProductCycles(const MatrixShape &shape,
          static_cast<uint64_t>(std::ceil(
              static_cast<double>(matrixWaves(shape, rows, cols, depth)) *
              perWave));
+}
+
+/// The M×K by K×N of a product of operands shaped `lhs` and `rhs`: rank 2
+/// each, or rank 1 each for a dot product (a 1×K row by a K×1 column).
+/// None when the shapes do not agree.
+struct MatrixDims {
+  uint64_t rows = 0, depth = 0, cols = 0;
+};
+inline std::optional<MatrixDims> matrixDims(const std::vector<uint32_t> &lhs,
+                                            const std::vector<uint32_t> &rhs) {
+  if (lhs.size() == 1 && rhs.size() == 1 && lhs[0] == rhs[0])
+    return MatrixDims{1, lhs[0], 1};
+  if (lhs.size() == 2 && rhs.size() == 2 && lhs[1] == rhs[0])
+    return MatrixDims{lhs[0], lhs[1], rhs[1]};
+  return std::nullopt;
 }
 
 } // namespace ktflow::machine

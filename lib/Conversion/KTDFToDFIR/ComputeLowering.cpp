@@ -7,8 +7,10 @@
 // (row values broadcast to the chunk first, once per row); a reduction
 // becomes a dfir.map for the contribution of each element, a dfir.reduce of
 // the chunk and a dfir.map that folds the chunk's result into the
-// accumulator; a matrix stage's linalg.matmul (or batch_matmul of one
-// batch) on whole tiles becomes a dfir.matmul.
+// accumulator (or, for a sum of widened products the unit multiplies
+// faster, one dfir.matmul of the two chunks: DotProducts.cpp); a matrix
+// stage's linalg.matmul (or batch_matmul of one batch) on whole tiles
+// becomes a dfir.matmul.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,8 +93,9 @@ namespace {
 class ComputeLowering {
 public:
   ComputeLowering(OpBuilder &b, function_ref<std::string(Value)> fifoOf,
-                  const llvm::DenseMap<Value, std::string> &runtimeSymbols)
-      : b(b), fifoOf(fifoOf), runtimeSymbols(runtimeSymbols) {}
+                  const llvm::DenseMap<Value, std::string> &runtimeSymbols,
+                  const ktdf_arch::UnitSpec *unit)
+      : b(b), fifoOf(fifoOf), runtimeSymbols(runtimeSymbols), unit(unit) {}
 
   LogicalResult lowerBlock(Block &block, IRMapping &map) {
     for (Operation &op : block) {
@@ -447,6 +450,20 @@ private:
     Block &body = op.getRegion().front();
     auto yield = cast<linalg::YieldOp>(body.getTerminator());
     bool reduction = op.getNumReductionLoops() > 0;
+    if (std::optional<DotReduction> dot = matchDotReduction(op, unit)) {
+      // acc' = acc + a . b, one multiply-accumulate per element.
+      Value lhs = map.lookupOrNull(op.getDpsInputs()[dot->lhs]);
+      Value rhs = map.lookupOrNull(op.getDpsInputs()[dot->rhs]);
+      Value accVec = map.lookupOrNull(op.getDpsInits()[0]);
+      if (lhs && rhs && accVec && lhs.getType() == rhs.getType() &&
+          cast<VectorType>(lhs.getType()).getRank() == 1 &&
+          accVec.getType() == vectorOf(op.getResult(0).getType())) {
+        map.map(op.getResult(0), dfir::MatmulOp::create(
+                                     b, loc, accVec.getType(), lhs, rhs, accVec)
+                                     .getResult());
+        return success();
+      }
+    }
     for (auto [k, init] : llvm::enumerate(op.getDpsInits())) {
       VectorType type = vectorOf(op.getResult(k).getType());
       Value result = yield.getOperand(k);
@@ -600,13 +617,15 @@ private:
   llvm::DenseMap<std::pair<Value, Type>, Value> broadcasts;
   function_ref<std::string(Value)> fifoOf;
   const llvm::DenseMap<Value, std::string> &runtimeSymbols;
+  const ktdf_arch::UnitSpec *unit;
 };
 } // namespace
 
 LogicalResult mlir::ktdf::lowering::lowerComputeStage(
     OpBuilder &b, StageOp stage, IRMapping &map,
     function_ref<std::string(Value)> fifoOf,
-    const llvm::DenseMap<Value, std::string> &runtimeSymbols) {
-  return ComputeLowering(b, fifoOf, runtimeSymbols)
+    const llvm::DenseMap<Value, std::string> &runtimeSymbols,
+    const ktdf_arch::UnitSpec *unit) {
+  return ComputeLowering(b, fifoOf, runtimeSymbols, unit)
       .lowerBlock(stage.getBody().front(), map);
 }

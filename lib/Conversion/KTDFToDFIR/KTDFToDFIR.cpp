@@ -40,6 +40,13 @@ std::string KernelLowering::unitOf(StageOp stage,
   return nodeInstance(*stage.getUnit(), li);
 }
 
+const ktdf_arch::UnitSpec *KernelLowering::unitSpecOf(StageOp stage) const {
+  for (const ktflow::device::Node &node : target.getModel().getNodes())
+    if (node.unit && stage.getUnit() && node.name == *stage.getUnit())
+      return &*node.unit;
+  return nullptr;
+}
+
 std::string KernelLowering::memoryOf(StringRef kind,
                                      const LaneInstance &li) const {
   const ktflow::sched::Lane &lane = target.getLanes()[li.lane];

@@ -26,6 +26,10 @@
 #include <map>
 #include <string>
 
+namespace mlir::linalg {
+class GenericOp;
+} // namespace mlir::linalg
+
 namespace mlir::ktdf::lowering {
 
 /// One instance of the distributed grid: a lane of a core and its tiles.
@@ -102,6 +106,8 @@ public:
 
   /// The unit instance that runs `stage` for lane instance `li`.
   std::string unitOf(StageOp stage, const LaneInstance &li) const;
+  /// The description of the unit that runs `stage` (in every lane), if any.
+  const ktdf_arch::UnitSpec *unitSpecOf(StageOp stage) const;
   /// The memory instance of buffer kind `kind` for lane instance `li`.
   std::string memoryOf(StringRef kind, const LaneInstance &li) const;
   /// Symbol names, made unique per lane instance.
@@ -393,14 +399,28 @@ FailureOr<SmallVector<Value, 8>>
 expandAnchor(OpBuilder &b, Location loc, ktdp::ConstructAccessTileOp tile,
              function_ref<FailureOr<Value>(Value)> materialize);
 
+/// A chunk reduction `acc + f32(a) * f32(b)` of 16-bit chunks `a` and `b`
+/// (inputs `lhs` and `rhs` of the generic) into an f32 row value, which
+/// the compute unit computes as a dot product (DotProducts.cpp).
+struct DotReduction {
+  unsigned lhs = 0, rhs = 0;
+};
+/// The dot product `op` is, when `unit` multiplies and accumulates its
+/// operands faster than it maps, reduces and folds them.
+std::optional<DotReduction> matchDotReduction(linalg::GenericOp op,
+                                              const ktdf_arch::UnitSpec *unit);
+
 /// Lowers the body of a compute stage into the current insertion point:
 /// FIFO reads and writes through `fifoOf`, linalg.generic on chunk and row
-/// tensors to dfir.map / dfir.reduce / dfir.broadcast / dfir.splat; float
-/// launch scalars (keys of `runtimeSymbols`) to dfir.splat_arg.
+/// tensors to dfir.map / dfir.reduce / dfir.broadcast / dfir.splat (or a
+/// dfir.matmul for the dot products `unit`, the stage's compute unit,
+/// computes faster); float launch scalars (keys of `runtimeSymbols`) to
+/// dfir.splat_arg.
 LogicalResult
 lowerComputeStage(OpBuilder &b, StageOp stage, IRMapping &map,
                   function_ref<std::string(Value)> fifoOf,
-                  const llvm::DenseMap<Value, std::string> &runtimeSymbols);
+                  const llvm::DenseMap<Value, std::string> &runtimeSymbols,
+                  const ktdf_arch::UnitSpec *unit);
 
 } // namespace mlir::ktdf::lowering
 

@@ -420,7 +420,8 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
         return failure();
       auto fifoOf = [&](Value slot) { return kernel.fifoOf(slot, li); };
       if (failed(lowerComputeStage(b, stage, stageMap, fifoOf,
-                                   kernel.runtimeSymbols)))
+                                   kernel.runtimeSymbols,
+                                   kernel.unitSpecOf(stage))))
         return failure();
     } else {
       // Transfer stages: loops with constant bounds around transfers.

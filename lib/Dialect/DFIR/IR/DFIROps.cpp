@@ -386,8 +386,16 @@ LogicalResult MatmulOp::verify() {
   auto a = cast<VectorType>(getLhs().getType());
   auto b = cast<VectorType>(getRhs().getType());
   auto c = cast<VectorType>(getAcc().getType());
-  if (a.getDimSize(1) != b.getDimSize(0) || c.getDimSize(0) != a.getDimSize(0) ||
-      c.getDimSize(1) != b.getDimSize(1))
+  if (a.getRank() == 1 || b.getRank() == 1 || c.getRank() == 1) {
+    // A dot product: a row times a column into one element.
+    if (a.getRank() != 1 || b.getRank() != 1 || c.getRank() != 1 ||
+        a.getDimSize(0) != b.getDimSize(0) || c.getDimSize(0) != 1)
+      return emitOpError("a dot product takes two vectors of one length "
+                         "into a vector of one element: ")
+             << a << " x " << b << " accumulated into " << c;
+  } else if (a.getDimSize(1) != b.getDimSize(0) ||
+             c.getDimSize(0) != a.getDimSize(0) ||
+             c.getDimSize(1) != b.getDimSize(1))
     return emitOpError("shapes do not agree: ")
            << a << " x " << b << " accumulated into " << c;
   if (a.getElementType() != b.getElementType())

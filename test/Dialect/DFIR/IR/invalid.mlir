@@ -292,6 +292,18 @@ dfir.kernel @k device "d" {
 
 // -----
 
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %a = dfir.splat 0.0 : vector<32xf16>
+    %b = dfir.splat 0.0 : vector<16xf16>
+    %c = dfir.splat 0.0 : vector<1xf32>
+    // expected-error @+1 {{a dot product takes two vectors of one length into a vector of one element}}
+    %r = dfir.matmul %a, %b, %c : vector<32xf16>, vector<16xf16> -> vector<1xf32>
+  }
+}
+
+// -----
+
 // Float runtime arguments: f16, bf16 or f32 only, read with dfir.splat_arg
 // at their own element type, never with dfir.runtime_value.
 dfir.kernel @k device "d" {

@@ -133,5 +133,9 @@ dfir.kernel @all device "sample_device" {
     %c = dfir.splat 0.0 : vector<8x8xf32>
     // CHECK: dfir.matmul %{{.*}}, %{{.*}}, %{{.*}} : vector<8x8xf16>, vector<8x8xf16> -> vector<8x8xf32>
     %d = dfir.matmul %a, %a, %c : vector<8x8xf16>, vector<8x8xf16> -> vector<8x8xf32>
+    %x = dfir.splat 1.0 : vector<32xf16>
+    %s = dfir.splat 0.0 : vector<1xf32>
+    // CHECK: dfir.matmul %{{.*}}, %{{.*}}, %{{.*}} : vector<32xf16>, vector<32xf16> -> vector<1xf32>
+    %e = dfir.matmul %x, %x, %s : vector<32xf16>, vector<32xf16> -> vector<1xf32>
   }
 }

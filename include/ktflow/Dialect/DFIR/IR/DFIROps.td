@@ -542,15 +542,18 @@ def DFIR_MatmulOp : DFIR_Op<"matmul", [Pure, AllTypesMatch<["acc", "result"]>]> 
   let summary = "matrix-engine multiply-accumulate";
   let description = [{
     `result = acc + lhs x rhs` with `lhs : MxK`, `rhs : KxN`,
-    `acc : MxN`, accumulated in the element type of `acc`.
+    `acc : MxN`, accumulated in the element type of `acc`. A dot product
+    has rank-1 operands: `lhs : K` is one row, `rhs : K` one column and
+    `acc : 1` the 1x1 result (a row's sum of squares on a vector unit).
 
     ```mlir
     %c = dfir.matmul %a, %b, %acc : vector<8x8xf16>, vector<8x8xf16> -> vector<8x8xf32>
+    %d = dfir.matmul %x, %x, %s : vector<32xf16>, vector<32xf16> -> vector<1xf32>
     ```
   }];
-  let arguments = (ins VectorOfRank<[2]>:$lhs, VectorOfRank<[2]>:$rhs,
-                       VectorOfRank<[2]>:$acc);
-  let results = (outs VectorOfRank<[2]>:$result);
+  let arguments = (ins VectorOfRank<[1, 2]>:$lhs, VectorOfRank<[1, 2]>:$rhs,
+                       VectorOfRank<[1, 2]>:$acc);
+  let results = (outs VectorOfRank<[1, 2]>:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs `,` $acc attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
