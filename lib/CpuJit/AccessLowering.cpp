@@ -26,6 +26,7 @@
 #include "AccessLowering.h"
 #include "TileFunction.h"
 #include "TileLowering.h"
+#include "WorkBudget.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
@@ -374,60 +375,6 @@ static void guardLoopStep(scf::ForOp loop, Value status) {
       b, loc, bad, loop.getLowerBound(), loop.getUpperBound()));
 }
 
-/// Draws the loop's iterations × `perIteration` from the work budget left
-/// in `status` as the loop starts, as the interpreter reserves them
-/// (reserveIterations): one element operation at least per op of the body
-/// and per entry into it. A loop that cannot fit records an error and runs
-/// no iteration, so that no kernel runs natively for longer than the
-/// interpreter would before it stops; the interpreter then reruns it and
-/// reports the loop. Called after guardLoopStep: the step is positive.
-static void chargeLoopWork(scf::ForOp loop, uint64_t perIteration,
-                           Value status) {
-  OpBuilder b(loop);
-  Location loc = loop.getLoc();
-  Type i64 = b.getI64Type();
-  auto toI64 = [&](Value v) {
-    return arith::IndexCastUIOp::create(b, loc, i64, v).getResult();
-  };
-  auto i64Constant = [&](uint64_t v) {
-    return arith::ConstantIntOp::create(b, loc, int64_t(v), 64).getResult();
-  };
-  Value lb = toI64(loop.getLowerBound()), ub = toI64(loop.getUpperBound());
-  Value step = toI64(loop.getStep());
-  Value runs =
-      arith::CmpIOp::create(b, loc,
-                            loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
-                                                  : arith::CmpIPredicate::slt,
-                            lb, ub);
-  // ub - lb is the distance as an unsigned number whenever lb < ub (signed
-  // or unsigned), so the count ⌈distance / step⌉ cannot overflow.
-  Value distance = arith::SubIOp::create(b, loc, ub, lb);
-  Value whole = arith::DivUIOp::create(b, loc, distance, step);
-  Value partial = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ne,
-      arith::RemUIOp::create(b, loc, distance, step), i64Constant(0));
-  Value trips = arith::AddIOp::create(
-      b, loc, whole, arith::ExtUIOp::create(b, loc, i64, partial));
-  trips = arith::SelectOp::create(b, loc, runs, trips, i64Constant(0));
-
-  Value left = memref::LoadOp::create(
-      b, loc, status, ValueRange{indexConstant(b, loc, kStatusWorkLeft)});
-  Value weight = i64Constant(std::max<uint64_t>(perIteration, 1));
-  Value fits =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, trips,
-                            arith::DivUIOp::create(b, loc, left, weight));
-  Value charged = arith::SubIOp::create(
-      b, loc, left, arith::MulIOp::create(b, loc, trips, weight));
-  memref::StoreOp::create(
-      b, loc, arith::SelectOp::create(b, loc, fits, charged, left), status,
-      ValueRange{indexConstant(b, loc, kStatusWorkLeft)});
-  Value over = arith::XOrIOp::create(
-      b, loc, fits, arith::ConstantIntOp::create(b, loc, 1, 1));
-  emitErrorIf(b, loc, over, status, kErrorWorkBudget);
-  loop.getUpperBoundMutable().assign(arith::SelectOp::create(
-      b, loc, fits, loop.getUpperBound(), loop.getLowerBound()));
-}
-
 LogicalResult
 ktflow::jit::lowerAccesses(func::FuncOp fn,
                            const DenseMap<Value, ViewLowering> &views,
@@ -448,12 +395,8 @@ ktflow::jit::lowerAccesses(func::FuncOp fn,
   });
   if (walk.wasInterrupted())
     return failure();
-  // The kernel's own loops, with their bodies' op counts before the
-  // accesses in them become loops of their own.
-  SmallVector<std::pair<scf::ForOp, uint64_t>> kernelLoops;
-  fn.walk([&](scf::ForOp loop) {
-    kernelLoops.push_back({loop, loop.getBody()->getOperations().size()});
-  });
+  // Measured before the accesses become loops of their own.
+  KernelWork work = measureKernelWork(fn);
   OpBuilder declare(fn);
   Type index = declare.getIndexType();
   func::FuncOp::create(declare, fn.getLoc(), kStoredRangeFunctionName,
@@ -490,7 +433,6 @@ ktflow::jit::lowerAccesses(func::FuncOp fn,
       lowerStore(cast<ktdp::StoreOp>(op), it->second, status);
   }
   fn.walk([&](scf::ForOp loop) { guardLoopStep(loop, status); });
-  for (auto [loop, perIteration] : kernelLoops)
-    chargeLoopWork(loop, perIteration, status);
+  chargeKernelWork(fn, work, status);
   return success();
 }

@@ -36,8 +36,8 @@ struct ViewLowering {
 /// Replaces every ktdp.load and ktdp.store of `fn` by loops over the tile
 /// (their access tiles, direct or indirect, and the index views of the
 /// indirect ones must be views in `views`), guards every scf.for whose
-/// step may not be positive and makes each of the kernel's loops draw its
-/// iterations from the work budget. Errors the interpreter reports are
+/// step may not be positive and makes the kernel draw its work from the
+/// work budget (WorkBudget.h). Errors the interpreter reports are
 /// recorded in `status` (TileFunction.h).
 mlir::LogicalResult
 lowerAccesses(mlir::func::FuncOp fn,

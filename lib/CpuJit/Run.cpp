@@ -267,8 +267,8 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   unsigned numThreads =
       threads ? threads : llvm::hardware_concurrency().compute_thread_count();
   int64_t numTasks = std::min<int64_t>(numTiles, int64_t(numThreads) * 4);
-  // Each task draws from the whole budget: the kernel's work is at least
-  // any one task's, so no task stops a run the interpreter would finish.
+  // Each task draws from the whole budget, which bounds its run; what the
+  // tasks drew together is compared with the budget after the run.
   uint64_t workBudget = bound.getOptions().maxElementOps;
   auto freshStatus = [&] {
     std::vector<int64_t> status(kStatusWritten + numBuffers, 0);
@@ -296,6 +296,10 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
       ids[1] = (tile / nx) % ny;
       ids[2] = tile / (nx * ny);
       (*kernel)->call(packed.data());
+      // The interpreter reruns a kernel that hit an error: the other tiles
+      // need not run (a grid of 2^62 idle tiles stops at the work budget).
+      if (statusWords[kStatusError])
+        break;
     }
     currentStoreLog = nullptr;
   };
@@ -361,6 +365,16 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   result.runSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - compiled)
           .count();
+  std::string overBudget = "the run exceeds the work budget of " +
+                           std::to_string(workBudget) + " element operations";
+  uint64_t drawn = 0;
+  for (const std::vector<int64_t> &status : statuses) {
+    uint64_t used = workBudget - static_cast<uint64_t>(status[kStatusWorkLeft]);
+    if (__builtin_add_overflow(drawn, used, &drawn) || drawn > workBudget) {
+      result.reason = overBudget;
+      return result;
+    }
+  }
   for (const std::vector<int64_t> &status : statuses)
     if (status[kStatusError]) {
       switch (status[kStatusError]) {
@@ -371,9 +385,7 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
         result.reason = "an index read outside its view or out of range";
         break;
       case kErrorWorkBudget:
-        result.reason = "a loop's iterations exceed what is left of the "
-                        "work budget of " +
-                        std::to_string(workBudget) + " element operations";
+        result.reason = overBudget;
         break;
       default:
         result.reason = "an access outside a view's sizes or outside its "

@@ -42,8 +42,9 @@ inline constexpr const char *kStoredRangeFunctionName = "ktflow_jit_stored";
 
 /// status[kStatusError] holds the first error code a tile hit (0 for none);
 /// status[kStatusWorkLeft] what is left of the work budget, which the
-/// caller sets and each scf.for draws from as it starts (an unsigned
-/// count); status[kStatusWritten + b] is 1 once a store wrote into buffer b.
+/// caller sets and the kernel draws from (an unsigned count,
+/// WorkBudget.h); status[kStatusWritten + b] is 1 once a store wrote into
+/// buffer b.
 inline constexpr int64_t kStatusError = 0;
 inline constexpr int64_t kStatusWorkLeft = 1;
 inline constexpr int64_t kStatusWritten = 2;
@@ -56,7 +57,7 @@ inline constexpr int64_t kErrorLoopStep = 2;
 /// An indirect tile's index read outside its index view, or a value read
 /// outside the coordinate bounds of the tile's view.
 inline constexpr int64_t kErrorIndex = 3;
-/// A loop whose iterations cannot fit what is left of the work budget.
+/// Work that cannot fit what is left of the work budget.
 inline constexpr int64_t kErrorWorkBudget = 4;
 
 /// How the arguments of `ktflow_tile` are laid out.

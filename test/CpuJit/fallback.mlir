@@ -19,14 +19,39 @@
 // INTERP: error: 'ktdp.load' op tile 0: coordinate
 //
 // --engine=jit refuses a kernel the tier does not lower, naming why.
-// RUN: not ktflow interp %s --func spin --engine=jit 2>&1 | FileCheck %s --check-prefix=REFUSED
-// REFUSED: error: --engine=jit: not lowerable: 'scf.while' (the interpreter bounds its work, native code does not)
+// RUN: not ktflow interp %s --func truncate --engine=jit 2>&1 | FileCheck %s --check-prefix=REFUSED
+// REFUSED: error: --engine=jit: not lowerable: 'arith.fptosi' (the interpreter saturates, native code does not)
 //
-// Budgets and intermediate accounting are the interpreter's: they pick it
-// under auto and are an error with --engine=jit.
+// The wall-clock budget and intermediate accounting are the interpreter's:
+// they pick it under auto and are an error with --engine=jit. The work
+// budget is both engines': the tier charges what the interpreter charges
+// (blocks, ops, tensor elements, linalg iteration spaces) and stops where
+// it cannot fit; the interpreter then reruns the kernel and reports it.
 // RUN: ktflow interp %s --func copy --engine=auto --max-element-ops=100000 2>&1 | FileCheck %s --check-prefix=BUDGET
-// BUDGET: note: engine: interp (--max-element-ops)
+// BUDGET: note: engine: jit
 // BUDGET: y: shape=64 dtype=f32
+// RUN: not ktflow interp %s --func copy --max-element-ops=100 2>&1 | FileCheck %s --check-prefix=SMALL
+// SMALL: note: engine: interp (jit: the run exceeds the work budget of 100 element operations)
+// SMALL: error: 'ktdp.store' op tile 0: the run exceeded the work budget of 100 element operations
+//
+// A scf.while runs on the tier: each evaluation of its condition draws the
+// condition block, and the body with it when the loop goes on. An endless
+// one stops at the budget (spin: 2 per iteration, so 500 of 1000).
+// RUN: not ktflow interp %s --func spin --max-element-ops=1000 2>&1 | FileCheck %s --check-prefix=SPIN
+// SPIN: note: engine: interp (jit: the run exceeds the work budget of 1000 element operations)
+// SPIN: error: 'scf.while' op tile 0: the run exceeded the work budget of 1000 element operations
+// Tiles run as concurrent tasks draw from the whole budget each; what they
+// drew together is compared with it after the run (row_copy's 32 tiles
+// draw about 4400 together, about 140 each: each task fits 3000).
+// RUN: not ktflow interp %s --func row_copy --max-element-ops=3000 2>&1 | FileCheck %s --check-prefix=TASKS
+// TASKS: note: engine: interp (jit: the run exceeds the work budget of 3000 element operations)
+// TASKS: error: {{.*}}the run exceeded the work budget of 3000 element operations
+// RUN: ktflow interp %s --func row_copy --max-element-ops=30000 2>&1 | FileCheck %s --check-prefix=TASKS-FIT
+// TASKS-FIT: note: engine: jit
+// TASKS-FIT: y: shape=32x64 dtype=f32
+// A bounded one with a branch runs to its end under a budget it fits.
+// RUN: ktflow interp %s --func countdown --max-element-ops=100000 --engine=jit 2>&1 | FileCheck %s --check-prefix=COUNTDOWN
+// COUNTDOWN: note: engine: jit
 // RUN: not ktflow interp %s --func copy --engine=jit --scratchpad-bytes=4096 2>&1 | FileCheck %s --check-prefix=JITBUDGET
 // JITBUDGET: error: --scratchpad-bytes applies to the interpreter only (--engine=interp)
 //
@@ -48,7 +73,7 @@
 // RUN: not ktflow interp %s --func endless --engine=jit 2>&1 | FileCheck %s --check-prefix=ENDLESS
 // RUN: not ktflow interp %s --func endless_inner 2>&1 | FileCheck %s --check-prefix=ENDLESS
 // RUN: not ktflow interp %s --func runtime_trips --arg lo=0 --arg hi=4611686018427387904 2>&1 | FileCheck %s --check-prefix=ENDLESS
-// ENDLESS: note: engine: interp (jit: a loop's iterations exceed what is left of the work budget of 17179869184 element operations)
+// ENDLESS: note: engine: interp (jit: the run exceeds the work budget of 17179869184 element operations)
 // ENDLESS: error: 'scf.for' op tile 0: the loop's 4611686018427387904 iterations need at least
 //
 // A run that fits its budget is untouched: 64 iterations from 2^62, and a
@@ -61,6 +86,9 @@
 #set128 = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>
 #one = affine_set<(d0) : (d0 == 0)>
 #id = affine_map<(d0) -> (d0)>
+#rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
 module {
   func.func @outside_sizes(%x: index, %y: index) attributes {grid = [1]} {
     %c70 = arith.constant 70 : index
@@ -138,6 +166,53 @@ module {
       %u = ktdp.construct_access_tile %Y[%k] {access_tile_set = #one, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<1xindex>
       ktdp.store %v, %u : tensor<1xf32>, <1xindex>
     }
+    return
+  }
+  func.func @truncate(%x: index, %y: index) attributes {grid = [1]} {
+    %X = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xi32>
+    %t = ktdp.construct_access_tile %X[0] {access_tile_set = #set64, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<64xindex>
+    %v = ktdp.load %t : <64xindex> -> tensor<64xf32>
+    %i = arith.fptosi %v : tensor<64xf32> to tensor<64xi32>
+    %u = ktdp.construct_access_tile %Y[0] {access_tile_set = #set64, access_tile_order = #id} : memref<64xi32> -> !ktdp.access_tile<64xindex>
+    ktdp.store %i, %u : tensor<64xi32>, <64xindex>
+    return
+  }
+  // Copies X[0], X[4], ..., X[60] to Y: a while loop over the even
+  // elements, a branch taking every other one.
+  func.func @countdown(%x: index, %y: index) attributes {grid = [1]} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c64 = arith.constant 64 : index
+    %X = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [64], strides: [1] {coordinate_set = #set64, memory_space = #ktdp.memory_space<global>} : memref<64xf32>
+    %end = scf.while (%i = %c0) : (index) -> index {
+      %more = arith.cmpi ult, %i, %c64 : index
+      scf.condition(%more) %i : index
+    } do {
+    ^bb0(%j: index):
+      %r = arith.remui %j, %c4 : index
+      %take = arith.cmpi eq, %r, %c0 : index
+      scf.if %take {
+        %t = ktdp.construct_access_tile %X[%j] {access_tile_set = #one, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<1xindex>
+        %v = ktdp.load %t : <1xindex> -> tensor<1xf32>
+        %u = ktdp.construct_access_tile %Y[%j] {access_tile_set = #one, access_tile_order = #id} : memref<64xf32> -> !ktdp.access_tile<1xindex>
+        ktdp.store %v, %u : tensor<1xf32>, <1xindex>
+      }
+      %next = arith.addi %j, %c2 : index
+      scf.yield %next : index
+    }
+    return
+  }
+  func.func @row_copy(%x: index, %y: index) attributes {grid = [32]} {
+    %id = ktdp.get_compute_tile_id : index
+    %X = ktdp.construct_memory_view %x, sizes: [32, 64], strides: [64, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<32x64xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [32, 64], strides: [64, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<32x64xf32>
+    %t = ktdp.construct_access_tile %X[%id, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<32x64xf32> -> !ktdp.access_tile<1x64xindex>
+    %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf32>
+    %u = ktdp.construct_access_tile %Y[%id, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<32x64xf32> -> !ktdp.access_tile<1x64xindex>
+    ktdp.store %v, %u : tensor<1x64xf32>, <1x64xindex>
     return
   }
   func.func @spin() attributes {grid = [1]} {

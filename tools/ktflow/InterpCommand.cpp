@@ -118,9 +118,9 @@ static int fail(Error error) { return fail(toString(std::move(error))); }
 
 /// The first option given that only the interpreter implements.
 static std::string interpreterOnlyOption() {
-  // The budgets and the accounting of intermediates are the interpreter's.
-  return interpMaxElementOps.getNumOccurrences()    ? "--max-element-ops"
-         : interpMaxSeconds.getNumOccurrences()     ? "--max-seconds"
+  // The wall-clock budget and the accounting of intermediates are the
+  // interpreter's (both engines keep the work budget).
+  return interpMaxSeconds.getNumOccurrences()       ? "--max-seconds"
          : interpScratchpad.getNumOccurrences()     ? "--scratchpad-bytes"
          : interpMaxMemoryBytes.getNumOccurrences() ? "--max-memory-bytes"
                                                     : "";
