@@ -177,6 +177,11 @@ Error DifferentialRun::bindInputs(ArrayRef<NamedInput> inputs, uint64_t seed) {
                                  "': " + toString(std::move(e)));
       continue;
     }
+    if (Expected<bool> lazy = bindGeneratedInput(t, input, *shape); !lazy)
+      return createStringError("input '" + name +
+                               "': " + toString(lazy.takeError()));
+    else if (*lazy)
+      continue;
     auto tensor = !input ? makeTensor("random", b.tensors[t].elem, *shape, rng)
                   : input->data
                       ? makeTensor(*input->data, input->text, b.tensors[t].elem,
@@ -194,6 +199,45 @@ Error DifferentialRun::bindInputs(ArrayRef<NamedInput> inputs, uint64_t seed) {
     bindings.inputs.push_back({interpreterName(b.tensors[t]), data});
   }
   return Error::success();
+}
+
+Expected<bool> DifferentialRun::bindGeneratedInput(uint32_t t,
+                                                   const NamedInput *input,
+                                                   ArrayRef<int64_t> shape) {
+  const bundle::TensorArg &tensor = program->getBundle().tensors[t];
+  uint64_t elements = 1;
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(elements, static_cast<uint64_t>(d), &elements))
+      elements = UINT64_MAX;
+  if (elements <= kLazyInputElements || tensor.argument == bundle::kNoArg ||
+      (input && input->data))
+    return false;
+  host::InputSpec spec;
+  if (input) {
+    Expected<host::InputSpec> parsed = host::InputSpec::parse(input->text);
+    if (!parsed)
+      return parsed.takeError();
+    if (parsed->kind == host::InputSpec::Kind::Data)
+      return false;
+    spec = std::move(*parsed);
+  }
+  std::optional<host::DType> dtype = toInterpDType(tensor.elem);
+  if (!dtype)
+    return createStringError("unsupported element type");
+  if (Error e = interpreter->setInput(interpreterName(tensor), spec))
+    return std::move(e);
+  auto values = interpreter->getInitialValues(tensor.argument, *dtype);
+  if (!values)
+    return values.takeError();
+  unsigned width = machine::elemBytes(tensor.elem);
+  launch->setTensorContents(
+      t, [values = std::move(*values), width](uint64_t offset, uint64_t count,
+                                              uint8_t *out) {
+        values(static_cast<int64_t>(offset / width),
+               static_cast<int64_t>(count / width), out);
+      });
+  bindings.inputs.push_back({interpreterName(tensor), std::move(spec)});
+  return true;
 }
 
 Expected<sim::SimStats>

@@ -141,10 +141,11 @@ static void restore(ModuleOp module, ModuleOp original) {
   module->setAttrs(original->getAttrDictionary());
 }
 
-static bool streamedRows(ModuleOp module) {
-  return llvm::any_of(module.getOps<func::FuncOp>(), [](func::FuncOp f) {
-    return f->hasAttr("ktdf.streamed_rows");
-  });
+/// Whether the streaming passes cut something of `module` into chunks
+/// with the attribute `name` on its function.
+static bool hasChunks(ModuleOp module, StringRef name) {
+  return llvm::any_of(module.getOps<func::FuncOp>(),
+                      [&](func::FuncOp f) { return f->hasAttr(name); });
 }
 
 LogicalResult ktflow::compile(ModuleOp module, const CompileOptions &options,
@@ -173,13 +174,21 @@ LogicalResult ktflow::compile(ModuleOp module, const CompileOptions &options,
     chunked.clear();
     if (succeeded(runHeld(module, streaming, stage, chunked))) {
       report(ctx, chunked);
-      emitRemark(widest->getLoc())
-          << "row tensors over " << bytes
-          << " bytes are computed in column chunks: whole, the rows need "
-             "more scratchpad than the device has";
+      if (hasChunks(module, "ktdf.split_gathers"))
+        emitRemark(widest->getLoc())
+            << "gathers over " << bytes
+            << " bytes move in chunks: whole, they need more scratchpad "
+               "than the device has";
+      else
+        emitRemark(widest->getLoc())
+            << "row tensors over " << bytes
+            << " bytes are computed in column chunks: whole, the rows need "
+               "more scratchpad than the device has";
       return success();
     }
-    if (!streamedRows(module) || !isOverCapacity(chunked))
+    if ((!hasChunks(module, "ktdf.streamed_rows") &&
+         !hasChunks(module, "ktdf.split_gathers")) ||
+        !isOverCapacity(chunked))
       break;
   }
   report(ctx, whole);

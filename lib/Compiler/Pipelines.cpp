@@ -150,7 +150,8 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   Option<int64_t> maxRowBytes{
       *this, "max-row-bytes",
       llvm::cl::desc("compute row tensors over this many bytes in column "
-                     "chunks (ktdf-stream-wide-rows; 0: rows whole)"),
+                     "chunks and move gathers over it in chunks "
+                     "(ktdf-stream-wide-rows; 0: whole)"),
       llvm::cl::init(0)};
   ktflow::CompileOptions get() const {
     ktflow::CompileOptions options;

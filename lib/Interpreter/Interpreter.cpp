@@ -22,6 +22,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstring>
+
 using namespace mlir;
 using namespace ktflow::interp;
 
@@ -274,6 +276,33 @@ Interpreter::getInitialNative(unsigned position, DType dtype,
                                    region.name, bytes, kMaxGeneratedBytes)
                          .str());
   return region.initialNative();
+}
+
+llvm::Expected<Interpreter::InitialValues>
+Interpreter::getInitialValues(unsigned position, DType dtype) const {
+  if (position >= impl->args.size() ||
+      impl->args[position].kind != ArgumentKind::Tensor)
+    return makeError("argument " + std::to_string(position) +
+                     " is not a tensor argument");
+  InputSpec spec = impl->inputs[position].value_or(InputSpec());
+  if (spec.kind == InputSpec::Kind::Data)
+    return makeError("the input of '" + impl->argName(position) +
+                     "' is .npy data, not generated");
+  // The stream of the region run() creates for the argument.
+  MemRegion region;
+  region.argIndex = static_cast<int>(position);
+  region.seed = impl->options.seed;
+  resolveDefaultSpec(
+      spec, dtype, impl->args[position].stored && !impl->args[position].loaded);
+  uint64_t key = region.stream();
+  unsigned width = host::byteSize(dtype);
+  return InitialValues([spec = std::move(spec), key, dtype,
+                        width](int64_t first, int64_t count, uint8_t *out) {
+    for (int64_t i = 0; i < count; ++i) {
+      uint64_t bits = initialBits(spec, key, first + i, dtype);
+      std::memcpy(out + i * width, &bits, width);
+    }
+  });
 }
 
 std::optional<std::string> Interpreter::whyTilesShareMemory() const {

@@ -159,9 +159,8 @@ void MemRegion::fillPage(int64_t firstByte, uint8_t *page) {
   }
 }
 
-/// The initial value of element `i` of a region, in the bits of `dtype`.
-static uint64_t initialBits(const InputSpec &init, uint64_t key, int64_t i,
-                            DType dtype) {
+uint64_t ktflow::interp::initialBits(const InputSpec &init, uint64_t key,
+                                     int64_t i, DType dtype) {
   if (!isFloat(dtype))
     return zeroExtend(initialInt(init, key, i, dtype), dtype);
   return floatToBits(initialFloat(init, key, i, dtype), dtype);

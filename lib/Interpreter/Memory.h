@@ -122,6 +122,9 @@ struct MemRegion {
   /// The initial contents of a region no store has touched yet, in native
   /// bits and toTensor's shape.
   host::NativeTensor initialNative() const;
+  /// The key of the region's generated values: the seed mixed with the
+  /// argument position (or the literal address).
+  uint64_t stream() const;
 
 private:
   uint64_t loadBits(int64_t i) {
@@ -136,7 +139,6 @@ private:
   }
   /// Fills a page of own storage with initial values.
   void fillPage(int64_t firstByte, uint8_t *page);
-  uint64_t stream() const;
 
   std::unique_ptr<PagedBytes> ownPages;
   PagedBytes *store = nullptr;
@@ -216,6 +218,10 @@ double initialFloat(const InputSpec &spec, uint64_t stream, int64_t index,
                     DType dtype);
 int64_t initialInt(const InputSpec &spec, uint64_t stream, int64_t index,
                    DType dtype);
+/// The initial value of element `index` of a region, in the bits of
+/// `dtype`.
+uint64_t initialBits(const InputSpec &spec, uint64_t stream, int64_t index,
+                     DType dtype);
 
 } // namespace ktflow::interp
 

@@ -116,9 +116,9 @@ Program::findRuntimeArgOfArgument(uint32_t position) const {
 }
 
 Launch::Launch(const Program &program)
-    : program(program),
-      argValues(program.getBundle().runtimeArgs.size()),
+    : program(program), argValues(program.getBundle().runtimeArgs.size()),
       initial(program.getBundle().tensors.size()),
+      generated(program.getBundle().tensors.size()),
       addresses(program.getBundle().tensors.size(), 0) {}
 
 llvm::Error Launch::setRuntimeArg(llvm::StringRef name, int64_t value) {
@@ -263,7 +263,14 @@ llvm::Error Launch::setTensor(uint32_t tensor, llvm::ArrayRef<uint8_t> bytes) {
                                    tensorName(tensor).c_str(),
                                    (unsigned long long)*size, bytes.size());
   initial[tensor].assign(bytes.begin(), bytes.end());
+  generated[tensor] = nullptr;
   return llvm::Error::success();
+}
+
+void Launch::setTensorContents(uint32_t tensor,
+                               sim::MemoryImage::Contents contents) {
+  initial[tensor].clear();
+  generated[tensor] = std::move(contents);
 }
 
 llvm::Error Launch::link() {
@@ -322,20 +329,26 @@ llvm::Expected<sim::SimStats> Launch::run(const sim::SimOptions &options,
     return std::move(e);
   const bundle::Bundle &b = program.getBundle();
   memory = std::make_unique<sim::MemoryImage>(b.machine);
-  // A device memory larger than the simulator backs by default is backed
-  // exactly up to the last tensor.
+  // A device memory is addressable up to the end of the last tensor placed
+  // in it: an access past every tensor is a compiler bug, not data.
   for (size_t mem = 0; mem < placedEnd.size(); ++mem)
-    if (b.machine.memories[mem].size > sim::MemoryImage::kDefaultBackedLimit)
-      memory->setBackedLimit(mem, placedEnd[mem]);
+    if (b.machine.memories[mem].core < 0)
+      memory->setAddressableLimit(mem, placedEnd[mem]);
   for (uint32_t t = 0; t < b.tensors.size(); ++t) {
+    if (generated[t]) {
+      auto size = getByteSize(t);
+      if (!size)
+        return size.takeError();
+      memory->setInitialContents(b.tensors[t].memory, addresses[t], *size,
+                                 generated[t]);
+      continue;
+    }
     if (initial[t].empty())
       continue;
-    uint8_t *p = memory->bytes(b.tensors[t].memory, addresses[t],
-                               initial[t].size());
-    if (!p)
+    if (memory->write(b.tensors[t].memory, addresses[t], initial[t].size(),
+                      initial[t].data()) != sim::MemoryImage::Access::Ok)
       return llvm::createStringError("cannot place tensor '%s'",
                                      tensorName(t).c_str());
-    std::memcpy(p, initial[t].data(), initial[t].size());
   }
   return sim::simulate(b.machine, executable, *memory, options, trace);
 }
@@ -346,11 +359,11 @@ llvm::Expected<std::vector<uint8_t>> Launch::readTensor(uint32_t tensor) const {
   auto size = getByteSize(tensor);
   if (!size)
     return size.takeError();
-  const uint8_t *p =
-      memory->bytes(program.getBundle().tensors[tensor].memory,
-                    addresses[tensor], *size);
-  if (!p)
+  std::vector<uint8_t> bytes(*size);
+  if (memory->read(program.getBundle().tensors[tensor].memory,
+                   addresses[tensor], *size,
+                   bytes.data()) != sim::MemoryImage::Access::Ok)
     return llvm::createStringError("tensor '%s' is not readable",
                                    tensorName(tensor).c_str());
-  return std::vector<uint8_t>(p, p + *size);
+  return bytes;
 }

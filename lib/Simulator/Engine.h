@@ -181,8 +181,21 @@ public:
   bool blocksOnTransfers(const UnitState &u) const {
     return machine.units[u.prog->unit].maxOutstanding <= 1;
   }
-  uint8_t *access(UnitState &u, uint32_t mem, uint64_t addr, uint64_t size,
-                  const char *what);
+  /// The bytes [addr, addr + size) of memory `mem` to read: a pointer into
+  /// the memory image, or into `scratch` when they straddle its pages.
+  /// Null after failing `u` (`what` names the access) when they leave the
+  /// memory.
+  const uint8_t *readBytes(UnitState &u, uint32_t mem, uint64_t addr,
+                           uint64_t size, const char *what,
+                           std::vector<uint8_t> &scratch);
+  /// Writes `data` (zeros when null) to [addr, addr + size) of memory `mem`
+  /// once noteWrite has checked it; false after failing `u` (a race, a
+  /// range outside the memory, or out of memory for its pages).
+  bool writeBytes(UnitState &u, uint32_t mem, uint64_t addr, uint64_t size,
+                  const uint8_t *data, const char *what);
+  /// Fails `u` for an access the memory image refused, saying why.
+  Step failAccess(UnitState &u, uint32_t mem, uint64_t addr, uint64_t size,
+                  const char *what, MemoryImage::Access why);
   /// Records that `u` writes `size` bytes at `lo` of memory `mem`: `data`
   /// (zeros when null) over `old`, what the memory holds. Fails (a
   /// write-write race) when another unit wrote some of those bytes of a
@@ -223,6 +236,9 @@ public:
     Tick at;
   };
   std::vector<std::map<uint64_t, Writer>> written;
+  /// Copies of accesses that straddle pages of the memory image: what a
+  /// transfer reads, what a write stages and the bytes it overwrites.
+  std::vector<uint8_t> readScratch, writeScratch, oldScratch;
 
   using Event = std::tuple<Tick, uint64_t, uint32_t>;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue;

@@ -17,32 +17,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace ktflow::machine;
 using namespace ktflow::sim;
 using namespace ktflow::sim::detail;
-
-MemoryImage::MemoryImage(const Machine &machine)
-    : data(machine.memories.size()), limits(machine.memories.size()) {
-  for (size_t i = 0; i < machine.memories.size(); ++i)
-    limits[i] = std::min(machine.memories[i].size, kDefaultBackedLimit);
-}
-
-void MemoryImage::setBackedLimit(uint32_t mem, uint64_t limit) {
-  limits[mem] = limit;
-  if (data[mem].size() > limit)
-    data[mem].resize(limit);
-}
-
-uint8_t *MemoryImage::bytes(uint32_t mem, uint64_t addr, uint64_t size) {
-  if (mem >= data.size() || addr > limits[mem] || size > limits[mem] - addr)
-    return nullptr;
-  std::vector<uint8_t> &d = data[mem];
-  if (d.size() < addr + size)
-    d.resize(std::max<uint64_t>(addr + size,
-                                std::min<uint64_t>(limits[mem], 2 * d.size())));
-  return d.data() + addr;
-}
 
 Engine::Engine(const Machine &machine, const Executable &exe,
                MemoryImage &memory, const SimOptions &options,
@@ -192,18 +171,76 @@ void Engine::record(const UnitState &u, Opcode op, Tick start, Tick end,
     trace->push_back({u.index, start, end, op, false, kNoReg, false, bytes});
 }
 
-uint8_t *Engine::access(UnitState &u, uint32_t mem, uint64_t addr,
-                        uint64_t size, const char *what) {
-  uint8_t *p = memory.bytes(mem, addr, size);
-  if (!p) {
-    const MachineMemory &m = machine.memories[mem];
-    uint64_t limit = memory.backedLimit(mem);
-    fail(u, llvm::formatv("{0} bytes [{1}, {2}) outside {3} ({4} bytes{5})",
-                          what, addr, addr + size, m.name, limit,
-                          limit < m.size ? " allocated" : " capacity")
-                .str());
+Step Engine::failAccess(UnitState &u, uint32_t mem, uint64_t addr,
+                        uint64_t size, const char *what,
+                        MemoryImage::Access why) {
+  const MachineMemory &m = machine.memories[mem];
+  if (why == MemoryImage::Access::OutOfMemory)
+    return fail(u, llvm::formatv("{0} bytes [{1}, {2}) of {3}: out of memory, "
+                                 "the simulation needs more than {4} bytes "
+                                 "for the pages of memory it writes, its "
+                                 "ceiling (half the machine's memory)",
+                                 what, addr, addr + size, m.name,
+                                 memory.getMaxBackedBytes())
+                       .str());
+  uint64_t limit = memory.addressableLimit(mem);
+  return fail(u,
+              llvm::formatv("{0} bytes [{1}, {2}) outside {3} ({4} bytes{5})",
+                            what, addr, addr + size, m.name, limit,
+                            limit < m.size ? " allocated" : " capacity")
+                  .str());
+}
+
+const uint8_t *Engine::readBytes(UnitState &u, uint32_t mem, uint64_t addr,
+                                 uint64_t size, const char *what,
+                                 std::vector<uint8_t> &scratch) {
+  if (const uint8_t *p = memory.readPointer(mem, addr, size))
+    return p;
+  // Across a page boundary: a copy.
+  scratch.resize(size);
+  MemoryImage::Access why = memory.read(mem, addr, size, scratch.data());
+  if (why != MemoryImage::Access::Ok) {
+    failAccess(u, mem, addr, size, what, why);
+    return nullptr;
   }
-  return p;
+  return scratch.data();
+}
+
+bool Engine::writeBytes(UnitState &u, uint32_t mem, uint64_t addr,
+                        uint64_t size, const uint8_t *data, const char *what) {
+  if (uint8_t *to = memory.writePointer(mem, addr, size)) {
+    if (!noteWrite(u, mem, addr, size, data, to))
+      return false;
+    // A DMA within one memory may copy between overlapping ranges.
+    if (data)
+      std::memmove(to, data, size);
+    else
+      std::memset(to, 0, size);
+    return true;
+  }
+  MemoryImage::Access why = memory.diagnose(mem, addr, size);
+  if (why != MemoryImage::Access::Ok) {
+    failAccess(u, mem, addr, size, what, why);
+    return false;
+  }
+  // Across a page boundary. The data is staged first: it may be bytes of
+  // the pages about to be written.
+  if (data) {
+    writeScratch.assign(data, data + size);
+    data = writeScratch.data();
+  }
+  oldScratch.resize(size);
+  why = memory.read(mem, addr, size, oldScratch.data());
+  if (why == MemoryImage::Access::Ok) {
+    if (!noteWrite(u, mem, addr, size, data, oldScratch.data()))
+      return false;
+    why = memory.write(mem, addr, size, data);
+  }
+  if (why != MemoryImage::Access::Ok) {
+    failAccess(u, mem, addr, size, what, why);
+    return false;
+  }
+  return true;
 }
 
 Step Engine::stepScalar(UnitState &u, const Inst &in) {

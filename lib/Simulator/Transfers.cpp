@@ -174,13 +174,10 @@ Step Engine::stepDma(UnitState &u, const Inst &in) {
                         s[in.d], srcStride, dstStride))
     return *step;
   uint64_t chunk = std::min<uint64_t>(u.route->chunkBytes, u.rowBytesLeft);
-  uint8_t *from = access(u, in.a, u.src, chunk, "dma reads");
-  if (!from)
+  const uint8_t *from =
+      readBytes(u, in.a, u.src, chunk, "dma reads", readScratch);
+  if (!from || !writeBytes(u, in.c, u.dst, chunk, from, "dma writes"))
     return Step::Error;
-  uint8_t *to = access(u, in.c, u.dst, chunk, "dma writes");
-  if (!to || !noteWrite(u, in.c, u.dst, chunk, from, to))
-    return Step::Error;
-  std::memmove(to, from, chunk);
   chargeWrittenChunk(*this, u, chunk, writes);
   return Step::Continue;
 }
@@ -195,10 +192,8 @@ Step Engine::stepFill(UnitState &u, const Inst &in) {
     return *step;
   // A DMA whose source is zeros: the unit pushes chunks to the memory.
   uint64_t chunk = std::min<uint64_t>(u.route->chunkBytes, u.rowBytesLeft);
-  uint8_t *to = access(u, in.a, u.dst, chunk, "fill writes");
-  if (!to || !noteWrite(u, in.a, u.dst, chunk, nullptr, to))
+  if (!writeBytes(u, in.a, u.dst, chunk, nullptr, "fill writes"))
     return Step::Error;
-  std::memset(to, 0, chunk);
   chargeWrittenChunk(*this, u, chunk, writes);
   return Step::Continue;
 }
@@ -217,7 +212,8 @@ Step Engine::stepReadIndex(UnitState &u, const Inst &in) {
     waitUntil(u, until, kWaitInFlight, false);
     return Step::Continue;
   }
-  const uint8_t *p = access(u, in.b, addr, in.sub, "read_index reads");
+  const uint8_t *p =
+      readBytes(u, in.b, addr, in.sub, "read_index reads", readScratch);
   if (!p)
     return Step::Error;
   // Little-endian, sign-extended from its width.
@@ -255,7 +251,8 @@ Step Engine::stepLoad(UnitState &u, const Inst &in) {
   if (f.count == f.desc->depth)
     return block(u, Wait::FifoFull, in.a);
   uint64_t chunk = std::min<uint64_t>(f.desc->entryBytes, u.rowBytesLeft);
-  uint8_t *from = access(u, in.b, u.src, chunk, "load reads");
+  const uint8_t *from =
+      readBytes(u, in.b, u.src, chunk, "load reads", readScratch);
   if (!from)
     return Step::Error;
   auto [start, occupancy] = reserve(u, u.route->resources, chunk);
@@ -292,11 +289,9 @@ Step Engine::stepStore(UnitState &u, const Inst &in) {
                                  u.rowBytesLeft, u.rowBytes, f.desc->name,
                                  head.bytes)
                        .str());
-  uint8_t *to = access(u, in.b, u.dst, head.bytes, "store writes");
-  if (!to || !noteWrite(u, in.b, u.dst, head.bytes, f.slot(f.head), to))
-    return Step::Error;
   uint32_t chunk = head.bytes;
-  std::memcpy(to, f.slot(f.head), chunk);
+  if (!writeBytes(u, in.b, u.dst, chunk, f.slot(f.head), "store writes"))
+    return Step::Error;
   f.head = (f.head + 1) % f.desc->depth;
   --f.count;
   wake(f.waitingProducer, u.now);

@@ -35,10 +35,10 @@ TEST(LinkTest, PatchesRelocationsAndRuns) {
   EXPECT_EQ(exe->programs[0].insts[2].imm, 100);
 
   MemoryImage mem(read->machine);
-  mem.bytes(0, 4096, 200)[199] = 42;
+  mem.writePointer(0, 4096, 200)[199] = 42;
   auto stats = simulate(read->machine, *exe, mem);
   ASSERT_TRUE(static_cast<bool>(stats)) << llvm::toString(stats.takeError());
-  EXPECT_EQ(mem.bytes(1, 199, 1)[0], 42);
+  EXPECT_EQ(mem.readPointer(1, 199, 1)[0], 42);
   // 200 bytes at 32 B/cycle + 12 cycles of latency.
   EXPECT_EQ(stats->cycles, 7u + 12u);
 }

@@ -93,14 +93,14 @@ double runChunkedSum(const std::vector<float> &x, bool accumulating,
   Machine m = makeTestMachine();
   MemoryImage mem(m);
   for (size_t i = 0; i < x.size(); ++i)
-    storeElement(ElemType::f16, x[i], mem.bytes(L1, 2 * i, 2));
+    storeElement(ElemType::f16, x[i], mem.writePointer(L1, 2 * i, 2));
   auto stats = simulate(m, chunkedSum(accumulating), mem);
   EXPECT_TRUE(static_cast<bool>(stats)) << llvm::toString(stats.takeError());
   if (!stats)
     return 0;
   if (vecBusy)
     *vecBusy = stats->units[1].busyCycles;
-  return loadElement(ElemType::f16, mem.bytes(L1, 32768, 2));
+  return loadElement(ElemType::f16, mem.readPointer(L1, 32768, 2));
 }
 
 TEST(AccumulateTest, ReducesAndAccumulatingFoldsStayInF32) {
@@ -154,7 +154,7 @@ TEST(AccumulateTest, MatmulRoundsTheF32ProductOnceThenAdds) {
   exe.programs = {lu.done(), vec.done(), su.done()};
   MemoryImage mem(m);
   for (int i = 0; i < 2 * k; ++i)
-    storeElement(ElemType::f16, ab[i], mem.bytes(L1, 2 * i, 2));
+    storeElement(ElemType::f16, ab[i], mem.writePointer(L1, 2 * i, 2));
   auto stats = simulate(m, exe, mem);
   ASSERT_TRUE(static_cast<bool>(stats)) << llvm::toString(stats.takeError());
 
@@ -167,7 +167,7 @@ TEST(AccumulateTest, MatmulRoundsTheF32ProductOnceThenAdds) {
   }
   double want = static_cast<double>(static_cast<_Float16>(
       init + static_cast<double>(static_cast<_Float16>(sum))));
-  double got = loadElement(ElemType::f16, mem.bytes(L1, 32768, 2));
+  double got = loadElement(ElemType::f16, mem.readPointer(L1, 32768, 2));
   EXPECT_EQ(got, want);
   EXPECT_NE(got, static_cast<double>(stepwise))
       << "the seed should make per-step f16 rounding visible";

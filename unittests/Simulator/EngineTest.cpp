@@ -8,7 +8,6 @@
 
 #include "../Machine/TestMachine.h"
 
-#include "ktflow/Dialect/KTDFArch/IR/NodeSpec.h"
 #include "ktflow/Machine/Values.h"
 #include "ktflow/Simulator/Simulator.h"
 
@@ -19,15 +18,6 @@
 using namespace ktflow::machine;
 using namespace ktflow::sim;
 using namespace ktflow::machine::test;
-
-// The device verifier's limit on simulated memory counts the memories the
-// simulator backs in full; the two live in libraries that do not depend on
-// each other, so they are held together here.
-static_assert(
-    MemoryImage::kDefaultBackedLimit ==
-        static_cast<uint64_t>(mlir::ktdf_arch::kFullyBackedMemoryBytes),
-    "the device verifier and the simulator disagree on which "
-    "memories are backed in full");
 
 namespace {
 
@@ -60,7 +50,7 @@ TEST(EngineTest, DmaTakesBytesOverBandwidthPlusLatency) {
   exe.programs = {dma.done()};
   MemoryImage mem(m);
   for (int i = 0; i < 4096; ++i)
-    mem.bytes(DDR, i, 1)[0] = static_cast<uint8_t>(i * 7);
+    mem.writePointer(DDR, i, 1)[0] = static_cast<uint8_t>(i * 7);
   auto stats = simulate(m, exe, mem);
   ASSERT_TRUE(static_cast<bool>(stats)) << llvm::toString(stats.takeError());
   // ceil(4096 / 32) + (10 + 2) latency.
@@ -69,7 +59,7 @@ TEST(EngineTest, DmaTakesBytesOverBandwidthPlusLatency) {
   EXPECT_EQ(stats->units[0].stalledCycles, 0u);
   EXPECT_EQ(stats->units[0].bytesMoved, 4096u);
   for (int i = 0; i < 4096; ++i)
-    ASSERT_EQ(mem.bytes(L1, i, 1)[0], static_cast<uint8_t>(i * 7));
+    ASSERT_EQ(mem.readPointer(L1, i, 1)[0], static_cast<uint8_t>(i * 7));
 }
 
 TEST(EngineTest, FifoPipelineComputesAndOverlaps) {
@@ -77,7 +67,7 @@ TEST(EngineTest, FifoPipelineComputesAndOverlaps) {
   Executable exe = pipeline(ScalarOp::AddF, 8);
   MemoryImage mem(m);
   for (int i = 0; i < 512; ++i)
-    storeElement(ElemType::f16, i - 100, mem.bytes(L1, 2 * i, 2));
+    storeElement(ElemType::f16, i - 100, mem.writePointer(L1, 2 * i, 2));
   auto stats = simulate(m, exe, mem);
   ASSERT_TRUE(static_cast<bool>(stats)) << llvm::toString(stats.takeError());
   // Entry k reaches vec at 2k+4; vec needs 1 (add) + 2 (send) cycles per
@@ -89,7 +79,7 @@ TEST(EngineTest, FifoPipelineComputesAndOverlaps) {
   EXPECT_EQ(stats->units[1].stalledCycles, 4u);
   EXPECT_EQ(stats->units[1].busyCycles, 8u * 3u);
   for (int i = 0; i < 512; ++i)
-    ASSERT_EQ(loadElement(ElemType::f16, mem.bytes(L1, 4096 + 2 * i, 2)),
+    ASSERT_EQ(loadElement(ElemType::f16, mem.readPointer(L1, 4096 + 2 * i, 2)),
               2.0 * (i - 100));
 }
 

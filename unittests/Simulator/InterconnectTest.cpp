@@ -73,13 +73,13 @@ TEST(InterconnectTest, OneTransferPaysEveryHop) {
   exe.programs = {remoteDma(0, 2, 256, 1024)};
   MemoryImage mem(m);
   for (int i = 0; i < 1024; ++i)
-    mem.bytes(0, i, 1)[0] = static_cast<uint8_t>(i * 5);
+    mem.writePointer(0, i, 1)[0] = static_cast<uint8_t>(i * 5);
   auto stats = simulate(m, exe, mem);
   ASSERT_TRUE(static_cast<bool>(stats)) << llvm::toString(stats.takeError());
   // 1024 / 32 (the links are the bottleneck) + 2 (datapath) + 2 hops x 1.
   EXPECT_EQ(stats->cycles, 32u + 2u + 2u);
   for (int i = 0; i < 1024; ++i)
-    ASSERT_EQ(mem.bytes(2, 256 + i, 1)[0], static_cast<uint8_t>(i * 5));
+    ASSERT_EQ(mem.readPointer(2, 256 + i, 1)[0], static_cast<uint8_t>(i * 5));
   ASSERT_EQ(stats->interconnect.size(), 2u);
   EXPECT_EQ(stats->interconnect[0].fromCore, 0u);
   EXPECT_EQ(stats->interconnect[0].toCore, 1u);

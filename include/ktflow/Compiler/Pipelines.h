@@ -50,8 +50,9 @@ struct CompileOptions {
   /// Copies of each pipeline buffer; 0 lets the cost model choose.
   int64_t depth = 0;
   /// Row tensors over this many bytes are computed in column chunks
-  /// (ktdf-stream-wide-rows); 0 computes rows whole. compile() sets it
-  /// itself when a kernel's scratchpad is over capacity.
+  /// (ktdf-stream-wide-rows), which also moves gathers over it in
+  /// chunks; 0 keeps both whole. compile() sets it itself
+  /// when a kernel's scratchpad is over capacity.
   int64_t maxRowBytes = 0;
   /// Choices the tuner makes instead of the cost model (-O1 and up).
   ScheduleKnobs knobs;

@@ -21,6 +21,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -153,6 +154,18 @@ public:
   llvm::Expected<host::NativeTensor>
   getInitialNative(unsigned position, host::DType dtype,
                    bool readOnly = false) const;
+
+  /// For another engine that backs memory lazily (the simulator's memory
+  /// image): the generator of the values a run starts tensor argument
+  /// `position` with when its views hold `dtype` elements, the values the
+  /// interpreter generates page by page as the kernel touches them. It
+  /// writes elements [first, first + count) to `out`, `host::byteSize`
+  /// bytes each, little-endian. Fails for a `.npy` input (its data is
+  /// whole already) and for an argument that is not a tensor.
+  using InitialValues =
+      std::function<void(int64_t first, int64_t count, uint8_t *out)>;
+  llvm::Expected<InitialValues> getInitialValues(unsigned position,
+                                                 host::DType dtype) const;
 
   /// For another engine: why one tile may load what another tile stores
   /// (the run must then interleave tiles as the interpreter does), or

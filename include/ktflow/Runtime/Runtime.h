@@ -77,6 +77,12 @@ public:
   /// Sets a tensor's initial contents (exactly its byte size). Tensors
   /// never set start as zeros.
   llvm::Error setTensor(uint32_t tensor, llvm::ArrayRef<uint8_t> bytes);
+  /// Sets a tensor's initial contents to what `contents` makes of each
+  /// byte range (offsets from the tensor's start), generated when the
+  /// simulation first touches the range's page: a tensor declared far
+  /// larger than the kernel touches (a paged KV pool) costs what it
+  /// touches.
+  void setTensorContents(uint32_t tensor, sim::MemoryImage::Contents contents);
 
   /// Places every tensor in its memory and patches the relocations with
   /// the addresses and argument values (getExecutable() is then the
@@ -101,6 +107,7 @@ private:
   const Program &program;
   std::vector<std::optional<int64_t>> argValues;
   std::vector<std::vector<uint8_t>> initial;
+  std::vector<sim::MemoryImage::Contents> generated;
   std::vector<uint64_t> addresses;
   /// Per memory, the end of the last tensor placed in it (link()).
   std::vector<uint64_t> placedEnd;

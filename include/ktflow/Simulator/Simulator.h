@@ -12,6 +12,7 @@
 
 #include "ktflow/Machine/Machine.h"
 #include "ktflow/Machine/Program.h"
+#include "ktflow/Simulator/MemoryImage.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -25,27 +26,6 @@ namespace ktflow::sim {
 /// get fractional shares of its bandwidth without rounding each transfer.
 using Tick = uint64_t;
 constexpr Tick kTicksPerCycle = Tick(1) << 16;
-
-/// The contents of every memory instance of a machine. Memories are backed
-/// lazily; a memory larger than `kDefaultBackedLimit` (a device DRAM of many
-/// GiB) is backed only up to what `setBackedLimit` allows, which the runtime
-/// sets to the extent of its allocations.
-class MemoryImage {
-public:
-  static constexpr uint64_t kDefaultBackedLimit = uint64_t(256) << 20;
-
-  explicit MemoryImage(const machine::Machine &machine);
-
-  /// The bytes [addr, addr + size) of memory `mem`, or null when the range
-  /// leaves the memory (or its backed part).
-  uint8_t *bytes(uint32_t mem, uint64_t addr, uint64_t size);
-  void setBackedLimit(uint32_t mem, uint64_t limit);
-  uint64_t backedLimit(uint32_t mem) const { return limits[mem]; }
-
-private:
-  std::vector<std::vector<uint8_t>> data;
-  std::vector<uint64_t> limits;
-};
 
 struct SimOptions {
   /// Work budget: stop with an error after this many executed instruction

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SplitGathers.h"
 #include "TileSlices.h"
 #include "WideRows.h"
 
@@ -279,6 +280,8 @@ struct StreamWideRowsPass
     if (maxTileBytes <= 0)
       return;
     getOperation().walk([&](func::FuncOp func) {
+      // Gathers that are only stored move in chunks; their loads are gone.
+      splitWideGathers(func, maxTileBytes);
       // A streamed group's loads are gone and the loads its loops make are
       // small, so visiting each load that was there once suffices.
       SmallVector<ktdp::LoadOp> loads;
@@ -290,7 +293,10 @@ struct StreamWideRowsPass
           continue;
         std::optional<WideRowGroup> group = findWideRowGroup(load);
         if (!group) {
-          if (bytesOf(load) > maxTileBytes)
+          // splitWideGathers said why a gather stays whole.
+          if (bytesOf(load) > maxTileBytes &&
+              !load.getAccessTile()
+                   .getDefiningOp<ktdp::ConstructIndirectAccessTileOp>())
             load.emitWarning("this row (")
                 << bytesOf(load)
                 << " bytes) cannot be streamed in column chunks: an op "

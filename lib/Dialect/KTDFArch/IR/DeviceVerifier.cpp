@@ -5,8 +5,8 @@
 // shares, that memory kinds are unique in a scope, that every execution
 // unit is connected to some memory by a legal route (one that passes
 // through no compute unit), and that the device, every replicated copy
-// counted, stays within the documented limits on instances and simulated
-// memory (NodeSpec.h) before any tool starts modelling it.
+// counted, stays within the documented limit on instances (NodeSpec.h)
+// before any tool starts modelling it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,8 +94,6 @@ namespace {
 struct Footprint {
   /// Instances of memories, execution units and datapaths.
   int64_t instances = 0;
-  /// Bytes of the memory instances the simulator backs in full.
-  int64_t simulatedBytes = 0;
   /// The group with the largest `ktdf_arch.instances`, which the errors
   /// point at.
   GroupOp widest;
@@ -122,13 +120,7 @@ static int64_t specInt(DictionaryAttr spec, StringRef key, int64_t dflt) {
 /// Adds the ops of `block`, which stands for `copies` copies, to `fp`.
 static void measure(Block &block, int64_t copies, Footprint &fp) {
   for (Operation &op : block) {
-    if (auto memory = dyn_cast<MemoryOp>(op)) {
-      fp.instances = saturatingAdd(fp.instances, copies);
-      int64_t size = specInt(memory.getSpec(), kSizeKey, 0);
-      if (size <= kFullyBackedMemoryBytes)
-        fp.simulatedBytes =
-            saturatingAdd(fp.simulatedBytes, saturatingMul(copies, size));
-    } else if (isa<ExecUnitOp, DatapathOp>(op)) {
+    if (isa<MemoryOp, ExecUnitOp, DatapathOp>(op)) {
       fp.instances = saturatingAdd(fp.instances, copies);
     } else if (auto group = dyn_cast<GroupOp>(op)) {
       int64_t instances = specInt(group.getSpecAttr(), kInstancesKey, 1);
@@ -141,27 +133,21 @@ static void measure(Block &block, int64_t copies, Footprint &fp) {
   }
 }
 
-/// Refuses a device beyond kMaxDeviceInstances or kMaxSimulatedMemoryBytes:
-/// modelling it would take minutes and gigabytes.
+/// Refuses a device beyond kMaxDeviceInstances: modelling it would take
+/// minutes and gigabytes.
 static LogicalResult verifyFootprint(DeviceOp device) {
   Footprint fp;
   measure(device.getBody().front(), 1, fp);
-  if (fp.instances <= kMaxDeviceInstances &&
-      fp.simulatedBytes <= kMaxSimulatedMemoryBytes)
+  if (fp.instances <= kMaxDeviceInstances)
     return success();
   InFlightDiagnostic diag = fp.widest ? fp.widest.emitOpError()
                                       : device.emitOpError();
   if (fp.widest)
     diag << "replicates its body " << fp.widestInstances << " times: ";
-  if (fp.instances > kMaxDeviceInstances)
-    return diag << "the device would have " << fp.instances
-                << " instances of memories, execution units and datapaths, "
-                   "more than the "
-                << kMaxDeviceInstances << " ktflow models";
-  return diag << "the simulator would have to hold " << fp.simulatedBytes
-              << " bytes for the device's memories of at most "
-              << kFullyBackedMemoryBytes << " bytes, more than the "
-              << kMaxSimulatedMemoryBytes << " ktflow allows";
+  return diag << "the device would have " << fp.instances
+              << " instances of memories, execution units and datapaths, "
+                 "more than the "
+              << kMaxDeviceInstances << " ktflow models";
 }
 
 LogicalResult DeviceOp::verifyRegions() {

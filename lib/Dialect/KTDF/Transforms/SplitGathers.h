@@ -1,0 +1,26 @@
+//===- SplitGathers.h - Gathers larger than the scratchpad -------*- C++
+//-*-===//
+//
+// This file declares the part of ktdf-stream-wide-rows that moves a gather
+// larger than the scratchpad in chunks (SplitGathers.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SPLITGATHERS_H
+#define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SPLITGATHERS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace mlir::ktdf {
+
+/// Moves every gather of `func` whose tensor is over `maxTileBytes` and
+/// is only stored, right after its load (through at most a
+/// tensor.expand_shape adding unit dimensions), into a box tile in a
+/// permuted order, in a loop nest over chunks of its leading variables;
+/// warns at any other gather over the limit. Marks `func`
+/// `ktdf.split_gathers` and returns true when it split one.
+bool splitWideGathers(func::FuncOp func, int64_t maxTileBytes);
+
+} // namespace mlir::ktdf
+
+#endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SPLITGATHERS_H
