@@ -174,7 +174,9 @@ LogicalResult ktflow::compile(ModuleOp module, const CompileOptions &options,
     chunked.clear();
     if (succeeded(runHeld(module, streaming, stage, chunked))) {
       report(ctx, chunked);
-      if (hasChunks(module, "ktdf.split_gathers"))
+      auto load = dyn_cast<ktdp::LoadOp>(widest);
+      if (load && load.getAccessTile()
+                      .getDefiningOp<ktdp::ConstructIndirectAccessTileOp>())
         emitRemark(widest->getLoc())
             << "gathers over " << bytes
             << " bytes move in chunks: whole, they need more scratchpad "

@@ -13,8 +13,9 @@
 //                   entry a page id in [0, 10000) (`range:0:10000`)
 //   %y_addr   Y   : 4x2048x8x128 f16 = [sequence, token, head, head dim],
 //                   row-major, output
-// No grid: one tile. The view sizes (and some strides) are SSA constants
-// on static memref types, as the guide's kernel spells them. The indirect
+// No grid: one tile. The guide's kernel spells the view sizes (and some
+// strides) as SSA constants; they are literals here because the scheduler
+// takes a dynamic view size only from a kernel argument. The indirect
 // tile's variable space is (b, h, t, d); Y's tile enumerates its
 // coordinates in the order (d0, d2, d1, d3), so tile element (b, h, t, d)
 // lands at Y[b, t, h, d].
@@ -30,17 +31,8 @@ module {
   func.func @paged_kv_gather_full(%x_addr: index,   // X: 10000x8x64x128 f16 pool (input)
                                   %idx_addr: index, // Idx: 4x32 i32 page table (input)
                                   %y_addr: index) { // Y: 4x2048x8x128 f16 (output)
-    %c1 = arith.constant 1 : index
-    %c4 = arith.constant 4 : index
-    %c8 = arith.constant 8 : index
-    %c64 = arith.constant 64 : index
-    %c128 = arith.constant 128 : index
-    %c2048 = arith.constant 2048 : index
-    %c8192 = arith.constant 8192 : index
-    %c10000 = arith.constant 10000 : index
-    %c262144 = arith.constant 262144 : index
     %X = ktdp.construct_memory_view %x_addr,
-        sizes: [%c10000, %c8, %c64, %c128], strides: [65536, 8192, %c128, 1] {
+        sizes: [10000, 8, 64, 128], strides: [65536, 8192, 128, 1] {
       coordinate_set = affine_set<(d0, d1, d2, d3) : (d0 >= 0, -d0 + 9999 >= 0, d1 >= 0, -d1 + 7 >= 0, d2 >= 0, -d2 + 63 >= 0, d3 >= 0, -d3 + 127 >= 0)>,
       memory_space = #ktdp.spyre_memory_space<HBM>
     } : memref<10000x8x64x128xf16>
@@ -49,7 +41,7 @@ module {
       memory_space = #ktdp.spyre_memory_space<HBM>
     } : memref<4x32xi32>
     %Y = ktdp.construct_memory_view %y_addr,
-        sizes: [%c4, %c2048, %c8, %c128], strides: [%c262144, %c8192, %c128, %c1] {
+        sizes: [4, 2048, 8, 128], strides: [2097152, 1024, 128, 1] {
       coordinate_set = affine_set<(d0, d1, d2, d3) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 2047 >= 0, d2 >= 0, -d2 + 7 >= 0, d3 >= 0, -d3 + 127 >= 0)>,
       memory_space = #ktdp.spyre_memory_space<HBM>
     } : memref<4x2048x8x128xf16>

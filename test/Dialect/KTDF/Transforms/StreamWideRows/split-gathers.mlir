@@ -11,17 +11,16 @@
 // tile of OUT in identity order, its anchor moved by the t offset along
 // dimension 1 and by the h offset along dimension 2.
 
-// CHECK-LABEL: func.func @gather_kv_pages
+// CHECK-LABEL: func.func @gather_kv_pages({{.*}}) attributes {grid = [2, 2], ktdf.split_gathers}
 // CHECK: scf.for %[[H0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT: scf.for %[[T0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT: %[[SRC:.*]] = ktdp.construct_indirect_access_tile intermediate_variables(%[[U:.*]], %[[T:.*]], %[[H:.*]], %[[D:.*]]) %{{.*}}[ind(%{{.*}}[%[[B:.*]], (%[[T0]] + %[[T]]) floordiv 16]), (%[[HB:.*]] + %[[H0]] + %[[H]]), ((%[[T0]] + %[[T]]) mod 16), (%[[D]])] {variables_space_set = #{{.*}}, variables_space_order = #{{.*}}} : memref<32x4x16x32xf16>, memref<2x4xi32> -> !ktdp.access_tile<1x32x1x32xindex>
+// CHECK: scf.for %[[T0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: %[[SRC:.*]] = ktdp.construct_indirect_access_tile intermediate_variables(%[[U:.*]], %[[T:.*]], %[[H:.*]], %[[D:.*]]) %{{.*}}[ind(%{{.*}}[%[[B:.*]], (%[[T0]] + %[[T]]) floordiv 16]), (%[[HB:.*]] + %[[H0]] + %[[H]]), ((%[[T0]] + %[[T]]) mod 16), (%[[D]])] {variables_space_order = #{{.*}}, variables_space_set = #{{.*}}} : memref<32x4x16x32xf16>, memref<2x4xi32> -> !ktdp.access_tile<1x32x1x32xindex>
 // CHECK-NEXT: %[[KV:.*]] = ktdp.load %[[SRC]] : <1x32x1x32xindex> -> tensor<1x32x1x32xf16>
 // CHECK-NEXT: %[[DST:.*]] = ktdp.construct_access_tile %{{.*}}[%[[B]], %[[T0]], %[[HB]] + %[[H0]], 0] {access_tile_order = #{{.*}}, access_tile_set = #{{.*}}} : memref<2x64x4x32xf16> -> !ktdp.access_tile<1x32x1x32xindex>
 // CHECK-NEXT: ktdp.store %[[KV]], %[[DST]] : tensor<1x32x1x32xf16>, <1x32x1x32xindex>
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: return
-// CHECK: attributes {grid = [2, 2], ktdf.split_gathers}
 // OFF-LABEL: func.func @gather_kv_pages
 // OFF-NOT: scf.for
 // OFF: ktdp.load %{{.*}} : <2x64x32xindex> -> tensor<2x64x32xf16>
