@@ -212,6 +212,10 @@ Expected<bool> DifferentialRun::bindGeneratedInput(uint32_t t,
   if (elements <= kLazyInputElements || tensor.argument == bundle::kNoArg ||
       (input && input->data))
     return false;
+  // The interpreter reads an output back whole: keep refusing what a host
+  // tensor cannot hold (a mutated stride of 2^32).
+  if (Error e = checkHostTensorSize(shape))
+    return std::move(e);
   host::InputSpec spec;
   if (input) {
     Expected<host::InputSpec> parsed = host::InputSpec::parse(input->text);

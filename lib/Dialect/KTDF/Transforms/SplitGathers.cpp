@@ -163,9 +163,8 @@ static void splitCopy(GatherCopy &copy, int64_t maxBytes) {
   MLIRContext *ctx = copy.load.getContext();
   auto loaded = cast<RankedTensorType>(copy.load.getType());
   unsigned n = copy.extents.size();
-  auto [dim, step] =
-      chooseChunks(copy.extents, (loaded.getElementTypeBitWidth() + 7) / 8,
-                   maxBytes);
+  auto [dim, step] = chooseChunks(
+      copy.extents, (loaded.getElementTypeBitWidth() + 7) / 8, maxBytes);
   SmallVector<int64_t> chunk(copy.extents);
   for (unsigned v = 0; v <= dim; ++v)
     chunk[v] = v < dim ? 1 : step;
@@ -209,8 +208,8 @@ static void splitCopy(GatherCopy &copy, int64_t maxBytes) {
     replacements.push_back(getAffineDimExpr(c, ctx));
   for (unsigned v = 0; v < n; ++v) {
     AffineExpr var = getAffineDimExpr(captured + split + viewDim[v], ctx);
-    replacements.push_back(
-        v < split ? getAffineDimExpr(captured + v, ctx) + var : var);
+    replacements.push_back(v < split ? getAffineDimExpr(captured + v, ctx) + var
+                                     : var);
   }
   SmallVector<Attribute> maps;
   for (Attribute attr : source.getPerDimSubscriptMaps()) {
