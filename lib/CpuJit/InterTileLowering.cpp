@@ -362,18 +362,22 @@ LogicalResult ktflow::jit::lowerInterTileOps(func::FuncOp fn, int64_t numTiles,
     if (!isa<ktdp::InterTileProduceOp>(op))
       futureTypes[op] = cast<ktdp::TileFutureType>(op->getOperand(0).getType());
   Rewriter r(fn);
+  // The erased produces stay out of the second loop, which would read
+  // their freed names.
+  SmallVector<Operation *> deliveries;
   for (Operation *op : ops)
     if (auto produce = dyn_cast<ktdp::InterTileProduceOp>(op)) {
       lowerProduce(produce, ids[op], r);
       produce->erase();
+    } else {
+      deliveries.push_back(op);
     }
-  for (Operation *op : ops) {
+  for (Operation *op : deliveries) {
     if (auto reduce = dyn_cast<ktdp::InterTileReduceOp>(op))
       lowerReduce(reduce, ids[op], futureTypes[op], r);
-    else if (auto consume = dyn_cast<ktdp::InterTileConsumeOp>(op))
-      lowerConsume(consume, ids[op], futureTypes[op], r);
     else
-      continue;
+      lowerConsume(cast<ktdp::InterTileConsumeOp>(op), ids[op], futureTypes[op],
+                   r);
     op->erase();
   }
   return success();

@@ -271,9 +271,12 @@ llvm::Expected<MemRegion *> MemorySpace::bindLiteral(int64_t lo, int64_t hi,
     auto [rFirst, rLast] = r->byteRange();
     if (rFirst >= last || first >= rLast)
       continue;
-    auto names = std::minmax(result->name + " " + dtypeName(dtype).str(),
-                             r->name + " " + dtypeName(*r->dtype).str());
-    if (!reportedOverlaps.insert(names).second)
+    // By value: std::minmax returns references, here to temporaries.
+    std::string mine = result->name + " " + dtypeName(dtype).str();
+    std::string theirs = r->name + " " + dtypeName(*r->dtype).str();
+    if (theirs < mine)
+      std::swap(mine, theirs);
+    if (!reportedOverlaps.emplace(std::move(mine), std::move(theirs)).second)
       continue;
     *warning = llvm::formatv(
         "the {0} elements at '{1}' (bytes [{2}, {3})) overlap the {4} "
