@@ -37,9 +37,11 @@ struct KernelWork {
 /// entering the block, and for each op but the terminator one plus the
 /// elements of its tensor results (of its tensor operands when it has no
 /// results; a linalg op's iteration space instead). Shapes are static
-/// where the tier runs a kernel; a dynamic one counts 0, so the charge
-/// never exceeds the interpreter's and the tier never stops a run the
-/// interpreter would finish.
+/// where the tier runs a kernel; a dynamic one counts 0. `fn` is measured
+/// as the tier has rewritten it so far (the fills it adds to `tensor.empty`,
+/// its inter-tile loops, its view arithmetic count too), so the charge can
+/// exceed the interpreter's by those ops: a run within that much of the
+/// budget stops on the tier and finishes on the interpreter's rerun.
 KernelWork measureKernelWork(mlir::func::FuncOp fn);
 
 /// Makes `fn` draw `work` from status[kStatusWorkLeft] (TileFunction.h):
