@@ -93,7 +93,7 @@ static Type productType(linalg::LinalgOp contraction) {
       narrow == extendedFrom(contraction.getDpsInputOperand(1)->get()) &&
       2 * narrow.getFPMantissaWidth() <= wide.getFPMantissaWidth())
     return narrow;
-  return wide ? Type(wide) : getElementTypeOrSelf(lhs);
+  return getElementTypeOrSelf(lhs);
 }
 
 bool ktflow::isFoldedIntoProducts(Operation *op) {
