@@ -85,14 +85,6 @@ inline constexpr double kDefaultTranscendentalDivisor = 4.0;
 /// per instance: at 2^18, compiling a kernel takes about a second and
 /// 280 MB (measured, docs/architecture-description.md §5).
 inline constexpr int64_t kMaxDeviceInstances = int64_t(1) << 18;
-/// The simulator backs a memory of at most this many bytes in full as it
-/// is used (a scratchpad); a larger one (device memory) only up to the
-/// tensors placed in it. Equal to sim::MemoryImage::kDefaultBackedLimit
-/// (checked in unittests/Simulator/EngineTest.cpp).
-inline constexpr int64_t kFullyBackedMemoryBytes = int64_t(256) << 20;
-/// The most memory the simulator may have to hold for the fully backed
-/// memory instances of a device.
-inline constexpr int64_t kMaxSimulatedMemoryBytes = int64_t(16) << 30;
 
 //===----------------------------------------------------------------------===//
 // Features
