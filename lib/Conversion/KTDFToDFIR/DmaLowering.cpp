@@ -316,8 +316,31 @@ void ProgramBuilder::forEachOuterPoint(
   int64_t outer = 1;
   for (size_t d = 0; d + 2 < rank; ++d)
     outer *= extents[d];
+  // Whether coordinate `coord` of outer dimension `d` lies in the window
+  // (null when the dimension is not masked).
+  auto inWindow = [&](Value inside, int64_t d, Value coord) {
+    auto require = [&](arith::CmpIPredicate predicate, Value bound) {
+      Value in = arith::CmpIOp::create(b, loc, predicate, coord, bound);
+      inside = inside ? arith::AndIOp::create(b, loc, inside, in) : in;
+    };
+    if (d < static_cast<int64_t>(end.size()) && end[d])
+      require(arith::CmpIPredicate::slt, end[d]);
+    if (d < static_cast<int64_t>(begin.size()) && begin[d])
+      require(arith::CmpIPredicate::sge, begin[d]);
+    return inside;
+  };
   if (outer == 1) {
-    emitRows(dma.memAddr, dma.bufAddr);
+    // A single point, coordinate 0 of each outer dimension of extent 1 (a
+    // batch of one): the window may still leave it out, the whole tile
+    // outside the view.
+    Value inside;
+    for (size_t d = 0; d + 2 < rank; ++d)
+      inside = inWindow(inside, d, constant(0));
+    auto emitPoint = [&] { emitRows(dma.memAddr, dma.bufAddr); };
+    if (inside)
+      emitIf(inside, emitPoint);
+    else
+      emitPoint();
     return;
   }
   // One 2-d transfer per point, row-major, skipping the points outside a
@@ -336,14 +359,7 @@ void ProgramBuilder::forEachOuterPoint(
               b, loc, memOffset,
               arith::MulIOp::create(b, loc, coord,
                                     constant(dma.strides[d] * dma.esize)));
-          auto require = [&](arith::CmpIPredicate predicate, Value bound) {
-            Value in = arith::CmpIOp::create(b, loc, predicate, coord, bound);
-            inside = inside ? arith::AndIOp::create(b, loc, inside, in) : in;
-          };
-          if (d < static_cast<int64_t>(end.size()) && end[d])
-            require(arith::CmpIPredicate::slt, end[d]);
-          if (d < static_cast<int64_t>(begin.size()) && begin[d])
-            require(arith::CmpIPredicate::sge, begin[d]);
+          inside = inWindow(inside, d, coord);
         }
         auto emitPoint = [&] {
           emitRows(arith::AddIOp::create(b, loc, dma.memAddr, memOffset),

@@ -95,3 +95,47 @@ func.func @columns(%x: index, %y: index) attributes {grid = [8]} {
   ktdp.store %w, %ty : tensor<8x128xf16>, <8x128xindex>
   return
 }
+
+// -----
+
+// Tiles of one batch (1x8x128) on views holding batches 0..1 of their 4:
+// the tiles of batches 2 and 3 lie wholly outside. With a single point of
+// the outer dimensions, that point still lies in the window only when
+// coordinate 0 is below the batches left, max(min(2 - b, 1), 0): the load
+// and the store move nothing otherwise (they moved the whole tile).
+
+// CHECK-LABEL: dfir.kernel @batches
+// CHECK-LABEL: dfir.unit "tile[0]/DMA"
+// CHECK: %[[LEFT:.*]] = arith.subi %{{.*}}, %[[B:.*]] : index
+// CHECK: %[[MIN:.*]] = arith.minsi %[[LEFT]], %c1{{.*}} : index
+// CHECK: %[[END:.*]] = arith.maxsi %[[MIN]], %{{.*}} : index
+// CHECK: dfir.fill
+// CHECK: %[[IN:.*]] = arith.cmpi slt, %c0{{.*}}, %[[END]] : index
+// CHECK: %[[ANY:.*]] = arith.select %[[IN]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[ANY]]
+// CHECK: dfir.dma %{{.*}} bytes from "HBM"[%{{.*}}] to "tile[0]/SPM"
+// CHECK: %[[SLEFT:.*]] = arith.subi %{{.*}}, %[[B]] : index
+// CHECK: %[[SMIN:.*]] = arith.minsi %[[SLEFT]], %c1{{.*}} : index
+// CHECK: %[[SEND:.*]] = arith.maxsi %[[SMIN]], %{{.*}} : index
+// CHECK: %[[SIN:.*]] = arith.cmpi slt, %c0{{.*}}, %[[SEND]] : index
+// CHECK: %[[SANY:.*]] = arith.select %[[SIN]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[SANY]]
+// CHECK: dfir.dma %{{.*}} bytes from "tile[0]/SPM"[%{{.*}}] to "HBM"
+
+ktdf_arch.target @mesh_device from "../../../examples/devices/mesh_device.mlir"
+    memory_map #ktdf_arch.map<"global" = "HBM", "ct_local" = "SPM">
+
+#two = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 7 >= 0, d2 >= 0, -d2 + 127 >= 0)>
+#t = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 7 >= 0, d2 >= 0, -d2 + 127 >= 0)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @batches(%x: index, %y: index) attributes {grid = [4]} {
+  %b = ktdp.get_compute_tile_id : index
+  %X = ktdp.construct_memory_view %x, sizes: [4, 8, 128], strides: [1024, 128, 1] {coordinate_set = #two, memory_space = #ktdp.memory_space<global>} : memref<4x8x128xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [4, 8, 128], strides: [1024, 128, 1] {coordinate_set = #two, memory_space = #ktdp.memory_space<global>} : memref<4x8x128xf16>
+  %tx = ktdp.construct_access_tile %X[%b, 0, 0] {access_tile_set = #t, access_tile_order = #id3} : memref<4x8x128xf16> -> !ktdp.access_tile<1x8x128xindex>
+  %ty = ktdp.construct_access_tile %Y[%b, 0, 0] {access_tile_set = #t, access_tile_order = #id3} : memref<4x8x128xf16> -> !ktdp.access_tile<1x8x128xindex>
+  %v = ktdp.load %tx : <1x8x128xindex> -> tensor<1x8x128xf16>
+  %w = arith.addf %v, %v : tensor<1x8x128xf16>
+  ktdp.store %w, %ty : tensor<1x8x128xf16>, <1x8x128xindex>
+  return
+}
