@@ -50,15 +50,27 @@ struct FifoEntry {
   uint32_t bytes = 0;
 };
 
+/// A FIFO's entries in a ring of `capacity` slots (capacity x entryBytes of
+/// storage) that grows, up to the FIFO's depth, only when the entries in it
+/// fill it: a description may declare a FIFO far deeper than any program
+/// fills, and holding its depth up front would allocate that much.
 struct FifoState {
   const FifoDesc *desc = nullptr;
-  std::vector<uint8_t> storage; ///< depth x entryBytes
+  std::vector<uint8_t> storage; ///< capacity x entryBytes
   std::vector<FifoEntry> entries;
-  uint32_t head = 0, count = 0;
+  uint32_t capacity = 0, head = 0, count = 0;
   uint32_t linkResource = 0;
   Tick linkLatency = 0;
   int64_t waitingProducer = -1, waitingConsumer = -1;
   uint8_t *slot(uint32_t i) { return storage.data() + size_t(i) * desc->entryBytes; }
+  /// The slot the next entry goes to (the FIFO is not full): the ring's
+  /// slots double, the entries moved to its start in order, when all hold
+  /// one.
+  uint32_t tailSlot();
+  void popHead() {
+    head = (head + 1) % capacity;
+    --count;
+  }
 };
 
 /// A transfer issued by a unit that keeps several in flight, not landed

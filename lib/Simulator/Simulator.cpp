@@ -101,8 +101,9 @@ llvm::Error Engine::setup() {
   for (size_t i = 0; i < exe.fifos.size(); ++i) {
     FifoState &f = fifos[i];
     f.desc = &exe.fifos[i];
-    f.storage.assign(size_t(f.desc->depth) * f.desc->entryBytes, 0);
-    f.entries.resize(f.desc->depth);
+    f.capacity = std::min<uint32_t>(f.desc->depth, 16);
+    f.storage.assign(size_t(f.capacity) * f.desc->entryBytes, 0);
+    f.entries.resize(f.capacity);
     f.linkResource = f.desc->link;
     f.linkLatency = cyclesToTicks(machine.links[f.desc->link].latency);
   }

@@ -242,6 +242,26 @@ Step Engine::stepReadIndex(UnitState &u, const Inst &in) {
   return Step::Continue;
 }
 
+uint32_t FifoState::tailSlot() {
+  if (count == capacity) {
+    uint32_t grown = static_cast<uint32_t>(
+        std::min<uint64_t>(desc->depth, 2 * uint64_t(capacity)));
+    size_t bytes = desc->entryBytes;
+    std::vector<uint8_t> ring(size_t(grown) * bytes);
+    std::vector<FifoEntry> moved(grown);
+    for (uint32_t i = 0; i < count; ++i) {
+      uint32_t from = (head + i) % capacity;
+      std::memcpy(ring.data() + i * bytes, slot(from), bytes);
+      moved[i] = entries[from];
+    }
+    storage = std::move(ring);
+    entries = std::move(moved);
+    capacity = grown;
+    head = 0;
+  }
+  return (head + count) % capacity;
+}
+
 Step Engine::stepLoad(UnitState &u, const Inst &in) {
   FifoState &f = fifos[in.a];
   if (std::optional<Step> step = startTransfer(
@@ -256,7 +276,7 @@ Step Engine::stepLoad(UnitState &u, const Inst &in) {
   if (!from)
     return Step::Error;
   auto [start, occupancy] = reserve(u, u.route->resources, chunk);
-  uint32_t slot = (f.head + f.count) % f.desc->depth;
+  uint32_t slot = f.tailSlot();
   std::memcpy(f.slot(slot), from, chunk);
   f.entries[slot] = {start + occupancy + u.route->latency,
                      static_cast<uint32_t>(chunk)};
@@ -292,8 +312,7 @@ Step Engine::stepStore(UnitState &u, const Inst &in) {
   uint32_t chunk = head.bytes;
   if (!writeBytes(u, in.b, u.dst, chunk, f.slot(f.head), "store writes"))
     return Step::Error;
-  f.head = (f.head + 1) % f.desc->depth;
-  --f.count;
+  f.popHead();
   wake(f.waitingProducer, u.now);
   chargeWrittenChunk(*this, u, chunk, writes);
   return Step::Continue;
@@ -316,7 +335,7 @@ Step Engine::stepSend(UnitState &u, const Inst &in) {
   ++u.instructions;
   Tick begin = u.now;
   auto [start, occupancy] = reserve(u, {f.linkResource}, bytes);
-  uint32_t slot = (f.head + f.count) % f.desc->depth;
+  uint32_t slot = f.tailSlot();
   uint8_t *p = f.slot(slot);
   unsigned width = elemBytes(type->elem);
   const std::vector<double> &data = u.v[in.b];
@@ -361,8 +380,7 @@ Step Engine::stepRecv(UnitState &u, const Inst &in) {
   u.vtype[in.a] = &type;
   u.wide[in.a].clear();
   u.bytes += head.bytes;
-  f.head = (f.head + 1) % f.desc->depth;
-  --f.count;
+  f.popHead();
   wake(f.waitingProducer, u.now);
   ++u.pc;
   return Step::Continue;

@@ -151,6 +151,12 @@ spec_reader::readMemoryAccess(DictionaryAttr dict, StringRef name,
   return access;
 }
 
+/// Entries of one FIFO (docs/architecture-description.md). The simulator
+/// holds as many entries of a FIFO instance as the program fills (up to its
+/// depth) and the machine model counts them in 32 bits; real FIFOs hold
+/// tens. A depth of 2^63 - 1 was truncated to 2^32 - 1 entries.
+static constexpr int64_t kMaxQueueDepth = int64_t(1) << 16;
+
 FailureOr<QueueFeature> spec_reader::readQueue(DictionaryAttr dict,
                                                EmitErrorFn emitError) {
   DictReader reader(dict, "'ktdf_arch.feature.queue'", emitError);
@@ -164,6 +170,9 @@ FailureOr<QueueFeature> spec_reader::readQueue(DictionaryAttr dict,
   if (!*depth)
     return emitError() << "FIFO without depth: 'ktdf_arch.feature.queue' "
                           "needs 'depth = <entries>'";
+  if (**depth > kMaxQueueDepth)
+    return reader.error("depth") << "must be at most " << kMaxQueueDepth
+                                 << " entries, got " << **depth;
   return QueueFeature{**depth, *ordered};
 }
 

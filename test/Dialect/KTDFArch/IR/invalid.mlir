@@ -46,6 +46,18 @@ ktdf_arch.device @fifo_zero_depth {
 
 // -----
 
+// A depth the simulator would hold up front (campaign 3, seed 1724: 2^63 - 1
+// entries, truncated to 2^32 - 1 in the machine model, an allocation of
+// 2^32 entries per FIFO instance).
+ktdf_arch.device @fifo_huge_depth {
+  %m = memory { kind = "M", size = 64 }
+  %u = exec_unit { kind = "U" }
+  // expected-error @+1 {{'depth' in 'ktdf_arch.feature.queue' must be at most 65536 entries, got 9223372036854775807}}
+  datapath { ktdf_arch.features = { ktdf_arch.feature.queue = { depth = 9223372036854775807 } } } %m to %u : memory, exec_unit
+}
+
+// -----
+
 ktdf_arch.device @unit_without_route {
   %m = memory { kind = "M", size = 64 }
   %a = exec_unit { kind = "A" }
