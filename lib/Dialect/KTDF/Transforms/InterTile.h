@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -27,6 +28,16 @@ using InterTileRefusal = std::pair<Operation *, std::string>;
 
 /// The tiles of `set` `(i)[g]` for group `g` on a grid of `numTiles`.
 SmallVector<int64_t> tilesOfGroup(IntegerSet set, int64_t g, int64_t numTiles);
+
+/// Grid tiles times groups the analyses of an exchange test for membership
+/// (tilesOfGroup for each group, a table of each tile's group): about a
+/// second. A grid past it (2^36 tiles in a mutant: a table of 2^36 entries)
+/// is refused, not enumerated.
+inline constexpr int64_t kMaxGroupMembershipTests = int64_t(1) << 24;
+
+/// Why the groups of an exchange on a grid of `numTiles` are not
+/// enumerated (`groups` of them), or nullopt.
+std::optional<std::string> whyNotEnumerable(int64_t numTiles, size_t groups);
 
 /// Computes again, right after `point`, each tensor value defined in its
 /// block before `boundary` that an op after `point` uses (back to its

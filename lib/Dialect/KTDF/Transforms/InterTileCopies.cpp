@@ -51,6 +51,8 @@ static LogicalResult findSources(CopyPlan &plan, int64_t numTiles,
                                           1 << 16);
   if (failed(ids))
     return refuse("the groups set is unbounded or too large");
+  if (auto why = whyNotEnumerable(numTiles, ids->size()))
+    return refuse(*why);
   std::optional<IntegerSet> dependency;
   if (auto attr = consume.getProducerDependencyPerConsumerAttr())
     dependency = attr.getValue();

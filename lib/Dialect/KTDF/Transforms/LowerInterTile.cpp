@@ -112,6 +112,17 @@ SmallVector<int64_t> mlir::ktdf::tilesOfGroup(IntegerSet set, int64_t g,
   return tiles;
 }
 
+std::optional<std::string> mlir::ktdf::whyNotEnumerable(int64_t numTiles,
+                                                        size_t groups) {
+  if (numTiles <= kMaxGroupMembershipTests / std::max<int64_t>(groups, 1))
+    return std::nullopt;
+  return "the scheduler enumerates the groups of an exchange over the grid, "
+         "and " +
+         std::to_string(numTiles) + " tiles in " + std::to_string(groups) +
+         " groups are more than it does (" +
+         std::to_string(kMaxGroupMembershipTests) + " membership tests)";
+}
+
 static FailureOr<ExchangePlan> analyze(ktdp::InterTileReduceOp reduce,
                                        Refusal &refusal) {
   auto refuse = [&](Operation *at, const Twine &why) {
@@ -191,6 +202,8 @@ static FailureOr<ExchangePlan> analyze(ktdp::InterTileReduceOp reduce,
                                           1 << 16);
   if (failed(ids))
     return refuse(reduce, "the groups set is unbounded or too large");
+  if (auto why = whyNotEnumerable(numTiles, ids->size()))
+    return refuse(reduce, *why);
   SmallVector<int64_t> groupOf(numTiles, -1);
   for (const auto &point : *ids) {
     int64_t g = point.front();
