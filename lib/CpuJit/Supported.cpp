@@ -5,7 +5,8 @@
 // refused: those it does not lower yet (distributed views,
 // scratchpad and literal-address memory, spyreop intrinsics, df16), and those
 // whose native code would crash or hang where the interpreter reports an error
-// (an integer division by a value that may be zero, a tensor index that may be
+// (an integer division by a value that may be zero, an affine one by a
+// divisor that is not a positive constant, a tensor index that may be
 // out of bounds, a shift that may be as wide as its type, a float-to-integer
 // conversion, which saturates in the interpreter). Loops, `scf.while`
 // included, are bounded by the work budget (AccessLowering.cpp).
@@ -78,8 +79,38 @@ static bool constantInBounds(ValueRange indices, Type type) {
   return true;
 }
 
+/// Whether an affine map or set among `op`'s attributes divides (floordiv,
+/// ceildiv, mod) by anything but a positive constant: the interpreter's
+/// evaluation has no value there (an error, or a coordinate outside the
+/// set), native code divides by zero.
+static bool hasUnsafeAffineDivisor(Operation *op) {
+  bool unsafe = false;
+  auto check = [&](AffineExpr root) {
+    root.walk([&](AffineExpr expr) {
+      if (expr.getKind() != AffineExprKind::FloorDiv &&
+          expr.getKind() != AffineExprKind::CeilDiv &&
+          expr.getKind() != AffineExprKind::Mod)
+        return;
+      auto divisor =
+          dyn_cast<AffineConstantExpr>(cast<AffineBinaryOpExpr>(expr).getRHS());
+      unsafe |= !divisor || divisor.getValue() <= 0;
+    });
+  };
+  op->getAttrDictionary().walk([&](Attribute attr) {
+    if (auto map = dyn_cast<AffineMapAttr>(attr))
+      llvm::for_each(map.getValue().getResults(), check);
+    else if (auto set = dyn_cast<IntegerSetAttr>(attr))
+      llvm::for_each(set.getValue().getConstraints(), check);
+  });
+  return unsafe;
+}
+
 /// Why op `op` cannot be compiled, or "".
 static std::string checkOp(Operation *op) {
+  if (hasUnsafeAffineDivisor(op))
+    return "'" + op->getName().getStringRef().str() +
+           "' with an affine floordiv, ceildiv or mod by a divisor that is "
+           "not a positive constant";
   StringRef dialect = op->getDialect() ? op->getDialect()->getNamespace() : "";
   StringRef name = op->getName().getStringRef();
   if (dialect == "ktdp") {

@@ -28,6 +28,17 @@
 // RUN: not ktflow interp %s --func index_outside_set 2>&1 | FileCheck %s --check-prefix=OUTSIDE
 // OUTSIDE: note: engine: interp (jit: an index read outside its view or out of range)
 // OUTSIDE: error: 'ktdp.load' op tile 0: reading the index view of dimension 0: coordinate (3) is outside the index view's coordinate_set
+//
+// A subscript taken `mod 0` (campaign 3, seed 1727: paged_kv_gather's
+// `%t mod 16` mutated) has no value in the interpreter; native code would
+// divide by zero (it faulted). The tier refuses any affine floordiv,
+// ceildiv or mod by a divisor that is not a positive constant, and the
+// interpreter reports the subscript.
+// RUN: not ktflow interp %s --func mod_zero --input idx=range:0:8 2>&1 | FileCheck %s --check-prefix=MOD0
+// RUN: not ktflow interp %s --func mod_zero --input idx=range:0:8 --engine=jit 2>&1 | FileCheck %s --check-prefix=MOD0-JIT
+// MOD0: note: engine: interp (jit: not lowerable: 'ktdp.construct_indirect_access_tile' with an affine floordiv, ceildiv or mod by a divisor that is not a positive constant)
+// MOD0: error: 'ktdp.load' op tile 0: subscript evaluation failed (division by zero)
+// MOD0-JIT: error: --engine=jit: not lowerable: 'ktdp.construct_indirect_access_tile' with an affine floordiv, ceildiv or mod by a divisor that is not a positive constant
 
 #x8x4 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 3 >= 0)>
 #v4 = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
@@ -65,6 +76,18 @@ module {
     %data = ktdp.load %tv : !ktdp.access_tile<4x1xindex> -> tensor<4x1xf32>
     %tz = ktdp.construct_indirect_access_tile intermediate_variables(%i, %j) %Z[ind(%R[%i + %j]), ind(%C[%i])] {variables_space_set = #var4x1, variables_space_order = #id2} : memref<4x4xf32>, memref<4xi64>, memref<4xi64> -> !ktdp.access_tile<4x1xindex>
     ktdp.store %data, %tz : tensor<4x1xf32>, !ktdp.access_tile<4x1xindex>
+    return
+  }
+
+  // Y = X[idx[i], j mod 0]: no subscript has a value.
+  func.func @mod_zero(%x: index, %idx: index, %y: index) attributes {grid = [1]} {
+    %X = ktdp.construct_memory_view %x, sizes: [8, 4], strides: [4, 1] {coordinate_set = #x8x4, memory_space = #ktdp.memory_space<global>} : memref<8x4xf16>
+    %I = ktdp.construct_memory_view %idx, sizes: [4], strides: [1] {coordinate_set = #v4, memory_space = #ktdp.memory_space<global>} : memref<4xi32>
+    %Y = ktdp.construct_memory_view %y, sizes: [4, 4], strides: [4, 1] {coordinate_set = #y4x4, memory_space = #ktdp.memory_space<global>} : memref<4x4xf16>
+    %t = ktdp.construct_indirect_access_tile intermediate_variables(%i, %j) %X[ind(%I[%i]), (%j mod 0)] {variables_space_set = #var4x4, variables_space_order = #id2} : memref<8x4xf16>, memref<4xi32> -> !ktdp.access_tile<4x4xindex>
+    %v = ktdp.load %t : !ktdp.access_tile<4x4xindex> -> tensor<4x4xf16>
+    %ty = ktdp.construct_access_tile %Y[0, 0] {access_tile_set = #var4x4, access_tile_order = #id2} : memref<4x4xf16> -> !ktdp.access_tile<4x4xindex>
+    ktdp.store %v, %ty : tensor<4x4xf16>, !ktdp.access_tile<4x4xindex>
     return
   }
 
