@@ -55,6 +55,9 @@ public:
   /// waiting (a sync_recv) for their compute: an engine that also loads
   /// waits there for the execution's loads to land and be computed.
   double storeGroups = 0;
+  /// Those of skewed loops instead, whose loads of the next execution are
+  /// in flight while this one is computed (loop_begin's sub).
+  double skewedGroups = 0;
 
 private:
   using Known = KnownScalar;
@@ -99,7 +102,7 @@ private:
       storeLatency = std::max(storeLatency, latency);
       stores = true;
       if (waited)
-        storeGroups += times;
+        (skewedDepth > 0 ? skewedGroups : storeGroups) += times;
       waited = false;
     }
     double occupancy = bandwidth > 0 ? std::ceil(bytes / bandwidth) : 0;
@@ -237,8 +240,11 @@ private:
                       ? 0
                       : static_cast<double>((*ub - *lb + *step - 1) / *step);
         regs[in.a] = lb;
+        bool skewed = in.sub == kLoopSkewed;
+        skewedDepth += skewed;
         if (trips > 0)
           cycles += trips * walk(pc + 1, in.e, times * trips);
+        skewedDepth -= skewed;
         regs[in.a] = std::nullopt;
         pc = in.e + 1;
         continue;
@@ -260,6 +266,8 @@ private:
   std::vector<Known> regs;
   std::vector<const VectorType *> vtype;
   bool waited = false;
+  /// How many skewed loops enclose the instruction walked.
+  int skewedDepth = 0;
 };
 } // namespace
 
@@ -289,7 +297,10 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
     if (unit.roles & (RoleVector | RoleMatrix))
       compute = std::max(compute, busy);
     double serial = busy + walker.storeGroups * walker.loadLatency;
-    if (walker.loads && walker.stores && serial > shared) {
+    // A skewed engine's transfers overlap the compute like separate load
+    // and store units' do.
+    bool skewed = walker.skewedGroups > 0 && walker.storeGroups == 0;
+    if (walker.loads && walker.stores && !skewed && serial > shared) {
       shared = serial;
       sharedName = unit.name;
     }

@@ -29,7 +29,10 @@ enum class Opcode : uint8_t {
   SetImm,    ///< s[a] = imm (a relocation site when imm is a runtime symbol)
   Alu,       ///< s[a] = s[b] <sub> s[c]
   MovS,      ///< s[a] = s[b]
-  LoopBegin, ///< s[a] = s[b]; if !(s[a] < s[c]) goto e + 1   (step s[d])
+  LoopBegin, ///< s[a] = s[b]; if !(s[a] < s[c]) goto e + 1   (step s[d]);
+             ///< sub = kLoopSkewed when the body issues the next
+             ///< execution's loads before this one's stores (a hint for
+             ///< the estimate; the simulator runs every loop alike)
   LoopEnd,   ///< s[a] += s[d]; if s[a] < s[c] goto e + 1
   Dma,       ///< copy s[e] bytes x s[f] rows, mem a @ s[b] -> mem c @ s[d]
              ///< (row strides s[g], s[h]; f == kNoReg means one row)
@@ -57,6 +60,8 @@ enum class Opcode : uint8_t {
              ///< 1, 2, 4 or 8); an error unless 0 <= s[a] < s[d]
 };
 constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::ReadIndex) + 1;
+/// LoopBegin's sub values.
+constexpr uint8_t kLoopPlain = 0, kLoopSkewed = 1;
 const char *opcodeName(Opcode op);
 
 enum class AluOp : uint8_t {

@@ -148,6 +148,8 @@ LogicalResult ProgramEmitter::emitFor(scf::ForOp op) {
   uint32_t begin = program.insts.size();
   machine::Inst &head = emitInst(Opcode::LoopBegin);
   head.a = iv, head.b = *lb, head.c = *ub, head.d = *step;
+  if (dfir::DFIRDialect::SkewedAttrHelper(op->getContext()).isAttrPresent(op))
+    head.sub = machine::kLoopSkewed;
   if (failed(emitBlock(*op.getBody())))
     return failure();
   auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());

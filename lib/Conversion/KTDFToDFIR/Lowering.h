@@ -254,8 +254,26 @@ private:
   SmallVector<Value>
   emitGuarded(Value active, ValueRange in,
               function_ref<SmallVector<Value>(ValueRange)> body);
+  /// Which of a unit's stages of a pipeline to emit: all, or (in a
+  /// skewed loop) those before or from the first one that waits for a
+  /// buffer another unit fills in the same execution.
+  enum class StagePart { All, Loads, Stores };
   LogicalResult emitPipeline(PipelineOp pipeline, IRMapping &map,
-                             Value execution, const LaneInstance &li);
+                             Value execution, const LaneInstance &li,
+                             StagePart part = StagePart::All);
+  /// Whether `stage` waits for a buffer another unit fills in the same
+  /// execution of its pipeline (a store after a drain).
+  bool waitsForOtherUnit(StageOp stage, const PipelineInfo &info,
+                         const LaneInstance &li);
+  /// The one pipeline of `loop`'s body this unit runs, when the unit loads
+  /// its inputs and stores its outputs and nothing but the pipeline's own
+  /// buffer hand-overs orders them (SkewedLoops.cpp); else null.
+  PipelineOp skewablePipeline(scf::ForOp loop, const LaneInstance &li);
+  /// `loop` with the loads of each iteration issued before the stores of
+  /// the previous one.
+  LogicalResult emitSkewedLoop(scf::ForOp loop, PipelineOp pipeline,
+                               IRMapping &map, SmallVector<Value> &executions,
+                               const LaneInstance &li);
   /// `stage`'s part of the ring all-reduce `op` for `li`
   /// (AllReduceLowering.cpp).
   LogicalResult emitAllReduce(StageOp stage, AllReduceOp op,

@@ -326,6 +326,8 @@ LogicalResult ProgramBuilder::emitOp(Operation &op, IRMapping &map,
   if (!loop)
     return op.emitError("unit '")
            << unit << "' cannot run '" << op.getName() << "' around its stages";
+  if (PipelineOp pipeline = skewablePipeline(loop, li))
+    return emitSkewedLoop(loop, pipeline, map, executions, li);
   auto lb = materialize(loop.getLowerBound(), map),
        ub = materialize(loop.getUpperBound(), map),
        step = materialize(loop.getStep(), map);
@@ -361,7 +363,8 @@ void ProgramBuilder::emitBlockEnd(Block &block, const LaneInstance &li) {
 
 LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
                                            Value execution,
-                                           const LaneInstance &li) {
+                                           const LaneInstance &li,
+                                           StagePart part) {
   OpBuilder &b = *builder;
   Location loc = pipeline.getLoc();
   const PipelineInfo &info = kernel.infoOf(pipeline);
@@ -372,6 +375,9 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
                    : constant(0);
   for (StageOp stage : work[&li]) {
     if (stage->getParentOp() != pipeline)
+      continue;
+    if (part != StagePart::All &&
+        (part == StagePart::Stores) != waitsForOtherUnit(stage, info, li))
       continue;
     for (const Channel &ch : info.channels) {
       if (ch.to != stage)
@@ -475,6 +481,8 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
         dfir::SyncSendOp::create(b, loc,
                                  KernelLowering::perLane(ch.base, li));
   }
+  if (part == StagePart::Loads)
+    return success();
   for (const Channel &ch : info.regionChannels)
     if (kernel.unitOf(ch.to, li) == unit)
       dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));

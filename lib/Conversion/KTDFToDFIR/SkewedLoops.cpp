@@ -1,0 +1,128 @@
+//===- SkewedLoops.cpp - Loads one iteration ahead on a shared engine -----===//
+//
+// This file emits the loop of a unit that both loads a pipeline's inputs
+// and stores its outputs (mesh_device's one DMA engine per core). Emitted
+// in order, each iteration's stores wait for its compute, and the next
+// iteration's loads wait behind them: the engine and the compute unit take
+// turns, and nothing overlaps (the 256x4096 RMSNorm on mesh_device kept
+// its DMA engines 15 % busy). Skewed, the unit issues the loads of
+// iteration i + 1 before the stores of iteration i, so the next row
+// arrives while this one is computed:
+//
+//   loads(lb)
+//   for i in lb..ub: { if i + step < ub: loads(i + step); stores(i) }
+//
+// The loads of execution e + 1 wait only for the feed to free their copy
+// (execution e + 1 - N, which needs no store), and the stores of execution
+// e for its drain, which needs nothing of this unit after the loads of e:
+// no new cycle of waits, whatever the depth. With one copy (N = 1) the
+// loads of e + 1 wait for the compute of e anyway, so such loops stay as
+// they are. The skewed loop is marked `dfir.skewed` for the estimate
+// (lib/Machine/Estimate.cpp), which then overlaps the engine's transfers
+// with the compute instead of summing them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::lowering;
+
+/// Whether a channel into `stage` hands it a buffer another unit filled in
+/// the same execution (a drain's full channel into a store).
+bool ProgramBuilder::waitsForOtherUnit(StageOp stage, const PipelineInfo &info,
+                                       const LaneInstance &li) {
+  for (const Channel &ch : info.channels)
+    if (ch.to == stage && ch.copies == 0 && !ch.exported &&
+        kernel.unitOf(ch.from, li) != unit)
+      return true;
+  return false;
+}
+
+PipelineOp ProgramBuilder::skewablePipeline(scf::ForOp loop,
+                                            const LaneInstance &li) {
+  PipelineOp only;
+  for (Operation &op : *loop.getBody()) {
+    if (isa<scf::ForOp>(op) && runsIn(&op, li))
+      return {};
+    auto pipeline = dyn_cast<PipelineOp>(op);
+    if (!pipeline || !runsIn(pipeline, li))
+      continue;
+    if (only || pipeline.getPerInstance() || pipeline->getNumResults() != 0)
+      return {};
+    only = pipeline;
+  }
+  if (!only)
+    return {};
+  // Only the buffer hand-overs within the pipeline order its stages: no
+  // scratchpad view or device-memory channel to or from another pipeline.
+  for (const PipelineInfo &info : kernel.pipelines)
+    for (const Channel &ch : info.regionChannels)
+      if (ch.from->getParentOp() == only || ch.to->getParentOp() == only)
+        return {};
+  // With one copy of its buffers, the next execution's loads wait for this
+  // one's compute to free them: skewed or not, nothing overlaps.
+  const PipelineInfo &info = kernel.infoOf(only);
+  if (info.copies < 2)
+    return {};
+  bool leads = false, trails = false;
+  for (StageOp stage : work[&li]) {
+    if (stage->getParentOp() != only)
+      continue;
+    if (getAllReduce(stage) || getTileCopy(stage) || stage.isCompute())
+      return {};
+    if (waitsForOtherUnit(stage, info, li))
+      trails = true;
+    else if (trails)
+      return {};
+    else
+      leads = true;
+  }
+  return leads && trails ? only : PipelineOp();
+}
+
+LogicalResult ProgramBuilder::emitSkewedLoop(scf::ForOp loop,
+                                             PipelineOp pipeline,
+                                             IRMapping &map,
+                                             SmallVector<Value> &executions,
+                                             const LaneInstance &li) {
+  OpBuilder &b = *builder;
+  Location loc = loop.getLoc();
+  auto lb = materialize(loop.getLowerBound(), map),
+       ub = materialize(loop.getUpperBound(), map),
+       step = materialize(loop.getStep(), map);
+  if (failed(lb) || failed(ub) || failed(step))
+    return failure();
+  unsigned index = kernel.infoOf(pipeline).index;
+  LogicalResult result = success();
+  auto emitAt = [&](Value iv, Value execution, StagePart part) {
+    IRMapping inner = map;
+    inner.map(loop.getInductionVar(), iv);
+    if (failed(emitPipeline(pipeline, inner, execution, li, part)))
+      result = failure();
+  };
+  Value c1 = constant(1);
+  emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, *lb, *ub),
+         [&] { emitAt(*lb, executions[index], StagePart::Loads); });
+  auto cloned = scf::ForOp::create(
+      b, loc, *lb, *ub, *step, executions,
+      [&](OpBuilder &, Location, Value iv, ValueRange args) {
+        Value next = arith::AddIOp::create(b, loc, iv, *step);
+        Value nextExecution = arith::AddIOp::create(b, loc, args[index], c1);
+        emitIf(
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, *ub),
+            [&] { emitAt(next, nextExecution, StagePart::Loads); });
+        emitAt(iv, args[index], StagePart::Stores);
+        emitBlockEnd(*loop.getBody(), li);
+        SmallVector<Value> after(args);
+        after[index] = nextExecution;
+        scf::YieldOp::create(b, loc, after);
+      });
+  if (failed(result))
+    return failure();
+  dfir::DFIRDialect::SkewedAttrHelper(b.getContext())
+      .setAttr(cloned, b.getUnitAttr());
+  executions.assign(cloned.getResults().begin(), cloned.getResults().end());
+  return success();
+}
