@@ -7,9 +7,15 @@ cd "$(dirname "$0")/.."
 
 BUILD_DIR=${KTFLOW_BUILD_DIR:-build}
 read -r -a extra <<< "${KTFLOW_CMAKE_ARGS:-}"
-# ccache, when installed, makes rebuilds in several checkouts cheap.
+# ccache, when installed, makes rebuilds in several checkouts cheap. Without
+# it (or with CCACHE_DISABLE=1, which measures what a machine without ccache
+# does) the tree precompiles its common headers instead
+# (cmake/PrecompiledHeaders.cmake).
 launcher=()
-if command -v ccache >/dev/null 2>&1; then
+ccache_disable=${CCACHE_DISABLE:-0}
+ccache_disable=${ccache_disable,,}
+if command -v ccache >/dev/null 2>&1 \
+    && [[ "$ccache_disable" =~ ^(0|false|no|disable)$ ]]; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then

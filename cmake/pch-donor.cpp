@@ -1,0 +1,2 @@
+// The source of the targets that only build a precompiled header
+// (cmake/PrecompiledHeaders.cmake).
