@@ -233,7 +233,20 @@ void ProgramBuilder::emitMaskedRowsDma(Location loc, const TileDma &dma,
   });
 }
 
-void ProgramBuilder::emitOuterLoopDma(Location loc, const TileDma &dma) {
+void ProgramBuilder::emitOuterLoopDma(Location loc, const TileDma &whole) {
+  // Dimensions of extent 1 add nothing to an address: without them a
+  // 1x2048x1x128 tile (a gather's chunk, stored into one head of a
+  // [sequence, token, head, dim] tensor) moves as 2048 strided rows in
+  // one DMA instead of 2048 DMAs of one row.
+  TileDma dma = whole;
+  SmallVector<int64_t> strides;
+  dma.extents.clear();
+  for (auto [d, extent] : llvm::enumerate(whole.extents))
+    if (extent != 1 || d + 1 == whole.extents.size()) {
+      dma.extents.push_back(extent);
+      strides.push_back(whole.strides[d]);
+    }
+  dma.strides = strides;
   ArrayRef<int64_t> extents = dma.extents;
   size_t rank = extents.size();
   // Rows of the innermost dimension; contiguous rows merge into one

@@ -7,12 +7,17 @@
 // same one (the last address and value ride along the loop: a loop of 0
 // or 1 trips around the read), and moves the 64-byte row from
 // TABLE + 64 index into row `row` of the buffer. The run cannot leave the
-// table (columns 0-31 of 32): no fill, no clamp.
+// table (columns 0-31 of 32): no fill, no clamp, so rows that follow each
+// other in the table move as one DMA: the pending run (its table and
+// buffer addresses, from -1, and its bytes) rides along the loop too; a
+// row that does not start where it ends moves it first (a loop of 0 or 1
+// trips around the DMA), and the last run moves after the loop.
 // CHECK-LABEL: dfir.unit "tile[0]/DMA"
 // CHECK: %[[TABLE:.*]] = dfir.address @arg0
 // CHECK: %[[IDX:.*]] = dfir.address @arg1
 // CHECK: %[[NONE:.*]] = arith.constant -1 : index
-// CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %c16{{.*}} step %{{.*}} iter_args(%[[LASTAT:.*]] = %[[NONE]], %[[LAST:.*]] = %{{.*}}) -> (index, index)
+// CHECK: %[[NOMEM:.*]] = arith.constant -1 : index
+// CHECK: %[[RUNS:.*]]:5 = scf.for %[[ROW:.*]] = %{{.*}} to %c16{{.*}} step %{{.*}} iter_args(%[[LASTAT:.*]] = %[[NONE]], %[[LAST:.*]] = %{{.*}}, %[[PMEM:.*]] = %[[NOMEM]], %[[PBUF:.*]] = %{{.*}}, %[[PLEN:.*]] = %{{.*}}) -> (index, index, index, index, index)
 // CHECK: %[[R:.*]] = arith.remui %[[ROW]], %c16
 // CHECK: %[[I:.*]] = arith.addi %{{.*}}, %[[R]] : index
 // CHECK: %[[IBYTES:.*]] = arith.muli %{{.*}}, %c4 : index
@@ -25,8 +30,21 @@
 // CHECK: arith.muli %[[V]], %c32
 // CHECK: %[[SRC:.*]] = arith.addi %[[TABLE]], %{{.*}} : index
 // CHECK-NOT: dfir.fill
-// CHECK: dfir.dma %c64{{.*}} bytes from "HBM"[%[[SRC]]] to "tile[0]/SPM"[%{{.*}}]{{$}}
-// CHECK-NEXT: scf.yield %[[IADDR]], %[[V]] : index, index
+// CHECK: %[[DST:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: %[[END:.*]] = arith.addi %[[PMEM]], %[[PLEN]] : index
+// CHECK-NEXT: %[[EXTENDS:.*]] = arith.cmpi eq, %[[SRC]], %[[END]] : index
+// CHECK: %[[MOVING:.*]] = arith.select %[[EXTENDS]], %{{.*}}, %[[PLEN]] : index
+// CHECK: %[[FLUSH:.*]] = arith.cmpi sgt, %[[MOVING]], %{{.*}} : index
+// CHECK: %[[FLUSHES:.*]] = arith.select %[[FLUSH]], %{{.*}}, %{{.*}} : index
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[FLUSHES]] step %{{.*}} {
+// CHECK-NEXT: dfir.dma %[[PLEN]] bytes from "HBM"[%[[PMEM]]] to "tile[0]/SPM"[%[[PBUF]]]{{$}}
+// CHECK: %[[NMEM:.*]] = arith.select %[[EXTENDS]], %[[PMEM]], %[[SRC]] : index
+// CHECK-NEXT: %[[NBUF:.*]] = arith.select %[[EXTENDS]], %[[PBUF]], %[[DST]] : index
+// CHECK: %[[GROWN:.*]] = arith.addi %[[PLEN]], %c64{{.*}} : index
+// CHECK: %[[NLEN:.*]] = arith.select %[[EXTENDS]], %[[GROWN]], %c64{{.*}} : index
+// CHECK-NEXT: scf.yield %[[IADDR]], %[[V]], %[[NMEM]], %[[NBUF]], %[[NLEN]] : index, index, index, index, index
+// CHECK-NEXT: }
+// CHECK-NEXT: dfir.dma %[[RUNS]]#4 bytes from "HBM"[%[[RUNS]]#2] to "tile[0]/SPM"[%[[RUNS]]#3]{{$}}
 // CHECK-NOT: dfir.read_index
 // CHECK-LABEL: dfir.unit "tile[0]/VPU"
 

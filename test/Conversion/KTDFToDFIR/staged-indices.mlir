@@ -6,8 +6,11 @@
 // staged buffer and hands it over (full channel); the store unit waits for
 // it, reads each row's index from the buffer at 4 * (r0 + row - r0) bytes
 // in (the box's anchor r0 subtracted), bounded by the cache's 64 rows,
-// moves the 128-byte row to Cache + 128 * index, and hands the buffer
-// back (free channel).
+// moves the 128-byte row to Cache + 128 * index (rows that land next to
+// each other as one DMA), and hands the buffer back (free channel). The
+// scatter only stores what it loads, so the store unit takes the rows
+// from the buffer the load unit filled: no load, compute or store unit of
+// a subcore runs.
 // CHECK-LABEL: dfir.unit "core[0]/MNILU_Block/MNILU"
 // CHECK: %[[SLOT:.*]] = dfir.address @arg1
 // CHECK: %[[SLOTAT:.*]] = arith.addi %[[SLOT]], %{{.*}} : index
@@ -24,10 +27,12 @@
 // CHECK: %[[IBYTES:.*]] = arith.muli %{{.*}}, %c4{{.*}} : index
 // CHECK-NEXT: %[[IAT:.*]] = arith.addi %{{.*}}, %[[IBYTES]] : index
 // CHECK: dfir.read_index "core[0]/L1"[%[[IAT]]] : i32 below %c64
-// CHECK: dfir.dma %c128{{.*}} bytes from "core[0]/L1"[%{{.*}}] to "DDR"[%{{.*}}]
+// CHECK: dfir.dma %{{.*}} bytes from "core[0]/L1"[%{{.*}}] to "DDR"[%{{.*}}]
 // CHECK-NOT: dfir.read_index "DDR"
 // CHECK: dfir.sync_send @p0_free{{.*}}
-// CHECK-LABEL: dfir.unit "core[0]/subcore[0]/L1LU"
+// CHECK-NOT: subcore
+// CHECK-LABEL: dfir.unit "core[1]/MNILU_Block/MNILU"
+// CHECK-NOT: subcore
 
 #x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #slot_set = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>

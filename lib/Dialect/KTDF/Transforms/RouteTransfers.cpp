@@ -231,20 +231,88 @@ public:
     auto routed = PipelineOp::create(builder, pipeline.getLoc(),
                                      pipeline.getModuloAttr());
     builder.createBlock(&routed.getBody());
-    FailureOr<Value> feedToken = routeLoads();
-    if (failed(feedToken))
-      return failure();
-    StageOp newCompute = build.moveCompute(stages.compute, *feedToken,
-                                           lane.compute, computeRole);
-    if (failed(routeStores(newCompute)))
-      return failure();
-    retargetFifoOps(newCompute);
+    if (isDmaCopy()) {
+      if (failed(routeDmaCopy()))
+        return failure();
+    } else {
+      FailureOr<Value> feedToken = routeLoads();
+      if (failed(feedToken))
+        return failure();
+      StageOp newCompute = build.moveCompute(stages.compute, *feedToken,
+                                             lane.compute, computeRole);
+      if (failed(routeStores(newCompute)))
+        return failure();
+      retargetFifoOps(newCompute);
+    }
     hoistPrivates(routed.getBody().front());
     pipeline.erase();
     return success();
   }
 
 private:
+  /// Whether the pipeline gathers or scatters device memory to device
+  /// memory unchanged: one load, one store, one of them through an
+  /// indirect tile, and a compute stage that only forwards the loaded
+  /// value, on a lane whose routes meet in the scratchpad. Such a copy
+  /// needs no load, compute or store unit: the chunk the DMA load unit
+  /// brings into the scratchpad is what the DMA store unit takes out.
+  bool isDmaCopy() {
+    if (stages.loads.size() != 1 || stages.stores.size() != 1)
+      return false;
+    DataTransferOp load = soleTransfer(stages.loads.front());
+    DataTransferOp store = soleTransfer(stages.stores.front());
+    auto inSlot = cast<FifoSlotType>(load.getDst().getType());
+    auto outSlot = cast<FifoSlotType>(store.getSrc().getType());
+    if (!load.getSrc().getDefiningOp<ktdp::ConstructIndirectAccessTileOp>() &&
+        !store.getDst().getDefiningOp<ktdp::ConstructIndirectAccessTileOp>())
+      return false;
+    StringRef global = target.getGlobalKind();
+    if (inSlot.getSrc().getValue() != global ||
+        outSlot.getDst().getValue() != global ||
+        inSlot.getShape() != outSlot.getShape() ||
+        inSlot.getElementType() != outSlot.getElementType())
+      return false;
+    Block &body = stages.compute.getBody().front();
+    if (!llvm::hasNItems(body, 2))
+      return false;
+    auto read = dyn_cast<ReadFromFifoOp>(body.front());
+    auto write = dyn_cast<WriteToFifoOp>(body.back());
+    if (!read || !write || read.getSlot() != load.getDst() ||
+        write.getSlot() != store.getSrc() || write.getValue() != read)
+      return false;
+    ArrayRef<Hop> in = lane.inbound.hops, out = lane.outbound.hops;
+    return in.size() >= 2 && out.size() >= 2 && in.back().kind == Hop::Feed &&
+           out.front().kind == Hop::Drain && in.back().from &&
+           in.back().from == out.front().to &&
+           llvm::all_of(in.drop_back(),
+                        [](const Hop &h) { return h.kind == Hop::Dma; }) &&
+           llvm::all_of(out.drop_front(),
+                        [](const Hop &h) { return h.kind == Hop::Dma; });
+  }
+
+  /// Routes a DMA copy (isDmaCopy): the load's DMA stages into a buffer of
+  /// the scratchpad, then the store's DMA stages out of that buffer.
+  LogicalResult routeDmaCopy() {
+    StageOp load = stages.loads.front();
+    DataTransferOp transfer = soleTransfer(load);
+    auto slotType = cast<FifoSlotType>(transfer.getDst().getType());
+    Value source = transfer.getSrc(), token;
+    for (auto [k, hop] :
+         llvm::enumerate(ArrayRef<Hop>(lane.inbound.hops).drop_back())) {
+      Value buffer = build.makeBuffer(*hop.to, slotType);
+      std::string name = "load_0";
+      if (k)
+        name += "." + std::to_string(k);
+      token = build.makeStage(name, token ? ValueRange{token} : ValueRange{}, 1,
+                              dmaRole(hop), hop.unit, load.getLoc(), source,
+                              buffer)[0];
+      source = buffer;
+    }
+    StageOp store = stages.stores.front();
+    return routeStoreDma(0, source, soleTransfer(store).getDst(),
+                         store.getLoc(), token);
+  }
+
   /// Inbound: the DMA stages of every load, then one feed stage for all
   /// of them; returns the feed stage's token.
   FailureOr<Value> routeLoads() {

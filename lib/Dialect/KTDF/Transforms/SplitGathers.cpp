@@ -15,6 +15,8 @@
 
 #include "SplitGathers.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
@@ -151,7 +153,15 @@ static std::pair<unsigned, int64_t> chooseChunks(ArrayRef<int64_t> extents,
   return {dim, step};
 }
 
-/// Replaces `copy` by a loop nest moving it in chunks. Each chunk is
+/// The largest chunk: a gather over the scratchpad is megabytes, and
+/// chunks of 32 KiB give each of a device's instances (64 lanes on
+/// spyre_like) several to double-buffer, the DMA load of one overlapping
+/// the store of the one before, while one DMA of a chunk's 128 rows of
+/// 256 bytes still pays its route latency (~150 cycles) on 256 cycles of
+/// transfer or more.
+constexpr int64_t kMaxChunkBytes = 32768;
+
+/// Replaces `copy` by a loop moving it in chunks. Each chunk is
 /// gathered with one variable per dimension of the destination view, in
 /// its order, so that the store is a box tile in identity order (rows of
 /// the view at a stride, moved by DMA) instead of a transposition through
@@ -163,8 +173,9 @@ static void splitCopy(GatherCopy &copy, int64_t maxBytes) {
   MLIRContext *ctx = copy.load.getContext();
   auto loaded = cast<RankedTensorType>(copy.load.getType());
   unsigned n = copy.extents.size();
-  auto [dim, step] = chooseChunks(
-      copy.extents, (loaded.getElementTypeBitWidth() + 7) / 8, maxBytes);
+  auto [dim, step] =
+      chooseChunks(copy.extents, (loaded.getElementTypeBitWidth() + 7) / 8,
+                   std::min(maxBytes, kMaxChunkBytes));
   SmallVector<int64_t> chunk(copy.extents);
   for (unsigned v = 0; v <= dim; ++v)
     chunk[v] = v < dim ? 1 : step;
@@ -185,16 +196,32 @@ static void splitCopy(GatherCopy &copy, int64_t maxBytes) {
   for (unsigned d = 0; d < rank; ++d)
     viewChunk[order.getDimPosition(d)] = storedChunk[d];
 
+  // One loop over the chunks, their offsets taken apart from its
+  // induction variable (the last split variable fastest), marked so that
+  // ktdf-spread-iterations spreads the chunks over the device's instances.
   OpBuilder b(copy.store);
   Location loc = copy.load.getLoc();
-  SmallVector<Value> offsets;
-  for (unsigned v = 0; v <= dim; ++v) {
-    Value lb = arith::ConstantIndexOp::create(b, loc, 0);
-    Value ub = arith::ConstantIndexOp::create(b, loc, copy.extents[v]);
-    Value st = arith::ConstantIndexOp::create(b, loc, v < dim ? 1 : step);
-    auto loop = scf::ForOp::create(b, loc, lb, ub, st);
-    offsets.push_back(loop.getInductionVar());
-    b.setInsertionPointToStart(loop.getBody());
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  int64_t chunks = 1;
+  for (unsigned v = 0; v <= dim; ++v)
+    chunks *= copy.extents[v] / chunk[v];
+  auto loop = scf::ForOp::create(b, loc, index(0), index(chunks), index(1));
+  loop->setAttr(kSpreadChunksAttrName, b.getUnitAttr());
+  b.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> offsets(dim + 1);
+  Value rest = loop.getInductionVar();
+  for (int64_t v = dim; v >= 0; --v) {
+    int64_t trips = copy.extents[v] / chunk[v];
+    Value at =
+        v == 0 ? rest : arith::RemUIOp::create(b, loc, rest, index(trips));
+    if (v > 0)
+      rest = arith::DivUIOp::create(b, loc, rest, index(trips));
+    offsets[v] =
+        chunk[v] == 1
+            ? at
+            : arith::MulIOp::create(b, loc, at, index(chunk[v])).getResult();
   }
 
   // The chunk's gather: variable v becomes offset_v + the variable of its

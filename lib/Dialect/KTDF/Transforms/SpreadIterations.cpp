@@ -76,7 +76,8 @@ static SmallVector<scf::ForOp> spreadableLoops(ParallelOp parallel,
       continue;
     if (loop.getNumRegionIterArgs() != 0 ||
         (matchPattern(loop.getLowerBound(), m_Constant()) &&
-         matchPattern(loop.getStep(), m_Constant())))
+         matchPattern(loop.getStep(), m_Constant()) &&
+         !loop->hasAttr(kSpreadChunksAttrName)))
       return {};
     if (loop->walk([](PipelineOp) { return WalkResult::interrupt(); })
             .wasInterrupted())

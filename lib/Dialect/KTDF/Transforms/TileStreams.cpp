@@ -252,13 +252,18 @@ struct TileStreamsPass : public ktdf::impl::KTDFTileStreamsBase<TileStreamsPass>
     markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
     SmallVector<PipelineOp> pipelines;
     getOperation().walk([&](PipelineOp p) { pipelines.push_back(p); });
-    for (PipelineOp pipeline : pipelines)
+    for (PipelineOp pipeline : pipelines) {
+      // A DMA-only copy (ktdf-route-transfers) has no compute to stream.
+      if (llvm::none_of(pipeline.getBody().front().getOps<StageOp>(),
+                        [](StageOp s) { return s.isCompute(); }))
+        continue;
       if (failed(hasMatrixStage(pipeline)
                      ? tileMatrixStage(target, pipeline)
                      : StreamTiler(target, pipeline, chunk, useCostModel,
                                    chunkScale)
                            .run()))
         return signalPassFailure();
+    }
   }
 };
 } // namespace

@@ -52,6 +52,12 @@ bool unrollConstantLoop(scf::ForOp loop, int64_t maxTrips);
 /// views it makes for loop-carried tensors.
 constexpr llvm::StringLiteral kCarriedViewAttrName = "ktdf.carried";
 
+/// The unit attribute ktdf-stream-wide-rows puts on the loop over the
+/// chunks of a gather it splits: ktdf-spread-iterations spreads such a
+/// loop although its bounds are constant (merging its chunks would only
+/// need more scratchpad).
+constexpr llvm::StringLiteral kSpreadChunksAttrName = "ktdf.spread_chunks";
+
 /// Whether `view` is a scratchpad view holding a loop-carried tensor
 /// (made by ktdf-carry-in-scratchpad).
 bool isCarriedView(Operation *view);

@@ -6,21 +6,30 @@
 // `%r0 + %i` split into the captured %r0 and the variable's [0, 8)), is
 // an access tile anchored at %r0 that the load route's DMA unit (MNILU)
 // moves into an L1 buffer, in a stage first in the pipeline; the scatter
-// depends on it and reads the indices from that buffer.
+// depends on it and reads the indices from that buffer. The scatter only
+// stores the rows it loads (the compute stage forwards them), so it is a
+// DMA copy: MNILU loads the rows into an L1 buffer and MNISU scatters
+// them from that same buffer, with no feed, compute or drain stage.
 
 // CHECK: %[[R0:.*]] = arith.muli
 // CHECK: %[[SLOT:.*]] = ktdp.construct_memory_view %arg1
-// CHECK: %[[SCATTER:.*]] = ktdp.construct_indirect_access_tile
+// CHECK: %[[ROWS:.*]] = ktdp.construct_access_tile %{{.*}}[%[[R0]], 0]
+// CHECK-NEXT: %[[SCATTER:.*]] = ktdp.construct_indirect_access_tile
 // CHECK-NEXT: %[[BOX:.*]] = ktdp.construct_access_tile %[[SLOT]][%[[R0]]] {{.*}} : memref<32xi32> -> !ktdp.access_tile<8xindex>
 // CHECK: ktdf.pipeline {
 // CHECK-NEXT: %[[IDX:.*]] = ktdf.private : memref<8xi32, "L1">
-// CHECK: %[[STAGED:.*]] = ktdf.stage "index_0" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+// CHECK-NEXT: %[[BUF:.*]] = ktdf.private : memref<8x64xf16, "L1">
+// CHECK-NEXT: %[[STAGED:.*]] = ktdf.stage "index_0" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
 // CHECK-NEXT: ktdf.data_transfer %[[BOX]] to %[[IDX]] : !ktdp.access_tile<8xindex> to memref<8xi32, "L1">
-// CHECK: ktdf.stage "load_0"
-// CHECK: %[[D:.*]] = ktdf.stage "drain"
-// CHECK-NEXT: ktdf.data_transfer %{{.*}} to %[[ROWS:[a-z0-9_]+]] :
-// CHECK: ktdf.stage "store_0" depends_in(%[[D]], %[[STAGED]]) depends_out(0) applicable_units [dma_store] unit "core/MNISU_Block/MNISU" {
-// CHECK-NEXT: ktdf.data_transfer %[[ROWS]] to %[[SCATTER]] indices(%[[IDX]] : memref<8xi32, "L1">) : memref<8x64xf16, "L1"> to !ktdp.access_tile<8x64xindex>
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[LOADED:.*]] = ktdf.stage "load_0" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+// CHECK-NEXT: ktdf.data_transfer %[[ROWS]] to %[[BUF]] : !ktdp.access_tile<8x64xindex> to memref<8x64xf16, "L1">
+// CHECK-NEXT: }
+// CHECK-NEXT: ktdf.stage "store_0" depends_in(%[[LOADED]], %[[STAGED]]) depends_out(0) applicable_units [dma_store] unit "core/MNISU_Block/MNISU" {
+// CHECK-NEXT: ktdf.data_transfer %[[BUF]] to %[[SCATTER]] indices(%[[IDX]] : memref<8xi32, "L1">) : memref<8x64xf16, "L1"> to !ktdp.access_tile<8x64xindex>
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NOT: ktdf.stage
 
 // Input: the ScheduleIR ktdf-route-transfers receives, printed once by
 // `ktflow-opt examples/kernels/indirect_scatter.mlir

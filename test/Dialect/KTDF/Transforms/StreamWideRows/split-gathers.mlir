@@ -4,22 +4,28 @@
 // paged_kv_gather's tile: a 2x64x32 f16 gather (8 KiB) over (h, t, d),
 // expanded to 1x2x64x32 and stored with t and h swapped. At 2048 bytes a
 // 64x32 slice over (t, d) is 4 KiB, too much, so h steps by one and t by
-// the largest divisor of 64 that fits, 32 (32x32 f16 = 2 KiB): two loops.
-// The chunk is gathered in OUT's order (b, t, h, d), 1x32x1x32, with four
-// variables: the expand's unit dimension (used by no subscript), t (plus
-// the t offset), h (plus the h offset) and d; the store is then a box
-// tile of OUT in identity order, its anchor moved by the t offset along
-// dimension 1 and by the h offset along dimension 2.
+// the largest divisor of 64 that fits, 32 (32x32 f16 = 2 KiB): 2 x 2
+// chunks, in one loop marked for ktdf-spread-iterations, whose induction
+// variable %c gives the h offset %c divui 2 and the t offset
+// (%c remui 2) * 32. The chunk is gathered in OUT's order (b, t, h, d),
+// 1x32x1x32, with four variables: the expand's unit dimension (used by no
+// subscript), t (plus the t offset), h (plus the h offset) and d; the
+// store is then a box tile of OUT in identity order, its anchor moved by
+// the t offset along dimension 1 and by the h offset along dimension 2.
 
 // CHECK-LABEL: func.func @gather_kv_pages({{.*}}) attributes {grid = [2, 2], ktdf.split_gathers}
-// CHECK: scf.for %[[H0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK: scf.for %[[T0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: scf.for %[[C:.*]] = %{{.*}} to %[[N:.*]] step %{{.*}} {
+// CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[TI:.*]] = arith.remui %[[C]], %[[TWO]] : index
+// CHECK-NEXT: %{{.*}} = arith.constant 2 : index
+// CHECK-NEXT: %[[H0:.*]] = arith.divui %[[C]], %{{.*}} : index
+// CHECK-NEXT: %[[W:.*]] = arith.constant 32 : index
+// CHECK-NEXT: %[[T0:.*]] = arith.muli %[[TI]], %[[W]] : index
 // CHECK-NEXT: %[[SRC:.*]] = ktdp.construct_indirect_access_tile intermediate_variables(%[[U:.*]], %[[T:.*]], %[[H:.*]], %[[D:.*]]) %{{.*}}[ind(%{{.*}}[%[[B:.*]], (%[[T0]] + %[[T]]) floordiv 16]), (%[[HB:.*]] + %[[H0]] + %[[H]]), ((%[[T0]] + %[[T]]) mod 16), (%[[D]])] {variables_space_order = #{{.*}}, variables_space_set = #{{.*}}} : memref<32x4x16x32xf16>, memref<2x4xi32> -> !ktdp.access_tile<1x32x1x32xindex>
 // CHECK-NEXT: %[[KV:.*]] = ktdp.load %[[SRC]] : <1x32x1x32xindex> -> tensor<1x32x1x32xf16>
 // CHECK-NEXT: %[[DST:.*]] = ktdp.construct_access_tile %{{.*}}[%[[B]], %[[T0]], %[[HB]] + %[[H0]], 0] {access_tile_order = #{{.*}}, access_tile_set = #{{.*}}} : memref<2x64x4x32xf16> -> !ktdp.access_tile<1x32x1x32xindex>
 // CHECK-NEXT: ktdp.store %[[KV]], %[[DST]] : tensor<1x32x1x32xf16>, <1x32x1x32xindex>
-// CHECK-NEXT: }
-// CHECK-NEXT: }
+// CHECK-NEXT: } {ktdf.spread_chunks}
 // CHECK-NEXT: return
 // OFF-LABEL: func.func @gather_kv_pages
 // OFF-NOT: scf.for
