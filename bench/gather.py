@@ -14,7 +14,7 @@ bytes and write them back:
 (the roofline `ktflow run` prints leaves the gathered bytes out: which rows
 a gather reads depends on the data). The issue's target is 0.6.
 
-  python3 bench/gather.py [--ktflow build/bin/ktflow] [--check]
+  python3 bench/gather.py [--ktflow build/bin/ktflow] [--check] > bench/gather.md
 """
 
 import argparse

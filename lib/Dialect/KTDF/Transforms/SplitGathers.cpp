@@ -7,7 +7,8 @@
 // transposed, cannot pass through a 2 MB scratchpad. When the gathered
 // tensor is only stored (possibly after a tensor.expand_shape that adds
 // unit dimensions) and is over `max-tile-bytes`, the load and the store
-// become a loop nest over chunks of the leading variables: each iteration
+// become a loop over chunks of the leading variables (of at most 32 KiB,
+// spread over the device's instances): each iteration
 // gathers one chunk (the chunk's offsets captured in the subscripts) and
 // stores it at the matching offsets of the destination tile.
 //

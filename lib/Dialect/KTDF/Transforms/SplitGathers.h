@@ -16,7 +16,7 @@ namespace mlir::ktdf {
 /// Moves every gather of `func` whose tensor is over `maxTileBytes` and
 /// is only stored, right after its load (through at most a
 /// tensor.expand_shape adding unit dimensions), into a box tile in a
-/// permuted order, in a loop nest over chunks of its leading variables;
+/// permuted order, in a loop over chunks of its leading variables;
 /// warns at any other gather over the limit. Marks `func`
 /// `ktdf.split_gathers` and returns true when it split one.
 bool splitWideGathers(func::FuncOp func, int64_t maxTileBytes);
