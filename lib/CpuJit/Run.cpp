@@ -270,6 +270,14 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   // Each task draws from the whole budget, which bounds its run; what the
   // tasks drew together is compared with the budget after the run.
   uint64_t workBudget = bound.getOptions().maxElementOps;
+  // Every tile costs at least itself and its entry block: a grid that
+  // cannot fit is the interpreter's to refuse, before any tile runs.
+  if (static_cast<uint64_t>(numTiles) > workBudget / 2) {
+    result.reason = "the grid's " + std::to_string(numTiles) +
+                    " tiles exceed the work budget of " +
+                    std::to_string(workBudget) + " element operations";
+    return result;
+  }
   auto freshStatus = [&] {
     std::vector<int64_t> status(kStatusWritten + numBuffers, 0);
     status[kStatusWorkLeft] = static_cast<int64_t>(workBudget);

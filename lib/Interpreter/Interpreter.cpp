@@ -378,6 +378,20 @@ LogicalResult Interpreter::run() {
     diag.attachNote(shared->op->getLoc()) << shared->reason;
     return diag;
   }
+  // Each tile costs one, enters the function's entry block and runs each of
+  // its ops but the terminator, one element operation at least apiece (as
+  // a loop's iterations are reserved, ControlFlowOps.cpp): a grid of 2^62
+  // tiles is refused before its first tile instead of running for hours.
+  uint64_t perTile = 1 + fn.front().getOperations().size(), leastWork;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(state.numTiles), perTile,
+                             &leastWork) ||
+      leastWork > impl->options.maxElementOps)
+    return fn.emitError() << "the grid's " << state.numTiles
+                          << " tiles need at least " << perTile
+                          << " element operations each, more than the work "
+                             "budget of "
+                          << impl->options.maxElementOps
+                          << " allows; raise it with --max-element-ops";
   // Budgets beyond a few decades are no budget (and would overflow).
   double seconds = impl->options.maxSeconds;
   if (seconds > 0 && seconds < 1e9)

@@ -31,12 +31,15 @@
 // RUN: not ktflow interp %s --func idle_1000 --max-seconds=-1 2>&1 | FileCheck %s --check-prefix=FLAG
 
 // Messages name the op, the tile and the flag that raises the budget.
-// HUGE: budgets.mlir:[[@LINE+1]]:3: error: 'func.func' op tile {{[0-9]+}}: the run exceeded the work budget of 10000 element operations; raise it with --max-element-ops
+// A grid that cannot fit the budget at the least a tile costs (itself, its
+// entry block, each op of it but the terminator) is refused before any tile
+// runs, so 2^62 tiles end at once whatever the budget.
+// HUGE: budgets.mlir:[[@LINE+1]]:3: error: the grid's 4611686018427387904 tiles need at least 2 element operations each, more than the work budget of 10000 allows; raise it with --max-element-ops
   func.func @idle_2_62() attributes {grid = [4611686018427387904]} {
     return
   }
 
-// GRID2D: budgets.mlir:[[@LINE+1]]:3: error: 'func.func' op tile {{[0-9]+}} ({{[0-9]+}}, 0): the run exceeded the work budget of 10000 element operations
+// GRID2D: budgets.mlir:[[@LINE+1]]:3: error: the grid's 4294967296 tiles need at least 3 element operations each, more than the work budget of 10000 allows
   func.func @idle_2d() attributes {grid = [65536, 65536]} {
     %x, %y = ktdp.get_compute_tile_id : index, index
     return
@@ -45,7 +48,7 @@
   func.func @idle_1000() attributes {grid = [1000]} {
     return
   }
-// JUST: error: 'func.func' op tile 999: the run exceeded the work budget of 1999 element operations
+// JUST: error: the grid's 1000 tiles need at least 2 element operations each, more than the work budget of 1999 allows
 // FLAG: ktflow: error: --max-seconds must be a number of seconds, 0 for none
 
 // A loop of 2^62 iterations with an empty body: each iteration enters the
@@ -125,12 +128,13 @@
     return
   }
 
-// 10^8 tiles adding a 3x64 block each (add.mlir's body); tiles share no
-// memory, so at most 64 run at once.
+// 1000 tiles adding a 3x64 block each (add.mlir's body): the grid fits the
+// budget at the least a tile costs, the work does not, and the run stops in
+// the tile that crosses it (tiles share no memory: at most 64 run at once).
 #set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #tset = affine_set<(d0, d1) : (d0 >= 0, -d0 + 2 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #map = affine_map<(d0, d1) -> (d0, d1)>
-  func.func @add_1e8(%a: index, %b: index, %c: index) attributes {grid = [100000000]} {
+  func.func @add_1e8(%a: index, %b: index, %c: index) attributes {grid = [1000]} {
     %id = ktdp.get_compute_tile_id : index
     %c3 = arith.constant 3 : index
     %row = arith.muli %id, %c3 : index

@@ -165,9 +165,11 @@ TEST(BoundedRun, TileFuturesStartTilesBeyondTheWindow) {
   EXPECT_EQ(run->interpreter->getStatistics().peakLiveTiles, 100);
 }
 
-TEST(BoundedRun, HugeGridStopsAtTheWorkBudget) {
+TEST(BoundedRun, HugeGridIsRefusedBeforeAnyTile) {
   // 2^40 tiles that do nothing: before tiles were created lazily, the run
-  // allocated one per grid point up front until memory ran out.
+  // allocated one per grid point up front until memory ran out; now the
+  // least the grid costs (2 element operations a tile) is over the budget
+  // before any tile runs.
   InterpreterOptions options;
   options.maxElementOps = 10000;
   auto run = KernelRun::fromText(R"(
@@ -180,13 +182,28 @@ module {
                                  "", options);
   ASSERT_TRUE(run->ok()) << run->errors;
   EXPECT_FALSE(run->run());
-  EXPECT_NE(run->errors.find("'func.func' op tile "), std::string::npos)
-      << run->errors;
-  EXPECT_NE(run->errors.find("the run exceeded the work budget of 10000 "
-                             "element operations; raise it with "
-                             "--max-element-ops"),
+  EXPECT_NE(run->errors.find("the grid's 1099511627776 tiles need at least 2 "
+                             "element operations each, more than the work "
+                             "budget of 10000 allows"),
             std::string::npos)
       << run->errors;
+  EXPECT_EQ(run->interpreter->getStatistics().peakLiveTiles, 0);
+}
+
+TEST(BoundedRun, LargeGridKeepsOneTileAlive) {
+  // 2^16 idle tiles within the budget: tiles are created as they run.
+  InterpreterOptions options;
+  options.maxElementOps = 1 << 17;
+  auto run = KernelRun::fromText(R"(
+module {
+  func.func @idle() attributes {grid = [65536]} {
+    return
+  }
+}
+)",
+                                 "", options);
+  ASSERT_TRUE(run->ok()) << run->errors;
+  EXPECT_TRUE(run->run()) << run->errors;
   EXPECT_EQ(run->interpreter->getStatistics().peakLiveTiles, 1);
 }
 
