@@ -28,6 +28,19 @@ using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
 
+/// One row of `size` bytes between device memory `memName` at `mem` and
+/// the buffer in `bufName` at `buf`, in the direction of the transfer.
+static void emitRowDma(OpBuilder &b, Location loc, bool load, Value size,
+                       StringRef memName, Value mem, StringRef bufName,
+                       Value buf) {
+  if (load)
+    dfir::DmaOp::create(b, loc, size, memName, mem, bufName, buf, Value(),
+                        Value(), Value());
+  else
+    dfir::DmaOp::create(b, loc, size, bufName, buf, memName, mem, Value(),
+                        Value(), Value());
+}
+
 FailureOr<Value> ProgramBuilder::viewStart(Location loc,
                                            ktdp::ConstructMemoryViewOp view,
                                            IRMapping &map) {
@@ -203,12 +216,7 @@ LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
   if (coalesce)
     init.append({constant(-1), constant(0), constant(0)});
   auto dma = [&](Value size, Value mem, Value buf) {
-    if (load)
-      dfir::DmaOp::create(b, loc, size, memName, mem, bufName, buf, Value(),
-                          Value(), Value());
-    else
-      dfir::DmaOp::create(b, loc, size, bufName, buf, memName, mem, Value(),
-                          Value(), Value());
+    emitRowDma(b, loc, load, size, memName, mem, bufName, buf);
   };
   auto loop = scf::ForOp::create(
       b, loc, constant(0), constant(points), constant(1), init,
@@ -343,12 +351,7 @@ void ProgramBuilder::emitIndirectRun(Location loc, const IndirectTilePlan &plan,
       elementBytes(cast<MemRefType>(base.getType()).getElementType());
   int64_t run = plan.runLength;
   auto dma = [&](Value size, Value mem, Value buf) {
-    if (load)
-      dfir::DmaOp::create(b, loc, size, memName, mem, bufName, buf, Value(),
-                          Value(), Value());
-    else
-      dfir::DmaOp::create(b, loc, size, bufName, buf, memName, mem, Value(),
-                          Value(), Value());
+    emitRowDma(b, loc, load, size, memName, mem, bufName, buf);
   };
   if (!plan.runMayLeave) {
     dma(constant(run * esize), memAt, bufAt);
