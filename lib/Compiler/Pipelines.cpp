@@ -103,6 +103,7 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
   }
   ktdf::KTDFDistributeOptions distribute;
   distribute.useLanes = options.optimize && knobs.useLanes;
+  distribute.balance = options.optimize;
   pm.addPass(ktdf::createKTDFDistribute(distribute));
   if (options.optimize) {
     ktdf::KTDFCoarsenOptions coarsen;

@@ -6,7 +6,9 @@
 // states it, and the bytes each memory moves. Programs have no branches but
 // counted loops, so a loop body is walked once, at its first iteration's
 // values, and its cost multiplied by its trip count (a loop whose trip
-// count is unknown counts once).
+// count is unknown counts once), except short loops, walked iteration by
+// iteration within a budget so that loops whose trips differ between
+// iterations (a lane's grid points of unequal work) count what they run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -239,11 +241,23 @@ private:
           trips = *lb >= *ub
                       ? 0
                       : static_cast<double>((*ub - *lb + *step - 1) / *step);
-        regs[in.a] = lb;
         bool skewed = in.sub == kLoopSkewed;
         skewedDepth += skewed;
-        if (trips > 0)
-          cycles += trips * walk(pc + 1, in.e, times * trips);
+        if (trips > 1 && trips <= kWalkEach &&
+            iterationsWalked + trips <= kWalkBudget) {
+          // Iterations whose loops run different trip counts (a lane's
+          // grid points dealt in snake order, a causal kernel's key loop
+          // bounded by the point) are walked one by one.
+          iterationsWalked += trips;
+          for (int64_t i = 0; i < static_cast<int64_t>(trips); ++i) {
+            regs[in.a] = *lb + i * *step;
+            cycles += walk(pc + 1, in.e, times);
+          }
+        } else {
+          regs[in.a] = lb;
+          if (trips > 0)
+            cycles += trips * walk(pc + 1, in.e, times * trips);
+        }
         skewedDepth -= skewed;
         regs[in.a] = std::nullopt;
         pc = in.e + 1;
@@ -268,6 +282,11 @@ private:
   bool waited = false;
   /// How many skewed loops enclose the instruction walked.
   int skewedDepth = 0;
+  /// Loops of at most kWalkEach known trips are walked iteration by
+  /// iteration while the program's walked iterations stay within
+  /// kWalkBudget; the others once, their cost times their trips.
+  static constexpr double kWalkEach = 64, kWalkBudget = 4096;
+  double iterationsWalked = 0;
 };
 } // namespace
 

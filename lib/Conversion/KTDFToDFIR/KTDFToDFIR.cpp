@@ -96,8 +96,13 @@ LogicalResult KernelLowering::planInstances() {
     LaneInstance li;
     li.core = k % cores;
     li.lane = static_cast<unsigned>(k / cores);
-    li.start = k * block;
-    li.count = std::max<int64_t>(0, std::min(points, li.start + block) - li.start);
+    // Dealt in snake order, instance k starts at point k and runs one point
+    // of each round (ProgramBuilder::build's pointOf).
+    li.start = parallel.getSnake() ? k : k * block;
+    li.count = parallel.getSnake()
+                   ? points / n
+                   : std::max<int64_t>(0, std::min(points, li.start + block) -
+                                              li.start);
     if (li.count > 0)
       instances.push_back(li);
   }

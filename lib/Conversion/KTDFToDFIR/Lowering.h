@@ -20,6 +20,7 @@
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -54,6 +55,13 @@ struct Channel {
   /// pipeline and hands the buffer back at the end of the block that holds
   /// it.
   bool exported = false;
+  /// A region channel from a pipeline inside loops to a stage after them:
+  /// `sendLoops` (outermost first) run the sender, and a receiver that
+  /// serves one lane may take all their tokens just before `receiveBefore`
+  /// (the op holding the later stage) instead of once per execution, so
+  /// it runs the loops' other stages ahead of the sender.
+  SmallVector<scf::ForOp, 0> sendLoops;
+  Operation *receiveBefore = nullptr;
 };
 
 /// What the lowering knows of one pipeline.
@@ -236,6 +244,14 @@ private:
                        SmallVector<Value> &executions, const LaneInstance &li);
   /// Hands back, at the end of `block`, the buffers its pipelines export.
   void emitBlockEnd(Block &block, const LaneInstance &li);
+  /// Whether this unit takes the tokens of region channel `ch` after the
+  /// sender's loops (Channel::receiveBefore) rather than once per
+  /// execution: only a unit that serves one lane, whose program has one
+  /// place before the later stage.
+  bool receivesLater(const Channel &ch) const;
+  /// The receipts of the channels deferred to just before `op`.
+  LogicalResult emitDeferredReceives(Operation &op, const IRMapping &map,
+                                     const LaneInstance &li);
   /// One lane instance while a unit that serves several walks their grid
   /// points together (LaneInterleaving.cpp).
   struct LaneWalk {

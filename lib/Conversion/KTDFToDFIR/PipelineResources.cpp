@@ -246,6 +246,69 @@ static std::optional<StringRef> orderingOf(const MemoryTouches &first,
   return std::nullopt;
 }
 
+/// Whether every stage inside `loops` (an op holding the sender's
+/// pipeline) that touches what `sender` touches stays ordered after the
+/// sender's earlier executions without a receiver waiting on the sender
+/// each time: it runs on the sender's unit (program order), in a later
+/// pipeline (a region channel of its own), or in the sender's pipeline
+/// behind a carried view's channel from the sender.
+static bool orderedWithoutWaiting(StageOp sender,
+                                  ArrayRef<PipelineInfo> pipelines,
+                                  Operation *loops) {
+  MemoryTouches sent = touchesOf(sender);
+  auto infoOf = [&](Operation *pipeline) -> const PipelineInfo & {
+    return *llvm::find_if(pipelines, [&](const PipelineInfo &info) {
+      return info.op == pipeline;
+    });
+  };
+  const PipelineInfo &own = infoOf(sender->getParentOp());
+  bool ordered = true;
+  loops->walk([&](StageOp stage) {
+    if (stage == sender || *stage.getUnit() == *sender.getUnit() ||
+        !orderingOf(sent, touchesOf(stage)))
+      return;
+    const PipelineInfo &other = infoOf(stage->getParentOp());
+    if (&other == &own)
+      ordered &= llvm::any_of(own.channels, [&](const Channel &ch) {
+        return ch.from == sender && ch.to == stage && ch.copies == 1;
+      });
+    else
+      ordered &= other.index > own.index;
+  });
+  return ordered;
+}
+
+/// Lets the receiver of `ch` take its tokens once, after the loops that
+/// run the sender, when the later stage is after those loops (a row's
+/// running sums read back after its key loop) and nothing else in the
+/// loops needs the receiver to wait (orderedWithoutWaiting).
+static void deferAfterLoops(Channel &ch, ArrayRef<PipelineInfo> pipelines) {
+  Operation *from = ch.from->getParentOp(), *to = ch.to->getParentOp();
+  Block *common = from->getBlock();
+  while (common && !common->findAncestorOpInBlock(*to))
+    common =
+        common->getParentOp() ? common->getParentOp()->getBlock() : nullptr;
+  if (!common)
+    return;
+  Operation *outer = common->findAncestorOpInBlock(*from);
+  Operation *later = common->findAncestorOpInBlock(*to);
+  if (outer == from || outer == later || !outer->isBeforeInBlock(later))
+    return;
+  SmallVector<scf::ForOp> loops;
+  for (Operation *op = from->getParentOp(); op; op = op->getParentOp()) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      return;
+    loops.insert(loops.begin(), loop);
+    if (op == outer)
+      break;
+  }
+  if (!orderedWithoutWaiting(ch.from, pipelines, outer))
+    return;
+  ch.sendLoops = std::move(loops);
+  ch.receiveBefore = later;
+}
+
 void KernelLowering::collectRegionChannels() {
   // Stages of different pipelines that touch the same memory, one of them
   // writing, are ordered by a channel from the earlier to the later one.
@@ -256,9 +319,11 @@ void KernelLowering::collectRegionChannels() {
       for (size_t j = i + 1; j < pipelines.size(); ++j)
         for (auto later : pipelines[j].op.getBody().front().getOps<StageOp>())
           if (*first.getUnit() != *later.getUnit())
-            if (auto kind = orderingOf(firstTouches, touchesOf(later)))
-              pipelines[i].regionChannels.push_back(
-                  {first, later, 0, kind->str() + std::to_string(r++)});
+            if (auto kind = orderingOf(firstTouches, touchesOf(later))) {
+              Channel ch{first, later, 0, kind->str() + std::to_string(r++)};
+              deferAfterLoops(ch, pipelines);
+              pipelines[i].regionChannels.push_back(std::move(ch));
+            }
     }
 }
 

@@ -208,9 +208,23 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
       b, loc, c0, constant(maxCount), c1, zeros,
       [&](OpBuilder &, Location, Value j, ValueRange counters) {
         // The coordinates of the lane's point in round j, first dimension
-        // slowest.
+        // slowest: start + j, or dealt in snake order over n instances
+        // j * n + start, with n - 1 - 2 * start more in odd rounds.
+        int64_t n = *kernel.parallel.getNumInstances();
         auto pointOf = [&](const LaneInstance *li) {
-          Value t = arith::AddIOp::create(b, loc, constant(li->start), j);
+          Value t;
+          if (kernel.parallel.getSnake()) {
+            Value odd = arith::RemUIOp::create(b, loc, j, constant(2));
+            Value back = arith::MulIOp::create(b, loc, odd,
+                                               constant(n - 1 - 2 * li->start));
+            Value round = arith::MulIOp::create(b, loc, j, constant(n));
+            t = arith::AddIOp::create(
+                b, loc,
+                arith::AddIOp::create(b, loc, round, constant(li->start)),
+                back);
+          } else {
+            t = arith::AddIOp::create(b, loc, constant(li->start), j);
+          }
           IRMapping map;
           int64_t stride = kernel.parallel.getNumPoints();
           for (auto [d, extent] : llvm::enumerate(extents)) {
@@ -303,7 +317,8 @@ ProgramBuilder::emitBlock(Block &block, IRMapping map, ValueRange executionsIn,
                           const LaneInstance &li) {
   SmallVector<Value> executions(executionsIn);
   for (Operation &op : block)
-    if (runsIn(&op, li) && failed(emitOp(op, map, executions, li)))
+    if (runsIn(&op, li) && (failed(emitDeferredReceives(op, map, li)) ||
+                            failed(emitOp(op, map, executions, li))))
       return failure();
   emitBlockEnd(block, li);
   return executions;
@@ -349,6 +364,50 @@ LogicalResult ProgramBuilder::emitOp(Operation &op, IRMapping &map,
   if (failed(result))
     return failure();
   executions.assign(cloned.getResults().begin(), cloned.getResults().end());
+  return success();
+}
+
+bool ProgramBuilder::receivesLater(const Channel &ch) const {
+  return ch.receiveBefore && work.size() == 1;
+}
+
+LogicalResult ProgramBuilder::emitDeferredReceives(Operation &op,
+                                                   const IRMapping &map,
+                                                   const LaneInstance &li) {
+  for (const PipelineInfo &info : kernel.pipelines)
+    for (const Channel &ch : info.regionChannels) {
+      if (ch.receiveBefore != &op || !receivesLater(ch) ||
+          kernel.unitOf(ch.to, li) != unit)
+        continue;
+      // One token per execution of the sender: its loop nest again.
+      std::string sync = KernelLowering::perLane(ch.base, li);
+      std::function<LogicalResult(size_t, IRMapping &)> nest =
+          [&](size_t depth, IRMapping &m) -> LogicalResult {
+        OpBuilder &b = *builder;
+        if (depth == ch.sendLoops.size()) {
+          dfir::SyncRecvOp::create(b, op.getLoc(), sync);
+          return success();
+        }
+        scf::ForOp loop = ch.sendLoops[depth];
+        auto lb = materialize(loop.getLowerBound(), m),
+             ub = materialize(loop.getUpperBound(), m),
+             step = materialize(loop.getStep(), m);
+        if (failed(lb) || failed(ub) || failed(step))
+          return failure();
+        LogicalResult r = success();
+        scf::ForOp::create(b, loop.getLoc(), *lb, *ub, *step, ValueRange{},
+                           [&](OpBuilder &, Location l, Value iv, ValueRange) {
+                             IRMapping inner = m;
+                             inner.map(loop.getInductionVar(), iv);
+                             r = nest(depth + 1, inner);
+                             scf::YieldOp::create(b, l);
+                           });
+        return r;
+      };
+      IRMapping outer = map;
+      if (failed(nest(0, outer)))
+        return failure();
+    }
   return success();
 }
 
@@ -484,7 +543,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
   if (part == StagePart::Loads)
     return success();
   for (const Channel &ch : info.regionChannels)
-    if (kernel.unitOf(ch.to, li) == unit)
+    if (kernel.unitOf(ch.to, li) == unit && !receivesLater(ch))
       dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
   // Wait for the buffers this pipeline exports to stages of this unit.
   for (const Channel &ch : info.channels)

@@ -95,10 +95,17 @@ ParseResult ParallelOp::parse(OpAsmParser &parser, OperationState &result) {
   if (succeeded(parser.parseOptionalKeyword("distribute"))) {
     int64_t n;
     if (parser.parseLParen() || parser.parseKeyword("num_instances") ||
-        parser.parseEqual() || parser.parseInteger(n) || parser.parseRParen())
+        parser.parseEqual() || parser.parseInteger(n))
       return failure();
     result.addAttribute(getNumInstancesAttrName(result.name),
                         b.getI64IntegerAttr(n));
+    if (succeeded(parser.parseOptionalComma())) {
+      if (parser.parseKeyword("snake"))
+        return failure();
+      result.addAttribute(getSnakeAttrName(result.name), b.getUnitAttr());
+    }
+    if (parser.parseRParen())
+      return failure();
   }
   if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
@@ -120,9 +127,11 @@ void ParallelOp::print(OpAsmPrinter &printer) {
   llvm::interleaveComma(getExtents(), printer);
   printer << "]";
   if (std::optional<int64_t> n = getNumInstances())
-    printer << " distribute(num_instances = " << *n << ")";
+    printer << " distribute(num_instances = " << *n
+            << (getSnake() ? ", snake)" : ")");
   printer.printOptionalAttrDictWithKeyword(
-      (*this)->getAttrs(), {getExtentsAttrName(), getNumInstancesAttrName()});
+      (*this)->getAttrs(),
+      {getExtentsAttrName(), getNumInstancesAttrName(), getSnakeAttrName()});
   printer << " ";
   printer.printRegion(getBody(), /*printEntryBlockArgs=*/false);
 }
@@ -145,6 +154,10 @@ LogicalResult ParallelOp::verifyRegions() {
     return emitOpError("distributes over a positive number of instances, "
                        "not ")
            << *n;
+  if (getSnake() &&
+      (!getNumInstances() || getNumPoints() % *getNumInstances() != 0))
+    return emitOpError("deals its points in snake order only over a number "
+                       "of instances that divides them");
   if (getNumPoints() > (int64_t(1) << 31))
     return emitOpError("iteration space is too large");
   return success();

@@ -156,4 +156,59 @@ std::optional<int64_t> upperBoundOf(Value v, int depth) {
   return isa<arith::AddIOp>(def) ? *a + *b : *a * *b;
 }
 
+std::optional<int64_t>
+evaluateIndex(Value v, function_ref<std::optional<int64_t>(Value)> leaf,
+              int depth) {
+  if (depth > 64)
+    return std::nullopt;
+  APInt k;
+  if (matchPattern(v, m_ConstantInt(&k)))
+    return k.getBitWidth() == 1 ? int64_t(k.getZExtValue()) : k.getSExtValue();
+  if (std::optional<int64_t> known = leaf(v))
+    return known;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
+    return evaluateIndex(def->getOperand(0), leaf, depth + 1);
+  if (def->getNumOperands() != 2 && !isa<arith::SelectOp>(def))
+    return std::nullopt;
+  SmallVector<int64_t, 3> x;
+  for (Value operand : def->getOperands()) {
+    std::optional<int64_t> value = evaluateIndex(operand, leaf, depth + 1);
+    if (!value)
+      return std::nullopt;
+    x.push_back(*value);
+  }
+  if (isa<arith::SelectOp>(def))
+    return x[0] ? x[1] : x[2];
+  int64_t r;
+  if (isa<arith::AddIOp>(def))
+    return __builtin_add_overflow(x[0], x[1], &r) ? std::nullopt
+                                                  : std::optional<int64_t>(r);
+  if (isa<arith::SubIOp>(def))
+    return __builtin_sub_overflow(x[0], x[1], &r) ? std::nullopt
+                                                  : std::optional<int64_t>(r);
+  if (isa<arith::MulIOp>(def))
+    return __builtin_mul_overflow(x[0], x[1], &r) ? std::nullopt
+                                                  : std::optional<int64_t>(r);
+  if (isa<arith::MinSIOp>(def))
+    return std::min(x[0], x[1]);
+  if (isa<arith::MaxSIOp>(def))
+    return std::max(x[0], x[1]);
+  if (isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp, arith::RemSIOp>(
+          def)) {
+    if (x[0] < 0 || x[1] <= 0)
+      return std::nullopt;
+    return isa<arith::DivUIOp, arith::DivSIOp>(def) ? x[0] / x[1] : x[0] % x[1];
+  }
+  if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
+    if (!cmp.getLhs().getType().isIndex())
+      return std::nullopt;
+    return int64_t(arith::applyCmpPredicate(
+        cmp.getPredicate(), APInt(64, x[0], true), APInt(64, x[1], true)));
+  }
+  return std::nullopt;
+}
+
 } // namespace mlir::ktdf

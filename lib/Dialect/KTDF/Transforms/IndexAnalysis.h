@@ -44,6 +44,15 @@ std::optional<int64_t> gridExtentOf(Value v);
 /// positive constants and minima.
 std::optional<int64_t> upperBoundOf(Value v, int depth = 0);
 
+/// The value of index or i1 `v` when it follows from constants and the
+/// values `leaf` gives (a tile id, a loop variable; none when unknown)
+/// through integer arithmetic, selects and comparisons; divisions only of
+/// values that are not negative by positive divisors, where signed and
+/// unsigned agree.
+std::optional<int64_t>
+evaluateIndex(Value v, function_ref<std::optional<int64_t>(Value)> leaf,
+              int depth = 0);
+
 } // namespace mlir::ktdf
 
 #endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_INDEXANALYSIS_H

@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IndexAnalysis.h"
 #include "MemoryHazards.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
@@ -52,66 +53,20 @@ constexpr size_t kMaxSteps = size_t(1) << 15;
 
 /// The value of index or i1 `v` in execution `at`, when it follows from
 /// tile ids, loop variables and constants.
-static std::optional<int64_t> evaluate(Value v, const Execution &at,
-                                       int depth = 0) {
-  if (depth > 64)
+static std::optional<int64_t> evaluate(Value v, const Execution &at) {
+  return evaluateIndex(v, [&](Value leaf) -> std::optional<int64_t> {
+    if (isa<BlockArgument>(leaf)) {
+      auto it = at.ivs.find(leaf);
+      return it == at.ivs.end() ? std::nullopt
+                                : std::optional<int64_t>(it->second);
+    }
+    if (isa_and_nonnull<ktdp::GetComputeTileIdOp>(leaf.getDefiningOp())) {
+      unsigned d = cast<OpResult>(leaf).getResultNumber();
+      return d < at.grid.size() ? std::optional<int64_t>(at.grid[d])
+                                : std::nullopt;
+    }
     return std::nullopt;
-  APInt k;
-  if (matchPattern(v, m_ConstantInt(&k)))
-    return k.getBitWidth() == 1 ? int64_t(k.getZExtValue()) : k.getSExtValue();
-  if (isa<BlockArgument>(v)) {
-    auto it = at.ivs.find(v);
-    return it == at.ivs.end() ? std::nullopt
-                              : std::optional<int64_t>(it->second);
-  }
-  Operation *def = v.getDefiningOp();
-  if (isa<ktdp::GetComputeTileIdOp>(def)) {
-    unsigned d = cast<OpResult>(v).getResultNumber();
-    return d < at.grid.size() ? std::optional<int64_t>(at.grid[d])
-                              : std::nullopt;
-  }
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
-    return evaluate(def->getOperand(0), at, depth + 1);
-  if (def->getNumOperands() != 2 && !isa<arith::SelectOp>(def))
-    return std::nullopt;
-  SmallVector<int64_t, 3> x;
-  for (Value operand : def->getOperands()) {
-    std::optional<int64_t> value = evaluate(operand, at, depth + 1);
-    if (!value)
-      return std::nullopt;
-    x.push_back(*value);
-  }
-  if (isa<arith::SelectOp>(def))
-    return x[0] ? x[1] : x[2];
-  int64_t r;
-  if (isa<arith::AddIOp>(def))
-    return __builtin_add_overflow(x[0], x[1], &r) ? std::nullopt
-                                                  : std::optional<int64_t>(r);
-  if (isa<arith::SubIOp>(def))
-    return __builtin_sub_overflow(x[0], x[1], &r) ? std::nullopt
-                                                  : std::optional<int64_t>(r);
-  if (isa<arith::MulIOp>(def))
-    return __builtin_mul_overflow(x[0], x[1], &r) ? std::nullopt
-                                                  : std::optional<int64_t>(r);
-  if (isa<arith::MinSIOp>(def))
-    return std::min(x[0], x[1]);
-  if (isa<arith::MaxSIOp>(def))
-    return std::max(x[0], x[1]);
-  // Divisions of values that are not negative by positive divisors, where
-  // signed and unsigned agree.
-  if (isa<arith::DivUIOp, arith::DivSIOp, arith::RemUIOp, arith::RemSIOp>(
-          def)) {
-    if (x[0] < 0 || x[1] <= 0)
-      return std::nullopt;
-    return isa<arith::DivUIOp, arith::DivSIOp>(def) ? x[0] / x[1] : x[0] % x[1];
-  }
-  if (auto cmp = dyn_cast<arith::CmpIOp>(def)) {
-    if (!cmp.getLhs().getType().isIndex())
-      return std::nullopt;
-    return int64_t(arith::applyCmpPredicate(
-        cmp.getPredicate(), APInt(64, x[0], true), APInt(64, x[1], true)));
-  }
-  return std::nullopt;
+  });
 }
 
 namespace {

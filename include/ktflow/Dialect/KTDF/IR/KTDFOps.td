@@ -30,7 +30,12 @@ def KTDF_ParallelOp : KTDF_Op<"parallel", [SingleBlock, NoTerminator,
     the points, linearised with the first dimension slowest, are split into
     N contiguous blocks of `ceil(points / N)` (the last ones possibly
     shorter or empty), one per identical hardware instance; without it the
-    split is not decided yet.
+    split is not decided yet. With `distribute(num_instances = N, snake)`
+    (N dividing the points), the points are dealt in rounds instead:
+    instance k runs point r·N + k in even rounds r and r·N + N − 1 − k in
+    odd ones (instance 0 gets points 0, 2N − 1, 2N, ...), which evens out
+    points whose work grows or shrinks with their index (a causal
+    attention's query blocks).
 
     The mapping group writes the launch grid of a KTIR kernel as one
     `ktdf.parallel` (its block arguments replace `ktdp.get_compute_tile_id`);
@@ -44,7 +49,8 @@ def KTDF_ParallelOp : KTDF_Op<"parallel", [SingleBlock, NoTerminator,
     ```
   }];
   let arguments = (ins DenseI64ArrayAttr:$extents,
-                       OptionalAttr<I64Attr>:$num_instances);
+                       OptionalAttr<I64Attr>:$num_instances,
+                       UnitAttr:$snake);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasRegionVerifier = 1;

@@ -795,10 +795,25 @@ def KTDFDistribute : Pass<"ktdf-distribute", "::mlir::ModuleOp"> {
     N is the number of cores times the lanes of a core (identical copies of
     the vector compute unit with their load and store units), or the number
     of cores when `use-lanes` is off, never more than the grid has points.
+
+    With `balance` (the default), when N divides the points into two or
+    more rounds and the points' work differs, it deals them in snake order
+    (`distribute(num_instances = N, snake)`: instance k runs points k,
+    2N - 1 - k, 2N + k, ...) if that gives the busiest instance less work
+    than contiguous blocks. A point's work is the number of pipeline
+    executions it runs: its loops' trip counts evaluated from its
+    coordinates, constants and enclosing loop variables. A causal
+    attention's query block t walks t / 8 + 1 key blocks; over 16
+    instances the last block of four points walks 32, dealt in snake order
+    every instance walks 18. When a bound is known only at run time the
+    points stay in blocks.
   }];
   let options = [
     Option<"useLanes", "use-lanes", "bool", "true",
-           "spread tiles over every lane of a core, not only one">
+           "spread tiles over every lane of a core, not only one">,
+    Option<"balance", "balance", "bool", "true",
+           "deal points of unequal work in snake order when that evens "
+           "out the instances' work">
   ];
 }
 
