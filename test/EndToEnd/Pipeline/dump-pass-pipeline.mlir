@@ -33,7 +33,7 @@
 // CHECK-NEXT:   ktdf-route-transfers,
 // CHECK-NEXT:   ktdf-tile-streams{chunk=0 chunk-scale=0 use-cost-model=true},
 // CHECK-NEXT:   ktdf-spread-iterations{max-factor=0},
-// CHECK-NEXT:   ktdf-distribute{use-lanes=true},
+// CHECK-NEXT:   ktdf-distribute{balance=true use-lanes=true},
 // CHECK-NEXT:   ktdf-coarsen{factor=0 factor-scale=0},
 // CHECK-NEXT:   ktdf-buffer{depth=0},
 // CHECK-NEXT:   ktdf-hoist-invariant-transfers{grid=true spans=true},
@@ -47,7 +47,7 @@
 // O0-NOT: ktdf-share-left-operands
 // O0-NOT: ktdf-split-output-blocks
 // O0: ktdf-tile-streams{chunk=0 chunk-scale=0 use-cost-model=false},
-// O0-NEXT: ktdf-distribute{use-lanes=false},
+// O0-NEXT: ktdf-distribute{balance=false use-lanes=false},
 // O0-NEXT: ktdf-buffer{depth=1},
 // O0-NEXT: ktdf-allocate-scratchpad,
 
