@@ -244,6 +244,10 @@ private:
                        SmallVector<Value> &executions, const LaneInstance &li);
   /// Hands back, at the end of `block`, the buffers its pipelines export.
   void emitBlockEnd(Block &block, const LaneInstance &li);
+  /// A copy of `loop` (no iter_args) with its bounds evaluated under
+  /// `map`, whose body `body` emits with the induction variable mapped.
+  LogicalResult emitLoopCopy(scf::ForOp loop, IRMapping &map,
+                             function_ref<LogicalResult(IRMapping &)> body);
   /// Whether this unit takes the tokens of region channel `ch` after the
   /// sender's loops (Channel::receiveBefore) rather than once per
   /// execution: only a unit that serves one lane, whose program has one

@@ -388,27 +388,34 @@ LogicalResult ProgramBuilder::emitDeferredReceives(Operation &op,
           dfir::SyncRecvOp::create(b, op.getLoc(), sync);
           return success();
         }
-        scf::ForOp loop = ch.sendLoops[depth];
-        auto lb = materialize(loop.getLowerBound(), m),
-             ub = materialize(loop.getUpperBound(), m),
-             step = materialize(loop.getStep(), m);
-        if (failed(lb) || failed(ub) || failed(step))
-          return failure();
-        LogicalResult r = success();
-        scf::ForOp::create(b, loop.getLoc(), *lb, *ub, *step, ValueRange{},
-                           [&](OpBuilder &, Location l, Value iv, ValueRange) {
-                             IRMapping inner = m;
-                             inner.map(loop.getInductionVar(), iv);
-                             r = nest(depth + 1, inner);
-                             scf::YieldOp::create(b, l);
-                           });
-        return r;
+        return emitLoopCopy(ch.sendLoops[depth], m, [&](IRMapping &inner) {
+          return nest(depth + 1, inner);
+        });
       };
       IRMapping outer = map;
       if (failed(nest(0, outer)))
         return failure();
     }
   return success();
+}
+
+LogicalResult
+ProgramBuilder::emitLoopCopy(scf::ForOp loop, IRMapping &map,
+                             function_ref<LogicalResult(IRMapping &)> body) {
+  auto lb = materialize(loop.getLowerBound(), map),
+       ub = materialize(loop.getUpperBound(), map),
+       step = materialize(loop.getStep(), map);
+  if (failed(lb) || failed(ub) || failed(step))
+    return failure();
+  LogicalResult result = success();
+  scf::ForOp::create(*builder, loop.getLoc(), *lb, *ub, *step, ValueRange{},
+                     [&](OpBuilder &b, Location loc, Value iv, ValueRange) {
+                       IRMapping inner = map;
+                       inner.map(loop.getInductionVar(), iv);
+                       result = body(inner);
+                       scf::YieldOp::create(b, loc);
+                     });
+  return result;
 }
 
 void ProgramBuilder::emitBlockEnd(Block &block, const LaneInstance &li) {
@@ -502,21 +509,9 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
               return failure();
             if (*run)
               continue;
-            auto lb = materialize(loop.getLowerBound(), m),
-                 ub = materialize(loop.getUpperBound(), m),
-                 step = materialize(loop.getStep(), m);
-            if (failed(lb) || failed(ub) || failed(step))
-              return failure();
-            LogicalResult r = success();
-            scf::ForOp::create(b, loop.getLoc(), *lb, *ub, *step, ValueRange{},
-                               [&](OpBuilder &, Location l, Value iv,
-                                   ValueRange) {
-              IRMapping inner = m;
-              inner.map(loop.getInductionVar(), iv);
-              r = walk(*loop.getBody(), inner);
-              scf::YieldOp::create(b, l);
-            });
-            if (failed(r))
+            if (failed(emitLoopCopy(loop, m, [&](IRMapping &inner) {
+                  return walk(*loop.getBody(), inner);
+                })))
               return failure();
           } else if (!isa<arith::ConstantOp, scf::YieldOp>(op) &&
                      !isIndexArithmetic(op)) {
