@@ -218,6 +218,16 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   int64_t numTiles = 1;
   for (int64_t extent : grid)
     numTiles *= extent;
+  // Every tile costs at least itself and its entry block: a grid that
+  // cannot fit is the interpreter's to refuse, before the kernel is even
+  // compiled.
+  uint64_t workBudget = bound.getOptions().maxElementOps;
+  if (static_cast<uint64_t>(numTiles) > workBudget / 2) {
+    result.reason = "the grid's " + std::to_string(numTiles) +
+                    " tiles exceed the work budget of " +
+                    std::to_string(workBudget) + " element operations";
+    return result;
+  }
   auto start = std::chrono::steady_clock::now();
   std::string why;
   FailureOr<std::unique_ptr<CompiledKernel>> kernel = CompiledKernel::compile(
@@ -269,15 +279,6 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   int64_t numTasks = std::min<int64_t>(numTiles, int64_t(numThreads) * 4);
   // Each task draws from the whole budget, which bounds its run; what the
   // tasks drew together is compared with the budget after the run.
-  uint64_t workBudget = bound.getOptions().maxElementOps;
-  // Every tile costs at least itself and its entry block: a grid that
-  // cannot fit is the interpreter's to refuse, before any tile runs.
-  if (static_cast<uint64_t>(numTiles) > workBudget / 2) {
-    result.reason = "the grid's " + std::to_string(numTiles) +
-                    " tiles exceed the work budget of " +
-                    std::to_string(workBudget) + " element operations";
-    return result;
-  }
   auto freshStatus = [&] {
     std::vector<int64_t> status(kStatusWritten + numBuffers, 0);
     status[kStatusWorkLeft] = static_cast<int64_t>(workBudget);
