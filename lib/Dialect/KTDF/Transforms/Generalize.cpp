@@ -23,6 +23,7 @@
 #include "ShapeIdioms.h"
 #include "TransposeIdioms.h"
 
+#include "ktflow/Device/ComputeOpClass.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -30,6 +31,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFGENERALIZE
@@ -95,18 +97,55 @@ struct SplatOfFloatArgument : OpRewritePattern<tensor::SplatOp> {
   }
 };
 
-/// Fusion control: everything fuses but a rank-0 computation (a row's
-/// scale computed on tensor<f16>, e.g. rsqrt of its mean square) into an
-/// op with loops, which would compute it once per element instead of once
-/// per row.
-static bool computedOncePerRow(OpOperand *fused) {
+/// Whether fusing `op` into each of its users would cost more than
+/// computing it once: its body computes a transcendental function (exp, a
+/// division, ...), which a vector unit runs at a fraction of its
+/// element-wise rate, or reads its coordinates (a mask), which a vector unit
+/// materialises as coordinate vectors before comparing them.
+static bool costlyToRepeat(linalg::GenericOp op) {
+  WalkResult found = op.getBody()->walk([](Operation *inner) {
+    Type rateType;
+    return isa<linalg::IndexOp>(inner) ||
+                   ktflow::device::getComputeOpClass(inner, rateType) ==
+                       ktdf_arch::OpClass::Transcendental
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
+/// The number of points of `op`'s iteration space, INT64_MAX when dynamic.
+static int64_t iterations(linalg::GenericOp op) {
+  int64_t n = 1;
+  for (int64_t range : op.getStaticLoopRanges())
+    if (ShapedType::isDynamic(range) || llvm::MulOverflow(n, range, n))
+      return INT64_MAX;
+  return n;
+}
+
+/// Fusion control: everything fuses but where fusing would compute a value
+/// more often than the kernel does:
+/// - a producer the consumer reads broadcast (a rank-0 computation, a row's
+///   scale computed on tensor<f16>, e.g. rsqrt of its mean square; or a
+///   per-row vector, an online softmax's rescale exp(m - m') read by the
+///   accumulator's rows) would run once per element instead of once per row;
+/// - a producer with other users that is costly to repeat would run once per
+///   user (an online softmax's exp(s - m') feeds both the row sum and P.V,
+///   its causal mask both the row maximum and exp): it stays one op whose
+///   result the users read.
+/// A copy (the body only yields) costs nothing per element and always fuses.
+static bool computedOnce(OpOperand *fused) {
   auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
   auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
-  if (!producer || !consumer || producer.getNumLoops() != 0 ||
-      consumer.getNumLoops() == 0)
+  if (!producer || !consumer ||
+      isa<linalg::YieldOp>(producer.getBody()->front()))
     return true;
-  // A copy (the body only yields) costs nothing per element.
-  return isa<linalg::YieldOp>(producer.getBody()->front());
+  if (producer.getNumLoops() == 0 && consumer.getNumLoops() != 0)
+    return false;
+  if (!consumer.getMatchingIndexingMap(fused).isPermutation() &&
+      iterations(consumer) > iterations(producer))
+    return false;
+  return producer->hasOneUse() || !costlyToRepeat(producer);
 }
 
 struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
@@ -129,7 +168,7 @@ struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
     populateUnitReshapePatterns(patterns);
     linalg::populateElementwiseToLinalgConversionPatterns(patterns);
     populateGeneralizeButMatmulPatterns(patterns);
-    linalg::populateElementwiseOpsFusionPatterns(patterns, computedOncePerRow);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, computedOnce);
     for (Dialect *dialect : ctx->getLoadedDialects())
       dialect->getCanonicalizationPatterns(patterns);
     for (RegisteredOperationName op : ctx->getRegisteredOperations())
