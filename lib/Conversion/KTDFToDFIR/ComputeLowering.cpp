@@ -307,8 +307,37 @@ private:
     // IndexIdioms.h): coordinates and captured index values are f32
     // vectors.
     auto coordinates = VectorType::get(type.getShape(), b.getF32Type());
+    // `origin + linalg.index d` with the origin captured (a tile's first
+    // row in a causal mask) is one dfir.iota from the origin along d, not
+    // two coordinate vectors and their sum.
+    llvm::SmallPtrSet<Operation *, 4> originPlusIndex;
+    for (Operation *op : slice)
+      if (auto add = dyn_cast<arith::AddIOp>(op))
+        for (auto [x, y] : {std::pair(add.getLhs(), add.getRhs()),
+                            std::pair(add.getRhs(), add.getLhs())}) {
+          auto index = x.getDefiningOp<linalg::IndexOp>();
+          if (!index || !llvm::is_contained(capturedIndices, y))
+            continue;
+          Value origin = get(y, programMap);
+          if (!origin)
+            break;
+          inputs.push_back(dfir::IotaOp::create(
+              b, loc, coordinates, origin,
+              b.getI64IntegerAttr(static_cast<int64_t>(index.getDim()))));
+          args.push_back(add.getResult());
+          originPlusIndex.insert(add);
+          break;
+        }
+    // Coordinates and captured values the folded sums do not cover.
+    auto usedApart = [&](Value v) {
+      return llvm::any_of(v.getUsers(), [&](Operation *user) {
+        return slice.contains(user) && !originPlusIndex.contains(user);
+      });
+    };
     for (Operation *op : slice)
       if (auto index = dyn_cast<linalg::IndexOp>(op)) {
+        if (!usedApart(index.getResult()))
+          continue;
         Value zero = arith::ConstantIndexOp::create(b, loc, 0);
         inputs.push_back(dfir::IotaOp::create(
             b, loc, coordinates, zero,
@@ -316,6 +345,8 @@ private:
         args.push_back(index.getResult());
       }
     for (Value captured : capturedIndices) {
+      if (!usedApart(captured))
+        continue;
       Value scalar = get(captured, programMap);
       if (!scalar)
         return emitError(loc, "an index value this body captures is not "
@@ -336,7 +367,7 @@ private:
                          loc));
     for (Operation &op : body.without_terminator())
       if (slice.contains(&op)) {
-        if (isa<linalg::IndexOp>(op))
+        if (isa<linalg::IndexOp>(op) || originPlusIndex.contains(&op))
           continue;
         for (Value operand : op.getOperands()) {
           if (inner.contains(operand))
@@ -524,8 +555,10 @@ private:
     auto type = VectorType::get({m, n}, outType);
     FailureOr<Value> lhs =
         matrixOperand(op, 0, VectorType::get({m, k}, inType), map);
+    // The right operand may be a narrower float, extended as it is read.
+    Type rhsType = getElementTypeOrSelf(op->getOperand(1).getType());
     FailureOr<Value> rhs =
-        matrixOperand(op, 1, VectorType::get({k, n}, inType), map);
+        matrixOperand(op, 1, VectorType::get({k, n}, rhsType), map);
     if (failed(lhs) || failed(rhs))
       return failure();
     Value output = op->getOperand(2);

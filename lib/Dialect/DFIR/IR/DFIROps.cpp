@@ -398,7 +398,14 @@ LogicalResult MatmulOp::verify() {
              c.getDimSize(1) != b.getDimSize(1))
     return emitOpError("shapes do not agree: ")
            << a << " x " << b << " accumulated into " << c;
-  if (a.getElementType() != b.getElementType())
-    return emitOpError("operands must have the same element type");
+  // A narrower float right operand is extended as it is read.
+  auto lhsFloat = dyn_cast<FloatType>(a.getElementType());
+  auto rhsFloat = dyn_cast<FloatType>(b.getElementType());
+  bool narrowRight = lhsFloat && rhsFloat && lhsFloat == c.getElementType() &&
+                     rhsFloat.getWidth() < lhsFloat.getWidth();
+  if (a.getElementType() != b.getElementType() && !narrowRight)
+    return emitOpError("operands must have the same element type, or the "
+                       "right one a narrower float than the left one and "
+                       "the accumulator");
   return success();
 }

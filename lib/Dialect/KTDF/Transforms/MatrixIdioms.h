@@ -48,8 +48,10 @@ void populateAccumulateIntoProductPatterns(RewritePatternSet &patterns);
 /// `matmul(extf(a), extf(b), out)` with `a` and `b` of one 16-bit float
 /// type and an f32 output: `matmul(a, b, out)`, the same value under the
 /// interpreter's numerics (16-bit products are exact in f32), which a
-/// matrix unit multiplying the 16-bit type runs. Applied after transposes
-/// become permuted access tiles (K^T is then an extf of a load).
+/// matrix unit multiplying the 16-bit type runs; `matmul(a, extf(b), out)`
+/// with `a` and `out` f32 and `b` 16-bit: `matmul(a, b, out)`, `b` extended
+/// as the unit reads it. Applied after transposes become permuted access
+/// tiles (K^T is then an extf of a load).
 void populateMultiplyBeforeExtendingPatterns(RewritePatternSet &patterns);
 
 } // namespace mlir::ktdf

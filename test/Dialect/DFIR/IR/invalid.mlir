@@ -304,6 +304,19 @@ dfir.kernel @k device "d" {
 
 // -----
 
+// Only the right operand may be the narrower one.
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %a = dfir.splat 0.0 : vector<8x8xf16>
+    %b = dfir.splat 0.0 : vector<8x8xf32>
+    %c = dfir.splat 0.0 : vector<8x8xf32>
+    // expected-error @+1 {{operands must have the same element type, or the right one a narrower float than the left one and the accumulator}}
+    %r = dfir.matmul %a, %b, %c : vector<8x8xf16>, vector<8x8xf32> -> vector<8x8xf32>
+  }
+}
+
+// -----
+
 // Float runtime arguments: f16, bf16 or f32 only, read with dfir.splat_arg
 // at their own element type, never with dfir.runtime_value.
 dfir.kernel @k device "d" {

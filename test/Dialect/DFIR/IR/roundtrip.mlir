@@ -137,5 +137,9 @@ dfir.kernel @all device "sample_device" {
     %s = dfir.splat 0.0 : vector<1xf32>
     // CHECK: dfir.matmul %{{.*}}, %{{.*}}, %{{.*}} : vector<32xf16>, vector<32xf16> -> vector<1xf32>
     %e = dfir.matmul %x, %x, %s : vector<32xf16>, vector<32xf16> -> vector<1xf32>
+    // A narrower right operand, extended as it is read.
+    %p = dfir.splat 1.0 : vector<8x8xf32>
+    // CHECK: dfir.matmul %{{.*}}, %{{.*}}, %{{.*}} : vector<8x8xf32>, vector<8x8xf16> -> vector<8x8xf32>
+    %f = dfir.matmul %p, %a, %c : vector<8x8xf32>, vector<8x8xf16> -> vector<8x8xf32>
   }
 }

@@ -114,7 +114,7 @@ func.func @general_matmul(%a: tensor<8x64xf16>, %b: tensor<64x16xf16>, %acc: ten
 // -----
 
 func.func @f64_matmul(%a: tensor<8x64xf64>, %b: tensor<64x16xf64>, %acc: tensor<8x16xf64>) attributes {grid = [1]} {
-  // expected-error @+1 {{the scheduler compiles linalg.matmul only as operands of one float type and a float output, each of at most 32 bits}}
+  // expected-error @+1 {{the scheduler compiles linalg.matmul only as operands of one float type (or a narrower right operand into an output of the left one's type) and a float output, each of at most 32 bits}}
   %r = linalg.matmul ins(%a, %b : tensor<8x64xf64>, tensor<64x16xf64>) outs(%acc : tensor<8x16xf64>) -> tensor<8x16xf64>
   return
 }
@@ -152,7 +152,7 @@ func.func @batch_matmul(%a: tensor<2x8x64xf16>, %b: tensor<2x64x16xf16>, %acc: t
 // -----
 
 func.func @batch_matmul_int(%a: tensor<1x8x64xi8>, %b: tensor<1x64x16xi8>, %acc: tensor<1x8x16xi32>) attributes {grid = [1]} {
-  // expected-error @+1 {{the scheduler compiles linalg.batch_matmul only as operands of one float type and a float output, each of at most 32 bits}}
+  // expected-error @+1 {{the scheduler compiles linalg.batch_matmul only as operands of one float type (or a narrower right operand into an output of the left one's type) and a float output, each of at most 32 bits}}
   %r = linalg.batch_matmul ins(%a, %b : tensor<1x8x64xi8>, tensor<1x64x16xi8>) outs(%acc : tensor<1x8x16xi32>) -> tensor<1x8x16xi32>
   return
 }

@@ -97,3 +97,20 @@ func.func @mixed_types(%a: tensor<8x16xf16>, %b: tensor<16x8xbf16>) -> tensor<8x
   %prod = linalg.matmul ins(%ea, %eb : tensor<8x16xf32>, tensor<16x8xf32>) outs(%empty : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %prod : tensor<8x8xf32>
 }
+
+// -----
+
+// An f32 left operand times f16 values extended to f32, into f32 (P.V of
+// an attention): the product of the f32 operand and the f16 values, which
+// the unit extends as it reads them (exactly) instead of a pass writing
+// f32 copies first.
+// CHECK-LABEL: func.func @right_extended
+// CHECK-SAME: (%[[A:[^:]*]]: tensor<8x16xf32>, %[[B:[^:]*]]: tensor<16x8xf16>
+// CHECK-NOT: arith.extf
+// CHECK: linalg.matmul ins(%[[A]], %[[B]] : tensor<8x16xf32>, tensor<16x8xf16>) outs(%{{.*}} : tensor<8x8xf32>)
+func.func @right_extended(%a: tensor<8x16xf32>, %b: tensor<16x8xf16>) -> tensor<8x8xf32> {
+  %eb = arith.extf %b : tensor<16x8xf16> to tensor<16x8xf32>
+  %empty = tensor.empty() : tensor<8x8xf32>
+  %prod = linalg.matmul ins(%a, %eb : tensor<8x16xf32>, tensor<16x8xf32>) outs(%empty : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %prod : tensor<8x8xf32>
+}
