@@ -25,6 +25,11 @@ static void writeInterconnects(const DeviceSummary &summary,
         json.attribute("group", model.getScope(entry.first).path);
         json.attribute("topology", stringifyTopology(peak.spec.topology));
         json.attribute("endpoints", peak.endpoints);
+        if (!peak.spec.dims.empty())
+          json.attributeArray("dims", [&] {
+            for (int64_t d : peak.spec.dims)
+              json.value(d);
+          });
         json.attribute("bidirectional", peak.spec.bidirectional);
         json.attribute("link_bandwidth", peak.spec.linkBandwidth);
         json.attribute("hop_latency", peak.spec.hopLatency);
