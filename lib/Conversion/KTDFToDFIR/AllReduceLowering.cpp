@@ -2,13 +2,14 @@
 //
 // This file lowers the stages of an all-reduce pipeline
 // (ktdf-schedule-all-reduce) for one tile: its part of a ring
-// reduce-scatter, then all-gather, over the tiles of its group in
-// ascending tile order, as bench/allreduce.py writes it by hand. The
+// reduce-scatter, then all-gather, over the tiles of its group in the
+// order their cores take round the interconnect (ringRankOfCore), as
+// bench/allreduce.py writes it by hand. The
 // partial of P tiles is cut into P chunks of ceil(elements / P), each
 // moved as `pieces` pieces with a token each, so one piece crosses the ring
 // while the previous one is combined.
 //
-// Tile i (position in the group; next n, previous p) sends chunk i - k at
+// Tile i (position in the ring; next n, previous p) sends chunk i - k at
 // reduce-scatter step k into slot k of n's received view (remote_dma, then
 // a `sent` token to n's load unit); its load unit streams each arriving
 // piece with its own piece of the same chunk into the vector unit, which
@@ -17,7 +18,7 @@
 // chunk at the next step). After P - 1 steps tile i holds chunk i + 1
 // combined over the group; all-gather step k forwards chunk i + 1 - k into
 // n's partial view (a `gathered` token to n's send unit). Chunk c is thus
-// folded starting at tile c: ((x_c ⊕ x_{c+1}) ⊕ ...) ⊕ x_{c-1}, positions
+// folded starting at position c: ((x_c ⊕ x_{c+1}) ⊕ ...) ⊕ x_{c-1}, positions
 // mod P, each step rounded to the element type; the interpreter folds
 // every element from tile 0 up, so the results differ by the order of the
 // fold (docs/scheduler.md, docs/interpreter.md §9).
@@ -58,6 +59,39 @@ int64_t mlir::ktdf::lowering::tileOfPoint(int64_t point,
   return tile;
 }
 
+/// Where `core` lies on a cycle through every core of a `dims[0]` x
+/// `dims[1]` mesh (dims fastest first) whose steps are one hop each: along
+/// row 0, back through rows 1.. in columns 1.. (a snake), then down column
+/// 0 home. That needs an even number of rows; with an odd number of rows
+/// and an even number of columns, the same with rows and columns swapped;
+/// with both odd no such cycle exists and the plain snake (closing step
+/// longer) is taken.
+static int64_t meshCycleRank(int64_t core, ArrayRef<int64_t> dims) {
+  int64_t x = core % dims[0], y = core / dims[0] % dims[1];
+  int64_t cols = dims[0], rows = dims[1];
+  if (rows % 2 != 0 && cols % 2 == 0) {
+    std::swap(x, y);
+    std::swap(cols, rows);
+  }
+  if (rows % 2 != 0 || cols < 2)
+    return y * cols + (y % 2 == 0 ? x : cols - 1 - x);
+  if (y == 0)
+    return x;
+  if (x == 0) // Column 0 on the way home, from row rows - 1 down to 1.
+    return cols + (rows - 1) * (cols - 1) + (rows - 1 - y);
+  int64_t along = y % 2 != 0 ? cols - 1 - x : x - 1;
+  return cols + (y - 1) * (cols - 1) + along;
+}
+
+int64_t KernelLowering::ringRankOfCore(int64_t core) const {
+  for (const auto &entry : target.getRoofline().getInterconnects()) {
+    const ktdf_arch::InterconnectSpec &spec = entry.second.spec;
+    if (spec.topology == ktdf_arch::Topology::Mesh && spec.dims.size() == 2)
+      return meshCycleRank(core, spec.dims);
+  }
+  return core; // A ring's own order; any order on a crossbar.
+}
+
 FailureOr<KernelLowering::RingPlace>
 KernelLowering::ringOf(AllReduceOp op, const LaneInstance &li) const {
   ArrayRef<int64_t> extents = ParallelOp(parallel).getExtents();
@@ -69,17 +103,25 @@ KernelLowering::ringOf(AllReduceOp op, const LaneInstance &li) const {
     if (!llvm::is_contained(group, tile))
       continue;
     RingPlace place;
+    const LaneInstance *self = nullptr;
     for (int64_t member : group) {
-      if (member == tile)
-        place.index = place.members.size();
       int64_t point = pointOfTile(member, extents);
       auto it = llvm::find_if(instances, [&](const LaneInstance &other) {
         return other.start == point && other.count == 1;
       });
       if (it == instances.end())
         return op.emitError("tile ") << member << " runs on no lane";
+      if (member == tile)
+        self = &*it;
       place.members.push_back(&*it);
     }
+    // The ring visits the cores in the order of a cycle through all of
+    // them, so its steps together take at most that cycle's hops.
+    llvm::stable_sort(
+        place.members, [&](const LaneInstance *a, const LaneInstance *b) {
+          return ringRankOfCore(a->core) < ringRankOfCore(b->core);
+        });
+    place.index = llvm::find(place.members, self) - place.members.begin();
     return place;
   }
   return op.emitError("tile ") << tile << " is in no group of the all-reduce";

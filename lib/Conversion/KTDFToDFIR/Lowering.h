@@ -126,13 +126,17 @@ public:
   /// Exported buffers (results of pipelines) -> the exporting pipeline's
   /// private buffer, which has a single copy.
   llvm::DenseMap<Value, Value> exported;
-  /// The tiles of lane instance `li`'s group in an all-reduce, in
-  /// ascending tile order (the ring's), and li's position among them.
+  /// The tiles of lane instance `li`'s group in an all-reduce, in the
+  /// ring's order (their cores' ringRankOfCore), and li's position among
+  /// them.
   struct RingPlace {
     SmallVector<const LaneInstance *> members;
     unsigned index = 0;
   };
   FailureOr<RingPlace> ringOf(AllReduceOp op, const LaneInstance &li) const;
+  /// Where `core` comes on a ring through the cores: the core itself on a
+  /// ring, its place on a cycle of one-hop steps through a mesh.
+  int64_t ringRankOfCore(int64_t core) const;
   /// The lane instance that runs linear tile `tile` alone, if any.
   const LaneInstance *laneOfTile(int64_t tile) const;
   /// Bytes of one entry of the FIFO carrying `slot` in lane instance `li`.
