@@ -280,6 +280,7 @@ device::KernelDemand ktflow::countKernelDemand(func::FuncOp kernel,
   // A kernel without a grid is one tile.
   SmallVector<int64_t> extents = grid->value_or(SmallVector<int64_t>{1});
   int64_t tiles = ktdp::getNumTiles(extents);
+  counter.demand.gridPoints = std::max<int64_t>(tiles, 1);
   if (tiles > kMaxTiles)
     counter.demand.addGap("grid points past the first 2^20");
   for (int64_t t = 0; t < std::min(tiles, kMaxTiles); ++t)

@@ -107,15 +107,39 @@ static ComputeBound boundCompute(const Roofline &roofline,
   return bound;
 }
 
+/// Copies of `route` that can move data side by side: the fewest copies of
+/// a node on it other than the device memory at its end.
+static int64_t routeCopies(const DeviceModel &model, const Route &route,
+                           NodeId deviceMemory) {
+  int64_t copies = std::numeric_limits<int64_t>::max();
+  for (NodeId node : route.nodes)
+    if (node != deviceMemory)
+      copies = std::min(copies, model.getNode(node).instances);
+  return copies == std::numeric_limits<int64_t>::max() ? 1 : copies;
+}
+
 /// The shortest round trip of the smallest tile from `deviceMemory` through
-/// one of `turns` and back.
-static LatencyBound boundLatency(const DeviceModel &model, NodeId deviceMemory,
+/// one of `turns` and back. A grid of fewer points than copies of the
+/// route may spread a tile's transfer over the copies no point needs (a
+/// one-tile gather moves its rows through every core), at most as fast as
+/// the device memory reads (writes).
+static LatencyBound boundLatency(const DeviceModel &model,
+                                 const Roofline &roofline, NodeId deviceMemory,
                                  ArrayRef<NodeId> turns, double chain,
                                  const KernelDemand &demand) {
   LatencyBound best;
   if (!demand.smallestLoad && !demand.smallestStore)
     return best;
   RoutingGraph routing(model);
+  const MemoryPeak *peak = roofline.getMemoryPeak(deviceMemory);
+  auto rate = [&](const Route &route, double memoryPeak, int64_t &split) {
+    split = std::max<int64_t>(1, routeCopies(model, route, deviceMemory) /
+                                     static_cast<int64_t>(std::min<uint64_t>(
+                                         demand.gridPoints, INT64_MAX)));
+    double bandwidth = route.bandwidth * split;
+    return split > 1 && memoryPeak > 0 ? std::min(bandwidth, memoryPeak)
+                                       : bandwidth;
+  };
   best.cycles = std::numeric_limits<double>::infinity();
   for (NodeId turn : turns) {
     LatencyBound trip;
@@ -126,14 +150,20 @@ static LatencyBound boundLatency(const DeviceModel &model, NodeId deviceMemory,
       if (!in || in->bandwidth <= 0)
         continue;
       trip.loadLatency = in->latency;
-      trip.loadTransfer = *demand.smallestLoad / in->bandwidth;
+      trip.loadTransfer =
+          *demand.smallestLoad /
+          rate(*in, peak ? peak->readBytesPerCycle : 0, trip.split);
     }
     if (demand.smallestStore) {
       std::optional<Route> out = routing.findRoute(turn, deviceMemory);
       if (!out || out->bandwidth <= 0)
         continue;
       trip.storeLatency = out->latency;
-      trip.storeTransfer = *demand.smallestStore / out->bandwidth;
+      int64_t split = 1;
+      trip.storeTransfer =
+          *demand.smallestStore /
+          rate(*out, peak ? peak->writeBytesPerCycle : 0, split);
+      trip.split = std::max(trip.split, split);
     }
     trip.cycles = trip.loadLatency + trip.loadTransfer + trip.compute +
                   trip.storeLatency + trip.storeTransfer;
@@ -172,7 +202,7 @@ RooflineBound ktflow::device::computeRooflineBound(const DeviceModel &model,
     for (NodeId memory : model.getMemories())
       if (memory != deviceMemory)
         turns.push_back(memory);
-  bound.latency = boundLatency(model, deviceMemory, turns,
+  bound.latency = boundLatency(model, roofline, deviceMemory, turns,
                                computes ? demand.chain : 0, demand);
 
   bound.cycles = bound.compute.cycles;
@@ -215,7 +245,11 @@ void ktflow::device::printRooflineBound(raw_ostream &os,
        << format("%g", latency.loadTransfer) << ", compute "
        << format("%g", latency.compute) << ", store " << latency.storeLatency
        << " + " << format("%g", latency.storeTransfer) << ", via "
-       << latency.via << ")";
+       << latency.via
+       << (latency.split > 1
+               ? (", a tile over " + Twine(latency.split) + " routes").str()
+               : "")
+       << ")";
   os << "\n";
   if (!bound.gaps.empty()) {
     os << "  not counted:";
@@ -251,6 +285,7 @@ json::Object ktflow::device::toJSON(const RooflineBound &bound) {
                                {"compute", latency.compute},
                                {"store_latency", latency.storeLatency},
                                {"store_transfer", latency.storeTransfer},
+                               {"split", latency.split},
                                {"via", latency.via}}},
       {"gaps", std::move(gaps)}};
 }

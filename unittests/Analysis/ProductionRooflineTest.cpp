@@ -201,9 +201,11 @@ TEST_F(ProductionRooflineTest, RmsNorm256x4096) {
   EXPECT_EQ(spyre.compute.perClass[0].first, "PT");
   EXPECT_DOUBLE_EQ(spyre.compute.perClass[0].second, 256);
   EXPECT_DOUBLE_EQ(spyre.memory.cycles, 4104);
-  // 156 + 16 + 7 + 156 + 16, turning at a PT (the first class with work;
-  // its routes are as long as the SFP's).
-  EXPECT_DOUBLE_EQ(spyre.latency.cycles, 351);
+  // 4 grid points on 32 cores' routes: a tile spreads over 8, 2048 bytes
+  // at 8 x 128 B/cycle. 156 + 2 + 7 + 156 + 2, turning at a PT (the first
+  // class with work; its routes are as long as the SFP's).
+  EXPECT_EQ(spyre.latency.split, 8);
+  EXPECT_DOUBLE_EQ(spyre.latency.cycles, 323);
   EXPECT_EQ(spyre.binding, BoundKind::Memory);
 
   // VPU: 4098.5 + 4; MXU: 1048576 / 2048 = 512.
@@ -211,8 +213,9 @@ TEST_F(ProductionRooflineTest, RmsNorm256x4096) {
   EXPECT_DOUBLE_EQ(mesh.compute.cycles, 4102.5);
   EXPECT_EQ(mesh.compute.bottleneck, "VPU");
   EXPECT_DOUBLE_EQ(mesh.memory.cycles, bytes / 512);
-  // 85 + 32 + 7 + 85 + 32.
-  EXPECT_DOUBLE_EQ(mesh.latency.cycles, 241);
+  // 4 points on 16 routes: 2048 bytes at 4 x 64 B/cycle; 85 + 8 + 7 + 85
+  // + 8.
+  EXPECT_DOUBLE_EQ(mesh.latency.cycles, 193);
   EXPECT_EQ(mesh.binding, BoundKind::Memory);
 }
 
@@ -245,15 +248,17 @@ TEST_F(ProductionRooflineTest, Rope163840x128) {
   device::RooflineBound spyre = bound(demand, "spyre_like", "DDR");
   EXPECT_DOUBLE_EQ(spyre.compute.cycles, 15360);
   EXPECT_DOUBLE_EQ(spyre.memory.cycles, 82944);
-  // 156 + 256 + 2 + 156 + 256.
-  EXPECT_DOUBLE_EQ(spyre.latency.cycles, 826);
+  // 8 points on 32 routes: a tile over 4, 32768 / (4 x 128) = 64 each
+  // way; 156 + 64 + 2 + 156 + 64.
+  EXPECT_DOUBLE_EQ(spyre.latency.cycles, 442);
   EXPECT_EQ(spyre.binding, BoundKind::Memory);
 
   device::RooflineBound mesh = bound(demand, "mesh_device", "HBM");
   EXPECT_DOUBLE_EQ(mesh.compute.cycles, 122880);
   EXPECT_DOUBLE_EQ(mesh.memory.cycles, 165888);
-  // 85 + 512 + 2 + 85 + 512.
-  EXPECT_DOUBLE_EQ(mesh.latency.cycles, 1196);
+  // 8 points on 16 routes: a tile over 2, 32768 / (2 x 64) = 256 each
+  // way; 85 + 256 + 2 + 85 + 256.
+  EXPECT_DOUBLE_EQ(mesh.latency.cycles, 684);
   EXPECT_EQ(mesh.binding, BoundKind::Memory);
 }
 

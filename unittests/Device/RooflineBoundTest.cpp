@@ -110,6 +110,7 @@ TEST_F(RooflineBoundTest, OperationsSeveralClassesComputeShareTheirPeaks) {
     }
   )mlir"));
   KernelDemand demand;
+  demand.gridPoints = 64; // a point per route: none to spread a tile over
   // f16: A and B together, 2 x (32 + 16) = 96 per cycle: 9600 / 96.
   demand.addOperations(OpClass::Elementwise, f16(), 9600);
   // f32: A alone, 2 x 16: 1600 / 32.
@@ -137,6 +138,7 @@ TEST_F(RooflineBoundTest, OperationsSeveralClassesComputeShareTheirPeaks) {
 TEST_F(RooflineBoundTest, LatencyOfACopyTurnsAtAMemory) {
   ASSERT_TRUE(loadExample("spyre_like"));
   KernelDemand demand;
+  demand.gridPoints = 64; // a point per route: none to spread a tile over
   demand.smallestLoad = 256;
   demand.smallestStore = 256;
   demand.chain = 4; // ignored: nothing computes
@@ -156,6 +158,7 @@ TEST_F(RooflineBoundTest, LatencyOfACopyTurnsAtAMemory) {
 TEST_F(RooflineBoundTest, PrintsTheThreeBoundsAndJson) {
   ASSERT_TRUE(loadExample("sample_device"));
   KernelDemand demand;
+  demand.gridPoints = 64; // a point per route: none to spread a tile over
   demand.addOperations(OpClass::Elementwise, f16(), 6144);
   demand.bytesRead = 24576;
   demand.bytesWritten = 12288;
@@ -183,6 +186,28 @@ TEST_F(RooflineBoundTest, PrintsTheThreeBoundsAndJson) {
   EXPECT_EQ(json.getObject("memory")->getInteger("bytes"), 36864);
   EXPECT_EQ(json.getObject("latency")->getNumber("store_latency"), 107.0);
   EXPECT_EQ(json.getArray("gaps")->size(), 1u);
+}
+
+TEST_F(RooflineBoundTest, OneTileSpreadsOverTheRoutesNoPointNeeds) {
+  ASSERT_TRUE(loadExample("spyre_like"));
+  KernelDemand demand;
+  demand.smallestLoad = demand.smallestStore = 16 << 20;
+  demand.bytesRead = demand.bytesWritten = 16 << 20;
+  RooflineBound bound = boundOf(demand, "DDR");
+  // No grid: 32 cores' DDR -> DMA_IN -> LX routes of 128 B/cycle (4096
+  // B/cycle), capped at DDR's 1024 B/cycle of reads (writes): 16 MiB /
+  // 1024 = 16384 cycles each way, plus 152 of latency each way.
+  EXPECT_EQ(bound.latency.split, 32);
+  EXPECT_EQ(bound.latency.loadTransfer, 16384.0);
+  EXPECT_EQ(bound.latency.cycles, 152 + 16384 + 152 + 16384);
+  // A grid of 4 points leaves each 8 routes: 16 MiB / 1024 still.
+  demand.gridPoints = 4;
+  EXPECT_EQ(boundOf(demand, "DDR").latency.split, 8);
+  // 64 points: one route each, 16 MiB / 128 = 131072 cycles each way.
+  demand.gridPoints = 64;
+  RooflineBound one = boundOf(demand, "DDR");
+  EXPECT_EQ(one.latency.split, 1);
+  EXPECT_EQ(one.latency.cycles, 152 + 131072 + 152 + 131072);
 }
 
 } // namespace

@@ -46,6 +46,9 @@ struct KernelDemand {
   uint64_t bytesRead = 0, bytesWritten = 0;
   /// Bytes of the smallest tile the kernel loads and stores, if any.
   std::optional<uint64_t> smallestLoad, smallestStore;
+  /// Points of the launch grid (1 without a grid): the copies of a route
+  /// beyond one per point may share a tile's transfer.
+  uint64_t gridPoints = 1;
   /// Compute operations on the longest dependence chain from a load to a
   /// store (each one operation as written).
   unsigned chain = 0;
@@ -87,6 +90,8 @@ struct MemoryBound {
 struct LatencyBound {
   int64_t loadLatency = 0, storeLatency = 0;
   double loadTransfer = 0, storeTransfer = 0;
+  /// Copies of the route one tile's transfer may be spread over.
+  int64_t split = 1;
   double compute = 0;
   /// The unit (or, for a kernel that computes nothing, the memory) the
   /// round trip turns at; "" when the kernel moves no data.
