@@ -108,6 +108,28 @@ void ktflow::jit::emitViewAddress(OpBuilder &b, Location loc,
                                                       address, length));
 }
 
+void ktflow::jit::emitViewLookup(OpBuilder &b, Location loc,
+                                 const ViewLowering &view, ValueRange coord,
+                                 Value &inView, Value &address, Value &valid) {
+  if (view.parts.empty()) {
+    inView = emitContains(b, loc, view.set, coord, view.setSymbols);
+    emitViewAddress(b, loc, view, coord, address, valid);
+    return;
+  }
+  // The first part that holds the coordinate serves it: fold from the last.
+  inView = arith::ConstantIntOp::create(b, loc, 0, 1);
+  address = indexConstant(b, loc, 0);
+  valid = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (const ViewLowering &part : llvm::reverse(view.parts)) {
+    Value holds = emitContains(b, loc, part.set, coord, part.setSymbols);
+    Value partAddress, partValid;
+    emitViewAddress(b, loc, part, coord, partAddress, partValid);
+    address = arith::SelectOp::create(b, loc, holds, partAddress, address);
+    valid = arith::SelectOp::create(b, loc, holds, partValid, valid);
+    inView = arith::OrIOp::create(b, loc, holds, inView);
+  }
+}
+
 static ElementAccess emitElementAccess(OpBuilder &b, Location loc,
                                        const TileLowering &tile,
                                        ValueRange positions) {
@@ -131,9 +153,8 @@ static ElementAccess emitElementAccess(OpBuilder &b, Location loc,
     for (unsigned d = 0; d < rank; ++d)
       coord.push_back(arith::AddIOp::create(b, loc, tile.anchor[d], point[d]));
   }
-  Value inView = emitContains(b, loc, view.set, coord, view.setSymbols);
-  Value address, valid;
-  emitViewAddress(b, loc, view, coord, address, valid);
+  Value inView, address, valid;
+  emitViewLookup(b, loc, view, coord, inView, address, valid);
   // An unreadable index is an error wherever the set holds the point; a
   // readable one leads to a coordinate, masked outside the view's set.
   Value unreadable = arith::XOrIOp::create(b, loc, readable, trueValue);
@@ -167,8 +188,7 @@ LogicalResult ktflow::jit::shapeTile(TileLowering &tile, Value base,
                                      std::string &why) {
   auto it = views.find(base);
   if (it == views.end()) {
-    why = "access tiles over tensors or distributed views are not lowered "
-          "yet";
+    why = "access tiles over tensors are not lowered yet";
     return failure();
   }
   tile.view = &it->second;

@@ -14,6 +14,7 @@
 #include "mlir/IR/IntegerSet.h"
 
 #include <string>
+#include <vector>
 
 namespace ktflow::jit {
 
@@ -31,6 +32,10 @@ struct ViewLowering {
   /// The set's lower bound per dimension: coordinate c is element
   /// `offset + Σ (c_d - lower_d) * stride_d`.
   llvm::SmallVector<int64_t> lower;
+  /// A distributed view's parts, in order (all in `buffer`): a coordinate
+  /// is served by the first part whose coordinate_set holds it, the other
+  /// fields are then unused but for `sizes` (the rank). Empty otherwise.
+  std::vector<ViewLowering> parts;
 };
 
 /// Replaces every ktdp.load and ktdp.store of `fn` by loops over the tile

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompiledKernel.h"
+#include "GrownViews.h"
 #include "LoopOrder.h"
 #include "Numerics.h"
 #include "ObjectCache.h"
@@ -65,7 +66,8 @@ static ArrayRef<std::pair<StringRef, void *>> runtimeSymbols() {
   static const std::vector<std::pair<StringRef, void *>> symbols = [] {
     std::vector<std::pair<StringRef, void *>> all = {
         {kStoredRangeFunctionName,
-         reinterpret_cast<void *>(&recordStoredRange)}};
+         reinterpret_cast<void *>(&recordStoredRange)},
+        {kViewFunctionName, reinterpret_cast<void *>(&recordView)}};
     llvm::append_range(all, interTileRuntimeSymbols());
     return all;
   }();

@@ -43,6 +43,10 @@ ktflow::jit::lowerIndirectTile(ktdp::ConstructIndirectAccessTileOp op,
                        cast<ShapedType>(op.getType()), maps.size(), views,
                        why)))
     return failure();
+  if (!tile.view->parts.empty()) {
+    why = "indirect tiles over distributed views are not lowered yet";
+    return failure();
+  }
   if (tile.view->set.getNumSymbols() != 0) {
     why = "indirect tiles over views with dynamic sizes are not lowered yet";
     return failure();
@@ -72,7 +76,7 @@ ktflow::jit::lowerIndirectTile(ktdp::ConstructIndirectAccessTileOp op,
       auto it = nextIndexView < indexViews.size()
                     ? views.find(indexViews[nextIndexView++])
                     : views.end();
-      if (it == views.end() ||
+      if (it == views.end() || !it->second.parts.empty() ||
           !isa<IntegerType, IndexType>(
               cast<MemRefType>(it->second.bufferValue.getType())
                   .getElementType()) ||

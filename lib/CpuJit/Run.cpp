@@ -18,6 +18,7 @@
 #include "ktflow/Interpreter/ElementTypes.h"
 
 #include "CompiledKernel.h"
+#include "GrownViews.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/ThreadPool.h"
@@ -139,6 +140,12 @@ struct StoreLog {
 constexpr size_t kMaxStoredRanges = size_t(1) << 20;
 
 thread_local StoreLog *currentStoreLog = nullptr;
+
+/// How many times a run starts over because views at computed addresses
+/// grew a tensor (each rerun's buffers hold every view the runs before it
+/// built, so a kernel whose addresses do not depend on loaded data needs
+/// one).
+constexpr unsigned kMaxGrowthReruns = 3;
 } // namespace
 
 void ktflow::jit::recordStoredRange(int64_t buffer, int64_t lo, int64_t hi) {
@@ -240,135 +247,181 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   result.fromCache = (*kernel)->isFromCache();
   const TileFunctionLayout &layout = (*kernel)->getLayout();
 
-  // Buffers with the initial contents, in position order.
+  // Buffers with the initial contents, in position order, over the
+  // extents the views at computed addresses that ran so far give.
   unsigned numBuffers = layout.bufferArgs.size();
-  std::vector<host::NativeTensor> tensors(numBuffers);
-  std::vector<FlatMemRef> buffers(numBuffers);
+  std::vector<DType> dtypes;
   for (unsigned b = 0; b < numBuffers; ++b) {
     // Native code has no df16 arithmetic.
     std::optional<DType> dtype =
         interp::dtypeFromType(layout.bufferElementTypes[b]);
     if (!dtype || *dtype == DType::DF16)
       return notLowerable("a tensor of unsupported element type");
-    llvm::Expected<host::NativeTensor> initial =
-        bound.getInitialNative(layout.bufferArgs[b], *dtype,
-                               /*readOnly=*/!layout.bufferStored[b]);
-    if (!initial)
-      return notLowerable(llvm::toString(initial.takeError()));
-    tensors[b] = std::move(*initial);
-    buffers[b] = FlatMemRef(tensors[b].data(), tensors[b].numElements());
+    dtypes.push_back(*dtype);
   }
-  // Scalars; a tensor argument's value is its start address.
-  std::vector<ScalarSlot> scalars(args.size());
-  for (const interp::ArgumentInfo &info : args) {
-    if (info.kind == interp::ArgumentKind::Tensor) {
-      scalars[info.position].bits = (uint64_t(info.position) + 1) << 44;
-      continue;
-    }
-    std::optional<interp::ScalarValue> value =
-        bound.getScalarValue(info.position);
-    if (!value) {
-      result.reason = "argument '" + info.name + "' has no value";
-      return result;
-    }
-    scalars[info.position].bits = scalarBits(*value);
-  }
-
-  unsigned numThreads =
-      threads ? threads : llvm::hardware_concurrency().compute_thread_count();
-  int64_t numTasks = std::min<int64_t>(numTiles, int64_t(numThreads) * 4);
-  // Each task draws from the whole budget, which bounds its run; what the
-  // tasks drew together is compared with the budget after the run.
-  auto freshStatus = [&] {
-    std::vector<int64_t> status(kStatusWritten + numBuffers, 0);
-    status[kStatusWorkLeft] = static_cast<int64_t>(workBudget);
-    return status;
+  auto initialTensor =
+      [&](unsigned b,
+          const GrownViews &grown) -> llvm::Expected<host::NativeTensor> {
+    return bound.getInitialNative(layout.bufferArgs[b], dtypes[b],
+                                  /*readOnly=*/!layout.bufferStored[b],
+                                  grown.of(b));
   };
-  // Runs tiles [first, last) in ascending order.
-  auto runTiles = [&](int64_t first, int64_t last,
-                      std::vector<int64_t> &statusWords, StoreLog *log) {
-    currentStoreLog = log;
-    std::vector<FlatMemRef> ownBuffers = buffers;
-    std::vector<ScalarSlot> ownScalars = scalars;
-    int64_t ids[3] = {0, 0, 0};
-    FlatMemRef status(statusWords.data(), statusWords.size());
-    std::vector<void *> packed;
-    for (FlatMemRef &buffer : ownBuffers)
-      buffer.pack(packed);
-    for (ScalarSlot &slot : ownScalars)
-      packed.push_back(&slot.bits);
-    for (int64_t &id : ids)
-      packed.push_back(&id);
-    status.pack(packed);
-    for (int64_t tile = first; tile < last; ++tile) {
-      ids[0] = tile % nx;
-      ids[1] = (tile / nx) % ny;
-      ids[2] = tile / (nx * ny);
-      (*kernel)->call(packed.data());
-      // The interpreter reruns a kernel that hit an error: the other tiles
-      // need not run (a grid of 2^62 idle tiles stops at the work budget).
-      if (statusWords[kStatusError])
-        break;
-    }
-    currentStoreLog = nullptr;
-  };
+  GrownViews grown;
+  std::vector<host::NativeTensor> tensors(numBuffers);
+  std::vector<FlatMemRef> buffers(numBuffers);
   std::vector<std::vector<int64_t>> statuses;
-  if (!layout.interTile.empty()) {
-    // Tiles that exchange values: one thread each, so that any of them can
-    // wait for any other (InterTile.h).
-    InterTileExchange exchange(layout.interTile, numTiles);
-    statuses.assign(numTiles, freshStatus());
-    std::vector<StoreLog> logs(numTiles);
-    std::vector<std::thread> tiles;
-    for (int64_t tile = 0; tile < numTiles; ++tile)
-      tiles.emplace_back([&, tile] {
-        exchange.startTile(tile);
-        logs[tile].task = tile;
-        runTiles(tile, tile + 1, statuses[tile], &logs[tile]);
-        logs[tile].compact();
-        exchange.finishTile();
-      });
-    for (std::thread &thread : tiles)
-      thread.join();
-    if (std::string error = exchange.getError(); !error.empty()) {
-      result.reason = "inter-tile ops: " + error;
-      return result;
+  for (unsigned attempt = 0;; ++attempt) {
+    for (unsigned b = 0; b < numBuffers; ++b) {
+      llvm::Expected<host::NativeTensor> initial = initialTensor(b, grown);
+      if (!initial)
+        return notLowerable(llvm::toString(initial.takeError()));
+      tensors[b] = std::move(*initial);
+      buffers[b] = FlatMemRef(tensors[b].data(), tensors[b].numElements());
     }
-    // Which of two overlapping stores lands last would depend on the
-    // threads; the interpreter's order needs the tiles to run one by one,
-    // which tiles that wait for each other cannot.
-    if (std::optional<unsigned> buffer = findOverlappingStores(logs)) {
-      result.reason = "stores of tiles that exchange values may overlap in "
-                      "tensor '" +
-                      args[layout.bufferArgs[*buffer]].name + "'";
-      return result;
+    // Scalars; a tensor argument's value is its start address.
+    std::vector<ScalarSlot> scalars(args.size());
+    for (const interp::ArgumentInfo &info : args) {
+      if (info.kind == interp::ArgumentKind::Tensor) {
+        scalars[info.position].bits = (uint64_t(info.position) + 1) << 44;
+        continue;
+      }
+      std::optional<interp::ScalarValue> value =
+          bound.getScalarValue(info.position);
+      if (!value) {
+        result.reason = "argument '" + info.name + "' has no value";
+        return result;
+      }
+      scalars[info.position].bits = scalarBits(*value);
     }
-  } else if (numTasks <= 1 || numThreads <= 1) {
-    statuses.push_back(freshStatus());
-    runTiles(0, numTiles, statuses.back(), nullptr);
-  } else {
-    statuses.assign(numTasks, freshStatus());
-    std::vector<StoreLog> logs(numTasks);
-    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(numThreads));
-    for (int64_t task = 0; task < numTasks; ++task)
-      pool.async([&, task] {
-        logs[task].task = task;
-        runTiles(numTiles * task / numTasks, numTiles * (task + 1) / numTasks,
-                 statuses[task], &logs[task]);
-        logs[task].compact();
-      });
-    pool.wait();
-    // Where two tasks' stores may have hit one element, which landed last
-    // depended on the schedule: rerun every tile in the interpreter's
-    // (ascending) order. No tile loads what another stores, so the rerun
-    // computes the same values and its stores overwrite every element the
-    // first run wrote.
-    if (std::optional<unsigned> buffer = findOverlappingStores(logs)) {
-      result.tilesInOrder =
-          "stores of tiles run concurrently may overlap in tensor '" +
-          args[layout.bufferArgs[*buffer]].name + "'";
-      statuses.assign(1, freshStatus());
-      runTiles(0, numTiles, statuses.back(), nullptr);
+
+    unsigned numThreads =
+        threads ? threads : llvm::hardware_concurrency().compute_thread_count();
+    int64_t numTasks = std::min<int64_t>(numTiles, int64_t(numThreads) * 4);
+    // Each task draws from the whole budget, which bounds its run; what the
+    // tasks drew together is compared with the budget after the run.
+    auto freshStatus = [&] {
+      std::vector<int64_t> status(kStatusWritten + numBuffers, 0);
+      status[kStatusWorkLeft] = static_cast<int64_t>(workBudget);
+      return status;
+    };
+    // Runs tiles [first, last) in ascending order.
+    // What each task's views at computed addresses declared, in task
+    // (ascending tile) order.
+    std::vector<GrownViews> viewLogs;
+    auto runTiles = [&](int64_t first, int64_t last,
+                        std::vector<int64_t> &statusWords, StoreLog *log,
+                        GrownViews *views) {
+      currentStoreLog = log;
+      setCurrentGrownViews(views);
+      std::vector<FlatMemRef> ownBuffers = buffers;
+      std::vector<ScalarSlot> ownScalars = scalars;
+      int64_t ids[3] = {0, 0, 0};
+      FlatMemRef status(statusWords.data(), statusWords.size());
+      std::vector<void *> packed;
+      for (FlatMemRef &buffer : ownBuffers)
+        buffer.pack(packed);
+      for (ScalarSlot &slot : ownScalars)
+        packed.push_back(&slot.bits);
+      for (int64_t &id : ids)
+        packed.push_back(&id);
+      status.pack(packed);
+      for (int64_t tile = first; tile < last; ++tile) {
+        ids[0] = tile % nx;
+        ids[1] = (tile / nx) % ny;
+        ids[2] = tile / (nx * ny);
+        (*kernel)->call(packed.data());
+        // The interpreter reruns a kernel that hit an error: the other tiles
+        // need not run (a grid of 2^62 idle tiles stops at the work budget).
+        if (statusWords[kStatusError])
+          break;
+      }
+      currentStoreLog = nullptr;
+      setCurrentGrownViews(nullptr);
+    };
+    statuses.clear();
+    if (!layout.interTile.empty()) {
+      // Tiles that exchange values: one thread each, so that any of them can
+      // wait for any other (InterTile.h).
+      InterTileExchange exchange(layout.interTile, numTiles);
+      statuses.assign(numTiles, freshStatus());
+      viewLogs.assign(numTiles, GrownViews());
+      std::vector<StoreLog> logs(numTiles);
+      std::vector<std::thread> tiles;
+      for (int64_t tile = 0; tile < numTiles; ++tile)
+        tiles.emplace_back([&, tile] {
+          exchange.startTile(tile);
+          logs[tile].task = tile;
+          runTiles(tile, tile + 1, statuses[tile], &logs[tile],
+                   &viewLogs[tile]);
+          logs[tile].compact();
+          exchange.finishTile();
+        });
+      for (std::thread &thread : tiles)
+        thread.join();
+      if (std::string error = exchange.getError(); !error.empty()) {
+        result.reason = "inter-tile ops: " + error;
+        return result;
+      }
+      // Which of two overlapping stores lands last would depend on the
+      // threads; the interpreter's order needs the tiles to run one by one,
+      // which tiles that wait for each other cannot.
+      if (std::optional<unsigned> buffer = findOverlappingStores(logs)) {
+        result.reason = "stores of tiles that exchange values may overlap in "
+                        "tensor '" +
+                        args[layout.bufferArgs[*buffer]].name + "'";
+        return result;
+      }
+    } else if (numTasks <= 1 || numThreads <= 1) {
+      statuses.push_back(freshStatus());
+      viewLogs.assign(1, GrownViews());
+      runTiles(0, numTiles, statuses.back(), nullptr, &viewLogs[0]);
+    } else {
+      statuses.assign(numTasks, freshStatus());
+      viewLogs.assign(numTasks, GrownViews());
+      std::vector<StoreLog> logs(numTasks);
+      llvm::DefaultThreadPool pool(llvm::hardware_concurrency(numThreads));
+      for (int64_t task = 0; task < numTasks; ++task)
+        pool.async([&, task] {
+          logs[task].task = task;
+          runTiles(numTiles * task / numTasks, numTiles * (task + 1) / numTasks,
+                   statuses[task], &logs[task], &viewLogs[task]);
+          logs[task].compact();
+        });
+      pool.wait();
+      // Where two tasks' stores may have hit one element, which landed last
+      // depended on the schedule: rerun every tile in the interpreter's
+      // (ascending) order. No tile loads what another stores, so the rerun
+      // computes the same values and its stores overwrite every element the
+      // first run wrote.
+      if (std::optional<unsigned> buffer = findOverlappingStores(logs)) {
+        result.tilesInOrder =
+            "stores of tiles run concurrently may overlap in tensor '" +
+            args[layout.bufferArgs[*buffer]].name + "'";
+        statuses.assign(1, freshStatus());
+        viewLogs.assign(1, GrownViews());
+        runTiles(0, numTiles, statuses.back(), nullptr, &viewLogs[0]);
+      }
+    }
+    // Views at computed addresses that make a tensor larger than (or shape
+    // it unlike) the buffer it ran in: run again over the grown extents.
+    size_t added = 0;
+    for (const GrownViews &log : viewLogs)
+      added += grown.append(log);
+    if (!added)
+      break;
+    bool grew = false;
+    for (unsigned b : grown.buffers()) {
+      llvm::Expected<host::NativeTensor> extent = initialTensor(b, grown);
+      if (!extent)
+        return notLowerable(llvm::toString(extent.takeError()));
+      grew |= extent->getShape() != tensors[b].getShape();
+    }
+    if (!grew)
+      break;
+    if (attempt == kMaxGrowthReruns) {
+      result.reason = "views at computed addresses still grew a tensor after " +
+                      std::to_string(kMaxGrowthReruns) + " reruns";
+      return result;
     }
   }
   result.runSeconds =

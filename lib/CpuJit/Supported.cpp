@@ -115,11 +115,12 @@ static std::string checkOp(Operation *op) {
   StringRef name = op->getName().getStringRef();
   if (dialect == "ktdp") {
     if (isa<ktdp::GetComputeTileIdOp, ktdp::ConstructMemoryViewOp,
-            ktdp::ConstructAccessTileOp, ktdp::ConstructIndirectAccessTileOp,
-            ktdp::RegionTerminatorOp, ktdp::LoadOp, ktdp::StoreOp,
-            ktdp::RuntimeArgExtractOp, ktdp::InterTileProduceOp,
-            ktdp::InterTileConsumeOp, ktdp::InterTileReduceOp,
-            ktdp::YieldPartialOp, ktdp::YieldReducedOp>(op))
+            ktdp::ConstructDistributedMemoryViewOp, ktdp::ConstructAccessTileOp,
+            ktdp::ConstructIndirectAccessTileOp, ktdp::RegionTerminatorOp,
+            ktdp::LoadOp, ktdp::StoreOp, ktdp::RuntimeArgExtractOp,
+            ktdp::InterTileProduceOp, ktdp::InterTileConsumeOp,
+            ktdp::InterTileReduceOp, ktdp::YieldPartialOp,
+            ktdp::YieldReducedOp>(op))
       return "";
     return "'" + name.str() + "' is not lowered yet";
   }
@@ -142,6 +143,10 @@ static std::string checkOp(Operation *op) {
              "the width";
     return "";
   }
+  if (dialect == "spyreop")
+    return ktflow::jit::isLoweredIntrinsic(op)
+               ? ""
+               : "'" + name.str() + "' is not lowered yet";
   if (dialect == "math" || dialect == "linalg")
     return "";
   if (dialect == "tensor") {

@@ -133,6 +133,35 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// Reports the footprint of a view at a computed address as it is built
+/// (kViewFunctionName): the tensor grows to hold it, as in the interpreter.
+static LogicalResult reportComputedView(OpBuilder &b, Location loc,
+                                        const ViewLowering &view,
+                                        std::string &why) {
+  unsigned rank = view.sizes.size();
+  if (rank > kMaxReportedViewRank) {
+    why = "a view of rank above " + std::to_string(kMaxReportedViewRank) +
+          " at a computed address";
+    return failure();
+  }
+  SmallVector<Value> operands = {indexConstant(b, loc, view.buffer),
+                                 view.relativeOffset,
+                                 indexConstant(b, loc, rank)};
+  for (ArrayRef<Value> values : {ArrayRef(view.sizes), ArrayRef(view.strides)})
+    for (unsigned d = 0; d < kMaxReportedViewRank; ++d)
+      operands.push_back(d < rank ? values[d] : indexConstant(b, loc, 0));
+  auto module = b.getBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  if (!module.lookupSymbol(kViewFunctionName)) {
+    OpBuilder declare = OpBuilder::atBlockBegin(module.getBody());
+    SmallVector<Type> types(operands.size(), b.getIndexType());
+    func::FuncOp::create(declare, loc, kViewFunctionName,
+                         declare.getFunctionType(types, {}))
+        .setPrivate();
+  }
+  func::CallOp::create(b, loc, kViewFunctionName, TypeRange{}, operands);
+  return success();
+}
+
 /// Rewrites the views of `fn`: each gets the buffer of the one tensor
 /// argument its address comes from, and its address relative to that
 /// tensor's start.
@@ -204,7 +233,41 @@ static LogicalResult lowerViews(func::FuncOp fn, ArrayRef<ArgumentInfo> args,
       why = "a view's coordinate_set symbols do not match its dynamic sizes";
       return WalkResult::interrupt();
     }
+    if (view.getOffset() != fn.getArgument(tensors.front()) &&
+        failed(reportComputedView(b, loc, lowering, why)))
+      return WalkResult::interrupt();
     views[view.getResult()] = std::move(lowering);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  // Distributed views, after the views they are made of (parts that are
+  // distributed views themselves contribute their parts, in order).
+  walk = fn.walk([&](ktdp::ConstructDistributedMemoryViewOp distributed) {
+    ViewLowering lowering;
+    for (Value input : distributed.getMemrefs()) {
+      auto it = views.find(input);
+      if (it == views.end()) {
+        why = "a distributed view of something that is not a memory view";
+        return WalkResult::interrupt();
+      }
+      if (it->second.parts.empty())
+        lowering.parts.push_back(it->second);
+      else
+        lowering.parts.insert(lowering.parts.end(), it->second.parts.begin(),
+                              it->second.parts.end());
+    }
+    if (lowering.parts.empty() ||
+        llvm::any_of(lowering.parts, [&](const ViewLowering &part) {
+          return part.buffer != lowering.parts.front().buffer;
+        })) {
+      why = "a distributed view whose parts are in different tensors";
+      return WalkResult::interrupt();
+    }
+    lowering.buffer = lowering.parts.front().buffer;
+    lowering.bufferValue = lowering.parts.front().bufferValue;
+    lowering.sizes = lowering.parts.front().sizes;
+    views[distributed.getResult()] = std::move(lowering);
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
@@ -342,14 +405,16 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
   });
   if (failed(lowerAccesses(fn, views, status, why)))
     return failure();
+  lowerIntrinsics(fn);
   for (Operation *op : dead)
     op->erase();
 
   // Erase the ktdp ops now unused, innermost first.
   SmallVector<Operation *> ktdpOps;
   fn.walk([&](Operation *op) {
-    if (isa<ktdp::ConstructMemoryViewOp, ktdp::ConstructAccessTileOp,
-            ktdp::ConstructIndirectAccessTileOp>(op))
+    if (isa<ktdp::ConstructMemoryViewOp, ktdp::ConstructDistributedMemoryViewOp,
+            ktdp::ConstructAccessTileOp, ktdp::ConstructIndirectAccessTileOp>(
+            op))
       ktdpOps.push_back(op);
   });
   for (Operation *op : llvm::reverse(ktdpOps)) {

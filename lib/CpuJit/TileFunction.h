@@ -40,6 +40,14 @@ inline constexpr const char *kTileFunctionName = "ktflow_tile";
 /// with the lowest and highest element of the buffer it wrote.
 inline constexpr const char *kStoredRangeFunctionName = "ktflow_jit_stored";
 
+/// `void ktflow_jit_view(int64_t buffer, int64_t offset, int64_t rank,
+/// int64_t sizes[4]..., int64_t strides[4]...)`, which the caller provides:
+/// called where a view at a computed address (not its tensor argument
+/// itself) is built, with its footprint relative to the tensor's start.
+/// Such views extend their tensor when they run (docs/interpreter.md §1).
+inline constexpr const char *kViewFunctionName = "ktflow_jit_view";
+inline constexpr unsigned kMaxReportedViewRank = 4;
+
 /// status[kStatusError] holds the first error code a tile hit (0 for none);
 /// status[kStatusWorkLeft] what is left of the work budget, which the
 /// caller sets and the kernel draws from (an unsigned count,
@@ -83,6 +91,12 @@ mlir::FailureOr<TileFunctionLayout>
 buildTileFunction(mlir::ModuleOp module, llvm::StringRef kernelName,
                   llvm::ArrayRef<interp::ArgumentInfo> args, int64_t numTiles,
                   std::string &whyNot);
+
+/// Whether `op` is a spyreop intrinsic the tier lowers (Intrinsics.cpp).
+bool isLoweredIntrinsic(mlir::Operation *op);
+
+/// Rewrites the intrinsics of `fn` into arith and math ops.
+void lowerIntrinsics(mlir::Operation *fn);
 
 /// Why the tier cannot compile the body of `fn` (an op, a type or a
 /// construct it does not lower yet), or the empty string.

@@ -56,6 +56,15 @@ void emitViewAddress(mlir::OpBuilder &b, mlir::Location loc,
                      const ViewLowering &view, mlir::ValueRange coord,
                      mlir::Value &address, mlir::Value &valid);
 
+/// Whether coordinate `coord` is in `view`'s coordinate_set (for a
+/// distributed view, in some part's; `inView`), where it is in the buffer
+/// (`address`) and whether that is inside the view's (the part's) sizes and
+/// the buffer (`valid`).
+void emitViewLookup(mlir::OpBuilder &b, mlir::Location loc,
+                    const ViewLowering &view, mlir::ValueRange coord,
+                    mlir::Value &inView, mlir::Value &address,
+                    mlir::Value &valid);
+
 /// The tile's view, set, order and shape, shared by direct and indirect
 /// tiles (`baseRank` is the rank the view must have).
 mlir::LogicalResult

@@ -215,8 +215,8 @@ static int64_t memoryCeiling(const InterpreterOptions &options) {
 }
 
 llvm::Expected<ktflow::host::NativeTensor>
-Interpreter::getInitialNative(unsigned position, DType dtype,
-                              bool readOnly) const {
+Interpreter::getInitialNative(unsigned position, DType dtype, bool readOnly,
+                              ArrayRef<ViewFootprint> grownBy) const {
   if (position >= impl->args.size() ||
       impl->args[position].kind != ArgumentKind::Tensor)
     return makeError("argument " + std::to_string(position) +
@@ -251,6 +251,11 @@ Interpreter::getInitialNative(unsigned position, DType dtype,
           },
           region.extent)))
     return makeError("a view declares memory before '" + region.name + "'");
+  for (const ViewFootprint &footprint : grownBy) {
+    std::string message;
+    if (!region.extent.add(footprint, message))
+      return makeError(message);
+  }
   region.length = region.extent.get().numElements;
   // The native copy is allocated whole, unlike the interpreter's lazily
   // backed pages: refuse one past the memory ceiling (or past the address

@@ -30,6 +30,10 @@ namespace mlir::func {
 class FuncOp;
 } // namespace mlir::func
 
+namespace ktflow {
+struct ViewFootprint;
+} // namespace ktflow
+
 namespace ktflow::interp {
 
 /// How structured ops that reduce round 16-bit floats (docs/interpreter.md
@@ -151,9 +155,12 @@ public:
   /// the tensor: the interpreter then reports it at the op. With
   /// `readOnly` (the engine never writes the tensor) `.npy` data is shared
   /// with the input, not copied, and may be read-only memory.
+  /// `grownBy` are footprints of views at computed addresses that ran
+  /// (relative to the tensor's start, in the order they ran): they extend
+  /// the tensor as they do in a run, after the views at the argument.
   llvm::Expected<host::NativeTensor>
-  getInitialNative(unsigned position, host::DType dtype,
-                   bool readOnly = false) const;
+  getInitialNative(unsigned position, host::DType dtype, bool readOnly = false,
+                   llvm::ArrayRef<ViewFootprint> grownBy = {}) const;
 
   /// For another engine that backs memory lazily (the simulator's memory
   /// image): the generator of the values a run starts tensor argument
