@@ -398,7 +398,7 @@ static void guardLoopStep(scf::ForOp loop, Value status) {
 LogicalResult
 ktflow::jit::lowerAccesses(func::FuncOp fn,
                            const DenseMap<Value, ViewLowering> &views,
-                           Value status, std::string &why) {
+                           Value status, bool interleaved, std::string &why) {
   DenseMap<Value, TileLowering> tiles;
   WalkResult walk = fn.walk([&](Operation *op) {
     FailureOr<TileLowering> tile = failure();
@@ -422,6 +422,10 @@ ktflow::jit::lowerAccesses(func::FuncOp fn,
   func::FuncOp::create(declare, fn.getLoc(), kStoredRangeFunctionName,
                        declare.getFunctionType({index, index, index}, {}))
       .setPrivate();
+  if (interleaved)
+    func::FuncOp::create(declare, fn.getLoc(), kYieldFunctionName,
+                         declare.getFunctionType({}, {}))
+        .setPrivate();
   SmallVector<Operation *> accesses;
   fn.walk([&](Operation *op) {
     if (isa<ktdp::LoadOp, ktdp::StoreOp>(op))
@@ -447,10 +451,16 @@ ktflow::jit::lowerAccesses(func::FuncOp fn,
       why = "a load or store whose tensor differs from its tile";
       return failure();
     }
-    if (auto load = dyn_cast<ktdp::LoadOp>(op))
+    if (auto load = dyn_cast<ktdp::LoadOp>(op)) {
+      if (interleaved) {
+        OpBuilder b(load);
+        func::CallOp::create(b, load.getLoc(), kYieldFunctionName, TypeRange{},
+                             ValueRange{});
+      }
       lowerLoad(load, it->second, status);
-    else
+    } else {
       lowerStore(cast<ktdp::StoreOp>(op), it->second, status);
+    }
   }
   fn.walk([&](scf::ForOp loop) { guardLoopStep(loop, status); });
   chargeKernelWork(fn, work, status);

@@ -42,12 +42,13 @@ struct ViewLowering {
 /// (their access tiles, direct or indirect, and the index views of the
 /// indirect ones must be views in `views`), guards every scf.for whose
 /// step may not be positive and makes the kernel draw its work from the
-/// work budget (WorkBudget.h). Errors the interpreter reports are
+/// work budget (WorkBudget.h); with `interleaved`, each load first yields
+/// (kYieldFunctionName). Errors the interpreter reports are
 /// recorded in `status` (TileFunction.h).
 mlir::LogicalResult
 lowerAccesses(mlir::func::FuncOp fn,
               const llvm::DenseMap<mlir::Value, ViewLowering> &views,
-              mlir::Value status, std::string &why);
+              mlir::Value status, bool interleaved, std::string &why);
 
 } // namespace ktflow::jit
 

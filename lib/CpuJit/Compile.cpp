@@ -17,6 +17,7 @@
 
 #include "CompiledKernel.h"
 #include "GrownViews.h"
+#include "Interleave.h"
 #include "LoopOrder.h"
 #include "Numerics.h"
 #include "ObjectCache.h"
@@ -67,7 +68,8 @@ static ArrayRef<std::pair<StringRef, void *>> runtimeSymbols() {
     std::vector<std::pair<StringRef, void *>> all = {
         {kStoredRangeFunctionName,
          reinterpret_cast<void *>(&recordStoredRange)},
-        {kViewFunctionName, reinterpret_cast<void *>(&recordView)}};
+        {kViewFunctionName, reinterpret_cast<void *>(&recordView)},
+        {kYieldFunctionName, reinterpret_cast<void *>(&yieldTurn)}};
     llvm::append_range(all, interTileRuntimeSymbols());
     return all;
   }();
@@ -146,7 +148,8 @@ static LogicalResult runQuietly(PassManager &pm, ModuleOp module,
 FailureOr<std::unique_ptr<CompiledKernel>>
 CompiledKernel::compile(ModuleOp module, StringRef kernelName,
                         ArrayRef<interp::ArgumentInfo> args, int64_t numTiles,
-                        interp::NumericsPolicy numerics, std::string &why) {
+                        bool interleaved, interp::NumericsPolicy numerics,
+                        std::string &why) {
   MLIRContext &context = *module.getContext();
   prepareContext(context);
   // Checked before canonicalization, which may erase what the interpreter
@@ -177,7 +180,7 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
     return failure();
   }
   FailureOr<TileFunctionLayout> layout =
-      buildTileFunction(*copy, kernelName, args, numTiles, why);
+      buildTileFunction(*copy, kernelName, args, numTiles, interleaved, why);
   if (failed(layout))
     return failure();
   if (numerics == interp::NumericsPolicy::Accumulate)

@@ -27,11 +27,12 @@ void recordStoredRange(int64_t buffer, int64_t lo, int64_t hi);
 class CompiledKernel {
 public:
   /// Compiles `kernelName` of `module` (left unchanged) for a grid of
-  /// `numTiles` tiles; on failure `why` says what the tier cannot compile.
+  /// `numTiles` tiles (`interleaved`: tiles that yield before each load,
+  /// TileFunction.h); on failure `why` says what the tier cannot compile.
   static mlir::FailureOr<std::unique_ptr<CompiledKernel>>
   compile(mlir::ModuleOp module, llvm::StringRef kernelName,
           llvm::ArrayRef<interp::ArgumentInfo> args, int64_t numTiles,
-          interp::NumericsPolicy numerics, std::string &why);
+          bool interleaved, interp::NumericsPolicy numerics, std::string &why);
   ~CompiledKernel();
 
   const TileFunctionLayout &getLayout() const { return layout; }

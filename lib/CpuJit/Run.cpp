@@ -5,9 +5,9 @@
 // interpreter would start it with (Interpreter::getInitialNative), scalars
 // their bound values, and the grid's tiles run on a thread pool, a chunk
 // of consecutive tiles per task. Tiles run concurrently only when no tile
-// can load what another stores (Interpreter::whyTilesShareMemory); the
-// kernels where one may are left to the interpreter, whose interleaving
-// defines what such loads see. Each store reports the range of elements
+// can load what another stores (Interpreter::whyTilesShareMemory); where
+// one may, they take turns in the interpreter's order (Interleave.h),
+// which defines what such loads see. Each store reports the range of elements
 // it wrote; where ranges written by two concurrent tasks intersect, every
 // tile reruns in ascending order, so the store that lands last is the
 // interpreter's.
@@ -19,6 +19,7 @@
 
 #include "CompiledKernel.h"
 #include "GrownViews.h"
+#include "Interleave.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/ThreadPool.h"
@@ -146,6 +147,9 @@ thread_local StoreLog *currentStoreLog = nullptr;
 /// built, so a kernel whose addresses do not depend on loaded data needs
 /// one).
 constexpr unsigned kMaxGrowthReruns = 3;
+
+/// The most tiles that take turns (a thread each).
+constexpr int64_t kMaxInterleavedTiles = 256;
 } // namespace
 
 void ktflow::jit::recordStoredRange(int64_t buffer, int64_t lo, int64_t hi) {
@@ -215,16 +219,22 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
     result.reason = "not lowerable: " + why;
     return std::move(result);
   };
-  if (std::optional<std::string> shared = bound.whyTilesShareMemory())
-    return notLowerable("tiles may load what other tiles store (" + *shared +
-                        ")");
-  ArrayRef<interp::ArgumentInfo> args = bound.getArguments();
   ArrayRef<int64_t> grid = bound.getGrid();
-  int64_t nx = grid.size() > 0 ? grid[0] : 1;
-  int64_t ny = grid.size() > 1 ? grid[1] : 1;
   int64_t numTiles = 1;
   for (int64_t extent : grid)
     numTiles *= extent;
+  // Tiles that may load what others store take turns as the interpreter's
+  // do (Interleave.h), one thread each; one tile shares memory with none.
+  std::optional<std::string> shared = bound.whyTilesShareMemory();
+  bool interleaved = shared && numTiles != 1;
+  if (interleaved && numTiles > kMaxInterleavedTiles)
+    return notLowerable(
+        "tiles may load what other tiles store (" + *shared + "), and " +
+        std::to_string(numTiles) + " tiles are more than the " +
+        std::to_string(kMaxInterleavedTiles) + " threads that take turns");
+  ArrayRef<interp::ArgumentInfo> args = bound.getArguments();
+  int64_t nx = grid.size() > 0 ? grid[0] : 1;
+  int64_t ny = grid.size() > 1 ? grid[1] : 1;
   // Every tile costs at least itself and its entry block: a grid that
   // cannot fit is the interpreter's to refuse, before the kernel is even
   // compiled.
@@ -237,10 +247,14 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   }
   auto start = std::chrono::steady_clock::now();
   std::string why;
-  FailureOr<std::unique_ptr<CompiledKernel>> kernel = CompiledKernel::compile(
-      module, bound.getFunctionName(), args, numTiles, numerics, why);
+  FailureOr<std::unique_ptr<CompiledKernel>> kernel =
+      CompiledKernel::compile(module, bound.getFunctionName(), args, numTiles,
+                              interleaved, numerics, why);
   if (failed(kernel))
     return notLowerable(why);
+  if (interleaved && !(*kernel)->getLayout().interTile.empty())
+    return notLowerable("tiles that may load what other tiles store and "
+                        "exchange values");
   auto compiled = std::chrono::steady_clock::now();
   result.compileSeconds =
       std::chrono::duration<double>(compiled - start).count();
@@ -262,9 +276,16 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   auto initialTensor =
       [&](unsigned b,
           const GrownViews &grown) -> llvm::Expected<host::NativeTensor> {
+    if (int(b) == layout.scratchpadBuffer)
+      return host::NativeTensor(dtypes[b], {layout.scratchpadElements},
+                                /*zeroed=*/true);
     return bound.getInitialNative(layout.bufferArgs[b], dtypes[b],
                                   /*readOnly=*/!layout.bufferStored[b],
                                   grown.of(b));
+  };
+  auto bufferName = [&](unsigned b) {
+    return int(b) == layout.scratchpadBuffer ? std::string("the scratchpads")
+                                             : args[layout.bufferArgs[b]].name;
   };
   GrownViews grown;
   std::vector<host::NativeTensor> tensors(numBuffers);
@@ -339,7 +360,22 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
       setCurrentGrownViews(nullptr);
     };
     statuses.clear();
-    if (!layout.interTile.empty()) {
+    if (interleaved) {
+      // One tile runs at a time, in the interpreter's order: no store can
+      // land in another order than there.
+      TileTurns turns(numTiles);
+      statuses.assign(numTiles, freshStatus());
+      viewLogs.assign(numTiles, GrownViews());
+      std::vector<std::thread> tiles;
+      for (int64_t tile = 0; tile < numTiles; ++tile)
+        tiles.emplace_back([&, tile] {
+          turns.start(tile);
+          runTiles(tile, tile + 1, statuses[tile], nullptr, &viewLogs[tile]);
+          turns.finish();
+        });
+      for (std::thread &thread : tiles)
+        thread.join();
+    } else if (!layout.interTile.empty()) {
       // Tiles that exchange values: one thread each, so that any of them can
       // wait for any other (InterTile.h).
       InterTileExchange exchange(layout.interTile, numTiles);
@@ -368,7 +404,7 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
       if (std::optional<unsigned> buffer = findOverlappingStores(logs)) {
         result.reason = "stores of tiles that exchange values may overlap in "
                         "tensor '" +
-                        args[layout.bufferArgs[*buffer]].name + "'";
+                        bufferName(*buffer) + "'";
         return result;
       }
     } else if (numTasks <= 1 || numThreads <= 1) {
@@ -396,7 +432,7 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
       if (std::optional<unsigned> buffer = findOverlappingStores(logs)) {
         result.tilesInOrder =
             "stores of tiles run concurrently may overlap in tensor '" +
-            args[layout.bufferArgs[*buffer]].name + "'";
+            bufferName(*buffer) + "'";
         statuses.assign(1, freshStatus());
         viewLogs.assign(1, GrownViews());
         runTiles(0, numTiles, statuses.back(), nullptr, &viewLogs[0]);
@@ -456,6 +492,8 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
       return result;
     }
   for (unsigned b = 0; b < numBuffers; ++b) {
+    if (int(b) == layout.scratchpadBuffer)
+      continue;
     bool written = llvm::any_of(statuses, [&](const std::vector<int64_t> &s) {
       return s[kStatusWritten + b] != 0;
     });

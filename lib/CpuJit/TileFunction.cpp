@@ -11,6 +11,7 @@
 #include "AccessLowering.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Interpreter/Interpreter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -162,11 +163,119 @@ static LogicalResult reportComputedView(OpBuilder &b, Location loc,
   return success();
 }
 
+/// The tiles' scratchpads: one buffer, tile t's scratchpad at elements
+/// [t * capacity, (t + 1) * capacity).
+struct Scratchpads {
+  int buffer = -1;
+  Value bufferValue;
+  /// Elements per tile (the interpreter's default capacity in bytes over
+  /// the element size).
+  int64_t capacity = 0;
+  int64_t numTiles = 0;
+  /// The executing tile's linear id, and the status buffer.
+  Value tileId, status;
+};
+
+/// A view of a scratchpad: of the executing tile's, or of the tile its
+/// memory space names. Building it is an error where the interpreter's is:
+/// a tile outside the grid, a negative address, or bytes past the
+/// capacity (docs/interpreter.md §2); the error is recorded in the status
+/// buffer and the accesses stay inside the buffer.
+static LogicalResult lowerScratchpadView(ktdp::ConstructMemoryViewOp view,
+                                         const Scratchpads &scratchpads,
+                                         DenseMap<Value, ViewLowering> &views,
+                                         std::string &why) {
+  FailureOr<SmallVector<int64_t>> lower =
+      constantLowerBounds(view.getCoordinateSet());
+  if (failed(lower)) {
+    why = "a view's coordinate_set has a lower bound that depends on its "
+          "sizes";
+    return failure();
+  }
+  OpBuilder b(view->getContext());
+  b.setInsertionPointAfter(view);
+  Location loc = view.getLoc();
+  ViewLowering lowering;
+  lowering.buffer = scratchpads.buffer;
+  lowering.bufferValue = scratchpads.bufferValue;
+  lowering.set = view.getCoordinateSet();
+  lowering.lower = *lower;
+  Value zero = indexConstant(b, loc, 0);
+  Value owner = scratchpads.tileId;
+  if (std::optional<int64_t> id =
+          view.getMemorySpaceInterface().getComputeTileId())
+    owner = indexConstant(b, loc, *id);
+  // Bad: a tile outside the grid, or the view's elements [lo, hi] outside
+  // [0, capacity) when it has any.
+  Value bad = arith::OrIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, owner, zero),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, owner,
+                            indexConstant(b, loc, scratchpads.numTiles)));
+  Value lo = view.getOffset(), hi = view.getOffset();
+  Value empty = arith::ConstantIntOp::create(b, loc, 0, 1);
+  auto materialize = [&](OpFoldResult ofr) -> Value {
+    if (auto v = dyn_cast<Value>(ofr))
+      return v;
+    return indexConstant(b, loc, *getConstantIntValue(ofr));
+  };
+  for (auto [sizeOfr, strideOfr] :
+       llvm::zip(view.getMixedSizes(), view.getMixedStrides())) {
+    Value size = materialize(sizeOfr), stride = materialize(strideOfr);
+    lowering.sizes.push_back(size);
+    lowering.strides.push_back(stride);
+    if (isa<Value>(sizeOfr))
+      lowering.setSymbols.push_back(cast<Value>(sizeOfr));
+    empty = arith::OrIOp::create(
+        b, loc, empty,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, zero));
+    Value span = arith::MulIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, size, indexConstant(b, loc, 1)),
+        stride);
+    lo = arith::AddIOp::create(b, loc, lo,
+                               arith::MinSIOp::create(b, loc, span, zero));
+    hi = arith::AddIOp::create(b, loc, hi,
+                               arith::MaxSIOp::create(b, loc, span, zero));
+  }
+  if (lowering.setSymbols.size() != lowering.set.getNumSymbols()) {
+    why = "a view's coordinate_set symbols do not match its dynamic sizes";
+    return failure();
+  }
+  Value outside = arith::OrIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lo, zero),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, hi,
+                            indexConstant(b, loc, scratchpads.capacity)));
+  bad = arith::OrIOp::create(
+      b, loc, bad,
+      arith::AndIOp::create(
+          b, loc, outside,
+          arith::XOrIOp::create(b, loc, empty,
+                                arith::ConstantIntOp::create(b, loc, 1, 1))));
+  scf::IfOp::create(b, loc, bad, [&](OpBuilder &then, Location l) {
+    memref::StoreOp::create(
+        then, l, arith::ConstantIntOp::create(then, l, kErrorOutsideMemory, 64),
+        scratchpads.status, ValueRange{indexConstant(then, l, kStatusError)});
+    scf::YieldOp::create(then, l);
+  });
+  // A bad owner addresses tile 0's scratchpad instead (the run is
+  // discarded).
+  Value safeOwner = arith::SelectOp::create(b, loc, bad, zero, owner);
+  lowering.relativeOffset = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, safeOwner,
+                            indexConstant(b, loc, scratchpads.capacity)),
+      view.getOffset());
+  views[view.getResult()] = std::move(lowering);
+  return success();
+}
+
 /// Rewrites the views of `fn`: each gets the buffer of the one tensor
 /// argument its address comes from, and its address relative to that
 /// tensor's start.
 static LogicalResult lowerViews(func::FuncOp fn, ArrayRef<ArgumentInfo> args,
                                 ArrayRef<int> bufferOf, ValueRange buffers,
+                                const Scratchpads &scratchpads,
                                 DenseMap<Value, ViewLowering> &views,
                                 std::vector<Type> &bufferTypes,
                                 std::string &why) {
@@ -174,8 +283,9 @@ static LogicalResult lowerViews(func::FuncOp fn, ArrayRef<ArgumentInfo> args,
   WalkResult walk = fn.walk([&](ktdp::ConstructMemoryViewOp view) {
     if (view.getMemorySpaceInterface().getMemoryKind() !=
         ktdp::MemoryKind::global) {
-      why = "views of scratchpad (ct_local) memory are not lowered yet";
-      return WalkResult::interrupt();
+      if (failed(lowerScratchpadView(view, scratchpads, views, why)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
     }
     llvm::SetVector<unsigned> sources;
     DenseSet<Value> seen;
@@ -276,7 +386,7 @@ static LogicalResult lowerViews(func::FuncOp fn, ArrayRef<ArgumentInfo> args,
 FailureOr<TileFunctionLayout>
 ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
                                ArrayRef<ArgumentInfo> args, int64_t numTiles,
-                               std::string &why) {
+                               bool interleaved, std::string &why) {
   auto fn = module.lookupSymbol<func::FuncOp>(kernelName);
   if (!fn || fn.isExternal()) {
     why = "the kernel has no body";
@@ -306,6 +416,44 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
       bufferOf[info.position] = layout.bufferArgs.size();
       layout.bufferArgs.push_back(info.position);
     }
+  // Scratchpads: one element type for all their views (the interpreter's
+  // scratchpads are typed; views of two types could collide).
+  Type scratchpadElement;
+  WalkResult scratchpadViews = fn.walk([&](ktdp::ConstructMemoryViewOp view) {
+    if (view.getMemorySpaceInterface().getMemoryKind() ==
+        ktdp::MemoryKind::global)
+      return WalkResult::advance();
+    Type element = cast<MemRefType>(view.getType()).getElementType();
+    if (scratchpadElement && scratchpadElement != element) {
+      why = "scratchpad views of two element types";
+      return WalkResult::interrupt();
+    }
+    scratchpadElement = element;
+    return WalkResult::advance();
+  });
+  if (scratchpadViews.wasInterrupted())
+    return failure();
+  Scratchpads scratchpads;
+  if (scratchpadElement) {
+    if (!scratchpadElement.isIntOrIndexOrFloat() ||
+        scratchpadElement.isIndex()) {
+      why = "scratchpad views of element type index";
+      return failure();
+    }
+    int64_t bytes = scratchpadElement.getIntOrFloatBitWidth() / 8;
+    scratchpads.capacity =
+        bytes ? interp::InterpreterOptions().scratchpadBytes / bytes : 0;
+    scratchpads.numTiles = numTiles;
+    if (!bytes || numTiles > kMaxScratchpadBytes /
+                                 interp::InterpreterOptions().scratchpadBytes) {
+      why = "scratchpads of " + std::to_string(numTiles) + " tiles";
+      return failure();
+    }
+    scratchpads.buffer = layout.bufferArgs.size();
+    layout.scratchpadBuffer = scratchpads.buffer;
+    layout.scratchpadElements = scratchpads.capacity * numTiles;
+    layout.bufferArgs.push_back(kScratchpadArgument);
+  }
   layout.bufferElementTypes.assign(layout.bufferArgs.size(), Type());
 
   // The new signature: buffers, the kernel's arguments, x, y, z, status.
@@ -368,6 +516,28 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
   });
   DenseMap<Value, ViewLowering> views;
   std::vector<Type> bufferTypes(numBuffers);
+  if (scratchpadElement) {
+    scratchpads.bufferValue = buffers[scratchpads.buffer];
+    scratchpads.status = status;
+    bufferTypes[scratchpads.buffer] = scratchpadElement;
+    // The linear id, x fastest.
+    OpBuilder atEntry = OpBuilder::atBlockBegin(entry);
+    SmallVector<int64_t> grid;
+    if (auto gridAttr = fn->getAttrOfType<ArrayAttr>("grid"))
+      for (Attribute extent : gridAttr)
+        if (auto integer = dyn_cast<IntegerAttr>(extent))
+          grid.push_back(integer.getInt());
+    int64_t nx = grid.size() > 0 ? grid[0] : 1;
+    int64_t ny = grid.size() > 1 ? grid[1] : 1;
+    Value yz = arith::AddIOp::create(
+        atEntry, loc, tileIds[1],
+        arith::MulIOp::create(atEntry, loc, tileIds[2],
+                              indexConstant(atEntry, loc, ny)));
+    scratchpads.tileId = arith::AddIOp::create(
+        atEntry, loc, tileIds[0],
+        arith::MulIOp::create(atEntry, loc, yz,
+                              indexConstant(atEntry, loc, nx)));
+  }
   {
     // lowerViews traces addresses to entry-block argument numbers, which
     // the buffers shifted: describe the entry block's arguments.
@@ -380,8 +550,8 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
     shifted.append(args.begin(), args.end());
     SmallVector<int> shiftedBufferOf(numBuffers, -1);
     shiftedBufferOf.append(bufferOf.begin(), bufferOf.end());
-    if (failed(lowerViews(fn, shifted, shiftedBufferOf, buffers, views,
-                          bufferTypes, why)))
+    if (failed(lowerViews(fn, shifted, shiftedBufferOf, buffers, scratchpads,
+                          views, bufferTypes, why)))
       return failure();
   }
   // Each buffer gets the element type of its views (i8 when it has none).
@@ -403,7 +573,7 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
     else
       layout.bufferStored[it->second.buffer] = true;
   });
-  if (failed(lowerAccesses(fn, views, status, why)))
+  if (failed(lowerAccesses(fn, views, status, interleaved, why)))
     return failure();
   lowerIntrinsics(fn);
   for (Operation *op : dead)

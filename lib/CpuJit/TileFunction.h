@@ -48,6 +48,12 @@ inline constexpr const char *kStoredRangeFunctionName = "ktflow_jit_stored";
 inline constexpr const char *kViewFunctionName = "ktflow_jit_view";
 inline constexpr unsigned kMaxReportedViewRank = 4;
 
+/// `void ktflow_jit_yield()`, which the caller provides: called before each
+/// load of a kernel whose tiles interleave (`interleaved`: one tile may
+/// load what another stores), where the interpreter's tile yields to the
+/// others (docs/interpreter.md §2, Interleave.h).
+inline constexpr const char *kYieldFunctionName = "ktflow_jit_yield";
+
 /// status[kStatusError] holds the first error code a tile hit (0 for none);
 /// status[kStatusWorkLeft] what is left of the work budget, which the
 /// caller sets and the kernel draws from (an unsigned count,
@@ -80,7 +86,17 @@ struct TileFunctionLayout {
   std::vector<mlir::Type> argTypes;
   /// The inter-tile ops, per tile of the grid (empty without any).
   InterTilePlan interTile;
+  /// The buffer holding every tile's scratchpad (bufferArgs says
+  /// kScratchpadArgument), zeros at the start, or -1; its element count.
+  int scratchpadBuffer = -1;
+  int64_t scratchpadElements = 0;
 };
+
+/// The bufferArgs entry of the scratchpads' buffer.
+inline constexpr unsigned kScratchpadArgument = ~0u;
+/// The most bytes of scratchpads (of every tile at once) the tier
+/// reserves: fresh pages, touched only where used.
+inline constexpr int64_t kMaxScratchpadBytes = int64_t(1) << 36;
 
 /// Replaces kernel `kernelName` of `module` (a copy the caller owns, callees
 /// already inlined) by `ktflow_tile` for a grid of `numTiles` tiles; every
@@ -90,7 +106,7 @@ struct TileFunctionLayout {
 mlir::FailureOr<TileFunctionLayout>
 buildTileFunction(mlir::ModuleOp module, llvm::StringRef kernelName,
                   llvm::ArrayRef<interp::ArgumentInfo> args, int64_t numTiles,
-                  std::string &whyNot);
+                  bool interleaved, std::string &whyNot);
 
 /// Whether `op` is a spyreop intrinsic the tier lowers (Intrinsics.cpp).
 bool isLoweredIntrinsic(mlir::Operation *op);
