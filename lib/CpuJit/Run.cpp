@@ -288,6 +288,34 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
                                              : args[layout.bufferArgs[b]].name;
   };
   GrownViews grown;
+  for (const GrownView &view : layout.grownAtStart)
+    grown.add(view.buffer, view.footprint);
+  // Scalars; a tensor argument's value is its start address.
+  std::vector<ScalarSlot> scalars(args.size());
+  for (const interp::ArgumentInfo &info : args) {
+    if (info.kind == interp::ArgumentKind::Tensor) {
+      scalars[info.position].bits = (uint64_t(info.position) + 1) << 44;
+      continue;
+    }
+    std::optional<interp::ScalarValue> value =
+        bound.getScalarValue(info.position);
+    if (!value) {
+      result.reason = "argument '" + info.name + "' has no value";
+      return result;
+    }
+    scalars[info.position].bits = scalarBits(*value);
+  }
+
+  unsigned numThreads =
+      threads ? threads : llvm::hardware_concurrency().compute_thread_count();
+  int64_t numTasks = std::min<int64_t>(numTiles, int64_t(numThreads) * 4);
+  // Each task draws from the whole budget, which bounds its run; what the
+  // tasks drew together is compared with the budget after the run.
+  auto freshStatus = [&] {
+    std::vector<int64_t> status(kStatusWritten + numBuffers, 0);
+    status[kStatusWorkLeft] = static_cast<int64_t>(workBudget);
+    return status;
+  };
   std::vector<host::NativeTensor> tensors(numBuffers);
   std::vector<FlatMemRef> buffers(numBuffers);
   std::vector<std::vector<int64_t>> statuses;
@@ -299,36 +327,10 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
       tensors[b] = std::move(*initial);
       buffers[b] = FlatMemRef(tensors[b].data(), tensors[b].numElements());
     }
-    // Scalars; a tensor argument's value is its start address.
-    std::vector<ScalarSlot> scalars(args.size());
-    for (const interp::ArgumentInfo &info : args) {
-      if (info.kind == interp::ArgumentKind::Tensor) {
-        scalars[info.position].bits = (uint64_t(info.position) + 1) << 44;
-        continue;
-      }
-      std::optional<interp::ScalarValue> value =
-          bound.getScalarValue(info.position);
-      if (!value) {
-        result.reason = "argument '" + info.name + "' has no value";
-        return result;
-      }
-      scalars[info.position].bits = scalarBits(*value);
-    }
-
-    unsigned numThreads =
-        threads ? threads : llvm::hardware_concurrency().compute_thread_count();
-    int64_t numTasks = std::min<int64_t>(numTiles, int64_t(numThreads) * 4);
-    // Each task draws from the whole budget, which bounds its run; what the
-    // tasks drew together is compared with the budget after the run.
-    auto freshStatus = [&] {
-      std::vector<int64_t> status(kStatusWritten + numBuffers, 0);
-      status[kStatusWorkLeft] = static_cast<int64_t>(workBudget);
-      return status;
-    };
-    // Runs tiles [first, last) in ascending order.
     // What each task's views at computed addresses declared, in task
     // (ascending tile) order.
     std::vector<GrownViews> viewLogs;
+    // Runs tiles [first, last) in ascending order.
     auto runTiles = [&](int64_t first, int64_t last,
                         std::vector<int64_t> &statusWords, StoreLog *log,
                         GrownViews *views) {

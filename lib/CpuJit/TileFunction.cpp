@@ -9,6 +9,7 @@
 
 #include "TileFunction.h"
 #include "AccessLowering.h"
+#include "SpecialViews.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Interpreter/Interpreter.h"
@@ -19,6 +20,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -67,43 +69,6 @@ static LogicalResult collectSourceArguments(Value v, Block *entry,
   return success();
 }
 
-/// The constant lower bound of each dimension of a view's coordinate_set
-/// (its constraints `d - c >= 0` or `d - c == 0` without symbols), or
-/// failure when some dimension's lower bound depends on the symbols.
-static FailureOr<SmallVector<int64_t>> constantLowerBounds(IntegerSet set) {
-  unsigned numDims = set.getNumDims();
-  SmallVector<std::optional<int64_t>> lower(numDims);
-  for (unsigned c = 0; c < set.getNumConstraints(); ++c) {
-    AffineExpr expr = set.getConstraint(c);
-    for (unsigned d = 0; d < numDims; ++d) {
-      if (!expr.isFunctionOfDim(d))
-        continue;
-      // expr = coefficient * d + rest, rest a constant.
-      AffineExpr rest =
-          expr.replace(getAffineDimExpr(d, expr.getContext()),
-                       getAffineConstantExpr(0, expr.getContext()));
-      auto constant = dyn_cast<AffineConstantExpr>(rest);
-      AffineExpr once =
-          expr.replace(getAffineDimExpr(d, expr.getContext()),
-                       getAffineConstantExpr(1, expr.getContext()));
-      auto atOne = dyn_cast<AffineConstantExpr>(once);
-      if (!constant || !atOne)
-        continue;
-      int64_t coefficient = atOne.getValue() - constant.getValue();
-      // Only `d + rest >= 0` (or == 0) bounds d from below by -rest.
-      if (coefficient == 1)
-        lower[d] = std::max(lower[d].value_or(INT64_MIN), -constant.getValue());
-    }
-  }
-  SmallVector<int64_t> bounds;
-  for (std::optional<int64_t> bound : lower) {
-    if (!bound)
-      return failure();
-    bounds.push_back(*bound);
-  }
-  return bounds;
-}
-
 /// tensor.empty is zero-filled in the interpreter (docs/interpreter.md §5);
 /// upstream leaves it undefined. Every empty tensor whose contents some op
 /// reads (anything but the init of a linalg op that only writes it) gets a
@@ -134,151 +99,14 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-/// Reports the footprint of a view at a computed address as it is built
-/// (kViewFunctionName): the tensor grows to hold it, as in the interpreter.
-static LogicalResult reportComputedView(OpBuilder &b, Location loc,
-                                        const ViewLowering &view,
-                                        std::string &why) {
-  unsigned rank = view.sizes.size();
-  if (rank > kMaxReportedViewRank) {
-    why = "a view of rank above " + std::to_string(kMaxReportedViewRank) +
-          " at a computed address";
-    return failure();
-  }
-  SmallVector<Value> operands = {indexConstant(b, loc, view.buffer),
-                                 view.relativeOffset,
-                                 indexConstant(b, loc, rank)};
-  for (ArrayRef<Value> values : {ArrayRef(view.sizes), ArrayRef(view.strides)})
-    for (unsigned d = 0; d < kMaxReportedViewRank; ++d)
-      operands.push_back(d < rank ? values[d] : indexConstant(b, loc, 0));
-  auto module = b.getBlock()->getParentOp()->getParentOfType<ModuleOp>();
-  if (!module.lookupSymbol(kViewFunctionName)) {
-    OpBuilder declare = OpBuilder::atBlockBegin(module.getBody());
-    SmallVector<Type> types(operands.size(), b.getIndexType());
-    func::FuncOp::create(declare, loc, kViewFunctionName,
-                         declare.getFunctionType(types, {}))
-        .setPrivate();
-  }
-  func::CallOp::create(b, loc, kViewFunctionName, TypeRange{}, operands);
-  return success();
-}
-
-/// The tiles' scratchpads: one buffer, tile t's scratchpad at elements
-/// [t * capacity, (t + 1) * capacity).
-struct Scratchpads {
-  int buffer = -1;
-  Value bufferValue;
-  /// Elements per tile (the interpreter's default capacity in bytes over
-  /// the element size).
-  int64_t capacity = 0;
-  int64_t numTiles = 0;
-  /// The executing tile's linear id, and the status buffer.
-  Value tileId, status;
-};
-
-/// A view of a scratchpad: of the executing tile's, or of the tile its
-/// memory space names. Building it is an error where the interpreter's is:
-/// a tile outside the grid, a negative address, or bytes past the
-/// capacity (docs/interpreter.md §2); the error is recorded in the status
-/// buffer and the accesses stay inside the buffer.
-static LogicalResult lowerScratchpadView(ktdp::ConstructMemoryViewOp view,
-                                         const Scratchpads &scratchpads,
-                                         DenseMap<Value, ViewLowering> &views,
-                                         std::string &why) {
-  FailureOr<SmallVector<int64_t>> lower =
-      constantLowerBounds(view.getCoordinateSet());
-  if (failed(lower)) {
-    why = "a view's coordinate_set has a lower bound that depends on its "
-          "sizes";
-    return failure();
-  }
-  OpBuilder b(view->getContext());
-  b.setInsertionPointAfter(view);
-  Location loc = view.getLoc();
-  ViewLowering lowering;
-  lowering.buffer = scratchpads.buffer;
-  lowering.bufferValue = scratchpads.bufferValue;
-  lowering.set = view.getCoordinateSet();
-  lowering.lower = *lower;
-  Value zero = indexConstant(b, loc, 0);
-  Value owner = scratchpads.tileId;
-  if (std::optional<int64_t> id =
-          view.getMemorySpaceInterface().getComputeTileId())
-    owner = indexConstant(b, loc, *id);
-  // Bad: a tile outside the grid, or the view's elements [lo, hi] outside
-  // [0, capacity) when it has any.
-  Value bad = arith::OrIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, owner, zero),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, owner,
-                            indexConstant(b, loc, scratchpads.numTiles)));
-  Value lo = view.getOffset(), hi = view.getOffset();
-  Value empty = arith::ConstantIntOp::create(b, loc, 0, 1);
-  auto materialize = [&](OpFoldResult ofr) -> Value {
-    if (auto v = dyn_cast<Value>(ofr))
-      return v;
-    return indexConstant(b, loc, *getConstantIntValue(ofr));
-  };
-  for (auto [sizeOfr, strideOfr] :
-       llvm::zip(view.getMixedSizes(), view.getMixedStrides())) {
-    Value size = materialize(sizeOfr), stride = materialize(strideOfr);
-    lowering.sizes.push_back(size);
-    lowering.strides.push_back(stride);
-    if (isa<Value>(sizeOfr))
-      lowering.setSymbols.push_back(cast<Value>(sizeOfr));
-    empty = arith::OrIOp::create(
-        b, loc, empty,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, size, zero));
-    Value span = arith::MulIOp::create(
-        b, loc, arith::SubIOp::create(b, loc, size, indexConstant(b, loc, 1)),
-        stride);
-    lo = arith::AddIOp::create(b, loc, lo,
-                               arith::MinSIOp::create(b, loc, span, zero));
-    hi = arith::AddIOp::create(b, loc, hi,
-                               arith::MaxSIOp::create(b, loc, span, zero));
-  }
-  if (lowering.setSymbols.size() != lowering.set.getNumSymbols()) {
-    why = "a view's coordinate_set symbols do not match its dynamic sizes";
-    return failure();
-  }
-  Value outside = arith::OrIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, lo, zero),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, hi,
-                            indexConstant(b, loc, scratchpads.capacity)));
-  bad = arith::OrIOp::create(
-      b, loc, bad,
-      arith::AndIOp::create(
-          b, loc, outside,
-          arith::XOrIOp::create(b, loc, empty,
-                                arith::ConstantIntOp::create(b, loc, 1, 1))));
-  scf::IfOp::create(b, loc, bad, [&](OpBuilder &then, Location l) {
-    memref::StoreOp::create(
-        then, l, arith::ConstantIntOp::create(then, l, kErrorOutsideMemory, 64),
-        scratchpads.status, ValueRange{indexConstant(then, l, kStatusError)});
-    scf::YieldOp::create(then, l);
-  });
-  // A bad owner addresses tile 0's scratchpad instead (the run is
-  // discarded).
-  Value safeOwner = arith::SelectOp::create(b, loc, bad, zero, owner);
-  lowering.relativeOffset = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, safeOwner,
-                            indexConstant(b, loc, scratchpads.capacity)),
-      view.getOffset());
-  views[view.getResult()] = std::move(lowering);
-  return success();
-}
-
 /// Rewrites the views of `fn`: each gets the buffer of the one tensor
 /// argument its address comes from, and its address relative to that
 /// tensor's start.
-static LogicalResult lowerViews(func::FuncOp fn, ArrayRef<ArgumentInfo> args,
-                                ArrayRef<int> bufferOf, ValueRange buffers,
-                                const Scratchpads &scratchpads,
-                                DenseMap<Value, ViewLowering> &views,
-                                std::vector<Type> &bufferTypes,
-                                std::string &why) {
+static LogicalResult
+lowerViews(func::FuncOp fn, ArrayRef<ArgumentInfo> args, ArrayRef<int> bufferOf,
+           ValueRange buffers, const Scratchpads &scratchpads,
+           DenseMap<Value, ViewLowering> &views, std::vector<Type> &bufferTypes,
+           std::vector<GrownView> &grownAtStart, std::string &why) {
   Block *entry = &fn.getBody().front();
   WalkResult walk = fn.walk([&](ktdp::ConstructMemoryViewOp view) {
     if (view.getMemorySpaceInterface().getMemoryKind() !=
@@ -343,9 +171,14 @@ static LogicalResult lowerViews(func::FuncOp fn, ArrayRef<ArgumentInfo> args,
       why = "a view's coordinate_set symbols do not match its dynamic sizes";
       return WalkResult::interrupt();
     }
-    if (view.getOffset() != fn.getArgument(tensors.front()) &&
-        failed(reportComputedView(b, loc, lowering, why)))
-      return WalkResult::interrupt();
+    Value argument = fn.getArgument(tensors.front());
+    if (view.getOffset() != argument) {
+      if (failed(reportComputedView(b, loc, lowering, why)))
+        return WalkResult::interrupt();
+      if (std::optional<ktflow::ViewFootprint> footprint =
+              entryFootprint(view, entry, argument))
+        grownAtStart.push_back({lowering.buffer, *footprint});
+    }
     views[view.getResult()] = std::move(lowering);
     return WalkResult::advance();
   });
@@ -551,7 +384,7 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
     SmallVector<int> shiftedBufferOf(numBuffers, -1);
     shiftedBufferOf.append(bufferOf.begin(), bufferOf.end());
     if (failed(lowerViews(fn, shifted, shiftedBufferOf, buffers, scratchpads,
-                          views, bufferTypes, why)))
+                          views, bufferTypes, layout.grownAtStart, why)))
       return failure();
   }
   // Each buffer gets the element type of its views (i8 when it has none).

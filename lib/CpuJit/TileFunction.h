@@ -24,6 +24,8 @@
 
 #include "InterTile.h"
 
+#include "ktflow/Analysis/TensorExtent.h"
+
 #include "ktflow/Interpreter/Arguments.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -32,6 +34,12 @@
 #include <vector>
 
 namespace ktflow::jit {
+
+/// A view's footprint in a buffer (GrownViews.h).
+struct GrownView {
+  unsigned buffer;
+  ViewFootprint footprint;
+};
 
 inline constexpr const char *kTileFunctionName = "ktflow_tile";
 
@@ -90,6 +98,10 @@ struct TileFunctionLayout {
   /// kScratchpadArgument), zeros at the start, or -1; its element count.
   int scratchpadBuffer = -1;
   int64_t scratchpadElements = 0;
+  /// Footprints of views at computed addresses known before the run
+  /// (every tile builds them at its tensor plus a constant), in program
+  /// order: their tensors are that large from the start.
+  std::vector<GrownView> grownAtStart;
 };
 
 /// The bufferArgs entry of the scratchpads' buffer.
