@@ -55,6 +55,10 @@ struct Channel {
   /// pipeline and hands the buffer back at the end of the block that holds
   /// it.
   bool exported = false;
+  /// A loop-carried view handed from its writer to the stage that reads it
+  /// on the next execution: a transfer stage waits just before its first
+  /// transfer from a carried view, after the transfers that need no wait.
+  bool carry = false;
   /// A region channel from a pipeline inside loops to a stage after them:
   /// `sendLoops` (outermost first) run the sender, and a receiver that
   /// serves one lane may take all their tokens just before `receiveBefore`

@@ -124,9 +124,11 @@ FailureOr<PipelineInfo> KernelLowering::collectPipeline(PipelineOp op,
       bool carries = false;
       for (Operation *view : carriedViewsOf(reader, /*written=*/false))
         carries |= llvm::is_contained(carriedViewsOf(writer, true), view);
-      if (carries && *writer.getUnit() != *reader.getUnit())
+      if (carries && *writer.getUnit() != *reader.getUnit()) {
         info.channels.push_back(
             {writer, reader, 1, prefix + "_carry" + std::to_string(c++)});
+        info.channels.back().carry = true;
+      }
     }
   return info;
 }

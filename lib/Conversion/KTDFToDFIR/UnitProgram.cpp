@@ -15,6 +15,7 @@
 
 #include "Lowering.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
@@ -445,19 +446,46 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
     if (part != StagePart::All &&
         (part == StagePart::Stores) != waitsForOtherUnit(stage, info, li))
       continue;
-    for (const Channel &ch : info.channels) {
-      if (ch.to != stage)
-        continue;
+    auto emitWait = [&](const Channel &ch) {
       std::string sync = KernelLowering::perLane(ch.base, li);
       if (ch.copies == 0) {
         dfir::SyncRecvOp::create(b, loc, sync);
-        continue;
+        return;
       }
       // The first N executions find their copy free.
       Value reuse = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
                                           execution, constant(ch.copies));
       emitIf(reuse, [&] { dfir::SyncRecvOp::create(b, loc, sync); });
+    };
+    bool transfers =
+        !stage.isCompute() && !getAllReduce(stage) && !getTileCopy(stage);
+    SmallVector<const Channel *> carries;
+    for (const Channel &ch : info.channels) {
+      if (ch.to != stage)
+        continue;
+      if (ch.carry && transfers)
+        carries.push_back(&ch);
+      else
+        emitWait(ch);
     }
+    // Carried values are waited for just before the first transfer that
+    // reads one (or at the end of a stage that reads none).
+    auto readsCarried = [](Operation *op) {
+      return op
+          ->walk([](DataTransferOp transfer) {
+            Value src = transfer.getSrc();
+            return isa<ktdp::AccessTileType>(src.getType()) &&
+                           isCarriedView(ktdp::getAccessTileView(src))
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+    };
+    auto waitForCarries = [&] {
+      for (const Channel *ch : carries)
+        emitWait(*ch);
+      carries.clear();
+    };
     IRMapping stageMap = map;
     if (AllReduceOp allReduce = getAllReduce(stage)) {
       if (failed(emitAllReduce(stage, allReduce, li)))
@@ -500,6 +528,8 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       std::function<LogicalResult(Block &, IRMapping &)> walk =
           [&](Block &block, IRMapping &m) -> LogicalResult {
         for (Operation &op : block) {
+          if (!carries.empty() && readsCarried(&op))
+            waitForCarries();
           if (auto transfer = dyn_cast<DataTransferOp>(op)) {
             if (failed(emitTransfer(transfer, m, li, copy)))
               return failure();
@@ -525,6 +555,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       };
       if (failed(walk(stage.getBody().front(), stageMap)))
         return failure();
+      waitForCarries();
     }
     for (const Channel &ch : info.channels)
       if (ch.from == stage)

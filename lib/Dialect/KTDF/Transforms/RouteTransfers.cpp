@@ -23,6 +23,7 @@
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFROUTETRANSFERS
@@ -112,6 +113,58 @@ static FailureOr<LogicalStages> classifyStages(const ScheduleTarget &target,
   if (stages.stores.empty())
     return pipeline.emitError("pipeline stores nothing");
   return stages;
+}
+
+/// Whether `read`'s slot is filled from a loop-carried view
+/// (ktdf-carry-in-scratchpad) by one of `loads`.
+static bool readsCarried(ReadFromFifoOp read, ArrayRef<StageOp> loads) {
+  for (StageOp load : loads) {
+    DataTransferOp transfer = soleTransfer(load);
+    if (transfer.getDst() != read.getSlot())
+      continue;
+    Value src = transfer.getSrc();
+    return isa<ktdp::AccessTileType>(src.getType()) &&
+           isCarriedView(ktdp::getAccessTileView(src));
+  }
+  return false;
+}
+
+/// In a compute stage on whole tiles (one with a matrix product), the
+/// reads of loop-carried views move to just before their first use and the
+/// loads follow the order of the reads (one FIFO carries them in order):
+/// the feed unit moves the trip's other operands (an attention's V block
+/// and scores) before it waits for the previous trip to hand the carried
+/// values back (ktdf-to-dfir waits just before the first carried load),
+/// and the compute unit starts the trip (its mask and row maximum) while
+/// they come.
+static void readCarriedLast(LogicalStages &stages) {
+  Block &body = stages.compute.getBody().front();
+  SmallVector<ReadFromFifoOp> reads(body.getOps<ReadFromFifoOp>());
+  if (body.getOps<linalg::MatmulOp>().empty() ||
+      reads.size() != stages.loads.size() ||
+      llvm::none_of(reads, [&](ReadFromFifoOp read) {
+        return readsCarried(read, stages.loads);
+      }))
+    return;
+  for (ReadFromFifoOp read : reads) {
+    if (!readsCarried(read, stages.loads))
+      continue;
+    Operation *first = nullptr;
+    for (Operation *user : read->getUsers())
+      if (Operation *op = body.findAncestorOpInBlock(*user);
+          op && (!first || op->isBeforeInBlock(first)))
+        first = op;
+    if (first)
+      read->moveBefore(first);
+  }
+  llvm::DenseMap<Value, unsigned> position;
+  for (auto [i, read] : llvm::enumerate(body.getOps<ReadFromFifoOp>()))
+    position[read.getSlot()] = i;
+  // Every slot is read once: the positions are distinct.
+  llvm::sort(stages.loads, [&](StageOp a, StageOp b) {
+    return position.lookup(soleTransfer(a).getDst()) <
+           position.lookup(soleTransfer(b).getDst());
+  });
 }
 
 namespace {
@@ -217,6 +270,7 @@ public:
                  LogicalStages stages)
       : target(target), lane(target.getLanes().front()), pipeline(pipeline),
         stages(std::move(stages)), build(target.getModel(), pipeline) {
+    readCarriedLast(this->stages);
     if (isMatrixStage(this->stages.compute) && lane.matrix &&
         matrixUnitCanRun(this->stages.compute,
                          *target.getModel().getNode(lane.matrix->unit).unit)) {
