@@ -2,6 +2,7 @@
 # lit configuration for ktflow's tests.
 
 import os
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -45,6 +46,24 @@ if "asan" in config.available_features or "ubsan" in config.available_features:
         if name != "LSAN_OPTIONS":
             value += ":log_path=" + log_path
         config.environment[name] = value
+
+# What runs the installed tree from outside it (test/Install): in a
+# sanitized tree the consumer project links the sanitizer runtimes the
+# installed libraries call, and python3, which does not link them, gets
+# ASan's preloaded, leak checking off for that process alone (Python's own
+# allocations outlive the interpreter by design; the same libraries are
+# leak-checked in every tool run).
+consumer_flags = ""
+import_python = config.python_executable
+if "asan" in config.available_features:
+    consumer_flags = "'-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address -fsanitize=undefined'"
+    runtime = subprocess.run(
+        [config.cxx_compiler, "-print-file-name=libclang_rt.asan-x86_64.so"],
+        capture_output=True, text=True, check=True).stdout.strip()
+    options = config.environment["ASAN_OPTIONS"].replace("detect_leaks=1", "detect_leaks=0")
+    import_python = "env LD_PRELOAD=%s ASAN_OPTIONS=%s %s" % (runtime, options, import_python)
+config.substitutions.append(("%consumer_cmake_flags", consumer_flags))
+config.substitutions.append(("%import_python", import_python))
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.ktflow_tools_dir, config.llvm_tools_dir]
