@@ -118,6 +118,8 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
     ktdf::KTDFHoistInvariantTransfersOptions hoist;
     hoist.grid = knobs.hoistGrid;
     hoist.spans = knobs.spans;
+    // A forced depth of 1 (single buffering) holds for spans too.
+    hoist.spanCopies = options.depth == 1 ? 1 : 2;
     pm.addPass(ktdf::createKTDFHoistInvariantTransfers(hoist));
   }
   pm.addPass(ktdf::createKTDFAllocateScratchpad());

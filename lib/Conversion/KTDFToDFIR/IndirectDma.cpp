@@ -101,8 +101,7 @@ FailureOr<IndexSource> ProgramBuilder::stagedIndexSource(DataTransferOp op,
     source.strides[d] = source.strides[d + 1] * extents[d + 1];
   const PipelineInfo &info = kernel.infoOf(op->getParentOfType<PipelineOp>());
   auto [base, bytes] = kernel.bufferOf(info, buffer);
-  // A buffer exported by another pipeline has one copy.
-  Value c = kernel.exported.count(buffer) ? constant(0) : copy;
+  Value c = copyOf(buffer, copy, li);
   source.base = arith::AddIOp::create(
       b, loc,
       dfir::AddressOp::create(b, loc, b.getIndexType(),

@@ -412,10 +412,19 @@ private:
   FailureOr<Value> materialize(Value v, IRMapping &map);
   Value constant(int64_t v);
   bool runsIn(Operation *op, const LaneInstance &li);
+  /// The copy of `buffer` a transfer of `li` uses: `copy`, its own
+  /// pipeline's, unless `buffer` is another pipeline's export, whose copy
+  /// is that of the exporter's latest execution.
+  Value copyOf(Value buffer, Value copy, const LaneInstance &li);
 
   KernelLowering &kernel;
   std::string unit;
   llvm::MapVector<const LaneInstance *, SmallVector<StageOp>> work;
+  /// Per exported buffer (a pipeline result) and lane instance, the copy
+  /// its exporter's latest execution filled, set where the program passes
+  /// the exporter: the stages reading it come later in the same block or
+  /// inside it, so the value dominates them.
+  llvm::DenseMap<std::pair<Value, const LaneInstance *>, Value> exportedCopy;
   OpBuilder *builder = nullptr;
 };
 

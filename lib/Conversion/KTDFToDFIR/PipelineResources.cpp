@@ -174,15 +174,17 @@ void KernelLowering::collectExportChannels() {
           });
           if (!handsOver || *writer.getUnit() == *reader.getUnit())
             continue;
-          // One copy: the writer refills it only once the reader is done.
-          // A per-instance pipeline fills it once: nothing to hand back.
+          // The writer refills a copy only once the reader is done with
+          // it. A per-instance pipeline fills it once: nothing to hand
+          // back.
           std::string id = std::to_string(c++);
           std::string prefix = "p" + std::to_string(owner.index);
           owner.channels.push_back(
               {writer, reader, 0, prefix + "_xfull" + id, true});
           if (!owner.op.getPerInstance())
-            owner.channels.push_back(
-                {reader, writer, 1, prefix + "_xfree" + id, true});
+            owner.channels.push_back({reader, writer,
+                                      std::max<int64_t>(owner.copies, 1),
+                                      prefix + "_xfree" + id, true});
         }
       }
     }

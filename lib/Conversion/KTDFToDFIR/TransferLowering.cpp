@@ -65,8 +65,7 @@ LogicalResult ProgramBuilder::emitTransfer(DataTransferOp op, IRMapping &map,
     auto [base, bytes] = kernel.bufferOf(info, buffer);
     Value addr = dfir::AddressOp::create(b, loc, b.getIndexType(),
                                          KernelLowering::perLane(base, li));
-    // A buffer exported by another pipeline has one copy.
-    Value c = kernel.exported.count(buffer) ? constant(0) : copy;
+    Value c = copyOf(buffer, copy, li);
     Value copyOffset = arith::MulIOp::create(b, loc, c, constant(bytes));
     addr = arith::AddIOp::create(b, loc, addr, copyOffset);
     Value linear = constant(0);

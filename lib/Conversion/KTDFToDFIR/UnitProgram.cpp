@@ -40,6 +40,13 @@ Value ProgramBuilder::constant(int64_t v) {
   return arith::ConstantIndexOp::create(*builder, builder->getUnknownLoc(), v);
 }
 
+Value ProgramBuilder::copyOf(Value buffer, Value copy, const LaneInstance &li) {
+  if (!kernel.exported.count(buffer))
+    return copy;
+  Value exporters = exportedCopy.lookup({buffer, &li});
+  return exporters ? exporters : constant(0);
+}
+
 bool ProgramBuilder::runsIn(Operation *op, const LaneInstance &li) {
   auto it = work.find(&li);
   if (it == work.end())
@@ -440,6 +447,9 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
                                             constant(info.copies))
                          .getResult()
                    : constant(0);
+  if (info.copies > 1)
+    for (Value result : pipeline->getResults())
+      exportedCopy[{result, &li}] = copy;
   for (StageOp stage : work[&li]) {
     if (stage->getParentOp() != pipeline)
       continue;

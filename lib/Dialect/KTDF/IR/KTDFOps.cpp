@@ -208,9 +208,10 @@ LogicalResult PipelineOp::verifyRegions() {
   if (getPerInstance() && !isa_and_nonnull<ParallelOp>((*this)->getParentOp()))
     return emitOpError("runs once per instance of a ktdf.parallel, so it "
                        "must sit directly in one");
-  if (getNumResults() && getNumCopies() != 1)
-    return emitOpError("exports buffers, which live across its executions, "
-                       "so it cannot rotate ")
+  if (getNumResults() && getPerInstance() && getNumCopies() != 1)
+    return emitOpError("runs once per instance and exports buffers that "
+                       "live across the instance's points, so it cannot "
+                       "rotate ")
            << getNumCopies() << " copies";
   return success();
 }

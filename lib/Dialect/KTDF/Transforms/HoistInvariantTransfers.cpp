@@ -69,6 +69,9 @@ struct Candidate {
   PrivateOp buffer;
   Operation *scope = nullptr;
   std::optional<Span> span;
+  /// Bytes of a span's buffer, in scratchpad `kind`.
+  int64_t bytes = 0;
+  StringRef kind;
   /// Loads of the same span in later sibling loops, which read this one.
   std::vector<Candidate> sharers;
 };
@@ -308,9 +311,9 @@ static bool sameSpan(Span a, Span b) {
 /// sibling loops as sharers, within a quarter of the lane's scratchpad.
 static SmallVector<Candidate>
 analyseSpans(ArrayRef<PipelineOp> pipelines, bool leaveGrid,
-             const ktflow::sched::ScheduleTarget &target) {
+             const ktflow::sched::ScheduleTarget &target,
+             llvm::StringMap<int64_t> &budget) {
   SmallVector<Candidate> spans;
-  llvm::StringMap<int64_t> budget;
   for (PipelineOp pipeline : pipelines)
     for (StageOp stage : pipeline.getBody().front().getOps<StageOp>()) {
       std::optional<Candidate> c = loadOf(stage, pipeline);
@@ -344,6 +347,8 @@ analyseSpans(ArrayRef<PipelineOp> pipelines, bool leaveGrid,
       if (bytes > budget[kind])
         continue;
       budget[kind] -= bytes;
+      c->bytes = bytes;
+      c->kind = kind;
       bool repeats = true;
       SmallVector<Value> needs;
       for (OpOperand &operand : c->span->tile->getOpOperands())
@@ -452,7 +457,8 @@ static void placeSpan(Candidate &c, Operation *scope, OpBuilder &b,
 
 /// Moves the candidates that leave `scope` into one exporting pipeline
 /// placed right before the loop, or at the top of the grid's body.
-static void hoist(Operation *scope, MutableArrayRef<Candidate> candidates) {
+static void hoist(Operation *scope, MutableArrayRef<Candidate> candidates,
+                  int64_t copies) {
   auto grid = dyn_cast<ParallelOp>(scope);
   OpBuilder b(scope);
   if (grid)
@@ -467,9 +473,9 @@ static void hoist(Operation *scope, MutableArrayRef<Candidate> candidates) {
         operand.set(cloneOut(operand.get(), scope, b, outside));
     types.push_back(c.buffer.getType());
   }
-  auto hoisted = PipelineOp::create(
-      b, scope->getLoc(), types, b.getI64IntegerAttr(1),
-      grid ? b.getUnitAttr() : UnitAttr());
+  auto hoisted =
+      PipelineOp::create(b, scope->getLoc(), types, b.getI64IntegerAttr(copies),
+                         grid ? b.getUnitAttr() : UnitAttr());
   Block *body = b.createBlock(&hoisted.getBody());
   for (auto [i, c] : llvm::enumerate(candidates)) {
     // Readers now find the data through the export, ordered by it rather
@@ -490,6 +496,30 @@ struct HoistInvariantTransfersPass
     : public ktdf::impl::KTDFHoistInvariantTransfersBase<
           HoistInvariantTransfersPass> {
   using Base::Base;
+
+  /// Copies of the pipeline hoisting `candidates` before `scope`: one,
+  /// unless it holds only spans and runs again for each iteration of an
+  /// enclosing loop or each grid point of the lane (a per-instance pipeline
+  /// at the top of the grid runs once), and the span budget left holds
+  /// the extra copies.
+  int64_t copiesFor(Operation *scope, ArrayRef<Candidate> candidates,
+                    llvm::StringMap<int64_t> &budget) {
+    if (spanCopies <= 1 || isa<ParallelOp>(scope))
+      return 1;
+    llvm::StringMap<int64_t> extra;
+    for (const Candidate &c : candidates) {
+      if (!c.span)
+        return 1;
+      extra[c.kind] += c.bytes * (spanCopies - 1);
+    }
+    for (const auto &entry : extra)
+      if (entry.getValue() > budget.lookup(entry.getKey()))
+        return 1;
+    for (const auto &entry : extra)
+      budget[entry.getKey()] -= entry.getValue();
+    return spanCopies;
+  }
+
   void runOnOperation() override {
     // Transfers move; the target and its device stay as they are.
     markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
@@ -512,11 +542,12 @@ struct HoistInvariantTransfersPass
              llvm::to_vector(pipeline.getBody().front().getOps<StageOp>()))
           if (auto c = analyse(stage, pipeline, grid))
             byScope[c->scope].push_back(*c);
+      llvm::StringMap<int64_t> budget;
       if (target)
-        for (Candidate &c : analyseSpans(pipelines, grid, *target))
+        for (Candidate &c : analyseSpans(pipelines, grid, *target, budget))
           byScope[c.scope].push_back(std::move(c));
       for (auto &[scope, candidates] : byScope)
-        hoist(scope, candidates);
+        hoist(scope, candidates, copiesFor(scope, candidates, budget));
     });
   }
 };

@@ -546,10 +546,12 @@ func.func @export_slot() {
 
 // -----
 
-func.func @export_copies() {
-  // expected-error @+1 {{exports buffers, which live across its executions, so it cannot rotate 2 copies}}
-  %v = ktdf.pipeline modulo(size: 2) -> memref<64xf16, "L1"> {
-    %a = ktdf.private export 0 : memref<64xf16, "L1">
+func.func @per_instance_export_copies() {
+  ktdf.parallel (%i) in [4] {
+    // expected-error @+1 {{runs once per instance and exports buffers that live across the instance's points, so it cannot rotate 2 copies}}
+    %v = ktdf.pipeline per_instance modulo(size: 2) -> memref<64xf16, "L1"> {
+      %a = ktdf.private export 0 : memref<64xf16, "L1">
+    }
   }
   return
 }

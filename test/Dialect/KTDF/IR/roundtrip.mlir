@@ -168,6 +168,25 @@ func.func @exported_buffer(%tv: !ktdp.access_tile<64xindex>) {
   return
 }
 
+// An exporting pipeline with two copies in a loop: each iteration fills the
+// other copy (a row span loaded one row ahead).
+// CHECK-LABEL: func.func @exported_copies
+func.func @exported_copies(%tv: !ktdp.access_tile<64xindex>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    // CHECK: ktdf.pipeline modulo(size: 2) -> memref<64xf16, "L1"> {
+    %v = ktdf.pipeline modulo(size: 2) -> memref<64xf16, "L1"> {
+      %buf = ktdf.private export 0 : memref<64xf16, "L1">
+      %t = ktdf.stage "load" depends_out(1) applicable_units [dma_load] {
+        ktdf.data_transfer %tv to %buf : !ktdp.access_tile<64xindex> to memref<64xf16, "L1">
+      }
+    }
+  }
+  return
+}
+
 // A pipeline run once per instance of the grid.
 // CHECK-LABEL: func.func @per_instance
 func.func @per_instance(%tv: !ktdp.access_tile<64xindex>) {

@@ -90,12 +90,15 @@ def KTDF_PipelineOp : KTDF_Op<"pipeline", [SingleBlock, NoTerminator,
 
     A pipeline may *export* buffers: result i is its private buffer marked
     `export i`, which stages of later pipelines (in the same block or
-    nested below it) may read. An exported buffer has one copy (the
-    pipeline has no `modulo` above 1) and stays live until the end of the
-    block that holds the pipeline: its writer runs again only after every
-    reader is done with it, and a reading stage waits for the writer's
-    execution that precedes it. `ktdf-hoist-invariant-transfers` builds
-    such pipelines for loads that do not change across a loop.
+    nested below it) may read. Execution e of the pipeline fills copy
+    e mod N of an exported buffer, which stays live until the end of the
+    block that holds the pipeline: its writer fills that copy again only
+    after every reader is done with it (with N = 2 it fills the next
+    execution's copy while this one is read), and a reading stage reads
+    the copy of the writer's execution that precedes it.
+    `ktdf-hoist-invariant-transfers` builds such pipelines for loads that
+    do not change across a loop (one copy) and for row spans (two copies
+    where they run once per iteration of a loop or per grid point).
 
     A `per_instance` pipeline sits directly in a `ktdf.parallel` and runs
     once per instance of it, before the instance's first grid point, rather

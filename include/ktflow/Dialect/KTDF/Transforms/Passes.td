@@ -255,6 +255,16 @@ def KTDFStreamWideRows : Pass<"ktdf-stream-wide-rows", "::mlir::ModuleOp"> {
     compiler driver retries a kernel whose scratchpad is over capacity with
     halving limits (docs/scheduler.md, "Rows wider than the scratchpad").
 
+    The same limit splits gathers: a gathered tensor (an indirect access
+    tile's load) that is only stored, possibly through a
+    `tensor.expand_shape` adding unit dimensions, and is over
+    `max-tile-bytes` becomes one loop over chunks of its leading variables
+    of at most 32 KiB, marked `ktdf.spread_chunks` so that
+    ktdf-spread-iterations deals them over every lane; each iteration
+    gathers one chunk and stores it at the matching offsets of the
+    destination (SplitGathers.cpp; the field guide's 16 MB paged KV gather
+    through a 2 MB scratchpad).
+
     ```mlir
     // before (in a row loop)
     %x = ktdp.load %tx : <1x262144xindex> -> tensor<1x262144xf16>
@@ -846,7 +856,10 @@ def KTDFHoistInvariantTransfers
     min(iv, extent). Loads of the same span in sibling loops share it (a
     layernorm's passes over its row), and a span leaves enclosing loops and
     the grid like an invariant load. Spans use at most a quarter of the
-    lane's scratchpad.
+    lane's scratchpad. A span whose pipeline runs more than once per lane
+    (it stays inside a loop or the grid's body: a layernorm's row loop)
+    gets `span-copies` copies where that quarter holds them, so its DMA
+    loads the next row while the compute units work on this one.
 
     ```mlir
     // before
@@ -880,7 +893,10 @@ def KTDFHoistInvariantTransfers
            "also hoist loads out of the grid (once per lane instance)">,
     Option<"spans", "spans", "bool", "true",
            "load the whole row span of a tile a loop slides along its "
-           "last dimension once, before the loop">
+           "last dimension once, before the loop">,
+    Option<"spanCopies", "span-copies", "int64_t", "2",
+           "copies of a span loaded once per iteration of a loop or per "
+           "grid point (1: single-buffered)">
   ];
 }
 

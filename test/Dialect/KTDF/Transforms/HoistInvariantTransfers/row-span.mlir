@@ -1,5 +1,6 @@
 // RUN: ktflow-opt %s --ktdf-hoist-invariant-transfers | FileCheck %s
 // RUN: ktflow-opt %s --ktdf-hoist-invariant-transfers=spans=false | FileCheck %s --check-prefix=OFF
+// RUN: ktflow-opt %s --ktdf-hoist-invariant-transfers=span-copies=1 | FileCheck %s --check-prefix=ONE
 
 // Row spans: row_center_dyn's two column loops over a run-time N each load
 // X[%row, %off] block by block (1x128). The loops slide the tile along the
@@ -8,11 +9,13 @@
 // exported; both loops read their block of it at min(%off, 1024) (past the
 // view, the zero block, which the masked tile read as zeros) and lose
 // their own load stage. The span follows the row, so it stays in the row
-// loop.
+// loop, in two copies (2 x 2304 bytes, within a quarter of the lane's
+// share of L1): the next row's span loads while this row's loops
+// read this one. With span-copies=1 it has one.
 
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %c16
 // CHECK: %[[SPAN:.*]] = ktdp.construct_access_tile %{{.*}}[%[[ROW]], %c0{{.*}}] {{.*}} -> !ktdp.access_tile<1x1152xindex>
-// CHECK-NEXT: %[[X:.*]] = ktdf.pipeline modulo(size: 1) -> memref<1x1152xf16, "L1"> {
+// CHECK-NEXT: %[[X:.*]] = ktdf.pipeline modulo(size: 2) -> memref<1x1152xf16, "L1"> {
 // CHECK-NEXT:   %[[B:.*]] = ktdf.private export 0 : memref<1x1152xf16, "L1">
 // CHECK-NEXT:   ktdf.stage "load_1" depends_out(1) applicable_units [dma_load]
 // CHECK-NEXT:     ktdf.data_transfer %[[SPAN]] to %[[B]] : !ktdp.access_tile<1x1152xindex> to memref<1x1152xf16, "L1">
@@ -31,6 +34,8 @@
 // CHECK: ktdf.data_transfer %[[X]][%{{.*}}, %{{.*}}] to %{{.*}} : memref<1x1152xf16, "L1">
 // CHECK-NOT: !ktdp.access_tile<1x128xindex> to memref<1x128xf16, "L1">
 // CHECK: return
+
+// ONE: ktdf.pipeline modulo(size: 1) -> memref<1x1152xf16, "L1">
 
 // OFF-NOT: access_tile<1x1152xindex>
 // OFF-COUNT-2: !ktdp.access_tile<1x128xindex> to memref<1x128xf16, "L1">
