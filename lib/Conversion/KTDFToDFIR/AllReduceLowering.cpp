@@ -135,16 +135,24 @@ int64_t KernelLowering::fifoEntryOf(Value slot, const LaneInstance &li) const {
 }
 
 namespace {
-/// The stages of an all-reduce pipeline, by name.
+/// The stages of an all-reduce pipeline, by name; feed and drain per lane
+/// (kLaneOffsetAttr).
 struct RingStages {
-  StageOp send, feed, combine, drain;
+  StageOp send;
+  SmallVector<StageOp, 2> feed, drain;
   explicit RingStages(PipelineOp pipeline) {
     for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
       StringRef name = stage.getName();
-      (name == "send"      ? send
-       : name == "feed"    ? feed
-       : name == "combine" ? combine
-                           : drain) = stage;
+      if (name == "send")
+        send = stage;
+      if (name != "feed" && name != "drain")
+        continue;
+      auto offset = stage->getAttrOfType<IntegerAttr>(kLaneOffsetAttr);
+      size_t lane = offset ? offset.getInt() : 0;
+      auto &list = name == "feed" ? feed : drain;
+      if (list.size() <= lane)
+        list.resize(lane + 1);
+      list[lane] = stage;
     }
   }
 };
@@ -203,10 +211,27 @@ void KernelLowering::declareRingSyncs(OpBuilder &b, const PipelineInfo &info,
   const LaneInstance &next =
       *place->members[(place->index + 1) % place->members.size()];
   Location loc = PipelineOp(info.op).getLoc();
-  dfir::SyncOp::create(b, loc, ringSync(info.index, "sent", li),
-                       unitOf(stages.send, li), unitOf(stages.feed, next));
-  dfir::SyncOp::create(b, loc, ringSync(info.index, "added", li),
-                       unitOf(stages.drain, li), unitOf(stages.send, li));
+  // Per combining lane: pieces sent to the next tile's lane, pieces added
+  // back to this tile's send unit, and that lane's FIFOs (the first lane's
+  // are the pipeline's own).
+  for (auto [lane, feed] : llvm::enumerate(stages.feed)) {
+    LaneInstance shifted = onLane(li, lane);
+    dfir::SyncOp::create(b, loc, ringSync(info.index, "sent", shifted),
+                         unitOf(stages.send, li), unitOf(feed, next));
+    dfir::SyncOp::create(b, loc, ringSync(info.index, "added", shifted),
+                         unitOf(stages.drain[lane], li),
+                         unitOf(stages.send, li));
+    if (lane == 0)
+      continue;
+    for (auto priv : PipelineOp(info.op).getBody().front().getOps<PrivateOp>())
+      if (auto type = dyn_cast<FifoSlotType>(priv.getType())) {
+        auto &entry = fifos[{nodeInstance(type.getSrc().getValue(), shifted),
+                             nodeInstance(type.getDst().getValue(), shifted)}];
+        if (entry.first.empty())
+          entry.first = "fifo" + std::to_string(fifos.size() - 1);
+        entry.second = std::max(entry.second, type.getSizeInBytes());
+      }
+  }
   dfir::SyncOp::create(b, loc, ringSync(info.index, "gathered", li),
                        unitOf(stages.send, li), unitOf(stages.send, next));
 }
@@ -243,6 +268,11 @@ LogicalResult ProgramBuilder::emitAllReduce(StageOp stage, AllReduceOp op,
       dfir::SyncRecvOp::create(b, loc, name);
   };
   StringRef name = stage.getName();
+  // Piece j of every chunk is combined on lane j mod `lanes` of the core.
+  int64_t lanes = op.getLanes().value_or(1);
+  auto laneOf = [&](const LaneInstance &of, size_t piece) {
+    return KernelLowering::onLane(of, piece % lanes);
+  };
   if (name == "send") {
     auto [nextOwn, nextMem] =
         scratchpadViewBase(b, loc, kernel, op.getPartial(), next);
@@ -252,18 +282,19 @@ LogicalResult ProgramBuilder::emitAllReduce(StageOp stage, AllReduceOp op,
     // Reduce-scatter: step k sends chunk i - k into slot k of the next tile.
     for (int64_t k = 0; k + 1 < P; ++k) {
       int64_t c = layout.mod(i - k);
-      for (auto [offset, length] : layout.piecesOf(c)) {
+      for (auto [j, piece] : llvm::enumerate(layout.piecesOf(c))) {
+        auto [offset, length] = piece;
         if (k > 0)
-          sync("added", li, false);
+          sync("added", laneOf(li, j), false);
         dfir::RemoteDmaOp::create(b, loc, constant(length * layout.bytes), mem,
                                   at(own, c * layout.chunk + offset), nextMem,
                                   at(nextReceived, k * layout.chunk + offset),
                                   Value(), Value(), Value());
-        sync("sent", li, true);
+        sync("sent", laneOf(li, j), true);
       }
     }
     for (size_t j = 0; j < layout.piecesOf(layout.mod(i + 1)).size(); ++j)
-      sync("added", li, false);
+      sync("added", laneOf(li, j), false);
     // All-gather: step k forwards the combined chunk i + 1 - k.
     for (int64_t k = 0; k + 1 < P; ++k) {
       int64_t c = layout.mod(i + 1 - k);
@@ -291,26 +322,33 @@ LogicalResult ProgramBuilder::emitAllReduce(StageOp stage, AllReduceOp op,
   if (slots.size() != 2)
     return pipeline.emitError("an all-reduce pipeline has two FIFO slots");
   Value in = slots[0], out = slots[1];
+  // This stage's lane: its units, FIFOs and tokens; the views stay li's.
+  auto laneOffset = stage->getAttrOfType<IntegerAttr>(kLaneOffsetAttr);
+  int64_t lane = laneOffset ? laneOffset.getInt() : 0;
+  LaneInstance here = KernelLowering::onLane(li, lane);
   int64_t entry =
-      std::min(kernel.fifoEntryOf(in, li), kernel.fifoEntryOf(out, li));
+      std::min(kernel.fifoEntryOf(in, here), kernel.fifoEntryOf(out, here));
   int64_t perEntry = std::max<int64_t>(1, entry / layout.bytes);
   Type element = cast<MemRefType>(op.getPartial().getType()).getElementType();
   auto fifo = [&](Value slot) {
-    return FlatSymbolRefAttr::get(b.getContext(), kernel.fifoOf(slot, li));
+    return FlatSymbolRefAttr::get(b.getContext(), kernel.fifoOf(slot, here));
   };
   for (int64_t k = 0; k + 1 < P; ++k) {
     int64_t c = layout.mod(i - 1 - k);
-    for (auto [offset, length] : layout.piecesOf(c)) {
+    for (auto [j, piece] : llvm::enumerate(layout.piecesOf(c))) {
+      if (static_cast<int64_t>(j) % lanes != lane)
+        continue;
+      auto [offset, length] = piece;
       int64_t mine = c * layout.chunk + offset;
       int64_t theirs = k * layout.chunk + offset;
       if (name == "drain") {
         dfir::StoreOp::create(b, loc, fifo(out), b.getStringAttr(mem),
                               at(own, mine), constant(length * layout.bytes));
-        sync("added", li, true);
+        sync("added", here, true);
         continue;
       }
       if (name == "feed")
-        sync("sent", prev, false);
+        sync("sent", KernelLowering::onLane(prev, lane), false);
       for (int64_t e = 0; e < length; e += perEntry) {
         int64_t n = std::min(perEntry, length - e);
         if (name == "feed") {

@@ -13,6 +13,7 @@
 #include "Lowering.h"
 
 #include "ktflow/Conversion/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
 namespace mlir {
 #define GEN_PASS_DEF_KTDFTODFIR
@@ -35,9 +36,24 @@ std::string KernelLowering::nodeInstance(StringRef node,
                                 lane);
 }
 
+static int64_t laneOffsetOf(StageOp stage) {
+  auto offset = stage->getAttrOfType<IntegerAttr>(kLaneOffsetAttr);
+  return offset ? offset.getInt() : 0;
+}
+
+LaneInstance KernelLowering::onLane(const LaneInstance &li, int64_t offset) {
+  LaneInstance shifted = li;
+  shifted.lane += offset;
+  return shifted;
+}
+
+bool KernelLowering::onSameUnit(StageOp a, StageOp b) {
+  return *a.getUnit() == *b.getUnit() && laneOffsetOf(a) == laneOffsetOf(b);
+}
+
 std::string KernelLowering::unitOf(StageOp stage,
                                    const LaneInstance &li) const {
-  return nodeInstance(*stage.getUnit(), li);
+  return nodeInstance(*stage.getUnit(), onLane(li, laneOffsetOf(stage)));
 }
 
 const ktdf_arch::UnitSpec *KernelLowering::unitSpecOf(StageOp stage) const {

@@ -116,8 +116,14 @@ public:
   llvm::DenseMap<Value, std::string> runtimeSymbols; // func arg -> symbol
   std::string globalMemory;
 
-  /// The unit instance that runs `stage` for lane instance `li`.
+  /// The unit instance that runs `stage` for lane instance `li` (on the
+  /// lane `kLaneOffsetAttr` counts on from li's, if the stage has it).
   std::string unitOf(StageOp stage, const LaneInstance &li) const;
+  /// `li` on the lane `offset` lanes on of the same core (its symbols and
+  /// units; its points stay li's).
+  static LaneInstance onLane(const LaneInstance &li, int64_t offset);
+  /// Whether two stages run on the same unit of a lane instance.
+  static bool onSameUnit(StageOp a, StageOp b);
   /// The description of the unit that runs `stage` (in every lane), if any.
   const ktdf_arch::UnitSpec *unitSpecOf(StageOp stage) const;
   /// The memory instance of buffer kind `kind` for lane instance `li`.

@@ -106,7 +106,7 @@ FailureOr<PipelineInfo> KernelLowering::collectPipeline(PipelineOp op,
       buffersOf(reader, rReads, rWrites);
       bool handsOver =
           llvm::any_of(wWrites, [&](Value v) { return rReads.contains(v); });
-      if (!handsOver || *writer.getUnit() == *reader.getUnit())
+      if (!handsOver || onSameUnit(writer, reader))
         continue;
       std::string id = std::to_string(c++);
       info.channels.push_back({writer, reader, 0, prefix + "_full" + id});
@@ -124,7 +124,7 @@ FailureOr<PipelineInfo> KernelLowering::collectPipeline(PipelineOp op,
       bool carries = false;
       for (Operation *view : carriedViewsOf(reader, /*written=*/false))
         carries |= llvm::is_contained(carriedViewsOf(writer, true), view);
-      if (carries && *writer.getUnit() != *reader.getUnit()) {
+      if (carries && !onSameUnit(writer, reader)) {
         info.channels.push_back(
             {writer, reader, 1, prefix + "_carry" + std::to_string(c++)});
         info.channels.back().carry = true;
@@ -172,7 +172,7 @@ void KernelLowering::collectExportChannels() {
             auto it = exported.find(v);
             return it != exported.end() && wWrites.contains(it->second);
           });
-          if (!handsOver || *writer.getUnit() == *reader.getUnit())
+          if (!handsOver || onSameUnit(writer, reader))
             continue;
           // The writer refills a copy only once the reader is done with
           // it. A per-instance pipeline fills it once: nothing to hand
@@ -268,7 +268,7 @@ static bool orderedWithoutWaiting(StageOp sender,
   const PipelineInfo &own = infoOf(sender->getParentOp());
   bool ordered = true;
   loops->walk([&](StageOp stage) {
-    if (stage == sender || *stage.getUnit() == *sender.getUnit() ||
+    if (stage == sender || KernelLowering::onSameUnit(stage, sender) ||
         !orderingOf(sent, touchesOf(stage)))
       return;
     const PipelineInfo &other = infoOf(stage->getParentOp());
@@ -322,7 +322,7 @@ void KernelLowering::collectRegionChannels() {
       MemoryTouches firstTouches = touchesOf(first);
       for (size_t j = i + 1; j < pipelines.size(); ++j)
         for (auto later : pipelines[j].op.getBody().front().getOps<StageOp>())
-          if (*first.getUnit() != *later.getUnit())
+          if (!onSameUnit(first, later))
             if (auto kind = orderingOf(firstTouches, touchesOf(later))) {
               Channel ch{first, later, 0, kind->str() + std::to_string(r++)};
               deferAfterLoops(ch, pipelines);

@@ -348,9 +348,11 @@ def KTDF_AllReduceOp : KTDF_Op<"all_reduce"> {
     their `received` views ((members - 1) chunks of ceil(elements /
     members)). ktdf-lower-inter-tile makes it from an
     `inter_tile_produce` + `inter_tile_reduce` pair;
-    ktdf-schedule-all-reduce chooses `pieces` (per chunk) and makes it a
-    pipeline whose four stages (send, feed, combine, drain) each hold a
-    copy of it; the lowering emits the ring in each stage's unit program.
+    ktdf-schedule-all-reduce chooses `pieces` (per chunk) and `lanes` (of
+    a core, combining the pieces in turn: piece j of a chunk on lane j mod
+    lanes) and makes it a pipeline whose stages (send; feed, combine and
+    drain per lane) each hold a copy of it; the lowering emits the ring in
+    each stage's unit program.
 
     ```mlir
     ktdf.all_reduce %partial, %received {combiner = "arith.addf",
@@ -359,7 +361,8 @@ def KTDF_AllReduceOp : KTDF_Op<"all_reduce"> {
   }];
   let arguments = (ins AnyMemRef:$partial, AnyMemRef:$received,
                        StrAttr:$combiner, ArrayAttr:$groups,
-                       OptionalAttr<I64Attr>:$pieces);
+                       OptionalAttr<I64Attr>:$pieces,
+                       OptionalAttr<I64Attr>:$lanes);
   let assemblyFormat = [{
     $partial `,` $received attr-dict `:` type($partial) `,` type($received)
   }];

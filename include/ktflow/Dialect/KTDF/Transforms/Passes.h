@@ -105,6 +105,10 @@ whyNotResolvable(Operation *view);
 /// each), for chunks of `chunkElements` of `elementBytes`.
 int64_t chooseRingPieces(int64_t chunkElements, int64_t elementBytes);
 
+/// On a stage of an all-reduce pipeline: the lane of the core, counted
+/// from the one its unit names, whose copy of that unit runs it.
+inline constexpr llvm::StringLiteral kLaneOffsetAttr = "ktdf.lane_offset";
+
 /// The position of linear tile `tile` (the interpreter's numbering, first
 /// grid dimension fastest) among the points of a `ktdf.parallel` over
 /// `extents` (first dimension slowest).
