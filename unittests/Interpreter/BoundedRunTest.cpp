@@ -107,6 +107,15 @@ module {
 }
 )";
 
+// Tiles that do nothing, on a grid of @GRID@.
+const char *kIdle = R"(
+module {
+  func.func @idle() attributes {grid = [@GRID@]} {
+    return
+  }
+}
+)";
+
 std::string withGrid(std::string text, int64_t grid) {
   size_t at = text.find("@GRID@");
   text.replace(at, 6, std::to_string(grid));
@@ -172,14 +181,8 @@ TEST(BoundedRun, HugeGridIsRefusedBeforeAnyTile) {
   // before any tile runs.
   InterpreterOptions options;
   options.maxElementOps = 10000;
-  auto run = KernelRun::fromText(R"(
-module {
-  func.func @idle() attributes {grid = [1099511627776]} {
-    return
-  }
-}
-)",
-                                 "", options);
+  auto run =
+      KernelRun::fromText(withGrid(kIdle, int64_t(1) << 40), "", options);
   ASSERT_TRUE(run->ok()) << run->errors;
   EXPECT_FALSE(run->run());
   EXPECT_NE(run->errors.find("the grid's 1099511627776 tiles need at least 2 "
@@ -194,14 +197,7 @@ TEST(BoundedRun, LargeGridKeepsOneTileAlive) {
   // 2^16 idle tiles within the budget: tiles are created as they run.
   InterpreterOptions options;
   options.maxElementOps = 1 << 17;
-  auto run = KernelRun::fromText(R"(
-module {
-  func.func @idle() attributes {grid = [65536]} {
-    return
-  }
-}
-)",
-                                 "", options);
+  auto run = KernelRun::fromText(withGrid(kIdle, 65536), "", options);
   ASSERT_TRUE(run->ok()) << run->errors;
   EXPECT_TRUE(run->run()) << run->errors;
   EXPECT_EQ(run->interpreter->getStatistics().peakLiveTiles, 1);
