@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The README's second command (and CI's): install, build, run every lit and
 # unit test, and end with one summary line "N passed, N failed".
-# With KTFLOW_SANITIZE=1 the tree built and tested is the
-# ASan+UBSan one of scripts/build-sanitized.sh (build-san) instead of the
-# release tree, run with scripts/sanitizer-env.sh's options.
+# The tree built and tested is the ASan+UBSan one of
+# scripts/build-sanitized.sh (build-san), run with scripts/sanitizer-env.sh's
+# options: CI's one build (docs/contributing.md, "Sanitizers", has the
+# timings). KTFLOW_SANITIZE=0 builds and tests the release tree (build)
+# instead, the one scripts/demo.sh builds.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh || exit 1
-if [ "${KTFLOW_SANITIZE:-0}" = 1 ]; then
+if [ "${KTFLOW_SANITIZE:-1}" = 1 ]; then
   build=scripts/build-sanitized.sh
   BUILD_DIR=${KTFLOW_SAN_BUILD_DIR:-build-san}
   . scripts/sanitizer-env.sh
@@ -31,7 +33,7 @@ if [ -n "$reports" ]; then
   lit_failed=$((lit_failed + $(echo "$reports" | wc -l)))
 fi
 
-(cd "$BUILD_DIR" && ctest --output-on-failure) 2>&1 | tee "$log"
+(cd "$BUILD_DIR" && ctest -j"$(nproc)" --output-on-failure) 2>&1 | tee "$log"
 unit_total=$(grep -Eo 'tests failed out of [0-9]+' "$log" | grep -Eo '[0-9]+$' || echo 0)
 unit_failed=$(grep -Eo '[0-9]+ tests failed out of' "$log" | grep -Eo '^[0-9]+' || echo 0)
 rm -f "$log"
