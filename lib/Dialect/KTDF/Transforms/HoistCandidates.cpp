@@ -1,0 +1,306 @@
+//===- HoistCandidates.cpp - Loads that can leave their loops -------------===//
+//
+// This file finds the loads --ktdf-hoist-invariant-transfers moves. A DMA
+// load stage of a pipeline inside `scf.for` loops whose access tile does
+// not change across the loop (it depends neither on the induction variable
+// nor on anything computed in the loop, and nothing in the loop writes the
+// tensor it reads) can leave the outermost such loop; one that reads the
+// same data at every grid point can leave the grid as well.
+//
+// A load that a loop slides along the last dimension of its view (a row
+// block `X[%row, %off]` in `scf.for %off = 0 to %N step 1024`, or a weight
+// block `W[%off]`) is a *row span* when the view's whole extent along that
+// dimension, padded with one tile of zeros, fits the lane's span budget.
+// Loads of the same span in sibling loops (a layernorm's three passes over
+// its row) share it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HoistCandidates.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::hoisting;
+
+/// Whether `v` has the same value at every iteration of `loop` (an scf.for
+/// or the grid): defined outside it, or computed inside by side-effect-free
+/// ops from such values.
+static bool isInvariant(Value v, Operation *loop) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return !loop->isAncestor(cast<BlockArgument>(v).getOwner()->getParentOp());
+  if (!loop->isProperAncestor(def))
+    return true;
+  if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isInvariant(operand, loop);
+  });
+}
+
+/// The kind of memory `view` lives in, if it names one.
+static std::optional<ktdp::MemoryKind> space(ktdp::ConstructMemoryViewOp view) {
+  auto normalized = ktdp::normalizeMemorySpace(view.getMemorySpace());
+  return normalized ? std::optional(normalized->kind) : std::nullopt;
+}
+
+/// Whether something in `loop` may write the memory `view` reads: a
+/// transfer into an access tile on the same tensor, or on a view whose
+/// start is not a kernel argument (literal addresses may overlap). With
+/// `sameMemory`, only views of the same kind of memory count: a carried
+/// accumulator in the scratchpad does not write device memory. (Invariant
+/// loads keep counting it: a hoisted load has one copy, so the next grid
+/// point's cannot be fetched ahead, and attention's Q block on
+/// sample_device was slower out of its key loop.)
+static bool writtenIn(Operation *loop, ktdp::ConstructMemoryViewOp view,
+                      bool sameMemory = false) {
+  bool ours = isa<BlockArgument>(view.getOffset());
+  WalkResult walk = loop->walk([&](Operation *op) {
+    Value dst;
+    if (auto transfer = dyn_cast<DataTransferOp>(op))
+      dst = transfer.getDst();
+    else if (auto ind = dyn_cast<IndDataTransferOp>(op))
+      dst = ind.getDst();
+    else if (isa<ktdp::StoreOp>(op))
+      return WalkResult::interrupt();
+    if (!dst || !isa<ktdp::AccessTileType>(dst.getType()))
+      return WalkResult::advance();
+    auto written = ktdp::getAccessTileView(dst);
+    // A scratchpad view (a carried accumulator) is not device memory.
+    if (sameMemory && written && space(written) != space(view))
+      return WalkResult::advance();
+    if (!written || !ours || written.getOffset() == view.getOffset() ||
+        !isa<BlockArgument>(written.getOffset()))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+/// The constant trip count of `loop`, if its bounds are constants.
+static std::optional<int64_t> tripCount(scf::ForOp loop) {
+  auto lb = getConstantIntValue(loop.getLowerBound());
+  auto ub = getConstantIntValue(loop.getUpperBound());
+  auto step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return *ub <= *lb ? 0 : (*ub - *lb + *step - 1) / *step;
+}
+
+/// The first-hop DMA load of `stage`: one transfer of an access tile into a
+/// buffer of `pipeline` that nothing else writes.
+static std::optional<Candidate> loadOf(StageOp stage, PipelineOp pipeline) {
+  if (!stage.isApplicable(UnitRole::dma_load) || !stage.getDependsIn().empty())
+    return std::nullopt;
+  DataTransferOp transfer;
+  for (Operation &op : stage.getBody().front()) {
+    if (auto t = dyn_cast<DataTransferOp>(op)) {
+      if (transfer)
+        return std::nullopt;
+      transfer = t;
+    } else if (!isa<arith::ConstantOp>(op)) {
+      return std::nullopt;
+    }
+  }
+  if (!transfer || !isa<ktdp::AccessTileType>(transfer.getSrc().getType()))
+    return std::nullopt;
+  auto buffer = transfer.getDst().getDefiningOp<PrivateOp>();
+  auto view = ktdp::getAccessTileView(transfer.getSrc());
+  if (!buffer || buffer->getParentOp() != pipeline || !view)
+    return std::nullopt;
+  // The stage must be the buffer's only writer.
+  bool otherWriter = false;
+  pipeline.walk([&](Operation *op) {
+    if (op == transfer.getOperation())
+      return;
+    if (auto t = dyn_cast<DataTransferOp>(op); t && t.getDst() == buffer)
+      otherWriter = true;
+    if (auto t = dyn_cast<IndDataTransferOp>(op); t && t.getDst() == buffer)
+      otherWriter = true;
+  });
+  if (otherWriter)
+    return std::nullopt;
+  Candidate found;
+  found.stage = stage;
+  found.transfer = transfer;
+  found.buffer = buffer;
+  return found;
+}
+
+/// The outermost op enclosing `from` (scf.for loops, up to the grid itself)
+/// across which every value `needs` is invariant and nothing writes `view`;
+/// `repeats` tells whether one of them runs more than once.
+static Operation *outermostScope(Operation *from, ValueRange needs,
+                                 ktdp::ConstructMemoryViewOp view,
+                                 bool leaveGrid, bool sameMemory,
+                                 bool &repeats) {
+  Operation *scope = nullptr;
+  for (Operation *p = from; p; p = p->getParentOp()) {
+    auto loop = dyn_cast<scf::ForOp>(p);
+    auto grid = dyn_cast<ParallelOp>(p);
+    if ((!loop && !grid) || (grid && !leaveGrid))
+      break;
+    if (!llvm::all_of(needs, [&](Value v) { return isInvariant(v, p); }) ||
+        writtenIn(p, view, sameMemory))
+      break;
+    if (grid) {
+      // A lane walks its block of the grid's points one after another.
+      std::optional<int64_t> n = grid.getNumInstances();
+      int64_t points = grid.getNumPoints();
+      if (n && *n > 0 && (points + *n - 1) / *n > 1) {
+        scope = grid;
+        repeats = true;
+      }
+      break;
+    }
+    scope = loop;
+    std::optional<int64_t> trips = tripCount(loop);
+    repeats |= !trips || *trips > 1;
+  }
+  return scope;
+}
+
+std::optional<Candidate> hoisting::analyse(StageOp stage, PipelineOp pipeline,
+                                           bool leaveGrid) {
+  std::optional<Candidate> found = loadOf(stage, pipeline);
+  if (!found)
+    return std::nullopt;
+  DataTransferOp transfer = found->transfer;
+  SmallVector<Value> needs;
+  for (Value operand : transfer->getOperands())
+    if (operand != transfer.getDst())
+      needs.push_back(operand);
+  bool repeats = false;
+  found->scope = outermostScope(pipeline->getParentOp(), needs,
+                                ktdp::getAccessTileView(transfer.getSrc()),
+                                leaveGrid, /*sameMemory=*/false, repeats);
+  if (!found->scope || !repeats)
+    return std::nullopt;
+  return found;
+}
+
+/// The row span of a load its loop slides along the last dimension of its
+/// view: the tile's last coordinate is the loop's induction variable
+/// (from a constant >= 0, a constant step), nothing else about it changes
+/// in the loop, the loop walks the whole view (or an unknown number of
+/// trips), and the buffer is only read into FIFO slots, block by block.
+static std::optional<Span> spanOf(Candidate &c) {
+  auto slider = dyn_cast<scf::ForOp>(c.stage->getParentOp()->getParentOp());
+  auto tile = c.transfer.getSrc().getDefiningOp<ktdp::ConstructAccessTileOp>();
+  auto bufferType = dyn_cast<MemRefType>(c.buffer.getType());
+  if (!slider || !tile || !bufferType || c.transfer.getRows() ||
+      !c.transfer.getSrcIndices().empty() ||
+      !c.transfer.getDstIndices().empty() ||
+      !tile.getAccessTileOrder().isIdentity())
+    return std::nullopt;
+  auto viewType = dyn_cast<MemRefType>(tile.getBase().getType());
+  auto tileType = cast<ShapedType>(tile.getType());
+  std::optional<int64_t> lb = getConstantIntValue(slider.getLowerBound());
+  std::optional<int64_t> step = getConstantIntValue(slider.getStep());
+  AffineMap map = tile.getBaseMap();
+  if (!viewType || !viewType.hasStaticShape() || !lb || *lb < 0 || !step ||
+      *step <= 0 || map.getNumResults() != viewType.getRank() ||
+      tileType.getShape() != bufferType.getShape())
+    return std::nullopt;
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  if (!last ||
+      tile.getIndices()[last.getPosition()] != slider.getInductionVar())
+    return std::nullopt;
+  unsigned dim = last.getPosition();
+  for (AffineExpr e : map.getResults().drop_back())
+    if (e.isFunctionOfDim(dim))
+      return std::nullopt;
+  for (OpOperand &operand : tile->getOpOperands())
+    if (operand.get() != slider.getInductionVar() &&
+        !isInvariant(operand.get(), slider))
+      return std::nullopt;
+  int64_t extent = viewType.getShape().back();
+  std::optional<int64_t> trips = tripCount(slider);
+  if ((trips && (*trips <= 1 || *lb + *trips * *step < extent)) ||
+      writtenIn(slider, ktdp::getAccessTileView(c.transfer.getSrc()), true))
+    return std::nullopt;
+  for (OpOperand &use : c.buffer->getUses()) {
+    if (use.getOwner() == c.transfer.getOperation())
+      continue;
+    auto read = dyn_cast<DataTransferOp>(use.getOwner());
+    if (!read || read.getSrc() != c.buffer ||
+        read.getSrcIndices().size() !=
+            static_cast<size_t>(bufferType.getRank()) ||
+        !isa<FifoSlotType>(read.getDst().getType()) || read.getRows())
+      return std::nullopt;
+  }
+  return Span{slider, tile, dim, extent, extent + tileType.getShape().back()};
+}
+
+/// Whether two row spans load the same elements from the same block.
+static bool sameSpan(Span a, Span b) {
+  ktdp::ConstructAccessTileOp ta = a.tile, tb = b.tile;
+  if (a.slider->getBlock() != b.slider->getBlock() || a.dim != b.dim ||
+      ta.getBase() != tb.getBase() || ta.getType() != tb.getType() ||
+      ta.getBaseMap() != tb.getBaseMap() ||
+      ta.getAccessTileSet() != tb.getAccessTileSet() ||
+      ta.getSymbolOperands() != tb.getSymbolOperands())
+    return false;
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip(ta.getIndices(), tb.getIndices())))
+    if (i != a.dim && std::get<0>(pair) != std::get<1>(pair))
+      return false;
+  return true;
+}
+
+SmallVector<Candidate>
+hoisting::analyseSpans(ArrayRef<PipelineOp> pipelines, bool leaveGrid,
+                       const ktflow::sched::ScheduleTarget &target,
+                       llvm::StringMap<int64_t> &budget) {
+  SmallVector<Candidate> spans;
+  for (PipelineOp pipeline : pipelines)
+    for (StageOp stage : pipeline.getBody().front().getOps<StageOp>()) {
+      std::optional<Candidate> c = loadOf(stage, pipeline);
+      if (!c || analyse(stage, pipeline, leaveGrid))
+        continue;
+      c->span = spanOf(*c);
+      if (!c->span)
+        continue;
+      auto *same = llvm::find_if(spans, [&](Candidate &other) {
+        return sameSpan(*other.span, *c->span);
+      });
+      auto view = ktdp::getAccessTileView(c->transfer.getSrc());
+      if (same != spans.end()) {
+        // Nothing between the loops may write the data either.
+        if (!writtenIn(c->span->slider->getParentOp(), view, true) &&
+            same->buffer.getType() == c->buffer.getType())
+          same->sharers.push_back(*c);
+        continue;
+      }
+      auto type = cast<MemRefType>(c->buffer.getType());
+      StringRef kind = getBufferMemoryKind(type);
+      std::optional<ktflow::device::NodeId> node =
+          target.getModel().findByKind(kind);
+      if (!node)
+        continue;
+      if (!budget.count(kind))
+        budget[kind] = target.getMemoryTree().getCapacity(*node) /
+                       static_cast<int64_t>(target.getLanes().size()) / 4;
+      int64_t bytes = type.getNumElements() / type.getShape().back() *
+                      c->span->width * (type.getElementTypeBitWidth() / 8);
+      if (bytes > budget[kind])
+        continue;
+      budget[kind] -= bytes;
+      c->bytes = bytes;
+      c->kind = kind;
+      bool repeats = true;
+      SmallVector<Value> needs;
+      for (OpOperand &operand : c->span->tile->getOpOperands())
+        if (operand.get() != c->span->slider.getInductionVar())
+          needs.push_back(operand.get());
+      Operation *outer =
+          outermostScope(c->span->slider->getParentOp(), needs, view, leaveGrid,
+                         /*sameMemory=*/true, repeats);
+      c->scope = outer ? outer : c->span->slider.getOperation();
+      spans.push_back(std::move(*c));
+    }
+  return spans;
+}

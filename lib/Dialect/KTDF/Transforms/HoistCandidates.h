@@ -1,0 +1,67 @@
+//===- HoistCandidates.h - Loads that can leave their loops -----*- C++ -*-===//
+//
+// This file declares the analysis of --ktdf-hoist-invariant-transfers
+// (HoistCandidates.cpp): the DMA load stages whose access tile does not
+// change across an enclosing loop or the grid, and the row spans a loop
+// slides a tile along. HoistInvariantTransfers.cpp moves them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_HOISTCANDIDATES_H
+#define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_HOISTCANDIDATES_H
+
+#include "ktflow/Dialect/KTDF/IR/KTDF.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+#include <vector>
+
+namespace mlir::ktdf::hoisting {
+
+/// A row span: the loop sliding a tile along the last dimension of its
+/// view, and the extent loaded once instead.
+struct Span {
+  scf::ForOp slider;
+  ktdp::ConstructAccessTileOp tile;
+  /// The tile's index operand that is the slider's induction variable.
+  unsigned dim = 0;
+  /// The view's extent along its last dimension, and the span's (one more
+  /// tile of zeros, where a block past the view reads).
+  int64_t extent = 0, width = 0;
+};
+
+/// A load stage that can leave its loop, and the loop (or the grid, a
+/// ktdf.parallel) it leaves.
+struct Candidate {
+  StageOp stage;
+  DataTransferOp transfer;
+  PrivateOp buffer;
+  Operation *scope = nullptr;
+  std::optional<Span> span;
+  /// Bytes of a span's buffer, in scratchpad `kind`.
+  int64_t bytes = 0;
+  StringRef kind;
+  /// Loads of the same span in later sibling loops, which read this one.
+  std::vector<Candidate> sharers;
+};
+
+/// The load stage's candidate, when its tile is invariant across at least
+/// one enclosing loop that runs more than once.
+std::optional<Candidate> analyse(StageOp stage, PipelineOp pipeline,
+                                 bool leaveGrid);
+
+/// The row-span candidates of `pipelines`: one per span, its later loads in
+/// sibling loops as sharers, within a quarter of the lane's scratchpad
+/// (`budget`, by scratchpad kind, is what is left of it).
+SmallVector<Candidate> analyseSpans(ArrayRef<PipelineOp> pipelines,
+                                    bool leaveGrid,
+                                    const ktflow::sched::ScheduleTarget &target,
+                                    llvm::StringMap<int64_t> &budget);
+
+} // namespace mlir::ktdf::hoisting
+
+#endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_HOISTCANDIDATES_H
