@@ -3,38 +3,24 @@
 // This file builds the program of one unit instance. The unit walks the
 // grid points of every lane instance it serves (together, loop iteration
 // by loop iteration, when it serves several lanes: LaneInterleaving.cpp),
-// and for each point replays the part of
-// the kernel's control flow that contains its stages: loops are cloned,
-// index arithmetic is cloned on demand where a transfer needs it, and each
-// of its stages becomes synchronisation plus transfers (TransferLowering.cpp)
-// or compute (ComputeLowering.cpp). The copy of an N-buffered resource used
-// by an execution of a pipeline is its execution count in the lane, modulo
-// N.
+// and for each point replays the part of the kernel's control flow that
+// contains its stages: loops are cloned, index arithmetic is cloned on
+// demand where a transfer needs it, and each execution of a pipeline
+// becomes its stages' synchronisation plus transfers or compute
+// (PipelineExecution.cpp). The program counts each pipeline's executions
+// in the lane, which pick the copy of an N-buffered resource.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
 
-#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
-
-/// Whether `op` computes integers or indices from integers or indices,
-/// without regions or side effects: what materialize clones.
-static bool isIndexArithmetic(Operation &op) {
-  auto scalar = [](Type t) { return t.isIntOrIndex(); };
-  return op.getDialect() && op.getDialect()->getNamespace() == "arith" &&
-         op.getNumRegions() == 0 && llvm::all_of(op.getResultTypes(), scalar) &&
-         llvm::all_of(op.getOperandTypes(), scalar);
-}
 
 Value ProgramBuilder::constant(int64_t v) {
   return arith::ConstantIndexOp::create(*builder, builder->getUnknownLoc(), v);
@@ -433,157 +419,4 @@ void ProgramBuilder::emitBlockEnd(Block &block, const LaneInstance &li) {
       if (ch.exported && ch.copies > 0 && kernel.unitOf(ch.from, li) == unit)
         dfir::SyncSendOp::create(*builder, pipeline.getLoc(),
                                  KernelLowering::perLane(ch.base, li));
-}
-
-LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
-                                           Value execution,
-                                           const LaneInstance &li,
-                                           StagePart part) {
-  OpBuilder &b = *builder;
-  Location loc = pipeline.getLoc();
-  const PipelineInfo &info = kernel.infoOf(pipeline);
-  Value copy = info.copies > 1
-                   ? arith::RemUIOp::create(b, loc, execution,
-                                            constant(info.copies))
-                         .getResult()
-                   : constant(0);
-  if (info.copies > 1)
-    for (Value result : pipeline->getResults())
-      exportedCopy[{result, &li}] = copy;
-  for (StageOp stage : work[&li]) {
-    if (stage->getParentOp() != pipeline)
-      continue;
-    if (part != StagePart::All &&
-        (part == StagePart::Stores) != waitsForOtherUnit(stage, info, li))
-      continue;
-    auto emitWait = [&](const Channel &ch) {
-      std::string sync = KernelLowering::perLane(ch.base, li);
-      if (ch.copies == 0) {
-        dfir::SyncRecvOp::create(b, loc, sync);
-        return;
-      }
-      // The first N executions find their copy free.
-      Value reuse = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                          execution, constant(ch.copies));
-      emitIf(reuse, [&] { dfir::SyncRecvOp::create(b, loc, sync); });
-    };
-    bool transfers =
-        !stage.isCompute() && !getAllReduce(stage) && !getTileCopy(stage);
-    SmallVector<const Channel *> carries;
-    for (const Channel &ch : info.channels) {
-      if (ch.to != stage)
-        continue;
-      if (ch.carry && transfers)
-        carries.push_back(&ch);
-      else
-        emitWait(ch);
-    }
-    // Carried values are waited for just before the first transfer that
-    // reads one (or at the end of a stage that reads none).
-    auto readsCarried = [](Operation *op) {
-      return op
-          ->walk([](DataTransferOp transfer) {
-            Value src = transfer.getSrc();
-            return isa<ktdp::AccessTileType>(src.getType()) &&
-                           isCarriedView(ktdp::getAccessTileView(src))
-                       ? WalkResult::interrupt()
-                       : WalkResult::advance();
-          })
-          .wasInterrupted();
-    };
-    auto waitForCarries = [&] {
-      for (const Channel *ch : carries)
-        emitWait(*ch);
-      carries.clear();
-    };
-    IRMapping stageMap = map;
-    if (AllReduceOp allReduce = getAllReduce(stage)) {
-      if (failed(emitAllReduce(stage, allReduce, li)))
-        return failure();
-    } else if (TileCopyOp tileCopy = getTileCopy(stage)) {
-      if (failed(emitTileCopy(tileCopy, li)))
-        return failure();
-    } else if (stage.isCompute()) {
-      // Loop bounds computed around the pipeline (the rows of a partial
-      // merged iteration) are index arithmetic the unit evaluates first.
-      LogicalResult bounds = success();
-      stage.walk([&](scf::ForOp loop) {
-        for (Value v : loop.getOperands().take_front(3))
-          if (!stage->isAncestor(v.getParentBlock()->getParentOp()) &&
-              !v.getDefiningOp<arith::ConstantOp>() &&
-              failed(materialize(v, stageMap)))
-            bounds = failure();
-      });
-      // So are the index values linalg bodies capture (a tile's row
-      // origin in a causal mask), which the lowering splats with dfir.iota.
-      stage.walk([&](linalg::GenericOp generic) {
-        generic.getRegion().walk([&](Operation *op) {
-          for (Value v : op->getOperands())
-            if (v.getType().isIndex() &&
-                !stage->isAncestor(v.getParentBlock()->getParentOp()) &&
-                !v.getDefiningOp<arith::ConstantOp>() &&
-                failed(materialize(v, stageMap)))
-              bounds = failure();
-        });
-      });
-      if (failed(bounds))
-        return failure();
-      auto fifoOf = [&](Value slot) { return kernel.fifoOf(slot, li); };
-      if (failed(lowerComputeStage(b, stage, stageMap, fifoOf,
-                                   kernel.runtimeSymbols,
-                                   kernel.unitSpecOf(stage))))
-        return failure();
-    } else {
-      // Transfer stages: loops with constant bounds around transfers.
-      std::function<LogicalResult(Block &, IRMapping &)> walk =
-          [&](Block &block, IRMapping &m) -> LogicalResult {
-        for (Operation &op : block) {
-          if (!carries.empty() && readsCarried(&op))
-            waitForCarries();
-          if (auto transfer = dyn_cast<DataTransferOp>(op)) {
-            if (failed(emitTransfer(transfer, m, li, copy)))
-              return failure();
-          } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
-            FailureOr<bool> run = emitStoreRun(loop, m, li, copy);
-            if (failed(run))
-              return failure();
-            if (*run)
-              continue;
-            if (failed(emitLoopCopy(loop, m, [&](IRMapping &inner) {
-                  return walk(*loop.getBody(), inner);
-                })))
-              return failure();
-          } else if (!isa<arith::ConstantOp, scf::YieldOp>(op) &&
-                     !isIndexArithmetic(op)) {
-            // Index arithmetic (a block's offset in a row span) is computed
-            // when a transfer needs it.
-            return op.emitError("'")
-                   << op.getName() << "' is not supported in a transfer stage";
-          }
-        }
-        return success();
-      };
-      if (failed(walk(stage.getBody().front(), stageMap)))
-        return failure();
-      waitForCarries();
-    }
-    for (const Channel &ch : info.channels)
-      if (ch.from == stage)
-        dfir::SyncSendOp::create(b, loc,
-                                 KernelLowering::perLane(ch.base, li));
-    for (const Channel &ch : info.regionChannels)
-      if (ch.from == stage)
-        dfir::SyncSendOp::create(b, loc,
-                                 KernelLowering::perLane(ch.base, li));
-  }
-  if (part == StagePart::Loads)
-    return success();
-  for (const Channel &ch : info.regionChannels)
-    if (kernel.unitOf(ch.to, li) == unit && !receivesLater(ch))
-      dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
-  // Wait for the buffers this pipeline exports to stages of this unit.
-  for (const Channel &ch : info.channels)
-    if (ch.exported && ch.copies == 0 && kernel.unitOf(ch.to, li) == unit)
-      dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
-  return success();
 }

@@ -1,0 +1,181 @@
+//===- PipelineExecution.cpp - One execution of a pipeline on a unit -----===//
+//
+// This file emits what one unit does in one execution of a pipeline: for
+// each of its stages, the waits for the buffers and tokens the stage needs
+// (carried values just before the first transfer that reads one), then the
+// stage's transfers (TransferLowering.cpp), compute (ComputeLowering.cpp),
+// all-reduce or tile copy, then the tokens it hands on. The unit's program
+// around it (UnitProgram.cpp) counts the executions; the copy of an
+// N-buffered resource an execution uses is that count modulo N.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::lowering;
+
+/// Whether `op` computes integers or indices from integers or indices,
+/// without regions or side effects: what materialize clones.
+static bool isIndexArithmetic(Operation &op) {
+  auto scalar = [](Type t) { return t.isIntOrIndex(); };
+  return op.getDialect() && op.getDialect()->getNamespace() == "arith" &&
+         op.getNumRegions() == 0 && llvm::all_of(op.getResultTypes(), scalar) &&
+         llvm::all_of(op.getOperandTypes(), scalar);
+}
+
+LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
+                                           Value execution,
+                                           const LaneInstance &li,
+                                           StagePart part) {
+  OpBuilder &b = *builder;
+  Location loc = pipeline.getLoc();
+  const PipelineInfo &info = kernel.infoOf(pipeline);
+  Value copy = info.copies > 1 ? arith::RemUIOp::create(b, loc, execution,
+                                                        constant(info.copies))
+                                     .getResult()
+                               : constant(0);
+  if (info.copies > 1)
+    for (Value result : pipeline->getResults())
+      exportedCopy[{result, &li}] = copy;
+  for (StageOp stage : work[&li]) {
+    if (stage->getParentOp() != pipeline)
+      continue;
+    if (part != StagePart::All &&
+        (part == StagePart::Stores) != waitsForOtherUnit(stage, info, li))
+      continue;
+    auto emitWait = [&](const Channel &ch) {
+      std::string sync = KernelLowering::perLane(ch.base, li);
+      if (ch.copies == 0) {
+        dfir::SyncRecvOp::create(b, loc, sync);
+        return;
+      }
+      // The first N executions find their copy free.
+      Value reuse = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                          execution, constant(ch.copies));
+      emitIf(reuse, [&] { dfir::SyncRecvOp::create(b, loc, sync); });
+    };
+    bool transfers =
+        !stage.isCompute() && !getAllReduce(stage) && !getTileCopy(stage);
+    SmallVector<const Channel *> carries;
+    for (const Channel &ch : info.channels) {
+      if (ch.to != stage)
+        continue;
+      if (ch.carry && transfers)
+        carries.push_back(&ch);
+      else
+        emitWait(ch);
+    }
+    // Carried values are waited for just before the first transfer that
+    // reads one (or at the end of a stage that reads none).
+    auto readsCarried = [](Operation *op) {
+      return op
+          ->walk([](DataTransferOp transfer) {
+            Value src = transfer.getSrc();
+            return isa<ktdp::AccessTileType>(src.getType()) &&
+                           isCarriedView(ktdp::getAccessTileView(src))
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+    };
+    auto waitForCarries = [&] {
+      for (const Channel *ch : carries)
+        emitWait(*ch);
+      carries.clear();
+    };
+    IRMapping stageMap = map;
+    if (AllReduceOp allReduce = getAllReduce(stage)) {
+      if (failed(emitAllReduce(stage, allReduce, li)))
+        return failure();
+    } else if (TileCopyOp tileCopy = getTileCopy(stage)) {
+      if (failed(emitTileCopy(tileCopy, li)))
+        return failure();
+    } else if (stage.isCompute()) {
+      // Loop bounds computed around the pipeline (the rows of a partial
+      // merged iteration) are index arithmetic the unit evaluates first.
+      LogicalResult bounds = success();
+      stage.walk([&](scf::ForOp loop) {
+        for (Value v : loop.getOperands().take_front(3))
+          if (!stage->isAncestor(v.getParentBlock()->getParentOp()) &&
+              !v.getDefiningOp<arith::ConstantOp>() &&
+              failed(materialize(v, stageMap)))
+            bounds = failure();
+      });
+      // So are the index values linalg bodies capture (a tile's row
+      // origin in a causal mask), which the lowering splats with dfir.iota.
+      stage.walk([&](linalg::GenericOp generic) {
+        generic.getRegion().walk([&](Operation *op) {
+          for (Value v : op->getOperands())
+            if (v.getType().isIndex() &&
+                !stage->isAncestor(v.getParentBlock()->getParentOp()) &&
+                !v.getDefiningOp<arith::ConstantOp>() &&
+                failed(materialize(v, stageMap)))
+              bounds = failure();
+        });
+      });
+      if (failed(bounds))
+        return failure();
+      auto fifoOf = [&](Value slot) { return kernel.fifoOf(slot, li); };
+      if (failed(lowerComputeStage(b, stage, stageMap, fifoOf,
+                                   kernel.runtimeSymbols,
+                                   kernel.unitSpecOf(stage))))
+        return failure();
+    } else {
+      // Transfer stages: loops with constant bounds around transfers.
+      std::function<LogicalResult(Block &, IRMapping &)> walk =
+          [&](Block &block, IRMapping &m) -> LogicalResult {
+        for (Operation &op : block) {
+          if (!carries.empty() && readsCarried(&op))
+            waitForCarries();
+          if (auto transfer = dyn_cast<DataTransferOp>(op)) {
+            if (failed(emitTransfer(transfer, m, li, copy)))
+              return failure();
+          } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
+            FailureOr<bool> run = emitStoreRun(loop, m, li, copy);
+            if (failed(run))
+              return failure();
+            if (*run)
+              continue;
+            if (failed(emitLoopCopy(loop, m, [&](IRMapping &inner) {
+                  return walk(*loop.getBody(), inner);
+                })))
+              return failure();
+          } else if (!isa<arith::ConstantOp, scf::YieldOp>(op) &&
+                     !isIndexArithmetic(op)) {
+            // Index arithmetic (a block's offset in a row span) is computed
+            // when a transfer needs it.
+            return op.emitError("'")
+                   << op.getName() << "' is not supported in a transfer stage";
+          }
+        }
+        return success();
+      };
+      if (failed(walk(stage.getBody().front(), stageMap)))
+        return failure();
+      waitForCarries();
+    }
+    for (const Channel &ch : info.channels)
+      if (ch.from == stage)
+        dfir::SyncSendOp::create(b, loc, KernelLowering::perLane(ch.base, li));
+    for (const Channel &ch : info.regionChannels)
+      if (ch.from == stage)
+        dfir::SyncSendOp::create(b, loc, KernelLowering::perLane(ch.base, li));
+  }
+  if (part == StagePart::Loads)
+    return success();
+  for (const Channel &ch : info.regionChannels)
+    if (kernel.unitOf(ch.to, li) == unit && !receivesLater(ch))
+      dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
+  // Wait for the buffers this pipeline exports to stages of this unit.
+  for (const Channel &ch : info.channels)
+    if (ch.exported && ch.copies == 0 && kernel.unitOf(ch.to, li) == unit)
+      dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
+  return success();
+}
