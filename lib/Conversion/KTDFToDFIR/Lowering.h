@@ -308,6 +308,16 @@ private:
   LogicalResult emitSkewedLoop(scf::ForOp loop, PipelineOp pipeline,
                                IRMapping &map, SmallVector<Value> &executions,
                                const LaneInstance &li);
+  /// The pipeline that opens `loop`'s body for this unit, when it only
+  /// loads (a row span, two or more copies) a buffer other units read and
+  /// the unit has more of the body to run (SkewedLoops.cpp); else null.
+  PipelineOp leadingSpanLoads(scf::ForOp loop, const LaneInstance &li);
+  /// `loop` with `span`'s loads of each iteration issued before the rest of
+  /// the previous iteration's body.
+  LogicalResult emitSpanAheadLoop(scf::ForOp loop, PipelineOp span,
+                                  IRMapping &map,
+                                  SmallVector<Value> &executions,
+                                  const LaneInstance &li);
   /// `stage`'s part of the ring all-reduce `op` for `li`
   /// (AllReduceLowering.cpp).
   LogicalResult emitAllReduce(StageOp stage, AllReduceOp op,

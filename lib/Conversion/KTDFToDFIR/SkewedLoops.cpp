@@ -21,6 +21,14 @@
 // (lib/Machine/Estimate.cpp), which then overlaps the engine's transfers
 // with the compute instead of summing them.
 //
+// A row span (ktdf-hoist-invariant-transfers) is loaded by a pipeline of
+// its own at the top of the row loop, and the row's passes follow in
+// other pipelines. When that pipeline only loads, into two or more copies
+// that other units read, the unit issues the next row's span before the
+// rest of this row (its stores): the load waits only for its copy, handed
+// back at the end of the row N - 1 rows before, whose stores the unit has
+// already issued.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
@@ -117,6 +125,97 @@ LogicalResult ProgramBuilder::emitSkewedLoop(scf::ForOp loop,
         emitBlockEnd(*loop.getBody(), li);
         SmallVector<Value> after(args);
         after[index] = nextExecution;
+        scf::YieldOp::create(b, loc, after);
+      });
+  if (failed(result))
+    return failure();
+  dfir::DFIRDialect::SkewedAttrHelper(b.getContext())
+      .setAttr(cloned, b.getUnitAttr());
+  executions.assign(cloned.getResults().begin(), cloned.getResults().end());
+  return success();
+}
+
+PipelineOp ProgramBuilder::leadingSpanLoads(scf::ForOp loop,
+                                            const LaneInstance &li) {
+  PipelineOp span;
+  bool more = false;
+  for (Operation &op : *loop.getBody()) {
+    if (!runsIn(&op, li))
+      continue;
+    if (span) {
+      more = true;
+      break;
+    }
+    span = dyn_cast<PipelineOp>(op);
+    if (!span || span.getPerInstance() || span->getNumResults() == 0)
+      return {};
+  }
+  if (!span || !more)
+    return {};
+  // With one copy, the next row's load waits for this row's readers anyway.
+  const PipelineInfo &info = kernel.infoOf(span);
+  if (info.copies < 2)
+    return {};
+  for (const PipelineInfo &other : kernel.pipelines)
+    for (const Channel &ch : other.regionChannels)
+      if (ch.from->getParentOp() == span || ch.to->getParentOp() == span ||
+          ch.receiveBefore == span.getOperation())
+        return {};
+  // A reader on this unit would find the next iteration's copy.
+  for (const Channel &ch : info.channels)
+    if (kernel.unitOf(ch.from, li) == unit && kernel.unitOf(ch.to, li) == unit)
+      return {};
+  bool loads = false;
+  for (StageOp stage : work[&li]) {
+    if (stage->getParentOp() != span)
+      continue;
+    if (!stage.getDependsIn().empty() || waitsForOtherUnit(stage, info, li))
+      return {};
+    loads = true;
+  }
+  return loads ? span : PipelineOp();
+}
+
+LogicalResult ProgramBuilder::emitSpanAheadLoop(scf::ForOp loop,
+                                                PipelineOp span, IRMapping &map,
+                                                SmallVector<Value> &executions,
+                                                const LaneInstance &li) {
+  OpBuilder &b = *builder;
+  Location loc = loop.getLoc();
+  auto lb = materialize(loop.getLowerBound(), map),
+       ub = materialize(loop.getUpperBound(), map),
+       step = materialize(loop.getStep(), map);
+  if (failed(lb) || failed(ub) || failed(step))
+    return failure();
+  unsigned index = kernel.infoOf(span).index;
+  LogicalResult result = success();
+  auto loadAt = [&](Value iv, Value execution) {
+    IRMapping inner = map;
+    inner.map(loop.getInductionVar(), iv);
+    if (failed(emitPipeline(span, inner, execution, li)))
+      result = failure();
+  };
+  emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, *lb, *ub),
+         [&] { loadAt(*lb, executions[index]); });
+  auto cloned = scf::ForOp::create(
+      b, loc, *lb, *ub, *step, executions,
+      [&](OpBuilder &, Location, Value iv, ValueRange args) {
+        Value next = arith::AddIOp::create(b, loc, iv, *step);
+        Value nextExecution =
+            arith::AddIOp::create(b, loc, args[index], constant(1));
+        emitIf(
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, *ub),
+            [&] { loadAt(next, nextExecution); });
+        IRMapping inner = map;
+        inner.map(loop.getInductionVar(), iv);
+        SmallVector<Value> after(args);
+        after[index] = nextExecution;
+        for (Operation &op : *loop.getBody())
+          if (&op != span.getOperation() && runsIn(&op, li) &&
+              (failed(emitDeferredReceives(op, inner, li)) ||
+               failed(emitOp(op, inner, after, li))))
+            result = failure();
+        emitBlockEnd(*loop.getBody(), li);
         scf::YieldOp::create(b, loc, after);
       });
   if (failed(result))

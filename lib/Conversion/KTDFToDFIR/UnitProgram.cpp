@@ -337,6 +337,8 @@ LogicalResult ProgramBuilder::emitOp(Operation &op, IRMapping &map,
            << unit << "' cannot run '" << op.getName() << "' around its stages";
   if (PipelineOp pipeline = skewablePipeline(loop, li))
     return emitSkewedLoop(loop, pipeline, map, executions, li);
+  if (PipelineOp span = leadingSpanLoads(loop, li))
+    return emitSpanAheadLoop(loop, span, map, executions, li);
   auto lb = materialize(loop.getLowerBound(), map),
        ub = materialize(loop.getUpperBound(), map),
        step = materialize(loop.getStep(), map);
