@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Times whole `ktflow interp` processes on the benchmark kernels (issue 18).
 
-For each kernel of bench/kernels: writes its f16 inputs once as .npy files
-(a fixed pseudo-random pattern in [-2, 2), no numpy needed), then runs
+For each kernel of bench/kernels: writes its inputs once as .npy files
+(f16: a fixed pseudo-random pattern in [-2, 2); index tensors: valid
+indices; no numpy needed), then runs
 `ktflow interp KERNEL --input NAME=FILE.npy ... --engine=E` five times per
 engine and reports the median wall time of the whole process, next to the
 published ktir-cpu figure of issue 18, with the user CPU time of that
@@ -27,7 +28,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# name: (file, {input: shape}, [--arg values], ktir-cpu seconds from issue 18)
+# name: (file, {input: shape of f16 | (integer descr, shape, value of element
+# k)}, [--arg values], ktir-cpu seconds from issue 18)
 KERNELS = {
     "softmax 4096x1024": ("softmax_4096x1024.mlir",
                           {"input_ptr": (4096, 1024)}, ["n_rows=4096"], 3.09),
@@ -47,24 +49,54 @@ KERNELS = {
     "matmul 64x2048 . 2048x8192": ("matmul_64x2048x8192.mlir",
                                    {"a_ptr": (64, 2048), "b_ptr": (2048, 8192)},
                                    ["K=2048"], 6.57),
+    "paged attention 4x8": ("paged_attention_4x8.mlir",
+                            {"q_ptr": (4, 64, 128), "k_ptr": (64, 16, 8, 128),
+                             "v_ptr": (64, 16, 8, 128),
+                             # A permutation of the 64 pages, 8 per sequence.
+                             "bt_ptr": ("<i4", (4, 8),
+                                        lambda k: (k * 37 + 11) % 64)},
+                            ["scale=0.088388347"], 6.56),
+    "indexed gather-add 2048x1024": (
+        "indexed_add_2048x1024.mlir",
+        {"table_ptr": (16384, 2048),
+         # Distinct rows of the table, scattered.
+         "idx_ptr": ("<i8", (2048,), lambda k: (k * 7919) % 16384),
+         "y_ptr": (2048, 1024)},
+        ["start=512"], 0.36),
     "vector add 4096": ("vector_add_4096.mlir",
                         {"x_ptr": (4096,), "y_ptr": (4096,)}, [], 0.003),
 }
 
 
-def write_f16_npy(path, shape):
-    """A .npy of f16 values (k * 0.37 mod 4) - 2, repeating every 4096."""
+def npy_header(descr, shape):
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (
+        descr, "(%d,)" % shape[0] if len(shape) == 1 else str(tuple(shape)))
+    header += " " * (63 - (len(header) + 10) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + \
+        header.encode()
+
+
+def write_npy(path, spec):
+    """A shape: f16 values (k * 0.37 mod 4) - 2, repeating every 4096.
+    (descr, shape, f): integers f(k) of the little-endian type descr."""
+    if isinstance(spec[0], str):
+        descr, shape, value = spec
+        count = 1
+        for extent in shape:
+            count *= extent
+        with open(path, "wb") as f:
+            f.write(npy_header(descr, shape))
+            f.write(struct.pack("<%d%s" % (count, {"<i4": "i", "<i8": "q"}[descr]),
+                                *[value(k) for k in range(count)]))
+        return
+    shape = spec
     count = 1
     for extent in shape:
         count *= extent
     pattern = struct.pack("<4096e", *[((k * 0.37) % 4.0) - 2.0
                                        for k in range(4096)])
-    header = "{'descr': '<f2', 'fortran_order': False, 'shape': %s, }" % (
-        "(%d,)" % shape[0] if len(shape) == 1 else str(tuple(shape)))
-    header += " " * (63 - (len(header) + 10) % 64) + "\n"
     with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
-        f.write(header.encode())
+        f.write(npy_header("<f2", shape))
         full, rest = divmod(count, 4096)
         for _ in range(full):
             f.write(pattern)
@@ -116,7 +148,7 @@ def main():
                 cmd += ["--arg", arg]
             for input_name, shape in inputs.items():
                 path = os.path.join(tmp, input_name + ".npy")
-                write_f16_npy(path, shape)
+                write_npy(path, shape)
                 cmd += ["--input", "%s=%s" % (input_name, path)]
             env = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, name))
             interp, interp_user = float("nan"), float("nan")
