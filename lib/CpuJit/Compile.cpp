@@ -9,7 +9,8 @@
 // time (arith-emulate-unsupported-floats, math-extend-to-supported-types:
 // each op extends its operands, computes in f32 and truncates, the
 // interpreter's one rounding per op), then everything to the LLVM dialect,
-// which MLIR's ExecutionEngine optimises (O3, host CPU) and JITs. The
+// which MLIR's ExecutionEngine optimises (O3 without loop unrolling, host
+// CPU) and JITs. The
 // object is cached on disk by a hash of the tile function (ObjectCache.h),
 // so a later run of the same kernel skips everything after building it.
 //
@@ -50,14 +51,18 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/TargetSelect.h"
+
+#include <chrono>
 
 using namespace mlir;
 using namespace ktflow::jit;
@@ -129,6 +134,59 @@ static void buildLLVMPipeline(PassManager &pm) {
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
+
+/// LLVM's O3 pipeline, vectorisers included, without loop unrolling: full
+/// unrolling of the tiles' constant-trip loops (1024-element rows) made
+/// basic blocks of hundreds of memory operations whose scheduling and
+/// alias queries (quadratic in the block) were most of a cold compile:
+/// layernorm 1151x8192's code generation took 1.2-1.3 s with it, 0.1-0.16
+/// s without (load ~9), and the kernels' run times did not move beyond the
+/// noise (bench/README.md).
+static void optimizeWithoutUnrolling(llvm::Module &module,
+                                     llvm::TargetMachine *machine) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopUnrolling = false;
+  tuning.LoopInterleaving = true;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder builder(machine, tuning);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::ModulePassManager pipeline =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  pipeline.run(module, modules);
+}
+
+namespace {
+/// Prints how long each phase of a compile took, when enabled.
+class PhaseTimer {
+public:
+  explicit PhaseTimer(bool enabled) : enabled(enabled) {}
+  void end(llvm::StringRef phase) {
+    auto now = std::chrono::steady_clock::now();
+    if (enabled)
+      llvm::errs()
+          << "ktflow: jit: " << phase << ": "
+          << llvm::format(
+                 "%.1f ms",
+                 std::chrono::duration<double, std::milli>(now - start).count())
+          << "\n";
+    start = now;
+  }
+
+private:
+  bool enabled;
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
+};
+} // namespace
 
 /// Runs `pm` on `module`; on failure `why` holds the first diagnostic.
 static LogicalResult runQuietly(PassManager &pm, ModuleOp module,
@@ -204,6 +262,13 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
   PassManager loops(&context), llvmLowering(&context);
   buildLoopPipeline(loops);
   buildLLVMPipeline(llvmLowering);
+  // KTFLOW_JIT_TIMING=1 prints where a cold compile goes.
+  static const bool timing = getenv("KTFLOW_JIT_TIMING") != nullptr;
+  PhaseTimer phases(timing);
+  if (timing) {
+    loops.enableTiming();
+    llvmLowering.enableTiming();
+  }
   if (failed(runQuietly(loops, *copy, why))) {
     why = "the lowering to loops failed: " + why;
     return failure();
@@ -226,7 +291,12 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
   }
   // ExecutionEngineOptions holds a function_ref: keep the callee alive.
   std::function<llvm::Error(llvm::Module *)> optimize =
-      makeOptimizingTransformer(3, 0, targetMachine->get());
+      [&phases, machine = targetMachine->get()](llvm::Module *module) {
+        phases.end("MLIR pipelines and translation to LLVM IR");
+        optimizeWithoutUnrolling(*module, machine);
+        phases.end("LLVM O3 without unrolling");
+        return llvm::Error::success();
+      };
   ExecutionEngineOptions options;
   options.transformer = optimize;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
@@ -255,6 +325,7 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
     why = llvm::toString(entry.takeError());
     return failure();
   }
+  phases.end("x86 code generation and linking");
   if (cachePath)
     storeCachedObject(**engine, *cachePath);
   kernel->engine = std::move(*engine);
