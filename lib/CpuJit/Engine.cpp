@@ -58,7 +58,15 @@ static int reportCompiledRun(const JitResult &run,
   if (json)
     writeReport(os, interpReport(interpreter, "jit", std::move(summaries)));
   for (const interp::OutputFile &file : files) {
-    Expected<unsigned> position = interpreter.resolveArgument(file.name);
+    // Literal-address regions by their `@ADDR` name, arguments by name or
+    // position.
+    auto literal = llvm::find_if(run.outputs, [&](const auto &output) {
+      return StringRef(file.name).starts_with("@") &&
+             output.second == file.name;
+    });
+    Expected<unsigned> position = literal != run.outputs.end()
+                                      ? Expected<unsigned>(literal->first)
+                                      : interpreter.resolveArgument(file.name);
     auto it = position ? run.tensors.find(*position) : run.tensors.end();
     if (!position)
       consumeError(position.takeError());

@@ -8,9 +8,9 @@
 // can load what another stores (Interpreter::whyTilesShareMemory); where
 // one may, they take turns in the interpreter's order (Interleave.h),
 // which defines what such loads see. Each store reports the range of elements
-// it wrote; where ranges written by two concurrent tasks intersect, every
-// tile reruns in ascending order, so the store that lands last is the
-// interpreter's.
+// it wrote (StoreLog.h); where ranges written by two concurrent tasks
+// intersect, every tile reruns in ascending order, so the store that lands
+// last is the interpreter's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,7 @@
 #include "CompiledKernel.h"
 #include "GrownViews.h"
 #include "Interleave.h"
+#include "StoreLog.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/ThreadPool.h"
@@ -29,7 +30,6 @@
 #include <chrono>
 #include <cstring>
 #include <thread>
-#include <tuple>
 
 using namespace mlir;
 using namespace ktflow;
@@ -63,85 +63,6 @@ static uint64_t scalarBits(const interp::ScalarValue &value) {
 }
 
 namespace {
-/// Elements [lo, hi] of buffer `buffer` written by tiles of task `task`.
-struct StoredRange {
-  int64_t lo, hi;
-  int64_t task;
-  unsigned buffer;
-};
-
-/// What one task's stores wrote, ranges that touch merged.
-struct StoreLog {
-  int64_t task = 0;
-  std::vector<StoredRange> ranges;
-  /// Too many ranges to keep: assume they overlap another task's.
-  bool overflowed = false;
-  /// The log is compacted when it reaches this many ranges.
-  size_t compactAt = kFirstCompaction;
-  static constexpr size_t kFirstCompaction = 4096;
-
-  static bool lessByStart(const StoredRange &a, const StoredRange &b) {
-    return std::tie(a.buffer, a.lo) < std::tie(b.buffer, b.lo);
-  }
-
-  /// Sorts the ranges and merges those that touch. A task's rows of one
-  /// tile, stored one range per row, become one range per block of rows.
-  /// The ranges are a sorted prefix (the last compaction's) followed by
-  /// the rows of the tiles run since, a few ascending runs (one per stored
-  /// tile: RoPE's two half-row tiles interleave): merged run by run,
-  /// linear in the ranges, where sorting them was 9 % of RoPE's process.
-  void compact() {
-    std::vector<size_t> runStarts = {0};
-    for (size_t i = 1; i < ranges.size(); ++i)
-      if (lessByStart(ranges[i], ranges[i - 1]))
-        runStarts.push_back(i);
-    if (runStarts.size() > kMaxMergedRuns) {
-      llvm::sort(ranges, lessByStart);
-    } else {
-      runStarts.push_back(ranges.size());
-      std::vector<StoredRange> scratch(ranges.size());
-      while (runStarts.size() > 2) {
-        // Adjacent pairs of runs merged into `scratch`, then swapped back.
-        std::vector<size_t> merged;
-        size_t r = 0;
-        for (; r + 2 < runStarts.size(); r += 2) {
-          std::merge(ranges.begin() + runStarts[r],
-                     ranges.begin() + runStarts[r + 1],
-                     ranges.begin() + runStarts[r + 1],
-                     ranges.begin() + runStarts[r + 2],
-                     scratch.begin() + runStarts[r], lessByStart);
-          merged.push_back(runStarts[r]);
-        }
-        if (r + 1 < runStarts.size()) {
-          std::copy(ranges.begin() + runStarts[r], ranges.end(),
-                    scratch.begin() + runStarts[r]);
-          merged.push_back(runStarts[r]);
-        }
-        merged.push_back(ranges.size());
-        ranges.swap(scratch);
-        runStarts = std::move(merged);
-      }
-    }
-    size_t kept = 0;
-    for (const StoredRange &r : ranges) {
-      if (kept && ranges[kept - 1].buffer == r.buffer &&
-          r.lo <= ranges[kept - 1].hi + 1) {
-        ranges[kept - 1].hi = std::max(ranges[kept - 1].hi, r.hi);
-        continue;
-      }
-      ranges[kept++] = r;
-    }
-    ranges.resize(kept);
-    compactAt = std::max(kFirstCompaction, 2 * kept);
-  }
-  /// More ascending runs than this are sorted instead.
-  static constexpr size_t kMaxMergedRuns = 64;
-};
-/// Kept per task; more ranges than this are not worth sorting.
-constexpr size_t kMaxStoredRanges = size_t(1) << 20;
-
-thread_local StoreLog *currentStoreLog = nullptr;
-
 /// How many times a run starts over because views at computed addresses
 /// grew a tensor (each rerun's buffers hold every view the runs before it
 /// built, so a kernel whose addresses do not depend on loaded data needs
@@ -151,64 +72,6 @@ constexpr unsigned kMaxGrowthReruns = 3;
 /// The most tiles that take turns (a thread each).
 constexpr int64_t kMaxInterleavedTiles = 256;
 } // namespace
-
-void ktflow::jit::recordStoredRange(int64_t buffer, int64_t lo, int64_t hi) {
-  StoreLog *log = currentStoreLog;
-  if (!log || log->overflowed)
-    return;
-  if (!log->ranges.empty()) {
-    StoredRange &last = log->ranges.back();
-    if (last.buffer == buffer && lo <= last.hi + 1 && hi + 1 >= last.lo) {
-      last.lo = std::min(last.lo, lo);
-      last.hi = std::max(last.hi, hi);
-      return;
-    }
-  }
-  if (log->ranges.size() >= log->compactAt)
-    log->compact();
-  if (log->ranges.size() >= kMaxStoredRanges) {
-    log->overflowed = true;
-    return;
-  }
-  log->ranges.push_back({lo, hi, log->task, unsigned(buffer)});
-}
-
-/// The first buffer in which ranges stored by two different tasks
-/// intersect (any buffer if a log overflowed).
-static std::optional<unsigned> findOverlappingStores(ArrayRef<StoreLog> logs) {
-  std::vector<StoredRange> all;
-  for (const StoreLog &log : logs) {
-    if (log.overflowed)
-      return log.ranges.empty() ? 0 : log.ranges.front().buffer;
-    all.insert(all.end(), log.ranges.begin(), log.ranges.end());
-  }
-  llvm::sort(all, [](const StoredRange &a, const StoredRange &b) {
-    return std::tie(a.buffer, a.lo) < std::tie(b.buffer, b.lo);
-  });
-  // The two highest ends so far that belong to different tasks.
-  struct End {
-    int64_t hi;
-    int64_t task;
-  };
-  std::optional<End> first, second;
-  for (size_t i = 0; i < all.size(); ++i) {
-    const StoredRange &r = all[i];
-    if (i && all[i - 1].buffer != r.buffer)
-      first = second = std::nullopt;
-    std::optional<End> other = first && first->task == r.task ? second : first;
-    if (other && other->hi >= r.lo)
-      return r.buffer;
-    End end{r.hi, r.task};
-    if (!first || end.hi > first->hi) {
-      if (first && first->task != r.task)
-        second = first;
-      first = end;
-    } else if (end.task != first->task && (!second || end.hi > second->hi)) {
-      second = end;
-    }
-  }
-  return std::nullopt;
-}
 
 JitResult ktflow::jit::runCompiled(ModuleOp module,
                                    const interp::Interpreter &bound,
@@ -279,13 +142,31 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
     if (int(b) == layout.scratchpadBuffer)
       return host::NativeTensor(dtypes[b], {layout.scratchpadElements},
                                 /*zeroed=*/true);
+    if (layout.bufferArgs[b] == kLiteralArgument) {
+      const LiteralRegion &region = layout.literalRegions.at(b);
+      llvm::Expected<host::NativeTensor> initial =
+          bound.getInitialLiteralNative(region.address, dtypes[b],
+                                        {region.footprint});
+      // A larger `.npy` input would extend the region over others.
+      int64_t spanned = 1;
+      for (auto [size, stride] :
+           llvm::zip(region.footprint.sizes, region.footprint.strides))
+        spanned += (size - 1) * stride;
+      if (initial && initial->numElements() != spanned)
+        return llvm::createStringError(
+            "an @ADDR input larger than the views at its address");
+      return initial;
+    }
     return bound.getInitialNative(layout.bufferArgs[b], dtypes[b],
                                   /*readOnly=*/!layout.bufferStored[b],
                                   grown.of(b));
   };
   auto bufferName = [&](unsigned b) {
-    return int(b) == layout.scratchpadBuffer ? std::string("the scratchpads")
-                                             : args[layout.bufferArgs[b]].name;
+    if (int(b) == layout.scratchpadBuffer)
+      return std::string("the scratchpads");
+    if (layout.bufferArgs[b] == kLiteralArgument)
+      return "@" + std::to_string(layout.literalRegions.at(b).address);
+    return args[layout.bufferArgs[b]].name;
   };
   GrownViews grown;
   for (const GrownView &view : layout.grownAtStart)
@@ -334,7 +215,7 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
     auto runTiles = [&](int64_t first, int64_t last,
                         std::vector<int64_t> &statusWords, StoreLog *log,
                         GrownViews *views) {
-      currentStoreLog = log;
+      setCurrentStoreLog(log);
       setCurrentGrownViews(views);
       std::vector<FlatMemRef> ownBuffers = buffers;
       std::vector<ScalarSlot> ownScalars = scalars;
@@ -358,7 +239,7 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
         if (statusWords[kStatusError])
           break;
       }
-      currentStoreLog = nullptr;
+      setCurrentStoreLog(nullptr);
       setCurrentGrownViews(nullptr);
     };
     statuses.clear();
@@ -499,13 +380,24 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
     bool written = llvm::any_of(statuses, [&](const std::vector<int64_t> &s) {
       return s[kStatusWritten + b] != 0;
     });
-    unsigned position = layout.bufferArgs[b];
+    // Literal-address regions after the arguments, named by address.
+    bool literal = layout.bufferArgs[b] == kLiteralArgument;
+    unsigned position = literal ? args.size() + b : layout.bufferArgs[b];
+    std::string name = literal                       ? bufferName(b)
+                       : args[position].name.empty() ? std::to_string(position)
+                                                     : args[position].name;
     if (written)
-      result.outputs.emplace_back(position, args[position].name.empty()
-                                                ? std::to_string(position)
-                                                : args[position].name);
+      result.outputs.emplace_back(position, name);
     result.tensors[position] = std::move(tensors[b]);
   }
+  // The interpreter reports regions in address order: literal addresses
+  // (below 2^44) before the arguments' windows.
+  std::rotate(result.outputs.begin(),
+              llvm::find_if(result.outputs,
+                            [&](const std::pair<unsigned, std::string> &out) {
+                              return out.first >= args.size();
+                            }),
+              result.outputs.end());
   result.ran = true;
   return result;
 }

@@ -2,8 +2,8 @@
 //
 // This file decides, before any rewriting, whether the compiled tier can
 // run a kernel with the interpreter's semantics. Two kinds of construct are
-// refused: those it does not lower yet (scratchpad and literal-address
-// memory, spyreop intrinsics but gelu on f16, df16), and those
+// refused: those it does not lower yet (spyreop intrinsics but gelu on
+// f16, df16; views the tile function refuses), and those
 // whose native code would crash or hang where the interpreter reports an error
 // (an integer division by a value that may be zero, an affine one by a
 // divisor that is not a positive constant, a tensor index that may be

@@ -9,6 +9,7 @@
 
 #include "TileFunction.h"
 #include "AccessLowering.h"
+#include "LiteralMemory.h"
 #include "SpecialViews.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -105,6 +106,8 @@ static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
 static LogicalResult
 lowerViews(func::FuncOp fn, ArrayRef<ArgumentInfo> args, ArrayRef<int> bufferOf,
            ValueRange buffers, const Scratchpads &scratchpads,
+           const TileFunctionLayout &layout,
+           const DenseMap<Operation *, unsigned> &literalBufferOf,
            DenseMap<Value, ViewLowering> &views, std::vector<Type> &bufferTypes,
            std::vector<GrownView> &grownAtStart, std::string &why) {
   Block *entry = &fn.getBody().front();
@@ -115,22 +118,35 @@ lowerViews(func::FuncOp fn, ArrayRef<ArgumentInfo> args, ArrayRef<int> bufferOf,
         return WalkResult::interrupt();
       return WalkResult::advance();
     }
-    llvm::SetVector<unsigned> sources;
-    DenseSet<Value> seen;
-    if (failed(collectSourceArguments(view.getOffset(), entry, sources, seen,
-                                      why)))
-      return WalkResult::interrupt();
-    SmallVector<unsigned> tensors;
-    for (unsigned arg : sources)
-      if (arg < args.size() && args[arg].kind == ArgumentKind::Tensor)
-        tensors.push_back(arg);
-    if (tensors.size() != 1) {
-      why = tensors.empty()
-                ? "views at literal addresses are not lowered yet"
-                : "a view address comes from several tensor arguments";
-      return WalkResult::interrupt();
+    OpBuilder b(view->getContext());
+    b.setInsertionPointAfter(view);
+    Location loc = view.getLoc();
+    // The buffer and the address its element 0 is at.
+    unsigned buffer;
+    Value start;
+    auto literal = literalBufferOf.find(view);
+    if (literal != literalBufferOf.end()) {
+      buffer = literal->second;
+      start = indexConstant(b, loc, layout.literalRegions.at(buffer).address);
+    } else {
+      llvm::SetVector<unsigned> sources;
+      DenseSet<Value> seen;
+      if (failed(collectSourceArguments(view.getOffset(), entry, sources, seen,
+                                        why)))
+        return WalkResult::interrupt();
+      SmallVector<unsigned> tensors;
+      for (unsigned arg : sources)
+        if (arg < args.size() && args[arg].kind == ArgumentKind::Tensor)
+          tensors.push_back(arg);
+      if (tensors.size() != 1) {
+        why = tensors.empty()
+                  ? "views at computed literal addresses are not lowered yet"
+                  : "a view address comes from several tensor arguments";
+        return WalkResult::interrupt();
+      }
+      buffer = bufferOf[tensors.front()];
+      start = fn.getArgument(tensors.front());
     }
-    unsigned buffer = bufferOf[tensors.front()];
     Type element = cast<MemRefType>(view.getType()).getElementType();
     Type &known = bufferTypes[buffer];
     if (known && known != element) {
@@ -145,14 +161,11 @@ lowerViews(func::FuncOp fn, ArrayRef<ArgumentInfo> args, ArrayRef<int> bufferOf,
             "sizes";
       return WalkResult::interrupt();
     }
-    OpBuilder b(view->getContext());
-    b.setInsertionPointAfter(view);
-    Location loc = view.getLoc();
     ViewLowering lowering;
     lowering.buffer = buffer;
     lowering.bufferValue = buffers[buffer];
-    lowering.relativeOffset = arith::SubIOp::create(
-        b, loc, view.getOffset(), fn.getArgument(tensors.front()));
+    lowering.relativeOffset =
+        arith::SubIOp::create(b, loc, view.getOffset(), start);
     auto materialize = [&](OpFoldResult ofr) -> Value {
       if (auto v = dyn_cast<Value>(ofr))
         return v;
@@ -171,12 +184,12 @@ lowerViews(func::FuncOp fn, ArrayRef<ArgumentInfo> args, ArrayRef<int> bufferOf,
       why = "a view's coordinate_set symbols do not match its dynamic sizes";
       return WalkResult::interrupt();
     }
-    Value argument = fn.getArgument(tensors.front());
-    if (view.getOffset() != argument) {
+    // A literal region holds its views from the start.
+    if (literal == literalBufferOf.end() && view.getOffset() != start) {
       if (failed(reportComputedView(b, loc, lowering, why)))
         return WalkResult::interrupt();
       if (std::optional<ktflow::ViewFootprint> footprint =
-              entryFootprint(view, entry, argument))
+              entryFootprint(view, entry, start))
         grownAtStart.push_back({lowering.buffer, *footprint});
     }
     views[view.getResult()] = std::move(lowering);
@@ -249,6 +262,9 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
       bufferOf[info.position] = layout.bufferArgs.size();
       layout.bufferArgs.push_back(info.position);
     }
+  DenseMap<Operation *, unsigned> literalBufferOf;
+  if (failed(assignLiteralRegions(fn, layout, literalBufferOf, why)))
+    return failure();
   // Scratchpads: one element type for all their views (the interpreter's
   // scratchpads are typed; views of two types could collide).
   Type scratchpadElement;
@@ -384,7 +400,8 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
     SmallVector<int> shiftedBufferOf(numBuffers, -1);
     shiftedBufferOf.append(bufferOf.begin(), bufferOf.end());
     if (failed(lowerViews(fn, shifted, shiftedBufferOf, buffers, scratchpads,
-                          views, bufferTypes, layout.grownAtStart, why)))
+                          layout, literalBufferOf, views, bufferTypes,
+                          layout.grownAtStart, why)))
       return failure();
   }
   // Each buffer gets the element type of its views (i8 when it has none).

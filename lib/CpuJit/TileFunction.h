@@ -30,6 +30,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -82,6 +83,13 @@ inline constexpr int64_t kErrorIndex = 3;
 /// Work that cannot fit what is left of the work budget.
 inline constexpr int64_t kErrorWorkBudget = 4;
 
+/// A region of literal-address memory (LiteralMemory.h): the views at
+/// one literal address, all of one footprint (relative to the address).
+struct LiteralRegion {
+  int64_t address = 0;
+  ViewFootprint footprint;
+};
+
 /// How the arguments of `ktflow_tile` are laid out.
 struct TileFunctionLayout {
   /// The kernel argument each buffer backs, in position order.
@@ -98,6 +106,9 @@ struct TileFunctionLayout {
   /// kScratchpadArgument), zeros at the start, or -1; its element count.
   int scratchpadBuffer = -1;
   int64_t scratchpadElements = 0;
+  /// The literal-address regions by buffer (bufferArgs says
+  /// kLiteralArgument), in ascending address order.
+  std::map<unsigned, LiteralRegion> literalRegions;
   /// Footprints of views at computed addresses known before the run
   /// (every tile builds them at its tensor plus a constant), in program
   /// order: their tensors are that large from the start.
@@ -106,6 +117,8 @@ struct TileFunctionLayout {
 
 /// The bufferArgs entry of the scratchpads' buffer.
 inline constexpr unsigned kScratchpadArgument = ~0u;
+/// The bufferArgs entry of a literal-address region's buffer.
+inline constexpr unsigned kLiteralArgument = ~1u;
 /// The most bytes of scratchpads (of every tile at once) the tier
 /// reserves: fresh pages, touched only where used.
 inline constexpr int64_t kMaxScratchpadBytes = int64_t(1) << 36;

@@ -283,6 +283,52 @@ Interpreter::getInitialNative(unsigned position, DType dtype, bool readOnly,
   return region.initialNative();
 }
 
+llvm::Expected<ktflow::host::NativeTensor>
+Interpreter::getInitialLiteralNative(int64_t address, DType dtype,
+                                     ArrayRef<ViewFootprint> footprints) const {
+  // The region MemorySpace::bindLiteral creates for the views.
+  MemRegion region;
+  region.name = "@" + std::to_string(address);
+  region.base = address;
+  region.seed = impl->options.seed;
+  region.dtype = dtype;
+  region.init = InputSpec::zeros();
+  auto known = impl->literalInputs.find(address);
+  if (known != impl->literalInputs.end() &&
+      known->second.kind != InputSpec::Kind::Default)
+    region.init = known->second;
+  for (const ViewFootprint &footprint : footprints) {
+    std::string message;
+    if (!region.extent.add(footprint, message))
+      return makeError(message);
+  }
+  region.length = region.extent.get().numElements;
+  if (const std::shared_ptr<const host::InputData> &data = region.init.data) {
+    if (data->dtype() != dtype)
+      return makeError("the .npy data of '" + region.name + "' holds " +
+                       dtypeName(data->dtype()) + ", its views " +
+                       dtypeName(dtype));
+    region.shape.assign(data->shape().begin(), data->shape().end());
+    region.length = std::max(region.length, data->numElements());
+  }
+  int64_t ceiling = memoryCeiling(impl->options);
+  if (region.length > ceiling / int64_t(host::byteSize(dtype)))
+    return makeError(llvm::formatv("the views of '{0}' span {1} elements, "
+                                   "more than the memory ceiling of {2} bytes",
+                                   region.name, region.length, ceiling)
+                         .str());
+  int64_t bytes = region.length * int64_t(host::byteSize(dtype));
+  if (region.init.kind != InputSpec::Kind::Zeros &&
+      region.init.kind != InputSpec::Kind::Data && bytes > kMaxGeneratedBytes)
+    return makeError(llvm::formatv("the views of '{0}' span {1} bytes of "
+                                   "generated values, more than the {2} "
+                                   "bytes the compiled tier generates ahead "
+                                   "of a run",
+                                   region.name, bytes, kMaxGeneratedBytes)
+                         .str());
+  return region.initialNative();
+}
+
 llvm::Expected<Interpreter::InitialValues>
 Interpreter::getInitialValues(unsigned position, DType dtype) const {
   if (position >= impl->args.size() ||

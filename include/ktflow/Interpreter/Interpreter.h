@@ -162,6 +162,15 @@ public:
   getInitialNative(unsigned position, host::DType dtype, bool readOnly = false,
                    llvm::ArrayRef<ViewFootprint> grownBy = {}) const;
 
+  /// For another engine: the contents a run starts the literal-address
+  /// region at element address `address` with, when its views hold `dtype`
+  /// elements and declare `footprints` (relative to `address`): zeros, or
+  /// its `@ADDR` input (a `.npy` input extends it to the file's elements and
+  /// shape), in the shape the outputs are reported in.
+  llvm::Expected<host::NativeTensor>
+  getInitialLiteralNative(int64_t address, host::DType dtype,
+                          llvm::ArrayRef<ViewFootprint> footprints) const;
+
   /// For another engine that backs memory lazily (the simulator's memory
   /// image): the generator of the values a run starts tensor argument
   /// `position` with when its views hold `dtype` elements, the values the
