@@ -7,7 +7,8 @@ indices; no numpy needed), then runs
 `ktflow interp KERNEL --input NAME=FILE.npy ... --engine=E` five times per
 engine and reports the median wall time of the whole process, next to the
 published ktir-cpu figure of issue 18, with the user CPU time of that
-run (the machine may be shared: user time is the steadier figure). The jit
+run (the machine may be shared: user time is the steadier figure) and the
+1-minute load average when the row was done. The jit
 engine first runs once with an empty object cache (its cold compile time
 is reported), then the timed runs load the cached object; the load and
 tile-run times of the median run come from its note. Not part of CI: the
@@ -139,8 +140,9 @@ def main():
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ktflow-bench-") as tmp:
         print("| kernel | ktir-cpu | interp (user) | jit (user) "
-              "| jit compile cold / cached | jit run | ktir-cpu / jit |")
-        print("|---|---|---|---|---|---|---|")
+              "| jit compile cold / cached | jit run | ktir-cpu / jit "
+              "| load |")
+        print("|---|---|---|---|---|---|---|---|")
         for name in options.kernels:
             file, inputs, args, reference = KERNELS[name]
             cmd = [options.ktflow, "interp", os.path.join(HERE, "kernels", file)]
@@ -163,9 +165,10 @@ def main():
                                             options.runs, env)
             load, _, run = jit_note(name, note)
             print("| %s | %.3f s | %.3f s (%.2f) | %.3f s (%.2f) | %d / %d ms "
-                  "| %d ms | %.1fx |" % (
+                  "| %d ms | %.1fx | %.1f |" % (
                       name, reference, interp, interp_user, jit, jit_user,
-                      cold, load, run, reference / jit), flush=True)
+                      cold, load, run, reference / jit, os.getloadavg()[0]),
+                  flush=True)
 
 
 if __name__ == "__main__":
