@@ -279,7 +279,13 @@ private:
     /// Whether the lane has a point in this round (null: always).
     Value active;
     SmallVector<Value> executions;
+    /// The lane's pipeline executions over all its points (executionsOf),
+    /// 0 for every lane when one's is unknown: lanes with more go first.
+    int64_t work = 0;
   };
+  /// The pipeline executions of all of `li`'s grid points, the loops' trip
+  /// counts folded at each point; none when one does not fold.
+  std::optional<int64_t> executionsOf(const LaneInstance &li) const;
   /// Emits `block` for all `lanes` op by op; a loop several of them run
   /// becomes one loop whose iteration t runs iteration t of each lane.
   LogicalResult emitLanesTogether(Block &block,

@@ -242,6 +242,12 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
             lanes.push_back({li, pointOf(li), active,
                              SmallVector<Value>(mine.begin(), mine.end())});
           }
+          SmallVector<std::optional<int64_t>> laneWork;
+          for (LaneWalk &lane : lanes)
+            laneWork.push_back(executionsOf(*lane.li));
+          if (llvm::all_of(laneWork, [](auto w) { return w.has_value(); }))
+            for (auto [lane, w] : llvm::zip(lanes, laneWork))
+              lane.work = *w;
           if (failed(
                   emitLanesTogether(kernel.parallel.getBody().front(), lanes)))
             result = failure();
