@@ -267,6 +267,12 @@ private:
   /// execution: only a unit that serves one lane, whose program has one
   /// place before the later stage.
   bool receivesLater(const Channel &ch) const;
+  /// Whether this unit takes the token of region channel `ch` in the
+  /// receiving transfer stage, just before its first transfer of a
+  /// scratchpad view, rather than when its program passes the sender: the
+  /// two pipelines are in the same block, so each execution of the sender
+  /// is followed by one of the receiver.
+  bool waitsInStage(const Channel &ch, const LaneInstance &li);
   /// The receipts of the channels deferred to just before `op`.
   LogicalResult emitDeferredReceives(Operation &op, const IRMapping &map,
                                      const LaneInstance &li);

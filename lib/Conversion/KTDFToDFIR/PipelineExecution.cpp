@@ -72,6 +72,31 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       else
         emitWait(ch);
     }
+    // The writes of earlier pipelines of the block to scratchpad views it
+    // moves are waited for just before its first transfer of a view: the
+    // feed moves an attention's V block while the scores are stored.
+    SmallVector<const Channel *> regionWaits;
+    if (transfers)
+      for (const PipelineInfo &earlier : kernel.pipelines)
+        for (const Channel &ch : earlier.regionChannels)
+          if (ch.to == stage && waitsInStage(ch, li))
+            regionWaits.push_back(&ch);
+    auto movesView = [](Operation *op) {
+      return op
+          ->walk([](DataTransferOp transfer) {
+            return isa<ktdp::AccessTileType>(transfer.getSrc().getType()) ||
+                           isa<ktdp::AccessTileType>(
+                               transfer.getDst().getType())
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted();
+    };
+    auto waitForRegions = [&] {
+      for (const Channel *ch : regionWaits)
+        dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch->base, li));
+      regionWaits.clear();
+    };
     // Carried values are waited for just before the first transfer that
     // reads one (or at the end of a stage that reads none).
     auto readsCarried = [](Operation *op) {
@@ -132,6 +157,8 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       std::function<LogicalResult(Block &, IRMapping &)> walk =
           [&](Block &block, IRMapping &m) -> LogicalResult {
         for (Operation &op : block) {
+          if (!regionWaits.empty() && movesView(&op))
+            waitForRegions();
           if (!carries.empty() && readsCarried(&op))
             waitForCarries();
           if (auto transfer = dyn_cast<DataTransferOp>(op)) {
@@ -159,6 +186,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       };
       if (failed(walk(stage.getBody().front(), stageMap)))
         return failure();
+      waitForRegions();
       waitForCarries();
     }
     for (const Channel &ch : info.channels)
@@ -171,11 +199,22 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
   if (part == StagePart::Loads)
     return success();
   for (const Channel &ch : info.regionChannels)
-    if (kernel.unitOf(ch.to, li) == unit && !receivesLater(ch))
+    if (kernel.unitOf(ch.to, li) == unit && !receivesLater(ch) &&
+        !waitsInStage(ch, li))
       dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
   // Wait for the buffers this pipeline exports to stages of this unit.
   for (const Channel &ch : info.channels)
     if (ch.exported && ch.copies == 0 && kernel.unitOf(ch.to, li) == unit)
       dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
   return success();
+}
+
+bool ProgramBuilder::waitsInStage(const Channel &ch, const LaneInstance &li) {
+  StageOp to = ch.to;
+  auto sender = ch.from->getParentOfType<PipelineOp>();
+  auto receiver = to->getParentOfType<PipelineOp>();
+  return kernel.unitOf(to, li) == unit && !ch.receiveBefore &&
+         sender->getBlock() == receiver->getBlock() && !to.isCompute() &&
+         !getAllReduce(to) && !getTileCopy(to) && !receiver.getPerInstance() &&
+         !sender.getPerInstance();
 }
