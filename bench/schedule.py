@@ -32,7 +32,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 DEVICES = ["spyre_like", "mesh_device", "sample_device"]
 
-# name: (file relative to the repository, [--arg values])
+# name: (file relative to the repository, [--arg values, or
+# "--input=NAME=SPEC" for an input])
 PRODUCTION = {
     "softmax_4096x1024": ("bench/kernels/softmax_4096x1024.mlir",
                           ["n_rows=4096"]),
@@ -51,6 +52,11 @@ PRODUCTION = {
                                 ["scale=0.088388347"]),
     "swiglu_ffn_64x1024x4096": ("bench/kernels/swiglu_ffn_64x1024x4096.mlir",
                                 ["d_ff=4096"]),
+    # Issue 16's paged attention, at the field guide's size: its block
+    # table must name pages of the 64-page caches.
+    "paged_attention_4x8x8x128": (
+        "examples/kernels/realworld/paged_attention.mlir",
+        ["scale=0.088388347", "--input=bt_ptr=range:0:64"]),
 }
 SHIPPED = {
     name: ("examples/kernels/%s.mlir" % name, args)
@@ -79,7 +85,10 @@ def measure(ktflow, path, args, device, check, tune):
     kernel = os.path.join(ROOT, path)
     argv = []
     for arg in args:
-        argv += ["--arg", arg]
+        if arg.startswith("--input="):
+            argv += ["--input", arg[len("--input="):]]
+        else:
+            argv += ["--arg", arg]
     start = time.monotonic()
     compiled = subprocess.run([ktflow, "compile", kernel, "--arch", arch,
                                "-o", os.devnull],

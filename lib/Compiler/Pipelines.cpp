@@ -68,6 +68,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdf::createKTDFImportTarget());
   pm.addPass(ktdf::createKTDFRecordTensorExtents());
   pm.addPass(ktdf::createKTDFResolveDistributedViews());
+  pm.addPass(ktdf::createKTDFRemoteScratchpadLoads());
   addCheckpoint(pm, "pre_mapping");
   pm.addPass(ktdp::createKTIRCheckLegality());
   pm.addPass(ktdf::createKTDFCheckSupported());

@@ -209,7 +209,8 @@ LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
   // pays its route's latency once, so 64 rows of 256 bytes in one DMA
   // take a 64th of the time per row that 64 DMAs do on an engine with 8
   // in flight. A run that may leave its view is clamped and moves alone.
-  bool coalesce = !plan->runMayLeave;
+  // A permuted order lands runs apart in the buffer: no two extend.
+  bool coalesce = !plan->runMayLeave && plan->identityOrder();
   int64_t runBytes = run * esize;
   size_t pending = init.size();
   if (coalesce)
@@ -237,9 +238,21 @@ LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
         Value memAt = arith::AddIOp::create(
             b, loc, *base,
             arith::MulIOp::create(b, loc, offset, constant(esize)));
+        Value bufOffset = p;
+        int64_t unitBytes = runBytes;
+        if (!plan->identityOrder()) {
+          // The point's place in the permuted tile, in elements.
+          bufOffset = constant(0);
+          for (size_t v = 0; v < looped; ++v)
+            bufOffset = arith::AddIOp::create(
+                b, loc, bufOffset,
+                arith::MulIOp::create(b, loc, vars[v],
+                                      constant(plan->bufferStrides[v])));
+          unitBytes = esize;
+        }
         Value bufAt = arith::AddIOp::create(
             b, loc, bufAddr,
-            arith::MulIOp::create(b, loc, p, constant(runBytes)));
+            arith::MulIOp::create(b, loc, bufOffset, constant(unitBytes)));
         if (!coalesce) {
           emitIndirectRun(loc, *plan, load, memName, memAt, bufName, bufAt,
                           start);
@@ -352,6 +365,20 @@ void ProgramBuilder::emitIndirectRun(Location loc, const IndirectTilePlan &plan,
   auto dma = [&](Value size, Value mem, Value buf) {
     emitRowDma(b, loc, load, size, memName, mem, bufName, buf);
   };
+  if (!plan.identityOrder()) {
+    // The run's elements, consecutive in memory, land bufferStrides.back()
+    // elements apart in the buffer (planIndirectTile keeps such runs
+    // inside their view).
+    Value apart = constant(plan.bufferStrides.back() * esize);
+    Value next = constant(esize);
+    if (load)
+      dfir::DmaOp::create(b, loc, next, memName, memAt, bufName, bufAt,
+                          constant(run), next, apart);
+    else
+      dfir::DmaOp::create(b, loc, next, bufName, bufAt, memName, memAt,
+                          constant(run), apart, next);
+    return;
+  }
   if (!plan.runMayLeave) {
     dma(constant(run * esize), memAt, bufAt);
     return;

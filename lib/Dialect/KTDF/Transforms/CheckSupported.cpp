@@ -20,6 +20,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Dialect/SpyreOp/IR/SpyreOp.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,20 +37,33 @@ namespace mlir::ktdf {
 using namespace mlir;
 using namespace mlir::ktdf;
 
+/// Whether `view` is a scratchpad view naming its tile (`ct_id`) on a grid
+/// of several tiles: another tile's scratchpad for all but one of them.
+static bool isOtherTilesView(ktdp::ConstructMemoryViewOp view) {
+  std::optional<ktdp::NormalizedMemorySpace> space =
+      ktdp::normalizeMemorySpace(view.getMemorySpace());
+  if (!space || space->kind != ktdp::MemoryKind::ct_local ||
+      !space->computeTileId)
+    return false;
+  auto grid = ktdp::getLaunchGrid(view->getParentOfType<func::FuncOp>());
+  return succeeded(grid) && *grid && ktdp::getNumTiles(**grid) > 1;
+}
+
 static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view) {
   std::optional<ktdp::NormalizedMemorySpace> space =
       ktdp::normalizeMemorySpace(view.getMemorySpace());
   if (space && space->kind == ktdp::MemoryKind::ct_local) {
-    // A tile's own scratchpad at a literal address; one owned by another
-    // tile would need transfers between cores.
+    // A tile's own scratchpad at a literal address; another tile's is
+    // read by copies between cores (ktdf-remote-scratchpad-loads), checked
+    // at its loads and stores.
     APInt address;
     if (!matchPattern(view.getOffset(), m_ConstantInt(&address)) ||
         address.isNegative() || !view.getSizes().empty())
       return std::string("scratchpad (ct_local) views need a literal, "
                          "non-negative address and static sizes");
-    if (space->computeTileId.value_or(0) != 0)
-      return std::string("scratchpad (ct_local) views of another compute "
-                         "tile are not supported by the scheduler yet");
+    if (space->computeTileId.value_or(0) != 0 && !isOtherTilesView(view))
+      return std::string("the scratchpad (ct_local) view names a compute "
+                         "tile the one-tile grid does not have");
   }
   APInt literal;
   bool isLiteral = matchPattern(view.getOffset(), m_ConstantInt(&literal));
@@ -311,8 +325,20 @@ static std::optional<std::string> check(Operation *op) {
               return std::string("loads and stores of dynamically shaped "
                                  "tensors are not supported yet");
             auto store = dyn_cast<ktdp::StoreOp>(o);
-            auto view = store ? ktdp::getAccessTileView(store.getAccessTile())
-                              : nullptr;
+            auto load = dyn_cast<ktdp::LoadOp>(o);
+            auto tiled = ktdp::getAccessTileView(store ? store.getAccessTile()
+                                                       : load.getAccessTile());
+            if (tiled && isOtherTilesView(tiled)) {
+              if (store)
+                return std::string(
+                    "stores into a scratchpad (ct_local) view naming a "
+                    "compute tile (ct_id) on a grid of several tiles (another "
+                    "tile's scratchpad) are not supported by the scheduler "
+                    "yet");
+              if (auto refusal = whyNotRemoteLoad(o))
+                return refusal->second;
+            }
+            auto view = store ? tiled : nullptr;
             if (view && viewMayAlias(view))
               return std::string(
                   "stores through a view whose strides may map two of its "

@@ -2,13 +2,14 @@
 //
 // This file decides how an indirect access tile moves (IndirectTiles.h):
 // its base and index views must be global memory views with static
-// strides, its variable space a box from 0 in identity order, and every
+// strides, its variable space a box from 0 (in any variable order), and every
 // coordinate it computes without reading an index (the index views'
 // subscripts, the base's direct subscripts) provably inside its view, from
 // the variables' extents and the ranges of the captured values (tile ids,
 // loop bounds, constants: TileBounds.h rangeOf). Only a run's start may
 // depend on a value of unknown range (a runtime column offset): the
-// lowering clamps each run to its view. The index values themselves are
+// lowering clamps each run to its view (not under a permuted order, whose
+// runs move as strided DMAs). The index values themselves are
 // checked at run time (`dfir.read_index`'s bound).
 //
 //===----------------------------------------------------------------------===//
@@ -125,8 +126,10 @@ mlir::ktdf::planIndirectTile(ktdp::ConstructIndirectAccessTileOp tile,
                              std::string &why) {
   IndirectTilePlan plan;
   plan.tile = tile;
-  if (!tile.getVariablesSpaceOrder().isIdentity()) {
-    why = "an indirect access tile with a permuted variables_space_order";
+  AffineMap order = tile.getVariablesSpaceOrder();
+  if (!order.isPermutation()) {
+    why = "an indirect access tile whose variables_space_order is not a "
+          "permutation";
     return failure();
   }
   IntegerSet set = tile.getVariablesSpaceSet();
@@ -138,6 +141,14 @@ mlir::ktdf::planIndirectTile(ktdp::ConstructIndirectAccessTileOp tile,
     return failure();
   }
   plan.extents = box->getExtents();
+  // Tile dimension k walks variable order(k); the buffer is row-major.
+  plan.bufferStrides.assign(plan.extents.size(), 1);
+  for (int64_t k = static_cast<int64_t>(order.getNumResults()) - 1, stride = 1;
+       k >= 0; --k) {
+    unsigned v = order.getDimPosition(k);
+    plan.bufferStrides[v] = stride;
+    stride *= plan.extents[v];
+  }
   plan.base = globalView(tile.getBase(), why, "the tile's base");
   if (!plan.base)
     return failure();
@@ -171,6 +182,8 @@ mlir::ktdf::planIndirectTile(ktdp::ConstructIndirectAccessTileOp tile,
         run = false;
     }
   plan.runLength = run ? plan.extents.back() : 1;
+  // A run whose elements land apart in the buffer moves as a strided DMA,
+  // which the clamp of a run leaving its view does not split.
   if (run)
     dims[last] = Interval{0, 0};
 
@@ -183,6 +196,11 @@ mlir::ktdf::planIndirectTile(ktdp::ConstructIndirectAccessTileOp tile,
         auto start = intervalOf(e, dims);
         plan.runMayLeave = !start || start->first < 0 ||
                            start->second + plan.runLength > plan.baseExtents[j];
+        if (plan.runMayLeave && !plan.identityOrder()) {
+          why = "an indirect access tile with a permuted "
+                "variables_space_order whose rows may leave the view";
+          return failure();
+        }
         continue;
       }
       if (auto bad = checkInside(e, dims, plan.baseExtents[j],

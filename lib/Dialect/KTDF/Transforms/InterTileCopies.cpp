@@ -171,21 +171,23 @@ LogicalResult mlir::ktdf::lowerConsume(ktdp::InterTileConsumeOp consume,
   Value dest =
       createScratchpadTile(func, cursor, type, loc, kExchangeViewAttrName);
   OpBuilder b(plan->produce);
-  auto first =
-      ktdp::StoreOp::create(b, plan->produce.getLoc(), plan->partial, source);
+  ktdp::StoreOp::create(b, plan->produce.getLoc(), plan->partial, source);
   bool selfSourced = llvm::any_of(llvm::enumerate(plan->sources), [](auto e) {
     return static_cast<int64_t>(e.index()) == e.value();
   });
   if (selfSourced)
     ktdp::StoreOp::create(b, plan->produce.getLoc(), plan->partial, dest);
   b.setInsertionPoint(consume);
-  TileCopyOp::create(b, loc, ktdp::getAccessTileView(source).getResult(),
-                     ktdp::getAccessTileView(dest).getResult(),
-                     b.getDenseI64ArrayAttr(plan->sources),
-                     selfSourced ? b.getUnitAttr() : UnitAttr());
+  auto copy =
+      TileCopyOp::create(b, loc, ktdp::getAccessTileView(source).getResult(),
+                         ktdp::getAccessTileView(dest).getResult(),
+                         b.getDenseI64ArrayAttr(plan->sources),
+                         selfSourced ? b.getUnitAttr() : UnitAttr());
   auto load = ktdp::LoadOp::create(b, loc, type, dest);
   consume.getResult(0).replaceAllUsesWith(load.getResult());
   consume.erase();
   plan->produce.erase();
-  return recomputeAfter(first, load, func, refusal);
+  // Values computed before the copy (the partial's, an earlier copy's
+  // result read back) and used after it are computed again after it.
+  return recomputeAfter(copy, load, func, refusal);
 }

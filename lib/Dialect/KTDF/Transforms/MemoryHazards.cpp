@@ -12,6 +12,7 @@
 
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Analysis/MemoryTensors.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
@@ -184,7 +185,10 @@ bool mlir::ktdf::checkScratchpadHazards(func::FuncOp func) {
   func.walk([&](ktdp::LoadOp load) {
     Value tileValue = load->getOperand(0);
     auto address = scratchpadAddressOf(tileValue);
-    if (!address)
+    // A load of another tile's scratchpad becomes a copy between cores
+    // (ktdf-remote-scratchpad-loads), ordered after the store it reads, or
+    // is refused with its own reason.
+    if (!address || isRemoteScratchpadLoad(load))
       return;
     for (Operation &op : *load->getBlock()) {
       if (&op == load.getOperation())

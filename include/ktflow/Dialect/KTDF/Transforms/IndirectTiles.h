@@ -41,6 +41,15 @@ struct IndirectTilePlan {
   /// Whether a run may reach past either end of its base dimension (the
   /// lowering then clamps it at run time; a load reads 0 there).
   bool runMayLeave = false;
+  /// Elements of the tile (its buffer, row-major) between consecutive
+  /// values of each variable: the tile's dimensions walk the variables in
+  /// `variables_space_order`, so under a permuted order a run lands in
+  /// the buffer `bufferStrides.back()` elements apart (a transposed page).
+  SmallVector<int64_t> bufferStrides;
+  /// Whether the order keeps the variables in place (runs land whole).
+  bool identityOrder() const {
+    return bufferStrides.empty() || bufferStrides.back() == 1;
+  }
 };
 
 /// The box of index view `k` of a plan that one transfer of the tile

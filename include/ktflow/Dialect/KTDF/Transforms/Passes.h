@@ -101,6 +101,16 @@ whyNotTileCopy(Operation *consume);
 std::optional<std::pair<Operation *, std::string>>
 whyNotResolvable(Operation *view);
 
+/// Why ktdf-remote-scratchpad-loads cannot make the load `load` of another
+/// tile's scratchpad an inter-tile copy (the op to report at and the
+/// reason), or none when it can (ktdf-check-supported asks it).
+std::optional<std::pair<Operation *, std::string>>
+whyNotRemoteLoad(Operation *load);
+
+/// Whether `load` is a `ktdp.load` of another tile's scratchpad: through a
+/// `ct_local` view naming a tile (`ct_id`) on a grid of several tiles.
+bool isRemoteScratchpadLoad(Operation *load);
+
 /// The pieces each chunk of a ring all-reduce moves as (its own token
 /// each), for chunks of `chunkElements` of `elementBytes`.
 int64_t chooseRingPieces(int64_t chunkElements, int64_t elementBytes);

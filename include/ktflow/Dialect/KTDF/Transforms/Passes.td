@@ -331,6 +331,35 @@ def KTDFCarryInScratchpad
                            "::mlir::ktdp::KTDPDialect"];
 }
 
+def KTDFRemoteScratchpadLoads
+    : Pass<"ktdf-remote-scratchpad-loads", "::mlir::ModuleOp"> {
+  let summary = "Loads of another tile's scratchpad as inter-tile copies";
+  let description = [{
+    On a grid of several tiles, a load through a `ct_local` view naming tile
+    k (`ct_id = k`) reads what tile k stored into its own scratchpad. When
+    one store of the kernel writes that region (the same tile of a view
+    without `ct_id` at the same address and layout), before the load in the
+    kernel's body, and every tile makes the same loads before it (none in a
+    branch or a loop of non-constant bounds, no inter-tile exchange before
+    it), the load becomes an `inter_tile_consume` by every tile of an
+    `inter_tile_produce` of the stored value by tile k, placed right after
+    the store; ktdf-lower-inter-tile makes the pair a `ktdf.tile_copy` over
+    the core interconnect. Other such loads are left for
+    ktdf-check-supported to refuse, with the reason.
+
+    ```mlir
+    // before
+    ktdp.store %p, %own_tile      // ct_local view at 0, no ct_id
+    %q = ktdp.load %tile_of_k     // the same tile of a ct_id = 2 view at 0
+    // after
+    ktdp.store %p, %own_tile
+    %f = ktdp.inter_tile_produce producer_tiles_per_group = (i)[g] : (i - 2 == 0, g == 0) ...
+    %q = ktdp.inter_tile_consume(%f) consumer_tiles_per_group = (i)[g] : (i >= 0, -i + 3 >= 0, g == 0) ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::ktdp::KTDPDialect"];
+}
+
 def KTDFResolveDistributedViews
     : Pass<"ktdf-resolve-distributed-views", "::mlir::ModuleOp"> {
   let summary = "Access tiles of distributed views as tiles of one part";
