@@ -5,16 +5,17 @@
 // 32x16 buffer. Per row d0 the DMA unit reads the row's index, and moves
 // the row as one strided DMA: 32 rows of 2 bytes, 2 bytes apart in the
 // table and 32 bytes (16 elements) apart in the buffer, starting at
-// element d0 of the buffer (2 d0 bytes). No two rows coalesce.
+// element d0 of the buffer (2 d0 bytes). No two rows coalesce (no pending
+// run rides along the loop).
 // CHECK-LABEL: dfir.unit "tile[0]/DMA"
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %c16{{.*}} step
-// CHECK: dfir.read_index "HBM"[%{{.*}}] : i32 below %c64
 // CHECK: %[[D0:.*]] = arith.remui %[[ROW]], %c16
-// CHECK: %[[OFF:.*]] = arith.addi %{{.*}}, %{{.*}} : index
-// CHECK: %[[BYTES:.*]] = arith.muli %[[OFF]], %c2{{.*}} : index
-// CHECK: %[[AT:.*]] = arith.addi %{{.*}}, %[[BYTES]] : index
+// CHECK: dfir.read_index "HBM"[%{{.*}}] : i32 below %c64
+// CHECK: arith.muli %[[D0]], %c1{{.*}} : index
+// CHECK: %[[BYTES:.*]] = arith.muli %{{.*}}, %c2{{.*}} : index
+// CHECK-NEXT: %[[AT:.*]] = arith.addi %{{.*}}, %[[BYTES]] : index
 // CHECK: dfir.dma %c2{{.*}} bytes from "HBM"[%{{.*}}] to "tile[0]/SPM"[%[[AT]]] rows %c32{{.*}} strides %c2{{.*}}, %c32
-// CHECK-NOT: dfir.dma
+// CHECK-NEXT: scf.yield
 // CHECK-LABEL: dfir.unit "tile[0]/VPU"
 
 #t = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 31 >= 0)>

@@ -17,6 +17,7 @@
 // CHECK-NEXT:   ktdf-import-target,
 // CHECK-NEXT:   ktdf-record-tensor-extents,
 // CHECK-NEXT:   ktdf-resolve-distributed-views,
+// CHECK-NEXT:   ktdf-remote-scratchpad-loads,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},
 // CHECK-NEXT:   ktir-check-legality,
 // CHECK-NEXT:   ktdf-check-supported,
