@@ -39,9 +39,9 @@ module {
     %pid = ktdp.get_compute_tile_id : index
     %c256 = arith.constant 256 : index
     %start = arith.muli %pid, %c256 : index
-    %X = ktdp.construct_memory_view %x_ptr, sizes: [1099511627776], strides: [1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<4096xf16>
+    %X = ktdp.construct_memory_view %x_ptr, sizes: [1099511627776], strides: [1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<?xf16>
     %Y = ktdp.construct_memory_view %y_ptr, sizes: [4096], strides: [1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<4096xf16>
-    %tx = ktdp.construct_access_tile %X[%start] {access_tile_set = #block, access_tile_order = #id1} : memref<4096xf16> -> !ktdp.access_tile<256xindex>
+    %tx = ktdp.construct_access_tile %X[%start] {access_tile_set = #block, access_tile_order = #id1} : memref<?xf16> -> !ktdp.access_tile<256xindex>
     %ty = ktdp.construct_access_tile %Y[%start] {access_tile_set = #block, access_tile_order = #id1} : memref<4096xf16> -> !ktdp.access_tile<256xindex>
     %x = ktdp.load %tx : <256xindex> -> tensor<256xf16>
     %y = arith.addf %x, %x : tensor<256xf16>
@@ -51,9 +51,9 @@ module {
   func.func @declared_64x2e30(%x_ptr: index, %y_ptr: index) attributes {grid = [16, 1]} {
     %pid = ktdp.get_compute_tile_id : index
     %c0 = arith.constant 0 : index
-    %X = ktdp.construct_memory_view %x_ptr, sizes: [64, 1073741824], strides: [128, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+    %X = ktdp.construct_memory_view %x_ptr, sizes: [64, 1073741824], strides: [128, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<64x?xf16>
     %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 128], strides: [128, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
-    %tx = ktdp.construct_access_tile %X[%pid, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x128xindex>
+    %tx = ktdp.construct_access_tile %X[%pid, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x?xf16> -> !ktdp.access_tile<1x128xindex>
     %ty = ktdp.construct_access_tile %Y[%pid, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x128xindex>
     %x = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
     %y = arith.addf %x, %x : tensor<1x128xf16>
@@ -64,9 +64,9 @@ module {
     %pid = ktdp.get_compute_tile_id : index
     %c256 = arith.constant 256 : index
     %start = arith.muli %pid, %c256 : index
-    %X = ktdp.construct_memory_view %x_ptr, sizes: [4611686018427387904], strides: [1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<4096xf16>
+    %X = ktdp.construct_memory_view %x_ptr, sizes: [4611686018427387904], strides: [1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<?xf16>
     %Y = ktdp.construct_memory_view %y_ptr, sizes: [4096], strides: [1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<4096xf16>
-    %tx = ktdp.construct_access_tile %X[%start] {access_tile_set = #block, access_tile_order = #id1} : memref<4096xf16> -> !ktdp.access_tile<256xindex>
+    %tx = ktdp.construct_access_tile %X[%start] {access_tile_set = #block, access_tile_order = #id1} : memref<?xf16> -> !ktdp.access_tile<256xindex>
     %ty = ktdp.construct_access_tile %Y[%start] {access_tile_set = #block, access_tile_order = #id1} : memref<4096xf16> -> !ktdp.access_tile<256xindex>
     %x = ktdp.load %tx : <256xindex> -> tensor<256xf16>
     %y = arith.addf %x, %x : tensor<256xf16>

@@ -20,9 +20,9 @@ module {
   func.func @declared_2e39(%x_ptr: index, %y_ptr: index) {
     %c0 = arith.constant 0 : index
     %X = ktdp.construct_memory_view %x_ptr, sizes: [8, 128], strides: [128, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<8x128xf16>
-    %Y = ktdp.construct_memory_view %y_ptr, sizes: [4294967296, 128], strides: [128, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<8x128xf16>
+    %Y = ktdp.construct_memory_view %y_ptr, sizes: [4294967296, 128], strides: [128, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<?x128xf16>
     %tx = ktdp.construct_access_tile %X[%c0, %c0] {access_tile_set = #rows, access_tile_order = #id2} : memref<8x128xf16> -> !ktdp.access_tile<8x128xindex>
-    %ty = ktdp.construct_access_tile %Y[%c0, %c0] {access_tile_set = #rows, access_tile_order = #id2} : memref<8x128xf16> -> !ktdp.access_tile<8x128xindex>
+    %ty = ktdp.construct_access_tile %Y[%c0, %c0] {access_tile_set = #rows, access_tile_order = #id2} : memref<?x128xf16> -> !ktdp.access_tile<8x128xindex>
     %x = ktdp.load %tx : <8x128xindex> -> tensor<8x128xf16>
     ktdp.store %x, %ty : tensor<8x128xf16>, <8x128xindex>
     return

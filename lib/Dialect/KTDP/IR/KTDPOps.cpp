@@ -124,10 +124,20 @@ LogicalResult ConstructMemoryViewOp::verify() {
   if (type.getRank() != static_cast<int64_t>(staticSizes.size()))
     return emitOpError("result memref rank does not match sizes/strides "
                        "length");
-  for (auto [i, size] : llvm::enumerate(staticSizes))
-    if (!ShapedType::isDynamic(size) && size < 0)
+  for (auto [i, size] : llvm::enumerate(staticSizes)) {
+    if (ShapedType::isDynamic(size))
+      continue;
+    if (size < 0)
       return emitOpError("size #") << i << " must be non-negative, but got "
                                    << size;
+    // As memref.reinterpret_cast does: the view's consumers read `sizes`,
+    // so a static result type that says otherwise is a typo, not a shape.
+    int64_t typeDim = type.getDimSize(i);
+    if (!ShapedType::isDynamic(typeDim) && typeDim != size)
+      return emitOpError("size #")
+             << i << " is " << size << " but the result type " << type
+             << " has " << typeDim << " in that dimension";
+  }
   return success();
 }
 

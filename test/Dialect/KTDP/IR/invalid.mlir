@@ -72,6 +72,27 @@ func.func @view_negative_size(%a: index) {
 
 // -----
 
+func.func @view_size_disagrees_with_type(%a: index) {
+  // expected-error @+1 {{'ktdp.construct_memory_view' op size #1 is 8 but the result type 'memref<2x4x4xf16>' has 4 in that dimension}}
+  %0 = ktdp.construct_memory_view %a, sizes: [2, 8, 16], strides: [128, 16, 1] {
+    memory_space = #ktdp.memory_space<global>} : memref<2x4x4xf16>
+  return
+}
+
+// -----
+
+// A dynamic dimension of the type takes any static size.
+func.func @view_static_size_dynamic_type(%a: index) {
+  %0 = ktdp.construct_memory_view %a, sizes: [2, 8], strides: [8, 1] {
+    memory_space = #ktdp.memory_space<global>} : memref<2x?xf16>
+  // expected-error @+1 {{'ktdp.construct_memory_view' op size #0 must be non-negative, but got -1}}
+  %1 = ktdp.construct_memory_view %a, sizes: [-1, 8], strides: [8, 1] {
+    memory_space = #ktdp.memory_space<global>} : memref<?x8xf16>
+  return
+}
+
+// -----
+
 func.func @view_not_memref(%a: index) {
   // expected-error @+3 {{invalid kind of type specified: expected builtin.memref, but found 'tensor<4xf32>'}}
   %0 = ktdp.construct_memory_view %a, sizes: [4], strides: [1] {
