@@ -90,11 +90,12 @@ PipelineOp ProgramBuilder::skewablePipeline(scf::ForOp loop,
   return leads && trails ? only : PipelineOp();
 }
 
-LogicalResult ProgramBuilder::emitSkewedLoop(scf::ForOp loop,
-                                             PipelineOp pipeline,
-                                             IRMapping &map,
-                                             SmallVector<Value> &executions,
-                                             const LaneInstance &li) {
+LogicalResult ProgramBuilder::emitLoadAheadLoop(
+    scf::ForOp loop, PipelineOp ahead, StagePart part, IRMapping &map,
+    SmallVector<Value> &executions, const LaneInstance &li,
+    function_ref<LogicalResult(Value iv, ValueRange args,
+                               SmallVector<Value> &after)>
+        rest) {
   OpBuilder &b = *builder;
   Location loc = loop.getLoc();
   auto lb = materialize(loop.getLowerBound(), map),
@@ -102,17 +103,17 @@ LogicalResult ProgramBuilder::emitSkewedLoop(scf::ForOp loop,
        step = materialize(loop.getStep(), map);
   if (failed(lb) || failed(ub) || failed(step))
     return failure();
-  unsigned index = kernel.infoOf(pipeline).index;
+  unsigned index = kernel.infoOf(ahead).index;
   LogicalResult result = success();
-  auto emitAt = [&](Value iv, Value execution, StagePart part) {
+  auto loadAt = [&](Value iv, Value execution) {
     IRMapping inner = map;
     inner.map(loop.getInductionVar(), iv);
-    if (failed(emitPipeline(pipeline, inner, execution, li, part)))
+    if (failed(emitPipeline(ahead, inner, execution, li, part)))
       result = failure();
   };
   Value c1 = constant(1);
   emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, *lb, *ub),
-         [&] { emitAt(*lb, executions[index], StagePart::Loads); });
+         [&] { loadAt(*lb, executions[index]); });
   auto cloned = scf::ForOp::create(
       b, loc, *lb, *ub, *step, executions,
       [&](OpBuilder &, Location, Value iv, ValueRange args) {
@@ -120,11 +121,12 @@ LogicalResult ProgramBuilder::emitSkewedLoop(scf::ForOp loop,
         Value nextExecution = arith::AddIOp::create(b, loc, args[index], c1);
         emitIf(
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, *ub),
-            [&] { emitAt(next, nextExecution, StagePart::Loads); });
-        emitAt(iv, args[index], StagePart::Stores);
-        emitBlockEnd(*loop.getBody(), li);
+            [&] { loadAt(next, nextExecution); });
         SmallVector<Value> after(args);
         after[index] = nextExecution;
+        if (failed(rest(iv, args, after)))
+          result = failure();
+        emitBlockEnd(*loop.getBody(), li);
         scf::YieldOp::create(b, loc, after);
       });
   if (failed(result))
@@ -133,6 +135,22 @@ LogicalResult ProgramBuilder::emitSkewedLoop(scf::ForOp loop,
       .setAttr(cloned, b.getUnitAttr());
   executions.assign(cloned.getResults().begin(), cloned.getResults().end());
   return success();
+}
+
+LogicalResult ProgramBuilder::emitSkewedLoop(scf::ForOp loop,
+                                             PipelineOp pipeline,
+                                             IRMapping &map,
+                                             SmallVector<Value> &executions,
+                                             const LaneInstance &li) {
+  unsigned index = kernel.infoOf(pipeline).index;
+  return emitLoadAheadLoop(
+      loop, pipeline, StagePart::Loads, map, executions, li,
+      [&](Value iv, ValueRange args, SmallVector<Value> &) {
+        IRMapping inner = map;
+        inner.map(loop.getInductionVar(), iv);
+        return emitPipeline(pipeline, inner, args[index], li,
+                            StagePart::Stores);
+      });
 }
 
 PipelineOp ProgramBuilder::leadingSpanLoads(scf::ForOp loop,
@@ -180,48 +198,17 @@ LogicalResult ProgramBuilder::emitSpanAheadLoop(scf::ForOp loop,
                                                 PipelineOp span, IRMapping &map,
                                                 SmallVector<Value> &executions,
                                                 const LaneInstance &li) {
-  OpBuilder &b = *builder;
-  Location loc = loop.getLoc();
-  auto lb = materialize(loop.getLowerBound(), map),
-       ub = materialize(loop.getUpperBound(), map),
-       step = materialize(loop.getStep(), map);
-  if (failed(lb) || failed(ub) || failed(step))
-    return failure();
-  unsigned index = kernel.infoOf(span).index;
-  LogicalResult result = success();
-  auto loadAt = [&](Value iv, Value execution) {
-    IRMapping inner = map;
-    inner.map(loop.getInductionVar(), iv);
-    if (failed(emitPipeline(span, inner, execution, li)))
-      result = failure();
-  };
-  emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, *lb, *ub),
-         [&] { loadAt(*lb, executions[index]); });
-  auto cloned = scf::ForOp::create(
-      b, loc, *lb, *ub, *step, executions,
-      [&](OpBuilder &, Location, Value iv, ValueRange args) {
-        Value next = arith::AddIOp::create(b, loc, iv, *step);
-        Value nextExecution =
-            arith::AddIOp::create(b, loc, args[index], constant(1));
-        emitIf(
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, *ub),
-            [&] { loadAt(next, nextExecution); });
+  return emitLoadAheadLoop(
+      loop, span, StagePart::All, map, executions, li,
+      [&](Value iv, ValueRange, SmallVector<Value> &after) {
         IRMapping inner = map;
         inner.map(loop.getInductionVar(), iv);
-        SmallVector<Value> after(args);
-        after[index] = nextExecution;
+        LogicalResult result = success();
         for (Operation &op : *loop.getBody())
           if (&op != span.getOperation() && runsIn(&op, li) &&
               (failed(emitDeferredReceives(op, inner, li)) ||
                failed(emitOp(op, inner, after, li))))
             result = failure();
-        emitBlockEnd(*loop.getBody(), li);
-        scf::YieldOp::create(b, loc, after);
+        return result;
       });
-  if (failed(result))
-    return failure();
-  dfir::DFIRDialect::SkewedAttrHelper(b.getContext())
-      .setAttr(cloned, b.getUnitAttr());
-  executions.assign(cloned.getResults().begin(), cloned.getResults().end());
-  return success();
 }
