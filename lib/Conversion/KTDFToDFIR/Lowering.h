@@ -332,12 +332,13 @@ private:
                                   const LaneInstance &li);
   /// `loop` with `ahead`'s `part` issued one iteration ahead (the first
   /// before the loop), then `rest` of each iteration; marked dfir.skewed.
-  LogicalResult emitLoadAheadLoop(
-      scf::ForOp loop, PipelineOp ahead, StagePart part, IRMapping &map,
-      SmallVector<Value> &executions, const LaneInstance &li,
-      function_ref<LogicalResult(Value iv, ValueRange args,
-                                 SmallVector<Value> &after)>
-          rest);
+  LogicalResult
+  emitLoadAheadLoop(scf::ForOp loop, PipelineOp ahead, StagePart part,
+                    IRMapping &map, SmallVector<Value> &executions,
+                    const LaneInstance &li,
+                    function_ref<LogicalResult(Value iv, ValueRange args,
+                                               SmallVector<Value> &after)>
+                        rest);
   /// `stage`'s part of the ring all-reduce `op` for `li`
   /// (AllReduceLowering.cpp).
   LogicalResult emitAllReduce(StageOp stage, AllReduceOp op,
