@@ -57,6 +57,11 @@ PRODUCTION = {
     "paged_attention_4x8x8x128": (
         "examples/kernels/realworld/paged_attention.mlir",
         ["scale=0.088388347", "--input=bt_ptr=range:0:64"]),
+    # The same kernel in the guide's spelling: 4-d caches gathered
+    # 1x16x1x128 per page, K^T as linalg.transpose(collapse_shape(gather)).
+    "paged_attention_4x8_guide": (
+        "bench/kernels/paged_attention_4x8.mlir",
+        ["scale=0.088388347", "--input=bt_ptr=range:0:64"]),
 }
 SHIPPED = {
     name: ("examples/kernels/%s.mlir" % name, args)

@@ -154,6 +154,7 @@ struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
     // Matmuls of a row with its transpose, before the transpose is
     // generalised like any named op.
     RewritePatternSet dotPatterns(ctx);
+    populateUnitCollapseOfGatherPatterns(dotPatterns);
     populateRowSumOfSquaresPatterns(dotPatterns);
     populateAccumulateIntoProductPatterns(dotPatterns);
     FrozenRewritePatternSet dots(std::move(dotPatterns));

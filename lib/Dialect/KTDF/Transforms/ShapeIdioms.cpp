@@ -12,9 +12,13 @@
 
 #include "ShapeIdioms.h"
 
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -129,6 +133,93 @@ struct UnitReshapeToGeneric : OpRewritePattern<ReshapeOp> {
   }
 };
 
+/// collapse_shape(load(gather)) that only drops unit dimensions: the load
+/// of the same gather without the variables those dimensions walk (each
+/// ranging over {0}, read as 0 in the subscripts). A page of a 4-d paged
+/// cache, gathered 1x16x1x128 and collapsed to 16x128, is then a 16x128
+/// gather, the shape its matrix product or compute reads, instead of a
+/// copy that drops the unit dimensions.
+struct UnitCollapseOfGather : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
+                                PatternRewriter &rewriter) const override {
+    auto load = collapse.getSrc().getDefiningOp<ktdp::LoadOp>();
+    auto tile = load ? load.getAccessTile()
+                           .getDefiningOp<ktdp::ConstructIndirectAccessTileOp>()
+                     : nullptr;
+    if (!tile || !isUnitReshape(collapse) || !load->hasOneUse() ||
+        !tile->hasOneUse() || !tile.getSymbolOperands().empty() ||
+        !tile.getVariablesSpaceOrder().isPermutation())
+      return failure();
+    IntegerSet set = tile.getVariablesSpaceSet();
+    auto box = ktdp::getBoundingBox(set, {});
+    if (failed(box) || !ktdp::isBoxShaped(set) ||
+        llvm::any_of(box->lower, [](int64_t l) { return l != 0; }))
+      return failure();
+    // Tile dimensions kept, matching the result's extents in order.
+    ArrayRef<int64_t> source = collapse.getSrcType().getShape();
+    ArrayRef<int64_t> result = collapse.getResultType().getShape();
+    SmallVector<unsigned> kept;
+    for (unsigned i = 0, j = 0; i < source.size(); ++i) {
+      if (j < result.size() && source[i] == result[j]) {
+        kept.push_back(i);
+        ++j;
+      } else if (source[i] != 1) {
+        return failure();
+      }
+    }
+    if (kept.size() != result.size())
+      return failure();
+    // Variables kept (in their numbering) and their new positions.
+    AffineMap order = tile.getVariablesSpaceOrder();
+    unsigned numVars = order.getNumDims();
+    llvm::SmallBitVector keptVar(numVars);
+    for (unsigned k : kept)
+      keptVar.set(order.getDimPosition(k));
+    SmallVector<int64_t> newIndex(numVars, -1), extents;
+    for (unsigned v = 0, n = 0; v < numVars; ++v)
+      if (keptVar[v]) {
+        newIndex[v] = n++;
+        extents.push_back(box->getExtents()[v]);
+      }
+    MLIRContext *ctx = getContext();
+    unsigned numCaptured = tile.getCapturedVariables().size();
+    SmallVector<AffineExpr> replacements;
+    for (unsigned c = 0; c < numCaptured; ++c)
+      replacements.push_back(getAffineDimExpr(c, ctx));
+    for (unsigned v = 0; v < numVars; ++v)
+      replacements.push_back(
+          keptVar[v] ? getAffineDimExpr(numCaptured + newIndex[v], ctx)
+                     : getAffineConstantExpr(0, ctx));
+    SmallVector<Attribute> maps;
+    for (Attribute map : tile.getPerDimSubscriptMaps())
+      maps.push_back(AffineMapAttr::get(
+          cast<AffineMapAttr>(map).getValue().replaceDimsAndSymbols(
+              replacements, {}, numCaptured + extents.size(), 0)));
+    SmallVector<unsigned> newOrder;
+    for (unsigned k : kept)
+      newOrder.push_back(newIndex[order.getDimPosition(k)]);
+
+    rewriter.setInsertionPoint(tile);
+    auto reduced =
+        cast<ktdp::ConstructIndirectAccessTileOp>(rewriter.clone(*tile));
+    Block &body = reduced.getBody().front();
+    for (int v = static_cast<int>(numVars) - 1; v >= 0; --v)
+      if (!keptVar[v])
+        body.eraseArgument(v);
+    reduced.setPerDimSubscriptMapsAttr(rewriter.getArrayAttr(maps));
+    reduced.setVariablesSpaceSet(ktdp::getBoxSet(extents, ctx));
+    reduced.setVariablesSpaceOrder(AffineMap::getPermutationMap(newOrder, ctx));
+    reduced.getResult().setType(ktdp::AccessTileType::get(ctx, result));
+    rewriter.replaceOpWithNewOp<ktdp::LoadOp>(
+        collapse, collapse.getResultType(), reduced.getResult());
+    rewriter.eraseOp(load);
+    rewriter.eraseOp(tile);
+    return success();
+  }
+};
+
 /// matmul(x, transpose(x)) into a 1x1 output O: the row reduction
 /// S = sum_k f32(x_k) * f32(x_k) from 0 in f32 (exact products of 16-bit
 /// inputs, as the interpreter's matmul), rounded once to O's type,
@@ -186,6 +277,11 @@ void mlir::ktdf::populateUnitReshapePatterns(RewritePatternSet &patterns) {
   patterns.add<UnitReshapeToGeneric<tensor::CollapseShapeOp>,
                UnitReshapeToGeneric<tensor::ExpandShapeOp>>(
       patterns.getContext());
+}
+
+void mlir::ktdf::populateUnitCollapseOfGatherPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<UnitCollapseOfGather>(patterns.getContext());
 }
 
 void mlir::ktdf::populateRowSumOfSquaresPatterns(RewritePatternSet &patterns) {

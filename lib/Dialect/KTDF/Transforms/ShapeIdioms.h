@@ -50,6 +50,10 @@ void replaceWithCopy(PatternRewriter &rewriter, Operation *op, Value source,
 /// neighbours).
 void populateUnitReshapePatterns(RewritePatternSet &patterns);
 
+/// A unit collapse of a gather's load to the load of the gather without
+/// the unit variables (applied before unit reshapes become copies).
+void populateUnitCollapseOfGatherPatterns(RewritePatternSet &patterns);
+
 /// The row sum of squares to a reduction generic. Applied before named ops
 /// are generalised (the transpose must still be a linalg.transpose).
 void populateRowSumOfSquaresPatterns(RewritePatternSet &patterns);

@@ -27,6 +27,8 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Scheduler/CostModel.h"
 
+#include "llvm/ADT/SmallBitVector.h"
+
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFTILESTREAMS
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
@@ -241,6 +243,137 @@ void StreamTiler::retype(Value slot, int64_t elements) {
                                  type.getElementType()));
 }
 
+/// Drops from the reads of `compute` the unit dimensions (but the last)
+/// that every generic reading them reads at 0: a unit reshape folded into
+/// the maps (a 1x16x1x128 page of a 4-d cache collapsed to 16x128, a
+/// 1x8x128 block of a 3-d view to 8x128). The buffer behind the slot is
+/// already rows x columns (ktdf-route-transfers), so the slot carries the
+/// same elements in the same order; the stage then sees the tile at the
+/// rank its ops compute on.
+static void squeezeUnitReads(StageOp compute) {
+  for (auto read :
+       llvm::to_vector(compute.getBody().front().getOps<ReadFromFifoOp>())) {
+    auto type = cast<RankedTensorType>(read.getType());
+    Value slot = read.getSlot();
+    if (type.getRank() <= 2 || !slot.hasNUses(2))
+      continue;
+    llvm::SmallBitVector drop(type.getRank());
+    for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+      drop[d] = type.getDimSize(d) == 1;
+    for (OpOperand &use : read->getUses()) {
+      auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+      if (!generic || !generic.isDpsInput(&use)) {
+        drop.reset();
+        break;
+      }
+      AffineMap map = generic.getMatchingIndexingMap(&use);
+      for (int64_t d : drop.set_bits()) {
+        auto c = dyn_cast<AffineConstantExpr>(map.getResult(d));
+        if (!c || c.getValue() != 0)
+          drop.reset(d);
+      }
+    }
+    if (drop.none())
+      continue;
+    SmallVector<int64_t> shape;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (!drop[d])
+        shape.push_back(type.getDimSize(d));
+    auto slotType = cast<FifoSlotType>(slot.getType());
+    slot.setType(FifoSlotType::get(slotType.getContext(), slotType.getSrc(),
+                                   slotType.getDst(), shape,
+                                   slotType.getElementType()));
+    read.getResult().setType(
+        RankedTensorType::get(shape, type.getElementType()));
+    for (OpOperand &use : read->getUses()) {
+      auto generic = cast<linalg::GenericOp>(use.getOwner());
+      SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+      AffineMap &map = maps[use.getOperandNumber()];
+      map = map.dropResults(drop);
+      generic.setIndexingMapsAttr(
+          Builder(generic.getContext()).getAffineMapArrayAttr(maps));
+    }
+  }
+}
+
+/// The write-side twin of squeezeUnitReads: a tile written by a generic
+/// whose output reads the unit dimensions (but the last) at 0 or through a
+/// loop of extent 1 no input reads (a 8x128 result expanded to 1x8x128
+/// before its store) is written without them, the generic without those
+/// loops.
+static void squeezeUnitWrites(StageOp compute) {
+  for (auto write :
+       llvm::to_vector(compute.getBody().front().getOps<WriteToFifoOp>())) {
+    auto type = cast<RankedTensorType>(write.getValue().getType());
+    Value slot = write.getSlot();
+    auto generic = write.getValue().getDefiningOp<linalg::GenericOp>();
+    if (type.getRank() <= 2 || !slot.hasNUses(2) || !generic ||
+        generic->getNumResults() != 1 || !write.getValue().hasOneUse() ||
+        !generic.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() ||
+        !generic.getBody()->getOps<linalg::IndexOp>().empty())
+      continue;
+    AffineMap out = generic.getIndexingMapsArray().back();
+    SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+    llvm::SmallBitVector dropResults(type.getRank()),
+        dropLoops(generic.getNumLoops());
+    for (int64_t d = 0; d + 1 < type.getRank(); ++d) {
+      if (type.getDimSize(d) != 1)
+        continue;
+      AffineExpr e = out.getResult(d);
+      if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() == 0) {
+        dropResults.set(d);
+        continue;
+      }
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim || ranges[dim.getPosition()] != 1)
+        continue;
+      unsigned loop = dim.getPosition();
+      bool readElsewhere = false;
+      for (auto [i, map] : llvm::enumerate(generic.getIndexingMapsArray()))
+        for (auto [r, expr] : llvm::enumerate(map.getResults()))
+          if ((i + 1 != generic->getNumOperands() ||
+               static_cast<int64_t>(r) != d) &&
+              expr.isFunctionOfDim(loop))
+            readElsewhere = true;
+      if (readElsewhere)
+        continue;
+      dropResults.set(d);
+      dropLoops.set(loop);
+    }
+    if (dropResults.none())
+      continue;
+    SmallVector<int64_t> shape;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (!dropResults[d])
+        shape.push_back(type.getDimSize(d));
+    auto newType = RankedTensorType::get(shape, type.getElementType());
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    maps.back() = maps.back().dropResults(dropResults);
+    for (AffineMap &map : maps)
+      map = projectDims(map, dropLoops, /*compressDimsFlag=*/true);
+    SmallVector<utils::IteratorType> iterators;
+    for (auto [loop, it] : llvm::enumerate(generic.getIteratorTypesArray()))
+      if (!dropLoops[loop])
+        iterators.push_back(it);
+    OpBuilder b(generic);
+    Value init = tensor::EmptyOp::create(b, generic.getLoc(), shape,
+                                         type.getElementType());
+    auto squeezed = linalg::GenericOp::create(
+        b, generic.getLoc(), TypeRange{newType}, generic.getDpsInputs(),
+        ValueRange{init}, maps, iterators);
+    squeezed.getRegion().takeBody(generic.getRegion());
+    auto slotType = cast<FifoSlotType>(slot.getType());
+    slot.setType(FifoSlotType::get(slotType.getContext(), slotType.getSrc(),
+                                   slotType.getDst(), shape,
+                                   slotType.getElementType()));
+    write.getValueMutable().assign(squeezed.getResult(0));
+    Value oldInit = generic.getDpsInits()[0];
+    generic.erase();
+    if (oldInit.use_empty())
+      oldInit.getDefiningOp()->erase();
+  }
+}
+
 namespace {
 
 struct TileStreamsPass : public ktdf::impl::KTDFTileStreamsBase<TileStreamsPass> {
@@ -257,6 +390,11 @@ struct TileStreamsPass : public ktdf::impl::KTDFTileStreamsBase<TileStreamsPass>
       if (llvm::none_of(pipeline.getBody().front().getOps<StageOp>(),
                         [](StageOp s) { return s.isCompute(); }))
         continue;
+      for (auto stage : pipeline.getBody().front().getOps<StageOp>())
+        if (stage.isCompute()) {
+          squeezeUnitReads(stage);
+          squeezeUnitWrites(stage);
+        }
       if (failed(hasMatrixStage(pipeline)
                      ? tileMatrixStage(target, pipeline)
                      : StreamTiler(target, pipeline, chunk, useCostModel,

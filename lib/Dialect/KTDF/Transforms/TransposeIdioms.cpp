@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TransposeIdioms.h"
+#include "ShapeIdioms.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -15,6 +16,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -22,9 +24,18 @@ using namespace mlir::ktdf;
 
 /// Why the transfers of `tile` cannot move it with a permuted order.
 static std::optional<std::string> whyNotPermutable(Value tileValue) {
+  // A gather lands each point at its place in the permuted tile
+  // (IndirectTiles.h, bufferStrides); ktdf-check-supported refuses, at the
+  // tile, a permuted gather whose runs may leave their view.
+  if (auto indirect =
+          tileValue.getDefiningOp<ktdp::ConstructIndirectAccessTileOp>()) {
+    if (!indirect.getVariablesSpaceOrder().isPermutation())
+      return std::string("its indirect tile's order is not a permutation");
+    return std::nullopt;
+  }
   auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
   if (!tile)
-    return std::string("its tile is not a direct access tile");
+    return std::string("its tile is not an access tile");
   auto view = ktdp::getAccessTileView(tileValue);
   auto space =
       view ? ktdp::normalizeMemorySpace(view.getMemorySpace()) : std::nullopt;
@@ -68,6 +79,10 @@ static std::optional<std::string> whyNotPermutableValue(Value v,
     return std::nullopt;
   if (isa<tensor::EmptyOp>(def))
     return std::nullopt;
+  // A reshape that only drops or adds unit dimensions (a 1x16x1x128 page
+  // of a 4-d cache collapsed to 16x128) permutes with its source.
+  if (isUnitReshape(def))
+    return whyNotPermutableValue(def->getOperand(0), depth + 1);
   if (def->hasTrait<OpTrait::Elementwise>() && def->getNumResults() == 1 &&
       def->getNumRegions() == 0) {
     for (Value operand : def->getOperands())
@@ -116,6 +131,60 @@ static Value withOrder(OpBuilder &b, ktdp::ConstructAccessTileOp tile,
       AffineMapAttr::get(order));
 }
 
+/// A copy of the gather `tile` whose tile dimension i walks what its
+/// dimension perm[i] walked, typed with `shape`.
+static Value permutedIndirect(OpBuilder &b,
+                              ktdp::ConstructIndirectAccessTileOp tile,
+                              ArrayRef<int64_t> perm, ArrayRef<int64_t> shape) {
+  AffineMap order = tile.getVariablesSpaceOrder();
+  SmallVector<unsigned> dims;
+  for (int64_t p : perm)
+    dims.push_back(order.getDimPosition(p));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointAfter(tile);
+  auto copy = cast<ktdp::ConstructIndirectAccessTileOp>(b.clone(*tile));
+  copy.setVariablesSpaceOrder(
+      AffineMap::getPermutationMap(dims, b.getContext()));
+  copy.getResult().setType(ktdp::AccessTileType::get(b.getContext(), shape));
+  return copy.getResult();
+}
+
+/// The permutation of `source`'s dimensions that, followed by the unit
+/// reshape of `source` to `result`, gives `result` transposed by `perm`:
+/// the non-unit dimensions move as their images in `result` do, the unit
+/// dimensions stay.
+static SmallVector<int64_t> liftThroughUnitReshape(RankedTensorType source,
+                                                   RankedTensorType result,
+                                                   ArrayRef<int64_t> perm) {
+  SmallVector<int64_t> sourceDims, resultIndex(result.getRank(), -1);
+  for (int64_t d = 0; d < source.getRank(); ++d)
+    if (source.getDimSize(d) != 1)
+      sourceDims.push_back(d);
+  for (int64_t d = 0, k = 0; d < result.getRank(); ++d)
+    if (result.getDimSize(d) != 1)
+      resultIndex[d] = k++;
+  SmallVector<int64_t> lifted =
+      llvm::to_vector(llvm::seq<int64_t>(0, source.getRank()));
+  unsigned next = 0;
+  for (int64_t p : perm)
+    if (resultIndex[p] >= 0)
+      lifted[sourceDims[next++]] = sourceDims[resultIndex[p]];
+  return lifted;
+}
+
+/// `v` reshaped to `type` (the same extents other than 1, in order).
+static Value reshaped(OpBuilder &b, Location loc, Value v,
+                      RankedTensorType type) {
+  auto sourceType = cast<RankedTensorType>(v.getType());
+  if (sourceType == type)
+    return v;
+  auto groups = getReassociationIndicesForReshape(sourceType, type);
+  assert(groups && "a unit reshape has a reassociation");
+  if (sourceType.getRank() > type.getRank())
+    return tensor::CollapseShapeOp::create(b, loc, type, v, *groups);
+  return tensor::ExpandShapeOp::create(b, loc, type, v, *groups);
+}
+
 /// `v` transposed by `perm`, recomputed from loads of permuted tiles
 /// (whyNotPermutableValue holds).
 static Value permute(PatternRewriter &rewriter, Value v,
@@ -127,6 +196,13 @@ static Value permute(PatternRewriter &rewriter, Value v,
   rewriter.setInsertionPointAfter(def);
   Location loc = def->getLoc();
   if (auto load = dyn_cast<ktdp::LoadOp>(def)) {
+    if (auto indirect =
+            load.getAccessTile()
+                .getDefiningOp<ktdp::ConstructIndirectAccessTileOp>())
+      return ktdp::LoadOp::create(rewriter, loc, resultType,
+                                  permutedIndirect(rewriter, indirect, perm,
+                                                   resultType.getShape()))
+          .getResult();
     auto tile =
         load.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
     // Loaded dimension k is the view's dimension order[k]; transposed
@@ -149,6 +225,14 @@ static Value permute(PatternRewriter &rewriter, Value v,
   if (isa<tensor::EmptyOp>(def))
     return tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
                                    resultType.getElementType());
+  if (isUnitReshape(def)) {
+    Value source = def->getOperand(0);
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    Value permutedSource = permute(
+        rewriter, source, liftThroughUnitReshape(sourceType, type, perm));
+    rewriter.setInsertionPointAfter(def);
+    return reshaped(rewriter, loc, permutedSource, resultType);
+  }
   SmallVector<Value> operands;
   for (Value operand : def->getOperands())
     operands.push_back(isa<RankedTensorType>(operand.getType())

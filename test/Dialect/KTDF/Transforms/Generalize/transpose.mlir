@@ -59,3 +59,79 @@ func.func @store_side(%x_ptr: index, %y_ptr: index) attributes {grid = [1]} {
   ktdp.store %st, %ty : tensor<2x4x8xf16>, <2x4x8xindex>
   return
 }
+
+// -----
+
+// A gather collapsed from 1x16x1x64 (a page of a 4-d cache, unit page and
+// head dimensions) to 16x64, extended and transposed: the collapse first
+// drops the unit variables (d0 and d2, read as 0: the page index
+// ind(%BT[1]), the head 1), then the 16x64 gather walks its variables in
+// the permuted order (d1, d0), a 64x16 tile.
+// CHECK-DAG: #[[KT:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @indirect_collapsed
+// CHECK: %[[T:.*]] = ktdp.construct_indirect_access_tile intermediate_variables(%[[V0:.*]], %[[V1:.*]]) %{{.*}}[ind(%{{.*}}[%{{.*}}]), (%[[V0]]), (%{{.*}}), (%[[V1]])] {variables_space_order = #[[KT]], {{.*}}} : memref<8x16x2x64xf16>, memref<4xi32> -> !ktdp.access_tile<64x16xindex>
+// CHECK: %[[L:.*]] = ktdp.load %[[T]] : <64x16xindex> -> tensor<64x16xf16>
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ID]]], {{.*}}} ins(%[[L]] : tensor<64x16xf16>) outs(%{{.*}} : tensor<64x16xf32>)
+// CHECK: arith.extf
+// CHECK: arith.mulf
+#kv = affine_set<(d0, d1, d2, d3) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 + 1 >= 0, d3 >= 0, -d3 + 63 >= 0)>
+#bts = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+#vars = affine_set<(d0, d1, d2, d3) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 >= 0, d3 >= 0, -d3 + 63 >= 0)>
+#ys = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @indirect_collapsed(%k_ptr: index, %bt_ptr: index, %y_ptr: index) attributes {grid = [1]} {
+  %K = ktdp.construct_memory_view %k_ptr, sizes: [8, 16, 2, 64], strides: [2048, 128, 64, 1] {coordinate_set = #kv, memory_space = #ktdp.memory_space<global>} : memref<8x16x2x64xf16>
+  %BT = ktdp.construct_memory_view %bt_ptr, sizes: [4], strides: [1] {coordinate_set = #bts, memory_space = #ktdp.memory_space<global>} : memref<4xi32>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 16], strides: [16, 1] {coordinate_set = #ys, memory_space = #ktdp.memory_space<global>} : memref<64x16xf32>
+  %c1 = arith.constant 1 : index
+  %tk = ktdp.construct_indirect_access_tile intermediate_variables(%d0, %d1, %d2, %d3) %K[ind(%BT[%c1 + %d0]), (%d1), (%c1 + %d2), (%d3)] {variables_space_set = #vars, variables_space_order = #id4} : memref<8x16x2x64xf16>, memref<4xi32> -> !ktdp.access_tile<1x16x1x64xindex>
+  %k4 = ktdp.load %tk : <1x16x1x64xindex> -> tensor<1x16x1x64xf16>
+  %kh = tensor.collapse_shape %k4 [[0, 1], [2, 3]] : tensor<1x16x1x64xf16> into tensor<16x64xf16>
+  %k = arith.extf %kh : tensor<16x64xf16> to tensor<16x64xf32>
+  %e = tensor.empty() : tensor<64x16xf32>
+  %kt = linalg.transpose ins(%k : tensor<16x64xf32>) outs(%e : tensor<64x16xf32>) permutation = [1, 0]
+  %ty = ktdp.construct_access_tile %Y[0, 0] {access_tile_set = #ys, access_tile_order = #id2} : memref<64x16xf32> -> !ktdp.access_tile<64x16xindex>
+  %two = arith.constant dense<2.0> : tensor<64x16xf32>
+  %r = arith.mulf %kt, %two : tensor<64x16xf32>
+  ktdp.store %r, %ty : tensor<64x16xf32>, <64x16xindex>
+  return
+}
+
+// -----
+
+// A direct tile's load collapsed from 1x16x64 to 16x64 and transposed:
+// the load's tile takes the permutation lifted through the collapse
+// ((d0, d2, d1): the unit dimension stays), and the collapse of the
+// 1x64x16 load (folded into the generic's map) drops it again.
+// CHECK-DAG: #[[LIFT:.*]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+// CHECK-DAG: #[[UNIT:.*]] = affine_map<(d0, d1) -> (0, d0, d1)>
+// CHECK-LABEL: func.func @direct_collapsed
+// CHECK: %[[T:.*]] = ktdp.construct_access_tile %{{.*}}[1, 0, 0] {access_tile_order = #[[LIFT]], {{.*}}} : memref<2x16x64xf16> -> !ktdp.access_tile<1x64x16xindex>
+// CHECK: %[[L:.*]] = ktdp.load %[[T]] : <1x64x16xindex> -> tensor<1x64x16xf16>
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {indexing_maps = [#[[UNIT]], {{.*}}} ins(%[[L]] : tensor<1x64x16xf16>) outs(%{{.*}} : tensor<64x16xf32>)
+// CHECK: arith.extf
+// CHECK: arith.mulf
+#xs = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 + 63 >= 0)>
+#xt = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 + 63 >= 0)>
+#ys = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @direct_collapsed(%x_ptr: index, %y_ptr: index) attributes {grid = [1]} {
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [2, 16, 64], strides: [1024, 64, 1] {coordinate_set = #xs, memory_space = #ktdp.memory_space<global>} : memref<2x16x64xf16>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 16], strides: [16, 1] {coordinate_set = #ys, memory_space = #ktdp.memory_space<global>} : memref<64x16xf32>
+  %tx = ktdp.construct_access_tile %X[1, 0, 0] {access_tile_set = #xt, access_tile_order = #id3} : memref<2x16x64xf16> -> !ktdp.access_tile<1x16x64xindex>
+  %x3 = ktdp.load %tx : <1x16x64xindex> -> tensor<1x16x64xf16>
+  %x = tensor.collapse_shape %x3 [[0, 1], [2]] : tensor<1x16x64xf16> into tensor<16x64xf16>
+  %w = arith.extf %x : tensor<16x64xf16> to tensor<16x64xf32>
+  %e = tensor.empty() : tensor<64x16xf32>
+  %wt = linalg.transpose ins(%w : tensor<16x64xf32>) outs(%e : tensor<64x16xf32>) permutation = [1, 0]
+  %two = arith.constant dense<2.0> : tensor<64x16xf32>
+  %r = arith.mulf %wt, %two : tensor<64x16xf32>
+  %ty = ktdp.construct_access_tile %Y[0, 0] {access_tile_set = #ys, access_tile_order = #id2} : memref<64x16xf32> -> !ktdp.access_tile<64x16xindex>
+  ktdp.store %r, %ty : tensor<64x16xf32>, <64x16xindex>
+  return
+}
