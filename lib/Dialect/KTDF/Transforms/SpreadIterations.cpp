@@ -6,10 +6,13 @@
 // the schedule of each lane. The iterations of a loop of one grid point are
 // independent (ktdf-check-supported refuses kernels whose iterations
 // communicate through memory, and loops that carry values), so K copies of
-// the point can each run every K-th iteration: the pass adds a grid
-// dimension of extent K and makes each loop of the parallel body start K
-// different iterations apart. Distribution then gives each copy its own
-// instance.
+// the point can each run every K-th iteration (or, for a loop of constant
+// bounds, a contiguous K-th of them, which ktdf-coarsen can still merge):
+// the pass adds a grid dimension of extent K and gives each copy its share
+// of every loop of the parallel body. A pipeline before the loops that
+// only stages data into the scratchpad (a weight every iteration reads)
+// runs on every copy, filling each lane's own region. Distribution then
+// gives each copy its own instance.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,38 +55,105 @@ static std::optional<int64_t> knownTrips(scf::ForOp loop) {
   return std::max<int64_t>(0, (*span + s - 1) / s);
 }
 
+/// Whether a pipeline directly in the parallel body only stages data into
+/// the lane's scratchpad: none of its transfers writes device memory, so
+/// each copy of the point can run it to fill its own lane's region (the
+/// shipped rmsnorm's weight, staged once before its row loop).
+static bool stagesIntoScratchpad(PipelineOp pipeline, StringRef globalKind) {
+  WalkResult walk = pipeline.walk([&](Operation *op) {
+    if (isa<IndDataTransferOp>(op))
+      return WalkResult::interrupt();
+    auto transfer = dyn_cast<DataTransferOp>(op);
+    if (!transfer)
+      return WalkResult::advance();
+    ktdp::ConstructMemoryViewOp view =
+        ktdp::getAccessTileView(transfer.getDst());
+    auto kind =
+        view ? view->getAttrOfType<StringAttr>("ktdf.memory") : StringAttr();
+    if (view && (!kind || kind.getValue() == globalKind))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
+/// Whether copies of a point on other lanes may each use their own copy of
+/// a scratchpad view of the kernel: it is a carried value or a matrix
+/// hand-over (every execution fills it before reading it), or every
+/// transfer that writes it lies in one of `staging`, which each copy runs
+/// before its loops.
+static bool laneLocalView(ktdp::ConstructMemoryViewOp view,
+                          ArrayRef<PipelineOp> staging) {
+  if (view->hasAttr(kCarriedViewAttrName) ||
+      view->hasAttr(kHandoverViewAttrName))
+    return true;
+  for (Operation *tile : view->getUsers()) {
+    if (!isa<ktdp::ConstructAccessTileOp>(tile))
+      return false;
+    for (OpOperand &use : tile->getResult(0).getUses()) {
+      auto transfer = dyn_cast<DataTransferOp>(use.getOwner());
+      if (!transfer)
+        return false;
+      if (use.get() != transfer.getDst())
+        continue;
+      auto pipeline = transfer->getParentOfType<PipelineOp>();
+      if (!llvm::is_contained(staging, pipeline))
+        return false;
+    }
+  }
+  return true;
+}
+
+/// The trip count of a loop whose bounds and step are constants: its
+/// copies take contiguous blocks of iterations, which ktdf-coarsen can
+/// still merge (merged iterations pay fewer DMA latencies). The chunk loop
+/// of a split gather (`ktdf.spread_chunks`, DMA copies that merging would
+/// only make bigger) is dealt round robin.
+static std::optional<int64_t> blockTrips(scf::ForOp loop) {
+  if (loop->hasAttr(kSpreadChunksAttrName) ||
+      !matchPattern(loop.getLowerBound(), m_Constant()) ||
+      !matchPattern(loop.getUpperBound(), m_Constant()))
+    return std::nullopt;
+  return knownTrips(loop);
+}
+
 /// The loops of the parallel body to spread, or none when the body does
 /// not qualify.
 static SmallVector<scf::ForOp> spreadableLoops(ParallelOp parallel,
                                                StringRef globalKind) {
   SmallVector<scf::ForOp> loops;
-  bool ok = true;
-  parallel.walk([&](ktdp::ConstructMemoryViewOp view) {
-    // A carried value or a matrix hand-over lives in each lane's own part
-    // of the scratchpad and every execution fills it before reading it, so
-    // copies on other lanes do not share it.
-    auto kind = view->getAttrOfType<StringAttr>("ktdf.memory");
-    if ((!kind || kind.getValue() != globalKind) &&
-        !view->hasAttr(kCarriedViewAttrName) &&
-        !view->hasAttr(kHandoverViewAttrName))
-      ok = false;
-  });
+  SmallVector<PipelineOp> staging;
   for (Operation &op : parallel.getBody().front()) {
-    if (isa<PipelineOp>(op))
-      return {};
+    if (auto pipeline = dyn_cast<PipelineOp>(op)) {
+      // Any other pipeline outside the loops would do its work K times.
+      if (!stagesIntoScratchpad(pipeline, globalKind))
+        return {};
+      staging.push_back(pipeline);
+      continue;
+    }
     auto loop = dyn_cast<scf::ForOp>(op);
     if (!loop)
       continue;
+    // A loop with a constant lower bound and step whose trip count is not
+    // known is one ktdf-coarsen may merge; spreading would take its tiles
+    // apart.
     if (loop.getNumRegionIterArgs() != 0 ||
         (matchPattern(loop.getLowerBound(), m_Constant()) &&
-         matchPattern(loop.getStep(), m_Constant()) &&
+         matchPattern(loop.getStep(), m_Constant()) && !blockTrips(loop) &&
          !loop->hasAttr(kSpreadChunksAttrName)))
       return {};
     if (loop->walk([](PipelineOp) { return WalkResult::interrupt(); })
             .wasInterrupted())
       loops.push_back(loop);
   }
-  if (!ok)
+  WalkResult views = parallel.walk([&](ktdp::ConstructMemoryViewOp view) {
+    auto kind = view->getAttrOfType<StringAttr>("ktdf.memory");
+    if (kind && kind.getValue() == globalKind)
+      return WalkResult::advance();
+    return laneLocalView(view, staging) ? WalkResult::advance()
+                                        : WalkResult::interrupt();
+  });
+  if (views.wasInterrupted())
     return {};
   return loops;
 }
@@ -107,6 +177,15 @@ struct SpreadIterationsPass
       for (scf::ForOp loop : loops)
         if (std::optional<int64_t> trips = knownTrips(loop))
           k = std::min(k, *trips);
+      // Contiguous blocks are equal: K divides every constant trip count.
+      auto divides = [&](int64_t k) {
+        return llvm::all_of(loops, [&](scf::ForOp loop) {
+          std::optional<int64_t> trips = blockTrips(loop);
+          return !trips || *trips % k == 0;
+        });
+      };
+      while (k > 1 && !divides(k))
+        --k;
       if (k < 2 || loops.empty())
         return;
       spread(parallel, loops, k);
@@ -121,25 +200,54 @@ struct SpreadIterationsPass
     Value copy =
         body.addArgument(IndexType::get(&getContext()), parallel.getLoc());
     for (scf::ForOp loop : loops) {
-      OpBuilder b(loop);
-      Location loc = loop.getLoc();
-      Value step = loop.getStep();
-      Value first =
-          arith::AddIOp::create(b, loc, loop.getLowerBound(),
-                                arith::MulIOp::create(b, loc, copy, step));
-      // A constant step stays constant (the index analyses read it).
-      APInt constant;
-      Value wider =
-          matchPattern(step, m_ConstantInt(&constant))
-              ? arith::ConstantIndexOp::create(b, loc,
-                                               constant.getSExtValue() * k)
-                    .getResult()
-              : arith::MulIOp::create(b, loc, step,
-                                      arith::ConstantIndexOp::create(b, loc, k))
-                    .getResult();
-      loop.getLowerBoundMutable().assign(first);
-      loop.getStepMutable().assign(wider);
+      if (std::optional<int64_t> trips = blockTrips(loop))
+        spreadBlocks(loop, copy, *trips / k);
+      else
+        spreadCyclic(loop, copy, k);
     }
+  }
+
+  /// Copy j runs iterations j, j + K, ... of `loop`.
+  void spreadCyclic(scf::ForOp loop, Value copy, int64_t k) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    Value step = loop.getStep();
+    Value first =
+        arith::AddIOp::create(b, loc, loop.getLowerBound(),
+                              arith::MulIOp::create(b, loc, copy, step));
+    // A constant step stays constant (the index analyses read it).
+    APInt constant;
+    Value wider =
+        matchPattern(step, m_ConstantInt(&constant))
+            ? arith::ConstantIndexOp::create(b, loc,
+                                             constant.getSExtValue() * k)
+                  .getResult()
+            : arith::MulIOp::create(b, loc, step,
+                                    arith::ConstantIndexOp::create(b, loc, k))
+                  .getResult();
+    loop.getLowerBoundMutable().assign(first);
+    loop.getStepMutable().assign(wider);
+  }
+
+  /// Copy j runs iterations [j * B, (j + 1) * B) of `loop`, whose bounds and
+  /// step are constants: the loop keeps constant bounds, B iterations, and
+  /// its body sees the induction variable shifted by j * B steps, so
+  /// ktdf-coarsen can merge a copy's iterations as it would the loop's.
+  void spreadBlocks(scf::ForOp loop, Value copy, int64_t block) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    APInt lb, step;
+    matchPattern(loop.getLowerBound(), m_ConstantInt(&lb));
+    matchPattern(loop.getStep(), m_ConstantInt(&step));
+    int64_t span = block * step.getSExtValue();
+    loop.getUpperBoundMutable().assign(
+        arith::ConstantIndexOp::create(b, loc, lb.getSExtValue() + span));
+    Value shift = arith::MulIOp::create(
+        b, loc, copy, arith::ConstantIndexOp::create(b, loc, span));
+    b.setInsertionPointToStart(loop.getBody());
+    Value iv = loop.getInductionVar();
+    auto shifted = arith::AddIOp::create(b, loc, iv, shift);
+    iv.replaceAllUsesExcept(shifted, shifted);
   }
 };
 } // namespace

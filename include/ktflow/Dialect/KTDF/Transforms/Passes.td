@@ -810,14 +810,19 @@ def KTDFSpreadIterations
     their iterations on K = instances / points instances instead of one: a
     new last grid dimension `%j` in `[0, K)` is added, and every such loop
     `scf.for %i = %lb to %ub step %s` becomes `scf.for %i = %lb + %j * %s
-    to %ub step %s * K` (iteration t of the point runs on its copy t mod K).
-    Applies only when every pipeline of the body lies in such a loop (no
-    compute group outside them would be repeated K times), no loop carries
-    values, the kernel has no scratchpad views but carried values and
-    matrix hand-overs (each lane fills its own), and no loop is one
-    --ktdf-coarsen could merge (constant lower bound and step: merged
-    iterations pay fewer DMA latencies, and spreading would take their
-    tiles apart). K is at most the loops' trip count when it is known.
+    to %ub step %s * K` (iteration t of the point runs on its copy t mod K);
+    a loop with constant bounds and step of T trips gives copy j the
+    contiguous block [j T/K, (j + 1) T/K) (K dividing T), which
+    --ktdf-coarsen can still merge. Applies only when every pipeline of the
+    body lies in such a loop or only stages data into the scratchpad (each
+    copy fills its own lane's region; no compute group storing to device
+    memory is repeated K times), no loop carries values, the kernel's
+    scratchpad views are carried values, matrix hand-overs (each lane fills
+    its own) or written only by those staging pipelines, and no loop with a
+    constant lower bound and step has a run-time trip count (--ktdf-coarsen
+    may merge it: merged iterations pay fewer DMA latencies, and spreading
+    would take its tiles apart). K is at most the loops' trip count when it
+    is known.
     Iterations of a loop are independent: --ktdf-check-supported refuses
     kernels whose iterations communicate through memory.
   }];
