@@ -18,8 +18,10 @@
 // A store reports the lowest and highest element it wrote, so that the
 // caller can tell whether concurrent tiles' stores may overlap (Run.cpp).
 // The guards are evaluated per element; LLVM hoists what does not depend on
-// the position. Loads build their tensor with tensor.insert in scf.for
-// iter_args, which one-shot bufferization turns into stores in place.
+// the position. A dense tile in identity order that lies in bounds as a
+// whole skips them (DenseTiles.cpp). Loads build their tensor with
+// tensor.insert in scf.for iter_args, which one-shot bufferization turns
+// into stores in place.
 //
 //===----------------------------------------------------------------------===//
 
@@ -264,13 +266,11 @@ static void tileBounds(OpBuilder &b, Location loc, const TileLowering &tile,
   }
 }
 
-static void lowerLoad(ktdp::LoadOp load, const TileLowering &tile,
-                      Value status) {
-  OpBuilder b(load);
-  Location loc = load.getLoc();
-  auto type = cast<RankedTensorType>(load.getType());
-  Type element = type.getElementType();
-  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element);
+/// The tile loaded into `init` position by position, each guarded.
+static Value emitGuardedLoad(OpBuilder &b, Location loc,
+                             const TileLowering &tile, Value init,
+                             Value status) {
+  Type element = cast<ShapedType>(init.getType()).getElementType();
   SmallVector<Value> lbs, ubs, steps;
   tileBounds(b, loc, tile, lbs, ubs, steps);
   scf::LoopNest nest = scf::buildLoopNest(
@@ -297,22 +297,65 @@ static void lowerLoad(ktdp::LoadOp load, const TileLowering &tile,
                                                  iterArgs.front(), ivs);
         return {updated};
       });
-  load.replaceAllUsesWith(nest.results.empty() ? init : nest.results.front());
+  return nest.results.empty() ? init : nest.results.front();
+}
+
+/// A tile with a fast path (DenseTiles.cpp) takes it when it lies in
+/// bounds as a whole; the guarded loop nest handles the others.
+static void lowerLoad(ktdp::LoadOp load, const TileLowering &tile,
+                      Value status) {
+  OpBuilder b(load);
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getType());
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value loaded;
+  if (hasFastPath(tile)) {
+    Value base;
+    Value inBounds = emitTileInBounds(b, loc, tile, base);
+    loaded = scf::IfOp::create(
+                 b, loc, inBounds,
+                 [&](OpBuilder &then, Location l) {
+                   scf::YieldOp::create(
+                       then, l, emitDenseLoad(then, l, tile, base, init));
+                 },
+                 [&](OpBuilder &otherwise, Location l) {
+                   scf::YieldOp::create(
+                       otherwise, l,
+                       emitGuardedLoad(otherwise, l, tile, init, status));
+                 })
+                 .getResult(0);
+  } else {
+    loaded = emitGuardedLoad(b, loc, tile, init, status);
+  }
+  load.replaceAllUsesWith(loaded);
   load.erase();
+}
+
+void ktflow::jit::emitRowReport(OpBuilder &b, Location loc, unsigned buffer,
+                                Value lo, Value hi, Value status) {
+  Value wrote =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, lo, hi);
+  scf::IfOp::create(b, loc, wrote, [&](OpBuilder &then, Location tl) {
+    Value one = arith::ConstantIntOp::create(then, tl, 1, 64);
+    memref::StoreOp::create(
+        then, tl, one, status,
+        ValueRange{indexConstant(then, tl, kStatusWritten + buffer)});
+    func::CallOp::create(then, tl, kStoredRangeFunctionName, TypeRange{},
+                         ValueRange{indexConstant(then, tl, buffer), lo, hi});
+    scf::YieldOp::create(then, tl);
+  });
 }
 
 /// The innermost loop carries the lowest and highest element it stored;
 /// each row of the tile that wrote any element reports them
 /// (kStoredRangeFunctionName), so blocks of a matrix report their rows, not
 /// one range that spans the blocks beside them.
-static void lowerStore(ktdp::StoreOp store, const TileLowering &tile,
-                       Value status) {
-  OpBuilder b(store);
-  Location loc = store.getLoc();
+static void emitGuardedStore(OpBuilder &b, Location loc,
+                             const TileLowering &tile, Value data,
+                             Value status) {
   SmallVector<Value> lbs, ubs, steps;
   tileBounds(b, loc, tile, lbs, ubs, steps);
-  Value data = store.getDataTile();
-  unsigned buffer = tile.view->buffer;
   auto storeRow = [&](OpBuilder &rb, Location l, ValueRange outerIvs) {
     Value noLo = indexConstant(rb, l, std::numeric_limits<int64_t>::max());
     Value noHi = indexConstant(rb, l, std::numeric_limits<int64_t>::min());
@@ -352,18 +395,7 @@ static void lowerStore(ktdp::StoreOp store, const TileLowering &tile,
           });
       range.assign(row.getResults().begin(), row.getResults().end());
     }
-    Value wrote = arith::CmpIOp::create(rb, l, arith::CmpIPredicate::sle,
-                                        range[0], range[1]);
-    scf::IfOp::create(rb, l, wrote, [&](OpBuilder &then, Location tl) {
-      Value one = arith::ConstantIntOp::create(then, tl, 1, 64);
-      memref::StoreOp::create(
-          then, tl, one, status,
-          ValueRange{indexConstant(then, tl, kStatusWritten + buffer)});
-      func::CallOp::create(
-          then, tl, kStoredRangeFunctionName, TypeRange{},
-          ValueRange{indexConstant(then, tl, buffer), range[0], range[1]});
-      scf::YieldOp::create(then, tl);
-    });
+    emitRowReport(rb, l, tile.view->buffer, range[0], range[1], status);
   };
   if (lbs.size() <= 1) {
     storeRow(b, loc, {});
@@ -373,6 +405,29 @@ static void lowerStore(ktdp::StoreOp store, const TileLowering &tile,
                        [&](OpBuilder &nb, Location l, ValueRange ivs) {
                          storeRow(nb, l, ivs);
                        });
+  }
+}
+
+static void lowerStore(ktdp::StoreOp store, const TileLowering &tile,
+                       Value status) {
+  OpBuilder b(store);
+  Location loc = store.getLoc();
+  Value data = store.getDataTile();
+  if (hasFastPath(tile)) {
+    Value base;
+    Value inBounds = emitTileInBounds(b, loc, tile, base);
+    scf::IfOp::create(
+        b, loc, inBounds,
+        [&](OpBuilder &then, Location l) {
+          emitDenseStore(then, l, tile, base, data, status);
+          scf::YieldOp::create(then, l);
+        },
+        [&](OpBuilder &otherwise, Location l) {
+          emitGuardedStore(otherwise, l, tile, data, status);
+          scf::YieldOp::create(otherwise, l);
+        });
+  } else {
+    emitGuardedStore(b, loc, tile, data, status);
   }
   store.erase();
 }

@@ -64,6 +64,30 @@ void emitViewLookup(mlir::OpBuilder &b, mlir::Location loc,
                     const ViewLowering &view, mlir::ValueRange coord,
                     mlir::Value &inView, mlir::Value &address,
                     mlir::Value &valid);
+/// Records that a row of a store wrote elements `lo` .. `hi` of the view's
+/// buffer (kStoredRangeFunctionName), when `lo <= hi`.
+void emitRowReport(mlir::OpBuilder &b, mlir::Location loc, unsigned buffer,
+                   mlir::Value lo, mlir::Value hi, mlir::Value status);
+
+/// Whether the tile's loads and stores get the unguarded fast path
+/// (DenseTiles.cpp): a dense direct tile in identity order whose view's
+/// coordinate_set is convex.
+bool hasFastPath(const TileLowering &tile);
+
+/// Whether the whole tile lies inside its view's sizes, coordinate_set and
+/// buffer at run time; `base` is the address of its first position.
+mlir::Value emitTileInBounds(mlir::OpBuilder &b, mlir::Location loc,
+                             const TileLowering &tile, mlir::Value &base);
+
+/// The tile loaded without guards into `init`, from `base` on.
+mlir::Value emitDenseLoad(mlir::OpBuilder &b, mlir::Location loc,
+                          const TileLowering &tile, mlir::Value base,
+                          mlir::Value init);
+
+/// `data` stored without guards from `base` on, each row reported.
+void emitDenseStore(mlir::OpBuilder &b, mlir::Location loc,
+                    const TileLowering &tile, mlir::Value base,
+                    mlir::Value data, mlir::Value status);
 
 /// The tile's view, set, order and shape, shared by direct and indirect
 /// tiles (`baseRank` is the rank the view must have).

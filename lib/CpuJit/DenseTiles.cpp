@@ -1,0 +1,146 @@
+//===- DenseTiles.cpp - Unguarded loads and stores of in-bounds tiles -----===//
+//
+// This file emits the fast path of ktdp.load / ktdp.store on a dense direct
+// access tile in identity order: when, at run time, the whole tile lies
+// inside its view's sizes and coordinate_set and inside the tensor's
+// buffer, no position is masked and none is an error, so the accesses need
+// no per-element guard. One check per tile execution decides it: the
+// conditions are linear (the coordinate_set's constraints are pure affine,
+// the address is affine in the coordinate, sizes and buffer are intervals),
+// so the tile's box satisfies them iff its corners do. The loops then read
+// or write row after row at `base + Σ t_d * stride_d`, which LLVM can hoist
+// and vectorize. AccessLowering.cpp keeps the guarded loop nest as the
+// other branch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace ktflow::jit;
+
+/// Tiles of higher rank have too many corners to check for the gain.
+static constexpr unsigned kMaxFastRank = 3;
+
+static Value indexConstant(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+bool ktflow::jit::hasFastPath(const TileLowering &tile) {
+  unsigned rank = tile.perm.size();
+  // A distributed view's parts each have a set and sizes of their own.
+  if (tile.indirect || !tile.dense || rank == 0 || rank > kMaxFastRank ||
+      !tile.view->parts.empty())
+    return false;
+  for (unsigned k = 0; k < rank; ++k)
+    if (tile.perm[k] != k || tile.shape[k] <= 0)
+      return false;
+  // mod and floordiv make the view's set non-convex: corners do not tell.
+  return llvm::all_of(tile.view->set.getConstraints(),
+                      [](AffineExpr e) { return e.isPureAffine(); });
+}
+
+Value ktflow::jit::emitTileInBounds(OpBuilder &b, Location loc,
+                                    const TileLowering &tile, Value &base) {
+  const ViewLowering &view = *tile.view;
+  unsigned rank = tile.shape.size();
+  Value all = arith::ConstantIntOp::create(b, loc, 1, 1);
+  for (unsigned corner = 0; corner < (1u << rank); ++corner) {
+    SmallVector<Value> coord;
+    for (unsigned d = 0; d < rank; ++d) {
+      int64_t offset =
+          tile.setLower[d] + (corner >> d & 1 ? tile.shape[d] - 1 : 0);
+      coord.push_back(arith::AddIOp::create(b, loc, tile.anchor[d],
+                                            indexConstant(b, loc, offset)));
+    }
+    Value inView = emitContains(b, loc, view.set, coord, view.setSymbols);
+    Value address, valid;
+    emitViewAddress(b, loc, view, coord, address, valid);
+    if (corner == 0)
+      base = address;
+    all = arith::AndIOp::create(b, loc, all,
+                                arith::AndIOp::create(b, loc, inView, valid));
+  }
+  return all;
+}
+
+/// The element at tile position `ivs` (a prefix of the dimensions) added
+/// to `start`.
+static Value advance(OpBuilder &b, Location loc, const ViewLowering &view,
+                     Value start, ValueRange ivs) {
+  Value address = start;
+  for (auto [d, iv] : llvm::enumerate(ivs))
+    address = arith::AddIOp::create(
+        b, loc, address, arith::MulIOp::create(b, loc, iv, view.strides[d]));
+  return address;
+}
+
+Value ktflow::jit::emitDenseLoad(OpBuilder &b, Location loc,
+                                 const TileLowering &tile, Value base,
+                                 Value init) {
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t extent : tile.shape) {
+    lbs.push_back(indexConstant(b, loc, 0));
+    ubs.push_back(indexConstant(b, loc, extent));
+    steps.push_back(indexConstant(b, loc, 1));
+  }
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, ValueRange{init},
+      [&](OpBuilder &nb, Location l, ValueRange ivs,
+          ValueRange iterArgs) -> scf::ValueVector {
+        Value address = advance(nb, l, *tile.view, base, ivs);
+        Value v = memref::LoadOp::create(nb, l, tile.view->bufferValue,
+                                         ValueRange{address});
+        return {tensor::InsertOp::create(nb, l, v, iterArgs.front(), ivs)};
+      });
+  return nest.results.front();
+}
+
+void ktflow::jit::emitDenseStore(OpBuilder &b, Location loc,
+                                 const TileLowering &tile, Value base,
+                                 Value data, Value status) {
+  const ViewLowering &view = *tile.view;
+  unsigned last = tile.shape.size() - 1;
+  Value zero = indexConstant(b, loc, 0);
+  Value one = indexConstant(b, loc, 1);
+  Value width = indexConstant(b, loc, tile.shape[last]);
+  auto storeRow = [&](OpBuilder &rb, Location l, ValueRange outerIvs) {
+    Value rowBase = advance(rb, l, view, base, outerIvs);
+    scf::ForOp::create(
+        rb, l, zero, width, one, ValueRange{},
+        [&](OpBuilder &nb, Location, Value iv, ValueRange) {
+          SmallVector<Value> ivs(outerIvs);
+          ivs.push_back(iv);
+          Value address = arith::AddIOp::create(
+              nb, l, rowBase,
+              arith::MulIOp::create(nb, l, iv, view.strides[last]));
+          Value v = tensor::ExtractOp::create(nb, l, data, ivs);
+          memref::StoreOp::create(nb, l, v, view.bufferValue,
+                                  ValueRange{address});
+          scf::YieldOp::create(nb, l);
+        });
+    // Every element of the row was written: its ends bound the range.
+    Value rowEnd = arith::AddIOp::create(
+        rb, l, rowBase,
+        arith::MulIOp::create(rb, l, indexConstant(rb, l, tile.shape[last] - 1),
+                              view.strides[last]));
+    emitRowReport(rb, l, view.buffer,
+                  arith::MinSIOp::create(rb, l, rowBase, rowEnd),
+                  arith::MaxSIOp::create(rb, l, rowBase, rowEnd), status);
+  };
+  if (last == 0) {
+    storeRow(b, loc, {});
+    return;
+  }
+  SmallVector<Value> lbs(last, zero), ubs, steps(last, one);
+  for (unsigned d = 0; d < last; ++d)
+    ubs.push_back(indexConstant(b, loc, tile.shape[d]));
+  scf::buildLoopNest(
+      b, loc, lbs, ubs, steps,
+      [&](OpBuilder &nb, Location l, ValueRange ivs) { storeRow(nb, l, ivs); });
+}
