@@ -11,6 +11,8 @@
 
 #include "ktflow/HostTensor/NativeTensor.h"
 
+#include "F16Summary.h"
+
 #include "ktflow/HostTensor/Npy.h"
 #include "ktflow/Support/OutputFile.h"
 
@@ -23,6 +25,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -279,112 +282,36 @@ static void accumulateElements(const NativeTensor &tensor, Accumulator &acc) {
         wrapInt(static_cast<int64_t>(uint64_t(elements[i])), dtype)));
 }
 
-/// An f16 as a signed 16-bit key in the order of its value: sign and
-/// magnitude become two's complement (+0 and -0 both become 0; infinities
-/// and NaNs lie beyond +-0x7c00).
-static int16_t orderKey(uint16_t h) {
-  int16_t magnitude = int16_t(h & 0x7fff);
-  return h & 0x8000 ? int16_t(-magnitude) : magnitude;
-}
-
-/// The value of a finite f16: its exponent and mantissa moved into an
-/// f32's and scaled by 2^112, exact for normal and subnormal values.
-static float decodeF16(uint16_t h) {
-  return llvm::bit_cast<float>((uint32_t(h & 0x8000) << 16) |
-                               (uint32_t(h & 0x7fff) << 13)) *
-         0x1p112f;
-}
-
-/// Smallest and largest order keys; plain lanes of 16-bit integers that
-/// the compiler vectorises.
-static std::pair<int16_t, int16_t> minMaxKeys(const uint16_t *elements,
-                                              int64_t n) {
-  constexpr int kLanes = 16;
-  int16_t lo[kLanes], hi[kLanes];
-  std::fill(lo, lo + kLanes, std::numeric_limits<int16_t>::max());
-  std::fill(hi, hi + kLanes, std::numeric_limits<int16_t>::min());
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes)
-    for (int lane = 0; lane < kLanes; ++lane) {
-      int16_t key = orderKey(elements[i + lane]);
-      lo[lane] = std::min(lo[lane], key);
-      hi[lane] = std::max(hi[lane], key);
-    }
-  for (; i < n; ++i) {
-    lo[0] = std::min(lo[0], orderKey(elements[i]));
-    hi[0] = std::max(hi[0], orderKey(elements[i]));
-  }
-  return {*std::min_element(lo, lo + kLanes),
-          *std::max_element(hi, hi + kLanes)};
-}
-
-/// Sum of finite f16 values (of their magnitudes with `absolute`), in
-/// independent lanes of doubles.
-static double sumInLanes(const uint16_t *elements, int64_t n, bool absolute) {
-  constexpr int kLanes = 8;
-  double sum[kLanes] = {};
-  uint16_t mask = absolute ? 0x7fff : 0xffff;
-  int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes)
-    for (int lane = 0; lane < kLanes; ++lane)
-      sum[lane] += decodeF16(elements[i + lane] & mask);
-  for (; i < n; ++i)
-    sum[0] += decodeF16(elements[i] & mask);
-  double total = 0;
-  for (double laneSum : sum)
-    total += laneSum;
-  return total;
-}
-
-/// Accumulator's result for f16 elements, computed out of order where that
-/// gives the same bits as the sequential loop: every f16 is a multiple of
-/// 2^-24 below 2^16, so while the sum of the magnitudes stays below 2^29
-/// every partial sum, in any order, is exact in a double. The magnitudes
-/// are bounded by n times the largest one first (a second pass sums them
-/// when that bound is too loose). Fails (for the sequential loop) on
-/// infinities and NaNs, larger sums, and a zero minimum or maximum (whose
-/// sign depends on the order).
-static bool accumulateF16OutOfOrder(const uint16_t *elements, int64_t n,
-                                    Accumulator &acc) {
-  if (n == 0)
-    return false;
-  auto [lo, hi] = minMaxKeys(elements, n);
-  constexpr int16_t kInfinityKey = 0x7c00;
-  if (lo <= -kInfinityKey || hi >= kInfinityKey || lo == 0 || hi == 0)
-    return false;
-  auto valueOf = [](int16_t key) {
-    return double(decodeF16(key < 0 ? uint16_t(0x8000 | -key) : key));
-  };
-  acc.lo = valueOf(lo);
-  acc.hi = valueOf(hi);
-  double largest = std::max(std::fabs(acc.lo), std::fabs(acc.hi));
-  if (double(n) * largest >= 0x1p29 &&
-      sumInLanes(elements, n, /*absolute=*/true) >= 0x1p29)
-    return false;
-  acc.sum = sumInLanes(elements, n, /*absolute=*/false);
-  acc.counted = n;
-  return true;
-}
+/// Tensors from this size on get their checksum on a thread of its own,
+/// beside the pass that takes their minimum, maximum and sum.
+constexpr size_t kConcurrentChecksumBytes = size_t(1) << 20;
 
 TensorStats ktflow::host::computeStats(const NativeTensor &tensor) {
   TensorStats stats;
   // The checksum covers exactly the bytes of the tensor's .npy payload
   // (computeStats of a Tensor).
-  if (npyHoldsNativeBits(tensor.getDType())) {
-    stats.checksum =
-        payloadChecksum(llvm::ArrayRef(tensor.data(), tensor.numBytes()));
-  } else {
+  auto checksum = [&] {
+    if (npyHoldsNativeBits(tensor.getDType()))
+      return payloadChecksum(llvm::ArrayRef(tensor.data(), tensor.numBytes()));
     std::string payload;
     forEachPayloadPiece(tensor, [&](StringRef piece) { payload += piece; });
-    stats.checksum = payloadChecksum(llvm::arrayRefFromStringRef(payload));
-  }
+    return payloadChecksum(llvm::arrayRefFromStringRef(payload));
+  };
+  std::thread hashing;
+  if (tensor.numBytes() >= kConcurrentChecksumBytes)
+    hashing = std::thread([&] { stats.checksum = checksum(); });
+  else
+    stats.checksum = checksum();
 
   Accumulator acc;
   bool done = false;
-  if (tensor.getDType() == DType::F16)
-    done = accumulateF16OutOfOrder(
+  if (tensor.getDType() == DType::F16) {
+    done = summariseF16OutOfOrder(
         reinterpret_cast<const uint16_t *>(tensor.data()), tensor.numElements(),
-        acc);
+        acc.lo, acc.hi, acc.sum);
+    if (done)
+      acc.counted = tensor.numElements();
+  }
   if (!done) {
     acc = Accumulator();
     switch (tensor.getElementBytes()) {
@@ -402,6 +329,8 @@ TensorStats ktflow::host::computeStats(const NativeTensor &tensor) {
       break;
     }
   }
+  if (hashing.joinable())
+    hashing.join();
   stats.nanCount = acc.nans;
   if (acc.counted) {
     stats.min = acc.lo;

@@ -142,8 +142,22 @@ TEST(NativeTensor, F16StatsMatchTheSequentialSum) {
   expectSameF16Summary(values); // exact sums: in lanes
   values[500] = 0;
   for (double &v : values)
-    v = std::fabs(v); // a zero minimum: sequential
+    v = std::fabs(v); // a zero minimum
   expectSameF16Summary(values);
+  // Zeros of both signs as the minimum, then as the maximum: the first in
+  // element order gives the sign.
+  values[200] = -0.0;
+  expectSameF16Summary(values);
+  std::vector<double> negated;
+  for (double v : values)
+    negated.push_back(-v);
+  expectSameF16Summary(negated);
+  // A tensor large enough for the concurrent checksum, of a length that
+  // is not a multiple of the lanes.
+  std::vector<double> wide(700001);
+  for (size_t i = 0; i < wide.size(); ++i)
+    wide[i] = double(int(i % 4001) - 2000) * 0.25;
+  expectSameF16Summary(wide);
   // Sums past 2^29 round: sequential, whose rounding the Tensor's matches.
   std::vector<double> large(20000, 65504.0);
   large[3] = 1e-7;
