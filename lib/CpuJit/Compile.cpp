@@ -20,6 +20,7 @@
 #include "GrownViews.h"
 #include "Interleave.h"
 #include "LoopOrder.h"
+#include "NarrowMathTables.h"
 #include "Numerics.h"
 #include "ObjectCache.h"
 #include "TileFunction.h"
@@ -74,7 +75,9 @@ static ArrayRef<std::pair<StringRef, void *>> runtimeSymbols() {
         {kStoredRangeFunctionName,
          reinterpret_cast<void *>(&recordStoredRange)},
         {kViewFunctionName, reinterpret_cast<void *>(&recordView)},
-        {kYieldFunctionName, reinterpret_cast<void *>(&yieldTurn)}};
+        {kYieldFunctionName, reinterpret_cast<void *>(&yieldTurn)},
+        {kNarrowMathTableFunctionName,
+         reinterpret_cast<void *>(&narrowMathTable)}};
     llvm::append_range(all, interTileRuntimeSymbols());
     return all;
   }();
@@ -273,6 +276,7 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
     why = "the lowering to loops failed: " + why;
     return failure();
   }
+  lookUpNarrowMath(*copy);
   emulateNarrowFloats(*copy);
   if (failed(runQuietly(llvmLowering, *copy, why))) {
     why = "the lowering to LLVM failed: " + why;
