@@ -11,8 +11,9 @@ bytes and write them back:
     DMA bound = (gathered bytes + stored bytes) / device memory bytes per cycle
     fraction of DMA peak = DMA bound / cycles
 
-(the roofline `ktflow run` prints leaves the gathered bytes out: which rows
-a gather reads depends on the data). The issue's target is 0.6.
+(the roofline `ktflow run` prints counts the rows the launch's page table
+selects once each, docs/roofline.md §2: a page named twice is one page
+there, so its memory term is below this bound). The issue's target is 0.6.
 
   python3 bench/gather.py [--ktflow build/bin/ktflow] [--check] > bench/gather.md
 """

@@ -36,8 +36,9 @@ constexpr int64_t kMaxTiles = int64_t(1) << 20;
 
 class DemandCounter {
 public:
-  DemandCounter(func::FuncOp kernel, const ScalarArgs &args)
-      : kernel(kernel), args(args) {}
+  DemandCounter(func::FuncOp kernel, const ScalarArgs &args,
+                const IndexValues &indexValues)
+      : kernel(kernel), args(args), indexValues(indexValues) {}
 
   /// Walks the kernel for the grid point `ids`.
   void countTile(ArrayRef<int64_t> ids) {
@@ -259,9 +260,11 @@ private:
 
   func::FuncOp kernel;
   const ScalarArgs &args;
+  const IndexValues &indexValues;
   ArrayRef<int64_t> tileIds;
   DenseMap<Value, int64_t> env;
-  MemoryTraffic traffic{kernel, [this](Value v) { return value(v); }, demand};
+  MemoryTraffic traffic{kernel, [this](Value v) { return value(v); },
+                        indexValues, demand};
   uint64_t visits = 0;
   bool stopped = false;
 };
@@ -269,8 +272,9 @@ private:
 } // namespace
 
 device::KernelDemand ktflow::countKernelDemand(func::FuncOp kernel,
-                                               const ScalarArgs &args) {
-  DemandCounter counter(kernel, args);
+                                               const ScalarArgs &args,
+                                               const IndexValues &indexValues) {
+  DemandCounter counter(kernel, args, indexValues);
   FailureOr<std::optional<SmallVector<int64_t>>> grid =
       ktdp::getLaunchGrid(kernel);
   if (failed(grid)) {

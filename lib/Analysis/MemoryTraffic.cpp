@@ -206,44 +206,90 @@ void MemoryTraffic::touchDirect(const Tile &tile, bool store) {
 }
 
 /// An indirect tile reads its index views at its subscripts; what it
-/// gathers or scatters depends on the values read.
-void MemoryTraffic::touchIndirect(const Tile &tile) {
+/// gathers or scatters is where the launch's index values point (the rows
+/// the index data selects), counted when the caller knows those values,
+/// else a gap.
+void MemoryTraffic::touchIndirect(const Tile &tile, bool store) {
   auto tileOp = cast<ktdp::ConstructIndirectAccessTileOp>(tile.op);
+  const View *base = nullptr;
   if (inDeviceMemory(tile.view))
-    demand.addGap("the device memory indirect access tiles gather or "
-                  "scatter (it depends on the data)");
-  // The index view and subscript map of each indirect subscript.
+    base = &views.find(tile.view)->second;
+  bool gathered = base && indexValues;
+  // The index view and subscript map of each indirect subscript, null
+  // for a direct subscript.
+  SmallVector<std::pair<const View *, AffineMap>> subscripts;
   SmallVector<std::pair<const View *, AffineMap>> indexed;
   auto indexViews = tileOp.getIndirectMemrefs();
   for (auto [kind, map] : llvm::zip(tileOp.getPerDimSubscriptKinds(),
                                     tileOp.getPerDimSubscriptMaps())) {
-    if (!cast<BoolAttr>(kind).getValue() || indexed.size() >= indexViews.size())
+    AffineMap subscript = cast<AffineMapAttr>(map).getValue();
+    if (!cast<BoolAttr>(kind).getValue() ||
+        indexed.size() >= indexViews.size()) {
+      subscripts.emplace_back(nullptr, subscript);
       continue;
+    }
     auto it = views.find(indexViews[indexed.size()]);
-    indexed.emplace_back(it == views.end() ? nullptr : &it->second,
-                         cast<AffineMapAttr>(map).getValue());
+    indexed.emplace_back(it == views.end() ? nullptr : &it->second, subscript);
+    subscripts.push_back(indexed.back());
+    gathered &= it != views.end();
   }
   SmallVector<int64_t, 8> dims;
-  SmallVector<int64_t, 4> coord;
-  auto readIndices = [&](ArrayRef<int64_t> point) {
+  SmallVector<int64_t, 4> coord, baseCoord;
+  auto evaluate = [&](AffineMap map) {
+    coord.clear();
+    for (AffineExpr expr : map.getResults())
+      if (auto v = ktdp::evaluateAffineExpr(expr, dims, {}))
+        coord.push_back(*v);
+    return coord.size() == map.getNumResults();
+  };
+  auto visitPoint = [&](ArrayRef<int64_t> point) {
     dims.assign(tile.captured.begin(), tile.captured.end());
     llvm::append_range(dims, point);
-    for (auto [view, map] : indexed) {
-      if (!view)
+    baseCoord.clear();
+    for (auto [view, map] : subscripts) {
+      if (!view) {
+        // A direct subscript (or an index view the walk lost).
+        if (map.getNumResults() == 1 && evaluate(map))
+          baseCoord.push_back(coord.front());
+        else
+          gathered = false;
         continue;
-      coord.clear();
-      for (AffineExpr expr : map.getResults())
-        if (auto v = ktdp::evaluateAffineExpr(expr, dims, {}))
-          coord.push_back(*v);
-      if (coord.size() != map.getNumResults())
+      }
+      std::optional<std::pair<unsigned, int64_t>> at;
+      if (evaluate(map))
+        at = locateCoordinate(view->parts, coord);
+      if (!at) {
+        gathered = false;
         continue;
-      if (auto at = locateCoordinate(view->parts, coord))
-        touch(*view, at->first, at->second, 1, /*store=*/false);
+      }
+      touch(*view, at->first, at->second, 1, /*store=*/false);
+      std::optional<int64_t> index =
+          gathered ? indexValue(*view, at->first, at->second) : std::nullopt;
+      gathered &= index.has_value();
+      baseCoord.push_back(index.value_or(0));
     }
+    if (!gathered)
+      return;
+    // An index outside the base view stops the run (the interpreter's
+    // bounds check): nothing is read there.
+    if (auto at = locateCoordinate(base->parts, baseCoord))
+      touch(*base, at->first, at->second, 1, store);
   };
   if (!forEachSetPoint(tileOp.getVariablesSpaceSet(), tile.symbols, touchBudget,
-                       readIndices))
+                       visitPoint))
     noteTouchGap();
+  if (base && !gathered)
+    demand.addGap("the device memory indirect access tiles gather or "
+                  "scatter (it depends on the data)");
+}
+
+std::optional<int64_t> MemoryTraffic::indexValue(const View &view,
+                                                 unsigned part,
+                                                 int64_t element) const {
+  const std::optional<TensorKey> &tensor = view.tensors[part];
+  if (!tensor || tensor->first || !indexValues)
+    return std::nullopt;
+  return indexValues(static_cast<unsigned>(tensor->second), element);
 }
 
 bool MemoryTraffic::inDeviceMemory(Value view) const {
@@ -264,7 +310,7 @@ void MemoryTraffic::noteAccess(Value tileValue, Type tensorType, bool store) {
     return;
   const Tile &tile = it->second;
   if (isa<ktdp::ConstructIndirectAccessTileOp>(tile.op))
-    touchIndirect(tile);
+    touchIndirect(tile, store);
   else
     touchDirect(tile, store);
   auto shaped = cast<ShapedType>(tensorType);

@@ -14,6 +14,7 @@
 
 #include "AccessFootprint.h"
 
+#include "ktflow/Analysis/KernelDemand.h"
 #include "ktflow/Device/RooflineBound.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
@@ -31,8 +32,9 @@ public:
   using Evaluator = std::function<std::optional<int64_t>(mlir::Value)>;
 
   MemoryTraffic(mlir::func::FuncOp kernel, Evaluator value,
-                device::KernelDemand &demand)
-      : kernel(kernel), value(std::move(value)), demand(demand) {}
+                const IndexValues &indexValues, device::KernelDemand &demand)
+      : kernel(kernel), value(std::move(value)), indexValues(indexValues),
+        demand(demand) {}
 
   /// Notes one execution of `op` if it is a view, a tile, a load or a
   /// store (the smallest tiles and the gaps go to the demand); returns
@@ -91,13 +93,18 @@ private:
   void touch(const View &view, unsigned part, int64_t first, int64_t count,
              bool store);
   void touchDirect(const Tile &tile, bool store);
-  void touchIndirect(const Tile &tile);
+  void touchIndirect(const Tile &tile, bool store);
+  /// The value of element `element` of the index view `view`'s part
+  /// `part`, from the launch's data.
+  std::optional<int64_t> indexValue(const View &view, unsigned part,
+                                    int64_t element) const;
   void noteTouchGap();
   /// Whether a part of the known view `view` is device memory.
   bool inDeviceMemory(mlir::Value view) const;
 
   mlir::func::FuncOp kernel;
   Evaluator value;
+  const IndexValues &indexValues;
   device::KernelDemand &demand;
   /// The views and tiles with their values known (views of unknown
   /// address or sizes are absent, and so are the tiles on them).

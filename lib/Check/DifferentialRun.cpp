@@ -13,6 +13,9 @@
 #include "ktflow/Support/Assignment.h"
 #include "ktflow/Support/CrashRecovery.h"
 
+#include <cstring>
+#include <map>
+#include <memory>
 #include <random>
 
 using namespace llvm;
@@ -257,12 +260,61 @@ Error DifferentialRun::writeTrace(StringRef path, const sim::SimStats &stats) {
   return check::writeTrace(path, *program, *launch, stats, trace);
 }
 
+/// Index tensors the roofline reads whole, at most (an index of 2^24 i32
+/// is far more than a page table).
+constexpr uint64_t kMaxIndexTensorBytes = uint64_t(1) << 26;
+
+IndexValues DifferentialRun::launchIndexValues() const {
+  // The input tensors' bytes, read from the launch's memory once each (an
+  // input keeps the contents it was bound with).
+  auto cache = std::make_shared<
+      std::map<unsigned, std::optional<std::vector<uint8_t>>>>();
+  const bundle::Bundle &b = program->getBundle();
+  return [this, cache, &b](unsigned argument,
+                           int64_t element) -> std::optional<int64_t> {
+    for (uint32_t t = 0; t < b.tensors.size(); ++t) {
+      const bundle::TensorArg &tensor = b.tensors[t];
+      if (tensor.argument != argument)
+        continue;
+      unsigned width = machine::elemBytes(tensor.elem);
+      bool integer = tensor.elem == machine::ElemType::i8 ||
+                     tensor.elem == machine::ElemType::i16 ||
+                     tensor.elem == machine::ElemType::i32 ||
+                     tensor.elem == machine::ElemType::i64;
+      if (tensor.role != bundle::TensorRole::Input || !integer)
+        return std::nullopt;
+      auto [it, inserted] = cache->try_emplace(argument);
+      if (inserted) {
+        Expected<uint64_t> size = launch->getByteSize(t);
+        if (!size)
+          consumeError(size.takeError());
+        else if (*size <= kMaxIndexTensorBytes) {
+          if (auto bytes = launch->readTensor(t))
+            it->second = std::move(*bytes);
+          else
+            consumeError(bytes.takeError());
+        }
+      }
+      const std::optional<std::vector<uint8_t>> &bytes = it->second;
+      if (!bytes || element < 0 ||
+          static_cast<uint64_t>(element + 1) * width > bytes->size())
+        return std::nullopt;
+      // Little-endian, sign-extended.
+      uint64_t bits = 0;
+      std::memcpy(&bits, bytes->data() + element * width, width);
+      unsigned shift = 64 - 8 * width;
+      return static_cast<int64_t>(bits << shift) >> shift;
+    }
+    return std::nullopt;
+  };
+}
+
 device::RooflineBound
 DifferentialRun::computeRoofline(const device::DeviceModel &device,
                                  device::NodeId deviceMemory) const {
   device::KernelDemand demand;
   if (mlir::func::FuncOp kernel = findKernel(*reference, bindings.function))
-    demand = countKernelDemand(kernel, argValues);
+    demand = countKernelDemand(kernel, argValues, launchIndexValues());
   else
     demand.addGap("the kernel (the module has no single kernel function)");
   device::Roofline roofline(device);

@@ -27,6 +27,11 @@
 //   Busy: MNILU 200.125 of reads + 8 cycles of bytes leaving = 208.125,
 //   520 bytes (8 of indices); MNISU 8 + 102 = 110, 512 bytes.
 // CHECK: cycles: 423{{$}}
+// The roofline's bytes: the pages Idx selects, 2 x 4 rows x 64 bytes,
+// their 8 bytes of indices, and Y's 512 bytes written: 1032 (before the
+// count read the launch's index values, the gathered pages were a gap:
+// 520 bytes).
+// CHECK: memory: 4 cycles (1032 bytes of device memory at 256 B/cycle)
 // CHECK: core[0]/MNILU_Block/MNILU 208 214 423 {{[0-9.]+}} 520 {{[0-9]+$}}
 // CHECK: core[0]/MNISU_Block/MNISU 110 311 422 {{[0-9.]+}} 512 {{[0-9]+$}}
 // CHECK-NOT: L1LU

@@ -30,9 +30,10 @@ protected:
 
   /// Counts the kernel in `source` (verified KTIR text).
   device::KernelDemand countText(llvm::StringRef source,
-                                 const ScalarArgs &args = ScalarArgs()) {
+                                 const ScalarArgs &args = ScalarArgs(),
+                                 const IndexValues &indexValues = {}) {
     kernelModule = mlir::parseSourceString<mlir::ModuleOp>(source, &context);
-    return count(args);
+    return count(args, indexValues);
   }
 
   /// Counts the kernel in unittests/Analysis/Inputs/<name>.
@@ -91,13 +92,15 @@ private:
     return registry;
   }
 
-  device::KernelDemand count(const ScalarArgs &args) {
+  device::KernelDemand count(const ScalarArgs &args,
+                             const IndexValues &indexValues = {}) {
     EXPECT_TRUE(kernelModule);
     if (!kernelModule)
       return {};
     mlir::func::FuncOp kernel = findKernel(*kernelModule);
     EXPECT_TRUE(kernel);
-    return kernel ? countKernelDemand(kernel, args) : device::KernelDemand();
+    return kernel ? countKernelDemand(kernel, args, indexValues)
+                  : device::KernelDemand();
   }
 };
 

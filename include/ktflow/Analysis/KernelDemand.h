@@ -9,7 +9,8 @@
 // touch; its smallest loaded and stored tiles; and the longest chain of
 // operations from a load to a store. Loop bounds, branch conditions and view
 // addresses are evaluated from constants, tile ids and the scalar arguments
-// given; nothing is simulated and no data is read.
+// given; nothing is simulated, and no data is read but the index values of
+// indirect tiles, when the caller has them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,15 +23,27 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <functional>
+#include <optional>
+
 namespace ktflow {
 
 /// Integer values of scalar arguments (index, integer or runtime_arg) by
 /// position.
 using ScalarArgs = llvm::DenseMap<unsigned, int64_t>;
 
-/// Counts what `kernel` must do over its whole launch grid.
+/// The launch's value of element `element` (counted from the tensor's
+/// start) of the tensor argument at position `argument`, or none when it is
+/// not known: the index data an indirect tile reads.
+using IndexValues =
+    std::function<std::optional<int64_t>(unsigned argument, int64_t element)>;
+
+/// Counts what `kernel` must do over its whole launch grid. With
+/// `indexValues`, the elements indirect tiles gather or scatter are counted
+/// at the coordinates those values give (else they are a gap).
 device::KernelDemand countKernelDemand(mlir::func::FuncOp kernel,
-                                       const ScalarArgs &args);
+                                       const ScalarArgs &args,
+                                       const IndexValues &indexValues = {});
 
 /// The kernel of `module` (ktdp::selectKernel): the function `name`, else
 /// its only function with a `grid`, else its only function with a body;

@@ -12,6 +12,7 @@
 #ifndef KTFLOW_CHECK_DIFFERENTIALRUN_H
 #define KTFLOW_CHECK_DIFFERENTIALRUN_H
 
+#include "ktflow/Analysis/KernelDemand.h"
 #include "ktflow/Check/Check.h"
 #include "ktflow/Device/RooflineBound.h"
 #include "ktflow/Runtime/Runtime.h"
@@ -100,6 +101,10 @@ public:
   /// `deviceMemory` (docs/roofline.md).
   device::RooflineBound computeRoofline(const device::DeviceModel &device,
                                         device::NodeId deviceMemory) const;
+  /// The launch's integer inputs, element by element, for the roofline's
+  /// count of what indirect tiles gather (after simulate: read from the
+  /// launch's memory; inputs keep their contents).
+  IndexValues launchIndexValues() const;
 
   /// The ops the device computes in a wider type and rounds back, by their
   /// numbers in forEachKernelOp's order of the kernel as written; each
