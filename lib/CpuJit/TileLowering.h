@@ -1,10 +1,10 @@
 //===- TileLowering.h - Access tiles as the tier lowers them -----*- C++
 //-*-===//
 //
-// This file declares what AccessLowering.cpp and IndirectTiles.cpp share:
-// an access tile (direct or indirect) rewritten into values the loop nests
-// of its loads and stores use, and the helpers that emit view guards and
-// addresses.
+// This file declares what AccessLowering.cpp, IndirectTiles.cpp and
+// DenseTiles.cpp share: an access tile (direct or indirect) rewritten into
+// values the loop nests of its loads and stores use, and the helpers that
+// emit view guards and addresses (ViewGuards.cpp).
 //
 //===----------------------------------------------------------------------===//
 
