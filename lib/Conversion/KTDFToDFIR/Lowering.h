@@ -59,6 +59,11 @@ struct Channel {
   /// on the next execution: a transfer stage waits just before its first
   /// transfer from a carried view, after the transfers that need no wait.
   bool carry = false;
+  /// A buffer marked `ktdf.kept` (ktdf-tile-streams) that a later stage
+  /// (the drain) writes and an earlier one (the feed) reads in the same
+  /// execution: the writer hands it over right after the loop that writes
+  /// it, the reader waits just before the loop that reads it.
+  Value kept;
   /// A region channel from a pipeline inside loops to a stage after them:
   /// `sendLoops` (outermost first) run the sender, and a receiver that
   /// serves one lane may take all their tokens just before `receiveBefore`
@@ -75,11 +80,11 @@ struct PipelineInfo {
   int64_t copies = 1;
   /// Per private buffer: its dfir symbol base name and bytes of one copy.
   llvm::DenseMap<Value, std::pair<std::string, int64_t>> buffers;
-  SmallVector<Channel> channels;
+  SmallVector<Channel, 0> channels;
   /// Channels from a stage of this pipeline to a stage of a later one that
   /// touches the same scratchpad view: the sender signals after its stage,
   /// the receiver waits when its program passes this pipeline.
-  SmallVector<Channel> regionChannels;
+  SmallVector<Channel, 0> regionChannels;
 };
 
 class KernelLowering {

@@ -63,8 +63,15 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
     };
     bool transfers =
         !stage.isCompute() && !getAllReduce(stage) && !getTileCopy(stage);
-    SmallVector<const Channel *> carries;
+    SmallVector<const Channel *> carries, keptIn, keptOut;
     for (const Channel &ch : info.channels) {
+      if (ch.kept && transfers) {
+        if (ch.to == stage)
+          keptIn.push_back(&ch);
+        if (ch.from == stage)
+          keptOut.push_back(&ch);
+        continue;
+      }
       if (ch.to != stage)
         continue;
       if (ch.carry && transfers)
@@ -109,6 +116,18 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
                        : WalkResult::advance();
           })
           .wasInterrupted();
+    };
+    // A kept buffer is handed over once per row, around the innermost
+    // loop (or transfer) that moves it.
+    auto movesKept = [](Operation *op, Value buffer, bool written) {
+      auto moves = [&](Operation &inner) {
+        auto transfer = dyn_cast<DataTransferOp>(inner);
+        return transfer &&
+               (written ? transfer.getDst() : transfer.getSrc()) == buffer;
+      };
+      if (auto loop = dyn_cast<scf::ForOp>(op))
+        return llvm::any_of(*loop.getBody(), moves);
+      return !isa<scf::ForOp>(op->getParentOp()) && moves(*op);
     };
     auto waitForCarries = [&] {
       for (const Channel *ch : carries)
@@ -161,19 +180,29 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
             waitForRegions();
           if (!carries.empty() && readsCarried(&op))
             waitForCarries();
+          for (const Channel *ch : keptIn)
+            if (movesKept(&op, ch->kept, /*written=*/false))
+              dfir::SyncRecvOp::create(b, loc,
+                                       KernelLowering::perLane(ch->base, li));
+          auto handOverKept = [&] {
+            for (const Channel *ch : keptOut)
+              if (movesKept(&op, ch->kept, /*written=*/true))
+                dfir::SyncSendOp::create(b, loc,
+                                         KernelLowering::perLane(ch->base, li));
+          };
           if (auto transfer = dyn_cast<DataTransferOp>(op)) {
             if (failed(emitTransfer(transfer, m, li, copy)))
               return failure();
+            handOverKept();
           } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
             FailureOr<bool> run = emitStoreRun(loop, m, li, copy);
             if (failed(run))
               return failure();
-            if (*run)
-              continue;
-            if (failed(emitLoopCopy(loop, m, [&](IRMapping &inner) {
+            if (!*run && failed(emitLoopCopy(loop, m, [&](IRMapping &inner) {
                   return walk(*loop.getBody(), inner);
                 })))
               return failure();
+            handOverKept();
           } else if (!isa<arith::ConstantOp, scf::YieldOp>(op) &&
                      !isIndexArithmetic(op)) {
             // Index arithmetic (a block's offset in a row span) is computed
@@ -190,7 +219,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       waitForCarries();
     }
     for (const Channel &ch : info.channels)
-      if (ch.from == stage)
+      if (ch.from == stage && !(ch.kept && transfers))
         dfir::SyncSendOp::create(b, loc, KernelLowering::perLane(ch.base, li));
     for (const Channel &ch : info.regionChannels)
       if (ch.from == stage)

@@ -130,6 +130,26 @@ FailureOr<PipelineInfo> KernelLowering::collectPipeline(PipelineOp op,
         info.channels.back().carry = true;
       }
     }
+  // A streamed value one pass over the row keeps for a later one: the
+  // drain writes it and the feed, an earlier stage, reads it back within
+  // the execution.
+  for (auto [i, reader] : llvm::enumerate(stages)) {
+    llvm::SmallPtrSet<Value, 4> rReads, rWrites;
+    buffersOf(reader, rReads, rWrites);
+    for (StageOp writer : ArrayRef<StageOp>(stages).drop_front(i + 1)) {
+      llvm::SmallPtrSet<Value, 4> wReads, wWrites;
+      buffersOf(writer, wReads, wWrites);
+      for (Value buffer : wWrites) {
+        auto priv = buffer.getDefiningOp<PrivateOp>();
+        if (!priv || !priv->hasAttr(kKeptBufferAttrName) ||
+            !rReads.contains(buffer) || onSameUnit(writer, reader))
+          continue;
+        info.channels.push_back(
+            {writer, reader, 0, prefix + "_kept" + std::to_string(c++)});
+        info.channels.back().kept = buffer;
+      }
+    }
+  }
   return info;
 }
 

@@ -1,11 +1,12 @@
 // RUN: ktflow-opt %s --ktdf-compile | FileCheck %s
 
 // A row value read by every chunk of a later pass (softmax's maximum in the
-// exp-and-sum pass, and both the maximum and the sum in the normalising
-// pass) is broadcast to the chunk once, right after the pass that computes
-// it, not in every chunk: the chunk loops only receive, map and send. (The
-// exp has two users, the sum and the division: ktdf-generalize keeps it one
-// op, so the normalising pass maps exp, then the division.)
+// exp-and-sum pass, and the sum in the normalising pass) is broadcast to
+// the chunk once, right after the pass that computes it, not in every
+// chunk: the chunk loops only receive, map and send. (The exp has two
+// users, the sum and the division: ktdf-generalize keeps it one op, and
+// ktdf-tile-streams keeps its chunks, which the exp-and-sum pass sends out,
+// so the normalising pass receives them and only divides.)
 
 // CHECK-LABEL: dfir.unit "core[0]/corelet[0]/SFP"
 // CHECK: %[[MAX:[0-9]+]] = scf.for {{.*}} -> (vector<1xf16>)
@@ -15,15 +16,15 @@
 // CHECK-NEXT: %[[BMAX:.*]] = dfir.broadcast %[[MAX]] : vector<1xf16> -> vector<64xf16>
 // CHECK: %[[SUM:[0-9]+]] = scf.for {{.*}} -> (vector<1xf16>)
 // CHECK-NOT: dfir.broadcast
-// CHECK: dfir.map %{{.*}}, %[[BMAX]]
+// CHECK: %[[EXP:.*]] = dfir.map %{{.*}}, %[[BMAX]]
 // CHECK: dfir.reduce add
+// CHECK: dfir.send @{{.*}}, %[[EXP]]
 // CHECK: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[BSUM:.*]] = dfir.broadcast %[[SUM]] : vector<1xf16> -> vector<64xf16>
 // CHECK: scf.for
-// CHECK-NEXT: dfir.recv
-// CHECK-NEXT: %[[E:.*]] = dfir.map %{{.*}}, %[[BMAX]]
-// CHECK: dfir.map %[[E]], %[[BSUM]]
+// CHECK-NEXT: %[[E:.*]] = dfir.recv
+// CHECK-NEXT: dfir.map %[[E]], %[[BSUM]]
 
 ktdf_arch.target @spyre_like from "../../../examples/devices/spyre_like.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">

@@ -16,6 +16,7 @@
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::ktdf::detail {
@@ -40,6 +41,19 @@ struct PassContents {
   SmallVector<linalg::GenericOp> reductions;
   SmallVector<WriteToFifoOp> writes;
   llvm::SetVector<Operation *> streamOps;
+  /// Streamed values this pass reads back from the scratchpad instead of
+  /// recomputing them (first, before `reads`), and those it sends there
+  /// for a later pass (last, after `writes`).
+  SmallVector<Value, 2> keptReads, keptWrites;
+};
+
+/// A streamed value an earlier pass over the row sends to a scratchpad
+/// buffer of the pipeline and a later pass reads back: the drain writes
+/// it, the feed reads it in the same execution.
+struct KeptValue {
+  Value buffer;
+  /// compute -> drain and feed -> compute.
+  Value toDrain, fromFeed;
 };
 
 class StreamTiler {
@@ -77,6 +91,8 @@ public:
     if (failed(checkCarriedRewrites()))
       return failure();
     retypeSlots();
+    if (useCostModel)
+      planKeeps();
     // Feed and drain read the compute stage's FIFO ops, which building the
     // tiled compute stage erases: they go first.
     buildFeed();
@@ -96,6 +112,11 @@ private:
   LogicalResult findBuffers();
 
   void planPasses();
+
+  /// Keeps, for each later pass, the streamed values it would recompute
+  /// from an earlier pass's inputs where the compute unit spends more on
+  /// recomputing them than on sending them out (StreamKeep.cpp).
+  void planKeeps();
 
   /// A loop-carried view (ktdf-carry-in-scratchpad) is rewritten in place,
   /// each chunk after it was read; fails when a later pass over the row
@@ -178,10 +199,12 @@ private:
   StageOp feed, compute, drain;
   StreamPlan plan;
   int64_t width = 1;
-  SmallVector<PassContents> passes;
+  SmallVector<PassContents, 0> passes;
   /// Read slot -> the buffer feeding it; written slot -> the buffer it
   /// drains into.
   llvm::DenseMap<Value, Value> source;
+  /// Kept streamed values, in the order they were chosen.
+  llvm::MapVector<Value, KeptValue> kept;
 };
 
 } // namespace mlir::ktdf::detail

@@ -150,6 +150,9 @@ void StreamTiler::buildCompute() {
           b, loc, c0, cols, step, inits,
           [&](OpBuilder &, Location, Value, ValueRange accs) {
         IRMapping chunkMap = rowMap;
+        for (Value v : pass.keptReads)
+          chunkMap.map(v, ReadFromFifoOp::create(b, v.getLoc(), chunkType(v),
+                                                 kept.lookup(v).fromFeed));
         for (ReadFromFifoOp read : pass.reads)
           readChunk(read, chunkMap);
         for (Operation *op : pass.streamOps)
@@ -167,6 +170,9 @@ void StreamTiler::buildCompute() {
           WriteToFifoOp::create(b, write.getLoc(),
                                 lookup(write.getValue(), chunkMap),
                                 write.getSlot());
+        for (Value v : pass.keptWrites)
+          WriteToFifoOp::create(b, v.getLoc(), chunkMap.lookup(v),
+                                kept.lookup(v).toDrain);
         scf::YieldOp::create(b, loc, next);
       });
       unsigned r = 0;
@@ -396,8 +402,16 @@ void StreamTiler::buildFeed() {
                                  read.getSlot(), ValueRange{});
         }
       },
-      [](const PassContents &p) { return !p.reads.empty(); },
+      [](const PassContents &p) {
+        return !p.reads.empty() || !p.keptReads.empty();
+      },
       [&](const PassContents &pass, Value r, Value c) {
+        for (Value v : pass.keptReads) {
+          const KeptValue &k = kept.lookup(v);
+          DataTransferOp::create(b, v.getLoc(), k.buffer,
+                                 chunkIndices(k.buffer, r, c), k.fromFeed,
+                                 ValueRange{});
+        }
         for (ReadFromFifoOp read : pass.reads) {
           Value buffer = source.lookup(read.getSlot());
           DataTransferOp::create(b, read.getLoc(), buffer,
@@ -415,13 +429,20 @@ void StreamTiler::buildDrain() {
     return buildColumnMajorTransfers(drain, /*isFeed=*/false);
   buildRowLoops(
       drain, [](Value) {},
-      [](const PassContents &p) { return !p.writes.empty(); },
+      [](const PassContents &p) {
+        return !p.writes.empty() || !p.keptWrites.empty();
+      },
       [&](const PassContents &pass, Value r, Value c) {
         for (WriteToFifoOp write : pass.writes) {
           Value buffer = source.lookup(write.getSlot());
           DataTransferOp::create(b, write.getLoc(), write.getSlot(),
                                  ValueRange{}, buffer,
                                  chunkIndices(buffer, r, c));
+        }
+        for (Value v : pass.keptWrites) {
+          const KeptValue &k = kept.lookup(v);
+          DataTransferOp::create(b, v.getLoc(), k.toDrain, ValueRange{},
+                                 k.buffer, chunkIndices(k.buffer, r, c));
         }
       },
       [&](Value r) {

@@ -74,6 +74,12 @@ constexpr llvm::StringLiteral kHandoverViewAttrName = "ktdf.handover";
 /// Whether `view` is a scratchpad view of ktdf-split-matrix-groups.
 bool isHandoverView(Operation *view);
 
+/// The unit attribute ktdf-tile-streams puts on a pipeline buffer holding
+/// a streamed value that one pass over the row sends out (the drain writes
+/// it) and a later pass of the same execution reads back (the feed reads
+/// it): the lowering orders the drain's writes before the feed's reads.
+constexpr llvm::StringLiteral kKeptBufferAttrName = "ktdf.kept";
+
 /// The unit attribute ktdf-lower-inter-tile puts on the scratchpad views
 /// it makes for the partials of inter-tile reductions and the chunks the
 /// other tiles send.
