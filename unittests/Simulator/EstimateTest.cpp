@@ -75,6 +75,38 @@ TEST(EstimateTest, IndexReadThenGatheredRow) {
   EXPECT_EQ(simulatedCycles(m, exe), 55u);
 }
 
+TEST(EstimateTest, IndexValuesNamePagesTwoApart) {
+  // 100 rows, each an index read and a DMA of 32 * (index + 1) bytes: the
+  // estimate reads no data and takes the k-th index read to be 2k (below
+  // the bound), so a gather's pages start new runs. Walked row by row
+  // (100 trips, at most 128 are): row i reads 10.125 (4 / 32 + 10) and
+  // moves 64i + 32 bytes, ceil((64i + 32) / 32) + 12 = 2i + 13 cycles;
+  // sum 100 * 23.125 + 2 * 4950 = 12212.5. (Walked once at the first
+  // row, every row would be charged 23.125: 2312.5.)
+  Machine m = coreMachine();
+  Executable exe;
+  ProgramBuilder dma(DMA);
+  uint32_t at = dma.imm(0), bound = dma.imm(1000), k32 = dma.imm(32);
+  uint32_t src = dma.imm(0), dst = dma.imm(0);
+  size_t loop = dma.loopBegin(100);
+  uint32_t value = dma.sreg(), scaled = dma.sreg(), bytes = dma.sreg();
+  Inst &read = dma.emit(Opcode::ReadIndex);
+  read.a = value, read.b = DDR, read.c = at, read.d = bound, read.sub = 4;
+  Inst &mul = dma.emit(Opcode::Alu);
+  mul.a = scaled, mul.b = value, mul.c = k32;
+  mul.sub = static_cast<uint8_t>(AluOp::Mul);
+  Inst &add = dma.emit(Opcode::Alu);
+  add.a = bytes, add.b = scaled, add.c = k32;
+  add.sub = static_cast<uint8_t>(AluOp::Add);
+  Inst &move = dma.emit(Opcode::Dma);
+  move.a = DDR, move.b = src, move.c = L1, move.d = dst, move.e = bytes;
+  move.f = move.g = move.h = kNoReg;
+  dma.loopEnd(loop);
+  exe.programs = {dma.done()};
+  KernelEstimate e = estimateKernel(m, exe);
+  EXPECT_DOUBLE_EQ(e.unitBusy[0], 12212.5);
+}
+
 TEST(EstimateTest, ComputeBoundStream) {
   Machine m = coreMachine();
   Executable exe;
