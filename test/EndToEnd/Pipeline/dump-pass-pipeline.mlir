@@ -22,7 +22,7 @@
 // CHECK-NEXT:   ktir-check-legality,
 // CHECK-NEXT:   ktdf-check-supported,
 // CHECK-NEXT:   ktdf-share-left-operands{max-factor=0 min-columns=64},
-// CHECK-NEXT:   ktdf-split-output-blocks{max-factor=0 min-columns=64},
+// CHECK-NEXT:   ktdf-split-output-blocks{max-factor=0 min-columns=64 min-reduction-columns=16},
 // CHECK-NEXT:   ktdf-lower-inter-tile,
 // CHECK-NEXT:   ktdf-carry-in-scratchpad,
 // CHECK-NEXT:   ktdf-map-memory-spaces,

@@ -5,8 +5,9 @@
 // users, every tensor must be sliceable along its columns (loads through
 // 2-d identity-order box tiles, splat constants, empties, fills,
 // element-wise ops, loop-carried values, a matrix product's right operand
-// and output); the copies then compute their slices from the same
-// operands in the same order.
+// and output, a column reduction's input and its one value per column,
+// 1-d tiles of such values); the copies then compute their slices from
+// the same operands in the same order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,16 +39,41 @@ static bool isElementwiseOnTensors(Operation *op) {
 }
 
 /// A tile whose columns can be sliced: identity order, a box from the
-/// origin, rank 2.
+/// origin, rank 2 (or rank 1: a vector of one value per column).
 static bool isSliceableTile(Value tile) {
   auto op = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
   if (!op || !op.getAccessTileOrder().isIdentity() ||
-      op.getBaseMap().getNumResults() != 2)
+      op.getBaseMap().getNumResults() < 1 ||
+      op.getBaseMap().getNumResults() > 2)
     return false;
   FailureOr<ktdp::IntegerBox> box =
       ktdp::getBoundingBox(op.getAccessTileSet(), {});
   return succeeded(box) && ktdp::isBoxShaped(op.getAccessTileSet()) &&
          llvm::all_of(box->lower, [](int64_t l) { return l == 0; });
+}
+
+bool mlir::ktdf::isColumnReduction(Operation *op) {
+  if (auto reduce = dyn_cast<linalg::ReduceOp>(op))
+    return reduce.getDimensions() == ArrayRef<int64_t>{0} &&
+           llvm::all_of(reduce.getInputs(), [](Value input) {
+             return cast<ShapedType>(input.getType()).getRank() == 2;
+           });
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumLoops() != 2 ||
+      generic.getIteratorTypesArray() !=
+          SmallVector<utils::IteratorType>{utils::IteratorType::reduction,
+                                           utils::IteratorType::parallel})
+    return false;
+  MLIRContext *ctx = op->getContext();
+  AffineMap whole = AffineMap::getMultiDimIdentityMap(2, ctx);
+  AffineMap column = AffineMap::get(2, 0, getAffineDimExpr(1, ctx), ctx);
+  for (OpOperand *input : generic.getDpsInputOperands())
+    if (generic.getMatchingIndexingMap(input) != whole)
+      return false;
+  for (OpOperand &init : generic.getDpsInitsMutable())
+    if (generic.getMatchingIndexingMap(&init) != column)
+      return false;
+  return true;
 }
 
 /// A load, or one extended to a wider float (an f32 product of f16 tiles):
@@ -93,11 +119,13 @@ LogicalResult OutputSlicePlan::build(func::FuncOp func) {
 
 LogicalResult OutputSlicePlan::add(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || type.getRank() != 2 || !type.hasStaticShape())
+  if (!type || type.getRank() < 1 || type.getRank() > 2 ||
+      !type.hasStaticShape())
     return failure();
+  int64_t width = type.getShape().back();
   if (columns == 0)
-    columns = type.getDimSize(1);
-  if (type.getDimSize(1) != columns)
+    columns = width;
+  if (width != columns)
     return failure();
   if (values.insert(value))
     worklist.push_back(value);
@@ -137,7 +165,7 @@ LogicalResult OutputSlicePlan::addDefinition(Value value) {
     return success(succeeded(add(matmul.getInputs()[1])) &&
                    succeeded(add(matmul.getOutputs()[0])));
   }
-  if (isElementwiseOnTensors(def)) {
+  if (isElementwiseOnTensors(def) || isColumnReduction(def)) {
     for (Value operand : def->getOperands())
       if (failed(add(operand)))
         return failure();
@@ -169,13 +197,21 @@ LogicalResult OutputSlicePlan::addUse(OpOperand &use) {
                    succeeded(add(fill.getResult(0))));
   if (isElementwiseOnTensors(user))
     return add(user->getResult(0));
+  if (isColumnReduction(user)) {
+    for (Value result : user->getResults())
+      if (failed(add(result)))
+        return failure();
+    return success();
+  }
   return failure();
 }
 
 /// `type` with its columns cut to `width`.
 static RankedTensorType sliceType(Type type, int64_t width) {
   auto ranked = cast<RankedTensorType>(type);
-  return ranked.clone({ranked.getDimSize(0), width});
+  SmallVector<int64_t> shape(ranked.getShape());
+  shape.back() = width;
+  return ranked.clone(shape);
 }
 
 Value mlir::ktdf::addGridDimension(func::FuncOp func, Operation *gridOwner,

@@ -46,6 +46,13 @@ private:
   int64_t columns = 0;
 };
 
+/// A reduction of a 2-d tensor along its rows into one value per column
+/// (`linalg.reduce` over dimension 0, or a `linalg.generic` of iterators
+/// [reduction, parallel] reading its inputs whole and writing `(d0, d1) ->
+/// (d1)`): each column is folded on its own, so a column slice of the
+/// input gives the same slice of the result.
+bool isColumnReduction(Operation *op);
+
 /// Adds a last dimension of `extent` to the grid of `func` (owned by
 /// `gridOwner`, extents `grid`): every `ktdp.get_compute_tile_id` becomes
 /// one at the start of the function with a result more. Returns that

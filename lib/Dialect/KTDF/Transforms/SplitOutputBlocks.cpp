@@ -43,9 +43,12 @@ struct SplitOutputBlocksPass
     : public ktdf::impl::KTDFSplitOutputBlocksBase<SplitOutputBlocksPass> {
   using Base::Base;
   void runOnOperation() override {
-    bool products = false;
-    getOperation().walk([&](linalg::MatmulOp) { products = true; });
-    if (!products)
+    bool products = false, reductions = false;
+    getOperation().walk([&](Operation *op) {
+      products |= isa<linalg::MatmulOp>(op);
+      reductions |= isColumnReduction(op);
+    });
+    if (!products && !reductions)
       return markAllAnalysesPreserved();
     auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
     if (!target.isValid())
@@ -55,10 +58,22 @@ struct SplitOutputBlocksPass
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       FailureOr<std::optional<SmallVector<int64_t>>> grid =
           ktdp::getLaunchGrid(func);
-      if (func.isExternal() || failed(grid) || !*grid ||
-          !func->walk([](linalg::MatmulOp) { return WalkResult::interrupt(); })
-               .wasInterrupted())
+      if (func.isExternal() || failed(grid) || !*grid)
         continue;
+      bool matmul =
+          func->walk([](linalg::MatmulOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
+      bool reduction = func->walk([](Operation *op) {
+                             return isColumnReduction(op)
+                                        ? WalkResult::interrupt()
+                                        : WalkResult::advance();
+                           })
+                           .wasInterrupted();
+      if (!matmul && !reduction)
+        continue;
+      // A column reduction's slices only need rows of a few DMA words; a
+      // product's right operand slices feed the matrix unit.
+      int64_t narrowest = matmul ? minColumns : minReductionColumns;
       OutputSlicePlan plan;
       if (failed(plan.build(func)))
         continue;
@@ -69,7 +84,7 @@ struct SplitOutputBlocksPass
         idle = std::min<int64_t>(idle, maxFactor);
       int64_t slices = 1;
       while (slices * 2 <= idle && plan.getColumns() % (slices * 2) == 0 &&
-             plan.getColumns() / (slices * 2) >= minColumns)
+             plan.getColumns() / (slices * 2) >= narrowest)
         slices *= 2;
       if (slices < 2)
         continue;

@@ -674,6 +674,10 @@ def KTDFSplitOutputBlocks
     order, so the results are the kernel's. Only loads are left whole (the
     copies repeat no computation): a kernel whose left operand is computed
     (an attention's P.V, a SwiGLU's gated down projection) is not split.
+    A kernel without products whose stores take column reductions (a
+    reduction over dimension 0 of a 2-d tensor, one value per column, and
+    element-wise work on such vectors) is split the same way, each copy
+    folding its own columns, in slices of at least `min-reduction-columns`.
 
     ```mlir
     // before: grid = [2, 16]
@@ -688,7 +692,10 @@ def KTDFSplitOutputBlocks
     Option<"maxFactor", "max-factor", "int64_t", "0",
            "at most this many copies per point (0: no limit)">,
     Option<"minColumns", "min-columns", "int64_t", "64",
-           "no slice narrower than this many columns">
+           "no slice narrower than this many columns">,
+    Option<"minReductionColumns", "min-reduction-columns", "int64_t", "16",
+           "in a kernel of column reductions and no matrix product, no "
+           "slice narrower than this many columns">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::ktdp::KTDPDialect"];

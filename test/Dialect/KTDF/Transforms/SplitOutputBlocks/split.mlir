@@ -139,3 +139,106 @@ module {
     return
   }
 }
+
+// -----
+
+// Column reductions and no product (the shipped col_reduce): 4 points on
+// spyre_like's 64 instances, each folding a 64x64 tile down its rows into
+// 64 column sums and maxima. Each column folds on its own, so copy %j
+// loads columns [16 %j, 16 %j + 16) (slices of min-reduction-columns = 16;
+// 16 idle instances per point allow 4 copies), reduces them and stores its
+// 16 sums and maxima, the same values in the same order.
+
+// CHECK-LABEL: func.func @col_sums
+// CHECK-SAME: grid = [4, 4]
+// CHECK: %[[ID:.*]]:2 = ktdp.get_compute_tile_id : index, index
+// CHECK: %[[COL:.*]] = arith.muli %[[ID]]#1, %{{.*}} : index
+// CHECK: ktdp.construct_access_tile %{{.*}}[0, %{{.*}} + %[[COL]]] {{.*}} -> !ktdp.access_tile<64x16xindex>
+// CHECK: ktdp.load %{{.*}} -> tensor<64x16xf16>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<64x16xf16>) outs(%{{.*}} : tensor<16xf32>)
+// CHECK: linalg.reduce ins(%{{.*}} : tensor<64x16xf16>) outs(%{{.*}} : tensor<16xf16>) dimensions = [0]
+// CHECK: ktdp.construct_access_tile %{{.*}}[%{{.*}} + %[[COL]]] {{.*}} -> !ktdp.access_tile<16xindex>
+// CHECK: ktdp.store %{{.*}} : tensor<16xf16>, <16xindex>
+
+ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
+
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 255 >= 0)>
+#vec = affine_set<(d0) : (d0 >= 0, -d0 + 255 >= 0)>
+#block = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#cols = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @col_sums(%x: index, %s: index, %m: index) attributes {grid = [4]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c64 = arith.constant 64 : index
+  %c0 = arith.muli %id, %c64 : index
+  %X = ktdp.construct_memory_view %x, sizes: [64, 256], strides: [256, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x256xf16>
+  %S = ktdp.construct_memory_view %s, sizes: [256], strides: [1] {coordinate_set = #vec, memory_space = #ktdp.memory_space<global>} : memref<256xf16>
+  %M = ktdp.construct_memory_view %m, sizes: [256], strides: [1] {coordinate_set = #vec, memory_space = #ktdp.memory_space<global>} : memref<256xf16>
+  %tx = ktdp.construct_access_tile %X[0, %c0] {access_tile_set = #block, access_tile_order = #id2} : memref<64x256xf16> -> !ktdp.access_tile<64x64xindex>
+  %ts = ktdp.construct_access_tile %S[%c0] {access_tile_set = #cols, access_tile_order = #id1} : memref<256xf16> -> !ktdp.access_tile<64xindex>
+  %tm = ktdp.construct_access_tile %M[%c0] {access_tile_set = #cols, access_tile_order = #id1} : memref<256xf16> -> !ktdp.access_tile<64xindex>
+  %xt = ktdp.load %tx : <64x64xindex> -> tensor<64x64xf16>
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFC00 : f16
+  %e32 = tensor.empty() : tensor<64xf32>
+  %e16 = tensor.empty() : tensor<64xf16>
+  %sum0 = linalg.fill ins(%zero : f32) outs(%e32 : tensor<64xf32>) -> tensor<64xf32>
+  %max0 = linalg.fill ins(%ninf : f16) outs(%e16 : tensor<64xf16>) -> tensor<64xf16>
+  %sum = linalg.generic {indexing_maps = [#id2, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%xt : tensor<64x64xf16>) outs(%sum0 : tensor<64xf32>) {
+    ^bb0(%v: f16, %acc: f32):
+      %w = arith.extf %v : f16 to f32
+      %a = arith.addf %w, %acc : f32
+      linalg.yield %a : f32
+  } -> tensor<64xf32>
+  %max = linalg.reduce ins(%xt : tensor<64x64xf16>) outs(%max0 : tensor<64xf16>) dimensions = [0]
+    (%v: f16, %acc: f16) {
+      %r = arith.maximumf %v, %acc : f16
+      linalg.yield %r : f16
+    }
+  %sum16 = arith.truncf %sum : tensor<64xf32> to tensor<64xf16>
+  ktdp.store %sum16, %ts : tensor<64xf16>, <64xindex>
+  ktdp.store %max, %tm : tensor<64xf16>, <64xindex>
+  return
+}
+
+// -----
+
+// Not split: a reduction along the columns (one value per row) folds the
+// whole row; a slice of columns would give partial sums.
+
+// CHECK-LABEL: func.func @row_sums
+// CHECK-SAME: grid = [4]
+
+ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir"
+    memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
+
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 255 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#vec = affine_set<(d0) : (d0 >= 0, -d0 + 255 >= 0)>
+#block = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#rows = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @row_sums(%x: index, %s: index) attributes {grid = [4]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c64 = arith.constant 64 : index
+  %r0 = arith.muli %id, %c64 : index
+  %X = ktdp.construct_memory_view %x, sizes: [256, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<256x64xf16>
+  %S = ktdp.construct_memory_view %s, sizes: [256], strides: [1] {coordinate_set = #vec, memory_space = #ktdp.memory_space<global>} : memref<256xf16>
+  %tx = ktdp.construct_access_tile %X[%r0, 0] {access_tile_set = #block, access_tile_order = #id2} : memref<256x64xf16> -> !ktdp.access_tile<64x64xindex>
+  %ts = ktdp.construct_access_tile %S[%r0] {access_tile_set = #rows, access_tile_order = #id1} : memref<256xf16> -> !ktdp.access_tile<64xindex>
+  %xt = ktdp.load %tx : <64x64xindex> -> tensor<64x64xf16>
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<64xf16>
+  %init = linalg.fill ins(%zero : f16) outs(%e : tensor<64xf16>) -> tensor<64xf16>
+  %sum = linalg.reduce ins(%xt : tensor<64x64xf16>) outs(%init : tensor<64xf16>) dimensions = [1]
+    (%v: f16, %acc: f16) {
+      %r = arith.addf %v, %acc : f16
+      linalg.yield %r : f16
+    }
+  ktdp.store %sum, %ts : tensor<64xf16>, <64xindex>
+  return
+}
