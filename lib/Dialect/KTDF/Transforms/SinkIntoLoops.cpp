@@ -150,10 +150,23 @@ public:
     for (auto [use, body] : uses)
       if (std::optional<Value> clone = sink(use->get(), body))
         use->set(*clone);
-    // What was sunk into every loop that used it is dead where it was.
-    for (Operation *op : llvm::reverse(sunk))
-      if (op->use_empty())
-        op->erase();
+    SmallVector<Operation *> reads;
+    for (auto [v, tile] : keptInOrder)
+      readKeptOutsideLoops(v, tile, reads);
+    // What was sunk into every loop that used it is dead where it was, and
+    // so are the reads of a kept statistic by such ops.
+    llvm::SetVector<Operation *> candidates(sunk.begin(), sunk.end());
+    candidates.insert_range(reads);
+    SmallVector<Operation *> dead = candidates.takeVector();
+    for (bool erased = true; erased;) {
+      erased = false;
+      for (Operation *&op : llvm::reverse(dead))
+        if (op && op->use_empty()) {
+          op->erase();
+          op = nullptr;
+          erased = true;
+        }
+    }
   }
 
 private:
@@ -395,11 +408,50 @@ private:
           tensor::SplatOp::create(b, loc, type, mapping.lookupOrDefault(v));
       ktdp::StoreOp::create(b, loc, one, tile);
       kept[v] = tile;
+      keptInOrder.push_back({v, tile});
     }
     OpBuilder b = OpBuilder::atBlockBegin(body);
     Value one = ktdp::LoadOp::create(b, loc, type, tile);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     return tensor::ExtractOp::create(b, loc, one, ValueRange{zero}).getResult();
+  }
+
+  /// Makes the uses of the kept statistic `v` left in its own block,
+  /// outside loops (the MEAN / RSTD a row stores), read the kept element
+  /// (the ops made go to `reads`). Else the original computation stays for
+  /// them, and every row reduces the statistic twice, once for the kept
+  /// view and once for the store. Runs once every loop has its clones:
+  /// the sunk originals may still use `v`.
+  void readKeptOutsideLoops(Value v, Value tile,
+                            SmallVectorImpl<Operation *> &reads) {
+    Block *block = v.getDefiningOp()->getBlock();
+    auto type = RankedTensorType::get({1}, v.getType());
+    DenseMap<Operation *, Value> elements;
+    for (OpOperand &use : llvm::make_early_inc_range(v.getUses())) {
+      Operation *user = block->findAncestorOpInBlock(*use.getOwner());
+      if (!user || (user != use.getOwner() && isa<scf::ForOp>(user)))
+        continue;
+      if (Value element = elements.lookup(user)) {
+        use.set(element);
+        continue;
+      }
+      OpBuilder b(user);
+      Location loc = user->getLoc();
+      auto one = ktdp::LoadOp::create(b, loc, type, tile);
+      reads.push_back(one);
+      // A splat of it into one element (the row's store) is what was kept.
+      if (auto splat = dyn_cast<tensor::SplatOp>(use.getOwner());
+          splat && splat.getType() == type) {
+        splat.replaceAllUsesWith(one.getResult());
+        reads.push_back(splat);
+        continue;
+      }
+      auto zero = arith::ConstantIndexOp::create(b, loc, 0);
+      auto element = tensor::ExtractOp::create(b, loc, one, ValueRange{zero});
+      reads.append({zero, element});
+      use.set(element);
+      elements[user] = element;
+    }
   }
 
   func::FuncOp func;
@@ -408,6 +460,8 @@ private:
   StringAttr localKind;
   /// The one-element scratchpad tiles holding row statistics.
   DenseMap<Value, Value> kept;
+  /// The same, (statistic, tile) in the order they were kept.
+  SmallVector<std::pair<Value, Value>> keptInOrder;
   llvm::SmallPtrSet<Value, 8> storedTensors;
   bool storesUnknown = false;
   DenseMap<std::pair<Value, Block *>, Value> clones;
