@@ -21,7 +21,10 @@
 // folded starting at position c: ((x_c ⊕ x_{c+1}) ⊕ ...) ⊕ x_{c-1}, positions
 // mod P, each step rounded to the element type; the interpreter folds
 // every element from tile 0 up, so the results differ by the order of the
-// fold (docs/scheduler.md, docs/interpreter.md §9).
+// fold (docs/scheduler.md, docs/interpreter.md §9). With `rings = 2` each
+// half of the partial is such a ring (its own chunks and received slots),
+// the first half's all-gather sent between the second half's
+// reduce-scatter pieces; the fold order within each half is the above.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +34,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -157,23 +162,37 @@ struct RingStages {
   }
 };
 
-/// Where the pieces of a P-tile ring lie, in elements of the partial.
+/// Where the pieces of `rings` P-tile rings lie, in elements of the
+/// partial: ring r covers the r-th of `rings` equal parts of it, cut into
+/// P chunks.
 struct RingLayout {
-  int64_t elements, members, chunk, piece, bytes;
+  int64_t elements, rings, members, part, chunk, piece, bytes;
   RingLayout(AllReduceOp op, int64_t members)
-      : elements(op.getNumElements()), members(members),
-        chunk((elements + members - 1) / members),
+      : elements(op.getNumElements()), rings(op.getRings().value_or(1)),
+        members(members), part((elements + rings - 1) / rings),
+        chunk((part + members - 1) / members),
         piece((chunk + op.getPieces().value_or(1) - 1) /
               op.getPieces().value_or(1)),
         bytes(elementBytes(
             cast<MemRefType>(op.getPartial().getType()).getElementType())) {}
 
-  /// Pieces (element offset within the chunk, length) of chunk `c`, only
-  /// those holding elements; every tile computes the same list.
-  SmallVector<std::pair<int64_t, int64_t>> piecesOf(int64_t c) const {
-    int64_t begin = c * chunk;
-    int64_t length =
-        std::max<int64_t>(0, std::min(elements, begin + chunk) - begin);
+  /// The first element of chunk `c` of ring `r`.
+  int64_t chunkStart(int64_t r, int64_t c) const {
+    return r * part + c * chunk;
+  }
+  /// The first element of received slot `k` of ring `r`: each ring has its
+  /// own P - 1 slots, so the second ring's pieces may arrive while the
+  /// first's are still being combined.
+  int64_t slotStart(int64_t r, int64_t k) const {
+    return (r * (members - 1) + k) * chunk;
+  }
+  /// Pieces (element offset within the chunk, length) of chunk `c` of ring
+  /// `r`, only those holding elements; every tile computes the same list.
+  SmallVector<std::pair<int64_t, int64_t>> piecesOf(int64_t r,
+                                                    int64_t c) const {
+    int64_t begin = chunkStart(r, c);
+    int64_t end = std::min({elements, (r + 1) * part, begin + chunk});
+    int64_t length = std::max<int64_t>(0, end - begin);
     SmallVector<std::pair<int64_t, int64_t>> list;
     for (int64_t at = 0; at < length; at += piece)
       list.push_back({at, std::min(piece, length - at)});
@@ -279,37 +298,79 @@ LogicalResult ProgramBuilder::emitAllReduce(StageOp stage, AllReduceOp op,
     auto [nextReceived, nextRecvMem] =
         scratchpadViewBase(b, loc, kernel, op.getReceived(), next);
     (void)nextRecvMem;
-    // Reduce-scatter: step k sends chunk i - k into slot k of the next tile.
-    for (int64_t k = 0; k + 1 < P; ++k) {
-      int64_t c = layout.mod(i - k);
-      for (auto [j, piece] : llvm::enumerate(layout.piecesOf(c))) {
-        auto [offset, length] = piece;
-        if (k > 0)
-          sync("added", laneOf(li, j), false);
-        dfir::RemoteDmaOp::create(b, loc, constant(length * layout.bytes), mem,
-                                  at(own, c * layout.chunk + offset), nextMem,
-                                  at(nextReceived, k * layout.chunk + offset),
-                                  Value(), Value(), Value());
-        sync("sent", laneOf(li, j), true);
+    // The send unit's program as a list of pieces per phase, each emitted
+    // by a callback: ring r's reduce-scatter is interleaved piece by piece
+    // with ring r - 1's all-gather, so the data mover forwards the first
+    // ring's sums while the vector unit combines the second ring's pieces.
+    // The tokens of both rings share one counting channel each; every unit
+    // consumes them in the order they are produced (ring 0's, then ring
+    // 1's), so the counts match.
+    // Plain copies: lambdas do not capture structured bindings in C++17.
+    Value ownBase = own, nextOwnBase = nextOwn, nextReceivedBase = nextReceived;
+    std::string memName = mem, nextMemName = nextMem;
+    using Emit = std::function<void()>;
+    auto reduceScatter = [&](int64_t r) {
+      SmallVector<Emit> list;
+      // Step k sends chunk i - k into slot k of the next tile.
+      for (int64_t k = 0; k + 1 < P; ++k) {
+        int64_t c = layout.mod(i - k);
+        for (auto [j, piece] : llvm::enumerate(layout.piecesOf(r, c)))
+          list.push_back([&, r, k, c, j = j, piece = piece] {
+            auto [offset, length] = piece;
+            if (k > 0)
+              sync("added", laneOf(li, j), false);
+            dfir::RemoteDmaOp::create(
+                b, loc, constant(length * layout.bytes), memName,
+                at(ownBase, layout.chunkStart(r, c) + offset), nextMemName,
+                at(nextReceivedBase, layout.slotStart(r, k) + offset), Value(),
+                Value(), Value());
+            sync("sent", laneOf(li, j), true);
+          });
       }
-    }
-    for (size_t j = 0; j < layout.piecesOf(layout.mod(i + 1)).size(); ++j)
-      sync("added", laneOf(li, j), false);
-    // All-gather: step k forwards the combined chunk i + 1 - k.
-    for (int64_t k = 0; k + 1 < P; ++k) {
-      int64_t c = layout.mod(i + 1 - k);
-      for (auto [offset, length] : layout.piecesOf(c)) {
-        if (k > 0)
+      return list;
+    };
+    auto allGather = [&](int64_t r) {
+      SmallVector<Emit> list;
+      // Step k forwards the combined chunk i + 1 - k, once every piece of
+      // chunk i + 1 is combined here.
+      for (int64_t k = 0; k + 1 < P; ++k) {
+        int64_t c = layout.mod(i + 1 - k);
+        for (auto [j, piece] : llvm::enumerate(layout.piecesOf(r, c)))
+          list.push_back([&, r, k, c, j = j, piece = piece] {
+            auto [offset, length] = piece;
+            if (k == 0 && j == 0)
+              for (size_t m = 0; m < layout.piecesOf(r, c).size(); ++m)
+                sync("added", laneOf(li, m), false);
+            if (k > 0)
+              sync("gathered", prev, false);
+            int64_t element = layout.chunkStart(r, c) + offset;
+            dfir::RemoteDmaOp::create(b, loc, constant(length * layout.bytes),
+                                      memName, at(ownBase, element),
+                                      nextMemName, at(nextOwnBase, element),
+                                      Value(), Value(), Value());
+            sync("gathered", li, true);
+          });
+      }
+      list.push_back([&, r] {
+        for (size_t j = 0; j < layout.piecesOf(r, layout.mod(i + 2)).size();
+             ++j)
           sync("gathered", prev, false);
-        int64_t element = c * layout.chunk + offset;
-        dfir::RemoteDmaOp::create(
-            b, loc, constant(length * layout.bytes), mem, at(own, element),
-            nextMem, at(nextOwn, element), Value(), Value(), Value());
-        sync("gathered", li, true);
+      });
+      return list;
+    };
+    SmallVector<Emit> gathering;
+    for (int64_t r = 0; r < layout.rings; ++r) {
+      SmallVector<Emit> reducing = reduceScatter(r);
+      for (size_t n = 0; n < std::max(reducing.size(), gathering.size()); ++n) {
+        if (n < reducing.size())
+          reducing[n]();
+        if (n < gathering.size())
+          gathering[n]();
       }
+      gathering = allGather(r);
     }
-    for (size_t j = 0; j < layout.piecesOf(layout.mod(i + 2)).size(); ++j)
-      sync("gathered", prev, false);
+    for (const Emit &emit : gathering)
+      emit();
     return success();
   }
   // The pieces this tile combines: at step k, chunk p - k, which the
@@ -333,47 +394,49 @@ LogicalResult ProgramBuilder::emitAllReduce(StageOp stage, AllReduceOp op,
   auto fifo = [&](Value slot) {
     return FlatSymbolRefAttr::get(b.getContext(), kernel.fifoOf(slot, here));
   };
-  for (int64_t k = 0; k + 1 < P; ++k) {
-    int64_t c = layout.mod(i - 1 - k);
-    for (auto [j, piece] : llvm::enumerate(layout.piecesOf(c))) {
-      if (static_cast<int64_t>(j) % lanes != lane)
-        continue;
-      auto [offset, length] = piece;
-      int64_t mine = c * layout.chunk + offset;
-      int64_t theirs = k * layout.chunk + offset;
-      if (name == "drain") {
-        dfir::StoreOp::create(b, loc, fifo(out), b.getStringAttr(mem),
-                              at(own, mine), constant(length * layout.bytes));
-        sync("added", here, true);
-        continue;
-      }
-      if (name == "feed")
-        sync("sent", KernelLowering::onLane(prev, lane), false);
-      for (int64_t e = 0; e < length; e += perEntry) {
-        int64_t n = std::min(perEntry, length - e);
-        if (name == "feed") {
-          dfir::LoadOp::create(b, loc, fifo(in), b.getStringAttr(recvMem),
-                               at(received, theirs + e),
-                               constant(n * layout.bytes));
-          dfir::LoadOp::create(b, loc, fifo(in), b.getStringAttr(mem),
-                               at(own, mine + e), constant(n * layout.bytes));
+  for (int64_t r = 0; r < layout.rings; ++r) {
+    for (int64_t k = 0; k + 1 < P; ++k) {
+      int64_t c = layout.mod(i - 1 - k);
+      for (auto [j, piece] : llvm::enumerate(layout.piecesOf(r, c))) {
+        if (static_cast<int64_t>(j) % lanes != lane)
+          continue;
+        auto [offset, length] = piece;
+        int64_t mine = layout.chunkStart(r, c) + offset;
+        int64_t theirs = layout.slotStart(r, k) + offset;
+        if (name == "drain") {
+          dfir::StoreOp::create(b, loc, fifo(out), b.getStringAttr(mem),
+                                at(own, mine), constant(length * layout.bytes));
+          sync("added", here, true);
           continue;
         }
-        auto vector = VectorType::get({n}, element);
-        Value lhs = dfir::RecvOp::create(b, loc, vector, fifo(in));
-        Value rhs = dfir::RecvOp::create(b, loc, vector, fifo(in));
-        auto map = dfir::MapOp::create(b, loc, vector, ValueRange{lhs, rhs});
-        {
-          OpBuilder::InsertionGuard guard(b);
-          Block *block = b.createBlock(&map.getBody());
-          Value a = block->addArgument(element, loc);
-          Value r = block->addArgument(element, loc);
-          OperationState state(loc, op.getCombiner(), ValueRange{a, r},
-                               TypeRange{element});
-          Value combined = b.create(state)->getResult(0);
-          dfir::YieldOp::create(b, loc, combined);
+        if (name == "feed")
+          sync("sent", KernelLowering::onLane(prev, lane), false);
+        for (int64_t e = 0; e < length; e += perEntry) {
+          int64_t n = std::min(perEntry, length - e);
+          if (name == "feed") {
+            dfir::LoadOp::create(b, loc, fifo(in), b.getStringAttr(recvMem),
+                                 at(received, theirs + e),
+                                 constant(n * layout.bytes));
+            dfir::LoadOp::create(b, loc, fifo(in), b.getStringAttr(mem),
+                                 at(own, mine + e), constant(n * layout.bytes));
+            continue;
+          }
+          auto vector = VectorType::get({n}, element);
+          Value lhs = dfir::RecvOp::create(b, loc, vector, fifo(in));
+          Value rhs = dfir::RecvOp::create(b, loc, vector, fifo(in));
+          auto map = dfir::MapOp::create(b, loc, vector, ValueRange{lhs, rhs});
+          {
+            OpBuilder::InsertionGuard guard(b);
+            Block *block = b.createBlock(&map.getBody());
+            Value a = block->addArgument(element, loc);
+            Value r = block->addArgument(element, loc);
+            OperationState state(loc, op.getCombiner(), ValueRange{a, r},
+                                 TypeRange{element});
+            Value combined = b.create(state)->getResult(0);
+            dfir::YieldOp::create(b, loc, combined);
+          }
+          dfir::SendOp::create(b, loc, fifo(out), map.getResult());
         }
-        dfir::SendOp::create(b, loc, fifo(out), map.getResult());
       }
     }
   }

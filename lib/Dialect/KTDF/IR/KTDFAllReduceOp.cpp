@@ -67,6 +67,16 @@ LogicalResult AllReduceOp::verify() {
            << " need " << (largest - 1) * chunk;
   if (getPieces() && *getPieces() < 1)
     return emitOpError("expects at least one piece per chunk");
+  int64_t rings = getRings().value_or(1);
+  if (rings != 1 && rings != 2)
+    return emitOpError("expects 1 or 2 rings, not ") << rings;
+  int64_t half = (partial.getNumElements() + rings - 1) / rings;
+  int64_t ringChunk = (half + largest - 1) / largest;
+  if (received.getNumElements() < rings * (largest - 1) * ringChunk)
+    return emitOpError("the received view holds ")
+           << received.getNumElements() << " elements; " << rings
+           << " rings of " << largest << " need "
+           << rings * (largest - 1) * ringChunk;
   return success();
 }
 

@@ -379,7 +379,7 @@ static LogicalResult rewrite(ExchangePlan &plan, func::FuncOp func,
   AllReduceOp::create(b, loc, ktdp::getAccessTileView(tile).getResult(),
                       ktdp::getAccessTileView(received).getResult(),
                       b.getStringAttr(plan.combiner), b.getArrayAttr(groups),
-                      IntegerAttr(), IntegerAttr());
+                      IntegerAttr(), IntegerAttr(), IntegerAttr());
   auto load = ktdp::LoadOp::create(b, loc, type, tile);
   // The result expanded back to the partial's shape is the loaded value.
   for (Operation *user :

@@ -53,6 +53,22 @@ int64_t mlir::ktdf::chooseRingPieces(int64_t chunkElements,
       pieces, 1, std::min(kMaxPieces, std::max<int64_t>(chunkElements, 1)));
 }
 
+/// Two rings, one after the other over half the partial each, when a
+/// core combines on one lane: a step's combine streams both operands
+/// through the one load unit, twice the time the chunk takes to cross, so
+/// the data mover idles half of the reduce-scatter and the all-gather
+/// after it runs alone. With two rings the first ring's all-gather is sent
+/// while the second ring is combined. Only for halves that still make
+/// full pieces (kMaxPieces of kMinPieceBytes per chunk) and divide evenly
+/// (each ring's received slots then fit the received view).
+static int64_t chooseRings(int64_t elements, int64_t members,
+                           int64_t elementBytes) {
+  if (members < 2 || elements % (2 * members) != 0)
+    return 1;
+  int64_t chunkBytes = elements / (2 * members) * elementBytes;
+  return chunkBytes >= kMaxPieces * kMinPieceBytes ? 2 : 1;
+}
+
 namespace {
 /// The first lane's units that run an all-reduce.
 struct RingUnits {
@@ -268,9 +284,15 @@ static LogicalResult schedule(const ScheduleTarget &target, AllReduceOp op) {
   auto scheduled = cast<AllReduceOp>(b.clone(*op));
   int64_t pieces = chooseRingPieces(chunk, bytes);
   int64_t lanes = chooseRingLanes(target, parallel, pieces);
+  int64_t rings =
+      lanes == 1 ? chooseRings(type.getNumElements(), members, bytes) : 1;
+  if (rings > 1)
+    pieces = chooseRingPieces(chunk / rings, bytes);
   scheduled.setPiecesAttr(b.getI64IntegerAttr(pieces));
   if (lanes > 1)
     scheduled.setLanesAttr(b.getI64IntegerAttr(lanes));
+  if (rings > 1)
+    scheduled.setRingsAttr(b.getI64IntegerAttr(rings));
   auto stage = [&](StringRef stageName, UnitRole role,
                    ktflow::sched::NodeId unit, int64_t lane) {
     auto created = StageOp::create(

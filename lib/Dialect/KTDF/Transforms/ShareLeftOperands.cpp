@@ -345,9 +345,10 @@ static FailureOr<Value> share(func::FuncOp func, SharePlan &plan,
   computeGates(b, plan, copy, copies, upper, view);
   // Phase 2: the copies of each point exchange their gates.
   ArrayAttr groups = exchangeGroups(b, ktdp::getNumTiles(grid), copies);
-  auto exchange = AllReduceOp::create(
-      b, loc, view, ktdp::getAccessTileView(received),
-      b.getStringAttr("arith.addf"), groups, IntegerAttr(), IntegerAttr());
+  auto exchange =
+      AllReduceOp::create(b, loc, view, ktdp::getAccessTileView(received),
+                          b.getStringAttr("arith.addf"), groups, IntegerAttr(),
+                          IntegerAttr(), IntegerAttr());
   // Phase 3: the loop reads each trip's gate from the view (the last one
   // for the trips past it).
   b.setInsertionPoint(plan.product);

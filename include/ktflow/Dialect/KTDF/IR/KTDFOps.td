@@ -350,9 +350,11 @@ def KTDF_AllReduceOp : KTDF_Op<"all_reduce"> {
     `inter_tile_produce` + `inter_tile_reduce` pair;
     ktdf-schedule-all-reduce chooses `pieces` (per chunk) and `lanes` (of
     a core, combining the pieces in turn: piece j of a chunk on lane j mod
-    lanes) and makes it a pipeline whose stages (send; feed, combine and
-    drain per lane) each hold a copy of it; the lowering emits the ring in
-    each stage's unit program.
+    lanes) and `rings` (2: the partial's two halves go round the ring one
+    after the other, the first half's all-gather sent while the second
+    half is combined) and makes it a pipeline whose stages (send; feed,
+    combine and drain per lane) each hold a copy of it; the lowering emits
+    the ring in each stage's unit program.
 
     ```mlir
     ktdf.all_reduce %partial, %received {combiner = "arith.addf",
@@ -362,7 +364,8 @@ def KTDF_AllReduceOp : KTDF_Op<"all_reduce"> {
   let arguments = (ins AnyMemRef:$partial, AnyMemRef:$received,
                        StrAttr:$combiner, ArrayAttr:$groups,
                        OptionalAttr<I64Attr>:$pieces,
-                       OptionalAttr<I64Attr>:$lanes);
+                       OptionalAttr<I64Attr>:$lanes,
+                       OptionalAttr<I64Attr>:$rings);
   let assemblyFormat = [{
     $partial `,` $received attr-dict `:` type($partial) `,` type($received)
   }];
