@@ -564,3 +564,45 @@ func.func @per_instance_outside_grid() {
   }
   return
 }
+
+// -----
+
+func.func @all_reduce_combiner(%p: memref<128xf16>, %r: memref<96xf16>) {
+  // expected-error @+1 {{combiner 'arith.subf' is not one of}}
+  ktdf.all_reduce %p, %r {combiner = "arith.subf", groups = [array<i64: 0, 1, 2, 3>]} : memref<128xf16>, memref<96xf16>
+  return
+}
+
+// -----
+
+func.func @all_reduce_tile_twice(%p: memref<128xf16>, %r: memref<96xf16>) {
+  // expected-error @+1 {{tile 1 is negative or in two groups}}
+  ktdf.all_reduce %p, %r {combiner = "arith.addf", groups = [array<i64: 0, 1>, array<i64: 1, 2>]} : memref<128xf16>, memref<96xf16>
+  return
+}
+
+// -----
+
+// Groups of 4 send 3 chunks of 128 / 4 = 32 elements to each tile.
+func.func @all_reduce_received_too_small(%p: memref<128xf16>, %r: memref<64xf16>) {
+  // expected-error @+1 {{the received view holds 64 elements; groups of 4 need 96}}
+  ktdf.all_reduce %p, %r {combiner = "arith.addf", groups = [array<i64: 0, 1, 2, 3>]} : memref<128xf16>, memref<64xf16>
+  return
+}
+
+// -----
+
+func.func @all_reduce_three_rings(%p: memref<128xf16>, %r: memref<96xf16>) {
+  // expected-error @+1 {{expects 1 or 2 rings, not 3}}
+  ktdf.all_reduce %p, %r {combiner = "arith.addf", groups = [array<i64: 0, 1, 2, 3>], rings = 3 : i64} : memref<128xf16>, memref<96xf16>
+  return
+}
+
+// -----
+
+// Two rings over halves of 66 elements: chunks of 17, 2 x 3 x 17 = 102 received.
+func.func @all_reduce_two_rings_received(%p: memref<132xf16>, %r: memref<99xf16>) {
+  // expected-error @+1 {{the received view holds 99 elements; 2 rings of 4 need 102}}
+  ktdf.all_reduce %p, %r {combiner = "arith.addf", groups = [array<i64: 0, 1, 2, 3>], rings = 2 : i64} : memref<132xf16>, memref<99xf16>
+  return
+}
