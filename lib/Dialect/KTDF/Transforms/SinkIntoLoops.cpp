@@ -41,6 +41,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFSINKINTOLOOPS
@@ -151,7 +152,7 @@ public:
       if (std::optional<Value> clone = sink(use->get(), body))
         use->set(*clone);
     SmallVector<Operation *> reads;
-    for (auto [v, tile] : keptInOrder)
+    for (auto [v, tile] : kept)
       readKeptOutsideLoops(v, tile, reads);
     // What was sunk into every loop that used it is dead where it was, and
     // so are the reads of a kept statistic by such ops.
@@ -408,7 +409,6 @@ private:
           tensor::SplatOp::create(b, loc, type, mapping.lookupOrDefault(v));
       ktdp::StoreOp::create(b, loc, one, tile);
       kept[v] = tile;
-      keptInOrder.push_back({v, tile});
     }
     OpBuilder b = OpBuilder::atBlockBegin(body);
     Value one = ktdp::LoadOp::create(b, loc, type, tile);
@@ -458,10 +458,9 @@ private:
   ScratchpadCursor cursor;
   static constexpr llvm::StringLiteral kMemoryAttrName = "ktdf.memory";
   StringAttr localKind;
-  /// The one-element scratchpad tiles holding row statistics.
-  DenseMap<Value, Value> kept;
-  /// The same, (statistic, tile) in the order they were kept.
-  SmallVector<std::pair<Value, Value>> keptInOrder;
+  /// The one-element scratchpad tiles holding row statistics, in the order
+  /// they were kept.
+  llvm::MapVector<Value, Value> kept;
   llvm::SmallPtrSet<Value, 8> storedTensors;
   bool storesUnknown = false;
   DenseMap<std::pair<Value, Block *>, Value> clones;
