@@ -1,0 +1,166 @@
+//===- InitialValues.cpp - A tensor's values before any store -------------===//
+//
+// This file implements the Interpreter API the compiled tier starts from:
+// the values a run would give an argument's region or a literal-address
+// region before the kernel's first store (its .npy data, zeros, or the
+// generated stream of the interpreter's seeded regions), as one native
+// tensor, or as a generator of any element range.
+//
+//===----------------------------------------------------------------------===//
+
+#include "InterpreterImpl.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace ktflow::interp;
+
+namespace ktflow::interp {
+
+/// The most bytes of generated initial values (random, a fill) the compiled
+/// tier computes ahead of a run, about a second's work.
+constexpr int64_t kMaxGeneratedBytes = int64_t(1) << 30;
+
+/// Grows `region` by the footprints of views built on it.
+static llvm::Error addFootprints(MemRegion &region,
+                                 ArrayRef<ViewFootprint> footprints) {
+  for (const ViewFootprint &footprint : footprints) {
+    std::string message;
+    if (!region.extent.add(footprint, message))
+      return makeError(message);
+  }
+  return llvm::Error::success();
+}
+
+/// The native copy of `region` before any store. It is allocated whole,
+/// unlike the interpreter's lazily backed pages: refuse one past the memory
+/// ceiling (or past the address space, where the byte count would
+/// overflow) instead of failing to allocate it. Generated values are
+/// computed element by element before the kernel runs, while the
+/// interpreter generates only the pages a kernel touches: a view declaring
+/// gigabytes of which a kernel reads a few tiles would keep the tier busy
+/// for minutes (a 64 x 2^32 view, mutation campaign).
+static llvm::Expected<host::NativeTensor>
+initialNativeWithinLimits(const MemRegion &region, DType dtype,
+                          const InterpreterOptions &options) {
+  int64_t ceiling = memoryCeiling(options);
+  if (region.length < 0 ||
+      region.length > ceiling / int64_t(host::byteSize(dtype)))
+    return makeError(llvm::formatv("the views of '{0}' span {1} elements, "
+                                   "more than the memory ceiling of {2} bytes",
+                                   region.name, region.length, ceiling)
+                         .str());
+  int64_t bytes = region.length * int64_t(host::byteSize(dtype));
+  bool generated = region.init.kind != InputSpec::Kind::Zeros &&
+                   region.init.kind != InputSpec::Kind::Data;
+  if (generated && bytes > kMaxGeneratedBytes)
+    return makeError(llvm::formatv("the views of '{0}' span {1} bytes of "
+                                   "generated values, more than the {2} "
+                                   "bytes the compiled tier generates ahead "
+                                   "of a run",
+                                   region.name, bytes, kMaxGeneratedBytes)
+                         .str());
+  return region.initialNative();
+}
+
+} // namespace ktflow::interp
+
+llvm::Expected<ktflow::host::NativeTensor>
+Interpreter::getInitialNative(unsigned position, DType dtype, bool readOnly,
+                              ArrayRef<ViewFootprint> grownBy) const {
+  if (position >= impl->args.size() ||
+      impl->args[position].kind != ArgumentKind::Tensor)
+    return makeError("argument " + std::to_string(position) +
+                     " is not a tensor argument");
+  InputSpec spec = impl->inputs[position].value_or(InputSpec());
+  if (spec.kind == InputSpec::Kind::Data) {
+    if (spec.data->dtype() != dtype)
+      return makeError("the .npy data of '" + impl->argName(position) +
+                       "' holds " + dtypeName(spec.data->dtype()) +
+                       ", its views " + dtypeName(dtype));
+    return readOnly ? spec.data->native().share() : spec.data->native().clone();
+  }
+  // The region a run would create, before any store: its initial values
+  // in the reported shape.
+  MemRegion region;
+  region.name = impl->argName(position);
+  region.argIndex = static_cast<int>(position);
+  region.base = (int64_t(position) + 1) << kArgumentWindowBits;
+  region.seed = impl->options.seed;
+  region.storeOnly =
+      impl->args[position].stored && !impl->args[position].loaded;
+  region.dtype = dtype;
+  region.init = std::move(spec);
+  resolveDefaultSpec(region.init, dtype, region.storeOnly);
+  if (failed(addDeclaredFootprints(
+          impl->fn, position,
+          [&](unsigned i) -> std::optional<int64_t> {
+            const std::optional<Scalar> &s = impl->scalars[i];
+            if (!s || isFloat(s->dtype))
+              return std::nullopt;
+            return signedValue(s->i, s->dtype);
+          },
+          region.extent)))
+    return makeError("a view declares memory before '" + region.name + "'");
+  if (llvm::Error error = addFootprints(region, grownBy))
+    return std::move(error);
+  region.length = region.extent.get().numElements;
+  return initialNativeWithinLimits(region, dtype, impl->options);
+}
+
+llvm::Expected<ktflow::host::NativeTensor>
+Interpreter::getInitialLiteralNative(int64_t address, DType dtype,
+                                     ArrayRef<ViewFootprint> footprints) const {
+  // The region MemorySpace::bindLiteral creates for the views.
+  MemRegion region;
+  region.name = "@" + std::to_string(address);
+  region.base = address;
+  region.seed = impl->options.seed;
+  region.dtype = dtype;
+  region.init = InputSpec::zeros();
+  auto known = impl->literalInputs.find(address);
+  if (known != impl->literalInputs.end() &&
+      known->second.kind != InputSpec::Kind::Default)
+    region.init = known->second;
+  if (llvm::Error error = addFootprints(region, footprints))
+    return std::move(error);
+  region.length = region.extent.get().numElements;
+  if (const std::shared_ptr<const host::InputData> &data = region.init.data) {
+    if (data->dtype() != dtype)
+      return makeError("the .npy data of '" + region.name + "' holds " +
+                       dtypeName(data->dtype()) + ", its views " +
+                       dtypeName(dtype));
+    region.shape.assign(data->shape().begin(), data->shape().end());
+    region.length = std::max(region.length, data->numElements());
+  }
+  return initialNativeWithinLimits(region, dtype, impl->options);
+}
+
+llvm::Expected<Interpreter::InitialValues>
+Interpreter::getInitialValues(unsigned position, DType dtype) const {
+  if (position >= impl->args.size() ||
+      impl->args[position].kind != ArgumentKind::Tensor)
+    return makeError("argument " + std::to_string(position) +
+                     " is not a tensor argument");
+  InputSpec spec = impl->inputs[position].value_or(InputSpec());
+  if (spec.kind == InputSpec::Kind::Data)
+    return makeError("the input of '" + impl->argName(position) +
+                     "' is .npy data, not generated");
+  // The stream of the region run() creates for the argument.
+  MemRegion region;
+  region.argIndex = static_cast<int>(position);
+  region.seed = impl->options.seed;
+  resolveDefaultSpec(
+      spec, dtype, impl->args[position].stored && !impl->args[position].loaded);
+  uint64_t key = region.stream();
+  unsigned width = host::byteSize(dtype);
+  return InitialValues([spec = std::move(spec), key, dtype,
+                        width](int64_t first, int64_t count, uint8_t *out) {
+    for (int64_t i = 0; i < count; ++i) {
+      uint64_t bits = initialBits(spec, key, first + i, dtype);
+      std::memcpy(out + i * width, &bits, width);
+    }
+  });
+}
