@@ -123,6 +123,82 @@ static int64_t iterations(linalg::GenericOp op) {
   return n;
 }
 
+/// Whether `op` is a reduction: a linalg op with a reduction loop.
+static bool isReduction(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.getNumReductionLoops() > 0;
+}
+
+/// Whether `value` is computed from `producer`'s result, through the
+/// operations of its region.
+static bool derivesFrom(Value value, Operation *producer,
+                        llvm::SmallPtrSetImpl<Operation *> &seen) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getParentRegion() != producer->getParentRegion())
+    return false;
+  if (def == producer)
+    return true;
+  if (!seen.insert(def).second)
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return derivesFrom(operand, producer, seen);
+  });
+}
+
+/// Whether `user` waits for a reduction of `producer`'s values (directly or
+/// through its other operands): a row's scale computed from them, as a
+/// normalisation's division by the root of its sum of squares.
+static bool waitsForReductionOf(Operation *user, Operation *producer) {
+  llvm::SmallPtrSet<Operation *, 16> visited;
+  SmallVector<Value> worklist(user->getOperands());
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def == producer ||
+        def->getParentRegion() != producer->getParentRegion() ||
+        !visited.insert(def).second)
+      continue;
+    llvm::SmallPtrSet<Operation *, 16> seen;
+    if (isReduction(def) &&
+        llvm::any_of(def->getOperands(), [&](Value operand) {
+          return derivesFrom(operand, producer, seen);
+        }))
+      return true;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
+/// Whether every user of `producer` maps its values element by element
+/// (a linalg.generic of parallel loops, or an element-wise op on tensors
+/// that will become one) without waiting for a reduction of them: the
+/// users then consume each chunk in the same pass over the rows, so the
+/// compute unit keeps the producer's chunk for all of them, and fusing it
+/// into each would only compute it again (RoPE's four extensions to f32
+/// feed two products each).
+static bool usersShareOnePass(linalg::GenericOp producer) {
+  for (Operation *user : producer->getUsers()) {
+    if (user->getBlock() != producer->getBlock())
+      return false;
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    bool parallel =
+        generic
+            ? generic.getNumLoops() == generic.getNumParallelLoops() &&
+                  llvm::all_of(generic->getOpOperands(),
+                               [&](OpOperand &operand) {
+                                 return operand.get().getDefiningOp() !=
+                                            producer ||
+                                        generic.getMatchingIndexingMap(&operand)
+                                            .isIdentity();
+                               })
+            : user->hasTrait<OpTrait::Elementwise>() &&
+                  llvm::all_of(user->getResultTypes(),
+                               llvm::IsaPred<RankedTensorType>);
+    if (!parallel || waitsForReductionOf(user, producer))
+      return false;
+  }
+  return true;
+}
+
 /// Fusion control: everything fuses but where fusing would compute a value
 /// more often than the kernel does:
 /// - a producer the consumer reads broadcast (a rank-0 computation, a row's
@@ -132,7 +208,9 @@ static int64_t iterations(linalg::GenericOp op) {
 /// - a producer with other users that is costly to repeat would run once per
 ///   user (an online softmax's exp(s - m') feeds both the row sum and P.V,
 ///   its causal mask both the row maximum and exp): it stays one op whose
-///   result the users read.
+///   result the users read;
+/// - a producer whose users all consume it in the same pass over the rows
+///   (usersShareOnePass) would run once per user: it too stays one op.
 /// A copy (the body only yields) costs nothing per element and always fuses.
 static bool computedOnce(OpOperand *fused) {
   auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
@@ -145,7 +223,8 @@ static bool computedOnce(OpOperand *fused) {
   if (!consumer.getMatchingIndexingMap(fused).isPermutation() &&
       iterations(consumer) > iterations(producer))
     return false;
-  return producer->hasOneUse() || !costlyToRepeat(producer);
+  return producer->hasOneUse() ||
+         (!costlyToRepeat(producer) && !usersShareOnePass(producer));
 }
 
 struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {

@@ -109,3 +109,71 @@ func.func @online_softmax_trip(%s: tensor<16x128xf32>, %m_run: tensor<16xf32>,
   %acc_new = linalg.matmul ins(%p, %v : tensor<16x128xf32>, tensor<128x128xf32>) outs(%acc_scaled : tensor<16x128xf32>) -> tensor<16x128xf32>
   return %m_new, %l_new, %acc_new : tensor<16xf32>, tensor<16xf32>, tensor<16x128xf32>
 }
+
+// A cheap producer whose users all map its values in one pass (RoPE's
+// rotate-half: each of the four extensions to f32 feeds two products) stays
+// one op: the compute unit keeps its chunk for both users. Fused into each
+// it would extend every input twice (rope.mlir on mesh_device: 15 cycles a
+// half-row map instead of 7, plus 8 for the four extensions once).
+
+// CHECK-LABEL: func.func @rotate_half
+// CHECK-COUNT-4: arith.extf %{{.*}} : f16 to f32
+// CHECK-NOT: arith.extf
+// CHECK: ^bb0(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f16):
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.subf
+// CHECK-NEXT: arith.truncf
+// CHECK: ^bb0(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f16):
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: arith.truncf
+// CHECK: return
+func.func @rotate_half(%x1h: tensor<4x32xf16>, %x2h: tensor<4x32xf16>,
+                       %ch: tensor<4x32xf16>, %sh: tensor<4x32xf16>)
+    -> (tensor<4x32xf16>, tensor<4x32xf16>) {
+  %x1 = arith.extf %x1h : tensor<4x32xf16> to tensor<4x32xf32>
+  %x2 = arith.extf %x2h : tensor<4x32xf16> to tensor<4x32xf32>
+  %c = arith.extf %ch : tensor<4x32xf16> to tensor<4x32xf32>
+  %s = arith.extf %sh : tensor<4x32xf16> to tensor<4x32xf32>
+  %x1c = arith.mulf %x1, %c : tensor<4x32xf32>
+  %x2s = arith.mulf %x2, %s : tensor<4x32xf32>
+  %y1 = arith.subf %x1c, %x2s : tensor<4x32xf32>
+  %x2c = arith.mulf %x2, %c : tensor<4x32xf32>
+  %x1s = arith.mulf %x1, %s : tensor<4x32xf32>
+  %y2 = arith.addf %x2c, %x1s : tensor<4x32xf32>
+  %y1h = arith.truncf %y1 : tensor<4x32xf32> to tensor<4x32xf16>
+  %y2h = arith.truncf %y2 : tensor<4x32xf32> to tensor<4x32xf16>
+  return %y1h, %y2h : tensor<4x32xf16>, tensor<4x32xf16>
+}
+
+// Where a user waits for a reduction of the producer's values (x / the
+// row's sum of squares), the two users run in two passes over the row:
+// keeping the extension once would mean holding the extended row until
+// the sum is known, so it is fused into both, each pass extending again.
+
+// CHECK-LABEL: func.func @scale_by_sum_of_squares
+// CHECK: iterator_types = ["parallel", "reduction"]
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.extf
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.addf
+// CHECK: iterator_types = ["parallel", "parallel"]
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.extf
+// CHECK-NEXT: arith.divf
+// CHECK-NEXT: arith.truncf
+func.func @scale_by_sum_of_squares(%xh: tensor<4x32xf16>) -> tensor<4x32xf16> {
+  %x = arith.extf %xh : tensor<4x32xf16> to tensor<4x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %e4 = tensor.empty() : tensor<4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e4 : tensor<4xf32>) -> tensor<4xf32>
+  %sq = arith.mulf %x, %x : tensor<4x32xf32>
+  %ss = linalg.reduce { arith.addf } ins(%sq : tensor<4x32xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+  %e = tensor.empty() : tensor<4x32xf32>
+  %b = linalg.broadcast ins(%ss : tensor<4xf32>) outs(%e : tensor<4x32xf32>) dimensions = [1]
+  %y = arith.divf %x, %b : tensor<4x32xf32>
+  %yh = arith.truncf %y : tensor<4x32xf32> to tensor<4x32xf16>
+  return %yh : tensor<4x32xf16>
+}
