@@ -18,15 +18,20 @@ double ktflow::sched::estimateRowCycles(const ChunkQuery &query,
                                         int64_t chunk) {
   if (chunk <= 0)
     return INFINITY;
-  double compute = 0;
+  double compute = static_cast<double>(query.rowReductions);
   for (double rate : query.opRates)
     compute += rate > 0 ? std::ceil(chunk / rate) : chunk;
-  double transfer =
-      query.fifoBandwidth > 0
-          ? chunk * query.fifoBytesPerElement / query.fifoBandwidth
-          : 0;
+  auto transferOf = [&](double bytesPerElement) {
+    return query.fifoBandwidth > 0
+               ? chunk * bytesPerElement / query.fifoBandwidth
+               : 0;
+  };
+  double transfer = transferOf(query.fifoBytesPerElement);
   double chunks = std::ceil(static_cast<double>(query.cols) / chunk);
-  return chunks * std::max(compute, transfer);
+  double row = chunks * std::max(compute, transfer);
+  if (query.rowReductions == 0)
+    return row;
+  return row + transfer + transferOf(query.drainBytesPerElement);
 }
 
 int64_t ktflow::sched::chooseChunk(const ChunkQuery &query) {

@@ -56,6 +56,35 @@ TEST(CostModel, ChunkFallsBackToDivisorsWithoutAStickMultiple) {
   EXPECT_EQ(chooseChunk(q), 16);
 }
 
+TEST(CostModel, RowReductionFoldsWidenTheChunk) {
+  // A row softmax of 1024 f16 on mesh_device's VPU: the max and the sum
+  // reduce (32 per cycle), the exp and the division take 8 per cycle, the
+  // subtraction 32; 2 bytes per element in and out over 64 B/cycle FIFOs.
+  ChunkQuery q;
+  q.cols = 1024;
+  q.granule = 32;
+  q.opRates = {32, 32, 8, 32, 8};
+  q.fifoBytesPerElement = 2;
+  q.drainBytesPerElement = 2;
+  q.fifoBandwidth = 64;
+  // Without folds every width costs 1024 * (1/32 + 1/32 + 1/8 + 1/32 +
+  // 1/8) = 352 cycles a row: the narrowest wins.
+  EXPECT_DOUBLE_EQ(estimateRowCycles(q, 32), 352);
+  EXPECT_EQ(chooseChunk(q), 32);
+  // Two row reductions fold once per chunk each, and the row's first chunk
+  // arrives and its last drains outside the overlap (chunk * 2 / 64 each):
+  // 32: 32 * (11 + 2) + 1 + 1 = 418; 64: 16 * 24 + 2 + 2 = 388;
+  // 128: 8 * 46 + 4 + 4 = 376; 256: 4 * 90 + 8 + 8 = 376; 512: 2 * 178 +
+  // 16 + 16 = 388. 128 wins the tie with 256.
+  q.rowReductions = 2;
+  EXPECT_DOUBLE_EQ(estimateRowCycles(q, 32), 418);
+  EXPECT_DOUBLE_EQ(estimateRowCycles(q, 64), 388);
+  EXPECT_DOUBLE_EQ(estimateRowCycles(q, 128), 376);
+  EXPECT_DOUBLE_EQ(estimateRowCycles(q, 256), 376);
+  EXPECT_DOUBLE_EQ(estimateRowCycles(q, 512), 388);
+  EXPECT_EQ(chooseChunk(q), 128);
+}
+
 TEST(CostModel, DepthHidesLatencyWithinCapacity) {
   DepthQuery q;
   q.dmaLatency = 100;

@@ -31,13 +31,27 @@ struct ChunkQuery {
   llvm::SmallVector<double> opRates;
   /// Bytes per element moved through the unit's FIFOs (all slots).
   double fifoBytesPerElement = 0;
+  /// Bytes per element the unit writes out per chunk (its streamed
+  /// outputs), drained after the row's last chunk.
+  double drainBytesPerElement = 0;
   /// Bytes per cycle of the FIFO datapaths.
   double fifoBandwidth = 1;
+  /// Row reductions: each folds its chunk's partial result into the row's
+  /// accumulator, a one-element operation of one cycle per chunk whatever
+  /// the chunk's width.
+  int64_t rowReductions = 0;
 };
 
 /// Estimated cycles to stream one row in chunks of `chunk` elements: per
-/// chunk, the compute (each operation takes ceil(chunk / rate) cycles) and
-/// the FIFO transfer overlap, so a chunk costs the larger of the two.
+/// chunk, the compute (each operation takes ceil(chunk / rate) cycles, each
+/// row reduction's fold one more) and the FIFO transfer overlap, so a chunk
+/// costs the larger of the two. With row reductions, whose folds favour
+/// wide chunks, the row also pays what bounds them: its first chunk arrives
+/// before the compute unit starts and its last chunk's outputs drain after
+/// it ends, transfers the chunks do not overlap. Without row reductions
+/// that term only breaks ties the narrow chunk already wins, or turns
+/// ceil() savings of a wider one into losses (the shipped allreduce: 14 to
+/// 31 cycles slower, measured), so it is not charged.
 double estimateRowCycles(const ChunkQuery &query, int64_t chunk);
 
 /// The chunk size with the least estimated cycles among the multiples of

@@ -13,7 +13,7 @@
 // CHECK: dfir.reduce max
 // CHECK: scf.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[BMAX:.*]] = dfir.broadcast %[[MAX]] : vector<1xf16> -> vector<64xf16>
+// CHECK-NEXT: %[[BMAX:.*]] = dfir.broadcast %[[MAX]] : vector<1xf16> -> vector<128xf16>
 // CHECK: %[[SUM:[0-9]+]] = scf.for {{.*}} -> (vector<1xf16>)
 // CHECK-NOT: dfir.broadcast
 // CHECK: %[[EXP:.*]] = dfir.map %{{.*}}, %[[BMAX]]
@@ -21,7 +21,7 @@
 // CHECK: dfir.send @{{.*}}, %[[EXP]]
 // CHECK: scf.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[BSUM:.*]] = dfir.broadcast %[[SUM]] : vector<1xf16> -> vector<64xf16>
+// CHECK-NEXT: %[[BSUM:.*]] = dfir.broadcast %[[SUM]] : vector<1xf16> -> vector<128xf16>
 // CHECK: scf.for
 // CHECK-NEXT: %[[E:.*]] = dfir.recv
 // CHECK-NEXT: dfir.map %[[E]], %[[BSUM]]

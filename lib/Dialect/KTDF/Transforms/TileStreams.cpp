@@ -59,6 +59,30 @@ mlir::ktdf::detail::findPipelineStages(PipelineOp pipeline) {
   return stages;
 }
 
+/// Whether the compute lowering folds each chunk of the row reduction `op`
+/// into its accumulator. A sum of products of widened 16-bit values
+/// accumulates in f32 as it goes (ktdf-to-dfir's dot products, where the
+/// unit's multiply-accumulate rate is the faster), with no fold.
+static bool foldsEachChunk(Operation *op) {
+  if (op->getNumResults() != 1 || op->getNumRegions() != 1 ||
+      !getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+    return true;
+  Block &body = op->getRegion(0).front();
+  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return true;
+  auto widened = [](Value v) {
+    auto ext = v.getDefiningOp<arith::ExtFOp>();
+    return ext && getElementTypeOrSelf(ext.getIn().getType())
+                          .getIntOrFloatBitWidth() == 16;
+  };
+  for (Value term : {add.getLhs(), add.getRhs()})
+    if (auto mul = term.getDefiningOp<arith::MulFOp>())
+      if (widened(mul.getLhs()) && widened(mul.getRhs()))
+        return false;
+  return true;
+}
+
 LogicalResult StreamTiler::chooseWidth() {
   int64_t cols = plan.cols;
   if (fixedChunk > 0) {
@@ -106,6 +130,8 @@ LogicalResult StreamTiler::chooseWidth() {
   for (auto [op, role] : plan.roles) {
     if (role == OpRole::RowOp)
       continue;
+    if (role == OpRole::RowReduction && foldsEachChunk(op))
+      ++query.rowReductions;
     for (Block &block : op->getRegions().front())
       for (Operation &inner : block.without_terminator()) {
         Type t;
@@ -118,6 +144,11 @@ LogicalResult StreamTiler::chooseWidth() {
   for (ReadFromFifoOp read : plan.reads)
     bytes += cast<ShapedType>(read.getType()).getElementTypeBitWidth() / 8.0;
   query.fifoBytesPerElement = bytes;
+  for (WriteToFifoOp write : plan.writes)
+    if (plan.isStreamed(write.getValue()))
+      query.drainBytesPerElement += cast<ShapedType>(write.getValue().getType())
+                                        .getElementTypeBitWidth() /
+                                    8.0;
   query.fifoBandwidth = model.getDatapath(*feedHop.fifo).spec.bandwidth;
   width = ktflow::sched::chooseChunk(query);
   // The tuner (`--tune`) tries widths next to the cost model's: a power of

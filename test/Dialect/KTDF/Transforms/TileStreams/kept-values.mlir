@@ -4,8 +4,9 @@
 // A row softmax streams each 1x256 row three times: the maximum, the exp
 // and its sum, the division. The division needs exp(x - max), which the
 // second pass computed: on spyre_like's SFP (64 f16 lanes, transcendentals
-// at a quarter of that) recomputing it costs a chunk of 64 1 + 4 = 5
-// cycles, sending it to the store unit 128 B over the 128 B/cycle FIFO 1.
+// at a quarter of that) recomputing it costs a chunk of 128 (the cost
+// model's width: its two row reductions fold once per chunk) 2 + 8 = 10
+// cycles, sending it to the store unit 256 B over the 128 B/cycle FIFO 2.
 // So the second pass sends each exp chunk out, the drain stores it in a
 // buffer marked ktdf.kept, the feed reads it back in the third pass in
 // place of x, and the third pass only divides.
@@ -13,8 +14,8 @@
 // CHECK-LABEL: func.func @softmax
 // CHECK-DAG: %[[X:.*]] = ktdf.private : memref<1x256xf16, "LX">
 // CHECK-DAG: %[[KEPT:.*]] = ktdf.private {ktdf.kept} : memref<1x256xf16, "LX">
-// CHECK-DAG: %[[OUT:.*]] = ktdf.private : !ktdf.fifo.slot<"core/corelet/SFP" -> "core/corelet/LXSU", 64xf16>
-// CHECK-DAG: %[[IN:.*]] = ktdf.private : !ktdf.fifo.slot<"core/corelet/LXLU" -> "core/corelet/SFP", 64xf16>
+// CHECK-DAG: %[[OUT:.*]] = ktdf.private : !ktdf.fifo.slot<"core/corelet/SFP" -> "core/corelet/LXSU", 128xf16>
+// CHECK-DAG: %[[IN:.*]] = ktdf.private : !ktdf.fifo.slot<"core/corelet/LXLU" -> "core/corelet/SFP", 128xf16>
 // CHECK: ktdf.stage "feed"
 // CHECK: scf.for %[[R:.*]] = {{.*}} {
 // CHECK-NEXT: scf.for
@@ -79,8 +80,8 @@ func.func @softmax(%x_ptr: index, %y_ptr: index) attributes {grid = [64]} {
 
 // -----
 
-// Centred over its sum: the last pass recomputes x - max, 1 cycle a chunk,
-// no more than sending it out costs: nothing is kept.
+// Centred over its sum: the last pass recomputes x - max, 2 cycles a chunk
+// of 128, no more than sending it out costs: nothing is kept.
 
 // CHECK-LABEL: func.func @centred
 // CHECK-NOT: ktdf.kept
