@@ -23,6 +23,7 @@
 #include "NarrowMathTables.h"
 #include "Numerics.h"
 #include "ObjectCache.h"
+#include "RegisterTiles.h"
 #include "TileFunction.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -51,6 +52,7 @@
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -105,17 +107,22 @@ static void prepareContext(MLIRContext &context) {
                       cf::ControlFlowDialect, func::FuncDialect,
                       linalg::LinalgDialect, LLVM::LLVMDialect,
                       math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
-                      tensor::TensorDialect>();
+                      tensor::TensorDialect, vector::VectorDialect>();
 }
 
-/// The passes from a tile function on tensors to loops on memrefs.
-static void buildLoopPipeline(PassManager &pm) {
+/// The passes from a tile function on tensors to linalg on memrefs.
+static void buildBufferizePipeline(PassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertElementwiseToLinalgPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
+}
+
+/// The passes from linalg on memrefs (reductions blocked in registers,
+/// RegisterTiles.h) to loops.
+static void buildLoopPipeline(PassManager &pm) {
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -128,6 +135,7 @@ static void buildLLVMPipeline(PassManager &pm) {
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
@@ -262,16 +270,23 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
       return kernel;
     }
   }
-  PassManager loops(&context), llvmLowering(&context);
+  PassManager bufferize(&context), loops(&context), llvmLowering(&context);
+  buildBufferizePipeline(bufferize);
   buildLoopPipeline(loops);
   buildLLVMPipeline(llvmLowering);
   // KTFLOW_JIT_TIMING=1 prints where a cold compile goes.
   static const bool timing = getenv("KTFLOW_JIT_TIMING") != nullptr;
   PhaseTimer phases(timing);
   if (timing) {
+    bufferize.enableTiming();
     loops.enableTiming();
     llvmLowering.enableTiming();
   }
+  if (failed(runQuietly(bufferize, *copy, why))) {
+    why = "bufferization failed: " + why;
+    return failure();
+  }
+  blockReductionsInRegisters(*copy);
   if (failed(runQuietly(loops, *copy, why))) {
     why = "the lowering to loops failed: " + why;
     return failure();
