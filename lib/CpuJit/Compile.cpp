@@ -70,6 +70,22 @@
 using namespace mlir;
 using namespace ktflow::jit;
 
+/// `value` rounded to bf16, to nearest with ties to even, a NaN becoming
+/// 0x7fc0: what arith-expand's expansion of the tier's `arith.truncf` to bf16
+/// computes. x86 code generation calls this libgcc function for what it
+/// still leaves as a conversion (a bf16 constant such as the 0 of a masked
+/// load is materialised as a rounded f32), and the JIT links no libgcc.
+/// A bf16 is returned in the low 16 bits of xmm0 (x86-64 System V), where
+/// this float's bits put it: C++ has no bf16 type that does not itself
+/// convert through this function.
+static float truncateToBF16(float value) {
+  uint32_t bits = llvm::bit_cast<uint32_t>(value);
+  uint32_t rounded = (bits & 0x7fffffffu) > 0x7f800000u
+                         ? 0x7fc0u
+                         : (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16;
+  return llvm::bit_cast<float>(rounded);
+}
+
 /// The functions of ktflow the compiled code calls.
 static ArrayRef<std::pair<StringRef, void *>> runtimeSymbols() {
   static const std::vector<std::pair<StringRef, void *>> symbols = [] {
@@ -79,7 +95,8 @@ static ArrayRef<std::pair<StringRef, void *>> runtimeSymbols() {
         {kViewFunctionName, reinterpret_cast<void *>(&recordView)},
         {kYieldFunctionName, reinterpret_cast<void *>(&yieldTurn)},
         {kNarrowMathTableFunctionName,
-         reinterpret_cast<void *>(&narrowMathTable)}};
+         reinterpret_cast<void *>(&narrowMathTable)},
+        {"__truncsfbf2", reinterpret_cast<void *>(&truncateToBF16)}};
     llvm::append_range(all, interTileRuntimeSymbols());
     return all;
   }();
