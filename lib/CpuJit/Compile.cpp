@@ -4,10 +4,11 @@
 // the module has its callees inlined, becomes a tile function
 // (TileFunction.h), gets the interpreter's reduction numerics
 // (Numerics.h), and goes through upstream MLIR: element-wise tensor ops to
-// linalg, one-shot bufferization with ownership-based deallocation, linalg
-// to loops, 16-bit float arithmetic and math emulated in f32 one op at a
-// time (arith-emulate-unsupported-floats, math-extend-to-supported-types:
-// each op extends its operands, computes in f32 and truncates, the
+// linalg, one-shot bufferization with ownership-based deallocation,
+// reductions blocked in registers (RegisterTiles.h), linalg to loops,
+// 16-bit float arithmetic and math emulated in f32 one op at a time
+// (arith-emulate-unsupported-floats, math-extend-to-supported-types: each
+// op extends its operands, computes in f32 and truncates, the
 // interpreter's one rounding per op), then everything to the LLVM dialect,
 // which MLIR's ExecutionEngine optimises (O3 without loop unrolling, host
 // CPU) and JITs. The
