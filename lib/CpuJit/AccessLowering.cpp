@@ -233,6 +233,16 @@ static Value emitGuardedLoad(OpBuilder &b, Location loc,
   return nest.results.empty() ? init : nest.results.front();
 }
 
+/// Records the error of an element outside its tensor: what the guarded
+/// loop nest of a tile proved inside its view (TileLowering::inViewOnGrid)
+/// finds when the fast path's check fails, so the nest itself is not
+/// emitted (it doubled the code of each access: paged attention's cold
+/// compile grew past 300 ms).
+static void emitOutsideTensor(OpBuilder &b, Location loc, Value status) {
+  emitErrorIf(b, loc, arith::ConstantIntOp::create(b, loc, 1, 1), status,
+              kErrorOutsideMemory);
+}
+
 /// A tile with a fast path (DenseTiles.cpp) takes it when it lies in
 /// bounds as a whole; the guarded loop nest handles the others.
 static void lowerLoad(ktdp::LoadOp load, const TileLowering &tile,
@@ -253,6 +263,11 @@ static void lowerLoad(ktdp::LoadOp load, const TileLowering &tile,
                        then, l, emitDenseLoad(then, l, tile, base, init));
                  },
                  [&](OpBuilder &otherwise, Location l) {
+                   if (tile.inViewOnGrid) {
+                     emitOutsideTensor(otherwise, l, status);
+                     scf::YieldOp::create(otherwise, l, init);
+                     return;
+                   }
                    scf::YieldOp::create(
                        otherwise, l,
                        emitGuardedLoad(otherwise, l, tile, init, status));
@@ -356,7 +371,10 @@ static void lowerStore(ktdp::StoreOp store, const TileLowering &tile,
           scf::YieldOp::create(then, l);
         },
         [&](OpBuilder &otherwise, Location l) {
-          emitGuardedStore(otherwise, l, tile, data, status);
+          if (tile.inViewOnGrid)
+            emitOutsideTensor(otherwise, l, status);
+          else
+            emitGuardedStore(otherwise, l, tile, data, status);
           scf::YieldOp::create(otherwise, l);
         });
   } else {
@@ -403,6 +421,26 @@ ktflow::jit::lowerAccesses(func::FuncOp fn,
   });
   if (walk.wasInterrupted())
     return failure();
+  // The tile ids x, y, z are the arguments before the status buffer
+  // (TileFunction.h), each below the grid's extent along it (1 past the
+  // grid's rank).
+  SmallVector<std::pair<Value, int64_t>> tileIds;
+  auto statusArg = dyn_cast<BlockArgument>(status);
+  auto grid = fn->getAttrOfType<ArrayAttr>("grid");
+  if (statusArg && statusArg.getArgNumber() >= 3 && grid && grid.size() <= 3) {
+    for (unsigned k = 0; k < 3; ++k) {
+      auto extent = k < grid.size() ? dyn_cast<IntegerAttr>(grid[k]) : nullptr;
+      int64_t size = k >= grid.size() ? 1 : extent ? extent.getInt() : 0;
+      if (size <= 0) {
+        tileIds.clear();
+        break;
+      }
+      tileIds.push_back(
+          {fn.getArgument(statusArg.getArgNumber() - 3 + k), size});
+    }
+  }
+  for (auto &[value, tile] : tiles)
+    tile.inViewOnGrid = liesInViewOnGrid(tile, tileIds);
   // Measured before the accesses become loops of their own.
   KernelWork work = measureKernelWork(fn);
   OpBuilder declare(fn);

@@ -20,6 +20,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace ktflow::jit;
@@ -43,6 +45,98 @@ bool ktflow::jit::hasFastPath(const TileLowering &tile) {
   // mod and floordiv make the view's set non-convex: corners do not tell.
   return llvm::all_of(tile.view->set.getConstraints(),
                       [](AffineExpr e) { return e.isPureAffine(); });
+}
+
+namespace {
+/// The least and greatest value of an index over the grid.
+using Interval = std::pair<int64_t, int64_t>;
+} // namespace
+
+/// The values `v` takes over the grid, when it is built from constants and
+/// tile ids by additions, subtractions and multiplications.
+static std::optional<Interval>
+rangeOnGrid(Value v, ArrayRef<std::pair<Value, int64_t>> tileIds,
+            unsigned depth = 0) {
+  for (auto [id, extent] : tileIds)
+    if (v == id)
+      return Interval{0, extent - 1};
+  if (std::optional<int64_t> constant = getConstantIntValue(v))
+    return Interval{*constant, *constant};
+  Operation *def = v.getDefiningOp();
+  if (depth > 8 || !def ||
+      !isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+    return std::nullopt;
+  std::optional<Interval> lhs =
+      rangeOnGrid(def->getOperand(0), tileIds, depth + 1);
+  std::optional<Interval> rhs =
+      rangeOnGrid(def->getOperand(1), tileIds, depth + 1);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  SmallVector<std::optional<int64_t>> ends;
+  if (isa<arith::AddIOp>(def))
+    ends = {llvm::checkedAdd(lhs->first, rhs->first),
+            llvm::checkedAdd(lhs->second, rhs->second)};
+  else if (isa<arith::SubIOp>(def))
+    ends = {llvm::checkedSub(lhs->first, rhs->second),
+            llvm::checkedSub(lhs->second, rhs->first)};
+  else
+    for (int64_t a : {lhs->first, lhs->second})
+      for (int64_t b : {rhs->first, rhs->second})
+        ends.push_back(llvm::checkedMul(a, b));
+  if (llvm::is_contained(ends, std::nullopt))
+    return std::nullopt;
+  auto values = llvm::map_range(ends, [](auto e) { return *e; });
+  return Interval{*llvm::min_element(values), *llvm::max_element(values)};
+}
+
+/// The value of a pure affine expression without symbols at `dims`.
+static std::optional<int64_t> evaluate(AffineExpr e, ArrayRef<int64_t> dims) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(e))
+    return constant.getValue();
+  if (auto dim = dyn_cast<AffineDimExpr>(e))
+    return dims[dim.getPosition()];
+  auto binary = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!binary || (e.getKind() != AffineExprKind::Add &&
+                  e.getKind() != AffineExprKind::Mul))
+    return std::nullopt;
+  std::optional<int64_t> lhs = evaluate(binary.getLHS(), dims);
+  std::optional<int64_t> rhs = evaluate(binary.getRHS(), dims);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  return e.getKind() == AffineExprKind::Add ? llvm::checkedAdd(*lhs, *rhs)
+                                            : llvm::checkedMul(*lhs, *rhs);
+}
+
+bool ktflow::jit::liesInViewOnGrid(
+    const TileLowering &tile, ArrayRef<std::pair<Value, int64_t>> tileIds) {
+  const ViewLowering &view = *tile.view;
+  if (!hasFastPath(tile) || !view.setSymbols.empty())
+    return false;
+  // The box every tile's coordinates lie in.
+  unsigned rank = tile.shape.size();
+  SmallVector<int64_t> lower(rank), upper(rank);
+  for (unsigned d = 0; d < rank; ++d) {
+    std::optional<Interval> anchor = rangeOnGrid(tile.anchor[d], tileIds);
+    std::optional<int64_t> size = getConstantIntValue(view.sizes[d]);
+    if (!anchor || !size)
+      return false;
+    lower[d] = anchor->first + tile.setLower[d];
+    upper[d] = anchor->second + tile.setLower[d] + tile.shape[d] - 1;
+    if (lower[d] < view.lower[d] || upper[d] - view.lower[d] >= *size)
+      return false;
+  }
+  // The constraints are affine: they hold on the box iff on its corners.
+  for (unsigned corner = 0; corner < (1u << rank); ++corner) {
+    SmallVector<int64_t> point;
+    for (unsigned d = 0; d < rank; ++d)
+      point.push_back(corner >> d & 1 ? upper[d] : lower[d]);
+    for (unsigned c = 0; c < view.set.getNumConstraints(); ++c) {
+      std::optional<int64_t> v = evaluate(view.set.getConstraint(c), point);
+      if (!v || (view.set.isEq(c) ? *v != 0 : *v < 0))
+        return false;
+    }
+  }
+  return true;
 }
 
 Value ktflow::jit::emitTileInBounds(OpBuilder &b, Location loc,

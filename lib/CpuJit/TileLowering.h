@@ -36,6 +36,10 @@ struct TileLowering {
   llvm::SmallVector<int64_t> setLower, setUpper, shape;
   /// Every tile position is a point of the set.
   bool dense = true;
+  /// Proved at compile time: on every tile of the grid the whole tile lies
+  /// inside its view's sizes and coordinate_set (inViewOnGrid), so only
+  /// the tensor's extent is left to check when it runs.
+  bool inViewOnGrid = false;
   /// Indirect tiles: the captured values and one subscript per base
   /// dimension, and the base view's coordinate bounds, which every value
   /// read from an index view must respect.
@@ -73,6 +77,13 @@ void emitRowReport(mlir::OpBuilder &b, mlir::Location loc, unsigned buffer,
 /// (DenseTiles.cpp): a dense direct tile in identity order whose view's
 /// coordinate_set is convex.
 bool hasFastPath(const TileLowering &tile);
+
+/// Whether a tile with a fast path lies inside its view's sizes and
+/// coordinate_set on every tile of the grid, its anchor being sums,
+/// differences and products of constants and the tile ids `tileIds` (each
+/// with the grid's extent along it).
+bool liesInViewOnGrid(const TileLowering &tile,
+                      llvm::ArrayRef<std::pair<mlir::Value, int64_t>> tileIds);
 
 /// Whether the whole tile lies inside its view's sizes, coordinate_set and
 /// buffer at run time; `base` is the address of its first position.
