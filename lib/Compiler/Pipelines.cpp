@@ -67,6 +67,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdf::createKTDFStreamWideRows(stream));
   pm.addPass(ktdf::createKTDFImportTarget());
   pm.addPass(ktdf::createKTDFRecordTensorExtents());
+  pm.addPass(ktdf::createKTDFForwardScratchpadParts());
   pm.addPass(ktdf::createKTDFResolveDistributedViews());
   pm.addPass(ktdf::createKTDFRemoteScratchpadLoads());
   addCheckpoint(pm, "pre_mapping");

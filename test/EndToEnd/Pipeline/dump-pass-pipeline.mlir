@@ -16,6 +16,7 @@
 // CHECK-NEXT:   ktdf-stream-wide-rows{max-tile-bytes=0},
 // CHECK-NEXT:   ktdf-import-target,
 // CHECK-NEXT:   ktdf-record-tensor-extents,
+// CHECK-NEXT:   ktdf-forward-scratchpad-parts,
 // CHECK-NEXT:   ktdf-resolve-distributed-views,
 // CHECK-NEXT:   ktdf-remote-scratchpad-loads,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},

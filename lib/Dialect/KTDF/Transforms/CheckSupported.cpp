@@ -49,6 +49,23 @@ static bool isOtherTilesView(ktdp::ConstructMemoryViewOp view) {
   return succeeded(grid) && *grid && ktdp::getNumTiles(**grid) > 1;
 }
 
+/// The refusal ktdf-resolve-distributed-views makes at the load or store
+/// `op` for a distributed view of its kernel (a view over scratchpad parts
+/// is refused at the access that cannot be forwarded), if any.
+static std::optional<std::string> distributedViewRefusalAt(Operation *op) {
+  std::optional<std::string> found;
+  op->getParentOfType<func::FuncOp>().walk(
+      [&](ktdp::ConstructDistributedMemoryViewOp view) {
+        if (auto refusal = whyNotResolvable(view);
+            refusal && refusal->first == op) {
+          found = refusal->second;
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+  return found;
+}
+
 static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view) {
   std::optional<ktdp::NormalizedMemorySpace> space =
       ktdp::normalizeMemorySpace(view.getMemorySpace());
@@ -328,6 +345,12 @@ static std::optional<std::string> check(Operation *op) {
             auto load = dyn_cast<ktdp::LoadOp>(o);
             auto tiled = ktdp::getAccessTileView(store ? store.getAccessTile()
                                                        : load.getAccessTile());
+            if (!tiled || isOtherTilesView(tiled)) {
+              if (auto refusal = distributedViewRefusalAt(o))
+                return refusal;
+              if (load && isForwardedScratchpadLoad(load))
+                return std::nullopt;
+            }
             if (tiled && isOtherTilesView(tiled)) {
               if (store)
                 return std::string(

@@ -20,6 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ScratchpadViews.h"
+
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
@@ -62,31 +64,12 @@ scratchpadViewOf(Value tile, std::optional<int64_t> &owner) {
   return view;
 }
 
-/// The elements [first, last] of a scratchpad view at a literal address
-/// with static sizes and strides, or nullopt.
-static std::optional<std::pair<int64_t, int64_t>>
-elementRange(ktdp::ConstructMemoryViewOp view) {
-  APInt address;
-  if (!matchPattern(view.getOffset(), m_ConstantInt(&address)) ||
-      !view.getSizes().empty() || !view.getStrides().empty())
-    return std::nullopt;
-  int64_t first = address.getSExtValue(), last = first;
-  for (auto [size, stride] :
-       llvm::zip(view.getStaticSizes(), view.getStaticStrides())) {
-    if (size == 0)
-      return std::nullopt;
-    int64_t span = (size - 1) * stride;
-    (span < 0 ? first : last) += span;
-  }
-  return std::make_pair(first, last);
-}
-
 /// Whether two access tiles cover the same coordinates of equal views.
 static bool sameTile(ktdp::ConstructAccessTileOp a,
                      ktdp::ConstructAccessTileOp b) {
   auto va = a.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
   auto vb = b.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
-  if (!va || !vb || elementRange(va) != elementRange(vb) ||
+  if (!va || !vb || getLiteralElementRange(va) != getLiteralElementRange(vb) ||
       va.getStaticSizes() != vb.getStaticSizes() ||
       va.getStaticStrides() != vb.getStaticStrides() ||
       va.getCoordinateSet() != vb.getCoordinateSet() ||
@@ -141,7 +124,8 @@ static FailureOr<RemoteLoad> analyze(ktdp::LoadOp load, Refusal &refusal) {
   if (remote.owner >= remote.numTiles)
     return refuse("the view names tile " + Twine(remote.owner) +
                   ", but the grid has " + Twine(remote.numTiles) + " tiles");
-  std::optional<std::pair<int64_t, int64_t>> range = elementRange(view);
+  std::optional<std::pair<int64_t, int64_t>> range =
+      getLiteralElementRange(view);
   if (!range)
     return refuse("a load of another tile's scratchpad needs a view at a "
                   "literal address with static sizes and strides");
@@ -172,7 +156,8 @@ static FailureOr<RemoteLoad> analyze(ktdp::LoadOp load, Refusal &refusal) {
         scratchpadViewOf(store.getAccessTile(), storeOwner);
     if (!written || clash)
       return;
-    std::optional<std::pair<int64_t, int64_t>> other = elementRange(written);
+    std::optional<std::pair<int64_t, int64_t>> other =
+        getLiteralElementRange(written);
     if (other && (other->second < range->first || range->second < other->first))
       return;
     auto storeTile =

@@ -87,9 +87,19 @@ analyzeShards(ktdp::ConstructDistributedMemoryViewOp view, Refusal &refusal) {
     if (!part)
       return refuse("a part is not a ktdp.construct_memory_view");
     auto space = ktdp::normalizeMemorySpace(part.getMemorySpace());
-    if (!space || space->kind != ktdp::MemoryKind::global)
-      return refuse("a part is in a scratchpad (ct_local), which the "
-                    "scheduler does not move data between tiles through yet");
+    if (!space || space->kind != ktdp::MemoryKind::global) {
+      // ktdf-forward-scratchpad-parts removes the views it can prove.
+      auto why = whyNotForwardable(view);
+      refusal = {why ? why->first : view.getOperation(),
+                 "a distributed view over scratchpad (ct_local) parts "
+                 "compiles only when every load of the parts provably reads "
+                 "what the loading tile stored itself (the scheduler moves "
+                 "no data into another tile's scratchpad): " +
+                     (why ? why->second
+                          : std::string("run ktdf-forward-scratchpad-parts "
+                                        "first"))};
+      return failure();
+    }
     if (!part.getSizes().empty() || !part.getStrides().empty() ||
         part.getCoordinateSet().getNumSymbols() != 0)
       return refuse("a part has dynamic sizes or strides");
@@ -321,6 +331,9 @@ mlir::ktdf::whyNotResolvable(Operation *op) {
   auto view = dyn_cast<ktdp::ConstructDistributedMemoryViewOp>(op);
   if (!view)
     return std::make_pair(op, std::string("not a distributed view"));
+  // The pipeline's ktdf-forward-scratchpad-parts removes it.
+  if (!whyNotForwardable(view))
+    return std::nullopt;
   Refusal refusal;
   FailureOr<SmallVector<ktdp::ConstructAccessTileOp>> tiles =
       tilesOf(view, refusal);

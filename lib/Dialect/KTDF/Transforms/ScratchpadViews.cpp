@@ -82,3 +82,20 @@ Value mlir::ktdf::createScratchpadTile(func::FuncOp func,
       AffineMapAttr::get(
           AffineMap::getMultiDimIdentityMap(type.getRank(), ctx)));
 }
+
+std::optional<std::pair<int64_t, int64_t>>
+mlir::ktdf::getLiteralElementRange(ktdp::ConstructMemoryViewOp view) {
+  APInt address;
+  if (!view || !matchPattern(view.getOffset(), m_ConstantInt(&address)) ||
+      !view.getSizes().empty() || !view.getStrides().empty())
+    return std::nullopt;
+  int64_t first = address.getSExtValue(), last = first;
+  for (auto [size, stride] :
+       llvm::zip(view.getStaticSizes(), view.getStaticStrides())) {
+    if (size == 0)
+      return std::nullopt;
+    int64_t span = (size - 1) * stride;
+    (span < 0 ? first : last) += span;
+  }
+  return std::make_pair(first, last);
+}

@@ -3,7 +3,8 @@
 // This file declares what ktdf-carry-in-scratchpad, ktdf-lower-inter-tile
 // and ktdf-share-left-operands share: a cursor that places new `ct_local`
 // views past the kernel's own, and the construction of such a view (with
-// the access tile covering it) at the start of the kernel.
+// the access tile covering it) at the start of the kernel; and the elements
+// a view at a literal address spans.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,11 @@ namespace mlir::ktdf {
 /// (ct_local) view at a literal address, else std::nullopt.
 std::optional<int64_t>
 getLiteralScratchpadEnd(ktdp::ConstructMemoryViewOp view);
+
+/// The elements [first, last] of a view at a literal address with static
+/// sizes and strides, or std::nullopt (also for a null view).
+std::optional<std::pair<int64_t, int64_t>>
+getLiteralElementRange(ktdp::ConstructMemoryViewOp view);
 
 /// Element addresses of new scratchpad views, past the kernel's own.
 class ScratchpadCursor {

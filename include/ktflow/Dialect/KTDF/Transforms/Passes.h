@@ -107,6 +107,17 @@ whyNotTileCopy(Operation *consume);
 std::optional<std::pair<Operation *, std::string>>
 whyNotResolvable(Operation *view);
 
+/// Why ktdf-forward-scratchpad-parts cannot prove every load of the
+/// scratchpad parts of distributed view `view` a reload of the loading
+/// tile's own store (the op to report at and the reason), or none when it
+/// can (ktdf-resolve-distributed-views reports it).
+std::optional<std::pair<Operation *, std::string>>
+whyNotForwardable(Operation *view);
+
+/// Whether ktdf-forward-scratchpad-parts replaces `load`, a load of a
+/// distributed view's scratchpad part.
+bool isForwardedScratchpadLoad(Operation *load);
+
 /// Why ktdf-remote-scratchpad-loads cannot make the load `load` of another
 /// tile's scratchpad an inter-tile copy (the op to report at and the
 /// reason), or none when it can (ktdf-check-supported asks it).

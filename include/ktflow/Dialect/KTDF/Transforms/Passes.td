@@ -360,6 +360,39 @@ def KTDFRemoteScratchpadLoads
   let dependentDialects = ["::mlir::ktdp::KTDPDialect"];
 }
 
+def KTDFForwardScratchpadParts
+    : Pass<"ktdf-forward-scratchpad-parts", "::mlir::ModuleOp"> {
+  let summary = "Reloads of a distributed view's scratchpad parts as copies";
+  let description = [{
+    A distributed view whose parts lie in the scratchpads of several tiles
+    (`ct_local`, `ct_id = k`) is written by stores that reach other tiles'
+    scratchpads, which the scheduler does not do. When every load of the
+    parts' memory (through a view laid out as part k, in its local
+    coordinates) provably returns what the loading tile itself stored there
+    — checked on every grid point: the loaded box lies in part k and in the
+    box the nearest earlier store through the distributed view wrote, at the
+    same offset on every tile, no scratchpad write between them, and no
+    other tile's store through the view touches it — the load is replaced
+    by the stored tensor, or, when it reads a slice, by a load of that slice
+    from the device memory the stored tensor was loaded from (which no
+    store of the kernel writes), and the stores through the view are
+    erased. Nothing crosses the interconnect. Otherwise nothing changes and
+    ktdf-resolve-distributed-views refuses the view with this pass's reason
+    (`examples/kernels/distributed_copy.mlir`).
+
+    ```mlir
+    // before: tile t stores A's rows 16t.. through D (parts: column blocks
+    // in tiles 0..3's scratchpads), reads block k back through L_k
+    %rows = ktdp.load %ta                  // A[16t, 0], 16x64
+    ktdp.store %rows, %td                  // D[16t, 0]
+    %v1 = ktdp.load %tl1                   // L_1[16t, 0], 16x16
+    // after
+    %v1 = ktdp.load %ta1                   // A[16t, 16], 16x16
+    ```
+  }];
+  let dependentDialects = ["::mlir::ktdp::KTDPDialect"];
+}
+
 def KTDFResolveDistributedViews
     : Pass<"ktdf-resolve-distributed-views", "::mlir::ModuleOp"> {
   let summary = "Access tiles of distributed views as tiles of one part";

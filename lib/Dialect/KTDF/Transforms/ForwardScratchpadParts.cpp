@@ -1,0 +1,157 @@
+//===- ForwardScratchpadParts.cpp - Reloads of scratchpad parts -----------===//
+//
+// This file implements --ktdf-forward-scratchpad-parts. A distributed view
+// may stitch parts held in the scratchpads of several tiles (`ct_local`,
+// `ct_id = k`): a tile stores through it, which writes into other tiles'
+// scratchpads, then reads elements back through plain views of those
+// scratchpads. The scheduler keeps each scratchpad private to its core and
+// moves no data into another tile's scratchpad. When every load of the
+// parts' memory provably returns what the loading tile itself stored
+// there, nothing has to cross the interconnect: the load is the stored
+// tensor's slice, reloaded from where the stored tensor was loaded (the
+// scheduler has no slicing op), and the stores become dead.
+//
+// The proof, per grid point (the grid is static; every tile is enumerated):
+// the load reads, through a view laid out as part k (same tile, address,
+// sizes, strides, element type; coordinates in the part's local frame,
+// which is global minus the part's lower bound, as the interpreter indexes
+// parts), a box that lies in part k and inside the box the nearest earlier
+// store through the distributed view wrote, at the same offset on every
+// tile; nothing between them writes a scratchpad; and no store through the
+// distributed view by any OTHER tile ever touches that box, so no
+// interleaving of the tiles can change what the load sees. The stored
+// tensor must be a load of a box of device memory that stays in its view
+// and that no store of the kernel writes (then reloading the slice later
+// reads the same values), or exactly the tile the load reads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScratchpadParts.h"
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFFORWARDSCRATCHPADPARTS
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+void ScratchpadParts::rewrite() {
+  SmallVector<Operation *> loadTiles;
+  for (PartForward &forward : forwardList) {
+    ktdp::LoadOp load = forward.load;
+    loadTiles.push_back(load.getAccessTile().getDefiningOp());
+    Value replacement = forward.store.getDataTile();
+    if (forward.source) {
+      auto from = forward.source.getAccessTile()
+                      .getDefiningOp<ktdp::ConstructAccessTileOp>();
+      auto into =
+          load.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+      OpBuilder b(load);
+      AffineMap map = from.getBaseMap();
+      SmallVector<AffineExpr> results;
+      for (auto [result, offset] : llvm::zip(map.getResults(), forward.offset))
+        results.push_back(result + offset);
+      auto tile = ktdp::ConstructAccessTileOp::create(
+          b, load.getLoc(), into.getType(), from.getBase(), from.getIndices(),
+          ValueRange(),
+          AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
+                         b.getContext()),
+          into.getAccessTileSet(), into.getAccessTileOrder());
+      replacement =
+          ktdp::LoadOp::create(b, load.getLoc(), load.getType(), tile);
+    }
+    load.getResult().replaceAllUsesWith(replacement);
+    load.erase();
+  }
+  // Nothing reads what the stores wrote any more.
+  for (ktdp::StoreOp store : stores)
+    store.erase();
+  // The views and loads left without users, innermost first.
+  SmallVector<Operation *> worklist;
+  for (PartForward &forward : forwardList)
+    if (forward.source)
+      worklist.push_back(forward.source);
+  for (PartForward &forward : forwardList) {
+    worklist.push_back(forward.source
+                           ? forward.source.getAccessTile().getDefiningOp()
+                           : nullptr);
+  }
+  for (Operation *user : view->getUsers())
+    worklist.push_back(user);
+  worklist.push_back(view);
+  for (const ScratchpadPart &part : parts)
+    worklist.push_back(part.view);
+  for (Operation *tile : loadTiles) {
+    worklist.push_back(tile);
+    worklist.push_back(tile->getOperand(0).getDefiningOp());
+  }
+  llvm::erase(worklist, nullptr);
+  llvm::SetVector<Operation *> erased;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : worklist)
+      if (!erased.contains(op) && op->use_empty()) {
+        erased.insert(op);
+        op->dropAllReferences();
+        changed = true;
+      }
+  }
+  for (Operation *op : erased)
+    op->erase();
+}
+
+std::optional<std::pair<Operation *, std::string>>
+mlir::ktdf::whyNotForwardable(Operation *op) {
+  auto view = dyn_cast<ktdp::ConstructDistributedMemoryViewOp>(op);
+  if (!view)
+    return std::make_pair(op, std::string("not a distributed view"));
+  PartsRefusal refusal;
+  ScratchpadParts analysis(view);
+  if (failed(analysis.analyze(refusal)))
+    return refusal;
+  return std::nullopt;
+}
+
+bool mlir::ktdf::isForwardedScratchpadLoad(Operation *op) {
+  auto load = dyn_cast<ktdp::LoadOp>(op);
+  auto func = op->getParentOfType<func::FuncOp>();
+  if (!load || !func)
+    return false;
+  bool forwarded = false;
+  func.walk([&](ktdp::ConstructDistributedMemoryViewOp view) {
+    ScratchpadParts analysis(view);
+    PartsRefusal refusal;
+    forwarded |=
+        succeeded(analysis.analyze(refusal)) && analysis.forwards(load);
+  });
+  return forwarded;
+}
+
+namespace {
+struct KTDFForwardScratchpadPartsPass
+    : public ktdf::impl::KTDFForwardScratchpadPartsBase<
+          KTDFForwardScratchpadPartsPass> {
+  void runOnOperation() override {
+    SmallVector<ktdp::ConstructDistributedMemoryViewOp> views;
+    getOperation().walk([&](ktdp::ConstructDistributedMemoryViewOp view) {
+      if (llvm::any_of(view.getMemrefs(), [](Value part) {
+            return isScratchpadView(
+                part.getDefiningOp<ktdp::ConstructMemoryViewOp>());
+          }))
+        views.push_back(view);
+    });
+    // Refusals are ktdf-resolve-distributed-views' to report.
+    for (ktdp::ConstructDistributedMemoryViewOp view : views) {
+      ScratchpadParts analysis(view);
+      PartsRefusal refusal;
+      if (succeeded(analysis.analyze(refusal)))
+        analysis.rewrite();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,179 @@
+// RUN: ktflow-opt %s --ktdf-forward-scratchpad-parts --ktdf-resolve-distributed-views -split-input-file -verify-diagnostics
+// RUN: ktflow-opt %s --ktdf-check-supported -split-input-file -verify-diagnostics
+
+// A distributed view over scratchpad parts that ktdf-forward-scratchpad-parts
+// cannot prove is refused by ktdf-resolve-distributed-views at the access
+// that stops the proof, with the reason; ktdf-check-supported, run alone,
+// says the same. Each case is column_parts (forward-scratchpad-parts.mlir)
+// with one change.
+
+// The stores overlap: tile t stores rows [4t, 4t + 8), so tile 1's read of
+// rows [4, 8) may see tile 0's store, which would cross the interconnect.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#part1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 8 >= 0, -d1 + 15 >= 0)>
+#local = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#rows8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#blk4 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @overlapping_stores(%a: index, %b: index) attributes {grid = [2]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c4 = arith.constant 4 : index
+  %row0 = arith.muli %id, %c4 : index
+  %sp = arith.constant 512 : index
+  %A = ktdp.construct_memory_view %a, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %B = ktdp.construct_memory_view %b, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %P0 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #part0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<16x8xf16>
+  %P1 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #part1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<16x8xf16>
+  %D = ktdp.construct_distributed_memory_view(%P0, %P1 : memref<16x8xf16>, memref<16x8xf16>) : memref<16x16xf16>
+  %ta = ktdp.construct_access_tile %A[%row0, 0] {access_tile_set = #rows8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x16xindex>
+  %td = ktdp.construct_access_tile %D[%row0, 0] {access_tile_set = #rows8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x16xindex>
+  %rows = ktdp.load %ta : <8x16xindex> -> tensor<8x16xf16>
+  ktdp.store %rows, %td : tensor<8x16xf16>, <8x16xindex>
+  %L0 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #local, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<16x8xf16>
+  %tl0 = ktdp.construct_access_tile %L0[%row0, 0] {access_tile_set = #blk4, access_tile_order = #id2} : memref<16x8xf16> -> !ktdp.access_tile<4x8xindex>
+  %tb0 = ktdp.construct_access_tile %B[%row0, 0] {access_tile_set = #blk4, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x8xindex>
+  // expected-error @+1 {{another tile's store through the distributed view may write what it reads}}
+  %v0 = ktdp.load %tl0 : <4x8xindex> -> tensor<4x8xf16>
+  ktdp.store %v0, %tb0 : tensor<4x8xf16>, <4x8xindex>
+  return
+}
+
+// -----
+
+// Tile t reads the rows tile 1 - t stored.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#part1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 8 >= 0, -d1 + 15 >= 0)>
+#local = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#rows8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#sq8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @other_tiles_rows(%a: index, %b: index) attributes {grid = [2]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c8 = arith.constant 8 : index
+  %row0 = arith.muli %id, %c8 : index
+  %other = arith.subi %c8, %row0 : index
+  %sp = arith.constant 512 : index
+  %A = ktdp.construct_memory_view %a, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %B = ktdp.construct_memory_view %b, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %P0 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #part0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<16x8xf16>
+  %P1 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #part1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<16x8xf16>
+  %D = ktdp.construct_distributed_memory_view(%P0, %P1 : memref<16x8xf16>, memref<16x8xf16>) : memref<16x16xf16>
+  %ta = ktdp.construct_access_tile %A[%row0, 0] {access_tile_set = #rows8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x16xindex>
+  %td = ktdp.construct_access_tile %D[%row0, 0] {access_tile_set = #rows8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x16xindex>
+  %rows = ktdp.load %ta : <8x16xindex> -> tensor<8x16xf16>
+  ktdp.store %rows, %td : tensor<8x16xf16>, <8x16xindex>
+  %L1 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #local, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<16x8xf16>
+  %tl1 = ktdp.construct_access_tile %L1[%other, 0] {access_tile_set = #sq8, access_tile_order = #id2} : memref<16x8xf16> -> !ktdp.access_tile<8x8xindex>
+  %tb1 = ktdp.construct_access_tile %B[%row0, 8] {access_tile_set = #sq8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x8xindex>
+  // expected-error @+1 {{it may read elements the nearest earlier store through the distributed view does not write}}
+  %v1 = ktdp.load %tl1 : <8x8xindex> -> tensor<8x8xf16>
+  ktdp.store %v1, %tb1 : tensor<8x8xf16>, <8x8xindex>
+  return
+}
+
+// -----
+
+// The read comes before the store (it reads what the scratchpad held).
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#part1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 8 >= 0, -d1 + 15 >= 0)>
+#local = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#rows8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#sq8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @read_before_store(%a: index, %b: index) attributes {grid = [2]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c8 = arith.constant 8 : index
+  %row0 = arith.muli %id, %c8 : index
+  %sp = arith.constant 512 : index
+  %A = ktdp.construct_memory_view %a, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %B = ktdp.construct_memory_view %b, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %P0 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #part0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<16x8xf16>
+  %P1 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #part1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<16x8xf16>
+  %D = ktdp.construct_distributed_memory_view(%P0, %P1 : memref<16x8xf16>, memref<16x8xf16>) : memref<16x16xf16>
+  %L0 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #local, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<16x8xf16>
+  %tl0 = ktdp.construct_access_tile %L0[%row0, 0] {access_tile_set = #sq8, access_tile_order = #id2} : memref<16x8xf16> -> !ktdp.access_tile<8x8xindex>
+  // expected-error @+1 {{no store through the distributed view precedes it}}
+  %v0 = ktdp.load %tl0 : <8x8xindex> -> tensor<8x8xf16>
+  %ta = ktdp.construct_access_tile %A[%row0, 0] {access_tile_set = #rows8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x16xindex>
+  %td = ktdp.construct_access_tile %D[%row0, 0] {access_tile_set = #rows8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x16xindex>
+  %rows = ktdp.load %ta : <8x16xindex> -> tensor<8x16xf16>
+  ktdp.store %rows, %td : tensor<8x16xf16>, <8x16xindex>
+  %tb0 = ktdp.construct_access_tile %B[%row0, 0] {access_tile_set = #sq8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x8xindex>
+  ktdp.store %v0, %tb0 : tensor<8x8xf16>, <8x8xindex>
+  return
+}
+
+// -----
+
+// The stored tensor is computed (a sum), and the read takes a slice of it.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#part1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 8 >= 0, -d1 + 15 >= 0)>
+#local = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#rows8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#sq8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @computed_slice(%a: index, %b: index) attributes {grid = [2]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c8 = arith.constant 8 : index
+  %row0 = arith.muli %id, %c8 : index
+  %sp = arith.constant 512 : index
+  %A = ktdp.construct_memory_view %a, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %B = ktdp.construct_memory_view %b, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %P0 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #part0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<16x8xf16>
+  %P1 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #part1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<16x8xf16>
+  %D = ktdp.construct_distributed_memory_view(%P0, %P1 : memref<16x8xf16>, memref<16x8xf16>) : memref<16x16xf16>
+  %ta = ktdp.construct_access_tile %A[%row0, 0] {access_tile_set = #rows8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x16xindex>
+  %td = ktdp.construct_access_tile %D[%row0, 0] {access_tile_set = #rows8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x16xindex>
+  %rows = ktdp.load %ta : <8x16xindex> -> tensor<8x16xf16>
+  %twice = arith.addf %rows, %rows : tensor<8x16xf16>
+  ktdp.store %twice, %td : tensor<8x16xf16>, <8x16xindex>
+  %L1 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #local, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<16x8xf16>
+  %tl1 = ktdp.construct_access_tile %L1[%row0, 0] {access_tile_set = #sq8, access_tile_order = #id2} : memref<16x8xf16> -> !ktdp.access_tile<8x8xindex>
+  %tb1 = ktdp.construct_access_tile %B[%row0, 8] {access_tile_set = #sq8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x8xindex>
+  // expected-error @+1 {{it reads part of the stored tensor, which is not a load of a box of device memory inside its view}}
+  %v1 = ktdp.load %tl1 : <8x8xindex> -> tensor<8x8xf16>
+  ktdp.store %v1, %tb1 : tensor<8x8xf16>, <8x8xindex>
+  return
+}
+
+// -----
+
+// The read is in a loop.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#part1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 8 >= 0, -d1 + 15 >= 0)>
+#local = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#rows8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#row1 = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 7 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @read_in_loop(%a: index, %b: index) attributes {grid = [2]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %row0 = arith.muli %id, %c8 : index
+  %sp = arith.constant 512 : index
+  %A = ktdp.construct_memory_view %a, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %B = ktdp.construct_memory_view %b, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %P0 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #part0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<16x8xf16>
+  %P1 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #part1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<16x8xf16>
+  %D = ktdp.construct_distributed_memory_view(%P0, %P1 : memref<16x8xf16>, memref<16x8xf16>) : memref<16x16xf16>
+  %ta = ktdp.construct_access_tile %A[%row0, 0] {access_tile_set = #rows8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x16xindex>
+  %td = ktdp.construct_access_tile %D[%row0, 0] {access_tile_set = #rows8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x16xindex>
+  %rows = ktdp.load %ta : <8x16xindex> -> tensor<8x16xf16>
+  ktdp.store %rows, %td : tensor<8x16xf16>, <8x16xindex>
+  %L0 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #local, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<16x8xf16>
+  scf.for %i = %c0 to %c8 step %c1 {
+    %r = arith.addi %row0, %i : index
+    %tl0 = ktdp.construct_access_tile %L0[%r, 0] {access_tile_set = #row1, access_tile_order = #id2} : memref<16x8xf16> -> !ktdp.access_tile<1x8xindex>
+    %tb0 = ktdp.construct_access_tile %B[%r, 0] {access_tile_set = #row1, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<1x8xindex>
+    // expected-error @+1 {{it is in a loop or a branch}}
+    %v0 = ktdp.load %tl0 : <1x8xindex> -> tensor<1x8xf16>
+    ktdp.store %v0, %tb0 : tensor<1x8xf16>, <1x8xindex>
+  }
+  return
+}
