@@ -37,8 +37,10 @@ constexpr int64_t kMaxTiles = int64_t(1) << 20;
 class DemandCounter {
 public:
   DemandCounter(func::FuncOp kernel, const ScalarArgs &args,
-                const IndexValues &indexValues)
-      : kernel(kernel), args(args), indexValues(indexValues) {}
+                const IndexValues &indexValues,
+                const DevicePatterns &devicePatterns)
+      : kernel(kernel), args(args), indexValues(indexValues),
+        rewrites(devicePatterns) {}
 
   /// Walks the kernel for the grid point `ids`.
   void countTile(ArrayRef<int64_t> ids) {
@@ -245,7 +247,7 @@ private:
       return demand.addGap("the combining of inter-tile reductions");
     if (traffic.visit(op))
       return;
-    countOperations(op, demand);
+    countOperations(op, demand, &rewrites);
     evaluate(op);
     // Regions of other ops (an inter-tile produce, ...) are not followed:
     // say so when they compute.
@@ -261,6 +263,7 @@ private:
   func::FuncOp kernel;
   const ScalarArgs &args;
   const IndexValues &indexValues;
+  DeviceRewrites rewrites;
   ArrayRef<int64_t> tileIds;
   DenseMap<Value, int64_t> env;
   MemoryTraffic traffic{kernel, [this](Value v) { return value(v); },
@@ -271,10 +274,11 @@ private:
 
 } // namespace
 
-device::KernelDemand ktflow::countKernelDemand(func::FuncOp kernel,
-                                               const ScalarArgs &args,
-                                               const IndexValues &indexValues) {
-  DemandCounter counter(kernel, args, indexValues);
+device::KernelDemand
+ktflow::countKernelDemand(func::FuncOp kernel, const ScalarArgs &args,
+                          const IndexValues &indexValues,
+                          const DevicePatterns &devicePatterns) {
+  DemandCounter counter(kernel, args, indexValues, devicePatterns);
   FailureOr<std::optional<SmallVector<int64_t>>> grid =
       ktdp::getLaunchGrid(kernel);
   if (failed(grid)) {

@@ -16,9 +16,12 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace ktflow;
@@ -121,7 +124,80 @@ bool ktflow::isFoldedIntoProducts(Operation *op) {
          onlyNarrowProducts(extend.getResult(), onlyNarrowProducts);
 }
 
-static bool countLinalg(linalg::LinalgOp op, device::KernelDemand &demand) {
+const DeviceRewrites::PerElement *DeviceRewrites::lookup(Operation *op) {
+  if (!patterns || op->getNumRegions() != 0)
+    return nullptr;
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << op->getName() << '(';
+  for (Type type : op->getOperandTypes())
+    os << getElementTypeOrSelf(type) << ',';
+  os << ")->(";
+  for (Type type : op->getResultTypes())
+    os << getElementTypeOrSelf(type) << ',';
+  os << ')' << op->getAttrDictionary();
+  auto [it, inserted] = cache.try_emplace(key);
+  if (inserted)
+    it->second = rewrite(op);
+  return it->second ? &*it->second : nullptr;
+}
+
+std::optional<DeviceRewrites::PerElement>
+DeviceRewrites::rewrite(Operation *op) {
+  MLIRContext *context = op->getContext();
+  Location loc = UnknownLoc::get(context);
+  OwningOpRef<ModuleOp> probe = ModuleOp::create(loc);
+  OpBuilder builder(probe->getBodyRegion());
+  auto elementTypes = [](TypeRange types) {
+    return llvm::map_to_vector(
+        types, [](Type type) { return getElementTypeOrSelf(type); });
+  };
+  SmallVector<Type> results = elementTypes(op->getResultTypes());
+  auto function = func::FuncOp::create(
+      builder, loc, "probe",
+      builder.getFunctionType(elementTypes(op->getOperandTypes()), results));
+  Block *entry = function.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+  IRMapping operands;
+  operands.map(op->getOperands(), entry->getArguments());
+  Operation *copy = builder.clone(*op, operands);
+  for (auto [result, type] : llvm::zip(copy->getResults(), results))
+    result.setType(type);
+  func::ReturnOp::create(builder, loc, copy->getResults());
+  OperationName name = op->getName();
+  if (failed(patterns(*probe)))
+    return std::nullopt;
+  auto body = entry->without_terminator();
+  if (llvm::hasSingleElement(body) && body.begin()->getName() == name &&
+      TypeRange(body.begin()->getResultTypes()) == TypeRange(results))
+    return std::nullopt;
+  device::KernelDemand perElement;
+  for (Operation &inner : body)
+    if (isComputeOp(&inner)) {
+      Type type;
+      ktdf_arch::OpClass cls = device::getComputeOpClass(&inner, type);
+      perElement.addOperations(cls, type, 1);
+    }
+  return std::move(perElement.operations);
+}
+
+/// Adds `count` executions of the compute op `op` to `demand`: as the
+/// device's patterns rewrite it, when they do.
+static void addExecutions(Operation *op, ktdf_arch::OpClass cls, Type type,
+                          double count, device::KernelDemand &demand,
+                          DeviceRewrites *rewrites) {
+  if (const DeviceRewrites::PerElement *ops =
+          rewrites ? rewrites->lookup(op) : nullptr) {
+    for (const device::KernelDemand::Operations &rewritten : *ops)
+      demand.addOperations(rewritten.opClass, rewritten.type,
+                           rewritten.count * count);
+    return;
+  }
+  demand.addOperations(cls, type, count);
+}
+
+static bool countLinalg(linalg::LinalgOp op, device::KernelDemand &demand,
+                        DeviceRewrites *rewrites) {
   double iterations = 1;
   for (int64_t range : op.getStaticLoopRanges()) {
     if (ShapedType::isDynamic(range)) {
@@ -141,17 +217,18 @@ static bool countLinalg(linalg::LinalgOp op, device::KernelDemand &demand) {
     Type type;
     OpClass cls = device::getComputeOpClass(&inner, type);
     if (Type folded = reduces ? foldedType(op, inner) : Type()) {
-      cls = OpClass::Reduction;
-      type = folded;
+      demand.addOperations(OpClass::Reduction, folded, iterations);
+      continue;
     }
-    demand.addOperations(cls, type, iterations);
+    addExecutions(&inner, cls, type, iterations, demand, rewrites);
   }
   return true;
 }
 
-bool ktflow::countOperations(Operation *op, device::KernelDemand &demand) {
+bool ktflow::countOperations(Operation *op, device::KernelDemand &demand,
+                             DeviceRewrites *rewrites) {
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-    return countLinalg(linalgOp, demand);
+    return countLinalg(linalgOp, demand, rewrites);
   if (!isComputeOp(op) || isFoldedIntoProducts(op))
     return true;
   std::optional<double> elements = numElements(op->getResult(0).getType());
@@ -161,7 +238,7 @@ bool ktflow::countOperations(Operation *op, device::KernelDemand &demand) {
   }
   Type type;
   OpClass cls = device::getComputeOpClass(op, type);
-  demand.addOperations(cls, type, *elements);
+  addExecutions(op, cls, type, *elements, demand, rewrites);
   return true;
 }
 

@@ -311,10 +311,12 @@ IndexValues DifferentialRun::launchIndexValues() const {
 
 device::RooflineBound
 DifferentialRun::computeRoofline(const device::DeviceModel &device,
-                                 device::NodeId deviceMemory) const {
+                                 device::NodeId deviceMemory,
+                                 const DevicePatterns &devicePatterns) const {
   device::KernelDemand demand;
   if (mlir::func::FuncOp kernel = findKernel(*reference, bindings.function))
-    demand = countKernelDemand(kernel, argValues, launchIndexValues());
+    demand = countKernelDemand(kernel, argValues, launchIndexValues(),
+                               devicePatterns);
   else
     demand.addGap("the kernel (the module has no single kernel function)");
   device::Roofline roofline(device);

@@ -10,6 +10,7 @@
 #include "ktflow/Compiler/Compile.h"
 #include "ktflow/Compiler/CompileToBundle.h"
 #include "ktflow/Compiler/Pipelines.h"
+#include "ktflow/Dialect/KTDF/Transforms/DevicePatterns.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/ExitStatus.h"
@@ -139,8 +140,14 @@ Expected<KernelRun> KernelRun::simulate(mlir::ModuleOp module,
       return withStatus(stats.takeError(), kSimulationErrorExitCode);
     result.stats = std::move(*stats);
   }
-  result.bound =
-      result.run->computeRoofline(compiled->device, compiled->deviceMemory);
+  // An op the description rewrites (sample_device widens f16 `exp`) runs
+  // rewritten on every schedule: the bound counts it so.
+  mlir::ktdf_arch::DeviceOp deviceOp = compiled->device.getOp();
+  result.bound = result.run->computeRoofline(
+      compiled->device, compiled->deviceMemory,
+      [deviceOp](mlir::ModuleOp probe) {
+        return mlir::ktdf::applyAllDevicePatterns(probe, deviceOp);
+      });
   return result;
 }
 

@@ -12,6 +12,7 @@
 #include "ktflow/Analysis/KernelDemand.h"
 #include "ktflow/Device/DeviceModel.h"
 #include "ktflow/Device/RooflineBound.h"
+#include "ktflow/Dialect/KTDF/Transforms/DevicePatterns.h"
 #include "ktflow/Registration/Registration.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -50,6 +51,24 @@ protected:
     return count(args);
   }
 
+  /// Counts the kernel in unittests/Analysis/Inputs/<name> as
+  /// examples/devices/<device>.mlir's patterns rewrite its ops.
+  device::KernelDemand countInputFor(llvm::StringRef name,
+                                     llvm::StringRef device,
+                                     const ScalarArgs &args = ScalarArgs()) {
+    patternsModule = mlir::parseSourceFile<mlir::ModuleOp>(
+        std::string(KTFLOW_EXAMPLES_DIR) + "/devices/" + device.str() + ".mlir",
+        &context);
+    EXPECT_TRUE(patternsModule);
+    mlir::ktdf_arch::DeviceOp op;
+    patternsModule->walk([&](mlir::ktdf_arch::DeviceOp d) { op = d; });
+    kernelModule = mlir::parseSourceFile<mlir::ModuleOp>(
+        std::string(KTFLOW_ANALYSIS_INPUTS_DIR) + "/" + name.str(), &context);
+    return count(args, {}, [op](mlir::ModuleOp probe) {
+      return mlir::ktdf::applyAllDevicePatterns(probe, op);
+    });
+  }
+
   /// The bound of `demand` on examples/devices/<device>.mlir, whose tensors
   /// live in its memory of kind `memoryKind`.
   device::RooflineBound bound(const device::KernelDemand &demand,
@@ -83,7 +102,7 @@ protected:
   mlir::Type i32() { return mlir::IntegerType::get(&context, 32); }
 
   mlir::MLIRContext context;
-  mlir::OwningOpRef<mlir::ModuleOp> kernelModule, deviceModule;
+  mlir::OwningOpRef<mlir::ModuleOp> kernelModule, deviceModule, patternsModule;
 
 private:
   static mlir::DialectRegistry makeRegistry() {
@@ -93,13 +112,14 @@ private:
   }
 
   device::KernelDemand count(const ScalarArgs &args,
-                             const IndexValues &indexValues = {}) {
+                             const IndexValues &indexValues = {},
+                             const DevicePatterns &devicePatterns = {}) {
     EXPECT_TRUE(kernelModule);
     if (!kernelModule)
       return {};
     mlir::func::FuncOp kernel = findKernel(*kernelModule);
     EXPECT_TRUE(kernel);
-    return kernel ? countKernelDemand(kernel, args, indexValues)
+    return kernel ? countKernelDemand(kernel, args, indexValues, devicePatterns)
                   : device::KernelDemand();
   }
 };

@@ -54,7 +54,9 @@ TEST_F(ProductionRooflineTest, RowSoftmax4096x1024) {
   // max-reduce, subf, exp, sum-reduce, divf.
   EXPECT_EQ(demand.chain, 5u);
 
-  // 4194304 / 512 + 8388608 / 128 + 8388608 / 512 = 8192 + 65536 + 16384.
+  // 4194304 / 512 + 8388608 / 128 + 8388608 / 512 = 8192 + 65536 + 16384
+  // (the kernel as written; sample_device's description widens the exp:
+  // RowSoftmaxAsSampleDeviceRunsIt).
   device::RooflineBound sample = bound(demand, "sample_device", "DDR");
   EXPECT_DOUBLE_EQ(sample.compute.cycles, 90112);
   EXPECT_EQ(sample.compute.bottleneck, "SFU");
@@ -81,6 +83,38 @@ TEST_F(ProductionRooflineTest, RowSoftmax4096x1024) {
   // 85 + 2048 / 64 + 5 + 85 + 2048 / 64.
   EXPECT_DOUBLE_EQ(mesh.latency.cycles, 239);
   EXPECT_EQ(mesh.binding, BoundKind::Compute);
+}
+
+TEST_F(ProductionRooflineTest, RowSoftmaxAsSampleDeviceRunsIt) {
+  // sample_device's SFU has no f16 exponential: its `widen_f16_exp`
+  // pattern turns every f16 exp into extf to f32, an f32 exp and truncf
+  // back. The count takes the exp so; the other devices leave it alone.
+  device::KernelDemand demand =
+      countInputFor("softmax_4096x1024.mlir", "sample_device", {{2, 4096}});
+  EXPECT_TRUE(demand.gaps.empty());
+  double elements = 1024.0 * 4096;
+  // subf and truncf at f16, extf at its f32 result.
+  EXPECT_EQ(operations(demand, OpClass::Elementwise, f16()), 2 * elements);
+  EXPECT_EQ(operations(demand, OpClass::Elementwise, f32()), elements);
+  // divf at f16, exp at f32.
+  EXPECT_EQ(operations(demand, OpClass::Transcendental, f16()), elements);
+  EXPECT_EQ(operations(demand, OpClass::Transcendental, f32()), elements);
+  EXPECT_EQ(operations(demand, OpClass::Reduction, f16()), 2 * elements);
+
+  // One SFU's chunk of 64 f16 elements (64 f16 / 32 f32 lanes,
+  // transcendentals at a quarter): subf 1, extf 64 / 32 = 2, exp
+  // 64 / 8 = 8, truncf 1, divf 64 / 16 = 4, max and sum 1 each: 18 cycles
+  // (11 as written, where the exp took 64 / 16 = 4 and nothing converted).
+  // 65536 chunks over 8 SFUs: 8192 x 18.
+  device::RooflineBound sample = bound(demand, "sample_device", "DDR");
+  EXPECT_DOUBLE_EQ(sample.compute.cycles, 147456);
+  EXPECT_EQ(sample.binding, BoundKind::Compute);
+
+  // mesh_device describes no patterns: the count is the kernel's.
+  device::KernelDemand mesh =
+      countInputFor("softmax_4096x1024.mlir", "mesh_device", {{2, 4096}});
+  EXPECT_EQ(operations(mesh, OpClass::Transcendental, f16()), 2 * elements);
+  EXPECT_EQ(mesh.operations.size(), 3u);
 }
 
 TEST_F(ProductionRooflineTest, RowSoftmaxOverFewerRows) {

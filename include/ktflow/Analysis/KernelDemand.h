@@ -38,12 +38,21 @@ using ScalarArgs = llvm::DenseMap<unsigned, int64_t>;
 using IndexValues =
     std::function<std::optional<int64_t>(unsigned argument, int64_t element)>;
 
+/// Applies the device description's patterns (every checkpoint's, in
+/// pipeline order) to `probe` in place; fails when they do not converge.
+using DevicePatterns = std::function<mlir::LogicalResult(mlir::ModuleOp probe)>;
+
 /// Counts what `kernel` must do over its whole launch grid. With
 /// `indexValues`, the elements indirect tiles gather or scatter are counted
-/// at the coordinates those values give (else they are a gap).
-device::KernelDemand countKernelDemand(mlir::func::FuncOp kernel,
-                                       const ScalarArgs &args,
-                                       const IndexValues &indexValues = {});
+/// at the coordinates those values give (else they are a gap). With
+/// `devicePatterns`, an operation the device's description rewrites is
+/// counted as it rewrites it (an f16 `exp` a device widens: its `extf`, the
+/// f32 `exp` and its `truncf`), since every schedule for the device runs
+/// that.
+device::KernelDemand
+countKernelDemand(mlir::func::FuncOp kernel, const ScalarArgs &args,
+                  const IndexValues &indexValues = {},
+                  const DevicePatterns &devicePatterns = {});
 
 /// The kernel of `module` (ktdp::selectKernel): the function `name`, else
 /// its only function with a `grid`, else its only function with a body;

@@ -98,9 +98,12 @@ public:
 
   /// The roofline bound of the kernel as written (the interpreter's copy),
   /// with the integer arguments bound, on `device`, whose tensors live in
-  /// `deviceMemory` (docs/roofline.md).
-  device::RooflineBound computeRoofline(const device::DeviceModel &device,
-                                        device::NodeId deviceMemory) const;
+  /// `deviceMemory` (docs/roofline.md). `devicePatterns` applies the
+  /// device's patterns to a probe: the ops they rewrite count as rewritten.
+  device::RooflineBound
+  computeRoofline(const device::DeviceModel &device,
+                  device::NodeId deviceMemory,
+                  const DevicePatterns &devicePatterns = {}) const;
   /// The launch's integer inputs, element by element, for the roofline's
   /// count of what indirect tiles gather (after simulate: read from the
   /// launch's memory; inputs keep their contents).

@@ -28,6 +28,13 @@
 // DATAFLOW: math.sqrt %{{.*}} : f32
 // DATAFLOW: math.log %{{.*}} : f32
 
+// The roofline counts each op as the four checkpoints' patterns rewrite it
+// (docs/roofline.md §2): per element, absf and four addf (f16, 64 a cycle
+// on an SFU), four extf (f32, 32) and four truncf (f16, 64), and exp,
+// tanh, sqrt and log on f32 (transcendental, 8): 9/64 + 4/32 + 4/8 cycles,
+// times 16384 elements over the 8 SFUs = 1568 (as written, with f16
+// transcendentals at 16 a cycle: 5/64 + 4/16, 672 cycles, 147456 ops).
+// VERIFY: compute: 1568 cycles on SFU (278528 operations)
 // VERIFY: check y: 256x64 f16, max abs error {{.*}} PASS
 // VERIFY-NEXT: PASS
 

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Device/Target.h"
+#include "ktflow/Dialect/KTDF/Transforms/DevicePatterns.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
@@ -96,6 +97,56 @@ static void registerNativeFunctions(PDLPatternModule &pdl) {
 }
 
 //===----------------------------------------------------------------------===//
+// The compiled patterns
+//===----------------------------------------------------------------------===//
+
+std::optional<FrozenRewritePatternSet>
+mlir::ktdf::getDevicePatterns(ktdf_arch::DeviceOp device,
+                              StringRef checkpoint) {
+  MLIRContext *context = device->getContext();
+  OwningOpRef<ModuleOp> pdlModule = ModuleOp::create(UnknownLoc::get(context));
+  OpBuilder builder(pdlModule->getBodyRegion());
+  unsigned count = 0;
+  for (auto block : device.getBody().getOps<ktdf_arch::PatternsOp>()) {
+    if (!llvm::is_contained(
+            block.getCheckpoints().getAsValueRange<StringAttr>(), checkpoint))
+      continue;
+    for (Operation &op : block.getBody().front()) {
+      builder.setInsertionPointToEnd(pdlModule->getBody());
+      builder.clone(op);
+      ++count;
+    }
+  }
+  if (count == 0)
+    return std::nullopt;
+  PDLPatternModule pdl(std::move(pdlModule));
+  registerNativeFunctions(pdl);
+  RewritePatternSet patterns(context);
+  patterns.add(std::move(pdl));
+  return FrozenRewritePatternSet(std::move(patterns));
+}
+
+LogicalResult
+mlir::ktdf::applyDevicePatterns(Operation *root,
+                                const FrozenRewritePatternSet &patterns) {
+  // Only the device's patterns change the IR: no folding, and constants
+  // stay where the passes put them.
+  GreedyRewriteConfig config;
+  config.enableFolding(false).enableConstantCSE(false);
+  return applyPatternsGreedily(root, patterns, config);
+}
+
+LogicalResult mlir::ktdf::applyAllDevicePatterns(ModuleOp module,
+                                                 ktdf_arch::DeviceOp device) {
+  for (StringRef checkpoint : getCheckpoints())
+    if (std::optional<FrozenRewritePatternSet> patterns =
+            getDevicePatterns(device, checkpoint))
+      if (failed(applyDevicePatterns(module, *patterns)))
+        return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
@@ -120,38 +171,14 @@ struct ApplyDevicePatternsPass
                                       ktflow::device::TargetImport::InModule);
     if (failed(target))
       return signalPassFailure();
-    ktdf_arch::DeviceOp device = target->device;
-
-    OwningOpRef<ModuleOp> pdlModule =
-        ModuleOp::create(UnknownLoc::get(&getContext()));
-    OpBuilder builder(pdlModule->getBodyRegion());
-    unsigned count = 0;
-    for (auto block : device.getBody().getOps<ktdf_arch::PatternsOp>()) {
-      if (!llvm::is_contained(block.getCheckpoints().getAsValueRange<StringAttr>(),
-                              StringRef(checkpoint)))
-        continue;
-      for (Operation &op : block.getBody().front()) {
-        builder.setInsertionPointToEnd(pdlModule->getBody());
-        builder.clone(op);
-        ++count;
-      }
-    }
-    if (count == 0)
+    std::optional<FrozenRewritePatternSet> patterns =
+        getDevicePatterns(target->device, checkpoint);
+    if (!patterns)
       return;
-
-    PDLPatternModule pdl(std::move(pdlModule));
-    registerNativeFunctions(pdl);
-    RewritePatternSet patterns(&getContext());
-    patterns.add(std::move(pdl));
-    FrozenRewritePatternSet frozen(std::move(patterns));
-    // Only the device's patterns change the IR: no folding, and constants
-    // stay where the passes put them.
-    GreedyRewriteConfig config;
-    config.enableFolding(false).enableConstantCSE(false);
     for (Operation &op : module.getBody()->getOperations()) {
       if (isa<ktdf_arch::DeviceOp, ktdf_arch::TargetOp>(op))
         continue;
-      if (failed(applyPatternsGreedily(&op, frozen, config))) {
+      if (failed(applyDevicePatterns(&op, *patterns))) {
         op.emitError("the device's '")
             << checkpoint << "' patterns did not converge";
         return signalPassFailure();
