@@ -52,9 +52,10 @@ anchorAt(ktdp::ConstructAccessTileOp tile, ArrayRef<int64_t> point) {
     std::optional<int64_t> value =
         evaluateIndex(index, [&](Value v) -> std::optional<int64_t> {
           auto id = v.getDefiningOp<ktdp::GetComputeTileIdOp>();
-          if (!id)
+          unsigned dim = id ? cast<OpResult>(v).getResultNumber() : 0;
+          if (!id || dim >= point.size())
             return std::nullopt;
-          return point[cast<OpResult>(v).getResultNumber()];
+          return point[dim];
         });
     if (!value)
       return std::nullopt;
