@@ -142,12 +142,15 @@ Expected<KernelRun> KernelRun::simulate(mlir::ModuleOp module,
   }
   // An op the description rewrites (sample_device widens f16 `exp`) runs
   // rewritten on every schedule: the bound counts it so.
-  mlir::ktdf_arch::DeviceOp deviceOp = compiled->device.getOp();
+  SmallVector<mlir::FrozenRewritePatternSet> patterns =
+      mlir::ktdf::getAllDevicePatterns(compiled->device.getOp());
+  DevicePatterns applyPatterns;
+  if (!patterns.empty())
+    applyPatterns = [patterns](mlir::ModuleOp probe) {
+      return mlir::ktdf::applyAllDevicePatterns(probe, patterns);
+    };
   result.bound = result.run->computeRoofline(
-      compiled->device, compiled->deviceMemory,
-      [deviceOp](mlir::ModuleOp probe) {
-        return mlir::ktdf::applyAllDevicePatterns(probe, deviceOp);
-      });
+      compiled->device, compiled->deviceMemory, applyPatterns);
   return result;
 }
 

@@ -64,8 +64,10 @@ protected:
     patternsModule->walk([&](mlir::ktdf_arch::DeviceOp d) { op = d; });
     kernelModule = mlir::parseSourceFile<mlir::ModuleOp>(
         std::string(KTFLOW_ANALYSIS_INPUTS_DIR) + "/" + name.str(), &context);
-    return count(args, {}, [op](mlir::ModuleOp probe) {
-      return mlir::ktdf::applyAllDevicePatterns(probe, op);
+    llvm::SmallVector<mlir::FrozenRewritePatternSet> patterns =
+        mlir::ktdf::getAllDevicePatterns(op);
+    return count(args, {}, [patterns](mlir::ModuleOp probe) {
+      return mlir::ktdf::applyAllDevicePatterns(probe, patterns);
     });
   }
 

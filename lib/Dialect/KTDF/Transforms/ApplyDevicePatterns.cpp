@@ -136,13 +136,22 @@ mlir::ktdf::applyDevicePatterns(Operation *root,
   return applyPatternsGreedily(root, patterns, config);
 }
 
-LogicalResult mlir::ktdf::applyAllDevicePatterns(ModuleOp module,
-                                                 ktdf_arch::DeviceOp device) {
+SmallVector<FrozenRewritePatternSet>
+mlir::ktdf::getAllDevicePatterns(ktdf_arch::DeviceOp device) {
+  SmallVector<FrozenRewritePatternSet> all;
   for (StringRef checkpoint : getCheckpoints())
     if (std::optional<FrozenRewritePatternSet> patterns =
             getDevicePatterns(device, checkpoint))
-      if (failed(applyDevicePatterns(module, *patterns)))
-        return failure();
+      all.push_back(std::move(*patterns));
+  return all;
+}
+
+LogicalResult
+mlir::ktdf::applyAllDevicePatterns(Operation *root,
+                                   ArrayRef<FrozenRewritePatternSet> patterns) {
+  for (const FrozenRewritePatternSet &checkpoint : patterns)
+    if (failed(applyDevicePatterns(root, checkpoint)))
+      return failure();
   return success();
 }
 

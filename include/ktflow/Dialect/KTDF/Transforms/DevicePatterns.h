@@ -31,10 +31,16 @@ getDevicePatterns(ktdf_arch::DeviceOp device, StringRef checkpoint);
 LogicalResult applyDevicePatterns(Operation *root,
                                   const FrozenRewritePatternSet &patterns);
 
-/// Applies every checkpoint's patterns of `device` to `module`, in pipeline
-/// order: what the description makes of the ops in it.
-LogicalResult applyAllDevicePatterns(ModuleOp module,
-                                     ktdf_arch::DeviceOp device);
+/// Every checkpoint's patterns of `device` that has some, compiled, in
+/// pipeline order: applied one after the other, what the description makes
+/// of the ops they are applied to.
+SmallVector<FrozenRewritePatternSet>
+getAllDevicePatterns(ktdf_arch::DeviceOp device);
+
+/// Applies each of `patterns` in turn to `root` (applyDevicePatterns).
+LogicalResult
+applyAllDevicePatterns(Operation *root,
+                       ArrayRef<FrozenRewritePatternSet> patterns);
 
 } // namespace mlir::ktdf
 
