@@ -96,10 +96,15 @@ double ktflow::sched::estimatePipelineCycles(const CoarsenQuery &query,
   DmaStageCycles store = estimateDmaStage(query, query.storeBytes, factor);
   double compute = static_cast<double>(factor) * query.computeCycles;
   double n = std::ceil(static_cast<double>(query.iterations) / factor);
-  if (query.sharedDma)
+  if (query.sharedDma && !query.skewed)
     return n * (load.done + query.handoverCycles + compute + store.issued) +
            (store.done - store.issued);
   double slowest = std::max({load.steady, compute, store.steady});
+  if (query.sharedDma) {
+    llvm::SmallVector<int64_t> both(query.loadBytes);
+    both.append(query.storeBytes.begin(), query.storeBytes.end());
+    slowest = std::max(compute, estimateDmaStage(query, both, factor).steady);
+  }
   return (n - 1) * slowest + load.done + query.handoverCycles + compute +
          store.done;
 }

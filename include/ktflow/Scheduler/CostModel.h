@@ -101,6 +101,11 @@ struct CoarsenQuery {
   /// wait behind this execution's stores, which wait for its compute: the
   /// executions do not overlap.
   bool sharedDma = false;
+  /// The shared unit issues the next execution's loads before this one's
+  /// stores (ktdf-to-dfir skews a loop, or a lane's grid points, whose body
+  /// is one pipeline: SkewedLoops.cpp): an execution's loads and stores
+  /// still queue on the one unit, but overlap its neighbours' compute.
+  bool skewed = false;
   /// Cycles the compute unit spends per (original) iteration.
   double computeCycles = 0;
   /// Cycles per execution between the DMA stages and the compute unit that
@@ -135,7 +140,9 @@ DmaStageCycles estimateDmaStage(const CoarsenQuery &query,
 /// times the slowest steady state, plus one execution passing through all
 /// of them (fill and drain). With one unit doing both, executions run one
 /// after another: each pays its loads' landing, the hand-over, the compute
-/// and the issue of its stores; the last store's landing comes once.
+/// and the issue of its stores; the last store's landing comes once. A
+/// skewed shared unit overlaps like separate units, its steady state the
+/// loads and stores of an execution together.
 double estimatePipelineCycles(const CoarsenQuery &query, int64_t factor);
 
 /// The candidate with the least estimated cycles among those whose buffers

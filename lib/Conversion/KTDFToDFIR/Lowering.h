@@ -320,6 +320,23 @@ private:
   /// its inputs and stores its outputs and nothing but the pipeline's own
   /// buffer hand-overs orders them (SkewedLoops.cpp); else null.
   PipelineOp skewablePipeline(scf::ForOp loop, const LaneInstance &li);
+  /// Whether this unit's stages of `only` load, then store after a buffer
+  /// another unit fills, and nothing but the pipeline's own buffer
+  /// hand-overs (two or more copies) orders them.
+  bool loadsThenStores(PipelineOp only, const LaneInstance &li);
+  /// The one pipeline a unit serving the single lane `li` runs at each of
+  /// its two or more grid points, directly in the grid's body or in a loop
+  /// of one trip (`once`), when loadsThenStores holds; else null. The
+  /// unit's grid points are then skewed as a skewed loop's iterations.
+  PipelineOp skewablePoints(const LaneInstance &li, scf::ForOp &once);
+  /// When skewablePoints finds a pipeline, the unit's walk over its lane's
+  /// grid points (`pointAt` maps a round to the point's coordinates) with
+  /// the loads of each point issued before the stores of the previous one,
+  /// marked dfir.skewed; `totals` gets the executions per pipeline after
+  /// it. Else emits nothing and leaves `totals` empty.
+  LogicalResult
+  emitSkewedPoints(function_ref<IRMapping(const LaneInstance *, Value)> pointAt,
+                   ValueRange zeros, SmallVector<Value> &totals);
   /// `loop` with the loads of each iteration issued before the stores of
   /// the previous one.
   LogicalResult emitSkewedLoop(scf::ForOp loop, PipelineOp pipeline,

@@ -21,6 +21,12 @@
 // (lib/Machine/Estimate.cpp), which then overlaps the engine's transfers
 // with the compute instead of summing them.
 //
+// A unit that serves one lane walks the lane's grid points the same way
+// when each point runs one such pipeline (in a loop ktdf-coarsen merged to
+// one trip, or directly): the next point's loads before this point's
+// stores. Grid points are independent, so no store of one point is a load
+// of the next.
+//
 // A row span (ktdf-hoist-invariant-transfers) is loaded by a pipeline of
 // its own at the top of the row loop, and the row's passes follow in
 // other pipelines. When that pipeline only loads, into two or more copies
@@ -32,6 +38,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
+
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -61,33 +69,80 @@ PipelineOp ProgramBuilder::skewablePipeline(scf::ForOp loop,
       return {};
     only = pipeline;
   }
-  if (!only)
-    return {};
+  return only && loadsThenStores(only, li) ? only : PipelineOp();
+}
+
+bool ProgramBuilder::loadsThenStores(PipelineOp only, const LaneInstance &li) {
   // Only the buffer hand-overs within the pipeline order its stages: no
   // scratchpad view or device-memory channel to or from another pipeline.
   for (const PipelineInfo &info : kernel.pipelines)
     for (const Channel &ch : info.regionChannels)
       if (ch.from->getParentOp() == only || ch.to->getParentOp() == only)
-        return {};
+        return false;
   // With one copy of its buffers, the next execution's loads wait for this
   // one's compute to free them: skewed or not, nothing overlaps.
   const PipelineInfo &info = kernel.infoOf(only);
   if (info.copies < 2)
-    return {};
+    return false;
   bool leads = false, trails = false;
   for (StageOp stage : work[&li]) {
     if (stage->getParentOp() != only)
       continue;
     if (getAllReduce(stage) || getTileCopy(stage) || stage.isCompute())
-      return {};
+      return false;
     if (waitsForOtherUnit(stage, info, li))
       trails = true;
     else if (trails)
-      return {};
+      return false;
     else
       leads = true;
   }
-  return leads && trails ? only : PipelineOp();
+  return leads && trails;
+}
+
+/// Whether `loop` runs exactly once: constant bounds one step apart or less
+/// (a loop ktdf-coarsen merged whole).
+static bool runsOnce(scf::ForOp loop) {
+  APInt lb, ub, step;
+  return matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) &&
+         matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) &&
+         matchPattern(loop.getStep(), m_ConstantInt(&step)) &&
+         step.getSExtValue() > 0 && lb.slt(ub) && (ub - lb).sle(step);
+}
+
+PipelineOp ProgramBuilder::skewablePoints(const LaneInstance &li,
+                                          scf::ForOp &once) {
+  if (work.size() != 1 || li.count < 2)
+    return {};
+  Block *block = &kernel.parallel.getBody().front();
+  once = {};
+  PipelineOp only;
+  for (Operation &op : *block) {
+    if (!runsIn(&op, li) ||
+        (isa<PipelineOp>(op) && cast<PipelineOp>(op).getPerInstance()))
+      continue;
+    if (only || once)
+      return {};
+    if (auto loop = dyn_cast<scf::ForOp>(op); loop && runsOnce(loop)) {
+      once = loop;
+      for (Operation &inner : *loop.getBody()) {
+        if (!runsIn(&inner, li))
+          continue;
+        auto pipeline = dyn_cast<PipelineOp>(inner);
+        if (only || !pipeline)
+          return {};
+        only = pipeline;
+      }
+      continue;
+    }
+    only = dyn_cast<PipelineOp>(op);
+    if (!only)
+      return {};
+  }
+  if (!only || only.getPerInstance() || only->getNumResults() != 0 ||
+      !loadsThenStores(only, li))
+    return {};
+  return only;
 }
 
 LogicalResult ProgramBuilder::emitLoadAheadLoop(
@@ -211,4 +266,57 @@ LogicalResult ProgramBuilder::emitSpanAheadLoop(scf::ForOp loop,
             result = failure();
         return result;
       });
+}
+
+LogicalResult ProgramBuilder::emitSkewedPoints(
+    function_ref<IRMapping(const LaneInstance *, Value)> pointAt,
+    ValueRange zeros, SmallVector<Value> &totals) {
+  if (work.size() != 1)
+    return success();
+  const LaneInstance &li = *work.begin()->first;
+  scf::ForOp once;
+  PipelineOp pipeline = skewablePoints(li, once);
+  if (!pipeline)
+    return success();
+  OpBuilder &b = *builder;
+  Location loc = kernel.parallel.getLoc();
+  unsigned index = kernel.infoOf(pipeline).index;
+  LogicalResult result = success();
+  auto emitAt = [&](Value j, Value execution, StagePart part) {
+    IRMapping map = pointAt(&li, j);
+    if (once) {
+      auto lb = materialize(once.getLowerBound(), map);
+      if (failed(lb)) {
+        result = failure();
+        return;
+      }
+      map.map(once.getInductionVar(), *lb);
+    }
+    if (failed(emitPipeline(pipeline, map, execution, li, part)))
+      result = failure();
+  };
+  Value c0 = constant(0), c1 = constant(1), count = constant(li.count);
+  emitAt(c0, zeros[index], StagePart::Loads);
+  auto points = scf::ForOp::create(
+      b, loc, c0, count, c1, zeros,
+      [&](OpBuilder &, Location, Value j, ValueRange args) {
+        Value next = arith::AddIOp::create(b, loc, j, c1);
+        Value nextExecution = arith::AddIOp::create(b, loc, args[index], c1);
+        emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
+                                     count),
+               [&] { emitAt(next, nextExecution, StagePart::Loads); });
+        emitAt(j, args[index], StagePart::Stores);
+        if (once)
+          emitBlockEnd(*once.getBody(), li);
+        emitBlockEnd(kernel.parallel.getBody().front(), li);
+        SmallVector<Value> after(args);
+        after[index] = nextExecution;
+        scf::YieldOp::create(b, loc, after);
+      });
+  if (failed(result))
+    return failure();
+  dfir::DFIRDialect::SkewedAttrHelper(b.getContext())
+      .setAttr(points, b.getUnitAttr());
+  totals.assign(points.getResults().begin(), points.getResults().end());
+  return success();
 }

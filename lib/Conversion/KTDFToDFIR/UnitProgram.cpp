@@ -198,104 +198,110 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
         if (failed(emitPipeline(pipeline, map, c0, *li)))
           return failure();
       }
-  auto points = scf::ForOp::create(
-      b, loc, c0, constant(maxCount), c1, zeros,
-      [&](OpBuilder &, Location, Value j, ValueRange counters) {
-        // The coordinates of the lane's point in round j, first dimension
-        // slowest: start + j, or dealt in snake order over n instances
-        // j * n + start, with n - 1 - 2 * start more in odd rounds.
-        int64_t n = *kernel.parallel.getNumInstances();
-        auto pointOf = [&](const LaneInstance *li) {
-          Value t;
-          if (kernel.parallel.getSnake()) {
-            Value odd = arith::RemUIOp::create(b, loc, j, constant(2));
-            Value back = arith::MulIOp::create(b, loc, odd,
-                                               constant(n - 1 - 2 * li->start));
-            Value round = arith::MulIOp::create(b, loc, j, constant(n));
-            t = arith::AddIOp::create(
-                b, loc,
-                arith::AddIOp::create(b, loc, round, constant(li->start)),
-                back);
-          } else {
-            t = arith::AddIOp::create(b, loc, constant(li->start), j);
+  // The coordinates of a lane's point in round j, first dimension
+  // slowest: start + j, or dealt in snake order over n instances
+  // j * n + start, with n - 1 - 2 * start more in odd rounds.
+  auto pointAt = [&](const LaneInstance *li, Value j) {
+    int64_t n = *kernel.parallel.getNumInstances();
+    Value t;
+    if (kernel.parallel.getSnake()) {
+      Value odd = arith::RemUIOp::create(b, loc, j, constant(2));
+      Value back =
+          arith::MulIOp::create(b, loc, odd, constant(n - 1 - 2 * li->start));
+      Value round = arith::MulIOp::create(b, loc, j, constant(n));
+      t = arith::AddIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, round, constant(li->start)),
+          back);
+    } else {
+      t = arith::AddIOp::create(b, loc, constant(li->start), j);
+    }
+    IRMapping map;
+    int64_t stride = kernel.parallel.getNumPoints();
+    for (auto [d, extent] : llvm::enumerate(extents)) {
+      stride /= extent;
+      Value q = arith::DivUIOp::create(b, loc, t, constant(stride));
+      map.map(kernel.parallel.getBody().getArgument(d),
+              arith::RemUIOp::create(b, loc, q, constant(extent)));
+    }
+    return map;
+  };
+  SmallVector<Value> totals;
+  if (failed(emitSkewedPoints(pointAt, zeros, totals)))
+    return failure();
+  if (totals.empty()) {
+    auto points = scf::ForOp::create(
+        b, loc, c0, constant(maxCount), c1, zeros,
+        [&](OpBuilder &, Location, Value j, ValueRange counters) {
+          auto pointOf = [&](const LaneInstance *li) { return pointAt(li, j); };
+          if (work.size() > 1) {
+            // A unit several lanes share walks their points together.
+            SmallVector<LaneWalk> lanes;
+            for (auto [k, entry] : llvm::enumerate(work)) {
+              const LaneInstance *li = entry.first;
+              Value active;
+              if (li->count != maxCount)
+                active = arith::CmpIOp::create(
+                    b, loc, arith::CmpIPredicate::ult, j, constant(li->count));
+              ValueRange mine = counters.slice(k * numPipelines, numPipelines);
+              lanes.push_back({li, pointOf(li), active,
+                               SmallVector<Value>(mine.begin(), mine.end())});
+            }
+            SmallVector<std::optional<int64_t>> laneWork;
+            for (LaneWalk &lane : lanes)
+              laneWork.push_back(executionsOf(*lane.li));
+            if (llvm::all_of(laneWork, [](auto w) { return w.has_value(); }))
+              for (auto [lane, w] : llvm::zip(lanes, laneWork))
+                lane.work = *w;
+            if (failed(emitLanesTogether(kernel.parallel.getBody().front(),
+                                         lanes)))
+              result = failure();
+            SmallVector<Value> next;
+            for (LaneWalk &lane : lanes)
+              next.append(lane.executions);
+            scf::YieldOp::create(b, loc, next);
+            return;
           }
-          IRMapping map;
-          int64_t stride = kernel.parallel.getNumPoints();
-          for (auto [d, extent] : llvm::enumerate(extents)) {
-            stride /= extent;
-            Value q = arith::DivUIOp::create(b, loc, t, constant(stride));
-            map.map(kernel.parallel.getBody().getArgument(d),
-                    arith::RemUIOp::create(b, loc, q, constant(extent)));
-          }
-          return map;
-        };
-        if (work.size() > 1) {
-          // A unit several lanes share walks their points together.
-          SmallVector<LaneWalk> lanes;
+          SmallVector<Value> next;
           for (auto [k, entry] : llvm::enumerate(work)) {
             const LaneInstance *li = entry.first;
-            Value active;
-            if (li->count != maxCount)
-              active = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                             j, constant(li->count));
             ValueRange mine = counters.slice(k * numPipelines, numPipelines);
-            lanes.push_back({li, pointOf(li), active,
-                             SmallVector<Value>(mine.begin(), mine.end())});
-          }
-          SmallVector<std::optional<int64_t>> laneWork;
-          for (LaneWalk &lane : lanes)
-            laneWork.push_back(executionsOf(*lane.li));
-          if (llvm::all_of(laneWork, [](auto w) { return w.has_value(); }))
-            for (auto [lane, w] : llvm::zip(lanes, laneWork))
-              lane.work = *w;
-          if (failed(
-                  emitLanesTogether(kernel.parallel.getBody().front(), lanes)))
-            result = failure();
-          SmallVector<Value> next;
-          for (LaneWalk &lane : lanes)
-            next.append(lane.executions);
-          scf::YieldOp::create(b, loc, next);
-          return;
-        }
-        SmallVector<Value> next;
-        for (auto [k, entry] : llvm::enumerate(work)) {
-          const LaneInstance *li = entry.first;
-          ValueRange mine = counters.slice(k * numPipelines, numPipelines);
-          auto body = [&](ValueRange executions) -> SmallVector<Value> {
-            IRMapping map = pointOf(li);
-            auto after = emitBlock(kernel.parallel.getBody().front(), map,
-                                   executions, *li);
-            if (failed(after)) {
-              result = failure();
-              return SmallVector<Value>(executions);
+            auto body = [&](ValueRange executions) -> SmallVector<Value> {
+              IRMapping map = pointOf(li);
+              auto after = emitBlock(kernel.parallel.getBody().front(), map,
+                                     executions, *li);
+              if (failed(after)) {
+                result = failure();
+                return SmallVector<Value>(executions);
+              }
+              return *after;
+            };
+            if (li->count == maxCount) {
+              next.append(body(mine));
+              continue;
             }
-            return *after;
-          };
-          if (li->count == maxCount) {
-            next.append(body(mine));
-            continue;
+            // Lanes with fewer points skip the last rounds: a loop of 0 or 1.
+            Value active = arith::CmpIOp::create(
+                b, loc, arith::CmpIPredicate::ult, j, constant(li->count));
+            Value n = arith::SelectOp::create(b, loc, active, c1, c0);
+            auto guard = scf::ForOp::create(
+                b, loc, c0, n, c1, mine,
+                [&](OpBuilder &, Location, Value, ValueRange args) {
+                  scf::YieldOp::create(b, loc, body(args));
+                });
+            next.append(guard.getResults().begin(), guard.getResults().end());
           }
-          // Lanes with fewer points skip the last rounds: a loop of 0 or 1.
-          Value active = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ult, j, constant(li->count));
-          Value n = arith::SelectOp::create(b, loc, active, c1, c0);
-          auto guard = scf::ForOp::create(
-              b, loc, c0, n, c1, mine,
-              [&](OpBuilder &, Location, Value, ValueRange args) {
-                scf::YieldOp::create(b, loc, body(args));
-              });
-          next.append(guard.getResults().begin(), guard.getResults().end());
-        }
-        scf::YieldOp::create(b, loc, next);
-      });
-  if (failed(result))
-    return failure();
+          scf::YieldOp::create(b, loc, next);
+        });
+    if (failed(result))
+      return failure();
+    totals.assign(points.getResults().begin(), points.getResults().end());
+  }
 
   // Take the tokens of the last executions that handed buffers back.
   for (auto [k, entry] : llvm::enumerate(work)) {
     const LaneInstance *li = entry.first;
     for (const PipelineInfo &info : kernel.pipelines) {
-      Value total = points.getResult(k * numPipelines + info.index);
+      Value total = totals[k * numPipelines + info.index];
       for (const Channel &ch : info.channels) {
         if (ch.copies == 0 || kernel.unitOf(ch.to, *li) != unit)
           continue;

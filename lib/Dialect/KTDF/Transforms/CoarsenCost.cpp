@@ -176,6 +176,10 @@ CoarsenQuery coarsen::describeCoarsening(const ScheduleTarget &target,
   const Hop &lastOut = lane.outbound.hops.back();
   query.sharedDma =
       dmaUnit && lastOut.kind == Hop::Dma && lastOut.unit == *dmaUnit;
+  // The lowering skews a driver whose body is one pipeline on a unit that
+  // serves one lane.
+  query.skewed =
+      query.sharedDma && pipelines.size() == 1 && query.dmaSharing == 1;
   // Requests in flight overlap the latency of back-to-back transfers.
   if (dmaUnit && model.getNode(*dmaUnit).unit)
     query.maxOutstanding = model.getNode(*dmaUnit).unit->maxOutstanding;
