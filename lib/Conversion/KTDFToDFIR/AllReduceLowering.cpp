@@ -28,7 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "ProgramBuilder.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "ProgramBuilder.h"
 #include "TileDma.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"

@@ -37,7 +37,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "ProgramBuilder.h"
 
 #include "mlir/IR/Matchers.h"
 

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "ProgramBuilder.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
 

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "ProgramBuilder.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 

@@ -1,0 +1,288 @@
+//===- ProgramBuilder.h - The program of one unit instance ------*- C++ -*-===//
+//
+// This file declares ProgramBuilder, the part of --ktdf-to-dfir that builds
+// the program of one unit instance: the loops and address arithmetic its
+// stages need, transfers, synchronisation (UnitProgram.cpp,
+// PipelineExecution.cpp, SkewedLoops.cpp, LaneInterleaving.cpp, the DMA and
+// all-reduce lowerings). The kernel-wide state it reads is Lowering.h's.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_CONVERSION_KTDFTODFIR_PROGRAMBUILDER_H
+#define KTFLOW_LIB_CONVERSION_KTDFTODFIR_PROGRAMBUILDER_H
+
+#include "Lowering.h"
+
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::ktdf::lowering {
+
+/// A tile <-> buffer transfer with its ends resolved, and the coordinates
+/// of the tile it moves (DmaLowering.cpp).
+struct TileDma;
+struct DmaWindow;
+
+/// Where an indirect transfer reads the indices of one index view: the
+/// view in device memory, or the box of it staged in a buffer.
+struct IndexSource {
+  std::string memory;
+  /// Byte address of coordinate `origin` (all 0 when empty).
+  Value base;
+  /// The coordinates the first element holds (the staged box's anchor).
+  SmallVector<Value, 8> origin;
+  /// Elements between consecutive coordinates along each dimension.
+  SmallVector<int64_t> strides;
+};
+
+/// Builds the program of one unit instance.
+class ProgramBuilder {
+public:
+  ProgramBuilder(KernelLowering &kernel, std::string unit)
+      : kernel(kernel), unit(std::move(unit)) {}
+
+  /// The lane instances in which this unit runs stages, and those stages.
+  void addWork(const LaneInstance *li, StageOp stage) {
+    work[li].push_back(stage);
+  }
+  LogicalResult build(OpBuilder &b);
+
+private:
+  /// Emits the parallel body for one grid point of `li`. `executions`
+  /// counts, per pipeline, its executions in the lane so far; returns the
+  /// counts after the block.
+  FailureOr<SmallVector<Value>> emitBlock(Block &block, IRMapping map,
+                                          ValueRange executions,
+                                          const LaneInstance &li);
+  /// Emits one operation of a block (a pipeline or a loop) for `li`.
+  LogicalResult emitOp(Operation &op, IRMapping &map,
+                       SmallVector<Value> &executions, const LaneInstance &li);
+  /// Hands back, at the end of `block`, the buffers its pipelines export.
+  void emitBlockEnd(Block &block, const LaneInstance &li);
+  /// A copy of `loop` (no iter_args) with its bounds evaluated under
+  /// `map`, whose body `body` emits with the induction variable mapped.
+  LogicalResult emitLoopCopy(scf::ForOp loop, IRMapping &map,
+                             function_ref<LogicalResult(IRMapping &)> body);
+  /// Whether this unit takes the tokens of region channel `ch` after the
+  /// sender's loops (Channel::receiveBefore) rather than once per
+  /// execution: only a unit that serves one lane, whose program has one
+  /// place before the later stage.
+  bool receivesLater(const Channel &ch) const;
+  /// Whether this unit takes the token of region channel `ch` in the
+  /// receiving transfer stage, just before its first transfer of a
+  /// scratchpad view, rather than when its program passes the sender: the
+  /// two pipelines are in the same block, so each execution of the sender
+  /// is followed by one of the receiver.
+  bool waitsInStage(const Channel &ch, const LaneInstance &li);
+  /// The receipts of the channels deferred to just before `op`.
+  LogicalResult emitDeferredReceives(Operation &op, const IRMapping &map,
+                                     const LaneInstance &li);
+  /// One lane instance while a unit that serves several walks their grid
+  /// points together (LaneInterleaving.cpp).
+  struct LaneWalk {
+    const LaneInstance *li;
+    /// The lane's grid point coordinates and what is computed from them.
+    IRMapping map;
+    /// Whether the lane has a point in this round (null: always).
+    Value active;
+    SmallVector<Value> executions;
+    /// The lane's pipeline executions over all its points (executionsOf),
+    /// 0 for every lane when one's is unknown: lanes with more go first.
+    int64_t work = 0;
+  };
+  /// The pipeline executions of all of `li`'s grid points, the loops' trip
+  /// counts folded at each point; none when one does not fold.
+  std::optional<int64_t> executionsOf(const LaneInstance &li) const;
+  /// Emits `block` for all `lanes` op by op; a loop several of them run
+  /// becomes one loop whose iteration t runs iteration t of each lane.
+  LogicalResult emitLanesTogether(Block &block,
+                                  MutableArrayRef<LaneWalk> lanes);
+  /// `body(in)` when `active` holds (always when null), else `in`.
+  SmallVector<Value>
+  emitGuarded(Value active, ValueRange in,
+              function_ref<SmallVector<Value>(ValueRange)> body);
+  /// Which of a unit's stages of a pipeline to emit: all, or (in a
+  /// skewed loop) those before or from the first one that waits for a
+  /// buffer another unit fills in the same execution.
+  enum class StagePart { All, Loads, Stores };
+  LogicalResult emitPipeline(PipelineOp pipeline, IRMapping &map,
+                             Value execution, const LaneInstance &li,
+                             StagePart part = StagePart::All);
+  /// Whether `stage` waits for a buffer another unit fills in the same
+  /// execution of its pipeline (a store after a drain).
+  bool waitsForOtherUnit(StageOp stage, const PipelineInfo &info,
+                         const LaneInstance &li);
+  /// The one pipeline of `loop`'s body this unit runs, when the unit loads
+  /// its inputs and stores its outputs and nothing but the pipeline's own
+  /// buffer hand-overs orders them (SkewedLoops.cpp); else null.
+  PipelineOp skewablePipeline(scf::ForOp loop, const LaneInstance &li);
+  /// Whether this unit's stages of `only` load, then store after a buffer
+  /// another unit fills, and nothing but the pipeline's own buffer
+  /// hand-overs (two or more copies) orders them.
+  bool loadsThenStores(PipelineOp only, const LaneInstance &li);
+  /// The one pipeline a unit serving the single lane `li` runs at each of
+  /// its two or more grid points, directly in the grid's body or in a loop
+  /// of one trip (`once`), when loadsThenStores holds; else null. The
+  /// unit's grid points are then skewed as a skewed loop's iterations.
+  PipelineOp skewablePoints(const LaneInstance &li, scf::ForOp &once);
+  /// When skewablePoints finds a pipeline, the unit's walk over its lane's
+  /// grid points (`pointAt` maps a round to the point's coordinates) with
+  /// the loads of each point issued before the stores of the previous one,
+  /// marked dfir.skewed; `totals` gets the executions per pipeline after
+  /// it. Else emits nothing and leaves `totals` empty.
+  LogicalResult
+  emitSkewedPoints(function_ref<IRMapping(const LaneInstance *, Value)> pointAt,
+                   ValueRange zeros, SmallVector<Value> &totals);
+  /// `loop` with the loads of each iteration issued before the stores of
+  /// the previous one.
+  LogicalResult emitSkewedLoop(scf::ForOp loop, PipelineOp pipeline,
+                               IRMapping &map, SmallVector<Value> &executions,
+                               const LaneInstance &li);
+  /// The pipeline that opens `loop`'s body for this unit, when it only
+  /// loads (a row span, two or more copies) a buffer other units read and
+  /// the unit has more of the body to run (SkewedLoops.cpp); else null.
+  PipelineOp leadingSpanLoads(scf::ForOp loop, const LaneInstance &li);
+  /// `loop` with `span`'s loads of each iteration issued before the rest of
+  /// the previous iteration's body.
+  LogicalResult emitSpanAheadLoop(scf::ForOp loop, PipelineOp span,
+                                  IRMapping &map,
+                                  SmallVector<Value> &executions,
+                                  const LaneInstance &li);
+  /// `loop` with `ahead`'s `part` issued one iteration ahead (the first
+  /// before the loop), then `rest` of each iteration; marked dfir.skewed.
+  LogicalResult
+  emitLoadAheadLoop(scf::ForOp loop, PipelineOp ahead, StagePart part,
+                    IRMapping &map, SmallVector<Value> &executions,
+                    const LaneInstance &li,
+                    function_ref<LogicalResult(Value iv, ValueRange args,
+                                               SmallVector<Value> &after)>
+                        rest);
+  /// `stage`'s part of the ring all-reduce `op` for `li`
+  /// (AllReduceLowering.cpp).
+  LogicalResult emitAllReduce(StageOp stage, AllReduceOp op,
+                              const LaneInstance &li);
+  /// `li`'s sends and receipt of the tile copy `op` (TileCopyLowering.cpp).
+  LogicalResult emitTileCopy(TileCopyOp op, const LaneInstance &li);
+  /// Runs `body` only when `condition` holds (a loop of 0 or 1 trips).
+  void emitIf(Value condition, function_ref<void()> body);
+  /// A chunk loop that only drains one slot into consecutive chunks of a
+  /// buffer or scratchpad view (`for c { slot -> buf[r, c] }`) becomes one
+  /// store of all its entries, which waits for its last byte once instead
+  /// of once per chunk. Fails to match (returns false) otherwise.
+  FailureOr<bool> emitStoreRun(scf::ForOp loop, IRMapping &map,
+                               const LaneInstance &li, Value copy);
+
+  LogicalResult emitTransfer(DataTransferOp op, IRMapping &map,
+                             const LaneInstance &li, Value copyOffset);
+  /// A tile <-> buffer transfer as DMAs: one for a scalar, else one per
+  /// 2-d plane of the tile, moving only the coordinates its view holds.
+  LogicalResult emitDma(DataTransferOp op, IRMapping &map,
+                        const LaneInstance &li, Value copyOffset);
+  /// An indirect tile <-> buffer transfer (a gather or a scatter) as
+  /// index-gated DMAs, one per run (IndirectDma.cpp).
+  LogicalResult emitIndirectDma(DataTransferOp op, IRMapping &map,
+                                const LaneInstance &li, Value copyOffset);
+  /// Where `op` reads the indices staged in `buffer`: the box the staging
+  /// access tile anchors, in this copy of the buffer.
+  FailureOr<IndexSource> stagedIndexSource(DataTransferOp op, Value buffer,
+                                           IRMapping &map,
+                                           const LaneInstance &li, Value copy);
+  /// The element offset in the base view of one point of an indirect
+  /// transfer over `domain` (captured values, then variables) and its
+  /// run's start coordinate; reads each index from its source unless
+  /// `last` (per index view: the address and value read at the previous
+  /// point) has it, and appends the address and value to `next`.
+  std::pair<Value, Value>
+  emitIndirectPoint(Location loc, const IndirectTilePlan &plan,
+                    ValueRange domain, ArrayRef<IndexSource> indexSources,
+                    ValueRange last, SmallVector<Value> &next);
+  /// One run of an indirect transfer between `memAt` and `bufAt`, whose
+  /// innermost base coordinate starts at `start`: clamped to the view
+  /// (zeroing the buffer's row first on a load) where it may leave it.
+  void emitIndirectRun(Location loc, const IndirectTilePlan &plan, bool load,
+                       StringRef memName, Value memAt, StringRef bufName,
+                       Value bufAt, Value start);
+  /// The byte address of the first element of `view`'s tensor it holds.
+  FailureOr<Value> viewStart(Location loc, ktdp::ConstructMemoryViewOp view,
+                             IRMapping &map);
+  /// The ends of a tile <-> buffer transfer, in program values.
+  FailureOr<TileDma> resolveTileDma(DataTransferOp op, IRMapping &map,
+                                    const LaneInstance &li, Value copyOffset);
+  /// One DMA between tensor and buffer in the transfer's direction; with
+  /// `nRows`, that many rows `memStride` bytes apart in the tensor and
+  /// `bufStride` bytes apart in the buffer.
+  void emitDirectedDma(Location loc, const TileDma &dma, Value size,
+                       Value memAt, Value bufAt, Value nRows, int64_t memStride,
+                       int64_t bufStride);
+  /// The coordinates of the tile the transfer moves along the dimensions
+  /// where it may leave its view (and the rows of every 2-d tile).
+  FailureOr<DmaWindow> clampToView(DataTransferOp op, const TileDma &dma,
+                                   IRMapping &map);
+  /// Before a load: zeroes the coordinates of the buffer outside `window`
+  /// along the dimensions where the tile may leave its view, where the
+  /// reference interpreter loads 0.
+  void emitMaskFills(Location loc, const TileDma &dma, const DmaWindow &window);
+  /// A 2-d tile masked only past its last valid row: `validRows` full rows.
+  void emitMaskedRowsDma(Location loc, const TileDma &dma, Value validRows);
+  /// A tile that stays inside its view: a 2-d DMA per point of the
+  /// dimensions above its last two.
+  void emitOuterLoopDma(Location loc, const TileDma &dma);
+  /// A tile with a permuted order, inside its view: strided DMAs into the
+  /// buffer's (permuted) layout, one per point of the dimensions that are
+  /// neither the rows nor the elements of a row.
+  void emitPermutedDma(Location loc, const TileDma &dma);
+  /// A tile masked along any dimension, at either end: the valid part of
+  /// each 2-d plane inside the view.
+  void emitMaskedDma(Location loc, const TileDma &dma, const DmaWindow &window);
+  /// Calls `emitRows` with the tensor and buffer addresses of each point of
+  /// a tile's dimensions above its last two (row-major; once for a tile of
+  /// rank 2 or less), skipping points whose coordinate along a dimension d
+  /// is not below `end[d]` or is below `begin[d]` (when given).
+  void forEachOuterPoint(Location loc, const TileDma &dma,
+                         ArrayRef<Value> begin, ArrayRef<Value> end,
+                         function_ref<void(Value, Value)> emitRows);
+  /// A chunk between a FIFO slot and an access tile the load or store unit
+  /// reaches directly (a scratchpad view, or device memory).
+  LogicalResult emitTileChunk(DataTransferOp op, IRMapping &map,
+                              const LaneInstance &li);
+  /// Byte address and memory instance of element `indices` (relative to
+  /// the tile's anchor) of an access tile.
+  FailureOr<std::pair<Value, std::string>> tileAddress(Value tile,
+                                                       ValueRange indices,
+                                                       IRMapping &map,
+                                                       const LaneInstance &li);
+  /// The element offset, in its view of `strides`, of element `indices`
+  /// (relative to `anchor`, the tile's origin; fewer indices than
+  /// dimensions mean 0) of an access tile, computed by ops at `loc`.
+  FailureOr<Value> tileElementOffset(Location loc,
+                                     ktdp::ConstructAccessTileOp tile,
+                                     ArrayRef<Value> anchor,
+                                     ArrayRef<int64_t> strides,
+                                     ValueRange indices, IRMapping &map);
+  /// The number of coordinates `view` holds along dimension `d`, as a
+  /// program value: its size, or fewer where its coordinate_set bounds the
+  /// dimension tighter.
+  FailureOr<Value> viewExtent(Location loc, ktdp::ConstructMemoryViewOp view,
+                              unsigned d, IRMapping &map);
+  /// The program value for `v`, cloning the index arithmetic it needs.
+  FailureOr<Value> materialize(Value v, IRMapping &map);
+  Value constant(int64_t v);
+  bool runsIn(Operation *op, const LaneInstance &li);
+  /// The copy of `buffer` a transfer of `li` uses: `copy`, its own
+  /// pipeline's, unless `buffer` is another pipeline's export, whose copy
+  /// is that of the exporter's latest execution.
+  Value copyOf(Value buffer, Value copy, const LaneInstance &li);
+
+  KernelLowering &kernel;
+  std::string unit;
+  llvm::MapVector<const LaneInstance *, SmallVector<StageOp>> work;
+  /// Per exported buffer (a pipeline result) and lane instance, the copy
+  /// its exporter's latest execution filled, set where the program passes
+  /// the exporter: the stages reading it come later in the same block or
+  /// inside it, so the value dominates them.
+  llvm::DenseMap<std::pair<Value, const LaneInstance *>, Value> exportedCopy;
+  OpBuilder *builder = nullptr;
+};
+
+} // namespace mlir::ktdf::lowering
+
+#endif // KTFLOW_LIB_CONVERSION_KTDFTODFIR_PROGRAMBUILDER_H
