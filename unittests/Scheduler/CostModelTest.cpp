@@ -159,11 +159,11 @@ TEST(CostModel, DmaStageWithRequestsInFlight) {
   EXPECT_DOUBLE_EQ(estimateDmaStage(q, {}, 4).done, 0);
 }
 
-TEST(CostModel, OneEngineForLoadsAndStoresSerialisesExecutions) {
-  // softmax on mesh_device: two executions of a 2x128 f16 tile per
-  // instance (512 bytes each way), one DMA engine that loads and stores
-  // (82 cycles HBM -> SPM at 64 B/cycle), 384 compute cycles per tile,
-  // 3 + 3 cycles of feed and drain latency.
+/// softmax on mesh_device: two executions of a 2x128 f16 tile per
+/// instance (512 bytes each way), one DMA engine that loads and stores
+/// (82 cycles HBM -> SPM at 64 B/cycle), 384 compute cycles per tile,
+/// 3 + 3 cycles of feed and drain latency.
+static CoarsenQuery softmaxOnMesh() {
   CoarsenQuery q;
   q.candidates = {1, 2};
   q.iterations = 2;
@@ -173,6 +173,11 @@ TEST(CostModel, OneEngineForLoadsAndStoresSerialisesExecutions) {
   q.bandwidth = 64;
   q.computeCycles = 384;
   q.handoverCycles = 6;
+  return q;
+}
+
+TEST(CostModel, OneEngineForLoadsAndStoresSerialisesExecutions) {
+  CoarsenQuery q = softmaxOnMesh();
   // Separate engines would overlap the two executions:
   // F = 1: 1 x max(90, 384, 90) + (90 + 6 + 384 + 90) = 954;
   // F = 2: 98 + 6 + 768 + 98 = 970, so F = 1.
@@ -205,15 +210,7 @@ TEST(CostModel, SkewedEngineOverlapsExecutions) {
   // under the compute's 384. F = 1: 384 + (90 + 6 + 384 + 90) = 954
   // against 970 for F = 2 (the shipped softmax.mlir on mesh_device: 765
   // cycles skewed at F = 1, 797 at F = 2).
-  CoarsenQuery q;
-  q.candidates = {1, 2};
-  q.iterations = 2;
-  q.loadBytes = {512};
-  q.storeBytes = {512};
-  q.latency = 82;
-  q.bandwidth = 64;
-  q.computeCycles = 384;
-  q.handoverCycles = 6;
+  CoarsenQuery q = softmaxOnMesh();
   q.maxOutstanding = 4;
   q.sharedDma = true;
   q.skewed = true;
