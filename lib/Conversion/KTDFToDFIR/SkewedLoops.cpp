@@ -39,8 +39,6 @@
 
 #include "ProgramBuilder.h"
 
-#include "mlir/IR/Matchers.h"
-
 using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
@@ -100,14 +98,10 @@ bool ProgramBuilder::loadsThenStores(PipelineOp only, const LaneInstance &li) {
   return leads && trails;
 }
 
-/// Whether `loop` runs exactly once: constant bounds one step apart or less
-/// (a loop ktdf-coarsen merged whole).
+/// Whether `loop` runs exactly once (a loop ktdf-coarsen merged whole).
 static bool runsOnce(scf::ForOp loop) {
-  APInt lb, ub, step;
-  return matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) &&
-         matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) &&
-         matchPattern(loop.getStep(), m_ConstantInt(&step)) &&
-         step.getSExtValue() > 0 && lb.slt(ub) && (ub - lb).sle(step);
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  return trips && *trips == 1;
 }
 
 PipelineOp ProgramBuilder::skewablePoints(const LaneInstance &li,
