@@ -16,6 +16,8 @@
 
 #include "TileLowering.h"
 
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -89,24 +91,6 @@ rangeOnGrid(Value v, ArrayRef<std::pair<Value, int64_t>> tileIds,
   return Interval{*llvm::min_element(values), *llvm::max_element(values)};
 }
 
-/// The value of a pure affine expression without symbols at `dims`.
-static std::optional<int64_t> evaluate(AffineExpr e, ArrayRef<int64_t> dims) {
-  if (auto constant = dyn_cast<AffineConstantExpr>(e))
-    return constant.getValue();
-  if (auto dim = dyn_cast<AffineDimExpr>(e))
-    return dims[dim.getPosition()];
-  auto binary = dyn_cast<AffineBinaryOpExpr>(e);
-  if (!binary || (e.getKind() != AffineExprKind::Add &&
-                  e.getKind() != AffineExprKind::Mul))
-    return std::nullopt;
-  std::optional<int64_t> lhs = evaluate(binary.getLHS(), dims);
-  std::optional<int64_t> rhs = evaluate(binary.getRHS(), dims);
-  if (!lhs || !rhs)
-    return std::nullopt;
-  return e.getKind() == AffineExprKind::Add ? llvm::checkedAdd(*lhs, *rhs)
-                                            : llvm::checkedMul(*lhs, *rhs);
-}
-
 bool ktflow::jit::liesInViewOnGrid(
     const TileLowering &tile, ArrayRef<std::pair<Value, int64_t>> tileIds) {
   const ViewLowering &view = *tile.view;
@@ -125,16 +109,14 @@ bool ktflow::jit::liesInViewOnGrid(
     if (lower[d] < view.lower[d] || upper[d] - view.lower[d] >= *size)
       return false;
   }
-  // The constraints are affine: they hold on the box iff on its corners.
+  // The constraints are pure affine (hasFastPath): they hold on the box iff
+  // on its corners.
   for (unsigned corner = 0; corner < (1u << rank); ++corner) {
     SmallVector<int64_t> point;
     for (unsigned d = 0; d < rank; ++d)
       point.push_back(corner >> d & 1 ? upper[d] : lower[d]);
-    for (unsigned c = 0; c < view.set.getNumConstraints(); ++c) {
-      std::optional<int64_t> v = evaluate(view.set.getConstraint(c), point);
-      if (!v || (view.set.isEq(c) ? *v != 0 : *v < 0))
-        return false;
-    }
+    if (!ktdp::containsPoint(view.set, point, {}))
+      return false;
   }
   return true;
 }
