@@ -129,26 +129,26 @@ static bool isReduction(Operation *op) {
   return linalgOp && linalgOp.getNumReductionLoops() > 0;
 }
 
-/// Whether `value` is computed from `producer`'s result, through the
-/// operations of its region.
-static bool derivesFrom(Value value, Operation *producer,
-                        llvm::SmallPtrSetImpl<Operation *> &seen) {
-  Operation *def = value.getDefiningOp();
-  if (!def || def->getParentRegion() != producer->getParentRegion())
-    return false;
-  if (def == producer)
-    return true;
-  if (!seen.insert(def).second)
-    return false;
-  return llvm::any_of(def->getOperands(), [&](Value operand) {
-    return derivesFrom(operand, producer, seen);
-  });
+/// The operations of `producer`'s region computed from its results (through
+/// operands, not through values captured by nested regions).
+static llvm::SmallPtrSet<Operation *, 16> computedFrom(Operation *producer) {
+  llvm::SmallPtrSet<Operation *, 16> derived;
+  SmallVector<Operation *> worklist = {producer};
+  while (!worklist.empty())
+    for (Operation *user : worklist.pop_back_val()->getUsers())
+      if (user->getParentRegion() == producer->getParentRegion() &&
+          derived.insert(user).second)
+        worklist.push_back(user);
+  return derived;
 }
 
 /// Whether `user` waits for a reduction of `producer`'s values (directly or
 /// through its other operands): a row's scale computed from them, as a
-/// normalisation's division by the root of its sum of squares.
-static bool waitsForReductionOf(Operation *user, Operation *producer) {
+/// normalisation's division by the root of its sum of squares. `derived` is
+/// computedFrom(producer).
+static bool
+waitsForReductionOf(Operation *user, Operation *producer,
+                    const llvm::SmallPtrSetImpl<Operation *> &derived) {
   llvm::SmallPtrSet<Operation *, 16> visited;
   SmallVector<Value> worklist(user->getOperands());
   while (!worklist.empty()) {
@@ -157,10 +157,9 @@ static bool waitsForReductionOf(Operation *user, Operation *producer) {
         def->getParentRegion() != producer->getParentRegion() ||
         !visited.insert(def).second)
       continue;
-    llvm::SmallPtrSet<Operation *, 16> seen;
-    if (isReduction(def) &&
-        llvm::any_of(def->getOperands(), [&](Value operand) {
-          return derivesFrom(operand, producer, seen);
+    if (isReduction(def) && llvm::any_of(def->getOperands(), [&](Value v) {
+          Operation *source = v.getDefiningOp();
+          return source == producer || derived.contains(source);
         }))
       return true;
     llvm::append_range(worklist, def->getOperands());
@@ -176,6 +175,7 @@ static bool waitsForReductionOf(Operation *user, Operation *producer) {
 /// into each would only compute it again (RoPE's four extensions to f32
 /// feed two products each).
 static bool usersShareOnePass(linalg::GenericOp producer) {
+  llvm::SmallPtrSet<Operation *, 16> derived = computedFrom(producer);
   for (Operation *user : producer->getUsers()) {
     if (user->getBlock() != producer->getBlock())
       return false;
@@ -193,7 +193,7 @@ static bool usersShareOnePass(linalg::GenericOp producer) {
             : user->hasTrait<OpTrait::Elementwise>() &&
                   llvm::all_of(user->getResultTypes(),
                                llvm::IsaPred<RankedTensorType>);
-    if (!parallel || waitsForReductionOf(user, producer))
+    if (!parallel || waitsForReductionOf(user, producer, derived))
       return false;
   }
   return true;
