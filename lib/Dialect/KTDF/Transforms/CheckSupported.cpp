@@ -345,7 +345,14 @@ static std::optional<std::string> check(Operation *op) {
             auto load = dyn_cast<ktdp::LoadOp>(o);
             auto tiled = ktdp::getAccessTileView(store ? store.getAccessTile()
                                                        : load.getAccessTile());
-            if (!tiled || isOtherTilesView(tiled)) {
+            // A load of its own scratchpad may read a part of a
+            // distributed view another tile stored into.
+            auto space =
+                tiled ? ktdp::normalizeMemorySpace(tiled.getMemorySpace())
+                      : std::nullopt;
+            bool ownScratchpad =
+                load && space && space->kind == ktdp::MemoryKind::ct_local;
+            if (!tiled || isOtherTilesView(tiled) || ownScratchpad) {
               if (auto refusal = distributedViewRefusalAt(o))
                 return refusal;
               if (load && isForwardedScratchpadLoad(load))

@@ -28,7 +28,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
 namespace mlir::ktdf {
@@ -87,25 +86,6 @@ static bool sameTile(ktdp::ConstructAccessTileOp a,
       return false;
   }
   return true;
-}
-
-/// Whether every tile runs `op` (and the loads in it) the same number of
-/// times: the loads in it are in `scf.for` loops of constant bounds only.
-static bool loadsRunUniformly(Operation *op) {
-  WalkResult result = op->walk([&](ktdp::LoadOp load) {
-    for (Operation *p = load->getParentOp(); p && p != op->getParentOp();
-         p = p->getParentOp()) {
-      auto loop = dyn_cast<scf::ForOp>(p);
-      if (p != load && !loop)
-        return WalkResult::interrupt();
-      if (loop && (!matchPattern(loop.getLowerBound(), m_Constant()) ||
-                   !matchPattern(loop.getUpperBound(), m_Constant()) ||
-                   !matchPattern(loop.getStep(), m_Constant())))
-        return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return !result.wasInterrupted();
 }
 
 static FailureOr<RemoteLoad> analyze(ktdp::LoadOp load, Refusal &refusal) {

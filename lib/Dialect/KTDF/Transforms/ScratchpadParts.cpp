@@ -16,21 +16,13 @@
 using namespace mlir;
 using namespace mlir::ktdf;
 
-namespace {
-/// The box an access tile covers from its anchor.
-struct TileShape {
-  ktdp::ConstructAccessTileOp tile;
-  SmallVector<int64_t> extents;
-};
-} // namespace
+using namespace mlir::ktdf::parts;
 
 static bool isIdentityOrder(ktdp::ConstructAccessTileOp tile) {
   return tile.getAccessTileOrder().isIdentity();
 }
 
-/// The tile's box from its anchor (extents), when it is a box from the
-/// anchor in identity order without symbols.
-static std::optional<TileShape> shapeOf(Value tileValue) {
+std::optional<TileShape> mlir::ktdf::parts::shapeOf(Value tileValue) {
   auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
   if (!tile || !tile.getSymbolOperands().empty() || !isIdentityOrder(tile) ||
       !ktdp::isBoxShaped(tile.getAccessTileSet()))
@@ -43,10 +35,9 @@ static std::optional<TileShape> shapeOf(Value tileValue) {
   return TileShape{tile, box->getExtents()};
 }
 
-/// The anchor of `tile` on the grid point `point`, when it follows from the
-/// tile ids and constants.
-static std::optional<SmallVector<int64_t>>
-anchorAt(ktdp::ConstructAccessTileOp tile, ArrayRef<int64_t> point) {
+std::optional<SmallVector<int64_t>>
+mlir::ktdf::parts::anchorAt(ktdp::ConstructAccessTileOp tile,
+                            ArrayRef<int64_t> point) {
   SmallVector<int64_t> indices;
   for (Value index : tile.getIndices()) {
     std::optional<int64_t> value =
@@ -80,9 +71,8 @@ bool mlir::ktdf::isScratchpadView(ktdp::ConstructMemoryViewOp view) {
   return space && space->kind == ktdp::MemoryKind::ct_local;
 }
 
-/// Whether the boxes [a, a + ea) and [b, b + eb) share a point.
-static bool intersects(ArrayRef<int64_t> a, ArrayRef<int64_t> ea,
-                       ArrayRef<int64_t> b, ArrayRef<int64_t> eb) {
+bool mlir::ktdf::parts::intersects(ArrayRef<int64_t> a, ArrayRef<int64_t> ea,
+                                   ArrayRef<int64_t> b, ArrayRef<int64_t> eb) {
   for (unsigned d = 0; d < a.size(); ++d)
     if (a[d] + ea[d] <= b[d] || b[d] + eb[d] <= a[d])
       return false;
@@ -90,13 +80,18 @@ static bool intersects(ArrayRef<int64_t> a, ArrayRef<int64_t> ea,
 }
 
 const ScratchpadPart *
-ScratchpadParts::partViewedBy(ktdp::ConstructMemoryViewOp other) const {
+ScratchpadParts::partViewedBy(ktdp::ConstructMemoryViewOp other,
+                              std::optional<int64_t> reader) const {
   auto space = ktdp::normalizeMemorySpace(other.getMemorySpace());
-  if (!space || !space->computeTileId)
+  if (!space || space->kind != ktdp::MemoryKind::ct_local)
+    return nullptr;
+  std::optional<int64_t> owner =
+      space->computeTileId ? space->computeTileId : reader;
+  if (!owner)
     return nullptr;
   for (const ScratchpadPart &part : parts) {
     ktdp::ConstructMemoryViewOp p = part.view;
-    if (part.owner == *space->computeTileId &&
+    if (part.owner == *owner &&
         getLiteralElementRange(other) ==
             std::make_pair(part.first, part.last) &&
         other.getStaticSizes() == p.getStaticSizes() &&
@@ -254,8 +249,8 @@ LogicalResult ScratchpadParts::forwardLoad(ktdp::LoadOp load) {
         if (intersects(*anchorAt(otherShape->tile, other), otherShape->extents,
                        read, shape->extents))
           return refuse(load, "another tile's store through the distributed "
-                              "view may write what it reads (the scheduler "
-                              "moves no data between tiles' scratchpads)");
+                              "view may write what it reads (copyLoad's "
+                              "case)");
       }
     }
   }
@@ -345,12 +340,13 @@ LogicalResult ScratchpadParts::analyze(PartsRefusal &why) {
   });
   if (stored.wasInterrupted())
     return failure();
-  // Every load that may read a part's memory must be a reload.
+  // Every load that may read a part's memory must be a reload or a copy.
   WalkResult result = func.walk([&](ktdp::LoadOp load) {
     if (!mayTouchParts(load.getAccessTile()))
       return WalkResult::advance();
-    return failed(forwardLoad(load)) ? WalkResult::interrupt()
-                                     : WalkResult::advance();
+    return failed(forwardLoad(load)) && failed(copyLoad(load))
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
   });
   return failure(result.wasInterrupted());
 }

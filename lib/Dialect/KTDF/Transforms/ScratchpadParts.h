@@ -2,7 +2,9 @@
 //
 // This file declares the analysis of ktdf-forward-scratchpad-parts: whether
 // every load of the scratchpad parts of a distributed view returns what the
-// loading tile stored there itself, and what replaces each such load.
+// loading tile stored there itself (a reload) or the whole tile one store
+// wrote on another tile (a copy between the tiles), and what replaces each
+// such load.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,27 @@
 namespace mlir::ktdf {
 
 using PartsRefusal = std::pair<Operation *, std::string>;
+
+namespace parts {
+/// The box an access tile covers from its anchor.
+struct TileShape {
+  ktdp::ConstructAccessTileOp tile;
+  SmallVector<int64_t> extents;
+};
+
+/// The tile's box from its anchor (extents), when it is a box from the
+/// anchor in identity order without symbols.
+std::optional<TileShape> shapeOf(Value tile);
+
+/// The anchor of `tile` on the grid point `point`, when it follows from the
+/// tile ids and constants.
+std::optional<SmallVector<int64_t>> anchorAt(ktdp::ConstructAccessTileOp tile,
+                                             ArrayRef<int64_t> point);
+
+/// Whether the boxes [a, a + ea) and [b, b + eb) share a point.
+bool intersects(ArrayRef<int64_t> a, ArrayRef<int64_t> ea, ArrayRef<int64_t> b,
+                ArrayRef<int64_t> eb);
+} // namespace parts
 
 /// A part of the distributed view: a scratchpad box of one tile.
 struct ScratchpadPart {
@@ -41,6 +64,17 @@ struct PartForward {
   SmallVector<int64_t> offset;
 };
 
+/// A load of a part's memory that returns, on every tile, the whole tile one
+/// store through the view wrote on one tile, its source.
+struct PartCopy {
+  ktdp::LoadOp load;
+  ktdp::StoreOp store;
+  /// The tile each tile reads from (linear tile ids), and the set `(p)[c]`
+  /// that says so to an inter_tile_consume.
+  SmallVector<int64_t> sources;
+  IntegerSet dependency;
+};
+
 /// Whether `view` is a scratchpad (ct_local) view.
 bool isScratchpadView(ktdp::ConstructMemoryViewOp view);
 
@@ -51,12 +85,15 @@ public:
       : view(view) {}
 
   /// Proves every load of the parts' memory a reload of the loading tile's
-  /// own store, or says at which op and why not.
+  /// own store or a copy of another tile's, or says at which op and why
+  /// not.
   LogicalResult analyze(PartsRefusal &refusal);
   void rewrite();
   bool forwards(ktdp::LoadOp load) const {
     return llvm::any_of(forwardList,
-                        [&](const PartForward &f) { return f.load == load; });
+                        [&](const PartForward &f) { return f.load == load; }) ||
+           llvm::any_of(copyList,
+                        [&](const PartCopy &c) { return c.load == load; });
   }
 
 private:
@@ -67,9 +104,18 @@ private:
   LogicalResult collectParts();
   LogicalResult collectStores();
   LogicalResult forwardLoad(ktdp::LoadOp load);
+  /// After forwardLoad refused `load` (its reason in the refusal): a copy
+  /// from the tile that stored what each tile reads (PartCopies.cpp). The
+  /// refusal keeps forwardLoad's reason when no tile reads another's store.
+  LogicalResult copyLoad(ktdp::LoadOp load);
+  /// The produce after the store and the consume in place of the load.
+  void rewriteCopy(PartCopy &copy);
   /// Whether `op` may write a scratchpad, other than through the view.
   bool writesScratchpad(Operation *op) const;
-  const ScratchpadPart *partViewedBy(ktdp::ConstructMemoryViewOp view) const;
+  /// The part `view` is laid out as, read on tile `reader` (the part of the
+  /// tile the view names, or of the reader when it names none).
+  const ScratchpadPart *partViewedBy(ktdp::ConstructMemoryViewOp view,
+                                     std::optional<int64_t> reader = {}) const;
 
   ktdp::ConstructDistributedMemoryViewOp view;
   func::FuncOp func;
@@ -78,6 +124,7 @@ private:
   SmallVector<ScratchpadPart> parts;
   SmallVector<ktdp::StoreOp> stores; // through the view
   SmallVector<PartForward> forwardList;
+  SmallVector<PartCopy> copyList;
 };
 
 } // namespace mlir::ktdf

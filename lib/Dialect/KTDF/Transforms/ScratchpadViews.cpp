@@ -14,6 +14,7 @@
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IntegerSet.h"
 #include "mlir/IR/Matchers.h"
 
@@ -98,4 +99,21 @@ mlir::ktdf::getLiteralElementRange(ktdp::ConstructMemoryViewOp view) {
     (span < 0 ? first : last) += span;
   }
   return std::make_pair(first, last);
+}
+
+bool mlir::ktdf::loadsRunUniformly(Operation *op) {
+  WalkResult result = op->walk([&](ktdp::LoadOp load) {
+    for (Operation *p = load->getParentOp(); p && p != op->getParentOp();
+         p = p->getParentOp()) {
+      auto loop = dyn_cast<scf::ForOp>(p);
+      if (p != load && !loop)
+        return WalkResult::interrupt();
+      if (loop && (!matchPattern(loop.getLowerBound(), m_Constant()) ||
+                   !matchPattern(loop.getUpperBound(), m_Constant()) ||
+                   !matchPattern(loop.getStep(), m_Constant())))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
 }

@@ -53,6 +53,12 @@ Value createScratchpadTile(func::FuncOp func, ScratchpadCursor &cursor,
                            RankedTensorType type, Location loc,
                            StringRef marker);
 
+/// Whether every tile runs `op` (and the loads in it) the same number of
+/// times: the loads in it are in `scf.for` loops of constant bounds only.
+/// Then the interpreter, which yields before each load, keeps the tiles in
+/// lockstep across it.
+bool loadsRunUniformly(Operation *op);
+
 } // namespace mlir::ktdf
 
 #endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SCRATCHPADVIEWS_H

@@ -362,7 +362,8 @@ def KTDFRemoteScratchpadLoads
 
 def KTDFForwardScratchpadParts
     : Pass<"ktdf-forward-scratchpad-parts", "::mlir::ModuleOp"> {
-  let summary = "Reloads of a distributed view's scratchpad parts as copies";
+  let summary = "Reloads of a distributed view's scratchpad parts as copies "
+                "(local, or between cores)";
   let description = [{
     A distributed view whose parts lie in the scratchpads of several tiles
     (`ct_local`, `ct_id = k`) is written by stores that reach other tiles'
@@ -376,8 +377,22 @@ def KTDFForwardScratchpadParts
     by the stored tensor, or, when it reads a slice, by a load of that slice
     from the device memory the stored tensor was loaded from (which no
     store of the kernel writes), and the stores through the view are
-    erased. Nothing crosses the interconnect. Otherwise nothing changes and
-    ktdf-resolve-distributed-views refuses the view with this pass's reason
+    erased. Nothing crosses the interconnect.
+
+    A load that returns, on every tile, exactly the tile one store through
+    the view wrote on a tile (another tile for some) becomes a copy between
+    the cores: an `inter_tile_produce` of the stored tensor after the store
+    and an `inter_tile_consume` in place of the load, whose producer per
+    consumer is `(a * c + b) mod N` of the consumer c. Checked on every grid
+    point: one store on one tile writes what the tile reads, the same store
+    for every tile, before the load in the kernel's body, and every tile
+    makes the same loads before it (no branch, loop of varying trips or
+    inter-tile exchange), so the interpreter, which yields before each
+    load, shows the load that store whatever the tile order
+    (`examples/kernels/distributed_exchange.mlir`).
+
+    Otherwise nothing changes and ktdf-resolve-distributed-views refuses
+    the view with this pass's reason
     (`examples/kernels/distributed_copy.mlir`).
 
     ```mlir

@@ -8,7 +8,7 @@
 // with one change.
 
 // The stores overlap: tile t stores rows [4t, 4t + 8), so tile 1's read of
-// rows [4, 8) may see tile 0's store, which would cross the interconnect.
+// rows [4, 8) sees tile 0's store or its own, whichever lands last.
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
 #part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
 #part1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 8 >= 0, -d1 + 15 >= 0)>
@@ -33,7 +33,7 @@ func.func @overlapping_stores(%a: index, %b: index) attributes {grid = [2]} {
   %L0 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #local, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<16x8xf16>
   %tl0 = ktdp.construct_access_tile %L0[%row0, 0] {access_tile_set = #blk4, access_tile_order = #id2} : memref<16x8xf16> -> !ktdp.access_tile<4x8xindex>
   %tb0 = ktdp.construct_access_tile %B[%row0, 0] {access_tile_set = #blk4, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x8xindex>
-  // expected-error @+1 {{another tile's store through the distributed view may write what it reads}}
+  // expected-error @+1 {{two stores through the distributed view (by tiles 0 and 1) write what tile 1 reads; which lands last follows the interpreter's tile order}}
   %v0 = ktdp.load %tl0 : <4x8xindex> -> tensor<4x8xf16>
   ktdp.store %v0, %tb0 : tensor<4x8xf16>, <4x8xindex>
   return
@@ -41,7 +41,7 @@ func.func @overlapping_stores(%a: index, %b: index) attributes {grid = [2]} {
 
 // -----
 
-// Tile t reads the rows tile 1 - t stored.
+// Tile t reads the rows tile 1 - t stored, but only half their columns.
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
 #part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
 #part1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 8 >= 0, -d1 + 15 >= 0)>
@@ -67,7 +67,7 @@ func.func @other_tiles_rows(%a: index, %b: index) attributes {grid = [2]} {
   %L1 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #local, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<16x8xf16>
   %tl1 = ktdp.construct_access_tile %L1[%other, 0] {access_tile_set = #sq8, access_tile_order = #id2} : memref<16x8xf16> -> !ktdp.access_tile<8x8xindex>
   %tb1 = ktdp.construct_access_tile %B[%row0, 8] {access_tile_set = #sq8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x8xindex>
-  // expected-error @+1 {{it may read elements the nearest earlier store through the distributed view does not write}}
+  // expected-error @+1 {{tile 0 reads part of what tile 1 stored through the distributed view; a copy between tiles moves whole stored tiles}}
   %v1 = ktdp.load %tl1 : <8x8xindex> -> tensor<8x8xf16>
   ktdp.store %v1, %tb1 : tensor<8x8xf16>, <8x8xindex>
   return
@@ -175,5 +175,92 @@ func.func @read_in_loop(%a: index, %b: index) attributes {grid = [2]} {
     %v0 = ktdp.load %tl0 : <1x8xindex> -> tensor<1x8xf16>
     ktdp.store %v0, %tb0 : tensor<1x8xf16>, <1x8xindex>
   }
+  return
+}
+
+// -----
+
+// The exchange of copies.mlir with the read before the store: a tile
+// earlier in tile order than its writer would read the scratchpad before
+// the writer stored, a later one after (the interpreter yields before each
+// load, not before stores), which no compiled order reproduces.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part1 = affine_set<(d0, d1) : (d0 - 4 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part2 = affine_set<(d0, d1) : (d0 - 8 >= 0, -d0 + 11 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part3 = affine_set<(d0, d1) : (d0 - 12 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#rows4 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @store_after_read(%a: index, %b: index) attributes {grid = [4]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %row0 = arith.muli %id, %c4 : index
+  %next = arith.addi %id, %c1 : index
+  %neighbour = arith.remui %next, %c4 : index
+  %nrow0 = arith.muli %neighbour, %c4 : index
+  %sp = arith.constant 512 : index
+  %A = ktdp.construct_memory_view %a, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %B = ktdp.construct_memory_view %b, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %P0 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<4x16xf16>
+  %P1 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<4x16xf16>
+  %P2 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part2, memory_space = #ktdp.memory_space<ct_local, ct_id = 2>} : memref<4x16xf16>
+  %P3 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part3, memory_space = #ktdp.memory_space<ct_local, ct_id = 3>} : memref<4x16xf16>
+  %D = ktdp.construct_distributed_memory_view(%P0, %P1, %P2, %P3 : memref<4x16xf16>, memref<4x16xf16>, memref<4x16xf16>, memref<4x16xf16>) : memref<16x16xf16>
+  %ta = ktdp.construct_access_tile %A[%row0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %td = ktdp.construct_access_tile %D[%nrow0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %L = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #rows4, memory_space = #ktdp.memory_space<ct_local>} : memref<4x16xf16>
+  %tl = ktdp.construct_access_tile %L[0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<4x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %tb = ktdp.construct_access_tile %B[%row0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %block = ktdp.load %ta : <4x16xindex> -> tensor<4x16xf16>
+  // expected-error @+1 {{it reads what another tile stores after it in program order: whether it sees the store follows the interpreter's tile order, which a compiled kernel does not reproduce}}
+  %received = ktdp.load %tl : <4x16xindex> -> tensor<4x16xf16>
+  ktdp.store %block, %td : tensor<4x16xf16>, <4x16xindex>
+  ktdp.store %received, %tb : tensor<4x16xf16>, <4x16xindex>
+  return
+}
+
+// -----
+
+// Tiles 0, 1, 2 write their neighbour's part around a ring of three and
+// tile 3 its own: tile c reads from tile (2, 0, 1, 3)[c], which is not
+// (a * c + b) mod 4 for any a, b (an inter-tile consume states its producer
+// with an affine set).
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part1 = affine_set<(d0, d1) : (d0 - 4 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part2 = affine_set<(d0, d1) : (d0 - 8 >= 0, -d0 + 11 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part3 = affine_set<(d0, d1) : (d0 - 12 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#rows4 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @sources_not_affine(%a: index, %b: index) attributes {grid = [4]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %row0 = arith.muli %id, %c4 : index
+  %next = arith.addi %id, %c1 : index
+  %ring = arith.remui %next, %c3 : index
+  %last = arith.cmpi eq, %id, %c3 : index
+  %neighbour = arith.select %last, %c3, %ring : index
+  %nrow0 = arith.muli %neighbour, %c4 : index
+  %sp = arith.constant 512 : index
+  %A = ktdp.construct_memory_view %a, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %B = ktdp.construct_memory_view %b, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %P0 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<4x16xf16>
+  %P1 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<4x16xf16>
+  %P2 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part2, memory_space = #ktdp.memory_space<ct_local, ct_id = 2>} : memref<4x16xf16>
+  %P3 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part3, memory_space = #ktdp.memory_space<ct_local, ct_id = 3>} : memref<4x16xf16>
+  %D = ktdp.construct_distributed_memory_view(%P0, %P1, %P2, %P3 : memref<4x16xf16>, memref<4x16xf16>, memref<4x16xf16>, memref<4x16xf16>) : memref<16x16xf16>
+  %ta = ktdp.construct_access_tile %A[%row0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %td = ktdp.construct_access_tile %D[%nrow0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %L = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #rows4, memory_space = #ktdp.memory_space<ct_local>} : memref<4x16xf16>
+  %tl = ktdp.construct_access_tile %L[0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<4x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %tb = ktdp.construct_access_tile %B[%row0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %block = ktdp.load %ta : <4x16xindex> -> tensor<4x16xf16>
+  ktdp.store %block, %td : tensor<4x16xf16>, <4x16xindex>
+  // expected-error @+1 {{the tile each tile reads from is not (a * t + b) mod 4 of the reading tile t, which is what an inter-tile copy can express}}
+  %received = ktdp.load %tl : <4x16xindex> -> tensor<4x16xf16>
+  ktdp.store %received, %tb : tensor<4x16xf16>, <4x16xindex>
   return
 }

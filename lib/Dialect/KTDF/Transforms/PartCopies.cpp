@@ -1,0 +1,198 @@
+//===- PartCopies.cpp - Reads of scratchpad parts another tile wrote ------===//
+//
+// This file implements ktdf-forward-scratchpad-parts' copies: a tile reads,
+// from a part of a distributed view over scratchpads, what ANOTHER tile
+// stored there through the view (tile t stores its block into its
+// neighbour's scratchpad, then every tile reads its own). The scheduler
+// keeps each scratchpad private to its core, so the store becomes the
+// producer's side of a copy between the tiles and the read the consumer's:
+// an `inter_tile_produce` of the stored tensor right after the store and
+// an `inter_tile_consume` in place of the load, which ktdf-lower-inter-tile
+// makes a `ktdf.tile_copy` (a remote DMA over the core interconnect, and a
+// signal the reader waits for before it reads).
+//
+// The interpreter's meaning, which the copy keeps: tiles run round-robin
+// in tile order and yield before each load, so a load sees every store
+// that precedes it in program order on every tile, provided every tile
+// makes the same loads before it (no branch, no loop of varying trips, no
+// inter-tile exchange that could hold a tile back). A store after the load
+// in program order would be seen by a reader later in tile order than the
+// writer and missed by an earlier one: the hardware cannot reproduce that,
+// and it is refused, as are two stores of what a tile reads (which lands
+// last follows the tile order). Checked on every grid point: the load reads,
+// through a view laid out as a part (the tile it names, or its own
+// scratchpad when it names none), exactly the box one store through the
+// view wrote on one tile, the same store for every reader, before the load.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScratchpadParts.h"
+#include "ScratchpadViews.h"
+
+#include "mlir/IR/IntegerSet.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::parts;
+
+namespace {
+/// A store through the view on one tile and the box it writes there.
+struct Writer {
+  ktdp::StoreOp store;
+  int64_t tile;
+  SmallVector<int64_t> anchor, extents;
+};
+} // namespace
+
+/// The set `(p)[c]` holding p == sources[c] for every reader c, when the
+/// sources are (a * c + b) mod N of the reader (a shift around the tiles,
+/// a broadcast, a reversal), the forms a consume's affine set can state.
+static std::optional<IntegerSet> dependencySet(ArrayRef<int64_t> sources,
+                                               MLIRContext *ctx) {
+  int64_t n = sources.size();
+  int64_t b = sources[0];
+  int64_t a = n > 1 ? ((sources[1] - b) % n + n) % n : 0;
+  AffineExpr p = getAffineDimExpr(0, ctx), c = getAffineSymbolExpr(0, ctx);
+  IntegerSet set = IntegerSet::get(1, 1, {p - (c * a + b) % n}, {true});
+  for (auto [reader, source] : llvm::enumerate(sources))
+    if (source != (a * static_cast<int64_t>(reader) + b) % n ||
+        !ktdp::containsPoint(set, {source}, {static_cast<int64_t>(reader)}))
+      return std::nullopt;
+  return set;
+}
+
+LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
+  auto loadView = ktdp::getAccessTileView(load.getAccessTile());
+  std::optional<TileShape> shape = shapeOf(load.getAccessTile());
+  FailureOr<ktdp::IntegerBox> localBox =
+      loadView ? ktdp::getBoundingBox(loadView.getCoordinateSet(), {})
+               : FailureOr<ktdp::IntegerBox>(failure());
+  // Reads shaped as forwardLoad wants them keep its reason.
+  if (!loadView || !shape || failed(localBox) ||
+      !ktdp::isBoxShaped(loadView.getCoordinateSet()) ||
+      llvm::any_of(localBox->lower, [](int64_t lo) { return lo != 0; }) ||
+      load->getBlock() != &func.getBody().front())
+    return failure();
+  // Each store's box on each tile (collectStores checked they exist).
+  SmallVector<SmallVector<Writer>> written;
+  for (ktdp::StoreOp store : stores) {
+    std::optional<TileShape> stored = shapeOf(store.getAccessTile());
+    SmallVector<Writer> &boxes = written.emplace_back();
+    for (auto [p, point] : llvm::enumerate(points))
+      boxes.push_back({store, static_cast<int64_t>(p),
+                       *anchorAt(stored->tile, point), stored->extents});
+  }
+  // Per reading tile: the stores (and their tiles) that write what it reads.
+  SmallVector<SmallVector<Writer>> writers;
+  SmallVector<SmallVector<int64_t>> reads;
+  bool crosses = false;
+  for (auto [c, point] : llvm::enumerate(points)) {
+    const ScratchpadPart *part = partViewedBy(loadView, c);
+    if (!part || localBox->getExtents() != part->box.getExtents())
+      return failure();
+    std::optional<SmallVector<int64_t>> read = anchorAt(shape->tile, point);
+    if (!read)
+      return failure();
+    for (unsigned d = 0; d < read->size(); ++d) {
+      if ((*read)[d] < 0 ||
+          (*read)[d] + shape->extents[d] > part->box.getExtents()[d])
+        return failure();
+      (*read)[d] += part->box.lower[d]; // global coordinates
+    }
+    SmallVector<Writer> &found = writers.emplace_back();
+    for (ArrayRef<Writer> boxes : written)
+      for (const Writer &w : boxes)
+        if (intersects(w.anchor, w.extents, *read, shape->extents)) {
+          found.push_back(w);
+          crosses |= static_cast<size_t>(w.tile) != c;
+        }
+    reads.push_back(*read);
+  }
+  if (!crosses)
+    return failure();
+  PartCopy copy{load, {}, {}, {}};
+  for (auto [c, found] : llvm::enumerate(writers)) {
+    if (found.empty())
+      return refuse(load, "no store through the distributed view writes "
+                          "what tile " +
+                              Twine(c) + " reads");
+    if (found.size() > 1)
+      return refuse(load, "two stores through the distributed view (by "
+                          "tiles " +
+                              Twine(found[0].tile) + " and " +
+                              Twine(found[1].tile) + ") write what tile " +
+                              Twine(c) +
+                              " reads; which lands last follows the "
+                              "interpreter's tile order");
+  }
+  for (auto [c, found] : llvm::enumerate(writers)) {
+    const Writer &w = found.front();
+    if (w.anchor != reads[c] || w.extents != shape->extents)
+      return refuse(load, "tile " + Twine(c) + " reads part of what tile " +
+                              Twine(w.tile) +
+                              " stored through the distributed view; a "
+                              "copy between tiles moves whole stored tiles");
+    if (copy.store && copy.store != w.store)
+      return refuse(load, "its tiles read what different stores through "
+                          "the distributed view wrote");
+    copy.store = w.store;
+    copy.sources.push_back(w.tile);
+  }
+  if (!copy.store->isBeforeInBlock(load))
+    return refuse(load, "it reads what another tile stores after it in "
+                        "program order: whether it sees the store follows "
+                        "the interpreter's tile order, which a compiled "
+                        "kernel does not reproduce");
+  for (Operation &op : func.getBody().front()) {
+    if (&op == load.getOperation())
+      break;
+    if (isa<ktdp::InterTileConsumeOp, ktdp::InterTileReduceOp>(op))
+      return refuse(load, "it reads another tile's store after an inter-tile "
+                          "exchange, where the writer may still wait");
+    if (op.getNumRegions() && !loadsRunUniformly(&op))
+      return refuse(load, "it reads another tile's store after loads that "
+                          "not every tile makes equally often (in a branch, "
+                          "or a loop with bounds that are not constants), "
+                          "so the writer may not have stored yet");
+  }
+  if (copy.store.getDataTile().getType() != load.getType())
+    return refuse(load, "it reads another type than the stored tensor's");
+  std::optional<IntegerSet> dependency =
+      dependencySet(copy.sources, load.getContext());
+  if (!dependency)
+    return refuse(load, "the tile each tile reads from is not (a * t + b) "
+                        "mod " +
+                            Twine(points.size()) +
+                            " of the reading tile t, which is what an "
+                            "inter-tile copy can express");
+  copy.dependency = *dependency;
+  copyList.push_back(copy);
+  return success();
+}
+
+void ScratchpadParts::rewriteCopy(PartCopy &copy) {
+  ktdp::LoadOp load = copy.load;
+  MLIRContext *ctx = load.getContext();
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getType());
+  int64_t n = points.size();
+  AffineExpr i = getAffineDimExpr(0, ctx), g = getAffineSymbolExpr(0, ctx);
+  // One group of every tile; each consumer's producer picked by the set.
+  IntegerSet everyTile =
+      IntegerSet::get(1, 1, {i, n - 1 - i, g}, {false, false, true});
+  IntegerSet groups = IntegerSet::get(1, 0, {getAffineDimExpr(0, ctx)}, {true});
+  auto future =
+      ktdp::TileFutureType::get(ctx, {type}, IntegerSetAttr::get(groups));
+  OpBuilder b(copy.store);
+  b.setInsertionPointAfter(copy.store);
+  auto produce = ktdp::InterTileProduceOp::create(
+      b, loc, future, IntegerSetAttr::get(everyTile));
+  Block *body = b.createBlock(&produce.getBody());
+  body->addArgument(b.getIndexType(), loc);
+  ktdp::YieldPartialOp::create(b, loc, ValueRange{copy.store.getDataTile()});
+  b.setInsertionPoint(load);
+  auto consume = ktdp::InterTileConsumeOp::create(
+      b, loc, TypeRange{type}, produce.getFuture(),
+      IntegerSetAttr::get(everyTile), IntegerSetAttr::get(copy.dependency));
+  load.getResult().replaceAllUsesWith(consume.getResult(0));
+}
