@@ -9,8 +9,8 @@
 // tile itself stored there, nothing has to cross the interconnect: the
 // load is the stored tensor's slice, reloaded from where the stored tensor
 // was loaded (the scheduler has no slicing op), and the stores become dead.
-// A load that returns exactly the tile one store wrote on another tile
-// becomes a copy between the two cores instead (PartCopies.cpp).
+// A load that returns what one store wrote on another tile becomes a copy
+// between the two cores instead (PartCopies.cpp).
 //
 // The proof, per grid point (the grid is static; every tile is enumerated):
 // the load reads, through a view laid out as part k (same tile, address,
@@ -40,6 +40,26 @@ namespace mlir::ktdf {
 
 using namespace mlir;
 using namespace mlir::ktdf;
+using mlir::ktdf::parts::reloadSlice;
+
+Value mlir::ktdf::parts::reloadSlice(OpBuilder &b, ktdp::LoadOp source,
+                                     ArrayRef<int64_t> offset,
+                                     ktdp::LoadOp like) {
+  auto from =
+      source.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+  auto into = like.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+  AffineMap map = from.getBaseMap();
+  SmallVector<AffineExpr> results;
+  for (auto [result, delta] : llvm::zip(map.getResults(), offset))
+    results.push_back(result + delta);
+  auto tile = ktdp::ConstructAccessTileOp::create(
+      b, like.getLoc(), into.getType(), from.getBase(), from.getIndices(),
+      ValueRange(),
+      AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
+                     b.getContext()),
+      into.getAccessTileSet(), into.getAccessTileOrder());
+  return ktdp::LoadOp::create(b, like.getLoc(), like.getType(), tile);
+}
 
 void ScratchpadParts::rewrite() {
   SmallVector<Operation *> loadTiles;
@@ -48,23 +68,8 @@ void ScratchpadParts::rewrite() {
     loadTiles.push_back(load.getAccessTile().getDefiningOp());
     Value replacement = forward.store.getDataTile();
     if (forward.source) {
-      auto from = forward.source.getAccessTile()
-                      .getDefiningOp<ktdp::ConstructAccessTileOp>();
-      auto into =
-          load.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
       OpBuilder b(load);
-      AffineMap map = from.getBaseMap();
-      SmallVector<AffineExpr> results;
-      for (auto [result, offset] : llvm::zip(map.getResults(), forward.offset))
-        results.push_back(result + offset);
-      auto tile = ktdp::ConstructAccessTileOp::create(
-          b, load.getLoc(), into.getType(), from.getBase(), from.getIndices(),
-          ValueRange(),
-          AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
-                         b.getContext()),
-          into.getAccessTileSet(), into.getAccessTileOrder());
-      replacement =
-          ktdp::LoadOp::create(b, load.getLoc(), load.getType(), tile);
+      replacement = reloadSlice(b, forward.source, forward.offset, load);
     }
     load.getResult().replaceAllUsesWith(replacement);
     load.erase();
@@ -79,14 +84,17 @@ void ScratchpadParts::rewrite() {
     store.erase();
   // The views and loads left without users, innermost first.
   SmallVector<Operation *> worklist;
+  SmallVector<ktdp::LoadOp> sources;
   for (PartForward &forward : forwardList)
-    if (forward.source)
-      worklist.push_back(forward.source);
-  for (PartForward &forward : forwardList) {
-    worklist.push_back(forward.source
-                           ? forward.source.getAccessTile().getDefiningOp()
-                           : nullptr);
-  }
+    sources.push_back(forward.source);
+  for (PartCopy &copy : copyList)
+    sources.push_back(copy.source);
+  for (ktdp::LoadOp source : sources)
+    if (source)
+      worklist.push_back(source);
+  for (ktdp::LoadOp source : sources)
+    worklist.push_back(source ? source.getAccessTile().getDefiningOp()
+                              : nullptr);
   for (Operation *user : view->getUsers())
     worklist.push_back(user);
   worklist.push_back(view);

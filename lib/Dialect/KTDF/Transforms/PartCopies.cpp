@@ -21,8 +21,11 @@
 // and it is refused, as are two stores of what a tile reads (which lands
 // last follows the tile order). Checked on every grid point: the load reads,
 // through a view laid out as a part (the tile it names, or its own
-// scratchpad when it names none), exactly the box one store through the
-// view wrote on one tile, the same store for every reader, before the load.
+// scratchpad when it names none), a box inside the box one store through
+// the view wrote on one tile, the same store at the same offset for every
+// reader, before the load. A slice of the stored tile is copied from a
+// reload of where the stored tensor came from (forwardLoad's condition: a
+// box of device memory no store of the kernel writes), on the writer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -110,7 +113,7 @@ LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
   }
   if (!crosses)
     return failure();
-  PartCopy copy{load, {}, {}, {}};
+  PartCopy copy{load, {}, {}, {}, {}, {}};
   for (auto [c, found] : llvm::enumerate(writers)) {
     if (found.empty())
       return refuse(load, "no store through the distributed view writes "
@@ -127,11 +130,20 @@ LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
   }
   for (auto [c, found] : llvm::enumerate(writers)) {
     const Writer &w = found.front();
-    if (w.anchor != reads[c] || w.extents != shape->extents)
-      return refuse(load, "tile " + Twine(c) + " reads part of what tile " +
-                              Twine(w.tile) +
-                              " stored through the distributed view; a "
-                              "copy between tiles moves whole stored tiles");
+    SmallVector<int64_t> offset;
+    for (unsigned d = 0; d < w.anchor.size(); ++d) {
+      offset.push_back(reads[c][d] - w.anchor[d]);
+      if (offset[d] < 0 || offset[d] + shape->extents[d] > w.extents[d])
+        return refuse(load, "tile " + Twine(c) +
+                                " reads elements no store through the "
+                                "distributed view writes (past what "
+                                "tile " +
+                                Twine(w.tile) + " stored)");
+    }
+    if (!copy.offset.empty() && copy.offset != offset)
+      return refuse(load, "its tile lies at a different offset in the stored "
+                          "tile on different tiles");
+    copy.offset = offset;
     if (copy.store && copy.store != w.store)
       return refuse(load, "its tiles read what different stores through "
                           "the distributed view wrote");
@@ -155,8 +167,17 @@ LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
                           "or a loop with bounds that are not constants), "
                           "so the writer may not have stored yet");
   }
-  if (copy.store.getDataTile().getType() != load.getType())
-    return refuse(load, "it reads another type than the stored tensor's");
+  if (cast<ShapedType>(copy.store.getDataTile().getType()).getElementType() !=
+      cast<ShapedType>(load.getType()).getElementType())
+    return refuse(load, "it reads another element type than was stored");
+  // A slice is copied from a reload of where the stored tensor came from.
+  if (copy.store.getDataTile().getType() != load.getType() ||
+      llvm::any_of(copy.offset, [](int64_t o) { return o != 0; })) {
+    FailureOr<ktdp::LoadOp> source = sliceSource(load, copy.store);
+    if (failed(source))
+      return failure();
+    copy.source = *source;
+  }
   std::optional<IntegerSet> dependency =
       dependencySet(copy.sources, load.getContext());
   if (!dependency)
@@ -189,7 +210,10 @@ void ScratchpadParts::rewriteCopy(PartCopy &copy) {
       b, loc, future, IntegerSetAttr::get(everyTile));
   Block *body = b.createBlock(&produce.getBody());
   body->addArgument(b.getIndexType(), loc);
-  ktdp::YieldPartialOp::create(b, loc, ValueRange{copy.store.getDataTile()});
+  Value partial = copy.store.getDataTile();
+  if (copy.source)
+    partial = reloadSlice(b, copy.source, copy.offset, load);
+  ktdp::YieldPartialOp::create(b, loc, ValueRange{partial});
   b.setInsertionPoint(load);
   auto consume = ktdp::InterTileConsumeOp::create(
       b, loc, TypeRange{type}, produce.getFuture(),

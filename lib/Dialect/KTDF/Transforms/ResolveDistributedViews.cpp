@@ -93,9 +93,8 @@ analyzeShards(ktdp::ConstructDistributedMemoryViewOp view, Refusal &refusal) {
       refusal = {why ? why->first : view.getOperation(),
                  "a distributed view over scratchpad (ct_local) parts "
                  "compiles only when every load of the parts provably reads "
-                 "what the loading tile stored itself, or exactly the tile "
-                 "one earlier store wrote on another tile (copied between "
-                 "the cores): " +
+                 "what the loading tile stored itself, or what one earlier "
+                 "store wrote on another tile (copied between the cores): " +
                      (why ? why->second
                           : std::string("run ktdf-forward-scratchpad-parts "
                                         "first"))};

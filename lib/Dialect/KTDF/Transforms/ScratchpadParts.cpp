@@ -263,6 +263,17 @@ LogicalResult ScratchpadParts::forwardLoad(ktdp::LoadOp load) {
     return success();
   }
   // A slice: reload it from where the stored tensor was loaded.
+  FailureOr<ktdp::LoadOp> source = sliceSource(load, store);
+  if (failed(source))
+    return failure();
+  forward.source = *source;
+  forwardList.push_back(forward);
+  return success();
+}
+
+FailureOr<ktdp::LoadOp> ScratchpadParts::sliceSource(ktdp::LoadOp load,
+                                                     ktdp::StoreOp store) {
+  std::optional<TileShape> stored = shapeOf(store.getAccessTile());
   auto source = store.getDataTile().getDefiningOp<ktdp::LoadOp>();
   std::optional<TileShape> sourceShape =
       source ? shapeOf(source.getAccessTile()) : std::nullopt;
@@ -270,8 +281,8 @@ LogicalResult ScratchpadParts::forwardLoad(ktdp::LoadOp load) {
       source ? ktdp::getAccessTileView(source.getAccessTile()) : nullptr;
   auto tensor =
       source ? ktflow::getDeviceTensor(source.getAccessTile()) : std::nullopt;
-  if (!sourceShape || !sourceView || isScratchpadView(sourceView) || !tensor ||
-      sourceShape->extents != stored->extents ||
+  if (!stored || !sourceShape || !sourceView || isScratchpadView(sourceView) ||
+      !tensor || sourceShape->extents != stored->extents ||
       mayLeaveView(sourceShape->tile))
     return refuse(load, "it reads part of the stored tensor, which is not "
                         "a load of a box of device memory inside its view");
@@ -287,9 +298,7 @@ LogicalResult ScratchpadParts::forwardLoad(ktdp::LoadOp load) {
   if (written.wasInterrupted())
     return refuse(load, "it reads part of the stored tensor, loaded from "
                         "device memory that a store of the kernel may write");
-  forward.source = source;
-  forwardList.push_back(forward);
-  return success();
+  return source;
 }
 
 LogicalResult ScratchpadParts::analyze(PartsRefusal &why) {

@@ -43,6 +43,10 @@ std::optional<SmallVector<int64_t>> anchorAt(ktdp::ConstructAccessTileOp tile,
 /// Whether the boxes [a, a + ea) and [b, b + eb) share a point.
 bool intersects(ArrayRef<int64_t> a, ArrayRef<int64_t> ea, ArrayRef<int64_t> b,
                 ArrayRef<int64_t> eb);
+
+/// A load, shaped as `like`, of `source`'s tile moved by `offset`.
+Value reloadSlice(OpBuilder &b, ktdp::LoadOp source, ArrayRef<int64_t> offset,
+                  ktdp::LoadOp like);
 } // namespace parts
 
 /// A part of the distributed view: a scratchpad box of one tile.
@@ -64,11 +68,15 @@ struct PartForward {
   SmallVector<int64_t> offset;
 };
 
-/// A load of a part's memory that returns, on every tile, the whole tile one
-/// store through the view wrote on one tile, its source.
+/// A load of a part's memory that returns, on every tile, the tile (or a
+/// slice of it at one offset) one store through the view wrote on one tile.
 struct PartCopy {
   ktdp::LoadOp load;
   ktdp::StoreOp store;
+  /// As PartForward's: what is copied is a slice of the stored tensor at
+  /// `offset`, loaded again from `source` (null: the stored tensor).
+  ktdp::LoadOp source;
+  SmallVector<int64_t> offset;
   /// The tile each tile reads from (linear tile ids), and the set `(p)[c]`
   /// that says so to an inter_tile_consume.
   SmallVector<int64_t> sources;
@@ -104,6 +112,10 @@ private:
   LogicalResult collectParts();
   LogicalResult collectStores();
   LogicalResult forwardLoad(ktdp::LoadOp load);
+  /// The load of device memory `store`'s tensor came from, when a slice of
+  /// it may be loaded again anywhere in the kernel (a box inside its view
+  /// of memory no store of the kernel writes), or a refusal at `load`.
+  FailureOr<ktdp::LoadOp> sliceSource(ktdp::LoadOp load, ktdp::StoreOp store);
   /// After forwardLoad refused `load` (its reason in the refusal): a copy
   /// from the tile that stored what each tile reads (PartCopies.cpp). The
   /// refusal keeps forwardLoad's reason when no tile reads another's store.

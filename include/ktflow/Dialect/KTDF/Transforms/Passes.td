@@ -379,9 +379,10 @@ def KTDFForwardScratchpadParts
     store of the kernel writes), and the stores through the view are
     erased. Nothing crosses the interconnect.
 
-    A load that returns, on every tile, exactly the tile one store through
-    the view wrote on a tile (another tile for some) becomes a copy between
-    the cores: an `inter_tile_produce` of the stored tensor after the store
+    A load that returns, on every tile, the tile one store through the view
+    wrote on a tile (another tile for some), or a slice of it at one offset,
+    becomes a copy between the cores: an `inter_tile_produce` of the stored
+    tensor (a slice: reloaded as above, on the writer) after the store
     and an `inter_tile_consume` in place of the load, whose producer per
     consumer is `(a * c + b) mod N` of the consumer c. Checked on every grid
     point: one store on one tile writes what the tile reads, the same store

@@ -41,40 +41,6 @@ func.func @overlapping_stores(%a: index, %b: index) attributes {grid = [2]} {
 
 // -----
 
-// Tile t reads the rows tile 1 - t stored, but only half their columns.
-#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
-#part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
-#part1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 8 >= 0, -d1 + 15 >= 0)>
-#local = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
-#rows8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
-#sq8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 7 >= 0)>
-#id2 = affine_map<(d0, d1) -> (d0, d1)>
-func.func @other_tiles_rows(%a: index, %b: index) attributes {grid = [2]} {
-  %id = ktdp.get_compute_tile_id : index
-  %c8 = arith.constant 8 : index
-  %row0 = arith.muli %id, %c8 : index
-  %other = arith.subi %c8, %row0 : index
-  %sp = arith.constant 512 : index
-  %A = ktdp.construct_memory_view %a, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
-  %B = ktdp.construct_memory_view %b, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
-  %P0 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #part0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<16x8xf16>
-  %P1 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #part1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<16x8xf16>
-  %D = ktdp.construct_distributed_memory_view(%P0, %P1 : memref<16x8xf16>, memref<16x8xf16>) : memref<16x16xf16>
-  %ta = ktdp.construct_access_tile %A[%row0, 0] {access_tile_set = #rows8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x16xindex>
-  %td = ktdp.construct_access_tile %D[%row0, 0] {access_tile_set = #rows8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x16xindex>
-  %rows = ktdp.load %ta : <8x16xindex> -> tensor<8x16xf16>
-  ktdp.store %rows, %td : tensor<8x16xf16>, <8x16xindex>
-  %L1 = ktdp.construct_memory_view %sp, sizes: [16, 8], strides: [8, 1] {coordinate_set = #local, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<16x8xf16>
-  %tl1 = ktdp.construct_access_tile %L1[%other, 0] {access_tile_set = #sq8, access_tile_order = #id2} : memref<16x8xf16> -> !ktdp.access_tile<8x8xindex>
-  %tb1 = ktdp.construct_access_tile %B[%row0, 8] {access_tile_set = #sq8, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<8x8xindex>
-  // expected-error @+1 {{tile 0 reads part of what tile 1 stored through the distributed view; a copy between tiles moves whole stored tiles}}
-  %v1 = ktdp.load %tl1 : <8x8xindex> -> tensor<8x8xf16>
-  ktdp.store %v1, %tb1 : tensor<8x8xf16>, <8x8xindex>
-  return
-}
-
-// -----
-
 // The read comes before the store (it reads what the scratchpad held).
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
 #part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 7 >= 0)>
@@ -260,6 +226,48 @@ func.func @sources_not_affine(%a: index, %b: index) attributes {grid = [4]} {
   %block = ktdp.load %ta : <4x16xindex> -> tensor<4x16xf16>
   ktdp.store %block, %td : tensor<4x16xf16>, <4x16xindex>
   // expected-error @+1 {{the tile each tile reads from is not (a * t + b) mod 4 of the reading tile t, which is what an inter-tile copy can express}}
+  %received = ktdp.load %tl : <4x16xindex> -> tensor<4x16xf16>
+  ktdp.store %received, %tb : tensor<4x16xf16>, <4x16xindex>
+  return
+}
+
+// -----
+
+// The exchange of copies.mlir where tile t stores only the left half of its
+// block (4x8) into its neighbour's part, but every tile reads its whole
+// part (4x16): the right half is what nobody stored.
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part1 = affine_set<(d0, d1) : (d0 - 4 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part2 = affine_set<(d0, d1) : (d0 - 8 >= 0, -d0 + 11 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part3 = affine_set<(d0, d1) : (d0 - 12 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#rows4 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#half = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @reads_past_the_store(%a: index, %b: index) attributes {grid = [4]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %row0 = arith.muli %id, %c4 : index
+  %next = arith.addi %id, %c1 : index
+  %neighbour = arith.remui %next, %c4 : index
+  %nrow0 = arith.muli %neighbour, %c4 : index
+  %sp = arith.constant 512 : index
+  %A = ktdp.construct_memory_view %a, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %B = ktdp.construct_memory_view %b, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %P0 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<4x16xf16>
+  %P1 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<4x16xf16>
+  %P2 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part2, memory_space = #ktdp.memory_space<ct_local, ct_id = 2>} : memref<4x16xf16>
+  %P3 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part3, memory_space = #ktdp.memory_space<ct_local, ct_id = 3>} : memref<4x16xf16>
+  %D = ktdp.construct_distributed_memory_view(%P0, %P1, %P2, %P3 : memref<4x16xf16>, memref<4x16xf16>, memref<4x16xf16>, memref<4x16xf16>) : memref<16x16xf16>
+  %ta = ktdp.construct_access_tile %A[%row0, 0] {access_tile_set = #half, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x8xindex>
+  %td = ktdp.construct_access_tile %D[%nrow0, 0] {access_tile_set = #half, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x8xindex>
+  %L = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #rows4, memory_space = #ktdp.memory_space<ct_local>} : memref<4x16xf16>
+  %tl = ktdp.construct_access_tile %L[0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<4x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %tb = ktdp.construct_access_tile %B[%row0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %block = ktdp.load %ta : <4x8xindex> -> tensor<4x8xf16>
+  ktdp.store %block, %td : tensor<4x8xf16>, <4x8xindex>
+  // expected-error @+1 {{tile 0 reads elements no store through the distributed view writes (past what tile 3 stored)}}
   %received = ktdp.load %tl : <4x16xindex> -> tensor<4x16xf16>
   ktdp.store %received, %tb : tensor<4x16xf16>, <4x16xindex>
   return
