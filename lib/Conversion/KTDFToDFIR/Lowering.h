@@ -50,8 +50,9 @@ struct Channel {
   std::string base;
   /// A hand-over of a buffer a pipeline exports to a stage of a later
   /// pipeline: the reader waits when its program passes the exporting
-  /// pipeline and hands the buffer back at the end of the block that holds
-  /// it.
+  /// pipeline (or, reading it late, just before its first read:
+  /// LateStaging.cpp) and hands the buffer back at the end of the block
+  /// that holds it.
   bool exported = false;
   /// A loop-carried view handed from its writer to the stage that reads it
   /// on the next execution: a transfer stage waits just before its first

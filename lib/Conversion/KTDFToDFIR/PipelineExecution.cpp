@@ -88,6 +88,31 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
         for (const Channel &ch : earlier.regionChannels)
           if (ch.to == stage && waitsInStage(ch, li))
             regionWaits.push_back(&ch);
+    // A staging pipeline's buffers this stage reads late are waited for
+    // just before the op that first reads them, in the first execution
+    // after the staging pipeline's (LateStaging.cpp).
+    SmallVector<std::pair<const Channel *, Operation *>> stagedWaits;
+    if (transfers)
+      for (const PipelineInfo &staging : kernel.pipelines)
+        for (const Channel &ch : staging.channels)
+          if (ch.to == stage && deferredExports.count(&ch))
+            stagedWaits.push_back({&ch, lateExportRead(ch)});
+    auto waitForStaged = [&](Operation *before) {
+      for (auto &wait : stagedWaits) {
+        const Channel *ch = wait.first;
+        Operation *&at = wait.second;
+        if (!at || (before && at != before))
+          continue;
+        Value first =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, execution,
+                                  deferredExports.lookup(ch));
+        emitIf(first, [&] {
+          dfir::SyncRecvOp::create(b, loc,
+                                   KernelLowering::perLane(ch->base, li));
+        });
+        at = nullptr;
+      }
+    };
     auto movesView = [](Operation *op) {
       return op
           ->walk([](DataTransferOp transfer) {
@@ -176,6 +201,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       std::function<LogicalResult(Block &, IRMapping &)> walk =
           [&](Block &block, IRMapping &m) -> LogicalResult {
         for (Operation &op : block) {
+          waitForStaged(&op);
           if (!regionWaits.empty() && movesView(&op))
             waitForRegions();
           if (!carries.empty() && readsCarried(&op))
@@ -217,6 +243,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
         return failure();
       waitForRegions();
       waitForCarries();
+      waitForStaged(nullptr);
     }
     for (const Channel &ch : info.channels)
       if (ch.from == stage && !(ch.kept && transfers))
@@ -233,7 +260,8 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
   // Wait for the buffers this pipeline exports to stages of this unit.
   for (const Channel &ch : info.channels)
-    if (ch.exported && ch.copies == 0 && kernel.unitOf(ch.to, li) == unit)
+    if (ch.exported && ch.copies == 0 && kernel.unitOf(ch.to, li) == unit &&
+        !deferredExports.count(&ch))
       dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
   return success();
 }

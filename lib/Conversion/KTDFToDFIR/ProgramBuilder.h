@@ -34,6 +34,13 @@ struct IndexSource {
   SmallVector<int64_t> strides;
 };
 
+/// Whether `loop` runs exactly once (a loop ktdf-coarsen merged whole): its
+/// body is emitted once.
+inline bool runsOnce(scf::ForOp loop) {
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  return trips && *trips == 1;
+}
+
 /// Builds the program of one unit instance.
 class ProgramBuilder {
 public:
@@ -156,6 +163,43 @@ private:
                     function_ref<LogicalResult(Value iv, ValueRange args,
                                                SmallVector<Value> &after)>
                         rest);
+  /// The skewed or span-ahead pipeline of `loop` (SkewedLoops.cpp) and the
+  /// `part` of it issued one iteration ahead; else null.
+  PipelineOp aheadPipelineOf(scf::ForOp loop, const LaneInstance &li,
+                             StagePart &part);
+  /// Emits `ahead`'s `part` for `loop`'s first iteration, if it has one.
+  LogicalResult emitFirstAhead(scf::ForOp loop, PipelineOp ahead,
+                               StagePart part, IRMapping &map,
+                               ArrayRef<Value> executions,
+                               const LaneInstance &li);
+
+  // Staged buffers waited for where they are read (LateStaging.cpp).
+  /// A staged buffer's hand-over the reader takes in its stage, and the
+  /// index of the reader's pipeline.
+  struct DeferredExport {
+    const Channel *channel;
+    unsigned readerIndex;
+  };
+  /// For an export channel into a transfer stage that runs a pass over
+  /// other data (a loop of transfers) before it first reads the staged
+  /// buffers: the op of the stage (inside loops of one trip) before which it
+  /// waits for them; else null.
+  Operation *lateExportRead(const Channel &ch);
+  /// Where this unit passes `staging` in `block`: defers the waits for its
+  /// buffers that a later op of the block reads late (lateExportRead),
+  /// noting the reader's executions so far in deferredExports.
+  void deferExportWaits(PipelineOp staging, Block &block,
+                        ArrayRef<Value> executions, const LaneInstance &li,
+                        SmallVector<DeferredExport> &deferred);
+  /// At the end of the block: the waits of `deferred` whose reader did not
+  /// run after the staging pipeline.
+  void takeDeferredExports(ArrayRef<DeferredExport> deferred,
+                           ArrayRef<Value> executions, const LaneInstance &li);
+  /// The loop after `staging` whose first iteration's loads this unit
+  /// issues before `staging`'s (every reader of the staged buffers in it
+  /// reads them late); else null.
+  scf::ForOp loadsBeforeStaging(PipelineOp staging, const LaneInstance &li);
+
   /// `stage`'s part of the ring all-reduce `op` for `li`
   /// (AllReduceLowering.cpp).
   LogicalResult emitAllReduce(StageOp stage, AllReduceOp op,
@@ -280,6 +324,13 @@ private:
   /// the exporter: the stages reading it come later in the same block or
   /// inside it, so the value dominates them.
   llvm::DenseMap<std::pair<Value, const LaneInstance *>, Value> exportedCopy;
+  /// Per deferred export channel, the reader pipeline's executions when
+  /// the program passed the staging pipeline: the reader waits in that
+  /// execution.
+  llvm::DenseMap<const Channel *, Value> deferredExports;
+  /// A loop whose first iteration's loads were issued before the staging
+  /// pipeline ahead of it (loadsBeforeStaging).
+  Operation *aheadIssued = nullptr;
   OpBuilder *builder = nullptr;
 };
 

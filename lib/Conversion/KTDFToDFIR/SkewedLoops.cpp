@@ -98,12 +98,6 @@ bool ProgramBuilder::loadsThenStores(PipelineOp only, const LaneInstance &li) {
   return leads && trails;
 }
 
-/// Whether `loop` runs exactly once (a loop ktdf-coarsen merged whole).
-static bool runsOnce(scf::ForOp loop) {
-  std::optional<APInt> trips = loop.getStaticTripCount();
-  return trips && *trips == 1;
-}
-
 PipelineOp ProgramBuilder::skewablePoints(const LaneInstance &li,
                                           scf::ForOp &once) {
   if (work.size() != 1 || li.count < 2)
@@ -161,8 +155,12 @@ LogicalResult ProgramBuilder::emitLoadAheadLoop(
       result = failure();
   };
   Value c1 = constant(1);
-  emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, *lb, *ub),
-         [&] { loadAt(*lb, executions[index]); });
+  // The first iteration's loads may have been issued before a staging
+  // pipeline (LateStaging.cpp).
+  if (aheadIssued == loop.getOperation())
+    aheadIssued = nullptr;
+  else if (failed(emitFirstAhead(loop, ahead, part, map, executions, li)))
+    return failure();
   auto cloned = scf::ForOp::create(
       b, loc, *lb, *ub, *step, executions,
       [&](OpBuilder &, Location, Value iv, ValueRange args) {

@@ -322,10 +322,27 @@ FailureOr<SmallVector<Value>>
 ProgramBuilder::emitBlock(Block &block, IRMapping map, ValueRange executionsIn,
                           const LaneInstance &li) {
   SmallVector<Value> executions(executionsIn);
-  for (Operation &op : block)
-    if (runsIn(&op, li) && (failed(emitDeferredReceives(op, map, li)) ||
-                            failed(emitOp(op, map, executions, li))))
+  SmallVector<DeferredExport> deferred;
+  for (Operation &op : block) {
+    if (!runsIn(&op, li))
+      continue;
+    if (failed(emitDeferredReceives(op, map, li)))
       return failure();
+    if (auto staging = dyn_cast<PipelineOp>(op)) {
+      deferExportWaits(staging, block, executions, li, deferred);
+      // The next loop's first loads before the staging loads.
+      if (scf::ForOp loop = loadsBeforeStaging(staging, li)) {
+        StagePart part;
+        PipelineOp ahead = aheadPipelineOf(loop, li, part);
+        if (failed(emitFirstAhead(loop, ahead, part, map, executions, li)))
+          return failure();
+        aheadIssued = loop;
+      }
+    }
+    if (failed(emitOp(op, map, executions, li)))
+      return failure();
+  }
+  takeDeferredExports(deferred, executions, li);
   emitBlockEnd(block, li);
   return executions;
 }
@@ -347,10 +364,11 @@ LogicalResult ProgramBuilder::emitOp(Operation &op, IRMapping &map,
   if (!loop)
     return op.emitError("unit '")
            << unit << "' cannot run '" << op.getName() << "' around its stages";
-  if (PipelineOp pipeline = skewablePipeline(loop, li))
-    return emitSkewedLoop(loop, pipeline, map, executions, li);
-  if (PipelineOp span = leadingSpanLoads(loop, li))
-    return emitSpanAheadLoop(loop, span, map, executions, li);
+  StagePart part;
+  if (PipelineOp ahead = aheadPipelineOf(loop, li, part))
+    return part == StagePart::Loads
+               ? emitSkewedLoop(loop, ahead, map, executions, li)
+               : emitSpanAheadLoop(loop, ahead, map, executions, li);
   auto lb = materialize(loop.getLowerBound(), map),
        ub = materialize(loop.getUpperBound(), map),
        step = materialize(loop.getStep(), map);

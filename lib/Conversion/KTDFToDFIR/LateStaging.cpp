@@ -1,0 +1,219 @@
+//===- LateStaging.cpp - Staged buffers waited for where they are read ----===//
+//
+// This file lets a unit take a staging pipeline's buffers where it first
+// reads them rather than where its program passes the pipeline. A staging
+// pipeline loads buffers (a weight row) that later pipelines read; its
+// readers used to wait for all of them where their programs pass it, and
+// an engine that loads both issued the staging loads first. When a reader
+// moves other data before the staged buffers (the 256x4096 RMSNorm's feed
+// sends row 0's four X blocks for the sum of squares; W only in the second
+// pass), both orders cost a whole staging load before the first chunk: on
+// mesh_device one DMA engine per tile loaded W's four blocks, then row 0's,
+// and the compute unit waited for all eight.
+//
+// Now:
+// - a reader whose transfer stage runs a pass over other data (a loop of
+//   transfers) before its first transfer of a staged buffer takes the
+//   staging token just before that transfer (inside loops of one trip), in
+//   the first execution of its pipeline after the staging pipeline's; a
+//   program whose reader did not run takes it at the end of the block (a
+//   token left over is an error);
+// - an engine that loads the staged buffers and, in the next loop of the
+//   block, the first iteration's inputs ahead of the loop (a skewed or
+//   span-ahead loop, SkewedLoops.cpp) issues those first loads before the
+//   staging loads, when every reader of the staged buffers in that loop
+//   reads them later in a stage (as above).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProgramBuilder.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::lowering;
+
+/// The results of `writer`'s pipeline whose buffers `writer` fills.
+static llvm::SmallDenseSet<Value, 4> exportsFilledBy(StageOp writer,
+                                                     KernelLowering &kernel) {
+  llvm::SmallDenseSet<Value, 4> filled;
+  writer.walk([&](DataTransferOp transfer) {
+    for (Value result : writer->getParentOp()->getResults())
+      if (kernel.exported.lookup(result) == transfer.getDst())
+        filled.insert(result);
+  });
+  return filled;
+}
+
+/// Whether `op` is or holds a transfer reading one of `buffers` (as data
+/// or as the indices of a gather or scatter).
+static bool readsAny(Operation *op,
+                     const llvm::SmallDenseSet<Value, 4> &buffers) {
+  return op
+      ->walk([&](DataTransferOp transfer) {
+        bool reads = buffers.contains(transfer.getSrc()) ||
+                     llvm::any_of(transfer.getStagedIndices(),
+                                  [&](Value v) { return buffers.contains(v); });
+        return reads ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+Operation *ProgramBuilder::lateExportRead(const Channel &ch) {
+  if (!ch.exported || ch.copies != 0)
+    return nullptr;
+  StageOp reader = ch.to;
+  if (reader.isCompute() || getAllReduce(reader) || getTileCopy(reader))
+    return nullptr;
+  llvm::SmallDenseSet<Value, 4> staged = exportsFilledBy(ch.from, kernel);
+  bool movedBefore = false;
+  Block *block = &reader.getBody().front();
+  while (block) {
+    Block *inner = nullptr;
+    for (Operation &op : *block) {
+      if (!readsAny(&op, staged)) {
+        // A pass over chunks of other data (a single transfer before the
+        // staged one in the same chunk is not worth a later wait).
+        auto pass = dyn_cast<scf::ForOp>(op);
+        movedBefore |=
+            pass && !runsOnce(pass) &&
+            pass.walk([](DataTransferOp) { return WalkResult::interrupt(); })
+                .wasInterrupted();
+        continue;
+      }
+      auto loop = dyn_cast<scf::ForOp>(op);
+      if (!loop || !runsOnce(loop))
+        return movedBefore ? &op : nullptr;
+      inner = loop.getBody();
+      break;
+    }
+    block = inner;
+  }
+  return nullptr;
+}
+
+/// The op of `block` that holds `op`, if any.
+static Operation *inBlock(Block &block, Operation *op) {
+  return block.findAncestorOpInBlock(*op);
+}
+
+void ProgramBuilder::deferExportWaits(PipelineOp staging, Block &block,
+                                      ArrayRef<Value> executions,
+                                      const LaneInstance &li,
+                                      SmallVector<DeferredExport> &deferred) {
+  if (work.size() != 1 || staging.getPerInstance())
+    return;
+  for (const Channel &ch : kernel.infoOf(staging).channels) {
+    if (kernel.unitOf(ch.to, li) != unit || !lateExportRead(ch))
+      continue;
+    auto reader = ch.to->getParentOfType<PipelineOp>();
+    Operation *holder = inBlock(block, reader);
+    if (reader.getPerInstance() || !holder || !staging->isBeforeInBlock(holder))
+      continue;
+    unsigned index = kernel.infoOf(reader).index;
+    deferredExports[&ch] = executions[index];
+    deferred.push_back({&ch, index});
+  }
+}
+
+void ProgramBuilder::takeDeferredExports(ArrayRef<DeferredExport> deferred,
+                                         ArrayRef<Value> executions,
+                                         const LaneInstance &li) {
+  OpBuilder &b = *builder;
+  for (const DeferredExport &d : deferred) {
+    Value before = deferredExports.lookup(d.channel);
+    deferredExports.erase(d.channel);
+    Location loc = d.channel->to->getLoc();
+    // The reader did not run after the staging pipeline: it never waited.
+    emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                 executions[d.readerIndex], before),
+           [&] {
+             dfir::SyncRecvOp::create(
+                 b, loc, KernelLowering::perLane(d.channel->base, li));
+           });
+  }
+}
+
+PipelineOp ProgramBuilder::aheadPipelineOf(scf::ForOp loop,
+                                           const LaneInstance &li,
+                                           StagePart &part) {
+  part = StagePart::Loads;
+  if (PipelineOp pipeline = skewablePipeline(loop, li))
+    return pipeline;
+  part = StagePart::All;
+  return leadingSpanLoads(loop, li);
+}
+
+scf::ForOp ProgramBuilder::loadsBeforeStaging(PipelineOp staging,
+                                              const LaneInstance &li) {
+  if (staging.getPerInstance() || staging->getNumResults() == 0)
+    return {};
+  const PipelineInfo &info = kernel.infoOf(staging);
+  // This unit only loads the staged buffers: nothing another unit fills
+  // or writes to the scratchpad orders its stages.
+  for (StageOp stage : work[&li])
+    if (stage->getParentOp() == staging &&
+        (stage.isCompute() || getAllReduce(stage) || getTileCopy(stage) ||
+         waitsForOtherUnit(stage, info, li)))
+      return {};
+  for (const PipelineInfo &other : kernel.pipelines)
+    for (const Channel &ch : other.regionChannels)
+      if (ch.from->getParentOp() == staging || ch.to->getParentOp() == staging)
+        return {};
+  // The next op of the block this unit runs: a loop that loads its first
+  // iteration ahead.
+  Operation *next = staging->getNextNode();
+  while (next && !runsIn(next, li))
+    next = next->getNextNode();
+  auto loop = dyn_cast_or_null<scf::ForOp>(next);
+  if (!loop)
+    return {};
+  for (const PipelineInfo &other : kernel.pipelines)
+    for (const Channel &ch : other.regionChannels)
+      if (ch.receiveBefore == loop.getOperation())
+        return {};
+  StagePart part;
+  PipelineOp ahead = aheadPipelineOf(loop, li, part);
+  if (!ahead)
+    return {};
+  llvm::SmallDenseSet<Value, 4> staged(staging->getResults().begin(),
+                                       staging->getResults().end());
+  const PipelineInfo &aheadInfo = kernel.infoOf(ahead);
+  for (StageOp stage : work[&li])
+    if (stage->getParentOp() == ahead &&
+        (part == StagePart::All || !waitsForOtherUnit(stage, aheadInfo, li)) &&
+        readsAny(stage, staged))
+      return {};
+  // Every reader in the loop reads the staged buffers only after other
+  // data; a reader elsewhere, or one that starts with them, would wait
+  // longer for them.
+  bool readers = false;
+  for (const Channel &ch : info.channels) {
+    if (!ch.exported || ch.copies != 0)
+      continue;
+    if (!loop->isAncestor(ch.to) || !lateExportRead(ch))
+      return {};
+    readers = true;
+  }
+  return readers ? loop : scf::ForOp();
+}
+
+LogicalResult ProgramBuilder::emitFirstAhead(scf::ForOp loop, PipelineOp ahead,
+                                             StagePart part, IRMapping &map,
+                                             ArrayRef<Value> executions,
+                                             const LaneInstance &li) {
+  OpBuilder &b = *builder;
+  auto lb = materialize(loop.getLowerBound(), map),
+       ub = materialize(loop.getUpperBound(), map);
+  if (failed(lb) || failed(ub))
+    return failure();
+  LogicalResult result = success();
+  emitIf(arith::CmpIOp::create(b, loop.getLoc(), arith::CmpIPredicate::slt, *lb,
+                               *ub),
+         [&] {
+           IRMapping inner = map;
+           inner.map(loop.getInductionVar(), *lb);
+           result = emitPipeline(
+               ahead, inner, executions[kernel.infoOf(ahead).index], li, part);
+         });
+  return result;
+}
