@@ -81,17 +81,14 @@ bool mlir::ktdf::parts::intersects(ArrayRef<int64_t> a, ArrayRef<int64_t> ea,
 
 const ScratchpadPart *
 ScratchpadParts::partViewedBy(ktdp::ConstructMemoryViewOp other,
-                              std::optional<int64_t> reader) const {
+                              int64_t reader) const {
   auto space = ktdp::normalizeMemorySpace(other.getMemorySpace());
   if (!space || space->kind != ktdp::MemoryKind::ct_local)
     return nullptr;
-  std::optional<int64_t> owner =
-      space->computeTileId ? space->computeTileId : reader;
-  if (!owner)
-    return nullptr;
+  int64_t owner = space->computeTileId.value_or(reader);
   for (const ScratchpadPart &part : parts) {
     ktdp::ConstructMemoryViewOp p = part.view;
-    if (part.owner == *owner &&
+    if (part.owner == owner &&
         getLiteralElementRange(other) ==
             std::make_pair(part.first, part.last) &&
         other.getStaticSizes() == p.getStaticSizes() &&
@@ -186,17 +183,22 @@ bool ScratchpadParts::writesScratchpad(Operation *op) const {
 
 LogicalResult ScratchpadParts::forwardLoad(ktdp::LoadOp load) {
   auto loadView = ktdp::getAccessTileView(load.getAccessTile());
-  const ScratchpadPart *part = loadView ? partViewedBy(loadView) : nullptr;
-  if (!part)
-    return refuse(load, "it reads the memory of a scratchpad part through a "
-                        "view not laid out as that part (the same tile, "
-                        "address, sizes, strides and element type)");
+  // The part each tile reads (its own when the view names no tile).
+  SmallVector<const ScratchpadPart *> partOf;
+  for (size_t t = 0; t < points.size(); ++t) {
+    partOf.push_back(loadView ? partViewedBy(loadView, t) : nullptr);
+    if (!partOf.back())
+      return refuse(load, "it reads the memory of a scratchpad part through "
+                          "a view not laid out as that part (the same tile, "
+                          "address, sizes, strides and element type)");
+  }
   FailureOr<ktdp::IntegerBox> localBox =
       ktdp::getBoundingBox(loadView.getCoordinateSet(), {});
-  SmallVector<int64_t> partExtents = part->box.getExtents();
   if (failed(localBox) || !ktdp::isBoxShaped(loadView.getCoordinateSet()) ||
       llvm::any_of(localBox->lower, [](int64_t lo) { return lo != 0; }) ||
-      localBox->getExtents() != partExtents)
+      llvm::any_of(partOf, [&](const ScratchpadPart *part) {
+        return localBox->getExtents() != part->box.getExtents();
+      }))
     return refuse(load, "its view's coordinate set is not the part's box in "
                         "local coordinates (from 0)");
   std::optional<TileShape> shape = shapeOf(load.getAccessTile());
@@ -219,11 +221,12 @@ LogicalResult ScratchpadParts::forwardLoad(ktdp::LoadOp load) {
     return refuse(load, "no store through the distributed view precedes it");
   std::optional<TileShape> stored = shapeOf(store.getAccessTile());
   PartForward forward{load, {}, store, {}};
-  for (ArrayRef<int64_t> point : points) {
+  for (auto [point, part] : llvm::zip(points, partOf)) {
     std::optional<SmallVector<int64_t>> anchor = anchorAt(shape->tile, point);
     if (!anchor)
       return refuse(load, "its anchor does not follow from the tile ids and "
                           "constants");
+    SmallVector<int64_t> partExtents = part->box.getExtents();
     SmallVector<int64_t> read = *anchor;
     SmallVector<int64_t> written = *anchorAt(stored->tile, point);
     SmallVector<int64_t> offset;
@@ -242,7 +245,7 @@ LogicalResult ScratchpadParts::forwardLoad(ktdp::LoadOp load) {
     forward.offset = offset;
     // No other tile's store through the view may touch what it reads.
     for (ArrayRef<int64_t> other : points) {
-      if (other == point)
+      if (other == ArrayRef<int64_t>(point))
         continue;
       for (ktdp::StoreOp s : stores) {
         std::optional<TileShape> otherShape = shapeOf(s.getAccessTile());

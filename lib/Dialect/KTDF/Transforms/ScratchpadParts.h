@@ -127,7 +127,7 @@ private:
   /// The part `view` is laid out as, read on tile `reader` (the part of the
   /// tile the view names, or of the reader when it names none).
   const ScratchpadPart *partViewedBy(ktdp::ConstructMemoryViewOp view,
-                                     std::optional<int64_t> reader = {}) const;
+                                     int64_t reader) const;
 
   ktdp::ConstructDistributedMemoryViewOp view;
   func::FuncOp func;
