@@ -54,16 +54,61 @@ namespace {
 using Interval = std::pair<int64_t, int64_t>;
 } // namespace
 
-/// The values `v` takes over the grid, when it is built from constants and
-/// tile ids by additions, subtractions and multiplications.
 static std::optional<Interval>
 rangeOnGrid(Value v, ArrayRef<std::pair<Value, int64_t>> tileIds,
-            unsigned depth = 0) {
+            unsigned depth = 0);
+
+/// The values the induction variable of `loop` takes, when its step is a
+/// positive constant and its lower bound a value rangeOnGrid bounds: from
+/// the lower bound on, below the upper bound or, when the upper bound is
+/// the lower bound plus a constant (`scf.for %i = %a to %a + 1024`), at
+/// most that many steps on.
+static std::optional<Interval>
+inductionRange(scf::ForOp loop, ArrayRef<std::pair<Value, int64_t>> tileIds,
+               unsigned depth) {
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!step || *step <= 0)
+    return std::nullopt;
+  std::optional<Interval> lower =
+      rangeOnGrid(loop.getLowerBound(), tileIds, depth + 1);
+  if (!lower)
+    return std::nullopt;
+  Value upperBound = loop.getUpperBound();
+  auto add = upperBound.getDefiningOp<arith::AddIOp>();
+  if (add) {
+    for (unsigned k = 0; k < 2; ++k) {
+      std::optional<int64_t> trip = getConstantIntValue(add->getOperand(1 - k));
+      if (add->getOperand(k) != loop.getLowerBound() || !trip)
+        continue;
+      // Iterations lower + j * step for j * step < trip.
+      if (*trip <= 0)
+        return std::nullopt;
+      std::optional<int64_t> last =
+          llvm::checkedAdd(lower->second, (*trip - 1) / *step * *step);
+      if (!last)
+        return std::nullopt;
+      return Interval{lower->first, *last};
+    }
+  }
+  std::optional<Interval> upper = rangeOnGrid(upperBound, tileIds, depth + 1);
+  if (!upper || upper->second <= lower->first)
+    return std::nullopt;
+  return Interval{lower->first, upper->second - 1};
+}
+
+/// The values `v` takes over the grid, when it is built from constants,
+/// tile ids and the induction variables of loops over such bounds by
+/// additions, subtractions and multiplications.
+static std::optional<Interval>
+rangeOnGrid(Value v, ArrayRef<std::pair<Value, int64_t>> tileIds,
+            unsigned depth) {
   for (auto [id, extent] : tileIds)
     if (v == id)
       return Interval{0, extent - 1};
   if (std::optional<int64_t> constant = getConstantIntValue(v))
     return Interval{*constant, *constant};
+  if (auto loop = scf::getForInductionVarOwner(v))
+    return depth > 8 ? std::nullopt : inductionRange(loop, tileIds, depth);
   Operation *def = v.getDefiningOp();
   if (depth > 8 || !def ||
       !isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))

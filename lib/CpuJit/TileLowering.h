@@ -80,8 +80,9 @@ bool hasFastPath(const TileLowering &tile);
 
 /// Whether a tile with a fast path lies inside its view's sizes and
 /// coordinate_set on every tile of the grid, its anchor being sums,
-/// differences and products of constants and the tile ids `tileIds` (each
-/// with the grid's extent along it).
+/// differences and products of constants, the tile ids `tileIds` (each
+/// with the grid's extent along it) and induction variables of `scf.for`
+/// loops with a constant positive step over such bounds.
 bool liesInViewOnGrid(const TileLowering &tile,
                       llvm::ArrayRef<std::pair<mlir::Value, int64_t>> tileIds);
 

@@ -28,6 +28,16 @@
 // RUN: diff %t/cube.interp %t/cube.jit
 // RUN: FileCheck %s --check-prefix=JIT --input-file=%t/cube.note
 //
+// Tiles anchored at loop induction variables: the loops whose tiles all lie
+// inside the view on every tile of the grid are proved so when compiling
+// (no guarded nest; an error if the check failed), those whose last
+// iteration crosses the view's edge must keep the guarded nest: their tiles
+// are partly masked, and the run must stay on the jit.
+// RUN: ktflow interp %s --func loop_rows --seed 3 --engine=interp > %t/loop.interp
+// RUN: ktflow interp %s --func loop_rows --seed 3 --engine=jit > %t/loop.jit 2> %t/loop.note
+// RUN: diff %t/loop.interp %t/loop.jit
+// RUN: FileCheck %s --check-prefix=JIT --input-file=%t/loop.note
+//
 // A tile inside the coordinate_set but past the view's sizes is the
 // interpreter's error, which the tier reports too.
 // RUN: not ktflow interp %s --func past_sizes 2>&1 | FileCheck %s --check-prefix=SIZES
@@ -43,6 +53,7 @@
 #cube = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 3 >= 0, d2 >= 0, -d2 + 4 >= 0)>
 #cube_tile = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 1 >= 0, d2 >= 0, -d2 + 4 >= 0)>
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#box = affine_set<(d0, d1) : (d0 >= 0, -d0 + 9 >= 0, d1 >= 0, -d1 + 19 >= 0)>
 #small = affine_set<(d0, d1) : (d0 >= 0, -d0 + 11 >= 0, d1 >= 0, -d1 + 19 >= 0)>
 module {
   func.func @edges(%x: index, %y: index) attributes {grid = [3, 3]} {
@@ -87,6 +98,47 @@ module {
     %vp = ktdp.load %tp : <2x2x5xindex> -> tensor<2x2x5xf32>
     %tq = ktdp.construct_access_tile %Q[%c0, %k, %c0] {access_tile_set = #cube_tile, access_tile_order = #id3} : memref<2x4x5xf32> -> !ktdp.access_tile<2x2x5xindex>
     ktdp.store %vp, %tq : tensor<2x2x5xf32>, <2x2x5xindex>
+    return
+  }
+
+  // A 10x20 box in 4x8 tiles at columns 8j, rows from loops: 0, 4, 8 (to a
+  // constant bound; rows 10 and 11 masked), 2j + 4k for 4k < 9 (rows 10-13
+  // of tile 1 masked) and for 4k < 6 (inside on both tiles).
+  func.func @loop_rows(%x: index, %y: index, %z: index, %w: index) attributes {grid = [2]} {
+    %j = ktdp.get_compute_tile_id : index
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %c6 = arith.constant 6 : index
+    %c8 = arith.constant 8 : index
+    %c9 = arith.constant 9 : index
+    %c10 = arith.constant 10 : index
+    %X = ktdp.construct_memory_view %x, sizes: [10, 20], strides: [20, 1] {coordinate_set = #box, memory_space = #ktdp.memory_space<global>} : memref<10x20xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [10, 20], strides: [20, 1] {coordinate_set = #box, memory_space = #ktdp.memory_space<global>} : memref<10x20xf32>
+    %Z = ktdp.construct_memory_view %z, sizes: [10, 20], strides: [20, 1] {coordinate_set = #box, memory_space = #ktdp.memory_space<global>} : memref<10x20xf32>
+    %W = ktdp.construct_memory_view %w, sizes: [10, 20], strides: [20, 1] {coordinate_set = #box, memory_space = #ktdp.memory_space<global>} : memref<10x20xf32>
+    %c = arith.muli %j, %c8 : index
+    %a = arith.muli %j, %c2 : index
+    %a9 = arith.addi %a, %c9 : index
+    %a6 = arith.addi %c6, %a : index
+    scf.for %r = %c0 to %c10 step %c4 {
+      %t = ktdp.construct_access_tile %X[%r, %c] {access_tile_set = #tile, access_tile_order = #id2} : memref<10x20xf32> -> !ktdp.access_tile<4x8xindex>
+      %v = ktdp.load %t : <4x8xindex> -> tensor<4x8xf32>
+      %u = ktdp.construct_access_tile %Y[%r, %c] {access_tile_set = #tile, access_tile_order = #id2} : memref<10x20xf32> -> !ktdp.access_tile<4x8xindex>
+      ktdp.store %v, %u : tensor<4x8xf32>, <4x8xindex>
+    }
+    scf.for %r = %a to %a9 step %c4 {
+      %t = ktdp.construct_access_tile %X[%r, %c] {access_tile_set = #tile, access_tile_order = #id2} : memref<10x20xf32> -> !ktdp.access_tile<4x8xindex>
+      %v = ktdp.load %t : <4x8xindex> -> tensor<4x8xf32>
+      %u = ktdp.construct_access_tile %Z[%r, %c] {access_tile_set = #tile, access_tile_order = #id2} : memref<10x20xf32> -> !ktdp.access_tile<4x8xindex>
+      ktdp.store %v, %u : tensor<4x8xf32>, <4x8xindex>
+    }
+    scf.for %r = %a to %a6 step %c4 {
+      %t = ktdp.construct_access_tile %X[%r, %c] {access_tile_set = #tile, access_tile_order = #id2} : memref<10x20xf32> -> !ktdp.access_tile<4x8xindex>
+      %v = ktdp.load %t : <4x8xindex> -> tensor<4x8xf32>
+      %u = ktdp.construct_access_tile %W[%r, %c] {access_tile_set = #tile, access_tile_order = #id2} : memref<10x20xf32> -> !ktdp.access_tile<4x8xindex>
+      ktdp.store %v, %u : tensor<4x8xf32>, <4x8xindex>
+    }
     return
   }
 
