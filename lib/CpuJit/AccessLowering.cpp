@@ -281,7 +281,8 @@ static void lowerLoad(ktdp::LoadOp load, const TileLowering &tile,
 }
 
 void ktflow::jit::emitRowReport(OpBuilder &b, Location loc, unsigned buffer,
-                                Value lo, Value hi, Value status) {
+                                Value lo, Value hi, Value rows, Value step,
+                                Value status) {
   Value wrote =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, lo, hi);
   scf::IfOp::create(b, loc, wrote, [&](OpBuilder &then, Location tl) {
@@ -289,8 +290,9 @@ void ktflow::jit::emitRowReport(OpBuilder &b, Location loc, unsigned buffer,
     memref::StoreOp::create(
         then, tl, one, status,
         ValueRange{indexConstant(then, tl, kStatusWritten + buffer)});
-    func::CallOp::create(then, tl, kStoredRangeFunctionName, TypeRange{},
-                         ValueRange{indexConstant(then, tl, buffer), lo, hi});
+    func::CallOp::create(
+        then, tl, kStoredRangeFunctionName, TypeRange{},
+        ValueRange{indexConstant(then, tl, buffer), lo, hi, rows, step});
     scf::YieldOp::create(then, tl);
   });
 }
@@ -343,7 +345,8 @@ static void emitGuardedStore(OpBuilder &b, Location loc,
           });
       range.assign(row.getResults().begin(), row.getResults().end());
     }
-    emitRowReport(rb, l, tile.view->buffer, range[0], range[1], status);
+    emitRowReport(rb, l, tile.view->buffer, range[0], range[1],
+                  indexConstant(rb, l, 1), indexConstant(rb, l, 0), status);
   };
   if (lbs.size() <= 1) {
     storeRow(b, loc, {});
@@ -445,8 +448,9 @@ ktflow::jit::lowerAccesses(func::FuncOp fn,
   KernelWork work = measureKernelWork(fn);
   OpBuilder declare(fn);
   Type index = declare.getIndexType();
-  func::FuncOp::create(declare, fn.getLoc(), kStoredRangeFunctionName,
-                       declare.getFunctionType({index, index, index}, {}))
+  func::FuncOp::create(
+      declare, fn.getLoc(), kStoredRangeFunctionName,
+      declare.getFunctionType({index, index, index, index, index}, {}))
       .setPrivate();
   if (interleaved)
     func::FuncOp::create(declare, fn.getLoc(), kYieldFunctionName,

@@ -91,8 +91,7 @@ static float truncateToBF16(float value) {
 static ArrayRef<std::pair<StringRef, void *>> runtimeSymbols() {
   static const std::vector<std::pair<StringRef, void *>> symbols = [] {
     std::vector<std::pair<StringRef, void *>> all = {
-        {kStoredRangeFunctionName,
-         reinterpret_cast<void *>(&recordStoredRange)},
+        {kStoredRangeFunctionName, reinterpret_cast<void *>(&recordStoredRows)},
         {kViewFunctionName, reinterpret_cast<void *>(&recordView)},
         {kYieldFunctionName, reinterpret_cast<void *>(&yieldTurn)},
         {kNarrowMathTableFunctionName,

@@ -21,8 +21,9 @@
 namespace ktflow::jit {
 
 /// The `ktflow_jit_stored` the compiled code calls (TileFunction.h): logs
-/// the range for the task the calling thread runs (Run.cpp).
-void recordStoredRange(int64_t buffer, int64_t lo, int64_t hi);
+/// the rows for the task the calling thread runs (Run.cpp).
+void recordStoredRows(int64_t buffer, int64_t lo, int64_t hi, int64_t rows,
+                      int64_t step);
 
 class CompiledKernel {
 public:

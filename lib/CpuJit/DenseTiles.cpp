@@ -245,23 +245,49 @@ void ktflow::jit::emitDenseStore(OpBuilder &b, Location loc,
                                   ValueRange{address});
           scf::YieldOp::create(nb, l);
         });
-    // Every element of the row was written: its ends bound the range.
-    Value rowEnd = arith::AddIOp::create(
-        rb, l, rowBase,
+  };
+  // Every element of a row was written: the ends of the first row of a
+  // block bound its range, and the block's rows follow at the stride of
+  // the dimension before the last. One report per block rather than per
+  // row: logging RoPE 163840x128's 327,680 rows took a fifth of its
+  // process's CPU time.
+  auto reportBlock = [&](OpBuilder &rb, Location l, ValueRange outerIvs,
+                         int64_t rows, Value step) {
+    Value first = advance(rb, l, view, base, outerIvs);
+    Value end = arith::AddIOp::create(
+        rb, l, first,
         arith::MulIOp::create(rb, l, indexConstant(rb, l, tile.shape[last] - 1),
                               view.strides[last]));
-    emitRowReport(rb, l, view.buffer,
-                  arith::MinSIOp::create(rb, l, rowBase, rowEnd),
-                  arith::MaxSIOp::create(rb, l, rowBase, rowEnd), status);
+    emitRowReport(rb, l, view.buffer, arith::MinSIOp::create(rb, l, first, end),
+                  arith::MaxSIOp::create(rb, l, first, end),
+                  indexConstant(rb, l, rows), step, status);
   };
   if (last == 0) {
     storeRow(b, loc, {});
+    reportBlock(b, loc, {}, 1, zero);
     return;
   }
-  SmallVector<Value> lbs(last, zero), ubs, steps(last, one);
-  for (unsigned d = 0; d < last; ++d)
+  // Blocks of the last two dimensions.
+  auto storeBlock = [&](OpBuilder &bb, Location l, ValueRange outerIvs) {
+    scf::ForOp::create(bb, l, zero, indexConstant(bb, l, tile.shape[last - 1]),
+                       one, ValueRange{},
+                       [&](OpBuilder &nb, Location, Value iv, ValueRange) {
+                         SmallVector<Value> ivs(outerIvs);
+                         ivs.push_back(iv);
+                         storeRow(nb, l, ivs);
+                         scf::YieldOp::create(nb, l);
+                       });
+    reportBlock(bb, l, outerIvs, tile.shape[last - 1], view.strides[last - 1]);
+  };
+  if (last == 1) {
+    storeBlock(b, loc, {});
+    return;
+  }
+  SmallVector<Value> lbs(last - 1, zero), ubs, steps(last - 1, one);
+  for (unsigned d = 0; d + 1 < last; ++d)
     ubs.push_back(indexConstant(b, loc, tile.shape[d]));
-  scf::buildLoopNest(
-      b, loc, lbs, ubs, steps,
-      [&](OpBuilder &nb, Location l, ValueRange ivs) { storeRow(nb, l, ivs); });
+  scf::buildLoopNest(b, loc, lbs, ubs, steps,
+                     [&](OpBuilder &nb, Location l, ValueRange ivs) {
+                       storeBlock(nb, l, ivs);
+                     });
 }

@@ -30,7 +30,7 @@ bool lessByStart(const StoredRange &a, const StoredRange &b) {
 } // namespace
 
 void StoreLog::compact() {
-
+  flushPending();
   std::vector<size_t> runStarts = {0};
   for (size_t i = 1; i < ranges.size(); ++i)
     if (lessByStart(ranges[i], ranges[i - 1]))
@@ -77,25 +77,78 @@ void StoreLog::compact() {
 
 void ktflow::jit::setCurrentStoreLog(StoreLog *log) { currentStoreLog = log; }
 
-void ktflow::jit::recordStoredRange(int64_t buffer, int64_t lo, int64_t hi) {
-  StoreLog *log = currentStoreLog;
-  if (!log || log->overflowed)
+void StoreLog::add(unsigned buffer, int64_t lo, int64_t hi) {
+  if (overflowed)
     return;
-  if (!log->ranges.empty()) {
-    StoredRange &last = log->ranges.back();
+  if (!ranges.empty()) {
+    StoredRange &last = ranges.back();
     if (last.buffer == buffer && lo <= last.hi + 1 && hi + 1 >= last.lo) {
       last.lo = std::min(last.lo, lo);
       last.hi = std::max(last.hi, hi);
       return;
     }
   }
-  if (log->ranges.size() >= log->compactAt)
-    log->compact();
-  if (log->ranges.size() >= kMaxStoredRanges) {
-    log->overflowed = true;
+  if (ranges.size() >= compactAt)
+    compact();
+  if (ranges.size() >= kMaxStoredRanges) {
+    overflowed = true;
     return;
   }
-  log->ranges.push_back({lo, hi, log->task, unsigned(buffer)});
+  ranges.push_back({lo, hi, task, buffer});
+}
+
+/// Whether the rows touch each other: they then cover one range.
+static bool isContiguous(const StoredRows &rows) {
+  return rows.rows == 1 || rows.step <= rows.hi - rows.lo + 1;
+}
+
+void StoreLog::add(StoredRows rows) {
+  if (isContiguous(rows)) {
+    add(rows.buffer, rows.lo, rows.hi + (rows.rows - 1) * rows.step);
+    return;
+  }
+  // Rows beside the pending ones (same rows, each continuing the row of
+  // the other on the left or right) widen them.
+  if (pending && pending->buffer == rows.buffer && pending->rows == rows.rows &&
+      pending->step == rows.step &&
+      (rows.lo == pending->hi + 1 || rows.hi + 1 == pending->lo)) {
+    pending->lo = std::min(pending->lo, rows.lo);
+    pending->hi = std::max(pending->hi, rows.hi);
+    if (isContiguous(*pending)) {
+      StoredRows block = *pending;
+      pending.reset();
+      add(block);
+    }
+    return;
+  }
+  flushPending();
+  pending = rows;
+}
+
+void StoreLog::flushPending() {
+  if (!pending)
+    return;
+  StoredRows rows = *pending;
+  pending.reset();
+  for (int64_t k = 0; k < rows.rows; ++k)
+    add(rows.buffer, rows.lo + k * rows.step, rows.hi + k * rows.step);
+}
+
+void ktflow::jit::recordStoredRows(int64_t buffer, int64_t lo, int64_t hi,
+                                   int64_t rows, int64_t step) {
+  StoreLog *log = currentStoreLog;
+  if (!log || log->overflowed)
+    return;
+  // Rows in descending addresses cover what the same rows in ascending
+  // ones do; a step of 0 is one row.
+  if (step < 0) {
+    lo += (rows - 1) * step;
+    hi += (rows - 1) * step;
+    step = -step;
+  }
+  if (step == 0)
+    rows = 1;
+  log->add(StoredRows{lo, hi, rows, step, unsigned(buffer)});
 }
 
 std::optional<unsigned>

@@ -26,10 +26,20 @@ struct StoredRange {
   unsigned buffer;
 };
 
+/// Rows `lo + k * step` .. `hi + k * step` (k < rows, step > 0) of buffer
+/// `buffer`, as a dense tile's store reports them.
+struct StoredRows {
+  int64_t lo, hi, rows, step;
+  unsigned buffer;
+};
+
 /// What one task's stores wrote, ranges that touch merged.
 struct StoreLog {
   int64_t task = 0;
   std::vector<StoredRange> ranges;
+  /// Rows that do not touch each other, held back in case the next store's
+  /// rows continue them (RoPE stores each row's two halves as two tiles).
+  std::optional<StoredRows> pending;
   /// Too many ranges to keep: assume they overlap another task's.
   bool overflowed = false;
   /// The log is compacted when it reaches this many ranges.
@@ -43,10 +53,16 @@ struct StoreLog {
   /// tile: RoPE's two half-row tiles interleave): merged run by run,
   /// linear in the ranges, where sorting them was 9 % of RoPE's process.
   void compact();
+  /// Logs the rows (in any order of stores).
+  void add(StoredRows rows);
+  /// Logs elements [lo, hi] of `buffer`.
+  void add(unsigned buffer, int64_t lo, int64_t hi);
+  /// Logs the pending rows as ranges.
+  void flushPending();
 };
 
 /// Makes `log` (or none) the log of the stores the calling thread's
-/// compiled code reports (recordStoredRange, CompiledKernel.h).
+/// compiled code reports (recordStoredRows, CompiledKernel.h).
 void setCurrentStoreLog(StoreLog *log);
 
 /// The first buffer in which ranges stored by two different tasks

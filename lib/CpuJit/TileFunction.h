@@ -44,9 +44,12 @@ struct GrownView {
 
 inline constexpr const char *kTileFunctionName = "ktflow_tile";
 
-/// `void ktflow_jit_stored(int64_t buffer, int64_t lo, int64_t hi)`, which
-/// the caller provides: called after each store that wrote any element,
-/// with the lowest and highest element of the buffer it wrote.
+/// `void ktflow_jit_stored(int64_t buffer, int64_t lo, int64_t hi,
+/// int64_t rows, int64_t step)`, which the caller provides: called after
+/// each store that wrote any element, with the lowest and highest element
+/// of the buffer each of its rows wrote: `lo + k * step` .. `hi + k *
+/// step` for row k < rows (a guarded store reports each row by itself, a
+/// dense tile its rows at once).
 inline constexpr const char *kStoredRangeFunctionName = "ktflow_jit_stored";
 
 /// `void ktflow_jit_view(int64_t buffer, int64_t offset, int64_t rank,

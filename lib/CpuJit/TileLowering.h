@@ -68,10 +68,12 @@ void emitViewLookup(mlir::OpBuilder &b, mlir::Location loc,
                     const ViewLowering &view, mlir::ValueRange coord,
                     mlir::Value &inView, mlir::Value &address,
                     mlir::Value &valid);
-/// Records that a row of a store wrote elements `lo` .. `hi` of the view's
-/// buffer (kStoredRangeFunctionName), when `lo <= hi`.
+/// Records that `rows` rows of a store wrote elements `lo + k * step` ..
+/// `hi + k * step` of the view's buffer (kStoredRangeFunctionName), when
+/// `lo <= hi`.
 void emitRowReport(mlir::OpBuilder &b, mlir::Location loc, unsigned buffer,
-                   mlir::Value lo, mlir::Value hi, mlir::Value status);
+                   mlir::Value lo, mlir::Value hi, mlir::Value rows,
+                   mlir::Value step, mlir::Value status);
 
 /// Whether the tile's loads and stores get the unguarded fast path
 /// (DenseTiles.cpp): a dense direct tile in identity order whose view's
@@ -96,7 +98,7 @@ mlir::Value emitDenseLoad(mlir::OpBuilder &b, mlir::Location loc,
                           const TileLowering &tile, mlir::Value base,
                           mlir::Value init);
 
-/// `data` stored without guards from `base` on, each row reported.
+/// `data` stored without guards from `base` on, each block of rows reported.
 void emitDenseStore(mlir::OpBuilder &b, mlir::Location loc,
                     const TileLowering &tile, mlir::Value base,
                     mlir::Value data, mlir::Value status);

@@ -51,6 +51,21 @@
 // RUN: diff %t/late.interp %t/late.jit
 // RUN: FileCheck %s --check-prefix=LATE --input-file=%t/late.note
 // LATE: engine: jit ({{.*}}; tiles rerun in order: stores of tiles run concurrently may overlap in tensor 'y')
+//
+// Dense tiles report their rows at once, each row's range then following
+// at the row stride. Tile j stores columns 16j .. 16j+15 of an 8x64 Y as
+// two 8x8 halves (the halves' rows continue each other, the blocks' rows
+// do not touch): no two tiles' rows meet, the tiles stay concurrent.
+// RUN: ktflow interp %s --func column_blocks --seed 5 --engine=interp > %t/blocks.interp
+// RUN: ktflow interp %s --func column_blocks --seed 5 --engine=jit > %t/blocks.jit 2> %t/blocks.note
+// RUN: diff %t/blocks.interp %t/blocks.jit
+// RUN: FileCheck %s --check-prefix=OWN --input-file=%t/blocks.note
+// Each tile but the last also stores one element, into row 7 (the last row
+// of the next tile's block) only: the log must hold that row.
+// RUN: ktflow interp %s --func column_corner --seed 5 --engine=interp > %t/corner.interp
+// RUN: ktflow interp %s --func column_corner --seed 5 --engine=jit > %t/corner.jit 2> %t/corner.note
+// RUN: diff %t/corner.interp %t/corner.jit
+// RUN: FileCheck %s --check-prefix=LATE --input-file=%t/corner.note
 
 #rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
@@ -58,6 +73,9 @@
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #tall = affine_set<(d0, d1) : (d0 >= 0, -d0 + 10239 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #half = affine_set<(d0, d1) : (d0 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 31 >= 0)>
+#grid8 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#block = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#one = affine_set<(d0, d1) : (d0 == 0, d1 == 0)>
 module {
   func.func @same_row(%x: index, %y: index) attributes {grid = [64]} {
     %id = ktdp.get_compute_tile_id : index
@@ -108,6 +126,53 @@ module {
       %ur = ktdp.construct_access_tile %Y[%row, 32] {access_tile_set = #half, access_tile_order = #id2} : memref<10240x64xf16> -> !ktdp.access_tile<128x32xindex>
       ktdp.store %l, %ul : tensor<128x32xf16>, <128x32xindex>
       ktdp.store %r, %ur : tensor<128x32xf16>, <128x32xindex>
+    }
+    return
+  }
+  func.func @column_blocks(%x: index, %y: index) attributes {grid = [4]} {
+    %j = ktdp.get_compute_tile_id : index
+    %c7 = arith.constant 7 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %X = ktdp.construct_memory_view %x, sizes: [8, 64], strides: [64, 1] {coordinate_set = #grid8, memory_space = #ktdp.memory_space<global>} : memref<8x64xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [8, 64], strides: [64, 1] {coordinate_set = #grid8, memory_space = #ktdp.memory_space<global>} : memref<8x64xf32>
+    %left = arith.muli %j, %c16 : index
+    %right = arith.addi %left, %c8 : index
+    %tl = ktdp.construct_access_tile %X[0, %left] {access_tile_set = #block, access_tile_order = #id2} : memref<8x64xf32> -> !ktdp.access_tile<8x8xindex>
+    %tr = ktdp.construct_access_tile %X[0, %right] {access_tile_set = #block, access_tile_order = #id2} : memref<8x64xf32> -> !ktdp.access_tile<8x8xindex>
+    %l = ktdp.load %tl : <8x8xindex> -> tensor<8x8xf32>
+    %r = ktdp.load %tr : <8x8xindex> -> tensor<8x8xf32>
+    %ul = ktdp.construct_access_tile %Y[0, %left] {access_tile_set = #block, access_tile_order = #id2} : memref<8x64xf32> -> !ktdp.access_tile<8x8xindex>
+    %ur = ktdp.construct_access_tile %Y[0, %right] {access_tile_set = #block, access_tile_order = #id2} : memref<8x64xf32> -> !ktdp.access_tile<8x8xindex>
+    ktdp.store %l, %ul : tensor<8x8xf32>, <8x8xindex>
+    ktdp.store %r, %ur : tensor<8x8xf32>, <8x8xindex>
+    return
+  }
+  func.func @column_corner(%x: index, %y: index) attributes {grid = [4]} {
+    %j = ktdp.get_compute_tile_id : index
+    %c7 = arith.constant 7 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %X = ktdp.construct_memory_view %x, sizes: [8, 64], strides: [64, 1] {coordinate_set = #grid8, memory_space = #ktdp.memory_space<global>} : memref<8x64xf32>
+    %Y = ktdp.construct_memory_view %y, sizes: [8, 64], strides: [64, 1] {coordinate_set = #grid8, memory_space = #ktdp.memory_space<global>} : memref<8x64xf32>
+    %left = arith.muli %j, %c16 : index
+    %right = arith.addi %left, %c8 : index
+    %tl = ktdp.construct_access_tile %X[0, %left] {access_tile_set = #block, access_tile_order = #id2} : memref<8x64xf32> -> !ktdp.access_tile<8x8xindex>
+    %tr = ktdp.construct_access_tile %X[0, %right] {access_tile_set = #block, access_tile_order = #id2} : memref<8x64xf32> -> !ktdp.access_tile<8x8xindex>
+    %l = ktdp.load %tl : <8x8xindex> -> tensor<8x8xf32>
+    %r = ktdp.load %tr : <8x8xindex> -> tensor<8x8xf32>
+    %ul = ktdp.construct_access_tile %Y[0, %left] {access_tile_set = #block, access_tile_order = #id2} : memref<8x64xf32> -> !ktdp.access_tile<8x8xindex>
+    %ur = ktdp.construct_access_tile %Y[0, %right] {access_tile_set = #block, access_tile_order = #id2} : memref<8x64xf32> -> !ktdp.access_tile<8x8xindex>
+    ktdp.store %l, %ul : tensor<8x8xf32>, <8x8xindex>
+    ktdp.store %r, %ur : tensor<8x8xf32>, <8x8xindex>
+    %c3 = arith.constant 3 : index
+    %notLast = arith.cmpi ult, %j, %c3 : index
+    scf.if %notLast {
+      %next = arith.addi %left, %c16 : index
+      %t1 = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #one, access_tile_order = #id2} : memref<8x64xf32> -> !ktdp.access_tile<1x1xindex>
+      %v1 = ktdp.load %t1 : <1x1xindex> -> tensor<1x1xf32>
+      %u1 = ktdp.construct_access_tile %Y[%c7, %next] {access_tile_set = #one, access_tile_order = #id2} : memref<8x64xf32> -> !ktdp.access_tile<1x1xindex>
+      ktdp.store %v1, %u1 : tensor<1x1xf32>, <1x1xindex>
     }
     return
   }
