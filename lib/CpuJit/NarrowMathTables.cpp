@@ -3,8 +3,9 @@
 // This file makes the tier evaluate a math function of one f16 operand (exp,
 // tanh, log, ...) by looking its result up in a table of the 65536 inputs'
 // results (NarrowMathTables.h), which the process builds the first time a
-// kernel asks for it: the interpreter's own scalar function, the same libm call
-// in double, rounded once as the interpreter rounds. A softmax spends most of
+// kernel asks for it: the interpreter's own scalar function
+// (interp::unaryMathFunction), the same libm call in double, rounded once as
+// the interpreter rounds. A softmax spends most of
 // its time in exp otherwise: a libm call per element, where the lookup is a
 // load.
 //
@@ -13,15 +14,13 @@
 #include "NarrowMathTables.h"
 
 #include "ktflow/HostTensor/ElementType.h"
+#include "ktflow/Interpreter/MathFunctions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "llvm/ADT/StringRef.h"
 
 #include <array>
-#include <cmath>
 #include <memory>
 #include <mutex>
 
@@ -30,65 +29,35 @@ using namespace ktflow;
 using host::DType;
 
 namespace {
-/// A math op and the scalar function the interpreter evaluates it with
-/// (lib/Interpreter/ElementwiseKernels.cpp), in double.
-struct TabledFunction {
-  llvm::StringLiteral op;
-  double (*evaluate)(double);
-};
-
-const TabledFunction kFunctions[] = {
-    {"math.exp", [](double a) { return std::exp(a); }},
-    {"math.exp2", [](double a) { return std::exp2(a); }},
-    {"math.expm1", [](double a) { return std::expm1(a); }},
-    {"math.log", [](double a) { return std::log(a); }},
-    {"math.log2", [](double a) { return std::log2(a); }},
-    {"math.log10", [](double a) { return std::log10(a); }},
-    {"math.log1p", [](double a) { return std::log1p(a); }},
-    {"math.sqrt", [](double a) { return std::sqrt(a); }},
-    {"math.rsqrt", [](double a) { return 1.0 / std::sqrt(a); }},
-    {"math.cbrt", [](double a) { return std::cbrt(a); }},
-    {"math.tanh", [](double a) { return std::tanh(a); }},
-    {"math.sinh", [](double a) { return std::sinh(a); }},
-    {"math.cosh", [](double a) { return std::cosh(a); }},
-    {"math.sin", [](double a) { return std::sin(a); }},
-    {"math.cos", [](double a) { return std::cos(a); }},
-    {"math.tan", [](double a) { return std::tan(a); }},
-    {"math.asin", [](double a) { return std::asin(a); }},
-    {"math.acos", [](double a) { return std::acos(a); }},
-    {"math.atan", [](double a) { return std::atan(a); }},
-    {"math.asinh", [](double a) { return std::asinh(a); }},
-    {"math.acosh", [](double a) { return std::acosh(a); }},
-    {"math.atanh", [](double a) { return std::atanh(a); }},
-    {"math.erf", [](double a) { return std::erf(a); }},
-    {"math.erfc", [](double a) { return std::erfc(a); }},
-};
-constexpr size_t kNumFunctions = std::size(kFunctions);
-
 struct Table {
   std::once_flag built;
   std::unique_ptr<uint16_t[]> results;
 };
 
-std::array<Table, kNumFunctions> tables;
+/// One per id of the interpreter's functions (UnaryMathFunction::id).
+constexpr unsigned kMaxFunctionIds = 256;
+std::array<Table, kMaxFunctionIds> tables;
 
-std::optional<int64_t> functionIndex(Operation *op) {
-  for (auto [k, function] : llvm::enumerate(kFunctions))
-    if (op->getName().getStringRef() == function.op)
-      return k;
+/// The interpreter's function of `op`, when the tier has a table for it.
+std::optional<interp::UnaryMathFunction> tabledFunction(Operation *op) {
+  std::optional<interp::UnaryMathFunction> function =
+      interp::unaryMathFunction(op);
+  if (function && function->id < kMaxFunctionIds)
+    return function;
   return std::nullopt;
 }
 } // namespace
 
 const uint16_t *ktflow::jit::narrowMathTable(int64_t function) {
   Table &table = tables[function];
+  double (*evaluate)(double) = interp::unaryMathFunction(function)->evaluate;
   std::call_once(table.built, [&] {
     DType dtype = DType::F16;
     table.results = std::make_unique<uint16_t[]>(1 << 16);
     // What the interpreter stores for each input it reads from memory.
     for (uint32_t bits = 0; bits < (1u << 16); ++bits) {
       double x = host::bitsToFloat(bits, dtype);
-      double y = host::roundToDType(kFunctions[function].evaluate(x), dtype);
+      double y = host::roundToDType(evaluate(x), dtype);
       table.results[bits] = uint16_t(host::floatToBits(y, dtype));
     }
   });
@@ -109,7 +78,7 @@ void ktflow::jit::lookUpNarrowMath(ModuleOp module) {
   module.walk([&](Operation *op) {
     if (op->getNumOperands() == 1 && op->getNumResults() == 1 &&
         op->getOperand(0).getType() == op->getResult(0).getType() &&
-        op->getResult(0).getType().isF16() && functionIndex(op))
+        op->getResult(0).getType().isF16() && tabledFunction(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -123,7 +92,7 @@ void ktflow::jit::lookUpNarrowMath(ModuleOp module) {
           .setPrivate();
       declared = true;
     }
-    int64_t function = *functionIndex(op);
+    int64_t function = tabledFunction(op)->id;
     Value &table = pointers[{fn, function}];
     Location loc = op->getLoc();
     if (!table) {

@@ -20,7 +20,7 @@ namespace ktflow::jit {
 inline constexpr const char *kNarrowMathTableFunctionName =
     "ktflow_jit_math_table";
 
-/// The results of math function `function` (lookUpNarrowMath's numbering)
+/// The results of math function `function` (interp::UnaryMathFunction::id)
 /// for every f16 bit pattern, indexed by the input's bits: the interpreter's
 /// result for that input (its scalar function in double, rounded once to the
 /// type), NaNs included. Built on first use, once per process; thread-safe.

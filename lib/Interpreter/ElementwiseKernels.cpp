@@ -11,7 +11,10 @@
 
 #include "ArithMath.h"
 
+#include "ktflow/Interpreter/MathFunctions.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 #include <cmath>
 
@@ -252,6 +255,81 @@ int64_t selectKernel(const EwOp &op, llvm::ArrayRef<ColumnIn> in, ColumnOut out,
 }
 
 } // namespace
+
+/// The scalar function of a kind unaryMathFunction covers.
+static double (*unaryMathScalar(EwKind kind))(double) {
+  switch (kind) {
+  case EwKind::Exp:
+    return expF;
+  case EwKind::Exp2:
+    return exp2F;
+  case EwKind::Expm1:
+    return expm1F;
+  case EwKind::Log:
+    return logF;
+  case EwKind::Log2:
+    return log2F;
+  case EwKind::Log10:
+    return log10F;
+  case EwKind::Log1p:
+    return log1pF;
+  case EwKind::Sqrt:
+    return sqrtF;
+  case EwKind::Rsqrt:
+    return rsqrtF;
+  case EwKind::Cbrt:
+    return cbrtF;
+  case EwKind::Tanh:
+    return tanhF;
+  case EwKind::Sinh:
+    return sinhF;
+  case EwKind::Cosh:
+    return coshF;
+  case EwKind::Sin:
+    return sinF;
+  case EwKind::Cos:
+    return cosF;
+  case EwKind::Tan:
+    return tanF;
+  case EwKind::Asin:
+    return asinF;
+  case EwKind::Acos:
+    return acosF;
+  case EwKind::Atan:
+    return atanF;
+  case EwKind::Asinh:
+    return asinhF;
+  case EwKind::Acosh:
+    return acoshF;
+  case EwKind::Atanh:
+    return atanhF;
+  case EwKind::Erf:
+    return erfF;
+  case EwKind::Erfc:
+    return erfcF;
+  default:
+    return nullptr;
+  }
+}
+
+std::optional<UnaryMathFunction>
+ktflow::interp::unaryMathFunction(unsigned id) {
+  if (double (*evaluate)(double) = unaryMathScalar(static_cast<EwKind>(id)))
+    return UnaryMathFunction{id, evaluate};
+  return std::nullopt;
+}
+
+std::optional<UnaryMathFunction>
+ktflow::interp::unaryMathFunction(mlir::Operation *op) {
+  if (!llvm::isa<mlir::math::MathDialect>(op->getDialect()) ||
+      op->getNumOperands() != 1 || op->getNumResults() != 1)
+    return std::nullopt;
+  std::string reason;
+  std::optional<EwOp> ew = decodeElementwise(op, 0, reason);
+  if (!ew || !isFloat(ew->resultType))
+    return std::nullopt;
+  return unaryMathFunction(static_cast<unsigned>(ew->kind));
+}
 
 void ktflow::interp::registerFloatKernels(EwKernelTable &table) {
   table.add(EwKind::NegF, unaryF<negF>);
