@@ -34,6 +34,8 @@
 
 #include "mlir/IR/IntegerSet.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::parts;
@@ -47,21 +49,33 @@ struct Writer {
 };
 } // namespace
 
-/// The set `(p)[c]` holding p == sources[c] for every reader c, when the
-/// sources are (a * c + b) mod N of the reader (a shift around the tiles,
-/// a broadcast, a reversal), the forms a consume's affine set can state.
-static std::optional<IntegerSet> dependencySet(ArrayRef<int64_t> sources,
-                                               MLIRContext *ctx) {
+/// The sets `(p)[c]` holding p == sources[c] for every reader c, and
+/// `(i)[g]` of the tiles some reader reads from, when the sources are
+/// (a * c + b) mod N of the reader (a shift around the tiles, a broadcast,
+/// a reversal), the forms a consume's affine set can state. The tiles read
+/// from are then b + gcd(a, N) * k.
+static std::optional<std::pair<IntegerSet, IntegerSet>>
+dependencySets(ArrayRef<int64_t> sources, MLIRContext *ctx) {
   int64_t n = sources.size();
   int64_t b = sources[0];
   int64_t a = n > 1 ? ((sources[1] - b) % n + n) % n : 0;
   AffineExpr p = getAffineDimExpr(0, ctx), c = getAffineSymbolExpr(0, ctx);
-  IntegerSet set = IntegerSet::get(1, 1, {p - (c * a + b) % n}, {true});
+  IntegerSet dependency = IntegerSet::get(1, 1, {p - (c * a + b) % n}, {true});
+  int64_t g = std::gcd(a, n);
+  SmallVector<AffineExpr> bounds = {p, n - 1 - p, c};
+  SmallVector<bool> equalities = {false, false, true};
+  if (g > 1) {
+    bounds.push_back((p + (g - b % g)) % g);
+    equalities.push_back(true);
+  }
+  IntegerSet producers = IntegerSet::get(1, 1, bounds, equalities);
   for (auto [reader, source] : llvm::enumerate(sources))
     if (source != (a * static_cast<int64_t>(reader) + b) % n ||
-        !ktdp::containsPoint(set, {source}, {static_cast<int64_t>(reader)}))
+        !ktdp::containsPoint(dependency, {source},
+                             {static_cast<int64_t>(reader)}) ||
+        !ktdp::containsPoint(producers, {source}, {0}))
       return std::nullopt;
-  return set;
+  return std::make_pair(dependency, producers);
 }
 
 LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
@@ -113,7 +127,8 @@ LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
   }
   if (!crosses)
     return failure();
-  PartCopy copy{load, {}, {}, {}, {}, {}};
+  PartCopy copy;
+  copy.load = load;
   for (auto [c, found] : llvm::enumerate(writers)) {
     if (found.empty())
       return refuse(load, "no store through the distributed view writes "
@@ -178,15 +193,14 @@ LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
       return failure();
     copy.source = *source;
   }
-  std::optional<IntegerSet> dependency =
-      dependencySet(copy.sources, load.getContext());
-  if (!dependency)
+  auto sets = dependencySets(copy.sources, load.getContext());
+  if (!sets)
     return refuse(load, "the tile each tile reads from is not (a * t + b) "
                         "mod " +
                             Twine(points.size()) +
                             " of the reading tile t, which is what an "
                             "inter-tile copy can express");
-  copy.dependency = *dependency;
+  std::tie(copy.dependency, copy.producers) = *sets;
   copyList.push_back(copy);
   return success();
 }
@@ -198,7 +212,7 @@ void ScratchpadParts::rewriteCopy(PartCopy &copy) {
   auto type = cast<RankedTensorType>(load.getType());
   int64_t n = points.size();
   AffineExpr i = getAffineDimExpr(0, ctx), g = getAffineSymbolExpr(0, ctx);
-  // One group of every tile; each consumer's producer picked by the set.
+  // One group: every tile consumes, its producer picked by the set.
   IntegerSet everyTile =
       IntegerSet::get(1, 1, {i, n - 1 - i, g}, {false, false, true});
   IntegerSet groups = IntegerSet::get(1, 0, {getAffineDimExpr(0, ctx)}, {true});
@@ -207,7 +221,7 @@ void ScratchpadParts::rewriteCopy(PartCopy &copy) {
   OpBuilder b(copy.store);
   b.setInsertionPointAfter(copy.store);
   auto produce = ktdp::InterTileProduceOp::create(
-      b, loc, future, IntegerSetAttr::get(everyTile));
+      b, loc, future, IntegerSetAttr::get(copy.producers));
   Block *body = b.createBlock(&produce.getBody());
   body->addArgument(b.getIndexType(), loc);
   Value partial = copy.store.getDataTile();

@@ -185,12 +185,22 @@ LogicalResult ScratchpadParts::forwardLoad(ktdp::LoadOp load) {
   auto loadView = ktdp::getAccessTileView(load.getAccessTile());
   // The part each tile reads (its own when the view names no tile).
   SmallVector<const ScratchpadPart *> partOf;
+  auto space = loadView ? ktdp::normalizeMemorySpace(loadView.getMemorySpace())
+                        : std::nullopt;
   for (size_t t = 0; t < points.size(); ++t) {
     partOf.push_back(loadView ? partViewedBy(loadView, t) : nullptr);
-    if (!partOf.back())
-      return refuse(load, "it reads the memory of a scratchpad part through "
-                          "a view not laid out as that part (the same tile, "
-                          "address, sizes, strides and element type)");
+    if (partOf.back())
+      continue;
+    if (space && space->kind == ktdp::MemoryKind::ct_local &&
+        !space->computeTileId)
+      return refuse(load, "on tile " + Twine(t) +
+                              " it reads its own scratchpad, where no part "
+                              "of the distributed view lies laid out as its "
+                              "view (the same address, sizes, strides and "
+                              "element type)");
+    return refuse(load, "it reads the memory of a scratchpad part through "
+                        "a view not laid out as that part (the same tile, "
+                        "address, sizes, strides and element type)");
   }
   FailureOr<ktdp::IntegerBox> localBox =
       ktdp::getBoundingBox(loadView.getCoordinateSet(), {});

@@ -77,10 +77,11 @@ struct PartCopy {
   /// `offset`, loaded again from `source` (null: the stored tensor).
   ktdp::LoadOp source;
   SmallVector<int64_t> offset;
-  /// The tile each tile reads from (linear tile ids), and the set `(p)[c]`
-  /// that says so to an inter_tile_consume.
+  /// The tile each tile reads from (linear tile ids), the set `(p)[c]`
+  /// that says so to an inter_tile_consume, and the set `(i)[g]` of the
+  /// tiles read from (the producers).
   SmallVector<int64_t> sources;
-  IntegerSet dependency;
+  IntegerSet dependency, producers;
 };
 
 /// Whether `view` is a scratchpad (ct_local) view.
