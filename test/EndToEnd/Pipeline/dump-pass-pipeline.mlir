@@ -39,6 +39,7 @@
 // CHECK-NEXT:   ktdf-coarsen{factor=0 factor-scale=0},
 // CHECK-NEXT:   ktdf-buffer{depth=0},
 // CHECK-NEXT:   ktdf-hoist-invariant-transfers{grid=true span-copies=2 spans=true},
+// CHECK-NEXT:   ktdf-keep-carried-chunks,
 // CHECK-NEXT:   ktdf-allocate-scratchpad,
 // CHECK-NEXT:   ktdf-schedule-all-reduce,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=post_scheduling},

@@ -990,6 +990,47 @@ def KTDFHoistInvariantTransfers
   ];
 }
 
+def KTDFKeepCarriedChunks
+    : Pass<"ktdf-keep-carried-chunks", "::mlir::ModuleOp"> {
+  let summary = "Keep a loop's carried chunks in the compute unit across "
+                "its trips";
+  let description = [{
+    A loop that ktdf-carry-in-scratchpad gave a carried scratchpad view
+    (`ktdf.carried`: a running sum over the blocks of a row up to a
+    run-time N) runs its pipeline once a trip, and every trip reads each
+    chunk of the view and writes it back. When the loop's body is index
+    arithmetic and one pipeline of a feed, a compute and a drain stage
+    whose chunk loops walk the same constant space, the feed reading each
+    carried chunk once and the drain writing it back at the same position
+    (and neither the compute nor the drain stage seeing the trip), the
+    loop moves inside the chunk loops: per chunk, the feed reads the
+    carried chunk and then each trip's reads (the loop's index arithmetic
+    computed again there), the compute stage takes the chunk and carries
+    it through an `scf.for` of the loop's trips, giving it once, and the
+    drain writes it once. The pipeline then runs once where the loop ran
+    it once a trip. Each element sees the same operations in the same
+    order, each rounded as before: bit-identical results.
+
+    ```mlir
+    // before
+    scf.for %off = %c0 to %N step %c1024 {
+      ktdf.pipeline modulo(size: 4) {
+        feed:    scf.for %c = 0 to 1024 step 32 { acc[%c] -> %a; x[%c + %off] -> %x }
+        compute: scf.for %c = 0 to 1024 step 32 { %s = add(%a, %x) -> %out }
+        drain:   scf.for %c = 0 to 1024 step 32 { %out -> acc[%c] }
+      }
+    }
+    // after
+    ktdf.pipeline modulo(size: 4) {
+      feed:    scf.for %c { acc[%c] -> %a; scf.for %off { x[%c + %off] -> %x } }
+      compute: scf.for %c { %a0 = take %a
+                            %s = scf.for %off iter_args(%acc = %a0) { add(%acc, %x) }
+                            %s -> %out }
+      drain:   scf.for %c { %out -> acc[%c] }
+    }
+    ```
+  }];
+}
 def KTDFAllocateScratchpad
     : Pass<"ktdf-allocate-scratchpad", "::mlir::ModuleOp"> {
   let summary = "Place private buffers in their scratchpads";
