@@ -24,6 +24,7 @@
 #include "NarrowMathTables.h"
 #include "Numerics.h"
 #include "ObjectCache.h"
+#include "PhaseTimer.h"
 #include "RegisterTiles.h"
 #include "TileFunction.h"
 
@@ -192,30 +193,6 @@ static void optimizeWithoutUnrolling(llvm::Module &module,
   pipeline.run(module, modules);
 }
 
-namespace {
-/// Prints how long each phase of a compile took, when enabled.
-class PhaseTimer {
-public:
-  explicit PhaseTimer(bool enabled) : enabled(enabled) {}
-  void end(llvm::StringRef phase) {
-    auto now = std::chrono::steady_clock::now();
-    if (enabled)
-      llvm::errs()
-          << "ktflow: jit: " << phase << ": "
-          << llvm::format(
-                 "%.1f ms",
-                 std::chrono::duration<double, std::milli>(now - start).count())
-          << "\n";
-    start = now;
-  }
-
-private:
-  bool enabled;
-  std::chrono::steady_clock::time_point start =
-      std::chrono::steady_clock::now();
-};
-} // namespace
-
 /// Runs `pm` on `module`; on failure `why` holds the first diagnostic.
 static LogicalResult runQuietly(PassManager &pm, ModuleOp module,
                                 std::string &why) {
@@ -292,9 +269,8 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
   buildLoopPipeline(loops);
   buildLLVMPipeline(llvmLowering);
   // KTFLOW_JIT_TIMING=1 prints where a cold compile goes.
-  static const bool timing = getenv("KTFLOW_JIT_TIMING") != nullptr;
-  PhaseTimer phases(timing);
-  if (timing) {
+  PhaseTimer phases;
+  if (phases.isEnabled()) {
     bufferize.enableTiming();
     loops.enableTiming();
     llvmLowering.enableTiming();

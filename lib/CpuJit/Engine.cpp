@@ -17,6 +17,8 @@
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/JsonReport.h"
 
+#include "PhaseTimer.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/WithColor.h"
 
@@ -45,6 +47,7 @@ static int reportCompiledRun(const JitResult &run,
                              const interp::Interpreter &interpreter,
                              ArrayRef<interp::OutputFile> files, bool json,
                              raw_ostream &os) {
+  PhaseTimer phases;
   json::Array summaries;
   for (const auto &[position, name] : run.outputs) {
     const host::NativeTensor &tensor = run.tensors.at(position);
@@ -57,6 +60,7 @@ static int reportCompiledRun(const JitResult &run,
   }
   if (json)
     writeReport(os, interpReport(interpreter, "jit", std::move(summaries)));
+  phases.end("output summaries");
   for (const interp::OutputFile &file : files) {
     // Literal-address regions by their `@ADDR` name, arguments by name or
     // position.
@@ -76,6 +80,8 @@ static int reportCompiledRun(const JitResult &run,
     if (Error err = host::writeNpyFile(file.path, it->second))
       return fail(toString(std::move(err)));
   }
+  if (!files.empty())
+    phases.end("output files");
   return 0;
 }
 

@@ -20,6 +20,7 @@
 #include "CompiledKernel.h"
 #include "GrownViews.h"
 #include "Interleave.h"
+#include "PhaseTimer.h"
 #include "StoreLog.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -200,6 +201,7 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   std::vector<host::NativeTensor> tensors(numBuffers);
   std::vector<FlatMemRef> buffers(numBuffers);
   std::vector<std::vector<int64_t>> statuses;
+  PhaseTimer phases;
   for (unsigned attempt = 0;; ++attempt) {
     for (unsigned b = 0; b < numBuffers; ++b) {
       llvm::Expected<host::NativeTensor> initial = initialTensor(b, grown);
@@ -208,6 +210,7 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
       tensors[b] = std::move(*initial);
       buffers[b] = FlatMemRef(tensors[b].data(), tensors[b].numElements());
     }
+    phases.end("run: buffers");
     // What each task's views at computed addresses declared, in task
     // (ascending tile) order.
     std::vector<GrownViews> viewLogs;
@@ -321,6 +324,9 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
         runTiles(0, numTiles, statuses.back(), nullptr, &viewLogs[0]);
       }
     }
+    phases.end("run: tiles" + std::string(result.tilesInOrder.empty()
+                                              ? ""
+                                              : ", then rerun in order"));
     // Views at computed addresses that make a tensor larger than (or shape
     // it unlike) the buffer it ran in: run again over the grown extents.
     size_t added = 0;
