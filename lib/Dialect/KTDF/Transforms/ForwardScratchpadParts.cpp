@@ -4,13 +4,14 @@
 // may stitch parts held in the scratchpads of several tiles (`ct_local`,
 // `ct_id = k`): a tile stores through it, which writes into other tiles'
 // scratchpads, then reads elements back through plain views of those
-// scratchpads. The scheduler keeps each scratchpad private to its core.
-// When every load of the parts' memory provably returns what the loading
-// tile itself stored there, nothing has to cross the interconnect: the
-// load is the stored tensor's slice, reloaded from where the stored tensor
-// was loaded (the scheduler has no slicing op), and the stores become dead.
-// A load that returns what one store wrote on another tile becomes a copy
-// between the two cores instead (PartCopies.cpp).
+// scratchpads, or through the distributed view itself. The scheduler keeps
+// each scratchpad private to its core. When every load of the parts'
+// memory provably returns what the loading tile itself stored there,
+// nothing has to cross the interconnect: the load is the stored tensor's
+// slice, reloaded from where the stored tensor was loaded (the scheduler
+// has no slicing op), and the stores become dead. A load that returns what
+// one store wrote on another tile becomes a copy between the two cores
+// instead (PartCopies.cpp).
 //
 // The proof, per grid point (the grid is static; every tile is enumerated):
 // the load reads, through a view laid out as part k (same tile, address,

@@ -27,6 +27,12 @@
 // reload of where the stored tensor came from (forwardLoad's condition: a
 // box of device memory no store of the kernel writes), on the writer.
 //
+// A load through the distributed view itself reads global coordinates: its
+// box must lie in one part on every tile (a box straddling two parts would
+// be one copy per piece, and the scheduler has no op joining tensors), and
+// the same proof applies; when every tile reads its own store it is a
+// reload, on forwardLoad's condition (no scratchpad write in between).
+//
 //===----------------------------------------------------------------------===//
 
 #include "ScratchpadParts.h"
@@ -90,19 +96,7 @@ LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
       llvm::any_of(localBox->lower, [](int64_t lo) { return lo != 0; }) ||
       load->getBlock() != &func.getBody().front())
     return failure();
-  // Each store's box on each tile (collectStores checked they exist).
-  SmallVector<SmallVector<Writer>> written;
-  for (ktdp::StoreOp store : stores) {
-    std::optional<TileShape> stored = shapeOf(store.getAccessTile());
-    SmallVector<Writer> &boxes = written.emplace_back();
-    for (auto [p, point] : llvm::enumerate(points))
-      boxes.push_back({store, static_cast<int64_t>(p),
-                       *anchorAt(stored->tile, point), stored->extents});
-  }
-  // Per reading tile: the stores (and their tiles) that write what it reads.
-  SmallVector<SmallVector<Writer>> writers;
   SmallVector<SmallVector<int64_t>> reads;
-  bool crosses = false;
   for (auto [c, point] : llvm::enumerate(points)) {
     const ScratchpadPart *part = partViewedBy(loadView, c);
     if (!part || localBox->getExtents() != part->box.getExtents())
@@ -116,16 +110,75 @@ LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
         return failure();
       (*read)[d] += part->box.lower[d]; // global coordinates
     }
+    reads.push_back(*read);
+  }
+  return copyReads(load, *shape, reads, /*own=*/false);
+}
+
+LogicalResult ScratchpadParts::viewLoad(ktdp::LoadOp load) {
+  std::optional<TileShape> shape = shapeOf(load.getAccessTile());
+  if (!shape)
+    return refuse(load, "its tile is not a box from its anchor in identity "
+                        "order");
+  if (load->getBlock() != &func.getBody().front())
+    return refuse(load, "it is in a loop or a branch");
+  SmallVector<SmallVector<int64_t>> reads;
+  for (auto [c, point] : llvm::enumerate(points)) {
+    std::optional<SmallVector<int64_t>> read = anchorAt(shape->tile, point);
+    if (!read)
+      return refuse(load, "its anchor does not follow from the tile ids and "
+                          "constants");
+    SmallVector<const ScratchpadPart *> touched;
+    for (const ScratchpadPart &part : parts)
+      if (intersects(part.box.lower, part.box.getExtents(), *read,
+                     shape->extents))
+        touched.push_back(&part);
+    if (touched.size() > 1)
+      return refuse(load, "on tile " + Twine(c) +
+                              " its tile straddles the parts of tiles " +
+                              Twine(touched[0]->owner) + " and " +
+                              Twine(touched[1]->owner) +
+                              "; the scheduler has no op joining the copies "
+                              "of the pieces");
+    if (touched.empty() ||
+        llvm::any_of(llvm::seq<unsigned>(0, read->size()), [&](unsigned d) {
+          return (*read)[d] < touched[0]->box.lower[d] ||
+                 (*read)[d] + shape->extents[d] >
+                     touched[0]->box.lower[d] + touched[0]->box.getExtents()[d];
+        }))
+      return refuse(load, "on tile " + Twine(c) +
+                              " its tile leaves the distributed view's parts");
+    reads.push_back(*read);
+  }
+  return copyReads(load, *shape, reads, /*own=*/true);
+}
+
+LogicalResult ScratchpadParts::copyReads(ktdp::LoadOp load,
+                                         const TileShape &shape,
+                                         ArrayRef<SmallVector<int64_t>> reads,
+                                         bool own) {
+  // Each store's box on each tile (collectStores checked they exist).
+  SmallVector<SmallVector<Writer>> written;
+  for (ktdp::StoreOp store : stores) {
+    std::optional<TileShape> stored = shapeOf(store.getAccessTile());
+    SmallVector<Writer> &boxes = written.emplace_back();
+    for (auto [p, point] : llvm::enumerate(points))
+      boxes.push_back({store, static_cast<int64_t>(p),
+                       *anchorAt(stored->tile, point), stored->extents});
+  }
+  // Per reading tile: the stores (and their tiles) that write what it reads.
+  SmallVector<SmallVector<Writer>> writers;
+  bool crosses = false;
+  for (auto [c, read] : llvm::enumerate(reads)) {
     SmallVector<Writer> &found = writers.emplace_back();
     for (ArrayRef<Writer> boxes : written)
       for (const Writer &w : boxes)
-        if (intersects(w.anchor, w.extents, *read, shape->extents)) {
+        if (intersects(w.anchor, w.extents, read, shape.extents)) {
           found.push_back(w);
           crosses |= static_cast<size_t>(w.tile) != c;
         }
-    reads.push_back(*read);
   }
-  if (!crosses)
+  if (!crosses && !own)
     return failure();
   PartCopy copy;
   copy.load = load;
@@ -148,7 +201,7 @@ LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
     SmallVector<int64_t> offset;
     for (unsigned d = 0; d < w.anchor.size(); ++d) {
       offset.push_back(reads[c][d] - w.anchor[d]);
-      if (offset[d] < 0 || offset[d] + shape->extents[d] > w.extents[d])
+      if (offset[d] < 0 || offset[d] + shape.extents[d] > w.extents[d])
         return refuse(load, "tile " + Twine(c) +
                                 " reads elements no store through the "
                                 "distributed view writes (past what "
@@ -165,14 +218,19 @@ LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
     copy.store = w.store;
     copy.sources.push_back(w.tile);
   }
+  if (!copy.store->isBeforeInBlock(load) && !crosses)
+    return refuse(load, "it reads what its own tile stores after it in "
+                        "program order");
   if (!copy.store->isBeforeInBlock(load))
     return refuse(load, "it reads what another tile stores after it in "
                         "program order: whether it sees the store follows "
                         "the interpreter's tile order, which a compiled "
                         "kernel does not reproduce");
+  // Reading another tile's store also needs every tile to make the same
+  // loads before it.
   for (Operation &op : func.getBody().front()) {
-    if (&op == load.getOperation())
-      break;
+    if (&op == load.getOperation() || !crosses)
+      break; // a tile's own store precedes its load in its own order
     if (isa<ktdp::InterTileConsumeOp, ktdp::InterTileReduceOp>(op))
       return refuse(load, "it reads another tile's store after an inter-tile "
                           "exchange, where the writer may still wait");
@@ -192,6 +250,16 @@ LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
     if (failed(source))
       return failure();
     copy.source = *source;
+  }
+  if (!crosses) {
+    // A reload, on forwardLoad's condition: no scratchpad write between.
+    for (Operation *op = copy.store->getNextNode(); op != load;
+         op = op->getNextNode())
+      if (writesScratchpad(op))
+        return refuse(load, "another write of a scratchpad lies between it "
+                            "and the store through the distributed view");
+    forwardList.push_back({load, copy.source, copy.store, copy.offset});
+    return success();
   }
   auto sets = dependencySets(copy.sources, load.getContext());
   if (!sets)

@@ -140,11 +140,12 @@ LogicalResult ScratchpadParts::collectStores() {
       return refuse(user, "a distributed view of scratchpad parts is used "
                           "other than through ktdp.construct_access_tile");
     for (Operation *tileUser : tile->getUsers()) {
+      if (isa<ktdp::LoadOp>(tileUser))
+        continue; // viewLoad's
       auto store = dyn_cast<ktdp::StoreOp>(tileUser);
       if (!store || store.getAccessTile() != tile.getResult())
         return refuse(tileUser, "a distributed view of scratchpad parts is "
-                                "only stored through (loads read the parts "
-                                "through views of each part)");
+                                "only stored through and loaded from");
       if (store->getBlock() != &func.getBody().front())
         return refuse(store, "a store through a distributed view of "
                              "scratchpad parts must be in the kernel's "
@@ -366,6 +367,11 @@ LogicalResult ScratchpadParts::analyze(PartsRefusal &why) {
   WalkResult result = func.walk([&](ktdp::LoadOp load) {
     if (!mayTouchParts(load.getAccessTile()))
       return WalkResult::advance();
+    auto tile =
+        load.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+    if (tile && tile.getBase() == view.getResult())
+      return failed(viewLoad(load)) ? WalkResult::interrupt()
+                                    : WalkResult::advance();
     return failed(forwardLoad(load)) && failed(copyLoad(load))
                ? WalkResult::interrupt()
                : WalkResult::advance();

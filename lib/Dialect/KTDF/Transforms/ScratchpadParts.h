@@ -121,6 +121,15 @@ private:
   /// from the tile that stored what each tile reads (PartCopies.cpp). The
   /// refusal keeps forwardLoad's reason when no tile reads another's store.
   LogicalResult copyLoad(ktdp::LoadOp load);
+  /// A load through the distributed view itself: its box (global
+  /// coordinates) lies in one part on every tile, and what each tile reads
+  /// is a copy of another tile's store, or a reload of its own.
+  LogicalResult viewLoad(ktdp::LoadOp load);
+  /// copyLoad's and viewLoad's proof, from the box each tile reads
+  /// (`reads`, global coordinates). `own`: a read only of the reader's own
+  /// stores is a reload (else it keeps forwardLoad's refusal).
+  LogicalResult copyReads(ktdp::LoadOp load, const parts::TileShape &shape,
+                          ArrayRef<SmallVector<int64_t>> reads, bool own);
   /// The produce after the store and the consume in place of the load.
   void rewriteCopy(PartCopy &copy);
   /// Whether `op` may write a scratchpad, other than through the view.

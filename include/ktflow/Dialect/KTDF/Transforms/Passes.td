@@ -390,7 +390,10 @@ def KTDFForwardScratchpadParts
     makes the same loads before it (no branch, loop of varying trips or
     inter-tile exchange), so the interpreter, which yields before each
     load, shows the load that store whatever the tile order
-    (`examples/kernels/distributed_exchange.mlir`).
+    (`examples/kernels/distributed_exchange.mlir`). A load through the
+    distributed view itself (global coordinates) is proved the same way
+    when its box lies in one part on every tile: a copy, or a reload when
+    every tile reads its own store; a box straddling two parts is refused.
 
     Otherwise nothing changes and ktdf-resolve-distributed-views refuses
     the view with this pass's reason
