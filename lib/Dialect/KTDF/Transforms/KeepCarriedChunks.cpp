@@ -13,7 +13,9 @@
 // it once. Each element still sees the same operations in the same order
 // (trip 0's, then trip 1's, ...), each rounded to its type as before, so
 // the results are bit-identical; only the scratchpad round trips between
-// trips go.
+// trips go. A chunk an earlier pipeline only fills with a constant (the
+// sum's zeros) then starts from that constant in the compute unit, and the
+// fill goes too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,12 +119,14 @@ static bool samePosition(Value u, ArrayRef<scf::ForOp> a, Value v,
   return cu && cv && *cu == *cv;
 }
 
-/// Whether `op` (or an op nested in it) uses the loop's induction variable
-/// or a value its body computes.
-static bool usesLoop(Operation *op, scf::ForOp loop) {
-  return op
-      ->walk([&](Operation *inner) {
-        for (Value v : inner->getOperands())
+/// Whether an op of `stage` outside `allowed` (if any) uses `loop`'s
+/// induction variable or a value its body computes.
+static bool usesLoop(StageOp stage, scf::ForOp loop, Operation *allowed) {
+  return stage
+      ->walk<WalkOrder::PreOrder>([&](Operation *op) {
+        if (op == allowed)
+          return WalkResult::skip();
+        for (Value v : op->getOperands())
           if (v.getParentRegion() == &loop.getRegion())
             return WalkResult::interrupt();
         return WalkResult::advance();
@@ -258,20 +262,8 @@ static std::optional<Interchange> analyse(scf::ForOp loop) {
   // What runs once a trip outside the chunk loops must not change across
   // trips; the compute and drain stages do not see the trip at all (the
   // feed's chunk loop gets the loop's index arithmetic again).
-  auto outsideUses = [&](StageOp stage, scf::ForOp allowed) {
-    return stage
-        .walk([&](Operation *op) {
-          if (allowed && allowed->isProperAncestor(op))
-            return WalkResult::skip();
-          for (Value v : op->getOperands())
-            if (v.getParentRegion() == &loop.getRegion())
-              return WalkResult::interrupt();
-          return WalkResult::advance();
-        })
-        .wasInterrupted();
-  };
-  if (outsideUses(ic.feed, ic.feedChunks) || usesLoop(ic.compute, loop) ||
-      usesLoop(ic.drain, loop))
+  if (usesLoop(ic.feed, loop, ic.feedChunks) ||
+      usesLoop(ic.compute, loop, nullptr) || usesLoop(ic.drain, loop, nullptr))
     return std::nullopt;
   return ic;
 }
@@ -383,6 +375,89 @@ static void interchange(Interchange &ic) {
   loop.erase();
 }
 
+/// Whether `op` moves data to or from `view` (a carried view).
+static bool touchesView(Operation *op, Operation *view) {
+  return op
+      ->walk([&](DataTransferOp t) {
+        return carriedViewOf(t.getSrc()) == view ||
+                       carriedViewOf(t.getDst()) == view
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// The splat constant an earlier pipeline of the block fills `c`'s view
+/// with, chunk by chunk at the positions the drain writes (a running sum's
+/// zeros), when that pipeline does nothing else and nothing between it and
+/// the interchanged pipeline touches the view; sets `fill` to it.
+static arith::ConstantOp constantFill(Interchange &ic, CarriedChunk &c,
+                                      PipelineOp &fill) {
+  Operation *view = carriedViewOf(c.read.getSrc());
+  Operation *op = ic.pipeline->getPrevNode();
+  for (; op; op = op->getPrevNode()) {
+    if (!touchesView(op, view))
+      continue;
+    fill = dyn_cast<PipelineOp>(op);
+    break;
+  }
+  if (!fill || fill->getNumResults() != 0 || fill.getPerInstance())
+    return {};
+  SmallVector<DataTransferOp> transfers;
+  SmallVector<WriteToFifoOp> gives;
+  bool takes = false;
+  fill.walk([&](Operation *inner) {
+    if (auto t = dyn_cast<DataTransferOp>(inner))
+      transfers.push_back(t);
+    else if (auto w = dyn_cast<WriteToFifoOp>(inner))
+      gives.push_back(w);
+    else if (isa<ReadFromFifoOp>(inner))
+      takes = true;
+  });
+  if (takes || transfers.size() != 1 || gives.size() != 1)
+    return {};
+  DataTransferOp write = transfers.front();
+  WriteToFifoOp give = gives.front();
+  auto value = give.getValue().getDefiningOp<arith::ConstantOp>();
+  if (write.getSrc() != give.getSlot() || write.getDst() != c.write.getDst() ||
+      !value || !isa<SplatElementsAttr>(value.getValue()) ||
+      value.getType() != c.take.getResult().getType())
+    return {};
+  // One constant chunk sent and written per position of the drain's.
+  auto fillNest = chunkNest(write, write->getParentOfType<StageOp>());
+  auto giveNest = chunkNest(give, give->getParentOfType<StageOp>());
+  auto ourNest = chunkNest(c.write, ic.drain);
+  if (!fillNest || !giveNest || !ourNest || !sameSpace(*fillNest, *ourNest) ||
+      !sameSpace(*giveNest, *ourNest))
+    return {};
+  for (auto [u, v] : llvm::zip(write.getDstIndices(), c.write.getDstIndices()))
+    if (!samePosition(u, *fillNest, v, *ourNest))
+      return {};
+  return value;
+}
+
+/// Starts each carried chunk the block's earlier pipeline only fills with a
+/// constant from that constant: the compute stage no longer takes the chunk
+/// from the feed, and the filling pipeline (its sends and stores) goes. The
+/// interchanged drain writes every position the fill wrote.
+static void startFromConstants(Interchange &ic) {
+  for (CarriedChunk &c : ic.chunks) {
+    PipelineOp fill;
+    arith::ConstantOp value = constantFill(ic, c, fill);
+    if (!value)
+      continue;
+    OpBuilder b(c.take);
+    Operation *start = b.clone(*value);
+    c.take.getResult().replaceAllUsesWith(start->getResult(0));
+    Value slot = c.read.getDst();
+    c.take.erase();
+    c.read.erase();
+    if (slot.use_empty())
+      slot.getDefiningOp()->erase();
+    fill.erase();
+  }
+}
+
 namespace {
 struct KeepCarriedChunksPass
     : public ktdf::impl::KTDFKeepCarriedChunksBase<KeepCarriedChunksPass> {
@@ -392,8 +467,10 @@ struct KeepCarriedChunksPass
       if (auto ic = analyse(loop))
         found.push_back(*ic);
     });
-    for (Interchange &ic : found)
+    for (Interchange &ic : found) {
       interchange(ic);
+      startFromConstants(ic);
+    }
   }
 };
 } // namespace

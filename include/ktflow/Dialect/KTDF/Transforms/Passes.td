@@ -1012,7 +1012,11 @@ def KTDFKeepCarriedChunks
     it through an `scf.for` of the loop's trips, giving it once, and the
     drain writes it once. The pipeline then runs once where the loop ran
     it once a trip. Each element sees the same operations in the same
-    order, each rounded as before: bit-identical results.
+    order, each rounded as before: bit-identical results. A carried chunk
+    that an earlier pipeline of the block only fills with a splat constant
+    (chunk by chunk at the positions the drain writes, nothing in between
+    touching the view: a running sum's zeros) starts from the constant in
+    the compute stage instead, and the filling pipeline is erased.
 
     ```mlir
     // before

@@ -4,41 +4,45 @@
 // in a scratchpad view (%[[ACC]]) over a run-time number of blocks; its one
 // pipeline reads each chunk of 32 of the sum and of the block, adds them
 // and writes the chunk back, once a trip. The loop moves inside the chunk
-// loops: per chunk, the feed reads the sum's chunk once and then the
-// block's chunk of every trip (the block's offset in the row span computed
-// again in the trips' loop), the compute stage carries the chunk through
-// the trips in a register and sends it once, the drain writes it once.
-// Each element is added in trip order as before. The second loop (it only
-// reads a carried element, the kept mean, and stores through a DMA stage)
-// stays.
+// loops: per chunk, the feed reads the block's chunk of every trip (the
+// block's offset in the row span computed again in the trips' loop), the
+// compute stage carries the chunk through the trips in a register and
+// sends it once, the drain writes it once. Each element is added in trip
+// order as before. The pipeline before the span's that only fills the
+// sum with zeros (a constant chunk sent and written per chunk the drain
+// writes) goes: the compute stage starts each chunk from the constant
+// instead of taking it from the feed. The second loop (it only reads a
+// carried element, the kept mean, and stores through a DMA stage) stays.
 
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %c16
+// CHECK-NOT: ktdf.write_to_fifo
 // CHECK: %[[SPAN:.*]] = ktdf.pipeline modulo(size: 2) -> memref<1x1152xf16, "SPM">
 // CHECK-NOT: scf.for
 // CHECK: ktdf.pipeline modulo(size: 4) {
+// CHECK-NEXT: %[[X:.*]] = ktdf.private : !ktdf.fifo.slot<"tile/VLD" -> "tile/VPU", 32xf16>
+// CHECK-NEXT: %[[OUT:.*]] = ktdf.private : !ktdf.fifo.slot<"tile/VPU" -> "tile/VST", 32xf16>
 // CHECK: ktdf.stage "feed"
 // CHECK: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %c1 {
 // CHECK-NEXT: scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %c32 {
-// CHECK-NEXT: ktdf.data_transfer %[[ACC:.*]][%[[R]], %[[C]]] to %[[IN:.*]] : !ktdp.access_tile<1x128xindex>
 // CHECK-NEXT: scf.for %[[T:.*]] = %c0 to %[[N:.*]] step %c128 {
 // CHECK: %[[AT:.*]] = arith.select %{{.*}}, %[[T]], %{{.*}} : index
 // CHECK-NEXT: %[[COL:.*]] = arith.addi %[[C]], %[[AT]] : index
-// CHECK-NEXT: ktdf.data_transfer %[[SPAN]][%[[R]], %[[COL]]] to %[[X:.*]] : memref<1x1152xf16, "SPM">
+// CHECK-NEXT: ktdf.data_transfer %[[SPAN]][%[[R]], %[[COL]]] to %[[X]] : memref<1x1152xf16, "SPM">
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK: ktdf.stage "compute"
 // CHECK: scf.for %{{.*}} step %c32 {
-// CHECK-NEXT: %[[A0:.*]] = ktdf.read_from_fifo %[[IN]]
-// CHECK-NEXT: %[[SUM:.*]] = scf.for %{{.*}} = %c0 to %[[N]] step %c128 iter_args(%[[A:.*]] = %[[A0]]) -> (tensor<32xf16>) {
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<32xf16>
+// CHECK-NEXT: %[[SUM:.*]] = scf.for %{{.*}} = %c0 to %[[N]] step %c128 iter_args(%[[A:.*]] = %[[ZERO]]) -> (tensor<32xf16>) {
 // CHECK-NEXT: %[[XV:.*]] = ktdf.read_from_fifo %[[X]]
 // CHECK: linalg.generic {{.*}} ins(%[[A]], %[[XV]] : tensor<32xf16>, tensor<32xf16>)
 // CHECK: arith.addf
 // CHECK: scf.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: ktdf.write_to_fifo %[[SUM]] to %[[OUT:.*]] : tensor<32xf16>
+// CHECK-NEXT: ktdf.write_to_fifo %[[SUM]] to %[[OUT]] : tensor<32xf16>
 // CHECK: ktdf.stage "drain"
 // CHECK: scf.for %[[DC:.*]] = %{{.*}} step %c32 {
-// CHECK-NEXT: ktdf.data_transfer %[[OUT]] to %[[ACC]][%{{.*}}, %[[DC]]]
+// CHECK-NEXT: ktdf.data_transfer %[[OUT]] to %[[ACC:.*]][%{{.*}}, %[[DC]]]
 // CHECK-NEXT: }
 // The normalising loop is left as it is.
 // CHECK: scf.for %{{.*}} = %c0 to %[[N]] step %c128 {
