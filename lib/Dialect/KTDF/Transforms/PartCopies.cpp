@@ -274,31 +274,17 @@ LogicalResult ScratchpadParts::copyReads(ktdp::LoadOp load,
 }
 
 void ScratchpadParts::rewriteCopy(PartCopy &copy) {
-  ktdp::LoadOp load = copy.load;
-  MLIRContext *ctx = load.getContext();
-  Location loc = load.getLoc();
-  auto type = cast<RankedTensorType>(load.getType());
+  MLIRContext *ctx = copy.load.getContext();
   int64_t n = points.size();
   AffineExpr i = getAffineDimExpr(0, ctx), g = getAffineSymbolExpr(0, ctx);
-  // One group: every tile consumes, its producer picked by the set.
+  // Every tile consumes, its producer picked by the dependency.
   IntegerSet everyTile =
       IntegerSet::get(1, 1, {i, n - 1 - i, g}, {false, false, true});
-  IntegerSet groups = IntegerSet::get(1, 0, {getAffineDimExpr(0, ctx)}, {true});
-  auto future =
-      ktdp::TileFutureType::get(ctx, {type}, IntegerSetAttr::get(groups));
-  OpBuilder b(copy.store);
-  b.setInsertionPointAfter(copy.store);
-  auto produce = ktdp::InterTileProduceOp::create(
-      b, loc, future, IntegerSetAttr::get(copy.producers));
-  Block *body = b.createBlock(&produce.getBody());
-  body->addArgument(b.getIndexType(), loc);
-  Value partial = copy.store.getDataTile();
-  if (copy.source)
-    partial = reloadSlice(b, copy.source, copy.offset, load);
-  ktdp::YieldPartialOp::create(b, loc, ValueRange{partial});
-  b.setInsertionPoint(load);
-  auto consume = ktdp::InterTileConsumeOp::create(
-      b, loc, TypeRange{type}, produce.getFuture(),
-      IntegerSetAttr::get(everyTile), IntegerSetAttr::get(copy.dependency));
-  load.getResult().replaceAllUsesWith(consume.getResult(0));
+  replaceLoadByTileCopy(copy.load, copy.store, copy.producers, everyTile,
+                        copy.dependency, [&](OpBuilder &b) -> Value {
+                          if (copy.source)
+                            return reloadSlice(b, copy.source, copy.offset,
+                                               copy.load);
+                          return copy.store.getDataTile();
+                        });
 }

@@ -194,28 +194,14 @@ mlir::ktdf::whyNotRemoteLoad(Operation *op) {
 static void rewrite(RemoteLoad remote) {
   ktdp::LoadOp load = remote.load;
   MLIRContext *ctx = load.getContext();
-  auto type = cast<RankedTensorType>(load.getType());
   AffineExpr i = getAffineDimExpr(0, ctx), g = getAffineSymbolExpr(0, ctx);
   IntegerSet producers =
       IntegerSet::get(1, 1, {i - remote.owner, g}, {true, true});
   IntegerSet consumers = IntegerSet::get(1, 1, {i, remote.numTiles - 1 - i, g},
                                          {false, false, true});
-  IntegerSet groups = IntegerSet::get(1, 0, {getAffineDimExpr(0, ctx)}, {true});
-  auto future =
-      ktdp::TileFutureType::get(ctx, {type}, IntegerSetAttr::get(groups));
-  OpBuilder b(remote.store);
-  b.setInsertionPointAfter(remote.store);
-  auto produce = ktdp::InterTileProduceOp::create(
-      b, load.getLoc(), future, IntegerSetAttr::get(producers));
-  Block *body = b.createBlock(&produce.getBody());
-  body->addArgument(b.getIndexType(), load.getLoc());
-  ktdp::YieldPartialOp::create(b, load.getLoc(),
-                               ValueRange{remote.store.getDataTile()});
-  b.setInsertionPoint(load);
-  auto consume = ktdp::InterTileConsumeOp::create(
-      b, load.getLoc(), TypeRange{type}, produce.getFuture(),
-      IntegerSetAttr::get(consumers), IntegerSetAttr());
-  load.getResult().replaceAllUsesWith(consume.getResult(0));
+  replaceLoadByTileCopy(
+      load, remote.store, producers, consumers, IntegerSet(),
+      [&](OpBuilder &) { return remote.store.getDataTile(); });
   Operation *tile = load.getAccessTile().getDefiningOp();
   load.erase();
   // Later passes see no view of another tile's scratchpad.

@@ -117,3 +117,29 @@ bool mlir::ktdf::loadsRunUniformly(Operation *op) {
   });
   return !result.wasInterrupted();
 }
+
+void mlir::ktdf::replaceLoadByTileCopy(
+    ktdp::LoadOp load, Operation *store, IntegerSet producers,
+    IntegerSet consumers, IntegerSet dependency,
+    function_ref<Value(OpBuilder &)> partial) {
+  MLIRContext *ctx = load.getContext();
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getType());
+  // One group holding every tile.
+  IntegerSet groups = IntegerSet::get(1, 0, {getAffineDimExpr(0, ctx)}, {true});
+  auto future =
+      ktdp::TileFutureType::get(ctx, {type}, IntegerSetAttr::get(groups));
+  OpBuilder b(store);
+  b.setInsertionPointAfter(store);
+  auto produce = ktdp::InterTileProduceOp::create(
+      b, loc, future, IntegerSetAttr::get(producers));
+  Block *body = b.createBlock(&produce.getBody());
+  body->addArgument(b.getIndexType(), loc);
+  ktdp::YieldPartialOp::create(b, loc, ValueRange{partial(b)});
+  b.setInsertionPoint(load);
+  auto consume = ktdp::InterTileConsumeOp::create(
+      b, loc, TypeRange{type}, produce.getFuture(),
+      IntegerSetAttr::get(consumers),
+      dependency ? IntegerSetAttr::get(dependency) : IntegerSetAttr());
+  load.getResult().replaceAllUsesWith(consume.getResult(0));
+}

@@ -13,11 +13,13 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/IntegerSet.h"
 
 #include <optional>
 
 namespace mlir::ktdp {
 class ConstructMemoryViewOp;
+class LoadOp;
 } // namespace mlir::ktdp
 
 namespace mlir::ktdf {
@@ -58,6 +60,16 @@ Value createScratchpadTile(func::FuncOp func, ScratchpadCursor &cursor,
 /// Then the interpreter, which yields before each load, keeps the tiles in
 /// lockstep across it.
 bool loadsRunUniformly(Operation *op);
+
+/// Replaces `load` by a copy between tiles: an inter_tile_produce right
+/// after `store`, on the tiles `producers` names, of the value `partial`
+/// builds there, and an inter_tile_consume of it in place of the load, on
+/// the tiles `consumers` names, after `dependency` (null: none). The sets
+/// take the tile id as their one dimension and the group as their symbol.
+void replaceLoadByTileCopy(ktdp::LoadOp load, Operation *store,
+                           IntegerSet producers, IntegerSet consumers,
+                           IntegerSet dependency,
+                           function_ref<Value(OpBuilder &)> partial);
 
 } // namespace mlir::ktdf
 
