@@ -15,7 +15,10 @@
 #include "ktflow/Machine/Estimate.h"
 #include "ktflow/Machine/MatrixTiming.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
 #include <cmath>
@@ -88,6 +91,27 @@ public:
         latency += machine.links[fifo.link].latency;
     return latency;
   }
+  /// The device memory this program first loads from and first stores
+  /// to, and the least bandwidth of those transfers' routes.
+  std::optional<uint32_t> loadDevice, storeDevice;
+  double loadRoute = 0, storeRoute = 0;
+  /// Device-memory bytes loaded before the first signal of each sync
+  /// channel this program sends on (program order, a loop's first
+  /// iteration walked and its others added).
+  llvm::DenseMap<uint32_t, double> loadedBeforeSignal;
+  /// The sync channels waited for before the program's first load from a
+  /// scratchpad: what a load unit needs before it feeds its first entry.
+  llvm::SmallVector<uint32_t> waitedBeforeFirstLoad;
+  /// Device-memory bytes stored in program order (loops as loaded bytes
+  /// are), and how many of them before the last wait on each sync channel.
+  double storedBytes = 0;
+  llvm::DenseMap<uint32_t, double> storedBeforeLastWait;
+  /// The sync channels signalled after the program's last scratchpad
+  /// store: a store unit's tokens for the last execution's output.
+  llvm::SmallVector<uint32_t> signalledAfterLastStore;
+
+  uint32_t unitIndex() const { return program.unit; }
+
   /// The compute unit this load unit feeds, if any.
   std::optional<uint32_t> fed() const {
     for (const FifoDesc &fifo : exe.fifos)
@@ -135,10 +159,20 @@ private:
     if (machine.memories[src].core < 0) {
       loadLatency = std::max(loadLatency, latency);
       loads = true;
+      loadedBytes += bytes;
+      if (!loadDevice) {
+        loadDevice = src;
+        loadRoute = bandwidth;
+      }
     }
     if (machine.memories[dst].core < 0) {
       storeLatency = std::max(storeLatency, latency);
       stores = true;
+      storedBytes += bytes;
+      if (!storeDevice) {
+        storeDevice = dst;
+        storeRoute = bandwidth;
+      }
       if (waited)
         (skewedDepth > 0 ? skewedGroups : storeGroups) += times;
       waited = false;
@@ -212,7 +246,10 @@ private:
     }
     case Opcode::Load:
     case Opcode::Store: {
+      if (in.op == Opcode::Store)
+        signalledAfterLastStore.clear();
       if (in.op == Opcode::Load) {
+        loadedFromScratchpad = true;
         inHandOver = false;
         loadMemory = in.b;
       }
@@ -250,8 +287,16 @@ private:
       return (route.bandwidth > 0 ? bytes / route.bandwidth : 0) +
              route.latency;
     }
+    case Opcode::SyncSend:
+      loadedBeforeSignal.try_emplace(in.a, loadedBytes);
+      signalledAfterLastStore.push_back(in.a);
+      return 0;
     case Opcode::SyncRecv: {
       waited = true;
+      if (!loadedFromScratchpad)
+        waitedBeforeFirstLoad.push_back(in.a);
+      storedBeforeLastWait[in.a] = storedBytes;
+      waitLog.push_back(in.a);
       uint32_t sender = exe.syncs[in.a].sender;
       if ((unit.roles & RoleLoad) &&
           (machine.units[sender].roles & RoleStore) && !inHandOver) {
@@ -303,8 +348,21 @@ private:
           }
         } else {
           regs[in.a] = lb;
+          double loadedBefore = loadedBytes, storedBefore = storedBytes;
+          size_t waitsBefore = waitLog.size();
           if (trips > 0)
             cycles += trips * walk(pc + 1, in.e, times * trips);
+          // The body was walked once: its other iterations move as much
+          // again, and its waits' last ones are in the last iteration.
+          if (trips > 1) {
+            double stored = (trips - 1) * (storedBytes - storedBefore);
+            loadedBytes += (trips - 1) * (loadedBytes - loadedBefore);
+            storedBytes += stored;
+            llvm::SmallDenseSet<uint32_t> moved;
+            for (uint32_t sync : llvm::drop_begin(waitLog, waitsBefore))
+              if (moved.insert(sync).second)
+                storedBeforeLastWait[sync] += stored;
+          }
         }
         skewedDepth -= skewed;
         regs[in.a] = std::nullopt;
@@ -344,6 +402,10 @@ private:
   std::vector<const VectorType *> vtype;
   bool waited = false;
   bool inHandOver = false;
+  bool loadedFromScratchpad = false;
+  double loadedBytes = 0;
+  /// The sync channels waited for, in program order.
+  std::vector<uint32_t> waitLog;
   std::optional<uint32_t> handOverStore, loadMemory;
   /// How many skewed loops enclose the instruction walked.
   int skewedDepth = 0;
@@ -356,6 +418,78 @@ private:
   int64_t indexReads = 0;
 };
 } // namespace
+
+/// Whether the resource named `bottleneck` is a compute unit (alone or
+/// with its hand-overs).
+static bool computeBinds(const Machine &machine, llvm::StringRef bottleneck) {
+  return llvm::any_of(machine.units, [&](const MachineUnit &unit) {
+    return (unit.roles & (RoleVector | RoleMatrix)) &&
+           bottleneck.starts_with(unit.name) &&
+           (bottleneck.size() == unit.name.size() ||
+            bottleneck.substr(unit.name.size()) == " + hand-overs");
+  });
+}
+
+/// A program's share of a device memory's bandwidth when every program
+/// that moves data to or from it (`users`) does so at once, at most its
+/// route's.
+static double shareOf(const Machine &machine, uint32_t memory, double route,
+                      unsigned users) {
+  double bandwidth = machine.memories[memory].bandwidth;
+  if (bandwidth <= 0 || users == 0)
+    return route;
+  return route > 0 ? std::min(route, bandwidth / users) : bandwidth / users;
+}
+
+/// The cycles before a compute unit's first entry (the device-memory
+/// loads the load units wait for before their first load, at each
+/// engine's share of the memory, and their route latency) and after its
+/// last (the last execution's device-memory stores and their latency).
+/// Every engine starts at once, so each gets its share of a memory
+/// they all read.
+static std::pair<double, double>
+fillAndDrain(const Machine &machine, const Executable &exe,
+             llvm::ArrayRef<ProgramWalker> walkers) {
+  llvm::DenseMap<uint32_t, unsigned> loaders, storers;
+  llvm::DenseMap<uint32_t, const ProgramWalker *> walkerOfUnit;
+  for (const ProgramWalker &walker : walkers) {
+    walkerOfUnit[walker.unitIndex()] = &walker;
+    if (walker.loadDevice)
+      ++loaders[*walker.loadDevice];
+    if (walker.storeDevice)
+      ++storers[*walker.storeDevice];
+  }
+  double head = 0, tail = 0;
+  for (const ProgramWalker &walker : walkers) {
+    // An engine's stores after it waits for a token a store unit sends
+    // once it has stored the last execution's output.
+    for (uint32_t sync : walker.signalledAfterLastStore) {
+      const ProgramWalker *engine =
+          walkerOfUnit.lookup(exe.syncs[sync].receiver);
+      if (!engine || !engine->storeDevice)
+        continue;
+      auto before = engine->storedBeforeLastWait.find(sync);
+      double share = shareOf(machine, *engine->storeDevice, engine->storeRoute,
+                             storers.lookup(*engine->storeDevice));
+      if (before != engine->storedBeforeLastWait.end() && share > 0)
+        tail = std::max(tail, (engine->storedBytes - before->second) / share +
+                                  engine->storeLatency);
+    }
+    if (!walker.fed())
+      continue;
+    for (uint32_t sync : walker.waitedBeforeFirstLoad) {
+      const ProgramWalker *sender = walkerOfUnit.lookup(exe.syncs[sync].sender);
+      if (!sender || !sender->loadDevice)
+        continue;
+      auto bytes = sender->loadedBeforeSignal.find(sync);
+      double share = shareOf(machine, *sender->loadDevice, sender->loadRoute,
+                             loaders.lookup(*sender->loadDevice));
+      if (bytes != sender->loadedBeforeSignal.end() && share > 0)
+        head = std::max(head, bytes->second / share + sender->loadLatency);
+    }
+  }
+  return {head, tail};
+}
 
 /// Sets `estimate`'s busiest resource to `name` when `busy` exceeds it.
 static void consider(KernelEstimate &estimate, double busy,
@@ -377,9 +511,12 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   // for hand-overs.
   std::vector<std::pair<uint32_t, double>> handOverStalls;
   std::vector<double> busyOfUnit(machine.units.size(), 0);
+  std::vector<ProgramWalker> walkers;
+  walkers.reserve(exe.programs.size());
   for (const UnitProgram &program : exe.programs) {
     const MachineUnit &unit = machine.units[program.unit];
-    ProgramWalker walker(machine, exe, program, estimate);
+    ProgramWalker &walker =
+        walkers.emplace_back(machine, exe, program, estimate);
     double busy = walker.run();
     estimate.unitBusy.push_back(busy);
     busyOfUnit[program.unit] = busy;
@@ -430,6 +567,12 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   // The first load's and the last store's latency are not overlapped (the
   // serial sum holds the loads' already).
   estimate.latency = waits ? 0 : serial ? store : load + store;
+  // A compute unit that binds starts when its first entry's data has
+  // landed and ends before the last execution's stores leave.
+  if (!waits && !serial && computeBinds(machine, estimate.bottleneck)) {
+    auto [head, tail] = fillAndDrain(machine, exe, walkers);
+    estimate.latency = std::max(load, head) + std::max(store, tail);
+  }
   estimate.cycles = estimate.busiest + estimate.latency;
   return estimate;
 }

@@ -182,6 +182,58 @@ TEST(EstimateTest, HandOverThroughTheScratchpad) {
   EXPECT_LE(simulated, 111u + 14u + 10u);
 }
 
+TEST(EstimateTest, ComputeBoundWaitsForItsFirstBlocksAndItsLastStores) {
+  // A row of two 1 KiB blocks: one engine loads both from DDR (16 B/cycle,
+  // half its route's 32) and signals each; the load unit waits for both
+  // before it feeds the vector unit; the store unit signals once it has
+  // stored the output, and only then does the other engine store the
+  // row's 2 KiB back.
+  Machine m = coreMachine(/*ddrBandwidth=*/16);
+  m.units[DMA].maxOutstanding = m.units[DMA2].maxOutstanding = 4;
+  Executable exe;
+  exe.fifos = {{"in", LU, VEC, 5, 4, 128}, {"out", VEC, SU, 6, 4, 128}};
+  exe.syncs = {{"full0", DMA2, LU}, {"full1", DMA2, LU}, {"out", SU, DMA}};
+  ProgramBuilder loader(DMA2);
+  loader.dma(DDR, 0, L1, 0, 1024);
+  loader.syncSend(0);
+  loader.dma(DDR, 1024, L1, 1024, 1024);
+  loader.syncSend(1);
+  ProgramBuilder storer(DMA);
+  storer.syncRecv(2);
+  storer.dma(L1, 4096, DDR, 8192, 2048);
+  ProgramBuilder lu(LU);
+  lu.syncRecv(0);
+  lu.syncRecv(1);
+  lu.load(0, L1, 0, 128 * 100);
+  ProgramBuilder vec(VEC);
+  uint32_t t = vec.vtype(ElemType::f16, {64});
+  size_t loop = vec.loopBegin(100);
+  uint32_t x = vec.recv(0, t);
+  vec.send(1, vec.map(ScalarOp::Exp, t, x));
+  vec.loopEnd(loop);
+  ProgramBuilder su(SU);
+  su.store(1, L1, 4096, 128 * 100);
+  su.syncSend(2);
+  exe.programs = {loader.done(), lu.done(), vec.done(), su.done(),
+                  storer.done()};
+  KernelEstimate e = estimateKernel(m, exe);
+  // The vector unit: 100 x (exp 4 + send 2) = 600, more than DDR's
+  // 4096 / 16 = 256. Before its first entry: the 2048 bytes loaded before
+  // full1 at the engine's share of DDR (16 B/cycle, the only loader),
+  // 128, and the route's latency 10 + 2: 140. After its last: the 2048
+  // bytes stored after `out`, 128, and 2 + 10: 140. (One transfer's
+  // latency each way, 12 + 12, was the estimate before: 624.)
+  EXPECT_DOUBLE_EQ(e.unitBusy[2], 600);
+  EXPECT_EQ(e.bottleneck, "core0.vec");
+  EXPECT_DOUBLE_EQ(e.latency, 280);
+  EXPECT_DOUBLE_EQ(e.cycles, 880);
+  // The simulator (894 cycles) adds the entries' ways through the load
+  // unit, the FIFOs and the store unit, and the tokens' latencies.
+  uint64_t simulated = simulatedCycles(m, exe);
+  EXPECT_GE(simulated, 880u);
+  EXPECT_LE(simulated, 880u + 20u);
+}
+
 TEST(EstimateTest, DeviceMemoryBound) {
   Machine m = coreMachine(/*ddrBandwidth=*/16);
   m.units[DMA2].maxOutstanding = 4;

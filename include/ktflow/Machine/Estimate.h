@@ -7,11 +7,13 @@
 // simulator charges it when nothing else competes (docs/simulator.md,
 // Timing model), and adds up the bytes each memory with a bandwidth moves.
 // The estimate is the busiest unit or memory plus one DMA round trip's
-// latency: it assumes the stages overlap perfectly, so it is low where they
-// do not (latency-bound kernels, many hand-overs). An engine that loads and
-// stores in program order is the exception: its transfers, the landing of
-// the loads of each execution whose stores it waits for and the compute
-// are added up.
+// latency (when a compute unit binds, the loads it waits for before its
+// first entry and the stores after its last, at each engine's share of
+// device memory): it assumes the stages overlap perfectly, so it is low
+// where they do not (latency-bound kernels, many hand-overs). An engine that
+// loads and stores in program order is the exception: its transfers, the
+// landing of the loads of each execution whose stores it waits for and the
+// compute are added up.
 //
 //===----------------------------------------------------------------------===//
 
