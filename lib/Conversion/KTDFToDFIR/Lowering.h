@@ -62,13 +62,13 @@ struct Channel {
   /// (the drain) writes and an earlier one (the feed) reads in the same
   /// execution: the writer hands it over right after the loop that writes
   /// it, the reader waits just before the loop that reads it.
-  Value kept;
+  Value kept = nullptr;
   /// A region channel from a pipeline inside loops to a stage after them:
   /// `sendLoops` (outermost first) run the sender, and a receiver that
   /// serves one lane may take all their tokens just before `receiveBefore`
   /// (the op holding the later stage) instead of once per execution, so
   /// it runs the loops' other stages ahead of the sender.
-  SmallVector<scf::ForOp, 0> sendLoops;
+  SmallVector<scf::ForOp, 0> sendLoops = {};
   Operation *receiveBefore = nullptr;
 };
 
