@@ -1,0 +1,314 @@
+//===- ProgramWalker.cpp - One unit program's cost, walked ----------------===//
+//
+// This file implements ProgramWalker (ProgramWalker.h). Programs have no
+// branches but counted loops, so a loop body is walked once, at its first
+// iteration's values, and its cost multiplied by its trip count (a loop
+// whose trip count is unknown counts once), except short loops, walked
+// iteration by iteration within a budget so that loops whose trips differ
+// between iterations (a lane's grid points of unequal work) count what
+// they run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProgramWalker.h"
+#include "ktflow/Machine/MatrixTiming.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace ktflow::machine;
+using namespace ktflow::machine::detail;
+
+/// The simulator's charge for `n` elements at `perCycle` a cycle.
+static double cyclesFor(uint64_t n, double perCycle) {
+  return perCycle <= 0 ? 0
+                       : std::ceil(static_cast<double>(n) / perCycle - 1e-9);
+}
+
+double ProgramWalker::handOverLatency() const {
+  if (!handOverStore || !loadMemory)
+    return 0;
+  NodeRef self{NodeRef::Unit, program.unit};
+  NodeRef store{NodeRef::Unit, *handOverStore};
+  NodeRef memory{NodeRef::Memory, *loadMemory};
+  double latency = machine.syncLatency + 2 + routeCost(store, memory).latency +
+                   routeCost(memory, self).latency;
+  for (const FifoDesc &fifo : exe.fifos)
+    if (fifo.producer == program.unit ||
+        (fifo.consumer == *handOverStore &&
+         (machine.units[fifo.producer].roles & (RoleVector | RoleMatrix))))
+      latency += machine.links[fifo.link].latency;
+  return latency;
+}
+
+std::optional<uint32_t> ProgramWalker::fed() const {
+  for (const FifoDesc &fifo : exe.fifos)
+    if (fifo.producer == program.unit &&
+        (machine.units[fifo.consumer].roles & (RoleVector | RoleMatrix)))
+      return fifo.consumer;
+  return std::nullopt;
+}
+
+RouteCost ProgramWalker::routeCost(NodeRef from, NodeRef to) const {
+  RouteCost cost;
+  std::optional<std::vector<uint32_t>> route = machine.route(from, to);
+  if (!route)
+    return cost;
+  cost.bandwidth = INFINITY;
+  for (uint32_t l : *route) {
+    cost.bandwidth = std::min(cost.bandwidth, machine.links[l].bandwidth);
+    cost.latency += machine.links[l].latency;
+  }
+  cost.links = *route;
+  return cost;
+}
+
+void ProgramWalker::chargeMemories(std::initializer_list<uint32_t> memories,
+                                   double bytes, double times) {
+  for (uint32_t m : memories)
+    if (machine.memories[m].bandwidth > 0)
+      out.memoryBusy[m] += times * bytes / machine.memories[m].bandwidth;
+}
+
+double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
+                              double times) {
+  NodeRef self{NodeRef::Unit, program.unit};
+  RouteCost in = routeCost({NodeRef::Memory, src}, self);
+  RouteCost outRoute = routeCost(self, {NodeRef::Memory, dst});
+  double bandwidth = std::min(in.bandwidth, outRoute.bandwidth);
+  double latency = in.latency + outRoute.latency;
+  chargeMemories({src, dst}, bytes, times);
+  if (machine.memories[src].core < 0) {
+    loadLatency = std::max(loadLatency, latency);
+    loads = true;
+    loadedBytes += bytes;
+    if (!loadDevice) {
+      loadDevice = src;
+      loadRoute = bandwidth;
+    }
+  }
+  if (machine.memories[dst].core < 0) {
+    storeLatency = std::max(storeLatency, latency);
+    stores = true;
+    storedBytes += bytes;
+    if (!storeDevice) {
+      storeDevice = dst;
+      storeRoute = bandwidth;
+    }
+    if (waited)
+      (skewedDepth > 0 ? skewedGroups : storeGroups) += times;
+    waited = false;
+  }
+  double occupancy = bandwidth > 0 ? std::ceil(bytes / bandwidth) : 0;
+  // A unit that keeps one transfer in flight waits for each to land.
+  return unit.maxOutstanding <= 1 ? occupancy + latency : occupancy;
+}
+
+double ProgramWalker::mapCost(const MapBody &body, uint64_t n) const {
+  double cycles = 0;
+  for (const MicroOp &op : body.ops)
+    if (op.op != ScalarOp::Const) {
+      ElemType t = op.op == ScalarOp::CmpF || op.op == ScalarOp::CmpI
+                       ? op.srcType
+                       : op.type;
+      cycles += cyclesFor(n, unit.getThroughput(scalarOpClass(op.op), t));
+    }
+  return cycles;
+}
+
+double ProgramWalker::instructionCost(const Inst &in, double times) {
+  switch (in.op) {
+  case Opcode::Map:
+    vtype[in.a] = &program.vtypes[in.c];
+    return mapCost(program.maps[in.b], program.vtypes[in.c].numElements());
+  case Opcode::Reduce: {
+    const VectorType *src = vtype[in.b];
+    vtype[in.a] = &program.vtypes[in.c];
+    if (!src)
+      return 0;
+    return cyclesFor(src->numElements(),
+                     unit.getThroughput(OpClass::Reduction, src->elem));
+  }
+  case Opcode::Broadcast:
+  case Opcode::Iota: {
+    const VectorType &type = program.vtypes[in.c];
+    vtype[in.a] = &type;
+    return cyclesFor(type.numElements(),
+                     unit.getThroughput(OpClass::Elementwise, type.elem));
+  }
+  case Opcode::Matmul: {
+    const VectorType *a = vtype[in.b], *b = vtype[in.c];
+    vtype[in.a] = &program.vtypes[in.e];
+    std::optional<MatrixDims> dims =
+        a && b ? matrixDims(a->shape, b->shape) : std::nullopt;
+    if (!dims)
+      return 0;
+    double thr = unit.getThroughput(OpClass::Matrix, a->elem);
+    if (thr <= 0)
+      return 0;
+    return static_cast<double>(matrixProductCycles(unit.matrix, thr, dims->rows,
+                                                   dims->cols, dims->depth));
+  }
+  case Opcode::Recv:
+  case Opcode::Splat:
+    vtype[in.a] = &program.vtypes[in.c];
+    return 0;
+  case Opcode::MovV:
+    vtype[in.a] = vtype[in.b];
+    return 0;
+  case Opcode::Send: {
+    const VectorType *type = vtype[in.b];
+    if (!type)
+      return 0;
+    const FifoDesc &fifo = exe.fifos[in.a];
+    return std::ceil(static_cast<double>(type->bytes()) /
+                     machine.links[fifo.link].bandwidth);
+  }
+  case Opcode::Load:
+  case Opcode::Store: {
+    if (in.op == Opcode::Store)
+      signalledAfterLastStore.clear();
+    if (in.op == Opcode::Load) {
+      loadedFromScratchpad = true;
+      inHandOver = false;
+      loadMemory = in.b;
+    }
+    NodeRef self{NodeRef::Unit, program.unit};
+    NodeRef mem{NodeRef::Memory, in.b};
+    RouteCost route =
+        in.op == Opcode::Load ? routeCost(mem, self) : routeCost(self, mem);
+    double bytes = static_cast<double>(value(in.d));
+    chargeMemories({in.b}, bytes, times);
+    return route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth) : 0;
+  }
+  case Opcode::Dma:
+  case Opcode::RemoteDma: {
+    double rows = in.f == kNoReg ? 1 : static_cast<double>(value(in.f));
+    return dmaCost(in.a, in.c, static_cast<double>(value(in.e)) * rows, times);
+  }
+  case Opcode::Fill: {
+    double rows = in.d == kNoReg ? 1 : static_cast<double>(value(in.d));
+    double bytes = static_cast<double>(value(in.c)) * rows;
+    NodeRef self{NodeRef::Unit, program.unit};
+    RouteCost route = routeCost(self, {NodeRef::Memory, in.a});
+    chargeMemories({in.a}, bytes, times);
+    double occupancy =
+        route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth) : 0;
+    return unit.maxOutstanding <= 1 ? occupancy + route.latency : occupancy;
+  }
+  case Opcode::ReadIndex: {
+    // The unit waits for each index: its bytes over the route memory ->
+    // unit, then the route's latency (as the simulator charges it).
+    NodeRef self{NodeRef::Unit, program.unit};
+    RouteCost route = routeCost({NodeRef::Memory, in.b}, self);
+    double bytes = in.sub;
+    chargeMemories({in.b}, bytes, times);
+    return (route.bandwidth > 0 ? bytes / route.bandwidth : 0) + route.latency;
+  }
+  case Opcode::SyncSend:
+    loadedBeforeSignal.try_emplace(in.a, loadedBytes);
+    signalledAfterLastStore.push_back(in.a);
+    return 0;
+  case Opcode::SyncRecv: {
+    waited = true;
+    if (!loadedFromScratchpad)
+      waitedBeforeFirstLoad.push_back(in.a);
+    storedBeforeLastWait[in.a] = storedBytes;
+    waitLog.push_back(in.a);
+    uint32_t sender = exe.syncs[in.a].sender;
+    if ((unit.roles & RoleLoad) && (machine.units[sender].roles & RoleStore) &&
+        !inHandOver) {
+      handOvers += times;
+      handOverStore = sender;
+      inHandOver = true;
+    }
+    return 0;
+  }
+  default:
+    return 0;
+  }
+}
+
+double ProgramWalker::walk(size_t begin, size_t end, double times) {
+  double cycles = 0;
+  for (size_t pc = begin; pc < end;) {
+    const Inst &in = program.insts[pc];
+    switch (in.op) {
+    case Opcode::Halt:
+      return cycles;
+    case Opcode::SetImm:
+    case Opcode::MovS:
+    case Opcode::SelectS:
+    case Opcode::Alu:
+      // A failing alu stops the simulator; the estimate goes on with the
+      // register unknown.
+      (void)stepKnownScalar(in, regs);
+      break;
+    case Opcode::LoopBegin: {
+      Known lb = regs[in.b], ub = regs[in.c], step = regs[in.d];
+      double trips = 1;
+      if (lb && ub && step && *step > 0)
+        trips = *lb >= *ub
+                    ? 0
+                    : static_cast<double>((*ub - *lb + *step - 1) / *step);
+      bool skewed = in.sub == kLoopSkewed;
+      skewedDepth += skewed;
+      if (trips > 1 && trips <= kWalkEach &&
+          iterationsWalked + trips <= kWalkBudget) {
+        // Iterations whose loops run different trip counts (a lane's
+        // grid points dealt in snake order, a causal kernel's key loop
+        // bounded by the point) are walked one by one.
+        iterationsWalked += trips;
+        for (int64_t i = 0; i < static_cast<int64_t>(trips); ++i) {
+          regs[in.a] = *lb + i * *step;
+          cycles += walk(pc + 1, in.e, times);
+        }
+      } else {
+        regs[in.a] = lb;
+        double loadedBefore = loadedBytes, storedBefore = storedBytes;
+        size_t waitsBefore = waitLog.size();
+        if (trips > 0)
+          cycles += trips * walk(pc + 1, in.e, times * trips);
+        // The body was walked once: its other iterations move as much
+        // again, and its waits' last ones are in the last iteration.
+        if (trips > 1) {
+          double stored = (trips - 1) * (storedBytes - storedBefore);
+          loadedBytes += (trips - 1) * (loadedBytes - loadedBefore);
+          storedBytes += stored;
+          llvm::SmallDenseSet<uint32_t> moved;
+          for (uint32_t sync : llvm::drop_begin(waitLog, waitsBefore))
+            if (moved.insert(sync).second)
+              storedBeforeLastWait[sync] += stored;
+        }
+      }
+      skewedDepth -= skewed;
+      regs[in.a] = std::nullopt;
+      pc = in.e + 1;
+      continue;
+    }
+    case Opcode::ReadIndex: {
+      // The index values are data the estimate does not read: it takes
+      // each read to name a page two apart from the previous one (0, 2,
+      // 4, ... below the bound), so the rows a read addresses are not
+      // contiguous with the previous read's and start a new DMA run, as
+      // the pages of a paged gather are, while the rows that share a
+      // read (a page's) extend one run.
+      cycles += instructionCost(in, times);
+      Known bound = regs[in.d];
+      int64_t value = 2 * indexReads++;
+      if (bound && *bound > 0)
+        value %= *bound;
+      regs[in.a] = value;
+      break;
+    }
+    default:
+      cycles += instructionCost(in, times);
+      break;
+    }
+    ++pc;
+  }
+  return cycles;
+}

@@ -1,0 +1,139 @@
+//===- ProgramWalker.h - One unit program's cost, walked --------*- C++ -*-===//
+//
+// This file declares the walk behind the whole-kernel estimate
+// (Estimate.cpp): one unit program with the scalar registers it can
+// evaluate, each instruction charged its uncontended cost as the
+// simulator's timing model states it, and what the kernel-level estimate
+// needs of the program (its first loads, last stores, hand-overs).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_MACHINE_PROGRAMWALKER_H
+#define KTFLOW_LIB_MACHINE_PROGRAMWALKER_H
+
+#include "ktflow/Machine/Estimate.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <vector>
+
+namespace ktflow::machine::detail {
+/// The least bandwidth and summed latency of a route.
+struct RouteCost {
+  double bandwidth = 0;
+  double latency = 0;
+  std::vector<uint32_t> links;
+};
+
+class ProgramWalker {
+public:
+  ProgramWalker(const Machine &machine, const Executable &exe,
+                const UnitProgram &program, KernelEstimate &out)
+      : machine(machine), exe(exe), program(program), out(out),
+        unit(machine.units[program.unit]), regs(program.numSRegs),
+        vtype(program.numVRegs, nullptr) {}
+
+  double run() { return walk(0, program.insts.size(), 1.0); }
+
+  /// The longest DMA route latency into and out of a memory outside the
+  /// cores (device memory) this program uses.
+  double loadLatency = 0, storeLatency = 0;
+  /// Whether the program moves data both from and to device memory (one
+  /// engine loading and storing in program order).
+  bool loads = false, stores = false;
+  /// Executions whose device-memory stores the program issues after
+  /// waiting (a sync_recv) for their compute: an engine that also loads
+  /// waits there for the execution's loads to land and be computed.
+  double storeGroups = 0;
+  /// Those of skewed loops instead, whose loads of the next execution are
+  /// in flight while this one is computed (loop_begin's sub).
+  double skewedGroups = 0;
+  /// Hand-overs through the scratchpad a load unit waits for: runs of
+  /// sync_recv from a store unit between its loads (a carried block, a row
+  /// value the next pass reads). The compute unit it feeds has sent what
+  /// is stored and waits, empty, for the round trip.
+  double handOvers = 0;
+
+  /// The latency of one hand-over: the compute unit's last entry through
+  /// the FIFO to the store unit and stored, the token, the first entry
+  /// loaded and through the FIFO to the compute unit, one cycle for each
+  /// of the two entries. (Their whole occupancy, a matrix tile's 16 cycles
+  /// on spyre_like, overcharged swiglu_ffn_64x1024x4096 there, +22.9 %:
+  /// its PT has waves queued during the hand-over.)
+  double handOverLatency() const;
+  /// The device memory this program first loads from and first stores
+  /// to, and the least bandwidth of those transfers' routes.
+  std::optional<uint32_t> loadDevice, storeDevice;
+  double loadRoute = 0, storeRoute = 0;
+  /// Device-memory bytes loaded before the first signal of each sync
+  /// channel this program sends on (program order, a loop's first
+  /// iteration walked and its others added).
+  llvm::DenseMap<uint32_t, double> loadedBeforeSignal;
+  /// The sync channels waited for before the program's first load from a
+  /// scratchpad: what a load unit needs before it feeds its first entry.
+  llvm::SmallVector<uint32_t> waitedBeforeFirstLoad;
+  /// Device-memory bytes stored in program order (loops as loaded bytes
+  /// are), and how many of them before the last wait on each sync channel.
+  double storedBytes = 0;
+  llvm::DenseMap<uint32_t, double> storedBeforeLastWait;
+  /// The sync channels signalled after the program's last scratchpad
+  /// store: a store unit's tokens for the last execution's output.
+  llvm::SmallVector<uint32_t> signalledAfterLastStore;
+
+  uint32_t unitIndex() const { return program.unit; }
+
+  /// The compute unit this load unit feeds, if any.
+  std::optional<uint32_t> fed() const;
+
+private:
+  using Known = KnownScalar;
+
+  RouteCost routeCost(NodeRef from, NodeRef to) const;
+
+  /// Adds `bytes` to every memory with a bandwidth along `route`'s ends.
+  void chargeMemories(std::initializer_list<uint32_t> memories, double bytes,
+                      double times);
+
+  int64_t value(uint32_t reg) const { return regs[reg].value_or(0); }
+
+  /// The cost of a DMA of `bytes` from memory `src` to memory `dst`.
+  double dmaCost(uint32_t src, uint32_t dst, double bytes, double times);
+
+  /// A map's micro-ops over `n` elements, each at the unit's rate for its
+  /// class and type (a compare at the type it reads).
+  double mapCost(const MapBody &body, uint64_t n) const;
+
+  double instructionCost(const Inst &in, double times);
+
+  /// The cycles of instructions [begin, end), each executed `times` times.
+  double walk(size_t begin, size_t end, double times);
+
+  const Machine &machine;
+  const Executable &exe;
+  const UnitProgram &program;
+  KernelEstimate &out;
+  const MachineUnit &unit;
+  std::vector<Known> regs;
+  std::vector<const VectorType *> vtype;
+  bool waited = false;
+  bool inHandOver = false;
+  bool loadedFromScratchpad = false;
+  double loadedBytes = 0;
+  /// The sync channels waited for, in program order.
+  std::vector<uint32_t> waitLog;
+  std::optional<uint32_t> handOverStore, loadMemory;
+  /// How many skewed loops enclose the instruction walked.
+  int skewedDepth = 0;
+  /// Loops of at most kWalkEach known trips are walked iteration by
+  /// iteration while the program's walked iterations stay within
+  /// kWalkBudget; the others once, their cost times their trips.
+  static constexpr double kWalkEach = 128, kWalkBudget = 16384;
+  double iterationsWalked = 0;
+  /// Index reads walked (the value the next one takes, halved).
+  int64_t indexReads = 0;
+};
+} // namespace ktflow::machine::detail
+
+#endif // KTFLOW_LIB_MACHINE_PROGRAMWALKER_H
