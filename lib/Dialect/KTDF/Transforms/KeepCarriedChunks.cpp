@@ -15,9 +15,12 @@
 // the results are bit-identical; only the scratchpad round trips between
 // trips go. A chunk an earlier pipeline only fills with a constant (the
 // sum's zeros) then starts from that constant in the compute unit, and the
-// fill goes too.
+// fill goes too; a chunk the next pipeline only reads to fold into a row
+// statistic is folded into it in the compute unit (FoldKeptChunks.cpp).
 //
 //===----------------------------------------------------------------------===//
+
+#include "KeepCarriedChunks.h"
 
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
@@ -39,30 +42,10 @@ namespace mlir::ktdf {
 
 using namespace mlir;
 using namespace mlir::ktdf;
-
-namespace {
-/// One carried view of the loop's pipeline: the feed's read of each chunk
-/// into `in` and the drain's write of each chunk from `out`, and the
-/// compute stage's ends of the two slots.
-struct CarriedChunk {
-  DataTransferOp read, write;
-  ReadFromFifoOp take;
-  WriteToFifoOp give;
-};
-
-/// A loop whose one pipeline can keep its carried chunks in the compute
-/// unit, with the chunk loops of its three stages.
-struct Interchange {
-  scf::ForOp loop;
-  PipelineOp pipeline;
-  StageOp feed, compute, drain;
-  scf::ForOp feedChunks, computeChunks, drainChunks;
-  SmallVector<CarriedChunk> chunks;
-};
-} // namespace
+using namespace mlir::ktdf::carried;
 
 /// The memory view of `v` when it is an access tile of a carried view.
-static Operation *carriedViewOf(Value v) {
+Operation *mlir::ktdf::carried::carriedViewOf(Value v) {
   if (!isa<ktdp::AccessTileType>(v.getType()))
     return nullptr;
   Operation *view = ktdp::getAccessTileView(v);
@@ -72,8 +55,8 @@ static Operation *carriedViewOf(Value v) {
 /// The loops from `stage`'s body down to `op`'s parent, outermost first;
 /// none when `op` is not directly in a loop or a loop on the way carries
 /// values.
-static std::optional<SmallVector<scf::ForOp>> chunkNest(Operation *op,
-                                                        StageOp stage) {
+std::optional<SmallVector<scf::ForOp>>
+mlir::ktdf::carried::chunkNest(Operation *op, StageOp stage) {
   SmallVector<scf::ForOp> nest;
   for (Operation *p = op->getParentOp(); p != stage; p = p->getParentOp()) {
     auto loop = dyn_cast<scf::ForOp>(p);
@@ -87,7 +70,8 @@ static std::optional<SmallVector<scf::ForOp>> chunkNest(Operation *op,
 }
 
 /// Whether two loop nests walk the same constant iteration space.
-static bool sameSpace(ArrayRef<scf::ForOp> a, ArrayRef<scf::ForOp> b) {
+bool mlir::ktdf::carried::sameSpace(ArrayRef<scf::ForOp> a,
+                                    ArrayRef<scf::ForOp> b) {
   if (a.size() != b.size())
     return false;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -106,8 +90,8 @@ static bool sameSpace(ArrayRef<scf::ForOp> a, ArrayRef<scf::ForOp> b) {
 /// Whether index `u` of the nest `a` names the same position as index `v`
 /// of the nest `b` (the induction variables of the same level, or equal
 /// constants).
-static bool samePosition(Value u, ArrayRef<scf::ForOp> a, Value v,
-                         ArrayRef<scf::ForOp> b) {
+bool mlir::ktdf::carried::samePosition(Value u, ArrayRef<scf::ForOp> a, Value v,
+                                       ArrayRef<scf::ForOp> b) {
   for (size_t i = 0; i < a.size(); ++i) {
     Value x = scf::ForOp(a[i]).getInductionVar(),
           y = scf::ForOp(b[i]).getInductionVar();
@@ -470,6 +454,7 @@ struct KeepCarriedChunksPass
     for (Interchange &ic : found) {
       interchange(ic);
       startFromConstants(ic);
+      foldKeptChunkIntoRow(ic);
     }
   }
 };

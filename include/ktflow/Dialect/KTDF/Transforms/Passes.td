@@ -1016,7 +1016,13 @@ def KTDFKeepCarriedChunks
     that an earlier pipeline of the block only fills with a splat constant
     (chunk by chunk at the positions the drain writes, nothing in between
     touching the view: a running sum's zeros) starts from the constant in
-    the compute stage instead, and the filling pipeline is erased.
+    the compute stage instead, and the filling pipeline is erased. When
+    the next pipeline touching the loop's one carried view only folds it
+    into a row statistic (one `reduction` generic per chunk, carried by
+    its chunk loop, over the same positions in the same order, nothing
+    else reading the view), the compute stage folds each kept chunk into
+    the statistic instead of sending it, makes and sends the statistic as
+    that pipeline did, and that pipeline and the view are erased.
 
     ```mlir
     // before

@@ -1,14 +1,18 @@
 // RUN: ktflow-opt %s --ktdf-keep-carried-chunks | FileCheck %s
 
 // row_center_dyn's first column loop carries the row's 1x128 running sum
-// in a scratchpad view (%[[ACC]]) over a run-time number of blocks; its one
+// in a scratchpad view over a run-time number of blocks; its one
 // pipeline reads each chunk of 32 of the sum and of the block, adds them
 // and writes the chunk back, once a trip. The loop moves inside the chunk
 // loops: per chunk, the feed reads the block's chunk of every trip (the
 // block's offset in the row span computed again in the trips' loop), the
-// compute stage carries the chunk through the trips in a register and
-// sends it once, the drain writes it once. Each element is added in trip
-// order as before. The pipeline before the span's that only fills the
+// compute stage carries the chunk through the trips in a register. Each
+// element is added in trip order as before. The next pipeline only read
+// the sum back in chunks of 128 to reduce it into the row's mean: the
+// compute stage now folds each chunk of 32 into the mean's accumulator
+// where it ends (same fold op, same elements in the same order), divides
+// and sends the mean once, the drain writes it; that pipeline and the
+// carried view go. The pipeline before the span's that only fills the
 // sum with zeros (a constant chunk sent and written per chunk the drain
 // writes) goes: the compute stage starts each chunk from the constant
 // instead of taking it from the feed. The second loop (it only reads a
@@ -20,8 +24,8 @@
 // CHECK-NOT: scf.for
 // CHECK: ktdf.pipeline modulo(size: 4) {
 // CHECK-NEXT: %[[X:.*]] = ktdf.private : !ktdf.fifo.slot<"tile/VLD" -> "tile/VPU", 32xf16>
-// CHECK-NEXT: %[[OUT:.*]] = ktdf.private : !ktdf.fifo.slot<"tile/VPU" -> "tile/VST", 32xf16>
-// CHECK: ktdf.stage "feed"
+// CHECK-NEXT: %[[OUT:.*]] = ktdf.private : !ktdf.fifo.slot<"tile/VPU" -> "tile/VST", 1xf16>
+// CHECK-NEXT: ktdf.stage "feed"
 // CHECK: scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %c1 {
 // CHECK-NEXT: scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %c32 {
 // CHECK-NEXT: scf.for %[[T:.*]] = %c0 to %[[N:.*]] step %c128 {
@@ -31,7 +35,8 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK: ktdf.stage "compute"
-// CHECK: scf.for %{{.*}} step %c32 {
+// CHECK: %[[S0:.*]] = arith.constant dense<0.000000e+00> : tensor<f16>
+// CHECK-NEXT: %[[S:.*]] = scf.for %{{.*}} step %c32 iter_args(%[[RS:.*]] = %[[S0]]) -> (tensor<f16>) {
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<32xf16>
 // CHECK-NEXT: %[[SUM:.*]] = scf.for %{{.*}} = %c0 to %[[N]] step %c128 iter_args(%[[A:.*]] = %[[ZERO]]) -> (tensor<32xf16>) {
 // CHECK-NEXT: %[[XV:.*]] = ktdf.read_from_fifo %[[X]]
@@ -39,11 +44,20 @@
 // CHECK: arith.addf
 // CHECK: scf.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: ktdf.write_to_fifo %[[SUM]] to %[[OUT]] : tensor<32xf16>
-// CHECK: ktdf.stage "drain"
-// CHECK: scf.for %[[DC:.*]] = %{{.*}} step %c32 {
-// CHECK-NEXT: ktdf.data_transfer %[[OUT]] to %[[ACC:.*]][%{{.*}}, %[[DC]]]
+// CHECK-NEXT: %[[FOLD:.*]] = linalg.generic {{.*}} iterator_types = ["reduction"]} ins(%[[SUM]] : tensor<32xf16>) outs(%[[RS]] : tensor<f16>)
+// CHECK: scf.yield %[[FOLD]] : tensor<f16>
 // CHECK-NEXT: }
+// CHECK: linalg.generic {{.*}} ins(%[[S]] : tensor<f16>)
+// CHECK: arith.divf
+// CHECK: ktdf.write_to_fifo %{{.*}} to %[[OUT]] : tensor<f16>
+// CHECK: ktdf.stage "drain"
+// CHECK-NOT: scf.for %{{.*}} step %c32
+// CHECK: ktdf.data_transfer %[[OUT]] to %[[MEAN:.*]][%{{.*}}] : !ktdf.fifo.slot<"tile/VPU" -> "tile/VST", 1xf16> to !ktdp.access_tile<1xindex>
+// The pipeline that reduced the sum's chunks read back from the carried
+// view is gone: the next pipeline reads the mean.
+// CHECK-NOT: !ktdp.access_tile<1x128xindex> to
+// CHECK: ktdf.pipeline modulo(size: 4) {
+// CHECK: ktdf.data_transfer %[[MEAN]]
 // The normalising loop is left as it is.
 // CHECK: scf.for %{{.*}} = %c0 to %[[N]] step %c128 {
 // CHECK: ktdf.stage "store_

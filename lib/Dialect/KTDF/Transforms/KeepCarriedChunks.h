@@ -1,0 +1,59 @@
+//===- KeepCarriedChunks.h - ktdf-keep-carried-chunks internals -*- C++ -*-===//
+//
+// What KeepCarriedChunks.cpp (the interchange) and FoldKeptChunks.cpp (the
+// kept chunk folded into the row statistic) share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_KEEPCARRIEDCHUNKS_H
+#define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_KEEPCARRIEDCHUNKS_H
+
+#include "ktflow/Dialect/KTDF/IR/KTDF.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::ktdf::carried {
+/// One carried view of the loop's pipeline: the feed's read of each chunk
+/// into `in` and the drain's write of each chunk from `out`, and the
+/// compute stage's ends of the two slots.
+struct CarriedChunk {
+  DataTransferOp read, write;
+  ReadFromFifoOp take;
+  WriteToFifoOp give;
+};
+
+/// A loop whose one pipeline can keep its carried chunks in the compute
+/// unit, with the chunk loops of its three stages.
+struct Interchange {
+  scf::ForOp loop;
+  PipelineOp pipeline;
+  StageOp feed, compute, drain;
+  scf::ForOp feedChunks, computeChunks, drainChunks;
+  SmallVector<CarriedChunk> chunks;
+};
+
+/// The memory view of `v` when it is an access tile of a carried view.
+Operation *carriedViewOf(Value v);
+
+/// The loops from `stage`'s body down to `op`'s parent, outermost first;
+/// none when `op` is not directly in a loop or a loop on the way carries
+/// values.
+std::optional<SmallVector<scf::ForOp>> chunkNest(Operation *op, StageOp stage);
+
+/// Whether two loop nests walk the same constant iteration space.
+bool sameSpace(ArrayRef<scf::ForOp> a, ArrayRef<scf::ForOp> b);
+
+/// Whether index `u` of the nest `a` names the same position as index `v`
+/// of the nest `b`.
+bool samePosition(Value u, ArrayRef<scf::ForOp> a, Value v,
+                  ArrayRef<scf::ForOp> b);
+
+/// After the interchange `ic` of a loop with one carried view: when the
+/// next pipeline only folds that view into a row statistic, folds each
+/// kept chunk into it in the compute stage instead, and erases that
+/// pipeline and the view.
+void foldKeptChunkIntoRow(Interchange &ic);
+
+} // namespace mlir::ktdf::carried
+
+#endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_KEEPCARRIEDCHUNKS_H
