@@ -36,6 +36,10 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 if "asan" in config.available_features or "ubsan" in config.available_features:
     suppressions = os.path.join(config.ktflow_src_root, "scripts", "lsan.supp")
     log_path = os.path.join(config.ktflow_obj_root, "sanitizer-logs", "report")
+    # Made here, before any tool starts: each sanitized process creates a
+    # missing log directory at start-up, and two starting together race
+    # (the loser dies with "Can't create directory", an empty output).
+    os.makedirs(os.path.dirname(log_path), exist_ok=True)
     defaults = {
         "ASAN_OPTIONS": "detect_leaks=1:allow_user_poisoning=0",
         "LSAN_OPTIONS": "suppressions=%s:print_suppressions=0" % suppressions,
