@@ -256,57 +256,43 @@ int64_t selectKernel(const EwOp &op, llvm::ArrayRef<ColumnIn> in, ColumnOut out,
 
 } // namespace
 
+/// The math ops of one float operand the interpreter evaluates with a
+/// libm function in double (unaryMathFunction's), each with that function:
+/// one list for their kernels and for the compiled tier's tables.
+#define KTFLOW_UNARY_MATH_FUNCTIONS(X)                                         \
+  X(Exp, expF)                                                                 \
+  X(Exp2, exp2F)                                                               \
+  X(Expm1, expm1F)                                                             \
+  X(Log, logF)                                                                 \
+  X(Log2, log2F)                                                               \
+  X(Log10, log10F)                                                             \
+  X(Log1p, log1pF)                                                             \
+  X(Sqrt, sqrtF)                                                               \
+  X(Rsqrt, rsqrtF)                                                             \
+  X(Cbrt, cbrtF)                                                               \
+  X(Tanh, tanhF)                                                               \
+  X(Sinh, sinhF)                                                               \
+  X(Cosh, coshF)                                                               \
+  X(Sin, sinF)                                                                 \
+  X(Cos, cosF)                                                                 \
+  X(Tan, tanF)                                                                 \
+  X(Asin, asinF)                                                               \
+  X(Acos, acosF)                                                               \
+  X(Atan, atanF)                                                               \
+  X(Asinh, asinhF)                                                             \
+  X(Acosh, acoshF)                                                             \
+  X(Atanh, atanhF)                                                             \
+  X(Erf, erfF)                                                                 \
+  X(Erfc, erfcF)
+
 /// The scalar function of a kind unaryMathFunction covers.
 static double (*unaryMathScalar(EwKind kind))(double) {
   switch (kind) {
-  case EwKind::Exp:
-    return expF;
-  case EwKind::Exp2:
-    return exp2F;
-  case EwKind::Expm1:
-    return expm1F;
-  case EwKind::Log:
-    return logF;
-  case EwKind::Log2:
-    return log2F;
-  case EwKind::Log10:
-    return log10F;
-  case EwKind::Log1p:
-    return log1pF;
-  case EwKind::Sqrt:
-    return sqrtF;
-  case EwKind::Rsqrt:
-    return rsqrtF;
-  case EwKind::Cbrt:
-    return cbrtF;
-  case EwKind::Tanh:
-    return tanhF;
-  case EwKind::Sinh:
-    return sinhF;
-  case EwKind::Cosh:
-    return coshF;
-  case EwKind::Sin:
-    return sinF;
-  case EwKind::Cos:
-    return cosF;
-  case EwKind::Tan:
-    return tanF;
-  case EwKind::Asin:
-    return asinF;
-  case EwKind::Acos:
-    return acosF;
-  case EwKind::Atan:
-    return atanF;
-  case EwKind::Asinh:
-    return asinhF;
-  case EwKind::Acosh:
-    return acoshF;
-  case EwKind::Atanh:
-    return atanhF;
-  case EwKind::Erf:
-    return erfF;
-  case EwKind::Erfc:
-    return erfcF;
+#define KTFLOW_CASE(KIND, FN)                                                  \
+  case EwKind::KIND:                                                           \
+    return FN;
+    KTFLOW_UNARY_MATH_FUNCTIONS(KTFLOW_CASE)
+#undef KTFLOW_CASE
   default:
     return nullptr;
   }
@@ -334,30 +320,9 @@ ktflow::interp::unaryMathFunction(mlir::Operation *op) {
 void ktflow::interp::registerFloatKernels(EwKernelTable &table) {
   table.add(EwKind::NegF, unaryF<negF>);
   table.add(EwKind::AbsF, unaryF<absF>);
-  table.add(EwKind::Exp, unaryF<expF>);
-  table.add(EwKind::Exp2, unaryF<exp2F>);
-  table.add(EwKind::Expm1, unaryF<expm1F>);
-  table.add(EwKind::Log, unaryF<logF>);
-  table.add(EwKind::Log2, unaryF<log2F>);
-  table.add(EwKind::Log10, unaryF<log10F>);
-  table.add(EwKind::Log1p, unaryF<log1pF>);
-  table.add(EwKind::Sqrt, unaryF<sqrtF>);
-  table.add(EwKind::Rsqrt, unaryF<rsqrtF>);
-  table.add(EwKind::Cbrt, unaryF<cbrtF>);
-  table.add(EwKind::Tanh, unaryF<tanhF>);
-  table.add(EwKind::Sinh, unaryF<sinhF>);
-  table.add(EwKind::Cosh, unaryF<coshF>);
-  table.add(EwKind::Sin, unaryF<sinF>);
-  table.add(EwKind::Cos, unaryF<cosF>);
-  table.add(EwKind::Tan, unaryF<tanF>);
-  table.add(EwKind::Asin, unaryF<asinF>);
-  table.add(EwKind::Acos, unaryF<acosF>);
-  table.add(EwKind::Atan, unaryF<atanF>);
-  table.add(EwKind::Asinh, unaryF<asinhF>);
-  table.add(EwKind::Acosh, unaryF<acoshF>);
-  table.add(EwKind::Atanh, unaryF<atanhF>);
-  table.add(EwKind::Erf, unaryF<erfF>);
-  table.add(EwKind::Erfc, unaryF<erfcF>);
+#define KTFLOW_ADD(KIND, FN) table.add(EwKind::KIND, unaryF<FN>);
+  KTFLOW_UNARY_MATH_FUNCTIONS(KTFLOW_ADD)
+#undef KTFLOW_ADD
   table.add(EwKind::Floor, unaryF<floorF>);
   table.add(EwKind::Ceil, unaryF<ceilF>);
   table.add(EwKind::Round, unaryF<roundF>);

@@ -1,5 +1,4 @@
-//===- MathFunctions.h - The interpreter's scalar math functions -*- C++
-//-*-===//
+//===- MathFunctions.h - The interpreter's math functions ---*- C++ -*-===//
 //
 // This file declares the scalar functions the reference interpreter
 // evaluates math ops of one float operand with, public so the compiled CPU
