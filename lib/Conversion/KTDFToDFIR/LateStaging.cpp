@@ -91,11 +91,6 @@ Operation *ProgramBuilder::lateExportRead(const Channel &ch) {
   return nullptr;
 }
 
-/// The op of `block` that holds `op`, if any.
-static Operation *inBlock(Block &block, Operation *op) {
-  return block.findAncestorOpInBlock(*op);
-}
-
 void ProgramBuilder::deferExportWaits(PipelineOp staging, Block &block,
                                       ArrayRef<Value> executions,
                                       const LaneInstance &li,
@@ -106,7 +101,7 @@ void ProgramBuilder::deferExportWaits(PipelineOp staging, Block &block,
     if (kernel.unitOf(ch.to, li) != unit || !lateExportRead(ch))
       continue;
     auto reader = ch.to->getParentOfType<PipelineOp>();
-    Operation *holder = inBlock(block, reader);
+    Operation *holder = block.findAncestorOpInBlock(*reader);
     if (reader.getPerInstance() || !holder || !staging->isBeforeInBlock(holder))
       continue;
     unsigned index = kernel.infoOf(reader).index;
