@@ -25,8 +25,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -69,22 +71,12 @@ static Operation *cloneWithConstants(Operation *op, StageOp stage,
 /// Whether every value the ops of `later` use from outside it is defined
 /// before `earlier` (its sibling), so that they can move into `earlier`.
 static bool definedBefore(Operation *later, Operation *earlier) {
-  return !later
-              ->walk([&](Operation *inner) {
-                for (Value v : inner->getOperands()) {
-                  Operation *def = v.getDefiningOp();
-                  Block *block =
-                      def ? def->getBlock() : cast<BlockArgument>(v).getOwner();
-                  if (later->isAncestor(block->getParentOp()) ||
-                      (def && later->isAncestor(def)))
-                    continue;
-                  if (block == earlier->getBlock() && def &&
-                      !def->isBeforeInBlock(earlier))
-                    return WalkResult::interrupt();
-                }
-                return WalkResult::advance();
-              })
-              .wasInterrupted();
+  llvm::SetVector<Value> used(later->operand_begin(), later->operand_end());
+  for (Region &region : later->getRegions())
+    getUsedValuesDefinedAbove(region, used);
+  DominanceInfo dominance;
+  return llvm::all_of(
+      used, [&](Value v) { return dominance.properlyDominates(v, earlier); });
 }
 
 namespace {
