@@ -116,12 +116,9 @@ LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
 }
 
 LogicalResult ScratchpadParts::viewLoad(ktdp::LoadOp load) {
-  std::optional<TileShape> shape = shapeOf(load.getAccessTile());
-  if (!shape)
-    return refuse(load, "its tile is not a box from its anchor in identity "
-                        "order");
-  if (load->getBlock() != &func.getBody().front())
-    return refuse(load, "it is in a loop or a branch");
+  FailureOr<TileShape> shape = topLevelShape(load);
+  if (failed(shape))
+    return failure();
   SmallVector<SmallVector<int64_t>> reads;
   for (auto [c, point] : llvm::enumerate(points)) {
     std::optional<SmallVector<int64_t>> read = anchorAt(shape->tile, point);

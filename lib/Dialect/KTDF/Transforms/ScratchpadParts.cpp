@@ -79,6 +79,16 @@ bool mlir::ktdf::parts::intersects(ArrayRef<int64_t> a, ArrayRef<int64_t> ea,
   return true;
 }
 
+FailureOr<TileShape> ScratchpadParts::topLevelShape(ktdp::LoadOp load) {
+  std::optional<TileShape> shape = shapeOf(load.getAccessTile());
+  if (!shape)
+    return refuse(load, "its tile is not a box from its anchor in identity "
+                        "order");
+  if (load->getBlock() != &func.getBody().front())
+    return refuse(load, "it is in a loop or a branch");
+  return *shape;
+}
+
 const ScratchpadPart *
 ScratchpadParts::partViewedBy(ktdp::ConstructMemoryViewOp other,
                               int64_t reader) const {
@@ -212,12 +222,9 @@ LogicalResult ScratchpadParts::forwardLoad(ktdp::LoadOp load) {
       }))
     return refuse(load, "its view's coordinate set is not the part's box in "
                         "local coordinates (from 0)");
-  std::optional<TileShape> shape = shapeOf(load.getAccessTile());
-  if (!shape)
-    return refuse(load, "its tile is not a box from its anchor in identity "
-                        "order");
-  if (load->getBlock() != &func.getBody().front())
-    return refuse(load, "it is in a loop or a branch");
+  FailureOr<TileShape> shape = topLevelShape(load);
+  if (failed(shape))
+    return failure();
   ktdp::StoreOp store;
   for (Operation *op = load->getPrevNode(); op && !store;
        op = op->getPrevNode()) {

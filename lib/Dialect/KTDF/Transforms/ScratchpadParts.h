@@ -113,6 +113,9 @@ private:
   LogicalResult collectParts();
   LogicalResult collectStores();
   LogicalResult forwardLoad(ktdp::LoadOp load);
+  /// The box `load` reads from its anchor, when it is one and `load` is at
+  /// the kernel's top level; else a refusal at `load`.
+  FailureOr<parts::TileShape> topLevelShape(ktdp::LoadOp load);
   /// The load of device memory `store`'s tensor came from, when a slice of
   /// it may be loaded again anywhere in the kernel (a box inside its view
   /// of memory no store of the kernel writes), or a refusal at `load`.
