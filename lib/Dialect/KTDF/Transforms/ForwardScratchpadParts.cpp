@@ -41,6 +41,7 @@ namespace mlir::ktdf {
 
 using namespace mlir;
 using namespace mlir::ktdf;
+using mlir::ktdf::parts::pieceOfTile;
 using mlir::ktdf::parts::reloadSlice;
 
 Value mlir::ktdf::parts::reloadSlice(OpBuilder &b, ktdp::LoadOp source,
@@ -62,23 +63,80 @@ Value mlir::ktdf::parts::reloadSlice(OpBuilder &b, ktdp::LoadOp source,
   return ktdp::LoadOp::create(b, like.getLoc(), like.getType(), tile);
 }
 
+Value mlir::ktdf::parts::reloadSlice(OpBuilder &b, ktdp::LoadOp source,
+                                     ArrayRef<int64_t> offset,
+                                     ArrayRef<int64_t> extents, Location loc) {
+  auto from =
+      source.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+  Type element = cast<ShapedType>(source.getType()).getElementType();
+  return ktdp::LoadOp::create(b, loc, RankedTensorType::get(extents, element),
+                              pieceOfTile(b, from, offset, extents));
+}
+
+Value mlir::ktdf::parts::pieceOfTile(OpBuilder &b,
+                                     ktdp::ConstructAccessTileOp tile,
+                                     ArrayRef<int64_t> at,
+                                     ArrayRef<int64_t> extents) {
+  MLIRContext *ctx = b.getContext();
+  AffineMap map = tile.getBaseMap();
+  SmallVector<AffineExpr> results;
+  for (auto [result, delta] : llvm::zip(map.getResults(), at))
+    results.push_back(result + delta);
+  return ktdp::ConstructAccessTileOp::create(
+      b, tile.getLoc(), ktdp::AccessTileType::get(ctx, extents), tile.getBase(),
+      tile.getIndices(), tile.getSymbolOperands(),
+      AffineMap::get(map.getNumDims(), map.getNumSymbols(), results, ctx),
+      ktdp::getBoxSet(extents, ctx),
+      AffineMap::getMultiDimIdentityMap(extents.size(), ctx));
+}
+
 void ScratchpadParts::rewrite() {
   SmallVector<Operation *> loadTiles;
+  llvm::SetVector<Operation *> loads;
+  // A piece's value goes into the same piece of each store of the load's
+  // value (pieceLoads checked they are all such stores).
+  auto storePiece = [&](ktdp::LoadOp load, const LoadPiece &piece,
+                        Value value) {
+    for (Operation *user : load->getUsers()) {
+      auto store = cast<ktdp::StoreOp>(user);
+      OpBuilder b(store);
+      auto tile =
+          store.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+      ktdp::StoreOp::create(b, store.getLoc(), value,
+                            pieceOfTile(b, tile, piece.at, piece.extents));
+    }
+  };
   for (PartForward &forward : forwardList) {
     ktdp::LoadOp load = forward.load;
-    loadTiles.push_back(load.getAccessTile().getDefiningOp());
+    loads.insert(load);
     Value replacement = forward.store.getDataTile();
-    if (forward.source) {
-      OpBuilder b(load);
+    OpBuilder b(load);
+    if (forward.source && forward.piece.at.empty())
       replacement = reloadSlice(b, forward.source, forward.offset, load);
-    }
-    load.getResult().replaceAllUsesWith(replacement);
-    load.erase();
+    else if (forward.source)
+      replacement = reloadSlice(b, forward.source, forward.offset,
+                                forward.piece.extents, load.getLoc());
+    if (forward.piece.at.empty())
+      load.getResult().replaceAllUsesWith(replacement);
+    else
+      storePiece(load, forward.piece, replacement);
   }
   for (PartCopy &copy : copyList) {
-    loadTiles.push_back(copy.load.getAccessTile().getDefiningOp());
-    rewriteCopy(copy);
-    copy.load.erase();
+    loads.insert(copy.load);
+    Value copied = rewriteCopy(copy);
+    if (copy.piece.at.empty())
+      copy.load.getResult().replaceAllUsesWith(copied);
+    else
+      storePiece(copy.load, copy.piece, copied);
+  }
+  for (Operation *load : loads) {
+    loadTiles.push_back(load->getOperand(0).getDefiningOp());
+    // The stores of a straddling load's value, now stored piece by piece.
+    for (Operation *user : llvm::make_early_inc_range(load->getUsers())) {
+      loadTiles.push_back(user->getOperand(1).getDefiningOp());
+      user->erase();
+    }
+    load->erase();
   }
   // Nothing reads what the stores wrote any more.
   for (ktdp::StoreOp store : stores)
@@ -103,7 +161,7 @@ void ScratchpadParts::rewrite() {
     worklist.push_back(part.view);
   for (Operation *tile : loadTiles) {
     worklist.push_back(tile);
-    worklist.push_back(tile->getOperand(0).getDefiningOp());
+    worklist.push_back(tile ? tile->getOperand(0).getDefiningOp() : nullptr);
   }
   llvm::erase(worklist, nullptr);
   llvm::SetVector<Operation *> erased;

@@ -27,11 +27,16 @@
 // reload of where the stored tensor came from (forwardLoad's condition: a
 // box of device memory no store of the kernel writes), on the writer.
 //
-// A load through the distributed view itself reads global coordinates: its
-// box must lie in one part on every tile (a box straddling two parts would
-// be one copy per piece, and the scheduler has no op joining tensors), and
-// the same proof applies; when every tile reads its own store it is a
-// reload, on forwardLoad's condition (no scratchpad write in between).
+// A load through the distributed view itself reads global coordinates: when
+// its box lies in one part on every tile, the same proof applies; when
+// every tile reads its own store it is a reload, on forwardLoad's condition
+// (no scratchpad write in between). A box that straddles parts on some tile
+// is cut, along each dimension, at every part boundary any tile's box
+// crosses, so that each piece lies in one part on every tile, and each
+// piece is proved as a load of its own (a copy or a reload). The scheduler
+// has no op joining tensors (tensor.insert_slice), so the pieces are joined
+// where the load's value goes: only stores of the whole tile into device
+// memory, each of which becomes one store per piece into its box.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,45 +120,141 @@ LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
   return copyReads(load, *shape, reads, /*own=*/false);
 }
 
+/// The parts the box [read, read + extents) touches.
+static SmallVector<const ScratchpadPart *>
+partsTouched(ArrayRef<ScratchpadPart> parts, ArrayRef<int64_t> read,
+             ArrayRef<int64_t> extents) {
+  SmallVector<const ScratchpadPart *> touched;
+  for (const ScratchpadPart &part : parts)
+    if (intersects(part.box.lower, part.box.getExtents(), read, extents))
+      touched.push_back(&part);
+  return touched;
+}
+
+/// Whether `part` holds the box [read, read + extents).
+static bool holds(const ScratchpadPart &part, ArrayRef<int64_t> read,
+                  ArrayRef<int64_t> extents) {
+  for (unsigned d = 0; d < read.size(); ++d)
+    if (read[d] < part.box.lower[d] ||
+        read[d] + extents[d] > part.box.lower[d] + part.box.getExtents()[d])
+      return false;
+  return true;
+}
+
 LogicalResult ScratchpadParts::viewLoad(ktdp::LoadOp load) {
   FailureOr<TileShape> shape = topLevelShape(load);
   if (failed(shape))
     return failure();
   SmallVector<SmallVector<int64_t>> reads;
+  std::string straddle;
   for (auto [c, point] : llvm::enumerate(points)) {
     std::optional<SmallVector<int64_t>> read = anchorAt(shape->tile, point);
     if (!read)
       return refuse(load, "its anchor does not follow from the tile ids and "
                           "constants");
-    SmallVector<const ScratchpadPart *> touched;
-    for (const ScratchpadPart &part : parts)
-      if (intersects(part.box.lower, part.box.getExtents(), *read,
-                     shape->extents))
-        touched.push_back(&part);
-    if (touched.size() > 1)
-      return refuse(load, "on tile " + Twine(c) +
-                              " its tile straddles the parts of tiles " +
-                              Twine(touched[0]->owner) + " and " +
-                              Twine(touched[1]->owner) +
-                              "; the scheduler has no op joining the copies "
-                              "of the pieces");
+    SmallVector<const ScratchpadPart *> touched =
+        partsTouched(parts, *read, shape->extents);
+    if (touched.size() > 1 && straddle.empty())
+      straddle = ("on tile " + Twine(c) +
+                  " its tile straddles the parts of "
+                  "tiles " +
+                  Twine(touched[0]->owner) + " and " + Twine(touched[1]->owner))
+                     .str();
     if (touched.empty() ||
-        llvm::any_of(llvm::seq<unsigned>(0, read->size()), [&](unsigned d) {
-          return (*read)[d] < touched[0]->box.lower[d] ||
-                 (*read)[d] + shape->extents[d] >
-                     touched[0]->box.lower[d] + touched[0]->box.getExtents()[d];
-        }))
+        (touched.size() == 1 && !holds(*touched[0], *read, shape->extents)))
       return refuse(load, "on tile " + Twine(c) +
                               " its tile leaves the distributed view's parts");
     reads.push_back(*read);
   }
+  if (!straddle.empty())
+    return pieceLoads(load, *shape, reads, straddle);
   return copyReads(load, *shape, reads, /*own=*/true);
+}
+
+LogicalResult ScratchpadParts::pieceLoads(ktdp::LoadOp load,
+                                          const TileShape &shape,
+                                          ArrayRef<SmallVector<int64_t>> reads,
+                                          const std::string &straddle) {
+  // The scheduler has no op joining tensors: the pieces are joined where
+  // the load's value is stored whole into device memory.
+  for (Operation *user : load->getUsers()) {
+    auto store = dyn_cast<ktdp::StoreOp>(user);
+    std::optional<TileShape> into =
+        store ? shapeOf(store.getAccessTile()) : std::nullopt;
+    auto intoView =
+        store ? ktdp::getAccessTileView(store.getAccessTile()) : nullptr;
+    if (!store || store.getDataTile() != load.getResult() || !into ||
+        into->extents != shape.extents || !intoView ||
+        isScratchpadView(intoView) || store->getBlock() != load->getBlock())
+      return refuse(load, Twine(straddle) +
+                              "; each piece is copied on its own, and the "
+                              "scheduler joins the pieces only in stores of "
+                              "the whole tile to device memory (it has no op "
+                              "joining tensors), not in '" +
+                              user->getName().getStringRef() + "'");
+  }
+  // Cut the box, per dimension, wherever a part boundary crosses it on
+  // some tile.
+  unsigned rank = shape.extents.size();
+  SmallVector<SmallVector<int64_t>> cuts(rank);
+  for (unsigned d = 0; d < rank; ++d)
+    cuts[d] = {0, shape.extents[d]};
+  for (ArrayRef<int64_t> read : reads)
+    for (const ScratchpadPart *part : partsTouched(parts, read, shape.extents))
+      for (unsigned d = 0; d < rank; ++d)
+        for (int64_t bound : {part->box.lower[d],
+                              part->box.lower[d] + part->box.getExtents()[d]})
+          if (bound > read[d] && bound < read[d] + shape.extents[d])
+            cuts[d].push_back(bound - read[d]);
+  int64_t numPieces = 1;
+  for (SmallVector<int64_t> &cut : cuts) {
+    llvm::sort(cut);
+    cut.erase(llvm::unique(cut), cut.end());
+    numPieces *= cut.size() - 1;
+  }
+  if (numPieces > 64)
+    return refuse(load, Twine(straddle) +
+                            "; cut at every part boundary the tiles' "
+                            "boxes cross, it makes " +
+                            Twine(numPieces) +
+                            " pieces (at most 64 are "
+                            "copied)");
+  for (int64_t index = 0; index < numPieces; ++index) {
+    LoadPiece piece;
+    for (unsigned d = 0, rest = index; d < rank; ++d) {
+      unsigned n = cuts[d].size() - 1, k = rest % n;
+      rest /= n;
+      piece.at.push_back(cuts[d][k]);
+      piece.extents.push_back(cuts[d][k + 1] - cuts[d][k]);
+    }
+    SmallVector<SmallVector<int64_t>> pieceReads;
+    for (auto [c, read] : llvm::enumerate(reads)) {
+      SmallVector<int64_t> &at = pieceReads.emplace_back(read);
+      for (unsigned d = 0; d < rank; ++d)
+        at[d] += piece.at[d];
+      SmallVector<const ScratchpadPart *> touched =
+          partsTouched(parts, at, piece.extents);
+      if (touched.size() != 1 || !holds(*touched[0], at, piece.extents))
+        return refuse(load, "on tile " + Twine(c) +
+                                " its tile leaves the distributed view's "
+                                "parts");
+    }
+    if (failed(copyReads(load, TileShape{shape.tile, piece.extents}, pieceReads,
+                         /*own=*/true, piece)))
+      return failure();
+  }
+  return success();
 }
 
 LogicalResult ScratchpadParts::copyReads(ktdp::LoadOp load,
                                          const TileShape &shape,
                                          ArrayRef<SmallVector<int64_t>> reads,
-                                         bool own) {
+                                         bool own, const LoadPiece &piece) {
+  // What is read: the load's type, or its piece's.
+  Type element = cast<ShapedType>(load.getType()).getElementType();
+  Type readType = piece.at.empty()
+                      ? load.getType()
+                      : RankedTensorType::get(shape.extents, element);
   // Each store's box on each tile (collectStores checked they exist).
   SmallVector<SmallVector<Writer>> written;
   for (ktdp::StoreOp store : stores) {
@@ -179,6 +280,7 @@ LogicalResult ScratchpadParts::copyReads(ktdp::LoadOp load,
     return failure();
   PartCopy copy;
   copy.load = load;
+  copy.piece = piece;
   for (auto [c, found] : llvm::enumerate(writers)) {
     if (found.empty())
       return refuse(load, "no store through the distributed view writes "
@@ -238,10 +340,10 @@ LogicalResult ScratchpadParts::copyReads(ktdp::LoadOp load,
                           "so the writer may not have stored yet");
   }
   if (cast<ShapedType>(copy.store.getDataTile().getType()).getElementType() !=
-      cast<ShapedType>(load.getType()).getElementType())
+      element)
     return refuse(load, "it reads another element type than was stored");
   // A slice is copied from a reload of where the stored tensor came from.
-  if (copy.store.getDataTile().getType() != load.getType() ||
+  if (copy.store.getDataTile().getType() != readType ||
       llvm::any_of(copy.offset, [](int64_t o) { return o != 0; })) {
     FailureOr<ktdp::LoadOp> source = sliceSource(load, copy.store);
     if (failed(source))
@@ -255,7 +357,8 @@ LogicalResult ScratchpadParts::copyReads(ktdp::LoadOp load,
       if (writesScratchpad(op))
         return refuse(load, "another write of a scratchpad lies between it "
                             "and the store through the distributed view");
-    forwardList.push_back({load, copy.source, copy.store, copy.offset});
+    forwardList.push_back(
+        {load, copy.source, copy.store, copy.offset, copy.piece});
     return success();
   }
   auto sets = dependencySets(copy.sources, load.getContext());
@@ -270,18 +373,24 @@ LogicalResult ScratchpadParts::copyReads(ktdp::LoadOp load,
   return success();
 }
 
-void ScratchpadParts::rewriteCopy(PartCopy &copy) {
+Value ScratchpadParts::rewriteCopy(PartCopy &copy) {
   MLIRContext *ctx = copy.load.getContext();
   int64_t n = points.size();
   AffineExpr i = getAffineDimExpr(0, ctx), g = getAffineSymbolExpr(0, ctx);
   // Every tile consumes, its producer picked by the dependency.
   IntegerSet everyTile =
       IntegerSet::get(1, 1, {i, n - 1 - i, g}, {false, false, true});
-  replaceLoadByTileCopy(copy.load, copy.store, copy.producers, everyTile,
-                        copy.dependency, [&](OpBuilder &b) -> Value {
-                          if (copy.source)
-                            return reloadSlice(b, copy.source, copy.offset,
-                                               copy.load);
-                          return copy.store.getDataTile();
-                        });
+  auto type = cast<RankedTensorType>(copy.load.getType());
+  if (!copy.piece.at.empty())
+    type = RankedTensorType::get(copy.piece.extents, type.getElementType());
+  return createTileCopy(
+      copy.load, copy.store, type, copy.producers, everyTile, copy.dependency,
+      [&](OpBuilder &b) -> Value {
+        if (!copy.source)
+          return copy.store.getDataTile();
+        if (copy.piece.at.empty())
+          return reloadSlice(b, copy.source, copy.offset, copy.load);
+        return reloadSlice(b, copy.source, copy.offset, copy.piece.extents,
+                           copy.load.getLoc());
+      });
 }

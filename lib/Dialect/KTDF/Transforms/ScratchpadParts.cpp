@@ -238,7 +238,7 @@ LogicalResult ScratchpadParts::forwardLoad(ktdp::LoadOp load) {
   if (!store)
     return refuse(load, "no store through the distributed view precedes it");
   std::optional<TileShape> stored = shapeOf(store.getAccessTile());
-  PartForward forward{load, {}, store, {}};
+  PartForward forward{load, {}, store, {}, {}};
   for (auto [point, part] : llvm::zip(points, partOf)) {
     std::optional<SmallVector<int64_t>> anchor = anchorAt(shape->tile, point);
     if (!anchor)

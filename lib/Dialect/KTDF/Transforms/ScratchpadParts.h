@@ -47,6 +47,13 @@ bool intersects(ArrayRef<int64_t> a, ArrayRef<int64_t> ea, ArrayRef<int64_t> b,
 /// A load, shaped as `like`, of `source`'s tile moved by `offset`.
 Value reloadSlice(OpBuilder &b, ktdp::LoadOp source, ArrayRef<int64_t> offset,
                   ktdp::LoadOp like);
+/// A load of the box `extents` of `source`'s tile moved by `offset`.
+Value reloadSlice(OpBuilder &b, ktdp::LoadOp source, ArrayRef<int64_t> offset,
+                  ArrayRef<int64_t> extents, Location loc);
+
+/// The box `extents` at `at` in the box tile `tile` covers.
+Value pieceOfTile(OpBuilder &b, ktdp::ConstructAccessTileOp tile,
+                  ArrayRef<int64_t> at, ArrayRef<int64_t> extents);
 } // namespace parts
 
 /// A part of the distributed view: a scratchpad box of one tile.
@@ -57,7 +64,14 @@ struct ScratchpadPart {
   ktdp::IntegerBox box;        // global coordinates
 };
 
-/// A load of a part's memory and what replaces it.
+/// A piece of a load's box: the box `extents` at `at` in it (both empty:
+/// the whole box). A load through the distributed view whose box straddles
+/// parts is read piece by piece, each piece in one part on every tile.
+struct LoadPiece {
+  SmallVector<int64_t> at, extents;
+};
+
+/// A load of a part's memory (or a piece of it) and what replaces it.
 struct PartForward {
   ktdp::LoadOp load;
   /// The load the stored tensor came from (null: the stored tensor itself
@@ -66,6 +80,7 @@ struct PartForward {
   ktdp::LoadOp source;
   ktdp::StoreOp store;
   SmallVector<int64_t> offset;
+  LoadPiece piece;
 };
 
 /// A load of a part's memory that returns, on every tile, the tile (or a
@@ -82,6 +97,7 @@ struct PartCopy {
   /// tiles read from (the producers).
   SmallVector<int64_t> sources;
   IntegerSet dependency, producers;
+  LoadPiece piece;
 };
 
 /// Whether `view` is a scratchpad (ct_local) view.
@@ -129,12 +145,23 @@ private:
   /// is a copy of another tile's store, or a reload of its own.
   LogicalResult viewLoad(ktdp::LoadOp load);
   /// copyLoad's and viewLoad's proof, from the box each tile reads
-  /// (`reads`, global coordinates). `own`: a read only of the reader's own
-  /// stores is a reload (else it keeps forwardLoad's refusal).
+  /// (`reads`, global coordinates) of `piece` of the load's box (`shape`:
+  /// the piece's extents). `own`: a read only of the reader's own stores is
+  /// a reload (else it keeps forwardLoad's refusal).
   LogicalResult copyReads(ktdp::LoadOp load, const parts::TileShape &shape,
-                          ArrayRef<SmallVector<int64_t>> reads, bool own);
-  /// The produce after the store and the consume in place of the load.
-  void rewriteCopy(PartCopy &copy);
+                          ArrayRef<SmallVector<int64_t>> reads, bool own,
+                          const LoadPiece &piece = {});
+  /// viewLoad's case of a box that straddles parts on some tile: the box is
+  /// cut at every part boundary any tile's box crosses, and each piece,
+  /// in one part on every tile, is proved as a load of its own; the pieces
+  /// are joined in the stores of the load's value to device memory.
+  /// `straddle`: the refusal's start, naming the first straddling tile.
+  LogicalResult pieceLoads(ktdp::LoadOp load, const parts::TileShape &shape,
+                           ArrayRef<SmallVector<int64_t>> reads,
+                           const std::string &straddle);
+  /// The produce after the store and the consume in place of the load (or
+  /// of its piece); returns the consumed value.
+  Value rewriteCopy(PartCopy &copy);
   /// Whether `op` may write a scratchpad, other than through the view.
   bool writesScratchpad(Operation *op) const;
   /// The part `view` is laid out as, read on tile `reader` (the part of the
@@ -149,7 +176,7 @@ private:
   SmallVector<ScratchpadPart> parts;
   SmallVector<ktdp::StoreOp> stores; // through the view
   SmallVector<PartForward> forwardList;
-  SmallVector<PartCopy> copyList;
+  SmallVector<PartCopy, 2> copyList;
 };
 
 } // namespace mlir::ktdf

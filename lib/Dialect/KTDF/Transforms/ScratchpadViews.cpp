@@ -118,13 +118,12 @@ bool mlir::ktdf::loadsRunUniformly(Operation *op) {
   return !result.wasInterrupted();
 }
 
-void mlir::ktdf::replaceLoadByTileCopy(
-    ktdp::LoadOp load, Operation *store, IntegerSet producers,
-    IntegerSet consumers, IntegerSet dependency,
-    function_ref<Value(OpBuilder &)> partial) {
-  MLIRContext *ctx = load.getContext();
-  Location loc = load.getLoc();
-  auto type = cast<RankedTensorType>(load.getType());
+Value mlir::ktdf::createTileCopy(Operation *before, Operation *store,
+                                 RankedTensorType type, IntegerSet producers,
+                                 IntegerSet consumers, IntegerSet dependency,
+                                 function_ref<Value(OpBuilder &)> partial) {
+  MLIRContext *ctx = before->getContext();
+  Location loc = before->getLoc();
   // One group holding every tile.
   IntegerSet groups = IntegerSet::get(1, 0, {getAffineDimExpr(0, ctx)}, {true});
   auto future =
@@ -136,10 +135,19 @@ void mlir::ktdf::replaceLoadByTileCopy(
   Block *body = b.createBlock(&produce.getBody());
   body->addArgument(b.getIndexType(), loc);
   ktdp::YieldPartialOp::create(b, loc, ValueRange{partial(b)});
-  b.setInsertionPoint(load);
+  b.setInsertionPoint(before);
   auto consume = ktdp::InterTileConsumeOp::create(
       b, loc, TypeRange{type}, produce.getFuture(),
       IntegerSetAttr::get(consumers),
       dependency ? IntegerSetAttr::get(dependency) : IntegerSetAttr());
-  load.getResult().replaceAllUsesWith(consume.getResult(0));
+  return consume.getResult(0);
+}
+
+void mlir::ktdf::replaceLoadByTileCopy(
+    ktdp::LoadOp load, Operation *store, IntegerSet producers,
+    IntegerSet consumers, IntegerSet dependency,
+    function_ref<Value(OpBuilder &)> partial) {
+  load.getResult().replaceAllUsesWith(
+      createTileCopy(load, store, cast<RankedTensorType>(load.getType()),
+                     producers, consumers, dependency, partial));
 }

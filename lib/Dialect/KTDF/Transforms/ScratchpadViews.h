@@ -61,11 +61,19 @@ Value createScratchpadTile(func::FuncOp func, ScratchpadCursor &cursor,
 /// lockstep across it.
 bool loadsRunUniformly(Operation *op);
 
-/// Replaces `load` by a copy between tiles: an inter_tile_produce right
-/// after `store`, on the tiles `producers` names, of the value `partial`
-/// builds there, and an inter_tile_consume of it in place of the load, on
-/// the tiles `consumers` names, after `dependency` (null: none). The sets
-/// take the tile id as their one dimension and the group as their symbol.
+/// A copy between tiles: an inter_tile_produce right after `store`, on the
+/// tiles `producers` names, of the value `partial` builds there, and an
+/// inter_tile_consume of it of `type` before `before`, on the tiles
+/// `consumers` names, after `dependency` (null: none); returns the consumed
+/// value. The sets take the tile id as their one dimension and the group
+/// as their symbol.
+Value createTileCopy(Operation *before, Operation *store, RankedTensorType type,
+                     IntegerSet producers, IntegerSet consumers,
+                     IntegerSet dependency,
+                     function_ref<Value(OpBuilder &)> partial);
+
+/// Replaces `load` by createTileCopy's value (consumed in place of the
+/// load, of its type).
 void replaceLoadByTileCopy(ktdp::LoadOp load, Operation *store,
                            IntegerSet producers, IntegerSet consumers,
                            IntegerSet dependency,

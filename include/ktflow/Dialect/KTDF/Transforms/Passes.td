@@ -393,7 +393,10 @@ def KTDFForwardScratchpadParts
     (`examples/kernels/distributed_exchange.mlir`). A load through the
     distributed view itself (global coordinates) is proved the same way
     when its box lies in one part on every tile: a copy, or a reload when
-    every tile reads its own store; a box straddling two parts is refused.
+    every tile reads its own store. A box straddling parts is cut at the
+    part boundaries the tiles' boxes cross and each piece proved so (a copy
+    or a reload), when the load's value is only stored whole into device
+    memory: each piece is stored into its box there.
 
     Otherwise nothing changes and ktdf-resolve-distributed-views refuses
     the view with this pass's reason

@@ -127,3 +127,64 @@ func.func @view_slices(%a: index, %b: index) attributes {grid = [4]} {
   ktdp.store %mine, %tc : tensor<4x8xf16>, <4x8xindex>
   return
 }
+
+// -----
+
+// A box straddling two parts (grid [2], D's part k rows 4k..4k + 3): every
+// tile loads D's rows 2..5 and stores them to B[4t, 0]. The box is cut at
+// the parts' boundary, row 2 of it: its rows 0..1 are rows 2..3 of tile 0's
+// store (offset 2) and its rows 2..3 rows 0..1 of tile 1's (offset 0), both
+// slices reloaded from A on the writer. Each piece is a copy from one
+// producer (tile 0 sends the first to tile 1 and keeps its own; tile 1 the
+// second), stored into its rows of B's tile: rows 4t.. and 4t + 2...
+
+// CHECK-DAG: #[[FROM0:.*]] = affine_set<(d0)[s0] : (d0 == 0)>
+// CHECK-DAG: #[[FROM1:.*]] = affine_set<(d0)[s0] : (d0 - 1 == 0)>
+// CHECK-LABEL: func.func @straddles
+// CHECK: %[[ROW0:.*]] = arith.muli
+// CHECK: %[[A:.*]] = ktdp.construct_memory_view %arg0
+// CHECK: %[[B:.*]] = ktdp.construct_memory_view %arg1
+// CHECK-NOT: ktdp.store
+// CHECK: %[[F1:.*]] = ktdp.inter_tile_produce
+// CHECK: ktdp.construct_access_tile %[[A]][%[[ROW0]], 0] {{.*}} -> !ktdp.access_tile<2x16xindex>
+// CHECK: %[[F0:.*]] = ktdp.inter_tile_produce
+// CHECK: ktdp.construct_access_tile %[[A]][%[[ROW0]] + 2, 0] {{.*}} -> !ktdp.access_tile<2x16xindex>
+// CHECK: %[[TOP:.*]] = ktdp.inter_tile_consume(%[[F0]]) {{.*}} producer_dependency_per_consumer = #[[FROM0]] {{.*}} -> tensor<2x16xf16>
+// CHECK: %[[BOTTOM:.*]] = ktdp.inter_tile_consume(%[[F1]]) {{.*}} producer_dependency_per_consumer = #[[FROM1]] {{.*}} -> tensor<2x16xf16>
+// CHECK: %[[T0:.*]] = ktdp.construct_access_tile %[[B]][%[[ROW0]], 0] {{.*}} -> !ktdp.access_tile<2x16xindex>
+// CHECK-NEXT: ktdp.store %[[TOP]], %[[T0]] : tensor<2x16xf16>
+// CHECK-NEXT: %[[T1:.*]] = ktdp.construct_access_tile %[[B]][%[[ROW0]] + 2, 0] {{.*}} -> !ktdp.access_tile<2x16xindex>
+// CHECK-NEXT: ktdp.store %[[BOTTOM]], %[[T1]] : tensor<2x16xf16>
+// CHECK-NOT: ktdp.store
+// CHECK-NOT: ct_local
+
+// COPY-LABEL: func.func @straddles
+// COPY: ktdf.tile_copy %{{.*}}, %{{.*}} {sources = array<i64: 0, 0>, stored_locally}
+// COPY: ktdf.tile_copy %{{.*}}, %{{.*}} {sources = array<i64: 1, 1>, stored_locally}
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part1 = affine_set<(d0, d1) : (d0 - 4 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#rows4 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @straddles(%a: index, %b: index) attributes {grid = [2]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %row0 = arith.muli %id, %c4 : index
+  %sp = arith.constant 512 : index
+  %A = ktdp.construct_memory_view %a, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %B = ktdp.construct_memory_view %b, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %P0 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<4x16xf16>
+  %P1 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<4x16xf16>
+  %D = ktdp.construct_distributed_memory_view(%P0, %P1 : memref<4x16xf16>, memref<4x16xf16>) : memref<8x16xf16>
+  %ta = ktdp.construct_access_tile %A[%row0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %td = ktdp.construct_access_tile %D[%row0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<8x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %tb = ktdp.construct_access_tile %B[%row0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %block = ktdp.load %ta : <4x16xindex> -> tensor<4x16xf16>
+  ktdp.store %block, %td : tensor<4x16xf16>, <4x16xindex>
+  %t2 = ktdp.construct_access_tile %D[%c2, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<8x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %v = ktdp.load %t2 : <4x16xindex> -> tensor<4x16xf16>
+  ktdp.store %v, %tb : tensor<4x16xf16>, <4x16xindex>
+  return
+}
+
