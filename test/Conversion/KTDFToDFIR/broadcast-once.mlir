@@ -3,10 +3,10 @@
 // A row value read by every chunk of a later pass (softmax's maximum in the
 // exp-and-sum pass, and the sum in the normalising pass) is broadcast to
 // the chunk once, right after the pass that computes it, not in every
-// chunk: the chunk loops only receive, map and send. (The exp has two
-// users, the sum and the division: ktdf-generalize keeps it one op, and
-// ktdf-tile-streams keeps its chunks, which the exp-and-sum pass sends out,
-// so the normalising pass receives them and only divides.)
+// chunk: the chunks only receive, map and send. (The exp has two users,
+// the sum and the division: ktdf-generalize keeps it one op, and
+// ktdf-tile-streams holds its two chunks of 128 in the SFP, so those two
+// passes are unrolled and the normalising pass divides the held chunks.)
 
 // CHECK-LABEL: dfir.unit "core[0]/corelet[0]/SFP"
 // CHECK: %[[MAX:[0-9]+]] = scf.for {{.*}} -> (vector<1xf16>)
@@ -14,17 +14,16 @@
 // CHECK: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[BMAX:.*]] = dfir.broadcast %[[MAX]] : vector<1xf16> -> vector<128xf16>
-// CHECK: %[[SUM:[0-9]+]] = scf.for {{.*}} -> (vector<1xf16>)
 // CHECK-NOT: dfir.broadcast
-// CHECK: %[[EXP:.*]] = dfir.map %{{.*}}, %[[BMAX]]
-// CHECK: dfir.reduce add
-// CHECK: dfir.send @{{.*}}, %[[EXP]]
-// CHECK: scf.yield
-// CHECK-NEXT: }
-// CHECK-NEXT: %[[BSUM:.*]] = dfir.broadcast %[[SUM]] : vector<1xf16> -> vector<128xf16>
-// CHECK: scf.for
-// CHECK-NEXT: %[[E:.*]] = dfir.recv
-// CHECK-NEXT: dfir.map %[[E]], %[[BSUM]]
+// CHECK: %[[E0:.*]] = dfir.map %{{.*}}, %[[BMAX]]
+// CHECK-NOT: dfir.broadcast
+// CHECK: %[[E1:.*]] = dfir.map %{{.*}}, %[[BMAX]]
+// CHECK: dfir.reduce add %[[E1]]
+// CHECK: %[[SUM:.*]] = dfir.map {{.*}} accumulator 1
+// CHECK: %[[BSUM:.*]] = dfir.broadcast %[[SUM]] : vector<1xf16> -> vector<128xf16>
+// CHECK-NEXT: dfir.map %[[E0]], %[[BSUM]]
+// CHECK-NOT: dfir.broadcast
+// CHECK: dfir.map %[[E1]], %[[BSUM]]
 
 ktdf_arch.target @spyre_like from "../../../examples/devices/spyre_like.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">

@@ -1,18 +1,25 @@
 //===- StreamKeep.cpp - Streamed values kept for a later pass
 //--------------===//
 //
-// This file decides which streamed values a compute stage keeps in the
-// scratchpad between its passes over a row. A pass computes what its
-// reductions and writes need from the chunks it reads, so a value an
-// earlier pass computed is computed again: a row softmax's normalising
-// pass recomputes exp(x - max), which its sum pass computed already. Where
-// the compute unit spends more cycles on that recomputation than on
-// sending the value out once, the earlier pass writes the value to the
-// drain, which stores it into a buffer of the pipeline (marked
-// `ktdf.kept`), and the later pass reads it back from the feed in its
-// place: the load and store units, idle while the compute unit works,
-// carry it. The lowering orders the drain's stores before the feed's
-// loads within the execution.
+// This file decides which streamed values a compute stage keeps between
+// its passes over a row. A pass computes what its reductions and writes
+// need from the chunks it reads, so a value an earlier pass computed is
+// computed again: a row softmax's normalising pass recomputes exp(x - max),
+// which its sum pass computed already. Two ways to keep it instead:
+//
+// - held in the compute unit: when the row is a few chunks
+//   (kMaxHeldChunks) and, on a unit with a register memory of its own,
+//   they take at most half of it (the other half for the vectors the
+//   passes work on), the two passes' chunk loops are unrolled and the
+//   later pass reads the earlier one's chunk values. Nothing moves: no
+//   send, no store, no load;
+// - in the scratchpad: where the compute unit spends more cycles on the
+//   recomputation than on sending the value out once, the earlier pass
+//   writes the value to the drain, which stores it into a buffer of the
+//   pipeline (marked `ktdf.kept`), and the later pass reads it back from
+//   the feed in its place: the load and store units, idle while the
+//   compute unit works, carry it. The lowering orders the drain's stores
+//   before the feed's loads within the execution.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,57 +55,39 @@ recomputedInputs(const PassContents &pass,
   return inputs.takeVector();
 }
 
+/// The most chunks of a row the compute unit holds for a later pass: each
+/// is a vector register, and each held pass is unrolled.
+static constexpr int64_t kMaxHeldChunks = 8;
+
+bool StreamTiler::canHold(int64_t bytes) const {
+  if (width <= 0 || plan.cols % width != 0 ||
+      plan.cols / width > kMaxHeldChunks)
+    return false;
+  // A register memory joined to the unit by a datapath of its own (the
+  // sample device's SFU_RF); a unit without one states no limit.
+  const ktflow::device::DeviceModel &model = target.getModel();
+  ktflow::device::NodeId unit = target.getLanes().front().compute;
+  int64_t local = 0;
+  bool hasLocal = false;
+  for (ktflow::device::DatapathId dp : model.getIncoming(unit)) {
+    ktflow::device::NodeId src = model.getDatapath(dp).src;
+    if (model.getNode(src).isMemory()) {
+      hasLocal = true;
+      local += target.getMemoryTree().getCapacity(src);
+    }
+  }
+  return !hasLocal || 2 * (heldBytes + bytes) <= local;
+}
+
 void StreamTiler::planKeeps() {
-  if (plan.columnMajor || passes.size() < 2 || plan.reads.empty() ||
-      plan.writes.empty())
-    return;
-  // The buffers the feed reads and the drain writes must be the pipeline's
-  // own, in one memory both units reach.
-  auto bufferOf = [&](Value slot) -> MemRefType {
-    Value end = source.lookup(slot);
-    return end && end.getDefiningOp<PrivateOp>()
-               ? dyn_cast<MemRefType>(end.getType())
-               : MemRefType();
-  };
-  MemRefType fed, drained;
-  for (ReadFromFifoOp read : plan.reads)
-    if (plan.getKind(read.getResult()) == Kind::Tile)
-      if (MemRefType type = bufferOf(read.getSlot()))
-        fed = type;
-  for (WriteToFifoOp write : plan.writes)
-    if (MemRefType type = bufferOf(write.getSlot()))
-      drained = type;
-  if (!fed || !drained ||
-      getBufferMemoryKind(fed) != getBufferMemoryKind(drained))
+  if (plan.columnMajor || passes.size() < 2)
     return;
   const ktflow::sched::Lane &lane = target.getLanes().front();
   const ktflow::device::DeviceModel &model = target.getModel();
   const auto &unit = *model.getNode(lane.compute).unit;
-  std::optional<ktflow::device::DatapathId> drainFifo;
-  for (const ktflow::sched::Hop &hop : lane.outbound.hops)
-    if (hop.kind == ktflow::sched::Hop::Drain)
-      drainFifo = hop.fifo;
-  if (!drainFifo)
-    return;
-  // Each kept value takes a row of the scratchpad beside the pipeline's
-  // buffers; keep only while one copy of them all still leaves room for a
-  // second (double buffering).
-  StringRef kind = getBufferMemoryKind(fed);
-  std::optional<ktflow::device::NodeId> memory = model.findByKind(kind);
-  if (!memory)
-    return;
-  auto bytesOf = [](MemRefType type) {
-    return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+  auto bytesOf = [](Type element) {
+    return static_cast<int64_t>((element.getIntOrFloatBitWidth() + 7) / 8);
   };
-  int64_t capacity = target.getMemoryTree().getCapacity(*memory) /
-                     static_cast<int64_t>(target.getLanes().size());
-  int64_t bytes = 0;
-  for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
-    if (auto type = dyn_cast<MemRefType>(priv.getType());
-        type && getBufferMemoryKind(type) == kind)
-      bytes += bytesOf(type);
-  double fifoBandwidth =
-      std::max(model.getDatapath(*drainFifo).spec.bandwidth, 1.0);
   // Cycles of one chunk of `op` on the compute unit, as the simulator
   // charges a map: each operation of its body ceil(width / rate).
   auto cyclesOf = [&](Operation *op) {
@@ -113,15 +102,78 @@ void StreamTiler::planKeeps() {
       }
     return cycles;
   };
+
+  // Keeping in the scratchpad: the buffers the feed reads and the drain
+  // writes must be the pipeline's own, in one memory both units reach.
+  auto bufferOf = [&](Value slot) -> MemRefType {
+    Value end = source.lookup(slot);
+    return end && end.getDefiningOp<PrivateOp>()
+               ? dyn_cast<MemRefType>(end.getType())
+               : MemRefType();
+  };
+  MemRefType fed, drained;
+  for (ReadFromFifoOp read : plan.reads)
+    if (plan.getKind(read.getResult()) == Kind::Tile)
+      if (MemRefType type = bufferOf(read.getSlot()))
+        fed = type;
+  for (WriteToFifoOp write : plan.writes)
+    if (MemRefType type = bufferOf(write.getSlot()))
+      drained = type;
+  std::optional<ktflow::device::DatapathId> drainFifo;
+  for (const ktflow::sched::Hop &hop : lane.outbound.hops)
+    if (hop.kind == ktflow::sched::Hop::Drain)
+      drainFifo = hop.fifo;
+  StringRef kind = fed ? getBufferMemoryKind(fed) : StringRef();
+  std::optional<ktflow::device::NodeId> memory =
+      fed ? model.findByKind(kind) : std::nullopt;
+  bool canSpill = fed && drained && kind == getBufferMemoryKind(drained) &&
+                  drainFifo && memory;
+  // Each kept value takes a row of the scratchpad beside the pipeline's
+  // buffers; keep only while one copy of them all still leaves room for a
+  // second (double buffering).
+  int64_t capacity = 0, bytes = 0;
+  double fifoBandwidth = 1;
+  if (canSpill) {
+    capacity = target.getMemoryTree().getCapacity(*memory) /
+               static_cast<int64_t>(target.getLanes().size());
+    for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
+      if (auto type = dyn_cast<MemRefType>(priv.getType());
+          type && getBufferMemoryKind(type) == kind)
+        bytes += type.getNumElements() * bytesOf(type.getElementType());
+    fifoBandwidth = std::max(model.getDatapath(*drainFifo).spec.bandwidth, 1.0);
+  }
   auto sendCycles = [&](Value v) {
     auto type = cast<RankedTensorType>(v.getType());
-    return static_cast<int64_t>(std::ceil(
-        width * ((type.getElementTypeBitWidth() + 7) / 8) / fifoBandwidth));
+    return static_cast<int64_t>(
+        std::ceil(width * bytesOf(type.getElementType()) / fifoBandwidth));
   };
-  ReadFromFifoOp anyRead = plan.reads.front();
-  WriteToFifoOp anyWrite = plan.writes.front();
-  auto feedSlot = cast<FifoSlotType>(anyRead.getSlot().getType());
-  auto drainSlot = cast<FifoSlotType>(anyWrite.getSlot().getType());
+
+  // A buffer of the pipeline for `v` and the slots that carry it out to
+  // the drain and back from the feed.
+  auto spill = [&](Value v) {
+    auto feedSlot = cast<FifoSlotType>(plan.reads.front().getSlot().getType());
+    Value drainSlotValue = plan.writes.front().getSlot();
+    auto drainSlot = cast<FifoSlotType>(drainSlotValue.getType());
+    b.setInsertionPoint(drainSlotValue.getDefiningOp());
+    Location loc = v.getLoc();
+    Type element = cast<RankedTensorType>(v.getType()).getElementType();
+    auto slot = [&](FifoSlotType like) {
+      return PrivateOp::create(b, loc,
+                               FifoSlotType::get(b.getContext(), like.getSrc(),
+                                                 like.getDst(), {width},
+                                                 element),
+                               IntegerAttr())
+          .getResult();
+    };
+    KeptValue k;
+    auto buffer = PrivateOp::create(
+        b, loc, getBufferType(fed.getShape(), element, kind), IntegerAttr());
+    buffer->setAttr(kKeptBufferAttrName, b.getUnitAttr());
+    k.buffer = buffer.getResult();
+    k.toDrain = slot(drainSlot);
+    k.fromFeed = slot(feedSlot);
+    return k;
+  };
 
   // The pass that first computes each stream op.
   llvm::DenseMap<Operation *, size_t> firstPass;
@@ -144,48 +196,31 @@ void StreamTiler::planKeeps() {
     });
     if (inputs.empty() || !keepable)
       continue;
-    int64_t saved = 0, spent = 0;
+    int64_t saved = 0, spent = 0, rowBytes = 0, extra = 0;
     for (Operation *op : earlier)
       saved += cyclesOf(op);
     for (Value v : inputs)
-      if (!kept.count(v))
+      if (!kept.count(v)) {
+        Type element = cast<RankedTensorType>(v.getType()).getElementType();
         spent += sendCycles(v);
-    int64_t extra = 0;
-    for (Value v : inputs)
-      if (!kept.count(v))
-        extra +=
-            fed.getNumElements() *
-            ((cast<RankedTensorType>(v.getType()).getElementTypeBitWidth() +
-              7) /
-             8);
-    if (saved <= spent || 2 * (bytes + extra) > capacity)
+        rowBytes += plan.cols * bytesOf(element);
+        if (canSpill)
+          extra += fed.getNumElements() * bytesOf(element);
+      }
+    bool hold = saved > 0 && canHold(rowBytes);
+    if (!hold &&
+        (!canSpill || saved <= spent || 2 * (bytes + extra) > capacity))
       continue;
-    bytes += extra;
+    if (hold)
+      heldBytes += rowBytes;
+    else
+      bytes += extra;
     // Read the inputs back; drop the recomputation and the reads only it
     // needed.
     for (Value v : inputs) {
       if (!kept.count(v)) {
-        b.setInsertionPoint(anyWrite.getSlot().getDefiningOp());
-        Location loc = v.getLoc();
-        Type element = cast<RankedTensorType>(v.getType()).getElementType();
-        KeptValue k;
-        auto buffer = PrivateOp::create(
-            b, loc, getBufferType(fed.getShape(), element, kind),
-            IntegerAttr());
-        buffer->setAttr(kKeptBufferAttrName, b.getUnitAttr());
-        k.buffer = buffer.getResult();
-        k.toDrain = PrivateOp::create(
-                        b, loc,
-                        FifoSlotType::get(b.getContext(), drainSlot.getSrc(),
-                                          drainSlot.getDst(), {width}, element),
-                        IntegerAttr())
-                        .getResult();
-        k.fromFeed = PrivateOp::create(
-                         b, loc,
-                         FifoSlotType::get(b.getContext(), feedSlot.getSrc(),
-                                           feedSlot.getDst(), {width}, element),
-                         IntegerAttr())
-                         .getResult();
+        KeptValue k = hold ? KeptValue() : spill(v);
+        k.held = hold;
         kept[v] = k;
         passes[firstPass.lookup(v.getDefiningOp())].keptWrites.push_back(v);
       }

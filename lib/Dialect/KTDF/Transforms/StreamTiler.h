@@ -41,16 +41,19 @@ struct PassContents {
   SmallVector<linalg::GenericOp> reductions;
   SmallVector<WriteToFifoOp> writes;
   llvm::SetVector<Operation *> streamOps;
-  /// Streamed values this pass reads back from the scratchpad instead of
-  /// recomputing them (first, before `reads`), and those it sends there
-  /// for a later pass (last, after `writes`).
+  /// Streamed values this pass reads back instead of recomputing them
+  /// (first, before `reads`), and those it keeps for a later pass (last,
+  /// after `writes`).
   SmallVector<Value, 2> keptReads, keptWrites;
 };
 
-/// A streamed value an earlier pass over the row sends to a scratchpad
-/// buffer of the pipeline and a later pass reads back: the drain writes
-/// it, the feed reads it in the same execution.
+/// A streamed value an earlier pass over the row computes and a later pass
+/// reads back. Either the compute unit holds its chunks (`held`: the two
+/// passes' chunk loops are unrolled and the later pass reads the earlier
+/// one's chunk values), or it goes through a scratchpad buffer of the
+/// pipeline: the drain writes it, the feed reads it in the same execution.
 struct KeptValue {
+  bool held = false;
   Value buffer;
   /// compute -> drain and feed -> compute.
   Value toDrain, fromFeed;
@@ -114,9 +117,15 @@ private:
   void planPasses();
 
   /// Keeps, for each later pass, the streamed values it would recompute
-  /// from an earlier pass's inputs where the compute unit spends more on
-  /// recomputing them than on sending them out (StreamKeep.cpp).
+  /// from an earlier pass's inputs: held in the compute unit where the row
+  /// is a few chunks that fit its local memory, else in the scratchpad
+  /// where the unit spends more on recomputing them than on sending them
+  /// out (StreamKeep.cpp).
   void planKeeps();
+
+  /// Whether the compute unit may hold `bytes` more of kept chunks besides
+  /// those it holds already (`heldBytes`).
+  bool canHold(int64_t bytes) const;
 
   /// A loop-carried view (ktdf-carry-in-scratchpad) is rewritten in place,
   /// each chunk after it was read; fails when a later pass over the row
@@ -149,6 +158,17 @@ private:
   /// Emits `op` over one chunk (Stream, RowReduction) or one row (RowOp).
   SmallVector<Value> emitOp(linalg::GenericOp op, OpRole role, IRMapping &map,
                             ValueRange accumulators = {});
+
+  /// Emits one chunk of `pass` folding into `accs`; returns the folded
+  /// values. `held` maps each held value to its chunks of this row, which
+  /// an unrolled pass reads or appends to (its `chunk`-th; a pass in a
+  /// loop touches none).
+  SmallVector<Value> emitChunk(const PassContents &pass, IRMapping chunkMap,
+                               ValueRange accs, int64_t chunk,
+                               llvm::DenseMap<Value, SmallVector<Value>> &held);
+
+  /// Whether `pass` holds or reads held chunks: its chunk loop is unrolled.
+  bool isUnrolled(const PassContents &pass) const;
 
   void emitRowOps(int availableAt, IRMapping &map);
 
@@ -205,6 +225,8 @@ private:
   llvm::DenseMap<Value, Value> source;
   /// Kept streamed values, in the order they were chosen.
   llvm::MapVector<Value, KeptValue> kept;
+  /// Bytes of a row of the held values.
+  int64_t heldBytes = 0;
 };
 
 } // namespace mlir::ktdf::detail

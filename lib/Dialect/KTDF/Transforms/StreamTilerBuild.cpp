@@ -118,6 +118,47 @@ void StreamTiler::emitRowOps(int availableAt, IRMapping &map) {
       emitOp(op, role, map);
 }
 
+bool StreamTiler::isUnrolled(const PassContents &pass) const {
+  auto isHeld = [&](Value v) { return kept.lookup(v).held; };
+  return llvm::any_of(pass.keptReads, isHeld) ||
+         llvm::any_of(pass.keptWrites, isHeld);
+}
+
+SmallVector<Value>
+StreamTiler::emitChunk(const PassContents &pass, IRMapping chunkMap,
+                       ValueRange accs, int64_t chunk,
+                       llvm::DenseMap<Value, SmallVector<Value>> &held) {
+  for (Value v : pass.keptReads) {
+    const KeptValue &k = kept.lookup(v);
+    chunkMap.map(v, k.held ? held[v][chunk]
+                           : ReadFromFifoOp::create(b, v.getLoc(), chunkType(v),
+                                                    k.fromFeed)
+                                 .getResult());
+  }
+  for (ReadFromFifoOp read : pass.reads)
+    readChunk(read, chunkMap);
+  for (Operation *op : pass.streamOps)
+    emitOp(cast<linalg::GenericOp>(op), OpRole::Stream, chunkMap);
+  SmallVector<Value> next;
+  unsigned a = 0;
+  for (auto op : pass.reductions) {
+    unsigned n = op.getNumDpsInits();
+    next.append(emitOp(op, OpRole::RowReduction, chunkMap, accs.slice(a, n)));
+    a += n;
+  }
+  for (WriteToFifoOp write : pass.writes)
+    WriteToFifoOp::create(b, write.getLoc(), lookup(write.getValue(), chunkMap),
+                          write.getSlot());
+  for (Value v : pass.keptWrites) {
+    const KeptValue &k = kept.lookup(v);
+    if (k.held)
+      held[v].push_back(chunkMap.lookup(v));
+    else
+      WriteToFifoOp::create(b, v.getLoc(), chunkMap.lookup(v), k.toDrain);
+  }
+  return next;
+}
+
 void StreamTiler::buildCompute() {
   Block *old = freshBody(compute);
   Location loc = compute.getLoc();
@@ -135,6 +176,8 @@ void StreamTiler::buildCompute() {
   scf::ForOp::create(b, loc, c0, rows, c1, ValueRange{},
                      [&](OpBuilder &, Location, Value, ValueRange) {
     IRMapping rowMap = base;
+    // The chunks of this row the unit holds, per held value.
+    llvm::DenseMap<Value, SmallVector<Value>> held;
     // Values read once per row come first, as the feed sends them.
     for (ReadFromFifoOp read : plan.reads)
       if (!plan.isStreamed(read.getResult()))
@@ -146,39 +189,26 @@ void StreamTiler::buildCompute() {
       for (auto op : pass.reductions)
         for (Value init : op.getDpsInits())
           inits.push_back(lookup(init, rowMap));
-      auto chunks = scf::ForOp::create(
-          b, loc, c0, cols, step, inits,
-          [&](OpBuilder &, Location, Value, ValueRange accs) {
-        IRMapping chunkMap = rowMap;
-        for (Value v : pass.keptReads)
-          chunkMap.map(v, ReadFromFifoOp::create(b, v.getLoc(), chunkType(v),
-                                                 kept.lookup(v).fromFeed));
-        for (ReadFromFifoOp read : pass.reads)
-          readChunk(read, chunkMap);
-        for (Operation *op : pass.streamOps)
-          emitOp(cast<linalg::GenericOp>(op), OpRole::Stream, chunkMap);
-        SmallVector<Value> next;
-        unsigned a = 0;
-        for (auto op : pass.reductions) {
-          unsigned n = op.getNumDpsInits();
-          SmallVector<Value> results = emitOp(op, OpRole::RowReduction,
-                                              chunkMap, accs.slice(a, n));
-          next.append(results);
-          a += n;
-        }
-        for (WriteToFifoOp write : pass.writes)
-          WriteToFifoOp::create(b, write.getLoc(),
-                                lookup(write.getValue(), chunkMap),
-                                write.getSlot());
-        for (Value v : pass.keptWrites)
-          WriteToFifoOp::create(b, v.getLoc(), chunkMap.lookup(v),
-                                kept.lookup(v).toDrain);
-        scf::YieldOp::create(b, loc, next);
-      });
+      // A pass that holds chunks, or reads held ones, runs its chunks one
+      // after another in line, each a value of its own.
+      SmallVector<Value> folded;
+      if (isUnrolled(pass)) {
+        folded = inits;
+        for (int64_t chunk = 0; chunk < plan.cols / width; ++chunk)
+          folded = emitChunk(pass, rowMap, folded, chunk, held);
+      } else {
+        auto chunks = scf::ForOp::create(
+            b, loc, c0, cols, step, inits,
+            [&](OpBuilder &, Location, Value, ValueRange accs) {
+              scf::YieldOp::create(b, loc,
+                                   emitChunk(pass, rowMap, accs, 0, held));
+            });
+        folded = chunks.getResults();
+      }
       unsigned r = 0;
       for (auto op : pass.reductions)
         for (Value result : op->getResults())
-          rowMap.map(result, chunks.getResult(r++));
+          rowMap.map(result, folded[r++]);
       emitRowOps(p + 1, rowMap);
     }
     for (WriteToFifoOp write : plan.writes)
@@ -402,12 +432,16 @@ void StreamTiler::buildFeed() {
                                  read.getSlot(), ValueRange{});
         }
       },
-      [](const PassContents &p) {
-        return !p.reads.empty() || !p.keptReads.empty();
+      [&](const PassContents &p) {
+        return !p.reads.empty() || llvm::any_of(p.keptReads, [&](Value v) {
+          return !kept.lookup(v).held;
+        });
       },
       [&](const PassContents &pass, Value r, Value c) {
         for (Value v : pass.keptReads) {
           const KeptValue &k = kept.lookup(v);
+          if (k.held)
+            continue;
           DataTransferOp::create(b, v.getLoc(), k.buffer,
                                  chunkIndices(k.buffer, r, c), k.fromFeed,
                                  ValueRange{});
@@ -429,8 +463,10 @@ void StreamTiler::buildDrain() {
     return buildColumnMajorTransfers(drain, /*isFeed=*/false);
   buildRowLoops(
       drain, [](Value) {},
-      [](const PassContents &p) {
-        return !p.writes.empty() || !p.keptWrites.empty();
+      [&](const PassContents &p) {
+        return !p.writes.empty() || llvm::any_of(p.keptWrites, [&](Value v) {
+          return !kept.lookup(v).held;
+        });
       },
       [&](const PassContents &pass, Value r, Value c) {
         for (WriteToFifoOp write : pass.writes) {
@@ -441,6 +477,8 @@ void StreamTiler::buildDrain() {
         }
         for (Value v : pass.keptWrites) {
           const KeptValue &k = kept.lookup(v);
+          if (k.held)
+            continue;
           DataTransferOp::create(b, v.getLoc(), k.toDrain, ValueRange{},
                                  k.buffer, chunkIndices(k.buffer, r, c));
         }
