@@ -133,7 +133,10 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
     store = std::max(store, walker.storeLatency);
     if (unit.roles & (RoleVector | RoleMatrix))
       compute = std::max(compute, busy);
-    double serial = busy + walker.storeGroups * walker.loadLatency;
+    // Each execution's loads are charged their occupancy and one landing
+    // here: the waits for a slot overlap the landing and the compute.
+    double serial =
+        busy - walker.slotWaits + walker.storeGroups * walker.loadLatency;
     // A skewed engine's transfers overlap the compute like separate load
     // and store units' do.
     bool skewed = walker.skewedGroups > 0 && walker.storeGroups == 0;

@@ -104,7 +104,23 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
   }
   double occupancy = bandwidth > 0 ? std::ceil(bytes / bandwidth) : 0;
   // A unit that keeps one transfer in flight waits for each to land.
-  return unit.maxOutstanding <= 1 ? occupancy + latency : occupancy;
+  if (unit.maxOutstanding <= 1)
+    return occupancy + latency;
+  return waitForSlot(occupancy + latency, times) + occupancy;
+}
+
+double ProgramWalker::waitForSlot(double inFlightFor, double times) {
+  llvm::erase_if(landings, [&](double at) { return at <= clock; });
+  double wait = 0;
+  if (landings.size() >= unit.maxOutstanding) {
+    // The earliest landings free the slots this transfer needs.
+    llvm::sort(landings);
+    wait = landings[landings.size() - unit.maxOutstanding] - clock;
+    landings.erase(landings.begin(), landings.end() - unit.maxOutstanding + 1);
+  }
+  landings.push_back(clock + wait + inFlightFor);
+  slotWaits += times * wait;
+  return wait;
 }
 
 double ProgramWalker::mapCost(const MapBody &body, uint64_t n) const {
@@ -197,7 +213,9 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     chargeMemories({in.a}, bytes, times);
     double occupancy =
         route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth) : 0;
-    return unit.maxOutstanding <= 1 ? occupancy + route.latency : occupancy;
+    if (unit.maxOutstanding <= 1)
+      return occupancy + route.latency;
+    return waitForSlot(occupancy + route.latency, times) + occupancy;
   }
   case Opcode::ReadIndex: {
     // The unit waits for each index: its bytes over the route memory ->
@@ -213,6 +231,9 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     signalledAfterLastStore.push_back(in.a);
     return 0;
   case Opcode::SyncRecv: {
+    // The walk does not know how long the unit waits for the token: it
+    // takes its transfers in flight to land meanwhile.
+    landings.clear();
     waited = true;
     if (!loadedFromScratchpad)
       waitedBeforeFirstLoad.push_back(in.a);
@@ -270,8 +291,12 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
         regs[in.a] = lb;
         double loadedBefore = loadedBytes, storedBefore = storedBytes;
         size_t waitsBefore = waitLog.size();
-        if (trips > 0)
-          cycles += trips * walk(pc + 1, in.e, times * trips);
+        if (trips > 0) {
+          // The body walked once advanced the clock by one iteration.
+          double body = walk(pc + 1, in.e, times * trips);
+          cycles += trips * body;
+          clock += (trips - 1) * body;
+        }
         // The body was walked once: its other iterations move as much
         // again, and its waits' last ones are in the last iteration.
         if (trips > 1) {
@@ -296,7 +321,9 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
       // contiguous with the previous read's and start a new DMA run, as
       // the pages of a paged gather are, while the rows that share a
       // read (a page's) extend one run.
-      cycles += instructionCost(in, times);
+      double cost = instructionCost(in, times);
+      cycles += cost;
+      clock += cost;
       Known bound = regs[in.d];
       int64_t value = 2 * indexReads++;
       if (bound && *bound > 0)
@@ -304,9 +331,12 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
       regs[in.a] = value;
       break;
     }
-    default:
-      cycles += instructionCost(in, times);
+    default: {
+      double cost = instructionCost(in, times);
+      cycles += cost;
+      clock += cost;
       break;
+    }
     }
     ++pc;
   }

@@ -56,6 +56,10 @@ public:
   /// is stored and waits, empty, for the round trip.
   double handOvers = 0;
 
+  /// Of the program's cycles, those it waits for a free slot for a
+  /// transfer (a unit that keeps several in flight).
+  double slotWaits = 0;
+
   /// The latency of one hand-over: the compute unit's last entry through
   /// the FIFO to the store unit and stored, the token, the first entry
   /// loaded and through the FIFO to the compute unit, one cycle for each
@@ -107,6 +111,13 @@ private:
 
   double instructionCost(const Inst &in, double times);
 
+  /// For a unit that keeps several transfers in flight: the cycles it
+  /// waits before a transfer that stays in flight `inFlightFor` cycles
+  /// until fewer than its maximum are (the earliest landing first), at
+  /// `clock`; records the transfer's landing. The transfer runs `times`
+  /// times.
+  double waitForSlot(double inFlightFor, double times);
+
   /// The cycles of instructions [begin, end), each executed `times` times.
   double walk(size_t begin, size_t end, double times);
 
@@ -124,6 +135,11 @@ private:
   /// The sync channels waited for, in program order.
   std::vector<uint32_t> waitLog;
   std::optional<uint32_t> handOverStore, loadMemory;
+  /// The unit's own time at the instruction walked (its busy cycles and
+  /// waits for a slot, not for tokens) and when each of its transfers in
+  /// flight lands.
+  double clock = 0;
+  llvm::SmallVector<double, 8> landings;
   /// How many skewed loops enclose the instruction walked.
   int skewedDepth = 0;
   /// Loops of at most kWalkEach known trips are walked iteration by

@@ -234,6 +234,53 @@ TEST(EstimateTest, ComputeBoundWaitsForItsFirstBlocksAndItsLastStores) {
   EXPECT_LE(simulated, 880u + 20u);
 }
 
+TEST(EstimateTest, EngineWaitsForASlotForEachTransferPastItsMaximum) {
+  // Eight 64-byte loads DDR -> L1 back to back on an engine that keeps two
+  // in flight: each leaves in ceil(64 / 32) = 2 cycles and lands 12 later,
+  // 14 after it starts. By hand: #0 at 0-2 (lands 14), #1 2-4 (16); #2
+  // waits for #0, 14-16 (28); #3 16-18 (30; #1 landed at 16); #4 waits for
+  // #2, 28-30 (42); #5 30-32 (44); #6 42-44 (56); #7 44-46 (58). Busy 46
+  // (16 leaving, 30 waiting for a slot), plus the last landing's 12: 58.
+  // (Without the slots the estimate was 16 + 12 = 28, paged attention's
+  // 256-byte page rows on sample_device -40 %.)
+  Machine m = coreMachine();
+  m.units[DMA2].maxOutstanding = 2;
+  Executable exe;
+  ProgramBuilder dma(DMA2);
+  for (int i = 0; i < 8; ++i)
+    dma.dma(DDR, i * 64, L1, i * 64, 64);
+  exe.programs = {dma.done()};
+  KernelEstimate e = estimateKernel(m, exe);
+  EXPECT_DOUBLE_EQ(e.unitBusy[0], 46);
+  EXPECT_DOUBLE_EQ(e.latency, 12);
+  EXPECT_DOUBLE_EQ(e.cycles, 58);
+  EXPECT_EQ(simulatedCycles(m, exe), 58u);
+}
+
+TEST(EstimateTest, TransfersInFlightLandWhileTheEngineWaitsForAToken) {
+  // The same engine issues four loads, waits for a token, then four more.
+  // The walk does not know how long it waits and takes every transfer in
+  // flight to land meanwhile: the first four as above, 0-18 with one
+  // 10-cycle wait (#2 for #0); after the token #4 and #5 leave at once,
+  // 18-22, #6 waits for #4 (lands 32), 32-34, #7 34-36: busy 36 (46 if
+  // #2 and #3, landing at 28 and 30, still held the slots).
+  Machine m = coreMachine();
+  m.units[DMA2].maxOutstanding = 2;
+  Executable exe;
+  exe.syncs = {{"go", DMA, DMA2}};
+  ProgramBuilder sender(DMA);
+  sender.syncSend(0);
+  ProgramBuilder dma(DMA2);
+  for (int i = 0; i < 8; ++i) {
+    if (i == 4)
+      dma.syncRecv(0);
+    dma.dma(DDR, i * 64, L1, i * 64, 64);
+  }
+  exe.programs = {sender.done(), dma.done()};
+  KernelEstimate e = estimateKernel(m, exe);
+  EXPECT_DOUBLE_EQ(e.unitBusy[1], 36);
+}
+
 TEST(EstimateTest, DeviceMemoryBound) {
   Machine m = coreMachine(/*ddrBandwidth=*/16);
   m.units[DMA2].maxOutstanding = 4;

@@ -5,7 +5,8 @@
 // once in program order (a loop body once, at its first iteration's scalar
 // values, times its trip count), charges every instruction what the
 // simulator charges it when nothing else competes (docs/simulator.md,
-// Timing model), and adds up the bytes each memory with a bandwidth moves.
+// Timing model; an engine's waits for a free transfer slot included), and
+// adds up the bytes each memory with a bandwidth moves.
 // The estimate is the busiest unit or memory plus one DMA round trip's
 // latency (when a compute unit binds, the loads it waits for before its
 // first entry and the stores after its last, at each engine's share of
