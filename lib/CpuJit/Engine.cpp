@@ -13,6 +13,7 @@
 #include "ktflow/CpuJit/Engine.h"
 
 #include "ktflow/CpuJit/CpuJit.h"
+#include "ktflow/HostTensor/GeneratedPages.h"
 #include "ktflow/HostTensor/NativeTensor.h"
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/JsonReport.h"
@@ -77,6 +78,8 @@ static int reportCompiledRun(const JitResult &run,
     if (it == run.tensors.end())
       return fail("--output " + file.name + ": '" + file.name +
                   "' names no memory the kernel accessed");
+    // write(2) fails on pages of generated values not touched yet.
+    host::generateUntouchedPages(it->second);
     if (Error err = host::writeNpyFile(file.path, it->second))
       return fail(toString(std::move(err)));
   }

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/CpuJit/CpuJit.h"
+#include "ktflow/HostTensor/GeneratedPages.h"
 #include "ktflow/Interpreter/ElementTypes.h"
 
 #include "CompiledKernel.h"
@@ -137,6 +138,14 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
       return notLowerable("a tensor of unsupported element type");
     dtypes.push_back(*dtype);
   }
+  // The memory ceiling of each attempt's buffers (made with them): pages of
+  // generated values count as the tiles touch them, as the interpreter's
+  // do, other buffers whole, 64 KiB pages each, at least what the
+  // interpreter would touch.
+  std::shared_ptr<host::PageBudget> pages;
+  std::string outOfMemory =
+      "out of memory: the run needs more than the memory ceiling of " +
+      std::to_string(bound.getMemoryCeiling()) + " bytes for its tensors";
   auto initialTensor =
       [&](unsigned b,
           const GrownViews &grown) -> llvm::Expected<host::NativeTensor> {
@@ -147,7 +156,7 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
       const LiteralRegion &region = layout.literalRegions.at(b);
       llvm::Expected<host::NativeTensor> initial =
           bound.getInitialLiteralNative(region.address, dtypes[b],
-                                        {region.footprint});
+                                        {region.footprint}, pages);
       // A larger `.npy` input would extend the region over others.
       int64_t spanned = 1;
       for (auto [size, stride] :
@@ -160,7 +169,7 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
     }
     return bound.getInitialNative(layout.bufferArgs[b], dtypes[b],
                                   /*readOnly=*/!layout.bufferStored[b],
-                                  grown.of(b));
+                                  grown.of(b), pages);
   };
   auto bufferName = [&](unsigned b) {
     if (int(b) == layout.scratchpadBuffer)
@@ -203,12 +212,19 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
   std::vector<std::vector<int64_t>> statuses;
   PhaseTimer phases;
   for (unsigned attempt = 0;; ++attempt) {
+    pages = std::make_shared<host::PageBudget>(bound.getMemoryCeiling());
     for (unsigned b = 0; b < numBuffers; ++b) {
       llvm::Expected<host::NativeTensor> initial = initialTensor(b, grown);
       if (!initial)
         return notLowerable(llvm::toString(initial.takeError()));
       tensors[b] = std::move(*initial);
       buffers[b] = FlatMemRef(tensors[b].data(), tensors[b].numElements());
+      if (!host::isGeneratedPageByPage(tensors[b]) &&
+          !pages->charge(llvm::alignTo(tensors[b].numBytes(),
+                                       host::kGeneratedPageBytes))) {
+        result.reason = outOfMemory;
+        return result;
+      }
     }
     phases.end("run: buffers");
     // What each task's views at computed addresses declared, in task
@@ -327,6 +343,12 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
     phases.end("run: tiles" + std::string(result.tilesInOrder.empty()
                                               ? ""
                                               : ", then rerun in order"));
+    // Past the ceiling, accesses went to a scratch page (GeneratedPages.h):
+    // the values are wrong, and the interpreter reports where.
+    if (pages->isExceeded()) {
+      result.reason = outOfMemory;
+      return result;
+    }
     // Views at computed addresses that make a tensor larger than (or shape
     // it unlike) the buffer it ran in: run again over the grown extents.
     size_t added = 0;
@@ -349,6 +371,9 @@ JitResult ktflow::jit::runCompiled(ModuleOp module,
       return result;
     }
   }
+  // Reading the outputs back touches their other pages, past the ceiling
+  // as in the interpreter.
+  pages->lift();
   result.runSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - compiled)
           .count();

@@ -19,9 +19,9 @@ using namespace ktflow::interp;
 
 namespace ktflow::interp {
 
-/// The most bytes of generated initial values (random, a fill) the compiled
-/// tier computes ahead of a run, about a second's work.
-constexpr int64_t kMaxGeneratedBytes = int64_t(1) << 30;
+/// The most bytes of generated values a tensor reserves address space for
+/// (twice: GeneratedPages.h), an eighth of x86-64's user address space.
+constexpr int64_t kMaxGeneratedBytes = int64_t(1) << 44;
 
 /// Grows `region` by the footprints of views built on it.
 static llvm::Error addFootprints(MemRegion &region,
@@ -34,42 +34,53 @@ static llvm::Error addFootprints(MemRegion &region,
   return llvm::Error::success();
 }
 
-/// The native copy of `region` before any store. It is allocated whole,
-/// unlike the interpreter's lazily backed pages: refuse one past the memory
-/// ceiling (or past the address space, where the byte count would
-/// overflow) instead of failing to allocate it. Generated values are
-/// computed element by element before the kernel runs, while the
-/// interpreter generates only the pages a kernel touches: a view declaring
-/// gigabytes of which a kernel reads a few tiles would keep the tier busy
-/// for minutes (a 64 x 2^32 view, mutation campaign).
+/// The native copy of `region` before any store. Zeros and .npy data are
+/// allocated whole, unlike the interpreter's lazily backed pages: refuse
+/// them past the memory ceiling (or past the address space, where the byte
+/// count would overflow) instead of failing to allocate them. Generated
+/// values are generated page by page as the kernel touches them, as in the
+/// interpreter, and only the pages touched count against the ceiling
+/// (`pages`): a view may declare gigabytes of which a kernel reads a few
+/// tiles (a paged KV pool, or a 64 x 2^32 view of the mutation campaign).
 static llvm::Expected<host::NativeTensor>
 initialNativeWithinLimits(const MemRegion &region, DType dtype,
-                          const InterpreterOptions &options) {
+                          const InterpreterOptions &options,
+                          std::shared_ptr<host::PageBudget> pages) {
   int64_t ceiling = memoryCeiling(options);
-  if (region.length < 0 ||
-      region.length > ceiling / int64_t(host::byteSize(dtype)))
+  int64_t width = host::byteSize(dtype);
+  bool generated = region.init.kind != InputSpec::Kind::Zeros &&
+                   region.init.kind != InputSpec::Kind::Data;
+  if (generated) {
+    if (region.length < 0 || region.length > kMaxGeneratedBytes / width)
+      return makeError(
+          llvm::formatv("the views of '{0}' span {1} elements of generated "
+                        "values, more than the {2} bytes of address space "
+                        "the compiled tier reserves for a tensor",
+                        region.name, region.length, kMaxGeneratedBytes)
+              .str());
+    if (!pages)
+      pages = std::make_shared<host::PageBudget>(ceiling);
+    llvm::Expected<host::NativeTensor> initial =
+        region.initialNative(std::move(pages));
+    if (!initial)
+      return makeError("'" + region.name +
+                       "': " + llvm::toString(initial.takeError()));
+    return initial;
+  }
+  if (region.length < 0 || region.length > ceiling / width)
     return makeError(llvm::formatv("the views of '{0}' span {1} elements, "
                                    "more than the memory ceiling of {2} bytes",
                                    region.name, region.length, ceiling)
                          .str());
-  int64_t bytes = region.length * int64_t(host::byteSize(dtype));
-  bool generated = region.init.kind != InputSpec::Kind::Zeros &&
-                   region.init.kind != InputSpec::Kind::Data;
-  if (generated && bytes > kMaxGeneratedBytes)
-    return makeError(llvm::formatv("the views of '{0}' span {1} bytes of "
-                                   "generated values, more than the {2} "
-                                   "bytes the compiled tier generates ahead "
-                                   "of a run",
-                                   region.name, bytes, kMaxGeneratedBytes)
-                         .str());
-  return region.initialNative();
+  return region.initialNative(std::move(pages));
 }
 
 } // namespace ktflow::interp
 
 llvm::Expected<ktflow::host::NativeTensor>
 Interpreter::getInitialNative(unsigned position, DType dtype, bool readOnly,
-                              ArrayRef<ViewFootprint> grownBy) const {
+                              ArrayRef<ViewFootprint> grownBy,
+                              std::shared_ptr<host::PageBudget> pages) const {
   if (position >= impl->args.size() ||
       impl->args[position].kind != ArgumentKind::Tensor)
     return makeError("argument " + std::to_string(position) +
@@ -107,12 +118,13 @@ Interpreter::getInitialNative(unsigned position, DType dtype, bool readOnly,
   if (llvm::Error error = addFootprints(region, grownBy))
     return std::move(error);
   region.length = region.extent.get().numElements;
-  return initialNativeWithinLimits(region, dtype, impl->options);
+  return initialNativeWithinLimits(region, dtype, impl->options,
+                                   std::move(pages));
 }
 
-llvm::Expected<ktflow::host::NativeTensor>
-Interpreter::getInitialLiteralNative(int64_t address, DType dtype,
-                                     ArrayRef<ViewFootprint> footprints) const {
+llvm::Expected<ktflow::host::NativeTensor> Interpreter::getInitialLiteralNative(
+    int64_t address, DType dtype, ArrayRef<ViewFootprint> footprints,
+    std::shared_ptr<host::PageBudget> pages) const {
   // The region MemorySpace::bindLiteral creates for the views.
   MemRegion region;
   region.name = "@" + std::to_string(address);
@@ -135,7 +147,8 @@ Interpreter::getInitialLiteralNative(int64_t address, DType dtype,
     region.shape.assign(data->shape().begin(), data->shape().end());
     region.length = std::max(region.length, data->numElements());
   }
-  return initialNativeWithinLimits(region, dtype, impl->options);
+  return initialNativeWithinLimits(region, dtype, impl->options,
+                                   std::move(pages));
 }
 
 llvm::Expected<Interpreter::InitialValues>
@@ -163,4 +176,8 @@ Interpreter::getInitialValues(unsigned position, DType dtype) const {
       std::memcpy(out + i * width, &bits, width);
     }
   });
+}
+
+int64_t Interpreter::getMemoryCeiling() const {
+  return memoryCeiling(impl->options);
 }

@@ -228,20 +228,27 @@ static llvm::SmallVector<int64_t, 4> reportedShape(const MemRegion &region) {
   return {n};
 }
 
-ktflow::host::NativeTensor MemRegion::initialNative() const {
+llvm::Expected<ktflow::host::NativeTensor>
+MemRegion::initialNative(std::shared_ptr<host::PageBudget> pages) const {
   DType type = dtype.value_or(DType::F32);
-  bool generated = isGenerated(init);
-  ktflow::host::NativeTensor t(type, reportedShape(*this),
-                               /*zeroed=*/!generated);
-  if (!generated)
-    return t;
+  if (!isGenerated(init))
+    return ktflow::host::NativeTensor(type, reportedShape(*this),
+                                      /*zeroed=*/true);
   uint64_t key = stream();
-  size_t width = t.getElementBytes();
-  uint8_t *out = t.data();
-  for (int64_t i = 0, n = size(); i < n; ++i) {
-    uint64_t bits = initialBits(init, key, i, type);
-    std::memcpy(out + i * width, &bits, width);
-  }
+  size_t width = byteSize(type);
+  auto generate = [init = init, key, type, width](int64_t first, int64_t count,
+                                                  uint8_t *out) {
+    for (int64_t i = 0; i < count; ++i) {
+      uint64_t bits = initialBits(init, key, first + i, type);
+      std::memcpy(out + i * width, &bits, width);
+    }
+  };
+  if (init.kind != InputSpec::Kind::Data)
+    return host::makeGeneratedTensor(type, reportedShape(*this), generate,
+                                     std::move(pages));
+  // A literal region's .npy data (and zeros past it), whole.
+  ktflow::host::NativeTensor t(type, reportedShape(*this), /*zeroed=*/false);
+  generate(0, size(), t.data());
   return t;
 }
 

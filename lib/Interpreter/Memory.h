@@ -27,6 +27,7 @@
 #include "PagedMemory.h"
 
 #include "ktflow/Analysis/TensorExtent.h"
+#include "ktflow/HostTensor/GeneratedPages.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -120,8 +121,10 @@ struct MemRegion {
   /// extent defines (flat when neither covers it).
   Tensor toTensor();
   /// The initial contents of a region no store has touched yet, in native
-  /// bits and toTensor's shape.
-  host::NativeTensor initialNative() const;
+  /// bits and toTensor's shape. Generated values are generated page by
+  /// page as they are touched, charged to `pages` (GeneratedPages.h).
+  llvm::Expected<host::NativeTensor>
+  initialNative(std::shared_ptr<host::PageBudget> pages) const;
   /// The key of the region's generated values: the seed mixed with the
   /// argument position (or the literal address).
   uint64_t stream() const;

@@ -119,11 +119,11 @@ static int fail(Error error) { return fail(toString(std::move(error))); }
 /// The first option given that only the interpreter implements.
 static std::string interpreterOnlyOption() {
   // The wall-clock budget and the accounting of intermediates are the
-  // interpreter's (both engines keep the work budget).
-  return interpMaxSeconds.getNumOccurrences()       ? "--max-seconds"
-         : interpScratchpad.getNumOccurrences()     ? "--scratchpad-bytes"
-         : interpMaxMemoryBytes.getNumOccurrences() ? "--max-memory-bytes"
-                                                    : "";
+  // interpreter's (both engines keep the work budget and the memory
+  // ceiling).
+  return interpMaxSeconds.getNumOccurrences()   ? "--max-seconds"
+         : interpScratchpad.getNumOccurrences() ? "--scratchpad-bytes"
+                                                : "";
 }
 
 int ktflow::driver::runInterp() {

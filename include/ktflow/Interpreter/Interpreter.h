@@ -34,6 +34,10 @@ namespace ktflow {
 struct ViewFootprint;
 } // namespace ktflow
 
+namespace ktflow::host {
+class PageBudget;
+} // namespace ktflow::host
+
 namespace ktflow::interp {
 
 /// How structured ops that reduce round 16-bit floats (docs/interpreter.md
@@ -158,18 +162,26 @@ public:
   /// `grownBy` are footprints of views at computed addresses that ran
   /// (relative to the tensor's start, in the order they ran): they extend
   /// the tensor as they do in a run, after the views at the argument.
+  /// Generated values are generated page by page as they are touched
+  /// (HostTensor/GeneratedPages.h), charged to `pages` (by default a
+  /// budget of the run's memory ceiling of the tensor's own).
   llvm::Expected<host::NativeTensor>
   getInitialNative(unsigned position, host::DType dtype, bool readOnly = false,
-                   llvm::ArrayRef<ViewFootprint> grownBy = {}) const;
+                   llvm::ArrayRef<ViewFootprint> grownBy = {},
+                   std::shared_ptr<host::PageBudget> pages = nullptr) const;
 
   /// For another engine: the contents a run starts the literal-address
   /// region at element address `address` with, when its views hold `dtype`
   /// elements and declare `footprints` (relative to `address`): zeros, or
   /// its `@ADDR` input (a `.npy` input extends it to the file's elements and
   /// shape), in the shape the outputs are reported in.
-  llvm::Expected<host::NativeTensor>
-  getInitialLiteralNative(int64_t address, host::DType dtype,
-                          llvm::ArrayRef<ViewFootprint> footprints) const;
+  llvm::Expected<host::NativeTensor> getInitialLiteralNative(
+      int64_t address, host::DType dtype,
+      llvm::ArrayRef<ViewFootprint> footprints,
+      std::shared_ptr<host::PageBudget> pages = nullptr) const;
+
+  /// The memory ceiling of a run (--max-memory-bytes, else the default).
+  int64_t getMemoryCeiling() const;
 
   /// For another engine that backs memory lazily (the simulator's memory
   /// image): the generator of the values a run starts tensor argument
