@@ -133,6 +133,20 @@ void MemRegion::backWithBytes(PagedBytes &bytes) {
   encoded = true;
 }
 
+/// The generated float values of elements [first, first + n) as `dtype`
+/// holds them: in double, then rounded in one pass.
+static void generateFloats(const InputSpec &init, uint64_t key, int64_t first,
+                           int64_t n, DType dtype, double *out) {
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = initialFloat(init, key, first + i, DType::F64);
+  roundArray(dtype, out, n);
+  // Rounding may reach 1.0: keep `random` in [-1, 1).
+  if (init.kind == InputSpec::Kind::Uniform)
+    for (int64_t i = 0; i < n; ++i)
+      if (out[i] >= 1.0)
+        out[i] = -out[i];
+}
+
 void MemRegion::fillPage(int64_t firstByte, uint8_t *page) {
   constexpr int64_t n = PagedBytes::kPageBytes / 8;
   int64_t first = firstByte / 8;
@@ -142,16 +156,8 @@ void MemRegion::fillPage(int64_t firstByte, uint8_t *page) {
   }
   uint64_t key = stream();
   if (isFloat(*dtype)) {
-    auto *floats = reinterpret_cast<double *>(page);
-    // Generate in double, then round the whole page in one pass.
-    for (int64_t i = 0; i < n; ++i)
-      floats[i] = initialFloat(init, key, first + i, DType::F64);
-    roundArray(*dtype, floats, n);
-    // Rounding may reach 1.0: keep `random` in [-1, 1).
-    if (init.kind == InputSpec::Kind::Uniform)
-      for (int64_t i = 0; i < n; ++i)
-        if (floats[i] >= 1.0)
-          floats[i] = -floats[i];
+    generateFloats(init, key, first, n, *dtype,
+                   reinterpret_cast<double *>(page));
   } else {
     auto *ints = reinterpret_cast<int64_t *>(page);
     for (int64_t i = 0; i < n; ++i)
@@ -238,9 +244,24 @@ MemRegion::initialNative(std::shared_ptr<host::PageBudget> pages) const {
   size_t width = byteSize(type);
   auto generate = [init = init, key, type, width](int64_t first, int64_t count,
                                                   uint8_t *out) {
-    for (int64_t i = 0; i < count; ++i) {
-      uint64_t bits = initialBits(init, key, first + i, type);
-      std::memcpy(out + i * width, &bits, width);
+    if (!isFloat(type) || init.kind == InputSpec::Kind::Data) {
+      for (int64_t i = 0; i < count; ++i) {
+        uint64_t bits = initialBits(init, key, first + i, type);
+        std::memcpy(out + i * width, &bits, width);
+      }
+      return;
+    }
+    // As the interpreter's pages are filled, a block at a time (on the
+    // stack: this runs in a signal handler, GeneratedPages.h).
+    constexpr int64_t kBlock = 256;
+    double block[kBlock];
+    for (int64_t start = 0; start < count; start += kBlock) {
+      int64_t n = std::min(kBlock, count - start);
+      generateFloats(init, key, first + start, n, type, block);
+      for (int64_t i = 0; i < n; ++i) {
+        uint64_t bits = floatToBits(block[i], type);
+        std::memcpy(out + (start + i) * width, &bits, width);
+      }
     }
   };
   if (init.kind != InputSpec::Kind::Data)
