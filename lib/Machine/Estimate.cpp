@@ -91,6 +91,9 @@ fillAndDrain(const Machine &machine, const Executable &exe,
                              loaders.lookup(*sender->loadDevice));
       if (bytes != sender->loadedBeforeSignal.end() && share > 0)
         head = std::max(head, bytes->second / share + sender->loadLatency);
+      // An engine slower than its share (index reads, waits for a slot)
+      // signals later.
+      head = std::max(head, sender->signalledAt.lookup(sync));
     }
   }
   return {head, tail};

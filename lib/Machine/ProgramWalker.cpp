@@ -228,6 +228,10 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
   }
   case Opcode::SyncSend:
     loadedBeforeSignal.try_emplace(in.a, loadedBytes);
+    // The token leaves once the transfers in flight have landed.
+    signalledAt.try_emplace(
+        in.a,
+        std::max(clock, landings.empty() ? 0.0 : *llvm::max_element(landings)));
     signalledAfterLastStore.push_back(in.a);
     return 0;
   case Opcode::SyncRecv: {

@@ -75,6 +75,10 @@ public:
   /// channel this program sends on (program order, a loop's first
   /// iteration walked and its others added).
   llvm::DenseMap<uint32_t, double> loadedBeforeSignal;
+  /// The program's own cycles (its busy cycles and waits for a slot,
+  /// none for tokens) before the first signal of each sync channel it
+  /// sends on, its transfers then in flight landed.
+  llvm::DenseMap<uint32_t, double> signalledAt;
   /// The sync channels waited for before the program's first load from a
   /// scratchpad: what a load unit needs before it feeds its first entry.
   llvm::SmallVector<uint32_t> waitedBeforeFirstLoad;
