@@ -37,10 +37,20 @@ FailureOr<TileDma> ProgramBuilder::resolveTileDma(DataTransferOp op,
   OpBuilder &b = *builder;
   Location loc = op.getLoc();
   TileDma dma;
-  dma.load = isa<ktdp::AccessTileType>(op.getSrc().getType());
+  // The buffer end may be a scratchpad view's tile (ExchangeDma.cpp).
+  auto inScratchpad = [](Value end) {
+    auto view = isa<ktdp::AccessTileType>(end.getType())
+                    ? ktdp::getAccessTileView(end)
+                    : nullptr;
+    auto space =
+        view ? ktdp::normalizeMemorySpace(view.getMemorySpace()) : std::nullopt;
+    return space && space->kind == ktdp::MemoryKind::ct_local;
+  };
+  dma.load = isa<ktdp::AccessTileType>(op.getSrc().getType()) &&
+             !inScratchpad(op.getSrc());
   Value tileValue = dma.load ? op.getSrc() : op.getDst();
   Value buffer = dma.load ? op.getDst() : op.getSrc();
-  if (!isa<MemRefType>(buffer.getType()))
+  if (!isa<MemRefType>(buffer.getType()) && !inScratchpad(buffer))
     return op.emitError("moving an access tile straight into a FIFO is not "
                         "supported yet");
   dma.tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
@@ -74,6 +84,15 @@ FailureOr<TileDma> ProgramBuilder::resolveTileDma(DataTransferOp op,
   if (failed(box))
     return dma.tile.emitError("access tile set is unbounded");
   dma.extents = box->getExtents();
+  dma.memName = kernel.globalMemory;
+  if (inScratchpad(buffer)) {
+    // A whole dense view from its origin, laid out as the buffer would be.
+    auto where = tileAddress(buffer, {}, map, li);
+    if (failed(where))
+      return failure();
+    std::tie(dma.bufAddr, dma.bufName) = *where;
+    return dma;
+  }
   const PipelineInfo &info = kernel.infoOf(op->getParentOfType<PipelineOp>());
   auto [bufBase, bufBytes] = info.buffers.lookup(buffer);
   dma.bufAddr = arith::AddIOp::create(
@@ -81,7 +100,6 @@ FailureOr<TileDma> ProgramBuilder::resolveTileDma(DataTransferOp op,
       dfir::AddressOp::create(b, loc, b.getIndexType(),
                               KernelLowering::perLane(bufBase, li)),
       arith::MulIOp::create(b, loc, copy, constant(bufBytes)));
-  dma.memName = kernel.globalMemory;
   dma.bufName = kernel.memoryOf(
       getBufferMemoryKind(cast<MemRefType>(buffer.getType())), li);
   return dma;

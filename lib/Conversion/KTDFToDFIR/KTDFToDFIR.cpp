@@ -147,6 +147,7 @@ LogicalResult KernelLowering::buildPrograms(OpBuilder &b) {
 }
 
 LogicalResult KernelLowering::run(OpBuilder &moduleBuilder) {
+  directExchangeDmas(func);
   if (failed(collectArguments()) || failed(planInstances()) ||
       failed(collectPipelines()))
     return failure();

@@ -225,6 +225,10 @@ private:
 AllReduceOp getAllReduce(StageOp stage);
 /// The tile copy a stage of a tile-copy pipeline holds, if it is one.
 TileCopyOp getTileCopy(StageOp stage);
+/// Makes each pipeline that only passes a tile of device memory unchanged
+/// into a view a tile copy sends, or out of a view it received, one DMA
+/// between the tile and the view (ExchangeDma.cpp).
+void directExchangeDmas(func::FuncOp func);
 /// The linear tile id (first grid dimension fastest) of point `point` of
 /// a parallel over `extents` (first dimension slowest).
 int64_t tileOfPoint(int64_t point, ArrayRef<int64_t> extents);

@@ -1,0 +1,201 @@
+//===- ExchangeDma.cpp - DMAs straight to and from a copy's views ---------===//
+//
+// This file rewrites, before a kernel's programs are built, the pipelines
+// that only move a tile between device memory and an exchange view of a
+// tile copy (ktdf-lower-inter-tile's `ktdf.tile_copy`): the writer's
+// pipeline DMAs the stored tile into a buffer and passes it unchanged
+// through load unit, vector unit and store unit into the view it sends;
+// the reader's reads the view it received the same way into a buffer it
+// DMAs to device memory. Each such pass costs the vector unit the tile's
+// bytes at its rate (~90 cycles for 2 KiB on sample_device, against the
+// remote DMA's 32): the DMA reaches the scratchpad the view lies in, so the
+// pipeline becomes its one DMA stage, moving the tile straight into the
+// view, or out of it. The view is ordered against the copy as before: both
+// stages touch the scratchpad views (PipelineResources' "local" channels).
+//
+// Matched: a pipeline of exactly a DMA load of a device tile into a buffer,
+// a feed of the whole buffer, a compute stage that writes each chunk it
+// reads unchanged, and a drain into the view (or the mirror image: feed of
+// the view, pass, drain into a buffer, DMA store of it); the feed's and
+// the drain's loops the same, each transfer indexed by its loops' induction
+// variables in order; the buffer of the view's shape and element type; the
+// view dense row-major, its tile the whole view from the origin.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProgramBuilder.h"
+
+#include "ktflow/Analysis/MemoryTensors.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::lowering;
+
+/// The one data transfer of `stage`, or null.
+static DataTransferOp onlyTransfer(StageOp stage) {
+  DataTransferOp found;
+  int count = 0;
+  stage.walk([&](DataTransferOp op) {
+    found = op;
+    ++count;
+  });
+  return count == 1 ? found : DataTransferOp();
+}
+
+/// The constant bounds of the loops around `op` inside `stage`, outermost
+/// first, when the transfer's indices on `end` are their induction
+/// variables in order; else std::nullopt.
+static std::optional<SmallVector<int64_t>>
+chunkLoops(DataTransferOp op, ValueRange indices, StageOp stage) {
+  SmallVector<scf::ForOp> loops;
+  for (Operation *p = op->getParentOp(); p != stage; p = p->getParentOp()) {
+    auto loop = dyn_cast<scf::ForOp>(p);
+    if (!loop)
+      return std::nullopt;
+    loops.insert(loops.begin(), loop);
+  }
+  if (loops.size() != indices.size())
+    return std::nullopt;
+  SmallVector<int64_t> bounds;
+  for (auto [loop, index] : llvm::zip(loops, indices)) {
+    APInt lb, ub, step;
+    if (index != loop.getInductionVar() ||
+        !matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+        !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
+        !matchPattern(loop.getStep(), m_ConstantInt(&step)))
+      return std::nullopt;
+    bounds.append({lb.getSExtValue(), ub.getSExtValue(), step.getSExtValue()});
+  }
+  return bounds;
+}
+
+/// Whether the compute stage only writes each chunk it reads, unchanged.
+static bool passesChunksThrough(StageOp stage) {
+  if (!stage.isCompute())
+    return false;
+  WalkResult result = stage.getBody().walk([&](Operation *op) {
+    if (isa<scf::ForOp, scf::YieldOp, arith::ConstantOp, ReadFromFifoOp>(op))
+      return WalkResult::advance();
+    auto write = dyn_cast<WriteToFifoOp>(op);
+    if (write && write->getOperand(0).getDefiningOp<ReadFromFifoOp>())
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return !result.wasInterrupted();
+}
+
+/// Whether `tile` covers the whole of a dense row-major scratchpad view a
+/// tile copy sends or receives, from its origin, with `buffer`'s shape, in
+/// `buffer`'s memory (which the DMA reaches).
+static bool isWholeCopyView(Value tile, Value buffer,
+                            const llvm::DenseSet<Operation *> &copyViews) {
+  auto access = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
+  auto view = ktdp::getAccessTileView(tile);
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  auto memory =
+      view ? view->getAttrOfType<StringAttr>("ktdf.memory") : StringAttr();
+  if (!access || !view || !copyViews.contains(view) || !type || !memory ||
+      memory.getValue() != getBufferMemoryKind(type) ||
+      !access.getIndices().empty() || !access.getSymbolOperands().empty() ||
+      !access.getAccessTileOrder().isIdentity() ||
+      !ktdp::isBoxShaped(access.getAccessTileSet()))
+    return false;
+  auto box = ktdp::getBoundingBox(access.getAccessTileSet(), {});
+  ArrayRef<int64_t> sizes = view.getStaticSizes();
+  if (failed(box) || box->getExtents() != type.getShape() ||
+      ArrayRef<int64_t>(sizes) != type.getShape() ||
+      cast<MemRefType>(view.getType()).getElementType() !=
+          type.getElementType() ||
+      llvm::any_of(box->lower, [](int64_t lo) { return lo != 0; }) ||
+      llvm::any_of(access.getBaseMap().getResults(), [](AffineExpr e) {
+        auto c = dyn_cast<AffineConstantExpr>(e);
+        return !c || c.getValue() != 0;
+      }))
+    return false;
+  int64_t stride = 1;
+  ArrayRef<int64_t> strides = view.getStaticStrides();
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    if (strides[d] != stride)
+      return false;
+    stride *= sizes[d];
+  }
+  return true;
+}
+
+/// Leaves `pipeline` one stage like `dma` (its name, roles and unit)
+/// moving `from` to `to`.
+static void reduceToDma(PipelineOp pipeline, StageOp dma, Value from,
+                        Value to) {
+  DataTransferOp transfer = onlyTransfer(dma);
+  transfer.getSrcMutable().assign(from);
+  transfer.getDstMutable().assign(to);
+  OpBuilder b(dma);
+  auto stage =
+      StageOp::create(b, dma.getLoc(), TypeRange{}, dma.getName(), ValueRange{},
+                      dma.getApplicableUnitsAttr(), dma.getUnitAttr());
+  stage.getBody().takeBody(dma.getBody());
+  // The other stages, the DMA's, then the resources nothing uses now.
+  Block &body = pipeline.getBody().front();
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+    if (isa<StageOp>(op) && &op != stage.getOperation()) {
+      op.dropAllReferences();
+      op.erase();
+    }
+  for (Operation &op : llvm::make_early_inc_range(body))
+    if (isa<PrivateOp>(op) && op.use_empty())
+      op.erase();
+}
+
+void mlir::ktdf::lowering::directExchangeDmas(func::FuncOp func) {
+  llvm::DenseSet<Operation *> copyViews;
+  func.walk([&](TileCopyOp copy) {
+    copyViews.insert(copy.getSource().getDefiningOp());
+    copyViews.insert(copy.getDest().getDefiningOp());
+  });
+  if (copyViews.empty())
+    return;
+  SmallVector<PipelineOp> pipelines;
+  func.walk([&](PipelineOp p) { pipelines.push_back(p); });
+  for (PipelineOp pipeline : pipelines) {
+    auto stages = llvm::to_vector(pipeline.getBody().front().getOps<StageOp>());
+    if (pipeline->getNumResults() != 0 || stages.size() != 4)
+      continue;
+    bool writer = stages[0].isApplicable(UnitRole::dma_load);
+    StageOp dma = writer ? stages[0] : stages[3];
+    StageOp feed = writer ? stages[1] : stages[0];
+    StageOp drain = writer ? stages[3] : stages[2];
+    DataTransferOp move = onlyTransfer(dma), in = onlyTransfer(feed),
+                   out = onlyTransfer(drain);
+    if (!move || !in || !out || move.getRows() ||
+        !move.getStagedIndices().empty() ||
+        (!writer && !dma.isApplicable(UnitRole::dma_store)) ||
+        !passesChunksThrough(writer ? stages[2] : stages[1]))
+      continue;
+    // The DMA's tile in device memory and its buffer; the view the feed
+    // reads or the drain writes.
+    Value tile = writer ? move.getSrc() : move.getDst();
+    Value buffer = writer ? move.getDst() : move.getSrc();
+    Value view = writer ? out.getDst() : in.getSrc();
+    if (!tile.getDefiningOp<ktdp::ConstructAccessTileOp>() ||
+        !ktflow::getDeviceTensor(tile) || !buffer.getDefiningOp<PrivateOp>() ||
+        !isWholeCopyView(view, buffer, copyViews) ||
+        (writer ? in.getSrc() : out.getDst()) != buffer ||
+        llvm::any_of(buffer.getUsers(), [&](Operation *user) {
+          return user != move && user != in && user != out;
+        }))
+      continue;
+    auto inLoops = chunkLoops(in, in.getSrcIndices(), feed);
+    auto outLoops = chunkLoops(out, out.getDstIndices(), drain);
+    if (!inLoops || inLoops != outLoops)
+      continue;
+    if (writer)
+      reduceToDma(pipeline, dma, tile, view);
+    else
+      reduceToDma(pipeline, dma, view, tile);
+  }
+}
