@@ -38,6 +38,30 @@ uint64_t simulatedCycles(const Machine &m, const Executable &exe) {
   return stats ? stats->cycles : 0;
 }
 
+/// The load, vector and store units' programs of a compute-bound stage: the
+/// load unit waits for `tokens` (sync indices), then feeds 100 chunks of 64
+/// f16 from L1 to the vector unit, which takes each one's exp (4 cycles)
+/// and sends it (2) to the store unit (600 busy cycles in all), which
+/// stores them at L1 + 4096 and then sends each of `signals`.
+std::vector<UnitProgram> expStage(llvm::ArrayRef<uint32_t> tokens,
+                                  llvm::ArrayRef<uint32_t> signals) {
+  ProgramBuilder lu(LU);
+  for (uint32_t token : tokens)
+    lu.syncRecv(token);
+  lu.load(0, L1, 0, 128 * 100);
+  ProgramBuilder vec(VEC);
+  uint32_t t = vec.vtype(ElemType::f16, {64});
+  size_t loop = vec.loopBegin(100);
+  uint32_t x = vec.recv(0, t);
+  vec.send(1, vec.map(ScalarOp::Exp, t, x));
+  vec.loopEnd(loop);
+  ProgramBuilder su(SU);
+  su.store(1, L1, 4096, 128 * 100);
+  for (uint32_t signal : signals)
+    su.syncSend(signal);
+  return {lu.done(), vec.done(), su.done()};
+}
+
 TEST(EstimateTest, DmaEngineThatWaitsForEachTransfer) {
   Machine m = coreMachine();
   Executable exe;
@@ -201,21 +225,8 @@ TEST(EstimateTest, ComputeBoundWaitsForItsFirstBlocksAndItsLastStores) {
   ProgramBuilder storer(DMA);
   storer.syncRecv(2);
   storer.dma(L1, 4096, DDR, 8192, 2048);
-  ProgramBuilder lu(LU);
-  lu.syncRecv(0);
-  lu.syncRecv(1);
-  lu.load(0, L1, 0, 128 * 100);
-  ProgramBuilder vec(VEC);
-  uint32_t t = vec.vtype(ElemType::f16, {64});
-  size_t loop = vec.loopBegin(100);
-  uint32_t x = vec.recv(0, t);
-  vec.send(1, vec.map(ScalarOp::Exp, t, x));
-  vec.loopEnd(loop);
-  ProgramBuilder su(SU);
-  su.store(1, L1, 4096, 128 * 100);
-  su.syncSend(2);
-  exe.programs = {loader.done(), lu.done(), vec.done(), su.done(),
-                  storer.done()};
+  std::vector<UnitProgram> stage = expStage({0, 1}, {2});
+  exe.programs = {loader.done(), stage[0], stage[1], stage[2], storer.done()};
   KernelEstimate e = estimateKernel(m, exe);
   // The vector unit: 100 x (exp 4 + send 2) = 600, more than DDR's
   // 4096 / 16 = 256. Before its first entry: the 2048 bytes loaded before
@@ -256,18 +267,8 @@ TEST(EstimateTest, ComputeBoundWaitsForAnEngineSlowerThanItsBytes) {
     loader.dma(DDR, 1024 + i * 64, L1, i * 64, 64);
   }
   loader.syncSend(0);
-  ProgramBuilder lu(LU);
-  lu.syncRecv(0);
-  lu.load(0, L1, 0, 128 * 100);
-  ProgramBuilder vec(VEC);
-  uint32_t t = vec.vtype(ElemType::f16, {64});
-  size_t loop = vec.loopBegin(100);
-  uint32_t x = vec.recv(0, t);
-  vec.send(1, vec.map(ScalarOp::Exp, t, x));
-  vec.loopEnd(loop);
-  ProgramBuilder su(SU);
-  su.store(1, L1, 4096, 128 * 100);
-  exe.programs = {loader.done(), lu.done(), vec.done(), su.done()};
+  std::vector<UnitProgram> stage = expStage({0}, {});
+  exe.programs = {loader.done(), stage[0], stage[1], stage[2]};
   KernelEstimate e = estimateKernel(m, exe);
   // The vector unit: 100 x (exp 4 + send 2) = 600; nothing is stored to
   // device memory after it.
