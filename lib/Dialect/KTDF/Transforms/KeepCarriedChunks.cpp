@@ -371,6 +371,26 @@ static bool touchesView(Operation *op, Operation *view) {
       .wasInterrupted();
 }
 
+/// Whether nests `a` and `b` walk the same constant space but for their
+/// innermost steps, `a`'s `aStep` and `b`'s `bStep`, each dividing the
+/// innermost loop's trip.
+static bool sameSpaceButSteps(ArrayRef<scf::ForOp> a, ArrayRef<scf::ForOp> b,
+                              int64_t aStep, int64_t bStep) {
+  if (a.empty() || a.size() != b.size() ||
+      !sameSpace(a.drop_back(), b.drop_back()))
+    return false;
+  scf::ForOp x = a.back(), y = b.back();
+  std::optional<int64_t> xl = getConstantIntValue(x.getLowerBound()),
+                         yl = getConstantIntValue(y.getLowerBound()),
+                         xu = getConstantIntValue(x.getUpperBound()),
+                         yu = getConstantIntValue(y.getUpperBound()),
+                         xs = getConstantIntValue(x.getStep()),
+                         ys = getConstantIntValue(y.getStep());
+  return xl && yl && xu && yu && xs && ys && *xl == *yl && *xu == *yu &&
+         *xs == aStep && *ys == bStep && aStep > 0 && bStep > 0 &&
+         (*xu - *xl) % aStep == 0 && (*yu - *yl) % bStep == 0;
+}
+
 /// The splat constant an earlier pipeline of the block fills `c`'s view
 /// with, chunk by chunk at the positions the drain writes (a running sum's
 /// zeros), when that pipeline does nothing else and nothing between it and
@@ -403,16 +423,30 @@ static arith::ConstantOp constantFill(Interchange &ic, CarriedChunk &c,
   DataTransferOp write = transfers.front();
   WriteToFifoOp give = gives.front();
   auto value = give.getValue().getDefiningOp<arith::ConstantOp>();
+  auto ours = dyn_cast<RankedTensorType>(c.take.getResult().getType());
   if (write.getSrc() != give.getSlot() || write.getDst() != c.write.getDst() ||
-      !value || !isa<SplatElementsAttr>(value.getValue()) ||
-      value.getType() != c.take.getResult().getType())
+      !value || !isa<SplatElementsAttr>(value.getValue()) || !ours)
     return {};
-  // One constant chunk sent and written per position of the drain's.
+  auto theirs = cast<RankedTensorType>(value.getType());
+  // One constant chunk sent and written per position of the drain's, or,
+  // the fill's chunks being of another width (the tiler chose each
+  // pipeline's width alone), the fill's innermost loop stepping over the
+  // same elements of the row in chunks of its own.
   auto fillNest = chunkNest(write, write->getParentOfType<StageOp>());
   auto giveNest = chunkNest(give, give->getParentOfType<StageOp>());
   auto ourNest = chunkNest(c.write, ic.drain);
-  if (!fillNest || !giveNest || !ourNest || !sameSpace(*fillNest, *ourNest) ||
-      !sameSpace(*giveNest, *ourNest))
+  if (!fillNest || !giveNest || !ourNest ||
+      theirs.getElementType() != ours.getElementType())
+    return {};
+  if (theirs != ours &&
+      !(ours.getRank() == 1 && theirs.getRank() == 1 &&
+        sameSpaceButSteps(*fillNest, *ourNest, theirs.getDimSize(0),
+                          ours.getDimSize(0)) &&
+        sameSpaceButSteps(*giveNest, *ourNest, theirs.getDimSize(0),
+                          ours.getDimSize(0))))
+    return {};
+  if (theirs == ours &&
+      (!sameSpace(*fillNest, *ourNest) || !sameSpace(*giveNest, *ourNest)))
     return {};
   for (auto [u, v] : llvm::zip(write.getDstIndices(), c.write.getDstIndices()))
     if (!samePosition(u, *fillNest, v, *ourNest))
@@ -431,8 +465,12 @@ static void startFromConstants(Interchange &ic) {
     if (!value)
       continue;
     OpBuilder b(c.take);
-    Operation *start = b.clone(*value);
-    c.take.getResult().replaceAllUsesWith(start->getResult(0));
+    auto type = cast<RankedTensorType>(c.take.getResult().getType());
+    Value start = arith::ConstantOp::create(
+        b, value.getLoc(), type,
+        SplatElementsAttr::get(type, cast<SplatElementsAttr>(value.getValue())
+                                         .getSplatValue<Attribute>()));
+    c.take.getResult().replaceAllUsesWith(start);
     Value slot = c.read.getDst();
     c.take.erase();
     c.read.erase();

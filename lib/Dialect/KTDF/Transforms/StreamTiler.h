@@ -88,7 +88,7 @@ public:
     if (failed(built))
       return failure();
     plan = std::move(*built);
-    if (failed(chooseWidth()) || failed(findBuffers()))
+    if (failed(findBuffers()) || failed(chooseWidth()))
       return failure();
     planPasses();
     if (failed(checkCarriedRewrites()))
@@ -131,6 +131,9 @@ private:
   /// each chunk after it was read; fails when a later pass over the row
   /// reads it again, after an earlier pass rewrote it.
   LogicalResult checkCarriedRewrites();
+
+  /// The loop-carried view a FIFO slot is fed from or drains to, if any.
+  Operation *carriedViewOf(Value slot) const;
 
   void retypeSlots();
 

@@ -140,9 +140,27 @@ LogicalResult StreamTiler::chooseWidth() {
             t ? unit.getThroughput(cls, t).value_or(1) : 1);
       }
   }
+  // A running sum carried in a scratchpad view (read and written by this
+  // pipeline) stays in the compute unit across the loop's trips
+  // (ktdf-keep-carried-chunks): its reads cross no FIFO, and the row
+  // reduction that follows the loop folds each kept chunk where it ends (a
+  // reduce and an accumulate), so every chunk costs one fold more. Counted
+  // as a plain FIFO read, every width tied and the narrowest won: on
+  // mesh_device 32 folds a row where 8 do.
+  llvm::SmallPtrSet<Operation *, 2> written;
+  for (WriteToFifoOp write : plan.writes)
+    if (Operation *view = carriedViewOf(write.getSlot());
+        view && plan.isStreamed(write.getValue()))
+      written.insert(view);
   double bytes = 0;
-  for (ReadFromFifoOp read : plan.reads)
+  for (ReadFromFifoOp read : plan.reads) {
+    if (plan.isStreamed(read.getResult()) &&
+        written.contains(carriedViewOf(read.getSlot()))) {
+      ++query.rowReductions;
+      continue;
+    }
     bytes += cast<ShapedType>(read.getType()).getElementTypeBitWidth() / 8.0;
+  }
   query.fifoBytesPerElement = bytes;
   for (WriteToFifoOp write : plan.writes)
     if (plan.isStreamed(write.getValue()))
@@ -235,20 +253,21 @@ void StreamTiler::planPasses() {
   }
 }
 
+Operation *StreamTiler::carriedViewOf(Value slot) const {
+  Value end = source.lookup(slot);
+  if (!end || !isa<ktdp::AccessTileType>(end.getType()))
+    return nullptr;
+  auto view = ktdp::getAccessTileView(end);
+  return isCarriedView(view) ? view.getOperation() : nullptr;
+}
+
 LogicalResult StreamTiler::checkCarriedRewrites() {
-  auto carriedView = [&](Value slot) -> Operation * {
-    Value end = source.lookup(slot);
-    if (!end || !isa<ktdp::AccessTileType>(end.getType()))
-      return nullptr;
-    auto view = ktdp::getAccessTileView(end);
-    return isCarriedView(view) ? view.getOperation() : nullptr;
-  };
   for (size_t p = 0; p < passes.size(); ++p)
     for (WriteToFifoOp write : passes[p].writes)
-      if (Operation *view = carriedView(write.getSlot()))
+      if (Operation *view = carriedViewOf(write.getSlot()))
         for (size_t q = p + 1; q < passes.size(); ++q)
           for (ReadFromFifoOp read : passes[q].reads)
-            if (carriedView(read.getSlot()) == view) {
+            if (carriedViewOf(read.getSlot()) == view) {
               InFlightDiagnostic diag = read.emitError(
                   "the value a loop carries is read again in a later pass "
                   "over the row (after a reduction) than the one that "
