@@ -64,6 +64,10 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
     bool transfers =
         !stage.isCompute() && !getAllReduce(stage) && !getTileCopy(stage);
     SmallVector<const Channel *> carries, keptIn, keptOut;
+    // Buffers of this pipeline waited for just before the op that first
+    // moves them, and handed on just after the one that last does
+    // (BlockHandOvers.cpp).
+    SmallVector<std::pair<const Channel *, Operation *>> lateWaits, earlySends;
     for (const Channel &ch : info.channels) {
       if (ch.kept && transfers) {
         if (ch.to == stage)
@@ -76,9 +80,15 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
         continue;
       if (ch.carry && transfers)
         carries.push_back(&ch);
+      else if (Operation *at = transfers ? handOverPoint(ch, true) : nullptr)
+        lateWaits.push_back({&ch, at});
       else
         emitWait(ch);
     }
+    for (const Channel &ch : info.channels)
+      if (ch.from == stage && transfers)
+        if (Operation *at = handOverPoint(ch, false))
+          earlySends.push_back({&ch, at});
     // The writes of earlier pipelines of the block to scratchpad views it
     // moves are waited for just before its first transfer of a view: the
     // feed moves an attention's V block while the scores are stored.
@@ -201,6 +211,11 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       std::function<LogicalResult(Block &, IRMapping &)> walk =
           [&](Block &block, IRMapping &m) -> LogicalResult {
         for (Operation &op : block) {
+          for (auto &[ch, at] : lateWaits)
+            if (at == &op) {
+              emitWait(*ch);
+              at = nullptr;
+            }
           waitForStaged(&op);
           if (!regionWaits.empty() && movesView(&op))
             waitForRegions();
@@ -236,6 +251,12 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
             return op.emitError("'")
                    << op.getName() << "' is not supported in a transfer stage";
           }
+          for (auto &[ch, at] : earlySends)
+            if (at == &op) {
+              dfir::SyncSendOp::create(b, loc,
+                                       KernelLowering::perLane(ch->base, li));
+              at = nullptr;
+            }
         }
         return success();
       };
@@ -244,9 +265,19 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       waitForRegions();
       waitForCarries();
       waitForStaged(nullptr);
+      // A point the walk did not reach (inside a loop emitted as one run)
+      // falls back to the stage's end.
+      for (auto &[ch, at] : lateWaits)
+        if (at)
+          emitWait(*ch);
     }
+    auto sentEarly = [&](const Channel &ch) {
+      return llvm::any_of(earlySends, [&](auto &sent) {
+        return sent.first == &ch && !sent.second;
+      });
+    };
     for (const Channel &ch : info.channels)
-      if (ch.from == stage && !(ch.kept && transfers))
+      if (ch.from == stage && !(ch.kept && transfers) && !sentEarly(ch))
         dfir::SyncSendOp::create(b, loc, KernelLowering::perLane(ch.base, li));
     for (const Channel &ch : info.regionChannels)
       if (ch.from == stage)

@@ -185,6 +185,12 @@ private:
   /// buffers: the op of the stage (inside loops of one trip) before which it
   /// waits for them; else null.
   Operation *lateExportRead(const Channel &ch);
+  /// For a channel between two transfer stages of one pipeline: the op of
+  /// the reader (`isReader`) before which it waits for the buffers the
+  /// writer fills, or of the writer after which it hands on the buffers
+  /// the reader empties, when that op runs once per execution and other
+  /// data moves before (after) it; else null (BlockHandOvers.cpp).
+  Operation *handOverPoint(const Channel &ch, bool isReader);
   /// Where this unit passes `staging` in `block`: defers the waits for its
   /// buffers that a later op of the block reads late (lateExportRead),
   /// noting the reader's executions so far in deferredExports.

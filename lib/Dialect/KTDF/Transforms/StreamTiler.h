@@ -45,6 +45,12 @@ struct PassContents {
   /// (first, before `reads`), and those it keeps for a later pass (last,
   /// after `writes`).
   SmallVector<Value, 2> keptReads, keptWrites;
+  /// False for a part of a pass whose other, independent parts follow
+  /// (splitIndependentParts): the row values the pass makes known come
+  /// after its last part.
+  bool endsPass = true;
+  /// One of several parts of a pass.
+  bool isPart = false;
 };
 
 /// A streamed value an earlier pass over the row computes and a later pass
@@ -96,6 +102,7 @@ public:
     retypeSlots();
     if (useCostModel)
       planKeeps();
+    splitIndependentParts();
     // Feed and drain read the compute stage's FIFO ops, which building the
     // tiled compute stage erases: they go first.
     buildFeed();
@@ -122,6 +129,13 @@ private:
   /// where the unit spends more on recomputing them than on sending them
   /// out (StreamKeep.cpp).
   void planKeeps();
+  /// Splits each pass whose reads feed computations that share nothing
+  /// (the unrolled column blocks of a row) into one chunk loop per
+  /// computation, in program order: the feed then moves one block after
+  /// another, so the first can start before the others are loaded and the
+  /// drain finishes one before the next (ktdf-to-dfir waits and hands over
+  /// each buffer where it is first read and last written).
+  void splitIndependentParts();
 
   /// Whether the compute unit may hold `bytes` more of kept chunks besides
   /// those it holds already (`heldBytes`).

@@ -10,6 +10,8 @@
 
 #include "StreamTiler.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -183,8 +185,8 @@ void StreamTiler::buildCompute() {
       if (!plan.isStreamed(read.getResult()))
         readChunk(read, rowMap);
     emitRowOps(0, rowMap);
-    for (size_t p = 0; p < passes.size(); ++p) {
-      PassContents &pass = passes[p];
+    int passesDone = 0;
+    for (PassContents &pass : passes) {
       SmallVector<Value> inits;
       for (auto op : pass.reductions)
         for (Value init : op.getDpsInits())
@@ -209,7 +211,8 @@ void StreamTiler::buildCompute() {
       for (auto op : pass.reductions)
         for (Value result : op->getResults())
           rowMap.map(result, folded[r++]);
-      emitRowOps(p + 1, rowMap);
+      if (pass.endsPass)
+        emitRowOps(++passesDone, rowMap);
     }
     for (WriteToFifoOp write : plan.writes)
       if (!plan.isStreamed(write.getValue()))
@@ -405,11 +408,14 @@ void StreamTiler::buildRowLoops(StageOp stage, function_ref<void(Value)> head,
     for (const PassContents &pass : passes) {
       if (!hasWork(pass))
         continue;
-      scf::ForOp::create(b, loc, c0, cols, step, ValueRange{},
-                         [&](OpBuilder &, Location, Value c, ValueRange) {
-        body(pass, r, c);
-        scf::YieldOp::create(b, loc);
-      });
+      auto chunks =
+          scf::ForOp::create(b, loc, c0, cols, step, ValueRange{},
+                             [&](OpBuilder &, Location, Value c, ValueRange) {
+                               body(pass, r, c);
+                               scf::YieldOp::create(b, loc);
+                             });
+      if (pass.isPart)
+        chunks->setAttr(kPartLoopAttrName, b.getUnitAttr());
     }
     tail(r);
     scf::YieldOp::create(b, loc);

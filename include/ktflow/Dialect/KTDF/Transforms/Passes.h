@@ -80,6 +80,12 @@ bool isHandoverView(Operation *view);
 /// it): the lowering orders the drain's writes before the feed's reads.
 constexpr llvm::StringLiteral kKeptBufferAttrName = "ktdf.kept";
 
+/// The unit attribute ktdf-tile-streams puts on a feed's or drain's chunk
+/// loop that moves one independent part of a pass over the row (one block
+/// of several a pass would read chunk by chunk together): the lowering
+/// waits for, or hands on, that part's buffers around the loop alone.
+constexpr llvm::StringLiteral kPartLoopAttrName = "ktdf.part";
+
 /// The unit attribute ktdf-lower-inter-tile puts on the scratchpad views
 /// it makes for the partials of inter-tile reductions and the chunks the
 /// other tiles send.
