@@ -3,8 +3,9 @@
 // This file declares StreamTiler, the worker of --ktdf-tile-streams: for
 // one routed pipeline it chooses the chunk width, plans the passes over each
 // row (StreamPlan) and rebuilds the feed, compute and drain stages in
-// chunks. TileStreams.cpp holds its decisions, StreamTilerBuild.cpp the
-// rewriting of the stages.
+// chunks. TileStreams.cpp holds its decisions, StreamPasses.cpp what each
+// pass over a row contains, StreamKeep.cpp which streamed values a later
+// pass keeps, StreamTilerBuild.cpp the rewriting of the stages.
 //
 //===----------------------------------------------------------------------===//
 
