@@ -39,20 +39,6 @@ static llvm::SmallDenseSet<Value, 4> buffersMovedBy(StageOp stage,
   return buffers;
 }
 
-/// Whether `op` is or holds a transfer moving one of `buffers` in or out.
-static bool movesAny(Operation *op,
-                     const llvm::SmallDenseSet<Value, 4> &buffers) {
-  return op
-      ->walk([&](DataTransferOp transfer) {
-        bool moves = buffers.contains(transfer.getSrc()) ||
-                     buffers.contains(transfer.getDst()) ||
-                     llvm::any_of(transfer.getStagedIndices(),
-                                  [&](Value v) { return buffers.contains(v); });
-        return moves ? WalkResult::interrupt() : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
 Operation *ProgramBuilder::handOverPoint(const Channel &ch, bool isReader) {
   StageOp stage = isReader ? ch.to : ch.from;
   StageOp other = isReader ? ch.from : ch.to;
@@ -79,7 +65,7 @@ Operation *ProgramBuilder::handOverPoint(const Channel &ch, bool isReader) {
       std::reverse(ops.begin(), ops.end());
     Block *inner = nullptr;
     for (Operation *op : ops) {
-      if (!movesAny(op, buffers)) {
+      if (!transfersAny(op, buffers, /*orWrites=*/true)) {
         othersOutside |= op->walk([](DataTransferOp) {
                              return WalkResult::interrupt();
                            }).wasInterrupted();

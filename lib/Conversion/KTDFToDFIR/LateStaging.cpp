@@ -44,18 +44,24 @@ static llvm::SmallDenseSet<Value, 4> exportsFilledBy(StageOp writer,
   return filled;
 }
 
-/// Whether `op` is or holds a transfer reading one of `buffers` (as data
-/// or as the indices of a gather or scatter).
-static bool readsAny(Operation *op,
-                     const llvm::SmallDenseSet<Value, 4> &buffers) {
+bool mlir::ktdf::lowering::transfersAny(
+    Operation *op, const llvm::SmallDenseSet<Value, 4> &buffers,
+    bool orWrites) {
   return op
       ->walk([&](DataTransferOp transfer) {
-        bool reads = buffers.contains(transfer.getSrc()) ||
+        bool moves = buffers.contains(transfer.getSrc()) ||
+                     (orWrites && buffers.contains(transfer.getDst())) ||
                      llvm::any_of(transfer.getStagedIndices(),
                                   [&](Value v) { return buffers.contains(v); });
-        return reads ? WalkResult::interrupt() : WalkResult::advance();
+        return moves ? WalkResult::interrupt() : WalkResult::advance();
       })
       .wasInterrupted();
+}
+
+/// Whether `op` is or holds a transfer reading one of `buffers`.
+static bool readsAny(Operation *op,
+                     const llvm::SmallDenseSet<Value, 4> &buffers) {
+  return transfersAny(op, buffers, /*orWrites=*/false);
 }
 
 Operation *ProgramBuilder::lateExportRead(const Channel &ch) {

@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <map>
 #include <string>
@@ -243,6 +244,11 @@ std::string ringSync(unsigned index, StringRef what, const LaneInstance &li);
 
 /// Bytes of one element of a buffer, slot or view.
 int64_t elementBytes(Type type);
+
+/// Whether `op` is or holds a transfer reading one of `buffers` (as data or
+/// as the indices of a gather or scatter) or, with `orWrites`, writing one.
+bool transfersAny(Operation *op, const llvm::SmallDenseSet<Value, 4> &buffers,
+                  bool orWrites);
 
 /// The coordinates of `tile`'s origin in its view: its base map applied to
 /// its indices, each brought into the program by `materialize`. Fails after
