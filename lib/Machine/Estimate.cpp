@@ -46,6 +46,74 @@ static double shareOf(const Machine &machine, uint32_t memory, double route,
   return route > 0 ? std::min(route, bandwidth / users) : bandwidth / users;
 }
 
+/// How many programs load from (`loads`) or store to each device memory.
+static llvm::DenseMap<uint32_t, unsigned>
+usersOf(llvm::ArrayRef<ProgramWalker> walkers, bool loads) {
+  llvm::DenseMap<uint32_t, unsigned> users;
+  for (const ProgramWalker &walker : walkers)
+    if (const std::optional<uint32_t> &device =
+            loads ? walker.loadDevice : walker.storeDevice)
+      ++users[*device];
+  return users;
+}
+
+/// The cycles of a skewed engine's executions (one engine that loads and
+/// stores, issuing the next execution's loads before this one's stores,
+/// which wait for its compute): execution i + 1's loads leave before
+/// execution i's stores, so from one load to the load two executions later
+/// the engine runs one chain -- the loads at its share of device memory,
+/// their landing, the tokens to and from the compute, the compute, the
+/// stores at its share -- and each execution takes half a chain. The
+/// first has no partner (half a chain more) and the last stores land.
+static double skewedChain(const Machine &machine, const ProgramWalker &engine,
+                          double compute, double entries, unsigned loaders,
+                          unsigned storers) {
+  double loadShare =
+      shareOf(machine, *engine.loadDevice, engine.loadRoute, loaders);
+  double storeShare =
+      shareOf(machine, *engine.storeDevice, engine.storeRoute, storers);
+  double n = engine.skewedTrips;
+  if (loadShare <= 0 || storeShare <= 0 || n <= 0)
+    return 0;
+  double chain =
+      engine.skewedLoaded / loadShare + engine.skewedStored / storeShare +
+      n * (engine.loadLatency + 2 * machine.syncLatency + entries) + compute;
+  return (n + 1) / n * chain / 2 + engine.storeLatency;
+}
+
+/// Takes each skewed engine's chains (skewedChain, with its core's busiest
+/// compute unit and the latency of an execution's entries through it)
+/// where they are longer than `estimate`.
+static void skewedChains(const Machine &machine,
+                         llvm::ArrayRef<ProgramWalker> walkers,
+                         llvm::ArrayRef<double> busyOfUnit,
+                         KernelEstimate &estimate) {
+  llvm::DenseMap<uint32_t, unsigned> loaders = usersOf(walkers, true),
+                                     storers = usersOf(walkers, false);
+  for (const ProgramWalker &walker : walkers) {
+    if (walker.skewedGroups <= 0 || walker.storeGroups > 0 ||
+        !walker.loadDevice || !walker.storeDevice)
+      continue;
+    const MachineUnit &engine = machine.units[walker.unitIndex()];
+    double compute = 0, entries = 0;
+    for (auto [u, unit] : llvm::enumerate(machine.units))
+      if ((unit.roles & (RoleVector | RoleMatrix)) && unit.core == engine.core)
+        compute = std::max(compute, busyOfUnit[u]);
+    for (const ProgramWalker &feed : walkers)
+      if (feed.fed() && machine.units[feed.unitIndex()].core == engine.core)
+        entries = std::max(entries, feed.entriesLatency());
+    double chain = skewedChain(machine, walker, compute, entries,
+                               loaders.lookup(*walker.loadDevice),
+                               storers.lookup(*walker.storeDevice));
+    if (chain > estimate.cycles) {
+      estimate.cycles = chain;
+      estimate.busiest = chain - walker.storeLatency;
+      estimate.latency = walker.storeLatency;
+      estimate.bottleneck = engine.name + " + compute chain";
+    }
+  }
+}
+
 /// The cycles before a compute unit's first entry (the device-memory
 /// loads the load units wait for before their first load, at each
 /// engine's share of the memory, and their route latency) and after its
@@ -55,15 +123,11 @@ static double shareOf(const Machine &machine, uint32_t memory, double route,
 static std::pair<double, double>
 fillAndDrain(const Machine &machine, const Executable &exe,
              llvm::ArrayRef<ProgramWalker> walkers) {
-  llvm::DenseMap<uint32_t, unsigned> loaders, storers;
+  llvm::DenseMap<uint32_t, unsigned> loaders = usersOf(walkers, true),
+                                     storers = usersOf(walkers, false);
   llvm::DenseMap<uint32_t, const ProgramWalker *> walkerOfUnit;
-  for (const ProgramWalker &walker : walkers) {
+  for (const ProgramWalker &walker : walkers)
     walkerOfUnit[walker.unitIndex()] = &walker;
-    if (walker.loadDevice)
-      ++loaders[*walker.loadDevice];
-    if (walker.storeDevice)
-      ++storers[*walker.storeDevice];
-  }
   double head = 0, tail = 0;
   for (const ProgramWalker &walker : walkers) {
     // An engine's stores after it waits for a token a store unit sends
@@ -140,8 +204,8 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
     // here: the waits for a slot overlap the landing and the compute.
     double serial =
         busy - walker.slotWaits + walker.storeGroups * walker.loadLatency;
-    // A skewed engine's transfers overlap the compute like separate load
-    // and store units' do.
+    // A skewed engine's transfers overlap the compute, by half an
+    // execution's chain (skewedChains).
     bool skewed = walker.skewedGroups > 0 && walker.storeGroups == 0;
     if (walker.loads && walker.stores && !skewed && serial > shared) {
       shared = serial;
@@ -185,5 +249,6 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
     estimate.latency = std::max(load, head) + std::max(store, tail);
   }
   estimate.cycles = estimate.busiest + estimate.latency;
+  skewedChains(machine, walkers, busyOfUnit, estimate);
   return estimate;
 }

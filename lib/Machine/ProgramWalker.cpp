@@ -31,17 +31,34 @@ static double cyclesFor(uint64_t n, double perCycle) {
 double ProgramWalker::handOverLatency() const {
   if (!handOverStore || !loadMemory)
     return 0;
+  return machine.syncLatency + entriesLatency(*handOverStore);
+}
+
+double ProgramWalker::entriesLatency(uint32_t storeUnit) const {
+  if (!loadMemory)
+    return 0;
   NodeRef self{NodeRef::Unit, program.unit};
-  NodeRef store{NodeRef::Unit, *handOverStore};
+  NodeRef store{NodeRef::Unit, storeUnit};
   NodeRef memory{NodeRef::Memory, *loadMemory};
-  double latency = machine.syncLatency + 2 + routeCost(store, memory).latency +
-                   routeCost(memory, self).latency;
+  double latency =
+      2 + routeCost(store, memory).latency + routeCost(memory, self).latency;
   for (const FifoDesc &fifo : exe.fifos)
     if (fifo.producer == program.unit ||
-        (fifo.consumer == *handOverStore &&
+        (fifo.consumer == storeUnit &&
          (machine.units[fifo.producer].roles & (RoleVector | RoleMatrix))))
       latency += machine.links[fifo.link].latency;
   return latency;
+}
+
+double ProgramWalker::entriesLatency() const {
+  std::optional<uint32_t> compute = fed();
+  if (!compute)
+    return 0;
+  for (const FifoDesc &fifo : exe.fifos)
+    if (fifo.producer == *compute &&
+        (machine.units[fifo.consumer].roles & RoleStore))
+      return entriesLatency(fifo.consumer);
+  return 0;
 }
 
 std::optional<uint32_t> ProgramWalker::fed() const {
@@ -85,6 +102,8 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
     loadLatency = std::max(loadLatency, latency);
     loads = true;
     loadedBytes += bytes;
+    if (skewedDepth > 0)
+      skewedLoaded += times * bytes;
     if (!loadDevice) {
       loadDevice = src;
       loadRoute = bandwidth;
@@ -94,6 +113,8 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
     storeLatency = std::max(storeLatency, latency);
     stores = true;
     storedBytes += bytes;
+    if (skewedDepth > 0)
+      skewedStored += times * bytes;
     if (!storeDevice) {
       storeDevice = dst;
       storeRoute = bandwidth;
@@ -280,6 +301,8 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
                     ? 0
                     : static_cast<double>((*ub - *lb + *step - 1) / *step);
       bool skewed = in.sub == kLoopSkewed;
+      if (skewed && skewedDepth == 0)
+        skewedTrips += times * trips;
       skewedDepth += skewed;
       if (trips > 1 && trips <= kWalkEach &&
           iterationsWalked + trips <= kWalkBudget) {

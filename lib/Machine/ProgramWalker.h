@@ -50,6 +50,9 @@ public:
   /// Those of skewed loops instead, whose loads of the next execution are
   /// in flight while this one is computed (loop_begin's sub).
   double skewedGroups = 0;
+  /// Iterations of skewed loops (not nested in another) and the
+  /// device-memory bytes loaded and stored inside them.
+  double skewedTrips = 0, skewedLoaded = 0, skewedStored = 0;
   /// Hand-overs through the scratchpad a load unit waits for: runs of
   /// sync_recv from a store unit between its loads (a carried block, a row
   /// value the next pass reads). The compute unit it feeds has sent what
@@ -67,6 +70,12 @@ public:
   /// on spyre_like, overcharged swiglu_ffn_64x1024x4096 there, +22.9 %:
   /// its PT has waves queued during the hand-over.)
   double handOverLatency() const;
+  /// The latency of an execution's entries: the first loaded by this unit
+  /// and through the FIFO to the compute unit it feeds, the last through
+  /// the FIFO to `storeUnit` (or the store unit the compute unit sends to)
+  /// and stored, one cycle for each.
+  double entriesLatency(uint32_t storeUnit) const;
+  double entriesLatency() const;
   /// The device memory this program first loads from and first stores
   /// to, and the least bandwidth of those transfers' routes.
   std::optional<uint32_t> loadDevice, storeDevice;

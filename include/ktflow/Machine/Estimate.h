@@ -14,7 +14,9 @@
 // where they do not (latency-bound kernels, many hand-overs). An engine that
 // loads and stores in program order is the exception: its transfers, the
 // landing of the loads of each execution whose stores it waits for and the
-// compute are added up.
+// compute are added up; when it issues the next execution's loads before
+// this one's stores (a skewed loop), each execution takes at least half of
+// one execution's chain (loads, landing, compute, stores).
 //
 //===----------------------------------------------------------------------===//
 
