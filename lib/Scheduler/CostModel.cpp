@@ -83,7 +83,8 @@ DmaStageCycles ktflow::sched::estimateDmaStage(const CoarsenQuery &query,
       static_cast<double>(std::max<int64_t>(query.maxOutstanding, 1));
   // Every group of `inFlight` transfers waits for the latency once.
   double rounds = std::ceil(transfers / inFlight);
-  c.done = occupancy + rounds * query.latency;
+  double shared = std::max(occupancy, occupancy * bw / query.memoryShare);
+  c.done = shared + rounds * query.latency;
   c.issued = inFlight > 1 ? c.done - query.latency : c.done;
   c.steady =
       std::max(occupancy, (occupancy + transfers * query.latency) / inFlight);

@@ -159,6 +159,42 @@ TEST(CostModel, DmaStageWithRequestsInFlight) {
   EXPECT_DOUBLE_EQ(estimateDmaStage(q, {}, 4).done, 0);
 }
 
+TEST(CostModel, FillAndDrainAtTheMemorysShare) {
+  // mesh_device's shipped RoPE: per grid point four 256 B loads and two
+  // 256 B stores on one skewed engine (82 cycles, 64 B/cycle, 4 in
+  // flight), 96 compute cycles, two points a lane.
+  CoarsenQuery q;
+  q.candidates = {1, 2};
+  q.iterations = 2;
+  q.loadBytes = {256, 256, 256, 256};
+  q.storeBytes = {256, 256};
+  q.latency = 82;
+  q.bandwidth = 64;
+  q.maxOutstanding = 4;
+  q.computeCycles = 96;
+  q.sharedDma = q.skewed = true;
+  // At the route's 64 B/cycle: F = 1: max(96, (24 + 6 x 82) / 4 = 129) +
+  // (16 + 82) + 96 + (8 + 82) = 413; F = 2: (32 + 82) + 192 + (16 + 82) =
+  // 404, so the two points merge (463 simulated cycles against 416).
+  EXPECT_DOUBLE_EQ(estimatePipelineCycles(q, 1), 413);
+  EXPECT_DOUBLE_EQ(estimatePipelineCycles(q, 2), 404);
+  EXPECT_EQ(chooseCoarsening(q), 2);
+  // The 16 engines start together on 512 B/cycle of HBM, 32 each: the
+  // fill and the drain take twice the transfer time, the steady state
+  // (the same bytes for every F) is left alone. F = 1: 129 + (32 + 82) +
+  // 96 + (16 + 82) = 437; F = 2: (64 + 82) + 192 + (32 + 82) = 452.
+  q.memoryShare = 32;
+  EXPECT_DOUBLE_EQ(estimateDmaStage(q, q.loadBytes, 2).done, 64 + 82);
+  // Steady: max(32, (32 + 4 x 82) / 4), as without the share.
+  EXPECT_DOUBLE_EQ(estimateDmaStage(q, q.loadBytes, 2).steady, 90);
+  EXPECT_DOUBLE_EQ(estimatePipelineCycles(q, 1), 437);
+  EXPECT_DOUBLE_EQ(estimatePipelineCycles(q, 2), 452);
+  EXPECT_EQ(chooseCoarsening(q), 1);
+  // A share above the route's bandwidth changes nothing.
+  q.memoryShare = 128;
+  EXPECT_EQ(chooseCoarsening(q), 2);
+}
+
 /// softmax on mesh_device: two executions of a 2x128 f16 tile per
 /// instance (512 bytes each way), one DMA engine that loads and stores
 /// (82 cycles HBM -> SPM at 64 B/cycle), 384 compute cycles per tile,

@@ -92,6 +92,11 @@ struct CoarsenQuery {
   /// Latency (cycles) and bandwidth (bytes/cycle) of the DMA hops.
   double latency = 0;
   double bandwidth = 1;
+  /// An engine's share of the device memory's bandwidth when every lane's
+  /// engine moves data at once, as all do for the first loads and the last
+  /// stores (infinite: the route's bandwidth alone). It slows the fill and
+  /// the drain, not the steady state, whose bytes every F moves alike.
+  double memoryShare = std::numeric_limits<double>::infinity();
   /// Lanes whose transfers queue on the same DMA units.
   int64_t dmaSharing = 1;
   /// Transfers a DMA unit keeps in flight (1: it waits for each to land).
@@ -122,7 +127,8 @@ struct CoarsenQuery {
 /// A DMA stage's transfers of one execution, issued back to back by one
 /// unit (the lanes sharing it included).
 struct DmaStageCycles {
-  /// From the first issue until the last byte has landed.
+  /// From the first issue until the last byte has landed, every engine
+  /// moving data at once (at the memory's share).
   double done = 0;
   /// Until the unit may issue its next transfer (`done` when it waits for
   /// each transfer to land).

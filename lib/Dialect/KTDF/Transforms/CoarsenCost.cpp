@@ -18,6 +18,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::coarsen;
@@ -148,6 +150,29 @@ static double estimateCompute(const ScheduleTarget &target,
   return cycles;
 }
 
+/// The device memory's bandwidth over the DMA engines that move data at
+/// once (one per lane, or per `lanesPerEngine` lanes that share one): the
+/// grid's instances all start together, so an engine gets its share of the
+/// memory, not its route's bandwidth (mesh_device's 16 engines at 64
+/// B/cycle share 512 B/cycle of HBM: 32 each). Infinite where the memory
+/// states no bandwidth.
+static double deviceMemoryShare(const ScheduleTarget &target,
+                                PipelineOp pipeline, int64_t lanesPerEngine) {
+  const ktflow::device::Route &route = target.getLanes().front().inbound.route;
+  if (route.nodes.empty())
+    return INFINITY;
+  const auto &memory = target.getModel().getNode(route.nodes.front()).memory;
+  if (!memory || !memory->bandwidth || *memory->bandwidth <= 0)
+    return INFINITY;
+  int64_t active = 1;
+  if (auto parallel = pipeline->getParentOfType<ParallelOp>())
+    active = std::min<int64_t>(parallel.getNumPoints(),
+                               parallel.getNumInstances().value_or(1));
+  int64_t engines = llvm::divideCeil(std::max<int64_t>(active, 1),
+                                     std::max<int64_t>(lanesPerEngine, 1));
+  return *memory->bandwidth / static_cast<double>(engines);
+}
+
 CoarsenQuery coarsen::describeCoarsening(const ScheduleTarget &target,
                                          ArrayRef<PipelineOp> pipelines,
                                          const Driver &d, int64_t bound) {
@@ -172,6 +197,11 @@ CoarsenQuery coarsen::describeCoarsening(const ScheduleTarget &target,
   if (dmaUnit && model.getInstancesPerCore(*dmaUnit) <
                      static_cast<int64_t>(target.getLanes().size()))
     query.dmaSharing = target.getLanes().size();
+  // Merging a lane's grid points trades the skew between them for larger
+  // transfers, whose fill and drain every engine pays at once.
+  if (d.parallel)
+    query.memoryShare =
+        deviceMemoryShare(target, pipelines.front(), query.dmaSharing);
   // One engine that loads and stores runs an execution's stages in order.
   const Hop &lastOut = lane.outbound.hops.back();
   query.sharedDma =
