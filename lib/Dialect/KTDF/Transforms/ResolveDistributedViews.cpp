@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexAnalysis.h"
+#include "StraddlingTiles.h"
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
@@ -326,28 +327,98 @@ tilesOf(ktdp::ConstructDistributedMemoryViewOp view, Refusal &refusal) {
   return tiles;
 }
 
+namespace {
+/// How the distributed views of one function are resolved: as shards (a
+/// view and its layout, every tile in one part), or part by part.
+struct Resolution {
+  SmallVector<std::pair<ktdp::ConstructDistributedMemoryViewOp, ShardLayout>>
+      shards;
+  llvm::SetVector<ktdp::ConstructDistributedMemoryViewOp> split;
+};
+} // namespace
+
+/// Decides how each distributed view of `views` is resolved (or, unless
+/// `rewrite`, only checks that it can be), reporting each refusal.
+static LogicalResult
+resolve(ArrayRef<ktdp::ConstructDistributedMemoryViewOp> views, bool rewrite,
+        function_ref<void(const Refusal &)> report) {
+  Resolution resolution;
+  SmallVector<ktdp::ConstructDistributedMemoryViewOp> shardsOverGlobalParts;
+  bool failedAny = false;
+  for (ktdp::ConstructDistributedMemoryViewOp view : views) {
+    // The pipeline's ktdf-forward-scratchpad-parts removes those it can
+    // prove.
+    if (!rewrite && !whyNotForwardable(view))
+      continue;
+    Refusal refusal;
+    FailureOr<SmallVector<ktdp::ConstructAccessTileOp>> tiles =
+        tilesOf(view, refusal);
+    if (failed(tiles)) {
+      report(refusal);
+      failedAny = true;
+      continue;
+    }
+    if (tiles->empty())
+      continue;
+    FailureOr<ShardLayout> layout = analyzeShards(view, refusal);
+    bool shards = succeeded(layout) && llvm::all_of(*tiles, [&](auto tile) {
+                    return succeeded(
+                        resolveTile(tile, *layout, refusal, /*rewrite=*/false));
+                  });
+    bool globalParts = !straddle::whyNotGlobalParts(view);
+    if (shards) {
+      resolution.shards.emplace_back(view, std::move(*layout));
+      if (globalParts)
+        shardsOverGlobalParts.push_back(view);
+    } else if (globalParts) {
+      // Tiles that may straddle parts, or parts that are no shards of one
+      // tensor: accessed part by part.
+      resolution.split.insert(view);
+    } else {
+      report(refusal);
+      failedAny = true;
+    }
+  }
+  Refusal refusal;
+  if (!resolution.split.empty() &&
+      failed(straddle::splitAccesses(resolution.split, shardsOverGlobalParts,
+                                     refusal, /*rewrite=*/false))) {
+    report(refusal);
+    failedAny = true;
+  }
+  if (failedAny || !rewrite)
+    return failure(failedAny);
+  for (auto &[view, layout] : resolution.shards) {
+    if (resolution.split.contains(view))
+      continue;
+    SmallVector<ktdp::ConstructAccessTileOp> tiles = *tilesOf(view, refusal);
+    for (ktdp::ConstructAccessTileOp tile : tiles)
+      (void)resolveTile(tile, layout, refusal, /*rewrite=*/true);
+  }
+  if (!resolution.split.empty())
+    (void)straddle::splitAccesses(resolution.split, shardsOverGlobalParts,
+                                  refusal, /*rewrite=*/true);
+  return success();
+}
+
 std::optional<std::pair<Operation *, std::string>>
 mlir::ktdf::whyNotResolvable(Operation *op) {
   auto view = dyn_cast<ktdp::ConstructDistributedMemoryViewOp>(op);
   if (!view)
     return std::make_pair(op, std::string("not a distributed view"));
-  // The pipeline's ktdf-forward-scratchpad-parts removes it.
-  if (!whyNotForwardable(view))
-    return std::nullopt;
-  Refusal refusal;
-  FailureOr<SmallVector<ktdp::ConstructAccessTileOp>> tiles =
-      tilesOf(view, refusal);
-  if (failed(tiles))
-    return refusal;
-  if (tiles->empty())
-    return std::nullopt;
-  FailureOr<ShardLayout> layout = analyzeShards(view, refusal);
-  if (failed(layout))
-    return refusal;
-  for (ktdp::ConstructAccessTileOp tile : *tiles)
-    if (failed(resolveTile(tile, *layout, refusal, /*rewrite=*/false)))
-      return refusal;
-  return std::nullopt;
+  // The accesses of one view may be split with those of the others.
+  SmallVector<ktdp::ConstructDistributedMemoryViewOp> views;
+  Operation *scope = view->getParentOfType<func::FuncOp>();
+  (scope ? scope : view->getParentOp())
+      ->walk([&](ktdp::ConstructDistributedMemoryViewOp v) {
+        views.push_back(v);
+      });
+  std::optional<Refusal> first;
+  (void)resolve(views, /*rewrite=*/false, [&](const Refusal &refusal) {
+    if (!first)
+      first = refusal;
+  });
+  return first;
 }
 
 namespace {
@@ -358,31 +429,9 @@ struct ResolveDistributedViewsPass
     SmallVector<ktdp::ConstructDistributedMemoryViewOp> views;
     getOperation().walk(
         [&](ktdp::ConstructDistributedMemoryViewOp v) { views.push_back(v); });
-    bool failedAny = false;
-    auto report = [&](const Refusal &refusal) {
-      refusal.first->emitError(refusal.second);
-      failedAny = true;
-    };
-    for (ktdp::ConstructDistributedMemoryViewOp view : views) {
-      Refusal refusal;
-      FailureOr<SmallVector<ktdp::ConstructAccessTileOp>> tiles =
-          tilesOf(view, refusal);
-      if (failed(tiles)) {
-        report(refusal);
-        continue;
-      }
-      if (tiles->empty())
-        continue;
-      FailureOr<ShardLayout> layout = analyzeShards(view, refusal);
-      if (failed(layout)) {
-        report(refusal);
-        continue;
-      }
-      for (ktdp::ConstructAccessTileOp tile : *tiles)
-        if (failed(resolveTile(tile, *layout, refusal, /*rewrite=*/true)))
-          report(refusal);
-    }
-    if (failedAny)
+    if (failed(resolve(views, /*rewrite=*/true, [](const Refusal &refusal) {
+          refusal.first->emitError(refusal.second);
+        })))
       return signalPassFailure();
     // The distributed views and parts nothing reads any more.
     for (ktdp::ConstructDistributedMemoryViewOp view : views) {

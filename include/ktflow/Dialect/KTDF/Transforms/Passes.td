@@ -432,9 +432,18 @@ def KTDFResolveDistributedViews
     indexes parts), so the part is chosen per grid point and loop
     iteration like any computed view address. Runs after
     ktdf-record-tensor-extents (the tensors' extents are the kernel's as
-    written). Refused at the view or the tile, with the reason: parts in a
-    scratchpad, parts laid out otherwise, tiles that may straddle two
-    parts, other users of a distributed view.
+    written). Other distributed views over global parts of static sizes
+    whose coordinate sets are disjoint boxes (tiles that may straddle
+    parts, parts at unrelated addresses) are accessed part by part: each
+    load and store of a tile becomes one masked access per part it may
+    touch, in the part's local coordinates, and the element-wise ops
+    between those loads and the stores are repeated per part; a store goes
+    to the same part of a distributed view with the same part boxes at the
+    same anchor, or to the part's box of a plain view. Refused at the
+    view, the tile or the access, with the reason: parts in a scratchpad,
+    overlapping or dynamic parts, values of straddling loads used other
+    than element-wise or stored elsewhere, other users of a distributed
+    view.
 
     ```mlir
     // before: X stored as two column shards of 16x128 at ptr and ptr + 2048

@@ -5,20 +5,76 @@
 // tile, with the reason; ktdf-check-supported, run alone, says the same
 // (the parts, in global coordinates, are checked as the view).
 
-// A tile that straddles the two column shards (anchor 64 in parts of 128).
+// A tile that straddles the two column shards (anchor 64 in parts of 128)
+// is loaded part by part, and its value is reduced: the per-part copies of
+// a reduction would each miss the other part's elements.
 #h0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 127 >= 0)>
 #h1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 128 >= 0, -d1 + 255 >= 0)>
 #blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
-func.func @straddle(%x: index) attributes {grid = [1]} {
+func.func @straddle_reduced(%x: index) attributes {grid = [1]} {
   %c2048 = arith.constant 2048 : index
   %x1 = arith.addi %x, %c2048 : index
   %X0 = ktdp.construct_memory_view %x, sizes: [16, 128], strides: [128, 1] {coordinate_set = #h0, memory_space = #ktdp.memory_space<global>} : memref<16x128xf16>
   %X1 = ktdp.construct_memory_view %x1, sizes: [16, 128], strides: [128, 1] {coordinate_set = #h1, memory_space = #ktdp.memory_space<global>} : memref<16x128xf16>
   %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<16x128xf16>, memref<16x128xf16>) : memref<16x256xf16>
-  // expected-error @+1 {{an access tile of a distributed view must lie in one part for the scheduler: along dimension 1 it may straddle two parts}}
   %t = ktdp.construct_access_tile %X[0, 64] {access_tile_set = #blk, access_tile_order = #id2} : memref<16x256xf16> -> !ktdp.access_tile<1x128xindex>
+  // expected-error @+1 {{so their values may only be stored into tiles of distributed views with the same part boxes at the same anchor: 'linalg.reduce' uses it and is not element-wise on the tile}}
   %v = ktdp.load %t : <1x128xindex> -> tensor<1x128xf16>
+  %init = tensor.empty() : tensor<1xf16>
+  %s = linalg.reduce { arith.addf } ins(%v : tensor<1x128xf16>) outs(%init : tensor<1xf16>) dimensions = [1]
+  return
+}
+
+// -----
+
+// The straddling load's value is stored into a plain view at another
+// anchor: each part's copy would go to a box of it that no view of the
+// part's box describes at the tile's anchor.
+#h0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#h1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 128 >= 0, -d1 + 255 >= 0)>
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 255 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @straddle_stored_elsewhere(%x: index, %y: index) attributes {grid = [1]} {
+  %c2048 = arith.constant 2048 : index
+  %x1 = arith.addi %x, %c2048 : index
+  %X0 = ktdp.construct_memory_view %x, sizes: [16, 128], strides: [128, 1] {coordinate_set = #h0, memory_space = #ktdp.memory_space<global>} : memref<16x128xf16>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [16, 128], strides: [128, 1] {coordinate_set = #h1, memory_space = #ktdp.memory_space<global>} : memref<16x128xf16>
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<16x128xf16>, memref<16x128xf16>) : memref<16x256xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [16, 256], strides: [256, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<16x256xf16>
+  %t = ktdp.construct_access_tile %X[0, 64] {access_tile_set = #blk, access_tile_order = #id2} : memref<16x256xf16> -> !ktdp.access_tile<1x128xindex>
+  // expected-error @+1 {{'ktdp.store' stores it into a tile of neither such a distributed view nor a plain view in device memory (an argument plus a constant, static, a box from the origin that the parts fill) at that anchor}}
+  %v = ktdp.load %t : <1x128xindex> -> tensor<1x128xf16>
+  %ty = ktdp.construct_access_tile %Y[0, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<16x256xf16> -> !ktdp.access_tile<1x128xindex>
+  ktdp.store %v, %ty : tensor<1x128xf16>, <1x128xindex>
+  return
+}
+
+// -----
+
+// A plain view wider than the parts: the kernel stores 0 at the columns no
+// part holds (the load reads 0 there), no part's copy would.
+#h0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#h1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 128 >= 0, -d1 + 255 >= 0)>
+#wide = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 383 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @wider_than_parts(%x: index, %y: index) attributes {grid = [3]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c2048 = arith.constant 2048 : index
+  %c128 = arith.constant 128 : index
+  %x1 = arith.addi %x, %c2048 : index
+  %X0 = ktdp.construct_memory_view %x, sizes: [16, 128], strides: [128, 1] {coordinate_set = #h0, memory_space = #ktdp.memory_space<global>} : memref<16x128xf16>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [16, 128], strides: [128, 1] {coordinate_set = #h1, memory_space = #ktdp.memory_space<global>} : memref<16x128xf16>
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<16x128xf16>, memref<16x128xf16>) : memref<16x256xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [16, 384], strides: [384, 1] {coordinate_set = #wide, memory_space = #ktdp.memory_space<global>} : memref<16x384xf16>
+  %col = arith.muli %id, %c128 : index
+  %t = ktdp.construct_access_tile %X[0, %col + 64] {access_tile_set = #blk, access_tile_order = #id2} : memref<16x256xf16> -> !ktdp.access_tile<1x128xindex>
+  // expected-error @+1 {{'ktdp.store' stores it into a tile of neither}}
+  %v = ktdp.load %t : <1x128xindex> -> tensor<1x128xf16>
+  %ty = ktdp.construct_access_tile %Y[0, %col + 64] {access_tile_set = #blk, access_tile_order = #id2} : memref<16x384xf16> -> !ktdp.access_tile<1x128xindex>
+  ktdp.store %v, %ty : tensor<1x128xf16>, <1x128xindex>
   return
 }
 
@@ -44,25 +100,56 @@ func.func @scratchpad_parts() attributes {grid = [2]} {
 
 // -----
 
-// Shards at addresses that are not evenly spaced.
+// Parts at two pointers are no shards and are accessed part by part; a
+// value loaded from D at one anchor and stored into E at another would mix
+// the parts' coordinates.
 #p0 = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 #p1 = affine_set<(d0) : (d0 - 64 >= 0, -d0 + 127 >= 0)>
-#p2 = affine_set<(d0) : (d0 - 128 >= 0, -d0 + 191 >= 0)>
 #t = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 #id1 = affine_map<(d0) -> (d0)>
-func.func @uneven(%a: index) attributes {grid = [3]} {
+func.func @moved(%a: index, %a1: index, %b: index) attributes {grid = [2]} {
   %id = ktdp.get_compute_tile_id : index
   %c64 = arith.constant 64 : index
   %c100 = arith.constant 100 : index
-  %a1 = arith.addi %a, %c64 : index
-  %a2 = arith.addi %a, %c100 : index
+  %b1 = arith.addi %b, %c100 : index
   %P0 = ktdp.construct_memory_view %a, sizes: [64], strides: [1] {coordinate_set = #p0, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
   %P1 = ktdp.construct_memory_view %a1, sizes: [64], strides: [1] {coordinate_set = #p1, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
-  %P2 = ktdp.construct_memory_view %a2, sizes: [64], strides: [1] {coordinate_set = #p2, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
-  // expected-error @+1 {{the parts do not start at evenly spaced addresses of one argument}}
-  %D = ktdp.construct_distributed_memory_view(%P0, %P1, %P2 : memref<64xf16>, memref<64xf16>, memref<64xf16>) : memref<192xf16>
+  %D = ktdp.construct_distributed_memory_view(%P0, %P1 : memref<64xf16>, memref<64xf16>) : memref<128xf16>
+  %Q0 = ktdp.construct_memory_view %b, sizes: [64], strides: [1] {coordinate_set = #p0, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  %Q1 = ktdp.construct_memory_view %b1, sizes: [64], strides: [1] {coordinate_set = #p1, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  %E = ktdp.construct_distributed_memory_view(%Q0, %Q1 : memref<64xf16>, memref<64xf16>) : memref<128xf16>
   %o = arith.muli %id, %c64 : index
-  %t = ktdp.construct_access_tile %D[%o] {access_tile_set = #t, access_tile_order = #id1} : memref<192xf16> -> !ktdp.access_tile<64xindex>
+  %t = ktdp.construct_access_tile %D[%o] {access_tile_set = #t, access_tile_order = #id1} : memref<128xf16> -> !ktdp.access_tile<64xindex>
   %v = ktdp.load %t : <64xindex> -> tensor<64xf16>
+  %u = ktdp.construct_access_tile %E[%o + 32] {access_tile_set = #t, access_tile_order = #id1} : memref<128xf16> -> !ktdp.access_tile<64xindex>
+  // expected-error @+1 {{distributed views at different anchors or of different shapes}}
+  ktdp.store %v, %u : tensor<64xf16>, <64xindex>
+  return
+}
+
+// -----
+
+// The field guide's per-core LX views (§1b.6): a global part and parts in
+// the scratchpads of tiles 0 and 1, the first column-major, loaded whole.
+// The scratchpad parts hold nothing the kernel stored.
+#g = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#l0 = affine_set<(d0, d1) : (d0 - 96 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#l1 = affine_set<(d0, d1) : (d0 - 128 >= 0, -d0 + 191 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 191 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @mixed_memories() attributes {grid = [2]} {
+  %g = arith.constant 0 : index
+  %lx = arith.constant 12288 : index
+  %out = arith.constant 24576 : index
+  %G = ktdp.construct_memory_view %g, sizes: [96, 64], strides: [64, 1] {coordinate_set = #g, memory_space = #ktdp.memory_space<global>} : memref<96x64xf16>
+  %L0 = ktdp.construct_memory_view %lx, sizes: [32, 64], strides: [1, 64] {coordinate_set = #l0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<32x64xf16, strided<[1, 64]>>
+  %L1 = ktdp.construct_memory_view %lx, sizes: [64, 64], strides: [64, 1] {coordinate_set = #l1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<64x64xf16>
+  // expected-error @+1 {{a distributed view over scratchpad (ct_local) parts compiles only when every load of the parts provably reads what the loading tile stored itself, or what one earlier store wrote on another tile (copied between the cores): every part must be in the scratchpad of a tile the view names (ct_local with ct_id)}}
+  %D = ktdp.construct_distributed_memory_view(%G, %L0, %L1 : memref<96x64xf16>, memref<32x64xf16, strided<[1, 64]>>, memref<64x64xf16>) : memref<192x64xf16>
+  %O = ktdp.construct_memory_view %out, sizes: [192, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<192x64xf16>
+  %t = ktdp.construct_access_tile %D[0, 0] {access_tile_set = #all, access_tile_order = #id2} : memref<192x64xf16> -> !ktdp.access_tile<192x64xindex>
+  %v = ktdp.load %t : <192x64xindex> -> tensor<192x64xf16>
+  %to = ktdp.construct_access_tile %O[0, 0] {access_tile_set = #all, access_tile_order = #id2} : memref<192x64xf16> -> !ktdp.access_tile<192x64xindex>
+  ktdp.store %v, %to : tensor<192x64xf16>, <192x64xindex>
   return
 }

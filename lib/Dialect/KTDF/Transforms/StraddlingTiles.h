@@ -1,0 +1,71 @@
+//===- StraddlingTiles.h - Distributed-view accesses by part ----*- C++ -*-===//
+//
+// This file declares the split of ktdf-resolve-distributed-views for
+// distributed views over global parts whose tiles may straddle parts (or
+// whose parts are not shards of one tensor): each access to such a tile
+// becomes one masked access per part it may touch, of a tile of the part in
+// local coordinates, and the element-wise computation between those loads
+// and stores is repeated per part. A masked load reads 0 outside its part
+// and a masked store skips the coordinates outside it, so every element
+// stored is computed from the part that holds it: no tensor is joined.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_STRADDLINGTILES_H
+#define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_STRADDLINGTILES_H
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+
+#include "llvm/ADT/SetVector.h"
+
+#include <string>
+
+namespace mlir::ktdf::straddle {
+
+using Refusal = std::pair<Operation *, std::string>;
+
+/// The parts of a distributed view and their boxes in global coordinates.
+struct GlobalParts {
+  SmallVector<ktdp::ConstructMemoryViewOp> parts;
+  SmallVector<ktdp::IntegerBox> boxes;
+};
+
+/// The parts of `view` when they can be accessed part by part (global views
+/// of static sizes and strides whose coordinate sets are disjoint boxes
+/// without symbols), else why not.
+FailureOr<GlobalParts> globalParts(ktdp::ConstructDistributedMemoryViewOp view,
+                                   std::string &why);
+std::optional<std::string>
+whyNotGlobalParts(ktdp::ConstructDistributedMemoryViewOp view);
+
+/// Whether `op` computes each element of its tensor results from the same
+/// element of its tensor operands, all of shape `shape`.
+bool isElementwise(Operation *op, ArrayRef<int64_t> shape);
+
+/// Whether tiles `a` and `b` cover the same coordinates of their views.
+bool sameAccess(ktdp::ConstructAccessTileOp a, ktdp::ConstructAccessTileOp b);
+
+/// Whether `tile`, of a plain view, can take stores part by part at the
+/// anchor of `like`, a tile of a view whose parts hold `parts`: a view in
+/// device memory at a kernel argument plus a constant, of static sizes and
+/// strides, whose coordinate set is a box from the origin inside the box
+/// the parts fill (a coordinate no part holds would be stored as 0 by the
+/// kernel and by no part's copy), the tile anchored and shaped as `like`.
+bool storableByBox(ktdp::ConstructAccessTileOp tile,
+                   ktdp::ConstructAccessTileOp like,
+                   ArrayRef<ktdp::IntegerBox> parts);
+
+/// Splits (or, unless `rewrite`, only checks) the accesses of the tiles of
+/// `views` (each with global parts, see whyNotGlobalParts) part by part.
+/// A view of `others` (views with global parts resolved otherwise) whose
+/// tile a split value is stored into joins `views`. Fails with the
+/// refusal at the access that cannot be split.
+LogicalResult
+splitAccesses(llvm::SetVector<ktdp::ConstructDistributedMemoryViewOp> &views,
+              ArrayRef<ktdp::ConstructDistributedMemoryViewOp> others,
+              Refusal &refusal, bool rewrite);
+
+} // namespace mlir::ktdf::straddle
+
+#endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_STRADDLINGTILES_H

@@ -1,0 +1,153 @@
+// RUN: ktflow-opt %s --ktdf-resolve-distributed-views -split-input-file | FileCheck %s
+// RUN: ktflow-opt %s --ktdf-check-supported -split-input-file
+
+// Tiles that may straddle the parts of a distributed view over global
+// parts are accessed part by part: each load and store becomes one per
+// part the tile may touch, of the tile anchored in the part's local
+// coordinates on a view of the part whose set is its box moved to the
+// origin (the DMA masks what lies outside), and the element-wise ops
+// between them are repeated per part.
+
+// Two column halves of 96 at their own pointers; the 64-wide block at
+// %col straddles them when %col = 64. Piece 1 is anchored at %col - 96.
+// CHECK-DAG:   #[[LOCAL:.*]] = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 95 >= 0)>
+// CHECK-LABEL: func.func @straddle_columns
+// CHECK-SAME:    (%[[X0:[^:]*]]: index, %[[X1:[^:]*]]: index, %[[Y0:[^:]*]]: index, %[[Y1:[^:]*]]: index)
+// CHECK-NOT:     construct_distributed_memory_view
+// CHECK-DAG:     %[[LX0:.*]] = ktdp.construct_memory_view %[[X0]], {{.*}}coordinate_set = #[[LOCAL]]
+// CHECK-DAG:     %[[LX1:.*]] = ktdp.construct_memory_view %[[X1]], {{.*}}coordinate_set = #[[LOCAL]]
+// CHECK-DAG:     %[[LY0:.*]] = ktdp.construct_memory_view %[[Y0]], {{.*}}coordinate_set = #[[LOCAL]]
+// CHECK-DAG:     %[[LY1:.*]] = ktdp.construct_memory_view %[[Y1]], {{.*}}coordinate_set = #[[LOCAL]]
+// CHECK:         scf.for %[[COL:.*]] =
+// CHECK-DAG:       %[[TX0:.*]] = ktdp.construct_access_tile %[[LX0]][0, %[[COL]]]
+// CHECK-DAG:       %[[TX1:.*]] = ktdp.construct_access_tile %[[LX1]][0, %[[COL]] - 96]
+// CHECK-DAG:       %[[TY0:.*]] = ktdp.construct_access_tile %[[LY0]][0, %[[COL]]]
+// CHECK-DAG:       %[[TY1:.*]] = ktdp.construct_access_tile %[[LY1]][0, %[[COL]] - 96]
+// CHECK:           %[[A:.*]] = ktdp.load %[[TX0]]
+// CHECK:           %[[B:.*]] = ktdp.load %[[TX1]]
+// CHECK:           %[[A2:.*]] = arith.mulf %[[A]], %[[A]]
+// CHECK:           %[[B2:.*]] = arith.mulf %[[B]], %[[B]]
+// CHECK:           ktdp.store %[[A2]], %[[TY0]]
+// CHECK:           ktdp.store %[[B2]], %[[TY1]]
+// CHECK-NOT:     construct_distributed_memory_view
+#h0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 95 >= 0)>
+#h1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 96 >= 0, -d1 + 191 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @straddle_columns(%x0: index, %x1: index, %y0: index, %y1: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c192 = arith.constant 192 : index
+  %X0 = ktdp.construct_memory_view %x0, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h0, memory_space = #ktdp.memory_space<global>} : memref<16x96xf16>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h1, memory_space = #ktdp.memory_space<global>} : memref<16x96xf16>
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<16x96xf16>, memref<16x96xf16>) : memref<16x192xf16>
+  %Y0 = ktdp.construct_memory_view %y0, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h0, memory_space = #ktdp.memory_space<global>} : memref<16x96xf16>
+  %Y1 = ktdp.construct_memory_view %y1, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h1, memory_space = #ktdp.memory_space<global>} : memref<16x96xf16>
+  %Y = ktdp.construct_distributed_memory_view(%Y0, %Y1 : memref<16x96xf16>, memref<16x96xf16>) : memref<16x192xf16>
+  scf.for %col = %c0 to %c192 step %c64 {
+    %tx = ktdp.construct_access_tile %X[0, %col] {access_tile_set = #blk, access_tile_order = #id2} : memref<16x192xf16> -> !ktdp.access_tile<16x64xindex>
+    %ty = ktdp.construct_access_tile %Y[0, %col] {access_tile_set = #blk, access_tile_order = #id2} : memref<16x192xf16> -> !ktdp.access_tile<16x64xindex>
+    %x = ktdp.load %tx : <16x64xindex> -> tensor<16x64xf16>
+    %sq = arith.mulf %x, %x : tensor<16x64xf16>
+    ktdp.store %sq, %ty : tensor<16x64xf16>, <16x64xindex>
+  }
+  return
+}
+
+// -----
+
+// Parts of different heights (not shards of one tensor): a tile at a
+// constant anchor that lies in part 1 is accessed in part 1 only, at row
+// 20 - 16 = 4; the stored value is loaded from a plain view.
+// CHECK-LABEL: func.func @one_part
+// CHECK-SAME:    (%[[A:[^:]*]]: index, %[[B:[^:]*]]: index, %[[W:[^:]*]]: index)
+// CHECK:         %[[LB:.*]] = ktdp.construct_memory_view %[[B]], sizes: [48, 32]
+// CHECK:         %[[V:.*]] = ktdp.load
+// CHECK:         %[[T:.*]] = ktdp.construct_access_tile %[[LB]][4, 0]
+// CHECK-NEXT:    ktdp.store %[[V]], %[[T]]
+// CHECK-NOT:     ktdp.store
+#top = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 31 >= 0)>
+#bot = affine_set<(d0, d1) : (d0 - 16 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 31 >= 0)>
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 31 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @one_part(%a: index, %b: index, %w: index) attributes {grid = [1]} {
+  %A = ktdp.construct_memory_view %a, sizes: [16, 32], strides: [32, 1] {coordinate_set = #top, memory_space = #ktdp.memory_space<global>} : memref<16x32xf16>
+  %B = ktdp.construct_memory_view %b, sizes: [48, 32], strides: [32, 1] {coordinate_set = #bot, memory_space = #ktdp.memory_space<global>} : memref<48x32xf16>
+  %D = ktdp.construct_distributed_memory_view(%A, %B : memref<16x32xf16>, memref<48x32xf16>) : memref<64x32xf16>
+  %W = ktdp.construct_memory_view %w, sizes: [8, 32], strides: [32, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<8x32xf16>
+  %tw = ktdp.construct_access_tile %W[0, 0] {access_tile_set = #all, access_tile_order = #id2} : memref<8x32xf16> -> !ktdp.access_tile<8x32xindex>
+  %v = ktdp.load %tw : <8x32xindex> -> tensor<8x32xf16>
+  %t = ktdp.construct_access_tile %D[20, 0] {access_tile_set = #all, access_tile_order = #id2} : memref<64x32xf16> -> !ktdp.access_tile<8x32xindex>
+  ktdp.store %v, %t : tensor<8x32xf16>, <8x32xindex>
+  return
+}
+
+// -----
+
+// Y alone is a shard layout (its 32-wide tiles each lie in one part), but
+// it stores what loads of X, whose parts are at two pointers, compute: Y is
+// split with X, each access once per part.
+// CHECK-LABEL: func.func @joined
+// CHECK-NOT:     arith.divui
+// CHECK-COUNT-2: ktdp.load
+// CHECK-COUNT-2: arith.negf
+// CHECK-COUNT-2: ktdp.store
+#p0 = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>
+#p1 = affine_set<(d0) : (d0 - 32 >= 0, -d0 + 63 >= 0)>
+#blk = affine_set<(d0) : (d0 >= 0, -d0 + 31 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @joined(%x0: index, %x1: index, %y: index) attributes {grid = [2]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c32 = arith.constant 32 : index
+  %y1 = arith.addi %y, %c32 : index
+  %X0 = ktdp.construct_memory_view %x0, sizes: [32], strides: [1] {coordinate_set = #p0, memory_space = #ktdp.memory_space<global>} : memref<32xf16>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [32], strides: [1] {coordinate_set = #p1, memory_space = #ktdp.memory_space<global>} : memref<32xf16>
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<32xf16>, memref<32xf16>) : memref<64xf16>
+  %Y0 = ktdp.construct_memory_view %y, sizes: [32], strides: [1] {coordinate_set = #p0, memory_space = #ktdp.memory_space<global>} : memref<32xf16>
+  %Y1 = ktdp.construct_memory_view %y1, sizes: [32], strides: [1] {coordinate_set = #p1, memory_space = #ktdp.memory_space<global>} : memref<32xf16>
+  %Y = ktdp.construct_distributed_memory_view(%Y0, %Y1 : memref<32xf16>, memref<32xf16>) : memref<64xf16>
+  %o = arith.muli %id, %c32 : index
+  %tx = ktdp.construct_access_tile %X[%o] {access_tile_set = #blk, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<32xindex>
+  %ty = ktdp.construct_access_tile %Y[%o] {access_tile_set = #blk, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<32xindex>
+  %x = ktdp.load %tx : <32xindex> -> tensor<32xf16>
+  %n = arith.negf %x : tensor<32xf16>
+  ktdp.store %n, %ty : tensor<32xf16>, <32xindex>
+  return
+}
+
+// -----
+
+// A straddling load's value stored into one plain view: each part's copy
+// goes to the part's box of it, a view at y + 96 (the box's first column)
+// with Y's strides for part 1, anchored at %col - 96.
+// CHECK-LABEL: func.func @to_plain
+// CHECK-SAME:    (%[[X0:[^:]*]]: index, %[[X1:[^:]*]]: index, %[[Y:[^:]*]]: index)
+// CHECK-DAG:     %[[C96:.*]] = arith.constant 96 : index
+// CHECK-DAG:     %[[Y1:.*]] = arith.addi %[[Y]], %[[C96]] : index
+// CHECK-DAG:     %[[BOX1:.*]] = ktdp.construct_memory_view %[[Y1]], sizes: [16, 96], strides: [192, 1] {{.*}} : memref<16x96xf16, strided<[192, 1]>>
+// CHECK-DAG:     %[[BOX0:.*]] = ktdp.construct_memory_view %[[Y]], sizes: [16, 96], strides: [192, 1] {{.*}} : memref<16x96xf16, strided<[192, 1]>>
+// CHECK-DAG:     %[[T0:.*]] = ktdp.construct_access_tile %[[BOX0]][0, %[[COL:.*]]] {{.*}}
+// CHECK-DAG:     %[[T1:.*]] = ktdp.construct_access_tile %[[BOX1]][0, %{{.*}} - 96]
+// CHECK-COUNT-2: math.exp
+// CHECK:         ktdp.store %{{.*}}, %[[T0]]
+// CHECK:         ktdp.store %{{.*}}, %[[T1]]
+#h0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 95 >= 0)>
+#h1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 96 >= 0, -d1 + 191 >= 0)>
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 191 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @to_plain(%x0: index, %x1: index, %y: index) attributes {grid = [3]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c64 = arith.constant 64 : index
+  %X0 = ktdp.construct_memory_view %x0, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h0, memory_space = #ktdp.memory_space<global>} : memref<16x96xf16>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h1, memory_space = #ktdp.memory_space<global>} : memref<16x96xf16>
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<16x96xf16>, memref<16x96xf16>) : memref<16x192xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [16, 192], strides: [192, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<16x192xf16>
+  %col = arith.muli %id, %c64 : index
+  %tx = ktdp.construct_access_tile %X[0, %col] {access_tile_set = #blk, access_tile_order = #id2} : memref<16x192xf16> -> !ktdp.access_tile<16x64xindex>
+  %ty = ktdp.construct_access_tile %Y[0, %col] {access_tile_set = #blk, access_tile_order = #id2} : memref<16x192xf16> -> !ktdp.access_tile<16x64xindex>
+  %x = ktdp.load %tx : <16x64xindex> -> tensor<16x64xf16>
+  %e = math.exp %x : tensor<16x64xf16>
+  ktdp.store %e, %ty : tensor<16x64xf16>, <16x64xindex>
+  return
+}
