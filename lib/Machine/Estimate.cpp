@@ -163,6 +163,32 @@ fillAndDrain(const Machine &machine, const Executable &exe,
   return {head, tail};
 }
 
+/// The compute after the last data an engine loads from device memory
+/// has landed: for each load unit, its compute unit's busy cycles times the
+/// share of what it feeds after its last wait for such an engine's token
+/// (the last grid point's, the last block's).
+static double lastCompute(const Machine &machine, const Executable &exe,
+                          llvm::ArrayRef<ProgramWalker> walkers,
+                          llvm::ArrayRef<double> busyOfUnit) {
+  llvm::DenseSet<uint32_t> loaders;
+  for (const ProgramWalker &walker : walkers)
+    if (walker.loadDevice)
+      loaders.insert(walker.unitIndex());
+  double last = 0;
+  for (const ProgramWalker &walker : walkers) {
+    std::optional<uint32_t> compute = walker.fed();
+    if (!compute || walker.fedBytes <= 0)
+      continue;
+    std::optional<double> after;
+    for (auto [sync, before] : walker.fedBeforeLastWait)
+      if (loaders.contains(exe.syncs[sync].sender))
+        after = std::min(after.value_or(INFINITY), walker.fedBytes - before);
+    if (after)
+      last = std::max(last, *after / walker.fedBytes * busyOfUnit[*compute]);
+  }
+  return last;
+}
+
 /// Sets `estimate`'s busiest resource to `name` when `busy` exceeds it.
 static void consider(KernelEstimate &estimate, double busy,
                      const std::string &name) {
@@ -242,6 +268,12 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   // The first load's and the last store's latency are not overlapped (the
   // serial sum holds the loads' already).
   estimate.latency = waits ? 0 : serial ? store : load + store;
+  // Where an engine binds, the compute of the last data it loads follows
+  // it.
+  if (llvm::any_of(machine.units, [&](const MachineUnit &unit) {
+        return (unit.roles & RoleDma) && unit.name == estimate.bottleneck;
+      }))
+    estimate.latency += lastCompute(machine, exe, walkers, busyOfUnit);
   // A compute unit that binds starts when its first entry's data has
   // landed and ends before the last execution's stores leave.
   if (!waits && !serial && computeBinds(machine, estimate.bottleneck)) {

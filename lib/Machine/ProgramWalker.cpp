@@ -218,6 +218,8 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     RouteCost route =
         in.op == Opcode::Load ? routeCost(mem, self) : routeCost(self, mem);
     double bytes = static_cast<double>(value(in.d));
+    if (in.op == Opcode::Load)
+      fedBytes += bytes;
     chargeMemories({in.b}, bytes, times);
     return route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth) : 0;
   }
@@ -263,6 +265,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     if (!loadedFromScratchpad)
       waitedBeforeFirstLoad.push_back(in.a);
     storedBeforeLastWait[in.a] = storedBytes;
+    fedBeforeLastWait[in.a] = fedBytes;
     waitLog.push_back(in.a);
     uint32_t sender = exe.syncs[in.a].sender;
     if ((unit.roles & RoleLoad) && (machine.units[sender].roles & RoleStore) &&
@@ -316,7 +319,8 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
         }
       } else {
         regs[in.a] = lb;
-        double loadedBefore = loadedBytes, storedBefore = storedBytes;
+        double loadedBefore = loadedBytes, storedBefore = storedBytes,
+               fedBefore = fedBytes;
         size_t waitsBefore = waitLog.size();
         if (trips > 0) {
           // The body walked once advanced the clock by one iteration.
@@ -328,12 +332,16 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
         // again, and its waits' last ones are in the last iteration.
         if (trips > 1) {
           double stored = (trips - 1) * (storedBytes - storedBefore);
+          double fed = (trips - 1) * (fedBytes - fedBefore);
           loadedBytes += (trips - 1) * (loadedBytes - loadedBefore);
           storedBytes += stored;
+          fedBytes += fed;
           llvm::SmallDenseSet<uint32_t> moved;
           for (uint32_t sync : llvm::drop_begin(waitLog, waitsBefore))
-            if (moved.insert(sync).second)
+            if (moved.insert(sync).second) {
               storedBeforeLastWait[sync] += stored;
+              fedBeforeLastWait[sync] += fed;
+            }
         }
       }
       skewedDepth -= skewed;

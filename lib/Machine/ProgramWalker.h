@@ -95,6 +95,10 @@ public:
   /// are), and how many of them before the last wait on each sync channel.
   double storedBytes = 0;
   llvm::DenseMap<uint32_t, double> storedBeforeLastWait;
+  /// Scratchpad bytes loaded (a load unit's: what it feeds) in the same
+  /// order, and how many of them before the last wait on each sync channel.
+  double fedBytes = 0;
+  llvm::DenseMap<uint32_t, double> fedBeforeLastWait;
   /// The sync channels signalled after the program's last scratchpad
   /// store: a store unit's tokens for the last execution's output.
   llvm::SmallVector<uint32_t> signalledAfterLastStore;

@@ -16,7 +16,8 @@
 // landing of the loads of each execution whose stores it waits for and the
 // compute are added up; when it issues the next execution's loads before
 // this one's stores (a skewed loop), each execution takes at least half of
-// one execution's chain (loads, landing, compute, stores).
+// one execution's chain (loads, landing, compute, stores). Where a DMA
+// engine binds, the compute of the last data it loads is added.
 //
 //===----------------------------------------------------------------------===//
 
