@@ -123,77 +123,64 @@ static int64_t iterations(linalg::GenericOp op) {
   return n;
 }
 
-/// Whether `op` is a reduction: a linalg op with a reduction loop.
-static bool isReduction(Operation *op) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  return linalgOp && linalgOp.getNumReductionLoops() > 0;
-}
-
-/// The operations of `producer`'s region computed from its results (through
-/// operands, not through values captured by nested regions).
-static llvm::SmallPtrSet<Operation *, 16> computedFrom(Operation *producer) {
-  llvm::SmallPtrSet<Operation *, 16> derived;
-  SmallVector<Operation *> worklist = {producer};
-  while (!worklist.empty())
-    for (Operation *user : worklist.pop_back_val()->getUsers())
-      if (user->getParentRegion() == producer->getParentRegion() &&
-          derived.insert(user).second)
-        worklist.push_back(user);
-  return derived;
-}
-
-/// Whether `user` waits for a reduction of `producer`'s values (directly or
-/// through its other operands): a row's scale computed from them, as a
-/// normalisation's division by the root of its sum of squares. `derived` is
-/// computedFrom(producer).
-static bool
-waitsForReductionOf(Operation *user, Operation *producer,
-                    const llvm::SmallPtrSetImpl<Operation *> &derived) {
-  llvm::SmallPtrSet<Operation *, 16> visited;
-  SmallVector<Value> worklist(user->getOperands());
-  while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (!def || def == producer ||
-        def->getParentRegion() != producer->getParentRegion() ||
-        !visited.insert(def).second)
-      continue;
-    if (isReduction(def) && llvm::any_of(def->getOperands(), [&](Value v) {
-          Operation *source = v.getDefiningOp();
-          return source == producer || derived.contains(source);
-        }))
-      return true;
-    llvm::append_range(worklist, def->getOperands());
-  }
+/// Whether `producer` widens 16-bit floats and `generic` multiplies the
+/// values it reads of it: fused, a row reduction of such products is a
+/// dot product the lowering computes at the matrix rate (DotProducts.cpp),
+/// which needs the widening inside its body.
+static bool multipliesWidenedValuesOf(linalg::GenericOp generic,
+                                      linalg::GenericOp producer) {
+  auto ext = producer.getBody()
+                 ->getTerminator()
+                 ->getOperand(0)
+                 .getDefiningOp<arith::ExtFOp>();
+  if (!ext ||
+      !(ext.getIn().getType().isF16() || ext.getIn().getType().isBF16()))
+    return false;
+  for (OpOperand &operand : generic->getOpOperands())
+    if (operand.get().getDefiningOp() == producer)
+      for (Operation *use :
+           generic.getMatchingBlockArgument(&operand).getUsers())
+        if (isa<arith::MulFOp>(use))
+          return true;
   return false;
 }
 
-/// Whether every user of `producer` maps its values element by element
-/// (a linalg.generic of parallel loops, or an element-wise op on tensors
-/// that will become one) without waiting for a reduction of them: the
-/// users then consume each chunk in the same pass over the rows, so the
-/// compute unit keeps the producer's chunk for all of them, and fusing it
-/// into each would only compute it again (RoPE's four extensions to f32
-/// feed two products each).
-static bool usersShareOnePass(linalg::GenericOp producer) {
-  llvm::SmallPtrSet<Operation *, 16> derived = computedFrom(producer);
+/// Whether every user of `producer` reads its values element by element
+/// (a linalg.generic reading it through the identity map, or an
+/// element-wise op on tensors that will become one), so that one chunk of
+/// it serves them all:
+/// - users that map it without waiting for a reduction of it consume each
+///   chunk in the same pass over the rows, where the compute unit keeps the
+///   producer's chunk for all of them, and fusing it into each would only
+///   compute it again (RoPE's four extensions to f32 feed two products
+///   each);
+/// - users in later passes (a reduction of it, a map waiting for that
+///   reduction) read it again in each pass, but ktdf-tile-streams keeps
+///   a value an earlier pass computed, held in the compute unit or
+///   in the scratchpad, where that beats computing it again
+///   (StreamKeep.cpp); fused into each, nothing is left to keep (the
+///   layernorm's extension of X to f32 ran in each of its three passes,
+///   its centred values in two). Not a reduction that multiplies widened
+///   16-bit values: fused, their sum of squares is a dot product.
+static bool chunkServesEveryUser(linalg::GenericOp producer) {
   for (Operation *user : producer->getUsers()) {
     if (user->getBlock() != producer->getBlock())
       return false;
     auto generic = dyn_cast<linalg::GenericOp>(user);
-    bool parallel =
+    bool elementwise =
         generic
-            ? generic.getNumLoops() == generic.getNumParallelLoops() &&
-                  llvm::all_of(generic->getOpOperands(),
-                               [&](OpOperand &operand) {
-                                 return operand.get().getDefiningOp() !=
-                                            producer ||
-                                        generic.getMatchingIndexingMap(&operand)
-                                            .isIdentity();
-                               })
+            ? llvm::all_of(generic->getOpOperands(),
+                           [&](OpOperand &operand) {
+                             return operand.get().getDefiningOp() != producer ||
+                                    generic.getMatchingIndexingMap(&operand)
+                                        .isIdentity();
+                           }) &&
+                  !(generic.getNumReductionLoops() > 0 &&
+                    multipliesWidenedValuesOf(generic, producer))
             : user->hasTrait<OpTrait::Elementwise>() &&
                   llvm::all_of(user->getResultTypes(),
                                llvm::IsaPred<RankedTensorType>);
-    if (!parallel || waitsForReductionOf(user, producer, derived))
+    if (!elementwise)
       return false;
   }
   return true;
@@ -209,8 +196,9 @@ static bool usersShareOnePass(linalg::GenericOp producer) {
 ///   user (an online softmax's exp(s - m') feeds both the row sum and P.V,
 ///   its causal mask both the row maximum and exp): it stays one op whose
 ///   result the users read;
-/// - a producer whose users all consume it in the same pass over the rows
-///   (usersShareOnePass) would run once per user: it too stays one op.
+/// - a cheap producer whose users all read its values element by element,
+///   in the same pass over the rows or in later ones (chunkServesEveryUser),
+///   would run once per user: it too stays one op.
 /// A copy (the body only yields) costs nothing per element and always fuses.
 static bool computedOnce(OpOperand *fused) {
   auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
@@ -224,7 +212,7 @@ static bool computedOnce(OpOperand *fused) {
       iterations(consumer) > iterations(producer))
     return false;
   return producer->hasOneUse() ||
-         (!costlyToRepeat(producer) && !usersShareOnePass(producer));
+         (!costlyToRepeat(producer) && !chunkServesEveryUser(producer));
 }
 
 struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
