@@ -20,6 +20,7 @@
 #include "ProgramBuilder.h"
 #include "TileDma.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
@@ -158,7 +159,7 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
   FailureOr<DmaWindow> window = clampToView(op, *dma, map);
   if (failed(window))
     return failure();
-  if (dma->load)
+  if (dma->load && !dma->tile->hasAttr(kPartPieceAttrName))
     emitMaskFills(loc, *dma, *window);
   if (rank == 2 && !window->count[1] && !window->begin[0])
     emitMaskedRowsDma(loc, *dma, window->count[0]);

@@ -132,3 +132,36 @@ func.func @inside(%x: index, %y: index) attributes {grid = [16]} {
   ktdp.store %w, %ty : tensor<4x128xf16>, <4x128xindex>
   return
 }
+
+// -----
+
+// A tile of one part of a distributed view that
+// ktdf-resolve-distributed-views accesses part by part (ktdf.part_piece):
+// nothing computed from its masked coordinates is stored, so its load
+// zeroes none of them; the DMA is the same clamped transfer.
+// CHECK-LABEL: dfir.kernel @part_piece
+// CHECK-LABEL: dfir.unit "tile[0]/DMA"
+// CHECK-NOT: dfir.fill
+// CHECK: dfir.dma %{{.*}} bytes from "HBM"[%{{.*}}] to "tile[0]/SPM"[%{{.*}}] rows
+// CHECK-NOT: dfir.fill
+// CHECK-LABEL: dfir.unit "tile[0]/VPU"
+
+ktdf_arch.target @mesh_device from "../../../examples/devices/mesh_device.mlir"
+    memory_map #ktdf_arch.map<"global" = "HBM", "ct_local" = "SPM">
+
+#x = affine_set<(d0, d1) : (d0 >= 0, -d0 + 61 >= 0, d1 >= 0, -d1 + 125 >= 0)>
+#t = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @part_piece(%x: index, %y: index) attributes {grid = [16]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c4 = arith.constant 4 : index
+  %r = arith.muli %id, %c4 : index
+  %X = ktdp.construct_memory_view %x, sizes: [64, 128], strides: [128, 1] {coordinate_set = #x, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [64, 128], strides: [128, 1] {coordinate_set = #x, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+  %tx = ktdp.construct_access_tile %X[%r, 0] {access_tile_set = #t, access_tile_order = #id2, ktdf.part_piece} : memref<64x128xf16> -> !ktdp.access_tile<4x128xindex>
+  %ty = ktdp.construct_access_tile %Y[%r, 0] {access_tile_set = #t, access_tile_order = #id2, ktdf.part_piece} : memref<64x128xf16> -> !ktdp.access_tile<4x128xindex>
+  %v = ktdp.load %tx : <4x128xindex> -> tensor<4x128xf16>
+  %w = arith.addf %v, %v : tensor<4x128xf16>
+  ktdp.store %w, %ty : tensor<4x128xf16>, <4x128xindex>
+  return
+}

@@ -24,6 +24,7 @@
 #include "StraddlingTiles.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
@@ -326,7 +327,10 @@ Value Splitter::pieceTile(ktdp::ConstructAccessTileOp tile, Group &group,
       clone.setCoordinateSet(ktdp::getBoxSet(extents, ctx));
       local = clone.getResult();
     }
-    return pieceTiles[{tile, part}] = shiftedTile(tile, local, box.lower);
+    Value piece = shiftedTile(tile, local, box.lower);
+    piece.getDefiningOp()->setAttr(kPartPieceAttrName,
+                                   UnitAttr::get(tile.getContext()));
+    return pieceTiles[{tile, part}] = piece;
   }
   // A plain view: the part's box in it as a view starting at the box's
   // first element (the view's start plus the box's lower corner), with the

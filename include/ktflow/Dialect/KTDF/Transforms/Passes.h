@@ -86,6 +86,12 @@ constexpr llvm::StringLiteral kKeptBufferAttrName = "ktdf.kept";
 /// waits for, or hands on, that part's buffers around the loop alone.
 constexpr llvm::StringLiteral kPartLoopAttrName = "ktdf.part";
 
+/// The unit attribute ktdf-resolve-distributed-views puts on the tiles of
+/// a part it accesses a distributed view's tile through: nothing computed
+/// from the coordinates their DMA masks is ever stored (each part's copy
+/// stores only its part), so a load need not zero them in its buffer.
+constexpr llvm::StringLiteral kPartPieceAttrName = "ktdf.part_piece";
+
 /// The unit attribute ktdf-lower-inter-tile puts on the scratchpad views
 /// it makes for the partials of inter-tile reductions and the chunks the
 /// other tiles send.

@@ -5,8 +5,9 @@
 // parts are accessed part by part: each load and store becomes one per
 // part the tile may touch, of the tile anchored in the part's local
 // coordinates on a view of the part whose set is its box moved to the
-// origin (the DMA masks what lies outside), and the element-wise ops
-// between them are repeated per part.
+// origin (the DMA masks what lies outside; ktdf.part_piece tells it that
+// nothing computed from those coordinates is stored, so a load need not
+// zero them), and the element-wise ops between them are repeated per part.
 
 // Two column halves of 96 at their own pointers; the 64-wide block at
 // %col straddles them when %col = 64. Piece 1 is anchored at %col - 96.
@@ -19,8 +20,8 @@
 // CHECK-DAG:     %[[LY0:.*]] = ktdp.construct_memory_view %[[Y0]], {{.*}}coordinate_set = #[[LOCAL]]
 // CHECK-DAG:     %[[LY1:.*]] = ktdp.construct_memory_view %[[Y1]], {{.*}}coordinate_set = #[[LOCAL]]
 // CHECK:         scf.for %[[COL:.*]] =
-// CHECK-DAG:       %[[TX0:.*]] = ktdp.construct_access_tile %[[LX0]][0, %[[COL]]]
-// CHECK-DAG:       %[[TX1:.*]] = ktdp.construct_access_tile %[[LX1]][0, %[[COL]] - 96]
+// CHECK-DAG:       %[[TX0:.*]] = ktdp.construct_access_tile %[[LX0]][0, %[[COL]]] {{.*}}ktdf.part_piece
+// CHECK-DAG:       %[[TX1:.*]] = ktdp.construct_access_tile %[[LX1]][0, %[[COL]] - 96] {{.*}}ktdf.part_piece
 // CHECK-DAG:       %[[TY0:.*]] = ktdp.construct_access_tile %[[LY0]][0, %[[COL]]]
 // CHECK-DAG:       %[[TY1:.*]] = ktdp.construct_access_tile %[[LY1]][0, %[[COL]] - 96]
 // CHECK:           %[[A:.*]] = ktdp.load %[[TX0]]
