@@ -93,17 +93,21 @@ Value mlir::ktdf::parts::pieceOfTile(OpBuilder &b,
 void ScratchpadParts::rewrite() {
   SmallVector<Operation *> loadTiles;
   llvm::SetVector<Operation *> loads;
-  // A piece's value goes into the same piece of each store of the load's
-  // value (pieceLoads checked they are all such stores).
+  // A piece's value is computed with as the load's value is and goes into
+  // the same piece of each store (pieceLoads checked the uses are such).
+  DenseMap<Operation *, SmallVector<Operation *>> joins;
   auto storePiece = [&](ktdp::LoadOp load, const LoadPiece &piece,
                         Value value) {
-    for (Operation *user : load->getUsers()) {
-      auto store = cast<ktdp::StoreOp>(user);
-      OpBuilder b(store);
-      auto tile =
-          store.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
-      ktdp::StoreOp::create(b, store.getLoc(), value,
-                            pieceOfTile(b, tile, piece.at, piece.extents));
+    auto [it, inserted] = joins.try_emplace(load);
+    Operation *refused = nullptr;
+    if (inserted)
+      it->second = parts::joinedUses(
+          load, cast<RankedTensorType>(load.getType()).getShape(), refused);
+    IRMapping map;
+    map.map(load.getResult(), value);
+    for (Operation *op : it->second) {
+      OpBuilder b(op);
+      parts::emitPiece(b, op, piece.at, piece.extents, map);
     }
   };
   for (PartForward &forward : forwardList) {
@@ -131,10 +135,11 @@ void ScratchpadParts::rewrite() {
   }
   for (Operation *load : loads) {
     loadTiles.push_back(load->getOperand(0).getDefiningOp());
-    // The stores of a straddling load's value, now stored piece by piece.
-    for (Operation *user : llvm::make_early_inc_range(load->getUsers())) {
-      loadTiles.push_back(user->getOperand(1).getDefiningOp());
-      user->erase();
+    // What a straddling load's value was joined in, now piece by piece.
+    for (Operation *op : llvm::reverse(joins.lookup(load))) {
+      if (isa<ktdp::StoreOp>(op))
+        loadTiles.push_back(op->getOperand(1).getDefiningOp());
+      op->erase();
     }
     load->erase();
   }

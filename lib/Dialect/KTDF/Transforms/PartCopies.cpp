@@ -35,15 +35,20 @@
 // crosses, so that each piece lies in one part on every tile, and each
 // piece is proved as a load of its own (a copy or a reload). The scheduler
 // has no op joining tensors (tensor.insert_slice), so the pieces are joined
-// where the load's value goes: only stores of the whole tile into device
-// memory, each of which becomes one store per piece into its box.
+// where the load's value goes: stores of the whole tile into device memory,
+// of it or of what element-wise ops compute from it; each piece runs those
+// ops at its own shape and is stored into its box.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ScratchpadParts.h"
 #include "ScratchpadViews.h"
+#include "StraddlingTiles.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IntegerSet.h"
+#include "mlir/IR/Matchers.h"
 
 #include <numeric>
 
@@ -171,28 +176,107 @@ LogicalResult ScratchpadParts::viewLoad(ktdp::LoadOp load) {
   return copyReads(load, *shape, reads, /*own=*/true);
 }
 
-LogicalResult ScratchpadParts::pieceLoads(ktdp::LoadOp load,
-                                          const TileShape &shape,
-                                          ArrayRef<SmallVector<int64_t>> reads,
-                                          const std::string &straddle) {
-  // The scheduler has no op joining tensors: the pieces are joined where
-  // the load's value is stored whole into device memory.
-  for (Operation *user : load->getUsers()) {
+SmallVector<Operation *>
+mlir::ktdf::parts::joinedUses(ktdp::LoadOp load, ArrayRef<int64_t> extents,
+                              Operation *&refused) {
+  llvm::SetVector<Operation *> uses;
+  llvm::SmallPtrSet<Value, 8> values{load.getResult()};
+  // Tensor operands a piece can make at its own shape.
+  auto remakeable = [&](Value v) {
+    DenseElementsAttr dense;
+    return !isa<ShapedType>(v.getType()) || values.contains(v) ||
+           v.getDefiningOp<tensor::EmptyOp>() ||
+           (matchPattern(v, m_Constant(&dense)) && dense.isSplat());
+  };
+  // Every op computing from the value, checked in program order (so each
+  // operand from the value is known when its user is checked).
+  SmallVector<Value> worklist{load.getResult()};
+  while (!worklist.empty()) {
+    for (Operation *user : worklist.pop_back_val().getUsers()) {
+      if (user->getBlock() != load->getBlock()) {
+        refused = user;
+        return {};
+      }
+      if (uses.insert(user))
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  SmallVector<Operation *> ordered(uses.begin(), uses.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *user : ordered) {
     auto store = dyn_cast<ktdp::StoreOp>(user);
     std::optional<TileShape> into =
         store ? shapeOf(store.getAccessTile()) : std::nullopt;
     auto intoView =
         store ? ktdp::getAccessTileView(store.getAccessTile()) : nullptr;
-    if (!store || store.getDataTile() != load.getResult() || !into ||
-        into->extents != shape.extents || !intoView ||
-        isScratchpadView(intoView) || store->getBlock() != load->getBlock())
-      return refuse(load, Twine(straddle) +
-                              "; each piece is copied on its own, and the "
-                              "scheduler joins the pieces only in stores of "
-                              "the whole tile to device memory (it has no op "
-                              "joining tensors), not in '" +
-                              user->getName().getStringRef() + "'");
+    bool stored = store && values.contains(store.getDataTile()) && into &&
+                  into->extents == extents && intoView &&
+                  !isScratchpadView(intoView);
+    bool computed = !store && straddle::isElementwise(user, extents) &&
+                    llvm::all_of(user->getOperands(), remakeable);
+    if (!stored && !computed) {
+      refused = user;
+      return {};
+    }
+    values.insert(user->getResults().begin(), user->getResults().end());
   }
+  return ordered;
+}
+
+void mlir::ktdf::parts::emitPiece(OpBuilder &b, Operation *op,
+                                  ArrayRef<int64_t> at,
+                                  ArrayRef<int64_t> extents, IRMapping &map) {
+  if (auto store = dyn_cast<ktdp::StoreOp>(op)) {
+    auto tile =
+        store.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+    ktdp::StoreOp::create(b, store.getLoc(), map.lookup(store.getDataTile()),
+                          pieceOfTile(b, tile, at, extents));
+    return;
+  }
+  // The operands made at the piece's shape: empties and splat constants.
+  auto pieceType = [&](Type type) {
+    return RankedTensorType::get(extents,
+                                 cast<ShapedType>(type).getElementType());
+  };
+  for (Value operand : op->getOperands()) {
+    if (map.contains(operand) || !isa<ShapedType>(operand.getType()))
+      continue;
+    DenseElementsAttr dense;
+    if (auto empty = operand.getDefiningOp<tensor::EmptyOp>())
+      map.map(operand, tensor::EmptyOp::create(b, empty.getLoc(), extents,
+                                               getElementTypeOrSelf(operand))
+                           .getResult());
+    else if (matchPattern(operand, m_Constant(&dense)))
+      map.map(operand,
+              arith::ConstantOp::create(
+                  b, op->getLoc(),
+                  DenseElementsAttr::get(pieceType(operand.getType()),
+                                         dense.getSplatValue<Attribute>()))
+                  .getResult());
+  }
+  Operation *clone = b.clone(*op, map);
+  for (Value result : clone->getResults())
+    result.setType(pieceType(result.getType()));
+}
+
+LogicalResult ScratchpadParts::pieceLoads(ktdp::LoadOp load,
+                                          const TileShape &shape,
+                                          ArrayRef<SmallVector<int64_t>> reads,
+                                          const std::string &straddle) {
+  // The scheduler has no op joining tensors: the pieces are joined where
+  // the load's value (or what element-wise ops compute from it) is stored
+  // whole into device memory.
+  Operation *refused = nullptr;
+  joinedUses(load, shape.extents, refused);
+  if (refused)
+    return refuse(load, Twine(straddle) +
+                            "; each piece is copied on its own, and the "
+                            "scheduler joins the pieces only in stores of "
+                            "the whole tile to device memory, after "
+                            "element-wise ops (it has no op joining "
+                            "tensors), not in '" +
+                            refused->getName().getStringRef() + "'");
   // Cut the box, per dimension, wherever a part boundary crosses it on
   // some tile.
   unsigned rank = shape.extents.size();

@@ -15,6 +15,7 @@
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -102,6 +103,21 @@ struct PartCopy {
 
 /// Whether `view` is a scratchpad (ct_local) view.
 bool isScratchpadView(ktdp::ConstructMemoryViewOp view);
+
+namespace parts {
+/// What a straddling load's value is joined in, piece by piece: the
+/// element-wise ops computing from it (their other tensor operands
+/// `tensor.empty`s or splat constants) and the stores of it, or of their
+/// results, whole into device memory, in program order; or, in `refused`,
+/// the first use that is neither.
+SmallVector<Operation *>
+joinedUses(ktdp::LoadOp load, ArrayRef<int64_t> extents, Operation *&refused);
+
+/// `op`, one of joinedUses, computed or stored for the piece `extents` at
+/// `at`, its operands looked up in `map` (the piece of each value).
+void emitPiece(OpBuilder &b, Operation *op, ArrayRef<int64_t> at,
+               ArrayRef<int64_t> extents, IRMapping &map);
+} // namespace parts
 
 /// The analysis of one distributed view over scratchpad parts.
 class ScratchpadParts {

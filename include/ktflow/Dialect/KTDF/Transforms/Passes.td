@@ -395,8 +395,9 @@ def KTDFForwardScratchpadParts
     when its box lies in one part on every tile: a copy, or a reload when
     every tile reads its own store. A box straddling parts is cut at the
     part boundaries the tiles' boxes cross and each piece proved so (a copy
-    or a reload), when the load's value is only stored whole into device
-    memory: each piece is stored into its box there.
+    or a reload), when the load's value, or what element-wise ops compute
+    from it, is only stored whole into device memory: each piece runs those
+    ops at its shape and is stored into its box there.
 
     Otherwise nothing changes and ktdf-resolve-distributed-views refuses
     the view with this pass's reason

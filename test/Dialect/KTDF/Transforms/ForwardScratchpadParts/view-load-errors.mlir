@@ -9,12 +9,13 @@
 // The load's box, rows 2..5, straddles both parts: each piece is a copy (of
 // tile 0's store, which tile 0 holds, and of tile 1's), joined only where
 // the value is stored whole into device memory (view-loads.mlir
-// @straddles); here it is added to itself first, and nothing in the
-// scheduler joins two tensors into one.
+// @straddles, also after element-wise ops); here it is reduced along
+// its rows, and nothing in the scheduler joins two tensors into one.
 #mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
 #part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>
 #part1 = affine_set<(d0, d1) : (d0 - 4 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
 #rows4 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 15 >= 0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @straddles(%a: index, %b: index) attributes {grid = [2]} {
   %id = ktdp.get_compute_tile_id : index
@@ -33,11 +34,13 @@ func.func @straddles(%a: index, %b: index) attributes {grid = [2]} {
   %block = ktdp.load %ta : <4x16xindex> -> tensor<4x16xf16>
   ktdp.store %block, %td : tensor<4x16xf16>, <4x16xindex>
   %t2 = ktdp.construct_access_tile %D[%c2, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<8x16xf16> -> !ktdp.access_tile<4x16xindex>
-  // expected-error @+1 {{on tile 0 its tile straddles the parts of tiles 0 and 1; each piece is copied on its own, and the scheduler joins the pieces only in stores of the whole tile to device memory (it has no op joining tensors), not in 'linalg.add'}}
+  // expected-error @+1 {{on tile 0 its tile straddles the parts of tiles 0 and 1; each piece is copied on its own, and the scheduler joins the pieces only in stores of the whole tile to device memory, after element-wise ops (it has no op joining tensors), not in 'linalg.reduce'}}
   %v = ktdp.load %t2 : <4x16xindex> -> tensor<4x16xf16>
-  %e = tensor.empty() : tensor<4x16xf16>
-  %w = linalg.add ins(%v, %v : tensor<4x16xf16>, tensor<4x16xf16>) outs(%e : tensor<4x16xf16>) -> tensor<4x16xf16>
-  ktdp.store %w, %tb : tensor<4x16xf16>, <4x16xindex>
+  %e = tensor.empty() : tensor<16xf16>
+  %w = linalg.reduce { arith.addf } ins(%v : tensor<4x16xf16>) outs(%e : tensor<16xf16>) dimensions = [0]
+  %tw = ktdp.construct_access_tile %B[0, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<1x16xindex>
+  %w2 = tensor.expand_shape %w [[0, 1]] output_shape [1, 16] : tensor<16xf16> into tensor<1x16xf16>
+  ktdp.store %w2, %tw : tensor<1x16xf16>, <1x16xindex>
   return
 }
 

@@ -188,3 +188,52 @@ func.func @straddles(%a: index, %b: index) attributes {grid = [2]} {
   return
 }
 
+// -----
+
+// The same straddling load computed with before its store: each piece is
+// scaled by a splat constant (remade at the piece's shape) and added to
+// itself into a tensor.empty of its shape, then stored into its box of B.
+// CHECK-LABEL: func.func @straddles_computed
+// CHECK: %[[TOP:.*]] = ktdp.inter_tile_consume({{.*}} -> tensor<2x16xf16>
+// CHECK: %[[BOTTOM:.*]] = ktdp.inter_tile_consume({{.*}} -> tensor<2x16xf16>
+// CHECK-DAG: %[[HALF0:.*]] = arith.constant dense<5.000000e-01> : tensor<2x16xf16>
+// CHECK-DAG: %[[S0:.*]] = arith.mulf %[[TOP]], %[[HALF0]] : tensor<2x16xf16>
+// CHECK-DAG: %[[S1:.*]] = arith.mulf %[[BOTTOM]], %{{.*}} : tensor<2x16xf16>
+// CHECK-DAG: %[[E0:.*]] = tensor.empty() : tensor<2x16xf16>
+// CHECK-DAG: %[[W0:.*]] = linalg.add ins(%[[S0]], %[[TOP]] : tensor<2x16xf16>, tensor<2x16xf16>) outs(%[[E0]] : tensor<2x16xf16>) -> tensor<2x16xf16>
+// CHECK-DAG: %[[W1:.*]] = linalg.add ins(%[[S1]], %[[BOTTOM]] : {{.*}}) -> tensor<2x16xf16>
+// CHECK-DAG: ktdp.store %[[W0]], %{{.*}} : tensor<2x16xf16>
+// CHECK-DAG: ktdp.store %[[W1]], %{{.*}} : tensor<2x16xf16>
+// CHECK-NOT: tensor<4x16xf16>, <4x16xindex>
+// CHECK: return
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#part1 = affine_set<(d0, d1) : (d0 - 4 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#rows4 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @straddles_computed(%a: index, %b: index) attributes {grid = [2]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %row0 = arith.muli %id, %c4 : index
+  %sp = arith.constant 512 : index
+  %A = ktdp.construct_memory_view %a, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %B = ktdp.construct_memory_view %b, sizes: [16, 16], strides: [16, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<16x16xf16>
+  %P0 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<4x16xf16>
+  %P1 = ktdp.construct_memory_view %sp, sizes: [4, 16], strides: [16, 1] {coordinate_set = #part1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<4x16xf16>
+  %D = ktdp.construct_distributed_memory_view(%P0, %P1 : memref<4x16xf16>, memref<4x16xf16>) : memref<8x16xf16>
+  %ta = ktdp.construct_access_tile %A[%row0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %td = ktdp.construct_access_tile %D[%row0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<8x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %tb = ktdp.construct_access_tile %B[%row0, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<16x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %block = ktdp.load %ta : <4x16xindex> -> tensor<4x16xf16>
+  ktdp.store %block, %td : tensor<4x16xf16>, <4x16xindex>
+  %t2 = ktdp.construct_access_tile %D[%c2, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<8x16xf16> -> !ktdp.access_tile<4x16xindex>
+  %v = ktdp.load %t2 : <4x16xindex> -> tensor<4x16xf16>
+  %half = arith.constant dense<5.000000e-01> : tensor<4x16xf16>
+  %s = arith.mulf %v, %half : tensor<4x16xf16>
+  %e = tensor.empty() : tensor<4x16xf16>
+  %w = linalg.add ins(%s, %v : tensor<4x16xf16>, tensor<4x16xf16>) outs(%e : tensor<4x16xf16>) -> tensor<4x16xf16>
+  ktdp.store %w, %tb : tensor<4x16xf16>, <4x16xindex>
+  return
+}
+
