@@ -43,6 +43,8 @@ PRODUCTION = {
                          ["n_rows=256", "eps=1e-5"]),
     "rope_163840x128": ("bench/kernels/rope_163840x128.mlir", []),
     "vector_add_4096": ("bench/kernels/vector_add_4096.mlir", []),
+    "vector_add_1048576": ("bench/kernels/vector_add_1048576.mlir",
+                           ["n_elements=1048576"]),
     # Issue 15's matrix products.
     "matmul_64x2048x8192": ("bench/kernels/matmul_64x2048x8192.mlir",
                             ["K=2048"]),

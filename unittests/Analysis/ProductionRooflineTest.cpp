@@ -2,9 +2,10 @@
 //
 // The roofline bound of the four production kernels of the field guide
 // (§3: row softmax 4096x1024, layernorm 1151x8192, RMSNorm 256x4096, RoPE
-// 163840x128, written in Inputs/ in the real-world spelling) on the three
-// shipped devices, against values computed by hand from the kernels and the
-// descriptions. The arithmetic is written next to each expectation.
+// 163840x128, written in Inputs/ in the real-world spelling) and of issue
+// 14's 1 M-element vector add (bench/kernels) on the three shipped devices,
+// against values computed by hand from the kernels and the descriptions.
+// The arithmetic is written next to each expectation.
 //
 // The device figures used throughout (docs/roofline.md):
 //   sample_device: 8 SFUs (4 cores x 2 sub-cores), 64 f16 lanes: per device
@@ -294,6 +295,60 @@ TEST_F(ProductionRooflineTest, Rope163840x128) {
   // way; 85 + 256 + 2 + 85 + 256.
   EXPECT_DOUBLE_EQ(mesh.latency.cycles, 684);
   EXPECT_EQ(mesh.binding, BoundKind::Memory);
+}
+
+TEST_F(ProductionRooflineTest, VectorAdd1048576) {
+  // bench/kernels: the guide's masked f32 vector add at issue 14's 1 M
+  // elements, 1024-element blocks dealt over a [32, 1] grid.
+  std::string path =
+      std::string(KTFLOW_BENCH_KERNELS_DIR) + "/vector_add_1048576.mlir";
+  device::KernelDemand demand = countFile(path, {{3, 1048576}});
+  EXPECT_TRUE(demand.gaps.empty());
+  // One f32 addf per element.
+  EXPECT_EQ(operations(demand, OpClass::Elementwise, f32()), 1048576.0);
+  EXPECT_EQ(demand.operations.size(), 1u);
+  // X and Y read, OUT written: 1048576 x 4 bytes each.
+  EXPECT_EQ(demand.bytesRead, 2u * 4194304);
+  EXPECT_EQ(demand.bytesWritten, 4194304u);
+  // One block of 1024 f32.
+  EXPECT_EQ(demand.smallestLoad, 4096u);
+  EXPECT_EQ(demand.smallestStore, 4096u);
+  EXPECT_EQ(demand.chain, 1u);
+
+  // Memory binds everywhere: 12582912 bytes over the memory's bandwidth.
+  // Compute: the f32 lanes of all compute units. Latency: a block of 4096
+  // bytes in and out over the route's bandwidth, one cycle of addf (on
+  // spyre_like the 32 points take 32 cores' routes, none split).
+  struct Expected {
+    const char *device, *memory, *unit;
+    double compute, memoryCycles, latency;
+  };
+  for (const Expected &e :
+       {// 8 SFUs x 32 lanes; 256 B/cycle; 107 + 4096 / 64 + 1 + 107 + 64.
+        Expected{"sample_device", "DDR", "SFU", 4096, 49152, 343},
+        // 64 SFPs x 32; 1024 B/cycle; 156 + 4096 / 128 + 1 + 156 + 32.
+        Expected{"spyre_like", "DDR", "SFP", 512, 12288, 377},
+        // 16 VPUs x 16; 512 B/cycle; 85 + 4096 / 64 + 1 + 85 + 64.
+        Expected{"mesh_device", "HBM", "VPU", 4096, 24576, 299}}) {
+    SCOPED_TRACE(e.device);
+    device::RooflineBound b = bound(demand, e.device, e.memory);
+    EXPECT_DOUBLE_EQ(b.compute.cycles, e.compute);
+    EXPECT_EQ(b.compute.bottleneck, e.unit);
+    EXPECT_DOUBLE_EQ(b.memory.cycles, e.memoryCycles);
+    EXPECT_DOUBLE_EQ(b.latency.cycles, e.latency);
+    EXPECT_EQ(b.binding, BoundKind::Memory);
+  }
+
+  // n = 1000000 ends inside block 976: its lanes past n are masked, so
+  // the bytes are n's, 12000000; its addf still adds all 1024 lanes (the
+  // masked ones read 0), 977 blocks of 1024 operations.
+  device::KernelDemand masked = countFile(path, {{3, 1000000}});
+  EXPECT_EQ(operations(masked, OpClass::Elementwise, f32()), 977.0 * 1024);
+  EXPECT_EQ(masked.bytesRead, 8000000u);
+  EXPECT_EQ(masked.bytesWritten, 4000000u);
+  device::RooflineBound spyreMasked = bound(masked, "spyre_like", "DDR");
+  EXPECT_DOUBLE_EQ(spyreMasked.memory.cycles, 12000000.0 / 1024);
+  EXPECT_DOUBLE_EQ(spyreMasked.compute.cycles, 977.0 * 1024 / 2048);
 }
 
 } // namespace
