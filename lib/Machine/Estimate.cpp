@@ -24,15 +24,17 @@
 using namespace ktflow::machine;
 using ktflow::machine::detail::ProgramWalker;
 
-/// Whether the resource named `bottleneck` is a compute unit (alone or
-/// with its hand-overs).
-static bool computeBinds(const Machine &machine, llvm::StringRef bottleneck) {
-  return llvm::any_of(machine.units, [&](const MachineUnit &unit) {
-    return (unit.roles & (RoleVector | RoleMatrix)) &&
-           bottleneck.starts_with(unit.name) &&
-           (bottleneck.size() == unit.name.size() ||
-            bottleneck.substr(unit.name.size()) == " + hand-overs");
-  });
+/// The compute unit the resource named `bottleneck` is (alone or with its
+/// hand-overs), if any.
+static std::optional<uint32_t> computeBinds(const Machine &machine,
+                                            llvm::StringRef bottleneck) {
+  for (auto [u, unit] : llvm::enumerate(machine.units))
+    if ((unit.roles & (RoleVector | RoleMatrix)) &&
+        bottleneck.starts_with(unit.name) &&
+        (bottleneck.size() == unit.name.size() ||
+         bottleneck.substr(unit.name.size()) == " + hand-overs"))
+      return u;
+  return std::nullopt;
 }
 
 /// A program's share of a device memory's bandwidth when every program
@@ -119,10 +121,12 @@ static void skewedChains(const Machine &machine,
 /// engine's share of the memory, and their route latency) and after its
 /// last (the last execution's device-memory stores and their latency).
 /// Every engine starts at once, so each gets its share of a memory
-/// they all read.
+/// they all read. The load unit that feeds the binding compute unit
+/// `bound` its first entry waits for what it needs before its first load
+/// into that FIFO (a paged attention's V pages after its K pages).
 static std::pair<double, double>
 fillAndDrain(const Machine &machine, const Executable &exe,
-             llvm::ArrayRef<ProgramWalker> walkers) {
+             llvm::ArrayRef<ProgramWalker> walkers, uint32_t bound) {
   llvm::DenseMap<uint32_t, unsigned> loaders = usersOf(walkers, true),
                                      storers = usersOf(walkers, false);
   llvm::DenseMap<uint32_t, const ProgramWalker *> walkerOfUnit;
@@ -146,7 +150,16 @@ fillAndDrain(const Machine &machine, const Executable &exe,
     }
     if (!walker.fed())
       continue;
-    for (uint32_t sync : walker.waitedBeforeFirstLoad) {
+    llvm::ArrayRef<uint32_t> waited = walker.waitedBeforeFirstLoad;
+    const ProgramWalker *compute = walkerOfUnit.lookup(bound);
+    if (compute && compute->firstRecv &&
+        *compute->firstRecv < exe.fifos.size() &&
+        exe.fifos[*compute->firstRecv].producer == walker.unitIndex()) {
+      auto into = walker.waitedBeforeFirstLoadInto.find(*compute->firstRecv);
+      if (into != walker.waitedBeforeFirstLoadInto.end())
+        waited = into->second;
+    }
+    for (uint32_t sync : waited) {
       const ProgramWalker *sender = walkerOfUnit.lookup(exe.syncs[sync].sender);
       if (!sender || !sender->loadDevice)
         continue;
@@ -276,8 +289,9 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
     estimate.latency += lastCompute(machine, exe, walkers, busyOfUnit);
   // A compute unit that binds starts when its first entry's data has
   // landed and ends before the last execution's stores leave.
-  if (!waits && !serial && computeBinds(machine, estimate.bottleneck)) {
-    auto [head, tail] = fillAndDrain(machine, exe, walkers);
+  std::optional<uint32_t> bound = computeBinds(machine, estimate.bottleneck);
+  if (!waits && !serial && bound) {
+    auto [head, tail] = fillAndDrain(machine, exe, walkers, *bound);
     estimate.latency = std::max(load, head) + std::max(store, tail);
   }
   estimate.cycles = estimate.busiest + estimate.latency;

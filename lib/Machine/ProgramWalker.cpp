@@ -190,6 +190,10 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
                                                    dims->cols, dims->depth));
   }
   case Opcode::Recv:
+    if (!firstRecv)
+      firstRecv = in.b;
+    vtype[in.a] = &program.vtypes[in.c];
+    return 0;
   case Opcode::Splat:
     vtype[in.a] = &program.vtypes[in.c];
     return 0;
@@ -212,6 +216,8 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
       loadedFromScratchpad = true;
       inHandOver = false;
       loadMemory = in.b;
+      if (!waitedBeforeFirstLoadInto.count(in.a))
+        waitedBeforeFirstLoadInto[in.a].assign(waitLog.begin(), waitLog.end());
     }
     NodeRef self{NodeRef::Unit, program.unit};
     NodeRef mem{NodeRef::Memory, in.b};

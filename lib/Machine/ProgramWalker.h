@@ -91,6 +91,12 @@ public:
   /// The sync channels waited for before the program's first load from a
   /// scratchpad: what a load unit needs before it feeds its first entry.
   llvm::SmallVector<uint32_t> waitedBeforeFirstLoad;
+  /// Those waited for before the first load into each FIFO, and the FIFO
+  /// the program first receives from: a compute unit's first entry comes
+  /// from there.
+  llvm::DenseMap<uint32_t, llvm::SmallVector<uint32_t>>
+      waitedBeforeFirstLoadInto;
+  std::optional<uint32_t> firstRecv;
   /// Device-memory bytes stored in program order (loops as loaded bytes
   /// are), and how many of them before the last wait on each sync channel.
   double storedBytes = 0;
