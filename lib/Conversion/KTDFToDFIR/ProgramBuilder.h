@@ -154,15 +154,17 @@ private:
                                   IRMapping &map,
                                   SmallVector<Value> &executions,
                                   const LaneInstance &li);
-  /// `loop` with `ahead`'s `part` issued one iteration ahead (the first
-  /// before the loop), then `rest` of each iteration; marked dfir.skewed.
+  /// `loop` with `ahead`'s `part` issued `distance` iterations ahead (the
+  /// first `distance` before the loop), then `rest` of each iteration;
+  /// marked dfir.skewed.
   LogicalResult
   emitLoadAheadLoop(scf::ForOp loop, PipelineOp ahead, StagePart part,
                     IRMapping &map, SmallVector<Value> &executions,
                     const LaneInstance &li,
                     function_ref<LogicalResult(Value iv, ValueRange args,
                                                SmallVector<Value> &after)>
-                        rest);
+                        rest,
+                    int64_t distance = 1);
   /// The skewed or span-ahead pipeline of `loop` (SkewedLoops.cpp) and the
   /// `part` of it issued one iteration ahead; else null.
   PipelineOp aheadPipelineOf(scf::ForOp loop, const LaneInstance &li,

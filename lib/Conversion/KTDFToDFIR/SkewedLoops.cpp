@@ -7,17 +7,21 @@
 // turns, and nothing overlaps (the 256x4096 RMSNorm on mesh_device kept
 // its DMA engines 15 % busy). Skewed, the unit issues the loads of
 // iteration i + 1 before the stores of iteration i, so the next row
-// arrives while this one is computed:
+// arrives while this one is computed. With N copies of its buffers it
+// runs D = N - 1 iterations ahead, so that rows arrive while several are
+// computed (one ahead, the loads of i + 1 were issued only once i's
+// compute had ended, behind nothing but i's stores, and an execution
+// shorter than the route's latency left the compute unit waiting):
 //
-//   loads(lb)
-//   for i in lb..ub: { if i + step < ub: loads(i + step); stores(i) }
+//   loads(lb), ..., loads(lb + (D - 1) step)    (each if before ub)
+//   for i in lb..ub: { if i + D step < ub: loads(i + D step); stores(i) }
 //
-// The loads of execution e + 1 wait only for the feed to free their copy
-// (execution e + 1 - N, which needs no store), and the stores of execution
-// e for its drain, which needs nothing of this unit after the loads of e:
-// no new cycle of waits, whatever the depth. With one copy (N = 1) the
-// loads of e + 1 wait for the compute of e anyway, so such loops stay as
-// they are. The skewed loop is marked `dfir.skewed` for the estimate
+// The loads of execution e + D wait only for the feed to free their copy
+// (execution e + D - N = e - 1, which needs no store), and the stores of
+// execution e for its drain, which needs nothing of this unit after the
+// loads of e: no new cycle of waits. With one copy (N = 1) the loads of
+// e + 1 wait for the compute of e anyway, so such loops stay as they are. The
+// skewed loop is marked `dfir.skewed` for the estimate
 // (lib/Machine/Estimate.cpp), which then overlaps the engine's transfers
 // with the compute instead of summing them.
 //
@@ -138,7 +142,8 @@ LogicalResult ProgramBuilder::emitLoadAheadLoop(
     SmallVector<Value> &executions, const LaneInstance &li,
     function_ref<LogicalResult(Value iv, ValueRange args,
                                SmallVector<Value> &after)>
-        rest) {
+        rest,
+    int64_t distance) {
   OpBuilder &b = *builder;
   Location loc = loop.getLoc();
   auto lb = materialize(loop.getLowerBound(), map),
@@ -161,16 +166,32 @@ LogicalResult ProgramBuilder::emitLoadAheadLoop(
     aheadIssued = nullptr;
   else if (failed(emitFirstAhead(loop, ahead, part, map, executions, li)))
     return failure();
+  // The iterations after the first that are loaded before the loop.
+  for (int64_t k = 1; k < distance; ++k) {
+    Value iv = arith::AddIOp::create(
+        b, loc, *lb,
+        arith::MulIOp::create(b, loc, *step, constant(k)).getResult());
+    Value execution =
+        arith::AddIOp::create(b, loc, executions[index], constant(k));
+    emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, *ub),
+           [&] { loadAt(iv, execution); });
+  }
   auto cloned = scf::ForOp::create(
       b, loc, *lb, *ub, *step, executions,
       [&](OpBuilder &, Location, Value iv, ValueRange args) {
-        Value next = arith::AddIOp::create(b, loc, iv, *step);
-        Value nextExecution = arith::AddIOp::create(b, loc, args[index], c1);
-        emitIf(
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, *ub),
-            [&] { loadAt(next, nextExecution); });
+        Value aheadIv = arith::AddIOp::create(
+            b, loc, iv,
+            distance == 1
+                ? *step
+                : arith::MulIOp::create(b, loc, *step, constant(distance))
+                      .getResult());
+        Value aheadExecution =
+            arith::AddIOp::create(b, loc, args[index], constant(distance));
+        emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, aheadIv,
+                                     *ub),
+               [&] { loadAt(aheadIv, aheadExecution); });
         SmallVector<Value> after(args);
-        after[index] = nextExecution;
+        after[index] = arith::AddIOp::create(b, loc, args[index], c1);
         if (failed(rest(iv, args, after)))
           result = failure();
         emitBlockEnd(*loop.getBody(), li);
@@ -189,7 +210,8 @@ LogicalResult ProgramBuilder::emitSkewedLoop(scf::ForOp loop,
                                              IRMapping &map,
                                              SmallVector<Value> &executions,
                                              const LaneInstance &li) {
-  unsigned index = kernel.infoOf(pipeline).index;
+  const PipelineInfo &info = kernel.infoOf(pipeline);
+  unsigned index = info.index;
   return emitLoadAheadLoop(
       loop, pipeline, StagePart::Loads, map, executions, li,
       [&](Value iv, ValueRange args, SmallVector<Value> &) {
@@ -197,7 +219,8 @@ LogicalResult ProgramBuilder::emitSkewedLoop(scf::ForOp loop,
         inner.map(loop.getInductionVar(), iv);
         return emitPipeline(pipeline, inner, args[index], li,
                             StagePart::Stores);
-      });
+      },
+      std::max<int64_t>(info.copies - 1, 1));
 }
 
 PipelineOp ProgramBuilder::leadingSpanLoads(scf::ForOp loop,

@@ -3,20 +3,36 @@
 // mesh_device gives each core one DMA engine that both loads and stores.
 // Emitted in order, an iteration's store waits for its compute and the
 // next iteration's load waits behind that store, so the engine and the
-// VPU take turns. With two copies of the row buffer the engine's loop is
-// skewed: the first row's load before the loop, then per iteration the
-// next row's load (guarded: not after the last row) before this row's
-// store. The loop carries `dfir.skewed`, which the bundle keeps for the
+// VPU take turns. With N copies of the row buffer (here 4) the engine's
+// loop is skewed N - 1 iterations: the first three rows' loads before the
+// loop (each guarded: not past the last row), then per iteration the load
+// of the row three ahead (guarded) before this row's store, into the copy
+// of execution + 3. One iteration ahead, the load of the next row was
+// issued only as this row's compute ended, and an execution of less
+// compute than the HBM's 80-cycle latency left the VPU waiting for it.
+// The loop carries `dfir.skewed`, which the bundle keeps for the
 // estimate. The VPU's loop is not skewed.
 
 // CHECK-LABEL: dfir.unit "tile[0]/DMA"
 // CHECK: arith.cmpi slt
 // CHECK: scf.for
 // CHECK: dfir.dma {{.*}} from "HBM"
-// CHECK: scf.for %[[I:arg[0-9]+]] = {{.*}} iter_args
-// CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[I]]
-// CHECK: arith.cmpi slt, %[[NEXT]]
+// CHECK: arith.addi %{{.*}}, %c1
+// CHECK: arith.cmpi slt
 // CHECK: scf.for
+// CHECK: dfir.dma {{.*}} from "HBM"
+// CHECK: arith.addi %{{.*}}, %c2
+// CHECK: arith.cmpi slt
+// CHECK: scf.for
+// CHECK: dfir.dma {{.*}} from "HBM"
+// CHECK: scf.for %[[I:arg[0-9]+]] = {{.*}} iter_args(%[[E:arg[0-9]+]] =
+// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-NEXT: %[[D:.*]] = arith.muli %{{.*}}, %[[C3]]
+// CHECK-NEXT: %[[AHEAD:.*]] = arith.addi %[[I]], %[[D]]
+// CHECK: %[[EX:.*]] = arith.addi %[[E]], %{{.*}}
+// CHECK: arith.cmpi slt, %[[AHEAD]]
+// CHECK: scf.for
+// CHECK: arith.remui %[[EX]], %c4
 // CHECK: dfir.dma {{.*}} from "HBM"
 // CHECK: dfir.sync_recv @p0_full
 // CHECK: dfir.dma {{.*}} to "HBM"
