@@ -18,6 +18,73 @@ using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::straddle;
 
+/// The bound of dimension `d` of `set` as c + k * s0 (s0 its symbol, if
+/// any) when it is one affine expression (upper bound, or lower with
+/// `lower`).
+static bool linearBound(IntegerSet set, unsigned d, bool lower, int64_t &c,
+                        int64_t &k) {
+  if (lower) {
+    // The lower bound of d is minus the upper bound of -d.
+    MLIRContext *ctx = set.getContext();
+    SmallVector<AffineExpr> dims, symbols;
+    for (unsigned e = 0; e < set.getNumDims(); ++e)
+      dims.push_back(e == d ? -getAffineDimExpr(e, ctx)
+                            : getAffineDimExpr(e, ctx));
+    for (unsigned e = 0; e < set.getNumSymbols(); ++e)
+      symbols.push_back(getAffineSymbolExpr(e, ctx));
+    set = set.replaceDimsAndSymbols(dims, symbols, set.getNumDims(),
+                                    set.getNumSymbols());
+  }
+  FailureOr<AffineMap> bounds = ktdp::getUpperBoundMap(set, d);
+  if (failed(bounds) || bounds->getNumResults() != 1 ||
+      !bounds->getResult(0).isPureAffine())
+    return false;
+  SmallVector<int64_t> at0(set.getNumSymbols(), 0), at1(set.getNumSymbols(), 1);
+  std::optional<int64_t> v0 =
+      ktdp::evaluateAffineExpr(bounds->getResult(0), {}, at0);
+  std::optional<int64_t> v1 =
+      ktdp::evaluateAffineExpr(bounds->getResult(0), {}, at1);
+  if (!v0 || !v1)
+    return false;
+  c = lower ? -*v0 : *v0;
+  k = lower ? *v0 - *v1 : *v1 - *v0;
+  return true;
+}
+
+/// The box of `part` and how it moves with its one run-time size (the
+/// slopes), or why not.
+static LogicalResult partBox(ktdp::ConstructMemoryViewOp part,
+                             ktdp::IntegerBox &box, ktdp::IntegerBox &slope,
+                             std::string &why) {
+  IntegerSet set = part.getCoordinateSet();
+  unsigned rank = set.getNumDims();
+  slope.lower.assign(rank, 0);
+  slope.upper.assign(rank, 0);
+  if (!ktdp::isBoxShaped(set)) {
+    why = "a part's coordinate_set is not a box";
+    return failure();
+  }
+  if (set.getNumSymbols() == 0) {
+    FailureOr<ktdp::IntegerBox> bounding = ktdp::getBoundingBox(set, {});
+    if (failed(bounding) || bounding->isEmpty()) {
+      why = "a part's coordinate_set is not a bounded, non-empty box";
+      return failure();
+    }
+    box = *bounding;
+    return success();
+  }
+  box.lower.assign(rank, 0);
+  box.upper.assign(rank, 0);
+  for (unsigned d = 0; d < rank; ++d)
+    if (!linearBound(set, d, /*lower=*/true, box.lower[d], slope.lower[d]) ||
+        !linearBound(set, d, /*lower=*/false, box.upper[d], slope.upper[d])) {
+      why = "a part's coordinate_set bounds a dimension by other than one "
+            "affine expression of its run-time size";
+      return failure();
+    }
+  return success();
+}
+
 FailureOr<GlobalParts>
 mlir::ktdf::straddle::globalParts(ktdp::ConstructDistributedMemoryViewOp view,
                                   std::string &why) {
@@ -33,32 +100,46 @@ mlir::ktdf::straddle::globalParts(ktdp::ConstructDistributedMemoryViewOp view,
       why = "a part is not in device (global) memory";
       return failure();
     }
-    if (!part.getSizes().empty() || !part.getStrides().empty() ||
-        part.getCoordinateSet().getNumSymbols() != 0) {
-      why = "a part has dynamic sizes or strides";
+    // A part's coordinate_set symbol is bound to its one dynamic size.
+    if (!part.getStrides().empty() || part.getSizes().size() > 1 ||
+        part.getSizes().size() != part.getCoordinateSet().getNumSymbols()) {
+      why = "a part has dynamic strides, or dynamic sizes other than one "
+            "its coordinate_set's one symbol is bound to";
       return failure();
     }
-    FailureOr<ktdp::IntegerBox> box = failure();
-    if (ktdp::isBoxShaped(part.getCoordinateSet()))
-      box = ktdp::getBoundingBox(part.getCoordinateSet(), {});
-    if (failed(box) || box->isEmpty()) {
-      why = "a part's coordinate_set is not a bounded, non-empty box";
-      return failure();
+    if (!part.getSizes().empty()) {
+      if (result.size && result.size != part.getSizes().front()) {
+        why = "parts have different run-time sizes";
+        return failure();
+      }
+      result.size = part.getSizes().front();
     }
-    for (const ktdp::IntegerBox &other : result.boxes) {
+    ktdp::IntegerBox box, slope;
+    if (failed(partBox(part, box, slope, why)))
+      return failure();
+    for (auto [other, otherSlope] : llvm::zip(result.boxes, result.slopes)) {
+      // Disjoint when some dimension separates them at every size >= 1.
+      auto before = [](int64_t upper, int64_t upperSlope, int64_t lower,
+                       int64_t lowerSlope) {
+        return upperSlope <= lowerSlope &&
+               upper + upperSlope < lower + lowerSlope;
+      };
       bool meet = true;
-      for (size_t d = 0; d < box->lower.size(); ++d)
-        meet &=
-            box->lower[d] <= other.upper[d] && other.lower[d] <= box->upper[d];
+      for (size_t d = 0; d < box.lower.size(); ++d)
+        meet &= !before(box.upper[d], slope.upper[d], other.lower[d],
+                        otherSlope.lower[d]) &&
+                !before(other.upper[d], otherSlope.upper[d], box.lower[d],
+                        slope.lower[d]);
       if (meet) {
         // The interpreter serves a coordinate from the first part holding
         // it; the masks of overlapping parts would store it twice.
-        why = "two parts hold a common coordinate";
+        why = "two parts may hold a common coordinate";
         return failure();
       }
     }
     result.parts.push_back(part);
-    result.boxes.push_back(*box);
+    result.boxes.push_back(box);
+    result.slopes.push_back(slope);
   }
   return result;
 }
@@ -99,10 +180,11 @@ bool mlir::ktdf::straddle::sameAccess(ktdp::ConstructAccessTileOp a,
 
 bool mlir::ktdf::straddle::storableByBox(ktdp::ConstructAccessTileOp tile,
                                          ktdp::ConstructAccessTileOp like,
-                                         ArrayRef<ktdp::IntegerBox> parts) {
+                                         const GlobalParts &layout) {
   auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
-  if (!view || !sameAccess(tile, like))
+  if (!view || layout.size || !sameAccess(tile, like))
     return false;
+  ArrayRef<ktdp::IntegerBox> parts = layout.boxes;
   auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
   std::optional<ktflow::ViewAddress> address =
       ktflow::getViewAddress(view.getOffset());

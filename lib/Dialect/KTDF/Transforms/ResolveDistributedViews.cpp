@@ -102,8 +102,14 @@ analyzeShards(ktdp::ConstructDistributedMemoryViewOp view, Refusal &refusal) {
       return failure();
     }
     if (!part.getSizes().empty() || !part.getStrides().empty() ||
-        part.getCoordinateSet().getNumSymbols() != 0)
-      return refuse("a part has dynamic sizes or strides");
+        part.getCoordinateSet().getNumSymbols() != 0) {
+      // Parts of run-time sizes are accessed part by part or not at all.
+      std::string why = "a part has dynamic sizes or strides";
+      if (std::optional<std::string> notParts =
+              straddle::whyNotGlobalParts(view))
+        why += " (nor can it be accessed part by part: " + *notParts + ")";
+      return refuse(why);
+    }
     if (!ktdp::isBoxShaped(part.getCoordinateSet()))
       return refuse("a part's coordinate_set is not a box");
     FailureOr<ktdp::IntegerBox> box =

@@ -143,10 +143,14 @@ LogicalResult Splitter::addTile(ktdp::ConstructAccessTileOp tile,
     return refuse("its tile set is unbounded or reaches before its anchor");
   if (!group.tile) {
     group.tile = tile;
-    // The parts whose box meets the tile's box for some anchor.
+    // The parts whose box meets the tile's box for some anchor (a part
+    // moving with a run-time size may meet any).
     for (auto [k, partBox] : llvm::enumerate((*layout)->boxes)) {
       bool meets = true;
+      const ktdp::IntegerBox &slope = (*layout)->slopes[k];
       for (unsigned d = 0; d < partBox.lower.size(); ++d) {
+        if (slope.lower[d] || slope.upper[d])
+          continue;
         auto range = anchorRange(tile, d);
         int64_t lo = std::numeric_limits<int64_t>::min();
         int64_t hi = std::numeric_limits<int64_t>::max();
@@ -168,12 +172,18 @@ LogicalResult Splitter::addTile(ktdp::ConstructAccessTileOp tile,
   FailureOr<GlobalParts *> firstLayout =
       partsOf(cast<DistributedView>(first.getBase().getDefiningOp()), refusal);
   auto sameBoxes = [&] {
-    if ((*layout)->boxes.size() != (*firstLayout)->boxes.size())
+    if ((*layout)->boxes.size() != (*firstLayout)->boxes.size() ||
+        (*layout)->size != (*firstLayout)->size)
       return false;
-    for (auto [a, b] : llvm::zip((*layout)->boxes, (*firstLayout)->boxes))
-      if (a.lower != b.lower || a.upper != b.upper)
-        return false;
-    return true;
+    auto same = [](ArrayRef<ktdp::IntegerBox> as,
+                   ArrayRef<ktdp::IntegerBox> bs) {
+      return llvm::all_of(llvm::zip(as, bs), [](auto ab) {
+        auto [a, b] = ab;
+        return a.lower == b.lower && a.upper == b.upper;
+      });
+    };
+    return same((*layout)->boxes, (*firstLayout)->boxes) &&
+           same((*layout)->slopes, (*firstLayout)->slopes);
   };
   if (!sameBoxes())
     return refuse("the value is computed from or stored into tiles of "
@@ -230,7 +240,7 @@ LogicalResult Splitter::grow(Operation *seed, Group &group, Refusal &refusal,
                  !storableByBox(
                      tile, group.tile,
                      layouts.find(group.tile.getBase().getDefiningOp())
-                         ->second.boxes)) {
+                         ->second)) {
         return refuse(op, "stores it into a tile of neither such a "
                           "distributed view nor a plain view in device "
                           "memory (an argument plus a constant, static, a "
@@ -288,19 +298,47 @@ LogicalResult Splitter::analyze(Refusal &refusal, bool &restart) {
   return success();
 }
 
-/// `tile`, anchored `lower` earlier, on `view`.
+/// `tile`, anchored `lower + slopes * size` earlier, on `view` (`size`, a
+/// run-time value, becomes one more index when some slope is not 0).
 static Value shiftedTile(ktdp::ConstructAccessTileOp tile, Value view,
-                         ArrayRef<int64_t> lower) {
+                         ArrayRef<int64_t> lower, ArrayRef<int64_t> slopes,
+                         Value size) {
   AffineMap map = tile.getBaseMap();
+  SmallVector<Value> indices(tile.getIndices());
+  bool moving = llvm::any_of(slopes, [](int64_t k) { return k != 0; });
+  AffineExpr sizeDim = getAffineDimExpr(map.getNumDims(), tile.getContext());
+  if (moving)
+    indices.push_back(size);
   SmallVector<AffineExpr> results;
-  for (auto [r, lo] : llvm::zip(map.getResults(), lower))
-    results.push_back(r - lo);
+  for (auto [r, lo, k] : llvm::zip(map.getResults(), lower, slopes))
+    results.push_back(moving ? r - lo - sizeDim * k : r - lo);
   OpBuilder b(tile);
   return ktdp::ConstructAccessTileOp::create(
-      b, tile.getLoc(), tile.getType(), view, tile.getIndices(), ValueRange(),
-      AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
-                     tile.getContext()),
+      b, tile.getLoc(), tile.getType(), view, indices, ValueRange(),
+      AffineMap::get(map.getNumDims() + (moving ? 1 : 0), map.getNumSymbols(),
+                     results, tile.getContext()),
       tile.getAccessTileSet(), tile.getAccessTileOrder());
+}
+
+/// `set` moved by `lower + slopes * s0` towards the origin (s0 its symbol).
+static IntegerSet movedToOrigin(IntegerSet set, ArrayRef<int64_t> lower,
+                                ArrayRef<int64_t> slopes) {
+  MLIRContext *ctx = set.getContext();
+  SmallVector<AffineExpr> dims, symbols;
+  for (auto [d, lo, k] : llvm::enumerate(lower, slopes))
+    dims.push_back(
+        getAffineDimExpr(d, ctx) + lo +
+        (k ? getAffineSymbolExpr(0, ctx) * k : getAffineConstantExpr(0, ctx)));
+  for (unsigned s = 0; s < set.getNumSymbols(); ++s)
+    symbols.push_back(getAffineSymbolExpr(s, ctx));
+  IntegerSet moved = set.replaceDimsAndSymbols(dims, symbols, set.getNumDims(),
+                                               set.getNumSymbols());
+  SmallVector<AffineExpr> constraints;
+  for (AffineExpr c : moved.getConstraints())
+    constraints.push_back(
+        simplifyAffineExpr(c, set.getNumDims(), set.getNumSymbols()));
+  return IntegerSet::get(set.getNumDims(), set.getNumSymbols(), constraints,
+                         moved.getEqFlags());
 }
 
 Value Splitter::pieceTile(ktdp::ConstructAccessTileOp tile, Group &group,
@@ -309,9 +347,9 @@ Value Splitter::pieceTile(ktdp::ConstructAccessTileOp tile, Group &group,
   if (!inserted)
     return it->second;
   auto view = tile.getBase().getDefiningOp<DistributedView>();
-  const ktdp::IntegerBox &box =
-      layouts.find(view ? view : group.tile.getBase().getDefiningOp())
-          ->second.boxes[part];
+  const GlobalParts &layout =
+      layouts.find(view ? view : group.tile.getBase().getDefiningOp())->second;
+  const ktdp::IntegerBox &box = layout.boxes[part];
   MLIRContext *ctx = tile.getContext();
   if (view) {
     // The part in local coordinates: its box moved to the origin.
@@ -324,10 +362,14 @@ Value Splitter::pieceTile(ktdp::ConstructAccessTileOp tile, Group &group,
       SmallVector<int64_t> extents;
       for (auto [lo, hi] : llvm::zip(box.lower, box.upper))
         extents.push_back(hi - lo + 1);
-      clone.setCoordinateSet(ktdp::getBoxSet(extents, ctx));
+      clone.setCoordinateSet(
+          layout.size ? movedToOrigin(clone.getCoordinateSet(), box.lower,
+                                      layout.slopes[part].lower)
+                      : ktdp::getBoxSet(extents, ctx));
       local = clone.getResult();
     }
-    Value piece = shiftedTile(tile, local, box.lower);
+    Value piece = shiftedTile(tile, local, box.lower, layout.slopes[part].lower,
+                              layout.size);
     piece.getDefiningOp()->setAttr(kPartPieceAttrName,
                                    UnitAttr::get(tile.getContext()));
     return pieceTiles[{tile, part}] = piece;
@@ -370,7 +412,9 @@ Value Splitter::pieceTile(ktdp::ConstructAccessTileOp tile, Group &group,
   boxView.getResult().setType(MemRefType::get(
       extents, type.getElementType(), StridedLayoutAttr::get(ctx, 0, strides),
       type.getMemorySpace()));
-  return pieceTiles[{tile, part}] = shiftedTile(tile, boxView, lower);
+  return pieceTiles[{tile, part}] =
+             shiftedTile(tile, boxView, lower,
+                         SmallVector<int64_t>(lower.size(), 0), Value());
 }
 
 void Splitter::rewrite() {

@@ -26,14 +26,22 @@ namespace mlir::ktdf::straddle {
 using Refusal = std::pair<Operation *, std::string>;
 
 /// The parts of a distributed view and their boxes in global coordinates.
+/// A part of a run-time size binds its coordinate_set's symbol to it, so
+/// its box moves with `size`: along dimension d it holds
+/// [lower[d] + slopes.lower[d] * size, upper[d] + slopes.upper[d] * size].
 struct GlobalParts {
   SmallVector<ktdp::ConstructMemoryViewOp> parts;
   SmallVector<ktdp::IntegerBox> boxes;
+  /// The one run-time size every part's symbol is bound to; null when the
+  /// parts are static (every slope 0).
+  Value size;
+  SmallVector<ktdp::IntegerBox> slopes;
 };
 
 /// The parts of `view` when they can be accessed part by part (global views
-/// of static sizes and strides whose coordinate sets are disjoint boxes
-/// without symbols), else why not.
+/// of static strides whose coordinate sets are disjoint boxes, static or
+/// with bounds affine in one run-time size shared by the parts), else why
+/// not.
 FailureOr<GlobalParts> globalParts(ktdp::ConstructDistributedMemoryViewOp view,
                                    std::string &why);
 std::optional<std::string>
@@ -52,9 +60,9 @@ bool sameAccess(ktdp::ConstructAccessTileOp a, ktdp::ConstructAccessTileOp b);
 /// strides, whose coordinate set is a box from the origin inside the box
 /// the parts fill (a coordinate no part holds would be stored as 0 by the
 /// kernel and by no part's copy), the tile anchored and shaped as `like`.
+/// Parts of a run-time size are never stored this way.
 bool storableByBox(ktdp::ConstructAccessTileOp tile,
-                   ktdp::ConstructAccessTileOp like,
-                   ArrayRef<ktdp::IntegerBox> parts);
+                   ktdp::ConstructAccessTileOp like, const GlobalParts &parts);
 
 /// Splits (or, unless `rewrite`, only checks) the accesses of the tiles of
 /// `views` (each with global parts, see whyNotGlobalParts) part by part.

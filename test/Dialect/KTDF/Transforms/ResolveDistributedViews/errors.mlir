@@ -153,3 +153,39 @@ func.func @mixed_memories() attributes {grid = [2]} {
   ktdp.store %v, %to : tensor<192x64xf16>, <192x64xindex>
   return
 }
+
+// -----
+
+// Row halves of two run-time heights: part 1's box moves with %m, part 0's
+// with %n, so no one size places both.
+#top = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#bottom = affine_set<(d0, d1)[s0] : (d0 - s0 >= 0, -d0 + 2 * s0 - 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @dynamic_sizes_differ(%x0: index, %x1: index, %n: index, %m: index) attributes {grid = [1]} {
+  %X0 = ktdp.construct_memory_view %x0, sizes: [%n, 64], strides: [64, 1] {coordinate_set = #top, memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [%m, 64], strides: [64, 1] {coordinate_set = #bottom, memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>
+  // expected-error @+1 {{the scheduler supports distributed views whose parts are shards of one tensor only: a part has dynamic sizes or strides (nor can it be accessed part by part: parts have different run-time sizes)}}
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<?x64xf16>, memref<?x64xf16>) : memref<?x64xf16>
+  %tx = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<?x64xf16> -> !ktdp.access_tile<64x64xindex>
+  %x = ktdp.load %tx : <64x64xindex> -> tensor<64x64xf16>
+  return
+}
+
+// -----
+
+// Column halves of a run-time width n (the field guide's `[64, ?]` merge):
+// each part's row stride is n.
+#left = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + s0 - 1 >= 0)>
+#right = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + 63 >= 0, d1 - s0 >= 0, -d1 + 2 * s0 - 1 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @dynamic_row_stride(%x0: index, %x1: index, %n: index) attributes {grid = [1]} {
+  %X0 = ktdp.construct_memory_view %x0, sizes: [64, %n], strides: [%n, 1] {coordinate_set = #left, memory_space = #ktdp.memory_space<global>} : memref<64x?xf16>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [64, %n], strides: [%n, 1] {coordinate_set = #right, memory_space = #ktdp.memory_space<global>} : memref<64x?xf16>
+  // expected-error @+1 {{a part has dynamic sizes or strides (nor can it be accessed part by part: a part has dynamic strides, or dynamic sizes other than one its coordinate_set's one symbol is bound to)}}
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<64x?xf16>, memref<64x?xf16>) : memref<64x?xf16>
+  %tx = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x?xf16> -> !ktdp.access_tile<64x64xindex>
+  %x = ktdp.load %tx : <64x64xindex> -> tensor<64x64xf16>
+  return
+}

@@ -152,3 +152,46 @@ func.func @to_plain(%x0: index, %x1: index, %y: index) attributes {grid = [3]} {
   ktdp.store %e, %ty : tensor<16x64xf16>, <16x64xindex>
   return
 }
+
+// -----
+
+// Two row halves of a run-time height n at their own pointers: each part's
+// coordinate_set binds s0 to its size n, so part 1's box, rows [n, 2n),
+// moves with n. Its local view keeps the symbol (the box moved to the
+// origin: rows [0, n)) and its pieces are anchored at %row - n.
+// CHECK-DAG:   #[[LOCAL:.*]] = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+// CHECK-LABEL: func.func @straddle_dynamic_rows
+// CHECK-SAME:    (%[[X0:[^:]*]]: index, %[[X1:[^:]*]]: index, %[[Y0:[^:]*]]: index, %[[Y1:[^:]*]]: index, %[[N:[^:]*]]: index, %[[ROW:[^:]*]]: index)
+// CHECK-NOT:     construct_distributed_memory_view
+// CHECK-DAG:     %[[LX0:.*]] = ktdp.construct_memory_view %[[X0]], sizes: [%[[N]], 64], {{.*}}coordinate_set = #[[LOCAL]]
+// CHECK-DAG:     %[[LX1:.*]] = ktdp.construct_memory_view %[[X1]], sizes: [%[[N]], 64], {{.*}}coordinate_set = #[[LOCAL]]
+// CHECK-DAG:     %[[LY0:.*]] = ktdp.construct_memory_view %[[Y0]], sizes: [%[[N]], 64], {{.*}}coordinate_set = #[[LOCAL]]
+// CHECK-DAG:     %[[LY1:.*]] = ktdp.construct_memory_view %[[Y1]], sizes: [%[[N]], 64], {{.*}}coordinate_set = #[[LOCAL]]
+// CHECK-DAG:     %[[TX0:.*]] = ktdp.construct_access_tile %[[LX0]][%[[ROW]], 0] {{.*}}ktdf.part_piece
+// CHECK-DAG:     %[[TX1:.*]] = ktdp.construct_access_tile %[[LX1]][%[[ROW]] - %[[N]], 0] {{.*}}ktdf.part_piece
+// CHECK-DAG:     %[[TY0:.*]] = ktdp.construct_access_tile %[[LY0]][%[[ROW]], 0]
+// CHECK-DAG:     %[[TY1:.*]] = ktdp.construct_access_tile %[[LY1]][%[[ROW]] - %[[N]], 0]
+// CHECK:         %[[A:.*]] = ktdp.load %[[TX0]]
+// CHECK:         %[[B:.*]] = ktdp.load %[[TX1]]
+// CHECK:         %[[A2:.*]] = math.exp %[[A]]
+// CHECK:         %[[B2:.*]] = math.exp %[[B]]
+// CHECK:         ktdp.store %[[A2]], %[[TY0]]
+// CHECK:         ktdp.store %[[B2]], %[[TY1]]
+#top = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#bottom = affine_set<(d0, d1)[s0] : (d0 - s0 >= 0, -d0 + 2 * s0 - 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @straddle_dynamic_rows(%x0: index, %x1: index, %y0: index, %y1: index, %n: index, %row: index) attributes {grid = [1]} {
+  %X0 = ktdp.construct_memory_view %x0, sizes: [%n, 64], strides: [64, 1] {coordinate_set = #top, memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [%n, 64], strides: [64, 1] {coordinate_set = #bottom, memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<?x64xf16>, memref<?x64xf16>) : memref<?x64xf16>
+  %Y0 = ktdp.construct_memory_view %y0, sizes: [%n, 64], strides: [64, 1] {coordinate_set = #top, memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>
+  %Y1 = ktdp.construct_memory_view %y1, sizes: [%n, 64], strides: [64, 1] {coordinate_set = #bottom, memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>
+  %Y = ktdp.construct_distributed_memory_view(%Y0, %Y1 : memref<?x64xf16>, memref<?x64xf16>) : memref<?x64xf16>
+  %tx = ktdp.construct_access_tile %X[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<?x64xf16> -> !ktdp.access_tile<64x64xindex>
+  %ty = ktdp.construct_access_tile %Y[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<?x64xf16> -> !ktdp.access_tile<64x64xindex>
+  %x = ktdp.load %tx : <64x64xindex> -> tensor<64x64xf16>
+  %e = math.exp %x : tensor<64x64xf16>
+  ktdp.store %e, %ty : tensor<64x64xf16>, <64x64xindex>
+  return
+}
