@@ -135,8 +135,10 @@ void ScratchpadParts::rewrite() {
   }
   for (Operation *load : loads) {
     loadTiles.push_back(load->getOperand(0).getDefiningOp());
-    // What a straddling load's value was joined in, now piece by piece.
-    for (Operation *op : llvm::reverse(joins.lookup(load))) {
+    // What a straddling load's value was joined in, now piece by piece. A
+    // copy: llvm::reverse of lookup's temporary would outlive it.
+    SmallVector<Operation *> joined = joins.lookup(load);
+    for (Operation *op : llvm::reverse(joined)) {
       if (isa<ktdp::StoreOp>(op))
         loadTiles.push_back(op->getOperand(1).getDefiningOp());
       op->erase();
