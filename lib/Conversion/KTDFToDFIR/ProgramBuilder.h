@@ -103,6 +103,9 @@ private:
   /// becomes one loop whose iteration t runs iteration t of each lane.
   LogicalResult emitLanesTogether(Block &block,
                                   MutableArrayRef<LaneWalk> lanes);
+  /// Whether `runs` can walk the loop body `body` together: no op of it
+  /// issues a loop's first loads ahead for one of them.
+  bool walksTogether(Block &body, ArrayRef<LaneWalk *> runs);
   /// `body(in)` when `active` holds (always when null), else `in`.
   SmallVector<Value>
   emitGuarded(Value active, ValueRange in,

@@ -13,10 +13,10 @@
 // CHECK: %[[MOST:.*]] = arith.maxui
 // CHECK-NEXT: scf.for %[[T:arg[0-9]+]] = %{{[a-z0-9_]+}} to %[[MOST]] step
 // CHECK: arith.cmpi ult, %[[T]]
+// CHECK: arith.cmpi ult, %[[T]]
 // CHECK: scf.for
 // CHECK: dfir.dma {{.*}} from "DDR"
 // CHECK: dfir.sync_send @p0_full0_c0_l0
-// CHECK: arith.cmpi ult, %[[T]]
 // CHECK: scf.for
 // CHECK: dfir.dma {{.*}} from "DDR"
 // CHECK: dfir.sync_send @p0_full0_c0_l1
@@ -25,8 +25,8 @@
 // CHECK: %[[MOST2:.*]] = arith.maxui
 // CHECK-NEXT: scf.for %[[T2:arg[0-9]+]] = %{{[a-z0-9_]+}} to %[[MOST2]] step
 // CHECK: arith.cmpi ult, %[[T2]]
-// CHECK: dfir.sync_recv @p0_full{{[0-9]+}}_c0_l0
 // CHECK: arith.cmpi ult, %[[T2]]
+// CHECK: dfir.sync_recv @p0_full{{[0-9]+}}_c0_l0
 // CHECK: dfir.sync_recv @p0_full{{[0-9]+}}_c0_l1
 // CHECK-LABEL: dfir.unit "core[0]/subcore[0]/L1LU"
 // CHECK-NOT: arith.maxui
