@@ -127,8 +127,8 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
     case Opcode::LoopBegin:
       os << " " << s(in.a) << " = " << s(in.b) << " to " << s(in.c)
          << " step " << s(in.d) << " (end " << in.e << ")";
-      if (in.sub == machine::kLoopSkewed)
-        os << " skewed";
+      if (in.sub >= machine::kLoopSkewed)
+        os << " skewed " << static_cast<unsigned>(in.sub);
       break;
     case Opcode::LoopEnd:
       os << " " << s(in.a) << " (begin " << in.e << ")";

@@ -60,13 +60,14 @@ usersOf(llvm::ArrayRef<ProgramWalker> walkers, bool loads) {
 }
 
 /// The cycles of a skewed engine's executions (one engine that loads and
-/// stores, issuing the next execution's loads before this one's stores,
-/// which wait for its compute): execution i + 1's loads leave before
-/// execution i's stores, so from one load to the load two executions later
-/// the engine runs one chain -- the loads at its share of device memory,
-/// their landing, the tokens to and from the compute, the compute, the
-/// stores at its share -- and each execution takes half a chain. The
-/// first has no partner (half a chain more) and the last stores land.
+/// stores, issuing the loads of the execution D ahead before this one's
+/// stores, which wait for its compute): execution i + D's loads leave
+/// before execution i's stores, so from one load to the load D + 1
+/// executions later the engine runs one chain -- the loads at its share of
+/// device memory, their landing, the tokens to and from the compute, the
+/// compute, the stores at its share -- and each execution takes 1 / (D + 1)
+/// of a chain. Each loop's first D have no partner (D / (D + 1) of a
+/// chain more; ProgramWalker::skewedChainCount) and the last stores land.
 static double skewedChain(const Machine &machine, const ProgramWalker &engine,
                           double compute, double entries, unsigned loaders,
                           unsigned storers) {
@@ -80,7 +81,7 @@ static double skewedChain(const Machine &machine, const ProgramWalker &engine,
   double chain =
       engine.skewedLoaded / loadShare + engine.skewedStored / storeShare +
       n * (engine.loadLatency + 2 * machine.syncLatency + entries) + compute;
-  return (n + 1) / n * chain / 2 + engine.storeLatency;
+  return engine.skewedChainCount / n * chain + engine.storeLatency;
 }
 
 /// Takes each skewed engine's chains (skewedChain, with its core's busiest
@@ -243,8 +244,8 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
     // here: the waits for a slot overlap the landing and the compute.
     double serial =
         busy - walker.slotWaits + walker.storeGroups * walker.loadLatency;
-    // A skewed engine's transfers overlap the compute, by half an
-    // execution's chain (skewedChains).
+    // A skewed engine's transfers overlap the compute, by all but
+    // 1 / (D + 1) of an execution's chain (skewedChains).
     bool skewed = walker.skewedGroups > 0 && walker.storeGroups == 0;
     if (walker.loads && walker.stores && !skewed && serial > shared) {
       shared = serial;

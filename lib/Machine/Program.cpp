@@ -321,8 +321,6 @@ private:
       return s(i.a) && s(i.b) && s(i.c) && s(i.d) ? ""
                                                   : "register out of range";
     case Opcode::LoopBegin:
-      if (i.sub > kLoopSkewed)
-        return "unknown loop kind";
       if (!(s(i.a) && s(i.b) && s(i.c) && s(i.d)))
         return "register out of range";
       if (i.e <= pc || i.e >= p.insts.size() ||

@@ -309,9 +309,16 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
         trips = *lb >= *ub
                     ? 0
                     : static_cast<double>((*ub - *lb + *step - 1) / *step);
-      bool skewed = in.sub == kLoopSkewed;
-      if (skewed && skewedDepth == 0)
+      bool skewed = in.sub >= kLoopSkewed;
+      if (skewed && skewedDepth == 0) {
         skewedTrips += times * trips;
+        // D ahead, the engine runs one chain per D + 1 executions, and
+        // the loop's first D executions one more (Estimate.cpp
+        // skewedChain). A loop of fewer trips than its distance issues
+        // every load before its first store: trips - 1 ahead.
+        double ahead = std::max(1.0, std::min<double>(in.sub, trips - 1));
+        skewedChainCount += times * (trips + ahead) / (ahead + 1);
+      }
       skewedDepth += skewed;
       if (trips > 1 && trips <= kWalkEach &&
           iterationsWalked + trips <= kWalkBudget) {

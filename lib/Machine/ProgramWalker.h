@@ -53,6 +53,9 @@ public:
   /// Iterations of skewed loops (not nested in another) and the
   /// device-memory bytes loaded and stored inside them.
   double skewedTrips = 0, skewedLoaded = 0, skewedStored = 0;
+  /// The execution chains their engine runs one after another: a loop of
+  /// n trips issuing loads D ahead runs (n + D) / (D + 1).
+  double skewedChainCount = 0;
   /// Hand-overs through the scratchpad a load unit waits for: runs of
   /// sync_recv from a store unit between its loads (a carried block, a row
   /// value the next pass reads). The compute unit it feeds has sent what

@@ -30,9 +30,10 @@ enum class Opcode : uint8_t {
   Alu,       ///< s[a] = s[b] <sub> s[c]
   MovS,      ///< s[a] = s[b]
   LoopBegin, ///< s[a] = s[b]; if !(s[a] < s[c]) goto e + 1   (step s[d]);
-             ///< sub = kLoopSkewed when the body issues the next
-             ///< execution's loads before this one's stores (a hint for
-             ///< the estimate; the simulator runs every loop alike)
+             ///< sub = D >= kLoopSkewed when the body issues the loads
+             ///< of the execution D ahead before this one's stores (a
+             ///< hint for the estimate; the simulator runs every loop
+             ///< alike)
   LoopEnd,   ///< s[a] += s[d]; if s[a] < s[c] goto e + 1
   Dma,       ///< copy s[e] bytes x s[f] rows, mem a @ s[b] -> mem c @ s[d]
              ///< (row strides s[g], s[h]; f == kNoReg means one row)
@@ -60,8 +61,8 @@ enum class Opcode : uint8_t {
              ///< 1, 2, 4 or 8); an error unless 0 <= s[a] < s[d]
 };
 constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::ReadIndex) + 1;
-/// LoopBegin's sub values.
-constexpr uint8_t kLoopPlain = 0, kLoopSkewed = 1;
+/// LoopBegin's sub: plain, or skewed D = sub executions ahead.
+constexpr uint8_t kLoopPlain = 0, kLoopSkewed = 1, kLoopSkewedMax = 255;
 const char *opcodeName(Opcode op);
 
 enum class AluOp : uint8_t {

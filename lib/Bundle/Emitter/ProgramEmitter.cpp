@@ -148,8 +148,13 @@ LogicalResult ProgramEmitter::emitFor(scf::ForOp op) {
   uint32_t begin = program.insts.size();
   machine::Inst &head = emitInst(Opcode::LoopBegin);
   head.a = iv, head.b = *lb, head.c = *ub, head.d = *step;
-  if (dfir::DFIRDialect::SkewedAttrHelper(op->getContext()).isAttrPresent(op))
-    head.sub = machine::kLoopSkewed;
+  if (auto distance =
+          dfir::DFIRDialect::SkewedAttrHelper(op->getContext()).getAttr(op)) {
+    int64_t d = distance.getInt();
+    if (d < 1 || d > machine::kLoopSkewedMax)
+      return op->emitError("dfir.skewed distance out of range");
+    head.sub = static_cast<uint8_t>(d);
+  }
   if (failed(emitBlock(*op.getBody())))
     return failure();
   auto yield = cast<scf::YieldOp>(op.getBody()->getTerminator());

@@ -200,7 +200,7 @@ LogicalResult ProgramBuilder::emitLoadAheadLoop(
   if (failed(result))
     return failure();
   dfir::DFIRDialect::SkewedAttrHelper(b.getContext())
-      .setAttr(cloned, b.getUnitAttr());
+      .setAttr(cloned, b.getI64IntegerAttr(distance));
   executions.assign(cloned.getResults().begin(), cloned.getResults().end());
   return success();
 }
@@ -331,7 +331,7 @@ LogicalResult ProgramBuilder::emitSkewedPoints(
   if (failed(result))
     return failure();
   dfir::DFIRDialect::SkewedAttrHelper(b.getContext())
-      .setAttr(points, b.getUnitAttr());
+      .setAttr(points, b.getI64IntegerAttr(1));
   totals.assign(points.getResults().begin(), points.getResults().end());
   return success();
 }

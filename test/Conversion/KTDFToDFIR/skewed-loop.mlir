@@ -36,7 +36,7 @@
 // CHECK: dfir.dma {{.*}} from "HBM"
 // CHECK: dfir.sync_recv @p0_full
 // CHECK: dfir.dma {{.*}} to "HBM"
-// CHECK: } {dfir.skewed}
+// CHECK: } {dfir.skewed = 3 : i64}
 // CHECK-LABEL: dfir.unit "tile[0]/VPU"
 // CHECK-NOT: dfir.skewed
 // CHECK: dfir.unit

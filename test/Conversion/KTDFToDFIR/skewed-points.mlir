@@ -19,7 +19,7 @@
 // CHECK: dfir.dma {{.*}} from "HBM"
 // CHECK: dfir.sync_recv @p0_full
 // CHECK: dfir.dma {{.*}} from "tile[0]/SPM"{{.*}} to "HBM"
-// CHECK: } {dfir.skewed}
+// CHECK: } {dfir.skewed = 1 : i64}
 // CHECK-LABEL: dfir.unit "tile[0]/VPU"
 // CHECK-NOT: dfir.skewed
 // CHECK: dfir.unit

@@ -31,11 +31,11 @@ def DFIR_Dialect : Dialect {
     "::mlir::arith::ArithDialect",
     "::mlir::scf::SCFDialect"
   ];
-  // `dfir.skewed` on a unit program's `scf.for`: each iteration issues the
-  // next execution's loads before this one's stores (ktdf-to-dfir's
-  // SkewedLoops.cpp). The bundle keeps it as loop_begin's sub; only the
-  // estimate reads it, the simulator runs every loop alike.
-  let discardableAttrs = (ins UnitAttr:$skewed);
+  // `dfir.skewed = D` on a unit program's `scf.for`: each iteration issues
+  // the loads of the execution D ahead before this one's stores (ktdf-to-
+  // dfir's SkewedLoops.cpp). The bundle keeps D as loop_begin's sub; only
+  // the estimate reads it, the simulator runs every loop alike.
+  let discardableAttrs = (ins "::mlir::IntegerAttr":$skewed);
 }
 
 class DFIR_Op<string mnemonic, list<Trait> traits = []>
