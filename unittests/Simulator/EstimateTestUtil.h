@@ -1,0 +1,90 @@
+//===- EstimateTestUtil.h - Programs shared by the estimate tests -*- C++
+//-*-===//
+//
+// The test machine's units and memories, the simulated cycles, and the
+// stages the whole-kernel estimate tests (EstimateTest.cpp,
+// SkewedEstimateTest.cpp) build their programs from.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_UNITTESTS_SIMULATOR_ESTIMATETESTUTIL_H
+#define KTFLOW_UNITTESTS_SIMULATOR_ESTIMATETESTUTIL_H
+
+#include "../Machine/TestMachine.h"
+
+#include "ktflow/Simulator/Simulator.h"
+
+#include "gtest/gtest.h"
+
+namespace ktflow::machine::test {
+
+constexpr uint32_t DDR = 0, L1 = 1;
+constexpr uint32_t DMA = 0, LU = 1, VEC = 2, SU = 3, DMA2 = 4;
+
+/// The test machine with its L1 in core 0 (device memory stays outside).
+inline Machine coreMachine(double ddrBandwidth = 0) {
+  Machine m = makeTestMachine(ddrBandwidth);
+  m.memories[L1].core = 0;
+  return m;
+}
+
+inline uint64_t simulatedCycles(const Machine &m, const Executable &exe) {
+  sim::MemoryImage mem(m);
+  auto stats = sim::simulate(m, exe, mem);
+  EXPECT_TRUE(static_cast<bool>(stats));
+  return stats ? stats->cycles : 0;
+}
+
+/// Expects the simulated cycles of `exe` at least `estimate` and at most
+/// `slack` more: the ways of the entries and tokens the estimate leaves out.
+inline void expectSimulatedAbove(const Machine &m, const Executable &exe,
+                                 uint64_t estimate, uint64_t slack) {
+  uint64_t simulated = simulatedCycles(m, exe);
+  EXPECT_GE(simulated, estimate);
+  EXPECT_LE(simulated, estimate + slack);
+}
+
+/// The vector unit's program: `entries` entries of 64 f16 received from
+/// FIFO 0, each mapped by `op` (unary, or with the entry as both operands)
+/// and sent to FIFO 1.
+inline UnitProgram mapEntries(int64_t entries, ScalarOp op,
+                              bool binary = false) {
+  ProgramBuilder vec(VEC);
+  uint32_t t = vec.vtype(ElemType::f16, {64});
+  size_t loop = vec.loopBegin(entries);
+  uint32_t x = vec.recv(0, t);
+  vec.send(1, vec.map(op, t, x, binary ? x : kNoReg));
+  vec.loopEnd(loop);
+  return vec.done();
+}
+
+/// The load, vector and store units' programs of a compute-bound stage: the
+/// load unit waits for `tokens` (sync indices), then feeds 100 chunks of 64
+/// f16 from L1 to the vector unit, which takes each one's exp (4 cycles)
+/// and sends it (2) to the store unit (600 busy cycles in all), which
+/// stores them at L1 + 4096 and then sends each of `signals`.
+inline std::vector<UnitProgram> expStage(llvm::ArrayRef<uint32_t> tokens,
+                                         llvm::ArrayRef<uint32_t> signals) {
+  ProgramBuilder lu(LU);
+  for (uint32_t token : tokens)
+    lu.syncRecv(token);
+  lu.load(0, L1, 0, 128 * 100);
+  ProgramBuilder su(SU);
+  su.store(1, L1, 4096, 128 * 100);
+  for (uint32_t signal : signals)
+    su.syncSend(signal);
+  return {lu.done(), mapEntries(100, ScalarOp::Exp), su.done()};
+}
+
+/// FIFOs from the load unit to the vector unit and on to the store unit,
+/// and a sync channel `full` from dma2 to the load unit.
+inline Executable fedByDma2() {
+  Executable exe;
+  exe.fifos = {{"in", LU, VEC, 5, 4, 128}, {"out", VEC, SU, 6, 4, 128}};
+  exe.syncs = {{"full", DMA2, LU}};
+  return exe;
+}
+
+} // namespace ktflow::machine::test
+
+#endif // KTFLOW_UNITTESTS_SIMULATOR_ESTIMATETESTUTIL_H
