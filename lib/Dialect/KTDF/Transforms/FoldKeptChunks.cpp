@@ -146,15 +146,11 @@ static std::optional<RowFold> findRowFold(Interchange &ic) {
       !sameSpace(ArrayRef(*feedNest).drop_back(),
                  ArrayRef(*ourNest).drop_back()))
     return std::nullopt;
-  scf::ForOp theirs = feedNest->back(), ours = ourNest->back();
-  std::optional<int64_t> lb0 = getConstantIntValue(theirs.getLowerBound()),
-                         lb1 = getConstantIntValue(ours.getLowerBound()),
-                         ub0 = getConstantIntValue(theirs.getUpperBound()),
-                         ub1 = getConstantIntValue(ours.getUpperBound()),
-                         st0 = getConstantIntValue(theirs.getStep()),
-                         st1 = getConstantIntValue(ours.getStep());
-  if (!lb0 || !lb1 || !ub0 || !ub1 || !st0 || !st1 || *lb0 != *lb1 ||
-      *ub0 != *ub1 || *st1 <= 0 || *st0 % *st1 != 0)
+  scf::ForOp theirs = feedNest->back();
+  std::optional<ConstantBounds> b0 = constantBounds(theirs),
+                                b1 = constantBounds(ourNest->back());
+  if (!b0 || !b1 || b0->lower != b1->lower || b0->upper != b1->upper ||
+      b1->step <= 0 || b0->step % b1->step != 0)
     return std::nullopt;
   if (read.getSrcIndices().size() != c.write.getDstIndices().size())
     return std::nullopt;
@@ -202,7 +198,7 @@ static std::optional<RowFold> findRowFold(Interchange &ic) {
   if (!chunkType || !takeType || chunkType.getRank() != 1 ||
       takeType.getRank() != 1 ||
       chunkType.getElementType() != takeType.getElementType() ||
-      chunkType.getDimSize(0) != *st1 || takeType.getDimSize(0) != *st0)
+      chunkType.getDimSize(0) != b1->step || takeType.getDimSize(0) != b0->step)
     return std::nullopt;
   // Nothing else in the compute stage takes or gives but the one send of
   // the statistic after the chunk loop.

@@ -69,20 +69,26 @@ mlir::ktdf::carried::chunkNest(Operation *op, StageOp stage) {
   return nest;
 }
 
+std::optional<mlir::ktdf::carried::ConstantBounds>
+mlir::ktdf::carried::constantBounds(scf::ForOp loop) {
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound()),
+                         upper = getConstantIntValue(loop.getUpperBound()),
+                         step = getConstantIntValue(loop.getStep());
+  if (!lower || !upper || !step)
+    return std::nullopt;
+  return ConstantBounds{*lower, *upper, *step};
+}
+
 /// Whether two loop nests walk the same constant iteration space.
 bool mlir::ktdf::carried::sameSpace(ArrayRef<scf::ForOp> a,
                                     ArrayRef<scf::ForOp> b) {
   if (a.size() != b.size())
     return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    scf::ForOp x = a[i], y = b[i];
-    for (auto [u, v] : llvm::zip(x.getOperands().take_front(3),
-                                 y.getOperands().take_front(3))) {
-      std::optional<int64_t> cu = getConstantIntValue(u),
-                             cv = getConstantIntValue(v);
-      if (!cu || !cv || *cu != *cv)
-        return false;
-    }
+  for (auto [x, y] : llvm::zip(a, b)) {
+    std::optional<ConstantBounds> cx = constantBounds(x),
+                                  cy = constantBounds(y);
+    if (!cx || !cy || *cx != *cy)
+      return false;
   }
   return true;
 }
@@ -379,16 +385,12 @@ static bool sameSpaceButSteps(ArrayRef<scf::ForOp> a, ArrayRef<scf::ForOp> b,
   if (a.empty() || a.size() != b.size() ||
       !sameSpace(a.drop_back(), b.drop_back()))
     return false;
-  scf::ForOp x = a.back(), y = b.back();
-  std::optional<int64_t> xl = getConstantIntValue(x.getLowerBound()),
-                         yl = getConstantIntValue(y.getLowerBound()),
-                         xu = getConstantIntValue(x.getUpperBound()),
-                         yu = getConstantIntValue(y.getUpperBound()),
-                         xs = getConstantIntValue(x.getStep()),
-                         ys = getConstantIntValue(y.getStep());
-  return xl && yl && xu && yu && xs && ys && *xl == *yl && *xu == *yu &&
-         *xs == aStep && *ys == bStep && aStep > 0 && bStep > 0 &&
-         (*xu - *xl) % aStep == 0 && (*yu - *yl) % bStep == 0;
+  std::optional<ConstantBounds> x = constantBounds(a.back()),
+                                y = constantBounds(b.back());
+  return x && y && x->lower == y->lower && x->upper == y->upper &&
+         x->step == aStep && y->step == bStep && aStep > 0 && bStep > 0 &&
+         (x->upper - x->lower) % aStep == 0 &&
+         (y->upper - y->lower) % bStep == 0;
 }
 
 /// The splat constant an earlier pipeline of the block fills `c`'s view

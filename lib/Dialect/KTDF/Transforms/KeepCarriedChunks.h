@@ -40,6 +40,16 @@ Operation *carriedViewOf(Value v);
 /// values.
 std::optional<SmallVector<scf::ForOp>> chunkNest(Operation *op, StageOp stage);
 
+/// A loop's bounds and step, when all three are constants.
+struct ConstantBounds {
+  int64_t lower, upper, step;
+  bool operator==(const ConstantBounds &o) const {
+    return lower == o.lower && upper == o.upper && step == o.step;
+  }
+  bool operator!=(const ConstantBounds &o) const { return !(*this == o); }
+};
+std::optional<ConstantBounds> constantBounds(scf::ForOp loop);
+
 /// Whether two loop nests walk the same constant iteration space.
 bool sameSpace(ArrayRef<scf::ForOp> a, ArrayRef<scf::ForOp> b);
 
