@@ -98,9 +98,8 @@ FailureOr<GlobalParts *> Splitter::partsOf(DistributedView view,
   std::string why;
   FailureOr<GlobalParts> parts = globalParts(view, why);
   if (failed(parts)) {
-    refusal = {view, "the scheduler accesses a distributed view part by part "
-                     "only over global parts of static sizes whose "
-                     "coordinate sets are disjoint boxes: " +
+    refusal = {view, "the scheduler cannot access this distributed view "
+                     "part by part: " +
                          why};
     return failure();
   }
