@@ -24,8 +24,9 @@ shrink_candidates, run_args and outputs hand such specs to this module.
                coordinates); a [P, GR] grid, tile (px, py) walking its
                row band of shard px (or, `span`, two shards at once), Y = f(X)
                with an optional per-column W, itself distributed.
-(§1b.6, distributed views over scratchpads, are refused by the scheduler
-today, so they are not drawn.)
+(§1b.6, distributed views over scratchpads, compile only when the kernel
+fills each scratchpad part through the view before reading it; they are not
+drawn.)
 """
 
 import copy

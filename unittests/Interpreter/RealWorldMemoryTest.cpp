@@ -3,7 +3,8 @@
 // This file runs the kernels of examples/kernels/realworld whose point is
 // addressing: paged and indexed gathers through indirect access tiles,
 // literal addresses, a dynamic view size with a masked tail, blocks at
-// pid * BLOCK, views without a coordinate_set, and RoPE's nested loops.
+// pid * BLOCK, views without a coordinate_set, a distributed view over
+// device memory and two tiles' LX, and RoPE's nested loops.
 // Each output is compared element by element with a plain-loop reference:
 // copies exactly, arithmetic at the real-world corpus tolerance of its
 // kernel kind.
@@ -135,6 +136,21 @@ TEST(RealWorld, Gather2dAtLiteralAddresses) {
   for (int64_t i = 0; i < 32 * 32; ++i)
     ref[i] = at(src, rows.ints[i], cols.ints[i], 64);
   expectClose(run->output("@32768"), ref, CorpusTolerance::copy(), "OUT");
+}
+
+TEST(RealWorld, LxMixedCopyThroughThreeMemories) {
+  auto run = KernelRun::fromExample("realworld/lx_mixed_copy.mlir");
+  ASSERT_TRUE(run->ok()) << run->errors;
+  Tensor x = randomTensor(DType::F16, {192, 64}, 315);
+  run->input("x_ptr", x);
+  ASSERT_TRUE(run->run()) << run->errors;
+  // Each tile's copy: a wrong part-to-local mapping (the column-major LX
+  // part) or a part read before its tile filled it shows here.
+  std::vector<double> ref(2 * 192 * 64);
+  for (int64_t t = 0; t < 2; ++t)
+    for (int64_t i = 0; i < 192 * 64; ++i)
+      ref[t * 192 * 64 + i] = x.floats[i];
+  expectClose(run->output("y_ptr"), ref, CorpusTolerance::copy(), "Y");
 }
 
 TEST(RealWorld, BiasTwiceWithoutCoordinateSet) {

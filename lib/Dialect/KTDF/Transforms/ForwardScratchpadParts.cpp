@@ -11,7 +11,8 @@
 // slice, reloaded from where the stored tensor was loaded (the scheduler
 // has no slicing op), and the stores become dead. A load that returns what
 // one store wrote on another tile becomes a copy between the two cores
-// instead (PartCopies.cpp).
+// instead (PartCopies.cpp). Parts in device memory beside the scratchpad
+// parts are read from there (DeviceParts.cpp).
 //
 // The proof, per grid point (the grid is static; every tile is enumerated):
 // the load reads, through a view laid out as part k (same tile, address,
@@ -76,15 +77,15 @@ Value mlir::ktdf::parts::reloadSlice(OpBuilder &b, ktdp::LoadOp source,
 Value mlir::ktdf::parts::pieceOfTile(OpBuilder &b,
                                      ktdp::ConstructAccessTileOp tile,
                                      ArrayRef<int64_t> at,
-                                     ArrayRef<int64_t> extents) {
+                                     ArrayRef<int64_t> extents, Value base) {
   MLIRContext *ctx = b.getContext();
   AffineMap map = tile.getBaseMap();
   SmallVector<AffineExpr> results;
   for (auto [result, delta] : llvm::zip(map.getResults(), at))
     results.push_back(result + delta);
   return ktdp::ConstructAccessTileOp::create(
-      b, tile.getLoc(), ktdp::AccessTileType::get(ctx, extents), tile.getBase(),
-      tile.getIndices(), tile.getSymbolOperands(),
+      b, tile.getLoc(), ktdp::AccessTileType::get(ctx, extents),
+      base ? base : tile.getBase(), tile.getIndices(), tile.getSymbolOperands(),
       AffineMap::get(map.getNumDims(), map.getNumSymbols(), results, ctx),
       ktdp::getBoxSet(extents, ctx),
       AffineMap::getMultiDimIdentityMap(extents.size(), ctx));
@@ -110,9 +111,16 @@ void ScratchpadParts::rewrite() {
       parts::emitPiece(b, op, piece.at, piece.extents, map);
     }
   };
+  // The load's value (or its piece's) is now `value`.
+  auto replace = [&](ktdp::LoadOp load, const LoadPiece &piece, Value value) {
+    loads.insert(load);
+    if (piece.at.empty())
+      load.getResult().replaceAllUsesWith(value);
+    else
+      storePiece(load, piece, value);
+  };
   for (PartForward &forward : forwardList) {
     ktdp::LoadOp load = forward.load;
-    loads.insert(load);
     Value replacement = forward.store.getDataTile();
     OpBuilder b(load);
     if (forward.source && forward.piece.at.empty())
@@ -120,19 +128,12 @@ void ScratchpadParts::rewrite() {
     else if (forward.source)
       replacement = reloadSlice(b, forward.source, forward.offset,
                                 forward.piece.extents, load.getLoc());
-    if (forward.piece.at.empty())
-      load.getResult().replaceAllUsesWith(replacement);
-    else
-      storePiece(load, forward.piece, replacement);
+    replace(load, forward.piece, replacement);
   }
-  for (PartCopy &copy : copyList) {
-    loads.insert(copy.load);
-    Value copied = rewriteCopy(copy);
-    if (copy.piece.at.empty())
-      copy.load.getResult().replaceAllUsesWith(copied);
-    else
-      storePiece(copy.load, copy.piece, copied);
-  }
+  for (DeviceRead &read : readList)
+    replace(read.load, read.piece, rewriteDeviceRead(read));
+  for (PartCopy &copy : copyList)
+    replace(copy.load, copy.piece, rewriteCopy(copy));
   for (Operation *load : loads) {
     loadTiles.push_back(load->getOperand(0).getDefiningOp());
     // What a straddling load's value was joined in, now piece by piece. A
@@ -166,6 +167,8 @@ void ScratchpadParts::rewrite() {
   worklist.push_back(view);
   for (const ScratchpadPart &part : parts)
     worklist.push_back(part.view);
+  for (const DevicePart &device : devices)
+    worklist.push_back(device.view);
   for (Operation *tile : loadTiles) {
     worklist.push_back(tile);
     worklist.push_back(tile ? tile->getOperand(0).getDefiningOp() : nullptr);

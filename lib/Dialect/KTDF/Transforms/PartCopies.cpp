@@ -32,8 +32,10 @@
 // every tile reads its own store it is a reload, on forwardLoad's condition
 // (no scratchpad write in between). A box that straddles parts on some tile
 // is cut, along each dimension, at every part boundary any tile's box
-// crosses, so that each piece lies in one part on every tile, and each
-// piece is proved as a load of its own (a copy or a reload). The scheduler
+// crosses (and every boundary of a box a store wrote), so that each piece
+// lies in one part, and one store's box, on every tile, and each piece is
+// proved as a load of its own (a copy or a reload; a load of device
+// memory where the part is there, DeviceParts.cpp). The scheduler
 // has no op joining tensors (tensor.insert_slice), so the pieces are joined
 // where the load's value goes: stores of the whole tile into device memory,
 // of it or of what element-wise ops compute from it; each piece runs those
@@ -125,23 +127,11 @@ LogicalResult ScratchpadParts::copyLoad(ktdp::LoadOp load) {
   return copyReads(load, *shape, reads, /*own=*/false);
 }
 
-/// The parts the box [read, read + extents) touches.
-static SmallVector<const ScratchpadPart *>
-partsTouched(ArrayRef<ScratchpadPart> parts, ArrayRef<int64_t> read,
-             ArrayRef<int64_t> extents) {
-  SmallVector<const ScratchpadPart *> touched;
-  for (const ScratchpadPart &part : parts)
-    if (intersects(part.box.lower, part.box.getExtents(), read, extents))
-      touched.push_back(&part);
-  return touched;
-}
-
-/// Whether `part` holds the box [read, read + extents).
-static bool holds(const ScratchpadPart &part, ArrayRef<int64_t> read,
+/// Whether `box` holds the box [read, read + extents).
+static bool holds(const ktdp::IntegerBox &box, ArrayRef<int64_t> read,
                   ArrayRef<int64_t> extents) {
   for (unsigned d = 0; d < read.size(); ++d)
-    if (read[d] < part.box.lower[d] ||
-        read[d] + extents[d] > part.box.lower[d] + part.box.getExtents()[d])
+    if (read[d] < box.lower[d] || read[d] + extents[d] > box.upper[d] + 1)
       return false;
   return true;
 }
@@ -157,13 +147,12 @@ LogicalResult ScratchpadParts::viewLoad(ktdp::LoadOp load) {
     if (!read)
       return refuse(load, "its anchor does not follow from the tile ids and "
                           "constants");
-    SmallVector<const ScratchpadPart *> touched =
-        partsTouched(parts, *read, shape->extents);
+    SmallVector<std::string> names;
+    SmallVector<const ktdp::IntegerBox *> touched =
+        boxesTouched(*read, shape->extents, &names);
     if (touched.size() > 1 && straddle.empty())
-      straddle = ("on tile " + Twine(c) +
-                  " its tile straddles the parts of "
-                  "tiles " +
-                  Twine(touched[0]->owner) + " and " + Twine(touched[1]->owner))
+      straddle = ("on tile " + Twine(c) + " its tile straddles " + names[0] +
+                  " and " + names[1])
                      .str();
     if (touched.empty() ||
         (touched.size() == 1 && !holds(*touched[0], *read, shape->extents)))
@@ -173,6 +162,9 @@ LogicalResult ScratchpadParts::viewLoad(ktdp::LoadOp load) {
   }
   if (!straddle.empty())
     return pieceLoads(load, *shape, reads, straddle);
+  FailureOr<bool> device = deviceRead(load, *shape, reads, {});
+  if (failed(device) || *device)
+    return failure(failed(device));
   return copyReads(load, *shape, reads, /*own=*/true);
 }
 
@@ -283,13 +275,30 @@ LogicalResult ScratchpadParts::pieceLoads(ktdp::LoadOp load,
   SmallVector<SmallVector<int64_t>> cuts(rank);
   for (unsigned d = 0; d < rank; ++d)
     cuts[d] = {0, shape.extents[d]};
-  for (ArrayRef<int64_t> read : reads)
-    for (const ScratchpadPart *part : partsTouched(parts, read, shape.extents))
+  // And at every boundary of a box a store writes inside it, so that each
+  // piece is one store's on every tile.
+  SmallVector<ktdp::IntegerBox> boxes;
+  for (ktdp::StoreOp store : stores) {
+    std::optional<TileShape> stored = shapeOf(store.getAccessTile());
+    for (ArrayRef<int64_t> point : points) {
+      ktdp::IntegerBox &box = boxes.emplace_back();
+      box.lower = *anchorAt(stored->tile, point);
+      for (auto [lower, extent] : llvm::zip(box.lower, stored->extents))
+        box.upper.push_back(lower + extent - 1);
+    }
+  }
+  for (ArrayRef<int64_t> read : reads) {
+    SmallVector<const ktdp::IntegerBox *> touched =
+        boxesTouched(read, shape.extents);
+    for (const ktdp::IntegerBox &box : boxes)
+      if (intersects(box.lower, box.getExtents(), read, shape.extents))
+        touched.push_back(&box);
+    for (const ktdp::IntegerBox *box : touched)
       for (unsigned d = 0; d < rank; ++d)
-        for (int64_t bound : {part->box.lower[d],
-                              part->box.lower[d] + part->box.getExtents()[d]})
+        for (int64_t bound : {box->lower[d], box->upper[d] + 1})
           if (bound > read[d] && bound < read[d] + shape.extents[d])
             cuts[d].push_back(bound - read[d]);
+  }
   int64_t numPieces = 1;
   for (SmallVector<int64_t> &cut : cuts) {
     llvm::sort(cut);
@@ -316,15 +325,18 @@ LogicalResult ScratchpadParts::pieceLoads(ktdp::LoadOp load,
       SmallVector<int64_t> &at = pieceReads.emplace_back(read);
       for (unsigned d = 0; d < rank; ++d)
         at[d] += piece.at[d];
-      SmallVector<const ScratchpadPart *> touched =
-          partsTouched(parts, at, piece.extents);
+      SmallVector<const ktdp::IntegerBox *> touched =
+          boxesTouched(at, piece.extents);
       if (touched.size() != 1 || !holds(*touched[0], at, piece.extents))
         return refuse(load, "on tile " + Twine(c) +
                                 " its tile leaves the distributed view's "
                                 "parts");
     }
-    if (failed(copyReads(load, TileShape{shape.tile, piece.extents}, pieceReads,
-                         /*own=*/true, piece)))
+    TileShape pieceShape{shape.tile, piece.extents};
+    FailureOr<bool> device = deviceRead(load, pieceShape, pieceReads, piece);
+    if (failed(device) ||
+        (!*device && failed(copyReads(load, pieceShape, pieceReads,
+                                      /*own=*/true, piece))))
       return failure();
   }
   return success();

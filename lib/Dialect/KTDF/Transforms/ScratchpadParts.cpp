@@ -115,10 +115,16 @@ LogicalResult ScratchpadParts::collectParts() {
     if (!part)
       return refuse(view, "a part is not a ktdp.construct_memory_view");
     auto space = ktdp::normalizeMemorySpace(part.getMemorySpace());
+    if (space && space->kind == ktdp::MemoryKind::global) {
+      if (failed(collectDevicePart(part)))
+        return failure();
+      continue;
+    }
     if (!space || space->kind != ktdp::MemoryKind::ct_local ||
         !space->computeTileId)
-      return refuse(view, "every part must be in the scratchpad of a tile "
-                          "the view names (ct_local with ct_id)");
+      return refuse(view, "every part must be in device memory or in the "
+                          "scratchpad of a tile the view names (ct_local "
+                          "with ct_id)");
     auto range = getLiteralElementRange(part);
     FailureOr<ktdp::IntegerBox> box =
         ktdp::getBoundingBox(part.getCoordinateSet(), {});
@@ -140,6 +146,14 @@ LogicalResult ScratchpadParts::collectParts() {
         return refuse(view, "two parts share memory or coordinates");
     parts.push_back(next);
   }
+  if (parts.empty())
+    return refuse(view, "no part is in a scratchpad");
+  // The scratchpad parts' boxes were checked against each other only.
+  for (const DevicePart &device : devices)
+    for (const ScratchpadPart &part : parts)
+      if (intersects(device.box.lower, device.box.getExtents(), part.box.lower,
+                     part.box.getExtents()))
+        return refuse(view, "two parts share memory or coordinates");
   return success();
 }
 
@@ -164,10 +178,21 @@ LogicalResult ScratchpadParts::collectStores() {
       if (!shape)
         return refuse(tile, "the tile is not a box from its anchor in "
                             "identity order");
-      for (ArrayRef<int64_t> point : points)
-        if (!anchorAt(tile, point))
+      for (auto [t, point] : llvm::enumerate(points)) {
+        std::optional<SmallVector<int64_t>> anchor = anchorAt(tile, point);
+        if (!anchor)
           return refuse(tile, "its anchor does not follow from the tile ids "
                               "and constants");
+        // Stores become copies between the cores; none writes memory.
+        for (const DevicePart &device : devices)
+          if (intersects(device.box.lower, device.box.getExtents(), *anchor,
+                         shape->extents))
+            return refuse(store, "on tile " + Twine(t) +
+                                     " it stores into the distributed "
+                                     "view's part in device memory (only "
+                                     "its scratchpad parts are stored "
+                                     "through)");
+      }
       stores.push_back(store);
     }
   }

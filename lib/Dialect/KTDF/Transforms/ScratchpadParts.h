@@ -3,8 +3,8 @@
 // This file declares the analysis of ktdf-forward-scratchpad-parts: whether
 // every load of the scratchpad parts of a distributed view returns what the
 // loading tile stored there itself (a reload) or the whole tile one store
-// wrote on another tile (a copy between the tiles), and what replaces each
-// such load.
+// wrote on another tile (a copy between the tiles), or reads a part of the
+// view in device memory, and what replaces each such load.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,9 +52,11 @@ Value reloadSlice(OpBuilder &b, ktdp::LoadOp source, ArrayRef<int64_t> offset,
 Value reloadSlice(OpBuilder &b, ktdp::LoadOp source, ArrayRef<int64_t> offset,
                   ArrayRef<int64_t> extents, Location loc);
 
-/// The box `extents` at `at` in the box tile `tile` covers.
+/// The box `extents` at `at` in the box tile `tile` covers, of `base`
+/// (default: of `tile`'s view).
 Value pieceOfTile(OpBuilder &b, ktdp::ConstructAccessTileOp tile,
-                  ArrayRef<int64_t> at, ArrayRef<int64_t> extents);
+                  ArrayRef<int64_t> at, ArrayRef<int64_t> extents,
+                  Value base = nullptr);
 } // namespace parts
 
 /// A part of the distributed view: a scratchpad box of one tile.
@@ -63,6 +65,13 @@ struct ScratchpadPart {
   int64_t owner = 0;
   int64_t first = 0, last = 0; // element addresses
   ktdp::IntegerBox box;        // global coordinates
+};
+
+/// A part of the distributed view in device (global) memory, beside its
+/// scratchpad parts: what lies in it is read from device memory.
+struct DevicePart {
+  ktdp::ConstructMemoryViewOp view;
+  ktdp::IntegerBox box; // global coordinates
 };
 
 /// A piece of a load's box: the box `extents` at `at` in it (both empty:
@@ -81,6 +90,15 @@ struct PartForward {
   ktdp::LoadOp source;
   ktdp::StoreOp store;
   SmallVector<int64_t> offset;
+  LoadPiece piece;
+};
+
+/// A load through the view (or a piece of it) whose box lies in one part in
+/// device memory on every tile: a load of that part, in its local
+/// coordinates.
+struct DeviceRead {
+  ktdp::LoadOp load;
+  unsigned part; // in devices
   LoadPiece piece;
 };
 
@@ -134,7 +152,9 @@ public:
     return llvm::any_of(forwardList,
                         [&](const PartForward &f) { return f.load == load; }) ||
            llvm::any_of(copyList,
-                        [&](const PartCopy &c) { return c.load == load; });
+                        [&](const PartCopy &c) { return c.load == load; }) ||
+           llvm::any_of(readList,
+                        [&](const DeviceRead &r) { return r.load == load; });
   }
 
 private:
@@ -143,6 +163,7 @@ private:
     return failure();
   }
   LogicalResult collectParts();
+  LogicalResult collectDevicePart(ktdp::ConstructMemoryViewOp part);
   LogicalResult collectStores();
   LogicalResult forwardLoad(ktdp::LoadOp load);
   /// The box `load` reads from its anchor, when it is one and `load` is at
@@ -168,13 +189,30 @@ private:
                           ArrayRef<SmallVector<int64_t>> reads, bool own,
                           const LoadPiece &piece = {});
   /// viewLoad's case of a box that straddles parts on some tile: the box is
-  /// cut at every part boundary any tile's box crosses, and each piece,
-  /// in one part on every tile, is proved as a load of its own; the pieces
-  /// are joined in the stores of the load's value to device memory.
+  /// cut at every part (and stored box) boundary any tile's box crosses,
+  /// and each piece, in one part on every tile, is proved as a load of its
+  /// own; the pieces are joined in the stores of the load's value to
+  /// device memory.
   /// `straddle`: the refusal's start, naming the first straddling tile.
   LogicalResult pieceLoads(ktdp::LoadOp load, const parts::TileShape &shape,
                            ArrayRef<SmallVector<int64_t>> reads,
                            const std::string &straddle);
+  /// viewLoad's and pieceLoads' case of a box in device memory: when the
+  /// box each tile reads (`reads`) lies in a part in device memory on some
+  /// tile, a load of that part (the same on every tile, else refused).
+  /// Returns false when no tile's box lies in one.
+  FailureOr<bool> deviceRead(ktdp::LoadOp load, const parts::TileShape &shape,
+                             ArrayRef<SmallVector<int64_t>> reads,
+                             const LoadPiece &piece);
+  /// The boxes of the parts, scratchpad and device, the box [read, read +
+  /// extents) touches, and the names of the first two ("tile k's part" or
+  /// "the part in device memory").
+  SmallVector<const ktdp::IntegerBox *>
+  boxesTouched(ArrayRef<int64_t> read, ArrayRef<int64_t> extents,
+               SmallVectorImpl<std::string> *names = nullptr) const;
+  /// The load of `read`'s part in device memory that replaces its load (or
+  /// piece).
+  Value rewriteDeviceRead(DeviceRead &read);
   /// The produce after the store and the consume in place of the load (or
   /// of its piece); returns the consumed value.
   Value rewriteCopy(PartCopy &copy);
@@ -190,9 +228,13 @@ private:
   PartsRefusal *refusal = nullptr;
   SmallVector<SmallVector<int64_t>> points; // every grid point
   SmallVector<ScratchpadPart> parts;
+  SmallVector<DevicePart> devices;
+  /// Each device part in local coordinates (built by rewriteDeviceRead).
+  DenseMap<unsigned, Value> localDeviceViews;
   SmallVector<ktdp::StoreOp> stores; // through the view
   SmallVector<PartForward> forwardList;
   SmallVector<PartCopy, 2> copyList;
+  SmallVector<DeviceRead> readList;
 };
 
 } // namespace mlir::ktdf

@@ -34,7 +34,7 @@ func.func @straddles(%a: index, %b: index) attributes {grid = [2]} {
   %block = ktdp.load %ta : <4x16xindex> -> tensor<4x16xf16>
   ktdp.store %block, %td : tensor<4x16xf16>, <4x16xindex>
   %t2 = ktdp.construct_access_tile %D[%c2, 0] {access_tile_set = #rows4, access_tile_order = #id2} : memref<8x16xf16> -> !ktdp.access_tile<4x16xindex>
-  // expected-error @+1 {{on tile 0 its tile straddles the parts of tiles 0 and 1; each piece is copied on its own, and the scheduler joins the pieces only in stores of the whole tile to device memory, after element-wise ops (it has no op joining tensors), not in 'linalg.reduce'}}
+  // expected-error @+1 {{on tile 0 its tile straddles tile 0's part and tile 1's part; each piece is copied on its own, and the scheduler joins the pieces only in stores of the whole tile to device memory, after element-wise ops (it has no op joining tensors), not in 'linalg.reduce'}}
   %v = ktdp.load %t2 : <4x16xindex> -> tensor<4x16xf16>
   %e = tensor.empty() : tensor<16xf16>
   %w = linalg.reduce { arith.addf } ins(%v : tensor<4x16xf16>) outs(%e : tensor<16xf16>) dimensions = [0]

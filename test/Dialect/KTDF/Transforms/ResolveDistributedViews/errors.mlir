@@ -131,7 +131,10 @@ func.func @moved(%a: index, %a1: index, %b: index) attributes {grid = [2]} {
 
 // The field guide's per-core LX views (§1b.6): a global part and parts in
 // the scratchpads of tiles 0 and 1, the first column-major, loaded whole.
-// The scratchpad parts hold nothing the kernel stored.
+// The scratchpad parts hold nothing the kernel stored, so no value the
+// compiled kernel has is what the interpreter reads there (filled by their
+// tiles first, the view compiles: mixed-memories.mlir,
+// realworld/lx_mixed_copy.mlir).
 #g = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #l0 = affine_set<(d0, d1) : (d0 - 96 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #l1 = affine_set<(d0, d1) : (d0 - 128 >= 0, -d0 + 191 >= 0, d1 >= 0, -d1 + 63 >= 0)>
@@ -144,13 +147,70 @@ func.func @mixed_memories() attributes {grid = [2]} {
   %G = ktdp.construct_memory_view %g, sizes: [96, 64], strides: [64, 1] {coordinate_set = #g, memory_space = #ktdp.memory_space<global>} : memref<96x64xf16>
   %L0 = ktdp.construct_memory_view %lx, sizes: [32, 64], strides: [1, 64] {coordinate_set = #l0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<32x64xf16, strided<[1, 64]>>
   %L1 = ktdp.construct_memory_view %lx, sizes: [64, 64], strides: [64, 1] {coordinate_set = #l1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<64x64xf16>
-  // expected-error @+1 {{a distributed view over scratchpad (ct_local) parts compiles only when every load of the parts provably reads what the loading tile stored itself, or what one earlier store wrote on another tile (copied between the cores): every part must be in the scratchpad of a tile the view names (ct_local with ct_id)}}
   %D = ktdp.construct_distributed_memory_view(%G, %L0, %L1 : memref<96x64xf16>, memref<32x64xf16, strided<[1, 64]>>, memref<64x64xf16>) : memref<192x64xf16>
   %O = ktdp.construct_memory_view %out, sizes: [192, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<192x64xf16>
   %t = ktdp.construct_access_tile %D[0, 0] {access_tile_set = #all, access_tile_order = #id2} : memref<192x64xf16> -> !ktdp.access_tile<192x64xindex>
+  // expected-error @+1 {{a distributed view over scratchpad (ct_local) parts compiles only when every load of the parts provably reads what the loading tile stored itself, or what one earlier store wrote on another tile (copied between the cores): no store through the distributed view writes what tile 0 reads}}
   %v = ktdp.load %t : <192x64xindex> -> tensor<192x64xf16>
   %to = ktdp.construct_access_tile %O[0, 0] {access_tile_set = #all, access_tile_order = #id2} : memref<192x64xf16> -> !ktdp.access_tile<192x64xindex>
   ktdp.store %v, %to : tensor<192x64xf16>, <192x64xindex>
+  return
+}
+
+// -----
+
+// A global part beside a scratchpad part: a store through the view may
+// write only the scratchpad parts (its stores become copies between the
+// cores and write no memory).
+#g = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#l = affine_set<(d0, d1) : (d0 - 4 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#x = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @mixed_store_into_device(%x: index, %y: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %X = ktdp.construct_memory_view %x, sizes: [8, 8], strides: [8, 1] {coordinate_set = #x, memory_space = #ktdp.memory_space<global>} : memref<8x8xf16>
+  %G = ktdp.construct_memory_view %y, sizes: [4, 8], strides: [8, 1] {coordinate_set = #g, memory_space = #ktdp.memory_space<global>} : memref<4x8xf16>
+  %L = ktdp.construct_memory_view %c0, sizes: [4, 8], strides: [8, 1] {coordinate_set = #l, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<4x8xf16>
+  %D = ktdp.construct_distributed_memory_view(%G, %L : memref<4x8xf16>, memref<4x8xf16>) : memref<8x8xf16>
+  %tx = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<8x8xf16> -> !ktdp.access_tile<4x8xindex>
+  %td = ktdp.construct_access_tile %D[%c2, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<8x8xf16> -> !ktdp.access_tile<4x8xindex>
+  %b = ktdp.load %tx : <4x8xindex> -> tensor<4x8xf16>
+  // expected-error @+1 {{a distributed view over scratchpad (ct_local) parts compiles only when every load of the parts provably reads what the loading tile stored itself, or what one earlier store wrote on another tile (copied between the cores): on tile 0 it stores into the distributed view's part in device memory (only its scratchpad parts are stored through)}}
+  ktdp.store %b, %td : tensor<4x8xf16>, <4x8xindex>
+  return
+}
+
+// -----
+
+// The same parts: tile 0 stores rows 4..7 (the scratchpad part), then tile
+// t loads rows 4t..4t + 3, in device memory on tile 0 and in the
+// scratchpad on tile 1. One load reads the same part on every tile.
+#g = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#l = affine_set<(d0, d1) : (d0 - 4 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#x = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @mixed_parts_per_tile(%x: index, %y: index) attributes {grid = [2]} {
+  %id = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.muli %id, %c4 : index
+  %X = ktdp.construct_memory_view %x, sizes: [8, 8], strides: [8, 1] {coordinate_set = #x, memory_space = #ktdp.memory_space<global>} : memref<8x8xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [8, 8], strides: [8, 1] {coordinate_set = #x, memory_space = #ktdp.memory_space<global>} : memref<8x8xf16>
+  %G = ktdp.construct_memory_view %x, sizes: [4, 8], strides: [8, 1] {coordinate_set = #g, memory_space = #ktdp.memory_space<global>} : memref<4x8xf16>
+  %L = ktdp.construct_memory_view %c0, sizes: [4, 8], strides: [8, 1] {coordinate_set = #l, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<4x8xf16>
+  %D = ktdp.construct_distributed_memory_view(%G, %L : memref<4x8xf16>, memref<4x8xf16>) : memref<8x8xf16>
+  %tx = ktdp.construct_access_tile %X[%c4, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<8x8xf16> -> !ktdp.access_tile<4x8xindex>
+  %td = ktdp.construct_access_tile %D[%c4, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<8x8xf16> -> !ktdp.access_tile<4x8xindex>
+  %b = ktdp.load %tx : <4x8xindex> -> tensor<4x8xf16>
+  ktdp.store %b, %td : tensor<4x8xf16>, <4x8xindex>
+  %tr = ktdp.construct_access_tile %D[%r, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<8x8xf16> -> !ktdp.access_tile<4x8xindex>
+  // expected-error @+1 {{a distributed view over scratchpad (ct_local) parts compiles only when every load of the parts provably reads what the loading tile stored itself, or what one earlier store wrote on another tile (copied between the cores): on tile 0 it reads a part in device memory, on tile 1 another part: the parts a load (or each of its pieces) reads must be the same on every tile}}
+  %v = ktdp.load %tr : <4x8xindex> -> tensor<4x8xf16>
+  %ty = ktdp.construct_access_tile %Y[%r, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<8x8xf16> -> !ktdp.access_tile<4x8xindex>
+  ktdp.store %v, %ty : tensor<4x8xf16>, <4x8xindex>
   return
 }
 
