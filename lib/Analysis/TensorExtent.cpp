@@ -9,6 +9,8 @@
 
 #include "ktflow/Analysis/TensorExtent.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
@@ -161,6 +163,73 @@ ktflow::getViewsAtLiteral(func::FuncOp fn, int64_t address) {
   return views;
 }
 
+namespace {
+/// A view's size or stride as written: a constant times index values (the
+/// operands of `arith.muli`s down to values that are not products).
+struct ViewProduct {
+  int64_t constant = 1;
+  /// Sorted, so that equal products compare equal.
+  SmallVector<Value, 2> factors;
+
+  static std::optional<ViewProduct> of(OpFoldResult ofr) {
+    ViewProduct product;
+    if (!product.multiply(ofr))
+      return std::nullopt;
+    return product;
+  }
+
+  /// Multiplies by `ofr`; false when the constant overflows.
+  bool multiply(OpFoldResult ofr) {
+    if (std::optional<int64_t> c = getConstantIntValue(ofr))
+      return !llvm::MulOverflow(constant, *c, constant);
+    Value v = cast<Value>(ofr);
+    if (auto mul = v.getDefiningOp<arith::MulIOp>())
+      return multiply(mul.getLhs()) && multiply(mul.getRhs());
+    factors.insert(llvm::upper_bound(factors, v, valueOrder), v);
+    return true;
+  }
+
+  bool multiply(const ViewProduct &other) {
+    for (Value v : other.factors)
+      factors.insert(llvm::upper_bound(factors, v, valueOrder), v);
+    return !llvm::MulOverflow(constant, other.constant, constant);
+  }
+
+  bool operator!=(const ViewProduct &other) const {
+    return constant != other.constant || factors != other.factors;
+  }
+
+private:
+  static bool valueOrder(Value a, Value b) {
+    return a.getAsOpaquePointer() < b.getAsOpaquePointer();
+  }
+};
+} // namespace
+
+std::optional<std::string>
+ktflow::whyNotWrittenRowMajor(ktdp::ConstructMemoryViewOp view) {
+  SmallVector<OpFoldResult> sizes = view.getMixedSizes();
+  SmallVector<OpFoldResult> strides = view.getMixedStrides();
+  if (sizes.size() != strides.size())
+    return "the view has " + std::to_string(sizes.size()) + " sizes but " +
+           std::to_string(strides.size()) + " strides";
+  ViewProduct inner;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    std::optional<ViewProduct> stride = ViewProduct::of(strides[d]);
+    std::optional<int64_t> staticSize = getConstantIntValue(sizes[d]);
+    // A dimension of one element has no stride to speak of.
+    if (!(staticSize && *staticSize <= 1) && (!stride || *stride != inner))
+      return std::string(
+          "a view with dynamic sizes or strides must be row-major, each "
+          "stride the product of the sizes after it (the tensor's extent "
+          "would depend on the sizes' run-time values)");
+    std::optional<ViewProduct> size = ViewProduct::of(sizes[d]);
+    if (!size || !inner.multiply(*size))
+      return std::string("the view declares elements past 2^62");
+  }
+  return std::nullopt;
+}
+
 /// Whether two mixed size/stride lists are the same values.
 static bool sameMixed(ArrayRef<OpFoldResult> a, ArrayRef<OpFoldResult> b) {
   return a.size() == b.size() &&
@@ -206,9 +275,6 @@ ktflow::getDeclaredTensorShape(ArrayRef<ktdp::ConstructMemoryViewOp> views) {
   // take at run time beyond the sizes themselves.
   SmallVector<OpFoldResult> sizes = first.getMixedSizes();
   SmallVector<OpFoldResult> strides = first.getMixedStrides();
-  if (sizes.size() != strides.size())
-    return first.emitError("the view has ")
-           << sizes.size() << " sizes but " << strides.size() << " strides";
   for (ktdp::ConstructMemoryViewOp view : views.drop_front())
     if (!sameMixed(view.getMixedSizes(), sizes) ||
         !sameMixed(view.getMixedStrides(), strides))
@@ -216,34 +282,15 @@ ktflow::getDeclaredTensorShape(ArrayRef<ktdp::ConstructMemoryViewOp> views) {
           "views with dynamic sizes at one start address must all have the "
           "same sizes and strides (the tensor's extent would depend on the "
           "sizes' run-time values)");
-  ViewFootprint trailing;
-  for (auto [d, size] : llvm::enumerate(sizes)) {
-    auto stride = dyn_cast<Attribute>(strides[d]);
-    auto staticSize = dyn_cast<Attribute>(size);
-    if (!stride || (d > 0 && !staticSize))
-      return first.emitError(
-          "a view with dynamic sizes must have static strides and its "
-          "dynamic sizes in the outermost dimension (the tensor's extent "
-          "would depend on the sizes' run-time values)");
-    trailing.sizes.push_back(
-        d == 0 ? 1 : cast<IntegerAttr>(staticSize).getInt());
-    trailing.strides.push_back(cast<IntegerAttr>(stride).getInt());
-    if (staticSize) {
-      declared.shape.push_back(cast<IntegerAttr>(staticSize).getInt());
+  if (std::optional<std::string> why = whyNotWrittenRowMajor(first))
+    return first.emitError(*why);
+  for (OpFoldResult size : sizes) {
+    if (std::optional<int64_t> staticSize = getConstantIntValue(size)) {
+      declared.shape.push_back(*staticSize);
     } else {
       declared.shape.push_back(ShapedType::kDynamic);
       declared.dynamicSizes.push_back(cast<Value>(size));
     }
   }
-  // Row-major in the trailing dimensions, and the outermost stride spans
-  // exactly one of them.
-  int64_t inner = 1;
-  for (int64_t s : ArrayRef(trailing.sizes).drop_front())
-    inner *= std::max<int64_t>(s, 1);
-  if (!trailing.isRowMajor() ||
-      (trailing.strides.size() > 0 && trailing.strides.front() != inner))
-    return first.emitError(
-        "a view with dynamic sizes must be row-major (the tensor's extent "
-        "would depend on the sizes' run-time values)");
   return declared;
 }

@@ -12,9 +12,8 @@
 // [hn, hn + n) as a 64xn row-major block (row stride n). Distributed views
 // `[64, ?]` stitch the halves back into the global 64x(2n) shape; each
 // part's coordinate_set is in global columns, its symbol s0 bound to the
-// part's dynamic size n. (ktflow compiles the row-merged variant,
-// row_halves_dyn.mlir; here a part's row stride is n, a run-time DMA
-// stride, which it refuses: see docs/scheduler.md.)
+// part's dynamic size n. A part's row stride is n, the size after it (a
+// run-time DMA stride; row_halves_dyn.mlir is the row-merged variant).
 //
 // Grid [2, 1], one tile id: tile p takes column blocks p, p + 2, ... below
 // ceil(2n / 64).

@@ -108,12 +108,20 @@ struct DeclaredTensorShape {
   mlir::Type elementType;
 };
 
+/// Why `view` is not row-major as written (each stride, a constant times
+/// values multiplied by `arith.muli`, the product of the sizes after it),
+/// or none when it is. Such a view maps its coordinates below its sizes to
+/// distinct elements whatever the values of its dynamic sizes and strides.
+std::optional<std::string>
+whyNotWrittenRowMajor(mlir::ktdp::ConstructMemoryViewOp view);
+
 /// The shape of the tensor the views `views` (all at its start address)
 /// declare. With static sizes and strides it is the definition above. With
-/// dynamic sizes, the definition gives a shape whatever the sizes' values
-/// only when every view has the same sizes and strides and is row-major
-/// with its dynamic sizes in the outermost dimension; anything else is an
-/// error naming why, at the view.
+/// dynamic sizes or strides, the definition gives a shape whatever their
+/// values only when every view has the same sizes and strides and is
+/// row-major as written: each stride the product of the sizes after it
+/// (`sizes: [64, %n], strides: [%n, 1]` is a 64xn tensor, its row stride a
+/// run-time value). Anything else is an error naming why, at the view.
 mlir::FailureOr<DeclaredTensorShape>
 getDeclaredTensorShape(llvm::ArrayRef<mlir::ktdp::ConstructMemoryViewOp> views);
 

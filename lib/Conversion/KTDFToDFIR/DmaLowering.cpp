@@ -13,7 +13,9 @@
 // tile may leave its view (mayLeaveView). A tile with a permuted order (a
 // transposed load or store) must stay inside its view; it moves as
 // strided DMAs, one element per row when the permutation moves the
-// innermost dimension.
+// innermost dimension. A view's stride known only at launch (the size
+// after it, `strides: [%n, 1]`) is computed by the program: its rows move
+// as one strided DMA whose stride operand is that value.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +67,18 @@ FailureOr<TileDma> ProgramBuilder::resolveTileDma(DataTransferOp op,
   auto memref = cast<MemRefType>(dma.view.getType());
   dma.esize = elementBytes(memref.getElementType());
   dma.strides = dma.view.getStaticStrides();
+  if (!dma.view.getStrides().empty()) {
+    for (OpFoldResult stride : dma.view.getMixedStrides()) {
+      Value runtime;
+      if (auto v = dyn_cast<Value>(stride)) {
+        auto materialized = materialize(v, map);
+        if (failed(materialized))
+          return failure();
+        runtime = *materialized;
+      }
+      dma.runtimeStrides.push_back(runtime);
+    }
+  }
 
   // The anchor coordinate and the element offset of the tile's origin.
   auto anchor = expandAnchor(b, loc, dma.tile,
@@ -109,12 +123,16 @@ FailureOr<TileDma> ProgramBuilder::resolveTileDma(DataTransferOp op,
 void ProgramBuilder::emitDirectedDma(Location loc, const TileDma &dma,
                                      Value size, Value memAt, Value bufAt,
                                      Value nRows, int64_t memStride,
-                                     int64_t bufStride) {
+                                     int64_t bufStride,
+                                     Value runtimeMemStride) {
   OpBuilder &b = *builder;
   Value srcStride, dstStride;
+  auto memSide = [&] {
+    return runtimeMemStride ? runtimeMemStride : constant(memStride);
+  };
   if (nRows) {
-    srcStride = constant(dma.load ? memStride : bufStride);
-    dstStride = constant(dma.load ? bufStride : memStride);
+    srcStride = dma.load ? memSide() : constant(bufStride);
+    dstStride = dma.load ? constant(bufStride) : memSide();
   }
   if (dma.load)
     dfir::DmaOp::create(b, loc, size, dma.memName, memAt, dma.bufName, bufAt,
@@ -145,6 +163,9 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
     return op.emitError("a row limit on a transfer of rank ")
            << rank << " is not supported yet";
   if (!dma->tile.getAccessTileOrder().isIdentity()) {
+    if (!dma->view.getStrides().empty())
+      return op.emitError("a transfer of a permuted access tile of a view "
+                          "with run-time strides is not supported yet");
     if (op.getRows())
       return op.emitError("a row limit on a transfer of a permuted access "
                           "tile is not supported");
@@ -168,6 +189,13 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
   else
     emitMaskedDma(loc, *dma, *window);
   return success();
+}
+
+Value ProgramBuilder::strideBytes(Location loc, const TileDma &dma,
+                                  unsigned d) {
+  if (Value runtime = dma.runtimeStride(d))
+    return arith::MulIOp::create(*builder, loc, runtime, constant(dma.esize));
+  return constant(dma.strides[d] * dma.esize);
 }
 
 void ProgramBuilder::emitPermutedDma(Location loc, const TileDma &dma) {
@@ -237,18 +265,19 @@ void ProgramBuilder::emitMaskedRowsDma(Location loc, const TileDma &dma,
                                        Value validRows) {
   OpBuilder &b = *builder;
   int64_t rowBytes = dma.extents[1] * dma.esize;
-  int64_t rowStride = dma.strides[0] * dma.esize;
+  bool runtimeRows = dma.runtimeStride(0) != nullptr;
+  int64_t rowStride = runtimeRows ? 0 : dma.strides[0] * dma.esize;
   Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                     validRows, constant(0));
   // Full rows, merged into one transfer when they are contiguous.
   emitIf(any, [&] {
     Value size = constant(rowBytes), nRows;
-    if (rowStride == rowBytes)
+    if (!runtimeRows && rowStride == rowBytes)
       size = arith::MulIOp::create(b, loc, validRows, size);
     else
       nRows = validRows;
     emitDirectedDma(loc, dma, size, dma.memAddr, dma.bufAddr, nRows, rowStride,
-                    rowBytes);
+                    rowBytes, runtimeRows ? strideBytes(loc, dma, 0) : Value());
   });
 }
 
@@ -260,27 +289,34 @@ void ProgramBuilder::emitOuterLoopDma(Location loc, const TileDma &whole) {
   TileDma dma = whole;
   SmallVector<int64_t> strides;
   dma.extents.clear();
+  dma.runtimeStrides.clear();
   for (auto [d, extent] : llvm::enumerate(whole.extents))
     if (extent != 1 || d + 1 == whole.extents.size()) {
       dma.extents.push_back(extent);
       strides.push_back(whole.strides[d]);
+      dma.runtimeStrides.push_back(whole.runtimeStride(d));
     }
   dma.strides = strides;
   ArrayRef<int64_t> extents = dma.extents;
   size_t rank = extents.size();
   // Rows of the innermost dimension; contiguous rows merge into one
-  // transfer.
+  // transfer (rows a run-time stride apart never do).
   int64_t rowBytes = extents.back() * dma.esize;
   int64_t rows = rank >= 2 ? extents[rank - 2] : 1;
-  int64_t rowStride = rank >= 2 ? dma.strides[rank - 2] * dma.esize : rowBytes;
-  if (rows > 1 && rowStride == rowBytes) {
+  bool runtimeRows = rank >= 2 && dma.runtimeStride(rank - 2);
+  int64_t rowStride = runtimeRows ? 0
+                      : rank >= 2 ? dma.strides[rank - 2] * dma.esize
+                                  : rowBytes;
+  if (rows > 1 && !runtimeRows && rowStride == rowBytes) {
     rowBytes *= rows;
     rows = 1;
   }
   forEachOuterPoint(loc, dma, {}, {}, [&](Value memAt, Value bufAt) {
     Value size = constant(rowBytes);
     Value nRows = rows > 1 ? constant(rows) : Value();
-    emitDirectedDma(loc, dma, size, memAt, bufAt, nRows, rowStride, rowBytes);
+    emitDirectedDma(loc, dma, size, memAt, bufAt, nRows, rowStride, rowBytes,
+                    runtimeRows && nRows ? strideBytes(loc, dma, rank - 2)
+                                         : Value());
   });
 }
 
@@ -292,7 +328,10 @@ void ProgramBuilder::emitMaskedDma(Location loc, const TileDma &dma,
   size_t colDim = rank - 1, rowDim = rank - 2;
   int64_t esize = dma.esize;
   int64_t rowBytes = extents.back() * esize;
-  int64_t rowStride = rank >= 2 ? dma.strides[rowDim] * esize : rowBytes;
+  bool runtimeRows = rank >= 2 && dma.runtimeStride(rowDim);
+  int64_t rowStride = runtimeRows ? 0
+                      : rank >= 2 ? dma.strides[rowDim] * esize
+                                  : rowBytes;
   Value validCols = window.count[colDim];
   Value validRows = rank >= 2 ? window.count[rowDim] : Value();
   auto positive = [&](Value n) {
@@ -308,22 +347,26 @@ void ProgramBuilder::emitMaskedDma(Location loc, const TileDma &dma,
     Value nRows = rank >= 2
                       ? (validRows ? validRows : constant(extents[rowDim]))
                       : Value();
-    auto skip = [&](Value first, int64_t memBytes, int64_t bufBytes) {
+    auto skip = [&](Value first, function_ref<Value()> memBytes,
+                    int64_t bufBytes) {
       if (!first)
         return;
       memAt = arith::AddIOp::create(
-          b, loc, memAt,
-          arith::MulIOp::create(b, loc, first, constant(memBytes)));
+          b, loc, memAt, arith::MulIOp::create(b, loc, first, memBytes()));
       bufAt = arith::AddIOp::create(
           b, loc, bufAt,
           arith::MulIOp::create(b, loc, first, constant(bufBytes)));
     };
     auto emitValid = [&] {
-      skip(window.begin[colDim], esize, esize);
+      skip(window.begin[colDim], [&] { return constant(esize); }, esize);
       if (rank >= 2)
-        skip(window.begin[rowDim], rowStride, rowBytes);
+        skip(
+            window.begin[rowDim], [&] { return strideBytes(loc, dma, rowDim); },
+            rowBytes);
       Value size = arith::MulIOp::create(b, loc, cols, constant(esize));
-      emitDirectedDma(loc, dma, size, memAt, bufAt, nRows, rowStride, rowBytes);
+      emitDirectedDma(loc, dma, size, memAt, bufAt, nRows, rowStride, rowBytes,
+                      runtimeRows && nRows ? strideBytes(loc, dma, rowDim)
+                                           : Value());
     };
     auto emitValidRows = [&] {
       if (validRows)
@@ -389,8 +432,7 @@ void ProgramBuilder::forEachOuterPoint(
           rest = arith::DivUIOp::create(b, loc, rest, constant(extents[d]));
           memOffset = arith::AddIOp::create(
               b, loc, memOffset,
-              arith::MulIOp::create(b, loc, coord,
-                                    constant(dma.strides[d] * dma.esize)));
+              arith::MulIOp::create(b, loc, coord, strideBytes(loc, dma, d)));
           inside = inWindow(inside, d, coord);
         }
         auto emitPoint = [&] {

@@ -263,11 +263,14 @@ private:
   FailureOr<TileDma> resolveTileDma(DataTransferOp op, IRMapping &map,
                                     const LaneInstance &li, Value copyOffset);
   /// One DMA between tensor and buffer in the transfer's direction; with
-  /// `nRows`, that many rows `memStride` bytes apart in the tensor and
-  /// `bufStride` bytes apart in the buffer.
+  /// `nRows`, that many rows `memStride` bytes apart in the tensor (or
+  /// `runtimeMemStride`, when given) and `bufStride` bytes apart in the
+  /// buffer.
   void emitDirectedDma(Location loc, const TileDma &dma, Value size,
                        Value memAt, Value bufAt, Value nRows, int64_t memStride,
-                       int64_t bufStride);
+                       int64_t bufStride, Value runtimeMemStride = {});
+  /// The tensor's byte stride of `dma` along `d`, as a program value.
+  Value strideBytes(Location loc, const TileDma &dma, unsigned d);
   /// The coordinates of the tile the transfer moves along the dimensions
   /// where it may leave its view (and the rows of every 2-d tile).
   FailureOr<DmaWindow> clampToView(DataTransferOp op, const TileDma &dma,
@@ -307,7 +310,8 @@ private:
                                                        const LaneInstance &li);
   /// The element offset, in its view of `strides`, of element `indices`
   /// (relative to `anchor`, the tile's origin; fewer indices than
-  /// dimensions mean 0) of an access tile, computed by ops at `loc`.
+  /// dimensions mean 0) of an access tile, computed by ops at `loc`. A
+  /// dynamic stride is the view's run-time stride.
   FailureOr<Value> tileElementOffset(Location loc,
                                      ktdp::ConstructAccessTileOp tile,
                                      ArrayRef<Value> anchor,

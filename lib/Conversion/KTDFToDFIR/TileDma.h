@@ -17,7 +17,9 @@
 
 /// A tile <-> buffer transfer with its ends resolved: the byte addresses
 /// of the tile's origin in its tensor and of the buffer's copy, the
-/// memories they are in, and the tile's shape and its view's strides.
+/// memories they are in, and the tile's shape and its view's strides (a
+/// stride known only at launch is ShapedType::kDynamic in `strides`, its
+/// program value in `runtimeStrides`).
 struct mlir::ktdf::lowering::TileDma {
   /// Tensor to buffer (a load), else buffer to tensor.
   bool load = false;
@@ -29,6 +31,13 @@ struct mlir::ktdf::lowering::TileDma {
   int64_t esize = 0;
   SmallVector<int64_t> extents;
   ArrayRef<int64_t> strides;
+  /// Per dimension, the element stride computed at run time, or null (all
+  /// null, or empty, when the view's strides are static).
+  SmallVector<Value> runtimeStrides;
+
+  Value runtimeStride(unsigned d) const {
+    return d < runtimeStrides.size() ? runtimeStrides[d] : Value();
+  }
 };
 
 /// The tile coordinates a transfer moves along each dimension where they

@@ -147,9 +147,17 @@ ProgramBuilder::tileElementOffset(Location loc,
         return failure();
       at = arith::AddIOp::create(b, loc, at, *v);
     }
-    offset = arith::AddIOp::create(
-        b, loc, offset,
-        arith::MulIOp::create(b, loc, at, constant(strides[d])));
+    Value stride;
+    if (ShapedType::isDynamic(strides[d])) {
+      auto runtime = materialize(cast<Value>(view.getMixedStrides()[d]), map);
+      if (failed(runtime))
+        return failure();
+      stride = *runtime;
+    } else {
+      stride = constant(strides[d]);
+    }
+    offset = arith::AddIOp::create(b, loc, offset,
+                                   arith::MulIOp::create(b, loc, at, stride));
   }
   return offset;
 }

@@ -15,6 +15,7 @@
 #include "TransposeIdioms.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Analysis/TensorExtent.h"
 #include "ktflow/Dialect/KTDF/Transforms/IndirectTiles.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
@@ -132,8 +133,11 @@ static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view) {
       return std::string("a dynamic view size must be a scalar kernel "
                          "argument (an integer, index or !ktdp.runtime_arg "
                          "argument, possibly through arith.index_cast)");
+  // Run-time strides are the products of the launch scalars' sizes after
+  // them (the DMAs compute them at run time).
   if (!view.getStrides().empty())
-    return std::string("dynamic view strides are not supported yet");
+    if (std::optional<std::string> why = ktflow::whyNotWrittenRowMajor(view))
+      return "dynamic view strides must be the sizes after them: " + *why;
   ArrayRef<int64_t> strides = view.getStaticStrides();
   if (strides.empty() || strides.back() != 1)
     return std::string("views whose innermost dimension is not contiguous "

@@ -10,6 +10,7 @@
 #include "StraddlingTiles.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Analysis/TensorExtent.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
@@ -100,13 +101,23 @@ mlir::ktdf::straddle::globalParts(ktdp::ConstructDistributedMemoryViewOp view,
       why = "a part is not in device (global) memory";
       return failure();
     }
-    // A part's coordinate_set symbol is bound to its one dynamic size.
-    if (!part.getStrides().empty() || part.getSizes().size() > 1 ||
+    // A part's coordinate_set symbol is bound to its one dynamic size; a
+    // run-time stride is a product of the sizes after it (`[64, %n]` rows
+    // %n apart).
+    if (part.getSizes().size() > 1 ||
         part.getSizes().size() != part.getCoordinateSet().getNumSymbols()) {
-      why = "a part has dynamic strides, or dynamic sizes other than one "
-            "its coordinate_set's one symbol is bound to";
+      why = "a part has dynamic sizes other than one its coordinate_set's "
+            "one symbol is bound to";
       return failure();
     }
+    if (!part.getStrides().empty())
+      if (std::optional<std::string> notRowMajor =
+              ktflow::whyNotWrittenRowMajor(part)) {
+        why = "a part has dynamic strides that are not the sizes after "
+              "them: " +
+              *notRowMajor;
+        return failure();
+      }
     if (!part.getSizes().empty()) {
       if (result.size && result.size != part.getSizes().front()) {
         why = "parts have different run-time sizes";

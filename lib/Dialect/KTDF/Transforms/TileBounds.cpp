@@ -11,6 +11,7 @@
 #include "IndexAnalysis.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Analysis/TensorExtent.h"
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
@@ -256,6 +257,9 @@ std::optional<int64_t> staticViewExtent(ktdp::ConstructMemoryViewOp view,
 }
 
 bool viewMayAlias(ktdp::ConstructMemoryViewOp view) {
+  // Run-time strides: distinct when they are the sizes after them.
+  if (!view.getStrides().empty())
+    return ktflow::whyNotWrittenRowMajor(view).has_value();
   // Coordinates map to distinct elements when, taking the dimensions by
   // increasing stride, each stride exceeds the span of those before it
   // (mixed radix); a dimension of unknown extent can only come last.

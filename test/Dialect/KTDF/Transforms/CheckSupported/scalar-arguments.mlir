@@ -100,3 +100,25 @@ func.func @shifted_by_scalar(%x: index, %y: index, %start: index) attributes {gr
   ktdp.store %v, %ty : tensor<1x64xf16>, <1x64xindex>
   return
 }
+
+// -----
+
+// A run-time row stride: accepted when it is the size after it (rows of n
+// elements n apart; stores through the view cannot collide), refused when
+// it is another value (rows of n elements s apart may overlap).
+#cols = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + s0 - 1 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @runtime_row_stride(%x: index, %y: index, %n: index, %s: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %X = ktdp.construct_memory_view %x, sizes: [64, %n], strides: [%n, 1] {coordinate_set = #cols, memory_space = #ktdp.memory_space<global>} : memref<64x?xf16>
+  // expected-error @+1 {{dynamic view strides must be the sizes after them: a view with dynamic sizes or strides must be row-major, each stride the product of the sizes after it}}
+  %Y = ktdp.construct_memory_view %y, sizes: [64, %n], strides: [%s, 1] {coordinate_set = #cols, memory_space = #ktdp.memory_space<global>} : memref<64x?xf16>
+  %tx = ktdp.construct_access_tile %X[%c0, %c0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x?xf16> -> !ktdp.access_tile<64x64xindex>
+  %ty = ktdp.construct_access_tile %Y[%c0, %c0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x?xf16> -> !ktdp.access_tile<64x64xindex>
+  %v = ktdp.load %tx : <64x64xindex> -> tensor<64x64xf16>
+  // expected-error @+1 {{stores through a view whose strides may map two of its coordinates to the same element are not supported}}
+  ktdp.store %v, %ty : tensor<64x64xf16>, <64x64xindex>
+  ktdp.store %v, %tx : tensor<64x64xf16>, <64x64xindex>
+  return
+}

@@ -57,6 +57,26 @@ func.func @scalar_size(%x_ptr: index, %y_ptr: index, %n_i32: i32) attributes {gr
 
 // -----
 
+// A run-time row stride that is the row's size: `[64, %n]` rows %n apart is
+// a 64 x n tensor (its inner dimension names the i32 argument); a stride
+// written as a product (%n * 4, the sizes after it) names both sizes.
+#cols = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + s0 - 1 >= 0)>
+#box3 = affine_set<(d0, d1, d2)[s0, s1] : (d0 >= 0, -d0 + s0 - 1 >= 0, d1 >= 0, -d1 + s1 - 1 >= 0, d2 >= 0, -d2 + 3 >= 0)>
+// CHECK-LABEL: func.func @runtime_row_stride
+// CHECK-SAME: %arg0: index {ktdf.tensor = tensor<64x?xf16>, ktdf.tensor_dims = array<i64: 3>}
+// CHECK-SAME: %arg1: index {ktdf.tensor = tensor<?x?x4xf32>, ktdf.tensor_dims = array<i64: 2, 3>}
+func.func @runtime_row_stride(%x_ptr: index, %y_ptr: index, %m_i32: i32, %n_i32: i32) attributes {grid = [2]} {
+  %c4 = arith.constant 4 : index
+  %m = arith.index_cast %m_i32 : i32 to index
+  %n = arith.index_cast %n_i32 : i32 to index
+  %n4 = arith.muli %n, %c4 : index
+  %a = ktdp.construct_memory_view %x_ptr, sizes: [64, %n], strides: [%n, 1] {coordinate_set = #cols, memory_space = #ktdp.memory_space<global>} : memref<64x?xf16>
+  %b = ktdp.construct_memory_view %y_ptr, sizes: [%m, %n, 4], strides: [%n4, 4, 1] {coordinate_set = #box3, memory_space = #ktdp.memory_space<global>} : memref<?x?x4xf32>
+  return
+}
+
+// -----
+
 // Literal addresses, one tensor each, from the views at that address.
 #s64 = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 #s128 = affine_set<(d0) : (d0 >= 0, -d0 + 127 >= 0)>

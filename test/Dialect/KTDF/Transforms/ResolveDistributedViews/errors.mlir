@@ -234,16 +234,17 @@ func.func @dynamic_sizes_differ(%x0: index, %x1: index, %n: index, %m: index) at
 
 // -----
 
-// Column halves of a run-time width n (the field guide's `[64, ?]` merge):
-// each part's row stride is n.
+// Column halves of a run-time width n whose row stride is another
+// run-time value: a part's rows may overlap (the field guide's `[64, ?]`
+// merge, stride n, compiles: straddling.mlir).
 #left = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + s0 - 1 >= 0)>
 #right = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + 63 >= 0, d1 - s0 >= 0, -d1 + 2 * s0 - 1 >= 0)>
 #blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
-func.func @dynamic_row_stride(%x0: index, %x1: index, %n: index) attributes {grid = [1]} {
-  %X0 = ktdp.construct_memory_view %x0, sizes: [64, %n], strides: [%n, 1] {coordinate_set = #left, memory_space = #ktdp.memory_space<global>} : memref<64x?xf16>
-  %X1 = ktdp.construct_memory_view %x1, sizes: [64, %n], strides: [%n, 1] {coordinate_set = #right, memory_space = #ktdp.memory_space<global>} : memref<64x?xf16>
-  // expected-error @+1 {{a part has dynamic sizes or strides (nor can it be accessed part by part: a part has dynamic strides, or dynamic sizes other than one its coordinate_set's one symbol is bound to)}}
+func.func @foreign_row_stride(%x0: index, %x1: index, %n: index, %s: index) attributes {grid = [1]} {
+  %X0 = ktdp.construct_memory_view %x0, sizes: [64, %n], strides: [%s, 1] {coordinate_set = #left, memory_space = #ktdp.memory_space<global>} : memref<64x?xf16>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [64, %n], strides: [%s, 1] {coordinate_set = #right, memory_space = #ktdp.memory_space<global>} : memref<64x?xf16>
+  // expected-error @+1 {{a part has dynamic sizes or strides (nor can it be accessed part by part: a part has dynamic strides that are not the sizes after them: a view with dynamic sizes or strides must be row-major, each stride the product of the sizes after it}}
   %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<64x?xf16>, memref<64x?xf16>) : memref<64x?xf16>
   %tx = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x?xf16> -> !ktdp.access_tile<64x64xindex>
   %x = ktdp.load %tx : <64x64xindex> -> tensor<64x64xf16>

@@ -195,3 +195,46 @@ func.func @straddle_dynamic_rows(%x0: index, %x1: index, %y0: index, %y1: index,
   ktdp.store %e, %ty : tensor<64x64xf16>, <64x64xindex>
   return
 }
+
+// -----
+
+// Two column halves of a run-time width n (the field guide's `[64, ?]`
+// merge): each part's row stride is n, the size after it, so the local
+// views keep `strides: [%n, 1]` (a run-time DMA stride); part 1's pieces
+// are anchored at %col - n.
+// CHECK-DAG:   #[[LOCALC:.*]] = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + s0 - 1 >= 0)>
+// CHECK-LABEL: func.func @straddle_dynamic_cols
+// CHECK-SAME:    (%[[X0:[^:]*]]: index, %[[X1:[^:]*]]: index, %[[Y0:[^:]*]]: index, %[[Y1:[^:]*]]: index, %[[N:[^:]*]]: index, %[[COL:[^:]*]]: index)
+// CHECK-NOT:     construct_distributed_memory_view
+// CHECK-DAG:     %[[LX0:.*]] = ktdp.construct_memory_view %[[X0]], sizes: [64, %[[N]]], strides: [%[[N]], 1] {coordinate_set = #[[LOCALC]]
+// CHECK-DAG:     %[[LX1:.*]] = ktdp.construct_memory_view %[[X1]], sizes: [64, %[[N]]], strides: [%[[N]], 1] {coordinate_set = #[[LOCALC]]
+// CHECK-DAG:     %[[LY0:.*]] = ktdp.construct_memory_view %[[Y0]], sizes: [64, %[[N]]], strides: [%[[N]], 1] {coordinate_set = #[[LOCALC]]
+// CHECK-DAG:     %[[LY1:.*]] = ktdp.construct_memory_view %[[Y1]], sizes: [64, %[[N]]], strides: [%[[N]], 1] {coordinate_set = #[[LOCALC]]
+// CHECK-DAG:     %[[TX0:.*]] = ktdp.construct_access_tile %[[LX0]][0, %[[COL]]] {{.*}}ktdf.part_piece
+// CHECK-DAG:     %[[TX1:.*]] = ktdp.construct_access_tile %[[LX1]][0, %[[COL]] - %[[N]]] {{.*}}ktdf.part_piece
+// CHECK-DAG:     %[[TY0:.*]] = ktdp.construct_access_tile %[[LY0]][0, %[[COL]]]
+// CHECK-DAG:     %[[TY1:.*]] = ktdp.construct_access_tile %[[LY1]][0, %[[COL]] - %[[N]]]
+// CHECK:         %[[A:.*]] = ktdp.load %[[TX0]]
+// CHECK:         %[[B:.*]] = ktdp.load %[[TX1]]
+// CHECK:         %[[A2:.*]] = math.exp %[[A]]
+// CHECK:         %[[B2:.*]] = math.exp %[[B]]
+// CHECK:         ktdp.store %[[A2]], %[[TY0]]
+// CHECK:         ktdp.store %[[B2]], %[[TY1]]
+#left = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + s0 - 1 >= 0)>
+#right = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + 63 >= 0, d1 - s0 >= 0, -d1 + 2 * s0 - 1 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @straddle_dynamic_cols(%x0: index, %x1: index, %y0: index, %y1: index, %n: index, %col: index) attributes {grid = [1]} {
+  %X0 = ktdp.construct_memory_view %x0, sizes: [64, %n], strides: [%n, 1] {coordinate_set = #left, memory_space = #ktdp.memory_space<global>} : memref<64x?xf16>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [64, %n], strides: [%n, 1] {coordinate_set = #right, memory_space = #ktdp.memory_space<global>} : memref<64x?xf16>
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<64x?xf16>, memref<64x?xf16>) : memref<64x?xf16>
+  %Y0 = ktdp.construct_memory_view %y0, sizes: [64, %n], strides: [%n, 1] {coordinate_set = #left, memory_space = #ktdp.memory_space<global>} : memref<64x?xf16>
+  %Y1 = ktdp.construct_memory_view %y1, sizes: [64, %n], strides: [%n, 1] {coordinate_set = #right, memory_space = #ktdp.memory_space<global>} : memref<64x?xf16>
+  %Y = ktdp.construct_distributed_memory_view(%Y0, %Y1 : memref<64x?xf16>, memref<64x?xf16>) : memref<64x?xf16>
+  %tx = ktdp.construct_access_tile %X[0, %col] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x?xf16> -> !ktdp.access_tile<64x64xindex>
+  %ty = ktdp.construct_access_tile %Y[0, %col] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x?xf16> -> !ktdp.access_tile<64x64xindex>
+  %x = ktdp.load %tx : <64x64xindex> -> tensor<64x64xf16>
+  %e = math.exp %x : tensor<64x64xf16>
+  ktdp.store %e, %ty : tensor<64x64xf16>, <64x64xindex>
+  return
+}
