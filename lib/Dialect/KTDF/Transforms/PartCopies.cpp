@@ -168,17 +168,21 @@ LogicalResult ScratchpadParts::viewLoad(ktdp::LoadOp load) {
   return copyReads(load, *shape, reads, /*own=*/true);
 }
 
+bool mlir::ktdf::parts::remakeableAtShape(Value value) {
+  DenseElementsAttr dense;
+  return value.getDefiningOp<tensor::EmptyOp>() ||
+         value.getDefiningOp<tensor::SplatOp>() ||
+         (matchPattern(value, m_Constant(&dense)) && dense.isSplat());
+}
+
 SmallVector<Operation *>
 mlir::ktdf::parts::joinedUses(ktdp::LoadOp load, ArrayRef<int64_t> extents,
                               Operation *&refused) {
   llvm::SetVector<Operation *> uses;
   llvm::SmallPtrSet<Value, 8> values{load.getResult()};
-  // Tensor operands a piece can make at its own shape.
   auto remakeable = [&](Value v) {
-    DenseElementsAttr dense;
     return !isa<ShapedType>(v.getType()) || values.contains(v) ||
-           v.getDefiningOp<tensor::EmptyOp>() ||
-           (matchPattern(v, m_Constant(&dense)) && dense.isSplat());
+           remakeableAtShape(v);
   };
   // Every op computing from the value, checked in program order (so each
   // operand from the value is known when its user is checked).
@@ -226,7 +230,14 @@ void mlir::ktdf::parts::emitPiece(OpBuilder &b, Operation *op,
                           pieceOfTile(b, tile, at, extents));
     return;
   }
-  // The operands made at the piece's shape: empties and splat constants.
+  computePiece(b, op, extents, map);
+}
+
+void mlir::ktdf::parts::computePiece(OpBuilder &b, Operation *op,
+                                     ArrayRef<int64_t> extents,
+                                     IRMapping &map) {
+  // The operands made at the piece's shape: empties, splats and splat
+  // constants.
   auto pieceType = [&](Type type) {
     return RankedTensorType::get(extents,
                                  cast<ShapedType>(type).getElementType());
@@ -238,6 +249,11 @@ void mlir::ktdf::parts::emitPiece(OpBuilder &b, Operation *op,
     if (auto empty = operand.getDefiningOp<tensor::EmptyOp>())
       map.map(operand, tensor::EmptyOp::create(b, empty.getLoc(), extents,
                                                getElementTypeOrSelf(operand))
+                           .getResult());
+    else if (auto splat = operand.getDefiningOp<tensor::SplatOp>())
+      map.map(operand, tensor::SplatOp::create(b, splat.getLoc(),
+                                               pieceType(operand.getType()),
+                                               splat.getInput())
                            .getResult());
     else if (matchPattern(operand, m_Constant(&dense)))
       map.map(operand,

@@ -125,9 +125,9 @@ bool isScratchpadView(ktdp::ConstructMemoryViewOp view);
 namespace parts {
 /// What a straddling load's value is joined in, piece by piece: the
 /// element-wise ops computing from it (their other tensor operands
-/// `tensor.empty`s or splat constants) and the stores of it, or of their
-/// results, whole into device memory, in program order; or, in `refused`,
-/// the first use that is neither.
+/// `tensor.empty`s, `tensor.splat`s or splat constants) and the stores of it,
+/// or of their results, whole into device memory, in program order; or, in
+/// `refused`, the first use that is neither.
 SmallVector<Operation *>
 joinedUses(ktdp::LoadOp load, ArrayRef<int64_t> extents, Operation *&refused);
 
@@ -135,6 +135,16 @@ joinedUses(ktdp::LoadOp load, ArrayRef<int64_t> extents, Operation *&refused);
 /// `at`, its operands looked up in `map` (the piece of each value).
 void emitPiece(OpBuilder &b, Operation *op, ArrayRef<int64_t> at,
                ArrayRef<int64_t> extents, IRMapping &map);
+
+/// The element-wise `op` computed for the piece `extents`, its operands
+/// looked up in `map`, those not there (`tensor.empty`s, `tensor.splat`s,
+/// splat constants) made at the piece's shape.
+void computePiece(OpBuilder &b, Operation *op, ArrayRef<int64_t> extents,
+                  IRMapping &map);
+
+/// Whether a piece can make the tensor `value` at its own shape with
+/// computePiece.
+bool remakeableAtShape(Value value);
 } // namespace parts
 
 /// The analysis of one distributed view over scratchpad parts.

@@ -21,68 +21,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "StraddlingTiles.h"
+#include "ScratchpadParts.h"
+#include "StraddlingSplitter.h"
 
-#include "ktflow/Analysis/LaunchArguments.h"
-#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
-
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/IRMapping.h"
 
 #include <limits>
 
 using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::straddle;
-
-using DistributedView = ktdp::ConstructDistributedMemoryViewOp;
-
-namespace {
-/// The accesses of split tiles and the element-wise ops between them that
-/// are repeated once per part.
-struct Group {
-  SetVector<Operation *> ops;
-  /// The first split tile of the group: every other has its parts' boxes,
-  /// anchor and tile set.
-  ktdp::ConstructAccessTileOp tile;
-  /// The parts (indices) the tiles may touch.
-  SmallVector<unsigned> parts;
-};
-
-class Splitter {
-public:
-  Splitter(SetVector<DistributedView> &views, ArrayRef<DistributedView> others)
-      : views(views), others(others) {}
-
-  /// Groups every access of the views' tiles; false with `restart` set
-  /// when a view of `others` joined the views (group again).
-  LogicalResult analyze(Refusal &refusal, bool &restart);
-  void rewrite();
-
-private:
-  DistributedView viewOf(Value tile) const;
-  FailureOr<GlobalParts *> partsOf(DistributedView view, Refusal &refusal);
-  bool dependsOnSplit(Operation *op, ArrayRef<int64_t> shape);
-  LogicalResult grow(Operation *seed, Group &group, Refusal &refusal,
-                     bool &restart);
-  LogicalResult addTile(ktdp::ConstructAccessTileOp tile, Operation *access,
-                        Group &group, Refusal &refusal);
-  /// The tile of `part` in place of `tile` (of a split view or a plain
-  /// view a group stores into), or none when the part lies outside it.
-  Value pieceTile(ktdp::ConstructAccessTileOp tile, Group &group,
-                  unsigned part);
-
-  SetVector<DistributedView> &views;
-  ArrayRef<DistributedView> others;
-  DenseMap<Operation *, GlobalParts> layouts;
-  SmallVector<Group> groups;
-  DenseMap<Operation *, unsigned> groupOf;
-  DenseMap<std::pair<Operation *, unsigned>, Value> localViews, pieceTiles;
-  llvm::SmallPtrSet<Operation *, 4> plainTiles;
-};
-} // namespace
 
 DistributedView Splitter::viewOf(Value tile) const {
   auto op = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
@@ -247,6 +196,13 @@ LogicalResult Splitter::grow(Operation *seed, Group &group, Refusal &refusal,
                           "anchor");
       }
       shape = cast<RankedTensorType>(store.getDataTile().getType()).getShape();
+    } else if (auto reduce = dyn_cast<linalg::ReduceOp>(op);
+               reduce && !shape.empty() &&
+               group.ops.contains(reduce.getInputs()[0].getDefiningOp())) {
+      // Its result is whole (cutGroup): its uses are not the group's.
+      group.ops.insert(op);
+      group.reductions.push_back(reduce);
+      continue;
     } else if (shape.empty() || !isElementwise(op, shape)) {
       return refuse(op, "uses it and is not element-wise on the tile");
     }
@@ -260,6 +216,50 @@ LogicalResult Splitter::grow(Operation *seed, Group &group, Refusal &refusal,
       for (Operation *user : result.getUsers())
         worklist.push_back(user);
   }
+  return success();
+}
+
+LogicalResult Splitter::cutGroup(Group &group, Refusal &refusal) {
+  // Refused at the group's first load, as grow refuses (and as
+  // ktdf-check-supported asks).
+  Operation *load = *llvm::find_if(group.ops, llvm::IsaPred<ktdp::LoadOp>);
+  for (Operation *op : group.ops)
+    if (isa<ktdp::LoadOp>(op) && op->isBeforeInBlock(load))
+      load = op;
+  auto refuse = [&](Operation *op, const Twine &why) {
+    refusal = {load, ("the scheduler reduces a value loaded from a tile "
+                      "that may straddle the parts of a distributed view "
+                      "piece by piece (the tile met with each part, folded "
+                      "one after the other): '" +
+                      op->getName().getStringRef() + "' " + why)
+                         .str()};
+    return failure();
+  };
+  std::string why;
+  SmallVector<unsigned> cutDims;
+  FailureOr<SmallVector<Piece>> pieces = cutIntoPieces(
+      group.tile, layouts.find(group.tile.getBase().getDefiningOp())->second,
+      group.parts, cutDims, why);
+  if (failed(pieces))
+    return refuse(group.reductions.front(),
+                  "reduces a tile that cannot be cut into pieces: " + why);
+  for (linalg::ReduceOp reduce : group.reductions)
+    if (std::optional<std::string> why = whyNotPieceReduction(reduce, cutDims))
+      return refuse(reduce, "cannot fold the pieces: " + *why);
+  for (Operation *op : group.ops) {
+    if (isa<ktdp::LoadOp, ktdp::StoreOp, linalg::ReduceOp>(op))
+      continue;
+    for (Value operand : op->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (isa<ShapedType>(operand.getType()) &&
+          !(def && group.ops.contains(def)) &&
+          !parts::remakeableAtShape(operand))
+        return refuse(op, "computes with a tensor that is neither a piece "
+                          "nor a tensor.empty, tensor.splat or splat "
+                          "constant a piece can make at its shape");
+    }
+  }
+  group.pieces = std::move(*pieces);
   return success();
 }
 
@@ -286,7 +286,8 @@ LogicalResult Splitter::analyze(Refusal &refusal, bool &restart) {
         if (groupOf.count(access))
           continue;
         Group group;
-        if (failed(grow(access, group, refusal, restart)))
+        if (failed(grow(access, group, refusal, restart)) ||
+            (!group.reductions.empty() && failed(cutGroup(group, refusal))))
           return failure();
         for (Operation *op : group.ops)
           groupOf[op] = groups.size();
@@ -295,160 +296,6 @@ LogicalResult Splitter::analyze(Refusal &refusal, bool &restart) {
     }
   }
   return success();
-}
-
-/// `tile`, anchored `lower + slopes * size` earlier, on `view` (`size`, a
-/// run-time value, becomes one more index when some slope is not 0).
-static Value shiftedTile(ktdp::ConstructAccessTileOp tile, Value view,
-                         ArrayRef<int64_t> lower, ArrayRef<int64_t> slopes,
-                         Value size) {
-  AffineMap map = tile.getBaseMap();
-  SmallVector<Value> indices(tile.getIndices());
-  bool moving = llvm::any_of(slopes, [](int64_t k) { return k != 0; });
-  AffineExpr sizeDim = getAffineDimExpr(map.getNumDims(), tile.getContext());
-  if (moving)
-    indices.push_back(size);
-  SmallVector<AffineExpr> results;
-  for (auto [r, lo, k] : llvm::zip(map.getResults(), lower, slopes))
-    results.push_back(moving ? r - lo - sizeDim * k : r - lo);
-  OpBuilder b(tile);
-  return ktdp::ConstructAccessTileOp::create(
-      b, tile.getLoc(), tile.getType(), view, indices, ValueRange(),
-      AffineMap::get(map.getNumDims() + (moving ? 1 : 0), map.getNumSymbols(),
-                     results, tile.getContext()),
-      tile.getAccessTileSet(), tile.getAccessTileOrder());
-}
-
-/// `set` moved by `lower + slopes * s0` towards the origin (s0 its symbol).
-static IntegerSet movedToOrigin(IntegerSet set, ArrayRef<int64_t> lower,
-                                ArrayRef<int64_t> slopes) {
-  MLIRContext *ctx = set.getContext();
-  SmallVector<AffineExpr> dims, symbols;
-  for (auto [d, lo, k] : llvm::enumerate(lower, slopes))
-    dims.push_back(
-        getAffineDimExpr(d, ctx) + lo +
-        (k ? getAffineSymbolExpr(0, ctx) * k : getAffineConstantExpr(0, ctx)));
-  for (unsigned s = 0; s < set.getNumSymbols(); ++s)
-    symbols.push_back(getAffineSymbolExpr(s, ctx));
-  IntegerSet moved = set.replaceDimsAndSymbols(dims, symbols, set.getNumDims(),
-                                               set.getNumSymbols());
-  SmallVector<AffineExpr> constraints;
-  for (AffineExpr c : moved.getConstraints())
-    constraints.push_back(
-        simplifyAffineExpr(c, set.getNumDims(), set.getNumSymbols()));
-  return IntegerSet::get(set.getNumDims(), set.getNumSymbols(), constraints,
-                         moved.getEqFlags());
-}
-
-Value Splitter::pieceTile(ktdp::ConstructAccessTileOp tile, Group &group,
-                          unsigned part) {
-  auto [it, inserted] = pieceTiles.try_emplace({tile, part});
-  if (!inserted)
-    return it->second;
-  auto view = tile.getBase().getDefiningOp<DistributedView>();
-  const GlobalParts &layout =
-      layouts.find(view ? view : group.tile.getBase().getDefiningOp())->second;
-  const ktdp::IntegerBox &box = layout.boxes[part];
-  MLIRContext *ctx = tile.getContext();
-  if (view) {
-    // The part in local coordinates: its box moved to the origin.
-    Value &local = localViews[{view, part}];
-    if (!local) {
-      OpBuilder b(view);
-      b.setInsertionPointAfter(view);
-      auto clone = cast<ktdp::ConstructMemoryViewOp>(
-          b.clone(*layouts.find(view)->second.parts[part]));
-      SmallVector<int64_t> extents;
-      for (auto [lo, hi] : llvm::zip(box.lower, box.upper))
-        extents.push_back(hi - lo + 1);
-      clone.setCoordinateSet(
-          layout.size ? movedToOrigin(clone.getCoordinateSet(), box.lower,
-                                      layout.slopes[part].lower)
-                      : ktdp::getBoxSet(extents, ctx));
-      local = clone.getResult();
-    }
-    Value piece = shiftedTile(tile, local, box.lower, layout.slopes[part].lower,
-                              layout.size);
-    piece.getDefiningOp()->setAttr(kPartPieceAttrName,
-                                   UnitAttr::get(tile.getContext()));
-    return pieceTiles[{tile, part}] = piece;
-  }
-  // A plain view: the part's box in it as a view starting at the box's
-  // first element (the view's start plus the box's lower corner), with the
-  // view's strides; none when the box lies outside the view.
-  auto plain = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
-  plainTiles.insert(tile);
-  ktdp::IntegerBox viewBox =
-      *ktdp::getBoundingBox(plain.getCoordinateSet(), {});
-  ArrayRef<int64_t> strides = plain.getStaticStrides();
-  SmallVector<int64_t> lower, extents;
-  std::optional<ktflow::ViewAddress> address =
-      ktflow::getViewAddress(plain.getOffset());
-  int64_t start = address->displacement
-                      ? getConstantIntValue(address->displacement).value_or(0)
-                      : 0;
-  for (auto [d, stride] : llvm::enumerate(strides)) {
-    int64_t lo = std::max<int64_t>(box.lower[d], 0);
-    int64_t hi = std::min(box.upper[d], viewBox.upper[d]);
-    if (hi < lo)
-      return Value();
-    lower.push_back(lo);
-    extents.push_back(hi - lo + 1);
-    start += lo * stride;
-  }
-  OpBuilder b(plain);
-  b.setInsertionPointAfter(plain);
-  Location loc = plain.getLoc();
-  Value offset = address->argument;
-  if (start != 0)
-    offset = arith::AddIOp::create(
-        b, loc, offset, arith::ConstantIndexOp::create(b, loc, start));
-  auto type = cast<MemRefType>(plain.getType());
-  auto boxView = cast<ktdp::ConstructMemoryViewOp>(b.clone(*plain));
-  boxView.getOffsetMutable().assign(offset);
-  boxView.setStaticSizes(extents);
-  boxView.setCoordinateSet(ktdp::getBoxSet(extents, ctx));
-  boxView.getResult().setType(MemRefType::get(
-      extents, type.getElementType(), StridedLayoutAttr::get(ctx, 0, strides),
-      type.getMemorySpace()));
-  return pieceTiles[{tile, part}] =
-             shiftedTile(tile, boxView, lower,
-                         SmallVector<int64_t>(lower.size(), 0), Value());
-}
-
-void Splitter::rewrite() {
-  for (Group &group : groups) {
-    SmallVector<IRMapping> maps(group.parts.size());
-    // In program order (one block), each op once per part before it.
-    SmallVector<Operation *> ops(group.ops.begin(), group.ops.end());
-    llvm::sort(
-        ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-    for (Operation *op : ops) {
-      OpBuilder b(op);
-      for (auto [map, part] : llvm::zip(maps, group.parts)) {
-        if (isa<ktdp::LoadOp, ktdp::StoreOp>(op)) {
-          auto tile = op->getOperand(isa<ktdp::LoadOp>(op) ? 0 : 1)
-                          .getDefiningOp<ktdp::ConstructAccessTileOp>();
-          Value piece = pieceTile(tile, group, part);
-          // A part outside the plain view stores nothing there.
-          if (!piece)
-            continue;
-          map.map(tile.getResult(), piece);
-        }
-        b.clone(*op, map);
-      }
-    }
-    for (Operation *op : llvm::reverse(ops))
-      op->erase();
-  }
-  // The plain views' tiles the stores went through.
-  for (Operation *tile : plainTiles)
-    if (tile->use_empty())
-      tile->erase();
-  for (DistributedView view : views)
-    for (Operation *user : llvm::make_early_inc_range(view->getUsers()))
-      if (user->use_empty())
-        user->erase();
 }
 
 LogicalResult

@@ -17,6 +17,8 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
 #include "llvm/ADT/SetVector.h"
 
 #include <string>
@@ -63,6 +65,29 @@ bool sameAccess(ktdp::ConstructAccessTileOp a, ktdp::ConstructAccessTileOp b);
 /// Parts of a run-time size are never stored this way.
 bool storableByBox(ktdp::ConstructAccessTileOp tile,
                    ktdp::ConstructAccessTileOp like, const GlobalParts &parts);
+
+/// Where a piece of a tile lies in it: per dimension, its first coordinate
+/// (from the anchor) and its extent.
+struct Piece {
+  SmallVector<int64_t> offset, extents;
+};
+
+/// The pieces of `tile` in `parts` (indices of `layout.boxes`) when values
+/// loaded from it are reduced (PieceReductions.cpp): the tile's box met
+/// with each part's box, the tile cut wherever `parts` disagree
+/// (`cutDims`), which needs a constant anchor there. `parts` keeps the
+/// parts the tile meets, in ascending order of their pieces. Fails with
+/// the reason.
+FailureOr<SmallVector<Piece>> cutIntoPieces(ktdp::ConstructAccessTileOp tile,
+                                            const GlobalParts &layout,
+                                            SmallVectorImpl<unsigned> &parts,
+                                            SmallVectorImpl<unsigned> &cutDims,
+                                            std::string &why);
+
+/// Why `reduce` of a value cut into pieces along `cutDims` cannot fold the
+/// pieces one after the other, each from the previous one's result.
+std::optional<std::string> whyNotPieceReduction(linalg::ReduceOp reduce,
+                                                ArrayRef<unsigned> cutDims);
 
 /// Splits (or, unless `rewrite`, only checks) the accesses of the tiles of
 /// `views` (each with global parts, see whyNotGlobalParts) part by part.

@@ -6,8 +6,9 @@
 // (the parts, in global coordinates, are checked as the view).
 
 // A tile that straddles the two column shards (anchor 64 in parts of 128)
-// is loaded part by part, and its value is reduced: the per-part copies of
-// a reduction would each miss the other part's elements.
+// is loaded part by part, and its value is summed in f16: the pieces would
+// be folded one after the other, each piece's partial rounded to f16,
+// where the interpreter accumulates the whole row in f32 and rounds once.
 #h0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 127 >= 0)>
 #h1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 128 >= 0, -d1 + 255 >= 0)>
 #blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
@@ -19,10 +20,106 @@ func.func @straddle_reduced(%x: index) attributes {grid = [1]} {
   %X1 = ktdp.construct_memory_view %x1, sizes: [16, 128], strides: [128, 1] {coordinate_set = #h1, memory_space = #ktdp.memory_space<global>} : memref<16x128xf16>
   %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<16x128xf16>, memref<16x128xf16>) : memref<16x256xf16>
   %t = ktdp.construct_access_tile %X[0, 64] {access_tile_set = #blk, access_tile_order = #id2} : memref<16x256xf16> -> !ktdp.access_tile<1x128xindex>
-  // expected-error @+1 {{so their values may only be stored into tiles of distributed views with the same part boxes at the same anchor: 'linalg.reduce' uses it and is not element-wise on the tile}}
+  // expected-error @+1 {{piece by piece (the tile met with each part, folded one after the other): 'linalg.reduce' cannot fold the pieces: it sums 16-bit floats, which the interpreter accumulates in f32 and rounds once}}
   %v = ktdp.load %t : <1x128xindex> -> tensor<1x128xf16>
   %init = tensor.empty() : tensor<1xf16>
   %s = linalg.reduce { arith.addf } ins(%v : tensor<1x128xf16>) outs(%init : tensor<1xf16>) dimensions = [1]
+  return
+}
+
+// -----
+
+// Row halves reduced along the rows' other dimension: each piece's row sums
+// are rows of the result, which the pieces would cut too.
+#top = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#bottom = affine_set<(d0, d1) : (d0 - 8 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @straddle_reduced_kept(%x0: index, %x1: index) attributes {grid = [1]} {
+  %X0 = ktdp.construct_memory_view %x0, sizes: [8, 64], strides: [64, 1] {coordinate_set = #top, memory_space = #ktdp.memory_space<global>} : memref<8x64xf32>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [8, 64], strides: [64, 1] {coordinate_set = #bottom, memory_space = #ktdp.memory_space<global>} : memref<8x64xf32>
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<8x64xf32>, memref<8x64xf32>) : memref<16x64xf32>
+  %t = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<16x64xf32> -> !ktdp.access_tile<16x64xindex>
+  // expected-error @+1 {{'linalg.reduce' cannot fold the pieces: the parts cut dimension 0, which it keeps (its result would be cut too)}}
+  %v = ktdp.load %t : <16x64xindex> -> tensor<16x64xf32>
+  %init = tensor.empty() : tensor<16xf32>
+  %s = linalg.reduce { arith.maximumf } ins(%v : tensor<16x64xf32>) outs(%init : tensor<16xf32>) dimensions = [1]
+  return
+}
+
+// -----
+
+// Column blocks at a loop's column: block 1 straddles the cut, blocks 0 and
+// 2 do not, so the cut moves in the tile from one iteration to the next.
+#h0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 95 >= 0)>
+#h1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 96 >= 0, -d1 + 191 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @straddle_reduced_moving_cut(%x0: index, %x1: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c192 = arith.constant 192 : index
+  %X0 = ktdp.construct_memory_view %x0, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h0, memory_space = #ktdp.memory_space<global>} : memref<16x96xf32>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h1, memory_space = #ktdp.memory_space<global>} : memref<16x96xf32>
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<16x96xf32>, memref<16x96xf32>) : memref<16x192xf32>
+  scf.for %col = %c0 to %c192 step %c64 {
+    %t = ktdp.construct_access_tile %X[0, %col] {access_tile_set = #blk, access_tile_order = #id2} : memref<16x192xf32> -> !ktdp.access_tile<1x64xindex>
+    // expected-error @+1 {{'linalg.reduce' reduces a tile that cannot be cut into pieces: the parts cut dimension 1 of the tile, along which its anchor is not a constant}}
+    %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf32>
+    %init = tensor.empty() : tensor<1xf32>
+    %s = linalg.reduce { arith.addf } ins(%v : tensor<1x64xf32>) outs(%init : tensor<1xf32>) dimensions = [1]
+  }
+  return
+}
+
+// -----
+
+// A piece computed with a whole tile of another view: only empties, splats
+// and splat constants are made at a piece's shape.
+#h0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 95 >= 0)>
+#h1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 96 >= 0, -d1 + 191 >= 0)>
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 191 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 191 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @straddle_reduced_with_plain(%x0: index, %x1: index, %w: index) attributes {grid = [1]} {
+  %X0 = ktdp.construct_memory_view %x0, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h0, memory_space = #ktdp.memory_space<global>} : memref<16x96xf32>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h1, memory_space = #ktdp.memory_space<global>} : memref<16x96xf32>
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<16x96xf32>, memref<16x96xf32>) : memref<16x192xf32>
+  %W = ktdp.construct_memory_view %w, sizes: [16, 192], strides: [192, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<16x192xf32>
+  %t = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<16x192xf32> -> !ktdp.access_tile<1x192xindex>
+  %tw = ktdp.construct_access_tile %W[0, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<16x192xf32> -> !ktdp.access_tile<1x192xindex>
+  // expected-error @+1 {{'arith.mulf' computes with a tensor that is neither a piece nor a tensor.empty, tensor.splat or splat constant a piece can make at its shape}}
+  %v = ktdp.load %t : <1x192xindex> -> tensor<1x192xf32>
+  %wv = ktdp.load %tw : <1x192xindex> -> tensor<1x192xf32>
+  %p = arith.mulf %v, %wv : tensor<1x192xf32>
+  %init = tensor.empty() : tensor<1xf32>
+  %s = linalg.reduce { arith.addf } ins(%p : tensor<1x192xf32>) outs(%init : tensor<1xf32>) dimensions = [1]
+  return
+}
+
+// -----
+
+// A straddling value carried by a loop (a running row maximum over column
+// blocks): the per-part copies would each carry their own.
+#h0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 95 >= 0)>
+#h1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 96 >= 0, -d1 + 191 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @straddle_carried(%x0: index, %x1: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c192 = arith.constant 192 : index
+  %ninf = arith.constant dense<0xFF800000> : tensor<1x64xf32>
+  %X0 = ktdp.construct_memory_view %x0, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h0, memory_space = #ktdp.memory_space<global>} : memref<16x96xf32>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h1, memory_space = #ktdp.memory_space<global>} : memref<16x96xf32>
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<16x96xf32>, memref<16x96xf32>) : memref<16x192xf32>
+  %m = scf.for %col = %c0 to %c192 step %c64 iter_args(%acc = %ninf) -> (tensor<1x64xf32>) {
+    %t = ktdp.construct_access_tile %X[0, %col] {access_tile_set = #blk, access_tile_order = #id2} : memref<16x192xf32> -> !ktdp.access_tile<1x64xindex>
+    // expected-error @+1 {{'scf.yield' uses it and is not element-wise on the tile}}
+    %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf32>
+    %n = arith.maximumf %acc, %v : tensor<1x64xf32>
+    scf.yield %n : tensor<1x64xf32>
+  }
   return
 }
 

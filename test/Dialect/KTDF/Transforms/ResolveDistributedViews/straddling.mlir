@@ -238,3 +238,66 @@ func.func @straddle_dynamic_cols(%x0: index, %x1: index, %y0: index, %y1: index,
   ktdp.store %e, %ty : tensor<64x64xf16>, <64x64xindex>
   return
 }
+
+// -----
+
+// A value of a straddling tile that is reduced: the tile is cut at the
+// part boundary inside it (column 96 of a tile anchored at column 0), each
+// piece is the tile met with one part, accessed at its own shape (4x96, a
+// load that reads 0 where it is masked, as any load: no ktdf.part_piece),
+// the element-wise ops run per piece at that shape (the splat remade at
+// it), and the sum folds piece 1 into piece 0's result (its outs). The
+// folded sum is one value again, stored whole; the pieces are stored into
+// Y's parts.
+// CHECK-DAG:   #[[CUT:.*]] = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 95 >= 0)>
+// CHECK-LABEL: func.func @straddle_reduced_columns
+// CHECK-SAME:    (%[[X0:[^:]*]]: index, %[[X1:[^:]*]]: index, %[[Y0:[^:]*]]: index, %[[Y1:[^:]*]]: index, %[[V:[^:]*]]: index, %[[ROW:[^:]*]]: index, %[[SCALE:[^:]*]]: f32)
+// CHECK-NOT:     construct_distributed_memory_view
+// CHECK-DAG:     %[[LX0:.*]] = ktdp.construct_memory_view %[[X0]]
+// CHECK-DAG:     %[[LX1:.*]] = ktdp.construct_memory_view %[[X1]]
+// CHECK-DAG:     %[[LY0:.*]] = ktdp.construct_memory_view %[[Y0]]
+// CHECK-DAG:     %[[LY1:.*]] = ktdp.construct_memory_view %[[Y1]]
+// CHECK-DAG:     %[[TX0:.*]] = ktdp.construct_access_tile %[[LX0]][%[[ROW]], 0] {access_tile_order = #{{.*}}, access_tile_set = #[[CUT]]} : memref<16x96xf32> -> !ktdp.access_tile<4x96xindex>
+// CHECK-DAG:     %[[TX1:.*]] = ktdp.construct_access_tile %[[LX1]][%[[ROW]], 0] {access_tile_order = #{{.*}}, access_tile_set = #[[CUT]]} : memref<16x96xf32> -> !ktdp.access_tile<4x96xindex>
+// CHECK-DAG:     %[[TY0:.*]] = ktdp.construct_access_tile %[[LY0]][%[[ROW]], 0] {{.*}} -> !ktdp.access_tile<4x96xindex>
+// CHECK-DAG:     %[[TY1:.*]] = ktdp.construct_access_tile %[[LY1]][%[[ROW]], 0] {{.*}} -> !ktdp.access_tile<4x96xindex>
+// CHECK:         %[[A:.*]] = ktdp.load %[[TX0]] : <4x96xindex> -> tensor<4x96xf32>
+// CHECK:         %[[B:.*]] = ktdp.load %[[TX1]] : <4x96xindex> -> tensor<4x96xf32>
+// CHECK:         %[[SA:.*]] = tensor.splat %[[SCALE]] : tensor<4x96xf32>
+// CHECK:         %[[A2:.*]] = arith.mulf %[[A]], %[[SA]] : tensor<4x96xf32>
+// CHECK:         %[[SB:.*]] = tensor.splat %[[SCALE]] : tensor<4x96xf32>
+// CHECK:         %[[B2:.*]] = arith.mulf %[[B]], %[[SB]] : tensor<4x96xf32>
+// CHECK:         %[[INIT:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK:         %[[SUMA:.*]] = linalg.reduce { arith.addf } ins(%[[A2]] : tensor<4x96xf32>) outs(%[[INIT]] : tensor<4xf32>) dimensions = [1]
+// CHECK:         %[[SUM:.*]] = linalg.reduce { arith.addf } ins(%[[B2]] : tensor<4x96xf32>) outs(%[[SUMA]] : tensor<4xf32>) dimensions = [1]
+// CHECK:         ktdp.store %[[SUM]], %{{.*}} : tensor<4xf32>, <4xindex>
+// CHECK:         ktdp.store %[[A2]], %[[TY0]]
+// CHECK:         ktdp.store %[[B2]], %[[TY1]]
+// CHECK-NOT:     tensor<4x192xf32>
+#h0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 95 >= 0)>
+#h1 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 - 96 >= 0, -d1 + 191 >= 0)>
+#v = affine_set<(d0) : (d0 >= 0, -d0 + 15 >= 0)>
+#rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 191 >= 0)>
+#four = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @straddle_reduced_columns(%x0: index, %x1: index, %y0: index, %y1: index, %v: index, %row: index, %scale: f32) attributes {grid = [1]} {
+  %X0 = ktdp.construct_memory_view %x0, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h0, memory_space = #ktdp.memory_space<global>} : memref<16x96xf32>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h1, memory_space = #ktdp.memory_space<global>} : memref<16x96xf32>
+  %X = ktdp.construct_distributed_memory_view(%X0, %X1 : memref<16x96xf32>, memref<16x96xf32>) : memref<16x192xf32>
+  %Y0 = ktdp.construct_memory_view %y0, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h0, memory_space = #ktdp.memory_space<global>} : memref<16x96xf32>
+  %Y1 = ktdp.construct_memory_view %y1, sizes: [16, 96], strides: [96, 1] {coordinate_set = #h1, memory_space = #ktdp.memory_space<global>} : memref<16x96xf32>
+  %Y = ktdp.construct_distributed_memory_view(%Y0, %Y1 : memref<16x96xf32>, memref<16x96xf32>) : memref<16x192xf32>
+  %V = ktdp.construct_memory_view %v, sizes: [16], strides: [1] {coordinate_set = #v, memory_space = #ktdp.memory_space<global>} : memref<16xf32>
+  %tx = ktdp.construct_access_tile %X[%row, 0] {access_tile_set = #rows, access_tile_order = #id2} : memref<16x192xf32> -> !ktdp.access_tile<4x192xindex>
+  %ty = ktdp.construct_access_tile %Y[%row, 0] {access_tile_set = #rows, access_tile_order = #id2} : memref<16x192xf32> -> !ktdp.access_tile<4x192xindex>
+  %tv = ktdp.construct_access_tile %V[%row] {access_tile_set = #four, access_tile_order = #id1} : memref<16xf32> -> !ktdp.access_tile<4xindex>
+  %x = ktdp.load %tx : <4x192xindex> -> tensor<4x192xf32>
+  %s = tensor.splat %scale : tensor<4x192xf32>
+  %y = arith.mulf %x, %s : tensor<4x192xf32>
+  %init = tensor.empty() : tensor<4xf32>
+  %sum = linalg.reduce { arith.addf } ins(%y : tensor<4x192xf32>) outs(%init : tensor<4xf32>) dimensions = [1]
+  ktdp.store %sum, %tv : tensor<4xf32>, <4xindex>
+  ktdp.store %y, %ty : tensor<4x192xf32>, <4x192xindex>
+  return
+}
