@@ -20,7 +20,12 @@
 // loops' trip counts folded at each point): a causal attention's last query
 // blocks walk 8 key blocks where the first walk 1, and the core's DMA
 // engine loading their first keys first starts the longest lanes ~3,800
-// cycles earlier.
+// cycles earlier. When the first lane has the most iterations of a loop,
+// the unit serves an iteration lane after lane (each lane's inner loops
+// whole), provided no other shared unit waits in the body's loops and no
+// lane's writer can wait for the unit within the iteration (its trips fit
+// in the copies the unit hands back): the longest lane's stores are not
+// held behind another lane's (layernorm_rows on spyre_like: 899 -> 853).
 //
 //===----------------------------------------------------------------------===//
 
@@ -151,6 +156,122 @@ bool ProgramBuilder::walksTogether(Block &body, ArrayRef<LaneWalk *> runs) {
   return true;
 }
 
+bool ProgramBuilder::othersWaitIn(scf::ForOp loop, ArrayRef<LaneWalk *> runs) {
+  // The stages of the loop, and those that wait where a unit's program
+  // passes its pipelines (as in runsIn).
+  SmallVector<StageOp> waiting;
+  loop.walk([&](StageOp stage) { waiting.push_back(stage); });
+  loop.walk([&](PipelineOp pipeline) {
+    const PipelineInfo &info = kernel.infoOf(pipeline);
+    for (const Channel &ch : info.regionChannels)
+      waiting.push_back(ch.to);
+    for (const Channel &ch : info.channels)
+      if (ch.exported && ch.copies == 0)
+        waiting.push_back(ch.to);
+  });
+  for (StageOp stage : waiting)
+    for (LaneWalk *a : runs) {
+      std::string other = kernel.unitOf(stage, *a->li);
+      if (other == unit)
+        continue;
+      for (LaneWalk *b : runs)
+        if (b != a && kernel.unitOf(stage, *b->li) == other)
+          return true;
+    }
+  return false;
+}
+
+bool ProgramBuilder::turnLoops(Block &body, ArrayRef<LaneWalk *> runs,
+                               SmallVector<TurnLoop> &loops) {
+  loops.clear();
+  auto none = [&] {
+    loops.clear();
+    return false;
+  };
+  for (auto loop : body.getOps<scf::ForOp>()) {
+    if (othersWaitIn(loop, runs))
+      return none();
+    if (llvm::none_of(runs,
+                      [&](LaneWalk *lane) { return runsIn(loop, *lane->li); }))
+      continue;
+    // The fewest copies of a buffer this unit hands back in the loop. A
+    // lane would wait for a buffer it hands on (a load), and a pipeline of
+    // it in a deeper loop runs an unknown number of times.
+    std::optional<int64_t> copies;
+    for (Operation &op : *loop.getBody()) {
+      if (auto inner = dyn_cast<scf::ForOp>(op)) {
+        if (llvm::any_of(
+                runs, [&](LaneWalk *lane) { return runsIn(inner, *lane->li); }))
+          return none();
+        continue;
+      }
+      auto pipeline = dyn_cast<PipelineOp>(op);
+      if (!pipeline)
+        continue;
+      for (const Channel &ch : kernel.infoOf(pipeline).channels) {
+        if (llvm::none_of(runs, [&](LaneWalk *lane) {
+              return kernel.unitOf(ch.from, *lane->li) == unit;
+            }))
+          continue;
+        if (ch.copies == 0)
+          return none();
+        copies = std::min(copies.value_or(ch.copies), ch.copies);
+      }
+    }
+    loops.push_back({loop, copies});
+  }
+  return !loops.empty();
+}
+
+FailureOr<Value> ProgramBuilder::tripsOf(scf::ForOp loop, IRMapping &map,
+                                         Value c0, Value c1) {
+  auto lb = materialize(loop.getLowerBound(), map),
+       ub = materialize(loop.getUpperBound(), map),
+       step = materialize(loop.getStep(), map);
+  if (failed(lb) || failed(ub) || failed(step))
+    return failure();
+  OpBuilder &b = *builder;
+  Location loc = loop.getLoc();
+  Value span = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, *ub, *lb), c0);
+  return Value(arith::DivUIOp::create(
+      b, loc,
+      arith::AddIOp::create(b, loc, span,
+                            arith::SubIOp::create(b, loc, *step, c1)),
+      *step));
+}
+
+FailureOr<Value> ProgramBuilder::tripsFit(scf::ForOp outer,
+                                          ArrayRef<TurnLoop> loops,
+                                          ArrayRef<LaneWalk *> runs,
+                                          function_ref<Value(size_t)> hasOf,
+                                          function_ref<Value(size_t)> ivOf) {
+  OpBuilder &b = *builder;
+  Location loc = b.getUnknownLoc();
+  Value fits;
+  for (auto [k, lane] : llvm::enumerate(runs)) {
+    IRMapping map = lane->map;
+    map.map(outer.getInductionVar(), ivOf(k));
+    for (const TurnLoop &turn : loops) {
+      if (!turn.copies)
+        continue;
+      FailureOr<Value> n = tripsOf(turn.loop, map, constant(0), constant(1));
+      if (failed(n))
+        return failure();
+      // A lane without iteration t runs none of it.
+      Value mine = arith::SelectOp::create(b, loc, hasOf(k), *n, constant(0));
+      Value fit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, mine,
+                                        constant(*turn.copies));
+      fits = fits ? arith::AndIOp::create(b, loc, fits, fit) : fit;
+    }
+  }
+  // Trips of loops that hand nothing back are not limited. (A compare, not
+  // an i1 constant: the program emitter sign-extends `true` to -1.)
+  return fits ? fits
+              : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                      constant(0), constant(0));
+}
+
 LogicalResult
 ProgramBuilder::emitLanesTogether(Block &block,
                                   MutableArrayRef<LaneWalk> lanes) {
@@ -185,69 +306,111 @@ ProgramBuilder::emitLanesTogether(Block &block,
     Value c0 = constant(0), c1 = constant(1), most = c0;
     SmallVector<Value> lbs, steps, trips, init;
     for (LaneWalk *lane : runs) {
-      auto lb = materialize(loop.getLowerBound(), lane->map),
-           ub = materialize(loop.getUpperBound(), lane->map),
-           step = materialize(loop.getStep(), lane->map);
-      if (failed(lb) || failed(ub) || failed(step))
+      FailureOr<Value> n = tripsOf(loop, lane->map, c0, c1);
+      if (failed(n))
         return failure();
-      Value span = arith::MaxSIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, *ub, *lb), c0);
-      Value n = arith::DivUIOp::create(
-          b, loc,
-          arith::AddIOp::create(b, loc, span,
-                                arith::SubIOp::create(b, loc, *step, c1)),
-          *step);
+      // (Cloned when counting the trips.)
+      Value lb = *materialize(loop.getLowerBound(), lane->map),
+            step = *materialize(loop.getStep(), lane->map);
       if (lane->active)
-        n = arith::SelectOp::create(b, loc, lane->active, n, c0);
-      most = arith::MaxUIOp::create(b, loc, most, n);
-      lbs.push_back(*lb);
-      steps.push_back(*step);
-      trips.push_back(n);
+        *n = arith::SelectOp::create(b, loc, lane->active, *n, c0);
+      most = arith::MaxUIOp::create(b, loc, most, *n);
+      lbs.push_back(lb);
+      steps.push_back(step);
+      trips.push_back(*n);
       init.append(lane->executions);
     }
     size_t numPipelines = kernel.pipelines.size();
+    Block &body = *loop.getBody();
     // The lanes' iterations t walk together too (their inner loops trip by
     // trip), unless the body issues a loop's first loads ahead, which
     // emitBlock orders lane by lane.
-    bool nested = walksTogether(*loop.getBody(), runs);
-    SmallVector<LaneWalk> nestedLanes;
+    bool nested = walksTogether(body, runs);
+    SmallVector<TurnLoop> inTurn;
+    Value leads;
+    if (nested && turnLoops(body, runs, inTurn)) {
+      // The first lane has the most iterations, and more than another.
+      leads = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, trips[0],
+                                    most);
+      Value fewer;
+      for (Value n : ArrayRef<Value>(trips).drop_front()) {
+        Value less = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, n,
+                                           trips[0]);
+        fewer = fewer ? arith::OrIOp::create(b, loc, fewer, less) : less;
+      }
+      leads = arith::AndIOp::create(b, loc, leads, fewer);
+    }
     auto together = scf::ForOp::create(
         b, loc, c0, most, c1, init,
         [&](OpBuilder &, Location, Value t, ValueRange args) {
-          SmallVector<Value> next;
-          for (size_t k = 0; k < runs.size(); ++k) {
-            LaneWalk *lane = runs[k];
-            ValueRange mine = args.slice(k * numPipelines, numPipelines);
-            Value has = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                              t, trips[k]);
-            if (nested) {
-              IRMapping inner = lane->map;
-              inner.map(loop.getInductionVar(),
-                        arith::AddIOp::create(
-                            b, loc, lbs[k],
-                            arith::MulIOp::create(b, loc, t, steps[k])));
-              nestedLanes.push_back({lane->li, std::move(inner), has,
-                                     SmallVector<Value>(mine), lane->work});
-              continue;
+          // Whether lane k has iteration t, computed where first needed.
+          SmallVector<Value> has(runs.size());
+          auto hasOf = [&](size_t k) {
+            if (!has[k])
+              has[k] = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                             t, trips[k]);
+            return has[k];
+          };
+          auto ivOf = [&](size_t k) -> Value {
+            return arith::AddIOp::create(
+                b, loc, lbs[k], arith::MulIOp::create(b, loc, t, steps[k]));
+          };
+          // Iteration t of each lane whole, one lane after the other.
+          auto laneByLane = [&](ValueRange in) {
+            SmallVector<Value> next;
+            for (size_t k = 0; k < runs.size(); ++k) {
+              ValueRange mine = in.slice(k * numPipelines, numPipelines);
+              next.append(emitGuarded(hasOf(k), mine, [&](ValueRange in) {
+                IRMapping inner = runs[k]->map;
+                inner.map(loop.getInductionVar(), ivOf(k));
+                auto after = emitBlock(body, inner, in, *runs[k]->li);
+                if (failed(after)) {
+                  result = failure();
+                  return SmallVector<Value>(in);
+                }
+                return *after;
+              }));
             }
-            next.append(emitGuarded(has, mine, [&](ValueRange in) {
-              IRMapping inner = lane->map;
-              Value iv = arith::AddIOp::create(
-                  b, loc, lbs[k], arith::MulIOp::create(b, loc, t, steps[k]));
-              inner.map(loop.getInductionVar(), iv);
-              auto after = emitBlock(*loop.getBody(), inner, in, *lane->li);
-              if (failed(after)) {
-                result = failure();
-                return SmallVector<Value>(in);
-              }
-              return *after;
-            }));
-          }
-          if (nested) {
-            if (failed(emitLanesTogether(*loop.getBody(), nestedLanes)))
+            return next;
+          };
+          // Iteration t of the lanes op by op, inner loops trip by trip.
+          auto opByOp = [&](ValueRange in) {
+            SmallVector<LaneWalk> nestedLanes;
+            for (size_t k = 0; k < runs.size(); ++k) {
+              Value hasT = hasOf(k);
+              IRMapping inner = runs[k]->map;
+              inner.map(loop.getInductionVar(), ivOf(k));
+              auto mine = in.slice(k * numPipelines, numPipelines);
+              nestedLanes.push_back({runs[k]->li, std::move(inner), hasT,
+                                     SmallVector<Value>(mine), runs[k]->work});
+            }
+            if (failed(emitLanesTogether(body, nestedLanes)))
               result = failure();
+            SmallVector<Value> next;
             for (LaneWalk &lane : nestedLanes)
               next.append(lane.executions);
+            return next;
+          };
+          SmallVector<Value> next;
+          if (!nested) {
+            next = laneByLane(args);
+          } else if (inTurn.empty()) {
+            next = opByOp(args);
+          } else {
+            FailureOr<Value> fits = tripsFit(loop, inTurn, runs, hasOf, ivOf);
+            if (failed(fits)) {
+              result = failure();
+              next.assign(args.begin(), args.end());
+            } else {
+              *fits = arith::AndIOp::create(b, loc, *fits, leads);
+              next = emitGuarded(*fits, args, laneByLane);
+              // Not xori with `true`, which reads as -1 in the program.
+              Value fitsOnce = arith::SelectOp::create(b, loc, *fits, c1, c0);
+              next = emitGuarded(arith::CmpIOp::create(b, loc,
+                                                       arith::CmpIPredicate::eq,
+                                                       fitsOnce, c0),
+                                 next, opByOp);
+            }
           }
           scf::YieldOp::create(b, loc, next);
         });

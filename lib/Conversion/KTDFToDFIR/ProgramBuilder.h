@@ -106,6 +106,32 @@ private:
   /// Whether `runs` can walk the loop body `body` together: no op of it
   /// issues a loop's first loads ahead for one of them.
   bool walksTogether(Block &body, ArrayRef<LaneWalk *> runs);
+  /// Whether a unit other than this one that `runs` share waits in `loop`
+  /// (has a stage in it, or passes its pipelines).
+  bool othersWaitIn(scf::ForOp loop, ArrayRef<LaneWalk *> runs);
+  /// A loop of a body this unit may serve lane after lane: at most `copies`
+  /// trips of it (none: any number) cannot make a lane wait for the unit.
+  struct TurnLoop {
+    scf::ForOp loop;
+    std::optional<int64_t> copies;
+  };
+  /// Whether this unit may serve each iteration of a loop of body `body`
+  /// lane after lane (each lane's inner loops whole): it runs stages in
+  /// `loops` (none deeper) that hand no buffer on to a lane (stores), and
+  /// no other unit `runs` share waits in any loop of the body.
+  bool turnLoops(Block &body, ArrayRef<LaneWalk *> runs,
+                 SmallVector<TurnLoop> &loops);
+  /// Whether, in the iteration of `outer` whose induction variable is
+  /// `ivOf(k)` for lane k of `runs` (which has it when `hasOf(k)`), no lane
+  /// runs more trips of `loops` than their copies: served lane after lane,
+  /// no lane then waits for the unit.
+  FailureOr<Value> tripsFit(scf::ForOp outer, ArrayRef<TurnLoop> loops,
+                            ArrayRef<LaneWalk *> runs,
+                            function_ref<Value(size_t)> hasOf,
+                            function_ref<Value(size_t)> ivOf);
+  /// ceil(max(ub - lb, 0) / step) of `loop` under `map`, given the
+  /// constants 0 and 1.
+  FailureOr<Value> tripsOf(scf::ForOp loop, IRMapping &map, Value c0, Value c1);
   /// `body(in)` when `active` holds (always when null), else `in`.
   SmallVector<Value>
   emitGuarded(Value active, ValueRange in,
