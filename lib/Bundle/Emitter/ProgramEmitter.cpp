@@ -223,7 +223,12 @@ LogicalResult ProgramEmitter::emitConstant(arith::ConstantOp c) {
   if (!value)
     return c.emitError("only integer and index constants are supported "
                        "outside a dfir.map body");
-  sregs[c.getResult()] = setImm(value.getValue().getSExtValue());
+  // A comparison leaves 0 or 1 in a register, so an i1 `true` must be 1, not
+  // the -1 sign extension gives: `xori %cmp, %true` negates only then.
+  const llvm::APInt &bits = value.getValue();
+  sregs[c.getResult()] =
+      setImm(bits.getBitWidth() == 1 ? static_cast<int64_t>(bits.getZExtValue())
+                                     : bits.getSExtValue());
   return success();
 }
 
