@@ -124,8 +124,10 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
     hoist.spanCopies = options.depth == 1 ? 1 : 2;
     pm.addPass(ktdf::createKTDFHoistInvariantTransfers(hoist));
   }
-  if (options.optimize)
+  if (options.optimize) {
     pm.addPass(ktdf::createKTDFKeepCarriedChunks());
+    pm.addPass(ktdf::createKTDFRowBlocks());
+  }
   pm.addPass(ktdf::createKTDFAllocateScratchpad());
   pm.addPass(ktdf::createKTDFScheduleAllReduce());
   addCheckpoint(pm, "post_scheduling");

@@ -127,3 +127,71 @@ int64_t ktflow::sched::chooseCoarsening(const CoarsenQuery &query) {
   }
   return best;
 }
+
+double ktflow::sched::estimateRowBlockCycles(const RowBlockQuery &query,
+                                             int64_t blocks) {
+  int64_t rows = std::max<int64_t>(query.rows, 1);
+  if (blocks <= 0 || rows % blocks != 0 || query.rowBytes.empty())
+    return INFINITY;
+  double bw = std::max(query.bandwidth, 1e-9);
+  size_t slots =
+      static_cast<size_t>(std::max<int64_t>(query.maxOutstanding, 1));
+  int64_t blockRows = rows / blocks;
+  // The engine: back to back at the bandwidth, a transfer holding its slot
+  // until it lands.
+  llvm::SmallVector<double> landings;
+  double issue = 0, ready = 0, computeEnd = 0;
+  auto load = [&](int64_t bytes) {
+    double occupancy = static_cast<double>(bytes) / bw;
+    if (landings.size() >= slots)
+      issue = std::max(issue, landings[landings.size() - slots]);
+    landings.push_back(issue + occupancy + query.latency);
+    ready = std::max(ready, landings.back());
+    issue += occupancy;
+  };
+  for (int64_t bytes : query.wholeBytes)
+    load(bytes);
+  for (int64_t k = 0; k < blocks; ++k) {
+    for (int64_t bytes : query.rowBytes)
+      load(blockRows * bytes);
+    computeEnd = std::max(computeEnd, ready) + blockRows * query.computePerRow;
+  }
+  // Later executions load while the previous one computes: per execution,
+  // the compute or the engine's loads and stores, each class the larger of
+  // its occupancy and its transfers' latency spread over the slots.
+  auto engineCycles = [&](double bytes, double transfers) {
+    return std::max(bytes / bw, (bytes / bw + transfers * query.latency) /
+                                    static_cast<double>(slots));
+  };
+  double loaded = 0, stored = 0;
+  for (int64_t bytes : query.rowBytes)
+    loaded += static_cast<double>(rows * bytes);
+  for (int64_t bytes : query.wholeBytes)
+    loaded += static_cast<double>(bytes);
+  for (int64_t bytes : query.storeBytes)
+    stored += static_cast<double>(bytes);
+  double loads =
+      engineCycles(loaded, static_cast<double>(blocks * query.rowBytes.size() +
+                                               query.wholeBytes.size()));
+  double stores =
+      query.storeBytes.empty()
+          ? 0
+          : engineCycles(stored, static_cast<double>(query.storeBytes.size()));
+  double steady = std::max(rows * query.computePerRow, loads + stores);
+  return computeEnd +
+         static_cast<double>(std::max<int64_t>(query.executions, 1) - 1) *
+             steady;
+}
+
+int64_t ktflow::sched::chooseRowBlocks(const RowBlockQuery &query) {
+  int64_t best = 1;
+  double bestCycles = estimateRowBlockCycles(query, 1);
+  for (int64_t blocks = 2; blocks <= query.rows; ++blocks) {
+    double cycles = estimateRowBlockCycles(query, blocks);
+    if (cycles < bestCycles) {
+      best = blocks;
+      bestCycles = cycles;
+    }
+  }
+  return best;
+}

@@ -155,6 +155,46 @@ double estimatePipelineCycles(const CoarsenQuery &query, int64_t factor);
 /// fit the scratchpad (ties to the smaller); 1 when none fits.
 int64_t chooseCoarsening(const CoarsenQuery &query);
 
+/// Handing the tiles a DMA stage loads together over to the feed in blocks
+/// of rows, each with its own token, instead of whole.
+struct RowBlockQuery {
+  /// Rows of the tiles (all have the same) and the bytes of one row of
+  /// each, in the order the stage loads them.
+  int64_t rows = 1;
+  llvm::SmallVector<int64_t> rowBytes;
+  /// Bytes of the engine's other loads of the execution, issued first and
+  /// handed over whole (the feed waits for them before its first row).
+  llvm::SmallVector<int64_t> wholeBytes;
+  /// Bytes of the stores the same engine issues per execution (none when
+  /// another unit stores): in the steady state they follow its loads.
+  llvm::SmallVector<int64_t> storeBytes;
+  /// Route latency (cycles) of one transfer, the bandwidth (bytes/cycle)
+  /// the engine gets (its share of the device memory when every engine
+  /// loads at once) and the transfers it keeps in flight.
+  double latency = 0;
+  double bandwidth = 1;
+  int64_t maxOutstanding = 1;
+  /// Cycles the compute unit spends on one row of the tiles.
+  double computePerRow = 0;
+  /// Executions per lane of the pipeline and of its siblings on the same
+  /// engine: all but the first overlap their loads with the previous one's
+  /// compute, where more transfers only cost their latency.
+  int64_t executions = 1;
+};
+
+/// Cycles from the first load (the whole transfers, then `blocks` blocks
+/// per tile, interleaved across the tiles: block 0 of each, then block 1,
+/// ...) to the compute
+/// unit's last row of the first execution, plus the steady state of the
+/// others: the engine issues a transfer when one of its slots is free
+/// (each is held until its transfer lands), the compute unit starts a
+/// block once its rows of every tile have landed.
+double estimateRowBlockCycles(const RowBlockQuery &query, int64_t blocks);
+
+/// The number of blocks (a divisor of the rows) with the least estimate;
+/// ties go to fewer blocks, so 1 (whole tiles) unless blocks pay.
+int64_t chooseRowBlocks(const RowBlockQuery &query);
+
 } // namespace ktflow::sched
 
 #endif // KTFLOW_SCHEDULER_COSTMODEL_H

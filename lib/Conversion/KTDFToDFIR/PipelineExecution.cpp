@@ -13,6 +13,7 @@
 #include "ProgramBuilder.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/RowBlocks.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -44,23 +45,52 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
   if (info.copies > 1)
     for (Value result : pipeline->getResults())
       exportedCopy[{result, &li}] = copy;
+  auto emitWait = [&](const Channel &ch) {
+    std::string sync = KernelLowering::perLane(ch.base, li);
+    if (ch.copies == 0) {
+      dfir::SyncRecvOp::create(b, loc, sync);
+      return;
+    }
+    // The first N executions find their copy free.
+    Value reuse = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                        execution, constant(ch.copies));
+    emitIf(reuse, [&] { dfir::SyncRecvOp::create(b, loc, sync); });
+  };
+  auto emitsStage = [&](StageOp stage) {
+    return stage->getParentOp() == pipeline &&
+           (part == StagePart::All ||
+            (part == StagePart::Stores) == waitsForOtherUnit(stage, info, li));
+  };
+  // Load stages handing their tiles over in blocks of rows go together,
+  // their blocks interleaved, after the unit's other loads (which the feed
+  // waits for whole) and before its first stage that waits for another
+  // of this execution (RowBlockHandOvers.cpp).
+  llvm::MapVector<int64_t, SmallVector<StageOp>> rowBlocked;
   for (StageOp stage : work[&li]) {
-    if (stage->getParentOp() != pipeline)
+    int64_t blocks = 0;
+    if (emitsStage(stage) && rowBlockChannel(info, stage, blocks))
+      rowBlocked[blocks].push_back(stage);
+  }
+  auto emitRowBlocked = [&]() -> LogicalResult {
+    for (auto &[blocks, group] : rowBlocked)
+      if (failed(
+              emitRowBlockLoads(group, blocks, info, map, copy, li, emitWait)))
+        return failure();
+    rowBlocked.clear();
+    return success();
+  };
+  for (StageOp stage : work[&li]) {
+    if (!emitsStage(stage))
       continue;
-    if (part != StagePart::All &&
-        (part == StagePart::Stores) != waitsForOtherUnit(stage, info, li))
+    int64_t blocks = 0;
+    if (rowBlockChannel(info, stage, blocks))
       continue;
-    auto emitWait = [&](const Channel &ch) {
-      std::string sync = KernelLowering::perLane(ch.base, li);
-      if (ch.copies == 0) {
-        dfir::SyncRecvOp::create(b, loc, sync);
-        return;
-      }
-      // The first N executions find their copy free.
-      Value reuse = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                          execution, constant(ch.copies));
-      emitIf(reuse, [&] { dfir::SyncRecvOp::create(b, loc, sync); });
-    };
+    if (llvm::any_of(info.channels,
+                     [&](const Channel &ch) {
+                       return ch.to == stage && ch.copies == 0;
+                     }) &&
+        failed(emitRowBlocked()))
+      return failure();
     bool transfers =
         !stage.isCompute() && !getAllReduce(stage) && !getTileCopy(stage);
     SmallVector<const Channel *> carries, keptIn, keptOut;
@@ -68,7 +98,19 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
     // moves them, and handed on just after the one that last does
     // (BlockHandOvers.cpp).
     SmallVector<std::pair<const Channel *, Operation *>> lateWaits, earlySends;
+    // Tiles handed over in blocks of rows: waited for block by block in
+    // the feed's row loop.
+    SmallVector<RowBlockWait> rowWaits;
     for (const Channel &ch : info.channels) {
+      int64_t writerBlocks = 0;
+      if (ch.to == stage && transfers &&
+          rowBlockChannel(info, ch.from, writerBlocks) == &ch) {
+        scf::ForOp rows = getRowBlockLoop(ch.from);
+        rowWaits.push_back(
+            {&ch, rows,
+             rows.getStaticTripCount()->getSExtValue() / writerBlocks});
+        continue;
+      }
       if (ch.kept && transfers) {
         if (ch.to == stage)
           keptIn.push_back(&ch);
@@ -240,6 +282,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
             if (failed(run))
               return failure();
             if (!*run && failed(emitLoopCopy(loop, m, [&](IRMapping &inner) {
+                  emitRowBlockWaits(loop, inner, rowWaits, li);
                   return walk(*loop.getBody(), inner);
                 })))
               return failure();
@@ -283,6 +326,8 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       if (ch.from == stage)
         dfir::SyncSendOp::create(b, loc, KernelLowering::perLane(ch.base, li));
   }
+  if (failed(emitRowBlocked()))
+    return failure();
   if (part == StagePart::Loads)
     return success();
   for (const Channel &ch : info.regionChannels)

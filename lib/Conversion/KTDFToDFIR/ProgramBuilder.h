@@ -237,6 +237,34 @@ private:
   /// reads them late); else null.
   scf::ForOp loadsBeforeStaging(PipelineOp staging, const LaneInstance &li);
 
+  // Tiles handed to the feed in blocks of rows (RowBlockHandOvers.cpp).
+  /// The channel on which `stage`, marked ktdf.row_blocks, hands its tile
+  /// to the feed block by block (setting `blocks`): a plain hand-over each
+  /// way; else null, and the tile goes whole.
+  const Channel *rowBlockChannel(const PipelineInfo &info, StageOp stage,
+                                 int64_t &blocks);
+  /// The load stages `group` (each with a rowBlockChannel of `blocks`
+  /// blocks): their waits, then block k of each tile and its token for
+  /// each k, then their other hand-overs.
+  LogicalResult emitRowBlockLoads(ArrayRef<StageOp> group, int64_t blocks,
+                                  const PipelineInfo &info, IRMapping &map,
+                                  Value copy, const LaneInstance &li,
+                                  function_ref<void(const Channel &)> emitWait);
+  /// The DMA of `rows` rows of a tile from row `first`, clamped to its
+  /// `validRows`.
+  void emitRowBlockDma(Location loc, const TileDma &dma, Value validRows,
+                       Value first, int64_t rows);
+  /// The feed's wait for the blocks of `channel`'s tile, in `loop` (its
+  /// rows) every `blockRows` rows.
+  struct RowBlockWait {
+    const Channel *channel;
+    scf::ForOp loop;
+    int64_t blockRows;
+  };
+  /// At the start of an iteration of `loop`, the waits of `waits` in it.
+  void emitRowBlockWaits(scf::ForOp loop, IRMapping &inner,
+                         ArrayRef<RowBlockWait> waits, const LaneInstance &li);
+
   /// `stage`'s part of the ring all-reduce `op` for `li`
   /// (AllReduceLowering.cpp).
   LogicalResult emitAllReduce(StageOp stage, AllReduceOp op,

@@ -47,8 +47,8 @@ static void addTransfers(PipelineOp pipeline, CoarsenQuery &query) {
 
 /// The latency of the datapaths of `chain` between the buffer the feed
 /// reads (or the drain writes) and the compute unit.
-static double fifoLatency(const ScheduleTarget &target,
-                          const ktflow::sched::HopChain &chain) {
+double coarsen::fifoLatency(const ScheduleTarget &target,
+                            const ktflow::sched::HopChain &chain) {
   const ktflow::device::Route &route = chain.route;
   for (const Hop &hop : chain.hops) {
     bool feed = hop.kind == Hop::Feed;
@@ -129,8 +129,8 @@ static double genericCycles(const ktdf_arch::UnitSpec &unit,
 /// Cycles the compute unit spends on one execution of the pipeline's
 /// compute stage: its chunk-level generics and a FIFO write per chunk, all
 /// times the loops around.
-static double estimateCompute(const ScheduleTarget &target,
-                              PipelineOp pipeline) {
+double coarsen::estimateCompute(const ScheduleTarget &target,
+                                PipelineOp pipeline) {
   const ktflow::sched::Lane &lane = target.getLanes().front();
   const auto &unit = *target.getModel().getNode(lane.compute).unit;
   double fifoBandwidth = 0;
@@ -156,8 +156,8 @@ static double estimateCompute(const ScheduleTarget &target,
 /// memory, not its route's bandwidth (mesh_device's 16 engines at 64
 /// B/cycle share 512 B/cycle of HBM: 32 each). Infinite where the memory
 /// states no bandwidth.
-static double deviceMemoryShare(const ScheduleTarget &target,
-                                PipelineOp pipeline, int64_t lanesPerEngine) {
+double coarsen::deviceMemoryShare(const ScheduleTarget &target,
+                                  PipelineOp pipeline, int64_t lanesPerEngine) {
   const ktflow::device::Route &route = target.getLanes().front().inbound.route;
   if (route.nodes.empty())
     return INFINITY;

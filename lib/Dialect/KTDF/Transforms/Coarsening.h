@@ -58,6 +58,22 @@ describeCoarsening(const ktflow::sched::ScheduleTarget &target,
                    ArrayRef<PipelineOp> pipelines, const Driver &d,
                    int64_t bound);
 
+/// The latency of the datapaths of `chain` between the buffer the feed
+/// reads (or the drain writes) and the compute unit.
+double fifoLatency(const ktflow::sched::ScheduleTarget &target,
+                   const ktflow::sched::HopChain &chain);
+
+/// Cycles the compute unit spends on one execution of `pipeline`'s compute
+/// stage, as the lowering and the simulator charge them.
+double estimateCompute(const ktflow::sched::ScheduleTarget &target,
+                       PipelineOp pipeline);
+
+/// The device memory's bandwidth over the DMA engines that move data at
+/// once when the grid around `pipeline` starts (infinite where the memory
+/// states none).
+double deviceMemoryShare(const ktflow::sched::ScheduleTarget &target,
+                         PipelineOp pipeline, int64_t lanesPerEngine);
+
 } // namespace mlir::ktdf::coarsen
 
 #endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_COARSENING_H

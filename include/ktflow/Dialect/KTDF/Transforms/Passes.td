@@ -1057,6 +1057,37 @@ def KTDFKeepCarriedChunks
     ```
   }];
 }
+def KTDFRowBlocks : Pass<"ktdf-row-blocks", "::mlir::ModuleOp"> {
+  let summary = "Hand small tiles to the feed in blocks of rows";
+  let description = [{
+    Marks a DMA load stage `ktdf.row_blocks = B` when it only loads one 2-d
+    tile into a buffer that one other transfer stage of its pipeline (the
+    feed) reads first in a loop over the buffer's rows (constant, from 0
+    by 1, every read of the buffer in it at the loop's row, only loops of
+    constant bounds around it), and the cost model
+    (`sched::chooseRowBlocks`) finds that B blocks of rows beat the whole
+    tile: the compute unit starts on the first block while the engine
+    loads the others, at the price of more transfers, each paying the
+    route latency on an engine that keeps a few in flight. The load stages
+    of a pipeline on the same unit whose tiles have the same height are
+    weighed together (the lowering interleaves their blocks). The lowering
+    (--ktdf-to-dfir) moves block k of each tile as its own DMA (clamped to
+    the rows the tile's view holds) followed by its own token, and the
+    feed waits for block k just before its row loop reaches the block's
+    first row (in the first trip of the loops around it).
+
+    ```mlir
+    %l = ktdf.stage "load_0" ... unit "tile/DMA" attributes {ktdf.row_blocks = 4 : i64} {
+      ktdf.data_transfer %tile to %buf : !ktdp.access_tile<4x256xindex> to memref<4x256xf16, "SPM">
+    }
+    ```
+  }];
+  let options = [
+    Option<"blocksOption", "blocks", "int64_t", "0",
+           "Blocks per eligible tile (0: the cost model chooses; 1: none)">,
+  ];
+}
+
 def KTDFAllocateScratchpad
     : Pass<"ktdf-allocate-scratchpad", "::mlir::ModuleOp"> {
   let summary = "Place private buffers in their scratchpads";

@@ -1,0 +1,213 @@
+//===- RowBlocks.cpp - Tiles handed to the feed in blocks of rows ---------===//
+//
+// This file implements --ktdf-row-blocks. A feed waits for the whole tile
+// a DMA stage loads before its first row: on a small tile the compute unit
+// idles for the tile's transfer beyond the route latency (2 KiB at
+// mesh_device's 32 B/cycle share of the HBM: 64 cycles). Where the feed
+// reads the tile row by row, the DMA stage may load it in blocks of rows
+// and hand each over on its own, so the compute unit starts once the first
+// block has landed. More transfers cost the engine latency (it keeps a few
+// in flight), so the cost model chooses the number of blocks
+// (sched::chooseRowBlocks): the load stages of a pipeline that run on the
+// same unit and load tiles of the same height are weighed together, as the
+// lowering interleaves their blocks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Coarsening.h"
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/RowBlocks.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Scheduler/CostModel.h"
+
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFROWBLOCKS
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+Value ktdf::getLoadedBuffer(StageOp load) {
+  DataTransferOp only;
+  for (Operation &op : load.getBody().front()) {
+    if (isa<arith::ConstantOp>(op))
+      continue;
+    auto transfer = dyn_cast<DataTransferOp>(op);
+    if (!transfer || only)
+      return nullptr;
+    only = transfer;
+  }
+  if (!only || !only.getSrcIndices().empty() || !only.getDstIndices().empty() ||
+      !only.getStagedIndices().empty())
+    return nullptr;
+  auto tile = only.getSrc().getDefiningOp<ktdp::ConstructAccessTileOp>();
+  auto type = dyn_cast<MemRefType>(only.getDst().getType());
+  if (!tile || !type || type.getRank() != 2 || !type.hasStaticShape() ||
+      !tile.getAccessTileOrder().isIdentity() ||
+      !only.getDst().getDefiningOp<PrivateOp>())
+    return nullptr;
+  return only.getDst();
+}
+
+scf::ForOp ktdf::getRowBlockLoop(StageOp load) {
+  Value buffer = getLoadedBuffer(load);
+  if (!buffer || !load.isApplicable(UnitRole::dma_load))
+    return nullptr;
+  int64_t rows = cast<MemRefType>(buffer.getType()).getShape().front();
+  auto pipeline = load->getParentOfType<PipelineOp>();
+  StageOp reader;
+  for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
+    bool reads = stage
+                     .walk([&](DataTransferOp op) {
+                       return op.getSrc() == buffer ? WalkResult::interrupt()
+                                                    : WalkResult::advance();
+                     })
+                     .wasInterrupted();
+    if (!reads)
+      continue;
+    if (reader || stage.isCompute())
+      return nullptr;
+    reader = stage;
+  }
+  if (!reader || reader.getUnit() == load.getUnit())
+    return nullptr;
+  DataTransferOp first;
+  reader.walk([&](DataTransferOp op) {
+    if (op.getSrc() != buffer)
+      return WalkResult::advance();
+    first = op;
+    return WalkResult::interrupt();
+  });
+  if (first.getSrcIndices().size() != 2)
+    return nullptr;
+  auto row = dyn_cast<BlockArgument>(first.getSrcIndices().front());
+  auto loop =
+      row ? dyn_cast<scf::ForOp>(row.getOwner()->getParentOp()) : nullptr;
+  if (!loop || loop.getInductionVar() != row ||
+      !matchPattern(loop.getLowerBound(), m_Zero()) ||
+      !matchPattern(loop.getStep(), m_One()))
+    return nullptr;
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  if (!trips || trips->getSExtValue() != rows)
+    return nullptr;
+  for (Operation *p = loop->getParentOp(); p != reader; p = p->getParentOp()) {
+    auto outer = dyn_cast<scf::ForOp>(p);
+    if (!outer || !outer.getStaticTripCount())
+      return nullptr;
+  }
+  bool atRow =
+      !loop.walk([&](DataTransferOp op) {
+             return op.getSrc() == buffer && op.getSrcIndices().front() != row
+                        ? WalkResult::interrupt()
+                        : WalkResult::advance();
+           })
+           .wasInterrupted();
+  return atRow ? loop : nullptr;
+}
+
+/// Executions per lane instance of `pipeline` and its siblings (which
+/// load on the same engine): the pipelines of its block, times the trips
+/// of the loops around them (a loop of unknown trips counts as many) and
+/// the grid points of an instance.
+static int64_t executionsPerLane(PipelineOp pipeline) {
+  auto siblings = pipeline->getBlock()->getOps<PipelineOp>();
+  int64_t executions = std::distance(siblings.begin(), siblings.end());
+  for (Operation *p = pipeline->getParentOp(); p; p = p->getParentOp()) {
+    if (auto loop = dyn_cast<scf::ForOp>(p)) {
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      executions *= trips ? trips->getSExtValue() : 1024;
+    }
+    if (auto parallel = dyn_cast<ParallelOp>(p))
+      executions *= llvm::divideCeil(
+          parallel.getNumPoints(),
+          std::max<int64_t>(parallel.getNumInstances().value_or(1), 1));
+  }
+  return executions;
+}
+
+namespace {
+struct RowBlocksPass : public ktdf::impl::KTDFRowBlocksBase<RowBlocksPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
+    if (!target.isValid())
+      return signalPassFailure();
+    markAllAnalysesPreserved();
+    getOperation().walk([&](PipelineOp pipeline) { decide(target, pipeline); });
+  }
+
+  /// Marks the load stages of `pipeline` whose tiles blocks pay for: those
+  /// of the same unit and height weighed together.
+  void decide(const ktflow::sched::ScheduleTarget &target,
+              PipelineOp pipeline) {
+    llvm::MapVector<std::pair<StringRef, int64_t>, SmallVector<StageOp>> groups;
+    for (auto stage : pipeline.getBody().front().getOps<StageOp>())
+      if (getRowBlockLoop(stage) && stage.getUnit()) {
+        auto type = cast<MemRefType>(getLoadedBuffer(stage).getType());
+        groups[{*stage.getUnit(), type.getShape().front()}].push_back(stage);
+      }
+    if (groups.empty())
+      return;
+    ktflow::sched::RowBlockQuery query;
+    const ktflow::sched::Lane &lane = target.getLanes().front();
+    const ktflow::device::DeviceModel &model = target.getModel();
+    const ktflow::sched::Hop &first = lane.inbound.hops.front();
+    if (first.kind != ktflow::sched::Hop::Dma ||
+        !model.getNode(first.unit).unit)
+      return;
+    // An engine that serves several lanes interleaves their transfers
+    // (LaneInterleaving.cpp), which one lane's blocks do not describe.
+    if (model.getInstancesPerCore(first.unit) <
+        static_cast<int64_t>(target.getLanes().size()))
+      return;
+    query.latency =
+        lane.inbound.route.latency - coarsen::fifoLatency(target, lane.inbound);
+    query.bandwidth = std::min<double>(
+        lane.inbound.route.bandwidth,
+        coarsen::deviceMemoryShare(target, pipeline, /*lanesPerEngine=*/1));
+    query.maxOutstanding = model.getNode(first.unit).unit->maxOutstanding;
+    query.executions = executionsPerLane(pipeline);
+    double compute = coarsen::estimateCompute(target, pipeline);
+    for (auto &[key, stages] : groups) {
+      query.rows = key.second;
+      query.computePerRow = compute / static_cast<double>(query.rows);
+      // The unit's other loads go first (the lowering puts them there);
+      // its stores follow.
+      query.wholeBytes.clear();
+      query.storeBytes.clear();
+      for (auto other : pipeline.getBody().front().getOps<StageOp>()) {
+        bool loads = other.isApplicable(UnitRole::dma_load);
+        if (other.getUnit() != key.first || llvm::is_contained(stages, other) ||
+            (!loads && !other.isApplicable(UnitRole::dma_store)))
+          continue;
+        other.walk([&](DataTransferOp op) {
+          if (auto type = dyn_cast<MemRefType>(
+                  (loads ? op.getDst() : op.getSrc()).getType()))
+            (loads ? query.wholeBytes : query.storeBytes)
+                .push_back(type.getNumElements() *
+                           ((type.getElementTypeBitWidth() + 7) / 8));
+        });
+      }
+      query.rowBytes.clear();
+      for (StageOp stage : stages) {
+        auto type = cast<MemRefType>(getLoadedBuffer(stage).getType());
+        query.rowBytes.push_back(type.getShape().back() *
+                                 ((type.getElementTypeBitWidth() + 7) / 8));
+      }
+      int64_t blocks = blocksOption > 0 ? blocksOption
+                                        : ktflow::sched::chooseRowBlocks(query);
+      if (blocks <= 1 || query.rows % blocks != 0)
+        continue;
+      for (StageOp stage : stages)
+        stage->setAttr(
+            kRowBlocksAttrName,
+            IntegerAttr::get(IntegerType::get(&getContext(), 64), blocks));
+    }
+  }
+};
+} // namespace
