@@ -39,10 +39,16 @@ RunState::~RunState() = default;
 
 MemorySpace &RunState::scratchpad(int64_t tile) {
   std::unique_ptr<MemorySpace> &space = scratchpads[tile];
-  if (!space)
+  if (!space) {
     space = std::make_unique<MemorySpace>(
         "the scratchpad of tile " + std::to_string(tile), /*isGlobal=*/false,
         options.scratchpadBytes, memory);
+    space->seed = options.seed;
+    space->scratchpadTile = tile;
+    auto inputs = scratchpadInputs.find(tile);
+    if (inputs != scratchpadInputs.end())
+      space->literalInputs = inputs->second;
+  }
   return *space;
 }
 

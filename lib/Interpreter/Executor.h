@@ -73,6 +73,9 @@ struct RunState {
   MemorySpace global;
   /// Scratchpads, created on first use.
   std::map<int64_t, std::unique_ptr<MemorySpace>> scratchpads;
+  /// The initial contents of literal regions of each tile's scratchpad, by
+  /// tile (the `lx<K>@ADDR` inputs); others start as zeros.
+  std::map<int64_t, std::map<int64_t, InputSpec>> scratchpadInputs;
   MemorySpace &scratchpad(int64_t tile);
 
   TileScheduler tileScheduler;

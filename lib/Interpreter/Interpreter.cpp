@@ -150,7 +150,39 @@ llvm::Error Interpreter::setScalar(StringRef nameOrPosition, StringRef text) {
   return llvm::Error::success();
 }
 
+std::string ktflow::interp::scratchpadInputName(int64_t tile, int64_t address) {
+  return "lx" + std::to_string(tile) + "@" + std::to_string(address);
+}
+
+llvm::Expected<std::optional<std::pair<int64_t, int64_t>>>
+ktflow::interp::parseScratchpadInputName(StringRef name) {
+  StringRef rest = name;
+  if (!rest.consume_front("lx") || !rest.contains('@'))
+    return std::nullopt;
+  auto [tileText, addressText] = rest.split('@');
+  int64_t tile, address;
+  if (tileText.getAsInteger(10, tile) || tile < 0 ||
+      addressText.getAsInteger(10, address) || address < 0)
+    return makeError("invalid scratchpad input name '" + name +
+                     "' (expected lx<tile>@<address>, e.g. lx0@12288)");
+  return std::make_pair(tile, address);
+}
+
 llvm::Error Interpreter::setInput(StringRef nameOrPosition, InputSpec spec) {
+  auto scratchpad = parseScratchpadInputName(nameOrPosition);
+  if (!scratchpad)
+    return scratchpad.takeError();
+  if (*scratchpad) {
+    auto [tile, address] = **scratchpad;
+    int64_t numTiles = ktdp::getNumTiles(impl->grid);
+    if (tile >= numTiles)
+      return makeError(llvm::formatv(
+          "'{0}' names the scratchpad of tile {1}, but the grid has {2} "
+          "tile{3}",
+          nameOrPosition, tile, numTiles, numTiles == 1 ? "" : "s"));
+    impl->scratchpadInputs[tile][address] = std::move(spec);
+    return llvm::Error::success();
+  }
   StringRef literal = nameOrPosition;
   if (literal.consume_front("@")) {
     int64_t address;
@@ -241,6 +273,9 @@ LogicalResult Interpreter::run() {
   state.global.seed = impl->options.seed;
   for (auto &[address, spec] : impl->literalInputs)
     state.global.literalInputs[address] = spec;
+  // Likewise a scratchpad, except where an `lx<K>@ADDR` input names it:
+  // what an earlier kernel or the host left there.
+  state.scratchpadInputs = impl->scratchpadInputs;
   // Tiles that may load what other tiles store must all run at once, so
   // that each load sees the stores of every tile (docs/interpreter.md);
   // otherwise a few at a time keep the memory of a large grid bounded.

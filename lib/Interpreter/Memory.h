@@ -185,6 +185,9 @@ public:
   /// created at an address (others start as zeros).
   std::map<int64_t, InputSpec> literalInputs;
   uint64_t seed = 0;
+  /// The tile whose scratchpad this is (none for global memory): its
+  /// literal regions are named `lx<tile>@ADDR`, global memory's `@ADDR`.
+  std::optional<int64_t> scratchpadTile;
 
   const std::string &getName() const { return name; }
   bool global() const { return isGlobal; }

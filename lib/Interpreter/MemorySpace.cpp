@@ -11,6 +11,8 @@
 
 #include "Memory.h"
 
+#include "ktflow/Interpreter/Interpreter.h"
+
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
@@ -196,12 +198,14 @@ llvm::Expected<MemRegion *> MemorySpace::bindLiteral(int64_t lo, int64_t hi,
       newHi = std::max(newHi, r->base + r->size() - 1);
     }
     auto merged = std::make_unique<MemRegion>();
-    merged->name = (isGlobal ? "@" : name + "@") + std::to_string(newLo);
+    merged->name = scratchpadTile ? scratchpadInputName(*scratchpadTile, newLo)
+                                  : "@" + std::to_string(newLo);
     merged->base = newLo;
     merged->dtype = dtype;
     merged->init = InputSpec::zeros();
     merged->seed = seed;
-    // Only an `@ADDR` input gives literal memory other values than zeros.
+    // Only an `@ADDR` input (`lx<K>@ADDR` in a scratchpad) gives literal
+    // memory other values than zeros.
     auto known = literalInputs.find(newLo);
     if (known != literalInputs.end() &&
         known->second.kind != InputSpec::Kind::Default) {
@@ -215,12 +219,19 @@ llvm::Expected<MemRegion *> MemorySpace::bindLiteral(int64_t lo, int64_t hi,
             !(held == DType::F32 &&
               (dtype == DType::BF16 || dtype == DType::DF16)))
           return memoryError(llvm::formatv(
-              "type mismatch: a view of element type {0} addresses '@{1}', "
+              "type mismatch: a view of element type {0} addresses '{1}', "
               "which holds {2}",
-              dtypeName(dtype), newLo, dtypeName(held)));
+              dtypeName(dtype), merged->name, dtypeName(held)));
         merged->growable = false;
         merged->shape.assign(data->shape().begin(), data->shape().end());
         newHi = std::max(newHi, newLo + data->numElements() - 1);
+        int64_t bytes = (newHi + 1) * static_cast<int64_t>(byteSize(dtype));
+        if (!isGlobal && bytes > capacityBytes)
+          return memoryError(llvm::formatv(
+              "scratchpad overflow: the input of '{0}' needs bytes [{1}, "
+              "{2}) of {3}, whose capacity is {4} bytes",
+              merged->name, newLo * static_cast<int64_t>(byteSize(dtype)),
+              bytes, name, capacityBytes));
       }
     }
     if (isGlobal) {

@@ -41,7 +41,9 @@ static cl::list<std::string>
                cl::value_desc("NAME=VALUE"), cl::sub(interpCommand));
 static cl::list<std::string> interpInputs(
     "input",
-    cl::desc("Initial contents of a tensor argument: FILE.npy, random, "
+    cl::desc("Initial contents of a tensor argument (NAME: its name or "
+             "position; @ADDR: global memory at a literal address; "
+             "lx<K>@ADDR: tile K's scratchpad there): FILE.npy, random, "
              "randn, zeros, value:V, range:LO:HI or seq:LO:HI"),
     cl::value_desc("NAME=SPEC"), cl::sub(interpCommand));
 static cl::list<std::string>
@@ -118,12 +120,23 @@ static int fail(Error error) { return fail(toString(std::move(error))); }
 
 /// The first option given that only the interpreter implements.
 static std::string interpreterOnlyOption() {
-  // The wall-clock budget and the accounting of intermediates are the
-  // interpreter's (both engines keep the work budget and the memory
-  // ceiling).
-  return interpMaxSeconds.getNumOccurrences()   ? "--max-seconds"
-         : interpScratchpad.getNumOccurrences() ? "--scratchpad-bytes"
-                                                : "";
+  // The wall-clock budget, the accounting of intermediates and the initial
+  // contents of scratchpads are the interpreter's (both engines keep the
+  // work budget and the memory ceiling).
+  if (interpMaxSeconds.getNumOccurrences())
+    return "--max-seconds";
+  if (interpScratchpad.getNumOccurrences())
+    return "--scratchpad-bytes";
+  // The compiled tier's scratchpads start as zeros.
+  for (StringRef input : interpInputs) {
+    StringRef name = input.split('=').first;
+    auto scratchpad = interp::parseScratchpadInputName(name);
+    if (!scratchpad)
+      consumeError(scratchpad.takeError());
+    else if (*scratchpad)
+      return "--input " + name.str();
+  }
+  return "";
 }
 
 int ktflow::driver::runInterp() {

@@ -23,7 +23,9 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlir::func {
@@ -39,6 +41,16 @@ class PageBudget;
 } // namespace ktflow::host
 
 namespace ktflow::interp {
+
+/// The `--input` name of tile `tile`'s scratchpad (`ct_local`) memory at
+/// literal element address `address`: `lx<tile>@<address>` ("lx1@16384").
+/// Such an input is what the scratchpad holds before the kernel starts.
+std::string scratchpadInputName(int64_t tile, int64_t address);
+
+/// The tile and address of a scratchpad input name, or std::nullopt for a
+/// name of another form; an error for a malformed `lx...@...` name.
+llvm::Expected<std::optional<std::pair<int64_t, int64_t>>>
+parseScratchpadInputName(llvm::StringRef name);
 
 /// How structured ops that reduce round 16-bit floats (docs/interpreter.md
 /// §4).
@@ -142,8 +154,9 @@ public:
   /// runtime_arg values are checked against granularity and upperbound.
   llvm::Error setScalar(llvm::StringRef nameOrPosition, llvm::StringRef value);
 
-  /// Binds the initial contents of a tensor argument, or (`@ADDR`) of the
-  /// global memory at literal address ADDR.
+  /// Binds the initial contents of a tensor argument, (`@ADDR`) of the
+  /// global memory at literal address ADDR, or (`lx<K>@ADDR`) of tile K's
+  /// scratchpad at literal address ADDR.
   llvm::Error setInput(llvm::StringRef nameOrPosition, host::InputSpec spec);
 
   /// For another engine running the same kernel (the compiled tier,

@@ -397,7 +397,10 @@ LogicalResult ScratchpadParts::copyReads(ktdp::LoadOp load,
     if (found.empty())
       return refuse(load, "no store through the distributed view writes "
                           "what tile " +
-                              Twine(c) + " reads");
+                              Twine(c) +
+                              " reads (scratchpad contents from before the "
+                              "kernel, an `lx<K>@ADDR` input of the "
+                              "interpreter, are not preloaded yet)");
     if (found.size() > 1)
       return refuse(load, "two stores through the distributed view (by "
                           "tiles " +
