@@ -70,11 +70,8 @@ std::vector<ArgumentInfo> ktflow::interp::analyzeArguments(func::FuncOp fn) {
     info.position = arg.getArgNumber();
     info.type = arg.getType();
     SmallVector<Value> views;
-    for (Value v : ktflow::derivedValues(arg))
-      for (OpOperand &use : v.getUses())
-        if (auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(use.getOwner()))
-          if (use.get() == view.getOffset())
-            views.push_back(view.getResult());
+    for (Operation *view : ktflow::getViewsBasedAt(arg))
+      views.push_back(view->getResult(0));
     if (!views.empty()) {
       info.kind = ArgumentKind::Tensor;
       classifyAccesses(views, info);
@@ -116,19 +113,16 @@ ktflow::interp::findSharedMemory(func::FuncOp fn,
   for (const ArgumentInfo &info : args) {
     if (info.kind != ArgumentKind::Tensor)
       continue;
-    for (Value v : ktflow::derivedValues(fn.getArgument(info.position)))
-      for (OpOperand &use : v.getUses()) {
-        auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(use.getOwner());
-        if (!view || use.get() != view.getOffset())
-          continue;
-        ++sources[view];
-        if (info.loaded && info.stored)
-          return SharedMemory{
-              view, "tensor '" +
-                        (info.name.empty() ? std::to_string(info.position)
+    for (Operation *view :
+         ktflow::getViewsBasedAt(fn.getArgument(info.position))) {
+      ++sources[view];
+      if (info.loaded && info.stored)
+        return SharedMemory{view, "tensor '" +
+                                      (info.name.empty()
+                                           ? std::to_string(info.position)
                                            : info.name) +
-                        "' is both loaded and stored"};
-      }
+                                      "' is both loaded and stored"};
+    }
   }
   std::optional<SharedMemory> shared;
   Operation *literalLoad = nullptr, *literalStore = nullptr;

@@ -12,6 +12,7 @@
 #include "Executor.h"
 #include "InterpreterImpl.h"
 
+#include "ktflow/Analysis/DerivedValues.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/KernelFunction.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
@@ -228,6 +229,8 @@ LogicalResult Interpreter::run() {
   if (!impl->fn)
     return emitError(impl->module.getLoc()) << "no function selected";
   func::FuncOp fn = impl->fn;
+  if (failed(ktflow::verifyAddressRoles(fn)))
+    return failure();
   impl->state = std::make_unique<RunState>(impl->module, impl->options,
                                            impl->grid);
   RunState &state = *impl->state;

@@ -5,7 +5,9 @@
 // computed from it, also when the view is built at a computed address
 // (argument + offset) or inside a function the kernel calls, before the
 // call is inlined (the interpreter analyses modules as written); where a
-// view at a computed address starts (getViewAddress).
+// view at a computed address starts (getViewAddress); a size scaled into a
+// view offset (`ptr + n * 64`) stays a launch scalar, and an argument that
+// is both a base and a scaled size is refused (verifyAddressRoles).
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,6 +102,74 @@ TEST_F(LaunchArgumentsTest, AddressesThroughCallsAndComputedOffsets) {
   func::FuncOp callee = module->lookupSymbol<func::FuncOp>("fill_row");
   EXPECT_TRUE(
       ktflow::derivedValues(k.getArgument(0)).contains(callee.getArgument(0)));
+}
+
+constexpr StringLiteral kScaledSize = R"mlir(
+#v = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
+func.func @k(%x: index, %n_i32: i32, %y: index, %m: index) {
+  %c64 = arith.constant 64 : index
+  %n = arith.index_cast %n_i32 : i32 to index
+  %off = arith.muli %n, %c64 : index
+  %x1 = arith.addi %x, %off : index
+  %y1 = affine.apply affine_map<(d0)[s0] -> (d0 + s0 * 64)>(%y)[%m]
+  %X0 = ktdp.construct_memory_view %x, sizes: [64], strides: [1] {coordinate_set = #v, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  %X1 = ktdp.construct_memory_view %x1, sizes: [64], strides: [1] {coordinate_set = #v, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  %Y1 = ktdp.construct_memory_view %y1, sizes: [64], strides: [1] {coordinate_set = #v, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  return
+}
+func.func @both(%x: index, %n: index) {
+  %c64 = arith.constant 64 : index
+  %off = arith.muli %n, %c64 : index
+  %x1 = arith.addi %x, %off : index
+  %X = ktdp.construct_memory_view %x1, sizes: [64], strides: [1] {coordinate_set = #v, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  %N = ktdp.construct_memory_view %n, sizes: [64], strides: [1] {coordinate_set = #v, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  return
+}
+)mlir";
+
+TEST_F(LaunchArgumentsTest, ScaledSizesAreNotAddresses) {
+  func::FuncOp k = parse(kScaledSize, "k");
+  ASSERT_TRUE(k);
+  // %x is the base of %x + n * 64 (and of its own view); %n only enters
+  // it multiplied, as is %m in the affine map where %y has coefficient 1.
+  EXPECT_TRUE(ktflow::reachesViewOffset(k.getArgument(0)));
+  EXPECT_EQ(ktflow::getViewsBasedAt(k.getArgument(0)).size(), 2u);
+  EXPECT_FALSE(ktflow::reachesViewOffset(k.getArgument(1)));
+  EXPECT_TRUE(ktflow::isLaunchScalar(k.getArgument(1)));
+  EXPECT_TRUE(ktflow::reachesViewOffset(k.getArgument(2)));
+  EXPECT_TRUE(ktflow::isLaunchScalar(k.getArgument(3)));
+  // The view at %x + n * 64 is in %x's tensor, n * 64 elements in.
+  std::optional<ktflow::ViewAddress> address;
+  for (Operation *user : k.getArgument(0).getUsers())
+    if (isa<arith::AddIOp>(user))
+      address = ktflow::getViewAddress(user->getResult(0));
+  ASSERT_TRUE(address);
+  EXPECT_EQ(address->argument, k.getArgument(0));
+  EXPECT_TRUE(address->displacement.getDefiningOp<arith::MulIOp>());
+  EXPECT_TRUE(succeeded(ktflow::verifyAddressRoles(k)));
+}
+
+TEST_F(LaunchArgumentsTest, BaseAndScaledSizeConflict) {
+  func::FuncOp both = parse(kScaledSize, "both");
+  ASSERT_TRUE(both);
+  // %n starts view %N and is scaled into the offset of %X: refused, at %X
+  // with a note at %N.
+  SmallVector<std::string> messages;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    messages.push_back(diag.str());
+    for (Diagnostic &note : diag.getNotes())
+      messages.push_back(note.str());
+    return success();
+  });
+  EXPECT_TRUE(failed(ktflow::verifyAddressRoles(both)));
+  ASSERT_FALSE(messages.empty());
+  EXPECT_NE(messages[0].find("kernel argument #1 enters this view's offset "
+                             "scaled"),
+            std::string::npos);
+  EXPECT_TRUE(llvm::any_of(messages, [](const std::string &m) {
+    return m.find("the view that starts at kernel argument #1") !=
+           std::string::npos;
+  }));
 }
 
 } // namespace

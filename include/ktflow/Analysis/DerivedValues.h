@@ -5,9 +5,18 @@
 // kernel: integer arithmetic (arith, affine.apply/min/max,
 // runtime_arg_extract), values carried by scf.for loops and yielded by
 // their bodies, and calls into the callees' arguments. Whether an argument
-// is the start address of a tensor (some derived value is a memory view's
-// offset) is decided with it, so an argument passed to a helper that builds
-// the view is an address before inlining as well as after.
+// is the start address of a tensor is decided with it, so an argument passed
+// to a helper that builds the view is an address before inlining as well as
+// after.
+//
+// An argument is a start address when it enters a view offset as the
+// base: `offset = argument + rest`, through additions (and the minuend of
+// subtractions), integer casts, selects and min/max, affine maps in which it
+// has coefficient 1, loop-carried copies and calls. An argument that enters
+// an offset only in any other way (multiplied, divided, ...: a size scaled
+// into an element offset, `ptr + n * 64`) is not an address, so it stays a
+// launch scalar. An argument that is both (the base of one view and scaled
+// into the offset of another) is refused by verifyAddressRoles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,8 +37,16 @@ mlir::Value calleeArgument(mlir::func::CallOp call, mlir::OpOperand &use);
 /// the arguments of callees with a body.
 llvm::SetVector<mlir::Value> derivedValues(mlir::Value root);
 
-/// Whether a memory view starts at a value derived from `root`.
+/// The memory views whose offsets `root` enters as the base (see above).
+llvm::SmallVector<mlir::Operation *> getViewsBasedAt(mlir::Value root);
+
+/// Whether `root` is the base of some memory view's offset.
 bool reachesViewOffset(mlir::Value root);
+
+/// Emits a located error, with a note at the other view, when an argument
+/// of `fn` is the base of one view's offset and enters another view's
+/// offset only scaled: it would be both a tensor and a size.
+mlir::LogicalResult verifyAddressRoles(mlir::func::FuncOp fn);
 
 } // namespace ktflow
 

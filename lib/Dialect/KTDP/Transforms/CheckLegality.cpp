@@ -2,7 +2,8 @@
 //
 // This file implements --ktir-check-legality: the rules of KTIR that span
 // several operations (the launch grid, access-tile extents, element types
-// through views, and inter-tile communication). Each rule is a helper; the
+// through views, inter-tile communication, and the role of each kernel
+// argument as an address or a size). Each rule is a helper; the
 // pass reports every violation before failing.
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +11,7 @@
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
 
 #include "InterTileLegality.h"
+#include "ktflow/Analysis/DerivedValues.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 
@@ -185,6 +187,10 @@ struct KTIRCheckLegalityPass
     ok &= succeeded(checkAccessTileExtents(module));
     ok &= succeeded(checkLoadStoreTypes(module));
     ok &= succeeded(checkInterTileCommunication(module, grids));
+    // An argument is a tensor's start address or a size, never both.
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (!fn.isExternal())
+        ok &= succeeded(ktflow::verifyAddressRoles(fn));
     if (!ok)
       signalPassFailure();
   }
