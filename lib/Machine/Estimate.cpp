@@ -24,16 +24,32 @@
 using namespace ktflow::machine;
 using ktflow::machine::detail::ProgramWalker;
 
-/// The compute unit the resource named `bottleneck` is (alone or with its
-/// hand-overs), if any.
-static std::optional<uint32_t> computeBinds(const Machine &machine,
-                                            llvm::StringRef bottleneck) {
-  for (auto [u, unit] : llvm::enumerate(machine.units))
-    if ((unit.roles & (RoleVector | RoleMatrix)) &&
-        bottleneck.starts_with(unit.name) &&
+/// The compute unit whose stream the resource named `bottleneck` runs, if
+/// any: the compute unit itself (alone or with its hand-overs), or a load
+/// or store unit (not a DMA engine) that feeds it or stores what it sends.
+/// Such a unit, like the compute unit, works between the first entry's
+/// data landing and the last execution's stores.
+static std::optional<uint32_t> streamBinds(const Machine &machine,
+                                           const Executable &exe,
+                                           llvm::StringRef bottleneck) {
+  auto computes = [&](uint32_t u) {
+    return (machine.units[u].roles & (RoleVector | RoleMatrix)) != 0;
+  };
+  for (auto [u, unit] : llvm::enumerate(machine.units)) {
+    if (computes(u) && bottleneck.starts_with(unit.name) &&
         (bottleneck.size() == unit.name.size() ||
          bottleneck.substr(unit.name.size()) == " + hand-overs"))
       return u;
+    if (bottleneck != unit.name || !(unit.roles & (RoleLoad | RoleStore)) ||
+        (unit.roles & RoleDma))
+      continue;
+    for (const FifoDesc &fifo : exe.fifos) {
+      if (fifo.producer == u && computes(fifo.consumer))
+        return fifo.consumer;
+      if (fifo.consumer == u && computes(fifo.producer))
+        return fifo.producer;
+    }
+  }
   return std::nullopt;
 }
 
@@ -288,9 +304,11 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
         return (unit.roles & RoleDma) && unit.name == estimate.bottleneck;
       }))
     estimate.latency += lastCompute(machine, exe, walkers, busyOfUnit);
-  // A compute unit that binds starts when its first entry's data has
-  // landed and ends before the last execution's stores leave.
-  std::optional<uint32_t> bound = computeBinds(machine, estimate.bottleneck);
+  // A compute unit (or a unit of its stream) that binds starts when its
+  // first entry's data has landed and ends before the last execution's
+  // stores leave.
+  std::optional<uint32_t> bound =
+      streamBinds(machine, exe, estimate.bottleneck);
   if (!waits && !serial && bound) {
     auto [head, tail] = fillAndDrain(machine, exe, walkers, *bound);
     estimate.latency = std::max(load, head) + std::max(store, tail);

@@ -123,7 +123,12 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
       (skewedDepth > 0 ? skewedGroups : storeGroups) += times;
     waited = false;
   }
-  double occupancy = bandwidth > 0 ? std::ceil(bytes / bandwidth) : 0;
+  return landedCost(bandwidth > 0 ? std::ceil(bytes / bandwidth) : 0, latency,
+                    times);
+}
+
+double ProgramWalker::landedCost(double occupancy, double latency,
+                                 double times) {
   // A unit that keeps one transfer in flight waits for each to land.
   if (unit.maxOutstanding <= 1)
     return occupancy + latency;
@@ -227,7 +232,15 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     if (in.op == Opcode::Load)
       fedBytes += bytes;
     chargeMemories({in.b}, bytes, times);
-    return route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth) : 0;
+    double occupancy =
+        route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth) : 0;
+    // A load moves on once its entries are in the FIFO; a store writes
+    // the memory and, as a DMA or fill does, lands before its unit moves
+    // on (or stays in flight): a masked tile stored one row at a time
+    // pays the route's latency each row.
+    if (in.op == Opcode::Load)
+      return occupancy;
+    return landedCost(occupancy, route.latency, times);
   }
   case Opcode::Dma:
   case Opcode::RemoteDma: {
@@ -240,11 +253,9 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     NodeRef self{NodeRef::Unit, program.unit};
     RouteCost route = routeCost(self, {NodeRef::Memory, in.a});
     chargeMemories({in.a}, bytes, times);
-    double occupancy =
-        route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth) : 0;
-    if (unit.maxOutstanding <= 1)
-      return occupancy + route.latency;
-    return waitForSlot(occupancy + route.latency, times) + occupancy;
+    return landedCost(route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth)
+                                          : 0,
+                      route.latency, times);
   }
   case Opcode::ReadIndex: {
     // The unit waits for each index: its bytes over the route memory ->

@@ -137,6 +137,11 @@ private:
 
   double instructionCost(const Inst &in, double times);
 
+  /// The cost of a transfer that writes a memory, `occupancy` cycles on
+  /// its route then `latency` until it lands: a unit that keeps one in
+  /// flight waits for it, one that keeps several waits for a slot.
+  double landedCost(double occupancy, double latency, double times);
+
   /// For a unit that keeps several transfers in flight: the cycles it
   /// waits before a transfer that stays in flight `inFlightFor` cycles
   /// until fewer than its maximum are (the earliest landing first), at

@@ -12,6 +12,7 @@
 
 #include "../Machine/TestMachine.h"
 
+#include "ktflow/Machine/Estimate.h"
 #include "ktflow/Simulator/Simulator.h"
 
 #include "gtest/gtest.h"
@@ -42,6 +43,15 @@ inline void expectSimulatedAbove(const Machine &m, const Executable &exe,
   uint64_t simulated = simulatedCycles(m, exe);
   EXPECT_GE(simulated, estimate);
   EXPECT_LE(simulated, estimate + slack);
+}
+
+/// Expects `e` bound by the resource named `bottleneck`, with `latency`
+/// added to it: `cycles` in all.
+inline void expectBoundBy(const KernelEstimate &e, const char *bottleneck,
+                          double latency, double cycles) {
+  EXPECT_EQ(e.bottleneck, bottleneck);
+  EXPECT_DOUBLE_EQ(e.latency, latency);
+  EXPECT_DOUBLE_EQ(e.cycles, cycles);
 }
 
 /// The vector unit's program: `entries` entries of 64 f16 received from
