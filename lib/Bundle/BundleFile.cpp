@@ -174,6 +174,9 @@ static void metaFields(IO &io, BundleT &b) {
     io.optionalValue(t.address);
     io.check(!t.address || t.argument == kNoArg,
              "a tensor with both an argument position and a literal address");
+    io.optionalValue(t.tile);
+    io.check(!t.tile || t.address,
+             "a tensor of a tile's scratchpad without a literal address");
   });
   io.list(b.runtimeArgs, 7, [&](auto &a) {
     io.str(a.name);

@@ -251,6 +251,8 @@ void ktflow::bundle::printBundle(llvm::raw_ostream &os, const Bundle &b,
     printOrigin(os, t.argument, t.argName);
     if (t.address)
       os << " at " << *t.address;
+    if (t.tile)
+      os << " of tile " << *t.tile;
     os << "\n";
   }
   os << "runtime args:\n";

@@ -28,8 +28,10 @@ static Error about(StringRef flag, StringRef spec, const Twine &message) {
 }
 
 /// The interpreter's name of a bundle tensor: the position of its argument,
-/// or `@ADDR` at a literal address.
+/// `@ADDR` at a literal address, `lx<K>@ADDR` in tile K's scratchpad.
 static std::string interpreterName(const bundle::TensorArg &tensor) {
+  if (tensor.address && tensor.tile)
+    return interp::scratchpadInputName(*tensor.tile, *tensor.address);
   if (tensor.address)
     return "@" + std::to_string(*tensor.address);
   if (tensor.argument != bundle::kNoArg)
@@ -133,7 +135,10 @@ DifferentialRun::parseInputs(ArrayRef<std::string> assignments) const {
     auto nv = parseAssignment(spec, "input");
     if (!nv)
       return nv.takeError();
-    if (!nv->name.starts_with("@"))
+    auto scratchpad = interp::parseScratchpadInputName(nv->name);
+    if (!scratchpad)
+      return about("input", spec, toString(scratchpad.takeError()));
+    if (!nv->name.starts_with("@") && !*scratchpad)
       if (auto position = interpreter->resolveArgument(nv->name); !position)
         return about("input", spec, toString(position.takeError()));
     inputs.push_back({nv->name.str(), nv->value.str(), std::nullopt});
@@ -149,7 +154,13 @@ Error DifferentialRun::bindInputs(ArrayRef<NamedInput> inputs, uint64_t seed) {
     StringRef name = input.name;
     std::optional<uint32_t> tensor;
     uint64_t address;
-    if (name.starts_with("@")) {
+    auto scratchpad = interp::parseScratchpadInputName(name);
+    if (!scratchpad)
+      return scratchpad.takeError();
+    if (*scratchpad) {
+      tensor =
+          program->findTensorAt((*scratchpad)->second, (*scratchpad)->first);
+    } else if (name.starts_with("@")) {
       if (!name.drop_front().getAsInteger(10, address))
         tensor = program->findTensorAt(address);
     } else {

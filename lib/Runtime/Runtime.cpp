@@ -67,6 +67,14 @@ std::optional<uint32_t> Program::findTensor(llvm::StringRef name) const {
   if (name.starts_with("@") && name.size() > 1 &&
       !name.drop_front().getAsInteger(10, address))
     return findTensorAt(address);
+  llvm::StringRef lx = name;
+  uint64_t tile;
+  if (lx.consume_front("lx")) {
+    auto [tileText, addressText] = lx.split('@');
+    if (!tileText.getAsInteger(10, tile) &&
+        !addressText.getAsInteger(10, address))
+      return findTensorAt(address, tile);
+  }
   for (uint32_t i = 0; i < tensors.size(); ++i)
     if (!name.empty() && tensors[i].argName == name)
       return i;
@@ -100,9 +108,10 @@ std::optional<uint32_t> Program::findTensorOfArgument(uint32_t position) const {
   return std::nullopt;
 }
 
-std::optional<uint32_t> Program::findTensorAt(uint64_t address) const {
+std::optional<uint32_t>
+Program::findTensorAt(uint64_t address, std::optional<uint64_t> tile) const {
   for (uint32_t i = 0; i < bundle.tensors.size(); ++i)
-    if (bundle.tensors[i].address == address)
+    if (bundle.tensors[i].address == address && bundle.tensors[i].tile == tile)
       return i;
   return std::nullopt;
 }
@@ -287,6 +296,11 @@ llvm::Error Launch::link() {
     auto size = getByteSize(t);
     if (!size)
       return size.takeError();
+    if (b.tensors[t].tile) {
+      if (llvm::Error e = placeInScratchpad(t, *size))
+        return e;
+      continue;
+    }
     uint32_t mem = b.tensors[t].memory;
     const machine::MachineMemory &m = b.machine.memories[mem];
     uint64_t addr = placedEnd[mem];
@@ -317,6 +331,53 @@ llvm::Error Launch::link() {
     return exe.takeError();
   executable = std::move(*exe);
   linked = true;
+  return llvm::Error::success();
+}
+
+llvm::Error Launch::placeInScratchpad(uint32_t t, uint64_t size) {
+  const bundle::Bundle &b = program.getBundle();
+  const bundle::TensorArg &tensor = b.tensors[t];
+  const machine::MachineMemory &m = b.machine.memories[tensor.memory];
+  std::string name = tensorName(t);
+  uint64_t addr;
+  if (m.core < 0 || static_cast<uint64_t>(m.core) != *tensor.tile)
+    return llvm::createStringError(
+        "corrupt bundle: tensor '%s' is in %s, not in the scratchpad of core "
+        "%llu",
+        name.c_str(), m.name.c_str(), (unsigned long long)*tensor.tile);
+  if (__builtin_mul_overflow(
+          *tensor.address, uint64_t(machine::elemBytes(tensor.elem)), &addr) ||
+      addr > m.size || size > m.size - addr)
+    return llvm::createStringError(
+        "tensor '%s' (%llu bytes at its literal address) does not fit in %s "
+        "(%llu bytes)",
+        name.c_str(), (unsigned long long)size, m.name.c_str(),
+        (unsigned long long)m.size);
+  // The kernel's buffers live beside its scratchpad views: only the region
+  // of those views (`local_*`, which holds them) may contain the tensor.
+  for (const bundle::Buffer &buffer : b.buffers)
+    if (buffer.memory == tensor.memory && buffer.offset < addr + size &&
+        addr < buffer.offset + buffer.size &&
+        !llvm::StringRef(buffer.name).starts_with("local_"))
+      return llvm::createStringError(
+          "tensor '%s' (bytes [%llu, %llu) of %s) overlaps buffer '%s' "
+          "(bytes [%llu, %llu))",
+          name.c_str(), (unsigned long long)addr,
+          (unsigned long long)(addr + size), m.name.c_str(),
+          buffer.name.c_str(), (unsigned long long)buffer.offset,
+          (unsigned long long)(buffer.offset + buffer.size));
+  for (uint32_t other = 0; other < t; ++other) {
+    if (!b.tensors[other].tile || b.tensors[other].memory != tensor.memory)
+      continue;
+    auto otherSize = getByteSize(other);
+    if (!otherSize)
+      return otherSize.takeError();
+    if (addresses[other] < addr + size && addr < addresses[other] + *otherSize)
+      return llvm::createStringError("tensor '%s' overlaps tensor '%s' in %s",
+                                     name.c_str(), tensorName(other).c_str(),
+                                     m.name.c_str());
+  }
+  addresses[t] = addr;
   return llvm::Error::success();
 }
 

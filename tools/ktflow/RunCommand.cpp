@@ -42,9 +42,10 @@ static cl::opt<std::string>
             cl::value_desc("file"), cl::sub(runCommand));
 static cl::list<std::string> runInputs(
     "input",
-    cl::desc("Contents of a tensor argument (by SSA name or position): "
-             "FILE.npy, random, randn, zeros, value:V, range:LO:HI or "
-             "seq:LO:HI (default random)"),
+    cl::desc("Contents of a tensor argument (by SSA name or position; "
+             "@ADDR: global memory at a literal address; lx<K>@ADDR: tile "
+             "K's scratchpad there): FILE.npy, random, randn, zeros, "
+             "value:V, range:LO:HI or seq:LO:HI (default random)"),
     cl::value_desc("NAME=SPEC"), cl::sub(runCommand));
 static cl::list<std::string>
     runOutputs("output",

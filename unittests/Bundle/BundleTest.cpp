@@ -304,6 +304,24 @@ TEST(BundleTest, ReadIndexEncodesDecodesAndDisassembles) {
   EXPECT_NE(exe.validate(b.machine).find("bad index width"), std::string::npos);
 }
 
+TEST(BundleTest, ScratchpadTensorRoundTrips) {
+  // What tile 3's scratchpad holds at literal address 256: its tile is
+  // kept, and a tile without a literal address is a corrupt bundle.
+  Bundle b = makeBundle();
+  b.tensors[0].address = 256;
+  b.tensors[0].tile = 3;
+  auto read = readBundle(writeBundle(b));
+  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  EXPECT_EQ(read->tensors[0].tile, std::optional<uint64_t>(3));
+  EXPECT_EQ(getKernelName(read->tensors[0]), "lx3@256");
+  b.tensors[0].address.reset();
+  EXPECT_EQ(readError(writeBundle(b))
+                .find("corrupt bundle: a tensor of a "
+                      "tile's scratchpad without a "
+                      "literal address"),
+            0u);
+}
+
 TEST(BundleTest, DamageIsReportedPrecisely) {
   std::vector<uint8_t> good = writeBundle(makeBundle());
 
@@ -312,14 +330,14 @@ TEST(BundleTest, DamageIsReportedPrecisely) {
   EXPECT_NE(readError(bytes).find("not a ktflow bundle"), std::string::npos);
 
   bytes = good;
-  bytes[8] = 12;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 12 (this ktflow "
-                              "reads version 11; it was written by a newer "
+  bytes[8] = 13;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 13 (this ktflow "
+                              "reads version 12; it was written by a newer "
                               "ktflow)");
   // A bundle of the previous format is refused, not misread.
-  bytes[8] = 10;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 10 (this ktflow "
-                              "reads version 11; compile the kernel again)");
+  bytes[8] = 11;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 11 (this ktflow "
+                              "reads version 12; compile the kernel again)");
 
   bytes.assign(good.begin(), good.begin() + good.size() / 2);
   EXPECT_NE(readError(bytes).find("truncated bundle"), std::string::npos);

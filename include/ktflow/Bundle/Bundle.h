@@ -28,7 +28,7 @@
 namespace ktflow::bundle {
 
 constexpr char kMagic[8] = {'K', 'T', 'F', 'L', 'O', 'W', 'B', 'N'};
-constexpr uint32_t kVersion = 11;
+constexpr uint32_t kVersion = 12;
 constexpr size_t kHeaderSize = 32;
 constexpr uint32_t kNoArg = UINT32_MAX;
 
@@ -56,6 +56,10 @@ struct TensorArg {
   uint32_t argument = kNoArg;
   std::string argName;
   std::optional<uint64_t> address;
+  /// For what tile K's scratchpad (`memory`) holds at literal address
+  /// `address` before the kernel: K. The runtime places such a tensor at
+  /// `address` times its element size, where the kernel reads it.
+  std::optional<uint64_t> tile;
 };
 
 /// A launch-time integer: a multiple of `granularity` in [lowerbound,
@@ -85,10 +89,14 @@ inline std::optional<machine::ElemType> getFloatType(const RuntimeArg &arg) {
 
 /// The name the kernel gives a tensor, which the tools print and accept: its
 /// argument's name in the source (`x` for `%x`), `@ADDR` for a tensor at a
-/// literal address, else its symbol.
+/// literal address, `lx<K>@ADDR` for one in tile K's scratchpad, else its
+/// symbol.
 inline std::string getKernelName(const TensorArg &tensor) {
   if (!tensor.argName.empty())
     return tensor.argName;
+  if (tensor.address && tensor.tile)
+    return "lx" + std::to_string(*tensor.tile) + "@" +
+           std::to_string(*tensor.address);
   if (tensor.address)
     return "@" + std::to_string(*tensor.address);
   return tensor.name;

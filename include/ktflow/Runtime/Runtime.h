@@ -33,15 +33,19 @@ public:
   /// fingerprint).
   llvm::Error checkDevice(const machine::Machine &machine) const;
   /// The tensor (runtime argument) `name` names: the kernel's name for it
-  /// (its argument's SSA name; `@ADDR` for a tensor at a literal address),
+  /// (its argument's SSA name; `@ADDR` for a tensor at a literal address,
+  /// `lx<K>@ADDR` in tile K's scratchpad),
   /// else the bundle's symbol (`arg1`, `lit8192`), else the position of the
   /// kernel argument (`1`).
   std::optional<uint32_t> findTensor(llvm::StringRef name) const;
   std::optional<uint32_t> findRuntimeArg(llvm::StringRef name) const;
   /// The tensor whose start address kernel argument `position` holds.
   std::optional<uint32_t> findTensorOfArgument(uint32_t position) const;
-  /// The tensor at literal address `address`.
-  std::optional<uint32_t> findTensorAt(uint64_t address) const;
+  /// The tensor at literal address `address` of global memory, or (with
+  /// `tile`) of tile `tile`'s scratchpad.
+  std::optional<uint32_t>
+  findTensorAt(uint64_t address,
+               std::optional<uint64_t> tile = std::nullopt) const;
   /// The runtime argument that kernel argument `position` is.
   std::optional<uint32_t> findRuntimeArgOfArgument(uint32_t position) const;
 
@@ -87,8 +91,10 @@ public:
   /// Places every tensor in its memory and patches the relocations with
   /// the addresses and argument values (getExecutable() is then the
   /// program the simulator would run), without simulating; run() does it
-  /// first. Fails while a runtime argument is unbound or a tensor does not
-  /// fit.
+  /// first. A tensor of a tile's scratchpad (`lx<K>@ADDR`) goes at its
+  /// literal address, the others one after another from the memory's
+  /// start. Fails while a runtime argument is unbound or a tensor does not
+  /// fit or overlaps a buffer of the kernel.
   llvm::Error link();
   /// Allocates, patches and runs. Can be called once.
   llvm::Expected<sim::SimStats> run(const sim::SimOptions &options = {},
@@ -103,6 +109,10 @@ private:
   std::string tensorName(uint32_t tensor) const {
     return bundle::getKernelName(program.getBundle().tensors[tensor]);
   }
+
+  /// Places tile scratchpad tensor `t` (`size` bytes) at its literal
+  /// address, refusing one outside its memory or over a buffer.
+  llvm::Error placeInScratchpad(uint32_t t, uint64_t size);
 
   const Program &program;
   std::vector<std::optional<int64_t>> argValues;

@@ -126,6 +126,8 @@ private:
     arg.argName = op.getArgName().value_or("").str();
     if (op.getAddress())
       arg.address = *op.getAddress();
+    if (op.getTile())
+      arg.tile = *op.getTile();
     symbols.tensors[arg.name] = bundle.tensors.size();
     bundle.tensors.push_back(arg);
     tensorOps.push_back(op);

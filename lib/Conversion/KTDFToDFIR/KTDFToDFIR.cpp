@@ -149,7 +149,7 @@ LogicalResult KernelLowering::buildPrograms(OpBuilder &b) {
 LogicalResult KernelLowering::run(OpBuilder &moduleBuilder) {
   directExchangeDmas(func);
   if (failed(collectArguments()) || failed(planInstances()) ||
-      failed(collectPipelines()))
+      failed(collectPipelines()) || failed(collectScratchpadInputs()))
     return failure();
   auto kernel = dfir::KernelOp::create(moduleBuilder, func.getLoc(),
                                        func.getSymName(),

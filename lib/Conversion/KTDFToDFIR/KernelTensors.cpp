@@ -19,6 +19,7 @@
 
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Analysis/TensorExtent.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Support/ArgumentNames.h"
 
@@ -114,6 +115,83 @@ LogicalResult KernelLowering::collectLiteralTensors() {
                 "address; such aliasing is not supported yet";
     end = start + tensorTypes[symbol].first.getNumElements();
     literalSymbols[start] = symbol;
+  }
+  return success();
+}
+
+/// The bytes [first, end) of the scratchpad a view at a literal address
+/// spans.
+static std::pair<int64_t, int64_t>
+scratchpadSpan(ktdp::ConstructMemoryViewOp view, int64_t literal) {
+  auto type = cast<MemRefType>(view.getType());
+  int64_t esize = (type.getElementTypeBitWidth() + 7) / 8;
+  int64_t end = literal + 1;
+  for (auto [size, stride] :
+       llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
+    end += (size - 1) * stride;
+  return {literal * esize, end * esize};
+}
+
+LogicalResult KernelLowering::collectScratchpadInputs() {
+  // The kernel's own scratchpad views read, and the spans any transfer
+  // writes: a read region no write touches holds what was there before the
+  // kernel (field guide §1b.6), so each tile's copy is a launch input.
+  std::map<int64_t, ScratchpadInput> read;
+  SmallVector<std::pair<int64_t, int64_t>> written;
+  forEachViewMoved([&](ktdp::ConstructMemoryViewOp view, bool isRead) {
+    auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
+    auto kind = view->getAttrOfType<StringAttr>("ktdf.memory");
+    APInt literal;
+    if (!space || space->kind != ktdp::MemoryKind::ct_local || !kind ||
+        !matchPattern(view.getOffset(), m_ConstantInt(&literal)))
+      return;
+    int64_t start = literal.getSExtValue();
+    if (!isRead) {
+      written.push_back(scratchpadSpan(view, start));
+      return;
+    }
+    if (space->computeTileId || isCarriedView(view) || isHandoverView(view))
+      return;
+    ScratchpadInput &input = read[start];
+    input.kind = kind.getValue().str();
+    if (!llvm::is_contained(input.views, view))
+      input.views.push_back(view);
+  });
+  for (auto &[start, input] : read) {
+    bool overwritten = llvm::any_of(input.views, [&](auto view) {
+      auto [first, end] = scratchpadSpan(view, start);
+      return llvm::any_of(written, [&](auto span) {
+        return span.first < end && first < span.second;
+      });
+    });
+    if (overwritten)
+      continue;
+    ktdp::ConstructMemoryViewOp view = input.views.front();
+    // The runtime places tile K's copy in core K's scratchpad at the
+    // literal address, which is where the lowering addresses it only when
+    // the tile runs alone on the core's first lane.
+    for (int64_t tile = 0, e = parallel.getNumPoints(); tile < e; ++tile) {
+      const LaneInstance *li = laneOfTile(tile);
+      if (!li || li->lane != 0)
+        return view.emitError("tile ")
+               << tile << " reads scratchpad memory at literal address "
+               << start
+               << " that the kernel never writes (an `lx<K>@ADDR` input: "
+                  "contents from before the kernel), which needs every tile "
+                  "alone on a core of its own; the grid has "
+               << e << " tiles and the device " << target.getNumCores()
+               << " cores";
+    }
+    std::string symbol = "lx_" + std::to_string(start);
+    auto shape = ktflow::getDeclaredTensorShape(input.views);
+    if (failed(shape))
+      return failure();
+    if (!shape->dynamicSizes.empty())
+      return view.emitError("scratchpad views at literal address ")
+             << start << " need static sizes";
+    tensorTypes[symbol].first =
+        RankedTensorType::get(shape->shape, shape->elementType);
+    scratchpadInputs[start] = std::move(input);
   }
   return success();
 }
@@ -241,10 +319,10 @@ void KernelLowering::declareTensors(OpBuilder &b) {
     for (int64_t position : dimArgs)
       dims.push_back(FlatSymbolRefAttr::get(
           ctx, runtimeSymbols[entry.getArgument(position)]));
-    dfir::TensorOp::create(b, at, roleOf(read, written), it->second, type,
-                           globalMemory,
-                           dims.empty() ? ArrayAttr() : b.getArrayAttr(dims),
-                           position(arg), name(arg), IntegerAttr());
+    dfir::TensorOp::create(
+        b, at, roleOf(read, written), it->second, type, globalMemory,
+        dims.empty() ? ArrayAttr() : b.getArrayAttr(dims), position(arg),
+        name(arg), IntegerAttr(), IntegerAttr());
   }
   for (auto &entry : literalSymbols) {
     const std::string &symbol = entry.second;
@@ -261,6 +339,15 @@ void KernelLowering::declareTensors(OpBuilder &b) {
     dfir::TensorOp::create(b, view.getLoc(), roleOf(read, written), symbol,
                            tensorTypes[symbol].first, globalMemory, ArrayAttr(),
                            IntegerAttr(), StringAttr(),
-                           b.getI64IntegerAttr(entry.first));
+                           b.getI64IntegerAttr(entry.first), IntegerAttr());
+  }
+  for (auto &[start, input] : scratchpadInputs) {
+    RankedTensorType type = tensorTypes["lx_" + std::to_string(start)].first;
+    for (int64_t tile = 0, e = parallel.getNumPoints(); tile < e; ++tile)
+      dfir::TensorOp::create(
+          b, input.views.front().getLoc(), dfir::TensorRole::input,
+          "lx" + std::to_string(tile) + "_" + std::to_string(start), type,
+          memoryOf(input.kind, *laneOfTile(tile)), ArrayAttr(), IntegerAttr(),
+          StringAttr(), b.getI64IntegerAttr(start), b.getI64IntegerAttr(tile));
   }
 }

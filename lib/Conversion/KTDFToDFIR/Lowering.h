@@ -105,6 +105,15 @@ public:
   /// Literal start address (elements) -> symbol, for views at literal
   /// addresses: each becomes a tensor of its own.
   std::map<int64_t, std::string> literalSymbols;
+  /// The kernel's own scratchpad regions (`ct_local` views without a
+  /// `ct_id`, at literal addresses) that tiles read and no transfer
+  /// writes: by literal start address, the memory kind and the views there.
+  /// Each tile's copy is an input of the launch, `lx<K>@ADDR`.
+  struct ScratchpadInput {
+    std::string kind;
+    SmallVector<ktdp::ConstructMemoryViewOp> views;
+  };
+  std::map<int64_t, ScratchpadInput> scratchpadInputs;
   /// The tensor type of each tensor symbol (ktflow/Analysis/TensorExtent.h)
   /// and, per dynamic dimension, the runtime argument giving it.
   llvm::StringMap<std::pair<RankedTensorType, SmallVector<int64_t>>>
@@ -166,6 +175,9 @@ private:
   LogicalResult collectArguments();
   /// One tensor per literal address of a view outside the scratchpad.
   LogicalResult collectLiteralTensors();
+  /// The scratchpad regions whose contents come from before the kernel;
+  /// refused where a tile does not run alone on lane 0 of its core.
+  LogicalResult collectScratchpadInputs();
   /// The type of the tensor at kernel argument `arg` or at literal address
   /// `literal`: as --ktdf-record-tensor-extents recorded it, else from the
   /// views at that address now.

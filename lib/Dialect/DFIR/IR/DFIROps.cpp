@@ -65,6 +65,9 @@ static LogicalResult verifyOrigin(Operation *op,
 LogicalResult TensorOp::verify() {
   if (failed(verifyOrigin(*this, getArgument(), getArgName(), getAddress())))
     return failure();
+  if (getTile() && (!getAddress() || *getTile() < 0))
+    return emitOpError("a tensor of a tile's scratchpad needs a literal "
+                       "address and a non-negative tile");
   auto type = cast<RankedTensorType>(getType());
   int64_t dynamic = type.getNumDynamicDims();
   int64_t given = getDims() ? getDims()->size() : 0;

@@ -399,8 +399,9 @@ LogicalResult ScratchpadParts::copyReads(ktdp::LoadOp load,
                           "what tile " +
                               Twine(c) +
                               " reads (scratchpad contents from before the "
-                              "kernel, an `lx<K>@ADDR` input of the "
-                              "interpreter, are not preloaded yet)");
+                              "kernel, `lx<K>@ADDR` inputs, are preloaded "
+                              "only for a tile's own `ct_local` views, not "
+                              "yet for the parts of a distributed view)");
     if (found.size() > 1)
       return refuse(load, "two stores through the distributed view (by "
                           "tiles " +

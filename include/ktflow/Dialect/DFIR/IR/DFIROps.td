@@ -66,11 +66,16 @@ def DFIR_TensorOp : DFIR_Op<"tensor", [Symbol, HasParent<"KernelOp">]> {
     the kernel does: `argument` is the position of the kernel argument that
     holds its start address and `named` that argument's name in the source
     (`%x` is "x"); `at` is the literal address of a tensor the kernel places
-    itself. A tensor has at most one of `argument` and `at`.
+    itself. A tensor has at most one of `argument` and `at`. A tensor
+    `of_tile` K is what tile K's scratchpad `memory` holds at literal
+    address `at` before the kernel (an input the kernel reads and never
+    writes, named `lx<K>@ADDR`): the runtime places it there, at `at` times
+    its element size, rather than where it likes.
 
     ```mlir
     dfir.tensor input @arg1 : tensor<?x64xf16> in "DDR" dims [@arg0] argument 1 named "x"
     dfir.tensor output @lit8192 : tensor<64x64xf16> in "DDR" at 8192
+    dfir.tensor input @lx1_256 : tensor<64xf16> in "LX1" at 256 of_tile 1
     ```
   }];
   let arguments = (ins DFIR_TensorRole:$role, SymbolNameAttr:$sym_name,
@@ -78,10 +83,12 @@ def DFIR_TensorOp : DFIR_Op<"tensor", [Symbol, HasParent<"KernelOp">]> {
                        OptionalAttr<FlatSymbolRefArrayAttr>:$dims,
                        OptionalAttr<I64Attr>:$argument,
                        OptionalAttr<StrAttr>:$arg_name,
-                       OptionalAttr<I64Attr>:$address);
+                       OptionalAttr<I64Attr>:$address,
+                       OptionalAttr<I64Attr>:$tile);
   let assemblyFormat = [{
     $role $sym_name `:` $type `in` $memory (`dims` $dims^)?
-    (`argument` $argument^)? (`named` $arg_name^)? (`at` $address^)? attr-dict
+    (`argument` $argument^)? (`named` $arg_name^)? (`at` $address^)?
+    (`of_tile` $tile^)? attr-dict
   }];
   let hasVerifier = 1;
 }

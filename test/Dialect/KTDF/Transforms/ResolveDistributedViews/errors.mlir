@@ -190,7 +190,7 @@ func.func @scratchpad_parts() attributes {grid = [2]} {
   %P1 = ktdp.construct_memory_view %sp, sizes: [64], strides: [1] {coordinate_set = #p1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<64xf16>
   %D = ktdp.construct_distributed_memory_view(%P0, %P1 : memref<64xf16>, memref<64xf16>) : memref<128xf16>
   %t = ktdp.construct_access_tile %D[0] {access_tile_set = #t, access_tile_order = #id1} : memref<128xf16> -> !ktdp.access_tile<64xindex>
-  // expected-error @+1 {{a distributed view over scratchpad (ct_local) parts compiles only when every load of the parts provably reads what the loading tile stored itself, or what one earlier store wrote on another tile (copied between the cores): no store through the distributed view writes what tile 0 reads (scratchpad contents from before the kernel, an `lx<K>@ADDR` input of the interpreter, are not preloaded yet)}}
+  // expected-error @+1 {{a distributed view over scratchpad (ct_local) parts compiles only when every load of the parts provably reads what the loading tile stored itself, or what one earlier store wrote on another tile (copied between the cores): no store through the distributed view writes what tile 0 reads (scratchpad contents from before the kernel, `lx<K>@ADDR` inputs, are preloaded only for a tile's own `ct_local` views, not yet for the parts of a distributed view)}}
   %v = ktdp.load %t : <64xindex> -> tensor<64xf16>
   return
 }
