@@ -267,6 +267,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     return (route.bandwidth > 0 ? bytes / route.bandwidth : 0) + route.latency;
   }
   case Opcode::SyncSend:
+    waitedSinceSend.clear();
     loadedBeforeSignal.try_emplace(in.a, loadedBytes);
     // The token leaves once the transfers in flight have landed.
     signalledAt.try_emplace(
@@ -278,7 +279,8 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     // The walk does not know how long the unit waits for the token: it
     // takes its transfers in flight to land meanwhile.
     landings.clear();
-    waited = true;
+    if (waitedSinceSend.insert(in.a).second)
+      waited = true;
     if (!loadedFromScratchpad)
       waitedBeforeFirstLoad.push_back(in.a);
     storedBeforeLastWait[in.a] = storedBytes;

@@ -14,6 +14,7 @@
 #include "ktflow/Machine/Estimate.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -160,6 +161,10 @@ private:
   std::vector<Known> regs;
   std::vector<const VectorType *> vtype;
   bool waited = false;
+  /// The channels waited for since the unit last sent a token: a store
+  /// after a later block's token of one of them (a tile the drain hands
+  /// over in row blocks) is in the same execution's group.
+  llvm::DenseSet<uint32_t> waitedSinceSend;
   bool inHandOver = false;
   bool loadedFromScratchpad = false;
   double loadedBytes = 0;

@@ -129,32 +129,50 @@ int64_t ktflow::sched::chooseCoarsening(const CoarsenQuery &query) {
 }
 
 double ktflow::sched::estimateRowBlockCycles(const RowBlockQuery &query,
-                                             int64_t blocks) {
+                                             int64_t blocks,
+                                             int64_t storeBlocks) {
   int64_t rows = std::max<int64_t>(query.rows, 1);
-  if (blocks <= 0 || rows % blocks != 0 || query.rowBytes.empty())
+  if (blocks <= 0 || rows % blocks != 0 || storeBlocks <= 0 ||
+      rows % storeBlocks != 0 ||
+      (query.rowBytes.empty() && query.storeRowBytes.empty()))
     return INFINITY;
   double bw = std::max(query.bandwidth, 1e-9);
   size_t slots =
       static_cast<size_t>(std::max<int64_t>(query.maxOutstanding, 1));
   int64_t blockRows = rows / blocks;
   // The engine: back to back at the bandwidth, a transfer holding its slot
-  // until it lands.
+  // until it lands, none issued before `after`.
   llvm::SmallVector<double> landings;
   double issue = 0, ready = 0, computeEnd = 0;
-  auto load = [&](int64_t bytes) {
+  auto transfer = [&](int64_t bytes, double after) {
     double occupancy = static_cast<double>(bytes) / bw;
+    issue = std::max(issue, after);
     if (landings.size() >= slots)
       issue = std::max(issue, landings[landings.size() - slots]);
     landings.push_back(issue + occupancy + query.latency);
-    ready = std::max(ready, landings.back());
     issue += occupancy;
+    return landings.back();
   };
   for (int64_t bytes : query.wholeBytes)
-    load(bytes);
+    ready = std::max(ready, transfer(bytes, 0));
+  // When the compute unit finishes each row.
+  llvm::SmallVector<double> rowDone;
   for (int64_t k = 0; k < blocks; ++k) {
     for (int64_t bytes : query.rowBytes)
-      load(blockRows * bytes);
-    computeEnd = std::max(computeEnd, ready) + blockRows * query.computePerRow;
+      ready = std::max(ready, transfer(blockRows * bytes, 0));
+    double start = std::max(computeEnd, ready);
+    for (int64_t r = 1; r <= blockRows; ++r)
+      rowDone.push_back(start + r * query.computePerRow);
+    computeEnd = start + blockRows * query.computePerRow;
+  }
+  double firstEnd = computeEnd;
+  if (!query.storeRowBytes.empty()) {
+    int64_t storeRows = rows / storeBlocks;
+    for (int64_t j = 0; j < storeBlocks; ++j)
+      for (int64_t bytes : query.storeRowBytes)
+        firstEnd =
+            std::max(firstEnd, transfer(storeRows * bytes,
+                                        rowDone[(j + 1) * storeRows - 1]));
   }
   // Later executions load while the previous one computes: per execution,
   // the compute or the engine's loads and stores, each class the larger of
@@ -170,15 +188,19 @@ double ktflow::sched::estimateRowBlockCycles(const RowBlockQuery &query,
     loaded += static_cast<double>(bytes);
   for (int64_t bytes : query.storeBytes)
     stored += static_cast<double>(bytes);
+  for (int64_t bytes : query.storeRowBytes)
+    stored += static_cast<double>(rows * bytes);
   double loads =
       engineCycles(loaded, static_cast<double>(blocks * query.rowBytes.size() +
                                                query.wholeBytes.size()));
+  size_t storeTransfers =
+      query.storeBytes.size() + storeBlocks * query.storeRowBytes.size();
   double stores =
-      query.storeBytes.empty()
+      storeTransfers == 0
           ? 0
-          : engineCycles(stored, static_cast<double>(query.storeBytes.size()));
+          : engineCycles(stored, static_cast<double>(storeTransfers));
   double steady = std::max(rows * query.computePerRow, loads + stores);
-  return computeEnd +
+  return firstEnd +
          static_cast<double>(std::max<int64_t>(query.executions, 1) - 1) *
              steady;
 }
@@ -190,6 +212,20 @@ int64_t ktflow::sched::chooseRowBlocks(const RowBlockQuery &query) {
     double cycles = estimateRowBlockCycles(query, blocks);
     if (cycles < bestCycles) {
       best = blocks;
+      bestCycles = cycles;
+    }
+  }
+  return best;
+}
+
+int64_t ktflow::sched::chooseStoreRowBlocks(const RowBlockQuery &query,
+                                            int64_t blocks) {
+  int64_t best = 1;
+  double bestCycles = estimateRowBlockCycles(query, blocks, 1);
+  for (int64_t storeBlocks = 2; storeBlocks <= query.rows; ++storeBlocks) {
+    double cycles = estimateRowBlockCycles(query, blocks, storeBlocks);
+    if (cycles < bestCycles) {
+      best = storeBlocks;
       bestCycles = cycles;
     }
   }

@@ -345,4 +345,40 @@ TEST(CostModel, RowBlocksOfManyExecutionsMustNotSlowTheEngine) {
   EXPECT_EQ(chooseRowBlocks(q), 2);
 }
 
+/// A 1 KiB tile loaded whole lands at 32 + 80 = 112; 4 rows at 10 cycles
+/// end at 122, 132, 142, 152; the engine stores a 4x256 B tile.
+static RowBlockQuery storeAfterWholeLoad() {
+  RowBlockQuery q = rowReduceTile();
+  q.rowBytes = {};
+  q.wholeBytes = {1024};
+  q.storeRowBytes = {256};
+  q.computePerRow = 10;
+  return q;
+}
+
+TEST(CostModel, StoreRowBlocksFollowTheComputeRowByRow) {
+  RowBlockQuery q = storeAfterWholeLoad();
+  // Whole: issued at 152, lands 32 + 80 later.
+  EXPECT_DOUBLE_EQ(estimateRowBlockCycles(q, 1, 1), 152 + 32 + 80);
+  // Two of 512 B after rows 1 and 3: 132 + 16 + 80, 152 + 16 + 80.
+  EXPECT_DOUBLE_EQ(estimateRowBlockCycles(q, 1, 2), 152 + 16 + 80);
+  // Four of 256 B, the last after row 3 (its slot free since 112).
+  EXPECT_DOUBLE_EQ(estimateRowBlockCycles(q, 1, 4), 152 + 8 + 80);
+  EXPECT_EQ(chooseStoreRowBlocks(q, 1), 4);
+  EXPECT_TRUE(std::isinf(estimateRowBlockCycles(q, 1, 3)));
+}
+
+TEST(CostModel, StoreRowBlocksTieToWholeTiles) {
+  // Two executions: the second adds the engine's loads, max(32, (32 + 80)
+  // / 4) = 32, and stores: whole 32, two blocks max(32, (32 + 2 x 80) / 4)
+  // = 48, four (32 + 4 x 80) / 4 = 88. Two blocks save the 16 cycles they
+  // cost: a tie, so whole tiles.
+  RowBlockQuery q = storeAfterWholeLoad();
+  q.executions = 2;
+  EXPECT_DOUBLE_EQ(estimateRowBlockCycles(q, 1, 1), 264 + 32 + 32);
+  EXPECT_DOUBLE_EQ(estimateRowBlockCycles(q, 1, 2), 248 + 32 + 48);
+  EXPECT_DOUBLE_EQ(estimateRowBlockCycles(q, 1, 4), 240 + 32 + 88);
+  EXPECT_EQ(chooseStoreRowBlocks(q, 1), 1);
+}
+
 } // namespace

@@ -168,6 +168,11 @@ struct RowBlockQuery {
   /// Bytes of the stores the same engine issues per execution (none when
   /// another unit stores): in the steady state they follow its loads.
   llvm::SmallVector<int64_t> storeBytes;
+  /// The engine's stores the drain may hand over in blocks of rows (the
+  /// bytes of one row of each; their tiles have `rows` rows, not in
+  /// `storeBytes`). When there are any, the estimate of the first
+  /// execution runs to their last landing, else to the compute's end.
+  llvm::SmallVector<int64_t> storeRowBytes;
   /// Route latency (cycles) of one transfer, the bandwidth (bytes/cycle)
   /// the engine gets (its share of the device memory when every engine
   /// loads at once) and the transfers it keeps in flight.
@@ -189,11 +194,20 @@ struct RowBlockQuery {
 /// others: the engine issues a transfer when one of its slots is free
 /// (each is held until its transfer lands), the compute unit starts a
 /// block once its rows of every tile have landed.
-double estimateRowBlockCycles(const RowBlockQuery &query, int64_t blocks);
+/// With `storeBlocks` blocks per store of `storeRowBytes`: the engine,
+/// after its loads, stores block j of each once the compute unit has
+/// finished the block's last row.
+double estimateRowBlockCycles(const RowBlockQuery &query, int64_t blocks,
+                              int64_t storeBlocks = 1);
 
 /// The number of blocks (a divisor of the rows) with the least estimate;
 /// ties go to fewer blocks, so 1 (whole tiles) unless blocks pay.
 int64_t chooseRowBlocks(const RowBlockQuery &query);
+
+/// The number of blocks per store of `storeRowBytes` (a divisor of the
+/// rows) with the least estimate, the loads in `blocks` blocks; ties go to
+/// fewer, so 1 (whole tiles) unless blocks pay.
+int64_t chooseStoreRowBlocks(const RowBlockQuery &query, int64_t blocks);
 
 } // namespace ktflow::sched
 

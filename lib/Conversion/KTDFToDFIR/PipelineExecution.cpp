@@ -64,27 +64,44 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
   // Load stages handing their tiles over in blocks of rows go together,
   // their blocks interleaved, after the unit's other loads (which the feed
   // waits for whole) and before its first stage that waits for another
-  // of this execution (RowBlockHandOvers.cpp).
-  llvm::MapVector<int64_t, SmallVector<StageOp>> rowBlocked;
+  // of this execution; store stages taking them in blocks go together
+  // where the first of them is (RowBlockHandOvers.cpp).
+  llvm::MapVector<int64_t, SmallVector<StageOp>> rowBlocked, rowBlockedStores;
   for (StageOp stage : work[&li]) {
     int64_t blocks = 0;
     if (emitsStage(stage) && rowBlockChannel(info, stage, blocks))
-      rowBlocked[blocks].push_back(stage);
+      (isRowBlockStore(stage) ? rowBlockedStores : rowBlocked)[blocks]
+          .push_back(stage);
   }
   auto emitRowBlocked = [&]() -> LogicalResult {
     for (auto &[blocks, group] : rowBlocked)
-      if (failed(
-              emitRowBlockLoads(group, blocks, info, map, copy, li, emitWait)))
+      if (failed(emitRowBlockTransfers(group, blocks, info, map, copy, li,
+                                       emitWait)))
         return failure();
     rowBlocked.clear();
+    return success();
+  };
+  auto emitRowBlockedStores = [&](StageOp stage,
+                                  int64_t blocks) -> LogicalResult {
+    SmallVector<StageOp> &group = rowBlockedStores[blocks];
+    if (group.empty() || group.front() != stage)
+      return success();
+    if (failed(emitRowBlocked()) ||
+        failed(emitRowBlockTransfers(group, blocks, info, map, copy, li,
+                                     emitWait)))
+      return failure();
+    group.clear();
     return success();
   };
   for (StageOp stage : work[&li]) {
     if (!emitsStage(stage))
       continue;
     int64_t blocks = 0;
-    if (rowBlockChannel(info, stage, blocks))
+    if (rowBlockChannel(info, stage, blocks)) {
+      if (isRowBlockStore(stage) && failed(emitRowBlockedStores(stage, blocks)))
+        return failure();
       continue;
+    }
     if (llvm::any_of(info.channels,
                      [&](const Channel &ch) {
                        return ch.to == stage && ch.copies == 0;
@@ -99,16 +116,17 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
     // (BlockHandOvers.cpp).
     SmallVector<std::pair<const Channel *, Operation *>> lateWaits, earlySends;
     // Tiles handed over in blocks of rows: waited for block by block in
-    // the feed's row loop.
-    SmallVector<RowBlockWait> rowWaits;
+    // the feed's row loop, handed on block by block in the drain's.
+    SmallVector<RowBlockHandOver> rowHandOvers;
     for (const Channel &ch : info.channels) {
-      int64_t writerBlocks = 0;
-      if (ch.to == stage && transfers &&
-          rowBlockChannel(info, ch.from, writerBlocks) == &ch) {
-        scf::ForOp rows = getRowBlockLoop(ch.from);
-        rowWaits.push_back(
-            {&ch, rows,
-             rows.getStaticTripCount()->getSExtValue() / writerBlocks});
+      int64_t blocks = 0;
+      StageOp blocked = ch.to == stage ? ch.from : ch.to;
+      if ((ch.to == stage || ch.from == stage) && transfers &&
+          rowBlockChannel(info, blocked, blocks) == &ch) {
+        scf::ForOp rows = getRowBlockLoop(blocked);
+        rowHandOvers.push_back(
+            {&ch, rows, rows.getStaticTripCount()->getSExtValue() / blocks,
+             /*send=*/ch.from == stage});
         continue;
       }
       if (ch.kept && transfers) {
@@ -282,8 +300,13 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
             if (failed(run))
               return failure();
             if (!*run && failed(emitLoopCopy(loop, m, [&](IRMapping &inner) {
-                  emitRowBlockWaits(loop, inner, rowWaits, li);
-                  return walk(*loop.getBody(), inner);
+                  emitRowBlockHandOvers(loop, inner, rowHandOvers,
+                                        /*sends=*/false, li);
+                  if (failed(walk(*loop.getBody(), inner)))
+                    return failure();
+                  emitRowBlockHandOvers(loop, inner, rowHandOvers,
+                                        /*sends=*/true, li);
+                  return success();
                 })))
               return failure();
             handOverKept();
@@ -319,8 +342,22 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
         return sent.first == &ch && !sent.second;
       });
     };
+    // A drain's blocks its row loop did not hand on (emitted as one run)
+    // go at its end.
+    auto sentInBlocks = [&](const Channel &ch) {
+      return llvm::any_of(rowHandOvers, [&](const RowBlockHandOver &h) {
+        return h.channel == &ch;
+      });
+    };
+    for (RowBlockHandOver &h : rowHandOvers)
+      if (h.send && !h.emitted)
+        for (int64_t row = 0; row < h.loop.getStaticTripCount()->getSExtValue();
+             row += h.blockRows)
+          dfir::SyncSendOp::create(
+              b, loc, KernelLowering::perLane(h.channel->base, li));
     for (const Channel &ch : info.channels)
-      if (ch.from == stage && !(ch.kept && transfers) && !sentEarly(ch))
+      if (ch.from == stage && !(ch.kept && transfers) && !sentEarly(ch) &&
+          !sentInBlocks(ch))
         dfir::SyncSendOp::create(b, loc, KernelLowering::perLane(ch.base, li));
     for (const Channel &ch : info.regionChannels)
       if (ch.from == stage)

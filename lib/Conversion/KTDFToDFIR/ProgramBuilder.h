@@ -237,33 +237,41 @@ private:
   /// reads them late); else null.
   scf::ForOp loadsBeforeStaging(PipelineOp staging, const LaneInstance &li);
 
-  // Tiles handed to the feed in blocks of rows (RowBlockHandOvers.cpp).
+  // Tiles handed to the feed, or by the drain, in blocks of rows
+  // (RowBlockHandOvers.cpp).
   /// The channel on which `stage`, marked ktdf.row_blocks, hands its tile
-  /// to the feed block by block (setting `blocks`): a plain hand-over each
-  /// way; else null, and the tile goes whole.
+  /// to the feed (a store: the drain hands it the tile) block by block
+  /// (setting `blocks`): a plain hand-over each way; else null, and the
+  /// tile goes whole.
   const Channel *rowBlockChannel(const PipelineInfo &info, StageOp stage,
                                  int64_t &blocks);
-  /// The load stages `group` (each with a rowBlockChannel of `blocks`
-  /// blocks): their waits, then block k of each tile and its token for
-  /// each k, then their other hand-overs.
-  LogicalResult emitRowBlockLoads(ArrayRef<StageOp> group, int64_t blocks,
-                                  const PipelineInfo &info, IRMapping &map,
-                                  Value copy, const LaneInstance &li,
-                                  function_ref<void(const Channel &)> emitWait);
+  /// The load (or store) stages `group` (each with a rowBlockChannel of
+  /// `blocks` blocks): their waits, then for each k block k of each tile
+  /// moved and its token sent (a store: taken first), then their other
+  /// hand-overs.
+  LogicalResult
+  emitRowBlockTransfers(ArrayRef<StageOp> group, int64_t blocks,
+                        const PipelineInfo &info, IRMapping &map, Value copy,
+                        const LaneInstance &li,
+                        function_ref<void(const Channel &)> emitWait);
   /// The DMA of `rows` rows of a tile from row `first`, clamped to its
   /// `validRows`.
   void emitRowBlockDma(Location loc, const TileDma &dma, Value validRows,
                        Value first, int64_t rows);
-  /// The feed's wait for the blocks of `channel`'s tile, in `loop` (its
-  /// rows) every `blockRows` rows.
-  struct RowBlockWait {
+  /// The feed's wait for (`send`: the drain's hand-over of) the blocks of
+  /// `channel`'s tile, in `loop` (its rows) every `blockRows` rows.
+  struct RowBlockHandOver {
     const Channel *channel;
     scf::ForOp loop;
     int64_t blockRows;
+    bool send;
+    bool emitted = false;
   };
-  /// At the start of an iteration of `loop`, the waits of `waits` in it.
-  void emitRowBlockWaits(scf::ForOp loop, IRMapping &inner,
-                         ArrayRef<RowBlockWait> waits, const LaneInstance &li);
+  /// At the start (`sends`: the end) of an iteration of `loop`, the waits
+  /// (sends) of `handOvers` in it.
+  void emitRowBlockHandOvers(scf::ForOp loop, IRMapping &inner,
+                             MutableArrayRef<RowBlockHandOver> handOvers,
+                             bool sends, const LaneInstance &li);
 
   /// `stage`'s part of the ring all-reduce `op` for `li`
   /// (AllReduceLowering.cpp).

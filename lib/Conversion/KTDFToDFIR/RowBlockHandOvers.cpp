@@ -6,9 +6,13 @@
 // tiles, so block 0 of each lands first), each as its own DMA clamped to
 // the rows the tile's view holds, followed by that stage's token; the feed
 // waits for block k just before its row loop reaches the block's first row
-// (in the first trip of the loops around that loop). Each execution still
-// sends and takes B tokens per tile, an empty (clamped) block's too; the
-// tokens that hand the buffers back stay one per execution.
+// (in the first trip of the loops around that loop). A marked DMA store
+// stage is the mirror image: the drain sends a token just after its row
+// loop finishes a block's last row (in the last trip of the loops around),
+// and the engine, for each k, takes block k's token of every marked store
+// and stores the block, clamped likewise. Each execution still sends and
+// takes B tokens per tile, an empty (clamped) block's too; the tokens that
+// hand the buffers back stay one per execution.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,7 +34,10 @@ const Channel *ProgramBuilder::rowBlockChannel(const PipelineInfo &info,
   scf::ForOp loop = attr ? getRowBlockLoop(stage) : nullptr;
   if (!loop)
     return nullptr;
-  auto reader = loop->getParentOfType<StageOp>();
+  // The feed a load hands its tile to, the drain that hands a store its.
+  auto peer = loop->getParentOfType<StageOp>();
+  bool store = isRowBlockStore(stage);
+  StageOp from = store ? peer : stage, to = store ? stage : peer;
   const Channel *forward = nullptr;
   for (const Channel &ch : info.channels) {
     if (ch.to != stage && ch.from != stage)
@@ -38,7 +45,7 @@ const Channel *ProgramBuilder::rowBlockChannel(const PipelineInfo &info,
     // Only plain hand-overs: a token each way per execution.
     if (ch.exported || ch.carry || ch.kept || !ch.sendLoops.empty())
       return nullptr;
-    if (ch.from == stage && ch.to == reader && ch.copies == 0)
+    if (ch.from == from && ch.to == to && ch.copies == 0)
       forward = &ch;
   }
   int64_t rows =
@@ -67,17 +74,21 @@ void ProgramBuilder::emitRowBlockDma(Location loc, const TileDma &dma,
   emitMaskedRowsDma(loc, block, n);
 }
 
-LogicalResult ProgramBuilder::emitRowBlockLoads(
+LogicalResult ProgramBuilder::emitRowBlockTransfers(
     ArrayRef<StageOp> group, int64_t blocks, const PipelineInfo &info,
     IRMapping &map, Value copy, const LaneInstance &li,
     function_ref<void(const Channel &)> emitWait) {
   OpBuilder &b = *builder;
   Location loc = group.front()->getLoc();
   // Every stage's waits come first: its buffer handed back, the writes of
-  // earlier pipelines to the views it reads.
+  // earlier pipelines to the views it reads (a store waits for its blocks
+  // one by one).
+  bool store = isRowBlockStore(group.front());
   for (StageOp stage : group) {
+    int64_t ignored;
+    const Channel *forward = rowBlockChannel(info, stage, ignored);
     for (const Channel &ch : info.channels)
-      if (ch.to == stage)
+      if (ch.to == stage && &ch != forward)
         emitWait(ch);
     for (const PipelineInfo &earlier : kernel.pipelines)
       for (const Channel &ch : earlier.regionChannels)
@@ -85,111 +96,135 @@ LogicalResult ProgramBuilder::emitRowBlockLoads(
           dfir::SyncRecvOp::create(b, loc,
                                    KernelLowering::perLane(ch.base, li));
   }
-  struct Load {
+  struct Tile {
     StageOp stage;
     const Channel *forward;
     DataTransferOp op;
     TileDma dma;
     DmaWindow window;
   };
-  SmallVector<Load, 2> loads;
+  SmallVector<Tile, 2> tiles;
   bool inRows = true;
   for (StageOp stage : group) {
     int64_t ignored;
-    Load load{stage, rowBlockChannel(info, stage, ignored),
+    Tile tile{stage, rowBlockChannel(info, stage, ignored),
               *stage.getBody().front().getOps<DataTransferOp>().begin(),
               TileDma(), DmaWindow()};
     IRMapping m = map;
-    FailureOr<TileDma> dma = resolveTileDma(load.op, m, li, copy);
+    FailureOr<TileDma> dma = resolveTileDma(tile.op, m, li, copy);
     if (failed(dma))
       return failure();
-    FailureOr<DmaWindow> window = clampToView(load.op, *dma, m);
+    FailureOr<DmaWindow> window = clampToView(tile.op, *dma, m);
     if (failed(window))
       return failure();
     // Blocks split the rows only: a tile masked along its columns, or
     // starting before its view, moves whole.
     inRows &= dma->extents.size() == 2 && !window->count[1] &&
               !window->begin[0] && window->count[0];
-    load.dma = std::move(*dma);
-    load.window = std::move(*window);
-    loads.push_back(std::move(load));
+    tile.dma = std::move(*dma);
+    tile.window = std::move(*window);
+    tiles.push_back(std::move(tile));
   }
-  if (inRows)
-    for (Load &load : loads)
-      if (!load.dma.tile->hasAttr(kPartPieceAttrName))
-        emitMaskFills(loc, load.dma, load.window);
-  auto sendBlock = [&](Load &load) {
+  if (inRows && !store)
+    for (Tile &tile : tiles)
+      if (!tile.dma.tile->hasAttr(kPartPieceAttrName))
+        emitMaskFills(loc, tile.dma, tile.window);
+  auto sendBlock = [&](Tile &tile) {
     dfir::SyncSendOp::create(b, loc,
-                             KernelLowering::perLane(load.forward->base, li));
+                             KernelLowering::perLane(tile.forward->base, li));
+  };
+  auto receiveBlock = [&](Tile &tile) {
+    dfir::SyncRecvOp::create(b, loc,
+                             KernelLowering::perLane(tile.forward->base, li));
   };
   if (!inRows) {
-    for (Load &load : loads) {
+    if (store)
+      for (int64_t k = 0; k < blocks; ++k)
+        for (Tile &tile : tiles)
+          receiveBlock(tile);
+    for (Tile &tile : tiles) {
       IRMapping m = map;
-      if (failed(emitTransfer(load.op, m, li, copy)))
+      if (failed(emitTransfer(tile.op, m, li, copy)))
         return failure();
-      sendBlock(load);
+      if (!store)
+        sendBlock(tile);
     }
-    for (int64_t k = 1; k < blocks; ++k)
-      for (Load &load : loads)
-        sendBlock(load);
+    if (!store)
+      for (int64_t k = 1; k < blocks; ++k)
+        for (Tile &tile : tiles)
+          sendBlock(tile);
   } else {
-    int64_t blockRows = loads.front().dma.extents[0] / blocks;
+    int64_t blockRows = tiles.front().dma.extents[0] / blocks;
     scf::ForOp::create(
         b, loc, constant(0), constant(blocks), constant(1), ValueRange{},
         [&](OpBuilder &, Location, Value k, ValueRange) {
           Value first = arith::MulIOp::create(b, loc, k, constant(blockRows));
-          for (Load &load : loads) {
-            emitRowBlockDma(loc, load.dma, load.window.count[0], first,
+          for (Tile &tile : tiles) {
+            if (store)
+              receiveBlock(tile);
+            emitRowBlockDma(loc, tile.dma, tile.window.count[0], first,
                             blockRows);
-            sendBlock(load);
+            if (!store)
+              sendBlock(tile);
           }
           scf::YieldOp::create(b, loc);
         });
   }
-  for (Load &load : loads) {
+  for (Tile &tile : tiles) {
     for (const Channel &ch : info.channels)
-      if (ch.from == load.stage && &ch != load.forward)
+      if (ch.from == tile.stage && &ch != tile.forward)
         dfir::SyncSendOp::create(b, loc, KernelLowering::perLane(ch.base, li));
     for (const Channel &ch : info.regionChannels)
-      if (ch.from == load.stage)
+      if (ch.from == tile.stage)
         dfir::SyncSendOp::create(b, loc, KernelLowering::perLane(ch.base, li));
   }
   return success();
 }
 
-void ProgramBuilder::emitRowBlockWaits(scf::ForOp loop, IRMapping &inner,
-                                       ArrayRef<RowBlockWait> waits,
-                                       const LaneInstance &li) {
+void ProgramBuilder::emitRowBlockHandOvers(
+    scf::ForOp loop, IRMapping &inner,
+    MutableArrayRef<RowBlockHandOver> handOvers, bool sends,
+    const LaneInstance &li) {
   OpBuilder &b = *builder;
   Location loc = loop.getLoc();
-  for (const RowBlockWait &wait : waits) {
-    if (wait.loop != loop)
+  for (RowBlockHandOver &handOver : handOvers) {
+    if (handOver.loop != loop || handOver.send != sends)
       continue;
-    // At a block's first row, in the first trip of the loops around.
+    handOver.emitted = true;
+    // A feed waits at a block's first row, in the first trip of the loops
+    // around; a drain hands it on after its last row, in their last trip.
     Value at;
     auto require = [&](Value holds) {
       at = at ? arith::AndIOp::create(b, loc, at, holds) : holds;
     };
-    if (wait.blockRows > 1)
+    if (handOver.blockRows > 1)
       require(arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::eq,
           arith::RemUIOp::create(b, loc, inner.lookup(loop.getInductionVar()),
-                                 constant(wait.blockRows)),
-          constant(0)));
+                                 constant(handOver.blockRows)),
+          constant(sends ? handOver.blockRows - 1 : 0)));
     for (auto outer = loop->getParentOfType<scf::ForOp>();
-         outer && wait.loop->getParentOfType<StageOp>()->isAncestor(outer);
-         outer = outer->getParentOfType<scf::ForOp>())
+         outer && handOver.loop->getParentOfType<StageOp>()->isAncestor(outer);
+         outer = outer->getParentOfType<scf::ForOp>()) {
+      int64_t trip = 0;
+      if (sends)
+        trip = outer.getStaticTripCount()->getSExtValue() - 1;
       require(arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::eq,
           inner.lookup(outer.getInductionVar()),
-          constant(*getConstantIntValue(outer.getLowerBound()))));
-    auto receive = [&] {
-      dfir::SyncRecvOp::create(b, loc,
-                               KernelLowering::perLane(wait.channel->base, li));
+          constant(*getConstantIntValue(outer.getLowerBound()) +
+                   trip * *getConstantIntValue(outer.getStep()))));
+    }
+    auto handOn = [&] {
+      std::string sync = KernelLowering::perLane(handOver.channel->base, li);
+      if (sends)
+        dfir::SyncSendOp::create(b, loc, sync);
+      else
+        dfir::SyncRecvOp::create(b, loc, sync);
     };
     if (at)
-      emitIf(at, receive);
+      emitIf(at, handOn);
     else
-      receive();
+      handOn();
   }
 }

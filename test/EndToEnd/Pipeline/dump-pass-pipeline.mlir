@@ -40,7 +40,7 @@
 // CHECK-NEXT:   ktdf-buffer{depth=0},
 // CHECK-NEXT:   ktdf-hoist-invariant-transfers{grid=true span-copies=2 spans=true},
 // CHECK-NEXT:   ktdf-keep-carried-chunks,
-// CHECK-NEXT:   ktdf-row-blocks{blocks=0},
+// CHECK-NEXT:   ktdf-row-blocks{blocks=0 store-blocks=0},
 // CHECK-NEXT:   ktdf-allocate-scratchpad,
 // CHECK-NEXT:   ktdf-schedule-all-reduce,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=post_scheduling},

@@ -21,6 +21,7 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Scheduler/CostModel.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 
 namespace mlir::ktdf {
@@ -31,9 +32,10 @@ namespace mlir::ktdf {
 using namespace mlir;
 using namespace mlir::ktdf;
 
-Value ktdf::getLoadedBuffer(StageOp load) {
+/// The one data transfer of `stage` (constants aside), or null.
+static DataTransferOp getOnlyTransfer(StageOp stage) {
   DataTransferOp only;
-  for (Operation &op : load.getBody().front()) {
+  for (Operation &op : stage.getBody().front()) {
     if (isa<arith::ConstantOp>(op))
       continue;
     auto transfer = dyn_cast<DataTransferOp>(op);
@@ -41,50 +43,74 @@ Value ktdf::getLoadedBuffer(StageOp load) {
       return nullptr;
     only = transfer;
   }
+  return only;
+}
+
+bool ktdf::isRowBlockStore(StageOp stage) {
+  DataTransferOp only = getOnlyTransfer(stage);
+  return only && isa<ktdp::AccessTileType>(only.getDst().getType());
+}
+
+Value ktdf::getLoadedBuffer(StageOp stage) {
+  DataTransferOp only = getOnlyTransfer(stage);
   if (!only || !only.getSrcIndices().empty() || !only.getDstIndices().empty() ||
       !only.getStagedIndices().empty())
     return nullptr;
-  auto tile = only.getSrc().getDefiningOp<ktdp::ConstructAccessTileOp>();
-  auto type = dyn_cast<MemRefType>(only.getDst().getType());
+  bool store = isRowBlockStore(stage);
+  Value buffer = store ? only.getSrc() : only.getDst();
+  auto tile = (store ? only.getDst() : only.getSrc())
+                  .getDefiningOp<ktdp::ConstructAccessTileOp>();
+  auto type = dyn_cast<MemRefType>(buffer.getType());
   if (!tile || !type || type.getRank() != 2 || !type.hasStaticShape() ||
       !tile.getAccessTileOrder().isIdentity() ||
-      !only.getDst().getDefiningOp<PrivateOp>())
+      !buffer.getDefiningOp<PrivateOp>())
     return nullptr;
-  return only.getDst();
+  return buffer;
 }
 
-scf::ForOp ktdf::getRowBlockLoop(StageOp load) {
-  Value buffer = getLoadedBuffer(load);
-  if (!buffer || !load.isApplicable(UnitRole::dma_load))
+scf::ForOp ktdf::getRowBlockLoop(StageOp stage) {
+  Value buffer = getLoadedBuffer(stage);
+  bool store = isRowBlockStore(stage);
+  if (!buffer ||
+      !stage.isApplicable(store ? UnitRole::dma_store : UnitRole::dma_load))
     return nullptr;
   int64_t rows = cast<MemRefType>(buffer.getType()).getShape().front();
-  auto pipeline = load->getParentOfType<PipelineOp>();
-  StageOp reader;
-  for (auto stage : pipeline.getBody().front().getOps<StageOp>()) {
-    bool reads = stage
-                     .walk([&](DataTransferOp op) {
-                       return op.getSrc() == buffer ? WalkResult::interrupt()
-                                                    : WalkResult::advance();
-                     })
-                     .wasInterrupted();
-    if (!reads)
+  // The feed reads the buffer, the drain writes it.
+  auto moves = [&](DataTransferOp op) {
+    return (store ? op.getDst() : op.getSrc()) == buffer;
+  };
+  auto indices = [&](DataTransferOp op) {
+    return store ? op.getDstIndices() : op.getSrcIndices();
+  };
+  auto pipeline = stage->getParentOfType<PipelineOp>();
+  StageOp peer;
+  for (auto other : pipeline.getBody().front().getOps<StageOp>()) {
+    if (other == stage)
       continue;
-    if (reader || stage.isCompute())
+    bool touches = other
+                       .walk([&](DataTransferOp op) {
+                         return moves(op) ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+                       })
+                       .wasInterrupted();
+    if (!touches)
+      continue;
+    if (peer || other.isCompute())
       return nullptr;
-    reader = stage;
+    peer = other;
   }
-  if (!reader || reader.getUnit() == load.getUnit())
+  if (!peer || peer.getUnit() == stage.getUnit())
     return nullptr;
   DataTransferOp first;
-  reader.walk([&](DataTransferOp op) {
-    if (op.getSrc() != buffer)
+  peer.walk([&](DataTransferOp op) {
+    if (!moves(op))
       return WalkResult::advance();
     first = op;
     return WalkResult::interrupt();
   });
-  if (first.getSrcIndices().size() != 2)
+  if (indices(first).size() != 2)
     return nullptr;
-  auto row = dyn_cast<BlockArgument>(first.getSrcIndices().front());
+  auto row = dyn_cast<BlockArgument>(indices(first).front());
   auto loop =
       row ? dyn_cast<scf::ForOp>(row.getOwner()->getParentOp()) : nullptr;
   if (!loop || loop.getInductionVar() != row ||
@@ -94,14 +120,21 @@ scf::ForOp ktdf::getRowBlockLoop(StageOp load) {
   std::optional<APInt> trips = loop.getStaticTripCount();
   if (!trips || trips->getSExtValue() != rows)
     return nullptr;
-  for (Operation *p = loop->getParentOp(); p != reader; p = p->getParentOp()) {
+  for (Operation *p = loop->getParentOp(); p != peer; p = p->getParentOp()) {
     auto outer = dyn_cast<scf::ForOp>(p);
-    if (!outer || !outer.getStaticTripCount())
+    if (!outer || !outer.getStaticTripCount() ||
+        !getConstantIntValue(outer.getLowerBound()) ||
+        !getConstantIntValue(outer.getStep()))
       return nullptr;
   }
+  // Every move at the loop's row; a drain's moves all in the loop, so a
+  // block is complete after its last row in the last trip around.
   bool atRow =
-      !loop.walk([&](DataTransferOp op) {
-             return op.getSrc() == buffer && op.getSrcIndices().front() != row
+      !peer.walk([&](DataTransferOp op) {
+             if (!moves(op))
+               return WalkResult::advance();
+             bool inLoop = loop->isAncestor(op);
+             return (inLoop && indices(op).front() != row) || (store && !inLoop)
                         ? WalkResult::interrupt()
                         : WalkResult::advance();
            })
@@ -142,16 +175,21 @@ struct RowBlocksPass : public ktdf::impl::KTDFRowBlocksBase<RowBlocksPass> {
   }
 
   /// Marks the load stages of `pipeline` whose tiles blocks pay for: those
-  /// of the same unit and height weighed together.
+  /// of the same unit and height weighed together; then its store stages,
+  /// the same way, the loads of the unit and height in the blocks chosen.
   void decide(const ktflow::sched::ScheduleTarget &target,
               PipelineOp pipeline) {
-    llvm::MapVector<std::pair<StringRef, int64_t>, SmallVector<StageOp>> groups;
+    using Key = std::pair<StringRef, int64_t>;
+    llvm::MapVector<Key, SmallVector<StageOp>> loadGroups, storeGroups;
     for (auto stage : pipeline.getBody().front().getOps<StageOp>())
       if (getRowBlockLoop(stage) && stage.getUnit()) {
         auto type = cast<MemRefType>(getLoadedBuffer(stage).getType());
-        groups[{*stage.getUnit(), type.getShape().front()}].push_back(stage);
+        (isRowBlockStore(stage)
+             ? storeGroups
+             : loadGroups)[{*stage.getUnit(), type.getShape().front()}]
+            .push_back(stage);
       }
-    if (groups.empty())
+    if (loadGroups.empty() && storeGroups.empty())
       return;
     ktflow::sched::RowBlockQuery query;
     const ktflow::sched::Lane &lane = target.getLanes().front();
@@ -173,16 +211,23 @@ struct RowBlocksPass : public ktdf::impl::KTDFRowBlocksBase<RowBlocksPass> {
     query.maxOutstanding = model.getNode(first.unit).unit->maxOutstanding;
     query.executions = executionsPerLane(pipeline);
     double compute = coarsen::estimateCompute(target, pipeline);
-    for (auto &[key, stages] : groups) {
+    auto rowBytes = [](StageOp stage) {
+      auto type = cast<MemRefType>(getLoadedBuffer(stage).getType());
+      return type.getShape().back() * ((type.getElementTypeBitWidth() + 7) / 8);
+    };
+    // The unit's other loads go first, whole (the lowering puts them
+    // there); its other stores follow, whole.
+    auto describe = [&](const Key &key, ArrayRef<StageOp> blockedLoads,
+                        ArrayRef<StageOp> blockedStores) {
       query.rows = key.second;
       query.computePerRow = compute / static_cast<double>(query.rows);
-      // The unit's other loads go first (the lowering puts them there);
-      // its stores follow.
       query.wholeBytes.clear();
       query.storeBytes.clear();
       for (auto other : pipeline.getBody().front().getOps<StageOp>()) {
         bool loads = other.isApplicable(UnitRole::dma_load);
-        if (other.getUnit() != key.first || llvm::is_contained(stages, other) ||
+        if (other.getUnit() != key.first ||
+            llvm::is_contained(blockedLoads, other) ||
+            llvm::is_contained(blockedStores, other) ||
             (!loads && !other.isApplicable(UnitRole::dma_store)))
           continue;
         other.walk([&](DataTransferOp op) {
@@ -194,19 +239,41 @@ struct RowBlocksPass : public ktdf::impl::KTDFRowBlocksBase<RowBlocksPass> {
         });
       }
       query.rowBytes.clear();
-      for (StageOp stage : stages) {
-        auto type = cast<MemRefType>(getLoadedBuffer(stage).getType());
-        query.rowBytes.push_back(type.getShape().back() *
-                                 ((type.getElementTypeBitWidth() + 7) / 8));
-      }
-      int64_t blocks = blocksOption > 0 ? blocksOption
-                                        : ktflow::sched::chooseRowBlocks(query);
+      for (StageOp stage : blockedLoads)
+        query.rowBytes.push_back(rowBytes(stage));
+      query.storeRowBytes.clear();
+      for (StageOp stage : blockedStores)
+        query.storeRowBytes.push_back(rowBytes(stage));
+    };
+    auto mark = [&](ArrayRef<StageOp> stages, int64_t blocks) {
       if (blocks <= 1 || query.rows % blocks != 0)
-        continue;
+        return false;
       for (StageOp stage : stages)
         stage->setAttr(
             kRowBlocksAttrName,
             IntegerAttr::get(IntegerType::get(&getContext(), 64), blocks));
+      return true;
+    };
+    llvm::DenseMap<Key, int64_t> loadBlocks;
+    for (auto &[key, stages] : loadGroups) {
+      describe(key, stages, {});
+      int64_t blocks = blocksOption > 0 ? blocksOption
+                                        : ktflow::sched::chooseRowBlocks(query);
+      loadBlocks[key] = mark(stages, blocks) ? blocks : 1;
+    }
+    for (auto &[key, stages] : storeGroups) {
+      // The loads of the unit and height move in the blocks chosen above.
+      auto loads = loadGroups.find(key);
+      describe(key,
+               loads == loadGroups.end() ? ArrayRef<StageOp>()
+                                         : ArrayRef<StageOp>(loads->second),
+               stages);
+      int64_t blocks =
+          storeBlocksOption > 0
+              ? storeBlocksOption
+              : ktflow::sched::chooseStoreRowBlocks(
+                    query, query.rowBytes.empty() ? 1 : loadBlocks[key]);
+      mark(stages, blocks);
     }
   }
 };

@@ -1058,7 +1058,7 @@ def KTDFKeepCarriedChunks
   }];
 }
 def KTDFRowBlocks : Pass<"ktdf-row-blocks", "::mlir::ModuleOp"> {
-  let summary = "Hand small tiles to the feed in blocks of rows";
+  let summary = "Hand small tiles to the feed, and from the drain, in blocks of rows";
   let description = [{
     Marks a DMA load stage `ktdf.row_blocks = B` when it only loads one 2-d
     tile into a buffer that one other transfer stage of its pipeline (the
@@ -1076,6 +1076,14 @@ def KTDFRowBlocks : Pass<"ktdf-row-blocks", "::mlir::ModuleOp"> {
     feed waits for block k just before its row loop reaches the block's
     first row (in the first trip of the loops around it).
 
+    A DMA store stage that only stores one 2-d tile from a buffer that one
+    other transfer stage (the drain) writes only in such a loop is marked
+    the same way when the cost model (`sched::chooseStoreRowBlocks`, the
+    loads in their chosen blocks) finds B blocks faster: the drain sends
+    the stage's token after each block's last row (in the last trip of
+    the loops around), and the engine stores each block once its token
+    has arrived.
+
     ```mlir
     %l = ktdf.stage "load_0" ... unit "tile/DMA" attributes {ktdf.row_blocks = 4 : i64} {
       ktdf.data_transfer %tile to %buf : !ktdp.access_tile<4x256xindex> to memref<4x256xf16, "SPM">
@@ -1084,7 +1092,11 @@ def KTDFRowBlocks : Pass<"ktdf-row-blocks", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"blocksOption", "blocks", "int64_t", "0",
-           "Blocks per eligible tile (0: the cost model chooses; 1: none)">,
+           "Blocks per eligible loaded tile (0: the cost model chooses; 1: "
+           "none)">,
+    Option<"storeBlocksOption", "store-blocks", "int64_t", "0",
+           "Blocks per eligible stored tile (0: the cost model chooses; 1: "
+           "none)">,
   ];
 }
 
