@@ -275,9 +275,9 @@ TEST(EstimateTest, StoreUnitBoundStoresEachRowOfAMaskedTile) {
   // A masked tile's rows: an engine loads 1 KiB from DDR and signals the
   // load unit, which feeds 8 entries to the vector unit (an addition, 1
   // cycle, and the send, 2); the store unit stores each 128-byte row on
-  // its own, as a tile with a run-time row stride is, then signals the
-  // other engine, which stores the 1 KiB back to DDR. The store route's
-  // latency is 6 here.
+  // its own (ktdf-to-dfir now stores a buffer's rows in one), then
+  // signals the other engine, which stores the 1 KiB back to DDR. The
+  // store route's latency is 6 here.
   Machine m = coreMachine();
   m.links[7].latency = 6;
   Executable exe = fedByDma2();

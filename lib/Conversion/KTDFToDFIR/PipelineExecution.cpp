@@ -296,7 +296,17 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
               return failure();
             handOverKept();
           } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
-            FailureOr<bool> run = emitStoreRun(loop, m, li, copy);
+            // A wait or send before or after the loop stays in place.
+            auto handsOver = [&](Operation *at) {
+              auto placed = [&](auto &point) {
+                return at != loop && point.second == at;
+              };
+              return llvm::any_of(rowHandOvers,
+                                  [&](auto &h) { return h.loop == at; }) ||
+                     llvm::any_of(lateWaits, placed) ||
+                     llvm::any_of(earlySends, placed);
+            };
+            FailureOr<bool> run = emitStoreRun(loop, m, li, copy, handsOver);
             if (failed(run))
               return failure();
             if (!*run && failed(emitLoopCopy(loop, m, [&](IRMapping &inner) {

@@ -284,9 +284,12 @@ private:
   /// A chunk loop that only drains one slot into consecutive chunks of a
   /// buffer or scratchpad view (`for c { slot -> buf[r, c] }`) becomes one
   /// store of all its entries, which waits for its last byte once instead
-  /// of once per chunk. Fails to match (returns false) otherwise.
+  /// of once per chunk; so does a row loop around it covering whole rows
+  /// of a buffer (the rows are contiguous) unless `handsOver` holds for an
+  /// op inside. Fails to match (returns false) otherwise.
   FailureOr<bool> emitStoreRun(scf::ForOp loop, IRMapping &map,
-                               const LaneInstance &li, Value copy);
+                               const LaneInstance &li, Value copy,
+                               function_ref<bool(Operation *)> handsOver);
 
   LogicalResult emitTransfer(DataTransferOp op, IRMapping &map,
                              const LaneInstance &li, Value copyOffset);

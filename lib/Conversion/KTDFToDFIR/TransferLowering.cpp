@@ -237,35 +237,79 @@ LogicalResult ProgramBuilder::emitTileChunk(DataTransferOp op, IRMapping &map,
   return success();
 }
 
-FailureOr<bool> ProgramBuilder::emitStoreRun(scf::ForOp loop, IRMapping &map,
-                                             const LaneInstance &li,
-                                             Value copy) {
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+FailureOr<bool>
+ProgramBuilder::emitStoreRun(scf::ForOp loop, IRMapping &map,
+                             const LaneInstance &li, Value copy,
+                             function_ref<bool(Operation *)> handsOver) {
+  // The loops of a perfect nest, outermost first, around one transfer.
+  SmallVector<scf::ForOp> nest{loop};
   DataTransferOp transfer;
-  for (Operation &op : loop.getBody()->without_terminator()) {
-    if (isa<arith::ConstantOp>(op))
-      continue;
-    auto t = dyn_cast<DataTransferOp>(op);
-    if (!t || transfer)
+  while (!transfer) {
+    Operation *only = nullptr;
+    for (Operation &op : nest.back().getBody()->without_terminator()) {
+      if (isa<arith::ConstantOp>(op))
+        continue;
+      if (only)
+        return false;
+      only = &op;
+    }
+    if (auto inner = dyn_cast_or_null<scf::ForOp>(only))
+      nest.push_back(inner);
+    else if (!(transfer = dyn_cast_or_null<DataTransferOp>(only)))
       return false;
-    transfer = t;
   }
-  if (!lb || !ub || !step || *ub <= *lb || !transfer || transfer.getRows())
+  SmallVector<int64_t> lbs, ubs, steps;
+  for (scf::ForOp l : nest) {
+    std::optional<int64_t> lb = getConstantIntValue(l.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(l.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(l.getStep());
+    if (!lb || !ub || !step || *ub <= *lb)
+      return false;
+    lbs.push_back(*lb);
+    ubs.push_back(*ub);
+    steps.push_back(*step);
+  }
+  if (transfer.getRows())
     return false;
   auto slot = dyn_cast<FifoSlotType>(transfer.getSrc().getType());
   ValueRange indices = transfer.getDstIndices();
-  Value iv = loop.getInductionVar();
-  // Consecutive chunks: the last index is the loop's variable, stepping by
-  // the slot's elements along a unit-stride last dimension; nothing else
-  // changes with it.
-  if (!slot || slot.getShape().size() != 1 || slot.getShape()[0] != *step ||
-      indices.empty() || indices.back() != iv ||
-      llvm::any_of(indices.drop_back(), [&](Value v) { return v == iv; }))
+  // Consecutive chunks: the innermost loop's variable is the last index,
+  // stepping by the slot's elements along a unit-stride last dimension, an
+  // outer loop's the index before its inner loop's; nothing else changes
+  // with them.
+  if (!slot || slot.getShape().size() != 1 ||
+      slot.getShape()[0] != steps.back() || indices.size() < nest.size())
     return false;
+  for (auto [depth, l] : llvm::enumerate(llvm::reverse(nest))) {
+    Value iv = l.getInductionVar();
+    size_t at = indices.size() - 1 - depth;
+    if (indices[at] != iv ||
+        llvm::count_if(indices, [&](Value v) { return v == iv; }) != 1)
+      return false;
+  }
   Value dst = transfer.getDst();
-  if (isa<ktdp::AccessTileType>(dst.getType())) {
+  if (nest.size() > 1) {
+    // Rows of a scratchpad buffer follow each other when the loops inside
+    // the outermost cover their whole dimensions, one entry at a time
+    // below the last; a hand-over inside would be lost in one store.
+    auto type = dyn_cast<MemRefType>(dst.getType());
+    if (!type || !type.hasStaticShape())
+      return false;
+    for (size_t level = 1; level < nest.size(); ++level) {
+      int64_t dim = type.getDimSize(indices.size() - nest.size() + level);
+      bool last = level + 1 == nest.size();
+      if (lbs[level] != 0 || ubs[level] != dim ||
+          (last ? dim % steps[level] : steps[level] - 1))
+        return false;
+    }
+    bool handedOverInside = loop->walk([&](Operation *op) {
+                                  return handsOver(op) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+                                })
+                                .wasInterrupted();
+    if (steps.front() != 1 || handedOverInside)
+      return false;
+  } else if (isa<ktdp::AccessTileType>(dst.getType())) {
     auto tile = dst.getDefiningOp<ktdp::ConstructAccessTileOp>();
     auto view = ktdp::getAccessTileView(dst);
     if (!tile || !view || !tile.getAccessTileOrder().isIdentity() ||
@@ -274,10 +318,13 @@ FailureOr<bool> ProgramBuilder::emitStoreRun(scf::ForOp loop, IRMapping &map,
   } else if (!isa<MemRefType>(dst.getType())) {
     return false;
   }
-  int64_t trips = (*ub - *lb + *step - 1) / *step;
-  Value size = constant(trips * slot.getSizeInBytes());
+  int64_t entries = 1;
   IRMapping first = map;
-  first.map(iv, constant(*lb));
+  for (auto [l, lb, ub, step] : llvm::zip(nest, lbs, ubs, steps)) {
+    entries *= (ub - lb + step - 1) / step;
+    first.map(l.getInductionVar(), constant(lb));
+  }
+  Value size = constant(entries * slot.getSizeInBytes());
   if (failed(emitTransfer(transfer, first, li, copy)))
     return failure();
   auto store = cast<dfir::StoreOp>(*std::prev(builder->getInsertionPoint()));
