@@ -20,8 +20,8 @@
 // global memory at 24576 (`@24576`). Nothing in the kernel writes the LX
 // parts: an earlier kernel or the host put their contents there, which
 // `ktflow interp --input lx0@12288=... --input lx1@16384=...` gives (zeros
-// without; docs/interpreter.md). The scheduler preloads only a tile's own
-// views, not these parts (test/EndToEnd/realworld-lx-resident.test);
+// without; docs/interpreter.md). The scheduler refuses tile 0's column-major
+// part (test/EndToEnd/realworld-lx-resident.test, with a row-major variant);
 // lx_mixed_copy.mlir is the variant whose tiles fill their parts first.
 
 #g   = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 63 >= 0)>

@@ -100,17 +100,24 @@ Value ScratchpadParts::rewriteDeviceRead(DeviceRead &read) {
   }
   auto tile =
       read.load.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
-  auto type = cast<RankedTensorType>(read.load.getType());
-  SmallVector<int64_t> at(read.piece.at), shape(read.piece.extents);
-  if (at.empty()) {
-    at.assign(type.getRank(), 0);
-    shape.assign(type.getShape().begin(), type.getShape().end());
-  }
-  for (auto [offset, lower] : llvm::zip(at, device.box.lower))
-    offset -= lower;
+  LoadPiece at = partLocalPiece(read.load, read.piece, device.box.lower);
   OpBuilder b(read.load);
   return ktdp::LoadOp::create(
       b, read.load.getLoc(),
-      RankedTensorType::get(shape, type.getElementType()),
-      pieceOfTile(b, tile, at, shape, local));
+      RankedTensorType::get(at.extents, getElementTypeOrSelf(read.load)),
+      pieceOfTile(b, tile, at.at, at.extents, local));
+}
+
+LoadPiece mlir::ktdf::parts::partLocalPiece(ktdp::LoadOp load,
+                                            const LoadPiece &piece,
+                                            ArrayRef<int64_t> lower) {
+  auto type = cast<RankedTensorType>(load.getType());
+  LoadPiece local = piece;
+  if (local.at.empty()) {
+    local.at.assign(type.getRank(), 0);
+    local.extents.assign(type.getShape().begin(), type.getShape().end());
+  }
+  for (auto [offset, low] : llvm::zip(local.at, lower))
+    offset -= low;
+  return local;
 }

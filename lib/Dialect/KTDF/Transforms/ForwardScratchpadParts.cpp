@@ -12,7 +12,9 @@
 // has no slicing op), and the stores become dead. A load that returns what
 // one store wrote on another tile becomes a copy between the two cores
 // instead (PartCopies.cpp). Parts in device memory beside the scratchpad
-// parts are read from there (DeviceParts.cpp).
+// parts are read from there (DeviceParts.cpp). A box of a scratchpad part
+// no store writes holds what was there before the kernel: the part's tile
+// reads it and copies it to every tile (ResidentParts.cpp).
 //
 // The proof, per grid point (the grid is static; every tile is enumerated):
 // the load reads, through a view laid out as part k (same tile, address,
@@ -134,6 +136,8 @@ void ScratchpadParts::rewrite() {
     replace(read.load, read.piece, rewriteDeviceRead(read));
   for (PartCopy &copy : copyList)
     replace(copy.load, copy.piece, rewriteCopy(copy));
+  for (ResidentRead &read : residentList)
+    replace(read.load, read.piece, rewriteResidentRead(read));
   for (Operation *load : loads) {
     loadTiles.push_back(load->getOperand(0).getDefiningOp());
     // What a straddling load's value was joined in, now piece by piece. A

@@ -67,13 +67,9 @@ struct Writer {
 };
 } // namespace
 
-/// The sets `(p)[c]` holding p == sources[c] for every reader c, and
-/// `(i)[g]` of the tiles some reader reads from, when the sources are
-/// (a * c + b) mod N of the reader (a shift around the tiles, a broadcast,
-/// a reversal), the forms a consume's affine set can state. The tiles read
-/// from are then b + gcd(a, N) * k.
-static std::optional<std::pair<IntegerSet, IntegerSet>>
-dependencySets(ArrayRef<int64_t> sources, MLIRContext *ctx) {
+// The tiles read from are b + gcd(a, N) * k.
+std::optional<std::pair<IntegerSet, IntegerSet>>
+mlir::ktdf::parts::dependencySets(ArrayRef<int64_t> sources, MLIRContext *ctx) {
   int64_t n = sources.size();
   int64_t b = sources[0];
   int64_t a = n > 1 ? ((sources[1] - b) % n + n) % n : 0;
@@ -390,6 +386,8 @@ LogicalResult ScratchpadParts::copyReads(ktdp::LoadOp load,
   }
   if (!crosses && !own)
     return failure();
+  if (llvm::all_of(writers, [](auto &found) { return found.empty(); }))
+    return residentRead(load, shape, reads, piece);
   PartCopy copy;
   copy.load = load;
   copy.piece = piece;
@@ -398,10 +396,10 @@ LogicalResult ScratchpadParts::copyReads(ktdp::LoadOp load,
       return refuse(load, "no store through the distributed view writes "
                           "what tile " +
                               Twine(c) +
-                              " reads (scratchpad contents from before the "
-                              "kernel, `lx<K>@ADDR` inputs, are preloaded "
-                              "only for a tile's own `ct_local` views, not "
-                              "yet for the parts of a distributed view)");
+                              " reads, while one writes what another tile "
+                              "reads (contents from before the kernel are "
+                              "read only by loads no store writes on any "
+                              "tile)");
     if (found.size() > 1)
       return refuse(load, "two stores through the distributed view (by "
                           "tiles " +

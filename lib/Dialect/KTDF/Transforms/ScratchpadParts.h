@@ -102,6 +102,17 @@ struct DeviceRead {
   LoadPiece piece;
 };
 
+/// A load through the view (or a piece of it) whose box lies, the same box
+/// on every tile, in a scratchpad part no store through the view writes:
+/// it reads what was there before the kernel (an `lx<K>@ADDR` input), on
+/// the part's tile, which copies it to every tile (ResidentParts.cpp).
+struct ResidentRead {
+  ktdp::LoadOp load;
+  unsigned part;             // in parts
+  SmallVector<int64_t> read; // the box's lower corner, global coordinates
+  IntegerSet dependency, producers;
+  LoadPiece piece;
+};
 /// A load of a part's memory that returns, on every tile, the tile (or a
 /// slice of it at one offset) one store through the view wrote on one tile.
 struct PartCopy {
@@ -145,6 +156,17 @@ void computePiece(OpBuilder &b, Operation *op, ArrayRef<int64_t> extents,
 /// Whether a piece can make the tensor `value` at its own shape with
 /// computePiece.
 bool remakeableAtShape(Value value);
+/// `piece` of `load`'s box (empty: the whole box) in the local coordinates
+/// of a part whose box starts at `lower` (global coordinates): its offset
+/// from the load's anchor minus `lower`, and its extents.
+LoadPiece partLocalPiece(ktdp::LoadOp load, const LoadPiece &piece,
+                         ArrayRef<int64_t> lower);
+/// The sets `(p)[c]` holding p == sources[c] for every reader c, and
+/// `(i)[g]` of the tiles some reader reads from, when the sources are
+/// (a * c + b) mod N of the reader (a shift around the tiles, a broadcast,
+/// a reversal), the forms a consume's affine set can state.
+std::optional<std::pair<IntegerSet, IntegerSet>>
+dependencySets(ArrayRef<int64_t> sources, MLIRContext *ctx);
 } // namespace parts
 
 /// The analysis of one distributed view over scratchpad parts.
@@ -164,7 +186,9 @@ public:
            llvm::any_of(copyList,
                         [&](const PartCopy &c) { return c.load == load; }) ||
            llvm::any_of(readList,
-                        [&](const DeviceRead &r) { return r.load == load; });
+                        [&](const DeviceRead &r) { return r.load == load; }) ||
+           llvm::any_of(residentList,
+                        [&](const ResidentRead &r) { return r.load == load; });
   }
 
 private:
@@ -214,6 +238,16 @@ private:
   FailureOr<bool> deviceRead(ktdp::LoadOp load, const parts::TileShape &shape,
                              ArrayRef<SmallVector<int64_t>> reads,
                              const LoadPiece &piece);
+  /// copyReads' case of a box no store through the view writes on any
+  /// tile: when every tile reads the same box of one scratchpad part, a
+  /// copy from the part's tile of what it holds; else a refusal.
+  LogicalResult residentRead(ktdp::LoadOp load, const parts::TileShape &shape,
+                             ArrayRef<SmallVector<int64_t>> reads,
+                             const LoadPiece &piece);
+  /// The produce, on the part's tile, of a load of the part in its local
+  /// coordinates and the consume in place of the load (or of its piece);
+  /// returns the consumed value.
+  Value rewriteResidentRead(ResidentRead &read);
   /// The boxes of the parts, scratchpad and device, the box [read, read +
   /// extents) touches, and the names of the first two ("tile k's part" or
   /// "the part in device memory").
@@ -245,6 +279,10 @@ private:
   SmallVector<PartForward> forwardList;
   SmallVector<PartCopy, 2> copyList;
   SmallVector<DeviceRead> readList;
+  SmallVector<ResidentRead> residentList;
+  /// Each scratchpad part as its tile's own view in local coordinates
+  /// (built by rewriteResidentRead).
+  DenseMap<unsigned, Value> localResidentViews;
 };
 
 } // namespace mlir::ktdf

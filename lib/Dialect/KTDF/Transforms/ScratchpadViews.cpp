@@ -128,8 +128,9 @@ Value mlir::ktdf::createTileCopy(Operation *before, Operation *store,
   IntegerSet groups = IntegerSet::get(1, 0, {getAffineDimExpr(0, ctx)}, {true});
   auto future =
       ktdp::TileFutureType::get(ctx, {type}, IntegerSetAttr::get(groups));
-  OpBuilder b(store);
-  b.setInsertionPointAfter(store);
+  OpBuilder b(before);
+  if (store)
+    b.setInsertionPointAfter(store);
   auto produce = ktdp::InterTileProduceOp::create(
       b, loc, future, IntegerSetAttr::get(producers));
   Block *body = b.createBlock(&produce.getBody());

@@ -61,7 +61,8 @@ Value createScratchpadTile(func::FuncOp func, ScratchpadCursor &cursor,
 /// lockstep across it.
 bool loadsRunUniformly(Operation *op);
 
-/// A copy between tiles: an inter_tile_produce right after `store`, on the
+/// A copy between tiles: an inter_tile_produce right after `store` (null:
+/// right before `before`), on the
 /// tiles `producers` names, of the value `partial` builds there, and an
 /// inter_tile_consume of it of `type` before `before`, on the tiles
 /// `consumers` names, after `dependency` (null: none); returns the consumed

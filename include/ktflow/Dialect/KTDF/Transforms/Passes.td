@@ -397,7 +397,12 @@ def KTDFForwardScratchpadParts
     part boundaries the tiles' boxes cross and each piece proved so (a copy
     or a reload), when the load's value, or what element-wise ops compute
     from it, is only stored whole into device memory: each piece runs those
-    ops at its shape and is stored into its box there.
+    ops at its shape and is stored into its box there. A box (or piece) of
+    a scratchpad part that no store through the view writes on any tile
+    holds what was there before the kernel (an `lx<K>@ADDR` input): when
+    every tile reads the same box, the part's tile loads it from its own
+    scratchpad inside an `inter_tile_produce` and every tile consumes it in
+    place of the load.
 
     Otherwise nothing changes and ktdf-resolve-distributed-views refuses
     the view with this pass's reason

@@ -177,20 +177,22 @@ func.func @wider_than_parts(%x: index, %y: index) attributes {grid = [3]} {
 
 // -----
 
-// Parts in the scratchpads of other tiles, loaded through the distributed
-// view before anything stored there (ktdf-forward-scratchpad-parts,
-// ForwardScratchpadParts/, handles loads of what stores through it wrote).
+// Parts in the scratchpads of the tiles, each tile loading its own through
+// the distributed view before anything stored there: what a part holds
+// from before the kernel is copied from its tile when every tile reads the
+// same box (resident-parts.mlir); here the tiles read different boxes.
 #p0 = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 #p1 = affine_set<(d0) : (d0 - 64 >= 0, -d0 + 127 >= 0)>
 #t = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
 #id1 = affine_map<(d0) -> (d0)>
 func.func @scratchpad_parts() attributes {grid = [2]} {
   %sp = arith.constant 4096 : index
+  %id = ktdp.get_compute_tile_id : index
   %P0 = ktdp.construct_memory_view %sp, sizes: [64], strides: [1] {coordinate_set = #p0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<64xf16>
   %P1 = ktdp.construct_memory_view %sp, sizes: [64], strides: [1] {coordinate_set = #p1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<64xf16>
   %D = ktdp.construct_distributed_memory_view(%P0, %P1 : memref<64xf16>, memref<64xf16>) : memref<128xf16>
-  %t = ktdp.construct_access_tile %D[0] {access_tile_set = #t, access_tile_order = #id1} : memref<128xf16> -> !ktdp.access_tile<64xindex>
-  // expected-error @+1 {{a distributed view over scratchpad (ct_local) parts compiles only when every load of the parts provably reads what the loading tile stored itself, or what one earlier store wrote on another tile (copied between the cores): no store through the distributed view writes what tile 0 reads (scratchpad contents from before the kernel, `lx<K>@ADDR` inputs, are preloaded only for a tile's own `ct_local` views, not yet for the parts of a distributed view)}}
+  %t = ktdp.construct_access_tile %D[%id * 64] {access_tile_set = #t, access_tile_order = #id1} : memref<128xf16> -> !ktdp.access_tile<64xindex>
+  // expected-error @+1 {{a distributed view over scratchpad (ct_local) parts compiles only when every load of the parts provably reads what the loading tile stored itself, or what one earlier store wrote on another tile (copied between the cores): no store through the distributed view writes what tile 1 reads, and the tiles read different boxes (scratchpad contents from before the kernel are copied from the part's tile when every tile reads the same box)}}
   %v = ktdp.load %t : <64xindex> -> tensor<64xf16>
   return
 }
@@ -221,36 +223,6 @@ func.func @moved(%a: index, %a1: index, %b: index) attributes {grid = [2]} {
   %u = ktdp.construct_access_tile %E[%o + 32] {access_tile_set = #t, access_tile_order = #id1} : memref<128xf16> -> !ktdp.access_tile<64xindex>
   // expected-error @+1 {{distributed views at different anchors or of different shapes}}
   ktdp.store %v, %u : tensor<64xf16>, <64xindex>
-  return
-}
-
-// -----
-
-// The field guide's per-core LX views (§1b.6): a global part and parts in
-// the scratchpads of tiles 0 and 1, the first column-major, loaded whole.
-// The scratchpad parts hold nothing the kernel stored, so no value the
-// compiled kernel has is what the interpreter reads there (filled by their
-// tiles first, the view compiles: mixed-memories.mlir,
-// realworld/lx_mixed_copy.mlir).
-#g = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#l0 = affine_set<(d0, d1) : (d0 - 96 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#l1 = affine_set<(d0, d1) : (d0 - 128 >= 0, -d0 + 191 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 191 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#id2 = affine_map<(d0, d1) -> (d0, d1)>
-func.func @mixed_memories() attributes {grid = [2]} {
-  %g = arith.constant 0 : index
-  %lx = arith.constant 12288 : index
-  %out = arith.constant 24576 : index
-  %G = ktdp.construct_memory_view %g, sizes: [96, 64], strides: [64, 1] {coordinate_set = #g, memory_space = #ktdp.memory_space<global>} : memref<96x64xf16>
-  %L0 = ktdp.construct_memory_view %lx, sizes: [32, 64], strides: [1, 64] {coordinate_set = #l0, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>} : memref<32x64xf16, strided<[1, 64]>>
-  %L1 = ktdp.construct_memory_view %lx, sizes: [64, 64], strides: [64, 1] {coordinate_set = #l1, memory_space = #ktdp.memory_space<ct_local, ct_id = 1>} : memref<64x64xf16>
-  %D = ktdp.construct_distributed_memory_view(%G, %L0, %L1 : memref<96x64xf16>, memref<32x64xf16, strided<[1, 64]>>, memref<64x64xf16>) : memref<192x64xf16>
-  %O = ktdp.construct_memory_view %out, sizes: [192, 64], strides: [64, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<192x64xf16>
-  %t = ktdp.construct_access_tile %D[0, 0] {access_tile_set = #all, access_tile_order = #id2} : memref<192x64xf16> -> !ktdp.access_tile<192x64xindex>
-  // expected-error @+1 {{a distributed view over scratchpad (ct_local) parts compiles only when every load of the parts provably reads what the loading tile stored itself, or what one earlier store wrote on another tile (copied between the cores): no store through the distributed view writes what tile 0 reads}}
-  %v = ktdp.load %t : <192x64xindex> -> tensor<192x64xf16>
-  %to = ktdp.construct_access_tile %O[0, 0] {access_tile_set = #all, access_tile_order = #id2} : memref<192x64xf16> -> !ktdp.access_tile<192x64xindex>
-  ktdp.store %v, %to : tensor<192x64xf16>, <192x64xindex>
   return
 }
 
