@@ -189,14 +189,13 @@ struct RowBlockQuery {
 
 /// Cycles from the first load (the whole transfers, then `blocks` blocks
 /// per tile, interleaved across the tiles: block 0 of each, then block 1,
-/// ...) to the compute
-/// unit's last row of the first execution, plus the steady state of the
-/// others: the engine issues a transfer when one of its slots is free
-/// (each is held until its transfer lands), the compute unit starts a
-/// block once its rows of every tile have landed.
-/// With `storeBlocks` blocks per store of `storeRowBytes`: the engine,
-/// after its loads, stores block j of each once the compute unit has
-/// finished the block's last row.
+/// ...) to the compute unit's last row of the first execution, plus the
+/// steady state of the others: the engine issues a transfer when one of
+/// its slots is free (each is held until its transfer lands), the compute
+/// unit starts a block once its rows of every tile have landed. With
+/// `storeBlocks` blocks per store of `storeRowBytes`, the engine, after its
+/// loads, stores block j of each once the compute unit has finished the
+/// block's last row.
 double estimateRowBlockCycles(const RowBlockQuery &query, int64_t blocks,
                               int64_t storeBlocks = 1);
 
