@@ -205,29 +205,31 @@ double ktflow::sched::estimateRowBlockCycles(const RowBlockQuery &query,
              steady;
 }
 
-int64_t ktflow::sched::chooseRowBlocks(const RowBlockQuery &query) {
+/// The count in [1, rows] with the least `estimate`; ties go to the smaller
+/// count, so 1 (whole tiles) unless blocks pay.
+template <typename Estimate>
+static int64_t leastCyclesCount(int64_t rows, Estimate estimate) {
   int64_t best = 1;
-  double bestCycles = estimateRowBlockCycles(query, 1);
-  for (int64_t blocks = 2; blocks <= query.rows; ++blocks) {
-    double cycles = estimateRowBlockCycles(query, blocks);
+  double bestCycles = estimate(1);
+  for (int64_t count = 2; count <= rows; ++count) {
+    double cycles = estimate(count);
     if (cycles < bestCycles) {
-      best = blocks;
+      best = count;
       bestCycles = cycles;
     }
   }
   return best;
 }
 
+int64_t ktflow::sched::chooseRowBlocks(const RowBlockQuery &query) {
+  return leastCyclesCount(query.rows, [&](int64_t blocks) {
+    return estimateRowBlockCycles(query, blocks);
+  });
+}
+
 int64_t ktflow::sched::chooseStoreRowBlocks(const RowBlockQuery &query,
                                             int64_t blocks) {
-  int64_t best = 1;
-  double bestCycles = estimateRowBlockCycles(query, blocks, 1);
-  for (int64_t storeBlocks = 2; storeBlocks <= query.rows; ++storeBlocks) {
-    double cycles = estimateRowBlockCycles(query, blocks, storeBlocks);
-    if (cycles < bestCycles) {
-      best = storeBlocks;
-      bestCycles = cycles;
-    }
-  }
-  return best;
+  return leastCyclesCount(query.rows, [&](int64_t storeBlocks) {
+    return estimateRowBlockCycles(query, blocks, storeBlocks);
+  });
 }
