@@ -19,6 +19,7 @@
 #include "ktflow/Support/ArgumentNames.h"
 #include "ktflow/Support/FloatArgument.h"
 #include "ktflow/Support/RuntimeArgValue.h"
+#include "ktflow/Support/ScratchpadInputName.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -152,21 +153,17 @@ llvm::Error Interpreter::setScalar(StringRef nameOrPosition, StringRef text) {
 }
 
 std::string ktflow::interp::scratchpadInputName(int64_t tile, int64_t address) {
-  return "lx" + std::to_string(tile) + "@" + std::to_string(address);
+  return formatScratchpadInputName(tile, address);
 }
 
 llvm::Expected<std::optional<std::pair<int64_t, int64_t>>>
 ktflow::interp::parseScratchpadInputName(StringRef name) {
-  StringRef rest = name;
-  if (!rest.consume_front("lx") || !rest.contains('@'))
+  if (!looksLikeScratchpadInputName(name))
     return std::nullopt;
-  auto [tileText, addressText] = rest.split('@');
-  int64_t tile, address;
-  if (tileText.getAsInteger(10, tile) || tile < 0 ||
-      addressText.getAsInteger(10, address) || address < 0)
-    return makeError("invalid scratchpad input name '" + name +
-                     "' (expected lx<tile>@<address>, e.g. lx0@12288)");
-  return std::make_pair(tile, address);
+  if (auto parsed = ktflow::parseScratchpadInputName(name))
+    return *parsed;
+  return makeError("invalid scratchpad input name '" + name +
+                   "' (expected lx<tile>@<address>, e.g. lx0@12288)");
 }
 
 llvm::Error Interpreter::setInput(StringRef nameOrPosition, InputSpec spec) {

@@ -10,6 +10,7 @@
 #include "ktflow/Runtime/Link.h"
 #include "ktflow/Support/FloatArgument.h"
 #include "ktflow/Support/RuntimeArgValue.h"
+#include "ktflow/Support/ScratchpadInputName.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -67,14 +68,8 @@ std::optional<uint32_t> Program::findTensor(llvm::StringRef name) const {
   if (name.starts_with("@") && name.size() > 1 &&
       !name.drop_front().getAsInteger(10, address))
     return findTensorAt(address);
-  llvm::StringRef lx = name;
-  uint64_t tile;
-  if (lx.consume_front("lx")) {
-    auto [tileText, addressText] = lx.split('@');
-    if (!tileText.getAsInteger(10, tile) &&
-        !addressText.getAsInteger(10, address))
-      return findTensorAt(address, tile);
-  }
+  if (auto lx = parseScratchpadInputName(name))
+    return findTensorAt(lx->second, lx->first);
   for (uint32_t i = 0; i < tensors.size(); ++i)
     if (!name.empty() && tensors[i].argName == name)
       return i;

@@ -15,6 +15,7 @@
 
 #include "ktflow/Machine/Machine.h"
 #include "ktflow/Machine/Program.h"
+#include "ktflow/Support/ScratchpadInputName.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -95,8 +96,7 @@ inline std::string getKernelName(const TensorArg &tensor) {
   if (!tensor.argName.empty())
     return tensor.argName;
   if (tensor.address && tensor.tile)
-    return "lx" + std::to_string(*tensor.tile) + "@" +
-           std::to_string(*tensor.address);
+    return formatScratchpadInputName(*tensor.tile, *tensor.address);
   if (tensor.address)
     return "@" + std::to_string(*tensor.address);
   return tensor.name;
