@@ -133,29 +133,117 @@ static void skewedChains(const Machine &machine,
   }
 }
 
-/// The cycles before a compute unit's first entry (the device-memory
-/// loads the load units wait for before their first load, at each
-/// engine's share of the memory, and their route latency) and after its
-/// last (the last execution's device-memory stores and their latency).
-/// Every engine starts at once, so each gets its share of a memory
-/// they all read. The load unit that feeds the binding compute unit
-/// `bound` its first entry waits for what it needs before its first load
-/// into that FIFO (a paged attention's V pages after its K pages).
+namespace {
+/// When the data the engines' tokens announce has landed, and how long a
+/// compute unit waits for the data of the entries it receives.
+class Landings {
+public:
+  Landings(const Machine &machine, const Executable &exe,
+           llvm::ArrayRef<ProgramWalker> walkers)
+      : machine(machine), exe(exe), loaders(usersOf(walkers, true)) {
+    for (const ProgramWalker &walker : walkers)
+      walkerOfUnit[walker.unitIndex()] = &walker;
+  }
+
+  const ProgramWalker *walkerOf(uint32_t unit) const {
+    return walkerOfUnit.lookup(unit);
+  }
+
+  /// When the data a channel's first token announces has landed, if an
+  /// engine that loads device memory sends it (0 otherwise): the bytes it
+  /// loaded before at its share of the memory (every engine that reads it
+  /// at once) and their route latency, or, for an engine slower than its
+  /// share (index reads, waits for a slot), its own cycles before it.
+  double landed(uint32_t sync) const {
+    const ProgramWalker *sender = walkerOf(exe.syncs[sync].sender);
+    if (!sender || !sender->loadDevice)
+      return 0;
+    double at = 0;
+    auto bytes = sender->loadedBeforeSignal.find(sync);
+    double share = shareOf(machine, *sender->loadDevice, sender->loadRoute,
+                           loaders.lookup(*sender->loadDevice));
+    if (bytes != sender->loadedBeforeSignal.end() && share > 0)
+      at = bytes->second / share + sender->loadLatency;
+    return std::max(at, sender->signalledAt.lookup(sync));
+  }
+
+  /// How long compute unit `unit` waits at least: it does no work past an
+  /// entry before the data its load unit waited for before loading it has
+  /// landed (a paged attention's softmax, after a first entry that only
+  /// copies Q, waits for the V pages), so the latest landing less the
+  /// unit's cycles before the entry; and the channel of that landing.
+  std::pair<double, std::optional<uint32_t>> waitOf(uint32_t unit) {
+    double wait = 0;
+    std::optional<uint32_t> last;
+    const ProgramWalker *compute = walkerOf(unit);
+    if (!compute)
+      return {wait, last};
+    for (const ProgramWalker::Receive &receive : compute->receives) {
+      const ProgramWalker *feed = walkerOf(exe.fifos[receive.fifo].producer);
+      if (!feed)
+        continue;
+      auto loads = feed->loadsInto.find(receive.fifo);
+      if (loads == feed->loadsInto.end())
+        continue;
+      // The load the entry comes from: the last that starts at or before
+      // it.
+      auto load = llvm::upper_bound(
+          loads->second, receive.offset,
+          [](double offset, const ProgramWalker::FifoLoad &l) {
+            return offset < l.offset;
+          });
+      if (load == loads->second.begin() || load[-1].waits == 0)
+        continue;
+      auto [at, sync] = latestOf(*feed)[load[-1].waits - 1];
+      if (at - receive.before > wait) {
+        wait = at - receive.before;
+        last = sync;
+      }
+    }
+    return {wait, last};
+  }
+
+private:
+  /// For each k, the latest landing among `feed`'s first k + 1 waits and
+  /// its channel.
+  llvm::ArrayRef<std::pair<double, uint32_t>>
+  latestOf(const ProgramWalker &feed) {
+    std::vector<std::pair<double, uint32_t>> &latest = latestByFeed[&feed];
+    for (size_t i = latest.size(); i < feed.waitLog.size(); ++i) {
+      std::pair<double, uint32_t> here{landed(feed.waitLog[i]),
+                                       feed.waitLog[i]};
+      latest.push_back(i && latest[i - 1].first >= here.first ? latest[i - 1]
+                                                              : here);
+    }
+    return latest;
+  }
+
+  const Machine &machine;
+  const Executable &exe;
+  llvm::DenseMap<uint32_t, unsigned> loaders;
+  llvm::DenseMap<uint32_t, const ProgramWalker *> walkerOfUnit;
+  llvm::DenseMap<const ProgramWalker *,
+                 std::vector<std::pair<double, uint32_t>>>
+      latestByFeed;
+};
+} // namespace
+
+/// The cycles before the binding compute unit `bound`'s work (the
+/// device-memory loads the load units wait for before their first load,
+/// and those its entries wait for: Landings) and after its last entry
+/// (the last execution's device-memory stores and their latency, at each
+/// engine's share of the memory).
 static std::pair<double, double>
 fillAndDrain(const Machine &machine, const Executable &exe,
-             llvm::ArrayRef<ProgramWalker> walkers, uint32_t bound) {
-  llvm::DenseMap<uint32_t, unsigned> loaders = usersOf(walkers, true),
-                                     storers = usersOf(walkers, false);
-  llvm::DenseMap<uint32_t, const ProgramWalker *> walkerOfUnit;
-  for (const ProgramWalker &walker : walkers)
-    walkerOfUnit[walker.unitIndex()] = &walker;
-  double head = 0, tail = 0;
+             llvm::ArrayRef<ProgramWalker> walkers, Landings &landings,
+             uint32_t bound) {
+  llvm::DenseMap<uint32_t, unsigned> storers = usersOf(walkers, false);
+  double head = landings.waitOf(bound).first, tail = 0;
   for (const ProgramWalker &walker : walkers) {
     // An engine's stores after it waits for a token a store unit sends
     // once it has stored the last execution's output.
     for (uint32_t sync : walker.signalledAfterLastStore) {
-      const ProgramWalker *engine =
-          walkerOfUnit.lookup(exe.syncs[sync].receiver);
+      const ProgramWalker *engine = landings.walkerOf(exe.syncs[sync].receiver);
       if (!engine || !engine->storeDevice)
         continue;
       auto before = engine->storedBeforeLastWait.find(sync);
@@ -165,30 +253,9 @@ fillAndDrain(const Machine &machine, const Executable &exe,
         tail = std::max(tail, (engine->storedBytes - before->second) / share +
                                   engine->storeLatency);
     }
-    if (!walker.fed())
-      continue;
-    llvm::ArrayRef<uint32_t> waited = walker.waitedBeforeFirstLoad;
-    const ProgramWalker *compute = walkerOfUnit.lookup(bound);
-    if (compute && compute->firstRecv &&
-        *compute->firstRecv < exe.fifos.size() &&
-        exe.fifos[*compute->firstRecv].producer == walker.unitIndex()) {
-      auto into = walker.waitedBeforeFirstLoadInto.find(*compute->firstRecv);
-      if (into != walker.waitedBeforeFirstLoadInto.end())
-        waited = into->second;
-    }
-    for (uint32_t sync : waited) {
-      const ProgramWalker *sender = walkerOfUnit.lookup(exe.syncs[sync].sender);
-      if (!sender || !sender->loadDevice)
-        continue;
-      auto bytes = sender->loadedBeforeSignal.find(sync);
-      double share = shareOf(machine, *sender->loadDevice, sender->loadRoute,
-                             loaders.lookup(*sender->loadDevice));
-      if (bytes != sender->loadedBeforeSignal.end() && share > 0)
-        head = std::max(head, bytes->second / share + sender->loadLatency);
-      // An engine slower than its share (index reads, waits for a slot)
-      // signals later.
-      head = std::max(head, sender->signalledAt.lookup(sync));
-    }
+    if (walker.fed())
+      for (uint32_t sync : walker.waitedBeforeFirstLoad)
+        head = std::max(head, landings.landed(sync));
   }
   return {head, tail};
 }
@@ -233,7 +300,8 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   KernelEstimate estimate;
   estimate.memoryBusy.assign(machine.memories.size(), 0);
   double load = 0, store = 0, compute = 0, shared = 0;
-  std::string sharedName;
+  std::optional<size_t> sharedEngine;
+  uint32_t busiestCompute = 0;
   bool waits = false;
   // Per load unit: the compute unit it feeds and the cycles it waits
   // for hand-overs.
@@ -254,10 +322,13 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
           {*compute, walker.handOvers * walker.handOverLatency()});
     load = std::max(load, walker.loadLatency);
     store = std::max(store, walker.storeLatency);
-    if (unit.roles & (RoleVector | RoleMatrix))
-      compute = std::max(compute, busy);
+    if ((unit.roles & (RoleVector | RoleMatrix)) && busy > compute) {
+      compute = busy;
+      busiestCompute = program.unit;
+    }
     // Each execution's loads are charged their occupancy and one landing
-    // here: the waits for a slot overlap the landing and the compute.
+    // here: the waits for a slot overlap the landing and the compute
+    // (except those before the compute's data, below).
     double serial =
         busy - walker.slotWaits + walker.storeGroups * walker.loadLatency;
     // A skewed engine's transfers overlap the compute, by all but
@@ -265,7 +336,7 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
     bool skewed = walker.skewedGroups > 0 && walker.storeGroups == 0;
     if (walker.loads && walker.stores && !skewed && serial > shared) {
       shared = serial;
-      sharedName = unit.name;
+      sharedEngine = walkers.size() - 1;
     }
     if (busy > estimate.busiest) {
       // A DMA engine that waits for each transfer holds their latency.
@@ -289,11 +360,25 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   // (after the compute) its stores, then the next execution's loads: its
   // transfers, the landing of the loads of each execution it waits for
   // and the compute do not overlap.
+  // The busiest compute unit waits, empty, for the data of its entries:
+  // where the engine announces the latest of it, the engine's waits for a
+  // slot before that token are in each execution's chain (the pages of a
+  // paged attention that all land before its softmax starts).
+  Landings landings(machine, exe, walkers);
   bool serial = false;
-  if (shared > 0 && shared + compute > estimate.busiest) {
-    waits = false;
-    serial = true;
-    consider(estimate, shared + compute, sharedName + " + compute");
+  if (sharedEngine) {
+    const ProgramWalker &engine = walkers[*sharedEngine];
+    auto [wait, sync] = landings.waitOf(busiestCompute);
+    if (wait > 0 && sync && exe.syncs[*sync].sender == engine.unitIndex())
+      shared += std::min(engine.slotWaits,
+                         engine.storeGroups *
+                             engine.slotWaitsBeforeSignal.lookup(*sync));
+    if (shared + compute > estimate.busiest) {
+      waits = false;
+      serial = true;
+      consider(estimate, shared + compute,
+               machine.units[engine.unitIndex()].name + " + compute");
+    }
   }
   // The first load's and the last store's latency are not overlapped (the
   // serial sum holds the loads' already).
@@ -310,7 +395,7 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   std::optional<uint32_t> bound =
       streamBinds(machine, exe, estimate.bottleneck);
   if (!waits && !serial && bound) {
-    auto [head, tail] = fillAndDrain(machine, exe, walkers, *bound);
+    auto [head, tail] = fillAndDrain(machine, exe, walkers, landings, *bound);
     estimate.latency = std::max(load, head) + std::max(store, tail);
   }
   estimate.cycles = estimate.busiest + estimate.latency;

@@ -146,6 +146,7 @@ double ProgramWalker::waitForSlot(double inFlightFor, double times) {
   }
   landings.push_back(clock + wait + inFlightFor);
   slotWaits += times * wait;
+  slotWaitsWalked += wait;
   return wait;
 }
 
@@ -195,9 +196,11 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
                                                    dims->cols, dims->depth));
   }
   case Opcode::Recv:
-    if (!firstRecv)
-      firstRecv = in.b;
     vtype[in.a] = &program.vtypes[in.c];
+    if (unit.roles & (RoleVector | RoleMatrix)) {
+      receives.push_back({in.b, fifoBytes[in.b], clock});
+      fifoBytes[in.b] += program.vtypes[in.c].bytes();
+    }
     return 0;
   case Opcode::Splat:
     vtype[in.a] = &program.vtypes[in.c];
@@ -221,16 +224,17 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
       loadedFromScratchpad = true;
       inHandOver = false;
       loadMemory = in.b;
-      if (!waitedBeforeFirstLoadInto.count(in.a))
-        waitedBeforeFirstLoadInto[in.a].assign(waitLog.begin(), waitLog.end());
     }
     NodeRef self{NodeRef::Unit, program.unit};
     NodeRef mem{NodeRef::Memory, in.b};
     RouteCost route =
         in.op == Opcode::Load ? routeCost(mem, self) : routeCost(self, mem);
     double bytes = static_cast<double>(value(in.d));
-    if (in.op == Opcode::Load)
+    if (in.op == Opcode::Load) {
       fedBytes += bytes;
+      loadsInto[in.a].push_back({fifoBytes[in.a], waitLog.size()});
+      fifoBytes[in.a] += bytes;
+    }
     chargeMemories({in.b}, bytes, times);
     double occupancy =
         route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth) : 0;
@@ -273,6 +277,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     signalledAt.try_emplace(
         in.a,
         std::max(clock, landings.empty() ? 0.0 : *llvm::max_element(landings)));
+    slotWaitsBeforeSignal.try_emplace(in.a, slotWaitsWalked);
     signalledAfterLastStore.push_back(in.a);
     return 0;
   case Opcode::SyncRecv: {
@@ -347,6 +352,7 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
         regs[in.a] = lb;
         double loadedBefore = loadedBytes, storedBefore = storedBytes,
                fedBefore = fedBytes;
+        llvm::DenseMap<uint32_t, double> fifoBefore = fifoBytes;
         size_t waitsBefore = waitLog.size();
         if (trips > 0) {
           // The body walked once advanced the clock by one iteration.
@@ -362,6 +368,8 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
           loadedBytes += (trips - 1) * (loadedBytes - loadedBefore);
           storedBytes += stored;
           fedBytes += fed;
+          for (auto &[fifo, bytes] : fifoBytes)
+            bytes += (trips - 1) * (bytes - fifoBefore.lookup(fifo));
           llvm::SmallDenseSet<uint32_t> moved;
           for (uint32_t sync : llvm::drop_begin(waitLog, waitsBefore))
             if (moved.insert(sync).second) {

@@ -66,6 +66,9 @@ public:
   /// Of the program's cycles, those it waits for a free slot for a
   /// transfer (a unit that keeps several in flight).
   double slotWaits = 0;
+  /// Those before the first signal of each sync channel it sends on
+  /// (program order, a loop's first iteration walked).
+  llvm::DenseMap<uint32_t, double> slotWaitsBeforeSignal;
 
   /// The latency of one hand-over: the compute unit's last entry through
   /// the FIFO to the store unit and stored, the token, the first entry
@@ -95,12 +98,23 @@ public:
   /// The sync channels waited for before the program's first load from a
   /// scratchpad: what a load unit needs before it feeds its first entry.
   llvm::SmallVector<uint32_t> waitedBeforeFirstLoad;
-  /// Those waited for before the first load into each FIFO, and the FIFO
-  /// the program first receives from: a compute unit's first entry comes
-  /// from there.
-  llvm::DenseMap<uint32_t, llvm::SmallVector<uint32_t>>
-      waitedBeforeFirstLoadInto;
-  std::optional<uint32_t> firstRecv;
+  /// The sync channels waited for, in program order.
+  std::vector<uint32_t> waitLog;
+  /// A compute unit's receives: the FIFO, the bytes received from it
+  /// before, and the unit's cycles before (the work it can do before the
+  /// entry arrives).
+  struct Receive {
+    uint32_t fifo;
+    double offset, before;
+  };
+  std::vector<Receive> receives;
+  /// A load unit's loads into each FIFO: the bytes loaded into it before
+  /// and how many of waitLog's waits precede the load.
+  struct FifoLoad {
+    double offset;
+    size_t waits;
+  };
+  llvm::DenseMap<uint32_t, std::vector<FifoLoad>> loadsInto;
   /// Device-memory bytes stored in program order (loops as loaded bytes
   /// are), and how many of them before the last wait on each sync channel.
   double storedBytes = 0;
@@ -168,13 +182,14 @@ private:
   bool inHandOver = false;
   bool loadedFromScratchpad = false;
   double loadedBytes = 0;
-  /// The sync channels waited for, in program order.
-  std::vector<uint32_t> waitLog;
   std::optional<uint32_t> handOverStore, loadMemory;
+  /// Bytes received from or loaded into each FIFO (loops as loaded bytes
+  /// are).
+  llvm::DenseMap<uint32_t, double> fifoBytes;
   /// The unit's own time at the instruction walked (its busy cycles and
   /// waits for a slot, not for tokens) and when each of its transfers in
   /// flight lands.
-  double clock = 0;
+  double clock = 0, slotWaitsWalked = 0;
   llvm::SmallVector<double, 8> landings;
   /// How many skewed loops enclose the instruction walked.
   int skewedDepth = 0;

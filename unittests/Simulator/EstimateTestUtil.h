@@ -54,6 +54,21 @@ inline void expectBoundBy(const KernelEstimate &e, const char *bottleneck,
   EXPECT_DOUBLE_EQ(e.cycles, cycles);
 }
 
+/// Expects `exe`'s first program (an engine) busy `engineBusy` cycles and
+/// its third (the vector unit) `vectorBusy` in the estimate, which
+/// `bottleneck` binds with `latency` added, `cycles` in all; and the
+/// simulated cycles at least those and at most `slack` more.
+inline void expectEngineAndVector(const Machine &m, const Executable &exe,
+                                  double engineBusy, double vectorBusy,
+                                  const char *bottleneck, double latency,
+                                  double cycles, uint64_t slack) {
+  KernelEstimate e = estimateKernel(m, exe);
+  EXPECT_DOUBLE_EQ(e.unitBusy[0], engineBusy);
+  EXPECT_DOUBLE_EQ(e.unitBusy[2], vectorBusy);
+  expectBoundBy(e, bottleneck, latency, cycles);
+  expectSimulatedAbove(m, exe, static_cast<uint64_t>(cycles), slack);
+}
+
 /// The vector unit's program: `entries` entries of 64 f16 received from
 /// FIFO 0, each mapped by `op` (unary, or with the entry as both operands)
 /// and sent to FIFO 1.

@@ -8,13 +8,15 @@
 // Timing model; an engine's waits for a free transfer slot included), and
 // adds up the bytes each memory with a bandwidth moves.
 // The estimate is the busiest unit or memory plus one DMA round trip's
-// latency (when a compute unit binds, the loads it waits for before its
-// first entry and the stores after its last, at each engine's share of
-// device memory): it assumes the stages overlap perfectly, so it is low
+// latency (when a compute unit binds, the loads the data of each of its
+// entries waits for, less its work before the entry, and the stores after
+// its last, at each engine's share of device memory): it assumes the
+// stages overlap perfectly, so it is low
 // where they do not (latency-bound kernels, many hand-overs). An engine that
 // loads and stores in program order is the exception: its transfers, the
 // landing of the loads of each execution whose stores it waits for and the
-// compute are added up; when it issues the next execution's loads before
+// compute are added up (with the waits for a slot before the data the
+// compute waits for longest); when it issues the next execution's loads before
 // this one's stores (a skewed loop), each execution takes at least half of
 // one execution's chain (loads, landing, compute, stores). Where a DMA
 // engine binds, the compute of the last data it loads is added.
