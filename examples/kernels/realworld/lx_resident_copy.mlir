@@ -20,9 +20,12 @@
 // global memory at 24576 (`@24576`). Nothing in the kernel writes the LX
 // parts: an earlier kernel or the host put their contents there, which
 // `ktflow interp --input lx0@12288=... --input lx1@16384=...` gives (zeros
-// without; docs/interpreter.md). The scheduler refuses tile 0's column-major
-// part (test/EndToEnd/realworld-lx-resident.test, with a row-major variant);
-// lx_mixed_copy.mlir is the variant whose tiles fill their parts first.
+// without; docs/interpreter.md). The scheduler reads each LX part on its
+// tile and copies it to the other; tile 0 reads its column-major part
+// through the row-major 64x32 view of the same elements and every tile
+// stores the copy transposed (test/EndToEnd/realworld-lx-resident.test,
+// with a row-major variant); lx_mixed_copy.mlir is the variant whose tiles
+// fill their parts first.
 
 #g   = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #l0  = affine_set<(d0, d1) : (d0 - 96 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 63 >= 0)>

@@ -1,7 +1,6 @@
 // lx_resident_rows.mlir - realworld/lx_resident_copy.mlir with tile 0's LX
-// part row-major (strides [64, 1]) instead of column-major: the scheduler
-// reads resident parts with the layouts its views support, and a view whose
-// innermost dimension is not contiguous is not one of them yet.
+// part row-major (strides [64, 1]) instead of column-major: each part is
+// read and copied in its own layout, with no transposition.
 //
 //   OUT[i, j] = G[i, j]                          i <  96
 //             = LX0[12288 + 64(i - 96) + j]      96 <= i < 128

@@ -8,12 +8,21 @@
 // core, so the part's tile loads the box from its own scratchpad (a view
 // of the part as the tile's own `ct_local` memory, in the part's local
 // coordinates: global minus its lower bound, as the interpreter indexes
-// parts, with the part's layout, so a column-major part is a strided read)
-// and copies it to every tile over the core interconnect: an
+// parts) and copies it to every tile over the core interconnect: an
 // `inter_tile_produce` on the part's tile and an `inter_tile_consume` on
 // every tile in place of the load (the part's own tile consumes its own
 // copy). The own view at a literal address is a scratchpad-resident input
 // of the bundle (KernelTensors.cpp).
+//
+// A part whose innermost dimension is not contiguous (the guide's
+// column-major part, `sizes: [32, 64]`, `strides: [1, 64]`: element (i, j)
+// at i + 64j) holds the same elements as a row-major view of its dimensions
+// ordered by decreasing stride (64x32, strides [64, 1]). The load units
+// read a scratchpad in contiguous rows, so the part's tile reads and
+// copies the box in that order, and every tile transposes the copy back
+// (`linalg.transpose`); ktdf-generalize moves the transposition into the
+// stores of device memory it feeds, strided DMAs (TransposeIdioms.h), or
+// ktdf-check-supported refuses it there, located at the load.
 //
 // Every tile must read the same box: a copy from one producer to all.
 //
@@ -21,6 +30,9 @@
 
 #include "ScratchpadParts.h"
 #include "ScratchpadViews.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -51,16 +63,50 @@ ScratchpadParts::residentRead(ktdp::LoadOp load, const TileShape &shape,
   return success();
 }
 
+/// The dimensions of `view` by decreasing stride (ties in order), when its
+/// strides are static and the last of them is 1: dimension i of the
+/// row-major view holding the same elements is dimension order[i] of
+/// `view`. std::nullopt for a view with dynamic strides or none of 1.
+static std::optional<SmallVector<int64_t>>
+rowMajorOrder(ktdp::ConstructMemoryViewOp view) {
+  ArrayRef<int64_t> strides = view.getStaticStrides();
+  if (llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  auto order = llvm::to_vector(llvm::seq<int64_t>(0, strides.size()));
+  llvm::sort(order, [&](int64_t a, int64_t b) {
+    return strides[a] != strides[b] ? strides[a] > strides[b] : a < b;
+  });
+  if (order.empty() || strides[order.back()] != 1)
+    return std::nullopt;
+  return order;
+}
+
+/// `values` in `order`.
+static SmallVector<int64_t> inOrder(ArrayRef<int64_t> values,
+                                    ArrayRef<int64_t> order) {
+  return llvm::map_to_vector(order, [&](int64_t d) { return values[d]; });
+}
+
 Value ScratchpadParts::rewriteResidentRead(ResidentRead &read) {
   const ScratchpadPart &part = parts[read.part];
   MLIRContext *ctx = read.load.getContext();
+  // The part's dimensions in row-major order (identity but for a part
+  // whose innermost dimension is not contiguous).
+  SmallVector<int64_t> order = rowMajorOrder(part.view).value_or(
+      llvm::to_vector(llvm::seq<int64_t>(0, part.box.lower.size())));
   // The part as its tile's own scratchpad, its box moved to the origin.
   Value &local = localResidentViews[read.part];
   if (!local) {
     OpBuilder b(part.view);
     b.setInsertionPointAfter(part.view);
     auto clone = cast<ktdp::ConstructMemoryViewOp>(b.clone(*part.view));
-    clone.setCoordinateSet(ktdp::getBoxSet(part.box.getExtents(), ctx));
+    SmallVector<int64_t> sizes = inOrder(clone.getStaticSizes(), order);
+    clone.setStaticSizes(sizes);
+    clone.setStaticStrides(inOrder(clone.getStaticStrides(), order));
+    clone.getResult().setType(MemRefType::get(
+        sizes, cast<MemRefType>(clone.getType()).getElementType()));
+    clone.setCoordinateSet(
+        ktdp::getBoxSet(inOrder(part.box.getExtents(), order), ctx));
     clone.setMemorySpaceAttr(
         ktdp::MemorySpaceAttr::get(ctx, ktdp::MemoryKind::ct_local, -1));
     local = clone.getResult();
@@ -68,16 +114,37 @@ Value ScratchpadParts::rewriteResidentRead(ResidentRead &read) {
   auto tile =
       read.load.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
   LoadPiece at = partLocalPiece(read.load, read.piece, part.box.lower);
-  auto pieceType =
-      RankedTensorType::get(at.extents, getElementTypeOrSelf(read.load));
+  Type element = getElementTypeOrSelf(read.load);
+  auto pieceType = RankedTensorType::get(inOrder(at.extents, order), element);
   int64_t n = points.size();
   AffineExpr i = getAffineDimExpr(0, ctx), g = getAffineSymbolExpr(0, ctx);
   IntegerSet everyTile =
       IntegerSet::get(1, 1, {i, n - 1 - i, g}, {false, false, true});
-  return createTileCopy(read.load, /*store=*/nullptr, pieceType, read.producers,
-                        everyTile, read.dependency, [&](OpBuilder &b) -> Value {
-                          return ktdp::LoadOp::create(
-                              b, read.load.getLoc(), pieceType,
-                              pieceOfTile(b, tile, at.at, at.extents, local));
-                        });
+  Value copy = createTileCopy(
+      read.load, /*store=*/nullptr, pieceType, read.producers, everyTile,
+      read.dependency, [&](OpBuilder &b) -> Value {
+        Value piece = pieceOfTile(b, tile, at.at, at.extents, local);
+        if (!llvm::is_sorted(order)) {
+          // The piece's anchor and box in the clone's dimension order.
+          auto rowMajor = piece.getDefiningOp<ktdp::ConstructAccessTileOp>();
+          AffineMap anchor = rowMajor.getBaseMap();
+          rowMajor.setBaseMap(anchor.getSubMap(llvm::map_to_vector(
+              order, [](int64_t d) { return unsigned(d); })));
+          rowMajor.setAccessTileSet(ktdp::getBoxSet(pieceType.getShape(), ctx));
+          piece.setType(ktdp::AccessTileType::get(ctx, pieceType.getShape()));
+        }
+        return ktdp::LoadOp::create(b, read.load.getLoc(), pieceType, piece);
+      });
+  if (llvm::is_sorted(order))
+    return copy;
+  // Back in the part's (and the load's) dimension order: dimension order[i]
+  // of the piece is dimension i of the copy.
+  SmallVector<int64_t> back(order.size());
+  for (auto [position, d] : llvm::enumerate(order))
+    back[d] = position;
+  OpBuilder b(read.load);
+  Value init =
+      tensor::EmptyOp::create(b, read.load.getLoc(), at.extents, element);
+  return linalg::TransposeOp::create(b, read.load.getLoc(), copy, init, back)
+      ->getResult(0);
 }

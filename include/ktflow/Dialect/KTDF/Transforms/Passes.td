@@ -402,7 +402,10 @@ def KTDFForwardScratchpadParts
     holds what was there before the kernel (an `lx<K>@ADDR` input): when
     every tile reads the same box, the part's tile loads it from its own
     scratchpad inside an `inter_tile_produce` and every tile consumes it in
-    place of the load.
+    place of the load. A part whose innermost dimension is not contiguous
+    (column-major) is read and copied through the row-major view of its
+    elements (its dimensions by decreasing stride), and each tile
+    transposes its copy back with a `linalg.transpose`.
 
     Otherwise nothing changes and ktdf-resolve-distributed-views refuses
     the view with this pass's reason
@@ -418,7 +421,9 @@ def KTDFForwardScratchpadParts
     %v1 = ktdp.load %ta1                   // A[16t, 16], 16x16
     ```
   }];
-  let dependentDialects = ["::mlir::ktdp::KTDPDialect"];
+  let dependentDialects = ["::mlir::ktdp::KTDPDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def KTDFResolveDistributedViews
