@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Analysis/TensorExtent.h"
+#include "ktflow/Analysis/LaunchArguments.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -290,7 +291,132 @@ ktflow::getDeclaredTensorShape(ArrayRef<ktdp::ConstructMemoryViewOp> views) {
     } else {
       declared.shape.push_back(ShapedType::kDynamic);
       declared.dynamicSizes.push_back(cast<Value>(size));
+      declared.dynamicScales.push_back(1);
     }
   }
   return declared;
+}
+
+std::optional<ScaledLaunchScalar> ktflow::getScaledLaunchScalar(Value v) {
+  std::optional<ViewProduct> product = ViewProduct::of(v);
+  if (!product || product->constant <= 0 || product->factors.size() != 1)
+    return std::nullopt;
+  BlockArgument scalar = getLaunchScalar(product->factors.front());
+  if (!scalar)
+    return std::nullopt;
+  return ScaledLaunchScalar{scalar, product->factors.front(),
+                            product->constant};
+}
+
+namespace {
+/// The elements [start * s, (start + count) * s) of a view, s the launch
+/// scalar of its tensor's displacements.
+struct ScaledSpan {
+  int64_t start = 0, count = 0;
+  ktdp::ConstructMemoryViewOp view;
+};
+} // namespace
+
+/// The number of elements `view` declares as a constant times `scalar`
+/// (each dynamic size `scalar` itself), or why not.
+static FailureOr<int64_t> scaledElementCount(ktdp::ConstructMemoryViewOp view,
+                                             BlockArgument scalar,
+                                             std::string &why) {
+  if (std::optional<std::string> notRowMajor = whyNotWrittenRowMajor(view)) {
+    why = *notRowMajor;
+    return failure();
+  }
+  ViewProduct elements;
+  for (OpFoldResult size : view.getMixedSizes()) {
+    std::optional<ViewProduct> factor = ViewProduct::of(size);
+    if (!factor || !elements.multiply(*factor)) {
+      why = "the view declares elements past 2^62";
+      return failure();
+    }
+  }
+  if (elements.constant <= 0 || elements.factors.size() != 1 ||
+      getLaunchScalar(elements.factors.front()) != scalar) {
+    why = "its sizes must have the launch scalar of the displacements as "
+          "their one dynamic size (the view's elements, a constant times it, "
+          "then end where a constant times it does)";
+    return failure();
+  }
+  return elements.constant;
+}
+
+std::optional<ScaledTensorShape>
+ktflow::getScaledTensorShape(func::FuncOp fn, BlockArgument arg) {
+  SmallVector<std::pair<ktdp::ConstructMemoryViewOp, Value>> views;
+  std::optional<ScaledLaunchScalar> first;
+  fn.walk([&](ktdp::ConstructMemoryViewOp view) {
+    std::optional<ViewAddress> address = getViewAddress(view.getOffset());
+    if (!address || address->argument != arg)
+      return;
+    views.push_back({view, address->displacement});
+    if (address->displacement && !first)
+      first = getScaledLaunchScalar(address->displacement);
+  });
+  if (!first)
+    return std::nullopt;
+  BlockArgument scalar = first->scalar;
+  ScaledTensorShape result;
+  auto refuse = [&](ktdp::ConstructMemoryViewOp view, const Twine &why) {
+    result.refusedAt = view;
+    result.refusal = why.str();
+    return result;
+  };
+  Type element =
+      cast<MemRefType>(views.front().first.getType()).getElementType();
+  SmallVector<ScaledSpan> spans;
+  for (auto [view, displacement] : views) {
+    if (cast<MemRefType>(view.getType()).getElementType() != element)
+      return refuse(view, "views of two element types start in its tensor");
+    ScaledSpan span{0, 0, view};
+    if (displacement) {
+      std::optional<ScaledLaunchScalar> scaled =
+          getScaledLaunchScalar(displacement);
+      if (!scaled || scaled->scalar != scalar)
+        return refuse(view, "its displacement is not the launch scalar of "
+                            "the others times a constant");
+      span.start = scaled->scale;
+    }
+    std::string why;
+    FailureOr<int64_t> count = scaledElementCount(view, scalar, why);
+    if (failed(count))
+      return refuse(view, why);
+    span.count = *count;
+    int64_t spanEnd;
+    if (llvm::AddOverflow(span.start, span.count, spanEnd))
+      return refuse(view, "the view declares elements past 2^62");
+    spans.push_back(span);
+  }
+  // Identical spans are one region; distinct ones must not overlap for any
+  // value of the scalar (stores through two views of one element would race
+  // between tiles).
+  SmallVector<ScaledSpan> sorted(spans);
+  llvm::sort(sorted, [](const ScaledSpan &a, const ScaledSpan &b) {
+    return std::make_pair(a.start, a.count) < std::make_pair(b.start, b.count);
+  });
+  for (auto [prev, next] : llvm::zip(sorted, llvm::drop_begin(sorted))) {
+    if (prev.start == next.start && prev.count == next.count)
+      continue;
+    if (prev.start + prev.count > next.start)
+      return refuse(next.view, "its elements [" + Twine(next.start) + " * s, " +
+                                   Twine(next.start + next.count) +
+                                   " * s) overlap those of another view, [" +
+                                   Twine(prev.start) + " * s, " +
+                                   Twine(prev.start + prev.count) +
+                                   " * s), s the launch scalar");
+  }
+  int64_t end = 0;
+  for (const ScaledSpan &span : spans)
+    end = std::max(end, span.start + span.count);
+  // Flat, as the interpreter shapes it: no view at the start declares every
+  // element once a later one, not overlapping it, starts past it.
+  DeclaredTensorShape &declared = result.declared;
+  declared.elementType = element;
+  declared.shape.push_back(ShapedType::kDynamic);
+  declared.dynamicSizes.push_back(first->value);
+  declared.dynamicScales.push_back(end);
+  return result;
 }

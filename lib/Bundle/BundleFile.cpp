@@ -166,9 +166,10 @@ static void metaFields(IO &io, BundleT &b) {
                  t.role <= TensorRole::InOut,
              "bad tensor element type or role");
     io.uleb(t.memory);
-    io.list(t.dims, 2, [&](auto &d) {
+    io.list(t.dims, 3, [&](auto &d) {
       io.sleb(d.size);
       io.optionalIndex(d.runtimeArg);
+      io.sleb(d.scale);
     });
     originFields(io, t.argument, t.argName);
     io.optionalValue(t.address);
@@ -322,8 +323,9 @@ ktflow::bundle::readBundle(llvm::ArrayRef<uint8_t> bytes) {
       return llvm::createStringError(
           "corrupt bundle: tensor '%s' lives in no memory", t.name.c_str());
     for (const TensorDim &d : t.dims)
-      if (d.runtimeArg != kNoArg ? d.runtimeArg >= bundle.runtimeArgs.size()
-                                 : d.size < 0)
+      if (d.runtimeArg != kNoArg
+              ? d.runtimeArg >= bundle.runtimeArgs.size() || d.scale <= 0
+              : d.size < 0)
         return llvm::createStringError(
             "corrupt bundle: tensor '%s' has a bad dimension", t.name.c_str());
   }

@@ -242,7 +242,8 @@ void ktflow::bundle::printBundle(llvm::raw_ostream &os, const Bundle &b,
     os << "  @" << t.name << " : " << tensorRoleName(t.role) << " ";
     for (const TensorDim &d : t.dims) {
       if (d.runtimeArg != kNoArg && d.runtimeArg < b.runtimeArgs.size())
-        os << "(@" << b.runtimeArgs[d.runtimeArg].name << ")";
+        os << "(" << (d.scale != 1 ? std::to_string(d.scale) + "*" : "") << "@"
+           << b.runtimeArgs[d.runtimeArg].name << ")";
       else
         os << d.size;
       os << "x";

@@ -158,10 +158,12 @@ json::Object ktflow::bundleToJSON(const bundle::Bundle &b) {
   for (const bundle::TensorArg &t : b.tensors) {
     json::Array dims;
     for (const bundle::TensorDim &d : t.dims)
-      dims.push_back(d.runtimeArg == bundle::kNoArg
-                         ? json::Value(d.size)
-                         : json::Value(bundle::getKernelName(
-                               b.runtimeArgs[d.runtimeArg])));
+      dims.push_back(
+          d.runtimeArg == bundle::kNoArg
+              ? json::Value(d.size)
+              : json::Value(
+                    (d.scale != 1 ? std::to_string(d.scale) + "*" : "") +
+                    bundle::getKernelName(b.runtimeArgs[d.runtimeArg])));
     tensors.push_back(
         json::Object{{"name", bundle::getKernelName(t)},
                      {"role", bundle::tensorRoleName(t.role)},

@@ -234,14 +234,18 @@ llvm::Expected<std::vector<int64_t>> Launch::getShape(uint32_t tensor) const {
           bundle::getKernelName(t).c_str(),
           bundle::getKernelName(program.getBundle().runtimeArgs[d.runtimeArg])
               .c_str());
-    if (*v < 0)
+    int64_t extent;
+    if (__builtin_mul_overflow(*v, d.scale, &extent))
+      return llvm::createStringError("tensor '%s' is too large",
+                                     tensorName(tensor).c_str());
+    if (extent < 0)
       return llvm::createStringError(
           "tensor '%s' would have %lld elements along a dimension (runtime "
           "argument '%s')",
-          bundle::getKernelName(t).c_str(), (long long)*v,
+          bundle::getKernelName(t).c_str(), (long long)extent,
           bundle::getKernelName(program.getBundle().runtimeArgs[d.runtimeArg])
               .c_str());
-    shape.push_back(*v);
+    shape.push_back(extent);
   }
   return shape;
 }

@@ -148,6 +148,21 @@ TEST(BundleTest, ScalarArgumentBoundsRoundTrip) {
             "bounds");
 }
 
+TEST(BundleTest, DimensionScaleRoundTrips) {
+  // Two halves of n rows of 64 at one pointer: a tensor of 128 n elements.
+  Bundle b = makeBundle();
+  b.tensors[0].dims[0].scale = 128;
+  auto read = readBundle(writeBundle(b));
+  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
+  EXPECT_EQ(read->tensors[0].dims[0].scale, 128);
+  // A dimension of a runtime argument times nothing positive is corrupt.
+  b.tensors[0].dims[0].scale = 0;
+  auto bad = readBundle(writeBundle(b));
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "corrupt bundle: tensor 'x' has a bad dimension");
+}
+
 TEST(BundleTest, ArgumentTableRoundTrips) {
   Bundle b = makeBundle();
   b.tensors[0].argument = 1;
@@ -330,14 +345,14 @@ TEST(BundleTest, DamageIsReportedPrecisely) {
   EXPECT_NE(readError(bytes).find("not a ktflow bundle"), std::string::npos);
 
   bytes = good;
-  bytes[8] = 13;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 13 (this ktflow "
-                              "reads version 12; it was written by a newer "
+  bytes[8] = 14;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 14 (this ktflow "
+                              "reads version 13; it was written by a newer "
                               "ktflow)");
   // A bundle of the previous format is refused, not misread.
-  bytes[8] = 11;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 11 (this ktflow "
-                              "reads version 12; compile the kernel again)");
+  bytes[8] = 12;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 12 (this ktflow "
+                              "reads version 13; compile the kernel again)");
 
   bytes.assign(good.begin(), good.begin() + good.size() / 2);
   EXPECT_NE(readError(bytes).find("truncated bundle"), std::string::npos);

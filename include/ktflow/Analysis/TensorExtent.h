@@ -105,6 +105,8 @@ getViewsAtLiteral(mlir::func::FuncOp fn, int64_t address);
 struct DeclaredTensorShape {
   llvm::SmallVector<int64_t, 4> shape;
   llvm::SmallVector<mlir::Value> dynamicSizes;
+  /// What each dynamic size is multiplied by (1 for a view's own size).
+  llvm::SmallVector<int64_t> dynamicScales;
   mlir::Type elementType;
 };
 
@@ -125,12 +127,43 @@ whyNotWrittenRowMajor(mlir::ktdp::ConstructMemoryViewOp view);
 mlir::FailureOr<DeclaredTensorShape>
 getDeclaredTensorShape(llvm::ArrayRef<mlir::ktdp::ConstructMemoryViewOp> views);
 
+/// A launch scalar times a positive constant, as written (`n * 64`, through
+/// `arith.muli` and the casts getLaunchScalar sees through).
+struct ScaledLaunchScalar {
+  mlir::BlockArgument scalar;
+  /// The scalar's value as the product uses it (`arith.index_cast %n`).
+  mlir::Value value;
+  int64_t scale = 1;
+};
+std::optional<ScaledLaunchScalar> getScaledLaunchScalar(mlir::Value v);
+
+/// The tensor at kernel argument `arg` when some view of `fn` starts at a
+/// displacement that is a launch scalar s times a constant (`ptr + n * 64`,
+/// the second of two halves of n rows): its views must each declare
+/// `k * s` elements at `c * s` (c >= 0 constant, row-major as written with
+/// s as its one dynamic size) and must not overlap for any s. The tensor
+/// then holds `max(c + k) * s` elements, flat (`tensor<?xf16>`, the
+/// dimension s times max(c + k)). None when no view starts at such a
+/// displacement; otherwise the shape, or the view to blame and why.
+struct ScaledTensorShape {
+  DeclaredTensorShape declared;
+  mlir::Operation *refusedAt = nullptr;
+  std::string refusal;
+};
+std::optional<ScaledTensorShape> getScaledTensorShape(mlir::func::FuncOp fn,
+                                                      mlir::BlockArgument arg);
+
 /// Where the compiler records the extents before transforming the kernel
 /// (--ktdf-record-tensor-extents): a tensor type on each tensor argument,
-/// the argument positions of its dynamic dimensions, and a dictionary from
-/// literal addresses to tensor types on the function.
+/// the argument positions of its dynamic dimensions (and what they are
+/// multiplied by), and a dictionary from literal addresses to tensor types
+/// on the function.
 inline constexpr llvm::StringLiteral kTensorAttr = "ktdf.tensor";
 inline constexpr llvm::StringLiteral kTensorDimsAttr = "ktdf.tensor_dims";
+/// What each of the launch scalars of kTensorDimsAttr is multiplied by, when
+/// not all by 1.
+inline constexpr llvm::StringLiteral kTensorDimScalesAttr =
+    "ktdf.tensor_dim_scales";
 inline constexpr llvm::StringLiteral kLiteralTensorsAttr =
     "ktdf.literal_tensors";
 

@@ -29,17 +29,19 @@
 namespace ktflow::bundle {
 
 constexpr char kMagic[8] = {'K', 'T', 'F', 'L', 'O', 'W', 'B', 'N'};
-constexpr uint32_t kVersion = 12;
+constexpr uint32_t kVersion = 13;
 constexpr size_t kHeaderSize = 32;
 constexpr uint32_t kNoArg = UINT32_MAX;
 
 enum class TensorRole : uint8_t { Input, Output, InOut };
 llvm::StringRef tensorRoleName(TensorRole role);
 
-/// A tensor dimension: static, or the value of a runtime argument.
+/// A tensor dimension: static, or the value of a runtime argument times
+/// `scale` (two halves of n rows of 64 at one pointer: 128 n elements).
 struct TensorDim {
   int64_t size = 0;
   uint32_t runtimeArg = kNoArg;
+  int64_t scale = 1;
 };
 
 /// A kernel tensor argument: the runtime allocates it in `memory` and its

@@ -140,6 +140,8 @@ private:
     for (int64_t d : type.getShape()) {
       TensorDim dim;
       if (ShapedType::isDynamic(d)) {
+        if (op.getDimScales())
+          dim.scale = (*op.getDimScales())[next];
         auto ref = cast<FlatSymbolRefAttr>((*op.getDims())[next++]);
         dim.runtimeArg = symbols.runtimeArgs.lookup(ref.getValue());
       } else {

@@ -113,7 +113,7 @@ LogicalResult KernelLowering::collectLiteralTensors() {
              << start
              << " overlaps the memory of another view at a literal "
                 "address; such aliasing is not supported yet";
-    end = start + tensorTypes[symbol].first.getNumElements();
+    end = start + tensorTypes[symbol].type.getNumElements();
     literalSymbols[start] = symbol;
   }
   return success();
@@ -189,7 +189,7 @@ LogicalResult KernelLowering::collectScratchpadInputs() {
     if (!shape->dynamicSizes.empty())
       return view.emitError("scratchpad views at literal address ")
              << start << " need static sizes";
-    tensorTypes[symbol].first =
+    tensorTypes[symbol].type =
         RankedTensorType::get(shape->shape, shape->elementType);
     scratchpadInputs[start] = std::move(input);
   }
@@ -199,7 +199,7 @@ LogicalResult KernelLowering::collectScratchpadInputs() {
 LogicalResult
 KernelLowering::collectTensorType(StringRef symbol, BlockArgument arg,
                                   std::optional<int64_t> literal) {
-  auto &[type, dims] = tensorTypes[symbol];
+  auto &[type, dims, scales] = tensorTypes[symbol];
   if (!literal) {
     if (auto recorded = func.getArgAttrOfType<TypeAttr>(arg.getArgNumber(),
                                                         ktflow::kTensorAttr)) {
@@ -208,6 +208,11 @@ KernelLowering::collectTensorType(StringRef symbol, BlockArgument arg,
               arg.getArgNumber(), ktflow::kTensorDimsAttr))
         dims.assign(positions.asArrayRef().begin(),
                     positions.asArrayRef().end());
+      scales.assign(dims.size(), 1);
+      if (auto recordedScales = func.getArgAttrOfType<DenseI64ArrayAttr>(
+              arg.getArgNumber(), ktflow::kTensorDimScalesAttr))
+        scales.assign(recordedScales.asArrayRef().begin(),
+                      recordedScales.asArrayRef().end());
       return success();
     }
   } else if (auto recorded = func->getAttrOfType<DictionaryAttr>(
@@ -232,6 +237,7 @@ KernelLowering::collectTensorType(StringRef symbol, BlockArgument arg,
       return func.emitError("a dynamic size of the tensor ")
              << symbol << " is not a scalar kernel argument";
     dims.push_back(scalar.getArgNumber());
+    scales.push_back(1);
   }
   return success();
 }
@@ -314,15 +320,17 @@ void KernelLowering::declareTensors(OpBuilder &b) {
       if (address && address->argument == arg)
         (isRead ? read : written) = true;
     });
-    auto &[type, dimArgs] = tensorTypes[it->second];
+    auto &[type, dimArgs, scales] = tensorTypes[it->second];
     SmallVector<Attribute> dims;
     for (int64_t position : dimArgs)
       dims.push_back(FlatSymbolRefAttr::get(
           ctx, runtimeSymbols[entry.getArgument(position)]));
+    bool scaled = llvm::any_of(scales, [](int64_t s) { return s != 1; });
     dfir::TensorOp::create(
         b, at, roleOf(read, written), it->second, type, globalMemory,
         dims.empty() ? ArrayAttr() : b.getArrayAttr(dims), position(arg),
-        name(arg), IntegerAttr(), IntegerAttr());
+        name(arg), IntegerAttr(), IntegerAttr(),
+        scaled ? b.getDenseI64ArrayAttr(scales) : DenseI64ArrayAttr());
   }
   for (auto &entry : literalSymbols) {
     const std::string &symbol = entry.second;
@@ -337,17 +345,19 @@ void KernelLowering::declareTensors(OpBuilder &b) {
     if (!view)
       continue;
     dfir::TensorOp::create(b, view.getLoc(), roleOf(read, written), symbol,
-                           tensorTypes[symbol].first, globalMemory, ArrayAttr(),
+                           tensorTypes[symbol].type, globalMemory, ArrayAttr(),
                            IntegerAttr(), StringAttr(),
-                           b.getI64IntegerAttr(entry.first), IntegerAttr());
+                           b.getI64IntegerAttr(entry.first), IntegerAttr(),
+                           DenseI64ArrayAttr());
   }
   for (auto &[start, input] : scratchpadInputs) {
-    RankedTensorType type = tensorTypes["lx_" + std::to_string(start)].first;
+    RankedTensorType type = tensorTypes["lx_" + std::to_string(start)].type;
     for (int64_t tile = 0, e = parallel.getNumPoints(); tile < e; ++tile)
       dfir::TensorOp::create(
           b, input.views.front().getLoc(), dfir::TensorRole::input,
           "lx" + std::to_string(tile) + "_" + std::to_string(start), type,
           memoryOf(input.kind, *laneOfTile(tile)), ArrayAttr(), IntegerAttr(),
-          StringAttr(), b.getI64IntegerAttr(start), b.getI64IntegerAttr(tile));
+          StringAttr(), b.getI64IntegerAttr(start), b.getI64IntegerAttr(tile),
+          DenseI64ArrayAttr());
   }
 }

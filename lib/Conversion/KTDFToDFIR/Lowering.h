@@ -115,9 +115,13 @@ public:
   };
   std::map<int64_t, ScratchpadInput> scratchpadInputs;
   /// The tensor type of each tensor symbol (ktflow/Analysis/TensorExtent.h)
-  /// and, per dynamic dimension, the runtime argument giving it.
-  llvm::StringMap<std::pair<RankedTensorType, SmallVector<int64_t>>>
-      tensorTypes;
+  /// and, per dynamic dimension, the runtime argument giving it and what
+  /// that is multiplied by.
+  struct DeclaredTensor {
+    RankedTensorType type;
+    SmallVector<int64_t> dims, scales;
+  };
+  llvm::StringMap<DeclaredTensor> tensorTypes;
   /// The symbol of the tensor a view starts (a kernel argument or a literal
   /// address), or "".
   std::string tensorOf(Value viewOffset) const;

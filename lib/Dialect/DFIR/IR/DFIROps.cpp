@@ -79,6 +79,11 @@ LogicalResult TensorOp::verify() {
   for (int64_t d : type.getShape())
     if (!ShapedType::isDynamic(d) && d <= 0)
       return emitOpError("dimensions must be positive");
+  if (getDimScales() &&
+      (static_cast<int64_t>(getDimScales()->size()) != given ||
+       llvm::any_of(*getDimScales(), [](int64_t s) { return s <= 0; })))
+    return emitOpError("needs one positive scale per runtime argument in "
+                       "dims [...]");
   if (!getDims())
     return success();
   auto kernel = (*this)->getParentOfType<KernelOp>();

@@ -95,7 +95,19 @@ static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view) {
                        "by the scheduler only as a kernel argument plus an "
                        "offset computed from no address (arith.addi "
                        "%ptr, %offset)");
-  if (address && address->displacement) {
+  // Views at a launch scalar times a constant past the argument declare a
+  // tensor of the scalar times a constant elements, or are refused at the
+  // view that keeps it from being one.
+  std::optional<ktflow::ScaledTensorShape> scaled =
+      address ? ktflow::getScaledTensorShape(
+                    view->getParentOfType<func::FuncOp>(), address->argument)
+              : std::nullopt;
+  if (scaled && scaled->refusedAt == view)
+    return "views at a launch scalar times a constant past their tensor's "
+           "start (`%ptr + %n * 64`) must each declare that scalar times a "
+           "constant elements and not overlap: " +
+           scaled->refusal;
+  if (address && address->displacement && !scaled) {
     // The runtime places the argument's tensor; the compiler declares it
     // large enough for every view, so the offset must be bounded.
     std::optional<std::pair<int64_t, int64_t>> range =

@@ -93,8 +93,34 @@ struct RecordTensorExtentsPass
       signalPassFailure();
   }
 
+  /// Records `shape` on `arg`, unless a dynamic size is not a launch scalar
+  /// (the support check reports it).
+  void recordShape(func::FuncOp fn, BlockArgument arg,
+                   const ktflow::DeclaredTensorShape &shape) {
+    std::optional<SmallVector<int64_t>> dims =
+        launchScalarPositions(fn, shape.dynamicSizes);
+    if (!dims)
+      return;
+    unsigned i = arg.getArgNumber();
+    fn.setArgAttr(
+        i, ktflow::kTensorAttr,
+        TypeAttr::get(RankedTensorType::get(shape.shape, shape.elementType)));
+    if (!dims->empty())
+      fn.setArgAttr(i, ktflow::kTensorDimsAttr,
+                    DenseI64ArrayAttr::get(&getContext(), *dims));
+    if (llvm::any_of(shape.dynamicScales, [](int64_t s) { return s != 1; }))
+      fn.setArgAttr(i, ktflow::kTensorDimScalesAttr,
+                    DenseI64ArrayAttr::get(&getContext(), shape.dynamicScales));
+  }
+
   LogicalResult record(func::FuncOp fn) {
     for (BlockArgument arg : fn.getArguments()) {
+      // Views at `arg + n * 64`: a refusal is the support check's to report.
+      if (auto scaled = ktflow::getScaledTensorShape(fn, arg)) {
+        if (!scaled->refusedAt)
+          recordShape(fn, arg, scaled->declared);
+        continue;
+      }
       if (recordComputedAddresses(fn, arg))
         continue;
       auto views = ktflow::getViewsAtArgument(fn, arg);
@@ -104,17 +130,7 @@ struct RecordTensorExtentsPass
           ktflow::getDeclaredTensorShape(views);
       if (failed(shape))
         return failure();
-      std::optional<SmallVector<int64_t>> dims =
-          launchScalarPositions(fn, shape->dynamicSizes);
-      if (!dims)
-        continue;
-      unsigned i = arg.getArgNumber();
-      fn.setArgAttr(i, ktflow::kTensorAttr,
-                    TypeAttr::get(RankedTensorType::get(
-                        shape->shape, shape->elementType)));
-      if (!dims->empty())
-        fn.setArgAttr(i, ktflow::kTensorDimsAttr,
-                      DenseI64ArrayAttr::get(&getContext(), *dims));
+      recordShape(fn, arg, *shape);
     }
     std::set<int64_t> addresses;
     fn.walk([&](ktdp::ConstructMemoryViewOp view) {

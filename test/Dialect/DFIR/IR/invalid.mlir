@@ -16,6 +16,22 @@ dfir.kernel @k device "d" {
 // -----
 
 dfir.kernel @k device "d" {
+  dfir.runtime_arg @n granularity 1 upperbound 64
+  // expected-error @+1 {{needs one positive scale per runtime argument in dims [...]}}
+  dfir.tensor input @x : tensor<?xf16> in "DDR" dims [@n] scaled [0]
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.runtime_arg @n granularity 1 upperbound 64
+  // expected-error @+1 {{needs one positive scale per runtime argument in dims [...]}}
+  dfir.tensor input @x : tensor<?xf16> in "DDR" dims [@n] scaled [2, 3]
+}
+
+// -----
+
+dfir.kernel @k device "d" {
   // expected-error @+1 {{granularity must be positive, got 0}}
   dfir.runtime_arg @n granularity 0 upperbound 64
 }

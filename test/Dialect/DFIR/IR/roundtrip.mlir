@@ -19,6 +19,9 @@ dfir.kernel @all device "sample_device" {
   // Where the kernel has a symbol: an argument (and its name), an address.
   // CHECK: dfir.tensor input @arg1 : tensor<?xf16> in "DDR" dims [@arg0] argument 1 named "x"
   dfir.tensor input @arg1 : tensor<?xf16> in "DDR" dims [@arg0] argument 1 named "x"
+  // Two halves of k rows of 64 at one pointer: 128 k elements.
+  // CHECK: dfir.tensor input @arg3 : tensor<?xf16> in "DDR" dims [@k] scaled [128] argument 3{{$}}
+  dfir.tensor input @arg3 : tensor<?xf16> in "DDR" dims [@k] scaled [128] argument 3
   // CHECK: dfir.tensor output @arg2 : tensor<8xf16> in "DDR" argument 2{{$}}
   dfir.tensor output @arg2 : tensor<8xf16> in "DDR" argument 2
   // CHECK: dfir.tensor inout @lit0 : tensor<8xf16> in "DDR" at 0{{$}}

@@ -60,7 +60,9 @@ def DFIR_TensorOp : DFIR_Op<"tensor", [Symbol, HasParent<"KernelOp">]> {
     The runtime allocates the tensor in device memory `memory` and patches
     its base address into every `dfir.address` of it at launch. Dynamic
     dimensions (`?`) take, in order, the values of the runtime arguments in
-    `dims`.
+    `dims`, each multiplied by its entry of `scaled` when given (a tensor
+    of two halves of n rows of 64 at `ptr` and `ptr + 64n`:
+    `tensor<?xf16> dims [@arg2] scaled [128]`).
 
     Where the tensor comes from in the kernel, for the tools to name it as
     the kernel does: `argument` is the position of the kernel argument that
@@ -74,6 +76,7 @@ def DFIR_TensorOp : DFIR_Op<"tensor", [Symbol, HasParent<"KernelOp">]> {
 
     ```mlir
     dfir.tensor input @arg1 : tensor<?x64xf16> in "DDR" dims [@arg0] argument 1 named "x"
+    dfir.tensor input @arg0 : tensor<?xf16> in "DDR" dims [@arg2] scaled [128] argument 0
     dfir.tensor output @lit8192 : tensor<64x64xf16> in "DDR" at 8192
     dfir.tensor input @lx1_256 : tensor<64xf16> in "LX1" at 256 of_tile 1
     ```
@@ -84,9 +87,11 @@ def DFIR_TensorOp : DFIR_Op<"tensor", [Symbol, HasParent<"KernelOp">]> {
                        OptionalAttr<I64Attr>:$argument,
                        OptionalAttr<StrAttr>:$arg_name,
                        OptionalAttr<I64Attr>:$address,
-                       OptionalAttr<I64Attr>:$tile);
+                       OptionalAttr<I64Attr>:$tile,
+                       OptionalAttr<DenseI64ArrayAttr>:$dim_scales);
   let assemblyFormat = [{
     $role $sym_name `:` $type `in` $memory (`dims` $dims^)?
+    (`scaled` $dim_scales^)?
     (`argument` $argument^)? (`named` $arg_name^)? (`at` $address^)?
     (`of_tile` $tile^)? attr-dict
   }];

@@ -52,11 +52,23 @@ def KTDFRecordTensorExtents
     count. Views with dynamic sizes whose extent would depend on the sizes'
     values beyond the sizes themselves are an error at the view.
 
+    Views at a launch scalar times a constant past the argument
+    (`%x + %n * 64`, the second of two halves of n rows) declare a tensor
+    whose dimension is that scalar times a constant, listed in
+    `ktdf.tensor_dim_scales` when not 1 (two 64n-element halves: 128n
+    elements, flat). Those the definition cannot size for every value of
+    the scalar (overlapping views, a view whose elements are not the scalar
+    times a constant) are left unrecorded for ktdf-check-supported.
+
     ```mlir
     func.func @k(%a: index {ktdf.tensor = tensor<96x64xf16>}, ...)
     func.func @k(%x: index {ktdf.tensor = tensor<?x64xf16>,
                             ktdf.tensor_dims = array<i64: 2>}, ...,
                  %M: !ktdp.runtime_arg<index>)
+    func.func @k(%x: index {ktdf.tensor = tensor<?xf16>,
+                            ktdf.tensor_dims = array<i64: 1>,
+                            ktdf.tensor_dim_scales = array<i64: 128>},
+                 %n: i32)
     ```
   }];
 }
