@@ -70,6 +70,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdf::createKTDFForwardScratchpadParts());
   pm.addPass(ktdf::createKTDFResolveDistributedViews());
   pm.addPass(ktdf::createKTDFRemoteScratchpadLoads());
+  pm.addPass(ktdf::createKTDFRowMajorViews());
   addCheckpoint(pm, "pre_mapping");
   pm.addPass(ktdp::createKTIRCheckLegality());
   pm.addPass(ktdf::createKTDFCheckSupported());

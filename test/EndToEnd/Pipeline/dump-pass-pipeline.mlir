@@ -19,6 +19,7 @@
 // CHECK-NEXT:   ktdf-forward-scratchpad-parts,
 // CHECK-NEXT:   ktdf-resolve-distributed-views,
 // CHECK-NEXT:   ktdf-remote-scratchpad-loads,
+// CHECK-NEXT:   ktdf-row-major-views,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},
 // CHECK-NEXT:   ktir-check-legality,
 // CHECK-NEXT:   ktdf-check-supported,

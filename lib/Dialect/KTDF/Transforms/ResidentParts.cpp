@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RowMajorViews.h"
 #include "ScratchpadParts.h"
 #include "ScratchpadViews.h"
 
@@ -63,30 +64,6 @@ ScratchpadParts::residentRead(ktdp::LoadOp load, const TileShape &shape,
   return success();
 }
 
-/// The dimensions of `view` by decreasing stride (ties in order), when its
-/// strides are static and the last of them is 1: dimension i of the
-/// row-major view holding the same elements is dimension order[i] of
-/// `view`. std::nullopt for a view with dynamic strides or none of 1.
-static std::optional<SmallVector<int64_t>>
-rowMajorOrder(ktdp::ConstructMemoryViewOp view) {
-  ArrayRef<int64_t> strides = view.getStaticStrides();
-  if (llvm::any_of(strides, ShapedType::isDynamic))
-    return std::nullopt;
-  auto order = llvm::to_vector(llvm::seq<int64_t>(0, strides.size()));
-  llvm::sort(order, [&](int64_t a, int64_t b) {
-    return strides[a] != strides[b] ? strides[a] > strides[b] : a < b;
-  });
-  if (order.empty() || strides[order.back()] != 1)
-    return std::nullopt;
-  return order;
-}
-
-/// `values` in `order`.
-static SmallVector<int64_t> inOrder(ArrayRef<int64_t> values,
-                                    ArrayRef<int64_t> order) {
-  return llvm::map_to_vector(order, [&](int64_t d) { return values[d]; });
-}
-
 Value ScratchpadParts::rewriteResidentRead(ResidentRead &read) {
   const ScratchpadPart &part = parts[read.part];
   MLIRContext *ctx = read.load.getContext();
@@ -100,13 +77,7 @@ Value ScratchpadParts::rewriteResidentRead(ResidentRead &read) {
     OpBuilder b(part.view);
     b.setInsertionPointAfter(part.view);
     auto clone = cast<ktdp::ConstructMemoryViewOp>(b.clone(*part.view));
-    SmallVector<int64_t> sizes = inOrder(clone.getStaticSizes(), order);
-    clone.setStaticSizes(sizes);
-    clone.setStaticStrides(inOrder(clone.getStaticStrides(), order));
-    clone.getResult().setType(MemRefType::get(
-        sizes, cast<MemRefType>(clone.getType()).getElementType()));
-    clone.setCoordinateSet(
-        ktdp::getBoxSet(inOrder(part.box.getExtents(), order), ctx));
+    reorderView(clone, order, part.box.getExtents());
     clone.setMemorySpaceAttr(
         ktdp::MemorySpaceAttr::get(ctx, ktdp::MemoryKind::ct_local, -1));
     local = clone.getResult();
@@ -137,14 +108,11 @@ Value ScratchpadParts::rewriteResidentRead(ResidentRead &read) {
       });
   if (llvm::is_sorted(order))
     return copy;
-  // Back in the part's (and the load's) dimension order: dimension order[i]
-  // of the piece is dimension i of the copy.
-  SmallVector<int64_t> back(order.size());
-  for (auto [position, d] : llvm::enumerate(order))
-    back[d] = position;
+  // Back in the part's (and the load's) dimension order.
   OpBuilder b(read.load);
   Value init =
       tensor::EmptyOp::create(b, read.load.getLoc(), at.extents, element);
-  return linalg::TransposeOp::create(b, read.load.getLoc(), copy, init, back)
+  return linalg::TransposeOp::create(b, read.load.getLoc(), copy, init,
+                                     inverseOrder(order))
       ->getResult(0);
 }

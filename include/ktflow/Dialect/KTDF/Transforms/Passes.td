@@ -438,6 +438,40 @@ def KTDFForwardScratchpadParts
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KTDFRowMajorViews : Pass<"ktdf-row-major-views", "::mlir::ModuleOp"> {
+  let summary = "Views of device memory whose innermost dimension is not "
+                "contiguous as row-major views and transposes";
+  let description = [{
+    A view of device memory with static sizes and strides whose innermost
+    dimension is not contiguous (a column-major view: `sizes: [32, 64]`,
+    `strides: [1, 64]`, element (i, j) at i + 64j) holds the same elements
+    as the row-major view of its dimensions by decreasing stride (64x32,
+    `strides: [64, 1]`). When every user of the view is an access tile in
+    identity order over a box from the origin, only loaded or stored
+    through, the view becomes that row-major view, each tile its box and
+    anchor in that order, each load a load of the reordered tile followed
+    by a `linalg.transpose` back, and each store a store of its value
+    transposed. ktdf-generalize then moves the transposes into the tiles'
+    order (permuted tiles: strided DMAs of one-element rows). Any other
+    such view stays, and ktdf-check-supported refuses it at the view.
+
+    ```mlir
+    // before
+    %V = ktdp.construct_memory_view %x, sizes: [32, 64], strides: [1, 64]
+    %t = ktdp.construct_access_tile %V[0, 0] ... -> <32x64xindex>
+    %v = ktdp.load %t : <32x64xindex> -> tensor<32x64xf16>
+    // after
+    %V = ktdp.construct_memory_view %x, sizes: [64, 32], strides: [64, 1]
+    %t = ktdp.construct_access_tile %V[0, 0] ... -> <64x32xindex>
+    %w = ktdp.load %t : <64x32xindex> -> tensor<64x32xf16>
+    %v = linalg.transpose ins(%w) outs(...) permutation = [1, 0]
+    ```
+  }];
+  let dependentDialects = ["::mlir::ktdp::KTDPDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KTDFResolveDistributedViews
     : Pass<"ktdf-resolve-distributed-views", "::mlir::ModuleOp"> {
   let summary = "Access tiles of distributed views as tiles of one part";
