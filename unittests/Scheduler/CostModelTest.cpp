@@ -52,8 +52,14 @@ TEST(CostModel, ChunkFallsBackToDivisorsWithoutAStickMultiple) {
   EXPECT_EQ(chooseChunk(q), 32);
   q.opRates = {16};
   // Chunks of d cost (32/d) * ceil(d/16): 16 and 32 cost 2, smaller ones
-  // more, so 16 wins the tie.
-  EXPECT_EQ(chooseChunk(q), 16);
+  // more. Below a stick the wider wins the tie: one partial stick a row.
+  EXPECT_EQ(chooseChunk(q), 32);
+  // A row only copied (no compute) ties every width: the whole row, not
+  // one element at a time.
+  q.opRates = {};
+  q.fifoBytesPerElement = 2;
+  q.fifoBandwidth = 128;
+  EXPECT_EQ(chooseChunk(q), 32);
 }
 
 TEST(CostModel, RowReductionFoldsWidenTheChunk) {

@@ -56,7 +56,10 @@ double estimateRowCycles(const ChunkQuery &query, int64_t chunk);
 
 /// The chunk size with the least estimated cycles among the multiples of
 /// the granule that divide the row (every divisor when none does); ties go
-/// to the smaller chunk, which needs less FIFO space.
+/// to the smaller chunk, which needs less FIFO space, except in a row
+/// narrower than the granule, where each chunk is a partial stick (a
+/// scratchpad access and a FIFO entry of its own) and ties go to the
+/// wider.
 int64_t chooseChunk(const ChunkQuery &query);
 
 /// The steady state of a pipeline that reads a few buffers per iteration.
