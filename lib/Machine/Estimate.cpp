@@ -286,6 +286,30 @@ static double lastCompute(const Machine &machine, const Executable &exe,
   return last;
 }
 
+/// The cycles of an engine that loads and stores whose next loads wait, in
+/// program order, for a store unit's token (the output of the execution's
+/// compute stored): each such execution is one chain the compute unit
+/// waits through, empty -- the data of its entries landed (`head`, the
+/// longest it waits for it, Landings::waitOf: the loads at the engine's
+/// share of device memory and their route latency), the token to the load unit,
+/// the entries its first work needs fed (`compute`'s feedBeforeWork), its work,
+/// the token back and the engine's stores before its next loads. The engine's
+/// other transfers (loads after a load unit hands a buffer back, which it does
+/// once it has fed it, before the compute) overlap the compute, however many
+/// copies the buffer has.
+static double chainedExecutions(
+    const Machine &machine, const ProgramWalker &engine, double computeBusy,
+    llvm::ArrayRef<std::pair<uint32_t, double>> handOverStalls,
+    uint32_t computeUnit, double head, const ProgramWalker *compute) {
+  double stall = 0;
+  for (auto [unit, handOvers] : handOverStalls)
+    if (unit == computeUnit)
+      stall += handOvers;
+  double feed = compute ? compute->feedBeforeWork : 0;
+  return computeBusy + stall + engine.chainedStoreCycles +
+         engine.chainedExecutions * (head + feed + 2 * machine.syncLatency);
+}
+
 /// Sets `estimate`'s busiest resource to `name` when `busy` exceeds it.
 static void consider(KernelEstimate &estimate, double busy,
                      const std::string &name) {
@@ -357,15 +381,17 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
       consider(estimate, busy, machine.memories[m].name);
     }
   // One engine that loads and stores runs an execution's loads, then
-  // (after the compute) its stores, then the next execution's loads: its
+  // (after the compute) its stores, then the next execution's loads.
+  // Where it waits for the compute's output before its next loads, each
+  // such execution is one chain (chainedExecutions); otherwise its
   // transfers, the landing of the loads of each execution it waits for
-  // and the compute do not overlap.
+  // and the compute are taken not to overlap.
   // The busiest compute unit waits, empty, for the data of its entries:
   // where the engine announces the latest of it, the engine's waits for a
   // slot before that token are in each execution's chain (the pages of a
   // paged attention that all land before its softmax starts).
   Landings landings(machine, exe, walkers);
-  bool serial = false;
+  bool serial = false, chained = false;
   if (sharedEngine) {
     const ProgramWalker &engine = walkers[*sharedEngine];
     auto [wait, sync] = landings.waitOf(busiestCompute);
@@ -373,16 +399,28 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
       shared += std::min(engine.slotWaits,
                          engine.storeGroups *
                              engine.slotWaitsBeforeSignal.lookup(*sync));
-    if (shared + compute > estimate.busiest) {
+    double chain = shared + compute;
+    chained = engine.chainedExecutions > 0;
+    if (chained)
+      chain = chainedExecutions(machine, engine, busyOfUnit[busiestCompute],
+                                handOverStalls, busiestCompute, wait,
+                                landings.walkerOf(busiestCompute));
+    if (chain > estimate.busiest) {
       waits = false;
       serial = true;
-      consider(estimate, shared + compute,
+      consider(estimate, chain,
                machine.units[engine.unitIndex()].name + " + compute");
     }
   }
   // The first load's and the last store's latency are not overlapped (the
-  // serial sum holds the loads' already).
-  estimate.latency = waits ? 0 : serial ? store : load + store;
+  // serial sum holds the loads' already; the chains hold the stores' too
+  // where the engine waits for each to land).
+  bool storesLanded =
+      chained &&
+      machine.units[walkers[*sharedEngine].unitIndex()].maxOutstanding <= 1;
+  estimate.latency = waits || (serial && storesLanded) ? 0
+                     : serial                          ? store
+                                                       : load + store;
   // Where an engine binds, the compute of the last data it loads follows
   // it.
   if (llvm::any_of(machine.units, [&](const MachineUnit &unit) {

@@ -99,6 +99,8 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
   double latency = in.latency + outRoute.latency;
   chargeMemories({src, dst}, bytes, times);
   if (machine.memories[src].core < 0) {
+    afterStoreWait = false;
+    loadedSinceStoreWait = true;
     loadLatency = std::max(loadLatency, latency);
     loads = true;
     loadedBytes += bytes;
@@ -123,8 +125,11 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
       (skewedDepth > 0 ? skewedGroups : storeGroups) += times;
     waited = false;
   }
-  return landedCost(bandwidth > 0 ? std::ceil(bytes / bandwidth) : 0, latency,
-                    times);
+  double cost = landedCost(bandwidth > 0 ? std::ceil(bytes / bandwidth) : 0,
+                           latency, times);
+  if (afterStoreWait && machine.memories[dst].core < 0)
+    chainedStoreCycles += times * cost;
+  return cost;
 }
 
 double ProgramWalker::landedCost(double occupancy, double latency,
@@ -198,6 +203,10 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
   case Opcode::Recv:
     vtype[in.a] = &program.vtypes[in.c];
     if (unit.roles & (RoleVector | RoleMatrix)) {
+      if (clock == 0)
+        feedBeforeWork +=
+            std::ceil(static_cast<double>(program.vtypes[in.c].bytes()) /
+                      machine.links[exe.fifos[in.b].link].bandwidth);
       receives.push_back({in.b, fifoBytes[in.b], clock});
       fifoBytes[in.b] += program.vtypes[in.c].bytes();
     }
@@ -292,6 +301,13 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     fedBeforeLastWait[in.a] = fedBytes;
     waitLog.push_back(in.a);
     uint32_t sender = exe.syncs[in.a].sender;
+    const MachineUnit &from = machine.units[sender];
+    if ((from.roles & RoleStore) && !(from.roles & RoleDma) &&
+        from.core == unit.core && loadedSinceStoreWait) {
+      chainedExecutions += times;
+      loadedSinceStoreWait = false;
+      afterStoreWait = true;
+    }
     if ((unit.roles & RoleLoad) && (machine.units[sender].roles & RoleStore) &&
         !inHandOver) {
       handOvers += times;

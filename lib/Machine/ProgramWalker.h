@@ -57,6 +57,18 @@ public:
   /// The execution chains their engine runs one after another: a loop of
   /// n trips issuing loads D ahead runs (n + D) / (D + 1).
   double skewedChainCount = 0;
+  /// Executions whose device-memory loads wait, in program order, for the
+  /// output of the previous execution's compute: waits for a token from a
+  /// store unit (not an engine) of the program's core after device-memory
+  /// loads (the loads since the previous such wait). The compute unit
+  /// waits, empty, for each such execution's loads to land.
+  double chainedExecutions = 0;
+  /// The program's cycles from each such wait to its next device-memory
+  /// load (the stores of the execution the wait announced).
+  double chainedStoreCycles = 0;
+  /// A compute unit's cycles to receive the entries before its first work
+  /// (each at its FIFO's bandwidth): the feed of an execution's operands.
+  double feedBeforeWork = 0;
   /// Hand-overs through the scratchpad a load unit waits for: runs of
   /// sync_recv from a store unit between its loads (a carried block, a row
   /// value the next pass reads). The compute unit it feeds has sent what
@@ -180,6 +192,7 @@ private:
   /// over in row blocks) is in the same execution's group.
   llvm::DenseSet<uint32_t> waitedSinceSend;
   bool inHandOver = false;
+  bool loadedSinceStoreWait = false, afterStoreWait = false;
   bool loadedFromScratchpad = false;
   double loadedBytes = 0;
   std::optional<uint32_t> handOverStore, loadMemory;

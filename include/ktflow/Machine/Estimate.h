@@ -16,10 +16,13 @@
 // loads and stores in program order is the exception: its transfers, the
 // landing of the loads of each execution whose stores it waits for and the
 // compute are added up (with the waits for a slot before the data the
-// compute waits for longest); when it issues the next execution's loads before
-// this one's stores (a skewed loop), each execution takes at least half of
-// one execution's chain (loads, landing, compute, stores). Where a DMA
-// engine binds, the compute of the last data it loads is added.
+// compute waits for longest), or, where it waits for the compute's output
+// stored before its next loads, one chain per such execution (loads
+// landed, the first entries fed, the compute, the stores) with its other
+// transfers overlapping the compute; when it issues the next execution's
+// loads before this one's stores (a skewed loop), each execution takes at
+// least half of one execution's chain (loads, landing, compute, stores). Where
+// a DMA engine binds, the compute of the last data it loads is added.
 //
 //===----------------------------------------------------------------------===//
 
