@@ -167,6 +167,12 @@ public:
   int64_t ringRankOfCore(int64_t core) const;
   /// The lane instance that runs linear tile `tile` alone, if any.
   const LaneInstance *laneOfTile(int64_t tile) const;
+  /// The earlier lane instance of `li`'s core whose buffers of per-instance
+  /// pipeline `info` `li` reads instead of loading its own: the pipeline
+  /// only loads device memory, on the unit and into the memory that lane's
+  /// loads use (SharedStaging.cpp); null if none.
+  const LaneInstance *stagingSourceOf(const PipelineInfo &info,
+                                      const LaneInstance &li) const;
   /// Bytes of one entry of the FIFO carrying `slot` in lane instance `li`.
   int64_t fifoEntryOf(Value slot, const LaneInstance &li) const;
   /// The dfir symbol base and bytes of one copy of a buffer that a stage

@@ -418,10 +418,12 @@ void KernelLowering::declarePipelineResources(OpBuilder &b,
       continue;
     StringRef kind = getBufferMemoryKind(type);
     auto [base, bytes] = info.buffers.lookup(priv.getResult());
+    const LaneInstance *source = stagingSourceOf(info, li);
     dfir::BufferOp::create(
         b, priv.getLoc(), perLane(base, li), memoryOf(kind, li),
         bytes * info.copies,
-        b.getI64IntegerAttr(laneBaseOf(kind, li) + *priv.getOffset()));
+        b.getI64IntegerAttr(laneBaseOf(kind, source ? *source : li) +
+                            *priv.getOffset()));
   }
   // FIFOs: one per pair of unit instances, as wide as its widest slot;
   // declared once every lane instance has named its slots.

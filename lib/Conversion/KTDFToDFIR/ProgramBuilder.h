@@ -60,6 +60,9 @@ private:
   FailureOr<SmallVector<Value>> emitBlock(Block &block, IRMapping map,
                                           ValueRange executions,
                                           const LaneInstance &li);
+  /// Hands per-instance pipeline `pipeline`'s buffers over to `li`'s
+  /// readers, which read an earlier lane's copy (SharedStaging.cpp).
+  void emitSharedStagingSends(PipelineOp pipeline, const LaneInstance &li);
   /// Emits one operation of a block (a pipeline or a loop) for `li`.
   LogicalResult emitOp(Operation &op, IRMapping &map,
                        SmallVector<Value> &executions, const LaneInstance &li);

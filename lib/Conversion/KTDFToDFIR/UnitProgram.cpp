@@ -190,12 +190,25 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
   size_t numPipelines = kernel.pipelines.size();
   SmallVector<Value> zeros(work.size() * numPipelines, c0);
   LogicalResult result = success();
-  // Per-instance pipelines run before the lane's first point.
-  for (auto &[li, stages] : work)
-    for (auto pipeline : kernel.parallel.getBody().front().getOps<PipelineOp>())
-      if (pipeline.getPerInstance() && runsIn(pipeline, *li)) {
+  // Per-instance pipelines run before the lane's first point; the loads of
+  // a lane that reads an earlier lane's staged buffers become hand-overs,
+  // after all loads.
+  for (bool shared : {false, true})
+    for (auto &[li, stages] : work)
+      for (auto pipeline :
+           kernel.parallel.getBody().front().getOps<PipelineOp>()) {
+        if (!pipeline.getPerInstance() || !runsIn(pipeline, *li))
+          continue;
+        bool loads = llvm::any_of(stages, [&](StageOp stage) {
+          return stage->getParentOp() == pipeline;
+        });
+        if (shared !=
+            (loads && kernel.stagingSourceOf(kernel.infoOf(pipeline), *li)))
+          continue;
         IRMapping map;
-        if (failed(emitPipeline(pipeline, map, c0, *li)))
+        if (shared)
+          emitSharedStagingSends(pipeline, *li);
+        else if (failed(emitPipeline(pipeline, map, c0, *li)))
           return failure();
       }
   // The coordinates of a lane's point in round j, first dimension

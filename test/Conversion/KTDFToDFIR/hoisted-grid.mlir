@@ -1,14 +1,18 @@
 // RUN: ktflow-opt %s --ktdf-to-dfir | FileCheck %s
 
 // A per_instance pipeline (p0) on sample_device, whose 8 lanes walk 4 grid
-// points each: the core's DMA engine loads the vector once for each of its
-// two lanes before it walks the points, with only a full channel (nothing
-// refills the buffer); each lane's feed takes that token before its first
-// point and reads the buffer at every point.
+// points each: the core's DMA engine loads the vector once for both of its
+// lanes, which share the core's L1 (SharedStaging.cpp): lane 1's buffer is
+// declared at lane 0's offset and the engine only hands it to lane 1's
+// feed after the load, before it walks the points, with only a full
+// channel (nothing refills the buffer); each lane's feed takes that token
+// before its first point and reads the buffer at every point.
 
 // CHECK-LABEL: dfir.kernel @four_points device "sample_device"
 // CHECK-DAG: dfir.buffer @p0_buf0_c0_l0 in "core[0]/L1" size 128 offset 0
 // CHECK-DAG: dfir.buffer @p1_buf0_c0_l0 in "core[0]/L1" size 1024 offset 128
+// CHECK-DAG: dfir.buffer @p0_buf0_c0_l1 in "core[0]/L1" size 128 offset 0
+// CHECK-DAG: dfir.buffer @p1_buf0_c0_l1 in "core[0]/L1" size 1024 offset 2304
 // CHECK-DAG: dfir.sync @p0_xfull0_c0_l0 from "core[0]/MNILU_Block/MNILU" to "core[0]/subcore[0]/L1LU"
 // CHECK-DAG: dfir.sync @p0_xfull0_c0_l1 from "core[0]/MNILU_Block/MNILU" to "core[0]/subcore[1]/L1LU"
 // CHECK-NOT: xfree
@@ -18,8 +22,6 @@
 // CHECK-NOT: scf.for
 // CHECK: dfir.dma %{{.*}} bytes from "DDR"[%{{.*}}] to "core[0]/L1"
 // CHECK-NEXT: dfir.sync_send @p0_xfull0_c0_l0
-// CHECK-NOT: scf.for
-// CHECK: dfir.dma %{{.*}} bytes from "DDR"[%{{.*}}] to "core[0]/L1"
 // CHECK-NEXT: dfir.sync_send @p0_xfull0_c0_l1
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c4 step
 // CHECK-NOT: @p0_
