@@ -81,6 +81,9 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
     pm.addPass(ktdf::createKTDFSplitOutputBlocks(split));
   }
   pm.addPass(ktdf::createKTDFLowerInterTile());
+  ktdf::KTDFMergeExchangeTilesOptions merge;
+  merge.useLanes = options.optimize && options.knobs.useLanes;
+  pm.addPass(ktdf::createKTDFMergeExchangeTiles(merge));
   pm.addPass(ktdf::createKTDFCarryInScratchpad());
   pm.addPass(ktdf::createKTDFMapMemorySpaces());
   pm.addPass(ktdf::createKTDFSinkIntoLoops());

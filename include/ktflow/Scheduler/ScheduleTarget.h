@@ -118,10 +118,11 @@ public:
   /// The lanes of one core, identical to the first (same hop kinds along
   /// the same number of datapaths); at least one.
   llvm::ArrayRef<Lane> getLanes() const { return lanes; }
-  /// The lane instances of the device (every lane of every core): how many
-  /// grid points or iterations can run at once.
-  int64_t getNumLaneInstances() const {
-    return getNumCores() * static_cast<int64_t>(lanes.size());
+  /// The lane instances of the device (every lane of every core, or only
+  /// the first of each with `everyLane` off): how many grid points or
+  /// iterations can run at once.
+  int64_t getNumLaneInstances(bool everyLane = true) const {
+    return getNumCores() * (everyLane ? static_cast<int64_t>(lanes.size()) : 1);
   }
 
   /// The instance name (as the simulator's machine names it) of `node` on

@@ -26,6 +26,7 @@
 // CHECK-NEXT:   ktdf-share-left-operands{max-factor=0 min-columns=64},
 // CHECK-NEXT:   ktdf-split-output-blocks{max-factor=0 min-columns=64 min-reduction-columns=16},
 // CHECK-NEXT:   ktdf-lower-inter-tile,
+// CHECK-NEXT:   ktdf-merge-exchange-tiles{use-lanes=true},
 // CHECK-NEXT:   ktdf-carry-in-scratchpad,
 // CHECK-NEXT:   ktdf-map-memory-spaces,
 // CHECK-NEXT:   ktdf-sink-into-loops,
@@ -51,6 +52,7 @@
 
 // O0-NOT: ktdf-share-left-operands
 // O0-NOT: ktdf-split-output-blocks
+// O0: ktdf-merge-exchange-tiles{use-lanes=false},
 // O0: ktdf-tile-streams{chunk=0 chunk-scale=0 use-cost-model=false},
 // O0-NEXT: ktdf-distribute{balance=false use-lanes=false},
 // O0-NEXT: ktdf-buffer{depth=1},

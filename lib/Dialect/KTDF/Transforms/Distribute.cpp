@@ -139,9 +139,7 @@ struct DistributePass : public ktdf::impl::KTDFDistributeBase<DistributePass> {
     if (!target.isValid())
       return signalPassFailure();
     markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    int64_t lanes =
-        useLanes ? static_cast<int64_t>(target.getLanes().size()) : 1;
-    int64_t instances = target.getNumCores() * lanes;
+    int64_t instances = target.getNumLaneInstances(useLanes);
     getOperation().walk([&](ParallelOp parallel) {
       int64_t n = std::min(instances, parallel.getNumPoints());
       parallel.setNumInstancesAttr(

@@ -214,12 +214,12 @@ static RankedTensorType sliceType(Type type, int64_t width) {
   return ranked.clone(shape);
 }
 
-Value mlir::ktdf::addGridDimension(func::FuncOp func, Operation *gridOwner,
-                                   ArrayRef<int64_t> grid, int64_t extent) {
+ktdp::GetComputeTileIdOp mlir::ktdf::hoistTileIds(func::FuncOp func,
+                                                  int64_t rank) {
   OpBuilder b(func.getContext());
   b.setInsertionPointToStart(&func.getBody().front());
   auto ids = ktdp::GetComputeTileIdOp::create(
-      b, func.getLoc(), SmallVector<Type>(grid.size() + 1, b.getIndexType()));
+      b, func.getLoc(), SmallVector<Type>(rank, b.getIndexType()));
   func.walk([&](ktdp::GetComputeTileIdOp old) {
     if (old == ids)
       return;
@@ -227,6 +227,13 @@ Value mlir::ktdf::addGridDimension(func::FuncOp func, Operation *gridOwner,
       result.replaceAllUsesWith(ids.getResult(i));
     old.erase();
   });
+  return ids;
+}
+
+Value mlir::ktdf::addGridDimension(func::FuncOp func, Operation *gridOwner,
+                                   ArrayRef<int64_t> grid, int64_t extent) {
+  OpBuilder b(func.getContext());
+  auto ids = hoistTileIds(func, grid.size() + 1);
   SmallVector<Attribute> extents;
   for (int64_t e : grid)
     extents.push_back(b.getI64IntegerAttr(e));

@@ -53,6 +53,11 @@ private:
 /// input gives the same slice of the result.
 bool isColumnReduction(Operation *op);
 
+/// Replaces every `ktdp.get_compute_tile_id` of `func` by one op at the
+/// start of its body with `rank` results (result i of each old op becomes
+/// result i: grid coordinate i).
+ktdp::GetComputeTileIdOp hoistTileIds(func::FuncOp func, int64_t rank);
+
 /// Adds a last dimension of `extent` to the grid of `func` (owned by
 /// `gridOwner`, extents `grid`): every `ktdp.get_compute_tile_id` becomes
 /// one at the start of the function with a result more. Returns that

@@ -574,6 +574,66 @@ def KTDFLowerInterTile : Pass<"ktdf-lower-inter-tile", "::mlir::ModuleOp"> {
                            "::mlir::ktdf::KTDFDialect"];
 }
 
+def KTDFMergeExchangeTiles
+    : Pass<"ktdf-merge-exchange-tiles", "::mlir::ModuleOp"> {
+  let summary = "Several tiles of one lane merged at an all-reduce or copy";
+  let description = [{
+    When a kernel's grid has more tiles than the device has lanes (cores
+    times the lanes of a core, or the cores when `use-lanes` is off, as
+    ktdf-distribute counts them), a lane would run several tiles in
+    sequence, and a tile cannot wait at an all-reduce for tiles that run
+    after it on its own lane. The kernel is cut at its one
+    `ktdf.all_reduce` (or `ktdf.tile_copy`) instead: runs of `b` consecutive tiles along one grid
+    dimension (the first, and the smallest `b` of at least tiles / lanes
+    dividing its extent, whose runs each lie inside one group and leave a
+    group's merged tiles on different cores, for the ring) become one
+    tile of a grid `b` times smaller. It runs the part before the exchange
+    for each of its tiles in ascending order (ops that touch memory or
+    depend on the tile id, once per tile; the rest once), folds their
+    partials with the combiner in that order (`((x0 op x1) op x2) ...`),
+    stores the fold into the exchange view, reduces it with the merged
+    groups, and runs the part after the exchange for each of its tiles.
+
+    ```mlir
+    // before: grid [16, 1, 1], groups of 4 tiles, 8 lanes
+    %t = ktdp.get_compute_tile_id : index
+    %x = <partial of tile %t>
+    ktdp.store %x, %te
+    ktdf.all_reduce %E, %R {combiner = "arith.maximumf",
+        groups = [array<i64: 0, 1, 2, 3>, ...]}
+    <after the exchange, tile %t>
+    // after: grid [8, 1, 1], groups of 2 merged tiles
+    %v:3 = ktdp.get_compute_tile_id : index, index, index
+    %t0 = %v#0 * 2 + 0    %t1 = %v#0 * 2 + 1
+    %x0 = <partial of tile %t0>
+    %x1 = <partial of tile %t1>
+    %m = arith.maximumf %x0, %x1
+    ktdp.store %m, %te
+    ktdf.all_reduce %E, %R {combiner = "arith.maximumf",
+        groups = [array<i64: 0, 1>, ...]}
+    <after the exchange, tile %t0>
+    <after the exchange, tile %t1>
+    ```
+
+    A `ktdf.tile_copy` (a broadcast) is merged the same way when the tiles
+    of each run consume one tile's value and every producer lies at the
+    same position of its run: the merged tile stores that position's
+    partial, and its source is the merged tile of its tiles' source; a
+    producer and its consumers stay on different cores.
+
+    Refused, at the op: more than one all-reduce or copy, one inside a
+    loop or a branch, scratchpad views other than the exchange's (the
+    merged tiles share one scratchpad), no dimension whose runs stay
+    inside groups (or share a source) on different cores.
+  }];
+  let options = [
+    Option<"useLanes", "use-lanes", "bool", "true",
+           "count every lane of a core, not only one (as ktdf-distribute)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::ktdp::KTDPDialect"];
+}
+
 def KTDFScheduleAllReduce
     : Pass<"ktdf-schedule-all-reduce", "::mlir::ModuleOp"> {
   let summary = "Schedule each ktdf.all_reduce as a ring over the interconnect";
