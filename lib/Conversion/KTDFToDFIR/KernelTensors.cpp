@@ -157,11 +157,12 @@ LogicalResult KernelLowering::collectScratchpadInputs() {
     if (!llvm::is_contained(input.views, view))
       input.views.push_back(view);
   });
-  for (auto &[start, input] : read) {
+  for (auto &[regionStart, input] : read) {
+    int64_t start = regionStart; // C++17 lambdas cannot capture bindings
     bool overwritten = llvm::any_of(input.views, [&](auto view) {
-      auto [first, end] = scratchpadSpan(view, start);
+      auto readSpan = scratchpadSpan(view, start);
       return llvm::any_of(written, [&](auto span) {
-        return span.first < end && first < span.second;
+        return span.first < readSpan.second && readSpan.first < span.second;
       });
     });
     if (overwritten)
