@@ -21,6 +21,10 @@
 //   compute unit works, carry it. The lowering orders the drain's stores
 //   before the feed's loads within the execution.
 //
+// A value of the columns that depends on no row (a weight vector widened
+// to f32) is the same for every row of the execution: where the unit can
+// hold it whole, it is computed once, before the rows (hoistColumns).
+//
 //===----------------------------------------------------------------------===//
 
 #include "StreamTiler.h"
@@ -243,4 +247,78 @@ void StreamTiler::planKeeps() {
       });
     });
   }
+}
+
+void StreamTiler::hoistColumns() {
+  if (plan.columnMajor || plan.rows < 2 || width <= 0 || plan.cols % width != 0)
+    return;
+  // The column reads and the element-wise ops computed from them (and
+  // constants) alone: the same for every row of the execution.
+  llvm::SmallPtrSet<Value, 8> fromColumns;
+  SmallVector<ReadFromFifoOp> reads;
+  for (ReadFromFifoOp read : plan.reads)
+    if (plan.getKind(read.getResult()) == Kind::Col) {
+      reads.push_back(read);
+      fromColumns.insert(read.getResult());
+    }
+  SmallVector<Operation *> ops;
+  for (auto [op, role] : plan.roles) {
+    if (role != OpRole::Stream || op->getNumResults() != 1 ||
+        plan.getKind(op->getResult(0)) != Kind::Col)
+      continue;
+    bool invariant = llvm::all_of(op.getDpsInputs(), [&](Value v) {
+      return fromColumns.contains(v) || v.getDefiningOp<arith::ConstantOp>();
+    });
+    if (invariant) {
+      ops.push_back(op);
+      fromColumns.insert(op->getResult(0));
+    }
+  }
+  // Without an op computed from them alone the rows save no compute.
+  if (ops.empty())
+    return;
+  llvm::SmallPtrSet<Operation *, 8> hoisted(ops.begin(), ops.end());
+  for (ReadFromFifoOp read : reads)
+    hoisted.insert(read);
+  // The values the rows read of them, each held whole (every chunk of a
+  // row's columns) in the compute unit.
+  llvm::SetVector<Value> boundary;
+  auto use = [&](Operation *user, PassContents &pass) {
+    for (Value v : user->getOperands())
+      if (fromColumns.contains(v)) {
+        boundary.insert(v);
+        pass.readsColumns = true;
+      }
+  };
+  for (PassContents &pass : passes) {
+    for (Operation *op : pass.streamOps)
+      if (!hoisted.contains(op))
+        use(op, pass);
+    for (linalg::GenericOp op : pass.reductions)
+      use(op, pass);
+    for (WriteToFifoOp write : pass.writes)
+      use(write, pass);
+  }
+  int64_t bytes = 0;
+  for (Value v : boundary)
+    bytes +=
+        plan.cols *
+        ((cast<RankedTensorType>(v.getType()).getElementTypeBitWidth() + 7) /
+         8);
+  if (boundary.empty() || !canHold(bytes)) {
+    for (PassContents &pass : passes)
+      pass.readsColumns = false;
+    return;
+  }
+  heldBytes += bytes;
+  for (PassContents &pass : passes) {
+    pass.streamOps.remove_if(
+        [&](Operation *op) { return hoisted.contains(op); });
+    llvm::erase_if(pass.reads,
+                   [&](ReadFromFifoOp read) { return hoisted.contains(read); });
+  }
+  columnReads = std::move(reads);
+  columnOps = std::move(ops);
+  for (Value v : boundary)
+    columnChunks[v];
 }

@@ -56,9 +56,10 @@ void StreamTiler::splitIndependentParts() {
     return;
   SmallVector<PassContents, 0> split;
   for (PassContents &pass : passes) {
-    // Kept values tie a pass to others chunk by chunk: those stay whole.
+    // Kept values and held columns tie a pass to others chunk by chunk:
+    // those stay whole.
     if (!pass.keptReads.empty() || !pass.keptWrites.empty() ||
-        pass.reads.size() < 2) {
+        pass.readsColumns || pass.reads.size() < 2) {
       split.push_back(std::move(pass));
       continue;
     }

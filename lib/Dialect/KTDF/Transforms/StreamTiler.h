@@ -5,7 +5,8 @@
 // row (StreamPlan) and rebuilds the feed, compute and drain stages in
 // chunks. TileStreams.cpp holds its decisions, StreamPasses.cpp what each
 // pass over a row contains, StreamKeep.cpp which streamed values a later
-// pass keeps, StreamTilerBuild.cpp the rewriting of the stages.
+// pass keeps and which column values the rows share, StreamTilerBuild.cpp the
+// rewriting of the stages.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +53,8 @@ struct PassContents {
   bool endsPass = true;
   /// One of several parts of a pass.
   bool isPart = false;
+  /// Reads column values widened once per execution (hoistColumns).
+  bool readsColumns = false;
 };
 
 /// A streamed value an earlier pass over the row computes and a later pass
@@ -101,8 +104,10 @@ public:
     if (failed(checkCarriedRewrites()))
       return failure();
     retypeSlots();
-    if (useCostModel)
+    if (useCostModel) {
       planKeeps();
+      hoistColumns();
+    }
     splitIndependentParts();
     // Feed and drain read the compute stage's FIFO ops, which building the
     // tiled compute stage erases: they go first.
@@ -130,6 +135,11 @@ private:
   /// where the unit spends more on recomputing them than on sending them
   /// out (StreamKeep.cpp).
   void planKeeps();
+  /// Moves the per-column values that depend on no row (a weight vector
+  /// widened to f32) out of the row loop: the feed sends their chunks and
+  /// the compute unit computes them once per execution, before the rows,
+  /// and holds them where they fit its local memory (StreamKeep.cpp).
+  void hoistColumns();
   /// Splits each pass whose reads feed computations that share nothing
   /// (the unrolled column blocks of a row) into one chunk loop per
   /// computation, in program order: the feed then moves one block after
@@ -216,12 +226,14 @@ private:
   /// (scalar) buffer, the same for every row.
   SmallVector<Value> rowIndex(Value buffer, Value r);
 
-  /// Builds `for r { head(r); for each pass { for c { body(pass, r, c) } };
-  /// tail(r) }`.
-  void buildRowLoops(StageOp stage, function_ref<void(Value)> head,
-                     function_ref<bool(const PassContents &)> hasWork,
-                     function_ref<void(const PassContents &, Value, Value)> body,
-                     function_ref<void(Value)> tail);
+  /// Builds `prologue; for r { head(r); for each pass { for c {
+  /// body(pass, r, c) } }; tail(r) }`.
+  void
+  buildRowLoops(StageOp stage, function_ref<void()> prologue,
+                function_ref<void(Value)> head,
+                function_ref<bool(const PassContents &)> hasWork,
+                function_ref<void(const PassContents &, Value, Value)> body,
+                function_ref<void(Value)> tail);
 
   void buildFeed();
 
@@ -245,6 +257,11 @@ private:
   llvm::MapVector<Value, KeptValue> kept;
   /// Bytes of a row of the held values.
   int64_t heldBytes = 0;
+  /// Column reads and ops computed once per execution (hoistColumns), in
+  /// program order, and the chunks of the values the passes read of them.
+  SmallVector<ReadFromFifoOp> columnReads;
+  SmallVector<Operation *> columnOps;
+  llvm::DenseMap<Value, SmallVector<Value>> columnChunks;
 };
 
 } // namespace mlir::ktdf::detail

@@ -122,7 +122,7 @@ void StreamTiler::emitRowOps(int availableAt, IRMapping &map) {
 
 bool StreamTiler::isUnrolled(const PassContents &pass) const {
   auto isHeld = [&](Value v) { return kept.lookup(v).held; };
-  return llvm::any_of(pass.keptReads, isHeld) ||
+  return pass.readsColumns || llvm::any_of(pass.keptReads, isHeld) ||
          llvm::any_of(pass.keptWrites, isHeld);
 }
 
@@ -130,6 +130,9 @@ SmallVector<Value>
 StreamTiler::emitChunk(const PassContents &pass, IRMapping chunkMap,
                        ValueRange accs, int64_t chunk,
                        llvm::DenseMap<Value, SmallVector<Value>> &held) {
+  if (pass.readsColumns)
+    for (auto &[v, chunks] : columnChunks)
+      chunkMap.map(v, chunks[chunk]);
   for (Value v : pass.keptReads) {
     const KeptValue &k = kept.lookup(v);
     chunkMap.map(v, k.held ? held[v][chunk]
@@ -174,6 +177,17 @@ void StreamTiler::buildCompute() {
   if (plan.columnMajor) {
     buildColumnMajorCompute(base, old);
     return;
+  }
+  // The column values, once per execution, in the feed's order.
+  for (int64_t chunk = 0; chunk < plan.cols / width && !columnOps.empty();
+       ++chunk) {
+    IRMapping chunkMap = base;
+    for (ReadFromFifoOp read : columnReads)
+      readChunk(read, chunkMap);
+    for (Operation *op : columnOps)
+      emitOp(cast<linalg::GenericOp>(op), OpRole::Stream, chunkMap);
+    for (auto &[v, chunks] : columnChunks)
+      chunks.push_back(chunkMap.lookup(v));
   }
   scf::ForOp::create(b, loc, c0, rows, c1, ValueRange{},
                      [&](OpBuilder &, Location, Value, ValueRange) {
@@ -392,16 +406,19 @@ SmallVector<Value> StreamTiler::rowIndex(Value buffer, Value r) {
   return {r};
 }
 
-/// Builds `for r { head(r); for each pass { for c { body(pass, r, c) } };
-/// tail(r) }`.
-void StreamTiler::buildRowLoops(StageOp stage, function_ref<void(Value)> head,
-                   function_ref<bool(const PassContents &)> hasWork,
-                   function_ref<void(const PassContents &, Value, Value)> body,
-                   function_ref<void(Value)> tail) {
+/// Builds `prologue; for r { head(r); for each pass { for c {
+/// body(pass, r, c) } }; tail(r) }`.
+void StreamTiler::buildRowLoops(
+    StageOp stage, function_ref<void()> prologue,
+    function_ref<void(Value)> head,
+    function_ref<bool(const PassContents &)> hasWork,
+    function_ref<void(const PassContents &, Value, Value)> body,
+    function_ref<void(Value)> tail) {
   Block *old = freshBody(stage);
   Location loc = stage.getLoc();
   Value c0 = index(0), c1 = index(1), rows = index(plan.rows),
         cols = index(plan.cols), step = index(width);
+  prologue();
   scf::ForOp::create(b, loc, c0, rows, c1, ValueRange{},
                      [&](OpBuilder &, Location, Value r, ValueRange) {
     head(r);
@@ -429,6 +446,22 @@ void StreamTiler::buildFeed() {
     return buildColumnMajorTransfers(feed, /*isFeed=*/true);
   buildRowLoops(
       feed,
+      [&] {
+        if (columnOps.empty())
+          return;
+        Location loc = feed.getLoc();
+        scf::ForOp::create(
+            b, loc, index(0), index(plan.cols), index(width), ValueRange{},
+            [&](OpBuilder &, Location, Value c, ValueRange) {
+              for (ReadFromFifoOp read : columnReads) {
+                Value buffer = source.lookup(read.getSlot());
+                DataTransferOp::create(b, read.getLoc(), buffer,
+                                       columnIndex(buffer, c), read.getSlot(),
+                                       ValueRange{});
+              }
+              scf::YieldOp::create(b, loc);
+            });
+      },
       [&](Value r) {
         for (ReadFromFifoOp read : plan.reads) {
           if (plan.isStreamed(read.getResult()))
@@ -468,7 +501,7 @@ void StreamTiler::buildDrain() {
   if (plan.columnMajor)
     return buildColumnMajorTransfers(drain, /*isFeed=*/false);
   buildRowLoops(
-      drain, [](Value) {},
+      drain, [] {}, [](Value) {},
       [&](const PassContents &p) {
         return !p.writes.empty() || llvm::any_of(p.keptWrites, [&](Value v) {
           return !kept.lookup(v).held;
