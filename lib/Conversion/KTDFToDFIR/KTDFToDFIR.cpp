@@ -149,7 +149,10 @@ LogicalResult KernelLowering::buildPrograms(OpBuilder &b) {
 LogicalResult KernelLowering::run(OpBuilder &moduleBuilder) {
   directExchangeDmas(func);
   if (failed(collectArguments()) || failed(planInstances()) ||
-      failed(collectPipelines()) || failed(collectScratchpadInputs()))
+      failed(collectPipelines()))
+    return failure();
+  collectCopyFills();
+  if (failed(collectScratchpadInputs()))
     return failure();
   auto kernel = dfir::KernelOp::create(moduleBuilder, func.getLoc(),
                                        func.getSymName(),

@@ -353,12 +353,28 @@ void KernelLowering::declareTensors(OpBuilder &b) {
   }
   for (auto &[start, input] : scratchpadInputs) {
     RankedTensorType type = tensorTypes["lx_" + std::to_string(start)].type;
+    // Only the tiles that run a transfer of the region read their copy
+    // (a tile copy's fill runs on the tiles that send it only).
+    llvm::SmallDenseSet<int64_t> readers;
+    ArrayRef<ktdp::ConstructMemoryViewOp> views = input.views;
+    parallel.walk([&](DataTransferOp op) {
+      auto src = isa<ktdp::AccessTileType>(op.getSrc().getType())
+                     ? ktdp::getAccessTileView(op.getSrc())
+                     : ktdp::ConstructMemoryViewOp();
+      if (!src || !llvm::is_contained(views, src))
+        return;
+      const PipelineInfo &info = infoOf(op->getParentOfType<PipelineOp>());
+      for (int64_t tile = 0, e = parallel.getNumPoints(); tile < e; ++tile)
+        if (runsWork(info, *laneOfTile(tile)))
+          readers.insert(tile);
+    });
     for (int64_t tile = 0, e = parallel.getNumPoints(); tile < e; ++tile)
-      dfir::TensorOp::create(
-          b, input.views.front().getLoc(), dfir::TensorRole::input,
-          "lx" + std::to_string(tile) + "_" + std::to_string(start), type,
-          memoryOf(input.kind, *laneOfTile(tile)), ArrayAttr(), IntegerAttr(),
-          StringAttr(), b.getI64IntegerAttr(start), b.getI64IntegerAttr(tile),
-          DenseI64ArrayAttr());
+      if (readers.contains(tile))
+        dfir::TensorOp::create(
+            b, input.views.front().getLoc(), dfir::TensorRole::input,
+            "lx" + std::to_string(tile) + "_" + std::to_string(start), type,
+            memoryOf(input.kind, *laneOfTile(tile)), ArrayAttr(), IntegerAttr(),
+            StringAttr(), b.getI64IntegerAttr(start), b.getI64IntegerAttr(tile),
+            DenseI64ArrayAttr());
   }
 }

@@ -85,6 +85,10 @@ struct PipelineInfo {
   /// touches the same scratchpad view: the sender signals after its stage,
   /// the receiver waits when its program passes this pipeline.
   SmallVector<Channel, 0> regionChannels;
+  /// The tiles that need the pipeline's transfers and compute, when not
+  /// every tile does (KernelLowering::collectCopyFills); the others run
+  /// only its synchronisation.
+  std::optional<llvm::SmallDenseSet<int64_t>> workTiles;
 };
 
 class KernelLowering {
@@ -173,6 +177,9 @@ public:
   /// loads use (SharedStaging.cpp); null if none.
   const LaneInstance *stagingSourceOf(const PipelineInfo &info,
                                       const LaneInstance &li) const;
+  /// Whether lane instance `li` runs the transfers and compute of
+  /// `info`'s pipeline (PipelineInfo::workTiles).
+  bool runsWork(const PipelineInfo &info, const LaneInstance &li) const;
   /// Bytes of one entry of the FIFO carrying `slot` in lane instance `li`.
   int64_t fifoEntryOf(Value slot, const LaneInstance &li) const;
   /// The dfir symbol base and bytes of one copy of a buffer that a stage
@@ -204,6 +211,9 @@ private:
 
   // The pipelines' resources (PipelineResources.cpp).
   LogicalResult collectPipelines();
+  /// Finds the pipelines that only fill the views tile copies send or
+  /// keep, and the tiles that need them (TileCopyLowering.cpp).
+  void collectCopyFills();
   /// A pipeline's buffers and the channels between its own stages.
   FailureOr<PipelineInfo> collectPipeline(PipelineOp op, unsigned index);
   /// Other pipelines only read an exported buffer into a slot or buffer.

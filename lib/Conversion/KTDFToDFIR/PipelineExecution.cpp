@@ -17,6 +17,7 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -38,6 +39,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
   OpBuilder &b = *builder;
   Location loc = pipeline.getLoc();
   const PipelineInfo &info = kernel.infoOf(pipeline);
+  llvm::SaveAndRestore<bool> idle(syncOnly, !kernel.runsWork(info, li));
   Value copy = info.copies > 1 ? arith::RemUIOp::create(b, loc, execution,
                                                         constant(info.copies))
                                      .getResult()
@@ -236,6 +238,8 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
     } else if (TileCopyOp tileCopy = getTileCopy(stage)) {
       if (failed(emitTileCopy(tileCopy, li)))
         return failure();
+    } else if (stage.isCompute() && syncOnly) {
+      // Nothing reaches the stage's FIFOs in this lane instance.
     } else if (stage.isCompute()) {
       // Loop bounds computed around the pipeline (the rows of a partial
       // merged iteration) are index arithmetic the unit evaluates first.

@@ -415,6 +415,10 @@ private:
   /// pipeline ahead of it (loadsBeforeStaging).
   Operation *aheadIssued = nullptr;
   OpBuilder *builder = nullptr;
+  /// Whether the pipeline being emitted runs only its synchronisation in
+  /// this lane instance (KernelLowering::runsWork): no transfer, no
+  /// compute.
+  bool syncOnly = false;
 };
 
 } // namespace mlir::ktdf::lowering

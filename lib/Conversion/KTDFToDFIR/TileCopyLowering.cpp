@@ -18,6 +18,14 @@
 // stages that read the view wait for this stage by the scratchpad-view
 // channels, like an all-reduce's.
 //
+// The partial an inter_tile_produce yields is computed and stored into the
+// copy's views in the kernel's one program, so on every tile; only the
+// tiles that send it or consume their own need it. A pipeline that only
+// fills such views (the produce's body: a resident scratchpad part's
+// load, ResidentParts.cpp, or a broadcast partial's computation) runs its
+// transfers and compute on those tiles only; the others keep its
+// synchronisation, so every channel's tokens still balance.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ProgramBuilder.h"
@@ -49,6 +57,57 @@ static std::optional<int64_t> tileOf(const KernelLowering &kernel,
   if (li.count != 1)
     return std::nullopt;
   return tileOfPoint(li.start, ParallelOp(kernel.parallel).getExtents());
+}
+
+void KernelLowering::collectCopyFills() {
+  // Per view a tile copy moves, the tiles on which what is stored there
+  // before the copy is used: a source on the tiles that send it, a
+  // `stored_locally` destination on the tiles that consume their own.
+  llvm::DenseMap<Value, llvm::SmallDenseSet<int64_t>> usedOn;
+  parallel.walk([&](TileCopyOp op) {
+    llvm::SmallDenseSet<int64_t> sent, kept;
+    for (auto [c, p] : llvm::enumerate(op.getSources())) {
+      if (p >= 0 && p != static_cast<int64_t>(c))
+        sent.insert(p);
+      if (p == static_cast<int64_t>(c) && op.getStoredLocally())
+        kept.insert(p);
+    }
+    usedOn[op.getSource()].insert(sent.begin(), sent.end());
+    usedOn[op.getDest()].insert(kept.begin(), kept.end());
+  });
+  if (usedOn.empty())
+    return;
+  for (PipelineInfo &info : pipelines) {
+    llvm::SmallDenseSet<int64_t> tiles;
+    bool fills = false;
+    bool exports = info.op->getNumResults() != 0 ||
+                   llvm::any_of(info.channels,
+                                [](const Channel &ch) { return ch.exported; });
+    bool fillsOnly = !exports;
+    info.op.walk([&](Operation *op) {
+      if (isa<AllReduceOp, TileCopyOp, IndDataTransferOp>(op))
+        fillsOnly = false;
+      auto transfer = dyn_cast<DataTransferOp>(op);
+      if (!transfer || !isa<ktdp::AccessTileType>(transfer.getDst().getType()))
+        return;
+      auto view = ktdp::getAccessTileView(transfer.getDst());
+      auto used = view ? usedOn.find(view.getResult()) : usedOn.end();
+      if (used == usedOn.end() || !view->hasAttr(kExchangeViewAttrName)) {
+        fillsOnly = false;
+        return;
+      }
+      fills = true;
+      tiles.insert(used->second.begin(), used->second.end());
+    });
+    if (fills && fillsOnly)
+      info.workTiles = std::move(tiles);
+  }
+}
+
+bool KernelLowering::runsWork(const PipelineInfo &info,
+                              const LaneInstance &li) const {
+  std::optional<int64_t> tile = tileOf(*this, li);
+  return !info.workTiles || !tile || info.workTiles->contains(*tile);
 }
 
 void KernelLowering::declareCopySyncs(OpBuilder &b, const PipelineInfo &info,

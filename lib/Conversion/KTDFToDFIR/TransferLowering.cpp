@@ -48,6 +48,8 @@ lowering::expandAnchor(OpBuilder &b, Location loc,
 LogicalResult ProgramBuilder::emitTransfer(DataTransferOp op, IRMapping &map,
                                            const LaneInstance &li,
                                            Value copy) {
+  if (syncOnly)
+    return success();
   OpBuilder &b = *builder;
   Location loc = op.getLoc();
   bool srcTile = isa<ktdp::AccessTileType>(op.getSrc().getType());
@@ -318,6 +320,8 @@ ProgramBuilder::emitStoreRun(scf::ForOp loop, IRMapping &map,
   } else if (!isa<MemRefType>(dst.getType())) {
     return false;
   }
+  if (syncOnly)
+    return true;
   int64_t entries = 1;
   IRMapping first = map;
   for (auto [l, lb, ub, step] : llvm::zip(nest, lbs, ubs, steps)) {

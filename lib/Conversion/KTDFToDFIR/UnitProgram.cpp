@@ -447,13 +447,19 @@ ProgramBuilder::emitLoopCopy(scf::ForOp loop, IRMapping &map,
   if (failed(lb) || failed(ub) || failed(step))
     return failure();
   LogicalResult result = success();
-  scf::ForOp::create(*builder, loop.getLoc(), *lb, *ub, *step, ValueRange{},
-                     [&](OpBuilder &b, Location loc, Value iv, ValueRange) {
-                       IRMapping inner = map;
-                       inner.map(loop.getInductionVar(), iv);
-                       result = body(inner);
-                       scf::YieldOp::create(b, loc);
-                     });
+  auto copy =
+      scf::ForOp::create(*builder, loop.getLoc(), *lb, *ub, *step, ValueRange{},
+                         [&](OpBuilder &b, Location loc, Value iv, ValueRange) {
+                           IRMapping inner = map;
+                           inner.map(loop.getInductionVar(), iv);
+                           result = body(inner);
+                           scf::YieldOp::create(b, loc);
+                         });
+  // A loop of a pipeline that runs only its synchronisation here may be
+  // left with nothing to do.
+  if (syncOnly && llvm::all_of(copy.getBody()->without_terminator(),
+                               [](Operation &op) { return isPure(&op); }))
+    copy.erase();
   return result;
 }
 

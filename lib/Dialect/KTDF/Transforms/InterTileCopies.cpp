@@ -7,12 +7,13 @@
 // `ct_local` view of its own, a `ktdf.tile_copy` copies each consumer's
 // producer's view into the consumer's second view over the core
 // interconnect, and the consumer loads it. The source of each consumer is
-// enumerated now, in the interpreter's linear tile ids. Every tile
-// computes the partial (the produce's body runs before it, on every tile:
-// it may only load tensors the kernel does not write and compute); only
-// the producers' copies are sent. A consumer whose producer is itself
-// gets its partial stored into the second view directly (the interconnect
-// reaches other cores only).
+// enumerated now, in the interpreter's linear tile ids. The produce's body
+// moves before it, into every tile's program (it may only load tensors
+// the kernel does not write and compute); only the producers' copies are
+// sent, and KTDFToDFIR runs the body's transfers and compute only on the
+// tiles that send the partial or keep their own (TileCopyLowering.cpp). A
+// consumer whose producer is itself gets its partial stored into the second
+// view directly (the interconnect reaches other cores only).
 //
 //===----------------------------------------------------------------------===//
 

@@ -559,7 +559,8 @@ def KTDFLowerInterTile : Pass<"ktdf-lower-inter-tile", "::mlir::ModuleOp"> {
     that do not partition the grid.
 
     An `inter_tile_produce` + `inter_tile_consume` pair becomes a
-    `ktdf.tile_copy`: the produce's body runs on every tile before it, the
+    `ktdf.tile_copy`: the produce's body moves before it (KTDFToDFIR runs
+    it only on the tiles that send the partial or keep their own), the
     partial is stored into an exchange view, the copy moves each consumer's
     one producer's view (chosen by the dependency set, if any) into the
     consumer's second view, and the result is loaded from it; a consumer
