@@ -100,6 +100,18 @@ static double skewedChain(const Machine &machine, const ProgramWalker &engine,
   return engine.skewedChainCount / n * chain + engine.storeLatency;
 }
 
+/// The busiest compute unit of `core`, if it has one.
+static std::optional<uint32_t>
+busiestComputeOf(const Machine &machine, llvm::ArrayRef<double> busyOfUnit,
+                 int32_t core) {
+  std::optional<uint32_t> busiest;
+  for (auto [u, unit] : llvm::enumerate(machine.units))
+    if ((unit.roles & (RoleVector | RoleMatrix)) && unit.core == core &&
+        (!busiest || busyOfUnit[u] > busyOfUnit[*busiest]))
+      busiest = u;
+  return busiest;
+}
+
 /// Takes each skewed engine's chains (skewedChain, with its core's busiest
 /// compute unit and the latency of an execution's entries through it)
 /// where they are longer than `estimate`.
@@ -115,9 +127,9 @@ static void skewedChains(const Machine &machine,
       continue;
     const MachineUnit &engine = machine.units[walker.unitIndex()];
     double compute = 0, entries = 0;
-    for (auto [u, unit] : llvm::enumerate(machine.units))
-      if ((unit.roles & (RoleVector | RoleMatrix)) && unit.core == engine.core)
-        compute = std::max(compute, busyOfUnit[u]);
+    if (std::optional<uint32_t> u =
+            busiestComputeOf(machine, busyOfUnit, engine.core))
+      compute = busyOfUnit[*u];
     for (const ProgramWalker &feed : walkers)
       if (feed.fed() && machine.units[feed.unitIndex()].core == engine.core)
         entries = std::max(entries, feed.entriesLatency());
@@ -228,36 +240,56 @@ private:
 };
 } // namespace
 
-/// The cycles before the binding compute unit `bound`'s work (the
-/// device-memory loads the load units wait for before their first load,
-/// and those its entries wait for: Landings) and after its last entry
-/// (the last execution's device-memory stores and their latency, at each
-/// engine's share of the memory).
-static std::pair<double, double>
-fillAndDrain(const Machine &machine, const Executable &exe,
-             llvm::ArrayRef<ProgramWalker> walkers, Landings &landings,
-             uint32_t bound) {
+/// The cycles of the last execution's device-memory stores: for each token
+/// a store unit sends once it has stored the last execution's output, what
+/// the receiving engine stores after its last wait for it, at its share of
+/// the memory, and their route latency; or, where longer and a store unit
+/// sends the token (not a load unit handing a buffer back, after which the
+/// engine may load what the compute has yet to use), the engine's own
+/// cycles from its last wait for the token until its transfers have landed
+/// (its waits for a slot included: a column-major tile's 64 strided DMAs,
+/// eight in flight, one route latency each eight). With `core`, only that
+/// core's.
+static double lastStores(const Machine &machine, const Executable &exe,
+                         llvm::ArrayRef<ProgramWalker> walkers,
+                         const Landings &landings,
+                         std::optional<int32_t> core = std::nullopt) {
   llvm::DenseMap<uint32_t, unsigned> storers = usersOf(walkers, false);
-  double head = landings.waitOf(bound).first, tail = 0;
-  for (const ProgramWalker &walker : walkers) {
-    // An engine's stores after it waits for a token a store unit sends
-    // once it has stored the last execution's output.
+  double last = 0;
+  for (const ProgramWalker &walker : walkers)
     for (uint32_t sync : walker.signalledAfterLastStore) {
       const ProgramWalker *engine = landings.walkerOf(exe.syncs[sync].receiver);
-      if (!engine || !engine->storeDevice)
+      if (!engine || !engine->storeDevice ||
+          (core && machine.units[engine->unitIndex()].core != *core))
         continue;
       auto before = engine->storedBeforeLastWait.find(sync);
       double share = shareOf(machine, *engine->storeDevice, engine->storeRoute,
                              storers.lookup(*engine->storeDevice));
       if (before != engine->storedBeforeLastWait.end() && share > 0)
-        tail = std::max(tail, (engine->storedBytes - before->second) / share +
+        last = std::max(last, (engine->storedBytes - before->second) / share +
                                   engine->storeLatency);
+      auto at = engine->clockAtLastWait.find(sync);
+      if (walker.stored && at != engine->clockAtLastWait.end())
+        last = std::max(last, engine->finishedAt - at->second);
     }
-    if (walker.fed())
+  return last;
+}
+
+/// The cycles before the binding compute unit `bound`'s work (the
+/// device-memory loads the load units wait for before their first load,
+/// and those its entries wait for: Landings) and after its last entry
+/// (lastStores). With `core`, only that core's units count.
+static std::pair<double, double>
+fillAndDrain(const Machine &machine, const Executable &exe,
+             llvm::ArrayRef<ProgramWalker> walkers, Landings &landings,
+             uint32_t bound, std::optional<int32_t> core = std::nullopt) {
+  double head = landings.waitOf(bound).first;
+  for (const ProgramWalker &walker : walkers)
+    if (walker.fed() &&
+        (!core || machine.units[walker.unitIndex()].core == *core))
       for (uint32_t sync : walker.waitedBeforeFirstLoad)
         head = std::max(head, landings.landed(sync));
-  }
-  return {head, tail};
+  return {head, lastStores(machine, exe, walkers, landings, core)};
 }
 
 /// The compute after the last data an engine loads from device memory
@@ -323,7 +355,9 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
                                                const Executable &exe) {
   KernelEstimate estimate;
   estimate.memoryBusy.assign(machine.memories.size(), 0);
-  double load = 0, store = 0, compute = 0, shared = 0;
+  double load = 0, store = 0, compute = 0;
+  // The engines that load and store (not skewed), and the one that binds.
+  llvm::SmallVector<size_t> sharedEngines;
   std::optional<size_t> sharedEngine;
   uint32_t busiestCompute = 0;
   bool waits = false;
@@ -350,18 +384,11 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
       compute = busy;
       busiestCompute = program.unit;
     }
-    // Each execution's loads are charged their occupancy and one landing
-    // here: the waits for a slot overlap the landing and the compute
-    // (except those before the compute's data, below).
-    double serial =
-        busy - walker.slotWaits + walker.storeGroups * walker.loadLatency;
     // A skewed engine's transfers overlap the compute, by all but
     // 1 / (D + 1) of an execution's chain (skewedChains).
     bool skewed = walker.skewedGroups > 0 && walker.storeGroups == 0;
-    if (walker.loads && walker.stores && !skewed && serial > shared) {
-      shared = serial;
-      sharedEngine = walkers.size() - 1;
-    }
+    if (walker.loads && walker.stores && !skewed)
+      sharedEngines.push_back(walkers.size() - 1);
     if (busy > estimate.busiest) {
       // A DMA engine that waits for each transfer holds their latency.
       waits = (unit.roles & RoleDma) && unit.maxOutstanding <= 1;
@@ -386,28 +413,40 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   // such execution is one chain (chainedExecutions); otherwise its
   // transfers, the landing of the loads of each execution it waits for
   // and the compute are taken not to overlap.
-  // The busiest compute unit waits, empty, for the data of its entries:
-  // where the engine announces the latest of it, the engine's waits for a
-  // slot before that token are in each execution's chain (the pages of a
-  // paged attention that all land before its softmax starts).
+  // Each engine's chain is with its own core's busiest compute unit (the
+  // tiles of a kernel whose phases split the rows unevenly wait for their
+  // own loads), which waits, empty, for the data of its entries: where
+  // the engine announces the latest of it, the engine's waits for a slot
+  // before that token are in each execution's chain (the pages of a paged
+  // attention that all land before its softmax starts).
   Landings landings(machine, exe, walkers);
   bool serial = false, chained = false;
-  if (sharedEngine) {
-    const ProgramWalker &engine = walkers[*sharedEngine];
-    auto [wait, sync] = landings.waitOf(busiestCompute);
+  for (size_t e : sharedEngines) {
+    const ProgramWalker &engine = walkers[e];
+    uint32_t computeUnit =
+        busiestComputeOf(machine, busyOfUnit,
+                         machine.units[engine.unitIndex()].core)
+            .value_or(busiestCompute);
+    // Each execution's loads are charged their occupancy and one landing:
+    // the waits for a slot overlap the landing and the compute (except
+    // those before the compute's data).
+    double shared = estimate.unitBusy[e] - engine.slotWaits +
+                    engine.storeGroups * engine.loadLatency;
+    auto [wait, sync] = landings.waitOf(computeUnit);
     if (wait > 0 && sync && exe.syncs[*sync].sender == engine.unitIndex())
       shared += std::min(engine.slotWaits,
                          engine.storeGroups *
                              engine.slotWaitsBeforeSignal.lookup(*sync));
-    double chain = shared + compute;
-    chained = engine.chainedExecutions > 0;
-    if (chained)
-      chain = chainedExecutions(machine, engine, busyOfUnit[busiestCompute],
-                                handOverStalls, busiestCompute, wait,
-                                landings.walkerOf(busiestCompute));
+    double chain = shared + busyOfUnit[computeUnit];
+    if (engine.chainedExecutions > 0)
+      chain = chainedExecutions(machine, engine, busyOfUnit[computeUnit],
+                                handOverStalls, computeUnit, wait,
+                                landings.walkerOf(computeUnit));
     if (chain > estimate.busiest) {
       waits = false;
       serial = true;
+      chained = engine.chainedExecutions > 0;
+      sharedEngine = e;
       consider(estimate, chain,
                machine.units[engine.unitIndex()].name + " + compute");
     }
@@ -422,11 +461,18 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
                      : serial                          ? store
                                                        : load + store;
   // Where an engine binds, the compute of the last data it loads follows
-  // it.
-  if (llvm::any_of(machine.units, [&](const MachineUnit &unit) {
-        return (unit.roles & RoleDma) && unit.name == estimate.bottleneck;
-      }))
+  // it, and, where it only loads, the last execution's stores (their
+  // occupancy and slot waits too, not only the last one's latency).
+  auto engineBinds = llvm::find_if(walkers, [&](const ProgramWalker &walker) {
+    const MachineUnit &unit = machine.units[walker.unitIndex()];
+    return (unit.roles & RoleDma) && unit.name == estimate.bottleneck;
+  });
+  if (engineBinds != walkers.end()) {
+    if (!waits && !serial && !engineBinds->stores)
+      estimate.latency =
+          load + std::max(store, lastStores(machine, exe, walkers, landings));
     estimate.latency += lastCompute(machine, exe, walkers, busyOfUnit);
+  }
   // A compute unit (or a unit of its stream) that binds starts when its
   // first entry's data has landed and ends before the last execution's
   // stores leave.
@@ -437,6 +483,23 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
     estimate.latency = std::max(load, head) + std::max(store, tail);
   }
   estimate.cycles = estimate.busiest + estimate.latency;
+  // So does every unit of a stream where something else binds (an engine's
+  // chain that leaves a store unit's work for the last execution's stores
+  // to follow), between its own core's loads and stores.
+  for (auto [u, unit] : llvm::enumerate(machine.units)) {
+    std::optional<uint32_t> stream = streamBinds(machine, exe, unit.name);
+    if (!stream || busyOfUnit[u] <= 0 || unit.name == estimate.bottleneck)
+      continue;
+    auto [head, tail] =
+        fillAndDrain(machine, exe, walkers, landings, *stream, unit.core);
+    double latency = std::max(load, head) + std::max(store, tail);
+    if (busyOfUnit[u] + latency > estimate.cycles) {
+      estimate.busiest = busyOfUnit[u];
+      estimate.latency = latency;
+      estimate.cycles = busyOfUnit[u] + latency;
+      estimate.bottleneck = unit.name;
+    }
+  }
   skewedChains(machine, walkers, busyOfUnit, estimate);
   return estimate;
 }

@@ -61,6 +61,13 @@ double ProgramWalker::entriesLatency() const {
   return 0;
 }
 
+double ProgramWalker::run() {
+  double busy = walk(0, program.insts.size(), 1.0);
+  finishedAt =
+      std::max(clock, landings.empty() ? 0.0 : *llvm::max_element(landings));
+  return busy;
+}
+
 std::optional<uint32_t> ProgramWalker::fed() const {
   for (const FifoDesc &fifo : exe.fifos)
     if (fifo.producer == program.unit &&
@@ -227,8 +234,10 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
   }
   case Opcode::Load:
   case Opcode::Store: {
-    if (in.op == Opcode::Store)
+    if (in.op == Opcode::Store) {
       signalledAfterLastStore.clear();
+      stored = true;
+    }
     if (in.op == Opcode::Load) {
       loadedFromScratchpad = true;
       inHandOver = false;
@@ -298,6 +307,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     if (!loadedFromScratchpad)
       waitedBeforeFirstLoad.push_back(in.a);
     storedBeforeLastWait[in.a] = storedBytes;
+    clockAtLastWait[in.a] = clock;
     fedBeforeLastWait[in.a] = fedBytes;
     waitLog.push_back(in.a);
     uint32_t sender = exe.syncs[in.a].sender;
@@ -370,9 +380,10 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
                fedBefore = fedBytes;
         llvm::DenseMap<uint32_t, double> fifoBefore = fifoBytes;
         size_t waitsBefore = waitLog.size();
+        double body = 0;
         if (trips > 0) {
           // The body walked once advanced the clock by one iteration.
-          double body = walk(pc + 1, in.e, times * trips);
+          body = walk(pc + 1, in.e, times * trips);
           cycles += trips * body;
           clock += (trips - 1) * body;
         }
@@ -390,6 +401,7 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
           for (uint32_t sync : llvm::drop_begin(waitLog, waitsBefore))
             if (moved.insert(sync).second) {
               storedBeforeLastWait[sync] += stored;
+              clockAtLastWait[sync] += (trips - 1) * body;
               fedBeforeLastWait[sync] += fed;
             }
         }

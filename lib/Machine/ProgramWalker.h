@@ -36,7 +36,7 @@ public:
         unit(machine.units[program.unit]), regs(program.numSRegs),
         vtype(program.numVRegs, nullptr) {}
 
-  double run() { return walk(0, program.insts.size(), 1.0); }
+  double run();
 
   /// The longest DMA route latency into and out of a memory outside the
   /// cores (device memory) this program uses.
@@ -135,6 +135,14 @@ public:
   /// order, and how many of them before the last wait on each sync channel.
   double fedBytes = 0;
   llvm::DenseMap<uint32_t, double> fedBeforeLastWait;
+  /// The program's own time at its last wait on each sync channel, and
+  /// when it finishes, its transfers in flight landed: an engine that
+  /// stores the last execution's output runs the difference after the
+  /// store unit's token of that output.
+  llvm::DenseMap<uint32_t, double> clockAtLastWait;
+  double finishedAt = 0;
+  /// Whether the program stores to a scratchpad (a store unit).
+  bool stored = false;
   /// The sync channels signalled after the program's last scratchpad
   /// store: a store unit's tokens for the last execution's output.
   llvm::SmallVector<uint32_t> signalledAfterLastStore;

@@ -305,19 +305,14 @@ TEST(EstimateTest, StoreUnitBoundStoresEachRowOfAMaskedTile) {
   m.links[7].latency = 6;
   Executable exe = fedByDma2();
   exe.syncs.push_back({"stored", SU, DMA});
-  ProgramBuilder loader(DMA2), lu(LU), su(SU), storer(DMA);
+  ProgramBuilder loader(DMA2), storer(DMA);
   loader.dma(DDR, 0, L1, 0, 1024);
   loader.syncSend(0);
-  lu.syncRecv(0);
-  lu.load(0, L1, 0, 1024);
-  size_t rows = su.loopBegin(8);
-  su.store(1, L1, 4096, 128);
-  su.loopEnd(rows);
-  su.syncSend(1);
   storer.syncRecv(1);
   storer.dma(L1, 4096, DDR, 8192, 1024);
-  exe.programs = {loader.done(), lu.done(),
-                  mapEntries(8, ScalarOp::AddF, /*binary=*/true), su.done(),
+  auto [lu, su] = feedAndRows(1024, 8);
+  exe.programs = {loader.done(), lu,
+                  mapEntries(8, ScalarOp::AddF, /*binary=*/true), su,
                   storer.done()};
   KernelEstimate e = estimateKernel(m, exe);
   // The store unit waits for each row to land, as the simulator's does:
@@ -411,6 +406,41 @@ TEST(EstimateTest, EngineBoundWaitsForTheComputeOfItsLastBlock) {
   // The simulator (631 cycles) adds the token's and the entries' ways, as
   // in ComputeBoundWaitsForItsFirstBlocksAndItsLastStores.
   expectSimulatedAbove(m, exe, 620, 20);
+}
+
+TEST(EstimateTest, LoadEngineBoundWaitsForTheLastExecutionsStores) {
+  // dma2 loads a 4 KiB block and signals the load unit, which feeds its 32
+  // entries to the vector unit (1 + 2 cycles each); the store unit stores
+  // them and signals dma, which stores them back in sixteen 32-byte DMAs
+  // (the rows of a column-major tile), two in flight: each leaves in 1
+  // cycle and lands 2 + 10 later, so a pair every 13 cycles, the last two
+  // at 91-93, landed at 105.
+  Machine m = coreMachine();
+  m.units[DMA2].maxOutstanding = 4;
+  m.units[DMA].maxOutstanding = 2;
+  Executable exe = fedByDma2();
+  exe.syncs.push_back({"out", SU, DMA});
+  ProgramBuilder loader(DMA2), storer(DMA);
+  loader.dma(DDR, 0, L1, 0, 4096);
+  loader.syncSend(0);
+  storer.syncRecv(1);
+  for (int i = 0; i < 16; ++i)
+    storer.dma(L1, 4096 + i * 32, DDR, 8192 + i * 64, 32);
+  auto [lu, su] = feedAndRows(4096, 1);
+  exe.programs = {loader.done(), lu,
+                  mapEntries(32, ScalarOp::AddF, /*binary=*/true), su,
+                  storer.done()};
+  KernelEstimate e = estimateKernel(m, exe);
+  // dma2 binds: ceil(4096 / 32) = 128, more than the vector unit's 96 and
+  // dma's 93. After it, its load's landing (12), the compute of the block
+  // (96) and dma's 105 cycles from the token to its last landing (before:
+  // one store's latency, 12: 248 in all).
+  EXPECT_DOUBLE_EQ(e.unitBusy[0], 128);
+  EXPECT_DOUBLE_EQ(e.unitBusy[2], 96);
+  EXPECT_DOUBLE_EQ(e.unitBusy[4], 93);
+  expectBoundBy(e, "core0.dma2", 12 + 96 + 105, 341);
+  // The simulator (355) adds the tokens' and the entries' ways.
+  expectSimulatedAbove(m, exe, 341, 15);
 }
 
 TEST(EstimateTest, DeviceMemoryBound) {

@@ -83,6 +83,35 @@ inline UnitProgram mapEntries(int64_t entries, ScalarOp op,
   return vec.done();
 }
 
+/// The vector unit's program: `entries` entries of 64 f16 received from
+/// FIFO 0, each through four exps (16 cycles) and sent to FIFO 1 (2).
+inline UnitProgram fourExps(int64_t entries) {
+  ProgramBuilder vec(VEC);
+  uint32_t t = vec.vtype(ElemType::f16, {64});
+  size_t loop = vec.loopBegin(entries);
+  uint32_t x = vec.recv(0, t);
+  for (int i = 0; i < 4; ++i)
+    x = vec.map(ScalarOp::Exp, t, x);
+  vec.send(1, x);
+  vec.loopEnd(loop);
+  return vec.done();
+}
+
+/// The load unit, which waits for token 0 and feeds `bytes` from L1 to
+/// FIFO 0, and the store unit, which stores what FIFO 1 brings at L1 +
+/// 4096 in `rows` rows, each on its own, then sends token 1.
+inline std::pair<UnitProgram, UnitProgram> feedAndRows(int64_t bytes,
+                                                       int64_t rows) {
+  ProgramBuilder lu(LU), su(SU);
+  lu.syncRecv(0);
+  lu.load(0, L1, 0, bytes);
+  size_t loop = su.loopBegin(rows);
+  su.store(1, L1, 4096, bytes / rows);
+  su.loopEnd(loop);
+  su.syncSend(1);
+  return {lu.done(), su.done()};
+}
+
 /// The load, vector and store units' programs of a compute-bound stage: the
 /// load unit waits for `tokens` (sync indices), then feeds 100 chunks of 64
 /// f16 from L1 to the vector unit, which takes each one's exp (4 cycles)
