@@ -288,20 +288,36 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     chargeMemories({in.b}, bytes, times);
     return (route.bandwidth > 0 ? bytes / route.bandwidth : 0) + route.latency;
   }
-  case Opcode::SyncSend:
+  case Opcode::SyncSend: {
     waitedSinceSend.clear();
     loadedBeforeSignal.try_emplace(in.a, loadedBytes);
     // The token leaves once the transfers in flight have landed.
-    signalledAt.try_emplace(
-        in.a,
-        std::max(clock, landings.empty() ? 0.0 : *llvm::max_element(landings)));
+    double leaves =
+        std::max(clock, landings.empty() ? 0.0 : *llvm::max_element(landings));
+    signalledAt.try_emplace(in.a, leaves);
+    uint32_t receiver = exe.syncs[in.a].receiver;
+    const MachineUnit &to = machine.units[receiver];
+    if ((to.roles & RoleLoad) && !(to.roles & RoleDma))
+      tokensToLoadUnit[receiver].push_back(leaves);
     slotWaitsBeforeSignal.try_emplace(in.a, slotWaitsWalked);
     signalledAfterLastStore.push_back(in.a);
     return 0;
+  }
   case Opcode::SyncRecv: {
     // The walk does not know how long the unit waits for the token: it
-    // takes its transfers in flight to land meanwhile.
-    landings.clear();
+    // takes its transfers in flight to land meanwhile. A load unit hands a
+    // buffer back only after the token of its data, which left once the
+    // transfers then in flight had landed: those after it may still be in
+    // flight (while_loop's rows, four in flight, each waits for a slot).
+    uint32_t sender = exe.syncs[in.a].sender;
+    auto sent = tokensToLoadUnit.find(sender);
+    if (sent != tokensToLoadUnit.end() && !sent->second.empty()) {
+      double answered = sent->second.front();
+      sent->second.pop_front();
+      llvm::erase_if(landings, [&](double at) { return at <= answered; });
+    } else {
+      landings.clear();
+    }
     if (waitedSinceSend.insert(in.a).second)
       waited = true;
     if (!loadedFromScratchpad)
@@ -310,7 +326,6 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     clockAtLastWait[in.a] = clock;
     fedBeforeLastWait[in.a] = fedBytes;
     waitLog.push_back(in.a);
-    uint32_t sender = exe.syncs[in.a].sender;
     const MachineUnit &from = machine.units[sender];
     if ((from.roles & RoleStore) && !(from.roles & RoleDma) &&
         from.core == unit.core && loadedSinceStoreWait) {

@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <deque>
 #include <optional>
 #include <vector>
 
@@ -212,6 +213,9 @@ private:
   /// flight lands.
   double clock = 0, slotWaitsWalked = 0;
   llvm::SmallVector<double, 8> landings;
+  /// When each token sent to a scratchpad load unit left, oldest first,
+  /// per unit: its k-th token back (a buffer freed) answers the k-th.
+  llvm::DenseMap<uint32_t, std::deque<double>> tokensToLoadUnit;
   /// How many skewed loops enclose the instruction walked.
   int skewedDepth = 0;
   /// Loops of at most kWalkEach known trips are walked iteration by

@@ -48,9 +48,13 @@ TEST(EstimateTest, SharedEngineWaitsForSlotsBeforeTheComputesData) {
   // An execution's loads as in
   // EngineWaitsForASlotForEachTransferPastItsMaximum: 46 cycles, 16
   // leaving and 30 waiting for a slot (the token to the load unit leaves
-  // once they have landed, at 58); the store ceil(512 / 32) = 16 leaving:
-  // the engine is busy 2 x 62 = 124. The engine loads the second
-  // execution only after `done`, the store unit's token for the first's
+  // once they have landed, at 58); the store ceil(512 / 32) = 16 leaving,
+  // 46-62, landing at 62 + 12 = 74. The load unit's `free` answers the
+  // token of 58: the store may still be in flight and holds a slot, so the
+  // second execution's loads take 56 (#0 62-64, #1 waits for the store,
+  // 74-76, each later one for the one two before: 78, 88, 92, 102, 106,
+  // 116-118): the engine is busy 62 + 56 + 16 = 134. The engine loads the
+  // second execution only after `done`, the store unit's token for the first's
   // output: each execution is one chain the vector unit waits through,
   // empty -- the loads landed (58), the token to the load unit (3), the
   // first entry fed (128 bytes at 64 B/cycle: 2), the vector unit's 24,
@@ -59,7 +63,7 @@ TEST(EstimateTest, SharedEngineWaitsForSlotsBeforeTheComputesData) {
   // transfers and the compute, with the waits for a slot before `full`,
   // gave 208). The simulator (246 cycles) adds the entries' ways and the
   // second execution's loads wait for a slot the first store holds.
-  expectEngineAndVector(m, exe, 124, 48, "core0.dma + compute", 12, 224, 24);
+  expectEngineAndVector(m, exe, 134, 48, "core0.dma + compute", 12, 224, 24);
 }
 
 TEST(EstimateTest, SharedEngineRefillsABufferOnceItIsFed) {
