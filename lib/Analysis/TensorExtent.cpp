@@ -297,7 +297,18 @@ ktflow::getDeclaredTensorShape(ArrayRef<ktdp::ConstructMemoryViewOp> views) {
   return declared;
 }
 
-std::optional<ScaledLaunchScalar> ktflow::getScaledLaunchScalar(Value v) {
+namespace {
+/// A launch scalar times a positive constant, as written (`n * 64`, through
+/// `arith.muli` and the casts getLaunchScalar sees through).
+struct ScaledLaunchScalar {
+  BlockArgument scalar;
+  /// The scalar's value as the product uses it (`arith.index_cast %n`).
+  Value value;
+  int64_t scale = 1;
+};
+} // namespace
+
+static std::optional<ScaledLaunchScalar> getScaledLaunchScalar(Value v) {
   std::optional<ViewProduct> product = ViewProduct::of(v);
   if (!product || product->constant <= 0 || product->factors.size() != 1)
     return std::nullopt;

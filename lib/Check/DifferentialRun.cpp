@@ -12,6 +12,7 @@
 #include "ktflow/Analysis/KernelDemand.h"
 #include "ktflow/Support/Assignment.h"
 #include "ktflow/Support/CrashRecovery.h"
+#include "ktflow/Support/ScratchpadInputName.h"
 
 #include <cstring>
 #include <map>
@@ -31,7 +32,7 @@ static Error about(StringRef flag, StringRef spec, const Twine &message) {
 /// `@ADDR` at a literal address, `lx<K>@ADDR` in tile K's scratchpad.
 static std::string interpreterName(const bundle::TensorArg &tensor) {
   if (tensor.address && tensor.tile)
-    return interp::scratchpadInputName(*tensor.tile, *tensor.address);
+    return formatScratchpadInputName(*tensor.tile, *tensor.address);
   if (tensor.address)
     return "@" + std::to_string(*tensor.address);
   if (tensor.argument != bundle::kNoArg)

@@ -152,10 +152,6 @@ llvm::Error Interpreter::setScalar(StringRef nameOrPosition, StringRef text) {
   return llvm::Error::success();
 }
 
-std::string ktflow::interp::scratchpadInputName(int64_t tile, int64_t address) {
-  return formatScratchpadInputName(tile, address);
-}
-
 llvm::Expected<std::optional<std::pair<int64_t, int64_t>>>
 ktflow::interp::parseScratchpadInputName(StringRef name) {
   if (!looksLikeScratchpadInputName(name))

@@ -12,6 +12,7 @@
 #include "Memory.h"
 
 #include "ktflow/Interpreter/Interpreter.h"
+#include "ktflow/Support/ScratchpadInputName.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -198,8 +199,9 @@ llvm::Expected<MemRegion *> MemorySpace::bindLiteral(int64_t lo, int64_t hi,
       newHi = std::max(newHi, r->base + r->size() - 1);
     }
     auto merged = std::make_unique<MemRegion>();
-    merged->name = scratchpadTile ? scratchpadInputName(*scratchpadTile, newLo)
-                                  : "@" + std::to_string(newLo);
+    merged->name = scratchpadTile
+                       ? formatScratchpadInputName(*scratchpadTile, newLo)
+                       : "@" + std::to_string(newLo);
     merged->base = newLo;
     merged->dtype = dtype;
     merged->init = InputSpec::zeros();

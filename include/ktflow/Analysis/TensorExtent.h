@@ -127,16 +127,6 @@ whyNotWrittenRowMajor(mlir::ktdp::ConstructMemoryViewOp view);
 mlir::FailureOr<DeclaredTensorShape>
 getDeclaredTensorShape(llvm::ArrayRef<mlir::ktdp::ConstructMemoryViewOp> views);
 
-/// A launch scalar times a positive constant, as written (`n * 64`, through
-/// `arith.muli` and the casts getLaunchScalar sees through).
-struct ScaledLaunchScalar {
-  mlir::BlockArgument scalar;
-  /// The scalar's value as the product uses it (`arith.index_cast %n`).
-  mlir::Value value;
-  int64_t scale = 1;
-};
-std::optional<ScaledLaunchScalar> getScaledLaunchScalar(mlir::Value v);
-
 /// The tensor at kernel argument `arg` when some view of `fn` starts at a
 /// displacement that is a launch scalar s times a constant (`ptr + n * 64`,
 /// the second of two halves of n rows): its views must each declare

@@ -42,11 +42,6 @@ class PageBudget;
 
 namespace ktflow::interp {
 
-/// The `--input` name of tile `tile`'s scratchpad (`ct_local`) memory at
-/// literal element address `address`: `lx<tile>@<address>` ("lx1@16384").
-/// Such an input is what the scratchpad holds before the kernel starts.
-std::string scratchpadInputName(int64_t tile, int64_t address);
-
 /// The tile and address of a scratchpad input name, or std::nullopt for a
 /// name of another form; an error for a malformed `lx...@...` name.
 llvm::Expected<std::optional<std::pair<int64_t, int64_t>>>

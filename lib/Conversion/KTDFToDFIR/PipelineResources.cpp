@@ -412,13 +412,13 @@ void KernelLowering::declarePipelineResources(OpBuilder &b,
                                               const LaneInstance &li) {
   Location loc = func.getLoc();
   Block &body = PipelineOp(info.op).getBody().front();
+  const LaneInstance *source = stagingSourceOf(info, li);
   for (auto priv : body.getOps<PrivateOp>()) {
     auto type = dyn_cast<MemRefType>(priv.getType());
     if (!type)
       continue;
     StringRef kind = getBufferMemoryKind(type);
     auto [base, bytes] = info.buffers.lookup(priv.getResult());
-    const LaneInstance *source = stagingSourceOf(info, li);
     dfir::BufferOp::create(
         b, priv.getLoc(), perLane(base, li), memoryOf(kind, li),
         bytes * info.copies,
