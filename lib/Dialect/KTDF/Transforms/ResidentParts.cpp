@@ -59,8 +59,7 @@ ScratchpadParts::residentRead(ktdp::LoadOp load, const TileShape &shape,
                               "tile reads the same box)");
   SmallVector<int64_t> sources(points.size(), parts[*held].owner);
   auto sets = dependencySets(sources, load.getContext());
-  residentList.push_back(
-      {load, *held, reads.front(), sets->first, sets->second, piece});
+  residentList.push_back({load, *held, sets->first, sets->second, piece});
   return success();
 }
 
@@ -110,9 +109,5 @@ Value ScratchpadParts::rewriteResidentRead(ResidentRead &read) {
     return copy;
   // Back in the part's (and the load's) dimension order.
   OpBuilder b(read.load);
-  Value init =
-      tensor::EmptyOp::create(b, read.load.getLoc(), at.extents, element);
-  return linalg::TransposeOp::create(b, read.load.getLoc(), copy, init,
-                                     inverseOrder(order))
-      ->getResult(0);
+  return transposed(b, read.load.getLoc(), copy, inverseOrder(order));
 }

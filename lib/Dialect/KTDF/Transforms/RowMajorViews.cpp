@@ -93,10 +93,8 @@ static bool onlyPlainTiles(ktdp::ConstructMemoryViewOp view) {
   });
 }
 
-/// `value` transposed by `permutation` (dimension i of the result is
-/// dimension permutation[i] of `value`).
-static Value transposed(OpBuilder &b, Location loc, Value value,
-                        ArrayRef<int64_t> permutation) {
+Value mlir::ktdf::transposed(OpBuilder &b, Location loc, Value value,
+                             ArrayRef<int64_t> permutation) {
   auto type = cast<RankedTensorType>(value.getType());
   Value init = tensor::EmptyOp::create(
       b, loc, inOrder(type.getShape(), permutation), type.getElementType());

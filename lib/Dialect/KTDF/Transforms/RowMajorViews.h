@@ -41,6 +41,11 @@ void reorderView(ktdp::ConstructMemoryViewOp view, ArrayRef<int64_t> order,
 /// permutation that takes a value in `order` back to the original order.
 SmallVector<int64_t> inverseOrder(ArrayRef<int64_t> order);
 
+/// `value` transposed by `permutation` (dimension i of the result is
+/// dimension permutation[i] of `value`), built at `b`'s insertion point.
+Value transposed(OpBuilder &b, Location loc, Value value,
+                 ArrayRef<int64_t> permutation);
+
 } // namespace mlir::ktdf
 
 #endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_ROWMAJORVIEWS_H

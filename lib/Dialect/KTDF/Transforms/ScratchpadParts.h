@@ -108,8 +108,7 @@ struct DeviceRead {
 /// the part's tile, which copies it to every tile (ResidentParts.cpp).
 struct ResidentRead {
   ktdp::LoadOp load;
-  unsigned part;             // in parts
-  SmallVector<int64_t> read; // the box's lower corner, global coordinates
+  unsigned part; // in parts
   IntegerSet dependency, producers;
   LoadPiece piece;
 };
