@@ -10,6 +10,7 @@
 
 #include "ktflow/Machine/Estimate.h"
 
+#include "HandOverStalls.h"
 #include "ProgramWalker.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -22,6 +23,7 @@
 #include <optional>
 
 using namespace ktflow::machine;
+using ktflow::machine::detail::HandOverStall;
 using ktflow::machine::detail::ProgramWalker;
 
 /// The compute unit whose stream the resource named `bottleneck` runs, if
@@ -192,21 +194,11 @@ public:
       return {wait, last};
     for (const ProgramWalker::Receive &receive : compute->receives) {
       const ProgramWalker *feed = walkerOf(exe.fifos[receive.fifo].producer);
-      if (!feed)
+      const ProgramWalker::FifoLoad *load =
+          feed ? feed->loadOf(receive.fifo, receive.offset) : nullptr;
+      if (!load || load->waits == 0)
         continue;
-      auto loads = feed->loadsInto.find(receive.fifo);
-      if (loads == feed->loadsInto.end())
-        continue;
-      // The load the entry comes from: the last that starts at or before
-      // it.
-      auto load = llvm::upper_bound(
-          loads->second, receive.offset,
-          [](double offset, const ProgramWalker::FifoLoad &l) {
-            return offset < l.offset;
-          });
-      if (load == loads->second.begin() || load[-1].waits == 0)
-        continue;
-      auto [at, sync] = latestOf(*feed)[load[-1].waits - 1];
+      auto [at, sync] = latestOf(*feed)[load->waits - 1];
       if (at - receive.before > wait) {
         wait = at - receive.before;
         last = sync;
@@ -324,22 +316,27 @@ static double lastCompute(const Machine &machine, const Executable &exe,
 /// waits through, empty -- the data of its entries landed (`head`, the
 /// longest it waits for it, Landings::waitOf: the loads at the engine's
 /// share of device memory and their route latency), the token to the load unit,
-/// the entries its first work needs fed (`compute`'s feedBeforeWork), its work,
-/// the token back and the engine's stores before its next loads. The engine's
+/// the entries its first work needs fed (`compute`'s feedBeforeWork, among
+/// the feeds after the hand-overs), its work, the token back and the
+/// engine's stores before its next loads. The engine's
 /// other transfers (loads after a load unit hands a buffer back, which it does
 /// once it has fed it, before the compute) overlap the compute, however many
 /// copies the buffer has.
-static double chainedExecutions(
-    const Machine &machine, const ProgramWalker &engine, double computeBusy,
-    llvm::ArrayRef<std::pair<uint32_t, double>> handOverStalls,
-    uint32_t computeUnit, double head, const ProgramWalker *compute) {
-  double stall = 0;
-  for (auto [unit, handOvers] : handOverStalls)
-    if (unit == computeUnit)
-      stall += handOvers;
+static double chainedExecutions(const Machine &machine,
+                                const ProgramWalker &engine, double computeBusy,
+                                llvm::ArrayRef<HandOverStall> handOverStalls,
+                                uint32_t computeUnit, double head,
+                                const ProgramWalker *compute) {
+  double latency = 0, feeds = 0;
+  for (const HandOverStall &stall : handOverStalls)
+    if (stall.compute == computeUnit) {
+      latency += stall.latency;
+      feeds += stall.feed;
+    }
   double feed = compute ? compute->feedBeforeWork : 0;
-  return computeBusy + stall + engine.chainedStoreCycles +
-         engine.chainedExecutions * (head + feed + 2 * machine.syncLatency);
+  return computeBusy + latency + engine.chainedStoreCycles +
+         std::max(feeds, engine.chainedExecutions * feed) +
+         engine.chainedExecutions * (head + 2 * machine.syncLatency);
 }
 
 /// Sets `estimate`'s busiest resource to `name` when `busy` exceeds it.
@@ -361,9 +358,6 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   std::optional<size_t> sharedEngine;
   uint32_t busiestCompute = 0;
   bool waits = false;
-  // Per load unit: the compute unit it feeds and the cycles it waits
-  // for hand-overs.
-  std::vector<std::pair<uint32_t, double>> handOverStalls;
   std::vector<double> busyOfUnit(machine.units.size(), 0);
   std::vector<ProgramWalker> walkers;
   walkers.reserve(exe.programs.size());
@@ -374,10 +368,6 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
     double busy = walker.run();
     estimate.unitBusy.push_back(busy);
     busyOfUnit[program.unit] = busy;
-    if (std::optional<uint32_t> compute = walker.fed();
-        compute && walker.handOvers > 0)
-      handOverStalls.push_back(
-          {*compute, walker.handOvers * walker.handOverLatency()});
     load = std::max(load, walker.loadLatency);
     store = std::max(store, walker.storeLatency);
     if ((unit.roles & (RoleVector | RoleMatrix)) && busy > compute) {
@@ -395,12 +385,16 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
       consider(estimate, busy, unit.name);
     }
   }
-  // A compute unit waits, empty, for each hand-over its feed waits for.
-  for (auto [compute, stall] : handOverStalls)
-    if (busyOfUnit[compute] + stall > estimate.busiest) {
+  // A compute unit waits, empty, for each hand-over its feed waits for,
+  // then for the entries its next work needs loaded after it.
+  std::vector<HandOverStall> handOverStalls =
+      detail::handOverStalls(machine, exe, walkers);
+  for (const HandOverStall &stall : handOverStalls)
+    if (busyOfUnit[stall.compute] + stall.latency + stall.feed >
+        estimate.busiest) {
       waits = false;
-      consider(estimate, busyOfUnit[compute] + stall,
-               machine.units[compute].name + " + hand-overs");
+      consider(estimate, busyOfUnit[stall.compute] + stall.latency + stall.feed,
+               machine.units[stall.compute].name + " + hand-overs");
     }
   for (auto [m, busy] : llvm::enumerate(estimate.memoryBusy))
     if (busy > estimate.busiest) {

@@ -68,6 +68,22 @@ double ProgramWalker::run() {
   return busy;
 }
 
+const ProgramWalker::FifoLoad *ProgramWalker::loadOf(uint32_t fifo,
+                                                     double offset) const {
+  auto loads = loadsInto.find(fifo);
+  if (loads == loadsInto.end())
+    return nullptr;
+  auto load = llvm::upper_bound(
+      loads->second, offset,
+      [](double at, const FifoLoad &l) { return at < l.offset; });
+  return load == loads->second.begin() ? nullptr : &load[-1];
+}
+
+bool ProgramWalker::handsOver(uint32_t sync) const {
+  return (unit.roles & RoleLoad) &&
+         (machine.units[exe.syncs[sync].sender].roles & RoleStore);
+}
+
 std::optional<uint32_t> ProgramWalker::fed() const {
   for (const FifoDesc &fifo : exe.fifos)
     if (fifo.producer == program.unit &&
@@ -214,8 +230,9 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
         feedBeforeWork +=
             std::ceil(static_cast<double>(program.vtypes[in.c].bytes()) /
                       machine.links[exe.fifos[in.b].link].bandwidth);
-      receives.push_back({in.b, fifoBytes[in.b], clock});
-      fifoBytes[in.b] += program.vtypes[in.c].bytes();
+      double bytes = program.vtypes[in.c].bytes();
+      receives.push_back({in.b, fifoBytes[in.b], clock, bytes, times});
+      fifoBytes[in.b] += bytes;
     }
     return 0;
   case Opcode::Splat:
@@ -333,8 +350,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
       loadedSinceStoreWait = false;
       afterStoreWait = true;
     }
-    if ((unit.roles & RoleLoad) && (machine.units[sender].roles & RoleStore) &&
-        !inHandOver) {
+    if (handsOver(in.a) && !inHandOver) {
       handOvers += times;
       handOverStore = sender;
       inHandOver = true;

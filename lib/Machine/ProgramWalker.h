@@ -114,11 +114,11 @@ public:
   /// The sync channels waited for, in program order.
   std::vector<uint32_t> waitLog;
   /// A compute unit's receives: the FIFO, the bytes received from it
-  /// before, and the unit's cycles before (the work it can do before the
-  /// entry arrives).
+  /// before, the unit's cycles before (the work it can do before the
+  /// entry arrives), the entry's bytes and how many times it is received.
   struct Receive {
     uint32_t fifo;
-    double offset, before;
+    double offset, before, bytes, times;
   };
   std::vector<Receive> receives;
   /// A load unit's loads into each FIFO: the bytes loaded into it before
@@ -128,6 +128,9 @@ public:
     size_t waits;
   };
   llvm::DenseMap<uint32_t, std::vector<FifoLoad>> loadsInto;
+  /// The load an entry of `fifo` at `offset` comes from (the last into it
+  /// that starts at or before the offset), if this program loads it.
+  const FifoLoad *loadOf(uint32_t fifo, double offset) const;
   /// Device-memory bytes stored in program order (loops as loaded bytes
   /// are), and how many of them before the last wait on each sync channel.
   double storedBytes = 0;
@@ -149,6 +152,10 @@ public:
   llvm::SmallVector<uint32_t> signalledAfterLastStore;
 
   uint32_t unitIndex() const { return program.unit; }
+
+  /// Whether this program's wait for `sync` is a hand-over: a load unit
+  /// waiting for a store unit's token (what a compute unit sent, stored).
+  bool handsOver(uint32_t sync) const;
 
   /// The compute unit this load unit feeds, if any.
   std::optional<uint32_t> fed() const;

@@ -119,50 +119,6 @@ TEST(EstimateTest, ComputeBoundStream) {
   EXPECT_LE(simulated, 48u + 10u);
 }
 
-TEST(EstimateTest, HandOverThroughTheScratchpad) {
-  // A carried value: each trip the vector unit computes an entry, the
-  // store unit stores it and signals the load unit, which loads it back
-  // for the next trip (a carried block between two passes).
-  Machine m = coreMachine();
-  Executable exe;
-  exe.fifos = {{"in", LU, VEC, 5, 4, 128}, {"out", VEC, SU, 6, 4, 128}};
-  exe.syncs = {{"stored", SU, LU}};
-  ProgramBuilder lu(LU);
-  lu.load(0, L1, 0, 128);
-  size_t luLoop = lu.loopBegin(7);
-  lu.syncRecv(0);
-  lu.load(0, L1, 0, 128);
-  lu.loopEnd(luLoop);
-  ProgramBuilder vec(VEC);
-  uint32_t t = vec.vtype(ElemType::f16, {64});
-  size_t loop = vec.loopBegin(8);
-  uint32_t x = vec.recv(0, t);
-  vec.send(1, vec.map(ScalarOp::Exp, t, x));
-  vec.loopEnd(loop);
-  ProgramBuilder su(SU);
-  size_t suLoop = su.loopBegin(7);
-  su.store(1, L1, 0, 128);
-  su.syncSend(0);
-  su.loopEnd(suLoop);
-  su.store(1, L1, 0, 128);
-  exe.programs = {lu.done(), vec.done(), su.done()};
-  KernelEstimate e = estimateKernel(m, exe);
-  // The vector unit: 8 x (exp 4 + send 2) = 48. It then waits, empty, for
-  // 7 hand-overs of: the FIFO to the store unit 1, the stored entry 1 and
-  // the store's port 1, the token 3, the loaded entry 1 and the load's
-  // port 1, the FIFO back 1: 9 cycles, 63 in all (without them the
-  // estimate was 48).
-  EXPECT_DOUBLE_EQ(e.unitBusy[1], 48);
-  EXPECT_DOUBLE_EQ(e.cycles, 48 + 63);
-  EXPECT_EQ(e.bottleneck, "core0.vec + hand-overs");
-  // The simulator takes 2 cycles for each 128-byte entry stored and
-  // loaded at 64 B/cycle (7 x 2 more) and adds the first entry's way in
-  // and the last one's way out, as in ComputeBoundStream.
-  uint64_t simulated = simulatedCycles(m, exe);
-  EXPECT_GE(simulated, 111u + 14u);
-  EXPECT_LE(simulated, 111u + 14u + 10u);
-}
-
 TEST(EstimateTest, ComputeBoundWaitsForItsFirstBlocksAndItsLastStores) {
   // A row of two 1 KiB blocks: one engine loads both from DDR (16 B/cycle,
   // half its route's 32) and signals each; the load unit waits for both

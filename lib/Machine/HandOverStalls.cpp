@@ -1,0 +1,80 @@
+//===- HandOverStalls.cpp - What a compute unit waits for at hand-overs ---===//
+//
+// This file implements handOverStalls (HandOverStalls.h) from the compute
+// unit's receives and its load unit's loads and waits, as the walk
+// recorded them (ProgramWalker.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HandOverStalls.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cmath>
+
+using namespace ktflow::machine;
+using namespace ktflow::machine::detail;
+
+/// HandOverStall::feed of compute unit `compute` fed by load unit `feed`.
+static double feedAfterHandOvers(const Machine &machine, const Executable &exe,
+                                 const ProgramWalker &feed,
+                                 const ProgramWalker &compute) {
+  // The latest hand-over among the load unit's first k waits (-1: none).
+  std::vector<long> lastHandOver(feed.waitLog.size() + 1, -1);
+  for (auto [k, sync] : llvm::enumerate(feed.waitLog))
+    lastHandOver[k + 1] =
+        feed.handsOver(sync) ? static_cast<long>(k) : lastHandOver[k];
+  double cycles = 0;
+  long charged = -1;
+  const std::vector<ProgramWalker::Receive> &receives = compute.receives;
+  for (size_t begin = 0, end; begin < receives.size(); begin = end) {
+    // The entries received with no work between them: what the work after
+    // them needs.
+    for (end = begin + 1; end < receives.size() &&
+                          receives[end].before == receives[begin].before;
+         ++end)
+      ;
+    llvm::SmallVector<std::pair<const ProgramWalker::Receive *, long>> loaded;
+    long handOver = -1;
+    for (size_t i = begin; i < end; ++i) {
+      const ProgramWalker::Receive &receive = receives[i];
+      const ProgramWalker::FifoLoad *load =
+          exe.fifos[receive.fifo].producer == feed.unitIndex()
+              ? feed.loadOf(receive.fifo, receive.offset)
+              : nullptr;
+      if (!load)
+        continue;
+      loaded.push_back({&receive, lastHandOver[load->waits]});
+      handOver = std::max(handOver, loaded.back().second);
+    }
+    if (handOver <= charged)
+      continue;
+    charged = handOver;
+    for (auto [receive, after] : loaded)
+      if (after == handOver)
+        cycles +=
+            receive->times *
+            std::ceil(receive->bytes /
+                      machine.links[exe.fifos[receive->fifo].link].bandwidth);
+  }
+  return cycles;
+}
+
+std::vector<HandOverStall>
+detail::handOverStalls(const Machine &machine, const Executable &exe,
+                       llvm::ArrayRef<ProgramWalker> walkers) {
+  llvm::DenseMap<uint32_t, const ProgramWalker *> walkerOf;
+  for (const ProgramWalker &walker : walkers)
+    walkerOf[walker.unitIndex()] = &walker;
+  std::vector<HandOverStall> stalls;
+  for (const ProgramWalker &walker : walkers)
+    if (std::optional<uint32_t> compute = walker.fed();
+        compute && walker.handOvers > 0) {
+      const ProgramWalker *fed = walkerOf.lookup(*compute);
+      stalls.push_back(
+          {*compute, walker.handOvers * walker.handOverLatency(),
+           fed ? feedAfterHandOvers(machine, exe, walker, *fed) : 0});
+    }
+  return stalls;
+}
