@@ -127,6 +127,7 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
     // A forced depth of 1 (single buffering) holds for spans too.
     hoist.spanCopies = options.depth == 1 ? 1 : 2;
     pm.addPass(ktdf::createKTDFHoistInvariantTransfers(hoist));
+    pm.addPass(ktdf::createKTDFWidenInvariantColumns());
   }
   if (options.optimize) {
     pm.addPass(ktdf::createKTDFKeepCarriedChunks());

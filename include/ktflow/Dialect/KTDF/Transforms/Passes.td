@@ -1123,6 +1123,37 @@ def KTDFHoistInvariantTransfers
   ];
 }
 
+def KTDFWidenInvariantColumns
+    : Pass<"ktdf-widen-invariant-columns", "::mlir::ModuleOp"> {
+  let summary = "Widen a lane's invariant column chunks once, not per row";
+  let description = [{
+    A buffer a `per_instance` pipeline exports (loaded once per lane: a
+    layernorm's W and B) whose every reader is a feed transfer into a FIFO
+    slot of the lane's compute unit, each read of which the compute stage
+    only extends to a wider float (`arith.extf` in an element-wise
+    generic) inside a loop of the stage (per row: ktdf-tile-streams did
+    not hold the widened columns in the unit), is widened once per lane:
+    a new `per_instance` pipeline after the exporting one feeds the
+    buffer's chunks to the compute unit, which extends them and writes
+    them to the drain, which stores them into a buffer of the wide type
+    the pipeline exports. The slots then carry the wide type, the feed
+    transfers read the new export and the compute stage uses the read in
+    place of the extension: every element goes through the same `extf`,
+    bit-identical results. Applies where extending a chunk costs the
+    compute unit more cycles than the feed FIFO spends on the bytes the
+    wider chunk adds, and where the lane's share of the drain's memory
+    holds the wide buffer beside the kernel's others.
+
+    ```mlir
+    // before, in the row loop of a compute stage
+    %w = ktdf.read_from_fifo %slot : !ktdf.fifo.slot<L1LU -> SFU, 64xf16> -> tensor<64xf16>
+    %wf = linalg.generic ... ins(%w) { arith.extf ... } -> tensor<64xf32>
+    // after
+    %wf = ktdf.read_from_fifo %slot : !ktdf.fifo.slot<L1LU -> SFU, 64xf32> -> tensor<64xf32>
+    ```
+  }];
+}
+
 def KTDFKeepCarriedChunks
     : Pass<"ktdf-keep-carried-chunks", "::mlir::ModuleOp"> {
   let summary = "Keep a loop's carried chunks in the compute unit across "
