@@ -67,7 +67,26 @@ static std::optional<std::string> distributedViewRefusalAt(Operation *op) {
   return found;
 }
 
-static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view) {
+namespace {
+/// getScaledTensorShape of each kernel argument, computed once per argument
+/// (it walks the kernel; once per view made the check quadratic in views).
+class ScaledShapes {
+public:
+  /// Null when no view of `arg` starts at a scaled displacement.
+  const ktflow::ScaledTensorShape *of(func::FuncOp fn, BlockArgument arg) {
+    auto [it, inserted] = shapes.try_emplace(arg);
+    if (inserted)
+      it->second = ktflow::getScaledTensorShape(fn, arg);
+    return it->second ? &*it->second : nullptr;
+  }
+
+private:
+  DenseMap<BlockArgument, std::optional<ktflow::ScaledTensorShape>> shapes;
+};
+} // namespace
+
+static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view,
+                                            ScaledShapes &scaledShapes) {
   std::optional<ktdp::NormalizedMemorySpace> space =
       ktdp::normalizeMemorySpace(view.getMemorySpace());
   if (space && space->kind == ktdp::MemoryKind::ct_local) {
@@ -98,10 +117,10 @@ static std::optional<std::string> checkView(ktdp::ConstructMemoryViewOp view) {
   // Views at a launch scalar times a constant past the argument declare a
   // tensor of the scalar times a constant elements, or are refused at the
   // view that keeps it from being one.
-  std::optional<ktflow::ScaledTensorShape> scaled =
-      address ? ktflow::getScaledTensorShape(
-                    view->getParentOfType<func::FuncOp>(), address->argument)
-              : std::nullopt;
+  const ktflow::ScaledTensorShape *scaled =
+      address ? scaledShapes.of(view->getParentOfType<func::FuncOp>(),
+                                address->argument)
+              : nullptr;
   if (scaled && scaled->refusedAt == view)
     return "views at a launch scalar times a constant past their tensor's "
            "start (`%ptr + %n * 64`) must each declare that scalar times a "
@@ -298,16 +317,17 @@ static bool isExchangeReshape(Operation *op) {
 }
 
 /// The error for `op`, if the scheduler cannot handle it.
-static std::optional<std::string> check(Operation *op) {
+static std::optional<std::string> check(Operation *op,
+                                        ScaledShapes &scaledShapes) {
   return llvm::TypeSwitch<Operation *, std::optional<std::string>>(op)
-      .Case([](ktdp::ConstructMemoryViewOp v) -> std::optional<std::string> {
+      .Case([&](ktdp::ConstructMemoryViewOp v) -> std::optional<std::string> {
         // The parts of a distributed view, in global coordinates: the
         // view is checked as a whole (ktdf-resolve-distributed-views).
         if (!v->use_empty() && llvm::all_of(v->getUsers(), [](Operation *user) {
               return isa<ktdp::ConstructDistributedMemoryViewOp>(user);
             }))
           return std::nullopt;
-        return checkView(v);
+        return checkView(v, scaledShapes);
       })
       .Case([](ktdp::ConstructAccessTileOp t) { return checkTile(t); })
       .Case([](ktdp::InterTileReduceOp o) -> std::optional<std::string> {
@@ -479,6 +499,7 @@ struct CheckSupportedPass
     : public ktdf::impl::KTDFCheckSupportedBase<CheckSupportedPass> {
   void runOnOperation() override {
     bool failed = false;
+    ScaledShapes scaledShapes;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal() || !func->hasAttr("grid"))
         continue;
@@ -495,7 +516,7 @@ struct CheckSupportedPass
           }
         if (op->getParentOfType<linalg::LinalgOp>())
           return;
-        if (std::optional<std::string> error = check(op)) {
+        if (std::optional<std::string> error = check(op, scaledShapes)) {
           op->emitError(*error);
           failed = true;
         }
