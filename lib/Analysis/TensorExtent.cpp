@@ -357,15 +357,24 @@ static FailureOr<int64_t> scaledElementCount(ktdp::ConstructMemoryViewOp view,
 
 std::optional<ScaledTensorShape>
 ktflow::getScaledTensorShape(func::FuncOp fn, BlockArgument arg) {
-  SmallVector<std::pair<ktdp::ConstructMemoryViewOp, Value>> views;
+  // Each view at `arg`, its displacement (null: none) and that as a scaled
+  // launch scalar, if it is one.
+  struct ViewAt {
+    ktdp::ConstructMemoryViewOp view;
+    Value displacement;
+    std::optional<ScaledLaunchScalar> scaled;
+  };
+  SmallVector<ViewAt> views;
   std::optional<ScaledLaunchScalar> first;
   fn.walk([&](ktdp::ConstructMemoryViewOp view) {
     std::optional<ViewAddress> address = getViewAddress(view.getOffset());
     if (!address || address->argument != arg)
       return;
-    views.push_back({view, address->displacement});
-    if (address->displacement && !first)
-      first = getScaledLaunchScalar(address->displacement);
+    ViewAt &at = views.emplace_back(ViewAt{view, address->displacement, {}});
+    if (at.displacement)
+      at.scaled = getScaledLaunchScalar(at.displacement);
+    if (at.scaled && !first)
+      first = at.scaled;
   });
   if (!first)
     return std::nullopt;
@@ -377,15 +386,13 @@ ktflow::getScaledTensorShape(func::FuncOp fn, BlockArgument arg) {
     return result;
   };
   Type element =
-      cast<MemRefType>(views.front().first.getType()).getElementType();
+      cast<MemRefType>(views.front().view.getType()).getElementType();
   SmallVector<ScaledSpan> spans;
-  for (auto [view, displacement] : views) {
+  for (auto &[view, displacement, scaled] : views) {
     if (cast<MemRefType>(view.getType()).getElementType() != element)
       return refuse(view, "views of two element types start in its tensor");
     ScaledSpan span{0, 0, view};
     if (displacement) {
-      std::optional<ScaledLaunchScalar> scaled =
-          getScaledLaunchScalar(displacement);
       if (!scaled || scaled->scalar != scalar)
         return refuse(view, "its displacement is not the launch scalar of "
                             "the others times a constant");
