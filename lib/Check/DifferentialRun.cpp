@@ -12,7 +12,6 @@
 #include "ktflow/Analysis/KernelDemand.h"
 #include "ktflow/Support/Assignment.h"
 #include "ktflow/Support/CrashRecovery.h"
-#include "ktflow/Support/ScratchpadInputName.h"
 
 #include <cstring>
 #include <map>
@@ -29,15 +28,12 @@ static Error about(StringRef flag, StringRef spec, const Twine &message) {
 }
 
 /// The interpreter's name of a bundle tensor: the position of its argument,
-/// `@ADDR` at a literal address, `lx<K>@ADDR` in tile K's scratchpad.
+/// else the kernel's name: `@ADDR` at a literal address, `lx<K>@ADDR` in
+/// tile K's scratchpad (only tensors of arguments have source names).
 static std::string interpreterName(const bundle::TensorArg &tensor) {
-  if (tensor.address && tensor.tile)
-    return formatScratchpadInputName(*tensor.tile, *tensor.address);
-  if (tensor.address)
-    return "@" + std::to_string(*tensor.address);
   if (tensor.argument != bundle::kNoArg)
     return std::to_string(tensor.argument);
-  return tensor.name;
+  return bundle::getKernelName(tensor);
 }
 
 Expected<std::unique_ptr<DifferentialRun>>
@@ -154,16 +150,11 @@ Error DifferentialRun::bindInputs(ArrayRef<NamedInput> inputs, uint64_t seed) {
   for (const NamedInput &input : inputs) {
     StringRef name = input.name;
     std::optional<uint32_t> tensor;
-    uint64_t address;
     auto scratchpad = interp::parseScratchpadInputName(name);
     if (!scratchpad)
       return scratchpad.takeError();
-    if (*scratchpad) {
-      tensor =
-          program->findTensorAt((*scratchpad)->second, (*scratchpad)->first);
-    } else if (name.starts_with("@")) {
-      if (!name.drop_front().getAsInteger(10, address))
-        tensor = program->findTensorAt(address);
+    if (*scratchpad || name.starts_with("@")) {
+      tensor = program->findTensor(name);
     } else {
       auto position = interpreter->resolveArgument(name);
       if (!position)
