@@ -488,17 +488,13 @@ LogicalResult ScratchpadParts::copyReads(ktdp::LoadOp load,
 }
 
 Value ScratchpadParts::rewriteCopy(PartCopy &copy) {
-  MLIRContext *ctx = copy.load.getContext();
-  int64_t n = points.size();
-  AffineExpr i = getAffineDimExpr(0, ctx), g = getAffineSymbolExpr(0, ctx);
-  // Every tile consumes, its producer picked by the dependency.
-  IntegerSet everyTile =
-      IntegerSet::get(1, 1, {i, n - 1 - i, g}, {false, false, true});
   auto type = cast<RankedTensorType>(copy.load.getType());
   if (!copy.piece.at.empty())
     type = RankedTensorType::get(copy.piece.extents, type.getElementType());
+  // Every tile consumes, its producer picked by the dependency.
   return createTileCopy(
-      copy.load, copy.store, type, copy.producers, everyTile, copy.dependency,
+      copy.load, copy.store, type, copy.producers,
+      everyTileSet(points.size(), copy.load.getContext()), copy.dependency,
       [&](OpBuilder &b) -> Value {
         if (!copy.source)
           return copy.store.getDataTile();

@@ -197,11 +197,9 @@ static void rewrite(RemoteLoad remote) {
   AffineExpr i = getAffineDimExpr(0, ctx), g = getAffineSymbolExpr(0, ctx);
   IntegerSet producers =
       IntegerSet::get(1, 1, {i - remote.owner, g}, {true, true});
-  IntegerSet consumers = IntegerSet::get(1, 1, {i, remote.numTiles - 1 - i, g},
-                                         {false, false, true});
   replaceLoadByTileCopy(
-      load, remote.store, producers, consumers, IntegerSet(),
-      [&](OpBuilder &) { return remote.store.getDataTile(); });
+      load, remote.store, producers, everyTileSet(remote.numTiles, ctx),
+      IntegerSet(), [&](OpBuilder &) { return remote.store.getDataTile(); });
   Operation *tile = load.getAccessTile().getDefiningOp();
   load.erase();
   // Later passes see no view of another tile's scratchpad.

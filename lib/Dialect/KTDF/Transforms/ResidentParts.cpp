@@ -86,13 +86,10 @@ Value ScratchpadParts::rewriteResidentRead(ResidentRead &read) {
   LoadPiece at = partLocalPiece(read.load, read.piece, part.box.lower);
   Type element = getElementTypeOrSelf(read.load);
   auto pieceType = RankedTensorType::get(inOrder(at.extents, order), element);
-  int64_t n = points.size();
-  AffineExpr i = getAffineDimExpr(0, ctx), g = getAffineSymbolExpr(0, ctx);
-  IntegerSet everyTile =
-      IntegerSet::get(1, 1, {i, n - 1 - i, g}, {false, false, true});
   Value copy = createTileCopy(
-      read.load, /*store=*/nullptr, pieceType, read.producers, everyTile,
-      read.dependency, [&](OpBuilder &b) -> Value {
+      read.load, /*store=*/nullptr, pieceType, read.producers,
+      everyTileSet(points.size(), ctx), read.dependency,
+      [&](OpBuilder &b) -> Value {
         Value piece = pieceOfTile(b, tile, at.at, at.extents, local);
         if (!llvm::is_sorted(order)) {
           // The piece's anchor and box in the clone's dimension order.

@@ -144,6 +144,11 @@ Value mlir::ktdf::createTileCopy(Operation *before, Operation *store,
   return consume.getResult(0);
 }
 
+IntegerSet mlir::ktdf::everyTileSet(int64_t numTiles, MLIRContext *ctx) {
+  AffineExpr i = getAffineDimExpr(0, ctx), g = getAffineSymbolExpr(0, ctx);
+  return IntegerSet::get(1, 1, {i, numTiles - 1 - i, g}, {false, false, true});
+}
+
 void mlir::ktdf::replaceLoadByTileCopy(
     ktdp::LoadOp load, Operation *store, IntegerSet producers,
     IntegerSet consumers, IntegerSet dependency,

@@ -73,6 +73,10 @@ Value createTileCopy(Operation *before, Operation *store, RankedTensorType type,
                      IntegerSet dependency,
                      function_ref<Value(OpBuilder &)> partial);
 
+/// The set `(i)[g]` of every tile of a grid of `numTiles`, in the one group:
+/// the consumers of a copy to all tiles.
+IntegerSet everyTileSet(int64_t numTiles, MLIRContext *ctx);
+
 /// Replaces `load` by createTileCopy's value (consumed in place of the
 /// load, of its type).
 void replaceLoadByTileCopy(ktdp::LoadOp load, Operation *store,
