@@ -91,15 +91,10 @@ Value ScratchpadParts::rewriteResidentRead(ResidentRead &read) {
       everyTileSet(points.size(), ctx), read.dependency,
       [&](OpBuilder &b) -> Value {
         Value piece = pieceOfTile(b, tile, at.at, at.extents, local);
-        if (!llvm::is_sorted(order)) {
-          // The piece's anchor and box in the clone's dimension order.
-          auto rowMajor = piece.getDefiningOp<ktdp::ConstructAccessTileOp>();
-          AffineMap anchor = rowMajor.getBaseMap();
-          rowMajor.setBaseMap(anchor.getSubMap(llvm::map_to_vector(
-              order, [](int64_t d) { return unsigned(d); })));
-          rowMajor.setAccessTileSet(ktdp::getBoxSet(pieceType.getShape(), ctx));
-          piece.setType(ktdp::AccessTileType::get(ctx, pieceType.getShape()));
-        }
+        // The piece's anchor and box in the clone's dimension order.
+        if (!llvm::is_sorted(order))
+          reorderTile(piece.getDefiningOp<ktdp::ConstructAccessTileOp>(), order,
+                      at.extents);
         return ktdp::LoadOp::create(b, read.load.getLoc(), pieceType, piece);
       });
   if (llvm::is_sorted(order))

@@ -59,6 +59,17 @@ void mlir::ktdf::reorderView(ktdp::ConstructMemoryViewOp view,
       ktdp::getBoxSet(inOrder(extents, order), view.getContext()));
 }
 
+void mlir::ktdf::reorderTile(ktdp::ConstructAccessTileOp tile,
+                             ArrayRef<int64_t> order,
+                             ArrayRef<int64_t> extents) {
+  MLIRContext *ctx = tile.getContext();
+  SmallVector<int64_t> shape = inOrder(extents, order);
+  tile.setBaseMap(tile.getBaseMap().getSubMap(
+      llvm::map_to_vector(order, [](int64_t d) { return unsigned(d); })));
+  tile.setAccessTileSet(ktdp::getBoxSet(shape, ctx));
+  tile.getResult().setType(ktdp::AccessTileType::get(ctx, shape));
+}
+
 SmallVector<int64_t> mlir::ktdf::inverseOrder(ArrayRef<int64_t> order) {
   SmallVector<int64_t> back(order.size());
   for (auto [position, d] : llvm::enumerate(order))
@@ -107,16 +118,9 @@ Value mlir::ktdf::transposed(OpBuilder &b, Location loc, Value value,
 static void reorderAccesses(ktdp::ConstructMemoryViewOp view,
                             ArrayRef<int64_t> order,
                             ArrayRef<int64_t> extents) {
-  MLIRContext *ctx = view.getContext();
-  SmallVector<unsigned> positions =
-      llvm::map_to_vector(order, [](int64_t d) { return unsigned(d); });
   for (Operation *user : llvm::make_early_inc_range(view->getUsers())) {
     auto tile = cast<ktdp::ConstructAccessTileOp>(user);
-    SmallVector<int64_t> shape =
-        inOrder(*boxFromOrigin(tile.getAccessTileSet()), order);
-    tile.setBaseMap(tile.getBaseMap().getSubMap(positions));
-    tile.setAccessTileSet(ktdp::getBoxSet(shape, ctx));
-    tile.getResult().setType(ktdp::AccessTileType::get(ctx, shape));
+    reorderTile(tile, order, *boxFromOrigin(tile.getAccessTileSet()));
     for (OpOperand &use : llvm::make_early_inc_range(tile->getUses())) {
       OpBuilder b(use.getOwner());
       Location loc = use.getOwner()->getLoc();

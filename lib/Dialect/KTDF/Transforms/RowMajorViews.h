@@ -37,6 +37,11 @@ SmallVector<int64_t> inOrder(ArrayRef<int64_t> values, ArrayRef<int64_t> order);
 void reorderView(ktdp::ConstructMemoryViewOp view, ArrayRef<int64_t> order,
                  ArrayRef<int64_t> extents);
 
+/// Makes `tile` (in place) the tile of the same elements of its view
+/// reordered by `order`: its anchor, and its box of `extents`, in `order`.
+void reorderTile(ktdp::ConstructAccessTileOp tile, ArrayRef<int64_t> order,
+                 ArrayRef<int64_t> extents);
+
 /// The inverse of the permutation `order`: the linalg.transpose
 /// permutation that takes a value in `order` back to the original order.
 SmallVector<int64_t> inverseOrder(ArrayRef<int64_t> order);
