@@ -183,15 +183,13 @@ LogicalResult KernelLowering::collectScratchpadInputs() {
                << e << " tiles and the device " << target.getNumCores()
                << " cores";
     }
-    std::string symbol = "lx_" + std::to_string(start);
     auto shape = ktflow::getDeclaredTensorShape(input.views);
     if (failed(shape))
       return failure();
     if (!shape->dynamicSizes.empty())
       return view.emitError("scratchpad views at literal address ")
              << start << " need static sizes";
-    tensorTypes[symbol].type =
-        RankedTensorType::get(shape->shape, shape->elementType);
+    input.type = RankedTensorType::get(shape->shape, shape->elementType);
     scratchpadInputs[start] = std::move(input);
   }
   return success();
@@ -352,7 +350,6 @@ void KernelLowering::declareTensors(OpBuilder &b) {
                            DenseI64ArrayAttr());
   }
   for (auto &[start, input] : scratchpadInputs) {
-    RankedTensorType type = tensorTypes["lx_" + std::to_string(start)].type;
     // Only the tiles that run a transfer of the region read their copy
     // (a tile copy's fill runs on the tiles that send it only).
     llvm::SmallDenseSet<int64_t> readers;
@@ -372,9 +369,9 @@ void KernelLowering::declareTensors(OpBuilder &b) {
       if (readers.contains(tile))
         dfir::TensorOp::create(
             b, input.views.front().getLoc(), dfir::TensorRole::input,
-            "lx" + std::to_string(tile) + "_" + std::to_string(start), type,
-            memoryOf(input.kind, *laneOfTile(tile)), ArrayAttr(), IntegerAttr(),
-            StringAttr(), b.getI64IntegerAttr(start), b.getI64IntegerAttr(tile),
-            DenseI64ArrayAttr());
+            "lx" + std::to_string(tile) + "_" + std::to_string(start),
+            input.type, memoryOf(input.kind, *laneOfTile(tile)), ArrayAttr(),
+            IntegerAttr(), StringAttr(), b.getI64IntegerAttr(start),
+            b.getI64IntegerAttr(tile), DenseI64ArrayAttr());
   }
 }

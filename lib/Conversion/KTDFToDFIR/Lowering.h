@@ -111,11 +111,13 @@ public:
   std::map<int64_t, std::string> literalSymbols;
   /// The kernel's own scratchpad regions (`ct_local` views without a
   /// `ct_id`, at literal addresses) that tiles read and no transfer
-  /// writes: by literal start address, the memory kind and the views there.
-  /// Each tile's copy is an input of the launch, `lx<K>@ADDR`.
+  /// writes: by literal start address, the memory kind, the views there and
+  /// the tensor type they declare. Each tile's copy is an input of the
+  /// launch, `lx<K>@ADDR`.
   struct ScratchpadInput {
     std::string kind;
     SmallVector<ktdp::ConstructMemoryViewOp> views;
+    RankedTensorType type;
   };
   std::map<int64_t, ScratchpadInput> scratchpadInputs;
   /// The tensor type of each tensor symbol (ktflow/Analysis/TensorExtent.h)
