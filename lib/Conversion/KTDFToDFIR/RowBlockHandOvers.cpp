@@ -84,9 +84,20 @@ LogicalResult ProgramBuilder::emitRowBlockTransfers(
   // earlier pipelines to the views it reads (a store waits for its blocks
   // one by one).
   bool store = isRowBlockStore(group.front());
+  struct Tile {
+    StageOp stage;
+    const Channel *forward;
+    DataTransferOp op;
+    TileDma dma;
+    DmaWindow window;
+  };
+  SmallVector<Tile, 2> tiles;
   for (StageOp stage : group) {
     int64_t ignored;
     const Channel *forward = rowBlockChannel(info, stage, ignored);
+    tiles.push_back({stage, forward,
+                     *stage.getBody().front().getOps<DataTransferOp>().begin(),
+                     TileDma(), DmaWindow()});
     for (const Channel &ch : info.channels)
       if (ch.to == stage && &ch != forward)
         emitWait(ch);
@@ -96,20 +107,8 @@ LogicalResult ProgramBuilder::emitRowBlockTransfers(
           dfir::SyncRecvOp::create(b, loc,
                                    KernelLowering::perLane(ch.base, li));
   }
-  struct Tile {
-    StageOp stage;
-    const Channel *forward;
-    DataTransferOp op;
-    TileDma dma;
-    DmaWindow window;
-  };
-  SmallVector<Tile, 2> tiles;
   bool inRows = true;
-  for (StageOp stage : group) {
-    int64_t ignored;
-    Tile tile{stage, rowBlockChannel(info, stage, ignored),
-              *stage.getBody().front().getOps<DataTransferOp>().begin(),
-              TileDma(), DmaWindow()};
+  for (Tile &tile : tiles) {
     IRMapping m = map;
     FailureOr<TileDma> dma = resolveTileDma(tile.op, m, li, copy);
     if (failed(dma))
@@ -123,7 +122,6 @@ LogicalResult ProgramBuilder::emitRowBlockTransfers(
               !window->begin[0] && window->count[0];
     tile.dma = std::move(*dma);
     tile.window = std::move(*window);
-    tiles.push_back(std::move(tile));
   }
   if (inRows && !store)
     for (Tile &tile : tiles)
