@@ -46,17 +46,22 @@ static DataTransferOp getOnlyTransfer(StageOp stage) {
   return only;
 }
 
-bool ktdf::isRowBlockStore(StageOp stage) {
-  DataTransferOp only = getOnlyTransfer(stage);
-  return only && isa<ktdp::AccessTileType>(only.getDst().getType());
+/// Whether `transfer` stores a buffer into memory (an access tile).
+static bool storesTile(DataTransferOp transfer) {
+  return isa<ktdp::AccessTileType>(transfer.getDst().getType());
 }
 
-Value ktdf::getLoadedBuffer(StageOp stage) {
+bool ktdf::isRowBlockStore(StageOp stage) {
   DataTransferOp only = getOnlyTransfer(stage);
+  return only && storesTile(only);
+}
+
+/// getLoadedBuffer of the stage whose one transfer is `only` (null: none).
+static Value loadedBuffer(DataTransferOp only) {
   if (!only || !only.getSrcIndices().empty() || !only.getDstIndices().empty() ||
       !only.getStagedIndices().empty())
     return nullptr;
-  bool store = isRowBlockStore(stage);
+  bool store = storesTile(only);
   Value buffer = store ? only.getSrc() : only.getDst();
   auto tile = (store ? only.getDst() : only.getSrc())
                   .getDefiningOp<ktdp::ConstructAccessTileOp>();
@@ -68,11 +73,17 @@ Value ktdf::getLoadedBuffer(StageOp stage) {
   return buffer;
 }
 
+Value ktdf::getLoadedBuffer(StageOp stage) {
+  return loadedBuffer(getOnlyTransfer(stage));
+}
+
 scf::ForOp ktdf::getRowBlockLoop(StageOp stage) {
-  Value buffer = getLoadedBuffer(stage);
-  bool store = isRowBlockStore(stage);
-  if (!buffer ||
-      !stage.isApplicable(store ? UnitRole::dma_store : UnitRole::dma_load))
+  DataTransferOp only = getOnlyTransfer(stage);
+  Value buffer = loadedBuffer(only);
+  if (!buffer)
+    return nullptr;
+  bool store = storesTile(only);
+  if (!stage.isApplicable(store ? UnitRole::dma_store : UnitRole::dma_load))
     return nullptr;
   int64_t rows = cast<MemRefType>(buffer.getType()).getShape().front();
   // The feed reads the buffer, the drain writes it.
