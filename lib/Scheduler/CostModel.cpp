@@ -41,18 +41,17 @@ int64_t ktflow::sched::chooseChunk(const ChunkQuery &query) {
   for (int64_t d = granule; d <= cols; d += granule)
     if (cols % d == 0)
       candidates.push_back(d);
-  // A row narrower than a stick: every chunk is a partial stick, one
-  // scratchpad access and one FIFO entry each, so ties go to the wider
-  // chunk (a row only copied ties every width, and one element at a time
-  // won).
-  if (candidates.empty() && cols < granule)
-    for (int64_t d = cols; d >= 1; --d)
-      if (cols % d == 0)
-        candidates.push_back(d);
-  if (candidates.empty())
+  if (candidates.empty()) {
     for (int64_t d = 1; d <= cols; ++d)
       if (cols % d == 0)
         candidates.push_back(d);
+    // A row narrower than a stick: every chunk is a partial stick, one
+    // scratchpad access and one FIFO entry each, so ties go to the wider
+    // chunk (a row only copied ties every width, and one element at a time
+    // won).
+    if (cols < granule)
+      std::reverse(candidates.begin(), candidates.end());
+  }
   int64_t best = candidates.front();
   double bestCost = estimateRowCycles(query, best);
   for (int64_t d : candidates) {
