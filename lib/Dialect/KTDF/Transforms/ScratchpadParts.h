@@ -133,6 +133,8 @@ struct PartCopy {
 bool isScratchpadView(ktdp::ConstructMemoryViewOp view);
 
 namespace parts {
+// A load read in pieces, joined where its value goes (JoinedPieces.cpp).
+
 /// What a straddling load's value is joined in, piece by piece: the
 /// element-wise ops computing from it (their other tensor operands
 /// `tensor.empty`s, `tensor.splat`s or splat constants) and the stores of it,
