@@ -12,6 +12,7 @@
 
 #include "HandOverStalls.h"
 #include "ProgramWalker.h"
+#include "SlotBoundEngines.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -495,5 +496,8 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
     }
   }
   skewedChains(machine, walkers, busyOfUnit, estimate);
+  detail::slotBoundEngines(
+      machine, walkers, load,
+      [&](uint32_t sync) { return landings.landed(sync); }, estimate);
   return estimate;
 }

@@ -65,6 +65,12 @@ double ProgramWalker::run() {
   double busy = walk(0, program.insts.size(), 1.0);
   finishedAt =
       std::max(clock, landings.empty() ? 0.0 : *llvm::max_element(landings));
+  if (slotBoundStart)
+    slotBoundSpan = std::max(clock + slotBoundDrift,
+                             slotBoundLandings.empty()
+                                 ? 0.0
+                                 : *llvm::max_element(slotBoundLandings)) -
+                    *slotBoundStart;
   return busy;
 }
 
@@ -155,24 +161,37 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
   return cost;
 }
 
+/// The cycles a transfer that stays in flight `inFlightFor` cycles waits,
+/// at time `at`, until fewer than `slots` of those landing at `landings`
+/// are in flight (the earliest landing first); records its landing.
+static double waitInQueue(llvm::SmallVectorImpl<double> &landings, double at,
+                          double inFlightFor, unsigned slots) {
+  llvm::erase_if(landings, [&](double landed) { return landed <= at; });
+  double wait = 0;
+  if (landings.size() >= slots) {
+    // The earliest landings free the slots this transfer needs.
+    llvm::sort(landings);
+    wait = landings[landings.size() - slots] - at;
+    landings.erase(landings.begin(), landings.end() - slots + 1);
+  }
+  landings.push_back(at + wait + inFlightFor);
+  return wait;
+}
+
 double ProgramWalker::landedCost(double occupancy, double latency,
                                  double times) {
   // A unit that keeps one transfer in flight waits for each to land.
   if (unit.maxOutstanding <= 1)
     return occupancy + latency;
-  return waitForSlot(occupancy + latency, times) + occupancy;
+  double wait = waitForSlot(occupancy + latency, times);
+  slotBoundDrift += waitInQueue(slotBoundLandings, clock + slotBoundDrift,
+                                occupancy + latency, unit.maxOutstanding) -
+                    wait;
+  return wait + occupancy;
 }
 
 double ProgramWalker::waitForSlot(double inFlightFor, double times) {
-  llvm::erase_if(landings, [&](double at) { return at <= clock; });
-  double wait = 0;
-  if (landings.size() >= unit.maxOutstanding) {
-    // The earliest landings free the slots this transfer needs.
-    llvm::sort(landings);
-    wait = landings[landings.size() - unit.maxOutstanding] - clock;
-    landings.erase(landings.begin(), landings.end() - unit.maxOutstanding + 1);
-  }
-  landings.push_back(clock + wait + inFlightFor);
+  double wait = waitInQueue(landings, clock, inFlightFor, unit.maxOutstanding);
   slotWaits += times * wait;
   slotWaitsWalked += wait;
   return wait;
@@ -335,6 +354,14 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     } else {
       landings.clear();
     }
+    if (!slotBoundStart) {
+      // Past its first token, whatever it announces has landed.
+      slotBoundStart = std::max(clock + slotBoundDrift,
+                                slotBoundLandings.empty()
+                                    ? 0.0
+                                    : *llvm::max_element(slotBoundLandings));
+      slotBoundLandings.clear();
+    }
     if (waitedSinceSend.insert(in.a).second)
       waited = true;
     if (!loadedFromScratchpad)
@@ -411,12 +438,13 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
                fedBefore = fedBytes;
         llvm::DenseMap<uint32_t, double> fifoBefore = fifoBytes;
         size_t waitsBefore = waitLog.size();
-        double body = 0;
+        double body = 0, driftBefore = slotBoundDrift;
         if (trips > 0) {
           // The body walked once advanced the clock by one iteration.
           body = walk(pc + 1, in.e, times * trips);
           cycles += trips * body;
           clock += (trips - 1) * body;
+          slotBoundDrift += (trips - 1) * (slotBoundDrift - driftBefore);
         }
         // The body was walked once: its other iterations move as much
         // again, and its waits' last ones are in the last iteration.

@@ -76,6 +76,13 @@ public:
   /// is stored and waits, empty, for the round trip.
   double handOvers = 0;
 
+  /// For a unit that keeps several transfers in flight, its cycles from
+  /// its first wait for a token (what it issued before landed) until its
+  /// transfers have landed were every later token there when it waits:
+  /// each transfer waits only for a slot (a store engine behind a compute
+  /// unit that sends its rows faster than they land).
+  double slotBoundSpan = 0;
+
   /// Of the program's cycles, those it waits for a free slot for a
   /// transfer (a unit that keeps several in flight).
   double slotWaits = 0;
@@ -220,6 +227,12 @@ private:
   /// flight lands.
   double clock = 0, slotWaitsWalked = 0;
   llvm::SmallVector<double, 8> landings;
+  /// The same unit's time were every token there when it waits: `clock`
+  /// plus the drift (waits for a slot the token waits hid), its transfers'
+  /// landings and its time at its first wait (slotBoundSpan).
+  double slotBoundDrift = 0;
+  llvm::SmallVector<double, 8> slotBoundLandings;
+  std::optional<double> slotBoundStart;
   /// When each token sent to a scratchpad load unit left, oldest first,
   /// per unit: its k-th token back (a buffer freed) answers the k-th.
   llvm::DenseMap<uint32_t, std::deque<double>> tokensToLoadUnit;

@@ -58,4 +58,44 @@ TEST(EngineSlotEstimateTest, HandedBackBufferLeavesLaterTransfersInFlight) {
   expectSimulatedAbove(m, exe, 74, 13);
 }
 
+TEST(EngineSlotEstimateTest, StoreEngineBehindFasterRowsRunsAtItsSlotsRate) {
+  // dma2 loads eight 128-byte rows in one DMA and signals the load unit
+  // (token 0); the vector unit maps each row (4 cycles, sent in 2) and the
+  // store unit signals each row stored (token 1), on which the other
+  // engine, two transfers in flight, stores the row as four 32-byte DMAs
+  // (row_stats' one-element stores on sample_device: a row every ~6
+  // cycles, each store 13 cycles in flight, 1 on the route and 12 of
+  // latency). By hand: the first token comes once the rows have landed
+  // (1024 / 32 + 12 = 44), the first row has gone through the load unit,
+  // both FIFOs and the store unit (2 + 1 + 1 + 1 + 1 = 6) and the token
+  // (3): 53; from it the 32 stores go two at a time, one pair each 13
+  // cycles, the last landing 16 x 13 + 1 = 209 cycles later: 262.
+  // Simulated 273 (the first row's map and sends). Before, the walk took
+  // the stores in flight to land while the engine waited for each row's
+  // token (15 cycles a row, busy 120): 192.
+  Machine m = coreMachine();
+  m.units[DMA].maxOutstanding = 2;
+  Executable exe = fedByDma2();
+  exe.syncs.push_back({"row", SU, DMA});
+  ProgramBuilder dma(DMA), dma2(DMA2), lu(LU), su(SU);
+  dma2.dma(DDR, 0, L1, 0, 1024);
+  dma2.syncSend(0);
+  lu.syncRecv(0);
+  lu.load(0, L1, 0, 1024);
+  for (int row = 0; row < 8; ++row) {
+    dma.syncRecv(1);
+    for (int part = 0; part < 4; ++part)
+      dma.dma(L1, 4096 + row * 128 + part * 32, DDR,
+              8192 + row * 128 + part * 32, 32);
+    su.store(1, L1, 4096 + row * 128, 128);
+    su.syncSend(1);
+  }
+  exe.programs = {dma.done(), lu.done(), mapEntries(8, ScalarOp::Exp),
+                  su.done(), dma2.done()};
+  KernelEstimate e = estimateKernel(m, exe);
+  EXPECT_DOUBLE_EQ(e.unitBusy[0], 120);
+  expectBoundBy(e, "core0.dma slots", 53, 262);
+  expectSimulatedAbove(m, exe, 262, 11);
+}
+
 } // namespace

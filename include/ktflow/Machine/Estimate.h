@@ -22,7 +22,9 @@
 // transfers overlapping the compute; when it issues the next execution's
 // loads before this one's stores (a skewed loop), each execution takes at
 // least half of one execution's chain (loads, landing, compute, stores). Where
-// a DMA engine binds, the compute of the last data it loads is added.
+// a DMA engine binds, the compute of the last data it loads is added. A
+// DMA engine that keeps several transfers in flight runs, from its first
+// token, at least as long as its transfers take through its slots.
 //
 //===----------------------------------------------------------------------===//
 
