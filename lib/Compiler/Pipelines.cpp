@@ -79,6 +79,9 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
     ktdf::KTDFSplitOutputBlocksOptions split;
     split.maxFactor = options.knobs.splitFactor;
     pm.addPass(ktdf::createKTDFSplitOutputBlocks(split));
+    ktdf::KTDFSplitRowTilesOptions rows;
+    rows.maxFactor = options.knobs.spreadFactor;
+    pm.addPass(ktdf::createKTDFSplitRowTiles(rows));
   }
   pm.addPass(ktdf::createKTDFLowerInterTile());
   ktdf::KTDFMergeExchangeTilesOptions merge;

@@ -4,8 +4,8 @@
 // The scheduler's pipeline, pinned: mapping, scheduling and lowering with
 // the four device checkpoints between them. -O0 keeps one SIMD width per
 // chunk, no coarsening, single buffering, one lane per core, a grid
-// point's iterations and output block on one instance, and loads left in
-// their loops.
+// point's iterations, their row tiles and output block on one instance,
+// and loads left in their loops.
 
 // CHECK:      builtin.module(
 // CHECK-NEXT:   ktdf-select-kernel{func=},
@@ -25,6 +25,7 @@
 // CHECK-NEXT:   ktdf-check-supported,
 // CHECK-NEXT:   ktdf-share-left-operands{max-factor=0 min-columns=64},
 // CHECK-NEXT:   ktdf-split-output-blocks{max-factor=0 min-columns=64 min-reduction-columns=16},
+// CHECK-NEXT:   ktdf-split-row-tiles{max-factor=0},
 // CHECK-NEXT:   ktdf-lower-inter-tile,
 // CHECK-NEXT:   ktdf-merge-exchange-tiles{use-lanes=true},
 // CHECK-NEXT:   ktdf-carry-in-scratchpad,
@@ -53,6 +54,7 @@
 
 // O0-NOT: ktdf-share-left-operands
 // O0-NOT: ktdf-split-output-blocks
+// O0-NOT: ktdf-split-row-tiles
 // O0: ktdf-merge-exchange-tiles{use-lanes=false},
 // O0: ktdf-tile-streams{chunk=0 chunk-scale=0 use-cost-model=false},
 // O0-NEXT: ktdf-distribute{balance=false use-lanes=false},

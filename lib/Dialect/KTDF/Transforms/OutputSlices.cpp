@@ -26,9 +26,7 @@
 using namespace mlir;
 using namespace mlir::ktdf;
 
-/// An element-wise op on tensors of one shape (arith, math): its operands
-/// and results can all be sliced the same way.
-static bool isElementwiseOnTensors(Operation *op) {
+bool mlir::ktdf::isElementwiseOnTensors(Operation *op) {
   if (!op->hasTrait<OpTrait::Elementwise>() || op->getNumResults() != 1)
     return false;
   auto shape = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -38,9 +36,7 @@ static bool isElementwiseOnTensors(Operation *op) {
          });
 }
 
-/// A tile whose columns can be sliced: identity order, a box from the
-/// origin, rank 2 (or rank 1: a vector of one value per column).
-static bool isSliceableTile(Value tile) {
+bool mlir::ktdf::isSliceableTile(Value tile) {
   auto op = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
   if (!op || !op.getAccessTileOrder().isIdentity() ||
       op.getBaseMap().getNumResults() < 1 ||
@@ -242,6 +238,32 @@ Value mlir::ktdf::addGridDimension(func::FuncOp func, Operation *gridOwner,
   return ids.getResults().back();
 }
 
+Value mlir::ktdf::remakeWithType(OpBuilder &b, Operation *def,
+                                 RankedTensorType type, Value tile) {
+  if (auto load = dyn_cast<ktdp::LoadOp>(def))
+    return ktdp::LoadOp::create(b, load.getLoc(), type, tile);
+  if (isa<tensor::EmptyOp>(def))
+    return tensor::EmptyOp::create(b, def->getLoc(), type.getShape(),
+                                   type.getElementType());
+  return arith::ConstantOp::create(
+      b, def->getLoc(), type,
+      SplatElementsAttr::get(
+          type, cast<SplatElementsAttr>(cast<arith::ConstantOp>(def).getValue())
+                    .getSplatValue<Attribute>()));
+}
+
+SmallVector<std::pair<func::FuncOp, SmallVector<int64_t>>>
+mlir::ktdf::gridKernels(ModuleOp module) {
+  SmallVector<std::pair<func::FuncOp, SmallVector<int64_t>>> kernels;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    FailureOr<std::optional<SmallVector<int64_t>>> grid =
+        ktdp::getLaunchGrid(func);
+    if (!func.isExternal() && succeeded(grid) && *grid)
+      kernels.emplace_back(func, **grid);
+  }
+  return kernels;
+}
+
 void mlir::ktdf::sliceColumns(func::FuncOp func, const OutputSlicePlan &plan,
                               Value copy, int64_t slices) {
   OpBuilder b(func.getContext());
@@ -264,21 +286,10 @@ void mlir::ktdf::sliceColumns(func::FuncOp func, const OutputSlicePlan &plan,
       continue;
     }
     b.setInsertionPoint(def);
-    Value sliced;
+    Value tile;
     if (auto load = dyn_cast<ktdp::LoadOp>(def))
-      sliced = ktdp::LoadOp::create(
-          b, load.getLoc(), type,
-          buildColumnSlice(b, load.getAccessTile(), column, width));
-    else if (isa<tensor::EmptyOp>(def))
-      sliced = tensor::EmptyOp::create(b, def->getLoc(), type.getShape(),
-                                       type.getElementType());
-    else
-      sliced = arith::ConstantOp::create(
-          b, def->getLoc(), type,
-          SplatElementsAttr::get(
-              type,
-              cast<SplatElementsAttr>(cast<arith::ConstantOp>(def).getValue())
-                  .getSplatValue<Attribute>()));
+      tile = buildColumnSlice(b, load.getAccessTile(), column, width);
+    Value sliced = remakeWithType(b, def, type, tile);
     value.replaceAllUsesWith(sliced);
     def->erase();
   }

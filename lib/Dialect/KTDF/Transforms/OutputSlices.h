@@ -6,7 +6,8 @@
 // right operands, outputs and accumulators of its matrix products, the
 // element-wise work on them; left operands stay whole loads), the new
 // grid dimension that numbers the copies of each grid point, and the
-// rewrite that gives each copy its slice.
+// rewrite that gives each copy its slice; and the predicates on tiles and
+// element-wise ops that ktdf-split-row-tiles' row slices use too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +53,24 @@ private:
 /// (d1)`): each column is folded on its own, so a column slice of the
 /// input gives the same slice of the result.
 bool isColumnReduction(Operation *op);
+
+/// An element-wise op on tensors of one shape (arith, math): its operands
+/// and results can all be sliced the same way.
+bool isElementwiseOnTensors(Operation *op);
+
+/// A tile (built by ktdp.construct_access_tile) that can be cut into
+/// slices: identity order, a box from the origin, rank 2 (or rank 1: a
+/// vector of one value per column, or per row).
+bool isSliceableTile(Value tile);
+
+/// The load (through `tile`), empty or splat constant `def` made again
+/// with result type `type`, at the builder's insertion point.
+Value remakeWithType(OpBuilder &b, Operation *def, RankedTensorType type,
+                     Value tile);
+
+/// Each function of `module` with a body and a launch grid, and its grid.
+SmallVector<std::pair<func::FuncOp, SmallVector<int64_t>>>
+gridKernels(ModuleOp module);
 
 /// Replaces every `ktdp.get_compute_tile_id` of `func` by one op at the
 /// start of its body with `rank` results (result i of each old op becomes

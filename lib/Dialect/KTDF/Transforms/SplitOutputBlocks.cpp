@@ -55,11 +55,7 @@ struct SplitOutputBlocksPass
       return signalPassFailure();
     markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
     int64_t instances = target.getNumLaneInstances();
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      FailureOr<std::optional<SmallVector<int64_t>>> grid =
-          ktdp::getLaunchGrid(func);
-      if (func.isExternal() || failed(grid) || !*grid)
-        continue;
+    for (auto [func, grid] : gridKernels(getOperation())) {
       bool matmul =
           func->walk([](linalg::MatmulOp) { return WalkResult::interrupt(); })
               .wasInterrupted();
@@ -79,7 +75,7 @@ struct SplitOutputBlocksPass
         continue;
       // The widest power of two that idle instances allow and the columns
       // divide into slices of at least `minColumns`.
-      int64_t idle = instances / ktdp::getNumTiles(**grid);
+      int64_t idle = instances / ktdp::getNumTiles(grid);
       if (maxFactor > 0)
         idle = std::min<int64_t>(idle, maxFactor);
       int64_t slices = 1;
@@ -89,7 +85,7 @@ struct SplitOutputBlocksPass
       if (slices < 2)
         continue;
       Value copy =
-          addGridDimension(func, ktdp::getGridOwner(func), **grid, slices);
+          addGridDimension(func, ktdp::getGridOwner(func), grid, slices);
       sliceColumns(func, plan, copy, slices);
     }
   }

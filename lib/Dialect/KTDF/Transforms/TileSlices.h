@@ -1,9 +1,9 @@
-//===- TileSlices.h - Access tiles narrowed along their last dim -*- C++
-//-*-===//
+//===- TileSlices.h - Box tiles of the passes that cut work ---*- C++ -*-===//
 //
-// This file declares the access-tile builder that the passes cutting work
-// along a row share (ktdf-stream-wide-rows' column chunks, and
-// ktdf-split-output-blocks' column slices of a product's output block).
+// This file declares the access-tile builders that the passes cutting work
+// share (ktdf-stream-wide-rows' column chunks, ktdf-split-output-blocks'
+// column slices of a product's output block, ktdf-split-row-tiles' row
+// slices of a loop's tiles).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +13,12 @@
 #include "mlir/IR/Builders.h"
 
 namespace mlir::ktdf {
+
+/// A box tile of `shape` into the view of `tile` (built by
+/// ktdp.construct_access_tile), in its order, anchored at `base` applied to
+/// `indices` and the tile's symbol operands.
+Value buildBoxTile(OpBuilder &b, Value tile, ValueRange indices, AffineMap base,
+                   ArrayRef<int64_t> shape);
 
 /// A box tile like `tile` (built by ktdp.construct_access_tile), shifted
 /// `column` columns along its last dimension and `width` columns wide.

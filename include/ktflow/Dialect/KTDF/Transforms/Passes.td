@@ -990,6 +990,44 @@ def KTDFBuffer : Pass<"ktdf-buffer", "::mlir::ModuleOp"> {
   ];
 }
 
+def KTDFSplitRowTiles : Pass<"ktdf-split-row-tiles", "::mlir::ModuleOp"> {
+  let summary = "Cut a loop's row tiles so its trips fill idle lanes";
+  let description = [{
+    ktdf-spread-iterations gives each instance a grid point leaves idle at
+    most one iteration of its loop: a loop of T trips over tiles of R rows
+    with T x points below the device's instances (cores times lanes) leaves
+    some idle (the shipped rmsnorm: 8 trips of 4 rows, 16 cores on
+    mesh_device). When the loop body computes row by row, the pass cuts
+    each trip into F trips of R/F rows, F the largest divisor of R with
+    T x F x points at most the instances (and T x F at most `max-factor`):
+    the loop becomes `scf.for %k = 0 to T * F step 1`, and its row tiles are
+    anchored `%k * R/F` rows after where trip 0's was.
+
+    It applies to a kernel's one loop directly in the function, of constant
+    bounds, carrying nothing, outside which the kernel only stages data
+    into the scratchpad (what ktdf-spread-iterations spreads). Row tiles
+    are the loop's 2-d (or 1-d) identity-order box tiles into device memory
+    whose first coordinate is the loop variable's linear function, one
+    trip's R rows after the previous trip's, all at the same rows of a
+    trip; the loop variable may do nothing else, every store of the body
+    goes through one, and every tensor loaded or stored through one, and
+    everything computing them or computed from them, must keep its rows
+    apart: element-wise ops, empties, fills, splat constants, reductions
+    that keep dimension 0, and generics whose dimension 0 is parallel and
+    is the first coordinate of the row values and no coordinate of the
+    values read whole (a weight). Each output element is computed by the
+    same ops from the same operands in the same order: the numerics are
+    the kernel's.
+  }];
+  let options = [
+    Option<"maxFactor", "max-factor", "int64_t", "0",
+           "at most this many trips for ktdf-spread-iterations to spread "
+           "(0: no limit)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KTDFSpreadIterations
     : Pass<"ktdf-spread-iterations", "::mlir::ModuleOp"> {
   let summary = "Spread a grid point's loop iterations over idle lanes";

@@ -1,0 +1,458 @@
+//===- SplitRowTiles.cpp - A loop's row tiles cut to fill idle lanes ------===//
+//
+// This file implements --ktdf-split-row-tiles. ktdf-spread-iterations gives
+// the instances a grid point leaves idle the iterations of its loop, at
+// most one each: the shipped rmsnorm (no grid, 8 trips of 4 rows) used 8
+// of mesh_device's 16 cores. Where the loop body computes row by row, its
+// rows are independent, and the pass cuts each trip into F trips of R/F
+// rows, so that ktdf-spread-iterations finds T * F trips for the idle
+// instances. Each output element is computed by the same ops from the
+// same operands in the same order: the numerics are the kernel's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OutputSlices.h"
+#include "TileSlices.h"
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFSPLITROWTILES
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+namespace {
+
+/// The first anchor coordinate of a row tile, as an expression over the
+/// tile's index operands (dimensions) and symbol operands.
+struct RowAnchor {
+  AffineExpr expr;
+  SmallVector<Value> dims, symbols;
+};
+
+/// The tensors of one loop body to cut into row slices, found from the
+/// loads and stores through its row tiles (tiles anchored on the loop
+/// variable, one trip's R rows after the previous trip's), backwards to
+/// what computes them and forwards to every use. Values outside the loop
+/// may only be splat constants, which the rewrite remakes in the body.
+class RowSlicePlan {
+public:
+  RowSlicePlan(scf::ForOp loop, int64_t lowerBound, int64_t step)
+      : loop(loop), lowerBound(lowerBound), step(step) {}
+  LogicalResult build();
+  int64_t getRows() const { return rows; }
+  ArrayRef<Value> getValues() const { return values.getArrayRef(); }
+  ArrayRef<ktdp::ConstructAccessTileOp> getTiles() const {
+    return tiles.getArrayRef();
+  }
+  /// A row tile's anchor for trip `k` of the loop cut into `slices`: the
+  /// old first coordinate at the lower bound, plus k rows of a slice.
+  AffineMap slicedAnchor(ktdp::ConstructAccessTileOp tile,
+                         int64_t slices) const;
+
+private:
+  LogicalResult addTile(ktdp::ConstructAccessTileOp tile);
+  LogicalResult add(Value value);
+  LogicalResult addDefinition(Value value);
+  LogicalResult addUse(OpOperand &use);
+  LogicalResult addGeneric(linalg::GenericOp generic);
+
+  mutable scf::ForOp loop;
+  int64_t lowerBound, step;
+  llvm::SetVector<Value> values;
+  llvm::SetVector<ktdp::ConstructAccessTileOp> tiles;
+  SmallVector<Value> worklist;
+  std::optional<RowAnchor> anchor;
+  int64_t rows = 0;
+};
+} // namespace
+
+/// `expr` with every dimension bound to `iv` replaced by `value`.
+static AffineExpr bindLoopVariable(AffineExpr expr, ValueRange dims, Value iv,
+                                   int64_t value) {
+  for (auto [i, dim] : llvm::enumerate(dims))
+    if (dim == iv)
+      expr = expr.replace(getAffineDimExpr(i, expr.getContext()),
+                          getAffineConstantExpr(value, expr.getContext()));
+  return expr;
+}
+
+/// `anchor`'s expression over `into`'s dimensions and symbols, which gain
+/// the operands `anchor` has and `into` lacks: two anchors over the same
+/// values compare as expressions.
+static AffineExpr unify(const RowAnchor &anchor, RowAnchor &into) {
+  auto position = [](SmallVector<Value> &values, Value v) {
+    auto it = llvm::find(values, v);
+    if (it != values.end())
+      return unsigned(it - values.begin());
+    values.push_back(v);
+    return unsigned(values.size() - 1);
+  };
+  MLIRContext *ctx = anchor.expr.getContext();
+  SmallVector<AffineExpr> dims, symbols;
+  for (Value dim : anchor.dims)
+    dims.push_back(getAffineDimExpr(position(into.dims, dim), ctx));
+  for (Value symbol : anchor.symbols)
+    symbols.push_back(getAffineSymbolExpr(position(into.symbols, symbol), ctx));
+  return anchor.expr.replaceDimsAndSymbols(dims, symbols);
+}
+
+LogicalResult RowSlicePlan::addTile(ktdp::ConstructAccessTileOp tile) {
+  Value iv = loop.getInductionVar();
+  auto shape = cast<ktdp::AccessTileType>(tile.getType()).getShape();
+  ktdp::ConstructMemoryViewOp view = ktdp::getAccessTileView(tile);
+  auto space =
+      view ? ktdp::normalizeMemorySpace(view.getMemorySpace()) : std::nullopt;
+  if (tile->getParentOp() != loop || !isSliceableTile(tile) || !space ||
+      space->kind != ktdp::MemoryKind::global ||
+      llvm::is_contained(tile.getSymbolOperands(), iv) ||
+      llvm::any_of(tile->getOperands(), [&](Value v) {
+        return v != iv && !loop.isDefinedOutsideOfLoop(v);
+      }))
+    return failure();
+  if (rows == 0)
+    rows = shape.front();
+  if (shape.front() != rows)
+    return failure();
+  // The loop variable only in the first coordinate, linearly, one trip's
+  // tile right below the previous trip's.
+  AffineMap base = tile.getBaseMap();
+  SmallVector<Value> dims(tile.getIndices());
+  for (auto [i, dim] : llvm::enumerate(dims))
+    if (dim == iv)
+      for (AffineExpr result : base.getResults().drop_front())
+        if (result.isFunctionOfDim(i))
+          return failure();
+  AffineExpr first = base.getResult(0);
+  bool nonlinear = false;
+  first.walk([&](AffineExpr sub) {
+    auto binary = dyn_cast<AffineBinaryOpExpr>(sub);
+    if (binary && binary.getKind() != AffineExprKind::Add &&
+        binary.getKind() != AffineExprKind::Mul)
+      for (auto [i, dim] : llvm::enumerate(dims))
+        nonlinear |= dim == iv && binary.isFunctionOfDim(i);
+  });
+  AffineExpr perTrip =
+      simplifyAffineExpr(bindLoopVariable(first, dims, iv, 1) -
+                             bindLoopVariable(first, dims, iv, 0),
+                         base.getNumDims(), base.getNumSymbols());
+  auto coefficient = dyn_cast<AffineConstantExpr>(perTrip);
+  if (nonlinear || !coefficient || coefficient.getValue() * step != rows)
+    return failure();
+  // Every row tile covers the same rows in a trip, so the slices of
+  // different trips touch different rows of every view.
+  RowAnchor mine{first, dims, SmallVector<Value>(tile.getSymbolOperands())};
+  if (!anchor)
+    anchor = RowAnchor{AffineExpr(), {}, {}};
+  AffineExpr unified = unify(mine, *anchor);
+  if (!anchor->expr)
+    anchor->expr = unified;
+  auto simplified = [&](AffineExpr e) {
+    return simplifyAffineExpr(e, anchor->dims.size(), anchor->symbols.size());
+  };
+  if (simplified(unified) != simplified(anchor->expr))
+    return failure();
+  tiles.insert(tile);
+  for (OpOperand &use : tile->getUses()) {
+    if (auto load = dyn_cast<ktdp::LoadOp>(use.getOwner())) {
+      if (failed(add(load.getResult())))
+        return failure();
+    } else if (auto store = dyn_cast<ktdp::StoreOp>(use.getOwner())) {
+      if (use.get() != store.getAccessTile() ||
+          failed(add(store.getDataTile())))
+        return failure();
+    } else {
+      return failure();
+    }
+  }
+  return success();
+}
+
+LogicalResult RowSlicePlan::build() {
+  Value iv = loop.getInductionVar();
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    if (isa<scf::ForOp, scf::IfOp, scf::WhileOp, func::CallOp,
+            ktdp::ConstructIndirectAccessTileOp, ktdp::InterTileProduceOp,
+            ktdp::InterTileReduceOp>(op))
+      return WalkResult::interrupt();
+    auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(op);
+    if (tile && llvm::is_contained(tile->getOperands(), iv) &&
+        failed(addTile(tile)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted() || tiles.empty())
+    return failure();
+  // The loop variable only places row tiles, and every store goes through
+  // one: a trip's slices then differ only in their rows.
+  for (Operation *user : iv.getUsers())
+    if (!tiles.contains(dyn_cast<ktdp::ConstructAccessTileOp>(user)))
+      return failure();
+  WalkResult stores = loop.getBody()->walk([&](ktdp::StoreOp store) {
+    return tiles.contains(store.getAccessTile()
+                              .getDefiningOp<ktdp::ConstructAccessTileOp>())
+               ? WalkResult::advance()
+               : WalkResult::interrupt();
+  });
+  if (stores.wasInterrupted())
+    return failure();
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (failed(addDefinition(value)))
+      return failure();
+    for (OpOperand &use : value.getUses())
+      if (loop->isAncestor(use.getOwner()) && failed(addUse(use)))
+        return failure();
+  }
+  return success();
+}
+
+LogicalResult RowSlicePlan::add(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || type.getRank() < 1 || !type.hasStaticShape() ||
+      type.getShape().front() != rows)
+    return failure();
+  if (values.insert(value))
+    worklist.push_back(value);
+  return success();
+}
+
+/// A reduction that keeps dimension 0: each row folded on its own.
+static bool isRowReduction(Operation *op) {
+  auto reduce = dyn_cast<linalg::ReduceOp>(op);
+  return reduce && !llvm::is_contained(reduce.getDimensions(), 0);
+}
+
+/// What cutting `value` into row slices asks of the op that computes it.
+LogicalResult RowSlicePlan::addDefinition(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return failure();
+  if (auto constant = dyn_cast<arith::ConstantOp>(def))
+    return success(isa<SplatElementsAttr>(constant.getValue()));
+  if (!loop->isAncestor(def))
+    return failure();
+  if (auto load = dyn_cast<ktdp::LoadOp>(def))
+    return success(tiles.contains(
+        load.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>()));
+  if (isa<tensor::EmptyOp>(def))
+    return success();
+  if (auto fill = dyn_cast<linalg::FillOp>(def))
+    return add(fill.getOutputs()[0]);
+  if (auto generic = dyn_cast<linalg::GenericOp>(def))
+    return addGeneric(generic);
+  if (isElementwiseOnTensors(def) || isRowReduction(def)) {
+    for (Value operand : def->getOperands())
+      if (failed(add(operand)))
+        return failure();
+    for (Value result : def->getResults())
+      if (failed(add(result)))
+        return failure();
+    return success();
+  }
+  return failure();
+}
+
+/// A generic computes row by row when dimension 0 is parallel and each
+/// operand either has it as its first coordinate and nowhere else (a row
+/// value) or does not use it (a value every row reads whole); its outputs
+/// are row values.
+LogicalResult RowSlicePlan::addGeneric(linalg::GenericOp generic) {
+  if (!generic.hasPureTensorSemantics() || generic.getNumLoops() < 1 ||
+      generic.getIteratorTypesArray().front() !=
+          utils::IteratorType::parallel ||
+      !generic.getBody()->getOps<linalg::IndexOp>().empty())
+    return failure();
+  for (OpOperand &operand : generic->getOpOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(&operand);
+    bool init = generic.isDpsInit(&operand);
+    if (!map.isFunctionOfDim(0)) {
+      if (init || values.contains(operand.get()))
+        return failure();
+      continue;
+    }
+    if (map.getResult(0) != getAffineDimExpr(0, generic.getContext()) ||
+        llvm::any_of(map.getResults().drop_front(),
+                     [](AffineExpr e) { return e.isFunctionOfDim(0); }) ||
+        failed(add(operand.get())))
+      return failure();
+  }
+  for (Value result : generic->getResults())
+    if (failed(add(result)))
+      return failure();
+  return success();
+}
+
+/// What cutting a value into row slices asks of one of its users.
+LogicalResult RowSlicePlan::addUse(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (auto store = dyn_cast<ktdp::StoreOp>(user))
+    return success(use.get() == store.getDataTile());
+  if (auto fill = dyn_cast<linalg::FillOp>(user))
+    return success(use.get() == fill.getOutputs()[0] &&
+                   succeeded(add(fill.getResult(0))));
+  if (auto generic = dyn_cast<linalg::GenericOp>(user))
+    return addGeneric(generic);
+  if (isElementwiseOnTensors(user) || isRowReduction(user))
+    return addDefinition(user->getResult(0));
+  return failure();
+}
+
+AffineMap RowSlicePlan::slicedAnchor(ktdp::ConstructAccessTileOp tile,
+                                     int64_t slices) const {
+  AffineMap base = tile.getBaseMap();
+  SmallVector<Value> dims(tile.getIndices());
+  Value iv = loop.getInductionVar();
+  unsigned trip = llvm::find(dims, iv) - dims.begin();
+  SmallVector<AffineExpr> results(base.getResults());
+  results.front() = bindLoopVariable(results.front(), dims, iv, lowerBound) +
+                    getAffineDimExpr(trip, base.getContext()) * (rows / slices);
+  return simplifyAffineMap(AffineMap::get(
+      base.getNumDims(), base.getNumSymbols(), results, base.getContext()));
+}
+
+/// `type` with `rows` rows.
+static RankedTensorType withRows(Type type, int64_t rows) {
+  auto ranked = cast<RankedTensorType>(type);
+  SmallVector<int64_t> shape(ranked.getShape());
+  shape.front() = rows;
+  return ranked.clone(shape);
+}
+
+/// Rewrites `loop` into `trips * slices` trips of one row slice each.
+static void sliceRows(scf::ForOp loop, const RowSlicePlan &plan, int64_t trips,
+                      int64_t slices) {
+  int64_t rows = plan.getRows() / slices;
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  DenseMap<Operation *, Value> sliced;
+  for (ktdp::ConstructAccessTileOp tile : plan.getTiles()) {
+    b.setInsertionPoint(tile);
+    SmallVector<int64_t> shape(
+        cast<ktdp::AccessTileType>(tile.getType()).getShape());
+    shape.front() = rows;
+    sliced[tile] = buildBoxTile(b, tile, tile.getIndices(),
+                                plan.slicedAnchor(tile, slices), shape);
+    for (OpOperand &use : llvm::make_early_inc_range(tile->getUses()))
+      if (auto store = dyn_cast<ktdp::StoreOp>(use.getOwner()))
+        use.set(sliced[tile]);
+  }
+  for (Value value : plan.getValues()) {
+    RankedTensorType type = withRows(value.getType(), rows);
+    Operation *def = value.getDefiningOp();
+    if (!isa<ktdp::LoadOp, tensor::EmptyOp, arith::ConstantOp>(def)) {
+      value.setType(type);
+      continue;
+    }
+    // A constant outside the loop is remade at the start of its body.
+    if (loop->isAncestor(def))
+      b.setInsertionPoint(def);
+    else
+      b.setInsertionPointToStart(loop.getBody());
+    Value replacement = remakeWithType(
+        b, def, type,
+        isa<ktdp::LoadOp>(def)
+            ? sliced.lookup(
+                  cast<ktdp::LoadOp>(def).getAccessTile().getDefiningOp())
+            : Value());
+    value.replaceUsesWithIf(replacement, [&](OpOperand &use) {
+      return loop->isAncestor(use.getOwner());
+    });
+    if (def->use_empty())
+      def->erase();
+  }
+  for (ktdp::ConstructAccessTileOp tile : plan.getTiles())
+    tile.erase();
+  b.setInsertionPoint(loop);
+  loop.getLowerBoundMutable().assign(arith::ConstantIndexOp::create(b, loc, 0));
+  loop.getUpperBoundMutable().assign(
+      arith::ConstantIndexOp::create(b, loc, trips * slices));
+  loop.getStepMutable().assign(arith::ConstantIndexOp::create(b, loc, 1));
+}
+
+/// The kernel's one loop whose trips ktdf-spread-iterations would spread:
+/// directly in the function, constant bounds, nothing carried, and
+/// outside it nothing but work that stages data into the scratchpad
+/// (which every copy of the point repeats).
+static scf::ForOp spreadableLoop(func::FuncOp func) {
+  scf::ForOp loop;
+  for (Operation &op : func.getBody().front()) {
+    if (auto found = dyn_cast<scf::ForOp>(op)) {
+      if (loop)
+        return {};
+      loop = found;
+    }
+  }
+  if (!loop || loop.getNumRegionIterArgs() != 0)
+    return {};
+  WalkResult walk = func.walk([&](Operation *op) {
+    if (isa<scf::IfOp, scf::WhileOp, ktdp::ConstructIndirectAccessTileOp,
+            ktdp::InterTileProduceOp, ktdp::InterTileReduceOp>(op))
+      return WalkResult::interrupt();
+    auto store = dyn_cast<ktdp::StoreOp>(op);
+    if (!store || loop->isAncestor(op))
+      return WalkResult::advance();
+    ktdp::ConstructMemoryViewOp view =
+        ktdp::getAccessTileView(store.getAccessTile());
+    auto space =
+        view ? ktdp::normalizeMemorySpace(view.getMemorySpace()) : std::nullopt;
+    return !space || space->kind == ktdp::MemoryKind::global
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return walk.wasInterrupted() ? scf::ForOp() : loop;
+}
+
+namespace {
+struct SplitRowTilesPass
+    : public ktdf::impl::KTDFSplitRowTilesBase<SplitRowTilesPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
+    if (!target.isValid())
+      return signalPassFailure();
+    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
+    int64_t instances = target.getNumLaneInstances();
+    for (auto [func, grid] : gridKernels(getOperation())) {
+      scf::ForOp loop = spreadableLoop(func);
+      APInt lb, ub, step;
+      if (!loop || !matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
+          !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
+          !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+          step.getSExtValue() <= 0)
+        continue;
+      int64_t s = step.getSExtValue();
+      int64_t trips = (ub.getSExtValue() - lb.getSExtValue() + s - 1) / s;
+      int64_t idle = instances / ktdp::getNumTiles(grid);
+      if (maxFactor > 0)
+        idle = std::min<int64_t>(idle, maxFactor);
+      if (trips < 1 || trips * 2 > idle)
+        continue;
+      RowSlicePlan plan(loop, lb.getSExtValue(), s);
+      if (failed(plan.build()))
+        continue;
+      // The most slices of whole rows the idle instances take.
+      int64_t slices = 1;
+      for (int64_t f = 2; f <= plan.getRows() && trips * f <= idle; ++f)
+        if (plan.getRows() % f == 0)
+          slices = f;
+      if (slices > 1)
+        sliceRows(loop, plan, trips, slices);
+    }
+  }
+};
+} // namespace
