@@ -14,10 +14,15 @@
 // Now:
 // - a reader whose transfer stage runs a pass over other data (a loop of
 //   transfers) before its first transfer of a staged buffer takes the
-//   staging token just before that transfer (inside loops of one trip), in
+//   staging token just before that transfer (inside loops of one trip, or
+//   in the first iteration of a row loop of constant bounds that runs), in
 //   the first execution of its pipeline after the staging pipeline's; a
 //   program whose reader did not run takes it at the end of the block (a
-//   token left over is an error);
+//   token left over is an error). A per-instance staging pipeline runs
+//   before the lane's first point: its reader takes the token in its first
+//   execution, or the lane after its points (the layernorm's W and B
+//   widened once per lane on sample_device: the feed sends a row's X before
+//   them, the SFU starts on X while they land);
 // - an engine that loads the staged buffers and, in the next loop of the
 //   block, the first iteration's inputs ahead of the loop (a skewed or
 //   span-ahead loop, SkewedLoops.cpp) issues those first loads before the
@@ -86,8 +91,15 @@ Operation *ProgramBuilder::lateExportRead(const Channel &ch) {
                 .wasInterrupted();
         continue;
       }
+      // Inside a loop of one trip, or in the first iteration of a row loop
+      // that surely runs (the wait is guarded by its first iteration;
+      // firstIterationOf).
       auto loop = dyn_cast<scf::ForOp>(op);
-      if (!loop || !runsOnce(loop))
+      std::optional<APInt> trips =
+          loop ? loop.getStaticTripCount() : std::nullopt;
+      if (!loop ||
+          (!runsOnce(loop) && (movedBefore || !trips || trips->isZero() ||
+                               !getConstantIntValue(loop.getLowerBound()))))
         return movedBefore ? &op : nullptr;
       inner = loop.getBody();
       break;
@@ -97,11 +109,29 @@ Operation *ProgramBuilder::lateExportRead(const Channel &ch) {
   return nullptr;
 }
 
+Value ProgramBuilder::firstIterationOf(Operation *at, StageOp stage,
+                                       IRMapping &map, Value condition) {
+  OpBuilder &b = *builder;
+  for (auto loop = at->getParentOfType<scf::ForOp>();
+       loop && stage->isAncestor(loop);
+       loop = loop->getParentOfType<scf::ForOp>()) {
+    if (runsOnce(loop))
+      continue;
+    // lateExportRead entered the loop only with constant bounds.
+    Location loc = loop.getLoc();
+    Value first = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, map.lookup(loop.getInductionVar()),
+        constant(*getConstantIntValue(loop.getLowerBound())));
+    condition = arith::AndIOp::create(b, loc, condition, first);
+  }
+  return condition;
+}
+
 void ProgramBuilder::deferExportWaits(PipelineOp staging, Block &block,
                                       ArrayRef<Value> executions,
                                       const LaneInstance &li,
                                       SmallVector<DeferredExport> &deferred) {
-  if (work.size() != 1 || staging.getPerInstance())
+  if (work.size() != 1)
     return;
   for (const Channel &ch : kernel.infoOf(staging).channels) {
     if (kernel.unitOf(ch.to, li) != unit || !lateExportRead(ch))

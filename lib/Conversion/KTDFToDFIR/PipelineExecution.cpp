@@ -169,7 +169,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
         for (const Channel &ch : staging.channels)
           if (ch.to == stage && deferredExports.count(&ch))
             stagedWaits.push_back({&ch, lateExportRead(ch)});
-    auto waitForStaged = [&](Operation *before) {
+    auto waitForStaged = [&](Operation *before, IRMapping &m) {
       for (auto &wait : stagedWaits) {
         const Channel *ch = wait.first;
         Operation *&at = wait.second;
@@ -178,6 +178,8 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
         Value first =
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, execution,
                                   deferredExports.lookup(ch));
+        if (before)
+          first = firstIterationOf(at, stage, m, first);
         emitIf(first, [&] {
           dfir::SyncRecvOp::create(b, loc,
                                    KernelLowering::perLane(ch->base, li));
@@ -280,7 +282,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
               emitWait(*ch);
               at = nullptr;
             }
-          waitForStaged(&op);
+          waitForStaged(&op, m);
           if (!regionWaits.empty() && movesView(&op))
             waitForRegions();
           if (!carries.empty() && readsCarried(&op))
@@ -344,7 +346,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
         return failure();
       waitForRegions();
       waitForCarries();
-      waitForStaged(nullptr);
+      waitForStaged(nullptr, stageMap);
       // A point the walk did not reach (inside a loop emitted as one run)
       // falls back to the stage's end.
       for (auto &[ch, at] : lateWaits)

@@ -216,9 +216,14 @@ private:
   };
   /// For an export channel into a transfer stage that runs a pass over
   /// other data (a loop of transfers) before it first reads the staged
-  /// buffers: the op of the stage (inside loops of one trip) before which it
+  /// buffers: the op of the stage (inside loops of one trip, or in the first
+  /// iteration of a loop of constant bounds that runs) before which it
   /// waits for them; else null.
   Operation *lateExportRead(const Channel &ch);
+  /// `condition` and, for each loop of more than one trip around `at` in
+  /// `stage`, that its variable (through `map`) is at its lower bound.
+  Value firstIterationOf(Operation *at, StageOp stage, IRMapping &map,
+                         Value condition);
   /// For a channel between two transfer stages of one pipeline: the op of
   /// the reader (`isReader`) before which it waits for the buffers the
   /// writer fills, or of the writer after which it hands on the buffers

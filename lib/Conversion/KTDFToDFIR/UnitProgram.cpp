@@ -192,7 +192,9 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
   LogicalResult result = success();
   // Per-instance pipelines run before the lane's first point; the loads of
   // a lane that reads an earlier lane's staged buffers become hand-overs,
-  // after all loads.
+  // after all loads. Their buffers a pipeline of the points reads late are
+  // waited for in its first execution (LateStaging.cpp).
+  SmallVector<DeferredExport> deferred;
   for (bool shared : {false, true})
     for (auto &[li, stages] : work)
       for (auto pipeline :
@@ -206,9 +208,13 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
             (loads && kernel.stagingSourceOf(kernel.infoOf(pipeline), *li)))
           continue;
         IRMapping map;
-        if (shared)
+        if (shared) {
           emitSharedStagingSends(pipeline, *li);
-        else if (failed(emitPipeline(pipeline, map, c0, *li)))
+          continue;
+        }
+        deferExportWaits(pipeline, kernel.parallel.getBody().front(), zeros,
+                         *li, deferred);
+        if (failed(emitPipeline(pipeline, map, c0, *li)))
           return failure();
       }
   // The coordinates of a lane's point in round j, first dimension
@@ -310,6 +316,8 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
     totals.assign(points.getResults().begin(), points.getResults().end());
   }
 
+  if (!deferred.empty())
+    takeDeferredExports(deferred, totals, *work.begin()->first);
   // Take the tokens of the last executions that handed buffers back.
   for (auto [k, entry] : llvm::enumerate(work)) {
     const LaneInstance *li = entry.first;
@@ -341,7 +349,9 @@ ProgramBuilder::emitBlock(Block &block, IRMapping map, ValueRange executionsIn,
       continue;
     if (failed(emitDeferredReceives(op, map, li)))
       return failure();
-    if (auto staging = dyn_cast<PipelineOp>(op)) {
+    auto staging = dyn_cast<PipelineOp>(op);
+    // A per-instance pipeline ran before the lane's first point.
+    if (staging && !staging.getPerInstance()) {
       deferExportWaits(staging, block, executions, li, deferred);
       // The next loop's first loads before the staging loads.
       if (scf::ForOp loop = loadsBeforeStaging(staging, li)) {
