@@ -12,39 +12,94 @@
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
+using ktflow::CompileOptions;
+
+namespace {
+/// One schedule choice as describeSchedule spells it: a number, or a
+/// switch written `on`/`off`.
+struct ScheduleWord {
+  const char *name;
+  int64_t &(*number)(CompileOptions &);
+  bool &(*flag)(CompileOptions &);
+};
+} // namespace
+
+/// Every choice, in describeSchedule's order.
+static const ScheduleWord kScheduleWords[] = {
+    {"chunk", [](CompileOptions &o) -> int64_t & { return o.chunk; }, nullptr},
+    {"chunk-scale",
+     [](CompileOptions &o) -> int64_t & { return o.knobs.chunkScale; },
+     nullptr},
+    {"depth", [](CompileOptions &o) -> int64_t & { return o.depth; }, nullptr},
+    {"coarsen",
+     [](CompileOptions &o) -> int64_t & { return o.knobs.coarsenFactor; },
+     nullptr},
+    {"coarsen-scale",
+     [](CompileOptions &o) -> int64_t & { return o.knobs.coarsenScale; },
+     nullptr},
+    {"spread",
+     [](CompileOptions &o) -> int64_t & { return o.knobs.spreadFactor; },
+     nullptr},
+    {"split",
+     [](CompileOptions &o) -> int64_t & { return o.knobs.splitFactor; },
+     nullptr},
+    {"lanes", nullptr,
+     [](CompileOptions &o) -> bool & { return o.knobs.useLanes; }},
+    {"hoist", nullptr,
+     [](CompileOptions &o) -> bool & { return o.knobs.hoist; }},
+    {"hoist-grid", nullptr,
+     [](CompileOptions &o) -> bool & { return o.knobs.hoistGrid; }},
+    {"spans", nullptr,
+     [](CompileOptions &o) -> bool & { return o.knobs.spans; }},
+};
 
 std::string ktflow::describeSchedule(const CompileOptions &options) {
-  const ScheduleKnobs &k = options.knobs, defaults;
+  CompileOptions given = options, defaults;
   std::string words;
-  auto add = [&](StringRef name, const Twine &value) {
-    words += (words.empty() ? "" : " ") + (name + "=" + value).str();
-  };
-  auto flag = [](bool on) { return on ? "on" : "off"; };
-  if (options.chunk)
-    add("chunk", Twine(options.chunk));
-  if (k.chunkScale != defaults.chunkScale)
-    add("chunk-scale", Twine(k.chunkScale));
-  if (options.depth)
-    add("depth", Twine(options.depth));
-  if (k.coarsenFactor != defaults.coarsenFactor)
-    add("coarsen", Twine(k.coarsenFactor));
-  if (k.coarsenScale != defaults.coarsenScale)
-    add("coarsen-scale", Twine(k.coarsenScale));
-  if (k.spreadFactor != defaults.spreadFactor)
-    add("spread", Twine(k.spreadFactor));
-  if (k.splitFactor != defaults.splitFactor)
-    add("split", Twine(k.splitFactor));
-  if (k.useLanes != defaults.useLanes)
-    add("lanes", flag(k.useLanes));
-  if (k.hoist != defaults.hoist)
-    add("hoist", flag(k.hoist));
-  if (k.hoistGrid != defaults.hoistGrid)
-    add("hoist-grid", flag(k.hoistGrid));
-  if (k.spans != defaults.spans)
-    add("spans", flag(k.spans));
+  for (const ScheduleWord &word : kScheduleWords) {
+    std::string value;
+    if (word.number && word.number(given) != word.number(defaults))
+      value = std::to_string(word.number(given));
+    if (word.flag && word.flag(given) != word.flag(defaults))
+      value = word.flag(given) ? "on" : "off";
+    if (!value.empty())
+      words += (words.empty() ? "" : " ") + (word.name + ("=" + value));
+  }
   return words.empty() ? "default" : words;
+}
+
+llvm::Error ktflow::parseSchedule(StringRef words, CompileOptions &options) {
+  SmallVector<StringRef> list;
+  words.split(list, ' ', -1, /*KeepEmpty=*/false);
+  for (StringRef text : list) {
+    if (text == "default")
+      continue;
+    StringRef name, value;
+    std::tie(name, value) = text.split('=');
+    const ScheduleWord *word = llvm::find_if(
+        kScheduleWords, [&](const ScheduleWord &w) { return name == w.name; });
+    if (word == std::end(kScheduleWords))
+      return llvm::createStringError(
+          "'" + text +
+          "' is not a schedule choice (chunk, chunk-scale, "
+          "depth, coarsen, coarsen-scale, spread, split, lanes, "
+          "hoist, hoist-grid, spans)");
+    int64_t number = 0;
+    if (word->number && !value.getAsInteger(10, number)) {
+      word->number(options) = number;
+      continue;
+    }
+    if (word->flag && (value == "on" || value == "off")) {
+      word->flag(options) = value == "on";
+      continue;
+    }
+    return llvm::createStringError("'" + text + "': " + name + " takes " +
+                                   (word->number ? "a number" : "on or off"));
+  }
+  return llvm::Error::success();
 }
 
 static void addCheckpoint(OpPassManager &pm, StringRef name) {
@@ -75,12 +130,17 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdp::createKTIRCheckLegality());
   pm.addPass(ktdf::createKTDFCheckSupported());
   if (options.optimize) {
-    pm.addPass(ktdf::createKTDFShareLeftOperands());
+    // The passes that fill idle lanes count them as ktdf-distribute will.
+    ktdf::KTDFShareLeftOperandsOptions share;
+    share.useLanes = options.knobs.useLanes;
+    pm.addPass(ktdf::createKTDFShareLeftOperands(share));
     ktdf::KTDFSplitOutputBlocksOptions split;
     split.maxFactor = options.knobs.splitFactor;
+    split.useLanes = options.knobs.useLanes;
     pm.addPass(ktdf::createKTDFSplitOutputBlocks(split));
     ktdf::KTDFSplitRowTilesOptions rows;
     rows.maxFactor = options.knobs.spreadFactor;
+    rows.useLanes = options.knobs.useLanes;
     pm.addPass(ktdf::createKTDFSplitRowTiles(rows));
   }
   pm.addPass(ktdf::createKTDFLowerInterTile());
@@ -108,6 +168,7 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
   if (options.optimize) {
     ktdf::KTDFSpreadIterationsOptions spread;
     spread.maxFactor = knobs.spreadFactor;
+    spread.useLanes = knobs.useLanes;
     pm.addPass(ktdf::createKTDFSpreadIterations(spread));
   }
   ktdf::KTDFDistributeOptions distribute;

@@ -68,10 +68,17 @@ inline constexpr const char *kOptLevelHelp =
 void registerCompilerFlags();
 
 /// How `compile` and `run` compile at `-O<optLevel>` with `--func
-/// function`, the `--mlir-*` flags applied to the pass manager; none, after
-/// an error, for a level above 3.
+/// function` and `--schedule schedule` (a `--tune` row's words, -O1 and
+/// up), the `--mlir-*` flags applied to the pass manager; none, after an
+/// error.
 std::optional<CompileOptions> getCompileOptions(unsigned optLevel,
-                                                llvm::StringRef function);
+                                                llvm::StringRef function,
+                                                llvm::StringRef schedule);
+
+/// The help of `--schedule` on the commands that compile.
+inline constexpr const char *kScheduleHelp =
+    "Compile one schedule of those --tune lists, by its words (e.g. "
+    "'lanes=off chunk-scale=1')";
 
 } // namespace ktflow::driver
 

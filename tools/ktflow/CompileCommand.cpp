@@ -61,6 +61,10 @@ static cl::opt<unsigned> compileOptLevel("O", cl::Prefix, cl::init(2),
                                          cl::desc(driver::kOptLevelHelp),
                                          cl::value_desc("level"),
                                          cl::sub(compileCommand));
+static cl::opt<std::string> compileSchedule("schedule",
+                                            cl::desc(driver::kScheduleHelp),
+                                            cl::value_desc("words"),
+                                            cl::sub(compileCommand));
 
 static cl::opt<bool>
     compileJson("json",
@@ -137,7 +141,7 @@ int ktflow::driver::runCompile() {
       failed(setTarget(*module, compileArch, loader)))
     return 1;
   std::optional<CompileOptions> options =
-      driver::getCompileOptions(compileOptLevel, compileFunc);
+      driver::getCompileOptions(compileOptLevel, compileFunc, compileSchedule);
   if (!options)
     return 1;
   if (compileJson && compileEmit != EmitKind::Bundle)
@@ -150,6 +154,8 @@ int ktflow::driver::runCompile() {
     if (!options->optimize)
       return fail("--tune searches the cost model's choices; it needs -O1 "
                   "or higher");
+    if (!compileSchedule.empty())
+      return fail("--schedule compiles one schedule; --tune searches them");
     TuneOptions tune;
     tune.base = *options;
     tune.arguments = compileArgs;

@@ -1,10 +1,11 @@
 //===- CompilerFlags.cpp - Flags of the commands that compile -------------===//
 //
 // This file implements what `ktflow compile` and `ktflow run` share about
-// compiling: `-O<level>` and MLIR's standard pass manager, timing and IR
-// printing flags (`--mlir-print-ir-after-all`, `--mlir-print-ir-before=`,
-// `--mlir-timing`, ...). MLIR registers those as options of the whole tool;
-// they are moved to the two subcommands, the only ones that run passes.
+// compiling: `-O<level>`, `--schedule` and MLIR's standard pass manager,
+// timing and IR printing flags (`--mlir-print-ir-after-all`,
+// `--mlir-print-ir-before=`, `--mlir-timing`, ...). MLIR registers those as
+// options of the whole tool; they are moved to the two subcommands, the only
+// ones that run passes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,7 +50,8 @@ void ktflow::driver::registerCompilerFlags() {
 }
 
 std::optional<ktflow::CompileOptions>
-ktflow::driver::getCompileOptions(unsigned optLevel, StringRef function) {
+ktflow::driver::getCompileOptions(unsigned optLevel, StringRef function,
+                                  StringRef schedule) {
   if (optLevel > 3) {
     WithColor::error(errs(), "ktflow")
         << "-O" << optLevel << " is not an optimisation level: use -O0, -O1, "
@@ -59,6 +61,17 @@ ktflow::driver::getCompileOptions(unsigned optLevel, StringRef function) {
   CompileOptions options;
   options.optimize = optLevel > 0;
   options.function = function.str();
+  if (!schedule.empty() && !options.optimize) {
+    WithColor::error(errs(), "ktflow")
+        << "--schedule sets the cost model's choices; it needs -O1 or "
+           "higher\n";
+    return std::nullopt;
+  }
+  if (Error e = parseSchedule(schedule, options)) {
+    WithColor::error(errs(), "ktflow")
+        << "--schedule: " << toString(std::move(e)) << "\n";
+    return std::nullopt;
+  }
   options.instrument = [](mlir::PassManager &pm) {
     if (failed(mlir::applyPassManagerCLOptions(pm)))
       return mlir::failure();

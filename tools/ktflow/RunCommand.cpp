@@ -94,6 +94,10 @@ static cl::opt<unsigned> runOptLevel("O", cl::Prefix, cl::init(2),
                                      cl::desc(driver::kOptLevelHelp),
                                      cl::value_desc("level"),
                                      cl::sub(runCommand));
+static cl::opt<std::string> runSchedule("schedule",
+                                        cl::desc(driver::kScheduleHelp),
+                                        cl::value_desc("words"),
+                                        cl::sub(runCommand));
 static cl::opt<interp::NumericsPolicy> runNumerics(
     "numerics",
     cl::desc("How the reference interpreter's reductions round 16-bit "
@@ -172,7 +176,7 @@ int ktflow::driver::runRun() {
   KernelRunOptions options;
   options.devicePath = runArch;
   std::optional<CompileOptions> compileOptions =
-      driver::getCompileOptions(runOptLevel, runFunc);
+      driver::getCompileOptions(runOptLevel, runFunc, runSchedule);
   if (!compileOptions)
     return 1;
   options.compile = std::move(*compileOptions);
@@ -192,6 +196,8 @@ int ktflow::driver::runRun() {
     if (!options.compile.optimize)
       return fail("--tune searches the cost model's choices; it needs -O1 "
                   "or higher");
+    if (!runSchedule.empty())
+      return fail("--schedule compiles one schedule; --tune searches them");
     mlir::OwningOpRef<mlir::ModuleOp> target = module->clone();
     if (!runArch.empty() && failed(setTarget(*target, runArch, loader)))
       return 1;

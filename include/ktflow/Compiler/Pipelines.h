@@ -12,6 +12,7 @@
 #define KTFLOW_COMPILER_PIPELINES_H
 
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <functional>
@@ -67,6 +68,9 @@ struct CompileOptions {
 /// `options`' depth, chunk and knobs that differ from the defaults, as
 /// `name=value` words (`depth=3 spans=off`), or `default`.
 std::string describeSchedule(const CompileOptions &options);
+/// Sets in `options` the choices `words` names, as describeSchedule
+/// spells them (`--schedule`: one candidate of `--tune` compiled alone).
+llvm::Error parseSchedule(llvm::StringRef words, CompileOptions &options);
 
 /// KTIR -> ScheduleIR, from checkpoint pre_mapping to the initial pipelines.
 void buildMappingPipeline(mlir::OpPassManager &pm,

@@ -317,6 +317,18 @@ static LogicalResult mergeTiles(func::FuncOp func, int64_t lanes,
   });
   if (local.wasInterrupted())
     return failure();
+  // A partial written piece by piece inside a loop (ktdf-share-left-operands'
+  // gates, one copy per lane) is not a value to fold: the merged tiles'
+  // pieces would land in the one view they share.
+  WalkResult piecewise = func.walk([&](ktdp::StoreOp store) {
+    if (store->getBlock() == &body || !exchange.storesPartial(store))
+      return WalkResult::advance();
+    refuse(store) << "the partial is one value stored into the exchange's "
+                     "views before it, not stored inside a loop or a branch";
+    return WalkResult::interrupt();
+  });
+  if (piecewise.wasInterrupted())
+    return failure();
   SmallVector<ktdp::StoreOp> partialStores;
   for (Operation &candidate : body) {
     if (&candidate == op)

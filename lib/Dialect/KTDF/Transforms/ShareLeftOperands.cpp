@@ -377,7 +377,7 @@ struct ShareLeftOperandsPass
   int64_t chooseCopies(const ktflow::sched::ScheduleTarget &target,
                        int64_t points, int64_t columns) const {
     // The all-reduce needs each copy of a point on a core of its own.
-    int64_t idle = target.getNumLaneInstances() / points;
+    int64_t idle = target.getNumLaneInstances(useLanes) / points;
     idle = std::min<int64_t>(idle, target.getNumCores());
     if (maxFactor > 0)
       idle = std::min<int64_t>(idle, maxFactor);

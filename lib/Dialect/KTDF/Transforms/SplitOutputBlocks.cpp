@@ -54,7 +54,7 @@ struct SplitOutputBlocksPass
     if (!target.isValid())
       return signalPassFailure();
     markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    int64_t instances = target.getNumLaneInstances();
+    int64_t instances = target.getNumLaneInstances(useLanes);
     for (auto [func, grid] : gridKernels(getOperation())) {
       bool matmul =
           func->walk([](linalg::MatmulOp) { return WalkResult::interrupt(); })

@@ -426,7 +426,7 @@ struct SplitRowTilesPass
     if (!target.isValid())
       return signalPassFailure();
     markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    int64_t instances = target.getNumLaneInstances();
+    int64_t instances = target.getNumLaneInstances(useLanes);
     for (auto [func, grid] : gridKernels(getOperation())) {
       scf::ForOp loop = spreadableLoop(func);
       APInt lb, ub, step;

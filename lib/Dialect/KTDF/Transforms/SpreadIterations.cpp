@@ -167,7 +167,7 @@ struct SpreadIterationsPass
     if (!target.isValid())
       return signalPassFailure();
     markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    int64_t instances = target.getNumLaneInstances();
+    int64_t instances = target.getNumLaneInstances(useLanes);
     getOperation().walk([&](ParallelOp parallel) {
       int64_t k = instances / std::max<int64_t>(1, parallel.getNumPoints());
       if (maxFactor > 0)

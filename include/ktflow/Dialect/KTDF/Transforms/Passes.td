@@ -794,7 +794,9 @@ def KTDFShareLeftOperands
     block the loop carries: ktdf-split-output-blocks would compute every
     gate in each copy, and splitting the trips into partial sums would
     round the accumulator differently. When the grid has fewer points than
-    instances, the device has a core interconnect and a scratchpad per
+    instances (cores times lanes, or the cores when `use-lanes` is off, as
+    ktdf-distribute counts them: a lane cannot run two copies that
+    exchange), the device has a core interconnect and a scratchpad per
     core, this pass adds a last grid dimension `%c` of extent S (a power
     of two: idle instances per point, at most the cores, dividing the
     output columns into slices of at least `min-columns`) and makes the
@@ -829,7 +831,9 @@ def KTDFShareLeftOperands
     Option<"maxFactor", "max-factor", "int64_t", "0",
            "at most this many copies per point (0: no limit)">,
     Option<"minColumns", "min-columns", "int64_t", "64",
-           "no slice narrower than this many columns">
+           "no slice narrower than this many columns">,
+    Option<"useLanes", "use-lanes", "bool", "true",
+           "count every lane of a core, not only one (as ktdf-distribute)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::ktdp::KTDPDialect",
@@ -841,7 +845,8 @@ def KTDFSplitOutputBlocks
   let summary = "Split each grid point's output block over idle lanes";
   let description = [{
     A kernel with matrix products whose grid has fewer points than the
-    device has instances (cores times lanes) leaves matrix units idle, and
+    device has instances (cores times lanes, or the cores when `use-lanes`
+    is off, as ktdf-distribute counts them) leaves matrix units idle, and
     a K loop carrying the accumulator cannot be spread. When every tensor
     flowing into the kernel's stores can be cut into column slices — loads
     through 2-d identity-order box tiles, splat constants, empties, fills,
@@ -877,7 +882,9 @@ def KTDFSplitOutputBlocks
            "no slice narrower than this many columns">,
     Option<"minReductionColumns", "min-reduction-columns", "int64_t", "16",
            "in a kernel of column reductions and no matrix product, no "
-           "slice narrower than this many columns">
+           "slice narrower than this many columns">,
+    Option<"useLanes", "use-lanes", "bool", "true",
+           "count every lane of a core, not only one (as ktdf-distribute)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::ktdp::KTDPDialect"];
@@ -995,8 +1002,9 @@ def KTDFSplitRowTiles : Pass<"ktdf-split-row-tiles", "::mlir::ModuleOp"> {
   let description = [{
     ktdf-spread-iterations gives each instance a grid point leaves idle at
     most one iteration of its loop: a loop of T trips over tiles of R rows
-    with T x points below the device's instances (cores times lanes) leaves
-    some idle (the shipped rmsnorm: 8 trips of 4 rows, 16 cores on
+    with T x points below the device's instances (cores times lanes, or
+    the cores when `use-lanes` is off, as ktdf-distribute counts them)
+    leaves some idle (the shipped rmsnorm: 8 trips of 4 rows, 16 cores on
     mesh_device). When the loop body computes row by row, the pass cuts
     each trip into F trips of R/F rows, F the largest divisor of R with
     T x F x points at most the instances (and T x F at most `max-factor`):
@@ -1022,7 +1030,9 @@ def KTDFSplitRowTiles : Pass<"ktdf-split-row-tiles", "::mlir::ModuleOp"> {
   let options = [
     Option<"maxFactor", "max-factor", "int64_t", "0",
            "at most this many trips for ktdf-spread-iterations to spread "
-           "(0: no limit)">
+           "(0: no limit)">,
+    Option<"useLanes", "use-lanes", "bool", "true",
+           "count every lane of a core, not only one (as ktdf-distribute)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
@@ -1033,7 +1043,9 @@ def KTDFSpreadIterations
   let summary = "Spread a grid point's loop iterations over idle lanes";
   let description = [{
     When the launch grid has fewer points than the device has instances
-    (cores times lanes), the loops directly in the `ktdf.parallel` body run
+    (cores times lanes, or the cores when `use-lanes` is off, as
+    ktdf-distribute counts them), the loops directly in the
+    `ktdf.parallel` body run
     their iterations on K = instances / points instances instead of one: a
     new last grid dimension `%j` in `[0, K)` is added, and every such loop
     `scf.for %i = %lb to %ub step %s` becomes `scf.for %i = %lb + %j * %s
@@ -1055,7 +1067,9 @@ def KTDFSpreadIterations
   }];
   let options = [
     Option<"maxFactor", "max-factor", "int64_t", "0",
-           "at most this many copies per point (0: no limit)">
+           "at most this many copies per point (0: no limit)">,
+    Option<"useLanes", "use-lanes", "bool", "true",
+           "count every lane of a core, not only one (as ktdf-distribute)">
   ];
 }
 

@@ -1,4 +1,5 @@
 // RUN: ktflow-opt %s -split-input-file --ktdf-import-target --ktdf-split-output-blocks | FileCheck %s
+// RUN: ktflow-opt %s -split-input-file --ktdf-import-target --ktdf-split-output-blocks=use-lanes=false | FileCheck %s --check-prefix=CORES
 
 // A Triton-style blocked product on spyre_like: 32 grid points, 32 cores x
 // 2 corelets = 64 instances, so 2 copies per point; the 512 columns of
@@ -21,6 +22,11 @@
 // CHECK: arith.addf %{{.*}}, %{{.*}} : tensor<32x256xf16>
 // CHECK: %[[TC:.*]] = ktdp.construct_access_tile %{{.*}}[%{{.*}}, %{{.*}} + %[[COL]]] {{.*}} -> !ktdp.access_tile<32x256xindex>
 // CHECK: ktdp.store %{{.*}}, %[[TC]] : tensor<32x256xf16>, <32x256xindex>
+
+// With one lane per core (the tuner's `lanes=off`), as ktdf-distribute
+// counts them, the 32 points already fill the 32 cores: no split.
+// CORES-LABEL: func.func @blocked
+// CORES-SAME: grid = [2, 16]}
 #a_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 255 >= 0)>
 #b_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 255 >= 0, d1 >= 0, -d1 + 8191 >= 0)>
 #c_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 8191 >= 0)>

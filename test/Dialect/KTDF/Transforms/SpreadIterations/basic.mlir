@@ -1,4 +1,5 @@
 // RUN: ktflow-opt %s -split-input-file --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams=chunk=64 --ktdf-spread-iterations --ktdf-distribute | FileCheck %s
+// RUN: ktflow-opt %s -split-input-file --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams=chunk=64 --ktdf-spread-iterations=use-lanes=false --ktdf-distribute=use-lanes=false | FileCheck %s --check-prefix=CORES
 
 // spyre_like has 32 cores of 2 corelets: 64 instances. An 8-point grid
 // whose points walk rows cyclically up to a launch scalar (unknown trips)
@@ -13,6 +14,11 @@
 // CHECK: %[[WIDE:.*]] = arith.constant 64 : index
 // CHECK: scf.for %{{.*}} = %[[LB]] to %{{.*}} step %[[WIDE]]
 // CHECK: ktdf.pipeline
+
+// With one lane per core (the tuner's `lanes=off`), as ktdf-distribute
+// counts them: 32 / 8 = 4 copies on the 32 cores, none sharing a lane.
+// CORES-LABEL: func.func @cyclic
+// CORES: ktdf.parallel (%{{.*}}, %{{.*}}) in [8, 4] distribute(num_instances = 32)
 
 ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
