@@ -28,6 +28,10 @@ static double cyclesFor(uint64_t n, double perCycle) {
                        : std::ceil(static_cast<double>(n) / perCycle - 1e-9);
 }
 
+double ProgramWalker::landedBy(double at, llvm::ArrayRef<double> landings) {
+  return std::max(at, landings.empty() ? 0.0 : *llvm::max_element(landings));
+}
+
 double ProgramWalker::handOverLatency() const {
   if (!handOverStore || !loadMemory)
     return 0;
@@ -63,14 +67,10 @@ double ProgramWalker::entriesLatency() const {
 
 double ProgramWalker::run() {
   double busy = walk(0, program.insts.size(), 1.0);
-  finishedAt =
-      std::max(clock, landings.empty() ? 0.0 : *llvm::max_element(landings));
+  finishedAt = landedBy(clock, landings);
   if (slotBoundStart)
-    slotBoundSpan = std::max(clock + slotBoundDrift,
-                             slotBoundLandings.empty()
-                                 ? 0.0
-                                 : *llvm::max_element(slotBoundLandings)) -
-                    *slotBoundStart;
+    slotBoundSpan =
+        landedBy(clock + slotBoundDrift, slotBoundLandings) - *slotBoundStart;
   return busy;
 }
 
@@ -328,8 +328,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     waitedSinceSend.clear();
     loadedBeforeSignal.try_emplace(in.a, loadedBytes);
     // The token leaves once the transfers in flight have landed.
-    double leaves =
-        std::max(clock, landings.empty() ? 0.0 : *llvm::max_element(landings));
+    double leaves = landedBy(clock, landings);
     signalledAt.try_emplace(in.a, leaves);
     uint32_t receiver = exe.syncs[in.a].receiver;
     const MachineUnit &to = machine.units[receiver];
@@ -356,10 +355,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     }
     if (!slotBoundStart) {
       // Past its first token, whatever it announces has landed.
-      slotBoundStart = std::max(clock + slotBoundDrift,
-                                slotBoundLandings.empty()
-                                    ? 0.0
-                                    : *llvm::max_element(slotBoundLandings));
+      slotBoundStart = landedBy(clock + slotBoundDrift, slotBoundLandings);
       slotBoundLandings.clear();
     }
     if (waitedSinceSend.insert(in.a).second)

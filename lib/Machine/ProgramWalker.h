@@ -13,6 +13,7 @@
 
 #include "ktflow/Machine/Estimate.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -171,6 +172,10 @@ private:
   using Known = KnownScalar;
 
   RouteCost routeCost(NodeRef from, NodeRef to) const;
+
+  /// When the transfers landing at `landings` have all landed, at `at` at
+  /// the earliest.
+  static double landedBy(double at, llvm::ArrayRef<double> landings);
 
   /// Adds `bytes` to every memory with a bandwidth along `route`'s ends.
   void chargeMemories(std::initializer_list<uint32_t> memories, double bytes,
