@@ -354,9 +354,8 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   KernelEstimate estimate;
   estimate.memoryBusy.assign(machine.memories.size(), 0);
   double load = 0, store = 0, compute = 0;
-  // The engines that load and store (not skewed), and the one that binds.
+  // The engines that load and store (not skewed).
   llvm::SmallVector<size_t> sharedEngines;
-  std::optional<size_t> sharedEngine;
   uint32_t busiestCompute = 0;
   bool waits = false;
   std::vector<double> busyOfUnit(machine.units.size(), 0);
@@ -415,7 +414,9 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   // before that token are in each execution's chain (the pages of a paged
   // attention that all land before its softmax starts).
   Landings landings(machine, exe, walkers);
-  bool serial = false, chained = false;
+  // Whether an engine's chain binds, and whether that engine runs chained
+  // executions and waits for each transfer to land (its stores' too).
+  bool serial = false, storesLanded = false;
   for (size_t e : sharedEngines) {
     const ProgramWalker &engine = walkers[e];
     uint32_t computeUnit =
@@ -440,8 +441,8 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
     if (chain > estimate.busiest) {
       waits = false;
       serial = true;
-      chained = engine.chainedExecutions > 0;
-      sharedEngine = e;
+      storesLanded = engine.chainedExecutions > 0 &&
+                     machine.units[engine.unitIndex()].maxOutstanding <= 1;
       consider(estimate, chain,
                machine.units[engine.unitIndex()].name + " + compute");
     }
@@ -449,12 +450,7 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   // The first load's and the last store's latency are not overlapped (the
   // serial sum holds the loads' already; the chains hold the stores' too
   // where the engine waits for each to land).
-  bool storesLanded =
-      chained &&
-      machine.units[walkers[*sharedEngine].unitIndex()].maxOutstanding <= 1;
-  estimate.latency = waits || (serial && storesLanded) ? 0
-                     : serial                          ? store
-                                                       : load + store;
+  estimate.latency = waits || storesLanded ? 0 : serial ? store : load + store;
   // Where an engine binds, the compute of the last data it loads follows
   // it, and, where it only loads, the last execution's stores (their
   // occupancy and slot waits too, not only the last one's latency).
