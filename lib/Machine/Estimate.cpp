@@ -78,86 +78,29 @@ usersOf(llvm::ArrayRef<ProgramWalker> walkers, bool loads) {
   return users;
 }
 
-/// The cycles of a skewed engine's executions (one engine that loads and
-/// stores, issuing the loads of the execution D ahead before this one's
-/// stores, which wait for its compute): execution i + D's loads leave
-/// before execution i's stores, so from one load to the load D + 1
-/// executions later the engine runs one chain -- the loads at its share of
-/// device memory, their landing, the tokens to and from the compute, the
-/// compute, the stores at its share -- and each execution takes 1 / (D + 1)
-/// of a chain. Each loop's first D have no partner (D / (D + 1) of a
-/// chain more; ProgramWalker::skewedChainCount) and the last stores land.
-static double skewedChain(const Machine &machine, const ProgramWalker &engine,
-                          double compute, double entries, unsigned loaders,
-                          unsigned storers) {
-  double loadShare =
-      shareOf(machine, *engine.loadDevice, engine.loadRoute, loaders);
-  double storeShare =
-      shareOf(machine, *engine.storeDevice, engine.storeRoute, storers);
-  double n = engine.skewedTrips;
-  if (loadShare <= 0 || storeShare <= 0 || n <= 0)
-    return 0;
-  double chain =
-      engine.skewedLoaded / loadShare + engine.skewedStored / storeShare +
-      n * (engine.loadLatency + 2 * machine.syncLatency + entries) + compute;
-  return engine.skewedChainCount / n * chain + engine.storeLatency;
-}
-
-/// The busiest compute unit of `core`, if it has one.
-static std::optional<uint32_t>
-busiestComputeOf(const Machine &machine, llvm::ArrayRef<double> busyOfUnit,
-                 int32_t core) {
-  std::optional<uint32_t> busiest;
-  for (auto [u, unit] : llvm::enumerate(machine.units))
-    if ((unit.roles & (RoleVector | RoleMatrix)) && unit.core == core &&
-        (!busiest || busyOfUnit[u] > busyOfUnit[*busiest]))
-      busiest = u;
-  return busiest;
-}
-
-/// Takes each skewed engine's chains (skewedChain, with its core's busiest
-/// compute unit and the latency of an execution's entries through it)
-/// where they are longer than `estimate`.
-static void skewedChains(const Machine &machine,
-                         llvm::ArrayRef<ProgramWalker> walkers,
-                         llvm::ArrayRef<double> busyOfUnit,
-                         KernelEstimate &estimate) {
-  llvm::DenseMap<uint32_t, unsigned> loaders = usersOf(walkers, true),
-                                     storers = usersOf(walkers, false);
-  for (const ProgramWalker &walker : walkers) {
-    if (walker.skewedGroups <= 0 || walker.storeGroups > 0 ||
-        !walker.loadDevice || !walker.storeDevice)
-      continue;
-    const MachineUnit &engine = machine.units[walker.unitIndex()];
-    double compute = 0, entries = 0;
-    if (std::optional<uint32_t> u =
-            busiestComputeOf(machine, busyOfUnit, engine.core))
-      compute = busyOfUnit[*u];
-    for (const ProgramWalker &feed : walkers)
-      if (feed.fed() && machine.units[feed.unitIndex()].core == engine.core)
-        entries = std::max(entries, feed.entriesLatency());
-    double chain = skewedChain(machine, walker, compute, entries,
-                               loaders.lookup(*walker.loadDevice),
-                               storers.lookup(*walker.storeDevice));
-    if (chain > estimate.cycles) {
-      estimate.cycles = chain;
-      estimate.busiest = chain - walker.storeLatency;
-      estimate.latency = walker.storeLatency;
-      estimate.bottleneck = engine.name + " + compute chain";
-    }
-  }
-}
-
 namespace {
-/// When the data the engines' tokens announce has landed, and how long a
+/// Each engine's share of the device memory it loads from and stores to,
+/// when the data the engines' tokens announce has landed, and how long a
 /// compute unit waits for the data of the entries it receives.
 class Landings {
 public:
   Landings(const Machine &machine, const Executable &exe,
            llvm::ArrayRef<ProgramWalker> walkers)
-      : machine(machine), exe(exe), loaders(usersOf(walkers, true)) {
+      : machine(machine), exe(exe), loaders(usersOf(walkers, true)),
+        storers(usersOf(walkers, false)) {
     for (const ProgramWalker &walker : walkers)
       walkerOfUnit[walker.unitIndex()] = &walker;
+  }
+
+  /// `engine`'s share of the device memory it loads from or stores to
+  /// when every program that does so moves data at once (shareOf).
+  double loadShare(const ProgramWalker &engine) const {
+    return shareOf(machine, *engine.loadDevice, engine.loadRoute,
+                   loaders.lookup(*engine.loadDevice));
+  }
+  double storeShare(const ProgramWalker &engine) const {
+    return shareOf(machine, *engine.storeDevice, engine.storeRoute,
+                   storers.lookup(*engine.storeDevice));
   }
 
   const ProgramWalker *walkerOf(uint32_t unit) const {
@@ -175,8 +118,7 @@ public:
       return 0;
     double at = 0;
     auto bytes = sender->loadedBeforeSignal.find(sync);
-    double share = shareOf(machine, *sender->loadDevice, sender->loadRoute,
-                           loaders.lookup(*sender->loadDevice));
+    double share = loadShare(*sender);
     if (bytes != sender->loadedBeforeSignal.end() && share > 0)
       at = bytes->second / share + sender->loadLatency;
     return std::max(at, sender->signalledAt.lookup(sync));
@@ -225,13 +167,77 @@ private:
 
   const Machine &machine;
   const Executable &exe;
-  llvm::DenseMap<uint32_t, unsigned> loaders;
+  llvm::DenseMap<uint32_t, unsigned> loaders, storers;
   llvm::DenseMap<uint32_t, const ProgramWalker *> walkerOfUnit;
   llvm::DenseMap<const ProgramWalker *,
                  std::vector<std::pair<double, uint32_t>>>
       latestByFeed;
 };
 } // namespace
+
+/// The cycles of a skewed engine's executions (one engine that loads and
+/// stores, issuing the loads of the execution D ahead before this one's
+/// stores, which wait for its compute): execution i + D's loads leave
+/// before execution i's stores, so from one load to the load D + 1
+/// executions later the engine runs one chain -- the loads at its share of
+/// device memory, their landing, the tokens to and from the compute, the
+/// compute, the stores at its share -- and each execution takes 1 / (D + 1)
+/// of a chain. Each loop's first D have no partner (D / (D + 1) of a
+/// chain more; ProgramWalker::skewedChainCount) and the last stores land.
+static double skewedChain(const Machine &machine, const Landings &landings,
+                          const ProgramWalker &engine, double compute,
+                          double entries) {
+  double loadShare = landings.loadShare(engine);
+  double storeShare = landings.storeShare(engine);
+  double n = engine.skewedTrips;
+  if (loadShare <= 0 || storeShare <= 0 || n <= 0)
+    return 0;
+  double chain =
+      engine.skewedLoaded / loadShare + engine.skewedStored / storeShare +
+      n * (engine.loadLatency + 2 * machine.syncLatency + entries) + compute;
+  return engine.skewedChainCount / n * chain + engine.storeLatency;
+}
+
+/// The busiest compute unit of `core`, if it has one.
+static std::optional<uint32_t>
+busiestComputeOf(const Machine &machine, llvm::ArrayRef<double> busyOfUnit,
+                 int32_t core) {
+  std::optional<uint32_t> busiest;
+  for (auto [u, unit] : llvm::enumerate(machine.units))
+    if ((unit.roles & (RoleVector | RoleMatrix)) && unit.core == core &&
+        (!busiest || busyOfUnit[u] > busyOfUnit[*busiest]))
+      busiest = u;
+  return busiest;
+}
+
+/// Takes each skewed engine's chains (skewedChain, with its core's busiest
+/// compute unit and the latency of an execution's entries through it)
+/// where they are longer than `estimate`.
+static void skewedChains(const Machine &machine,
+                         llvm::ArrayRef<ProgramWalker> walkers,
+                         llvm::ArrayRef<double> busyOfUnit,
+                         const Landings &landings, KernelEstimate &estimate) {
+  for (const ProgramWalker &walker : walkers) {
+    if (walker.skewedGroups <= 0 || walker.storeGroups > 0 ||
+        !walker.loadDevice || !walker.storeDevice)
+      continue;
+    const MachineUnit &engine = machine.units[walker.unitIndex()];
+    double compute = 0, entries = 0;
+    if (std::optional<uint32_t> u =
+            busiestComputeOf(machine, busyOfUnit, engine.core))
+      compute = busyOfUnit[*u];
+    for (const ProgramWalker &feed : walkers)
+      if (feed.fed() && machine.units[feed.unitIndex()].core == engine.core)
+        entries = std::max(entries, feed.entriesLatency());
+    double chain = skewedChain(machine, landings, walker, compute, entries);
+    if (chain > estimate.cycles) {
+      estimate.cycles = chain;
+      estimate.busiest = chain - walker.storeLatency;
+      estimate.latency = walker.storeLatency;
+      estimate.bottleneck = engine.name + " + compute chain";
+    }
+  }
+}
 
 /// The cycles of the last execution's device-memory stores: for each token
 /// a store unit sends once it has stored the last execution's output, what
@@ -247,7 +253,6 @@ static double lastStores(const Machine &machine, const Executable &exe,
                          llvm::ArrayRef<ProgramWalker> walkers,
                          const Landings &landings,
                          std::optional<int32_t> core = std::nullopt) {
-  llvm::DenseMap<uint32_t, unsigned> storers = usersOf(walkers, false);
   double last = 0;
   for (const ProgramWalker &walker : walkers)
     for (uint32_t sync : walker.signalledAfterLastStore) {
@@ -256,8 +261,7 @@ static double lastStores(const Machine &machine, const Executable &exe,
           (core && machine.units[engine->unitIndex()].core != *core))
         continue;
       auto before = engine->storedBeforeLastWait.find(sync);
-      double share = shareOf(machine, *engine->storeDevice, engine->storeRoute,
-                             storers.lookup(*engine->storeDevice));
+      double share = landings.storeShare(*engine);
       if (before != engine->storedBeforeLastWait.end() && share > 0)
         last = std::max(last, (engine->storedBytes - before->second) / share +
                                   engine->storeLatency);
@@ -491,7 +495,7 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
       estimate.bottleneck = unit.name;
     }
   }
-  skewedChains(machine, walkers, busyOfUnit, estimate);
+  skewedChains(machine, walkers, busyOfUnit, landings, estimate);
   detail::slotBoundEngines(
       machine, walkers, load,
       [&](uint32_t sync) { return landings.landed(sync); }, estimate);
