@@ -27,33 +27,41 @@ using namespace ktflow::machine;
 using ktflow::machine::detail::HandOverStall;
 using ktflow::machine::detail::ProgramWalker;
 
-/// The compute unit whose stream the resource named `bottleneck` runs, if
-/// any: the compute unit itself (alone or with its hand-overs), or a load
-/// or store unit (not a DMA engine) that feeds it or stores what it sends.
-/// Such a unit, like the compute unit, works between the first entry's
-/// data landing and the last execution's stores.
+/// Whether `unit` computes (a vector or matrix unit).
+static bool computes(const Machine &machine, uint32_t unit) {
+  return (machine.units[unit].roles & (RoleVector | RoleMatrix)) != 0;
+}
+
+/// The compute unit whose stream unit `u` runs, if any: the compute unit
+/// itself, or a load or store unit (not a DMA engine) that feeds it or
+/// stores what it sends. Such a unit, like the compute unit, works between
+/// the first entry's data landing and the last execution's stores.
+static std::optional<uint32_t> streamOf(const Machine &machine,
+                                        const Executable &exe, uint32_t u) {
+  if (computes(machine, u))
+    return u;
+  const MachineUnit &unit = machine.units[u];
+  if (!(unit.roles & (RoleLoad | RoleStore)) || (unit.roles & RoleDma))
+    return std::nullopt;
+  for (const FifoDesc &fifo : exe.fifos) {
+    if (fifo.producer == u && computes(machine, fifo.consumer))
+      return fifo.consumer;
+    if (fifo.consumer == u && computes(machine, fifo.producer))
+      return fifo.producer;
+  }
+  return std::nullopt;
+}
+
+/// The stream (streamOf) of the unit the resource named `bottleneck` is: a
+/// unit, or a compute unit with its hand-overs.
 static std::optional<uint32_t> streamBinds(const Machine &machine,
                                            const Executable &exe,
                                            llvm::StringRef bottleneck) {
-  auto computes = [&](uint32_t u) {
-    return (machine.units[u].roles & (RoleVector | RoleMatrix)) != 0;
-  };
-  for (auto [u, unit] : llvm::enumerate(machine.units)) {
-    if (computes(u) && bottleneck.starts_with(unit.name) &&
-        (bottleneck.size() == unit.name.size() ||
-         bottleneck.substr(unit.name.size()) == " + hand-overs"))
-      return u;
-    if (bottleneck != unit.name || !(unit.roles & (RoleLoad | RoleStore)) ||
-        (unit.roles & RoleDma))
-      continue;
-    for (const FifoDesc &fifo : exe.fifos) {
-      if (fifo.producer == u && computes(fifo.consumer))
-        return fifo.consumer;
-      if (fifo.consumer == u && computes(fifo.producer))
-        return fifo.producer;
-    }
-  }
-  return std::nullopt;
+  bool handOvers = bottleneck.consume_back(" + hand-overs");
+  std::optional<uint32_t> u = machine.findUnit(bottleneck);
+  if (!u || (handOvers && !computes(machine, *u)))
+    return std::nullopt;
+  return streamOf(machine, exe, *u);
 }
 
 /// A program's share of a device memory's bandwidth when every program
@@ -482,7 +490,7 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   // chain that leaves a store unit's work for the last execution's stores
   // to follow), between its own core's loads and stores.
   for (auto [u, unit] : llvm::enumerate(machine.units)) {
-    std::optional<uint32_t> stream = streamBinds(machine, exe, unit.name);
+    std::optional<uint32_t> stream = streamOf(machine, exe, u);
     if (!stream || busyOfUnit[u] <= 0 || unit.name == estimate.bottleneck)
       continue;
     auto [head, tail] =
