@@ -4,27 +4,27 @@
 // each unit program with the scalar registers it can evaluate, charging
 // each instruction its uncontended cost as the simulator's timing model
 // states it, and the bytes each memory moves (ProgramWalker.h); then the
-// kernel's cycles from the busiest resource, its fill and drain.
+// kernel's cycles from the busiest resource, its fill and drain
+// (FillAndDrain.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Machine/Estimate.h"
 
+#include "FillAndDrain.h"
 #include "HandOverStalls.h"
 #include "ProgramWalker.h"
 #include "SlotBoundEngines.h"
 
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
-#include <cmath>
 #include <optional>
 
 using namespace ktflow::machine;
 using ktflow::machine::detail::HandOverStall;
+using ktflow::machine::detail::Landings;
 using ktflow::machine::detail::ProgramWalker;
 
 /// Whether `unit` computes (a vector or matrix unit).
@@ -63,125 +63,6 @@ static std::optional<uint32_t> streamBinds(const Machine &machine,
     return std::nullopt;
   return streamOf(machine, exe, *u);
 }
-
-/// A program's share of a device memory's bandwidth when every program
-/// that moves data to or from it (`users`) does so at once, at most its
-/// route's.
-static double shareOf(const Machine &machine, uint32_t memory, double route,
-                      unsigned users) {
-  double bandwidth = machine.memories[memory].bandwidth;
-  if (bandwidth <= 0 || users == 0)
-    return route;
-  return route > 0 ? std::min(route, bandwidth / users) : bandwidth / users;
-}
-
-/// How many programs load from (`loads`) or store to each device memory.
-static llvm::DenseMap<uint32_t, unsigned>
-usersOf(llvm::ArrayRef<ProgramWalker> walkers, bool loads) {
-  llvm::DenseMap<uint32_t, unsigned> users;
-  for (const ProgramWalker &walker : walkers)
-    if (const std::optional<uint32_t> &device =
-            loads ? walker.loadDevice : walker.storeDevice)
-      ++users[*device];
-  return users;
-}
-
-namespace {
-/// Each engine's share of the device memory it loads from and stores to,
-/// when the data the engines' tokens announce has landed, and how long a
-/// compute unit waits for the data of the entries it receives.
-class Landings {
-public:
-  Landings(const Machine &machine, const Executable &exe,
-           llvm::ArrayRef<ProgramWalker> walkers)
-      : machine(machine), exe(exe), loaders(usersOf(walkers, true)),
-        storers(usersOf(walkers, false)) {
-    for (const ProgramWalker &walker : walkers)
-      walkerOfUnit[walker.unitIndex()] = &walker;
-  }
-
-  /// `engine`'s share of the device memory it loads from or stores to
-  /// when every program that does so moves data at once (shareOf).
-  double loadShare(const ProgramWalker &engine) const {
-    return shareOf(machine, *engine.loadDevice, engine.loadRoute,
-                   loaders.lookup(*engine.loadDevice));
-  }
-  double storeShare(const ProgramWalker &engine) const {
-    return shareOf(machine, *engine.storeDevice, engine.storeRoute,
-                   storers.lookup(*engine.storeDevice));
-  }
-
-  const ProgramWalker *walkerOf(uint32_t unit) const {
-    return walkerOfUnit.lookup(unit);
-  }
-
-  /// When the data a channel's first token announces has landed, if an
-  /// engine that loads device memory sends it (0 otherwise): the bytes it
-  /// loaded before at its share of the memory (every engine that reads it
-  /// at once) and their route latency, or, for an engine slower than its
-  /// share (index reads, waits for a slot), its own cycles before it.
-  double landed(uint32_t sync) const {
-    const ProgramWalker *sender = walkerOf(exe.syncs[sync].sender);
-    if (!sender || !sender->loadDevice)
-      return 0;
-    double at = 0;
-    auto bytes = sender->loadedBeforeSignal.find(sync);
-    double share = loadShare(*sender);
-    if (bytes != sender->loadedBeforeSignal.end() && share > 0)
-      at = bytes->second / share + sender->loadLatency;
-    return std::max(at, sender->signalledAt.lookup(sync));
-  }
-
-  /// How long compute unit `unit` waits at least: it does no work past an
-  /// entry before the data its load unit waited for before loading it has
-  /// landed (a paged attention's softmax, after a first entry that only
-  /// copies Q, waits for the V pages), so the latest landing less the
-  /// unit's cycles before the entry; and the channel of that landing.
-  std::pair<double, std::optional<uint32_t>> waitOf(uint32_t unit) {
-    double wait = 0;
-    std::optional<uint32_t> last;
-    const ProgramWalker *compute = walkerOf(unit);
-    if (!compute)
-      return {wait, last};
-    for (const ProgramWalker::Receive &receive : compute->receives) {
-      const ProgramWalker *feed = walkerOf(exe.fifos[receive.fifo].producer);
-      const ProgramWalker::FifoLoad *load =
-          feed ? feed->loadOf(receive.fifo, receive.offset) : nullptr;
-      if (!load || load->waits == 0)
-        continue;
-      auto [at, sync] = latestOf(*feed)[load->waits - 1];
-      if (at - receive.before > wait) {
-        wait = at - receive.before;
-        last = sync;
-      }
-    }
-    return {wait, last};
-  }
-
-private:
-  /// For each k, the latest landing among `feed`'s first k + 1 waits and
-  /// its channel.
-  llvm::ArrayRef<std::pair<double, uint32_t>>
-  latestOf(const ProgramWalker &feed) {
-    std::vector<std::pair<double, uint32_t>> &latest = latestByFeed[&feed];
-    for (size_t i = latest.size(); i < feed.waitLog.size(); ++i) {
-      std::pair<double, uint32_t> here{landed(feed.waitLog[i]),
-                                       feed.waitLog[i]};
-      latest.push_back(i && latest[i - 1].first >= here.first ? latest[i - 1]
-                                                              : here);
-    }
-    return latest;
-  }
-
-  const Machine &machine;
-  const Executable &exe;
-  llvm::DenseMap<uint32_t, unsigned> loaders, storers;
-  llvm::DenseMap<uint32_t, const ProgramWalker *> walkerOfUnit;
-  llvm::DenseMap<const ProgramWalker *,
-                 std::vector<std::pair<double, uint32_t>>>
-      latestByFeed;
-};
-} // namespace
 
 /// The cycles of a skewed engine's executions (one engine that loads and
 /// stores, issuing the loads of the execution D ahead before this one's
@@ -245,82 +126,6 @@ static void skewedChains(const Machine &machine,
       estimate.bottleneck = engine.name + " + compute chain";
     }
   }
-}
-
-/// The cycles of the last execution's device-memory stores: for each token
-/// a store unit sends once it has stored the last execution's output, what
-/// the receiving engine stores after its last wait for it, at its share of
-/// the memory, and their route latency; or, where longer and a store unit
-/// sends the token (not a load unit handing a buffer back, after which the
-/// engine may load what the compute has yet to use), the engine's own
-/// cycles from its last wait for the token until its transfers have landed
-/// (its waits for a slot included: a column-major tile's 64 strided DMAs,
-/// eight in flight, one route latency each eight). With `core`, only that
-/// core's.
-static double lastStores(const Machine &machine, const Executable &exe,
-                         llvm::ArrayRef<ProgramWalker> walkers,
-                         const Landings &landings,
-                         std::optional<int32_t> core = std::nullopt) {
-  double last = 0;
-  for (const ProgramWalker &walker : walkers)
-    for (uint32_t sync : walker.signalledAfterLastStore) {
-      const ProgramWalker *engine = landings.walkerOf(exe.syncs[sync].receiver);
-      if (!engine || !engine->storeDevice ||
-          (core && machine.units[engine->unitIndex()].core != *core))
-        continue;
-      auto before = engine->storedBeforeLastWait.find(sync);
-      double share = landings.storeShare(*engine);
-      if (before != engine->storedBeforeLastWait.end() && share > 0)
-        last = std::max(last, (engine->storedBytes - before->second) / share +
-                                  engine->storeLatency);
-      auto at = engine->clockAtLastWait.find(sync);
-      if (walker.stored && at != engine->clockAtLastWait.end())
-        last = std::max(last, engine->finishedAt - at->second);
-    }
-  return last;
-}
-
-/// The cycles before the binding compute unit `bound`'s work (the
-/// device-memory loads the load units wait for before their first load,
-/// and those its entries wait for: Landings) and after its last entry
-/// (lastStores). With `core`, only that core's units count.
-static std::pair<double, double>
-fillAndDrain(const Machine &machine, const Executable &exe,
-             llvm::ArrayRef<ProgramWalker> walkers, Landings &landings,
-             uint32_t bound, std::optional<int32_t> core = std::nullopt) {
-  double head = landings.waitOf(bound).first;
-  for (const ProgramWalker &walker : walkers)
-    if (walker.fed() &&
-        (!core || machine.units[walker.unitIndex()].core == *core))
-      for (uint32_t sync : walker.waitedBeforeFirstLoad)
-        head = std::max(head, landings.landed(sync));
-  return {head, lastStores(machine, exe, walkers, landings, core)};
-}
-
-/// The compute after the last data an engine loads from device memory
-/// has landed: for each load unit, its compute unit's busy cycles times the
-/// share of what it feeds after its last wait for such an engine's token
-/// (the last grid point's, the last block's).
-static double lastCompute(const Machine &machine, const Executable &exe,
-                          llvm::ArrayRef<ProgramWalker> walkers,
-                          llvm::ArrayRef<double> busyOfUnit) {
-  llvm::DenseSet<uint32_t> loaders;
-  for (const ProgramWalker &walker : walkers)
-    if (walker.loadDevice)
-      loaders.insert(walker.unitIndex());
-  double last = 0;
-  for (const ProgramWalker &walker : walkers) {
-    std::optional<uint32_t> compute = walker.fed();
-    if (!compute || walker.fedBytes <= 0)
-      continue;
-    std::optional<double> after;
-    for (auto [sync, before] : walker.fedBeforeLastWait)
-      if (loaders.contains(exe.syncs[sync].sender))
-        after = std::min(after.value_or(INFINITY), walker.fedBytes - before);
-    if (after)
-      last = std::max(last, *after / walker.fedBytes * busyOfUnit[*compute]);
-  }
-  return last;
 }
 
 /// The cycles of an engine that loads and stores whose next loads wait, in
@@ -473,8 +278,9 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   if (engineBinds != walkers.end()) {
     if (!waits && !serial && !engineBinds->stores)
       estimate.latency =
-          load + std::max(store, lastStores(machine, exe, walkers, landings));
-    estimate.latency += lastCompute(machine, exe, walkers, busyOfUnit);
+          load +
+          std::max(store, detail::lastStores(machine, exe, walkers, landings));
+    estimate.latency += detail::lastCompute(machine, exe, walkers, busyOfUnit);
   }
   // A compute unit (or a unit of its stream) that binds starts when its
   // first entry's data has landed and ends before the last execution's
@@ -482,7 +288,8 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   std::optional<uint32_t> bound =
       streamBinds(machine, exe, estimate.bottleneck);
   if (!waits && !serial && bound) {
-    auto [head, tail] = fillAndDrain(machine, exe, walkers, landings, *bound);
+    auto [head, tail] =
+        detail::fillAndDrain(machine, exe, walkers, landings, *bound);
     estimate.latency = std::max(load, head) + std::max(store, tail);
   }
   estimate.cycles = estimate.busiest + estimate.latency;
@@ -493,8 +300,8 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
     std::optional<uint32_t> stream = streamOf(machine, exe, u);
     if (!stream || busyOfUnit[u] <= 0 || unit.name == estimate.bottleneck)
       continue;
-    auto [head, tail] =
-        fillAndDrain(machine, exe, walkers, landings, *stream, unit.core);
+    auto [head, tail] = detail::fillAndDrain(machine, exe, walkers, landings,
+                                             *stream, unit.core);
     double latency = std::max(load, head) + std::max(store, tail);
     if (busyOfUnit[u] + latency > estimate.cycles) {
       estimate.busiest = busyOfUnit[u];

@@ -1,0 +1,159 @@
+//===- FillAndDrain.cpp - The estimate's fill and drain -------------------===//
+//
+// This file implements Landings, lastStores, fillAndDrain and lastCompute
+// (FillAndDrain.h) from what the walk of each unit program recorded
+// (ProgramWalker.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FillAndDrain.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace ktflow::machine;
+using namespace ktflow::machine::detail;
+
+/// A program's share of a device memory's bandwidth when every program
+/// that moves data to or from it (`users`) does so at once, at most its
+/// route's.
+static double shareOf(const Machine &machine, uint32_t memory, double route,
+                      unsigned users) {
+  double bandwidth = machine.memories[memory].bandwidth;
+  if (bandwidth <= 0 || users == 0)
+    return route;
+  return route > 0 ? std::min(route, bandwidth / users) : bandwidth / users;
+}
+
+/// How many programs load from (`loads`) or store to each device memory.
+static llvm::DenseMap<uint32_t, unsigned>
+usersOf(llvm::ArrayRef<ProgramWalker> walkers, bool loads) {
+  llvm::DenseMap<uint32_t, unsigned> users;
+  for (const ProgramWalker &walker : walkers)
+    if (const std::optional<uint32_t> &device =
+            loads ? walker.loadDevice : walker.storeDevice)
+      ++users[*device];
+  return users;
+}
+
+Landings::Landings(const Machine &machine, const Executable &exe,
+                   llvm::ArrayRef<ProgramWalker> walkers)
+    : machine(machine), exe(exe), loaders(usersOf(walkers, true)),
+      storers(usersOf(walkers, false)) {
+  for (const ProgramWalker &walker : walkers)
+    walkerOfUnit[walker.unitIndex()] = &walker;
+}
+
+double Landings::loadShare(const ProgramWalker &engine) const {
+  return shareOf(machine, *engine.loadDevice, engine.loadRoute,
+                 loaders.lookup(*engine.loadDevice));
+}
+
+double Landings::storeShare(const ProgramWalker &engine) const {
+  return shareOf(machine, *engine.storeDevice, engine.storeRoute,
+                 storers.lookup(*engine.storeDevice));
+}
+
+double Landings::landed(uint32_t sync) const {
+  const ProgramWalker *sender = walkerOf(exe.syncs[sync].sender);
+  if (!sender || !sender->loadDevice)
+    return 0;
+  double at = 0;
+  auto bytes = sender->loadedBeforeSignal.find(sync);
+  double share = loadShare(*sender);
+  if (bytes != sender->loadedBeforeSignal.end() && share > 0)
+    at = bytes->second / share + sender->loadLatency;
+  return std::max(at, sender->signalledAt.lookup(sync));
+}
+
+std::pair<double, std::optional<uint32_t>> Landings::waitOf(uint32_t unit) {
+  double wait = 0;
+  std::optional<uint32_t> last;
+  const ProgramWalker *compute = walkerOf(unit);
+  if (!compute)
+    return {wait, last};
+  for (const ProgramWalker::Receive &receive : compute->receives) {
+    const ProgramWalker *feed = walkerOf(exe.fifos[receive.fifo].producer);
+    const ProgramWalker::FifoLoad *load =
+        feed ? feed->loadOf(receive.fifo, receive.offset) : nullptr;
+    if (!load || load->waits == 0)
+      continue;
+    auto [at, sync] = latestOf(*feed)[load->waits - 1];
+    if (at - receive.before > wait) {
+      wait = at - receive.before;
+      last = sync;
+    }
+  }
+  return {wait, last};
+}
+
+llvm::ArrayRef<std::pair<double, uint32_t>>
+Landings::latestOf(const ProgramWalker &feed) {
+  std::vector<std::pair<double, uint32_t>> &latest = latestByFeed[&feed];
+  for (size_t i = latest.size(); i < feed.waitLog.size(); ++i) {
+    std::pair<double, uint32_t> here{landed(feed.waitLog[i]), feed.waitLog[i]};
+    latest.push_back(i && latest[i - 1].first >= here.first ? latest[i - 1]
+                                                            : here);
+  }
+  return latest;
+}
+
+double detail::lastStores(const Machine &machine, const Executable &exe,
+                          llvm::ArrayRef<ProgramWalker> walkers,
+                          const Landings &landings,
+                          std::optional<int32_t> core) {
+  double last = 0;
+  for (const ProgramWalker &walker : walkers)
+    for (uint32_t sync : walker.signalledAfterLastStore) {
+      const ProgramWalker *engine = landings.walkerOf(exe.syncs[sync].receiver);
+      if (!engine || !engine->storeDevice ||
+          (core && machine.units[engine->unitIndex()].core != *core))
+        continue;
+      auto before = engine->storedBeforeLastWait.find(sync);
+      double share = landings.storeShare(*engine);
+      if (before != engine->storedBeforeLastWait.end() && share > 0)
+        last = std::max(last, (engine->storedBytes - before->second) / share +
+                                  engine->storeLatency);
+      auto at = engine->clockAtLastWait.find(sync);
+      if (walker.stored && at != engine->clockAtLastWait.end())
+        last = std::max(last, engine->finishedAt - at->second);
+    }
+  return last;
+}
+
+std::pair<double, double>
+detail::fillAndDrain(const Machine &machine, const Executable &exe,
+                     llvm::ArrayRef<ProgramWalker> walkers, Landings &landings,
+                     uint32_t bound, std::optional<int32_t> core) {
+  double head = landings.waitOf(bound).first;
+  for (const ProgramWalker &walker : walkers)
+    if (walker.fed() &&
+        (!core || machine.units[walker.unitIndex()].core == *core))
+      for (uint32_t sync : walker.waitedBeforeFirstLoad)
+        head = std::max(head, landings.landed(sync));
+  return {head, lastStores(machine, exe, walkers, landings, core)};
+}
+
+double detail::lastCompute(const Machine &machine, const Executable &exe,
+                           llvm::ArrayRef<ProgramWalker> walkers,
+                           llvm::ArrayRef<double> busyOfUnit) {
+  llvm::DenseSet<uint32_t> loaders;
+  for (const ProgramWalker &walker : walkers)
+    if (walker.loadDevice)
+      loaders.insert(walker.unitIndex());
+  double last = 0;
+  for (const ProgramWalker &walker : walkers) {
+    std::optional<uint32_t> compute = walker.fed();
+    if (!compute || walker.fedBytes <= 0)
+      continue;
+    std::optional<double> after;
+    for (auto [sync, before] : walker.fedBeforeLastWait)
+      if (loaders.contains(exe.syncs[sync].sender))
+        after = std::min(after.value_or(INFINITY), walker.fedBytes - before);
+    if (after)
+      last = std::max(last, *after / walker.fedBytes * busyOfUnit[*compute]);
+  }
+  return last;
+}

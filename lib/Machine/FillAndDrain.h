@@ -1,0 +1,103 @@
+//===- FillAndDrain.h - The estimate's fill and drain -----------*- C++ -*-===//
+//
+// This file declares what the whole-kernel estimate (Estimate.cpp) adds
+// around the busiest resource: when the data the engines load from device
+// memory has landed, at each engine's share of it (Landings), before the
+// compute can start, and the last execution's stores and compute after it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_MACHINE_FILLANDDRAIN_H
+#define KTFLOW_LIB_MACHINE_FILLANDDRAIN_H
+
+#include "ProgramWalker.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace ktflow::machine::detail {
+/// Each engine's share of the device memory it loads from and stores to,
+/// when the data the engines' tokens announce has landed, and how long a
+/// compute unit waits for the data of the entries it receives.
+class Landings {
+public:
+  Landings(const Machine &machine, const Executable &exe,
+           llvm::ArrayRef<ProgramWalker> walkers);
+
+  /// `engine`'s share of the device memory it loads from or stores to
+  /// when every program that does so moves data at once, at most its
+  /// route's.
+  double loadShare(const ProgramWalker &engine) const;
+  double storeShare(const ProgramWalker &engine) const;
+
+  const ProgramWalker *walkerOf(uint32_t unit) const {
+    return walkerOfUnit.lookup(unit);
+  }
+
+  /// When the data a channel's first token announces has landed, if an
+  /// engine that loads device memory sends it (0 otherwise): the bytes it
+  /// loaded before at its share of the memory (every engine that reads it
+  /// at once) and their route latency, or, for an engine slower than its
+  /// share (index reads, waits for a slot), its own cycles before it.
+  double landed(uint32_t sync) const;
+
+  /// How long compute unit `unit` waits at least: it does no work past an
+  /// entry before the data its load unit waited for before loading it has
+  /// landed (a paged attention's softmax, after a first entry that only
+  /// copies Q, waits for the V pages), so the latest landing less the
+  /// unit's cycles before the entry; and the channel of that landing.
+  std::pair<double, std::optional<uint32_t>> waitOf(uint32_t unit);
+
+private:
+  /// For each k, the latest landing among `feed`'s first k + 1 waits and
+  /// its channel.
+  llvm::ArrayRef<std::pair<double, uint32_t>>
+  latestOf(const ProgramWalker &feed);
+
+  const Machine &machine;
+  const Executable &exe;
+  llvm::DenseMap<uint32_t, unsigned> loaders, storers;
+  llvm::DenseMap<uint32_t, const ProgramWalker *> walkerOfUnit;
+  llvm::DenseMap<const ProgramWalker *,
+                 std::vector<std::pair<double, uint32_t>>>
+      latestByFeed;
+};
+
+/// The cycles of the last execution's device-memory stores: for each token
+/// a store unit sends once it has stored the last execution's output, what
+/// the receiving engine stores after its last wait for it, at its share of
+/// the memory, and their route latency; or, where longer and a store unit
+/// sends the token (not a load unit handing a buffer back, after which the
+/// engine may load what the compute has yet to use), the engine's own
+/// cycles from its last wait for the token until its transfers have landed
+/// (its waits for a slot included: a column-major tile's 64 strided DMAs,
+/// eight in flight, one route latency each eight). With `core`, only that
+/// core's.
+double lastStores(const Machine &machine, const Executable &exe,
+                  llvm::ArrayRef<ProgramWalker> walkers,
+                  const Landings &landings,
+                  std::optional<int32_t> core = std::nullopt);
+
+/// The cycles before the binding compute unit `bound`'s work (the
+/// device-memory loads the load units wait for before their first load,
+/// and those its entries wait for: Landings) and after its last entry
+/// (lastStores). With `core`, only that core's units count.
+std::pair<double, double>
+fillAndDrain(const Machine &machine, const Executable &exe,
+             llvm::ArrayRef<ProgramWalker> walkers, Landings &landings,
+             uint32_t bound, std::optional<int32_t> core = std::nullopt);
+
+/// The compute after the last data an engine loads from device memory
+/// has landed: for each load unit, its compute unit's busy cycles times the
+/// share of what it feeds after its last wait for such an engine's token
+/// (the last grid point's, the last block's).
+double lastCompute(const Machine &machine, const Executable &exe,
+                   llvm::ArrayRef<ProgramWalker> walkers,
+                   llvm::ArrayRef<double> busyOfUnit);
+} // namespace ktflow::machine::detail
+
+#endif // KTFLOW_LIB_MACHINE_FILLANDDRAIN_H
