@@ -1,0 +1,299 @@
+//===- ProgramWalkerCosts.cpp - What each instruction costs the walk ------===//
+//
+// This file implements ProgramWalker::instructionCost (ProgramWalker.h):
+// each instruction's uncontended cost as the simulator's timing model
+// states it, the bytes it moves through each memory, and what the
+// whole-kernel estimate records of it (its transfers in flight, tokens,
+// receives and loads).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProgramWalker.h"
+#include "ktflow/Machine/MatrixTiming.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace ktflow::machine;
+using namespace ktflow::machine::detail;
+
+/// The simulator's charge for `n` elements at `perCycle` a cycle.
+static double cyclesFor(uint64_t n, double perCycle) {
+  return perCycle <= 0 ? 0
+                       : std::ceil(static_cast<double>(n) / perCycle - 1e-9);
+}
+
+void ProgramWalker::chargeMemories(std::initializer_list<uint32_t> memories,
+                                   double bytes, double times) {
+  for (uint32_t m : memories)
+    if (machine.memories[m].bandwidth > 0)
+      out.memoryBusy[m] += times * bytes / machine.memories[m].bandwidth;
+}
+
+double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
+                              double times) {
+  NodeRef self{NodeRef::Unit, program.unit};
+  RouteCost in = routeCost({NodeRef::Memory, src}, self);
+  RouteCost outRoute = routeCost(self, {NodeRef::Memory, dst});
+  double bandwidth = std::min(in.bandwidth, outRoute.bandwidth);
+  double latency = in.latency + outRoute.latency;
+  chargeMemories({src, dst}, bytes, times);
+  if (machine.memories[src].core < 0) {
+    afterStoreWait = false;
+    loadedSinceStoreWait = true;
+    loadLatency = std::max(loadLatency, latency);
+    loads = true;
+    loadedBytes += bytes;
+    if (skewedDepth > 0)
+      skewedLoaded += times * bytes;
+    if (!loadDevice) {
+      loadDevice = src;
+      loadRoute = bandwidth;
+    }
+  }
+  if (machine.memories[dst].core < 0) {
+    storeLatency = std::max(storeLatency, latency);
+    stores = true;
+    storedBytes += bytes;
+    if (skewedDepth > 0)
+      skewedStored += times * bytes;
+    if (!storeDevice) {
+      storeDevice = dst;
+      storeRoute = bandwidth;
+    }
+    if (waited)
+      (skewedDepth > 0 ? skewedGroups : storeGroups) += times;
+    waited = false;
+  }
+  double cost = landedCost(bandwidth > 0 ? std::ceil(bytes / bandwidth) : 0,
+                           latency, times);
+  if (afterStoreWait && machine.memories[dst].core < 0)
+    chainedStoreCycles += times * cost;
+  return cost;
+}
+
+/// The cycles a transfer that stays in flight `inFlightFor` cycles waits,
+/// at time `at`, until fewer than `slots` of those landing at `landings`
+/// are in flight (the earliest landing first); records its landing.
+static double waitInQueue(llvm::SmallVectorImpl<double> &landings, double at,
+                          double inFlightFor, unsigned slots) {
+  llvm::erase_if(landings, [&](double landed) { return landed <= at; });
+  double wait = 0;
+  if (landings.size() >= slots) {
+    // The earliest landings free the slots this transfer needs.
+    llvm::sort(landings);
+    wait = landings[landings.size() - slots] - at;
+    landings.erase(landings.begin(), landings.end() - slots + 1);
+  }
+  landings.push_back(at + wait + inFlightFor);
+  return wait;
+}
+
+double ProgramWalker::landedCost(double occupancy, double latency,
+                                 double times) {
+  // A unit that keeps one transfer in flight waits for each to land.
+  if (unit.maxOutstanding <= 1)
+    return occupancy + latency;
+  double wait = waitForSlot(occupancy + latency, times);
+  slotBoundDrift += waitInQueue(slotBoundLandings, clock + slotBoundDrift,
+                                occupancy + latency, unit.maxOutstanding) -
+                    wait;
+  return wait + occupancy;
+}
+
+double ProgramWalker::waitForSlot(double inFlightFor, double times) {
+  double wait = waitInQueue(landings, clock, inFlightFor, unit.maxOutstanding);
+  slotWaits += times * wait;
+  slotWaitsWalked += wait;
+  return wait;
+}
+
+double ProgramWalker::mapCost(const MapBody &body, uint64_t n) const {
+  double cycles = 0;
+  for (const MicroOp &op : body.ops)
+    if (op.op != ScalarOp::Const) {
+      ElemType t = op.op == ScalarOp::CmpF || op.op == ScalarOp::CmpI
+                       ? op.srcType
+                       : op.type;
+      cycles += cyclesFor(n, unit.getThroughput(scalarOpClass(op.op), t));
+    }
+  return cycles;
+}
+
+double ProgramWalker::instructionCost(const Inst &in, double times) {
+  switch (in.op) {
+  case Opcode::Map:
+    vtype[in.a] = &program.vtypes[in.c];
+    return mapCost(program.maps[in.b], program.vtypes[in.c].numElements());
+  case Opcode::Reduce: {
+    const VectorType *src = vtype[in.b];
+    vtype[in.a] = &program.vtypes[in.c];
+    if (!src)
+      return 0;
+    return cyclesFor(src->numElements(),
+                     unit.getThroughput(OpClass::Reduction, src->elem));
+  }
+  case Opcode::Broadcast:
+  case Opcode::Iota: {
+    const VectorType &type = program.vtypes[in.c];
+    vtype[in.a] = &type;
+    return cyclesFor(type.numElements(),
+                     unit.getThroughput(OpClass::Elementwise, type.elem));
+  }
+  case Opcode::Matmul: {
+    const VectorType *a = vtype[in.b], *b = vtype[in.c];
+    vtype[in.a] = &program.vtypes[in.e];
+    std::optional<MatrixDims> dims =
+        a && b ? matrixDims(a->shape, b->shape) : std::nullopt;
+    if (!dims)
+      return 0;
+    double thr = unit.getThroughput(OpClass::Matrix, a->elem);
+    if (thr <= 0)
+      return 0;
+    return static_cast<double>(matrixProductCycles(unit.matrix, thr, dims->rows,
+                                                   dims->cols, dims->depth));
+  }
+  case Opcode::Recv:
+    vtype[in.a] = &program.vtypes[in.c];
+    if (unit.roles & (RoleVector | RoleMatrix)) {
+      if (clock == 0)
+        feedBeforeWork +=
+            std::ceil(static_cast<double>(program.vtypes[in.c].bytes()) /
+                      machine.links[exe.fifos[in.b].link].bandwidth);
+      double bytes = program.vtypes[in.c].bytes();
+      receives.push_back({in.b, fifoBytes[in.b], clock, bytes, times});
+      fifoBytes[in.b] += bytes;
+    }
+    return 0;
+  case Opcode::Splat:
+    vtype[in.a] = &program.vtypes[in.c];
+    return 0;
+  case Opcode::MovV:
+    vtype[in.a] = vtype[in.b];
+    return 0;
+  case Opcode::Send: {
+    const VectorType *type = vtype[in.b];
+    if (!type)
+      return 0;
+    const FifoDesc &fifo = exe.fifos[in.a];
+    return std::ceil(static_cast<double>(type->bytes()) /
+                     machine.links[fifo.link].bandwidth);
+  }
+  case Opcode::Load:
+  case Opcode::Store: {
+    if (in.op == Opcode::Store) {
+      signalledAfterLastStore.clear();
+      stored = true;
+    }
+    if (in.op == Opcode::Load) {
+      loadedFromScratchpad = true;
+      inHandOver = false;
+      loadMemory = in.b;
+    }
+    NodeRef self{NodeRef::Unit, program.unit};
+    NodeRef mem{NodeRef::Memory, in.b};
+    RouteCost route =
+        in.op == Opcode::Load ? routeCost(mem, self) : routeCost(self, mem);
+    double bytes = static_cast<double>(value(in.d));
+    if (in.op == Opcode::Load) {
+      fedBytes += bytes;
+      loadsInto[in.a].push_back({fifoBytes[in.a], waitLog.size()});
+      fifoBytes[in.a] += bytes;
+    }
+    chargeMemories({in.b}, bytes, times);
+    double occupancy =
+        route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth) : 0;
+    // A load moves on once its entries are in the FIFO; a store writes
+    // the memory and, as a DMA or fill does, lands before its unit moves
+    // on (or stays in flight): a masked tile stored one row at a time
+    // pays the route's latency each row.
+    if (in.op == Opcode::Load)
+      return occupancy;
+    return landedCost(occupancy, route.latency, times);
+  }
+  case Opcode::Dma:
+  case Opcode::RemoteDma: {
+    double rows = in.f == kNoReg ? 1 : static_cast<double>(value(in.f));
+    return dmaCost(in.a, in.c, static_cast<double>(value(in.e)) * rows, times);
+  }
+  case Opcode::Fill: {
+    double rows = in.d == kNoReg ? 1 : static_cast<double>(value(in.d));
+    double bytes = static_cast<double>(value(in.c)) * rows;
+    NodeRef self{NodeRef::Unit, program.unit};
+    RouteCost route = routeCost(self, {NodeRef::Memory, in.a});
+    chargeMemories({in.a}, bytes, times);
+    return landedCost(route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth)
+                                          : 0,
+                      route.latency, times);
+  }
+  case Opcode::ReadIndex: {
+    // The unit waits for each index: its bytes over the route memory ->
+    // unit, then the route's latency (as the simulator charges it).
+    NodeRef self{NodeRef::Unit, program.unit};
+    RouteCost route = routeCost({NodeRef::Memory, in.b}, self);
+    double bytes = in.sub;
+    chargeMemories({in.b}, bytes, times);
+    return (route.bandwidth > 0 ? bytes / route.bandwidth : 0) + route.latency;
+  }
+  case Opcode::SyncSend: {
+    waitedSinceSend.clear();
+    loadedBeforeSignal.try_emplace(in.a, loadedBytes);
+    // The token leaves once the transfers in flight have landed.
+    double leaves = landedBy(clock, landings);
+    signalledAt.try_emplace(in.a, leaves);
+    uint32_t receiver = exe.syncs[in.a].receiver;
+    const MachineUnit &to = machine.units[receiver];
+    if ((to.roles & RoleLoad) && !(to.roles & RoleDma))
+      tokensToLoadUnit[receiver].push_back(leaves);
+    slotWaitsBeforeSignal.try_emplace(in.a, slotWaitsWalked);
+    signalledAfterLastStore.push_back(in.a);
+    return 0;
+  }
+  case Opcode::SyncRecv: {
+    // The walk does not know how long the unit waits for the token: it
+    // takes its transfers in flight to land meanwhile. A load unit hands a
+    // buffer back only after the token of its data, which left once the
+    // transfers then in flight had landed: those after it may still be in
+    // flight (while_loop's rows, four in flight, each waits for a slot).
+    uint32_t sender = exe.syncs[in.a].sender;
+    auto sent = tokensToLoadUnit.find(sender);
+    if (sent != tokensToLoadUnit.end() && !sent->second.empty()) {
+      double answered = sent->second.front();
+      sent->second.pop_front();
+      llvm::erase_if(landings, [&](double at) { return at <= answered; });
+    } else {
+      landings.clear();
+    }
+    if (!slotBoundStart) {
+      // Past its first token, whatever it announces has landed.
+      slotBoundStart = landedBy(clock + slotBoundDrift, slotBoundLandings);
+      slotBoundLandings.clear();
+    }
+    if (waitedSinceSend.insert(in.a).second)
+      waited = true;
+    if (!loadedFromScratchpad)
+      waitedBeforeFirstLoad.push_back(in.a);
+    storedBeforeLastWait[in.a] = storedBytes;
+    clockAtLastWait[in.a] = clock;
+    fedBeforeLastWait[in.a] = fedBytes;
+    waitLog.push_back(in.a);
+    const MachineUnit &from = machine.units[sender];
+    if ((from.roles & RoleStore) && !(from.roles & RoleDma) &&
+        from.core == unit.core && loadedSinceStoreWait) {
+      chainedExecutions += times;
+      loadedSinceStoreWait = false;
+      afterStoreWait = true;
+    }
+    if (handsOver(in.a) && !inHandOver) {
+      handOvers += times;
+      handOverStore = sender;
+      inHandOver = true;
+    }
+    return 0;
+  }
+  default:
+    return 0;
+  }
+}
