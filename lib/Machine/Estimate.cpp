@@ -23,14 +23,10 @@
 #include <optional>
 
 using namespace ktflow::machine;
+using ktflow::machine::detail::computes;
 using ktflow::machine::detail::HandOverStall;
 using ktflow::machine::detail::Landings;
 using ktflow::machine::detail::ProgramWalker;
-
-/// Whether `unit` computes (a vector or matrix unit).
-static bool computes(const Machine &machine, uint32_t unit) {
-  return (machine.units[unit].roles & (RoleVector | RoleMatrix)) != 0;
-}
 
 /// The compute unit whose stream unit `u` runs, if any: the compute unit
 /// itself, or a load or store unit (not a DMA engine) that feeds it or
@@ -38,15 +34,15 @@ static bool computes(const Machine &machine, uint32_t unit) {
 /// the first entry's data landing and the last execution's stores.
 static std::optional<uint32_t> streamOf(const Machine &machine,
                                         const Executable &exe, uint32_t u) {
-  if (computes(machine, u))
-    return u;
   const MachineUnit &unit = machine.units[u];
+  if (computes(unit))
+    return u;
   if (!(unit.roles & (RoleLoad | RoleStore)) || (unit.roles & RoleDma))
     return std::nullopt;
   for (const FifoDesc &fifo : exe.fifos) {
-    if (fifo.producer == u && computes(machine, fifo.consumer))
+    if (fifo.producer == u && computes(machine.units[fifo.consumer]))
       return fifo.consumer;
-    if (fifo.consumer == u && computes(machine, fifo.producer))
+    if (fifo.consumer == u && computes(machine.units[fifo.producer]))
       return fifo.producer;
   }
   return std::nullopt;
@@ -59,7 +55,7 @@ static std::optional<uint32_t> streamBinds(const Machine &machine,
                                            llvm::StringRef bottleneck) {
   bool handOvers = bottleneck.consume_back(" + hand-overs");
   std::optional<uint32_t> u = machine.findUnit(bottleneck);
-  if (!u || (handOvers && !computes(machine, *u)))
+  if (!u || (handOvers && !computes(machine.units[*u])))
     return std::nullopt;
   return streamOf(machine, exe, *u);
 }
@@ -93,7 +89,7 @@ busiestComputeOf(const Machine &machine, llvm::ArrayRef<double> busyOfUnit,
                  int32_t core) {
   std::optional<uint32_t> busiest;
   for (auto [u, unit] : llvm::enumerate(machine.units))
-    if ((unit.roles & (RoleVector | RoleMatrix)) && unit.core == core &&
+    if (computes(unit) && unit.core == core &&
         (!busiest || busyOfUnit[u] > busyOfUnit[*busiest]))
       busiest = u;
   return busiest;
@@ -187,7 +183,7 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
     busyOfUnit[program.unit] = busy;
     load = std::max(load, walker.loadLatency);
     store = std::max(store, walker.storeLatency);
-    if ((unit.roles & (RoleVector | RoleMatrix)) && busy > compute) {
+    if (computes(unit) && busy > compute) {
       compute = busy;
       busiestCompute = program.unit;
     }

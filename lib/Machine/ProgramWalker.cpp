@@ -41,8 +41,7 @@ double ProgramWalker::entriesLatency(uint32_t storeUnit) const {
       2 + routeCost(store, memory).latency + routeCost(memory, self).latency;
   for (const FifoDesc &fifo : exe.fifos)
     if (fifo.producer == program.unit ||
-        (fifo.consumer == storeUnit &&
-         (machine.units[fifo.producer].roles & (RoleVector | RoleMatrix))))
+        (fifo.consumer == storeUnit && computes(machine.units[fifo.producer])))
       latency += machine.links[fifo.link].latency;
   return latency;
 }
@@ -85,8 +84,7 @@ bool ProgramWalker::handsOver(uint32_t sync) const {
 
 std::optional<uint32_t> ProgramWalker::fed() const {
   for (const FifoDesc &fifo : exe.fifos)
-    if (fifo.producer == program.unit &&
-        (machine.units[fifo.consumer].roles & (RoleVector | RoleMatrix)))
+    if (fifo.producer == program.unit && computes(machine.units[fifo.consumer]))
       return fifo.consumer;
   return std::nullopt;
 }

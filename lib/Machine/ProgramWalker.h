@@ -23,6 +23,12 @@
 #include <vector>
 
 namespace ktflow::machine::detail {
+/// Whether `unit` computes (a vector or matrix unit): the unit a stream's
+/// load unit feeds and whose output its store unit stores.
+inline bool computes(const MachineUnit &unit) {
+  return (unit.roles & (RoleVector | RoleMatrix)) != 0;
+}
+
 /// The least bandwidth and summed latency of a route.
 struct RouteCost {
   double bandwidth = 0;

@@ -157,7 +157,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
   }
   case Opcode::Recv:
     vtype[in.a] = &program.vtypes[in.c];
-    if (unit.roles & (RoleVector | RoleMatrix)) {
+    if (computes(unit)) {
       if (clock == 0)
         feedBeforeWork +=
             std::ceil(static_cast<double>(program.vtypes[in.c].bytes()) /
