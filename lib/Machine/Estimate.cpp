@@ -201,7 +201,7 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   // A compute unit waits, empty, for each hand-over its feed waits for,
   // then for the entries its next work needs loaded after it.
   std::vector<HandOverStall> handOverStalls =
-      detail::handOverStalls(machine, exe, walkers);
+      detail::handOverStalls(exe, walkers);
   for (const HandOverStall &stall : handOverStalls)
     if (busyOfUnit[stall.compute] + stall.latency + stall.feed >
         estimate.busiest) {

@@ -11,13 +11,11 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
-#include <cmath>
-
 using namespace ktflow::machine;
 using namespace ktflow::machine::detail;
 
 /// HandOverStall::feed of compute unit `compute` fed by load unit `feed`.
-static double feedAfterHandOvers(const Machine &machine, const Executable &exe,
+static double feedAfterHandOvers(const Executable &exe,
                                  const ProgramWalker &feed,
                                  const ProgramWalker &compute) {
   // The latest hand-over among the load unit's first k waits (-1: none).
@@ -54,15 +52,13 @@ static double feedAfterHandOvers(const Machine &machine, const Executable &exe,
     for (auto [receive, after] : loaded)
       if (after == handOver)
         cycles +=
-            receive->times *
-            std::ceil(receive->bytes /
-                      machine.links[exe.fifos[receive->fifo].link].bandwidth);
+            receive->times * feed.fifoCycles(receive->fifo, receive->bytes);
   }
   return cycles;
 }
 
 std::vector<HandOverStall>
-detail::handOverStalls(const Machine &machine, const Executable &exe,
+detail::handOverStalls(const Executable &exe,
                        llvm::ArrayRef<ProgramWalker> walkers) {
   llvm::DenseMap<uint32_t, const ProgramWalker *> walkerOf;
   for (const ProgramWalker &walker : walkers)
@@ -72,9 +68,8 @@ detail::handOverStalls(const Machine &machine, const Executable &exe,
     if (std::optional<uint32_t> compute = walker.fed();
         compute && walker.handOvers > 0) {
       const ProgramWalker *fed = walkerOf.lookup(*compute);
-      stalls.push_back(
-          {*compute, walker.handOvers * walker.handOverLatency(),
-           fed ? feedAfterHandOvers(machine, exe, walker, *fed) : 0});
+      stalls.push_back({*compute, walker.handOvers * walker.handOverLatency(),
+                        fed ? feedAfterHandOvers(exe, walker, *fed) : 0});
     }
   return stalls;
 }

@@ -37,8 +37,7 @@ struct HandOverStall {
 /// The stalls of every load unit that waits for hand-overs, with the
 /// compute unit it feeds.
 std::vector<HandOverStall>
-handOverStalls(const Machine &machine, const Executable &exe,
-               llvm::ArrayRef<ProgramWalker> walkers);
+handOverStalls(const Executable &exe, llvm::ArrayRef<ProgramWalker> walkers);
 } // namespace ktflow::machine::detail
 
 #endif // KTFLOW_LIB_MACHINE_HANDOVERSTALLS_H

@@ -174,6 +174,9 @@ public:
   /// The compute unit this load unit feeds, if any.
   std::optional<uint32_t> fed() const;
 
+  /// The cycles `bytes` take through `fifo`, at its link's bandwidth.
+  double fifoCycles(uint32_t fifo, double bytes) const;
+
 private:
   using Known = KnownScalar;
 

@@ -25,6 +25,16 @@ static double cyclesFor(uint64_t n, double perCycle) {
                        : std::ceil(static_cast<double>(n) / perCycle - 1e-9);
 }
 
+/// The cycles `bytes` hold a route of `bandwidth` bytes a cycle (none
+/// without one).
+static double occupancyOf(double bytes, double bandwidth) {
+  return bandwidth > 0 ? std::ceil(bytes / bandwidth) : 0;
+}
+
+double ProgramWalker::fifoCycles(uint32_t fifo, double bytes) const {
+  return std::ceil(bytes / machine.links[exe.fifos[fifo].link].bandwidth);
+}
+
 void ProgramWalker::chargeMemories(std::initializer_list<uint32_t> memories,
                                    double bytes, double times) {
   for (uint32_t m : memories)
@@ -67,8 +77,7 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
       (skewedDepth > 0 ? skewedGroups : storeGroups) += times;
     waited = false;
   }
-  double cost = landedCost(bandwidth > 0 ? std::ceil(bytes / bandwidth) : 0,
-                           latency, times);
+  double cost = landedCost(occupancyOf(bytes, bandwidth), latency, times);
   if (afterStoreWait && machine.memories[dst].core < 0)
     chainedStoreCycles += times * cost;
   return cost;
@@ -158,11 +167,9 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
   case Opcode::Recv:
     vtype[in.a] = &program.vtypes[in.c];
     if (computes(unit)) {
-      if (clock == 0)
-        feedBeforeWork +=
-            std::ceil(static_cast<double>(program.vtypes[in.c].bytes()) /
-                      machine.links[exe.fifos[in.b].link].bandwidth);
       double bytes = program.vtypes[in.c].bytes();
+      if (clock == 0)
+        feedBeforeWork += fifoCycles(in.b, bytes);
       receives.push_back({in.b, fifoBytes[in.b], clock, bytes, times});
       fifoBytes[in.b] += bytes;
     }
@@ -177,9 +184,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     const VectorType *type = vtype[in.b];
     if (!type)
       return 0;
-    const FifoDesc &fifo = exe.fifos[in.a];
-    return std::ceil(static_cast<double>(type->bytes()) /
-                     machine.links[fifo.link].bandwidth);
+    return fifoCycles(in.a, type->bytes());
   }
   case Opcode::Load:
   case Opcode::Store: {
@@ -203,8 +208,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
       fifoBytes[in.a] += bytes;
     }
     chargeMemories({in.b}, bytes, times);
-    double occupancy =
-        route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth) : 0;
+    double occupancy = occupancyOf(bytes, route.bandwidth);
     // A load moves on once its entries are in the FIFO; a store writes
     // the memory and, as a DMA or fill does, lands before its unit moves
     // on (or stays in flight): a masked tile stored one row at a time
@@ -224,9 +228,8 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     NodeRef self{NodeRef::Unit, program.unit};
     RouteCost route = routeCost(self, {NodeRef::Memory, in.a});
     chargeMemories({in.a}, bytes, times);
-    return landedCost(route.bandwidth > 0 ? std::ceil(bytes / route.bandwidth)
-                                          : 0,
-                      route.latency, times);
+    return landedCost(occupancyOf(bytes, route.bandwidth), route.latency,
+                      times);
   }
   case Opcode::ReadIndex: {
     // The unit waits for each index: its bytes over the route memory ->
