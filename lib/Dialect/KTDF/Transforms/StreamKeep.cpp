@@ -59,6 +59,11 @@ recomputedInputs(const PassContents &pass,
   return inputs.takeVector();
 }
 
+/// Bytes of one element of type `element`.
+static int64_t bytesOf(Type element) {
+  return (element.getIntOrFloatBitWidth() + 7) / 8;
+}
+
 /// The most chunks of a row the compute unit holds for a later pass: each
 /// is a vector register, and each held pass is unrolled.
 static constexpr int64_t kMaxHeldChunks = 8;
@@ -89,9 +94,6 @@ void StreamTiler::planKeeps() {
   const ktflow::sched::Lane &lane = target.getLanes().front();
   const ktflow::device::DeviceModel &model = target.getModel();
   const auto &unit = *model.getNode(lane.compute).unit;
-  auto bytesOf = [](Type element) {
-    return static_cast<int64_t>((element.getIntOrFloatBitWidth() + 7) / 8);
-  };
   // Cycles of one chunk of `op` on the compute unit, as the simulator
   // charges a map: each operation of its body ceil(width / rate).
   auto cyclesOf = [&](Operation *op) {
@@ -281,13 +283,14 @@ void StreamTiler::hoistColumns() {
   for (ReadFromFifoOp read : reads)
     hoisted.insert(read);
   // The values the rows read of them, each held whole (every chunk of a
-  // row's columns) in the compute unit.
+  // row's columns) in the compute unit, and the passes that read them.
   llvm::SetVector<Value> boundary;
+  SmallVector<PassContents *> readers;
   auto use = [&](Operation *user, PassContents &pass) {
     for (Value v : user->getOperands())
       if (fromColumns.contains(v)) {
         boundary.insert(v);
-        pass.readsColumns = true;
+        readers.push_back(&pass);
       }
   };
   for (PassContents &pass : passes) {
@@ -301,16 +304,13 @@ void StreamTiler::hoistColumns() {
   }
   int64_t bytes = 0;
   for (Value v : boundary)
-    bytes +=
-        plan.cols *
-        ((cast<RankedTensorType>(v.getType()).getElementTypeBitWidth() + 7) /
-         8);
-  if (boundary.empty() || !canHold(bytes)) {
-    for (PassContents &pass : passes)
-      pass.readsColumns = false;
+    bytes += plan.cols *
+             bytesOf(cast<RankedTensorType>(v.getType()).getElementType());
+  if (boundary.empty() || !canHold(bytes))
     return;
-  }
   heldBytes += bytes;
+  for (PassContents *pass : readers)
+    pass->readsColumns = true;
   for (PassContents &pass : passes) {
     pass.streamOps.remove_if(
         [&](Operation *op) { return hoisted.contains(op); });
