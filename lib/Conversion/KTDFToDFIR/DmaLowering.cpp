@@ -41,19 +41,11 @@ FailureOr<TileDma> ProgramBuilder::resolveTileDma(DataTransferOp op,
   Location loc = op.getLoc();
   TileDma dma;
   // The buffer end may be a scratchpad view's tile (ExchangeDma.cpp).
-  auto inScratchpad = [](Value end) {
-    auto view = isa<ktdp::AccessTileType>(end.getType())
-                    ? ktdp::getAccessTileView(end)
-                    : nullptr;
-    auto space =
-        view ? ktdp::normalizeMemorySpace(view.getMemorySpace()) : std::nullopt;
-    return space && space->kind == ktdp::MemoryKind::ct_local;
-  };
   dma.load = isa<ktdp::AccessTileType>(op.getSrc().getType()) &&
-             !inScratchpad(op.getSrc());
+             !isScratchpadTile(op.getSrc());
   Value tileValue = dma.load ? op.getSrc() : op.getDst();
   Value buffer = dma.load ? op.getDst() : op.getSrc();
-  if (!isa<MemRefType>(buffer.getType()) && !inScratchpad(buffer))
+  if (!isa<MemRefType>(buffer.getType()) && !isScratchpadTile(buffer))
     return op.emitError("moving an access tile straight into a FIFO is not "
                         "supported yet");
   dma.tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
@@ -100,7 +92,7 @@ FailureOr<TileDma> ProgramBuilder::resolveTileDma(DataTransferOp op,
     return dma.tile.emitError("access tile set is unbounded");
   dma.extents = box->getExtents();
   dma.memName = kernel.globalMemory;
-  if (inScratchpad(buffer)) {
+  if (isScratchpadTile(buffer)) {
     // A whole dense view from its origin, laid out as the buffer would be.
     auto where = tileAddress(buffer, {}, map, li);
     if (failed(where))

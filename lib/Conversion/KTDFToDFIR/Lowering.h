@@ -279,6 +279,10 @@ std::string ringSync(unsigned index, StringRef what, const LaneInstance &li);
 /// Bytes of one element of a buffer, slot or view.
 int64_t elementBytes(Type type);
 
+/// Whether `end` (of a transfer) is an access tile of a scratchpad
+/// (ct_local) view.
+bool isScratchpadTile(Value end);
+
 /// Whether `op` is or holds a transfer reading one of `buffers` (as data or
 /// as the indices of a gather or scatter) or, with `orWrites`, writing one.
 bool transfersAny(Operation *op, const llvm::SmallDenseSet<Value, 4> &buffers,

@@ -236,10 +236,7 @@ static MemoryTouches touchesOf(StageOp stage) {
         (isDst ? touches.deviceWrites : touches.deviceReads).insert(*tensor);
         continue;
       }
-      auto view = ktdp::getAccessTileView(end);
-      auto space = view ? ktdp::normalizeMemorySpace(view.getMemorySpace())
-                        : std::nullopt;
-      if (space && space->kind == ktdp::MemoryKind::ct_local) {
+      if (isScratchpadTile(end)) {
         touches.scratchpad = true;
         touches.scratchpadWrites |= isDst;
       }

@@ -29,13 +29,8 @@ using namespace mlir::ktdf::lowering;
 /// Whether `tile` is a tile of device memory (a lane's scratchpad views
 /// start its own region).
 static bool isDeviceMemoryTile(Value tile) {
-  if (!isa<ktdp::AccessTileType>(tile.getType()))
-    return false;
-  auto view = ktdp::getAccessTileView(tile);
-  if (!view)
-    return false;
-  auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
-  return !space || space->kind != ktdp::MemoryKind::ct_local;
+  return isa<ktdp::AccessTileType>(tile.getType()) &&
+         ktdp::getAccessTileView(tile) && !isScratchpadTile(tile);
 }
 
 /// Whether every stage of `pipeline` only moves device memory into the

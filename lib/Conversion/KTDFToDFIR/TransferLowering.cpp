@@ -28,6 +28,15 @@ int64_t lowering::elementBytes(Type type) {
   return (type.getIntOrFloatBitWidth() + 7) / 8;
 }
 
+bool lowering::isScratchpadTile(Value end) {
+  auto view = isa<ktdp::AccessTileType>(end.getType())
+                  ? ktdp::getAccessTileView(end)
+                  : nullptr;
+  auto space =
+      view ? ktdp::normalizeMemorySpace(view.getMemorySpace()) : std::nullopt;
+  return space && space->kind == ktdp::MemoryKind::ct_local;
+}
+
 FailureOr<SmallVector<Value, 8>>
 lowering::expandAnchor(OpBuilder &b, Location loc,
                        ktdp::ConstructAccessTileOp tile,
