@@ -69,11 +69,14 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
   // of this execution; store stages taking them in blocks go together
   // where the first of them is (RowBlockHandOvers.cpp).
   llvm::MapVector<int64_t, SmallVector<StageOp>> rowBlocked, rowBlockedStores;
+  llvm::DenseMap<Operation *, int64_t> blocksOf;
   for (StageOp stage : work[&li]) {
     int64_t blocks = 0;
-    if (emitsStage(stage) && rowBlockChannel(info, stage, blocks))
+    if (emitsStage(stage) && rowBlockChannel(info, stage, blocks)) {
       (isRowBlockStore(stage) ? rowBlockedStores : rowBlocked)[blocks]
           .push_back(stage);
+      blocksOf[stage] = blocks;
+    }
   }
   auto emitRowBlocked = [&]() -> LogicalResult {
     for (auto &[blocks, group] : rowBlocked)
@@ -98,8 +101,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
   for (StageOp stage : work[&li]) {
     if (!emitsStage(stage))
       continue;
-    int64_t blocks = 0;
-    if (rowBlockChannel(info, stage, blocks)) {
+    if (int64_t blocks = blocksOf.lookup(stage)) {
       if (isRowBlockStore(stage) && failed(emitRowBlockedStores(stage, blocks)))
         return failure();
       continue;
