@@ -11,7 +11,6 @@
 
 #include "ktflow/Analysis/KernelDemand.h"
 #include "ktflow/Support/Assignment.h"
-#include "ktflow/Support/CrashRecovery.h"
 
 #include <cstring>
 #include <map>

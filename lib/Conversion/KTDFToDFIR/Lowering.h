@@ -14,7 +14,6 @@
 
 #include "ktflow/Dialect/DFIR/IR/DFIR.h"
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
-#include "ktflow/Dialect/KTDF/Transforms/IndirectTiles.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
 

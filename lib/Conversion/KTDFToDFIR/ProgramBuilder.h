@@ -13,6 +13,8 @@
 
 #include "Lowering.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/IndirectTiles.h"
+
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::ktdf::lowering {

@@ -32,9 +32,6 @@
 #include "ScratchpadParts.h"
 #include "ScratchpadViews.h"
 
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-
 using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::parts;
