@@ -1,6 +1,7 @@
 //===- KeepCarriedChunks.h - ktdf-keep-carried-chunks internals -*- C++ -*-===//
 //
-// What KeepCarriedChunks.cpp (the interchange) and FoldKeptChunks.cpp (the
+// What KeepCarriedChunks.cpp (the interchange), ConstantFills.cpp (the
+// kept chunk started from its constant fill) and FoldKeptChunks.cpp (the
 // kept chunk folded into the row statistic) share.
 //
 //===----------------------------------------------------------------------===//
@@ -63,6 +64,12 @@ bool samePosition(Value u, ArrayRef<scf::ForOp> a, Value v,
 /// kept chunk into it in the compute stage instead, and erases that
 /// pipeline and the view.
 void foldKeptChunkIntoRow(Interchange &ic);
+
+/// After the interchange `ic`: starts each carried chunk the block's
+/// earlier pipeline only fills with a constant from that constant (the
+/// compute stage no longer takes the chunk from the feed) and erases the
+/// filling pipeline (ConstantFills.cpp).
+void startFromConstants(Interchange &ic);
 
 } // namespace mlir::ktdf::carried
 
