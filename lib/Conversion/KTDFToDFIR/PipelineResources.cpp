@@ -20,21 +20,29 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVectorExtras.h"
 
 using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
 
+namespace {
 /// The buffers a stage's transfers read and write.
-static void buffersOf(StageOp stage, llvm::SmallPtrSetImpl<Value> &reads,
-                      llvm::SmallPtrSetImpl<Value> &writes) {
+struct StageBuffers {
+  llvm::SmallPtrSet<Value, 4> reads, writes;
+};
+} // namespace
+
+static StageBuffers buffersOf(StageOp stage) {
+  StageBuffers buffers;
   stage.walk([&](DataTransferOp op) {
     if (isa<MemRefType>(op.getSrc().getType()))
-      reads.insert(op.getSrc());
+      buffers.reads.insert(op.getSrc());
     if (isa<MemRefType>(op.getDst().getType()))
-      writes.insert(op.getDst());
-    reads.insert_range(op.getStagedIndices());
+      buffers.writes.insert(op.getDst());
+    buffers.reads.insert_range(op.getStagedIndices());
   });
+  return buffers;
 }
 
 LogicalResult KernelLowering::collectPipelines() {
@@ -95,17 +103,16 @@ FailureOr<PipelineInfo> KernelLowering::collectPipeline(PipelineOp op,
     if (!stage.getUnit() || !target.findNode(*stage.getUnit()))
       return stage.emitError("stage is not bound to a unit of the device; "
                              "run --ktdf-route-transfers first");
+  SmallVector<StageBuffers> buffers = llvm::map_to_vector(stages, buffersOf);
   // A stage that writes a buffer a later stage on another unit reads hands
   // it over, and gets its N copies back.
   unsigned c = 0;
   for (auto [i, writer] : llvm::enumerate(stages)) {
-    llvm::SmallPtrSet<Value, 4> wReads, wWrites;
-    buffersOf(writer, wReads, wWrites);
-    for (StageOp reader : ArrayRef<StageOp>(stages).drop_front(i + 1)) {
-      llvm::SmallPtrSet<Value, 4> rReads, rWrites;
-      buffersOf(reader, rReads, rWrites);
-      bool handsOver =
-          llvm::any_of(wWrites, [&](Value v) { return rReads.contains(v); });
+    for (size_t j = i + 1; j < stages.size(); ++j) {
+      StageOp reader = stages[j];
+      bool handsOver = llvm::any_of(buffers[i].writes, [&](Value v) {
+        return buffers[j].reads.contains(v);
+      });
       if (!handsOver || onSameUnit(writer, reader))
         continue;
       std::string id = std::to_string(c++);
@@ -134,15 +141,12 @@ FailureOr<PipelineInfo> KernelLowering::collectPipeline(PipelineOp op,
   // drain writes it and the feed, an earlier stage, reads it back within
   // the execution.
   for (auto [i, reader] : llvm::enumerate(stages)) {
-    llvm::SmallPtrSet<Value, 4> rReads, rWrites;
-    buffersOf(reader, rReads, rWrites);
-    for (StageOp writer : ArrayRef<StageOp>(stages).drop_front(i + 1)) {
-      llvm::SmallPtrSet<Value, 4> wReads, wWrites;
-      buffersOf(writer, wReads, wWrites);
-      for (Value buffer : wWrites) {
+    for (size_t j = i + 1; j < stages.size(); ++j) {
+      StageOp writer = stages[j];
+      for (Value buffer : buffers[j].writes) {
         auto priv = buffer.getDefiningOp<PrivateOp>();
         if (!priv || !priv->hasAttr(kKeptBufferAttrName) ||
-            !rReads.contains(buffer) || onSameUnit(writer, reader))
+            !buffers[i].reads.contains(buffer) || onSameUnit(writer, reader))
           continue;
         info.channels.push_back(
             {writer, reader, 0, prefix + "_kept" + std::to_string(c++)});
@@ -183,14 +187,12 @@ void KernelLowering::collectExportChannels() {
       if (&other == &owner)
         continue;
       for (auto reader : other.op.getBody().front().getOps<StageOp>()) {
-        llvm::SmallPtrSet<Value, 4> rReads, rWrites;
-        buffersOf(reader, rReads, rWrites);
+        llvm::SmallPtrSet<Value, 4> reads = buffersOf(reader).reads;
         for (auto writer : owner.op.getBody().front().getOps<StageOp>()) {
-          llvm::SmallPtrSet<Value, 4> wReads, wWrites;
-          buffersOf(writer, wReads, wWrites);
-          bool handsOver = llvm::any_of(rReads, [&](Value v) {
+          llvm::SmallPtrSet<Value, 4> writes = buffersOf(writer).writes;
+          bool handsOver = llvm::any_of(reads, [&](Value v) {
             auto it = exported.find(v);
-            return it != exported.end() && wWrites.contains(it->second);
+            return it != exported.end() && writes.contains(it->second);
           });
           if (!handsOver || onSameUnit(writer, reader))
             continue;
