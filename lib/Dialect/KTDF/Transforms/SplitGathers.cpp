@@ -47,8 +47,7 @@ struct GatherCopy {
 };
 } // namespace
 
-/// The bytes `load` brings into the scratchpad.
-static int64_t bytesOf(ktdp::LoadOp load) {
+int64_t ktdf::loadedBytes(ktdp::LoadOp load) {
   auto type = cast<RankedTensorType>(load.getType());
   return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
 }
@@ -298,7 +297,7 @@ static void splitCopy(GatherCopy &copy, int64_t maxBytes) {
 bool ktdf::splitWideGathers(func::FuncOp func, int64_t maxTileBytes) {
   SmallVector<ktdp::LoadOp> loads;
   func.walk([&](ktdp::LoadOp load) {
-    if (bytesOf(load) > maxTileBytes)
+    if (loadedBytes(load) > maxTileBytes)
       loads.push_back(load);
   });
   bool split = false;
@@ -308,7 +307,7 @@ bool ktdf::splitWideGathers(func::FuncOp func, int64_t maxTileBytes) {
     if (failed(copy)) {
       if (!why.empty())
         load.emitWarning("this gather (")
-            << bytesOf(load)
+            << loadedBytes(load)
             << " bytes) cannot move through the scratchpad in chunks: " << why;
       continue;
     }

@@ -1,5 +1,4 @@
-//===- SplitGathers.h - Gathers larger than the scratchpad -------*- C++
-//-*-===//
+//===- SplitGathers.h - Gathers larger than the scratchpad ------*- C++ -*-===//
 //
 // This file declares the part of ktdf-stream-wide-rows that moves a gather
 // larger than the scratchpad in chunks (SplitGathers.cpp).
@@ -9,9 +8,14 @@
 #ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SPLITGATHERS_H
 #define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SPLITGATHERS_H
 
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace mlir::ktdf {
+
+/// The bytes `load` brings into the scratchpad.
+int64_t loadedBytes(ktdp::LoadOp load);
 
 /// Moves every gather of `func` whose tensor is over `maxTileBytes` and
 /// is only stored, right after its load (through at most a

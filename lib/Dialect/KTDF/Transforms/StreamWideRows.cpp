@@ -265,12 +265,6 @@ static bool streamGroup(const WideRowGroup &group, ktdp::LoadOp load,
   return true;
 }
 
-/// The bytes `load` brings into the scratchpad.
-static int64_t bytesOf(ktdp::LoadOp load) {
-  auto type = cast<RankedTensorType>(load.getType());
-  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
-}
-
 namespace {
 struct StreamWideRowsPass
     : public ktdf::impl::KTDFStreamWideRowsBase<StreamWideRowsPass> {
@@ -294,11 +288,11 @@ struct StreamWideRowsPass
         std::optional<WideRowGroup> group = findWideRowGroup(load);
         if (!group) {
           // splitWideGathers said why a gather stays whole.
-          if (bytesOf(load) > maxTileBytes &&
+          if (loadedBytes(load) > maxTileBytes &&
               !load.getAccessTile()
                    .getDefiningOp<ktdp::ConstructIndirectAccessTileOp>())
             load.emitWarning("this row (")
-                << bytesOf(load)
+                << loadedBytes(load)
                 << " bytes) cannot be streamed in column chunks: an op "
                    "computing on it is not element-wise, a broadcast, a "
                    "reduction along its last dimension or a store of whole "
