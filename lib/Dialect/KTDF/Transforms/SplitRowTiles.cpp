@@ -52,7 +52,8 @@ struct RowAnchor {
 class RowSlicePlan {
 public:
   RowSlicePlan(scf::ForOp loop, int64_t lowerBound, int64_t step)
-      : loop(loop), lowerBound(lowerBound), step(step) {}
+      : loop(loop), iv(loop.getInductionVar()), lowerBound(lowerBound),
+        step(step) {}
   LogicalResult build();
   int64_t getRows() const { return rows; }
   ArrayRef<Value> getValues() const { return values.getArrayRef(); }
@@ -71,7 +72,8 @@ private:
   LogicalResult addUse(OpOperand &use);
   LogicalResult addGeneric(linalg::GenericOp generic);
 
-  mutable scf::ForOp loop;
+  scf::ForOp loop;
+  Value iv;
   int64_t lowerBound, step;
   llvm::SetVector<Value> values;
   llvm::SetVector<ktdp::ConstructAccessTileOp> tiles;
@@ -112,7 +114,6 @@ static AffineExpr unify(const RowAnchor &anchor, RowAnchor &into) {
 }
 
 LogicalResult RowSlicePlan::addTile(ktdp::ConstructAccessTileOp tile) {
-  Value iv = loop.getInductionVar();
   auto shape = cast<ktdp::AccessTileType>(tile.getType()).getShape();
   ktdp::ConstructMemoryViewOp view = ktdp::getAccessTileView(tile);
   auto space =
@@ -183,7 +184,6 @@ LogicalResult RowSlicePlan::addTile(ktdp::ConstructAccessTileOp tile) {
 }
 
 LogicalResult RowSlicePlan::build() {
-  Value iv = loop.getInductionVar();
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
     if (isa<scf::ForOp, scf::IfOp, scf::WhileOp, func::CallOp,
             ktdp::ConstructIndirectAccessTileOp, ktdp::InterTileProduceOp,
@@ -316,7 +316,6 @@ AffineMap RowSlicePlan::slicedAnchor(ktdp::ConstructAccessTileOp tile,
                                      int64_t slices) const {
   AffineMap base = tile.getBaseMap();
   SmallVector<Value> dims(tile.getIndices());
-  Value iv = loop.getInductionVar();
   unsigned trip = llvm::find(dims, iv) - dims.begin();
   SmallVector<AffineExpr> results(base.getResults());
   results.front() = bindLoopVariable(results.front(), dims, iv, lowerBound) +
@@ -429,20 +428,21 @@ struct SplitRowTilesPass
     int64_t instances = target.getNumLaneInstances(useLanes);
     for (auto [func, grid] : gridKernels(getOperation())) {
       scf::ForOp loop = spreadableLoop(func);
-      APInt lb, ub, step;
-      if (!loop || !matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
-          !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
-          !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
-          step.getSExtValue() <= 0)
+      std::optional<APInt> tripCount =
+          loop ? loop.getStaticTripCount() : std::nullopt;
+      std::optional<int64_t> lb =
+          loop ? getConstantIntValue(loop.getLowerBound()) : std::nullopt;
+      std::optional<int64_t> step =
+          loop ? getConstantIntValue(loop.getStep()) : std::nullopt;
+      if (!tripCount || !lb || !step)
         continue;
-      int64_t s = step.getSExtValue();
-      int64_t trips = (ub.getSExtValue() - lb.getSExtValue() + s - 1) / s;
+      int64_t trips = tripCount->getSExtValue();
       int64_t idle = instances / ktdp::getNumTiles(grid);
       if (maxFactor > 0)
         idle = std::min<int64_t>(idle, maxFactor);
       if (trips < 1 || trips * 2 > idle)
         continue;
-      RowSlicePlan plan(loop, lb.getSExtValue(), s);
+      RowSlicePlan plan(loop, *lb, *step);
       if (failed(plan.build()))
         continue;
       // The most slices of whole rows the idle instances take.
