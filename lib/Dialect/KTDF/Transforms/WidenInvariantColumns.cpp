@@ -50,7 +50,6 @@ struct Widening {
 /// An exported buffer whose every reader feeds chunks the compute unit
 /// only extends: the slots that carry them and their reads.
 struct Column {
-  unsigned exportIndex = 0;
   Value buffer;
   Type wide;
   int64_t chunk = 0;
@@ -89,7 +88,6 @@ static std::pair<StageOp, bool> stageOf(Operation *op) {
 static std::optional<Column> analyse(PipelineOp pipeline, unsigned index,
                                      StringRef computeUnit) {
   Column c;
-  c.exportIndex = index;
   c.buffer = pipeline.getResult(index);
   auto type = cast<MemRefType>(c.buffer.getType());
   if (type.getRank() != 1 || !isa<FloatType>(type.getElementType()))
