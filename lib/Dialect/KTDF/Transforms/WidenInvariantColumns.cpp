@@ -61,7 +61,7 @@ struct Column {
 } // namespace
 
 /// `op` is an element-wise generic of one input that only extends it to a
-/// wider float.
+/// wider float (arith.extf verifies wider) and yields that.
 static bool isExtension(linalg::GenericOp op) {
   if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
       op.getNumLoops() != 1 || !op.isAllParallelLoops() ||
@@ -69,7 +69,10 @@ static bool isExtension(linalg::GenericOp op) {
                     [](AffineMap m) { return m.isIdentity(); }))
     return false;
   Block &body = op.getRegion().front();
-  return body.getOperations().size() == 2 && isa<arith::ExtFOp>(body.front());
+  auto extf = dyn_cast<arith::ExtFOp>(body.front());
+  return body.getOperations().size() == 2 && extf &&
+         extf.getIn() == body.getArgument(0) &&
+         body.getTerminator()->getOperand(0) == extf.getResult();
 }
 
 /// The stage holding `op`, and whether a loop inside that stage repeats
@@ -84,13 +87,15 @@ static std::pair<StageOp, bool> stageOf(Operation *op) {
   return {StageOp(), false};
 }
 
-/// The readers of export `index` of `pipeline` when all of them qualify.
+/// The readers of export `index` of `pipeline` when all of them qualify
+/// and the export lives in memory of `kind`.
 static std::optional<Column> analyse(PipelineOp pipeline, unsigned index,
-                                     StringRef computeUnit) {
+                                     StringRef computeUnit, StringRef kind) {
   Column c;
   c.buffer = pipeline.getResult(index);
   auto type = cast<MemRefType>(c.buffer.getType());
-  if (type.getRank() != 1 || !isa<FloatType>(type.getElementType()))
+  if (type.getRank() != 1 || !isa<FloatType>(type.getElementType()) ||
+      getBufferMemoryKind(type) != kind)
     return std::nullopt;
   llvm::SetVector<Operation *> slots;
   for (Operation *user : c.buffer.getUsers()) {
@@ -108,6 +113,8 @@ static std::optional<Column> analyse(PipelineOp pipeline, unsigned index,
     if (slotType.getShape().size() != 1 || slotType.getDst() != computeUnit ||
         (c.feedUnit && c.feedUnit != slotType.getSrc()))
       return std::nullopt;
+    if (c.chunk && c.chunk != slotType.getShape()[0])
+      return std::nullopt;
     c.feedUnit = slotType.getSrc();
     c.chunk = slotType.getShape()[0];
     if (c.chunk <= 0 || type.getNumElements() % c.chunk != 0)
@@ -124,7 +131,8 @@ static std::optional<Column> analyse(PipelineOp pipeline, unsigned index,
       auto extend = dyn_cast<linalg::GenericOp>(*read->user_begin());
       // Reads the compute unit makes once an execution hold the column
       // already (hoistColumns); only per-row extensions gain.
-      if (!extend || !isExtension(extend) || !stageOf(read).second)
+      if (!extend || extend.getDpsInputs()[0] != read.getResult() ||
+          !isExtension(extend) || !stageOf(read).second)
         return std::nullopt;
       Type wide = getElementTypeOrSelf(extend.getResult(0).getType());
       if (c.wide && c.wide != wide)
@@ -157,8 +165,11 @@ struct WidenInvariantColumnsPass
     for (const ktflow::sched::Hop &hop : lane.outbound.hops)
       if (hop.kind == ktflow::sched::Hop::Drain)
         drain = hop;
-    if (!feed || !drain || !feed->fifo || !drain->to)
+    // The widened buffers go in the drain's memory and the rows' feed
+    // reads them: one memory.
+    if (!feed || !drain || !feed->fifo || !drain->to || feed->from != drain->to)
       return;
+    StringRef kind = model.getNode(*drain->to).getKind();
     Env env{target, *feed, *drain};
     getOperation().walk([&](func::FuncOp func) {
       SmallVector<PipelineOp> exporting;
@@ -169,8 +180,10 @@ struct WidenInvariantColumnsPass
       for (PipelineOp p : exporting) {
         SmallVector<Column> columns;
         for (unsigned i = 0; i < p->getNumResults(); ++i)
-          if (auto c = analyse(p, i, model.getNode(lane.compute).name))
-            if (pays(env, *c))
+          if (auto c = analyse(p, i, model.getNode(lane.compute).name, kind))
+            // One feed stage moves every column: through one unit.
+            if (pays(env, *c) &&
+                (columns.empty() || c->feedUnit == columns.front().feedUnit))
               columns.push_back(std::move(*c));
         if (!columns.empty() && fits(env, func, columns))
           widen(env, p, columns);
