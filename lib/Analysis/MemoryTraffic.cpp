@@ -11,6 +11,7 @@
 #include "MemoryTraffic.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 
 #include "mlir/IR/Matchers.h"
 
@@ -120,7 +121,7 @@ void MemoryTraffic::noteView(ktdp::ConstructMemoryViewOp view) {
   known.parts.push_back(std::move(*resolved));
   known.tensors.push_back(tensor);
   known.elementBytes.push_back(
-      (cast<MemRefType>(view.getType()).getElementTypeBitWidth() + 7) / 8);
+      ktdp::bytesPerElement(cast<MemRefType>(view.getType()).getElementType()));
 }
 
 void MemoryTraffic::noteDistributedView(
@@ -317,7 +318,7 @@ void MemoryTraffic::noteAccess(Value tileValue, Type tensorType, bool store) {
   if (!inDeviceMemory(tile.view) || !shaped.hasStaticShape())
     return;
   uint64_t bytes = static_cast<uint64_t>(shaped.getNumElements()) *
-                   ((shaped.getElementTypeBitWidth() + 7) / 8);
+                   ktdp::bytesPerElement(shaped.getElementType());
   std::optional<uint64_t> &smallest =
       store ? demand.smallestStore : demand.smallestLoad;
   smallest = std::min(smallest.value_or(bytes), bytes);

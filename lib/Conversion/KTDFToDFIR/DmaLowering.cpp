@@ -25,6 +25,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -57,7 +58,7 @@ FailureOr<TileDma> ProgramBuilder::resolveTileDma(DataTransferOp op,
     return dma.view.emitError("view does not start at a kernel argument or a "
                               "literal address");
   auto memref = cast<MemRefType>(dma.view.getType());
-  dma.esize = elementBytes(memref.getElementType());
+  dma.esize = ktdp::bytesPerElement(memref.getElementType());
   dma.strides = dma.view.getStaticStrides();
   if (!dma.view.getStrides().empty()) {
     for (OpFoldResult stride : dma.view.getMixedStrides()) {

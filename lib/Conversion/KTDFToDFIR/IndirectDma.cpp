@@ -20,6 +20,7 @@
 
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/IndirectTiles.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -58,7 +59,7 @@ FailureOr<Value> ProgramBuilder::viewStart(Location loc,
   if (failed(displacement))
     return failure();
   int64_t esize =
-      elementBytes(cast<MemRefType>(view.getType()).getElementType());
+      ktdp::bytesPerElement(cast<MemRefType>(view.getType()).getElementType());
   return arith::AddIOp::create(
              b, loc, addr,
              arith::MulIOp::create(b, loc, *displacement, constant(esize)))
@@ -191,7 +192,7 @@ LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
       getBufferMemoryKind(cast<MemRefType>(buffer.getType())), li);
 
   auto memref = cast<MemRefType>(plan->base.getType());
-  int64_t esize = elementBytes(memref.getElementType());
+  int64_t esize = ktdp::bytesPerElement(memref.getElementType());
   int64_t run = plan->runLength;
   size_t looped = plan->extents.size() - (run > 1 ? 1 : 0);
   int64_t points = 1;
@@ -327,7 +328,8 @@ ProgramBuilder::emitIndirectPoint(Location loc, const IndirectTilePlan &plan,
       }
       at = arith::AddIOp::create(
           b, loc, source.base,
-          arith::MulIOp::create(b, loc, at, constant(elementBytes(elem))));
+          arith::MulIOp::create(b, loc, at,
+                                constant(ktdp::bytesPerElement(elem))));
       Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, at,
                                          last[2 * k]);
       Value trips =
@@ -360,7 +362,7 @@ void ProgramBuilder::emitIndirectRun(Location loc, const IndirectTilePlan &plan,
   OpBuilder &b = *builder;
   ktdp::ConstructMemoryViewOp base = plan.base;
   int64_t esize =
-      elementBytes(cast<MemRefType>(base.getType()).getElementType());
+      ktdp::bytesPerElement(cast<MemRefType>(base.getType()).getElementType());
   int64_t run = plan.runLength;
   auto dma = [&](Value size, Value mem, Value buf) {
     emitRowDma(b, loc, load, size, memName, mem, bufName, buf);

@@ -21,6 +21,8 @@
 #include "ktflow/Analysis/TensorExtent.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Support/ArgumentNames.h"
 
 #include "mlir/IR/Matchers.h"
@@ -98,9 +100,8 @@ LogicalResult KernelLowering::collectLiteralTensors() {
   std::map<int64_t, ktdp::ConstructMemoryViewOp> literalViews;
   parallel.walk([&](ktdp::ConstructMemoryViewOp view) {
     APInt literal;
-    auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
     if (matchPattern(view.getOffset(), m_ConstantInt(&literal)) &&
-        !(space && space->kind == ktdp::MemoryKind::ct_local))
+        !ktdp::isScratchpadView(view))
       literalViews.insert({literal.getSExtValue(), view});
   });
   int64_t end = 0;
@@ -124,7 +125,7 @@ LogicalResult KernelLowering::collectLiteralTensors() {
 static std::pair<int64_t, int64_t>
 scratchpadSpan(ktdp::ConstructMemoryViewOp view, int64_t literal) {
   auto type = cast<MemRefType>(view.getType());
-  int64_t esize = (type.getElementTypeBitWidth() + 7) / 8;
+  int64_t esize = ktdp::bytesPerElement(type.getElementType());
   int64_t end = literal + 1;
   for (auto [size, stride] :
        llvm::zip(view.getStaticSizes(), view.getStaticStrides()))

@@ -275,9 +275,6 @@ std::pair<Value, std::string> scratchpadViewBase(OpBuilder &b, Location loc,
 /// The symbol of a ring sync channel of pipeline `index` for `li`.
 std::string ringSync(unsigned index, StringRef what, const LaneInstance &li);
 
-/// Bytes of one element of a buffer, slot or view.
-int64_t elementBytes(Type type);
-
 /// Whether `end` (of a transfer) is an access tile of a scratchpad
 /// (ct_local) view.
 bool isScratchpadTile(Value end);

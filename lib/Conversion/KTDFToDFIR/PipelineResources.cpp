@@ -18,6 +18,8 @@
 #include "ktflow/Analysis/MemoryTensors.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVectorExtras.h"
@@ -93,7 +95,7 @@ FailureOr<PipelineInfo> KernelLowering::collectPipeline(PipelineOp op,
                             "--ktdf-allocate-scratchpad first");
     info.buffers[priv.getResult()] = {
         prefix + "_buf" + std::to_string(b++),
-        type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8)};
+        type.getNumElements() * ktdp::bytesPerElement(type.getElementType())};
   }
   for (auto [i, result] : llvm::enumerate(op->getResults()))
     if (PrivateOp priv = op.getExportedBuffer(i))
@@ -362,9 +364,8 @@ LogicalResult KernelLowering::collectLocalBytes() {
   // every point fills before reading.
   bool onlyCarried = true;
   func.walk([&](ktdp::ConstructMemoryViewOp view) {
-    auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
-    if (space && space->kind == ktdp::MemoryKind::ct_local &&
-        !isCarriedView(view) && !isHandoverView(view))
+    if (ktdp::isScratchpadView(view) && !isCarriedView(view) &&
+        !isHandoverView(view))
       onlyCarried = false;
   });
   if (onlyCarried)

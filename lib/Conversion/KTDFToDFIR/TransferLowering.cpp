@@ -16,6 +16,8 @@
 #include "ktflow/Analysis/LaunchArguments.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
@@ -24,17 +26,9 @@ using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
 
-int64_t lowering::elementBytes(Type type) {
-  return (type.getIntOrFloatBitWidth() + 7) / 8;
-}
-
 bool lowering::isScratchpadTile(Value end) {
-  auto view = isa<ktdp::AccessTileType>(end.getType())
-                  ? ktdp::getAccessTileView(end)
-                  : nullptr;
-  auto space =
-      view ? ktdp::normalizeMemorySpace(view.getMemorySpace()) : std::nullopt;
-  return space && space->kind == ktdp::MemoryKind::ct_local;
+  return isa<ktdp::AccessTileType>(end.getType()) &&
+         ktdp::isScratchpadView(ktdp::getAccessTileView(end));
 }
 
 FailureOr<SmallVector<Value, 8>>
@@ -89,7 +83,7 @@ LogicalResult ProgramBuilder::emitTransfer(DataTransferOp op, IRMapping &map,
       linear = arith::AddIOp::create(b, loc, linear, *v);
     }
     Value offset = arith::MulIOp::create(
-        b, loc, linear, constant(elementBytes(type.getElementType())));
+        b, loc, linear, constant(ktdp::bytesPerElement(type.getElementType())));
     return arith::AddIOp::create(b, loc, addr, offset).getResult();
   };
   auto kindOf = [&](Value buffer) {
@@ -121,11 +115,11 @@ LogicalResult ProgramBuilder::emitTransfer(DataTransferOp op, IRMapping &map,
   if (failed(src) || failed(dst))
     return failure();
   auto type = cast<MemRefType>(op.getSrc().getType());
-  dfir::DmaOp::create(
-      b, loc,
-      constant(type.getNumElements() * elementBytes(type.getElementType())),
-      kindOf(op.getSrc()), *src, kindOf(op.getDst()), *dst, Value(), Value(),
-      Value());
+  dfir::DmaOp::create(b, loc,
+                      constant(type.getNumElements() *
+                               ktdp::bytesPerElement(type.getElementType())),
+                      kindOf(op.getSrc()), *src, kindOf(op.getDst()), *dst,
+                      Value(), Value(), Value());
   return success();
 }
 
@@ -184,7 +178,7 @@ ProgramBuilder::tileAddress(Value tileValue, ValueRange indices,
                      "access tile is not built on a memory view");
   Location loc = tile.getLoc();
   auto memref = cast<MemRefType>(view.getType());
-  int64_t esize = elementBytes(memref.getElementType());
+  int64_t esize = ktdp::bytesPerElement(memref.getElementType());
   ArrayRef<int64_t> strides = view.getStaticStrides();
   auto anchor = expandAnchor(b, loc, tile,
                              [&](Value v) { return materialize(v, map); });
@@ -194,8 +188,7 @@ ProgramBuilder::tileAddress(Value tileValue, ValueRange indices,
   if (failed(offset))
     return failure();
   Value bytes = arith::MulIOp::create(b, loc, *offset, constant(esize));
-  auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
-  if (space && space->kind == ktdp::MemoryKind::ct_local) {
+  if (ktdp::isScratchpadView(view)) {
     // The kernel's scratchpad views start the lane's region; the view's
     // own address counts elements from there.
     auto kind = view->getAttrOfType<StringAttr>("ktdf.memory");

@@ -11,6 +11,7 @@
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Scheduler/CostModel.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
@@ -29,8 +30,7 @@ using namespace mlir::ktdf;
 
 /// Bytes of a buffer type.
 static int64_t bytesOf(MemRefType type) {
-  return type.getNumElements() *
-         ((type.getElementTypeBitWidth() + 7) / 8);
+  return type.getNumElements() * ktdp::bytesPerElement(type.getElementType());
 }
 
 namespace {

@@ -13,6 +13,7 @@
 #include "Coarsening.h"
 
 #include "ktflow/Device/ComputeOpClass.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
@@ -40,7 +41,7 @@ static void addTransfers(PipelineOp pipeline, CoarsenQuery &query) {
       if (type)
         (loads ? query.loadBytes : query.storeBytes)
             .push_back(type.getNumElements() *
-                       ((type.getElementTypeBitWidth() + 7) / 8));
+                       ktdp::bytesPerElement(type.getElementType()));
     });
   }
 }
@@ -142,7 +143,7 @@ double coarsen::estimateCompute(const ScheduleTarget &target,
     auto type = dyn_cast<ShapedType>(op.getValue().getType());
     if (type && type.hasStaticShape() && fifoBandwidth > 0)
       cycles += tripsAround(op) * type.getNumElements() *
-                ((type.getElementTypeBitWidth() + 7) / 8) / fifoBandwidth;
+                ktdp::bytesPerElement(type.getElementType()) / fifoBandwidth;
   });
   pipeline.walk([&](linalg::GenericOp op) {
     cycles += tripsAround(op) * genericCycles(unit, op);
@@ -221,8 +222,8 @@ CoarsenQuery coarsen::describeCoarsening(const ScheduleTarget &target,
     query.computeCycles += estimateCompute(target, pipeline);
     for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
       if (auto type = dyn_cast<MemRefType>(priv.getType())) {
-        query.bytesPerCopy +=
-            type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+        query.bytesPerCopy += type.getNumElements() *
+                              ktdp::bytesPerElement(type.getElementType());
         kind = getBufferMemoryKind(type);
       }
   }

@@ -34,6 +34,7 @@
 #include "ScratchpadParts.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 
 #include "llvm/ADT/SetVector.h"
 
@@ -227,7 +228,7 @@ struct KTDFForwardScratchpadPartsPass
     SmallVector<ktdp::ConstructDistributedMemoryViewOp> views;
     getOperation().walk([&](ktdp::ConstructDistributedMemoryViewOp view) {
       if (llvm::any_of(view.getMemrefs(), [](Value part) {
-            return isScratchpadView(
+            return ktdp::isScratchpadView(
                 part.getDefiningOp<ktdp::ConstructMemoryViewOp>());
           }))
         views.push_back(view);

@@ -14,6 +14,8 @@
 #include "ScratchpadParts.h"
 #include "StraddlingTiles.h"
 
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -64,7 +66,7 @@ mlir::ktdf::parts::joinedUses(ktdp::LoadOp load, ArrayRef<int64_t> extents,
         store ? ktdp::getAccessTileView(store.getAccessTile()) : nullptr;
     bool stored = store && values.contains(store.getDataTile()) && into &&
                   into->extents == extents && intoView &&
-                  !isScratchpadView(intoView);
+                  !ktdp::isScratchpadView(intoView);
     bool computed = !store && straddle::isElementwise(user, extents) &&
                     llvm::all_of(user->getOperands(), remakeable);
     if (!stored && !computed) {

@@ -19,6 +19,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/RowBlocks.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Scheduler/CostModel.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -224,7 +225,8 @@ struct RowBlocksPass : public ktdf::impl::KTDFRowBlocksBase<RowBlocksPass> {
     double compute = coarsen::estimateCompute(target, pipeline);
     auto rowBytes = [](StageOp stage) {
       auto type = cast<MemRefType>(getLoadedBuffer(stage).getType());
-      return type.getShape().back() * ((type.getElementTypeBitWidth() + 7) / 8);
+      return type.getShape().back() *
+             ktdp::bytesPerElement(type.getElementType());
     };
     // The unit's other loads go first, whole (the lowering puts them
     // there); its other stores follow, whole.
@@ -246,7 +248,7 @@ struct RowBlocksPass : public ktdf::impl::KTDFRowBlocksBase<RowBlocksPass> {
                   (loads ? op.getDst() : op.getSrc()).getType()))
             (loads ? query.wholeBytes : query.storeBytes)
                 .push_back(type.getNumElements() *
-                           ((type.getElementTypeBitWidth() + 7) / 8));
+                           ktdp::bytesPerElement(type.getElementType()));
         });
       }
       query.rowBytes.clear();

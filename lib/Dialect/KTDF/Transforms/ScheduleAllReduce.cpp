@@ -27,6 +27,7 @@
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
@@ -120,7 +121,7 @@ static FailureOr<RingUnits> findUnits(const ScheduleTarget &target,
     return failure();
   units.send = *send;
   Type element = cast<MemRefType>(op.getPartial().getType()).getElementType();
-  int64_t bytes = (element.getIntOrFloatBitWidth() + 7) / 8;
+  int64_t bytes = ktdp::bytesPerElement(element);
   int64_t granule = 0;
   for (auto dp : model.getIncoming(feed.unit))
     for (int64_t g : model.getDatapath(dp).spec.transferGranularity)
@@ -263,7 +264,7 @@ static LogicalResult schedule(const ScheduleTarget &target, AllReduceOp op) {
     members = std::max<int64_t>(members, group.size());
   auto type = cast<MemRefType>(op.getPartial().getType());
   int64_t chunk = (type.getNumElements() + members - 1) / members;
-  int64_t bytes = (type.getElementTypeBitWidth() + 7) / 8;
+  int64_t bytes = ktdp::bytesPerElement(type.getElementType());
 
   const auto &model = target.getModel();
   MLIRContext *ctx = op.getContext();

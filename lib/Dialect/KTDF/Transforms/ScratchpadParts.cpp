@@ -11,6 +11,7 @@
 
 #include "ktflow/Analysis/MemoryTensors.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 
 using namespace mlir;
@@ -63,12 +64,6 @@ mlir::ktdf::parts::anchorAt(ktdp::ConstructAccessTileOp tile,
     anchor.push_back(value);
   }
   return anchor;
-}
-
-bool mlir::ktdf::isScratchpadView(ktdp::ConstructMemoryViewOp view) {
-  auto space =
-      view ? ktdp::normalizeMemorySpace(view.getMemorySpace()) : std::nullopt;
-  return space && space->kind == ktdp::MemoryKind::ct_local;
 }
 
 bool mlir::ktdf::parts::intersects(ArrayRef<int64_t> a, ArrayRef<int64_t> ea,
@@ -206,7 +201,7 @@ bool ScratchpadParts::writesScratchpad(Operation *op) const {
       if (llvm::is_contained(stores, store))
         return;
       auto written = ktdp::getAccessTileView(store.getAccessTile());
-      writes |= !written || isScratchpadView(written);
+      writes |= !written || ktdp::isScratchpadView(written);
     } else {
       StringRef name = nested->getName().getStringRef();
       writes |= isa<func::CallOp>(nested) ||
@@ -327,14 +322,15 @@ FailureOr<ktdp::LoadOp> ScratchpadParts::sliceSource(ktdp::LoadOp load,
       source ? ktdp::getAccessTileView(source.getAccessTile()) : nullptr;
   auto tensor =
       source ? ktflow::getDeviceTensor(source.getAccessTile()) : std::nullopt;
-  if (!stored || !sourceShape || !sourceView || isScratchpadView(sourceView) ||
-      !tensor || sourceShape->extents != stored->extents ||
+  if (!stored || !sourceShape || !sourceView ||
+      ktdp::isScratchpadView(sourceView) || !tensor ||
+      sourceShape->extents != stored->extents ||
       mayLeaveView(sourceShape->tile))
     return refuse(load, "it reads part of the stored tensor, which is not "
                         "a load of a box of device memory inside its view");
   WalkResult written = func.walk([&](ktdp::StoreOp s) {
     if (llvm::is_contained(stores, s) ||
-        isScratchpadView(ktdp::getAccessTileView(s.getAccessTile())))
+        ktdp::isScratchpadView(ktdp::getAccessTileView(s.getAccessTile())))
       return WalkResult::advance();
     auto other = ktflow::getDeviceTensor(s.getAccessTile());
     if (!other || *other == *tensor)
@@ -367,7 +363,7 @@ LogicalResult ScratchpadParts::analyze(PartsRefusal &why) {
     if (auto other = ktdp::getAccessTileView(accessTile)) {
       std::optional<std::pair<int64_t, int64_t>> range =
           getLiteralElementRange(other);
-      return isScratchpadView(other) &&
+      return ktdp::isScratchpadView(other) &&
              (!range || llvm::any_of(parts, [&](const ScratchpadPart &p) {
                return p.first <= range->second && range->first <= p.last;
              }));
@@ -380,7 +376,7 @@ LogicalResult ScratchpadParts::analyze(PartsRefusal &why) {
              : nullptr;
     return !other || other == view ||
            llvm::any_of(other.getMemrefs(), [](Value part) {
-             return isScratchpadView(
+             return ktdp::isScratchpadView(
                  part.getDefiningOp<ktdp::ConstructMemoryViewOp>());
            });
   };

@@ -129,9 +129,6 @@ struct PartCopy {
   LoadPiece piece;
 };
 
-/// Whether `view` is a scratchpad (ct_local) view.
-bool isScratchpadView(ktdp::ConstructMemoryViewOp view);
-
 namespace parts {
 // A load read in pieces, joined where its value goes (JoinedPieces.cpp).
 

@@ -11,6 +11,7 @@
 #include "ScratchpadViews.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -20,10 +21,6 @@
 
 using namespace mlir;
 using namespace mlir::ktdf;
-
-static int64_t elementBytes(Type t) {
-  return (t.getIntOrFloatBitWidth() + 7) / 8;
-}
 
 std::optional<int64_t>
 mlir::ktdf::getLiteralScratchpadEnd(ktdp::ConstructMemoryViewOp view) {
@@ -37,7 +34,7 @@ mlir::ktdf::getLiteralScratchpadEnd(ktdp::ConstructMemoryViewOp view) {
   for (auto [size, stride] :
        llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
     end += (size - 1) * stride;
-  return end * elementBytes(type.getElementType());
+  return end * ktdp::bytesPerElement(type.getElementType());
 }
 
 ScratchpadCursor::ScratchpadCursor(func::FuncOp func) {
@@ -48,7 +45,7 @@ ScratchpadCursor::ScratchpadCursor(func::FuncOp func) {
 }
 
 int64_t ScratchpadCursor::allocate(RankedTensorType type) {
-  int64_t esize = elementBytes(type.getElementType());
+  int64_t esize = ktdp::bytesPerElement(type.getElementType());
   int64_t at = (bytes + kAlign - 1) / kAlign * kAlign;
   bytes = at + type.getNumElements() * esize;
   return at / esize;

@@ -19,6 +19,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,7 +50,7 @@ struct GatherCopy {
 
 int64_t ktdf::loadedBytes(ktdp::LoadOp load) {
   auto type = cast<RankedTensorType>(load.getType());
-  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+  return type.getNumElements() * ktdp::bytesPerElement(type.getElementType());
 }
 
 /// The extents of a box-shaped set from 0 without symbols.
@@ -174,7 +175,7 @@ static void splitCopy(GatherCopy &copy, int64_t maxBytes) {
   auto loaded = cast<RankedTensorType>(copy.load.getType());
   unsigned n = copy.extents.size();
   auto [dim, step] =
-      chooseChunks(copy.extents, (loaded.getElementTypeBitWidth() + 7) / 8,
+      chooseChunks(copy.extents, ktdp::bytesPerElement(loaded.getElementType()),
                    std::min(maxBytes, kMaxChunkBytes));
   SmallVector<int64_t> chunk(copy.extents);
   for (unsigned v = 0; v <= dim; ++v)

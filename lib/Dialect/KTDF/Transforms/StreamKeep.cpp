@@ -31,6 +31,7 @@
 
 #include "ktflow/Device/ComputeOpClass.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 
 #include <cmath>
 
@@ -57,11 +58,6 @@ recomputedInputs(const PassContents &pass,
   for (WriteToFifoOp write : pass.writes)
     use(write.getValue());
   return inputs.takeVector();
-}
-
-/// Bytes of one element of type `element`.
-static int64_t bytesOf(Type element) {
-  return (element.getIntOrFloatBitWidth() + 7) / 8;
 }
 
 /// The most chunks of a row the compute unit holds for a later pass: each
@@ -145,13 +141,14 @@ void StreamTiler::planKeeps() {
     for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
       if (auto type = dyn_cast<MemRefType>(priv.getType());
           type && getBufferMemoryKind(type) == kind)
-        bytes += type.getNumElements() * bytesOf(type.getElementType());
+        bytes += type.getNumElements() *
+                 ktdp::bytesPerElement(type.getElementType());
     fifoBandwidth = std::max(model.getDatapath(*drainFifo).spec.bandwidth, 1.0);
   }
   auto sendCycles = [&](Value v) {
     auto type = cast<RankedTensorType>(v.getType());
-    return static_cast<int64_t>(
-        std::ceil(width * bytesOf(type.getElementType()) / fifoBandwidth));
+    return static_cast<int64_t>(std::ceil(
+        width * ktdp::bytesPerElement(type.getElementType()) / fifoBandwidth));
   };
 
   // A buffer of the pipeline for `v` and the slots that carry it out to
@@ -209,9 +206,9 @@ void StreamTiler::planKeeps() {
       if (!kept.count(v)) {
         Type element = cast<RankedTensorType>(v.getType()).getElementType();
         spent += sendCycles(v);
-        rowBytes += plan.cols * bytesOf(element);
+        rowBytes += plan.cols * ktdp::bytesPerElement(element);
         if (canSpill)
-          extra += fed.getNumElements() * bytesOf(element);
+          extra += fed.getNumElements() * ktdp::bytesPerElement(element);
       }
     bool hold = saved > 0 && canHold(rowBytes);
     if (!hold &&
@@ -304,8 +301,9 @@ void StreamTiler::hoistColumns() {
   }
   int64_t bytes = 0;
   for (Value v : boundary)
-    bytes += plan.cols *
-             bytesOf(cast<RankedTensorType>(v.getType()).getElementType());
+    bytes +=
+        plan.cols * ktdp::bytesPerElement(
+                        cast<RankedTensorType>(v.getType()).getElementType());
   if (boundary.empty() || !canHold(bytes))
     return;
   heldBytes += bytes;

@@ -25,6 +25,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Scheduler/CostModel.h"
 
 #include "llvm/ADT/SmallBitVector.h"
@@ -107,8 +108,8 @@ LogicalResult StreamTiler::chooseWidth() {
       ends.push_back(cast<ShapedType>(write.getValue().getType()));
   int64_t elemBytes = 1;
   for (ShapedType end : ends)
-    elemBytes =
-        std::max<int64_t>(elemBytes, (end.getElementTypeBitWidth() + 7) / 8);
+    elemBytes = std::max<int64_t>(elemBytes,
+                                  ktdp::bytesPerElement(end.getElementType()));
   const ktflow::sched::Hop &feedHop = lane.inbound.hops.back();
   int64_t granule = 0;
   for (auto dp : model.getIncoming(feedHop.unit))

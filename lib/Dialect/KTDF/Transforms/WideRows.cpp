@@ -10,6 +10,7 @@
 #include "WideRows.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -208,7 +209,7 @@ std::optional<WideRowGroup> mlir::ktdf::findWideRowGroup(Operation *load) {
   for (Operation *op : group.rowOps)
     for (Value v : op->getResults()) {
       auto type = cast<RankedTensorType>(v.getType());
-      int64_t bytes = (type.getElementTypeBitWidth() + 7) / 8;
+      int64_t bytes = ktdp::bytesPerElement(type.getElementType());
       group.elementBytes = std::max(group.elementBytes, bytes);
       group.leadingElements =
           std::max(group.leadingElements, type.getNumElements() / group.width);
