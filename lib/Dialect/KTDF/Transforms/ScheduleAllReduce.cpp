@@ -154,7 +154,8 @@ static int64_t chooseRingLanes(const ScheduleTarget &target,
                                ParallelOp parallel, int64_t pieces) {
   std::optional<ktflow::sched::NodeId> local = target.getLocalMemory();
   int64_t lanes = 1;
-  if (!local || parallel.getNumInstances().value_or(1) > target.getNumCores())
+  int64_t instances = parallel.getNumInstances().value_or(1);
+  if (!local || instances > target.getNumCores())
     return lanes;
   for (const ktflow::sched::Lane &lane :
        ArrayRef(target.getLanes()).drop_front()) {
