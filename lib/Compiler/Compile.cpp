@@ -14,6 +14,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -125,7 +126,7 @@ static std::pair<Operation *, int64_t> widestLoad(ModuleOp module) {
     if (!type || !type.hasStaticShape())
       return;
     int64_t bytes =
-        type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+        type.getNumElements() * ktdp::bytesPerElement(type.getElementType());
     if (bytes > widest.second)
       widest = {load, bytes};
   });

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -122,7 +123,7 @@ int64_t FifoSlotType::getSizeInBytes() const {
   int64_t n = 1;
   for (int64_t d : getShape())
     n *= d;
-  return n * ((getElementType().getIntOrFloatBitWidth() + 7) / 8);
+  return n * ktdp::bytesPerElement(getElementType());
 }
 
 //===----------------------------------------------------------------------===//

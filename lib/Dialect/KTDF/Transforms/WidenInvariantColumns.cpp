@@ -18,6 +18,7 @@
 
 #include "ktflow/Device/ComputeOpClass.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -224,7 +225,8 @@ struct WidenInvariantColumnsPass
     const auto &model = env.target.getModel();
     StringRef kind = model.getNode(*env.drain.to).getKind();
     auto bytesOf = [](MemRefType type) {
-      return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+      return type.getNumElements() *
+             ktdp::bytesPerElement(type.getElementType());
     };
     int64_t used = 0;
     func.walk([&](PipelineOp p) {
