@@ -111,11 +111,13 @@ static void report(MLIRContext *ctx, std::vector<Diagnostic> &diagnostics,
   diagnostics.clear();
 }
 
+bool ktflow::isScratchpadOverCapacity(const Diagnostic &d) {
+  return d.getSeverity() == DiagnosticSeverity::Error &&
+         StringRef(d.str()).starts_with(ktdf::kScratchpadOverCapacity);
+}
+
 static bool isOverCapacity(ArrayRef<Diagnostic> diagnostics) {
-  return llvm::any_of(diagnostics, [](const Diagnostic &d) {
-    return d.getSeverity() == DiagnosticSeverity::Error &&
-           StringRef(d.str()).starts_with(ktdf::kScratchpadOverCapacity);
-  });
+  return llvm::any_of(diagnostics, isScratchpadOverCapacity);
 }
 
 /// The ktdp.load of `module` that makes the largest tensor, and its bytes.

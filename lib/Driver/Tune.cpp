@@ -13,6 +13,7 @@
 #include "ktflow/Driver/Tune.h"
 
 #include "ktflow/Check/DifferentialRun.h"
+#include "ktflow/Compiler/Compile.h"
 #include "ktflow/Compiler/CompileToBundle.h"
 #include "ktflow/Machine/Estimate.h"
 #include "ktflow/Runtime/Runtime.h"
@@ -106,8 +107,10 @@ static Error compileCandidate(mlir::ModuleOp module, const TuneOptions &tune,
     mlir::ScopedDiagnosticHandler hold(
         module.getContext(), [&](mlir::Diagnostic &d) {
           if (d.getSeverity() == mlir::DiagnosticSeverity::Error &&
-              c.error.empty())
+              c.error.empty()) {
             c.error = d.str();
+            c.overCapacity = isScratchpadOverCapacity(d);
+          }
           return mlir::success();
         });
     mlir::FailureOr<CompiledBundle> compiled =
@@ -118,6 +121,7 @@ static Error compileCandidate(mlir::ModuleOp module, const TuneOptions &tune,
       return Error::success();
     }
     c.error.clear();
+    c.overCapacity = false;
     out.bytes = bundle::writeBundle(compiled->bundle);
     out.bundle = std::move(compiled->bundle);
   }
@@ -295,21 +299,28 @@ Expected<TuneResult> ktflow::tuneSchedule(mlir::ModuleOp module,
 }
 
 void ktflow::printTuneResult(raw_ostream &os, const TuneResult &result) {
-  size_t built = 0, distinct = 0, simulated = 0;
+  size_t built = 0, distinct = 0, simulated = 0, over = 0;
   for (const TuneCandidate &c : result.candidates) {
     built += c.error.empty() || c.cycles;
     distinct += c.error.empty() && !c.sameAs;
     simulated += c.cycles.has_value();
+    over += c.overCapacity;
   }
-  os << "tune: " << result.candidates.size() << " candidates, " << built
-     << " compiled, " << distinct << " distinct, " << simulated
+  os << "tune: " << result.candidates.size() << " candidates, ";
+  if (over)
+    os << over << " not offered (over capacity), ";
+  os << built << " compiled, " << distinct << " distinct, " << simulated
      << " simulated (" << format("%.0f", result.milliseconds) << " ms)\n";
   os << "    # schedule                         estimate     cycles\n";
   for (auto [i, c] : llvm::enumerate(result.candidates)) {
     os << format("  %3zu ", i) << left_justify(c.schedule, 30) << " ";
     if (!c.error.empty() && !c.cycles) {
       StringRef first = StringRef(c.error).split('\n').first;
-      os << "error: " << first << "\n";
+      // The bytes needed and held are in --json's "not_offered".
+      if (c.overCapacity)
+        os << "not offered: over capacity\n";
+      else
+        os << "error: " << first << "\n";
       continue;
     }
     if (c.sameAs) {
@@ -335,7 +346,9 @@ json::Object ktflow::tuneToJSON(const TuneResult &result) {
   for (auto [i, c] : llvm::enumerate(result.candidates)) {
     json::Object o{{"index", static_cast<int64_t>(i)},
                    {"schedule", c.schedule}};
-    if (!c.error.empty())
+    if (c.overCapacity)
+      o["not_offered"] = c.error;
+    else if (!c.error.empty())
       o["error"] = c.error;
     if (c.error.empty() || c.cycles) {
       o["estimate"] = std::llround(c.estimate);

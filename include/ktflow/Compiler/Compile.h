@@ -16,6 +16,7 @@
 #include "ktflow/Support/ModuleLoader.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 
 namespace ktflow {
 
@@ -40,6 +41,12 @@ enum class CompileStage {
 /// to the module's context; fails after reporting.
 mlir::LogicalResult compile(mlir::ModuleOp module,
                             const CompileOptions &options, CompileStage stage);
+
+/// Whether `d` is ktdf-allocate-scratchpad's refusal of buffers that need
+/// more scratchpad than the device has (ktdf::kScratchpadOverCapacity): the
+/// error compile() answers by streaming rows, and `--tune` reports as a
+/// candidate not offered.
+bool isScratchpadOverCapacity(const mlir::Diagnostic &d);
 
 /// The dfir.kernel a compiled module holds, or null (after reporting) when
 /// it holds none or several.

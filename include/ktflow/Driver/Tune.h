@@ -55,6 +55,10 @@ struct TuneCandidate {
   std::string schedule;
   /// Empty when it compiled; else the first error's message.
   std::string error;
+  /// The error is ktdf-allocate-scratchpad's "scratchpad over capacity"
+  /// (forced depths whose copies do not fit): a choice the device cannot
+  /// hold, listed as not offered rather than as a failure.
+  bool overCapacity = false;
   double estimate = 0;
   std::string bottleneck;
   /// The earlier candidate whose bundle is the same, if any.
