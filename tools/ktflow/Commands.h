@@ -75,6 +75,13 @@ std::optional<CompileOptions> getCompileOptions(unsigned optLevel,
                                                 llvm::StringRef function,
                                                 llvm::StringRef schedule);
 
+/// What `run` and `compile --tune` launch with (`--arg`, `--input`,
+/// `--seed`): one set of options registered on both commands, since a tune
+/// simulates candidates with the launch `run` would make.
+extern llvm::cl::list<std::string> launchArgs;
+extern llvm::cl::list<std::string> launchInputs;
+extern llvm::cl::opt<uint64_t> launchSeed;
+
 /// The help of `--schedule` on the commands that compile.
 inline constexpr const char *kScheduleHelp =
     "Compile one schedule of those --tune lists, by its words (e.g. "

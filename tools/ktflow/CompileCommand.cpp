@@ -1,10 +1,11 @@
 //===- CompileCommand.cpp - `ktflow compile` ------------------------------===//
 //
 // This file implements `ktflow compile KERNEL --arch DEVICE [-o OUT]
-// [--emit=schedule|dataflow|bundle] [-O<level>] [--tune --arg N=V]`: run the
-// scheduler's pipeline on a KTIR kernel for a device and write the scheduled
-// ScheduleIR, the DataflowIR or the program bundle; with `--tune`, of the
-// fastest of the candidate schedules ktflow/Driver/Tune.h searches.
+// [--emit=schedule|dataflow|bundle] [-O<level>] [--tune --arg N=V
+// --input N=SPEC --seed S]`: run the scheduler's pipeline on a KTIR kernel
+// for a device and write the scheduled ScheduleIR, the DataflowIR or the
+// program bundle; with `--tune`, of the fastest of the candidate schedules
+// ktflow/Driver/Tune.h searches, simulated with `run`'s launch options.
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,11 +82,6 @@ static cl::opt<unsigned> compileTuneSimulate(
     "tune-simulate", cl::init(TuneOptions().simulate),
     cl::desc("Schedules --tune simulates besides the default (default 3)"),
     cl::value_desc("N"), cl::sub(compileCommand));
-static cl::list<std::string>
-    compileArgs("arg",
-                cl::desc("Value of a runtime argument, for --tune (the "
-                         "estimate and the simulations need the launch's)"),
-                cl::value_desc("NAME=VALUE"), cl::sub(compileCommand));
 
 static int fail(const Twine &message) {
   WithColor::error(errs(), "ktflow") << message << "\n";
@@ -146,9 +142,14 @@ int ktflow::driver::runCompile() {
     return 1;
   if (compileJson && compileEmit != EmitKind::Bundle)
     return fail("--json describes a bundle; it needs --emit=bundle");
-  if (!compileArgs.empty() && !compileTune)
+  if (!driver::launchArgs.empty() && !compileTune)
     return fail("--arg binds runtime arguments for --tune; compiling needs "
                 "none");
+  if ((!driver::launchInputs.empty() ||
+       driver::launchSeed.getNumOccurrences()) &&
+      !compileTune)
+    return fail("--input and --seed fill the tensors of --tune's "
+                "simulations; compiling needs none");
   std::optional<TuneResult> tuned;
   if (compileTune) {
     if (!options->optimize)
@@ -158,7 +159,9 @@ int ktflow::driver::runCompile() {
       return fail("--schedule compiles one schedule; --tune searches them");
     TuneOptions tune;
     tune.base = *options;
-    tune.arguments = compileArgs;
+    tune.arguments = driver::launchArgs;
+    tune.inputs = driver::launchInputs;
+    tune.seed = driver::launchSeed;
     tune.simulate = compileTuneSimulate;
     tune.subject = compileInput;
     Expected<TuneResult> result = tuneSchedule(*module, tune);

@@ -7,6 +7,9 @@
 // options of the whole tool; they are moved to the two subcommands, the only
 // ones that run passes.
 //
+// The launch's options (`--arg`, `--input`, `--seed`) are registered on
+// both too: `compile --tune` simulates candidates as `run` would.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Commands.h"
@@ -21,6 +24,23 @@
 
 using namespace llvm;
 
+cl::list<std::string> ktflow::driver::launchArgs(
+    "arg",
+    cl::desc("Value of a runtime argument (compile: for --tune, whose "
+             "estimate and simulations need the launch's)"),
+    cl::value_desc("NAME=VALUE"));
+cl::list<std::string> ktflow::driver::launchInputs(
+    "input",
+    cl::desc("Contents of a tensor argument (by SSA name or position; "
+             "@ADDR: global memory at a literal address; lx<K>@ADDR: tile "
+             "K's scratchpad there): FILE.npy, random, randn, zeros, "
+             "value:V, range:LO:HI or seq:LO:HI (default random; compile: "
+             "for --tune's simulations)"),
+    cl::value_desc("NAME=SPEC"));
+cl::opt<uint64_t>
+    ktflow::driver::launchSeed("seed", cl::init(0),
+                               cl::desc("Seed of generated inputs"));
+
 /// The MLIR flags `ktflow compile --help` lists; the others parse as well
 /// and `--help-hidden` lists them.
 static constexpr StringLiteral kListedMlirFlags[] = {
@@ -33,18 +53,29 @@ void ktflow::driver::registerCompilerFlags() {
   mlir::registerPassManagerCLOptions();
   mlir::registerDefaultTimingManagerCLOptions();
   mlir::registerAsmPrinterCLOptions();
-  SmallVector<cl::Option *> mlirOptions;
+  SmallVector<cl::Option *> moved;
   for (auto &entry : cl::getRegisteredOptions(cl::SubCommand::getTopLevel()))
-    if (entry.first.starts_with("mlir-"))
-      mlirOptions.push_back(entry.second);
-  for (cl::Option *option : mlirOptions) {
+    if (entry.first.starts_with("mlir-")) {
+      moved.push_back(entry.second);
+      entry.second->setHiddenFlag(
+          is_contained(kListedMlirFlags, entry.second->ArgStr) ? cl::NotHidden
+                                                               : cl::Hidden);
+    }
+  // The launch's options as well: defined once, here, they cannot name the
+  // two subcommands (other files' statics, maybe not constructed yet) when
+  // they are constructed, and ktflow.cpp hides them with the library's
+  // options. (A cl::list's `&` is its vector's: cast to the option first.)
+  for (cl::Option *option : {&static_cast<cl::Option &>(launchArgs),
+                             &static_cast<cl::Option &>(launchInputs),
+                             &static_cast<cl::Option &>(launchSeed)}) {
+    option->setHiddenFlag(cl::NotHidden);
+    moved.push_back(option);
+  }
+  for (cl::Option *option : moved) {
     option->removeArgument();
     option->Subs.clear();
     option->addSubCommand(compileCommand);
     option->addSubCommand(runCommand);
-    option->setHiddenFlag(is_contained(kListedMlirFlags, option->ArgStr)
-                              ? cl::NotHidden
-                              : cl::Hidden);
     option->addArgument();
   }
 }

@@ -40,21 +40,11 @@ static cl::opt<std::string>
             cl::desc("Device description (default: the kernel's "
                      "ktdf_arch.target)"),
             cl::value_desc("file"), cl::sub(runCommand));
-static cl::list<std::string> runInputs(
-    "input",
-    cl::desc("Contents of a tensor argument (by SSA name or position; "
-             "@ADDR: global memory at a literal address; lx<K>@ADDR: tile "
-             "K's scratchpad there): FILE.npy, random, randn, zeros, "
-             "value:V, range:LO:HI or seq:LO:HI (default random)"),
-    cl::value_desc("NAME=SPEC"), cl::sub(runCommand));
 static cl::list<std::string>
     runOutputs("output",
                cl::desc("Write a tensor as the simulation left it to a .npy "
                         "file"),
                cl::value_desc("NAME=FILE.npy"), cl::sub(runCommand));
-static cl::list<std::string>
-    runArgs("arg", cl::desc("Value of a runtime argument"),
-            cl::value_desc("NAME=VALUE"), cl::sub(runCommand));
 static cl::opt<bool>
     checkFlag("check",
              cl::desc("Compare every output with the reference interpreter"),
@@ -104,9 +94,6 @@ static cl::opt<interp::NumericsPolicy> runNumerics(
              "floats (with --check)"),
     driver::numericsPolicyValues(),
     cl::init(interp::NumericsPolicy::Accumulate), cl::sub(runCommand));
-static cl::opt<uint64_t> runSeed("seed", cl::init(0),
-                                 cl::desc("Seed of generated inputs"),
-                                 cl::sub(runCommand));
 static cl::opt<uint64_t> runMaxInstructions(
     "max-instructions", cl::init(sim::SimOptions().maxInstructions),
     cl::desc("Work budget of the simulation, in instruction steps (default "
@@ -180,9 +167,9 @@ int ktflow::driver::runRun() {
   if (!compileOptions)
     return 1;
   options.compile = std::move(*compileOptions);
-  options.arguments = runArgs;
-  options.inputs = runInputs;
-  options.seed = runSeed;
+  options.arguments = driver::launchArgs;
+  options.inputs = driver::launchInputs;
+  options.seed = driver::launchSeed;
   options.interpreter.numerics = runNumerics;
   options.interpreter.maxElementOps = runMaxElementOps;
   options.interpreter.maxSeconds = runMaxSeconds;
@@ -203,9 +190,9 @@ int ktflow::driver::runRun() {
       return 1;
     TuneOptions tune;
     tune.base = options.compile;
-    tune.arguments = runArgs;
-    tune.inputs = runInputs;
-    tune.seed = runSeed;
+    tune.arguments = driver::launchArgs;
+    tune.inputs = driver::launchInputs;
+    tune.seed = driver::launchSeed;
     tune.simulate = runTuneSimulate;
     tune.simulator = options.simulator;
     tune.subject = runInput;
