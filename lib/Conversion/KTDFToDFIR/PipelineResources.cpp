@@ -7,21 +7,18 @@
 // widest slot), and the sync channels that order stages on different
 // units: one per buffer hand-over between two stages of a pipeline plus
 // one back for its N copies, one per hand-over of a buffer a pipeline
-// exports to a later one, and one between stages of different pipelines
-// that touch the same scratchpad view or read and write the same tensor in
-// device memory.
+// exports to a later one, and those between stages of different pipelines
+// that touch the same memory (RegionChannels.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
 
-#include "ktflow/Analysis/MemoryTensors.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVectorExtras.h"
 
 using namespace mlir;
@@ -213,143 +210,6 @@ void KernelLowering::collectExportChannels() {
       }
     }
   }
-}
-
-namespace {
-/// The memory a stage's transfers touch that other pipelines' stages may
-/// also touch: the kernel's scratchpad (ct_local) views, and tensors in
-/// device memory.
-struct MemoryTouches {
-  bool scratchpad = false, scratchpadWrites = false;
-  llvm::DenseSet<ktflow::DeviceTensor> deviceReads, deviceWrites;
-};
-} // namespace
-
-static MemoryTouches touchesOf(StageOp stage) {
-  MemoryTouches touches;
-  // An all-reduce combines the partial in its view in place; a tile copy
-  // writes the views of the consumers.
-  if (getAllReduce(stage) || getTileCopy(stage))
-    touches.scratchpad = touches.scratchpadWrites = true;
-  stage.walk([&](DataTransferOp op) {
-    for (auto [end, isDst] : {std::make_pair(op.getSrc(), false),
-                              std::make_pair(op.getDst(), true)}) {
-      if (!isa<ktdp::AccessTileType>(end.getType()))
-        continue;
-      if (auto tensor = ktflow::getDeviceTensor(end)) {
-        (isDst ? touches.deviceWrites : touches.deviceReads).insert(*tensor);
-        continue;
-      }
-      if (isScratchpadTile(end)) {
-        touches.scratchpad = true;
-        touches.scratchpadWrites |= isDst;
-      }
-    }
-  });
-  return touches;
-}
-
-/// Whether a stage touching `later` after one touching `first` must wait
-/// for it, and the channel's name: both touch the scratchpad views and one
-/// writes ("local"), or one reads a device tensor the other writes
-/// ("memory"; ktdf-check-supported accepts such a pair only when it is
-/// ordered within an execution: a reload of a tile an earlier group stored,
-/// or a store over a tile an earlier group loaded).
-static std::optional<StringRef> orderingOf(const MemoryTouches &first,
-                                           const MemoryTouches &later) {
-  if (first.scratchpad && later.scratchpad &&
-      (first.scratchpadWrites || later.scratchpadWrites))
-    return StringRef("local");
-  auto meets = [](const llvm::DenseSet<ktflow::DeviceTensor> &a,
-                  const llvm::DenseSet<ktflow::DeviceTensor> &b) {
-    return llvm::any_of(
-        a, [&](const ktflow::DeviceTensor &t) { return b.contains(t); });
-  };
-  if (meets(first.deviceWrites, later.deviceReads) ||
-      meets(first.deviceReads, later.deviceWrites))
-    return StringRef("memory");
-  return std::nullopt;
-}
-
-/// Whether every stage inside `loops` (an op holding the sender's
-/// pipeline) that touches what `sender` touches stays ordered after the
-/// sender's earlier executions without a receiver waiting on the sender
-/// each time: it runs on the sender's unit (program order), in a later
-/// pipeline (a region channel of its own), or in the sender's pipeline
-/// behind a carried view's channel from the sender.
-static bool orderedWithoutWaiting(StageOp sender,
-                                  ArrayRef<PipelineInfo> pipelines,
-                                  Operation *loops) {
-  MemoryTouches sent = touchesOf(sender);
-  auto infoOf = [&](Operation *pipeline) -> const PipelineInfo & {
-    return *llvm::find_if(pipelines, [&](const PipelineInfo &info) {
-      return info.op == pipeline;
-    });
-  };
-  const PipelineInfo &own = infoOf(sender->getParentOp());
-  bool ordered = true;
-  loops->walk([&](StageOp stage) {
-    if (stage == sender || KernelLowering::onSameUnit(stage, sender) ||
-        !orderingOf(sent, touchesOf(stage)))
-      return;
-    const PipelineInfo &other = infoOf(stage->getParentOp());
-    if (&other == &own)
-      ordered &= llvm::any_of(own.channels, [&](const Channel &ch) {
-        return ch.from == sender && ch.to == stage && ch.copies == 1;
-      });
-    else
-      ordered &= other.index > own.index;
-  });
-  return ordered;
-}
-
-/// Lets the receiver of `ch` take its tokens once, after the loops that
-/// run the sender, when the later stage is after those loops (a row's
-/// running sums read back after its key loop) and nothing else in the
-/// loops needs the receiver to wait (orderedWithoutWaiting).
-static void deferAfterLoops(Channel &ch, ArrayRef<PipelineInfo> pipelines) {
-  Operation *from = ch.from->getParentOp(), *to = ch.to->getParentOp();
-  Block *common = from->getBlock();
-  while (common && !common->findAncestorOpInBlock(*to))
-    common =
-        common->getParentOp() ? common->getParentOp()->getBlock() : nullptr;
-  if (!common)
-    return;
-  Operation *outer = common->findAncestorOpInBlock(*from);
-  Operation *later = common->findAncestorOpInBlock(*to);
-  if (outer == from || outer == later || !outer->isBeforeInBlock(later))
-    return;
-  SmallVector<scf::ForOp> loops;
-  for (Operation *op = from->getParentOp(); op; op = op->getParentOp()) {
-    auto loop = dyn_cast<scf::ForOp>(op);
-    if (!loop)
-      return;
-    loops.insert(loops.begin(), loop);
-    if (op == outer)
-      break;
-  }
-  if (!orderedWithoutWaiting(ch.from, pipelines, outer))
-    return;
-  ch.sendLoops = std::move(loops);
-  ch.receiveBefore = later;
-}
-
-void KernelLowering::collectRegionChannels() {
-  // Stages of different pipelines that touch the same memory, one of them
-  // writing, are ordered by a channel from the earlier to the later one.
-  unsigned r = 0;
-  for (size_t i = 0; i < pipelines.size(); ++i)
-    for (auto first : pipelines[i].op.getBody().front().getOps<StageOp>()) {
-      MemoryTouches firstTouches = touchesOf(first);
-      for (size_t j = i + 1; j < pipelines.size(); ++j)
-        for (auto later : pipelines[j].op.getBody().front().getOps<StageOp>())
-          if (!onSameUnit(first, later))
-            if (auto kind = orderingOf(firstTouches, touchesOf(later))) {
-              Channel ch{first, later, 0, kind->str() + std::to_string(r++)};
-              deferAfterLoops(ch, pipelines);
-              pipelines[i].regionChannels.push_back(std::move(ch));
-            }
-    }
 }
 
 LogicalResult KernelLowering::collectLocalBytes() {

@@ -1,0 +1,248 @@
+//===- RegionChannels.cpp - Channels between pipelines sharing memory ----===//
+//
+// This file collects the sync channels that order stages of different
+// pipelines touching the same memory: the kernel's scratchpad (ct_local)
+// views, one of them writing, or a tensor in device memory one reads and
+// the other writes. Each goes from the earlier stage to the later one. Its
+// receiver waits once per execution of the sender, or, when the later stage
+// follows the loops that run the sender and nothing else in those loops
+// needs that wait, takes all their tokens just before it, running the
+// loops' other stages ahead of the sender.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "ktflow/Analysis/MemoryTensors.h"
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+using namespace mlir::ktdf::lowering;
+
+namespace {
+/// The memory a stage's transfers touch that other pipelines' stages may
+/// also touch: the kernel's scratchpad (ct_local) views, and tensors in
+/// device memory.
+struct MemoryTouches {
+  bool scratchpad = false, scratchpadWrites = false;
+  /// The scratchpad views it reads and writes; an all-reduce or a tile copy
+  /// touches views it does not name (`allViews`).
+  SmallVector<ktdp::ConstructMemoryViewOp> viewReads, viewWrites;
+  bool allViews = false;
+  llvm::DenseSet<ktflow::DeviceTensor> deviceReads, deviceWrites;
+};
+} // namespace
+
+static MemoryTouches touchesOf(StageOp stage) {
+  MemoryTouches touches;
+  // An all-reduce combines the partial in its view in place; a tile copy
+  // writes the views of the consumers.
+  if (getAllReduce(stage) || getTileCopy(stage))
+    touches.scratchpad = touches.scratchpadWrites = touches.allViews = true;
+  stage.walk([&](DataTransferOp op) {
+    for (auto [end, isDst] : {std::make_pair(op.getSrc(), false),
+                              std::make_pair(op.getDst(), true)}) {
+      if (!isa<ktdp::AccessTileType>(end.getType()))
+        continue;
+      if (auto tensor = ktflow::getDeviceTensor(end)) {
+        (isDst ? touches.deviceWrites : touches.deviceReads).insert(*tensor);
+        continue;
+      }
+      if (isScratchpadTile(end)) {
+        touches.scratchpad = true;
+        touches.scratchpadWrites |= isDst;
+        (isDst ? touches.viewWrites : touches.viewReads)
+            .push_back(ktdp::getAccessTileView(end));
+      }
+    }
+  });
+  return touches;
+}
+
+/// Whether one of two stages reads a tensor in device memory the other
+/// writes.
+static bool shareDeviceTensor(const MemoryTouches &first,
+                              const MemoryTouches &later) {
+  auto meets = [](const llvm::DenseSet<ktflow::DeviceTensor> &a,
+                  const llvm::DenseSet<ktflow::DeviceTensor> &b) {
+    return llvm::any_of(
+        a, [&](const ktflow::DeviceTensor &t) { return b.contains(t); });
+  };
+  return meets(first.deviceWrites, later.deviceReads) ||
+         meets(first.deviceReads, later.deviceWrites);
+}
+
+/// Whether a stage touching `later` after one touching `first` must wait
+/// for it, and the channel's name: both touch the scratchpad views and one
+/// writes ("local"), or one reads a device tensor the other writes
+/// ("memory"; ktdf-check-supported accepts such a pair only when it is
+/// ordered within an execution: a reload of a tile an earlier group stored,
+/// or a store over a tile an earlier group loaded).
+static std::optional<StringRef> orderingOf(const MemoryTouches &first,
+                                           const MemoryTouches &later) {
+  if (first.scratchpad && later.scratchpad &&
+      (first.scratchpadWrites || later.scratchpadWrites))
+    return StringRef("local");
+  if (shareDeviceTensor(first, later))
+    return StringRef("memory");
+  return std::nullopt;
+}
+
+/// The bytes [first, last) of its lane's region of the scratchpad that a
+/// view covers (its literal address counts elements from the region's
+/// start, as TransferLowering.cpp places it), or nothing when its address,
+/// sizes or strides are not literal.
+static std::optional<std::pair<int64_t, int64_t>>
+viewBytes(ktdp::ConstructMemoryViewOp view) {
+  APInt address;
+  if (!matchPattern(view.getOffset(), m_ConstantInt(&address)))
+    return std::nullopt;
+  int64_t first = address.getSExtValue(), last = first + 1;
+  for (auto [size, stride] :
+       llvm::zip(view.getStaticSizes(), view.getStaticStrides())) {
+    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(stride))
+      return std::nullopt;
+    (stride < 0 ? first : last) += (size - 1) * stride;
+  }
+  int64_t bytes =
+      ktdp::bytesPerElement(cast<MemRefType>(view.getType()).getElementType());
+  return std::make_pair(first * bytes, last * bytes);
+}
+
+/// Whether two scratchpad views may share bytes: all but views of one
+/// memory at known bytes that do not meet.
+static bool mayShareBytes(ktdp::ConstructMemoryViewOp a,
+                          ktdp::ConstructMemoryViewOp b) {
+  auto memory = [](ktdp::ConstructMemoryViewOp view) {
+    return view->getAttrOfType<StringAttr>("ktdf.memory");
+  };
+  auto x = viewBytes(a), y = viewBytes(b);
+  return a == b || !memory(a) || memory(a) != memory(b) || !x || !y ||
+         (x->first < y->second && y->first < x->second);
+}
+
+/// Whether two stages touch the same memory, one of them writing: views
+/// that may share bytes (any view, for an all-reduce or a tile copy), or a
+/// tensor in device memory. Narrower than orderingOf, which orders any two
+/// stages touching the scratchpad.
+static bool conflicts(const MemoryTouches &a, const MemoryTouches &b) {
+  // Whether `writer` writes what `other` touches.
+  auto overwrites = [](const MemoryTouches &writer,
+                       const MemoryTouches &other) {
+    if (writer.allViews)
+      return other.scratchpad;
+    if (other.allViews)
+      return !writer.viewWrites.empty();
+    return llvm::any_of(writer.viewWrites, [&](auto written) {
+      auto meets = [&](auto view) { return mayShareBytes(written, view); };
+      return llvm::any_of(other.viewReads, meets) ||
+             llvm::any_of(other.viewWrites, meets);
+    });
+  };
+  return overwrites(a, b) || overwrites(b, a) || shareDeviceTensor(a, b);
+}
+
+/// Whether every stage inside `loops` (an op holding the pipeline of `ch`'s
+/// sender) that touches memory the sender touches, one of them writing,
+/// stays ordered after the sender's earlier executions without `ch`'s
+/// receiver waiting on the sender each time: it runs on the sender's unit
+/// (program order), in a later pipeline (a region channel of its own), in
+/// the sender's pipeline behind a carried view's channel from the sender,
+/// or on a unit other than the receiver's that takes another region channel
+/// from the sender. That channel's receiver runs such a stage, so it is not
+/// deferred itself and takes its token in every execution, before the
+/// stage's next one: the SwiGLU's gate feed reads the handover views the
+/// up projections' drain rewrites on the next trip, and the store unit,
+/// which waits for the feed each trip, orders them for the DMA engine.
+static bool orderedWithoutWaiting(const Channel &ch,
+                                  ArrayRef<PipelineInfo> pipelines,
+                                  Operation *loops) {
+  StageOp sender = ch.from;
+  MemoryTouches sent = touchesOf(sender);
+  auto infoOf = [&](Operation *pipeline) -> const PipelineInfo & {
+    return *llvm::find_if(pipelines, [&](const PipelineInfo &info) {
+      return info.op == pipeline;
+    });
+  };
+  const PipelineInfo &own = infoOf(sender->getParentOp());
+  auto waitsEachExecution = [&](StageOp stage) {
+    return !KernelLowering::onSameUnit(stage, ch.to) &&
+           llvm::any_of(own.regionChannels, [&](const Channel &other) {
+             return other.from == sender &&
+                    KernelLowering::onSameUnit(other.to, stage);
+           });
+  };
+  bool ordered = true;
+  loops->walk([&](StageOp stage) {
+    if (stage == sender || KernelLowering::onSameUnit(stage, sender) ||
+        !conflicts(sent, touchesOf(stage)) || waitsEachExecution(stage))
+      return;
+    const PipelineInfo &other = infoOf(stage->getParentOp());
+    if (&other == &own)
+      ordered &= llvm::any_of(own.channels, [&](const Channel &carried) {
+        return carried.from == sender && carried.to == stage &&
+               carried.copies == 1;
+      });
+    else
+      ordered &= other.index > own.index;
+  });
+  return ordered;
+}
+
+/// Lets the receiver of `ch` take its tokens once, after the loops that
+/// run the sender, when the later stage is after those loops (a row's
+/// running sums read back after its key loop) and nothing else in the
+/// loops needs the receiver to wait (orderedWithoutWaiting).
+static void deferAfterLoops(Channel &ch, ArrayRef<PipelineInfo> pipelines) {
+  Operation *from = ch.from->getParentOp(), *to = ch.to->getParentOp();
+  Block *common = from->getBlock();
+  while (common && !common->findAncestorOpInBlock(*to))
+    common =
+        common->getParentOp() ? common->getParentOp()->getBlock() : nullptr;
+  if (!common)
+    return;
+  Operation *outer = common->findAncestorOpInBlock(*from);
+  Operation *later = common->findAncestorOpInBlock(*to);
+  if (outer == from || outer == later || !outer->isBeforeInBlock(later))
+    return;
+  SmallVector<scf::ForOp> loops;
+  for (Operation *op = from->getParentOp(); op; op = op->getParentOp()) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      return;
+    loops.insert(loops.begin(), loop);
+    if (op == outer)
+      break;
+  }
+  if (!orderedWithoutWaiting(ch, pipelines, outer))
+    return;
+  ch.sendLoops = std::move(loops);
+  ch.receiveBefore = later;
+}
+
+void KernelLowering::collectRegionChannels() {
+  // Stages of different pipelines that touch the same memory, one of them
+  // writing, are ordered by a channel from the earlier to the later one.
+  unsigned r = 0;
+  for (size_t i = 0; i < pipelines.size(); ++i)
+    for (auto first : pipelines[i].op.getBody().front().getOps<StageOp>()) {
+      MemoryTouches firstTouches = touchesOf(first);
+      for (size_t j = i + 1; j < pipelines.size(); ++j)
+        for (auto later : pipelines[j].op.getBody().front().getOps<StageOp>())
+          if (!onSameUnit(first, later))
+            if (auto kind = orderingOf(firstTouches, touchesOf(later)))
+              pipelines[i].regionChannels.push_back(
+                  {first, later, 0, kind->str() + std::to_string(r++)});
+    }
+  // Deferred once all are known: whether a receiver may skip its waits in
+  // the loops depends on the sender's other channels.
+  for (PipelineInfo &info : pipelines)
+    for (Channel &ch : info.regionChannels)
+      deferAfterLoops(ch, pipelines);
+}
