@@ -11,7 +11,7 @@
 #include "MemoryTraffic.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/IR/Matchers.h"
 
@@ -120,8 +120,8 @@ void MemoryTraffic::noteView(ktdp::ConstructMemoryViewOp view) {
   View &known = views[view.getResult()];
   known.parts.push_back(std::move(*resolved));
   known.tensors.push_back(tensor);
-  known.elementBytes.push_back(
-      ktdp::bytesPerElement(cast<MemRefType>(view.getType()).getElementType()));
+  known.elementBytes.push_back(ktflow::bytesPerElement(
+      cast<MemRefType>(view.getType()).getElementType()));
 }
 
 void MemoryTraffic::noteDistributedView(
@@ -318,7 +318,7 @@ void MemoryTraffic::noteAccess(Value tileValue, Type tensorType, bool store) {
   if (!inDeviceMemory(tile.view) || !shaped.hasStaticShape())
     return;
   uint64_t bytes = static_cast<uint64_t>(shaped.getNumElements()) *
-                   ktdp::bytesPerElement(shaped.getElementType());
+                   ktflow::bytesPerElement(shaped.getElementType());
   std::optional<uint64_t> &smallest =
       store ? demand.smallestStore : demand.smallestLoad;
   smallest = std::min(smallest.value_or(bytes), bytes);

@@ -14,7 +14,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -128,7 +128,7 @@ static std::pair<Operation *, int64_t> widestLoad(ModuleOp module) {
     if (!type || !type.hasStaticShape())
       return;
     int64_t bytes =
-        type.getNumElements() * ktdp::bytesPerElement(type.getElementType());
+        type.getNumElements() * ktflow::bytesPerElement(type.getElementType());
     if (bytes > widest.second)
       widest = {load, bytes};
   });

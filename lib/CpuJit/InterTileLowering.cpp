@@ -16,6 +16,7 @@
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -107,9 +108,9 @@ static LogicalResult describePartials(ktdp::TileFutureType future,
       why = "an inter-tile partial of type " + typeName(type);
       return failure();
     }
-    unsigned bits =
-        isa<IndexType>(element) ? 64 : element.getIntOrFloatBitWidth();
-    op.partials.push_back({std::max(1u, bits / 8), type.getNumElements()});
+    op.partials.push_back(
+        {static_cast<unsigned>(ktflow::bytesPerElement(element)),
+         type.getNumElements()});
   }
   return success();
 }

@@ -8,6 +8,7 @@
 #include "LiteralMemory.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/IR/Matchers.h"
 
@@ -73,9 +74,7 @@ ktflow::jit::assignLiteralRegions(func::FuncOp fn, TileFunctionLayout &layout,
     }
     if (lastElement >= (int64_t(1) << 44) - address)
       return refuse("reaching past 2^44");
-    int64_t width = element.getIntOrFloatBitWidth() / 8;
-    if (!width)
-      return refuse("of element type i1");
+    int64_t width = ktflow::bytesPerElement(element);
     LiteralViews region;
     region.element = element;
     region.footprint = footprint;

@@ -14,6 +14,7 @@
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Interpreter/Interpreter.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -289,12 +290,11 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
       why = "scratchpad views of element type index";
       return failure();
     }
-    int64_t bytes = scratchpadElement.getIntOrFloatBitWidth() / 8;
-    scratchpads.capacity =
-        bytes ? interp::InterpreterOptions().scratchpadBytes / bytes : 0;
+    scratchpads.capacity = interp::InterpreterOptions().scratchpadBytes /
+                           ktflow::bytesPerElement(scratchpadElement);
     scratchpads.numTiles = numTiles;
-    if (!bytes || numTiles > kMaxScratchpadBytes /
-                                 interp::InterpreterOptions().scratchpadBytes) {
+    if (numTiles >
+        kMaxScratchpadBytes / interp::InterpreterOptions().scratchpadBytes) {
       why = "scratchpads of " + std::to_string(numTiles) + " tiles";
       return failure();
     }

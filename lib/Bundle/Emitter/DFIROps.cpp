@@ -13,6 +13,8 @@
 
 #include "EmitterState.h"
 
+#include "ktflow/Support/ElementBytes.h"
+
 #include <cstring>
 
 using namespace mlir;
@@ -117,7 +119,7 @@ LogicalResult ProgramEmitter::emitReadIndex(dfir::ReadIndexOp read) {
   uint32_t r = newSReg();
   machine::Inst &i = emitInst(Opcode::ReadIndex);
   i.a = r, i.b = *mem, i.c = *addr, i.d = *bound;
-  i.sub = static_cast<uint8_t>(read.getElemType().getIntOrFloatBitWidth() / 8);
+  i.sub = static_cast<uint8_t>(ktflow::bytesPerElement(read.getElemType()));
   sregs[read.getResult()] = r;
   return success();
 }

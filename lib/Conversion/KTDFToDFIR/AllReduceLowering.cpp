@@ -31,7 +31,7 @@
 #include "ProgramBuilder.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -174,7 +174,7 @@ struct RingLayout {
         chunk((part + members - 1) / members),
         piece((chunk + op.getPieces().value_or(1) - 1) /
               op.getPieces().value_or(1)),
-        bytes(ktdp::bytesPerElement(
+        bytes(ktflow::bytesPerElement(
             cast<MemRefType>(op.getPartial().getType()).getElementType())) {}
 
   /// The first element of chunk `c` of ring `r`.
@@ -213,7 +213,7 @@ mlir::ktdf::lowering::scratchpadViewBase(OpBuilder &b, Location loc,
   APInt literal;
   (void)matchPattern(op.getOffset(), m_ConstantInt(&literal));
   int64_t esize =
-      ktdp::bytesPerElement(cast<MemRefType>(op.getType()).getElementType());
+      ktflow::bytesPerElement(cast<MemRefType>(op.getType()).getElementType());
   Value base = dfir::AddressOp::create(
       b, loc, b.getIndexType(), KernelLowering::localOf(kind.getValue(), li));
   base = arith::AddIOp::create(

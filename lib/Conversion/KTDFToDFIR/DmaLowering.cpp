@@ -25,8 +25,8 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 
@@ -58,7 +58,7 @@ FailureOr<TileDma> ProgramBuilder::resolveTileDma(DataTransferOp op,
     return dma.view.emitError("view does not start at a kernel argument or a "
                               "literal address");
   auto memref = cast<MemRefType>(dma.view.getType());
-  dma.esize = ktdp::bytesPerElement(memref.getElementType());
+  dma.esize = ktflow::bytesPerElement(memref.getElementType());
   dma.strides = dma.view.getStaticStrides();
   if (!dma.view.getStrides().empty()) {
     for (OpFoldResult stride : dma.view.getMixedStrides()) {

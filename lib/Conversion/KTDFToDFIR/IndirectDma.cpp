@@ -20,8 +20,8 @@
 
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/IndirectTiles.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 
@@ -58,8 +58,8 @@ FailureOr<Value> ProgramBuilder::viewStart(Location loc,
   auto displacement = materialize(address->displacement, map);
   if (failed(displacement))
     return failure();
-  int64_t esize =
-      ktdp::bytesPerElement(cast<MemRefType>(view.getType()).getElementType());
+  int64_t esize = ktflow::bytesPerElement(
+      cast<MemRefType>(view.getType()).getElementType());
   return arith::AddIOp::create(
              b, loc, addr,
              arith::MulIOp::create(b, loc, *displacement, constant(esize)))
@@ -192,7 +192,7 @@ LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
       getBufferMemoryKind(cast<MemRefType>(buffer.getType())), li);
 
   auto memref = cast<MemRefType>(plan->base.getType());
-  int64_t esize = ktdp::bytesPerElement(memref.getElementType());
+  int64_t esize = ktflow::bytesPerElement(memref.getElementType());
   int64_t run = plan->runLength;
   size_t looped = plan->extents.size() - (run > 1 ? 1 : 0);
   int64_t points = 1;
@@ -329,7 +329,7 @@ ProgramBuilder::emitIndirectPoint(Location loc, const IndirectTilePlan &plan,
       at = arith::AddIOp::create(
           b, loc, source.base,
           arith::MulIOp::create(b, loc, at,
-                                constant(ktdp::bytesPerElement(elem))));
+                                constant(ktflow::bytesPerElement(elem))));
       Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, at,
                                          last[2 * k]);
       Value trips =
@@ -361,8 +361,8 @@ void ProgramBuilder::emitIndirectRun(Location loc, const IndirectTilePlan &plan,
                                      Value start) {
   OpBuilder &b = *builder;
   ktdp::ConstructMemoryViewOp base = plan.base;
-  int64_t esize =
-      ktdp::bytesPerElement(cast<MemRefType>(base.getType()).getElementType());
+  int64_t esize = ktflow::bytesPerElement(
+      cast<MemRefType>(base.getType()).getElementType());
   int64_t run = plan.runLength;
   auto dma = [&](Value size, Value mem, Value buf) {
     emitRowDma(b, loc, load, size, memName, mem, bufName, buf);

@@ -22,8 +22,8 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Support/ArgumentNames.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/IR/Matchers.h"
 
@@ -125,7 +125,7 @@ LogicalResult KernelLowering::collectLiteralTensors() {
 static std::pair<int64_t, int64_t>
 scratchpadSpan(ktdp::ConstructMemoryViewOp view, int64_t literal) {
   auto type = cast<MemRefType>(view.getType());
-  int64_t esize = ktdp::bytesPerElement(type.getElementType());
+  int64_t esize = ktflow::bytesPerElement(type.getElementType());
   int64_t end = literal + 1;
   for (auto [size, stride] :
        llvm::zip(view.getStaticSizes(), view.getStaticStrides()))

@@ -17,7 +17,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "llvm/ADT/SmallVectorExtras.h"
 
@@ -92,7 +92,7 @@ FailureOr<PipelineInfo> KernelLowering::collectPipeline(PipelineOp op,
                             "--ktdf-allocate-scratchpad first");
     info.buffers[priv.getResult()] = {
         prefix + "_buf" + std::to_string(b++),
-        type.getNumElements() * ktdp::bytesPerElement(type.getElementType())};
+        type.getNumElements() * ktflow::bytesPerElement(type.getElementType())};
   }
   for (auto [i, result] : llvm::enumerate(op->getResults()))
     if (PrivateOp priv = op.getExportedBuffer(i))

@@ -16,7 +16,7 @@
 #include "ktflow/Analysis/MemoryTensors.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
@@ -110,8 +110,8 @@ viewBytes(ktdp::ConstructMemoryViewOp view) {
       return std::nullopt;
     (stride < 0 ? first : last) += (size - 1) * stride;
   }
-  int64_t bytes =
-      ktdp::bytesPerElement(cast<MemRefType>(view.getType()).getElementType());
+  int64_t bytes = ktflow::bytesPerElement(
+      cast<MemRefType>(view.getType()).getElementType());
   return std::make_pair(first * bytes, last * bytes);
 }
 

@@ -31,7 +31,7 @@
 #include "ProgramBuilder.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -162,7 +162,7 @@ LogicalResult ProgramBuilder::emitTileCopy(TileCopyOp op,
   auto [own, mem] = scratchpadViewBase(b, loc, kernel, op.getSource(), li);
   auto type = cast<MemRefType>(op.getSource().getType());
   int64_t bytes =
-      type.getNumElements() * ktdp::bytesPerElement(type.getElementType());
+      type.getNumElements() * ktflow::bytesPerElement(type.getElementType());
   for (auto [c, p] : llvm::enumerate(sources)) {
     if (p != *tile || static_cast<int64_t>(c) == *tile)
       continue;

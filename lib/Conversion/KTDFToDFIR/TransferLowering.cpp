@@ -17,8 +17,8 @@
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 
@@ -83,7 +83,8 @@ LogicalResult ProgramBuilder::emitTransfer(DataTransferOp op, IRMapping &map,
       linear = arith::AddIOp::create(b, loc, linear, *v);
     }
     Value offset = arith::MulIOp::create(
-        b, loc, linear, constant(ktdp::bytesPerElement(type.getElementType())));
+        b, loc, linear,
+        constant(ktflow::bytesPerElement(type.getElementType())));
     return arith::AddIOp::create(b, loc, addr, offset).getResult();
   };
   auto kindOf = [&](Value buffer) {
@@ -117,7 +118,7 @@ LogicalResult ProgramBuilder::emitTransfer(DataTransferOp op, IRMapping &map,
   auto type = cast<MemRefType>(op.getSrc().getType());
   dfir::DmaOp::create(b, loc,
                       constant(type.getNumElements() *
-                               ktdp::bytesPerElement(type.getElementType())),
+                               ktflow::bytesPerElement(type.getElementType())),
                       kindOf(op.getSrc()), *src, kindOf(op.getDst()), *dst,
                       Value(), Value(), Value());
   return success();
@@ -178,7 +179,7 @@ ProgramBuilder::tileAddress(Value tileValue, ValueRange indices,
                      "access tile is not built on a memory view");
   Location loc = tile.getLoc();
   auto memref = cast<MemRefType>(view.getType());
-  int64_t esize = ktdp::bytesPerElement(memref.getElementType());
+  int64_t esize = ktflow::bytesPerElement(memref.getElementType());
   ArrayRef<int64_t> strides = view.getStaticStrides();
   auto anchor = expandAnchor(b, loc, tile,
                              [&](Value v) { return materialize(v, map); });

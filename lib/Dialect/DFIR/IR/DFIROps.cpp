@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/DFIR/IR/DFIR.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -191,10 +192,9 @@ static LogicalResult verifyFifoUse(Operation *op,
 }
 
 static std::optional<int64_t> vectorBytes(VectorType type) {
-  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
   if (!type.getElementType().isIntOrFloat())
     return std::nullopt;
-  return type.getNumElements() * std::max(1u, bits / 8);
+  return type.getNumElements() * ktflow::bytesPerElement(type.getElementType());
 }
 
 static LogicalResult verifySyncUse(Operation *op,

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -123,7 +123,7 @@ int64_t FifoSlotType::getSizeInBytes() const {
   int64_t n = 1;
   for (int64_t d : getShape())
     n *= d;
-  return n * ktdp::bytesPerElement(getElementType());
+  return n * ktflow::bytesPerElement(getElementType());
 }
 
 //===----------------------------------------------------------------------===//

@@ -15,7 +15,7 @@
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
@@ -75,7 +75,7 @@ struct AllocateScratchpadPass
         return view.emitError("scratchpad views need a literal address"),
                WalkResult::interrupt();
       auto type = cast<MemRefType>(view.getType());
-      int64_t esize = ktdp::bytesPerElement(type.getElementType());
+      int64_t esize = ktflow::bytesPerElement(type.getElementType());
       int64_t end = address.getSExtValue() + 1;
       for (auto [size, stride] :
            llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
@@ -105,7 +105,7 @@ struct AllocateScratchpadPass
                  << kind << "'";
         int64_t align = alignmentOf(model, *mem);
         int64_t bytes = type.getNumElements() *
-                        ktdp::bytesPerElement(type.getElementType());
+                        ktflow::bytesPerElement(type.getElementType());
         int64_t &at = cursor[kind];
         at = alignTo(at, align);
         priv.setOffsetAttr(

@@ -11,9 +11,9 @@
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Scheduler/CostModel.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
@@ -30,7 +30,7 @@ using namespace mlir::ktdf;
 
 /// Bytes of a buffer type.
 static int64_t bytesOf(MemRefType type) {
-  return type.getNumElements() * ktdp::bytesPerElement(type.getElementType());
+  return type.getNumElements() * ktflow::bytesPerElement(type.getElementType());
 }
 
 namespace {

@@ -13,7 +13,7 @@
 #include "Coarsening.h"
 
 #include "ktflow/Device/ComputeOpClass.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
@@ -41,7 +41,7 @@ static void addTransfers(PipelineOp pipeline, CoarsenQuery &query) {
       if (type)
         (loads ? query.loadBytes : query.storeBytes)
             .push_back(type.getNumElements() *
-                       ktdp::bytesPerElement(type.getElementType()));
+                       ktflow::bytesPerElement(type.getElementType()));
     });
   }
 }
@@ -143,7 +143,7 @@ double coarsen::estimateCompute(const ScheduleTarget &target,
     auto type = dyn_cast<ShapedType>(op.getValue().getType());
     if (type && type.hasStaticShape() && fifoBandwidth > 0)
       cycles += tripsAround(op) * type.getNumElements() *
-                ktdp::bytesPerElement(type.getElementType()) / fifoBandwidth;
+                ktflow::bytesPerElement(type.getElementType()) / fifoBandwidth;
   });
   pipeline.walk([&](linalg::GenericOp op) {
     cycles += tripsAround(op) * genericCycles(unit, op);
@@ -223,7 +223,7 @@ CoarsenQuery coarsen::describeCoarsening(const ScheduleTarget &target,
     for (auto priv : pipeline.getBody().front().getOps<PrivateOp>())
       if (auto type = dyn_cast<MemRefType>(priv.getType())) {
         query.bytesPerCopy += type.getNumElements() *
-                              ktdp::bytesPerElement(type.getElementType());
+                              ktflow::bytesPerElement(type.getElementType());
         kind = getBufferMemoryKind(type);
       }
   }

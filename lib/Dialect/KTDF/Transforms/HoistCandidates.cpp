@@ -18,6 +18,8 @@
 
 #include "HoistCandidates.h"
 
+#include "ktflow/Support/ElementBytes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -285,7 +287,8 @@ hoisting::analyseSpans(ArrayRef<PipelineOp> pipelines, bool leaveGrid,
         budget[kind] = target.getMemoryTree().getCapacity(*node) /
                        static_cast<int64_t>(target.getLanes().size()) / 4;
       int64_t bytes = type.getNumElements() / type.getShape().back() *
-                      c->span->width * (type.getElementTypeBitWidth() / 8);
+                      c->span->width *
+                      ktflow::bytesPerElement(type.getElementType());
       if (bytes > budget[kind])
         continue;
       budget[kind] -= bytes;

@@ -19,8 +19,8 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/RowBlocks.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Scheduler/CostModel.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
@@ -226,7 +226,7 @@ struct RowBlocksPass : public ktdf::impl::KTDFRowBlocksBase<RowBlocksPass> {
     auto rowBytes = [](StageOp stage) {
       auto type = cast<MemRefType>(getLoadedBuffer(stage).getType());
       return type.getShape().back() *
-             ktdp::bytesPerElement(type.getElementType());
+             ktflow::bytesPerElement(type.getElementType());
     };
     // The unit's other loads go first, whole (the lowering puts them
     // there); its other stores follow, whole.
@@ -248,7 +248,7 @@ struct RowBlocksPass : public ktdf::impl::KTDFRowBlocksBase<RowBlocksPass> {
                   (loads ? op.getDst() : op.getSrc()).getType()))
             (loads ? query.wholeBytes : query.storeBytes)
                 .push_back(type.getNumElements() *
-                           ktdp::bytesPerElement(type.getElementType()));
+                           ktflow::bytesPerElement(type.getElementType()));
         });
       }
       query.rowBytes.clear();

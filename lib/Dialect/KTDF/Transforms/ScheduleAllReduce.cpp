@@ -27,9 +27,9 @@
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Support/ElementBytes.h"
 
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFSCHEDULEALLREDUCE
@@ -121,7 +121,7 @@ static FailureOr<RingUnits> findUnits(const ScheduleTarget &target,
     return failure();
   units.send = *send;
   Type element = cast<MemRefType>(op.getPartial().getType()).getElementType();
-  int64_t bytes = ktdp::bytesPerElement(element);
+  int64_t bytes = ktflow::bytesPerElement(element);
   int64_t granule = 0;
   for (auto dp : model.getIncoming(feed.unit))
     for (int64_t g : model.getDatapath(dp).spec.transferGranularity)
@@ -265,7 +265,7 @@ static LogicalResult schedule(const ScheduleTarget &target, AllReduceOp op) {
     members = std::max<int64_t>(members, group.size());
   auto type = cast<MemRefType>(op.getPartial().getType());
   int64_t chunk = (type.getNumElements() + members - 1) / members;
-  int64_t bytes = ktdp::bytesPerElement(type.getElementType());
+  int64_t bytes = ktflow::bytesPerElement(type.getElementType());
 
   const auto &model = target.getModel();
   MLIRContext *ctx = op.getContext();

@@ -11,8 +11,8 @@
 #include "ScratchpadViews.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -34,7 +34,7 @@ mlir::ktdf::getLiteralScratchpadEnd(ktdp::ConstructMemoryViewOp view) {
   for (auto [size, stride] :
        llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
     end += (size - 1) * stride;
-  return end * ktdp::bytesPerElement(type.getElementType());
+  return end * ktflow::bytesPerElement(type.getElementType());
 }
 
 ScratchpadCursor::ScratchpadCursor(func::FuncOp func) {
@@ -45,7 +45,7 @@ ScratchpadCursor::ScratchpadCursor(func::FuncOp func) {
 }
 
 int64_t ScratchpadCursor::allocate(RankedTensorType type) {
-  int64_t esize = ktdp::bytesPerElement(type.getElementType());
+  int64_t esize = ktflow::bytesPerElement(type.getElementType());
   int64_t at = (bytes + kAlign - 1) / kAlign * kAlign;
   bytes = at + type.getNumElements() * esize;
   return at / esize;

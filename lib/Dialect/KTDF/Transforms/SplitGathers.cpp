@@ -19,8 +19,8 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,7 +50,7 @@ struct GatherCopy {
 
 int64_t ktdf::loadedBytes(ktdp::LoadOp load) {
   auto type = cast<RankedTensorType>(load.getType());
-  return type.getNumElements() * ktdp::bytesPerElement(type.getElementType());
+  return type.getNumElements() * ktflow::bytesPerElement(type.getElementType());
 }
 
 /// The extents of a box-shaped set from 0 without symbols.
@@ -174,9 +174,9 @@ static void splitCopy(GatherCopy &copy, int64_t maxBytes) {
   MLIRContext *ctx = copy.load.getContext();
   auto loaded = cast<RankedTensorType>(copy.load.getType());
   unsigned n = copy.extents.size();
-  auto [dim, step] =
-      chooseChunks(copy.extents, ktdp::bytesPerElement(loaded.getElementType()),
-                   std::min(maxBytes, kMaxChunkBytes));
+  auto [dim, step] = chooseChunks(
+      copy.extents, ktflow::bytesPerElement(loaded.getElementType()),
+      std::min(maxBytes, kMaxChunkBytes));
   SmallVector<int64_t> chunk(copy.extents);
   for (unsigned v = 0; v <= dim; ++v)
     chunk[v] = v < dim ? 1 : step;

@@ -31,7 +31,7 @@
 
 #include "ktflow/Device/ComputeOpClass.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include <cmath>
 
@@ -142,13 +142,14 @@ void StreamTiler::planKeeps() {
       if (auto type = dyn_cast<MemRefType>(priv.getType());
           type && getBufferMemoryKind(type) == kind)
         bytes += type.getNumElements() *
-                 ktdp::bytesPerElement(type.getElementType());
+                 ktflow::bytesPerElement(type.getElementType());
     fifoBandwidth = std::max(model.getDatapath(*drainFifo).spec.bandwidth, 1.0);
   }
   auto sendCycles = [&](Value v) {
     auto type = cast<RankedTensorType>(v.getType());
-    return static_cast<int64_t>(std::ceil(
-        width * ktdp::bytesPerElement(type.getElementType()) / fifoBandwidth));
+    return static_cast<int64_t>(
+        std::ceil(width * ktflow::bytesPerElement(type.getElementType()) /
+                  fifoBandwidth));
   };
 
   // A buffer of the pipeline for `v` and the slots that carry it out to
@@ -206,9 +207,9 @@ void StreamTiler::planKeeps() {
       if (!kept.count(v)) {
         Type element = cast<RankedTensorType>(v.getType()).getElementType();
         spent += sendCycles(v);
-        rowBytes += plan.cols * ktdp::bytesPerElement(element);
+        rowBytes += plan.cols * ktflow::bytesPerElement(element);
         if (canSpill)
-          extra += fed.getNumElements() * ktdp::bytesPerElement(element);
+          extra += fed.getNumElements() * ktflow::bytesPerElement(element);
       }
     bool hold = saved > 0 && canHold(rowBytes);
     if (!hold &&
@@ -302,7 +303,7 @@ void StreamTiler::hoistColumns() {
   int64_t bytes = 0;
   for (Value v : boundary)
     bytes +=
-        plan.cols * ktdp::bytesPerElement(
+        plan.cols * ktflow::bytesPerElement(
                         cast<RankedTensorType>(v.getType()).getElementType());
   if (boundary.empty() || !canHold(bytes))
     return;

@@ -25,8 +25,8 @@
 #include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Scheduler/CostModel.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -108,8 +108,8 @@ LogicalResult StreamTiler::chooseWidth() {
       ends.push_back(cast<ShapedType>(write.getValue().getType()));
   int64_t elemBytes = 1;
   for (ShapedType end : ends)
-    elemBytes = std::max<int64_t>(elemBytes,
-                                  ktdp::bytesPerElement(end.getElementType()));
+    elemBytes = std::max<int64_t>(
+        elemBytes, ktflow::bytesPerElement(end.getElementType()));
   const ktflow::sched::Hop &feedHop = lane.inbound.hops.back();
   int64_t granule = 0;
   for (auto dp : model.getIncoming(feedHop.unit))

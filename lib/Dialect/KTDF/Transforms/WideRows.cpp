@@ -10,8 +10,8 @@
 #include "WideRows.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -209,7 +209,7 @@ std::optional<WideRowGroup> mlir::ktdf::findWideRowGroup(Operation *load) {
   for (Operation *op : group.rowOps)
     for (Value v : op->getResults()) {
       auto type = cast<RankedTensorType>(v.getType());
-      int64_t bytes = ktdp::bytesPerElement(type.getElementType());
+      int64_t bytes = ktflow::bytesPerElement(type.getElementType());
       group.elementBytes = std::max(group.elementBytes, bytes);
       group.leadingElements =
           std::max(group.leadingElements, type.getNumElements() / group.width);

@@ -18,8 +18,8 @@
 
 #include "ktflow/Device/ComputeOpClass.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
-#include "ktflow/Dialect/KTDP/Utils/ElementBytes.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -226,7 +226,7 @@ struct WidenInvariantColumnsPass
     StringRef kind = model.getNode(*env.drain.to).getKind();
     auto bytesOf = [](MemRefType type) {
       return type.getNumElements() *
-             ktdp::bytesPerElement(type.getElementType());
+             ktflow::bytesPerElement(type.getElementType());
     };
     int64_t used = 0;
     func.walk([&](PipelineOp p) {
@@ -237,7 +237,7 @@ struct WidenInvariantColumnsPass
     });
     for (const Column &c : columns)
       used += cast<MemRefType>(c.buffer.getType()).getNumElements() *
-              c.wide.getIntOrFloatBitWidth() / 8;
+              ktflow::bytesPerElement(c.wide);
     int64_t lanes = env.target.getLanes().size();
     int64_t sharing =
         model.getInstancesPerCore(*env.drain.to) >= lanes ? 1 : lanes;

@@ -172,6 +172,18 @@ dfir.kernel @k device "d" {
 
 // -----
 
+// An element takes its bit width rounded up to whole bytes
+// (ktflow::bytesPerElement): 64 i12 elements are 128 bytes, not 64.
+dfir.kernel @k device "d" {
+  dfir.fifo @q from "a" to "b" entry 64
+  dfir.unit "b" {
+    // expected-error @+1 {{FIFO misuse: 128 bytes do not fit one 64-byte entry of FIFO @q}}
+    %v = dfir.recv @q : vector<64xi12>
+  }
+}
+
+// -----
+
 dfir.kernel @k device "d" {
   dfir.sync @s from "a" to "b"
   dfir.unit "a" {
