@@ -41,6 +41,9 @@ PRODUCTION = {
                             ["n_rows=1151", "N=8192", "eps=1e-5"]),
     "rmsnorm_256x4096": ("bench/kernels/rmsnorm_256x4096.mlir",
                          ["n_rows=256", "eps=1e-5"]),
+    # The [2, 2] variant: a per-row all-reduce inside the 128-trip row loop.
+    "rmsnorm_256x4096_2x2": ("bench/kernels/rmsnorm_256x4096_2x2.mlir",
+                             ["eps=1e-5"]),
     "rope_163840x128": ("bench/kernels/rope_163840x128.mlir", []),
     "vector_add_4096": ("bench/kernels/vector_add_4096.mlir", []),
     "vector_add_1048576": ("bench/kernels/vector_add_1048576.mlir",

@@ -191,10 +191,14 @@ struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
     std::optional<Driver> driver = analyzeDriver(parent);
     if (!driver)
       return;
-    // Tiles that exchange data must stay one per lane.
-    if (isa<ParallelOp>(parent) &&
-        (!parent->getRegion(0).getOps<AllReduceOp>().empty() ||
-         !parent->getRegion(0).getOps<TileCopyOp>().empty()))
+    // Tiles that exchange data must stay one per lane, and a loop's trips
+    // one exchange each (an RMSNorm's row loop all-reduces one row's sum).
+    if (parent
+            ->walk([](Operation *op) {
+              return isa<AllReduceOp, TileCopyOp>(op) ? WalkResult::interrupt()
+                                                      : WalkResult::advance();
+            })
+            .wasInterrupted())
       return;
     // A pipeline nested more deeply (in a loop of the grid) would see its
     // tiles move without its own rows growing.

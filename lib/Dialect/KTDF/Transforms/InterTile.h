@@ -50,6 +50,18 @@ LogicalResult recomputeAfter(Operation *boundary, Operation *point,
 /// side-effect-free op.
 bool isRecomputable(Operation *op, func::FuncOp func);
 
+/// Why the loops around `op` (an inter-tile produce or reduce) cannot hold
+/// an exchange, or nullopt: only `scf.for` loops whose trips are the same
+/// on every tile (InterTileLoops.cpp).
+std::optional<std::string> whyNotInLoops(Operation *op, func::FuncOp func);
+
+/// Why the exchange views of `reduce`, inside a loop, could be overwritten
+/// by the next trip before this trip's result is read, or nullopt: the
+/// compute unit orders the reuse, so `partial` must be computed and the
+/// result computed on before it is stored (InterTileLoops.cpp).
+std::optional<std::string> whyNotReusable(Value partial,
+                                          ktdp::InterTileReduceOp reduce);
+
 /// Rewrites `consume` and the produce of its future into a store of the
 /// partial into a scratchpad view, a `ktdf.tile_copy` and a load of the
 /// copy (InterTileCopies.cpp).

@@ -10,7 +10,9 @@
 // numbers them), and a load of the combined value, reshaped to the
 // reduce's result type. The compute groups before and after it are
 // ordinary pipelines; the scratchpad-view channels order them around the
-// all-reduce's stages.
+// all-reduce's stages. A pair inside `scf.for` loops stays there, each
+// trip exchanging through the same views (InterTileLoops.cpp checks that
+// every tile runs the same trips and that the reuse is ordered).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -137,11 +140,8 @@ static FailureOr<ExchangePlan> analyze(ktdp::InterTileReduceOp reduce,
                           "inter_tile_produce in the same function");
   auto func = reduce->getParentOfType<func::FuncOp>();
   for (Operation *op : {plan.produce.getOperation(), reduce.getOperation()})
-    if (op->getParentOp() != func)
-      return refuse(op, "an inter-tile reduction inside a loop or a branch "
-                        "is not supported by the scheduler yet (loops of "
-                        "at most 64 constant trips around it are unrolled "
-                        "first, branches without results become loops)");
+    if (auto why = whyNotInLoops(op, func))
+      return refuse(op, *why);
   if (plan.produce->getBlock() != reduce->getBlock() ||
       !plan.produce.getFuture().hasOneUse())
     return refuse(reduce, "the future must be reduced once, in the block of "
@@ -154,6 +154,9 @@ static FailureOr<ExchangePlan> analyze(ktdp::InterTileReduceOp reduce,
                   "several partials is not supported by the scheduler yet "
                   "(compute the partial before it and yield one value)");
   plan.partial = yield.getValues().front();
+  if (isa<scf::ForOp>(reduce->getParentOp()))
+    if (auto why = whyNotReusable(plan.partial, reduce))
+      return refuse(reduce, *why);
   auto type = dyn_cast<RankedTensorType>(plan.partial.getType());
   if (!type || !type.hasStaticShape() ||
       !isa<Float16Type, BFloat16Type, Float32Type>(type.getElementType()))

@@ -31,6 +31,8 @@
 #include "ktflow/Scheduler/ScheduleTarget.h"
 #include "ktflow/Support/ElementBytes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFSCHEDULEALLREDUCE
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
@@ -204,6 +206,17 @@ static LogicalResult checkPlacement(const ScheduleTarget &target,
   return success();
 }
 
+/// Whether `op` lies in `parallel`'s body or in `scf.for` loops there: a
+/// loop's trips run in the same order on every tile, so the i-th
+/// execution of an all-reduce meets the i-th of its partners.
+static bool inParallelOrLoops(Operation *op, ParallelOp parallel) {
+  for (Operation *parent = op->getParentOp(); parent != parallel;
+       parent = parent->getParentOp())
+    if (!isa<scf::ForOp>(parent))
+      return false;
+  return true;
+}
+
 /// A tile copy: one `send` stage on the data mover, whose program sends
 /// this tile's view to its consumers and waits for its own copy.
 static LogicalResult schedule(const ScheduleTarget &target, TileCopyOp op) {
@@ -251,9 +264,9 @@ static LogicalResult schedule(const ScheduleTarget &target, TileCopyOp op) {
 
 static LogicalResult schedule(const ScheduleTarget &target, AllReduceOp op) {
   auto parallel = op->getParentOfType<ParallelOp>();
-  if (!parallel || op->getParentOp() != parallel)
-    return op.emitError("expects the all-reduce directly in a "
-                        "ktdf.parallel");
+  if (!parallel || !inParallelOrLoops(op, parallel))
+    return op.emitError("expects the all-reduce in a ktdf.parallel, "
+                        "directly or in scf.for loops there");
   if (target.getRoofline().getInterconnects().empty())
     return op.emitError("the device has no core interconnect to reduce "
                         "across tiles over");

@@ -129,14 +129,14 @@ public:
   /// a scalar extracted from one) defined outside that body with a clone
   /// of its computation at the start of the body, where it can be cloned.
   void run(func::FuncOp func) {
-    SmallVector<std::pair<OpOperand *, Block *>> uses;
+    SmallVector<std::pair<OpOperand *, Place>> uses;
     func.walk([&](scf::ForOp loop) {
       Block *body = loop.getBody();
       auto collect = [&](Operation *user) {
         for (OpOperand &use : user->getOpOperands())
           if (carriesData(use.get()) &&
               !body->getParent()->isAncestor(use.get().getParentRegion()))
-            uses.push_back({&use, body});
+            uses.push_back({&use, placeOf(user, body)});
       };
       for (Operation &op : *body) {
         collect(&op);
@@ -148,8 +148,8 @@ public:
           });
       }
     });
-    for (auto [use, body] : uses)
-      if (std::optional<Value> clone = sink(use->get(), body))
+    for (auto [use, place] : uses)
+      if (std::optional<Value> clone = sink(use->get(), place))
         use->set(*clone);
     SmallVector<Operation *> reads;
     for (auto [v, tile] : kept)
@@ -171,6 +171,26 @@ public:
   }
 
 private:
+  /// Where the clones a use needs go: the start of a loop body, or right
+  /// after the last exchange before the use in it (a compute group lies on
+  /// one side of an exchange: a row loop whose body all-reduces each row's
+  /// statistic loads the weights it applies after the exchange).
+  struct Place {
+    Block *body;
+    Operation *after;
+    OpBuilder builder() const {
+      return after ? OpBuilder(after->getBlock(), ++Block::iterator(after))
+                   : OpBuilder::atBlockBegin(body);
+    }
+  };
+
+  static Place placeOf(Operation *user, Block *body) {
+    Operation *op = body->findAncestorOpInBlock(*user);
+    while (op && !isa<AllReduceOp, TileCopyOp>(op))
+      op = op->getPrevNode();
+    return {body, op};
+  }
+
   /// The most trips of a loop unrolled rather than recomputing into it:
   /// the unrolled block keeps every trip's tiles in one group.
   static constexpr int64_t kMaxRecomputingTrips = 16;
@@ -298,13 +318,14 @@ private:
 
   /// The value of `v` in `body`: `v` itself where it is defined inside,
   /// else a clone of its computation at the start of `body`.
-  std::optional<Value> sink(Value v, Block *body) {
+  std::optional<Value> sink(Value v, Place place) {
+    Block *body = place.body;
     if (body->getParent()->isAncestor(v.getParentRegion()) || !carriesData(v))
       return v;
-    if (auto it = clones.find({v, body}); it != clones.end())
+    if (auto it = clones.find({v, body, place.after}); it != clones.end())
       return it->second;
-    if (std::optional<Value> kept = keepStatistic(v, body))
-      return clones[{v, body}] = *kept;
+    if (std::optional<Value> kept = keepStatistic(v, place))
+      return clones[{v, body, place.after}] = *kept;
     Operation *def = v.getDefiningOp();
     // Constants stay: ktir-to-ktdf captures them into the compute stage.
     if (def && def->hasTrait<OpTrait::ConstantLike>())
@@ -313,13 +334,13 @@ private:
       return std::nullopt;
     IRMapping mapping;
     for (Value operand : def->getOperands()) {
-      std::optional<Value> inside = sink(operand, body);
+      std::optional<Value> inside = sink(operand, place);
       if (!inside)
         return std::nullopt;
       mapping.map(operand, *inside);
     }
-    OpBuilder builder = OpBuilder::atBlockBegin(body);
-    // After the clones of its operands, which are at the start too.
+    OpBuilder builder = place.builder();
+    // After the clones of its operands, which are at the place too.
     for (Value operand : def->getOperands())
       if (Operation *inner = mapping.lookup(operand).getDefiningOp())
         if (inner->getBlock() == body &&
@@ -328,8 +349,8 @@ private:
     Operation *clone = builder.clone(*def, mapping);
     sunk.insert(def);
     for (auto [from, to] : llvm::zip(def->getResults(), clone->getResults()))
-      clones[{from, body}] = to;
-    return clones[{v, body}];
+      clones[{from, body, place.after}] = to;
+    return clones[{v, body, place.after}];
   }
 
   /// Whether `op` computes data (a tensor, or a float from floats or
@@ -380,8 +401,8 @@ private:
   /// for the view's store, so that it forms a compute group of its own
   /// right after the statistic (a group sharing it with a later store
   /// would be scheduled after that store, past the loops that read it).
-  std::optional<Value> keepStatistic(Value v, Block *body) {
-    auto loop = dyn_cast_or_null<scf::ForOp>(body->getParentOp());
+  std::optional<Value> keepStatistic(Value v, Place place) {
+    auto loop = dyn_cast_or_null<scf::ForOp>(place.body->getParentOp());
     Operation *def = v.getDefiningOp();
     if (!loop || !localKind || !isa<FloatType>(v.getType()) || !def ||
         def->getBlock() != loop->getBlock())
@@ -410,7 +431,7 @@ private:
       ktdp::StoreOp::create(b, loc, one, tile);
       kept[v] = tile;
     }
-    OpBuilder b = OpBuilder::atBlockBegin(body);
+    OpBuilder b = place.builder();
     Value one = ktdp::LoadOp::create(b, loc, type, tile);
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     return tensor::ExtractOp::create(b, loc, one, ValueRange{zero}).getResult();
@@ -463,7 +484,7 @@ private:
   llvm::MapVector<Value, Value> kept;
   llvm::SmallPtrSet<Value, 8> storedTensors;
   bool storesUnknown = false;
-  DenseMap<std::pair<Value, Block *>, Value> clones;
+  DenseMap<std::tuple<Value, Block *, Operation *>, Value> clones;
   llvm::SetVector<Operation *> sunk;
 };
 

@@ -13,6 +13,10 @@
 // only stages data into the scratchpad (a weight every iteration reads)
 // runs on every copy, filling each lane's own region. Distribution then
 // gives each copy its own instance.
+// An all-reduce inside a spread loop is one per copy: copy j of each tile
+// of a group exchanges with copy j of the others (the groups renumbered
+// on the wider grid), through the exchange views of its own lane, so K is
+// chosen with each such group on distinct cores, as the ring needs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,8 +88,11 @@ static bool stagesIntoScratchpad(PipelineOp pipeline, StringRef globalKind) {
 /// before its loops.
 static bool laneLocalView(ktdp::ConstructMemoryViewOp view,
                           ArrayRef<PipelineOp> staging) {
+  // An exchange's views: every trip of the loop that holds the all-reduce
+  // stores its partial into them before exchanging (spreadableLoops keeps
+  // all-reduces out of the parallel body itself).
   if (view->hasAttr(kCarriedViewAttrName) ||
-      view->hasAttr(kHandoverViewAttrName))
+      view->hasAttr(kHandoverViewAttrName) || isExchangeView(view))
     return true;
   for (Operation *tile : view->getUsers()) {
     if (!isa<ktdp::ConstructAccessTileOp>(tile))
@@ -124,6 +131,9 @@ static SmallVector<scf::ForOp> spreadableLoops(ParallelOp parallel,
   SmallVector<scf::ForOp> loops;
   SmallVector<PipelineOp> staging;
   for (Operation &op : parallel.getBody().front()) {
+    // An exchange outside the loops would run once per copy.
+    if (isa<AllReduceOp, TileCopyOp>(op))
+      return {};
     if (auto pipeline = dyn_cast<PipelineOp>(op)) {
       // Any other pipeline outside the loops would do its work K times.
       if (!stagesIntoScratchpad(pipeline, globalKind))
@@ -184,7 +194,8 @@ struct SpreadIterationsPass
           return !trips || *trips % k == 0;
         });
       };
-      while (k > 1 && !divides(k))
+      while (k > 1 &&
+             (!divides(k) || !ringsOnDistinctCores(parallel, k, target)))
         --k;
       if (k < 2 || loops.empty())
         return;
@@ -192,7 +203,53 @@ struct SpreadIterationsPass
     });
   }
 
+  /// The groups of `op` on a grid of `tiles` tiles made K copies along a
+  /// new slowest dimension of the linear tile id: copy j of tile t is
+  /// t + j * tiles.
+  static SmallVector<SmallVector<int64_t>>
+  copiedGroups(AllReduceOp op, int64_t tiles, int64_t k) {
+    SmallVector<SmallVector<int64_t>> groups;
+    for (int64_t j = 0; j < k; ++j)
+      for (ArrayRef<int64_t> group : op.getMembers()) {
+        SmallVector<int64_t> copy;
+        for (int64_t t : group)
+          copy.push_back(t + j * tiles);
+        groups.push_back(copy);
+      }
+    return groups;
+  }
+
+  /// Whether, with K copies, the tiles of every group of every all-reduce
+  /// run on distinct cores (one point per instance, instance p on core
+  /// p mod cores: ktdf-distribute).
+  static bool
+  ringsOnDistinctCores(ParallelOp parallel, int64_t k,
+                       const ktflow::sched::ScheduleTarget &target) {
+    SmallVector<int64_t> extents(parallel.getExtents());
+    int64_t tiles = parallel.getNumPoints();
+    extents.push_back(k);
+    int64_t cores = target.getNumCores();
+    WalkResult walk = parallel.walk([&](AllReduceOp op) {
+      for (const auto &group : copiedGroups(op, tiles, k)) {
+        llvm::SmallDenseSet<int64_t> used;
+        for (int64_t t : group)
+          if (!used.insert(pointOfTile(t, extents) % cores).second)
+            return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return !walk.wasInterrupted();
+  }
+
   void spread(ParallelOp parallel, ArrayRef<scf::ForOp> loops, int64_t k) {
+    int64_t tiles = parallel.getNumPoints();
+    parallel.walk([&](AllReduceOp op) {
+      Builder b(op);
+      SmallVector<Attribute> groups;
+      for (const auto &group : copiedGroups(op, tiles, k))
+        groups.push_back(b.getDenseI64ArrayAttr(group));
+      op.setGroupsAttr(b.getArrayAttr(groups));
+    });
     SmallVector<int64_t> extents(parallel.getExtents());
     extents.push_back(k);
     parallel.setExtents(extents);
