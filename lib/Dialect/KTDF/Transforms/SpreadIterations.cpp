@@ -15,8 +15,11 @@
 // gives each copy its own instance.
 // An all-reduce inside a spread loop is one per copy: copy j of each tile
 // of a group exchanges with copy j of the others (the groups renumbered
-// on the wider grid), through the exchange views of its own lane, so K is
-// chosen with each such group on distinct cores, as the ring needs.
+// on the wider grid), through the exchange views of its own lane. The copy
+// dimension then comes first, so that the tiles of one copy are
+// consecutive points, which ktdf-distribute puts on consecutive cores,
+// and K is chosen with each such group on distinct cores, as the ring
+// needs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -203,17 +206,31 @@ struct SpreadIterationsPass
     });
   }
 
-  /// The groups of `op` on a grid of `tiles` tiles made K copies along a
-  /// new slowest dimension of the linear tile id: copy j of tile t is
-  /// t + j * tiles.
-  static SmallVector<SmallVector<int64_t>>
-  copiedGroups(AllReduceOp op, int64_t tiles, int64_t k) {
+  static bool holdsAllReduce(ParallelOp parallel) {
+    return parallel->walk([](AllReduceOp) { return WalkResult::interrupt(); })
+        .wasInterrupted();
+  }
+
+  /// The grid with K copies: a last dimension of extent K, or, when the
+  /// grid holds an all-reduce, a first one.
+  static SmallVector<int64_t> copiedExtents(ParallelOp parallel, int64_t k) {
+    SmallVector<int64_t> extents(parallel.getExtents());
+    extents.insert(holdsAllReduce(parallel) ? extents.begin() : extents.end(),
+                   k);
+    return extents;
+  }
+
+  /// The groups of `op` with K copies of each tile along a new first grid
+  /// dimension (the fastest of the linear tile id): copy j of tile t is
+  /// j + K t.
+  static SmallVector<SmallVector<int64_t>> copiedGroups(AllReduceOp op,
+                                                        int64_t k) {
     SmallVector<SmallVector<int64_t>> groups;
     for (int64_t j = 0; j < k; ++j)
       for (ArrayRef<int64_t> group : op.getMembers()) {
         SmallVector<int64_t> copy;
         for (int64_t t : group)
-          copy.push_back(t + j * tiles);
+          copy.push_back(j + k * t);
         groups.push_back(copy);
       }
     return groups;
@@ -225,12 +242,10 @@ struct SpreadIterationsPass
   static bool
   ringsOnDistinctCores(ParallelOp parallel, int64_t k,
                        const ktflow::sched::ScheduleTarget &target) {
-    SmallVector<int64_t> extents(parallel.getExtents());
-    int64_t tiles = parallel.getNumPoints();
-    extents.push_back(k);
+    SmallVector<int64_t> extents = copiedExtents(parallel, k);
     int64_t cores = target.getNumCores();
     WalkResult walk = parallel.walk([&](AllReduceOp op) {
-      for (const auto &group : copiedGroups(op, tiles, k)) {
+      for (const auto &group : copiedGroups(op, k)) {
         llvm::SmallDenseSet<int64_t> used;
         for (int64_t t : group)
           if (!used.insert(pointOfTile(t, extents) % cores).second)
@@ -242,20 +257,19 @@ struct SpreadIterationsPass
   }
 
   void spread(ParallelOp parallel, ArrayRef<scf::ForOp> loops, int64_t k) {
-    int64_t tiles = parallel.getNumPoints();
+    bool first = holdsAllReduce(parallel);
+    parallel.setExtents(copiedExtents(parallel, k));
     parallel.walk([&](AllReduceOp op) {
       Builder b(op);
       SmallVector<Attribute> groups;
-      for (const auto &group : copiedGroups(op, tiles, k))
+      for (const auto &group : copiedGroups(op, k))
         groups.push_back(b.getDenseI64ArrayAttr(group));
       op.setGroupsAttr(b.getArrayAttr(groups));
     });
-    SmallVector<int64_t> extents(parallel.getExtents());
-    extents.push_back(k);
-    parallel.setExtents(extents);
     Block &body = parallel.getBody().front();
-    Value copy =
-        body.addArgument(IndexType::get(&getContext()), parallel.getLoc());
+    Type index = IndexType::get(&getContext());
+    Value copy = first ? body.insertArgument(0u, index, parallel.getLoc())
+                       : body.addArgument(index, parallel.getLoc());
     for (scf::ForOp loop : loops) {
       if (std::optional<int64_t> trips = blockTrips(loop))
         spreadBlocks(loop, copy, *trips / k);

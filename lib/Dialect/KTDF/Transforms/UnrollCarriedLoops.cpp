@@ -99,7 +99,7 @@ bool mlir::ktdf::unrollConstantLoop(scf::ForOp loop, int64_t maxTrips) {
 /// known trips around it is unrolled like a carrying loop. (An all-reduce
 /// stays in its loop: rmsnorm_2x2's row loop of 8 trips, unrolled, took
 /// 1,849 / 2,218 / 1,388 cycles on spyre_like / mesh_device / sample_device;
-/// kept, its trips spread over idle lanes, 448 / 620 / 1,388.)
+/// kept, its trips spread over idle lanes, 392 / 621 / 906.)
 static bool holdsInterTileConsume(scf::ForOp loop) {
   return loop
       ->walk([](Operation *op) {

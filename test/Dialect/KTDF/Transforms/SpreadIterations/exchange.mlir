@@ -2,17 +2,18 @@
 
 // A row loop holding a per-row all-reduce of the two tiles of a [2] grid
 // (an RMSNorm's sum of squares) spreads like any other: copy j of each
-// tile runs its share of the rows and exchanges with copy j of the other,
-// the all-reduce's groups renumbered on the wider grid (copy j of tile t
-// is tile t + 2j). spyre_like's 64 instances would take 32 copies, but
-// then tiles 0 and 1 of a copy would be points j and 32 + j, one core
-// (instance p runs on core p mod 32), and the ring sends between cores:
-// 16 copies, points j and 16 + j.
+// tile runs its share of the rows and exchanges with copy j of the other.
+// The copy dimension comes first, so a copy's two tiles are consecutive
+// points (2j and 2j + 1), which ktdf-distribute puts on different cores
+// (instance p on core p mod 32), as the ring needs; the all-reduce's groups
+// are renumbered on the wider grid (copy j of tile t is tile j + 32 t in
+// the linear id, the first dimension fastest). spyre_like's 64 instances
+// take 32 copies.
 
 // CHECK-LABEL: func.func @rows
-// CHECK: ktdf.parallel (%{{.*}}, %{{.*}}) in [2, 16] distribute(num_instances = 32)
+// CHECK: ktdf.parallel (%{{.*}}, %{{.*}}) in [32, 2] distribute(num_instances = 64)
 // CHECK: scf.for
-// CHECK: ktdf.all_reduce %{{.*}}, %{{.*}} {combiner = "arith.addf", groups = [array<i64: 0, 1>, array<i64: 2, 3>, array<i64: 4, 5>, {{.*}}, array<i64: 30, 31>]}
+// CHECK: ktdf.all_reduce %{{.*}}, %{{.*}} {combiner = "arith.addf", groups = [array<i64: 0, 32>, array<i64: 1, 33>, {{.*}}, array<i64: 31, 63>]}
 
 ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
