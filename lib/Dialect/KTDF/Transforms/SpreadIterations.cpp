@@ -127,6 +127,12 @@ static std::optional<int64_t> blockTrips(scf::ForOp loop) {
   return knownTrips(loop);
 }
 
+/// Whether `op` holds an all-reduce.
+static bool holdsAllReduce(Operation *op) {
+  return op->walk([](AllReduceOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 /// The loops of the parallel body to spread, or none when the body does
 /// not qualify.
 static SmallVector<scf::ForOp> spreadableLoops(ParallelOp parallel,
@@ -149,11 +155,12 @@ static SmallVector<scf::ForOp> spreadableLoops(ParallelOp parallel,
       continue;
     // A loop with a constant lower bound and step whose trip count is not
     // known is one ktdf-coarsen may merge; spreading would take its tiles
-    // apart.
+    // apart. Not one holding an all-reduce: each trip exchanges its own
+    // partial, and ktdf-coarsen keeps its trips apart.
     if (loop.getNumRegionIterArgs() != 0 ||
         (matchPattern(loop.getLowerBound(), m_Constant()) &&
          matchPattern(loop.getStep(), m_Constant()) && !blockTrips(loop) &&
-         !loop->hasAttr(kSpreadChunksAttrName)))
+         !loop->hasAttr(kSpreadChunksAttrName) && !holdsAllReduce(loop)))
       return {};
     if (loop->walk([](PipelineOp) { return WalkResult::interrupt(); })
             .wasInterrupted())
@@ -204,11 +211,6 @@ struct SpreadIterationsPass
         return;
       spread(parallel, loops, k);
     });
-  }
-
-  static bool holdsAllReduce(ParallelOp parallel) {
-    return parallel->walk([](AllReduceOp) { return WalkResult::interrupt(); })
-        .wasInterrupted();
   }
 
   /// The grid with K copies: a last dimension of extent K, or, when the
