@@ -15,6 +15,7 @@
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -66,10 +67,9 @@ struct AllocateScratchpadPass
     // keep their addresses: each lane's region starts with them.
     SmallVector<NamedAttribute> local;
     WalkResult walk = func.walk([&](ktdp::ConstructMemoryViewOp view) {
-      auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
       auto kind = view->getAttrOfType<StringAttr>("ktdf.memory");
       APInt address;
-      if (!space || space->kind != ktdp::MemoryKind::ct_local || !kind)
+      if (!ktdp::isScratchpadView(view) || !kind)
         return WalkResult::advance();
       if (!matchPattern(view.getOffset(), m_ConstantInt(&address)))
         return view.emitError("scratchpad views need a literal address"),

@@ -19,6 +19,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -192,11 +193,7 @@ static std::optional<std::string> check(Operation *op,
                                                        : load.getAccessTile());
             // A load of its own scratchpad may read a part of a
             // distributed view another tile stored into.
-            auto space =
-                tiled ? ktdp::normalizeMemorySpace(tiled.getMemorySpace())
-                      : std::nullopt;
-            bool ownScratchpad =
-                load && space && space->kind == ktdp::MemoryKind::ct_local;
+            bool ownScratchpad = load && ktdp::isScratchpadView(tiled);
             if (!tiled || isOtherTilesView(tiled) || ownScratchpad) {
               if (auto refusal = distributedViewRefusalAt(o))
                 return refusal;

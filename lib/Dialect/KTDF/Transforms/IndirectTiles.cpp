@@ -16,6 +16,7 @@
 
 #include "ktflow/Dialect/KTDF/Transforms/IndirectTiles.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
@@ -83,8 +84,7 @@ static ktdp::ConstructMemoryViewOp globalView(Value v, std::string &why,
     why = (what + " is not a ktdp.construct_memory_view").str();
     return {};
   }
-  auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
-  if (space && space->kind == ktdp::MemoryKind::ct_local) {
+  if (ktdp::isScratchpadView(view)) {
     why = (what + " is in a scratchpad (ct_local)").str();
     return {};
   }

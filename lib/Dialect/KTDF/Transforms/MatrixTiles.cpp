@@ -25,6 +25,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Machine/MatrixTiming.h"
 
@@ -98,8 +99,7 @@ static bool movesWholeView(DataTransferOp transfer) {
   ktdp::ConstructMemoryViewOp view = ktdp::getAccessTileView(tileValue);
   if (!tile || !view || !tile.getAccessTileOrder().isIdentity())
     return false;
-  auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
-  if (!space || space->kind != ktdp::MemoryKind::ct_local)
+  if (!ktdp::isScratchpadView(view))
     return false;
   ArrayRef<int64_t> shape =
       cast<ktdp::AccessTileType>(tileValue.getType()).getShape();

@@ -15,6 +15,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 
@@ -167,9 +168,8 @@ static std::optional<int64_t> scratchpadAddressOf(Value tileValue) {
   auto view = ktdp::getAccessTileView(tileValue);
   if (!view)
     return std::nullopt;
-  auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
   APInt address;
-  if (!space || space->kind != ktdp::MemoryKind::ct_local ||
+  if (!ktdp::isScratchpadView(view) ||
       !matchPattern(view.getOffset(), m_ConstantInt(&address)))
     return std::nullopt;
   return address.getSExtValue();

@@ -22,6 +22,7 @@
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
@@ -307,9 +308,7 @@ static LogicalResult mergeTiles(func::FuncOp func, int64_t lanes,
     return refuse(op) << "they are merged at an exchange in the kernel's "
                          "body, not inside a loop or a branch";
   WalkResult local = func.walk([&](ktdp::ConstructMemoryViewOp view) {
-    auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
-    if (!space || space->kind != ktdp::MemoryKind::ct_local ||
-        isExchangeView(view))
+    if (!ktdp::isScratchpadView(view) || isExchangeView(view))
       return WalkResult::advance();
     refuse(view) << "the merged tiles share one scratchpad, so only the "
                     "exchange's views may be scratchpad (ct_local) views";

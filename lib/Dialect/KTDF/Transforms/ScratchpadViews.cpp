@@ -11,6 +11,7 @@
 #include "ScratchpadViews.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Support/ElementBytes.h"
 
@@ -24,9 +25,8 @@ using namespace mlir::ktdf;
 
 std::optional<int64_t>
 mlir::ktdf::getLiteralScratchpadEnd(ktdp::ConstructMemoryViewOp view) {
-  auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
   APInt address;
-  if (!space || space->kind != ktdp::MemoryKind::ct_local ||
+  if (!ktdp::isScratchpadView(view) ||
       !matchPattern(view.getOffset(), m_ConstantInt(&address)))
     return std::nullopt;
   auto type = cast<MemRefType>(view.getType());

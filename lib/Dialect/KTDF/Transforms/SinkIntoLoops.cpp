@@ -31,6 +31,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -65,8 +66,7 @@ public:
   explicit LoopSinker(func::FuncOp func) : func(func), cursor(func) {
     // The device memory ktdf-map-memory-spaces gave the scratchpad views.
     func.walk([&](ktdp::ConstructMemoryViewOp view) {
-      auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
-      if (space && space->kind == ktdp::MemoryKind::ct_local)
+      if (ktdp::isScratchpadView(view))
         if (auto kind = view->getAttrOfType<StringAttr>(kMemoryAttrName))
           localKind = kind;
     });

@@ -20,6 +20,7 @@
 
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 
@@ -344,8 +345,7 @@ bool mlir::ktdf::checkOverlappingStores(func::FuncOp func) {
         !(isa<BlockArgument>(view.getOffset()) ||
           matchPattern(view.getOffset(), m_Constant())))
       return;
-    auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
-    if (space && space->kind == ktdp::MemoryKind::ct_local)
+    if (ktdp::isScratchpadView(view))
       return;
     byView[view].push_back(store);
   });

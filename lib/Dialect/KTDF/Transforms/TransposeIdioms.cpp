@@ -12,6 +12,7 @@
 
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,9 +38,7 @@ static std::optional<std::string> whyNotPermutable(Value tileValue) {
   if (!tile)
     return std::string("its tile is not an access tile");
   auto view = ktdp::getAccessTileView(tileValue);
-  auto space =
-      view ? ktdp::normalizeMemorySpace(view.getMemorySpace()) : std::nullopt;
-  if (!view || (space && space->kind == ktdp::MemoryKind::ct_local))
+  if (!view || ktdp::isScratchpadView(view))
     return std::string("its tile is not in device memory (only a DMA "
                        "transposes)");
   if (!tile.getAccessTileOrder().isPermutation())

@@ -10,6 +10,7 @@
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 
@@ -157,8 +158,7 @@ mlir::ktdf::whyNotSupportedTile(ktdp::ConstructAccessTileOp tile) {
   if (tile.getBaseMap().getNumResults() != extents.size() ||
       view.getStaticSizes().size() != extents.size())
     return std::string("access tiles must have the rank of their view");
-  auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
-  bool masks = !(space && space->kind == ktdp::MemoryKind::ct_local);
+  bool masks = !ktdp::isScratchpadView(view);
   // A permuted order (a transposed load or store) moves by strided DMAs
   // into the buffer's layout, which do not mask.
   if (!tile.getAccessTileOrder().isIdentity()) {
