@@ -5,7 +5,8 @@
 // each instruction its uncontended cost as the simulator's timing model
 // states it, and the bytes each memory moves (ProgramWalker.h); then the
 // kernel's cycles from the busiest resource, its fill and drain
-// (FillAndDrain.h).
+// (FillAndDrain.h), or the longest chain of tokens passed from unit to
+// unit where that is longer (TokenChains.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include "HandOverStalls.h"
 #include "ProgramWalker.h"
 #include "SlotBoundEngines.h"
+#include "TokenChains.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -162,8 +164,9 @@ static void consider(KernelEstimate &estimate, double busy,
   }
 }
 
-KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
-                                               const Executable &exe) {
+/// estimateKernel, with the chains of tokens if `followTokens`.
+static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
+                                  bool followTokens) {
   KernelEstimate estimate;
   estimate.memoryBusy.assign(machine.memories.size(), 0);
   double load = 0, store = 0, compute = 0;
@@ -310,5 +313,26 @@ KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
   detail::slotBoundEngines(
       machine, walkers, load,
       [&](uint32_t sync) { return landings.landed(sync); }, estimate);
+  if (!followTokens)
+    return estimate;
+  // Units that wait for one another's tokens in turn (a ring reduction's
+  // steps) take the longest such chain at least.
+  if (std::optional<detail::TokenChain> chain =
+          detail::tokenChains(machine, exe, walkers);
+      chain && chain->cycles > estimate.cycles) {
+    estimate.busiest = estimate.cycles = chain->cycles;
+    estimate.latency = 0;
+    estimate.bottleneck = machine.units[chain->unit].name + " token chain";
+  }
   return estimate;
+}
+
+KernelEstimate ktflow::machine::estimateKernel(const Machine &machine,
+                                               const Executable &exe) {
+  return wholeKernel(machine, exe, /*followTokens=*/true);
+}
+
+KernelEstimate ktflow::machine::estimateResources(const Machine &machine,
+                                                  const Executable &exe) {
+  return wholeKernel(machine, exe, /*followTokens=*/false);
 }

@@ -29,6 +29,12 @@ inline bool computes(const MachineUnit &unit) {
   return (unit.roles & (RoleVector | RoleMatrix)) != 0;
 }
 
+/// The cycles a transfer that stays in flight `inFlightFor` cycles waits,
+/// at time `at`, until fewer than `slots` of those landing at `landings`
+/// are in flight (the earliest landing first); records its landing.
+double waitInQueue(llvm::SmallVectorImpl<double> &landings, double at,
+                   double inFlightFor, unsigned slots);
+
 /// The least bandwidth and summed latency of a route.
 struct RouteCost {
   double bandwidth = 0;
@@ -127,6 +133,30 @@ public:
   llvm::SmallVector<uint32_t> waitedBeforeFirstLoad;
   /// The sync channels waited for, in program order.
   std::vector<uint32_t> waitLog;
+  /// The program's tokens and FIFO entries in program order, each at the
+  /// unit's own time (`clock`) when its instruction starts: what the token
+  /// chains across units (TokenChains.h) follow.
+  struct ChainEvent {
+    enum Kind : uint8_t { Signal, Wait, Push, Pop, Transfer } kind;
+    /// The sync channel or FIFO.
+    uint32_t id;
+    double at;
+    /// A FIFO entry's bytes.
+    double bytes = 0;
+    /// The instruction's own cycles (a push's occupancy of its route, a
+    /// pop's cycles, a transfer's wait for a slot).
+    double cost = 0;
+    /// Push: the route's latency after the occupancy. Pop: the cycles
+    /// after its last byte is there (a store's last entry and its
+    /// landing). Transfer (of a unit that keeps several in flight): from
+    /// its start until it lands, which a token sent after it waits for.
+    double after = 0;
+    /// The cycles the walk charges a transfer over the simulator's: the
+    /// occupancy of its route rounded up to whole cycles (a 32-byte entry
+    /// on a 64 B/cycle FIFO takes half a cycle).
+    double rounding = 0;
+  };
+  std::vector<ChainEvent> chainEvents;
   /// A compute unit's receives: the FIFO, the bytes received from it
   /// before, the unit's cycles before (the work it can do before the
   /// entry arrives), the entry's bytes and how many times it is received.

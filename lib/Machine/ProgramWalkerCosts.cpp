@@ -83,11 +83,8 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
   return cost;
 }
 
-/// The cycles a transfer that stays in flight `inFlightFor` cycles waits,
-/// at time `at`, until fewer than `slots` of those landing at `landings`
-/// are in flight (the earliest landing first); records its landing.
-static double waitInQueue(llvm::SmallVectorImpl<double> &landings, double at,
-                          double inFlightFor, unsigned slots) {
+double detail::waitInQueue(llvm::SmallVectorImpl<double> &landings, double at,
+                           double inFlightFor, unsigned slots) {
   llvm::erase_if(landings, [&](double landed) { return landed <= at; });
   double wait = 0;
   if (landings.size() >= slots) {
@@ -106,6 +103,8 @@ double ProgramWalker::landedCost(double occupancy, double latency,
   if (unit.maxOutstanding <= 1)
     return occupancy + latency;
   double wait = waitForSlot(occupancy + latency, times);
+  chainEvents.push_back(
+      {ChainEvent::Transfer, 0, clock, 0, wait, occupancy + latency});
   slotBoundDrift += waitInQueue(slotBoundLandings, clock + slotBoundDrift,
                                 occupancy + latency, unit.maxOutstanding) -
                     wait;
@@ -166,6 +165,8 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
   }
   case Opcode::Recv:
     vtype[in.a] = &program.vtypes[in.c];
+    chainEvents.push_back(
+        {ChainEvent::Pop, in.b, clock, double(program.vtypes[in.c].bytes())});
     if (computes(unit)) {
       double bytes = program.vtypes[in.c].bytes();
       if (clock == 0)
@@ -184,7 +185,13 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     const VectorType *type = vtype[in.b];
     if (!type)
       return 0;
-    return fifoCycles(in.a, type->bytes());
+    double bytes = type->bytes();
+    const MachineLink &link = machine.links[exe.fifos[in.a].link];
+    double cost = fifoCycles(in.a, bytes);
+    chainEvents.push_back({ChainEvent::Push, in.a, clock, bytes,
+                           bytes / link.bandwidth, double(link.latency),
+                           cost - bytes / link.bandwidth});
+    return cost;
   }
   case Opcode::Load:
   case Opcode::Store: {
@@ -209,13 +216,30 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     }
     chargeMemories({in.b}, bytes, times);
     double occupancy = occupancyOf(bytes, route.bandwidth);
+    double exact = route.bandwidth > 0 ? bytes / route.bandwidth : 0;
     // A load moves on once its entries are in the FIFO; a store writes
     // the memory and, as a DMA or fill does, lands before its unit moves
     // on (or stays in flight): a masked tile stored one row at a time
     // pays the route's latency each row.
-    if (in.op == Opcode::Load)
+    if (in.op == Opcode::Load) {
+      // Its entries then cross the FIFO's own link to the consumer.
+      double latency =
+          route.latency + machine.links[exe.fifos[in.a].link].latency;
+      chainEvents.push_back({ChainEvent::Push, in.a, clock, bytes, exact,
+                             latency, occupancy - exact});
       return occupancy;
-    return landedCost(occupancy, route.latency, times);
+    }
+    size_t transfer = chainEvents.size();
+    double cost = landedCost(occupancy, route.latency, times);
+    // Its last entry is written once there, then the store lands (or
+    // stays in flight: the transfer, after the entries popped).
+    double lastEntry = occupancyOf(
+        std::min<double>(bytes, exe.fifos[in.a].entryBytes), route.bandwidth);
+    chainEvents.insert(chainEvents.begin() + transfer,
+                       {ChainEvent::Pop, in.a, clock, bytes, cost,
+                        cost - occupancy + std::min(occupancy, lastEntry),
+                        occupancy - exact});
+    return cost;
   }
   case Opcode::Dma:
   case Opcode::RemoteDma: {
@@ -246,6 +270,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     // The token leaves once the transfers in flight have landed.
     double leaves = landedBy(clock, landings);
     signalledAt.try_emplace(in.a, leaves);
+    chainEvents.push_back({ChainEvent::Signal, in.a, clock});
     uint32_t receiver = exe.syncs[in.a].receiver;
     const MachineUnit &to = machine.units[receiver];
     if ((to.roles & RoleLoad) && !(to.roles & RoleDma))
@@ -260,6 +285,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     // buffer back only after the token of its data, which left once the
     // transfers then in flight had landed: those after it may still be in
     // flight (while_loop's rows, four in flight, each waits for a slot).
+    chainEvents.push_back({ChainEvent::Wait, in.a, clock});
     uint32_t sender = exe.syncs[in.a].sender;
     auto sent = tokensToLoadUnit.find(sender);
     if (sent != tokensToLoadUnit.end() && !sent->second.empty()) {

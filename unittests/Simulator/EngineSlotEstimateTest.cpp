@@ -49,7 +49,7 @@ TEST(EngineSlotEstimateTest, HandedBackBufferLeavesLaterTransfersInFlight) {
   su.store(1, L1, 4096, 128 * 8);
   exe.programs = {dma.done(), lu.done(), mapEntries(8, ScalarOp::Exp),
                   su.done()};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   EXPECT_DOUBLE_EQ(e.unitBusy[0], 56);
   // The engine binds, followed by the first row's latency and the last
   // row's compute and store (18); simulated 87: the tail through the load,
@@ -92,7 +92,7 @@ TEST(EngineSlotEstimateTest, StoreEngineBehindFasterRowsRunsAtItsSlotsRate) {
   }
   exe.programs = {dma.done(), lu.done(), mapEntries(8, ScalarOp::Exp),
                   su.done(), dma2.done()};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   EXPECT_DOUBLE_EQ(e.unitBusy[0], 120);
   expectBoundBy(e, "core0.dma slots", 53, 262);
   expectSimulatedAbove(m, exe, 262, 11);

@@ -24,7 +24,7 @@ TEST(EstimateTest, DmaEngineThatWaitsForEachTransfer) {
   ProgramBuilder dma(DMA);
   dma.dma(DDR, 0, L1, 0, 4096);
   exe.programs = {dma.done()};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   // ceil(4096 / 32) + (10 + 2) latency; the engine waits for it, so no
   // latency is added on top.
   EXPECT_DOUBLE_EQ(e.unitBusy[0], 140);
@@ -45,7 +45,7 @@ TEST(EstimateTest, IndexReadThenGatheredRow) {
   read.a = value, read.b = DDR, read.c = at, read.d = bound, read.sub = 4;
   dma.dma(DDR, 0, L1, 0, 1024);
   exe.programs = {dma.done()};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   // The read: 4 / 32 + 10 latency = 10.125, waited for; the DMA:
   // ceil(1024 / 32) + (10 + 2) = 44. The simulator charges the same and
   // reports whole cycles.
@@ -83,7 +83,7 @@ TEST(EstimateTest, IndexValuesNamePagesTwoApart) {
   move.f = move.g = move.h = kNoReg;
   dma.loopEnd(loop);
   exe.programs = {dma.done()};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   EXPECT_DOUBLE_EQ(e.unitBusy[0], 12212.5);
 }
 
@@ -102,7 +102,7 @@ TEST(EstimateTest, ComputeBoundStream) {
   ProgramBuilder su(SU);
   su.store(1, L1, 4096, 128 * 8);
   exe.programs = {lu.done(), vec.done(), su.done()};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   // Load and store: 1024 bytes at 64 B/cycle = 16 each, and the store
   // unit waits for its store to land, 1 more. The vector unit, per entry:
   // exp of 64 f16 at 16 a cycle = 4, the send of 128 bytes at 64 B/cycle
@@ -140,7 +140,7 @@ TEST(EstimateTest, ComputeBoundWaitsForItsFirstBlocksAndItsLastStores) {
   storer.dma(L1, 4096, DDR, 8192, 2048);
   std::vector<UnitProgram> stage = expStage({0, 1}, {2});
   exe.programs = {loader.done(), stage[0], stage[1], stage[2], storer.done()};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   // The vector unit: 100 x (exp 4 + send 2) = 600, more than DDR's
   // 4096 / 16 = 256. Before its first entry: the 2048 bytes loaded before
   // full1 at the engine's share of DDR (16 B/cycle, the only loader),
@@ -176,7 +176,7 @@ TEST(EstimateTest, ComputeBoundWaitsForAnEngineSlowerThanItsBytes) {
   loader.syncSend(0);
   std::vector<UnitProgram> stage = expStage({0}, {});
   exe.programs = {loader.done(), stage[0], stage[1], stage[2]};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   // The vector unit: 100 x (exp 4 + send 2) = 600; nothing is stored to
   // device memory after it.
   EXPECT_DOUBLE_EQ(e.unitBusy[0], 97);
@@ -270,7 +270,7 @@ TEST(EstimateTest, StoreUnitBoundStoresEachRowOfAMaskedTile) {
   exe.programs = {loader.done(), lu,
                   mapEntries(8, ScalarOp::AddF, /*binary=*/true), su,
                   storer.done()};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   // The store unit waits for each row to land, as the simulator's does:
   // 8 x (ceil(128 / 64) + 6) = 64, more than the vector unit's 8 x 3 = 24
   // (the estimate charged it 16 before, and the vector unit bound: 112
@@ -302,7 +302,7 @@ TEST(EstimateTest, EngineWaitsForASlotForEachTransferPastItsMaximum) {
   for (int i = 0; i < 8; ++i)
     dma.dma(DDR, i * 64, L1, i * 64, 64);
   exe.programs = {dma.done()};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   EXPECT_DOUBLE_EQ(e.unitBusy[0], 46);
   EXPECT_DOUBLE_EQ(e.latency, 12);
   EXPECT_DOUBLE_EQ(e.cycles, 58);
@@ -329,7 +329,7 @@ TEST(EstimateTest, TransfersInFlightLandWhileTheEngineWaitsForAToken) {
     dma.dma(DDR, i * 64, L1, i * 64, 64);
   }
   exe.programs = {sender.done(), dma.done()};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   EXPECT_DOUBLE_EQ(e.unitBusy[1], 36);
 }
 
@@ -351,7 +351,7 @@ TEST(EstimateTest, EngineBoundWaitsForTheComputeOfItsLastBlock) {
   su.store(1, L1, 16384, 16384);
   exe.programs = {loader.done(), lu.done(),
                   mapEntries(128, ScalarOp::AddF, /*binary=*/true), su.done()};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   // The engine: 4 x ceil(4096 / 32) = 512, more than the vector unit's
   // 128 x 3 = 384. After it, the first load's landing (10 + 2) and the
   // compute of the last block, the quarter of what the load unit feeds
@@ -386,7 +386,7 @@ TEST(EstimateTest, LoadEngineBoundWaitsForTheLastExecutionsStores) {
   exe.programs = {loader.done(), lu,
                   mapEntries(32, ScalarOp::AddF, /*binary=*/true), su,
                   storer.done()};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   // dma2 binds: ceil(4096 / 32) = 128, more than the vector unit's 96 and
   // dma's 93. After it, its load's landing (12), the compute of the block
   // (96) and dma's 105 cycles from the token to its last landing (before:
@@ -407,7 +407,7 @@ TEST(EstimateTest, DeviceMemoryBound) {
   for (int i = 0; i < 4; ++i)
     dma.dma(DDR, i * 1024, L1, i * 1024, 1024);
   exe.programs = {dma.done()};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   // The engine issues 4 x ceil(1024 / 32) = 128 cycles of transfers, but
   // DDR moves 4096 bytes at 16 B/cycle: 256, plus the first load's route
   // latency (10 + 2).

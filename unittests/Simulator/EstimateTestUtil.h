@@ -62,7 +62,7 @@ inline void expectEngineAndVector(const Machine &m, const Executable &exe,
                                   double engineBusy, double vectorBusy,
                                   const char *bottleneck, double latency,
                                   double cycles, uint64_t slack) {
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   EXPECT_DOUBLE_EQ(e.unitBusy[0], engineBusy);
   EXPECT_DOUBLE_EQ(e.unitBusy[2], vectorBusy);
   expectBoundBy(e, bottleneck, latency, cycles);

@@ -66,7 +66,7 @@ Executable carried(int64_t operandBytes, bool operandAfter, int exps) {
 void expectHandOversBind(const Executable &exe, double busy, double cycles,
                          uint64_t slack) {
   Machine m = coreMachine();
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   EXPECT_DOUBLE_EQ(e.unitBusy[1], busy);
   EXPECT_EQ(e.bottleneck, "core0.vec + hand-overs");
   EXPECT_DOUBLE_EQ(e.cycles, cycles);

@@ -122,7 +122,7 @@ TEST(EstimateTest, StoreUnitWorksBetweenTheEnginesLoadsAndStores) {
   auto [lu, su] = feedAndRows(1024, 8);
   exe.programs = {dma.done(), lu,
                   mapEntries(8, ScalarOp::AddF, /*binary=*/true), su};
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   // The engine's one execution is a chain through the vector unit: the
   // loads landed (44), the token (3), the first entry fed (2), its 24
   // cycles, the token back (3) and the store (44): 120, the estimate
@@ -207,7 +207,7 @@ TEST(EstimateTest, EachEnginesChainRunsWithItsOwnCoresCompute) {
   Executable exe;
   oneExecution(exe, 0, L1, 1024, fourExps(8));
   oneExecution(exe, 5, 2, 4096, mapEntries(32, ScalarOp::AddF));
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   EXPECT_DOUBLE_EQ(e.unitBusy[2], 144);
   EXPECT_DOUBLE_EQ(e.unitBusy[6], 96);
   // Each execution is one chain: the loads landed (one in flight: 32 + 12

@@ -76,7 +76,7 @@ TEST(EstimateTest, SkewedEngineRunsHalfAChainAnExecution) {
   dma.dma(L1, 4096, DDR, 8192, 1024);
   dma.loopEnd(loop);
   addSkewedBlocks(exe, dma);
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   // The engine: 8 loads and 8 stores of ceil(1024 / 32) = 32 cycles, 512
   // busy; the vector unit 8 x 48 = 384. Block i + 1's loads leave before
   // block i's stores, so from one load to the load two blocks later the
@@ -137,7 +137,7 @@ TEST(EstimateTest, SkewedEngineTwoAheadRunsAThirdOfAChainAnExecution) {
   dma.p.insts.back().d = out;
   dma.loopEnd(loop);
   addSkewedBlocks(exe, dma);
-  KernelEstimate e = estimateKernel(m, exe);
+  KernelEstimate e = estimateResources(m, exe);
   // Block i + 2's loads leave before block i's stores, so from one load to
   // the load three blocks later the engine runs one chain: the load 32,
   // its landing 80 + 2, the tokens 3 + 3, the entries' way 6, the compute

@@ -58,6 +58,11 @@ struct KernelEstimate {
 /// patched in (a launched executable).
 KernelEstimate estimateKernel(const Machine &machine, const Executable &exe);
 
+/// estimateKernel without the chains of tokens and FIFO entries passed from
+/// unit to unit (a ring reduction's steps): the busiest unit or memory with
+/// its fill and drain, which the kernel takes at least.
+KernelEstimate estimateResources(const Machine &machine, const Executable &exe);
+
 } // namespace ktflow::machine
 
 #endif // KTFLOW_MACHINE_ESTIMATE_H

@@ -1,0 +1,195 @@
+//===- TokenChains.cpp - The kernel's path through its tokens -------------===//
+//
+// This file implements tokenChains (TokenChains.h): each unit's chain
+// events are taken in program order, the unit advancing by its own cycles
+// between them, until it waits for a token or an entry not sent yet; it
+// resumes once its sender has sent it. Each event is taken once, so the
+// replay costs what the walk did.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TokenChains.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+using namespace ktflow::machine;
+using namespace ktflow::machine::detail;
+
+namespace {
+using Event = ProgramWalker::ChainEvent;
+
+/// Bytes pushed into a FIFO, [begin, end), and when: byte x is there once
+/// its share of the push's occupancy and the route's latency have passed.
+struct Pushed {
+  double begin, end, start, cost, latency;
+
+  double availableAt(double offset) const {
+    double share = end > begin ? (offset - begin) / (end - begin) : 1;
+    return start + std::ceil(cost * share - 1e-9) + latency;
+  }
+};
+
+struct FifoChain {
+  std::vector<Pushed> pushed;
+  double pushedBytes = 0, poppedBytes = 0;
+  std::optional<size_t> waiter;
+
+  /// When the FIFO's bytes up to `offset` are there, if pushed yet.
+  std::optional<double> availableAt(double offset) const {
+    auto push = llvm::lower_bound(
+        pushed, offset - 1e-9,
+        [](const Pushed &p, double at) { return p.end < at; });
+    if (push == pushed.end())
+      return std::nullopt;
+    return push->availableAt(offset);
+  }
+};
+
+struct SyncChain {
+  std::vector<double> arrivals;
+  size_t received = 0;
+  std::optional<size_t> waiter;
+};
+
+/// Where a unit's replay is: its next event, its time there and its own
+/// time (the walk's clock) at the last event taken.
+struct UnitChain {
+  const ProgramWalker *walker;
+  size_t next = 0;
+  double time = 0, clock = 0;
+  /// When its transfers in flight land, and the last of them.
+  llvm::SmallVector<double, 8> inFlight;
+  double landed = 0;
+};
+
+class Replay {
+public:
+  Replay(const Machine &machine, const Executable &exe,
+         llvm::ArrayRef<ProgramWalker> walkers)
+      : machine(machine), exe(exe), fifos(exe.fifos.size()),
+        syncs(exe.syncs.size()) {
+    for (const ProgramWalker &walker : walkers)
+      units.push_back({&walker, 0, 0, 0, {}, 0});
+  }
+
+  std::optional<TokenChain> run() {
+    std::vector<size_t> ready;
+    for (size_t u = 0; u < units.size(); ++u)
+      ready.push_back(u);
+    while (!ready.empty()) {
+      size_t u = ready.back();
+      ready.pop_back();
+      advance(u, ready);
+    }
+    std::optional<TokenChain> chain;
+    for (const UnitChain &unit : units) {
+      if (unit.next < unit.walker->chainEvents.size())
+        return std::nullopt;
+      double end = std::max(unit.time + unit.walker->finishedAt - unit.clock,
+                            unit.landed);
+      if (!chain || end > chain->cycles)
+        chain = TokenChain{end, unit.walker->unitIndex()};
+    }
+    for (const SyncChain &sync : syncs)
+      if (sync.received != sync.arrivals.size())
+        return std::nullopt;
+    for (const FifoChain &fifo : fifos)
+      if (std::abs(fifo.pushedBytes - fifo.poppedBytes) > 1e-6)
+        return std::nullopt;
+    return chain;
+  }
+
+private:
+  /// Takes unit `u`'s events until it waits for one not sent yet (it is
+  /// then its channel's or FIFO's waiter); units a token or entry it sends
+  /// wakes go to `ready`.
+  void advance(size_t u, std::vector<size_t> &ready) {
+    UnitChain &unit = units[u];
+    const std::vector<Event> &events = unit.walker->chainEvents;
+    auto wake = [&](std::optional<size_t> &waiter) {
+      if (waiter)
+        ready.push_back(*waiter);
+      waiter.reset();
+    };
+    for (; unit.next < events.size(); ++unit.next) {
+      const Event &e = events[unit.next];
+      double at = unit.time + e.at - unit.clock;
+      switch (e.kind) {
+      case Event::Signal: {
+        SyncChain &sync = syncs[e.id];
+        const SyncDesc &desc = exe.syncs[e.id];
+        // The token leaves once the transfers in flight have landed.
+        sync.arrivals.push_back(std::max(at, unit.landed) +
+                                machine.syncCycles(desc.sender, desc.receiver));
+        wake(sync.waiter);
+        break;
+      }
+      case Event::Wait: {
+        SyncChain &sync = syncs[e.id];
+        if (sync.received == sync.arrivals.size()) {
+          sync.waiter = u;
+          return;
+        }
+        at = std::max(at, sync.arrivals[sync.received++]);
+        break;
+      }
+      case Event::Transfer: {
+        // It waits for a slot as its transfers land here, not as the walk
+        // had them land (all of them during each wait for a token).
+        double wait =
+            waitInQueue(unit.inFlight, at, e.after,
+                        machine.units[unit.walker->unitIndex()].maxOutstanding);
+        unit.landed = std::max(unit.landed, at + wait + e.after);
+        at += wait - e.cost;
+        break;
+      }
+      case Event::Push: {
+        FifoChain &fifo = fifos[e.id];
+        fifo.pushed.push_back({fifo.pushedBytes, fifo.pushedBytes + e.bytes, at,
+                               e.cost, e.after});
+        fifo.pushedBytes += e.bytes;
+        wake(fifo.waiter);
+        break;
+      }
+      case Event::Pop: {
+        FifoChain &fifo = fifos[e.id];
+        double first = std::min<double>(e.bytes, exe.fifos[e.id].entryBytes);
+        std::optional<double> firstThere =
+            fifo.availableAt(fifo.poppedBytes + first);
+        std::optional<double> lastThere =
+            fifo.availableAt(fifo.poppedBytes + e.bytes);
+        if (!firstThere || !lastThere) {
+          fifo.waiter = u;
+          return;
+        }
+        fifo.poppedBytes += e.bytes;
+        // The unit moves on once its last entry is there and taken; the
+        // walk's clock after the event counts the pop's own cycles.
+        double end =
+            std::max(std::max(at, *firstThere) + e.cost, *lastThere + e.after);
+        at = end - e.cost;
+        break;
+      }
+      }
+      unit.time = at - e.rounding;
+      unit.clock = e.at;
+    }
+  }
+
+  const Machine &machine;
+  const Executable &exe;
+  std::vector<UnitChain> units;
+  std::vector<FifoChain> fifos;
+  std::vector<SyncChain> syncs;
+};
+} // namespace
+
+std::optional<TokenChain>
+detail::tokenChains(const Machine &machine, const Executable &exe,
+                    llvm::ArrayRef<ProgramWalker> walkers) {
+  return Replay(machine, exe, walkers).run();
+}
