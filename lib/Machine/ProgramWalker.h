@@ -222,8 +222,10 @@ private:
 
   int64_t value(uint32_t reg) const { return regs[reg].value_or(0); }
 
-  /// The cost of a DMA of `bytes` from memory `src` to memory `dst`.
-  double dmaCost(uint32_t src, uint32_t dst, double bytes, double times);
+  /// The cost of a DMA of `bytes` from memory `src` to memory `dst`, in
+  /// another core if `remote`.
+  double dmaCost(uint32_t src, uint32_t dst, double bytes, double times,
+                 bool remote);
 
   /// A map's micro-ops over `n` elements, each at the unit's rate for its
   /// class and type (a compare at the type it reads).

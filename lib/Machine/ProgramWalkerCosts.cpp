@@ -43,10 +43,19 @@ void ProgramWalker::chargeMemories(std::initializer_list<uint32_t> memories,
 }
 
 double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
-                              double times) {
+                              double times, bool remote) {
   NodeRef self{NodeRef::Unit, program.unit};
   RouteCost in = routeCost({NodeRef::Memory, src}, self);
   RouteCost outRoute = routeCost(self, {NodeRef::Memory, dst});
+  if (remote) {
+    // A remote DMA crosses the core interconnect, one link per hop, into
+    // the other core's scratchpad (as the simulator routes it).
+    const MachineInterconnect &ic = machine.interconnect;
+    int32_t to = machine.memories[dst].core;
+    double hops = unit.core < 0 || to < 0 ? 0 : ic.hops(unit.core, to);
+    outRoute.bandwidth = ic.linkBandwidth;
+    outRoute.latency = hops * ic.hopLatency;
+  }
   double bandwidth = std::min(in.bandwidth, outRoute.bandwidth);
   double latency = in.latency + outRoute.latency;
   chargeMemories({src, dst}, bytes, times);
@@ -244,7 +253,8 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
   case Opcode::Dma:
   case Opcode::RemoteDma: {
     double rows = in.f == kNoReg ? 1 : static_cast<double>(value(in.f));
-    return dmaCost(in.a, in.c, static_cast<double>(value(in.e)) * rows, times);
+    return dmaCost(in.a, in.c, static_cast<double>(value(in.e)) * rows, times,
+                   in.op == Opcode::RemoteDma);
   }
   case Opcode::Fill: {
     double rows = in.d == kNoReg ? 1 : static_cast<double>(value(in.d));
