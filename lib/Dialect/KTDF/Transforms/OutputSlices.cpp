@@ -102,15 +102,9 @@ LogicalResult OutputSlicePlan::build(func::FuncOp func) {
         failed(add(store.getDataTile())))
       return failure();
   }
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (failed(addDefinition(value)))
-      return failure();
-    for (OpOperand &use : value.getUses())
-      if (failed(addUse(use)))
-        return failure();
-  }
-  return success();
+  return propagate(
+      worklist, [&](Value v) { return addDefinition(v); },
+      [&](OpOperand &use) { return addUse(use); });
 }
 
 LogicalResult OutputSlicePlan::add(Value value) {
@@ -238,6 +232,87 @@ Value mlir::ktdf::addGridDimension(func::FuncOp func, Operation *gridOwner,
   return ids.getResults().back();
 }
 
+LogicalResult RowValues::add(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || type.getRank() < 1 || !type.hasStaticShape() ||
+      type.getShape().front() != rows)
+    return failure();
+  if (values.insert(value))
+    worklist.push_back(value);
+  return success();
+}
+
+std::optional<LogicalResult> RowValues::addLeaf(Operation *def) {
+  if (auto constant = dyn_cast<arith::ConstantOp>(def))
+    return success(isa<SplatElementsAttr>(constant.getValue()));
+  if (auto load = dyn_cast<ktdp::LoadOp>(def))
+    return success(tiles.contains(
+        load.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>()));
+  if (isa<tensor::EmptyOp>(def))
+    return success();
+  if (auto fill = dyn_cast<linalg::FillOp>(def))
+    return add(fill.getOutputs()[0]);
+  return std::nullopt;
+}
+
+LogicalResult
+mlir::ktdf::propagate(SmallVectorImpl<Value> &worklist,
+                      function_ref<LogicalResult(Value)> addDefinition,
+                      function_ref<LogicalResult(OpOperand &)> addUse) {
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (failed(addDefinition(value)))
+      return failure();
+    for (OpOperand &use : value.getUses())
+      if (failed(addUse(use)))
+        return failure();
+  }
+  return success();
+}
+
+LogicalResult mlir::ktdf::addTileData(ktdp::ConstructAccessTileOp tile,
+                                      function_ref<LogicalResult(Value)> add) {
+  for (OpOperand &use : tile->getUses()) {
+    if (auto load = dyn_cast<ktdp::LoadOp>(use.getOwner())) {
+      if (failed(add(load.getResult())))
+        return failure();
+    } else if (auto store = dyn_cast<ktdp::StoreOp>(use.getOwner())) {
+      if (use.get() != store.getAccessTile() ||
+          failed(add(store.getDataTile())))
+        return failure();
+    } else {
+      return failure();
+    }
+  }
+  return success();
+}
+
+RankedTensorType mlir::ktdf::withRows(Type type, int64_t rows) {
+  auto ranked = cast<RankedTensorType>(type);
+  SmallVector<int64_t> shape(ranked.getShape());
+  shape.front() = rows;
+  return ranked.clone(shape);
+}
+
+void mlir::ktdf::retypeValues(OpBuilder &b, ArrayRef<Value> values,
+                              function_ref<RankedTensorType(Value)> typeOf,
+                              function_ref<Value(ktdp::LoadOp)> tileOf) {
+  for (Value value : values) {
+    RankedTensorType type = typeOf(value);
+    Operation *def = value.getDefiningOp();
+    if (!def || !isa<ktdp::LoadOp, tensor::EmptyOp, arith::ConstantOp>(def)) {
+      value.setType(type);
+      continue;
+    }
+    b.setInsertionPoint(def);
+    Value tile;
+    if (auto load = dyn_cast<ktdp::LoadOp>(def))
+      tile = tileOf(load);
+    value.replaceAllUsesWith(remakeWithType(b, def, type, tile));
+    def->erase();
+  }
+}
+
 Value mlir::ktdf::remakeWithType(OpBuilder &b, Operation *def,
                                  RankedTensorType type, Value tile) {
   if (auto load = dyn_cast<ktdp::LoadOp>(def))
@@ -278,21 +353,12 @@ void mlir::ktdf::sliceColumns(func::FuncOp func, const OutputSlicePlan &plan,
     store.getAccessTileMutable().assign(
         buildColumnSlice(b, store.getAccessTile(), column, width));
   }
-  for (Value value : plan.getValues()) {
-    RankedTensorType type = sliceType(value.getType(), width);
-    Operation *def = value.getDefiningOp();
-    if (!def || !isa<ktdp::LoadOp, tensor::EmptyOp, arith::ConstantOp>(def)) {
-      value.setType(type);
-      continue;
-    }
-    b.setInsertionPoint(def);
-    Value tile;
-    if (auto load = dyn_cast<ktdp::LoadOp>(def))
-      tile = buildColumnSlice(b, load.getAccessTile(), column, width);
-    Value sliced = remakeWithType(b, def, type, tile);
-    value.replaceAllUsesWith(sliced);
-    def->erase();
-  }
+  retypeValues(
+      b, plan.getValues(),
+      [&](Value v) { return sliceType(v.getType(), width); },
+      [&](ktdp::LoadOp load) {
+        return buildColumnSlice(b, load.getAccessTile(), column, width);
+      });
   // Tiles the sliced loads and stores no longer use.
   func.walk([](ktdp::ConstructAccessTileOp tile) {
     if (tile->use_empty())

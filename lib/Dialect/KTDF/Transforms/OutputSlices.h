@@ -6,8 +6,11 @@
 // right operands, outputs and accumulators of its matrix products, the
 // element-wise work on them; left operands stay whole loads), the new
 // grid dimension that numbers the copies of each grid point, and the
-// rewrite that gives each copy its slice; and the predicates on tiles and
-// element-wise ops that ktdf-split-row-tiles' row slices use too.
+// rewrite that gives each copy its slice; the predicates on tiles and
+// element-wise ops that ktdf-split-row-tiles' row slices use too; and what
+// the plans of tensors share: the row values of the plans that cut rows
+// (ktdf-split-row-tiles) or grow them (MergeGridPoints.cpp), their
+// worklist and the retyping of their values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +65,52 @@ bool isElementwiseOnTensors(Operation *op);
 /// slices: identity order, a box from the origin, rank 2 (or rank 1: a
 /// vector of one value per column, or per row).
 bool isSliceableTile(Value tile);
+
+/// The tensors of a plan that cuts or grows rows: static tensors of
+/// `rows` rows (dimension 0), each taken once into the worklist.
+class RowValues {
+public:
+  int64_t getRows() const { return rows; }
+  ArrayRef<Value> getValues() const { return values.getArrayRef(); }
+  ArrayRef<ktdp::ConstructAccessTileOp> getTiles() const {
+    return tiles.getArrayRef();
+  }
+
+protected:
+  /// Fails when `value` is no such tensor.
+  LogicalResult add(Value value);
+  /// What a row value asks of `def` when it is a splat constant, a load
+  /// (through one of `tiles`), an empty or a fill; none for other ops.
+  std::optional<LogicalResult> addLeaf(Operation *def);
+
+  llvm::SetVector<Value> values;
+  /// The tiles whose rows the plan cuts or grows.
+  llvm::SetVector<ktdp::ConstructAccessTileOp> tiles;
+  SmallVector<Value> worklist;
+  int64_t rows = 0;
+};
+
+/// Runs the worklist of a plan of tensors: for each value taken from it,
+/// what growing or cutting it asks of its definition and of each of its
+/// uses, which may push more values. Fails as soon as one does.
+LogicalResult propagate(SmallVectorImpl<Value> &worklist,
+                        function_ref<LogicalResult(Value)> addDefinition,
+                        function_ref<LogicalResult(OpOperand &)> addUse);
+
+/// Adds to a plan (through `add`) the tensor each load through `tile`
+/// gives and each store through it writes; fails on any other use.
+LogicalResult addTileData(ktdp::ConstructAccessTileOp tile,
+                          function_ref<LogicalResult(Value)> add);
+
+/// `type` (a ranked tensor type) with `rows` rows.
+RankedTensorType withRows(Type type, int64_t rows);
+
+/// Gives each of `values` the type `typeOf` gives it: a computed value
+/// in place; a load (through the tile `tileOf` builds), an empty or a
+/// splat constant made again where it was, the old one erased.
+void retypeValues(OpBuilder &b, ArrayRef<Value> values,
+                  function_ref<RankedTensorType(Value)> typeOf,
+                  function_ref<Value(ktdp::LoadOp)> tileOf);
 
 /// The load (through `tile`), empty or splat constant `def` made again
 /// with result type `type`, at the builder's insertion point.

@@ -19,6 +19,14 @@
 //      ktdf-split-output-blocks cuts them (OutputSlices.h): copy c
 //      accumulates its columns over all trips in the kernel's order.
 //
+// A point whose gate has fewer rows than the lane's matrix unit would pad
+// every product to the unit's rows, however many copies share the gates:
+// F consecutive points are merged into one of the unit's rows first
+// (MergeGridPoints.h) where the merged points' copies keep as many
+// instances busy, and each copy computes a gate in F parts of its columns
+// (GateColumns.h), so that the larger exchange view and the parts' right
+// operands fit the scratchpad the unmerged trips took.
+//
 // Each gate is computed once, by one copy, from the same operands as in
 // the kernel; each output element is accumulated by one copy in the
 // kernel's trip order: the results are bit-exact. When the loop's upper
@@ -30,9 +38,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GateColumns.h"
 #include "InterTile.h"
+#include "MergeGridPoints.h"
 #include "OutputSlices.h"
 #include "ScratchpadViews.h"
+#include "TileSlices.h"
 
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
@@ -76,41 +87,12 @@ struct SharePlan {
   /// The tensors defined before the loop that `slice` reads (loads,
   /// constants, empties), in program order.
   SmallVector<Operation *> outside;
+  /// Parts of its columns each gate is computed in, and the tensors of
+  /// `slice` that hold gate columns when more than one.
+  int64_t parts = 1;
+  llvm::SetVector<Value> columns;
 };
 } // namespace
-
-/// Collects into `ops` the ops of `body` that `root` depends on and into
-/// `outside` the ops outside the loop defining tensors they read. Fails
-/// when `root` depends on a value the loop carries.
-static LogicalResult collectSlice(Value root, Block *body,
-                                  llvm::SetVector<Operation *> &ops,
-                                  llvm::SetVector<Operation *> &outside) {
-  SmallVector<Value> work{root};
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (auto arg = dyn_cast<BlockArgument>(v)) {
-      if (arg.getOwner() == body && arg.getArgNumber() != 0)
-        return failure();
-      continue;
-    }
-    Operation *def = v.getDefiningOp();
-    Operation *inBody = body->findAncestorOpInBlock(*def);
-    if (!inBody) {
-      if (isa<RankedTensorType>(v.getType()))
-        outside.insert(def);
-      continue;
-    }
-    if (!ops.insert(inBody))
-      continue;
-    inBody->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        if (!operand.getParentRegion() ||
-            !inBody->isProperAncestor(operand.getParentRegion()->getParentOp()))
-          work.push_back(operand);
-    });
-  }
-  return success();
-}
 
 /// The trips of `loop` (from its lower bound by its step) whose tile of
 /// `load` may start inside its view: the tile is anchored at the loop
@@ -177,8 +159,8 @@ static FailureOr<SharePlan> analyze(scf::ForOp loop) {
     return failure();
 
   llvm::SetVector<Operation *> leftOps, rightOps, outside, rightOutside;
-  if (failed(collectSlice(left, body, leftOps, outside)) ||
-      failed(collectSlice(right, body, rightOps, rightOutside)))
+  if (failed(collectLoopSlice(left, body, leftOps, outside)) ||
+      failed(collectLoopSlice(right, body, rightOps, rightOutside)))
     return failure();
   // Nothing else in the body: the gate's computation, the right operand's
   // load, the product.
@@ -285,12 +267,28 @@ static void computeGates(OpBuilder &b, SharePlan &plan, Value copy,
   b.setInsertionPoint(compute.getBody()->getTerminator());
   IRMapping map = outside;
   map.map(plan.loop.getInductionVar(), compute.getInductionVar());
-  for (Operation *op : plan.slice)
-    b.clone(*op, map);
+  if (plan.parts == 1) {
+    for (Operation *op : plan.slice)
+      b.clone(*op, map);
+    Value row = gateRow(b, loc, plan, compute.getInductionVar(),
+                        leftType.getDimSize(0));
+    ktdp::StoreOp::create(b, loc, map.lookup(plan.product.getInputs()[0]),
+                          gateTile(b, loc, view, row, leftType.getShape()));
+    return;
+  }
   Value row =
       gateRow(b, loc, plan, compute.getInductionVar(), leftType.getDimSize(0));
-  ktdp::StoreOp::create(b, loc, map.lookup(plan.product.getInputs()[0]),
-                        gateTile(b, loc, view, row, leftType.getShape()));
+  Value whole = gateTile(b, loc, view, row, leftType.getShape());
+  // Part by part: the scratchpad holds a part of each right operand.
+  int64_t width = leftType.getDimSize(1) / plan.parts;
+  auto part = scf::ForOp::create(
+      b, loc, constant(0), constant(leftType.getDimSize(1)), constant(width));
+  b.setInsertionPoint(part.getBody()->getTerminator());
+  Value gate = cloneGateColumns(b, plan.slice, plan.columns, map,
+                                plan.product.getInputs()[0],
+                                part.getInductionVar(), width);
+  ktdp::StoreOp::create(
+      b, loc, gate, buildColumnSlice(b, whole, part.getInductionVar(), width));
 }
 
 /// The all-reduce groups: the copies of each of `points` grid points, tile
@@ -389,8 +387,9 @@ struct ShareLeftOperandsPass
   }
 
   /// Whether `func` (in a module of its own) shares its loop's left
-  /// operands with `copies` copies and slices what flows into the stores.
-  static LogicalResult apply(func::FuncOp func, int64_t copies) {
+  /// operands with `copies` copies, each gate computed in `parts` parts of
+  /// its columns, and slices what flows into the stores.
+  static LogicalResult apply(func::FuncOp func, int64_t copies, int64_t parts) {
     auto grid = ktdp::getLaunchGrid(func);
     if (failed(grid) || !*grid)
       return failure();
@@ -398,6 +397,14 @@ struct ShareLeftOperandsPass
       FailureOr<SharePlan> plan = analyze(loop);
       if (failed(plan))
         continue;
+      if (parts > 1) {
+        FailureOr<llvm::SetVector<Value>> columns =
+            findGateColumns(plan->slice, plan->product.getInputs()[0]);
+        if (failed(columns))
+          return failure();
+        plan->parts = parts;
+        plan->columns = std::move(*columns);
+      }
       FailureOr<Value> copy = share(func, *plan, **grid, copies);
       if (failed(copy))
         return failure();
@@ -444,23 +451,49 @@ struct ShareLeftOperandsPass
               })
               .wasInterrupted())
         continue;
-      int64_t columns = 0;
+      int64_t columns = 0, rows = 0, width = 0;
       for (auto loop : func.getBody().front().getOps<scf::ForOp>())
-        if (succeeded(analyze(loop)))
+        if (FailureOr<SharePlan> plan = analyze(loop); succeeded(plan)) {
           columns =
               cast<RankedTensorType>(loop.getResult(0).getType()).getDimSize(1);
-      int64_t copies =
-          columns ? chooseCopies(target, ktdp::getNumTiles(**grid), columns)
-                  : 1;
-      if (copies < 2)
+          auto gate =
+              cast<RankedTensorType>(plan->product.getInputs()[0].getType());
+          rows = gate.getDimSize(0);
+          width = gate.getDimSize(1);
+        }
+      if (!columns)
         continue;
+      int64_t points = ktdp::getNumTiles(**grid);
+      int64_t copies = chooseCopies(target, points, columns);
       // Try on a copy of the module first: the rewrite is only kept when
-      // every tensor reaching a store can be sliced afterwards.
-      OwningOpRef<ModuleOp> trial = module.clone();
-      auto trialFunc = trial->lookupSymbol<func::FuncOp>(func.getSymName());
-      if (!trialFunc || failed(apply(trialFunc, copies)))
-        continue;
-      (void)apply(func, copies);
+      // the points merge and every tensor reaching a store can be sliced
+      // afterwards.
+      // Merging F points makes the exchanged gates F times as large: each
+      // gate is then computed in F parts of its columns, so the right
+      // operands a part loads (the largest loads of a trip) take 1/F of
+      // the scratchpad they took.
+      auto share = [&](int64_t merge, int64_t copies) {
+        int64_t parts = width % merge == 0 ? merge : 1;
+        OwningOpRef<ModuleOp> trial = module.clone();
+        auto trialFunc = trial->lookupSymbol<func::FuncOp>(func.getSymName());
+        auto attempt = [&](func::FuncOp f) {
+          return (merge == 1 || succeeded(mergeGridPoints(f, **grid, merge))) &&
+                 succeeded(apply(f, copies, parts));
+        };
+        return trialFunc && attempt(trialFunc) && attempt(func);
+      };
+      // Fewer rows a point than the matrix unit has leave the rest of it
+      // idle on every product: merge points up to its rows where that
+      // keeps as many instances busy.
+      int64_t merge = matrixRowsFactor(target, rows);
+      if (merge > 1 && points % merge == 0) {
+        int64_t merged = chooseCopies(target, points / merge, columns);
+        if (merged > 1 && points / merge * merged >= points * copies &&
+            share(merge, merged))
+          continue;
+      }
+      if (copies > 1)
+        (void)share(1, copies);
     }
   }
 };

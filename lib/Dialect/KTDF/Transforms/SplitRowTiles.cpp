@@ -49,17 +49,12 @@ struct RowAnchor {
 /// variable, one trip's R rows after the previous trip's), backwards to
 /// what computes them and forwards to every use. Values outside the loop
 /// may only be splat constants, which the rewrite remakes in the body.
-class RowSlicePlan {
+class RowSlicePlan : public RowValues {
 public:
   RowSlicePlan(scf::ForOp loop, int64_t lowerBound, int64_t step)
       : loop(loop), iv(loop.getInductionVar()), lowerBound(lowerBound),
         step(step) {}
   LogicalResult build();
-  int64_t getRows() const { return rows; }
-  ArrayRef<Value> getValues() const { return values.getArrayRef(); }
-  ArrayRef<ktdp::ConstructAccessTileOp> getTiles() const {
-    return tiles.getArrayRef();
-  }
   /// A row tile's anchor for trip `k` of the loop cut into `slices`: the
   /// old first coordinate at the lower bound, plus k rows of a slice.
   AffineMap slicedAnchor(ktdp::ConstructAccessTileOp tile,
@@ -67,7 +62,6 @@ public:
 
 private:
   LogicalResult addTile(ktdp::ConstructAccessTileOp tile);
-  LogicalResult add(Value value);
   LogicalResult addDefinition(Value value);
   LogicalResult addUse(OpOperand &use);
   LogicalResult addGeneric(linalg::GenericOp generic);
@@ -75,11 +69,7 @@ private:
   scf::ForOp loop;
   Value iv;
   int64_t lowerBound, step;
-  llvm::SetVector<Value> values;
-  llvm::SetVector<ktdp::ConstructAccessTileOp> tiles;
-  SmallVector<Value> worklist;
   std::optional<RowAnchor> anchor;
-  int64_t rows = 0;
 };
 } // namespace
 
@@ -168,19 +158,7 @@ LogicalResult RowSlicePlan::addTile(ktdp::ConstructAccessTileOp tile) {
   if (simplified(unified) != simplified(anchor->expr))
     return failure();
   tiles.insert(tile);
-  for (OpOperand &use : tile->getUses()) {
-    if (auto load = dyn_cast<ktdp::LoadOp>(use.getOwner())) {
-      if (failed(add(load.getResult())))
-        return failure();
-    } else if (auto store = dyn_cast<ktdp::StoreOp>(use.getOwner())) {
-      if (use.get() != store.getAccessTile() ||
-          failed(add(store.getDataTile())))
-        return failure();
-    } else {
-      return failure();
-    }
-  }
-  return success();
+  return addTileData(tile, [&](Value v) { return add(v); });
 }
 
 LogicalResult RowSlicePlan::build() {
@@ -210,25 +188,12 @@ LogicalResult RowSlicePlan::build() {
   });
   if (stores.wasInterrupted())
     return failure();
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (failed(addDefinition(value)))
-      return failure();
-    for (OpOperand &use : value.getUses())
-      if (loop->isAncestor(use.getOwner()) && failed(addUse(use)))
-        return failure();
-  }
-  return success();
-}
-
-LogicalResult RowSlicePlan::add(Value value) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || type.getRank() < 1 || !type.hasStaticShape() ||
-      type.getShape().front() != rows)
-    return failure();
-  if (values.insert(value))
-    worklist.push_back(value);
-  return success();
+  return propagate(
+      worklist, [&](Value v) { return addDefinition(v); },
+      [&](OpOperand &use) {
+        return success(!loop->isAncestor(use.getOwner()) ||
+                       succeeded(addUse(use)));
+      });
 }
 
 /// A reduction that keeps dimension 0: each row folded on its own.
@@ -242,17 +207,11 @@ LogicalResult RowSlicePlan::addDefinition(Value value) {
   Operation *def = value.getDefiningOp();
   if (!def)
     return failure();
-  if (auto constant = dyn_cast<arith::ConstantOp>(def))
-    return success(isa<SplatElementsAttr>(constant.getValue()));
-  if (!loop->isAncestor(def))
+  // Only splat constants may come from outside the loop.
+  if (!isa<arith::ConstantOp>(def) && !loop->isAncestor(def))
     return failure();
-  if (auto load = dyn_cast<ktdp::LoadOp>(def))
-    return success(tiles.contains(
-        load.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>()));
-  if (isa<tensor::EmptyOp>(def))
-    return success();
-  if (auto fill = dyn_cast<linalg::FillOp>(def))
-    return add(fill.getOutputs()[0]);
+  if (std::optional<LogicalResult> leaf = addLeaf(def))
+    return *leaf;
   if (auto generic = dyn_cast<linalg::GenericOp>(def))
     return addGeneric(generic);
   if (isElementwiseOnTensors(def) || isRowReduction(def)) {
@@ -322,14 +281,6 @@ AffineMap RowSlicePlan::slicedAnchor(ktdp::ConstructAccessTileOp tile,
                     getAffineDimExpr(trip, base.getContext()) * (rows / slices);
   return simplifyAffineMap(AffineMap::get(
       base.getNumDims(), base.getNumSymbols(), results, base.getContext()));
-}
-
-/// `type` with `rows` rows.
-static RankedTensorType withRows(Type type, int64_t rows) {
-  auto ranked = cast<RankedTensorType>(type);
-  SmallVector<int64_t> shape(ranked.getShape());
-  shape.front() = rows;
-  return ranked.clone(shape);
 }
 
 /// Rewrites `loop` into `trips * slices` trips of one row slice each.

@@ -810,6 +810,16 @@ def KTDFShareLeftOperands
     whose right operand starts inside its view; later trips run as
     written, in a tail loop.
 
+    When a point's gate has m rows and the lane's matrix unit M > m rows
+    (its `matrix` shape), F = ceil(M / m) consecutive grid points are first
+    merged into one of F m rows where the grid dimension placing the rows
+    divides by F and the merged points' copies keep at least as many
+    instances busy: the tile id steps F times as far and every tensor
+    flowing from or to its row tiles grows F times along its rows. Each
+    copy then computes a trip's gate in F parts of its columns (an inner
+    loop over the right operands' column slices), so the right operands
+    of a part take 1/F of the scratchpad.
+
     ```mlir
     // before: grid = [8]
     %acc = scf.for %j = %c0 to %d_ff step %c64 iter_args(%a = %zero) -> (tensor<8x1024xf16>) {

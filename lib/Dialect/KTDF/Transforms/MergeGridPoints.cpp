@@ -1,0 +1,243 @@
+//===- MergeGridPoints.cpp - Consecutive grid points as one ---------------===//
+//
+// This file implements the merge of consecutive grid points that
+// ktdf-share-left-operands asks for when a point's products have fewer
+// rows than the device's matrix unit: a SwiGLU of 8 tokens a point leaves
+// half of a 16-row unit idle on every product, whatever the copies share.
+// The points' row tiles lie one block below the other, so F points are one
+// point of F times the rows: the tile id steps F times as far and every
+// tensor that flows from or to a row tile grows along its rows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MergeGridPoints.h"
+#include "IndexAnalysis.h"
+#include "OutputSlices.h"
+#include "TileSlices.h"
+
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+namespace {
+/// The row tiles one tile id places and the tensors flowing from or to
+/// them, found from the tiles to what computes their data and forwards to
+/// every use.
+class RowMergePlan : public RowValues {
+public:
+  explicit RowMergePlan(Value id) : id(id) {}
+  LogicalResult build();
+
+private:
+  LogicalResult findTiles();
+  LogicalResult addTile(ktdp::ConstructAccessTileOp tile);
+  LogicalResult addCarried(scf::ForOp loop, unsigned i);
+  LogicalResult addDefinition(Value value);
+  LogicalResult addUse(OpOperand &use);
+
+  Value id;
+};
+} // namespace
+
+/// The tile id reaches only tiles, through index arithmetic.
+LogicalResult RowMergePlan::findTiles() {
+  SmallVector<Value> work{id};
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (!seen.insert(user).second)
+        continue;
+      if (auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(user)) {
+        if (failed(addTile(tile)))
+          return failure();
+        continue;
+      }
+      if (!isa<arith::ArithDialect>(user->getDialect()) ||
+          user->getNumRegions() != 0 ||
+          llvm::any_of(user->getResultTypes(),
+                       [](Type t) { return !t.isIndex(); }))
+        return failure();
+      llvm::append_range(work, user->getResults());
+    }
+  }
+  return success(!tiles.empty());
+}
+
+/// A row tile: a box of device memory whose first coordinate moves one
+/// tile's rows per point and whose others do not move.
+LogicalResult RowMergePlan::addTile(ktdp::ConstructAccessTileOp tile) {
+  auto shape = cast<ktdp::AccessTileType>(tile.getType()).getShape();
+  ktdp::ConstructMemoryViewOp view = ktdp::getAccessTileView(tile);
+  auto space =
+      view ? ktdp::normalizeMemorySpace(view.getMemorySpace()) : std::nullopt;
+  if (!isSliceableTile(tile) || !space ||
+      space->kind != ktdp::MemoryKind::global)
+    return failure();
+  for (Value symbol : tile.getSymbolOperands())
+    if (coefficient(symbol, id) != 0)
+      return failure();
+  if (rows == 0)
+    rows = shape.front();
+  if (shape.front() != rows || anchorCoefficient(tile, 0, id) != rows)
+    return failure();
+  for (unsigned r = 1; r < shape.size(); ++r)
+    if (anchorCoefficient(tile, r, id) != 0)
+      return failure();
+  tiles.insert(tile);
+  return addTileData(tile, [&](Value v) { return add(v); });
+}
+
+LogicalResult RowMergePlan::build() {
+  if (failed(findTiles()))
+    return failure();
+  return propagate(
+      worklist, [&](Value v) { return addDefinition(v); },
+      [&](OpOperand &use) { return addUse(use); });
+}
+
+/// Value `i` a loop carries: its initial value, the body's argument and
+/// yielded value and the loop's result have the same rows.
+LogicalResult RowMergePlan::addCarried(scf::ForOp loop, unsigned i) {
+  return success(succeeded(add(loop.getInitArgs()[i])) &&
+                 succeeded(add(loop.getRegionIterArgs()[i])) &&
+                 succeeded(add(loop.getYieldedValues()[i])) &&
+                 succeeded(add(loop.getResult(i))));
+}
+
+/// A product computes row by row from its left operand and its output; the
+/// right operand every row reads whole.
+static bool isRowProduct(Operation *op) {
+  auto product = dyn_cast<linalg::MatmulOp>(op);
+  return product && !product.hasUserDefinedMaps();
+}
+
+/// What growing `value`'s rows asks of what computes it.
+LogicalResult RowMergePlan::addDefinition(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg.getArgNumber() == 0)
+      return failure();
+    return addCarried(loop, arg.getArgNumber() - 1);
+  }
+  Operation *def = value.getDefiningOp();
+  if (std::optional<LogicalResult> leaf = addLeaf(def))
+    return *leaf;
+  if (isRowProduct(def)) {
+    auto product = cast<linalg::MatmulOp>(def);
+    if (values.contains(product.getInputs()[1]))
+      return failure();
+    return success(succeeded(add(product.getInputs()[0])) &&
+                   succeeded(add(product.getOutputs()[0])));
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(def))
+    return addCarried(loop, cast<OpResult>(value).getResultNumber());
+  if (isElementwiseOnTensors(def)) {
+    for (Value operand : def->getOperands())
+      if (failed(add(operand)))
+        return failure();
+    return add(def->getResult(0));
+  }
+  return failure();
+}
+
+/// What growing a value's rows asks of one of its users.
+LogicalResult RowMergePlan::addUse(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (auto store = dyn_cast<ktdp::StoreOp>(user))
+    return success(
+        use.get() == store.getDataTile() &&
+        tiles.contains(store.getAccessTile()
+                           .getDefiningOp<ktdp::ConstructAccessTileOp>()));
+  if (auto fill = dyn_cast<linalg::FillOp>(user))
+    return success(use.get() == fill.getOutputs()[0] &&
+                   succeeded(add(fill.getResult(0))));
+  if (isRowProduct(user))
+    return success(use.getOperandNumber() != 1 &&
+                   succeeded(addDefinition(user->getResult(0))));
+  if (auto loop = dyn_cast<scf::ForOp>(user)) {
+    BlockArgument carried = loop.getTiedLoopRegionIterArg(&use);
+    return success(carried &&
+                   succeeded(addCarried(loop, carried.getArgNumber() - 1)));
+  }
+  if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+    auto loop = dyn_cast<scf::ForOp>(yield->getParentOp());
+    return success(loop && succeeded(addCarried(loop, use.getOperandNumber())));
+  }
+  if (isElementwiseOnTensors(user))
+    return addDefinition(user->getResult(0));
+  return failure();
+}
+
+LogicalResult mlir::ktdf::mergeGridPoints(func::FuncOp func,
+                                          ArrayRef<int64_t> grid,
+                                          int64_t factor) {
+  SmallVector<ktdp::GetComputeTileIdOp> ids;
+  func.walk([&](ktdp::GetComputeTileIdOp op) { ids.push_back(op); });
+  if (factor < 2 || ids.size() != 1 ||
+      ids.front()->getBlock() != &func.getBody().front())
+    return failure();
+  for (auto [d, extent] : llvm::enumerate(grid)) {
+    if (extent % factor != 0)
+      continue;
+    Value id = ids.front().getResult(d);
+    RowMergePlan plan(id);
+    if (failed(plan.build()))
+      continue;
+
+    OpBuilder b(func.getContext());
+    DenseMap<Operation *, Value> grown;
+    for (ktdp::ConstructAccessTileOp tile : plan.getTiles()) {
+      b.setInsertionPoint(tile);
+      SmallVector<int64_t> shape(
+          cast<ktdp::AccessTileType>(tile.getType()).getShape());
+      shape.front() *= factor;
+      grown[tile] =
+          buildBoxTile(b, tile, tile.getIndices(), tile.getBaseMap(), shape);
+    }
+    retypeValues(
+        b, plan.getValues(),
+        [&](Value v) { return withRows(v.getType(), plan.getRows() * factor); },
+        [&](ktdp::LoadOp load) {
+          return grown.lookup(load.getAccessTile().getDefiningOp());
+        });
+    for (ktdp::ConstructAccessTileOp tile : plan.getTiles()) {
+      tile.getResult().replaceAllUsesWith(grown[tile]);
+      tile.erase();
+    }
+    // Point q of the merged grid starts at the kernel's point F * q.
+    b.setInsertionPointAfter(ids.front());
+    Value first = arith::MulIOp::create(
+        b, func.getLoc(), id,
+        arith::ConstantIndexOp::create(b, func.getLoc(), factor));
+    id.replaceAllUsesExcept(first, first.getDefiningOp());
+    SmallVector<Attribute> extents;
+    for (auto [e, old] : llvm::enumerate(grid))
+      extents.push_back(b.getI64IntegerAttr(e == d ? old / factor : old));
+    ktdp::getGridOwner(func)->setAttr(ktdp::kGridAttrName,
+                                      b.getArrayAttr(extents));
+    return success();
+  }
+  return failure();
+}
+
+int64_t
+mlir::ktdf::matrixRowsFactor(const ktflow::sched::ScheduleTarget &target,
+                             int64_t rows) {
+  const auto &matrix = target.getLanes().front().matrix;
+  if (!matrix || rows <= 0)
+    return 1;
+  const auto &unit = target.getModel().getNode(matrix->unit).unit;
+  if (!unit || !unit->matrix || unit->matrix->m <= rows)
+    return 1;
+  return (unit->matrix->m + rows - 1) / rows;
+}

@@ -1,0 +1,42 @@
+//===- MergeGridPoints.h - Consecutive grid points as one ------*- C++ -*-===//
+//
+// This file declares the rewrite ktdf-share-left-operands uses to give a
+// matrix unit products of as many rows as it has: F consecutive grid points
+// whose tiles lie row block after row block become one point of F times the
+// rows.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_MERGEGRIDPOINTS_H
+#define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_MERGEGRIDPOINTS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace ktflow::sched {
+class ScheduleTarget;
+} // namespace ktflow::sched
+
+namespace mlir::ktdf {
+
+/// Merges `factor` consecutive points of one dimension of the launch grid
+/// of `func` (extents `grid`) into one. The dimension is the one whose tile
+/// id places the row tiles: global tiles (identity order, boxes) anchored
+/// R * id rows further down for R rows, the tile id reaching nothing else.
+/// Every tensor flowing from or to such a tile (element-wise work, fills,
+/// a product's left operand, output and result, values a loop carries)
+/// computes row by row and grows to `factor` * R rows; the grid dimension
+/// shrinks `factor` times. Each row is computed by the same ops from the
+/// same operands as before: the results are the kernel's. Fails, leaving
+/// `func` unchanged, when the kernel does not have that shape.
+/// The grid points to merge into one so that a product's `rows` rows fill
+/// the rows of the lane's matrix unit (ceil(M / rows) for a unit of M >
+/// rows rows); 1 without one.
+int64_t matrixRowsFactor(const ktflow::sched::ScheduleTarget &target,
+                         int64_t rows);
+
+LogicalResult mergeGridPoints(func::FuncOp func, ArrayRef<int64_t> grid,
+                              int64_t factor);
+
+} // namespace mlir::ktdf
+
+#endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_MERGEGRIDPOINTS_H
