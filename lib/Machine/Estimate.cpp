@@ -18,6 +18,7 @@
 #include "SlotBoundEngines.h"
 #include "TokenChains.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -177,10 +178,11 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
   std::vector<double> busyOfUnit(machine.units.size(), 0);
   std::vector<ProgramWalker> walkers;
   walkers.reserve(exe.programs.size());
+  detail::RouteCosts routes(machine);
   for (const UnitProgram &program : exe.programs) {
     const MachineUnit &unit = machine.units[program.unit];
     ProgramWalker &walker =
-        walkers.emplace_back(machine, exe, program, estimate);
+        walkers.emplace_back(machine, exe, program, estimate, routes);
     double busy = walker.run();
     estimate.unitBusy.push_back(busy);
     busyOfUnit[program.unit] = busy;
@@ -295,12 +297,18 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
   // So does every unit of a stream where something else binds (an engine's
   // chain that leaves a store unit's work for the last execution's stores
   // to follow), between its own core's loads and stores.
+  // (A stream's units share its fill and drain: each found once.)
+  llvm::DenseMap<std::pair<uint32_t, int32_t>, std::pair<double, double>>
+      drains;
   for (auto [u, unit] : llvm::enumerate(machine.units)) {
     std::optional<uint32_t> stream = streamOf(machine, exe, u);
     if (!stream || busyOfUnit[u] <= 0 || unit.name == estimate.bottleneck)
       continue;
-    auto [head, tail] = detail::fillAndDrain(machine, exe, walkers, landings,
-                                             *stream, unit.core);
+    auto [drain, fresh] = drains.try_emplace({*stream, unit.core});
+    if (fresh)
+      drain->second = detail::fillAndDrain(machine, exe, walkers, landings,
+                                           *stream, unit.core);
+    auto [head, tail] = drain->second;
     double latency = std::max(load, head) + std::max(store, tail);
     if (busyOfUnit[u] + latency > estimate.cycles) {
       estimate.busiest = busyOfUnit[u];

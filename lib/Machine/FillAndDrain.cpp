@@ -69,11 +69,13 @@ double Landings::landed(uint32_t sync) const {
 }
 
 std::pair<double, std::optional<uint32_t>> Landings::waitOf(uint32_t unit) {
+  if (auto known = waitByUnit.find(unit); known != waitByUnit.end())
+    return known->second;
   double wait = 0;
   std::optional<uint32_t> last;
   const ProgramWalker *compute = walkerOf(unit);
   if (!compute)
-    return {wait, last};
+    return waitByUnit[unit] = {wait, last};
   for (const ProgramWalker::Receive &receive : compute->receives) {
     const ProgramWalker *feed = walkerOf(exe.fifos[receive.fifo].producer);
     const ProgramWalker::FifoLoad *load =
@@ -86,7 +88,7 @@ std::pair<double, std::optional<uint32_t>> Landings::waitOf(uint32_t unit) {
       last = sync;
     }
   }
-  return {wait, last};
+  return waitByUnit[unit] = {wait, last};
 }
 
 llvm::ArrayRef<std::pair<double, uint32_t>>

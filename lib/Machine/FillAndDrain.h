@@ -65,6 +65,9 @@ private:
   llvm::DenseMap<const ProgramWalker *,
                  std::vector<std::pair<double, uint32_t>>>
       latestByFeed;
+  /// waitOf's answers: the estimate asks for each unit of a stream.
+  llvm::DenseMap<uint32_t, std::pair<double, std::optional<uint32_t>>>
+      waitByUnit;
 };
 
 /// The cycles of the last execution's device-memory stores: for each token

@@ -68,13 +68,29 @@ double ProgramWalker::run() {
 
 const ProgramWalker::FifoLoad *ProgramWalker::loadOf(uint32_t fifo,
                                                      double offset) const {
-  auto loads = loadsInto.find(fifo);
-  if (loads == loadsInto.end())
+  auto found = loadsInto.find(fifo);
+  if (found == loadsInto.end())
     return nullptr;
-  auto load = llvm::upper_bound(
-      loads->second, offset,
-      [](double at, const FifoLoad &l) { return at < l.offset; });
-  return load == loads->second.begin() ? nullptr : &load[-1];
+  const std::vector<FifoLoad> &loads = found->second.loads;
+  size_t &last = found->second.last;
+  // The last load at or before `offset` is load i where the next starts
+  // after it: try the one found last and its successor first.
+  auto isLoadOf = [&](size_t i) {
+    return i < loads.size() && loads[i].offset <= offset &&
+           (i + 1 == loads.size() || offset < loads[i + 1].offset);
+  };
+  if (isLoadOf(last))
+    return &loads[last];
+  if (isLoadOf(last + 1))
+    return &loads[++last];
+  auto load =
+      llvm::upper_bound(loads, offset, [](double at, const FifoLoad &l) {
+        return at < l.offset;
+      });
+  if (load == loads.begin())
+    return nullptr;
+  last = load - loads.begin() - 1;
+  return &load[-1];
 }
 
 bool ProgramWalker::handsOver(uint32_t sync) const {
@@ -82,25 +98,38 @@ bool ProgramWalker::handsOver(uint32_t sync) const {
          (machine.units[exe.syncs[sync].sender].roles & RoleStore);
 }
 
-std::optional<uint32_t> ProgramWalker::fed() const {
+RouteCost RouteCosts::operator()(NodeRef from, NodeRef to) {
+  auto [known, inserted] = costs.try_emplace({key(from), key(to)});
+  if (!inserted)
+    return known->second;
+  RouteCost cost;
+  if (std::optional<std::vector<uint32_t>> route = machine.route(from, to)) {
+    cost.bandwidth = INFINITY;
+    for (uint32_t l : *route) {
+      cost.bandwidth = std::min(cost.bandwidth, machine.links[l].bandwidth);
+      cost.latency += machine.links[l].latency;
+    }
+  }
+  known->second = cost;
+  return cost;
+}
+
+ProgramWalker::ProgramWalker(const Machine &machine, const Executable &exe,
+                             const UnitProgram &program, KernelEstimate &out,
+                             RouteCosts &routes)
+    : machine(machine), exe(exe), program(program), out(out),
+      unit(machine.units[program.unit]), routes(&routes),
+      regs(program.numSRegs), vtype(program.numVRegs, nullptr) {
   for (const FifoDesc &fifo : exe.fifos)
-    if (fifo.producer == program.unit && computes(machine.units[fifo.consumer]))
-      return fifo.consumer;
-  return std::nullopt;
+    if (fifo.producer == program.unit &&
+        computes(machine.units[fifo.consumer])) {
+      feeds = fifo.consumer;
+      break;
+    }
 }
 
 RouteCost ProgramWalker::routeCost(NodeRef from, NodeRef to) const {
-  RouteCost cost;
-  std::optional<std::vector<uint32_t>> route = machine.route(from, to);
-  if (!route)
-    return cost;
-  cost.bandwidth = INFINITY;
-  for (uint32_t l : *route) {
-    cost.bandwidth = std::min(cost.bandwidth, machine.links[l].bandwidth);
-    cost.latency += machine.links[l].latency;
-  }
-  cost.links = *route;
-  return cost;
+  return (*routes)(from, to);
 }
 
 double ProgramWalker::walk(size_t begin, size_t end, double times) {

@@ -39,16 +39,29 @@ double waitInQueue(llvm::SmallVectorImpl<double> &landings, double at,
 struct RouteCost {
   double bandwidth = 0;
   double latency = 0;
-  std::vector<uint32_t> links;
+};
+
+/// The cost of each route the walks of one estimate take, each searched
+/// (Machine::route, a breadth-first search over the device's links) once:
+/// every transfer of every walked iteration asks again.
+class RouteCosts {
+public:
+  explicit RouteCosts(const Machine &machine) : machine(machine) {}
+  RouteCost operator()(NodeRef from, NodeRef to);
+
+private:
+  static uint64_t key(NodeRef node) {
+    return uint64_t(node.kind) << 32 | node.index;
+  }
+  const Machine &machine;
+  llvm::DenseMap<std::pair<uint64_t, uint64_t>, RouteCost> costs;
 };
 
 class ProgramWalker {
 public:
   ProgramWalker(const Machine &machine, const Executable &exe,
-                const UnitProgram &program, KernelEstimate &out)
-      : machine(machine), exe(exe), program(program), out(out),
-        unit(machine.units[program.unit]), regs(program.numSRegs),
-        vtype(program.numVRegs, nullptr) {}
+                const UnitProgram &program, KernelEstimate &out,
+                RouteCosts &routes);
 
   double run();
 
@@ -171,7 +184,13 @@ public:
     double offset;
     size_t waits;
   };
-  llvm::DenseMap<uint32_t, std::vector<FifoLoad>> loadsInto;
+  struct FifoLoads {
+    std::vector<FifoLoad> loads;
+    /// The load loadOf last found: the receives ask in program order, each
+    /// for the same load or the next one mostly.
+    mutable size_t last = 0;
+  };
+  llvm::DenseMap<uint32_t, FifoLoads> loadsInto;
   /// The load an entry of `fifo` at `offset` comes from (the last into it
   /// that starts at or before the offset), if this program loads it.
   const FifoLoad *loadOf(uint32_t fifo, double offset) const;
@@ -202,7 +221,7 @@ public:
   bool handsOver(uint32_t sync) const;
 
   /// The compute unit this load unit feeds, if any.
-  std::optional<uint32_t> fed() const;
+  std::optional<uint32_t> fed() const { return feeds; }
 
   /// The cycles `bytes` take through `fifo`, at its link's bandwidth.
   double fifoCycles(uint32_t fifo, double bytes) const;
@@ -253,6 +272,8 @@ private:
   const UnitProgram &program;
   KernelEstimate &out;
   const MachineUnit &unit;
+  RouteCosts *routes;
+  std::optional<uint32_t> feeds;
   std::vector<Known> regs;
   std::vector<const VectorType *> vtype;
   bool waited = false;

@@ -220,7 +220,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     double bytes = static_cast<double>(value(in.d));
     if (in.op == Opcode::Load) {
       fedBytes += bytes;
-      loadsInto[in.a].push_back({fifoBytes[in.a], waitLog.size()});
+      loadsInto[in.a].loads.push_back({fifoBytes[in.a], waitLog.size()});
       fifoBytes[in.a] += bytes;
     }
     chargeMemories({in.b}, bytes, times);

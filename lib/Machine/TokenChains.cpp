@@ -38,11 +38,20 @@ struct FifoChain {
   double pushedBytes = 0, poppedBytes = 0;
   std::optional<size_t> waiter;
 
+  /// The push the last availableAt found (or the pushes' end) and its
+  /// offset: pops ask for offsets in order, so the search starts there.
+  size_t searchFrom = 0;
+  double searchedOffset = 0;
+
   /// When the FIFO's bytes up to `offset` are there, if pushed yet.
-  std::optional<double> availableAt(double offset) const {
-    auto push = llvm::lower_bound(
-        pushed, offset - 1e-9,
+  std::optional<double> availableAt(double offset) {
+    if (offset < searchedOffset)
+      searchFrom = 0;
+    auto push = std::lower_bound(
+        pushed.begin() + searchFrom, pushed.end(), offset - 1e-9,
         [](const Pushed &p, double at) { return p.end < at; });
+    searchFrom = push - pushed.begin();
+    searchedOffset = offset;
     if (push == pushed.end())
       return std::nullopt;
     return push->availableAt(offset);
