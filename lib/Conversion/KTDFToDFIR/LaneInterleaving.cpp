@@ -27,6 +27,16 @@
 // in the copies the unit hands back): the longest lane's stores are not
 // held behind another lane's (layernorm_rows on spyre_like: 899 -> 853).
 //
+// Lanes of one core can take part in different exchanges between cores
+// (two all-reduce groups' rings, tile copies of different tiles). By work,
+// core 0's DMA engine sent group B's ring before A's and core 1's A's
+// before B's, each waiting for the other (colcenter_uneven_3 deadlocked on
+// sample_device). An op holding an exchange orders its lanes alike on
+// every core, by group then grid point, none of its loops led by the
+// longest lane: every unit takes the exchanges in one order. Only their
+// stages wait for other cores (a pipeline's channels stay in a lane), so
+// other ops keep the work order.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ProgramBuilder.h"
@@ -95,6 +105,59 @@ executionsIn(Block &block, llvm::DenseMap<Value, int64_t> &known) {
     total += std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step) * *inner;
   }
   return total;
+}
+
+/// The all-reduces and tile copies the stages of `op` hold: the exchanges
+/// whose units wait for units of other cores.
+static SmallVector<Operation *> exchangesIn(Operation &op) {
+  SmallVector<Operation *> exchanges;
+  op.walk([&](StageOp stage) {
+    if (AllReduceOp allReduce = getAllReduce(stage))
+      exchanges.push_back(allReduce);
+    else if (TileCopyOp copy = getTileCopy(stage))
+      exchanges.push_back(copy);
+  });
+  return exchanges;
+}
+
+/// The smallest tile `tile` exchanges with in `exchange` (itself
+/// included): its all-reduce group's first member, or the smallest tile a
+/// tile copy links it to, from source to consumers and on.
+static int64_t groupOf(Operation *exchange, int64_t tile) {
+  if (auto allReduce = dyn_cast<AllReduceOp>(exchange)) {
+    for (ArrayRef<int64_t> group : allReduce.getMembers())
+      if (llvm::is_contained(group, tile))
+        return group.front(); // Ascending.
+    return tile;
+  }
+  ArrayRef<int64_t> sources = cast<TileCopyOp>(exchange).getSources();
+  auto tiles = llvm::seq<int64_t>(0, sources.size());
+  SmallVector<int64_t> least(tiles.begin(), tiles.end());
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto [consumer, source] : llvm::enumerate(sources))
+      if (source >= 0 && source < static_cast<int64_t>(sources.size()) &&
+          least[consumer] != least[source]) {
+        least[consumer] = least[source] =
+            std::min(least[consumer], least[source]);
+        changed = true;
+      }
+  }
+  return tile < static_cast<int64_t>(least.size()) ? least[tile] : tile;
+}
+
+/// The order every core's units serve `li` in an op holding `exchanges`:
+/// its group in each, then its grid point.
+static SmallVector<int64_t> exchangeOrderOf(ArrayRef<Operation *> exchanges,
+                                            const LaneInstance &li,
+                                            ArrayRef<int64_t> extents) {
+  SmallVector<int64_t> order;
+  // An exchange needs one tile per lane (else the op is refused anyway).
+  if (li.count == 1)
+    for (Operation *exchange : exchanges)
+      order.push_back(groupOf(exchange, tileOfPoint(li.start, extents)));
+  order.push_back(li.start);
+  return order;
 }
 
 std::optional<int64_t>
@@ -282,9 +345,18 @@ ProgramBuilder::emitLanesTogether(Block &block,
     for (LaneWalk &lane : lanes)
       if (runsIn(&op, *lane.li))
         runs.push_back(&lane);
-    llvm::stable_sort(runs, [](const LaneWalk *a, const LaneWalk *b) {
-      return a->work > b->work;
-    });
+    SmallVector<Operation *> exchanges = exchangesIn(op);
+    if (exchanges.empty()) {
+      llvm::stable_sort(runs, [](const LaneWalk *a, const LaneWalk *b) {
+        return a->work > b->work;
+      });
+    } else {
+      ArrayRef<int64_t> extents = kernel.parallel.getExtents();
+      llvm::stable_sort(runs, [&](const LaneWalk *a, const LaneWalk *b) {
+        return exchangeOrderOf(exchanges, *a->li, extents) <
+               exchangeOrderOf(exchanges, *b->li, extents);
+      });
+    }
     auto loop = dyn_cast<scf::ForOp>(op);
     if (!loop || runs.size() < 2) {
       for (LaneWalk *lane : runs)
@@ -328,7 +400,7 @@ ProgramBuilder::emitLanesTogether(Block &block,
     bool nested = walksTogether(body, runs);
     SmallVector<TurnLoop> inTurn;
     Value leads;
-    if (nested && turnLoops(body, runs, inTurn)) {
+    if (nested && exchanges.empty() && turnLoops(body, runs, inTurn)) {
       // The first lane has the most iterations, and more than another.
       leads = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, trips[0],
                                     most);

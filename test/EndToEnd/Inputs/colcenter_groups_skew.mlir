@@ -1,0 +1,69 @@
+// colcenter_groups_skew.mlir - one column block of colcenter_blocks per
+// group on grid [6]: tiles 3g..3g+2 each sum 16 rows of column block g,
+// all-reduce the 64 sums within their group of 3 and store x - sum / 64;
+// the middle tile of each group (t = 1) also stores exp/sqrt of its rows
+// to Z, so it runs more pipelines than the others.
+//
+// Arguments: %x_ptr X (64x5120 f16, input), %y_ptr Y (64x5120 f16, output),
+// %z_ptr Z (64x5120 f16, output; only the blocks of the middle tiles).
+
+#m_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 5119 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#group3 = affine_set<(i)[g] : (i - 3*g >= 0, -i + 3*g + 2 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#bcast = affine_map<(d0, d1) -> (d1)>
+func.func @colcenter(%x_ptr: index, %y_ptr: index, %z_ptr: index) attributes {grid = [6]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c5120 = arith.constant 5120 : index
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [64, 5120], strides: [5120, 1] {coordinate_set = #m_set, memory_space = #ktdp.memory_space<global>} : memref<64x5120xf16>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 5120], strides: [5120, 1] {coordinate_set = #m_set, memory_space = #ktdp.memory_space<global>} : memref<64x5120xf16>
+  %Z = ktdp.construct_memory_view %z_ptr, sizes: [64, 5120], strides: [5120, 1] {coordinate_set = #m_set, memory_space = #ktdp.memory_space<global>} : memref<64x5120xf16>
+  %c3 = arith.constant 3 : index
+  %t = arith.remui %pid, %c3 : index
+  %gq = arith.divui %pid, %c3 : index
+  %row = arith.muli %t, %c16 : index
+  %col = arith.muli %gq, %c64 : index
+  %zeros = arith.constant dense<0.0> : tensor<64xf16>
+  %ident = arith.constant dense<0.0> : tensor<64xf16>
+  %n = arith.constant dense<64.0> : tensor<64xf16>
+    %tx = ktdp.construct_access_tile %X[%row, %col] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x5120xf16> -> !ktdp.access_tile<16x64xindex>
+    %x = ktdp.load %tx : <16x64xindex> -> tensor<16x64xf16>
+    %part = linalg.reduce { arith.addf } ins(%x : tensor<16x64xf16>) outs(%zeros : tensor<64xf16>) dimensions = [0]
+    %f = ktdp.inter_tile_produce producer_tiles_per_group = #group3
+        : tensor<64xf16> -> !ktdp.tile_future<tensor<64xf16>, groups = affine_set<(g) : (g >= 0, -g + 1 >= 0)>> {
+    ^bb0(%g: index):
+      ktdp.yield_partial %part : tensor<64xf16>
+    }
+    %sum = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #group3, identity(%ident : tensor<64xf16>)
+        : !ktdp.tile_future<tensor<64xf16>, groups = affine_set<(g) : (g >= 0, -g + 1 >= 0)>> -> tensor<64xf16> {
+    ^bb0(%a: tensor<64xf16>, %b: tensor<64xf16>):
+      %s = arith.addf %a, %b : tensor<64xf16>
+      ktdp.yield_reduced %s : tensor<64xf16>
+    }
+    %slow = arith.cmpi eq, %t, %c1 : index
+    scf.if %slow {
+      %h1 = math.exp %x : tensor<16x64xf16>
+      %h2 = math.sqrt %h1 : tensor<16x64xf16>
+      %h3 = math.exp %h2 : tensor<16x64xf16>
+      %h4 = math.sqrt %h3 : tensor<16x64xf16>
+      %h5 = math.exp %h4 : tensor<16x64xf16>
+      %h6 = math.sqrt %h5 : tensor<16x64xf16>
+      %tz = ktdp.construct_access_tile %Z[%row, %col] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x5120xf16> -> !ktdp.access_tile<16x64xindex>
+      ktdp.store %h6, %tz : tensor<16x64xf16>, <16x64xindex>
+    }
+    %mean = arith.divf %sum, %n : tensor<64xf16>
+    %empty = tensor.empty() : tensor<16x64xf16>
+    %y = linalg.generic {indexing_maps = [#id2, #bcast, #id2], iterator_types = ["parallel", "parallel"]}
+        ins(%x, %mean : tensor<16x64xf16>, tensor<64xf16>) outs(%empty : tensor<16x64xf16>) {
+    ^bb0(%a: f16, %m: f16, %o: f16):
+      %d = arith.subf %a, %m : f16
+      linalg.yield %d : f16
+    } -> tensor<16x64xf16>
+    %ty = ktdp.construct_access_tile %Y[%row, %col] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x5120xf16> -> !ktdp.access_tile<16x64xindex>
+    ktdp.store %y, %ty : tensor<16x64xf16>, <16x64xindex>
+  return
+}
