@@ -12,19 +12,19 @@
 // after the ring, which wait for no other core, keep the work order.
 
 // CHECK-LABEL: dfir.unit "core[0]/MNISU_Block/MNISU"
-// CHECK-NOT: @p1_sent_c0_l1
-// CHECK: dfir.sync_send @p1_sent_c0_l0
-// CHECK: dfir.sync_send @p1_sent_c0_l1
-// CHECK-NOT: @p4_full1_c0_l0
-// CHECK: dfir.sync_recv @p4_full1_c0_l1
-// CHECK: dfir.sync_recv @p4_full1_c0_l0
+// CHECK-NOT: @p2_sent_c0_l1
+// CHECK: dfir.sync_send @p2_sent_c0_l0
+// CHECK: dfir.sync_send @p2_sent_c0_l1
+// CHECK-NOT: @p5_full0_c0_l0
+// CHECK: dfir.sync_recv @p5_full0_c0_l1
+// CHECK: dfir.sync_recv @p5_full0_c0_l0
 // CHECK-LABEL: dfir.unit "core[1]/MNISU_Block/MNISU"
-// CHECK-NOT: @p1_sent_c1_l1
-// CHECK: dfir.sync_send @p1_sent_c1_l0
-// CHECK: dfir.sync_send @p1_sent_c1_l1
-// CHECK-NOT: @p4_full1_c1_l1
-// CHECK: dfir.sync_recv @p4_full1_c1_l0
-// CHECK: dfir.sync_recv @p4_full1_c1_l1
+// CHECK-NOT: @p2_sent_c1_l1
+// CHECK: dfir.sync_send @p2_sent_c1_l0
+// CHECK: dfir.sync_send @p2_sent_c1_l1
+// CHECK-NOT: @p5_full0_c1_l1
+// CHECK: dfir.sync_recv @p5_full0_c1_l0
+// CHECK: dfir.sync_recv @p5_full0_c1_l1
 
 ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">

@@ -41,7 +41,7 @@
 // CHECK-NEXT:   ktdf-distribute{balance=true use-lanes=true},
 // CHECK-NEXT:   ktdf-coarsen{factor=0 factor-scale=0},
 // CHECK-NEXT:   ktdf-buffer{depth=0},
-// CHECK-NEXT:   ktdf-hoist-invariant-transfers{grid=true span-copies=2 spans=true},
+// CHECK-NEXT:   ktdf-hoist-invariant-transfers{grid=true repeats=true span-copies=2 spans=true},
 // CHECK-NEXT:   ktdf-widen-invariant-columns,
 // CHECK-NEXT:   ktdf-keep-carried-chunks,
 // CHECK-NEXT:   ktdf-row-blocks{blocks=0 store-blocks=0},

@@ -12,12 +12,15 @@
 // block `W[%off]`) is a *row span* when the view's whole extent along that
 // dimension, padded with one tile of zeros, fits the lane's span budget.
 // Loads of the same span in sibling loops (a layernorm's three passes over
-// its row) share it.
+// its row) share it. A tile that later sibling pipelines load again (a row
+// loaded before an all-reduce and after it) is a *repeated load*, read by
+// all of them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HoistCandidates.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -49,9 +52,24 @@ static std::optional<ktdp::MemoryKind> space(ktdp::ConstructMemoryViewOp view) {
   return normalized ? std::optional(normalized->kind) : std::nullopt;
 }
 
+/// The kernel argument whose tensor a view at `offset` lies in: the
+/// argument itself, or the argument plus an element offset (a shard of a
+/// distributed view at `ptr + 524288`, which ktdf-record-tensor-extents
+/// counts in that argument's tensor). None for a literal address or a sum
+/// of two arguments.
+static Value tensorArgument(Value offset) {
+  if (isa<BlockArgument>(offset))
+    return offset;
+  auto add = offset.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return {};
+  Value lhs = tensorArgument(add.getLhs()), rhs = tensorArgument(add.getRhs());
+  return lhs && rhs ? Value() : lhs ? lhs : rhs;
+}
+
 /// Whether something in `loop` may write the memory `view` reads: a
 /// transfer into an access tile on the same tensor, or on a view whose
-/// start is not a kernel argument (literal addresses may overlap). With
+/// tensor is not a kernel argument's (literal addresses may overlap). With
 /// `sameMemory`, only views of the same kind of memory count: a carried
 /// accumulator in the scratchpad does not write device memory. (Invariant
 /// loads keep counting it: a hoisted load has one copy, so the next grid
@@ -59,7 +77,7 @@ static std::optional<ktdp::MemoryKind> space(ktdp::ConstructMemoryViewOp view) {
 /// sample_device was slower out of its key loop.)
 static bool writtenIn(Operation *loop, ktdp::ConstructMemoryViewOp view,
                       bool sameMemory = false) {
-  bool ours = isa<BlockArgument>(view.getOffset());
+  Value ours = tensorArgument(view.getOffset());
   WalkResult walk = loop->walk([&](Operation *op) {
     Value dst;
     if (auto transfer = dyn_cast<DataTransferOp>(op))
@@ -71,11 +89,16 @@ static bool writtenIn(Operation *loop, ktdp::ConstructMemoryViewOp view,
     if (!dst || !isa<ktdp::AccessTileType>(dst.getType()))
       return WalkResult::advance();
     auto written = ktdp::getAccessTileView(dst);
+    // An all-reduce's exchange view is the lane's own scratchpad, at an
+    // address the scheduler chose, and never a tensor the kernel reads: a
+    // row loop that stores each row's partial there does not write W.
+    if (written && isExchangeView(written) && !isExchangeView(view))
+      return WalkResult::advance();
     // A scratchpad view (a carried accumulator) is not device memory.
     if (sameMemory && written && space(written) != space(view))
       return WalkResult::advance();
-    if (!written || !ours || written.getOffset() == view.getOffset() ||
-        !isa<BlockArgument>(written.getOffset()))
+    Value theirs = written ? tensorArgument(written.getOffset()) : Value();
+    if (!ours || !theirs || theirs == ours)
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -184,6 +207,20 @@ std::optional<Candidate> hoisting::analyse(StageOp stage, PipelineOp pipeline,
   return found;
 }
 
+/// Whether every reader of `c`'s buffer but its load feeds the compute
+/// unit, chunk by chunk.
+static bool readIntoSlots(Candidate &c) {
+  auto rank = cast<MemRefType>(c.buffer.getType()).getRank();
+  return llvm::all_of(c.buffer->getUses(), [&](OpOperand &use) {
+    if (use.getOwner() == c.transfer.getOperation())
+      return true;
+    auto read = dyn_cast<DataTransferOp>(use.getOwner());
+    return read && read.getSrc() == c.buffer &&
+           read.getSrcIndices().size() == static_cast<size_t>(rank) &&
+           isa<FifoSlotType>(read.getDst().getType()) && !read.getRows();
+  });
+}
+
 /// The row span of a load its loop slides along the last dimension of its
 /// view: the tile's last coordinate is the loop's induction variable
 /// (from a constant >= 0, a constant step), nothing else about it changes
@@ -224,17 +261,30 @@ static std::optional<Span> spanOf(Candidate &c) {
   if ((trips && (*trips <= 1 || *lb + *trips * *step < extent)) ||
       writtenIn(slider, ktdp::getAccessTileView(c.transfer.getSrc()), true))
     return std::nullopt;
-  for (OpOperand &use : c.buffer->getUses()) {
-    if (use.getOwner() == c.transfer.getOperation())
-      continue;
-    auto read = dyn_cast<DataTransferOp>(use.getOwner());
-    if (!read || read.getSrc() != c.buffer ||
-        read.getSrcIndices().size() !=
-            static_cast<size_t>(bufferType.getRank()) ||
-        !isa<FifoSlotType>(read.getDst().getType()) || read.getRows())
-      return std::nullopt;
-  }
+  if (!readIntoSlots(c))
+    return std::nullopt;
   return Span{slider, tile, dim, extent, extent + tileType.getShape().back()};
+}
+
+/// Whether a span of `bytes` (one copy) fits what is left of the lane's
+/// share of the scratchpad its buffer is in; takes it from `budget`.
+static bool takeBudget(Candidate &c, int64_t bytes,
+                       const ktflow::sched::ScheduleTarget &target,
+                       llvm::StringMap<int64_t> &budget) {
+  StringRef kind = getBufferMemoryKind(cast<MemRefType>(c.buffer.getType()));
+  std::optional<ktflow::device::NodeId> node =
+      target.getModel().findByKind(kind);
+  if (!node)
+    return false;
+  if (!budget.count(kind))
+    budget[kind] = target.getMemoryTree().getCapacity(*node) /
+                   static_cast<int64_t>(target.getLanes().size()) / 4;
+  if (bytes > budget[kind])
+    return false;
+  budget[kind] -= bytes;
+  c.bytes = bytes;
+  c.kind = kind;
+  return true;
 }
 
 /// Whether two row spans load the same elements from the same block.
@@ -278,22 +328,11 @@ hoisting::analyseSpans(ArrayRef<PipelineOp> pipelines, bool leaveGrid,
         continue;
       }
       auto type = cast<MemRefType>(c->buffer.getType());
-      StringRef kind = getBufferMemoryKind(type);
-      std::optional<ktflow::device::NodeId> node =
-          target.getModel().findByKind(kind);
-      if (!node)
-        continue;
-      if (!budget.count(kind))
-        budget[kind] = target.getMemoryTree().getCapacity(*node) /
-                       static_cast<int64_t>(target.getLanes().size()) / 4;
       int64_t bytes = type.getNumElements() / type.getShape().back() *
                       c->span->width *
                       ktflow::bytesPerElement(type.getElementType());
-      if (bytes > budget[kind])
+      if (!takeBudget(*c, bytes, target, budget))
         continue;
-      budget[kind] -= bytes;
-      c->bytes = bytes;
-      c->kind = kind;
       bool repeats = true;
       SmallVector<Value> needs;
       for (OpOperand &operand : c->span->tile->getOpOperands())
@@ -306,4 +345,66 @@ hoisting::analyseSpans(ArrayRef<PipelineOp> pipelines, bool leaveGrid,
       spans.push_back(std::move(*c));
     }
   return spans;
+}
+
+/// Whether an op from `first` to `last` (siblings, both included) may write
+/// the tensor `view` is on.
+static bool writtenBetween(Operation *first, Operation *last,
+                           ktdp::ConstructMemoryViewOp view) {
+  for (Operation *op = first;; op = op->getNextNode()) {
+    if (writtenIn(op, view, /*sameMemory=*/true))
+      return true;
+    if (op == last)
+      return false;
+  }
+}
+
+/// Whether `c` loads its whole tile into its whole buffer, which only the
+/// compute unit's feed reads: another load of that tile can read it.
+static bool wholeTileLoad(Candidate &c) {
+  return !c.transfer.getRows() && c.transfer.getSrcIndices().empty() &&
+         c.transfer.getDstIndices().empty() && readIntoSlots(c);
+}
+
+SmallVector<Candidate>
+hoisting::analyseRepeats(ArrayRef<PipelineOp> pipelines,
+                         const DenseSet<Operation *> &taken,
+                         const ktflow::sched::ScheduleTarget &target,
+                         llvm::StringMap<int64_t> &budget) {
+  SmallVector<Candidate> repeats;
+  DenseSet<Operation *> shared;
+  for (size_t i = 0; i < pipelines.size(); ++i) {
+    PipelineOp pipeline = pipelines[i];
+    for (StageOp stage : pipeline.getBody().front().getOps<StageOp>()) {
+      std::optional<Candidate> c = loadOf(stage, pipeline);
+      if (!c || taken.contains(stage) || shared.contains(stage) ||
+          !wholeTileLoad(*c))
+        continue;
+      auto view = ktdp::getAccessTileView(c->transfer.getSrc());
+      for (PipelineOp later : pipelines.drop_front(i + 1)) {
+        if (later->getBlock() != pipeline->getBlock() ||
+            writtenBetween(pipeline, later, view))
+          continue;
+        for (StageOp other : later.getBody().front().getOps<StageOp>()) {
+          std::optional<Candidate> o = loadOf(other, later);
+          if (o && !taken.contains(other) && !shared.contains(other) &&
+              o->transfer.getSrc() == c->transfer.getSrc() &&
+              o->buffer.getType() == c->buffer.getType() && wholeTileLoad(*o))
+            c->sharers.push_back(*o);
+        }
+      }
+      auto type = cast<MemRefType>(c->buffer.getType());
+      if (c->sharers.empty() ||
+          !takeBudget(*c,
+                      type.getNumElements() *
+                          ktflow::bytesPerElement(type.getElementType()),
+                      target, budget))
+        continue;
+      for (Candidate &sharer : c->sharers)
+        shared.insert(sharer.stage);
+      c->scope = pipeline;
+      repeats.push_back(std::move(*c));
+    }
+  }
+  return repeats;
 }

@@ -15,6 +15,7 @@
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <optional>
@@ -45,7 +46,8 @@ struct Candidate {
   /// Bytes of a span's buffer, in scratchpad `kind`.
   int64_t bytes = 0;
   StringRef kind;
-  /// Loads of the same span in later sibling loops, which read this one.
+  /// Loads of the same span in later sibling loops, or of the same tile in
+  /// later sibling pipelines (a repeated load), which read this one.
   std::vector<Candidate> sharers;
 };
 
@@ -61,6 +63,18 @@ SmallVector<Candidate> analyseSpans(ArrayRef<PipelineOp> pipelines,
                                     bool leaveGrid,
                                     const ktflow::sched::ScheduleTarget &target,
                                     llvm::StringMap<int64_t> &budget);
+
+/// The repeated loads of `pipelines`: a load whose access tile later
+/// sibling pipelines of its block load again (a row loaded before an
+/// all-reduce and again after it), nothing in between writing the tensor,
+/// with those later loads as sharers; its scope is its own pipeline. Within
+/// the lane's span `budget`, as spans; stages in `taken` (another
+/// candidate's) are left alone.
+SmallVector<Candidate>
+analyseRepeats(ArrayRef<PipelineOp> pipelines,
+               const DenseSet<Operation *> &taken,
+               const ktflow::sched::ScheduleTarget &target,
+               llvm::StringMap<int64_t> &budget);
 
 } // namespace mlir::ktdf::hoisting
 

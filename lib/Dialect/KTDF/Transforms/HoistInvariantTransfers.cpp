@@ -23,7 +23,9 @@
 // and the readers take their block at min(%off, extent). Loads of the same
 // span in sibling loops (a layernorm's three passes over its row) share
 // it, and the span leaves enclosing loops and the grid as any invariant
-// load does (the weights once per lane).
+// load does (the weights once per lane). A tile that later sibling
+// pipelines load again (a row read before an all-reduce and after it) is
+// loaded once, by an exporting pipeline right before the first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,15 +127,21 @@ static void placeSpan(Candidate &c, Operation *scope, OpBuilder &b,
   auto type = cast<MemRefType>(c.buffer.getType());
   c.buffer.getResult().setType(
       getBufferType(shape, type.getElementType(), getBufferMemoryKind(type)));
-  for (Candidate &sharer : c.sharers) {
+  for (Candidate &sharer : c.sharers)
     readAtOffset(sharer, *sharer.span);
+}
+
+/// Makes `c`'s sharers read its buffer instead of loading their own.
+static void absorbSharers(Candidate &c) {
+  for (Candidate &sharer : c.sharers) {
     dropTokens(sharer.stage);
     sharer.buffer.getResult().replaceAllUsesExcept(c.buffer.getResult(),
                                                    sharer.transfer);
-    ktdp::ConstructAccessTileOp old = sharer.span->tile;
+    auto old =
+        sharer.transfer.getSrc().getDefiningOp<ktdp::ConstructAccessTileOp>();
     sharer.stage.erase();
     sharer.buffer.erase();
-    if (old->use_empty())
+    if (old && old->use_empty())
       old.erase();
   }
 }
@@ -151,6 +159,7 @@ static void hoist(Operation *scope, MutableArrayRef<Candidate> candidates,
   for (Candidate &c : candidates) {
     if (c.span)
       placeSpan(c, scope, b, outside);
+    absorbSharers(c);
     for (OpOperand &operand : c.transfer->getOpOperands())
       if (operand.get() != c.transfer.getDst())
         operand.set(cloneOut(operand.get(), scope, b, outside));
@@ -191,7 +200,7 @@ struct HoistInvariantTransfersPass
       return 1;
     llvm::StringMap<int64_t> extra;
     for (const Candidate &c : candidates) {
-      if (!c.span)
+      if (!c.span && c.sharers.empty())
         return 1;
       extra[c.kind] += c.bytes * (spanCopies - 1);
     }
@@ -208,7 +217,8 @@ struct HoistInvariantTransfersPass
     markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
     // Row spans are sized against the lane's share of the scratchpad.
     const ktflow::sched::ScheduleTarget *target =
-        spans ? &getAnalysis<ktflow::sched::ScheduleTarget>() : nullptr;
+        spans || repeats ? &getAnalysis<ktflow::sched::ScheduleTarget>()
+                         : nullptr;
     if (target && !target->isValid())
       return signalPassFailure();
     getOperation().walk([&](func::FuncOp func) {
@@ -226,9 +236,20 @@ struct HoistInvariantTransfersPass
           if (auto c = analyse(stage, pipeline, grid))
             byScope[c->scope].push_back(*c);
       llvm::StringMap<int64_t> budget;
-      if (target)
+      if (spans)
         for (Candidate &c : analyseSpans(pipelines, grid, *target, budget))
           byScope[c.scope].push_back(std::move(c));
+      if (repeats) {
+        DenseSet<Operation *> taken;
+        for (auto &[scope, candidates] : byScope)
+          for (Candidate &c : candidates) {
+            taken.insert(c.stage);
+            for (Candidate &sharer : c.sharers)
+              taken.insert(sharer.stage);
+          }
+        for (Candidate &c : analyseRepeats(pipelines, taken, *target, budget))
+          byScope[c.scope].push_back(std::move(c));
+      }
       for (auto &[scope, candidates] : byScope)
         hoist(scope, candidates, copiesFor(scope, candidates, budget));
     });

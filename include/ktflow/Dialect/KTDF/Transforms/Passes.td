@@ -1146,6 +1146,14 @@ def KTDFHoistInvariantTransfers
     gets `span-copies` copies where that quarter holds them, so its DMA
     loads the next row while the compute units work on this one.
 
+    With `repeats` (default), a load whose access tile later sibling
+    pipelines of its block load again, nothing in between writing the
+    tensor (an RMSNorm's row, loaded for the sum of squares before its
+    all-reduce and again for the normalisation after it), is loaded once:
+    it moves into an exporting pipeline right before the first, which all
+    of them read, within the same quarter of the scratchpad and with
+    `span-copies` copies.
+
     ```mlir
     // before
     scf.for %i = %c0 to %c16 step %c1 {
@@ -1179,6 +1187,9 @@ def KTDFHoistInvariantTransfers
     Option<"spans", "spans", "bool", "true",
            "load the whole row span of a tile a loop slides along its "
            "last dimension once, before the loop">,
+    Option<"repeats", "repeats", "bool", "true",
+           "load a tile that later sibling pipelines load again once, "
+           "before the first of them">,
     Option<"spanCopies", "span-copies", "int64_t", "2",
            "copies of a span loaded once per iteration of a loop or per "
            "grid point (1: single-buffered)">
