@@ -102,7 +102,8 @@ private:
     int64_t work = 0;
   };
   /// The pipeline executions of all of `li`'s grid points, the loops' trip
-  /// counts folded at each point; none when one does not fold.
+  /// counts folded at each point; none when one does not fold
+  /// (LaneWork.cpp).
   std::optional<int64_t> executionsOf(const LaneInstance &li) const;
   /// Emits `block` for all `lanes` op by op; a loop several of them run
   /// becomes one loop whose iteration t runs iteration t of each lane.

@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SameAccessTile.h"
 #include "ScratchpadViews.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
@@ -40,7 +41,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -109,7 +109,7 @@ public:
           continue;
         auto same = llvm::find_if(earlier, [&](ktdp::LoadOp other) {
           return other.getType() == load.getType() &&
-                 sameTile(other.getAccessTile(), load.getAccessTile());
+                 sameAccessTile(other.getAccessTile(), load.getAccessTile());
         });
         if (same == earlier.end()) {
           earlier.push_back(load);
@@ -229,58 +229,6 @@ private:
         if (carriesData(operand) && computedWithArithmetic(operand, loop, seen))
           return true;
     return false;
-  }
-
-  /// The same value, or constants of the same value.
-  static bool sameValue(Value a, Value b) {
-    APInt x, y;
-    return a == b || (matchPattern(a, m_ConstantInt(&x)) &&
-                      matchPattern(b, m_ConstantInt(&y)) && x == y);
-  }
-
-  /// The anchor of `tile` as affine expressions of its indices, constant
-  /// indices folded in and the others numbered by their place in `dims`
-  /// (added on first use), so `%X[%r, 0]` and `%X[%r, %c0]` compare equal.
-  static SmallVector<AffineExpr> anchorOf(ktdp::ConstructAccessTileOp tile,
-                                          SmallVector<Value> &dims) {
-    MLIRContext *context = tile.getContext();
-    SmallVector<AffineExpr> replacements;
-    for (Value index : tile.getIndices()) {
-      APInt constant;
-      if (matchPattern(index, m_ConstantInt(&constant))) {
-        replacements.push_back(
-            getAffineConstantExpr(constant.getSExtValue(), context));
-        continue;
-      }
-      auto it = llvm::find(dims, index);
-      replacements.push_back(getAffineDimExpr(it - dims.begin(), context));
-      if (it == dims.end())
-        dims.push_back(index);
-    }
-    SmallVector<AffineExpr> anchor;
-    for (AffineExpr expr : tile.getBaseMap().getResults())
-      anchor.push_back(expr.replaceDims(replacements));
-    return anchor;
-  }
-
-  /// Whether two tiles address the same elements: the same base, set,
-  /// order, symbols and anchor.
-  static bool sameTile(Value a, Value b) {
-    if (a == b)
-      return true;
-    auto x = a.getDefiningOp<ktdp::ConstructAccessTileOp>();
-    auto y = b.getDefiningOp<ktdp::ConstructAccessTileOp>();
-    if (!x || !y || x.getBase() != y.getBase() || x.getType() != y.getType() ||
-        x.getAccessTileSet() != y.getAccessTileSet() ||
-        x.getAccessTileOrder() != y.getAccessTileOrder() ||
-        x.getSymbolOperands().size() != y.getSymbolOperands().size())
-      return false;
-    for (auto [v, w] : llvm::zip(x.getSymbolOperands(), y.getSymbolOperands()))
-      if (!sameValue(v, w))
-        return false;
-    SmallVector<Value> dims;
-    SmallVector<AffineExpr> anchor = anchorOf(x, dims);
-    return anchor == anchorOf(y, dims);
   }
 
   /// Tensors, the scalars `tensor.extract` takes out of them, and float
