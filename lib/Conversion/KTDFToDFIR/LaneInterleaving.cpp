@@ -86,6 +86,24 @@ static int64_t groupOf(Operation *exchange, int64_t tile) {
 
 /// The order every core's units serve `li` in an op holding `exchanges`:
 /// its group in each, then its grid point.
+///
+/// Safe as long as the op's lanes walk op by op: each exchange op is then
+/// served in one order on every core. A loop whose body issues a loop's
+/// first loads ahead is served iteration by iteration, lane after lane;
+/// with two crossing groupings there (a core serving lanes x1 then x2,
+/// another a lane y in x2's group of the first exchange and x1's of the
+/// second), x1's second exchange waits for y's second, which follows y's
+/// first, which waits for x2's first, which follows x1's second: a cycle
+/// this key does not rule out.
+/// Not reached so far: a group's tiles run on different cores (else the
+/// all-reduce is refused), and every loop holding an exchange that a unit
+/// serves for several lanes walked them op by op: the crossing [2, 2]
+/// kernels of test/EndToEnd/exchange-crossing-groups.test and every
+/// EndToEnd, realworld and bench kernel on the three devices
+/// (2026-12-05). Such a loop would need a skewed loop (a unit that loads
+/// and stores: mesh_device's one engine per core, none of which served a
+/// loop holding an exchange for two lanes) or a row span loaded by a
+/// pipeline of its own in its body.
 static SmallVector<int64_t> exchangeOrderOf(ArrayRef<Operation *> exchanges,
                                             const LaneInstance &li,
                                             ArrayRef<int64_t> extents) {
