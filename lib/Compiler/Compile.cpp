@@ -2,8 +2,10 @@
 //
 // This file points a kernel module at a device description and runs the
 // scheduler's pass pipeline on it. A kernel whose scratchpad comes out over
-// capacity is compiled again with its widest rows streamed in column chunks
-// (ktdf-stream-wide-rows), halving the chunk until it fits.
+// capacity is compiled again without the grid points merged for the matrix
+// unit (ktdf-share-left-operands) when they were, then with its widest rows
+// streamed in column chunks (ktdf-stream-wide-rows), halving the chunk
+// until it fits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -144,9 +146,9 @@ static void restore(ModuleOp module, ModuleOp original) {
   module->setAttrs(original->getAttrDictionary());
 }
 
-/// Whether the streaming passes cut something of `module` into chunks
-/// with the attribute `name` on its function.
-static bool hasChunks(ModuleOp module, StringRef name) {
+/// Whether a pass marked a function of `module` with the attribute `name`:
+/// the streaming passes cut something into chunks, or grid points merged.
+static bool hasMark(ModuleOp module, StringRef name) {
   return llvm::any_of(module.getOps<func::FuncOp>(),
                       [&](func::FuncOp f) { return f->hasAttr(name); });
 }
@@ -163,11 +165,30 @@ LogicalResult ktflow::compile(ModuleOp module, const CompileOptions &options,
     report(ctx, whole);
     return result;
   }
+  // Merged grid points hold their factor times the rows in the exchange
+  // views: unmerged, the kernel may fit whole, as it did before the merge.
+  CompileOptions streaming = options;
+  if (hasMark(module, ktdf::kMergedPoints)) {
+    Location where =
+        llvm::find_if(whole, isScratchpadOverCapacity)->getLocation();
+    restore(module, *original);
+    CompileOptions unmerged = options;
+    unmerged.knobs.mergePoints = false;
+    std::vector<Diagnostic> separate;
+    if (succeeded(runHeld(module, unmerged, stage, separate))) {
+      report(ctx, separate);
+      emitRemark(where) << "grid points are not merged to fill the matrix "
+                           "unit's rows: merged, they need more scratchpad "
+                           "than the device has";
+      return success();
+    }
+    if (isOverCapacity(separate))
+      streaming = unmerged;
+  }
   // Row tensors of at most half, a quarter, ... of the widest load, down to
   // chunks of a few KiB (smaller ones would cost more in DMA setup than the
   // scratchpad they free).
   constexpr int64_t kSmallestChunkBytes = 4096;
-  CompileOptions streaming = options;
   std::vector<Diagnostic> chunked;
   auto [widest, widestBytes] = widestLoad(*original);
   for (int64_t bytes = widestBytes / 2; bytes >= kSmallestChunkBytes;
@@ -191,8 +212,8 @@ LogicalResult ktflow::compile(ModuleOp module, const CompileOptions &options,
                "more scratchpad than the device has";
       return success();
     }
-    if ((!hasChunks(module, "ktdf.streamed_rows") &&
-         !hasChunks(module, "ktdf.split_gathers")) ||
+    if ((!hasMark(module, "ktdf.streamed_rows") &&
+         !hasMark(module, "ktdf.split_gathers")) ||
         !isOverCapacity(chunked))
       break;
   }

@@ -54,6 +54,8 @@ static const ScheduleWord kScheduleWords[] = {
      [](CompileOptions &o) -> bool & { return o.knobs.hoistGrid; }},
     {"spans", nullptr,
      [](CompileOptions &o) -> bool & { return o.knobs.spans; }},
+    {"merge", nullptr,
+     [](CompileOptions &o) -> bool & { return o.knobs.mergePoints; }},
 };
 
 std::string ktflow::describeSchedule(const CompileOptions &options) {
@@ -86,7 +88,7 @@ llvm::Error ktflow::parseSchedule(StringRef words, CompileOptions &options) {
           "'" + text +
           "' is not a schedule choice (chunk, chunk-scale, "
           "depth, coarsen, coarsen-scale, spread, split, lanes, "
-          "hoist, hoist-grid, spans)");
+          "hoist, hoist-grid, spans, merge)");
     int64_t number = 0;
     if (word->number && !value.getAsInteger(10, number)) {
       word->number(options) = number;
@@ -133,6 +135,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
     // The passes that fill idle lanes count them as ktdf-distribute will.
     ktdf::KTDFShareLeftOperandsOptions share;
     share.useLanes = options.knobs.useLanes;
+    share.mergePoints = options.knobs.mergePoints;
     pm.addPass(ktdf::createKTDFShareLeftOperands(share));
     ktdf::KTDFSplitOutputBlocksOptions split;
     split.maxFactor = options.knobs.splitFactor;

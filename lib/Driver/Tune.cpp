@@ -80,6 +80,8 @@ static std::vector<Variation> getVariations(const CompileOptions &base) {
   list.push_back(
       {"hoist", [](CompileOptions &o) { o.knobs.hoistGrid = false; }});
   list.push_back({"hoist", [](CompileOptions &o) { o.knobs.spans = false; }});
+  list.push_back(
+      {"merge", [](CompileOptions &o) { o.knobs.mergePoints = false; }});
   return list;
 }
 

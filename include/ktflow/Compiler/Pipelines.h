@@ -34,6 +34,8 @@ struct ScheduleKnobs {
   int64_t splitFactor = 0;
   /// ktdf-distribute `use-lanes`.
   bool useLanes = true;
+  /// ktdf-share-left-operands `merge-points`.
+  bool mergePoints = true;
   /// Whether ktdf-hoist-invariant-transfers runs, and its `grid` and
   /// `spans`.
   bool hoist = true;

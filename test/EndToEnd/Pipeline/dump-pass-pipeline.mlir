@@ -23,7 +23,7 @@
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},
 // CHECK-NEXT:   ktir-check-legality,
 // CHECK-NEXT:   ktdf-check-supported,
-// CHECK-NEXT:   ktdf-share-left-operands{max-factor=0 min-columns=64 use-lanes=true},
+// CHECK-NEXT:   ktdf-share-left-operands{max-factor=0 merge-points=true min-columns=64 use-lanes=true},
 // CHECK-NEXT:   ktdf-split-output-blocks{max-factor=0 min-columns=64 min-reduction-columns=16 use-lanes=true},
 // CHECK-NEXT:   ktdf-split-row-tiles{max-factor=0 use-lanes=true},
 // CHECK-NEXT:   ktdf-lower-inter-tile,

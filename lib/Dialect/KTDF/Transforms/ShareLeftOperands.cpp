@@ -485,12 +485,17 @@ struct ShareLeftOperandsPass
       // Fewer rows a point than the matrix unit has leave the rest of it
       // idle on every product: merge points up to its rows where that
       // keeps as many instances busy.
-      int64_t merge = matrixRowsFactor(target, rows);
+      int64_t merge = mergePoints ? matrixRowsFactor(target, rows) : 1;
       if (merge > 1 && points % merge == 0) {
         int64_t merged = chooseCopies(target, points / merge, columns);
         if (merged > 1 && points / merge * merged >= points * copies &&
-            share(merge, merged))
+            share(merge, merged)) {
+          // What compile() looks for when the scratchpad is over capacity.
+          func->setAttr(
+              kMergedPoints,
+              IntegerAttr::get(IntegerType::get(&getContext(), 64), merge));
           continue;
+        }
       }
       if (copies > 1)
         (void)share(1, copies);

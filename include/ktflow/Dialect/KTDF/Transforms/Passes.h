@@ -30,6 +30,12 @@ constexpr int64_t kMaxUnrolledTrips = 64;
 constexpr llvm::StringLiteral kScratchpadOverCapacity =
     "scratchpad over capacity";
 
+/// The attribute ktdf-share-left-operands puts on a function whose grid
+/// points it merged (their number): merged, the points' exchange views
+/// hold that many times the rows, so the compiler driver compiles a kernel
+/// over capacity again without the merge (ktflow::compile).
+constexpr llvm::StringLiteral kMergedPoints = "ktdf.merged_points";
+
 #define GEN_PASS_DECL
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
 

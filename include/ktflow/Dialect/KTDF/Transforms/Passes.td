@@ -818,7 +818,10 @@ def KTDFShareLeftOperands
     flowing from or to its row tiles grows F times along its rows. Each
     copy then computes a trip's gate in F parts of its columns (an inner
     loop over the right operands' column slices), so the right operands
-    of a part take 1/F of the scratchpad.
+    of a part take 1/F of the scratchpad. The function is then marked
+    `ktdf.merged_points = F`: the exchange view holds F times the rows,
+    and the compile driver compiles a kernel whose scratchpad comes out
+    over capacity again with `merge-points` off.
 
     ```mlir
     // before: grid = [8]
@@ -843,7 +846,9 @@ def KTDFShareLeftOperands
     Option<"minColumns", "min-columns", "int64_t", "64",
            "no slice narrower than this many columns">,
     Option<"useLanes", "use-lanes", "bool", "true",
-           "count every lane of a core, not only one (as ktdf-distribute)">
+           "count every lane of a core, not only one (as ktdf-distribute)">,
+    Option<"mergePoints", "merge-points", "bool", "true",
+           "merge grid points up to the matrix unit's rows">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::ktdp::KTDPDialect",

@@ -1,4 +1,5 @@
 // RUN: ktflow-opt %s -split-input-file --ktdf-import-target --ktdf-share-left-operands | FileCheck %s
+// RUN: ktflow-opt %s -split-input-file --ktdf-import-target --ktdf-share-left-operands=merge-points=false | FileCheck %s --check-prefix=OFF
 
 // A SwiGLU FFN on mesh_device (16 cores, a 16x16x4 MXU each): 64 tokens in
 // 8 grid points of 8 rows. Shared as they are (8 points x 2 copies), every
@@ -8,10 +9,17 @@
 // trip (the 8 trips the W2 view starts and one for later trips), and each
 // copy computes a trip's gate in two parts of 32 columns (W1 and W3 tiles
 // 256x32: the parts' right operands take half the scratchpad a whole trip
-// would), stored side by side in the view.
+// would), stored side by side in the view. The function is marked with
+// the factor (the compile driver compiles it again unmerged when it does
+// not fit the scratchpad); `merge-points=false` shares the 8 points as
+// they are.
 
 // CHECK-LABEL: func.func @swiglu_mlp
-// CHECK-SAME: grid = [4, 4]
+// CHECK-SAME: grid = [4, 4], ktdf.merged_points = 2 : i64
+// OFF-LABEL: func.func @swiglu_mlp
+// OFF-SAME: grid = [8, 2]
+// OFF-NOT: ktdf.merged_points
+// OFF: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x256xf16>, tensor<256x64xf16>)
 // CHECK: %[[VIEW:.*]] = ktdp.construct_memory_view %{{.*}}, sizes: [144, 64]{{.*}}ktdf.exchange
 // CHECK: %[[ID:.*]]:2 = ktdp.get_compute_tile_id : index, index
 // CHECK: %[[C2:.*]] = arith.constant 2 : index
@@ -99,6 +107,7 @@ module {
 
 // CHECK-LABEL: func.func @two_points
 // CHECK-SAME: grid = [2, 4]
+// CHECK-NOT: ktdf.merged_points
 // CHECK: ktdp.access_tile<8x256xindex>
 // CHECK-NOT: arith.constant 2 : index
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x256xf16>, tensor<256x64xf16>)
