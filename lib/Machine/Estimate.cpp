@@ -15,6 +15,7 @@
 #include "FillAndDrain.h"
 #include "HandOverStalls.h"
 #include "ProgramWalker.h"
+#include "SameWalks.h"
 #include "SlotBoundEngines.h"
 #include "TokenChains.h"
 
@@ -179,11 +180,21 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
   std::vector<ProgramWalker> walkers;
   walkers.reserve(exe.programs.size());
   detail::RouteCosts routes(machine);
+  detail::SameWalks sameWalks(machine, exe, routes);
   for (const UnitProgram &program : exe.programs) {
     const MachineUnit &unit = machine.units[program.unit];
-    ProgramWalker &walker =
-        walkers.emplace_back(machine, exe, program, estimate, routes);
-    double busy = walker.run();
+    // A lane's program walks as one walked before, renamed, or is walked.
+    double busy;
+    if (auto same = sameWalks.find(program)) {
+      auto [walked, names] = std::move(*same);
+      walkers.emplace_back(walkers[walked], program, names);
+      busy = estimate.unitBusy[walked];
+    } else {
+      busy =
+          walkers.emplace_back(machine, exe, program, estimate, routes).run();
+      sameWalks.add(program, walkers.back(), walkers.size() - 1);
+    }
+    ProgramWalker &walker = walkers.back();
     estimate.unitBusy.push_back(busy);
     busyOfUnit[program.unit] = busy;
     load = std::max(load, walker.loadLatency);

@@ -34,13 +34,13 @@ double ProgramWalker::handOverLatency() const {
 double ProgramWalker::entriesLatency(uint32_t storeUnit) const {
   if (!loadMemory)
     return 0;
-  NodeRef self{NodeRef::Unit, program.unit};
+  NodeRef self{NodeRef::Unit, program->unit};
   NodeRef store{NodeRef::Unit, storeUnit};
   NodeRef memory{NodeRef::Memory, *loadMemory};
   double latency =
       2 + routeCost(store, memory).latency + routeCost(memory, self).latency;
   for (const FifoDesc &fifo : exe.fifos)
-    if (fifo.producer == program.unit ||
+    if (fifo.producer == program->unit ||
         (fifo.consumer == storeUnit && computes(machine.units[fifo.producer])))
       latency += machine.links[fifo.link].latency;
   return latency;
@@ -57,8 +57,14 @@ double ProgramWalker::entriesLatency() const {
   return 0;
 }
 
+double ProgramWalker::tripsOf(Known lb, Known ub, Known step) {
+  if (!lb || !ub || !step || *step <= 0)
+    return 1;
+  return *lb >= *ub ? 0 : static_cast<double>((*ub - *lb + *step - 1) / *step);
+}
+
 double ProgramWalker::run() {
-  double busy = walk(0, program.insts.size(), 1.0);
+  double busy = walk(0, program->insts.size(), 1.0);
   finishedAt = landedBy(clock, landings);
   if (slotBoundStart)
     slotBoundSpan =
@@ -94,7 +100,7 @@ const ProgramWalker::FifoLoad *ProgramWalker::loadOf(uint32_t fifo,
 }
 
 bool ProgramWalker::handsOver(uint32_t sync) const {
-  return (unit.roles & RoleLoad) &&
+  return (unit->roles & RoleLoad) &&
          (machine.units[exe.syncs[sync].sender].roles & RoleStore);
 }
 
@@ -117,8 +123,8 @@ RouteCost RouteCosts::operator()(NodeRef from, NodeRef to) {
 ProgramWalker::ProgramWalker(const Machine &machine, const Executable &exe,
                              const UnitProgram &program, KernelEstimate &out,
                              RouteCosts &routes)
-    : machine(machine), exe(exe), program(program), out(out),
-      unit(machine.units[program.unit]), routes(&routes),
+    : machine(machine), exe(exe), program(&program), out(out),
+      unit(&machine.units[program.unit]), routes(&routes),
       regs(program.numSRegs), vtype(program.numVRegs, nullptr) {
   for (const FifoDesc &fifo : exe.fifos)
     if (fifo.producer == program.unit &&
@@ -135,7 +141,7 @@ RouteCost ProgramWalker::routeCost(NodeRef from, NodeRef to) const {
 double ProgramWalker::walk(size_t begin, size_t end, double times) {
   double cycles = 0;
   for (size_t pc = begin; pc < end;) {
-    const Inst &in = program.insts[pc];
+    const Inst &in = program->insts[pc];
     switch (in.op) {
     case Opcode::Halt:
       return cycles;
@@ -148,12 +154,8 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
       (void)stepKnownScalar(in, regs);
       break;
     case Opcode::LoopBegin: {
-      Known lb = regs[in.b], ub = regs[in.c], step = regs[in.d];
-      double trips = 1;
-      if (lb && ub && step && *step > 0)
-        trips = *lb >= *ub
-                    ? 0
-                    : static_cast<double>((*ub - *lb + *step - 1) / *step);
+      Known lb = regs[in.b], step = regs[in.d];
+      double trips = tripsOf(lb, regs[in.c], step);
       bool skewed = in.sub >= kLoopSkewed;
       if (skewed && skewedDepth == 0) {
         skewedTrips += times * trips;

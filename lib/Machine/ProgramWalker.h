@@ -57,13 +57,27 @@ private:
   llvm::DenseMap<std::pair<uint64_t, uint64_t>, RouteCost> costs;
 };
 
+struct Renaming;
+
 class ProgramWalker {
 public:
   ProgramWalker(const Machine &machine, const Executable &exe,
                 const UnitProgram &program, KernelEstimate &out,
                 RouteCosts &routes);
+  /// The walk of `program`, which SameWalks found to be `walked`'s with
+  /// its resources renamed by `names` (SameWalks.cpp): `walked` copied and
+  /// renamed, its charges to the memories made again, renamed, in their
+  /// order.
+  ProgramWalker(const ProgramWalker &walked, const UnitProgram &program,
+                const Renaming &names);
 
   double run();
+
+  /// The loop iterations the walk went through one by one.
+  double iterations() const { return iterationsWalked; }
+
+  /// A loop's trips from its bounds and step (one where unknown).
+  static double tripsOf(KnownScalar lb, KnownScalar ub, KnownScalar step);
 
   /// The longest DMA route latency into and out of a memory outside the
   /// cores (device memory) this program uses.
@@ -214,7 +228,7 @@ public:
   /// store: a store unit's tokens for the last execution's output.
   llvm::SmallVector<uint32_t> signalledAfterLastStore;
 
-  uint32_t unitIndex() const { return program.unit; }
+  uint32_t unitIndex() const { return program->unit; }
 
   /// Whether this program's wait for `sync` is a hand-over: a load unit
   /// waiting for a store unit's token (what a compute unit sent, stored).
@@ -269,9 +283,13 @@ private:
 
   const Machine &machine;
   const Executable &exe;
-  const UnitProgram &program;
+  /// Pointers, not references: a walk's copy for another program
+  /// (SameWalks.h) points at that program.
+  const UnitProgram *program;
   KernelEstimate &out;
-  const MachineUnit &unit;
+  const MachineUnit *unit;
+  /// Each memory charged and the busy cycles added, in order.
+  std::vector<std::pair<uint32_t, double>> memoryCharges;
   RouteCosts *routes;
   std::optional<uint32_t> feeds;
   std::vector<Known> regs;

@@ -38,13 +38,16 @@ double ProgramWalker::fifoCycles(uint32_t fifo, double bytes) const {
 void ProgramWalker::chargeMemories(std::initializer_list<uint32_t> memories,
                                    double bytes, double times) {
   for (uint32_t m : memories)
-    if (machine.memories[m].bandwidth > 0)
-      out.memoryBusy[m] += times * bytes / machine.memories[m].bandwidth;
+    if (machine.memories[m].bandwidth > 0) {
+      double busy = times * bytes / machine.memories[m].bandwidth;
+      out.memoryBusy[m] += busy;
+      memoryCharges.push_back({m, busy});
+    }
 }
 
 double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
                               double times, bool remote) {
-  NodeRef self{NodeRef::Unit, program.unit};
+  NodeRef self{NodeRef::Unit, program->unit};
   RouteCost in = routeCost({NodeRef::Memory, src}, self);
   RouteCost outRoute = routeCost(self, {NodeRef::Memory, dst});
   if (remote) {
@@ -52,7 +55,7 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
     // the other core's scratchpad (as the simulator routes it).
     const MachineInterconnect &ic = machine.interconnect;
     int32_t to = machine.memories[dst].core;
-    double hops = unit.core < 0 || to < 0 ? 0 : ic.hops(unit.core, to);
+    double hops = unit->core < 0 || to < 0 ? 0 : ic.hops(unit->core, to);
     outRoute.bandwidth = ic.linkBandwidth;
     outRoute.latency = hops * ic.hopLatency;
   }
@@ -109,19 +112,19 @@ double detail::waitInQueue(llvm::SmallVectorImpl<double> &landings, double at,
 double ProgramWalker::landedCost(double occupancy, double latency,
                                  double times) {
   // A unit that keeps one transfer in flight waits for each to land.
-  if (unit.maxOutstanding <= 1)
+  if (unit->maxOutstanding <= 1)
     return occupancy + latency;
   double wait = waitForSlot(occupancy + latency, times);
   chainEvents.push_back(
       {ChainEvent::Transfer, 0, clock, 0, wait, occupancy + latency});
   slotBoundDrift += waitInQueue(slotBoundLandings, clock + slotBoundDrift,
-                                occupancy + latency, unit.maxOutstanding) -
+                                occupancy + latency, unit->maxOutstanding) -
                     wait;
   return wait + occupancy;
 }
 
 double ProgramWalker::waitForSlot(double inFlightFor, double times) {
-  double wait = waitInQueue(landings, clock, inFlightFor, unit.maxOutstanding);
+  double wait = waitInQueue(landings, clock, inFlightFor, unit->maxOutstanding);
   slotWaits += times * wait;
   slotWaitsWalked += wait;
   return wait;
@@ -134,7 +137,7 @@ double ProgramWalker::mapCost(const MapBody &body, uint64_t n) const {
       ElemType t = op.op == ScalarOp::CmpF || op.op == ScalarOp::CmpI
                        ? op.srcType
                        : op.type;
-      cycles += cyclesFor(n, unit.getThroughput(scalarOpClass(op.op), t));
+      cycles += cyclesFor(n, unit->getThroughput(scalarOpClass(op.op), t));
     }
   return cycles;
 }
@@ -142,42 +145,42 @@ double ProgramWalker::mapCost(const MapBody &body, uint64_t n) const {
 double ProgramWalker::instructionCost(const Inst &in, double times) {
   switch (in.op) {
   case Opcode::Map:
-    vtype[in.a] = &program.vtypes[in.c];
-    return mapCost(program.maps[in.b], program.vtypes[in.c].numElements());
+    vtype[in.a] = &program->vtypes[in.c];
+    return mapCost(program->maps[in.b], program->vtypes[in.c].numElements());
   case Opcode::Reduce: {
     const VectorType *src = vtype[in.b];
-    vtype[in.a] = &program.vtypes[in.c];
+    vtype[in.a] = &program->vtypes[in.c];
     if (!src)
       return 0;
     return cyclesFor(src->numElements(),
-                     unit.getThroughput(OpClass::Reduction, src->elem));
+                     unit->getThroughput(OpClass::Reduction, src->elem));
   }
   case Opcode::Broadcast:
   case Opcode::Iota: {
-    const VectorType &type = program.vtypes[in.c];
+    const VectorType &type = program->vtypes[in.c];
     vtype[in.a] = &type;
     return cyclesFor(type.numElements(),
-                     unit.getThroughput(OpClass::Elementwise, type.elem));
+                     unit->getThroughput(OpClass::Elementwise, type.elem));
   }
   case Opcode::Matmul: {
     const VectorType *a = vtype[in.b], *b = vtype[in.c];
-    vtype[in.a] = &program.vtypes[in.e];
+    vtype[in.a] = &program->vtypes[in.e];
     std::optional<MatrixDims> dims =
         a && b ? matrixDims(a->shape, b->shape) : std::nullopt;
     if (!dims)
       return 0;
-    double thr = unit.getThroughput(OpClass::Matrix, a->elem);
+    double thr = unit->getThroughput(OpClass::Matrix, a->elem);
     if (thr <= 0)
       return 0;
-    return static_cast<double>(matrixProductCycles(unit.matrix, thr, dims->rows,
-                                                   dims->cols, dims->depth));
+    return static_cast<double>(matrixProductCycles(
+        unit->matrix, thr, dims->rows, dims->cols, dims->depth));
   }
   case Opcode::Recv:
-    vtype[in.a] = &program.vtypes[in.c];
+    vtype[in.a] = &program->vtypes[in.c];
     chainEvents.push_back(
-        {ChainEvent::Pop, in.b, clock, double(program.vtypes[in.c].bytes())});
-    if (computes(unit)) {
-      double bytes = program.vtypes[in.c].bytes();
+        {ChainEvent::Pop, in.b, clock, double(program->vtypes[in.c].bytes())});
+    if (computes(*unit)) {
+      double bytes = program->vtypes[in.c].bytes();
       if (clock == 0)
         feedBeforeWork += fifoCycles(in.b, bytes);
       receives.push_back({in.b, fifoBytes[in.b], clock, bytes, times});
@@ -185,7 +188,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     }
     return 0;
   case Opcode::Splat:
-    vtype[in.a] = &program.vtypes[in.c];
+    vtype[in.a] = &program->vtypes[in.c];
     return 0;
   case Opcode::MovV:
     vtype[in.a] = vtype[in.b];
@@ -213,7 +216,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
       inHandOver = false;
       loadMemory = in.b;
     }
-    NodeRef self{NodeRef::Unit, program.unit};
+    NodeRef self{NodeRef::Unit, program->unit};
     NodeRef mem{NodeRef::Memory, in.b};
     RouteCost route =
         in.op == Opcode::Load ? routeCost(mem, self) : routeCost(self, mem);
@@ -259,7 +262,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
   case Opcode::Fill: {
     double rows = in.d == kNoReg ? 1 : static_cast<double>(value(in.d));
     double bytes = static_cast<double>(value(in.c)) * rows;
-    NodeRef self{NodeRef::Unit, program.unit};
+    NodeRef self{NodeRef::Unit, program->unit};
     RouteCost route = routeCost(self, {NodeRef::Memory, in.a});
     chargeMemories({in.a}, bytes, times);
     return landedCost(occupancyOf(bytes, route.bandwidth), route.latency,
@@ -268,7 +271,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
   case Opcode::ReadIndex: {
     // The unit waits for each index: its bytes over the route memory ->
     // unit, then the route's latency (as the simulator charges it).
-    NodeRef self{NodeRef::Unit, program.unit};
+    NodeRef self{NodeRef::Unit, program->unit};
     RouteCost route = routeCost({NodeRef::Memory, in.b}, self);
     double bytes = in.sub;
     chargeMemories({in.b}, bytes, times);
@@ -320,7 +323,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     waitLog.push_back(in.a);
     const MachineUnit &from = machine.units[sender];
     if ((from.roles & RoleStore) && !(from.roles & RoleDma) &&
-        from.core == unit.core && loadedSinceStoreWait) {
+        from.core == unit->core && loadedSinceStoreWait) {
       chainedExecutions += times;
       loadedSinceStoreWait = false;
       afterStoreWait = true;

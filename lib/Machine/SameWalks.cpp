@@ -1,0 +1,442 @@
+//===- SameWalks.cpp - Programs whose walks are one another's, renamed ----===//
+//
+// This file implements SameWalks (SameWalks.h) and the copy of a walk for
+// another program (ProgramWalker's renaming constructor).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SameWalks.h"
+
+#include "llvm/ADT/BitVector.h"
+
+using namespace ktflow::machine;
+using namespace ktflow::machine::detail;
+
+bool Renaming::OneToOne::bind(uint32_t x, uint32_t y) {
+  auto [there, fresh] = to.try_emplace(x, y);
+  if (!fresh)
+    return there->second == y;
+  return from.try_emplace(y, x).second;
+}
+
+/// The scalar registers an instruction's cost reads: the operands that
+/// size a transfer, count a loop's trips or bound an index.
+static llvm::SmallVector<uint32_t, 3> costOperands(const Inst &in) {
+  switch (in.op) {
+  case Opcode::Load:
+  case Opcode::Store:
+  case Opcode::ReadIndex:
+    return {in.d};
+  case Opcode::Dma:
+  case Opcode::RemoteDma:
+    return {in.e, in.f};
+  case Opcode::Fill:
+    return {in.c, in.d};
+  case Opcode::LoopBegin:
+    return {in.b, in.c, in.d};
+  default:
+    return {};
+  }
+}
+
+/// The registers the value `in` writes is computed from, if it writes one.
+static llvm::SmallVector<uint32_t, 3> sources(const Inst &in) {
+  switch (in.op) {
+  case Opcode::MovS:
+    return {in.b};
+  case Opcode::SelectS:
+    return {in.b, in.c, in.d};
+  case Opcode::Alu:
+    return {in.b, in.c};
+  case Opcode::LoopBegin: // Its start and step.
+    return {in.b, in.d};
+  default:
+    return {};
+  }
+}
+
+static bool writesScalar(const Inst &in) {
+  return in.op == Opcode::SetImm || in.op == Opcode::MovS ||
+         in.op == Opcode::SelectS || in.op == Opcode::Alu ||
+         in.op == Opcode::LoopBegin || in.op == Opcode::ReadIndex;
+}
+
+/// For each instruction of `program`, whether the scalar it writes may
+/// reach an operand the walk reads (costOperands), directly or through
+/// the values computed from it: backwards through the program, a loop's
+/// body again for its next trip, until nothing more is found.
+static std::vector<bool> definitionsRead(const UnitProgram &program,
+                                         const std::vector<size_t> &counted) {
+  const std::vector<Inst> &insts = program.insts;
+  std::vector<bool> read(insts.size(), false);
+  using Regs = llvm::BitVector;
+  // Per loop (by its loop_end), what is read at its body's top and after
+  // it.
+  llvm::DenseMap<size_t, Regs> atTop, after;
+  for (bool grew = true; grew;) {
+    grew = false;
+    Regs needed(program.numSRegs, false);
+    auto need = [&](uint32_t reg) {
+      if (reg != kNoReg && reg < needed.size())
+        needed[reg] = true;
+    };
+    for (size_t pc = insts.size(); pc-- > 0;) {
+      const Inst &in = insts[pc];
+      if (in.op == Opcode::LoopEnd) {
+        after[pc] = needed;
+        auto top = atTop.find(pc);
+        if (top != atTop.end())
+          needed |= top->second;
+        continue;
+      }
+      if (in.op == Opcode::LoopBegin) {
+        Regs &top = atTop[in.e];
+        if (top != needed) {
+          top = needed;
+          grew = true;
+        }
+        // Zero trips: what is read after the loop.
+        needed |= after[in.e];
+      }
+      if (writesScalar(in) && in.a < needed.size() && needed[in.a]) {
+        needed[in.a] = false;
+        if (!read[pc])
+          grew = true;
+        read[pc] = true;
+        for (uint32_t reg : sources(in))
+          need(reg);
+      }
+      if (!llvm::is_contained(counted, pc))
+        for (uint32_t reg : costOperands(in))
+          need(reg);
+    }
+  }
+  return read;
+}
+
+/// For each instruction, the loop_end of the innermost loop around it
+/// (SIZE_MAX outside loops).
+static std::vector<size_t> innermostLoopEnds(const std::vector<Inst> &insts) {
+  std::vector<size_t> ends(insts.size(), SIZE_MAX), open;
+  for (auto [pc, in] : llvm::enumerate(insts)) {
+    while (!open.empty() && pc > open.back())
+      open.pop_back();
+    ends[pc] = open.empty() ? SIZE_MAX : open.back();
+    if (in.op == Opcode::LoopBegin)
+      open.push_back(in.e);
+  }
+  return ends;
+}
+
+/// The scalar registers of a program that hold one value wherever they
+/// are read: those with one definition that runs before every read (a
+/// set_imm, or an alu, mov_s or select_s of such registers), and the
+/// register of a loop of at most one trip whose bounds and step are such,
+/// inside the loop (the walk forgets it past the loop's end).
+struct ktflow::machine::detail::Constants {
+  explicit Constants(const UnitProgram &program);
+  /// Whether `reg` holds its value at instruction `pc`: its definition
+  /// comes first, and every loop around it is around `pc` too.
+  bool at(uint32_t reg, size_t pc) const {
+    if (reg >= values.size() || !values[reg])
+      return false;
+    size_t def = definedAt[reg];
+    return def < pc && pc <= loopEnds[def] && pc <= scopeEnd[reg];
+  }
+  /// Whether a loop's bounds and step hold their values at it.
+  bool counts(size_t pc) const {
+    const Inst &in = (*insts)[pc];
+    return at(in.b, pc) && at(in.c, pc) && at(in.d, pc);
+  }
+  double tripsAt(size_t pc) const {
+    const Inst &in = (*insts)[pc];
+    return ProgramWalker::tripsOf(*values[in.b], *values[in.c], *values[in.d]);
+  }
+  const std::vector<Inst> *insts;
+  std::vector<std::optional<KnownScalar>> values;
+  std::vector<size_t> definedAt, scopeEnd, loopEnds;
+};
+
+Constants::Constants(const UnitProgram &program)
+    : insts(&program.insts), values(program.numSRegs),
+      definedAt(program.numSRegs, 0), scopeEnd(program.numSRegs, SIZE_MAX),
+      loopEnds(innermostLoopEnds(program.insts)) {
+  std::vector<unsigned> definitions(program.numSRegs, 0);
+  for (auto [pc, in] : llvm::enumerate(program.insts))
+    if (writesScalar(in) && in.a < definitions.size()) {
+      ++definitions[in.a];
+      definedAt[in.a] = pc;
+    }
+  std::vector<KnownScalar> regs(program.numSRegs);
+  for (size_t pc = 0; pc < program.insts.size(); ++pc) {
+    const Inst &in = program.insts[pc];
+    if (!writesScalar(in) || in.op == Opcode::ReadIndex ||
+        in.a >= values.size() || definitions[in.a] != 1)
+      continue;
+    if (in.op == Opcode::LoopBegin) {
+      if (counts(pc) && tripsAt(pc) <= 1) {
+        values[in.a] = values[in.b];
+        scopeEnd[in.a] = in.e;
+      }
+      continue;
+    }
+    if (!llvm::all_of(sources(in), [&](uint32_t reg) { return at(reg, pc); }))
+      continue;
+    for (uint32_t reg : sources(in))
+      regs[reg] = *values[reg];
+    (void)stepKnownScalar(in, regs);
+    values[in.a] = regs[in.a];
+  }
+}
+
+void SameWalks::add(const UnitProgram &program, const ProgramWalker &walker,
+                    size_t index) {
+  if (walker.iterations() < kWorthCopying)
+    return;
+  buckets[bucketOf(program)].push_back(walked.size());
+  walked.push_back({&program, index, {}, {}, {}});
+}
+
+void SameWalks::analyse(Walked &walked) {
+  const UnitProgram &program = *walked.program;
+  Constants constants(program);
+  for (auto [pc, in] : llvm::enumerate(program.insts))
+    if (in.op == Opcode::LoopBegin && constants.counts(pc)) {
+      walked.counted.push_back(pc);
+      walked.trips.push_back(constants.tripsAt(pc));
+    }
+  walked.read = definitionsRead(program, walked.counted);
+  walked.analysed = true;
+}
+
+std::optional<std::pair<size_t, Renaming>>
+SameWalks::find(const UnitProgram &program) {
+  if (buckets.empty())
+    return std::nullopt;
+  auto bucket = buckets.find(bucketOf(program));
+  if (bucket == buckets.end())
+    return std::nullopt;
+  std::optional<Constants> constants;
+  for (size_t w : bucket->second) {
+    // Programs of other instructions are told apart before the analysis.
+    if (!llvm::equal(walked[w].program->insts, program.insts,
+                     [](const Inst &x, const Inst &y) {
+                       return x.op == y.op && x.sub == y.sub;
+                     }))
+      continue;
+    if (!walked[w].analysed)
+      analyse(walked[w]);
+    if (std::optional<Renaming> names = renaming(walked[w], program, constants))
+      return std::make_pair(walked[w].walker, std::move(*names));
+  }
+  return std::nullopt;
+}
+
+static bool sameMaps(const MapBody &x, const MapBody &y) {
+  if (x.inputs != y.inputs || x.numSlots != y.numSlots ||
+      x.resultSlot != y.resultSlot || x.ops.size() != y.ops.size())
+    return false;
+  for (auto [p, q] : llvm::zip_equal(x.ops, y.ops))
+    if (p.op != q.op || p.type != q.type || p.srcType != q.srcType ||
+        p.dst != q.dst || p.a != q.a || p.b != q.b || p.c != q.c ||
+        !(p.imm == q.imm || (p.imm != p.imm && q.imm != q.imm)))
+      return false;
+  return true;
+}
+
+static bool sameUnits(const MachineUnit &x, const MachineUnit &y) {
+  return x.kind == y.kind && x.roles == y.roles &&
+         x.throughput == y.throughput && x.maxOutstanding == y.maxOutstanding &&
+         x.matrix.m == y.matrix.m && x.matrix.n == y.matrix.n &&
+         x.matrix.k == y.matrix.k;
+}
+
+static bool sameRoutes(RouteCost x, RouteCost y) {
+  return x.bandwidth == y.bandwidth && x.latency == y.latency;
+}
+
+std::optional<Renaming>
+SameWalks::renaming(const Walked &walkedFrom, const UnitProgram &to,
+                    std::optional<Constants> &constants) const {
+  const UnitProgram &from = *walkedFrom.program;
+  if (from.insts.size() != to.insts.size() || from.numSRegs != to.numSRegs ||
+      from.numVRegs != to.numVRegs || from.vtypes != to.vtypes ||
+      from.maps.size() != to.maps.size())
+    return std::nullopt;
+  Renaming names;
+  if (!names.units.bind(from.unit, to.unit))
+    return std::nullopt;
+  const MachineUnit &fromUnit = machine.units[from.unit];
+  const MachineUnit &toUnit = machine.units[to.unit];
+  NodeRef fromSelf{NodeRef::Unit, from.unit}, toSelf{NodeRef::Unit, to.unit};
+  // A memory named by both programs, and the routes between it and the
+  // unit, of equal cost.
+  auto memory = [&](uint32_t x, uint32_t y, bool in, bool out) {
+    if (!names.memories.bind(x, y))
+      return false;
+    NodeRef mx{NodeRef::Memory, x}, my{NodeRef::Memory, y};
+    return (!in || sameRoutes(routes(mx, fromSelf), routes(my, toSelf))) &&
+           (!out || sameRoutes(routes(fromSelf, mx), routes(toSelf, my)));
+  };
+  for (size_t i = 0; i < from.insts.size(); ++i) {
+    const Inst &p = from.insts[i], &q = to.insts[i];
+    if (p.op != q.op || p.sub != q.sub || p.g != q.g || p.h != q.h)
+      return std::nullopt;
+    bool placement = p.op == Opcode::SetImm && !walkedFrom.read[i];
+    if (p.imm != q.imm && !placement)
+      return std::nullopt;
+    // Each field is a register or table index to match, or a resource
+    // to rename.
+    bool same = true;
+    auto equal = [&](std::initializer_list<uint32_t Inst::*> fields) {
+      for (uint32_t Inst::*field : fields)
+        same &= p.*field == q.*field;
+    };
+    switch (p.op) {
+    case Opcode::Recv:
+      equal({&Inst::a, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
+      same &= names.fifos.bind(p.b, q.b);
+      break;
+    case Opcode::Send:
+      equal({&Inst::b, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
+      same &= names.fifos.bind(p.a, q.a);
+      break;
+    case Opcode::Load:
+    case Opcode::Store:
+      equal({&Inst::c, &Inst::d, &Inst::e, &Inst::f});
+      same &= names.fifos.bind(p.a, q.a) &&
+              memory(p.b, q.b, p.op == Opcode::Load, p.op == Opcode::Store);
+      break;
+    case Opcode::Dma:
+    case Opcode::RemoteDma:
+      equal({&Inst::b, &Inst::d, &Inst::e, &Inst::f});
+      same &= memory(p.a, q.a, true, false) && memory(p.c, q.c, false, true);
+      if (same && p.op == Opcode::RemoteDma) {
+        // The hops of the core interconnect to the other core.
+        const MachineInterconnect &ic = machine.interconnect;
+        int32_t x = machine.memories[p.c].core, y = machine.memories[q.c].core;
+        bool noHopsX = fromUnit.core < 0 || x < 0;
+        bool noHopsY = toUnit.core < 0 || y < 0;
+        same = noHopsX == noHopsY && (noHopsX || ic.hops(fromUnit.core, x) ==
+                                                     ic.hops(toUnit.core, y));
+      }
+      break;
+    case Opcode::Fill:
+      equal({&Inst::b, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
+      same &= memory(p.a, q.a, false, true);
+      break;
+    case Opcode::ReadIndex:
+      equal({&Inst::a, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
+      same &= memory(p.b, q.b, true, false);
+      break;
+    case Opcode::SyncSend:
+    case Opcode::SyncRecv:
+      equal({&Inst::b, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
+      same &= names.syncs.bind(p.a, q.a);
+      break;
+    default:
+      equal({&Inst::a, &Inst::b, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
+      break;
+    }
+    if (!same)
+      return std::nullopt;
+  }
+  // The loops the start counts run as many trips in both.
+  if (!walkedFrom.counted.empty()) {
+    if (!constants)
+      constants.emplace(to);
+    for (auto [pc, trips] :
+         llvm::zip_equal(walkedFrom.counted, walkedFrom.trips))
+      if (!constants->counts(pc) || constants->tripsAt(pc) != trips)
+        return std::nullopt;
+  }
+  for (auto [x, y] : llvm::zip_equal(from.maps, to.maps))
+    if (!sameMaps(x, y))
+      return std::nullopt;
+  for (auto [x, y] : names.fifos.to) {
+    const FifoDesc &fx = exe.fifos[x], &fy = exe.fifos[y];
+    const MachineLink &lx = machine.links[fx.link],
+                      &ly = machine.links[fy.link];
+    if (lx.bandwidth != ly.bandwidth || lx.latency != ly.latency ||
+        fx.entryBytes != fy.entryBytes ||
+        !names.units.bind(fx.producer, fy.producer) ||
+        !names.units.bind(fx.consumer, fy.consumer))
+      return std::nullopt;
+  }
+  for (auto [x, y] : names.syncs.to)
+    if (!names.units.bind(exe.syncs[x].sender, exe.syncs[y].sender) ||
+        !names.units.bind(exe.syncs[x].receiver, exe.syncs[y].receiver))
+      return std::nullopt;
+  for (auto [x, y] : names.memories.to) {
+    const MachineMemory &mx = machine.memories[x], &my = machine.memories[y];
+    if (mx.bandwidth != my.bandwidth || (mx.core < 0) != (my.core < 0))
+      return std::nullopt;
+  }
+  // The units' rates and roles, and which of them share the unit's core.
+  for (auto [x, y] : names.units.to) {
+    const MachineUnit &ux = machine.units[x], &uy = machine.units[y];
+    if (!sameUnits(ux, uy) ||
+        (ux.core == fromUnit.core) != (uy.core == toUnit.core))
+      return std::nullopt;
+  }
+  return names;
+}
+
+/// `map` with each key renamed.
+template <typename T>
+static llvm::DenseMap<uint32_t, T>
+renamed(const llvm::DenseMap<uint32_t, T> &map,
+        const Renaming::OneToOne &names) {
+  llvm::DenseMap<uint32_t, T> result;
+  result.reserve(map.size());
+  for (const auto &[key, value] : map)
+    result.try_emplace(names(key), value);
+  return result;
+}
+
+static void renameEach(llvm::MutableArrayRef<uint32_t> ids,
+                       const Renaming::OneToOne &names) {
+  for (uint32_t &id : ids)
+    id = names(id);
+}
+
+ProgramWalker::ProgramWalker(const ProgramWalker &walked,
+                             const UnitProgram &program, const Renaming &names)
+    : ProgramWalker(walked) {
+  this->program = &program;
+  unit = &machine.units[program.unit];
+  feeds.reset();
+  for (const FifoDesc &fifo : exe.fifos)
+    if (fifo.producer == program.unit &&
+        computes(machine.units[fifo.consumer])) {
+      feeds = fifo.consumer;
+      break;
+    }
+  for (auto &[m, busy] : memoryCharges) {
+    m = names.memories(m);
+    out.memoryBusy[m] += busy;
+  }
+  for (ChainEvent &event : chainEvents)
+    if (event.kind == ChainEvent::Signal || event.kind == ChainEvent::Wait)
+      event.id = names.syncs(event.id);
+    else if (event.kind != ChainEvent::Transfer)
+      event.id = names.fifos(event.id);
+  for (Receive &receive : receives)
+    receive.fifo = names.fifos(receive.fifo);
+  loadsInto = renamed(loadsInto, names.fifos);
+  slotWaitsBeforeSignal = renamed(slotWaitsBeforeSignal, names.syncs);
+  loadedBeforeSignal = renamed(loadedBeforeSignal, names.syncs);
+  signalledAt = renamed(signalledAt, names.syncs);
+  storedBeforeLastWait = renamed(storedBeforeLastWait, names.syncs);
+  fedBeforeLastWait = renamed(fedBeforeLastWait, names.syncs);
+  clockAtLastWait = renamed(clockAtLastWait, names.syncs);
+  renameEach(waitedBeforeFirstLoad, names.syncs);
+  renameEach(waitLog, names.syncs);
+  renameEach(signalledAfterLastStore, names.syncs);
+  for (std::optional<uint32_t> *memory :
+       {&loadDevice, &storeDevice, &loadMemory})
+    if (*memory)
+      *memory = names.memories(**memory);
+  if (handOverStore)
+    handOverStore = names.units(*handOverStore);
+}

@@ -1,0 +1,91 @@
+//===- SameWalks.h - Programs whose walks are one another's, renamed -*- C++
+//-*-===//
+//
+// The lanes of a kernel run one program each, alike but for their own
+// FIFOs, sync channels and scratchpads and the immediates that place
+// their grid points (addresses). Where two programs differ in nothing
+// else the walk reads (the sizes, trip counts and index bounds, the
+// units', links' and memories' rates, the routes' costs), the walk of
+// one is the walk of the other with its resources renamed: the
+// whole-kernel estimate (Estimate.cpp) walks one and copies it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_LIB_MACHINE_SAMEWALKS_H
+#define KTFLOW_LIB_MACHINE_SAMEWALKS_H
+
+#include "ProgramWalker.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ktflow::machine::detail {
+/// One-to-one renamings of the FIFOs, sync channels, memories and units a
+/// walked program names onto another program's.
+struct Renaming {
+  struct OneToOne {
+    llvm::DenseMap<uint32_t, uint32_t> to, from;
+    /// Adds x -> y; false where x or y is already paired otherwise.
+    bool bind(uint32_t x, uint32_t y);
+    uint32_t operator()(uint32_t x) const { return to.lookup(x); }
+  };
+  OneToOne fifos, syncs, memories, units;
+};
+
+struct Constants;
+
+/// The programs already walked whose walks the others may copy.
+class SameWalks {
+public:
+  /// Walks of fewer iterations than this cost less than finding a program
+  /// the same: they are not copied.
+  static constexpr double kWorthCopying = 256;
+
+  SameWalks(const Machine &machine, const Executable &exe, RouteCosts &routes)
+      : machine(machine), exe(exe), routes(routes) {}
+
+  /// A walked program (the index of its walker) whose walk, renamed, is
+  /// that of `program`, and the renaming.
+  std::optional<std::pair<size_t, Renaming>> find(const UnitProgram &program);
+
+  /// Records `program`, walked by `walker` (walker `index`), as one to
+  /// copy if its walk was long.
+  void add(const UnitProgram &program, const ProgramWalker &walker,
+           size_t index);
+
+private:
+  struct Walked {
+    const UnitProgram *program;
+    size_t walker;
+    /// The loops whose bounds and step are constants (SameWalks.cpp), and
+    /// their trips.
+    std::vector<size_t> counted;
+    std::vector<double> trips;
+    /// Per instruction, whether the scalar it writes may reach what the
+    /// walk reads (sizes, trip counts, index bounds).
+    std::vector<bool> read;
+    /// Whether the three above are found (once another program of its
+    /// instructions is looked for).
+    bool analysed = false;
+  };
+  static void analyse(Walked &walked);
+  /// The renaming of `from`'s resources onto `to`'s if `to` walks as
+  /// `from` does; `constants` are `to`'s, found when first needed.
+  std::optional<Renaming> renaming(const Walked &from, const UnitProgram &to,
+                                   std::optional<Constants> &constants) const;
+  /// Programs that may walk alike: of units of one kind, as long.
+  std::pair<std::string, size_t> bucketOf(const UnitProgram &program) const {
+    return {machine.units[program.unit].kind, program.insts.size()};
+  }
+
+  const Machine &machine;
+  const Executable &exe;
+  RouteCosts &routes;
+  std::vector<Walked> walked;
+  std::map<std::pair<std::string, size_t>, std::vector<size_t>> buckets;
+};
+} // namespace ktflow::machine::detail
+
+#endif // KTFLOW_LIB_MACHINE_SAMEWALKS_H
