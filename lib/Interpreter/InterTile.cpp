@@ -21,6 +21,7 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <cmath>
 
@@ -217,25 +218,41 @@ static LogicalResult runConsume(TileExecutor &exec, Operation *op) {
   return success();
 }
 
-/// The arith op a reduce's combiner applies to its two arguments, when the
-/// whole combiner is that one element-wise op.
+/// The op a reduce's combiner applies to its two arguments, when the whole
+/// combiner is that one element-wise op: an arith op of both, or a linalg
+/// named op with both as inputs (`linalg.add ins(%l, %r) outs(%l)`, whose
+/// output it does not read; LowerInterTile.cpp lowers the two spellings
+/// alike).
 static Operation *singleCombinerOp(ktdp::InterTileReduceOp reduce) {
   Block &body = reduce.getCombiner().front();
   if (body.getNumArguments() != 2 || body.getOperations().size() != 2)
     return nullptr;
   Operation *op = &body.front();
-  if (op->getNumOperands() != 2 || op->getNumResults() != 1 ||
+  ValueRange inputs = op->getOperands();
+  if (auto named = dyn_cast<linalg::LinalgOp>(op))
+    inputs = named.getDpsInputs();
+  if (inputs.size() != 2 || op->getNumResults() != 1 ||
       body.getTerminator()->getOperands() != op->getResults() ||
-      !llvm::is_contained(op->getOperands(), body.getArgument(0)) ||
-      !llvm::is_contained(op->getOperands(), body.getArgument(1)))
+      !llvm::is_contained(inputs, body.getArgument(0)) ||
+      !llvm::is_contained(inputs, body.getArgument(1)))
     return nullptr;
   return op;
+}
+
+/// Whether `combine` (a singleCombinerOp) adds floats; otherwise it
+/// multiplies them when isReorderableInterTileReduce holds.
+static bool combinerAdds(Operation *combine) {
+  return isa<arith::AddFOp, linalg::AddOp>(combine);
 }
 
 bool ktflow::interp::isReorderableInterTileReduce(Operation *op) {
   auto reduce = dyn_cast<ktdp::InterTileReduceOp>(op);
   Operation *combine = reduce ? singleCombinerOp(reduce) : nullptr;
-  return combine && isa<arith::AddFOp, arith::MulFOp>(combine);
+  // linalg.add and linalg.mul also take integers, whose folds are exact.
+  return combine &&
+         isa<FloatType>(getElementTypeOrSelf(combine->getResult(0))) &&
+         isa<arith::AddFOp, arith::MulFOp, linalg::AddOp, linalg::MulOp>(
+             combine);
 }
 
 /// Moves the folded value of each element by the bound on how far folding
@@ -251,7 +268,7 @@ static LogicalResult displaceReducedFold(TileExecutor &exec,
       !acc.front().isTensor() ||
       !ktflow::host::isFloat(acc.front().tensor()->dtype))
     return success();
-  bool add = isa<arith::AddFOp>(singleCombinerOp(reduce));
+  bool add = combinerAdds(singleCombinerOp(reduce));
   auto moved = std::make_shared<Tensor>(*acc.front().tensor());
   std::vector<double> size(moved->floats.size(), 0.0);
   if (add) {

@@ -6,7 +6,9 @@
 // n·ε·Σ|x| plus one ulp, computed here independently; an output without a
 // reduction gets none; a device-like result that sums in chunks (computed
 // here with plain loops) passes; a single wrong element fails; and an op
-// the device rounds twice adds one ulp where its result goes.
+// the device rounds twice adds one ulp where its result goes. An f16
+// all-reduce with a `linalg.add` combiner tolerates the ring's fold orders
+// but not a member of the wrong sign.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +95,31 @@ std::vector<double> valuesOf(const Tensor &t) {
   return v;
 }
 
+/// Runs the reference interpreter on `module` with input x = `x` and sets
+/// `expected` to its outputs `names` and `bounds` to their reorder bounds.
+void runReference(mlir::ModuleOp module, const Tensor &x,
+                  llvm::ArrayRef<std::string> names,
+                  check::ReferenceBindings &bindings,
+                  std::vector<Tensor> &expected,
+                  std::vector<std::vector<double>> &bounds) {
+  bindings.inputs.push_back({"x", host::InputSpec::fromTensor(x)});
+  interp::Interpreter reference(module);
+  ASSERT_FALSE(static_cast<bool>(reference.selectFunction()));
+  ASSERT_FALSE(static_cast<bool>(
+      reference.setInput("x", host::InputSpec::fromTensor(x))));
+  ASSERT_TRUE(mlir::succeeded(reference.run()));
+  for (const std::string &name : names) {
+    auto t = reference.getTensor(name);
+    ASSERT_TRUE(static_cast<bool>(t));
+    expected.push_back(std::move(*t));
+  }
+  auto computed =
+      check::computeReorderBounds(module, {}, bindings, names, expected);
+  ASSERT_TRUE(static_cast<bool>(computed))
+      << llvm::toString(computed.takeError());
+  bounds = std::move(*computed);
+}
+
 class RunCheckTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -108,22 +135,8 @@ protected:
     std::uniform_real_distribution<double> uniform(0.0, 1.0);
     for (double &v : x.floats)
       v = static_cast<double>(static_cast<_Float16>(uniform(rng)));
-    bindings.inputs.push_back({"x", host::InputSpec::fromTensor(x)});
-    interp::Interpreter reference(*module);
-    ASSERT_FALSE(static_cast<bool>(reference.selectFunction()));
-    ASSERT_FALSE(static_cast<bool>(
-        reference.setInput("x", host::InputSpec::fromTensor(x))));
-    ASSERT_TRUE(mlir::succeeded(reference.run()));
-    for (const char *name : {"y", "s", "w"}) {
-      auto t = reference.getTensor(name);
-      ASSERT_TRUE(static_cast<bool>(t));
-      expected.push_back(std::move(*t));
-    }
-    auto computed = check::computeReorderBounds(*module, {}, bindings,
-                                                {"y", "s", "w"}, expected);
-    ASSERT_TRUE(static_cast<bool>(computed))
-        << llvm::toString(computed.takeError());
-    bounds = std::move(*computed);
+    ASSERT_NO_FATAL_FAILURE(
+        runReference(*module, x, {"y", "s", "w"}, bindings, expected, bounds));
   }
 
   std::unique_ptr<mlir::MLIRContext> context;
@@ -241,6 +254,114 @@ TEST_F(RunCheckTest, AnOpRoundedTwiceAddsOneUlpWhereItsResultGoes) {
   threeUlps[77] += 3 * ulpF16(w[77]);
   EXPECT_TRUE(check(twoUlps).pass);
   EXPECT_FALSE(check(threeUlps).pass);
+}
+
+constexpr int64_t kTiles = 4, kColumns = 64;
+
+// An all-reduce whose combiner is the linalg named op (`linalg.add`), as the
+// field guide's kernels spell it: four tiles sum their f16 rows, each step
+// rounded to f16. A device that folds them in another order (a ring that
+// starts at another tile, computed here with plain loops) may sit a few
+// ulps from the reference, and passes; one member with its sign flipped
+// fails.
+// Y[t, :] = the f16 all-reduce over the four tiles of X[t, :].
+const char *kAllReduceKernel = R"(
+#sx = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
+#all = affine_set<(i)[g] : (i >= 0, -i + 3 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  func.func @all_reduce(%x: index, %y: index) attributes {grid = [4]} {
+    %t = ktdp.get_compute_tile_id : index
+    %c0 = arith.constant 0 : index
+    %X = ktdp.construct_memory_view %x, sizes: [4, 64], strides: [64, 1] {coordinate_set = #sx, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+    %Y = ktdp.construct_memory_view %y, sizes: [4, 64], strides: [64, 1] {coordinate_set = #sx, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
+    %tx = ktdp.construct_access_tile %X[%t, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<4x64xf16> -> !ktdp.access_tile<1x64xindex>
+    %p = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
+    %zero = arith.constant dense<0.0> : tensor<1x64xf16>
+    %f = ktdp.inter_tile_produce producer_tiles_per_group = #all -> <(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>> {
+    ^bb0(%gid: index):
+      ktdp.yield_partial %p : tensor<1x64xf16>
+    }
+    %s = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #all, identity(%zero : tensor<1x64xf16>) : <(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>> -> tensor<1x64xf16> {
+    ^bb0(%l: tensor<1x64xf16>, %r: tensor<1x64xf16>):
+      %a = linalg.add ins(%l, %r : tensor<1x64xf16>, tensor<1x64xf16>) outs(%l : tensor<1x64xf16>) -> tensor<1x64xf16>
+      ktdp.yield_reduced %a : tensor<1x64xf16>
+    }
+    %ty = ktdp.construct_access_tile %Y[%t, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<4x64xf16> -> !ktdp.access_tile<1x64xindex>
+    ktdp.store %s, %ty : tensor<1x64xf16>, <1x64xindex>
+    return
+  }
+}
+)";
+
+double f16(double v) { return static_cast<double>(static_cast<_Float16>(v)); }
+
+TEST(RunCheckAllReduceTest, ALinalgAddAllReduceToleratesAnotherOrderOnly) {
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  mlir::MLIRContext context(registry);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceString<mlir::ModuleOp>(kAllReduceKernel, &context);
+  ASSERT_TRUE(module);
+  nameArguments(*module, kAllReduceKernel);
+  // Signed inputs: the sums cancel, so the orders round differently.
+  Tensor x = Tensor::zeros(DType::F16, {kTiles, kColumns});
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  for (double &v : x.floats)
+    v = f16(uniform(rng));
+  check::ReferenceBindings bindings;
+  std::vector<Tensor> expected;
+  std::vector<std::vector<double>> bounds;
+  ASSERT_NO_FATAL_FAILURE(
+      runReference(*module, x, {"y"}, bindings, expected, bounds));
+  const std::vector<double> &bound = bounds.front();
+
+  // The bound of the fold: n·ε·Σ|partial| plus one ulp, rounded to f16.
+  auto fold = [&](int64_t c, int64_t first, int64_t flipped) {
+    double acc = 0;
+    for (int64_t k = 0; k < kTiles; ++k) {
+      int64_t t = (first + k) % kTiles;
+      double v = x.getDouble(t * kColumns + c);
+      acc = f16(acc + (t == flipped ? -v : v));
+    }
+    return acc;
+  };
+  for (int64_t c = 0; c < kColumns; ++c) {
+    double magnitude = 0;
+    for (int64_t t = 0; t < kTiles; ++t)
+      magnitude += std::fabs(x.getDouble(t * kColumns + c));
+    double r = fold(c, 0, -1);
+    ASSERT_EQ(expected[0].getDouble(c), r) << "column " << c;
+    double b = kTiles * 0x1p-10 * magnitude + ulpF16(r);
+    for (int64_t t = 0; t < kTiles; ++t)
+      EXPECT_NEAR(bound[t * kColumns + c], b, ulpF16(r + b))
+          << "tile " << t << ", column " << c;
+  }
+
+  auto check = [&](int64_t first, int64_t flipped) {
+    std::vector<double> got(kTiles * kColumns);
+    for (int64_t t = 0; t < kTiles; ++t)
+      for (int64_t c = 0; c < kColumns; ++c)
+        got[t * kColumns + c] = fold(c, first, flipped);
+    return check::compareOutput(expected[0], halfBytes(got),
+                                machine::ElemType::f16, expected[0].shape,
+                                bound);
+  };
+  // Each rotation is a valid order; some of them differ from the
+  // reference's somewhere (else this test checks nothing).
+  bool anyDiffers = false;
+  for (int64_t first = 0; first < kTiles; ++first) {
+    check::CheckResult result = check(first, -1);
+    EXPECT_TRUE(result.pass)
+        << "ring from tile " << first << ": " << result.summary;
+    anyDiffers |=
+        result.summary.find("max abs error 0.000e+00") == std::string::npos;
+  }
+  EXPECT_TRUE(anyDiffers);
+  check::CheckResult flipped = check(1, 2);
+  EXPECT_FALSE(flipped.pass) << flipped.summary;
 }
 
 } // namespace
