@@ -265,12 +265,14 @@ FailureOr<Value> ProgramBuilder::tripsFit(scf::ForOp outer,
                                       constant(0), constant(0));
 }
 
-LogicalResult
-ProgramBuilder::emitLanesTogether(Block &block,
-                                  MutableArrayRef<LaneWalk> lanes) {
+LogicalResult ProgramBuilder::emitLanesTogether(Block &block,
+                                                MutableArrayRef<LaneWalk> lanes,
+                                                Operation *skip) {
   OpBuilder &b = *builder;
   LogicalResult result = success();
   for (Operation &op : block) {
+    if (&op == skip)
+      continue;
     SmallVector<LaneWalk *> runs;
     for (LaneWalk &lane : lanes)
       if (runsIn(&op, *lane.li))
@@ -341,6 +343,21 @@ ProgramBuilder::emitLanesTogether(Block &block,
         fewer = fewer ? arith::OrIOp::create(b, loc, fewer, less) : less;
       }
       leads = arith::AndIOp::create(b, loc, leads, fewer);
+    }
+    // An exchange's lanes walked op by op: their stores may go a trip
+    // behind (StoresBehind.cpp).
+    if (PipelineOp stores = nested && inTurn.empty() && !exchanges.empty()
+                                ? storesBehind(loop, runs)
+                                : PipelineOp()) {
+      auto out = emitLanesStoresBehind(loop, stores, runs,
+                                       {lbs, steps, trips, most}, init);
+      if (failed(out))
+        return failure();
+      for (auto [k, lane] : llvm::enumerate(runs)) {
+        auto mine = ArrayRef<Value>(*out).slice(k * numPipelines, numPipelines);
+        lane->executions.assign(mine.begin(), mine.end());
+      }
+      continue;
     }
     auto together = scf::ForOp::create(
         b, loc, c0, most, c1, init,

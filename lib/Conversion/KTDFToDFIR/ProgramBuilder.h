@@ -105,10 +105,11 @@ private:
   /// counts folded at each point; none when one does not fold
   /// (LaneWork.cpp).
   std::optional<int64_t> executionsOf(const LaneInstance &li) const;
-  /// Emits `block` for all `lanes` op by op; a loop several of them run
-  /// becomes one loop whose iteration t runs iteration t of each lane.
-  LogicalResult emitLanesTogether(Block &block,
-                                  MutableArrayRef<LaneWalk> lanes);
+  /// Emits `block` for all `lanes` op by op, but `skip`; a loop several of
+  /// them run becomes one loop whose iteration t runs iteration t of each
+  /// lane.
+  LogicalResult emitLanesTogether(Block &block, MutableArrayRef<LaneWalk> lanes,
+                                  Operation *skip = nullptr);
   /// Whether `runs` can walk the loop body `body` together: no op of it
   /// issues a loop's first loads ahead for one of them.
   bool walksTogether(Block &body, ArrayRef<LaneWalk *> runs);
@@ -179,6 +180,38 @@ private:
   LogicalResult emitSkewedLoop(scf::ForOp loop, PipelineOp pipeline,
                                IRMapping &map, SmallVector<Value> &executions,
                                const LaneInstance &li);
+  /// The pipeline that closes `loop`'s body for this unit, when this unit's
+  /// stages of it only store buffers other units fill in two or more
+  /// copies, nothing but those hand-overs orders them, and the rest of the
+  /// body holds an exchange this unit runs (StoresBehind.cpp); else null.
+  PipelineOp storesBehind(scf::ForOp loop, const LaneInstance &li);
+  /// The same pipeline for every lane of `runs`; else null.
+  PipelineOp storesBehind(scf::ForOp loop, ArrayRef<LaneWalk *> runs);
+  /// A loop of `trips` + 1 iterations whose iteration t runs `rest(t)` then
+  /// `storesOf(t)` (each guarding itself), from `init`.
+  FailureOr<SmallVector<Value>> emitStoresBehind(
+      Location loc, Value trips, ValueRange init,
+      function_ref<SmallVector<Value>(Value t, ValueRange)> rest,
+      function_ref<SmallVector<Value>(Value t, ValueRange)> storesOf);
+  /// `loop` with the stores of `stores` of each iteration issued after the
+  /// rest of the next one.
+  LogicalResult emitStoresBehindLoop(scf::ForOp loop, PipelineOp stores,
+                                     IRMapping &map,
+                                     SmallVector<Value> &executions,
+                                     const LaneInstance &li);
+  /// Each lane's first iteration, step and trips of a loop several lanes
+  /// walk together, and the most trips of any.
+  struct LaneTrips {
+    SmallVector<Value> lbs, steps, trips;
+    Value most;
+  };
+  /// emitStoresBehindLoop for `runs` walked together (`init` their
+  /// executions, lane after lane); returns their executions after it.
+  FailureOr<SmallVector<Value>> emitLanesStoresBehind(scf::ForOp loop,
+                                                      PipelineOp stores,
+                                                      ArrayRef<LaneWalk *> runs,
+                                                      const LaneTrips &lanes,
+                                                      ValueRange init);
   /// The pipeline that opens `loop`'s body for this unit, when it only
   /// loads (a row span, two or more copies) a buffer other units read and
   /// the unit has more of the body to run (SkewedLoops.cpp); else null.

@@ -392,6 +392,8 @@ LogicalResult ProgramBuilder::emitOp(Operation &op, IRMapping &map,
     return part == StagePart::Loads
                ? emitSkewedLoop(loop, ahead, map, executions, li)
                : emitSpanAheadLoop(loop, ahead, map, executions, li);
+  if (PipelineOp stores = storesBehind(loop, li))
+    return emitStoresBehindLoop(loop, stores, map, executions, li);
   auto lb = materialize(loop.getLowerBound(), map),
        ub = materialize(loop.getUpperBound(), map),
        step = materialize(loop.getStep(), map);
