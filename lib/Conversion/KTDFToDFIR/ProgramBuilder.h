@@ -3,8 +3,9 @@
 // This file declares ProgramBuilder, the part of --ktdf-to-dfir that builds
 // the program of one unit instance: the loops and address arithmetic its
 // stages need, transfers, synchronisation (UnitProgram.cpp,
-// PipelineExecution.cpp, SkewedLoops.cpp, LaneInterleaving.cpp, the DMA and
-// all-reduce lowerings). The kernel-wide state it reads is Lowering.h's.
+// PipelineExecution.cpp, SkewedLoops.cpp, StoresBehind.cpp,
+// LaneInterleaving.cpp, the DMA and all-reduce lowerings). The kernel-wide
+// state it reads is Lowering.h's.
 //
 //===----------------------------------------------------------------------===//
 
