@@ -117,9 +117,18 @@ public:
           return failure();
     } while (changed);
     for (linalg::GenericOp op : generics) {
-      if (op.getNumLoops() > static_cast<unsigned>(rank()))
-        return op.emitError("op has more loops than the tile has "
-                            "dimensions");
+      if (op.getNumLoops() > static_cast<unsigned>(rank())) {
+        std::string shape;
+        llvm::raw_string_ostream os(shape);
+        llvm::interleave(plan.tileShape, os, "x");
+        return op.emitError("this op works on ")
+               << op.getNumLoops() << " dimensions, more than the " << rank()
+               << " of the largest tensor its stage loads or "
+               << "stores (" << shape
+               << "); raising the rank between a load and a compute op "
+                  "(a tensor.expand_shape or linalg.broadcast adding a "
+                  "dimension) is not supported by the scheduler yet";
+      }
       if (!plan.roles.count(op))
         return op.emitError("cannot tell whether this op works on rows or "
                             "on columns of the tile");
