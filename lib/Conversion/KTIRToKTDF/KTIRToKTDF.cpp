@@ -399,12 +399,15 @@ private:
     for (auto &[leader, group] : groups)
       for (Operation *op = group.first; op && op != group.last;
            op = op->getNextNode())
-        if (isa<AllReduceOp, TileCopyOp>(op))
-          return op->emitError(
+        if (isa<AllReduceOp, TileCopyOp>(op)) {
+          InFlightDiagnostic diag = op->emitError(
               "a compute group uses values computed both before this "
               "inter-tile exchange and after it; the scheduler cannot "
               "order it around the exchange yet (use only the reduced "
               "value after it)");
+          noteCrossingUse(diag, group, op);
+          return diag;
+        }
     for (auto &[leader, group] : groups)
       if (failed(checkNoReloadInGroup(group)))
         return failure();
@@ -441,6 +444,23 @@ private:
         return diag;
       }
     return success();
+  }
+
+  /// Points `diag` at a value of `group` computed before `exchange` and
+  /// read after it, which ties the two sides into one group.
+  static void noteCrossingUse(InFlightDiagnostic &diag, ComputeGroup &group,
+                              Operation *exchange) {
+    for (Operation *op = exchange->getNextNode(); op; op = op->getNextNode())
+      for (Value operand : op->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def || def->getBlock() != exchange->getBlock() ||
+            !def->isBeforeInBlock(exchange) ||
+            !llvm::is_contained(group.compute, def))
+          continue;
+        diag.attachNote(def->getLoc())
+            << "this value, computed before the exchange, is read after it";
+        return;
+      }
   }
 
   LogicalResult eraseDeadGroup(ComputeGroup &group) {
