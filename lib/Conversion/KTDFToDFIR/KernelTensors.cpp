@@ -23,9 +23,10 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Support/ArgumentNames.h"
-#include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/IR/Matchers.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -120,19 +121,6 @@ LogicalResult KernelLowering::collectLiteralTensors() {
   return success();
 }
 
-/// The bytes [first, end) of the scratchpad a view at a literal address
-/// spans.
-static std::pair<int64_t, int64_t>
-scratchpadSpan(ktdp::ConstructMemoryViewOp view, int64_t literal) {
-  auto type = cast<MemRefType>(view.getType());
-  int64_t esize = ktflow::bytesPerElement(type.getElementType());
-  int64_t end = literal + 1;
-  for (auto [size, stride] :
-       llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
-    end += (size - 1) * stride;
-  return {literal * esize, end * esize};
-}
-
 LogicalResult KernelLowering::collectScratchpadInputs() {
   // The kernel's own scratchpad views read, and the spans any transfer
   // writes: a read region no write touches holds what was there before the
@@ -148,7 +136,10 @@ LogicalResult KernelLowering::collectScratchpadInputs() {
       return;
     int64_t start = literal.getSExtValue();
     if (!isRead) {
-      written.push_back(scratchpadSpan(view, start));
+      // A write of unknown bytes may overwrite any read.
+      written.push_back(ktdp::getLiteralByteSpan(view).value_or(
+          std::make_pair(std::numeric_limits<int64_t>::min(),
+                         std::numeric_limits<int64_t>::max())));
       return;
     }
     if (space->computeTileId || isCarriedView(view) || isHandoverView(view))
@@ -158,12 +149,16 @@ LogicalResult KernelLowering::collectScratchpadInputs() {
     if (!llvm::is_contained(input.views, view))
       input.views.push_back(view);
   });
-  for (auto &[regionStart, input] : read) {
-    int64_t start = regionStart; // C++17 lambdas cannot capture bindings
+  for (auto &[start, input] : read) {
+    for (ktdp::ConstructMemoryViewOp view : input.views)
+      if (!ktdp::getLiteralByteSpan(view))
+        return view.emitError("a scratchpad view the kernel reads needs "
+                              "static sizes and strides");
     bool overwritten = llvm::any_of(input.views, [&](auto view) {
-      auto readSpan = scratchpadSpan(view, start);
+      auto readSpan = *ktdp::getLiteralByteSpan(view);
       return llvm::any_of(written, [&](auto span) {
-        return span.first < readSpan.second && readSpan.first < span.second;
+        return std::max(span.first, readSpan.first) <
+               std::min(span.second, readSpan.second);
       });
     });
     if (overwritten)

@@ -16,9 +16,8 @@
 #include "ktflow/Analysis/MemoryTensors.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
-#include "ktflow/Support/ElementBytes.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -94,27 +93,6 @@ static std::optional<StringRef> orderingOf(const MemoryTouches &first,
   return std::nullopt;
 }
 
-/// The bytes [first, last) of its lane's region of the scratchpad that a
-/// view covers (its literal address counts elements from the region's
-/// start, as TransferLowering.cpp places it), or nothing when its address,
-/// sizes or strides are not literal.
-static std::optional<std::pair<int64_t, int64_t>>
-viewBytes(ktdp::ConstructMemoryViewOp view) {
-  APInt address;
-  if (!matchPattern(view.getOffset(), m_ConstantInt(&address)))
-    return std::nullopt;
-  int64_t first = address.getSExtValue(), last = first + 1;
-  for (auto [size, stride] :
-       llvm::zip(view.getStaticSizes(), view.getStaticStrides())) {
-    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(stride))
-      return std::nullopt;
-    (stride < 0 ? first : last) += (size - 1) * stride;
-  }
-  int64_t bytes = ktflow::bytesPerElement(
-      cast<MemRefType>(view.getType()).getElementType());
-  return std::make_pair(first * bytes, last * bytes);
-}
-
 /// Whether two scratchpad views may share bytes: all but views of one
 /// memory at known bytes that do not meet.
 static bool mayShareBytes(ktdp::ConstructMemoryViewOp a,
@@ -122,9 +100,11 @@ static bool mayShareBytes(ktdp::ConstructMemoryViewOp a,
   auto memory = [](ktdp::ConstructMemoryViewOp view) {
     return view->getAttrOfType<StringAttr>("ktdf.memory");
   };
-  auto x = viewBytes(a), y = viewBytes(b);
+  // A literal address counts elements from the start of the lane's region,
+  // as TransferLowering.cpp places it.
+  auto x = ktdp::getLiteralByteSpan(a), y = ktdp::getLiteralByteSpan(b);
   return a == b || !memory(a) || memory(a) != memory(b) || !x || !y ||
-         (x->first < y->second && y->first < x->second);
+         std::max(x->first, y->first) < std::min(x->second, y->second);
 }
 
 /// Whether two stages touch the same memory, one of them writing: views

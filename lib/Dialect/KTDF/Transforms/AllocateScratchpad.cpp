@@ -74,14 +74,21 @@ struct AllocateScratchpadPass
       if (!matchPattern(view.getOffset(), m_ConstantInt(&address)))
         return view.emitError("scratchpad views need a literal address"),
                WalkResult::interrupt();
-      auto type = cast<MemRefType>(view.getType());
-      int64_t esize = ktflow::bytesPerElement(type.getElementType());
-      int64_t end = address.getSExtValue() + 1;
-      for (auto [size, stride] :
-           llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
-        end += (size - 1) * stride;
+      std::optional<std::pair<int64_t, int64_t>> span =
+          ktdp::getLiteralByteSpan(view);
+      if (!span)
+        return view.emitError("scratchpad views need static sizes and "
+                              "strides (the bytes they take are reserved "
+                              "before the scheduler's buffers)"),
+               WalkResult::interrupt();
+      if (span->first < 0)
+        return view.emitError("the scratchpad view reaches ")
+                   << -span->first
+                   << " byte(s) before the start of its lane's region (a "
+                      "negative stride from a literal address too small)",
+               WalkResult::interrupt();
       int64_t &at = cursor[kind.getValue()];
-      at = std::max(at, end * esize);
+      at = std::max(at, span->second);
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())

@@ -25,16 +25,12 @@ using namespace mlir::ktdf;
 
 std::optional<int64_t>
 mlir::ktdf::getLiteralScratchpadEnd(ktdp::ConstructMemoryViewOp view) {
-  APInt address;
-  if (!ktdp::isScratchpadView(view) ||
-      !matchPattern(view.getOffset(), m_ConstantInt(&address)))
+  if (!ktdp::isScratchpadView(view))
     return std::nullopt;
-  auto type = cast<MemRefType>(view.getType());
-  int64_t end = address.getSExtValue() + 1;
-  for (auto [size, stride] :
-       llvm::zip(view.getStaticSizes(), view.getStaticStrides()))
-    end += (size - 1) * stride;
-  return end * ktflow::bytesPerElement(type.getElementType());
+  if (std::optional<std::pair<int64_t, int64_t>> span =
+          ktdp::getLiteralByteSpan(view))
+    return span->second;
+  return std::nullopt;
 }
 
 ScratchpadCursor::ScratchpadCursor(func::FuncOp func) {
@@ -83,19 +79,13 @@ Value mlir::ktdf::createScratchpadTile(func::FuncOp func,
 
 std::optional<std::pair<int64_t, int64_t>>
 mlir::ktdf::getLiteralElementRange(ktdp::ConstructMemoryViewOp view) {
-  APInt address;
-  if (!view || !matchPattern(view.getOffset(), m_ConstantInt(&address)) ||
-      !view.getSizes().empty() || !view.getStrides().empty())
+  std::optional<std::pair<int64_t, int64_t>> span =
+      ktdp::getLiteralByteSpan(view);
+  if (!span || span->first == span->second)
     return std::nullopt;
-  int64_t first = address.getSExtValue(), last = first;
-  for (auto [size, stride] :
-       llvm::zip(view.getStaticSizes(), view.getStaticStrides())) {
-    if (size == 0)
-      return std::nullopt;
-    int64_t span = (size - 1) * stride;
-    (span < 0 ? first : last) += span;
-  }
-  return std::make_pair(first, last);
+  int64_t bytes = ktflow::bytesPerElement(
+      cast<MemRefType>(view.getType()).getElementType());
+  return std::make_pair(span->first / bytes, span->second / bytes - 1);
 }
 
 bool mlir::ktdf::loadsRunUniformly(Operation *op) {

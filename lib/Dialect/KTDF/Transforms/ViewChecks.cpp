@@ -40,9 +40,11 @@ mlir::ktdf::whyNotSupportedView(ktdp::ConstructMemoryViewOp view,
     // at its loads and stores.
     APInt address;
     if (!matchPattern(view.getOffset(), m_ConstantInt(&address)) ||
-        address.isNegative() || !view.getSizes().empty())
+        address.isNegative() || !view.getSizes().empty() ||
+        !view.getStrides().empty())
       return std::string("scratchpad (ct_local) views need a literal, "
-                         "non-negative address and static sizes");
+                         "non-negative address and static sizes and "
+                         "strides");
     if (space->computeTileId.value_or(0) != 0 && !isOtherTilesView(view))
       return std::string("the scratchpad (ct_local) view names a compute "
                          "tile the one-tile grid does not have");

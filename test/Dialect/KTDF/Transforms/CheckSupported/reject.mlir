@@ -71,3 +71,15 @@ func.func @transpose(%t: tensor<8x64xf16>, %o: tensor<64x8xf16>) -> tensor<64x8x
   %r = linalg.transpose ins(%t : tensor<8x64xf16>) outs(%o : tensor<64x8xf16>) permutation = [1, 0]
   return %r : tensor<64x8xf16>
 }
+
+// -----
+
+// A scratchpad view's bytes are reserved before the scheduler's buffers, so
+// they must be known at compile time.
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 15 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+func.func @scratchpad_stride(%n: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{scratchpad (ct_local) views need a literal, non-negative address and static sizes and strides}}
+  %X = ktdp.construct_memory_view %c0, sizes: [16, 64], strides: [%n, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<ct_local>} : memref<16x64xf16>
+  return
+}
