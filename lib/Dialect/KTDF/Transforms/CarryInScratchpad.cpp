@@ -7,8 +7,8 @@
 // only at run time: a Triton column-block or K loop up to a plain `index`
 // argument) keeps each of them in a scratchpad view of its own instead.
 // The loop then stores and reloads that view like a kernel keeping an
-// accumulator in its scratchpad: the init before the loop, a load at the
-// start of each trip and a store of what it yields at its end, a load of
+// accumulator in its scratchpad: the init before the loop, a load before its
+// first use in each trip and a store of what it yields at its end, a load of
 // the result after the loop. The lowering orders these accesses with the
 // channels of scratchpad views (a trip's drain before the next trip's
 // feed, the last trip before later readers); nothing goes through device
@@ -79,10 +79,20 @@ public:
         Block::iterator(body->getTerminator()), loop.getBody()->getOperations(),
         loop.getBody()->begin(), Block::iterator(yield));
     loop.getInductionVar().replaceAllUsesWith(plain.getInductionVar());
-    b.setInsertionPointToStart(body);
     for (auto [arg, tile] : llvm::zip(loop.getRegionIterArgs(), tiles)) {
       if (arg.use_empty())
         continue;
+      // Reloaded right before its first use, not at the trip's start: a
+      // trip that adds an all-reduce's result to what it carries then
+      // reloads after the exchange, and the addition's compute group lies
+      // on one side of it (the view changes only at the trip's end).
+      // (The old yield, still in the old body, stands for the new store.)
+      Operation *first = body->getTerminator();
+      for (Operation *user : arg.getUsers())
+        if (Operation *op = body->findAncestorOpInBlock(*user);
+            op && op->isBeforeInBlock(first))
+          first = op;
+      b.setInsertionPoint(first);
       Value value = ktdp::LoadOp::create(b, loc, arg.getType(), tile);
       arg.replaceAllUsesWith(value);
     }

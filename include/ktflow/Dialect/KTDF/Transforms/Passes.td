@@ -308,8 +308,10 @@ def KTDFCarryInScratchpad
     run time, or it has too many trips) keeps each carried tensor in a
     scratchpad view of its own (`ct_local`, at a literal address past the
     kernel's own scratchpad views, marked `ktdf.carried`): the initial
-    value is stored into it before the loop, each trip loads it at the start
-    of the body and stores what it yields at the end, and the loop's result
+    value is stored into it before the loop, each trip loads it right before
+    its first use (after an all-reduce whose result the trip adds to it, so
+    that the addition's compute group lies after the exchange) and stores
+    what it yields at the end, and the loop's result
     is loaded after the loop. The compute groups this makes are ordinary
     pipelines whose feed reads the view and whose drain writes it; the
     lowering orders a trip's drain before the next trip's feed, and later

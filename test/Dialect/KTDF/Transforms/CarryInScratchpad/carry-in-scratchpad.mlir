@@ -1,8 +1,10 @@
 // RUN: ktflow-opt %s --ktdf-carry-in-scratchpad -split-input-file | FileCheck %s
 
 // What a loop carries over a run-time trip count goes to a scratchpad view
-// of its own: the init stored before the loop, loaded at the start of each
-// trip, what the trip yields stored at its end, the result loaded after.
+// of its own: the init stored before the loop, loaded right before its
+// first use in each trip (a trip adding an all-reduce's result to it then
+// reloads it after the exchange), what the trip yields stored at its end,
+// the result loaded after.
 
 #set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 1023 >= 0)>
 #blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
@@ -15,8 +17,9 @@
 // CHECK: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : tensor<1x128xf16>
 // CHECK: ktdp.store %[[ZEROS]], %[[TILE]]
 // CHECK: scf.for %[[OFF:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT: %[[A:.*]] = ktdp.load %[[TILE]]
+// CHECK-NOT: ktdp.load %[[TILE]]
 // CHECK: %[[X:.*]] = ktdp.load
+// CHECK-NEXT: %[[A:.*]] = ktdp.load %[[TILE]]
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[A]], %[[X]]
 // CHECK-NEXT: ktdp.store %[[S]], %[[TILE]]
 // CHECK-NEXT: }

@@ -17,8 +17,9 @@
 // CHECK-NEXT: ktdf.private : !ktdf.fifo.slot<"tile/VPU" -> "tile/VST", 32xf16>
 // CHECK: scf.for %{{.*}} step %c1024 {
 // CHECK: ktdf.pipeline {
+// CHECK-NEXT: ktdf.private : memref<1x1024xf16, "SPM">
 // CHECK-NEXT: ktdf.private : !ktdf.fifo.slot<"tile/VLD" -> "tile/VPU", 128xf16>
-// CHECK: ktdf.private : !ktdf.fifo.slot<"tile/VLD" -> "tile/VPU", 128xf16>
+// CHECK-NEXT: ktdf.private : !ktdf.fifo.slot<"tile/VLD" -> "tile/VPU", 128xf16>
 // CHECK-NEXT: ktdf.private : !ktdf.fifo.slot<"tile/VPU" -> "tile/VST", 128xf16>
 // CHECK: arith.addf
 // CHECK: ktdf.pipeline {
