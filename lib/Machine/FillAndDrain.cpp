@@ -76,13 +76,26 @@ std::pair<double, std::optional<uint32_t>> Landings::waitOf(uint32_t unit) {
   const ProgramWalker *compute = walkerOf(unit);
   if (!compute)
     return waitByUnit[unit] = {wait, last};
-  for (const ProgramWalker::Receive &receive : compute->receives) {
-    const ProgramWalker *feed = walkerOf(exe.fifos[receive.fifo].producer);
+  // The FIFO of the receives before, its feed, the feed's loads into it
+  // and its latest landings (found once needed).
+  std::optional<uint32_t> fifo;
+  const ProgramWalker *feed = nullptr;
+  const ProgramWalker::FifoLoads *loads = nullptr;
+  llvm::ArrayRef<std::pair<double, uint32_t>> latest;
+  for (const ProgramWalker::Receive &receive : compute->receives()) {
+    if (uint32_t from = compute->fifoId(receive.fifo); from != fifo) {
+      fifo = from;
+      feed = walkerOf(exe.fifos[from].producer);
+      loads = feed ? feed->loadsOf(from) : nullptr;
+      latest = {};
+    }
     const ProgramWalker::FifoLoad *load =
-        feed ? feed->loadOf(receive.fifo, receive.offset) : nullptr;
+        loads ? loads->at(receive.offset) : nullptr;
     if (!load || load->waits == 0)
       continue;
-    auto [at, sync] = latestOf(*feed)[load->waits - 1];
+    if (latest.empty())
+      latest = latestOf(*feed);
+    auto [at, sync] = latest[load->waits - 1];
     if (at - receive.before > wait) {
       wait = at - receive.before;
       last = sync;

@@ -25,7 +25,10 @@ static double feedAfterHandOvers(const Executable &exe,
         feed.handsOver(sync) ? static_cast<long>(k) : lastHandOver[k];
   double cycles = 0;
   long charged = -1;
-  const std::vector<ProgramWalker::Receive> &receives = compute.receives;
+  // The FIFO of the receives before and the feed's loads into it.
+  std::optional<uint32_t> fifo;
+  const ProgramWalker::FifoLoads *loads = nullptr;
+  llvm::ArrayRef<ProgramWalker::Receive> receives = compute.receives();
   for (size_t begin = 0, end; begin < receives.size(); begin = end) {
     // The entries received with no work between them: what the work after
     // them needs.
@@ -37,10 +40,14 @@ static double feedAfterHandOvers(const Executable &exe,
     long handOver = -1;
     for (size_t i = begin; i < end; ++i) {
       const ProgramWalker::Receive &receive = receives[i];
+      if (uint32_t from = compute.fifoId(receive.fifo); from != fifo) {
+        fifo = from;
+        loads = exe.fifos[from].producer == feed.unitIndex()
+                    ? feed.loadsOf(from)
+                    : nullptr;
+      }
       const ProgramWalker::FifoLoad *load =
-          exe.fifos[receive.fifo].producer == feed.unitIndex()
-              ? feed.loadOf(receive.fifo, receive.offset)
-              : nullptr;
+          loads ? loads->at(receive.offset) : nullptr;
       if (!load)
         continue;
       loaded.push_back({&receive, lastHandOver[load->waits]});
@@ -52,7 +59,8 @@ static double feedAfterHandOvers(const Executable &exe,
     for (auto [receive, after] : loaded)
       if (after == handOver)
         cycles +=
-            receive->times * feed.fifoCycles(receive->fifo, receive->bytes);
+            receive->times *
+            feed.fifoCycles(compute.fifoId(receive->fifo), receive->bytes);
   }
   return cycles;
 }

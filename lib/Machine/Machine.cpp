@@ -77,8 +77,20 @@ static size_t nodeId(const Machine &m, NodeRef n) {
   return n.kind == NodeRef::Memory ? n.index : m.memories.size() + n.index;
 }
 
-std::optional<std::vector<uint32_t>> Machine::route(NodeRef from,
-                                                    NodeRef to) const {
+std::vector<std::vector<uint32_t>> Machine::linksOutOfNodes() const {
+  std::vector<std::vector<uint32_t>> out(memories.size() + units.size());
+  for (uint32_t i = 0; i < links.size(); ++i) {
+    NodeRef node = links[i].from;
+    if (node.index <
+        (node.kind == NodeRef::Memory ? memories.size() : units.size()))
+      out[nodeId(*this, node)].push_back(i);
+  }
+  return out;
+}
+
+std::optional<std::vector<uint32_t>>
+Machine::route(NodeRef from, NodeRef to,
+               const std::vector<std::vector<uint32_t>> *linksOut) const {
   size_t numNodes = memories.size() + units.size();
   if (nodeId(*this, from) >= numNodes || nodeId(*this, to) >= numNodes)
     return std::nullopt;
@@ -96,16 +108,22 @@ std::optional<std::vector<uint32_t>> Machine::route(NodeRef from,
     // Data cannot be forwarded through another unit: only memories relay.
     if (node.kind == NodeRef::Unit && !(node == from))
       continue;
-    for (uint32_t i = 0; i < links.size(); ++i) {
-      if (!(links[i].from == node))
-        continue;
+    auto reach = [&](uint32_t i) {
       size_t next = nodeId(*this, links[i].to);
       if (next >= numNodes || seen[next])
-        continue;
+        return;
       seen[next] = true;
       viaLink[next] = i;
       queue.push_back(links[i].to);
+    };
+    if (linksOut) {
+      for (uint32_t i : (*linksOut)[nodeId(*this, node)])
+        reach(i);
+      continue;
     }
+    for (uint32_t i = 0; i < links.size(); ++i)
+      if (links[i].from == node)
+        reach(i);
   }
   if (!seen[nodeId(*this, to)] || from == to)
     return std::nullopt;

@@ -72,13 +72,8 @@ double ProgramWalker::run() {
   return busy;
 }
 
-const ProgramWalker::FifoLoad *ProgramWalker::loadOf(uint32_t fifo,
-                                                     double offset) const {
-  auto found = loadsInto.find(fifo);
-  if (found == loadsInto.end())
-    return nullptr;
-  const std::vector<FifoLoad> &loads = found->second.loads;
-  size_t &last = found->second.last;
+const ProgramWalker::FifoLoad *
+ProgramWalker::FifoLoads::at(double offset) const {
   // The last load at or before `offset` is load i where the next starts
   // after it: try the one found last and its successor first.
   auto isLoadOf = [&](size_t i) {
@@ -109,7 +104,10 @@ RouteCost RouteCosts::operator()(NodeRef from, NodeRef to) {
   if (!inserted)
     return known->second;
   RouteCost cost;
-  if (std::optional<std::vector<uint32_t>> route = machine.route(from, to)) {
+  if (linksOut.empty())
+    linksOut = machine.linksOutOfNodes();
+  if (std::optional<std::vector<uint32_t>> route =
+          machine.route(from, to, &linksOut)) {
     cost.bandwidth = INFINITY;
     for (uint32_t l : *route) {
       cost.bandwidth = std::min(cost.bandwidth, machine.links[l].bandwidth);
@@ -181,7 +179,10 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
         regs[in.a] = lb;
         double loadedBefore = loadedBytes, storedBefore = storedBytes,
                fedBefore = fedBytes;
-        llvm::DenseMap<uint32_t, double> fifoBefore = fifoBytes;
+        // (Only a body walked for several trips moves its bytes again.)
+        PerId fifoBefore;
+        if (trips > 1)
+          fifoBefore = fifoBytes;
         size_t waitsBefore = waitLog.size();
         double body = 0, driftBefore = slotBoundDrift;
         if (trips > 0) {

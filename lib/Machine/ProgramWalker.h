@@ -19,6 +19,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <deque>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -42,8 +43,9 @@ struct RouteCost {
 };
 
 /// The cost of each route the walks of one estimate take, each searched
-/// (Machine::route, a breadth-first search over the device's links) once:
-/// every transfer of every walked iteration asks again.
+/// (Machine::route, a breadth-first search over the links out of each
+/// node, listed once) once: every transfer of every walked iteration asks
+/// again, and a tiny kernel's lanes ask for a thousand routes.
 class RouteCosts {
 public:
   explicit RouteCosts(const Machine &machine) : machine(machine) {}
@@ -55,9 +57,15 @@ private:
   }
   const Machine &machine;
   llvm::DenseMap<std::pair<uint64_t, uint64_t>, RouteCost> costs;
+  std::vector<std::vector<uint32_t>> linksOut;
 };
 
 struct Renaming;
+
+/// A value per sync channel or FIFO of a program, which names a few: held
+/// inline (allocating a map for each took a third of a tiny kernel's
+/// estimate).
+using PerId = llvm::SmallDenseMap<uint32_t, double, 4>;
 
 class ProgramWalker {
 public:
@@ -128,7 +136,7 @@ public:
   double slotWaits = 0;
   /// Those before the first signal of each sync channel it sends on
   /// (program order, a loop's first iteration walked).
-  llvm::DenseMap<uint32_t, double> slotWaitsBeforeSignal;
+  PerId slotWaitsBeforeSignal;
 
   /// The latency of one hand-over: the compute unit's last entry through
   /// the FIFO to the store unit and stored, the token, the first entry
@@ -150,11 +158,11 @@ public:
   /// Device-memory bytes loaded before the first signal of each sync
   /// channel this program sends on (program order, a loop's first
   /// iteration walked and its others added).
-  llvm::DenseMap<uint32_t, double> loadedBeforeSignal;
+  PerId loadedBeforeSignal;
   /// The program's own cycles (its busy cycles and waits for a slot,
   /// none for tokens) before the first signal of each sync channel it
   /// sends on, its transfers then in flight landed.
-  llvm::DenseMap<uint32_t, double> signalledAt;
+  PerId signalledAt;
   /// The sync channels waited for before the program's first load from a
   /// scratchpad: what a load unit needs before it feeds its first entry.
   llvm::SmallVector<uint32_t> waitedBeforeFirstLoad;
@@ -183,7 +191,9 @@ public:
     /// on a 64 B/cycle FIFO takes half a cycle).
     double rounding = 0;
   };
-  std::vector<ChainEvent> chainEvents;
+  llvm::ArrayRef<ChainEvent> chainEvents() const {
+    return records->chainEvents;
+  }
   /// A compute unit's receives: the FIFO, the bytes received from it
   /// before, the unit's cycles before (the work it can do before the
   /// entry arrives), the entry's bytes and how many times it is received.
@@ -191,7 +201,29 @@ public:
     uint32_t fifo;
     double offset, before, bytes, times;
   };
-  std::vector<Receive> receives;
+  llvm::ArrayRef<Receive> receives() const { return records->receives; }
+  /// The sync channel or FIFO of an event, and the FIFO of a receive, in
+  /// this program: a walk copied for another program (SameWalks.h) shares
+  /// the walked program's events and receives (a production kernel's
+  /// lanes, copied, spent a sixth of its estimate copying them) and renames
+  /// their ids as they are read.
+  uint32_t chainId(const ChainEvent &event) const {
+    switch (event.kind) {
+    case ChainEvent::Signal:
+    case ChainEvent::Wait:
+      return syncId(event.id);
+    case ChainEvent::Transfer:
+      return event.id;
+    default:
+      return fifoId(event.id);
+    }
+  }
+  uint32_t fifoId(uint32_t walked) const {
+    return fifoNames.empty() ? walked : fifoNames[walked];
+  }
+  uint32_t syncId(uint32_t walked) const {
+    return syncNames.empty() ? walked : syncNames[walked];
+  }
   /// A load unit's loads into each FIFO: the bytes loaded into it before
   /// and how many of waitLog's waits precede the load.
   struct FifoLoad {
@@ -200,27 +232,34 @@ public:
   };
   struct FifoLoads {
     std::vector<FifoLoad> loads;
-    /// The load loadOf last found: the receives ask in program order, each
+    /// The load `at` last found: the receives ask in program order, each
     /// for the same load or the next one mostly.
     mutable size_t last = 0;
+    /// The load an entry at `offset` comes from (the last that starts at
+    /// or before the offset), if any.
+    const FifoLoad *at(double offset) const;
   };
   llvm::DenseMap<uint32_t, FifoLoads> loadsInto;
-  /// The load an entry of `fifo` at `offset` comes from (the last into it
-  /// that starts at or before the offset), if this program loads it.
-  const FifoLoad *loadOf(uint32_t fifo, double offset) const;
+  /// This program's loads into `fifo`, if any. (The receives of a compute
+  /// unit come from a few FIFOs in turn: callers keep the FIFO's loads
+  /// while the FIFO stays the same, rather than look it up each receive.)
+  const FifoLoads *loadsOf(uint32_t fifo) const {
+    auto found = loadsInto.find(fifo);
+    return found == loadsInto.end() ? nullptr : &found->second;
+  }
   /// Device-memory bytes stored in program order (loops as loaded bytes
   /// are), and how many of them before the last wait on each sync channel.
   double storedBytes = 0;
-  llvm::DenseMap<uint32_t, double> storedBeforeLastWait;
+  PerId storedBeforeLastWait;
   /// Scratchpad bytes loaded (a load unit's: what it feeds) in the same
   /// order, and how many of them before the last wait on each sync channel.
   double fedBytes = 0;
-  llvm::DenseMap<uint32_t, double> fedBeforeLastWait;
+  PerId fedBeforeLastWait;
   /// The program's own time at its last wait on each sync channel, and
   /// when it finishes, its transfers in flight landed: an engine that
   /// stores the last execution's output runs the difference after the
   /// store unit's token of that output.
-  llvm::DenseMap<uint32_t, double> clockAtLastWait;
+  PerId clockAtLastWait;
   double finishedAt = 0;
   /// Whether the program stores to a scratchpad (a store unit).
   bool stored = false;
@@ -283,6 +322,14 @@ private:
 
   const Machine &machine;
   const Executable &exe;
+  struct Records {
+    std::vector<ChainEvent> chainEvents;
+    std::vector<Receive> receives;
+  };
+  std::shared_ptr<Records> records = std::make_shared<Records>();
+  /// A copy's FIFOs and sync channels by the walked program's (none: the
+  /// walked program's own).
+  std::vector<uint32_t> fifoNames, syncNames;
   /// Pointers, not references: a walk's copy for another program
   /// (SameWalks.h) points at that program.
   const UnitProgram *program;
@@ -306,7 +353,7 @@ private:
   std::optional<uint32_t> handOverStore, loadMemory;
   /// Bytes received from or loaded into each FIFO (loops as loaded bytes
   /// are).
-  llvm::DenseMap<uint32_t, double> fifoBytes;
+  PerId fifoBytes;
   /// The unit's own time at the instruction walked (its busy cycles and
   /// waits for a slot, not for tokens) and when each of its transfers in
   /// flight lands.

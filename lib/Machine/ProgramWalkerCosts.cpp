@@ -115,7 +115,7 @@ double ProgramWalker::landedCost(double occupancy, double latency,
   if (unit->maxOutstanding <= 1)
     return occupancy + latency;
   double wait = waitForSlot(occupancy + latency, times);
-  chainEvents.push_back(
+  records->chainEvents.push_back(
       {ChainEvent::Transfer, 0, clock, 0, wait, occupancy + latency});
   slotBoundDrift += waitInQueue(slotBoundLandings, clock + slotBoundDrift,
                                 occupancy + latency, unit->maxOutstanding) -
@@ -177,13 +177,13 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
   }
   case Opcode::Recv:
     vtype[in.a] = &program->vtypes[in.c];
-    chainEvents.push_back(
+    records->chainEvents.push_back(
         {ChainEvent::Pop, in.b, clock, double(program->vtypes[in.c].bytes())});
     if (computes(*unit)) {
       double bytes = program->vtypes[in.c].bytes();
       if (clock == 0)
         feedBeforeWork += fifoCycles(in.b, bytes);
-      receives.push_back({in.b, fifoBytes[in.b], clock, bytes, times});
+      records->receives.push_back({in.b, fifoBytes[in.b], clock, bytes, times});
       fifoBytes[in.b] += bytes;
     }
     return 0;
@@ -200,9 +200,9 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     double bytes = type->bytes();
     const MachineLink &link = machine.links[exe.fifos[in.a].link];
     double cost = fifoCycles(in.a, bytes);
-    chainEvents.push_back({ChainEvent::Push, in.a, clock, bytes,
-                           bytes / link.bandwidth, double(link.latency),
-                           cost - bytes / link.bandwidth});
+    records->chainEvents.push_back(
+        {ChainEvent::Push, in.a, clock, bytes, bytes / link.bandwidth,
+         double(link.latency), cost - bytes / link.bandwidth});
     return cost;
   }
   case Opcode::Load:
@@ -237,20 +237,21 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
       // Its entries then cross the FIFO's own link to the consumer.
       double latency =
           route.latency + machine.links[exe.fifos[in.a].link].latency;
-      chainEvents.push_back({ChainEvent::Push, in.a, clock, bytes, exact,
-                             latency, occupancy - exact});
+      records->chainEvents.push_back({ChainEvent::Push, in.a, clock, bytes,
+                                      exact, latency, occupancy - exact});
       return occupancy;
     }
-    size_t transfer = chainEvents.size();
+    std::vector<ChainEvent> &events = records->chainEvents;
+    size_t transfer = events.size();
     double cost = landedCost(occupancy, route.latency, times);
     // Its last entry is written once there, then the store lands (or
     // stays in flight: the transfer, after the entries popped).
     double lastEntry = occupancyOf(
         std::min<double>(bytes, exe.fifos[in.a].entryBytes), route.bandwidth);
-    chainEvents.insert(chainEvents.begin() + transfer,
-                       {ChainEvent::Pop, in.a, clock, bytes, cost,
-                        cost - occupancy + std::min(occupancy, lastEntry),
-                        occupancy - exact});
+    events.insert(events.begin() + transfer,
+                  {ChainEvent::Pop, in.a, clock, bytes, cost,
+                   cost - occupancy + std::min(occupancy, lastEntry),
+                   occupancy - exact});
     return cost;
   }
   case Opcode::Dma:
@@ -283,7 +284,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     // The token leaves once the transfers in flight have landed.
     double leaves = landedBy(clock, landings);
     signalledAt.try_emplace(in.a, leaves);
-    chainEvents.push_back({ChainEvent::Signal, in.a, clock});
+    records->chainEvents.push_back({ChainEvent::Signal, in.a, clock});
     uint32_t receiver = exe.syncs[in.a].receiver;
     const MachineUnit &to = machine.units[receiver];
     if ((to.roles & RoleLoad) && !(to.roles & RoleDma))
@@ -298,7 +299,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     // buffer back only after the token of its data, which left once the
     // transfers then in flight had landed: those after it may still be in
     // flight (while_loop's rows, four in flight, each waits for a slot).
-    chainEvents.push_back({ChainEvent::Wait, in.a, clock});
+    records->chainEvents.push_back({ChainEvent::Wait, in.a, clock});
     uint32_t sender = exe.syncs[in.a].sender;
     auto sent = tokensToLoadUnit.find(sender);
     if (sent != tokensToLoadUnit.end() && !sent->second.empty()) {

@@ -383,11 +383,9 @@ SameWalks::renaming(const Walked &walkedFrom, const UnitProgram &to,
 }
 
 /// `map` with each key renamed.
-template <typename T>
-static llvm::DenseMap<uint32_t, T>
-renamed(const llvm::DenseMap<uint32_t, T> &map,
-        const Renaming::OneToOne &names) {
-  llvm::DenseMap<uint32_t, T> result;
+template <typename Map>
+static Map renamed(const Map &map, const Renaming::OneToOne &names) {
+  Map result;
   result.reserve(map.size());
   for (const auto &[key, value] : map)
     result.try_emplace(names(key), value);
@@ -416,13 +414,13 @@ ProgramWalker::ProgramWalker(const ProgramWalker &walked,
     m = names.memories(m);
     out.memoryBusy[m] += busy;
   }
-  for (ChainEvent &event : chainEvents)
-    if (event.kind == ChainEvent::Signal || event.kind == ChainEvent::Wait)
-      event.id = names.syncs(event.id);
-    else if (event.kind != ChainEvent::Transfer)
-      event.id = names.fifos(event.id);
-  for (Receive &receive : receives)
-    receive.fifo = names.fifos(receive.fifo);
+  // The events and receives stay shared, their ids renamed as read.
+  fifoNames.resize(exe.fifos.size());
+  for (auto [id, name] : llvm::enumerate(fifoNames))
+    name = names.fifos(walked.fifoId(id));
+  syncNames.resize(exe.syncs.size());
+  for (auto [id, name] : llvm::enumerate(syncNames))
+    name = names.syncs(walked.syncId(id));
   loadsInto = renamed(loadsInto, names.fifos);
   slotWaitsBeforeSignal = renamed(slotWaitsBeforeSignal, names.syncs);
   loadedBeforeSignal = renamed(loadedBeforeSignal, names.syncs);

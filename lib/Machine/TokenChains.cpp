@@ -33,8 +33,21 @@ struct Pushed {
   }
 };
 
+/// Drops the first `count` elements of `v` once they are most of it: what
+/// the replay has taken for good, so that a FIFO or channel holds only what
+/// is in flight rather than every entry of the kernel.
+template <typename T> static size_t dropTaken(std::vector<T> &v, size_t count) {
+  if (count < 64 || 2 * count < v.size())
+    return 0;
+  v.erase(v.begin(), v.begin() + count);
+  return count;
+}
+
 struct FifoChain {
+  /// The pushes not yet popped whole (those before are dropped), and how
+  /// many of them are.
   std::vector<Pushed> pushed;
+  size_t taken = 0;
   double pushedBytes = 0, poppedBytes = 0;
   std::optional<size_t> waiter;
 
@@ -47,21 +60,48 @@ struct FifoChain {
   std::optional<double> availableAt(double offset) {
     if (offset < searchedOffset)
       searchFrom = 0;
-    auto push = std::lower_bound(
-        pushed.begin() + searchFrom, pushed.end(), offset - 1e-9,
-        [](const Pushed &p, double at) { return p.end < at; });
+    double at = offset - 1e-9;
+    auto before = [](const Pushed &p, double at) { return p.end < at; };
+    // Mostly the push searched last or the next one.
+    auto push = pushed.begin() + searchFrom;
+    if (push != pushed.end() && before(*push, at))
+      ++push;
+    if (push != pushed.end() && before(*push, at))
+      push = std::lower_bound(push, pushed.end(), at, before);
     searchFrom = push - pushed.begin();
     searchedOffset = offset;
     if (push == pushed.end())
       return std::nullopt;
     return push->availableAt(offset);
   }
+
+  /// Takes `bytes` more: no later offset (at least poppedBytes) is in the
+  /// pushes that end before it (the first `taken`).
+  void pop(double bytes) {
+    poppedBytes += bytes;
+    while (taken < pushed.size() && pushed[taken].end < poppedBytes - 1e-9)
+      ++taken;
+    if (size_t dropped = dropTaken(pushed, taken)) {
+      searchFrom = searchFrom > dropped ? searchFrom - dropped : 0;
+      taken = 0;
+    }
+  }
 };
 
 struct SyncChain {
+  /// The tokens sent and not received yet.
   std::vector<double> arrivals;
   size_t received = 0;
   std::optional<size_t> waiter;
+  /// A token's cycles from its sender to its receiver.
+  double cycles = 0;
+
+  bool empty() const { return received == arrivals.size(); }
+  double receive() {
+    double arrival = arrivals[received++];
+    received -= dropTaken(arrivals, received);
+    return arrival;
+  }
 };
 
 /// Where a unit's replay is: its next event, its time there and its own
@@ -83,6 +123,8 @@ public:
         syncs(exe.syncs.size()) {
     for (const ProgramWalker &walker : walkers)
       units.push_back({&walker, 0, 0, 0, {}, 0});
+    for (auto [sync, desc] : llvm::zip_equal(syncs, exe.syncs))
+      sync.cycles = machine.syncCycles(desc.sender, desc.receiver);
   }
 
   std::optional<TokenChain> run() {
@@ -96,7 +138,7 @@ public:
     }
     std::optional<TokenChain> chain;
     for (const UnitChain &unit : units) {
-      if (unit.next < unit.walker->chainEvents.size())
+      if (unit.next < unit.walker->chainEvents().size())
         return std::nullopt;
       double end = std::max(unit.time + unit.walker->finishedAt - unit.clock,
                             unit.landed);
@@ -104,7 +146,7 @@ public:
         chain = TokenChain{end, unit.walker->unitIndex()};
     }
     for (const SyncChain &sync : syncs)
-      if (sync.received != sync.arrivals.size())
+      if (!sync.empty())
         return std::nullopt;
     for (const FifoChain &fifo : fifos)
       if (std::abs(fifo.pushedBytes - fifo.poppedBytes) > 1e-6)
@@ -118,7 +160,7 @@ private:
   /// wakes go to `ready`.
   void advance(size_t u, std::vector<size_t> &ready) {
     UnitChain &unit = units[u];
-    const std::vector<Event> &events = unit.walker->chainEvents;
+    llvm::ArrayRef<Event> events = unit.walker->chainEvents();
     auto wake = [&](std::optional<size_t> &waiter) {
       if (waiter)
         ready.push_back(*waiter);
@@ -126,24 +168,23 @@ private:
     };
     for (; unit.next < events.size(); ++unit.next) {
       const Event &e = events[unit.next];
+      uint32_t id = unit.walker->chainId(e);
       double at = unit.time + e.at - unit.clock;
       switch (e.kind) {
       case Event::Signal: {
-        SyncChain &sync = syncs[e.id];
-        const SyncDesc &desc = exe.syncs[e.id];
+        SyncChain &sync = syncs[id];
         // The token leaves once the transfers in flight have landed.
-        sync.arrivals.push_back(std::max(at, unit.landed) +
-                                machine.syncCycles(desc.sender, desc.receiver));
+        sync.arrivals.push_back(std::max(at, unit.landed) + sync.cycles);
         wake(sync.waiter);
         break;
       }
       case Event::Wait: {
-        SyncChain &sync = syncs[e.id];
-        if (sync.received == sync.arrivals.size()) {
+        SyncChain &sync = syncs[id];
+        if (sync.empty()) {
           sync.waiter = u;
           return;
         }
-        at = std::max(at, sync.arrivals[sync.received++]);
+        at = std::max(at, sync.receive());
         break;
       }
       case Event::Transfer: {
@@ -157,7 +198,7 @@ private:
         break;
       }
       case Event::Push: {
-        FifoChain &fifo = fifos[e.id];
+        FifoChain &fifo = fifos[id];
         fifo.pushed.push_back({fifo.pushedBytes, fifo.pushedBytes + e.bytes, at,
                                e.cost, e.after});
         fifo.pushedBytes += e.bytes;
@@ -165,8 +206,8 @@ private:
         break;
       }
       case Event::Pop: {
-        FifoChain &fifo = fifos[e.id];
-        double first = std::min<double>(e.bytes, exe.fifos[e.id].entryBytes);
+        FifoChain &fifo = fifos[id];
+        double first = std::min<double>(e.bytes, exe.fifos[id].entryBytes);
         std::optional<double> firstThere =
             fifo.availableAt(fifo.poppedBytes + first);
         std::optional<double> lastThere =
@@ -175,7 +216,7 @@ private:
           fifo.waiter = u;
           return;
         }
-        fifo.poppedBytes += e.bytes;
+        fifo.pop(e.bytes);
         // The unit moves on once its last entry is there and taken; the
         // walk's clock after the event counts the pop's own cycles.
         double end =

@@ -143,7 +143,14 @@ struct Machine {
   /// index first on ties, so routes are deterministic); nullopt if none.
   /// Intermediate nodes are memories only: data is never forwarded through
   /// another execution unit.
-  std::optional<std::vector<uint32_t>> route(NodeRef from, NodeRef to) const;
+  /// With `linksOut`, the links out of each node (linksOutOfNodes()) for a
+  /// caller that searches many routes.
+  std::optional<std::vector<uint32_t>>
+  route(NodeRef from, NodeRef to,
+        const std::vector<std::vector<uint32_t>> *linksOut = nullptr) const;
+  /// The links out of each node (memories first, then units), in index
+  /// order.
+  std::vector<std::vector<uint32_t>> linksOutOfNodes() const;
   std::string nodeName(NodeRef node) const;
   /// Cycles for a sync token from unit `from` to reach unit `to`.
   uint32_t syncCycles(uint32_t from, uint32_t to) const;
