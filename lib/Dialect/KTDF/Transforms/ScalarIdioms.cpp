@@ -50,10 +50,19 @@ bool mlir::ktdf::isRowScalarOp(Operation *op) {
   return llvm::all_of(op->getOperands(), isRowScalar);
 }
 
+/// A float constant spelt as the bitcast of an integer one (the field
+/// guide's -inf, `arith.bitcast` of `0xFF800000 : i32`), which the
+/// rewrites' folding turns into a constant.
+static bool isBitcastConstant(Value v) {
+  auto cast = v.getDefiningOp<arith::BitcastOp>();
+  return cast && matchPattern(cast.getIn(), m_Constant());
+}
+
 bool mlir::ktdf::isRowScalar(Value v) {
   if (!isa<FloatType>(v.getType()))
     return false;
-  if (matchPattern(v, m_Constant()) || isLaunchFloat(v) || extractedTensor(v))
+  if (matchPattern(v, m_Constant()) || isBitcastConstant(v) ||
+      isLaunchFloat(v) || extractedTensor(v))
     return true;
   Operation *def = v.getDefiningOp();
   return def && isRowScalarOp(def);

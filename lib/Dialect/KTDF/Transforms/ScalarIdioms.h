@@ -26,7 +26,8 @@ namespace mlir::ktdf {
 bool isLaunchFloat(Value v);
 
 /// Whether `v` is a float scalar the scheduler computes as a rank-0 tensor:
-/// a constant, a float kernel argument bound at launch, an integer launch
+/// a constant (or the bitcast of an integer constant, which the rewrites
+/// fold), a float kernel argument bound at launch, an integer launch
 /// scalar converted to float (arith.sitofp), the element of a statically
 /// shaped one-element tensor (tensor.extract), or an element-wise arith or
 /// math op on such scalars (outside linalg bodies).

@@ -72,6 +72,22 @@ func.func @scalar_arithmetic(%t: tensor<1xf16>, %n: index, %eps: f16) -> (tensor
 
 // -----
 
+// A float constant spelt as the bitcast of an integer one (-inf as
+// 0xFF800000 : i32, the field guide's idiom), splat into a reduction's
+// init and used in scalar arithmetic: ktdf-generalize's rewrites fold it.
+func.func @bitcast_constant(%t: tensor<1xf32>) -> (tensor<1xf32>, tensor<8xf32>) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
+  %bits = arith.constant 0xFF800000 : i32
+  %ninf = arith.bitcast %bits : i32 to f32
+  %init = tensor.splat %ninf : tensor<1xf32>
+  %s = tensor.extract %t[%c0] : tensor<1xf32>
+  %m = arith.maximumf %s, %ninf : f32
+  %b = tensor.splat %m : tensor<8xf32>
+  return %init, %b : tensor<1xf32>, tensor<8xf32>
+}
+
+// -----
+
 // An operand that is none of those: the float of a tile id.
 func.func @scalar_arithmetic_on_tile_id(%t: tensor<1xf16>) -> tensor<8xf16> attributes {grid = [4]} {
   %c0 = arith.constant 0 : index
