@@ -195,9 +195,10 @@ private:
       function_ref<SmallVector<Value>(Value t, ValueRange)> rest,
       function_ref<SmallVector<Value>(Value t, ValueRange)> storesOf);
   /// `loop` with the stores of `stores` of each iteration issued after the
-  /// rest of the next one.
+  /// rest of the next one; with `span` (leadingSpanLoads), the span of each
+  /// iteration issued before the rest of the previous one.
   LogicalResult emitStoresBehindLoop(scf::ForOp loop, PipelineOp stores,
-                                     IRMapping &map,
+                                     PipelineOp span, IRMapping &map,
                                      SmallVector<Value> &executions,
                                      const LaneInstance &li);
   /// Each lane's first iteration, step and trips of a loop several lanes

@@ -25,6 +25,11 @@
 // orders the stores: no later stage loads what they store in the loop (a
 // device-memory region channel), and they touch no scratchpad view.
 //
+// A unit that also loads the body's row span ahead (SkewedLoops.cpp,
+// leadingSpanLoads: mesh_device's one DMA engine a core) issues the span
+// of trip t + 1 first in iteration t. It waits for the copy the readers of
+// trip t + 1 - N hand back (N >= 2 copies), in trip t - 1 or before.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ProgramBuilder.h"
@@ -99,7 +104,7 @@ FailureOr<SmallVector<Value>> ProgramBuilder::emitStoresBehind(
 }
 
 LogicalResult ProgramBuilder::emitStoresBehindLoop(
-    scf::ForOp loop, PipelineOp stores, IRMapping &map,
+    scf::ForOp loop, PipelineOp stores, PipelineOp span, IRMapping &map,
     SmallVector<Value> &executions, const LaneInstance &li) {
   OpBuilder &b = *builder;
   Location loc = loop.getLoc();
@@ -114,6 +119,15 @@ LogicalResult ProgramBuilder::emitStoresBehindLoop(
                                  arith::MulIOp::create(b, loc, t, *step));
   };
   LogicalResult result = success();
+  // The span of the first trip, unless issued before a staging pipeline
+  // (LateStaging.cpp).
+  if (span) {
+    if (aheadIssued == loop.getOperation())
+      aheadIssued = nullptr;
+    else if (failed(emitFirstAhead(loop, span, StagePart::All, map, executions,
+                                   li)))
+      return failure();
+  }
   Block &body = *loop.getBody();
   auto rest = [&](Value t, ValueRange in) {
     Value has =
@@ -122,8 +136,25 @@ LogicalResult ProgramBuilder::emitStoresBehindLoop(
       IRMapping inner = map;
       inner.map(loop.getInductionVar(), ivAt(t));
       SmallVector<Value> after(in);
+      // The span of trip t + 1 before the rest of trip t.
+      if (span) {
+        unsigned index = kernel.infoOf(span).index;
+        Value next = arith::AddIOp::create(b, loc, t, c1);
+        emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
+                                     *trips),
+               [&] {
+                 IRMapping ahead = map;
+                 ahead.map(loop.getInductionVar(), ivAt(next));
+                 if (failed(emitPipeline(
+                         span, ahead,
+                         arith::AddIOp::create(b, loc, in[index], c1), li)))
+                   result = failure();
+               });
+        after[index] = arith::AddIOp::create(b, loc, in[index], c1);
+      }
       for (Operation &op : body)
-        if (&op != stores.getOperation() && runsIn(&op, li) &&
+        if (&op != stores.getOperation() && &op != span.getOperation() &&
+            runsIn(&op, li) &&
             (failed(emitDeferredReceives(op, inner, li)) ||
              failed(emitOp(op, inner, after, li))))
           result = failure();
@@ -147,6 +178,11 @@ LogicalResult ProgramBuilder::emitStoresBehindLoop(
   auto out = emitStoresBehind(loc, *trips, executions, rest, storesOf);
   if (failed(out) || failed(result))
     return failure();
+  // Iteration t loads trip t + 1 and stores trip t - 1: two ahead.
+  if (span && !out->empty())
+    if (auto cloned = out->front().getDefiningOp<scf::ForOp>())
+      dfir::DFIRDialect::SkewedAttrHelper(b.getContext())
+          .setAttr(cloned, b.getI64IntegerAttr(2));
   executions.assign(out->begin(), out->end());
   return success();
 }

@@ -388,12 +388,13 @@ LogicalResult ProgramBuilder::emitOp(Operation &op, IRMapping &map,
     return op.emitError("unit '")
            << unit << "' cannot run '" << op.getName() << "' around its stages";
   StagePart part;
-  if (PipelineOp ahead = aheadPipelineOf(loop, li, part))
-    return part == StagePart::Loads
-               ? emitSkewedLoop(loop, ahead, map, executions, li)
-               : emitSpanAheadLoop(loop, ahead, map, executions, li);
+  PipelineOp ahead = aheadPipelineOf(loop, li, part);
+  if (ahead && part == StagePart::Loads)
+    return emitSkewedLoop(loop, ahead, map, executions, li);
   if (PipelineOp stores = storesBehind(loop, li))
-    return emitStoresBehindLoop(loop, stores, map, executions, li);
+    return emitStoresBehindLoop(loop, stores, ahead, map, executions, li);
+  if (ahead)
+    return emitSpanAheadLoop(loop, ahead, map, executions, li);
   auto lb = materialize(loop.getLowerBound(), map),
        ub = materialize(loop.getUpperBound(), map),
        step = materialize(loop.getStep(), map);
