@@ -38,7 +38,12 @@ void ktflow::check::printEstimate(raw_ostream &os,
                               (estimate.cycles - static_cast<double>(cycles)) /
                               static_cast<double>(cycles))
        << "%)";
-  os << ", bottleneck " << estimate.bottleneck << "\n";
+  // An empty launch (a run-time size 0) has no work, so no bottleneck.
+  if (estimate.bottleneck.empty())
+    os << ", bottleneck none" << (estimate.cycles == 0 ? " (empty launch)" : "")
+       << "\n";
+  else
+    os << ", bottleneck " << estimate.bottleneck << "\n";
 }
 
 void ktflow::check::printRun(raw_ostream &os, DifferentialRun &run,
