@@ -1,9 +1,7 @@
 //===- Check.cpp - Inputs and checks of a simulated run -------------------===//
 //
-// This file implements the input generators, the
-// reorder bounds (extra interpreter runs with one reduction, or one op the
-// device rounds twice, displaced at a time) and the tolerance check of
-// `ktflow run`.
+// This file implements the input generators and the tolerance check of
+// `ktflow run` (the reorder bounds are ReorderBounds.cpp's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +9,6 @@
 
 #include "ktflow/HostTensor/ElementType.h"
 #include "ktflow/HostTensor/Npy.h"
-#include "ktflow/Interpreter/Interpreter.h"
 #include "ktflow/Machine/Values.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -20,7 +17,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <limits>
 #include <unistd.h>
 
 using namespace llvm;
@@ -194,64 +190,6 @@ host::Tensor ktflow::check::fromBytes(ArrayRef<uint8_t> bytes,
       t.ints[i] = loadInt(bytes, elem, i);
   }
   return t;
-}
-
-Expected<std::vector<std::vector<double>>> ktflow::check::computeReorderBounds(
-    mlir::ModuleOp module, const interp::InterpreterOptions &options,
-    const ReferenceBindings &bindings, ArrayRef<std::string> names,
-    ArrayRef<host::Tensor> expected, ArrayRef<mlir::Operation *> reroundedOps) {
-  std::vector<std::vector<double>> bounds;
-  for (const host::Tensor &t : expected)
-    bounds.emplace_back(t.numElements(), 0.0);
-  // One more interpreter run per displaced op, so that the displacements'
-  // effects add up instead of cancelling.
-  auto addDisplacement =
-      [&](const interp::InterpreterOptions &displaced) -> Error {
-    interp::Interpreter run(module, displaced);
-    if (Error e = run.selectFunction(bindings.function))
-      return e;
-    for (const auto &[name, value] : bindings.scalars)
-      if (Error e = run.setScalar(name, value))
-        return e;
-    for (const auto &[name, spec] : bindings.inputs)
-      if (Error e = run.setInput(name, spec))
-        return e;
-    if (mlir::failed(run.run()))
-      return createStringError("the reference interpreter failed");
-    for (size_t o = 0; o < names.size(); ++o) {
-      if (expected[o].numElements() == 0)
-        continue; // Nothing stored, nothing displaced (an empty launch).
-      Expected<host::Tensor> moved = run.getTensor(names[o]);
-      if (!moved)
-        return moved.takeError();
-      if (!host::isFloat(moved->dtype) ||
-          moved->numElements() != expected[o].numElements())
-        continue;
-      for (int64_t i = 0; i < moved->numElements(); ++i) {
-        double shift =
-            std::fabs(moved->getDouble(i) - expected[o].getDouble(i));
-        // A displacement that overflows or makes a NaN bounds nothing:
-        // such an element is only checked for NaN and infinities.
-        bounds[o][i] += std::isfinite(shift)
-                            ? shift
-                            : std::numeric_limits<double>::infinity();
-      }
-    }
-    return Error::success();
-  };
-  for (mlir::Operation *reduction : interp::findReorderableReductions(module)) {
-    interp::InterpreterOptions displaced = options;
-    displaced.displacedReduction = reduction;
-    if (Error e = addDisplacement(displaced))
-      return std::move(e);
-  }
-  for (mlir::Operation *op : reroundedOps) {
-    interp::InterpreterOptions displaced = options;
-    displaced.displacedRounding = op;
-    if (Error e = addDisplacement(displaced))
-      return std::move(e);
-  }
-  return bounds;
 }
 
 CheckResult ktflow::check::compareOutput(const host::Tensor &expected,

@@ -12,9 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Check/Check.h"
+#include "CheckTesting.h"
 
-#include "ktflow/Machine/Values.h"
 #include "ktflow/Registration/Registration.h"
 #include "ktflow/Support/ArgumentNames.h"
 
@@ -28,6 +27,7 @@
 #include <random>
 
 using namespace ktflow;
+using namespace ktflow::check::checktest;
 using host::DType;
 using host::Tensor;
 
@@ -75,51 +75,6 @@ module {
 }
 )";
 
-double ulpF16(double x) {
-  int e = std::max(std::ilogb(std::fabs(x)), -14);
-  return std::ldexp(1.0, e - 10);
-}
-
-std::vector<uint8_t> halfBytes(const std::vector<double> &values) {
-  std::vector<uint8_t> bytes(2 * values.size());
-  for (size_t i = 0; i < values.size(); ++i)
-    machine::storeElement(machine::ElemType::f16, values[i],
-                          bytes.data() + 2 * i);
-  return bytes;
-}
-
-std::vector<double> valuesOf(const Tensor &t) {
-  std::vector<double> v(t.numElements());
-  for (int64_t i = 0; i < t.numElements(); ++i)
-    v[i] = t.getDouble(i);
-  return v;
-}
-
-/// Runs the reference interpreter on `module` with input x = `x` and sets
-/// `expected` to its outputs `names` and `bounds` to their reorder bounds.
-void runReference(mlir::ModuleOp module, const Tensor &x,
-                  llvm::ArrayRef<std::string> names,
-                  check::ReferenceBindings &bindings,
-                  std::vector<Tensor> &expected,
-                  std::vector<std::vector<double>> &bounds) {
-  bindings.inputs.push_back({"x", host::InputSpec::fromTensor(x)});
-  interp::Interpreter reference(module);
-  ASSERT_FALSE(static_cast<bool>(reference.selectFunction()));
-  ASSERT_FALSE(static_cast<bool>(
-      reference.setInput("x", host::InputSpec::fromTensor(x))));
-  ASSERT_TRUE(mlir::succeeded(reference.run()));
-  for (const std::string &name : names) {
-    auto t = reference.getTensor(name);
-    ASSERT_TRUE(static_cast<bool>(t));
-    expected.push_back(std::move(*t));
-  }
-  auto computed =
-      check::computeReorderBounds(module, {}, bindings, names, expected);
-  ASSERT_TRUE(static_cast<bool>(computed))
-      << llvm::toString(computed.takeError());
-  bounds = std::move(*computed);
-}
-
 class RunCheckTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -135,8 +90,8 @@ protected:
     std::uniform_real_distribution<double> uniform(0.0, 1.0);
     for (double &v : x.floats)
       v = static_cast<double>(static_cast<_Float16>(uniform(rng)));
-    ASSERT_NO_FATAL_FAILURE(
-        runReference(*module, x, {"y", "s", "w"}, bindings, expected, bounds));
+    ASSERT_NO_FATAL_FAILURE(runReference(*module, {{"x", x}}, {"y", "s", "w"},
+                                         bindings, expected, bounds));
   }
 
   std::unique_ptr<mlir::MLIRContext> context;
@@ -195,12 +150,7 @@ TEST_F(RunCheckTest, ChunkedSumsPassAndOneWrongElementFails) {
 
   std::vector<double> wrong = y;
   wrong[1234] *= 1.01;
-  check::CheckResult result = check(wrong, 0);
-  EXPECT_FALSE(result.pass);
-  EXPECT_NE(result.summary.find("1 of 32768 elements out of tolerance "
-                                "(first at 1234:"),
-            std::string::npos)
-      << result.summary;
+  expectOneElementFails(check(wrong, 0), 32768, 1234);
 }
 
 TEST_F(RunCheckTest, ElementsWithoutReductionsMustAgreeToOneUlp) {
@@ -215,12 +165,7 @@ TEST_F(RunCheckTest, ElementsWithoutReductionsMustAgreeToOneUlp) {
   oneUlp[77] += ulpF16(w[77]);
   twoUlps[77] += 2 * ulpF16(w[77]);
   EXPECT_TRUE(check(oneUlp).pass);
-  check::CheckResult result = check(twoUlps);
-  EXPECT_FALSE(result.pass);
-  EXPECT_NE(result.summary.find("1 of 32768 elements out of tolerance "
-                                "(first at 77:"),
-            std::string::npos)
-      << result.summary;
+  expectOneElementFails(check(twoUlps), 32768, 77);
 }
 
 // A device that computes W = X + 1 in f32 and rounds back may sit one ulp
@@ -264,47 +209,17 @@ constexpr int64_t kTiles = 4, kColumns = 64;
 // starts at another tile, computed here with plain loops) may sit a few
 // ulps from the reference, and passes; one member with its sign flipped
 // fails.
-// Y[t, :] = the f16 all-reduce over the four tiles of X[t, :].
-const char *kAllReduceKernel = R"(
-#sx = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 63 >= 0)>
-#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
-#all = affine_set<(i)[g] : (i >= 0, -i + 3 >= 0)>
-#id2 = affine_map<(d0, d1) -> (d0, d1)>
-module {
-  func.func @all_reduce(%x: index, %y: index) attributes {grid = [4]} {
-    %t = ktdp.get_compute_tile_id : index
-    %c0 = arith.constant 0 : index
-    %X = ktdp.construct_memory_view %x, sizes: [4, 64], strides: [64, 1] {coordinate_set = #sx, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
-    %Y = ktdp.construct_memory_view %y, sizes: [4, 64], strides: [64, 1] {coordinate_set = #sx, memory_space = #ktdp.memory_space<global>} : memref<4x64xf16>
-    %tx = ktdp.construct_access_tile %X[%t, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<4x64xf16> -> !ktdp.access_tile<1x64xindex>
-    %p = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
-    %zero = arith.constant dense<0.0> : tensor<1x64xf16>
-    %f = ktdp.inter_tile_produce producer_tiles_per_group = #all -> <(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>> {
-    ^bb0(%gid: index):
-      ktdp.yield_partial %p : tensor<1x64xf16>
-    }
-    %s = ktdp.inter_tile_reduce(%f) consumer_tiles_per_group = #all, identity(%zero : tensor<1x64xf16>) : <(tensor<1x64xf16>), groups = affine_set<(g) : (g == 0)>> -> tensor<1x64xf16> {
-    ^bb0(%l: tensor<1x64xf16>, %r: tensor<1x64xf16>):
-      %a = linalg.add ins(%l, %r : tensor<1x64xf16>, tensor<1x64xf16>) outs(%l : tensor<1x64xf16>) -> tensor<1x64xf16>
-      ktdp.yield_reduced %a : tensor<1x64xf16>
-    }
-    %ty = ktdp.construct_access_tile %Y[%t, %c0] {access_tile_set = #row, access_tile_order = #id2} : memref<4x64xf16> -> !ktdp.access_tile<1x64xindex>
-    ktdp.store %s, %ty : tensor<1x64xf16>, <1x64xindex>
-    return
-  }
-}
-)";
-
-double f16(double v) { return static_cast<double>(static_cast<_Float16>(v)); }
 
 TEST(RunCheckAllReduceTest, ALinalgAddAllReduceToleratesAnotherOrderOnly) {
   mlir::DialectRegistry registry;
   registerAllDialects(registry);
   mlir::MLIRContext context(registry);
+  // Y[t, :] = the f16 all-reduce over the four tiles of X[t, :].
+  std::string kernel = allReduceKernel(kTiles, kColumns, kColumns);
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(kAllReduceKernel, &context);
+      mlir::parseSourceString<mlir::ModuleOp>(kernel, &context);
   ASSERT_TRUE(module);
-  nameArguments(*module, kAllReduceKernel);
+  nameArguments(*module, kernel);
   // Signed inputs: the sums cancel, so the orders round differently.
   Tensor x = Tensor::zeros(DType::F16, {kTiles, kColumns});
   std::mt19937_64 rng(7);
@@ -315,7 +230,7 @@ TEST(RunCheckAllReduceTest, ALinalgAddAllReduceToleratesAnotherOrderOnly) {
   std::vector<Tensor> expected;
   std::vector<std::vector<double>> bounds;
   ASSERT_NO_FATAL_FAILURE(
-      runReference(*module, x, {"y"}, bindings, expected, bounds));
+      runReference(*module, {{"x", x}}, {"y"}, bindings, expected, bounds));
   const std::vector<double> &bound = bounds.front();
 
   // The bound of the fold: n·ε·Σ|partial| plus one ulp, rounded to f16.
