@@ -24,6 +24,12 @@ void ktflow::check::printRoofline(raw_ostream &os,
                                   const device::RooflineBound &bound,
                                   uint64_t cycles) {
   device::printRooflineBound(os, bound);
+  // A launch with no work (a run-time size 0) has a bound of 0 cycles: no
+  // ratio to give.
+  if (bound.cycles <= 0) {
+    os << "ratio: none (no work: the roofline is 0 cycles)\n";
+    return;
+  }
   os << "ratio: " << format("%.2f", getRooflineRatio(bound, cycles))
      << "x the roofline\n";
 }

@@ -267,11 +267,15 @@ json::Object ktflow::device::toJSON(const RooflineBound &bound) {
   for (const std::string &gap : bound.gaps)
     gaps.push_back(gap);
   const LatencyBound &latency = bound.latency;
+  // No compute unit binds a kernel without operations: null, not a name.
+  json::Value bottleneck = nullptr;
+  if (!bound.compute.bottleneck.empty())
+    bottleneck = bound.compute.bottleneck;
   return json::Object{
       {"cycles", bound.cycles},
       {"binding", stringifyBoundKind(bound.binding)},
       {"compute", json::Object{{"cycles", bound.compute.cycles},
-                               {"bottleneck", bound.compute.bottleneck},
+                               {"bottleneck", std::move(bottleneck)},
                                {"operations", bound.compute.operations},
                                {"uncomputable", bound.compute.uncomputable},
                                {"classes", std::move(perClass)}}},

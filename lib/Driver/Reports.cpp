@@ -47,8 +47,12 @@ json::Object ktflow::launchReport(StringRef command, const rt::Program &program,
   report["instructions"] = static_cast<int64_t>(stats.instructions);
   machine::KernelEstimate estimate =
       machine::estimateKernel(b.machine, launch.getExecutable());
+  // An empty launch has no bottleneck: null, not a unit's name.
+  json::Value bottleneck = nullptr;
+  if (!estimate.bottleneck.empty())
+    bottleneck = estimate.bottleneck;
   report["estimate"] = json::Object{{"cycles", std::llround(estimate.cycles)},
-                                    {"bottleneck", estimate.bottleneck},
+                                    {"bottleneck", std::move(bottleneck)},
                                     {"busiest", estimate.busiest},
                                     {"latency", estimate.latency}};
   report["units"] = unitsToJSON(program, launch, stats);
@@ -93,7 +97,10 @@ json::Object ktflow::runReport(const KernelRun &run) {
   json::Object report = launchReport("run", run.run->getProgram(),
                                      run.run->getLaunch(), run.stats);
   report["optimized"] = run.optimized;
-  report["ratio"] = check::getRooflineRatio(run.bound, run.stats.cycles);
+  if (run.bound.cycles > 0)
+    report["ratio"] = check::getRooflineRatio(run.bound, run.stats.cycles);
+  else
+    report["ratio"] = nullptr; // No work: the roofline is 0 cycles.
   report["roofline"] = device::toJSON(run.bound);
   auto verdicts = [](const std::vector<check::OutputCheck> &checks) {
     json::Array outputs;

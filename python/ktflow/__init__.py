@@ -212,7 +212,8 @@ class RunResult:
 
     cycles = property(lambda self: self.report["cycles"])
     ratio = property(lambda self: self.report["ratio"],
-                     doc="Simulated cycles over the roofline bound.")
+                     doc="Simulated cycles over the roofline bound; None when "
+                     "the launch has no work (the bound is 0 cycles).")
     roofline = property(lambda self: self.report["roofline"])
     bound = property(lambda self: self.report["roofline"]["cycles"],
                      doc="The roofline bound, in cycles.")

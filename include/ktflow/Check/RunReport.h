@@ -24,7 +24,7 @@ void printEstimate(llvm::raw_ostream &os,
                    const machine::KernelEstimate &estimate, uint64_t cycles);
 
 /// The bound's lines (device::printRooflineBound), then `ratio: R x the
-/// roofline`.
+/// roofline` (`ratio: none` for a launch with no work).
 void printRoofline(llvm::raw_ostream &os, const device::RooflineBound &bound,
                    uint64_t cycles);
 
