@@ -196,12 +196,8 @@ scf::ForOp ProgramBuilder::loadsBeforeStaging(PipelineOp staging,
   while (next && !runsIn(next, li))
     next = next->getNextNode();
   auto loop = dyn_cast_or_null<scf::ForOp>(next);
-  if (!loop)
+  if (!loop || receivesBefore(loop))
     return {};
-  for (const PipelineInfo &other : kernel.pipelines)
-    for (const Channel &ch : other.regionChannels)
-      if (ch.receiveBefore == loop.getOperation())
-        return {};
   StagePart part;
   PipelineOp ahead = aheadPipelineOf(loop, li, part);
   if (!ahead)

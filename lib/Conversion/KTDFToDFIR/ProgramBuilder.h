@@ -214,6 +214,11 @@ private:
                                                       ArrayRef<LaneWalk *> runs,
                                                       const LaneTrips &lanes,
                                                       ValueRange init);
+  /// The pipeline (not per instance) that opens `loop`'s body for this
+  /// unit, when the unit has more of the body to run after it; else null.
+  PipelineOp leadingPipeline(scf::ForOp loop, const LaneInstance &li);
+  /// Whether a region channel's receiver takes its tokens just before `op`.
+  bool receivesBefore(Operation *op) const;
   /// The pipeline that opens `loop`'s body for this unit, when it only
   /// loads (a row span, two or more copies) a buffer other units read and
   /// the unit has more of the body to run (SkewedLoops.cpp); else null.
@@ -235,6 +240,21 @@ private:
                                                SmallVector<Value> &after)>
                         rest,
                     int64_t distance = 1);
+  /// The pipeline that opens `loop`'s body for this unit, when the unit
+  /// serves one lane, has more of the body to run, and its one stage of the
+  /// pipeline feeds a compute stage on whole tiles from loads, on units
+  /// that run nothing else in the loop (FeedAhead.cpp); else null.
+  PipelineOp leadingFeed(scf::ForOp loop, const LaneInstance &li);
+  /// leadingFeed of `inner`, when `outer`'s body runs only that loop on
+  /// this unit and it has constant bounds and at least one trip; else null.
+  PipelineOp feedAheadNest(scf::ForOp outer, scf::ForOp &inner,
+                           const LaneInstance &li);
+  /// `loop` (inside `outer`, if not null) with `feed` of the next iteration
+  /// of the nest issued before the rest of each iteration's body.
+  LogicalResult emitFeedAhead(scf::ForOp outer, scf::ForOp loop,
+                              PipelineOp feed, IRMapping &map,
+                              SmallVector<Value> &executions,
+                              const LaneInstance &li);
   /// The skewed or span-ahead pipeline of `loop` (SkewedLoops.cpp) and the
   /// `part` of it issued one iteration ahead; else null.
   PipelineOp aheadPipelineOf(scf::ForOp loop, const LaneInstance &li,

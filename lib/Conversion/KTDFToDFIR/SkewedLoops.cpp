@@ -223,22 +223,33 @@ LogicalResult ProgramBuilder::emitSkewedLoop(scf::ForOp loop,
       std::max<int64_t>(info.copies - 1, 1));
 }
 
-PipelineOp ProgramBuilder::leadingSpanLoads(scf::ForOp loop,
-                                            const LaneInstance &li) {
-  PipelineOp span;
-  bool more = false;
+PipelineOp ProgramBuilder::leadingPipeline(scf::ForOp loop,
+                                           const LaneInstance &li) {
+  PipelineOp first;
   for (Operation &op : *loop.getBody()) {
     if (!runsIn(&op, li))
       continue;
-    if (span) {
-      more = true;
-      break;
-    }
-    span = dyn_cast<PipelineOp>(op);
-    if (!span || span.getPerInstance() || span->getNumResults() == 0)
+    if (first)
+      return first;
+    first = dyn_cast<PipelineOp>(op);
+    if (!first || first.getPerInstance())
       return {};
   }
-  if (!span || !more)
+  return {};
+}
+
+bool ProgramBuilder::receivesBefore(Operation *op) const {
+  for (const PipelineInfo &info : kernel.pipelines)
+    for (const Channel &ch : info.regionChannels)
+      if (ch.receiveBefore == op)
+        return true;
+  return false;
+}
+
+PipelineOp ProgramBuilder::leadingSpanLoads(scf::ForOp loop,
+                                            const LaneInstance &li) {
+  PipelineOp span = leadingPipeline(loop, li);
+  if (!span || span->getNumResults() == 0)
     return {};
   // With one copy, the next row's load waits for this row's readers anyway.
   const PipelineInfo &info = kernel.infoOf(span);

@@ -395,6 +395,11 @@ LogicalResult ProgramBuilder::emitOp(Operation &op, IRMapping &map,
     return emitStoresBehindLoop(loop, stores, ahead, map, executions, li);
   if (ahead)
     return emitSpanAheadLoop(loop, ahead, map, executions, li);
+  scf::ForOp nested;
+  if (PipelineOp feed = feedAheadNest(loop, nested, li))
+    return emitFeedAhead(loop, nested, feed, map, executions, li);
+  if (PipelineOp feed = leadingFeed(loop, li))
+    return emitFeedAhead({}, loop, feed, map, executions, li);
   auto lb = materialize(loop.getLowerBound(), map),
        ub = materialize(loop.getUpperBound(), map),
        step = materialize(loop.getStep(), map);
