@@ -234,6 +234,24 @@ FailureOr<Value> ProgramBuilder::tripsOf(scf::ForOp loop, IRMapping &map,
       *step));
 }
 
+FailureOr<ProgramBuilder::TripWalk> ProgramBuilder::tripWalkOf(scf::ForOp loop,
+                                                               IRMapping &map,
+                                                               Value c0,
+                                                               Value c1) {
+  FailureOr<Value> trips = tripsOf(loop, map, c0, c1);
+  auto lb = materialize(loop.getLowerBound(), map),
+       step = materialize(loop.getStep(), map);
+  if (failed(trips) || failed(lb) || failed(step))
+    return failure();
+  return TripWalk{*trips, *lb, *step};
+}
+
+Value ProgramBuilder::ivAtTrip(const TripWalk &walk, Value t, Location loc) {
+  OpBuilder &b = *builder;
+  return arith::AddIOp::create(b, loc, walk.lb,
+                               arith::MulIOp::create(b, loc, t, walk.step));
+}
+
 FailureOr<Value> ProgramBuilder::tripsFit(scf::ForOp outer,
                                           ArrayRef<TurnLoop> loops,
                                           ArrayRef<LaneWalk *> runs,

@@ -72,6 +72,19 @@ struct Channel {
   Operation *receiveBefore = nullptr;
 };
 
+/// A loop whose body is a row span, a partial, the exchange of the partial
+/// and its use, each lane running the partial of trip t + 1 before the use
+/// of trip t (LanePipelining.cpp).
+struct LanePipeline {
+  PipelineOp span, partial, exchange, use;
+  /// Channels from a stage of `use` to a stage of `partial` that writes
+  /// what it touched: the sender hands them on right after `sendAfter[k]`
+  /// (in every trip but the last), the receiver waits before the partial
+  /// of the next trip.
+  SmallVector<Channel, 0> back;
+  SmallVector<Operation *, 0> sendAfter;
+};
+
 /// What the lowering knows of one pipeline.
 struct PipelineInfo {
   PipelineOp op;
@@ -156,6 +169,9 @@ public:
   /// The FIFO symbol carrying `slot` for lane instance `li`.
   std::string fifoOf(Value slot, const LaneInstance &li) const;
   const PipelineInfo &infoOf(PipelineOp op) const;
+  /// The loops whose lanes run the next trip's partial before this trip's
+  /// use, by loop.
+  llvm::DenseMap<Operation *, LanePipeline> lanePipelines;
   /// Exported buffers (results of pipelines) -> the exporting pipeline's
   /// private buffer, which has a single copy.
   llvm::DenseMap<Value, Value> exported;
@@ -224,6 +240,9 @@ private:
   /// Channels between stages of different pipelines that touch the same
   /// scratchpad view.
   void collectRegionChannels();
+  /// The loops whose lanes can run each trip's partial one trip ahead, and
+  /// the channels that keeps in order (LanePipelining.cpp).
+  void collectLanePipelines();
   /// The bytes of the kernel's own scratchpad views (`ktdf.local`).
   LogicalResult collectLocalBytes();
   /// Where lane instance `li`'s region of memory `kind` starts when lanes
@@ -255,6 +274,9 @@ private:
       fifos;
 };
 
+/// Whether two stages touch the same memory, one of them writing
+/// (RegionChannels.cpp).
+bool stagesConflict(StageOp a, StageOp b);
 /// The all-reduce a stage of an all-reduce pipeline holds, if it is one.
 AllReduceOp getAllReduce(StageOp stage);
 /// The tile copy a stage of a tile-copy pipeline holds, if it is one.

@@ -114,6 +114,18 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       return failure();
     bool transfers =
         !stage.isCompute() && !getAllReduce(stage) && !getTileCopy(stage);
+    // The use of the previous trip is done with what this partial writes
+    // (LanePipelining.cpp).
+    SmallVector<std::pair<const Channel *, Operation *>> backSends;
+    if (lanePipeline)
+      for (auto [ch, after] :
+           llvm::zip_equal(lanePipeline->back, lanePipeline->sendAfter)) {
+        if (ch.to == stage && backWaits)
+          dfir::SyncRecvOp::create(b, loc,
+                                   KernelLowering::perLane(ch.base, li));
+        if (ch.from == stage && backSendGuard)
+          backSends.push_back({&ch, after});
+      }
     SmallVector<const Channel *> carries, keptIn, keptOut;
     // Buffers of this pipeline waited for just before the op that first
     // moves them, and handed on just after the one that last does
@@ -312,7 +324,8 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
               return llvm::any_of(rowHandOvers,
                                   [&](auto &h) { return h.loop == at; }) ||
                      llvm::any_of(lateWaits, placed) ||
-                     llvm::any_of(earlySends, placed);
+                     llvm::any_of(earlySends, placed) ||
+                     llvm::any_of(backSends, placed);
             };
             FailureOr<bool> run = emitStoreRun(loop, m, li, copy, handsOver);
             if (failed(run))
@@ -341,6 +354,13 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
                                        KernelLowering::perLane(ch->base, li));
               at = nullptr;
             }
+          for (auto &[ch, at] : backSends)
+            if (at == &op) {
+              std::string sync = KernelLowering::perLane(ch->base, li);
+              emitIf(backSendGuard,
+                     [&] { dfir::SyncSendOp::create(b, loc, sync); });
+              at = nullptr;
+            }
         }
         return success();
       };
@@ -354,6 +374,12 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       for (auto &[ch, at] : lateWaits)
         if (at)
           emitWait(*ch);
+      for (auto &[ch, at] : backSends)
+        if (at) {
+          std::string sync = KernelLowering::perLane(ch->base, li);
+          emitIf(backSendGuard,
+                 [&] { dfir::SyncSendOp::create(b, loc, sync); });
+        }
     }
     auto sentEarly = [&](const Channel &ch) {
       return llvm::any_of(earlySends, [&](auto &sent) {
@@ -385,15 +411,8 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
     return failure();
   if (part == StagePart::Loads)
     return success();
-  for (const Channel &ch : info.regionChannels)
-    if (kernel.unitOf(ch.to, li) == unit && !receivesLater(ch) &&
-        !waitsInStage(ch, li))
-      dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
-  // Wait for the buffers this pipeline exports to stages of this unit.
-  for (const Channel &ch : info.channels)
-    if (ch.exported && ch.copies == 0 && kernel.unitOf(ch.to, li) == unit &&
-        !deferredExports.count(&ch))
-      dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
+  if (!deferPassReceipts)
+    emitPassReceipts(info, li);
   return success();
 }
 

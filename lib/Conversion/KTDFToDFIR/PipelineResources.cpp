@@ -57,6 +57,7 @@ LogicalResult KernelLowering::collectPipelines() {
     return failure();
   collectExportChannels();
   collectRegionChannels();
+  collectLanePipelines();
   return collectLocalBytes();
 }
 
@@ -303,6 +304,11 @@ void KernelLowering::declarePipelineResources(OpBuilder &b,
   for (const Channel &ch : info.regionChannels)
     dfir::SyncOp::create(b, loc, perLane(ch.base, li), unitOf(ch.from, li),
                          unitOf(ch.to, li));
+  for (auto &entry : lanePipelines)
+    if (entry.second.use == info.op)
+      for (const Channel &ch : entry.second.back)
+        dfir::SyncOp::create(b, loc, perLane(ch.base, li), unitOf(ch.from, li),
+                             unitOf(ch.to, li));
   declareRingSyncs(b, info, li);
   declareCopySyncs(b, info, li);
 }

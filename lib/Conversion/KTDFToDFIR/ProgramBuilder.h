@@ -140,6 +140,15 @@ private:
   /// ceil(max(ub - lb, 0) / step) of `loop` under `map`, given the
   /// constants 0 and 1.
   FailureOr<Value> tripsOf(scf::ForOp loop, IRMapping &map, Value c0, Value c1);
+  /// A loop's trips (tripsOf), first iteration and step under `map`, for a
+  /// unit that emits its trips in another order.
+  struct TripWalk {
+    Value trips, lb, step;
+  };
+  FailureOr<TripWalk> tripWalkOf(scf::ForOp loop, IRMapping &map, Value c0,
+                                 Value c1);
+  /// The induction variable of trip `t` of `walk`.
+  Value ivAtTrip(const TripWalk &walk, Value t, Location loc);
   /// `body(in)` when `active` holds (always when null), else `in`.
   SmallVector<Value>
   emitGuarded(Value active, ValueRange in,
@@ -201,6 +210,18 @@ private:
                                      PipelineOp span, IRMapping &map,
                                      SmallVector<Value> &executions,
                                      const LaneInstance &li);
+  /// The lane pipelining of `loop` when this unit runs its partial
+  /// (LanePipelining.cpp); else null.
+  const LanePipeline *lanePipelineOf(scf::ForOp loop, const LaneInstance &li);
+  /// `loop` with the span and partial of trip t + 1 before the use of trip
+  /// t, the partial of trip 0 before it.
+  LogicalResult emitLanePipelinedLoop(scf::ForOp loop, const LanePipeline &lp,
+                                      IRMapping &map,
+                                      SmallVector<Value> &executions,
+                                      const LaneInstance &li);
+  /// The waits this unit takes when its program passes `info`'s pipeline:
+  /// region channels from it, buffers it exports to this unit.
+  void emitPassReceipts(const PipelineInfo &info, const LaneInstance &li);
   /// Each lane's first iteration, step and trips of a loop several lanes
   /// walk together, and the most trips of any.
   struct LaneTrips {
@@ -482,6 +503,15 @@ private:
   /// this lane instance (KernelLowering::runsWork): no transfer, no
   /// compute.
   bool syncOnly = false;
+  /// While emitting a lane-pipelined loop: the loop's pipelining; whether
+  /// the partial waits for the previous trip's use (back channels), and
+  /// when the use hands them on (null: never).
+  const LanePipeline *lanePipeline = nullptr;
+  bool backWaits = false;
+  Value backSendGuard;
+  /// Whether the pipeline being emitted leaves its pass receipts to the
+  /// caller (emitPassReceipts).
+  bool deferPassReceipts = false;
 };
 
 } // namespace mlir::ktdf::lowering

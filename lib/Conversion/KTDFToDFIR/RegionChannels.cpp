@@ -206,6 +206,10 @@ static void deferAfterLoops(Channel &ch, ArrayRef<PipelineInfo> pipelines) {
   ch.receiveBefore = later;
 }
 
+bool lowering::stagesConflict(StageOp a, StageOp b) {
+  return conflicts(touchesOf(a), touchesOf(b));
+}
+
 void KernelLowering::collectRegionChannels() {
   // Stages of different pipelines that touch the same memory, one of them
   // writing, are ordered by a channel from the earlier to the later one.

@@ -109,15 +109,11 @@ LogicalResult ProgramBuilder::emitStoresBehindLoop(
   OpBuilder &b = *builder;
   Location loc = loop.getLoc();
   Value c0 = constant(0), c1 = constant(1);
-  FailureOr<Value> trips = tripsOf(loop, map, c0, c1);
-  auto lb = materialize(loop.getLowerBound(), map),
-       step = materialize(loop.getStep(), map);
-  if (failed(trips) || failed(lb) || failed(step))
+  FailureOr<TripWalk> walk = tripWalkOf(loop, map, c0, c1);
+  if (failed(walk))
     return failure();
-  auto ivAt = [&](Value t) -> Value {
-    return arith::AddIOp::create(b, loc, *lb,
-                                 arith::MulIOp::create(b, loc, t, *step));
-  };
+  Value trips = walk->trips;
+  auto ivAt = [&](Value t) { return ivAtTrip(*walk, t, loc); };
   LogicalResult result = success();
   // The span of the first trip, unless issued before a staging pipeline
   // (LateStaging.cpp).
@@ -131,7 +127,7 @@ LogicalResult ProgramBuilder::emitStoresBehindLoop(
   Block &body = *loop.getBody();
   auto rest = [&](Value t, ValueRange in) {
     Value has =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t, *trips);
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t, trips);
     return emitGuarded(has, in, [&](ValueRange in) {
       IRMapping inner = map;
       inner.map(loop.getInductionVar(), ivAt(t));
@@ -141,7 +137,7 @@ LogicalResult ProgramBuilder::emitStoresBehindLoop(
         unsigned index = kernel.infoOf(span).index;
         Value next = arith::AddIOp::create(b, loc, t, c1);
         emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, next,
-                                     *trips),
+                                     trips),
                [&] {
                  IRMapping ahead = map;
                  ahead.map(loop.getInductionVar(), ivAt(next));
@@ -175,7 +171,7 @@ LogicalResult ProgramBuilder::emitStoresBehindLoop(
       return after;
     });
   };
-  auto out = emitStoresBehind(loc, *trips, executions, rest, storesOf);
+  auto out = emitStoresBehind(loc, trips, executions, rest, storesOf);
   if (failed(out) || failed(result))
     return failure();
   // Iteration t loads trip t + 1 and stores trip t - 1: two ahead.

@@ -387,6 +387,8 @@ LogicalResult ProgramBuilder::emitOp(Operation &op, IRMapping &map,
   if (!loop)
     return op.emitError("unit '")
            << unit << "' cannot run '" << op.getName() << "' around its stages";
+  if (const LanePipeline *lp = lanePipelineOf(loop, li))
+    return emitLanePipelinedLoop(loop, *lp, map, executions, li);
   StagePart part;
   PipelineOp ahead = aheadPipelineOf(loop, li, part);
   if (ahead && part == StagePart::Loads)

@@ -183,6 +183,39 @@ static void hoist(Operation *scope, MutableArrayRef<Candidate> candidates,
   }
 }
 
+/// Whether the pipelines reading a span hoisted before `scope` are a row
+/// loop's partial, the exchange of the partial (an all-reduce) and its use,
+/// and the loop runs enough trips a lane for the lowering to run each
+/// trip's partial while the previous trip's exchange goes round
+/// (ktdf-to-dfir, LanePipelining.cpp): that needs a third copy of the span,
+/// so that the span of trip t + 2 loads while the lane holds rows t and
+/// t + 1. A loop of few trips gains less than its first partial, run
+/// before the loop, costs (spyre_like's 8 rows a lane: 5,034 -> 5,113
+/// cycles); a trip count known only at run time counts as many.
+static bool pipelinesLanes(Operation *scope) {
+  constexpr int64_t kMinTrips = 16;
+  auto loop = dyn_cast<scf::ForOp>(scope->getParentOp());
+  if (!loop)
+    return false;
+  std::optional<APInt> trips = loop.getStaticTripCount();
+  if (trips && trips->getSExtValue() < kMinTrips)
+    return false;
+  // The all-reduce is not in a pipeline yet (ktdf-schedule-all-reduce).
+  SmallVector<Operation *> body;
+  for (Operation &op : *loop.getBody()) {
+    if (isa<PipelineOp, AllReduceOp>(op))
+      body.push_back(&op);
+    else if (op.getNumRegions() != 0)
+      return false;
+  }
+  auto exchanges = [](Operation *op) {
+    return op->walk([](AllReduceOp) { return WalkResult::interrupt(); })
+        .wasInterrupted();
+  };
+  return body.size() == 3 && body[0] == scope && !exchanges(body[0]) &&
+         exchanges(body[1]) && !exchanges(body[2]);
+}
+
 namespace {
 struct HoistInvariantTransfersPass
     : public ktdf::impl::KTDFHoistInvariantTransfersBase<
@@ -198,18 +231,23 @@ struct HoistInvariantTransfersPass
                     llvm::StringMap<int64_t> &budget) {
     if (spanCopies <= 1 || isa<ParallelOp>(scope))
       return 1;
-    llvm::StringMap<int64_t> extra;
-    for (const Candidate &c : candidates) {
-      if (!c.span && c.sharers.empty())
-        return 1;
-      extra[c.kind] += c.bytes * (spanCopies - 1);
-    }
-    for (const auto &entry : extra)
-      if (entry.getValue() > budget.lookup(entry.getKey()))
-        return 1;
-    for (const auto &entry : extra)
-      budget[entry.getKey()] -= entry.getValue();
-    return spanCopies;
+    auto fits = [&](int64_t copies) {
+      llvm::StringMap<int64_t> extra;
+      for (const Candidate &c : candidates) {
+        if (!c.span && c.sharers.empty())
+          return false;
+        extra[c.kind] += c.bytes * (copies - 1);
+      }
+      for (const auto &entry : extra)
+        if (entry.getValue() > budget.lookup(entry.getKey()))
+          return false;
+      for (const auto &entry : extra)
+        budget[entry.getKey()] -= entry.getValue();
+      return true;
+    };
+    if (pipelinesLanes(scope) && fits(spanCopies + 1))
+      return spanCopies + 1;
+    return fits(spanCopies) ? spanCopies : 1;
   }
 
   void runOnOperation() override {
