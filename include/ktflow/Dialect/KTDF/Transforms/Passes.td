@@ -1159,7 +1159,12 @@ def KTDFHoistInvariantTransfers
     all-reduce and again for the normalisation after it), is loaded once:
     it moves into an exporting pipeline right before the first, which all
     of them read, within the same quarter of the scratchpad and with
-    `span-copies` copies.
+    `span-copies` copies. A row loop of at least 16 trips a lane (or a
+    run-time count) whose body is the row's partial, its all-reduce and
+    the partial's use gets one copy more where the quarter holds it:
+    ktdf-to-dfir then runs each lane's partial of trip t + 1 while trip
+    t's exchange goes round (LanePipelining.cpp), holding rows t and
+    t + 1 while the span of t + 2 loads.
 
     ```mlir
     // before
@@ -1199,7 +1204,8 @@ def KTDFHoistInvariantTransfers
            "before the first of them">,
     Option<"spanCopies", "span-copies", "int64_t", "2",
            "copies of a span loaded once per iteration of a loop or per "
-           "grid point (1: single-buffered)">
+           "grid point (1: single-buffered; a lane-pipelined row loop's "
+           "span gets one more)">
   ];
 }
 
