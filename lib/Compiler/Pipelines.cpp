@@ -168,6 +168,7 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
   tile.useCostModel = options.optimize;
   tile.chunkScale = options.optimize ? knobs.chunkScale : 0;
   pm.addPass(ktdf::createKTDFTileStreams(tile));
+  pm.addPass(ktdf::createKTDFOrderGrid());
   if (options.optimize) {
     ktdf::KTDFSpreadIterationsOptions spread;
     spread.maxFactor = knobs.spreadFactor;

@@ -37,6 +37,7 @@
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_scheduling},
 // CHECK-NEXT:   ktdf-route-transfers,
 // CHECK-NEXT:   ktdf-tile-streams{chunk=0 chunk-scale=0 use-cost-model=true},
+// CHECK-NEXT:   ktdf-order-grid,
 // CHECK-NEXT:   ktdf-spread-iterations{max-factor=0 use-lanes=true},
 // CHECK-NEXT:   ktdf-distribute{balance=true use-lanes=true},
 // CHECK-NEXT:   ktdf-coarsen{factor=0 factor-scale=0},
@@ -57,6 +58,7 @@
 // O0-NOT: ktdf-split-row-tiles
 // O0: ktdf-merge-exchange-tiles{use-lanes=false},
 // O0: ktdf-tile-streams{chunk=0 chunk-scale=0 use-cost-model=false},
+// O0-NEXT: ktdf-order-grid,
 // O0-NEXT: ktdf-distribute{balance=false use-lanes=false},
 // O0-NEXT: ktdf-buffer{depth=1},
 // O0-NEXT: ktdf-allocate-scratchpad,

@@ -1055,6 +1055,27 @@ def KTDFSplitRowTiles : Pass<"ktdf-split-row-tiles", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KTDFOrderGrid : Pass<"ktdf-order-grid", "::mlir::ModuleOp"> {
+  let summary = "Order the grid's dimensions so that exchanging tiles "
+                "run on distinct cores";
+  let description = [{
+    ktdf-distribute runs point p of a `ktdf.parallel` (first dimension
+    slowest) on core p mod C, and the ring of an all-reduce, like a tile
+    copy, sends between the scratchpads of different cores. When the tiles
+    of an all-reduce group, or a copy's producer and consumer, would share
+    a core, the pass takes the first order of the parallel's dimensions
+    in which none do: the extents and the body's coordinates are permuted
+    and the tiles the exchanges name (all-reduce groups, tile-copy sources;
+    first dimension fastest) renumbered for the new grid. A [2, 4] grid
+    with groups of the four tiles 4g to 4g + 3 on a 4-core device becomes
+    a [4, 2] parallel whose point p is the kernel's tile p: each group runs
+    on cores 0 to 3. The order stays when it already separates them, when
+    no order does (ktdf-schedule-all-reduce then refuses the kernel, in
+    its own tile numbering), and when a scratchpad view names a tile
+    (`ct_id`).
+  }];
+}
+
 def KTDFSpreadIterations
     : Pass<"ktdf-spread-iterations", "::mlir::ModuleOp"> {
   let summary = "Spread a grid point's loop iterations over idle lanes";
