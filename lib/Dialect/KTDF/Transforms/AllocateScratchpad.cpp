@@ -76,6 +76,10 @@ struct AllocateScratchpadPass
                WalkResult::interrupt();
       std::optional<std::pair<int64_t, int64_t>> span =
           ktdp::getLiteralByteSpan(view);
+      if (!span && view.getSizes().empty() && view.getStrides().empty())
+        return view.emitError("the scratchpad view's sizes and strides "
+                              "reach past the bytes a 64-bit address counts"),
+               WalkResult::interrupt();
       if (!span)
         return view.emitError("scratchpad views need static sizes and "
                               "strides (the bytes they take are reserved "

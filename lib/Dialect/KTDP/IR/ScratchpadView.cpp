@@ -11,6 +11,8 @@
 
 #include "mlir/IR/Matchers.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 using namespace mlir;
 
 bool mlir::ktdp::isScratchpadView(ConstructMemoryViewOp view) {
@@ -25,21 +27,32 @@ mlir::ktdp::getLiteralByteSpan(ConstructMemoryViewOp view) {
   if (!view || !matchPattern(view.getOffset(), m_ConstantInt(&address)))
     return std::nullopt;
   // Elements [first, last] before scaling; each dimension's extent moves
-  // the end its stride points to.
-  int64_t first = address.getSExtValue(), last = first;
+  // the end its stride points to. The sizes and strides are the user's: a
+  // span past int64 (a stride of 2^62) is none, not a wrapped one.
+  std::optional<int64_t> first = address.getSExtValue(), last = first;
   bool empty = false;
   for (auto [size, stride] :
        llvm::zip(view.getStaticSizes(), view.getStaticStrides())) {
     if (ShapedType::isDynamic(size) || ShapedType::isDynamic(stride))
       return std::nullopt;
     empty |= size == 0;
-    if (size > 0)
-      (stride < 0 ? first : last) += (size - 1) * stride;
+    if (size <= 0)
+      continue;
+    std::optional<int64_t> &end = stride < 0 ? first : last;
+    std::optional<int64_t> extent = llvm::checkedMul(size - 1, stride);
+    end = end && extent ? llvm::checkedAdd(*end, *extent) : std::nullopt;
   }
   int64_t bytes = ktflow::bytesPerElement(
       cast<MemRefType>(view.getType()).getElementType());
-  int64_t start = address.getSExtValue() * bytes;
+  auto scaled = [&](std::optional<int64_t> element) -> std::optional<int64_t> {
+    return element ? llvm::checkedMul(*element, bytes) : std::nullopt;
+  };
+  std::optional<int64_t> begin = scaled(first),
+                         end = scaled(last ? llvm::checkedAdd(*last, int64_t(1))
+                                           : std::nullopt);
   if (empty)
-    return std::make_pair(start, start);
-  return std::make_pair(first * bytes, (last + 1) * bytes);
+    begin = end = scaled(address.getSExtValue());
+  if (!begin || !end)
+    return std::nullopt;
+  return std::make_pair(*begin, *end);
 }

@@ -26,8 +26,9 @@ bool isScratchpadView(ConstructMemoryViewOp view);
 /// The bytes [first, last) that `view` spans when its address, sizes and
 /// strides are literal (the address counts elements from the start of its
 /// memory, or of its lane's region of a scratchpad), else std::nullopt (also
-/// for a null view). A negative stride reaches below the address, so `first`
-/// may be negative; a view with a zero size spans no bytes (first == last).
+/// for a null view, and for bytes past int64). A negative stride reaches below
+/// the address, so `first` may be negative; a view with a zero size spans no
+/// bytes (first == last).
 std::optional<std::pair<int64_t, int64_t>>
 getLiteralByteSpan(ConstructMemoryViewOp view);
 
