@@ -11,7 +11,6 @@
 
 #include "ktflow/Check/Check.h"
 
-#include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Interpreter/Interpreter.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
