@@ -3,7 +3,7 @@
 // This file declares ProgramBuilder, the part of --ktdf-to-dfir that builds
 // the program of one unit instance: the loops and address arithmetic its
 // stages need, transfers, synchronisation (UnitProgram.cpp,
-// PipelineExecution.cpp, SkewedLoops.cpp, StoresBehind.cpp,
+// PipelineExecution.cpp, SkewedLoops.cpp, StoresBehind.cpp, FeedAhead.cpp,
 // LaneInterleaving.cpp, the DMA and all-reduce lowerings). The kernel-wide
 // state it reads is Lowering.h's.
 //
@@ -263,11 +263,13 @@ private:
                     int64_t distance = 1);
   /// The pipeline that opens `loop`'s body for this unit, when the unit
   /// serves one lane, has more of the body to run, and its one stage of the
-  /// pipeline feeds a compute stage on whole tiles from loads, on units
-  /// that run nothing else in the loop (FeedAhead.cpp); else null.
+  /// pipeline feeds, from loads, one compute stage that reads every entry
+  /// before it writes, the loads and the compute on units that run nothing
+  /// else in the loop (FeedAhead.cpp); else null.
   PipelineOp leadingFeed(scf::ForOp loop, const LaneInstance &li);
   /// leadingFeed of `inner`, when `outer`'s body runs only that loop on
-  /// this unit and it has constant bounds and at least one trip; else null.
+  /// this unit, no region channel is received just before it, and it has
+  /// constant bounds and at least one trip; else null.
   PipelineOp feedAheadNest(scf::ForOp outer, scf::ForOp &inner,
                            const LaneInstance &li);
   /// `loop` (inside `outer`, if not null) with `feed` of the next iteration
