@@ -19,6 +19,7 @@
 #include <chrono>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <string>
@@ -45,9 +46,15 @@ struct Route {
   uint32_t chunkBytes = 128;
 };
 
+/// A vector clock: per unit, how many of its epochs happen before.
+using Clock = std::vector<uint32_t>;
+/// A unit's clock as it released it (a token or FIFO entry carries it).
+using ClockRef = std::shared_ptr<const Clock>;
+
 struct FifoEntry {
   Tick availableAt = 0;
   uint32_t bytes = 0;
+  ClockRef clock; ///< the pusher's, when races are checked
 };
 
 /// A FIFO's entries in a ring of `capacity` slots (capacity x entryBytes of
@@ -62,6 +69,11 @@ struct FifoState {
   uint32_t linkResource = 0;
   Tick linkLatency = 0;
   int64_t waitingProducer = -1, waitingConsumer = -1;
+  /// When races are checked: the entries pushed and popped so far, and the
+  /// poppers' clocks of the last pops. Push n needs a free slot, so pop
+  /// n - depth happens before it (back-pressure orders too).
+  uint64_t pushes = 0, pops = 0;
+  std::deque<ClockRef> popClocks;
   uint8_t *slot(uint32_t i) { return storage.data() + size_t(i) * desc->entryBytes; }
   /// The slot the next entry goes to (the FIFO is not full): the ring's
   /// slots double, the entries moved to its start in order, when all hold
@@ -82,6 +94,7 @@ struct InFlight {
 
 struct SyncState {
   std::deque<Tick> tokens;
+  std::deque<ClockRef> clocks; ///< the sender's, when races are checked
   int64_t waitingReceiver = -1;
 };
 
@@ -124,6 +137,28 @@ struct UnitState {
   uint64_t matrixCycles = 0;
   double matrixPeakCycles = 0;
   std::vector<double> slots; ///< Map scratch
+  /// Happens-before state (Races.cpp): the unit's vector clock, its last
+  /// release's copy, and whether it released in the current epoch (at
+  /// instruction `releasedInst`).
+  Clock clock;
+  ClockRef released;
+  bool releasedEpoch = false;
+  uint64_t releasedInst = 0;
+};
+
+/// One access of a byte range by a unit: range start -> this.
+struct Access {
+  uint64_t hi;
+  uint32_t program, pc, epoch;
+  Tick at;
+};
+using AccessMap = std::map<uint64_t, Access>;
+
+/// The accesses of a core-local memory the race detector remembers: the
+/// last write of each byte and, per unit, its last read of each byte.
+struct LocalShadow {
+  AccessMap writes;
+  std::vector<std::pair<uint32_t, AccessMap>> reads;
 };
 
 class Engine {
@@ -211,9 +246,32 @@ public:
   /// Records that `u` writes `size` bytes at `lo` of memory `mem`: `data`
   /// (zeros when null) over `old`, what the memory holds. Fails (a
   /// write-write race) when another unit wrote some of those bytes of a
-  /// device memory in this run and the values differ (WriteRaces.cpp).
+  /// device memory in this run and the values differ (Races.cpp).
   bool noteWrite(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size,
                  const uint8_t *data, const uint8_t *old);
+  /// Records that `u` reads [lo, lo + size) of memory `mem`; fails (a
+  /// read-write race) when another unit not ordered before `u` by syncs
+  /// and FIFOs last wrote some of those bytes of a core-local memory.
+  bool noteRead(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size);
+  /// The write half of noteRead, for core-local memories: also a race
+  /// when the write changes bytes another unordered unit read or wrote.
+  bool noteLocalWrite(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size,
+                      const uint8_t *data, const uint8_t *old);
+  /// `u`'s clock for a token or FIFO entry it sends (null when races are
+  /// not checked), and the join of one it receives.
+  ClockRef releaseClock(UnitState &u);
+  void acquireClock(UnitState &u, const ClockRef &clock);
+  /// The clock edges of a FIFO push by `u` (it joins the pop that freed its
+  /// slot; returns the clock the entry carries) and of a pop of `entry`.
+  ClockRef pushClock(UnitState &u, FifoState &f);
+  void popClock(UnitState &u, FifoState &f, const FifoEntry &entry);
+  /// The epoch of `u`'s access now: a new one after a release in an
+  /// earlier instruction.
+  uint32_t accessEpoch(UnitState &u);
+  /// Whether access `a` happens before `u`'s current point.
+  bool ordered(const UnitState &u, const Access &a) const {
+    return a.program == u.index || u.clock[a.program] >= a.epoch;
+  }
   const std::string &unitName(const UnitState &u) const {
     return machine.units[u.prog->unit].name;
   }
@@ -240,14 +298,10 @@ public:
   /// (program, pc) -> route index, for Dma/Load/Store instructions.
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> instRoute;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t, int>, uint32_t> routeCache;
-  /// The last writer of each written byte range of each device memory:
-  /// range start -> (end, program, pc, tick).
-  struct Writer {
-    uint64_t hi;
-    uint32_t program, pc;
-    Tick at;
-  };
-  std::vector<std::map<uint64_t, Writer>> written;
+  /// The last writer of each written byte range of each device memory.
+  std::vector<AccessMap> written;
+  /// Per core-local memory, the accesses the race detector remembers.
+  std::vector<LocalShadow> shadows;
   /// Copies of accesses that straddle pages of the memory image: what a
   /// transfer reads, what a write stages and the bytes it overwrites.
   std::vector<uint8_t> readScratch, writeScratch, oldScratch;

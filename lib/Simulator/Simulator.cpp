@@ -118,6 +118,10 @@ llvm::Error Engine::setup() {
     u.v.resize(prog.numVRegs);
     u.wide.resize(prog.numVRegs);
     u.vtype.assign(prog.numVRegs, nullptr);
+    if (options.checkRaces) {
+      u.clock.assign(exe.programs.size(), 0);
+      u.clock[i] = 1;
+    }
     if (llvm::Error e = resolveRoutes(prog))
       return e;
   }
@@ -195,6 +199,8 @@ Step Engine::failAccess(UnitState &u, uint32_t mem, uint64_t addr,
 const uint8_t *Engine::readBytes(UnitState &u, uint32_t mem, uint64_t addr,
                                  uint64_t size, const char *what,
                                  std::vector<uint8_t> &scratch) {
+  if (!noteRead(u, mem, addr, size))
+    return nullptr;
   if (const uint8_t *p = memory.readPointer(mem, addr, size))
     return p;
   // Across a page boundary: a copy.

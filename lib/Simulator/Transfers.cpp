@@ -279,7 +279,7 @@ Step Engine::stepLoad(UnitState &u, const Inst &in) {
   uint32_t slot = f.tailSlot();
   std::memcpy(f.slot(slot), from, chunk);
   f.entries[slot] = {start + occupancy + u.route->latency,
-                     static_cast<uint32_t>(chunk)};
+                     static_cast<uint32_t>(chunk), pushClock(u, f)};
   ++f.count;
   wake(f.waitingConsumer, f.entries[slot].availableAt);
   u.busy += occupancy;
@@ -310,8 +310,10 @@ Step Engine::stepStore(UnitState &u, const Inst &in) {
                                  head.bytes)
                        .str());
   uint32_t chunk = head.bytes;
+  acquireClock(u, head.clock);
   if (!writeBytes(u, in.b, u.dst, chunk, f.slot(f.head), "store writes"))
     return Step::Error;
+  popClock(u, f, head);
   f.popHead();
   wake(f.waitingProducer, u.now);
   chargeWrittenChunk(*this, u, chunk, writes);
@@ -342,7 +344,7 @@ Step Engine::stepSend(UnitState &u, const Inst &in) {
   for (size_t i = 0; i < data.size(); ++i)
     storeElement(type->elem, data[i], p + i * width);
   f.entries[slot] = {start + occupancy + f.linkLatency,
-                     static_cast<uint32_t>(bytes)};
+                     static_cast<uint32_t>(bytes), pushClock(u, f)};
   ++f.count;
   wake(f.waitingConsumer, f.entries[slot].availableAt);
   u.busy += occupancy;
@@ -380,6 +382,7 @@ Step Engine::stepRecv(UnitState &u, const Inst &in) {
   u.vtype[in.a] = &type;
   u.wide[in.a].clear();
   u.bytes += head.bytes;
+  popClock(u, f, head);
   f.popHead();
   wake(f.waitingProducer, u.now);
   ++u.pc;
@@ -396,6 +399,7 @@ Step Engine::stepSyncSend(UnitState &u, const Inst &in) {
       std::max(u.now, landedBy(u)) +
       cyclesToTicks(machine.syncCycles(desc.sender, desc.receiver));
   sync.tokens.push_back(arrival);
+  sync.clocks.push_back(releaseClock(u));
   wake(sync.waitingReceiver, arrival);
   ++u.pc;
   return Step::Continue;
@@ -411,6 +415,8 @@ Step Engine::stepSyncRecv(UnitState &u, const Inst &in) {
   }
   ++u.instructions;
   sync.tokens.pop_front();
+  acquireClock(u, sync.clocks.front());
+  sync.clocks.pop_front();
   ++u.pc;
   return Step::Continue;
 }

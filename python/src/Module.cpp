@@ -247,6 +247,8 @@ runKernel(const Source &source, const std::string &device,
   options.simulator.maxInstructions = maxInstructions;
   options.simulator.maxSeconds = maxSeconds;
   options.simulator.recordTrace = !trace.empty();
+  // As `ktflow run --check`: a checked run also checks for races.
+  options.simulator.checkRaces = check;
   options.subject = source.name;
   std::string report;
   std::vector<std::pair<std::string, host::Tensor>> outputs;

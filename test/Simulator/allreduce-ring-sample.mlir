@@ -66,18 +66,24 @@ dfir.kernel @ring_allreduce device "sample_device" {
   dfir.sync @sent0 from "core[0]/MNISU_Block/MNISU" to "core[1]/subcore[0]/L1LU"
   dfir.sync @added0 from "core[0]/subcore[0]/L1SU" to "core[0]/MNISU_Block/MNISU"
   dfir.sync @gathered0 from "core[0]/MNISU_Block/MNISU" to "core[1]/MNISU_Block/MNISU"
+  // @ready orders the load of the partial before its first read (the
+  // simulator's race detector requires it; the token arrives before @sent).
+  dfir.sync @ready0 from "core[0]/MNILU_Block/MNILU" to "core[0]/subcore[0]/L1LU"
   dfir.sync @loaded1 from "core[1]/MNILU_Block/MNILU" to "core[1]/MNISU_Block/MNISU"
   dfir.sync @sent1 from "core[1]/MNISU_Block/MNISU" to "core[2]/subcore[0]/L1LU"
   dfir.sync @added1 from "core[1]/subcore[0]/L1SU" to "core[1]/MNISU_Block/MNISU"
   dfir.sync @gathered1 from "core[1]/MNISU_Block/MNISU" to "core[2]/MNISU_Block/MNISU"
+  dfir.sync @ready1 from "core[1]/MNILU_Block/MNILU" to "core[1]/subcore[0]/L1LU"
   dfir.sync @loaded2 from "core[2]/MNILU_Block/MNILU" to "core[2]/MNISU_Block/MNISU"
   dfir.sync @sent2 from "core[2]/MNISU_Block/MNISU" to "core[3]/subcore[0]/L1LU"
   dfir.sync @added2 from "core[2]/subcore[0]/L1SU" to "core[2]/MNISU_Block/MNISU"
   dfir.sync @gathered2 from "core[2]/MNISU_Block/MNISU" to "core[3]/MNISU_Block/MNISU"
+  dfir.sync @ready2 from "core[2]/MNILU_Block/MNILU" to "core[2]/subcore[0]/L1LU"
   dfir.sync @loaded3 from "core[3]/MNILU_Block/MNILU" to "core[3]/MNISU_Block/MNISU"
   dfir.sync @sent3 from "core[3]/MNISU_Block/MNISU" to "core[0]/subcore[0]/L1LU"
   dfir.sync @added3 from "core[3]/subcore[0]/L1SU" to "core[3]/MNISU_Block/MNISU"
   dfir.sync @gathered3 from "core[3]/MNISU_Block/MNISU" to "core[0]/MNISU_Block/MNISU"
+  dfir.sync @ready3 from "core[3]/MNILU_Block/MNILU" to "core[3]/subcore[0]/L1LU"
 
   // Ring position 0 (core 0): sends to core 1, receives from core 3.
   dfir.unit "core[0]/MNILU_Block/MNILU" {
@@ -88,6 +94,7 @@ dfir.kernel @ring_allreduce device "sample_device" {
     %n = arith.constant 256 : index
     dfir.dma %n bytes from "DDR"[%src] to "core[0]/L1"[%acc]
     dfir.sync_send @loaded0
+    dfir.sync_send @ready0
   }
   dfir.unit "core[0]/MNISU_Block/MNISU" {
     %o0 = arith.constant 0 : index
@@ -145,6 +152,7 @@ dfir.kernel @ring_allreduce device "sample_device" {
     %acc = dfir.address @acc0
     %recv = dfir.address @recv0
     %e = arith.constant 64 : index
+    dfir.sync_recv @ready0
     dfir.sync_recv @sent3
     %a0_0 = arith.addi %acc, %o192 : index
     %r0_0 = arith.addi %recv, %o0 : index
@@ -202,6 +210,7 @@ dfir.kernel @ring_allreduce device "sample_device" {
     %n = arith.constant 256 : index
     dfir.dma %n bytes from "DDR"[%src] to "core[1]/L1"[%acc]
     dfir.sync_send @loaded1
+    dfir.sync_send @ready1
   }
   dfir.unit "core[1]/MNISU_Block/MNISU" {
     %o0 = arith.constant 0 : index
@@ -259,6 +268,7 @@ dfir.kernel @ring_allreduce device "sample_device" {
     %acc = dfir.address @acc1
     %recv = dfir.address @recv1
     %e = arith.constant 64 : index
+    dfir.sync_recv @ready1
     dfir.sync_recv @sent0
     %a0_0 = arith.addi %acc, %o0 : index
     %r0_0 = arith.addi %recv, %o0 : index
@@ -316,6 +326,7 @@ dfir.kernel @ring_allreduce device "sample_device" {
     %n = arith.constant 256 : index
     dfir.dma %n bytes from "DDR"[%src] to "core[2]/L1"[%acc]
     dfir.sync_send @loaded2
+    dfir.sync_send @ready2
   }
   dfir.unit "core[2]/MNISU_Block/MNISU" {
     %o0 = arith.constant 0 : index
@@ -373,6 +384,7 @@ dfir.kernel @ring_allreduce device "sample_device" {
     %acc = dfir.address @acc2
     %recv = dfir.address @recv2
     %e = arith.constant 64 : index
+    dfir.sync_recv @ready2
     dfir.sync_recv @sent1
     %a0_0 = arith.addi %acc, %o64 : index
     %r0_0 = arith.addi %recv, %o0 : index
@@ -430,6 +442,7 @@ dfir.kernel @ring_allreduce device "sample_device" {
     %n = arith.constant 256 : index
     dfir.dma %n bytes from "DDR"[%src] to "core[3]/L1"[%acc]
     dfir.sync_send @loaded3
+    dfir.sync_send @ready3
   }
   dfir.unit "core[3]/MNISU_Block/MNISU" {
     %o0 = arith.constant 0 : index
@@ -486,6 +499,7 @@ dfir.kernel @ring_allreduce device "sample_device" {
     %acc = dfir.address @acc3
     %recv = dfir.address @recv3
     %e = arith.constant 64 : index
+    dfir.sync_recv @ready3
     dfir.sync_recv @sent2
     %a0_0 = arith.addi %acc, %o128 : index
     %r0_0 = arith.addi %recv, %o0 : index

@@ -62,18 +62,24 @@ dfir.kernel @ring_allreduce device "spyre_like" {
   dfir.sync @sent0 from "core[0]/DMA_OUT" to "core[1]/corelet[0]/LXLU"
   dfir.sync @added0 from "core[0]/corelet[0]/LXSU" to "core[0]/DMA_OUT"
   dfir.sync @gathered0 from "core[0]/DMA_OUT" to "core[1]/DMA_OUT"
+  // @ready orders the load of the partial before its first read (the
+  // simulator's race detector requires it; the token arrives before @sent).
+  dfir.sync @ready0 from "core[0]/DMA_IN" to "core[0]/corelet[0]/LXLU"
   dfir.sync @loaded1 from "core[1]/DMA_IN" to "core[1]/DMA_OUT"
   dfir.sync @sent1 from "core[1]/DMA_OUT" to "core[2]/corelet[0]/LXLU"
   dfir.sync @added1 from "core[1]/corelet[0]/LXSU" to "core[1]/DMA_OUT"
   dfir.sync @gathered1 from "core[1]/DMA_OUT" to "core[2]/DMA_OUT"
+  dfir.sync @ready1 from "core[1]/DMA_IN" to "core[1]/corelet[0]/LXLU"
   dfir.sync @loaded2 from "core[2]/DMA_IN" to "core[2]/DMA_OUT"
   dfir.sync @sent2 from "core[2]/DMA_OUT" to "core[3]/corelet[0]/LXLU"
   dfir.sync @added2 from "core[2]/corelet[0]/LXSU" to "core[2]/DMA_OUT"
   dfir.sync @gathered2 from "core[2]/DMA_OUT" to "core[3]/DMA_OUT"
+  dfir.sync @ready2 from "core[2]/DMA_IN" to "core[2]/corelet[0]/LXLU"
   dfir.sync @loaded3 from "core[3]/DMA_IN" to "core[3]/DMA_OUT"
   dfir.sync @sent3 from "core[3]/DMA_OUT" to "core[0]/corelet[0]/LXLU"
   dfir.sync @added3 from "core[3]/corelet[0]/LXSU" to "core[3]/DMA_OUT"
   dfir.sync @gathered3 from "core[3]/DMA_OUT" to "core[0]/DMA_OUT"
+  dfir.sync @ready3 from "core[3]/DMA_IN" to "core[3]/corelet[0]/LXLU"
 
   // Ring position 0 (core 0): sends to core 1, receives from core 3.
   dfir.unit "core[0]/DMA_IN" {
@@ -84,6 +90,7 @@ dfir.kernel @ring_allreduce device "spyre_like" {
     %n = arith.constant 256 : index
     dfir.dma %n bytes from "DDR"[%src] to "core[0]/LX"[%acc]
     dfir.sync_send @loaded0
+    dfir.sync_send @ready0
   }
   dfir.unit "core[0]/DMA_OUT" {
     %o0 = arith.constant 0 : index
@@ -141,6 +148,7 @@ dfir.kernel @ring_allreduce device "spyre_like" {
     %acc = dfir.address @acc0
     %recv = dfir.address @recv0
     %e = arith.constant 64 : index
+    dfir.sync_recv @ready0
     dfir.sync_recv @sent3
     %a0_0 = arith.addi %acc, %o192 : index
     %r0_0 = arith.addi %recv, %o0 : index
@@ -198,6 +206,7 @@ dfir.kernel @ring_allreduce device "spyre_like" {
     %n = arith.constant 256 : index
     dfir.dma %n bytes from "DDR"[%src] to "core[1]/LX"[%acc]
     dfir.sync_send @loaded1
+    dfir.sync_send @ready1
   }
   dfir.unit "core[1]/DMA_OUT" {
     %o0 = arith.constant 0 : index
@@ -255,6 +264,7 @@ dfir.kernel @ring_allreduce device "spyre_like" {
     %acc = dfir.address @acc1
     %recv = dfir.address @recv1
     %e = arith.constant 64 : index
+    dfir.sync_recv @ready1
     dfir.sync_recv @sent0
     %a0_0 = arith.addi %acc, %o0 : index
     %r0_0 = arith.addi %recv, %o0 : index
@@ -312,6 +322,7 @@ dfir.kernel @ring_allreduce device "spyre_like" {
     %n = arith.constant 256 : index
     dfir.dma %n bytes from "DDR"[%src] to "core[2]/LX"[%acc]
     dfir.sync_send @loaded2
+    dfir.sync_send @ready2
   }
   dfir.unit "core[2]/DMA_OUT" {
     %o0 = arith.constant 0 : index
@@ -369,6 +380,7 @@ dfir.kernel @ring_allreduce device "spyre_like" {
     %acc = dfir.address @acc2
     %recv = dfir.address @recv2
     %e = arith.constant 64 : index
+    dfir.sync_recv @ready2
     dfir.sync_recv @sent1
     %a0_0 = arith.addi %acc, %o64 : index
     %r0_0 = arith.addi %recv, %o0 : index
@@ -426,6 +438,7 @@ dfir.kernel @ring_allreduce device "spyre_like" {
     %n = arith.constant 256 : index
     dfir.dma %n bytes from "DDR"[%src] to "core[3]/LX"[%acc]
     dfir.sync_send @loaded3
+    dfir.sync_send @ready3
   }
   dfir.unit "core[3]/DMA_OUT" {
     %o0 = arith.constant 0 : index
@@ -482,6 +495,7 @@ dfir.kernel @ring_allreduce device "spyre_like" {
     %acc = dfir.address @acc3
     %recv = dfir.address @recv3
     %e = arith.constant 64 : index
+    dfir.sync_recv @ready3
     dfir.sync_recv @sent2
     %a0_0 = arith.addi %acc, %o128 : index
     %r0_0 = arith.addi %recv, %o0 : index

@@ -49,6 +49,12 @@ static cl::opt<bool>
     checkFlag("check",
              cl::desc("Compare every output with the reference interpreter"),
              cl::sub(runCommand));
+static cl::opt<bool> runRaces(
+    "races",
+    cl::desc("Check the scratchpad accesses of the simulation for races "
+             "(on with --check; doubles the simulation time of the largest "
+             "kernels)"),
+    cl::sub(runCommand));
 static cl::list<std::string> runExpected(
     "expected",
     cl::desc("Compare a tensor with a .npy file of the answer (any element "
@@ -177,6 +183,7 @@ int ktflow::driver::runRun() {
   options.simulator.maxInstructions = runMaxInstructions;
   options.simulator.maxSeconds = runMaxSeconds;
   options.simulator.recordTrace = !runTrace.empty();
+  options.simulator.checkRaces = runRaces || checkFlag;
   options.subject = runInput;
   std::optional<TuneResult> tuned;
   if (runTune) {

@@ -69,6 +69,12 @@ static cl::opt<double> simMaxSeconds(
     cl::sub(ktflow::driver::simCommand));
 
 static cl::opt<bool>
+    simRaces("races",
+             cl::desc("Check the scratchpad accesses for races (doubles the "
+                      "simulation time of the largest kernels)"),
+             cl::sub(ktflow::driver::simCommand));
+
+static cl::opt<bool>
     simJson("json",
             cl::desc("Print one JSON object (docs/json-output.md): cycles, "
                      "units and a summary of every output"),
@@ -127,6 +133,7 @@ int ktflow::driver::runSim() {
   options.maxInstructions = simMaxInstructions;
   options.maxSeconds = simMaxSeconds;
   options.recordTrace = !simTrace.empty();
+  options.checkRaces = simRaces;
   std::vector<sim::TraceEvent> trace;
   auto stats = launch.run(options, &trace);
   if (!stats) {

@@ -1,0 +1,265 @@
+//===- Races.cpp - Accesses of different units not ordered by the program -===//
+//
+// This file implements the simulator's race detectors. Units run
+// concurrently and nothing orders their accesses to a memory but the
+// program's syncs and FIFOs, so when a unit writes bytes another unit reads
+// or writes and the two are not ordered, what the memory holds (or what the
+// reader sees) depends on timing: such a kernel would fail `--check` by
+// chance, or pass by chance, silently; the detectors make it an error
+// naming the bytes, both units and their instructions.
+//
+// Device memory: two units writing the same bytes with different values (the
+// stores of different grid points, or of loop iterations spread over
+// cores, overlap; the reference interpreter, which runs tiles in order,
+// keeps the last one). Writes of the same values (a result every tile of an
+// all-reduce stores) are not races, and neither are the writes of one unit,
+// which its program orders.
+//
+// Core-local memories (scratchpads): happens-before, with a vector clock per
+// unit. A sync token and a FIFO entry carry their sender's clock and the
+// receiver joins it, so an access happens before another when a chain of
+// tokens and entries leads from the first unit (after the access) to the
+// second (before it). A unit's epoch advances at its first access after a
+// release in an earlier instruction: the chunks of one transfer share an
+// epoch, which can miss a race on a later chunk but never reports a false
+// one. A DMA's bytes are read and written at issue in the simulator and its
+// signals wait for its landing, both after the access in program order, so
+// program order is the ordering. A write that changes no byte is no access.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Engine.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace ktflow::sim;
+using namespace ktflow::sim::detail;
+
+/// The first byte of [from, hi) where the bytes about to be written (`data`
+/// at `lo`, zeros when null) differ from those the memory holds (`old` at
+/// `lo`), or `hi` when none does.
+static uint64_t firstChange(const uint8_t *data, const uint8_t *old,
+                            uint64_t lo, uint64_t from, uint64_t hi) {
+  for (uint64_t b = from; b < hi; ++b)
+    if ((data ? data[b - lo] : 0) != old[b - lo])
+      return b;
+  return hi;
+}
+
+/// The first access of `ranges` that may overlap [lo, hi).
+static AccessMap::iterator firstOverlap(AccessMap &ranges, uint64_t lo) {
+  auto it = ranges.upper_bound(lo);
+  if (it != ranges.begin() && std::prev(it)->second.hi > lo)
+    --it;
+  return it;
+}
+
+/// Makes `mine` the access of [lo, mine.hi) in `ranges`, keeping the parts of
+/// earlier accesses it does not cover. The range just below grows instead
+/// when the same instruction in the same epoch made it (the chunks of one
+/// row), so that a transfer keeps about one range per row.
+static void recordAccess(AccessMap &ranges, uint64_t lo, const Access &mine) {
+  uint64_t hi = mine.hi;
+  std::vector<std::pair<uint64_t, Access>> kept;
+  for (auto it = firstOverlap(ranges, lo);
+       it != ranges.end() && it->first < hi;) {
+    const Access &a = it->second;
+    if (it->first < lo) {
+      Access below = a;
+      below.hi = lo;
+      kept.push_back({it->first, below});
+    }
+    if (a.hi > hi)
+      kept.push_back({hi, a});
+    it = ranges.erase(it);
+  }
+  for (auto &[start, a] : kept)
+    ranges.emplace(start, a);
+  auto below = ranges.lower_bound(lo);
+  if (below != ranges.begin()) {
+    Access &prev = std::prev(below)->second;
+    if (prev.hi == lo && prev.program == mine.program && prev.pc == mine.pc &&
+        prev.epoch == mine.epoch) {
+      prev.hi = hi;
+      return;
+    }
+  }
+  ranges.emplace(lo, mine);
+}
+
+bool Engine::noteWrite(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size,
+                       const uint8_t *data, const uint8_t *old) {
+  if (size == 0)
+    return true;
+  if (machine.memories[mem].core >= 0)
+    return !options.checkRaces || noteLocalWrite(u, mem, lo, size, data, old);
+  if (written.size() <= mem)
+    written.resize(machine.memories.size());
+  AccessMap &ranges = written[mem];
+  uint64_t hi = lo + size;
+  for (auto it = firstOverlap(ranges, lo); it != ranges.end() && it->first < hi;
+       ++it) {
+    const Access &w = it->second;
+    uint64_t from = std::max(lo, it->first), to = std::min(hi, w.hi);
+    uint64_t changed =
+        w.program == u.index ? to : firstChange(data, old, lo, from, to);
+    if (changed < to) {
+      fail(u, llvm::formatv(
+                  "write-write race: writes bytes [{0}, {1}) of {2} that {3} "
+                  "(instruction {4}) wrote at cycle {5}, with other values "
+                  "(byte {6}: {7} then {8}); the two units are not ordered, so "
+                  "what the memory keeps depends on timing (stores of "
+                  "different grid points or loop iterations overlap)",
+                  from, to, machine.memories[mem].name,
+                  unitName(units[w.program]), w.pc, w.at / kTicksPerCycle,
+                  changed, unsigned(old[changed - lo]),
+                  unsigned(data ? data[changed - lo] : 0))
+                  .str());
+      return false;
+    }
+  }
+  recordAccess(ranges, lo, Access{hi, u.index, u.pc, 0, u.now});
+  return true;
+}
+
+ClockRef Engine::releaseClock(UnitState &u) {
+  if (!options.checkRaces)
+    return nullptr;
+  if (!u.released)
+    u.released = std::make_shared<const Clock>(u.clock);
+  u.releasedEpoch = true;
+  u.releasedInst = u.instructions;
+  return u.released;
+}
+
+void Engine::acquireClock(UnitState &u, const ClockRef &clock) {
+  if (!clock)
+    return;
+  bool grew = false;
+  for (size_t i = 0; i < clock->size(); ++i)
+    if ((*clock)[i] > u.clock[i]) {
+      u.clock[i] = (*clock)[i];
+      grew = true;
+    }
+  if (grew)
+    u.released.reset();
+}
+
+ClockRef Engine::pushClock(UnitState &u, FifoState &f) {
+  if (!options.checkRaces)
+    return nullptr;
+  if (f.pushes >= f.desc->depth) {
+    uint64_t freedBy = f.pushes - f.desc->depth;
+    while (f.pops - f.popClocks.size() < freedBy)
+      f.popClocks.pop_front();
+    acquireClock(u, f.popClocks.front());
+  }
+  ++f.pushes;
+  return releaseClock(u);
+}
+
+void Engine::popClock(UnitState &u, FifoState &f, const FifoEntry &entry) {
+  if (!options.checkRaces)
+    return;
+  acquireClock(u, entry.clock);
+  f.popClocks.push_back(releaseClock(u));
+  ++f.pops;
+}
+
+uint32_t Engine::accessEpoch(UnitState &u) {
+  if (u.releasedEpoch && u.instructions != u.releasedInst) {
+    ++u.clock[u.index];
+    u.released.reset();
+    u.releasedEpoch = false;
+  }
+  return u.clock[u.index];
+}
+
+/// The reads `u` made of the memory `shadow` tracks, created on first use.
+static AccessMap &readsOf(LocalShadow &shadow, uint32_t unit) {
+  for (auto &[reader, ranges] : shadow.reads)
+    if (reader == unit)
+      return ranges;
+  return shadow.reads.emplace_back(unit, AccessMap()).second;
+}
+
+/// The shadow of core-local memory `mem`, created on first use.
+static LocalShadow &shadowOf(std::vector<LocalShadow> &shadows, uint32_t mem,
+                             size_t memories) {
+  if (shadows.size() <= mem)
+    shadows.resize(memories);
+  return shadows[mem];
+}
+
+bool Engine::noteRead(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size) {
+  if (!options.checkRaces || size == 0 || machine.memories[mem].core < 0)
+    return true;
+  LocalShadow &shadow = shadowOf(shadows, mem, machine.memories.size());
+  uint64_t hi = lo + size;
+  for (auto it = firstOverlap(shadow.writes, lo);
+       it != shadow.writes.end() && it->first < hi; ++it) {
+    const Access &w = it->second;
+    if (ordered(u, w))
+      continue;
+    fail(u,
+         llvm::formatv("read-write race: reads bytes [{0}, {1}) of {2} "
+                       "that {3} (instruction {4}) wrote at cycle {5}; no "
+                       "sync token or FIFO entry orders the write before "
+                       "the read, so what is read depends on timing",
+                       std::max(lo, it->first), std::min(hi, w.hi),
+                       machine.memories[mem].name, unitName(units[w.program]),
+                       w.pc, w.at / kTicksPerCycle)
+             .str());
+    return false;
+  }
+  recordAccess(readsOf(shadow, u.index), lo,
+               Access{hi, u.index, u.pc, accessEpoch(u), u.now});
+  return true;
+}
+
+bool Engine::noteLocalWrite(UnitState &u, uint32_t mem, uint64_t lo,
+                            uint64_t size, const uint8_t *data,
+                            const uint8_t *old) {
+  uint64_t hi = lo + size;
+  if (firstChange(data, old, lo, lo, hi) == hi)
+    return true;
+  LocalShadow &shadow = shadowOf(shadows, mem, machine.memories.size());
+  // The first earlier access of another unit, not ordered before this
+  // write, to a byte the write changes.
+  auto conflict =
+      [&](AccessMap &ranges) -> std::optional<std::pair<uint64_t, Access>> {
+    for (auto it = firstOverlap(ranges, lo);
+         it != ranges.end() && it->first < hi; ++it) {
+      const Access &a = it->second;
+      uint64_t from = std::max(lo, it->first), to = std::min(hi, a.hi);
+      if (!ordered(u, a) && firstChange(data, old, lo, from, to) < to)
+        return std::make_pair(from, a);
+    }
+    return std::nullopt;
+  };
+  auto found = conflict(shadow.writes);
+  bool overRead = false;
+  for (auto &[reader, ranges] : shadow.reads) {
+    if (found)
+      break;
+    if (reader != u.index && (found = conflict(ranges)))
+      overRead = true;
+  }
+  if (found) {
+    const Access &a = found->second;
+    fail(u, llvm::formatv("{0} race: writes bytes [{1}, {2}) of {3} that {4} "
+                          "(instruction {5}) {6} at cycle {7}; no sync token "
+                          "or FIFO entry orders the two, so what {8} depends "
+                          "on timing",
+                          overRead ? "write-read" : "write-write", found->first,
+                          std::min(hi, a.hi), machine.memories[mem].name,
+                          unitName(units[a.program]), a.pc,
+                          overRead ? "read" : "wrote", a.at / kTicksPerCycle,
+                          overRead ? "the reader sees" : "the memory keeps")
+                .str());
+    return false;
+  }
+  recordAccess(shadow.writes, lo,
+               Access{hi, u.index, u.pc, accessEpoch(u), u.now});
+  return true;
+}
