@@ -186,28 +186,30 @@ private:
 };
 } // namespace
 
-/// Adds to `bounds` how far each output of `moved` sits from `from`
-/// (where both have it), or the larger of that and the distance between
-/// `movedNonNegative` and `fromNonNegative` when those are given.
-static void addDistances(
-    std::vector<std::vector<double>> &bounds,
-    ArrayRef<std::vector<double>> moved, ArrayRef<std::vector<double>> from,
-    const std::vector<std::vector<double>> *movedNonNegative = nullptr,
-    const std::vector<std::vector<double>> *fromNonNegative = nullptr) {
-  for (size_t o = 0; o < bounds.size(); ++o) {
-    if (moved[o].size() != bounds[o].size() ||
-        from[o].size() != bounds[o].size())
+/// Raises each element of `shifts` to how far that output of `moved` sits
+/// from `from` (where both have it), or to the larger of that and the
+/// distance between `movedNonNegative` and `fromNonNegative` when those
+/// are given.
+static void
+raiseShifts(std::vector<std::vector<double>> &shifts,
+            ArrayRef<std::vector<double>> moved,
+            ArrayRef<std::vector<double>> from,
+            const std::vector<std::vector<double>> *movedNonNegative = nullptr,
+            const std::vector<std::vector<double>> *fromNonNegative = nullptr) {
+  for (size_t o = 0; o < shifts.size(); ++o) {
+    if (moved[o].size() != shifts[o].size() ||
+        from[o].size() != shifts[o].size())
       continue;
-    for (size_t i = 0; i < bounds[o].size(); ++i) {
+    for (size_t i = 0; i < shifts[o].size(); ++i) {
       double shift = std::fabs(moved[o][i] - from[o][i]);
-      if (movedNonNegative && (*movedNonNegative)[o].size() == bounds[o].size())
+      if (movedNonNegative && (*movedNonNegative)[o].size() == shifts[o].size())
         shift = std::max(shift, std::fabs((*movedNonNegative)[o][i] -
                                           (*fromNonNegative)[o][i]));
       // A displacement that overflows or makes a NaN bounds nothing:
       // such an element is only checked for NaN and infinities.
-      bounds[o][i] += std::isfinite(shift)
-                          ? shift
-                          : std::numeric_limits<double>::infinity();
+      if (!std::isfinite(shift))
+        shift = std::numeric_limits<double>::infinity();
+      shifts[o][i] = std::max(shifts[o][i], shift);
     }
   }
 }
@@ -226,8 +228,8 @@ Expected<std::vector<std::vector<double>>> ktflow::check::computeReorderBounds(
         values.push_back(t.getDouble(i));
     reference.push_back(std::move(values));
   }
-  // One more interpreter run per displaced op, so that the displacements'
-  // effects add up instead of cancelling.
+  // Two more interpreter runs per displaced op (one per direction), so that
+  // the displacements' effects add up instead of cancelling.
   std::vector<std::pair<mlir::Operation *, interp::InterpreterOptions>>
       displacements;
   for (mlir::Operation *reduction : interp::findReorderableReductions(module)) {
@@ -259,7 +261,11 @@ Expected<std::vector<std::vector<double>>> ktflow::check::computeReorderBounds(
     }
   }
   std::map<std::vector<unsigned>, std::vector<std::vector<double>>> undisplaced;
-  for (const auto &[op, displaced] : displacements) {
+  // The moves of one displaced run (both directions: below), raised into
+  // `shifts`.
+  auto raiseShiftsOfRun =
+      [&](std::vector<std::vector<double>> &shifts, mlir::Operation *op,
+          const interp::InterpreterOptions &displaced) -> Error {
     Expected<std::vector<std::vector<double>>> moved =
         runs.run(displaced, bindings.inputs);
     if (!moved)
@@ -273,12 +279,12 @@ Expected<std::vector<std::vector<double>>> ktflow::check::computeReorderBounds(
     // the output. Another fold order moves the elements of C by up to b
     // each, in either direction: the output by up to |W| . b. So the pair
     // of runs is repeated with the float inputs C is not computed from
-    // made non-negative (|W|): with W >= 0 and every displacement >= 0 no
-    // term cancels, and C itself (computed from the other inputs) and b are
-    // those of the reference. An element's bound is the larger of the two.
-    // Not followed: a weight computed from C's own inputs, the difference
-    // of two displaced values, and inputs that pass through memory the
-    // kernel stored to (then nothing is made non-negative).
+    // made non-negative (|W|): with W >= 0 and every displacement of one
+    // sign no term cancels, and C itself (computed from the other inputs)
+    // and b are those of the reference. An element's bound is the larger
+    // of the two. Not followed: a weight computed from C's own inputs, the
+    // difference of two displaced values, and inputs that pass through
+    // memory the kernel stored to (then nothing is made non-negative).
     std::optional<SmallDenseSet<unsigned>> feeding =
         inputsFeeding(op, arguments);
     std::optional<std::vector<std::pair<std::string, host::InputSpec>>>
@@ -286,8 +292,8 @@ Expected<std::vector<std::vector<double>>> ktflow::check::computeReorderBounds(
     if (feeding)
       magnitudes = runs.withNonNegative(*feeding, positions);
     if (!magnitudes) {
-      addDistances(bounds, *moved, reference);
-      continue;
+      raiseShifts(shifts, *moved, reference);
+      return Error::success();
     }
     // The undisplaced run is shared by the ops that read the same inputs.
     std::vector<unsigned> key(feeding->begin(), feeding->end());
@@ -304,8 +310,26 @@ Expected<std::vector<std::vector<double>>> ktflow::check::computeReorderBounds(
         runs.run(displaced, *magnitudes);
     if (!movedNonNegative)
       return movedNonNegative.takeError();
-    addDistances(bounds, *moved, reference, &*movedNonNegative,
-                 &cached->second);
+    raiseShifts(shifts, *moved, reference, &*movedNonNegative, &cached->second);
+    return Error::success();
+  };
+  for (auto &[op, displaced] : displacements) {
+    // Each direction in turn: a later rounding may absorb the move one way
+    // (x - m rounded to f16, m moved up by less than half an ulp of x - m)
+    // while another fold order moves m the other way, across the rounding
+    // boundary. Along a path of monotone ops, the larger of the two runs'
+    // distances bounds both directions.
+    std::vector<std::vector<double>> shifts;
+    for (const std::vector<double> &b : bounds)
+      shifts.emplace_back(b.size(), 0.0);
+    for (bool downward : {false, true}) {
+      displaced.displaceDownward = downward;
+      if (Error e = raiseShiftsOfRun(shifts, op, displaced))
+        return std::move(e);
+    }
+    for (size_t o = 0; o < bounds.size(); ++o)
+      for (size_t i = 0; i < bounds[o].size(); ++i)
+        bounds[o][i] += shifts[o][i];
   }
   return bounds;
 }

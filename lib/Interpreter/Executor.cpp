@@ -260,7 +260,8 @@ static uint64_t tensorElements(TileExecutor &exec, Operation *op) {
 }
 
 /// Moves every float element of `op`'s tensor results by one unit in the
-/// last place of its type (InterpreterOptions::displacedRounding).
+/// last place of its type (InterpreterOptions::displacedRounding), up or
+/// down (displaceDownward).
 static void displaceByOneUlp(TileExecutor &exec, Operation *op) {
   for (Value v : op->getResults()) {
     if (!isa<RankedTensorType>(v.getType()))
@@ -269,9 +270,12 @@ static void displaceByOneUlp(TileExecutor &exec, Operation *op) {
     if (!value.isTensor() || !ktflow::host::isFloat(value.tensor()->dtype))
       continue;
     auto moved = std::make_shared<Tensor>(*value.tensor());
-    for (double &x : moved->floats)
+    for (double &x : moved->floats) {
+      double ulp = ktflow::host::unitInLastPlace(x, moved->dtype);
       x = ktflow::host::roundToDType(
-          x + ktflow::host::unitInLastPlace(x, moved->dtype), moved->dtype);
+          exec.state.options.displaceDownward ? x - ulp : x + ulp,
+          moved->dtype);
+    }
     exec.set(v, TensorRef(std::move(moved)));
   }
 }

@@ -291,7 +291,9 @@ static LogicalResult displaceReducedFold(TileExecutor &exec,
     double r = moved->floats[i];
     double bound = terms * eps * (add ? size[i] : std::fabs(r)) +
                    ktflow::host::unitInLastPlace(r, moved->dtype);
-    moved->floats[i] = ktflow::host::roundToDType(r + bound, moved->dtype);
+    moved->floats[i] = ktflow::host::roundToDType(
+        exec.state.options.displaceDownward ? r - bound : r + bound,
+        moved->dtype);
   }
   acc.front() = TensorRef(std::move(moved));
   return success();

@@ -119,10 +119,10 @@ std::unique_ptr<LinalgPlan> buildMagnitudePlan(const LinalgPlan &plan);
 /// plan) by its reorder bound: n·ε·(|init| + Σ|x|) for a sum, n·ε·|r| for
 /// a product, plus one ulp of the result type, with ε the machine epsilon
 /// of the accumulator's type (docs/interpreter.md §9).
-void displaceByReorderBound(
-    const LinalgPlan &plan, int64_t terms,
-    llvm::ArrayRef<std::shared_ptr<Tensor>> outputs,
-    llvm::ArrayRef<std::shared_ptr<Tensor>> magnitudes);
+void displaceByReorderBound(const LinalgPlan &plan, int64_t terms,
+                            llvm::ArrayRef<std::shared_ptr<Tensor>> outputs,
+                            llvm::ArrayRef<std::shared_ptr<Tensor>> magnitudes,
+                            bool downward);
 
 } // namespace ktflow::interp
 

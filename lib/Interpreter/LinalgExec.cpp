@@ -185,7 +185,8 @@ LogicalResult LinalgRun::run() {
     for (unsigned d = 0; d < plan.numLoops; ++d)
       if (plan.isReduction[d])
         terms *= ranges[d];
-    displaceByReorderBound(plan, terms, outputs, magnitudes);
+    displaceByReorderBound(plan, terms, outputs, magnitudes,
+                           exec.state.options.displaceDownward);
   }
   for (unsigned k = 0; k < plan.numOutputs; ++k)
     exec.set(op->getResult(k), TensorRef(outputs[k]));

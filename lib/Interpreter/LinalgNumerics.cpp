@@ -186,7 +186,7 @@ ktflow::interp::buildMagnitudePlan(const LinalgPlan &plan) {
 void ktflow::interp::displaceByReorderBound(
     const LinalgPlan &plan, int64_t terms,
     llvm::ArrayRef<std::shared_ptr<Tensor>> outputs,
-    llvm::ArrayRef<std::shared_ptr<Tensor>> magnitudes) {
+    llvm::ArrayRef<std::shared_ptr<Tensor>> magnitudes, bool downward) {
   for (unsigned k = 0; k < plan.numOutputs; ++k) {
     int p = plan.combineInstr[k];
     Tensor &out = *outputs[k];
@@ -205,7 +205,7 @@ void ktflow::interp::displaceByReorderBound(
                         : std::fabs(r);
       double bound = static_cast<double>(terms) * eps * size +
                      unitInLastPlace(r, out.dtype);
-      out.floats[i] = roundToDType(r + bound, out.dtype);
+      out.floats[i] = roundToDType(downward ? r - bound : r + bound, out.dtype);
     }
   }
 }

@@ -145,8 +145,10 @@ TEST_F(RunCheckTest, ChunkedSumsPassAndOneWrongElementFails) {
   EXPECT_TRUE(check(s, 1).pass) << check(s, 1).summary;
   EXPECT_TRUE(check(y, 0).pass) << check(y, 0).summary;
   // The tolerance of a quotient is a few f16 ulps, not a blanket one.
+  // (Five at most: the sum displaced down moves x / s one ulp further
+  // than displaced up, on some elements.)
   for (int64_t i = 0; i < kRows * kWidth; ++i)
-    ASSERT_LE(bounds[0][i], 4 * ulpF16(expected[0].getDouble(i))) << i;
+    ASSERT_LE(bounds[0][i], 5 * ulpF16(expected[0].getDouble(i))) << i;
 
   std::vector<double> wrong = y;
   wrong[1234] *= 1.01;

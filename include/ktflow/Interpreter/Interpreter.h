@@ -84,6 +84,12 @@ struct InterpreterOptions {
   /// results is moved by one unit in the last place of its type: how far the
   /// device's result may sit from the reference's (docs/interpreter.md §9).
   mlir::Operation *displacedRounding = nullptr;
+  /// Moves the displaced op's results (displacedReduction,
+  /// displacedRounding) down by their bound instead of up. A later
+  /// rounding can absorb a move one way and not the other (x - m rounded
+  /// to f16 with x - m just below a rounding boundary), so the bounds run
+  /// both (docs/interpreter.md §9).
+  bool displaceDownward = false;
   /// Ceiling on the bytes the memories of a run hold (pages of tensors,
   /// literal-address memory and scratchpads, allocated as they are
   /// touched); 0 for half the machine's physical memory.
