@@ -199,7 +199,7 @@ private:
   PipelineOp storesBehind(scf::ForOp loop, ArrayRef<LaneWalk *> runs);
   /// A loop of `trips` + 1 iterations whose iteration t runs `rest(t)` then
   /// `storesOf(t)` (each guarding itself), from `init`.
-  FailureOr<SmallVector<Value>> emitStoresBehind(
+  scf::ForOp emitStoresBehind(
       Location loc, Value trips, ValueRange init,
       function_ref<SmallVector<Value>(Value t, ValueRange)> rest,
       function_ref<SmallVector<Value>(Value t, ValueRange)> storesOf);

@@ -87,20 +87,19 @@ PipelineOp ProgramBuilder::storesBehind(scf::ForOp loop,
   return any ? stores : PipelineOp();
 }
 
-FailureOr<SmallVector<Value>> ProgramBuilder::emitStoresBehind(
+scf::ForOp ProgramBuilder::emitStoresBehind(
     Location loc, Value trips, ValueRange init,
     function_ref<SmallVector<Value>(Value t, ValueRange)> rest,
     function_ref<SmallVector<Value>(Value t, ValueRange)> storesOf) {
   OpBuilder &b = *builder;
   Value c0 = constant(0), c1 = constant(1);
-  auto loop = scf::ForOp::create(
+  return scf::ForOp::create(
       b, loc, c0, arith::AddIOp::create(b, loc, trips, c1), c1, init,
       [&](OpBuilder &, Location, Value t, ValueRange args) {
         SmallVector<Value> next = rest(t, args);
         next = storesOf(t, next);
         scf::YieldOp::create(b, loc, next);
       });
-  return SmallVector<Value>(loop.getResults());
 }
 
 LogicalResult ProgramBuilder::emitStoresBehindLoop(
@@ -171,15 +170,14 @@ LogicalResult ProgramBuilder::emitStoresBehindLoop(
       return after;
     });
   };
-  auto out = emitStoresBehind(loc, trips, executions, rest, storesOf);
-  if (failed(out) || failed(result))
+  scf::ForOp behind = emitStoresBehind(loc, trips, executions, rest, storesOf);
+  if (failed(result))
     return failure();
   // Iteration t loads trip t + 1 and stores trip t - 1: two ahead.
-  if (span && !out->empty())
-    if (auto cloned = out->front().getDefiningOp<scf::ForOp>())
-      dfir::DFIRDialect::SkewedAttrHelper(b.getContext())
-          .setAttr(cloned, b.getI64IntegerAttr(2));
-  executions.assign(out->begin(), out->end());
+  if (span)
+    dfir::DFIRDialect::SkewedAttrHelper(b.getContext())
+        .setAttr(behind, b.getI64IntegerAttr(2));
+  executions.assign(behind.getResults().begin(), behind.getResults().end());
   return success();
 }
 
@@ -250,8 +248,8 @@ ProgramBuilder::emitLanesStoresBehind(scf::ForOp loop, PipelineOp stores,
     }
     return next;
   };
-  auto out = emitStoresBehind(loc, lanes.most, init, rest, storesOf);
-  if (failed(out) || failed(result))
+  scf::ForOp behind = emitStoresBehind(loc, lanes.most, init, rest, storesOf);
+  if (failed(result))
     return failure();
-  return out;
+  return SmallVector<Value>(behind.getResults());
 }
