@@ -206,7 +206,13 @@ private:
          llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
       if (auto v = value(init))
         env[arg] = *v;
-    for (int64_t iv = *lb; iv < *ub && !stopped; iv += *step) {
+    // As the interpreter runs it: `scf.for unsigned` compares unsigned.
+    auto below = [&](int64_t iv) {
+      return loop.getUnsignedCmp()
+                 ? static_cast<uint64_t>(iv) < static_cast<uint64_t>(*ub)
+                 : iv < *ub;
+    };
+    for (int64_t iv = *lb; below(iv) && !stopped; iv += *step) {
       env[loop.getInductionVar()] = iv;
       walk(*loop.getBody());
       bindYielded(loop.getBody()->getTerminator(), loop.getRegionIterArgs());

@@ -189,6 +189,36 @@ TEST_F(KernelDemandTest, UnknownLoopBoundsAreAGap) {
   EXPECT_EQ(operations(demand, OpClass::Elementwise, f32()), 64 + 4 * 8 * 64.0);
 }
 
+TEST_F(KernelDemandTest, UnsignedLoopsCompareUnsigned) {
+  // From %lo = -2 to 3 an unsigned loop runs no trip (-2 is 2^64 - 2),
+  // as the interpreter runs it; a signed one would run five.
+  device::KernelDemand demand = countText(R"mlir(
+#set = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @k(%x: index, %lo: index) attributes {grid = [1]} {
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %X = ktdp.construct_memory_view %x, sizes: [1, 64], strides: [64, 1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<1x64xf32>
+  %t = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #set, access_tile_order = #id2} : memref<1x64xf32> -> !ktdp.access_tile<1x64xindex>
+  scf.for unsigned %i = %lo to %c3 step %c1 {
+    %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf32>
+    %w = arith.negf %v : tensor<1x64xf32>
+    ktdp.store %w, %t : tensor<1x64xf32>, <1x64xindex>
+  }
+  scf.for %i = %lo to %c3 step %c1 {
+    %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf32>
+    %w = arith.addf %v, %v : tensor<1x64xf32>
+    ktdp.store %w, %t : tensor<1x64xf32>, <1x64xindex>
+  }
+  return
+}
+)mlir",
+                                          {{1, -2}});
+  EXPECT_TRUE(demand.gaps.empty());
+  // Only the signed loop's five addf of 64.
+  EXPECT_EQ(operations(demand, OpClass::Elementwise, f32()), 5 * 64.0);
+}
+
 TEST_F(KernelDemandTest, TensorsAtComputedAndLiteralAddresses) {
   device::KernelDemand demand = countText(R"mlir(
 #v64 = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>

@@ -125,6 +125,11 @@ LogicalResult ProgramEmitter::emitBlock(Block &block) {
 }
 
 LogicalResult ProgramEmitter::emitFor(scf::ForOp op) {
+  // The scheduler signs or refuses unsigned loops; only hand-written
+  // DataflowIR has one here.
+  if (op.getUnsignedCmp())
+    return op.emitError("scf.for unsigned is not supported: the machine's "
+                        "loops compare their bounds signed");
   auto lb = sreg(op.getLowerBound()), ub = sreg(op.getUpperBound()),
        step = sreg(op.getStep());
   if (failed(lb) || failed(ub) || failed(step))

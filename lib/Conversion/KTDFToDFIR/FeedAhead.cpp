@@ -173,6 +173,9 @@ LogicalResult ProgramBuilder::emitFeedAhead(scf::ForOp outer, scf::ForOp loop,
     if (failed(emitPipeline(feed, at, execution, li)))
       result = failure();
   };
+  // Signed, as every loop here: ktdf-uplift-while signs an unsigned loop
+  // with bounds known not to be negative, ktdf-check-supported refuses
+  // the others.
   auto lt = [&](Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, y)
         .getResult();

@@ -167,6 +167,9 @@ LogicalResult ProgramBuilder::emitLoadAheadLoop(
   else if (failed(emitFirstAhead(loop, ahead, part, map, executions, li)))
     return failure();
   // The iterations after the first that are loaded before the loop.
+  // The trips ahead compare signed, as the loop: no unsigned loop gets
+  // here (ktdf-uplift-while signs those it can, ktdf-check-supported
+  // refuses the others).
   for (int64_t k = 1; k < distance; ++k) {
     Value iv = arith::AddIOp::create(
         b, loc, *lb,

@@ -7,6 +7,7 @@
 // RUN: not ktflow emit %s --kernel bad_type --arch %examples/devices/sample_device.mlir -o %t 2>&1 | FileCheck %s --check-prefix=TYPE
 // RUN: not ktflow emit %s --kernel no_matrix --arch %examples/devices/sample_device.mlir -o %t 2>&1 | FileCheck %s --check-prefix=MATRIX
 // RUN: not ktflow emit %s --kernel unsupported_op --arch %examples/devices/sample_device.mlir -o %t 2>&1 | FileCheck %s --check-prefix=OP
+// RUN: not ktflow emit %s --kernel unsigned_loop --arch %examples/devices/sample_device.mlir -o %t 2>&1 | FileCheck %s --check-prefix=UNSIGNED
 
 // The emitter checks a DataflowIR kernel against the device: each error is
 // located and the command exits 1 without writing a bundle.
@@ -73,5 +74,17 @@ dfir.kernel @unsupported_op device "sample_device" {
     %a = dfir.splat 1.0 : vector<4xf32>
     // Vector arithmetic goes in a dfir.map body, not directly in a program.
     %b = arith.addf %a, %a : vector<4xf32>
+  }
+}
+
+// The machine's loops compare signed; the scheduler never emits an unsigned
+// loop (ktdf-uplift-while signs it or ktdf-check-supported refuses it).
+// UNSIGNED: device-errors.mlir:[[@LINE+5]]:5: error: scf.for unsigned is not supported: the machine's loops compare their bounds signed
+dfir.kernel @unsigned_loop device "sample_device" {
+  dfir.unit "core[0]/subcore[0]/SFU_Block/SFU" {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    scf.for unsigned %i = %c1 to %c8 step %c1 {
+    }
   }
 }

@@ -219,6 +219,16 @@ static std::optional<std::string> check(Operation *op,
             return std::nullopt;
           })
       .Case([](scf::ForOp loop) -> std::optional<std::string> {
+        // The scheduler's passes and the machine's loops compare signed;
+        // ktdf-uplift-while signs the unsigned loops where that is the same
+        // and ktdf-unroll-carried-loops unrolls others by their own compare.
+        if (loop.getUnsignedCmp() && !isSignedForEquivalent(loop) &&
+            !isUnrolledCarriedLoop(loop))
+          return std::string(
+              "an unsigned (scf.for unsigned) loop needs a lower and an upper "
+              "bound known not to be negative (the scheduler's loops compare "
+              "signed: from -2 to 3 an unsigned loop runs no trip, a signed "
+              "one five)");
         if (loop.getNumRegionIterArgs() != 0 && !isUnrolledCarriedLoop(loop))
           return whyNotCarriable(loop);
         return std::nullopt;

@@ -131,8 +131,6 @@ std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
   return Range{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
 }
 
-static std::optional<int64_t> lowerBoundOf(Value v, int depth = 0);
-
 /// A lower bound of affine `expr` applied to `operands` (as dims).
 static std::optional<int64_t> lowerBoundOf(AffineExpr expr,
                                            ValueRange operands, int depth) {
@@ -152,9 +150,7 @@ static std::optional<int64_t> lowerBoundOf(AffineExpr expr,
   return lo;
 }
 
-/// A lower bound of an index value: loops start at their lower bound (scf.for
-/// steps are positive), tile ids and runtime arguments are not negative.
-static std::optional<int64_t> lowerBoundOf(Value v, int depth) {
+std::optional<int64_t> lowerBoundOf(Value v, int depth) {
   if (depth > 32)
     return std::nullopt;
   APInt k;

@@ -8,9 +8,17 @@
 // which this pass proves first. A while loop that does not count is an
 // error at the loop.
 //
+// For the same reason an `scf.for unsigned` whose bounds are known not to
+// be negative becomes a signed scf.for: the scheduler's passes rebuild,
+// clone and count loops, and the machine's loops compare signed, so none
+// of them has to carry the flag. ktdf-check-supported refuses an unsigned
+// loop left (a bound that may be negative: -2 to 3 runs no trip unsigned,
+// five signed).
+//
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,22 +35,10 @@ namespace mlir::ktdf {
 using namespace mlir;
 using namespace mlir::ktdf;
 
-/// Whether an index value is known not to be negative: constants, tile
-/// ids, runtime arguments (positive by definition) and their sums and
-/// products.
-static bool isNonNegative(Value v, int depth = 0) {
-  APInt k;
-  if (matchPattern(v, m_ConstantInt(&k)))
-    return !k.isNegative();
-  Operation *def = v.getDefiningOp();
-  if (!def || depth > 16)
-    return false;
-  if (isa<ktdp::GetComputeTileIdOp, ktdp::RuntimeArgExtractOp>(def))
-    return true;
-  if (isa<arith::AddIOp, arith::MulIOp, arith::MinSIOp, arith::MaxSIOp>(def))
-    return isNonNegative(def->getOperand(0), depth + 1) &&
-           isNonNegative(def->getOperand(1), depth + 1);
-  return false;
+/// Whether an index value is known not to be negative.
+static bool isNonNegative(Value v) {
+  std::optional<int64_t> lower = lowerBoundOf(v);
+  return lower && *lower >= 0;
 }
 
 /// Whether an index value is known to be positive: positive constants and
@@ -112,6 +108,11 @@ std::optional<std::string> mlir::ktdf::whyNotCountedWhile(scf::WhileOp loop) {
   return countedLoopReason(loop, /*rewrite=*/false);
 }
 
+bool mlir::ktdf::isSignedForEquivalent(scf::ForOp loop) {
+  return isNonNegative(loop.getLowerBound()) &&
+         isNonNegative(loop.getUpperBound());
+}
+
 namespace {
 struct UpliftWhilePass
     : public ktdf::impl::KTDFUpliftWhileBase<UpliftWhilePass> {
@@ -137,6 +138,10 @@ struct UpliftWhilePass
         failed = true;
       }
     }
+    getOperation().walk([](scf::ForOp loop) {
+      if (loop.getUnsignedCmp() && isSignedForEquivalent(loop))
+        loop.setUnsignedCmp(false);
+    });
     if (failed)
       signalPassFailure();
   }

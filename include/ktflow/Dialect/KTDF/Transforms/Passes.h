@@ -163,6 +163,11 @@ int64_t pointOfTile(int64_t tile, ArrayRef<int64_t> extents);
 /// count), or none.
 std::optional<std::string> whyNotCountedWhile(scf::WhileOp loop);
 
+/// Whether unsigned `loop` runs the same trips comparing signed: both its
+/// bounds are known not to be negative (ktdf-uplift-while then drops its
+/// `unsigned`).
+bool isSignedForEquivalent(scf::ForOp loop);
+
 /// Whether ktdf-lower-if removes `branch`: it has no results, or every
 /// value its branches yield is defined outside it (the results become
 /// arith.select).

@@ -124,7 +124,7 @@ def KTDFSelectKernel : Pass<"ktdf-select-kernel", "::mlir::ModuleOp"> {
 }
 
 def KTDFUpliftWhile : Pass<"ktdf-uplift-while", "::mlir::ModuleOp"> {
-  let summary = "Turn counted scf.while loops into scf.for";
+  let summary = "Turn counted scf.while loops into signed scf.for";
   let description = [{
     A `scf.while` whose condition compares the carried index with a bound
     defined outside the loop (`arith.cmpi slt`, or `ult` when the start, the
@@ -132,7 +132,11 @@ def KTDFUpliftWhile : Pass<"ktdf-uplift-while", "::mlir::ModuleOp"> {
     and whose body adds a positive loop-invariant step to it is a counted
     loop: MLIR's `upliftWhileToForLoop` rewrites it into the `scf.for` the
     later passes schedule (other carried values become `iter_args`). Any
-    other `scf.while` is an error at the loop naming what it lacks.
+    other `scf.while` is an error at the loop naming what it lacks. An
+    `scf.for unsigned` whose bounds are known not to be negative becomes a
+    signed `scf.for` (the same trips), so the scheduler's passes and the
+    machine, which compare signed, never see the flag; ktdf-check-supported
+    refuses any other unsigned loop.
 
     ```mlir
     // before

@@ -31,6 +31,12 @@ namespace mlir::ktdf {
 /// not negative by positive constants, and unsigned minima with a constant.
 std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth = 0);
 
+/// A lower bound of an index value over every compute tile and loop
+/// iteration: loops start at their lower bound (scf.for steps are
+/// positive), tile ids and runtime arguments are not negative, plain
+/// scalar arguments may be anything.
+std::optional<int64_t> lowerBoundOf(Value v, int depth = 0);
+
 /// Bounds of the anchor's result `r` from the bounds of its operands.
 std::optional<std::pair<int64_t, int64_t>>
 anchorRange(ktdp::ConstructAccessTileOp tile, unsigned r);

@@ -63,3 +63,23 @@ func.func @computed_result(%a: index) attributes {grid = [2]} {
   "test.use"(%r) : (index) -> ()
   return
 }
+
+// -----
+
+// An unsigned loop from a plain argument, which may be negative (from -2
+// to 3 it runs no trip, compared signed five); from a tile id to a
+// runtime_arg it is the signed loop (ktdf-uplift-while drops the flag).
+func.func @unsigned_for(%lo: index, %n_arg: !ktdp.runtime_arg<index>) attributes {grid = [2]} {
+  %id = ktdp.get_compute_tile_id : index
+  %n = ktdp.runtime_arg_extract value from %n_arg : !ktdp.runtime_arg<index> -> index
+  %c8 = arith.constant 8 : index
+  %c1 = arith.constant 1 : index
+  scf.for unsigned %i = %id to %n step %c1 {
+    "test.use"(%i) : (index) -> ()
+  }
+  // expected-error @+1 {{an unsigned (scf.for unsigned) loop needs a lower and an upper bound known not to be negative}}
+  scf.for unsigned %i = %lo to %c8 step %c1 {
+    "test.use"(%i) : (index) -> ()
+  }
+  return
+}

@@ -56,3 +56,24 @@ func.func @signed_count(%x: index) attributes {grid = [4]} {
   }
   return
 }
+
+// -----
+
+// An scf.for unsigned from a tile id to a runtime_arg (neither negative)
+// runs the same trips signed and loses the flag; one from a plain argument
+// (maybe negative) keeps it, for ktdf-check-supported to refuse.
+
+// CHECK-LABEL: func.func @unsigned_for
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step
+// CHECK: scf.for unsigned %{{.*}} = %{{.*}} to %{{.*}} step
+func.func @unsigned_for(%lo: index, %n_arg: !ktdp.runtime_arg<index>) attributes {grid = [2]} {
+  %id = ktdp.get_compute_tile_id : index
+  %n = ktdp.runtime_arg_extract value from %n_arg : !ktdp.runtime_arg<index> -> index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  scf.for unsigned %i = %id to %n step %c1 {
+  }
+  scf.for unsigned %i = %lo to %c8 step %c1 {
+  }
+  return
+}
