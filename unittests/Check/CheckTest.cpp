@@ -14,12 +14,7 @@
 
 #include "CheckTesting.h"
 
-#include "ktflow/Registration/Registration.h"
-#include "ktflow/Support/ArgumentNames.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
 
@@ -78,12 +73,7 @@ module {
 class RunCheckTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    mlir::DialectRegistry registry;
-    registerAllDialects(registry);
-    context = std::make_unique<mlir::MLIRContext>(registry);
-    module = mlir::parseSourceString<mlir::ModuleOp>(kKernel, context.get());
-    ASSERT_TRUE(module);
-    nameArguments(*module, kKernel);
+    ASSERT_NO_FATAL_FAILURE(parseKernel(kKernel, context, module));
     // Positive inputs: the sum has no cancellation, Σ|x| = Σx.
     x = Tensor::zeros(DType::F16, {kRows, kWidth});
     std::mt19937_64 rng(5);
@@ -213,15 +203,11 @@ constexpr int64_t kTiles = 4, kColumns = 64;
 // fails.
 
 TEST(RunCheckAllReduceTest, ALinalgAddAllReduceToleratesAnotherOrderOnly) {
-  mlir::DialectRegistry registry;
-  registerAllDialects(registry);
-  mlir::MLIRContext context(registry);
   // Y[t, :] = the f16 all-reduce over the four tiles of X[t, :].
-  std::string kernel = allReduceKernel(kTiles, kColumns, kColumns);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(kernel, &context);
-  ASSERT_TRUE(module);
-  nameArguments(*module, kernel);
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  ASSERT_NO_FATAL_FAILURE(parseKernel(
+      allReduceKernel(kTiles, kColumns, kColumns), context, module));
   // Signed inputs: the sums cancel, so the orders round differently.
   Tensor x = Tensor::zeros(DType::F16, {kTiles, kColumns});
   std::mt19937_64 rng(7);

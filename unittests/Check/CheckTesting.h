@@ -2,8 +2,8 @@
 //
 // This file holds what the tests of the check's reorder bounds share: f16
 // rounding and ulps computed independently of the library, f16 bytes of a
-// device-like result, the reference run with its bounds, and an
-// all-reduce kernel.
+// device-like result, a kernel parsed from text, the reference run with its
+// bounds, and an all-reduce kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +13,11 @@
 #include "ktflow/Check/Check.h"
 
 #include "ktflow/Machine/Values.h"
+#include "ktflow/Registration/Registration.h"
+#include "ktflow/Support/ArgumentNames.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
 
@@ -53,6 +58,19 @@ inline void expectOneElementFails(const CheckResult &result, int64_t elements,
                         " elements out of tolerance (first at " +
                         std::to_string(at) + ":";
   EXPECT_NE(result.summary.find(failure), std::string::npos) << result.summary;
+}
+
+/// Parses kernel `text` into `module`, in a new `context` that has every
+/// dialect ktflow reads, its arguments named as the text names them.
+inline void parseKernel(llvm::StringRef text,
+                        std::unique_ptr<mlir::MLIRContext> &context,
+                        mlir::OwningOpRef<mlir::ModuleOp> &module) {
+  mlir::DialectRegistry registry;
+  registerAllDialects(registry);
+  context = std::make_unique<mlir::MLIRContext>(registry);
+  module = mlir::parseSourceString<mlir::ModuleOp>(text, context.get());
+  ASSERT_TRUE(module);
+  nameArguments(*module, text);
 }
 
 /// Runs the reference interpreter on `module` with `inputs` (name, data)

@@ -13,12 +13,6 @@
 
 #include "CheckTesting.h"
 
-#include "ktflow/Registration/Registration.h"
-#include "ktflow/Support/ArgumentNames.h"
-
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-
 #include "gtest/gtest.h"
 
 using namespace ktflow;
@@ -54,12 +48,7 @@ class AllReduceBoundTest : public ::testing::Test {
 protected:
   void runKernel(const std::string &kernel,
                  llvm::ArrayRef<std::pair<std::string, Tensor>> inputs) {
-    mlir::DialectRegistry registry;
-    registerAllDialects(registry);
-    context = std::make_unique<mlir::MLIRContext>(registry);
-    module = mlir::parseSourceString<mlir::ModuleOp>(kernel, context.get());
-    ASSERT_TRUE(module);
-    nameArguments(*module, kernel);
+    ASSERT_NO_FATAL_FAILURE(parseKernel(kernel, context, module));
     check::ReferenceBindings bindings;
     ASSERT_NO_FATAL_FAILURE(
         runReference(*module, inputs, {"y"}, bindings, expected, bounds));
