@@ -289,9 +289,7 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
   });
   if (engineBinds != walkers.end()) {
     if (!waits && !serial && !engineBinds->stores)
-      estimate.latency =
-          load +
-          std::max(store, detail::lastStores(machine, exe, walkers, landings));
+      estimate.latency = load + std::max(store, landings.lastStores());
     estimate.latency += detail::lastCompute(machine, exe, walkers, busyOfUnit);
   }
   // A compute unit (or a unit of its stream) that binds starts when its

@@ -1,6 +1,6 @@
 //===- FillAndDrain.cpp - The estimate's fill and drain -------------------===//
 //
-// This file implements Landings, lastStores, fillAndDrain and lastCompute
+// This file implements Landings, fillAndDrain and lastCompute
 // (FillAndDrain.h) from what the walk of each unit program recorded
 // (ProgramWalker.h).
 //
@@ -41,7 +41,7 @@ usersOf(llvm::ArrayRef<ProgramWalker> walkers, bool loads) {
 Landings::Landings(const Machine &machine, const Executable &exe,
                    llvm::ArrayRef<ProgramWalker> walkers)
     : machine(machine), exe(exe), loaders(usersOf(walkers, true)),
-      storers(usersOf(walkers, false)) {
+      storers(usersOf(walkers, false)), walkers(walkers) {
   for (const ProgramWalker &walker : walkers)
     walkerOfUnit[walker.unitIndex()] = &walker;
 }
@@ -107,35 +107,38 @@ std::pair<double, std::optional<uint32_t>> Landings::waitOf(uint32_t unit) {
 llvm::ArrayRef<std::pair<double, uint32_t>>
 Landings::latestOf(const ProgramWalker &feed) {
   std::vector<std::pair<double, uint32_t>> &latest = latestByFeed[&feed];
-  for (size_t i = latest.size(); i < feed.waitLog.size(); ++i) {
-    std::pair<double, uint32_t> here{landed(feed.waitLog[i]), feed.waitLog[i]};
+  for (size_t i = latest.size(); i < feed.waits(); ++i) {
+    uint32_t sync = feed.waitedFor(i);
+    std::pair<double, uint32_t> here{landed(sync), sync};
     latest.push_back(i && latest[i - 1].first >= here.first ? latest[i - 1]
                                                             : here);
   }
   return latest;
 }
 
-double detail::lastStores(const Machine &machine, const Executable &exe,
-                          llvm::ArrayRef<ProgramWalker> walkers,
-                          const Landings &landings,
-                          std::optional<int32_t> core) {
-  double last = 0;
-  for (const ProgramWalker &walker : walkers)
-    for (uint32_t sync : walker.signalledAfterLastStore) {
-      const ProgramWalker *engine = landings.walkerOf(exe.syncs[sync].receiver);
-      if (!engine || !engine->storeDevice ||
-          (core && machine.units[engine->unitIndex()].core != *core))
-        continue;
-      auto before = engine->storedBeforeLastWait.find(sync);
-      double share = landings.storeShare(*engine);
-      if (before != engine->storedBeforeLastWait.end() && share > 0)
-        last = std::max(last, (engine->storedBytes - before->second) / share +
-                                  engine->storeLatency);
-      auto at = engine->clockAtLastWait.find(sync);
-      if (walker.stored && at != engine->clockAtLastWait.end())
-        last = std::max(last, engine->finishedAt - at->second);
-    }
-  return last;
+double Landings::lastStores(std::optional<int32_t> core) {
+  if (!lastStoresByCore) {
+    auto &[byCore, all] = lastStoresByCore.emplace();
+    all = 0;
+    for (const ProgramWalker &walker : walkers)
+      for (uint32_t sync : walker.signalledAfterLastStore) {
+        const ProgramWalker *engine = walkerOf(exe.syncs[sync].receiver);
+        if (!engine || !engine->storeDevice)
+          continue;
+        double &last = byCore[machine.units[engine->unitIndex()].core];
+        auto before = engine->storedBeforeLastWait.find(sync);
+        double share = storeShare(*engine);
+        if (before != engine->storedBeforeLastWait.end() && share > 0)
+          last = std::max(last, (engine->storedBytes - before->second) / share +
+                                    engine->storeLatency);
+        auto at = engine->clockAtLastWait.find(sync);
+        if (walker.stored && at != engine->clockAtLastWait.end())
+          last = std::max(last, engine->finishedAt - at->second);
+        all = std::max(all, last);
+      }
+  }
+  auto &[byCore, all] = *lastStoresByCore;
+  return core ? byCore.lookup(*core) : all;
 }
 
 std::pair<double, double>
@@ -148,7 +151,7 @@ detail::fillAndDrain(const Machine &machine, const Executable &exe,
         (!core || machine.units[walker.unitIndex()].core == *core))
       for (uint32_t sync : walker.waitedBeforeFirstLoad)
         head = std::max(head, landings.landed(sync));
-  return {head, lastStores(machine, exe, walkers, landings, core)};
+  return {head, landings.lastStores(core)};
 }
 
 double detail::lastCompute(const Machine &machine, const Executable &exe,

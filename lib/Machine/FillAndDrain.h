@@ -52,6 +52,18 @@ public:
   /// unit's cycles before the entry; and the channel of that landing.
   std::pair<double, std::optional<uint32_t>> waitOf(uint32_t unit);
 
+  /// The cycles of the last execution's device-memory stores: for each
+  /// token a store unit sends once it has stored the last execution's
+  /// output, what the receiving engine stores after its last wait for it,
+  /// at its share of the memory, and their route latency; or, where longer
+  /// and a store unit sends the token (not a load unit handing a buffer
+  /// back, after which the engine may load what the compute has yet to
+  /// use), the engine's own cycles from its last wait for the token until
+  /// its transfers have landed (its waits for a slot included: a
+  /// column-major tile's 64 strided DMAs, eight in flight, one route
+  /// latency each eight). With `core`, only that core's engines.
+  double lastStores(std::optional<int32_t> core = std::nullopt);
+
 private:
   /// For each k, the latest landing among `feed`'s first k + 1 waits and
   /// its channel.
@@ -68,22 +80,13 @@ private:
   /// waitOf's answers: the estimate asks for each unit of a stream.
   llvm::DenseMap<uint32_t, std::pair<double, std::optional<uint32_t>>>
       waitByUnit;
+  llvm::ArrayRef<ProgramWalker> walkers;
+  /// lastStores' answers, per core and of all cores, found in one pass
+  /// (the estimate asks for each stream of each core: on spyre_like,
+  /// every program's tokens for each, an eighth of the softmax's).
+  std::optional<std::pair<llvm::DenseMap<int32_t, double>, double>>
+      lastStoresByCore;
 };
-
-/// The cycles of the last execution's device-memory stores: for each token
-/// a store unit sends once it has stored the last execution's output, what
-/// the receiving engine stores after its last wait for it, at its share of
-/// the memory, and their route latency; or, where longer and a store unit
-/// sends the token (not a load unit handing a buffer back, after which the
-/// engine may load what the compute has yet to use), the engine's own
-/// cycles from its last wait for the token until its transfers have landed
-/// (its waits for a slot included: a column-major tile's 64 strided DMAs,
-/// eight in flight, one route latency each eight). With `core`, only that
-/// core's.
-double lastStores(const Machine &machine, const Executable &exe,
-                  llvm::ArrayRef<ProgramWalker> walkers,
-                  const Landings &landings,
-                  std::optional<int32_t> core = std::nullopt);
 
 /// The cycles before the binding compute unit `bound`'s work (the
 /// device-memory loads the load units wait for before their first load,

@@ -19,10 +19,11 @@ static double feedAfterHandOvers(const Executable &exe,
                                  const ProgramWalker &feed,
                                  const ProgramWalker &compute) {
   // The latest hand-over among the load unit's first k waits (-1: none).
-  std::vector<long> lastHandOver(feed.waitLog.size() + 1, -1);
-  for (auto [k, sync] : llvm::enumerate(feed.waitLog))
-    lastHandOver[k + 1] =
-        feed.handsOver(sync) ? static_cast<long>(k) : lastHandOver[k];
+  std::vector<long> lastHandOver(feed.waits() + 1, -1);
+  for (size_t k = 0; k < feed.waits(); ++k)
+    lastHandOver[k + 1] = feed.handsOver(feed.waitedFor(k))
+                              ? static_cast<long>(k)
+                              : lastHandOver[k];
   double cycles = 0;
   long charged = -1;
   // The FIFO of the receives before and the feed's loads into it.

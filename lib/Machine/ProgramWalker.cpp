@@ -132,13 +132,26 @@ ProgramWalker::ProgramWalker(const Machine &machine, const Executable &exe,
     }
 }
 
+void ProgramWalker::skipUnread() {
+  std::vector<bool> read = definitionsRead(*program, {});
+  size_t size = program->insts.size();
+  next.resize(size + 1);
+  next[size] = size;
+  for (size_t pc = size; pc-- > 0;) {
+    Opcode op = program->insts[pc].op;
+    bool scalar = op == Opcode::SetImm || op == Opcode::MovS ||
+                  op == Opcode::SelectS || op == Opcode::Alu;
+    next[pc] = scalar && !read[pc] ? next[pc + 1] : pc;
+  }
+}
+
 RouteCost ProgramWalker::routeCost(NodeRef from, NodeRef to) const {
   return (*routes)(from, to);
 }
 
 double ProgramWalker::walk(size_t begin, size_t end, double times) {
   double cycles = 0;
-  for (size_t pc = begin; pc < end;) {
+  for (size_t pc = taken(begin); pc < end; pc = taken(pc)) {
     const Inst &in = program->insts[pc];
     switch (in.op) {
     case Opcode::Halt:
@@ -150,6 +163,8 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
       // A failing alu stops the simulator; the estimate goes on with the
       // register unknown.
       (void)stepKnownScalar(in, regs);
+      if (next.empty() && ++scalarsStepped > kSkipUnreadAfter * nextSize())
+        skipUnread();
       break;
     case Opcode::LoopBegin: {
       Known lb = regs[in.b], step = regs[in.d];
@@ -183,7 +198,7 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
         PerId fifoBefore;
         if (trips > 1)
           fifoBefore = fifoBytes;
-        size_t waitsBefore = waitLog.size();
+        size_t waitsBefore = waits();
         double body = 0, driftBefore = slotBoundDrift;
         if (trips > 0) {
           // The body walked once advanced the clock by one iteration.
@@ -203,7 +218,7 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
           for (auto &[fifo, bytes] : fifoBytes)
             bytes += (trips - 1) * (bytes - fifoBefore.lookup(fifo));
           llvm::SmallDenseSet<uint32_t> moved;
-          for (uint32_t sync : llvm::drop_begin(waitLog, waitsBefore))
+          for (uint32_t sync : llvm::drop_begin(records->waitLog, waitsBefore))
             if (moved.insert(sync).second) {
               storedBeforeLastWait[sync] += stored;
               clockAtLastWait[sync] += (trips - 1) * body;

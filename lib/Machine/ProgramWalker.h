@@ -62,6 +62,13 @@ private:
 
 struct Renaming;
 
+/// For each instruction of `program`, whether the scalar it writes may
+/// reach an operand the walk reads (a transfer's or index read's size, a
+/// loop's bounds and step, except those of the loops `counted`), directly
+/// or through the values computed from it (SameWalks.cpp).
+std::vector<bool> definitionsRead(const UnitProgram &program,
+                                  llvm::ArrayRef<size_t> counted);
+
 /// A value per sync channel or FIFO of a program, which names a few: held
 /// inline (allocating a map for each took a third of a tiny kernel's
 /// estimate).
@@ -83,6 +90,11 @@ public:
 
   /// The loop iterations the walk went through one by one.
   double iterations() const { return iterationsWalked; }
+
+  /// Loops of at most kWalkEach known trips are walked iteration by
+  /// iteration while the program's walked iterations stay within
+  /// kWalkBudget; the others once, their cost times their trips.
+  static constexpr double kWalkEach = 128, kWalkBudget = 16384;
 
   /// A loop's trips from its bounds and step (one where unknown).
   static double tripsOf(KnownScalar lb, KnownScalar ub, KnownScalar step);
@@ -166,8 +178,10 @@ public:
   /// The sync channels waited for before the program's first load from a
   /// scratchpad: what a load unit needs before it feeds its first entry.
   llvm::SmallVector<uint32_t> waitedBeforeFirstLoad;
-  /// The sync channels waited for, in program order.
-  std::vector<uint32_t> waitLog;
+  /// How many sync channels the program waited for, and the k-th (in
+  /// program order).
+  size_t waits() const { return records->waitLog.size(); }
+  uint32_t waitedFor(size_t k) const { return syncId(records->waitLog[k]); }
   /// The program's tokens and FIFO entries in program order, each at the
   /// unit's own time (`clock`) when its instruction starts: what the token
   /// chains across units (TokenChains.h) follow.
@@ -239,13 +253,14 @@ public:
     /// or before the offset), if any.
     const FifoLoad *at(double offset) const;
   };
-  llvm::DenseMap<uint32_t, FifoLoads> loadsInto;
   /// This program's loads into `fifo`, if any. (The receives of a compute
   /// unit come from a few FIFOs in turn: callers keep the FIFO's loads
   /// while the FIFO stays the same, rather than look it up each receive.)
   const FifoLoads *loadsOf(uint32_t fifo) const {
-    auto found = loadsInto.find(fifo);
-    return found == loadsInto.end() ? nullptr : &found->second;
+    if (!walkedFifos.empty())
+      fifo = walkedFifos[fifo];
+    auto found = records->loadsInto.find(fifo);
+    return found == records->loadsInto.end() ? nullptr : &found->second;
   }
   /// Device-memory bytes stored in program order (loops as loaded bytes
   /// are), and how many of them before the last wait on each sync channel.
@@ -322,24 +337,45 @@ private:
 
   const Machine &machine;
   const Executable &exe;
+  /// What the walk records as it goes, shared by its copies (SameWalks.h),
+  /// which read it in the walked program's names (a production kernel's
+  /// lanes, copied, spent a sixth of its estimate copying the events and
+  /// receives, and then a tenth copying the loads, waits and charges).
   struct Records {
     std::vector<ChainEvent> chainEvents;
     std::vector<Receive> receives;
+    /// The sync channels waited for, in program order.
+    std::vector<uint32_t> waitLog;
+    /// A load unit's loads into each FIFO.
+    llvm::DenseMap<uint32_t, FifoLoads> loadsInto;
+    /// Each memory charged and the busy cycles added, in order.
+    std::vector<std::pair<uint32_t, double>> memoryCharges;
   };
   std::shared_ptr<Records> records = std::make_shared<Records>();
-  /// A copy's FIFOs and sync channels by the walked program's (none: the
-  /// walked program's own).
-  std::vector<uint32_t> fifoNames, syncNames;
+  /// A copy's FIFOs and sync channels by the walked program's, and the
+  /// walked program's FIFOs by the copy's (none: the walked program's own).
+  std::vector<uint32_t> fifoNames, syncNames, walkedFifos;
   /// Pointers, not references: a walk's copy for another program
   /// (SameWalks.h) points at that program.
   const UnitProgram *program;
   KernelEstimate &out;
   const MachineUnit *unit;
-  /// Each memory charged and the busy cycles added, in order.
-  std::vector<std::pair<uint32_t, double>> memoryCharges;
   RouteCosts *routes;
   std::optional<uint32_t> feeds;
   std::vector<Known> regs;
+  /// Per instruction, the first at or after it that the walk takes: the
+  /// scalars whose values reach no size or bound are skipped (a
+  /// production kernel's address arithmetic, a third of its walk), once
+  /// the walk has stepped kSkipUnreadAfter times as many scalars as the
+  /// program has instructions (finding them costs a few passes over the
+  /// program: done for every program, a tiny kernel's estimate took half
+  /// as long again). Empty: none skipped.
+  std::vector<size_t> next;
+  static constexpr size_t kSkipUnreadAfter = 4;
+  size_t scalarsStepped = 0;
+  size_t nextSize() const { return program->insts.size(); }
+  void skipUnread();
+  size_t taken(size_t pc) const { return next.empty() ? pc : next[pc]; }
   std::vector<const VectorType *> vtype;
   bool waited = false;
   /// The channels waited for since the unit last sent a token: a store
@@ -370,10 +406,6 @@ private:
   llvm::DenseMap<uint32_t, std::deque<double>> tokensToLoadUnit;
   /// How many skewed loops enclose the instruction walked.
   int skewedDepth = 0;
-  /// Loops of at most kWalkEach known trips are walked iteration by
-  /// iteration while the program's walked iterations stay within
-  /// kWalkBudget; the others once, their cost times their trips.
-  static constexpr double kWalkEach = 128, kWalkBudget = 16384;
   double iterationsWalked = 0;
   /// Index reads walked (the value the next one takes, halved).
   int64_t indexReads = 0;

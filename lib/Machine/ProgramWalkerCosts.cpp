@@ -41,7 +41,7 @@ void ProgramWalker::chargeMemories(std::initializer_list<uint32_t> memories,
     if (machine.memories[m].bandwidth > 0) {
       double busy = times * bytes / machine.memories[m].bandwidth;
       out.memoryBusy[m] += busy;
-      memoryCharges.push_back({m, busy});
+      records->memoryCharges.push_back({m, busy});
     }
 }
 
@@ -223,7 +223,8 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     double bytes = static_cast<double>(value(in.d));
     if (in.op == Opcode::Load) {
       fedBytes += bytes;
-      loadsInto[in.a].loads.push_back({fifoBytes[in.a], waitLog.size()});
+      records->loadsInto[in.a].loads.push_back(
+          {fifoBytes[in.a], records->waitLog.size()});
       fifoBytes[in.a] += bytes;
     }
     chargeMemories({in.b}, bytes, times);
@@ -321,7 +322,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     storedBeforeLastWait[in.a] = storedBytes;
     clockAtLastWait[in.a] = clock;
     fedBeforeLastWait[in.a] = fedBytes;
-    waitLog.push_back(in.a);
+    records->waitLog.push_back(in.a);
     const MachineUnit &from = machine.units[sender];
     if ((from.roles & RoleStore) && !(from.roles & RoleDma) &&
         from.core == unit->core && loadedSinceStoreWait) {

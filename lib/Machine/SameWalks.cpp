@@ -65,8 +65,8 @@ static bool writesScalar(const Inst &in) {
 /// reach an operand the walk reads (costOperands), directly or through
 /// the values computed from it: backwards through the program, a loop's
 /// body again for its next trip, until nothing more is found.
-static std::vector<bool> definitionsRead(const UnitProgram &program,
-                                         const std::vector<size_t> &counted) {
+std::vector<bool> detail::definitionsRead(const UnitProgram &program,
+                                          llvm::ArrayRef<size_t> counted) {
   const std::vector<Inst> &insts = program.insts;
   std::vector<bool> read(insts.size(), false);
   using Regs = llvm::BitVector;
@@ -278,13 +278,18 @@ SameWalks::renaming(const Walked &walkedFrom, const UnitProgram &to,
     return (!in || sameRoutes(routes(mx, fromSelf), routes(my, toSelf))) &&
            (!out || sameRoutes(routes(fromSelf, mx), routes(toSelf, my)));
   };
+  // Whether a set_imm whose value the walk may read differs: then what
+  // it reads is compared where it reads it (sameCostOperands).
+  bool readImmediates = false;
   for (size_t i = 0; i < from.insts.size(); ++i) {
     const Inst &p = from.insts[i], &q = to.insts[i];
     if (p.op != q.op || p.sub != q.sub || p.g != q.g || p.h != q.h)
       return std::nullopt;
-    bool placement = p.op == Opcode::SetImm && !walkedFrom.read[i];
-    if (p.imm != q.imm && !placement)
-      return std::nullopt;
+    if (p.imm != q.imm) {
+      if (p.op != Opcode::SetImm)
+        return std::nullopt;
+      readImmediates |= walkedFrom.read[i];
+    }
     // Each field is a register or table index to match, or a resource
     // to rename.
     bool same = true;
@@ -379,6 +384,10 @@ SameWalks::renaming(const Walked &walkedFrom, const UnitProgram &to,
         (ux.core == fromUnit.core) != (uy.core == toUnit.core))
       return std::nullopt;
   }
+  // Last, as it steps the programs through their loops.
+  if (readImmediates && !sameCostOperands(from, to, walkedFrom.read,
+                                          walkedFrom.counted, walkedFrom.trips))
+    return std::nullopt;
   return names;
 }
 
@@ -410,18 +419,19 @@ ProgramWalker::ProgramWalker(const ProgramWalker &walked,
       feeds = fifo.consumer;
       break;
     }
-  for (auto &[m, busy] : memoryCharges) {
-    m = names.memories(m);
-    out.memoryBusy[m] += busy;
-  }
-  // The events and receives stay shared, their ids renamed as read.
+  // The records stay shared, their ids renamed as read. (A copy is not
+  // copied again: `names` renames the walked program's.)
+  for (auto [m, busy] : records->memoryCharges)
+    out.memoryBusy[names.memories(m)] += busy;
   fifoNames.resize(exe.fifos.size());
   for (auto [id, name] : llvm::enumerate(fifoNames))
     name = names.fifos(walked.fifoId(id));
   syncNames.resize(exe.syncs.size());
   for (auto [id, name] : llvm::enumerate(syncNames))
     name = names.syncs(walked.syncId(id));
-  loadsInto = renamed(loadsInto, names.fifos);
+  walkedFifos.assign(exe.fifos.size(), UINT32_MAX);
+  for (auto [x, y] : names.fifos.to)
+    walkedFifos[y] = x;
   slotWaitsBeforeSignal = renamed(slotWaitsBeforeSignal, names.syncs);
   loadedBeforeSignal = renamed(loadedBeforeSignal, names.syncs);
   signalledAt = renamed(signalledAt, names.syncs);
@@ -429,7 +439,6 @@ ProgramWalker::ProgramWalker(const ProgramWalker &walked,
   fedBeforeLastWait = renamed(fedBeforeLastWait, names.syncs);
   clockAtLastWait = renamed(clockAtLastWait, names.syncs);
   renameEach(waitedBeforeFirstLoad, names.syncs);
-  renameEach(waitLog, names.syncs);
   renameEach(signalledAfterLastStore, names.syncs);
   for (std::optional<uint32_t> *memory :
        {&loadDevice, &storeDevice, &loadMemory})

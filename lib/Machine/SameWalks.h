@@ -36,6 +36,17 @@ struct Renaming {
 
 struct Constants;
 
+/// Whether `from` and `to`, the same instructions but for the immediates
+/// of some set_imm, give what the walk reads (each loop's trips, each
+/// transfer's and index read's size) the same values wherever the walk
+/// reads them: their scalars that may reach it (`read`, per instruction)
+/// stepped together as the walk steps them. `counted` are the loops whose
+/// bounds are constants and `trips` theirs, the same in both.
+bool sameCostOperands(const UnitProgram &from, const UnitProgram &to,
+                      const std::vector<bool> &read,
+                      llvm::ArrayRef<size_t> counted,
+                      llvm::ArrayRef<double> trips);
+
 /// The programs already walked whose walks the others may copy.
 class SameWalks {
 public:

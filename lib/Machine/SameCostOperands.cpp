@@ -1,0 +1,180 @@
+//===- SameCostOperands.cpp - Two programs' walks read the same sizes -----===//
+//
+// This file implements sameCostOperands (SameWalks.h). The lanes of a
+// production kernel differ in the immediate that places their first grid
+// point, which reaches a loop's bounds (`loop_begin s18 = s10 to s15`,
+// s10 the lane's first row): every lane then runs as many trips, but the
+// immediates differ where the walk reads them, and each lane was walked
+// (mesh_device's sixteen tiles of layernorm_1151x8192, 16,378 trips each).
+// Rather than compare the immediates, the two programs' scalars are
+// stepped together as the walk steps them (ProgramWalker::walk: the same
+// loops walked trip by trip or once, within the same budget) and only
+// what the walk reads of them is compared: each loop's trips and the
+// sizes of each transfer and index read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SameWalks.h"
+
+using namespace ktflow::machine;
+using namespace ktflow::machine::detail;
+
+namespace {
+class Lockstep {
+public:
+  Lockstep(const UnitProgram &from, const UnitProgram &to,
+           const std::vector<bool> &read, llvm::ArrayRef<size_t> counted,
+           llvm::ArrayRef<double> trips)
+      : from(from), to(to), read(read), x(from.numSRegs), y(to.numSRegs),
+        countedTrips(from.insts.size(), -1), next(from.insts.size() + 1) {
+    for (auto [pc, n] : llvm::zip_equal(counted, trips))
+      countedTrips[pc] = n;
+    next.back() = from.insts.size();
+    for (size_t pc = from.insts.size(); pc-- > 0;)
+      next[pc] = steps(pc) ? pc : next[pc + 1];
+  }
+
+  /// Whether instructions [begin, end) read the same sizes in both.
+  bool walk(size_t begin, size_t end);
+
+private:
+  /// The value ProgramWalker::value reads (unknown as 0).
+  static int64_t valueOf(const std::vector<KnownScalar> &regs, uint32_t reg) {
+    return reg == kNoReg ? 0 : regs[reg].value_or(0);
+  }
+  bool sameValue(uint32_t reg) const {
+    return valueOf(x, reg) == valueOf(y, reg);
+  }
+  bool loop(size_t pc);
+  /// Whether the instruction at `pc` is one the lockstep walk steps or
+  /// compares (the others it skips: most compute addresses).
+  bool steps(size_t pc) const {
+    switch (from.insts[pc].op) {
+    case Opcode::SetImm:
+    case Opcode::MovS:
+    case Opcode::SelectS:
+    case Opcode::Alu:
+      return read[pc];
+    case Opcode::Halt:
+    case Opcode::LoopBegin:
+    case Opcode::ReadIndex:
+    case Opcode::Load:
+    case Opcode::Store:
+    case Opcode::Dma:
+    case Opcode::RemoteDma:
+    case Opcode::Fill:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  const UnitProgram &from, &to;
+  /// The scalar definitions that may reach what the walk reads: the others
+  /// are not stepped.
+  const std::vector<bool> &read;
+  std::vector<KnownScalar> x, y;
+  /// The trips of the loops whose bounds are constants (their registers
+  /// may not be stepped), -1 for the others.
+  std::vector<double> countedTrips;
+  /// Per instruction, the first at or after it that steps().
+  std::vector<size_t> next;
+  double iterationsWalked = 0;
+  int64_t indexReads = 0;
+};
+} // namespace
+
+bool Lockstep::loop(size_t pc) {
+  const Inst &p = from.insts[pc], &q = to.insts[pc];
+  double trips = countedTrips[pc];
+  if (trips < 0) {
+    trips = ProgramWalker::tripsOf(x[p.b], x[p.c], x[p.d]);
+    if (ProgramWalker::tripsOf(y[q.b], y[q.c], y[q.d]) != trips)
+      return false;
+  }
+  // Its register is stepped only where it reaches what the walk reads.
+  bool stepped = read[pc];
+  if (trips > 1 && trips <= ProgramWalker::kWalkEach &&
+      iterationsWalked + trips <= ProgramWalker::kWalkBudget) {
+    iterationsWalked += trips;
+    // A body with nothing to step or compare reads nothing in any trip.
+    if (next[pc + 1] >= p.e)
+      trips = 0;
+    if (stepped && (!x[p.b] || !x[p.d] || !y[q.b] || !y[q.d]))
+      return false;
+    for (int64_t i = 0; i < static_cast<int64_t>(trips); ++i) {
+      if (stepped) {
+        x[p.a] = *x[p.b] + i * *x[p.d];
+        y[q.a] = *y[q.b] + i * *y[q.d];
+      }
+      if (!walk(pc + 1, p.e))
+        return false;
+    }
+  } else {
+    x[p.a] = x[p.b];
+    y[q.a] = y[q.b];
+    if (trips > 0 && !walk(pc + 1, p.e))
+      return false;
+  }
+  x[p.a] = std::nullopt;
+  y[q.a] = std::nullopt;
+  return true;
+}
+
+bool Lockstep::walk(size_t begin, size_t end) {
+  for (size_t pc = next[begin]; pc < end; pc = next[pc]) {
+    const Inst &p = from.insts[pc], &q = to.insts[pc];
+    switch (p.op) {
+    case Opcode::Halt:
+      return true;
+    case Opcode::SetImm:
+    case Opcode::MovS:
+    case Opcode::SelectS:
+    case Opcode::Alu:
+      if (read[pc]) {
+        (void)stepKnownScalar(p, x);
+        (void)stepKnownScalar(q, y);
+      }
+      break;
+    case Opcode::LoopBegin:
+      if (!loop(pc))
+        return false;
+      pc = p.e + 1;
+      continue;
+    case Opcode::ReadIndex: {
+      if (x[p.d] != y[q.d])
+        return false;
+      int64_t value = 2 * indexReads++;
+      if (x[p.d] && *x[p.d] > 0)
+        value %= *x[p.d];
+      x[p.a] = y[q.a] = value;
+      break;
+    }
+    case Opcode::Load:
+    case Opcode::Store:
+      if (!sameValue(p.d))
+        return false;
+      break;
+    case Opcode::Dma:
+    case Opcode::RemoteDma:
+      if (!sameValue(p.e) || !sameValue(p.f))
+        return false;
+      break;
+    case Opcode::Fill:
+      if (!sameValue(p.c) || !sameValue(p.d))
+        return false;
+      break;
+    default:
+      break;
+    }
+    ++pc;
+  }
+  return true;
+}
+
+bool detail::sameCostOperands(const UnitProgram &from, const UnitProgram &to,
+                              const std::vector<bool> &read,
+                              llvm::ArrayRef<size_t> counted,
+                              llvm::ArrayRef<double> trips) {
+  return Lockstep(from, to, read, counted, trips).walk(0, from.insts.size());
+}
