@@ -34,10 +34,10 @@ using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
 
-FailureOr<TileDma> ProgramBuilder::resolveTileDma(DataTransferOp op,
-                                                  IRMapping &map,
-                                                  const LaneInstance &li,
-                                                  Value copy) {
+FailureOr<TileDma> TransferEmitter::resolveTileDma(DataTransferOp op,
+                                                   IRMapping &map,
+                                                   const LaneInstance &li,
+                                                   Value copy) {
   OpBuilder &b = *builder;
   Location loc = op.getLoc();
   TileDma dma;
@@ -113,11 +113,11 @@ FailureOr<TileDma> ProgramBuilder::resolveTileDma(DataTransferOp op,
   return dma;
 }
 
-void ProgramBuilder::emitDirectedDma(Location loc, const TileDma &dma,
-                                     Value size, Value memAt, Value bufAt,
-                                     Value nRows, int64_t memStride,
-                                     int64_t bufStride,
-                                     Value runtimeMemStride) {
+void TransferEmitter::emitDirectedDma(Location loc, const TileDma &dma,
+                                      Value size, Value memAt, Value bufAt,
+                                      Value nRows, int64_t memStride,
+                                      int64_t bufStride,
+                                      Value runtimeMemStride) {
   OpBuilder &b = *builder;
   Value srcStride, dstStride;
   auto memSide = [&] {
@@ -135,8 +135,8 @@ void ProgramBuilder::emitDirectedDma(Location loc, const TileDma &dma,
                         nRows, srcStride, dstStride);
 }
 
-LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
-                                      const LaneInstance &li, Value copy) {
+LogicalResult TransferEmitter::emitDma(DataTransferOp op, IRMapping &map,
+                                       const LaneInstance &li, Value copy) {
   if ((isa<ktdp::AccessTileType>(op.getSrc().getType()) ? op.getSrc()
                                                         : op.getDst())
           .getDefiningOp<ktdp::ConstructIndirectAccessTileOp>())
@@ -184,14 +184,14 @@ LogicalResult ProgramBuilder::emitDma(DataTransferOp op, IRMapping &map,
   return success();
 }
 
-Value ProgramBuilder::strideBytes(Location loc, const TileDma &dma,
-                                  unsigned d) {
+Value TransferEmitter::strideBytes(Location loc, const TileDma &dma,
+                                   unsigned d) {
   if (Value runtime = dma.runtimeStride(d))
     return arith::MulIOp::create(*builder, loc, runtime, constant(dma.esize));
   return constant(dma.strides[d] * dma.esize);
 }
 
-void ProgramBuilder::emitPermutedDma(Location loc, const TileDma &dma) {
+void TransferEmitter::emitPermutedDma(Location loc, const TileDma &dma) {
   OpBuilder &b = *builder;
   ArrayRef<int64_t> extents = dma.extents;
   size_t rank = extents.size();
@@ -254,8 +254,8 @@ void ProgramBuilder::emitPermutedDma(Location loc, const TileDma &dma) {
       });
 }
 
-void ProgramBuilder::emitMaskedRowsDma(Location loc, const TileDma &dma,
-                                       Value validRows) {
+void TransferEmitter::emitMaskedRowsDma(Location loc, const TileDma &dma,
+                                        Value validRows) {
   OpBuilder &b = *builder;
   int64_t rowBytes = dma.extents[1] * dma.esize;
   bool runtimeRows = dma.runtimeStride(0) != nullptr;
@@ -274,7 +274,7 @@ void ProgramBuilder::emitMaskedRowsDma(Location loc, const TileDma &dma,
   });
 }
 
-void ProgramBuilder::emitOuterLoopDma(Location loc, const TileDma &whole) {
+void TransferEmitter::emitOuterLoopDma(Location loc, const TileDma &whole) {
   // Dimensions of extent 1 add nothing to an address: without them a
   // 1x2048x1x128 tile (a gather's chunk, stored into one head of a
   // [sequence, token, head, dim] tensor) moves as 2048 strided rows in
@@ -313,8 +313,8 @@ void ProgramBuilder::emitOuterLoopDma(Location loc, const TileDma &whole) {
   });
 }
 
-void ProgramBuilder::emitMaskedDma(Location loc, const TileDma &dma,
-                                   const DmaWindow &window) {
+void TransferEmitter::emitMaskedDma(Location loc, const TileDma &dma,
+                                    const DmaWindow &window) {
   OpBuilder &b = *builder;
   ArrayRef<int64_t> extents = dma.extents;
   size_t rank = extents.size();
@@ -375,7 +375,7 @@ void ProgramBuilder::emitMaskedDma(Location loc, const TileDma &dma,
   forEachOuterPoint(loc, dma, window.begin, window.end, emitRows);
 }
 
-void ProgramBuilder::forEachOuterPoint(
+void TransferEmitter::forEachOuterPoint(
     Location loc, const TileDma &dma, ArrayRef<Value> begin,
     ArrayRef<Value> end, function_ref<void(Value, Value)> emitRows) {
   OpBuilder &b = *builder;
@@ -442,9 +442,9 @@ void ProgramBuilder::forEachOuterPoint(
       });
 }
 
-FailureOr<Value> ProgramBuilder::viewExtent(Location loc,
-                                            ktdp::ConstructMemoryViewOp view,
-                                            unsigned d, IRMapping &map) {
+FailureOr<Value> TransferEmitter::viewExtent(Location loc,
+                                             ktdp::ConstructMemoryViewOp view,
+                                             unsigned d, IRMapping &map) {
   OpBuilder &b = *builder;
   OpFoldResult sizeD = view.getMixedSizes()[d];
   std::optional<int64_t> staticSize;

@@ -16,9 +16,9 @@ using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
 
-FailureOr<DmaWindow> ProgramBuilder::clampToView(DataTransferOp op,
-                                                 const TileDma &dma,
-                                                 IRMapping &map) {
+FailureOr<DmaWindow> TransferEmitter::clampToView(DataTransferOp op,
+                                                  const TileDma &dma,
+                                                  IRMapping &map) {
   OpBuilder &b = *builder;
   Location loc = op.getLoc();
   size_t rank = dma.extents.size();
@@ -63,8 +63,8 @@ FailureOr<DmaWindow> ProgramBuilder::clampToView(DataTransferOp op,
   return window;
 }
 
-void ProgramBuilder::emitMaskFills(Location loc, const TileDma &dma,
-                                   const DmaWindow &window) {
+void TransferEmitter::emitMaskFills(Location loc, const TileDma &dma,
+                                    const DmaWindow &window) {
   OpBuilder &b = *builder;
   ArrayRef<int64_t> extents = dma.extents;
   size_t rank = extents.size();

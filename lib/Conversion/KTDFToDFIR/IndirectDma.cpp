@@ -42,9 +42,9 @@ static void emitRowDma(OpBuilder &b, Location loc, bool load, Value size,
                         Value(), Value());
 }
 
-FailureOr<Value> ProgramBuilder::viewStart(Location loc,
-                                           ktdp::ConstructMemoryViewOp view,
-                                           IRMapping &map) {
+FailureOr<Value> TransferEmitter::viewStart(Location loc,
+                                            ktdp::ConstructMemoryViewOp view,
+                                            IRMapping &map) {
   OpBuilder &b = *builder;
   std::string tensor = kernel.tensorOf(view.getOffset());
   if (tensor.empty())
@@ -78,11 +78,10 @@ stagingTileOf(Value buffer, const llvm::DenseMap<Value, Value> &exported) {
   return {};
 }
 
-FailureOr<IndexSource> ProgramBuilder::stagedIndexSource(DataTransferOp op,
-                                                         Value buffer,
-                                                         IRMapping &map,
-                                                         const LaneInstance &li,
-                                                         Value copy) {
+FailureOr<IndexSource>
+TransferEmitter::stagedIndexSource(DataTransferOp op, Value buffer,
+                                   IRMapping &map, const LaneInstance &li,
+                                   Value copy) {
   OpBuilder &b = *builder;
   Location loc = op.getLoc();
   ktdp::ConstructAccessTileOp tile = stagingTileOf(buffer, kernel.exported);
@@ -113,9 +112,10 @@ FailureOr<IndexSource> ProgramBuilder::stagedIndexSource(DataTransferOp op,
   return source;
 }
 
-LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
-                                              const LaneInstance &li,
-                                              Value copy) {
+LogicalResult TransferEmitter::emitIndirectDma(DataTransferOp op,
+                                               IRMapping &map,
+                                               const LaneInstance &li,
+                                               Value copy) {
   OpBuilder &b = *builder;
   Location loc = op.getLoc();
   bool load = isa<ktdp::AccessTileType>(op.getSrc().getType());
@@ -291,10 +291,10 @@ LogicalResult ProgramBuilder::emitIndirectDma(DataTransferOp op, IRMapping &map,
 }
 
 std::pair<Value, Value>
-ProgramBuilder::emitIndirectPoint(Location loc, const IndirectTilePlan &plan,
-                                  ValueRange domain,
-                                  ArrayRef<IndexSource> indexSources,
-                                  ValueRange last, SmallVector<Value> &next) {
+TransferEmitter::emitIndirectPoint(Location loc, const IndirectTilePlan &plan,
+                                   ValueRange domain,
+                                   ArrayRef<IndexSource> indexSources,
+                                   ValueRange last, SmallVector<Value> &next) {
   OpBuilder &b = *builder;
   ktdp::ConstructIndirectAccessTileOp tile = plan.tile;
   ktdp::ConstructMemoryViewOp base = plan.base;
@@ -355,10 +355,11 @@ ProgramBuilder::emitIndirectPoint(Location loc, const IndirectTilePlan &plan,
   return {offset, start};
 }
 
-void ProgramBuilder::emitIndirectRun(Location loc, const IndirectTilePlan &plan,
-                                     bool load, StringRef memName, Value memAt,
-                                     StringRef bufName, Value bufAt,
-                                     Value start) {
+void TransferEmitter::emitIndirectRun(Location loc,
+                                      const IndirectTilePlan &plan, bool load,
+                                      StringRef memName, Value memAt,
+                                      StringRef bufName, Value bufAt,
+                                      Value start) {
   OpBuilder &b = *builder;
   ktdp::ConstructMemoryViewOp base = plan.base;
   int64_t esize = ktflow::bytesPerElement(

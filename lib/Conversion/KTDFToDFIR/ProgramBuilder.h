@@ -1,41 +1,24 @@
 //===- ProgramBuilder.h - The program of one unit instance ------*- C++ -*-===//
 //
 // This file declares ProgramBuilder, the part of --ktdf-to-dfir that builds
-// the program of one unit instance: the loops and address arithmetic its
-// stages need, transfers, synchronisation (UnitProgram.cpp,
-// PipelineExecution.cpp, SkewedLoops.cpp, StoresBehind.cpp, FeedAhead.cpp,
-// LaneInterleaving.cpp, the DMA and all-reduce lowerings). The kernel-wide
-// state it reads is Lowering.h's.
+// the program of one unit instance: the walk of the kernel's blocks and
+// loops its stages need, the orders it issues loop iterations in, and
+// synchronisation (UnitProgram.cpp, PipelineExecution.cpp, SkewedLoops.cpp,
+// StoresBehind.cpp, FeedAhead.cpp, LanePipelining.cpp,
+// LaneInterleaving.cpp, the all-reduce lowering). The transfers it emits,
+// with their index values and addresses, are TransferEmitter.h's; the
+// kernel-wide state it reads is Lowering.h's.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KTFLOW_LIB_CONVERSION_KTDFTODFIR_PROGRAMBUILDER_H
 #define KTFLOW_LIB_CONVERSION_KTDFTODFIR_PROGRAMBUILDER_H
 
-#include "Lowering.h"
-
-#include "ktflow/Dialect/KTDF/Transforms/IndirectTiles.h"
+#include "TransferEmitter.h"
 
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::ktdf::lowering {
-
-/// A tile <-> buffer transfer with its ends resolved, and the coordinates
-/// of the tile it moves (DmaLowering.cpp).
-struct TileDma;
-struct DmaWindow;
-
-/// Where an indirect transfer reads the indices of one index view: the
-/// view in device memory, or the box of it staged in a buffer.
-struct IndexSource {
-  std::string memory;
-  /// Byte address of coordinate `origin` (all 0 when empty).
-  Value base;
-  /// The coordinates the first element holds (the staged box's anchor).
-  SmallVector<Value, 8> origin;
-  /// Elements between consecutive coordinates along each dimension.
-  SmallVector<int64_t> strides;
-};
 
 /// Whether `loop` runs exactly once (a loop ktdf-coarsen merged whole): its
 /// body is emitted once.
@@ -45,10 +28,10 @@ inline bool runsOnce(scf::ForOp loop) {
 }
 
 /// Builds the program of one unit instance.
-class ProgramBuilder {
+class ProgramBuilder : public TransferEmitter {
 public:
   ProgramBuilder(KernelLowering &kernel, std::string unit)
-      : kernel(kernel), unit(std::move(unit)) {}
+      : TransferEmitter(kernel, std::move(unit)) {}
 
   /// The lane instances in which this unit runs stages, and those stages.
   void addWork(const LaneInstance *li, StageOp stage) {
@@ -368,8 +351,6 @@ private:
                               const LaneInstance &li);
   /// `li`'s sends and receipt of the tile copy `op` (TileCopyLowering.cpp).
   LogicalResult emitTileCopy(TileCopyOp op, const LaneInstance &li);
-  /// Runs `body` only when `condition` holds (a loop of 0 or 1 trips).
-  void emitIf(Value condition, function_ref<void()> body);
   /// A chunk loop that only drains one slot into consecutive chunks of a
   /// buffer or scratchpad view (`for c { slot -> buf[r, c] }`) becomes one
   /// store of all its entries, which waits for its last byte once instead
@@ -382,117 +363,13 @@ private:
 
   LogicalResult emitTransfer(DataTransferOp op, IRMapping &map,
                              const LaneInstance &li, Value copyOffset);
-  /// A tile <-> buffer transfer as DMAs: one for a scalar, else one per
-  /// 2-d plane of the tile, moving only the coordinates its view holds.
-  LogicalResult emitDma(DataTransferOp op, IRMapping &map,
-                        const LaneInstance &li, Value copyOffset);
-  /// An indirect tile <-> buffer transfer (a gather or a scatter) as
-  /// index-gated DMAs, one per run (IndirectDma.cpp).
-  LogicalResult emitIndirectDma(DataTransferOp op, IRMapping &map,
-                                const LaneInstance &li, Value copyOffset);
-  /// Where `op` reads the indices staged in `buffer`: the box the staging
-  /// access tile anchors, in this copy of the buffer.
-  FailureOr<IndexSource> stagedIndexSource(DataTransferOp op, Value buffer,
-                                           IRMapping &map,
-                                           const LaneInstance &li, Value copy);
-  /// The element offset in the base view of one point of an indirect
-  /// transfer over `domain` (captured values, then variables) and its
-  /// run's start coordinate; reads each index from its source unless
-  /// `last` (per index view: the address and value read at the previous
-  /// point) has it, and appends the address and value to `next`.
-  std::pair<Value, Value>
-  emitIndirectPoint(Location loc, const IndirectTilePlan &plan,
-                    ValueRange domain, ArrayRef<IndexSource> indexSources,
-                    ValueRange last, SmallVector<Value> &next);
-  /// One run of an indirect transfer between `memAt` and `bufAt`, whose
-  /// innermost base coordinate starts at `start`: clamped to the view
-  /// (zeroing the buffer's row first on a load) where it may leave it.
-  void emitIndirectRun(Location loc, const IndirectTilePlan &plan, bool load,
-                       StringRef memName, Value memAt, StringRef bufName,
-                       Value bufAt, Value start);
-  /// The byte address of the first element of `view`'s tensor it holds.
-  FailureOr<Value> viewStart(Location loc, ktdp::ConstructMemoryViewOp view,
-                             IRMapping &map);
-  /// The ends of a tile <-> buffer transfer, in program values.
-  FailureOr<TileDma> resolveTileDma(DataTransferOp op, IRMapping &map,
-                                    const LaneInstance &li, Value copyOffset);
-  /// One DMA between tensor and buffer in the transfer's direction; with
-  /// `nRows`, that many rows `memStride` bytes apart in the tensor (or
-  /// `runtimeMemStride`, when given) and `bufStride` bytes apart in the
-  /// buffer.
-  void emitDirectedDma(Location loc, const TileDma &dma, Value size,
-                       Value memAt, Value bufAt, Value nRows, int64_t memStride,
-                       int64_t bufStride, Value runtimeMemStride = {});
-  /// The tensor's byte stride of `dma` along `d`, as a program value.
-  Value strideBytes(Location loc, const TileDma &dma, unsigned d);
-  /// The coordinates of the tile the transfer moves along the dimensions
-  /// where it may leave its view (and the rows of every 2-d tile).
-  FailureOr<DmaWindow> clampToView(DataTransferOp op, const TileDma &dma,
-                                   IRMapping &map);
-  /// Before a load: zeroes the coordinates of the buffer outside `window`
-  /// along the dimensions where the tile may leave its view, where the
-  /// reference interpreter loads 0.
-  void emitMaskFills(Location loc, const TileDma &dma, const DmaWindow &window);
-  /// A 2-d tile masked only past its last valid row: `validRows` full rows.
-  void emitMaskedRowsDma(Location loc, const TileDma &dma, Value validRows);
-  /// A tile that stays inside its view: a 2-d DMA per point of the
-  /// dimensions above its last two.
-  void emitOuterLoopDma(Location loc, const TileDma &dma);
-  /// A tile with a permuted order, inside its view: strided DMAs into the
-  /// buffer's (permuted) layout, one per point of the dimensions that are
-  /// neither the rows nor the elements of a row.
-  void emitPermutedDma(Location loc, const TileDma &dma);
-  /// A tile masked along any dimension, at either end: the valid part of
-  /// each 2-d plane inside the view.
-  void emitMaskedDma(Location loc, const TileDma &dma, const DmaWindow &window);
-  /// Calls `emitRows` with the tensor and buffer addresses of each point of
-  /// a tile's dimensions above its last two (row-major; once for a tile of
-  /// rank 2 or less), skipping points whose coordinate along a dimension d
-  /// is not below `end[d]` or is below `begin[d]` (when given).
-  void forEachOuterPoint(Location loc, const TileDma &dma,
-                         ArrayRef<Value> begin, ArrayRef<Value> end,
-                         function_ref<void(Value, Value)> emitRows);
   /// A chunk between a FIFO slot and an access tile the load or store unit
   /// reaches directly (a scratchpad view, or device memory).
   LogicalResult emitTileChunk(DataTransferOp op, IRMapping &map,
                               const LaneInstance &li);
-  /// Byte address and memory instance of element `indices` (relative to
-  /// the tile's anchor) of an access tile.
-  FailureOr<std::pair<Value, std::string>> tileAddress(Value tile,
-                                                       ValueRange indices,
-                                                       IRMapping &map,
-                                                       const LaneInstance &li);
-  /// The element offset, in its view of `strides`, of element `indices`
-  /// (relative to `anchor`, the tile's origin; fewer indices than
-  /// dimensions mean 0) of an access tile, computed by ops at `loc`. A
-  /// dynamic stride is the view's run-time stride.
-  FailureOr<Value> tileElementOffset(Location loc,
-                                     ktdp::ConstructAccessTileOp tile,
-                                     ArrayRef<Value> anchor,
-                                     ArrayRef<int64_t> strides,
-                                     ValueRange indices, IRMapping &map);
-  /// The number of coordinates `view` holds along dimension `d`, as a
-  /// program value: its size, or fewer where its coordinate_set bounds the
-  /// dimension tighter.
-  FailureOr<Value> viewExtent(Location loc, ktdp::ConstructMemoryViewOp view,
-                              unsigned d, IRMapping &map);
-  /// The program value for `v`, cloning the index arithmetic it needs.
-  FailureOr<Value> materialize(Value v, IRMapping &map);
-  Value constant(int64_t v);
   bool runsIn(Operation *op, const LaneInstance &li);
-  /// The copy of `buffer` a transfer of `li` uses: `copy`, its own
-  /// pipeline's, unless `buffer` is another pipeline's export, whose copy
-  /// is that of the exporter's latest execution.
-  Value copyOf(Value buffer, Value copy, const LaneInstance &li);
 
-  KernelLowering &kernel;
-  std::string unit;
   llvm::MapVector<const LaneInstance *, SmallVector<StageOp>> work;
-  /// Per exported buffer (a pipeline result) and lane instance, the copy
-  /// its exporter's latest execution filled, set where the program passes
-  /// the exporter: the stages reading it come later in the same block or
-  /// inside it, so the value dominates them.
-  llvm::DenseMap<std::pair<Value, const LaneInstance *>, Value> exportedCopy;
   /// Per deferred export channel, the reader pipeline's executions when
   /// the program passed the staging pipeline: the reader waits in that
   /// execution.
@@ -500,7 +377,6 @@ private:
   /// A loop whose first iteration's loads were issued before the staging
   /// pipeline ahead of it (loadsBeforeStaging).
   Operation *aheadIssued = nullptr;
-  OpBuilder *builder = nullptr;
   /// Whether the pipeline being emitted runs only its synchronisation in
   /// this lane instance (KernelLowering::runsWork): no transfer, no
   /// compute.

@@ -124,12 +124,9 @@ LogicalResult ProgramBuilder::emitTransfer(DataTransferOp op, IRMapping &map,
   return success();
 }
 
-FailureOr<Value>
-ProgramBuilder::tileElementOffset(Location loc,
-                                  ktdp::ConstructAccessTileOp tile,
-                                  ArrayRef<Value> anchor,
-                                  ArrayRef<int64_t> strides,
-                                  ValueRange indices, IRMapping &map) {
+FailureOr<Value> TransferEmitter::tileElementOffset(
+    Location loc, ktdp::ConstructAccessTileOp tile, ArrayRef<Value> anchor,
+    ArrayRef<int64_t> strides, ValueRange indices, IRMapping &map) {
   OpBuilder &b = *builder;
   if (anchor.size() != strides.size())
     return tile.emitError("cannot expand the anchor of this access tile");
@@ -169,8 +166,8 @@ ProgramBuilder::tileElementOffset(Location loc,
 }
 
 FailureOr<std::pair<Value, std::string>>
-ProgramBuilder::tileAddress(Value tileValue, ValueRange indices,
-                            IRMapping &map, const LaneInstance &li) {
+TransferEmitter::tileAddress(Value tileValue, ValueRange indices,
+                             IRMapping &map, const LaneInstance &li) {
   OpBuilder &b = *builder;
   auto tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
   auto view = ktdp::getAccessTileView(tileValue);

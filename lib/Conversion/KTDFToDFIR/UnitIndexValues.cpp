@@ -20,7 +20,7 @@ using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
 
-FailureOr<Value> ProgramBuilder::materialize(Value v, IRMapping &map) {
+FailureOr<Value> TransferEmitter::materialize(Value v, IRMapping &map) {
   if (Value mapped = map.lookupOrNull(v))
     return mapped;
   OpBuilder &b = *builder;

@@ -19,11 +19,12 @@ using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
 
-Value ProgramBuilder::constant(int64_t v) {
+Value TransferEmitter::constant(int64_t v) {
   return arith::ConstantIndexOp::create(*builder, builder->getUnknownLoc(), v);
 }
 
-Value ProgramBuilder::copyOf(Value buffer, Value copy, const LaneInstance &li) {
+Value TransferEmitter::copyOf(Value buffer, Value copy,
+                              const LaneInstance &li) {
   if (!kernel.exported.count(buffer))
     return copy;
   Value exporters = exportedCopy.lookup({buffer, &li});
@@ -53,7 +54,7 @@ bool ProgramBuilder::runsIn(Operation *op, const LaneInstance &li) {
   return found;
 }
 
-void ProgramBuilder::emitIf(Value condition, function_ref<void()> body) {
+void TransferEmitter::emitIf(Value condition, function_ref<void()> body) {
   OpBuilder &b = *builder;
   Location loc = b.getUnknownLoc();
   Value c0 = constant(0), c1 = constant(1);
