@@ -283,6 +283,7 @@ public:
   llvm::SmallVector<uint32_t> signalledAfterLastStore;
 
   uint32_t unitIndex() const { return program->unit; }
+  const UnitProgram &unitProgram() const { return *program; }
 
   /// Whether this program's wait for `sync` is a hand-over: a load unit
   /// waiting for a store unit's token (what a compute unit sent, stored).

@@ -9,6 +9,8 @@
 
 #include "llvm/ADT/BitVector.h"
 
+#include <algorithm>
+
 using namespace ktflow::machine;
 using namespace ktflow::machine::detail;
 
@@ -217,17 +219,26 @@ SameWalks::find(const UnitProgram &program) {
   if (bucket == buckets.end())
     return std::nullopt;
   std::optional<Constants> constants;
-  for (size_t w : bucket->second) {
+  std::vector<size_t> &candidates = bucket->second;
+  unsigned tried = 0;
+  for (auto w = candidates.begin(); w != candidates.end(); ++w) {
     // Programs of other instructions are told apart before the analysis.
-    if (!llvm::equal(walked[w].program->insts, program.insts,
+    if (!llvm::equal(walked[*w].program->insts, program.insts,
                      [](const Inst &x, const Inst &y) {
                        return x.op == y.op && x.sub == y.sub;
                      }))
       continue;
-    if (!walked[w].analysed)
-      analyse(walked[w]);
-    if (std::optional<Renaming> names = renaming(walked[w], program, constants))
-      return std::make_pair(walked[w].walker, std::move(*names));
+    if (!walked[*w].analysed)
+      analyse(walked[*w]);
+    if (std::optional<Renaming> names =
+            renaming(walked[*w], program, constants)) {
+      // The walk copied last is tried first next time.
+      std::rotate(candidates.begin(), w, w + 1);
+      return std::make_pair(walked[candidates.front()].walker,
+                            std::move(*names));
+    }
+    if (++tried == kMostTried)
+      break;
   }
   return std::nullopt;
 }
@@ -423,15 +434,17 @@ ProgramWalker::ProgramWalker(const ProgramWalker &walked,
   // copied again: `names` renames the walked program's.)
   for (auto [m, busy] : records->memoryCharges)
     out.memoryBusy[names.memories(m)] += busy;
-  fifoNames.resize(exe.fifos.size());
-  for (auto [id, name] : llvm::enumerate(fifoNames))
-    name = names.fifos(walked.fifoId(id));
-  syncNames.resize(exe.syncs.size());
-  for (auto [id, name] : llvm::enumerate(syncNames))
-    name = names.syncs(walked.syncId(id));
+  // (From the names paired, not each of the kernel's: a lookup for each
+  // of spyre_like's channels was a tenth of a short walk's copy.)
+  fifoNames.assign(exe.fifos.size(), 0);
   walkedFifos.assign(exe.fifos.size(), UINT32_MAX);
-  for (auto [x, y] : names.fifos.to)
+  for (auto [x, y] : names.fifos.to) {
+    fifoNames[x] = y;
     walkedFifos[y] = x;
+  }
+  syncNames.assign(exe.syncs.size(), 0);
+  for (auto [x, y] : names.syncs.to)
+    syncNames[x] = y;
   slotWaitsBeforeSignal = renamed(slotWaitsBeforeSignal, names.syncs);
   loadedBeforeSignal = renamed(loadedBeforeSignal, names.syncs);
   signalledAt = renamed(signalledAt, names.syncs);

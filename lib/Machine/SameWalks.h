@@ -52,7 +52,12 @@ class SameWalks {
 public:
   /// Walks of fewer iterations than this cost less than finding a program
   /// the same: they are not copied.
-  static constexpr double kWorthCopying = 256;
+  static constexpr double kWorthCopying = 16;
+  /// At most this many walks of the same instructions are tried for a
+  /// program (the last copied first): where the lanes' walks differ (the
+  /// rows of each core's DMA engine), trying each walked one cost more than
+  /// the copies saved (rmsnorm_256x4096 on spyre_like).
+  static constexpr unsigned kMostTried = 4;
 
   SameWalks(const Machine &machine, const Executable &exe, RouteCosts &routes)
       : machine(machine), exe(exe), routes(routes) {}
