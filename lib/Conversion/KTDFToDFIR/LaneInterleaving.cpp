@@ -307,6 +307,15 @@ LogicalResult ProgramBuilder::emitLanesTogether(Block &block,
                exchangeOrderOf(exchanges, *b->li, extents);
       });
     }
+    // The staging loads after the next loop's first iteration's.
+    if (auto staging = dyn_cast<PipelineOp>(op);
+        staging && !staging.getPerInstance()) {
+      SmallVector<const LaneInstance *> instances;
+      for (LaneWalk *lane : runs)
+        instances.push_back(lane->li);
+      if (deferStagingLoads(staging, instances))
+        continue;
+    }
     auto loop = dyn_cast<scf::ForOp>(op);
     if (!loop || runs.size() < 2) {
       for (LaneWalk *lane : runs)
@@ -449,6 +458,25 @@ LogicalResult ProgramBuilder::emitLanesTogether(Block &block,
                                  next, opByOp);
             }
           }
+          // A lane without a first iteration has no point here (constant
+          // bounds: loadsAfterFirstTrip).
+          SmallVector<LaneWalk> staging;
+          for (auto [k, lane] : llvm::enumerate(runs))
+            staging.push_back(
+                {lane->li,
+                 lane->map,
+                 arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, t,
+                                       trips[k]),
+                 {},
+                 0});
+          auto after = emitStagingAfterFirstTrip(
+              loop,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, t, c0),
+              staging, next);
+          if (failed(after))
+            result = failure();
+          else
+            next = *after;
           scf::YieldOp::create(b, loc, next);
         });
     if (failed(result))

@@ -182,7 +182,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       for (const PipelineInfo &staging : kernel.pipelines)
         for (const Channel &ch : staging.channels)
           if (ch.to == stage && deferredExports.count(&ch))
-            stagedWaits.push_back({&ch, lateExportRead(ch)});
+            stagedWaits.push_back({&ch, lateExportRead(ch, li)});
     auto waitForStaged = [&](Operation *before, IRMapping &m) {
       for (auto &wait : stagedWaits) {
         const Channel *ch = wait.first;

@@ -279,11 +279,12 @@ private:
     unsigned readerIndex;
   };
   /// For an export channel into a transfer stage that runs a pass over
-  /// other data (a loop of transfers) before it first reads the staged
-  /// buffers: the op of the stage (inside loops of one trip, or in the first
-  /// iteration of a loop of constant bounds that runs) before which it
-  /// waits for them; else null.
-  Operation *lateExportRead(const Channel &ch);
+  /// other data (a loop of transfers, or an earlier pipeline's transfers
+  /// on its unit in the loop body holding it) before it first reads the
+  /// staged buffers: the op of the stage (inside loops of one trip, or in
+  /// the first iteration of a loop of constant bounds that runs) before
+  /// which it waits for them; else null.
+  Operation *lateExportRead(const Channel &ch, const LaneInstance &li);
   /// `condition` and, for each loop of more than one trip around `at` in
   /// `stage`, that its variable (through `map`) is at its lower bound.
   Value firstIterationOf(Operation *at, StageOp stage, IRMapping &map,
@@ -308,6 +309,29 @@ private:
   /// issues before `staging`'s (every reader of the staged buffers in it
   /// reads them late); else null.
   scf::ForOp loadsBeforeStaging(PipelineOp staging, const LaneInstance &li);
+  /// Whether this unit only loads `staging`'s buffers: none of its stages
+  /// computes, exchanges or waits for another unit, no region channel
+  /// orders the pipeline.
+  bool onlyLoadsStaging(PipelineOp staging, const LaneInstance &li);
+  /// Whether every reader of `staging`'s buffers is in `loop` and reads
+  /// them late (lateExportRead).
+  bool readersReadLate(PipelineOp staging, scf::ForOp loop,
+                       const LaneInstance &li);
+  /// The loop after `staging` at the end of whose first iteration this
+  /// unit issues `staging`'s loads: the unit only loads there, once per
+  /// iteration, nothing another unit does orders those loads, and every
+  /// reader of the staged buffers reads them late in the loop; else null.
+  scf::ForOp loadsAfterFirstTrip(PipelineOp staging, const LaneInstance &li);
+  /// Whether `staging`'s loads go after the first iteration of one loop
+  /// for all `lanes` (loadsAfterFirstTrip); if so, noted for that loop.
+  bool deferStagingLoads(PipelineOp staging,
+                         ArrayRef<const LaneInstance *> lanes);
+  /// Emits the staging pipelines deferred to `loop`'s first iteration,
+  /// guarded by `first` and each lane's `active`, for `lanes` (their
+  /// executions in `in`, one slice each); returns the executions after.
+  FailureOr<SmallVector<Value>>
+  emitStagingAfterFirstTrip(scf::ForOp loop, Value first,
+                            ArrayRef<LaneWalk> lanes, ValueRange in);
 
   // Tiles handed to the feed, or by the drain, in blocks of rows
   // (RowBlockHandOvers.cpp).
@@ -377,6 +401,10 @@ private:
   /// A loop whose first iteration's loads were issued before the staging
   /// pipeline ahead of it (loadsBeforeStaging).
   Operation *aheadIssued = nullptr;
+  /// Per loop, the staging pipeline this unit loads at the end of its
+  /// first iteration (loadsAfterFirstTrip).
+  llvm::DenseMap<std::pair<Operation *, const LaneInstance *>, PipelineOp>
+      stagingAfterFirstTrip;
   /// Whether the pipeline being emitted runs only its synchronisation in
   /// this lane instance (KernelLowering::runsWork): no transfer, no
   /// compute.

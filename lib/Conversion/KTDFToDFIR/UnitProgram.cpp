@@ -243,6 +243,9 @@ ProgramBuilder::emitBlock(Block &block, IRMapping map, ValueRange executionsIn,
     // A per-instance pipeline ran before the lane's first point.
     if (staging && !staging.getPerInstance()) {
       deferExportWaits(staging, block, executions, li, deferred);
+      // The staging loads after the next loop's first iteration's.
+      if (deferStagingLoads(staging, {&li}))
+        continue;
       // The next loop's first loads before the staging loads.
       if (scf::ForOp loop = loadsBeforeStaging(staging, li)) {
         StagePart part;
@@ -305,6 +308,13 @@ LogicalResult ProgramBuilder::emitOp(Operation &op, IRMapping &map,
         IRMapping inner = map;
         inner.map(loop.getInductionVar(), iv);
         auto after = emitBlock(*loop.getBody(), inner, args, li);
+        if (succeeded(after) && stagingAfterFirstTrip.count({loop, &li})) {
+          LaneWalk lane{&li, map, Value(), {}, 0};
+          after = emitStagingAfterFirstTrip(
+              loop,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, iv, *lb),
+              lane, *after);
+        }
         if (failed(after))
           result = failure();
         scf::YieldOp::create(b, loc,
