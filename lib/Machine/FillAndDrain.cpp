@@ -68,14 +68,16 @@ double Landings::landed(uint32_t sync) const {
   return std::max(at, sender->signalledAt.lookup(sync));
 }
 
-std::pair<double, std::optional<uint32_t>> Landings::waitOf(uint32_t unit) {
-  if (auto known = waitByUnit.find(unit); known != waitByUnit.end())
-    return known->second;
+std::pair<double, std::optional<uint32_t>> Landings::waitOf(uint32_t unit,
+                                                            bool eachToken) {
+  auto &known = waitByUnit[eachToken];
+  if (auto found = known.find(unit); found != known.end())
+    return found->second;
   double wait = 0;
   std::optional<uint32_t> last;
   const ProgramWalker *compute = walkerOf(unit);
   if (!compute)
-    return waitByUnit[unit] = {wait, last};
+    return known[unit] = {wait, last};
   // The FIFO of the receives before, its feed, the feed's loads into it
   // and its latest landings (found once needed).
   std::optional<uint32_t> fifo;
@@ -94,22 +96,51 @@ std::pair<double, std::optional<uint32_t>> Landings::waitOf(uint32_t unit) {
     if (!load || load->waits == 0)
       continue;
     if (latest.empty())
-      latest = latestOf(*feed);
+      latest = latestOf(*feed, eachToken);
     auto [at, sync] = latest[load->waits - 1];
     if (at - receive.before > wait) {
       wait = at - receive.before;
       last = sync;
     }
   }
-  return waitByUnit[unit] = {wait, last};
+  return known[unit] = {wait, last};
+}
+
+double Landings::landed(uint32_t sync, size_t nth, size_t tokens) {
+  if (nth == 0)
+    return landed(sync);
+  const ProgramWalker *sender = walkerOf(exe.syncs[sync].sender);
+  if (!sender || !sender->loadDevice)
+    return 0;
+  auto [found, fresh] = tokensOf.try_emplace(sender->unitIndex());
+  if (fresh)
+    for (const ProgramWalker::ChainEvent &e : sender->chainEvents())
+      if (e.kind == ProgramWalker::ChainEvent::Signal)
+        found->second[sender->chainId(e)].push_back({e.bytes, e.at});
+  auto sent = found->second.find(sync);
+  if (sent == found->second.end() || sent->second.size() != tokens)
+    return landed(sync);
+  auto [bytes, at] = sent->second[nth];
+  double share = loadShare(*sender);
+  return std::max(share > 0 ? bytes / share + sender->loadLatency : 0, at);
 }
 
 llvm::ArrayRef<std::pair<double, uint32_t>>
-Landings::latestOf(const ProgramWalker &feed) {
-  std::vector<std::pair<double, uint32_t>> &latest = latestByFeed[&feed];
-  for (size_t i = latest.size(); i < feed.waits(); ++i) {
+Landings::latestOf(const ProgramWalker &feed, bool eachToken) {
+  auto [found, fresh] = latestByFeed[eachToken].try_emplace(&feed);
+  std::vector<std::pair<double, uint32_t>> &latest = found->second;
+  if (!fresh)
+    return latest;
+  // Each wait's place among the waits on its channel, and their number.
+  llvm::DenseMap<uint32_t, size_t> waits, waited;
+  if (eachToken)
+    for (size_t i = 0; i < feed.waits(); ++i)
+      ++waits[feed.waitedFor(i)];
+  for (size_t i = 0; i < feed.waits(); ++i) {
     uint32_t sync = feed.waitedFor(i);
-    std::pair<double, uint32_t> here{landed(sync), sync};
+    std::pair<double, uint32_t> here{
+        eachToken ? landed(sync, waited[sync]++, waits[sync]) : landed(sync),
+        sync};
     latest.push_back(i && latest[i - 1].first >= here.first ? latest[i - 1]
                                                             : here);
   }
@@ -145,7 +176,7 @@ std::pair<double, double>
 detail::fillAndDrain(const Machine &machine, const Executable &exe,
                      llvm::ArrayRef<ProgramWalker> walkers, Landings &landings,
                      uint32_t bound, std::optional<int32_t> core) {
-  double head = landings.waitOf(bound).first;
+  double head = landings.waitOf(bound, /*eachToken=*/true).first;
   for (const ProgramWalker &walker : walkers)
     if (walker.fed() &&
         (!core || machine.units[walker.unitIndex()].core == *core))

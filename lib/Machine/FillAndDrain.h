@@ -49,8 +49,12 @@ public:
   /// entry before the data its load unit waited for before loading it has
   /// landed (a paged attention's softmax, after a first entry that only
   /// copies Q, waits for the V pages), so the latest landing less the
-  /// unit's cycles before the entry; and the channel of that landing.
-  std::pair<double, std::optional<uint32_t>> waitOf(uint32_t unit);
+  /// unit's cycles before the entry; and the channel of that landing. With
+  /// `eachToken`, each wait's own token's landing (an engine slower than
+  /// the compute for a phase paces it there), else the channel's first
+  /// (what one execution of an engine's chain waits for).
+  std::pair<double, std::optional<uint32_t>> waitOf(uint32_t unit,
+                                                    bool eachToken = false);
 
   /// The cycles of the last execution's device-memory stores: for each
   /// token a store unit sends once it has stored the last execution's
@@ -65,21 +69,33 @@ public:
   double lastStores(std::optional<int32_t> core = std::nullopt);
 
 private:
+  /// When the data the `nth` of the `tokens` tokens a channel carries
+  /// announces has landed: as `landed`, with the bytes the engine loaded
+  /// before that token, where it sends as many (the walks pair up).
+  double landed(uint32_t sync, size_t nth, size_t tokens);
+
   /// For each k, the latest landing among `feed`'s first k + 1 waits and
-  /// its channel.
+  /// its channel (with `eachToken`, as waitOf).
   llvm::ArrayRef<std::pair<double, uint32_t>>
-  latestOf(const ProgramWalker &feed);
+  latestOf(const ProgramWalker &feed, bool eachToken);
 
   const Machine &machine;
   const Executable &exe;
   llvm::DenseMap<uint32_t, unsigned> loaders, storers;
   llvm::DenseMap<uint32_t, const ProgramWalker *> walkerOfUnit;
+  /// (Each cache twice, by `eachToken`.)
   llvm::DenseMap<const ProgramWalker *,
                  std::vector<std::pair<double, uint32_t>>>
-      latestByFeed;
+      latestByFeed[2];
+  /// Each engine's tokens on each channel: the device-memory bytes it
+  /// loaded before each and its own time there.
+  llvm::DenseMap<
+      uint32_t,
+      llvm::DenseMap<uint32_t, std::vector<std::pair<double, double>>>>
+      tokensOf;
   /// waitOf's answers: the estimate asks for each unit of a stream.
   llvm::DenseMap<uint32_t, std::pair<double, std::optional<uint32_t>>>
-      waitByUnit;
+      waitByUnit[2];
   llvm::ArrayRef<ProgramWalker> walkers;
   /// lastStores' answers, per core and of all cores, found in one pass
   /// (the estimate asks for each stream of each core: on spyre_like,

@@ -3,7 +3,7 @@
 // This file declares what the whole-kernel estimate (Estimate.cpp) charges
 // a compute unit for the hand-overs through the scratchpad its load unit
 // waits for: their latency, then the feed of the entries its next work
-// needs.
+// needs, beyond the work on the input fed ahead of each hand-over.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +21,11 @@ namespace ktflow::machine::detail {
 /// unit that feeds it waits for.
 struct HandOverStall {
   uint32_t compute;
-  /// The hand-overs' latency (ProgramWalker::handOverLatency each).
+  /// The hand-overs' latency (ProgramWalker::handOverLatency each), less
+  /// the work the compute unit does during each on input loaded before it
+  /// (the next part of a feed-ahead loop, a pipelined lane's next row):
+  /// from its send of what the hand-over returns to its first entry
+  /// loaded after the hand-over.
   double latency;
   /// After each hand-over, the entries of the compute unit's next work
   /// that the load unit loads only after it, each at its FIFO's
@@ -30,7 +34,7 @@ struct HandOverStall {
   /// hidden chunk), where an operand loaded before the hand-over (the next
   /// block's weights, while the carried accumulator makes its round trip)
   /// overlaps the previous work. Each hand-over is charged once, to the
-  /// first work after it.
+  /// first work after it; what that work ahead leaves of it.
   double feed;
 };
 

@@ -190,7 +190,8 @@ public:
     /// The sync channel or FIFO.
     uint32_t id;
     double at;
-    /// A FIFO entry's bytes.
+    /// A FIFO entry's bytes; a signal's, the device-memory bytes the
+    /// program loaded before it (loops as loadedBytes counts them).
     double bytes = 0;
     /// The instruction's own cycles (a push's occupancy of its route, a
     /// pop's cycles, a transfer's wait for a slot).

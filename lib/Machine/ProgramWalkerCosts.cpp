@@ -285,7 +285,8 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     // The token leaves once the transfers in flight have landed.
     double leaves = landedBy(clock, landings);
     signalledAt.try_emplace(in.a, leaves);
-    records->chainEvents.push_back({ChainEvent::Signal, in.a, clock});
+    records->chainEvents.push_back(
+        {ChainEvent::Signal, in.a, clock, loadedBytes});
     uint32_t receiver = exe.syncs[in.a].receiver;
     const MachineUnit &to = machine.units[receiver];
     if ((to.roles & RoleLoad) && !(to.roles & RoleDma))

@@ -250,6 +250,41 @@ TEST(EstimateTest, ComputeBoundWaitsForTheDataOfEachEntry) {
   expectEngineAndVector(m, exe, 132, 198, "core0.vec", 138, 336, 20);
 }
 
+TEST(EstimateTest, ComputeBoundWaitsForTheDataOfEachToken) {
+  // An engine slower than the compute for a phase paces it there, although
+  // the compute binds the kernel (swiglu_ffn_64x1024x4096's gate products
+  // on spyre_like, each hidden chunk's weights at DMA_IN's share of DDR).
+  // Four 1 KiB blocks, each loaded by the engine (32 + 12 = 44 cycles: it
+  // waits for each to land) and announced on one channel; the load unit
+  // feeds each as 8 entries, which the vector unit adds (1) and sends (2),
+  // 24 a block, then takes 60 exps of the last (240): 336 cycles.
+  Machine m = coreMachine();
+  Executable exe;
+  exe.fifos = {{"in", LU, VEC, 5, 4, 128}, {"out", VEC, SU, 6, 4, 128}};
+  exe.syncs = {{"full", DMA2, LU}};
+  ProgramBuilder loader(DMA2), lu(LU), vec(VEC), su(SU);
+  for (int64_t block = 0; block < 4; ++block) {
+    loader.dma(DDR, 1024 * block, L1, 1024 * block, 1024);
+    loader.syncSend(0);
+    lu.syncRecv(0);
+    lu.load(0, L1, 1024 * block, 1024);
+  }
+  uint32_t t = vec.vtype(ElemType::f16, {64});
+  size_t loop = vec.loopBegin(32);
+  uint32_t x = vec.recv(0, t);
+  vec.send(1, vec.map(ScalarOp::AddF, t, x, x));
+  vec.loopEnd(loop);
+  for (int i = 0; i < 60; ++i)
+    x = vec.map(ScalarOp::Exp, t, x);
+  su.store(1, L1, 8192, 4096);
+  exe.programs = {loader.done(), lu.done(), vec.done(), su.done()};
+  // Block n's data lands at 44 (n + 1), when the vector unit has done 24 n
+  // cycles: block 3 waits longest, 176 - 72 = 104 (the first token's
+  // landing alone, 44, made 380). Nothing is stored to device memory
+  // after it. Simulated 447: the token's and the entries' ways.
+  expectEngineAndVector(m, exe, 176, 336, "core0.vec", 104, 440, 20);
+}
+
 TEST(EstimateTest, StoreUnitBoundStoresEachRowOfAMaskedTile) {
   // A masked tile's rows: an engine loads 1 KiB from DDR and signals the
   // load unit, which feeds 8 entries to the vector unit (an addition, 1
