@@ -145,6 +145,9 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
     rows.maxFactor = options.knobs.spreadFactor;
     rows.useLanes = options.knobs.useLanes;
     pm.addPass(ktdf::createKTDFSplitRowTiles(rows));
+    ktdf::KTDFSplitPointRowsOptions halves;
+    halves.useLanes = options.knobs.useLanes;
+    pm.addPass(ktdf::createKTDFSplitPointRows(halves));
   }
   pm.addPass(ktdf::createKTDFLowerInterTile());
   ktdf::KTDFMergeExchangeTilesOptions merge;

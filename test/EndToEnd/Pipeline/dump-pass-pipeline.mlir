@@ -26,6 +26,7 @@
 // CHECK-NEXT:   ktdf-share-left-operands{max-factor=0 merge-points=true min-columns=64 use-lanes=true},
 // CHECK-NEXT:   ktdf-split-output-blocks{max-factor=0 min-columns=64 min-reduction-columns=16 use-lanes=true},
 // CHECK-NEXT:   ktdf-split-row-tiles{max-factor=0 use-lanes=true},
+// CHECK-NEXT:   ktdf-split-point-rows{use-lanes=true},
 // CHECK-NEXT:   ktdf-lower-inter-tile,
 // CHECK-NEXT:   ktdf-merge-exchange-tiles{use-lanes=true},
 // CHECK-NEXT:   ktdf-carry-in-scratchpad,
@@ -56,6 +57,7 @@
 // O0-NOT: ktdf-share-left-operands
 // O0-NOT: ktdf-split-output-blocks
 // O0-NOT: ktdf-split-row-tiles
+// O0-NOT: ktdf-split-point-rows
 // O0: ktdf-merge-exchange-tiles{use-lanes=false},
 // O0: ktdf-tile-streams{chunk=0 chunk-scale=0 use-cost-model=false},
 // O0-NEXT: ktdf-order-grid,

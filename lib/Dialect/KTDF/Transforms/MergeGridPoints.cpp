@@ -6,7 +6,8 @@
 // half of a 16-row unit idle on every product, whatever the copies share.
 // The points' row tiles lie one block below the other, so F points are one
 // point of F times the rows: the tile id steps F times as far and every
-// tensor that flows from or to a row tile grows along its rows.
+// tensor that flows from or to a row tile grows along its rows. The same
+// analysis finds the rows ktdf-split-point-rows cuts in two halves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,28 +29,8 @@
 using namespace mlir;
 using namespace mlir::ktdf;
 
-namespace {
-/// The row tiles one tile id places and the tensors flowing from or to
-/// them, found from the tiles to what computes their data and forwards to
-/// every use.
-class RowMergePlan : public RowValues {
-public:
-  explicit RowMergePlan(Value id) : id(id) {}
-  LogicalResult build();
-
-private:
-  LogicalResult findTiles();
-  LogicalResult addTile(ktdp::ConstructAccessTileOp tile);
-  LogicalResult addCarried(scf::ForOp loop, unsigned i);
-  LogicalResult addDefinition(Value value);
-  LogicalResult addUse(OpOperand &use);
-
-  Value id;
-};
-} // namespace
-
 /// The tile id reaches only tiles, through index arithmetic.
-LogicalResult RowMergePlan::findTiles() {
+LogicalResult PointRowPlan::findTiles() {
   SmallVector<Value> work{id};
   llvm::SmallPtrSet<Operation *, 8> seen;
   while (!work.empty()) {
@@ -75,7 +56,7 @@ LogicalResult RowMergePlan::findTiles() {
 
 /// A row tile: a box of device memory whose first coordinate moves one
 /// tile's rows per point and whose others do not move.
-LogicalResult RowMergePlan::addTile(ktdp::ConstructAccessTileOp tile) {
+LogicalResult PointRowPlan::addTile(ktdp::ConstructAccessTileOp tile) {
   auto shape = cast<ktdp::AccessTileType>(tile.getType()).getShape();
   ktdp::ConstructMemoryViewOp view = ktdp::getAccessTileView(tile);
   auto space =
@@ -97,32 +78,45 @@ LogicalResult RowMergePlan::addTile(ktdp::ConstructAccessTileOp tile) {
   return addTileData(tile, [&](Value v) { return add(v); });
 }
 
-LogicalResult RowMergePlan::build() {
-  if (failed(findTiles()))
+/// Halves: the tiles the coordinate does not place are read whole by every
+/// row (a key block), and the coordinate may place other things too (a
+/// loop bound); every store goes through a row tile, so the two halves
+/// write different rows.
+LogicalResult PointRowPlan::findHalvesTiles(func::FuncOp func) {
+  WalkResult walk = func.walk([&](Operation *op) {
+    if (isa<scf::IfOp, scf::WhileOp, func::CallOp,
+            ktdp::ConstructIndirectAccessTileOp, ktdp::InterTileProduceOp,
+            ktdp::InterTileReduceOp>(op))
+      return WalkResult::interrupt();
+    auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(op);
+    if (tile && anchorCoefficient(tile, 0, id) != 0 && failed(addTile(tile)))
+      return WalkResult::interrupt();
+    auto store = dyn_cast<ktdp::StoreOp>(op);
+    if (store &&
+        !tiles.contains(
+            store.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>()))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return success(!walk.wasInterrupted() && !tiles.empty());
+}
+
+LogicalResult PointRowPlan::build(func::FuncOp func) {
+  if (failed(halves ? findHalvesTiles(func) : findTiles()))
     return failure();
   return propagate(
       worklist, [&](Value v) { return addDefinition(v); },
       [&](OpOperand &use) { return addUse(use); });
 }
 
-/// Value `i` a loop carries: its initial value, the body's argument and
-/// yielded value and the loop's result have the same rows.
-LogicalResult RowMergePlan::addCarried(scf::ForOp loop, unsigned i) {
-  return success(succeeded(add(loop.getInitArgs()[i])) &&
-                 succeeded(add(loop.getRegionIterArgs()[i])) &&
-                 succeeded(add(loop.getYieldedValues()[i])) &&
-                 succeeded(add(loop.getResult(i))));
+/// A broadcast that keeps dimension 0: each row's value spread along it.
+static bool isRowBroadcast(Operation *op) {
+  auto broadcast = dyn_cast<linalg::BroadcastOp>(op);
+  return broadcast && !llvm::is_contained(broadcast.getDimensions(), 0);
 }
 
-/// A product computes row by row from its left operand and its output; the
-/// right operand every row reads whole.
-static bool isRowProduct(Operation *op) {
-  auto product = dyn_cast<linalg::MatmulOp>(op);
-  return product && !product.hasUserDefinedMaps();
-}
-
-/// What growing `value`'s rows asks of what computes it.
-LogicalResult RowMergePlan::addDefinition(Value value) {
+/// What changing `value`'s rows asks of what computes it.
+LogicalResult PointRowPlan::addDefinition(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     if (!loop || arg.getArgNumber() == 0)
@@ -141,17 +135,25 @@ LogicalResult RowMergePlan::addDefinition(Value value) {
   }
   if (auto loop = dyn_cast<scf::ForOp>(def))
     return addCarried(loop, cast<OpResult>(value).getResultNumber());
-  if (isElementwiseOnTensors(def)) {
+  if (halves && isa<tensor::SplatOp>(def))
+    return success();
+  if (auto generic = dyn_cast<linalg::GenericOp>(def))
+    return halves ? addRowGeneric(generic, /*rowIndex=*/true) : failure();
+  if (isElementwiseOnTensors(def) ||
+      (halves && (isRowReduction(def) || isRowBroadcast(def)))) {
     for (Value operand : def->getOperands())
       if (failed(add(operand)))
         return failure();
-    return add(def->getResult(0));
+    for (Value result : def->getResults())
+      if (failed(add(result)))
+        return failure();
+    return success();
   }
   return failure();
 }
 
-/// What growing a value's rows asks of one of its users.
-LogicalResult RowMergePlan::addUse(OpOperand &use) {
+/// What changing a value's rows asks of one of its users.
+LogicalResult PointRowPlan::addUse(OpOperand &use) {
   Operation *user = use.getOwner();
   if (auto store = dyn_cast<ktdp::StoreOp>(user))
     return success(
@@ -173,9 +175,21 @@ LogicalResult RowMergePlan::addUse(OpOperand &use) {
     auto loop = dyn_cast<scf::ForOp>(yield->getParentOp());
     return success(loop && succeeded(addCarried(loop, use.getOperandNumber())));
   }
-  if (isElementwiseOnTensors(user))
+  if (auto generic = dyn_cast<linalg::GenericOp>(user))
+    return halves ? addRowGeneric(generic, /*rowIndex=*/true) : failure();
+  if (isElementwiseOnTensors(user) ||
+      (halves && (isRowReduction(user) || isRowBroadcast(user))))
     return addDefinition(user->getResult(0));
   return failure();
+}
+
+SmallVector<linalg::GenericOp> PointRowPlan::rowIndexedGenerics() const {
+  SmallVector<linalg::GenericOp> generics;
+  for (Value value : values)
+    if (auto generic = value.getDefiningOp<linalg::GenericOp>())
+      if (!llvm::is_contained(generics, generic))
+        generics.push_back(generic);
+  return generics;
 }
 
 LogicalResult mlir::ktdf::mergeGridPoints(func::FuncOp func,
@@ -190,8 +204,8 @@ LogicalResult mlir::ktdf::mergeGridPoints(func::FuncOp func,
     if (extent % factor != 0)
       continue;
     Value id = ids.front().getResult(d);
-    RowMergePlan plan(id);
-    if (failed(plan.build()))
+    PointRowPlan plan(id, /*halves=*/false);
+    if (failed(plan.build(func)))
       continue;
 
     OpBuilder b(func.getContext());

@@ -10,6 +10,8 @@
 #ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_MERGEGRIDPOINTS_H
 #define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_MERGEGRIDPOINTS_H
 
+#include "OutputSlices.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace ktflow::sched {
@@ -17,6 +19,34 @@ class ScheduleTarget;
 } // namespace ktflow::sched
 
 namespace mlir::ktdf {
+
+/// The row tiles one grid coordinate `id` places (global identity-order
+/// box tiles anchored R * id rows further down for R rows) and the tensors
+/// flowing from or to them, which must keep their rows apart: element-wise
+/// work, fills, a product's left operand and output (its right operand
+/// read whole), values a loop carries. The merge of grid points asks the
+/// tile id to reach nothing but tiles. `halves` (ktdf-split-point-rows)
+/// lets it reach more (a loop bound: a half keeps its point's), asks every
+/// store to go through a row tile, and also takes splats, reductions and
+/// broadcasts that keep dimension 0, and row-wise generics, which may read
+/// their row number.
+class PointRowPlan : public RowValues {
+public:
+  PointRowPlan(Value id, bool halves) : id(id), halves(halves) {}
+  LogicalResult build(func::FuncOp func);
+  /// The generics of the plan (those whose body may read its row number).
+  SmallVector<linalg::GenericOp> rowIndexedGenerics() const;
+
+private:
+  LogicalResult findTiles();
+  LogicalResult findHalvesTiles(func::FuncOp func);
+  LogicalResult addTile(ktdp::ConstructAccessTileOp tile);
+  LogicalResult addDefinition(Value value);
+  LogicalResult addUse(OpOperand &use);
+
+  Value id;
+  bool halves;
+};
 
 /// Merges `factor` consecutive points of one dimension of the launch grid
 /// of `func` (extents `grid`) into one. The dimension is the one whose tile

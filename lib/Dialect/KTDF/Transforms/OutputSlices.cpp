@@ -242,6 +242,50 @@ LogicalResult RowValues::add(Value value) {
   return success();
 }
 
+LogicalResult RowValues::addCarried(scf::ForOp loop, unsigned i) {
+  return success(succeeded(add(loop.getInitArgs()[i])) &&
+                 succeeded(add(loop.getRegionIterArgs()[i])) &&
+                 succeeded(add(loop.getYieldedValues()[i])) &&
+                 succeeded(add(loop.getResult(i))));
+}
+
+LogicalResult RowValues::addRowGeneric(linalg::GenericOp generic,
+                                       bool rowIndex) {
+  if (!generic.hasPureTensorSemantics() || generic.getNumLoops() < 1 ||
+      generic.getIteratorTypesArray().front() !=
+          utils::IteratorType::parallel ||
+      (!rowIndex && !generic.getBody()->getOps<linalg::IndexOp>().empty()))
+    return failure();
+  for (OpOperand &operand : generic->getOpOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(&operand);
+    bool init = generic.isDpsInit(&operand);
+    if (!map.isFunctionOfDim(0)) {
+      if (init || values.contains(operand.get()))
+        return failure();
+      continue;
+    }
+    if (map.getResult(0) != getAffineDimExpr(0, generic.getContext()) ||
+        llvm::any_of(map.getResults().drop_front(),
+                     [](AffineExpr e) { return e.isFunctionOfDim(0); }) ||
+        failed(add(operand.get())))
+      return failure();
+  }
+  for (Value result : generic->getResults())
+    if (failed(add(result)))
+      return failure();
+  return success();
+}
+
+bool mlir::ktdf::isRowProduct(Operation *op) {
+  auto product = dyn_cast<linalg::MatmulOp>(op);
+  return product && !product.hasUserDefinedMaps();
+}
+
+bool mlir::ktdf::isRowReduction(Operation *op) {
+  auto reduce = dyn_cast<linalg::ReduceOp>(op);
+  return reduce && !llvm::is_contained(reduce.getDimensions(), 0);
+}
+
 std::optional<LogicalResult> RowValues::addLeaf(Operation *def) {
   if (auto constant = dyn_cast<arith::ConstantOp>(def))
     return success(isa<SplatElementsAttr>(constant.getValue()));

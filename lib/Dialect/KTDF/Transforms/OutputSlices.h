@@ -20,6 +20,8 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::ktdf {
@@ -66,6 +68,13 @@ bool isElementwiseOnTensors(Operation *op);
 /// vector of one value per column, or per row).
 bool isSliceableTile(Value tile);
 
+/// A product computes row by row from its left operand and its output; the
+/// right operand every row reads whole.
+bool isRowProduct(Operation *op);
+
+/// A reduction that keeps dimension 0: each row folded on its own.
+bool isRowReduction(Operation *op);
+
 /// The tensors of a plan that cuts or grows rows: static tensors of
 /// `rows` rows (dimension 0), each taken once into the worklist.
 class RowValues {
@@ -79,6 +88,15 @@ public:
 protected:
   /// Fails when `value` is no such tensor.
   LogicalResult add(Value value);
+  /// Value `i` a loop carries: its initial value, the body's argument and
+  /// yielded value and the loop's result have the same rows.
+  LogicalResult addCarried(scf::ForOp loop, unsigned i);
+  /// A generic computes row by row when dimension 0 is parallel and each
+  /// operand either has it as its first coordinate and nowhere else (a row
+  /// value) or does not use it (a value every row reads whole); its outputs
+  /// are row values. `rowIndex`: its body may read `linalg.index 0` (which
+  /// the plan's rewrite must then keep the kernel's row number).
+  LogicalResult addRowGeneric(linalg::GenericOp generic, bool rowIndex);
   /// What a row value asks of `def` when it is a splat constant, a load
   /// (through one of `tiles`), an empty or a fill; none for other ops.
   std::optional<LogicalResult> addLeaf(Operation *def);

@@ -64,7 +64,6 @@ private:
   LogicalResult addTile(ktdp::ConstructAccessTileOp tile);
   LogicalResult addDefinition(Value value);
   LogicalResult addUse(OpOperand &use);
-  LogicalResult addGeneric(linalg::GenericOp generic);
 
   scf::ForOp loop;
   Value iv;
@@ -196,12 +195,6 @@ LogicalResult RowSlicePlan::build() {
       });
 }
 
-/// A reduction that keeps dimension 0: each row folded on its own.
-static bool isRowReduction(Operation *op) {
-  auto reduce = dyn_cast<linalg::ReduceOp>(op);
-  return reduce && !llvm::is_contained(reduce.getDimensions(), 0);
-}
-
 /// What cutting `value` into row slices asks of the op that computes it.
 LogicalResult RowSlicePlan::addDefinition(Value value) {
   Operation *def = value.getDefiningOp();
@@ -213,7 +206,7 @@ LogicalResult RowSlicePlan::addDefinition(Value value) {
   if (std::optional<LogicalResult> leaf = addLeaf(def))
     return *leaf;
   if (auto generic = dyn_cast<linalg::GenericOp>(def))
-    return addGeneric(generic);
+    return addRowGeneric(generic, /*rowIndex=*/false);
   if (isElementwiseOnTensors(def) || isRowReduction(def)) {
     for (Value operand : def->getOperands())
       if (failed(add(operand)))
@@ -226,36 +219,6 @@ LogicalResult RowSlicePlan::addDefinition(Value value) {
   return failure();
 }
 
-/// A generic computes row by row when dimension 0 is parallel and each
-/// operand either has it as its first coordinate and nowhere else (a row
-/// value) or does not use it (a value every row reads whole); its outputs
-/// are row values.
-LogicalResult RowSlicePlan::addGeneric(linalg::GenericOp generic) {
-  if (!generic.hasPureTensorSemantics() || generic.getNumLoops() < 1 ||
-      generic.getIteratorTypesArray().front() !=
-          utils::IteratorType::parallel ||
-      !generic.getBody()->getOps<linalg::IndexOp>().empty())
-    return failure();
-  for (OpOperand &operand : generic->getOpOperands()) {
-    AffineMap map = generic.getMatchingIndexingMap(&operand);
-    bool init = generic.isDpsInit(&operand);
-    if (!map.isFunctionOfDim(0)) {
-      if (init || values.contains(operand.get()))
-        return failure();
-      continue;
-    }
-    if (map.getResult(0) != getAffineDimExpr(0, generic.getContext()) ||
-        llvm::any_of(map.getResults().drop_front(),
-                     [](AffineExpr e) { return e.isFunctionOfDim(0); }) ||
-        failed(add(operand.get())))
-      return failure();
-  }
-  for (Value result : generic->getResults())
-    if (failed(add(result)))
-      return failure();
-  return success();
-}
-
 /// What cutting a value into row slices asks of one of its users.
 LogicalResult RowSlicePlan::addUse(OpOperand &use) {
   Operation *user = use.getOwner();
@@ -265,7 +228,7 @@ LogicalResult RowSlicePlan::addUse(OpOperand &use) {
     return success(use.get() == fill.getOutputs()[0] &&
                    succeeded(add(fill.getResult(0))));
   if (auto generic = dyn_cast<linalg::GenericOp>(user))
-    return addGeneric(generic);
+    return addRowGeneric(generic, /*rowIndex=*/false);
   if (isElementwiseOnTensors(user) || isRowReduction(user))
     return addDefinition(user->getResult(0));
   return failure();

@@ -1018,6 +1018,46 @@ def KTDFBuffer : Pass<"ktdf-buffer", "::mlir::ModuleOp"> {
   ];
 }
 
+def KTDFSplitPointRows : Pass<"ktdf-split-point-rows", "::mlir::ModuleOp"> {
+  let summary = "Cut grid points of unequal work into two halves of rows";
+  let description = [{
+    ktdf-distribute deals grid points of unequal work in snake order only
+    when they take two or more rounds; with no more points than instances
+    (cores times lanes, or the cores when `use-lanes` is off) each point
+    runs on its own instance and the busiest one sets the time (a causal
+    attention of 64 query blocks on spyre_like's 64 lanes: the last block
+    walks 8 key blocks, the mean 4.5). When a loop bound follows from the
+    tile id (the points' work differs) and the point's rows are
+    independent, the pass adds a last grid dimension of extent 2 and gives
+    copy h of each point rows [h R/2, (h + 1) R/2) of its R rows: the
+    snake then deals instance k a half of point k and a half of the mirror
+    point. A half computes everything else as its point does (its loop
+    bounds stay the point's); its row tiles are anchored `h * R/2` rows
+    further and `linalg.index 0` in its generics (a causal mask's row
+    number) reads `h * R/2` more.
+
+    Row tiles are the 2-d (or 1-d) identity-order box tiles into device
+    memory whose first coordinate moves R rows per point and whose others
+    do not move; every store goes through one, and every tensor loaded or
+    stored through one, and everything computing them or computed from
+    them, must keep its rows apart: element-wise ops, empties, fills,
+    splats, loop-carried values, a product's left operand and output (its
+    right operand read whole), reductions and broadcasts that keep
+    dimension 0, and generics whose dimension 0 is parallel and is the
+    first coordinate of the row values and no coordinate of the values
+    read whole. R must be even and, when the kernel multiplies matrices,
+    R/2 at least the matrix unit's rows. Each output element is computed
+    by the same ops from the same operands in the same order: the numerics
+    are the kernel's.
+  }];
+  let options = [
+    Option<"useLanes", "use-lanes", "bool", "true",
+           "count every lane of a core, not only one (as ktdf-distribute)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KTDFSplitRowTiles : Pass<"ktdf-split-row-tiles", "::mlir::ModuleOp"> {
   let summary = "Cut a loop's row tiles so its trips fill idle lanes";
   let description = [{

@@ -1,0 +1,139 @@
+//===- SplitPointRows.cpp - Grid points of unequal work cut in two --------===//
+//
+// This file implements --ktdf-split-point-rows. ktdf-distribute deals grid
+// points of unequal work in snake order, but only when they take two or
+// more rounds: a causal attention of 64 query blocks on spyre_like's 64
+// lanes runs one block a lane, and the lane of the last block walks 8 key
+// blocks while the mean is 4.5. When a point's rows are independent, the
+// pass cuts each point into two halves of R/2 rows (a last grid dimension
+// of extent 2): the snake then deals lane k a half of point k and a half of
+// the mirror point, the same work on every lane. A half keeps everything
+// its point computes from the tile id (its loop bounds: the causal mask
+// already handles its rows); its row tiles sit R/2 rows further for the
+// second half, and so does the row number `linalg.index 0` its generics
+// read. Each output row is computed by the same ops from the same operands
+// in the same order: the numerics are the kernel's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IndexAnalysis.h"
+#include "MergeGridPoints.h"
+#include "OutputSlices.h"
+#include "TileSlices.h"
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFSPLITPOINTROWS
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+/// Whether some loop's bounds follow from `id`: the points' work differs.
+static bool workFollowsId(func::FuncOp func, Value id) {
+  return func
+      .walk([&](scf::ForOp loop) {
+        for (Value bound :
+             {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+          if (coefficient(bound, id) != 0)
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Cuts every point of `func` into two halves of the plan's rows.
+static void splitPoints(func::FuncOp func, ArrayRef<int64_t> grid,
+                        const PointRowPlan &plan) {
+  int64_t half = plan.getRows() / 2;
+  Value copy = addGridDimension(func, ktdp::getGridOwner(func), grid, 2);
+  OpBuilder b(func.getContext());
+  b.setInsertionPointAfter(copy.getDefiningOp());
+  Location loc = func.getLoc();
+  Value offset = arith::MulIOp::create(
+      b, loc, copy, arith::ConstantIndexOp::create(b, loc, half));
+  DenseMap<Operation *, Value> cut;
+  for (ktdp::ConstructAccessTileOp tile : plan.getTiles()) {
+    b.setInsertionPoint(tile);
+    SmallVector<int64_t> shape(
+        cast<ktdp::AccessTileType>(tile.getType()).getShape());
+    shape.front() = half;
+    AffineMap base = tile.getBaseMap();
+    SmallVector<AffineExpr> results(base.getResults());
+    results.front() =
+        results.front() + getAffineDimExpr(base.getNumDims(), b.getContext());
+    SmallVector<Value> indices(tile.getIndices());
+    indices.push_back(offset);
+    cut[tile] =
+        buildBoxTile(b, tile, indices,
+                     AffineMap::get(base.getNumDims() + 1, base.getNumSymbols(),
+                                    results, b.getContext()),
+                     shape);
+  }
+  SmallVector<linalg::GenericOp> generics = plan.rowIndexedGenerics();
+  retypeValues(
+      b, plan.getValues(), [&](Value v) { return withRows(v.getType(), half); },
+      [&](ktdp::LoadOp load) {
+        return cut.lookup(load.getAccessTile().getDefiningOp());
+      });
+  for (ktdp::ConstructAccessTileOp tile : plan.getTiles()) {
+    tile.getResult().replaceAllUsesWith(cut[tile]);
+    tile.erase();
+  }
+  // A generic's row i of the half is row i + offset of the point.
+  for (linalg::GenericOp generic : generics)
+    for (auto index : llvm::make_early_inc_range(
+             generic.getBody()->getOps<linalg::IndexOp>())) {
+      if (index.getDim() != 0)
+        continue;
+      b.setInsertionPointAfter(index);
+      Value row = arith::AddIOp::create(b, index.getLoc(), index, offset);
+      index.getResult().replaceAllUsesExcept(row, row.getDefiningOp());
+    }
+}
+
+namespace {
+struct SplitPointRowsPass
+    : public ktdf::impl::KTDFSplitPointRowsBase<SplitPointRowsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
+    if (!target.isValid())
+      return signalPassFailure();
+    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
+    int64_t instances = target.getNumLaneInstances(useLanes);
+    for (auto [func, grid] : gridKernels(getOperation())) {
+      // More points than instances are dealt in snake order already.
+      if (ktdp::getNumTiles(grid) > instances)
+        continue;
+      SmallVector<ktdp::GetComputeTileIdOp> ids;
+      func.walk([&](ktdp::GetComputeTileIdOp op) { ids.push_back(op); });
+      if (ids.size() != 1 || ids.front()->getBlock() != &func.getBody().front())
+        continue;
+      for (auto [d, extent] : llvm::enumerate(grid)) {
+        Value id = ids.front().getResult(d);
+        if (extent < 2 || !workFollowsId(func, id))
+          continue;
+        PointRowPlan plan(id, /*halves=*/true);
+        if (failed(plan.build(func)) || plan.getRows() % 2 != 0)
+          continue;
+        // Halves too short for the matrix unit would idle its rows.
+        bool products =
+            func->walk([](linalg::MatmulOp) { return WalkResult::interrupt(); })
+                .wasInterrupted();
+        if (products && matrixRowsFactor(target, plan.getRows() / 2) != 1)
+          continue;
+        splitPoints(func, grid, plan);
+        break;
+      }
+    }
+  }
+};
+} // namespace
