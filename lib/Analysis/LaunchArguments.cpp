@@ -129,6 +129,18 @@ ktflow::getLaunchArgumentBounds(BlockArgument arg) {
   // outside them is refused rather than computed differently from the
   // kernel (found by the mutation campaign, issue 17: N = -2^63 became
   // 0 in the interpreter and -2^63 in the simulator).
+  // A widening unsigned read (a Triton kernel's `index_castui %n : i32 to
+  // index`) zero-extends the argument where the compiled code, holding it
+  // in a 64-bit register, sign-extends it: the two agree on the
+  // non-negative values only, so a negative launch is refused (n = -1 ran
+  // no row on the machine and 64 in the interpreter, issue 14).
+  for (Operation *user : arg.getUsers()) {
+    if (!isa<arith::IndexCastUIOp, arith::ExtUIOp>(user) || width >= 64)
+      continue;
+    Type to = user->getResult(0).getType();
+    if (to.isIndex() || to.getIntOrFloatBitWidth() > width)
+      bounds.lower = std::max(bounds.lower, int64_t(0));
+  }
   for (Operation *user : arg.getUsers()) {
     if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::TruncIOp>(user))
       continue;

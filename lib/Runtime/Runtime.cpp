@@ -202,7 +202,7 @@ llvm::Error Launch::setRuntimeArg(uint32_t index, int64_t value) {
         "scalar argument '%s' is a float; bind it with a number", name.c_str());
   // A runtime_arg is a positive size; a plain scalar argument may take any
   // value of its type, or of the narrower integer type the kernel casts it
-  // to (ktflow::getLaunchArgumentBounds).
+  // to, non-negative if it reads it unsigned (getLaunchArgumentBounds).
   if (arg.lowerbound == 1) {
     if (llvm::Error error =
             checkRuntimeArgValue(name, value, arg.granularity, arg.upperbound))
@@ -210,7 +210,8 @@ llvm::Error Launch::setRuntimeArg(uint32_t index, int64_t value) {
   } else if (value < arg.lowerbound || value > arg.upperbound) {
     return llvm::createStringError(
         "scalar argument '%s' = %lld is outside its range [%lld, %lld] (its "
-        "type's, or that of a narrower integer the kernel casts it to)",
+        "type's, or that of a narrower integer the kernel casts it to; "
+        "non-negative where the kernel reads it unsigned)",
         name.c_str(), (long long)value, (long long)arg.lowerbound,
         (long long)arg.upperbound);
   }

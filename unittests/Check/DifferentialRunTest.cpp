@@ -233,7 +233,8 @@ TEST_F(DifferentialRunTest, PlainScalarArgumentsAreBoundAtLaunch) {
                         .setRuntimeArg("arg3", int64_t(1) << 31)),
             "scalar argument 'n_elements' = 2147483648 is outside its range "
             "[-2147483648, 2147483647] (its type's, or that of a narrower "
-            "integer the kernel casts it to)");
+            "integer the kernel casts it to; non-negative where the kernel "
+            "reads it unsigned)");
   EXPECT_EQ(errorOf(run->bindArguments({"n_elements=300"})), "");
   EXPECT_EQ(errorOf(run->bindInputs({"x_ptr=seq:0:100", "y_ptr=value:0.5"}, 0)),
             "");

@@ -40,7 +40,9 @@ FailureOr<Value> TransferEmitter::materialize(Value v, IRMapping &map) {
       v.getType().isIndex() &&
       kernel.runtimeSymbols.count(def->getOperand(0))) {
     // A plain integer scalar argument is read as an index already: the
-    // runtime keeps its value in the range of its type.
+    // runtime keeps its value in the range of its type, and non-negative
+    // under index_castui, where zero- and sign-extension agree
+    // (getLaunchArgumentBounds).
     auto value = materialize(def->getOperand(0), map);
     if (failed(value))
       return failure();
@@ -115,6 +117,20 @@ FailureOr<Value> TransferEmitter::materialize(Value v, IRMapping &map) {
   }
   bool scalar = llvm::all_of(def->getResultTypes(),
                              [](Type t) { return t.isIntOrIndex(); });
+  // A unit holds every integer in a 64-bit register: an op on a narrower
+  // integer (`index_cast %i : index to i32`, then `index_castui` back) would
+  // skip the wrap-around the kernel asks for (n - 3 = -2 read back as
+  // 2^32 - 2 in the interpreter, -2 on the machine). Booleans are exact.
+  auto narrow = [](Type t) {
+    auto integer = dyn_cast<IntegerType>(t);
+    return integer && integer.getWidth() > 1 && integer.getWidth() < 64;
+  };
+  if (llvm::any_of(def->getOperandTypes(), narrow) ||
+      llvm::any_of(def->getResultTypes(), narrow))
+    return def->emitError("unit '")
+           << unit << "' cannot compute '" << def->getName()
+           << "' on integers narrower than 64 bits (it holds index values "
+              "in 64-bit registers, without their wrap-around)";
   if (def->getDialect() && def->getDialect()->getNamespace() == "arith" &&
       scalar && def->getNumRegions() == 0) {
     for (Value operand : def->getOperands())
