@@ -443,6 +443,11 @@ LogicalResult ProgramBuilder::emitLanesTogether(Block &block,
           } else if (inTurn.empty()) {
             next = opByOp(args);
           } else {
+            // Both walks below are guarded: a lane's compare made first
+            // inside one of them would not dominate its use in the other
+            // (tripsFit makes none when no turn loop hands copies back).
+            for (size_t k = 0; k < runs.size(); ++k)
+              hasOf(k);
             FailureOr<Value> fits = tripsFit(loop, inTurn, runs, hasOf, ivOf);
             if (failed(fits)) {
               result = failure();
