@@ -154,9 +154,9 @@ struct Access {
 };
 using AccessMap = std::map<uint64_t, Access>;
 
-/// The accesses of a core-local memory the race detector remembers: the
+/// The accesses of a memory the race detector remembers: the
 /// last write of each byte and, per unit, its last read of each byte.
-struct LocalShadow {
+struct Shadow {
   AccessMap writes;
   std::vector<std::pair<uint32_t, AccessMap>> reads;
 };
@@ -244,19 +244,16 @@ public:
   Step failAccess(UnitState &u, uint32_t mem, uint64_t addr, uint64_t size,
                   const char *what, MemoryImage::Access why);
   /// Records that `u` writes `size` bytes at `lo` of memory `mem`: `data`
-  /// (zeros when null) over `old`, what the memory holds. Fails (a
-  /// write-write race) when another unit wrote some of those bytes of a
-  /// device memory in this run and the values differ (Races.cpp).
+  /// (zeros when null) over `old`, what the memory holds. When races are
+  /// checked, fails (a write-write or write-read race) when the write
+  /// changes bytes another unit not ordered before `u` by syncs and FIFOs
+  /// wrote or read (Races.cpp).
   bool noteWrite(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size,
                  const uint8_t *data, const uint8_t *old);
-  /// Records that `u` reads [lo, lo + size) of memory `mem`; fails (a
-  /// read-write race) when another unit not ordered before `u` by syncs
-  /// and FIFOs last wrote some of those bytes of a core-local memory.
+  /// Records that `u` reads [lo, lo + size) of memory `mem`; when races are
+  /// checked, fails (a read-write race) when another unit not so ordered
+  /// last wrote some of those bytes.
   bool noteRead(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size);
-  /// The write half of noteRead, for core-local memories: also a race
-  /// when the write changes bytes another unordered unit read or wrote.
-  bool noteLocalWrite(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size,
-                      const uint8_t *data, const uint8_t *old);
   /// `u`'s clock for a token or FIFO entry it sends (null when races are
   /// not checked), and the join of one it receives.
   ClockRef releaseClock(UnitState &u);
@@ -298,10 +295,8 @@ public:
   /// (program, pc) -> route index, for Dma/Load/Store instructions.
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> instRoute;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t, int>, uint32_t> routeCache;
-  /// The last writer of each written byte range of each device memory.
-  std::vector<AccessMap> written;
-  /// Per core-local memory, the accesses the race detector remembers.
-  std::vector<LocalShadow> shadows;
+  /// Per memory, the accesses the race detector remembers.
+  std::vector<Shadow> shadows;
   /// Copies of accesses that straddle pages of the memory image: what a
   /// transfer reads, what a write stages and the bytes it overwrites.
   std::vector<uint8_t> readScratch, writeScratch, oldScratch;

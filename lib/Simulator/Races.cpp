@@ -8,23 +8,23 @@
 // chance, or pass by chance, silently; the detectors make it an error
 // naming the bytes, both units and their instructions.
 //
-// Device memory: two units writing the same bytes with different values (the
-// stores of different grid points, or of loop iterations spread over
-// cores, overlap; the reference interpreter, which runs tiles in order,
-// keeps the last one). Writes of the same values (a result every tile of an
-// all-reduce stores) are not races, and neither are the writes of one unit,
-// which its program orders.
-//
-// Core-local memories (scratchpads): happens-before, with a vector clock per
-// unit. A sync token and a FIFO entry carry their sender's clock and the
-// receiver joins it, so an access happens before another when a chain of
-// tokens and entries leads from the first unit (after the access) to the
-// second (before it). A unit's epoch advances at its first access after a
-// release in an earlier instruction: the chunks of one transfer share an
-// epoch, which can miss a race on a later chunk but never reports a false
-// one. A DMA's bytes are read and written at issue in the simulator and its
+// Every memory a unit reads or writes (device memory and the cores'
+// scratchpads alike): happens-before, with a vector clock per unit. A sync
+// token and a FIFO entry carry their sender's clock and the receiver joins
+// it, so an access happens before another when a chain of tokens and
+// entries leads from the first unit (after the access) to the second
+// (before it). A unit's epoch advances at its first access after a release
+// in an earlier instruction: the chunks of one transfer share an epoch,
+// which can miss a race on a later chunk but never reports a false one. A
+// DMA's bytes are read and written at issue in the simulator and its
 // signals wait for its landing, both after the access in program order, so
-// program order is the ordering. A write that changes no byte is no access.
+// program order is the ordering. A write that changes no byte is no access
+// (a result every tile of an all-reduce stores). In device memory the races
+// are stores of different grid points, or of loop iterations spread over
+// cores, that overlap (the reference interpreter, which runs tiles in
+// order, keeps the last one), and a DMA reading bytes another core's DMA
+// writes (an exchange through memory, an in-place kernel) without a token
+// between them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,41 +87,6 @@ static void recordAccess(AccessMap &ranges, uint64_t lo, const Access &mine) {
   ranges.emplace(lo, mine);
 }
 
-bool Engine::noteWrite(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size,
-                       const uint8_t *data, const uint8_t *old) {
-  if (size == 0)
-    return true;
-  if (machine.memories[mem].core >= 0)
-    return !options.checkRaces || noteLocalWrite(u, mem, lo, size, data, old);
-  if (written.size() <= mem)
-    written.resize(machine.memories.size());
-  AccessMap &ranges = written[mem];
-  uint64_t hi = lo + size;
-  for (auto it = firstOverlap(ranges, lo); it != ranges.end() && it->first < hi;
-       ++it) {
-    const Access &w = it->second;
-    uint64_t from = std::max(lo, it->first), to = std::min(hi, w.hi);
-    uint64_t changed =
-        w.program == u.index ? to : firstChange(data, old, lo, from, to);
-    if (changed < to) {
-      fail(u, llvm::formatv(
-                  "write-write race: writes bytes [{0}, {1}) of {2} that {3} "
-                  "(instruction {4}) wrote at cycle {5}, with other values "
-                  "(byte {6}: {7} then {8}); the two units are not ordered, so "
-                  "what the memory keeps depends on timing (stores of "
-                  "different grid points or loop iterations overlap)",
-                  from, to, machine.memories[mem].name,
-                  unitName(units[w.program]), w.pc, w.at / kTicksPerCycle,
-                  changed, unsigned(old[changed - lo]),
-                  unsigned(data ? data[changed - lo] : 0))
-                  .str());
-      return false;
-    }
-  }
-  recordAccess(ranges, lo, Access{hi, u.index, u.pc, 0, u.now});
-  return true;
-}
-
 ClockRef Engine::releaseClock(UnitState &u) {
   if (!options.checkRaces)
     return nullptr;
@@ -176,25 +141,25 @@ uint32_t Engine::accessEpoch(UnitState &u) {
 }
 
 /// The reads `u` made of the memory `shadow` tracks, created on first use.
-static AccessMap &readsOf(LocalShadow &shadow, uint32_t unit) {
+static AccessMap &readsOf(Shadow &shadow, uint32_t unit) {
   for (auto &[reader, ranges] : shadow.reads)
     if (reader == unit)
       return ranges;
   return shadow.reads.emplace_back(unit, AccessMap()).second;
 }
 
-/// The shadow of core-local memory `mem`, created on first use.
-static LocalShadow &shadowOf(std::vector<LocalShadow> &shadows, uint32_t mem,
-                             size_t memories) {
+/// The shadow of memory `mem`, created on first use.
+static Shadow &shadowOf(std::vector<Shadow> &shadows, uint32_t mem,
+                        size_t memories) {
   if (shadows.size() <= mem)
     shadows.resize(memories);
   return shadows[mem];
 }
 
 bool Engine::noteRead(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size) {
-  if (!options.checkRaces || size == 0 || machine.memories[mem].core < 0)
+  if (!options.checkRaces || size == 0)
     return true;
-  LocalShadow &shadow = shadowOf(shadows, mem, machine.memories.size());
+  Shadow &shadow = shadowOf(shadows, mem, machine.memories.size());
   uint64_t hi = lo + size;
   for (auto it = firstOverlap(shadow.writes, lo);
        it != shadow.writes.end() && it->first < hi; ++it) {
@@ -217,13 +182,14 @@ bool Engine::noteRead(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size) {
   return true;
 }
 
-bool Engine::noteLocalWrite(UnitState &u, uint32_t mem, uint64_t lo,
-                            uint64_t size, const uint8_t *data,
-                            const uint8_t *old) {
+bool Engine::noteWrite(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size,
+                       const uint8_t *data, const uint8_t *old) {
+  if (!options.checkRaces || size == 0)
+    return true;
   uint64_t hi = lo + size;
   if (firstChange(data, old, lo, lo, hi) == hi)
     return true;
-  LocalShadow &shadow = shadowOf(shadows, mem, machine.memories.size());
+  Shadow &shadow = shadowOf(shadows, mem, machine.memories.size());
   // The first earlier access of another unit, not ordered before this
   // write, to a byte the write changes.
   auto conflict =

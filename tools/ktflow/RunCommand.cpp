@@ -51,7 +51,7 @@ static cl::opt<bool>
              cl::sub(runCommand));
 static cl::opt<bool> runRaces(
     "races",
-    cl::desc("Check the scratchpad accesses of the simulation for races "
+    cl::desc("Check the memory accesses of the simulation for races "
              "(on with --check; doubles the simulation time of the largest "
              "kernels)"),
     cl::sub(runCommand));

@@ -70,7 +70,7 @@ static cl::opt<double> simMaxSeconds(
 
 static cl::opt<bool>
     simRaces("races",
-             cl::desc("Check the scratchpad accesses for races (doubles the "
+             cl::desc("Check the memory accesses for races (doubles the "
                       "simulation time of the largest kernels)"),
              cl::sub(ktflow::driver::simCommand));
 

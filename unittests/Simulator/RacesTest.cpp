@@ -1,9 +1,10 @@
-//===- RacesTest.cpp - Tests of the scratchpad race detector --------------===//
+//===- RacesTest.cpp - Tests of the race detector -------------------------===//
 //
-// This file tests that an access of a core-local memory by one unit and a
-// write of the same bytes by another are an error unless a sync token or a
-// chain of FIFO entries orders them, that ordered accesses and same-value
-// writes are not, and that the detector is off unless asked for.
+// This file tests that an access of a memory (a core-local one or device
+// memory) by one unit and a write of the same bytes by another are an error
+// unless a sync token or a chain of FIFO entries orders them, that ordered
+// accesses and same-value writes are not, and that the detector is off
+// unless asked for.
 //
 //===----------------------------------------------------------------------===//
 
@@ -136,6 +137,58 @@ TEST(RacesTest, AFifoChainOrdersAReadBeforeAWrite) {
     storeElement(ElemType::f16, i + 1, mem.writePointer(L1, 2 * i, 2));
   auto stats = simulate(m, exe, mem, checked());
   EXPECT_TRUE(static_cast<bool>(stats)) << llvm::toString(stats.takeError());
+}
+
+/// An exchange through device memory: the DMA engine stores 512 bytes of
+/// the L1 to DDR[4096, 4608) and the second engine loads them back to
+/// another L1 range, after the first's token when `synced`. When not
+/// `storeFirst` the store waits behind a 1 KiB copy, so the load reads
+/// first.
+Executable exchange(bool synced, bool storeFirst) {
+  Executable exe;
+  exe.syncs = {{"stored", DMA, DMA2}};
+  ProgramBuilder a(DMA), b(DMA2);
+  if (!storeFirst)
+    a.dma(DDR, 8192, L1, 8192, 1024);
+  a.dma(L1, 0, DDR, 4096, 512);
+  handOver(a, b, synced);
+  b.dma(DDR, 4096, L1, 2048, 512);
+  exe.programs = {a.done(), b.done()};
+  return exe;
+}
+
+/// Runs `exe` checked, the first 1 KiB of the L1 non-zero.
+llvm::Expected<SimStats> runWithL1(const Executable &exe) {
+  Machine m = coreMachine();
+  MemoryImage mem(m);
+  for (int i = 0; i < 1024; ++i)
+    mem.writePointer(L1, i, 1)[0] = static_cast<uint8_t>(i * 5 + 3);
+  return simulate(m, exe, mem, checked());
+}
+
+TEST(RacesTest, AnUnorderedExchangeThroughDeviceMemoryIsARace) {
+  auto late = runWithL1(exchange(false, true));
+  ASSERT_FALSE(static_cast<bool>(late));
+  std::string msg = llvm::toString(late.takeError());
+  EXPECT_NE(msg.find("core0.dma2"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("read-write race: reads bytes [4096, 4224) of DDR that "
+                     "core0.dma (instruction"),
+            std::string::npos)
+      << msg;
+  auto early = runWithL1(exchange(false, false));
+  ASSERT_FALSE(static_cast<bool>(early));
+  msg = llvm::toString(early.takeError());
+  EXPECT_NE(msg.find("write-read race: writes bytes [4096, 4224) of DDR that "
+                     "core0.dma2 (instruction"),
+            std::string::npos)
+      << msg;
+}
+
+TEST(RacesTest, AnExchangeOrderedByATokenIsNoRace) {
+  for (bool storeFirst : {true, false}) {
+    auto stats = runWithL1(exchange(true, storeFirst));
+    EXPECT_TRUE(static_cast<bool>(stats)) << llvm::toString(stats.takeError());
+  }
 }
 
 } // namespace

@@ -37,7 +37,7 @@ struct SimOptions {
   /// Wall-clock budget in seconds; 0 for none.
   double maxSeconds = 3600;
   bool recordTrace = false;
-  /// Check accesses of core-local memories for races: a read or write of
+  /// Check accesses of every memory for races: a read or write of
   /// bytes another unit, not ordered before it by syncs and FIFOs, wrote
   /// (or read, for a write) is an error. Off by default: it doubles the
   /// simulation time of the largest kernels (`ktflow run --check` and
