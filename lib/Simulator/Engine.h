@@ -16,6 +16,7 @@
 
 #include "ktflow/Simulator/Simulator.h"
 
+#include <array>
 #include <chrono>
 #include <deque>
 #include <map>
@@ -48,8 +49,15 @@ struct Route {
 
 /// A vector clock: per unit, how many of its epochs happen before.
 using Clock = std::vector<uint32_t>;
-/// A unit's clock as it released it (a token or FIFO entry carries it).
-using ClockRef = std::shared_ptr<const Clock>;
+/// A unit's clock as it released it (a token or FIFO entry carries it): a
+/// copy of its clock, `base`, taken when the clock last changed in another
+/// unit's component, with the releasing unit's own component `own`. A unit
+/// whose epochs alone advanced between two releases shares one copy.
+struct ClockRef {
+  std::shared_ptr<const Clock> base;
+  uint32_t owner = 0, own = 0;
+  explicit operator bool() const { return bool(base); }
+};
 
 struct FifoEntry {
   Tick availableAt = 0;
@@ -137,13 +145,18 @@ struct UnitState {
   uint64_t matrixCycles = 0;
   double matrixPeakCycles = 0;
   std::vector<double> slots; ///< Map scratch
-  /// Happens-before state (Races.cpp): the unit's vector clock, its last
-  /// release's copy, and whether it released in the current epoch (at
-  /// instruction `releasedInst`).
+  /// Happens-before state (Races.cpp): the unit's vector clock, the base
+  /// of its releases until the clock changes in another unit's component,
+  /// and whether it released in the current epoch (at instruction
+  /// `releasedInst`).
   Clock clock;
-  ClockRef released;
+  std::shared_ptr<const Clock> released;
   bool releasedEpoch = false;
   uint64_t releasedInst = 0;
+  /// The bases this unit's clock joined last (held, so that no address is
+  /// reused): the clock only grows, so joining one again changes nothing.
+  std::array<std::shared_ptr<const Clock>, 4> joined;
+  uint32_t nextJoined = 0;
 };
 
 /// One access of a byte range by a unit: range start -> this.
@@ -154,11 +167,19 @@ struct Access {
 };
 using AccessMap = std::map<uint64_t, Access>;
 
+/// The reads of a memory by one unit: its last read of each byte, within
+/// [lo, hi) (a write elsewhere need not look at them).
+struct UnitReads {
+  uint32_t unit;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  AccessMap ranges;
+};
+
 /// The accesses of a memory the race detector remembers: the
 /// last write of each byte and, per unit, its last read of each byte.
 struct Shadow {
   AccessMap writes;
-  std::vector<std::pair<uint32_t, AccessMap>> reads;
+  std::vector<UnitReads> reads;
 };
 
 class Engine {

@@ -30,7 +30,10 @@
 
 #include "Engine.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <cstring>
 
 using namespace ktflow::sim;
 using namespace ktflow::sim::detail;
@@ -40,6 +43,9 @@ using namespace ktflow::sim::detail;
 /// `lo`), or `hi` when none does.
 static uint64_t firstChange(const uint8_t *data, const uint8_t *old,
                             uint64_t lo, uint64_t from, uint64_t hi) {
+  if (data &&
+      std::memcmp(data + (from - lo), old + (from - lo), hi - from) == 0)
+    return hi;
   for (uint64_t b = from; b < hi; ++b)
     if ((data ? data[b - lo] : 0) != old[b - lo])
       return b;
@@ -60,59 +66,75 @@ static AccessMap::iterator firstOverlap(AccessMap &ranges, uint64_t lo) {
 /// row), so that a transfer keeps about one range per row.
 static void recordAccess(AccessMap &ranges, uint64_t lo, const Access &mine) {
   uint64_t hi = mine.hi;
-  std::vector<std::pair<uint64_t, Access>> kept;
-  for (auto it = firstOverlap(ranges, lo);
-       it != ranges.end() && it->first < hi;) {
-    const Access &a = it->second;
-    if (it->first < lo) {
-      Access below = a;
-      below.hi = lo;
-      kept.push_back({it->first, below});
+  auto it = firstOverlap(ranges, lo);
+  // A range from below keeps its part below (and above, when it covers
+  // [lo, hi)); one starting inside that reaches past hi moves its start to
+  // hi (the node kept: no allocation); those inside go.
+  if (it != ranges.end() && it->first < lo) {
+    Access &a = it->second;
+    uint64_t end = a.hi;
+    a.hi = lo;
+    ++it;
+    if (end > hi) {
+      Access above = a;
+      above.hi = end;
+      it = ranges.emplace_hint(it, hi, above);
     }
-    if (a.hi > hi)
-      kept.push_back({hi, a});
+  }
+  while (it != ranges.end() && it->first < hi) {
+    if (it->second.hi > hi) {
+      auto node = ranges.extract(it++);
+      node.key() = hi;
+      it = ranges.insert(it, std::move(node));
+      break;
+    }
     it = ranges.erase(it);
   }
-  for (auto &[start, a] : kept)
-    ranges.emplace(start, a);
-  auto below = ranges.lower_bound(lo);
-  if (below != ranges.begin()) {
-    Access &prev = std::prev(below)->second;
+  if (it != ranges.begin()) {
+    Access &prev = std::prev(it)->second;
     if (prev.hi == lo && prev.program == mine.program && prev.pc == mine.pc &&
         prev.epoch == mine.epoch) {
       prev.hi = hi;
       return;
     }
   }
-  ranges.emplace(lo, mine);
+  ranges.emplace_hint(it, lo, mine);
 }
 
 ClockRef Engine::releaseClock(UnitState &u) {
   if (!options.checkRaces)
-    return nullptr;
+    return {};
   if (!u.released)
     u.released = std::make_shared<const Clock>(u.clock);
   u.releasedEpoch = true;
   u.releasedInst = u.instructions;
-  return u.released;
+  return {u.released, u.index, u.clock[u.index]};
 }
 
 void Engine::acquireClock(UnitState &u, const ClockRef &clock) {
   if (!clock)
     return;
   bool grew = false;
-  for (size_t i = 0; i < clock->size(); ++i)
-    if ((*clock)[i] > u.clock[i]) {
-      u.clock[i] = (*clock)[i];
-      grew = true;
-    }
+  if (clock.base != u.released && !llvm::is_contained(u.joined, clock.base)) {
+    const Clock &base = *clock.base;
+    for (size_t i = 0; i < base.size(); ++i)
+      if (base[i] > u.clock[i]) {
+        u.clock[i] = base[i];
+        grew = true;
+      }
+    u.joined[u.nextJoined++ % u.joined.size()] = clock.base;
+  }
+  if (clock.own > u.clock[clock.owner]) {
+    u.clock[clock.owner] = clock.own;
+    grew = true;
+  }
   if (grew)
     u.released.reset();
 }
 
 ClockRef Engine::pushClock(UnitState &u, FifoState &f) {
   if (!options.checkRaces)
-    return nullptr;
+    return {};
   if (f.pushes >= f.desc->depth) {
     uint64_t freedBy = f.pushes - f.desc->depth;
     while (f.pops - f.popClocks.size() < freedBy)
@@ -134,18 +156,17 @@ void Engine::popClock(UnitState &u, FifoState &f, const FifoEntry &entry) {
 uint32_t Engine::accessEpoch(UnitState &u) {
   if (u.releasedEpoch && u.instructions != u.releasedInst) {
     ++u.clock[u.index];
-    u.released.reset();
     u.releasedEpoch = false;
   }
   return u.clock[u.index];
 }
 
 /// The reads `u` made of the memory `shadow` tracks, created on first use.
-static AccessMap &readsOf(Shadow &shadow, uint32_t unit) {
-  for (auto &[reader, ranges] : shadow.reads)
-    if (reader == unit)
-      return ranges;
-  return shadow.reads.emplace_back(unit, AccessMap()).second;
+static UnitReads &readsOf(Shadow &shadow, uint32_t unit) {
+  for (UnitReads &reads : shadow.reads)
+    if (reads.unit == unit)
+      return reads;
+  return shadow.reads.emplace_back(UnitReads{unit});
 }
 
 /// The shadow of memory `mem`, created on first use.
@@ -177,7 +198,10 @@ bool Engine::noteRead(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size) {
              .str());
     return false;
   }
-  recordAccess(readsOf(shadow, u.index), lo,
+  UnitReads &reads = readsOf(shadow, u.index);
+  reads.lo = std::min(reads.lo, lo);
+  reads.hi = std::max(reads.hi, hi);
+  recordAccess(reads.ranges, lo,
                Access{hi, u.index, u.pc, accessEpoch(u), u.now});
   return true;
 }
@@ -205,10 +229,11 @@ bool Engine::noteWrite(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size,
   };
   auto found = conflict(shadow.writes);
   bool overRead = false;
-  for (auto &[reader, ranges] : shadow.reads) {
+  for (UnitReads &reads : shadow.reads) {
     if (found)
       break;
-    if (reader != u.index && (found = conflict(ranges)))
+    if (reads.unit != u.index && reads.lo < hi && lo < reads.hi &&
+        (found = conflict(reads.ranges)))
       overRead = true;
   }
   if (found) {
