@@ -179,7 +179,7 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
   std::vector<double> busyOfUnit(machine.units.size(), 0);
   std::vector<ProgramWalker> walkers;
   walkers.reserve(exe.programs.size());
-  detail::RouteCosts routes(machine);
+  detail::RouteCosts routes(machine, exe);
   detail::SameWalks sameWalks(machine, exe, routes);
   for (const UnitProgram &program : exe.programs) {
     const MachineUnit &unit = machine.units[program.unit];

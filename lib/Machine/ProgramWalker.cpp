@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 using namespace ktflow::machine;
 using namespace ktflow::machine::detail;
@@ -97,6 +98,37 @@ ProgramWalker::FifoLoads::at(double offset) const {
 bool ProgramWalker::handsOver(uint32_t sync) const {
   return (unit->roles & RoleLoad) &&
          (machine.units[exe.syncs[sync].sender].roles & RoleStore);
+}
+
+RouteCosts::RouteCosts(const Machine &machine, const Executable &exe)
+    : machine(machine) {
+  for (const UnitProgram &program : exe.programs) {
+    // A program moves device data if its first DMA may run (an idle
+    // lane's engines have theirs in a grid loop of no trip).
+    llvm::SmallDenseSet<uint32_t, 2> from, to;
+    bool first = true;
+    for (auto [pc, in] : llvm::enumerate(program.insts))
+      if (in.op == Opcode::Dma || in.op == Opcode::RemoteDma) {
+        if (std::exchange(first, false) && !mayRun(program, pc))
+          break;
+        if (machine.memories[in.a].core < 0)
+          from.insert(in.a);
+        if (machine.memories[in.c].core < 0)
+          to.insert(in.c);
+      }
+    for (uint32_t memory : from)
+      ++loaders[memory];
+    for (uint32_t memory : to)
+      ++storers[memory];
+  }
+}
+
+double RouteCosts::deviceBandwidth(uint32_t memory, bool load,
+                                   double route) const {
+  double bandwidth = machine.memories[memory].bandwidth;
+  unsigned users = (load ? loaders : storers).lookup(memory);
+  return bandwidth > 0 && users > 0 ? std::min(route, bandwidth / users)
+                                    : route;
 }
 
 RouteCost RouteCosts::operator()(NodeRef from, NodeRef to) {

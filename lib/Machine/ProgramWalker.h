@@ -48,8 +48,15 @@ struct RouteCost {
 /// again, and a tiny kernel's lanes ask for a thousand routes.
 class RouteCosts {
 public:
-  explicit RouteCosts(const Machine &machine) : machine(machine) {}
+  RouteCosts(const Machine &machine, const Executable &exe);
   RouteCost operator()(NodeRef from, NodeRef to);
+  /// The bandwidth of a DMA between device memory `memory` and a core, at
+  /// most its route's `route`: the memory's bandwidth shared by the
+  /// programs that load from it (`load`) or store to it. A kernel's lanes
+  /// run the same programs and move their data at once, each at its
+  /// share: spyre_like's 32 DMA_IN engines get 32 of DDR's 1024 B/cycle,
+  /// a quarter of their 128 B/cycle route.
+  double deviceBandwidth(uint32_t memory, bool load, double route) const;
 
 private:
   static uint64_t key(NodeRef node) {
@@ -58,9 +65,16 @@ private:
   const Machine &machine;
   llvm::DenseMap<std::pair<uint64_t, uint64_t>, RouteCost> costs;
   std::vector<std::vector<uint32_t>> linksOut;
+  /// Per device memory, the programs with a DMA from it and to it.
+  llvm::DenseMap<uint32_t, unsigned> loaders, storers;
 };
 
 struct Renaming;
+
+/// Whether instruction `pc` of `program` may run: not inside a loop whose
+/// bounds are constants that give it no trip (the grid loop of a lane the
+/// grid leaves idle; SameWalks.cpp).
+bool mayRun(const UnitProgram &program, size_t pc);
 
 /// For each instruction of `program`, whether the scalar it writes may
 /// reach an operand the walk reads (a transfer's or index read's size, a

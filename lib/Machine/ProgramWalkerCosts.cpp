@@ -89,7 +89,13 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
       (skewedDepth > 0 ? skewedGroups : storeGroups) += times;
     waited = false;
   }
-  double cost = landedCost(occupancyOf(bytes, bandwidth), latency, times);
+  // Every lane moves its data at once: at its share of the device memory.
+  double shared = bandwidth;
+  if (machine.memories[src].core < 0)
+    shared = routes->deviceBandwidth(src, /*load=*/true, shared);
+  if (machine.memories[dst].core < 0)
+    shared = routes->deviceBandwidth(dst, /*load=*/false, shared);
+  double cost = landedCost(occupancyOf(bytes, shared), latency, times);
   if (afterStoreWait && machine.memories[dst].core < 0)
     chainedStoreCycles += times * cost;
   return cost;

@@ -136,7 +136,8 @@ static std::vector<size_t> innermostLoopEnds(const std::vector<Inst> &insts) {
 /// register of a loop of at most one trip whose bounds and step are such,
 /// inside the loop (the walk forgets it past the loop's end).
 struct ktflow::machine::detail::Constants {
-  explicit Constants(const UnitProgram &program);
+  /// The values of the definitions before `end`.
+  explicit Constants(const UnitProgram &program, size_t end = SIZE_MAX);
   /// Whether `reg` holds its value at instruction `pc`: its definition
   /// comes first, and every loop around it is around `pc` too.
   bool at(uint32_t reg, size_t pc) const {
@@ -159,7 +160,7 @@ struct ktflow::machine::detail::Constants {
   std::vector<size_t> definedAt, scopeEnd, loopEnds;
 };
 
-Constants::Constants(const UnitProgram &program)
+Constants::Constants(const UnitProgram &program, size_t end)
     : insts(&program.insts), values(program.numSRegs),
       definedAt(program.numSRegs, 0), scopeEnd(program.numSRegs, SIZE_MAX),
       loopEnds(innermostLoopEnds(program.insts)) {
@@ -170,7 +171,7 @@ Constants::Constants(const UnitProgram &program)
       definedAt[in.a] = pc;
     }
   std::vector<KnownScalar> regs(program.numSRegs);
-  for (size_t pc = 0; pc < program.insts.size(); ++pc) {
+  for (size_t pc = 0; pc < std::min(end, program.insts.size()); ++pc) {
     const Inst &in = program.insts[pc];
     if (!writesScalar(in) || in.op == Opcode::ReadIndex ||
         in.a >= values.size() || definitions[in.a] != 1)
@@ -189,6 +190,25 @@ Constants::Constants(const UnitProgram &program)
     (void)stepKnownScalar(in, regs);
     values[in.a] = regs[in.a];
   }
+}
+
+/// Whether `pc` is inside a loop whose bounds are `constants` that give
+/// it no trip.
+static bool inLoopOfNoTrip(const UnitProgram &program,
+                           const Constants &constants, size_t pc) {
+  for (size_t at = 0; at < pc; ++at) {
+    const Inst &in = program.insts[at];
+    if (in.op == Opcode::LoopBegin && pc < in.e && constants.counts(at) &&
+        constants.tripsAt(at) <= 0)
+      return true;
+  }
+  return false;
+}
+
+bool detail::mayRun(const UnitProgram &program, size_t pc) {
+  // The values up to `pc` only: the first DMA of a lane's program is near
+  // its top, and every lane's engines are asked.
+  return !inLoopOfNoTrip(program, Constants(program, pc), pc);
 }
 
 void SameWalks::add(const UnitProgram &program, const ProgramWalker &walker,

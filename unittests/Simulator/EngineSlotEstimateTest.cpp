@@ -98,4 +98,30 @@ TEST(EngineSlotEstimateTest, StoreEngineBehindFasterRowsRunsAtItsSlotsRate) {
   expectSimulatedAbove(m, exe, 262, 11);
 }
 
+TEST(EngineSlotEstimateTest, EnginesLoadingAtOnceShareTheDeviceMemory) {
+  // Two engines, each with its 32 B/cycle route from DDR (latency 12) and
+  // two transfers in flight, load four 1024-byte blocks at once from a DDR
+  // of 32 B/cycle (attention_1024x1024x128 on spyre_like: 32 DMA_IN
+  // engines in step on 1024 B/cycle, 32 each). Each moves at its 16
+  // B/cycle share: a block holds the engine 64 cycles and a slot 76, so
+  // by hand block k leaves at 64 (k + 1), busy 256 an engine, the last
+  // landing at 268. Before, the walk moved each at the route's 32 B/cycle
+  // (busy 128) and only DDR's 8 KiB at 32 B/cycle (256) saw the sharing.
+  Machine m = coreMachine(/*ddrBandwidth=*/32);
+  m.units[DMA].maxOutstanding = m.units[DMA2].maxOutstanding = 2;
+  Executable exe;
+  ProgramBuilder dma(DMA), dma2(DMA2);
+  for (int i = 0; i < 4; ++i) {
+    dma.dma(DDR, i * 1024, L1, i * 1024, 1024);
+    dma2.dma(DDR, 4096 + i * 1024, L1, 4096 + i * 1024, 1024);
+  }
+  exe.programs = {dma.done(), dma2.done()};
+  KernelEstimate e = estimateResources(m, exe);
+  EXPECT_DOUBLE_EQ(e.unitBusy[0], 256);
+  EXPECT_DOUBLE_EQ(e.unitBusy[1], 256);
+  EXPECT_DOUBLE_EQ(e.memoryBusy[DDR], 256);
+  EXPECT_DOUBLE_EQ(e.cycles, 268);
+  expectSimulatedAbove(m, exe, 268, 0);
+}
+
 } // namespace
