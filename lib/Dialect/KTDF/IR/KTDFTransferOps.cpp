@@ -65,6 +65,13 @@ static LogicalResult verifyBufferEnd(DataTransferOp op, StringRef which,
              << block.size() << " within a " << which << " of rank "
              << type.getRank();
     ArrayRef<int64_t> trailing = type.getShape().take_back(block.size());
+    // Whole consecutive rows of a dense buffer, as one run of elements.
+    int64_t last = type.getShape().back();
+    if (block.size() == 1 && type.getRank() > 1 &&
+        type.getLayout().isIdentity() && type.hasStaticShape() &&
+        !ShapedType::isDynamic(block[0]) && block[0] > last &&
+        block[0] % last == 0 && block[0] <= type.getNumElements())
+      return success();
     for (auto [b, d] : llvm::zip(block, trailing))
       if (!ShapedType::isDynamic(b) && !ShapedType::isDynamic(d) && b > d)
         return op.emitOpError("moves a block of ")

@@ -15,6 +15,8 @@
 
 #include "StreamPlan.h"
 
+#include "ktflow/Dialect/KTDFArch/IR/NodeSpec.h"
+#include "ktflow/Scheduler/CostModel.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -123,6 +125,11 @@ private:
   //===--------------------------------------------------------------------===//
 
   LogicalResult chooseWidth();
+
+  /// Chunks spanning consecutive rows of a stage whose rows are narrower
+  /// than the compute unit's widest issue (TileStreams.cpp).
+  void joinRows(ktflow::sched::ChunkQuery query,
+                const ktdf_arch::UnitSpec &unit);
 
   /// The buffer each read slot is fed from and each written slot drains to.
   LogicalResult findBuffers();
@@ -249,6 +256,8 @@ private:
   StageOp feed, compute, drain;
   StreamPlan plan;
   int64_t width = 1;
+  /// Rows of the tile each row of the plan spans (joinRows).
+  int64_t rowsPerChunk = 1;
   SmallVector<PassContents, 0> passes;
   /// Read slot -> the buffer feeding it; written slot -> the buffer it
   /// drains into.

@@ -173,7 +173,7 @@ void StreamTiler::buildCompute() {
     if (isa<arith::ConstantOp>(op) &&
         !isa<RankedTensorType>(op.getResult(0).getType()))
       base.map(op.getResult(0), b.clone(op)->getResult(0));
-  Value c0 = index(0), c1 = index(1), rows = index(plan.rows),
+  Value c0 = index(0), rowStep = index(rowsPerChunk), rows = index(plan.rows),
         cols = index(plan.cols), step = index(width);
   if (plan.columnMajor) {
     buildColumnMajorCompute(base, old);
@@ -190,52 +190,53 @@ void StreamTiler::buildCompute() {
     for (auto &[v, chunks] : columnChunks)
       chunks.push_back(chunkMap.lookup(v));
   }
-  scf::ForOp::create(b, loc, c0, rows, c1, ValueRange{},
-                     [&](OpBuilder &, Location, Value, ValueRange) {
-    IRMapping rowMap = base;
-    // The chunks of this row the unit holds, per held value.
-    llvm::DenseMap<Value, SmallVector<Value>> held;
-    // Values read once per row come first, as the feed sends them.
-    for (ReadFromFifoOp read : plan.reads)
-      if (!plan.isStreamed(read.getResult()))
-        readChunk(read, rowMap);
-    emitRowOps(0, rowMap);
-    int passesDone = 0;
-    for (PassContents &pass : passes) {
-      SmallVector<Value> inits;
-      for (auto op : pass.reductions)
-        for (Value init : op.getDpsInits())
-          inits.push_back(lookup(init, rowMap));
-      // A pass that holds chunks, or reads held ones, runs its chunks one
-      // after another in line, each a value of its own.
-      SmallVector<Value> folded;
-      if (isUnrolled(pass)) {
-        folded = inits;
-        for (int64_t chunk = 0; chunk < plan.cols / width; ++chunk)
-          folded = emitChunk(pass, rowMap, folded, chunk, held);
-      } else {
-        auto chunks = scf::ForOp::create(
-            b, loc, c0, cols, step, inits,
-            [&](OpBuilder &, Location, Value, ValueRange accs) {
-              scf::YieldOp::create(b, loc,
-                                   emitChunk(pass, rowMap, accs, 0, held));
-            });
-        folded = chunks.getResults();
-      }
-      unsigned r = 0;
-      for (auto op : pass.reductions)
-        for (Value result : op->getResults())
-          rowMap.map(result, folded[r++]);
-      if (pass.endsPass)
-        emitRowOps(++passesDone, rowMap);
-    }
-    for (WriteToFifoOp write : plan.writes)
-      if (!plan.isStreamed(write.getValue()))
-        WriteToFifoOp::create(b, write.getLoc(),
-                              lookup(write.getValue(), rowMap),
-                              write.getSlot());
-    scf::YieldOp::create(b, loc);
-  });
+  scf::ForOp::create(
+      b, loc, c0, rows, rowStep, ValueRange{},
+      [&](OpBuilder &, Location, Value, ValueRange) {
+        IRMapping rowMap = base;
+        // The chunks of this row the unit holds, per held value.
+        llvm::DenseMap<Value, SmallVector<Value>> held;
+        // Values read once per row come first, as the feed sends them.
+        for (ReadFromFifoOp read : plan.reads)
+          if (!plan.isStreamed(read.getResult()))
+            readChunk(read, rowMap);
+        emitRowOps(0, rowMap);
+        int passesDone = 0;
+        for (PassContents &pass : passes) {
+          SmallVector<Value> inits;
+          for (auto op : pass.reductions)
+            for (Value init : op.getDpsInits())
+              inits.push_back(lookup(init, rowMap));
+          // A pass that holds chunks, or reads held ones, runs its chunks one
+          // after another in line, each a value of its own.
+          SmallVector<Value> folded;
+          if (isUnrolled(pass)) {
+            folded = inits;
+            for (int64_t chunk = 0; chunk < plan.cols / width; ++chunk)
+              folded = emitChunk(pass, rowMap, folded, chunk, held);
+          } else {
+            auto chunks = scf::ForOp::create(
+                b, loc, c0, cols, step, inits,
+                [&](OpBuilder &, Location, Value, ValueRange accs) {
+                  scf::YieldOp::create(b, loc,
+                                       emitChunk(pass, rowMap, accs, 0, held));
+                });
+            folded = chunks.getResults();
+          }
+          unsigned r = 0;
+          for (auto op : pass.reductions)
+            for (Value result : op->getResults())
+              rowMap.map(result, folded[r++]);
+          if (pass.endsPass)
+            emitRowOps(++passesDone, rowMap);
+        }
+        for (WriteToFifoOp write : plan.writes)
+          if (!plan.isStreamed(write.getValue()))
+            WriteToFifoOp::create(b, write.getLoc(),
+                                  lookup(write.getValue(), rowMap),
+                                  write.getSlot());
+        scf::YieldOp::create(b, loc);
+      });
   old->dropAllDefinedValueUses();
   old->erase();
 }
@@ -275,27 +276,27 @@ void StreamTiler::buildRowLoops(
     function_ref<void(Value)> tail) {
   Block *old = freshBody(stage);
   Location loc = stage.getLoc();
-  Value c0 = index(0), c1 = index(1), rows = index(plan.rows),
+  Value c0 = index(0), rowStep = index(rowsPerChunk), rows = index(plan.rows),
         cols = index(plan.cols), step = index(width);
   prologue();
-  scf::ForOp::create(b, loc, c0, rows, c1, ValueRange{},
+  scf::ForOp::create(b, loc, c0, rows, rowStep, ValueRange{},
                      [&](OpBuilder &, Location, Value r, ValueRange) {
-    head(r);
-    for (const PassContents &pass : passes) {
-      if (!hasWork(pass))
-        continue;
-      auto chunks =
-          scf::ForOp::create(b, loc, c0, cols, step, ValueRange{},
+                       head(r);
+                       for (const PassContents &pass : passes) {
+                         if (!hasWork(pass))
+                           continue;
+                         auto chunks = scf::ForOp::create(
+                             b, loc, c0, cols, step, ValueRange{},
                              [&](OpBuilder &, Location, Value c, ValueRange) {
                                body(pass, r, c);
                                scf::YieldOp::create(b, loc);
                              });
-      if (pass.isPart)
-        chunks->setAttr(kPartLoopAttrName, b.getUnitAttr());
-    }
-    tail(r);
-    scf::YieldOp::create(b, loc);
-  });
+                         if (pass.isPart)
+                           chunks->setAttr(kPartLoopAttrName, b.getUnitAttr());
+                       }
+                       tail(r);
+                       scf::YieldOp::create(b, loc);
+                     });
   old->dropAllDefinedValueUses();
   old->erase();
 }

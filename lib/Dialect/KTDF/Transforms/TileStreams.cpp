@@ -170,6 +170,8 @@ LogicalResult StreamTiler::chooseWidth() {
                                     8.0;
   query.fifoBandwidth = model.getDatapath(*feedHop.fifo).spec.bandwidth;
   width = ktflow::sched::chooseChunk(query);
+  if (chunkScale == 0)
+    joinRows(query, unit);
   // The tuner (`--tune`) tries widths next to the cost model's: a power of
   // two times it that still divides the row in whole sticks.
   int64_t scaled = chunkScale >= 0
@@ -179,6 +181,58 @@ LogicalResult StreamTiler::chooseWidth() {
       cols % scaled == 0)
     width = scaled;
   return success();
+}
+
+/// A row narrower than the compute unit's widest issue leaves lanes idle
+/// in every op of its chunk (a truncf of 32 elements is a whole cycle of 64
+/// f16 lanes). Where the stage is element-wise on whole tiles only and
+/// every tile is a dense rows x columns buffer, consecutive rows are
+/// consecutive elements, so a chunk may span `rowsPerChunk` rows: the row
+/// loops step by k, each row of the plan k x columns wide, and the feed and
+/// drain move each chunk from the first of its rows. The cost model picks k
+/// among the divisors of the rows whose chunk the unit takes in one issue
+/// (ties to the fewer rows).
+void StreamTiler::joinRows(ktflow::sched::ChunkQuery query,
+                           const ktdf_arch::UnitSpec &unit) {
+  if (width != plan.cols || plan.rows < 2 || plan.columnMajor ||
+      plan.tileShape.size() != 2 || !unit.simd)
+    return;
+  int64_t maxLanes = 0;
+  for (auto [type, lanes] : unit.simd->lanes)
+    maxLanes = std::max(maxLanes, lanes);
+  if (2 * plan.cols > maxLanes)
+    return;
+  if (llvm::any_of(plan.roles,
+                   [](auto entry) { return entry.second != OpRole::Stream; }))
+    return;
+  auto isDenseTile = [&](Value slot, Value v) {
+    auto buffer = dyn_cast<MemRefType>(source.lookup(slot).getType());
+    return plan.getKind(v) == Kind::Tile && buffer &&
+           buffer.getLayout().isIdentity() &&
+           buffer.getShape() == ArrayRef<int64_t>(plan.tileShape);
+  };
+  for (ReadFromFifoOp read : plan.reads)
+    if (!isDenseTile(read.getSlot(), read.getResult()))
+      return;
+  for (WriteToFifoOp write : plan.writes)
+    if (!isDenseTile(write.getSlot(), write.getValue()))
+      return;
+  int64_t cols = plan.cols, best = 1;
+  query.cols = cols;
+  double bestPerRow = ktflow::sched::estimateRowCycles(query, cols);
+  for (int64_t k = 2; k * cols <= maxLanes; ++k) {
+    if (plan.rows % k != 0)
+      continue;
+    query.cols = k * cols;
+    double perRow = ktflow::sched::estimateRowCycles(query, k * cols) / k;
+    if (perRow < bestPerRow) {
+      best = k;
+      bestPerRow = perRow;
+    }
+  }
+  rowsPerChunk = best;
+  plan.cols *= best;
+  width = plan.cols;
 }
 
 /// The buffer each read slot is fed from and each written slot drains to.

@@ -345,9 +345,18 @@ func.func @transfer_block_rank(%a: !ktdf.fifo.slot<A -> B, 1x1x4xf16>, %b: memre
 
 // -----
 
-func.func @transfer_block_fit(%a: !ktdf.fifo.slot<A -> B, 8xf16>, %b: memref<2x4xf16, "L1">, %i: index) {
-  // expected-error @+1 {{moves a block of 8 elements along a dimension of 4 in its destination}}
-  ktdf.data_transfer %a to %b[%i, %i] : !ktdf.fifo.slot<A -> B, 8xf16> to memref<2x4xf16, "L1">
+func.func @transfer_block_fit(%a: !ktdf.fifo.slot<A -> B, 6xf16>, %b: memref<2x4xf16, "L1">, %i: index) {
+  // expected-error @+1 {{moves a block of 6 elements along a dimension of 4 in its destination}}
+  ktdf.data_transfer %a to %b[%i, %i] : !ktdf.fifo.slot<A -> B, 6xf16> to memref<2x4xf16, "L1">
+  return
+}
+
+// -----
+
+// Whole rows, but more than the buffer holds.
+func.func @transfer_block_rows(%a: !ktdf.fifo.slot<A -> B, 12xf16>, %b: memref<2x4xf16, "L1">, %i: index) {
+  // expected-error @+1 {{moves a block of 12 elements along a dimension of 4 in its destination}}
+  ktdf.data_transfer %a to %b[%i, %i] : !ktdf.fifo.slot<A -> B, 12xf16> to memref<2x4xf16, "L1">
   return
 }
 

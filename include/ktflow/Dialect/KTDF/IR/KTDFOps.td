@@ -227,7 +227,10 @@ def KTDF_DataTransferOp : KTDF_Op<"data_transfer", [AttrSizedOperandSegments]> {
     one end is an access tile, and at most one a slot. An access tile moving
     to or from a slot may be indexed too (a block of the slot's shape at
     those indices within the tile: how a compute unit streams a scratchpad
-    view the kernel manages itself).
+    view the kernel manages itself). A one-dimensional block indexed into
+    a buffer of the identity layout may span whole consecutive rows (its
+    elements a multiple of the last dimension, within the buffer): rows
+    narrower than a compute unit's issue, streamed several to a chunk.
 
     ```mlir
     ktdf.data_transfer %tile to %buf : !ktdp.access_tile<3x64xindex> to memref<3x64xf16, "L1">
