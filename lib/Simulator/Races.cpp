@@ -8,23 +8,26 @@
 // chance, or pass by chance, silently; the detectors make it an error
 // naming the bytes, both units and their instructions.
 //
-// Every memory a unit reads or writes (device memory and the cores'
-// scratchpads alike): happens-before, with a vector clock per unit. A sync
-// token and a FIFO entry carry their sender's clock and the receiver joins
-// it, so an access happens before another when a chain of tokens and
-// entries leads from the first unit (after the access) to the second
-// (before it). A unit's epoch advances at its first access after a release
-// in an earlier instruction: the chunks of one transfer share an epoch,
-// which can miss a race on a later chunk but never reports a false one. A
-// DMA's bytes are read and written at issue in the simulator and its
-// signals wait for its landing, both after the access in program order, so
-// program order is the ordering. A write that changes no byte is no access
-// (a result every tile of an all-reduce stores). In device memory the races
-// are stores of different grid points, or of loop iterations spread over
-// cores, that overlap (the reference interpreter, which runs tiles in
-// order, keeps the last one), and a DMA reading bytes another core's DMA
-// writes (an exchange through memory, an in-place kernel) without a token
-// between them.
+// Happens-before, with a vector clock per unit. A sync token and a FIFO
+// entry carry their sender's clock and the receiver joins it, so an access
+// happens before another when a chain of tokens and entries leads from the
+// first unit (after the access) to the second (before it). A unit's epoch
+// advances at its first access after a release in an earlier instruction:
+// the chunks of one transfer share an epoch, which can miss a race on a
+// later chunk but never reports a false one. A DMA's bytes are read and
+// written at issue in the simulator and its signals wait for its landing,
+// both after the access in program order, so program order is the
+// ordering. A write that changes no byte is no access (a result every tile
+// of an all-reduce stores).
+//
+// Always: the writes of device memory, whose races are stores of different
+// grid points, or of loop iterations spread over cores, that overlap (the
+// reference interpreter, which runs tiles in order, keeps the last one).
+// The clocks and these few large writes cost a few percent. With
+// `checkRaces`, every access of every memory (the scratchpads' many small
+// accesses and the rows of strided DMAs cost 1.1-2.5x): also a DMA reading
+// bytes another core's DMA writes (an exchange through memory, an in-place
+// kernel) without a token between them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,13 +105,27 @@ static void recordAccess(AccessMap &ranges, uint64_t lo, const Access &mine) {
 }
 
 ClockRef Engine::releaseClock(UnitState &u) {
-  if (!options.checkRaces)
-    return {};
-  if (!u.released)
-    u.released = std::make_shared<const Clock>(u.clock);
+  if (!u.released) {
+    auto copy = llvm::makeIntrusiveRefCnt<SparseClock>();
+    copy->components.reserve(u.heardFrom.size());
+    for (uint32_t unit : u.heardFrom)
+      copy->components.emplace_back(unit, u.clock[unit]);
+    u.released = std::move(copy);
+  }
   u.releasedEpoch = true;
   u.releasedInst = u.instructions;
   return {u.released, u.index, u.clock[u.index]};
+}
+
+/// Raises `u`'s component of `unit` to `epochs`; whether it grew.
+static bool raise(UnitState &u, uint32_t unit, uint32_t epochs) {
+  uint32_t &mine = u.clock[unit];
+  if (epochs <= mine)
+    return false;
+  if (mine == 0)
+    u.heardFrom.push_back(unit);
+  mine = epochs;
+  return true;
 }
 
 void Engine::acquireClock(UnitState &u, const ClockRef &clock) {
@@ -116,25 +133,16 @@ void Engine::acquireClock(UnitState &u, const ClockRef &clock) {
     return;
   bool grew = false;
   if (clock.base != u.released && !llvm::is_contained(u.joined, clock.base)) {
-    const Clock &base = *clock.base;
-    for (size_t i = 0; i < base.size(); ++i)
-      if (base[i] > u.clock[i]) {
-        u.clock[i] = base[i];
-        grew = true;
-      }
+    for (auto [unit, epochs] : clock.base->components)
+      grew |= raise(u, unit, epochs);
     u.joined[u.nextJoined++ % u.joined.size()] = clock.base;
   }
-  if (clock.own > u.clock[clock.owner]) {
-    u.clock[clock.owner] = clock.own;
-    grew = true;
-  }
+  grew |= raise(u, clock.owner, clock.own);
   if (grew)
     u.released.reset();
 }
 
 ClockRef Engine::pushClock(UnitState &u, FifoState &f) {
-  if (!options.checkRaces)
-    return {};
   if (f.pushes >= f.desc->depth) {
     uint64_t freedBy = f.pushes - f.desc->depth;
     while (f.pops - f.popClocks.size() < freedBy)
@@ -146,8 +154,6 @@ ClockRef Engine::pushClock(UnitState &u, FifoState &f) {
 }
 
 void Engine::popClock(UnitState &u, FifoState &f, const FifoEntry &entry) {
-  if (!options.checkRaces)
-    return;
   acquireClock(u, entry.clock);
   f.popClocks.push_back(releaseClock(u));
   ++f.pops;
@@ -208,7 +214,7 @@ bool Engine::noteRead(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size) {
 
 bool Engine::noteWrite(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size,
                        const uint8_t *data, const uint8_t *old) {
-  if (!options.checkRaces || size == 0)
+  if (size == 0 || (!options.checkRaces && machine.memories[mem].core >= 0))
     return true;
   uint64_t hi = lo + size;
   if (firstChange(data, old, lo, lo, hi) == hi)

@@ -90,10 +90,9 @@ llvm::Error Engine::setup() {
     u.v.resize(prog.numVRegs);
     u.wide.resize(prog.numVRegs);
     u.vtype.assign(prog.numVRegs, nullptr);
-    if (options.checkRaces) {
-      u.clock.assign(exe.programs.size(), 0);
-      u.clock[i] = 1;
-    }
+    u.clock.assign(exe.programs.size(), 0);
+    u.clock[i] = 1;
+    u.heardFrom = {uint32_t(i)};
     if (llvm::Error e = resolveRoutes(prog))
       return e;
   }

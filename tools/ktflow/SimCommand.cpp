@@ -70,8 +70,10 @@ static cl::opt<double> simMaxSeconds(
 
 static cl::opt<bool>
     simRaces("races",
-             cl::desc("Check the memory accesses for races (doubles the "
-                      "simulation time of the largest kernels)"),
+             cl::desc("Check every memory access for races, the "
+                      "scratchpads' and device-memory reads too (1.2-2.5x "
+                      "the simulation time); without it only the writes of "
+                      "device memory are checked"),
              cl::sub(ktflow::driver::simCommand));
 
 static cl::opt<bool>

@@ -3,8 +3,8 @@
 // This file tests that an access of a memory (a core-local one or device
 // memory) by one unit and a write of the same bytes by another are an error
 // unless a sync token or a chain of FIFO entries orders them, that ordered
-// accesses and same-value writes are not, and that the detector is off
-// unless asked for.
+// accesses and same-value writes are not, and that by default only the
+// writes of device memory are checked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,20 +79,22 @@ TEST(RacesTest, ReadOfAnUnorderedWriteIsARace) {
   EXPECT_NE(msg.find("core0.lu"), std::string::npos) << msg;
 }
 
-TEST(RacesTest, TheDetectorIsOffByDefault) {
+TEST(RacesTest, ScratchpadsAreNotCheckedByDefault) {
   auto stats = run(coreMachine(), producerConsumer(false), {});
   EXPECT_TRUE(static_cast<bool>(stats)) << llvm::toString(stats.takeError());
 }
 
-/// Two DMA engines copy different DDR bytes (or the same ones) to one L1
-/// range, the second after the first's token when `synced`.
-Executable twoWriters(bool synced, int64_t secondSource) {
+/// Two DMA engines copy 512 bytes of memory `from` (at 0, and at
+/// `secondSource`: other bytes or the same ones) to one range of memory
+/// `to`, at `at`, the second after the first's token when `synced`.
+Executable twoWriters(bool synced, int64_t secondSource, uint32_t from = DDR,
+                      uint32_t to = L1, int64_t at = 0) {
   Executable exe;
   exe.syncs = {{"done", DMA, DMA2}};
   ProgramBuilder a(DMA), b(DMA2);
-  a.dma(DDR, 0, L1, 0, 512);
+  a.dma(from, 0, to, at, 512);
   handOver(a, b, synced);
-  b.dma(DDR, secondSource, L1, 0, 512);
+  b.dma(from, secondSource, to, at, 512);
   exe.programs = {a.done(), b.done()};
   return exe;
 }
@@ -157,13 +159,15 @@ Executable exchange(bool synced, bool storeFirst) {
   return exe;
 }
 
-/// Runs `exe` checked, the first 1 KiB of the L1 non-zero.
-llvm::Expected<SimStats> runWithL1(const Executable &exe) {
-  Machine m = coreMachine();
+/// Runs `exe` on `m` (checked unless `options` say otherwise), the first
+/// 1 KiB of the L1 non-zero.
+llvm::Expected<SimStats> runWithL1(const Executable &exe,
+                                   SimOptions options = checked(),
+                                   const Machine &m = coreMachine()) {
   MemoryImage mem(m);
   for (int i = 0; i < 1024; ++i)
     mem.writePointer(L1, i, 1)[0] = static_cast<uint8_t>(i * 5 + 3);
-  return simulate(m, exe, mem, checked());
+  return simulate(m, exe, mem, options);
 }
 
 TEST(RacesTest, AnUnorderedExchangeThroughDeviceMemoryIsARace) {
@@ -187,6 +191,49 @@ TEST(RacesTest, AnUnorderedExchangeThroughDeviceMemoryIsARace) {
 TEST(RacesTest, AnExchangeOrderedByATokenIsNoRace) {
   for (bool storeFirst : {true, false}) {
     auto stats = runWithL1(exchange(true, storeFirst));
+    EXPECT_TRUE(static_cast<bool>(stats)) << llvm::toString(stats.takeError());
+  }
+}
+
+/// The test machine whose second DMA engine stores L1 bytes to DDR too.
+Machine twoStoringEngines() {
+  Machine m = coreMachine();
+  m.links.push_back(
+      {{NodeRef::Memory, L1}, {NodeRef::Unit, DMA2}, 32, 2, 0, {}});
+  m.links.push_back(
+      {{NodeRef::Unit, DMA2}, {NodeRef::Memory, DDR}, 32, 10, 0, {}});
+  return m;
+}
+
+/// Overlapping stores of two grid points: two DMA engines store 512 bytes
+/// of the L1 (from 0, and from `secondSource`) to DDR[4096, 4608).
+Executable twoStores(bool synced, int64_t secondSource) {
+  return twoWriters(synced, secondSource, L1, DDR, 4096);
+}
+
+TEST(RacesTest, UnorderedStoresOfOtherValuesAreARaceByDefault) {
+  for (SimOptions options : {SimOptions(), checked()}) {
+    auto stats = runWithL1(twoStores(false, 100), options, twoStoringEngines());
+    ASSERT_FALSE(static_cast<bool>(stats));
+    std::string msg = llvm::toString(stats.takeError());
+    EXPECT_NE(msg.find("write-write race: writes bytes [4096, 4224) of DDR "
+                       "that core0.dma (instruction"),
+              std::string::npos)
+        << msg;
+  }
+}
+
+TEST(RacesTest, OrderedOrSameValueStoresAreNoRaceByDefault) {
+  auto ordered = runWithL1(twoStores(true, 100), {}, twoStoringEngines());
+  EXPECT_TRUE(static_cast<bool>(ordered))
+      << llvm::toString(ordered.takeError());
+  auto same = runWithL1(twoStores(false, 0), {}, twoStoringEngines());
+  EXPECT_TRUE(static_cast<bool>(same)) << llvm::toString(same.takeError());
+}
+
+TEST(RacesTest, ReadsOfDeviceMemoryAreNotCheckedByDefault) {
+  for (bool storeFirst : {true, false}) {
+    auto stats = runWithL1(exchange(false, storeFirst), {});
     EXPECT_TRUE(static_cast<bool>(stats)) << llvm::toString(stats.takeError());
   }
 }
