@@ -12,7 +12,9 @@
 // element's address with the subscripts' own arithmetic (floordiv, mod,
 // captured tile ids and scalars), and moves the run with one `dfir.dma`.
 // A run that may leave its view is clamped to it; a load first zeroes the
-// run's row in the buffer, where the reference interpreter reads 0.
+// run's row in the buffer, where the reference interpreter reads 0. Runs
+// that follow each other in memory, or lie evenly spaced there while they
+// share their indices (SpacedRuns.cpp), move as one DMA.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +42,18 @@ static void emitRowDma(OpBuilder &b, Location loc, bool load, Value size,
   else
     dfir::DmaOp::create(b, loc, size, bufName, buf, memName, mem, Value(),
                         Value(), Value());
+}
+
+/// Whether a subscript of an index `tile` reads depends on position `pos`
+/// of its domain (the captured values, then the variables).
+static bool readsIndex(ktdp::ConstructIndirectAccessTileOp tile, unsigned pos) {
+  for (auto [mapAttr, kind] : llvm::zip_equal(tile.getPerDimSubscriptMaps(),
+                                              tile.getPerDimSubscriptKinds()))
+    if (cast<BoolAttr>(kind).getValue() &&
+        llvm::any_of(cast<AffineMapAttr>(mapAttr).getValue().getResults(),
+                     [&](AffineExpr e) { return e.isFunctionOfDim(pos); }))
+      return true;
+  return false;
 }
 
 FailureOr<Value> TransferEmitter::viewStart(Location loc,
@@ -212,12 +226,36 @@ LogicalResult TransferEmitter::emitIndirectDma(DataTransferOp op,
   // in flight. A run that may leave its view is clamped and moves alone.
   // A permuted order lands runs apart in the buffer: no two extend.
   bool coalesce = !plan->runMayLeave && plan->identityOrder();
+  // When the innermost variable above the run that takes more than one
+  // value reads no index, the runs of its steps share their indices and
+  // lie evenly spaced in memory (a page's rows of one head in a [page,
+  // token, head, dim] cache): they move as the rows of one strided DMA,
+  // whose rows and memory stride ride along too.
+  bool spaced = false;
+  for (size_t v = looped; coalesce && v-- > 0;)
+    if (plan->extents[v] > 1) {
+      spaced = !readsIndex(tile, tile.getCapturedVariables().size() + v);
+      break;
+    }
   int64_t runBytes = run * esize;
   size_t pending = init.size();
   if (coalesce)
     init.append({constant(-1), constant(0), constant(0)});
+  if (spaced)
+    init.append({constant(0), constant(0)});
   auto dma = [&](Value size, Value mem, Value buf) {
     emitRowDma(b, loc, load, size, memName, mem, bufName, buf);
+  };
+  // The pending rows, each `size` bytes, `stride` bytes apart in memory
+  // and `size` apart in the buffer (which holds the runs in point order).
+  auto rowsDma = [&](Value size, Value mem, Value buf, Value rows,
+                     Value stride) {
+    if (load)
+      dfir::DmaOp::create(b, loc, size, memName, mem, bufName, buf, rows,
+                          stride, size);
+    else
+      dfir::DmaOp::create(b, loc, size, bufName, buf, memName, mem, rows, size,
+                          stride);
   };
   auto loop = scf::ForOp::create(
       b, loc, constant(0), constant(points), constant(1), init,
@@ -260,10 +298,18 @@ LogicalResult TransferEmitter::emitIndirectDma(DataTransferOp op,
           scf::YieldOp::create(b, loc, next);
           return;
         }
-        // The buffer holds the runs in point order, so a run extends the
-        // pending one when it starts where that one ends in memory.
         Value pendMem = last[pending], pendBuf = last[pending + 1],
               pendLen = last[pending + 2];
+        if (spaced) {
+          SmallVector<Value> extended =
+              extendSpaced(loc, last.drop_front(pending), memAt, bufAt, next,
+                           last, runBytes, rowsDma);
+          next.append(extended);
+          scf::YieldOp::create(b, loc, next);
+          return;
+        }
+        // The buffer holds the runs in point order, so a run extends the
+        // pending one when it starts where that one ends in memory.
         Value extends = arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::eq, memAt,
             arith::AddIOp::create(b, loc, pendMem, pendLen));
@@ -284,7 +330,11 @@ LogicalResult TransferEmitter::emitIndirectDma(DataTransferOp op,
             constant(runBytes)));
         scf::YieldOp::create(b, loc, next);
       });
-  if (coalesce)
+  if (spaced)
+    rowsDma(loop.getResult(pending + 2), loop.getResult(pending),
+            loop.getResult(pending + 1), loop.getResult(pending + 3),
+            loop.getResult(pending + 4));
+  else if (coalesce)
     dma(loop.getResult(pending + 2), loop.getResult(pending),
         loop.getResult(pending + 1));
   return success();

@@ -70,6 +70,16 @@ protected:
   void emitIndirectRun(Location loc, const IndirectTilePlan &plan, bool load,
                        StringRef memName, Value memAt, StringRef bufName,
                        Value bufAt, Value start);
+  /// The pending DMA of an indirect transfer whose runs may lie evenly
+  /// spaced (`pend`: its memory and buffer addresses, row bytes, rows and
+  /// memory stride) extended by the run between `memAt` and `bufAt`, or
+  /// moved with `rowsDma` first; `indices` and `lastIndices` are the
+  /// point's and the previous point's index addresses and values, in
+  /// pairs. Returns the next pending DMA.
+  SmallVector<Value> extendSpaced(
+      Location loc, ValueRange pend, Value memAt, Value bufAt,
+      ArrayRef<Value> indices, ValueRange lastIndices, int64_t runBytes,
+      llvm::function_ref<void(Value, Value, Value, Value, Value)> rowsDma);
   /// The byte address of the first element of `view`'s tensor it holds.
   FailureOr<Value> viewStart(Location loc, ktdp::ConstructMemoryViewOp view,
                              IRMapping &map);
