@@ -10,7 +10,10 @@
 // stepped together as the walk steps them (ProgramWalker::walk: the same
 // loops walked trip by trip or once, within the same budget) and only
 // what the walk reads of them is compared: each loop's trips and the
-// sizes of each transfer and index read.
+// sizes of each transfer and index read. The walked program's side is
+// stepped by the first comparison that goes through and replayed by the
+// next ones (ReadTrace, SameWalks.h): each lane is compared with the same
+// walked lane.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,9 +27,10 @@ class Lockstep {
 public:
   Lockstep(const UnitProgram &from, const UnitProgram &to,
            const std::vector<bool> &read, llvm::ArrayRef<size_t> counted,
-           llvm::ArrayRef<double> trips)
+           llvm::ArrayRef<double> trips, ReadTrace &fromReads)
       : from(from), to(to), read(read), x(from.numSRegs), y(to.numSRegs),
-        countedTrips(from.insts.size(), -1), next(from.insts.size() + 1) {
+        countedTrips(from.insts.size(), -1), next(from.insts.size() + 1),
+        fromReads(fromReads), replaying(fromReads.complete) {
     for (auto [pc, n] : llvm::zip_equal(counted, trips))
       countedTrips[pc] = n;
     next.back() = from.insts.size();
@@ -42,8 +46,19 @@ private:
   static int64_t valueOf(const std::vector<KnownScalar> &regs, uint32_t reg) {
     return reg == kNoReg ? 0 : regs[reg].value_or(0);
   }
-  bool sameValue(uint32_t reg) const {
-    return valueOf(x, reg) == valueOf(y, reg);
+  /// What `from` reads here, `stepped` of its scalars: recorded, or
+  /// replayed from the first comparison (none past its end).
+  template <typename Read> std::optional<int64_t> fromRead(Read stepped) {
+    if (!replaying) {
+      fromReads.values.push_back(stepped());
+      return fromReads.values.back();
+    }
+    if (at == fromReads.values.size())
+      return std::nullopt;
+    return fromReads.values[at++];
+  }
+  bool sameValue(uint32_t reg) {
+    return fromRead([&] { return valueOf(x, reg); }) == valueOf(y, reg);
   }
   bool loop(size_t pc);
   /// Whether the instruction at `pc` is one the lockstep walk steps or
@@ -81,6 +96,11 @@ private:
   std::vector<size_t> next;
   double iterationsWalked = 0;
   int64_t indexReads = 0;
+  /// What `from` reads, in order; whether it is replayed rather than
+  /// stepped, and where.
+  ReadTrace &fromReads;
+  bool replaying;
+  size_t at = 0;
 };
 } // namespace
 
@@ -88,8 +108,12 @@ bool Lockstep::loop(size_t pc) {
   const Inst &p = from.insts[pc], &q = to.insts[pc];
   double trips = countedTrips[pc];
   if (trips < 0) {
-    trips = ProgramWalker::tripsOf(x[p.b], x[p.c], x[p.d]);
-    if (ProgramWalker::tripsOf(y[q.b], y[q.c], y[q.d]) != trips)
+    std::optional<int64_t> fromTrips = fromRead([&] {
+      return static_cast<int64_t>(
+          ProgramWalker::tripsOf(x[p.b], x[p.c], x[p.d]));
+    });
+    trips = ProgramWalker::tripsOf(y[q.b], y[q.c], y[q.d]);
+    if (fromTrips != static_cast<int64_t>(trips))
       return false;
   }
   // Its register is stepped only where it reaches what the walk reads.
@@ -100,11 +124,13 @@ bool Lockstep::loop(size_t pc) {
     // A body with nothing to step or compare reads nothing in any trip.
     if (next[pc + 1] >= p.e)
       trips = 0;
-    if (stepped && (!x[p.b] || !x[p.d] || !y[q.b] || !y[q.d]))
+    if (stepped &&
+        (fromRead([&] { return x[p.b] && x[p.d]; }) != 1 || !y[q.b] || !y[q.d]))
       return false;
     for (int64_t i = 0; i < static_cast<int64_t>(trips); ++i) {
       if (stepped) {
-        x[p.a] = *x[p.b] + i * *x[p.d];
+        if (!replaying)
+          x[p.a] = *x[p.b] + i * *x[p.d];
         y[q.a] = *y[q.b] + i * *y[q.d];
       }
       if (!walk(pc + 1, p.e))
@@ -132,7 +158,8 @@ bool Lockstep::walk(size_t begin, size_t end) {
     case Opcode::SelectS:
     case Opcode::Alu:
       if (read[pc]) {
-        (void)stepKnownScalar(p, x);
+        if (!replaying)
+          (void)stepKnownScalar(p, x);
         (void)stepKnownScalar(q, y);
       }
       break;
@@ -142,11 +169,13 @@ bool Lockstep::walk(size_t begin, size_t end) {
       pc = p.e + 1;
       continue;
     case Opcode::ReadIndex: {
-      if (x[p.d] != y[q.d])
+      if (fromRead([&] { return x[p.d].has_value(); }) !=
+              int64_t(y[q.d].has_value()) ||
+          fromRead([&] { return x[p.d].value_or(0); }) != y[q.d].value_or(0))
         return false;
       int64_t value = 2 * indexReads++;
-      if (x[p.d] && *x[p.d] > 0)
-        value %= *x[p.d];
+      if (y[q.d] && *y[q.d] > 0)
+        value %= *y[q.d];
       x[p.a] = y[q.a] = value;
       break;
     }
@@ -175,6 +204,15 @@ bool Lockstep::walk(size_t begin, size_t end) {
 bool detail::sameCostOperands(const UnitProgram &from, const UnitProgram &to,
                               const std::vector<bool> &read,
                               llvm::ArrayRef<size_t> counted,
-                              llvm::ArrayRef<double> trips) {
-  return Lockstep(from, to, read, counted, trips).walk(0, from.insts.size());
+                              llvm::ArrayRef<double> trips,
+                              ReadTrace &fromReads) {
+  bool same = Lockstep(from, to, read, counted, trips, fromReads)
+                  .walk(0, from.insts.size());
+  // A comparison stopped early recorded part of what `from` reads.
+  if (!fromReads.complete) {
+    fromReads.complete = same;
+    if (!same)
+      fromReads.values.clear();
+  }
+  return same;
 }

@@ -216,7 +216,7 @@ void SameWalks::add(const UnitProgram &program, const ProgramWalker &walker,
   if (walker.iterations() < kWorthCopying)
     return;
   buckets[bucketOf(program)].push_back(walked.size());
-  walked.push_back({&program, index, {}, {}, {}});
+  walked.push_back({&program, index, {}, {}, {}, false, {}});
 }
 
 void SameWalks::analyse(Walked &walked) {
@@ -287,7 +287,7 @@ static bool sameRoutes(RouteCost x, RouteCost y) {
 }
 
 std::optional<Renaming>
-SameWalks::renaming(const Walked &walkedFrom, const UnitProgram &to,
+SameWalks::renaming(Walked &walkedFrom, const UnitProgram &to,
                     std::optional<Constants> &constants) const {
   const UnitProgram &from = *walkedFrom.program;
   if (from.insts.size() != to.insts.size() || from.numSRegs != to.numSRegs ||
@@ -416,8 +416,9 @@ SameWalks::renaming(const Walked &walkedFrom, const UnitProgram &to,
       return std::nullopt;
   }
   // Last, as it steps the programs through their loops.
-  if (readImmediates && !sameCostOperands(from, to, walkedFrom.read,
-                                          walkedFrom.counted, walkedFrom.trips))
+  if (readImmediates &&
+      !sameCostOperands(from, to, walkedFrom.read, walkedFrom.counted,
+                        walkedFrom.trips, walkedFrom.reads))
     return std::nullopt;
   return names;
 }

@@ -61,4 +61,35 @@ TEST(SameWalksEstimateTest, LanesOfOtherTripsAreEachWalked) {
   EXPECT_DOUBLE_EQ(second, 3570);
 }
 
+/// Three lanes' busy cycles, each on a DMA engine of one kind (the test
+/// machine's two and a third like them).
+std::vector<double> threeLanesBusy(int64_t first0, int64_t first1,
+                                   int64_t first2) {
+  Machine m = coreMachine();
+  m.units[DMA2].kind = m.units[DMA].kind;
+  constexpr uint32_t DMA3 = 5;
+  m.units.push_back(m.units[DMA]);
+  m.units[DMA3].name = "core0.dma3";
+  m.links.push_back(
+      {{NodeRef::Memory, DDR}, {NodeRef::Unit, DMA3}, 32, 10, 0, {}});
+  m.links.push_back(
+      {{NodeRef::Unit, DMA3}, {NodeRef::Memory, L1}, 32, 2, 0, {}});
+  Executable exe;
+  exe.programs = {lane(DMA, first0, 4096), lane(DMA2, first1, 4096),
+                  lane(DMA3, first2, 4096)};
+  return estimateKernel(m, exe).unitBusy;
+}
+
+TEST(SameWalksEstimateTest, ReplayedReadsTellOtherTrips) {
+  // The second lane is compared with the first stepped, the third with
+  // what the first reads replayed: from 31, it runs 127 trips, not 128.
+  EXPECT_EQ(threeLanesBusy(0, 1, 31), (std::vector<double>{3584, 3584, 3570}));
+}
+
+TEST(SameWalksEstimateTest, ReadsOfAComparisonThatFailsAreNotReplayed) {
+  // The second lane's comparison stops at its first loop; the third's
+  // steps the first lane again.
+  EXPECT_EQ(threeLanesBusy(0, 31, 1), (std::vector<double>{3584, 3570, 3584}));
+}
+
 } // namespace
