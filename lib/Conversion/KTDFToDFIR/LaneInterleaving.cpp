@@ -35,8 +35,9 @@
 // every core, by group then grid point, none of its loops led by the
 // longest lane: every unit takes the exchanges in one order. Only their
 // stages wait for other cores (a pipeline's channels stay in a lane), so
-// other ops keep the work order. The trip counts and guards of these walks
-// are LaneTrips.cpp's.
+// other ops keep the work order. A block two lanes of a core load at the
+// same trip goes once into one buffer (SharedLoads.cpp). The trip counts
+// and guards of these walks are LaneTrips.cpp's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -235,6 +236,9 @@ LogicalResult ProgramBuilder::emitLanesTogether(Block &block,
     }
     auto loop = dyn_cast<scf::ForOp>(op);
     if (!loop || runs.size() < 2) {
+      if (auto pipeline = dyn_cast<PipelineOp>(op);
+          pipeline && failed(emitSharedLoadWaits(pipeline, runs)))
+        return failure();
       for (LaneWalk *lane : runs)
         lane->executions =
             emitGuarded(lane->active, lane->executions, [&](ValueRange in) {
@@ -245,6 +249,7 @@ LogicalResult ProgramBuilder::emitLanesTogether(Block &block,
                 result = failure();
               return executions;
             });
+      sharedTurns.clear();
       if (failed(result))
         return failure();
       continue;
@@ -268,7 +273,7 @@ LogicalResult ProgramBuilder::emitLanesTogether(Block &block,
       trips.push_back(*n);
       init.append(lane->executions);
     }
-    size_t numPipelines = kernel.pipelines.size();
+    size_t numPipelines = countersPerLane();
     Block &body = *loop.getBody();
     // The lanes' iterations t walk together too (their inner loops trip by
     // trip), unless the body issues a loop's first loads ahead, which

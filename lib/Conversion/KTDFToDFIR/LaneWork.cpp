@@ -75,25 +75,48 @@ executionsIn(Block &block, llvm::DenseMap<Value, int64_t> &known) {
   return total;
 }
 
+int64_t lowering::pointOfRound(ParallelOp parallel, const LaneInstance &li,
+                               int64_t j) {
+  // As ProgramBuilder::build's pointOf walks them.
+  int64_t n = *parallel.getNumInstances();
+  return parallel.getSnake()
+             ? j * n + li.start + (j % 2) * (n - 1 - 2 * li.start)
+             : li.start + j;
+}
+
+/// The coordinates of linear grid point `t` of `parallel`.
+static llvm::DenseMap<Value, int64_t> coordinatesOf(ParallelOp parallel,
+                                                    int64_t t) {
+  Block &body = parallel.getBody().front();
+  llvm::DenseMap<Value, int64_t> known;
+  int64_t stride = parallel.getNumPoints();
+  for (auto [d, extent] : llvm::enumerate(parallel.getExtents())) {
+    stride /= extent;
+    known[body.getArgument(d)] = t / stride % extent;
+  }
+  return known;
+}
+
+std::optional<int64_t> lowering::tripsAtPoint(ParallelOp parallel,
+                                              scf::ForOp loop, int64_t t) {
+  llvm::DenseMap<Value, int64_t> known = coordinatesOf(parallel, t);
+  std::optional<int64_t> lb = foldAt(loop.getLowerBound(), known),
+                         ub = foldAt(loop.getUpperBound(), known),
+                         step = foldAt(loop.getStep(), known);
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
+}
+
 std::optional<int64_t>
 ProgramBuilder::executionsOf(const LaneInstance &li) const {
   ParallelOp parallel = kernel.parallel;
-  Block &body = parallel.getBody().front();
-  ArrayRef<int64_t> extents = parallel.getExtents();
-  int64_t n = *parallel.getNumInstances();
   int64_t total = 0;
   for (int64_t j = 0; j < li.count; ++j) {
-    // The point of round j, as ProgramBuilder::build's pointOf walks them.
-    int64_t t = parallel.getSnake()
-                    ? j * n + li.start + (j % 2) * (n - 1 - 2 * li.start)
-                    : li.start + j;
-    llvm::DenseMap<Value, int64_t> known;
-    int64_t stride = parallel.getNumPoints();
-    for (auto [d, extent] : llvm::enumerate(extents)) {
-      stride /= extent;
-      known[body.getArgument(d)] = t / stride % extent;
-    }
-    std::optional<int64_t> executions = executionsIn(body, known);
+    llvm::DenseMap<Value, int64_t> known =
+        coordinatesOf(parallel, pointOfRound(parallel, li, j));
+    std::optional<int64_t> executions =
+        executionsIn(parallel.getBody().front(), known);
     if (!executions)
       return std::nullopt;
     total += *executions;

@@ -341,7 +341,7 @@ bool ProgramBuilder::deferStagingLoads(PipelineOp staging,
 FailureOr<SmallVector<Value>> ProgramBuilder::emitStagingAfterFirstTrip(
     scf::ForOp loop, Value first, ArrayRef<LaneWalk> lanes, ValueRange in) {
   OpBuilder &b = *builder;
-  size_t numPipelines = kernel.pipelines.size();
+  size_t numPipelines = countersPerLane();
   SmallVector<Value> out;
   LogicalResult result = success();
   for (size_t k = 0; k < lanes.size(); ++k) {

@@ -194,6 +194,16 @@ public:
   /// loads use (SharedStaging.cpp); null if none.
   const LaneInstance *stagingSourceOf(const PipelineInfo &info,
                                       const LaneInstance &li) const;
+  /// Whether `stage` only loads, in each trip of a loop of the grid's body
+  /// (no inner loop, no exchange), a device memory tile whose offsets are
+  /// the same in every lane at that trip into a buffer of its pipeline,
+  /// with a plain hand-over each way (SharedLoads.cpp).
+  bool isSharableLoad(StageOp stage) const;
+  /// The two lane instances of `li`'s core, which load `stage`'s tiles
+  /// into one buffer (the first's) on one unit, when isSharableLoad holds
+  /// and they share that unit and memory; else none.
+  SmallVector<const LaneInstance *, 2>
+  sharedLoadLanes(StageOp stage, const LaneInstance &li) const;
   /// Whether lane instance `li` runs the transfers and compute of
   /// `info`'s pipeline (PipelineInfo::workTiles).
   bool runsWork(const PipelineInfo &info, const LaneInstance &li) const;
@@ -205,6 +215,15 @@ public:
                                            Value buffer) const;
 
 private:
+  /// isSharableLoad, by stage.
+  mutable llvm::DenseMap<Operation *, bool> sharableLoads;
+  /// Whether the two lanes of a core use the same copy of `stage`'s buffer
+  /// whenever both run a trip of its loop (each round's trips folded at its
+  /// grid points), and share a trip at all.
+  bool loadsInPhase(StageOp stage, const LaneInstance &a,
+                    const LaneInstance &b) const;
+  /// loadsInPhase, by stage and core.
+  mutable llvm::DenseMap<std::pair<Operation *, int64_t>, bool> inPhaseLoads;
   // The kernel's tensors (KernelTensors.cpp).
   LogicalResult collectArguments();
   /// One tensor per literal address of a view outside the scratchpad.
@@ -296,6 +315,14 @@ std::pair<Value, std::string> scratchpadViewBase(OpBuilder &b, Location loc,
                                                  const LaneInstance &li);
 /// The symbol of a ring sync channel of pipeline `index` for `li`.
 std::string ringSync(unsigned index, StringRef what, const LaneInstance &li);
+
+/// The linear id of the grid point lane instance `li` runs in round `j`.
+int64_t pointOfRound(ParallelOp parallel, const LaneInstance &li, int64_t j);
+/// The trips of `loop` (in the grid's body, bounds computed from the grid
+/// point) at linear grid point `t`; none when its bounds do not fold there
+/// (LaneWork.cpp).
+std::optional<int64_t> tripsAtPoint(ParallelOp parallel, scf::ForOp loop,
+                                    int64_t t);
 
 /// Whether `end` (of a transfer) is an access tile of a scratchpad
 /// (ct_local) view.

@@ -47,8 +47,15 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
   if (info.copies > 1)
     for (Value result : pipeline->getResults())
       exportedCopy[{result, &li}] = copy;
+  bool unwalkedShare = false;
   auto emitWait = [&](const Channel &ch) {
     std::string sync = KernelLowering::perLane(ch.base, li);
+    // A buffer loaded for two lanes: its tokens were taken before
+    // (SharedLoads.cpp).
+    if (llvm::is_contained(sharedFrees, &ch)) {
+      unwalkedShare |= !sharedTurnOf(ch, li);
+      return;
+    }
     if (ch.copies == 0) {
       dfir::SyncRecvOp::create(b, loc, sync);
       return;
@@ -312,7 +319,20 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
                                          KernelLowering::perLane(ch->base, li));
           };
           if (auto transfer = dyn_cast<DataTransferOp>(op)) {
-            if (failed(emitTransfer(transfer, m, li, copy)))
+            // The other lane may have loaded the block into this one's
+            // buffer.
+            Value load;
+            for (const Channel &ch : info.channels)
+              if (const SharedTurn *turn =
+                      ch.to == stage ? sharedTurnOf(ch, li) : nullptr)
+                load = turn->load;
+            LogicalResult moved = success();
+            auto move = [&] { moved = emitTransfer(transfer, m, li, copy); };
+            if (load)
+              emitIf(load, move);
+            else
+              move();
+            if (failed(moved))
               return failure();
             handOverKept();
           } else if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -409,6 +429,9 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
   }
   if (failed(emitRowBlocked()))
     return failure();
+  if (unwalkedShare)
+    return pipeline.emitError("unit '")
+           << unit << "' loads a block for two lanes outside their walk";
   if (part == StagePart::Loads)
     return success();
   if (!deferPassReceipts)

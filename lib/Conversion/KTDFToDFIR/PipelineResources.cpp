@@ -274,17 +274,26 @@ void KernelLowering::declarePipelineResources(OpBuilder &b,
   Location loc = func.getLoc();
   Block &body = PipelineOp(info.op).getBody().front();
   const LaneInstance *source = stagingSourceOf(info, li);
+  // A buffer loaded once for two lanes is the first lane's
+  // (SharedLoads.cpp).
+  llvm::DenseMap<Value, const LaneInstance *> sharedBy;
+  for (StageOp stage : body.getOps<StageOp>())
+    if (auto lanes = sharedLoadLanes(stage, li); !lanes.empty())
+      sharedBy[(*stage.getBody().front().getOps<DataTransferOp>().begin())
+                   .getDst()] = lanes.front();
   for (auto priv : body.getOps<PrivateOp>()) {
     auto type = dyn_cast<MemRefType>(priv.getType());
     if (!type)
       continue;
     StringRef kind = getBufferMemoryKind(type);
+    const LaneInstance *owner = sharedBy.lookup(priv.getResult());
+    if (!owner)
+      owner = source ? source : &li;
     auto [base, bytes] = info.buffers.lookup(priv.getResult());
     dfir::BufferOp::create(
         b, priv.getLoc(), perLane(base, li), memoryOf(kind, li),
         bytes * info.copies,
-        b.getI64IntegerAttr(laneBaseOf(kind, source ? *source : li) +
-                            *priv.getOffset()));
+        b.getI64IntegerAttr(laneBaseOf(kind, *owner) + *priv.getOffset()));
   }
   // FIFOs: one per pair of unit instances, as wide as its widest slot;
   // declared once every lane instance has named its slots.

@@ -94,6 +94,31 @@ private:
   /// lane.
   LogicalResult emitLanesTogether(Block &block, MutableArrayRef<LaneWalk> lanes,
                                   Operation *skip = nullptr);
+  // Blocks loaded once for the two lanes of a core (SharedLoads.cpp).
+  /// The channels handing back a buffer this unit loads for two lanes.
+  void collectSharedFrees();
+  /// Per lane, the counters carried through loops: the executions of each
+  /// pipeline, then the tokens taken of each channel of sharedFrees.
+  size_t countersPerLane() const {
+    return kernel.pipelines.size() + sharedFrees.size();
+  }
+  /// The tokens of `ch` taken so far, in a lane's `counters`.
+  Value &freedOf(const Channel &ch, MutableArrayRef<Value> counters);
+  /// A lane's execution of a pipeline whose buffer it shares: the waits
+  /// are taken; it loads the block when `load` holds (null: always).
+  struct SharedTurn {
+    const Channel *free;
+    const LaneInstance *li;
+    Value load;
+  };
+  const SharedTurn *sharedTurnOf(const Channel &ch,
+                                 const LaneInstance &li) const;
+  /// Before `runs` (two lanes of a core) execute `pipeline`: the tokens
+  /// each shared load needs, and the turns (sharedTurns) of both lanes.
+  LogicalResult emitSharedLoadWaits(PipelineOp pipeline,
+                                    ArrayRef<LaneWalk *> runs);
+  SmallVector<const Channel *> sharedFrees;
+  SmallVector<SharedTurn> sharedTurns;
   /// Whether `runs` can walk the loop body `body` together: no op of it
   /// issues a loop's first loads ahead for one of them.
   bool walksTogether(Block &body, ArrayRef<LaneWalk *> runs);

@@ -199,7 +199,7 @@ ProgramBuilder::emitLanesStoresBehind(scf::ForOp loop, PipelineOp stores,
                                       const LaneTrips &lanes, ValueRange init) {
   OpBuilder &b = *builder;
   Location loc = loop.getLoc();
-  size_t numPipelines = kernel.pipelines.size();
+  size_t numPipelines = countersPerLane();
   Value c0 = constant(0), c1 = constant(1);
   auto ivOf = [&](size_t k, Value t) -> Value {
     return arith::AddIOp::create(

@@ -76,8 +76,10 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
   Value c0 = constant(0), c1 = constant(1);
   // Per lane, one execution counter per pipeline, carried through every
   // loop: the copy of a buffer an execution uses, and how many tokens are
-  // left to take at the end, follow from it.
-  size_t numPipelines = kernel.pipelines.size();
+  // left to take at the end, follow from it (and the tokens taken of a
+  // buffer loaded for two lanes: SharedLoads.cpp).
+  collectSharedFrees();
+  size_t numPipelines = countersPerLane();
   SmallVector<Value> zeros(work.size() * numPipelines, c0);
   LogicalResult result = success();
   // Per-instance pipelines run before the lane's first point; the loads of
@@ -216,7 +218,14 @@ LogicalResult ProgramBuilder::build(OpBuilder &b) {
       for (const Channel &ch : info.channels) {
         if (ch.copies == 0 || kernel.unitOf(ch.to, *li) != unit)
           continue;
-        Value n = arith::MinUIOp::create(b, loc, total, constant(ch.copies));
+        auto mine = MutableArrayRef<Value>(totals).slice(k * numPipelines,
+                                                         numPipelines);
+        Value n =
+            llvm::is_contained(sharedFrees, &ch)
+                ? arith::SubIOp::create(b, loc, total, freedOf(ch, mine))
+                      .getResult()
+                : arith::MinUIOp::create(b, loc, total, constant(ch.copies))
+                      .getResult();
         scf::ForOp::create(b, loc, c0, n, c1, ValueRange{},
                            [&](OpBuilder &, Location, Value, ValueRange) {
           dfir::SyncRecvOp::create(b, loc,
