@@ -172,7 +172,9 @@ static UnitReads &readsOf(Shadow &shadow, uint32_t unit) {
   for (UnitReads &reads : shadow.reads)
     if (reads.unit == unit)
       return reads;
-  return shadow.reads.emplace_back(UnitReads{unit});
+  UnitReads &reads = shadow.reads.emplace_back();
+  reads.unit = unit;
+  return reads;
 }
 
 /// The shadow of memory `mem`, created on first use.
