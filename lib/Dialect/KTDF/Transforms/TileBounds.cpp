@@ -45,48 +45,121 @@ static std::optional<int64_t> spanOf(scf::ForOp loop) {
   return (width.getSExtValue() - 1) / by * by;
 }
 
-std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
-  using Range = std::pair<int64_t, int64_t>;
+namespace {
+/// Inclusive bounds of an index value, either end possibly unknown (`min(x,
+/// 64)` is at most 64 whatever x is, at least x's lower bound).
+struct Bounds {
+  std::optional<int64_t> lo, hi;
+};
+
+/// How a select picks between its two values: `select(x < y, x, y)` is
+/// their minimum, `select(x > y, x, y)` their maximum (Triton's clamps),
+/// any other select either of them.
+enum class Pick { Min, Max, Either };
+} // namespace
+
+static Bounds boundsOf(Value v, int depth);
+
+static Pick pickOf(arith::SelectOp select) {
+  auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!cmp)
+    return Pick::Either;
+  bool less;
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::sle:
+    less = true;
+    break;
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::sge:
+    less = false;
+    break;
+  default:
+    return Pick::Either;
+  }
+  Value x = select.getTrueValue(), y = select.getFalseValue();
+  if (cmp.getLhs() == y && cmp.getRhs() == x)
+    less = !less;
+  else if (cmp.getLhs() != x || cmp.getRhs() != y)
+    return Pick::Either;
+  return less ? Pick::Min : Pick::Max;
+}
+
+/// Bounds of min(a, b), max(a, b) or one of a and b: an end of the minimum
+/// below both operands' upper ends needs only one of them, its lower end
+/// both; dually for the maximum.
+static Bounds combine(Pick pick, Bounds a, Bounds b) {
+  auto both = [](std::optional<int64_t> x, std::optional<int64_t> y,
+                 bool smaller) -> std::optional<int64_t> {
+    if (!x || !y)
+      return std::nullopt;
+    return smaller ? std::min(*x, *y) : std::max(*x, *y);
+  };
+  auto either = [&](std::optional<int64_t> x, std::optional<int64_t> y,
+                    bool smaller) -> std::optional<int64_t> {
+    return x && y ? both(x, y, smaller) : x ? x : y;
+  };
+  switch (pick) {
+  case Pick::Min:
+    return {both(a.lo, b.lo, true), either(a.hi, b.hi, true)};
+  case Pick::Max:
+    return {either(a.lo, b.lo, false), both(a.hi, b.hi, false)};
+  case Pick::Either:
+    return {both(a.lo, b.lo, true), both(a.hi, b.hi, false)};
+  }
+  llvm_unreachable("unknown pick");
+}
+
+/// Bounds of a loop's induction variable.
+static Bounds inductionBounds(scf::ForOp loop, int depth) {
+  if (auto span = spanOf(loop)) {
+    // A loop over a window of known width at a varying start (`%b to
+    // %b + 16 step 8`): the start's range, plus the last step's offset.
+    Bounds start = boundsOf(loop.getLowerBound(), depth + 1);
+    if (!start.lo || !start.hi)
+      return {};
+    return {start.lo, *start.hi + *span};
+  }
+  APInt lb, step;
+  if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+      step.getSExtValue() <= 0)
+    return {};
+  // An upper bound known only at run time may still be bounded above (a
+  // plain `index` row length clamped by `arith.minsi %N, %c1024`).
+  std::optional<int64_t> ub = boundsOf(loop.getUpperBound(), depth + 1).hi;
+  if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb))) {
+    // A varying start (a cyclic distribution `%tid to %n step %cN`, a
+    // window `max(%q - 32, 0) to min(%q + 64, %n)`): from the lowest
+    // start to the last value below the upper bound.
+    std::optional<int64_t> first = boundsOf(loop.getLowerBound(), depth + 1).lo;
+    if (!first || !ub)
+      return {first, std::nullopt};
+    if (*ub <= *first)
+      return {};
+    return {first, std::max(*first, *ub - 1)};
+  }
+  int64_t first = lb.getSExtValue(), by = step.getSExtValue();
+  if (!ub)
+    return {first, std::nullopt};
+  if (*ub <= first)
+    return {};
+  // The last value is the last step that starts below the upper bound,
+  // not ub - 1: a loop over 8-row tiles stepping by 8 ends at ub - 8.
+  return {first, first + (*ub - 1 - first) / by * by};
+}
+
+static Bounds boundsOf(Value v, int depth) {
   if (depth > 32)
-    return std::nullopt;
+    return {};
   APInt k;
   if (matchPattern(v, m_ConstantInt(&k)))
-    return Range{k.getSExtValue(), k.getSExtValue()};
+    return {k.getSExtValue(), k.getSExtValue()};
   if (std::optional<int64_t> extent = gridExtentOf(v))
-    return Range{0, *extent - 1};
+    return {0, *extent - 1};
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
-    if (!loop || arg != loop.getInductionVar())
-      return std::nullopt;
-    if (auto span = spanOf(loop)) {
-      // A loop over a window of known width at a varying start (`%b to
-      // %b + 16 step 8`): the start's range, plus the last step's offset.
-      auto start = rangeOf(loop.getLowerBound(), depth + 1);
-      if (!start)
-        return std::nullopt;
-      return Range{start->first, start->second + *span};
-    }
-    APInt lb, step;
-    if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
-        step.getSExtValue() <= 0)
-      return std::nullopt;
-    // An upper bound known only at run time may still be bounded above (a
-    // plain `index` row length clamped by `arith.minsi %N, %c1024`).
-    std::optional<int64_t> ub = upperBoundOf(loop.getUpperBound());
-    if (!matchPattern(loop.getLowerBound(), m_ConstantInt(&lb))) {
-      // A cyclic distribution (`%tid to %n step %cN`): from the lowest
-      // start to the last value below the upper bound.
-      auto start = rangeOf(loop.getLowerBound(), depth + 1);
-      if (!start || !ub || *ub <= start->first)
-        return std::nullopt;
-      return Range{start->first, std::max(start->first, *ub - 1)};
-    }
-    int64_t first = lb.getSExtValue(), by = step.getSExtValue();
-    if (!ub || *ub <= first)
-      return std::nullopt;
-    // The last value is the last step that starts below the upper bound,
-    // not ub - 1: a loop over 8-row tiles stepping by 8 ends at ub - 8.
-    return Range{first, first + (*ub - 1 - first) / by * by};
+    if (loop && arg == loop.getInductionVar())
+      return inductionBounds(loop, depth);
   }
   Operation *def = v.getDefiningOp();
   if (auto min = dyn_cast_or_null<arith::MinUIOp>(def)) {
@@ -95,40 +168,65 @@ std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
     // holds).
     APInt k;
     if (!matchPattern(min.getRhs(), m_ConstantInt(&k)) || k.isNegative())
-      return std::nullopt;
+      return {};
     int64_t hi = k.getSExtValue();
-    auto a = rangeOf(min.getLhs(), depth + 1);
-    if (a && a->first >= 0)
-      return Range{std::min(a->first, hi), std::min(a->second, hi)};
-    return Range{0, hi};
+    Bounds a = boundsOf(min.getLhs(), depth + 1);
+    if (a.lo && a.hi && *a.lo >= 0)
+      return {std::min(*a.lo, hi), std::min(*a.hi, hi)};
+    return {0, hi};
   }
   if (isa_and_present<arith::DivUIOp, arith::RemUIOp>(def)) {
     // Of a value that is not negative by a positive constant (a group
     // `pid / 4`, a lane `pid % 4`): monotone, resp. below the divisor.
     APInt divisor;
-    auto a = rangeOf(def->getOperand(0), depth + 1);
-    if (!a || a->first < 0 ||
+    Bounds a = boundsOf(def->getOperand(0), depth + 1);
+    if (!a.lo || !a.hi || *a.lo < 0 ||
         !matchPattern(def->getOperand(1), m_ConstantInt(&divisor)) ||
         divisor.getSExtValue() <= 0)
-      return std::nullopt;
+      return {};
     int64_t k = divisor.getSExtValue();
     if (isa<arith::DivUIOp>(def))
-      return Range{a->first / k, a->second / k};
-    return a->second < k ? *a : Range{0, k - 1};
+      return {*a.lo / k, *a.hi / k};
+    return *a.hi < k ? a : Bounds{0, k - 1};
   }
-  if (!isa_and_present<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+  if (isa_and_present<arith::MinSIOp, arith::MaxSIOp>(def))
+    return combine(isa<arith::MinSIOp>(def) ? Pick::Min : Pick::Max,
+                   boundsOf(def->getOperand(0), depth + 1),
+                   boundsOf(def->getOperand(1), depth + 1));
+  if (auto select = dyn_cast_or_null<arith::SelectOp>(def))
+    return combine(pickOf(select), boundsOf(select.getTrueValue(), depth + 1),
+                   boundsOf(select.getFalseValue(), depth + 1));
+  if (isa_and_present<arith::AddIOp, arith::SubIOp>(def)) {
+    Bounds a = boundsOf(def->getOperand(0), depth + 1);
+    Bounds b = boundsOf(def->getOperand(1), depth + 1);
+    auto sum = [](std::optional<int64_t> x, std::optional<int64_t> y,
+                  int64_t sign) -> std::optional<int64_t> {
+      if (!x || !y)
+        return std::nullopt;
+      return *x + sign * *y;
+    };
+    if (isa<arith::AddIOp>(def))
+      return {sum(a.lo, b.lo, 1), sum(a.hi, b.hi, 1)};
+    return {sum(a.lo, b.hi, -1), sum(a.hi, b.lo, -1)};
+  }
+  if (isa_and_present<arith::MulIOp>(def)) {
+    Bounds a = boundsOf(def->getOperand(0), depth + 1);
+    Bounds b = boundsOf(def->getOperand(1), depth + 1);
+    if (!a.lo || !a.hi || !b.lo || !b.hi)
+      return {};
+    int64_t p[] = {*a.lo * *b.lo, *a.lo * *b.hi, *a.hi * *b.lo, *a.hi * *b.hi};
+    return {*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+  }
+  // Launch scalars (a runtime_arg's promised bounds, through index_cast)
+  // and whatever else the one-sided analyses know.
+  return {lowerBoundOf(v, depth + 1), upperBoundOf(v, depth + 1)};
+}
+
+std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth) {
+  Bounds bounds = boundsOf(v, depth);
+  if (!bounds.lo || !bounds.hi)
     return std::nullopt;
-  auto a = rangeOf(def->getOperand(0), depth + 1);
-  auto b = rangeOf(def->getOperand(1), depth + 1);
-  if (!a || !b)
-    return std::nullopt;
-  if (isa<arith::AddIOp>(def))
-    return Range{a->first + b->first, a->second + b->second};
-  if (isa<arith::SubIOp>(def))
-    return Range{a->first - b->second, a->second - b->first};
-  int64_t p[] = {a->first * b->first, a->first * b->second,
-                 a->second * b->first, a->second * b->second};
-  return Range{*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+  return std::make_pair(*bounds.lo, *bounds.hi);
 }
 
 /// A lower bound of affine `expr` applied to `operands` (as dims).

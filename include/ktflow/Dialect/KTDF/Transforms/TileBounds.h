@@ -25,10 +25,16 @@ namespace mlir::ktdf {
 
 /// Inclusive bounds of an index value over every compute tile and loop
 /// iteration, when they follow from the grid (tile ids in KTIR, the
-/// ktdf.parallel's arguments in ScheduleIR), constant loop bounds or loops
-/// over a window of constant width (`%b to %b + 16`), additions and
-/// multiplications, unsigned divisions and remainders of values that are
-/// not negative by positive constants, and unsigned minima with a constant.
+/// ktdf.parallel's arguments in ScheduleIR), loop bounds (a loop runs from
+/// the lowest value of its start to below the largest of its end) or loops
+/// over a window of constant width (`%b to %b + 16`), additions,
+/// subtractions and multiplications, unsigned divisions and remainders of
+/// values that are not negative by positive constants, unsigned minima with
+/// a constant, signed minima and maxima (`arith.minsi` / `arith.maxsi`, or
+/// the `cmpi slt` + `select` idiom: min(x, 64) is at most 64 whatever x is)
+/// and selects of two bounded values, and the bounds runtime arguments
+/// promise. Either end of an intermediate value may be unknown as long as
+/// the ends the result needs are known.
 std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth = 0);
 
 /// A lower bound of an index value over every compute tile and loop

@@ -125,3 +125,38 @@ func.func @no_hazard(%x: index) attributes {grid = [1]} {
   ktdp.store %v, %t0 : tensor<1x64xf16>, <1x64xindex>
   return
 }
+
+// -----
+
+// Offsets clamped the way Triton clamps them: min(pid, 3) * 64 lies in
+// [0, 192] and max(pid * 64 - 64, 0) in [0, 896]; min(pid, n) * 64 is at
+// most 960 but may be negative (n is any index), and so may the select
+// that picks the smaller of pid and n.
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
+func.func @clamped_offsets(%x: index, %n: index) attributes {grid = [16]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c64 = arith.constant 64 : index
+  %b = arith.minsi %pid, %c3 : index
+  %o = arith.muli %b, %c64 : index
+  %xa = arith.addi %x, %o : index
+  %X = ktdp.construct_memory_view %xa, sizes: [1, 64], strides: [64, 1] {coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<1x64xf16>
+  %p = arith.muli %pid, %c64 : index
+  %q = arith.subi %p, %c64 : index
+  %o2 = arith.maxsi %q, %c0 : index
+  %xb = arith.addi %x, %o2 : index
+  %X2 = ktdp.construct_memory_view %xb, sizes: [1, 64], strides: [64, 1] {coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<1x64xf16>
+  %m = arith.minsi %pid, %n : index
+  %o3 = arith.muli %m, %c64 : index
+  %xc = arith.addi %x, %o3 : index
+  // expected-error @+1 {{the offset of a view at a computed address must follow from tile ids, loop bounds and constants, and not be negative}}
+  %X3 = ktdp.construct_memory_view %xc, sizes: [1, 64], strides: [64, 1] {coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<1x64xf16>
+  %lt = arith.cmpi slt, %pid, %n : index
+  %s = arith.select %lt, %pid, %n : index
+  %o4 = arith.muli %s, %c64 : index
+  %xd = arith.addi %x, %o4 : index
+  // expected-error @+1 {{the offset of a view at a computed address must follow from tile ids, loop bounds and constants, and not be negative}}
+  %X4 = ktdp.construct_memory_view %xd, sizes: [1, 64], strides: [64, 1] {coordinate_set = #row, memory_space = #ktdp.memory_space<global>} : memref<1x64xf16>
+  return
+}

@@ -1,0 +1,153 @@
+//===- RangeOfTest.cpp - Ranges of index values through clamps ------------===//
+//
+// This file tests rangeOf on Triton's clamps (arith.minsi / arith.maxsi and
+// the cmpi + select idiom), selects, loops whose bounds are clamped, and a
+// trip count that is the difference of two clamped bounds, against ranges
+// computed by hand; a clamp that bounds only one end stays unbounded.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
+
+#include "ktflow/Registration/Registration.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace mlir;
+
+namespace {
+
+using Range = std::optional<std::pair<int64_t, int64_t>>;
+
+// A 4-tile grid: %pid lies in [0, 3]; %n (index) and %m (i32) are plain
+// scalar arguments, which may be anything.
+constexpr const char *kKernel = R"mlir(
+func.func @k(%n: index, %m: i32) attributes {grid = [4, 1]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %q = arith.muli %pid, %c32 : index
+  %0 = arith.minsi %q, %c64 {probe = "min_const"} : index
+  %1 = arith.minsi %n, %c64 {probe = "min_unbounded_below"} : index
+  %2 = arith.maxsi %1, %c0 {probe = "min_then_max"} : index
+  %b = arith.subi %q, %c16 : index
+  %3 = arith.maxsi %b, %c0 {probe = "max_const"} : index
+  %4 = arith.maxsi %n, %c0 {probe = "max_unbounded_above"} : index
+  %e = arith.addi %q, %c32 : index
+  %lt = arith.cmpi slt, %e, %n : index
+  %5 = arith.select %lt, %e, %n {probe = "select_min"} : index
+  %6 = arith.maxsi %5, %c0 {probe = "select_min_clamped"} : index
+  %gt = arith.cmpi sgt, %b, %c0 : index
+  %7 = arith.select %gt, %b, %c0 {probe = "select_max"} : index
+  %lt2 = arith.cmpi slt, %b, %c0 : index
+  %8 = arith.select %lt2, %c0, %b {probe = "select_max_swapped"} : index
+  %first = arith.cmpi eq, %pid, %c0 : index
+  %9 = arith.select %first, %c0, %c64 {probe = "select_either"} : index
+  %10 = arith.select %first, %c0, %n {probe = "select_either_unbounded"} : index
+  %mi = arith.index_cast %m : i32 to index
+  %11 = arith.minsi %mi, %c16 {probe = "cast_min"} : index
+  %12 = arith.maxsi %11, %c0 {probe = "cast_min_max"} : index
+  %p1 = arith.subi %pid, %c1 : index
+  %lo = arith.maxsi %p1, %c0 : index
+  %p2 = arith.addi %pid, %c2 : index
+  %hi4 = arith.minsi %p2, %c4 : index
+  %hi = arith.minsi %hi4, %n : index
+  %trips = arith.subi %hi, %lo : index
+  scf.for %j = %lo to %hi step %c1 {
+    %13 = arith.addi %j, %c0 {probe = "window_iv"} : index
+  }
+  scf.for %i = %c0 to %trips step %c1 {
+    %14 = arith.addi %i, %c0 {probe = "difference_iv"} : index
+    %15 = arith.addi %lo, %i {probe = "lo_plus_iv"} : index
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %16 = arith.minsi %i, %c4 {probe = "open_loop_min"} : index
+    %17 = arith.maxsi %i, %c4 {probe = "open_loop_max"} : index
+  }
+  return
+}
+)mlir";
+
+class RangeOfTest : public ::testing::Test {
+protected:
+  RangeOfTest() : context(makeRegistry()) {
+    context.loadAllAvailableDialects();
+    module = parseSourceString<ModuleOp>(kKernel, &context);
+  }
+
+  static DialectRegistry makeRegistry() {
+    DialectRegistry registry;
+    ktflow::registerAllDialects(registry);
+    return registry;
+  }
+
+  /// The range of the result of the op tagged `probe = name`.
+  Range rangeOfProbe(StringRef name) {
+    Value found;
+    module->walk([&](Operation *op) {
+      if (auto probe = op->getAttrOfType<StringAttr>("probe");
+          probe && probe.getValue() == name)
+        found = op->getResult(0);
+    });
+    EXPECT_TRUE(found) << "no probe " << name.str();
+    return found ? ktdf::rangeOf(found) : std::nullopt;
+  }
+
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+};
+
+Range range(int64_t lo, int64_t hi) { return std::make_pair(lo, hi); }
+
+TEST_F(RangeOfTest, SignedMinimaAndMaxima) {
+  ASSERT_TRUE(module);
+  // min(32 pid, 64) over pid in [0, 3]: 0, 32, 64, 64.
+  EXPECT_EQ(rangeOfProbe("min_const"), range(0, 64));
+  // min(n, 64) <= 64, but n may be negative.
+  EXPECT_EQ(rangeOfProbe("min_unbounded_below"), std::nullopt);
+  EXPECT_EQ(rangeOfProbe("min_then_max"), range(0, 64));
+  // max(32 pid - 16, 0): 0, 16, 48, 80.
+  EXPECT_EQ(rangeOfProbe("max_const"), range(0, 80));
+  EXPECT_EQ(rangeOfProbe("max_unbounded_above"), std::nullopt);
+  // An i32 argument through index_cast is as unbounded as an index one.
+  EXPECT_EQ(rangeOfProbe("cast_min"), std::nullopt);
+  EXPECT_EQ(rangeOfProbe("cast_min_max"), range(0, 16));
+}
+
+TEST_F(RangeOfTest, Selects) {
+  ASSERT_TRUE(module);
+  // select(32 pid + 32 < n, 32 pid + 32, n) = min(32 pid + 32, n) <= 128.
+  EXPECT_EQ(rangeOfProbe("select_min"), std::nullopt);
+  EXPECT_EQ(rangeOfProbe("select_min_clamped"), range(0, 128));
+  // max(32 pid - 16, 0), written both ways round.
+  EXPECT_EQ(rangeOfProbe("select_max"), range(0, 80));
+  EXPECT_EQ(rangeOfProbe("select_max_swapped"), range(0, 80));
+  // Either value: their union, unbounded when one of them is.
+  EXPECT_EQ(rangeOfProbe("select_either"), range(0, 64));
+  EXPECT_EQ(rangeOfProbe("select_either_unbounded"), std::nullopt);
+}
+
+TEST_F(RangeOfTest, LoopsOverClampedBounds) {
+  ASSERT_TRUE(module);
+  // From max(pid - 1, 0) >= 0 to min(pid + 2, 4, n) <= 4, exclusive.
+  EXPECT_EQ(rangeOfProbe("window_iv"), range(0, 3));
+  // min(pid + 2, 4, n) - max(pid - 1, 0) <= 4 - 0 trips.
+  EXPECT_EQ(rangeOfProbe("difference_iv"), range(0, 3));
+  // max(pid - 1, 0) in [0, 2] plus i in [0, 3].
+  EXPECT_EQ(rangeOfProbe("lo_plus_iv"), range(0, 5));
+  // A loop from 0 to a plain n: min(i, 4) is in [0, 4], max(i, 4) is not
+  // bounded above.
+  EXPECT_EQ(rangeOfProbe("open_loop_min"), range(0, 4));
+  EXPECT_EQ(rangeOfProbe("open_loop_max"), std::nullopt);
+}
+
+} // namespace
