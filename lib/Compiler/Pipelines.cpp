@@ -8,6 +8,7 @@
 
 #include "ktflow/Compiler/Pipelines.h"
 #include "ktflow/Conversion/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/MergedLoads.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
 
@@ -56,6 +57,8 @@ static const ScheduleWord kScheduleWords[] = {
      [](CompileOptions &o) -> bool & { return o.knobs.spans; }},
     {"merge", nullptr,
      [](CompileOptions &o) -> bool & { return o.knobs.mergePoints; }},
+    {"merge-loads", nullptr,
+     [](CompileOptions &o) -> bool & { return o.knobs.mergeLoads; }},
 };
 
 std::string ktflow::describeSchedule(const CompileOptions &options) {
@@ -88,7 +91,7 @@ llvm::Error ktflow::parseSchedule(StringRef words, CompileOptions &options) {
           "'" + text +
           "' is not a schedule choice (chunk, chunk-scale, "
           "depth, coarsen, coarsen-scale, spread, split, lanes, "
-          "hoist, hoist-grid, spans, merge)");
+          "hoist, hoist-grid, spans, merge, merge-loads)");
     int64_t number = 0;
     if (word->number && !value.getAsInteger(10, number)) {
       word->number(options) = number;
@@ -202,7 +205,11 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
   }
   if (options.optimize) {
     pm.addPass(ktdf::createKTDFKeepCarriedChunks());
-    pm.addPass(ktdf::createKTDFRowBlocks());
+    ktdf::KTDFRowBlocksOptions rowBlocks;
+    rowBlocks.mergeLoadsOption =
+        static_cast<int64_t>(knobs.mergeLoads ? ktdf::MergeLoads::CostModel
+                                              : ktdf::MergeLoads::None);
+    pm.addPass(ktdf::createKTDFRowBlocks(rowBlocks));
   }
   pm.addPass(ktdf::createKTDFAllocateScratchpad());
   pm.addPass(ktdf::createKTDFScheduleAllReduce());

@@ -82,6 +82,8 @@ static std::vector<Variation> getVariations(const CompileOptions &base) {
   list.push_back({"hoist", [](CompileOptions &o) { o.knobs.spans = false; }});
   list.push_back(
       {"merge", [](CompileOptions &o) { o.knobs.mergePoints = false; }});
+  list.push_back(
+      {"merge-loads", [](CompileOptions &o) { o.knobs.mergeLoads = false; }});
   return list;
 }
 

@@ -135,6 +135,18 @@ int64_t ktflow::sched::chooseCoarsening(const CoarsenQuery &query) {
   return best;
 }
 
+double ktflow::sched::EngineWalk::transfer(int64_t bytes, double after) {
+  size_t slots = static_cast<size_t>(std::max<int64_t>(route.slots, 1));
+  double occupancy =
+      static_cast<double>(bytes) / std::max(route.bandwidth, 1e-9);
+  issue = std::max(issue, after);
+  if (landings.size() >= slots)
+    issue = std::max(issue, landings[landings.size() - slots]);
+  landings.push_back(issue + occupancy + route.latency);
+  issue += occupancy;
+  return landings.back();
+}
+
 double ktflow::sched::estimateRowBlockCycles(const RowBlockQuery &query,
                                              int64_t blocks,
                                              int64_t storeBlocks) {
@@ -147,18 +159,10 @@ double ktflow::sched::estimateRowBlockCycles(const RowBlockQuery &query,
   size_t slots =
       static_cast<size_t>(std::max<int64_t>(query.maxOutstanding, 1));
   int64_t blockRows = rows / blocks;
-  // The engine: back to back at the bandwidth, a transfer holding its slot
-  // until it lands, none issued before `after`.
-  llvm::SmallVector<double> landings;
-  double issue = 0, ready = 0, computeEnd = 0;
+  EngineWalk engine{{query.latency, query.bandwidth, query.maxOutstanding}};
+  double ready = 0, computeEnd = 0;
   auto transfer = [&](int64_t bytes, double after) {
-    double occupancy = static_cast<double>(bytes) / bw;
-    issue = std::max(issue, after);
-    if (landings.size() >= slots)
-      issue = std::max(issue, landings[landings.size() - slots]);
-    landings.push_back(issue + occupancy + query.latency);
-    issue += occupancy;
-    return landings.back();
+    return engine.transfer(bytes, after);
   };
   for (int64_t bytes : query.wholeBytes)
     ready = std::max(ready, transfer(bytes, 0));

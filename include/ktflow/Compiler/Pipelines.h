@@ -41,6 +41,9 @@ struct ScheduleKnobs {
   bool hoist = true;
   bool hoistGrid = true;
   bool spans = true;
+  /// ktdf-row-blocks `merge-loads`: off loads each execution's tile on its
+  /// own where the cost model would merge a lane's executions.
+  bool mergeLoads = true;
 };
 
 struct CompileOptions {

@@ -158,6 +158,25 @@ double estimatePipelineCycles(const CoarsenQuery &query, int64_t factor);
 /// fit the scratchpad (ties to the smaller); 1 when none fits.
 int64_t chooseCoarsening(const CoarsenQuery &query);
 
+/// A DMA engine's route: latency (cycles), the bandwidth it gets
+/// (bytes/cycle) and the transfers it keeps in flight.
+struct EngineRoute {
+  double latency = 0;
+  double bandwidth = 1;
+  int64_t slots = 1;
+};
+
+/// An engine issuing transfers in program order, back to back at its
+/// bandwidth, each holding one of its slots until it lands.
+struct EngineWalk {
+  EngineRoute route;
+  llvm::SmallVector<double> landings;
+  double issue = 0;
+
+  /// Issues `bytes`, not before `after`; returns when they land.
+  double transfer(int64_t bytes, double after);
+};
+
 /// Handing the tiles a DMA stage loads together over to the feed in blocks
 /// of rows, each with its own token, instead of whole.
 struct RowBlockQuery {

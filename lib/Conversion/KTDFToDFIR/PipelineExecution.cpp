@@ -108,6 +108,12 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
   for (StageOp stage : work[&li]) {
     if (!emitsStage(stage))
       continue;
+    if (int64_t merge = syncOnly ? 1 : mergedExecutions(stage, info, li);
+        merge > 1) {
+      if (failed(emitMergedLoad(stage, merge, info, map, execution, copy, li)))
+        return failure();
+      continue;
+    }
     if (int64_t blocks = blocksOf.lookup(stage)) {
       if (isRowBlockStore(stage) && failed(emitRowBlockedStores(stage, blocks)))
         return failure();

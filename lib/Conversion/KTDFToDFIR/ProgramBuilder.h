@@ -394,6 +394,26 @@ private:
                              MutableArrayRef<RowBlockHandOver> handOvers,
                              bool sends, const LaneInstance &li);
 
+  // Loads of a lane's consecutive executions as one transfer
+  // (MergedLoads.cpp).
+  /// The executions one transfer of `stage` loads in `li` (its
+  /// ktdf.merged_executions, where the lowering proves the tiles
+  /// contiguous), else 1.
+  int64_t mergedExecutions(StageOp stage, const PipelineInfo &info,
+                           const LaneInstance &li);
+  /// Whether the tiles `transfer` loads in each group of `merge`
+  /// consecutive points of `li` are consecutive whole-row tiles inside
+  /// their view, each `copyBytes` long: their origins folded to constants.
+  bool tilesContiguous(DataTransferOp transfer, int64_t merge,
+                       int64_t copyBytes, const LaneInstance &li);
+  /// Execution `execution` of merged load `stage`: the first of each group
+  /// takes the group's free copies and loads its tiles as one transfer;
+  /// every execution sends its token.
+  LogicalResult emitMergedLoad(StageOp stage, int64_t merge,
+                               const PipelineInfo &info, IRMapping &map,
+                               Value execution, Value copy,
+                               const LaneInstance &li);
+
   /// `stage`'s part of the ring all-reduce `op` for `li`
   /// (AllReduceLowering.cpp).
   LogicalResult emitAllReduce(StageOp stage, AllReduceOp op,
@@ -443,6 +463,9 @@ private:
   /// Whether the pipeline being emitted leaves its pass receipts to the
   /// caller (emitPassReceipts).
   bool deferPassReceipts = false;
+  /// Per (load stage, lane instance), mergedExecutions.
+  llvm::DenseMap<std::pair<Operation *, const LaneInstance *>, int64_t>
+      mergedLoads;
 };
 
 } // namespace mlir::ktdf::lowering

@@ -46,7 +46,7 @@
 // CHECK-NEXT:   ktdf-hoist-invariant-transfers{grid=true repeats=true span-copies=2 spans=true},
 // CHECK-NEXT:   ktdf-widen-invariant-columns,
 // CHECK-NEXT:   ktdf-keep-carried-chunks,
-// CHECK-NEXT:   ktdf-row-blocks{blocks=0 store-blocks=0},
+// CHECK-NEXT:   ktdf-row-blocks{blocks=0 merge-loads=0 store-blocks=0},
 // CHECK-NEXT:   ktdf-allocate-scratchpad,
 // CHECK-NEXT:   ktdf-schedule-all-reduce,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=post_scheduling},

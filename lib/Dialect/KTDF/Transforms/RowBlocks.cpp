@@ -16,6 +16,7 @@
 
 #include "Coarsening.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/MergedLoads.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/RowBlocks.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -191,6 +192,21 @@ struct RowBlocksPass : public ktdf::impl::KTDFRowBlocksBase<RowBlocksPass> {
   /// the same way, the loads of the unit and height in the blocks chosen.
   void decide(const ktflow::sched::ScheduleTarget &target,
               PipelineOp pipeline) {
+    const ktflow::sched::Lane &lane = target.getLanes().front();
+    const ktflow::device::DeviceModel &model = target.getModel();
+    const ktflow::sched::Hop &first = lane.inbound.hops.front();
+    if (first.kind != ktflow::sched::Hop::Dma ||
+        !model.getNode(first.unit).unit)
+      return;
+    // An engine that serves several lanes interleaves their transfers
+    // (LaneInterleaving.cpp), which one lane's blocks do not describe;
+    // there a lane's executions may share transfers (MergedLoads.cpp).
+    if (model.getInstancesPerCore(first.unit) <
+        static_cast<int64_t>(target.getLanes().size())) {
+      decideMergedLoads(target, pipeline, executionsPerLane(pipeline),
+                        static_cast<MergeLoads>(mergeLoadsOption.getValue()));
+      return;
+    }
     using Key = std::pair<StringRef, int64_t>;
     llvm::MapVector<Key, SmallVector<StageOp>> loadGroups, storeGroups;
     for (auto stage : pipeline.getBody().front().getOps<StageOp>())
@@ -204,17 +220,6 @@ struct RowBlocksPass : public ktdf::impl::KTDFRowBlocksBase<RowBlocksPass> {
     if (loadGroups.empty() && storeGroups.empty())
       return;
     ktflow::sched::RowBlockQuery query;
-    const ktflow::sched::Lane &lane = target.getLanes().front();
-    const ktflow::device::DeviceModel &model = target.getModel();
-    const ktflow::sched::Hop &first = lane.inbound.hops.front();
-    if (first.kind != ktflow::sched::Hop::Dma ||
-        !model.getNode(first.unit).unit)
-      return;
-    // An engine that serves several lanes interleaves their transfers
-    // (LaneInterleaving.cpp), which one lane's blocks do not describe.
-    if (model.getInstancesPerCore(first.unit) <
-        static_cast<int64_t>(target.getLanes().size()))
-      return;
     query.latency =
         lane.inbound.route.latency - coarsen::fifoLatency(target, lane.inbound);
     query.bandwidth = std::min<double>(

@@ -1383,6 +1383,17 @@ def KTDFRowBlocks : Pass<"ktdf-row-blocks", "::mlir::ModuleOp"> {
     the loops around), and the engine stores each block once its token
     has arrived.
 
+    Where the load engine serves several lanes of a core (where blocks are
+    not chosen), a DMA load stage of a pipeline of the grid's body that
+    loads one 2-d tile into a buffer may instead be marked
+    `ktdf.merged_executions = array<i64: K or 1 per lane of the core>`:
+    that lane loads the tiles of K consecutive executions (K divides its
+    executions and the buffer's copies) as one transfer into K consecutive
+    copies, where the cost model's walk of the shared engine, the lanes'
+    compute and their shared store engine (`sched::chooseMergedLoads`)
+    finds the set of (lane, tensor) pairs faster than none. The lowering
+    merges only where it proves the tiles contiguous (MergedLoads.cpp).
+
     ```mlir
     %l = ktdf.stage "load_0" ... unit "tile/DMA" attributes {ktdf.row_blocks = 4 : i64} {
       ktdf.data_transfer %tile to %buf : !ktdp.access_tile<4x256xindex> to memref<4x256xf16, "SPM">
@@ -1396,6 +1407,10 @@ def KTDFRowBlocks : Pass<"ktdf-row-blocks", "::mlir::ModuleOp"> {
     Option<"storeBlocksOption", "store-blocks", "int64_t", "0",
            "Blocks per eligible stored tile (0: the cost model chooses; 1: "
            "none)">,
+    Option<"mergeLoadsOption", "merge-loads", "int64_t", "0",
+           "Loads of a lane's consecutive executions as one transfer, on an "
+           "engine lanes share (0: the cost model chooses; 1: none; 2: "
+           "every eligible one)">,
   ];
 }
 
