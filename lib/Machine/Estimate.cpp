@@ -242,7 +242,7 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
   // the engine announces the latest of it, the engine's waits for a slot
   // before that token are in each execution's chain (the pages of a paged
   // attention that all land before its softmax starts).
-  Landings landings(machine, exe, walkers);
+  Landings landings(machine, exe, walkers, routes);
   // Whether an engine's chain binds, and whether that engine runs chained
   // executions and waits for each transfer to land (its stores' too).
   bool serial = false, storesLanded = false;

@@ -16,44 +16,22 @@
 using namespace ktflow::machine;
 using namespace ktflow::machine::detail;
 
-/// A program's share of a device memory's bandwidth when every program
-/// that moves data to or from it (`users`) does so at once, at most its
-/// route's.
-static double shareOf(const Machine &machine, uint32_t memory, double route,
-                      unsigned users) {
-  double bandwidth = machine.memories[memory].bandwidth;
-  if (bandwidth <= 0 || users == 0)
-    return route;
-  return route > 0 ? std::min(route, bandwidth / users) : bandwidth / users;
-}
-
-/// How many programs load from (`loads`) or store to each device memory.
-static llvm::DenseMap<uint32_t, unsigned>
-usersOf(llvm::ArrayRef<ProgramWalker> walkers, bool loads) {
-  llvm::DenseMap<uint32_t, unsigned> users;
-  for (const ProgramWalker &walker : walkers)
-    if (const std::optional<uint32_t> &device =
-            loads ? walker.loadDevice : walker.storeDevice)
-      ++users[*device];
-  return users;
-}
-
 Landings::Landings(const Machine &machine, const Executable &exe,
-                   llvm::ArrayRef<ProgramWalker> walkers)
-    : machine(machine), exe(exe), loaders(usersOf(walkers, true)),
-      storers(usersOf(walkers, false)), walkers(walkers) {
+                   llvm::ArrayRef<ProgramWalker> walkers,
+                   const RouteCosts &routes)
+    : machine(machine), exe(exe), routes(routes), walkers(walkers) {
   for (const ProgramWalker &walker : walkers)
     walkerOfUnit[walker.unitIndex()] = &walker;
 }
 
 double Landings::loadShare(const ProgramWalker &engine) const {
-  return shareOf(machine, *engine.loadDevice, engine.loadRoute,
-                 loaders.lookup(*engine.loadDevice));
+  return routes.deviceBandwidth(*engine.loadDevice, /*load=*/true,
+                                engine.loadRoute);
 }
 
 double Landings::storeShare(const ProgramWalker &engine) const {
-  return shareOf(machine, *engine.storeDevice, engine.storeRoute,
-                 storers.lookup(*engine.storeDevice));
+  return routes.deviceBandwidth(*engine.storeDevice, /*load=*/false,
+                                engine.storeRoute);
 }
 
 double Landings::landed(uint32_t sync) const {

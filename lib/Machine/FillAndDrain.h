@@ -26,11 +26,12 @@ namespace ktflow::machine::detail {
 class Landings {
 public:
   Landings(const Machine &machine, const Executable &exe,
-           llvm::ArrayRef<ProgramWalker> walkers);
+           llvm::ArrayRef<ProgramWalker> walkers, const RouteCosts &routes);
 
-  /// `engine`'s share of the device memory it loads from or stores to
-  /// when every program that does so moves data at once, at most its
-  /// route's.
+  /// `engine`'s share of the device memory it first loads from or stores
+  /// to when every program that does so moves data at once, at most its
+  /// route's: the share its walk moved those DMAs at
+  /// (RouteCosts::deviceBandwidth).
   double loadShare(const ProgramWalker &engine) const;
   double storeShare(const ProgramWalker &engine) const;
 
@@ -81,7 +82,7 @@ private:
 
   const Machine &machine;
   const Executable &exe;
-  llvm::DenseMap<uint32_t, unsigned> loaders, storers;
+  const RouteCosts &routes;
   llvm::DenseMap<uint32_t, const ProgramWalker *> walkerOfUnit;
   /// (Each cache twice, by `eachToken`.)
   llvm::DenseMap<const ProgramWalker *,

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProgramWalker.h"
+#include "SameWalks.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -100,22 +101,74 @@ bool ProgramWalker::handsOver(uint32_t sync) const {
          (machine.units[exe.syncs[sync].sender].roles & RoleStore);
 }
 
+DeviceMemories detail::deviceMemoriesMoved(const Machine &machine,
+                                           const UnitProgram &program) {
+  const std::vector<Inst> &insts = program.insts;
+  auto isDma = [](const Inst &in) {
+    return in.op == Opcode::Dma || in.op == Opcode::RemoteDma;
+  };
+  auto device = [&](uint32_t memory) {
+    return machine.memories[memory].core < 0;
+  };
+  // The constants are evaluated once, up to the loops around the first
+  // DMA of each memory and direction (evaluated up to each DMA asked
+  // about, an engine's first store deep in its grid loop, the estimate
+  // took 3 % longer), and again up to the last DMA if one of those is in
+  // a loop of no trip.
+  DeviceMemories first, moved;
+  size_t end = 0, last = 0;
+  llvm::SmallVector<size_t, 8> open;
+  for (auto [pc, in] : llvm::enumerate(insts)) {
+    if (in.op == Opcode::LoopBegin)
+      open.push_back(pc);
+    else if (in.op == Opcode::LoopEnd && !open.empty())
+      open.pop_back();
+    if (!isDma(in))
+      continue;
+    bool from = device(in.a) && first.from.insert(in.a).second;
+    bool to = device(in.c) && first.to.insert(in.c).second;
+    if ((from || to) && !open.empty())
+      end = std::max(end, open.back() + 1);
+    last = pc + 1;
+  }
+  std::optional<Constants> constants;
+  bool skippedAny = false;
+  for (size_t pc = 0; pc < last; ++pc) {
+    const Inst &in = insts[pc];
+    if (!isDma(in))
+      continue;
+    bool from = device(in.a) && !moved.from.contains(in.a);
+    bool to = device(in.c) && !moved.to.contains(in.c);
+    if (!from && !to)
+      continue;
+    // Past a skipped DMA, the others asked about are not the first ones.
+    if (!constants || (skippedAny && end < last))
+      constants.emplace(program, end = skippedAny ? last : end);
+    // The outermost loop around `pc` that gives it no trip, skipped (the
+    // loops around it begin before `end`).
+    std::optional<size_t> skipped;
+    for (size_t at = 0; at < std::min(pc, end) && !skipped; ++at)
+      if (insts[at].op == Opcode::LoopBegin && pc < insts[at].e &&
+          constants->counts(at) && constants->tripsAt(at) <= 0)
+        skipped = insts[at].e;
+    if (skipped) {
+      pc = *skipped;
+      skippedAny = true;
+      continue;
+    }
+    if (from)
+      moved.from.insert(in.a);
+    if (to)
+      moved.to.insert(in.c);
+  }
+  return moved;
+}
+
 RouteCosts::RouteCosts(const Machine &machine, const Executable &exe)
     : machine(machine) {
   for (const UnitProgram &program : exe.programs) {
-    // A program moves device data if its first DMA may run (an idle
-    // lane's engines have theirs in a grid loop of no trip).
-    llvm::SmallDenseSet<uint32_t, 2> from, to;
-    bool first = true;
-    for (auto [pc, in] : llvm::enumerate(program.insts))
-      if (in.op == Opcode::Dma || in.op == Opcode::RemoteDma) {
-        if (std::exchange(first, false) && !mayRun(program, pc))
-          break;
-        if (machine.memories[in.a].core < 0)
-          from.insert(in.a);
-        if (machine.memories[in.c].core < 0)
-          to.insert(in.c);
-      }
+    // An idle lane's engines have their DMAs in a grid loop of no trip.
+    auto [from, to] = deviceMemoriesMoved(machine, program);
     for (uint32_t memory : from)
       ++loaders[memory];
     for (uint32_t memory : to)
@@ -127,8 +180,9 @@ double RouteCosts::deviceBandwidth(uint32_t memory, bool load,
                                    double route) const {
   double bandwidth = machine.memories[memory].bandwidth;
   unsigned users = (load ? loaders : storers).lookup(memory);
-  return bandwidth > 0 && users > 0 ? std::min(route, bandwidth / users)
-                                    : route;
+  if (bandwidth <= 0 || users == 0)
+    return route;
+  return route > 0 ? std::min(route, bandwidth / users) : bandwidth / users;
 }
 
 RouteCost RouteCosts::operator()(NodeRef from, NodeRef to) {

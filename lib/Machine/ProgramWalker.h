@@ -51,11 +51,12 @@ public:
   RouteCosts(const Machine &machine, const Executable &exe);
   RouteCost operator()(NodeRef from, NodeRef to);
   /// The bandwidth of a DMA between device memory `memory` and a core, at
-  /// most its route's `route`: the memory's bandwidth shared by the
-  /// programs that load from it (`load`) or store to it. A kernel's lanes
-  /// run the same programs and move their data at once, each at its
-  /// share: spyre_like's 32 DMA_IN engines get 32 of DDR's 1024 B/cycle,
-  /// a quarter of their 128 B/cycle route.
+  /// most its route's `route` (where known, above 0): the memory's
+  /// bandwidth shared by the programs with a DMA from it (`load`) or to it
+  /// that may run. A kernel's lanes run the same programs and move their
+  /// data at once, each at its share: spyre_like's 32 DMA_IN engines get
+  /// 32 of DDR's 1024 B/cycle, a quarter of their 128 B/cycle route. The
+  /// walk's DMAs and the fill and drain (Landings) both move at it.
   double deviceBandwidth(uint32_t memory, bool load, double route) const;
 
 private:
@@ -65,16 +66,23 @@ private:
   const Machine &machine;
   llvm::DenseMap<std::pair<uint64_t, uint64_t>, RouteCost> costs;
   std::vector<std::vector<uint32_t>> linksOut;
-  /// Per device memory, the programs with a DMA from it and to it.
+  /// Per device memory, the programs with a DMA from it and to it that
+  /// may run.
   llvm::DenseMap<uint32_t, unsigned> loaders, storers;
 };
 
 struct Renaming;
 
-/// Whether instruction `pc` of `program` may run: not inside a loop whose
-/// bounds are constants that give it no trip (the grid loop of a lane the
-/// grid leaves idle; SameWalks.cpp).
-bool mayRun(const UnitProgram &program, size_t pc);
+/// The device memories a program moves data from and to.
+struct DeviceMemories {
+  llvm::SmallDenseSet<uint32_t, 2> from, to;
+};
+
+/// Those `program` moves data from and to by a DMA that may run: inside no
+/// loop whose bounds are constants that give it no trip (the grid loop of
+/// a lane the grid leaves idle).
+DeviceMemories deviceMemoriesMoved(const Machine &machine,
+                                   const UnitProgram &program);
 
 /// For each instruction of `program`, whether the scalar it writes may
 /// reach an operand the walk reads (a transfer's or index read's size, a

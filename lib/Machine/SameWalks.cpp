@@ -130,36 +130,6 @@ static std::vector<size_t> innermostLoopEnds(const std::vector<Inst> &insts) {
   return ends;
 }
 
-/// The scalar registers of a program that hold one value wherever they
-/// are read: those with one definition that runs before every read (a
-/// set_imm, or an alu, mov_s or select_s of such registers), and the
-/// register of a loop of at most one trip whose bounds and step are such,
-/// inside the loop (the walk forgets it past the loop's end).
-struct ktflow::machine::detail::Constants {
-  /// The values of the definitions before `end`.
-  explicit Constants(const UnitProgram &program, size_t end = SIZE_MAX);
-  /// Whether `reg` holds its value at instruction `pc`: its definition
-  /// comes first, and every loop around it is around `pc` too.
-  bool at(uint32_t reg, size_t pc) const {
-    if (reg >= values.size() || !values[reg])
-      return false;
-    size_t def = definedAt[reg];
-    return def < pc && pc <= loopEnds[def] && pc <= scopeEnd[reg];
-  }
-  /// Whether a loop's bounds and step hold their values at it.
-  bool counts(size_t pc) const {
-    const Inst &in = (*insts)[pc];
-    return at(in.b, pc) && at(in.c, pc) && at(in.d, pc);
-  }
-  double tripsAt(size_t pc) const {
-    const Inst &in = (*insts)[pc];
-    return ProgramWalker::tripsOf(*values[in.b], *values[in.c], *values[in.d]);
-  }
-  const std::vector<Inst> *insts;
-  std::vector<std::optional<KnownScalar>> values;
-  std::vector<size_t> definedAt, scopeEnd, loopEnds;
-};
-
 Constants::Constants(const UnitProgram &program, size_t end)
     : insts(&program.insts), values(program.numSRegs),
       definedAt(program.numSRegs, 0), scopeEnd(program.numSRegs, SIZE_MAX),
@@ -190,25 +160,6 @@ Constants::Constants(const UnitProgram &program, size_t end)
     (void)stepKnownScalar(in, regs);
     values[in.a] = regs[in.a];
   }
-}
-
-/// Whether `pc` is inside a loop whose bounds are `constants` that give
-/// it no trip.
-static bool inLoopOfNoTrip(const UnitProgram &program,
-                           const Constants &constants, size_t pc) {
-  for (size_t at = 0; at < pc; ++at) {
-    const Inst &in = program.insts[at];
-    if (in.op == Opcode::LoopBegin && pc < in.e && constants.counts(at) &&
-        constants.tripsAt(at) <= 0)
-      return true;
-  }
-  return false;
-}
-
-bool detail::mayRun(const UnitProgram &program, size_t pc) {
-  // The values up to `pc` only: the first DMA of a lane's program is near
-  // its top, and every lane's engines are asked.
-  return !inLoopOfNoTrip(program, Constants(program, pc), pc);
 }
 
 void SameWalks::add(const UnitProgram &program, const ProgramWalker &walker,

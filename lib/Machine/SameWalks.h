@@ -34,7 +34,35 @@ struct Renaming {
   OneToOne fifos, syncs, memories, units;
 };
 
-struct Constants;
+/// The scalar registers of a program that hold one value wherever they
+/// are read: those with one definition that runs before every read (a
+/// set_imm, or an alu, mov_s or select_s of such registers), and the
+/// register of a loop of at most one trip whose bounds and step are such,
+/// inside the loop (the walk forgets it past the loop's end).
+struct Constants {
+  /// The values of the definitions before `end`.
+  explicit Constants(const UnitProgram &program, size_t end = SIZE_MAX);
+  /// Whether `reg` holds its value at instruction `pc`: its definition
+  /// comes first, and every loop around it is around `pc` too.
+  bool at(uint32_t reg, size_t pc) const {
+    if (reg >= values.size() || !values[reg])
+      return false;
+    size_t def = definedAt[reg];
+    return def < pc && pc <= loopEnds[def] && pc <= scopeEnd[reg];
+  }
+  /// Whether a loop's bounds and step hold their values at it.
+  bool counts(size_t pc) const {
+    const Inst &in = (*insts)[pc];
+    return at(in.b, pc) && at(in.c, pc) && at(in.d, pc);
+  }
+  double tripsAt(size_t pc) const {
+    const Inst &in = (*insts)[pc];
+    return ProgramWalker::tripsOf(*values[in.b], *values[in.c], *values[in.d]);
+  }
+  const std::vector<Inst> *insts;
+  std::vector<std::optional<KnownScalar>> values;
+  std::vector<size_t> definedAt, scopeEnd, loopEnds;
+};
 
 /// What the walk reads of a walked program (each loop's trips, each
 /// transfer's and index read's size, in the order sameCostOperands
