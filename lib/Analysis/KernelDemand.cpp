@@ -82,6 +82,14 @@ private:
       return a - b;
     if (isa<arith::MulIOp>(op))
       return a * b;
+    // Read unsigned, a negative value is huge: min and max compare it so
+    // (whatever the width); dividing it depends on the width, left a gap.
+    auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+    if (isa<arith::MinUIOp, arith::MaxUIOp>(op))
+      return (ua < ub) == isa<arith::MinUIOp>(op) ? a : b;
+    if (isa<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp>(op) &&
+        (a < 0 || b < 0))
+      return std::nullopt;
     if (b != 0) {
       if (isa<arith::DivUIOp, arith::DivSIOp>(op))
         return a / b;
@@ -92,13 +100,12 @@ private:
       if (isa<arith::FloorDivSIOp>(op))
         return llvm::divideFloorSigned(a, b);
     }
-    if (isa<arith::MinSIOp, arith::MinUIOp>(op))
+    if (isa<arith::MinSIOp>(op))
       return std::min(a, b);
-    if (isa<arith::MaxSIOp, arith::MaxUIOp>(op))
+    if (isa<arith::MaxSIOp>(op))
       return std::max(a, b);
     if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
       using P = arith::CmpIPredicate;
-      auto ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
       switch (cmp.getPredicate()) {
       case P::eq:
         return a == b;

@@ -189,14 +189,17 @@ TEST_F(KernelDemandTest, UnknownLoopBoundsAreAGap) {
   EXPECT_EQ(operations(demand, OpClass::Elementwise, f32()), 64 + 4 * 8 * 64.0);
 }
 
-TEST_F(KernelDemandTest, UnsignedLoopsCompareUnsigned) {
+TEST_F(KernelDemandTest, UnsignedLoopsAndMinimaCompareUnsigned) {
   // From %lo = -2 to 3 an unsigned loop runs no trip (-2 is 2^64 - 2),
-  // as the interpreter runs it; a signed one would run five.
+  // as the interpreter runs it; a signed one would run five. minui(-2, 3)
+  // is 3, not -2: three trips; (-2) divui 2 depends on the width: a gap.
   device::KernelDemand demand = countText(R"mlir(
 #set = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @k(%x: index, %lo: index) attributes {grid = [1]} {
+  %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
   %X = ktdp.construct_memory_view %x, sizes: [1, 64], strides: [64, 1] {coordinate_set = #set, memory_space = #ktdp.memory_space<global>} : memref<1x64xf32>
   %t = ktdp.construct_access_tile %X[0, 0] {access_tile_set = #set, access_tile_order = #id2} : memref<1x64xf32> -> !ktdp.access_tile<1x64xindex>
@@ -210,13 +213,25 @@ func.func @k(%x: index, %lo: index) attributes {grid = [1]} {
     %w = arith.addf %v, %v : tensor<1x64xf32>
     ktdp.store %w, %t : tensor<1x64xf32>, <1x64xindex>
   }
+  %n = arith.minui %lo, %c3 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf32>
+    %w = arith.mulf %v, %v : tensor<1x64xf32>
+    ktdp.store %w, %t : tensor<1x64xf32>, <1x64xindex>
+  }
+  %h = arith.divui %lo, %c2 : index
+  scf.for %i = %c0 to %h step %c1 {
+    %v = ktdp.load %t : <1x64xindex> -> tensor<1x64xf32>
+    %w = arith.subf %v, %v : tensor<1x64xf32>
+    ktdp.store %w, %t : tensor<1x64xf32>, <1x64xindex>
+  }
   return
 }
 )mlir",
                                           {{1, -2}});
-  EXPECT_TRUE(demand.gaps.empty());
-  // Only the signed loop's five addf of 64.
-  EXPECT_EQ(operations(demand, OpClass::Elementwise, f32()), 5 * 64.0);
+  ASSERT_EQ(demand.gaps.size(), 1u);
+  // The signed loop's five addf of 64 and the minui loop's three mulf.
+  EXPECT_EQ(operations(demand, OpClass::Elementwise, f32()), (5 + 3) * 64.0);
 }
 
 TEST_F(KernelDemandTest, TensorsAtComputedAndLiteralAddresses) {

@@ -1,9 +1,11 @@
 //===- RangeOfTest.cpp - Ranges of index values through clamps ------------===//
 //
-// This file tests rangeOf on Triton's clamps (arith.minsi / arith.maxsi and
-// the cmpi + select idiom), selects, loops whose bounds are clamped, and a
-// trip count that is the difference of two clamped bounds, against ranges
-// computed by hand; a clamp that bounds only one end stays unbounded.
+// This file tests rangeOf, upperBoundOf and lowerBoundOf on Triton's clamps
+// (arith.minsi / arith.maxsi and the cmpi + select idiom), unsigned minima
+// of operands that may be negative, selects, loops whose bounds are
+// clamped, and a trip count that is the difference of two clamped bounds,
+// against bounds computed by hand; a clamp that bounds only one end stays
+// unbounded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +24,7 @@ using namespace mlir;
 namespace {
 
 using Range = std::optional<std::pair<int64_t, int64_t>>;
+using Bound = std::optional<int64_t>;
 
 // A 4-tile grid: %pid lies in [0, 3]; %n (index) and %m (i32) are plain
 // scalar arguments, which may be anything.
@@ -35,6 +38,7 @@ func.func @k(%n: index, %m: i32) attributes {grid = [4, 1]} {
   %c16 = arith.constant 16 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
+  %cm1 = arith.constant -1 : index
   %q = arith.muli %pid, %c32 : index
   %0 = arith.minsi %q, %c64 {probe = "min_const"} : index
   %1 = arith.minsi %n, %c64 {probe = "min_unbounded_below"} : index
@@ -61,7 +65,15 @@ func.func @k(%n: index, %m: i32) attributes {grid = [4, 1]} {
   %p2 = arith.addi %pid, %c2 : index
   %hi4 = arith.minsi %p2, %c4 : index
   %hi = arith.minsi %hi4, %n : index
-  %trips = arith.subi %hi, %lo : index
+  %trips = arith.subi %hi, %lo {probe = "trips"} : index
+  %18 = arith.minui %cm1, %c64 {probe = "minui_negative"} : index
+  %19 = arith.minui %n, %c64 {probe = "minui_unknown_sign"} : index
+  %20 = arith.minui %q, %c64 {probe = "minui_non_negative"} : index
+  %21 = arith.minui %q, %cm1 {probe = "minui_against_negative"} : index
+  %22 = arith.minui %n, %mi {probe = "minui_unbounded"} : index
+  %s = arith.subi %pid, %c2 : index
+  %23 = arith.muli %s, %s {probe = "square_of_signed"} : index
+  %24 = arith.divui %s, %c2 {probe = "divui_of_signed"} : index
   scf.for %j = %lo to %hi step %c1 {
     %13 = arith.addi %j, %c0 {probe = "window_iv"} : index
   }
@@ -90,8 +102,8 @@ protected:
     return registry;
   }
 
-  /// The range of the result of the op tagged `probe = name`.
-  Range rangeOfProbe(StringRef name) {
+  /// The result of the op tagged `probe = name`.
+  Value probe(StringRef name) {
     Value found;
     module->walk([&](Operation *op) {
       if (auto probe = op->getAttrOfType<StringAttr>("probe");
@@ -99,7 +111,22 @@ protected:
         found = op->getResult(0);
     });
     EXPECT_TRUE(found) << "no probe " << name.str();
+    return found;
+  }
+
+  Range rangeOfProbe(StringRef name) {
+    Value found = probe(name);
     return found ? ktdf::rangeOf(found) : std::nullopt;
+  }
+
+  /// The one-sided bounds of the probe, lower then upper.
+  Bound lowerOf(StringRef name) {
+    Value found = probe(name);
+    return found ? ktdf::lowerBoundOf(found) : std::nullopt;
+  }
+  Bound upperOf(StringRef name) {
+    Value found = probe(name);
+    return found ? ktdf::upperBoundOf(found) : std::nullopt;
   }
 
   MLIRContext context;
@@ -148,6 +175,56 @@ TEST_F(RangeOfTest, LoopsOverClampedBounds) {
   // bounded above.
   EXPECT_EQ(rangeOfProbe("open_loop_min"), range(0, 4));
   EXPECT_EQ(rangeOfProbe("open_loop_max"), std::nullopt);
+}
+
+TEST_F(RangeOfTest, UnsignedMinima) {
+  ASSERT_TRUE(module);
+  // Read unsigned, -1 is the largest index: minui(-1, 64) = 64, not -1.
+  EXPECT_EQ(upperOf("minui_negative"), 64);
+  EXPECT_EQ(lowerOf("minui_negative"), 64);
+  EXPECT_EQ(rangeOfProbe("minui_negative"), range(64, 64));
+  // minui(n, 64) for an n of either sign lies in [0, 64].
+  EXPECT_EQ(upperOf("minui_unknown_sign"), 64);
+  EXPECT_EQ(lowerOf("minui_unknown_sign"), 0);
+  EXPECT_EQ(rangeOfProbe("minui_unknown_sign"), range(0, 64));
+  // minui(32 pid, 64): 0, 32, 64, 64; minui(32 pid, -1) = 32 pid.
+  EXPECT_EQ(rangeOfProbe("minui_non_negative"), range(0, 64));
+  EXPECT_EQ(upperOf("minui_non_negative"), 64);
+  EXPECT_EQ(upperOf("minui_against_negative"), 96);
+  EXPECT_EQ(rangeOfProbe("minui_against_negative"), range(0, 96));
+  // Two operands of unknown sign: either may be the smaller.
+  EXPECT_EQ(upperOf("minui_unbounded"), std::nullopt);
+  EXPECT_EQ(lowerOf("minui_unbounded"), std::nullopt);
+  EXPECT_EQ(rangeOfProbe("minui_unbounded"), std::nullopt);
+}
+
+TEST_F(RangeOfTest, OneSidedBoundsOfClamps) {
+  ASSERT_TRUE(module);
+  // min(32 pid + 32, n) <= 128; its lower end depends on n.
+  EXPECT_EQ(upperOf("select_min"), 128);
+  EXPECT_EQ(lowerOf("select_min"), std::nullopt);
+  // max(32 pid - 16, 0) in [0, 80], both ways round.
+  EXPECT_EQ(upperOf("select_max"), 80);
+  EXPECT_EQ(lowerOf("select_max"), 0);
+  EXPECT_EQ(upperOf("select_max_swapped"), 80);
+  EXPECT_EQ(lowerOf("select_max_swapped"), 0);
+  EXPECT_EQ(upperOf("max_unbounded_above"), std::nullopt);
+  EXPECT_EQ(lowerOf("max_unbounded_above"), 0);
+  EXPECT_EQ(upperOf("select_either"), 64);
+  EXPECT_EQ(upperOf("select_either_unbounded"), std::nullopt);
+  EXPECT_EQ(lowerOf("select_either_unbounded"), std::nullopt);
+  // min(pid + 2, 4, n) - max(pid - 1, 0) <= 4 - 0; n bounds it below.
+  EXPECT_EQ(upperOf("trips"), 4);
+  EXPECT_EQ(lowerOf("trips"), std::nullopt);
+}
+
+TEST_F(RangeOfTest, SignedOperandsOfProductsAndUnsignedDivisions) {
+  ASSERT_TRUE(module);
+  // (pid - 2)^2 over pid - 2 in [-2, 1] reaches 4 > 1 * 1.
+  EXPECT_EQ(upperOf("square_of_signed"), std::nullopt);
+  EXPECT_EQ(rangeOfProbe("square_of_signed"), range(-2, 4));
+  // (pid - 2) / 2 unsigned is huge for pid < 2.
+  EXPECT_EQ(upperOf("divui_of_signed"), std::nullopt);
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 #include "Coarsening.h"
 #include "IndexAnalysis.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/IR/Matchers.h"

@@ -10,6 +10,8 @@
 
 #include "IndexAnalysis.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
+
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
@@ -114,6 +116,77 @@ std::optional<int64_t> gridExtentOf(Value v) {
   return (**grid)[d];
 }
 
+std::optional<Clamp> clampOf(Operation *def) {
+  if (isa_and_present<arith::MinSIOp, arith::MaxSIOp>(def))
+    return Clamp{isa<arith::MinSIOp>(def) ? Pick::Min : Pick::Max,
+                 def->getOperand(0), def->getOperand(1)};
+  auto select = dyn_cast_or_null<arith::SelectOp>(def);
+  if (!select)
+    return std::nullopt;
+  Value x = select.getTrueValue(), y = select.getFalseValue();
+  Clamp either{Pick::Either, x, y};
+  auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!cmp)
+    return either;
+  bool less;
+  switch (cmp.getPredicate()) {
+  case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::sle:
+    less = true;
+    break;
+  case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::sge:
+    less = false;
+    break;
+  default:
+    return either;
+  }
+  if (cmp.getLhs() == y && cmp.getRhs() == x)
+    less = !less;
+  else if (cmp.getLhs() != x || cmp.getRhs() != y)
+    return either;
+  return Clamp{less ? Pick::Min : Pick::Max, x, y};
+}
+
+Bounds combine(Pick pick, Bounds a, Bounds b) {
+  auto both = [](std::optional<int64_t> x, std::optional<int64_t> y,
+                 bool smaller) -> std::optional<int64_t> {
+    if (!x || !y)
+      return std::nullopt;
+    return smaller ? std::min(*x, *y) : std::max(*x, *y);
+  };
+  auto either = [&](std::optional<int64_t> x, std::optional<int64_t> y,
+                    bool smaller) -> std::optional<int64_t> {
+    return x && y ? both(x, y, smaller) : x ? x : y;
+  };
+  switch (pick) {
+  case Pick::Min:
+    return {both(a.lo, b.lo, true), either(a.hi, b.hi, true)};
+  case Pick::Max:
+    return {either(a.lo, b.lo, false), both(a.hi, b.hi, false)};
+  case Pick::Either:
+    return {both(a.lo, b.lo, true), both(a.hi, b.hi, false)};
+  }
+  llvm_unreachable("unknown pick");
+}
+
+Bounds unsignedMinimum(Bounds a, Bounds b) {
+  auto nonNegative = [](Bounds x) { return x.lo && *x.lo >= 0; };
+  auto negative = [](Bounds x) { return x.hi && *x.hi < 0; };
+  if (nonNegative(a) && nonNegative(b))
+    return combine(Pick::Min, a, b);
+  for (auto [x, other] : {std::pair(a, b), std::pair(b, a)}) {
+    if (!nonNegative(x))
+      continue;
+    // Against a negative operand (huge, read unsigned) the minimum is x;
+    // against one of unknown sign, x or that operand when it is smaller.
+    if (negative(other))
+      return x;
+    return {0, x.hi};
+  }
+  return {};
+}
+
 std::optional<int64_t> upperBoundOf(Value v, int depth) {
   APInt k;
   if (matchPattern(v, m_ConstantInt(&k)))
@@ -131,10 +204,30 @@ std::optional<int64_t> upperBoundOf(Value v, int depth) {
   Operation *def = v.getDefiningOp();
   if (!def)
     return std::nullopt;
+  if (std::optional<Clamp> clamp = clampOf(def))
+    return combine(clamp->pick, {{}, upperBoundOf(clamp->a, depth + 1)},
+                   {{}, upperBoundOf(clamp->b, depth + 1)})
+        .hi;
+  auto boundsOf = [&](Value x) {
+    return Bounds{lowerBoundOf(x, depth + 1), upperBoundOf(x, depth + 1)};
+  };
+  // Read unsigned, a negative value is huge: unsigned operations and
+  // products bound only operands that are not negative.
+  auto nonNegative = [&](Value x) {
+    std::optional<int64_t> lo = lowerBoundOf(x, depth + 1);
+    return lo && *lo >= 0;
+  };
+  if (isa<arith::MinUIOp>(def))
+    return unsignedMinimum(boundsOf(def->getOperand(0)),
+                           boundsOf(def->getOperand(1)))
+        .hi;
   if (isa<arith::DivUIOp, arith::DivSIOp, arith::CeilDivUIOp,
           arith::CeilDivSIOp>(def) &&
       matchPattern(def->getOperand(1), m_ConstantInt(&k)) &&
       k.getSExtValue() > 0) {
+    if (isa<arith::DivUIOp, arith::CeilDivUIOp>(def) &&
+        !nonNegative(def->getOperand(0)))
+      return std::nullopt;
     auto a = upperBoundOf(def->getOperand(0), depth + 1);
     if (!a)
       return std::nullopt;
@@ -142,18 +235,22 @@ std::optional<int64_t> upperBoundOf(Value v, int depth) {
     bool ceil = isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(def);
     return ceil && *a > 0 ? (*a + divisor - 1) / divisor : *a / divisor;
   }
-  if (!isa<arith::AddIOp, arith::MulIOp, arith::MinSIOp, arith::MinUIOp>(def))
+  if (isa<arith::SubIOp>(def)) {
+    auto a = upperBoundOf(def->getOperand(0), depth + 1);
+    auto b = lowerBoundOf(def->getOperand(1), depth + 1);
+    return a && b ? std::optional<int64_t>(*a - *b) : std::nullopt;
+  }
+  if (!isa<arith::AddIOp, arith::MulIOp>(def))
     return std::nullopt;
   auto a = upperBoundOf(def->getOperand(0), depth + 1);
   auto b = upperBoundOf(def->getOperand(1), depth + 1);
-  if (isa<arith::MinSIOp, arith::MinUIOp>(def)) {
-    if (a && b)
-      return std::min(*a, *b);
-    return a ? a : b;
-  }
   if (!a || !b || *a < 0 || *b < 0)
     return std::nullopt;
-  return isa<arith::AddIOp>(def) ? *a + *b : *a * *b;
+  if (isa<arith::AddIOp>(def))
+    return *a + *b;
+  if (!nonNegative(def->getOperand(0)) || !nonNegative(def->getOperand(1)))
+    return std::nullopt;
+  return *a * *b;
 }
 
 std::optional<int64_t>

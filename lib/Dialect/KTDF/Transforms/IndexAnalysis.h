@@ -38,11 +38,34 @@ std::optional<int64_t> anchorCoefficient(ktdp::ConstructAccessTileOp tile,
 /// id, or the ktdf.parallel argument mapping turns a tile id into.
 std::optional<int64_t> gridExtentOf(Value v);
 
-/// An upper bound of an index value that follows from constants, the grid
-/// (a tile id is below its grid extent) and the upper bounds runtime
-/// arguments promise, through additions, multiplications, divisions by
-/// positive constants and minima.
-std::optional<int64_t> upperBoundOf(Value v, int depth = 0);
+/// Inclusive bounds of an index value, either end possibly unknown (`min(x,
+/// 64)` is at most 64 whatever x is, at least x's lower bound).
+struct Bounds {
+  std::optional<int64_t> lo, hi;
+};
+
+/// How a clamp picks between its two values: `arith.minsi` and
+/// `select(x < y, x, y)` take their minimum, `arith.maxsi` and
+/// `select(x > y, x, y)` their maximum (Triton's clamps), any other select
+/// either of them.
+enum class Pick { Min, Max, Either };
+struct Clamp {
+  Pick pick;
+  Value a, b;
+};
+
+/// `def` as a signed minimum, maximum or select of two values, or none.
+std::optional<Clamp> clampOf(Operation *def);
+
+/// Bounds of min(a, b), max(a, b) or one of a and b: an end of the minimum
+/// below both operands' upper ends needs only one of them, its lower end
+/// both; dually for the maximum.
+Bounds combine(Pick pick, Bounds a, Bounds b);
+
+/// Bounds of `arith.minui(a, b)`: read unsigned, a negative operand is
+/// larger than any other, so only an operand known not to be negative
+/// bounds the result (to [0, its upper end]); both do when both are.
+Bounds unsignedMinimum(Bounds a, Bounds b);
 
 /// The value of index or i1 `v` when it follows from constants and the
 /// values `leaf` gives (a tile id, a loop variable; none when unknown)

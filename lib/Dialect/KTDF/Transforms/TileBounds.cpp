@@ -45,70 +45,7 @@ static std::optional<int64_t> spanOf(scf::ForOp loop) {
   return (width.getSExtValue() - 1) / by * by;
 }
 
-namespace {
-/// Inclusive bounds of an index value, either end possibly unknown (`min(x,
-/// 64)` is at most 64 whatever x is, at least x's lower bound).
-struct Bounds {
-  std::optional<int64_t> lo, hi;
-};
-
-/// How a select picks between its two values: `select(x < y, x, y)` is
-/// their minimum, `select(x > y, x, y)` their maximum (Triton's clamps),
-/// any other select either of them.
-enum class Pick { Min, Max, Either };
-} // namespace
-
 static Bounds boundsOf(Value v, int depth);
-
-static Pick pickOf(arith::SelectOp select) {
-  auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
-  if (!cmp)
-    return Pick::Either;
-  bool less;
-  switch (cmp.getPredicate()) {
-  case arith::CmpIPredicate::slt:
-  case arith::CmpIPredicate::sle:
-    less = true;
-    break;
-  case arith::CmpIPredicate::sgt:
-  case arith::CmpIPredicate::sge:
-    less = false;
-    break;
-  default:
-    return Pick::Either;
-  }
-  Value x = select.getTrueValue(), y = select.getFalseValue();
-  if (cmp.getLhs() == y && cmp.getRhs() == x)
-    less = !less;
-  else if (cmp.getLhs() != x || cmp.getRhs() != y)
-    return Pick::Either;
-  return less ? Pick::Min : Pick::Max;
-}
-
-/// Bounds of min(a, b), max(a, b) or one of a and b: an end of the minimum
-/// below both operands' upper ends needs only one of them, its lower end
-/// both; dually for the maximum.
-static Bounds combine(Pick pick, Bounds a, Bounds b) {
-  auto both = [](std::optional<int64_t> x, std::optional<int64_t> y,
-                 bool smaller) -> std::optional<int64_t> {
-    if (!x || !y)
-      return std::nullopt;
-    return smaller ? std::min(*x, *y) : std::max(*x, *y);
-  };
-  auto either = [&](std::optional<int64_t> x, std::optional<int64_t> y,
-                    bool smaller) -> std::optional<int64_t> {
-    return x && y ? both(x, y, smaller) : x ? x : y;
-  };
-  switch (pick) {
-  case Pick::Min:
-    return {both(a.lo, b.lo, true), either(a.hi, b.hi, true)};
-  case Pick::Max:
-    return {either(a.lo, b.lo, false), both(a.hi, b.hi, false)};
-  case Pick::Either:
-    return {both(a.lo, b.lo, true), both(a.hi, b.hi, false)};
-  }
-  llvm_unreachable("unknown pick");
-}
 
 /// Bounds of a loop's induction variable.
 static Bounds inductionBounds(scf::ForOp loop, int depth) {
@@ -162,19 +99,9 @@ static Bounds boundsOf(Value v, int depth) {
       return inductionBounds(loop, depth);
   }
   Operation *def = v.getDefiningOp();
-  if (auto min = dyn_cast_or_null<arith::MinUIOp>(def)) {
-    // The unsigned minimum with a constant k >= 0 lies in [0, k] whatever
-    // the other operand (a trip number clamped to the last one a view
-    // holds).
-    APInt k;
-    if (!matchPattern(min.getRhs(), m_ConstantInt(&k)) || k.isNegative())
-      return {};
-    int64_t hi = k.getSExtValue();
-    Bounds a = boundsOf(min.getLhs(), depth + 1);
-    if (a.lo && a.hi && *a.lo >= 0)
-      return {std::min(*a.lo, hi), std::min(*a.hi, hi)};
-    return {0, hi};
-  }
+  if (isa_and_present<arith::MinUIOp>(def))
+    return unsignedMinimum(boundsOf(def->getOperand(0), depth + 1),
+                           boundsOf(def->getOperand(1), depth + 1));
   if (isa_and_present<arith::DivUIOp, arith::RemUIOp>(def)) {
     // Of a value that is not negative by a positive constant (a group
     // `pid / 4`, a lane `pid % 4`): monotone, resp. below the divisor.
@@ -189,13 +116,9 @@ static Bounds boundsOf(Value v, int depth) {
       return {*a.lo / k, *a.hi / k};
     return *a.hi < k ? a : Bounds{0, k - 1};
   }
-  if (isa_and_present<arith::MinSIOp, arith::MaxSIOp>(def))
-    return combine(isa<arith::MinSIOp>(def) ? Pick::Min : Pick::Max,
-                   boundsOf(def->getOperand(0), depth + 1),
-                   boundsOf(def->getOperand(1), depth + 1));
-  if (auto select = dyn_cast_or_null<arith::SelectOp>(def))
-    return combine(pickOf(select), boundsOf(select.getTrueValue(), depth + 1),
-                   boundsOf(select.getFalseValue(), depth + 1));
+  if (std::optional<Clamp> clamp = clampOf(def))
+    return combine(clamp->pick, boundsOf(clamp->a, depth + 1),
+                   boundsOf(clamp->b, depth + 1));
   if (isa_and_present<arith::AddIOp, arith::SubIOp>(def)) {
     Bounds a = boundsOf(def->getOperand(0), depth + 1);
     Bounds b = boundsOf(def->getOperand(1), depth + 1);
@@ -240,7 +163,7 @@ static std::optional<int64_t> lowerBoundOf(AffineExpr expr,
     if (coeff == 0)
       continue;
     auto bound = coeff > 0 ? lowerBoundOf(operand, depth + 1)
-                           : upperBoundOf(operand);
+                           : upperBoundOf(operand, depth + 1);
     if (!bound)
       return std::nullopt;
     lo += coeff * *bound;
@@ -273,13 +196,24 @@ std::optional<int64_t> lowerBoundOf(Value v, int depth) {
   if (auto apply = dyn_cast<affine::AffineApplyOp>(def))
     return lowerBoundOf(apply.getAffineMap().getResult(0),
                         apply.getMapOperands(), depth);
+  if (std::optional<Clamp> clamp = clampOf(def))
+    return combine(clamp->pick, {lowerBoundOf(clamp->a, depth + 1), {}},
+                   {lowerBoundOf(clamp->b, depth + 1), {}})
+        .lo;
+  if (isa<arith::MinUIOp>(def)) {
+    // Against a negative operand, the minimum is the other one.
+    auto both = [&](Value x) {
+      return Bounds{lowerBoundOf(x, depth + 1), upperBoundOf(x, depth + 1)};
+    };
+    return unsignedMinimum(both(def->getOperand(0)), both(def->getOperand(1)))
+        .lo;
+  }
   if (!isa_and_present<arith::AddIOp, arith::SubIOp, arith::MulIOp,
-                       arith::DivUIOp, arith::CeilDivUIOp, arith::MinSIOp,
-                       arith::MaxSIOp>(def))
+                       arith::DivUIOp, arith::CeilDivUIOp>(def))
     return std::nullopt;
   auto a = lowerBoundOf(def->getOperand(0), depth + 1);
   if (isa<arith::SubIOp>(def)) {
-    auto b = upperBoundOf(def->getOperand(1));
+    auto b = upperBoundOf(def->getOperand(1), depth + 1);
     return a && b ? std::optional<int64_t>(*a - *b) : std::nullopt;
   }
   APInt divisor;
@@ -292,17 +226,10 @@ std::optional<int64_t> lowerBoundOf(Value v, int depth) {
     return isa<arith::CeilDivUIOp>(def) ? (*a + d - 1) / d : *a / d;
   }
   auto b = lowerBoundOf(def->getOperand(1), depth + 1);
-  if (isa<arith::MaxSIOp>(def)) {
-    if (a && b)
-      return std::max(*a, *b);
-    return a ? a : b;
-  }
   if (!a || !b)
     return std::nullopt;
   if (isa<arith::AddIOp>(def))
     return *a + *b;
-  if (isa<arith::MinSIOp>(def))
-    return std::min(*a, *b);
   if (*a < 0 || *b < 0)
     return std::nullopt;
   return *a * *b;

@@ -30,18 +30,29 @@ namespace mlir::ktdf {
 /// over a window of constant width (`%b to %b + 16`), additions,
 /// subtractions and multiplications, unsigned divisions and remainders of
 /// values that are not negative by positive constants, unsigned minima with
-/// a constant, signed minima and maxima (`arith.minsi` / `arith.maxsi`, or
-/// the `cmpi slt` + `select` idiom: min(x, 64) is at most 64 whatever x is)
-/// and selects of two bounded values, and the bounds runtime arguments
-/// promise. Either end of an intermediate value may be unknown as long as
-/// the ends the result needs are known.
+/// an operand that is not negative, signed minima and maxima (`arith.minsi` /
+/// `arith.maxsi`, or the `cmpi slt` + `select` idiom: min(x, 64) is at most 64
+/// whatever x is) and selects of two bounded values, and the bounds runtime
+/// arguments promise. Either end of an intermediate value may be unknown as
+/// long as the ends the result needs are known.
 std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v, int depth = 0);
 
 /// A lower bound of an index value over every compute tile and loop
 /// iteration: loops start at their lower bound (scf.for steps are
 /// positive), tile ids and runtime arguments are not negative, plain
-/// scalar arguments may be anything.
+/// scalar arguments may be anything; through additions, subtractions,
+/// products and unsigned divisions by positive constants of values that
+/// are not negative, and clamps as upperBoundOf.
 std::optional<int64_t> lowerBoundOf(Value v, int depth = 0);
+
+/// An upper bound of an index value that follows from constants, the grid
+/// (a tile id is below its grid extent) and the upper bounds runtime
+/// arguments promise, through additions, subtractions, multiplications
+/// and unsigned divisions by positive constants of values that are not
+/// negative, signed divisions by positive constants, and clamps (signed
+/// minima and maxima, the cmpi + select idiom and other selects, unsigned
+/// minima with an operand that is not negative).
+std::optional<int64_t> upperBoundOf(Value v, int depth = 0);
 
 /// Bounds of the anchor's result `r` from the bounds of its operands.
 std::optional<std::pair<int64_t, int64_t>>

@@ -8,8 +8,10 @@
 // its anchor. Expected by hand:
 //
 // Bounds: %M promises at most 64 (a granularity extract promises nothing);
-// %half = %M / 8 <= 8, %few = min(%half, 4) <= 4, a minimum with an
-// unbounded %a is bounded by the other side (8), %half + 4 <= 12. Loop and
+// %half = %M / 8 <= 8, %few = min(%half, 4) <= 4, an unsigned minimum
+// with %a of either sign is bounded by the other side, which is not
+// negative (8), as is one with -1 (read unsigned the largest index: the
+// minimum is %half, not -1), %half + 4 <= 12. Loop and
 // grid variables have no bound, nor anything computed from them.
 //
 // Coefficients: %block = 8 %p, %row = 8 %p + %i, %twice = 2 %j,
@@ -39,6 +41,9 @@ func.func @loops(%M_arg: !ktdp.runtime_arg<index, granularity=8, upperbound=64>,
   %few = arith.minsi %half, %c4 : index
   // expected-remark @+1 {{coefficients (), upper bound 8}}
   %either = arith.minui %a, %half : index
+  %cm1 = arith.constant -1 : index
+  // expected-remark @+1 {{coefficients (), upper bound 8}}
+  %huge = arith.minui %cm1, %half : index
   // expected-remark @+1 {{coefficients (), upper bound 12}}
   %sum = arith.addi %half, %c4 : index
   %A = ktdp.construct_memory_view %a, sizes: [%M, 64], strides: [64, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<?x64xf16>
