@@ -160,7 +160,7 @@ static std::optional<Candidate> loadOf(StageOp stage, PipelineOp pipeline) {
 /// `repeats` tells whether one of them runs more than once.
 static Operation *outermostScope(Operation *from, ValueRange needs,
                                  ktdp::ConstructMemoryViewOp view,
-                                 bool leaveGrid, bool sameMemory,
+                                 bool leaveGrid, int64_t cores, bool sameMemory,
                                  bool &repeats) {
   Operation *scope = nullptr;
   for (Operation *p = from; p; p = p->getParentOp()) {
@@ -172,12 +172,17 @@ static Operation *outermostScope(Operation *from, ValueRange needs,
         writtenIn(p, view, sameMemory))
       break;
     if (grid) {
-      // A lane walks its block of the grid's points one after another.
+      // A lane walks its block of the grid's points one after another. A
+      // lane of one point runs the load once either way, but out of the
+      // grid (per instance) the lanes of a core can share it
+      // (ktdf-to-dfir, SharedStaging.cpp).
       std::optional<int64_t> n = grid.getNumInstances();
       int64_t points = grid.getNumPoints();
-      if (n && *n > 0 && (points + *n - 1) / *n > 1) {
-        scope = grid;
-        repeats = true;
+      if (n && *n > 0) {
+        bool several = (points + *n - 1) / *n > 1;
+        if (several || (cores > 0 && *n > cores))
+          scope = grid;
+        repeats |= several;
       }
       break;
     }
@@ -189,7 +194,7 @@ static Operation *outermostScope(Operation *from, ValueRange needs,
 }
 
 std::optional<Candidate> hoisting::analyse(StageOp stage, PipelineOp pipeline,
-                                           bool leaveGrid) {
+                                           bool leaveGrid, int64_t cores) {
   std::optional<Candidate> found = loadOf(stage, pipeline);
   if (!found)
     return std::nullopt;
@@ -199,9 +204,10 @@ std::optional<Candidate> hoisting::analyse(StageOp stage, PipelineOp pipeline,
     if (operand != transfer.getDst())
       needs.push_back(operand);
   bool repeats = false;
-  found->scope = outermostScope(pipeline->getParentOp(), needs,
-                                ktdp::getAccessTileView(transfer.getSrc()),
-                                leaveGrid, /*sameMemory=*/false, repeats);
+  found->scope =
+      outermostScope(pipeline->getParentOp(), needs,
+                     ktdp::getAccessTileView(transfer.getSrc()), leaveGrid,
+                     cores, /*sameMemory=*/false, repeats);
   if (!found->scope || !repeats)
     return std::nullopt;
   return found;
@@ -311,7 +317,7 @@ hoisting::analyseSpans(ArrayRef<PipelineOp> pipelines, bool leaveGrid,
   for (PipelineOp pipeline : pipelines)
     for (StageOp stage : pipeline.getBody().front().getOps<StageOp>()) {
       std::optional<Candidate> c = loadOf(stage, pipeline);
-      if (!c || analyse(stage, pipeline, leaveGrid))
+      if (!c || analyse(stage, pipeline, leaveGrid, target.getNumCores()))
         continue;
       c->span = spanOf(*c);
       if (!c->span)
@@ -340,7 +346,7 @@ hoisting::analyseSpans(ArrayRef<PipelineOp> pipelines, bool leaveGrid,
           needs.push_back(operand.get());
       Operation *outer =
           outermostScope(c->span->slider->getParentOp(), needs, view, leaveGrid,
-                         /*sameMemory=*/true, repeats);
+                         target.getNumCores(), /*sameMemory=*/true, repeats);
       c->scope = outer ? outer : c->span->slider.getOperation();
       spans.push_back(std::move(*c));
     }

@@ -52,9 +52,12 @@ struct Candidate {
 };
 
 /// The load stage's candidate, when its tile is invariant across at least
-/// one enclosing loop that runs more than once.
+/// one enclosing loop that runs more than once. With `leaveGrid`, a tile
+/// invariant across the grid too leaves it where a lane walks several
+/// points, or where the grid's lanes outnumber the device's `cores` (0:
+/// unknown), so that the lanes of a core may share it.
 std::optional<Candidate> analyse(StageOp stage, PipelineOp pipeline,
-                                 bool leaveGrid);
+                                 bool leaveGrid, int64_t cores = 0);
 
 /// The row-span candidates of `pipelines`: one per span, its later loads in
 /// sibling loops as sharers, within a quarter of the lane's scratchpad

@@ -11,7 +11,8 @@
 // iteration. A load that does not change across the grid points either
 // (it reads the same data at every point) leaves the grid instead: its
 // pipeline is `per_instance`, at the top of the `ktdf.parallel` body, and
-// runs once per lane instance when a lane has several points. The lowering
+// runs once per lane instance when a lane has several points, or when the
+// lanes outnumber the cores (the lanes of a core then share it). The lowering
 // orders the hoisted writer before every reader and keeps the buffer live
 // while they need it (docs/scheduler.md). HoistCandidates.cpp finds the
 // loads that can leave and the row spans.
@@ -271,7 +272,8 @@ struct HoistInvariantTransfersPass
       for (PipelineOp pipeline : pipelines)
         for (StageOp stage :
              llvm::to_vector(pipeline.getBody().front().getOps<StageOp>()))
-          if (auto c = analyse(stage, pipeline, grid))
+          if (auto c = analyse(stage, pipeline, grid,
+                               target ? target->getNumCores() : 0))
             byScope[c->scope].push_back(*c);
       llvm::StringMap<int64_t> budget;
       if (spans)
