@@ -9,6 +9,8 @@
 
 #include "ktflow/Scheduler/CostModel.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -73,9 +75,26 @@ int64_t ktflow::sched::chooseDepth(const DepthQuery &query) {
   return std::max<int64_t>(depth, 1);
 }
 
+int64_t ktflow::sched::lanesSharingEngine(int64_t lanesPerEngine,
+                                          int64_t instances, int64_t cores) {
+  int64_t used = llvm::divideCeil(std::max<int64_t>(instances, 1),
+                                  std::max<int64_t>(cores, 1));
+  return std::clamp<int64_t>(used, 1, std::max<int64_t>(lanesPerEngine, 1));
+}
+
+/// The rounds of `inFlight` requests that `executions` executions of
+/// `perExecution` requests each take beyond the first execution's: none
+/// while all of them are in flight together.
+static double laterRounds(double perExecution, double executions,
+                          double inFlight) {
+  return std::ceil(executions * perExecution / inFlight) -
+         std::ceil(perExecution / inFlight);
+}
+
 DmaStageCycles ktflow::sched::estimateDmaStage(const CoarsenQuery &query,
                                                llvm::ArrayRef<int64_t> bytes,
-                                               int64_t factor) {
+                                               int64_t factor,
+                                               int64_t executions) {
   DmaStageCycles c;
   if (bytes.empty())
     return c;
@@ -85,6 +104,7 @@ DmaStageCycles ktflow::sched::estimateDmaStage(const CoarsenQuery &query,
   for (int64_t b : bytes)
     occupancy += static_cast<double>(factor) * b / bw;
   occupancy *= sharing;
+  c.occupancy = occupancy;
   double transfers = sharing * bytes.size();
   double inFlight =
       static_cast<double>(std::max<int64_t>(query.maxOutstanding, 1));
@@ -93,28 +113,74 @@ DmaStageCycles ktflow::sched::estimateDmaStage(const CoarsenQuery &query,
   double shared = std::max(occupancy, occupancy * bw / query.memoryShare);
   c.done = shared + rounds * query.latency;
   c.issued = inFlight > 1 ? c.done - query.latency : c.done;
-  c.steady =
-      std::max(occupancy, (occupancy + transfers * query.latency) / inFlight);
+  // A round holds the slots for a transfer's bytes and its latency: per
+  // later execution, the rounds beyond the first execution's over n - 1,
+  // or over many executions (0) each transfer's share of a round.
+  double roundsPerExecution = transfers / inFlight;
+  if (executions == 1)
+    roundsPerExecution = 0;
+  else if (executions > 1)
+    roundsPerExecution =
+        laterRounds(transfers, static_cast<double>(executions), inFlight) /
+        static_cast<double>(executions - 1);
+  c.steady = std::max(occupancy, roundsPerExecution *
+                                     (occupancy / transfers + query.latency));
   return c;
+}
+
+double ktflow::sched::estimateCopyTurnover(const CoarsenQuery &query,
+                                           int64_t factor) {
+  int64_t n = llvm::divideCeil(std::max<int64_t>(query.iterations, 1), factor);
+  DmaStageCycles load = estimateDmaStage(query, query.loadBytes, factor);
+  DmaStageCycles store = estimateDmaStage(query, query.storeBytes, factor);
+  double bw = std::max(query.bandwidth, 1e-9);
+  double loaded = 0;
+  for (int64_t b : query.loadBytes)
+    loaded += static_cast<double>(factor) * b / bw;
+  DepthQuery depthQuery;
+  depthQuery.dmaLatency = query.depthLatency;
+  depthQuery.stageCycles = loaded;
+  depthQuery.bytesPerCopy = factor * query.bytesPerCopy;
+  depthQuery.capacity = query.capacity;
+  int64_t copies = chooseDepth(depthQuery);
+  // A copy is held from its transfer's issue until the feed has it (or
+  // from the drain until its store has landed): the larger stage's
+  // occupancy, the route latency and the hand-over.
+  double held = std::max(load.occupancy, store.occupancy) + query.latency +
+                query.handoverCycles;
+  double step = std::max({load.occupancy, store.occupancy,
+                          static_cast<double>(factor) * query.computeCycles});
+  int64_t waits = (n - 1) / copies;
+  return static_cast<double>(waits) * held +
+         static_cast<double>(n - 1 - waits * copies) * step;
 }
 
 double ktflow::sched::estimatePipelineCycles(const CoarsenQuery &query,
                                              int64_t factor) {
+  int64_t n = llvm::divideCeil(std::max<int64_t>(query.iterations, 1), factor);
+  double compute = static_cast<double>(factor) * query.computeCycles;
   DmaStageCycles load = estimateDmaStage(query, query.loadBytes, factor);
   DmaStageCycles store = estimateDmaStage(query, query.storeBytes, factor);
-  double compute = static_cast<double>(factor) * query.computeCycles;
-  double n = std::ceil(static_cast<double>(query.iterations) / factor);
   if (query.sharedDma && !query.skewed)
     return n * (load.done + query.handoverCycles + compute + store.issued) +
            (store.done - store.issued);
-  double slowest = std::max({load.steady, compute, store.steady});
+  double fill = load.done + query.handoverCycles + compute + store.done;
   if (query.sharedDma) {
+    // The one engine's program waits for each execution's compute before
+    // its stores, and the next loads behind them: no rounds of requests
+    // from several executions, the latency of each transfer over the slots.
     llvm::SmallVector<int64_t> both(query.loadBytes);
     both.append(query.storeBytes.begin(), query.storeBytes.end());
-    slowest = std::max(compute, estimateDmaStage(query, both, factor).steady);
+    double slowest =
+        std::max(compute, estimateDmaStage(query, both, factor, 0).steady);
+    return static_cast<double>(n - 1) * slowest + fill;
   }
-  return (n - 1) * slowest + load.done + query.handoverCycles + compute +
-         store.done;
+  double slowest = std::max(
+      {estimateDmaStage(query, query.loadBytes, factor, n).steady, compute,
+       estimateDmaStage(query, query.storeBytes, factor, n).steady});
+  return std::max(static_cast<double>(n - 1) * slowest,
+                  estimateCopyTurnover(query, factor)) +
+         fill;
 }
 
 int64_t ktflow::sched::chooseCoarsening(const CoarsenQuery &query) {

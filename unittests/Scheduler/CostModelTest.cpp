@@ -150,12 +150,14 @@ TEST(CostModel, DmaStageWithRequestsInFlight) {
   EXPECT_DOUBLE_EQ(one.steady, 464);
   // Four in flight: the unit issues them back to back (64 cycles) and the
   // last lands one latency later (164); in the steady state each of the
-  // four slots holds a transfer for 116 cycles, 464 / 4 = 116 > 64.
+  // four slots holds a transfer for 116 cycles, 464 / 4 = 116 > 64 (a
+  // second execution's four wait for the first's slots as well).
   q.maxOutstanding = 4;
   DmaStageCycles four = estimateDmaStage(q, loads, 1);
   EXPECT_DOUBLE_EQ(four.done, 164);
   EXPECT_DOUBLE_EQ(four.issued, 64);
   EXPECT_DOUBLE_EQ(four.steady, 116);
+  EXPECT_DOUBLE_EQ(estimateDmaStage(q, loads, 1, 2).steady, 116);
   // Three in flight: the fourth waits for the first, two latencies.
   q.maxOutstanding = 3;
   EXPECT_DOUBLE_EQ(estimateDmaStage(q, loads, 1).done, 264);

@@ -82,6 +82,14 @@ struct DepthQuery {
 /// loads overlap compute), at most what the scratchpad holds (at least 1).
 int64_t chooseDepth(const DepthQuery &query);
 
+/// The lanes of a core whose transfers queue on one DMA engine: of the
+/// `lanesPerEngine` it serves, those the grid's `instances` run on.
+/// ktdf-distribute puts instance k on core k mod `cores`, lane k div
+/// `cores`, so the cores fill first: 32 instances on spyre_like's 32
+/// cores of 2 lanes use one lane of each, 64 both.
+int64_t lanesSharingEngine(int64_t lanesPerEngine, int64_t instances,
+                           int64_t cores);
+
 /// Merging F iterations of a loop into one larger transfer each.
 struct CoarsenQuery {
   /// Factors to weigh, ascending: those that keep the iteration space and
@@ -104,6 +112,9 @@ struct CoarsenQuery {
   int64_t dmaSharing = 1;
   /// Transfers a DMA unit keeps in flight (1: it waits for each to land).
   int64_t maxOutstanding = 1;
+  /// The route latency ktdf-buffer sizes the buffers' copies by (the whole
+  /// inbound route's, `DepthQuery::dmaLatency`).
+  double depthLatency = 0;
   /// One unit issues both the loads and the stores. Its program runs the
   /// stages of an execution in order, so the loads of the next execution
   /// wait behind this execution's stores, which wait for its compute: the
@@ -130,28 +141,46 @@ struct CoarsenQuery {
 /// A DMA stage's transfers of one execution, issued back to back by one
 /// unit (the lanes sharing it included).
 struct DmaStageCycles {
+  /// The unit's bytes over the route's bandwidth.
+  double occupancy = 0;
   /// From the first issue until the last byte has landed, every engine
   /// moving data at once (at the memory's share).
   double done = 0;
   /// Until the unit may issue its next transfer (`done` when it waits for
   /// each transfer to land).
   double issued = 0;
-  /// Per execution in the steady state: the unit's occupancy, or the
-  /// latency spread over the transfers in flight, whichever is larger.
+  /// Per execution after the first of `executions`: the unit's occupancy,
+  /// or the rounds of requests in flight (each holding its slots for a
+  /// transfer's bytes and latency) beyond the first execution's, spread
+  /// over the later executions, whichever is larger: the occupancy alone
+  /// while every execution's transfers are in flight together, each
+  /// transfer's latency over the slots over many executions (`executions`
+  /// 0).
   double steady = 0;
 };
 DmaStageCycles estimateDmaStage(const CoarsenQuery &query,
-                                llvm::ArrayRef<int64_t> bytes, int64_t factor);
+                                llvm::ArrayRef<int64_t> bytes, int64_t factor,
+                                int64_t executions = 0);
+
+/// The cycles the executions after the first take when the buffers'
+/// copies bound them: a copy is held from its transfer's issue until the
+/// feed has it (or from the drain until its store has landed), the larger
+/// DMA stage's occupancy, the route latency and the hand-over; with the D
+/// copies ktdf-buffer will keep (chooseDepth at this factor), every D-th
+/// later execution waits for the one D before for that long, the others
+/// follow their predecessor by the larger DMA stage's occupancy or the
+/// compute.
+double estimateCopyTurnover(const CoarsenQuery &query, int64_t factor);
 
 /// Estimated cycles of an instance's pipeline with F iterations merged into
 /// n = iterations / F executions. With separate load and store units the
 /// DMA loads, the compute and the DMA stores overlap across executions: n - 1
-/// times the slowest steady state, plus one execution passing through all
-/// of them (fill and drain). With one unit doing both, executions run one
-/// after another: each pays its loads' landing, the hand-over, the compute
-/// and the issue of its stores; the last store's landing comes once. A
-/// skewed shared unit overlaps like separate units, its steady state the
-/// loads and stores of an execution together.
+/// times the slowest steady state, or the copies' turnover if longer, plus
+/// one execution passing through all of them (fill and drain). With one unit
+/// doing both, executions run one after another: each pays its loads' landing,
+/// the hand-over, the compute and the issue of its stores; the last store's
+/// landing comes once. A skewed shared unit overlaps like separate units, its
+/// steady state the loads and stores of an execution together.
 double estimatePipelineCycles(const CoarsenQuery &query, int64_t factor);
 
 /// The candidate with the least estimated cycles among those whose buffers

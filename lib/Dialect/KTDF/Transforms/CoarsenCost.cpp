@@ -174,6 +174,16 @@ double coarsen::deviceMemoryShare(const ScheduleTarget &target,
   return *memory->bandwidth / static_cast<double>(engines);
 }
 
+/// The lanes of a core one instance of `dmaUnit` serves: a unit outside
+/// the lane's own scopes serves several.
+static int64_t lanesPerEngine(const ScheduleTarget &target,
+                              ktflow::device::NodeId dmaUnit) {
+  int64_t engines = target.getModel().getInstancesPerCore(dmaUnit);
+  return std::max<int64_t>(static_cast<int64_t>(target.getLanes().size()) /
+                               std::max<int64_t>(engines, 1),
+                           1);
+}
+
 CoarsenQuery coarsen::describeCoarsening(const ScheduleTarget &target,
                                          ArrayRef<PipelineOp> pipelines,
                                          const Driver &d, int64_t bound) {
@@ -190,14 +200,20 @@ CoarsenQuery coarsen::describeCoarsening(const ScheduleTarget &target,
   query.latency = lane.inbound.route.latency - feedLatency;
   query.bandwidth = lane.inbound.route.bandwidth;
   query.handoverCycles = feedLatency + drainLatency;
-  // DMA units outside the lane's own scopes serve every lane of a core.
+  query.depthLatency = lane.inbound.route.latency;
   const ktflow::device::DeviceModel &model = target.getModel();
   NodeIdOrNone dmaUnit = lane.inbound.hops.front().kind == Hop::Dma
                              ? NodeIdOrNone(lane.inbound.hops.front().unit)
                              : std::nullopt;
-  if (dmaUnit && model.getInstancesPerCore(*dmaUnit) <
-                     static_cast<int64_t>(target.getLanes().size()))
-    query.dmaSharing = target.getLanes().size();
+  // A unit outside the lane's own scopes serves several lanes of a core,
+  // whose transfers queue on it when the grid runs on them.
+  int64_t served = dmaUnit ? lanesPerEngine(target, *dmaUnit) : 1;
+  int64_t instances = 1;
+  if (auto parallel = pipelines.front()->getParentOfType<ParallelOp>())
+    instances = std::min<int64_t>(parallel.getNumPoints(),
+                                  parallel.getNumInstances().value_or(1));
+  query.dmaSharing = ktflow::sched::lanesSharingEngine(served, instances,
+                                                       target.getNumCores());
   // Merging a lane's grid points trades the skew between them for larger
   // transfers, whose fill and drain every engine pays at once.
   if (d.parallel)
@@ -209,8 +225,7 @@ CoarsenQuery coarsen::describeCoarsening(const ScheduleTarget &target,
       dmaUnit && lastOut.kind == Hop::Dma && lastOut.unit == *dmaUnit;
   // The lowering skews a driver whose body is one pipeline on a unit that
   // serves one lane.
-  query.skewed =
-      query.sharedDma && pipelines.size() == 1 && query.dmaSharing == 1;
+  query.skewed = query.sharedDma && pipelines.size() == 1 && served == 1;
   // Requests in flight overlap the latency of back-to-back transfers.
   if (dmaUnit && model.getNode(*dmaUnit).unit)
     query.maxOutstanding = model.getNode(*dmaUnit).unit->maxOutstanding;
