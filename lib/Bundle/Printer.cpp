@@ -142,6 +142,9 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
          << memName(b, in.c) << "[" << s(in.d) << "]";
       if (in.f != machine::kNoReg)
         os << " strides " << s(in.g) << ", " << s(in.h);
+      if (machine::hasPlanes(in))
+        os << " x " << s(in.i) << " planes strides " << s(in.j) << ", "
+           << s(in.k);
       break;
     case Opcode::Fill:
       os << " " << s(in.c) << " bytes";

@@ -3,7 +3,9 @@
 // This file encodes a unit program compactly: ULEB128 for registers, table
 // indices and counts, one byte per opcode and sub-operation, and a fixed
 // 8-byte little-endian immediate for set_imm and splat so that relocations
-// can patch it in place. Each opcode has a fixed number of operands.
+// can patch it in place. Each opcode has a fixed number of operands, set
+// for a DMA by its sub-operation (planes of rows add three), which the
+// decoder reads first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,9 +20,9 @@ using namespace ktflow::bundle::detail;
 using machine::Inst;
 using machine::Opcode;
 
-/// How many of the register fields a..h an opcode uses, and whether it has
-/// an 8-byte immediate.
-static std::pair<unsigned, bool> operandShape(Opcode op) {
+/// How many of the register fields a..k an opcode with sub-operation `sub`
+/// uses, and whether it has an 8-byte immediate.
+static std::pair<unsigned, bool> operandShape(Opcode op, uint8_t sub) {
   switch (op) {
   case Opcode::Halt: return {0, false};
   case Opcode::SetImm: return {1, true};
@@ -28,7 +30,10 @@ static std::pair<unsigned, bool> operandShape(Opcode op) {
   case Opcode::MovS: return {2, false};
   case Opcode::LoopBegin: return {5, false};
   case Opcode::LoopEnd: return {5, false};
-  case Opcode::Dma: return {8, false};
+  case Opcode::Dma:
+  case Opcode::RemoteDma:
+    // Planes of rows: the planes and their two strides follow.
+    return {sub == machine::kDmaPlanes ? 11u : 8u, false};
   case Opcode::Load: return {4, false};
   case Opcode::Store: return {4, false};
   case Opcode::Recv: return {3, false};
@@ -42,8 +47,6 @@ static std::pair<unsigned, bool> operandShape(Opcode op) {
   case Opcode::SyncSend: return {1, false};
   case Opcode::SyncRecv: return {1, false};
   case Opcode::SelectS: return {4, false};
-  case Opcode::RemoteDma:
-    return {8, false};
   case Opcode::Fill:
     return {5, false};
   case Opcode::Iota:
@@ -55,8 +58,8 @@ static std::pair<unsigned, bool> operandShape(Opcode op) {
 }
 
 static uint32_t *field(Inst &inst, unsigned i) {
-  uint32_t *fields[] = {&inst.a, &inst.b, &inst.c, &inst.d,
-                        &inst.e, &inst.f, &inst.g, &inst.h};
+  uint32_t *fields[] = {&inst.a, &inst.b, &inst.c, &inst.d, &inst.e, &inst.f,
+                        &inst.g, &inst.h, &inst.i, &inst.j, &inst.k};
   return fields[i];
 }
 
@@ -109,7 +112,7 @@ ktflow::bundle::encodeProgram(const machine::UnitProgram &program,
     Inst inst = program.insts[i];
     w.u8(static_cast<uint8_t>(inst.op));
     w.u8(inst.sub);
-    auto [numFields, hasImm] = operandShape(inst.op);
+    auto [numFields, hasImm] = operandShape(inst.op, inst.sub);
     for (unsigned f = 0; f < numFields; ++f)
       w.uleb(*field(inst, f));
     if (hasImm) {
@@ -137,7 +140,7 @@ ktflow::bundle::decodeProgram(llvm::ArrayRef<uint8_t> code, uint32_t unit) {
     }
     inst.op = static_cast<Opcode>(op);
     inst.sub = r.u8();
-    auto [numFields, hasImm] = operandShape(inst.op);
+    auto [numFields, hasImm] = operandShape(inst.op, inst.sub);
     for (unsigned f = 0; f < numFields; ++f)
       *field(inst, f) = r.u32();
     if (hasImm)

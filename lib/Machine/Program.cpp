@@ -341,7 +341,13 @@ private:
         return "register out of range";
       if (i.f != kNoReg && !(s(i.f) && s(i.g) && s(i.h)))
         return "register out of range";
-      return "";
+      if (i.sub == kDmaRows)
+        return "";
+      if (i.sub != kDmaPlanes)
+        return "unknown dma form";
+      if (i.f == kNoReg)
+        return "planes of a dma without rows";
+      return s(i.i) && s(i.j) && s(i.k) ? "" : "register out of range";
     case Opcode::Fill:
       if (i.a >= m.memories.size())
         return "memory index out of range";

@@ -264,6 +264,8 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
   case Opcode::Dma:
   case Opcode::RemoteDma: {
     double rows = in.f == kNoReg ? 1 : static_cast<double>(value(in.f));
+    if (hasPlanes(in))
+      rows *= static_cast<double>(value(in.i));
     return dmaCost(in.a, in.c, static_cast<double>(value(in.e)) * rows, times,
                    in.op == Opcode::RemoteDma);
   }

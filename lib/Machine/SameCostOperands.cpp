@@ -186,7 +186,8 @@ bool Lockstep::walk(size_t begin, size_t end) {
       break;
     case Opcode::Dma:
     case Opcode::RemoteDma:
-      if (!sameValue(p.e) || !sameValue(p.f))
+      if (!sameValue(p.e) || !sameValue(p.f) ||
+          (hasPlanes(p) && !sameValue(p.i)))
         return false;
       break;
     case Opcode::Fill:

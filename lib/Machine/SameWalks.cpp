@@ -31,6 +31,8 @@ static llvm::SmallVector<uint32_t, 3> costOperands(const Inst &in) {
     return {in.d};
   case Opcode::Dma:
   case Opcode::RemoteDma:
+    if (hasPlanes(in))
+      return {in.e, in.f, in.i};
     return {in.e, in.f};
   case Opcode::Fill:
     return {in.c, in.d};
@@ -296,7 +298,8 @@ SameWalks::renaming(Walked &walkedFrom, const UnitProgram &to,
       break;
     case Opcode::Dma:
     case Opcode::RemoteDma:
-      equal({&Inst::b, &Inst::d, &Inst::e, &Inst::f});
+      equal({&Inst::b, &Inst::d, &Inst::e, &Inst::f, &Inst::i, &Inst::j,
+             &Inst::k});
       same &= memory(p.a, q.a, true, false) && memory(p.c, q.c, false, true);
       if (same && p.op == Opcode::RemoteDma) {
         // The hops of the core interconnect to the other core.

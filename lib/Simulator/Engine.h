@@ -144,6 +144,10 @@ struct UnitState {
   uint64_t rowsLeft = 0, rowBytes = 0, rowBytesLeft = 0;
   uint64_t rowSrc = 0, rowDst = 0, src = 0, dst = 0;
   int64_t srcStride = 0, dstStride = 0;
+  /// A DMA of planes of rows: the planes after this one, the rows of each,
+  /// this plane's first row and the plane strides.
+  uint64_t planesLeft = 0, planeRows = 0, planeSrc = 0, planeDst = 0;
+  int64_t srcPlaneStride = 0, dstPlaneStride = 0;
   uint64_t transferBytes = 0;
   Tick instStart = 0, lastArrival = 0;
   const Route *route = nullptr;

@@ -25,17 +25,62 @@ struct Rows {
 };
 } // namespace
 
+/// `r` as one level of rows: its levels (rows, planes) with non-negative
+/// steps, those that repeat one address dropped, the finer merged into the
+/// row length when its rows touch, or into the coarser when that continues
+/// it; two levels left are the box. Each level's extent is below 2^65
+/// (mayOverlap), so no value here overflows.
 static Rows normalise(const StridedRange &r) {
-  Wide base = r.addr, step = r.stride, len = r.bytes, count = r.rows;
-  if (count == 1 || step == 0)
-    return {base, 0, len, 1};
-  if (step < 0) {
-    base += (count - 1) * step;
-    step = -step;
+  Wide base = r.addr, len = r.bytes;
+  struct Level {
+    Wide count, step;
+  };
+  Level levels[2] = {};
+  unsigned n = 0;
+  for (Level l : {Level{r.rows, r.stride}, Level{r.planes, r.planeStride}}) {
+    if (l.count == 1 || l.step == 0)
+      continue;
+    if (l.step < 0) {
+      base += (l.count - 1) * l.step;
+      l.step = -l.step;
+    }
+    levels[n++] = l;
   }
-  if (step <= len)
-    return {base, 0, (count - 1) * step + len, 1};
-  return {base, step, len, count};
+  if (n == 2 && levels[1].step < levels[0].step)
+    std::swap(levels[0], levels[1]);
+  if (n >= 1 && levels[0].step <= len) {
+    // The finest rows touch: each block of them is one row.
+    len += (levels[0].count - 1) * levels[0].step;
+    levels[0] = levels[1];
+    --n;
+    if (n == 1 && levels[0].step <= len)
+      return {base, 0, (levels[0].count - 1) * levels[0].step + len, 1};
+  }
+  if (n == 2 && levels[1].step == levels[0].count * levels[0].step) {
+    // The coarser level continues the finer one's rows.
+    levels[0].count *= levels[1].count;
+    n = 1;
+  }
+  if (n == 0)
+    return {base, 0, len, 1};
+  if (n == 1)
+    return {base, levels[0].step, len, levels[0].count};
+  Wide extent = (levels[0].count - 1) * levels[0].step +
+                (levels[1].count - 1) * levels[1].step + len;
+  return {base, 0, extent, 1};
+}
+
+/// Whether `r` has planes and a level reaching past 2^65 bytes: only a
+/// transfer that fails its bounds check before it moves anything.
+static bool isHuge(const StridedRange &r) {
+  if (r.planes == 1 || r.planeStride == 0)
+    return false;
+  constexpr Wide kFar = Wide(1) << 65;
+  auto far = [&](int64_t count, int64_t step) {
+    Wide magnitude = step < 0 ? -Wide(step) : Wide(step);
+    return count > 1 && (Wide(count) - 1) * magnitude > kFar;
+  };
+  return far(r.rows, r.stride) || far(r.planes, r.planeStride);
 }
 
 static Wide floorDiv(Wide n, Wide d) {
@@ -48,9 +93,11 @@ bool ktflow::sim::detail::mayOverlap(const StridedRange &a,
                                      const StridedRange &b) {
   // A transfer with no rows or no bytes moves nothing (a negative one is an
   // error before it moves anything).
-  if (a.memory != b.memory || a.rows <= 0 || a.bytes <= 0 || b.rows <= 0 ||
-      b.bytes <= 0)
+  if (a.memory != b.memory || a.rows <= 0 || a.bytes <= 0 || a.planes <= 0 ||
+      b.rows <= 0 || b.bytes <= 0 || b.planes <= 0)
     return false;
+  if (isHuge(a) || isHuge(b))
+    return true;
   Rows x = normalise(a), y = normalise(b);
   if (x.end() <= y.base || y.end() <= x.base)
     return false;

@@ -29,28 +29,46 @@ using namespace ktflow::machine;
 using namespace ktflow::sim;
 using namespace ktflow::sim::detail;
 
+namespace {
+/// A DMA's second level: `count` planes of its rows, each plane's first row
+/// `srcStride` and `dstStride` bytes after the previous plane's.
+struct Planes {
+  int64_t count = 1, srcStride = 0, dstStride = 0;
+};
+} // namespace
+
 /// Reads the size operands of a transfer and starts it. Returns false (and
 /// records an error) on a negative size.
 static bool beginTransfer(Engine &e, UnitState &u, int64_t bytes, int64_t rows,
                           int64_t src, int64_t dst, int64_t srcStride,
-                          int64_t dstStride) {
-  if (bytes < 0 || rows < 0 || src < 0 || dst < 0) {
+                          int64_t dstStride, Planes planes) {
+  if (bytes < 0 || rows < 0 || planes.count < 0 || src < 0 || dst < 0) {
     e.fail(u, llvm::formatv("negative size or address (bytes {0}, rows {1}, "
-                            "addresses {2} and {3})",
-                            bytes, rows, src, dst)
+                            "planes {2}, addresses {3} and {4})",
+                            bytes, rows, planes.count, src, dst)
                   .str());
     return false;
   }
   u.active = true;
-  u.rowsLeft = rows;
+  u.rowsLeft = u.planeRows = rows;
   u.rowBytes = u.rowBytesLeft = bytes;
-  u.rowSrc = u.src = src;
-  u.rowDst = u.dst = dst;
+  u.rowSrc = u.src = u.planeSrc = src;
+  u.rowDst = u.dst = u.planeDst = dst;
   u.srcStride = srcStride;
   u.dstStride = dstStride;
+  u.planesLeft = planes.count;
+  u.srcPlaneStride = planes.srcStride;
+  u.dstPlaneStride = planes.dstStride;
   u.instStart = u.lastArrival = u.now;
   ++u.instructions;
-  u.transferBytes = static_cast<uint64_t>(bytes) * static_cast<uint64_t>(rows);
+  // Saturated: the sizes of a transfer that fails its bounds check.
+  uint64_t moved;
+  if (__builtin_mul_overflow(static_cast<uint64_t>(bytes),
+                             static_cast<uint64_t>(rows), &moved) ||
+      __builtin_mul_overflow(moved, static_cast<uint64_t>(planes.count),
+                             &moved))
+    moved = UINT64_MAX;
+  u.transferBytes = moved;
   u.bytes += u.transferBytes;
   return true;
 }
@@ -106,17 +124,24 @@ Tick Engine::landedBy(const UnitState &u) const {
   return last;
 }
 
-/// Advances the row cursor by `chunk` bytes; returns true when done.
+/// Advances the row cursor by `chunk` bytes, to the next plane's first row
+/// after a plane's last; returns true when done.
 static bool advance(UnitState &u, uint64_t chunk) {
   u.rowBytesLeft -= chunk;
   u.src += chunk;
   u.dst += chunk;
   if (u.rowBytesLeft)
     return false;
-  if (--u.rowsLeft == 0)
-    return true;
-  u.rowSrc += u.srcStride;
-  u.rowDst += u.dstStride;
+  if (--u.rowsLeft == 0) {
+    if (--u.planesLeft == 0)
+      return true;
+    u.rowsLeft = u.planeRows;
+    u.rowSrc = u.planeSrc += u.srcPlaneStride;
+    u.rowDst = u.planeDst += u.dstPlaneStride;
+  } else {
+    u.rowSrc += u.srcStride;
+    u.rowDst += u.dstStride;
+  }
   u.src = u.rowSrc;
   u.dst = u.rowDst;
   u.rowBytesLeft = u.rowBytes;
@@ -131,15 +156,15 @@ static std::optional<Step>
 startTransfer(Engine &e, UnitState &u,
               std::initializer_list<StridedRange> touches, int64_t bytes,
               int64_t rows, int64_t src, int64_t dst, int64_t srcStride,
-              int64_t dstStride) {
+              int64_t dstStride, Planes planes = {}) {
   if (u.active)
     return std::nullopt;
   if (waitForSlot(e, u, touches))
     return Step::Continue;
-  if (!beginTransfer(e, u, bytes, rows, src, dst, srcStride, dstStride))
+  if (!beginTransfer(e, u, bytes, rows, src, dst, srcStride, dstStride, planes))
     return Step::Error;
   u.route = e.routeFor(u.index, u.pc);
-  if (bytes == 0 || rows == 0) {
+  if (bytes == 0 || rows == 0 || planes.count == 0) {
     u.rowsLeft = 0;
     endTransfer(e, u, false);
     return Step::Continue;
@@ -167,11 +192,16 @@ Step Engine::stepDma(UnitState &u, const Inst &in) {
   int64_t rows = in.f == kNoReg ? 1 : s[in.f];
   int64_t srcStride = in.f == kNoReg ? 0 : s[in.g];
   int64_t dstStride = in.f == kNoReg ? 0 : s[in.h];
-  StridedRange reads{in.a, s[in.b], rows, srcStride, s[in.e]};
-  StridedRange writes{in.c, s[in.d], rows, dstStride, s[in.e]};
+  Planes planes;
+  if (hasPlanes(in))
+    planes = {s[in.i], s[in.j], s[in.k]};
+  StridedRange reads{in.a,         s[in.b],         rows, srcStride, s[in.e],
+                     planes.count, planes.srcStride};
+  StridedRange writes{in.c,         s[in.d],         rows, dstStride, s[in.e],
+                      planes.count, planes.dstStride};
   if (std::optional<Step> step =
           startTransfer(*this, u, {reads, writes}, s[in.e], rows, s[in.b],
-                        s[in.d], srcStride, dstStride))
+                        s[in.d], srcStride, dstStride, planes))
     return *step;
   uint64_t chunk = std::min<uint64_t>(u.route->chunkBytes, u.rowBytesLeft);
   const uint8_t *from =

@@ -133,12 +133,59 @@ TEST(StridedRangeTest, OperandsNear2To63) {
   EXPECT_FALSE(overlap(rows(kMin, 1, 0, 8), interval(0, 8)));
 }
 
+StridedRange planes(StridedRange rows, int64_t count, int64_t stride) {
+  rows.planes = count;
+  rows.planeStride = stride;
+  return rows;
+}
+
+// A transposed 128x128 block of 2-byte elements in one DMA: 128 planes (the
+// keys, 2 bytes apart in the buffer) of 128 rows of one element (256 bytes
+// apart). Its bytes fill the block, read from 32 KiB of contiguous keys.
+TEST(StridedRangeTest, ATransposedBlockFillsItsBox) {
+  StridedRange written = planes(rows(0, 128, 256, 2), 128, 2);
+  StridedRange read = planes(rows(0, 128, 2, 2), 128, 256);
+  EXPECT_TRUE(overlap(written, interval(32767, 1)));
+  EXPECT_FALSE(overlap(written, interval(32768, 8)));
+  EXPECT_TRUE(overlap(written, rows(300, 2, 65536, 2)));
+  // The next block's buffer, and the block itself, in the same form.
+  EXPECT_FALSE(overlap(written, planes(rows(32768, 128, 256, 2), 128, 2)));
+  EXPECT_TRUE(overlap(written, planes(rows(32766, 128, 256, 2), 128, 2)));
+  EXPECT_FALSE(overlap(read, interval(-8, 8)));
+  EXPECT_TRUE(overlap(read, interval(16384, 1)));
+  // Planes of negative strides: the same bytes.
+  EXPECT_FALSE(
+      overlap(planes(rows(32512, 128, -256, 2), 128, 2), interval(32768, 8)));
+  EXPECT_TRUE(
+      overlap(planes(rows(32766, 128, 256, 2), 128, -2), interval(32767, 1)));
+}
+
+// Planes that continue the rows are more rows (exact); planes that neither
+// continue nor touch them are their box (a false "yes", never a false
+// "no"); no planes, or planes at one address, are the rows.
+TEST(StridedRangeTest, PlanesOfRows) {
+  StridedRange continued = planes(rows(0, 4, 16, 4), 2, 64); // 8 rows
+  EXPECT_FALSE(overlap(continued, rows(4, 8, 16, 12)));
+  EXPECT_TRUE(overlap(continued, rows(4, 8, 16, 13)));
+  EXPECT_FALSE(overlap(continued, interval(128, 4)));
+  StridedRange apart = planes(rows(0, 2, 100, 4), 2, 1000);
+  EXPECT_TRUE(overlap(apart, interval(50, 4)));
+  EXPECT_FALSE(overlap(apart, interval(1104, 4)));
+  EXPECT_FALSE(overlap(planes(rows(0, 3, 100, 10), 5, 0), interval(10, 90)));
+  EXPECT_FALSE(overlap(planes(rows(0, 0, 16, 8), 4, 64), interval(0, 1024)));
+  EXPECT_FALSE(overlap(planes(rows(0, 4, 16, 8), 0, 64), interval(0, 1024)));
+  EXPECT_FALSE(overlap(planes(rows(0, 4, 16, 8), -2, 64), interval(0, 1024)));
+  // A level reaching past 2^65: a transfer that fails its bounds check.
+  EXPECT_TRUE(overlap(planes(rows(0, 4, 16, 8), kMax, kMax), interval(-8, 1)));
+}
+
 /// The bytes a range touches, listed.
 std::set<int64_t> bytesOf(const StridedRange &r) {
   std::set<int64_t> bytes;
-  for (int64_t row = 0; row < r.rows; ++row)
-    for (int64_t b = 0; b < r.bytes; ++b)
-      bytes.insert(r.addr + row * r.stride + b);
+  for (int64_t plane = 0; plane < r.planes; ++plane)
+    for (int64_t row = 0; row < r.rows; ++row)
+      for (int64_t b = 0; b < r.bytes; ++b)
+        bytes.insert(r.addr + plane * r.planeStride + row * r.stride + b);
   return bytes;
 }
 
@@ -183,6 +230,35 @@ TEST(StridedRangeTest, AgreesWithTheBytesListed) {
     }
   }
   EXPECT_GT(exactCases, 10000);
+}
+
+// Planes of small ranges: a common byte is never missed.
+TEST(StridedRangeTest, PlanesNeverMissACommonByte) {
+  uint64_t state = 777;
+  auto next = [&](int64_t lo, int64_t hi) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return lo + static_cast<int64_t>((state >> 33) % uint64_t(hi - lo + 1));
+  };
+  auto draw = [&] {
+    return planes(rows(next(0, 64), next(0, 4), next(-24, 24), next(0, 6)),
+                  next(0, 4), next(-40, 40));
+  };
+  int overlaps = 0;
+  for (int i = 0; i < 20000; ++i) {
+    StridedRange a = draw(), b = next(0, 1) ? draw()
+                                            : rows(next(0, 64), next(0, 5),
+                                                   next(-24, 24), next(0, 9));
+    std::set<int64_t> bytesA = bytesOf(a), bytesB = bytesOf(b);
+    bool common = false;
+    for (int64_t byte : bytesA)
+      common |= bytesB.count(byte) != 0;
+    overlaps += common;
+    if (common)
+      EXPECT_TRUE(overlap(a, b)) << i;
+    else if (bytesA.empty() || bytesB.empty())
+      EXPECT_FALSE(overlap(a, b)) << i;
+  }
+  EXPECT_GT(overlaps, 1000);
 }
 
 } // namespace

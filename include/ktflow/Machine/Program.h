@@ -36,7 +36,9 @@ enum class Opcode : uint8_t {
              ///< alike)
   LoopEnd,   ///< s[a] += s[d]; if s[a] < s[c] goto e + 1
   Dma,       ///< copy s[e] bytes x s[f] rows, mem a @ s[b] -> mem c @ s[d]
-             ///< (row strides s[g], s[h]; f == kNoReg means one row)
+             ///< (row strides s[g], s[h]; f == kNoReg means one row);
+             ///< sub = kDmaPlanes: x s[i] planes of those rows (plane
+             ///< strides s[j], s[k]), one transfer
   Load,      ///< FIFO a <- s[d] bytes of mem b @ s[c], one entry at a time
   Store,     ///< mem b @ s[c] <- s[d] bytes popped from FIFO a
   Recv,      ///< v[a] = pop FIFO b, typed vtypes[c]
@@ -63,6 +65,9 @@ enum class Opcode : uint8_t {
 constexpr unsigned kNumOpcodes = static_cast<unsigned>(Opcode::ReadIndex) + 1;
 /// LoopBegin's sub: plain, or skewed D = sub executions ahead.
 constexpr uint8_t kLoopPlain = 0, kLoopSkewed = 1, kLoopSkewedMax = 255;
+/// A Dma's or RemoteDma's sub: rows (one level of strides), or planes of
+/// rows (two levels: fields i, j, k are the planes and their strides).
+constexpr uint8_t kDmaRows = 0, kDmaPlanes = 1;
 const char *opcodeName(Opcode op);
 
 enum class AluOp : uint8_t {
@@ -227,8 +232,16 @@ struct Inst {
   Opcode op = Opcode::Halt;
   uint8_t sub = 0;
   uint32_t a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, g = 0, h = 0;
+  /// A two-level DMA's planes and plane strides (sub = kDmaPlanes).
+  uint32_t i = 0, j = 0, k = 0;
   int64_t imm = 0;
 };
+
+/// Whether `in` is a Dma or RemoteDma that moves planes of rows.
+inline bool hasPlanes(const Inst &in) {
+  return (in.op == Opcode::Dma || in.op == Opcode::RemoteDma) &&
+         in.sub == kDmaPlanes;
+}
 
 /// What a static walk of a program (instruction counts, the estimate) knows
 /// of one scalar register: its value, or std::nullopt where it depends on

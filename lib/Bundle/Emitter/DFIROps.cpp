@@ -16,6 +16,7 @@
 #include "ktflow/Support/ElementBytes.h"
 
 #include <cstring>
+#include <type_traits>
 
 using namespace mlir;
 using namespace ktflow;
@@ -82,9 +83,24 @@ LogicalResult ProgramEmitter::emitCopy(CopyOp copy, Opcode opcode, uint32_t src,
       return failure();
     rows = *r, ss = *s1, ds = *s2;
   }
+  // Planes of rows (a dfir.dma's second level of strides).
+  uint32_t planes = machine::kNoReg, ps = 0, pd = 0;
+  if constexpr (std::is_same_v<CopyOp, dfir::DmaOp>) {
+    if (copy.getPlanes()) {
+      auto p = sreg(copy.getPlanes()), s1 = sreg(copy.getSrcPlaneStride()),
+           s2 = sreg(copy.getDstPlaneStride());
+      if (failed(p) || failed(s1) || failed(s2))
+        return failure();
+      planes = *p, ps = *s1, pd = *s2;
+    }
+  }
   machine::Inst &i = emitInst(opcode);
   i.a = src, i.b = *a, i.c = dst, i.d = *b, i.e = *n;
   i.f = rows, i.g = ss, i.h = ds;
+  if (planes != machine::kNoReg) {
+    i.sub = machine::kDmaPlanes;
+    i.i = planes, i.j = ps, i.k = pd;
+  }
   return success();
 }
 

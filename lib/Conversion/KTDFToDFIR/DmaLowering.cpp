@@ -10,12 +10,12 @@
 // tile is the interpreter's. The rows of a 2-d tile are always clamped at
 // run time (also to the transfer's `rows`, the iterations a partial
 // coarsened iteration covers); every other dimension is clamped where the
-// tile may leave its view (mayLeaveView). A tile with a permuted order (a
-// transposed load or store) must stay inside its view; it moves as
-// strided DMAs, one element per row when the permutation moves the
-// innermost dimension. A view's stride known only at launch (the size
-// after it, `strides: [%n, 1]`) is computed by the program: its rows move
-// as one strided DMA whose stride operand is that value.
+// tile may leave its view (mayLeaveView). A tile that stays inside its
+// view, or has a permuted order (a transposed load or store, which must
+// stay inside), moves as DMAs of planes of rows (BlockDma.cpp). A view's
+// stride known only at launch (the size after it, `strides: [%n, 1]`) is
+// computed by the program: its rows move as one strided DMA whose stride
+// operand is that value.
 //
 //===----------------------------------------------------------------------===//
 
@@ -116,8 +116,8 @@ FailureOr<TileDma> TransferEmitter::resolveTileDma(DataTransferOp op,
 void TransferEmitter::emitDirectedDma(Location loc, const TileDma &dma,
                                       Value size, Value memAt, Value bufAt,
                                       Value nRows, int64_t memStride,
-                                      int64_t bufStride,
-                                      Value runtimeMemStride) {
+                                      int64_t bufStride, Value runtimeMemStride,
+                                      const DmaPlanes *planes) {
   OpBuilder &b = *builder;
   Value srcStride, dstStride;
   auto memSide = [&] {
@@ -127,12 +127,18 @@ void TransferEmitter::emitDirectedDma(Location loc, const TileDma &dma,
     srcStride = dma.load ? memSide() : constant(bufStride);
     dstStride = dma.load ? constant(bufStride) : memSide();
   }
+  Value count, srcPlane, dstPlane;
+  if (planes) {
+    count = planes->count;
+    srcPlane = dma.load ? planes->memStride : constant(planes->bufStride);
+    dstPlane = dma.load ? constant(planes->bufStride) : planes->memStride;
+  }
   if (dma.load)
     dfir::DmaOp::create(b, loc, size, dma.memName, memAt, dma.bufName, bufAt,
-                        nRows, srcStride, dstStride);
+                        nRows, srcStride, dstStride, count, srcPlane, dstPlane);
   else
     dfir::DmaOp::create(b, loc, size, dma.bufName, bufAt, dma.memName, memAt,
-                        nRows, srcStride, dstStride);
+                        nRows, srcStride, dstStride, count, srcPlane, dstPlane);
 }
 
 LogicalResult TransferEmitter::emitDma(DataTransferOp op, IRMapping &map,
@@ -191,69 +197,6 @@ Value TransferEmitter::strideBytes(Location loc, const TileDma &dma,
   return constant(dma.strides[d] * dma.esize);
 }
 
-void TransferEmitter::emitPermutedDma(Location loc, const TileDma &dma) {
-  OpBuilder &b = *builder;
-  ArrayRef<int64_t> extents = dma.extents;
-  size_t rank = extents.size();
-  // Buffer dimension k holds the tile's (view) dimension order[k]; the
-  // buffer is row-major in its own dimensions.
-  ktdp::ConstructAccessTileOp tile = dma.tile;
-  AffineMap order = tile.getAccessTileOrder();
-  SmallVector<int64_t> bufStride(rank), memStride(rank);
-  int64_t bytes = dma.esize;
-  for (int64_t k = static_cast<int64_t>(rank) - 1; k >= 0; --k) {
-    unsigned d = order.getDimPosition(k);
-    bufStride[d] = bytes;
-    bytes *= extents[d];
-  }
-  for (size_t d = 0; d < rank; ++d)
-    memStride[d] = dma.strides[d] * dma.esize;
-  // Each DMA moves rows along one view dimension. When the buffer keeps
-  // the view's innermost dimension innermost, its rows are contiguous on
-  // both sides; else each row is one element, taken along the view's
-  // innermost dimension (contiguous in the tensor, strided in the buffer).
-  unsigned inner = rank - 1;
-  bool contiguous = order.getDimPosition(rank - 1) == inner;
-  int64_t rowBytes = contiguous ? extents[inner] * dma.esize : dma.esize;
-  unsigned rowDim = contiguous ? order.getDimPosition(rank - 2) : inner;
-  SmallVector<unsigned> outer;
-  for (unsigned d = 0; d < rank; ++d)
-    if (d != rowDim && !(contiguous && d == inner))
-      outer.push_back(d);
-  int64_t points = 1;
-  for (unsigned d : outer)
-    points *= extents[d];
-  auto emitPoint = [&](Value memAt, Value bufAt) {
-    Value nRows = extents[rowDim] > 1 ? constant(extents[rowDim]) : Value();
-    emitDirectedDma(loc, dma, constant(rowBytes), memAt, bufAt, nRows,
-                    memStride[rowDim], bufStride[rowDim]);
-  };
-  if (points == 1) {
-    emitPoint(dma.memAddr, dma.bufAddr);
-    return;
-  }
-  // One DMA per point of the other dimensions, the last of them fastest.
-  scf::ForOp::create(
-      b, loc, constant(0), constant(points), constant(1), ValueRange{},
-      [&](OpBuilder &, Location, Value p, ValueRange) {
-        Value memOffset = constant(0), bufOffset = constant(0), rest = p;
-        for (unsigned d : llvm::reverse(outer)) {
-          Value coord =
-              arith::RemUIOp::create(b, loc, rest, constant(extents[d]));
-          rest = arith::DivUIOp::create(b, loc, rest, constant(extents[d]));
-          memOffset = arith::AddIOp::create(
-              b, loc, memOffset,
-              arith::MulIOp::create(b, loc, coord, constant(memStride[d])));
-          bufOffset = arith::AddIOp::create(
-              b, loc, bufOffset,
-              arith::MulIOp::create(b, loc, coord, constant(bufStride[d])));
-        }
-        emitPoint(arith::AddIOp::create(b, loc, dma.memAddr, memOffset),
-                  arith::AddIOp::create(b, loc, dma.bufAddr, bufOffset));
-        scf::YieldOp::create(b, loc);
-      });
-}
-
 void TransferEmitter::emitMaskedRowsDma(Location loc, const TileDma &dma,
                                         Value validRows) {
   OpBuilder &b = *builder;
@@ -271,45 +214,6 @@ void TransferEmitter::emitMaskedRowsDma(Location loc, const TileDma &dma,
       nRows = validRows;
     emitDirectedDma(loc, dma, size, dma.memAddr, dma.bufAddr, nRows, rowStride,
                     rowBytes, runtimeRows ? strideBytes(loc, dma, 0) : Value());
-  });
-}
-
-void TransferEmitter::emitOuterLoopDma(Location loc, const TileDma &whole) {
-  // Dimensions of extent 1 add nothing to an address: without them a
-  // 1x2048x1x128 tile (a gather's chunk, stored into one head of a
-  // [sequence, token, head, dim] tensor) moves as 2048 strided rows in
-  // one DMA instead of 2048 DMAs of one row.
-  TileDma dma = whole;
-  SmallVector<int64_t> strides;
-  dma.extents.clear();
-  dma.runtimeStrides.clear();
-  for (auto [d, extent] : llvm::enumerate(whole.extents))
-    if (extent != 1 || d + 1 == whole.extents.size()) {
-      dma.extents.push_back(extent);
-      strides.push_back(whole.strides[d]);
-      dma.runtimeStrides.push_back(whole.runtimeStride(d));
-    }
-  dma.strides = strides;
-  ArrayRef<int64_t> extents = dma.extents;
-  size_t rank = extents.size();
-  // Rows of the innermost dimension; contiguous rows merge into one
-  // transfer (rows a run-time stride apart never do).
-  int64_t rowBytes = extents.back() * dma.esize;
-  int64_t rows = rank >= 2 ? extents[rank - 2] : 1;
-  bool runtimeRows = rank >= 2 && dma.runtimeStride(rank - 2);
-  int64_t rowStride = runtimeRows ? 0
-                      : rank >= 2 ? dma.strides[rank - 2] * dma.esize
-                                  : rowBytes;
-  if (rows > 1 && !runtimeRows && rowStride == rowBytes) {
-    rowBytes *= rows;
-    rows = 1;
-  }
-  forEachOuterPoint(loc, dma, {}, {}, [&](Value memAt, Value bufAt) {
-    Value size = constant(rowBytes);
-    Value nRows = rows > 1 ? constant(rows) : Value();
-    emitDirectedDma(loc, dma, size, memAt, bufAt, nRows, rowStride, rowBytes,
-                    runtimeRows && nRows ? strideBytes(loc, dma, rank - 2)
-                                         : Value());
   });
 }
 

@@ -40,6 +40,14 @@ struct mlir::ktdf::lowering::TileDma {
   }
 };
 
+/// A DMA's second level of strides: `count` planes of its rows, the first
+/// rows of consecutive planes `memStride` bytes apart in the tensor and
+/// `bufStride` bytes apart in the buffer.
+struct mlir::ktdf::lowering::DmaPlanes {
+  Value count, memStride;
+  int64_t bufStride = 0;
+};
+
 /// The tile coordinates a transfer moves along each dimension where they
 /// may be fewer than the tile's extent (null elsewhere): from `begin[d]`
 /// (set where the tile may start before its view) up to `end[d]`, `count[d]`

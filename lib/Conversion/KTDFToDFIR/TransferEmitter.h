@@ -22,6 +22,7 @@ namespace mlir::ktdf::lowering {
 /// of the tile it moves (DmaLowering.cpp).
 struct TileDma;
 struct DmaWindow;
+struct DmaPlanes;
 
 /// Where an indirect transfer reads the indices of one index view: the
 /// view in device memory, or the box of it staged in a buffer.
@@ -89,10 +90,11 @@ protected:
   /// One DMA between tensor and buffer in the transfer's direction; with
   /// `nRows`, that many rows `memStride` bytes apart in the tensor (or
   /// `runtimeMemStride`, when given) and `bufStride` bytes apart in the
-  /// buffer.
+  /// buffer; with `planes` too, that many planes of those rows.
   void emitDirectedDma(Location loc, const TileDma &dma, Value size,
                        Value memAt, Value bufAt, Value nRows, int64_t memStride,
-                       int64_t bufStride, Value runtimeMemStride = {});
+                       int64_t bufStride, Value runtimeMemStride = {},
+                       const DmaPlanes *planes = nullptr);
   /// The tensor's byte stride of `dma` along `d`, as a program value.
   Value strideBytes(Location loc, const TileDma &dma, unsigned d);
   /// The coordinates of the tile the transfer moves along the dimensions
@@ -105,12 +107,13 @@ protected:
   void emitMaskFills(Location loc, const TileDma &dma, const DmaWindow &window);
   /// A 2-d tile masked only past its last valid row: `validRows` full rows.
   void emitMaskedRowsDma(Location loc, const TileDma &dma, Value validRows);
-  /// A tile that stays inside its view: a 2-d DMA per point of the
-  /// dimensions above its last two.
+  /// A tile that stays inside its view: one DMA of planes of rows per point
+  /// of the dimensions above its last three.
   void emitOuterLoopDma(Location loc, const TileDma &dma);
-  /// A tile with a permuted order, inside its view: strided DMAs into the
-  /// buffer's (permuted) layout, one per point of the dimensions that are
-  /// neither the rows nor the elements of a row.
+  /// A tile with a permuted order, inside its view: DMAs of planes of
+  /// strided rows into the buffer's (permuted) layout, one per point of
+  /// the dimensions that are neither the rows, the elements of a row nor
+  /// the planes.
   void emitPermutedDma(Location loc, const TileDma &dma);
   /// A tile masked along any dimension, at either end: the valid part of
   /// each 2-d plane inside the view.

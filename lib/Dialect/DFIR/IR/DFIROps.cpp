@@ -291,7 +291,17 @@ template <typename OpT> static LogicalResult verifyRows(OpT op) {
   return success();
 }
 
-LogicalResult DmaOp::verify() { return verifyRows(*this); }
+LogicalResult DmaOp::verify() {
+  if (failed(verifyRows(*this)))
+    return failure();
+  bool planes = static_cast<bool>(getPlanes());
+  if (planes != static_cast<bool>(getSrcPlaneStride()) ||
+      planes != static_cast<bool>(getDstPlaneStride()))
+    return emitOpError("needs planes and both plane strides together");
+  if (planes && !getRows())
+    return emitOpError("moves planes of rows: planes need rows");
+  return success();
+}
 
 LogicalResult RemoteDmaOp::verify() {
   if (failed(verifyRows(*this)))

@@ -405,6 +405,27 @@ dfir.kernel @k device "d" {
 
 // -----
 
+// Planes are planes of rows.
+dfir.kernel @k device "d" {
+  dfir.unit "dma" {
+    %c2 = arith.constant 2 : index
+    // expected-error @+1 {{moves planes of rows: planes need rows}}
+    dfir.dma %c2 bytes from "DDR"[%c2] to "L1"[%c2] planes %c2 strides %c2, %c2
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "dma" {
+    %c2 = arith.constant 2 : index
+    // expected-error @+1 {{needs planes and both plane strides together}}
+    "dfir.dma"(%c2, %c2, %c2, %c2, %c2, %c2, %c2) <{src_memory = "DDR", dst_memory = "L1", operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1, 1, 0, 0>}> : (index, index, index, index, index, index, index) -> ()
+  }
+}
+
+// -----
+
 // A fill's rows need their stride (the custom form cannot spell one
 // without the other).
 dfir.kernel @k device "d" {

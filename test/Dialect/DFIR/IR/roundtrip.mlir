@@ -57,6 +57,10 @@ dfir.kernel @all device "sample_device" {
     dfir.dma %bytes bytes from "DDR"[%x] to "core[0]/L1"[%a]
     // CHECK: dfir.dma %{{.*}} bytes from "DDR"[%[[X]]] to "core[0]/L1"[%[[A]]] rows %[[N]] strides %{{.*}}, %{{.*}}
     dfir.dma %c128 bytes from "DDR"[%x] to "core[0]/L1"[%a] rows %n strides %bytes, %c128
+    // Planes of rows: a transposed block, a column of 2-byte rows per key.
+    // CHECK: dfir.dma %[[TWO:.*]] bytes from "DDR"[%[[X]]] to "core[0]/L1"[%[[A]]] rows %[[N]] strides %[[TWO]], %c128 planes %[[N]] strides %c128, %[[TWO]]{{$}}
+    %c2 = arith.constant 2 : index
+    dfir.dma %c2 bytes from "DDR"[%x] to "core[0]/L1"[%a] rows %n strides %c2, %c128 planes %n strides %c128, %c2
     // CHECK: dfir.remote_dma %{{.*}} bytes from "core[0]/L1"[%[[A]]] to "core[1]/L1"[%[[A]]]{{$}}
     dfir.remote_dma %bytes bytes from "core[0]/L1"[%a] to "core[1]/L1"[%a]
     // CHECK: dfir.remote_dma %{{.*}} bytes from "core[0]/L1"[%[[A]]] to "core[3]/L1"[%[[A]]] rows %[[N]] strides %{{.*}}, %{{.*}}

@@ -251,21 +251,41 @@ def DFIR_DmaOp : DFIR_Op<"dma", [AttrSizedOperandSegments]> {
     Copies `size` bytes from `src_memory` at byte address `src` to
     `dst_memory` at `dst`, through the executing unit. With `rows`, copies
     `rows` rows of `size` bytes whose starts are `src_stride` and
-    `dst_stride` bytes apart. The unit waits until the last byte has landed.
+    `dst_stride` bytes apart. With `planes` too, copies `planes` such
+    blocks of rows whose first rows are `src_plane_stride` and
+    `dst_plane_stride` bytes apart, as one transfer (a transposed block: a
+    column of 2-byte rows per key, one plane per key). The unit waits until
+    the last byte has landed.
 
     ```mlir
     dfir.dma %n bytes from "DDR"[%a] to "core0.L1"[%b]
     dfir.dma %n bytes from "DDR"[%a] to "core0.L1"[%b] rows %r strides %s, %t
+    dfir.dma %n bytes from "DDR"[%a] to "core0.L1"[%b] rows %r strides %s, %t
+      planes %p strides %u, %v
     ```
   }];
   let arguments = (ins Index:$size, StrAttr:$src_memory, Index:$src,
                        StrAttr:$dst_memory, Index:$dst,
                        Optional<Index>:$rows, Optional<Index>:$src_stride,
-                       Optional<Index>:$dst_stride);
+                       Optional<Index>:$dst_stride, Optional<Index>:$planes,
+                       Optional<Index>:$src_plane_stride,
+                       Optional<Index>:$dst_plane_stride);
   let assemblyFormat = [{
     $size `bytes` `from` $src_memory `[` $src `]` `to` $dst_memory `[` $dst `]`
-    (`rows` $rows^ `strides` $src_stride `,` $dst_stride)? attr-dict
+    (`rows` $rows^ `strides` $src_stride `,` $dst_stride)?
+    (`planes` $planes^ `strides` $src_plane_stride `,` $dst_plane_stride)?
+    attr-dict
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$size, "::llvm::StringRef":$src_memory,
+                   "::mlir::Value":$src, "::llvm::StringRef":$dst_memory,
+                   "::mlir::Value":$dst, "::mlir::Value":$rows,
+                   "::mlir::Value":$src_stride, "::mlir::Value":$dst_stride), [{
+      build($_builder, $_state, size, src_memory, src, dst_memory, dst, rows,
+            src_stride, dst_stride, ::mlir::Value(), ::mlir::Value(),
+            ::mlir::Value());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
