@@ -14,6 +14,7 @@
 
 #include "ktflow/Conversion/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 namespace mlir {
 #define GEN_PASS_DEF_KTDFTODFIR
@@ -169,18 +170,18 @@ LogicalResult KernelLowering::run(OpBuilder &moduleBuilder) {
 }
 
 namespace {
-struct KTDFToDFIRPass : public impl::KTDFToDFIRBase<KTDFToDFIRPass> {
+struct KTDFToDFIRPass : public ktflow::sched::WithScheduleTarget<
+                            impl::KTDFToDFIRBase<KTDFToDFIRPass>> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
       if (func.isExternal() || func.getBody().front().getOps<ParallelOp>().empty())
         continue;
-      if (failed(KernelLowering(target, func).run(builder)))
+      if (failed(KernelLowering(*target, func).run(builder)))
         return signalPassFailure();
       // The dfir.kernel of the same name replaces the function.
       func.erase();

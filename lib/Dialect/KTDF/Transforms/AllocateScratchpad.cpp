@@ -13,6 +13,7 @@
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
@@ -35,14 +36,14 @@ static int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
 namespace {
 struct AllocateScratchpadPass
-    : public ktdf::impl::KTDFAllocateScratchpadBase<AllocateScratchpadPass> {
+    : public ktflow::sched::WithScheduleTarget<
+          ktdf::impl::KTDFAllocateScratchpadBase<AllocateScratchpadPass>> {
   void runOnOperation() override {
-    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
     for (auto func : getOperation().getOps<func::FuncOp>())
-      if (failed(allocate(target, func)))
+      if (failed(allocate(*target, func)))
         return signalPassFailure();
   }
 

@@ -13,6 +13,7 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Scheduler/CostModel.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 #include "ktflow/Support/ElementBytes.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -34,23 +35,23 @@ static int64_t bytesOf(MemRefType type) {
 }
 
 namespace {
-struct BufferPass : public ktdf::impl::KTDFBufferBase<BufferPass> {
+struct BufferPass : public ktflow::sched::WithScheduleTarget<
+                        ktdf::impl::KTDFBufferBase<BufferPass>> {
   using Base::Base;
   void runOnOperation() override {
-    const auto &t = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!t.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    const ktflow::sched::Lane &lane = t.getLanes().front();
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
+    const ktflow::sched::Lane &lane = target->getLanes().front();
     llvm::MapVector<PipelineOp, int64_t> depths;
     getOperation().walk([&](PipelineOp pipeline) {
       int64_t n = depth;
       if (n <= 0)
-        n = chooseFor(t, lane, pipeline);
+        n = chooseFor(*target, lane, pipeline);
       depths[pipeline] = n;
     });
     if (depth <= 0)
-      fitTogether(t, depths);
+      fitTogether(*target, depths);
     for (auto [pipeline, n] : depths)
       pipeline.setModuloAttr(
           IntegerAttr::get(IntegerType::get(&getContext(), 64), n));

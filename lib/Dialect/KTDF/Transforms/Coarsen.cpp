@@ -21,6 +21,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "mlir/IR/Matchers.h"
 
@@ -154,21 +155,21 @@ static void grow(PipelineOp pipeline,
 }
 
 namespace {
-struct CoarsenPass : public ktdf::impl::KTDFCoarsenBase<CoarsenPass> {
+struct CoarsenPass : public ktflow::sched::WithScheduleTarget<
+                         ktdf::impl::KTDFCoarsenBase<CoarsenPass>> {
   using Base::Base;
 
   void runOnOperation() override {
-    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
     // Sibling pipelines (independent compute groups under the same loop or
     // grid) share the driver's iterations: they are coarsened together.
     llvm::MapVector<Operation *, SmallVector<PipelineOp>> siblings;
     getOperation().walk(
         [&](PipelineOp p) { siblings[p->getParentOp()].push_back(p); });
     for (auto &[driver, pipelines] : siblings)
-      coarsen(target, driver, pipelines);
+      coarsen(*target, driver, pipelines);
   }
 
   /// The tuner's neighbour of the cost model's `f` (`factor-scale`): f

@@ -14,6 +14,7 @@
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -132,14 +133,14 @@ bool dealsInSnakeOrder(ParallelOp parallel, int64_t n) {
   return busiest(work, n, /*snake=*/true) < busiest(work, n, /*snake=*/false);
 }
 
-struct DistributePass : public ktdf::impl::KTDFDistributeBase<DistributePass> {
+struct DistributePass : public ktflow::sched::WithScheduleTarget<
+                            ktdf::impl::KTDFDistributeBase<DistributePass>> {
   using Base::Base;
   void runOnOperation() override {
-    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    int64_t instances = target.getNumLaneInstances(useLanes);
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
+    int64_t instances = target->getNumLaneInstances(useLanes);
     getOperation().walk([&](ParallelOp parallel) {
       int64_t n = std::min(instances, parallel.getNumPoints());
       parallel.setNumInstancesAttr(

@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "HoistCandidates.h"
 
@@ -219,8 +220,9 @@ static bool pipelinesLanes(Operation *scope) {
 
 namespace {
 struct HoistInvariantTransfersPass
-    : public ktdf::impl::KTDFHoistInvariantTransfersBase<
-          HoistInvariantTransfersPass> {
+    : public ktflow::sched::WithScheduleTarget<
+          ktdf::impl::KTDFHoistInvariantTransfersBase<
+              HoistInvariantTransfersPass>> {
   using Base::Base;
 
   /// Copies of the pipeline hoisting `candidates` before `scope`: one,
@@ -255,11 +257,9 @@ struct HoistInvariantTransfersPass
     // Transfers move; the target and its device stay as they are.
     markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
     // Row spans are sized against the lane's share of the scratchpad.
-    const ktflow::sched::ScheduleTarget *target =
-        spans || repeats ? &getAnalysis<ktflow::sched::ScheduleTarget>()
-                         : nullptr;
-    if (target && !target->isValid())
-      return signalPassFailure();
+    const ktflow::sched::ScheduleTarget *target = nullptr;
+    if ((spans || repeats) && !(target = requireScheduleTarget()))
+      return;
     getOperation().walk([&](func::FuncOp func) {
       // Pipelines are visited before the exporting pipelines this creates,
       // which therefore are never candidates themselves.

@@ -25,6 +25,7 @@
 #include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -361,17 +362,17 @@ static LogicalResult mergeTiles(func::FuncOp func, int64_t lanes,
 
 namespace {
 struct MergeExchangeTilesPass
-    : public ktdf::impl::KTDFMergeExchangeTilesBase<MergeExchangeTilesPass> {
+    : public ktflow::sched::WithScheduleTarget<
+          ktdf::impl::KTDFMergeExchangeTilesBase<MergeExchangeTilesPass>> {
   using Base::Base;
   void runOnOperation() override {
-    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    int64_t lanes = target.getNumLaneInstances(useLanes);
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
+    int64_t lanes = target->getNumLaneInstances(useLanes);
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (!func.isExternal() &&
-          failed(mergeTiles(func, lanes, target.getNumCores())))
+          failed(mergeTiles(func, lanes, target->getNumCores())))
         return signalPassFailure();
   }
 };

@@ -20,6 +20,7 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -132,13 +133,13 @@ void reorder(ParallelOp parallel, const GridOrder &order) {
   });
 }
 
-struct OrderGridPass : public ktdf::impl::KTDFOrderGridBase<OrderGridPass> {
+struct OrderGridPass : public ktflow::sched::WithScheduleTarget<
+                           ktdf::impl::KTDFOrderGridBase<OrderGridPass>> {
   void runOnOperation() override {
-    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    int64_t cores = target.getNumCores();
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
+    int64_t cores = target->getNumCores();
     getOperation().walk([&](ParallelOp parallel) {
       GridOrder order{SmallVector<int64_t>(parallel.getExtents()), {}};
       order.order.resize(order.grid.size());

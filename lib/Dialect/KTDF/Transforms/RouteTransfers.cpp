@@ -25,6 +25,7 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -461,18 +462,18 @@ private:
 };
 
 struct RouteTransfersPass
-    : public ktdf::impl::KTDFRouteTransfersBase<RouteTransfersPass> {
+    : public ktflow::sched::WithScheduleTarget<
+          ktdf::impl::KTDFRouteTransfersBase<RouteTransfersPass>> {
   void runOnOperation() override {
-    auto &target = getAnalysis<ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ScheduleTarget>();
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
     SmallVector<PipelineOp> pipelines;
     getOperation().walk([&](PipelineOp p) { pipelines.push_back(p); });
     for (PipelineOp pipeline : pipelines) {
-      FailureOr<LogicalStages> stages = classifyStages(target, pipeline);
+      FailureOr<LogicalStages> stages = classifyStages(*target, pipeline);
       if (failed(stages) ||
-          failed(PipelineRouter(target, pipeline, std::move(*stages)).run()))
+          failed(PipelineRouter(*target, pipeline, std::move(*stages)).run()))
         return signalPassFailure();
     }
   }

@@ -21,6 +21,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/RowBlocks.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Scheduler/CostModel.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 #include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -176,15 +177,17 @@ static int64_t executionsPerLane(PipelineOp pipeline) {
 }
 
 namespace {
-struct RowBlocksPass : public ktdf::impl::KTDFRowBlocksBase<RowBlocksPass> {
+struct RowBlocksPass : public ktflow::sched::WithScheduleTarget<
+                           ktdf::impl::KTDFRowBlocksBase<RowBlocksPass>> {
   using Base::Base;
 
   void runOnOperation() override {
-    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
     markAllAnalysesPreserved();
-    getOperation().walk([&](PipelineOp pipeline) { decide(target, pipeline); });
+    getOperation().walk(
+        [&](PipelineOp pipeline) { decide(*target, pipeline); });
   }
 
   /// Marks the load stages of `pipeline` whose tiles blocks pay for: those

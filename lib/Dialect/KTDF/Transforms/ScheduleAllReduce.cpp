@@ -29,6 +29,7 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 #include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -334,19 +335,19 @@ static LogicalResult schedule(const ScheduleTarget &target, AllReduceOp op) {
 
 namespace {
 struct ScheduleAllReducePass
-    : public ktdf::impl::KTDFScheduleAllReduceBase<ScheduleAllReducePass> {
+    : public ktflow::sched::WithScheduleTarget<
+          ktdf::impl::KTDFScheduleAllReduceBase<ScheduleAllReducePass>> {
   void runOnOperation() override {
-    auto &target = getAnalysis<ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ScheduleTarget>();
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
     SmallVector<AllReduceOp> ops;
     getOperation().walk([&](AllReduceOp op) {
       if (!op->getParentOfType<StageOp>())
         ops.push_back(op);
     });
     for (AllReduceOp op : ops)
-      if (failed(schedule(target, op)))
+      if (failed(schedule(*target, op)))
         return signalPassFailure();
     SmallVector<TileCopyOp> copies;
     getOperation().walk([&](TileCopyOp op) {
@@ -354,7 +355,7 @@ struct ScheduleAllReducePass
         copies.push_back(op);
     });
     for (TileCopyOp op : copies)
-      if (failed(schedule(target, op)))
+      if (failed(schedule(*target, op)))
         return signalPassFailure();
   }
 };

@@ -52,6 +52,7 @@
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -221,7 +222,8 @@ static FailureOr<Value> share(func::FuncOp func, SharePlan &plan,
 
 namespace {
 struct ShareLeftOperandsPass
-    : public ktdf::impl::KTDFShareLeftOperandsBase<ShareLeftOperandsPass> {
+    : public ktflow::sched::WithScheduleTarget<
+          ktdf::impl::KTDFShareLeftOperandsBase<ShareLeftOperandsPass>> {
   using Base::Base;
 
   /// The copies per grid point for `func`, 1 when none.
@@ -282,14 +284,13 @@ struct ShareLeftOperandsPass
     if (!module.walk([](linalg::MatmulOp) { return WalkResult::interrupt(); })
              .wasInterrupted())
       return markAllAnalysesPreserved();
-    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
     // The exchange needs an interconnect, a scratchpad per core and one
     // copy per lane.
-    if (target.getRoofline().getInterconnects().empty() ||
-        !target.getLocalMemory())
+    if (target->getRoofline().getInterconnects().empty() ||
+        !target->getLocalMemory())
       return;
     for (auto func : llvm::to_vector(module.getOps<func::FuncOp>())) {
       FailureOr<std::optional<SmallVector<int64_t>>> grid =
@@ -317,7 +318,7 @@ struct ShareLeftOperandsPass
       if (!columns)
         continue;
       int64_t points = ktdp::getNumTiles(**grid);
-      int64_t copies = chooseCopies(target, points, columns);
+      int64_t copies = chooseCopies(*target, points, columns);
       // Try on a copy of the module first: the rewrite is only kept when
       // the points merge and every tensor reaching a store can be sliced
       // afterwards.
@@ -338,9 +339,9 @@ struct ShareLeftOperandsPass
       // Fewer rows a point than the matrix unit has leave the rest of it
       // idle on every product: merge points up to its rows where that
       // keeps as many instances busy.
-      int64_t merge = mergePoints ? matrixRowsFactor(target, rows) : 1;
+      int64_t merge = mergePoints ? matrixRowsFactor(*target, rows) : 1;
       if (merge > 1 && points % merge == 0) {
-        int64_t merged = chooseCopies(target, points / merge, columns);
+        int64_t merged = chooseCopies(*target, points / merge, columns);
         if (merged > 1 && points / merge * merged >= points * copies &&
             share(merge, merged)) {
           // What compile() looks for when the scratchpad is over capacity.

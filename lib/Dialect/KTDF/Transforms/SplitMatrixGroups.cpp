@@ -22,6 +22,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -294,22 +295,22 @@ sharedScratchpadMatrixUnit(const ktflow::sched::ScheduleTarget &target) {
 }
 
 struct SplitMatrixGroupsPass
-    : public ktdf::impl::KTDFSplitMatrixGroupsBase<SplitMatrixGroupsPass> {
+    : public ktflow::sched::WithScheduleTarget<
+          ktdf::impl::KTDFSplitMatrixGroupsBase<SplitMatrixGroupsPass>> {
   void runOnOperation() override {
     bool products = false;
     getOperation().walk(
         [&](Operation *op) { products |= isMatrixProduct(op); });
     if (!products)
       return markAllAnalysesPreserved();
-    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    const ktdf_arch::UnitSpec *unit = sharedScratchpadMatrixUnit(target);
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
+    const ktdf_arch::UnitSpec *unit = sharedScratchpadMatrixUnit(*target);
     if (!unit)
       return;
     StringRef localKind =
-        target.getModel().getNode(*target.getLocalMemory()).getKind();
+        target->getModel().getNode(*target->getLocalMemory()).getKind();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;

@@ -26,6 +26,7 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -40,7 +41,8 @@ using namespace mlir::ktdf;
 
 namespace {
 struct SplitOutputBlocksPass
-    : public ktdf::impl::KTDFSplitOutputBlocksBase<SplitOutputBlocksPass> {
+    : public ktflow::sched::WithScheduleTarget<
+          ktdf::impl::KTDFSplitOutputBlocksBase<SplitOutputBlocksPass>> {
   using Base::Base;
   void runOnOperation() override {
     bool products = false, reductions = false;
@@ -50,11 +52,10 @@ struct SplitOutputBlocksPass
     });
     if (!products && !reductions)
       return markAllAnalysesPreserved();
-    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    int64_t instances = target.getNumLaneInstances(useLanes);
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
+    int64_t instances = target->getNumLaneInstances(useLanes);
     for (auto [func, grid] : gridKernels(getOperation())) {
       bool matmul =
           func->walk([](linalg::MatmulOp) { return WalkResult::interrupt(); })

@@ -25,6 +25,7 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -101,14 +102,14 @@ static void splitPoints(func::FuncOp func, ArrayRef<int64_t> grid,
 
 namespace {
 struct SplitPointRowsPass
-    : public ktdf::impl::KTDFSplitPointRowsBase<SplitPointRowsPass> {
+    : public ktflow::sched::WithScheduleTarget<
+          ktdf::impl::KTDFSplitPointRowsBase<SplitPointRowsPass>> {
   using Base::Base;
   void runOnOperation() override {
-    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    int64_t instances = target.getNumLaneInstances(useLanes);
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
+    int64_t instances = target->getNumLaneInstances(useLanes);
     for (auto [func, grid] : gridKernels(getOperation())) {
       // More points than instances are dealt in snake order already.
       if (ktdp::getNumTiles(grid) > instances)
@@ -128,7 +129,7 @@ struct SplitPointRowsPass
         bool products =
             func->walk([](linalg::MatmulOp) { return WalkResult::interrupt(); })
                 .wasInterrupted();
-        if (products && matrixRowsFactor(target, plan.getRows() / 2) != 1)
+        if (products && matrixRowsFactor(*target, plan.getRows() / 2) != 1)
           continue;
         splitPoints(func, grid, plan);
         break;

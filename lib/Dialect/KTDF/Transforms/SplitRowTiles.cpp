@@ -18,6 +18,7 @@
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -332,14 +333,14 @@ static scf::ForOp spreadableLoop(func::FuncOp func) {
 
 namespace {
 struct SplitRowTilesPass
-    : public ktdf::impl::KTDFSplitRowTilesBase<SplitRowTilesPass> {
+    : public ktflow::sched::WithScheduleTarget<
+          ktdf::impl::KTDFSplitRowTilesBase<SplitRowTilesPass>> {
   using Base::Base;
   void runOnOperation() override {
-    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    int64_t instances = target.getNumLaneInstances(useLanes);
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
+    int64_t instances = target->getNumLaneInstances(useLanes);
     for (auto [func, grid] : gridKernels(getOperation())) {
       scf::ForOp loop = spreadableLoop(func);
       std::optional<APInt> tripCount =

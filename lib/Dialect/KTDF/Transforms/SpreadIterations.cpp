@@ -26,6 +26,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -180,20 +181,20 @@ static SmallVector<scf::ForOp> spreadableLoops(ParallelOp parallel,
 
 namespace {
 struct SpreadIterationsPass
-    : public ktdf::impl::KTDFSpreadIterationsBase<SpreadIterationsPass> {
+    : public ktflow::sched::WithScheduleTarget<
+          ktdf::impl::KTDFSpreadIterationsBase<SpreadIterationsPass>> {
   using Base::Base;
   void runOnOperation() override {
-    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    int64_t instances = target.getNumLaneInstances(useLanes);
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
+    int64_t instances = target->getNumLaneInstances(useLanes);
     getOperation().walk([&](ParallelOp parallel) {
       int64_t k = instances / std::max<int64_t>(1, parallel.getNumPoints());
       if (maxFactor > 0)
         k = std::min<int64_t>(k, maxFactor);
       SmallVector<scf::ForOp> loops =
-          spreadableLoops(parallel, target.getGlobalKind());
+          spreadableLoops(parallel, target->getGlobalKind());
       for (scf::ForOp loop : loops)
         if (std::optional<int64_t> trips = knownTrips(loop))
           k = std::min(k, *trips);
@@ -205,7 +206,7 @@ struct SpreadIterationsPass
         });
       };
       while (k > 1 &&
-             (!divides(k) || !ringsOnDistinctCores(parallel, k, target)))
+             (!divides(k) || !ringsOnDistinctCores(parallel, k, *target)))
         --k;
       if (k < 2 || loops.empty())
         return;

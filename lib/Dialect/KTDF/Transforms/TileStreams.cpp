@@ -26,6 +26,7 @@
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Scheduler/CostModel.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 #include "ktflow/Support/ElementBytes.h"
 
 #include "llvm/ADT/SmallBitVector.h"
@@ -446,13 +447,13 @@ static void squeezeUnitWrites(StageOp compute) {
 
 namespace {
 
-struct TileStreamsPass : public ktdf::impl::KTDFTileStreamsBase<TileStreamsPass> {
+struct TileStreamsPass : public ktflow::sched::WithScheduleTarget<
+                             ktdf::impl::KTDFTileStreamsBase<TileStreamsPass>> {
   using Base::Base;
   void runOnOperation() override {
-    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
     SmallVector<PipelineOp> pipelines;
     getOperation().walk([&](PipelineOp p) { pipelines.push_back(p); });
     for (PipelineOp pipeline : pipelines) {
@@ -466,8 +467,8 @@ struct TileStreamsPass : public ktdf::impl::KTDFTileStreamsBase<TileStreamsPass>
           squeezeUnitWrites(stage);
         }
       if (failed(hasMatrixStage(pipeline)
-                     ? tileMatrixStage(target, pipeline)
-                     : StreamTiler(target, pipeline, chunk, useCostModel,
+                     ? tileMatrixStage(*target, pipeline)
+                     : StreamTiler(*target, pipeline, chunk, useCostModel,
                                    chunkScale)
                            .run()))
         return signalPassFailure();

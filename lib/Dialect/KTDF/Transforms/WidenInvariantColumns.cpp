@@ -19,6 +19,7 @@
 #include "ktflow/Device/ComputeOpClass.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 #include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -150,15 +151,15 @@ static std::optional<Column> analyse(PipelineOp pipeline, unsigned index,
 
 namespace {
 struct WidenInvariantColumnsPass
-    : public ktdf::impl::KTDFWidenInvariantColumnsBase<
-          WidenInvariantColumnsPass> {
+    : public ktflow::sched::WithScheduleTarget<
+          ktdf::impl::KTDFWidenInvariantColumnsBase<
+              WidenInvariantColumnsPass>> {
   void runOnOperation() override {
-    auto &target = getAnalysis<ScheduleTarget>();
-    if (!target.isValid())
-      return signalPassFailure();
-    markAnalysesPreserved<ScheduleTarget>();
-    const auto &model = target.getModel();
-    const ktflow::sched::Lane &lane = target.getLanes().front();
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
+    const auto &model = target->getModel();
+    const ktflow::sched::Lane &lane = target->getLanes().front();
     std::optional<ktflow::sched::Hop> feed, drain;
     for (const ktflow::sched::Hop &hop : lane.inbound.hops)
       if (hop.kind == ktflow::sched::Hop::Feed)
@@ -171,7 +172,7 @@ struct WidenInvariantColumnsPass
     if (!feed || !drain || !feed->fifo || !drain->to || feed->from != drain->to)
       return;
     StringRef kind = model.getNode(*drain->to).getKind();
-    Env env{target, *feed, *drain};
+    Env env{*target, *feed, *drain};
     getOperation().walk([&](func::FuncOp func) {
       SmallVector<PipelineOp> exporting;
       func.walk([&](PipelineOp p) {
