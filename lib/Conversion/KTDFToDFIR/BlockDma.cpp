@@ -150,40 +150,14 @@ void TransferEmitter::emitOuterLoopDma(Location loc, const TileDma &whole) {
   }
   // The 2-d slices along the dimension above the rows are the planes of
   // one DMA, one per point of the dimensions above it (row-major).
-  OpBuilder &b = *builder;
   unsigned planeDim = rank - 3;
   int64_t planeBytes = extents[rank - 2] * extents[rank - 1] * dma.esize;
-  auto planesAt = [&] {
-    return DmaPlanes{constant(extents[planeDim]),
-                     strideBytes(loc, dma, planeDim), planeBytes};
-  };
-  int64_t points = 1;
-  for (unsigned d = 0; d < planeDim; ++d)
-    points *= extents[d];
-  if (points == 1) {
-    DmaPlanes planes = planesAt();
-    emitRows(dma.memAddr, dma.bufAddr, &planes);
-    return;
-  }
-  int64_t pointBytes = extents[planeDim] * planeBytes;
-  scf::ForOp::create(
-      b, loc, constant(0), constant(points), constant(1), ValueRange{},
-      [&](OpBuilder &, Location, Value o, ValueRange) {
-        Value memOffset = constant(0), rest = o;
-        for (int64_t d = static_cast<int64_t>(planeDim) - 1; d >= 0; --d) {
-          Value coord =
-              arith::RemUIOp::create(b, loc, rest, constant(extents[d]));
-          rest = arith::DivUIOp::create(b, loc, rest, constant(extents[d]));
-          memOffset = arith::AddIOp::create(
-              b, loc, memOffset,
-              arith::MulIOp::create(b, loc, coord, strideBytes(loc, dma, d)));
-        }
-        DmaPlanes planes = planesAt();
-        emitRows(arith::AddIOp::create(b, loc, dma.memAddr, memOffset),
-                 arith::AddIOp::create(
-                     b, loc, dma.bufAddr,
-                     arith::MulIOp::create(b, loc, o, constant(pointBytes))),
-                 &planes);
-        scf::YieldOp::create(b, loc);
-      });
+  forEachOuterPoint(
+      loc, dma, {}, {},
+      [&](Value memAt, Value bufAt) {
+        DmaPlanes planes{constant(extents[planeDim]),
+                         strideBytes(loc, dma, planeDim), planeBytes};
+        emitRows(memAt, bufAt, &planes);
+      },
+      /*innerDims=*/3);
 }

@@ -281,12 +281,13 @@ void TransferEmitter::emitMaskedDma(Location loc, const TileDma &dma,
 
 void TransferEmitter::forEachOuterPoint(
     Location loc, const TileDma &dma, ArrayRef<Value> begin,
-    ArrayRef<Value> end, function_ref<void(Value, Value)> emitRows) {
+    ArrayRef<Value> end, function_ref<void(Value, Value)> emitRows,
+    unsigned innerDims) {
   OpBuilder &b = *builder;
   ArrayRef<int64_t> extents = dma.extents;
   size_t rank = extents.size();
   int64_t outer = 1;
-  for (size_t d = 0; d + 2 < rank; ++d)
+  for (size_t d = 0; d + innerDims < rank; ++d)
     outer *= extents[d];
   // Whether coordinate `coord` of outer dimension `d` lies in the window
   // (null when the dimension is not masked).
@@ -306,7 +307,7 @@ void TransferEmitter::forEachOuterPoint(
     // batch of one): the window may still leave it out, the whole tile
     // outside the view.
     Value inside;
-    for (size_t d = 0; d + 2 < rank; ++d)
+    for (size_t d = 0; d + innerDims < rank; ++d)
       inside = inWindow(inside, d, constant(0));
     auto emitPoint = [&] { emitRows(dma.memAddr, dma.bufAddr); };
     if (inside)
@@ -315,15 +316,18 @@ void TransferEmitter::forEachOuterPoint(
       emitPoint();
     return;
   }
-  // One 2-d transfer per point, row-major, skipping the points outside a
+  // One transfer per point, row-major, skipping the points outside a
   // masked dimension's valid coordinates.
-  int64_t planeBytes = extents[rank - 2] * extents[rank - 1] * dma.esize;
+  int64_t pointBytes = dma.esize;
+  for (size_t d = rank - innerDims; d < rank; ++d)
+    pointBytes *= extents[d];
   Value c0 = constant(0), c1 = constant(1);
   scf::ForOp::create(
       b, loc, c0, constant(outer), c1, ValueRange{},
       [&](OpBuilder &, Location, Value o, ValueRange) {
         Value memOffset = constant(0), rest = o, inside;
-        for (int64_t d = static_cast<int64_t>(rank) - 3; d >= 0; --d) {
+        for (int64_t d = static_cast<int64_t>(rank - innerDims) - 1; d >= 0;
+             --d) {
           Value coord =
               arith::RemUIOp::create(b, loc, rest, constant(extents[d]));
           rest = arith::DivUIOp::create(b, loc, rest, constant(extents[d]));
@@ -336,7 +340,7 @@ void TransferEmitter::forEachOuterPoint(
           emitRows(arith::AddIOp::create(b, loc, dma.memAddr, memOffset),
                    arith::AddIOp::create(
                        b, loc, dma.bufAddr,
-                       arith::MulIOp::create(b, loc, o, constant(planeBytes))));
+                       arith::MulIOp::create(b, loc, o, constant(pointBytes))));
         };
         if (inside)
           emitIf(inside, emitPoint);

@@ -119,12 +119,14 @@ protected:
   /// each 2-d plane inside the view.
   void emitMaskedDma(Location loc, const TileDma &dma, const DmaWindow &window);
   /// Calls `emitRows` with the tensor and buffer addresses of each point of
-  /// a tile's dimensions above its last two (row-major; once for a tile of
-  /// rank 2 or less), skipping points whose coordinate along a dimension d
-  /// is not below `end[d]` or is below `begin[d]` (when given).
+  /// a tile's dimensions above its last `innerDims` (row-major; once for a
+  /// tile of rank `innerDims` or less), skipping points whose coordinate
+  /// along a dimension d is not below `end[d]` or is below `begin[d]` (when
+  /// given).
   void forEachOuterPoint(Location loc, const TileDma &dma,
                          ArrayRef<Value> begin, ArrayRef<Value> end,
-                         function_ref<void(Value, Value)> emitRows);
+                         function_ref<void(Value, Value)> emitRows,
+                         unsigned innerDims = 2);
   /// Byte address and memory instance of element `indices` (relative to
   /// the tile's anchor) of an access tile.
   FailureOr<std::pair<Value, std::string>> tileAddress(Value tile,
