@@ -159,8 +159,8 @@ double ktflow::sched::estimatePipelineCycles(const CoarsenQuery &query,
                                              int64_t factor) {
   int64_t n = llvm::divideCeil(std::max<int64_t>(query.iterations, 1), factor);
   double compute = static_cast<double>(factor) * query.computeCycles;
-  DmaStageCycles load = estimateDmaStage(query, query.loadBytes, factor);
-  DmaStageCycles store = estimateDmaStage(query, query.storeBytes, factor);
+  DmaStageCycles load = estimateDmaStage(query, query.loadBytes, factor, n);
+  DmaStageCycles store = estimateDmaStage(query, query.storeBytes, factor, n);
   if (query.sharedDma && !query.skewed)
     return n * (load.done + query.handoverCycles + compute + store.issued) +
            (store.done - store.issued);
@@ -175,9 +175,7 @@ double ktflow::sched::estimatePipelineCycles(const CoarsenQuery &query,
         std::max(compute, estimateDmaStage(query, both, factor, 0).steady);
     return static_cast<double>(n - 1) * slowest + fill;
   }
-  double slowest = std::max(
-      {estimateDmaStage(query, query.loadBytes, factor, n).steady, compute,
-       estimateDmaStage(query, query.storeBytes, factor, n).steady});
+  double slowest = std::max({load.steady, compute, store.steady});
   return std::max(static_cast<double>(n - 1) * slowest,
                   estimateCopyTurnover(query, factor)) +
          fill;

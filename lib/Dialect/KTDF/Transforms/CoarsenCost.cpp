@@ -151,6 +151,14 @@ double coarsen::estimateCompute(const ScheduleTarget &target,
   return cycles;
 }
 
+/// The grid instances that run `pipeline` at once (1 outside a grid).
+static int64_t activeInstances(PipelineOp pipeline) {
+  if (auto parallel = pipeline->getParentOfType<ParallelOp>())
+    return std::min<int64_t>(parallel.getNumPoints(),
+                             parallel.getNumInstances().value_or(1));
+  return 1;
+}
+
 /// The device memory's bandwidth over the DMA engines that move data at
 /// once (one per lane, or per `lanesPerEngine` lanes that share one): the
 /// grid's instances all start together, so an engine gets its share of the
@@ -165,12 +173,9 @@ double coarsen::deviceMemoryShare(const ScheduleTarget &target,
   const auto &memory = target.getModel().getNode(route.nodes.front()).memory;
   if (!memory || !memory->bandwidth || *memory->bandwidth <= 0)
     return INFINITY;
-  int64_t active = 1;
-  if (auto parallel = pipeline->getParentOfType<ParallelOp>())
-    active = std::min<int64_t>(parallel.getNumPoints(),
-                               parallel.getNumInstances().value_or(1));
-  int64_t engines = llvm::divideCeil(std::max<int64_t>(active, 1),
-                                     std::max<int64_t>(lanesPerEngine, 1));
+  int64_t engines =
+      llvm::divideCeil(std::max<int64_t>(activeInstances(pipeline), 1),
+                       std::max<int64_t>(lanesPerEngine, 1));
   return *memory->bandwidth / static_cast<double>(engines);
 }
 
@@ -208,12 +213,8 @@ CoarsenQuery coarsen::describeCoarsening(const ScheduleTarget &target,
   // A unit outside the lane's own scopes serves several lanes of a core,
   // whose transfers queue on it when the grid runs on them.
   int64_t served = dmaUnit ? lanesPerEngine(target, *dmaUnit) : 1;
-  int64_t instances = 1;
-  if (auto parallel = pipelines.front()->getParentOfType<ParallelOp>())
-    instances = std::min<int64_t>(parallel.getNumPoints(),
-                                  parallel.getNumInstances().value_or(1));
-  query.dmaSharing = ktflow::sched::lanesSharingEngine(served, instances,
-                                                       target.getNumCores());
+  query.dmaSharing = ktflow::sched::lanesSharingEngine(
+      served, activeInstances(pipelines.front()), target.getNumCores());
   // Merging a lane's grid points trades the skew between them for larger
   // transfers, whose fill and drain every engine pays at once.
   if (d.parallel)
