@@ -87,8 +87,44 @@ static std::optional<Combine> matchCombine(Value result, BlockArgument acc) {
 }
 
 LogicalResult ComputeLowering::lowerBlock(Block &block, IRMapping &map) {
+  // A matrix product's result is sent right after the product, in the
+  // order the block writes: the products of an unrolled loop (a paged
+  // attention's scores, page by page) reach their reader one by one, not
+  // all after the last product.
+  SmallVector<WriteToFifoOp> writes(block.getOps<WriteToFifoOp>());
+  size_t sent = 0;
+  auto send = [&](WriteToFifoOp write) -> LogicalResult {
+    Value v = map.lookupOrNull(write.getValue());
+    if (!v)
+      return write.emitError("the value written has no vector form");
+    dfir::SendOp::create(b, write.getLoc(), fifo(write.getSlot()), v);
+    return success();
+  };
+  auto sendProducts = [&]() -> LogicalResult {
+    for (; sent < writes.size(); ++sent) {
+      Value v = writes[sent].getValue();
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != &block || !isMatrixProduct(def) ||
+          !map.lookupOrNull(v))
+        return success();
+      if (failed(send(writes[sent])))
+        return failure();
+    }
+    return success();
+  };
   for (Operation &op : block) {
     LogicalResult result = success();
+    if (auto write = dyn_cast<WriteToFifoOp>(op)) {
+      // Sent here unless it was sent after its product.
+      if (sent < writes.size() && writes[sent] == write) {
+        if (failed(send(write)))
+          return failure();
+        ++sent;
+        if (failed(sendProducts()))
+          return failure();
+      }
+      continue;
+    }
     if (auto cst = dyn_cast<arith::ConstantOp>(op))
       result = lowerConstant(cst, map);
     else if (isa<tensor::EmptyOp, scf::YieldOp>(op))
@@ -99,15 +135,10 @@ LogicalResult ComputeLowering::lowerBlock(Block &block, IRMapping &map) {
       map.map(read.getResult(),
               dfir::RecvOp::create(b, read.getLoc(), vectorOf(read.getType()),
                                    fifo(read.getSlot())));
-    else if (auto write = dyn_cast<WriteToFifoOp>(op)) {
-      Value v = map.lookupOrNull(write.getValue());
-      if (!v)
-        return write.emitError("the value written has no vector form");
-      dfir::SendOp::create(b, write.getLoc(), fifo(write.getSlot()), v);
-    } else if (auto generic = dyn_cast<linalg::GenericOp>(op))
+    else if (auto generic = dyn_cast<linalg::GenericOp>(op))
       result = lowerGeneric(generic, map);
     else if (isMatrixProduct(&op))
-      result = lowerMatmul(&op, map);
+      result = succeeded(lowerMatmul(&op, map)) ? sendProducts() : failure();
     else
       result = op.emitError("'")
                << op.getName() << "' cannot run on a compute unit yet";

@@ -219,7 +219,8 @@ void ProgramBuilder::emitPassReceipts(const PipelineInfo &info,
   for (const Channel &ch : info.regionChannels)
     if (kernel.unitOf(ch.to, li) == unit && !receivesLater(ch) &&
         !waitsInStage(ch, li))
-      dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
+      for (size_t k = 0; k < tokensOf(ch); ++k)
+        dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
   // Wait for the buffers this pipeline exports to stages of this unit.
   for (const Channel &ch : info.channels)
     if (ch.exported && ch.copies == 0 && kernel.unitOf(ch.to, li) == unit &&

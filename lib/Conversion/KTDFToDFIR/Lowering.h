@@ -70,6 +70,13 @@ struct Channel {
   /// it runs the loops' other stages ahead of the sender.
   SmallVector<scf::ForOp, 0> sendLoops = {};
   Operation *receiveBefore = nullptr;
+  /// A region channel between two transfer stages of one block whose
+  /// sender writes, and whose receiver reads, the same two or more
+  /// scratchpad views in the same order, one transfer each (the handover
+  /// views of an unrolled loop's products): one token per view, sent right
+  /// after `viewWrites[k]` and taken right before `viewReads[k]`
+  /// (RegionChannels.cpp).
+  SmallVector<Operation *, 0> viewWrites = {}, viewReads = {};
 };
 
 /// A loop whose body is a row span, a partial, the exchange of the partial
@@ -84,6 +91,12 @@ struct LanePipeline {
   SmallVector<Channel, 0> back;
   SmallVector<Operation *, 0> sendAfter;
 };
+
+/// The tokens a region channel carries per execution of its sender: one
+/// per view (Channel::viewWrites), else one.
+inline size_t tokensOf(const Channel &ch) {
+  return ch.viewWrites.empty() ? 1 : ch.viewWrites.size();
+}
 
 /// What the lowering knows of one pipeline.
 struct PipelineInfo {

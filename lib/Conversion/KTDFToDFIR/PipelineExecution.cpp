@@ -181,12 +181,38 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
     // The writes of earlier pipelines of the block to scratchpad views it
     // moves are waited for just before its first transfer of a view: the
     // feed moves an attention's V block while the scores are stored.
+    // A channel with a token per view is waited for just before each
+    // transfer reading one (viewTokens; RegionChannels.cpp), and sent
+    // just after each writing one.
     SmallVector<const Channel *> regionWaits;
+    SmallVector<std::pair<const Channel *, size_t>> viewTokens;
     if (transfers)
       for (const PipelineInfo &earlier : kernel.pipelines)
         for (const Channel &ch : earlier.regionChannels)
-          if (ch.to == stage && waitsInStage(ch, li))
-            regionWaits.push_back(&ch);
+          if (ch.to == stage && waitsInStage(ch, li)) {
+            if (ch.viewReads.empty())
+              regionWaits.push_back(&ch);
+            else
+              viewTokens.push_back({&ch, 0});
+          }
+    if (transfers)
+      for (const Channel &ch : info.regionChannels)
+        if (ch.from == stage && !ch.viewWrites.empty())
+          viewTokens.push_back({&ch, 0});
+    // The token of `ch` for view transfer `op`, if `op` is one.
+    auto viewToken = [&](Operation *op, bool send) {
+      for (auto &[ch, taken] : viewTokens) {
+        if ((ch->from == stage) != send ||
+            !llvm::is_contained(send ? ch->viewWrites : ch->viewReads, op))
+          continue;
+        std::string sync = KernelLowering::perLane(ch->base, li);
+        if (send)
+          dfir::SyncSendOp::create(b, loc, sync);
+        else
+          dfir::SyncRecvOp::create(b, loc, sync);
+        ++taken;
+      }
+    };
     // A staging pipeline's buffers this stage reads late are waited for
     // just before the op that first reads them, in the first execution
     // after the staging pipeline's (LateStaging.cpp).
@@ -309,6 +335,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
               emitWait(*ch);
               at = nullptr;
             }
+          viewToken(&op, /*send=*/false);
           waitForStaged(&op, m);
           if (!regionWaits.empty() && movesView(&op))
             waitForRegions();
@@ -374,6 +401,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
             return op.emitError("'")
                    << op.getName() << "' is not supported in a transfer stage";
           }
+          viewToken(&op, /*send=*/true);
           for (auto &[ch, at] : earlySends)
             if (at == &op) {
               dfir::SyncSendOp::create(b, loc,
@@ -429,9 +457,20 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       if (ch.from == stage && !(ch.kept && transfers) && !sentEarly(ch) &&
           !sentInBlocks(ch))
         dfir::SyncSendOp::create(b, loc, KernelLowering::perLane(ch.base, li));
+    // The tokens of views whose transfers the walk did not reach.
+    for (auto &[ch, taken] : viewTokens)
+      for (; taken < tokensOf(*ch); ++taken) {
+        std::string sync = KernelLowering::perLane(ch->base, li);
+        if (ch->from == stage)
+          dfir::SyncSendOp::create(b, loc, sync);
+        else
+          dfir::SyncRecvOp::create(b, loc, sync);
+      }
     for (const Channel &ch : info.regionChannels)
-      if (ch.from == stage)
-        dfir::SyncSendOp::create(b, loc, KernelLowering::perLane(ch.base, li));
+      if (ch.from == stage && (ch.viewWrites.empty() || !transfers))
+        for (size_t k = 0; k < tokensOf(ch); ++k)
+          dfir::SyncSendOp::create(b, loc,
+                                   KernelLowering::perLane(ch.base, li));
   }
   if (failed(emitRowBlocked()))
     return failure();

@@ -206,6 +206,54 @@ static void deferAfterLoops(Channel &ch, ArrayRef<PipelineInfo> pipelines) {
   ch.receiveBefore = later;
 }
 
+/// The top-level transfers of transfer stage `stage` that touch the
+/// scratchpad, each writing (`written`; else reading) one tile of a view
+/// of its own and touching no other scratchpad tile, and those views in
+/// order; false when another transfer of the stage touches the scratchpad.
+static bool viewsOneByOne(StageOp stage, bool written,
+                          SmallVector<Operation *> &ops,
+                          SmallVector<Operation *> &views) {
+  if (stage.isCompute() || getAllReduce(stage) || getTileCopy(stage))
+    return false;
+  bool ok = true;
+  stage.walk([&](DataTransferOp op) {
+    Value mine = written ? op.getDst() : op.getSrc();
+    Value other = written ? op.getSrc() : op.getDst();
+    bool touches =
+        isa<ktdp::AccessTileType>(mine.getType()) && isScratchpadTile(mine);
+    if (isa<ktdp::AccessTileType>(other.getType()) && isScratchpadTile(other))
+      ok = false;
+    if (!touches)
+      return;
+    Operation *view = ktdp::getAccessTileView(mine);
+    if (op->getParentOp() != stage || !view || llvm::is_contained(views, view))
+      ok = false;
+    ops.push_back(op);
+    views.push_back(view);
+  });
+  return ok && views.size() >= 2;
+}
+
+/// One token per view for `ch` (Channel::viewWrites), when it orders
+/// scratchpad views only, its sender and receiver are transfer stages of
+/// pipelines of one block (not per instance), and the sender writes, one
+/// transfer each, the views the receiver then reads one transfer each, in
+/// the same order.
+static void tokensPerView(Channel &ch) {
+  auto sender = ch.from->getParentOfType<PipelineOp>();
+  auto receiver = ch.to->getParentOfType<PipelineOp>();
+  if (!StringRef(ch.base).starts_with("local") || ch.receiveBefore ||
+      sender->getBlock() != receiver->getBlock() || sender.getPerInstance() ||
+      receiver.getPerInstance())
+    return;
+  SmallVector<Operation *> writes, written, reads, read;
+  if (!viewsOneByOne(ch.from, /*written=*/true, writes, written) ||
+      !viewsOneByOne(ch.to, /*written=*/false, reads, read) || written != read)
+    return;
+  ch.viewWrites.assign(writes.begin(), writes.end());
+  ch.viewReads.assign(reads.begin(), reads.end());
+}
+
 bool lowering::stagesConflict(StageOp a, StageOp b) {
   return conflicts(touchesOf(a), touchesOf(b));
 }
@@ -227,6 +275,8 @@ void KernelLowering::collectRegionChannels() {
   // Deferred once all are known: whether a receiver may skip its waits in
   // the loops depends on the sender's other channels.
   for (PipelineInfo &info : pipelines)
-    for (Channel &ch : info.regionChannels)
+    for (Channel &ch : info.regionChannels) {
       deferAfterLoops(ch, pipelines);
+      tokensPerView(ch);
+    }
 }

@@ -104,8 +104,9 @@ LogicalResult ProgramBuilder::emitRowBlockTransfers(
     for (const PipelineInfo &earlier : kernel.pipelines)
       for (const Channel &ch : earlier.regionChannels)
         if (ch.to == stage && waitsInStage(ch, li))
-          dfir::SyncRecvOp::create(b, loc,
-                                   KernelLowering::perLane(ch.base, li));
+          for (size_t k = 0; k < tokensOf(ch); ++k)
+            dfir::SyncRecvOp::create(b, loc,
+                                     KernelLowering::perLane(ch.base, li));
   }
   bool inRows = true;
   for (Tile &tile : tiles) {
@@ -174,7 +175,9 @@ LogicalResult ProgramBuilder::emitRowBlockTransfers(
         dfir::SyncSendOp::create(b, loc, KernelLowering::perLane(ch.base, li));
     for (const Channel &ch : info.regionChannels)
       if (ch.from == tile.stage)
-        dfir::SyncSendOp::create(b, loc, KernelLowering::perLane(ch.base, li));
+        for (size_t k = 0; k < tokensOf(ch); ++k)
+          dfir::SyncSendOp::create(b, loc,
+                                   KernelLowering::perLane(ch.base, li));
   }
   return success();
 }
