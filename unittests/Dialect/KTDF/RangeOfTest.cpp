@@ -3,9 +3,10 @@
 // This file tests rangeOf, upperBoundOf and lowerBoundOf on Triton's clamps
 // (arith.minsi / arith.maxsi and the cmpi + select idiom), unsigned minima
 // of operands that may be negative, selects, loops whose bounds are
-// clamped, and a trip count that is the difference of two clamped bounds,
-// against bounds computed by hand; a clamp that bounds only one end stays
-// unbounded.
+// clamped, a trip count that is the difference of two clamped bounds, and
+// sums with a negative operand, against bounds computed by hand; a clamp
+// that bounds only one end stays unbounded, and so does a bound that
+// overflows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,8 @@
 #include "mlir/Parser/Parser.h"
 
 #include "gtest/gtest.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -74,6 +77,11 @@ func.func @k(%n: index, %m: i32) attributes {grid = [4, 1]} {
   %s = arith.subi %pid, %c2 : index
   %23 = arith.muli %s, %s {probe = "square_of_signed"} : index
   %24 = arith.divui %s, %c2 {probe = "divui_of_signed"} : index
+  %cmax = arith.constant 9223372036854775807 : index
+  %25 = arith.addi %pid, %cm1 {probe = "plus_negative"} : index
+  %26 = arith.addi %pid, %cmax {probe = "sum_overflows"} : index
+  %27 = arith.subi %s, %cmax {probe = "difference_overflows"} : index
+  %28 = arith.muli %q, %cmax {probe = "product_overflows"} : index
   scf.for %j = %lo to %hi step %c1 {
     %13 = arith.addi %j, %c0 {probe = "window_iv"} : index
   }
@@ -225,6 +233,32 @@ TEST_F(RangeOfTest, SignedOperandsOfProductsAndUnsignedDivisions) {
   EXPECT_EQ(rangeOfProbe("square_of_signed"), range(-2, 4));
   // (pid - 2) / 2 unsigned is huge for pid < 2.
   EXPECT_EQ(upperOf("divui_of_signed"), std::nullopt);
+}
+
+TEST_F(RangeOfTest, SumsOfOperandsOfEitherSign) {
+  ASSERT_TRUE(module);
+  // pid + -1 over pid in [0, 3] lies in [-1, 2]: a negative operand bounds
+  // a sum as well as a positive one.
+  EXPECT_EQ(upperOf("plus_negative"), 2);
+  EXPECT_EQ(lowerOf("plus_negative"), -1);
+  EXPECT_EQ(rangeOfProbe("plus_negative"), range(-1, 2));
+}
+
+TEST_F(RangeOfTest, BoundsThatOverflowAreUnknown) {
+  ASSERT_TRUE(module);
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  // pid + INT64_MAX: at least INT64_MAX, its upper end past int64_t.
+  EXPECT_EQ(upperOf("sum_overflows"), std::nullopt);
+  EXPECT_EQ(lowerOf("sum_overflows"), kMax);
+  EXPECT_EQ(rangeOfProbe("sum_overflows"), std::nullopt);
+  // (pid - 2) - INT64_MAX over pid - 2 in [-2, 1]: its lower end is.
+  EXPECT_EQ(lowerOf("difference_overflows"), std::nullopt);
+  EXPECT_EQ(upperOf("difference_overflows"), 1 - kMax);
+  EXPECT_EQ(rangeOfProbe("difference_overflows"), std::nullopt);
+  // 32 pid * INT64_MAX: 0 at pid = 0, past int64_t above.
+  EXPECT_EQ(upperOf("product_overflows"), std::nullopt);
+  EXPECT_EQ(lowerOf("product_overflows"), 0);
+  EXPECT_EQ(rangeOfProbe("product_overflows"), std::nullopt);
 }
 
 } // namespace

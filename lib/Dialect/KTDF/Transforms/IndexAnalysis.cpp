@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 
@@ -233,24 +234,29 @@ std::optional<int64_t> upperBoundOf(Value v, int depth) {
       return std::nullopt;
     int64_t divisor = k.getSExtValue();
     bool ceil = isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(def);
-    return ceil && *a > 0 ? (*a + divisor - 1) / divisor : *a / divisor;
+    // ceil(a / d) is floor((a - 1) / d) + 1 for a > 0, which cannot overflow.
+    return ceil && *a > 0 ? (*a - 1) / divisor + 1 : *a / divisor;
   }
+  // Bounds of sums, differences and products are computed without
+  // overflow, or not at all.
   if (isa<arith::SubIOp>(def)) {
     auto a = upperBoundOf(def->getOperand(0), depth + 1);
     auto b = lowerBoundOf(def->getOperand(1), depth + 1);
-    return a && b ? std::optional<int64_t>(*a - *b) : std::nullopt;
+    return a && b ? llvm::checkedSub(*a, *b) : std::nullopt;
   }
   if (!isa<arith::AddIOp, arith::MulIOp>(def))
     return std::nullopt;
+  // A sum is bounded by its operands' bounds whatever their signs (`%pid -
+  // 1` as `%pid + -1`); a product only when neither operand is negative.
+  if (isa<arith::MulIOp>(def) &&
+      (!nonNegative(def->getOperand(0)) || !nonNegative(def->getOperand(1))))
+    return std::nullopt;
   auto a = upperBoundOf(def->getOperand(0), depth + 1);
   auto b = upperBoundOf(def->getOperand(1), depth + 1);
-  if (!a || !b || *a < 0 || *b < 0)
+  if (!a || !b)
     return std::nullopt;
-  if (isa<arith::AddIOp>(def))
-    return *a + *b;
-  if (!nonNegative(def->getOperand(0)) || !nonNegative(def->getOperand(1)))
-    return std::nullopt;
-  return *a * *b;
+  return isa<arith::AddIOp>(def) ? llvm::checkedAdd(*a, *b)
+                                 : llvm::checkedMul(*a, *b);
 }
 
 std::optional<int64_t>

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <numeric>
 
@@ -122,11 +123,12 @@ static Bounds boundsOf(Value v, int depth) {
   if (isa_and_present<arith::AddIOp, arith::SubIOp>(def)) {
     Bounds a = boundsOf(def->getOperand(0), depth + 1);
     Bounds b = boundsOf(def->getOperand(1), depth + 1);
+    // Without overflow, or unknown.
     auto sum = [](std::optional<int64_t> x, std::optional<int64_t> y,
                   int64_t sign) -> std::optional<int64_t> {
       if (!x || !y)
         return std::nullopt;
-      return *x + sign * *y;
+      return sign > 0 ? llvm::checkedAdd(*x, *y) : llvm::checkedSub(*x, *y);
     };
     if (isa<arith::AddIOp>(def))
       return {sum(a.lo, b.lo, 1), sum(a.hi, b.hi, 1)};
@@ -137,8 +139,15 @@ static Bounds boundsOf(Value v, int depth) {
     Bounds b = boundsOf(def->getOperand(1), depth + 1);
     if (!a.lo || !a.hi || !b.lo || !b.hi)
       return {};
-    int64_t p[] = {*a.lo * *b.lo, *a.lo * *b.hi, *a.hi * *b.lo, *a.hi * *b.hi};
-    return {*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+    SmallVector<int64_t, 4> p;
+    for (int64_t x : {*a.lo, *a.hi})
+      for (int64_t y : {*b.lo, *b.hi}) {
+        std::optional<int64_t> product = llvm::checkedMul(x, y);
+        if (!product)
+          return {};
+        p.push_back(*product);
+      }
+    return {*llvm::min_element(p), *llvm::max_element(p)};
   }
   // Launch scalars (a runtime_arg's promised bounds, through index_cast)
   // and whatever else the one-sided analyses know.
@@ -164,9 +173,12 @@ static std::optional<int64_t> lowerBoundOf(AffineExpr expr,
       continue;
     auto bound = coeff > 0 ? lowerBoundOf(operand, depth + 1)
                            : upperBoundOf(operand, depth + 1);
-    if (!bound)
+    std::optional<int64_t> term =
+        bound ? llvm::checkedMul(coeff, *bound) : std::nullopt;
+    std::optional<int64_t> sum = term ? llvm::checkedAdd(lo, *term) : term;
+    if (!sum)
       return std::nullopt;
-    lo += coeff * *bound;
+    lo = *sum;
   }
   return lo;
 }
@@ -211,10 +223,12 @@ std::optional<int64_t> lowerBoundOf(Value v, int depth) {
   if (!isa_and_present<arith::AddIOp, arith::SubIOp, arith::MulIOp,
                        arith::DivUIOp, arith::CeilDivUIOp>(def))
     return std::nullopt;
+  // Bounds of sums, differences and products are computed without
+  // overflow, or not at all.
   auto a = lowerBoundOf(def->getOperand(0), depth + 1);
   if (isa<arith::SubIOp>(def)) {
     auto b = upperBoundOf(def->getOperand(1), depth + 1);
-    return a && b ? std::optional<int64_t>(*a - *b) : std::nullopt;
+    return a && b ? llvm::checkedSub(*a, *b) : std::nullopt;
   }
   APInt divisor;
   if (isa<arith::DivUIOp, arith::CeilDivUIOp>(def)) {
@@ -223,16 +237,16 @@ std::optional<int64_t> lowerBoundOf(Value v, int depth) {
         divisor.getSExtValue() <= 0)
       return std::nullopt;
     int64_t d = divisor.getSExtValue();
-    return isa<arith::CeilDivUIOp>(def) ? (*a + d - 1) / d : *a / d;
+    return isa<arith::CeilDivUIOp>(def) && *a > 0 ? (*a - 1) / d + 1 : *a / d;
   }
   auto b = lowerBoundOf(def->getOperand(1), depth + 1);
   if (!a || !b)
     return std::nullopt;
   if (isa<arith::AddIOp>(def))
-    return *a + *b;
+    return llvm::checkedAdd(*a, *b);
   if (*a < 0 || *b < 0)
     return std::nullopt;
-  return *a * *b;
+  return llvm::checkedMul(*a, *b);
 }
 
 std::optional<std::pair<int64_t, int64_t>>
