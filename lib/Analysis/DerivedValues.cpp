@@ -67,6 +67,11 @@ static bool isAffineBase(AffineMap map, OpOperand &use) {
 }
 
 /// Whether the results of `user` are its operand `use` plus other terms.
+/// A minimum, maximum or select is one of its operands, whichever it
+/// picks: the signedness of arith.minui / arith.maxui changes which (a
+/// base that wrapped below 0 reads huge unsigned), not that the result is
+/// an operand, so they keep the base of either operand as the signed ones
+/// do.
 static bool keepsBase(Operation *user, OpOperand &use) {
   if (isa<arith::AddIOp, arith::IndexCastOp, arith::IndexCastUIOp,
           arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::MinSIOp,

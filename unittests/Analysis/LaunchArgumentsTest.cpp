@@ -7,7 +7,8 @@
 // call is inlined (the interpreter analyses modules as written); where a
 // view at a computed address starts (getViewAddress); a size scaled into a
 // view offset (`ptr + n * 64`) stays a launch scalar, and an argument that
-// is both a base and a scaled size is refused (verifyAddressRoles).
+// is both a base and a scaled size is refused (verifyAddressRoles); an
+// argument clamped by an unsigned minimum or maximum is an address.
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,6 +126,20 @@ func.func @both(%x: index, %n: index) {
   %N = ktdp.construct_memory_view %n, sizes: [64], strides: [1] {coordinate_set = #v, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
   return
 }
+func.func @clamped(%x: index, %y: index) attributes {grid = [4]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %off = arith.muli %pid, %c64 : index
+  %xa = arith.addi %x, %off : index
+  %xl = arith.addi %x, %c128 : index
+  %xc = arith.minui %xa, %xl : index
+  %yb = arith.subi %y, %c64 : index
+  %yc = arith.maxui %yb, %y : index
+  %X = ktdp.construct_memory_view %xc, sizes: [64], strides: [1] {coordinate_set = #v, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  %Y = ktdp.construct_memory_view %yc, sizes: [64], strides: [1] {coordinate_set = #v, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
+  return
+}
 )mlir";
 
 TEST_F(LaunchArgumentsTest, ScaledSizesAreNotAddresses) {
@@ -170,6 +185,22 @@ TEST_F(LaunchArgumentsTest, BaseAndScaledSizeConflict) {
     return m.find("the view that starts at kernel argument #1") !=
            std::string::npos;
   }));
+}
+
+TEST_F(LaunchArgumentsTest, UnsignedClampsKeepTheBase) {
+  func::FuncOp k = parse(kScaledSize, "clamped");
+  ASSERT_TRUE(k);
+  // A tile's start clamped to the last tile, minui(x + 64 pid, x + 128),
+  // and maxui(y - 64, y): an unsigned minimum or maximum is one of its
+  // operands, like a signed one or a select, whichever it picks (y - 64
+  // may wrap below 0 and read huge, the maximum then being y - 64).
+  // Either way the view starts in the argument's tensor: an address.
+  for (unsigned i = 0; i < 2; ++i) {
+    EXPECT_FALSE(ktflow::isLaunchScalar(k.getArgument(i))) << "argument " << i;
+    EXPECT_EQ(ktflow::getViewsBasedAt(k.getArgument(i)).size(), 1u)
+        << "argument " << i;
+  }
+  EXPECT_TRUE(succeeded(ktflow::verifyAddressRoles(k)));
 }
 
 } // namespace
