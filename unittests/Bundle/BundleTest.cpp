@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ByteStream.h"
+#include "RoundTrip.h"
 #include "TestBundle.h"
 
 #include "gtest/gtest.h"
@@ -26,12 +27,9 @@ bool sameProgram(const UnitProgram &a, const UnitProgram &b) {
       a.numVRegs != b.numVRegs || !(a.vtypes == b.vtypes) ||
       a.insts.size() != b.insts.size() || a.maps.size() != b.maps.size())
     return false;
-  for (size_t i = 0; i < a.insts.size(); ++i) {
-    const Inst &x = a.insts[i], &y = b.insts[i];
-    if (x.op != y.op || x.sub != y.sub || x.imm != y.imm || x.a != y.a ||
-        x.b != y.b || x.c != y.c || x.d != y.d || x.e != y.e)
+  for (size_t i = 0; i < a.insts.size(); ++i)
+    if (!sameInst(a.insts[i], b.insts[i]))
       return false;
-  }
   for (size_t i = 0; i < a.maps.size(); ++i)
     if (a.maps[i].inputs != b.maps[i].inputs ||
         a.maps[i].ops.size() != b.maps[i].ops.size() ||
@@ -231,23 +229,7 @@ TEST(BundleTest, FillEncodesDecodesAndDisassembles) {
   strided.a = 1, strided.b = at, strided.c = bytes, strided.d = rows,
   strided.e = stride;
   UnitProgram p = dma.done();
-  b.programs = {{0, encodeProgram(p)}};
-  b.relocations.clear();
-  auto read = readBundle(writeBundle(b));
-  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
-  auto decoded = decodeProgram(read->programs[0].code, 0);
-  ASSERT_TRUE(static_cast<bool>(decoded))
-      << llvm::toString(decoded.takeError());
-  ASSERT_EQ(decoded->insts.size(), p.insts.size());
-  for (size_t i = 0; i < p.insts.size(); ++i) {
-    const Inst &x = p.insts[i], &y = decoded->insts[i];
-    EXPECT_TRUE(x.op == y.op && x.a == y.a && x.b == y.b && x.c == y.c &&
-                x.d == y.d && x.e == y.e)
-        << "instruction " << i;
-  }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  disassemble(os, *decoded, *read);
+  std::string text = roundTripProgram(b, p);
   EXPECT_NE(text.find("fill s1 bytes to core0.L1[s0]\n"), std::string::npos)
       << text;
   EXPECT_NE(text.find("fill s1 bytes x s2 rows to core0.L1[s0] stride s3\n"),
@@ -279,23 +261,7 @@ TEST(BundleTest, ReadIndexEncodesDecodesAndDisassembles) {
   Inst &read = dma.emit(Opcode::ReadIndex);
   read.a = value, read.b = 1, read.c = at, read.d = bound, read.sub = 4;
   UnitProgram p = dma.done();
-  b.programs = {{0, encodeProgram(p)}};
-  b.relocations.clear();
-  auto bundle = readBundle(writeBundle(b));
-  ASSERT_TRUE(static_cast<bool>(bundle)) << llvm::toString(bundle.takeError());
-  auto decoded = decodeProgram(bundle->programs[0].code, 0);
-  ASSERT_TRUE(static_cast<bool>(decoded))
-      << llvm::toString(decoded.takeError());
-  ASSERT_EQ(decoded->insts.size(), p.insts.size());
-  for (size_t i = 0; i < p.insts.size(); ++i) {
-    const Inst &x = p.insts[i], &y = decoded->insts[i];
-    EXPECT_TRUE(x.op == y.op && x.sub == y.sub && x.a == y.a && x.b == y.b &&
-                x.c == y.c && x.d == y.d)
-        << "instruction " << i;
-  }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  disassemble(os, *decoded, *bundle);
+  std::string text = roundTripProgram(b, p);
   EXPECT_NE(text.find("read_index s2 = i32 core0.L1[s0] below s1\n"),
             std::string::npos)
       << text;

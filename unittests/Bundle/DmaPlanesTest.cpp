@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RoundTrip.h"
 #include "TestBundle.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -41,28 +42,7 @@ Inst &planesDma(UnitProgram &p) {
 }
 
 TEST(DmaPlanesBundleTest, EncodesDecodesAndDisassembles) {
-  Bundle b = makeBundle();
-  UnitProgram p = planesProgram();
-  b.programs = {{0, encodeProgram(p)}};
-  b.relocations.clear();
-  auto read = readBundle(writeBundle(b));
-  ASSERT_TRUE(static_cast<bool>(read)) << llvm::toString(read.takeError());
-  auto decoded = decodeProgram(read->programs[0].code, 0);
-  ASSERT_TRUE(static_cast<bool>(decoded))
-      << llvm::toString(decoded.takeError());
-  ASSERT_EQ(decoded->insts.size(), p.insts.size());
-  for (size_t i = 0; i < p.insts.size(); ++i) {
-    const Inst &x = p.insts[i], &y = decoded->insts[i];
-    bool planes = hasPlanes(x);
-    EXPECT_TRUE(x.op == y.op && x.sub == y.sub && x.a == y.a && x.b == y.b &&
-                x.c == y.c && x.d == y.d && x.e == y.e && x.f == y.f &&
-                x.g == y.g && x.h == y.h &&
-                (!planes || (x.i == y.i && x.j == y.j && x.k == y.k)))
-        << "instruction " << i;
-  }
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  disassemble(os, *decoded, *read);
+  std::string text = roundTripProgram(makeBundle(), planesProgram());
   EXPECT_NE(text.find("dma s1 bytes x s2 rows from DDR[s0] to core0.L1[s0] "
                       "strides s1, s3\n"),
             std::string::npos)
