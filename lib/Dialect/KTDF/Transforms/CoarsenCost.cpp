@@ -165,6 +165,15 @@ static int64_t activeInstances(PipelineOp pipeline) {
 /// memory, not its route's bandwidth (mesh_device's 16 engines at 64
 /// B/cycle share 512 B/cycle of HBM: 32 each). Infinite where the memory
 /// states no bandwidth.
+///
+/// The engines counted are the instances over the lanes the estimate puts
+/// on each, not the engines busy: 40 instances on spyre_like's 32 cores of
+/// 2 lanes are 20 engines of 2 lanes, though all 32 engines start. The
+/// memory serves transfers in arrival order, so the 8 engines with two
+/// lanes get more of it once the 24 with one finish: they end when 40
+/// lanes' bytes have passed, as 20 engines of 2 at 1/20 each do, and not
+/// 64 lanes' (16x1024 f16 add tiles: 3899, 4155, 5107, 6971 simulated
+/// cycles at 32, 40, 48, 64 points).
 double coarsen::deviceMemoryShare(const ScheduleTarget &target,
                                   PipelineOp pipeline, int64_t lanesPerEngine) {
   const ktflow::device::Route &route = target.getLanes().front().inbound.route;
