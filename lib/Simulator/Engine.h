@@ -33,10 +33,25 @@ namespace ktflow::sim::detail {
 // The engine executes the machine library's programs on its machines.
 using namespace ktflow::machine;
 
-/// A link or memory with a bandwidth: transfers reserve it in FCFS order.
+/// A link or memory with a bandwidth: the intervals transfers reserved it
+/// for. A transfer takes the earliest free window from its start, so one
+/// held back by another resource leaves the time before it to the
+/// requests that come later but need this resource earlier.
 struct Resource {
-  Tick freeAt = 0;
   double ticksPerByte = 0;
+  /// Reserved [start, end) intervals from `head` on: disjoint, in order,
+  /// not touching. Those before `head` ended by the time no unit can ask
+  /// for earlier (Engine::eventTime), and `floor` is where the last of them
+  /// ended: nothing is placed before it.
+  std::vector<std::pair<Tick, Tick>> busy;
+  size_t head = 0;
+  Tick floor = 0;
+  /// Drops the intervals that end by `until`.
+  void prune(Tick until);
+  /// The earliest start at or after `from` of a free window of `length`.
+  Tick earliestFree(Tick from, Tick length) const;
+  /// Reserves [start, start + length), which earliestFree found free.
+  void add(Tick start, Tick length);
 };
 
 /// The resources and latency of one way through the machine.
@@ -342,6 +357,9 @@ public:
   using Event = std::tuple<Tick, uint64_t, uint32_t>;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> queue;
   uint64_t sequence = 0;
+  /// The time of the event being run: no unit asks for a resource before
+  /// it, so reservations that end by then are dropped.
+  Tick eventTime = 0;
   uint64_t executed = 0;
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::string error;

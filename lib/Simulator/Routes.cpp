@@ -15,6 +15,7 @@
 
 #include "Engine.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -168,33 +169,110 @@ const Route *Engine::routeFor(uint32_t program, uint32_t pc) const {
   return it == instRoute.end() ? nullptr : &routes[it->second];
 }
 
+void Resource::prune(Tick until) {
+  if (head == busy.size())
+    return;
+  while (head < busy.size() && busy[head].second <= until)
+    floor = busy[head++].second;
+  // Drop the intervals behind `head` once they are most of the vector.
+  if (head > 16 && 2 * head > busy.size()) {
+    busy.erase(busy.begin(), busy.begin() + head);
+    head = 0;
+  }
+}
+
+Tick Resource::earliestFree(Tick from, Tick length) const {
+  Tick at = std::max(from, floor);
+  if (head == busy.size() || busy.back().second <= at)
+    return at;
+  auto it = std::upper_bound(
+      busy.begin() + head, busy.end(), at,
+      [](Tick t, const std::pair<Tick, Tick> &b) { return t < b.second; });
+  for (; it != busy.end() && it->first < at + length; ++it)
+    at = std::max(at, it->second);
+  return at;
+}
+
+void Resource::add(Tick start, Tick length) {
+  Tick end = start + length;
+  // Most reservations extend or follow the last.
+  if (head == busy.size() || busy.back().second < start) {
+    busy.emplace_back(start, end);
+    return;
+  }
+  if (busy.back().second == start) {
+    busy.back().second = end;
+    return;
+  }
+  auto first = busy.begin() + head;
+  auto next = std::lower_bound(
+      first, busy.end(), start,
+      [](const std::pair<Tick, Tick> &b, Tick t) { return b.first < t; });
+  bool joinsPrev = next != first && std::prev(next)->second == start;
+  bool joinsNext = next != busy.end() && next->first == end;
+  if (joinsPrev && joinsNext) {
+    std::prev(next)->second = next->second;
+    busy.erase(next);
+  } else if (joinsPrev) {
+    std::prev(next)->second = end;
+  } else if (joinsNext) {
+    next->first = start;
+  } else {
+    busy.insert(next, {start, end});
+  }
+}
+
 std::pair<Tick, Tick> Engine::reserve(UnitState &u,
                                       const std::vector<uint32_t> &list,
                                       uint64_t bytes) {
   // A chunk holds its route for the bottleneck time `occupancy`; a faster
-  // resource is busy for only part of that window and may be used as late
-  // as its end, so it delays the start only when its backlog exceeds its
-  // slack. Shared memories thus serve several units per cycle up to their
-  // bandwidth, as a fluid model would, without rounding per transfer.
+  // resource is busy for only part of that window and may serve it anywhere
+  // in it. The chunk starts at the earliest time from `u.now` at which every
+  // resource has a free window of its own time inside [start, start +
+  // occupancy): shared memories thus serve several units per cycle up to
+  // their bandwidth, as a fluid model would, and a chunk held back by one
+  // resource leaves the others free until it starts. Each resource's window
+  // is a lower bound on the start (no earlier start lets it end sooner), so
+  // raising the start to the latest of them until all fit finds the
+  // earliest. A resource the route crosses twice (a copy within one memory)
+  // serves both crossings in one window of their summed time.
+  llvm::SmallVector<std::pair<Resource *, Tick>, 16> need;
   Tick occupancy = 0;
-  llvm::SmallVector<Tick, 16> times(list.size());
-  size_t n = list.size();
-  for (size_t i = 0; i < n; ++i) {
-    times[i] = static_cast<Tick>(std::ceil(
-        static_cast<double>(bytes) * resources[list[i]].ticksPerByte - 1e-6));
-    occupancy = std::max(occupancy, times[i]);
+  for (uint32_t index : list) {
+    Resource &r = resources[index];
+    Tick t = static_cast<Tick>(
+        std::ceil(static_cast<double>(bytes) * r.ticksPerByte - 1e-6));
+    occupancy = std::max(occupancy, t);
+    if (!t)
+      continue;
+    auto it = llvm::find_if(need, [&](const auto &n) { return n.first == &r; });
+    if (it != need.end()) {
+      it->second += t;
+      continue;
+    }
+    r.prune(eventTime);
+    need.push_back({&r, t});
   }
+  Tick window = occupancy;
+  for (const auto &n : need)
+    window = std::max(window, n.second);
+  // Round the resources until each of the last n fits from `start` (the
+  // one that raised it fits from the new start).
+  size_t n = need.size();
+  llvm::SmallVector<Tick, 16> slots(n);
   Tick start = u.now;
-  for (size_t i = 0; i < n; ++i) {
-    Tick slack = occupancy - times[i];
-    Tick freeAt = resources[list[i]].freeAt;
-    if (freeAt > slack)
-      start = std::max(start, freeAt - slack);
+  for (size_t i = 0, fitting = 0; fitting < n; i = i + 1 == n ? 0 : i + 1) {
+    auto [r, t] = need[i];
+    slots[i] = r->earliestFree(start, t);
+    if (slots[i] + t > start + window) {
+      start = slots[i] + t - window;
+      fitting = 1;
+    } else {
+      ++fitting;
+    }
   }
-  for (size_t i = 0; i < n; ++i) {
-    Resource &r = resources[list[i]];
-    r.freeAt = std::max(r.freeAt, start) + times[i];
-  }
+  for (size_t i = 0; i < n; ++i)
+    need[i].first->add(slots[i], need[i].second);
   u.stall += start - u.now;
   return {start, occupancy};
 }

@@ -352,6 +352,7 @@ llvm::Expected<SimStats> Engine::run() {
     UnitState &u = units[index];
     if (u.done || u.wait != Wait::None)
       continue;
+    eventTime = std::max(eventTime, time);
     u.now = std::max(u.now, time);
     runUnit(u);
     if (!error.empty())
