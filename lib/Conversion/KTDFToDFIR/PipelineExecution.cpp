@@ -108,13 +108,16 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
   for (StageOp stage : work[&li]) {
     if (!emitsStage(stage))
       continue;
+    markSegment(SegmentMark::Start);
     if (int64_t merge = syncOnly ? 1 : mergedExecutions(stage, info, li);
         merge > 1) {
+      markSegment(SegmentMark::Broken);
       if (failed(emitMergedLoad(stage, merge, info, map, execution, copy, li)))
         return failure();
       continue;
     }
     if (int64_t blocks = blocksOf.lookup(stage)) {
+      markSegment(SegmentMark::Broken);
       if (isRowBlockStore(stage) && failed(emitRowBlockedStores(stage, blocks)))
         return failure();
       continue;
@@ -330,6 +333,8 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       std::function<LogicalResult(Block &, IRMapping &)> walk =
           [&](Block &block, IRMapping &m) -> LogicalResult {
         for (Operation &op : block) {
+          if (&block == &stage.getBody().front())
+            markSegment(SegmentMark::Item, &op);
           for (auto &[ch, at] : lateWaits)
             if (at == &op) {
               emitWait(*ch);
@@ -471,6 +476,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
         for (size_t k = 0; k < tokensOf(ch); ++k)
           dfir::SyncSendOp::create(b, loc,
                                    KernelLowering::perLane(ch.base, li));
+    markSegment(SegmentMark::End);
   }
   if (failed(emitRowBlocked()))
     return failure();

@@ -27,6 +27,17 @@ inline bool runsOnce(scf::ForOp loop) {
   return trips && *trips == 1;
 }
 
+/// Where a segment of a unit's program starts (IterationOrder.cpp): the
+/// op emitted last before it (null: the block was empty), the pipeline
+/// (0 or 1) and the top-level op of the stage it emits, if one.
+struct SegmentMark {
+  enum Kind { Prologue, Start, Item, End, Broken } kind;
+  Block *block;
+  Operation *after;
+  int pipe;
+  Operation *item;
+};
+
 /// Builds the program of one unit instance.
 class ProgramBuilder : public TransferEmitter {
 public:
@@ -463,6 +474,22 @@ private:
   /// Whether the pipeline being emitted leaves its pass receipts to the
   /// caller (emitPassReceipts).
   bool deferPassReceipts = false;
+  /// While emitting two pipelines whose stages this unit runs in
+  /// iteration order (IterationOrder.cpp): where each segment of the
+  /// program starts, and which pipeline of the two is being emitted.
+  SmallVector<SegmentMark> *segmentMarks = nullptr;
+  int segmentPipe = 0;
+  /// Marks a segment of `stage` starting here: the part of the stage
+  /// before its first top-level op (`kind` Start), top-level op `item`
+  /// (Item), or the hand-overs after its last (End).
+  void markSegment(SegmentMark::Kind kind, Operation *item = nullptr);
+  /// The pipeline after `pipeline` in its block whose stages on this unit
+  /// run interleaved with its own, by iteration (IterationOrder.cpp).
+  PipelineOp iterationPartner(PipelineOp pipeline);
+  /// Reorders the ops emitted after `before` (null: from the block's
+  /// start) for pipelines `first` and `second` by iteration.
+  void orderByIteration(Block *block, Operation *before, PipelineOp first,
+                        PipelineOp second, ArrayRef<SegmentMark> marks);
   /// Per (load stage, lane instance), mergedExecutions.
   llvm::DenseMap<std::pair<Operation *, const LaneInstance *>, int64_t>
       mergedLoads;

@@ -243,9 +243,31 @@ ProgramBuilder::emitBlock(Block &block, IRMapping map, ValueRange executionsIn,
                           const LaneInstance &li) {
   SmallVector<Value> executions(executionsIn);
   SmallVector<DeferredExport> deferred;
+  // Two pipelines whose stages this unit runs by iteration
+  // (IterationOrder.cpp): the first, the second, the op before them.
+  PipelineOp first, second;
+  Operation *before = nullptr;
+  SmallVector<SegmentMark> marks;
+  Block *into = builder->getInsertionBlock();
   for (Operation &op : block) {
     if (!runsIn(&op, li))
       continue;
+    if (first && &op == second.getOperation()) {
+      segmentPipe = 1;
+      markSegment(SegmentMark::Prologue);
+    } else if (first) {
+      first = {};
+      segmentMarks = nullptr;
+    } else if (auto p = dyn_cast<PipelineOp>(op);
+               p && builder->getInsertionPoint() == into->end()) {
+      if ((second = iterationPartner(p))) {
+        first = p;
+        before = into->empty() ? nullptr : &into->back();
+        marks.clear();
+        segmentMarks = &marks;
+        segmentPipe = 0;
+      }
+    }
     if (failed(emitDeferredReceives(op, map, li)))
       return failure();
     auto staging = dyn_cast<PipelineOp>(op);
@@ -253,10 +275,13 @@ ProgramBuilder::emitBlock(Block &block, IRMapping map, ValueRange executionsIn,
     if (staging && !staging.getPerInstance()) {
       deferExportWaits(staging, block, executions, li, deferred);
       // The staging loads after the next loop's first iteration's.
-      if (deferStagingLoads(staging, {&li}))
+      if (deferStagingLoads(staging, {&li})) {
+        markSegment(SegmentMark::Broken);
         continue;
+      }
       // The next loop's first loads before the staging loads.
       if (scf::ForOp loop = loadsBeforeStaging(staging, li)) {
+        markSegment(SegmentMark::Broken);
         StagePart part;
         PipelineOp ahead = aheadPipelineOf(loop, li, part);
         if (failed(emitFirstAhead(loop, ahead, part, map, executions, li)))
@@ -266,7 +291,13 @@ ProgramBuilder::emitBlock(Block &block, IRMapping map, ValueRange executionsIn,
     }
     if (failed(emitOp(op, map, executions, li)))
       return failure();
+    if (first && &op == second.getOperation()) {
+      segmentMarks = nullptr;
+      orderByIteration(into, before, first, second, marks);
+      first = {};
+    }
   }
+  segmentMarks = nullptr;
   takeDeferredExports(deferred, executions, li);
   emitBlockEnd(block, li);
   return executions;
