@@ -18,6 +18,7 @@
 #include "SameWalks.h"
 #include "SlotBoundEngines.h"
 #include "TokenChains.h"
+#include "WaterFill.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -166,9 +167,11 @@ static void consider(KernelEstimate &estimate, double busy,
   }
 }
 
-/// estimateKernel, with the chains of tokens if `followTokens`.
+/// estimateKernel, with the chains of tokens if `followTokens`; with the
+/// shares of device memory `shared` set where given.
 static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
-                                  bool followTokens) {
+                                  bool followTokens,
+                                  detail::RouteCosts *shared = nullptr) {
   KernelEstimate estimate;
   estimate.memoryBusy.assign(machine.memories.size(), 0);
   double load = 0, store = 0, compute = 0;
@@ -179,7 +182,8 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
   std::vector<double> busyOfUnit(machine.units.size(), 0);
   std::vector<ProgramWalker> walkers;
   walkers.reserve(exe.programs.size());
-  detail::RouteCosts routes(machine, exe);
+  std::optional<detail::RouteCosts> own;
+  detail::RouteCosts &routes = shared ? *shared : own.emplace(machine, exe);
   detail::SameWalks sameWalks(machine, exe, routes);
   for (const UnitProgram &program : exe.programs) {
     const MachineUnit &unit = machine.units[program.unit];
@@ -214,6 +218,10 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
       consider(estimate, busy, unit.name);
     }
   }
+  // Where the engines move different amounts of device memory, the walks
+  // again, each engine at its share as the others finish.
+  if (!shared && detail::shareByBytes(machine, walkers, routes))
+    return wholeKernel(machine, exe, followTokens, &routes);
   // A compute unit waits, empty, for each hand-over its feed waits for,
   // then for the entries its next work needs loaded after it.
   std::vector<HandOverStall> handOverStalls =

@@ -26,12 +26,25 @@ Landings::Landings(const Machine &machine, const Executable &exe,
 
 double Landings::loadShare(const ProgramWalker &engine) const {
   return routes.deviceBandwidth(*engine.loadDevice, /*load=*/true,
-                                engine.loadRoute);
+                                engine.loadRoute, engine.unitIndex());
 }
 
 double Landings::storeShare(const ProgramWalker &engine) const {
   return routes.deviceBandwidth(*engine.storeDevice, /*load=*/false,
-                                engine.storeRoute);
+                                engine.storeRoute, engine.unitIndex());
+}
+
+double Landings::loadTime(const ProgramWalker &engine, double bytes) const {
+  return routes.moveTime(engine.unitIndex(), *engine.loadDevice, /*load=*/true,
+                         0, bytes, loadShare(engine));
+}
+
+double Landings::lastStoreTime(const ProgramWalker &engine,
+                               double bytes) const {
+  double total = std::max(engine.deviceStored, bytes);
+  return routes.moveTime(engine.unitIndex(), *engine.storeDevice,
+                         /*load=*/false, total - bytes, total,
+                         storeShare(engine));
 }
 
 double Landings::landed(uint32_t sync) const {
@@ -42,7 +55,7 @@ double Landings::landed(uint32_t sync) const {
   auto bytes = sender->loadedBeforeSignal.find(sync);
   double share = loadShare(*sender);
   if (bytes != sender->loadedBeforeSignal.end() && share > 0)
-    at = bytes->second / share + sender->loadLatency;
+    at = loadTime(*sender, bytes->second) + sender->loadLatency;
   return std::max(at, sender->signalledAt.lookup(sync));
 }
 
@@ -100,7 +113,8 @@ double Landings::landed(uint32_t sync, size_t nth, size_t tokens) {
     return landed(sync);
   auto [bytes, at] = sent->second[nth];
   double share = loadShare(*sender);
-  return std::max(share > 0 ? bytes / share + sender->loadLatency : 0, at);
+  return std::max(
+      share > 0 ? loadTime(*sender, bytes) + sender->loadLatency : 0, at);
 }
 
 llvm::ArrayRef<std::pair<double, uint32_t>>
@@ -138,7 +152,8 @@ double Landings::lastStores(std::optional<int32_t> core) {
         auto before = engine->storedBeforeLastWait.find(sync);
         double share = storeShare(*engine);
         if (before != engine->storedBeforeLastWait.end() && share > 0)
-          last = std::max(last, (engine->storedBytes - before->second) / share +
+          last = std::max(last, lastStoreTime(*engine, engine->storedBytes -
+                                                           before->second) +
                                     engine->storeLatency);
         auto at = engine->clockAtLastWait.find(sync);
         if (walker.stored && at != engine->clockAtLastWait.end())

@@ -34,6 +34,12 @@ public:
   /// (RouteCosts::deviceBandwidth).
   double loadShare(const ProgramWalker &engine) const;
   double storeShare(const ProgramWalker &engine) const;
+  /// The cycles `engine` takes to load its first `bytes` from its device
+  /// memory, and to store its last `bytes`: at its share, or, where the
+  /// engines move different amounts, as the memory serves them
+  /// (RouteCosts::moveTime; WaterFill.h).
+  double loadTime(const ProgramWalker &engine, double bytes) const;
+  double lastStoreTime(const ProgramWalker &engine, double bytes) const;
 
   const ProgramWalker *walkerOf(uint32_t unit) const {
     return walkerOfUnit.lookup(unit);

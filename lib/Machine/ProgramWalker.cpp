@@ -176,13 +176,25 @@ RouteCosts::RouteCosts(const Machine &machine, const Executable &exe)
   }
 }
 
-double RouteCosts::deviceBandwidth(uint32_t memory, bool load,
-                                   double route) const {
+double RouteCosts::deviceBandwidth(uint32_t memory, bool load, double route,
+                                   std::optional<uint32_t> unit) const {
+  if (unit)
+    if (auto set = shares.find(shareKey(*unit, memory, load));
+        set != shares.end())
+      return route > 0 ? std::min(route, set->second) : set->second;
   double bandwidth = machine.memories[memory].bandwidth;
   unsigned users = (load ? loaders : storers).lookup(memory);
   if (bandwidth <= 0 || users == 0)
     return route;
   return route > 0 ? std::min(route, bandwidth / users) : bandwidth / users;
+}
+
+double RouteCosts::moveTime(uint32_t unit, uint32_t memory, bool load,
+                            double from, double to, double share) const {
+  auto schedule = schedules.find(shareKey(unit, memory, load));
+  if (schedule == schedules.end())
+    return share > 0 ? (to - from) / share : 0;
+  return schedule->second.timeOf(to) - schedule->second.timeOf(from);
 }
 
 RouteCost RouteCosts::operator()(NodeRef from, NodeRef to) {

@@ -11,6 +11,8 @@
 #ifndef KTFLOW_LIB_MACHINE_PROGRAMWALKER_H
 #define KTFLOW_LIB_MACHINE_PROGRAMWALKER_H
 
+#include "WaterFill.h"
+
 #include "ktflow/Machine/Estimate.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -57,7 +59,27 @@ public:
   /// data at once, each at its share: spyre_like's 32 DMA_IN engines get
   /// 32 of DDR's 1024 B/cycle, a quarter of their 128 B/cycle route. The
   /// walk's DMAs and the fill and drain (Landings) both move at it.
-  double deviceBandwidth(uint32_t memory, bool load, double route) const;
+  /// Where the engines move different amounts (shareEngines), `unit`'s
+  /// share as they finish, not the equal one.
+  double deviceBandwidth(uint32_t memory, bool load, double route,
+                         std::optional<uint32_t> unit = std::nullopt) const;
+  /// The programs with a DMA from (`load`) or to device memory `memory`
+  /// that may run.
+  unsigned users(uint32_t memory, bool load) const {
+    return (load ? loaders : storers).lookup(memory);
+  }
+  /// Gives `unit`'s DMAs from (`load`) or to `memory` the share `share`
+  /// (WaterFill.h) instead of the memory's bandwidth over its users.
+  void setShare(uint32_t unit, uint32_t memory, bool load, double share,
+                MoveSchedule schedule) {
+    shares[shareKey(unit, memory, load)] = share;
+    schedules[shareKey(unit, memory, load)] = std::move(schedule);
+  }
+  /// The cycles `unit` takes to move its bytes `from` to `to` (in the
+  /// order it moves them) from (`load`) or to `memory`: by its schedule
+  /// where set (setShare), else at `share`.
+  double moveTime(uint32_t unit, uint32_t memory, bool load, double from,
+                  double to, double share) const;
 
 private:
   static uint64_t key(NodeRef node) {
@@ -69,6 +91,12 @@ private:
   /// Per device memory, the programs with a DMA from it and to it that
   /// may run.
   llvm::DenseMap<uint32_t, unsigned> loaders, storers;
+  static uint64_t shareKey(uint32_t unit, uint32_t memory, bool load) {
+    return uint64_t(unit) << 32 | uint64_t(memory) << 1 | load;
+  }
+  /// The shares and schedules set (setShare).
+  llvm::DenseMap<uint64_t, double> shares;
+  llvm::DenseMap<uint64_t, MoveSchedule> schedules;
 };
 
 struct Renaming;
@@ -137,6 +165,9 @@ public:
   /// Iterations of skewed loops (not nested in another) and the
   /// device-memory bytes loaded and stored inside them.
   double skewedTrips = 0, skewedLoaded = 0, skewedStored = 0;
+  /// The bytes the program loads from and stores to device memory, each
+  /// loop's trips counted (what its share of the memory moves).
+  double deviceLoaded = 0, deviceStored = 0;
   /// The execution chains their engine runs one after another: a loop of
   /// n trips issuing loads D ahead runs (n + D) / (D + 1).
   double skewedChainCount = 0;

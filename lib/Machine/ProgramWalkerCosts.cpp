@@ -68,6 +68,7 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
     loadLatency = std::max(loadLatency, latency);
     loads = true;
     loadedBytes += bytes;
+    deviceLoaded += times * bytes;
     if (skewedDepth > 0)
       skewedLoaded += times * bytes;
     if (!loadDevice) {
@@ -79,6 +80,7 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
     storeLatency = std::max(storeLatency, latency);
     stores = true;
     storedBytes += bytes;
+    deviceStored += times * bytes;
     if (skewedDepth > 0)
       skewedStored += times * bytes;
     if (!storeDevice) {
@@ -92,9 +94,10 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
   // Every lane moves its data at once: at its share of the device memory.
   double shared = bandwidth;
   if (machine.memories[src].core < 0)
-    shared = routes->deviceBandwidth(src, /*load=*/true, shared);
+    shared = routes->deviceBandwidth(src, /*load=*/true, shared, program->unit);
   if (machine.memories[dst].core < 0)
-    shared = routes->deviceBandwidth(dst, /*load=*/false, shared);
+    shared =
+        routes->deviceBandwidth(dst, /*load=*/false, shared, program->unit);
   double cost = landedCost(occupancyOf(bytes, shared), latency, times);
   if (afterStoreWait && machine.memories[dst].core < 0)
     chainedStoreCycles += times * cost;

@@ -1,0 +1,67 @@
+//===- WaterFillTest.cpp - Device-memory shares as engines finish ---------===//
+//
+// This file checks waterFilledShares (WaterFill.h) with hand-computed
+// values: the engines still moving share the memory equally, none above
+// its cap, and the bandwidth of one that finished (or has yet to start)
+// goes to the others.
+//
+//===----------------------------------------------------------------------===//
+
+#include "WaterFill.h"
+
+#include "gtest/gtest.h"
+
+using namespace ktflow::machine::detail;
+
+namespace {
+
+TEST(WaterFillTest, EnginesWithFewerBytesLeaveTheirShare) {
+  // 100 B/cycle over four engines: 25 each for 4 cycles, when the three
+  // with 100 bytes finish (share 25); the fourth has 200 left, alone at
+  // 100 B/cycle: 2 cycles more, 300 bytes in 6 (share 50).
+  std::vector<MoveSchedule> schedules;
+  std::vector<double> shares = waterFilledShares(100, {100, 100, 100, 300},
+                                                 {0, 0, 0, 0}, {}, &schedules);
+  EXPECT_DOUBLE_EQ(shares[0], 25);
+  EXPECT_DOUBLE_EQ(shares[2], 25);
+  EXPECT_DOUBLE_EQ(shares[3], 50);
+  // Its first 100 bytes by 4, 200 by 5, all by 6.
+  EXPECT_DOUBLE_EQ(schedules[3].timeOf(100), 4);
+  EXPECT_DOUBLE_EQ(schedules[3].timeOf(200), 5);
+  EXPECT_DOUBLE_EQ(schedules[3].timeOf(300), 6);
+  EXPECT_DOUBLE_EQ(schedules[0].timeOf(50), 2);
+}
+
+TEST(WaterFillTest, NoEngineAboveItsCap) {
+  // Caps of 40: the fourth moves its last 200 bytes at 40, not 100:
+  // 4 + 5 = 9 cycles, share 300 / 9.
+  std::vector<double> shares =
+      waterFilledShares(100, {100, 100, 100, 300}, {40, 40, 40, 40});
+  EXPECT_DOUBLE_EQ(shares[0], 25);
+  EXPECT_DOUBLE_EQ(shares[3], 300.0 / 9);
+}
+
+TEST(WaterFillTest, EqualBytesGetTheEqualShare) {
+  // min(cap, bandwidth / engines): 30 under 50, and 50 with no cap.
+  std::vector<double> capped = waterFilledShares(100, {64, 64}, {30, 30});
+  EXPECT_DOUBLE_EQ(capped[0], 30);
+  EXPECT_DOUBLE_EQ(capped[1], 30);
+  EXPECT_DOUBLE_EQ(waterFilledShares(100, {64, 64}, {0, 0})[1], 50);
+}
+
+TEST(WaterFillTest, AnEngineThatStartsLaterSharesFromItsStart) {
+  // Engine 0 alone for 1 cycle (100 bytes), then both at 50: engine 1's
+  // 100 bytes by 3 (share 100 / 2 from its start), engine 0 has 100 left
+  // at 100 B/cycle: 300 bytes by 4 (share 75).
+  std::vector<MoveSchedule> schedules;
+  std::vector<double> shares =
+      waterFilledShares(100, {300, 100}, {0, 0}, {0, 1}, &schedules);
+  EXPECT_DOUBLE_EQ(shares[0], 75);
+  EXPECT_DOUBLE_EQ(shares[1], 50);
+  // Engine 1 starts moving at 1 and has half its bytes by 2.
+  EXPECT_DOUBLE_EQ(schedules[1].timeOf(0), 1);
+  EXPECT_DOUBLE_EQ(schedules[1].timeOf(50), 2);
+  EXPECT_DOUBLE_EQ(schedules[1].timeOf(100), 3);
+}
+
+} // namespace
