@@ -181,7 +181,8 @@ double RouteCosts::deviceBandwidth(uint32_t memory, bool load, double route,
   if (unit)
     if (auto set = shares.find(shareKey(*unit, memory, load));
         set != shares.end())
-      return route > 0 ? std::min(route, set->second) : set->second;
+      return route > 0 ? std::min(route, set->second.first)
+                       : set->second.first;
   double bandwidth = machine.memories[memory].bandwidth;
   unsigned users = (load ? loaders : storers).lookup(memory);
   if (bandwidth <= 0 || users == 0)
@@ -191,10 +192,11 @@ double RouteCosts::deviceBandwidth(uint32_t memory, bool load, double route,
 
 double RouteCosts::moveTime(uint32_t unit, uint32_t memory, bool load,
                             double from, double to, double share) const {
-  auto schedule = schedules.find(shareKey(unit, memory, load));
-  if (schedule == schedules.end())
+  auto set = shares.find(shareKey(unit, memory, load));
+  if (set == shares.end())
     return share > 0 ? (to - from) / share : 0;
-  return schedule->second.timeOf(to) - schedule->second.timeOf(from);
+  const MoveSchedule &schedule = set->second.second;
+  return schedule.timeOf(to) - schedule.timeOf(from);
 }
 
 RouteCost RouteCosts::operator()(NodeRef from, NodeRef to) {

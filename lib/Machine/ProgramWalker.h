@@ -72,8 +72,7 @@ public:
   /// (WaterFill.h) instead of the memory's bandwidth over its users.
   void setShare(uint32_t unit, uint32_t memory, bool load, double share,
                 MoveSchedule schedule) {
-    shares[shareKey(unit, memory, load)] = share;
-    schedules[shareKey(unit, memory, load)] = std::move(schedule);
+    shares[shareKey(unit, memory, load)] = {share, std::move(schedule)};
   }
   /// The cycles `unit` takes to move its bytes `from` to `to` (in the
   /// order it moves them) from (`load`) or to `memory`: by its schedule
@@ -94,9 +93,8 @@ private:
   static uint64_t shareKey(uint32_t unit, uint32_t memory, bool load) {
     return uint64_t(unit) << 32 | uint64_t(memory) << 1 | load;
   }
-  /// The shares and schedules set (setShare).
-  llvm::DenseMap<uint64_t, double> shares;
-  llvm::DenseMap<uint64_t, MoveSchedule> schedules;
+  /// The shares set (setShare), each with when its engine moves its bytes.
+  llvm::DenseMap<uint64_t, std::pair<double, MoveSchedule>> shares;
 };
 
 struct Renaming;
