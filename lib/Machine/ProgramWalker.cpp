@@ -181,8 +181,7 @@ double RouteCosts::deviceBandwidth(uint32_t memory, bool load, double route,
   if (unit)
     if (auto set = shares.find(shareKey(*unit, memory, load));
         set != shares.end())
-      return route > 0 ? std::min(route, set->second.first)
-                       : set->second.first;
+      return route > 0 ? std::min(route, set->second.first) : set->second.first;
   double bandwidth = machine.memories[memory].bandwidth;
   unsigned users = (load ? loaders : storers).lookup(memory);
   if (bandwidth <= 0 || users == 0)
