@@ -10,22 +10,28 @@
 
 #include "LinalgRun.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 using namespace mlir;
 using namespace ktflow::interp;
 
-void LinalgRun::prepareSlots() {
+void LinalgRun::prepareSlots(uint64_t points) {
+  // No column is longer than the iteration space: a small op does not
+  // allocate and fill kColumnCapacity elements a slot (under ASan, whose
+  // quarantine hands out fresh pages, that was most of a small op's time).
+  size_t capacity = static_cast<size_t>(
+      std::clamp<uint64_t>(points, 1, static_cast<uint64_t>(kColumnCapacity)));
   size_t numSlots = plan.slotTypes.size();
   bufF.assign(numSlots, {});
   bufI.assign(numSlots, {});
   cols.assign(numSlots, ColumnIn());
   for (size_t s = 0; s < numSlots; ++s) {
     if (isFloat(plan.slotTypes[s]))
-      bufF[s].resize(kColumnCapacity);
+      bufF[s].resize(capacity);
     else
-      bufI[s].resize(kColumnCapacity);
+      bufI[s].resize(capacity);
     cols[s] = {bufF[s].data(), bufI[s].data()};
   }
   auto fill = [&](unsigned slot, const Scalar &s) {

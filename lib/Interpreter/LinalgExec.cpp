@@ -115,7 +115,7 @@ LogicalResult LinalgRun::compute() {
   for (const auto &[slot, value] : plan.captured)
     if (!exec.get(value).isScalar())
       return exec.error(op) << "the body uses a non-scalar value from outside";
-  prepareSlots();
+  prepareSlots(points);
   LogicalResult result = success();
   if (!plan.allMapsLinear) {
     result = runPointwise();

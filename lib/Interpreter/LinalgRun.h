@@ -57,7 +57,9 @@ private:
   mlir::LogicalResult runPointwise();
 
   // Column kernels (LinalgColumns.cpp).
-  void prepareSlots();
+  /// Sizes and fills the slots' column buffers for an op of `points`
+  /// iteration points.
+  void prepareSlots(uint64_t points);
   mlir::LogicalResult processChunk(llvm::ArrayRef<int64_t> point, int colDim,
                                    int64_t n, llvm::ArrayRef<int64_t> bases,
                                    llvm::ArrayRef<int64_t> steps, bool combine);
