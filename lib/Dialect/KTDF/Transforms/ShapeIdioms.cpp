@@ -103,6 +103,24 @@ void mlir::ktdf::replaceWithCopy(PatternRewriter &rewriter, Operation *op,
       });
 }
 
+/// The tile dimensions a unit collapse from `source` to `result` keeps,
+/// matching the result's extents in order; the others must be 1.
+static FailureOr<SmallVector<unsigned>>
+keptByUnitCollapse(ArrayRef<int64_t> source, ArrayRef<int64_t> result) {
+  SmallVector<unsigned> kept;
+  for (unsigned i = 0, j = 0; i < source.size(); ++i) {
+    if (j < result.size() && source[i] == result[j]) {
+      kept.push_back(i);
+      ++j;
+    } else if (source[i] != 1) {
+      return failure();
+    }
+  }
+  if (kept.size() != result.size())
+    return failure();
+  return kept;
+}
+
 namespace {
 /// A unit reshape as a copy: the result's loops, reading the source at the
 /// result dimension holding each of its non-unit dimensions and at 0 in
@@ -160,17 +178,10 @@ struct UnitCollapseOfGather : OpRewritePattern<tensor::CollapseShapeOp> {
     // Tile dimensions kept, matching the result's extents in order.
     ArrayRef<int64_t> source = collapse.getSrcType().getShape();
     ArrayRef<int64_t> result = collapse.getResultType().getShape();
-    SmallVector<unsigned> kept;
-    for (unsigned i = 0, j = 0; i < source.size(); ++i) {
-      if (j < result.size() && source[i] == result[j]) {
-        kept.push_back(i);
-        ++j;
-      } else if (source[i] != 1) {
-        return failure();
-      }
-    }
-    if (kept.size() != result.size())
+    auto keptDims = keptByUnitCollapse(source, result);
+    if (failed(keptDims))
       return failure();
+    SmallVector<unsigned> kept = *keptDims;
     // Variables kept (in their numbering) and their new positions.
     AffineMap order = tile.getVariablesSpaceOrder();
     unsigned numVars = order.getNumDims();
@@ -216,6 +227,127 @@ struct UnitCollapseOfGather : OpRewritePattern<tensor::CollapseShapeOp> {
         collapse, collapse.getResultType(), reduced.getResult());
     rewriter.eraseOp(load);
     rewriter.eraseOp(tile);
+    return success();
+  }
+};
+
+/// collapse_shape(load(tile of a view)) that only drops unit dimensions,
+/// where the view dimension each dropped one walks is contiguous with the
+/// next inner one (stride = inner stride x inner size): the load of the same
+/// elements through a view with those dimensions merged into their inner
+/// neighbour, at the merged anchor. A 1x8x128 tile of a 4x64x128 view,
+/// collapsed to 8x128, is then an 8x128 tile of the 256x128 view, the shape
+/// its matrix product reads, instead of a copy that drops the unit
+/// dimension.
+struct UnitCollapseOfLoad : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
+                                PatternRewriter &rewriter) const override {
+    auto load = collapse.getSrc().getDefiningOp<ktdp::LoadOp>();
+    auto tile =
+        load ? load.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>()
+             : nullptr;
+    auto view =
+        tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
+             : nullptr;
+    if (!view || !isUnitReshape(collapse) || !load->hasOneUse() ||
+        !tile->hasOneUse() || !tile.getSymbolOperands().empty() ||
+        !tile.getAccessTileOrder().isPermutation() ||
+        !view.getSizes().empty() || !view.getStrides().empty())
+      return failure();
+    ArrayRef<int64_t> sizes = view.getStaticSizes();
+    ArrayRef<int64_t> strides = view.getStaticStrides();
+    unsigned rank = sizes.size();
+    // The view holds the box of its sizes, the tile a box from its anchor.
+    IntegerSet viewSet = view.getCoordinateSet();
+    auto viewBox = ktdp::getBoundingBox(viewSet, {});
+    if (failed(viewBox) || !ktdp::isBoxShaped(viewSet) ||
+        viewBox->lower != SmallVector<int64_t>(rank, 0) ||
+        viewBox->getExtents() != SmallVector<int64_t>(sizes))
+      return failure();
+    IntegerSet set = tile.getAccessTileSet();
+    auto box = ktdp::getBoundingBox(set, {});
+    if (failed(box) || !ktdp::isBoxShaped(set) ||
+        llvm::any_of(box->lower, [](int64_t l) { return l != 0; }))
+      return failure();
+    auto kept = keptByUnitCollapse(collapse.getSrcType().getShape(),
+                                   collapse.getResultType().getShape());
+    if (failed(kept))
+      return failure();
+    AffineMap order = tile.getAccessTileOrder();
+    llvm::SmallBitVector keptDim(rank);
+    for (unsigned k : *kept)
+      keptDim.set(order.getDimPosition(k));
+    // Groups of view dimensions, innermost first: a kept dimension starts
+    // one, a dropped one joins the group inside it when contiguous with it.
+    SmallVector<int64_t> group(rank, -1);
+    SmallVector<int64_t> groupSize, groupStride;
+    for (int v = static_cast<int>(rank) - 1; v >= 0; --v) {
+      if (keptDim[v]) {
+        group[v] = groupSize.size();
+        groupSize.push_back(sizes[v]);
+        groupStride.push_back(strides[v]);
+        continue;
+      }
+      if (groupSize.empty() ||
+          strides[v] != groupStride.back() * groupSize.back())
+        return failure();
+      group[v] = groupSize.size() - 1;
+      groupSize.back() *= sizes[v];
+    }
+    unsigned newRank = groupSize.size();
+    auto index = [&](int64_t g) { return newRank - 1 - g; };
+    // The merged anchor: each dimension's coordinate times the size of the
+    // dimensions inside it in its group.
+    MLIRContext *ctx = getContext();
+    AffineMap base = tile.getBaseMap();
+    SmallVector<AffineExpr> anchor(newRank, getAffineConstantExpr(0, ctx));
+    SmallVector<int64_t> inner(newRank, 1);
+    SmallVector<int64_t> extents(newRank, 1);
+    for (int v = static_cast<int>(rank) - 1; v >= 0; --v) {
+      unsigned g = index(group[v]);
+      anchor[g] = anchor[g] + base.getResult(v) * inner[g];
+      inner[g] *= sizes[v];
+      if (keptDim[v])
+        extents[g] = box->getExtents()[v];
+    }
+    SmallVector<unsigned> newOrder;
+    for (unsigned k : *kept)
+      newOrder.push_back(index(group[order.getDimPosition(k)]));
+    SmallVector<int64_t> newSizes(newRank), newStrides(newRank);
+    for (unsigned g = 0; g < newRank; ++g) {
+      newSizes[index(g)] = groupSize[g];
+      newStrides[index(g)] = groupStride[g];
+    }
+
+    rewriter.setInsertionPoint(tile);
+    auto memref = cast<MemRefType>(view.getType());
+    auto merged = ktdp::ConstructMemoryViewOp::create(
+        rewriter, view.getLoc(),
+        MemRefType::get(newSizes, memref.getElementType(),
+                        MemRefLayoutAttrInterface(), memref.getMemorySpace()),
+        view.getOffset(), ValueRange{}, ValueRange{},
+        rewriter.getDenseI64ArrayAttr(newSizes),
+        rewriter.getDenseI64ArrayAttr(newStrides), view.getMemorySpace(),
+        IntegerSetAttr::get(ktdp::getBoxSet(newSizes, ctx)));
+    merged->setDiscardableAttrs(view->getDiscardableAttrDictionary());
+    SmallVector<int64_t> shape;
+    for (unsigned g : newOrder)
+      shape.push_back(extents[g]);
+    auto reduced = ktdp::ConstructAccessTileOp::create(
+        rewriter, tile.getLoc(), ktdp::AccessTileType::get(ctx, shape), merged,
+        tile.getIndices(), ValueRange{},
+        AffineMapAttr::get(AffineMap::get(base.getNumDims(),
+                                          base.getNumSymbols(), anchor, ctx)),
+        IntegerSetAttr::get(ktdp::getBoxSet(extents, ctx)),
+        AffineMapAttr::get(AffineMap::getPermutationMap(newOrder, ctx)));
+    rewriter.replaceOpWithNewOp<ktdp::LoadOp>(
+        collapse, collapse.getResultType(), reduced.getResult());
+    rewriter.eraseOp(load);
+    rewriter.eraseOp(tile);
+    if (view->use_empty())
+      rewriter.eraseOp(view);
     return success();
   }
 };
@@ -281,7 +413,7 @@ void mlir::ktdf::populateUnitReshapePatterns(RewritePatternSet &patterns) {
 
 void mlir::ktdf::populateUnitCollapseOfGatherPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<UnitCollapseOfGather>(patterns.getContext());
+  patterns.add<UnitCollapseOfGather, UnitCollapseOfLoad>(patterns.getContext());
 }
 
 void mlir::ktdf::populateRowSumOfSquaresPatterns(RewritePatternSet &patterns) {

@@ -51,7 +51,9 @@ void replaceWithCopy(PatternRewriter &rewriter, Operation *op, Value source,
 void populateUnitReshapePatterns(RewritePatternSet &patterns);
 
 /// A unit collapse of a gather's load to the load of the gather without
-/// the unit variables (applied before unit reshapes become copies).
+/// the unit variables, and of a direct tile's load to the load of a tile of
+/// the view with each dropped dimension merged into its contiguous inner
+/// neighbour (applied before unit reshapes become copies).
 void populateUnitCollapseOfGatherPatterns(RewritePatternSet &patterns);
 
 /// The row sum of squares to a reduction generic. Applied before named ops

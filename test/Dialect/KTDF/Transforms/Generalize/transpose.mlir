@@ -102,8 +102,10 @@ func.func @indirect_collapsed(%k_ptr: index, %bt_ptr: index, %y_ptr: index) attr
 
 // -----
 
-// A direct tile's load collapsed from 1x16x64 to 16x64 and transposed:
-// the load's tile takes the permutation lifted through the collapse
+// A direct tile's load collapsed from 1x16x64 to 16x64 and transposed,
+// the view's blocks 2048 elements apart (not contiguous with their 16
+// rows of 64, so the collapse cannot merge them into one dimension): the
+// load's tile takes the permutation lifted through the collapse
 // ((d0, d2, d1): the unit dimension stays), and the collapse of the
 // 1x64x16 load (folded into the generic's map) drops it again.
 // CHECK-DAG: #[[LIFT:.*]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
@@ -121,6 +123,42 @@ func.func @indirect_collapsed(%k_ptr: index, %bt_ptr: index, %y_ptr: index) attr
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 func.func @direct_collapsed(%x_ptr: index, %y_ptr: index) attributes {grid = [1]} {
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [2, 16, 64], strides: [2048, 64, 1] {coordinate_set = #xs, memory_space = #ktdp.memory_space<global>} : memref<2x16x64xf16>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 16], strides: [16, 1] {coordinate_set = #ys, memory_space = #ktdp.memory_space<global>} : memref<64x16xf32>
+  %tx = ktdp.construct_access_tile %X[1, 0, 0] {access_tile_set = #xt, access_tile_order = #id3} : memref<2x16x64xf16> -> !ktdp.access_tile<1x16x64xindex>
+  %x3 = ktdp.load %tx : <1x16x64xindex> -> tensor<1x16x64xf16>
+  %x = tensor.collapse_shape %x3 [[0, 1], [2]] : tensor<1x16x64xf16> into tensor<16x64xf16>
+  %w = arith.extf %x : tensor<16x64xf16> to tensor<16x64xf32>
+  %e = tensor.empty() : tensor<64x16xf32>
+  %wt = linalg.transpose ins(%w : tensor<16x64xf32>) outs(%e : tensor<64x16xf32>) permutation = [1, 0]
+  %two = arith.constant dense<2.0> : tensor<64x16xf32>
+  %r = arith.mulf %wt, %two : tensor<64x16xf32>
+  %ty = ktdp.construct_access_tile %Y[0, 0] {access_tile_set = #ys, access_tile_order = #id2} : memref<64x16xf32> -> !ktdp.access_tile<64x16xindex>
+  ktdp.store %r, %ty : tensor<64x16xf32>, <64x16xindex>
+  return
+}
+
+// -----
+
+// The same with contiguous blocks (1024 elements apart): the collapse
+// first becomes the load of a 16x64 tile of the 32x64 view at row 16
+// (Generalize/unit-collapse-load.mlir), and the transpose then permutes
+// that tile's order; no unit dimension and no copy are left.
+// CHECK-DAG: #[[SWAP:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @direct_collapsed_contiguous
+// CHECK: %[[V:.*]] = ktdp.construct_memory_view %arg0, sizes: [32, 64], strides: [64, 1]
+// CHECK: %[[T:.*]] = ktdp.construct_access_tile %[[V]][16, 0] {access_tile_order = #[[SWAP]], {{.*}}} : memref<32x64xf16> -> !ktdp.access_tile<64x16xindex>
+// CHECK: %[[L:.*]] = ktdp.load %[[T]] : <64x16xindex> -> tensor<64x16xf16>
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {{.*}} ins(%[[L]] : tensor<64x16xf16>) outs(%{{.*}} : tensor<64x16xf32>)
+// CHECK: arith.extf
+// CHECK: arith.mulf
+#xs = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 + 63 >= 0)>
+#xt = affine_set<(d0, d1, d2) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 15 >= 0, d2 >= 0, -d2 + 63 >= 0)>
+#ys = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @direct_collapsed_contiguous(%x_ptr: index, %y_ptr: index) attributes {grid = [1]} {
   %X = ktdp.construct_memory_view %x_ptr, sizes: [2, 16, 64], strides: [1024, 64, 1] {coordinate_set = #xs, memory_space = #ktdp.memory_space<global>} : memref<2x16x64xf16>
   %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 16], strides: [16, 1] {coordinate_set = #ys, memory_space = #ktdp.memory_space<global>} : memref<64x16xf32>
   %tx = ktdp.construct_access_tile %X[1, 0, 0] {access_tile_set = #xt, access_tile_order = #id3} : memref<2x16x64xf16> -> !ktdp.access_tile<1x16x64xindex>
