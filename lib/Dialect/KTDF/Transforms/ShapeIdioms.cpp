@@ -103,6 +103,16 @@ void mlir::ktdf::replaceWithCopy(PatternRewriter &rewriter, Operation *op,
       });
 }
 
+/// The bounding box of `set` when it is a box with its corner at the
+/// origin (every dimension from 0).
+static FailureOr<ktdp::IntegerBox> boxFromOrigin(IntegerSet set) {
+  auto box = ktdp::getBoundingBox(set, {});
+  if (failed(box) || !ktdp::isBoxShaped(set) ||
+      llvm::any_of(box->lower, [](int64_t l) { return l != 0; }))
+    return failure();
+  return box;
+}
+
 /// The tile dimensions a unit collapse from `source` to `result` keeps,
 /// matching the result's extents in order; the others must be 1.
 static FailureOr<SmallVector<unsigned>>
@@ -170,10 +180,8 @@ struct UnitCollapseOfGather : OpRewritePattern<tensor::CollapseShapeOp> {
         !tile->hasOneUse() || !tile.getSymbolOperands().empty() ||
         !tile.getVariablesSpaceOrder().isPermutation())
       return failure();
-    IntegerSet set = tile.getVariablesSpaceSet();
-    auto box = ktdp::getBoundingBox(set, {});
-    if (failed(box) || !ktdp::isBoxShaped(set) ||
-        llvm::any_of(box->lower, [](int64_t l) { return l != 0; }))
+    auto box = boxFromOrigin(tile.getVariablesSpaceSet());
+    if (failed(box))
       return failure();
     // Tile dimensions kept, matching the result's extents in order.
     ArrayRef<int64_t> source = collapse.getSrcType().getShape();
@@ -260,16 +268,10 @@ struct UnitCollapseOfLoad : OpRewritePattern<tensor::CollapseShapeOp> {
     ArrayRef<int64_t> strides = view.getStaticStrides();
     unsigned rank = sizes.size();
     // The view holds the box of its sizes, the tile a box from its anchor.
-    IntegerSet viewSet = view.getCoordinateSet();
-    auto viewBox = ktdp::getBoundingBox(viewSet, {});
-    if (failed(viewBox) || !ktdp::isBoxShaped(viewSet) ||
-        viewBox->lower != SmallVector<int64_t>(rank, 0) ||
+    auto viewBox = boxFromOrigin(view.getCoordinateSet());
+    auto box = boxFromOrigin(tile.getAccessTileSet());
+    if (failed(viewBox) || failed(box) ||
         viewBox->getExtents() != SmallVector<int64_t>(sizes))
-      return failure();
-    IntegerSet set = tile.getAccessTileSet();
-    auto box = ktdp::getBoundingBox(set, {});
-    if (failed(box) || !ktdp::isBoxShaped(set) ||
-        llvm::any_of(box->lower, [](int64_t l) { return l != 0; }))
       return failure();
     auto kept = keptByUnitCollapse(collapse.getSrcType().getShape(),
                                    collapse.getResultType().getShape());
