@@ -45,6 +45,13 @@ struct Variation {
   std::function<void(CompileOptions &)> apply;
 };
 
+/// Milliseconds since `start`.
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 /// A candidate's bundle, kept until the simulations are done.
 struct Compiled {
   std::optional<bundle::Bundle> bundle;
@@ -103,7 +110,9 @@ static Error bindArguments(rt::Launch &launch, const rt::Program &program,
 /// Compiles candidate `c` of the kernel `module` and estimates it; an error
 /// (returned) is one every candidate would meet: an unbound argument.
 static Error compileCandidate(mlir::ModuleOp module, const TuneOptions &tune,
-                              TuneCandidate &c, Compiled &out) {
+                              TuneCandidate &c, Compiled &out,
+                              TuneResult &result) {
+  auto start = std::chrono::steady_clock::now();
   mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
   CompileOptions options = c.options;
   options.instrument = nullptr;
@@ -122,6 +131,7 @@ static Error compileCandidate(mlir::ModuleOp module, const TuneOptions &tune,
     if (failed(compiled)) {
       if (c.error.empty())
         c.error = "does not compile";
+      result.compileMs += msSince(start);
       return Error::success();
     }
     c.error.clear();
@@ -129,6 +139,8 @@ static Error compileCandidate(mlir::ModuleOp module, const TuneOptions &tune,
     out.bytes = bundle::writeBundle(compiled->bundle);
     out.bundle = std::move(compiled->bundle);
   }
+  result.compileMs += msSince(start);
+  start = std::chrono::steady_clock::now();
   Expected<rt::Program> program = rt::Program::loadBytes(out.bytes);
   if (!program)
     return program.takeError();
@@ -139,10 +151,13 @@ static Error compileCandidate(mlir::ModuleOp module, const TuneOptions &tune,
     return createStringError("--tune needs the launch's runtime arguments "
                              "(--arg NAME=VALUE): " +
                              toString(std::move(e)));
+  result.linkMs += msSince(start);
+  start = std::chrono::steady_clock::now();
   machine::KernelEstimate estimate = machine::estimateKernel(
       program->getBundle().machine, launch.getExecutable());
   c.estimate = estimate.cycles;
   c.bottleneck = estimate.bottleneck;
+  result.estimateMs += msSince(start);
   return Error::success();
 }
 
@@ -182,7 +197,7 @@ static Error compileFrom(mlir::ModuleOp module, const TuneOptions &tune,
   compiled.resize(result.candidates.size());
   for (size_t i = from; i < result.candidates.size(); ++i) {
     TuneCandidate &c = result.candidates[i];
-    if (Error e = compileCandidate(module, tune, c, compiled[i]))
+    if (Error e = compileCandidate(module, tune, c, compiled[i], result))
       return e;
     if (!c.error.empty())
       continue;
@@ -279,8 +294,10 @@ Expected<TuneResult> ktflow::tuneSchedule(mlir::ModuleOp module,
     if (i != 0 && measure.size() < limit)
       measure.push_back(i);
   for (size_t i : measure) {
+    auto simulated = std::chrono::steady_clock::now();
     Expected<uint64_t> cycles =
         simulateCandidate(module, tune, *compiled[i].bundle);
+    result.simulateMs += msSince(simulated);
     if (!cycles) {
       result.candidates[i].error =
           "does not simulate: " + toString(cycles.takeError());
@@ -296,9 +313,7 @@ Expected<TuneResult> ktflow::tuneSchedule(mlir::ModuleOp module,
     return make_error<StatusError>(kSimulationErrorExitCode,
                                    "no tuned schedule simulates: " +
                                        result.getChosen().error);
-  result.milliseconds = std::chrono::duration<double, std::milli>(
-                            std::chrono::steady_clock::now() - start)
-                            .count();
+  result.milliseconds = msSince(start);
   return result;
 }
 
@@ -370,7 +385,11 @@ json::Object ktflow::tuneToJSON(const TuneResult &result) {
       {"schedule", result.getChosen().schedule},
       {"cycles", static_cast<int64_t>(result.getChosen().cycles.value_or(0))},
       {"gain", result.getGain()},
-      {"ms", result.milliseconds}};
+      {"ms", result.milliseconds},
+      {"phases_ms", json::Object{{"compile", result.compileMs},
+                                 {"link", result.linkMs},
+                                 {"estimate", result.estimateMs},
+                                 {"simulate", result.simulateMs}}}};
   if (const std::optional<uint64_t> &base = result.candidates.front().cycles)
     report["default_cycles"] = static_cast<int64_t>(*base);
   return report;

@@ -73,6 +73,10 @@ struct TuneResult {
   size_t chosen = 0;
   /// Wall-clock milliseconds of the whole search.
   double milliseconds = 0;
+  /// Of them, those spent compiling the candidates to bundles, loading
+  /// and linking the bundles, estimating them (the cost model) and
+  /// simulating the few measured (--json's "phases_ms").
+  double compileMs = 0, linkMs = 0, estimateMs = 0, simulateMs = 0;
 
   const TuneCandidate &getChosen() const { return candidates[chosen]; }
   /// The default's cycles over the chosen one's, minus 1 (0.05: 5 % faster).
