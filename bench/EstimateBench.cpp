@@ -203,11 +203,12 @@ double cpuMsPerEstimate(const Linked &linked) {
   return best;
 }
 
-/// Prints a Markdown row per case (`--table`): its estimate's CPU ms, the
-/// table bench/README.md keeps before and after each change to its speed.
+/// Prints a Markdown row per case (`--table`): its estimate's CPU
+/// microseconds, the table bench/README.md keeps before and after each
+/// change to its speed.
 void printTable() {
-  std::printf(
-      "| kernel / device | compile ms | estimate ms |\n|---|---|---|\n");
+  std::printf("| kernel / device | compile ms | estimate us |\n"
+              "|---|---:|---:|\n");
   for (const Case &c : allCases()) {
     std::string error;
     std::optional<Linked> linked = link(c, error);
@@ -215,8 +216,8 @@ void printTable() {
       std::printf("| %s | %s | |\n", nameOf(c).c_str(), error.c_str());
       continue;
     }
-    std::printf("| %s | %.0f | %.3g |\n", nameOf(c).c_str(), linked->compileMs,
-                cpuMsPerEstimate(*linked));
+    std::printf("| %s | %.0f | %.0f |\n", nameOf(c).c_str(), linked->compileMs,
+                1000 * cpuMsPerEstimate(*linked));
     std::fflush(stdout);
   }
 }

@@ -347,6 +347,37 @@ public:
   /// The cycles `bytes` take through `fifo`, at its link's bandwidth.
   double fifoCycles(uint32_t fifo, double bytes) const;
 
+  /// What the walk records as it goes, shared by its copies (SameWalks.h),
+  /// which read it in the walked program's names (a production kernel's
+  /// lanes, copied, spent a sixth of its estimate copying the events and
+  /// receives, and then a tenth copying the loads, waits and charges).
+  struct Records {
+    std::vector<ChainEvent> chainEvents;
+    std::vector<Receive> receives;
+    /// The sync channels waited for, in program order.
+    std::vector<uint32_t> waitLog;
+    /// A load unit's loads into each FIFO.
+    llvm::DenseMap<uint32_t, FifoLoads> loadsInto;
+    /// Each memory charged and the busy cycles added, in order.
+    std::vector<std::pair<uint32_t, double>> memoryCharges;
+
+    /// Empty records, whose vectors keep the storage of an earlier
+    /// estimate's walk where the thread has such records put back
+    /// (WalkRecords.cpp): a production kernel's walks record about a
+    /// million events, and faulting their pages in again each estimate
+    /// took a third of it.
+    static std::shared_ptr<Records> make();
+    /// At most this many are kept (a kernel on spyre_like walks 320
+    /// programs).
+    static constexpr size_t kKept = 1024;
+
+  private:
+    /// The thread's records put back, oldest first.
+    static std::deque<std::unique_ptr<Records>> &kept();
+    /// Clears `records` and keeps it, or frees it where enough are kept.
+    static void putBack(Records *records);
+  };
+
 private:
   using Known = KnownScalar;
 
@@ -390,21 +421,7 @@ private:
 
   const Machine &machine;
   const Executable &exe;
-  /// What the walk records as it goes, shared by its copies (SameWalks.h),
-  /// which read it in the walked program's names (a production kernel's
-  /// lanes, copied, spent a sixth of its estimate copying the events and
-  /// receives, and then a tenth copying the loads, waits and charges).
-  struct Records {
-    std::vector<ChainEvent> chainEvents;
-    std::vector<Receive> receives;
-    /// The sync channels waited for, in program order.
-    std::vector<uint32_t> waitLog;
-    /// A load unit's loads into each FIFO.
-    llvm::DenseMap<uint32_t, FifoLoads> loadsInto;
-    /// Each memory charged and the busy cycles added, in order.
-    std::vector<std::pair<uint32_t, double>> memoryCharges;
-  };
-  std::shared_ptr<Records> records = std::make_shared<Records>();
+  std::shared_ptr<Records> records = Records::make();
   /// A copy's FIFOs and sync channels by the walked program's, and the
   /// walked program's FIFOs by the copy's (none: the walked program's own).
   std::vector<uint32_t> fifoNames, syncNames, walkedFifos;
