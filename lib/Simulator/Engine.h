@@ -16,6 +16,7 @@
 
 #include "ktflow/Simulator/Simulator.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/IntrusiveRefCntPtr.h"
 
 #include <array>
@@ -54,9 +55,25 @@ struct Resource {
   void add(Tick start, Tick length);
 };
 
+/// A resource a route crosses and how many times (a copy within one
+/// memory crosses it twice).
+struct RouteUse {
+  uint32_t resource = 0, crossings = 0;
+  bool operator==(const RouteUse &o) const {
+    return resource == o.resource && crossings == o.crossings;
+  }
+};
+
+/// The distinct resources of `resources` in the order of their first
+/// crossing, each with its number of crossings.
+std::vector<RouteUse> distinctUses(llvm::ArrayRef<uint32_t> resources);
+
 /// The resources and latency of one way through the machine.
 struct Route {
   std::vector<uint32_t> resources;
+  /// `resources` deduplicated (distinctUses), set once the route is built:
+  /// what each chunk reserves.
+  std::vector<RouteUse> uses;
   /// The interconnect links among `resources` (a remote DMA's hops), whose
   /// bytes the statistics count.
   std::vector<uint32_t> interconnectHops;
@@ -264,10 +281,10 @@ public:
   Step fail(const UnitState &u, const std::string &message);
   Step block(UnitState &u, Wait wait, uint32_t on);
   void wake(int64_t &waiter, Tick time);
-  /// Reserves every resource of `resources` for `bytes` starting no earlier
-  /// than `u.now`; returns the start tick and the bottleneck occupancy.
-  std::pair<Tick, Tick> reserve(UnitState &u,
-                                const std::vector<uint32_t> &resources,
+  /// Reserves every resource of `uses` for `bytes` per crossing starting no
+  /// earlier than `u.now`; returns the start tick and the bottleneck
+  /// occupancy.
+  std::pair<Tick, Tick> reserve(UnitState &u, llvm::ArrayRef<RouteUse> uses,
                                 uint64_t bytes);
   /// Moves the unit to `time` without work (a wait on data not yet
   /// arrived); records a stall.

@@ -157,6 +157,7 @@ llvm::Error Engine::resolveRoutes(const UnitProgram &prog) {
     llvm::Expected<Route> route = buildRoute(prog, in, memA, memB, kind);
     if (!route)
       return route.takeError();
+    route->uses = distinctUses(route->resources);
     routes.push_back(std::move(*route));
     routeCache[key] = routes.size() - 1;
     instRoute[{programIndex, pc}] = routes.size() - 1;
@@ -222,9 +223,22 @@ void Resource::add(Tick start, Tick length) {
   }
 }
 
-std::pair<Tick, Tick> Engine::reserve(UnitState &u,
-                                      const std::vector<uint32_t> &list,
-                                      uint64_t bytes) {
+std::vector<RouteUse>
+ktflow::sim::detail::distinctUses(llvm::ArrayRef<uint32_t> resources) {
+  std::vector<RouteUse> uses;
+  for (uint32_t index : resources) {
+    auto it = llvm::find_if(
+        uses, [&](const RouteUse &use) { return use.resource == index; });
+    if (it == uses.end())
+      uses.push_back({index, 1});
+    else
+      ++it->crossings;
+  }
+  return uses;
+}
+
+std::pair<Tick, Tick>
+Engine::reserve(UnitState &u, llvm::ArrayRef<RouteUse> uses, uint64_t bytes) {
   // A chunk holds its route for the bottleneck time `occupancy`; a faster
   // resource is busy for only part of that window and may serve it anywhere
   // in it. The chunk starts at the earliest time from `u.now` at which every
@@ -235,23 +249,19 @@ std::pair<Tick, Tick> Engine::reserve(UnitState &u,
   // is a lower bound on the start (no earlier start lets it end sooner), so
   // raising the start to the latest of them until all fit finds the
   // earliest. A resource the route crosses twice (a copy within one memory)
-  // serves both crossings in one window of their summed time.
+  // serves both crossings in one window of their summed time (the route's
+  // uses, deduplicated when it was built).
   llvm::SmallVector<std::pair<Resource *, Tick>, 16> need;
   Tick occupancy = 0;
-  for (uint32_t index : list) {
-    Resource &r = resources[index];
+  for (RouteUse use : uses) {
+    Resource &r = resources[use.resource];
     Tick t = static_cast<Tick>(
         std::ceil(static_cast<double>(bytes) * r.ticksPerByte - 1e-6));
     occupancy = std::max(occupancy, t);
     if (!t)
       continue;
-    auto it = llvm::find_if(need, [&](const auto &n) { return n.first == &r; });
-    if (it != need.end()) {
-      it->second += t;
-      continue;
-    }
     r.prune(eventTime);
-    need.push_back({&r, t});
+    need.push_back({&r, t * use.crossings});
   }
   Tick window = occupancy;
   for (const auto &n : need)

@@ -177,7 +177,7 @@ startTransfer(Engine &e, UnitState &u,
 /// after its last chunk, once its bytes have landed.
 static void chargeWrittenChunk(Engine &e, UnitState &u, uint64_t chunk,
                                StridedRange writes) {
-  auto [start, occupancy] = e.reserve(u, u.route->resources, chunk);
+  auto [start, occupancy] = e.reserve(u, u.route->uses, chunk);
   for (uint32_t hop : u.route->interconnectHops)
     e.interconnectBytes[hop] += chunk;
   u.busy += occupancy;
@@ -262,7 +262,7 @@ Step Engine::stepReadIndex(UnitState &u, const Inst &in) {
   ++u.instructions;
   Tick begin = u.now;
   const Route *route = routeFor(u.index, u.pc);
-  auto [start, occupancy] = reserve(u, route->resources, in.sub);
+  auto [start, occupancy] = reserve(u, route->uses, in.sub);
   u.now = start + occupancy + route->latency;
   u.busy += u.now - start;
   u.bytes += in.sub;
@@ -305,7 +305,7 @@ Step Engine::stepLoad(UnitState &u, const Inst &in) {
       readBytes(u, in.b, u.src, chunk, "load reads", readScratch);
   if (!from)
     return Step::Error;
-  auto [start, occupancy] = reserve(u, u.route->resources, chunk);
+  auto [start, occupancy] = reserve(u, u.route->uses, chunk);
   uint32_t slot = f.tailSlot();
   std::memcpy(f.slot(slot), from, chunk);
   f.entries[slot] = {start + occupancy + u.route->latency,
@@ -366,7 +366,7 @@ Step Engine::stepSend(UnitState &u, const Inst &in) {
     return block(u, Wait::FifoFull, in.a);
   ++u.instructions;
   Tick begin = u.now;
-  auto [start, occupancy] = reserve(u, {f.linkResource}, bytes);
+  auto [start, occupancy] = reserve(u, RouteUse{f.linkResource, 1}, bytes);
   uint32_t slot = f.tailSlot();
   uint8_t *p = f.slot(slot);
   unsigned width = elemBytes(type->elem);
