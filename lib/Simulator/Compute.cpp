@@ -251,17 +251,34 @@ Step Engine::stepMatmul(UnitState &u, const Inst &in) {
   // A 16-bit accumulator: the product accumulates in f32 from zero, rounds
   // once and is added to the accumulator (as the interpreter's matmul).
   bool wide = accumulatesWide(type.elem);
-  for (uint64_t i = 0; i < m; ++i)
-    for (uint64_t j = 0; j < n; ++j) {
-      double sum = wide ? 0.0 : out[i * n + j];
-      for (uint64_t l = 0; l < k; ++l)
-        sum = roundToType(wide ? ElemType::f32 : type.elem,
-                          sum + x[i * k + l] * y[l * n + j]);
-      out[i * n + j] =
-          wide ? roundToType(type.elem,
-                             out[i * n + j] + roundToType(type.elem, sum))
-               : sum;
-    }
+  ElemType sumType = wide ? ElemType::f32 : type.elem;
+  // B's columns, each contiguous for the inner loop (the same sums in the
+  // same order).
+  std::vector<double> columns(k * n);
+  for (uint64_t l = 0; l < k; ++l)
+    for (uint64_t j = 0; j < n; ++j)
+      columns[j * k + l] = y[l * n + j];
+  auto multiply = [&](auto round) {
+    for (uint64_t i = 0; i < m; ++i)
+      for (uint64_t j = 0; j < n; ++j) {
+        const double *row = x.data() + i * k, *column = &columns[j * k];
+        double sum = wide ? 0.0 : out[i * n + j];
+        for (uint64_t l = 0; l < k; ++l)
+          sum = round(sum + row[l] * column[l]);
+        out[i * n + j] =
+            wide ? roundToType(type.elem,
+                               out[i * n + j] + roundToType(type.elem, sum))
+                 : sum;
+      }
+  };
+  // roundToType inlined for the float accumulators (a call per MAC was half
+  // of a matmul kernel's simulation).
+  if (sumType == ElemType::f32)
+    multiply([](double v) -> double { return static_cast<float>(v); });
+  else if (sumType == ElemType::f64)
+    multiply([](double v) { return v; });
+  else
+    multiply([&](double v) { return roundToType(sumType, v); });
   u.wide[in.a].clear();
   u.v[in.a] = std::move(out);
   u.vtype[in.a] = &type;
