@@ -330,6 +330,7 @@ LogicalResult TransferEmitter::emitIndirectDma(DataTransferOp op,
             constant(runBytes)));
         scf::YieldOp::create(b, loc, next);
       });
+  markIndexReads(loop, *plan, indexSources, !op.getStagedIndices().empty());
   if (spaced)
     rowsDma(loop.getResult(pending + 2), loop.getResult(pending),
             loop.getResult(pending + 1), loop.getResult(pending + 3),

@@ -143,6 +143,7 @@ LogicalResult KernelLowering::buildPrograms(OpBuilder &b) {
     b.createBlock(&op.getBody());
     if (failed(program->build(b)))
       return failure();
+    shareIndexReads(op);
   }
   return success();
 }

@@ -217,6 +217,10 @@ public:
   /// and they share that unit and memory; else none.
   SmallVector<const LaneInstance *, 2>
   sharedLoadLanes(StageOp stage, const LaneInstance &li) const;
+  /// Whether no transfer of the kernel writes the tensor `view` is a view
+  /// of (SharedIndexReads.cpp): the indices a gather reads from it are the
+  /// same whenever they are read.
+  bool neverWritten(ktdp::ConstructMemoryViewOp view);
   /// Whether lane instance `li` runs the transfers and compute of
   /// `info`'s pipeline (PipelineInfo::workTiles).
   bool runsWork(const PipelineInfo &info, const LaneInstance &li) const;
@@ -300,6 +304,10 @@ private:
   /// serves lane instance `li`.
   std::string nodeInstance(StringRef node, const LaneInstance &li) const;
   LogicalResult buildPrograms(OpBuilder &b);
+  /// Lets each gather of `unit`'s program marked by markIndexReads start
+  /// from the last index an earlier gather of its block read from the same
+  /// never-written memory (SharedIndexReads.cpp).
+  static void shareIndexReads(dfir::UnitOp unit);
 
   /// (unit a, unit b) of a lane instance -> FIFO symbol and entry bytes.
   std::map<std::pair<std::string, std::string>, std::pair<std::string, int64_t>>

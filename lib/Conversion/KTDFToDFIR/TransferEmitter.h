@@ -65,6 +65,13 @@ protected:
   emitIndirectPoint(Location loc, const IndirectTilePlan &plan,
                     ValueRange domain, ArrayRef<IndexSource> indexSources,
                     ValueRange last, SmallVector<Value> &next);
+  /// Marks `loop`, the point loop of an indirect transfer whose iter_args
+  /// start with each index view's last address and value, for
+  /// KernelLowering::shareIndexReads: per index view, the memory, type
+  /// and bound its reads share with other gathers', or "" (indices staged
+  /// in a buffer, or a view some transfer writes) (SharedIndexReads.cpp).
+  void markIndexReads(scf::ForOp loop, const IndirectTilePlan &plan,
+                      ArrayRef<IndexSource> indexSources, bool staged);
   /// One run of an indirect transfer between `memAt` and `bufAt`, whose
   /// innermost base coordinate starts at `start`: clamped to the view
   /// (zeroing the buffer's row first on a load) where it may leave it.
