@@ -14,6 +14,8 @@
 #include "ktflow/Support/CrashRecovery.h"
 #include "ktflow/Support/OutputFile.h"
 
+#include "mlir/Pass/PassManager.h"
+
 using namespace mlir;
 using namespace ktflow;
 
@@ -25,6 +27,18 @@ FailureOr<CompiledBundle> ktflow::compileToBundle(ModuleOp module,
     if (failed(compile(module, options, CompileStage::Dataflow)))
       return failure();
   }
+  return emitCompiledBundle(module, subject);
+}
+
+LogicalResult ktflow::lowerSchedule(ModuleOp module, StringRef subject) {
+  CrashPhase phase("passes", subject);
+  PassManager pm(module.getContext());
+  buildLoweringPipeline(pm, CompileOptions());
+  return pm.run(module);
+}
+
+FailureOr<CompiledBundle> ktflow::emitCompiledBundle(ModuleOp module,
+                                                     StringRef subject) {
   CrashPhase phase("emit", subject);
   dfir::KernelOp kernel = getCompiledKernel(module);
   if (!kernel)

@@ -3,10 +3,12 @@
 // This file implements `--tune` (Tune.h). The candidates are the default
 // schedule, one change of one knob at a time from it, and the combination
 // of the best change of every knob that lowered the estimate. Each is
-// compiled to a bundle with its diagnostics held, linked with the launch's
+// compiled to a bundle with its diagnostics held (a ScheduleIR an earlier
+// candidate had takes its bundle unlowered), linked with the launch's
 // runtime arguments and estimated; bundles equal to an earlier candidate's
-// are not simulated again. The simulator only measures the few best
-// estimates and the default, so that the gain reported is measured.
+// take its estimate and are not simulated again. The simulator only measures
+// the few best estimates and the default, so that the gain reported is
+// measured.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,8 @@
 #include "ktflow/Support/ExitStatus.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -107,41 +111,89 @@ static Error bindArguments(rt::Launch &launch, const rt::Program &program,
   return Error::success();
 }
 
-/// Compiles candidate `c` of the kernel `module` and estimates it; an error
-/// (returned) is one every candidate would meet: an unbound argument.
-static Error compileCandidate(mlir::ModuleOp module, const TuneOptions &tune,
-                              TuneCandidate &c, Compiled &out,
-                              TuneResult &result) {
-  auto start = std::chrono::steady_clock::now();
-  mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+namespace {
+/// The ScheduleIR of the candidates compiled so far, printed, and the
+/// candidate each was first lowered for. The lowering group and the
+/// emitter read nothing but the IR, so a candidate whose ScheduleIR is an
+/// earlier one's has its bundle: most knobs leave most kernels' schedules
+/// as they are (11 of layernorm_1151x8192's 20 candidates on spyre_like),
+/// and the lowering and emitter are 95-99 % of a compile.
+using Schedules = llvm::StringMap<size_t>;
+} // namespace
+
+/// The text that tells ScheduleIR apart: every op in generic form, with
+/// its attributes, properties and locations.
+static std::string printSchedule(mlir::ModuleOp module) {
+  std::string text;
+  raw_string_ostream os(text);
+  module->print(os, mlir::OpPrintingFlags()
+                        .enableDebugInfo()
+                        .printGenericOpForm()
+                        .assumeVerified());
+  return text;
+}
+
+/// Compiles candidate `i` of the kernel `module` to out's bundle, or
+/// records its first error: in two steps (compileToBundle.h), the bytes
+/// of an earlier candidate of the same ScheduleIR taken instead of the
+/// second; where a step fails, compileToBundle again, whose diagnostics
+/// and retries are those of a compile of this candidate alone.
+static void compileCandidate(mlir::ModuleOp module, const TuneOptions &tune,
+                             size_t i, TuneCandidate &c,
+                             std::vector<Compiled> &compiled,
+                             Schedules &schedules) {
   CompileOptions options = c.options;
   options.instrument = nullptr;
-  {
-    mlir::ScopedDiagnosticHandler hold(
-        module.getContext(), [&](mlir::Diagnostic &d) {
-          if (d.getSeverity() == mlir::DiagnosticSeverity::Error &&
-              c.error.empty()) {
-            c.error = d.str();
-            c.overCapacity = isScratchpadOverCapacity(d);
-          }
-          return mlir::success();
-        });
-    mlir::FailureOr<CompiledBundle> compiled =
-        compileToBundle(*copy, options, tune.subject);
-    if (failed(compiled)) {
-      if (c.error.empty())
-        c.error = "does not compile";
-      result.compileMs += msSince(start);
-      return Error::success();
+  Compiled &out = compiled[i];
+  mlir::ScopedDiagnosticHandler hold(
+      module.getContext(), [&](mlir::Diagnostic &d) {
+        if (d.getSeverity() == mlir::DiagnosticSeverity::Error &&
+            c.error.empty()) {
+          c.error = d.str();
+          c.overCapacity = isScratchpadOverCapacity(d);
+        }
+        return mlir::success();
+      });
+  mlir::OwningOpRef<mlir::ModuleOp> copy = module.clone();
+  mlir::FailureOr<CompiledBundle> built = mlir::failure();
+  if (succeeded(compile(*copy, options, CompileStage::Schedule))) {
+    std::string schedule = printSchedule(*copy);
+    auto seen = schedules.find(schedule);
+    if (seen != schedules.end()) {
+      c.error.clear();
+      c.overCapacity = false;
+      out.bytes = compiled[seen->second].bytes;
+      return;
     }
+    if (succeeded(lowerSchedule(*copy, tune.subject)))
+      built = emitCompiledBundle(*copy, tune.subject);
+    if (succeeded(built))
+      schedules.try_emplace(schedule, i);
+  }
+  if (failed(built)) {
     c.error.clear();
     c.overCapacity = false;
-    out.bytes = bundle::writeBundle(compiled->bundle);
-    out.bundle = std::move(compiled->bundle);
+    copy = module.clone();
+    built = compileToBundle(*copy, options, tune.subject);
+    if (failed(built)) {
+      if (c.error.empty())
+        c.error = "does not compile";
+      return;
+    }
   }
-  result.compileMs += msSince(start);
-  start = std::chrono::steady_clock::now();
-  Expected<rt::Program> program = rt::Program::loadBytes(out.bytes);
+  c.error.clear();
+  c.overCapacity = false;
+  out.bytes = bundle::writeBundle(built->bundle);
+  out.bundle = std::move(built->bundle);
+}
+
+/// Links candidate `c`'s bundle with the launch's arguments and estimates
+/// it; an error (returned) is one every candidate would meet: an unbound
+/// argument.
+static Error estimateCandidate(const TuneOptions &tune, TuneCandidate &c,
+                               const Compiled &compiled, TuneResult &result) {
+  auto start = std::chrono::steady_clock::now();
+  Expected<rt::Program> program = rt::Program::loadBytes(compiled.bytes);
   if (!program)
     return program.takeError();
   rt::Launch launch(*program);
@@ -190,22 +242,31 @@ static void addCandidate(TuneResult &result, const CompileOptions &options) {
   result.candidates.push_back(std::move(c));
 }
 
-/// Compiles and estimates candidates [from, end) of `result`.
+/// Compiles and estimates candidates [from, end) of `result`. A bundle
+/// equal to an earlier candidate's has its estimate (the estimate reads
+/// the bundle and the arguments alone).
 static Error compileFrom(mlir::ModuleOp module, const TuneOptions &tune,
                          TuneResult &result, std::vector<Compiled> &compiled,
-                         size_t from) {
+                         Schedules &schedules, size_t from) {
   compiled.resize(result.candidates.size());
   for (size_t i = from; i < result.candidates.size(); ++i) {
     TuneCandidate &c = result.candidates[i];
-    if (Error e = compileCandidate(module, tune, c, compiled[i], result))
-      return e;
+    auto start = std::chrono::steady_clock::now();
+    compileCandidate(module, tune, i, c, compiled, schedules);
+    result.compileMs += msSince(start);
     if (!c.error.empty())
       continue;
     for (size_t j = 0; j < i; ++j)
-      if (compiled[j].bytes == compiled[i].bytes) {
+      if (result.candidates[j].error.empty() &&
+          compiled[j].bytes == compiled[i].bytes) {
         c.sameAs = j;
+        c.estimate = result.candidates[j].estimate;
+        c.bottleneck = result.candidates[j].bottleneck;
         break;
       }
+    if (!c.sameAs)
+      if (Error e = estimateCandidate(tune, c, compiled[i], result))
+        return e;
   }
   return Error::success();
 }
@@ -256,13 +317,15 @@ Expected<TuneResult> ktflow::tuneSchedule(mlir::ModuleOp module,
     add(options, describeSchedule(options));
   }
   std::vector<Compiled> compiled;
-  if (Error e = compileFrom(module, tune, result, compiled, 0))
+  Schedules schedules;
+  if (Error e = compileFrom(module, tune, result, compiled, schedules, 0))
     return std::move(e);
   if (std::optional<CompileOptions> combined =
           combineBest(result, variations)) {
     size_t before = result.candidates.size();
     addCandidate(result, *combined);
-    if (Error e = compileFrom(module, tune, result, compiled, before))
+    if (Error e =
+            compileFrom(module, tune, result, compiled, schedules, before))
       return std::move(e);
   }
   if (llvm::all_of(result.candidates,
@@ -313,6 +376,10 @@ Expected<TuneResult> ktflow::tuneSchedule(mlir::ModuleOp module,
     return make_error<StatusError>(kSimulationErrorExitCode,
                                    "no tuned schedule simulates: " +
                                        result.getChosen().error);
+  if (tune.keepBundles)
+    for (auto [c, bundle] : llvm::zip(result.candidates, compiled))
+      if (c.error.empty())
+        c.bytes = std::move(bundle.bytes);
   result.milliseconds = msSince(start);
   return result;
 }

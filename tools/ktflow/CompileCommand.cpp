@@ -83,9 +83,34 @@ static cl::opt<unsigned> compileTuneSimulate(
     cl::desc("Schedules --tune simulates besides the default (default 3)"),
     cl::value_desc("N"), cl::sub(compileCommand));
 
+static cl::opt<std::string> compileTuneBundles(
+    "tune-bundles",
+    cl::desc("Also write each --tune candidate's bundle to DIR/N.ktfb (N its "
+             "row), to compare with the schedule compiled alone"),
+    cl::value_desc("DIR"), cl::Hidden, cl::sub(compileCommand));
+
 static int fail(const Twine &message) {
   WithColor::error(errs(), "ktflow") << message << "\n";
   return 1;
+}
+
+/// Each candidate's bundle, as --tune-bundles asks.
+static Error writeCandidateBundles(const TuneResult &tuned) {
+  if (std::error_code ec = sys::fs::create_directories(compileTuneBundles))
+    return createStringError(ec, "cannot create '" + compileTuneBundles +
+                                     "': " + ec.message());
+  for (auto [i, c] : llvm::enumerate(tuned.candidates)) {
+    if (c.bytes.empty())
+      continue;
+    SmallString<128> path(compileTuneBundles.getValue());
+    sys::path::append(path, std::to_string(i) + ".ktfb");
+    if (Error e = writeOutputFile(path, [&](raw_ostream &os) {
+          os.write(reinterpret_cast<const char *>(c.bytes.data()),
+                   c.bytes.size());
+        }))
+      return e;
+  }
+  return Error::success();
 }
 
 /// Compiles `module` to a bundle and writes it to -o, by default
@@ -164,10 +189,14 @@ int ktflow::driver::runCompile() {
     tune.seed = driver::launchSeed;
     tune.simulate = compileTuneSimulate;
     tune.subject = compileInput;
+    tune.keepBundles = !compileTuneBundles.empty();
     Expected<TuneResult> result = tuneSchedule(*module, tune);
     if (!result)
       return reportError(result.takeError());
     tuned = std::move(*result);
+    if (tune.keepBundles)
+      if (Error e = writeCandidateBundles(*tuned))
+        return fail(toString(std::move(e)));
     CompileOptions chosen = tuned->getChosen().options;
     chosen.instrument = options->instrument;
     *options = std::move(chosen);

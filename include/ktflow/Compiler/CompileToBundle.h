@@ -38,6 +38,19 @@ mlir::FailureOr<CompiledBundle> compileToBundle(mlir::ModuleOp module,
                                                 const CompileOptions &options,
                                                 llvm::StringRef subject = "");
 
+/// compileToBundle in two steps, for `--tune` to tell candidates of equal
+/// ScheduleIR apart before lowering them: compile() to
+/// CompileStage::Schedule, then lowerSchedule (the lowering group, which
+/// reads no option) and emitCompiledBundle (the emitter, on DataflowIR).
+/// Where both steps succeed the bundle is compileToBundle's; where either
+/// fails, compileToBundle may have found a schedule that fits
+/// (ktflow::compile's retries cover a failing lowering too) and reports
+/// its own diagnostics.
+mlir::LogicalResult lowerSchedule(mlir::ModuleOp module,
+                                  llvm::StringRef subject = "");
+mlir::FailureOr<CompiledBundle>
+emitCompiledBundle(mlir::ModuleOp module, llvm::StringRef subject = "");
+
 /// Encodes `bundle` and writes it to `path`; returns the number of bytes
 /// written, or a "cannot write" error.
 llvm::Expected<size_t> writeBundleFile(const bundle::Bundle &bundle,

@@ -47,6 +47,10 @@ struct TuneOptions {
   sim::SimOptions simulator;
   /// The kernel's file, in crash reports.
   std::string subject;
+  /// Keep each candidate's bundle bytes in TuneCandidate::bytes
+  /// (`ktflow compile --tune-bundles`, to compare them with each schedule
+  /// compiled alone).
+  bool keepBundles = false;
 };
 
 struct TuneCandidate {
@@ -65,6 +69,8 @@ struct TuneCandidate {
   std::optional<size_t> sameAs;
   /// Simulated cycles, for the candidates simulated.
   std::optional<uint64_t> cycles;
+  /// The bundle, with TuneOptions::keepBundles, where it compiled.
+  std::vector<uint8_t> bytes;
 };
 
 struct TuneResult {
