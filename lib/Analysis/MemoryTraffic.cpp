@@ -10,6 +10,7 @@
 
 #include "MemoryTraffic.h"
 
+#include "ktflow/Analysis/CompiledAffineExpr.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Support/ElementBytes.h"
 
@@ -217,47 +218,51 @@ void MemoryTraffic::touchIndirect(const Tile &tile, bool store) {
     base = &views.find(tile.view)->second;
   bool gathered = base && indexValues;
   // The index view and subscript map of each indirect subscript, null
-  // for a direct subscript.
-  SmallVector<std::pair<const View *, AffineMap>> subscripts;
-  SmallVector<std::pair<const View *, AffineMap>> indexed;
+  // for a direct subscript, with the map's results compiled once.
+  struct Subscript {
+    const View *view;
+    SmallVector<CompiledExpr, 2> exprs;
+  };
+  std::vector<Subscript> subscripts;
+  unsigned numIndexed = 0;
   auto indexViews = tileOp.getIndirectMemrefs();
   for (auto [kind, map] : llvm::zip(tileOp.getPerDimSubscriptKinds(),
                                     tileOp.getPerDimSubscriptMaps())) {
     AffineMap subscript = cast<AffineMapAttr>(map).getValue();
-    if (!cast<BoolAttr>(kind).getValue() ||
-        indexed.size() >= indexViews.size()) {
-      subscripts.emplace_back(nullptr, subscript);
+    Subscript &sub = subscripts.emplace_back();
+    sub.view = nullptr;
+    for (AffineExpr expr : subscript.getResults())
+      sub.exprs.push_back(CompiledExpr::compile(expr, subscript.getNumDims()));
+    if (!cast<BoolAttr>(kind).getValue() || numIndexed >= indexViews.size())
       continue;
-    }
-    auto it = views.find(indexViews[indexed.size()]);
-    indexed.emplace_back(it == views.end() ? nullptr : &it->second, subscript);
-    subscripts.push_back(indexed.back());
+    auto it = views.find(indexViews[numIndexed++]);
+    sub.view = it == views.end() ? nullptr : &it->second;
     gathered &= it != views.end();
   }
   SmallVector<int64_t, 8> dims;
   SmallVector<int64_t, 4> coord, baseCoord;
-  auto evaluate = [&](AffineMap map) {
+  auto evaluate = [&](ArrayRef<CompiledExpr> exprs) {
     coord.clear();
-    for (AffineExpr expr : map.getResults())
-      if (auto v = ktdp::evaluateAffineExpr(expr, dims, {}))
+    for (const CompiledExpr &expr : exprs)
+      if (auto v = expr.eval(dims, {}))
         coord.push_back(*v);
-    return coord.size() == map.getNumResults();
+    return coord.size() == exprs.size();
   };
   auto visitPoint = [&](ArrayRef<int64_t> point) {
     dims.assign(tile.captured.begin(), tile.captured.end());
     llvm::append_range(dims, point);
     baseCoord.clear();
-    for (auto [view, map] : subscripts) {
+    for (const auto &[view, exprs] : subscripts) {
       if (!view) {
         // A direct subscript (or an index view the walk lost).
-        if (map.getNumResults() == 1 && evaluate(map))
+        if (exprs.size() == 1 && evaluate(exprs))
           baseCoord.push_back(coord.front());
         else
           gathered = false;
         continue;
       }
       std::optional<std::pair<unsigned, int64_t>> at;
-      if (evaluate(map))
+      if (evaluate(exprs))
         at = locateCoordinate(view->parts, coord);
       if (!at) {
         gathered = false;

@@ -1,6 +1,6 @@
 //===- AffineEval.cpp - Fast evaluation of affine maps and sets -----------===//
 //
-// This file implements precompiled affine expressions and integer sets. A
+// This file implements precompiled integer sets. A
 // box-shaped set's bounds come straight from its single-dim constraints
 // (c * d + rest >= 0 gives d >= ceil(-rest / c) or d <= floor(rest / -c)),
 // which is far cheaper than the Presburger projection that non-box sets
@@ -15,84 +15,9 @@
 using namespace mlir;
 using namespace ktflow::interp;
 
-static bool usesDim(AffineExpr expr) {
-  bool found = false;
-  expr.walk([&](AffineExpr e) { found |= isa<AffineDimExpr>(e); });
-  return found;
-}
-
-bool ktflow::interp::isLinearInDims(AffineExpr expr) {
-  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!binary)
-    return true;
-  AffineExpr lhs = binary.getLHS(), rhs = binary.getRHS();
-  switch (expr.getKind()) {
-  case AffineExprKind::Add:
-    return isLinearInDims(lhs) && isLinearInDims(rhs);
-  case AffineExprKind::Mul:
-    if (usesDim(lhs) && usesDim(rhs))
-      return false;
-    // The dim-free factor must not depend on symbols for constant coeffs.
-    if (usesDim(lhs))
-      return isLinearInDims(lhs) && isa<AffineConstantExpr>(rhs);
-    if (usesDim(rhs))
-      return isLinearInDims(rhs) && isa<AffineConstantExpr>(lhs);
-    return true;
-  default:
-    return !usesDim(expr);
-  }
-}
-
 static int64_t floorDivide(int64_t a, int64_t b) {
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-CompiledExpr CompiledExpr::compile(AffineExpr expr, unsigned numDims) {
-  CompiledExpr c;
-  c.expr = expr;
-  c.linear = isLinearInDims(expr);
-  if (!c.linear)
-    return c;
-  // The coefficient of dim d is expr(e_d) - expr(0) with symbols at 0, which
-  // is exact because coefficients are symbol-free constants.
-  MLIRContext *ctx = expr.getContext();
-  SmallVector<AffineExpr> zeros(numDims, getAffineConstantExpr(0, ctx));
-  c.rest = expr.replaceDims(zeros);
-  c.coeffs.resize(numDims);
-  SmallVector<int64_t> dims(numDims, 0);
-  unsigned numSymbols = 0;
-  expr.walk([&](AffineExpr e) {
-    if (auto s = dyn_cast<AffineSymbolExpr>(e))
-      numSymbols = std::max(numSymbols, s.getPosition() + 1);
-  });
-  SmallVector<int64_t> symbols(numSymbols, 0);
-  std::optional<int64_t> base = ktdp::evaluateAffineExpr(expr, dims, symbols);
-  for (unsigned d = 0; d < numDims; ++d) {
-    dims[d] = 1;
-    std::optional<int64_t> v = ktdp::evaluateAffineExpr(expr, dims, symbols);
-    dims[d] = 0;
-    if (!v || !base || __builtin_sub_overflow(*v, *base, &c.coeffs[d])) {
-      c.linear = false;
-      return c;
-    }
-  }
-  return c;
-}
-
-std::optional<int64_t> CompiledExpr::eval(ArrayRef<int64_t> dims,
-                                          ArrayRef<int64_t> symbols) const {
-  if (!linear)
-    return ktdp::evaluateAffineExpr(expr, dims, symbols);
-  std::optional<int64_t> value = ktdp::evaluateAffineExpr(rest, {}, symbols);
-  if (!value)
-    return std::nullopt;
-  int64_t v = *value, term;
-  for (auto [c, d] : llvm::zip(coeffs, dims))
-    if (__builtin_mul_overflow(c, d, &term) ||
-        __builtin_add_overflow(v, term, &v))
-      return std::nullopt;
-  return v;
 }
 
 SetPlan::SetPlan(IntegerSet set) : set(set) {

@@ -1,18 +1,18 @@
 //===- AffineEval.h - Fast evaluation of affine maps and sets ---*- C++ -*-===//
 //
-// This file declares the precompiled forms of affine expressions and integer
-// sets the interpreter evaluates at run time: an expression linear in its
-// dimensions becomes a coefficient vector (so a point costs a dot product),
-// and a set whose every constraint is linear in at most one dimension
-// becomes a box whose bounds are computed directly from the constraints.
-// Everything else falls back to the generic evaluators of
-// IntegerSetAnalysis.h.
+// This file declares the precompiled forms of integer sets the interpreter
+// evaluates at run time (its compiled affine expressions are the shared
+// ones of ktflow/Analysis/CompiledAffineExpr.h): a set whose every
+// constraint is linear in at most one dimension becomes a box whose bounds
+// are computed directly from the constraints. Everything else falls back to
+// the generic evaluators of IntegerSetAnalysis.h.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef KTFLOW_LIB_INTERPRETER_AFFINEEVAL_H
 #define KTFLOW_LIB_INTERPRETER_AFFINEEVAL_H
 
+#include "ktflow/Analysis/CompiledAffineExpr.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/IR/AffineMap.h"
@@ -21,26 +21,8 @@
 
 namespace ktflow::interp {
 
-/// An affine expression of dims and symbols; linear in the dims when
-/// `linear` (value = Σ coeffs[d] * dims[d] + rest(symbols)).
-struct CompiledExpr {
-  mlir::AffineExpr expr;
-  bool linear = false;
-  /// Coefficient of each dim; valid only when linear (the coefficients may
-  /// not depend on symbols).
-  llvm::SmallVector<int64_t, 4> coeffs;
-  /// The dim-free part, evaluated once per symbol binding.
-  mlir::AffineExpr rest;
-
-  static CompiledExpr compile(mlir::AffineExpr expr, unsigned numDims);
-  /// Evaluates at a point; std::nullopt on division by zero.
-  std::optional<int64_t> eval(llvm::ArrayRef<int64_t> dims,
-                              llvm::ArrayRef<int64_t> symbols) const;
-};
-
-/// Whether `expr` is linear in the dims: no dim under floordiv, ceildiv or
-/// mod, and no product of two dim-dependent terms.
-bool isLinearInDims(mlir::AffineExpr expr);
+using ktflow::CompiledExpr;
+using ktflow::isLinearInDims;
 
 /// A precompiled integer set.
 class SetPlan {

@@ -52,32 +52,37 @@ std::optional<int64_t> mlir::ktdp::evaluateAffineExpr(AffineExpr expr,
   std::optional<int64_t> rhs = evaluateAffineExpr(binary.getRHS(), dims, symbols);
   if (!lhs || !rhs)
     return std::nullopt;
+  return applyAffineBinary(expr.getKind(), *lhs, *rhs);
+}
+
+std::optional<int64_t> mlir::ktdp::applyAffineBinary(AffineExprKind kind,
+                                                     int64_t lhs, int64_t rhs) {
   // Values a kernel computes (anchors of 2^62, constants of a mutated set)
   // can take an expression past 64 bits: no value, as for a division by 0.
   int64_t result;
-  switch (expr.getKind()) {
+  switch (kind) {
   case AffineExprKind::Add:
-    if (__builtin_add_overflow(*lhs, *rhs, &result))
+    if (__builtin_add_overflow(lhs, rhs, &result))
       return std::nullopt;
     return result;
   case AffineExprKind::Mul:
-    if (__builtin_mul_overflow(*lhs, *rhs, &result))
+    if (__builtin_mul_overflow(lhs, rhs, &result))
       return std::nullopt;
     return result;
   case AffineExprKind::FloorDiv:
   case AffineExprKind::CeilDiv:
-    if (*rhs == 0 || (*lhs == INT64_MIN && *rhs == -1))
+    if (rhs == 0 || (lhs == INT64_MIN && rhs == -1))
       return std::nullopt;
-    return expr.getKind() == AffineExprKind::FloorDiv ? floorDiv(*lhs, *rhs)
-                                                      : ceilDiv(*lhs, *rhs);
+    return kind == AffineExprKind::FloorDiv ? floorDiv(lhs, rhs)
+                                            : ceilDiv(lhs, rhs);
   case AffineExprKind::Mod: {
-    if (*rhs == 0)
+    if (rhs == 0)
       return std::nullopt;
-    if (*rhs == -1)
+    if (rhs == -1)
       return 0;
     // r + |rhs| without |INT64_MIN|: r lies strictly between -|rhs| and 0.
-    int64_t r = *lhs % *rhs;
-    return r >= 0 ? r : *rhs > 0 ? r + *rhs : r - *rhs;
+    int64_t r = lhs % rhs;
+    return r >= 0 ? r : rhs > 0 ? r + rhs : r - rhs;
   }
   default:
     return std::nullopt;

@@ -27,6 +27,11 @@ std::optional<int64_t> evaluateAffineExpr(AffineExpr expr,
                                           ArrayRef<int64_t> dims,
                                           ArrayRef<int64_t> symbols);
 
+/// One step of evaluateAffineExpr: `kind` (Add, Mul, FloorDiv, CeilDiv or
+/// Mod) applied to evaluated operands; std::nullopt as there.
+std::optional<int64_t> applyAffineBinary(AffineExprKind kind, int64_t lhs,
+                                         int64_t rhs);
+
 /// Whether the point (`dims`, `symbols`) satisfies every constraint of `set`.
 bool containsPoint(IntegerSet set, ArrayRef<int64_t> dims,
                    ArrayRef<int64_t> symbols);
