@@ -222,6 +222,13 @@ void MemoryTraffic::touchIndirect(const Tile &tile, bool store) {
   struct Subscript {
     const View *view;
     SmallVector<CompiledExpr, 2> exprs;
+    // The last index coordinate, where it lives and the index value there:
+    // consecutive points mostly read the same index element (all of a
+    // gathered row), looked up once.
+    SmallVector<int64_t, 4> lastCoord;
+    bool hasLast = false;
+    std::optional<std::pair<unsigned, int64_t>> lastAt;
+    std::optional<std::optional<int64_t>> lastIndex;
   };
   std::vector<Subscript> subscripts;
   unsigned numIndexed = 0;
@@ -252,25 +259,37 @@ void MemoryTraffic::touchIndirect(const Tile &tile, bool store) {
     dims.assign(tile.captured.begin(), tile.captured.end());
     llvm::append_range(dims, point);
     baseCoord.clear();
-    for (const auto &[view, exprs] : subscripts) {
-      if (!view) {
+    for (Subscript &sub : subscripts) {
+      if (!sub.view) {
         // A direct subscript (or an index view the walk lost).
-        if (exprs.size() == 1 && evaluate(exprs))
+        if (sub.exprs.size() == 1 && evaluate(sub.exprs))
           baseCoord.push_back(coord.front());
         else
           gathered = false;
         continue;
       }
-      std::optional<std::pair<unsigned, int64_t>> at;
-      if (evaluate(exprs))
-        at = locateCoordinate(view->parts, coord);
+      if (!evaluate(sub.exprs)) {
+        gathered = false;
+        continue;
+      }
+      // Touching the same element again would add no byte.
+      if (!sub.hasLast || ArrayRef(coord) != ArrayRef(sub.lastCoord)) {
+        sub.hasLast = true;
+        sub.lastCoord.assign(coord.begin(), coord.end());
+        sub.lastAt = locateCoordinate(sub.view->parts, coord);
+        sub.lastIndex.reset();
+        if (sub.lastAt)
+          touch(*sub.view, sub.lastAt->first, sub.lastAt->second, 1,
+                /*store=*/false);
+      }
+      const auto &at = sub.lastAt;
       if (!at) {
         gathered = false;
         continue;
       }
-      touch(*view, at->first, at->second, 1, /*store=*/false);
-      std::optional<int64_t> index =
-          gathered ? indexValue(*view, at->first, at->second) : std::nullopt;
+      if (gathered && !sub.lastIndex)
+        sub.lastIndex = indexValue(*sub.view, at->first, at->second);
+      std::optional<int64_t> index = gathered ? *sub.lastIndex : std::nullopt;
       gathered &= index.has_value();
       baseCoord.push_back(index.value_or(0));
     }
