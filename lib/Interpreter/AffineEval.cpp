@@ -11,14 +11,10 @@
 #include "AffineEval.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace ktflow::interp;
-
-static int64_t floorDivide(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
 
 SetPlan::SetPlan(IntegerSet set) : set(set) {
   unsigned numDims = set.getNumDims();
@@ -39,8 +35,6 @@ SetPlan::SetPlan(IntegerSet set) : set(set) {
     constraints.push_back(c);
   }
 }
-
-static int64_t ceilDivide(int64_t a, int64_t b) { return -floorDivide(-a, b); }
 
 FailureOr<ktdp::IntegerBox> SetPlan::bounds(ArrayRef<int64_t> symbols) const {
   if (symbols.size() != set.getNumSymbols())
@@ -89,10 +83,10 @@ FailureOr<ktdp::IntegerBox> SetPlan::bounds(ArrayRef<int64_t> symbols) const {
       lo = lo == kNone ? v : std::max(lo, v);
       hi = std::min(hi, v);
     } else if (coeff > 0) {
-      int64_t v = ceilDivide(-*rest, coeff);
+      int64_t v = llvm::divideCeilSigned(-*rest, coeff);
       lo = lo == kNone ? v : std::max(lo, v);
     } else {
-      hi = std::min(hi, floorDivide(*rest, -coeff));
+      hi = std::min(hi, llvm::divideFloorSigned(*rest, -coeff));
     }
   }
   for (unsigned d = 0; d < numDims; ++d) {

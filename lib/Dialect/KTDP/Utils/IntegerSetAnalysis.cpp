@@ -10,21 +10,10 @@
 
 #include "mlir/Analysis/FlatLinearValueConstraints.h"
 #include "mlir/IR/AffineExprVisitor.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::ktdp;
-
-// Callers exclude b == 0 and (a, b) == (INT64_MIN, -1), whose quotient
-// does not fit (x86 traps on it).
-static int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-static int64_t ceilDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) == (b < 0))) ? q + 1 : q;
-}
 
 std::optional<int64_t> mlir::ktdp::evaluateAffineExpr(AffineExpr expr,
                                                       ArrayRef<int64_t> dims,
@@ -73,8 +62,8 @@ std::optional<int64_t> mlir::ktdp::applyAffineBinary(AffineExprKind kind,
   case AffineExprKind::CeilDiv:
     if (rhs == 0 || (lhs == INT64_MIN && rhs == -1))
       return std::nullopt;
-    return kind == AffineExprKind::FloorDiv ? floorDiv(lhs, rhs)
-                                            : ceilDiv(lhs, rhs);
+    return kind == AffineExprKind::FloorDiv ? llvm::divideFloorSigned(lhs, rhs)
+                                            : llvm::divideCeilSigned(lhs, rhs);
   case AffineExprKind::Mod: {
     if (rhs == 0)
       return std::nullopt;
