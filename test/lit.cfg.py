@@ -2,6 +2,7 @@
 # lit configuration for ktflow's tests.
 
 import os
+import shutil
 import subprocess
 
 import lit.formats
@@ -74,3 +75,15 @@ tool_dirs = [config.ktflow_tools_dir, config.llvm_tools_dir]
 tools = ["ktflow", "ktflow-opt", "ktflow-lsp-server"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# The check's results that do not depend on the device (the reference
+# interpreter's outputs and reorder bounds, ktflow/Check/ReferenceCache.h)
+# are shared by the `ktflow run --check` invocations of one lit run: most
+# tests check one kernel with the same inputs on the three devices. The
+# directory is emptied here, once per lit run, so that no entry outlives
+# the run that wrote it (the key also holds the executable's size and
+# modification time).
+reference_cache = os.path.join(config.test_exec_root, "reference-cache")
+shutil.rmtree(reference_cache, ignore_errors=True)
+os.makedirs(reference_cache, exist_ok=True)
+config.environment["KTFLOW_REFERENCE_CACHE"] = reference_cache

@@ -8,9 +8,12 @@
 
 #include "ktflow/Check/DifferentialRun.h"
 #include "ktflow/Check/LaunchBinding.h"
+#include "ktflow/Check/ReferenceCache.h"
 
 #include "ktflow/Analysis/KernelDemand.h"
 #include "ktflow/Support/Assignment.h"
+
+#include "mlir/IR/Diagnostics.h"
 
 #include <cstring>
 #include <map>
@@ -331,25 +334,12 @@ void ktflow::check::forEachKernelOp(
     function.getBody().walk([&](mlir::Operation *op) { visit(op); });
 }
 
-void DifferentialRun::setReroundedOps(ArrayRef<unsigned> numbers) {
-  std::vector<mlir::Operation *> ops;
-  forEachKernelOp(*reference, [&](mlir::Operation *op) { ops.push_back(op); });
-  reroundedOps.clear();
-  for (unsigned n : numbers)
-    if (n < ops.size())
-      reroundedOps.push_back(ops[n]);
-}
-
-Expected<std::vector<OutputCheck>> DifferentialRun::checkOutputs() {
+Error DifferentialRun::runReference(ArrayRef<uint32_t> checked,
+                                    std::vector<host::Tensor> &expected) {
   if (failed(interpreter->run()))
     return createStringError("the reference interpreter failed");
   const bundle::Bundle &b = program->getBundle();
-  std::vector<uint32_t> checked;
-  std::vector<std::string> names;
-  std::vector<host::Tensor> expected;
-  for (uint32_t t = 0; t < b.tensors.size(); ++t) {
-    if (b.tensors[t].role == bundle::TensorRole::Input)
-      continue;
+  for (uint32_t t : checked) {
     auto tensor = interpreter->getTensor(interpreterName(b.tensors[t]));
     if (!tensor) {
       // Run-time sizes that make an output empty (n = 0) leave the
@@ -368,12 +358,61 @@ Expected<std::vector<OutputCheck>> DifferentialRun::checkOutputs() {
                                  "': " + toString(tensor.takeError()));
       }
     }
-    checked.push_back(t);
-    names.push_back(interpreterName(b.tensors[t]));
     expected.push_back(std::move(*tensor));
   }
-  auto bounds = computeReorderBounds(*reference, options, bindings, names,
-                                     expected, reroundedOps);
+  return Error::success();
+}
+
+void DifferentialRun::setReroundedOps(ArrayRef<unsigned> numbers) {
+  std::vector<mlir::Operation *> ops;
+  forEachKernelOp(*reference, [&](mlir::Operation *op) { ops.push_back(op); });
+  reroundedOps.clear();
+  for (unsigned n : numbers)
+    if (n < ops.size())
+      reroundedOps.push_back(ops[n]);
+}
+
+Expected<std::vector<OutputCheck>> DifferentialRun::checkOutputs() {
+  const bundle::Bundle &b = program->getBundle();
+  std::vector<uint32_t> checked;
+  std::vector<std::string> names;
+  for (uint32_t t = 0; t < b.tensors.size(); ++t) {
+    if (b.tensors[t].role == bundle::TensorRole::Input)
+      continue;
+    checked.push_back(t);
+    names.push_back(interpreterName(b.tensors[t]));
+  }
+  std::optional<ReferenceCache> cache;
+  if (!referenceCache.empty())
+    cache.emplace(referenceCache, *reference, options, bindings, names);
+  std::vector<host::Tensor> expected;
+  if (std::optional<std::vector<host::Tensor>> hit =
+          cache ? cache->lookup("reference") : std::nullopt;
+      hit && hit->size() == names.size()) {
+    expected = std::move(*hit);
+    ++counts.cachedResults;
+  } else {
+    ++counts.interpreterRuns;
+    // A run that warns (views of literal memory overlapping) is not cached:
+    // each check of it warns again.
+    bool diagnosed = false;
+    {
+      mlir::ScopedDiagnosticHandler seen(reference->getContext(),
+                                         [&](mlir::Diagnostic &) {
+                                           diagnosed = true;
+                                           return mlir::failure();
+                                         });
+      if (Error e = runReference(checked, expected))
+        return std::move(e);
+    }
+    if (diagnosed)
+      cache.reset();
+    if (cache)
+      cache->store("reference", expected);
+  }
+  auto bounds =
+      computeReorderBounds(*reference, options, bindings, names, expected,
+                           reroundedOps, cache ? &*cache : nullptr, &counts);
   if (!bounds)
     return createStringError("reorder bounds: " + toString(bounds.takeError()));
   std::vector<OutputCheck> results;

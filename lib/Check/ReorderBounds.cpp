@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Check/Check.h"
+#include "ktflow/Check/DifferentialRun.h"
+#include "ktflow/Check/ReferenceCache.h"
 
 #include "ktflow/Interpreter/Interpreter.h"
 
@@ -105,14 +107,18 @@ namespace {
 class BoundRuns {
 public:
   BoundRuns(mlir::ModuleOp module, const ReferenceBindings &bindings,
-            ArrayRef<std::string> names, ArrayRef<host::Tensor> expected)
-      : module(module), bindings(bindings), names(names), expected(expected) {}
+            ArrayRef<std::string> names, ArrayRef<host::Tensor> expected,
+            CheckCounts *counts)
+      : module(module), bindings(bindings), names(names), expected(expected),
+        counts(counts) {}
 
   /// The outputs of a run with `options` and `inputs`; an entry is empty
   /// where nothing is compared (an empty or integer output).
   Expected<std::vector<std::vector<double>>>
   run(const interp::InterpreterOptions &options,
       ArrayRef<std::pair<std::string, host::InputSpec>> inputs) const {
+    if (counts)
+      ++counts->interpreterRuns;
     interp::Interpreter run(module, options);
     if (Error e = prepare(run, inputs))
       return std::move(e);
@@ -183,6 +189,7 @@ private:
   const ReferenceBindings &bindings;
   ArrayRef<std::string> names;
   ArrayRef<host::Tensor> expected;
+  CheckCounts *counts;
 };
 } // namespace
 
@@ -217,7 +224,8 @@ raiseShifts(std::vector<std::vector<double>> &shifts,
 Expected<std::vector<std::vector<double>>> ktflow::check::computeReorderBounds(
     mlir::ModuleOp module, const interp::InterpreterOptions &options,
     const ReferenceBindings &bindings, ArrayRef<std::string> names,
-    ArrayRef<host::Tensor> expected, ArrayRef<mlir::Operation *> reroundedOps) {
+    ArrayRef<host::Tensor> expected, ArrayRef<mlir::Operation *> reroundedOps,
+    const ReferenceCache *cache, CheckCounts *counts) {
   std::vector<std::vector<double>> bounds;
   std::vector<std::vector<double>> reference;
   for (const host::Tensor &t : expected) {
@@ -243,7 +251,7 @@ Expected<std::vector<std::vector<double>>> ktflow::check::computeReorderBounds(
   if (displacements.empty())
     return bounds;
 
-  BoundRuns runs(module, bindings, names, expected);
+  BoundRuns runs(module, bindings, names, expected, counts);
   std::vector<interp::ArgumentInfo> arguments;
   std::vector<std::optional<unsigned>> positions;
   {
@@ -313,7 +321,31 @@ Expected<std::vector<std::vector<double>>> ktflow::check::computeReorderBounds(
     raiseShifts(shifts, *moved, reference, &*movedNonNegative, &cached->second);
     return Error::success();
   };
+  // The displaced ops by their numbers in the kernel, which name their
+  // entries in the cache.
+  DenseMap<mlir::Operation *, unsigned> numbers;
+  if (cache)
+    forEachKernelOp(module, [&](mlir::Operation *op) {
+      numbers.try_emplace(op, numbers.size());
+    });
   for (auto &[op, displaced] : displacements) {
+    std::string entry;
+    if (cache) {
+      entry = (displaced.displacedReduction ? "reduction " : "rounding ") +
+              std::to_string(numbers.lookup(op));
+      if (std::optional<std::vector<host::Tensor>> hit = cache->lookup(entry);
+          hit && hit->size() == bounds.size() &&
+          llvm::all_of(llvm::zip(*hit, bounds), [](const auto &pair) {
+            return std::get<0>(pair).floats.size() == std::get<1>(pair).size();
+          })) {
+        for (size_t o = 0; o < bounds.size(); ++o)
+          for (size_t i = 0; i < bounds[o].size(); ++i)
+            bounds[o][i] += (*hit)[o].floats[i];
+        if (counts)
+          ++counts->cachedResults;
+        continue;
+      }
+    }
     // Each direction in turn: a later rounding may absorb the move one way
     // (x - m rounded to f16, m moved up by less than half an ulp of x - m)
     // while another fold order moves m the other way, across the rounding
@@ -326,6 +358,19 @@ Expected<std::vector<std::vector<double>>> ktflow::check::computeReorderBounds(
       displaced.displaceDownward = downward;
       if (Error e = raiseShiftsOfRun(shifts, op, displaced))
         return std::move(e);
+    }
+    if (cache) {
+      std::vector<host::Tensor> stored;
+      for (std::vector<double> &shift : shifts) {
+        host::Tensor t;
+        t.dtype = host::DType::F64;
+        t.shape.push_back(shift.size());
+        t.floats = std::move(shift);
+        stored.push_back(std::move(t));
+      }
+      cache->store(entry, stored);
+      for (size_t o = 0; o < shifts.size(); ++o)
+        shifts[o] = std::move(stored[o].floats);
     }
     for (size_t o = 0; o < bounds.size(); ++o)
       for (size_t i = 0; i < bounds[o].size(); ++i)

@@ -111,6 +111,7 @@ Expected<KernelRun> KernelRun::simulate(mlir::ModuleOp module,
   if (!run)
     return run.takeError();
   result.run = std::move(*run);
+  result.run->setReferenceCache(options.referenceCache);
   if (!options.devicePath.empty() &&
       failed(setTarget(module, options.devicePath, loader)))
     return reportedError();

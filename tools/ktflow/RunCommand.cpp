@@ -12,6 +12,7 @@
 #include "Commands.h"
 
 #include "ktflow/Check/LaunchBinding.h"
+#include "ktflow/Check/ReferenceCache.h"
 #include "ktflow/Check/RunReport.h"
 #include "ktflow/Compiler/Compile.h"
 #include "ktflow/Driver/KernelRun.h"
@@ -49,6 +50,19 @@ static cl::opt<bool>
     checkFlag("check",
              cl::desc("Compare every output with the reference interpreter"),
              cl::sub(runCommand));
+static cl::opt<std::string> runReferenceCache(
+    "reference-cache",
+    cl::desc("Keep the check's results that do not depend on the device (the "
+             "reference interpreter's outputs and reorder bounds) in a "
+             "directory, and reuse those an earlier run of the same kernel, "
+             "inputs and ktflow stored there (default: "
+             "$KTFLOW_REFERENCE_CACHE, else none)"),
+    cl::value_desc("dir"), cl::sub(runCommand));
+static cl::opt<bool> runCheckStats(
+    "check-stats",
+    cl::desc("Print to stderr how many interpreter runs the check made and "
+             "how many results it read from the reference cache"),
+    cl::Hidden, cl::sub(runCommand));
 static cl::opt<bool> runRaces(
     "races",
     cl::desc("Check every memory access of the simulation for races, the "
@@ -181,6 +195,7 @@ int ktflow::driver::runRun() {
   options.interpreter.maxElementOps = runMaxElementOps;
   options.interpreter.maxSeconds = runMaxSeconds;
   options.interpreter.maxMemoryBytes = runMaxMemoryBytes;
+  options.referenceCache = getReferenceCacheDirectory(runReferenceCache);
   options.simulator.maxInstructions = runMaxInstructions;
   options.simulator.maxSeconds = runMaxSeconds;
   options.simulator.recordTrace = !runTrace.empty();
@@ -243,9 +258,15 @@ int ktflow::driver::runRun() {
   if (!runTrace.empty())
     if (Error e = run->run->writeTrace(runTrace, run->stats))
       return reportError(std::move(e));
-  if (checkFlag)
+  if (checkFlag) {
     if (Error e = run->check())
       return reportError(std::move(e));
+    if (runCheckStats) {
+      const CheckCounts &counts = run->run->getCheckCounts();
+      errs() << "check: " << counts.interpreterRuns << " interpreter runs, "
+             << counts.cachedResults << " results from the reference cache\n";
+    }
+  }
   bool compared = run->checks || run->expected;
   if (runJson) {
     json::Object report = runReport(*run);

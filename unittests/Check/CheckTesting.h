@@ -170,6 +170,16 @@ inline std::string allReduceKernel(int64_t tiles, int64_t columns,
          "xindex>\n    return\n  }\n}\n";
 }
 
+/// The epilogue of allReduceKernel (arguments ", %w: index", result "%d")
+/// that multiplies C by weights: C = the f16 all-reduce over tiles t of
+/// X[t, :] (linalg.add), on every tile; Y[t, :] = C . W (W 2x2 f16).
+inline const char *kProduct = R"(
+    %W = ktdp.construct_memory_view %w, sizes: [2, 2], strides: [2, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 1 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<2x2xf16>
+    %tw = ktdp.construct_access_tile %W[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 1 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<2x2xf16> -> !ktdp.access_tile<2x2xindex>
+    %wv = ktdp.load %tw : <2x2xindex> -> tensor<2x2xf16>
+    %d = linalg.matmul ins(%c, %wv : tensor<1x2xf16>, tensor<2x2xf16>) outs(%zero : tensor<1x2xf16>) -> tensor<1x2xf16>
+)";
+
 } // namespace ktflow::check::checktest
 
 #endif // KTFLOW_UNITTESTS_CHECK_CHECKTESTING_H

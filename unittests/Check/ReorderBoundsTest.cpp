@@ -24,15 +24,6 @@ namespace {
 
 constexpr int64_t kTiles = 3;
 
-// C = the f16 all-reduce over tiles t of X[t, :] (linalg.add), on every
-// tile; Y[t, :] = C . W.
-const char *kProduct = R"(
-    %W = ktdp.construct_memory_view %w, sizes: [2, 2], strides: [2, 1] {coordinate_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 1 >= 0)>, memory_space = #ktdp.memory_space<global>} : memref<2x2xf16>
-    %tw = ktdp.construct_access_tile %W[%c0, %c0] {access_tile_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 1 >= 0, d1 >= 0, -d1 + 1 >= 0)>, access_tile_order = affine_map<(d0, d1) -> (d0, d1)>} : memref<2x2xf16> -> !ktdp.access_tile<2x2xindex>
-    %wv = ktdp.load %tw : <2x2xindex> -> tensor<2x2xf16>
-    %d = linalg.matmul ins(%c, %wv : tensor<1x2xf16>, tensor<2x2xf16>) outs(%zero : tensor<1x2xf16>) -> tensor<1x2xf16>
-)";
-
 // Column 0 of X is (1, 2^-11, 2^-11): from tile 0, 1 + 2^-11 ties to 1 and
 // the sum is 1; a ring from tile 1 adds 2^-11 + 2^-11 = 2^-10 first and
 // gets 1 + 2^-10. Column 1 is (1, -2^-12, -2^-12): 1 from tile 0, 1 - 2^-11

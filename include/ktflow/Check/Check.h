@@ -21,6 +21,8 @@
 
 namespace ktflow::check {
 
+class ReferenceCache;
+
 /// The interpreter's dtype for a simulator element type (none for types the
 /// interpreter does not model).
 std::optional<host::DType> toInterpDType(machine::ElemType elem);
@@ -66,6 +68,13 @@ struct ReferenceBindings {
   std::vector<std::pair<std::string, host::InputSpec>> inputs;
 };
 
+/// What a check cost: interpreter runs made, and results read from a
+/// ReferenceCache instead (each standing for one or more runs).
+struct CheckCounts {
+  unsigned interpreterRuns = 0;
+  unsigned cachedResults = 0;
+};
+
 /// How far an execution that folds the kernel's reductions in another order
 /// (the device's chunks) may move each element of the reference's outputs
 /// `names` (docs/interpreter.md §9): for every reduction whose result
@@ -78,12 +87,16 @@ struct ReferenceBindings {
 /// a run with that op's results moved by one ulp adds how far it moved each
 /// element.
 /// Bindings name arguments as `module`'s NameLocs do
-/// (ktflow/Support/ArgumentNames.h) or by position.
+/// (ktflow/Support/ArgumentNames.h) or by position. With a `cache`, how far
+/// each displaced op moves the outputs is read from it when there, else
+/// computed and stored (`reduction N`, `rounding N`: N the op's number in
+/// forEachKernelOp's order). `counts` adds up the runs and cached results.
 llvm::Expected<std::vector<std::vector<double>>> computeReorderBounds(
     mlir::ModuleOp module, const interp::InterpreterOptions &options,
     const ReferenceBindings &bindings, llvm::ArrayRef<std::string> names,
     llvm::ArrayRef<host::Tensor> expected,
-    llvm::ArrayRef<mlir::Operation *> reroundedOps = {});
+    llvm::ArrayRef<mlir::Operation *> reroundedOps = {},
+    const ReferenceCache *cache = nullptr, CheckCounts *counts = nullptr);
 
 struct CheckResult {
   bool pass = false;

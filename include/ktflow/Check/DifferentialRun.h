@@ -114,9 +114,19 @@ public:
   /// widens the tolerance of checkOutputs (computeReorderBounds).
   void setReroundedOps(llvm::ArrayRef<unsigned> numbers);
 
+  /// Keeps the results of checkOutputs that do not depend on the device in
+  /// `directory` (ktflow/Check/ReferenceCache.h), and reads them from there
+  /// when an earlier run stored them; empty for none.
+  void setReferenceCache(llvm::StringRef directory) {
+    referenceCache = directory.str();
+  }
+
   /// Runs the interpreter and compares every output of the (simulated)
   /// launch with its result within the reorder bounds.
   llvm::Expected<std::vector<OutputCheck>> checkOutputs();
+  /// The interpreter runs checkOutputs made, and the results it read from
+  /// the reference cache.
+  const CheckCounts &getCheckCounts() const { return counts; }
 
 private:
   DifferentialRun() = default;
@@ -125,6 +135,10 @@ private:
   /// not and the tensor is to be made whole.
   llvm::Expected<bool> bindGeneratedInput(uint32_t t, const NamedInput *input,
                                           llvm::ArrayRef<int64_t> shape);
+  /// Runs the reference interpreter and reads back the outputs of the
+  /// bundle's tensors `checked` into `expected`.
+  llvm::Error runReference(llvm::ArrayRef<uint32_t> checked,
+                           std::vector<host::Tensor> &expected);
 
   mlir::OwningOpRef<mlir::ModuleOp> reference;
   interp::InterpreterOptions options;
@@ -132,6 +146,9 @@ private:
   ReferenceBindings bindings;
   /// Ops of `reference` the device rounds twice (setReroundedOps).
   std::vector<mlir::Operation *> reroundedOps;
+  /// The directory of setReferenceCache.
+  std::string referenceCache;
+  CheckCounts counts;
   /// Integer runtime arguments by position, as bound.
   llvm::DenseMap<unsigned, int64_t> argValues;
   /// Positions of the float scalar arguments bound.

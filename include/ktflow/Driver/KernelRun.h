@@ -37,6 +37,9 @@ struct KernelRunOptions {
   std::vector<check::NamedInput> inputData;
   uint64_t seed = 0;
   interp::InterpreterOptions interpreter;
+  /// The directory of the check's device-independent results
+  /// (ktflow/Check/ReferenceCache.h); empty for none.
+  std::string referenceCache;
   sim::SimOptions simulator;
   /// The kernel's file, in crash reports.
   std::string subject;
