@@ -18,6 +18,14 @@
 // arithmetic moves first; an order that would use a value before it is
 // defined is left as emitted.
 //
+// A unit several lanes share (a core's DMA engine serving both corelets)
+// emitted each pipeline lane by lane: lane 0's K pages, lane 1's, then the
+// V pages, so both lanes' softmax waited for all K pages. Where the lanes
+// walked together run every point (emitLanesByIteration), it emits both
+// pipelines for every lane with marks naming the lane, and the segments are
+// merged by iteration, then pipeline, then lane: K_j and V_j for each lane
+// in turn (a page shared by the lanes, SharedLoads.cpp, goes once).
+//
 //===----------------------------------------------------------------------===//
 
 #include "ProgramBuilder.h"
@@ -25,6 +33,8 @@
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -62,7 +72,7 @@ void ProgramBuilder::markSegment(SegmentMark::Kind kind, Operation *item) {
     kind = SegmentMark::Broken;
   segmentMarks->push_back({kind, block,
                            block->empty() ? nullptr : &block->back(),
-                           segmentPipe, item});
+                           segmentPipe, item, segmentLane});
 }
 
 /// Every transfer of `p` writing (`dst`) or reading `v`.
@@ -256,17 +266,26 @@ void ProgramBuilder::orderByIteration(Block *block, Operation *before,
         order.push_back(original[i]);
   };
   append(0, starts.front());
-  SmallVector<size_t> segs[2];
+  // One stream of segments per pipeline and lane, in the emitted order;
+  // merged by iteration, then pipeline, then lane.
+  std::map<std::pair<int, int>, SmallVector<size_t>> streams;
   for (size_t i = 0; i < n; ++i)
-    segs[marks[i].pipe].push_back(i);
-  size_t a = 0, b = 0;
+    streams[{marks[i].pipe, marks[i].lane}].push_back(i);
+  SmallVector<std::pair<ArrayRef<size_t>, size_t>> heads;
+  for (auto &[id, segs] : streams)
+    heads.push_back({segs, 0});
   bool interleaved = false;
-  while (a < segs[0].size() || b < segs[1].size()) {
-    bool takeFirst = b == segs[1].size() ||
-                     (a < segs[0].size() && key[segs[0][a]].value_or(-1) <=
-                                                key[segs[1][b]].value_or(-1));
-    interleaved |= !takeFirst && a < segs[0].size();
-    size_t i = takeFirst ? segs[0][a++] : segs[1][b++];
+  size_t last = 0;
+  for (size_t taken = 0; taken < n; ++taken) {
+    std::pair<ArrayRef<size_t>, size_t> *next = nullptr;
+    for (auto &head : heads)
+      if (head.second < head.first.size() &&
+          (!next || key[head.first[head.second]].value_or(-1) <
+                        key[next->first[next->second]].value_or(-1)))
+        next = &head;
+    size_t i = next->first[next->second++];
+    interleaved |= taken > 0 && i < last;
+    last = i;
     append(starts[i], starts[i + 1]);
   }
   if (!interleaved || order.size() != original.size() ||
@@ -274,4 +293,45 @@ void ProgramBuilder::orderByIteration(Block *block, Operation *before,
     return;
   for (Operation *op : order)
     op->moveBefore(block, block->end());
+}
+
+FailureOr<bool>
+ProgramBuilder::emitLanesByIteration(PipelineOp first, PipelineOp second,
+                                     ArrayRef<LaneWalk *> runs) {
+  Block *into = builder->getInsertionBlock();
+  if (runs.size() < 2 || builder->getInsertionPoint() != into->end() ||
+      iterationPartner(first) != second ||
+      llvm::any_of(runs, [&](LaneWalk *lane) {
+        return lane->active || !runsIn(second, *lane->li) ||
+               loadsAfterFirstTrip(first, *lane->li) ||
+               loadsAfterFirstTrip(second, *lane->li);
+      }))
+    return false;
+  Operation *before = into->empty() ? nullptr : &into->back();
+  SmallVector<SegmentMark> marks;
+  segmentMarks = &marks;
+  LogicalResult result = success();
+  for (int pipe : {0, 1}) {
+    PipelineOp pipeline = pipe ? second : first;
+    segmentPipe = pipe;
+    for (auto [k, lane] : llvm::enumerate(runs)) {
+      // What a lane's pipeline emits before its first stage goes before
+      // every iteration; so do the tokens freeing the buffers loaded for
+      // both lanes (SharedLoads.cpp).
+      segmentLane = k;
+      markSegment(SegmentMark::Prologue);
+      if (k == 0 && failed(emitSharedLoadWaits(pipeline, runs)))
+        result = failure();
+      IRMapping map = lane->map;
+      if (failed(emitOp(*pipeline, map, lane->executions, *lane->li)))
+        result = failure();
+    }
+    sharedTurns.clear();
+  }
+  segmentMarks = nullptr;
+  segmentPipe = segmentLane = 0;
+  if (failed(result))
+    return failure();
+  orderByIteration(into, before, first, second, marks);
+  return true;
 }

@@ -206,8 +206,9 @@ LogicalResult ProgramBuilder::emitLanesTogether(Block &block,
                                                 Operation *skip) {
   OpBuilder &b = *builder;
   LogicalResult result = success();
+  Operation *skipped = nullptr;
   for (Operation &op : block) {
-    if (&op == skip)
+    if (&op == skip || &op == skipped)
       continue;
     SmallVector<LaneWalk *> runs;
     for (LaneWalk &lane : lanes)
@@ -233,6 +234,21 @@ LogicalResult ProgramBuilder::emitLanesTogether(Block &block,
         instances.push_back(lane->li);
       if (deferStagingLoads(staging, instances))
         continue;
+    }
+    // Two pipelines whose stages the unit runs by iteration, for every
+    // lane (IterationOrder.cpp).
+    if (auto pipeline = dyn_cast<PipelineOp>(op)) {
+      PipelineOp second = iterationPartner(pipeline);
+      FailureOr<bool> merged =
+          second && second->getBlock() == &block && second != skip
+              ? emitLanesByIteration(pipeline, second, runs)
+              : FailureOr<bool>(false);
+      if (failed(merged))
+        return failure();
+      if (*merged) {
+        skipped = second;
+        continue;
+      }
     }
     auto loop = dyn_cast<scf::ForOp>(op);
     if (!loop || runs.size() < 2) {

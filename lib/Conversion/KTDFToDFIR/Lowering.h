@@ -21,6 +21,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 #include <map>
 #include <string>
@@ -210,7 +211,9 @@ public:
   /// Whether `stage` only loads, in each trip of a loop of the grid's body
   /// (no inner loop, no exchange), a device memory tile whose offsets are
   /// the same in every lane at that trip into a buffer of its pipeline,
-  /// with a plain hand-over each way (SharedLoads.cpp).
+  /// with a plain hand-over each way (SharedLoads.cpp); or, in a pipeline
+  /// of the grid's body, a device memory tile or a gather through indices
+  /// nothing writes, whose offsets read the point's coordinates only.
   bool isSharableLoad(StageOp stage) const;
   /// The two lane instances of `li`'s core, which load `stage`'s tiles
   /// into one buffer (the first's) on one unit, when isSharableLoad holds
@@ -234,6 +237,9 @@ public:
 private:
   /// isSharableLoad, by stage.
   mutable llvm::DenseMap<Operation *, bool> sharableLoads;
+  /// The grid dimensions whose coordinates the offsets of a sharable load
+  /// of a pipeline of the grid's body read, by stage.
+  mutable llvm::DenseMap<Operation *, llvm::SmallBitVector> pointDims;
   /// Whether the two lanes of a core use the same copy of `stage`'s buffer
   /// whenever both run a trip of its loop (each round's trips folded at its
   /// grid points), and share a trip at all.

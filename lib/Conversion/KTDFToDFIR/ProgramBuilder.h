@@ -36,6 +36,9 @@ struct SegmentMark {
   Operation *after;
   int pipe;
   Operation *item;
+  /// The position of the lane, among those a shared unit walks together,
+  /// whose stage this is (0 for a unit of one lane).
+  int lane = 0;
 };
 
 /// Builds the program of one unit instance.
@@ -478,7 +481,7 @@ private:
   /// iteration order (IterationOrder.cpp): where each segment of the
   /// program starts, and which pipeline of the two is being emitted.
   SmallVector<SegmentMark> *segmentMarks = nullptr;
-  int segmentPipe = 0;
+  int segmentPipe = 0, segmentLane = 0;
   /// Marks a segment of `stage` starting here: the part of the stage
   /// before its first top-level op (`kind` Start), top-level op `item`
   /// (Item), or the hand-overs after its last (End).
@@ -486,6 +489,11 @@ private:
   /// The pipeline after `pipeline` in its block whose stages on this unit
   /// run interleaved with its own, by iteration (IterationOrder.cpp).
   PipelineOp iterationPartner(PipelineOp pipeline);
+  /// Emits pipelines `first` and `second` for `runs`, the lanes of a
+  /// shared unit walked together, their stages merged by iteration across
+  /// the lanes; false (nothing emitted) where that does not apply.
+  FailureOr<bool> emitLanesByIteration(PipelineOp first, PipelineOp second,
+                                       ArrayRef<LaneWalk *> runs);
   /// Reorders the ops emitted after `before` (null: from the block's
   /// start) for pipelines `first` and `second` by iteration.
   void orderByIteration(Block *block, Operation *before, PipelineOp first,

@@ -27,6 +27,14 @@
 // (`freed`, carried with the execution counters) and takes the missing
 // ones; at the end, the rest.
 //
+// A pipeline of the grid's body (a loop unrolled before, as a paged
+// attention's pages) runs once a point: its load is shared the same way
+// when, in every round, the two lanes' points agree on the coordinates its
+// offsets read. ktdf-split-point-rows puts the two halves of a point's rows
+// on one core's two lanes; their K and V pages come from the point's
+// sequence and head through a block table nothing writes (a gather is
+// shared only then), and the engine gathers each page once for both.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ProgramBuilder.h"
@@ -59,25 +67,70 @@ static bool sameInEveryLane(Value v, Value iv, Operation *parallel) {
   });
 }
 
+/// The grid dimensions whose coordinates `v` reads (through index
+/// arithmetic, views and tiles) in `parallel`, or none when it reads
+/// anything else defined in it.
+static std::optional<llvm::SmallBitVector>
+pointDimsOf(Value v, ParallelOp parallel,
+            function_ref<bool(ktdp::ConstructIndirectAccessTileOp)> gather) {
+  Block &body = parallel.getBody().front();
+  llvm::SmallBitVector dims(body.getNumArguments());
+  SmallVector<Value> work{v};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (!seen.insert(x).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(x)) {
+      if (arg.getOwner() == &body) {
+        dims.set(arg.getArgNumber());
+        continue;
+      }
+      if (parallel->isAncestor(arg.getOwner()->getParentOp()))
+        return std::nullopt;
+      continue;
+    }
+    Operation *def = x.getDefiningOp();
+    if (!parallel->isAncestor(def))
+      continue;
+    auto gatherTile = dyn_cast<ktdp::ConstructIndirectAccessTileOp>(def);
+    bool index = def->getDialect() &&
+                 def->getDialect()->getNamespace() == "arith" &&
+                 def->getNumRegions() == 0;
+    if (gatherTile ? !gather(gatherTile)
+                   : !index && !isa<ktdp::ConstructMemoryViewOp,
+                                    ktdp::ConstructAccessTileOp>(def))
+      return std::nullopt;
+    llvm::append_range(work, def->getOperands());
+  }
+  return dims;
+}
+
 bool KernelLowering::isSharableLoad(StageOp stage) const {
   auto [it, inserted] = sharableLoads.try_emplace(stage, false);
   if (!inserted)
     return it->second;
   auto pipeline = stage->getParentOfType<PipelineOp>();
   auto loop = dyn_cast_or_null<scf::ForOp>(pipeline->getParentOp());
-  if (pipeline.getPerInstance() || !loop || loop->getParentOp() != parallel ||
+  // A pipeline of the grid's body runs once a point: its load is shared
+  // where the two lanes' points agree on the coordinates its offsets read
+  // (loadsInPhase).
+  bool perPoint = pipeline->getParentOp() == parallel;
+  if (pipeline.getPerInstance() ||
+      (!perPoint && (!loop || loop->getParentOp() != parallel)) ||
       stage.isCompute() || getAllReduce(stage) || getTileCopy(stage) ||
       stage->hasAttr(kRowBlocksAttrName))
     return false;
   // The loop's trips walk together, lane by lane: no inner loop, no
   // exchange.
   bool plain = true;
-  loop.getBody()->walk([&](Operation *op) {
-    if (auto inner = dyn_cast<StageOp>(op))
-      plain &= !getAllReduce(inner) && !getTileCopy(inner);
-    else if (isa<scf::ForOp>(op) && op->getParentOfType<StageOp>() == nullptr)
-      plain = false;
-  });
+  if (loop)
+    loop.getBody()->walk([&](Operation *op) {
+      if (auto inner = dyn_cast<StageOp>(op))
+        plain &= !getAllReduce(inner) && !getTileCopy(inner);
+      else if (isa<scf::ForOp>(op) && op->getParentOfType<StageOp>() == nullptr)
+        plain = false;
+    });
   const PipelineInfo &info = infoOf(pipeline);
   if (!plain || info.workTiles)
     return false;
@@ -91,9 +144,27 @@ bool KernelLowering::isSharableLoad(StageOp stage) const {
       return false;
     load = transfer;
   }
+  // A gather reads the same indices in both lanes when nothing writes
+  // them (SharedIndexReads.cpp).
+  auto gather = [&](ktdp::ConstructIndirectAccessTileOp tile) {
+    auto base = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+    auto space =
+        base ? ktdp::normalizeMemorySpace(base.getMemorySpace()) : std::nullopt;
+    return perPoint && space && space->kind != ktdp::MemoryKind::ct_local &&
+           llvm::all_of(tile.getIndirectMemrefs(), [&](Value index) {
+             auto view = index.getDefiningOp<ktdp::ConstructMemoryViewOp>();
+             return view &&
+                    const_cast<KernelLowering *>(this)->neverWritten(view);
+           });
+  };
+  auto gathered =
+      load ? load.getSrc().getDefiningOp<ktdp::ConstructIndirectAccessTileOp>()
+           : nullptr;
   if (!load || !isa<ktdp::AccessTileType>(load.getSrc().getType()) ||
-      !ktdp::getAccessTileView(load.getSrc()) ||
-      isScratchpadTile(load.getSrc()) || !load.getStagedIndices().empty() ||
+      (!ktdp::getAccessTileView(load.getSrc()) &&
+       !(gathered && gather(gathered))) ||
+      (!gathered && isScratchpadTile(load.getSrc())) ||
+      !load.getStagedIndices().empty() ||
       !load.getDst().getDefiningOp<PrivateOp>() ||
       !isa<MemRefType>(load.getDst().getType()) ||
       load.getDst().getDefiningOp()->getParentOp() != pipeline)
@@ -117,11 +188,28 @@ bool KernelLowering::isSharableLoad(StageOp stage) const {
     for (const Channel &ch : other.regionChannels)
       if (ch.from == stage || ch.to == stage)
         return false;
+  it = sharableLoads.find(stage);
+  if (forward != 1 || back != 1)
+    return false;
+  if (perPoint) {
+    // The coordinates the load's offsets read, for loadsInPhase.
+    ParallelOp grid = parallel;
+    llvm::SmallBitVector dims(grid.getBody().front().getNumArguments());
+    for (Value operand : load->getOperands()) {
+      if (operand == load.getDst())
+        continue;
+      std::optional<llvm::SmallBitVector> read =
+          pointDimsOf(operand, parallel, gather);
+      if (!read)
+        return false;
+      dims |= *read;
+    }
+    pointDims[stage] = dims;
+    return it->second = true;
+  }
   // Trip t loads the same bytes in every lane.
   Value iv = loop.getInductionVar();
-  it = sharableLoads.find(stage);
-  it->second = forward == 1 && back == 1 &&
-               sameInEveryLane(loop.getLowerBound(), {}, parallel) &&
+  it->second = sameInEveryLane(loop.getLowerBound(), {}, parallel) &&
                sameInEveryLane(loop.getStep(), {}, parallel) &&
                llvm::all_of(load->getOperands(), [&](Value operand) {
                  return operand == load.getDst() ||
@@ -158,18 +246,32 @@ KernelLowering::sharedLoadLanes(StageOp stage, const LaneInstance &li) const {
 bool KernelLowering::loadsInPhase(StageOp stage, const LaneInstance &a,
                                   const LaneInstance &b) const {
   auto pipeline = stage->getParentOfType<PipelineOp>();
-  auto loop = cast<scf::ForOp>(pipeline->getParentOp());
+  auto loop = dyn_cast<scf::ForOp>(pipeline->getParentOp());
   int64_t copies = std::max<int64_t>(infoOf(pipeline).copies, 1);
   int64_t executionsA = 0, executionsB = 0, shared = 0;
+  auto dims = pointDims.find(stage);
   for (int64_t j = 0; j < std::max(a.count, b.count); ++j) {
     std::optional<int64_t> tripsA = 0, tripsB = 0;
+    int64_t pointA = pointOfRound(parallel, a, j),
+            pointB = pointOfRound(parallel, b, j);
     if (j < a.count)
-      tripsA = tripsAtPoint(parallel, loop, pointOfRound(parallel, a, j));
+      tripsA = loop ? tripsAtPoint(parallel, loop, pointA) : 1;
     if (j < b.count)
-      tripsB = tripsAtPoint(parallel, loop, pointOfRound(parallel, b, j));
+      tripsB = loop ? tripsAtPoint(parallel, loop, pointB) : 1;
     if (!tripsA || !tripsB ||
         (*tripsA && *tripsB && executionsA % copies != executionsB % copies))
       return false;
+    // A point's load: the same bytes at both points.
+    if (!loop && *tripsA && *tripsB) {
+      ParallelOp grid = parallel;
+      int64_t stride = grid.getNumPoints();
+      for (auto [d, extent] : llvm::enumerate(grid.getExtents())) {
+        stride /= extent;
+        if (dims->second.test(d) &&
+            pointA / stride % extent != pointB / stride % extent)
+          return false;
+      }
+    }
     shared += std::min(*tripsA, *tripsB);
     executionsA += *tripsA;
     executionsB += *tripsB;

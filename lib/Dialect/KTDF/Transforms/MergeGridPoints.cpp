@@ -84,10 +84,17 @@ LogicalResult PointRowPlan::addTile(ktdp::ConstructAccessTileOp tile) {
 /// write different rows.
 LogicalResult PointRowPlan::findHalvesTiles(func::FuncOp func) {
   WalkResult walk = func.walk([&](Operation *op) {
-    if (isa<scf::IfOp, scf::WhileOp, func::CallOp,
-            ktdp::ConstructIndirectAccessTileOp, ktdp::InterTileProduceOp,
+    if (isa<scf::IfOp, scf::WhileOp, func::CallOp, ktdp::InterTileProduceOp,
             ktdp::InterTileReduceOp>(op))
       return WalkResult::interrupt();
+    // A gather read whole by both halves (a paged attention's pages): its
+    // tensor is no row value (addLeaf refuses one that would be).
+    if (auto gather = dyn_cast<ktdp::ConstructIndirectAccessTileOp>(op))
+      return llvm::all_of(
+                 gather->getUsers(),
+                 [](Operation *user) { return isa<ktdp::LoadOp>(user); })
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
     auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(op);
     if (tile && anchorCoefficient(tile, 0, id) != 0 && failed(addTile(tile)))
       return WalkResult::interrupt();

@@ -221,15 +221,24 @@ ktdp::GetComputeTileIdOp mlir::ktdf::hoistTileIds(func::FuncOp func,
 }
 
 Value mlir::ktdf::addGridDimension(func::FuncOp func, Operation *gridOwner,
-                                   ArrayRef<int64_t> grid, int64_t extent) {
+                                   ArrayRef<int64_t> grid, int64_t extent,
+                                   bool first) {
   OpBuilder b(func.getContext());
   auto ids = hoistTileIds(func, grid.size() + 1);
   SmallVector<Attribute> extents;
   for (int64_t e : grid)
     extents.push_back(b.getI64IntegerAttr(e));
-  extents.push_back(b.getI64IntegerAttr(extent));
+  if (!first) {
+    extents.push_back(b.getI64IntegerAttr(extent));
+    gridOwner->setAttr(ktdp::kGridAttrName, b.getArrayAttr(extents));
+    return ids.getResults().back();
+  }
+  // Coordinate i of the old grid is coordinate i + 1.
+  extents.insert(extents.begin(), b.getI64IntegerAttr(extent));
   gridOwner->setAttr(ktdp::kGridAttrName, b.getArrayAttr(extents));
-  return ids.getResults().back();
+  for (size_t i = grid.size(); i-- > 0;)
+    ids.getResult(i).replaceAllUsesWith(ids.getResult(i + 1));
+  return ids.getResult(0);
 }
 
 LogicalResult RowValues::add(Value value) {

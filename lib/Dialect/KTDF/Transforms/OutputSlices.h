@@ -145,11 +145,12 @@ gridKernels(ModuleOp module);
 ktdp::GetComputeTileIdOp hoistTileIds(func::FuncOp func, int64_t rank);
 
 /// Adds a last dimension of `extent` to the grid of `func` (owned by
-/// `gridOwner`, extents `grid`): every `ktdp.get_compute_tile_id` becomes
-/// one at the start of the function with a result more. Returns that
-/// result, the copy's number.
+/// `gridOwner`, extents `grid`), or a first one with `first`: every
+/// `ktdp.get_compute_tile_id` becomes one at the start of the function
+/// with a result more. Returns that result, the copy's number.
 Value addGridDimension(func::FuncOp func, Operation *gridOwner,
-                       ArrayRef<int64_t> grid, int64_t extent);
+                       ArrayRef<int64_t> grid, int64_t extent,
+                       bool first = false);
 
 /// Rewrites every value of `plan` into the column slice `copy` of
 /// `slices` (loads and stores through tiles C/slices wide, anchored

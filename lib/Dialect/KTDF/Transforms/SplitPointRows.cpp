@@ -14,6 +14,16 @@
 // read. Each output row is computed by the same ops from the same operands
 // in the same order: the numerics are the kernel's.
 //
+// Points of equal work are cut too when the halves fill idle lanes of the
+// cores already used (no more than half as many points as instances, a
+// multiple of the cores) and a point loads at least as many bytes that all
+// its rows read (a paged attention's K and V pages; a gather read whole is
+// no row value) as rows: the halves are then a first grid dimension, so
+// instances k and k + cores, the two lanes of core k, run the halves of
+// point k, and its DMA engine loads the shared bytes once for both
+// (SharedLoads.cpp). The halves' matrix products run the point's waves
+// each, whatever their rows; each vector unit does half the point's work.
+//
 //===----------------------------------------------------------------------===//
 
 #include "IndexAnalysis.h"
@@ -50,11 +60,30 @@ static bool workFollowsId(func::FuncOp func, Value id) {
       .wasInterrupted();
 }
 
-/// Cuts every point of `func` into two halves of the plan's rows.
+/// Whether `func` loads at least as many bytes through tiles that are
+/// none of the plan's row tiles as through them: data both halves of a
+/// point read (an attention's keys and values), which the two lanes of a
+/// core load once (SharedLoads.cpp), while the halves' rows split.
+static bool loadsForBothHalves(func::FuncOp func, const PointRowPlan &plan) {
+  int64_t rows = 0, shared = 0;
+  func.walk([&](ktdp::LoadOp load) {
+    auto type = cast<ShapedType>(load.getType());
+    int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    if (llvm::is_contained(plan.getTiles(),
+                           load.getAccessTile().getDefiningOp()))
+      rows += bytes;
+    else
+      shared += bytes;
+  });
+  return shared > 0 && shared >= rows;
+}
+
+/// Cuts every point of `func` into two halves of the plan's rows, the
+/// halves a last grid dimension (`first`: the first).
 static void splitPoints(func::FuncOp func, ArrayRef<int64_t> grid,
-                        const PointRowPlan &plan) {
+                        const PointRowPlan &plan, bool first) {
   int64_t half = plan.getRows() / 2;
-  Value copy = addGridDimension(func, ktdp::getGridOwner(func), grid, 2);
+  Value copy = addGridDimension(func, ktdp::getGridOwner(func), grid, 2, first);
   OpBuilder b(func.getContext());
   b.setInsertionPointAfter(copy.getDefiningOp());
   Location loc = func.getLoc();
@@ -118,20 +147,40 @@ struct SplitPointRowsPass
       func.walk([&](ktdp::GetComputeTileIdOp op) { ids.push_back(op); });
       if (ids.size() != 1 || ids.front()->getBlock() != &func.getBody().front())
         continue;
+      int64_t points = ktdp::getNumTiles(grid);
+      bool equal = llvm::none_of(ids.front().getResults(), [&](Value id) {
+        return workFollowsId(func, id);
+      });
+      // Points of equal work are cut when the halves of each fill the
+      // lanes left idle, on one core's two lanes (instance k runs point k
+      // and shares its core with instance k + cores: the halves a first
+      // grid dimension), where the loads their rows do not read go once
+      // for both.
+      if (equal &&
+          (2 * points > instances || points % target->getNumCores() != 0))
+        continue;
       for (auto [d, extent] : llvm::enumerate(grid)) {
         Value id = ids.front().getResult(d);
-        if (extent < 2 || !workFollowsId(func, id))
+        if (extent < 2 || (!equal && !workFollowsId(func, id)))
           continue;
         PointRowPlan plan(id, /*halves=*/true);
         if (failed(plan.build(func)) || plan.getRows() % 2 != 0)
           continue;
-        // Halves too short for the matrix unit would idle its rows.
-        bool products =
-            func->walk([](linalg::MatmulOp) { return WalkResult::interrupt(); })
-                .wasInterrupted();
-        if (products && matrixRowsFactor(*target, plan.getRows() / 2) != 1)
-          continue;
-        splitPoints(func, grid, plan);
+        if (equal) {
+          // The halves' matrix units run the point's waves each; the
+          // vector units' work halves.
+          if (!loadsForBothHalves(func, plan))
+            continue;
+        } else {
+          // Halves too short for the matrix unit would idle its rows.
+          bool products = func->walk([](linalg::MatmulOp) {
+                                return WalkResult::interrupt();
+                              })
+                              .wasInterrupted();
+          if (products && matrixRowsFactor(*target, plan.getRows() / 2) != 1)
+            continue;
+        }
+        splitPoints(func, grid, plan, /*first=*/equal);
         break;
       }
     }

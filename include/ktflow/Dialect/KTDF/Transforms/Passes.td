@@ -1019,7 +1019,7 @@ def KTDFBuffer : Pass<"ktdf-buffer", "::mlir::ModuleOp"> {
 }
 
 def KTDFSplitPointRows : Pass<"ktdf-split-point-rows", "::mlir::ModuleOp"> {
-  let summary = "Cut grid points of unequal work into two halves of rows";
+  let summary = "Cut grid points into two halves of rows for idle lanes";
   let description = [{
     ktdf-distribute deals grid points of unequal work in snake order only
     when they take two or more rounds; with no more points than instances
@@ -1049,6 +1049,15 @@ def KTDFSplitPointRows : Pass<"ktdf-split-point-rows", "::mlir::ModuleOp"> {
     R/2 at least the matrix unit's rows. Each output element is computed
     by the same ops from the same operands in the same order: the numerics
     are the kernel's.
+
+    Points of equal work are cut too when there are at most half as many
+    as instances, a multiple of the cores, and a point loads at least as
+    many bytes through tiles that are no row tiles (read whole by every
+    row, gathers included) as through row tiles: the halves are then a
+    first grid dimension, so the two lanes of a core run the halves of one
+    point and its DMA engine loads those bytes once for both (a paged
+    attention on spyre_like). The matrix-unit rows are not checked there:
+    each half's products run the point's waves.
   }];
   let options = [
     Option<"useLanes", "use-lanes", "bool", "true",
