@@ -87,7 +87,7 @@ static LogicalResult runPipeline(ModuleOp module, const CompileOptions &options,
   buildMappingPipeline(pm, options);
   buildSchedulingPipeline(pm, options);
   if (stage == CompileStage::Dataflow)
-    buildLoweringPipeline(pm, options);
+    buildLoweringPipeline(pm);
   if (options.instrument && failed(options.instrument(pm)))
     return failure();
   return pm.run(module);

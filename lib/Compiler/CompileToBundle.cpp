@@ -33,7 +33,7 @@ FailureOr<CompiledBundle> ktflow::compileToBundle(ModuleOp module,
 LogicalResult ktflow::lowerSchedule(ModuleOp module, StringRef subject) {
   CrashPhase phase("passes", subject);
   PassManager pm(module.getContext());
-  buildLoweringPipeline(pm, CompileOptions());
+  buildLoweringPipeline(pm);
   return pm.run(module);
 }
 

@@ -216,7 +216,7 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
   addCheckpoint(pm, "post_scheduling");
 }
 
-void ktflow::buildLoweringPipeline(OpPassManager &pm, const CompileOptions &) {
+void ktflow::buildLoweringPipeline(OpPassManager &pm) {
   pm.addPass(createKTDFToDFIR());
   addCheckpoint(pm, "post_lowering");
 }
@@ -225,7 +225,7 @@ void ktflow::buildCompilePipeline(OpPassManager &pm,
                                   const CompileOptions &options) {
   buildMappingPipeline(pm, options);
   buildSchedulingPipeline(pm, options);
-  buildLoweringPipeline(pm, options);
+  buildLoweringPipeline(pm);
 }
 
 namespace {
@@ -266,11 +266,9 @@ void ktflow::registerCompilePipelines() {
       [](OpPassManager &pm, const PipelineCLOptions &o) {
         buildSchedulingPipeline(pm, o.get());
       });
-  PassPipelineRegistration<PipelineCLOptions>(
+  PassPipelineRegistration<>(
       "ktdf-lowering", "ScheduleIR to DataflowIR: the lowering group",
-      [](OpPassManager &pm, const PipelineCLOptions &o) {
-        buildLoweringPipeline(pm, o.get());
-      });
+      [](OpPassManager &pm) { buildLoweringPipeline(pm); });
   PassPipelineRegistration<PipelineCLOptions>(
       "ktdf-compile", "KTIR to DataflowIR: mapping, scheduling, lowering",
       [](OpPassManager &pm, const PipelineCLOptions &o) {

@@ -41,9 +41,9 @@ mlir::FailureOr<CompiledBundle> compileToBundle(mlir::ModuleOp module,
 /// compileToBundle in two steps, for `--tune` to tell candidates of equal
 /// ScheduleIR apart before lowering them: compile() to
 /// CompileStage::Schedule, then lowerSchedule (the lowering group, which
-/// reads no option) and emitCompiledBundle (the emitter, on DataflowIR).
-/// Where both steps succeed the bundle is compileToBundle's; where either
-/// fails, compileToBundle may have found a schedule that fits
+/// takes no option: buildLoweringPipeline) and emitCompiledBundle (the emitter,
+/// on DataflowIR). Where both steps succeed the bundle is compileToBundle's;
+/// where either fails, compileToBundle may have found a schedule that fits
 /// (ktflow::compile's retries cover a failing lowering too) and reports
 /// its own diagnostics.
 mlir::LogicalResult lowerSchedule(mlir::ModuleOp module,

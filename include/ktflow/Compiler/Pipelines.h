@@ -83,15 +83,19 @@ void buildMappingPipeline(mlir::OpPassManager &pm,
 /// ScheduleIR -> ScheduleIR, checkpoints pre_scheduling and post_scheduling.
 void buildSchedulingPipeline(mlir::OpPassManager &pm,
                              const CompileOptions &options);
-/// ScheduleIR -> DataflowIR, then checkpoint post_lowering.
-void buildLoweringPipeline(mlir::OpPassManager &pm,
-                           const CompileOptions &options);
+/// ScheduleIR -> DataflowIR, then checkpoint post_lowering. It takes no
+/// CompileOptions: the lowering reads nothing but the ScheduleIR, which
+/// `--tune` relies on (a candidate whose ScheduleIR an earlier one had takes
+/// that one's bundle, CompileToBundle.h lowerSchedule). A lowering choice
+/// belongs in the scheduling group, where it shows in the ScheduleIR.
+void buildLoweringPipeline(mlir::OpPassManager &pm);
 /// The three groups in order.
 void buildCompilePipeline(mlir::OpPassManager &pm,
                           const CompileOptions &options);
 
 /// Registers `ktdf-mapping`, `ktdf-scheduling`, `ktdf-lowering` and
-/// `ktdf-compile` (each with an `O0` option) as pass pipelines.
+/// `ktdf-compile` as pass pipelines (each but `ktdf-lowering`, which has
+/// none, with the options `O0`, `func` and `max-row-bytes`).
 void registerCompilePipelines();
 
 } // namespace ktflow

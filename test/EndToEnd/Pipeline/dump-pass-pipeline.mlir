@@ -65,5 +65,18 @@
 // O0-NEXT: ktdf-buffer{depth=1},
 // O0-NEXT: ktdf-allocate-scratchpad,
 
+// The lowering group takes no option (buildLoweringPipeline has no
+// CompileOptions): it reads nothing but the ScheduleIR, so that --tune can
+// give candidates of equal ScheduleIR one bundle. (The pipeline dumped,
+// lowering this KTIR fails.)
+// RUN: not ktflow-opt %s --ktdf-lowering --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOWER
+// RUN: not ktflow-opt %s --pass-pipeline='builtin.module(ktdf-lowering{O0=true})' -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=LOWER-O0
+// LOWER:      builtin.module(
+// LOWER-NEXT:   ktdf-to-dfir,
+// LOWER-NEXT:   ktdf-apply-device-patterns{checkpoint=post_lowering}
+// LOWER-NEXT: )
+// LOWER-O0: error: failed to add `ktdf-lowering` with options `O0=true`
+
 ktdf_arch.target @sample_device from "../../../examples/devices/sample_device.mlir"
     memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "L1">
