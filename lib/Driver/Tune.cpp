@@ -3,10 +3,10 @@
 // This file implements `--tune` (Tune.h). The candidates are the default
 // schedule, one change of one knob at a time from it, and the combination
 // of the best change of every knob that lowered the estimate. Each is
-// compiled to a bundle with its diagnostics held (a ScheduleIR an earlier
-// candidate had takes its bundle unlowered), linked with the launch's
-// runtime arguments and estimated; bundles equal to an earlier candidate's
-// take its estimate and are not simulated again. The simulator only measures
+// compiled to a bundle with its diagnostics held, linked with the launch's
+// runtime arguments and estimated; a candidate whose ScheduleIR or bundle
+// an earlier one had is the same as that one (not lowered, linked,
+// estimated or simulated again). The simulator only measures
 // the few best estimates and the default, so that the gain reported is
 // measured.
 //
@@ -56,7 +56,9 @@ double msSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-/// A candidate's bundle, kept until the simulations are done.
+/// A candidate's bundle and its encoding, kept until the simulations are
+/// done; empty for a candidate that did not compile or whose bundle is an
+/// earlier one's (TuneCandidate::sameAs).
 struct Compiled {
   std::optional<bundle::Bundle> bundle;
   std::vector<uint8_t> bytes;
@@ -134,17 +136,16 @@ static std::string printSchedule(mlir::ModuleOp module) {
 }
 
 /// Compiles candidate `i` of the kernel `module` to out's bundle, or
-/// records its first error: in two steps (compileToBundle.h), the bytes
-/// of an earlier candidate of the same ScheduleIR taken instead of the
-/// second; where a step fails, compileToBundle again, whose diagnostics
-/// and retries are those of a compile of this candidate alone.
-static void compileCandidate(mlir::ModuleOp module, const TuneOptions &tune,
-                             size_t i, TuneCandidate &c,
-                             std::vector<Compiled> &compiled,
-                             Schedules &schedules) {
+/// records its first error: in two steps (compileToBundle.h); where a step
+/// fails, compileToBundle again, whose diagnostics and retries are those of
+/// a compile of this candidate alone. Returns the earlier candidate whose
+/// ScheduleIR it has, whose bundle is its own, instead of lowering it.
+static std::optional<size_t> compileCandidate(mlir::ModuleOp module,
+                                              const TuneOptions &tune, size_t i,
+                                              TuneCandidate &c, Compiled &out,
+                                              Schedules &schedules) {
   CompileOptions options = c.options;
   options.instrument = nullptr;
-  Compiled &out = compiled[i];
   mlir::ScopedDiagnosticHandler hold(
       module.getContext(), [&](mlir::Diagnostic &d) {
         if (d.getSeverity() == mlir::DiagnosticSeverity::Error &&
@@ -162,8 +163,7 @@ static void compileCandidate(mlir::ModuleOp module, const TuneOptions &tune,
     if (seen != schedules.end()) {
       c.error.clear();
       c.overCapacity = false;
-      out.bytes = compiled[seen->second].bytes;
-      return;
+      return seen->second;
     }
     if (succeeded(lowerSchedule(*copy, tune.subject)))
       built = emitCompiledBundle(*copy, tune.subject);
@@ -178,13 +178,14 @@ static void compileCandidate(mlir::ModuleOp module, const TuneOptions &tune,
     if (failed(built)) {
       if (c.error.empty())
         c.error = "does not compile";
-      return;
+      return std::nullopt;
     }
   }
   c.error.clear();
   c.overCapacity = false;
   out.bytes = bundle::writeBundle(built->bundle);
   out.bundle = std::move(built->bundle);
+  return std::nullopt;
 }
 
 /// Links candidate `c`'s bundle with the launch's arguments and estimates
@@ -242,9 +243,11 @@ static void addCandidate(TuneResult &result, const CompileOptions &options) {
   result.candidates.push_back(std::move(c));
 }
 
-/// Compiles and estimates candidates [from, end) of `result`. A bundle
-/// equal to an earlier candidate's has its estimate (the estimate reads
-/// the bundle and the arguments alone).
+/// Compiles and estimates candidates [from, end) of `result`. A candidate
+/// whose bundle is an earlier one's, found by its ScheduleIR or by the
+/// bytes of its bundle, is the same as the first candidate of that bundle
+/// and has its estimate (the estimate reads the bundle and the arguments
+/// alone).
 static Error compileFrom(mlir::ModuleOp module, const TuneOptions &tune,
                          TuneResult &result, std::vector<Compiled> &compiled,
                          Schedules &schedules, size_t from) {
@@ -252,21 +255,29 @@ static Error compileFrom(mlir::ModuleOp module, const TuneOptions &tune,
   for (size_t i = from; i < result.candidates.size(); ++i) {
     TuneCandidate &c = result.candidates[i];
     auto start = std::chrono::steady_clock::now();
-    compileCandidate(module, tune, i, c, compiled, schedules);
+    std::optional<size_t> same =
+        compileCandidate(module, tune, i, c, compiled[i], schedules);
     result.compileMs += msSince(start);
     if (!c.error.empty())
       continue;
-    for (size_t j = 0; j < i; ++j)
-      if (result.candidates[j].error.empty() &&
-          compiled[j].bytes == compiled[i].bytes) {
-        c.sameAs = j;
-        c.estimate = result.candidates[j].estimate;
-        c.bottleneck = result.candidates[j].bottleneck;
-        break;
-      }
-    if (!c.sameAs)
-      if (Error e = estimateCandidate(tune, c, compiled[i], result))
-        return e;
+    // The first bundle of a schedule is the first of its bytes or the same
+    // as that one.
+    if (same)
+      c.sameAs = result.candidates[*same].sameAs.value_or(*same);
+    else
+      for (size_t j = 0; j < i; ++j)
+        if (compiled[j].bundle && compiled[j].bytes == compiled[i].bytes) {
+          c.sameAs = j;
+          break;
+        }
+    if (c.sameAs) {
+      const TuneCandidate &first = result.candidates[*c.sameAs];
+      c.estimate = first.estimate;
+      c.bottleneck = first.bottleneck;
+      compiled[i] = Compiled();
+    } else if (Error e = estimateCandidate(tune, c, compiled[i], result)) {
+      return e;
+    }
   }
   return Error::success();
 }
@@ -377,9 +388,9 @@ Expected<TuneResult> ktflow::tuneSchedule(mlir::ModuleOp module,
                                    "no tuned schedule simulates: " +
                                        result.getChosen().error);
   if (tune.keepBundles)
-    for (auto [c, bundle] : llvm::zip(result.candidates, compiled))
+    for (auto [i, c] : llvm::enumerate(result.candidates))
       if (c.error.empty())
-        c.bytes = std::move(bundle.bytes);
+        c.bytes = compiled[c.sameAs.value_or(i)].bytes;
   result.milliseconds = msSince(start);
   return result;
 }
