@@ -117,10 +117,15 @@ Expected<KernelRun> KernelRun::simulate(mlir::ModuleOp module,
     return reportedError();
   result.compileOptions = options.compile;
   result.asWritten = module.clone();
-  auto compiled =
-      compileToBundle(module, result.compileOptions, options.subject);
-  if (failed(compiled))
-    return reportedError();
+  mlir::FailureOr<CompiledBundle> compiledHere = mlir::failure();
+  if (!options.compiled) {
+    compiledHere =
+        compileToBundle(module, result.compileOptions, options.subject);
+    if (failed(compiledHere))
+      return reportedError();
+  }
+  const CompiledBundle *compiled =
+      options.compiled ? options.compiled : &*compiledHere;
   {
     CrashPhase phase("emit", options.subject);
     if (Error e = result.run->load(compiled->bundle))

@@ -57,10 +57,13 @@ double msSince(std::chrono::steady_clock::time_point start) {
 }
 
 /// A candidate's bundle and its encoding, kept until the simulations are
-/// done; empty for a candidate that did not compile or whose bundle is an
-/// earlier one's (TuneCandidate::sameAs).
+/// done, and the module it was compiled in (whose device the bundle's
+/// model points into), kept while the candidate may be chosen; empty for a
+/// candidate that did not compile or whose bundle is an earlier one's
+/// (TuneCandidate::sameAs).
 struct Compiled {
-  std::optional<bundle::Bundle> bundle;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::optional<CompiledBundle> built;
   std::vector<uint8_t> bytes;
 };
 } // namespace
@@ -184,7 +187,8 @@ static std::optional<size_t> compileCandidate(mlir::ModuleOp module,
   c.error.clear();
   c.overCapacity = false;
   out.bytes = bundle::writeBundle(built->bundle);
-  out.bundle = std::move(built->bundle);
+  out.built = std::move(*built);
+  out.module = std::move(copy);
   return std::nullopt;
 }
 
@@ -266,7 +270,7 @@ static Error compileFrom(mlir::ModuleOp module, const TuneOptions &tune,
       c.sameAs = result.candidates[*same].sameAs.value_or(*same);
     else
       for (size_t j = 0; j < i; ++j)
-        if (compiled[j].bundle && compiled[j].bytes == compiled[i].bytes) {
+        if (compiled[j].built && compiled[j].bytes == compiled[i].bytes) {
           c.sameAs = j;
           break;
         }
@@ -367,10 +371,13 @@ Expected<TuneResult> ktflow::tuneSchedule(mlir::ModuleOp module,
   for (size_t i : ranked)
     if (i != 0 && measure.size() < limit)
       measure.push_back(i);
+  for (auto [i, c] : llvm::enumerate(compiled))
+    if (!llvm::is_contained(measure, i))
+      c.module = nullptr;
   for (size_t i : measure) {
     auto simulated = std::chrono::steady_clock::now();
     Expected<uint64_t> cycles =
-        simulateCandidate(module, tune, *compiled[i].bundle);
+        simulateCandidate(module, tune, compiled[i].built->bundle);
     result.simulateMs += msSince(simulated);
     if (!cycles) {
       result.candidates[i].error =
@@ -391,6 +398,8 @@ Expected<TuneResult> ktflow::tuneSchedule(mlir::ModuleOp module,
     for (auto [i, c] : llvm::enumerate(result.candidates))
       if (c.error.empty())
         c.bytes = compiled[c.sameAs.value_or(i)].bytes;
+  result.compiled = std::move(compiled[result.chosen].built);
+  result.compiledModule = std::move(compiled[result.chosen].module);
   result.milliseconds = msSince(start);
   return result;
 }

@@ -74,6 +74,10 @@ void registerCompilerFlags();
 std::optional<CompileOptions> getCompileOptions(unsigned optLevel,
                                                 llvm::StringRef function,
                                                 llvm::StringRef schedule);
+/// Whether a `--mlir-*` flag was given: `--tune` then compiles its choice
+/// again, with them, instead of taking the bundle the search compiled
+/// without them.
+bool mlirFlagsGiven();
 
 /// What `run` and `compile --tune` launch with (`--arg`, `--input`,
 /// `--seed`): one set of options registered on both commands, since a tune

@@ -5,7 +5,8 @@
 // --input N=SPEC --seed S]`: run the scheduler's pipeline on a KTIR kernel
 // for a device and write the scheduled ScheduleIR, the DataflowIR or the
 // program bundle; with `--tune`, of the fastest of the candidate schedules
-// ktflow/Driver/Tune.h searches, simulated with `run`'s launch options.
+// ktflow/Driver/Tune.h searches, simulated with `run`'s launch options (its
+// bundle the one the search compiled).
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,14 +114,9 @@ static Error writeCandidateBundles(const TuneResult &tuned) {
   return Error::success();
 }
 
-/// Compiles `module` to a bundle and writes it to -o, by default
-/// KERNEL.ktfb in the current directory.
-static int writeBundle(mlir::ModuleOp module, const CompileOptions &options,
-                       const TuneResult *tuned) {
-  mlir::FailureOr<CompiledBundle> compiled =
-      compileToBundle(module, options, compileInput);
-  if (failed(compiled))
-    return 1;
+/// Writes `bundle` to -o, by default KERNEL.ktfb in the current directory.
+static int writeBundle(const bundle::Bundle &bundle,
+                       const CompileOptions &options, const TuneResult *tuned) {
   CrashPhase phase("emit", compileInput);
   std::string out = compileOutput;
   if (out.empty()) {
@@ -128,7 +124,6 @@ static int writeBundle(mlir::ModuleOp module, const CompileOptions &options,
     sys::path::replace_extension(path, "ktfb");
     out = path.str().str();
   }
-  const bundle::Bundle &bundle = compiled->bundle;
   Expected<size_t> bytes = writeBundleFile(bundle, out);
   if (!bytes)
     return fail(toString(bytes.takeError()));
@@ -207,8 +202,17 @@ int ktflow::driver::runCompile() {
                           : outs(),
                       *tuned);
   }
-  if (compileEmit == EmitKind::Bundle)
-    return writeBundle(*module, *options, tuned ? &*tuned : nullptr);
+  if (compileEmit == EmitKind::Bundle) {
+    // The search compiled the chosen schedule's bundle already, without the
+    // --mlir-* flags: with them, it is compiled again for what they print.
+    if (tuned && tuned->compiled && !driver::mlirFlagsGiven())
+      return writeBundle(tuned->compiled->bundle, *options, &*tuned);
+    mlir::FailureOr<CompiledBundle> compiled =
+        compileToBundle(*module, *options, compileInput);
+    if (failed(compiled))
+      return 1;
+    return writeBundle(compiled->bundle, *options, tuned ? &*tuned : nullptr);
+  }
   {
     CrashPhase phase("passes", compileInput);
     CompileStage stage = compileEmit == EmitKind::Schedule

@@ -47,6 +47,14 @@ static constexpr StringLiteral kListedMlirFlags[] = {
     "mlir-print-ir-after-all", "mlir-print-ir-before-all",
     "mlir-print-ir-after", "mlir-print-ir-before", "mlir-timing"};
 
+/// The `--mlir-*` flags registerCompilerFlags moved to the two commands.
+static SmallVector<cl::Option *> mlirFlags;
+
+bool ktflow::driver::mlirFlagsGiven() {
+  return any_of(mlirFlags,
+                [](cl::Option *option) { return option->getNumOccurrences(); });
+}
+
 void ktflow::driver::registerCompilerFlags() {
   // --mlir-print-ir-before=PASS names a registered pass.
   registerAllPasses();
@@ -57,6 +65,7 @@ void ktflow::driver::registerCompilerFlags() {
   for (auto &entry : cl::getRegisteredOptions(cl::SubCommand::getTopLevel()))
     if (entry.first.starts_with("mlir-")) {
       moved.push_back(entry.second);
+      mlirFlags.push_back(entry.second);
       entry.second->setHiddenFlag(
           is_contained(kListedMlirFlags, entry.second->ArgStr) ? cl::NotHidden
                                                                : cl::Hidden);

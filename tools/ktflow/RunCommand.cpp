@@ -5,7 +5,8 @@
 // with
 // `--json`, one JSON object, ktflow/Driver/Reports.h); with `--check`,
 // compare the outputs with the interpreter's (ktflow/Driver/KernelRun.h);
-// with `--tune`, of the fastest candidate schedule (ktflow/Driver/Tune.h).
+// with `--tune`, of the fastest candidate schedule (ktflow/Driver/Tune.h),
+// the bundle the search compiled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -226,6 +227,10 @@ int ktflow::driver::runRun() {
     auto instrument = std::move(options.compile.instrument);
     options.compile = tuned->getChosen().options;
     options.compile.instrument = std::move(instrument);
+    // The search compiled the chosen schedule already, without the --mlir-*
+    // flags: with them, it is compiled again for what they print.
+    if (tuned->compiled && !driver::mlirFlagsGiven())
+      options.compiled = &*tuned->compiled;
     if (!runJson)
       printTuneResult(outs(), *tuned);
   }

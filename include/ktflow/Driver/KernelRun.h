@@ -13,6 +13,7 @@
 #define KTFLOW_DRIVER_KERNELRUN_H
 
 #include "ktflow/Check/DifferentialRun.h"
+#include "ktflow/Compiler/CompileToBundle.h"
 #include "ktflow/Compiler/Pipelines.h"
 #include "ktflow/Support/ModuleLoader.h"
 
@@ -43,6 +44,9 @@ struct KernelRunOptions {
   sim::SimOptions simulator;
   /// The kernel's file, in crash reports.
   std::string subject;
+  /// The kernel compiled with `compile` already (`run --tune`'s choice,
+  /// TuneResult::compiled), run instead of compiling it again.
+  const CompiledBundle *compiled = nullptr;
 };
 
 /// A simulated run of a compiled kernel, and its check once made.
@@ -65,10 +69,10 @@ struct KernelRun {
   CompileOptions compileOptions;
 
   /// Compiles `module` in place (for `options.devicePath`, loaded through
-  /// `loader`), binds and simulates it. Errors carry their exit status
-  /// (ktflow/Support/ExitStatus.h): a kernel that does not compile (reported
-  /// as diagnostics) or a bad binding is a user error, a failed simulation
-  /// a simulation error.
+  /// `loader`; unless `options.compiled` has it), binds and simulates it.
+  /// Errors carry their exit status (ktflow/Support/ExitStatus.h): a kernel
+  /// that does not compile (reported as diagnostics) or a bad binding is a user
+  /// error, a failed simulation a simulation error.
   static llvm::Expected<KernelRun> simulate(mlir::ModuleOp module,
                                             ModuleLoader &loader,
                                             const KernelRunOptions &options);

@@ -16,11 +16,13 @@
 #ifndef KTFLOW_DRIVER_TUNE_H
 #define KTFLOW_DRIVER_TUNE_H
 
+#include "ktflow/Compiler/CompileToBundle.h"
 #include "ktflow/Compiler/Pipelines.h"
 #include "ktflow/Interpreter/Interpreter.h"
 #include "ktflow/Simulator/Simulator.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -83,6 +85,13 @@ struct TuneResult {
   /// and linking the bundles, estimating them (the cost model) and
   /// simulating the few measured (--json's "phases_ms").
   double compileMs = 0, linkMs = 0, estimateMs = 0, simulateMs = 0;
+
+  /// The chosen candidate's bundle and device, as compileToBundle compiles
+  /// its options (without CompileOptions::instrument): what `--tune` writes
+  /// or runs, not compiled again. Its device model points into
+  /// `compiledModule`, the module it was compiled in.
+  std::optional<CompiledBundle> compiled;
+  mlir::OwningOpRef<mlir::ModuleOp> compiledModule;
 
   const TuneCandidate &getChosen() const { return candidates[chosen]; }
   /// The default's cycles over the chosen one's, minus 1 (0.05: 5 % faster).
