@@ -99,18 +99,25 @@ static std::vector<unsigned> findReroundedOps(mlir::ModuleOp module,
   return {rerounded.begin(), rerounded.end()};
 }
 
-Expected<KernelRun> KernelRun::simulate(mlir::ModuleOp module,
-                                        ModuleLoader &loader,
-                                        const KernelRunOptions &options) {
+/// KernelRun::simulate, or KernelRun::simulated where `simulated` is set.
+static Expected<KernelRun>
+runKernel(mlir::ModuleOp module, ModuleLoader &loader,
+          const KernelRunOptions &options,
+          std::unique_ptr<check::DifferentialRun> simulated,
+          std::optional<sim::SimStats> stats) {
   KernelRun result;
   result.optimized = options.compile.optimize;
   result.subject = options.subject;
-  // The interpreter's copy is the kernel as written, before compiling.
-  auto run = check::DifferentialRun::create(module, options.interpreter,
-                                            options.compile.function);
-  if (!run)
-    return run.takeError();
-  result.run = std::move(*run);
+  if (simulated) {
+    result.run = std::move(simulated);
+  } else {
+    // The interpreter's copy is the kernel as written, before compiling.
+    auto run = check::DifferentialRun::create(module, options.interpreter,
+                                              options.compile.function);
+    if (!run)
+      return run.takeError();
+    result.run = std::move(*run);
+  }
   result.run->setReferenceCache(options.referenceCache);
   if (!options.devicePath.empty() &&
       failed(setTarget(module, options.devicePath, loader)))
@@ -126,25 +133,27 @@ Expected<KernelRun> KernelRun::simulate(mlir::ModuleOp module,
   }
   const CompiledBundle *compiled =
       options.compiled ? options.compiled : &*compiledHere;
-  {
-    CrashPhase phase("emit", options.subject);
-    if (Error e = result.run->load(compiled->bundle))
-      return e;
-    if (Error e = result.run->bindArguments(options.arguments))
-      return e;
-    auto inputs = result.run->parseInputs(options.inputs);
-    if (!inputs)
-      return inputs.takeError();
-    llvm::append_range(*inputs, options.inputData);
-    if (Error e = result.run->bindInputs(*inputs, options.seed))
-      return e;
-  }
-  {
-    CrashPhase phase("simulate", options.subject);
-    auto stats = result.run->simulate(options.simulator);
-    if (!stats)
-      return withStatus(stats.takeError(), kSimulationErrorExitCode);
+  if (stats) {
     result.stats = std::move(*stats);
+  } else {
+    {
+      CrashPhase phase("emit", options.subject);
+      if (Error e = result.run->load(compiled->bundle))
+        return e;
+      if (Error e = result.run->bindArguments(options.arguments))
+        return e;
+      auto inputs = result.run->parseInputs(options.inputs);
+      if (!inputs)
+        return inputs.takeError();
+      llvm::append_range(*inputs, options.inputData);
+      if (Error e = result.run->bindInputs(*inputs, options.seed))
+        return e;
+    }
+    CrashPhase phase("simulate", options.subject);
+    auto simulatedStats = result.run->simulate(options.simulator);
+    if (!simulatedStats)
+      return withStatus(simulatedStats.takeError(), kSimulationErrorExitCode);
+    result.stats = std::move(*simulatedStats);
   }
   // An op the description rewrites (sample_device widens f16 `exp`) runs
   // rewritten on every schedule: the bound counts it so.
@@ -158,6 +167,21 @@ Expected<KernelRun> KernelRun::simulate(mlir::ModuleOp module,
   result.bound = result.run->computeRoofline(
       compiled->device, compiled->deviceMemory, applyPatterns);
   return result;
+}
+
+Expected<KernelRun> KernelRun::simulate(mlir::ModuleOp module,
+                                        ModuleLoader &loader,
+                                        const KernelRunOptions &options) {
+  return runKernel(module, loader, options, nullptr, std::nullopt);
+}
+
+Expected<KernelRun>
+KernelRun::simulated(mlir::ModuleOp module, ModuleLoader &loader,
+                     const KernelRunOptions &options,
+                     std::unique_ptr<check::DifferentialRun> run,
+                     sim::SimStats stats) {
+  assert(options.compiled && run && "a simulation of a compiled bundle");
+  return runKernel(module, loader, options, std::move(run), std::move(stats));
 }
 
 Error KernelRun::check() {

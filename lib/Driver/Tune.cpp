@@ -218,21 +218,24 @@ static Error estimateCandidate(const TuneOptions &tune, TuneCandidate &c,
   return Error::success();
 }
 
-/// Simulates `bundle` with the run's arguments and inputs.
-static Expected<uint64_t> simulateCandidate(mlir::ModuleOp module,
-                                            const TuneOptions &tune,
-                                            const bundle::Bundle &bundle) {
-  auto run = check::DifferentialRun::create(
-      module, interp::InterpreterOptions(), tune.base.function);
-  if (!run)
-    return run.takeError();
-  if (Error e = (*run)->bind(bundle, tune.arguments, tune.inputs, tune.seed))
+/// Simulates `bundle` with the run's arguments and inputs in `run`.
+static Expected<sim::SimStats>
+simulateCandidate(mlir::ModuleOp module, const TuneOptions &tune,
+                  const bundle::Bundle &bundle,
+                  std::unique_ptr<check::DifferentialRun> &run) {
+  auto created =
+      check::DifferentialRun::create(tune.asWritten ? tune.asWritten : module,
+                                     tune.interpreter, tune.base.function);
+  if (!created)
+    return created.takeError();
+  run = std::move(*created);
+  if (Error e = run->bind(bundle, tune.arguments, tune.inputs, tune.seed))
     return std::move(e);
-  auto stats = (*run)->simulate(tune.simulator);
+  auto stats = run->simulate(tune.simulator);
   if (!stats)
     return make_error<StatusError>(kSimulationErrorExitCode,
                                    toString(stats.takeError()));
-  return stats->cycles;
+  return stats;
 }
 
 /// Adds a candidate with `options` unless one has the same schedule.
@@ -376,19 +379,26 @@ Expected<TuneResult> ktflow::tuneSchedule(mlir::ModuleOp module,
       c.module = nullptr;
   for (size_t i : measure) {
     auto simulated = std::chrono::steady_clock::now();
-    Expected<uint64_t> cycles =
-        simulateCandidate(module, tune, compiled[i].built->bundle);
+    std::unique_ptr<check::DifferentialRun> run;
+    Expected<sim::SimStats> stats =
+        simulateCandidate(module, tune, compiled[i].built->bundle, run);
     result.simulateMs += msSince(simulated);
-    if (!cycles) {
+    if (!stats) {
       result.candidates[i].error =
-          "does not simulate: " + toString(cycles.takeError());
+          "does not simulate: " + toString(stats.takeError());
       continue;
     }
-    result.candidates[i].cycles = *cycles;
+    uint64_t cycles = stats->cycles;
+    result.candidates[i].cycles = cycles;
     const TuneCandidate &chosen = result.candidates[result.chosen];
-    if (!chosen.cycles || *cycles < *chosen.cycles ||
-        (*cycles == *chosen.cycles && i < result.chosen))
+    if (!chosen.cycles || cycles < *chosen.cycles ||
+        (cycles == *chosen.cycles && i < result.chosen)) {
       result.chosen = i;
+      if (tune.keepRun) {
+        result.run = std::move(run);
+        result.stats = std::move(*stats);
+      }
+    }
   }
   if (!result.getChosen().cycles)
     return make_error<StatusError>(kSimulationErrorExitCode,

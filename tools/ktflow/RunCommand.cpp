@@ -219,6 +219,9 @@ int ktflow::driver::runRun() {
     tune.seed = driver::launchSeed;
     tune.simulate = runTuneSimulate;
     tune.simulator = options.simulator;
+    tune.interpreter = options.interpreter;
+    tune.asWritten = *module;
+    tune.keepRun = true;
     tune.subject = runInput;
     Expected<TuneResult> result = tuneSchedule(*target, tune);
     if (!result)
@@ -234,7 +237,13 @@ int ktflow::driver::runRun() {
     if (!runJson)
       printTuneResult(outs(), *tuned);
   }
-  Expected<KernelRun> run = KernelRun::simulate(*module, loader, options);
+  // The search simulated its choice with this run's options: reported as
+  // it is (with the bundle it compiled), not simulated again.
+  Expected<KernelRun> run =
+      options.compiled && tuned->run
+          ? KernelRun::simulated(*module, loader, options,
+                                 std::move(tuned->run), std::move(tuned->stats))
+          : KernelRun::simulate(*module, loader, options);
   if (!run)
     return reportError(run.takeError());
   std::vector<std::pair<uint32_t, std::string>> outputs;

@@ -76,6 +76,13 @@ struct KernelRun {
   static llvm::Expected<KernelRun> simulate(mlir::ModuleOp module,
                                             ModuleLoader &loader,
                                             const KernelRunOptions &options);
+  /// The same, but for `options.compiled` (which must be set) simulated
+  /// already in `run` with `options` (`run --tune`'s choice,
+  /// TuneResult::run and stats): `stats` taken instead of simulating again.
+  static llvm::Expected<KernelRun>
+  simulated(mlir::ModuleOp module, ModuleLoader &loader,
+            const KernelRunOptions &options,
+            std::unique_ptr<check::DifferentialRun> run, sim::SimStats stats);
 
   /// Runs the interpreter and compares every output with it (`checks`).
   llvm::Error check();

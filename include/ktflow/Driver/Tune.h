@@ -16,6 +16,7 @@
 #ifndef KTFLOW_DRIVER_TUNE_H
 #define KTFLOW_DRIVER_TUNE_H
 
+#include "ktflow/Check/DifferentialRun.h"
 #include "ktflow/Compiler/CompileToBundle.h"
 #include "ktflow/Compiler/Pipelines.h"
 #include "ktflow/Interpreter/Interpreter.h"
@@ -27,6 +28,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +49,13 @@ struct TuneOptions {
   /// first.
   unsigned simulate = 3;
   sim::SimOptions simulator;
+  /// The simulations' runs (check::DifferentialRun): the interpreter's
+  /// options, the kernel as written that it clones (null: the module
+  /// tuned), and whether the chosen candidate's is kept (TuneResult::run).
+  /// `run --tune` gives its own and keeps it, to report and check it.
+  interp::InterpreterOptions interpreter;
+  mlir::ModuleOp asWritten;
+  bool keepRun = false;
   /// The kernel's file, in crash reports.
   std::string subject;
   /// Keep each candidate's bundle bytes in TuneCandidate::bytes
@@ -92,6 +101,11 @@ struct TuneResult {
   /// `compiledModule`, the module it was compiled in.
   std::optional<CompiledBundle> compiled;
   mlir::OwningOpRef<mlir::ModuleOp> compiledModule;
+  /// The chosen candidate's simulated run and its statistics, with
+  /// TuneOptions::keepRun: the simulation of `compiled` that `run --tune`
+  /// reports, not made again.
+  std::unique_ptr<check::DifferentialRun> run;
+  sim::SimStats stats;
 
   const TuneCandidate &getChosen() const { return candidates[chosen]; }
   /// The default's cycles over the chosen one's, minus 1 (0.05: 5 % faster).
