@@ -9,6 +9,9 @@
 // outside the timed loop (its compile time is the `compile_ms` counter);
 // the loop times the estimate alone. The `cycles` counter is the estimate,
 // so a change to its speed can be checked not to change its value.
+// `--bundles ARG... -- FILE.ktfb...` does the same for bundles compiled
+// already: `ktflow compile --tune --tune-bundles=DIR` writes every --tune
+// candidate's, the estimates --tune makes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +57,29 @@ std::string source(llvm::StringRef relative) {
   return std::string(KTFLOW_SOURCE_DIR) + "/" + relative.str();
 }
 
+/// Loads `program` into `out` and links its launch with `arguments`
+/// (NAME=VALUE; those the bundle has no runtime argument of are left out),
+/// or says why not in `error`.
+bool bindAndLink(Linked &out, rt::Program program,
+                 llvm::ArrayRef<std::string> arguments, std::string &error) {
+  out.program.emplace(std::move(program));
+  out.launch.emplace(*out.program);
+  for (llvm::StringRef spec : arguments) {
+    auto [name, value] = spec.split('=');
+    if (!out.program->findRuntimeArg(name))
+      continue;
+    if (llvm::Error e = out.launch->bindRuntimeArg(name, value)) {
+      error = llvm::toString(std::move(e));
+      return false;
+    }
+  }
+  if (llvm::Error e = out.launch->link()) {
+    error = llvm::toString(std::move(e));
+    return false;
+  }
+  return true;
+}
+
 /// Compiles and links `c`, or says why not in `error`.
 std::optional<Linked> link(const Case &c, std::string &error) {
   mlir::DialectRegistry registry;
@@ -84,19 +110,8 @@ std::optional<Linked> link(const Case &c, std::string &error) {
     error = llvm::toString(program.takeError());
     return std::nullopt;
   }
-  out.program.emplace(std::move(*program));
-  out.launch.emplace(*out.program);
-  for (llvm::StringRef spec : c.arguments) {
-    auto [name, value] = spec.split('=');
-    if (llvm::Error e = out.launch->bindRuntimeArg(name, value)) {
-      error = llvm::toString(std::move(e));
-      return std::nullopt;
-    }
-  }
-  if (llvm::Error e = out.launch->link()) {
-    error = llvm::toString(std::move(e));
+  if (!bindAndLink(out, std::move(*program), c.arguments, error))
     return std::nullopt;
-  }
   return out;
 }
 
@@ -203,6 +218,50 @@ double cpuMsPerEstimate(const Linked &linked) {
   return best;
 }
 
+/// Links the bundle in `path` with `arguments` (NAME=VALUE), or says why
+/// not in `error`.
+std::optional<Linked> linkBundle(llvm::StringRef path,
+                                 llvm::ArrayRef<std::string> arguments,
+                                 std::string &error) {
+  llvm::Expected<rt::Program> program = rt::Program::loadFile(path);
+  if (!program) {
+    error = llvm::toString(program.takeError());
+    return std::nullopt;
+  }
+  Linked out;
+  if (!bindAndLink(out, std::move(*program), arguments, error))
+    return std::nullopt;
+  return out;
+}
+
+/// `--bundles ARG... -- FILE...`: a line per bundle, its estimate exactly
+/// and the CPU microseconds of one (cpuMsPerEstimate), then the mean.
+int printBundles(llvm::ArrayRef<std::string> arguments,
+                 llvm::ArrayRef<std::string> files) {
+  double total = 0;
+  size_t timed = 0;
+  for (const std::string &file : files) {
+    std::string error;
+    std::optional<Linked> linked = linkBundle(file, arguments, error);
+    if (!linked) {
+      std::printf("%s: %s\n", file.c_str(), error.c_str());
+      continue;
+    }
+    machine::KernelEstimate e = machine::estimateKernel(
+        linked->program->getBundle().machine, linked->launch->getExecutable());
+    double us = 1000 * cpuMsPerEstimate(*linked);
+    total += us;
+    ++timed;
+    std::printf("%s: cycles %.17g busiest %.17g latency %.17g (%s) %.0f us\n",
+                file.c_str(), e.cycles, e.busiest, e.latency,
+                e.bottleneck.c_str(), us);
+    std::fflush(stdout);
+  }
+  if (timed)
+    std::printf("mean of %zu: %.0f us\n", timed, total / timed);
+  return 0;
+}
+
 /// Prints a Markdown row per case (`--table`): its estimate's CPU
 /// microseconds, the table bench/README.md keeps before and after each
 /// change to its speed.
@@ -231,6 +290,17 @@ int main(int argc, char **argv) {
   if (argc == 2 && llvm::StringRef(argv[1]) == "--table") {
     printTable();
     return 0;
+  }
+  if (argc >= 2 && llvm::StringRef(argv[1]) == "--bundles") {
+    std::vector<std::string> arguments, files;
+    bool afterDashes = false;
+    for (int i = 2; i < argc; ++i) {
+      if (!afterDashes && llvm::StringRef(argv[i]) == "--")
+        afterDashes = true;
+      else
+        (afterDashes ? files : arguments).push_back(argv[i]);
+    }
+    return printBundles(arguments, files);
   }
   benchmark::Initialize(&argc, argv);
   for (const Case &c : allCases())

@@ -43,28 +43,6 @@ static llvm::SmallVector<uint32_t, 3> costOperands(const Inst &in) {
   }
 }
 
-/// The registers the value `in` writes is computed from, if it writes one.
-static llvm::SmallVector<uint32_t, 3> sources(const Inst &in) {
-  switch (in.op) {
-  case Opcode::MovS:
-    return {in.b};
-  case Opcode::SelectS:
-    return {in.b, in.c, in.d};
-  case Opcode::Alu:
-    return {in.b, in.c};
-  case Opcode::LoopBegin: // Its start and step.
-    return {in.b, in.d};
-  default:
-    return {};
-  }
-}
-
-static bool writesScalar(const Inst &in) {
-  return in.op == Opcode::SetImm || in.op == Opcode::MovS ||
-         in.op == Opcode::SelectS || in.op == Opcode::Alu ||
-         in.op == Opcode::LoopBegin || in.op == Opcode::ReadIndex;
-}
-
 /// For each instruction of `program`, whether the scalar it writes may
 /// reach an operand the walk reads (costOperands), directly or through
 /// the values computed from it: backwards through the program, a loop's
@@ -107,7 +85,7 @@ std::vector<bool> detail::definitionsRead(const UnitProgram &program,
         if (!read[pc])
           grew = true;
         read[pc] = true;
-        for (uint32_t reg : sources(in))
+        for (uint32_t reg : scalarSources(in))
           need(reg);
       }
       if (!llvm::is_contained(counted, pc))
@@ -118,63 +96,18 @@ std::vector<bool> detail::definitionsRead(const UnitProgram &program,
   return read;
 }
 
-/// For each instruction, the loop_end of the innermost loop around it
-/// (SIZE_MAX outside loops).
-static std::vector<size_t> innermostLoopEnds(const std::vector<Inst> &insts) {
-  std::vector<size_t> ends(insts.size(), SIZE_MAX), open;
-  for (auto [pc, in] : llvm::enumerate(insts)) {
-    while (!open.empty() && pc > open.back())
-      open.pop_back();
-    ends[pc] = open.empty() ? SIZE_MAX : open.back();
-    if (in.op == Opcode::LoopBegin)
-      open.push_back(in.e);
-  }
-  return ends;
-}
-
-Constants::Constants(const UnitProgram &program, size_t end)
-    : insts(&program.insts), values(program.numSRegs),
-      definedAt(program.numSRegs, 0), scopeEnd(program.numSRegs, SIZE_MAX),
-      loopEnds(innermostLoopEnds(program.insts)) {
-  std::vector<unsigned> definitions(program.numSRegs, 0);
-  for (auto [pc, in] : llvm::enumerate(program.insts))
-    if (writesScalar(in) && in.a < definitions.size()) {
-      ++definitions[in.a];
-      definedAt[in.a] = pc;
-    }
-  std::vector<KnownScalar> regs(program.numSRegs);
-  for (size_t pc = 0; pc < std::min(end, program.insts.size()); ++pc) {
-    const Inst &in = program.insts[pc];
-    if (!writesScalar(in) || in.op == Opcode::ReadIndex ||
-        in.a >= values.size() || definitions[in.a] != 1)
-      continue;
-    if (in.op == Opcode::LoopBegin) {
-      if (counts(pc) && tripsAt(pc) <= 1) {
-        values[in.a] = values[in.b];
-        scopeEnd[in.a] = in.e;
-      }
-      continue;
-    }
-    if (!llvm::all_of(sources(in), [&](uint32_t reg) { return at(reg, pc); }))
-      continue;
-    for (uint32_t reg : sources(in))
-      regs[reg] = *values[reg];
-    (void)stepKnownScalar(in, regs);
-    values[in.a] = regs[in.a];
-  }
-}
-
 void SameWalks::add(const UnitProgram &program, const ProgramWalker &walker,
                     size_t index) {
   if (walker.iterations() < kWorthCopying)
     return;
   buckets[bucketOf(program)].push_back(walked.size());
-  walked.push_back({&program, index, {}, {}, {}, false, {}});
+  walked.push_back({&program, index, {}, {}, {}, nullptr, false, {}});
 }
 
 void SameWalks::analyse(Walked &walked) {
   const UnitProgram &program = *walked.program;
   Constants constants(program);
+  walked.shape = constants.getShape();
   for (auto [pc, in] : llvm::enumerate(program.insts))
     if (in.op == Opcode::LoopBegin && constants.counts(pc)) {
       walked.counted.push_back(pc);
@@ -346,8 +279,9 @@ SameWalks::renaming(Walked &walkedFrom, const UnitProgram &to,
   }
   // The loops the start counts run as many trips in both.
   if (!walkedFrom.counted.empty()) {
+    // The instructions are the same but for set_imm's immediates.
     if (!constants)
-      constants.emplace(to);
+      constants.emplace(to, walkedFrom.shape);
     for (auto [pc, trips] :
          llvm::zip_equal(walkedFrom.counted, walkedFrom.trips))
       if (!constants->counts(pc) || constants->tripsAt(pc) != trips)

@@ -17,6 +17,7 @@
 #include "ProgramWalker.h"
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,34 +35,91 @@ struct Renaming {
   OneToOne fifos, syncs, memories, units;
 };
 
+/// The registers the value `in` writes is computed from, if it writes one
+/// (a loop's: its start and step).
+llvm::SmallVector<uint32_t, 3> scalarSources(const Inst &in);
+/// Whether `in` writes a scalar register (its `a`).
+bool writesScalar(const Inst &in);
+
+/// Where each scalar register of a program is defined and which loops are
+/// around each instruction: what Constants reads of the instructions but
+/// their immediates, the same for programs that differ only there.
+struct ConstantsShape {
+  explicit ConstantsShape(const UnitProgram &program);
+  /// Per register, its last definition and whether it is the only one.
+  std::vector<size_t> definedAt;
+  std::vector<bool> single;
+  /// Per instruction, the loop_end of the innermost loop around it
+  /// (SIZE_MAX outside loops).
+  std::vector<size_t> loopEnds;
+};
+
 /// The scalar registers of a program that hold one value wherever they
 /// are read: those with one definition that runs before every read (a
 /// set_imm, or an alu, mov_s or select_s of such registers), and the
 /// register of a loop of at most one trip whose bounds and step are such,
 /// inside the loop (the walk forgets it past the loop's end).
-struct Constants {
+///
+/// A register's value is found when first asked for (at(), counts()), from
+/// those of its definition's sources: the estimate asks about a few loops
+/// of each program (SameWalks::renaming, deviceMemoriesMoved), and stepping
+/// every definition of every program compared was a tenth of
+/// swiglu_ffn_64x1024x4096's estimate on spyre_like. The values are those
+/// of stepping every definition in program order.
+class Constants {
+public:
   /// The values of the definitions before `end`.
   explicit Constants(const UnitProgram &program, size_t end = SIZE_MAX);
+  /// The same, for a program whose shape is `shape` (a program of the same
+  /// instructions but for immediates).
+  Constants(const UnitProgram &program,
+            std::shared_ptr<const ConstantsShape> shape);
   /// Whether `reg` holds its value at instruction `pc`: its definition
   /// comes first, and every loop around it is around `pc` too.
-  bool at(uint32_t reg, size_t pc) const {
-    if (reg >= values.size() || !values[reg])
+  bool at(uint32_t reg, size_t pc) {
+    if (!definedBefore(reg, pc))
       return false;
-    size_t def = definedAt[reg];
-    return def < pc && pc <= loopEnds[def] && pc <= scopeEnd[reg];
+    const Found &f = value(reg);
+    return f.value && pc <= shape->loopEnds[shape->definedAt[reg]] &&
+           pc <= f.scopeEnd;
   }
   /// Whether a loop's bounds and step hold their values at it.
-  bool counts(size_t pc) const {
+  bool counts(size_t pc) {
     const Inst &in = (*insts)[pc];
     return at(in.b, pc) && at(in.c, pc) && at(in.d, pc);
   }
+  /// The trips of a loop that counts().
   double tripsAt(size_t pc) const {
     const Inst &in = (*insts)[pc];
-    return ProgramWalker::tripsOf(*values[in.b], *values[in.c], *values[in.d]);
+    return ProgramWalker::tripsOf(*found.find(in.b)->second.value,
+                                  *found.find(in.c)->second.value,
+                                  *found.find(in.d)->second.value);
   }
+  const std::shared_ptr<const ConstantsShape> &getShape() const {
+    return shape;
+  }
+
+private:
+  struct Found {
+    /// None where the register is not a constant.
+    std::optional<KnownScalar> value;
+    /// A loop's register holds its value up to the loop's end.
+    size_t scopeEnd = SIZE_MAX;
+  };
+  /// Whether `reg` has one definition, before `pc` and `end`.
+  bool definedBefore(uint32_t reg, size_t pc) const {
+    return reg < shape->single.size() && shape->single[reg] &&
+           shape->definedAt[reg] < pc && shape->definedAt[reg] < end;
+  }
+  /// `reg`'s value, found first where it is not.
+  const Found &value(uint32_t reg);
+  /// Finds `reg`'s value from those of its definition's sources, found.
+  Found evaluate(uint32_t reg);
+
   const std::vector<Inst> *insts;
-  std::vector<std::optional<KnownScalar>> values;
-  std::vector<size_t> definedAt, scopeEnd, loopEnds;
+  std::shared_ptr<const ConstantsShape> shape;
+  size_t end;
+  llvm::DenseMap<uint32_t, Found> found;
 };
 
 /// What the walk reads of a walked program (each loop's trips, each
@@ -122,7 +180,10 @@ private:
     /// Per instruction, whether the scalar it writes may reach what the
     /// walk reads (sizes, trip counts, index bounds).
     std::vector<bool> read;
-    /// Whether the three above are found (once another program of its
+    /// Its scalars' definitions and loops (those of the programs copying
+    /// it: Constants).
+    std::shared_ptr<const ConstantsShape> shape;
+    /// Whether the four above are found (once another program of its
     /// instructions is looked for).
     bool analysed = false;
     ReadTrace reads;
