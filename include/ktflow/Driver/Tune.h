@@ -6,8 +6,9 @@
 // ScheduleKnobs: chunk width, coarsening, buffer depth, spreading, output
 // splits, lanes, hoisting and row spans), compile each to a bundle, rank
 // the candidates with the analytic whole-kernel estimate
-// (ktflow/Machine/Estimate.h: microseconds, no simulation), simulate the
-// best few distinct schedules and the default one, and keep the fastest.
+// (ktflow/Machine/Estimate.h: no simulation; milliseconds at production
+// sizes, bench/README.md), simulate the best few distinct schedules and
+// the default one, and keep the fastest.
 // The search is deterministic: candidates come in a fixed order, and ties
 // (equal estimates, equal cycles) go to the earlier candidate.
 //
