@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BufferPool.h"
 #include "Executor.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -251,7 +252,7 @@ static LogicalResult runForall(TileExecutor &exec, Operation *op) {
     FailureOr<TensorRef> t = exec.getTensor(op, init);
     if (failed(t))
       return failure();
-    outs.push_back(std::make_shared<Tensor>(**t));
+    outs.push_back(makeTensorCopy(**t));
   }
   Block *body = loop.getBody();
   auto inParallel = cast<scf::InParallelOp>(body->getTerminator());
@@ -261,7 +262,7 @@ static LogicalResult runForall(TileExecutor &exec, Operation *op) {
         for (auto [v, iv] : llvm::zip(point, loop.getInductionVars()))
           args.push_back(inductionValue(v, iv));
         for (auto &out : outs)
-          args.push_back(TensorRef(std::make_shared<Tensor>(*out)));
+          args.push_back(TensorRef(makeTensorCopy(*out)));
         if (failed(exec.runBlock(*body, args, ignored)))
           return failure();
         for (Operation &yieldOp : inParallel.getRegion().front()) {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Executor.h"
+#include "BufferPool.h"
 #include "Linalg.h"
 
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
@@ -454,8 +455,8 @@ LogicalResult ktflow::interp::runElementwiseOp(TileExecutor &exec,
     if (isa<ShapedType>(result.getType())) {
       if (!shapeSource)
         return exec.error(op) << "tensor result without tensor operands";
-      auto out = std::make_shared<Tensor>(
-          Tensor::zeros(ew.resultType, shapeSource->shape));
+      std::shared_ptr<Tensor> out =
+          makeZeroTensor(ew.resultType, shapeSource->shape);
       zeroAt = runElementwise(ew, inputs, {out->floats.data(), out->ints.data()},
                               n);
       if (zeroAt >= 0)

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BufferPool.h"
 #include "LinalgRun.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -45,8 +46,7 @@ LogicalResult LinalgRun::bindOperands() {
                  << dtypeName(t.dtype) << " but the body expects "
                  << dtypeName(*plan.wideOutputs[k]);
         inits.push_back(&t);
-        outputs.push_back(wide ? makeWideOutput(plan, t)
-                               : std::make_shared<Tensor>(t));
+        outputs.push_back(wide ? makeWideOutput(plan, t) : makeTensorCopy(t));
         operand.dtype = outputs.back()->dtype;
         operand.output = outputs.back().get();
         operand.tensor = operand.output;

@@ -10,6 +10,8 @@
 
 #include "LinalgRun.h"
 
+#include "BufferPool.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -17,29 +19,39 @@
 using namespace mlir;
 using namespace ktflow::interp;
 
+LinalgRun::~LinalgRun() {
+  for (std::vector<double> &buffer : bufF)
+    giveBuffer(buffer);
+  for (std::vector<int64_t> &buffer : bufI)
+    giveBuffer(buffer);
+}
+
 void LinalgRun::prepareSlots(uint64_t points) {
   // No column is longer than the iteration space: a small op does not
-  // allocate and fill kColumnCapacity elements a slot (under ASan, whose
-  // quarantine hands out fresh pages, that was most of a small op's time).
+  // fill kColumnCapacity elements a slot.
   size_t capacity = static_cast<size_t>(
       std::clamp<uint64_t>(points, 1, static_cast<uint64_t>(kColumnCapacity)));
   size_t numSlots = plan.slotTypes.size();
-  bufF.assign(numSlots, {});
-  bufI.assign(numSlots, {});
+  bufF.resize(numSlots);
+  bufI.resize(numSlots);
+  slotBufs.assign(numSlots, ColumnOut());
   cols.assign(numSlots, ColumnIn());
   for (size_t s = 0; s < numSlots; ++s) {
-    if (isFloat(plan.slotTypes[s]))
-      bufF[s].resize(capacity);
-    else
-      bufI[s].resize(capacity);
-    cols[s] = {bufF[s].data(), bufI[s].data()};
+    if (isFloat(plan.slotTypes[s])) {
+      bufF[s] = takeZeroFloats(capacity);
+      slotBufs[s].f = bufF[s].data();
+    } else {
+      bufI[s] = takeZeroInts(capacity);
+      slotBufs[s].i = bufI[s].data();
+    }
+    cols[s] = {slotBufs[s].f, slotBufs[s].i};
   }
   auto fill = [&](unsigned slot, const Scalar &s) {
     if (isFloat(plan.slotTypes[slot]))
-      std::fill(bufF[slot].begin(), bufF[slot].end(),
-                roundToDType(s.toDouble(), plan.slotTypes[slot]));
+      std::fill_n(slotBufs[slot].f, capacity,
+                  roundToDType(s.toDouble(), plan.slotTypes[slot]));
     else
-      std::fill(bufI[slot].begin(), bufI[slot].end(), s.i);
+      std::fill_n(slotBufs[slot].i, capacity, s.i);
   };
   for (const auto &[slot, value] : plan.constants)
     fill(slot, value);
@@ -61,7 +73,7 @@ void LinalgRun::loadColumn(unsigned slot, const LinalgOperand &operand,
       cols[slot].f = src;
       return;
     }
-    double *dst = bufF[slot].data();
+    double *dst = slotBufs[slot].f;
     cols[slot].f = dst;
     for (int64_t i = 0; i < n; ++i)
       dst[i] = src[i * step];
@@ -71,7 +83,7 @@ void LinalgRun::loadColumn(unsigned slot, const LinalgOperand &operand,
       cols[slot].i = src;
       return;
     }
-    int64_t *dst = bufI[slot].data();
+    int64_t *dst = slotBufs[slot].i;
     cols[slot].i = dst;
     for (int64_t i = 0; i < n; ++i)
       dst[i] = src[i * step];
@@ -176,7 +188,7 @@ LogicalResult LinalgRun::processChunk(ArrayRef<int64_t> point, int colDim,
       continue;
     unsigned r = instr.result;
     if (instr.kind == BodyInstr::Kind::Index) {
-      int64_t *dst = bufI[r].data();
+      int64_t *dst = slotBufs[r].i;
       cols[r].i = dst;
       for (int64_t i = 0; i < n; ++i)
         dst[i] = static_cast<int>(instr.dim) == colDim ? point[instr.dim] + i
@@ -191,9 +203,8 @@ LogicalResult LinalgRun::processChunk(ArrayRef<int64_t> point, int colDim,
     ins.clear();
     for (unsigned s : instr.operands)
       ins.push_back(cols[s]);
-    ColumnOut out{bufF[r].data(), bufI[r].data()};
-    int64_t zeroAt = runElementwise(instr.ew, ins, out, n);
-    cols[r] = {bufF[r].data(), bufI[r].data()};
+    int64_t zeroAt = runElementwise(instr.ew, ins, slotBufs[r], n);
+    cols[r] = {slotBufs[r].f, slotBufs[r].i};
     if (zeroAt >= 0) {
       SmallVector<int64_t, 4> where(point.begin(), point.end());
       if (colDim >= 0)

@@ -38,6 +38,10 @@ class LinalgRun {
 public:
   LinalgRun(TileExecutor &exec, mlir::Operation *op, const LinalgPlan &plan)
       : exec(exec), op(op), plan(plan) {}
+  /// Gives the column buffers back to the buffer pool.
+  ~LinalgRun();
+  LinalgRun(const LinalgRun &) = delete;
+  LinalgRun &operator=(const LinalgRun &) = delete;
 
   /// Computes the outputs and binds them to the op's results.
   mlir::LogicalResult run();
@@ -78,9 +82,12 @@ private:
   llvm::SmallVector<int64_t, 4> ranges;
   /// Loop nest actually iterated (possibly collapsed).
   llvm::SmallVector<int64_t, 4> nestRanges;
-  // One buffer per slot; `cols` point at the current column data.
-  std::vector<std::vector<double>> bufF;
-  std::vector<std::vector<int64_t>> bufI;
+  // One buffer per slot, of the slot's type (the other pointer is null),
+  // from the thread's buffer pool (BufferPool.h). `cols` point at the
+  // current column data.
+  llvm::SmallVector<std::vector<double>, 8> bufF;
+  llvm::SmallVector<std::vector<int64_t>, 8> bufI;
+  llvm::SmallVector<ColumnOut, 16> slotBufs;
   llvm::SmallVector<ColumnIn, 16> cols;
 };
 

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AccessTiles.h"
+#include "BufferPool.h"
 #include "Strided.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -227,7 +228,7 @@ LogicalResult ktflow::interp::runLoad(TileExecutor &exec, Operation *op) {
       return exec.error(op) << "type mismatch: the result type " << type
                             << " does not match the tile's shape "
                             << formatShape((*tile)->shape);
-  auto result = std::make_shared<Tensor>(Tensor::zeros(*dtype, (*tile)->shape));
+  auto result = makeZeroTensor(*dtype, (*tile)->shape);
   LogicalResult moved =
       canUseBoxPath(**tile)
           ? moveBox(exec, op, **tile, *result, Direction::Load)
