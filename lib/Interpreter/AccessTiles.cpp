@@ -257,11 +257,19 @@ LogicalResult ktflow::interp::forEachTileCoordinate(
     return success();
   bool indirect = tile.kind == AccessTile::Kind::Indirect;
   SmallVector<ViewAccessor, 2> indexAccessors;
+  /// The index element each index view's last coordinate located.
+  struct IndexElement {
+    SmallVector<int64_t, 4> coord;
+    MemRegion *region = nullptr;
+    int64_t index = 0;
+  };
+  SmallVector<IndexElement, 2> indexElements;
   ktdp::IntegerBox baseBounds;
   if (indirect) {
     for (const AccessTile::Subscript &sub : tile.subscripts)
       if (sub.indirect)
         indexAccessors.emplace_back(*sub.indexView);
+    indexElements.resize(indexAccessors.size());
     if (tile.view)
       baseBounds = coordinateBounds(*tile.view);
   }
@@ -302,18 +310,26 @@ LogicalResult ktflow::interp::forEachTileCoordinate(
             coord[j] = indexCoord.front();
             continue;
           }
+          IndexElement &cached = indexElements[nextAccessor];
           const ViewAccessor &accessor = indexAccessors[nextAccessor++];
-          MemRegion *region = nullptr;
-          int64_t index = 0;
-          std::string why;
-          ViewAccessor::Status status =
-              accessor.locate(indexCoord, region, index, &why);
-          if (status == ViewAccessor::Status::Masked)
-            why = "coordinate " + formatCoords(indexCoord) +
-                  " is outside the index view's coordinate_set";
-          if (status != ViewAccessor::Status::Ok)
-            return exec.error(op) << "reading the index view of dimension " << j
-                                  << ": " << why;
+          // Neighbouring points mostly read the same index element: it is
+          // located once per run of them (the view's mapping to memory
+          // does not change while the tile is walked; its value may, and
+          // is read at every point).
+          if (!cached.region || indexCoord != cached.coord) {
+            std::string why;
+            ViewAccessor::Status status =
+                accessor.locate(indexCoord, cached.region, cached.index, &why);
+            if (status == ViewAccessor::Status::Masked)
+              why = "coordinate " + formatCoords(indexCoord) +
+                    " is outside the index view's coordinate_set";
+            if (status != ViewAccessor::Status::Ok)
+              return exec.error(op) << "reading the index view of dimension "
+                                    << j << ": " << why;
+            cached.coord.assign(indexCoord.begin(), indexCoord.end());
+          }
+          MemRegion *region = cached.region;
+          int64_t index = cached.index;
           if (!region->dtype || isFloat(*region->dtype))
             return exec.error(op) << "type mismatch: the index view of "
                                      "dimension "

@@ -151,13 +151,16 @@ static LogicalResult movePoints(TileExecutor &exec, Operation *op,
       exec, op, tile, [&](int64_t flat, ArrayRef<int64_t> coord) {
         MemRegion *region = nullptr;
         int64_t index = 0;
-        std::string why;
-        switch (accessor.locate(coord, region, index, &why)) {
+        switch (accessor.locate(coord, region, index)) {
         case ViewAccessor::Status::Masked:
           return success();
         case ViewAccessor::Status::OutsideView:
-        case ViewAccessor::Status::OutsideMemory:
+        case ViewAccessor::Status::OutsideMemory: {
+          // The message is built only for the coordinate that fails.
+          std::string why;
+          accessor.locate(coord, region, index, &why);
           return LogicalResult(exec.error(op) << why);
+        }
         case ViewAccessor::Status::Ok:
           break;
         }

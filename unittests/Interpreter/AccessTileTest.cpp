@@ -3,7 +3,8 @@
 // This file tests how the interpreter enumerates access tiles: the order
 // map's permutation of the tile's dimensions, masking by the view's
 // coordinate_set on loads and stores, non-box (triangular) access sets, tile
-// types larger or smaller than their set, and distributed views.
+// types larger or smaller than their set, distributed views, and an
+// indirect store that overwrites its own index elements.
 //
 //===----------------------------------------------------------------------===//
 
@@ -186,6 +187,38 @@ module {
       ref[16 + j * 4 + i] = 10.0 * i + (j + 4);     // part 1, column-major
     }
   expectClose(run->output("b"), ref, Tolerance::exact(), "B");
+}
+
+TEST(AccessTile, IndirectStoreRereadsAnIndexItOverwrites) {
+  // X[X[i, 0], j] = D[i, j] in row-major order: the index element X[i, 0]
+  // that a row's points share is read again at every point, so the
+  // row's first store, which writes X[0, 0], moves the rest of row 0.
+  auto run = KernelRun::fromText(R"(
+#all = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 3 >= 0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  func.func @k(%x: index, %d: index) attributes {grid = [1]} {
+    %c0 = arith.constant 0 : index
+    %X = ktdp.construct_memory_view %x, sizes: [4, 4], strides: [4, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<4x4xi32>
+    %D = ktdp.construct_memory_view %d, sizes: [4, 4], strides: [4, 1] {coordinate_set = #all, memory_space = #ktdp.memory_space<global>} : memref<4x4xi32>
+    %td = ktdp.construct_access_tile %D[%c0, %c0] {access_tile_set = #all, access_tile_order = #id} : memref<4x4xi32> -> !ktdp.access_tile<4x4xindex>
+    %v = ktdp.load %td : !ktdp.access_tile<4x4xindex> -> tensor<4x4xi32>
+    %dst = ktdp.construct_indirect_access_tile intermediate_variables(%i, %j) %X[ind(%X[(%i), (0)]), (%j)] {variables_space_set = #all, variables_space_order = #id} : memref<4x4xi32>, memref<4x4xi32> -> !ktdp.access_tile<4x4xindex>
+    ktdp.store %v, %dst : tensor<4x4xi32>, !ktdp.access_tile<4x4xindex>
+    return
+  }
+}
+)");
+  ASSERT_TRUE(run->ok()) << run->errors;
+  Tensor d = Tensor::zeros(DType::I32, {4, 4});
+  d.ints = {2, 1, 3, 1, 1, 2, 0, 3, 3, 0, 1, 2, 0, 3, 2, 1};
+  run->input("x", Tensor::zeros(DType::I32, {4, 4}));
+  run->input("d", d);
+  ASSERT_TRUE(run->run()) << run->errors;
+  // Row 0's points 1..3 went to row 2 (X[0, 0] was 2 by then); with the
+  // index value kept from the row's first point they would land in row 0.
+  std::vector<int64_t> ref = {0, 3, 2, 1, 0, 0, 0, 0, 0, 1, 3, 1, 0, 0, 0, 0};
+  EXPECT_EQ(run->output("x").ints, ref);
 }
 
 } // namespace
