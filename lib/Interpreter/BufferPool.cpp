@@ -9,7 +9,7 @@
 
 #include "BufferPool.h"
 
-#include <algorithm>
+#include <map>
 
 using namespace ktflow::interp;
 
@@ -22,25 +22,21 @@ constexpr size_t kMinPooled = 16;
 thread_local bool poolsGone = false;
 
 template <typename T> struct Pool {
-  std::vector<std::vector<T>> buffers;
+  /// Pooled buffers by capacity: a request finds the smallest that holds
+  /// it in log time however many buffers the pool keeps (a run of many
+  /// live tiles gives back thousands).
+  std::multimap<size_t, std::vector<T>> buffers;
   size_t bytes = 0;
 
   ~Pool() { poolsGone = true; }
 
   /// An empty buffer with room for `n`, pooled when one fits.
   std::vector<T> reuse(size_t n) {
-    auto best = buffers.end();
-    for (auto it = buffers.begin(); it != buffers.end(); ++it) {
-      size_t capacity = it->capacity();
-      if (capacity >= n && capacity <= 2 * n &&
-          (best == buffers.end() || capacity < best->capacity()))
-        best = it;
-    }
     std::vector<T> buffer;
-    if (best != buffers.end()) {
-      buffer = std::move(*best);
-      *best = std::move(buffers.back());
-      buffers.pop_back();
+    auto best = buffers.lower_bound(n);
+    if (best != buffers.end() && best->first <= 2 * n) {
+      buffer = std::move(best->second);
+      buffers.erase(best);
       bytes -= buffer.capacity() * sizeof(T);
       buffer.clear();
     }
@@ -53,10 +49,11 @@ template <typename T> struct Pool {
   }
 
   void give(std::vector<T> &buffer) {
-    size_t size = buffer.capacity() * sizeof(T);
-    if (buffer.capacity() >= kMinPooled && bytes + size <= kMaxPooledBytes) {
+    size_t capacity = buffer.capacity();
+    size_t size = capacity * sizeof(T);
+    if (capacity >= kMinPooled && bytes + size <= kMaxPooledBytes) {
       bytes += size;
-      buffers.push_back(std::move(buffer));
+      buffers.emplace(capacity, std::move(buffer));
     }
     std::vector<T>().swap(buffer);
   }
