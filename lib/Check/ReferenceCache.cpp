@@ -148,7 +148,8 @@ public:
   bool take(void *out, size_t size) {
     if (rest.size() < size)
       return false;
-    std::memcpy(out, rest.data(), size);
+    if (size != 0) // An empty array's data() may be null.
+      std::memcpy(out, rest.data(), size);
     rest = rest.drop_front(size);
     return true;
   }
@@ -218,8 +219,9 @@ void ReferenceCache::store(StringRef entry,
   };
   auto array = [&](const auto &values) {
     word(values.size());
-    bytes.append(reinterpret_cast<const char *>(values.data()),
-                 values.size() * sizeof(values[0]));
+    if (!values.empty())
+      bytes.append(reinterpret_cast<const char *>(values.data()),
+                   values.size() * sizeof(values[0]));
   };
   word(tensors.size());
   for (const host::Tensor &t : tensors) {
