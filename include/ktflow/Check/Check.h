@@ -91,6 +91,8 @@ struct CheckCounts {
 /// each displaced op moves the outputs is read from it when there, else
 /// computed and stored (`reduction N`, `rounding N`: N the op's number in
 /// forEachKernelOp's order). `counts` adds up the runs and cached results.
+/// Without reorderable reductions or `reroundedOps`, every output's bounds
+/// are empty (all 0, as compareOutput reads them).
 llvm::Expected<std::vector<std::vector<double>>> computeReorderBounds(
     mlir::ModuleOp module, const interp::InterpreterOptions &options,
     const ReferenceBindings &bindings, llvm::ArrayRef<std::string> names,
