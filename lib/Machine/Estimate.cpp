@@ -167,11 +167,29 @@ static void consider(KernelEstimate &estimate, double busy,
   }
 }
 
+namespace {
+/// The walks of an estimate's first pass, kept for its second (the shares
+/// of device memory set, wholeKernel): a walk whose DMAs have no share set
+/// walks as it did, and so does a copy of it. The second pass walked every
+/// program again and searched again for the walks to copy, which it found
+/// where the first had (what SameWalks compares has no share in it): a
+/// third of layernorm_1151x8192's estimate, whose engines move one or two
+/// lanes' rows.
+struct FirstPass {
+  std::vector<ProgramWalker> walkers;
+  std::vector<double> unitBusy;
+  /// Per program, the walk it copies and its names, if it copies one.
+  std::vector<std::optional<std::pair<size_t, detail::Renaming>>> copies;
+};
+} // namespace
+
 /// estimateKernel, with the chains of tokens if `followTokens`; with the
-/// shares of device memory `shared` set where given.
+/// shares of device memory `shared` set where given, and then the walks of
+/// the `first` pass, which had none set.
 static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
                                   bool followTokens,
-                                  detail::RouteCosts *shared = nullptr) {
+                                  detail::RouteCosts *shared = nullptr,
+                                  FirstPass *first = nullptr) {
   KernelEstimate estimate;
   estimate.memoryBusy.assign(machine.memories.size(), 0);
   double load = 0, store = 0, compute = 0;
@@ -185,15 +203,35 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
   std::optional<detail::RouteCosts> own;
   detail::RouteCosts &routes = shared ? *shared : own.emplace(machine, exe);
   detail::SameWalks sameWalks(machine, exe, routes);
-  for (const UnitProgram &program : exe.programs) {
+  FirstPass walked;
+  // Per program of the second pass, whether its walk is the first pass's.
+  std::vector<bool> kept;
+  for (auto [p, program] : llvm::enumerate(exe.programs)) {
     const MachineUnit &unit = machine.units[program.unit];
     // A lane's program walks as one walked before, renamed, or is walked.
     double busy;
-    if (auto same = sameWalks.find(program)) {
-      auto [walked, names] = std::move(*same);
-      walkers.emplace_back(walkers[walked], program, names);
-      busy = estimate.unitBusy[walked];
+    if (first) {
+      const auto &copy = first->copies[p];
+      kept.push_back(copy ? bool(kept[copy->first])
+                          : !routes.hasShare(program.unit));
+      if (kept.back()) {
+        walkers.push_back(std::move(first->walkers[p]));
+        walkers.back().chargeAgain(estimate, copy ? &copy->second : nullptr);
+        busy = first->unitBusy[p];
+      } else if (copy) {
+        walkers.emplace_back(walkers[copy->first], program, copy->second);
+        busy = estimate.unitBusy[copy->first];
+      } else {
+        busy =
+            walkers.emplace_back(machine, exe, program, estimate, routes).run();
+      }
+    } else if (auto same = sameWalks.find(program)) {
+      const auto &[source, names] =
+          *walked.copies.emplace_back(std::move(same));
+      walkers.emplace_back(walkers[source], program, names);
+      busy = estimate.unitBusy[source];
     } else {
+      walked.copies.emplace_back();
       busy =
           walkers.emplace_back(machine, exe, program, estimate, routes).run();
       sameWalks.add(program, walkers.back(), walkers.size() - 1);
@@ -220,8 +258,11 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
   }
   // Where the engines move different amounts of device memory, the walks
   // again, each engine at its share as the others finish.
-  if (!shared && detail::shareByBytes(machine, walkers, routes))
-    return wholeKernel(machine, exe, followTokens, &routes);
+  if (!shared && detail::shareByBytes(machine, walkers, routes)) {
+    walked.walkers = std::move(walkers);
+    walked.unitBusy = std::move(estimate.unitBusy);
+    return wholeKernel(machine, exe, followTokens, &routes, &walked);
+  }
   // A compute unit waits, empty, for each hand-over its feed waits for,
   // then for the entries its next work needs loaded after it.
   std::vector<HandOverStall> handOverStalls =

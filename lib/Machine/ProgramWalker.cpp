@@ -220,7 +220,7 @@ RouteCost RouteCosts::operator()(NodeRef from, NodeRef to) {
 ProgramWalker::ProgramWalker(const Machine &machine, const Executable &exe,
                              const UnitProgram &program, KernelEstimate &out,
                              RouteCosts &routes)
-    : machine(machine), exe(exe), program(&program), out(out),
+    : machine(machine), exe(exe), program(&program), out(&out),
       unit(&machine.units[program.unit]), routes(&routes),
       regs(program.numSRegs), vtype(program.numVRegs, nullptr) {
   for (const FifoDesc &fifo : exe.fifos)

@@ -73,7 +73,11 @@ public:
   void setShare(uint32_t unit, uint32_t memory, bool load, double share,
                 MoveSchedule schedule) {
     shares[shareKey(unit, memory, load)] = {share, std::move(schedule)};
+    sharedUnits.insert(unit);
   }
+  /// Whether `unit` has a share set (setShare) for some memory: else its
+  /// DMAs move as they did before any was set.
+  bool hasShare(uint32_t unit) const { return sharedUnits.contains(unit); }
   /// The cycles `unit` takes to move its bytes `from` to `to` (in the
   /// order it moves them) from (`load`) or to `memory`: by its schedule
   /// where set (setShare), else at `share`.
@@ -95,6 +99,7 @@ private:
   }
   /// The shares set (setShare), each with when its engine moves its bytes.
   llvm::DenseMap<uint64_t, std::pair<double, MoveSchedule>> shares;
+  llvm::DenseSet<uint32_t> sharedUnits;
 };
 
 struct Renaming;
@@ -135,6 +140,12 @@ public:
                 const Renaming &names);
 
   double run();
+
+  /// Charges the memories of `estimate` what this walk charged them, in
+  /// the same order, renamed by `names` for a copy (the names it was
+  /// copied with), and charges `estimate` from now on: a walk kept from
+  /// the estimate's first pass (Estimate.cpp) for its second.
+  void chargeAgain(KernelEstimate &estimate, const Renaming *names);
 
   /// The loop iterations the walk went through one by one.
   double iterations() const { return iterationsWalked; }
@@ -428,7 +439,9 @@ private:
   /// Pointers, not references: a walk's copy for another program
   /// (SameWalks.h) points at that program.
   const UnitProgram *program;
-  KernelEstimate &out;
+  /// Where the walk charges the memories (a pointer: chargeAgain moves a
+  /// walk to another estimate).
+  KernelEstimate *out;
   const MachineUnit *unit;
   RouteCosts *routes;
   std::optional<uint32_t> feeds;

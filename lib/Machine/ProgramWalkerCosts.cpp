@@ -40,7 +40,7 @@ void ProgramWalker::chargeMemories(std::initializer_list<uint32_t> memories,
   for (uint32_t m : memories)
     if (machine.memories[m].bandwidth > 0) {
       double busy = times * bytes / machine.memories[m].bandwidth;
-      out.memoryBusy[m] += busy;
+      out->memoryBusy[m] += busy;
       records->memoryCharges.push_back({m, busy});
     }
 }

@@ -13,6 +13,8 @@
 #include "FillAndDrain.h"
 #include "ProgramWalker.h"
 
+#include "ktflow/Machine/Estimate.h"
+
 #include "gtest/gtest.h"
 
 using namespace ktflow::machine;
@@ -71,6 +73,40 @@ TEST(DeviceShareTest, WalkAndLandingsShareTheProgramsThatMayRun) {
   EXPECT_DOUBLE_EQ(landings.loadShare(walkers[0]), 24);
   EXPECT_DOUBLE_EQ(landings.loadShare(walkers[1]), 24);
   EXPECT_DOUBLE_EQ(landings.storeShare(walkers[1]), 32);
+}
+
+TEST(DeviceShareTest, WalksWithoutAShareKeptForTheSecondPass) {
+  // DMA loads 256 bytes from DDR, DMA2 512: the engines move different
+  // amounts, so the estimate walks again with their shares set
+  // (shareByBytes). DMA3 copies within L1 (no share): its first walk is
+  // kept, and charges L1 once in the second pass, as a walk would.
+  Machine m = makeTestMachine(/*ddrBandwidth=*/48);
+  m.memories[L1].core = 0;
+  m.memories[L1].bandwidth = 64;
+  MachineUnit dma3;
+  dma3.name = dma3.kind = "core0.dma3";
+  dma3.roles = RoleDma;
+  m.units.push_back(dma3);
+  constexpr uint32_t DMA3 = 5;
+  auto mem = [](uint32_t i) { return NodeRef{NodeRef::Memory, i}; };
+  auto unit = [](uint32_t i) { return NodeRef{NodeRef::Unit, i}; };
+  m.links.push_back({mem(L1), unit(DMA3), 32, 2, 0, {}});
+  m.links.push_back({unit(DMA3), mem(L1), 32, 2, 0, {}});
+  ProgramBuilder dma(DMA), dma2(DMA2), copy(DMA3);
+  dma.dma(DDR, 0, L1, 0, 256);
+  dma2.dma(DDR, 256, L1, 1024, 512);
+  copy.dma(L1, 0, L1, 4096, 128);
+  Executable exe;
+  exe.programs = {dma.done(), dma2.done(), copy.done()};
+
+  KernelEstimate e = estimateKernel(m, exe);
+  ASSERT_EQ(e.unitBusy.size(), 3u);
+  // DDR: 768 bytes at 48 B/cycle; L1: 256 + 512 bytes written, DMA3's 128
+  // read and written, at 64 B/cycle.
+  EXPECT_DOUBLE_EQ(e.memoryBusy[DDR], 16);
+  EXPECT_DOUBLE_EQ(e.memoryBusy[L1], 16);
+  // DMA3: ceil(128 / 32) = 4 cycles on its route, then 2 + 2 latency.
+  EXPECT_DOUBLE_EQ(e.unitBusy[2], 8);
 }
 
 } // namespace
