@@ -55,6 +55,14 @@ struct FifoChain {
   double pushedBytes = 0, poppedBytes = 0;
   std::optional<size_t> waiter;
 
+  /// A new FIFO's chain with `old`'s storage for its pushes.
+  static FifoChain reused(FifoChain old) {
+    FifoChain fresh;
+    fresh.pushed = std::move(old.pushed);
+    fresh.pushed.clear();
+    return fresh;
+  }
+
   /// The push the last availableAt found (or the pushes' end) and its
   /// offset: pops ask for offsets in order, so the search starts there.
   size_t searchFrom = 0;
@@ -100,6 +108,14 @@ struct SyncChain {
   /// A token's cycles from its sender to its receiver.
   double cycles = 0;
 
+  /// A new channel's chain with `old`'s storage for its tokens.
+  static SyncChain reused(SyncChain old) {
+    SyncChain fresh;
+    fresh.arrivals = std::move(old.arrivals);
+    fresh.arrivals.clear();
+    return fresh;
+  }
+
   bool empty() const { return received == arrivals.size(); }
   double receive() {
     double arrival = arrivals[received++];
@@ -123,12 +139,18 @@ class Replay {
 public:
   Replay(const Machine &machine, const Executable &exe,
          llvm::ArrayRef<ProgramWalker> walkers)
-      : machine(machine), exe(exe), fifos(exe.fifos.size()),
-        syncs(exe.syncs.size()) {
+      : machine(machine), exe(exe), fifos(takeKept(kept().fifos)),
+        syncs(takeKept(kept().syncs)) {
+    fifos.resize(exe.fifos.size());
+    syncs.resize(exe.syncs.size());
     for (const ProgramWalker &walker : walkers)
       units.push_back({&walker, 0, 0, 0, {}, 0});
     for (auto [sync, desc] : llvm::zip_equal(syncs, exe.syncs))
       sync.cycles = machine.syncCycles(desc.sender, desc.receiver);
+  }
+  ~Replay() {
+    kept().fifos = std::move(fifos);
+    kept().syncs = std::move(syncs);
   }
 
   std::optional<TokenChain> run() {
@@ -162,6 +184,29 @@ public:
   }
 
 private:
+  /// The FIFOs and channels of the thread's last replay, their pushes' and
+  /// tokens' storage kept for the next (the estimates of --tune's
+  /// candidates, or of one kernel again): a production kernel's producers
+  /// push every entry before its consumer pops one, and growing those
+  /// vectors again, their pages faulted in, was a sixth of
+  /// swiglu_ffn_64x1024x4096's estimate on mesh_device.
+  struct Kept {
+    std::vector<FifoChain> fifos;
+    std::vector<SyncChain> syncs;
+  };
+  static Kept &kept() {
+    thread_local Kept storage;
+    return storage;
+  }
+  /// `chains` emptied as new, each keeping its vector's storage.
+  template <typename Chain>
+  static std::vector<Chain> takeKept(std::vector<Chain> &chains) {
+    std::vector<Chain> taken = std::move(chains);
+    for (Chain &chain : taken)
+      chain = Chain::reused(std::move(chain));
+    return taken;
+  }
+
   /// For each unit, the unit whose replay is its own: the units that pass
   /// tokens and entries only among one another (a core's) replay as
   /// another such group does where each of their walks is a copy of the

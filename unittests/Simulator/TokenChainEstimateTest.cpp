@@ -65,4 +65,18 @@ TEST(TokenChainEstimateTest, RingOfTokensAddsEachUnitsStep) {
   expectSimulatedAbove(m, exe, 272, 0);
 }
 
+TEST(TokenChainEstimateTest, ReplayKeepsOnlyTheStorageOfTheLast) {
+  // The replay keeps its FIFOs' and channels' storage for the next one
+  // (TokenChains.cpp): a replay that stops with tokens and entries left
+  // (no load unit: the engine's tokens and the vector unit's wait are
+  // never answered) leaves nothing the next estimate of the ring reads.
+  Machine m = coreMachine();
+  Executable exe = ring();
+  Executable stuck = ring();
+  stuck.programs.erase(stuck.programs.begin() + 1);
+  expectBoundBy(estimateKernel(m, exe), "core0.dma token chain", 0, 272);
+  EXPECT_NE(estimateKernel(m, stuck).bottleneck, "core0.dma token chain");
+  expectBoundBy(estimateKernel(m, exe), "core0.dma token chain", 0, 272);
+}
+
 } // namespace
