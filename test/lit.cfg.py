@@ -14,6 +14,12 @@ config.suffixes = [".mlir", ".test"]
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs", "CMakeLists.txt", "lib"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ktflow_obj_root, "test")
+# Order: lit starts the slowest tests first when it has their times, from
+# the build tree's test/.lit_test_times.txt (every run writes it) or, in a
+# tree that has none (a clean clone, CI's), from this directory's: the
+# sanitized tree's wall seconds of the tests that took 2 s or more. By
+# name, the sanitized suite ended on Tools/ktflow/tune/tune.test (36 s)
+# with the other worker idle.
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%examples", os.path.join(config.ktflow_src_root, "examples")))
