@@ -239,14 +239,108 @@ struct UnitCollapseOfGather : OpRewritePattern<tensor::CollapseShapeOp> {
   }
 };
 
-/// collapse_shape(load(tile of a view)) that only drops unit dimensions,
-/// where the view dimension each dropped one walks is contiguous with the
-/// next inner one (stride = inner stride x inner size): the load of the same
-/// elements through a view with those dimensions merged into their inner
-/// neighbour, at the merged anchor. A 1x8x128 tile of a 4x64x128 view,
-/// collapsed to 8x128, is then an 8x128 tile of the 256x128 view, the shape
-/// its matrix product reads, instead of a copy that drops the unit
-/// dimension.
+} // namespace
+
+/// The tile of a direct view `tile` (of `shape`, whose unit dimensions a
+/// reshape to `unitless` drops or adds) through a view with each such
+/// dimension merged into its inner neighbour, where the view dimension it
+/// walks is contiguous with that one (stride = inner stride x inner size),
+/// at the merged anchor; null where the tile is not of that form.
+static ktdp::ConstructAccessTileOp
+mergedUnitTile(PatternRewriter &rewriter, ktdp::ConstructAccessTileOp tile,
+               ArrayRef<int64_t> shape, ArrayRef<int64_t> unitless) {
+  auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+  if (!view || !tile->hasOneUse() || !tile.getSymbolOperands().empty() ||
+      !tile.getAccessTileOrder().isPermutation() || !view.getSizes().empty() ||
+      !view.getStrides().empty())
+    return {};
+  ArrayRef<int64_t> sizes = view.getStaticSizes();
+  ArrayRef<int64_t> strides = view.getStaticStrides();
+  unsigned rank = sizes.size();
+  // The view holds the box of its sizes, the tile a box from its anchor.
+  auto viewBox = boxFromOrigin(view.getCoordinateSet());
+  auto box = boxFromOrigin(tile.getAccessTileSet());
+  if (failed(viewBox) || failed(box) ||
+      viewBox->getExtents() != SmallVector<int64_t>(sizes))
+    return {};
+  auto kept = keptByUnitCollapse(shape, unitless);
+  if (failed(kept))
+    return {};
+  AffineMap order = tile.getAccessTileOrder();
+  llvm::SmallBitVector keptDim(rank);
+  for (unsigned k : *kept)
+    keptDim.set(order.getDimPosition(k));
+  // Groups of view dimensions, innermost first: a kept dimension starts
+  // one, a dropped one joins the group inside it when contiguous with it.
+  SmallVector<int64_t> group(rank, -1);
+  SmallVector<int64_t> groupSize, groupStride;
+  for (int v = static_cast<int>(rank) - 1; v >= 0; --v) {
+    if (keptDim[v]) {
+      group[v] = groupSize.size();
+      groupSize.push_back(sizes[v]);
+      groupStride.push_back(strides[v]);
+      continue;
+    }
+    if (groupSize.empty() ||
+        strides[v] != groupStride.back() * groupSize.back())
+      return {};
+    group[v] = groupSize.size() - 1;
+    groupSize.back() *= sizes[v];
+  }
+  unsigned newRank = groupSize.size();
+  auto index = [&](int64_t g) { return newRank - 1 - g; };
+  // The merged anchor: each dimension's coordinate times the size of the
+  // dimensions inside it in its group.
+  MLIRContext *ctx = tile.getContext();
+  AffineMap base = tile.getBaseMap();
+  SmallVector<AffineExpr> anchor(newRank, getAffineConstantExpr(0, ctx));
+  SmallVector<int64_t> inner(newRank, 1);
+  SmallVector<int64_t> extents(newRank, 1);
+  for (int v = static_cast<int>(rank) - 1; v >= 0; --v) {
+    unsigned g = index(group[v]);
+    anchor[g] = anchor[g] + base.getResult(v) * inner[g];
+    inner[g] *= sizes[v];
+    if (keptDim[v])
+      extents[g] = box->getExtents()[v];
+  }
+  SmallVector<unsigned> newOrder;
+  for (unsigned k : *kept)
+    newOrder.push_back(index(group[order.getDimPosition(k)]));
+  SmallVector<int64_t> newSizes(newRank), newStrides(newRank);
+  for (unsigned g = 0; g < newRank; ++g) {
+    newSizes[index(g)] = groupSize[g];
+    newStrides[index(g)] = groupStride[g];
+  }
+
+  rewriter.setInsertionPoint(tile);
+  auto memref = cast<MemRefType>(view.getType());
+  auto merged = ktdp::ConstructMemoryViewOp::create(
+      rewriter, view.getLoc(),
+      MemRefType::get(newSizes, memref.getElementType(),
+                      MemRefLayoutAttrInterface(), memref.getMemorySpace()),
+      view.getOffset(), ValueRange{}, ValueRange{},
+      rewriter.getDenseI64ArrayAttr(newSizes),
+      rewriter.getDenseI64ArrayAttr(newStrides), view.getMemorySpace(),
+      IntegerSetAttr::get(ktdp::getBoxSet(newSizes, ctx)));
+  merged->setDiscardableAttrs(view->getDiscardableAttrDictionary());
+  SmallVector<int64_t> reducedShape;
+  for (unsigned g : newOrder)
+    reducedShape.push_back(extents[g]);
+  return ktdp::ConstructAccessTileOp::create(
+      rewriter, tile.getLoc(), ktdp::AccessTileType::get(ctx, reducedShape),
+      merged, tile.getIndices(), ValueRange{},
+      AffineMapAttr::get(
+          AffineMap::get(base.getNumDims(), base.getNumSymbols(), anchor, ctx)),
+      IntegerSetAttr::get(ktdp::getBoxSet(extents, ctx)),
+      AffineMapAttr::get(AffineMap::getPermutationMap(newOrder, ctx)));
+}
+
+namespace {
+/// collapse_shape(load(tile of a view)) that only drops unit dimensions:
+/// the load of the merged tile (mergedUnitTile). A 1x8x128 tile of a
+/// 4x64x128 view, collapsed to 8x128, is then an 8x128 tile of the 256x128
+/// view, the shape its matrix product reads, instead of a copy that drops
+/// the unit dimension.
 struct UnitCollapseOfLoad : OpRewritePattern<tensor::CollapseShapeOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -256,100 +350,52 @@ struct UnitCollapseOfLoad : OpRewritePattern<tensor::CollapseShapeOp> {
     auto tile =
         load ? load.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>()
              : nullptr;
-    auto view =
-        tile ? tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>()
-             : nullptr;
-    if (!view || !isUnitReshape(collapse) || !load->hasOneUse() ||
-        !tile->hasOneUse() || !tile.getSymbolOperands().empty() ||
-        !tile.getAccessTileOrder().isPermutation() ||
-        !view.getSizes().empty() || !view.getStrides().empty())
+    if (!tile || !isUnitReshape(collapse) || !load->hasOneUse())
       return failure();
-    ArrayRef<int64_t> sizes = view.getStaticSizes();
-    ArrayRef<int64_t> strides = view.getStaticStrides();
-    unsigned rank = sizes.size();
-    // The view holds the box of its sizes, the tile a box from its anchor.
-    auto viewBox = boxFromOrigin(view.getCoordinateSet());
-    auto box = boxFromOrigin(tile.getAccessTileSet());
-    if (failed(viewBox) || failed(box) ||
-        viewBox->getExtents() != SmallVector<int64_t>(sizes))
+    ktdp::ConstructAccessTileOp reduced =
+        mergedUnitTile(rewriter, tile, collapse.getSrcType().getShape(),
+                       collapse.getResultType().getShape());
+    if (!reduced)
       return failure();
-    auto kept = keptByUnitCollapse(collapse.getSrcType().getShape(),
-                                   collapse.getResultType().getShape());
-    if (failed(kept))
-      return failure();
-    AffineMap order = tile.getAccessTileOrder();
-    llvm::SmallBitVector keptDim(rank);
-    for (unsigned k : *kept)
-      keptDim.set(order.getDimPosition(k));
-    // Groups of view dimensions, innermost first: a kept dimension starts
-    // one, a dropped one joins the group inside it when contiguous with it.
-    SmallVector<int64_t> group(rank, -1);
-    SmallVector<int64_t> groupSize, groupStride;
-    for (int v = static_cast<int>(rank) - 1; v >= 0; --v) {
-      if (keptDim[v]) {
-        group[v] = groupSize.size();
-        groupSize.push_back(sizes[v]);
-        groupStride.push_back(strides[v]);
-        continue;
-      }
-      if (groupSize.empty() ||
-          strides[v] != groupStride.back() * groupSize.back())
-        return failure();
-      group[v] = groupSize.size() - 1;
-      groupSize.back() *= sizes[v];
-    }
-    unsigned newRank = groupSize.size();
-    auto index = [&](int64_t g) { return newRank - 1 - g; };
-    // The merged anchor: each dimension's coordinate times the size of the
-    // dimensions inside it in its group.
-    MLIRContext *ctx = getContext();
-    AffineMap base = tile.getBaseMap();
-    SmallVector<AffineExpr> anchor(newRank, getAffineConstantExpr(0, ctx));
-    SmallVector<int64_t> inner(newRank, 1);
-    SmallVector<int64_t> extents(newRank, 1);
-    for (int v = static_cast<int>(rank) - 1; v >= 0; --v) {
-      unsigned g = index(group[v]);
-      anchor[g] = anchor[g] + base.getResult(v) * inner[g];
-      inner[g] *= sizes[v];
-      if (keptDim[v])
-        extents[g] = box->getExtents()[v];
-    }
-    SmallVector<unsigned> newOrder;
-    for (unsigned k : *kept)
-      newOrder.push_back(index(group[order.getDimPosition(k)]));
-    SmallVector<int64_t> newSizes(newRank), newStrides(newRank);
-    for (unsigned g = 0; g < newRank; ++g) {
-      newSizes[index(g)] = groupSize[g];
-      newStrides[index(g)] = groupStride[g];
-    }
-
-    rewriter.setInsertionPoint(tile);
-    auto memref = cast<MemRefType>(view.getType());
-    auto merged = ktdp::ConstructMemoryViewOp::create(
-        rewriter, view.getLoc(),
-        MemRefType::get(newSizes, memref.getElementType(),
-                        MemRefLayoutAttrInterface(), memref.getMemorySpace()),
-        view.getOffset(), ValueRange{}, ValueRange{},
-        rewriter.getDenseI64ArrayAttr(newSizes),
-        rewriter.getDenseI64ArrayAttr(newStrides), view.getMemorySpace(),
-        IntegerSetAttr::get(ktdp::getBoxSet(newSizes, ctx)));
-    merged->setDiscardableAttrs(view->getDiscardableAttrDictionary());
-    SmallVector<int64_t> shape;
-    for (unsigned g : newOrder)
-      shape.push_back(extents[g]);
-    auto reduced = ktdp::ConstructAccessTileOp::create(
-        rewriter, tile.getLoc(), ktdp::AccessTileType::get(ctx, shape), merged,
-        tile.getIndices(), ValueRange{},
-        AffineMapAttr::get(AffineMap::get(base.getNumDims(),
-                                          base.getNumSymbols(), anchor, ctx)),
-        IntegerSetAttr::get(ktdp::getBoxSet(extents, ctx)),
-        AffineMapAttr::get(AffineMap::getPermutationMap(newOrder, ctx)));
     rewriter.replaceOpWithNewOp<ktdp::LoadOp>(
         collapse, collapse.getResultType(), reduced.getResult());
     rewriter.eraseOp(load);
+    eraseTile(rewriter, tile);
+    return success();
+  }
+
+  static void eraseTile(PatternRewriter &rewriter,
+                        ktdp::ConstructAccessTileOp tile) {
+    auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
     rewriter.eraseOp(tile);
     if (view->use_empty())
       rewriter.eraseOp(view);
+  }
+};
+
+/// store(expand_shape(x), tile of a view) that only adds unit dimensions:
+/// the store of x to the merged tile, as UnitCollapseOfLoad loads one (the
+/// field guide's 8x128 output expanded to a 1x8x128 block of a 3-d view).
+struct UnitExpandOfStore : OpRewritePattern<ktdp::StoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ktdp::StoreOp store,
+                                PatternRewriter &rewriter) const override {
+    auto expand = store.getDataTile().getDefiningOp<tensor::ExpandShapeOp>();
+    auto tile =
+        store.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+    if (!expand || !tile || !isUnitReshape(expand))
+      return failure();
+    ktdp::ConstructAccessTileOp reduced =
+        mergedUnitTile(rewriter, tile, expand.getResultType().getShape(),
+                       expand.getSrcType().getShape());
+    if (!reduced)
+      return failure();
+    rewriter.replaceOpWithNewOp<ktdp::StoreOp>(store, expand.getSrc(),
+                                               reduced.getResult());
+    if (expand->use_empty())
+      rewriter.eraseOp(expand);
+    UnitCollapseOfLoad::eraseTile(rewriter, tile);
     return success();
   }
 };
@@ -416,6 +462,10 @@ void mlir::ktdf::populateUnitReshapePatterns(RewritePatternSet &patterns) {
 void mlir::ktdf::populateUnitCollapseOfGatherPatterns(
     RewritePatternSet &patterns) {
   patterns.add<UnitCollapseOfGather, UnitCollapseOfLoad>(patterns.getContext());
+}
+
+void mlir::ktdf::populateUnitTilePatterns(RewritePatternSet &patterns) {
+  patterns.add<UnitCollapseOfLoad, UnitExpandOfStore>(patterns.getContext());
 }
 
 void mlir::ktdf::populateRowSumOfSquaresPatterns(RewritePatternSet &patterns) {

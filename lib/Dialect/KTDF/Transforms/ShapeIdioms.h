@@ -56,6 +56,12 @@ void populateUnitReshapePatterns(RewritePatternSet &patterns);
 /// neighbour (applied before unit reshapes become copies).
 void populateUnitCollapseOfGatherPatterns(RewritePatternSet &patterns);
 
+/// A unit collapse of a direct tile's load, and a store of a unit expand
+/// to a direct tile, to the load or store of the tile of the view with each
+/// unit dimension merged into its contiguous inner neighbour
+/// (ktdf-split-point-rows then sees a 1x8x128 block's 8 rows).
+void populateUnitTilePatterns(RewritePatternSet &patterns);
+
 /// The row sum of squares to a reduction generic. Applied before named ops
 /// are generalised (the transpose must still be a linalg.transpose).
 void populateRowSumOfSquaresPatterns(RewritePatternSet &patterns);

@@ -23,12 +23,18 @@
 // point k, and its DMA engine loads the shared bytes once for both
 // (SharedLoads.cpp). The halves' matrix products run the point's waves
 // each, whatever their rows; each vector unit does half the point's work.
+// Rows in a block with unit dimensions of a view of higher rank (the field
+// guide's Q and O, 1x8x128 blocks of [sequence, head, dim] views collapsed
+// to and expanded from 8x128) count once those dimensions are merged into
+// the view's next (ShapeIdioms.h), on a copy of the kernel kept where it
+// splits.
 //
 //===----------------------------------------------------------------------===//
 
 #include "IndexAnalysis.h"
 #include "MergeGridPoints.h"
 #include "OutputSlices.h"
+#include "ShapeIdioms.h"
 #include "TileSlices.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
@@ -38,6 +44,7 @@
 #include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFSPLITPOINTROWS
@@ -129,6 +136,59 @@ static void splitPoints(func::FuncOp func, ArrayRef<int64_t> grid,
     }
 }
 
+/// Cuts the points of `func` (grid `grid`, of `equal` work or not) into
+/// halves where a dimension's rows qualify; whether it did.
+static bool splitRows(func::FuncOp func, ArrayRef<int64_t> grid, bool equal,
+                      const ktflow::sched::ScheduleTarget &target) {
+  auto ids = *func.getOps<ktdp::GetComputeTileIdOp>().begin();
+  for (auto [d, extent] : llvm::enumerate(grid)) {
+    Value id = ids.getResult(d);
+    if (extent < 2 || (!equal && !workFollowsId(func, id)))
+      continue;
+    PointRowPlan plan(id, /*halves=*/true);
+    if (failed(plan.build(func)) || plan.getRows() % 2 != 0)
+      continue;
+    if (equal) {
+      // The halves' matrix units run the point's waves each; the
+      // vector units' work halves.
+      if (!loadsForBothHalves(func, plan))
+        continue;
+    } else {
+      // Halves too short for the matrix unit would idle its rows.
+      bool products =
+          func->walk([](linalg::MatmulOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
+      if (products && matrixRowsFactor(target, plan.getRows() / 2) != 1)
+        continue;
+    }
+    splitPoints(func, grid, plan, /*first=*/equal);
+    return true;
+  }
+  return false;
+}
+
+/// splitRows on `func` with its unit-dimension tiles of views merged
+/// (ShapeIdioms.h): the field guide's Q and O, 1x8x128 blocks of
+/// [sequence, head, dim] views collapsed to and expanded from 8x128, are
+/// then 8x128 tiles whose rows the plan sees (ktdf-generalize merges the
+/// loads' later anyway). Tried on a copy, kept only where it splits.
+static bool splitMergedRows(func::FuncOp func, ArrayRef<int64_t> grid,
+                            const ktflow::sched::ScheduleTarget &target) {
+  if (ktdp::getGridOwner(func) != func.getOperation())
+    return false;
+  func::FuncOp copy = func.clone();
+  RewritePatternSet patterns(func.getContext());
+  populateUnitTilePatterns(patterns);
+  bool split = succeeded(applyPatternsGreedily(copy, std::move(patterns))) &&
+               splitRows(copy, grid, /*equal=*/true, target);
+  if (split) {
+    func.getBody().takeBody(copy.getBody());
+    func->setDiscardableAttrs(copy->getDiscardableAttrDictionary());
+  }
+  copy.erase();
+  return split;
+}
+
 namespace {
 struct SplitPointRowsPass
     : public ktflow::sched::WithScheduleTarget<
@@ -159,30 +219,8 @@ struct SplitPointRowsPass
       if (equal &&
           (2 * points > instances || points % target->getNumCores() != 0))
         continue;
-      for (auto [d, extent] : llvm::enumerate(grid)) {
-        Value id = ids.front().getResult(d);
-        if (extent < 2 || (!equal && !workFollowsId(func, id)))
-          continue;
-        PointRowPlan plan(id, /*halves=*/true);
-        if (failed(plan.build(func)) || plan.getRows() % 2 != 0)
-          continue;
-        if (equal) {
-          // The halves' matrix units run the point's waves each; the
-          // vector units' work halves.
-          if (!loadsForBothHalves(func, plan))
-            continue;
-        } else {
-          // Halves too short for the matrix unit would idle its rows.
-          bool products = func->walk([](linalg::MatmulOp) {
-                                return WalkResult::interrupt();
-                              })
-                              .wasInterrupted();
-          if (products && matrixRowsFactor(*target, plan.getRows() / 2) != 1)
-            continue;
-        }
-        splitPoints(func, grid, plan, /*first=*/equal);
-        break;
-      }
+      if (!splitRows(func, grid, equal, *target) && equal)
+        splitMergedRows(func, grid, *target);
     }
   }
 };
