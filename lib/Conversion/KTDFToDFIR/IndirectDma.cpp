@@ -237,12 +237,25 @@ LogicalResult TransferEmitter::emitIndirectDma(DataTransferOp op,
       spaced = !readsIndex(tile, tile.getCapturedVariables().size() + v);
       break;
     }
+  // A permuted tile's runs of such steps (a K^T page's tokens) lie evenly
+  // spaced in memory and in the buffer: they move as the planes of one
+  // DMA, whose memory address and plane stride ride along as above (the
+  // buffer's plane stride is that variable's).
+  std::optional<size_t> planeVar;
+  for (size_t v = looped; !plan->identityOrder() && run > 1 && v-- > 0;)
+    if (plan->extents[v] > 1) {
+      if (!readsIndex(tile, tile.getCapturedVariables().size() + v))
+        planeVar = v;
+      break;
+    }
   int64_t runBytes = run * esize;
   size_t pending = init.size();
   if (coalesce)
     init.append({constant(-1), constant(0), constant(0)});
   if (spaced)
     init.append({constant(0), constant(0)});
+  if (planeVar)
+    init.append({constant(0), constant(0), constant(0), constant(0)});
   auto dma = [&](Value size, Value mem, Value buf) {
     emitRowDma(b, loc, load, size, memName, mem, bufName, buf);
   };
@@ -256,6 +269,20 @@ LogicalResult TransferEmitter::emitIndirectDma(DataTransferOp op,
     else
       dfir::DmaOp::create(b, loc, size, bufName, buf, memName, mem, rows, size,
                           stride);
+  };
+  // The pending runs as planes of `run` one-element rows, each row's
+  // element consecutive in memory and a column's stride apart in the
+  // buffer.
+  auto planesDma = [&](Value mem, Value buf, Value count, Value stride) {
+    Value next = constant(esize), rows = constant(run),
+          apart = constant(plan->bufferStrides.back() * esize),
+          bufPlane = constant(plan->bufferStrides[*planeVar] * esize);
+    if (load)
+      dfir::DmaOp::create(b, loc, next, memName, mem, bufName, buf, rows, next,
+                          apart, count, stride, bufPlane);
+    else
+      dfir::DmaOp::create(b, loc, next, bufName, buf, memName, mem, rows, apart,
+                          next, count, bufPlane, stride);
   };
   auto loop = scf::ForOp::create(
       b, loc, constant(0), constant(points), constant(1), init,
@@ -292,6 +319,13 @@ LogicalResult TransferEmitter::emitIndirectDma(DataTransferOp op,
         Value bufAt = arith::AddIOp::create(
             b, loc, bufAddr,
             arith::MulIOp::create(b, loc, bufOffset, constant(unitBytes)));
+        if (planeVar) {
+          next.append(extendPlanes(
+              loc, last.drop_front(pending), memAt, bufAt, next, last,
+              plan->bufferStrides[*planeVar] * esize, planesDma));
+          scf::YieldOp::create(b, loc, next);
+          return;
+        }
         if (!coalesce) {
           emitIndirectRun(loc, *plan, load, memName, memAt, bufName, bufAt,
                           start);
@@ -338,6 +372,9 @@ LogicalResult TransferEmitter::emitIndirectDma(DataTransferOp op,
   else if (coalesce)
     dma(loop.getResult(pending + 2), loop.getResult(pending),
         loop.getResult(pending + 1));
+  else if (planeVar)
+    planesDma(loop.getResult(pending), loop.getResult(pending + 1),
+              loop.getResult(pending + 2), loop.getResult(pending + 3));
   return success();
 }
 

@@ -88,6 +88,17 @@ protected:
       Location loc, ValueRange pend, Value memAt, Value bufAt,
       ArrayRef<Value> indices, ValueRange lastIndices, int64_t runBytes,
       llvm::function_ref<void(Value, Value, Value, Value, Value)> rowsDma);
+  /// The pending DMA of planes of a permuted indirect transfer whose runs
+  /// may lie evenly spaced (`pend`: its memory and buffer addresses,
+  /// planes and memory stride between planes) extended by the run between
+  /// `memAt` and `bufAt` as its next plane, `bufStride` bytes after the
+  /// last in the buffer, or moved with `planesDma` first; `indices` and
+  /// `lastIndices` as for extendSpaced. Returns the next pending DMA.
+  SmallVector<Value>
+  extendPlanes(Location loc, ValueRange pend, Value memAt, Value bufAt,
+               ArrayRef<Value> indices, ValueRange lastIndices,
+               int64_t bufStride,
+               llvm::function_ref<void(Value, Value, Value, Value)> planesDma);
   /// The byte address of the first element of `view`'s tensor it holds.
   FailureOr<Value> viewStart(Location loc, ktdp::ConstructMemoryViewOp view,
                              IRMapping &map);
