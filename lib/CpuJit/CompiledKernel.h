@@ -13,10 +13,16 @@
 
 #include "ktflow/Interpreter/Interpreter.h"
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "llvm/ExecutionEngine/Orc/LLJIT.h"
-
 #include <memory>
+
+// Only Compile.cpp, which makes a CompiledKernel, needs these two complete:
+// their headers (ORC's JIT) are a third of a file's compile time.
+namespace mlir {
+class ExecutionEngine;
+} // namespace mlir
+namespace llvm::orc {
+class LLJIT;
+} // namespace llvm::orc
 
 namespace ktflow::jit {
 
