@@ -226,28 +226,26 @@ LogicalResult TransferEmitter::emitIndirectDma(DataTransferOp op,
   // in flight. A run that may leave its view is clamped and moves alone.
   // A permuted order lands runs apart in the buffer: no two extend.
   bool coalesce = !plan->runMayLeave && plan->identityOrder();
-  // When the innermost variable above the run that takes more than one
-  // value reads no index, the runs of its steps share their indices and
+  // The innermost variable above the run that takes more than one value,
+  // where it reads no index: the runs of its steps share their indices and
   // lie evenly spaced in memory (a page's rows of one head in a [page,
-  // token, head, dim] cache): they move as the rows of one strided DMA,
-  // whose rows and memory stride ride along too.
-  bool spaced = false;
-  for (size_t v = looped; coalesce && v-- > 0;)
-    if (plan->extents[v] > 1) {
-      spaced = !readsIndex(tile, tile.getCapturedVariables().size() + v);
-      break;
-    }
-  // A permuted tile's runs of such steps (a K^T page's tokens) lie evenly
-  // spaced in memory and in the buffer: they move as the planes of one
-  // DMA, whose memory address and plane stride ride along as above (the
-  // buffer's plane stride is that variable's).
-  std::optional<size_t> planeVar;
-  for (size_t v = looped; !plan->identityOrder() && run > 1 && v-- > 0;)
+  // token, head, dim] cache).
+  std::optional<size_t> spacedVar;
+  for (size_t v = looped; v-- > 0;)
     if (plan->extents[v] > 1) {
       if (!readsIndex(tile, tile.getCapturedVariables().size() + v))
-        planeVar = v;
+        spacedVar = v;
       break;
     }
+  // Such runs move as the rows of one strided DMA, whose rows and memory
+  // stride ride along too.
+  bool spaced = coalesce && spacedVar;
+  // A permuted tile's runs of such steps (a K^T page's tokens) lie evenly
+  // spaced in the buffer too: they move as the planes of one DMA, whose
+  // memory address and plane stride ride along as above (the buffer's
+  // plane stride is that variable's).
+  std::optional<size_t> planeVar =
+      !plan->identityOrder() && run > 1 ? spacedVar : std::nullopt;
   int64_t runBytes = run * esize;
   size_t pending = init.size();
   if (coalesce)
