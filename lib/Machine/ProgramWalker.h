@@ -143,8 +143,9 @@ public:
 
   /// Charges the memories of `estimate` what this walk charged them, in
   /// the same order, renamed by `names` for a copy (the names it was
-  /// copied with), and charges `estimate` from now on: a walk kept from
-  /// the estimate's first pass (Estimate.cpp) for its second.
+  /// copied with), and charges `estimate` from now on: a copy charging
+  /// what its walked program did, or a walk kept from the estimate's
+  /// first pass (Estimate.cpp) for its second.
   void chargeAgain(KernelEstimate &estimate, const Renaming *names);
 
   /// The loop iterations the walk went through one by one.

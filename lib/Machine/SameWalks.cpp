@@ -354,8 +354,7 @@ ProgramWalker::ProgramWalker(const ProgramWalker &walked,
     }
   // The records stay shared, their ids renamed as read. (A copy is not
   // copied again: `names` renames the walked program's.)
-  for (auto [m, busy] : records->memoryCharges)
-    out->memoryBusy[names.memories(m)] += busy;
+  chargeAgain(*out, &names);
   // (From the names paired, not each of the kernel's: a lookup for each
   // of spyre_like's channels was a tenth of a short walk's copy.)
   fifoNames.assign(exe.fifos.size(), 0);
