@@ -335,6 +335,16 @@ mergedUnitTile(PatternRewriter &rewriter, ktdp::ConstructAccessTileOp tile,
       AffineMapAttr::get(AffineMap::getPermutationMap(newOrder, ctx)));
 }
 
+/// Erases `tile`, its access replaced, and its view if nothing else reads
+/// it.
+static void eraseUnusedTile(PatternRewriter &rewriter,
+                            ktdp::ConstructAccessTileOp tile) {
+  auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+  rewriter.eraseOp(tile);
+  if (view->use_empty())
+    rewriter.eraseOp(view);
+}
+
 namespace {
 /// collapse_shape(load(tile of a view)) that only drops unit dimensions:
 /// the load of the merged tile (mergedUnitTile). A 1x8x128 tile of a
@@ -360,16 +370,8 @@ struct UnitCollapseOfLoad : OpRewritePattern<tensor::CollapseShapeOp> {
     rewriter.replaceOpWithNewOp<ktdp::LoadOp>(
         collapse, collapse.getResultType(), reduced.getResult());
     rewriter.eraseOp(load);
-    eraseTile(rewriter, tile);
+    eraseUnusedTile(rewriter, tile);
     return success();
-  }
-
-  static void eraseTile(PatternRewriter &rewriter,
-                        ktdp::ConstructAccessTileOp tile) {
-    auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
-    rewriter.eraseOp(tile);
-    if (view->use_empty())
-      rewriter.eraseOp(view);
   }
 };
 
@@ -395,7 +397,7 @@ struct UnitExpandOfStore : OpRewritePattern<ktdp::StoreOp> {
                                                reduced.getResult());
     if (expand->use_empty())
       rewriter.eraseOp(expand);
-    UnitCollapseOfLoad::eraseTile(rewriter, tile);
+    eraseUnusedTile(rewriter, tile);
     return success();
   }
 };
