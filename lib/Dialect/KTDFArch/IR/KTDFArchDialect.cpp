@@ -7,6 +7,7 @@
 
 #include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
 
+#include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/DenseSet.h"

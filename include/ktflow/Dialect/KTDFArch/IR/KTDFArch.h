@@ -12,7 +12,6 @@
 #include "ktflow/Dialect/KTDFArch/IR/NodeSpec.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
-#include "mlir/Dialect/PDL/IR/PDL.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
