@@ -256,9 +256,11 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
       consider(estimate, busy, unit.name);
     }
   }
-  // Where the engines move different amounts of device memory, the walks
-  // again, each engine at its share as the others finish.
-  if (!shared && detail::shareByBytes(machine, walkers, routes)) {
+  // Where the engines move different amounts of device memory, or idle
+  // between their transfers, the walks again, each engine at its share as
+  // the others finish or idle.
+  if (!shared && detail::shareDeviceMemories(machine, walkers,
+                                             estimate.unitBusy, routes)) {
     walked.walkers = std::move(walkers);
     walked.unitBusy = std::move(estimate.unitBusy);
     return wholeKernel(machine, exe, followTokens, &routes, &walked);

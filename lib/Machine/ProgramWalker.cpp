@@ -177,11 +177,16 @@ RouteCosts::RouteCosts(const Machine &machine, const Executable &exe)
 }
 
 double RouteCosts::deviceBandwidth(uint32_t memory, bool load, double route,
-                                   std::optional<uint32_t> unit) const {
+                                   std::optional<uint32_t> unit,
+                                   double movedBefore) const {
   if (unit)
     if (auto set = shares.find(shareKey(*unit, memory, load));
-        set != shares.end())
-      return route > 0 ? std::min(route, set->second.first) : set->second.first;
+        set != shares.end()) {
+      double share = movedBefore < set->second.inStepBytes
+                         ? set->second.inStepShare
+                         : set->second.share;
+      return route > 0 ? std::min(route, share) : share;
+    }
   double bandwidth = machine.memories[memory].bandwidth;
   unsigned users = (load ? loaders : storers).lookup(memory);
   if (bandwidth <= 0 || users == 0)
@@ -194,7 +199,7 @@ double RouteCosts::moveTime(uint32_t unit, uint32_t memory, bool load,
   auto set = shares.find(shareKey(unit, memory, load));
   if (set == shares.end())
     return share > 0 ? (to - from) / share : 0;
-  const MoveSchedule &schedule = set->second.second;
+  const MoveSchedule &schedule = set->second.schedule;
   return schedule.timeOf(to) - schedule.timeOf(from);
 }
 
@@ -341,6 +346,8 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
       cycles += cost;
       clock += cost;
       Known bound = regs[in.d];
+      if (indexReads == 1)
+        loadedInStep = deviceLoaded;
       int64_t value = 2 * indexReads++;
       if (bound && *bound > 0)
         value %= *bound;

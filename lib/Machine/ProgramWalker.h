@@ -20,6 +20,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <cmath>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -59,20 +60,25 @@ public:
   /// data at once, each at its share: spyre_like's 32 DMA_IN engines get
   /// 32 of DDR's 1024 B/cycle, a quarter of their 128 B/cycle route. The
   /// walk's DMAs and the fill and drain (Landings) both move at it.
-  /// Where the engines move different amounts (shareEngines), `unit`'s
-  /// share as they finish, not the equal one.
+  /// Where the engines move different amounts or idle
+  /// (shareDeviceMemories), `unit`'s share as they finish or idle, not the
+  /// equal one, for a DMA that starts after the unit moved `movedBefore`.
   double deviceBandwidth(uint32_t memory, bool load, double route,
-                         std::optional<uint32_t> unit = std::nullopt) const;
+                         std::optional<uint32_t> unit = std::nullopt,
+                         double movedBefore = INFINITY) const;
   /// The programs with a DMA from (`load`) or to device memory `memory`
   /// that may run.
   unsigned users(uint32_t memory, bool load) const {
     return (load ? loaders : storers).lookup(memory);
   }
   /// Gives `unit`'s DMAs from (`load`) or to `memory` the share `share`
-  /// (WaterFill.h) instead of the memory's bandwidth over its users.
+  /// (WaterFill.h) instead of the memory's bandwidth over its users, but
+  /// `inStepShare` for those that start before it moved `inStepBytes`.
   void setShare(uint32_t unit, uint32_t memory, bool load, double share,
-                MoveSchedule schedule) {
-    shares[shareKey(unit, memory, load)] = {share, std::move(schedule)};
+                MoveSchedule schedule, double inStepBytes = 0,
+                double inStepShare = 0) {
+    shares[shareKey(unit, memory, load)] = {share, std::move(schedule),
+                                            inStepBytes, inStepShare};
     sharedUnits.insert(unit);
   }
   /// Whether `unit` has a share set (setShare) for some memory: else its
@@ -98,7 +104,12 @@ private:
     return uint64_t(unit) << 32 | uint64_t(memory) << 1 | load;
   }
   /// The shares set (setShare), each with when its engine moves its bytes.
-  llvm::DenseMap<uint64_t, std::pair<double, MoveSchedule>> shares;
+  struct SetShare {
+    double share;
+    MoveSchedule schedule;
+    double inStepBytes, inStepShare;
+  };
+  llvm::DenseMap<uint64_t, SetShare> shares;
   llvm::DenseSet<uint32_t> sharedUnits;
 };
 
@@ -178,6 +189,12 @@ public:
   /// The bytes the program loads from and stores to device memory, each
   /// loop's trips counted (what its share of the memory moves).
   double deviceLoaded = 0, deviceStored = 0;
+  /// The device-memory bytes loaded before the program's second index
+  /// read (0: it has none walked): the lanes' engines start together and
+  /// take their first index read at once, so these move in step with the
+  /// other engines, at the memory's bandwidth over its users
+  /// (shareDeviceMemories).
+  double loadedInStep = 0;
   /// The execution chains their engine runs one after another: a loop of
   /// n trips issuing loads D ahead runs (n + D) / (D + 1).
   double skewedChainCount = 0;

@@ -94,7 +94,8 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
   // Every lane moves its data at once: at its share of the device memory.
   double shared = bandwidth;
   if (machine.memories[src].core < 0)
-    shared = routes->deviceBandwidth(src, /*load=*/true, shared, program->unit);
+    shared = routes->deviceBandwidth(src, /*load=*/true, shared, program->unit,
+                                     deviceLoaded - times * bytes);
   if (machine.memories[dst].core < 0)
     shared =
         routes->deviceBandwidth(dst, /*load=*/false, shared, program->unit);

@@ -3,7 +3,9 @@
 // This file declares the share of a device memory each engine moves its
 // bytes at when the engines move different amounts: the memory serves the
 // engines still moving data, so once those with fewer bytes finish, the
-// others get their bandwidth (a water-filling over the engines' bytes).
+// others get their bandwidth (a water-filling over the engines' bytes);
+// and when engines idle between their transfers (index reads), which
+// leaves the memory to the others as often.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,26 +40,52 @@ struct MoveSchedule {
 /// moved them. Engines with equal bytes and caps that start together get
 /// min(cap, bandwidth / engines), the share with no engine finished
 /// early. An engine with no bytes gets its part of all of them moving.
+///
+/// An engine that also spends `idle` cycles (none: 0) not moving any (its
+/// index reads' round trips, its transfers' latency) moves only its duty
+/// of the time, its cycles moving over those and its idle ones: one
+/// moving shares the memory with 1 + the others' duties, not with all of
+/// them, and the shares and duties rise together to their least fixed
+/// point (32 engines at 1024 B/cycle, each moving 67,584 bytes and idle
+/// 1,200 cycles: 68 B/cycle each, not 32). The times are the engines'
+/// cycles moving.
 std::vector<double>
 waterFilledShares(double bandwidth, llvm::ArrayRef<double> bytes,
                   llvm::ArrayRef<double> caps,
                   llvm::ArrayRef<double> starts = {},
-                  std::vector<MoveSchedule> *schedules = nullptr);
+                  std::vector<MoveSchedule> *schedules = nullptr,
+                  llvm::ArrayRef<double> idle = {});
+
+/// At most this many rounds of shares and duties (each a few at most
+/// where the engines move the same amounts).
+constexpr int kDutyRounds = 32;
+/// An engine's share for its idle cycles is set where it is above the
+/// memory's bandwidth over its users by more than this part of it.
+constexpr double kIdleGain = 0.02;
 
 class ProgramWalker;
 class RouteCosts;
 
 /// Gives each engine that loads from (or stores to) a device memory its
 /// water-filled share of it (RouteCosts::setShare), from the bytes its
-/// walk moved, where the engines move different amounts (a grid between
-/// one and two lanes an engine: those with one lane finish first and the
-/// others get the memory); whether it set any. An engine's stores start
-/// when its core's loads finish. Where the loads move the same amounts
-/// (or the engines with bytes are not all the memory's users), both
-/// directions keep the memory's bandwidth over its users; where only the
-/// stores do, the stores keep it.
-bool shareByBytes(const Machine &machine, llvm::ArrayRef<ProgramWalker> walkers,
-                  RouteCosts &routes);
+/// walk moved and its idle cycles (those of its walk's `busy` cycles not
+/// spent moving device memory at the memory's bandwidth over its users),
+/// where the engines move different amounts (a grid between one and two
+/// lanes an engine: those with one lane finish first and the others get
+/// the memory) or one idles enough to get more than that share; whether it
+/// set any. An engine's stores start when its core's loads finish. Where
+/// neither holds for the loads (or the engines with bytes are not all the
+/// memory's users), both directions keep the memory's bandwidth over its
+/// users; where it holds only for the loads, the stores keep it.
+///
+/// The engines start together, and take their first index read at once:
+/// the bytes an engine loads before its second (ProgramWalker::
+/// loadedInStep) it moves in step with the others, at the memory's
+/// bandwidth over its users, and only then the others' idle cycles fall
+/// between its transfers.
+bool shareDeviceMemories(const Machine &machine,
+                         llvm::ArrayRef<ProgramWalker> walkers,
+                         llvm::ArrayRef<double> busy, RouteCosts &routes);
 
 } // namespace ktflow::machine::detail
 

@@ -78,7 +78,7 @@ TEST(DeviceShareTest, WalkAndLandingsShareTheProgramsThatMayRun) {
 TEST(DeviceShareTest, WalksWithoutAShareKeptForTheSecondPass) {
   // DMA loads 256 bytes from DDR, DMA2 512: the engines move different
   // amounts, so the estimate walks again with their shares set
-  // (shareByBytes). DMA3 copies within L1 (no share): its first walk is
+  // (shareDeviceMemories). DMA3 copies within L1 (no share): its first walk is
   // kept, and charges L1 once in the second pass, as a walk would.
   Machine m = makeTestMachine(/*ddrBandwidth=*/48);
   m.memories[L1].core = 0;
@@ -107,6 +107,40 @@ TEST(DeviceShareTest, WalksWithoutAShareKeptForTheSecondPass) {
   EXPECT_DOUBLE_EQ(e.memoryBusy[L1], 16);
   // DMA3: ceil(128 / 32) = 4 cycles on its route, then 2 + 2 latency.
   EXPECT_DOUBLE_EQ(e.unitBusy[2], 8);
+}
+
+TEST(DeviceShareTest, EnginesThatWaitForIndicesMoveFaster) {
+  // DDR at 32 B/cycle, two engines loading from it (equal share 16, under
+  // their routes' 32), each twice an index read from L1 (a 4 B/cycle
+  // route of latency 3: 4 cycles) and a DMA of 190 bytes to L1 (latency
+  // 12, one in flight).
+  Machine m = makeTestMachine(/*ddrBandwidth=*/32);
+  m.memories[L1].core = 0;
+  m.links[2].bandwidth = 4;
+  m.links[2].latency = 3;
+  auto mem = [](uint32_t i) { return NodeRef{NodeRef::Memory, i}; };
+  auto unit = [](uint32_t i) { return NodeRef{NodeRef::Unit, i}; };
+  m.links.push_back({mem(L1), unit(DMA2), 4, 3, 0, {}});
+  ProgramBuilder dma(DMA), dma2(DMA2);
+  for (ProgramBuilder *engine : {&dma, &dma2})
+    for (int page = 0; page < 2; ++page) {
+      engine->readIndex(L1, 0, 4, 64);
+      engine->dma(DDR, 0, L1, 1024, 190);
+    }
+  Executable exe;
+  exe.programs = {dma.done(), dma2.done()};
+
+  KernelEstimate e = estimateKernel(m, exe);
+  // At the equal share each engine walks 2 x (4 + ceil(190 / 16) + 12) =
+  // 56 cycles, 380 / 16 = 23.75 of them moving: idle 32.25. Its share for
+  // that (waterFilledShares' fixed point, 32.25 s^2 - 272 s - 12160 = 0)
+  // is 24.09 B/cycle, a duty of 15.8 / 48.0: 32 / (1 + 0.329). Its first
+  // page moves in step with the other engine's, both having read their
+  // first index at once, at 16: 4 + 12 + 12; then 4 + ceil(190 / 24.09) +
+  // 12 = 24, 4 less than at the equal share.
+  ASSERT_EQ(e.unitBusy.size(), 2u);
+  EXPECT_DOUBLE_EQ(e.unitBusy[0], 28 + 24);
+  EXPECT_DOUBLE_EQ(e.unitBusy[1], 28 + 24);
 }
 
 } // namespace

@@ -141,6 +141,13 @@ struct ProgramBuilder {
     i.a = r, i.b = p.maps.size() - 1, i.c = type;
     return r;
   }
+  /// s = the `bytes`-byte index at `addr` of memory `mem`, below `bound`.
+  uint32_t readIndex(uint32_t mem, int64_t addr, uint8_t bytes, int64_t bound) {
+    uint32_t ra = imm(addr), rb = imm(bound), r = sreg();
+    Inst &i = emit(Opcode::ReadIndex);
+    i.a = r, i.b = mem, i.c = ra, i.d = rb, i.sub = bytes;
+    return r;
+  }
   void syncSend(uint32_t s) { emit(Opcode::SyncSend).a = s; }
   void syncRecv(uint32_t s) { emit(Opcode::SyncRecv).a = s; }
   UnitProgram done() {

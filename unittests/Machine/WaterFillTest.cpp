@@ -3,7 +3,7 @@
 // This file checks waterFilledShares (WaterFill.h) with hand-computed
 // values: the engines still moving share the memory equally, none above
 // its cap, and the bandwidth of one that finished (or has yet to start)
-// goes to the others.
+// goes to the others, as often as they idle.
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,6 +62,37 @@ TEST(WaterFillTest, AnEngineThatStartsLaterSharesFromItsStart) {
   EXPECT_DOUBLE_EQ(schedules[1].timeOf(0), 1);
   EXPECT_DOUBLE_EQ(schedules[1].timeOf(50), 2);
   EXPECT_DOUBLE_EQ(schedules[1].timeOf(100), 3);
+}
+
+TEST(WaterFillTest, EnginesThatIdleShareWithTheirDuties) {
+  // Two engines of 192 bytes, each idle 16 cycles besides: each moving
+  // shares 32 B/cycle with 1 + the other's duty. At 24 B/cycle an engine
+  // moves 8 cycles of 24, a duty of 1/3: 32 / (1 + 1/3) = 24, the fixed
+  // point (s^2 - 8 s - 384 = 0), where bandwidth / engines gives 16.
+  std::vector<MoveSchedule> schedules;
+  std::vector<double> shares = waterFilledShares(32, {192, 192}, {0, 0}, {},
+                                                 &schedules, /*idle=*/{16, 16});
+  EXPECT_NEAR(shares[0], 24, 1e-4);
+  EXPECT_NEAR(shares[1], 24, 1e-4);
+  // Its cycles moving: 192 bytes by 8.
+  EXPECT_NEAR(schedules[0].timeOf(192), 8, 1e-4);
+  // Not above a cap of 20; with no idle cycles, bandwidth / engines.
+  EXPECT_NEAR(
+      waterFilledShares(32, {192, 192}, {20, 20}, {}, nullptr, {16, 16})[1], 20,
+      1e-9);
+  EXPECT_DOUBLE_EQ(
+      waterFilledShares(32, {192, 192}, {0, 0}, {}, nullptr, {0, 0})[0], 16);
+}
+
+TEST(WaterFillTest, AnEngineThatNeverIdlesMovesWithTheOthersDuty) {
+  // 100 B/cycle; engine 0 moves 300 bytes and idles 8 cycles, engine 1
+  // moves 420 and never idles. Engine 0 always shares with engine 1:
+  // 100 / 2 = 50, 6 cycles moving of 14, a duty of 3/7; engine 1 shares
+  // with that duty: 100 / (1 + 3/7) = 70, its 420 bytes by 6 as well.
+  std::vector<double> shares =
+      waterFilledShares(100, {300, 420}, {0, 0}, {}, nullptr, {8, 0});
+  EXPECT_NEAR(shares[0], 50, 1e-4);
+  EXPECT_NEAR(shares[1], 70, 1e-4);
 }
 
 } // namespace
