@@ -77,6 +77,28 @@ struct LinalgPlan {
   }
 };
 
+/// A body that is one multiply-accumulate: its one output becomes
+/// `acc + x * y` (one addf of the accumulator and one mulf), x and y float
+/// inputs, each possibly widened by extf first (which changes no value).
+/// LinalgRun computes such a body in one loop per column (LinalgColumns.cpp)
+/// with the two roundings of the plan's types.
+struct MultiplyAccumulate {
+  /// The mulf's operands, as input numbers, in the mulf's order.
+  unsigned lhsInput = 0, rhsInput = 0;
+  DType productType = DType::F32, sumType = DType::F32;
+  /// Whether rounding the product to productType changes no value: f16
+  /// times f16 is exact in f32 (22 significant bits, magnitudes within
+  /// 2^-48 .. 2^32), any product rounds to f64 as computed.
+  bool exactProduct = false;
+  /// addf(acc, product) rather than addf(product, acc).
+  bool accumulatorFirst = true;
+};
+
+/// The multiply-accumulate `plan`'s body is, with its current (possibly
+/// widened) types, or std::nullopt.
+std::optional<MultiplyAccumulate>
+matchMultiplyAccumulate(const LinalgPlan &plan);
+
 /// Decodes a LinalgOp. Returns null and sets `error` (naming the
 /// offending body op in `errorOp`) when the op cannot be interpreted.
 std::unique_ptr<LinalgPlan> buildLinalgPlan(mlir::Operation *op,

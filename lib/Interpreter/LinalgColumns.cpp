@@ -171,9 +171,106 @@ LogicalResult LinalgRun::foldCombine(unsigned k, int64_t base, int64_t step,
   return success();
 }
 
+namespace {
+/// Rounding to a float type chosen outside the loop: none for f64, a cast
+/// for f32, roundToDType for the others (and for any type, as a fallback).
+enum class RoundingKind { None, F32, Any };
+template <RoundingKind Kind> struct Rounding {
+  DType type;
+  double operator()(double x) const {
+    if constexpr (Kind == RoundingKind::None)
+      return x;
+    else if constexpr (Kind == RoundingKind::F32)
+      return static_cast<float>(x);
+    else
+      return roundToDType(x, type);
+  }
+};
+} // namespace
+
+/// out[i * outStep] = roundSum(out[...] + roundProduct(x[i * xStep] *
+/// y[i * yStep])) in order: what the mulf and addf kernels and the column
+/// write compute, one element at a time (the column's output elements are
+/// distinct, or folded in order as foldCombine does). The row of a matmul
+/// (one x times a contiguous row of y into a contiguous row of out) gets
+/// its own loop, which the compiler vectorizes.
+template <bool AccumulatorFirst, typename RoundProduct, typename RoundSum>
+static void mulAccLoop(const double *x, int64_t xStep, const double *y,
+                       int64_t yStep, double *out, int64_t outStep, int64_t n,
+                       RoundProduct roundProduct, RoundSum roundSum) {
+  // Separate statements: the product rounds before the add, never fused
+  // into one multiply-add.
+  auto step = [&](double xi, double yi, double &acc) {
+    double product = roundProduct(xi * yi);
+    double sum = AccumulatorFirst ? acc + product : product + acc;
+    acc = roundSum(sum);
+  };
+  if (outStep == 1 && xStep == 0 && yStep == 1) {
+    const double scalar = *x;
+    for (int64_t i = 0; i < n; ++i)
+      step(scalar, y[i], out[i]);
+  } else if (outStep == 1 && xStep == 1 && yStep == 0) {
+    const double scalar = *y;
+    for (int64_t i = 0; i < n; ++i)
+      step(x[i], scalar, out[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      step(x[i * xStep], y[i * yStep], out[i * outStep]);
+  }
+}
+
+template <RoundingKind ProductKind, RoundingKind SumKind>
+static void mulAccLoop(const MultiplyAccumulate &mulAcc, const double *x,
+                       int64_t xStep, const double *y, int64_t yStep,
+                       double *out, int64_t outStep, int64_t n) {
+  Rounding<ProductKind> roundProduct{mulAcc.productType};
+  Rounding<SumKind> roundSum{mulAcc.sumType};
+  if (mulAcc.accumulatorFirst)
+    mulAccLoop<true>(x, xStep, y, yStep, out, outStep, n, roundProduct,
+                     roundSum);
+  else
+    mulAccLoop<false>(x, xStep, y, yStep, out, outStep, n, roundProduct,
+                      roundSum);
+}
+
+void LinalgRun::multiplyAccumulate(int64_t n, ArrayRef<int64_t> bases,
+                                   ArrayRef<int64_t> steps) {
+  // An input column in place: its data and step (0 for a scalar input,
+  // whose slot buffer is pre-filled).
+  auto column = [&](unsigned o) -> std::pair<const double *, int64_t> {
+    if (operands[o].isScalar)
+      return {slotBufs[o].f, 0};
+    return {operands[o].tensor->floats.data() + bases[o], steps[o]};
+  };
+  auto [x, xStep] = column(mulAcc->lhsInput);
+  auto [y, yStep] = column(mulAcc->rhsInput);
+  double *out = outputs[0]->floats.data() + bases[plan.numInputs];
+  int64_t outStep = steps[plan.numInputs];
+  DType s = mulAcc->sumType;
+  bool exact = mulAcc->exactProduct;
+  if (exact && s == DType::F32)
+    mulAccLoop<RoundingKind::None, RoundingKind::F32>(*mulAcc, x, xStep, y,
+                                                      yStep, out, outStep, n);
+  else if (exact && s == DType::F64)
+    mulAccLoop<RoundingKind::None, RoundingKind::None>(*mulAcc, x, xStep, y,
+                                                       yStep, out, outStep, n);
+  else if (mulAcc->productType == DType::F32 && s == DType::F32)
+    mulAccLoop<RoundingKind::F32, RoundingKind::F32>(*mulAcc, x, xStep, y,
+                                                     yStep, out, outStep, n);
+  else
+    mulAccLoop<RoundingKind::Any, RoundingKind::Any>(*mulAcc, x, xStep, y,
+                                                     yStep, out, outStep, n);
+}
+
 LogicalResult LinalgRun::processChunk(ArrayRef<int64_t> point, int colDim,
                                       int64_t n, ArrayRef<int64_t> bases,
                                       ArrayRef<int64_t> steps, bool combine) {
+  // A multiply-accumulate in one loop, where the column's points write
+  // distinct output elements or fold in order (combine mode).
+  if (mulAcc && (combine || n == 1 || steps[plan.numInputs] != 0)) {
+    multiplyAccumulate(n, bases, steps);
+    return success();
+  }
   for (unsigned o = 0; o < plan.numInputs; ++o)
     loadColumn(o, operands[o], bases[o], steps[o], n);
   for (unsigned k = 0; k < plan.numOutputs; ++k) {

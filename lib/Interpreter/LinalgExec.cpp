@@ -116,6 +116,7 @@ LogicalResult LinalgRun::compute() {
     if (!exec.get(value).isScalar())
       return exec.error(op) << "the body uses a non-scalar value from outside";
   prepareSlots(points);
+  mulAcc = matchMultiplyAccumulate(plan);
   LogicalResult result = success();
   if (!plan.allMapsLinear) {
     result = runPointwise();

@@ -232,3 +232,66 @@ ktflow::interp::buildLinalgPlan(Operation *op, std::string &error,
         plan->simpleCombine = false;
   return plan;
 }
+
+std::optional<MultiplyAccumulate>
+ktflow::interp::matchMultiplyAccumulate(const LinalgPlan &plan) {
+  if (plan.numOutputs != 1 || !plan.hasOutputArgs || plan.yields.size() != 1)
+    return std::nullopt;
+  unsigned acc = plan.outputSlot(0);
+  if (!isFloat(plan.slotTypes[acc]))
+    return std::nullopt;
+  // The input each widened slot holds, unchanged.
+  SmallVector<int, 16> inputOf(plan.slotTypes.size(), -1);
+  for (unsigned o = 0; o < plan.numInputs; ++o)
+    if (isFloat(plan.slotTypes[o]))
+      inputOf[o] = static_cast<int>(o);
+  const BodyInstr *mul = nullptr, *add = nullptr;
+  for (const BodyInstr &instr : plan.instrs) {
+    if (instr.kind != BodyInstr::Kind::Elementwise)
+      return std::nullopt;
+    switch (instr.ew.kind) {
+    case EwKind::ExtF:
+      if (instr.operands.size() != 1 || inputOf[instr.operands[0]] < 0)
+        return std::nullopt;
+      inputOf[instr.result] = inputOf[instr.operands[0]];
+      break;
+    case EwKind::MulF:
+      if (mul || add)
+        return std::nullopt;
+      mul = &instr;
+      break;
+    case EwKind::AddF:
+      if (add || !mul)
+        return std::nullopt;
+      add = &instr;
+      break;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (!mul || !add || mul->operands.size() != 2 || add->operands.size() != 2 ||
+      plan.yields[0] != add->result)
+    return std::nullopt;
+  int lhs = inputOf[mul->operands[0]], rhs = inputOf[mul->operands[1]];
+  if (lhs < 0 || rhs < 0)
+    return std::nullopt;
+  MultiplyAccumulate mulAcc;
+  mulAcc.lhsInput = lhs;
+  mulAcc.rhsInput = rhs;
+  mulAcc.productType = mul->ew.resultType;
+  mulAcc.sumType = add->ew.resultType;
+  mulAcc.exactProduct =
+      mulAcc.productType == DType::F64 ||
+      (mulAcc.productType == DType::F32 && plan.slotTypes[lhs] == DType::F16 &&
+       plan.slotTypes[rhs] == DType::F16);
+  unsigned product = mul->result;
+  if (add->operands[0] == acc && add->operands[1] == product)
+    mulAcc.accumulatorFirst = true;
+  else if (add->operands[0] == product && add->operands[1] == acc)
+    mulAcc.accumulatorFirst = false;
+  else
+    return std::nullopt;
+  if (!isFloat(mulAcc.productType) || mulAcc.sumType != plan.slotTypes[acc])
+    return std::nullopt;
+  return mulAcc;
+}

@@ -71,10 +71,16 @@ private:
                   int64_t step, int64_t n);
   mlir::LogicalResult foldCombine(unsigned k, int64_t base, int64_t step,
                                   int64_t n);
+  /// Runs a multiply-accumulate body (`mulAcc`) over one column in one
+  /// loop.
+  void multiplyAccumulate(int64_t n, llvm::ArrayRef<int64_t> bases,
+                          llvm::ArrayRef<int64_t> steps);
 
   TileExecutor &exec;
   mlir::Operation *op;
   const LinalgPlan &plan;
+  /// The plan's body as one multiply-accumulate, when it is one.
+  std::optional<MultiplyAccumulate> mulAcc;
   llvm::SmallVector<LinalgOperand, 4> operands;
   llvm::SmallVector<std::shared_ptr<Tensor>, 2> outputs;
   /// The `outs` operands, as the op received them.
