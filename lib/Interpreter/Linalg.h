@@ -79,9 +79,10 @@ struct LinalgPlan {
 
 /// A body that is one multiply-accumulate: its one output becomes
 /// `acc + x * y` (one addf of the accumulator and one mulf), x and y float
-/// inputs, each possibly widened by extf first (which changes no value).
-/// LinalgRun computes such a body in one loop per column (LinalgColumns.cpp)
-/// with the two roundings of the plan's types.
+/// inputs, each possibly widened by extf first (which changes no value), or
+/// `acc + |x * y|`, the magnitude plan of one (buildMagnitudePlan). LinalgRun
+/// computes such a body in one loop per column (LinalgColumns.cpp) with the
+/// two roundings of the plan's types.
 struct MultiplyAccumulate {
   /// The mulf's operands, as input numbers, in the mulf's order.
   unsigned lhsInput = 0, rhsInput = 0;
@@ -92,6 +93,9 @@ struct MultiplyAccumulate {
   bool exactProduct = false;
   /// addf(acc, product) rather than addf(product, acc).
   bool accumulatorFirst = true;
+  /// The product goes through absf before the addf (into a type where its
+  /// absolute value is exact).
+  bool absoluteProduct = false;
 };
 
 /// The multiply-accumulate `plan`'s body is, with its current (possibly

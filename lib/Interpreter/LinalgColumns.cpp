@@ -189,12 +189,15 @@ template <RoundingKind Kind> struct Rounding {
 } // namespace
 
 /// out[i * outStep] = roundSum(out[...] + roundProduct(x[i * xStep] *
-/// y[i * yStep])) in order: what the mulf and addf kernels and the column
+/// y[i * yStep])) in order (the rounded product's absolute value for a
+/// magnitude plan): what the mulf and addf kernels and the column
 /// write compute, one element at a time (the column's output elements are
 /// distinct, or folded in order as foldCombine does). The row of a matmul
 /// (one x times a contiguous row of y into a contiguous row of out) gets
-/// its own loop, which the compiler vectorizes.
-template <bool AccumulatorFirst, typename RoundProduct, typename RoundSum>
+/// its own loop, which the compiler vectorizes; a fold into one element
+/// keeps it in a register.
+template <bool AccumulatorFirst, bool Absolute, typename RoundProduct,
+          typename RoundSum>
 static void mulAccLoop(const double *x, int64_t xStep, const double *y,
                        int64_t yStep, double *out, int64_t outStep, int64_t n,
                        RoundProduct roundProduct, RoundSum roundSum) {
@@ -202,6 +205,8 @@ static void mulAccLoop(const double *x, int64_t xStep, const double *y,
   // into one multiply-add.
   auto step = [&](double xi, double yi, double &acc) {
     double product = roundProduct(xi * yi);
+    if constexpr (Absolute)
+      product = std::fabs(product);
     double sum = AccumulatorFirst ? acc + product : product + acc;
     acc = roundSum(sum);
   };
@@ -213,24 +218,31 @@ static void mulAccLoop(const double *x, int64_t xStep, const double *y,
     const double scalar = *y;
     for (int64_t i = 0; i < n; ++i)
       step(x[i], scalar, out[i]);
+  } else if (outStep == 0) {
+    // Combine mode folds the column into one element: keep it in a
+    // register rather than in memory the loads might alias.
+    double acc = *out;
+    for (int64_t i = 0; i < n; ++i)
+      step(x[i * xStep], y[i * yStep], acc);
+    *out = acc;
   } else {
     for (int64_t i = 0; i < n; ++i)
       step(x[i * xStep], y[i * yStep], out[i * outStep]);
   }
 }
 
-template <RoundingKind ProductKind, RoundingKind SumKind>
+template <RoundingKind ProductKind, RoundingKind SumKind, bool Absolute = false>
 static void mulAccLoop(const MultiplyAccumulate &mulAcc, const double *x,
                        int64_t xStep, const double *y, int64_t yStep,
                        double *out, int64_t outStep, int64_t n) {
   Rounding<ProductKind> roundProduct{mulAcc.productType};
   Rounding<SumKind> roundSum{mulAcc.sumType};
   if (mulAcc.accumulatorFirst)
-    mulAccLoop<true>(x, xStep, y, yStep, out, outStep, n, roundProduct,
-                     roundSum);
+    mulAccLoop<true, Absolute>(x, xStep, y, yStep, out, outStep, n,
+                               roundProduct, roundSum);
   else
-    mulAccLoop<false>(x, xStep, y, yStep, out, outStep, n, roundProduct,
-                      roundSum);
+    mulAccLoop<false, Absolute>(x, xStep, y, yStep, out, outStep, n,
+                                roundProduct, roundSum);
 }
 
 void LinalgRun::multiplyAccumulate(int64_t n, ArrayRef<int64_t> bases,
@@ -248,6 +260,19 @@ void LinalgRun::multiplyAccumulate(int64_t n, ArrayRef<int64_t> bases,
   int64_t outStep = steps[plan.numInputs];
   DType s = mulAcc->sumType;
   bool exact = mulAcc->exactProduct;
+  if (mulAcc->absoluteProduct) {
+    // A magnitude plan folds in f64.
+    if (exact && s == DType::F64)
+      mulAccLoop<RoundingKind::None, RoundingKind::None, true>(
+          *mulAcc, x, xStep, y, yStep, out, outStep, n);
+    else if (mulAcc->productType == DType::F32 && s == DType::F64)
+      mulAccLoop<RoundingKind::F32, RoundingKind::None, true>(
+          *mulAcc, x, xStep, y, yStep, out, outStep, n);
+    else
+      mulAccLoop<RoundingKind::Any, RoundingKind::Any, true>(
+          *mulAcc, x, xStep, y, yStep, out, outStep, n);
+    return;
+  }
   if (exact && s == DType::F32)
     mulAccLoop<RoundingKind::None, RoundingKind::F32>(*mulAcc, x, xStep, y,
                                                       yStep, out, outStep, n);

@@ -245,7 +245,7 @@ ktflow::interp::matchMultiplyAccumulate(const LinalgPlan &plan) {
   for (unsigned o = 0; o < plan.numInputs; ++o)
     if (isFloat(plan.slotTypes[o]))
       inputOf[o] = static_cast<int>(o);
-  const BodyInstr *mul = nullptr, *add = nullptr;
+  const BodyInstr *mul = nullptr, *abs = nullptr, *add = nullptr;
   for (const BodyInstr &instr : plan.instrs) {
     if (instr.kind != BodyInstr::Kind::Elementwise)
       return std::nullopt;
@@ -259,6 +259,11 @@ ktflow::interp::matchMultiplyAccumulate(const LinalgPlan &plan) {
       if (mul || add)
         return std::nullopt;
       mul = &instr;
+      break;
+    case EwKind::AbsF:
+      if (abs || !mul || add)
+        return std::nullopt;
+      abs = &instr;
       break;
     case EwKind::AddF:
       if (add || !mul)
@@ -285,6 +290,15 @@ ktflow::interp::matchMultiplyAccumulate(const LinalgPlan &plan) {
       (mulAcc.productType == DType::F32 && plan.slotTypes[lhs] == DType::F16 &&
        plan.slotTypes[rhs] == DType::F16);
   unsigned product = mul->result;
+  if (abs) {
+    // |x * y| in the absf's type: exact when that type holds the product.
+    DType absType = abs->ew.resultType;
+    if (abs->operands.size() != 1 || abs->operands[0] != product ||
+        (absType != DType::F64 && absType != mulAcc.productType))
+      return std::nullopt;
+    mulAcc.absoluteProduct = true;
+    product = abs->result;
+  }
   if (add->operands[0] == acc && add->operands[1] == product)
     mulAcc.accumulatorFirst = true;
   else if (add->operands[0] == product && add->operands[1] == acc)

@@ -183,12 +183,15 @@ TEST(MultiplyAccumulate, MatchesContractionBodies) {
   EXPECT_EQ(mulAcc->sumType, DType::F16);
   EXPECT_FALSE(mulAcc->exactProduct);
 
-  // The magnitude plan of the reorder bounds folds |x * y| in f64: another
-  // body, which the column kernels run.
+  // The magnitude plan of the reorder bounds folds |x * y| in f64.
   std::unique_ptr<LinalgPlan> magnitude = ktflow::interp::buildMagnitudePlan(
       *planOf(f32.text(), NumericsPolicy::Accumulate));
   ASSERT_TRUE(magnitude);
-  EXPECT_FALSE(ktflow::interp::matchMultiplyAccumulate(*magnitude));
+  mulAcc = ktflow::interp::matchMultiplyAccumulate(*magnitude);
+  ASSERT_TRUE(mulAcc);
+  EXPECT_TRUE(mulAcc->absoluteProduct);
+  EXPECT_EQ(mulAcc->productType, DType::F32);
+  EXPECT_EQ(mulAcc->sumType, DType::F64);
 }
 
 TEST(MultiplyAccumulate, RejectsOtherBodies) {
@@ -272,6 +275,63 @@ TEST(MultiplyAccumulate, MatchesPlainLoopsOnEveryColumnShape) {
                 Tolerance::exact(),
                 "f32 " + s(m) + "x" + s(k) + "x" + s(n) +
                     (transposed ? " transposed" : ""));
+  }
+}
+
+/// One unit in the last place of f32 at `x` (normal, nonzero).
+double ulpF32(double x) {
+  int e;
+  std::frexp(x, &e);
+  return std::ldexp(1.0, e - 24);
+}
+
+TEST(MultiplyAccumulate, DisplacedContractionFoldsItsMagnitude) {
+  // A run that displaces the contraction (the reorder bounds of
+  // `ktflow run --check`) moves each result r up by
+  // K * 2^-23 * (|init| + sum |round(x * y)|) + ulp(r), the magnitude
+  // folded in f64 in the order of k; f32 products round, f16 ones are
+  // exact. Row-wide columns and a fold along k (n = 3).
+  for (auto [inputType, m, k, n] :
+       {std::tuple<std::string, int64_t, int64_t, int64_t>{"f32", 2, 50, 70},
+        {"f32", 3, 300, 3},
+        {"f16", 2, 90, 66},
+        {"f16", 4, 200, 2}}) {
+    Contraction c;
+    c.aType = c.bType = inputType;
+    c.m = m, c.k = k, c.n = n;
+    DType inputDType = inputType == "f16" ? DType::F16 : DType::F32;
+    Tensor a = randomTensor(inputDType, {m, k}, 41 + k);
+    Tensor b = randomTensor(inputDType, {k, n}, 42 + k);
+    Tensor init = randomTensor(DType::F32, {m, n}, 43 + k);
+    auto kernel = KernelRun::fromText(c.text());
+    ASSERT_TRUE(kernel->ok()) << kernel->errors;
+    InterpreterOptions options;
+    kernel->module->walk(
+        [&](mlir::linalg::GenericOp op) { options.displacedReduction = op; });
+    kernel->interpreter =
+        std::make_unique<ktflow::interp::Interpreter>(*kernel->module, options);
+    ASSERT_FALSE(static_cast<bool>(kernel->interpreter->selectFunction("")));
+    kernel->interpreter->recoverArgumentNames(c.text());
+    kernel->input("a", a);
+    kernel->input("b", b);
+    kernel->input("c", init);
+    ASSERT_TRUE(kernel->run()) << kernel->errors;
+    std::vector<double> result = reference<float>(c, a, b, init);
+    std::vector<double> ref(m * n);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double magnitude = std::fabs(at(init, i, j, n));
+        for (int64_t l = 0; l < k; ++l)
+          magnitude += std::fabs(static_cast<float>(at(a, i, l, k)) *
+                                 static_cast<float>(at(b, l, j, n)));
+        double r = result[i * n + j];
+        ASSERT_NE(r, 0.0);
+        double bound = static_cast<double>(k) * 0x1p-23 * magnitude + ulpF32(r);
+        ref[i * n + j] = f32(r + bound);
+      }
+    expectClose(kernel->output("c"), ref, Tolerance::exact(),
+                "displaced " + inputType + " " + s(m) + "x" + s(k) + "x" +
+                    s(n));
   }
 }
 
