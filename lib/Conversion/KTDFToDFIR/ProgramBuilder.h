@@ -207,6 +207,28 @@ private:
   LogicalResult
   emitSkewedPoints(function_ref<IRMapping(const LaneInstance *, Value)> pointAt,
                    ValueRange zeros, SmallVector<Value> &totals);
+  /// The two or more pipelines of the grid's body a unit serving the single
+  /// lane `li` runs at each of its two or more points, when its stages of
+  /// each load and then store, with two or more copies, and no channel
+  /// between pipelines reaches it (SkewedPointPipelines.cpp); else empty.
+  SmallVector<PipelineOp> skewablePointPipelines(const LaneInstance &li);
+  /// emitSkewedPoints for the pipelines skewablePointPipelines found: the
+  /// loads of every pipeline of each point before the stores of the
+  /// previous point.
+  LogicalResult emitSkewedPointPipelines(
+      ArrayRef<PipelineOp> pipelines,
+      function_ref<IRMapping(const LaneInstance *, Value)> pointAt,
+      ValueRange zeros, SmallVector<Value> &totals);
+  /// The skewed walk over `li`'s points of `pipelines`: `emitAt(j,
+  /// executions, part)` emits this unit's loads or stores at round j, the
+  /// first point's loads before the loop, then per round the next point's
+  /// loads (guarded) before this point's stores; the loop is marked
+  /// dfir.skewed and `totals` gets the executions after it.
+  void
+  emitSkewedPointWalk(const LaneInstance &li, ArrayRef<PipelineOp> pipelines,
+                      ValueRange zeros,
+                      function_ref<void(Value, ValueRange, StagePart)> emitAt,
+                      scf::ForOp once, SmallVector<Value> &totals);
   /// `loop` with the loads of each iteration issued before the stores of
   /// the previous one.
   LogicalResult emitSkewedLoop(scf::ForOp loop, PipelineOp pipeline,

@@ -305,13 +305,14 @@ LogicalResult ProgramBuilder::emitSkewedPoints(
   const LaneInstance &li = *work.begin()->first;
   scf::ForOp once;
   PipelineOp pipeline = skewablePoints(li, once);
-  if (!pipeline)
-    return success();
-  OpBuilder &b = *builder;
-  Location loc = kernel.parallel.getLoc();
-  unsigned index = kernel.infoOf(pipeline).index;
+  if (!pipeline) {
+    SmallVector<PipelineOp> pipelines = skewablePointPipelines(li);
+    return pipelines.empty()
+               ? success()
+               : emitSkewedPointPipelines(pipelines, pointAt, zeros, totals);
+  }
   LogicalResult result = success();
-  auto emitAt = [&](Value j, Value execution, StagePart part) {
+  auto emitAt = [&](Value j, ValueRange executions, StagePart part) {
     IRMapping map = pointAt(&li, j);
     if (once) {
       auto lb = materialize(once.getLowerBound(), map);
@@ -321,31 +322,42 @@ LogicalResult ProgramBuilder::emitSkewedPoints(
       }
       map.map(once.getInductionVar(), *lb);
     }
-    if (failed(emitPipeline(pipeline, map, execution, li, part)))
+    if (failed(emitPipeline(pipeline, map,
+                            executions[kernel.infoOf(pipeline).index], li,
+                            part)))
       result = failure();
   };
+  emitSkewedPointWalk(li, {pipeline}, zeros, emitAt, once, totals);
+  return result;
+}
+
+void ProgramBuilder::emitSkewedPointWalk(
+    const LaneInstance &li, ArrayRef<PipelineOp> pipelines, ValueRange zeros,
+    function_ref<void(Value, ValueRange, StagePart)> emitAt, scf::ForOp once,
+    SmallVector<Value> &totals) {
+  OpBuilder &b = *builder;
+  Location loc = kernel.parallel.getLoc();
   Value c0 = constant(0), c1 = constant(1), count = constant(li.count);
-  emitAt(c0, zeros[index], StagePart::Loads);
+  emitAt(c0, zeros, StagePart::Loads);
   auto points = scf::ForOp::create(
       b, loc, c0, count, c1, zeros,
       [&](OpBuilder &, Location, Value j, ValueRange args) {
         Value next = arith::AddIOp::create(b, loc, j, c1);
-        Value nextExecution = arith::AddIOp::create(b, loc, args[index], c1);
+        SmallVector<Value> after(args);
+        for (PipelineOp p : pipelines) {
+          unsigned index = kernel.infoOf(p).index;
+          after[index] = arith::AddIOp::create(b, loc, args[index], c1);
+        }
         emitIf(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next,
                                      count),
-               [&] { emitAt(next, nextExecution, StagePart::Loads); });
-        emitAt(j, args[index], StagePart::Stores);
+               [&] { emitAt(next, after, StagePart::Loads); });
+        emitAt(j, args, StagePart::Stores);
         if (once)
           emitBlockEnd(*once.getBody(), li);
         emitBlockEnd(kernel.parallel.getBody().front(), li);
-        SmallVector<Value> after(args);
-        after[index] = nextExecution;
         scf::YieldOp::create(b, loc, after);
       });
-  if (failed(result))
-    return failure();
   dfir::DFIRDialect::SkewedAttrHelper(b.getContext())
       .setAttr(points, b.getI64IntegerAttr(1));
   totals.assign(points.getResults().begin(), points.getResults().end());
-  return success();
 }
