@@ -29,10 +29,15 @@ public:
            const std::vector<bool> &read, llvm::ArrayRef<size_t> counted,
            llvm::ArrayRef<double> trips, ReadTrace &fromReads)
       : from(from), to(to), read(read), x(from.numSRegs), y(to.numSRegs),
-        countedTrips(from.insts.size(), -1), next(from.insts.size() + 1),
+        countedTrips(fromReads.countedTrips), next(fromReads.next),
         fromReads(fromReads), replaying(fromReads.complete) {
+    // Of `from` alone: found by its first comparison, kept for the next.
+    if (!next.empty())
+      return;
+    countedTrips.assign(from.insts.size(), -1);
     for (auto [pc, n] : llvm::zip_equal(counted, trips))
       countedTrips[pc] = n;
+    next.resize(from.insts.size() + 1);
     next.back() = from.insts.size();
     for (size_t pc = from.insts.size(); pc-- > 0;)
       next[pc] = steps(pc) ? pc : next[pc + 1];
@@ -91,9 +96,9 @@ private:
   std::vector<KnownScalar> x, y;
   /// The trips of the loops whose bounds are constants (their registers
   /// may not be stepped), -1 for the others.
-  std::vector<double> countedTrips;
+  std::vector<double> &countedTrips;
   /// Per instruction, the first at or after it that steps().
-  std::vector<size_t> next;
+  std::vector<size_t> &next;
   double iterationsWalked = 0;
   int64_t indexReads = 0;
   /// What `from` reads, in order; whether it is replayed rather than

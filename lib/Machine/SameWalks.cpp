@@ -8,6 +8,7 @@
 #include "SameWalks.h"
 
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
 
@@ -200,13 +201,25 @@ SameWalks::renaming(Walked &walkedFrom, const UnitProgram &to,
   const MachineUnit &toUnit = machine.units[to.unit];
   NodeRef fromSelf{NodeRef::Unit, from.unit}, toSelf{NodeRef::Unit, to.unit};
   // A memory named by both programs, and the routes between it and the
-  // unit, of equal cost.
+  // unit, of equal cost: each route compared once (x names the pair),
+  // not looked up again at each transfer.
+  llvm::SmallDenseMap<uint32_t, std::pair<bool, bool>, 8> routesCompared;
   auto memory = [&](uint32_t x, uint32_t y, bool in, bool out) {
     if (!names.memories.bind(x, y))
       return false;
+    auto &[inCompared, outCompared] = routesCompared[x];
     NodeRef mx{NodeRef::Memory, x}, my{NodeRef::Memory, y};
-    return (!in || sameRoutes(routes(mx, fromSelf), routes(my, toSelf))) &&
-           (!out || sameRoutes(routes(fromSelf, mx), routes(toSelf, my)));
+    if (in && !inCompared) {
+      if (!sameRoutes(routes(mx, fromSelf), routes(my, toSelf)))
+        return false;
+      inCompared = true;
+    }
+    if (out && !outCompared) {
+      if (!sameRoutes(routes(fromSelf, mx), routes(toSelf, my)))
+        return false;
+      outCompared = true;
+    }
+    return true;
   };
   // Whether a set_imm whose value the walk may read differs: then what
   // it reads is compared where it reads it (sameCostOperands).

@@ -132,6 +132,13 @@ private:
 struct ReadTrace {
   std::vector<int64_t> values;
   bool complete = false;
+  /// Per instruction of the walked program, the trips of its loop if its
+  /// bounds are constants (-1 otherwise), and the first instruction at or
+  /// after it that the comparison steps or compares: the same for every
+  /// comparison with it, found by the first (not allocated and found
+  /// again for each lane compared).
+  std::vector<double> countedTrips;
+  std::vector<size_t> next;
 };
 
 /// Whether `from` and `to`, the same instructions but for the immediates

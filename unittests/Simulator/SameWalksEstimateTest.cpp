@@ -92,4 +92,36 @@ TEST(SameWalksEstimateTest, ReadsOfAComparisonThatFailsAreNotReplayed) {
   EXPECT_EQ(threeLanesBusy(0, 31, 1), (std::vector<double>{3584, 3570, 3584}));
 }
 
+/// A program that copies 64 bytes from DDR to L1 and back, 32 times: L1
+/// is first a transfer's destination, then the next one's source.
+UnitProgram roundTrips(uint32_t unit) {
+  ProgramBuilder b(unit);
+  size_t loop = b.loopBegin(32);
+  b.dma(DDR, 0, L1, 0, 64);
+  b.dma(L1, 0, DDR, 0, 64);
+  b.loopEnd(loop);
+  return b.done();
+}
+
+TEST(SameWalksEstimateTest, EachDirectionOfAMemorysRoutesIsCompared) {
+  // The second engine's route into L1 is the first's, its route out of L1
+  // of ten times the latency. The renaming compares a memory's routes once
+  // each way: L1, named first as a destination, is compared again where it
+  // is a source.
+  Machine m = coreMachine();
+  m.units[DMA2].kind = m.units[DMA].kind;
+  m.links.push_back(
+      {{NodeRef::Memory, L1}, {NodeRef::Unit, DMA2}, 32, 20, 0, {}});
+  m.links.push_back(
+      {{NodeRef::Unit, DMA2}, {NodeRef::Memory, DDR}, 32, 10, 0, {}});
+  Executable both, alone;
+  both.programs = {roundTrips(DMA), roundTrips(DMA2)};
+  alone.programs = {roundTrips(DMA2)};
+  std::vector<double> busy = estimateKernel(m, both).unitBusy;
+  double walked = estimateKernel(m, alone).unitBusy[0];
+  // A copy of the first engine's walk would charge the first's.
+  EXPECT_NE(busy[0], walked);
+  EXPECT_DOUBLE_EQ(busy[1], walked);
+}
+
 } // namespace
