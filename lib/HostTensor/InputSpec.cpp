@@ -10,6 +10,8 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <algorithm>
+
 using namespace ktflow::host;
 using llvm::StringRef;
 
@@ -31,6 +33,17 @@ double InputData::getDouble(int64_t i) const {
 
 int64_t InputData::getInt(int64_t i) const {
   return cameNative ? asNative->getInt(i) : asTensor->getInt(i);
+}
+
+void InputData::readDoubles(int64_t first, int64_t n, double *out) const {
+  int64_t end = std::clamp<int64_t>(numElements() - first, 0, n);
+  if (!cameNative && isFloat(elementType)) {
+    std::copy_n(asTensor->floats.data() + first, end, out);
+  } else {
+    for (int64_t i = 0; i < end; ++i)
+      out[i] = getDouble(first + i);
+  }
+  std::fill(out + end, out + n, 0.0);
 }
 
 const Tensor &InputData::tensor() const {

@@ -3,7 +3,8 @@
 // This file moves data between memory and tensors through access tiles.
 // Direct tiles over box-shaped sets and views take the fast path: the tile
 // is intersected with each part's coordinate box and every intersection is
-// copied with strided address arithmetic. Everything else (non-box sets,
+// copied with strided address arithmetic, rows that are contiguous in memory
+// whole. Everything else (non-box sets,
 // overlapping parts, indirect tiles, tiles over tensors) resolves one
 // coordinate at a time. A load first yields to the other tiles (see
 // TileScheduler.h).
@@ -30,6 +31,34 @@ static bool canUseBoxPath(const AccessTile &tile) {
     return false;
   return llvm::all_of(tile.view->parts,
                       [](const ViewPart &p) { return p.set->isBox(); });
+}
+
+/// Copies a box whose innermost dimension is contiguous in memory (and,
+/// as the tile is row-major, in the tensor) one row at a time: the rows'
+/// 8-byte slots move as they are, in the per-element order, so stores to
+/// rows that overlap leave the same last value.
+static void moveRows(MemRegion &region, Tensor &tensor,
+                     ArrayRef<int64_t> extents, int64_t memOrigin,
+                     ArrayRef<int64_t> memStrides, int64_t tileOrigin,
+                     ArrayRef<int64_t> tileStrides, Direction direction) {
+  size_t rank = extents.size();
+  int64_t row = extents[rank - 1];
+  bool floats = isFloat(tensor.dtype);
+  auto *data = floats ? static_cast<void *>(tensor.floats.data())
+                      : static_cast<void *>(tensor.ints.data());
+  auto *slots = static_cast<uint8_t *>(data);
+  if (direction == Direction::Store)
+    region.written = true;
+  // The odometer over the outer dimensions: one call per row.
+  SmallVector<int64_t, 4> outer(extents.drop_back());
+  outer.push_back(1);
+  forEachStrided(outer, memOrigin, memStrides, tileOrigin, tileStrides,
+                 [&](int64_t m, int64_t t) {
+                   if (direction == Direction::Load)
+                     region.readSlots(m, row, slots + t * 8);
+                   else
+                     region.writeSlots(m, row, slots + t * 8);
+                 });
 }
 
 /// Copies between `tensor` (in tile order) and memory for a box tile.
@@ -97,6 +126,11 @@ static LogicalResult moveBox(TileExecutor &exec, Operation *op,
     }
     int64_t memOrigin = origin - region->base;
     bool floats = isFloat(tensor.dtype);
+    if (rank > 0 && region->holdsSlots() && memStrides[rank - 1] == 1) {
+      moveRows(*region, tensor, extents, memOrigin, memStrides, tileOrigin,
+               tileStrides, direction);
+      continue;
+    }
     if (direction == Direction::Load) {
       if (floats)
         forEachStrided(extents, memOrigin, memStrides, tileOrigin, tileStrides,

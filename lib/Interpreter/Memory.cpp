@@ -137,6 +137,12 @@ void MemRegion::backWithBytes(PagedBytes &bytes) {
 /// holds them: in double, then rounded in one pass.
 static void generateFloats(const InputSpec &init, uint64_t key, int64_t first,
                            int64_t n, DType dtype, double *out) {
+  if (init.kind == InputSpec::Kind::Data) {
+    // Read in one pass from the data every run shares (--check's runs).
+    init.data->readDoubles(first, n, out);
+    roundArray(dtype, out, n);
+    return;
+  }
   for (int64_t i = 0; i < n; ++i)
     out[i] = initialFloat(init, key, first + i, DType::F64);
   roundArray(dtype, out, n);

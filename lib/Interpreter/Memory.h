@@ -105,6 +105,22 @@ struct MemRegion {
       return storeBits(i, zeroExtend(v, *dtype));
     std::memcpy(store->at(i * 8), &v, 8);
   }
+  /// Whether elements are held as 8-byte doubles/int64s (own pages), the
+  /// form readSlots and writeSlots move without conversion.
+  bool holdsSlots() const { return !encoded; }
+  /// Copies elements [i, i + n) of a region that holdsSlots() to `out`, or
+  /// from `in`, a page at a time: the same bytes getFloat/getInt read and
+  /// setFloat/setInt write, and the same pages touched.
+  void readSlots(int64_t i, int64_t n, void *out) {
+    forEachSlotChunk(i, n, [&](uint8_t *at, int64_t done, int64_t bytes) {
+      std::memcpy(static_cast<uint8_t *>(out) + done, at, bytes);
+    });
+  }
+  void writeSlots(int64_t i, int64_t n, const void *in) {
+    forEachSlotChunk(i, n, [&](uint8_t *at, int64_t done, int64_t bytes) {
+      std::memcpy(at, static_cast<const uint8_t *>(in) + done, bytes);
+    });
+  }
 
   /// Writes the initial values of elements [from, to) (shared bytes only:
   /// own pages are filled when first touched).
@@ -139,6 +155,18 @@ private:
   void storeBits(int64_t i, uint64_t bits) {
     unsigned n = byteSize(*dtype);
     std::memcpy(store->at((base + i) * n), &bits, n);
+  }
+  /// Calls `f(pointer, offset, bytes)` for the page-contiguous pieces of
+  /// slots [i, i + n), `offset` bytes into the run.
+  template <typename F> void forEachSlotChunk(int64_t i, int64_t n, F f) {
+    int64_t address = i * 8, end = (i + n) * 8;
+    while (address < end) {
+      int64_t pageEnd = ((address >> PagedBytes::kPageBits) + 1)
+                        << PagedBytes::kPageBits;
+      int64_t bytes = std::min(end, pageEnd) - address;
+      f(store->at(address), address - i * 8, bytes);
+      address += bytes;
+    }
   }
   /// Fills a page of own storage with initial values.
   void fillPage(int64_t firstByte, uint8_t *page);

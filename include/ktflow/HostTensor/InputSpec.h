@@ -39,6 +39,9 @@ public:
   /// the data came in.
   double getDouble(int64_t i) const;
   int64_t getInt(int64_t i) const;
+  /// Elements [first, first + n) as getDouble gives them, 0 past the end:
+  /// the interpreter fills a page of memory at a time from shared data.
+  void readDoubles(int64_t first, int64_t n, double *out) const;
 
 private:
   bool cameNative;
