@@ -90,22 +90,44 @@ void LinalgRun::loadColumn(unsigned slot, const LinalgOperand &operand,
   }
 }
 
+namespace {
+/// Rounding to a float type chosen outside the loop: none for f64, a cast
+/// for f32, roundToDType for the others (and for any type, as a fallback).
+enum class RoundingKind { None, F32, Any };
+template <RoundingKind Kind> struct Rounding {
+  DType type;
+  double operator()(double x) const {
+    if constexpr (Kind == RoundingKind::None)
+      return x;
+    else if constexpr (Kind == RoundingKind::F32)
+      return static_cast<float>(x);
+    else
+      return roundToDType(x, type);
+  }
+};
+} // namespace
+
+/// Calls `f` with the rounding to `t`, chosen once: none for f64, a cast
+/// for f32, roundToDType for the others.
+template <typename F> static void withRounding(DType t, F f) {
+  if (t == DType::F64)
+    f(Rounding<RoundingKind::None>{t});
+  else if (t == DType::F32)
+    f(Rounding<RoundingKind::F32>{t});
+  else
+    f(Rounding<RoundingKind::Any>{t});
+}
+
 /// out[base + i * step] = round(f(out[...], x[i])) in order; the rounding
 /// is chosen once, outside the loop.
 template <typename F>
 static void foldLoop(double *out, int64_t base, int64_t step, const double *x,
                      int64_t n, DType t, F f) {
   double *o = out + base;
-  if (t == DType::F64) {
+  withRounding(t, [&](auto round) {
     for (int64_t i = 0; i < n; ++i)
-      o[i * step] = f(o[i * step], x[i]);
-  } else if (t == DType::F32) {
-    for (int64_t i = 0; i < n; ++i)
-      o[i * step] = static_cast<float>(f(o[i * step], x[i]));
-  } else {
-    for (int64_t i = 0; i < n; ++i)
-      o[i * step] = roundToDType(f(o[i * step], x[i]), t);
-  }
+      o[i * step] = round(f(o[i * step], x[i]));
+  });
 }
 
 LogicalResult LinalgRun::foldCombine(unsigned k, int64_t base, int64_t step,
@@ -170,23 +192,6 @@ LogicalResult LinalgRun::foldCombine(unsigned k, int64_t base, int64_t step,
   }
   return success();
 }
-
-namespace {
-/// Rounding to a float type chosen outside the loop: none for f64, a cast
-/// for f32, roundToDType for the others (and for any type, as a fallback).
-enum class RoundingKind { None, F32, Any };
-template <RoundingKind Kind> struct Rounding {
-  DType type;
-  double operator()(double x) const {
-    if constexpr (Kind == RoundingKind::None)
-      return x;
-    else if constexpr (Kind == RoundingKind::F32)
-      return static_cast<float>(x);
-    else
-      return roundToDType(x, type);
-  }
-};
-} // namespace
 
 /// out[i * outStep] = roundSum(out[...] + roundProduct(x[i * xStep] *
 /// y[i * yStep])) in order (the rounded product's absolute value for a
