@@ -104,9 +104,13 @@ function(ktflow_use_precompiled_headers)
   if(KTFLOW_BUILD_TESTS)
     # unittests/ found it in its own directory scope.
     find_package(GTest REQUIRED)
-    ktflow_add_pch_donor(ktflow_pch_gtest
+    # The unit tests' options (-O0 under the sanitizers) must be the PCH's.
+    get_property(unittest_options
+      GLOBAL PROPERTY KTFLOW_UNITTEST_COMPILE_OPTIONS)
+    ktflow_add_pch_donor(ktflow_pch_gtest OPTIONS ${unittest_options}
       LIBS GTest::gtest HEADERS <gtest/gtest.h>)
-    ktflow_add_pch_donor(ktflow_pch_gtest_exact_fp OPTIONS -ffp-contract=off
+    ktflow_add_pch_donor(ktflow_pch_gtest_exact_fp
+      OPTIONS ${unittest_options} -ffp-contract=off
       LIBS GTest::gtest HEADERS <gtest/gtest.h>)
   endif()
   ktflow_collect_targets(${PROJECT_SOURCE_DIR} targets)
