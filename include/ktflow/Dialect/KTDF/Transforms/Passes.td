@@ -757,6 +757,20 @@ def KTDFGeneralize : Pass<"ktdf-generalize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def KTDFCheckUnitTypes : Pass<"ktdf-check-unit-types", "::mlir::ModuleOp"> {
+  let summary = "Refuse arithmetic the lane's vector unit has no rate for";
+  let description = [{
+    Reports, at the operation, every float `arith`/`math` operation in a
+    `linalg.generic` body (what the lane's vector unit computes) whose
+    class (element-wise, transcendental, reduction for an operation folding
+    into a reduction's accumulator) the unit has no rate for on its element
+    type, naming the unit and the types it does compute: bf16
+    arithmetic on a unit with f16 and f32 lanes, f32 on an f16-only unit.
+    Runs after ktdf-generalize, before scheduling; the bundle emitter keeps
+    the same check as the backstop. The IR is not changed.
+  }];
+}
+
 def KTDFSplitMatrixGroups
     : Pass<"ktdf-split-matrix-groups", "::mlir::ModuleOp"> {
   let summary = "Give a compute group's matrix products to the matrix unit";
