@@ -128,14 +128,8 @@ static LogicalResult refuseUpstreamVerifierCrashes(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
-/// Gives every op the parser left without a location the location of its
-/// nearest located ancestor. The ops of a linalg named op's implicit body
-/// (the `arith.addf` of a `linalg.add`) are built without one; they survive
-/// generalisation and fusion into the compute bodies the scheduler and the
-/// device check, so a diagnostic on them would print `<unknown>:0` instead
-/// of pointing at the named op in the user's file.
-static void locateImplicitOps(ModuleOp module) {
-  module.walk<WalkOrder::PreOrder>([](Operation *op) {
+void ktflow::locateImplicitOps(Operation *root) {
+  root->walk<WalkOrder::PreOrder>([](Operation *op) {
     if (!isa<UnknownLoc>(op->getLoc()))
       return;
     for (Operation *parent = op->getParentOp(); parent;

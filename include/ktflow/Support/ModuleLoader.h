@@ -23,6 +23,16 @@ namespace ktflow {
 /// another (a kernel importing its device) names it.
 std::string resolvePathNextTo(mlir::Location loc, llvm::StringRef path);
 
+/// Gives every op under `root` without a location the location of its
+/// nearest located ancestor. The parser builds the ops of a linalg named
+/// op's implicit body (the `arith.addf` of a `linalg.add`) without one;
+/// they survive generalisation and fusion into the compute bodies the
+/// scheduler and the device checks see, so a diagnostic on them would
+/// print `<unknown>:0` instead of pointing at the named op in the user's
+/// file. ModuleLoader applies it to what it loads; ktdf-generalize to
+/// modules that reach it otherwise (ktflow-opt).
+void locateImplicitOps(mlir::Operation *root);
+
 /// Loads MLIR files into a context and, for as long as it lives, prints every
 /// diagnostic of that context against the loaded sources. Parsing and
 /// verifying are crash phases, and the context's passes name themselves in

@@ -25,6 +25,7 @@
 
 #include "ktflow/Device/ComputeOpClass.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Support/ModuleLoader.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -218,6 +219,8 @@ static bool computedOnce(OpOperand *fused) {
 struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    // Generalising a named op copies its body, located or not.
+    ktflow::locateImplicitOps(getOperation());
     // Matmuls of a row with its transpose, before the transpose is
     // generalised like any named op.
     RewritePatternSet dotPatterns(ctx);
