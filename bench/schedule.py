@@ -8,7 +8,8 @@ the roofline's compute, memory and binding bounds (docs/roofline.md); the
 ratio is cycles over the binding bound. The estimate column is the cost
 model's whole-kernel estimate when `ktflow run --json` reports one
 (`estimate.cycles`), with its error against the simulated cycles. Compile ms
-is the wall time of `ktflow compile ... -o /dev/null`. A kernel that does
+is the CPU time (user + system) of `ktflow compile ... -o /dev/null`: wall
+time on a shared machine measured the load more than the compiler. A kernel that does
 not compile shows the first error's short reason. With --check every run
 is also verified against the reference interpreter (slow at production
 sizes: the interpreter runs the whole kernel). With --tune, `ktflow run
@@ -24,6 +25,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -90,6 +92,16 @@ def first_error(text):
     return text.strip().splitlines()[-1][:90] if text.strip() else "no output"
 
 
+def run_timed(argv):
+    """Runs argv; returns its result and the CPU milliseconds it used."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = subprocess.run(argv, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime -
+                                                before.ru_stime)
+    return result, cpu * 1000
+
+
 def measure(ktflow, path, args, device, check, tune):
     arch = os.path.join(ROOT, "examples", "devices", device + ".mlir")
     kernel = os.path.join(ROOT, path)
@@ -99,11 +111,8 @@ def measure(ktflow, path, args, device, check, tune):
             argv += ["--input", arg[len("--input="):]]
         else:
             argv += ["--arg", arg]
-    start = time.monotonic()
-    compiled = subprocess.run([ktflow, "compile", kernel, "--arch", arch,
-                               "-o", os.devnull],
-                              capture_output=True, text=True)
-    compile_ms = (time.monotonic() - start) * 1000
+    compiled, compile_ms = run_timed([ktflow, "compile", kernel, "--arch",
+                                      arch, "-o", os.devnull])
     if compiled.returncode != 0:
         return {"error": first_error(compiled.stderr + compiled.stdout)}
     run = subprocess.run([ktflow, "run", kernel, "--arch", arch, "--json"] +
