@@ -64,37 +64,77 @@ std::pair<double, std::optional<uint32_t>> Landings::waitOf(uint32_t unit,
   auto &known = waitByUnit[eachToken];
   if (auto found = known.find(unit); found != known.end())
     return found->second;
-  double wait = 0;
-  std::optional<uint32_t> last;
   const ProgramWalker *compute = walkerOf(unit);
   if (!compute)
-    return known[unit] = {wait, last};
-  // The FIFO of the receives before, its feed, the feed's loads into it
-  // and its latest landings (found once needed).
-  std::optional<uint32_t> fifo;
-  const ProgramWalker *feed = nullptr;
+    return known[unit] = {0, std::nullopt};
+  // The latest landing of each group's wait, less its least time before:
+  // the group's longest wait. (A unit's receives are recorded at its
+  // clock, which only advances: the first of them to wait longest is the
+  // first of the first group to, whose channel is the answer.)
+  llvm::ArrayRef<uint32_t> fifos = compute->fifosReceived();
+  llvm::SmallVector<llvm::ArrayRef<std::pair<double, uint32_t>>, 4> latest(
+      fifos.size());
+  double wait = 0;
+  std::optional<uint32_t> last;
+  for (const WaitGroup &group : waitGroups(*compute)) {
+    if (latest[group.fifo].empty()) {
+      uint32_t fifo = compute->fifoId(fifos[group.fifo]);
+      latest[group.fifo] =
+          latestOf(*walkerOf(exe.fifos[fifo].producer), eachToken);
+    }
+    auto [at, sync] = latest[group.fifo][group.wait];
+    if (at - group.before > wait) {
+      wait = at - group.before;
+      last = sync;
+    }
+  }
+  return known[unit] = {wait, last};
+}
+
+llvm::ArrayRef<Landings::WaitGroup>
+Landings::waitGroups(const ProgramWalker &compute) {
+  llvm::ArrayRef<uint32_t> fifos = compute.fifosReceived();
+  // What the groups read through the compute unit's names: per FIFO, the
+  // records of the walk that loads it and its name there.
+  std::vector<std::pair<const void *, uint32_t>> names;
+  for (uint32_t walked : fifos) {
+    uint32_t fifo = compute.fifoId(walked);
+    const ProgramWalker *feed = walkerOf(exe.fifos[fifo].producer);
+    names.push_back(
+        feed ? std::make_pair(feed->recordsId(), feed->walkedFifo(fifo))
+             : std::make_pair(nullptr, UINT32_MAX));
+  }
+  for (const FoundGroups &found : groupsFound)
+    if (found.compute == compute.recordsId() && found.names == names)
+      return found.groups;
+  FoundGroups &found = groupsFound.emplace_back();
+  found.compute = compute.recordsId();
+  found.names = std::move(names);
+  llvm::DenseMap<std::pair<uint32_t, size_t>, size_t> groupOf;
+  std::optional<uint32_t> walked;
+  uint32_t place = 0;
   const ProgramWalker::FifoLoads *loads = nullptr;
-  llvm::ArrayRef<std::pair<double, uint32_t>> latest;
-  for (const ProgramWalker::Receive &receive : compute->receives()) {
-    if (uint32_t from = compute->fifoId(receive.fifo); from != fifo) {
-      fifo = from;
-      feed = walkerOf(exe.fifos[from].producer);
-      loads = feed ? feed->loadsOf(from) : nullptr;
-      latest = {};
+  for (const ProgramWalker::Receive &receive : compute.receives()) {
+    if (receive.fifo != walked) {
+      walked = receive.fifo;
+      place = llvm::find(fifos, receive.fifo) - fifos.begin();
+      uint32_t fifo = compute.fifoId(receive.fifo);
+      const ProgramWalker *feed = walkerOf(exe.fifos[fifo].producer);
+      loads = feed ? feed->loadsOf(fifo) : nullptr;
     }
     const ProgramWalker::FifoLoad *load =
         loads ? loads->at(receive.offset) : nullptr;
     if (!load || load->waits == 0)
       continue;
-    if (latest.empty())
-      latest = latestOf(*feed, eachToken);
-    auto [at, sync] = latest[load->waits - 1];
-    if (at - receive.before > wait) {
-      wait = at - receive.before;
-      last = sync;
-    }
+    auto [group, fresh] =
+        groupOf.try_emplace({place, load->waits - 1}, found.groups.size());
+    if (fresh)
+      found.groups.push_back({place, load->waits - 1, receive.before});
+    else
+      found.groups[group->second].before =
+          std::min(found.groups[group->second].before, receive.before);
   }
-  return known[unit] = {wait, last};
+  return found.groups;
 }
 
 double Landings::landed(uint32_t sync, size_t nth, size_t tokens) {

@@ -81,6 +81,24 @@ private:
   /// before that token, where it sends as many (the walks pair up).
   double landed(uint32_t sync, size_t nth, size_t tokens);
 
+  /// A compute unit's receives of the entries its feed loaded after its
+  /// `wait` + 1 first waits, from the FIFO `fifo` (its place among
+  /// ProgramWalker::fifosReceived): the least of the unit's cycles before
+  /// them.
+  struct WaitGroup {
+    uint32_t fifo;
+    size_t wait;
+    double before;
+  };
+  /// The groups of `compute`'s receives: found once
+  /// for the compute units whose walks share their records (SameWalks.h)
+  /// and whose FIFOs their feeds' records name alike, as a production
+  /// kernel's lanes do (each lane's pass over its receives was a sixth of
+  /// layernorm_1151x8192's estimate on spyre_like, 64 compute units of
+  /// 9,500 receives). What waitOf then reads per compute unit is its
+  /// feeds' landings, one per group.
+  llvm::ArrayRef<WaitGroup> waitGroups(const ProgramWalker &compute);
+
   /// For each k, the latest landing among `feed`'s first k + 1 waits and
   /// its channel (with `eachToken`, as waitOf).
   llvm::ArrayRef<std::pair<double, uint32_t>>
@@ -103,6 +121,14 @@ private:
   /// waitOf's answers: the estimate asks for each unit of a stream.
   llvm::DenseMap<uint32_t, std::pair<double, std::optional<uint32_t>>>
       waitByUnit[2];
+  /// waitGroups' groups, per compute unit's records and what its FIFOs are
+  /// named in their feeds' records.
+  struct FoundGroups {
+    const void *compute;
+    std::vector<std::pair<const void *, uint32_t>> names;
+    std::vector<WaitGroup> groups;
+  };
+  std::vector<FoundGroups> groupsFound;
   llvm::ArrayRef<ProgramWalker> walkers;
   /// lastStores' answers, per core and of all cores, found in one pass
   /// (the estimate asks for each stream of each core: on spyre_like,

@@ -297,6 +297,11 @@ public:
     double offset, before, bytes, times;
   };
   llvm::ArrayRef<Receive> receives() const { return records->receives; }
+  /// The FIFOs of the receives (as the records name them), the first
+  /// received first.
+  llvm::ArrayRef<uint32_t> fifosReceived() const {
+    return records->fifosReceived;
+  }
   /// The sync channel or FIFO of an event, and the FIFO of a receive, in
   /// this program: a walk copied for another program (SameWalks.h) shares
   /// the walked program's events and receives (a production kernel's
@@ -338,10 +343,13 @@ public:
   /// unit come from a few FIFOs in turn: callers keep the FIFO's loads
   /// while the FIFO stays the same, rather than look it up each receive.)
   const FifoLoads *loadsOf(uint32_t fifo) const {
-    if (!walkedFifos.empty())
-      fifo = walkedFifos[fifo];
-    auto found = records->loadsInto.find(fifo);
+    auto found = records->loadsInto.find(walkedFifo(fifo));
     return found == records->loadsInto.end() ? nullptr : &found->second;
+  }
+  /// The walked program's FIFO that is this program's `fifo` (UINT32_MAX:
+  /// none), the name its records know it by.
+  uint32_t walkedFifo(uint32_t fifo) const {
+    return walkedFifos.empty() ? fifo : walkedFifos[fifo];
   }
   /// Device-memory bytes stored in program order (loops as loaded bytes
   /// are), and how many of them before the last wait on each sync channel.
@@ -364,6 +372,9 @@ public:
   llvm::SmallVector<uint32_t> signalledAfterLastStore;
 
   uint32_t unitIndex() const { return program->unit; }
+  /// The records this walk reads, shared by its copies: an analysis of
+  /// them read through the same names (walkedFifo, syncId) is the same.
+  const void *recordsId() const { return records.get(); }
   const UnitProgram &unitProgram() const { return *program; }
 
   /// Whether this program's wait for `sync` is a hand-over: a load unit
@@ -374,7 +385,10 @@ public:
   std::optional<uint32_t> fed() const { return feeds; }
 
   /// The cycles `bytes` take through `fifo`, at its link's bandwidth.
-  double fifoCycles(uint32_t fifo, double bytes) const;
+  double fifoCycles(uint32_t fifo, double bytes) const {
+    return std::ceil(bytes / fifoBandwidth(fifo));
+  }
+  double fifoBandwidth(uint32_t fifo) const;
 
   /// What the walk records as it goes, shared by its copies (SameWalks.h),
   /// which read it in the walked program's names (a production kernel's
@@ -383,6 +397,8 @@ public:
   struct Records {
     std::vector<ChainEvent> chainEvents;
     std::vector<Receive> receives;
+    /// The FIFOs of the receives, the first received first.
+    llvm::SmallVector<uint32_t, 4> fifosReceived;
     /// The sync channels waited for, in program order.
     std::vector<uint32_t> waitLog;
     /// A load unit's loads into each FIFO.

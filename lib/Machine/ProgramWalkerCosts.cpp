@@ -31,8 +31,8 @@ static double occupancyOf(double bytes, double bandwidth) {
   return bandwidth > 0 ? std::ceil(bytes / bandwidth) : 0;
 }
 
-double ProgramWalker::fifoCycles(uint32_t fifo, double bytes) const {
-  return std::ceil(bytes / machine.links[exe.fifos[fifo].link].bandwidth);
+double ProgramWalker::fifoBandwidth(uint32_t fifo) const {
+  return machine.links[exe.fifos[fifo].link].bandwidth;
 }
 
 void ProgramWalker::chargeMemories(std::initializer_list<uint32_t> memories,
@@ -194,6 +194,8 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
       if (clock == 0)
         feedBeforeWork += fifoCycles(in.b, bytes);
       records->receives.push_back({in.b, fifoBytes[in.b], clock, bytes, times});
+      if (!llvm::is_contained(records->fifosReceived, in.b))
+        records->fifosReceived.push_back(in.b);
       fifoBytes[in.b] += bytes;
     }
     return 0;

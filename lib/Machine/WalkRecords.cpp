@@ -35,6 +35,7 @@ void ProgramWalker::Records::putBack(Records *records) {
   }
   records->chainEvents.clear();
   records->receives.clear();
+  records->fifosReceived.clear();
   records->waitLog.clear();
   records->loadsInto.clear();
   records->memoryCharges.clear();
