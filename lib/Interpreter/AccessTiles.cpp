@@ -77,6 +77,35 @@ ViewAccessor::Status ViewAccessor::locate(ArrayRef<int64_t> coord,
   return Status::Masked;
 }
 
+bool ViewAccessor::locateRun(ArrayRef<int64_t> first, ArrayRef<int64_t> last,
+                             ArrayRef<int64_t> step, MemRegion *&region,
+                             int64_t &index, int64_t &indexStep) const {
+  // The first part serves every coordinate it holds. Its box, its sizes
+  // and the region are convex: what lies between two coordinates (and
+  // addresses) they hold, they hold too.
+  if (view.parts.empty() || !view.parts[0].set->isBox() || !regions[0])
+    return false;
+  const ViewPart &part = view.parts[0];
+  int64_t firstAddr = part.offset, lastAddr = part.offset;
+  indexStep = 0;
+  for (size_t d = 0; d < first.size(); ++d) {
+    for (int64_t c : {first[d], last[d]})
+      if (c < part.box.lower[d] || c > part.box.upper[d] ||
+          c - part.box.lower[d] >= part.sizes[d])
+        return false;
+    firstAddr += (first[d] - part.box.lower[d]) * part.strides[d];
+    lastAddr += (last[d] - part.box.lower[d]) * part.strides[d];
+    indexStep += step[d] * part.strides[d];
+  }
+  MemRegion *r = regions[0];
+  for (int64_t addr : {firstAddr, lastAddr})
+    if (addr < r->base || addr >= r->base + r->size())
+      return false;
+  region = r;
+  index = firstAddr - r->base;
+  return true;
+}
+
 /// Fills the shape, permutation and set bounds shared by both tile kinds.
 static LogicalResult shapeTile(TileExecutor &exec, Operation *op,
                                AccessTile &tile, IntegerSet set,
@@ -229,130 +258,5 @@ LogicalResult ktflow::interp::runConstructIndirectAccessTile(TileExecutor &exec,
     tile->subscripts.push_back(std::move(sub));
   }
   exec.set(tileOp, TileRef(std::move(tile)));
-  return success();
-}
-
-/// The bounding box of every coordinate some part of `view` holds.
-static ktdp::IntegerBox coordinateBounds(const MemoryView &view) {
-  ktdp::IntegerBox box;
-  for (const ViewPart &part : view.parts) {
-    if (box.lower.empty()) {
-      box = part.box;
-      continue;
-    }
-    for (size_t d = 0; d < box.lower.size(); ++d) {
-      box.lower[d] = std::min(box.lower[d], part.box.lower[d]);
-      box.upper[d] = std::max(box.upper[d], part.box.upper[d]);
-    }
-  }
-  return box;
-}
-
-LogicalResult ktflow::interp::forEachTileCoordinate(
-    TileExecutor &exec, Operation *op, const AccessTile &tile,
-    function_ref<LogicalResult(int64_t, ArrayRef<int64_t>)> visit) {
-  size_t rank = tile.shape.size();
-  int64_t n = productOf(tile.shape);
-  if (n == 0)
-    return success();
-  bool indirect = tile.kind == AccessTile::Kind::Indirect;
-  SmallVector<ViewAccessor, 2> indexAccessors;
-  /// The index element each index view's last coordinate located.
-  struct IndexElement {
-    SmallVector<int64_t, 4> coord;
-    MemRegion *region = nullptr;
-    int64_t index = 0;
-  };
-  SmallVector<IndexElement, 2> indexElements;
-  ktdp::IntegerBox baseBounds;
-  if (indirect) {
-    for (const AccessTile::Subscript &sub : tile.subscripts)
-      if (sub.indirect)
-        indexAccessors.emplace_back(*sub.indexView);
-    indexElements.resize(indexAccessors.size());
-    if (tile.view)
-      baseBounds = coordinateBounds(*tile.view);
-  }
-  SmallVector<int64_t, 4> t(rank, 0), point(rank), coord(tile.subscripts.size());
-  SmallVector<int64_t, 8> dims(tile.captured.begin(), tile.captured.end());
-  dims.resize(tile.captured.size() + rank);
-  SmallVector<int64_t, 4> indexCoord;
-  for (int64_t flat = 0; flat < n; ++flat) {
-    for (size_t k = 0; k < rank; ++k)
-      point[tile.perm[k]] = tile.setLower[tile.perm[k]] + t[k];
-    bool inSet = true;
-    if (!tile.dense) {
-      if (tile.set->isBox()) {
-        for (size_t d = 0; d < rank && inSet; ++d)
-          inSet = point[d] >= tile.setLower[d] && point[d] <= tile.setUpper[d];
-      } else {
-        inSet = tile.set->contains(point, tile.setSymbols);
-      }
-    }
-    if (inSet) {
-      if (!indirect) {
-        coord.assign(tile.anchor.begin(), tile.anchor.end());
-        for (size_t d = 0; d < rank; ++d)
-          coord[d] += point[d];
-      } else {
-        std::copy(point.begin(), point.end(), dims.begin() + tile.captured.size());
-        unsigned nextAccessor = 0;
-        for (auto [j, sub] : llvm::enumerate(tile.subscripts)) {
-          indexCoord.clear();
-          for (const CompiledExpr &expr : sub.exprs) {
-            std::optional<int64_t> v = expr.eval(dims, {});
-            if (!v)
-              return exec.error(op) << "subscript evaluation failed (division "
-                                       "by zero)";
-            indexCoord.push_back(*v);
-          }
-          if (!sub.indirect) {
-            coord[j] = indexCoord.front();
-            continue;
-          }
-          IndexElement &cached = indexElements[nextAccessor];
-          const ViewAccessor &accessor = indexAccessors[nextAccessor++];
-          // Neighbouring points mostly read the same index element: it is
-          // located once per run of them (the view's mapping to memory
-          // does not change while the tile is walked; its value may, and
-          // is read at every point).
-          if (!cached.region || indexCoord != cached.coord) {
-            std::string why;
-            ViewAccessor::Status status =
-                accessor.locate(indexCoord, cached.region, cached.index, &why);
-            if (status == ViewAccessor::Status::Masked)
-              why = "coordinate " + formatCoords(indexCoord) +
-                    " is outside the index view's coordinate_set";
-            if (status != ViewAccessor::Status::Ok)
-              return exec.error(op) << "reading the index view of dimension "
-                                    << j << ": " << why;
-            cached.coord.assign(indexCoord.begin(), indexCoord.end());
-          }
-          MemRegion *region = cached.region;
-          int64_t index = cached.index;
-          if (!region->dtype || isFloat(*region->dtype))
-            return exec.error(op) << "type mismatch: the index view of "
-                                     "dimension "
-                                  << j << " does not hold integers";
-          int64_t value = region->getInt(index);
-          if (tile.view && (value < baseBounds.lower[j] ||
-                            value > baseBounds.upper[j]))
-            return exec.error(op)
-                   << "index value " << value << " read from the index view at "
-                   << formatCoords(indexCoord) << " is out of range ["
-                   << baseBounds.lower[j] << ", " << baseBounds.upper[j]
-                   << "] of dimension " << j << " of the view";
-          coord[j] = value;
-        }
-      }
-      if (failed(visit(flat, coord)))
-        return failure();
-    }
-    for (int64_t k = static_cast<int64_t>(rank) - 1; k >= 0; --k) {
-      if (++t[k] < tile.shape[k])
-        break;
-      t[k] = 0;
-    }
-  }
   return success();
 }

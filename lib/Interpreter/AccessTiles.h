@@ -30,6 +30,15 @@ public:
   Status locate(llvm::ArrayRef<int64_t> coord, MemRegion *&region,
                 int64_t &index, std::string *message = nullptr) const;
 
+  /// Finds the elements holding the coordinates first + i * step (i <
+  /// count, `last` the final one) when the view's first part, a box,
+  /// holds both ends and memory has both ends' elements: then every
+  /// coordinate of the run is Ok there, coordinate i at element index +
+  /// i * indexStep of `region`. False otherwise (nothing is known).
+  bool locateRun(llvm::ArrayRef<int64_t> first, llvm::ArrayRef<int64_t> last,
+                 llvm::ArrayRef<int64_t> step, MemRegion *&region,
+                 int64_t &index, int64_t &indexStep) const;
+
   const MemoryView &getView() const { return view; }
 
 private:
@@ -44,15 +53,25 @@ mlir::LogicalResult runConstructIndirectAccessTile(TileExecutor &exec,
 mlir::LogicalResult runLoad(TileExecutor &exec, mlir::Operation *op);
 mlir::LogicalResult runStore(TileExecutor &exec, mlir::Operation *op);
 
-/// Calls `visit(flat, coord)` for every tile position (flat row-major index
-/// in the tile's shape) whose set point is in the access set, with the
-/// coordinate it accesses. Indirect coordinates are read from index views
-/// here; an index value outside the base view is an error naming `op`.
-mlir::LogicalResult forEachTileCoordinate(
-    TileExecutor &exec, mlir::Operation *op, const AccessTile &tile,
-    llvm::function_ref<mlir::LogicalResult(int64_t,
-                                           llvm::ArrayRef<int64_t>)>
-        visit);
+/// Positions `flat + i` (i < count) of one row of a tile's innermost
+/// dimension, accessing coordinates first + i * step.
+struct CoordinateRun {
+  int64_t flat;
+  llvm::ArrayRef<int64_t> first, step;
+  int64_t count;
+};
+
+/// Calls `visit` for every tile position (flat row-major index in the
+/// tile's shape) whose set point is in the access set, with the coordinate
+/// it accesses, in tile order. With `runs`, a row whose coordinates step
+/// by a constant may come as one run of its positions, every one of which
+/// resolved (TileCoordinates.cpp), its index elements read before any is
+/// visited: for callers that do not write memory. Otherwise each run is one
+/// position. Indirect coordinates are read from index views here; an index
+/// value outside the base view is an error naming `op`.
+mlir::LogicalResult forEachTileRun(
+    TileExecutor &exec, mlir::Operation *op, const AccessTile &tile, bool runs,
+    llvm::function_ref<mlir::LogicalResult(const CoordinateRun &)> visit);
 
 } // namespace ktflow::interp
 

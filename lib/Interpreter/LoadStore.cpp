@@ -6,8 +6,9 @@
 // copied with strided address arithmetic, rows that are contiguous in memory
 // whole. Everything else (non-box sets,
 // overlapping parts, indirect tiles, tiles over tensors) resolves one
-// coordinate at a time. A load first yields to the other tiles (see
-// TileScheduler.h).
+// coordinate at a time, except that a load takes a row of coordinates that
+// step by a constant (forEachTileRun) as one strided run where one box part
+// holds it. A load first yields to the other tiles (see TileScheduler.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -157,66 +158,108 @@ static LogicalResult moveBox(TileExecutor &exec, Operation *op,
   return success();
 }
 
-/// Moves data one coordinate at a time.
+/// Moves data one coordinate at a time; a load takes a run of coordinates
+/// that lies in one box part (ViewAccessor::locateRun) with strided reads,
+/// a contiguous one whole.
 static LogicalResult movePoints(TileExecutor &exec, Operation *op,
                                 const AccessTile &tile, Tensor &tensor,
                                 Direction direction) {
   bool floats = isFloat(tensor.dtype);
+  // Runs read their index elements before moving any point: loads only.
+  bool runs = direction == Direction::Load;
+  SmallVector<int64_t, 4> coord, last;
+  auto forEachPoint = [&](const CoordinateRun &run,
+                          function_ref<LogicalResult(int64_t)> move) {
+    coord.resize(run.first.size());
+    for (int64_t i = 0; i < run.count; ++i) {
+      for (size_t d = 0; d < coord.size(); ++d)
+        coord[d] = run.first[d] + i * run.step[d];
+      if (failed(move(run.flat + i)))
+        return failure();
+    }
+    return success();
+  };
   if (tile.tensorBase) {
     const Tensor &base = *tile.tensorBase;
     SmallVector<int64_t, 4> strides = rowMajorStrides(base.shape);
-    return forEachTileCoordinate(
-        exec, op, tile, [&](int64_t flat, ArrayRef<int64_t> coord) {
-          int64_t at = 0;
-          for (auto [d, c] : llvm::enumerate(coord)) {
-            if (c < 0 || c >= base.shape[d])
-              return success(); // masked
-            at += c * strides[d];
-          }
-          if (floats)
-            tensor.floats[flat] = base.floats[at];
-          else
-            tensor.ints[flat] = base.ints[at];
-          return success();
-        });
-  }
-  ViewAccessor accessor(*tile.view);
-  return forEachTileCoordinate(
-      exec, op, tile, [&](int64_t flat, ArrayRef<int64_t> coord) {
-        MemRegion *region = nullptr;
-        int64_t index = 0;
-        switch (accessor.locate(coord, region, index)) {
-        case ViewAccessor::Status::Masked:
-          return success();
-        case ViewAccessor::Status::OutsideView:
-        case ViewAccessor::Status::OutsideMemory: {
-          // The message is built only for the coordinate that fails.
-          std::string why;
-          accessor.locate(coord, region, index, &why);
-          return LogicalResult(exec.error(op) << why);
+    return forEachTileRun(exec, op, tile, runs, [&](const CoordinateRun &run) {
+      return forEachPoint(run, [&](int64_t flat) {
+        int64_t at = 0;
+        for (auto [d, c] : llvm::enumerate(coord)) {
+          if (c < 0 || c >= base.shape[d])
+            return success(); // masked
+          at += c * strides[d];
         }
-        case ViewAccessor::Status::Ok:
-          break;
-        }
-        if (region->dtype != tile.view->dtype)
-          return LogicalResult(
-              exec.error(op) << "type mismatch: memory holds "
-                             << dtypeName(region->dtype.value_or(DType::F32))
-                             << " elements");
-        if (direction == Direction::Load) {
-          if (floats)
-            tensor.floats[flat] = region->getFloat(index);
-          else
-            tensor.ints[flat] = region->getInt(index);
-        } else {
-          region->written = true;
-          if (floats)
-            region->setFloat(index, tensor.floats[flat]);
-          else
-            region->setInt(index, tensor.ints[flat]);
-        }
+        if (floats)
+          tensor.floats[flat] = base.floats[at];
+        else
+          tensor.ints[flat] = base.ints[at];
         return success();
       });
+    });
+  }
+  ViewAccessor accessor(*tile.view);
+  auto movePoint = [&](int64_t flat) -> LogicalResult {
+    MemRegion *region = nullptr;
+    int64_t index = 0;
+    switch (accessor.locate(coord, region, index)) {
+    case ViewAccessor::Status::Masked:
+      return success();
+    case ViewAccessor::Status::OutsideView:
+    case ViewAccessor::Status::OutsideMemory: {
+      // The message is built only for the coordinate that fails.
+      std::string why;
+      accessor.locate(coord, region, index, &why);
+      return LogicalResult(exec.error(op) << why);
+    }
+    case ViewAccessor::Status::Ok:
+      break;
+    }
+    if (region->dtype != tile.view->dtype)
+      return LogicalResult(exec.error(op)
+                           << "type mismatch: memory holds "
+                           << dtypeName(region->dtype.value_or(DType::F32))
+                           << " elements");
+    if (direction == Direction::Load) {
+      if (floats)
+        tensor.floats[flat] = region->getFloat(index);
+      else
+        tensor.ints[flat] = region->getInt(index);
+    } else {
+      region->written = true;
+      if (floats)
+        region->setFloat(index, tensor.floats[flat]);
+      else
+        region->setInt(index, tensor.ints[flat]);
+    }
+    return success();
+  };
+  return forEachTileRun(exec, op, tile, runs, [&](const CoordinateRun &run) {
+    MemRegion *region = nullptr;
+    int64_t index = 0, step = 0;
+    if (direction == Direction::Load && run.count > 1) {
+      last.resize(run.first.size());
+      for (size_t d = 0; d < last.size(); ++d)
+        last[d] = run.first[d] + (run.count - 1) * run.step[d];
+      if (accessor.locateRun(run.first, last, run.step, region, index, step) &&
+          region->dtype == tile.view->dtype) {
+        if (step == 1 && region->holdsSlots()) {
+          auto *data = floats ? static_cast<void *>(tensor.floats.data())
+                              : static_cast<void *>(tensor.ints.data());
+          region->readSlots(index, run.count,
+                            static_cast<uint8_t *>(data) + run.flat * 8);
+        } else if (floats) {
+          for (int64_t i = 0; i < run.count; ++i)
+            tensor.floats[run.flat + i] = region->getFloat(index + i * step);
+        } else {
+          for (int64_t i = 0; i < run.count; ++i)
+            tensor.ints[run.flat + i] = region->getInt(index + i * step);
+        }
+        return success();
+      }
+    }
+    return forEachPoint(run, movePoint);
+  });
 }
 
 static FailureOr<TileRef> getTile(TileExecutor &exec, Operation *op, Value v) {
