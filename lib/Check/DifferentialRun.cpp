@@ -200,7 +200,7 @@ Error DifferentialRun::bindInputs(ArrayRef<NamedInput> inputs, uint64_t seed) {
                                "': " + toString(tensor.takeError()));
     if (Error e = launch->setTensor(t, toBytes(*tensor, b.tensors[t].elem)))
       return e;
-    host::InputSpec data = host::InputSpec::fromTensor(*tensor);
+    host::InputSpec data = host::InputSpec::fromTensor(std::move(*tensor));
     if (Error e = interpreter->setInput(interpreterName(b.tensors[t]), data))
       return createStringError("input '" + name +
                                "': " + toString(std::move(e)));

@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <cstring>
 
 using namespace ktflow::host;
 using llvm::StringRef;
@@ -44,6 +45,27 @@ void InputData::readDoubles(int64_t first, int64_t n, double *out) const {
       out[i] = getDouble(first + i);
   }
   std::fill(out + end, out + n, 0.0);
+}
+
+bool InputData::roundsToItself(DType dtype) const {
+  if (dtype != elementType || !isFloat(dtype))
+    return false;
+  std::call_once(roundingChecked, [&] {
+    // On the heap: an interpreter tile's stack is small.
+    constexpr int64_t kChunk = 4096;
+    std::vector<double> values(kChunk), roundedValues(kChunk);
+    int64_t n = numElements();
+    rounded = true;
+    for (int64_t first = 0; first < n && rounded; first += kChunk) {
+      int64_t count = std::min(kChunk, n - first);
+      readDoubles(first, count, values.data());
+      std::copy_n(values.data(), count, roundedValues.data());
+      roundArray(dtype, roundedValues.data(), count);
+      rounded = std::memcmp(values.data(), roundedValues.data(),
+                            count * sizeof(double)) == 0;
+    }
+  });
+  return rounded;
 }
 
 const Tensor &InputData::tensor() const {

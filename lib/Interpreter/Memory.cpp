@@ -138,9 +138,11 @@ void MemRegion::backWithBytes(PagedBytes &bytes) {
 static void generateFloats(const InputSpec &init, uint64_t key, int64_t first,
                            int64_t n, DType dtype, double *out) {
   if (init.kind == InputSpec::Kind::Data) {
-    // Read in one pass from the data every run shares (--check's runs).
+    // Read in one pass from the data every run shares (--check's runs),
+    // rounded unless that is known to change nothing.
     init.data->readDoubles(first, n, out);
-    roundArray(dtype, out, n);
+    if (!init.data->roundsToItself(dtype))
+      roundArray(dtype, out, n);
     return;
   }
   for (int64_t i = 0; i < n; ++i)

@@ -11,6 +11,7 @@
 
 #include <cstring>
 #include <unistd.h>
+#include <vector>
 
 using namespace ktflow::interp;
 
@@ -42,7 +43,42 @@ int64_t MemoryBudget::defaultLimit() {
   return static_cast<int64_t>(pages) * pageSize / 2;
 }
 
-PagedBytes::~PagedBytes() { budget.release(numPages() * kPageBytes); }
+namespace {
+/// The most pages a thread's pool keeps (64 MiB).
+constexpr size_t kMaxPooledPages = 1024;
+
+/// Set when this thread's pool is destroyed (it is exiting): later pages
+/// are freed. Trivially destructible, so valid until then.
+thread_local bool pagePoolGone = false;
+
+/// Pages the thread's runs gave back. Each of --check's interpreter runs
+/// touches the same pages: the next run's are already faulted in, not
+/// fresh memory the kernel zeroes first.
+struct PagePool {
+  std::vector<std::unique_ptr<uint8_t[]>> pages;
+  ~PagePool() { pagePoolGone = true; }
+};
+thread_local PagePool pagePool;
+} // namespace
+
+/// A page whose bytes are not initialised: the caller writes every one.
+static std::unique_ptr<uint8_t[]> takePage() {
+  if (!pagePoolGone && !pagePool.pages.empty()) {
+    std::unique_ptr<uint8_t[]> page = std::move(pagePool.pages.back());
+    pagePool.pages.pop_back();
+    return page;
+  }
+  return std::unique_ptr<uint8_t[]>(new uint8_t[PagedBytes::kPageBytes]);
+}
+
+PagedBytes::~PagedBytes() {
+  budget.release(numPages() * kPageBytes);
+  if (pagePoolGone)
+    return;
+  for (auto &entry : pages)
+    if (pagePool.pages.size() < kMaxPooledPages)
+      pagePool.pages.push_back(std::move(entry.second));
+}
 
 void PagedBytes::touch(int64_t page) {
   auto it = pages.find(page);
@@ -59,7 +95,8 @@ void PagedBytes::touch(int64_t page) {
     lastData = overflowPage.get();
     return;
   }
-  auto data = std::make_unique<uint8_t[]>(kPageBytes);
+  std::unique_ptr<uint8_t[]> data = takePage();
+  // A filler writes the whole page.
   if (filler)
     filler(page << kPageBits, data.get());
   else

@@ -57,7 +57,8 @@ class PagedBytes {
 public:
   static constexpr unsigned kPageBits = 16;
   static constexpr int64_t kPageBytes = int64_t(1) << kPageBits;
-  /// Fills the page that holds bytes [first, first + kPageBytes).
+  /// Fills the page that holds bytes [first, first + kPageBytes): every
+  /// byte (a page may come from an earlier run, see PagedMemory.cpp).
   using Filler = std::function<void(int64_t first, uint8_t *page)>;
 
   explicit PagedBytes(MemoryBudget &budget, Filler filler = nullptr)

@@ -14,6 +14,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace ktflow::host;
@@ -105,6 +106,31 @@ TEST(InputSpec, FromTensorHoldsTheTensor) {
   EXPECT_EQ(spec.kind, InputSpec::Kind::Data);
   EXPECT_EQ(spec.data->tensor().floats, t.floats);
   EXPECT_EQ(spec.data->native().getBits(2), 0x40200000u); // 2.5f
+}
+
+TEST(InputSpec, RoundsToItselfOnlyWhereRoundingChangesNothing) {
+  // Values of f16, the specials included: rounding them to f16 keeps
+  // their bits; to another type it is not checked (false).
+  Tensor t = Tensor::zeros(DType::F16, {6000});
+  double specials[] = {0.5,
+                       -0.0,
+                       std::numeric_limits<double>::quiet_NaN(),
+                       65504.0,
+                       -std::numeric_limits<double>::infinity(),
+                       std::ldexp(1.0, -24)};
+  for (size_t i = 0; i < t.floats.size(); ++i)
+    t.floats[i] = specials[i % 6];
+  InputData exact(t);
+  EXPECT_TRUE(exact.roundsToItself(DType::F16));
+  EXPECT_FALSE(exact.roundsToItself(DType::F32));
+  EXPECT_FALSE(exact.roundsToItself(DType::BF16));
+  // One value that f16 does not hold, past the first 4096 elements the
+  // check reads at a time: the whole data is checked.
+  t.floats[5000] = 0.1;
+  EXPECT_FALSE(InputData(t).roundsToItself(DType::F16));
+  // Integers are never rounded.
+  EXPECT_FALSE(
+      InputData(Tensor::zeros(DType::I32, {4})).roundsToItself(DType::I32));
 }
 
 } // namespace

@@ -42,12 +42,20 @@ public:
   /// Elements [first, first + n) as getDouble gives them, 0 past the end:
   /// the interpreter fills a page of memory at a time from shared data.
   void readDoubles(int64_t first, int64_t n, double *out) const;
+  /// Whether rounding every element, as readDoubles gives it, to `dtype`
+  /// leaves its bits as they are: for the data's own element type, checked
+  /// once over the whole data (a Tensor's setDouble has rounded them, a
+  /// file's bits are values of their type unless it flushes subnormals);
+  /// false for any other type. Every interpreter run of --check fills its
+  /// pages from the same data and skips the rounding where this holds.
+  bool roundsToItself(DType dtype) const;
 
 private:
   bool cameNative;
   DType elementType;
   llvm::SmallVector<int64_t, 4> dims;
-  mutable std::once_flag tensorMade, nativeMade;
+  mutable std::once_flag tensorMade, nativeMade, roundingChecked;
+  mutable bool rounded = false;
   mutable std::optional<Tensor> asTensor;
   mutable std::optional<NativeTensor> asNative;
 };
