@@ -129,9 +129,11 @@ DeviceMemories deviceMemoriesMoved(const Machine &machine,
 /// For each instruction of `program`, whether the scalar it writes may
 /// reach an operand the walk reads (a transfer's or index read's size, a
 /// loop's bounds and step, except those of the loops `counted`), directly
-/// or through the values computed from it (SameWalks.cpp).
+/// or through the values computed from it (SameWalks.cpp). Where
+/// `compared` is given, only the operands of the instructions it marks.
 std::vector<bool> definitionsRead(const UnitProgram &program,
-                                  llvm::ArrayRef<size_t> counted);
+                                  llvm::ArrayRef<size_t> counted,
+                                  const std::vector<bool> *compared = nullptr);
 
 /// A value per sync channel or FIFO of a program, which names a few: held
 /// inline (allocating a map for each took a third of a tiny kernel's

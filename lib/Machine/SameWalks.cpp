@@ -22,9 +22,7 @@ bool Renaming::OneToOne::bind(uint32_t x, uint32_t y) {
   return from.try_emplace(y, x).second;
 }
 
-/// The scalar registers an instruction's cost reads: the operands that
-/// size a transfer, count a loop's trips or bound an index.
-static llvm::SmallVector<uint32_t, 3> costOperands(const Inst &in) {
+llvm::SmallVector<uint32_t, 3> detail::costOperands(const Inst &in) {
   switch (in.op) {
   case Opcode::Load:
   case Opcode::Store:
@@ -45,11 +43,13 @@ static llvm::SmallVector<uint32_t, 3> costOperands(const Inst &in) {
 }
 
 /// For each instruction of `program`, whether the scalar it writes may
-/// reach an operand the walk reads (costOperands), directly or through
-/// the values computed from it: backwards through the program, a loop's
-/// body again for its next trip, until nothing more is found.
+/// reach an operand the walk reads (costOperands; of the instructions
+/// `compared` only, where given), directly or through the values computed
+/// from it: backwards through the program, a loop's body again for its
+/// next trip, until nothing more is found.
 std::vector<bool> detail::definitionsRead(const UnitProgram &program,
-                                          llvm::ArrayRef<size_t> counted) {
+                                          llvm::ArrayRef<size_t> counted,
+                                          const std::vector<bool> *compared) {
   const std::vector<Inst> &insts = program.insts;
   std::vector<bool> read(insts.size(), false);
   using Regs = llvm::BitVector;
@@ -88,8 +88,12 @@ std::vector<bool> detail::definitionsRead(const UnitProgram &program,
         read[pc] = true;
         for (uint32_t reg : scalarSources(in))
           need(reg);
+        // The value the lockstep check gives an index read is its bound's
+        // (SameCostOperands.cpp; the bound is read anyway where all are).
+        if (in.op == Opcode::ReadIndex)
+          need(in.d);
       }
-      if (!llvm::is_contained(counted, pc))
+      if ((!compared || (*compared)[pc]) && !llvm::is_contained(counted, pc))
         for (uint32_t reg : costOperands(in))
           need(reg);
     }
@@ -221,9 +225,10 @@ SameWalks::renaming(Walked &walkedFrom, const UnitProgram &to,
     }
     return true;
   };
-  // Whether a set_imm whose value the walk may read differs: then what
-  // it reads is compared where it reads it (sameCostOperands).
-  bool readImmediates = false;
+  // The set_imm instructions whose values the walk may read and whose
+  // immediates differ: what they reach is compared where the walk reads
+  // it (sameCostOperands).
+  llvm::SmallVector<size_t, 4> differing;
   for (size_t i = 0; i < from.insts.size(); ++i) {
     const Inst &p = from.insts[i], &q = to.insts[i];
     if (p.op != q.op || p.sub != q.sub || p.g != q.g || p.h != q.h)
@@ -231,7 +236,8 @@ SameWalks::renaming(Walked &walkedFrom, const UnitProgram &to,
     if (p.imm != q.imm) {
       if (p.op != Opcode::SetImm)
         return std::nullopt;
-      readImmediates |= walkedFrom.read[i];
+      if (walkedFrom.read[i])
+        differing.push_back(i);
     }
     // Each field is a register or table index to match, or a resource
     // to rename.
@@ -330,9 +336,9 @@ SameWalks::renaming(Walked &walkedFrom, const UnitProgram &to,
       return std::nullopt;
   }
   // Last, as it steps the programs through their loops.
-  if (readImmediates &&
+  if (!differing.empty() &&
       !sameCostOperands(from, to, walkedFrom.read, walkedFrom.counted,
-                        walkedFrom.trips, walkedFrom.reads))
+                        walkedFrom.trips, differing, walkedFrom.reads))
     return std::nullopt;
   return names;
 }

@@ -40,6 +40,9 @@ struct Renaming {
 llvm::SmallVector<uint32_t, 3> scalarSources(const Inst &in);
 /// Whether `in` writes a scalar register (its `a`).
 bool writesScalar(const Inst &in);
+/// The scalar registers an instruction's cost reads: the operands that
+/// size a transfer, count a loop's trips or bound an index.
+llvm::SmallVector<uint32_t, 3> costOperands(const Inst &in);
 
 /// Where each scalar register of a program is defined and which loops are
 /// around each instruction: what Constants reads of the instructions but
@@ -132,6 +135,27 @@ private:
 struct ReadTrace {
   std::vector<int64_t> values;
   bool complete = false;
+  /// Each loop the first comparison entered, in the order entered: where
+  /// its values and those of the loops inside it end, and the walk's
+  /// iterations and index reads counted by its end. A loop whose trips
+  /// and body no differing immediate reaches is the same in the next
+  /// comparisons: they skip to its end.
+  struct Loop {
+    size_t valuesEnd, loopsEnd;
+    double iterationsWalked;
+    int64_t indexReads;
+  };
+  std::vector<Loop> loops;
+  /// What a set of differing immediates (the set_imm instructions whose
+  /// immediates differ) reaches of what the walk reads, per instruction:
+  /// whether its scalar may reach a read those immediates reach (so it is
+  /// stepped), whether what it reads may differ (so it is compared), and
+  /// for a loop whether its trips and body reach none of these (so it is
+  /// skipped).
+  struct Reach {
+    std::vector<bool> stepped, compared, skipped;
+  };
+  std::map<std::vector<size_t>, Reach> reaches;
   /// Per instruction of the walked program, the trips of its loop if its
   /// bounds are constants (-1 otherwise), and the first instruction at or
   /// after it that the comparison steps or compares: the same for every
@@ -142,15 +166,17 @@ struct ReadTrace {
 };
 
 /// Whether `from` and `to`, the same instructions but for the immediates
-/// of some set_imm, give what the walk reads (each loop's trips, each
-/// transfer's and index read's size) the same values wherever the walk
-/// reads them: their scalars that may reach it (`read`, per instruction)
-/// stepped together as the walk steps them. `counted` are the loops whose
-/// bounds are constants and `trips` theirs, the same in both.
+/// of the set_imm instructions `differing` (those whose scalars may be
+/// read), give what the walk reads (each loop's trips, each transfer's
+/// and index read's size) the same values wherever the walk reads them:
+/// their scalars that may reach it (`read`, per instruction) stepped
+/// together as the walk steps them. `counted` are the loops whose bounds
+/// are constants and `trips` theirs, the same in both.
 bool sameCostOperands(const UnitProgram &from, const UnitProgram &to,
                       const std::vector<bool> &read,
                       llvm::ArrayRef<size_t> counted,
-                      llvm::ArrayRef<double> trips, ReadTrace &fromReads);
+                      llvm::ArrayRef<double> trips,
+                      llvm::ArrayRef<size_t> differing, ReadTrace &fromReads);
 
 /// The programs already walked whose walks the others may copy.
 class SameWalks {
