@@ -170,6 +170,7 @@ Error DifferentialRun::bindInputs(ArrayRef<NamedInput> inputs, uint64_t seed) {
   // Inputs are generated once and given to both executions.
   std::mt19937_64 rng(seed);
   const bundle::Bundle &b = program->getBundle();
+  indexDefaults.clear();
   for (uint32_t t = 0; t < b.tensors.size(); ++t) {
     std::string name = bundle::getKernelName(b.tensors[t]);
     const NamedInput *input = specs.lookup(t);
@@ -185,14 +186,19 @@ Error DifferentialRun::bindInputs(ArrayRef<NamedInput> inputs, uint64_t seed) {
                                  "': " + toString(std::move(e)));
       continue;
     }
+    std::optional<host::InputSpec> indices;
+    if (!input)
+      indices = indexDefault(b.tensors[t]);
     if (Expected<bool> lazy = bindGeneratedInput(t, input, *shape); !lazy)
       return createStringError("input '" + name +
                                "': " + toString(lazy.takeError()));
     else if (*lazy)
       continue;
-    auto tensor = !input ? makeTensor("random", b.tensors[t].elem, *shape, rng)
-                  : input->data
-                      ? makeTensor(*input->data, input->text, b.tensors[t].elem,
+    auto tensor =
+        indices       ? makeTensor(*indices, indices->str(), b.tensors[t].elem,
+                                   *shape, rng)
+        : !input      ? makeTensor("random", b.tensors[t].elem, *shape, rng)
+        : input->data ? makeTensor(*input->data, input->text, b.tensors[t].elem,
                                    *shape, rng)
                       : makeTensor(input->text, b.tensors[t].elem, *shape, rng);
     if (!tensor)
@@ -207,6 +213,27 @@ Error DifferentialRun::bindInputs(ArrayRef<NamedInput> inputs, uint64_t seed) {
     bindings.inputs.push_back({interpreterName(b.tensors[t]), data});
   }
   return Error::success();
+}
+
+std::optional<host::InputSpec>
+DifferentialRun::indexDefault(const bundle::TensorArg &tensor) {
+  ArrayRef<interp::ArgumentInfo> arguments = interpreter->getArguments();
+  if (tensor.argument >= arguments.size() || !arguments[tensor.argument].index)
+    return std::nullopt;
+  const IndexTensorUse &use = *arguments[tensor.argument].index;
+  host::InputSpec spec = interpreter->getInputSpec(tensor.argument);
+  IndexDefault chosen;
+  chosen.name = bundle::getKernelName(tensor);
+  chosen.spec = spec.str();
+  if (use.indexedArgument) {
+    const interp::ArgumentInfo &indexed = arguments[*use.indexedArgument];
+    chosen.indexed =
+        indexed.name.empty() ? std::to_string(indexed.position) : indexed.name;
+  }
+  chosen.dimension = use.dimension;
+  chosen.scatter = use.scatter;
+  indexDefaults.push_back(std::move(chosen));
+  return spec;
 }
 
 Expected<bool> DifferentialRun::bindGeneratedInput(uint32_t t,

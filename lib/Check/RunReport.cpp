@@ -59,6 +59,13 @@ void ktflow::check::printRun(raw_ostream &os, DifferentialRun &run,
   const bundle::Bundle &b = run.getProgram().getBundle();
   const machine::Executable &exe = run.getLaunch().getExecutable();
   os << "kernel " << b.kernel << " on " << b.device << note << "\n";
+  for (const IndexDefault &input : run.getIndexDefaults()) {
+    os << "input %" << input.name << ": " << input.spec << " (indexes ";
+    if (!input.indexed.empty())
+      os << "%" << input.indexed << " ";
+    os << "dimension " << input.dimension
+       << (input.scatter ? ", a scatter: distinct" : "") << ")\n";
+  }
   os << "cycles: " << stats.cycles << "\n";
   printEstimate(os, machine::estimateKernel(b.machine, exe), stats.cycles);
   printRoofline(os, bound, stats.cycles);

@@ -102,6 +102,17 @@ json::Object ktflow::runReport(const KernelRun &run) {
   else
     report["ratio"] = nullptr; // No work: the roofline is 0 cycles.
   report["roofline"] = device::toJSON(run.bound);
+  json::Array indexInputs;
+  for (const check::IndexDefault &input : run.run->getIndexDefaults())
+    indexInputs.push_back(json::Object{
+        {"name", input.name},
+        {"spec", input.spec},
+        {"indexes", input.indexed.empty() ? json::Value(nullptr)
+                                          : json::Value(input.indexed)},
+        {"dimension", static_cast<int64_t>(input.dimension)},
+        {"scatter", input.scatter}});
+  if (!indexInputs.empty())
+    report["index_inputs"] = std::move(indexInputs);
   auto verdicts = [](const std::vector<check::OutputCheck> &checks) {
     json::Array outputs;
     bool pass = true;

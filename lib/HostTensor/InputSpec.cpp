@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 using namespace ktflow::host;
@@ -130,4 +131,29 @@ llvm::Expected<InputSpec> InputSpec::parse(StringRef text) {
                      "range:LO:HI or seq:LO:HI)");
   }
   return spec;
+}
+
+std::string InputSpec::str() const {
+  switch (kind) {
+  case Kind::Default:
+    return "default";
+  case Kind::Zeros:
+    return "zeros";
+  case Kind::Value: {
+    char text[32];
+    std::snprintf(text, sizeof text, "value:%.17g", value);
+    return text;
+  }
+  case Kind::Uniform:
+    return "random";
+  case Kind::Normal:
+    return "randn";
+  case Kind::Range:
+  case Kind::Sequence:
+    return (kind == Kind::Range ? "range:" : "seq:") + std::to_string(lo) +
+           ":" + std::to_string(hi);
+  case Kind::Data:
+    return "data";
+  }
+  llvm_unreachable("unknown input spec kind");
 }

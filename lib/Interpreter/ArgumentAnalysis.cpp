@@ -10,6 +10,7 @@
 #include "ArgumentAnalysis.h"
 
 #include "ktflow/Analysis/DerivedValues.h"
+#include "ktflow/Analysis/ViewUses.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -24,8 +25,6 @@ using namespace ktflow::interp;
 
 /// Records whether the memory of `views` is loaded and/or stored.
 static void classifyAccesses(ArrayRef<Value> views, ArgumentInfo &info) {
-  SetVector<Value> seen;
-  SmallVector<Value> worklist(views.begin(), views.end());
   auto visitTile = [&](Value tile) {
     for (Operation *user : tile.getUsers()) {
       if (isa<ktdp::LoadOp>(user))
@@ -36,31 +35,20 @@ static void classifyAccesses(ArrayRef<Value> views, ArgumentInfo &info) {
         info.loaded = info.stored = true; // passed on: assume both
     }
   };
-  while (!worklist.empty()) {
-    Value view = worklist.pop_back_val();
-    if (!seen.insert(view))
-      continue;
-    for (OpOperand &use : view.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(user)) {
+  ktflow::forEachViewUse(views, [&](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(user)) {
+      visitTile(tile.getResult());
+    } else if (auto tile =
+                   dyn_cast<ktdp::ConstructIndirectAccessTileOp>(user)) {
+      if (use.get() == tile.getBase())
         visitTile(tile.getResult());
-      } else if (auto tile = dyn_cast<ktdp::ConstructIndirectAccessTileOp>(user)) {
-        if (use.get() == tile.getBase())
-          visitTile(tile.getResult());
-        else
-          info.loaded = true; // an index view
-      } else if (isa<ktdp::ConstructDistributedMemoryViewOp>(user)) {
-        worklist.push_back(user->getResult(0));
-      } else if (auto call = dyn_cast<func::CallOp>(user)) {
-        if (Value arg = ktflow::calleeArgument(call, use))
-          worklist.push_back(arg);
-        else
-          info.loaded = info.stored = true;
-      } else {
-        info.loaded = info.stored = true;
-      }
+      else
+        info.loaded = true; // an index view
+    } else {
+      info.loaded = info.stored = true;
     }
-  }
+  });
 }
 
 std::vector<ArgumentInfo> ktflow::interp::analyzeArguments(func::FuncOp fn) {
@@ -82,6 +70,8 @@ std::vector<ArgumentInfo> ktflow::interp::analyzeArguments(func::FuncOp fn) {
     }
     infos.push_back(std::move(info));
   }
+  for (auto &[position, use] : ktflow::findIndexTensors(fn))
+    infos[position].index = use;
   return infos;
 }
 

@@ -85,7 +85,7 @@ Interpreter::getInitialNative(unsigned position, DType dtype, bool readOnly,
       impl->args[position].kind != ArgumentKind::Tensor)
     return makeError("argument " + std::to_string(position) +
                      " is not a tensor argument");
-  InputSpec spec = impl->inputs[position].value_or(InputSpec());
+  InputSpec spec = getInputSpec(position);
   if (spec.kind == InputSpec::Kind::Data) {
     if (spec.data->dtype() != dtype)
       return makeError("the .npy data of '" + impl->argName(position) +
@@ -157,7 +157,7 @@ Interpreter::getInitialValues(unsigned position, DType dtype) const {
       impl->args[position].kind != ArgumentKind::Tensor)
     return makeError("argument " + std::to_string(position) +
                      " is not a tensor argument");
-  InputSpec spec = impl->inputs[position].value_or(InputSpec());
+  InputSpec spec = getInputSpec(position);
   if (spec.kind == InputSpec::Kind::Data)
     return makeError("the input of '" + impl->argName(position) +
                      "' is .npy data, not generated");

@@ -197,6 +197,15 @@ llvm::Error Interpreter::setInput(StringRef nameOrPosition, InputSpec spec) {
   return llvm::Error::success();
 }
 
+InputSpec Interpreter::getInputSpec(unsigned position) const {
+  InputSpec spec = impl->inputs[position].value_or(InputSpec());
+  const std::optional<ktflow::IndexTensorUse> &index =
+      impl->args[position].index;
+  if (spec.kind != InputSpec::Kind::Default || !index)
+    return spec;
+  return InputSpec::indicesInto(index->extent, index->scatter);
+}
+
 std::optional<ScalarValue>
 Interpreter::getScalarValue(unsigned position) const {
   if (position >= impl->scalars.size() || !impl->scalars[position])
@@ -230,7 +239,7 @@ LogicalResult Interpreter::run() {
   SmallVector<RValue> argValues;
   for (auto [i, info] : llvm::enumerate(impl->args)) {
     if (info.kind == ArgumentKind::Tensor) {
-      InputSpec spec = impl->inputs[i].value_or(InputSpec());
+      InputSpec spec = getInputSpec(i);
       bool fromData = spec.kind == InputSpec::Kind::Data;
       MemRegion *region =
           state.global.addArgument(static_cast<int>(i), impl->argName(i), spec);

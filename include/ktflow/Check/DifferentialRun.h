@@ -45,6 +45,15 @@ struct NamedInput {
   std::optional<host::InputSpec> data;
 };
 
+/// The default an index tensor (interp::ArgumentInfo::index) got from
+/// bindInputs, no input naming it: `spec` (`range:0:E`, or `seq:0:E` for a
+/// scatter's) of indices into dimension `dimension` of tensor `indexed`.
+struct IndexDefault {
+  std::string name, spec, indexed;
+  unsigned dimension = 0;
+  bool scatter = false;
+};
+
 class DifferentialRun {
 public:
   /// Clones `module` (the kernel as written, before it is compiled in place)
@@ -65,7 +74,9 @@ public:
   /// both executions; every runtime argument of the bundle must be bound.
   llvm::Error bindArguments(llvm::ArrayRef<std::string> assignments);
   /// Generates every input tensor (`--input NAME=SPEC`, NAME an SSA name, a
-  /// position or `@ADDR`; `random` when not given) from `seed` and gives it
+  /// position or `@ADDR`; when not given, indices into the dimension an
+  /// index tensor selects (getIndexDefaults), else `random`) from `seed`
+  /// and gives it
   /// to both executions. An output starts as zeros unless given, and keeps
   /// the elements the kernel does not write.
   llvm::Error bindInputs(llvm::ArrayRef<std::string> assignments,
@@ -78,6 +89,10 @@ public:
   /// a paged KV pool of 655 M elements costs the pages a gather reads.
   llvm::Error bindInputs(llvm::ArrayRef<NamedInput> inputs, uint64_t seed);
   static constexpr uint64_t kLazyInputElements = uint64_t(1) << 24;
+  /// The index tensors the last bindInputs gave their defaults.
+  llvm::ArrayRef<IndexDefault> getIndexDefaults() const {
+    return indexDefaults;
+  }
   /// The `NAME=SPEC` assignments as inputs, their names checked.
   llvm::Expected<std::vector<NamedInput>>
   parseInputs(llvm::ArrayRef<std::string> assignments) const;
@@ -133,6 +148,9 @@ private:
   /// Binds tensor `t` (of `shape`, given `input` or none) to generated
   /// values made page by page when bindInputs says so; false when it does
   /// not and the tensor is to be made whole.
+  /// For an index tensor no input names: the indices it starts with
+  /// (interp::Interpreter::getInputSpec), recorded in indexDefaults.
+  std::optional<host::InputSpec> indexDefault(const bundle::TensorArg &tensor);
   llvm::Expected<bool> bindGeneratedInput(uint32_t t, const NamedInput *input,
                                           llvm::ArrayRef<int64_t> shape);
   /// Runs the reference interpreter and reads back the outputs of the
@@ -144,6 +162,7 @@ private:
   interp::InterpreterOptions options;
   std::unique_ptr<interp::Interpreter> interpreter;
   ReferenceBindings bindings;
+  std::vector<IndexDefault> indexDefaults;
   /// Ops of `reference` the device rounds twice (setReroundedOps).
   std::vector<mlir::Operation *> reroundedOps;
   /// The directory of setReferenceCache.

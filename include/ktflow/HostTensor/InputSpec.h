@@ -90,12 +90,25 @@ struct InputSpec {
     spec.kind = Kind::Zeros;
     return spec;
   }
+  /// Indices into a dimension of `extent` coordinates: uniform in [0,
+  /// extent) (`range:0:EXTENT`), or `seq:0:EXTENT` when they must be
+  /// `distinct` (they are while the tensor has at most `extent` elements;
+  /// past that the sequence wraps and repeats).
+  static InputSpec indicesInto(int64_t extent, bool distinct) {
+    InputSpec spec;
+    spec.kind = distinct ? Kind::Sequence : Kind::Range;
+    spec.hi = extent;
+    return spec;
+  }
   static InputSpec fromTensor(Tensor t);
   static InputSpec fromNative(NativeTensor t);
   /// Parses `FILE.npy | random | randn | zeros | value:V | range:LO:HI |
   /// seq:LO:HI` (reading the file for the first form), the spec of every
   /// command's --input. LO < HI may be any int64_t values.
   static llvm::Expected<InputSpec> parse(llvm::StringRef spec);
+  /// The spec as parse() takes it ("range:0:16"); "default" and "data" for
+  /// the kinds it has no spelling of.
+  std::string str() const;
 };
 
 } // namespace ktflow::host

@@ -11,8 +11,11 @@
 #ifndef KTFLOW_INTERPRETER_ARGUMENTS_H
 #define KTFLOW_INTERPRETER_ARGUMENTS_H
 
+#include "ktflow/Analysis/IndexTensors.h"
+
 #include "mlir/IR/Types.h"
 
+#include <optional>
 #include <string>
 
 namespace ktflow::interp {
@@ -35,6 +38,9 @@ struct ArgumentInfo {
   mlir::Type type;
   /// Whether some load / store of the kernel may touch the tensor.
   bool loaded = false, stored = false;
+  /// Set when indirect access tiles read the tensor's elements as
+  /// coordinates (ktflow/Analysis/IndexTensors.h).
+  std::optional<IndexTensorUse> index;
 };
 
 } // namespace ktflow::interp

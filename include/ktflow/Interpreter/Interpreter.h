@@ -160,6 +160,12 @@ public:
   /// scratchpad at literal address ADDR.
   llvm::Error setInput(llvm::StringRef nameOrPosition, host::InputSpec spec);
 
+  /// The spec a run fills tensor argument `position` from: its input unless
+  /// that is the Default spec; else, for a tensor of indices
+  /// (ArgumentInfo::index), indices into the dimension it selects
+  /// (host::InputSpec::indicesInto, distinct for a scatter); else Default.
+  host::InputSpec getInputSpec(unsigned position) const;
+
   /// For another engine running the same kernel (the compiled tier,
   /// ktflow/CpuJit): the value bound to a scalar or runtime_arg argument.
   std::optional<ScalarValue> getScalarValue(unsigned position) const;
