@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProgramWalker.h"
+#include "ktflow/Device/ChargedType.h"
 #include "ktflow/Machine/MatrixTiming.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -143,12 +144,10 @@ double ProgramWalker::waitForSlot(double inFlightFor, double times) {
 double ProgramWalker::mapCost(const MapBody &body, uint64_t n) const {
   double cycles = 0;
   for (const MicroOp &op : body.ops)
-    if (op.op != ScalarOp::Const) {
-      ElemType t = op.op == ScalarOp::CmpF || op.op == ScalarOp::CmpI
-                       ? op.srcType
-                       : op.type;
-      cycles += cyclesFor(n, unit->getThroughput(scalarOpClass(op.op), t));
-    }
+    if (op.op != ScalarOp::Const)
+      cycles += cyclesFor(
+          n, unit->getThroughput(scalarOpClass(op.op),
+                                 ktflow::device::chargedType(op, *unit)));
   return cycles;
 }
 

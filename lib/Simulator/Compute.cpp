@@ -13,6 +13,7 @@
 
 #include "Engine.h"
 
+#include "ktflow/Device/ChargedType.h"
 #include "ktflow/Machine/Values.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -83,10 +84,7 @@ Step Engine::stepMap(UnitState &u, const Inst &in) {
   for (const MicroOp &op : body.ops) {
     if (op.op != ScalarOp::Const) {
       OpClass c = scalarOpClass(op.op);
-      // Compares are costed at the type they read.
-      ElemType costType =
-          op.op == ScalarOp::CmpF || op.op == ScalarOp::CmpI ? op.srcType
-                                                              : op.type;
+      ElemType costType = ktflow::device::chargedType(op, unit);
       double thr = unit.getThroughput(c, costType);
       if (thr <= 0)
         return fail(u, llvm::formatv("{0} cannot compute {1} ({2}) on {3}",

@@ -21,10 +21,14 @@ namespace ktflow::device {
 /// The class of a compute unit's throughput that `op` costs: divisions,
 /// transcendental functions and spyreop activations are transcendental,
 /// everything else element-wise. `rateType` is the element type the rate is
-/// read for: a comparison's operand type, else the result type (the element
-/// type of a tensor result), null for an op without results.
-mlir::ktdf_arch::OpClass getComputeOpClass(mlir::Operation *op,
-                                           mlir::Type &rateType);
+/// read for (ChargedType.h): a comparison's operand type, else the result
+/// type (the element type of a tensor result), null for an op without
+/// results. Given the `unit` that computes it, a conversion between a
+/// 16-bit float and f32 is charged at the type the unit has lanes for;
+/// without, at its result type.
+mlir::ktdf_arch::OpClass
+getComputeOpClass(mlir::Operation *op, mlir::Type &rateType,
+                  const mlir::ktdf_arch::UnitSpec *unit = nullptr);
 
 } // namespace ktflow::device
 

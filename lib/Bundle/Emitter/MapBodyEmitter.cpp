@@ -10,6 +10,7 @@
 
 #include "EmitterState.h"
 
+#include "ktflow/Device/ChargedType.h"
 #include "ktflow/Dialect/SpyreOp/IR/SpyreOp.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -175,10 +176,8 @@ FailureOr<machine::MicroOp> MapBodyEmitter::emitMicroOp(Operation &inner) {
     micro.imm = static_cast<double>(machinePredicate(cmp.getPredicate()));
   }
   if (*kind != ScalarOp::Const) {
-    machine::ElemType costType =
-        isa<arith::CmpFOp, arith::CmpIOp>(inner) ? micro.srcType : micro.type;
     if (failed(checkCompute(&inner, unit, machine::scalarOpClass(*kind),
-                            costType)))
+                            device::chargedType(micro, unit))))
       return failure();
   }
   return micro;

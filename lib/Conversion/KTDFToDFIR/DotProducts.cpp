@@ -85,7 +85,7 @@ mlir::ktdf::lowering::matchDotReduction(linalg::GenericOp op,
     return std::nullopt;
   auto cycles = [&](Operation *o, double n) {
     Type t;
-    ktdf_arch::OpClass cls = ktflow::device::getComputeOpClass(o, t);
+    ktdf_arch::OpClass cls = ktflow::device::getComputeOpClass(o, t, unit);
     std::optional<double> rate = t ? unit->getThroughput(cls, t) : 1.0;
     return std::ceil(n / (rate && *rate > 0 ? *rate : 1.0));
   };

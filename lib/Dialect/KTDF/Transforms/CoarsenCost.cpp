@@ -115,7 +115,7 @@ static double genericCycles(const ktdf_arch::UnitSpec &unit,
     if (inner.getNumResults() != 1 || isa<arith::ConstantOp>(inner))
       continue;
     Type rateType;
-    auto cls = ktflow::device::getComputeOpClass(&inner, rateType);
+    auto cls = ktflow::device::getComputeOpClass(&inner, rateType, &unit);
     if (&inner != combine) {
       cost += charge(cls, rateType, elements);
       continue;

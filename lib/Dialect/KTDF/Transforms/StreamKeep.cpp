@@ -97,7 +97,7 @@ void StreamTiler::planKeeps() {
     for (Block &block : op->getRegions().front())
       for (Operation &inner : block.without_terminator()) {
         Type t;
-        auto cls = ktflow::device::getComputeOpClass(&inner, t);
+        auto cls = ktflow::device::getComputeOpClass(&inner, t, &unit);
         double rate = t ? unit.getThroughput(cls, t).value_or(1) : 1;
         cycles += static_cast<int64_t>(
             std::ceil(static_cast<double>(width) / std::max(rate, 1e-9)));

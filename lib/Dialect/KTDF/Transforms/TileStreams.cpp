@@ -137,7 +137,7 @@ LogicalResult StreamTiler::chooseWidth() {
     for (Block &block : op->getRegions().front())
       for (Operation &inner : block.without_terminator()) {
         Type t;
-        auto cls = ktflow::device::getComputeOpClass(&inner, t);
+        auto cls = ktflow::device::getComputeOpClass(&inner, t, &unit);
         query.opRates.push_back(
             t ? unit.getThroughput(cls, t).value_or(1) : 1);
       }

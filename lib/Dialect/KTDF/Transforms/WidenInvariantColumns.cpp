@@ -207,7 +207,7 @@ struct WidenInvariantColumnsPass
     linalg::GenericOp extension = c.widenings.front().extend;
     Operation &ext = extension.getRegion().front().front();
     Type t;
-    auto cls = ktflow::device::getComputeOpClass(&ext, t);
+    auto cls = ktflow::device::getComputeOpClass(&ext, t, &unit);
     double rate = t ? unit.getThroughput(cls, t).value_or(1) : 1;
     double extend = std::ceil(c.chunk / std::max(rate, 1e-9));
     auto narrow = cast<MemRefType>(c.buffer.getType()).getElementType();

@@ -1,0 +1,75 @@
+//===- ChargedType.h - The element type a unit charges an op at -*- C++ -*-===//
+//
+// This file holds the one rule for the element type whose rate a compute
+// unit charges an operation at. Every party that charges an operation asks
+// it: the scheduler's cost estimates and ktdf-check-unit-types on KTIR ops
+// (ComputeOpClass.h, MLIR types), the bundle emitter's check, the
+// simulator and the machine's instruction counts on micro-ops
+// (machine::ElemType). It is a header-only template over the type so the
+// machine library, which links nothing of MLIR, uses it too.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KTFLOW_DEVICE_CHARGEDTYPE_H
+#define KTFLOW_DEVICE_CHARGEDTYPE_H
+
+#include "ktflow/Machine/Machine.h"
+#include "ktflow/Machine/Program.h"
+
+namespace ktflow::device {
+
+/// How an operation's charged type follows from its types.
+enum class ChargeKind {
+  /// Charged at its result type: arithmetic, selects, constants.
+  Result,
+  /// Charged at the type it reads: a comparison (its result is i1).
+  Operand,
+  /// A conversion between a 16-bit float and f32: charged at its result
+  /// type when the unit has lanes for it, else at its source type. A unit
+  /// without bf16 lanes narrows f32 to bf16 in its f32 lanes (the rounding
+  /// that follows bf16 arithmetic computed in f32); every conversion a unit
+  /// computes today has a rate at its result type and is charged as before.
+  Conversion,
+};
+
+/// The element type `kind` of operation from `source` to `result` is
+/// charged at, `hasLanes(type)` telling whether the unit has a rate for the
+/// operation's class on `type`.
+template <typename Type, typename HasLanes>
+Type chargedType(ChargeKind kind, Type result, Type source,
+                 HasLanes &&hasLanes) {
+  switch (kind) {
+  case ChargeKind::Result:
+    return result;
+  case ChargeKind::Operand:
+    return source;
+  case ChargeKind::Conversion:
+    return hasLanes(result) || !hasLanes(source) ? result : source;
+  }
+  return result;
+}
+
+/// The element type `unit` charges the micro-op `op` of a map body at.
+inline machine::ElemType chargedType(const machine::MicroOp &op,
+                                     const machine::MachineUnit &unit) {
+  using machine::ElemType;
+  using machine::ScalarOp;
+  auto isHalf = [](ElemType t) {
+    return t == ElemType::f16 || t == ElemType::bf16;
+  };
+  ChargeKind kind = ChargeKind::Result;
+  if (op.op == ScalarOp::CmpF || op.op == ScalarOp::CmpI)
+    kind = ChargeKind::Operand;
+  else if (op.op == ScalarOp::Cast &&
+           ((isHalf(op.type) && op.srcType == ElemType::f32) ||
+            (isHalf(op.srcType) && op.type == ElemType::f32)))
+    kind = ChargeKind::Conversion;
+  machine::OpClass cls = machine::scalarOpClass(op.op);
+  return chargedType(kind, op.type, op.srcType, [&](ElemType t) {
+    return unit.getThroughput(cls, t) > 0;
+  });
+}
+
+} // namespace ktflow::device
+
+#endif // KTFLOW_DEVICE_CHARGEDTYPE_H
