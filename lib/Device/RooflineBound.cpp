@@ -52,6 +52,20 @@ StringRef ktflow::device::stringifyBoundKind(BoundKind kind) {
   return "unknown";
 }
 
+/// The peak at which `unitClass` computes `ops`: a 16-bit float operation
+/// a vector unit has no lanes for is computed in f32 where it has f32
+/// lanes (ktdf-check-unit-types: bf16 arithmetic on every shipped device),
+/// so it counts at the f32 rate; the rounding back is the compiler's.
+static double computedPeak(const UnitClass &unitClass,
+                           const KernelDemand::Operations &ops) {
+  double peak = unitClass.getPeak(ops.opClass, ops.type);
+  if (peak > 0 || ops.opClass == OpClass::Matrix || !ops.type ||
+      !(ops.type.isF16() || ops.type.isBF16()))
+    return peak;
+  return unitClass.getPeak(ops.opClass,
+                           mlir::Float32Type::get(ops.type.getContext()));
+}
+
 /// The compute bound, and the unit classes that compute any of the
 /// kernel's operations (`busy[i]` for class i).
 static ComputeBound boundCompute(const Roofline &roofline,
@@ -67,7 +81,7 @@ static ComputeBound boundCompute(const Roofline &roofline,
     SmallVector<unsigned> able;
     double peak = 0;
     for (auto [i, unitClass] : llvm::enumerate(classes))
-      if (double p = unitClass.getPeak(ops.opClass, ops.type); p > 0) {
+      if (double p = computedPeak(unitClass, ops); p > 0) {
         able.push_back(i);
         peak += p;
       }

@@ -25,6 +25,7 @@ class RooflineBoundTest : public DeviceTest {
 protected:
   mlir::Type f16() { return mlir::Float16Type::get(&context); }
   mlir::Type f32() { return mlir::Float32Type::get(&context); }
+  mlir::Type bf16() { return mlir::BFloat16Type::get(&context); }
   mlir::Type i64() { return mlir::IntegerType::get(&context, 64); }
 
   RooflineBound boundOf(const KernelDemand &demand, llvm::StringRef memory) {
@@ -85,6 +86,21 @@ TEST_F(RooflineBoundTest, OperationsGoToTheClassesThatComputeThem) {
   EXPECT_EQ(bound.memory.cycles, 0.0);
   EXPECT_EQ(bound.latency.cycles, 0.0);
   EXPECT_EQ(bound.binding, BoundKind::Compute);
+}
+
+TEST_F(RooflineBoundTest, Bf16OperationsCountAtTheF32RateTheyAreComputedAt) {
+  ASSERT_TRUE(loadExample("spyre_like"));
+  KernelDemand demand;
+  demand.addOperations(OpClass::Elementwise, bf16(), 40960);
+  demand.addOperations(OpClass::Transcendental, bf16(), 2560);
+  RooflineBound bound = boundOf(demand, "DDR");
+  // The SFP has no bf16 lanes and computes them in f32: 40960 / (32 x 64)
+  // + 2560 / (4 x 64) = 20 + 10 (at its f16 rate it would be 10 + 5).
+  ASSERT_EQ(bound.compute.perClass.size(), 1u);
+  EXPECT_EQ(bound.compute.perClass[0].first, "SFP");
+  EXPECT_EQ(bound.compute.cycles, 30.0);
+  EXPECT_EQ(bound.compute.operations, 40960.0 + 2560);
+  EXPECT_EQ(bound.compute.uncomputable, 0.0);
 }
 
 TEST_F(RooflineBoundTest, OperationsSeveralClassesComputeShareTheirPeaks) {
