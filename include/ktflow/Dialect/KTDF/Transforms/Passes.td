@@ -758,16 +758,21 @@ def KTDFGeneralize : Pass<"ktdf-generalize", "::mlir::ModuleOp"> {
 }
 
 def KTDFCheckUnitTypes : Pass<"ktdf-check-unit-types", "::mlir::ModuleOp"> {
-  let summary = "Refuse arithmetic the lane's vector unit has no rate for";
+  let summary = "Compute bf16 arithmetic in f32, refuse what the unit lacks";
   let description = [{
-    Reports, at the operation, every float `arith`/`math` operation in a
-    `linalg.generic` body (what the lane's vector unit computes) whose
-    class (element-wise, transcendental, reduction for an operation folding
-    into a reduction's accumulator) the unit has no rate for on its element
-    type, naming the unit and the types it does compute: bf16
-    arithmetic on a unit with f16 and f32 lanes, f32 on an f16-only unit.
-    Runs after ktdf-generalize, before scheduling; the bundle emitter keeps
-    the same check as the backstop. The IR is not changed.
+    Visits every float `arith`/`math` operation in a `linalg.generic` body
+    (what the lane's vector unit computes) whose class (element-wise,
+    transcendental, reduction for an operation folding into a reduction's
+    accumulator) the unit has no rate for on its element type. An
+    element-wise or transcendental operation on a 16-bit float (bf16 on
+    the shipped devices: no vector unit has bf16 lanes) that the unit
+    computes on f32 is computed in f32: its operands extended, the op on
+    f32, its result rounded back with `arith.truncf`, which the unit is
+    charged for at f32 (ChargedType.h). Every other such operation (f32 on
+    an f16-only unit, a bf16 reduction's combiner) is reported at the
+    operation, naming the unit and the types it does compute. Runs after
+    ktdf-generalize, before scheduling; the bundle emitter keeps the same
+    check as the backstop.
   }];
 }
 

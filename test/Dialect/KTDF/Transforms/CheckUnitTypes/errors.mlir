@@ -1,43 +1,45 @@
 // RUN: ktflow-opt %s --ktdf-import-target --ktdf-check-unit-types -split-input-file -verify-diagnostics
 
 // The float arithmetic of linalg.generic bodies is what the lane's vector
-// unit computes: an operation on an element type the unit has no rate for
-// is refused at the operation, with the unit and the types it computes.
+// unit computes: an operation on an element type the unit has no rate for,
+// and that is not computed in f32 instead (legalize-bf16.mlir), is refused
+// at the operation, with the unit and the types it computes.
 // spyre_like's SFP computes f16 and f32; f16_vector_device's only f16.
 
+// An f32 operation on a unit with f16 lanes only: a wider type than the
+// unit computes is not legalized (legalize-bf16.mlir: a narrower one is).
 #id = affine_map<(d0) -> (d0)>
 module {
-  ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir" memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
-  func.func @bf16_add(%x: tensor<64xbf16>, %y: tensor<64xbf16>) -> tensor<64xbf16> attributes {grid = [1]} {
-    %e = tensor.empty() : tensor<64xbf16>
-    %z = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%x, %y : tensor<64xbf16>, tensor<64xbf16>) outs(%e : tensor<64xbf16>) {
-    ^bb0(%a: bf16, %b: bf16, %o: bf16):
-      // expected-error @+1 {{the vector unit 'core/corelet/SFP' of device 'spyre_like' cannot compute arith.addf (elementwise) on bf16: it computes elementwise operations on f16, f32}}
-      %s = arith.addf %a, %b : bf16
-      linalg.yield %s : bf16
-    } -> tensor<64xbf16>
-    return %z : tensor<64xbf16>
+  ktdf_arch.target @f16_vector_device from "../../../../EndToEnd/Inputs/f16_vector_device.mlir" memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
+  func.func @f32_add(%x: tensor<64xf32>, %y: tensor<64xf32>) -> tensor<64xf32> attributes {grid = [1]} {
+    %e = tensor.empty() : tensor<64xf32>
+    %z = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%x, %y : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      // expected-error @+1 {{the vector unit 'core/corelet/SFP' of device 'f16_vector_device' cannot compute arith.addf (elementwise) on f32: it computes elementwise operations on f16}}
+      %s = arith.addf %a, %b : f32
+      linalg.yield %s : f32
+    } -> tensor<64xf32>
+    return %z : tensor<64xf32>
   }
 }
 
 // -----
 
-// Widening bf16 to f32 and computing in f32 is accepted (the extension is
-// charged at f32, its result type); the rounding back to bf16 is not.
-#id = affine_map<(d0) -> (d0)>
+// A bf16 operation folding into a reduction's accumulator is not computed
+// in f32: lowered, the reduction reduces at its accumulator's type, bf16,
+// which spyre_like's SFP has no reduction rate for.
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
 module {
   ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir" memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
-  func.func @bf16_round(%x: tensor<64xbf16>) -> tensor<64xbf16> attributes {grid = [1]} {
-    %e = tensor.empty() : tensor<64xbf16>
-    %z = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<64xbf16>) outs(%e : tensor<64xbf16>) {
-    ^bb0(%a: bf16, %o: bf16):
-      %w = arith.extf %a : bf16 to f32
-      %s = math.exp %w : f32
-      // expected-error @+1 {{cannot compute arith.truncf (elementwise) on bf16: it computes elementwise operations on f16, f32}}
-      %n = arith.truncf %s : f32 to bf16
-      linalg.yield %n : bf16
-    } -> tensor<64xbf16>
-    return %z : tensor<64xbf16>
+  func.func @bf16_row_max(%x: tensor<4x64xbf16>, %init: tensor<4xbf16>) -> tensor<4xbf16> attributes {grid = [1]} {
+    %z = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x64xbf16>) outs(%init : tensor<4xbf16>) {
+    ^bb0(%a: bf16, %acc: bf16):
+      // expected-error @+1 {{the vector unit 'core/corelet/SFP' of device 'spyre_like' cannot compute arith.maximumf (reduction) on bf16: it computes reduction operations on f16, f32}}
+      %s = arith.maximumf %a, %acc : bf16
+      linalg.yield %s : bf16
+    } -> tensor<4xbf16>
+    return %z : tensor<4xbf16>
   }
 }
 
