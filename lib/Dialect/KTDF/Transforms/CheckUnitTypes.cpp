@@ -12,9 +12,11 @@
 // matches the reference interpreter's single rounding except within half
 // an f32 ulp of a midpoint between two bf16 values, where it may differ
 // by one bf16 ulp. The rounding truncf is charged at f32 on such a unit
-// (ChargedType.h). What cannot be legalized (f32 on an f16-only unit) is
-// refused before scheduling, at the KTIR operation, with the unit and what
-// it does compute. The emitter keeps its own check as the backstop.
+// (ChargedType.h). A reduction into a bf16 accumulator accumulates in f32
+// and rounds once (accumulateInF32). What cannot be legalized (f32 on an
+// f16-only unit) is refused before scheduling, at the KTIR operation, with
+// the unit and what it does compute. The emitter keeps its own check as
+// the backstop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +28,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -82,11 +85,32 @@ bool computes(const ktdf_arch::UnitSpec &unit, ktdf_arch::OpClass cls,
   return rate && *rate > 0;
 }
 
+/// `value` (of a 16-bit float type) in f32 for an operation at `loc`: its
+/// extension, made once after its definition (at the start of `body` for a
+/// value defined outside it) and kept in `wide` for all its users; a
+/// constant rebuilt in f32.
+Value widened(OpBuilder &b, Location loc, Value value, Block &body,
+              DenseMap<Value, Value> &wide) {
+  Value &extension = wide[value];
+  if (extension)
+    return extension;
+  OpBuilder::InsertionGuard guard(b);
+  if (body.getParent()->isAncestor(value.getParentRegion()))
+    b.setInsertionPointAfterValue(value);
+  else
+    b.setInsertionPointToStart(&body);
+  FloatType f32 = b.getF32Type();
+  if (auto constant = value.getDefiningOp<arith::ConstantFloatOp>())
+    extension = arith::ConstantFloatOp::create(
+        b, loc, f32, APFloat(constant.value().convertToDouble()));
+  else
+    extension = arith::ExtFOp::create(b, loc, f32, value);
+  return extension;
+}
+
 /// Computes `op` (of 16-bit float type `narrow`) in f32: operands of type
 /// `narrow` extended (constants rebuilt in f32), results of type `narrow`
-/// rounded back with arith.truncf. `wide` holds each value's extension, made
-/// once after its definition (at the start of `body` for a value defined
-/// outside it) for all its users.
+/// rounded back with arith.truncf; `wide` as for widened().
 void widenToF32(Operation *op, Type narrow, Block &body,
                 DenseMap<Value, Value> &wide) {
   OpBuilder b(op);
@@ -95,20 +119,7 @@ void widenToF32(Operation *op, Type narrow, Block &body,
   for (Value operand : op->getOperands()) {
     if (operand.getType() != narrow)
       continue;
-    Value &widened = wide[operand];
-    if (!widened) {
-      OpBuilder::InsertionGuard guard(b);
-      if (body.getParent()->isAncestor(operand.getParentRegion()))
-        b.setInsertionPointAfterValue(operand);
-      else
-        b.setInsertionPointToStart(&body);
-      if (auto constant = operand.getDefiningOp<arith::ConstantFloatOp>())
-        widened = arith::ConstantFloatOp::create(
-            b, op->getLoc(), f32, APFloat(constant.value().convertToDouble()));
-      else
-        widened = arith::ExtFOp::create(b, op->getLoc(), f32, operand);
-    }
-    mapping.map(operand, widened);
+    mapping.map(operand, widened(b, op->getLoc(), operand, body, wide));
   }
   Operation *computed = b.clone(*op, mapping);
   for (auto [old, result] :
@@ -135,6 +146,101 @@ bool widensExactly(Operation *op, Type narrow) {
          llvm::all_of(op->getResultTypes(), ok);
 }
 
+/// `source` converted element by element to `to` (arith.extf or truncf) by
+/// a linalg.generic of its own, before `b`'s insertion point.
+Value convertTensor(OpBuilder &b, Location loc, Value source, FloatType to) {
+  auto type = cast<RankedTensorType>(source.getType());
+  auto from = cast<FloatType>(type.getElementType());
+  Value empty = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, source), to);
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                            utils::IteratorType::parallel);
+  auto convert = linalg::GenericOp::create(
+      b, loc, TypeRange{empty.getType()}, ValueRange{source}, ValueRange{empty},
+      ArrayRef<AffineMap>{id, id}, parallel,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+        Value converted =
+            from.getWidth() < to.getWidth()
+                ? arith::ExtFOp::create(nested, nestedLoc, to, args[0])
+                      .getResult()
+                : arith::TruncFOp::create(nested, nestedLoc, to, args[0])
+                      .getResult();
+        linalg::YieldOp::create(nested, nestedLoc, converted);
+      });
+  return convert.getResult(0);
+}
+
+/// Accumulates the single 16-bit float output of reduction `generic` in
+/// f32, where `unit` reduces f32 and not the 16-bit type: the initial
+/// value extended before, the result rounded after (one linalg.generic
+/// each), and every body operation that reads the accumulator, or a value
+/// computed from it, computed in f32. The interpreter and the simulator
+/// already keep a 16-bit accumulator wide inside a reduction, so the
+/// result is the one they compute.
+void accumulateInF32(linalg::GenericOp generic,
+                     const ktdf_arch::UnitSpec &unit) {
+  if (generic.getNumReductionLoops() == 0 || generic.getNumDpsInits() != 1 ||
+      !generic.hasPureTensorSemantics())
+    return;
+  Value init = generic.getDpsInits()[0];
+  auto initType = dyn_cast<RankedTensorType>(init.getType());
+  Type narrow = initType ? initType.getElementType() : Type();
+  if (!narrow || !(narrow.isF16() || narrow.isBF16()) ||
+      computes(unit, ktdf_arch::OpClass::Reduction, narrow) ||
+      !computes(unit, ktdf_arch::OpClass::Reduction,
+                Float32Type::get(generic.getContext())))
+    return;
+  Block &body = *generic.getBody();
+  BlockArgument acc = body.getArgument(generic.getNumDpsInputs());
+  // Every operation the accumulator reaches must compute the same in f32.
+  llvm::SmallPtrSet<Operation *, 8> reached;
+  llvm::SmallPtrSet<Value, 8> wideValues{acc};
+  for (Operation &op : body.without_terminator()) {
+    if (llvm::none_of(op.getOperands(),
+                      [&](Value v) { return wideValues.contains(v); }))
+      continue;
+    if (!isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
+        !widensExactly(&op, narrow))
+      return;
+    reached.insert(&op);
+    for (Value result : op.getResults())
+      if (result.getType() == narrow)
+        wideValues.insert(result);
+  }
+  // The value yielded becomes the f32 accumulator.
+  if (!wideValues.contains(body.getTerminator()->getOperand(0)))
+    return;
+  OpBuilder b(generic);
+  FloatType f32 = b.getF32Type();
+  Location loc = generic.getLoc();
+  generic.getDpsInitsMutable()[0].assign(convertTensor(b, loc, init, f32));
+  acc.setType(f32);
+  Value result = generic.getResult(0);
+  result.setType(initType.clone(f32));
+  b.setInsertionPointAfter(generic);
+  Value rounded = convertTensor(b, loc, result, cast<FloatType>(narrow));
+  result.replaceAllUsesExcept(rounded, rounded.getDefiningOp());
+  DenseMap<Value, Value> wide;
+  for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
+    if (!reached.contains(&op))
+      continue;
+    OpBuilder inner(&op);
+    IRMapping mapping;
+    for (Value operand : op.getOperands())
+      if (operand.getType() == narrow)
+        mapping.map(operand, widened(inner, op.getLoc(), operand, body, wide));
+    Operation *computed = inner.clone(op, mapping);
+    for (auto [old, value] :
+         llvm::zip(op.getResults(), computed->getResults())) {
+      if (old.getType() == narrow)
+        value.setType(f32);
+      old.replaceAllUsesWith(value);
+    }
+    op.erase();
+  }
+}
+
 struct CheckUnitTypesPass
     : public ktflow::sched::WithScheduleTarget<
           ktdf::impl::KTDFCheckUnitTypesBase<CheckUnitTypesPass>> {
@@ -151,6 +257,7 @@ struct CheckUnitTypesPass
     // the 16-bit type. An operation folding into a reduction's accumulator
     // is not: lowered, the reduction reduces at the accumulator's type.
     getOperation().walk([&](linalg::GenericOp generic) {
+      accumulateInF32(generic, unit);
       DenseMap<Value, Value> wide;
       for (Operation &op : llvm::make_early_inc_range(
                generic.getBody()->without_terminator())) {

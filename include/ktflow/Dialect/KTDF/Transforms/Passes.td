@@ -758,6 +758,9 @@ def KTDFGeneralize : Pass<"ktdf-generalize", "::mlir::ModuleOp"> {
 }
 
 def KTDFCheckUnitTypes : Pass<"ktdf-check-unit-types", "::mlir::ModuleOp"> {
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
   let summary = "Compute bf16 arithmetic in f32, refuse what the unit lacks";
   let description = [{
     Visits every float `arith`/`math` operation in a `linalg.generic` body
@@ -768,9 +771,12 @@ def KTDFCheckUnitTypes : Pass<"ktdf-check-unit-types", "::mlir::ModuleOp"> {
     the shipped devices: no vector unit has bf16 lanes) that the unit
     computes on f32 is computed in f32: its operands extended, the op on
     f32, its result rounded back with `arith.truncf`, which the unit is
-    charged for at f32 (ChargedType.h). Every other such operation (f32 on
-    an f16-only unit, a bf16 reduction's combiner) is reported at the
-    operation, naming the unit and the types it does compute. Runs after
+    charged for at f32 (ChargedType.h). A reduction into a bf16
+    accumulator accumulates in f32 (its initial value extended, its result
+    rounded once, by a linalg.generic each), as the interpreter and the
+    simulator keep a 16-bit accumulator. Every other such operation (f32 on
+    an f16-only unit) is reported at the operation, naming the unit and the
+    types it does compute. Runs after
     ktdf-generalize, before scheduling; the bundle emitter keeps the same
     check as the backstop.
   }];

@@ -25,26 +25,6 @@ module {
 
 // -----
 
-// A bf16 operation folding into a reduction's accumulator is not computed
-// in f32: lowered, the reduction reduces at its accumulator's type, bf16,
-// which spyre_like's SFP has no reduction rate for.
-#id2 = affine_map<(d0, d1) -> (d0, d1)>
-#row = affine_map<(d0, d1) -> (d0)>
-module {
-  ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir" memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
-  func.func @bf16_row_max(%x: tensor<4x64xbf16>, %init: tensor<4xbf16>) -> tensor<4xbf16> attributes {grid = [1]} {
-    %z = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x64xbf16>) outs(%init : tensor<4xbf16>) {
-    ^bb0(%a: bf16, %acc: bf16):
-      // expected-error @+1 {{the vector unit 'core/corelet/SFP' of device 'spyre_like' cannot compute arith.maximumf (reduction) on bf16: it computes reduction operations on f16, f32}}
-      %s = arith.maximumf %a, %acc : bf16
-      linalg.yield %s : bf16
-    } -> tensor<4xbf16>
-    return %z : tensor<4xbf16>
-  }
-}
-
-// -----
-
 // f16 arithmetic and integer mask arithmetic are accepted on spyre_like.
 #id = affine_map<(d0) -> (d0)>
 module {

@@ -79,3 +79,70 @@ module {
     return %z, %zh : tensor<64xbf16>, tensor<64xf16>
   }
 }
+
+// -----
+
+// A reduction into a bf16 accumulator accumulates in f32, as the reference
+// interpreter and the simulator keep a 16-bit accumulator inside a
+// reduction: the initial value is extended before, the result rounded to
+// bf16 after (a linalg.generic each), and the operations reading the
+// accumulator compute in f32 without rounding; the others are widened one
+// by one as above.
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+module {
+  ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir" memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
+  // CHECK-LABEL: func.func @bf16_row_sum_of_squares
+  // CHECK-SAME: (%[[X:.+]]: tensor<4x64xbf16>, %[[INIT:.+]]: tensor<4xbf16>)
+  func.func @bf16_row_sum_of_squares(%x: tensor<4x64xbf16>, %init: tensor<4xbf16>) -> tensor<4xbf16> attributes {grid = [1]} {
+    // CHECK: %[[E:.+]] = tensor.empty() : tensor<4xf32>
+    // CHECK: %[[WINIT:.+]] = linalg.generic {{.+}} ins(%[[INIT]] : tensor<4xbf16>) outs(%[[E]] : tensor<4xf32>)
+    // CHECK-NEXT: ^bb0(%[[I:.+]]: bf16, %{{.+}}: f32):
+    // CHECK-NEXT: %[[WI:.+]] = arith.extf %[[I]] : bf16 to f32
+    // CHECK-NEXT: linalg.yield %[[WI]] : f32
+    // CHECK: %[[SUM:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<4x64xbf16>) outs(%[[WINIT]] : tensor<4xf32>)
+    // CHECK-NEXT: ^bb0(%[[A:.+]]: bf16, %[[ACC:.+]]: f32):
+    // CHECK-NEXT: %[[WA:.+]] = arith.extf %[[A]] : bf16 to f32
+    // CHECK-NEXT: %[[SQ:.+]] = arith.mulf %[[WA]], %[[WA]] : f32
+    // CHECK-NEXT: %[[NSQ:.+]] = arith.truncf %[[SQ]] : f32 to bf16
+    // CHECK-NEXT: %[[WSQ:.+]] = arith.extf %[[NSQ]] : bf16 to f32
+    // CHECK-NEXT: %[[S:.+]] = arith.addf %[[WSQ]], %[[ACC]] : f32
+    // CHECK-NEXT: linalg.yield %[[S]] : f32
+    // CHECK: -> tensor<4xf32>
+    // CHECK: %[[E2:.+]] = tensor.empty() : tensor<4xbf16>
+    // CHECK: %[[R:.+]] = linalg.generic {{.+}} ins(%[[SUM]] : tensor<4xf32>) outs(%[[E2]] : tensor<4xbf16>)
+    // CHECK-NEXT: ^bb0(%[[V:.+]]: f32, %{{.+}}: bf16):
+    // CHECK-NEXT: %[[NV:.+]] = arith.truncf %[[V]] : f32 to bf16
+    // CHECK-NEXT: linalg.yield %[[NV]] : bf16
+    // CHECK: return %[[R]]
+    %z = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x64xbf16>) outs(%init : tensor<4xbf16>) {
+    ^bb0(%a: bf16, %acc: bf16):
+      %sq = arith.mulf %a, %a : bf16
+      %s = arith.addf %sq, %acc : bf16
+      linalg.yield %s : bf16
+    } -> tensor<4xbf16>
+    return %z : tensor<4xbf16>
+  }
+}
+
+// -----
+
+// A reduction whose yield does not depend on its accumulator (the last
+// element) is left alone: its accumulator cannot become f32 (the lowering
+// refuses it as no combining reduction).
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+module {
+  ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir" memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
+  // CHECK-LABEL: func.func @bf16_last
+  // CHECK: linalg.generic {{.+}} outs(%{{.+}} : tensor<4xbf16>)
+  // CHECK-NEXT: ^bb0(%[[A:.+]]: bf16, %{{.+}}: bf16):
+  // CHECK-NEXT: linalg.yield %[[A]] : bf16
+  func.func @bf16_last(%x: tensor<4x64xbf16>, %init: tensor<4xbf16>) -> tensor<4xbf16> attributes {grid = [1]} {
+    %z = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x64xbf16>) outs(%init : tensor<4xbf16>) {
+    ^bb0(%a: bf16, %acc: bf16):
+      linalg.yield %a : bf16
+    } -> tensor<4xbf16>
+    return %z : tensor<4xbf16>
+  }
+}
