@@ -160,7 +160,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdf::createKTDFMapMemorySpaces());
   pm.addPass(ktdf::createKTDFSinkIntoLoops());
   pm.addPass(ktdf::createKTDFGeneralize());
-  pm.addPass(ktdf::createKTDFCheckUnitTypes());
+  pm.addPass(ktdf::createKTDFLegalizeUnitTypes());
   pm.addPass(ktdf::createKTDFSplitMatrixGroups());
   pm.addPass(createKTIRToKTDF());
 }

@@ -54,7 +54,7 @@ StringRef ktflow::device::stringifyBoundKind(BoundKind kind) {
 
 /// The peak at which `unitClass` computes `ops`: a 16-bit float operation
 /// a vector unit has no lanes for is computed in f32 where it has f32
-/// lanes (ktdf-check-unit-types: bf16 arithmetic on every shipped device),
+/// lanes (ktdf-legalize-unit-types: bf16 arithmetic on every shipped device),
 /// so it counts at the f32 rate; the rounding back is the compiler's.
 static double computedPeak(const UnitClass &unitClass,
                            const KernelDemand::Operations &ops) {

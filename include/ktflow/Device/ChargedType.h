@@ -2,7 +2,7 @@
 //
 // This file holds the one rule for the element type whose rate a compute
 // unit charges an operation at. Every party that charges an operation asks
-// it: the scheduler's cost estimates and ktdf-check-unit-types on KTIR ops
+// it: the scheduler's cost estimates and ktdf-legalize-unit-types on KTIR ops
 // (ComputeOpClass.h, MLIR types), the bundle emitter's check, the
 // simulator and the machine's instruction counts on micro-ops
 // (machine::ElemType). It is a header-only template over the type so the

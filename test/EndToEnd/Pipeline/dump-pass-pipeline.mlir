@@ -33,7 +33,7 @@
 // CHECK-NEXT:   ktdf-map-memory-spaces,
 // CHECK-NEXT:   ktdf-sink-into-loops,
 // CHECK-NEXT:   ktdf-generalize,
-// CHECK-NEXT:   ktdf-check-unit-types,
+// CHECK-NEXT:   ktdf-legalize-unit-types,
 // CHECK-NEXT:   ktdf-split-matrix-groups,
 // CHECK-NEXT:   ktir-to-ktdf,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_scheduling},

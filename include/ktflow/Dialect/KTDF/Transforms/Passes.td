@@ -757,7 +757,8 @@ def KTDFGeneralize : Pass<"ktdf-generalize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
-def KTDFCheckUnitTypes : Pass<"ktdf-check-unit-types", "::mlir::ModuleOp"> {
+def KTDFLegalizeUnitTypes
+    : Pass<"ktdf-legalize-unit-types", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];

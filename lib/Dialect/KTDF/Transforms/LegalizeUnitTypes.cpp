@@ -1,6 +1,6 @@
-//===- CheckUnitTypes.cpp - Legalize or refuse arithmetic the unit lacks ===//
+//===- LegalizeUnitTypes.cpp - Compute or refuse what the unit lacks ------===//
 //
-// This file implements --ktdf-check-unit-types. The bodies of a kernel's
+// This file implements --ktdf-legalize-unit-types. The bodies of a kernel's
 // linalg.generic ops are what the lane's vector unit computes. An
 // operation on a 16-bit float the unit has no rate for, where the unit has
 // one for f32 (bf16 arithmetic on every shipped device: no vector unit has
@@ -33,7 +33,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::ktdf {
-#define GEN_PASS_DEF_KTDFCHECKUNITTYPES
+#define GEN_PASS_DEF_KTDFLEGALIZEUNITTYPES
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
 } // namespace mlir::ktdf
 
@@ -241,9 +241,9 @@ void accumulateInF32(linalg::GenericOp generic,
   }
 }
 
-struct CheckUnitTypesPass
+struct LegalizeUnitTypesPass
     : public ktflow::sched::WithScheduleTarget<
-          ktdf::impl::KTDFCheckUnitTypesBase<CheckUnitTypesPass>> {
+          ktdf::impl::KTDFLegalizeUnitTypesBase<LegalizeUnitTypesPass>> {
   void runOnOperation() override {
     const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
     if (!target)

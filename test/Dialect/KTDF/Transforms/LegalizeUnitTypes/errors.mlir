@@ -1,4 +1,4 @@
-// RUN: ktflow-opt %s --ktdf-import-target --ktdf-check-unit-types -split-input-file -verify-diagnostics
+// RUN: ktflow-opt %s --ktdf-import-target --ktdf-legalize-unit-types -split-input-file -verify-diagnostics
 
 // The float arithmetic of linalg.generic bodies is what the lane's vector
 // unit computes: an operation on an element type the unit has no rate for,

@@ -1,4 +1,4 @@
-// RUN: ktflow-opt %s --ktdf-import-target --ktdf-check-unit-types -split-input-file | FileCheck %s
+// RUN: ktflow-opt %s --ktdf-import-target --ktdf-legalize-unit-types -split-input-file | FileCheck %s
 
 // No shipped vector unit has bf16 lanes: each bf16 operation of a
 // linalg.generic body that the unit computes on f32 is computed in f32, its

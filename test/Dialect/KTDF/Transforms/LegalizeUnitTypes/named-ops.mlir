@@ -1,4 +1,4 @@
-// RUN: ktflow-opt %s --ktdf-import-target --ktdf-generalize --ktdf-check-unit-types -verify-diagnostics
+// RUN: ktflow-opt %s --ktdf-import-target --ktdf-generalize --ktdf-legalize-unit-types -verify-diagnostics
 
 // The parser builds a linalg named op's body without locations;
 // ktdf-generalize gives its operations the named op's, so the refusal of
