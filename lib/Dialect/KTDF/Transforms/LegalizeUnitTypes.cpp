@@ -108,29 +108,35 @@ Value widened(OpBuilder &b, Location loc, Value value, Block &body,
   return extension;
 }
 
-/// Computes `op` (of 16-bit float type `narrow`) in f32: operands of type
-/// `narrow` extended (constants rebuilt in f32), results of type `narrow`
-/// rounded back with arith.truncf; `wide` as for widened().
+/// A copy of `op`, before it, that computes in f32: its operands of the
+/// 16-bit float type `narrow` widened (constants rebuilt in f32; `wide` as
+/// for widened()), its results of that type typed f32.
+Operation *cloneInF32(Operation *op, Type narrow, Block &body,
+                      DenseMap<Value, Value> &wide) {
+  OpBuilder b(op);
+  IRMapping mapping;
+  for (Value operand : op->getOperands())
+    if (operand.getType() == narrow)
+      mapping.map(operand, widened(b, op->getLoc(), operand, body, wide));
+  Operation *computed = b.clone(*op, mapping);
+  for (OpResult result : computed->getResults())
+    if (result.getType() == narrow)
+      result.setType(b.getF32Type());
+  return computed;
+}
+
+/// Computes `op` (of 16-bit float type `narrow`) in f32 (cloneInF32), its
+/// results of type `narrow` rounded back with arith.truncf.
 void widenToF32(Operation *op, Type narrow, Block &body,
                 DenseMap<Value, Value> &wide) {
+  Operation *computed = cloneInF32(op, narrow, body, wide);
   OpBuilder b(op);
-  FloatType f32 = b.getF32Type();
-  IRMapping mapping;
-  for (Value operand : op->getOperands()) {
-    if (operand.getType() != narrow)
-      continue;
-    mapping.map(operand, widened(b, op->getLoc(), operand, body, wide));
-  }
-  Operation *computed = b.clone(*op, mapping);
   for (auto [old, result] :
        llvm::zip(op->getResults(), computed->getResults())) {
-    if (old.getType() != narrow) {
-      old.replaceAllUsesWith(result);
-      continue;
-    }
-    result.setType(f32);
-    old.replaceAllUsesWith(
-        arith::TruncFOp::create(b, op->getLoc(), narrow, result).getResult());
+    Value value = result;
+    if (old.getType() == narrow)
+      value = arith::TruncFOp::create(b, op->getLoc(), narrow, value);
+    old.replaceAllUsesWith(value);
   }
   op->erase();
 }
@@ -225,18 +231,7 @@ void accumulateInF32(linalg::GenericOp generic,
   for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
     if (!reached.contains(&op))
       continue;
-    OpBuilder inner(&op);
-    IRMapping mapping;
-    for (Value operand : op.getOperands())
-      if (operand.getType() == narrow)
-        mapping.map(operand, widened(inner, op.getLoc(), operand, body, wide));
-    Operation *computed = inner.clone(op, mapping);
-    for (auto [old, value] :
-         llvm::zip(op.getResults(), computed->getResults())) {
-      if (old.getType() == narrow)
-        value.setType(f32);
-      old.replaceAllUsesWith(value);
-    }
+    op.replaceAllUsesWith(cloneInF32(&op, narrow, body, wide));
     op.erase();
   }
 }
