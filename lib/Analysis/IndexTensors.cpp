@@ -27,14 +27,8 @@ static std::optional<int64_t> staticExtent(Value base, unsigned d) {
   std::optional<int64_t> extent;
   if (!type.isDynamicDim(d))
     extent = type.getDimSize(d);
-  if (auto view = base.getDefiningOp<ktdp::ConstructMemoryViewOp>()) {
-    FailureOr<AffineMap> upper =
-        ktdp::getUpperBoundMap(view.getCoordinateSet(), d);
-    if (succeeded(upper))
-      for (AffineExpr bound : upper->getResults())
-        if (auto c = dyn_cast<AffineConstantExpr>(bound))
-          extent = std::min(extent.value_or(INT64_MAX), c.getValue() + 1);
-  }
+  if (auto view = base.getDefiningOp<ktdp::ConstructMemoryViewOp>())
+    return ktdp::getConstantExtent(view.getCoordinateSet(), d, extent);
   return extent;
 }
 

@@ -277,15 +277,10 @@ std::optional<int64_t> anchorLowerBound(ktdp::ConstructAccessTileOp tile,
 
 std::optional<int64_t> staticViewExtent(ktdp::ConstructMemoryViewOp view,
                                         unsigned d) {
-  std::optional<int64_t> extent;
   int64_t size = view.getStaticSizes()[d];
-  if (!ShapedType::isDynamic(size))
-    extent = size;
-  auto upper = ktdp::getUpperBoundMap(view.getCoordinateSet(), d);
-  if (succeeded(upper))
-    for (AffineExpr bound : upper->getResults())
-      if (auto c = dyn_cast<AffineConstantExpr>(bound))
-        extent = std::min(extent.value_or(INT64_MAX), c.getValue() + 1);
+  std::optional<int64_t> extent = ktdp::getConstantExtent(
+      view.getCoordinateSet(), d,
+      ShapedType::isDynamic(size) ? std::nullopt : std::optional(size));
   if (extent)
     extent = std::max<int64_t>(*extent, 0);
   return extent;

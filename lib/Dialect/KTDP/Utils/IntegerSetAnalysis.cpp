@@ -146,6 +146,18 @@ FailureOr<IntegerBox> mlir::ktdp::getBoundingBox(IntegerSet set,
   return box;
 }
 
+std::optional<int64_t>
+mlir::ktdp::getConstantExtent(IntegerSet set, unsigned d,
+                              std::optional<int64_t> size) {
+  std::optional<int64_t> extent = size;
+  FailureOr<AffineMap> upper = getUpperBoundMap(set, d);
+  if (succeeded(upper))
+    for (AffineExpr bound : upper->getResults())
+      if (auto c = dyn_cast<AffineConstantExpr>(bound))
+        extent = std::min(extent.value_or(INT64_MAX), c.getValue() + 1);
+  return extent;
+}
+
 FailureOr<AffineMap> mlir::ktdp::getUpperBoundMap(IntegerSet set,
                                                   unsigned d) {
   unsigned numDims = set.getNumDims(), numSymbols = set.getNumSymbols();

@@ -66,6 +66,13 @@ FailureOr<IntegerBox> getBoundingBox(IntegerSet set,
 /// dimension.
 FailureOr<AffineMap> getUpperBoundMap(IntegerSet set, unsigned d);
 
+/// The number of coordinates along dimension `d`, from 0, that both
+/// `size` (none: unknown) and the constant upper bounds getUpperBoundMap
+/// finds for `d` in `set` allow: the least of them, none when neither
+/// bounds it.
+std::optional<int64_t> getConstantExtent(IntegerSet set, unsigned d,
+                                         std::optional<int64_t> size);
+
 /// The extent of each dimension of `set` whose bounds do not depend on the
 /// symbols (std::nullopt for the others, and for unbounded dimensions).
 SmallVector<std::optional<int64_t>> getSymbolFreeExtents(IntegerSet set);
