@@ -26,6 +26,28 @@ Value ktflow::calleeArgument(func::CallOp call, OpOperand &use) {
   return {};
 }
 
+SmallVector<func::CallOp> ktflow::getCallers(func::FuncOp fn) {
+  SmallVector<func::CallOp> calls;
+  Operation *scope = SymbolTable::getNearestSymbolTable(fn->getParentOp());
+  if (!scope)
+    return calls;
+  if (std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(fn, scope))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      if (auto call = dyn_cast<func::CallOp>(use.getUser()))
+        calls.push_back(call);
+  return calls;
+}
+
+SmallVector<Value> ktflow::callerResults(func::ReturnOp ret, OpOperand &use) {
+  SmallVector<Value> results;
+  if (auto fn = ret->getParentOfType<func::FuncOp>())
+    for (func::CallOp call : getCallers(fn))
+      if (use.getOperandNumber() < call.getNumResults())
+        results.push_back(call.getResult(use.getOperandNumber()));
+  return results;
+}
+
 /// The coefficient with which operand `position` of an affine map (its
 /// dimensions, then its symbols) enters `expr`; none when it enters other
 /// than linearly (under a floordiv, a mod or a product of operands).

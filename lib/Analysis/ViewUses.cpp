@@ -32,6 +32,13 @@ void ktflow::forEachViewUse(ArrayRef<Value> views,
           worklist.push_back(arg);
           continue;
         }
+      if (auto ret = dyn_cast<func::ReturnOp>(user)) {
+        SmallVector<Value> results = callerResults(ret, use);
+        if (!results.empty()) {
+          worklist.append(results.begin(), results.end());
+          continue;
+        }
+      }
       visit(use);
     }
   }

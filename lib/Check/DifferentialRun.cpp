@@ -218,20 +218,35 @@ Error DifferentialRun::bindInputs(ArrayRef<NamedInput> inputs, uint64_t seed) {
 std::optional<host::InputSpec>
 DifferentialRun::indexDefault(const bundle::TensorArg &tensor) {
   ArrayRef<interp::ArgumentInfo> arguments = interpreter->getArguments();
-  if (tensor.argument >= arguments.size() || !arguments[tensor.argument].index)
+  const IndexTensorUse *use = nullptr;
+  host::InputSpec spec;
+  if (tensor.argument < arguments.size() && arguments[tensor.argument].index) {
+    use = &*arguments[tensor.argument].index;
+    spec = interpreter->getInputSpec(tensor.argument);
+  } else if (tensor.argument == bundle::kNoArg && tensor.address &&
+             !tensor.tile) {
+    const std::map<int64_t, IndexTensorUse> &literals =
+        interpreter->getLiteralIndexTensors();
+    auto it = literals.find(static_cast<int64_t>(*tensor.address));
+    if (it == literals.end())
+      return std::nullopt;
+    use = &it->second;
+    spec = interpreter->getLiteralInputSpec(it->first);
+  } else {
     return std::nullopt;
-  const IndexTensorUse &use = *arguments[tensor.argument].index;
-  host::InputSpec spec = interpreter->getInputSpec(tensor.argument);
+  }
   IndexDefault chosen;
   chosen.name = bundle::getKernelName(tensor);
   chosen.spec = spec.str();
-  if (use.indexedArgument) {
-    const interp::ArgumentInfo &indexed = arguments[*use.indexedArgument];
+  if (use->indexedArgument) {
+    const interp::ArgumentInfo &indexed = arguments[*use->indexedArgument];
     chosen.indexed =
         indexed.name.empty() ? std::to_string(indexed.position) : indexed.name;
+  } else if (use->indexedAddress) {
+    chosen.indexed = "@" + std::to_string(*use->indexedAddress);
   }
-  chosen.dimension = use.dimension;
-  chosen.scatter = use.scatter;
+  chosen.dimension = use->dimension;
+  chosen.scatter = use->scatter;
   indexDefaults.push_back(std::move(chosen));
   return spec;
 }

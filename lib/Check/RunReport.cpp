@@ -60,9 +60,13 @@ void ktflow::check::printRun(raw_ostream &os, DifferentialRun &run,
   const machine::Executable &exe = run.getLaunch().getExecutable();
   os << "kernel " << b.kernel << " on " << b.device << note << "\n";
   for (const IndexDefault &input : run.getIndexDefaults()) {
-    os << "input %" << input.name << ": " << input.spec << " (indexes ";
+    // Arguments print as SSA names, literal addresses as `@ADDR`.
+    auto symbol = [](StringRef name) {
+      return (name.starts_with("@") ? "" : "%") + name.str();
+    };
+    os << "input " << symbol(input.name) << ": " << input.spec << " (indexes ";
     if (!input.indexed.empty())
-      os << "%" << input.indexed << " ";
+      os << symbol(input.indexed) << " ";
     os << "dimension " << input.dimension
        << (input.scatter ? ", a scatter: distinct" : "") << ")\n";
   }

@@ -26,14 +26,15 @@ using namespace ktflow::interp;
 /// Records whether the memory of `views` is loaded and/or stored.
 static void classifyAccesses(ArrayRef<Value> views, ArgumentInfo &info) {
   auto visitTile = [&](Value tile) {
-    for (Operation *user : tile.getUsers()) {
+    ktflow::forEachAccessTileUse(tile, [&](OpOperand &use) {
+      Operation *user = use.getOwner();
       if (isa<ktdp::LoadOp>(user))
         info.loaded = true;
       else if (isa<ktdp::StoreOp>(user))
         info.stored = true;
       else
-        info.loaded = info.stored = true; // passed on: assume both
-    }
+        info.loaded = info.stored = true; // escapes: assume both
+    });
   };
   ktflow::forEachViewUse(views, [&](OpOperand &use) {
     Operation *user = use.getOwner();

@@ -131,11 +131,9 @@ llvm::Expected<ktflow::host::NativeTensor> Interpreter::getInitialLiteralNative(
   region.base = address;
   region.seed = impl->options.seed;
   region.dtype = dtype;
-  region.init = InputSpec::zeros();
-  auto known = impl->literalInputs.find(address);
-  if (known != impl->literalInputs.end() &&
-      known->second.kind != InputSpec::Kind::Default)
-    region.init = known->second;
+  region.init = getLiteralInputSpec(address);
+  if (region.init.kind == InputSpec::Kind::Default)
+    region.init = InputSpec::zeros();
   if (llvm::Error error = addFootprints(region, footprints))
     return std::move(error);
   region.length = region.extent.get().numElements;

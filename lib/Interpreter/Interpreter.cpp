@@ -57,6 +57,7 @@ llvm::Error Interpreter::selectFunction(StringRef name) {
   if (*grid)
     impl->grid.assign((*grid)->begin(), (*grid)->end());
   impl->args = analyzeArguments(chosen);
+  impl->literalIndexTensors = ktflow::findLiteralIndexTensors(chosen);
   for (ArgumentInfo &info : impl->args)
     info.name = getArgumentName(chosen.getArgument(info.position));
   impl->scalars.assign(impl->args.size(), std::nullopt);
@@ -206,6 +207,22 @@ InputSpec Interpreter::getInputSpec(unsigned position) const {
   return InputSpec::indicesInto(index->extent, index->scatter);
 }
 
+const std::map<int64_t, ktflow::IndexTensorUse> &
+Interpreter::getLiteralIndexTensors() const {
+  return impl->literalIndexTensors;
+}
+
+InputSpec Interpreter::getLiteralInputSpec(int64_t address) const {
+  auto given = impl->literalInputs.find(address);
+  if (given != impl->literalInputs.end() &&
+      given->second.kind != InputSpec::Kind::Default)
+    return given->second;
+  auto index = impl->literalIndexTensors.find(address);
+  if (index == impl->literalIndexTensors.end())
+    return InputSpec();
+  return InputSpec::indicesInto(index->second.extent, index->second.scatter);
+}
+
 std::optional<ScalarValue>
 Interpreter::getScalarValue(unsigned position) const {
   if (position >= impl->scalars.size() || !impl->scalars[position])
@@ -274,10 +291,13 @@ LogicalResult Interpreter::run() {
     argValues.push_back(*impl->scalars[i]);
   }
   // Literal-address memory starts as zeros, as fresh memory does on the
-  // device, except where an `@ADDR` input names it.
+  // device, except where an `@ADDR` input names it or it holds indices.
   state.global.seed = impl->options.seed;
-  for (auto &[address, spec] : impl->literalInputs)
-    state.global.literalInputs[address] = spec;
+  for (const auto &given : impl->literalInputs)
+    state.global.literalInputs[given.first] = getLiteralInputSpec(given.first);
+  for (const auto &indices : impl->literalIndexTensors)
+    state.global.literalInputs[indices.first] =
+        getLiteralInputSpec(indices.first);
   // Likewise a scratchpad, except where an `lx<K>@ADDR` input names it:
   // what an earlier kernel or the host left there.
   state.scratchpadInputs = impl->scratchpadInputs;

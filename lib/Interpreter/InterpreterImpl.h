@@ -46,6 +46,8 @@ struct Interpreter::Impl {
   std::vector<std::optional<Scalar>> scalars;
   std::vector<std::optional<host::InputSpec>> inputs;
   std::map<int64_t, host::InputSpec> literalInputs;
+  /// The literal-address tensors of indices, by element address.
+  std::map<int64_t, IndexTensorUse> literalIndexTensors;
   /// The `lx<K>@ADDR` inputs: by tile, then literal address.
   std::map<int64_t, std::map<int64_t, host::InputSpec>> scratchpadInputs;
   std::unique_ptr<RunState> state;

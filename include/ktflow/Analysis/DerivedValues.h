@@ -33,6 +33,15 @@ namespace ktflow {
 /// when the callee is unknown or has no body (the value escapes).
 mlir::Value calleeArgument(mlir::func::CallOp call, mlir::OpOperand &use);
 
+/// The func.call ops of `fn` in its symbol table (its module).
+llvm::SmallVector<mlir::func::CallOp> getCallers(mlir::func::FuncOp fn);
+
+/// The results that `use`, an operand of `ret`, becomes: the result at its
+/// position of every func.call of the function `ret` returns from (none
+/// when the function is never called, as a kernel is not).
+llvm::SmallVector<mlir::Value> callerResults(mlir::func::ReturnOp ret,
+                                             mlir::OpOperand &use);
+
 /// Values computed from `root` (including `root`), following calls into
 /// the arguments of callees with a body.
 llvm::SetVector<mlir::Value> derivedValues(mlir::Value root);

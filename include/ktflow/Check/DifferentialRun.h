@@ -45,9 +45,12 @@ struct NamedInput {
   std::optional<host::InputSpec> data;
 };
 
-/// The default an index tensor (interp::ArgumentInfo::index) got from
+/// The default an index tensor (interp::ArgumentInfo::index, or at a
+/// literal address Interpreter::getLiteralIndexTensors) got from
 /// bindInputs, no input naming it: `spec` (`range:0:E`, or `seq:0:E` for a
-/// scatter's) of indices into dimension `dimension` of tensor `indexed`.
+/// scatter's) of indices into dimension `dimension` of tensor `indexed`
+/// (an argument's name, or `@ADDR`; empty when unknown). `name` is the
+/// argument's, or `@ADDR`.
 struct IndexDefault {
   std::string name, spec, indexed;
   unsigned dimension = 0;

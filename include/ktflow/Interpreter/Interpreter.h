@@ -22,6 +22,7 @@
 #include "llvm/Support/Error.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -166,6 +167,16 @@ public:
   /// (host::InputSpec::indicesInto, distinct for a scatter); else Default.
   host::InputSpec getInputSpec(unsigned position) const;
 
+  /// The global-memory tensors at literal addresses that hold indices
+  /// (ktflow/Analysis/IndexTensors.h), by element address.
+  const std::map<int64_t, IndexTensorUse> &getLiteralIndexTensors() const;
+
+  /// The spec a run fills the literal-address region at element address
+  /// `address` from: its `@ADDR` input unless that is the Default spec;
+  /// else, for a tensor of indices, indices into the dimension it selects
+  /// (as getInputSpec); else Default (zeros).
+  host::InputSpec getLiteralInputSpec(int64_t address) const;
+
   /// For another engine running the same kernel (the compiled tier,
   /// ktflow/CpuJit): the value bound to a scalar or runtime_arg argument.
   std::optional<ScalarValue> getScalarValue(unsigned position) const;
@@ -193,8 +204,8 @@ public:
   /// For another engine: the contents a run starts the literal-address
   /// region at element address `address` with, when its views hold `dtype`
   /// elements and declare `footprints` (relative to `address`): zeros, or
-  /// its `@ADDR` input (a `.npy` input extends it to the file's elements and
-  /// shape), in the shape the outputs are reported in.
+  /// its getLiteralInputSpec (a `.npy` input extends it to the file's elements
+  /// and shape), in the shape the outputs are reported in.
   llvm::Expected<host::NativeTensor> getInitialLiteralNative(
       int64_t address, host::DType dtype,
       llvm::ArrayRef<ViewFootprint> footprints,
