@@ -51,3 +51,12 @@ ktflow::device::getComputeOpClass(Operation *op, Type &rateType,
   });
   return cls;
 }
+
+Type ktflow::device::getHeldType(Type type, const ktdf_arch::UnitSpec &unit) {
+  return heldType(type, type.isF16() || type.isBF16(),
+                  Type(Float32Type::get(type.getContext())), [&](Type t) {
+                    std::optional<double> rate =
+                        unit.getThroughput(ktdf_arch::OpClass::Elementwise, t);
+                    return rate && *rate > 0;
+                  });
+}

@@ -168,8 +168,11 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
   case Opcode::Iota: {
     const VectorType &type = program->vtypes[in.c];
     vtype[in.a] = &type;
+    ElemType rateType = in.op == Opcode::Broadcast
+                            ? ktflow::device::heldType(type.elem, *unit)
+                            : type.elem;
     return cyclesFor(type.numElements(),
-                     unit->getThroughput(OpClass::Elementwise, type.elem));
+                     unit->getThroughput(OpClass::Elementwise, rateType));
   }
   case Opcode::Matmul: {
     const VectorType *a = vtype[in.b], *b = vtype[in.c];

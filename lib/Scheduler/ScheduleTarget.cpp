@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Device/ComputeOpClass.h"
 #include "ktflow/Device/Target.h"
 
 using namespace mlir;
@@ -266,8 +267,11 @@ std::optional<int64_t> ScheduleTarget::getSimdLanes(const Lane &lane,
   const device::Node &node = model->getNode(lane.compute);
   if (!node.unit || !node.unit->simd)
     return std::nullopt;
+  // A chunk of a type the unit has no lanes for (bf16) is held in the
+  // lanes it computes it in (f32).
+  Type held = device::getHeldType(type, *node.unit);
   for (auto [t, n] : node.unit->simd->lanes)
-    if (t == type)
+    if (t == held)
       return n;
   return std::nullopt;
 }

@@ -173,8 +173,10 @@ Step Engine::stepBroadcast(UnitState &u, const Inst &in) {
     return fail(u, llvm::formatv("cannot broadcast {0} to {1}", src->str(),
                                  type.str())
                        .str());
-  double thr = throughputOf(*this, u, OpClass::Elementwise, type.elem,
-                            "a broadcast");
+  double thr = throughputOf(
+      *this, u, OpClass::Elementwise,
+      ktflow::device::heldType(type.elem, machine.units[u.prog->unit]),
+      "a broadcast");
   if (thr <= 0)
     return Step::Error;
   uint64_t repeat = nOut / nIn;

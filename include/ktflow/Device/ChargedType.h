@@ -4,9 +4,11 @@
 // unit charges an operation at. Every party that charges an operation asks
 // it: the scheduler's cost estimates and ktdf-legalize-unit-types on KTIR ops
 // (ComputeOpClass.h, MLIR types), the bundle emitter's check, the
-// simulator and the machine's instruction counts on micro-ops
-// (machine::ElemType). It is a header-only template over the type so the
-// machine library, which links nothing of MLIR, uses it too.
+// simulator and the machine's instruction counts on micro-ops and
+// broadcasts (machine::ElemType), and the scheduler's SIMD width for a
+// stream's chunks (ScheduleTarget::getSimdLanes). It is a header-only
+// template over the type so the machine library, which links nothing of
+// MLIR, uses it too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,8 @@
 
 #include "ktflow/Machine/Machine.h"
 #include "ktflow/Machine/Program.h"
+
+#include <utility>
 
 namespace ktflow::device {
 
@@ -30,6 +34,11 @@ enum class ChargeKind {
   /// that follows bf16 arithmetic computed in f32); every conversion a unit
   /// computes today has a rate at its result type and is charged as before.
   Conversion,
+  /// A data move (a broadcast, a stream's chunk): it rounds nothing, so
+  /// it is charged at the type the unit holds its values in: its own where
+  /// the unit has lanes for it, else `source`, f32 for a 16-bit float (bf16
+  /// on every shipped unit), the lanes the unit computes it in (heldType).
+  Move,
 };
 
 /// The element type `kind` of operation from `source` to `result` is
@@ -44,9 +53,31 @@ Type chargedType(ChargeKind kind, Type result, Type source,
   case ChargeKind::Operand:
     return source;
   case ChargeKind::Conversion:
+  case ChargeKind::Move:
     return hasLanes(result) || !hasLanes(source) ? result : source;
   }
   return result;
+}
+
+/// The element type a unit holds and moves values of `type` in (Move):
+/// `type`, or `f32` for a 16-bit float (`isHalf`) the unit has no lanes
+/// for where it has f32 lanes.
+template <typename Type, typename HasLanes>
+Type heldType(Type type, bool isHalf, Type f32, HasLanes &&hasLanes) {
+  return chargedType(ChargeKind::Move, type, isHalf ? f32 : type,
+                     std::forward<HasLanes>(hasLanes));
+}
+
+/// The element type `unit` holds values of `type` in, and charges a
+/// broadcast of them at.
+inline machine::ElemType heldType(machine::ElemType type,
+                                  const machine::MachineUnit &unit) {
+  using machine::ElemType;
+  return heldType(type, type == ElemType::f16 || type == ElemType::bf16,
+                  ElemType::f32, [&](ElemType t) {
+                    return unit.getThroughput(machine::OpClass::Elementwise,
+                                              t) > 0;
+                  });
 }
 
 /// The element type `unit` charges the micro-op `op` of a map body at.

@@ -30,6 +30,11 @@ mlir::ktdf_arch::OpClass
 getComputeOpClass(mlir::Operation *op, mlir::Type &rateType,
                   const mlir::ktdf_arch::UnitSpec *unit = nullptr);
 
+/// The element type `unit` holds and moves values of `type` in
+/// (ChargedType.h's Move): `type`, or f32 for a 16-bit float the unit has
+/// no element-wise lanes for where it has f32 lanes.
+mlir::Type getHeldType(mlir::Type type, const mlir::ktdf_arch::UnitSpec &unit);
+
 } // namespace ktflow::device
 
 #endif // KTFLOW_DEVICE_COMPUTEOPCLASS_H

@@ -142,7 +142,8 @@ public:
   /// load unit filling the scratchpad, is none).
   bool readsMemory(NodeId unit, NodeId memory) const;
 
-  /// SIMD lanes of `lane`'s compute unit for `type`, if it computes it.
+  /// SIMD lanes of `lane`'s compute unit for `type` (those it holds `type`
+  /// in: f32's for a bf16 it has no lanes for, getHeldType), if it has any.
   std::optional<int64_t> getSimdLanes(const Lane &lane, mlir::Type type) const;
 
 private:

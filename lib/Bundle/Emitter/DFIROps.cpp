@@ -13,6 +13,7 @@
 
 #include "EmitterState.h"
 
+#include "ktflow/Device/ChargedType.h"
 #include "ktflow/Support/ElementBytes.h"
 
 #include <cstring>
@@ -184,10 +185,13 @@ LogicalResult ProgramEmitter::emitReduceOrBroadcast(Operation *op) {
   auto t = vtype(op, op->getResult(0).getType());
   if (failed(in) || failed(t))
     return failure();
-  if (failed(checkCompute(op,
-                          isReduce ? machine::OpClass::Reduction
-                                   : machine::OpClass::Elementwise,
-                          program.vtypes[*t].elem)))
+  // A broadcast moves its values: charged at the type the unit holds
+  // them in (ChargedType.h).
+  machine::ElemType elem = program.vtypes[*t].elem;
+  if (failed(isReduce ? checkCompute(op, machine::OpClass::Reduction, elem)
+                      : checkCompute(op, machine::OpClass::Elementwise,
+                                     device::heldType(
+                                         elem, machine.units[program.unit]))))
     return failure();
   uint32_t r = newVReg();
   machine::Inst &i = emitInst(isReduce ? Opcode::Reduce : Opcode::Broadcast);
