@@ -183,9 +183,10 @@ Value convertTensor(OpBuilder &b, Location loc, Value source, FloatType to) {
 /// each), and every body operation that reads the accumulator, or a value
 /// computed from it, computed in f32. The interpreter and the simulator
 /// already keep a 16-bit accumulator wide inside a reduction, so the
-/// result is the one they compute.
-void accumulateInF32(linalg::GenericOp generic,
-                     const ktdf_arch::UnitSpec &unit) {
+/// result is the one they compute. `wide` is widened()'s cache, shared
+/// with the element-wise operations of the body computed in f32 after.
+void accumulateInF32(linalg::GenericOp generic, const ktdf_arch::UnitSpec &unit,
+                     DenseMap<Value, Value> &wide) {
   if (generic.getNumReductionLoops() == 0 || generic.getNumDpsInits() != 1 ||
       !generic.hasPureTensorSemantics())
     return;
@@ -227,7 +228,6 @@ void accumulateInF32(linalg::GenericOp generic,
   b.setInsertionPointAfter(generic);
   Value rounded = convertTensor(b, loc, result, cast<FloatType>(narrow));
   result.replaceAllUsesExcept(rounded, rounded.getDefiningOp());
-  DenseMap<Value, Value> wide;
   for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
     if (!reached.contains(&op))
       continue;
@@ -252,8 +252,9 @@ struct LegalizeUnitTypesPass
     // the 16-bit type. An operation folding into a reduction's accumulator
     // is not: lowered, the reduction reduces at the accumulator's type.
     getOperation().walk([&](linalg::GenericOp generic) {
-      accumulateInF32(generic, unit);
+      // One extension of each 16-bit value, whichever step needs it.
       DenseMap<Value, Value> wide;
+      accumulateInF32(generic, unit, wide);
       for (Operation &op : llvm::make_early_inc_range(
                generic.getBody()->without_terminator())) {
         Type rateType;

@@ -146,3 +146,34 @@ module {
     return %z : tensor<4xbf16>
   }
 }
+
+// -----
+
+// A bf16 value read both by the accumulating operations and by an
+// element-wise one is extended once for both: the two steps share the
+// extensions they make.
+#id = affine_map<(d0) -> (d0)>
+#all = affine_map<(d0) -> ()>
+module {
+  ktdf_arch.target @spyre_like from "../../../../../examples/devices/spyre_like.mlir" memory_map #ktdf_arch.map<"global" = "DDR", "ct_local" = "LX">
+  // CHECK-LABEL: func.func @bf16_extended_once
+  // CHECK: iterator_types = ["reduction"]
+  // CHECK-NEXT: ^bb0(%[[A:.+]]: bf16, %[[ACC:.+]]: f32):
+  // CHECK-NEXT: %[[WA:.+]] = arith.extf %[[A]] : bf16 to f32
+  // CHECK-NEXT: %[[SQ:.+]] = arith.mulf %[[WA]], %[[WA]] : f32
+  // CHECK-NEXT: %[[NSQ:.+]] = arith.truncf %[[SQ]] : f32 to bf16
+  // CHECK-NEXT: %[[WSQ:.+]] = arith.extf %[[NSQ]] : bf16 to f32
+  // CHECK-NEXT: %[[S:.+]] = arith.addf %[[ACC]], %[[WA]] : f32
+  // CHECK-NEXT: %[[T:.+]] = arith.addf %[[S]], %[[WSQ]] : f32
+  // CHECK-NEXT: linalg.yield %[[T]] : f32
+  func.func @bf16_extended_once(%x: tensor<64xbf16>, %init: tensor<bf16>) -> tensor<bf16> attributes {grid = [1]} {
+    %z = linalg.generic {indexing_maps = [#id, #all], iterator_types = ["reduction"]} ins(%x : tensor<64xbf16>) outs(%init : tensor<bf16>) {
+    ^bb0(%a: bf16, %acc: bf16):
+      %sq = arith.mulf %a, %a : bf16
+      %s = arith.addf %acc, %a : bf16
+      %t = arith.addf %s, %sq : bf16
+      linalg.yield %t : bf16
+    } -> tensor<bf16>
+    return %z : tensor<bf16>
+  }
+}
