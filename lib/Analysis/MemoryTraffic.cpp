@@ -210,18 +210,27 @@ void MemoryTraffic::touchDirect(const Tile &tile, bool store) {
 /// An indirect tile reads its index views at its subscripts; what it
 /// gathers or scatters is where the launch's index values point (the rows
 /// the index data selects), counted when the caller knows those values,
-/// else a gap.
+/// else a gap. The points come in lexicographic order, so most share all
+/// but the innermost variable with the point before: a subscript that does
+/// not use that variable (the index subscripts of a gathered row) keeps
+/// its value, and consecutive elements touched join into one run.
 void MemoryTraffic::touchIndirect(const Tile &tile, bool store) {
   auto tileOp = cast<ktdp::ConstructIndirectAccessTileOp>(tile.op);
   const View *base = nullptr;
   if (inDeviceMemory(tile.view))
     base = &views.find(tile.view)->second;
   bool gathered = base && indexValues;
+  unsigned numCaptured = tile.captured.size();
+  unsigned numVariables = tileOp.getVariablesSpaceSet().getNumDims();
   // The index view and subscript map of each indirect subscript, null
   // for a direct subscript, with the map's results compiled once.
   struct Subscript {
     const View *view;
     SmallVector<CompiledExpr, 2> exprs;
+    // Whether the map uses the innermost variable; if not, the coordinate
+    // it gave the point before (when it gave one) is still its value.
+    bool usesInnermost = true;
+    std::optional<int64_t> lastValue;
     // The last index coordinate, where it lives and the index value there:
     // consecutive points mostly read the same index element (all of a
     // gathered row), looked up once.
@@ -240,14 +249,23 @@ void MemoryTraffic::touchIndirect(const Tile &tile, bool store) {
     sub.view = nullptr;
     for (AffineExpr expr : subscript.getResults())
       sub.exprs.push_back(CompiledExpr::compile(expr, subscript.getNumDims()));
+    sub.usesInnermost =
+        numVariables == 0 ||
+        llvm::any_of(subscript.getResults(), [&](AffineExpr expr) {
+          return expr.isFunctionOfDim(numCaptured + numVariables - 1);
+        });
     if (!cast<BoolAttr>(kind).getValue() || numIndexed >= indexViews.size())
       continue;
     auto it = views.find(indexViews[numIndexed++]);
     sub.view = it == views.end() ? nullptr : &it->second;
     gathered &= it != views.end();
   }
-  SmallVector<int64_t, 8> dims;
+  SmallVector<int64_t, 8> dims(tile.captured.begin(), tile.captured.end());
+  dims.resize(numCaptured + numVariables);
   SmallVector<int64_t, 4> coord, baseCoord;
+  // Whether `dims` holds the point before (whose outer variables the next
+  // point is compared with).
+  bool hasOuter = false;
   auto evaluate = [&](ArrayRef<CompiledExpr> exprs) {
     coord.clear();
     for (const CompiledExpr &expr : exprs)
@@ -255,54 +273,81 @@ void MemoryTraffic::touchIndirect(const Tile &tile, bool store) {
         coord.push_back(*v);
     return coord.size() == exprs.size();
   };
+  // The base elements touched since the last flush: a run in one part.
+  struct {
+    unsigned part = 0;
+    int64_t first = 0, count = 0;
+  } run;
+  auto flush = [&] {
+    if (run.count)
+      touch(*base, run.part, run.first, run.count, store);
+    run.count = 0;
+  };
+  // The coordinate subscript `sub` gives the point (none: not gathered).
+  auto subscriptValue = [&](Subscript &sub) -> std::optional<int64_t> {
+    if (!sub.view) {
+      // A direct subscript (or an index view the walk lost).
+      if (sub.exprs.size() == 1 && evaluate(sub.exprs))
+        return coord.front();
+      return std::nullopt;
+    }
+    if (!evaluate(sub.exprs))
+      return std::nullopt;
+    // Touching the same element again would add no byte.
+    if (!sub.hasLast || ArrayRef(coord) != ArrayRef(sub.lastCoord)) {
+      sub.hasLast = true;
+      sub.lastCoord.assign(coord.begin(), coord.end());
+      sub.lastAt = locateCoordinate(sub.view->parts, coord);
+      sub.lastIndex.reset();
+      if (sub.lastAt)
+        touch(*sub.view, sub.lastAt->first, sub.lastAt->second, 1,
+              /*store=*/false);
+    }
+    const auto &at = sub.lastAt;
+    if (!at || !gathered)
+      return std::nullopt;
+    if (!sub.lastIndex)
+      sub.lastIndex = indexValue(*sub.view, at->first, at->second);
+    return *sub.lastIndex;
+  };
   auto visitPoint = [&](ArrayRef<int64_t> point) {
-    dims.assign(tile.captured.begin(), tile.captured.end());
-    llvm::append_range(dims, point);
+    // Element by element: a few variables, where memcpy and memcmp calls
+    // cost more than the copy and the comparison.
+    bool sameOuter = hasOuter;
+    for (size_t v = 0; v < point.size(); ++v) {
+      int64_t &dim = dims[numCaptured + v];
+      if (v + 1 < point.size())
+        sameOuter &= dim == point[v];
+      dim = point[v];
+    }
+    hasOuter = true;
     baseCoord.clear();
     for (Subscript &sub : subscripts) {
-      if (!sub.view) {
-        // A direct subscript (or an index view the walk lost).
-        if (sub.exprs.size() == 1 && evaluate(sub.exprs))
-          baseCoord.push_back(coord.front());
-        else
-          gathered = false;
-        continue;
-      }
-      if (!evaluate(sub.exprs)) {
-        gathered = false;
-        continue;
-      }
-      // Touching the same element again would add no byte.
-      if (!sub.hasLast || ArrayRef(coord) != ArrayRef(sub.lastCoord)) {
-        sub.hasLast = true;
-        sub.lastCoord.assign(coord.begin(), coord.end());
-        sub.lastAt = locateCoordinate(sub.view->parts, coord);
-        sub.lastIndex.reset();
-        if (sub.lastAt)
-          touch(*sub.view, sub.lastAt->first, sub.lastAt->second, 1,
-                /*store=*/false);
-      }
-      const auto &at = sub.lastAt;
-      if (!at) {
-        gathered = false;
-        continue;
-      }
-      if (gathered && !sub.lastIndex)
-        sub.lastIndex = indexValue(*sub.view, at->first, at->second);
-      std::optional<int64_t> index = gathered ? *sub.lastIndex : std::nullopt;
-      gathered &= index.has_value();
-      baseCoord.push_back(index.value_or(0));
+      if (!sameOuter || sub.usesInnermost || !sub.lastValue)
+        sub.lastValue = subscriptValue(sub);
+      gathered &= sub.lastValue.has_value();
+      baseCoord.push_back(sub.lastValue.value_or(0));
     }
     if (!gathered)
       return;
     // An index outside the base view stops the run (the interpreter's
     // bounds check): nothing is read there.
-    if (auto at = locateCoordinate(base->parts, baseCoord))
-      touch(*base, at->first, at->second, 1, store);
+    auto at = locateCoordinate(base->parts, baseCoord);
+    if (!at)
+      return;
+    if (run.count && at->first == run.part &&
+        at->second == run.first + run.count) {
+      ++run.count;
+      return;
+    }
+    flush();
+    run = {at->first, at->second, 1};
   };
   if (!forEachSetPoint(tileOp.getVariablesSpaceSet(), tile.symbols, touchBudget,
                        visitPoint))
     noteTouchGap();
+  if (base)
+    flush();
   if (base && !gathered)
     demand.addGap("the device memory indirect access tiles gather or "
                   "scatter (it depends on the data)");
