@@ -14,6 +14,7 @@
 #include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
@@ -270,12 +271,41 @@ private:
         mapping.map(v, builder.clone(*def)->getResult(0));
         continue;
       }
+      // A value-only scf.if on a per-row or per-tile condition becomes this
+      // select (ktdf-lower-if): say so rather than name an i1.
+      if (v.getType().isInteger(1) && picksBy(op, v))
+        return op->emitError(
+            "arith.select picks by a scalar condition computed outside the "
+            "computation, the same for every element (an scf.if whose "
+            "branches yield values becomes this select), which the scheduler "
+            "does not carry into the compute unit yet: choose per element "
+            "instead (a tensor condition, such as arith.cmpf on tensors)");
       return op->emitError("the computation uses a value defined outside "
                            "its compute group; only constants may be "
                            "captured (value of type ")
              << v.getType() << ")";
     }
     return success();
+  }
+
+  /// Whether `op` selects by `condition`, directly or as the scalar input
+  /// of a linalg op whose body selects by it.
+  static bool picksBy(Operation *op, Value condition) {
+    auto selectsBy = [&](Value v) {
+      return llvm::any_of(v.getUsers(), [&](Operation *user) {
+        auto select = dyn_cast<arith::SelectOp>(user);
+        return select && select.getCondition() == v && op->isAncestor(select);
+      });
+    };
+    if (selectsBy(condition))
+      return true;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp)
+      return false;
+    return llvm::any_of(op->getOpOperands(), [&](OpOperand &operand) {
+      return operand.get() == condition &&
+             selectsBy(linalgOp.getMatchingBlockArgument(&operand));
+    });
   }
 
   ComputeGroup &group;
