@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "WidenToF32.h"
+
 #include "ktflow/Device/Target.h"
 #include "ktflow/Dialect/KTDF/Transforms/DevicePatterns.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
@@ -35,18 +37,6 @@ ArrayRef<StringRef> mlir::ktdf::getCheckpoints() {
 // Native rewrite functions
 //===----------------------------------------------------------------------===//
 
-/// `type` with a 16-bit float element type replaced by f32, or null when
-/// `type` has no 16-bit float elements.
-static Type widenedType(Type type) {
-  Type elem = getElementTypeOrSelf(type);
-  if (!elem.isF16() && !elem.isBF16())
-    return {};
-  Type f32 = Float32Type::get(type.getContext());
-  if (auto shaped = dyn_cast<ShapedType>(type))
-    return shaped.clone(f32);
-  return f32;
-}
-
 /// widen_to_f32(op): computes `op` in f32 instead of f16/bf16: its 16-bit
 /// float operands are extended, a copy of the op runs on f32, and its
 /// 16-bit float results are truncated back, so the value computed is the
@@ -63,20 +53,9 @@ static LogicalResult widenToF32(PatternRewriter &rewriter, Operation *op) {
     return failure();
   rewriter.setInsertionPoint(op);
   Location loc = op->getLoc();
-  SmallVector<Value> operands;
-  for (Value v : op->getOperands()) {
-    Type wide = widenedType(v.getType());
-    operands.push_back(wide ? arith::ExtFOp::create(rewriter, loc, wide, v)
-                            : v);
-  }
-  SmallVector<Type> resultTypes;
-  for (Type t : op->getResultTypes()) {
-    Type wide = widenedType(t);
-    resultTypes.push_back(wide ? wide : t);
-  }
-  OperationState state(loc, op->getName(), operands, resultTypes,
-                       op->getAttrs());
-  Operation *wide = rewriter.create(state);
+  Operation *wide = cloneInF32(rewriter, op, [&](Value v) -> Value {
+    return arith::ExtFOp::create(rewriter, loc, widenedType(v.getType()), v);
+  });
   SmallVector<Value> results;
   for (auto [old, now] : llvm::zip(op->getResults(), wide->getResults()))
     results.push_back(old.getType() == now.getType()

@@ -20,6 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "WidenToF32.h"
+
 #include "ktflow/Device/ComputeOpClass.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
@@ -29,7 +31,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::ktdf {
@@ -108,28 +109,22 @@ Value widened(OpBuilder &b, Location loc, Value value, Block &body,
   return extension;
 }
 
-/// A copy of `op`, before it, that computes in f32: its operands of the
-/// 16-bit float type `narrow` widened (constants rebuilt in f32; `wide` as
-/// for widened()), its results of that type typed f32.
-Operation *cloneInF32(Operation *op, Type narrow, Block &body,
-                      DenseMap<Value, Value> &wide) {
+/// A copy of `op` of `body`, before it, that computes in f32 (cloneInF32),
+/// its 16-bit float operands widened() (`wide` as there).
+Operation *cloneInF32InBody(Operation *op, Block &body,
+                            DenseMap<Value, Value> &wide) {
   OpBuilder b(op);
-  IRMapping mapping;
-  for (Value operand : op->getOperands())
-    if (operand.getType() == narrow)
-      mapping.map(operand, widened(b, op->getLoc(), operand, body, wide));
-  Operation *computed = b.clone(*op, mapping);
-  for (OpResult result : computed->getResults())
-    if (result.getType() == narrow)
-      result.setType(b.getF32Type());
-  return computed;
+  return ktdf::cloneInF32(b, op, [&](Value operand) {
+    return widened(b, op->getLoc(), operand, body, wide);
+  });
 }
 
-/// Computes `op` (of 16-bit float type `narrow`) in f32 (cloneInF32), its
-/// results of type `narrow` rounded back with arith.truncf.
+/// Computes `op` (of 16-bit float type `narrow`) in f32
+/// (cloneInF32InBody), its results of type `narrow` rounded back with
+/// arith.truncf.
 void widenToF32(Operation *op, Type narrow, Block &body,
                 DenseMap<Value, Value> &wide) {
-  Operation *computed = cloneInF32(op, narrow, body, wide);
+  Operation *computed = cloneInF32InBody(op, body, wide);
   OpBuilder b(op);
   for (auto [old, result] :
        llvm::zip(op->getResults(), computed->getResults())) {
@@ -231,7 +226,7 @@ void accumulateInF32(linalg::GenericOp generic, const ktdf_arch::UnitSpec &unit,
   for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
     if (!reached.contains(&op))
       continue;
-    op.replaceAllUsesWith(cloneInF32(&op, narrow, body, wide));
+    op.replaceAllUsesWith(cloneInF32InBody(&op, body, wide));
     op.erase();
   }
 }
