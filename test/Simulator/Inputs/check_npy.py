@@ -68,4 +68,5 @@ def main():
     print(f"ok: {len(values)} elements, shape {tuple(shape)}")
 
 
-main()
+if __name__ == "__main__":
+    main()
