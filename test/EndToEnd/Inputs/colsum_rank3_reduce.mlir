@@ -2,8 +2,8 @@
 // tiles, each tile's 16x128 block raised to 1x16x128 by tensor.expand_shape
 // and reduced over its middle dimension into a 1x128 partial (a spelling
 // that keeps the partial's unit row), then all-reduced; tile 0 stores the
-// sums. The scheduler streams the stage's 2-d tile and refuses the 3-d
-// reduction with a message that says so (rank-raising.test).
+// sums. ktdf-generalize drops the kept unit dimension, so the stage's 2-d
+// tile is reduced over its rows (rank-raising.test).
 //
 // Computes S[c] = f16(f16(f16(0 + p_0) + p_1) + p_2), p_t the f16 sum of
 // tile t's 16 rows of column c.

@@ -233,6 +233,18 @@ for r in range(64):
 report("minlog_f16 m", out["m_ptr"], minima)
 report("minlog_f16 y", out["y_ptr"], logs)
 
+# A column reduce of a 3-D tile, f32 sums of f16 data.
+x = uniform(4 * 16 * 64)
+out = interp("batch3d_colsum", {"x_ptr": (x, [4, 16, 64], "f16")}, ["y_ptr"])
+want = []
+for b in range(4):
+    for j in range(64):
+        total = 0.0
+        for i in range(16):
+            total = f32(total + x[b * 1024 + i * 64 + j])
+        want.append(total)
+report("batch3d_colsum y", out["y_ptr"], want)
+
 # i32 add, multiply, mask with wrap-around.
 a = [random.randint(-2**31, 2**31 - 1) for _ in range(2048)]
 b = [random.randint(-2**31, 2**31 - 1) for _ in range(2048)]

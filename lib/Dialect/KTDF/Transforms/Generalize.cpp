@@ -14,7 +14,8 @@
 // rewritten first (ShapeIdioms.h), then other transposes become permuted
 // access tiles (TransposeIdioms.h); matrix products stay named ops, a
 // running 16-bit accumulator folded into the product that feeds it
-// (MatrixIdioms.h).
+// (MatrixIdioms.h). Last, a column reduction that keeps a leading
+// dimension of extent 1 loses it (MLIR's dropUnitDims).
 //
 //===----------------------------------------------------------------------===//
 
@@ -216,6 +217,55 @@ static bool computedOnce(OpOperand *fused) {
          (!costlyToRepeat(producer) && !chunkServesEveryUser(producer));
 }
 
+/// The leading dimensions of extent 1 that `op` keeps while it reduces
+/// the other leading ones and not the last (a 1x16x64 slab of a 3-D tensor
+/// summed over its rows, the batch dimension kept). Empty when `op` is not
+/// such a reduction, or keeps a longer leading dimension.
+static SmallVector<unsigned> keptUnitDimsOfColumnReduction(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic)
+    return {};
+  SmallVector<utils::IteratorType> iters = generic.getIteratorTypesArray();
+  if (iters.size() < 2 || linalg::isReductionIterator(iters.back()))
+    return {};
+  SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+  SmallVector<unsigned> kept;
+  bool reduces = false;
+  for (unsigned d = 0; d + 1 < iters.size(); ++d) {
+    if (linalg::isReductionIterator(iters[d]))
+      reduces = true;
+    else if (ranges[d] == 1)
+      kept.push_back(d);
+    else
+      return {};
+  }
+  return reduces ? kept : SmallVector<unsigned>{};
+}
+
+/// Drops the kept unit dimensions of column reductions (MLIR's
+/// dropUnitDims, through reshapes the unit reshape patterns fold into the
+/// maps): the stream planner takes a column reduction only over every
+/// leading dimension, and a dimension of extent 1 changes nothing.
+/// Whether it dropped any.
+static bool dropKeptUnitDims(func::FuncOp func) {
+  SmallVector<linalg::GenericOp> reductions;
+  func.walk([&](linalg::GenericOp op) {
+    if (!keptUnitDimsOfColumnReduction(op).empty())
+      reductions.push_back(op);
+  });
+  linalg::ControlDropUnitDims control;
+  control.controlFn = keptUnitDimsOfColumnReduction;
+  IRRewriter rewriter(func.getContext());
+  for (linalg::GenericOp op : reductions) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::DropUnitDimsResult> dropped =
+        linalg::dropUnitDims(rewriter, op, control);
+    if (succeeded(dropped))
+      rewriter.replaceOp(op, dropped->replacements);
+  }
+  return !reductions.empty();
+}
+
 struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
@@ -249,7 +299,9 @@ struct GeneralizePass : public ktdf::impl::KTDFGeneralizeBase<GeneralizePass> {
       if (!func.isExternal() &&
           (failed(applyPatternsGreedily(func, dots)) ||
            failed(applyPatternsGreedily(func, transposes)) ||
-           failed(applyPatternsGreedily(func, frozen)))) {
+           failed(applyPatternsGreedily(func, frozen)) ||
+           (dropKeptUnitDims(func) &&
+            failed(applyPatternsGreedily(func, frozen))))) {
         func.emitError("generalisation did not converge");
         return signalPassFailure();
       }
