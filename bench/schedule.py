@@ -102,15 +102,22 @@ def run_timed(argv):
     return result, cpu * 1000
 
 
-def measure(ktflow, path, args, device, check, tune):
-    arch = os.path.join(ROOT, "examples", "devices", device + ".mlir")
-    kernel = os.path.join(ROOT, path)
+def argv_of(args):
+    """The ktflow options of a kernel's args ("--input=NAME=SPEC" or a
+    runtime argument's NAME=VALUE)."""
     argv = []
     for arg in args:
         if arg.startswith("--input="):
             argv += ["--input", arg[len("--input="):]]
         else:
             argv += ["--arg", arg]
+    return argv
+
+
+def measure(ktflow, path, args, device, check, tune):
+    arch = os.path.join(ROOT, "examples", "devices", device + ".mlir")
+    kernel = os.path.join(ROOT, path)
+    argv = argv_of(args)
     compiled, compile_ms = run_timed([ktflow, "compile", kernel, "--arch",
                                       arch, "-o", os.devnull])
     if compiled.returncode != 0:

@@ -21,6 +21,15 @@
 // walked trip by trip): layernorm_1151x8192 on mesh_device stepped each
 // lane through 28,000 instructions, now 7,300.
 //
+// What a comparison steps and compares is compiled into a list of steps
+// (ReadTrace::Step; a replay's once per set of differing immediates), and
+// the registers of one value wherever they are read (set_imm, and what is
+// computed from those alone) are stepped once, before the walk.
+// rope_163840x128 on mesh_device, whose differing immediates reach nearly
+// all its lanes step, took 132 M instructions to estimate before 9e48db1
+// and 148 M after it (its bookkeeping per instruction stepped; 117 M in
+// this check), now 87 M.
+//
 //===----------------------------------------------------------------------===//
 
 #include "SameWalks.h"
@@ -77,7 +86,27 @@ static ReadTrace::Reach reachOf(const UnitProgram &program,
   return reach;
 }
 
+/// Per scalar register of `program`, whether it has one definition and
+/// every instruction that names it (but that definition) comes after it,
+/// inside the loop around it: wherever it is read, the definition ran
+/// first in the same trip of that loop.
+static std::vector<bool> definedBeforeEveryUse(const UnitProgram &program) {
+  ConstantsShape shape(program);
+  std::vector<bool> before(shape.single);
+  for (auto [pc, in] : llvm::enumerate(program.insts))
+    for (uint32_t reg :
+         {in.a, in.b, in.c, in.d, in.e, in.f, in.g, in.h, in.i, in.j, in.k}) {
+      if (reg >= before.size() || !before[reg])
+        continue;
+      size_t at = shape.definedAt[reg];
+      before[reg] = pc == at || (at < pc && pc <= shape.loopEnds[at]);
+    }
+  return before;
+}
+
 namespace {
+using Step = ReadTrace::Step;
+
 class Lockstep {
 public:
   Lockstep(const UnitProgram &from, const UnitProgram &to,
@@ -85,30 +114,41 @@ public:
            llvm::ArrayRef<double> trips, llvm::ArrayRef<size_t> differing,
            ReadTrace &fromReads)
       : from(from), to(to), read(read), x(from.numSRegs), y(to.numSRegs),
-        countedTrips(fromReads.countedTrips), next(fromReads.next),
-        loops(fromReads.loops), fromReads(fromReads),
-        replaying(fromReads.complete) {
+        countedTrips(fromReads.countedTrips), loops(fromReads.loops),
+        fromReads(fromReads), replaying(fromReads.complete) {
+    // Of `from` alone: found by its first comparison, kept for the next.
+    if (countedTrips.empty()) {
+      countedTrips.assign(from.insts.size(), -1);
+      for (auto [pc, n] : llvm::zip_equal(counted, trips))
+        countedTrips[pc] = n;
+      fromReads.definedBeforeUse = definedBeforeEveryUse(from);
+    }
+    // A replay's steps, per set of differing immediates: found by the
+    // first replay with them (compiling them for each lane cost more than
+    // the walk of a lane of few steps: swiglu_ffn, attention).
+    compiled = &own;
     if (replaying) {
       auto [it, fresh] = fromReads.reaches.try_emplace(
           std::vector<size_t>(differing.begin(), differing.end()));
-      if (fresh)
-        it->second = reachOf(from, counted, differing);
       reach = &it->second;
+      compiled = &reach->compiled;
+      if (fresh) {
+        *reach = reachOf(from, counted, differing);
+        compile(differing);
+      }
+    } else {
+      compile(differing);
     }
-    // Of `from` alone: found by its first comparison, kept for the next.
-    if (!next.empty())
-      return;
-    countedTrips.assign(from.insts.size(), -1);
-    for (auto [pc, n] : llvm::zip_equal(counted, trips))
-      countedTrips[pc] = n;
-    next.resize(from.insts.size() + 1);
-    next.back() = from.insts.size();
-    for (size_t pc = from.insts.size(); pc-- > 0;)
-      next[pc] = steps(pc) ? pc : next[pc + 1];
+    for (uint32_t pc : compiled->once) {
+      if (!replaying)
+        (void)stepKnownScalar(from.insts[pc], x);
+      (void)stepKnownScalar(to.insts[pc], y);
+    }
   }
 
-  /// Whether instructions [begin, end) read the same sizes in both.
+  /// Whether steps [begin, end) read the same sizes in both.
   bool walk(size_t begin, size_t end);
+  size_t size() const { return compiled->code.size(); }
 
 private:
   /// The value ProgramWalker::value reads (unknown as 0).
@@ -129,42 +169,35 @@ private:
   bool sameValue(uint32_t reg) {
     return fromRead([&] { return valueOf(x, reg); }) == valueOf(y, reg);
   }
-  /// Whether the values `from` reads at `pc` are compared: in a replay,
-  /// those no differing immediate reaches are the same and are passed
-  /// (`count` of them).
-  bool compares(size_t pc, size_t count) {
-    if (!reach || reach->compared[pc])
-      return true;
-    at = std::min(at + count, fromReads.values.size());
-    return false;
-  }
   /// Whether `to`'s scalar written at `pc` is stepped (what the differing
   /// immediates reach of the scalars read is among them).
   bool stepsTo(size_t pc) const {
     return reach ? reach->stepped[pc] : read[pc];
   }
-  bool loop(size_t pc);
-  /// Whether the instruction at `pc` is one the lockstep walk steps or
-  /// compares (the others it skips: most compute addresses).
-  bool steps(size_t pc) const {
-    switch (from.insts[pc].op) {
-    case Opcode::SetImm:
-    case Opcode::MovS:
-    case Opcode::SelectS:
-    case Opcode::Alu:
-      return read[pc];
-    case Opcode::Halt:
-    case Opcode::LoopBegin:
-    case Opcode::ReadIndex:
-    case Opcode::Load:
-    case Opcode::Store:
-    case Opcode::Dma:
-    case Opcode::RemoteDma:
-    case Opcode::Fill:
-      return true;
-    default:
-      return false;
-    }
+  /// Whether the values `from` reads at `pc` are compared: in a replay,
+  /// those no differing immediate reaches are the same and are passed.
+  bool compares(size_t pc) const { return !reach || reach->compared[pc]; }
+  /// The steps of instructions [begin, end) into `compiled`, a loop's
+  /// body after it; the instructions that neither step nor compare are
+  /// passed (most compute addresses). The set_imm instructions
+  /// `differing` read `to`'s immediate as they step. `stepped`: the
+  /// registers stepped once.
+  void compile(size_t begin, size_t end, llvm::ArrayRef<size_t> differing,
+               llvm::BitVector &stepped, ReadTrace::Compiled &into);
+  void compile(llvm::ArrayRef<size_t> differing) {
+    llvm::BitVector stepped(from.numSRegs);
+    compile(0, from.insts.size(), differing, stepped,
+            replaying ? reach->compiled : own);
+  }
+  bool loop(const Step &s, size_t at);
+  /// The value an index read gives (the walk's: the next even number,
+  /// modulo its bound).
+  void readIndex(const Step &s) {
+    const Inst &p = from.insts[s.pc], &q = to.insts[s.pc];
+    int64_t value = 2 * indexReads++;
+    if (y[q.d] && *y[q.d] > 0)
+      value %= *y[q.d];
+    x[p.a] = y[q.a] = value;
   }
 
   const UnitProgram &from, &to;
@@ -172,16 +205,17 @@ private:
   /// are not stepped.
   const std::vector<bool> &read;
   std::vector<KnownScalar> x, y;
+  /// The steps walked: this comparison's own, or its reach's.
+  ReadTrace::Compiled own;
+  const ReadTrace::Compiled *compiled;
   /// The trips of the loops whose bounds are constants (their registers
   /// may not be stepped), -1 for the others.
   std::vector<double> &countedTrips;
-  /// Per instruction, the first at or after it that steps().
-  std::vector<size_t> &next;
   /// The loops of the first comparison; in a replay, the next one entered.
   std::vector<ReadTrace::Loop> &loops;
   size_t nextLoop = 0;
   /// In a replay, what the differing immediates reach.
-  const ReadTrace::Reach *reach = nullptr;
+  ReadTrace::Reach *reach = nullptr;
   double iterationsWalked = 0;
   int64_t indexReads = 0;
   /// What `from` reads, in order; whether it is replayed rather than
@@ -192,7 +226,85 @@ private:
 };
 } // namespace
 
-bool Lockstep::loop(size_t pc) {
+void Lockstep::compile(size_t begin, size_t end,
+                       llvm::ArrayRef<size_t> differing,
+                       llvm::BitVector &stepped, ReadTrace::Compiled &into) {
+  std::vector<Step> &code = into.code;
+  for (size_t pc = begin; pc < end; ++pc) {
+    const Inst &p = from.insts[pc];
+    Step s;
+    s.pc = static_cast<uint32_t>(pc);
+    switch (p.op) {
+    case Opcode::Halt:
+      break;
+    case Opcode::SetImm:
+    case Opcode::MovS:
+    case Opcode::SelectS:
+    case Opcode::Alu:
+      // In the first comparison both are stepped, in a replay `to` alone.
+      if (!read[pc] || !stepsTo(pc))
+        continue;
+      // A register of one value wherever it is read, from registers of
+      // one value: stepped here once rather than in every trip (set_imm,
+      // and what is computed from set_imm alone, are two thirds of what
+      // rope_163840x128's lanes step).
+      if (p.a < stepped.size() && fromReads.definedBeforeUse[p.a] &&
+          llvm::all_of(
+              scalarSources(p),
+              [&](uint32_t reg) {
+                return reg < stepped.size() && stepped[reg];
+              })) {
+        into.once.push_back(pc);
+        stepped.set(p.a);
+        continue;
+      }
+      if (p.op == Opcode::SetImm)
+        s.kind =
+            llvm::is_contained(differing, pc) ? Step::SetImmOfTo : Step::SetImm;
+      else
+        s.kind = p.op == Opcode::MovS  ? Step::MovS
+                 : p.op == Opcode::Alu ? Step::Alu
+                                       : Step::Scalar;
+      s.stepsFrom = !replaying;
+      s.x = p.a, s.y = p.b, s.z = p.c, s.imm = p.imm, s.count = p.sub;
+      break;
+    case Opcode::LoopBegin: {
+      s.kind = Step::Loop;
+      size_t at = code.size();
+      code.push_back(s);
+      compile(pc + 1, p.e, differing, stepped, into);
+      code[at].bodyEnd = static_cast<uint32_t>(code.size());
+      pc = p.e;
+      continue;
+    }
+    case Opcode::ReadIndex:
+      s.kind = compares(pc) ? Step::ReadIndex : Step::PassIndex;
+      break;
+    case Opcode::Load:
+    case Opcode::Store:
+      s.kind = compares(pc) ? Step::Compare : Step::Pass;
+      s.count = 1, s.x = p.d;
+      break;
+    case Opcode::Dma:
+    case Opcode::RemoteDma:
+      s.kind = compares(pc) ? Step::Compare : Step::Pass;
+      s.count = hasPlanes(p) ? 3 : 2, s.x = p.e, s.y = p.f;
+      if (hasPlanes(p))
+        s.z = p.i;
+      break;
+    case Opcode::Fill:
+      s.kind = compares(pc) ? Step::Compare : Step::Pass;
+      s.count = 2, s.x = p.c, s.y = p.d;
+      break;
+    default:
+      continue;
+    }
+    code.push_back(s);
+  }
+}
+
+bool Lockstep::loop(const Step &s, size_t stepAt) {
+  size_t pc = s.pc;
   const Inst &p = from.insts[pc], &q = to.insts[pc];
   // Where the first comparison's record of this loop goes, or in a
   // replay the record read.
@@ -210,7 +322,7 @@ bool Lockstep::loop(size_t pc) {
     });
     if (!fromTrips)
       return false;
-    if (reach && !reach->compared[pc]) {
+    if (!compares(pc)) {
       trips = static_cast<double>(*fromTrips);
     } else {
       trips = ProgramWalker::tripsOf(y[q.b], y[q.c], y[q.d]);
@@ -235,7 +347,7 @@ bool Lockstep::loop(size_t pc) {
       iterationsWalked + trips <= ProgramWalker::kWalkBudget) {
     iterationsWalked += trips;
     // A body with nothing to step or compare reads nothing in any trip.
-    if (next[pc + 1] >= p.e)
+    if (stepAt + 1 == s.bodyEnd)
       trips = 0;
     if (stepped && fromRead([&] { return x[p.b] && x[p.d]; }) != 1)
       return false;
@@ -246,13 +358,13 @@ bool Lockstep::loop(size_t pc) {
         x[p.a] = *x[p.b] + i * *x[p.d];
       if (steppedTo)
         y[q.a] = *y[q.b] + i * *y[q.d];
-      if (!walk(pc + 1, p.e))
+      if (!walk(stepAt + 1, s.bodyEnd))
         return false;
     }
   } else {
     x[p.a] = x[p.b];
     y[q.a] = y[q.b];
-    if (trips > 0 && !walk(pc + 1, p.e))
+    if (trips > 0 && !walk(stepAt + 1, s.bodyEnd))
       return false;
   }
   x[p.a] = std::nullopt;
@@ -264,57 +376,69 @@ bool Lockstep::loop(size_t pc) {
 }
 
 bool Lockstep::walk(size_t begin, size_t end) {
-  for (size_t pc = next[begin]; pc < end; pc = next[pc]) {
-    const Inst &p = from.insts[pc], &q = to.insts[pc];
-    switch (p.op) {
-    case Opcode::Halt:
+  const std::vector<Step> &code = compiled->code;
+  for (size_t i = begin; i < end; ++i) {
+    const Step &s = code[i];
+    switch (s.kind) {
+    case Step::Halt:
       return true;
-    case Opcode::SetImm:
-    case Opcode::MovS:
-    case Opcode::SelectS:
-    case Opcode::Alu:
-      if (!replaying && read[pc])
-        (void)stepKnownScalar(p, x);
-      if (stepsTo(pc))
-        (void)stepKnownScalar(q, y);
+    case Step::SetImm:
+      if (s.stepsFrom)
+        (void)stepKnownScalar(from.insts[s.pc], x);
+      y[s.x] = s.imm;
       break;
-    case Opcode::LoopBegin:
-      if (!loop(pc))
-        return false;
-      pc = p.e + 1;
-      continue;
-    case Opcode::ReadIndex: {
-      if (compares(pc, 2) &&
-          (fromRead([&] { return x[p.d].has_value(); }) !=
-               int64_t(y[q.d].has_value()) ||
-           fromRead([&] { return x[p.d].value_or(0); }) != y[q.d].value_or(0)))
-        return false;
-      int64_t value = 2 * indexReads++;
-      if (y[q.d] && *y[q.d] > 0)
-        value %= *y[q.d];
-      x[p.a] = y[q.a] = value;
+    case Step::SetImmOfTo:
+      if (s.stepsFrom)
+        (void)stepKnownScalar(from.insts[s.pc], x);
+      y[s.x] = to.insts[s.pc].imm;
       break;
-    }
-    case Opcode::Load:
-    case Opcode::Store:
-      if (compares(pc, 1) && !sameValue(p.d))
-        return false;
+    case Step::MovS:
+      if (s.stepsFrom)
+        (void)stepKnownScalar(from.insts[s.pc], x);
+      y[s.x] = y[s.y];
       break;
-    case Opcode::Dma:
-    case Opcode::RemoteDma:
-      if (compares(pc, hasPlanes(p) ? 3 : 2) &&
-          (!sameValue(p.e) || !sameValue(p.f) ||
-           (hasPlanes(p) && !sameValue(p.i))))
-        return false;
-      break;
-    case Opcode::Fill:
-      if (compares(pc, 2) && (!sameValue(p.c) || !sameValue(p.d)))
-        return false;
-      break;
-    default:
+    case Step::Alu: {
+      if (s.stepsFrom)
+        (void)stepKnownScalar(from.insts[s.pc], x);
+      const KnownScalar &b = y[s.y], &c = y[s.z];
+      int64_t r;
+      y[s.x] = b && c && evaluateAlu(static_cast<AluOp>(s.count), *b, *c, r)
+                   ? KnownScalar(r)
+                   : KnownScalar();
       break;
     }
-    ++pc;
+    case Step::Scalar:
+      if (s.stepsFrom)
+        (void)stepKnownScalar(from.insts[s.pc], x);
+      (void)stepKnownScalar(to.insts[s.pc], y);
+      break;
+    case Step::Loop:
+      if (!loop(s, i))
+        return false;
+      i = s.bodyEnd - 1;
+      break;
+    case Step::ReadIndex: {
+      const Inst &p = from.insts[s.pc], &q = to.insts[s.pc];
+      if (fromRead([&] { return x[p.d].has_value(); }) !=
+              int64_t(y[q.d].has_value()) ||
+          fromRead([&] { return x[p.d].value_or(0); }) != y[q.d].value_or(0))
+        return false;
+      readIndex(s);
+      break;
+    }
+    case Step::PassIndex:
+      at = std::min(at + 2, fromReads.values.size());
+      readIndex(s);
+      break;
+    case Step::Pass:
+      at = std::min(at + s.count, fromReads.values.size());
+      break;
+    case Step::Compare:
+      if (!sameValue(s.x) || (s.count > 1 && !sameValue(s.y)) ||
+          (s.count > 2 && !sameValue(s.z)))
+        return false;
+      break;
+    }
   }
   return true;
 }
@@ -325,8 +449,8 @@ bool detail::sameCostOperands(const UnitProgram &from, const UnitProgram &to,
                               llvm::ArrayRef<double> trips,
                               llvm::ArrayRef<size_t> differing,
                               ReadTrace &fromReads) {
-  bool same = Lockstep(from, to, read, counted, trips, differing, fromReads)
-                  .walk(0, from.insts.size());
+  Lockstep lockstep(from, to, read, counted, trips, differing, fromReads);
+  bool same = lockstep.walk(0, lockstep.size());
   // A comparison stopped early recorded part of what `from` reads.
   if (!fromReads.complete) {
     fromReads.complete = same;

@@ -152,17 +152,63 @@ struct ReadTrace {
   /// stepped), whether what it reads may differ (so it is compared), and
   /// for a loop whether its trips and body reach none of these (so it is
   /// skipped).
+  /// One instruction a comparison steps or compares, as it treats it: in
+  /// program order, without the instructions it passes. The lockstep walk
+  /// reads these rather than the two programs' instructions and the
+  /// per-instruction flags (stepping a copied lane was 77 % of
+  /// rope_163840x128's estimate on mesh_device).
+  struct Step {
+    enum Kind : uint8_t {
+      /// Steps `to`'s scalar (`from`'s too where `stepsFrom`) into `x`:
+      /// SetImm (of `imm`, the same in both, or SetImmOfTo of `to`'s own
+      /// immediate), MovS and Alu here (from `y` and `z`), the others by
+      /// stepKnownScalar.
+      SetImm,
+      SetImmOfTo,
+      MovS,
+      Alu,
+      Scalar,
+      Loop,
+      /// An index read, its bound compared or (PassIndex) passed.
+      ReadIndex,
+      PassIndex,
+      /// Compares `count` values `from` reads (at `x`, `y`, `z` of both).
+      Compare,
+      /// Passes `count` values no differing immediate reaches.
+      Pass,
+      Halt,
+    };
+    Kind kind = Halt;
+    bool stepsFrom = false;
+    /// The values compared or passed; an Alu's operation.
+    uint8_t count = 0;
+    uint32_t x = kNoReg, y = kNoReg, z = kNoReg;
+    uint32_t pc = 0;
+    /// A loop's body is steps [this + 1, bodyEnd); the walk goes on there.
+    uint32_t bodyEnd = 0;
+    int64_t imm = 0;
+  };
+  /// A comparison's steps, and the scalar instructions it steps once
+  /// before them: those whose registers hold one value wherever they are
+  /// read (definedBeforeUse), from such registers.
+  struct Compiled {
+    std::vector<Step> code;
+    std::vector<uint32_t> once;
+  };
   struct Reach {
     std::vector<bool> stepped, compared, skipped;
+    /// The steps of the replays with these differing immediates.
+    Compiled compiled;
   };
   std::map<std::vector<size_t>, Reach> reaches;
   /// Per instruction of the walked program, the trips of its loop if its
-  /// bounds are constants (-1 otherwise), and the first instruction at or
-  /// after it that the comparison steps or compares: the same for every
-  /// comparison with it, found by the first (not allocated and found
-  /// again for each lane compared).
+  /// bounds are constants (-1 otherwise): the same for every comparison
+  /// with it, found by the first (not allocated and found again for each
+  /// lane compared).
   std::vector<double> countedTrips;
-  std::vector<size_t> next;
+  /// Per scalar register, whether its one definition runs before every
+  /// instruction that names it in the same trip of the loop around it.
+  std::vector<bool> definedBeforeUse;
 };
 
 /// Whether `from` and `to`, the same instructions but for the immediates

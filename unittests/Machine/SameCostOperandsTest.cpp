@@ -4,7 +4,8 @@
 // walked lane's reads are recorded, the next comparisons skip the loops
 // that the differing immediates do not reach, and what they reach is found
 // per set of differing immediates: a lane whose immediates differ in a size
-// inside such a loop's body is not taken for a copy.
+// inside such a loop's body is not taken for a copy. And the registers
+// stepped once before the walk are only those of one value wherever read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -144,6 +145,110 @@ TEST(SameCostOperandsTest, RowSizeReachedInsideTheGridLoopIsCompared) {
   EXPECT_TRUE(same(rows4));
   EXPECT_TRUE(same(rows4));
   EXPECT_FALSE(same(shorter));
+}
+
+/// A DMA of the bytes in register `bytes`.
+void dmaOf(ProgramBuilder &b, uint32_t bytes) {
+  uint32_t zero = b.imm(0);
+  Inst &dma = b.emit(Opcode::Dma);
+  dma.a = DDR, dma.b = zero, dma.c = L1, dma.d = zero, dma.e = bytes;
+  dma.f = dma.g = dma.h = kNoReg;
+}
+
+/// Whether `to` reads the sizes `from` does, in a first comparison.
+bool sameAsFirst(const UnitProgram &from, const UnitProgram &to) {
+  Analysed a(from);
+  std::vector<size_t> changed = differing(from, to, a.read);
+  EXPECT_FALSE(changed.empty());
+  ReadTrace trace;
+  return sameCostOperands(from, to, a.read, a.counted, a.trips, changed, trace);
+}
+
+// The registers of one value wherever they are read are stepped once,
+// before the walk: not those defined in a loop of no trips and read after
+// it, read before their definition in a loop, or computed from a loop's
+// register (each of these reads something else than the value stepped).
+
+/// A program that sets a size to `bytes` in a loop of `trips` and has a
+/// DMA of that size read it after the loop, or (`readFirst`) in the loop
+/// before the size is set.
+UnitProgram sizeSetInALoop(int64_t trips, bool readFirst, int64_t bytes) {
+  ProgramBuilder b(DMA);
+  (void)b.sreg(); // s0, which every unused field names
+  uint32_t size = b.sreg();
+  size_t loop = b.loopBegin(trips);
+  if (readFirst)
+    dmaOf(b, size);
+  b.emit(Opcode::SetImm).a = size;
+  b.p.insts.back().imm = bytes;
+  b.loopEnd(loop);
+  if (!readFirst)
+    dmaOf(b, size);
+  b.emit(Opcode::Halt);
+  return b.p;
+}
+
+TEST(SameCostOperandsTest, DefinitionInALoopOfNoTripsIsNotSteppedOnce) {
+  // The loop never runs: both DMAs read an unknown size.
+  EXPECT_TRUE(sameAsFirst(sizeSetInALoop(0, false, 128),
+                          sizeSetInALoop(0, false, 256)));
+}
+
+TEST(SameCostOperandsTest, ReadBeforeItsDefinitionIsNotSteppedOnce) {
+  // The DMA runs before the set_imm: both read an unknown size.
+  EXPECT_TRUE(
+      sameAsFirst(sizeSetInALoop(1, true, 128), sizeSetInALoop(1, true, 256)));
+}
+
+TEST(SameCostOperandsTest, ValueOfTheLoopsRegisterIsSteppedEachTrip) {
+  auto program = [](int64_t firstRow) {
+    ProgramBuilder b(DMA);
+    uint32_t first = b.imm(firstRow), last = b.imm(firstRow + 2),
+             one = b.imm(1), row = b.sreg(), bytes = b.sreg();
+    Inst &loop = b.emit(Opcode::LoopBegin);
+    loop.a = row, loop.b = first, loop.c = last, loop.d = one;
+    size_t loopAt = b.p.insts.size() - 1;
+    Inst &mul = b.emit(Opcode::Alu);
+    mul.sub = static_cast<uint8_t>(AluOp::Mul);
+    mul.a = bytes, mul.b = row, mul.c = one;
+    dmaOf(b, bytes);
+    b.loopEnd(loopAt);
+    b.emit(Opcode::Halt);
+    return b.p;
+  };
+  // Rows 0 and 1 against 4 and 5: the sizes differ.
+  EXPECT_FALSE(sameAsFirst(program(0), program(4)));
+}
+
+TEST(SameCostOperandsTest, ReplayStepsEachLanesOwnImmediate) {
+  // A DMA of min(k, 64) bytes, k a set_imm that differs between the lanes
+  // and is defined again after the DMA (so it is stepped where it is, not
+  // once before the walk).
+  auto program = [](int64_t k) {
+    ProgramBuilder b(DMA);
+    uint32_t limit = b.imm(64), bytes = b.sreg(), kAt = b.imm(k);
+    Inst &min = b.emit(Opcode::Alu);
+    min.sub = static_cast<uint8_t>(AluOp::MinS);
+    min.a = bytes, min.b = kAt, min.c = limit;
+    dmaOf(b, bytes);
+    b.emit(Opcode::SetImm).a = kAt;
+    b.emit(Opcode::Halt);
+    return b.p;
+  };
+  UnitProgram walked = program(128);
+  Analysed a(walked);
+  ReadTrace trace;
+  auto same = [&](const UnitProgram &other) {
+    return sameCostOperands(walked, other, a.read, a.counted, a.trips,
+                            differing(walked, other, a.read), trace);
+  };
+  EXPECT_TRUE(same(program(256)));
+  EXPECT_TRUE(trace.complete);
+  // Replays with the same differing immediate, its steps found once:
+  // each lane's own immediate is stepped.
+  EXPECT_TRUE(same(program(512)));
+  EXPECT_FALSE(same(program(32)));
+  EXPECT_EQ(trace.reaches.size(), 1u);
 }
 
 } // namespace
