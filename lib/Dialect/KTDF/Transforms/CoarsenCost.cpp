@@ -102,11 +102,14 @@ static double genericCycles(const ktdf_arch::UnitSpec &unit,
   for (int64_t r : op.getStaticLoopRanges())
     elements *= ShapedType::isDynamic(r) ? 1 : r;
   double cost = 0;
-  // Inputs with fewer elements than the iteration space are broadcast.
+  // Inputs with fewer elements than the iteration space are broadcast, a
+  // move charged at the type the unit holds the values in (f32 for bf16).
   for (Value in : op.getDpsInputs())
     if (auto t = dyn_cast<RankedTensorType>(in.getType());
         t && t.hasStaticShape() && t.getNumElements() < elements)
-      cost += charge(ktdf_arch::OpClass::Elementwise, t, elements);
+      cost += charge(ktdf_arch::OpClass::Elementwise,
+                     ktflow::device::getHeldType(t.getElementType(), unit),
+                     elements);
   Block &body = op.getRegion().front();
   Operation *combine = nullptr;
   if (op.getNumReductionLoops() > 0)
