@@ -13,6 +13,11 @@
 // the bytes of those chunks, so this applies only where the compute unit
 // spends more cycles on extending a chunk than the feed's FIFO on the
 // extra bytes, and where the lane's scratchpad holds the f32 buffer.
+// A bf16 buffer, which the unit holds in f32 (getHeldType), is widened
+// after any pipeline exporting it, once per grid point too, and also
+// where the rows' generic extends its element in the body (the f32
+// computation ktdf-legalize-unit-types makes of a bf16 operation): the
+// body then takes the f32 element in place of its extensions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,11 +47,16 @@ using namespace mlir::ktdf;
 using ktflow::sched::ScheduleTarget;
 
 namespace {
-/// One read of a column chunk and the element-wise extension that is its
-/// only use.
+/// One read of a column chunk and the element-wise generic that is its
+/// only use: either an extension of the chunk alone (`whole`), or a body
+/// whose every use of the chunk's element is an arith.extf to the wide
+/// type (a bf16 operation ktdf-legalize-unit-types computes in f32).
 struct Widening {
   ReadFromFifoOp read;
   linalg::GenericOp extend;
+  bool whole = false;
+  unsigned input = 0;
+  SmallVector<arith::ExtFOp, 2> extensions;
 };
 
 /// An exported buffer whose every reader feeds chunks the compute unit
@@ -58,7 +68,11 @@ struct Column {
   StringAttr feedUnit;
   SmallVector<PrivateOp> slots;
   SmallVector<DataTransferOp> feeds;
-  SmallVector<Widening> widenings;
+  SmallVector<Widening, 1> widenings;
+  /// The compute unit holds the buffer's element type in `wide`
+  /// (getHeldType: bf16 in f32): every chunk the feed sends it is extended
+  /// however it is computed.
+  bool held = false;
 };
 } // namespace
 
@@ -77,6 +91,24 @@ static bool isExtension(linalg::GenericOp op) {
          body.getTerminator()->getOperand(0) == extf.getResult();
 }
 
+/// The extensions of input `input`'s element in `op`'s body, when they are
+/// all its uses and extend it to one type.
+static std::optional<SmallVector<arith::ExtFOp, 2>>
+bodyExtensions(linalg::GenericOp op, unsigned input) {
+  BlockArgument arg = op.getRegion().front().getArgument(input);
+  SmallVector<arith::ExtFOp, 2> extensions;
+  for (Operation *user : arg.getUsers()) {
+    auto extf = dyn_cast<arith::ExtFOp>(user);
+    if (!extf ||
+        (!extensions.empty() && extf.getType() != extensions.front().getType()))
+      return std::nullopt;
+    extensions.push_back(extf);
+  }
+  if (extensions.empty())
+    return std::nullopt;
+  return extensions;
+}
+
 /// The stage holding `op`, and whether a loop inside that stage repeats
 /// it within one execution.
 static std::pair<StageOp, bool> stageOf(Operation *op) {
@@ -92,12 +124,22 @@ static std::pair<StageOp, bool> stageOf(Operation *op) {
 /// The readers of export `index` of `pipeline` when all of them qualify
 /// and the export lives in memory of `kind`.
 static std::optional<Column> analyse(PipelineOp pipeline, unsigned index,
-                                     StringRef computeUnit, StringRef kind) {
+                                     StringRef computeUnit,
+                                     const ktdf_arch::UnitSpec &unit,
+                                     StringRef kind) {
   Column c;
   c.buffer = pipeline.getResult(index);
   auto type = cast<MemRefType>(c.buffer.getType());
   if (type.getRank() != 1 || !isa<FloatType>(type.getElementType()) ||
       getBufferMemoryKind(type) != kind)
+    return std::nullopt;
+  Type narrow = type.getElementType();
+  c.held = ktflow::device::getHeldType(narrow, unit) != narrow;
+  // A type the unit computes is widened once per lane only (measured: a
+  // pipeline per grid point or a body's extensions of f16 gain nothing on
+  // the shipped kernels, layernorm_tp2_rows loses 133 cycles on
+  // mesh_device); one it holds wider, wherever it is loaded once.
+  if (!c.held && !pipeline.getPerInstance())
     return std::nullopt;
   llvm::SetVector<Operation *> slots;
   for (Operation *user : c.buffer.getUsers()) {
@@ -133,20 +175,62 @@ static std::optional<Column> analyse(PipelineOp pipeline, unsigned index,
       auto extend = dyn_cast<linalg::GenericOp>(*read->user_begin());
       // Reads the compute unit makes once an execution hold the column
       // already (hoistColumns); only per-row extensions gain.
-      if (!extend || extend.getDpsInputs()[0] != read.getResult() ||
-          !isExtension(extend) || !stageOf(read).second)
+      if (!extend || !stageOf(read).second)
         return std::nullopt;
-      Type wide = getElementTypeOrSelf(extend.getResult(0).getType());
+      Widening w;
+      w.read = read;
+      w.extend = extend;
+      OpOperand &use = *read.getResult().getUses().begin();
+      if (!extend.isDpsInput(&use))
+        return std::nullopt;
+      w.input = use.getOperandNumber();
+      w.whole = w.input == 0 && isExtension(extend);
+      if (w.whole) {
+        w.extensions.push_back(
+            cast<arith::ExtFOp>(extend.getRegion().front().front()));
+      } else if (auto extensions = bodyExtensions(extend, w.input);
+                 c.held && extensions) {
+        w.extensions = std::move(*extensions);
+      } else {
+        return std::nullopt;
+      }
+      Type wide = w.extensions.front().getType();
       if (c.wide && c.wide != wide)
         return std::nullopt;
       c.wide = wide;
-      c.widenings.push_back({read, extend});
+      c.widenings.push_back(std::move(w));
     }
     c.slots.push_back(slot);
   }
   if (c.widenings.empty())
     return std::nullopt;
   return c;
+}
+
+/// `chunk` extended into `init` by a generic: a copy of `like`'s own when
+/// it is an extension alone, else one of the body's extensions.
+static Value extendChunk(OpBuilder &b, Widening &like, Value chunk,
+                         Value init) {
+  if (like.whole) {
+    IRMapping map;
+    map.map(like.extend.getDpsInputs()[0], chunk);
+    map.map(like.extend.getDpsInits()[0], init);
+    return b.clone(*like.extend, map)->getResult(0);
+  }
+  Location loc = like.extensions.front().getLoc();
+  AffineMap id = b.getMultiDimIdentityMap(1);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{chunk},
+             ValueRange{init}, ArrayRef<AffineMap>{id, id},
+             utils::IteratorType::parallel,
+             [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+               Value wide = arith::ExtFOp::create(
+                   nested, nestedLoc,
+                   cast<RankedTensorType>(init.getType()).getElementType(),
+                   args[0]);
+               linalg::YieldOp::create(nested, nestedLoc, wide);
+             })
+      .getResult(0);
 }
 
 namespace {
@@ -176,13 +260,14 @@ struct WidenInvariantColumnsPass
     getOperation().walk([&](func::FuncOp func) {
       SmallVector<PipelineOp> exporting;
       func.walk([&](PipelineOp p) {
-        if (p.getPerInstance() && p->getNumResults() > 0)
+        if (p->getNumResults() > 0)
           exporting.push_back(p);
       });
       for (PipelineOp p : exporting) {
-        SmallVector<Column> columns;
+        SmallVector<Column, 1> columns;
         for (unsigned i = 0; i < p->getNumResults(); ++i)
-          if (auto c = analyse(p, i, model.getNode(lane.compute).name, kind))
+          if (auto c = analyse(p, i, model.getNode(lane.compute).name,
+                               *model.getNode(lane.compute).unit, kind))
             // One feed stage moves every column: through one unit.
             if (pays(env, *c) &&
                 (columns.empty() || c->feedUnit == columns.front().feedUnit))
@@ -204,18 +289,25 @@ struct WidenInvariantColumnsPass
     const auto &model = env.target.getModel();
     const auto &unit =
         *model.getNode(env.target.getLanes().front().compute).unit;
-    linalg::GenericOp extension = c.widenings.front().extend;
-    Operation &ext = extension.getRegion().front().front();
     Type t;
-    auto cls = ktflow::device::getComputeOpClass(&ext, t, &unit);
+    auto cls = ktflow::device::getComputeOpClass(
+        c.widenings.front().extensions.front(), t, &unit);
     double rate = t ? unit.getThroughput(cls, t).value_or(1) : 1;
     double extend = std::ceil(c.chunk / std::max(rate, 1e-9));
     auto narrow = cast<MemRefType>(c.buffer.getType()).getElementType();
+    double fifo =
+        std::max(model.getDatapath(*env.feed.fifo).spec.bandwidth, 1.0);
+    // The FIFO moves a chunk in whole cycles: a held type's wide chunk
+    // costs what its cycles add to the narrow one's (none for 16 bf16 or
+    // 16 f32 elements over 128 bytes a cycle).
+    auto cycles = [&](Type element) {
+      return std::ceil(c.chunk * element.getIntOrFloatBitWidth() / 8.0 / fifo);
+    };
+    if (c.held)
+      return extend > cycles(c.wide) - cycles(narrow);
     double extra =
         c.chunk *
         (c.wide.getIntOrFloatBitWidth() - narrow.getIntOrFloatBitWidth()) / 8.0;
-    double fifo =
-        std::max(model.getDatapath(*env.feed.fifo).spec.bandwidth, 1.0);
     return extend > std::ceil(extra / fifo);
   }
 
@@ -264,7 +356,7 @@ struct WidenInvariantColumnsPass
       types.push_back(getBufferType(
           cast<MemRefType>(c.buffer.getType()).getShape(), c.wide, kind));
     auto widened = PipelineOp::create(b, loc, types, b.getI64IntegerAttr(1),
-                                      b.getUnitAttr());
+                                      p.getPerInstanceAttr());
     b.createBlock(&widened.getBody());
     struct Slots {
       Value buffer, in, out;
@@ -318,18 +410,15 @@ struct WidenInvariantColumnsPass
     Value computed = stage(
         "compute", fed, UnitRole::vector_compute, computeUnit,
         [&](Column &c, Slots &s, Value) {
-          linalg::GenericOp like = c.widenings.front().extend;
+          Widening &like = c.widenings.front();
           auto narrow = cast<FifoSlotType>(s.in.getType());
           Value chunk = ReadFromFifoOp::create(
               b, loc, RankedTensorType::get({c.chunk}, narrow.getElementType()),
               s.in);
           Value init = tensor::EmptyOp::create(
               b, loc, ArrayRef<int64_t>{c.chunk}, c.wide);
-          IRMapping map;
-          map.map(like.getDpsInputs()[0], chunk);
-          map.map(like.getDpsInits()[0], init);
-          Operation *extended = b.clone(*like, map);
-          WriteToFifoOp::create(b, loc, extended->getResult(0), s.out);
+          WriteToFifoOp::create(b, loc, extendChunk(b, like, chunk, init),
+                                s.out);
         });
     stage("drain", computed, UnitRole::scratchpad_store, drainUnit,
           [&](Column &, Slots &s, Value at) {
@@ -346,7 +435,18 @@ struct WidenInvariantColumnsPass
       for (DataTransferOp feed : c.feeds)
         feed.getSrcMutable().assign(widened.getResult(i));
       for (Widening &w : c.widenings) {
-        w.read.getResult().setType(w.extend.getResult(0).getType());
+        auto chunkType = cast<RankedTensorType>(w.read.getType());
+        w.read.getResult().setType(chunkType.clone(c.wide));
+        if (!w.whole) {
+          // The body reads the wide element its extensions computed.
+          BlockArgument arg = w.extend.getRegion().front().getArgument(w.input);
+          arg.setType(c.wide);
+          for (arith::ExtFOp extf : w.extensions) {
+            extf.replaceAllUsesWith(arg);
+            extf.erase();
+          }
+          continue;
+        }
         w.extend.getResult(0).replaceAllUsesWith(w.read.getResult());
         Value init = w.extend.getDpsInits()[0];
         w.extend.erase();

@@ -1330,6 +1330,13 @@ def KTDFWidenInvariantColumns
     wider chunk adds, and where the lane's share of the drain's memory
     holds the wide buffer beside the kernel's others.
 
+    A buffer of a type the unit holds wider (bf16, held in f32) is widened
+    after any pipeline exporting it (per grid point too: the new pipeline
+    is `per_instance` when that one is), and also where each read feeds a
+    generic whose body only extends its element (ktdf-legalize-unit-types'
+    f32 computation of a bf16 operation): the body then takes the wide
+    element in place of its `arith.extf`s.
+
     ```mlir
     // before, in the row loop of a compute stage
     %w = ktdf.read_from_fifo %slot : !ktdf.fifo.slot<L1LU -> SFU, 64xf16> -> tensor<64xf16>
