@@ -153,21 +153,33 @@ for r in range(64):
     want += [1.0 if v == max(row) else 0.0 for v in row]
 report("argmax_onehot y", out["y_ptr"], want)
 
+def rmsnorm_rows(h, w):
+    """f16(f32(v * rsqrt(sum of squares / 256 + 1e-6)) * w[j]) for each row
+    of 256 f16 values of h, in f32, the sum sequential."""
+    y = []
+    for r in range(len(h) // 256):
+        row = h[r * 256:(r + 1) * 256]
+        ss = 0.0
+        for v in row:
+            ss = f32(ss + f32(v * v))
+        rs = f32(1 / math.sqrt(f32(f32(ss * f32(1 / 256)) + f32(1e-6))))
+        y += [f16(f32(f32(v * rs) * w[j])) for j, v in enumerate(row)]
+    return y
+
+
 # Residual add fused into an RMSNorm.
 x, res, w = uniform(64 * 256), uniform(64 * 256), uniform(256, 0.5, 1.5)
 out = interp("residual_rmsnorm", {"x_ptr": (x, [64, 256], "f16"), "r_ptr": (res, [64, 256], "f16"),
                                   "w_ptr": (w, [256], "f16")}, ["h_ptr", "y_ptr"], ["eps=1e-6"])
 h = [f16(a + b) for a, b in zip(x, res)]
-y = []
-for r in range(64):
-    row = h[r * 256:(r + 1) * 256]
-    ss = 0.0
-    for v in row:
-        ss = f32(ss + f32(v * v))
-    rs = f32(1 / math.sqrt(f32(f32(ss * f32(1 / 256)) + f32(1e-6))))
-    y += [f16(f32(f32(v * rs) * w[j])) for j, v in enumerate(row)]
 report("residual_rmsnorm h", out["h_ptr"], h)
-report("residual_rmsnorm y", out["y_ptr"], y)
+report("residual_rmsnorm y", out["y_ptr"], rmsnorm_rows(h, w))
+
+# An RMSNorm squaring by math.powf(x, 2.0): the square as a product.
+x, w = uniform(64 * 256), uniform(256)
+out = interp("rmsnorm_powf2", {"x_ptr": (x, [64, 256], "f16"), "w_ptr": (w, [256], "f16")},
+             ["y_ptr"], ["eps=1e-6"])
+report("rmsnorm_powf2 y", out["y_ptr"], rmsnorm_rows(x, w))
 
 # Two grid ids.
 x, b = uniform(64 * 256), uniform(256)

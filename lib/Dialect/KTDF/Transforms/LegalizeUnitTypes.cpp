@@ -15,7 +15,10 @@
 // (ChargedType.h). A reduction into a bf16 accumulator accumulates in f32
 // and rounds once (accumulateInF32). What cannot be legalized (f32 on an
 // f16-only unit) is refused before scheduling, at the KTIR operation, with
-// the unit and what it does compute. The emitter keeps its own check as
+// the unit and what it does compute, and so is an operation no unit has an
+// instruction for (ScalarInstruction.h: math.powf, math.exp2, the shifts).
+// math.powf by the constant 2.0 or 1.0 is computed first as x * x or x,
+// which is exact (liftExactPowers). The emitter keeps its own checks as
 // the backstop.
 //
 //===----------------------------------------------------------------------===//
@@ -23,6 +26,7 @@
 #include "WidenToF32.h"
 
 #include "ktflow/Device/ComputeOpClass.h"
+#include "ktflow/Device/ScalarInstruction.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
 #include "ktflow/Scheduler/ScheduleTargetPass.h"
@@ -31,6 +35,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::ktdf {
@@ -231,6 +236,76 @@ void accumulateInF32(linalg::GenericOp generic, const ktdf_arch::UnitSpec &unit,
   }
 }
 
+/// Computes each math.powf of `body` whose exponent is the constant 2.0 as
+/// arith.mulf x, x and one by 1.0 as x. Both are exact against the
+/// reference interpreter, which computes pow in double and rounds once:
+/// the square of a float of at most 24 significand bits is exact in
+/// double, so pow rounds the exact square once, as the multiply does (and
+/// agrees on zeros, infinities and NaN); pow(x, 1.0) is x.
+void liftExactPowers(Block &body) {
+  for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
+    auto pow = dyn_cast<math::PowFOp>(op);
+    APFloat exponent(0.0);
+    if (!pow || !matchPattern(pow.getRhs(), m_ConstantFloat(&exponent)))
+      continue;
+    Value x = pow.getLhs();
+    if (exponent.isExactlyValue(1.0)) {
+      pow.replaceAllUsesWith(x);
+      pow.erase();
+    } else if (exponent.isExactlyValue(2.0)) {
+      OpBuilder b(pow);
+      pow.replaceAllUsesWith(
+          arith::MulFOp::create(b, pow.getLoc(), x, x, pow.getFastmathAttr())
+              .getResult());
+      pow.erase();
+    }
+  }
+}
+
+/// What a user can write instead of `op` (of result type `type`), which no
+/// unit has an instruction for, to be computed on `unit`; or "".
+std::string instead(Operation *op, Type type, const ktdf_arch::UnitSpec &unit) {
+  if (isa<math::PowFOp>(op))
+    return "; math.powf is computed only by the constant exponent 2.0 (as "
+           "x * x) or 1.0, where it is exact: other exponents would be "
+           "exp(y * log(x)), which is not exact against the reference's pow "
+           "in double";
+  if (isa<math::Exp2Op>(op) && type &&
+      computes(unit, ktdf_arch::OpClass::Transcendental, type))
+    return "; write exp2(x) as math.exp(x * 0.6931471805599453) (x times "
+           "ln 2), which the unit computes";
+  return "";
+}
+
+/// Refuses each operation of `generic`'s body that no compute unit has an
+/// instruction for (index arithmetic excepted: it computes addresses and
+/// masks, which the lowering places elsewhere), naming `model` and its
+/// vector unit `node`. `reported` as in runOnOperation.
+bool refuseWithoutInstruction(
+    linalg::GenericOp generic, const ktflow::device::Node &node,
+    const ktflow::device::DeviceModel &model,
+    llvm::DenseSet<std::tuple<Location, OperationName, Type>> &reported) {
+  bool failed = false;
+  auto isIndex = [](Type t) { return t.isIndex(); };
+  for (Operation &op : generic.getBody()->without_terminator()) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
+        op.hasTrait<OpTrait::ConstantLike>() ||
+        llvm::any_of(op.getOperandTypes(), isIndex) ||
+        llvm::any_of(op.getResultTypes(), isIndex) ||
+        ktflow::device::getScalarInstruction(&op))
+      continue;
+    Type type = op.getNumResults() ? op.getResult(0).getType() : Type();
+    if (!reported.insert({op.getLoc(), op.getName(), type}).second)
+      continue;
+    failed = true;
+    op.emitError("no compute unit of device '")
+        << model.getName() << "' computes " << op.getName()
+        << " (its vector unit '" << node.name << "' has no instruction for it)"
+        << instead(&op, type, *node.unit);
+  }
+  return failed;
+}
+
 struct LegalizeUnitTypesPass
     : public ktflow::sched::WithScheduleTarget<
           ktdf::impl::KTDFLegalizeUnitTypesBase<LegalizeUnitTypesPass>> {
@@ -249,6 +324,7 @@ struct LegalizeUnitTypesPass
     getOperation().walk([&](linalg::GenericOp generic) {
       // One extension of each 16-bit value, whichever step needs it.
       DenseMap<Value, Value> wide;
+      liftExactPowers(*generic.getBody());
       accumulateInF32(generic, unit, wide);
       for (Operation &op : llvm::make_early_inc_range(
                generic.getBody()->without_terminator())) {
@@ -266,10 +342,12 @@ struct LegalizeUnitTypesPass
     llvm::DenseSet<std::tuple<Location, OperationName, Type>> reported;
     bool failed = false;
     getOperation().walk([&](linalg::GenericOp generic) {
+      failed |= refuseWithoutInstruction(generic, node, model, reported);
       for (Operation &op : generic.getBody()->without_terminator()) {
         Type rateType;
         ktdf_arch::OpClass cls;
-        if (!isVectorArithmetic(generic, &op, rateType, cls, unit) ||
+        if (!ktflow::device::getScalarInstruction(&op) ||
+            !isVectorArithmetic(generic, &op, rateType, cls, unit) ||
             computes(unit, cls, rateType) ||
             !reported.insert({op.getLoc(), op.getName(), rateType}).second)
           continue;

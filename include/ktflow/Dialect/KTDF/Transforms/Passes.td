@@ -777,9 +777,12 @@ def KTDFLegalizeUnitTypes
     rounded once, by a linalg.generic each), as the interpreter and the
     simulator keep a 16-bit accumulator. Every other such operation (f32 on
     an f16-only unit) is reported at the operation, naming the unit and the
-    types it does compute. Runs after
-    ktdf-generalize, before scheduling; the bundle emitter keeps the same
-    check as the backstop.
+    types it does compute. An operation no compute unit has an
+    instruction for (ScalarInstruction.h: `math.powf`, `math.exp2`, the
+    shifts) is reported too, naming the device and its unit; `math.powf`
+    by the constant 2.0 or 1.0 is first computed as `x * x` or `x`, which
+    is exact. Runs after ktdf-generalize, before scheduling; the bundle
+    emitter keeps the same checks as the backstop.
   }];
 }
 
