@@ -241,6 +241,42 @@ private:
     bindYielded(taken.front().getTerminator(), branch.getResults());
   }
 
+  /// Gives `to` what the walk knows of `from`: its value, or the view,
+  /// tile or address it is.
+  void bind(Value to, Value from) {
+    if (auto v = value(from))
+      env[to] = *v;
+    else
+      env.erase(to);
+    traffic.bind(to, from);
+  }
+
+  /// Walks the helper `call` calls as if inlined: its arguments are the
+  /// call's operands, the call's results what it returns. Each call walks
+  /// the body again, with the values of that call.
+  void walkCall(func::CallOp call) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!callee || callee.isExternal() || !callee.getBody().hasOneBlock() ||
+        callee.getNumArguments() != call.getNumOperands() ||
+        callee.getNumResults() != call.getNumResults())
+      return demand.addGap("calls of functions without a one-block body");
+    if (llvm::is_contained(calls, callee))
+      return demand.addGap("recursive calls");
+    Block &body = callee.getBody().front();
+    for (auto [arg, operand] :
+         llvm::zip(body.getArguments(), call.getOperands()))
+      bind(arg, operand);
+    calls.push_back(callee);
+    walk(body);
+    calls.pop_back();
+    if (stopped)
+      return;
+    for (auto [result, returned] :
+         llvm::zip(call.getResults(), body.getTerminator()->getOperands()))
+      bind(result, returned);
+  }
+
   void visit(Operation *op) {
     if (++visits > kMaxVisits) {
       demand.addGap("the rest of the kernel (the count stops after 2^26 "
@@ -254,8 +290,8 @@ private:
       return walkIf(branch);
     if (isa<scf::WhileOp>(op))
       return demand.addGap("scf.while loops");
-    if (isa<func::CallOp>(op))
-      return demand.addGap("called functions");
+    if (auto call = dyn_cast<func::CallOp>(op))
+      return walkCall(call);
     if (isa<ktdp::InterTileReduceOp>(op))
       return demand.addGap("the combining of inter-tile reductions");
     if (traffic.visit(op))
@@ -281,6 +317,8 @@ private:
   DenseMap<Value, int64_t> env;
   MemoryTraffic traffic{kernel, [this](Value v) { return value(v); },
                         indexValues, demand};
+  /// The helpers being walked, innermost last.
+  SmallVector<func::FuncOp, 2> calls;
   uint64_t visits = 0;
   bool stopped = false;
 };

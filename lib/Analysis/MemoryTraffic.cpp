@@ -45,10 +45,33 @@ void MemoryTraffic::finish() {
   }
 }
 
+/// A tile a helper returns keeps naming the helper's values (its view, its
+/// index views), which the helper's next call rebinds: a tile the kernel
+/// held across a second call of its helper would count at that call's
+/// values (no shipped kernel does so).
+void MemoryTraffic::bind(Value to, Value from) {
+  auto copy = [&](auto &map) {
+    if (auto it = map.find(from); it != map.end()) {
+      auto known = it->second;
+      map[to] = std::move(known);
+    } else {
+      map.erase(to);
+    }
+  };
+  copy(views);
+  copy(tiles);
+  addresses.erase(to);
+  if (isa<IndexType, IntegerType>(from.getType()))
+    if (auto address = resolveAddress(from))
+      addresses[to] = *address;
+}
+
 /// The tensor an address points into and the offset (in elements) it
 /// points at: an argument plus known values, or a literal.
 std::optional<std::pair<MemoryTraffic::TensorKey, int64_t>>
 MemoryTraffic::resolveAddress(Value address) {
+  if (auto it = addresses.find(address); it != addresses.end())
+    return it->second;
   if (auto arg = dyn_cast<BlockArgument>(address);
       arg && arg.getOwner() == &kernel.getBody().front())
     return std::make_pair(TensorKey{false, arg.getArgNumber()}, 0);
@@ -357,9 +380,9 @@ std::optional<int64_t> MemoryTraffic::indexValue(const View &view,
                                                  unsigned part,
                                                  int64_t element) const {
   const std::optional<TensorKey> &tensor = view.tensors[part];
-  if (!tensor || tensor->first || !indexValues)
+  if (!tensor || !indexValues)
     return std::nullopt;
-  return indexValues(static_cast<unsigned>(tensor->second), element);
+  return indexValues(TensorLocation{tensor->first, tensor->second}, element);
 }
 
 bool MemoryTraffic::inDeviceMemory(Value view) const {

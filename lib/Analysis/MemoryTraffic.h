@@ -41,6 +41,10 @@ public:
   /// whether it was one.
   bool visit(mlir::Operation *op);
 
+  /// Makes `to` (a helper's argument, or a call's result) the view, tile or
+  /// device-memory address `from` is, as far as it is known.
+  void bind(mlir::Value to, mlir::Value from);
+
   /// Adds the distinct bytes read and written to the demand.
   void finish();
 
@@ -110,6 +114,8 @@ private:
   /// address or sizes are absent, and so are the tiles on them).
   llvm::DenseMap<mlir::Value, View> views;
   llvm::DenseMap<mlir::Value, Tile> tiles;
+  /// The addresses helpers' arguments hold (bound at each call).
+  llvm::DenseMap<mlir::Value, std::pair<TensorKey, int64_t>> addresses;
   std::map<TensorKey, TensorUse> tensors;
   /// Runs or points of accesses the count still visits (2^26).
   uint64_t touchBudget = uint64_t(1) << 26;

@@ -315,13 +315,22 @@ IndexValues DifferentialRun::launchIndexValues() const {
   // The input tensors' bytes, read from the launch's memory once each (an
   // input keeps the contents it was bound with).
   auto cache = std::make_shared<
-      std::map<unsigned, std::optional<std::vector<uint8_t>>>>();
+      std::map<uint32_t, std::optional<std::vector<uint8_t>>>>();
   const bundle::Bundle &b = program->getBundle();
-  return [this, cache, &b](unsigned argument,
-                           int64_t element) -> std::optional<int64_t> {
+  // Whether bundle tensor `tensor` is the one at `location`: an argument's,
+  // or one of device memory at a literal address (not a scratchpad's).
+  auto isAt = [](const bundle::TensorArg &tensor, TensorLocation location) {
+    if (!location.literal)
+      return tensor.argument == location.position;
+    return tensor.argument == bundle::kNoArg && tensor.address &&
+           !tensor.tile &&
+           static_cast<int64_t>(*tensor.address) == location.position;
+  };
+  return [this, cache, &b, isAt](TensorLocation location,
+                                 int64_t element) -> std::optional<int64_t> {
     for (uint32_t t = 0; t < b.tensors.size(); ++t) {
       const bundle::TensorArg &tensor = b.tensors[t];
-      if (tensor.argument != argument)
+      if (!isAt(tensor, location))
         continue;
       unsigned width = machine::elemBytes(tensor.elem);
       bool integer = tensor.elem == machine::ElemType::i8 ||
@@ -330,7 +339,7 @@ IndexValues DifferentialRun::launchIndexValues() const {
                      tensor.elem == machine::ElemType::i64;
       if (tensor.role != bundle::TensorRole::Input || !integer)
         return std::nullopt;
-      auto [it, inserted] = cache->try_emplace(argument);
+      auto [it, inserted] = cache->try_emplace(t);
       if (inserted) {
         Expected<uint64_t> size = launch->getByteSize(t);
         if (!size)

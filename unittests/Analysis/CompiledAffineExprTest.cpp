@@ -84,9 +84,9 @@ func.func @k(%x: index, %i: index) {
 }
 )mlir";
   const int64_t idx[] = {3, 7, 1, 0, 9, 5};
-  IndexValues values = [&](unsigned argument,
+  IndexValues values = [&](TensorLocation tensor,
                            int64_t element) -> std::optional<int64_t> {
-    if (argument != 1 || element < 0 || element >= 6)
+    if (tensor.literal || tensor.position != 1 || element < 0 || element >= 6)
       return std::nullopt;
     return idx[element];
   };

@@ -46,9 +46,10 @@ protected:
 
   /// Counts the kernel in the file at `path`.
   device::KernelDemand countFile(const std::string &path,
-                                 const ScalarArgs &args = ScalarArgs()) {
+                                 const ScalarArgs &args = ScalarArgs(),
+                                 const IndexValues &indexValues = {}) {
     kernelModule = mlir::parseSourceFile<mlir::ModuleOp>(path, &context);
-    return count(args);
+    return count(args, indexValues);
   }
 
   /// Counts the kernel in unittests/Analysis/Inputs/<name> as

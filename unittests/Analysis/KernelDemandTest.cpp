@@ -384,9 +384,9 @@ func.func @k(%x: index, %i: index, %y: index) attributes {grid = [2]} {
 }
 )mlir";
   const int64_t idx[] = {3, 99, 7, 7, 50, 120, 3, 99};
-  IndexValues values = [&](unsigned argument,
+  IndexValues values = [&](TensorLocation tensor,
                            int64_t element) -> std::optional<int64_t> {
-    if (argument != 1 || element < 0 || element >= 8)
+    if (tensor.literal || tensor.position != 1 || element < 0 || element >= 8)
       return std::nullopt;
     return idx[element];
   };
@@ -398,9 +398,9 @@ func.func @k(%x: index, %i: index, %y: index) attributes {grid = [2]} {
 
   // Index values not known (Idx[6..7] here): the rows they select are a
   // gap, the rest still counted.
-  IndexValues partial = [&](unsigned argument,
+  IndexValues partial = [&](TensorLocation tensor,
                             int64_t element) -> std::optional<int64_t> {
-    if (argument != 1 || element < 0 || element >= 6)
+    if (tensor.literal || tensor.position != 1 || element < 0 || element >= 6)
       return std::nullopt;
     return idx[element];
   };

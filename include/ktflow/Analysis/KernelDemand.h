@@ -32,11 +32,19 @@ namespace ktflow {
 /// position.
 using ScalarArgs = llvm::DenseMap<unsigned, int64_t>;
 
+/// Where a kernel has a tensor of device memory: at the start address the
+/// argument at position `position` holds, or (`literal`) at the literal
+/// element address `position`.
+struct TensorLocation {
+  bool literal = false;
+  int64_t position = 0;
+};
+
 /// The launch's value of element `element` (counted from the tensor's
-/// start) of the tensor argument at position `argument`, or none when it is
-/// not known: the index data an indirect tile reads.
-using IndexValues =
-    std::function<std::optional<int64_t>(unsigned argument, int64_t element)>;
+/// start) of the tensor at `tensor`, or none when it is not known: the
+/// index data an indirect tile reads.
+using IndexValues = std::function<std::optional<int64_t>(TensorLocation tensor,
+                                                         int64_t element)>;
 
 /// Applies the device description's patterns (every checkpoint's, in
 /// pipeline order) to `probe` in place; fails when they do not converge.

@@ -122,7 +122,8 @@ public:
   computeRoofline(const device::DeviceModel &device,
                   device::NodeId deviceMemory,
                   const DevicePatterns &devicePatterns = {}) const;
-  /// The launch's integer inputs, element by element, for the roofline's
+  /// The launch's integer inputs, element by element, those of arguments
+  /// and those at literal addresses of device memory, for the roofline's
   /// count of what indirect tiles gather (after simulate: read from the
   /// launch's memory; inputs keep their contents).
   IndexValues launchIndexValues() const;
