@@ -73,7 +73,6 @@ func.func @kv_written(%kp: index, %vp: index, %btp: index, %yp: index) attribute
   ktdp.store %w, %ty : tensor<16x32xf16>, <16x32xindex>
   %tb = ktdp.construct_access_tile %BT[%g] {access_tile_set = #one, access_tile_order = #id1} : memref<2xi32> -> !ktdp.access_tile<1xindex>
   %b = ktdp.load %tb : <1xindex> -> tensor<1xi32>
-  %b2 = arith.addi %b, %b : tensor<1xi32>
-  ktdp.store %b2, %tb : tensor<1xi32>, <1xindex>
+  ktdp.store %b, %tb : tensor<1xi32>, <1xindex>
   return
 }

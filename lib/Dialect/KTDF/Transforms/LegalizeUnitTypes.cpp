@@ -14,7 +14,8 @@
 // by one bf16 ulp. The rounding truncf is charged at f32 on such a unit
 // (ChargedType.h). A reduction into a bf16 accumulator accumulates in f32
 // and rounds once (accumulateInF32). What cannot be legalized (f32 on an
-// f16-only unit) is refused before scheduling, at the KTIR operation, with
+// f16-only unit, integer arithmetic on tensor data where the unit computes
+// floats only) is refused before scheduling, at the KTIR operation, with
 // the unit and what it does compute, and so is an operation no unit has an
 // instruction for (ScalarInstruction.h: math.powf, math.exp2, the shifts).
 // math.powf by the constant 2.0 or 1.0 is computed first as x * x or x,
@@ -61,11 +62,15 @@ std::string typesComputed(const ktdf_arch::UnitSpec &unit,
   return types.empty() ? "nothing" : types;
 }
 
-/// Whether the vector unit computes `op` of `generic`'s body (an arith or
-/// math operation on floats: integer and index arithmetic in a body is
-/// address or mask computation the lowering places elsewhere), and at
-/// which class and type: an operation folding into the accumulator of a
-/// reduction is a reduction.
+/// Whether the vector unit computes `op` of `generic`'s body at its rate
+/// for a type, and at which class and type: an operation folding into the
+/// accumulator of a reduction is a reduction. That is an arith or math
+/// operation charged at a float or at an integer type of tensor data
+/// (i8 to i64), which the lowering clones into the unit's dfir.map as it
+/// is. Not index arithmetic (an index operand or result: coordinates,
+/// tile origins, address terms), which the lowering computes in f32
+/// (MapBodies.cpp), and not i1 mask logic (comparisons' results combined
+/// by andi/ori/xori), which is not tensor data: the emitter checks it.
 bool isVectorArithmetic(linalg::GenericOp generic, Operation *op,
                         Type &rateType, ktdf_arch::OpClass &cls,
                         const ktdf_arch::UnitSpec &unit) {
@@ -81,7 +86,13 @@ bool isVectorArithmetic(linalg::GenericOp generic, Operation *op,
   if (generic.getNumReductionLoops() > 0 &&
       llvm::any_of(op->getOperands(), isAccumulator))
     cls = ktdf_arch::OpClass::Reduction;
-  return rateType && isa<FloatType>(rateType);
+  if (rateType && isa<FloatType>(rateType))
+    return true;
+  auto integer = dyn_cast_or_null<IntegerType>(rateType);
+  auto isIndex = [](Type t) { return t.isIndex(); };
+  return integer && integer.getWidth() > 1 &&
+         llvm::none_of(op->getOperandTypes(), isIndex) &&
+         llvm::none_of(op->getResultTypes(), isIndex);
 }
 
 /// Whether `unit` computes `cls` on `type`.

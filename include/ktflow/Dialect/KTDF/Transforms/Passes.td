@@ -764,22 +764,24 @@ def KTDFLegalizeUnitTypes
                            "::mlir::tensor::TensorDialect"];
   let summary = "Compute bf16 arithmetic in f32, refuse what the unit lacks";
   let description = [{
-    Visits every float `arith`/`math` operation in a `linalg.generic` body
-    (what the lane's vector unit computes) whose class (element-wise,
-    transcendental, reduction for an operation folding into a reduction's
-    accumulator) the unit has no rate for on its element type. An
-    element-wise or transcendental operation on a 16-bit float (bf16 on
-    the shipped devices: no vector unit has bf16 lanes) that the unit
-    computes on f32 is computed in f32: its operands extended, the op on
-    f32, its result rounded back with `arith.truncf`, which the unit is
+    Visits every `arith`/`math` operation on floats or on integer tensor
+    data (i8 to i64; not index arithmetic, computed in f32, nor i1 masks)
+    in a `linalg.generic` body (what the lane's vector unit computes) whose
+    class (element-wise, transcendental, reduction for an operation folding
+    into a reduction's accumulator) the unit has no rate for on its element
+    type. An element-wise or transcendental operation on a 16-bit float
+    (bf16 on the shipped devices: no vector unit has bf16 lanes) that the
+    unit computes on f32 is computed in f32: its operands extended, the op
+    on f32, its result rounded back with `arith.truncf`, which the unit is
     charged for at f32 (ChargedType.h). A reduction into a bf16
     accumulator accumulates in f32 (its initial value extended, its result
     rounded once, by a linalg.generic each), as the interpreter and the
     simulator keep a 16-bit accumulator. Every other such operation (f32 on
-    an f16-only unit) is reported at the operation, naming the unit and the
-    types it does compute. An operation no compute unit has an
-    instruction for (ScalarInstruction.h: `math.powf`, `math.exp2`, the
-    shifts) is reported too, naming the device and its unit; `math.powf`
+    an f16-only unit, i32 on a float-only one) is reported at the
+    operation, naming the unit and the types it does compute. An operation
+    no compute unit has an instruction for (ScalarInstruction.h:
+    `math.powf`, `math.exp2`, the shifts) is reported too, naming the
+    device and its unit; `math.powf`
     by the constant 2.0 or 1.0 is first computed as `x * x` or `x`, which
     is exact. Runs after ktdf-generalize, before scheduling; the bundle
     emitter keeps the same checks as the backstop.
