@@ -146,12 +146,6 @@ struct ReadTrace {
     int64_t indexReads;
   };
   std::vector<Loop> loops;
-  /// What a set of differing immediates (the set_imm instructions whose
-  /// immediates differ) reaches of what the walk reads, per instruction:
-  /// whether its scalar may reach a read those immediates reach (so it is
-  /// stepped), whether what it reads may differ (so it is compared), and
-  /// for a loop whether its trips and body reach none of these (so it is
-  /// skipped).
   /// One instruction a comparison steps or compares, as it treats it: in
   /// program order, without the instructions it passes. The lockstep walk
   /// reads these rather than the two programs' instructions and the
@@ -195,6 +189,12 @@ struct ReadTrace {
     std::vector<Step> code;
     std::vector<uint32_t> once;
   };
+  /// What a set of differing immediates (the set_imm instructions whose
+  /// immediates differ) reaches of what the walk reads, per instruction:
+  /// whether its scalar may reach a read those immediates reach (so it is
+  /// stepped), whether what it reads may differ (so it is compared), and
+  /// for a loop whether its trips and body reach none of these (so it is
+  /// skipped).
   struct Reach {
     std::vector<bool> stepped, compared, skipped;
     /// The steps of the replays with these differing immediates.
