@@ -40,9 +40,11 @@ func.func @kv(%kp: index, %vp: index, %btp: index, %yp: index) attributes {grid 
 // -----
 
 // Negative: the kernel also stores into the table, so each gather reads
-// its index afresh (its cache starts from nothing read).
+// its index afresh (its cache starts from nothing read). Both loops are
+// the same unit's: the CHECK-NOT keeps the second from matching tile[1]'s.
 // CHECK-LABEL: dfir.unit "tile[0]/DMA"
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c16{{.*}} step %{{.*}} iter_args(%arg{{[0-9]+}} = %c-1{{(_[0-9]+)?}}, %arg{{[0-9]+}} = %c0{{(_[0-9]+)?}},
+// CHECK-NOT: dfir.unit
 // CHECK: scf.for %{{.*}} = %{{.*}} to %c16{{.*}} step %{{.*}} iter_args(%arg{{[0-9]+}} = %c-1{{(_[0-9]+)?}}, %arg{{[0-9]+}} = %c0{{(_[0-9]+)?}},
 
 #kv = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 511 >= 0)>
