@@ -379,27 +379,22 @@ bool Lockstep::walk(size_t begin, size_t end) {
   const std::vector<Step> &code = compiled->code;
   for (size_t i = begin; i < end; ++i) {
     const Step &s = code[i];
+    // A scalar step of the first comparison steps `from` too.
+    if (s.stepsFrom)
+      (void)stepKnownScalar(from.insts[s.pc], x);
     switch (s.kind) {
     case Step::Halt:
       return true;
     case Step::SetImm:
-      if (s.stepsFrom)
-        (void)stepKnownScalar(from.insts[s.pc], x);
       y[s.x] = s.imm;
       break;
     case Step::SetImmOfTo:
-      if (s.stepsFrom)
-        (void)stepKnownScalar(from.insts[s.pc], x);
       y[s.x] = to.insts[s.pc].imm;
       break;
     case Step::MovS:
-      if (s.stepsFrom)
-        (void)stepKnownScalar(from.insts[s.pc], x);
       y[s.x] = y[s.y];
       break;
     case Step::Alu: {
-      if (s.stepsFrom)
-        (void)stepKnownScalar(from.insts[s.pc], x);
       const KnownScalar &b = y[s.y], &c = y[s.z];
       int64_t r;
       y[s.x] = b && c && evaluateAlu(static_cast<AluOp>(s.count), *b, *c, r)
@@ -408,8 +403,6 @@ bool Lockstep::walk(size_t begin, size_t end) {
       break;
     }
     case Step::Scalar:
-      if (s.stepsFrom)
-        (void)stepKnownScalar(from.insts[s.pc], x);
       (void)stepKnownScalar(to.insts[s.pc], y);
       break;
     case Step::Loop:
