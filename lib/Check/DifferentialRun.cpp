@@ -38,6 +38,15 @@ static std::string interpreterName(const bundle::TensorArg &tensor) {
   return bundle::getKernelName(tensor);
 }
 
+/// The element address of a bundle tensor at a literal address of device
+/// memory (not an argument's, not in a tile's scratchpad), if it is one.
+static std::optional<int64_t>
+literalDeviceAddress(const bundle::TensorArg &tensor) {
+  if (tensor.argument != bundle::kNoArg || !tensor.address || tensor.tile)
+    return std::nullopt;
+  return static_cast<int64_t>(*tensor.address);
+}
+
 Expected<std::unique_ptr<DifferentialRun>>
 DifferentialRun::create(mlir::ModuleOp module,
                         const interp::InterpreterOptions &options,
@@ -223,11 +232,10 @@ DifferentialRun::indexDefault(const bundle::TensorArg &tensor) {
   if (tensor.argument < arguments.size() && arguments[tensor.argument].index) {
     use = &*arguments[tensor.argument].index;
     spec = interpreter->getInputSpec(tensor.argument);
-  } else if (tensor.argument == bundle::kNoArg && tensor.address &&
-             !tensor.tile) {
+  } else if (std::optional<int64_t> address = literalDeviceAddress(tensor)) {
     const std::map<int64_t, IndexTensorUse> &literals =
         interpreter->getLiteralIndexTensors();
-    auto it = literals.find(static_cast<int64_t>(*tensor.address));
+    auto it = literals.find(*address);
     if (it == literals.end())
       return std::nullopt;
     use = &it->second;
@@ -318,13 +326,11 @@ IndexValues DifferentialRun::launchIndexValues() const {
       std::map<uint32_t, std::optional<std::vector<uint8_t>>>>();
   const bundle::Bundle &b = program->getBundle();
   // Whether bundle tensor `tensor` is the one at `location`: an argument's,
-  // or one of device memory at a literal address (not a scratchpad's).
+  // or one of device memory at a literal address.
   auto isAt = [](const bundle::TensorArg &tensor, TensorLocation location) {
     if (!location.literal)
       return tensor.argument == location.position;
-    return tensor.argument == bundle::kNoArg && tensor.address &&
-           !tensor.tile &&
-           static_cast<int64_t>(*tensor.address) == location.position;
+    return literalDeviceAddress(tensor) == location.position;
   };
   return [this, cache, &b, isAt](TensorLocation location,
                                  int64_t element) -> std::optional<int64_t> {
