@@ -26,6 +26,25 @@ Value ktflow::calleeArgument(func::CallOp call, OpOperand &use) {
   return {};
 }
 
+SmallVector<func::FuncOp> ktflow::getReachableFunctions(func::FuncOp fn) {
+  SetVector<Operation *> seen;
+  SmallVector<func::FuncOp> worklist = {fn};
+  SmallVector<func::FuncOp> result;
+  while (!worklist.empty()) {
+    func::FuncOp f = worklist.pop_back_val();
+    if (!seen.insert(f))
+      continue;
+    result.push_back(f);
+    f.walk([&](func::CallOp call) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (callee && !callee.isExternal())
+        worklist.push_back(callee);
+    });
+  }
+  return result;
+}
+
 SmallVector<func::CallOp> ktflow::getCallers(func::FuncOp fn) {
   SmallVector<func::CallOp> calls;
   Operation *scope = SymbolTable::getNearestSymbolTable(fn->getParentOp());

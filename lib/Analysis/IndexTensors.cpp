@@ -15,7 +15,6 @@
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -71,19 +70,10 @@ static std::optional<int64_t> literalAddress(ktdp::ConstructMemoryViewOp view) {
 /// calls, by address.
 static std::map<int64_t, SmallVector<Value>> getLiteralViews(func::FuncOp fn) {
   std::map<int64_t, SmallVector<Value>> views;
-  SetVector<Operation *> functions;
-  functions.insert(fn);
-  for (unsigned i = 0; i < functions.size(); ++i)
-    functions[i]->walk([&](Operation *op) {
-      if (auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(op)) {
-        if (std::optional<int64_t> address = literalAddress(view))
-          views[*address].push_back(view.getResult());
-      } else if (auto call = dyn_cast<func::CallOp>(op)) {
-        auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-            call, call.getCalleeAttr());
-        if (callee && !callee.isExternal())
-          functions.insert(callee);
-      }
+  for (func::FuncOp f : getReachableFunctions(fn))
+    f.walk([&](ktdp::ConstructMemoryViewOp view) {
+      if (std::optional<int64_t> address = literalAddress(view))
+        views[*address].push_back(view.getResult());
     });
   return views;
 }

@@ -15,8 +15,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/SymbolTable.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -76,26 +74,6 @@ std::vector<ArgumentInfo> ktflow::interp::analyzeArguments(func::FuncOp fn) {
   return infos;
 }
 
-/// `fn` and every function with a body it calls, directly or not.
-static SmallVector<func::FuncOp> reachableFunctions(func::FuncOp fn) {
-  SetVector<Operation *> seen;
-  SmallVector<func::FuncOp> worklist = {fn};
-  SmallVector<func::FuncOp> result;
-  while (!worklist.empty()) {
-    func::FuncOp f = worklist.pop_back_val();
-    if (!seen.insert(f))
-      continue;
-    result.push_back(f);
-    f.walk([&](func::CallOp call) {
-      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-          call, call.getCalleeAttr());
-      if (callee && !callee.isExternal())
-        worklist.push_back(callee);
-    });
-  }
-  return result;
-}
-
 std::optional<SharedMemory>
 ktflow::interp::findSharedMemory(func::FuncOp fn,
                                  ArrayRef<ArgumentInfo> args) {
@@ -117,7 +95,7 @@ ktflow::interp::findSharedMemory(func::FuncOp fn,
   }
   std::optional<SharedMemory> shared;
   Operation *literalLoad = nullptr, *literalStore = nullptr;
-  for (func::FuncOp f : reachableFunctions(fn)) {
+  for (func::FuncOp f : ktflow::getReachableFunctions(fn)) {
     f.walk([&](ktdp::ConstructMemoryViewOp view) {
       if (shared)
         return WalkResult::interrupt();

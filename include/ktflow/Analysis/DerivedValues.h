@@ -33,6 +33,11 @@ namespace ktflow {
 /// when the callee is unknown or has no body (the value escapes).
 mlir::Value calleeArgument(mlir::func::CallOp call, mlir::OpOperand &use);
 
+/// `fn` and every function with a body it calls, directly or through
+/// others, each once: `fn` first.
+llvm::SmallVector<mlir::func::FuncOp>
+getReachableFunctions(mlir::func::FuncOp fn);
+
 /// The func.call ops of `fn` in its symbol table (its module).
 llvm::SmallVector<mlir::func::CallOp> getCallers(mlir::func::FuncOp fn);
 
