@@ -62,6 +62,14 @@ std::string typesComputed(const ktdf_arch::UnitSpec &unit,
   return types.empty() ? "nothing" : types;
 }
 
+/// Whether `op` reads or makes an index: address or mask arithmetic, which
+/// the lowering places elsewhere than the unit's dfir.map.
+bool hasIndexType(Operation *op) {
+  auto isIndex = [](Type t) { return t.isIndex(); };
+  return llvm::any_of(op->getOperandTypes(), isIndex) ||
+         llvm::any_of(op->getResultTypes(), isIndex);
+}
+
 /// Whether the vector unit computes `op` of `generic`'s body at its rate
 /// for a type, and at which class and type: an operation folding into the
 /// accumulator of a reduction is a reduction. That is an arith or math
@@ -89,10 +97,7 @@ bool isVectorArithmetic(linalg::GenericOp generic, Operation *op,
   if (rateType && isa<FloatType>(rateType))
     return true;
   auto integer = dyn_cast_or_null<IntegerType>(rateType);
-  auto isIndex = [](Type t) { return t.isIndex(); };
-  return integer && integer.getWidth() > 1 &&
-         llvm::none_of(op->getOperandTypes(), isIndex) &&
-         llvm::none_of(op->getResultTypes(), isIndex);
+  return integer && integer.getWidth() > 1 && !hasIndexType(op);
 }
 
 /// Whether `unit` computes `cls` on `type`.
@@ -297,12 +302,9 @@ bool refuseWithoutInstruction(
     const ktflow::device::DeviceModel &model,
     llvm::DenseSet<std::tuple<Location, OperationName, Type>> &reported) {
   bool failed = false;
-  auto isIndex = [](Type t) { return t.isIndex(); };
   for (Operation &op : generic.getBody()->without_terminator()) {
     if (!isa<arith::ArithDialect, math::MathDialect>(op.getDialect()) ||
-        op.hasTrait<OpTrait::ConstantLike>() ||
-        llvm::any_of(op.getOperandTypes(), isIndex) ||
-        llvm::any_of(op.getResultTypes(), isIndex) ||
+        op.hasTrait<OpTrait::ConstantLike>() || hasIndexType(&op) ||
         ktflow::device::getScalarInstruction(&op))
       continue;
     Type type = op.getNumResults() ? op.getResult(0).getType() : Type();
