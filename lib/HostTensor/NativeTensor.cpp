@@ -12,6 +12,7 @@
 #include "ktflow/HostTensor/NativeTensor.h"
 
 #include "F16Summary.h"
+#include "NpyFile.h"
 
 #include "ktflow/HostTensor/Npy.h"
 #include "ktflow/Support/OutputFile.h"
@@ -176,9 +177,7 @@ llvm::Expected<NativeTensor> ktflow::host::readNpyFileNative(StringRef path) {
     StringRef bytes(static_cast<const char *>(mapping.get()), size);
     llvm::Expected<NpyLayout> layout = parseNpyLayout(bytes);
     if (!layout)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     path + ": " +
-                                         llvm::toString(layout.takeError()));
+      return inNpyFile(path, layout.takeError());
     size_t offset = layout->payload.data() - bytes.data();
     if (layout->dtype != DType::I1 && offset % byteSize(layout->dtype) == 0)
       return NativeTensor(
@@ -188,23 +187,16 @@ llvm::Expected<NativeTensor> ktflow::host::readNpyFileNative(StringRef path) {
           std::move(mapping));
     llvm::Expected<NativeTensor> copied = parseNpyNative(bytes);
     if (!copied)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     path + ": " +
-                                         llvm::toString(copied.takeError()));
+      return inNpyFile(path, copied.takeError());
     return copied;
   }
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readNpyBytes(path);
   if (!buffer)
-    return llvm::createStringError(buffer.getError(),
-                                   "cannot read '" + path +
-                                       "': " + buffer.getError().message());
+    return buffer.takeError();
   llvm::Expected<NativeTensor> tensor = parseNpyNative((*buffer)->getBuffer());
   if (!tensor)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   path + ": " +
-                                       llvm::toString(tensor.takeError()));
+    return inNpyFile(path, tensor.takeError());
   return tensor;
 }
 

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/HostTensor/Npy.h"
+
+#include "NpyFile.h"
 #include "ktflow/Support/OutputFile.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -285,7 +287,8 @@ llvm::Expected<Tensor> ktflow::host::parseNpy(StringRef bytes) {
   return tensor;
 }
 
-llvm::Expected<Tensor> ktflow::host::readNpyFile(StringRef path) {
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+ktflow::host::readNpyBytes(StringRef path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
@@ -293,11 +296,23 @@ llvm::Expected<Tensor> ktflow::host::readNpyFile(StringRef path) {
     return llvm::createStringError(buffer.getError(),
                                    "cannot read '" + path +
                                        "': " + buffer.getError().message());
+  return std::move(*buffer);
+}
+
+llvm::Error ktflow::host::inNpyFile(StringRef path, llvm::Error error) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 path + ": " +
+                                     llvm::toString(std::move(error)));
+}
+
+llvm::Expected<Tensor> ktflow::host::readNpyFile(StringRef path) {
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      readNpyBytes(path);
+  if (!buffer)
+    return buffer.takeError();
   llvm::Expected<Tensor> tensor = parseNpy((*buffer)->getBuffer());
   if (!tensor)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   path + ": " +
-                                       llvm::toString(tensor.takeError()));
+    return inNpyFile(path, tensor.takeError());
   return tensor;
 }
 
