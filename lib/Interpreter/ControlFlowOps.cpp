@@ -83,6 +83,20 @@ static LogicalResult reserveIterations(TileExecutor &exec, Operation *op,
                         << budget << "; raise it with --max-element-ops";
 }
 
+/// Checks a multi-dimensional loop's bounds (evaluated, steps positive) and
+/// reserves its points' iterations of `body` (scf.parallel, scf.forall).
+static LogicalResult
+checkPoints(TileExecutor &exec, Operation *op, Block &body,
+            const FailureOr<SmallVector<int64_t, 4>> &lb,
+            const FailureOr<SmallVector<int64_t, 4>> &ub,
+            const FailureOr<SmallVector<int64_t, 4>> &steps) {
+  if (failed(lb) || failed(ub) || failed(steps))
+    return failure();
+  if (llvm::any_of(*steps, [](int64_t s) { return s <= 0; }))
+    return exec.error(op) << "steps must be positive";
+  return reserveIterations(exec, op, body, pointCount(*lb, *ub, *steps));
+}
+
 static LogicalResult runFor(TileExecutor &exec, Operation *op) {
   auto loop = cast<scf::ForOp>(op);
   FailureOr<int64_t> lb = exec.getIndex(op, loop.getLowerBound());
@@ -199,12 +213,7 @@ static LogicalResult runParallel(TileExecutor &exec, Operation *op) {
   FailureOr<SmallVector<int64_t, 4>> ub =
       exec.getIndices(op, loop.getUpperBound());
   FailureOr<SmallVector<int64_t, 4>> steps = exec.getIndices(op, loop.getStep());
-  if (failed(lb) || failed(ub) || failed(steps))
-    return failure();
-  if (llvm::any_of(*steps, [](int64_t s) { return s <= 0; }))
-    return exec.error(op) << "steps must be positive";
-  if (failed(reserveIterations(exec, op, *loop.getBody(),
-                               pointCount(*lb, *ub, *steps))))
+  if (failed(checkPoints(exec, op, *loop.getBody(), lb, ub, steps)))
     return failure();
   SmallVector<RValue> accs = valuesOf(exec, loop.getInitVals());
   auto reduce = cast<scf::ReduceOp>(loop.getBody()->getTerminator());
@@ -240,12 +249,7 @@ static LogicalResult runForall(TileExecutor &exec, Operation *op) {
       evaluateMixed(exec, op, loop.getMixedUpperBound());
   FailureOr<SmallVector<int64_t, 4>> steps =
       evaluateMixed(exec, op, loop.getMixedStep());
-  if (failed(lb) || failed(ub) || failed(steps))
-    return failure();
-  if (llvm::any_of(*steps, [](int64_t s) { return s <= 0; }))
-    return exec.error(op) << "steps must be positive";
-  if (failed(reserveIterations(exec, op, *loop.getBody(),
-                               pointCount(*lb, *ub, *steps))))
+  if (failed(checkPoints(exec, op, *loop.getBody(), lb, ub, steps)))
     return failure();
   SmallVector<std::shared_ptr<Tensor>> outs;
   for (Value init : loop.getOutputs()) {
