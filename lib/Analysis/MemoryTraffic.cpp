@@ -163,6 +163,19 @@ void MemoryTraffic::noteDistributedView(
   views[view.getResult()] = std::move(joined);
 }
 
+MemoryTraffic::Tile *MemoryTraffic::recordTile(Operation *tileOp, Value view,
+                                               bool known) {
+  if (!known) {
+    demand.addGap("the device memory of access tiles whose anchor or "
+                  "symbols are not known");
+    return nullptr;
+  }
+  Tile &tile = tiles[tileOp->getResult(0)];
+  tile.op = tileOp;
+  tile.view = view;
+  return &tile;
+}
+
 void MemoryTraffic::noteTile(ktdp::ConstructAccessTileOp tileOp) {
   tiles.erase(tileOp.getResult());
   if (!views.count(tileOp.getBase()))
@@ -181,16 +194,10 @@ void MemoryTraffic::noteTile(ktdp::ConstructAccessTileOp tileOp) {
       anchor->push_back(*v);
     }
   }
-  if (!anchor || !symbols) {
-    demand.addGap("the device memory of access tiles whose anchor or "
-                  "symbols are not known");
-    return;
+  if (Tile *tile = recordTile(tileOp, tileOp.getBase(), anchor && symbols)) {
+    tile->anchor = std::move(*anchor);
+    tile->symbols = std::move(*symbols);
   }
-  Tile &tile = tiles[tileOp.getResult()];
-  tile.op = tileOp;
-  tile.view = tileOp.getBase();
-  tile.anchor = std::move(*anchor);
-  tile.symbols = std::move(*symbols);
 }
 
 void MemoryTraffic::noteIndirectTile(
@@ -198,16 +205,10 @@ void MemoryTraffic::noteIndirectTile(
   tiles.erase(tileOp.getResult());
   auto captured = values(tileOp.getCapturedVariables());
   auto symbols = values(tileOp.getSymbolOperands());
-  if (!captured || !symbols) {
-    demand.addGap("the device memory of access tiles whose anchor or "
-                  "symbols are not known");
-    return;
+  if (Tile *tile = recordTile(tileOp, tileOp.getBase(), captured && symbols)) {
+    tile->captured = std::move(*captured);
+    tile->symbols = std::move(*symbols);
   }
-  Tile &tile = tiles[tileOp.getResult()];
-  tile.op = tileOp;
-  tile.view = tileOp.getBase();
-  tile.captured = std::move(*captured);
-  tile.symbols = std::move(*symbols);
 }
 
 void MemoryTraffic::touch(const View &view, unsigned part, int64_t first,

@@ -88,6 +88,10 @@ private:
 
   void noteView(mlir::ktdp::ConstructMemoryViewOp view);
   void noteDistributedView(mlir::ktdp::ConstructDistributedMemoryViewOp view);
+  /// The record of `tileOp`'s tile on `view`, its anchor or captured
+  /// variables and symbols for the caller to fill; none, and a gap, when they
+  /// are not `known`.
+  Tile *recordTile(mlir::Operation *tileOp, mlir::Value view, bool known);
   void noteTile(mlir::ktdp::ConstructAccessTileOp tileOp);
   void noteIndirectTile(mlir::ktdp::ConstructIndirectAccessTileOp tileOp);
   void noteAccess(mlir::Value tileValue, mlir::Type tensorType, bool store);
