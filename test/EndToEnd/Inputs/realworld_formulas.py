@@ -257,6 +257,21 @@ for b in range(4):
         want.append(total)
 report("batch3d_colsum y", out["y_ptr"], want)
 
+# Rows picked by their parity: scf.if with results, and its value-only form.
+x = uniform(64 * 128)
+want = [f16(v * 2) if (i // 128) % 2 == 0 else f16(v + 1) for i, v in enumerate(x)]
+for kernel in ("if_results", "if_select_tensors"):
+    out = interp(kernel, {"x_ptr": (x, [64, 128], "f16")}, ["y_ptr"])
+    report(kernel + " y", out["y_ptr"], want)
+
+# The same pick carried by a loop: stays a select (the loop is unrolled).
+x = uniform(64 * 128, rnd=f32)
+out = interp("carried_where_rows", {"x_ptr": (x, [64, 128], "f32")}, ["y_ptr"])
+acc = [0.0] * 128
+for i in range(64):
+    acc = [f32(a + v) if i % 2 == 0 else f32(a - v) for a, v in zip(acc, x[i * 128:(i + 1) * 128])]
+report("carried_where_rows y", out["y_ptr"], acc)
+
 # i32 add, multiply, mask with wrap-around.
 a = [random.randint(-2**31, 2**31 - 1) for _ in range(2048)]
 b = [random.randint(-2**31, 2**31 - 1) for _ in range(2048)]

@@ -246,9 +246,11 @@ static std::optional<std::string> check(Operation *op,
       .Case([](scf::IfOp branch) -> std::optional<std::string> {
         if (isLowerableIf(branch))
           return std::nullopt;
-        return std::string("scf.if with results is supported only when its "
-                           "branches yield values defined outside it (it "
-                           "becomes arith.select, see ktdf-lower-if)");
+        return std::string(
+            "scf.if with results is supported only when its branches yield "
+            "values defined outside it or scalars computed from them (it "
+            "becomes arith.select), or when every user of its results can "
+            "move into both branches (see ktdf-lower-if)");
       })
       .Case<scf::ParallelOp, scf::IndexSwitchOp>([](Operation *o) {
         return o->getName().getStringRef().str() +

@@ -168,7 +168,13 @@ def KTDFLowerIf : Pass<"ktdf-lower-if", "::mlir::ModuleOp"> {
     `controlFlowSink`), and each branch becomes an `scf.for` of
     `select(%c, 1, 0)` (else: `select(%c, 0, 1)`) trips, so views, tiles,
     loads, stores and compute built inside run on the tiles that take the
-    branch. An `if` with results left is an error at the `if`.
+    branch. Before that, an `if` whose branches compute its results
+    loses them: pure scalar computations move before it (it becomes a
+    select), and the users of tensor results after it (a store of the
+    picked row) are cloned into both branches; an `arith.select` of whole
+    tensors by one `i1` is first made such an `if`. An `if` with results
+    left (one leaving its block, such as a loop's carried value) is an
+    error at the `if`.
 
     ```mlir
     // before

@@ -49,18 +49,28 @@ func.func @unsigned_from_argument(%start: index) attributes {grid = [1]} {
 
 // -----
 
-func.func @computed_result(%a: index) attributes {grid = [2]} {
+// An if whose branches compute the tensors a loop carries: its results
+// leave the block, so its users cannot move into its branches.
+func.func @carried_result(%a: index) attributes {grid = [2]} {
   %pid = ktdp.get_compute_tile_id : index
   %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zeros = arith.constant dense<0.0> : tensor<1x64xf16>
+  %ones = arith.constant dense<1.0> : tensor<1x64xf16>
   %first = arith.cmpi eq, %pid, %c0 : index
-  // expected-error @+1 {{scf.if with results is supported only when its branches yield values defined outside it (it becomes arith.select, see ktdf-lower-if)}}
-  %r = scf.if %first -> (index) {
-    %d = arith.muli %a, %a : index
-    scf.yield %d : index
-  } else {
-    scf.yield %a : index
+  %sum = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zeros) -> (tensor<1x64xf16>) {
+    // expected-error @+1 {{scf.if with results is supported only when its branches yield values defined outside it or scalars computed from them (it becomes arith.select), or when every user of its results can move into both branches (see ktdf-lower-if)}}
+    %next = scf.if %first -> (tensor<1x64xf16>) {
+      %p = arith.addf %acc, %ones : tensor<1x64xf16>
+      scf.yield %p : tensor<1x64xf16>
+    } else {
+      %m = arith.subf %acc, %ones : tensor<1x64xf16>
+      scf.yield %m : tensor<1x64xf16>
+    }
+    scf.yield %next : tensor<1x64xf16>
   }
-  "test.use"(%r) : (index) -> ()
+  "test.use"(%sum) : (tensor<1x64xf16>) -> ()
   return
 }
 

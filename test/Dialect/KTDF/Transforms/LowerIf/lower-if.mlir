@@ -70,3 +70,99 @@ func.func @else_and_values() attributes {grid = [4]} {
   "test.after"(%rows) : (index) -> ()
   return
 }
+
+// -----
+
+// Branches that compute the tensors they yield: the store of the result
+// (and the access tile it stores through, built after the if) moves into
+// both branches, which then become loops. The row's parity picks per row.
+
+// CHECK-LABEL: func.func @computed_tensors
+// CHECK-NOT: scf.if
+// CHECK: %[[EVEN:.*]] = arith.cmpi eq
+// CHECK: %[[TY:.*]] = ktdp.construct_access_tile
+// CHECK: %[[THEN:.*]] = arith.select %[[EVEN]], %[[C1:.*]], %[[C0:.*]] : index
+// CHECK: scf.for %{{.*}} = %[[C0]] to %[[THEN]] step %[[C1]] {
+// CHECK-NEXT: %[[M:.*]] = arith.mulf
+// CHECK-NEXT: ktdp.store %[[M]], %[[TY]]
+// CHECK: %[[ELSE:.*]] = arith.select %[[EVEN]], %[[C0]], %[[C1]] : index
+// CHECK: scf.for %{{.*}} = %[[C0]] to %[[ELSE]] step %[[C1]] {
+// CHECK-NEXT: %[[A:.*]] = arith.addf
+// CHECK-NEXT: ktdp.store %[[A]], %[[TY]]
+#mat = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @computed_tensors(%x: index, %y: index) attributes {grid = [64]} {
+  %r = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %two = arith.constant dense<2.0> : tensor<1x64xf16>
+  %X = ktdp.construct_memory_view %x, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %Y = ktdp.construct_memory_view %y, sizes: [64, 64], strides: [64, 1] {coordinate_set = #mat, memory_space = #ktdp.memory_space<global>} : memref<64x64xf16>
+  %tx = ktdp.construct_access_tile %X[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+  %v = ktdp.load %tx : <1x64xindex> -> tensor<1x64xf16>
+  %par = arith.remui %r, %c2 : index
+  %even = arith.cmpi eq, %par, %c0 : index
+  %w = scf.if %even -> (tensor<1x64xf16>) {
+    %m = arith.mulf %v, %two : tensor<1x64xf16>
+    scf.yield %m : tensor<1x64xf16>
+  } else {
+    %a = arith.addf %v, %two : tensor<1x64xf16>
+    scf.yield %a : tensor<1x64xf16>
+  }
+  %ty = ktdp.construct_access_tile %Y[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x64xf16> -> !ktdp.access_tile<1x64xindex>
+  ktdp.store %w, %ty : tensor<1x64xf16>, <1x64xindex>
+  return
+}
+
+// -----
+
+// A select of whole tensors by one i1 is picked the same way: each branch
+// stores its own tensor.
+
+// CHECK-LABEL: func.func @select_tensors
+// CHECK-NOT: arith.select %{{.*}} : tensor
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq
+// CHECK: %[[THEN:.*]] = arith.select %[[FIRST]], %[[C1:.*]], %[[C0:.*]] : index
+// CHECK: scf.for %{{.*}} = %[[C0]] to %[[THEN]] step %[[C1]] {
+// CHECK-NEXT: %[[ONES:.*]] = arith.constant dense<1.0
+// CHECK-NEXT: "test.use"(%[[ONES]])
+// CHECK: %[[ELSE:.*]] = arith.select %[[FIRST]], %[[C0]], %[[C1]] : index
+// CHECK: scf.for %{{.*}} = %[[C0]] to %[[ELSE]] step %[[C1]] {
+// CHECK-NEXT: %[[ZEROS:.*]] = arith.constant dense<0.0
+// CHECK-NEXT: "test.use"(%[[ZEROS]])
+func.func @select_tensors() attributes {grid = [4]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %ones = arith.constant dense<1.0> : tensor<1x64xf16>
+  %zeros = arith.constant dense<0.0> : tensor<1x64xf16>
+  %first = arith.cmpi eq, %pid, %c0 : index
+  %t = arith.select %first, %ones, %zeros : tensor<1x64xf16>
+  "test.use"(%t) : (tensor<1x64xf16>) -> ()
+  return
+}
+
+// -----
+
+// Scalars the branches compute from values outside them are computed
+// before the if, which becomes a select.
+
+// CHECK-LABEL: func.func @computed_scalar
+// CHECK-NOT: scf.if
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq
+// CHECK: %[[SQ:.*]] = arith.muli %[[A:.*]], %[[A]] : index
+// CHECK: %[[R:.*]] = arith.select %[[FIRST]], %[[SQ]], %[[A]] : index
+// CHECK: "test.use"(%[[R]])
+func.func @computed_scalar(%a: index) attributes {grid = [2]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %first = arith.cmpi eq, %pid, %c0 : index
+  %r = scf.if %first -> (index) {
+    %d = arith.muli %a, %a : index
+    scf.yield %d : index
+  } else {
+    scf.yield %a : index
+  }
+  "test.use"(%r) : (index) -> ()
+  return
+}
