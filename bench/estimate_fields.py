@@ -14,6 +14,12 @@ with the binary before and after the change and diff the two outputs:
     bench/estimate_fields.py --ktflow OLD/ktflow > before.txt
     bench/estimate_fields.py --ktflow NEW/ktflow > after.txt
     diff before.txt after.txt
+
+With --errors it prints instead, per run, the estimate's error against the
+simulated cycles and marks the runs outside issue 14's band (5 % or 200
+cycles, whichever is larger), then lists those runs:
+
+    bench/estimate_fields.py --errors
 """
 
 import argparse
@@ -116,11 +122,53 @@ def first_error(text):
     return m.group(1) if m else text.strip().splitlines()[-1:]
 
 
+def outside_band(estimate, cycles):
+    """Whether `estimate` misses `cycles` by more than issue 14 allows."""
+    return abs(estimate - cycles) > max(0.05 * cycles, 200)
+
+
+def print_errors(ktflow):
+    """One line per run: cycles, estimate, error; then the misses."""
+    misses = []
+    for device in schedule.DEVICES:
+        arch = os.path.join(ROOT, "examples", "devices", device + ".mlir")
+        for path, args in kernels():
+            run = subprocess.run([ktflow, "run", os.path.join(ROOT, path),
+                                  "--arch", arch, "--json"] +
+                                 schedule.argv_of(args),
+                                 capture_output=True, text=True)
+            try:
+                report = json.loads(run.stdout)
+                cycles = report["cycles"]
+                estimate = report["estimate"]["cycles"]
+            except (ValueError, KeyError):
+                print("%-55s %-13s error: %s" %
+                      (path, device, first_error(run.stderr)))
+                continue
+            error = 100.0 * (estimate - cycles) / cycles if cycles else 0.0
+            line = "%-55s %-13s %10d %10d %+8.2f %%" % (
+                path, device, cycles, estimate, error)
+            if outside_band(estimate, cycles):
+                line += "  OUTSIDE"
+                misses.append(line)
+            print(line)
+            sys.stdout.flush()
+    print("%d runs outside the band" % len(misses))
+    for line in misses:
+        print(line)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--ktflow",
                         default=os.path.join(ROOT, "build", "bin", "ktflow"))
+    parser.add_argument("--errors", action="store_true",
+                        help="print each run's estimate error against the "
+                        "simulated cycles instead of the estimate fields")
     options = parser.parse_args()
+    if options.errors:
+        print_errors(options.ktflow)
+        return 0
     for device in schedule.DEVICES:
         arch = os.path.join(ROOT, "examples", "devices", device + ".mlir")
         for path, args in kernels():

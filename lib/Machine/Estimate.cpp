@@ -276,11 +276,17 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
       consider(estimate, busyOfUnit[stall.compute] + stall.latency + stall.feed,
                machine.units[stall.compute].name + " + hand-overs");
     }
-  for (auto [m, busy] : llvm::enumerate(estimate.memoryBusy))
-    if (busy > estimate.busiest) {
+  // A device memory whose engines move in step also idles while they all
+  // wait for their index reads (idleInStep).
+  for (auto [m, busy] : llvm::enumerate(estimate.memoryBusy)) {
+    double idle = busy > 0 && machine.memories[m].core < 0
+                      ? detail::idleInStep(machine, walkers, m)
+                      : 0;
+    if (busy + idle > estimate.busiest) {
       waits = false;
-      consider(estimate, busy, machine.memories[m].name);
+      consider(estimate, busy + idle, machine.memories[m].name);
     }
+  }
   // One engine that loads and stores runs an execution's loads, then
   // (after the compute) its stores, then the next execution's loads.
   // Where it waits for the compute's output before its next loads, each

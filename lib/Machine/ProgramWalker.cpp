@@ -360,6 +360,7 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
       double cost = instructionCost(in, times);
       cycles += cost;
       clock += cost;
+      indexReadCycles += times * cost;
       Known bound = regs[in.d];
       if (indexReads == 1)
         loadedInStep = deviceLoaded;

@@ -197,6 +197,13 @@ public:
   /// other engines, at the memory's bandwidth over its users
   /// (shareDeviceMemories).
   double loadedInStep = 0;
+  /// The cycles the program waits for its index reads' round trips (each
+  /// loop's trips counted): a device-memory engine moves nothing then.
+  double indexReadCycles = 0;
+  /// Tokens it sends another DMA engine after loading device memory: an
+  /// execution's loads handed over to the engine that stores them, which
+  /// waits for them to land (WaterFill.h, idleInStep).
+  double handOversToEngines = 0;
   /// The execution chains their engine runs one after another: a loop of
   /// n trips issuing loads D ahead runs (n + D) / (D + 1).
   double skewedChainCount = 0;

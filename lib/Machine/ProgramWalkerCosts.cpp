@@ -310,6 +310,8 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     const MachineUnit &to = machine.units[receiver];
     if ((to.roles & RoleLoad) && !(to.roles & RoleDma))
       tokensToLoadUnit[receiver].push_back(leaves);
+    if ((to.roles & RoleDma) && receiver != program->unit && deviceLoaded > 0)
+      handOversToEngines += times;
     slotWaitsBeforeSignal.try_emplace(in.a, slotWaitsWalked);
     signalledAfterLastStore.push_back(in.a);
     return 0;

@@ -2,7 +2,8 @@
 //
 // This file implements waterFilledShares (WaterFill.h): from one engine
 // finishing to the next, each engine still moving gets an equal part of
-// the memory (at most its cap, the rest going to the others).
+// the memory (at most its cap, the rest going to the others); and
+// idleInStep, the memory's idle cycles where its engines gather in step.
 //
 //===----------------------------------------------------------------------===//
 
@@ -283,4 +284,47 @@ bool ktflow::machine::detail::shareDeviceMemories(
     }
   }
   return set;
+}
+
+double
+ktflow::machine::detail::idleInStep(const Machine &machine,
+                                    llvm::ArrayRef<ProgramWalker> walkers,
+                                    uint32_t memory) {
+  const ProgramWalker *first = nullptr;
+  // The engines of each core that move the memory, and whether one of them
+  // hands its loads over.
+  llvm::DenseMap<int32_t, std::pair<unsigned, bool>> onCore;
+  auto equal = [](double a, double b) {
+    return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b));
+  };
+  for (const ProgramWalker &walker : walkers) {
+    bool loads = walker.loadDevice == memory && walker.deviceLoaded > 0;
+    bool stores = walker.storeDevice == memory && walker.deviceStored > 0;
+    if (!loads && !stores)
+      continue;
+    auto &[engines, handsOver] = onCore[machine.units[walker.unitIndex()].core];
+    ++engines;
+    if (!loads)
+      continue;
+    handsOver |= walker.handOversToEngines > 0;
+    if (!first) {
+      first = &walker;
+      continue;
+    }
+    if (!equal(walker.deviceLoaded, first->deviceLoaded) ||
+        !equal(walker.indexReadCycles, first->indexReadCycles) ||
+        !equal(walker.handOversToEngines, first->handOversToEngines) ||
+        !equal(walker.loadLatency, first->loadLatency))
+      return 0;
+  }
+  if (!first || first->indexReadCycles <= 0)
+    return 0;
+  for (auto &[core, engines] : onCore)
+    if (engines.first > 1 && !engines.second)
+      return 0;
+  if (first->handOversToEngines <= 0)
+    return first->indexReadCycles;
+  return std::min(first->indexReadCycles,
+                  first->handOversToEngines *
+                      (first->loadLatency + machine.syncLatency));
 }

@@ -5,7 +5,7 @@
 // engines still moving data, so once those with fewer bytes finish, the
 // others get their bandwidth (a water-filling over the engines' bytes);
 // and when engines idle between their transfers (index reads), which
-// leaves the memory to the others as often.
+// leaves the memory to the others as often, unless they idle at once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,6 +86,22 @@ class RouteCosts;
 bool shareDeviceMemories(const Machine &machine,
                          llvm::ArrayRef<ProgramWalker> walkers,
                          llvm::ArrayRef<double> busy, RouteCosts &routes);
+
+/// The cycles device memory `memory` idles while its engines move its
+/// bytes, where they move in step: every engine that loads from it loads
+/// as many bytes and waits as long for its index reads as the others (the
+/// lanes of a gather, one program each), so they take their index reads'
+/// round trips at once and the memory idles through them unless another
+/// engine of the core moves meanwhile. An engine that hands each
+/// execution's loads over to a store engine (a token to it) idles at once
+/// with it only until the loads have landed and the token arrived, its
+/// route's latency and the sync's each hand-over, at most its index reads;
+/// an engine alone on its core with the memory, through all of them. 0
+/// where the engines are not in step or another engine of a core moves
+/// the memory without such a hand-over (a paged attention's store engine,
+/// which stores what the compute sends).
+double idleInStep(const Machine &machine, llvm::ArrayRef<ProgramWalker> walkers,
+                  uint32_t memory);
 
 } // namespace ktflow::machine::detail
 
