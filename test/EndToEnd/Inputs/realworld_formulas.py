@@ -257,6 +257,16 @@ for b in range(4):
         want.append(total)
 report("batch3d_colsum y", out["y_ptr"], want)
 
+# math.powf by -1.0 and 0.0: 1 / x and 1.
+def reciprocal(v):
+    return 1 / v if v != 0 else math.copysign(math.inf, v)
+
+
+x = uniform(64 * 128)
+out = interp("reciprocal_powf", {"x_ptr": (x, [64, 128], "f16")}, ["r_ptr", "q_ptr"])
+report("reciprocal_powf r", out["r_ptr"], [f16(f16(reciprocal(v)) + 1) for v in x])
+report("reciprocal_powf q", out["q_ptr"], [f32(reciprocal(f32(v * 3))) for v in x])
+
 # Rows picked by their parity: scf.if with results, and its value-only form.
 x = uniform(64 * 128)
 want = [f16(v * 2) if (i // 128) % 2 == 0 else f16(v + 1) for i, v in enumerate(x)]

@@ -18,9 +18,9 @@
 // floats only) is refused before scheduling, at the KTIR operation, with
 // the unit and what it does compute, and so is an operation no unit has an
 // instruction for (ScalarInstruction.h: math.powf, math.exp2, the shifts).
-// math.powf by the constant 2.0 or 1.0 is computed first as x * x or x,
-// which is exact (liftExactPowers). The emitter keeps its own checks as
-// the backstop.
+// math.powf by the constant 2.0, -1.0, 1.0 or 0.0 is computed first as
+// x * x, 1 / x, x or 1, which is exact (liftExactPowers). The emitter keeps
+// its own checks as the backstop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -253,11 +253,16 @@ void accumulateInF32(linalg::GenericOp generic, const ktdf_arch::UnitSpec &unit,
 }
 
 /// Computes each math.powf of `body` whose exponent is the constant 2.0 as
-/// arith.mulf x, x and one by 1.0 as x. Both are exact against the
-/// reference interpreter, which computes pow in double and rounds once:
-/// the square of a float of at most 24 significand bits is exact in
-/// double, so pow rounds the exact square once, as the multiply does (and
-/// agrees on zeros, infinities and NaN); pow(x, 1.0) is x.
+/// arith.mulf x, x, by -1.0 as arith.divf 1, x, by 1.0 as x and by 0.0 as
+/// 1. Each is exact against the reference interpreter, which computes pow
+/// in double and rounds once: the square of a float of at most 24
+/// significand bits is exact in double, so pow rounds the exact square
+/// once, as the multiply does; pow(x, -1.0) is within 0.52 double ulp of
+/// 1 / x, and no reciprocal of such a float lies that close to a rounding
+/// boundary of a narrower float (1 - m x, for a boundary m of 25 bits, is
+/// 0 only for powers of two and otherwise at least 2^-49), so both round
+/// alike, as the divide does; pow(x, 1.0) is x and pow(x, 0.0) is 1, NaN
+/// included. All agree on zeros, infinities and NaN.
 void liftExactPowers(Block &body) {
   for (Operation &op : llvm::make_early_inc_range(body.without_terminator())) {
     auto pow = dyn_cast<math::PowFOp>(op);
@@ -265,16 +270,25 @@ void liftExactPowers(Block &body) {
     if (!pow || !matchPattern(pow.getRhs(), m_ConstantFloat(&exponent)))
       continue;
     Value x = pow.getLhs();
+    OpBuilder b(pow);
+    Location loc = pow.getLoc();
+    Value lifted;
     if (exponent.isExactlyValue(1.0)) {
-      pow.replaceAllUsesWith(x);
-      pow.erase();
+      lifted = x;
     } else if (exponent.isExactlyValue(2.0)) {
-      OpBuilder b(pow);
-      pow.replaceAllUsesWith(
-          arith::MulFOp::create(b, pow.getLoc(), x, x, pow.getFastmathAttr())
-              .getResult());
-      pow.erase();
+      lifted = arith::MulFOp::create(b, loc, x, x, pow.getFastmathAttr());
+    } else if (exponent.isExactlyValue(-1.0)) {
+      Value one =
+          arith::ConstantOp::create(b, loc, b.getFloatAttr(pow.getType(), 1.0));
+      lifted = arith::DivFOp::create(b, loc, one, x, pow.getFastmathAttr());
+    } else if (exponent.isZero()) {
+      lifted =
+          arith::ConstantOp::create(b, loc, b.getFloatAttr(pow.getType(), 1.0));
+    } else {
+      continue;
     }
+    pow.replaceAllUsesWith(lifted);
+    pow.erase();
   }
 }
 
@@ -282,10 +296,10 @@ void liftExactPowers(Block &body) {
 /// unit has an instruction for, to be computed on `unit`; or "".
 std::string instead(Operation *op, Type type, const ktdf_arch::UnitSpec &unit) {
   if (isa<math::PowFOp>(op))
-    return "; math.powf is computed only by the constant exponent 2.0 (as "
-           "x * x) or 1.0, where it is exact: other exponents would be "
-           "exp(y * log(x)), which is not exact against the reference's pow "
-           "in double";
+    return "; math.powf is computed only by the constant exponents 2.0 "
+           "(as x * x), -1.0 (as 1 / x), 1.0 and 0.0, where it is exact: "
+           "other exponents would be exp(y * log(x)), which is not exact "
+           "against the reference's pow in double";
   if (isa<math::Exp2Op>(op) && type &&
       computes(unit, ktdf_arch::OpClass::Transcendental, type))
     return "; write exp2(x) as math.exp(x * 0.6931471805599453) (x times "

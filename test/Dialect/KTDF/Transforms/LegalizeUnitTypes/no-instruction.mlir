@@ -14,7 +14,7 @@ module {
     %e = tensor.empty() : tensor<64xf32>
     %z = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) {
     ^bb0(%a: f32, %o: f32):
-      // expected-error @+1 {{no compute unit of device 'spyre_like' computes math.powf (its vector unit 'core/corelet/SFP' has no instruction for it); math.powf is computed only by the constant exponent 2.0 (as x * x) or 1.0, where it is exact: other exponents would be exp(y * log(x)), which is not exact against the reference's pow in double}}
+      // expected-error @+1 {{no compute unit of device 'spyre_like' computes math.powf (its vector unit 'core/corelet/SFP' has no instruction for it); math.powf is computed only by the constant exponents 2.0 (as x * x), -1.0 (as 1 / x), 1.0 and 0.0, where it is exact: other exponents would be exp(y * log(x)), which is not exact against the reference's pow in double}}
       %s = math.powf %a, %p : f32
       linalg.yield %s : f32
     } -> tensor<64xf32>
