@@ -267,6 +267,20 @@ out = interp("reciprocal_powf", {"x_ptr": (x, [64, 128], "f16")}, ["r_ptr", "q_p
 report("reciprocal_powf r", out["r_ptr"], [f16(f16(reciprocal(v)) + 1) for v in x])
 report("reciprocal_powf q", out["q_ptr"], [f32(reciprocal(f32(v * 3))) for v in x])
 
+# A row's maximum compared, picking a row scale and a row (tl.where).
+x = uniform(64 * 128)
+x = [-v if (i // 128) % 3 == 1 else v for i, v in enumerate(x)]
+out = interp("row_guard_scale", {"x_ptr": (x, [64, 128], "f16")}, ["s_ptr", "n_ptr"])
+want_s, want_n = [], []
+for r in range(64):
+    row = x[r * 128:(r + 1) * 128]
+    m = max(row)
+    scale = f16(1 / m) if m > 0 else 1.0
+    want_s += [f16(v * scale) for v in row]
+    want_n += [v if m > 0 else -v for v in row]
+report("row_guard_scale s", out["s_ptr"], want_s)
+report("row_guard_scale n", out["n_ptr"], want_n)
+
 # Rows picked by their parity: scf.if with results, and its value-only form.
 x = uniform(64 * 128)
 want = [f16(v * 2) if (i // 128) % 2 == 0 else f16(v + 1) for i, v in enumerate(x)]

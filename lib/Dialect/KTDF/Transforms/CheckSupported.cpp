@@ -91,7 +91,8 @@ static std::optional<std::string> checkExtract(tensor::ExtractOp extract) {
              user->getName().getStringRef().str() +
              "' is not supported by the scheduler yet (only a tensor.splat "
              "broadcasting it back, or scalar float arithmetic on "
-             "one-element tensors, float arguments and constants)";
+             "one-element tensors, float arguments and constants, and "
+             "comparisons of those that only selects of those pick by)";
   return std::nullopt;
 }
 

@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ScalarIdioms.h"
+
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
@@ -241,8 +243,11 @@ bool mlir::ktdf::isLowerableIf(scf::IfOp branch) {
 static void selectsToIfs(Operation *root) {
   SmallVector<arith::SelectOp> selects;
   root->walk([&](arith::SelectOp select) {
+    // A row's comparison (of its reduction's element) picks per element:
+    // ktdf-generalize broadcasts what it compares.
     if (select.getCondition().getType().isInteger(1) &&
-        isa<RankedTensorType>(select.getType()))
+        isa<RankedTensorType>(select.getType()) &&
+        !isRowScalar(select.getCondition()))
       selects.push_back(select);
   });
   for (arith::SelectOp select : selects) {

@@ -40,11 +40,22 @@ bool mlir::ktdf::isLaunchFloat(Value v) {
 }
 
 bool mlir::ktdf::isRowScalarOp(Operation *op) {
+  // A comparison of row values is a row condition when only selects pick
+  // by it (`max > 0 ? 1 / max : 1`), of row values or of tensors by its
+  // splat; a branch on it would be control flow that depends on data.
+  bool condition =
+      isa<arith::CmpFOp>(op) &&
+      llvm::all_of(op->getUsers(), [&](Operation *user) {
+        return isa<tensor::SplatOp>(user) ||
+               (isa<arith::SelectOp>(user) &&
+                user->getOperand(0) == op->getResult(0) &&
+                isa<FloatType, RankedTensorType>(user->getResult(0).getType()));
+      });
   if (!isa_and_present<arith::ArithDialect, math::MathDialect>(
           op->getDialect()) ||
       !op->hasTrait<OpTrait::Elementwise>() || op->getNumRegions() != 0 ||
       op->getNumResults() != 1 || op->getNumOperands() == 0 ||
-      !isa<FloatType>(op->getResult(0).getType()) ||
+      !(condition || isa<FloatType>(op->getResult(0).getType())) ||
       op->getParentOfType<linalg::LinalgOp>())
     return false;
   return llvm::all_of(op->getOperands(), isRowScalar);
@@ -59,6 +70,9 @@ static bool isBitcastConstant(Value v) {
 }
 
 bool mlir::ktdf::isRowScalar(Value v) {
+  if (v.getType().isInteger(1))
+    return extractedTensor(v) || (v.getDefiningOp<arith::CmpFOp>() &&
+                                  isRowScalarOp(v.getDefiningOp()));
   if (!isa<FloatType>(v.getType()))
     return false;
   if (matchPattern(v, m_Constant()) || isBitcastConstant(v) ||
@@ -114,6 +128,67 @@ struct RowScalarToRankZero : RewritePattern {
   }
 };
 
+/// The float operands of the comparison `condition` is, as row scalars: of
+/// the scalar arith.cmpf, or of the rank-0 one RowScalarToRankZero made of
+/// it (read back with tensor.extract). Empty when it is neither.
+static SmallVector<Value, 2> comparedRowScalars(PatternRewriter &rewriter,
+                                                Location loc, Value condition,
+                                                arith::CmpFPredicate &pred) {
+  if (auto cmp = condition.getDefiningOp<arith::CmpFOp>();
+      cmp && isRowScalarOp(cmp)) {
+    pred = cmp.getPredicate();
+    return {cmp.getLhs(), cmp.getRhs()};
+  }
+  Value tensor = extractedTensor(condition);
+  auto cmp = tensor ? tensor.getDefiningOp<arith::CmpFOp>() : arith::CmpFOp();
+  if (!cmp || cast<RankedTensorType>(tensor.getType()).getRank() != 0)
+    return {};
+  pred = cmp.getPredicate();
+  return {tensor::ExtractOp::create(rewriter, loc, cmp.getLhs()),
+          tensor::ExtractOp::create(rewriter, loc, cmp.getRhs())};
+}
+
+/// A row condition broadcast to a tensor (its tensor.splat, or the
+/// condition of a select of tensors) to the comparison of the broadcast
+/// row values: the compute unit broadcasts floats, not i1, and compares
+/// each element as the row's comparison does.
+struct BroadcastRowComparison : RewritePattern {
+  BroadcastRowComparison(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/2, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    auto splat = dyn_cast<tensor::SplatOp>(op);
+    auto select = dyn_cast<arith::SelectOp>(op);
+    Value condition = splat    ? splat.getInput()
+                      : select ? select.getCondition()
+                               : Value();
+    auto type = splat    ? splat.getType()
+                : select ? dyn_cast<RankedTensorType>(select.getType())
+                         : RankedTensorType();
+    if (!condition || !type || !condition.getType().isInteger(1))
+      return failure();
+    Location loc = op->getLoc();
+    arith::CmpFPredicate pred;
+    SmallVector<Value, 2> compared =
+        comparedRowScalars(rewriter, loc, condition, pred);
+    if (compared.empty())
+      return failure();
+    SmallVector<Value, 2> broadcast;
+    for (Value v : compared)
+      broadcast.push_back(
+          tensor::SplatOp::create(rewriter, loc, type.clone(v.getType()), v));
+    Value perElement =
+        arith::CmpFOp::create(rewriter, loc, pred, broadcast[0], broadcast[1]);
+    if (splat)
+      rewriter.replaceOp(op, perElement);
+    else
+      rewriter.replaceOpWithNewOp<arith::SelectOp>(
+          op, perElement, select.getTrueValue(), select.getFalseValue());
+    return success();
+  }
+};
+
 /// A row scalar a linalg.generic body captures from above (a softmax's
 /// `%q = arith.divf %e, %sum` with `%sum` extracted from the row's
 /// reduction) to one more input: the rank-0 tensor it is the element of,
@@ -159,6 +234,6 @@ struct CapturedRowScalarToInput : OpRewritePattern<linalg::GenericOp> {
 } // namespace
 
 void mlir::ktdf::populateRowScalarPatterns(RewritePatternSet &patterns) {
-  patterns.add<RowScalarToRankZero, CapturedRowScalarToInput>(
-      patterns.getContext());
+  patterns.add<RowScalarToRankZero, CapturedRowScalarToInput,
+               BroadcastRowComparison>(patterns.getContext());
 }

@@ -94,7 +94,7 @@ func.func @scalar_arithmetic_on_tile_id(%t: tensor<1xf16>) -> tensor<8xf16> attr
   %pid = ktdp.get_compute_tile_id : index
   %i = arith.index_cast %pid : index to i32
   %f = arith.sitofp %i : i32 to f16
-  // expected-error @+1 {{a scalar from tensor.extract used by 'arith.mulf' is not supported by the scheduler yet (only a tensor.splat broadcasting it back, or scalar float arithmetic on one-element tensors, float arguments and constants)}}
+  // expected-error @+1 {{a scalar from tensor.extract used by 'arith.mulf' is not supported by the scheduler yet (only a tensor.splat broadcasting it back, or scalar float arithmetic on one-element tensors, float arguments and constants, and comparisons of those that only selects of those pick by)}}
   %s = tensor.extract %t[%c0] : tensor<1xf16>
   %s2 = arith.mulf %s, %f : f16
   // expected-error @+1 {{tensor.splat of a scalar that is neither a constant, a float kernel argument, an integer one converted to float}}
@@ -128,4 +128,20 @@ func.func @dynamic_splat(%n: index) -> tensor<?xf16> attributes {grid = [1]} {
   // expected-error @+1 {{tensor.splat to a dynamically shaped tensor is not supported by the scheduler yet}}
   %b = tensor.splat %one[%n] : tensor<?xf16>
   return %b : tensor<?xf16>
+}
+
+// -----
+
+// A comparison of a row's element that a branch takes: control flow that
+// depends on data (a select of row values or of tensors by it passes).
+func.func @branch_on_row_value(%t: tensor<1xf16>) attributes {grid = [4]} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f16
+  // expected-error @+1 {{a scalar from tensor.extract used by 'arith.cmpf' is not supported by the scheduler yet}}
+  %s = tensor.extract %t[%c0] : tensor<1xf16>
+  %pos = arith.cmpf ogt, %s, %zero : f16
+  scf.if %pos {
+    %e = tensor.empty() : tensor<8xf16>
+  }
+  return
 }

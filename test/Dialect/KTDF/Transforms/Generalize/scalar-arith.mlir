@@ -101,3 +101,55 @@ func.func @captured_sum(%e: tensor<1x256xf16>, %sum: tensor<1xf32>) -> tensor<1x
   } -> tensor<1x256xf16>
   return %y : tensor<1x256xf16>
 }
+
+// A comparison of a row's maximum picks between whole rows (Triton's
+// `tl.where(m > 0, x, -x)`): the compute unit broadcasts floats, not i1,
+// so the maximum is broadcast and compared per element, in one generic
+// with the select (BroadcastRowComparison).
+
+// CHECK-LABEL: func.func @row_select
+// CHECK-SAME: (%[[X:.*]]: tensor<1x128xf16>)
+// CHECK: %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x128xf16>)
+// CHECK: linalg.generic {{.*}} ins(%[[MAX]], %[[X]] : tensor<1xf16>, tensor<1x128xf16>)
+// CHECK-NEXT: ^bb0(%[[M:.*]]: f16, %[[V:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT: %[[NEG:.*]] = arith.negf %[[V]] : f16
+// CHECK-NEXT: %[[POS:.*]] = arith.cmpf ogt, %[[M]], %{{.*}} : f16
+// CHECK-NEXT: %[[R:.*]] = arith.select %[[POS]], %[[V]], %[[NEG]] : f16
+// CHECK-NOT: tensor.extract
+func.func @row_select(%x: tensor<1x128xf16>) -> tensor<1x128xf16> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f16
+  %init = tensor.splat %zero : tensor<1xf16>
+  %mx = linalg.reduce { arith.maximumf } ins(%x : tensor<1x128xf16>) outs(%init : tensor<1xf16>) dimensions = [1]
+  %m = tensor.extract %mx[%c0] : tensor<1xf16>
+  %pos = arith.cmpf ogt, %m, %zero : f16
+  %neg = arith.negf %x : tensor<1x128xf16>
+  %n = arith.select %pos, %x, %neg : tensor<1x128xf16>
+  return %n : tensor<1x128xf16>
+}
+
+// A select of row values by the same comparison is a row op: one more
+// scalar op on rank-0 tensors, its result broadcast.
+
+// CHECK-LABEL: func.func @row_guard
+// CHECK: linalg.generic {{.*}} iterator_types = []
+// CHECK-NEXT: ^bb0(%[[M:.*]]: f16, %{{.*}}: f16):
+// CHECK-NEXT: %[[INV:.*]] = arith.divf %{{.*}}, %[[M]] : f16
+// CHECK-NEXT: %[[POS:.*]] = arith.cmpf ogt, %[[M]], %{{.*}} : f16
+// CHECK-NEXT: arith.select %[[POS]], %[[INV]], %{{.*}} : f16
+// CHECK-NOT: tensor.extract
+// CHECK-NOT: tensor.splat
+func.func @row_guard(%x: tensor<1x128xf16>) -> tensor<1x128xf16> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f16
+  %one = arith.constant 1.0 : f16
+  %init = tensor.splat %zero : tensor<1xf16>
+  %mx = linalg.reduce { arith.maximumf } ins(%x : tensor<1x128xf16>) outs(%init : tensor<1xf16>) dimensions = [1]
+  %m = tensor.extract %mx[%c0] : tensor<1xf16>
+  %pos = arith.cmpf ogt, %m, %zero : f16
+  %inv = arith.divf %one, %m : f16
+  %s = arith.select %pos, %inv, %one : f16
+  %sv = tensor.splat %s : tensor<1x128xf16>
+  %y = arith.mulf %x, %sv : tensor<1x128xf16>
+  return %y : tensor<1x128xf16>
+}

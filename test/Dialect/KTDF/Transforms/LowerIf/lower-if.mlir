@@ -166,3 +166,23 @@ func.func @computed_scalar(%a: index) attributes {grid = [2]} {
   "test.use"(%r) : (index) -> ()
   return
 }
+
+// -----
+
+// A select of tensors by a comparison of a row's element stays a select:
+// ktdf-generalize compares per element (ScalarIdioms.h).
+
+// CHECK-LABEL: func.func @row_condition
+// CHECK-NOT: scf.for
+// CHECK: %[[POS:.*]] = arith.cmpf ogt
+// CHECK: arith.select %[[POS]], %{{.*}}, %{{.*}} : tensor<1x64xf16>
+func.func @row_condition(%t: tensor<1xf16>, %x: tensor<1x64xf16>) attributes {grid = [4]} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f16
+  %s = tensor.extract %t[%c0] : tensor<1xf16>
+  %pos = arith.cmpf ogt, %s, %zero : f16
+  %neg = arith.negf %x : tensor<1x64xf16>
+  %y = arith.select %pos, %x, %neg : tensor<1x64xf16>
+  "test.use"(%y) : (tensor<1x64xf16>) -> ()
+  return
+}
