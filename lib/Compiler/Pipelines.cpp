@@ -121,6 +121,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdf::createKTDFUpliftWhile());
   pm.addPass(ktdf::createKTDFLowerIf());
   pm.addPass(ktdf::createKTDFUnrollCarriedLoops());
+  pm.addPass(ktdf::createKTDFLiftSlices());
   pm.addPass(ktdf::createKTDFForwardStores());
   ktdf::KTDFStreamWideRowsOptions stream;
   stream.maxTileBytes = options.maxRowBytes;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexIdioms.h"
+#include "LiftSlices.h"
 #include "MatrixIdioms.h"
 #include "MemoryHazards.h"
 #include "RowMajorViews.h"
@@ -305,6 +306,16 @@ static std::optional<std::string> check(Operation *op,
                    " is supported by the scheduler only between static "
                    "shapes and when it removes or adds dimensions of "
                    "extent 1 (not when it merges or splits dimensions)";
+          })
+      // ktdf-lift-slices rewrites these into loads and stores of
+      // sub-tiles; what it leaves is refused with its reason.
+      .Case<tensor::ExtractSliceOp, tensor::InsertSliceOp, tensor::ConcatOp>(
+          [](Operation *o) -> std::optional<std::string> {
+            if (std::optional<std::string> why = whyNotLiftedSlice(o))
+              return why;
+            return o->getName().getStringRef().str() +
+                   " is lifted into transfers by ktdf-lift-slices, which "
+                   "runs before this check";
           })
       .Default([](Operation *o) -> std::optional<std::string> {
         if (o->getDialect() &&

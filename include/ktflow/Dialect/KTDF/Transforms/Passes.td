@@ -225,6 +225,44 @@ def KTDFUnrollCarriedLoops
                            "::mlir::arith::ArithDialect"];
 }
 
+def KTDFLiftSlices : Pass<"ktdf-lift-slices", "::mlir::ModuleOp"> {
+  let summary = "Turn tensor slices of loaded and stored tiles into transfers of sub-tiles";
+  let description = [{
+    Kernels slice the blocks they load (the two halves of a row in RoPE,
+    the first rows of a block, one head's columns) and build outputs from
+    pieces (tensor.insert_slice into a tensor.empty, tensor.concat) that
+    they store at once. The scheduler has no operation that cuts or glues
+    tensors, but with static offsets and sizes and unit strides a window of
+    a box tile is a box tile of the same view:
+
+    * a tensor.extract_slice of a ktdp.load through a box access tile (a
+      box from its anchor, any order) becomes a load of the sub-tile at
+      the slice's offset; through element-wise arithmetic on such loads
+      (and splat constants) the operands are sliced and the arithmetic is
+      redone on the window (a rank-reducing slice gets a
+      tensor.collapse_shape of its unit dimensions);
+    * a ktdp.store of a tensor built from pieces becomes one store per
+      piece through the sub-tile where it lands, when the pieces cover the
+      tensor exactly once.
+
+    The sub-tiles name the same coordinates of the view as the windows,
+    so masked coordinates stay masked. What the pass leaves (dynamic
+    offsets, strides other than 1, a window of a reduction's result...)
+    ktdf-check-supported refuses at the op, saying why.
+
+    ```mlir
+    // before
+    %v = ktdp.load %t : !ktdp.access_tile<4x128xindex> -> tensor<4x128xf16>
+    %s = tensor.extract_slice %v[0, 64] [4, 64] [1, 1]
+        : tensor<4x128xf16> to tensor<4x64xf16>
+    // after: %t's anchor moved 64 columns, its set the 4x64 box
+    %s = ktdp.load %t2 : !ktdp.access_tile<4x64xindex> -> tensor<4x64xf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def KTDFForwardStores : Pass<"ktdf-forward-stores", "::mlir::ModuleOp"> {
   let summary = "Use a stored tensor where the kernel loads it back";
   let description = [{

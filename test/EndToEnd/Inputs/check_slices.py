@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+# Checks the compiled slice kernels (slices.test) against their formulas
+# computed here: runs `ktflow run` on each device with `seq:` inputs and
+# compares every element of the simulated output. The inputs are integers
+# (seq:LO:HI: element e holds LO + e mod (HI - LO)) small enough that every
+# result is exact in f16, so the formulas need no rounding.
+# Usage: check_slices.py KTFLOW INPUT_DIR DEVICE_DIR WORK_DIR
+# Prints one line per kernel and device: KERNEL DEVICE: N elements, M differ.
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
+                                "Simulator", "Inputs"))
+from check_npy import read_npy  # noqa: E402
+
+KTFLOW, SRC, DEVICES, WORK = sys.argv[1:5]
+
+
+def seq(lo, hi):
+    return lambda e: lo + e % (hi - lo)
+
+
+X, COS, SIN = seq(-50, 61), seq(-3, 4), seq(-5, 6)
+SPECS = {"x": "seq:-50:61", "cos": "seq:-3:4", "sin": "seq:-5:6"}
+
+
+def first_rows():
+    # Y[2t + i, j] = 2 X[4t + i, j], 16 tiles, 2 of each 4 rows.
+    return [2 * X((4 * (r // 2) + r % 2) * 128 + j)
+            for r in range(32) for j in range(128)]
+
+
+def rope(rows):
+    # Y[p, j] = x1 c - x2 s, Y[p, j + 64] = x2 c + x1 s.
+    out = []
+    for p in range(rows):
+        x1 = [X(p * 128 + j) for j in range(64)]
+        x2 = [X(p * 128 + 64 + j) for j in range(64)]
+        c = [COS(p * 64 + j) for j in range(64)]
+        s = [SIN(p * 64 + j) for j in range(64)]
+        out += [x1[j] * c[j] - x2[j] * s[j] for j in range(64)]
+        out += [x2[j] * c[j] + x1[j] * s[j] for j in range(64)]
+    return out
+
+
+def head_split():
+    # K[r, j] = Q[r, 128 + j] / 8 (Q is 100x256).
+    return [X(r * 256 + 128 + j) / 8 for r in range(100) for j in range(128)]
+
+
+KERNELS = [
+    ("first_rows_slice", {"x_ptr": "x"}, "y_ptr", first_rows()),
+    ("rope_slices", {"x_ptr": "x", "cos_ptr": "cos", "sin_ptr": "sin"},
+     "y_ptr", rope(64)),
+    ("rope_concat_loop", {"x_ptr": "x", "cos_ptr": "cos", "sin_ptr": "sin"},
+     "y_ptr", rope(128)),
+    ("head_split_slice", {"q_ptr": "x"}, "k_ptr", head_split()),
+]
+
+for device in ("spyre_like", "mesh_device", "sample_device"):
+    for kernel, inputs, output, want in KERNELS:
+        path = os.path.join(WORK, "%s_%s.npy" % (kernel, device))
+        cmd = [KTFLOW, "run", os.path.join(SRC, kernel + ".mlir"), "--arch",
+               os.path.join(DEVICES, device + ".mlir"),
+               "--output=%s=%s" % (output, path)]
+        cmd += ["--input=%s=%s" % (n, SPECS[s]) for n, s in inputs.items()]
+        subprocess.run(cmd, check=True, capture_output=True)
+        _, got = read_npy(path)
+        differ = sum(1 for g, w in zip(got, want) if g != w)
+        differ += abs(len(got) - len(want))
+        print("%s %s: %d elements, %d differ" % (kernel, device, len(want),
+                                                  differ))
