@@ -49,6 +49,12 @@ def head_split():
     return [X(r * 256 + 128 + j) / 8 for r in range(100) for j in range(128)]
 
 
+def head_loop():
+    # K[64 h + r, j] = Q[r, 128 h + j] / 8 (Q is 64x256).
+    return [X(r * 256 + 128 * h + j) / 8
+            for h in range(2) for r in range(64) for j in range(128)]
+
+
 KERNELS = [
     ("first_rows_slice", {"x_ptr": "x"}, "y_ptr", first_rows()),
     ("rope_slices", {"x_ptr": "x", "cos_ptr": "cos", "sin_ptr": "sin"},
@@ -56,6 +62,7 @@ KERNELS = [
     ("rope_concat_loop", {"x_ptr": "x", "cos_ptr": "cos", "sin_ptr": "sin"},
      "y_ptr", rope(128)),
     ("head_split_slice", {"q_ptr": "x"}, "k_ptr", head_split()),
+    ("head_loop_slice", {"q_ptr": "x"}, "k_ptr", head_loop()),
 ]
 
 for device in ("spyre_like", "mesh_device", "sample_device"):

@@ -7,17 +7,18 @@
 // between memory and compute units and has no operation that cuts or
 // glues tensors, but a window of a loaded box tile is itself a box tile of
 // the same view, and a tensor built from pieces is stored by storing each
-// piece where it lands. So, with static offsets and sizes and unit strides:
+// piece where it lands. So, with constant sizes and unit strides:
 //
 //  * a tensor.extract_slice of a ktdp.load through a box access tile (from
 //    its anchor, any order) becomes a load of the sub-tile at the slice's
-//    offset; through element-wise arithmetic on such loads (and splat
-//    constants) each operand is sliced and the arithmetic is redone on the
-//    slice only;
+//    offset (one known at run time, such as a loop's head offset, becomes
+//    an index of the sub-tile's anchor, loaded where the slice was);
+//    through element-wise arithmetic on such loads (and splat constants)
+//    each operand is sliced and the arithmetic is redone on the slice only;
 //  * a ktdp.store of a tensor built by tensor.insert_slice (into a
-//    tensor.empty) and tensor.concat becomes one store per piece, each
-//    through the sub-tile where the piece lands, when the pieces cover the
-//    tensor exactly once.
+//    tensor.empty) and tensor.concat at constant offsets becomes one store
+//    per piece, each through the sub-tile where the piece lands, when the
+//    pieces cover the tensor exactly once.
 //
 // The sub-tile names the same coordinates of the view as the window of the
 // tile did, so masking (a coordinate outside the view's set loads 0 and is
@@ -37,6 +38,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::ktdf {
@@ -81,33 +83,42 @@ static Reason whyNotBoxTile(Value tile) {
 /// The box sub-tile of the box tile `tile` (whyNotBoxTile holds) that
 /// covers the window at `offsets` of `sizes`, both along the dimensions of
 /// the tensors it transfers (the tile's order permutes them into the
-/// view's).
-static Value buildSubTile(OpBuilder &b, Value tile, ArrayRef<int64_t> offsets,
+/// view's). An offset known only at run time becomes an index of the
+/// anchor.
+static Value buildSubTile(OpBuilder &b, Value tile,
+                          ArrayRef<OpFoldResult> offsets,
                           ArrayRef<int64_t> sizes) {
   auto op = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
   MLIRContext *ctx = b.getContext();
   AffineMap base = op.getBaseMap();
   SmallVector<AffineExpr> anchor(base.getResults());
+  SmallVector<Value> indices(op.getIndices());
   SmallVector<int64_t> extents(sizes.size());
   for (auto [k, result] :
        llvm::enumerate(op.getAccessTileOrder().getResults())) {
     unsigned d = cast<AffineDimExpr>(result).getPosition();
-    anchor[d] = anchor[d] + offsets[k];
+    if (auto offset = dyn_cast<Value>(offsets[k])) {
+      anchor[d] = anchor[d] + getAffineDimExpr(indices.size(), ctx);
+      indices.push_back(offset);
+    } else {
+      anchor[d] = anchor[d] + *getConstantIntValue(offsets[k]);
+    }
     extents[d] = sizes[k];
   }
   auto shifted =
-      AffineMap::get(base.getNumDims(), base.getNumSymbols(), anchor, ctx);
+      AffineMap::get(indices.size(), base.getNumSymbols(), anchor, ctx);
   return ktdp::ConstructAccessTileOp::create(
       b, op.getLoc(), ktdp::AccessTileType::get(ctx, sizes), op.getBase(),
-      op.getIndices(), op.getSymbolOperands(), AffineMapAttr::get(shifted),
+      indices, op.getSymbolOperands(), AffineMapAttr::get(shifted),
       IntegerSetAttr::get(ktdp::getBoxSet(extents, ctx)),
       op.getAccessTileOrderAttr());
 }
 
 /// Why the window of `op` (a slice, insert or extract) is not static with
-/// unit strides.
-static Reason whyNotStaticWindow(OffsetSizeAndStrideOpInterface op) {
-  if (ShapedType::isDynamicShape(op.getStaticOffsets()))
+/// unit strides (`dynamicOffsets`: offsets known at run time only allowed).
+static Reason whyNotStaticWindow(OffsetSizeAndStrideOpInterface op,
+                                 bool dynamicOffsets = false) {
+  if (!dynamicOffsets && ShapedType::isDynamicShape(op.getStaticOffsets()))
     return std::string("its offsets are not constants");
   if (ShapedType::isDynamicShape(op.getStaticSizes()))
     return std::string("its sizes are not constants");
@@ -175,7 +186,7 @@ static Reason whyNotSliceable(Value value, DenseMap<Value, Reason> &known) {
 }
 
 static Reason whyNotLiftedExtract(tensor::ExtractSliceOp slice) {
-  if (Reason why = whyNotStaticWindow(slice))
+  if (Reason why = whyNotStaticWindow(slice, /*dynamicOffsets=*/true))
     return why;
   RankedTensorType window = RankedTensorType::get(
       slice.getStaticSizes(), slice.getType().getElementType());
@@ -186,10 +197,12 @@ static Reason whyNotLiftedExtract(tensor::ExtractSliceOp slice) {
   return whyNotSliceable(slice.getSource(), known);
 }
 
-/// The window at `offsets` of `sizes` of `value` (whyNotSliceable holds),
-/// computed next to `value`: a load of the sub-tile, a smaller splat, or
-/// the element-wise op redone on the windows of its operands.
-static Value sliceOf(OpBuilder &b, Value value, ArrayRef<int64_t> offsets,
+/// The window at `offsets` of `sizes` of `value` (whyNotSliceable holds):
+/// a load of the sub-tile, a smaller splat, or the element-wise op redone
+/// on the windows of its operands. Computed next to `value` (outside the
+/// loops around the slice) when the offsets are constants, at `b`'s
+/// insertion point (the slice, where its offsets are defined) otherwise.
+static Value sliceOf(OpBuilder &b, Value value, ArrayRef<OpFoldResult> offsets,
                      ArrayRef<int64_t> sizes, DenseMap<Value, Value> &done) {
   if (Value known = done.lookup(value))
     return known;
@@ -197,7 +210,8 @@ static Value sliceOf(OpBuilder &b, Value value, ArrayRef<int64_t> offsets,
       sizes, cast<RankedTensorType>(value.getType()).getElementType());
   Operation *def = value.getDefiningOp();
   OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointAfter(def);
+  if (llvm::all_of(offsets, [](OpFoldResult o) { return isa<Attribute>(o); }))
+    b.setInsertionPointAfter(def);
   Value result;
   if (auto load = dyn_cast<ktdp::LoadOp>(def)) {
     Value tile = buildSubTile(b, load.getAccessTile(), offsets, sizes);
@@ -226,7 +240,7 @@ static Value sliceOf(OpBuilder &b, Value value, ArrayRef<int64_t> offsets,
 static void liftExtract(tensor::ExtractSliceOp slice) {
   OpBuilder b(slice);
   DenseMap<Value, Value> done;
-  Value window = sliceOf(b, slice.getSource(), slice.getStaticOffsets(),
+  Value window = sliceOf(b, slice.getSource(), slice.getMixedOffsets(),
                          slice.getStaticSizes(), done);
   if (window.getType() != slice.getType())
     window = tensor::CollapseShapeOp::create(
@@ -261,6 +275,8 @@ static bool isAssembly(Operation *op) {
 /// is one piece.
 static Reason collectPieces(Value value, ArrayRef<int64_t> offsets,
                             SmallVectorImpl<Piece> &pieces) {
+  if (!cast<RankedTensorType>(value.getType()).hasStaticShape())
+    return std::string("a tensor of dynamic shape");
   Operation *def = value.getDefiningOp();
   auto shifted = [&](ArrayRef<int64_t> by) {
     SmallVector<int64_t> at(offsets);
@@ -270,7 +286,7 @@ static Reason collectPieces(Value value, ArrayRef<int64_t> offsets,
   };
   if (auto insert = dyn_cast_or_null<tensor::InsertSliceOp>(def)) {
     if (Reason why = whyNotStaticWindow(insert))
-      return "a tensor.insert_slice whose " + *why;
+      return "a tensor.insert_slice (" + *why + ")";
     if (insert.getSourceType().getRank() != insert.getType().getRank())
       return std::string("a tensor.insert_slice adds dimensions to its "
                          "source (insert a tensor of the destination's "
@@ -298,8 +314,6 @@ static Reason collectPieces(Value value, ArrayRef<int64_t> offsets,
     }
     return std::nullopt;
   }
-  if (!cast<RankedTensorType>(value.getType()).hasStaticShape())
-    return std::string("a piece has a dynamic shape");
   pieces.push_back({value, SmallVector<int64_t>(offsets)});
   return std::nullopt;
 }
@@ -346,7 +360,9 @@ static void splitStore(ktdp::StoreOp store, ArrayRef<Piece> pieces) {
   OpBuilder b(store);
   for (const Piece &piece : pieces) {
     auto shape = cast<RankedTensorType>(piece.value.getType()).getShape();
-    Value tile = buildSubTile(b, store.getAccessTile(), piece.offsets, shape);
+    Value tile = buildSubTile(
+        b, store.getAccessTile(),
+        getAsIndexOpFoldResult(b.getContext(), piece.offsets), shape);
     auto part = ktdp::StoreOp::create(b, store.getLoc(), piece.value, tile);
     part->setDiscardableAttrs(store->getDiscardableAttrDictionary());
   }
@@ -389,9 +405,9 @@ std::optional<std::string> ktdf::whyNotLiftedSlice(Operation *op) {
   if (!why)
     return std::nullopt;
   return op->getName().getStringRef().str() +
-         " is compiled only as a load of the window (static offsets and "
-         "sizes, unit strides, of a ktdp.load through a box access tile or "
-         "of element-wise arithmetic on such loads): " +
+         " is compiled only as a load of the window (constant sizes and "
+         "unit strides, of a ktdp.load through a box access tile or of "
+         "element-wise arithmetic on such loads): " +
          *why;
 }
 

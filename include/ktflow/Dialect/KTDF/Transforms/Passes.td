@@ -232,22 +232,24 @@ def KTDFLiftSlices : Pass<"ktdf-lift-slices", "::mlir::ModuleOp"> {
     the first rows of a block, one head's columns) and build outputs from
     pieces (tensor.insert_slice into a tensor.empty, tensor.concat) that
     they store at once. The scheduler has no operation that cuts or glues
-    tensors, but with static offsets and sizes and unit strides a window of
-    a box tile is a box tile of the same view:
+    tensors, but with constant sizes and unit strides a window of a box
+    tile is a box tile of the same view:
 
     * a tensor.extract_slice of a ktdp.load through a box access tile (a
       box from its anchor, any order) becomes a load of the sub-tile at
-      the slice's offset; through element-wise arithmetic on such loads
+      the slice's offset (an offset known at run time becomes an index of
+      the sub-tile's anchor, and the sub-tile is loaded where the slice
+      was); through element-wise arithmetic on such loads
       (and splat constants) the operands are sliced and the arithmetic is
       redone on the window (a rank-reducing slice gets a
       tensor.collapse_shape of its unit dimensions);
-    * a ktdp.store of a tensor built from pieces becomes one store per
-      piece through the sub-tile where it lands, when the pieces cover the
-      tensor exactly once.
+    * a ktdp.store of a tensor built from pieces at constant offsets
+      becomes one store per piece through the sub-tile where it lands,
+      when the pieces cover the tensor exactly once.
 
     The sub-tiles name the same coordinates of the view as the windows,
-    so masked coordinates stay masked. What the pass leaves (dynamic
-    offsets, strides other than 1, a window of a reduction's result...)
+    so masked coordinates stay masked. What the pass leaves (strides
+    other than 1, run-time sizes, a window of a reduction's result...)
     ktdf-check-supported refuses at the op, saying why.
 
     ```mlir

@@ -99,3 +99,37 @@ func.func @transposed(%x_ptr: index) attributes {grid = [4]} {
   %e = math.exp %s : tensor<32x8xf16>
   return
 }
+
+// -----
+
+// An offset known only at run time (a loop's head): the sub-tile's anchor
+// takes it as an index, and the window is loaded in the loop, where the
+// slice was.
+
+// CHECK-LABEL: func.func @head_loop
+// CHECK-NOT: access_tile<8x256xindex>
+// CHECK: scf.for %[[H:.*]] =
+// CHECK: %[[COL:.*]] = arith.muli %[[H]]
+// CHECK: %[[T:.*]] = ktdp.construct_access_tile %{{.*}}[%[[ROW:.*]], %[[COL]]] {{.*}} -> !ktdp.access_tile<8x128xindex>
+// CHECK: ktdp.load %[[T]] : <8x128xindex> -> tensor<8x128xf16>
+#q = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 255 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 7 >= 0, d1 >= 0, -d1 + 255 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @head_loop(%q_ptr: index) attributes {grid = [8]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c128 = arith.constant 128 : index
+  %row = arith.muli %pid, %c8 : index
+  %Q = ktdp.construct_memory_view %q_ptr, sizes: [64, 256], strides: [256, 1] {coordinate_set = #q, memory_space = #ktdp.memory_space<global>} : memref<64x256xf16>
+  %tq = ktdp.construct_access_tile %Q[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x256xf16> -> !ktdp.access_tile<8x256xindex>
+  %qb = ktdp.load %tq : <8x256xindex> -> tensor<8x256xf16>
+  scf.for %h = %c0 to %c2 step %c1 {
+    %col = arith.muli %h, %c128 : index
+    %qh = tensor.extract_slice %qb[0, %col] [8, 128] [1, 1] : tensor<8x256xf16> to tensor<8x128xf16>
+    %e = math.exp %qh : tensor<8x128xf16>
+  }
+  return
+}
