@@ -12,6 +12,7 @@
 
 #include "ProgramWalker.h"
 #include "SameWalks.h"
+#include "ScalarSteps.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -281,7 +282,7 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
     case Opcode::Alu:
       // A failing alu stops the simulator; the estimate goes on with the
       // register unknown.
-      (void)stepKnownScalar(in, regs);
+      (void)stepKnownScalarInline(in, regs);
       if (next.empty() && ++scalarsStepped > kSkipUnreadAfter * nextSize())
         skipUnread();
       break;

@@ -195,10 +195,12 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
       double bytes = program->vtypes[in.c].bytes();
       if (clock == 0)
         feedBeforeWork += fifoCycles(in.b, bytes);
-      records->receives.push_back({in.b, fifoBytes[in.b], clock, bytes, times});
+      // (The bytes received before, looked up once.)
+      double &received = fifoBytes[in.b];
+      records->receives.push_back({in.b, received, clock, bytes, times});
       if (!llvm::is_contained(records->fifosReceived, in.b))
         records->fifosReceived.push_back(in.b);
-      fifoBytes[in.b] += bytes;
+      received += bytes;
     }
     return 0;
   case Opcode::Splat:

@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SameWalks.h"
+#include "ScalarSteps.h"
 
 #include "llvm/ADT/BitVector.h"
 
@@ -107,6 +108,24 @@ static std::vector<bool> definedBeforeEveryUse(const UnitProgram &program) {
 namespace {
 using Step = ReadTrace::Step;
 
+/// An Alu step on `regs`, as stepKnownScalar steps its instruction.
+LLVM_ATTRIBUTE_ALWAYS_INLINE void stepAlu(const Step &s,
+                                          std::vector<KnownScalar> &regs) {
+  const KnownScalar &b = regs[s.y], &c = regs[s.z];
+  int64_t r;
+  regs[s.x] =
+      b && c && evaluateAluInline(static_cast<AluOp>(s.count), *b, *c, r)
+          ? KnownScalar(r)
+          : KnownScalar();
+}
+
+/// A SelectS step on `regs`, as stepKnownScalar steps its instruction.
+LLVM_ATTRIBUTE_ALWAYS_INLINE void stepSelect(const Step &s,
+                                             std::vector<KnownScalar> &regs) {
+  regs[s.x] =
+      regs[s.y] ? (*regs[s.y] != 0 ? regs[s.z] : regs[s.w]) : KnownScalar();
+}
+
 class Lockstep {
 public:
   Lockstep(const UnitProgram &from, const UnitProgram &to,
@@ -141,13 +160,15 @@ public:
     }
     for (uint32_t pc : compiled->once) {
       if (!replaying)
-        (void)stepKnownScalar(from.insts[pc], x);
-      (void)stepKnownScalar(to.insts[pc], y);
+        (void)stepKnownScalarInline(from.insts[pc], x);
+      (void)stepKnownScalarInline(to.insts[pc], y);
     }
   }
 
   /// Whether steps [begin, end) read the same sizes in both.
-  bool walk(size_t begin, size_t end);
+  bool walk(size_t begin, size_t end) {
+    return replaying ? walk<true>(begin, end) : walk<false>(begin, end);
+  }
   size_t size() const { return compiled->code.size(); }
 
 private:
@@ -157,8 +178,9 @@ private:
   }
   /// What `from` reads here, `stepped` of its scalars: recorded, or
   /// replayed from the first comparison (none past its end).
-  template <typename Read> std::optional<int64_t> fromRead(Read stepped) {
-    if (!replaying) {
+  template <bool Replaying, typename Read>
+  std::optional<int64_t> fromRead(Read stepped) {
+    if (!Replaying) {
       fromReads.values.push_back(stepped());
       return fromReads.values.back();
     }
@@ -166,8 +188,9 @@ private:
       return std::nullopt;
     return fromReads.values[at++];
   }
-  bool sameValue(uint32_t reg) {
-    return fromRead([&] { return valueOf(x, reg); }) == valueOf(y, reg);
+  template <bool Replaying> bool sameValue(uint32_t reg) {
+    return fromRead<Replaying>([&] { return valueOf(x, reg); }) ==
+           valueOf(y, reg);
   }
   /// Whether `to`'s scalar written at `pc` is stepped (what the differing
   /// immediates reach of the scalars read is among them).
@@ -189,7 +212,10 @@ private:
     compile(0, from.insts.size(), differing, stepped,
             replaying ? reach->compiled : own);
   }
-  bool loop(const Step &s, size_t at);
+  /// walk and loop, compiled for a replay and for a first comparison
+  /// (Replaying is `replaying`).
+  template <bool Replaying> bool walk(size_t begin, size_t end);
+  template <bool Replaying> bool loop(const Step &s, size_t at);
   /// The value an index read gives (the walk's: the next even number,
   /// modulo its bound).
   void readIndex(const Step &s) {
@@ -264,9 +290,10 @@ void Lockstep::compile(size_t begin, size_t end,
       else
         s.kind = p.op == Opcode::MovS  ? Step::MovS
                  : p.op == Opcode::Alu ? Step::Alu
-                                       : Step::Scalar;
+                                       : Step::SelectS;
       s.stepsFrom = !replaying;
-      s.x = p.a, s.y = p.b, s.z = p.c, s.imm = p.imm, s.count = p.sub;
+      s.x = p.a, s.y = p.b, s.z = p.c, s.w = p.d, s.imm = p.imm,
+      s.count = p.sub;
       break;
     case Opcode::LoopBegin: {
       s.kind = Step::Loop;
@@ -303,20 +330,20 @@ void Lockstep::compile(size_t begin, size_t end,
   }
 }
 
-bool Lockstep::loop(const Step &s, size_t stepAt) {
+template <bool Replaying> bool Lockstep::loop(const Step &s, size_t stepAt) {
   size_t pc = s.pc;
   const Inst &p = from.insts[pc], &q = to.insts[pc];
   // Where the first comparison's record of this loop goes, or in a
   // replay the record read.
   size_t entered = nextLoop;
-  if (!replaying)
+  if (!Replaying)
     loops.emplace_back();
   else if (entered == loops.size())
     return false;
   ++nextLoop;
   double trips = countedTrips[pc];
   if (trips < 0) {
-    std::optional<int64_t> fromTrips = fromRead([&] {
+    std::optional<int64_t> fromTrips = fromRead<Replaying>([&] {
       return static_cast<int64_t>(
           ProgramWalker::tripsOf(x[p.b], x[p.c], x[p.d]));
     });
@@ -349,72 +376,79 @@ bool Lockstep::loop(const Step &s, size_t stepAt) {
     // A body with nothing to step or compare reads nothing in any trip.
     if (stepAt + 1 == s.bodyEnd)
       trips = 0;
-    if (stepped && fromRead([&] { return x[p.b] && x[p.d]; }) != 1)
+    if (stepped && fromRead<Replaying>([&] { return x[p.b] && x[p.d]; }) != 1)
       return false;
     if (steppedTo && (!y[q.b] || !y[q.d]))
       return false;
     for (int64_t i = 0; i < static_cast<int64_t>(trips); ++i) {
-      if (stepped && !replaying)
+      if (stepped && !Replaying)
         x[p.a] = *x[p.b] + i * *x[p.d];
       if (steppedTo)
         y[q.a] = *y[q.b] + i * *y[q.d];
-      if (!walk(stepAt + 1, s.bodyEnd))
+      if (!walk<Replaying>(stepAt + 1, s.bodyEnd))
         return false;
     }
   } else {
     x[p.a] = x[p.b];
     y[q.a] = y[q.b];
-    if (trips > 0 && !walk(stepAt + 1, s.bodyEnd))
+    if (trips > 0 && !walk<Replaying>(stepAt + 1, s.bodyEnd))
       return false;
   }
   x[p.a] = std::nullopt;
   y[q.a] = std::nullopt;
-  if (!replaying)
+  if (!Replaying)
     loops[entered] = {fromReads.values.size(), loops.size(), iterationsWalked,
                       indexReads};
   return true;
 }
 
-bool Lockstep::walk(size_t begin, size_t end) {
+template <bool Replaying> bool Lockstep::walk(size_t begin, size_t end) {
   const std::vector<Step> &code = compiled->code;
   for (size_t i = begin; i < end; ++i) {
     const Step &s = code[i];
-    // A scalar step of the first comparison steps `from` too.
-    if (s.stepsFrom)
-      (void)stepKnownScalar(from.insts[s.pc], x);
+    // A scalar step of the first comparison steps `from` too (here, not by
+    // stepKnownScalar: its call per step was most of the first
+    // comparison's time).
+    bool both = !Replaying && s.stepsFrom;
     switch (s.kind) {
     case Step::Halt:
       return true;
     case Step::SetImm:
+      if (both)
+        x[s.x] = s.imm;
       y[s.x] = s.imm;
       break;
     case Step::SetImmOfTo:
+      if (both)
+        x[s.x] = s.imm;
       y[s.x] = to.insts[s.pc].imm;
       break;
     case Step::MovS:
+      if (both)
+        x[s.x] = x[s.y];
       y[s.x] = y[s.y];
       break;
-    case Step::Alu: {
-      const KnownScalar &b = y[s.y], &c = y[s.z];
-      int64_t r;
-      y[s.x] = b && c && evaluateAlu(static_cast<AluOp>(s.count), *b, *c, r)
-                   ? KnownScalar(r)
-                   : KnownScalar();
+    case Step::Alu:
+      if (both)
+        stepAlu(s, x);
+      stepAlu(s, y);
       break;
-    }
-    case Step::Scalar:
-      (void)stepKnownScalar(to.insts[s.pc], y);
+    case Step::SelectS:
+      if (both)
+        stepSelect(s, x);
+      stepSelect(s, y);
       break;
     case Step::Loop:
-      if (!loop(s, i))
+      if (!loop<Replaying>(s, i))
         return false;
       i = s.bodyEnd - 1;
       break;
     case Step::ReadIndex: {
       const Inst &p = from.insts[s.pc], &q = to.insts[s.pc];
-      if (fromRead([&] { return x[p.d].has_value(); }) !=
+      if (fromRead<Replaying>([&] { return x[p.d].has_value(); }) !=
               int64_t(y[q.d].has_value()) ||
-          fromRead([&] { return x[p.d].value_or(0); }) != y[q.d].value_or(0))
+          fromRead<Replaying>([&] { return x[p.d].value_or(0); }) !=
+              y[q.d].value_or(0))
         return false;
       readIndex(s);
       break;
@@ -427,8 +461,9 @@ bool Lockstep::walk(size_t begin, size_t end) {
       at = std::min(at + s.count, fromReads.values.size());
       break;
     case Step::Compare:
-      if (!sameValue(s.x) || (s.count > 1 && !sameValue(s.y)) ||
-          (s.count > 2 && !sameValue(s.z)))
+      if (!sameValue<Replaying>(s.x) ||
+          (s.count > 1 && !sameValue<Replaying>(s.y)) ||
+          (s.count > 2 && !sameValue<Replaying>(s.z)))
         return false;
       break;
     }

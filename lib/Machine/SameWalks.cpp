@@ -11,6 +11,8 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
 
 using namespace ktflow::machine;
 using namespace ktflow::machine::detail;
@@ -106,7 +108,9 @@ void SameWalks::add(const UnitProgram &program, const ProgramWalker &walker,
   if (walker.iterations() < kWorthCopying)
     return;
   buckets[bucketOf(program)].push_back(walked.size());
-  walked.push_back({&program, index, {}, {}, {}, nullptr, false, {}});
+  Walked &w = walked.emplace_back();
+  w.program = &program;
+  w.walker = index;
 }
 
 void SameWalks::analyse(Walked &walked) {
@@ -119,6 +123,7 @@ void SameWalks::analyse(Walked &walked) {
       walked.trips.push_back(constants.tripsAt(pc));
     }
   walked.read = definitionsRead(program, walked.counted);
+  walked.named = ResourcesNamed(program);
   walked.analysed = true;
 }
 
@@ -190,6 +195,64 @@ static bool sameRoutes(RouteCost x, RouteCost y) {
   return x.bandwidth == y.bandwidth && x.latency == y.latency;
 }
 
+/// Whether `x` and `y` are the same instruction, every field compared
+/// (word by word: libc's memcmp, called for each instruction, cost what
+/// the comparison saved).
+static bool sameBits(const Inst &x, const Inst &y) {
+  constexpr size_t kFirst = offsetof(Inst, a), kWords = 6;
+  static_assert(offsetof(Inst, imm) == kFirst + 11 * sizeof(uint32_t) &&
+                    sizeof(Inst) == kFirst + kWords * 8 + sizeof(uint32_t),
+                "Inst's fields from `a` on are contiguous");
+  uint64_t wx[kWords], wy[kWords];
+  uint32_t lastX, lastY;
+  std::memcpy(wx, reinterpret_cast<const char *>(&x) + kFirst, sizeof(wx));
+  std::memcpy(wy, reinterpret_cast<const char *>(&y) + kFirst, sizeof(wy));
+  std::memcpy(&lastX, reinterpret_cast<const char *>(&x) + kFirst + sizeof(wx),
+              sizeof(lastX));
+  std::memcpy(&lastY, reinterpret_cast<const char *>(&y) + kFirst + sizeof(wy),
+              sizeof(lastY));
+  uint64_t differ = (lastX ^ lastY) | (x.op != y.op) | (x.sub != y.sub);
+  for (size_t w = 0; w < kWords; ++w)
+    differ |= wx[w] ^ wy[w];
+  return differ == 0;
+}
+
+/// Whether `p` and `q`, of one opcode, have the same registers and table
+/// indices in the fields (but g and h) the walk reads of that opcode; the
+/// resources they name (ResourcesNamed) are paired by renaming.
+static bool sameButNames(const Inst &p, const Inst &q) {
+  bool same = true;
+  auto equal = [&](std::initializer_list<uint32_t Inst::*> fields) {
+    for (uint32_t Inst::*field : fields)
+      same &= p.*field == q.*field;
+  };
+  switch (p.op) {
+  case Opcode::Recv:
+  case Opcode::ReadIndex:
+    equal({&Inst::a, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
+    break;
+  case Opcode::Send:
+  case Opcode::Fill:
+  case Opcode::SyncSend:
+  case Opcode::SyncRecv:
+    equal({&Inst::b, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
+    break;
+  case Opcode::Load:
+  case Opcode::Store:
+    equal({&Inst::c, &Inst::d, &Inst::e, &Inst::f});
+    break;
+  case Opcode::Dma:
+  case Opcode::RemoteDma:
+    equal(
+        {&Inst::b, &Inst::d, &Inst::e, &Inst::f, &Inst::i, &Inst::j, &Inst::k});
+    break;
+  default:
+    equal({&Inst::a, &Inst::b, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
+    break;
+  }
+  return same;
+}
+
 std::optional<Renaming>
 SameWalks::renaming(Walked &walkedFrom, const UnitProgram &to,
                     std::optional<Constants> &constants) const {
@@ -203,34 +266,29 @@ SameWalks::renaming(Walked &walkedFrom, const UnitProgram &to,
     return std::nullopt;
   const MachineUnit &fromUnit = machine.units[from.unit];
   const MachineUnit &toUnit = machine.units[to.unit];
-  NodeRef fromSelf{NodeRef::Unit, from.unit}, toSelf{NodeRef::Unit, to.unit};
-  // A memory named by both programs, and the routes between it and the
-  // unit, of equal cost: each route compared once (x names the pair),
-  // not looked up again at each transfer.
-  llvm::SmallDenseMap<uint32_t, std::pair<bool, bool>, 8> routesCompared;
-  auto memory = [&](uint32_t x, uint32_t y, bool in, bool out) {
-    if (!names.memories.bind(x, y))
-      return false;
-    auto &[inCompared, outCompared] = routesCompared[x];
-    NodeRef mx{NodeRef::Memory, x}, my{NodeRef::Memory, y};
-    if (in && !inCompared) {
-      if (!sameRoutes(routes(mx, fromSelf), routes(my, toSelf)))
-        return false;
-      inCompared = true;
-    }
-    if (out && !outCompared) {
-      if (!sameRoutes(routes(fromSelf, mx), routes(toSelf, my)))
-        return false;
-      outCompared = true;
-    }
-    return true;
-  };
+  const ResourcesNamed &named = walkedFrom.named;
   // The set_imm instructions whose values the walk may read and whose
   // immediates differ: what they reach is compared where the walk reads
   // it (sameCostOperands).
   llvm::SmallVector<size_t, 4> differing;
+  const ResourcesNamed::Place *place = named.places.data();
+  const ResourcesNamed::Place *placesEnd = place + named.places.size();
   for (size_t i = 0; i < from.insts.size(); ++i) {
     const Inst &p = from.insts[i], &q = to.insts[i];
+    // Most instructions are the same but for the resources they name
+    // (paired below): compared whole, `to`'s names taken as `from`'s.
+    if (place == placesEnd || place->pc != i) {
+      if (sameBits(p, q))
+        continue;
+    } else {
+      Inst unnamed = q;
+      for (; place != placesEnd && place->pc == i; ++place)
+        unnamed.*ResourcesNamed::kNameFields[place->field] =
+            p.*ResourcesNamed::kNameFields[place->field];
+      if (p.op != Opcode::RemoteDma && sameBits(p, unnamed))
+        continue;
+    }
+    // Otherwise field by field, as the walk reads them.
     if (p.op != q.op || p.sub != q.sub || p.g != q.g || p.h != q.h)
       return std::nullopt;
     if (p.imm != q.imm) {
@@ -239,61 +297,50 @@ SameWalks::renaming(Walked &walkedFrom, const UnitProgram &to,
       if (walkedFrom.read[i])
         differing.push_back(i);
     }
-    // Each field is a register or table index to match, or a resource
-    // to rename.
-    bool same = true;
-    auto equal = [&](std::initializer_list<uint32_t Inst::*> fields) {
-      for (uint32_t Inst::*field : fields)
-        same &= p.*field == q.*field;
-    };
-    switch (p.op) {
-    case Opcode::Recv:
-      equal({&Inst::a, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
-      same &= names.fifos.bind(p.b, q.b);
-      break;
-    case Opcode::Send:
-      equal({&Inst::b, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
-      same &= names.fifos.bind(p.a, q.a);
-      break;
-    case Opcode::Load:
-    case Opcode::Store:
-      equal({&Inst::c, &Inst::d, &Inst::e, &Inst::f});
-      same &= names.fifos.bind(p.a, q.a) &&
-              memory(p.b, q.b, p.op == Opcode::Load, p.op == Opcode::Store);
-      break;
-    case Opcode::Dma:
-    case Opcode::RemoteDma:
-      equal({&Inst::b, &Inst::d, &Inst::e, &Inst::f, &Inst::i, &Inst::j,
-             &Inst::k});
-      same &= memory(p.a, q.a, true, false) && memory(p.c, q.c, false, true);
-      if (same && p.op == Opcode::RemoteDma) {
-        // The hops of the core interconnect to the other core.
-        const MachineInterconnect &ic = machine.interconnect;
-        int32_t x = machine.memories[p.c].core, y = machine.memories[q.c].core;
-        bool noHopsX = fromUnit.core < 0 || x < 0;
-        bool noHopsY = toUnit.core < 0 || y < 0;
-        same = noHopsX == noHopsY && (noHopsX || ic.hops(fromUnit.core, x) ==
-                                                     ic.hops(toUnit.core, y));
-      }
-      break;
-    case Opcode::Fill:
-      equal({&Inst::b, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
-      same &= memory(p.a, q.a, false, true);
-      break;
-    case Opcode::ReadIndex:
-      equal({&Inst::a, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
-      same &= memory(p.b, q.b, true, false);
-      break;
-    case Opcode::SyncSend:
-    case Opcode::SyncRecv:
-      equal({&Inst::b, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
-      same &= names.syncs.bind(p.a, q.a);
-      break;
-    default:
-      equal({&Inst::a, &Inst::b, &Inst::c, &Inst::d, &Inst::e, &Inst::f});
-      break;
+    if (!sameButNames(p, q))
+      return std::nullopt;
+    if (p.op == Opcode::RemoteDma) {
+      // The hops of the core interconnect to the other core.
+      const MachineInterconnect &ic = machine.interconnect;
+      int32_t x = machine.memories[p.c].core, y = machine.memories[q.c].core;
+      bool noHopsX = fromUnit.core < 0 || x < 0;
+      bool noHopsY = toUnit.core < 0 || y < 0;
+      if (noHopsX != noHopsY ||
+          (!noHopsX && ic.hops(fromUnit.core, x) != ic.hops(toUnit.core, y)))
+        return std::nullopt;
     }
-    if (!same)
+  }
+  // Each resource `from` names is one of `to`'s wherever named, one to
+  // one, bound in the order first named.
+  constexpr int64_t kUnpaired = -1;
+  llvm::SmallVector<int64_t, 16> paired[ResourcesNamed::kNumKinds];
+  for (auto [kind, resources] : llvm::enumerate(named.resources))
+    paired[kind].assign(resources.size(), kUnpaired);
+  for (const ResourcesNamed::Place &at : named.places) {
+    int64_t y = to.insts[at.pc].*ResourcesNamed::kNameFields[at.field];
+    int64_t &pair = paired[at.kind][at.index];
+    if (pair == kUnpaired)
+      pair = y;
+    else if (pair != y)
+      return std::nullopt;
+  }
+  Renaming::OneToOne *maps[] = {&names.fifos, &names.syncs, &names.memories};
+  for (auto [kind, resources] : llvm::enumerate(named.resources))
+    for (auto [x, y] : llvm::zip_equal(resources, paired[kind]))
+      if (!maps[kind]->bind(x, static_cast<uint32_t>(y)))
+        return std::nullopt;
+  // The routes between each memory and the unit of equal cost, each way
+  // the program transfers.
+  NodeRef fromSelf{NodeRef::Unit, from.unit}, toSelf{NodeRef::Unit, to.unit};
+  for (auto [x, y, readWritten] : llvm::zip_equal(
+           named.resources[ResourcesNamed::Memory],
+           paired[ResourcesNamed::Memory], named.memoryReadWritten)) {
+    NodeRef mx{NodeRef::Memory, x};
+    NodeRef my{NodeRef::Memory, static_cast<uint32_t>(y)};
+    if ((readWritten.first &&
+         !sameRoutes(routes(mx, fromSelf), routes(my, toSelf))) ||
+        (readWritten.second &&
+         !sameRoutes(routes(fromSelf, mx), routes(toSelf, my))))
       return std::nullopt;
   }
   // The loops the start counts run as many trips in both.

@@ -57,6 +57,42 @@ struct ConstantsShape {
   std::vector<size_t> loopEnds;
 };
 
+/// Each place a program names a FIFO, sync channel or memory (a resource
+/// renaming pairs with another program's), in program order: renaming
+/// compares the rest of each instruction at once and pairs these names
+/// through per-program indices (SameWalks::renaming binding each name in a
+/// hash map was a quarter of swiglu_ffn_64x1024x4096's estimate on
+/// spyre_like, with the field-by-field comparison of each instruction).
+struct ResourcesNamed {
+  enum Kind : uint8_t { Fifo, Sync, Memory, kNumKinds };
+  struct Place {
+    uint32_t pc;
+    /// The instruction's field (Inst::a, Inst::b, ...: kNameFields).
+    uint8_t field;
+    Kind kind;
+    /// Which of the program's resources of its kind, numbered as first
+    /// named.
+    uint32_t index;
+  };
+  std::vector<Place> places;
+  /// Per kind, the program's resources in the order first named.
+  std::vector<uint32_t> resources[kNumKinds];
+  /// Per memory (as numbered), whether a transfer reads it (its route to
+  /// the unit is compared) and whether one writes it (the route from the
+  /// unit).
+  std::vector<std::pair<bool, bool>> memoryReadWritten;
+
+  ResourcesNamed() = default;
+  explicit ResourcesNamed(const UnitProgram &program);
+  /// The places `in` names resources at (field, kind, whether a memory is
+  /// read), the order renaming pairs them in.
+  static llvm::SmallVector<std::tuple<uint8_t, Kind, bool>, 2>
+  placesOf(const Inst &in);
+  /// The fields an instruction names resources at, by index.
+  static constexpr uint32_t Inst::*kNameFields[] = {&Inst::a, &Inst::b,
+                                                    &Inst::c};
+};
+
 /// The scalar registers of a program that hold one value wherever they
 /// are read: those with one definition that runs before every read (a
 /// set_imm, or an alu, mov_s or select_s of such registers), and the
@@ -155,13 +191,13 @@ struct ReadTrace {
     enum Kind : uint8_t {
       /// Steps `to`'s scalar (`from`'s too where `stepsFrom`) into `x`:
       /// SetImm (of `imm`, the same in both, or SetImmOfTo of `to`'s own
-      /// immediate), MovS and Alu here (from `y` and `z`), the others by
-      /// stepKnownScalar.
+      /// immediate), MovS and Alu (from `y` and `z`), SelectS (`y` ? `z`
+      /// : `w`).
       SetImm,
       SetImmOfTo,
       MovS,
       Alu,
-      Scalar,
+      SelectS,
       Loop,
       /// An index read, its bound compared or (PassIndex) passed.
       ReadIndex,
@@ -176,7 +212,7 @@ struct ReadTrace {
     bool stepsFrom = false;
     /// The values compared or passed; an Alu's operation.
     uint8_t count = 0;
-    uint32_t x = kNoReg, y = kNoReg, z = kNoReg;
+    uint32_t x = kNoReg, y = kNoReg, z = kNoReg, w = kNoReg;
     uint32_t pc = 0;
     /// A loop's body is steps [this + 1, bodyEnd); the walk goes on there.
     uint32_t bodyEnd = 0;
@@ -250,8 +286,8 @@ public:
 
 private:
   struct Walked {
-    const UnitProgram *program;
-    size_t walker;
+    const UnitProgram *program = nullptr;
+    size_t walker = 0;
     /// The loops whose bounds and step are constants (SameWalks.cpp), and
     /// their trips.
     std::vector<size_t> counted;
@@ -262,7 +298,9 @@ private:
     /// Its scalars' definitions and loops (those of the programs copying
     /// it: Constants).
     std::shared_ptr<const ConstantsShape> shape;
-    /// Whether the four above are found (once another program of its
+    /// Where the program names its FIFOs, sync channels and memories.
+    ResourcesNamed named;
+    /// Whether the five above are found (once another program of its
     /// instructions is looked for).
     bool analysed = false;
     ReadTrace reads;

@@ -164,6 +164,20 @@ bool sameAsFirst(const UnitProgram &from, const UnitProgram &to) {
   return sameCostOperands(from, to, a.read, a.counted, a.trips, changed, trace);
 }
 
+/// The comparisons of programs with `walked`: the first records what it
+/// reads, the next replay it.
+struct Comparisons {
+  explicit Comparisons(UnitProgram walked)
+      : walked(std::move(walked)), a(this->walked) {}
+  bool operator()(const UnitProgram &other) {
+    return sameCostOperands(walked, other, a.read, a.counted, a.trips,
+                            differing(walked, other, a.read), trace);
+  }
+  UnitProgram walked;
+  Analysed a;
+  ReadTrace trace;
+};
+
 // The registers of one value wherever they are read are stepped once,
 // before the walk: not those defined in a loop of no trips and read after
 // it, read before their definition in a loop, or computed from a loop's
@@ -235,20 +249,38 @@ TEST(SameCostOperandsTest, ReplayStepsEachLanesOwnImmediate) {
     b.emit(Opcode::Halt);
     return b.p;
   };
-  UnitProgram walked = program(128);
-  Analysed a(walked);
-  ReadTrace trace;
-  auto same = [&](const UnitProgram &other) {
-    return sameCostOperands(walked, other, a.read, a.counted, a.trips,
-                            differing(walked, other, a.read), trace);
-  };
+  Comparisons same(program(128));
   EXPECT_TRUE(same(program(256)));
-  EXPECT_TRUE(trace.complete);
+  EXPECT_TRUE(same.trace.complete);
   // Replays with the same differing immediate, its steps found once:
   // each lane's own immediate is stepped.
   EXPECT_TRUE(same(program(512)));
   EXPECT_FALSE(same(program(32)));
-  EXPECT_EQ(trace.reaches.size(), 1u);
+  EXPECT_EQ(same.trace.reaches.size(), 1u);
+}
+
+TEST(SameCostOperandsTest, SelectStepsTheOperandItsConditionPicks) {
+  // A DMA of (k != 0 ? 64 : 128) bytes, k a set_imm that differs between
+  // the lanes and is defined again after the DMA (so the select is a step
+  // of the walk, not stepped once before it).
+  auto program = [](int64_t k) {
+    ProgramBuilder b(DMA);
+    uint32_t small = b.imm(64), large = b.imm(128), bytes = b.sreg(),
+             kAt = b.imm(k);
+    Inst &select = b.emit(Opcode::SelectS);
+    select.a = bytes, select.b = kAt, select.c = small, select.d = large;
+    dmaOf(b, bytes);
+    b.emit(Opcode::SetImm).a = kAt;
+    b.emit(Opcode::Halt);
+    return b.p;
+  };
+  EXPECT_TRUE(sameAsFirst(program(1), program(2)));
+  EXPECT_FALSE(sameAsFirst(program(1), program(0)));
+  // And in a replay.
+  Comparisons same(program(1));
+  EXPECT_TRUE(same(program(2)));
+  EXPECT_TRUE(same(program(3)));
+  EXPECT_FALSE(same(program(0)));
 }
 
 } // namespace

@@ -1,0 +1,111 @@
+//===- RenamingTest.cpp - Which programs' walks are copies, renamed -------===//
+//
+// This file checks SameWalks::renaming, which compares each instruction of
+// two programs whole but for the FIFOs, sync channels and memories they
+// name, and pairs those names through the walked program's numbering
+// (ResourcesNamed, SameWalks.h): a program is a copy only where each
+// resource the walked program names is one of its own wherever named, one
+// to one, and every other field of the instructions naming them is the
+// same.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestMachine.h"
+
+#include "ProgramWalker.h"
+#include "SameWalks.h"
+
+#include "gtest/gtest.h"
+
+using namespace ktflow::machine;
+using namespace ktflow::machine::detail;
+using namespace ktflow::machine::test;
+
+namespace {
+
+constexpr uint32_t L1 = 1, LU = 1, VEC = 2, LU2 = 5;
+
+/// The test machine with a second load unit (LU2 reading L1) and its FIFO
+/// link to the vector unit.
+Machine twoLoadUnits() {
+  Machine m = makeTestMachine();
+  m.memories[L1].core = 0;
+  m.units.push_back(m.units[LU]);
+  m.units.back().name = "core0.lu2";
+  auto mem = [](uint32_t i) { return NodeRef{NodeRef::Memory, i}; };
+  auto unit = [](uint32_t i) { return NodeRef{NodeRef::Unit, i}; };
+  m.links.push_back({mem(L1), unit(LU2), 64, 1, 0, {}});      // 10
+  m.links.push_back({unit(LU2), unit(VEC), 64, 1, 4, {128}}); // 11
+  return m;
+}
+
+/// FIFOs 0 and 1 from LU, 2 and 3 from LU2, all to the vector unit.
+Executable fourFifos() {
+  Executable exe;
+  exe.fifos = {{"a", LU, VEC, 5, 4, 128},
+               {"a2", LU, VEC, 5, 4, 128},
+               {"b", LU2, VEC, 11, 4, 128},
+               {"c", LU2, VEC, 11, 4, 128}};
+  return exe;
+}
+
+/// A load unit that loads, 32 times, a 128-byte entry into `first` and
+/// one into `second`.
+UnitProgram loadsInto(uint32_t unit, uint32_t first, uint32_t second) {
+  ProgramBuilder lu(unit);
+  size_t loop = lu.loopBegin(32);
+  lu.load(first, L1, 0, 128);
+  lu.load(second, L1, 128, 128);
+  lu.loopEnd(loop);
+  return lu.done();
+}
+
+/// Whether SameWalks finds `to`'s walk a copy of `from`'s, `from` walked,
+/// and the renaming of LU's FIFO `fifo` if so.
+std::optional<uint32_t> copiedFifo(const UnitProgram &from,
+                                   const UnitProgram &to, uint32_t fifo = 0) {
+  Machine m = twoLoadUnits();
+  Executable exe = fourFifos();
+  exe.programs = {from, to};
+  RouteCosts routes(m, exe);
+  KernelEstimate out;
+  out.memoryBusy.assign(m.memories.size(), 0);
+  ProgramWalker walker(m, exe, exe.programs[0], out, routes);
+  walker.run();
+  SameWalks same(m, exe, routes);
+  same.add(exe.programs[0], walker, 0);
+  std::optional<std::pair<size_t, Renaming>> found = same.find(exe.programs[1]);
+  if (!found)
+    return std::nullopt;
+  return found->second.fifos(fifo);
+}
+
+TEST(RenamingTest, ResourceNamedAlikeIsCopied) {
+  // LU loads into FIFO a twice a trip, LU2 into b: a is b.
+  EXPECT_EQ(copiedFifo(loadsInto(LU, 0, 0), loadsInto(LU2, 2, 2)), 2u);
+  EXPECT_EQ(copiedFifo(loadsInto(LU, 0, 1), loadsInto(LU2, 3, 2), 1), 2u);
+}
+
+TEST(RenamingTest, OneResourceNamedAsTwoIsNotCopied) {
+  // LU's FIFO a would be both b and c: not a renaming.
+  EXPECT_EQ(copiedFifo(loadsInto(LU, 0, 0), loadsInto(LU2, 2, 3)),
+            std::nullopt);
+}
+
+TEST(RenamingTest, TwoResourcesNamedAsOneAreNotCopied) {
+  // LU's FIFOs a and a2 would both be b: not one to one.
+  EXPECT_EQ(copiedFifo(loadsInto(LU, 0, 1), loadsInto(LU2, 2, 2)),
+            std::nullopt);
+}
+
+TEST(RenamingTest, OtherFieldOfAnInstructionNamingResourcesIsCompared) {
+  // LU2's second load reads its bytes from the address's register: the
+  // loads name FIFOs and memories that pair, but not the same size.
+  UnitProgram to = loadsInto(LU2, 2, 3);
+  Inst &second = to.insts[to.insts.size() - 3];
+  ASSERT_EQ(second.op, Opcode::Load);
+  second.d = second.c;
+  EXPECT_EQ(copiedFifo(loadsInto(LU, 0, 1), to), std::nullopt);
+}
+
+} // namespace
