@@ -25,6 +25,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 using namespace ktflow::machine;
@@ -134,7 +135,8 @@ static void skewedChains(const Machine &machine,
 /// compute stored): each such execution is one chain the compute unit
 /// waits through, empty -- the data of its entries landed (`head`, the
 /// longest it waits for it, Landings::waitOf: the loads at the engine's
-/// share of device memory and their route latency), the token to the load unit,
+/// share of device memory and their route latency, at most one
+/// execution's: executionHead), the token to the load unit,
 /// the entries its first work needs fed (`compute`'s feedBeforeWork, among
 /// the feeds after the hand-overs), its work, the token back and the
 /// engine's stores before its next loads. The engine's
@@ -156,6 +158,26 @@ static double chainedExecutions(const Machine &machine,
   return computeBusy + latency + engine.chainedStoreCycles +
          std::max(feeds, engine.chainedExecutions * feed) +
          engine.chainedExecutions * (head + 2 * machine.syncLatency);
+}
+
+/// The longest one of `engine`'s chained executions waits for its loads
+/// to land: their bytes (its device-memory bytes over its executions) at
+/// its share and their route latency, or the first execution's landing
+/// where longer (its waits for a slot, its index reads). Landings::waitOf
+/// counts the latest token's landing from the kernel's start, so the
+/// executions before it, whose loads and stores the chain charges
+/// already, are in it.
+static double executionHead(const Landings &landings,
+                            const ProgramWalker &engine) {
+  if (!engine.loadDevice || engine.chainedExecutions <= 0)
+    return INFINITY;
+  double head = landings.loadTime(engine, engine.deviceLoaded /
+                                              engine.chainedExecutions) +
+                engine.loadLatency;
+  for (const ProgramWalker::ChainEvent &event : engine.chainEvents())
+    if (event.kind == ProgramWalker::ChainEvent::Signal)
+      return std::max(head, landings.landed(engine.chainId(event)));
+  return head;
 }
 
 /// Sets `estimate`'s busiest resource to `name` when `busy` exceeds it.
@@ -320,10 +342,12 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
                          engine.storeGroups *
                              engine.slotWaitsBeforeSignal.lookup(*sync));
     double chain = shared + busyOfUnit[computeUnit];
-    if (engine.chainedExecutions > 0)
+    if (engine.chainedExecutions > 0) {
       chain = chainedExecutions(machine, engine, busyOfUnit[computeUnit],
-                                handOverStalls, computeUnit, wait,
+                                handOverStalls, computeUnit,
+                                std::min(wait, executionHead(landings, engine)),
                                 landings.walkerOf(computeUnit));
+    }
     if (chain > estimate.busiest) {
       waits = false;
       serial = true;
