@@ -21,8 +21,9 @@ def seq(lo, hi):
     return lambda e: lo + e % (hi - lo)
 
 
-X, COS, SIN = seq(-50, 61), seq(-3, 4), seq(-5, 6)
-SPECS = {"x": "seq:-50:61", "cos": "seq:-3:4", "sin": "seq:-5:6"}
+X, COS, SIN, SMALL = seq(-50, 61), seq(-3, 4), seq(-5, 6), seq(-6, 7)
+SPECS = {"x": "seq:-50:61", "cos": "seq:-3:4", "sin": "seq:-5:6",
+         "small": "seq:-6:7"}
 
 
 def first_rows():
@@ -55,6 +56,13 @@ def head_loop():
             for h in range(2) for r in range(64) for j in range(128)]
 
 
+def row_ends():
+    # Y[r, j] = (X[r, j] - X[r, 0]) * X[r, 127], one element each read
+    # with tensor.extract.
+    return [(SMALL(r * 128 + j) - SMALL(r * 128)) * SMALL(r * 128 + 127)
+            for r in range(64) for j in range(128)]
+
+
 KERNELS = [
     ("first_rows_slice", {"x_ptr": "x"}, "y_ptr", first_rows()),
     ("rope_slices", {"x_ptr": "x", "cos_ptr": "cos", "sin_ptr": "sin"},
@@ -63,6 +71,7 @@ KERNELS = [
      "y_ptr", rope(128)),
     ("head_split_slice", {"q_ptr": "x"}, "k_ptr", head_split()),
     ("head_loop_slice", {"q_ptr": "x"}, "k_ptr", head_loop()),
+    ("row_ends_scale", {"x_ptr": "small"}, "y_ptr", row_ends()),
 ]
 
 for device in ("spyre_like", "mesh_device", "sample_device"):

@@ -83,8 +83,10 @@ static std::optional<std::string> checkExtract(tensor::ExtractOp extract) {
   if (!isRowScalar(extract.getResult()))
     return std::string("tensor.extract of one element of a larger tensor is "
                        "not supported by the scheduler yet (only the "
-                       "element of a one-element tensor, broadcast back by "
-                       "tensor.splat or in scalar float arithmetic)");
+                       "element of a one-element tensor, or of a ktdp.load "
+                       "through a box access tile, which ktdf-lift-slices "
+                       "loads alone, broadcast back by tensor.splat or in "
+                       "scalar float arithmetic)");
   for (Operation *user : extract->getUsers())
     if (!isa<tensor::SplatOp>(user) && !isRowScalarOp(user) &&
         !isCapturedByGeneric(user, extract))

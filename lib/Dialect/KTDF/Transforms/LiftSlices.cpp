@@ -15,6 +15,8 @@
 //    an index of the sub-tile's anchor, loaded where the slice was);
 //    through element-wise arithmetic on such loads (and splat constants)
 //    each operand is sliced and the arithmetic is redone on the slice only;
+//    a tensor.extract of one element of such a load is the extract of its
+//    one-element window;
 //  * a ktdp.store of a tensor built by tensor.insert_slice (into a
 //    tensor.empty) and tensor.concat at constant offsets becomes one store
 //    per piece, each through the sub-tile where the piece lands, when the
@@ -36,6 +38,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -411,6 +414,35 @@ std::optional<std::string> ktdf::whyNotLiftedSlice(Operation *op) {
          *why;
 }
 
+/// A tensor.extract of one element of a larger tensor (a row's first
+/// element, `x[r, 0]`) as the extract of a one-element window of it, when
+/// that window is lifted to a load: the element is then a row scalar
+/// (ScalarIdioms.h). Leaves `extract` alone otherwise.
+static void extractThroughWindow(tensor::ExtractOp extract) {
+  auto type = cast<RankedTensorType>(extract.getTensor().getType());
+  // An element a linalg body reads is a gather, not a row's scalar.
+  if (!type.hasStaticShape() || type.getNumElements() == 1 ||
+      extract->getParentOfType<linalg::LinalgOp>())
+    return;
+  OpBuilder b(extract);
+  Location loc = extract.getLoc();
+  SmallVector<OpFoldResult> offsets = getAsOpFoldResult(extract.getIndices());
+  SmallVector<OpFoldResult> ones(type.getRank(), b.getIndexAttr(1));
+  auto window = tensor::ExtractSliceOp::create(
+      b, loc,
+      RankedTensorType::get(SmallVector<int64_t>(type.getRank(), 1),
+                            type.getElementType()),
+      extract.getTensor(), offsets, ones, ones);
+  if (whyNotLiftedExtract(window)) {
+    window.erase();
+    return;
+  }
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  extract.getTensorMutable().assign(window);
+  extract.getIndicesMutable().assign(SmallVector<Value>(type.getRank(), zero));
+  liftExtract(window);
+}
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -419,6 +451,12 @@ namespace {
 struct KTDFLiftSlicesPass
     : public ktdf::impl::KTDFLiftSlicesBase<KTDFLiftSlicesPass> {
   void runOnOperation() override {
+    SmallVector<tensor::ExtractOp> elements;
+    getOperation().walk(
+        [&](tensor::ExtractOp extract) { elements.push_back(extract); });
+    for (tensor::ExtractOp extract : elements)
+      extractThroughWindow(extract);
+
     // Windows first, in order, so a slice of a slice finds a load.
     SmallVector<tensor::ExtractSliceOp> slices;
     getOperation().walk(

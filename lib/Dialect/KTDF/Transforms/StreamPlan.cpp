@@ -391,7 +391,10 @@ static LogicalResult checkStreamable(const StreamPlan &plan) {
     Kind k = plan.getKind(read.getResult());
     if (k == Kind::Unknown)
       return read.emitError("the tile read here is never used");
-    if (k == Kind::Row && cast<ShapedType>(read.getType()).getRank() > 1)
+    // A one-element tile (a row's element, x[r, 0], loaded alone) is a
+    // scalar whatever its rank.
+    auto type = cast<ShapedType>(read.getType());
+    if (k == Kind::Row && type.getRank() > 1 && type.getNumElements() != 1)
       return read.emitError("reading one value per row of a tile with more "
                             "than two dimensions is not supported yet");
   }

@@ -133,3 +133,41 @@ func.func @head_loop(%q_ptr: index) attributes {grid = [8]} {
   }
   return
 }
+
+// -----
+
+// One element of a loaded block (the block's row r's last element) read
+// with tensor.extract: the element of a one-element window, loaded alone;
+// the block stays loaded for its other use. An element a linalg body
+// reads (a gather) is left alone.
+
+// CHECK-LABEL: func.func @element
+// CHECK-SAME: (%{{.*}}: index, %[[R:.*]]: index)
+// CHECK: %[[ROW:.*]] = arith.muli
+// CHECK: %[[ONE:.*]] = ktdp.construct_access_tile %{{.*}}[%[[ROW]] + %[[R]], 127] {access_tile_order = #{{.*}}, access_tile_set = #{{.*}}} : memref<64x128xf16> -> !ktdp.access_tile<1x1xindex>
+// CHECK: %[[E:.*]] = ktdp.load %[[ONE]] : <1x1xindex> -> tensor<1x1xf16>
+// CHECK: tensor.extract %[[E]][%[[C0:.*]], %[[C0]]] : tensor<1x1xf16>
+// CHECK: linalg.generic
+// CHECK: tensor.extract %{{.*}}[%{{.*}}, %{{.*}}] : tensor<4x128xf16>
+#x = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @element(%x_ptr: index, %r: index) -> (f16, tensor<4x128xf16>, tensor<4xf16>) attributes {grid = [16]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c4 = arith.constant 4 : index
+  %c127 = arith.constant 127 : index
+  %row = arith.muli %pid, %c4 : index
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [64, 128], strides: [128, 1] {coordinate_set = #x, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+  %tx = ktdp.construct_access_tile %X[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<4x128xindex>
+  %v = ktdp.load %tx : <4x128xindex> -> tensor<4x128xf16>
+  %e = tensor.extract %v[%r, %c127] : tensor<4x128xf16>
+  %empty = tensor.empty() : tensor<4xf16>
+  %g = linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"]} outs(%empty : tensor<4xf16>) {
+  ^bb0(%o: f16):
+    %i = linalg.index 0 : index
+    %ge = tensor.extract %v[%i, %c127] : tensor<4x128xf16>
+    linalg.yield %ge : f16
+  } -> tensor<4xf16>
+  return %e, %v, %g : f16, tensor<4x128xf16>, tensor<4xf16>
+}
