@@ -157,10 +157,14 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
     case Opcode::Load:
       os << " " << fifoName(b, in.a) << " <- " << memName(b, in.b) << "["
          << s(in.c) << "], " << s(in.d) << " bytes";
+      if (in.sub == machine::kTransferRows)
+        os << " x " << s(in.e) << " rows stride " << s(in.f);
       break;
     case Opcode::Store:
       os << " " << memName(b, in.b) << "[" << s(in.c) << "] <- "
          << fifoName(b, in.a) << ", " << s(in.d) << " bytes";
+      if (in.sub == machine::kTransferRows)
+        os << " x " << s(in.e) << " rows stride " << s(in.f);
       break;
     case Opcode::Recv:
       os << " " << v(in.a) << " <- " << fifoName(b, in.b) << " : "

@@ -34,8 +34,10 @@ static std::pair<unsigned, bool> operandShape(Opcode op, uint8_t sub) {
   case Opcode::RemoteDma:
     // Planes of rows: the planes and their two strides follow.
     return {sub == machine::kDmaPlanes ? 11u : 8u, false};
-  case Opcode::Load: return {4, false};
-  case Opcode::Store: return {4, false};
+  case Opcode::Load:
+  case Opcode::Store:
+    // Rows (sub 1): the rows and their stride follow.
+    return {sub == machine::kTransferRows ? 6u : 4u, false};
   case Opcode::Recv: return {3, false};
   case Opcode::Send: return {2, false};
   case Opcode::Map: return {3, false};

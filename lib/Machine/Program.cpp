@@ -242,6 +242,10 @@ private:
         return "memory index out of range";
       if (!(s(i.c) && s(i.d)))
         return "register out of range";
+      if (i.sub > kTransferRows)
+        return "unknown load or store form";
+      if (i.sub == kTransferRows && !(s(i.e) && s(i.f)))
+        return "register out of range";
       return checkFifo(i.a, i.op == Opcode::Load);
     case Opcode::Recv:
       if (!(v(i.a) && vt(i.c)))

@@ -239,7 +239,10 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     NodeRef mem{NodeRef::Memory, in.b};
     RouteCost route =
         in.op == Opcode::Load ? routeCost(mem, self) : routeCost(self, mem);
+    // A load or store of rows moves its rows' bytes (`size` is a row's).
     double bytes = static_cast<double>(value(in.d));
+    if (in.sub == kTransferRows)
+      bytes *= static_cast<double>(value(in.e));
     if (in.op == Opcode::Load) {
       fedBytes += bytes;
       records->loadsInto[in.a].loads.push_back(

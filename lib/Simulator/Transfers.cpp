@@ -176,14 +176,14 @@ startTransfer(Engine &e, UnitState &u,
 /// interconnect links it crosses), advances the transfer, and finishes it
 /// after its last chunk, once its bytes have landed.
 static void chargeWrittenChunk(Engine &e, UnitState &u, uint64_t chunk,
-                               StridedRange writes) {
+                               StridedRange writes, uint64_t advanced = 0) {
   auto [start, occupancy] = e.reserve(u, u.route->uses, chunk);
   for (uint32_t hop : u.route->interconnectHops)
     e.interconnectBytes[hop] += chunk;
   u.busy += occupancy;
   u.now = start + occupancy;
   u.lastArrival = std::max(u.lastArrival, u.now + u.route->latency);
-  if (advance(u, chunk))
+  if (advance(u, chunk - advanced))
     endTransfer(e, u, true, writes);
 }
 
@@ -292,38 +292,57 @@ uint32_t FifoState::tailSlot() {
   return (head + count) % capacity;
 }
 
+/// A load's or store's rows: one row of `size` bytes, or `rows` rows
+/// `stride` bytes apart (sub 1: fields e and f).
+static std::pair<int64_t, int64_t> fifoTransferRows(const UnitState &u,
+                                                    const Inst &in) {
+  if (in.sub != kTransferRows)
+    return {1, 0};
+  return {u.s[in.e], u.s[in.f]};
+}
+
 Step Engine::stepLoad(UnitState &u, const Inst &in) {
   FifoState &f = fifos[in.a];
+  auto [rows, stride] = fifoTransferRows(u, in);
   if (std::optional<Step> step = startTransfer(
-          *this, u, {StridedRange{in.b, u.s[in.c], 1, 0, u.s[in.d]}}, u.s[in.d],
-          1, u.s[in.c], 0, 0, 0))
+          *this, u, {StridedRange{in.b, u.s[in.c], rows, stride, u.s[in.d]}},
+          u.s[in.d], rows, u.s[in.c], 0, stride, 0))
     return *step;
   if (f.count == f.desc->depth)
     return block(u, Wait::FifoFull, in.a);
-  uint64_t chunk = std::min<uint64_t>(f.desc->entryBytes, u.rowBytesLeft);
-  const uint8_t *from =
-      readBytes(u, in.b, u.src, chunk, "load reads", readScratch);
-  if (!from)
-    return Step::Error;
-  auto [start, occupancy] = reserve(u, u.route->uses, chunk);
+  // An entry takes the FIFO's entry bytes, continuing over the rows.
   uint32_t slot = f.tailSlot();
-  std::memcpy(f.slot(slot), from, chunk);
+  uint64_t chunk = 0;
+  bool done = false;
+  while (!done && chunk < f.desc->entryBytes) {
+    uint64_t piece =
+        std::min<uint64_t>(f.desc->entryBytes - chunk, u.rowBytesLeft);
+    const uint8_t *from =
+        readBytes(u, in.b, u.src, piece, "load reads", readScratch);
+    if (!from)
+      return Step::Error;
+    std::memcpy(f.slot(slot) + chunk, from, piece);
+    chunk += piece;
+    done = advance(u, piece);
+  }
+  auto [start, occupancy] = reserve(u, u.route->uses, chunk);
   f.entries[slot] = {start + occupancy + u.route->latency,
                      static_cast<uint32_t>(chunk), pushClock(u, f)};
   ++f.count;
   wake(f.waitingConsumer, f.entries[slot].availableAt);
   u.busy += occupancy;
   u.now = start + occupancy;
-  if (advance(u, chunk))
+  if (done)
     endTransfer(*this, u, false);
   return Step::Continue;
 }
 
 Step Engine::stepStore(UnitState &u, const Inst &in) {
   FifoState &f = fifos[in.a];
-  StridedRange writes{in.b, u.s[in.c], 1, 0, u.s[in.d]};
-  if (std::optional<Step> step =
-          startTransfer(*this, u, {writes}, u.s[in.d], 1, 0, u.s[in.c], 0, 0))
+  auto [rows, stride] = fifoTransferRows(u, in);
+  StridedRange writes{in.b, u.s[in.c], rows, stride, u.s[in.d]};
+  if (std::optional<Step> step = startTransfer(*this, u, {writes}, u.s[in.d],
+                                               rows, 0, u.s[in.c], 0, stride))
     return *step;
   if (f.count == 0)
     return block(u, Wait::FifoEmpty, in.a);
@@ -332,21 +351,34 @@ Step Engine::stepStore(UnitState &u, const Inst &in) {
     waitUntil(u, head.availableAt, in.a, false);
     return Step::Continue;
   }
-  if (head.bytes > u.rowBytesLeft)
-    return fail(u, llvm::formatv("FIFO misuse: the store has {0} of {1} bytes "
-                                 "left but the next entry of FIFO '{2}' holds "
-                                 "{3} bytes",
-                                 u.rowBytesLeft, u.rowBytes, f.desc->name,
-                                 head.bytes)
-                       .str());
+  uint64_t left = u.rowBytesLeft + uint64_t(u.rowsLeft - 1) * u.rowBytes;
+  if (head.bytes > left)
+    return fail(u,
+                llvm::formatv("FIFO misuse: the store has {0} of {1} bytes "
+                              "left but the next entry of FIFO '{2}' holds "
+                              "{3} bytes",
+                              left, u.rowBytes * rows, f.desc->name, head.bytes)
+                    .str());
   uint32_t chunk = head.bytes;
   acquireClock(u, head.clock);
-  if (!writeBytes(u, in.b, u.dst, chunk, f.slot(f.head), "store writes"))
+  // The entry's bytes continue over the rows; the last piece goes through
+  // chargeWrittenChunk, which charges the whole entry.
+  uint32_t written = 0;
+  while (chunk - written > u.rowBytesLeft) {
+    uint64_t piece = u.rowBytesLeft;
+    if (!writeBytes(u, in.b, u.dst, piece, f.slot(f.head) + written,
+                    "store writes"))
+      return Step::Error;
+    written += piece;
+    advance(u, piece);
+  }
+  if (!writeBytes(u, in.b, u.dst, chunk - written, f.slot(f.head) + written,
+                  "store writes"))
     return Step::Error;
   popClock(u, f, head);
   f.popHead();
   wake(f.waitingProducer, u.now);
-  chargeWrittenChunk(*this, u, chunk, writes);
+  chargeWrittenChunk(*this, u, chunk, writes, written);
   return Step::Continue;
 }
 

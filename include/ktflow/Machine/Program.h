@@ -39,8 +39,11 @@ enum class Opcode : uint8_t {
              ///< (row strides s[g], s[h]; f == kNoReg means one row);
              ///< sub = kDmaPlanes: x s[i] planes of those rows (plane
              ///< strides s[j], s[k]), one transfer
-  Load,      ///< FIFO a <- s[d] bytes of mem b @ s[c], one entry at a time
-  Store,     ///< mem b @ s[c] <- s[d] bytes popped from FIFO a
+  Load,      ///< FIFO a <- s[d] bytes of mem b @ s[c], one entry at a time;
+             ///< sub = kTransferRows: x s[e] rows s[f] bytes apart, an
+             ///< entry continuing over the rows
+  Store,     ///< mem b @ s[c] <- s[d] bytes popped from FIFO a; sub =
+             ///< kTransferRows: x s[e] rows s[f] bytes apart
   Recv,      ///< v[a] = pop FIFO b, typed vtypes[c]
   Send,      ///< push v[b] on FIFO a
   Map,       ///< v[a] = maps[b] applied element-wise, typed vtypes[c];
@@ -68,6 +71,9 @@ constexpr uint8_t kLoopPlain = 0, kLoopSkewed = 1, kLoopSkewedMax = 255;
 /// A Dma's or RemoteDma's sub: rows (one level of strides), or planes of
 /// rows (two levels: fields i, j, k are the planes and their strides).
 constexpr uint8_t kDmaRows = 0, kDmaPlanes = 1;
+/// A Load's or Store's sub: one run of bytes, or rows of them (fields e
+/// and f are the rows and their stride).
+constexpr uint8_t kTransferRun = 0, kTransferRows = 1;
 const char *opcodeName(Opcode op);
 
 enum class AluOp : uint8_t {

@@ -154,8 +154,18 @@ LogicalResult ProgramEmitter::emitLoadOrStore(Operation *op) {
   auto addr = sreg(op->getOperand(0)), size = sreg(op->getOperand(1));
   if (failed(addr) || failed(size))
     return failure();
+  // A load or store of rows: the rows and their stride (sub 1).
+  FailureOr<uint32_t> rows = failure(), stride = failure();
+  bool hasRows = op->getNumOperands() == 4;
+  if (hasRows) {
+    rows = sreg(op->getOperand(2)), stride = sreg(op->getOperand(3));
+    if (failed(rows) || failed(stride))
+      return failure();
+  }
   machine::Inst &i = emitInst(isLoad ? Opcode::Load : Opcode::Store);
   i.a = symbols.fifos.lookup(fifoName), i.b = *mem, i.c = *addr, i.d = *size;
+  if (hasRows)
+    i.sub = machine::kTransferRows, i.e = *rows, i.f = *stride;
   return success();
 }
 

@@ -83,6 +83,11 @@ dfir.kernel @all device "sample_device" {
     dfir.sync_recv @s
     // CHECK: dfir.load @q from "core[0]/L1"[%{{.*}}] size %{{.*}}
     dfir.load @q from "core[0]/L1"[%a] size %c4096
+    // A column block of a row-major tile: rows of `size` bytes a stride apart.
+    // CHECK: dfir.load @q from "core[0]/L1"[%{{.*}}] size %{{.*}} rows %{{.*}} stride %{{.*}}{{$}}
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    dfir.load @q from "core[0]/L1"[%a] size %c64 rows %c2 stride %c4096
   }
   dfir.unit "vec" {
     %c0 = arith.constant 0 : index
@@ -134,6 +139,8 @@ dfir.kernel @all device "sample_device" {
     %c128 = arith.constant 128 : index
     // CHECK: dfir.store @r to "core[0]/L1"[%{{.*}}] size %{{.*}}
     dfir.store @r to "core[0]/L1"[%c0] size %c128
+    // CHECK: dfir.store @r to "core[0]/L1"[%{{.*}}] size %{{.*}} rows %{{.*}} stride %{{.*}}{{$}}
+    dfir.store @r to "core[0]/L1"[%c0] size %c128 rows %c0 stride %c128
   }
   dfir.unit "pt" {
     %a = dfir.splat 1.0 : vector<8x8xf16>

@@ -366,38 +366,68 @@ def DFIR_ReadIndexOp : DFIR_Op<"read_index"> {
   let hasVerifier = 1;
 }
 
-def DFIR_LoadOp : DFIR_Op<"load", [
+def DFIR_LoadOp : DFIR_Op<"load", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "stream bytes of a memory into a FIFO";
   let description = [{
     Pushes `size` bytes read from `memory` at `addr` into FIFO `fifo`, one
     entry (the FIFO's entry size, the last possibly shorter) at a time. The
-    executing unit must be the FIFO's producer.
+    executing unit must be the FIFO's producer. With `rows`, reads `rows`
+    rows of `size` bytes whose starts are `stride` bytes apart, as one
+    stream: an entry continues over the rows (a column block of a wider
+    row-major tile).
 
     ```mlir
     dfir.load @q from "core0.L1"[%a] size %n
+    dfir.load @q from "core0.L1"[%a] size %n rows %r stride %s
     ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$fifo, StrAttr:$memory, Index:$addr,
-                       Index:$size);
-  let assemblyFormat = "$fifo `from` $memory `[` $addr `]` `size` $size attr-dict";
+                       Index:$size, Optional<Index>:$rows,
+                       Optional<Index>:$stride);
+  let assemblyFormat = [{
+    $fifo `from` $memory `[` $addr `]` `size` $size
+    (`rows` $rows^ `stride` $stride)? attr-dict
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::FlatSymbolRefAttr":$fifo, "::mlir::StringAttr":$memory,
+                   "::mlir::Value":$addr, "::mlir::Value":$size), [{
+      build($_builder, $_state, fifo, memory, addr, size, ::mlir::Value(),
+            ::mlir::Value());
+    }]>
+  ];
 }
 
-def DFIR_StoreOp : DFIR_Op<"store", [
+def DFIR_StoreOp : DFIR_Op<"store", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "write entries popped from a FIFO into a memory";
   let description = [{
     Pops entries of FIFO `fifo` and writes their bytes to `memory` from
     `addr` until `size` bytes are written; an entry that would cross `size`
-    is a FIFO misuse. The executing unit must be the FIFO's consumer.
+    is a FIFO misuse. The executing unit must be the FIFO's consumer. With
+    `rows`, writes `rows` rows of `size` bytes whose starts are `stride`
+    bytes apart, an entry continuing over the rows (`size` is then a row's
+    bytes and an entry may not cross the last row's end).
 
     ```mlir
     dfir.store @q to "core0.L1"[%a] size %n
+    dfir.store @q to "core0.L1"[%a] size %n rows %r stride %s
     ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$fifo, StrAttr:$memory, Index:$addr,
-                       Index:$size);
-  let assemblyFormat = "$fifo `to` $memory `[` $addr `]` `size` $size attr-dict";
+                       Index:$size, Optional<Index>:$rows,
+                       Optional<Index>:$stride);
+  let assemblyFormat = [{
+    $fifo `to` $memory `[` $addr `]` `size` $size
+    (`rows` $rows^ `stride` $stride)? attr-dict
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::FlatSymbolRefAttr":$fifo, "::mlir::StringAttr":$memory,
+                   "::mlir::Value":$addr, "::mlir::Value":$size), [{
+      build($_builder, $_state, fifo, memory, addr, size, ::mlir::Value(),
+            ::mlir::Value());
+    }]>
+  ];
 }
 
 def DFIR_SendOp : DFIR_Op<"send", [
