@@ -10,6 +10,7 @@
 #include "ktflow/Conversion/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/MergedLoads.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/SplitProductColumns.h"
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -212,6 +213,8 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
         static_cast<int64_t>(knobs.mergeLoads ? ktdf::MergeLoads::CostModel
                                               : ktdf::MergeLoads::None);
     pm.addPass(ktdf::createKTDFRowBlocks(rowBlocks));
+    // The halves ktdf-split-point-rows put on a core's two lanes.
+    pm.addPass(ktdf::createKTDFSplitProductColumns());
   }
   pm.addPass(ktdf::createKTDFAllocateScratchpad());
   pm.addPass(ktdf::createKTDFScheduleAllReduce());

@@ -220,7 +220,7 @@ void ProgramBuilder::emitPassReceipts(const PipelineInfo &info,
     if (kernel.unitOf(ch.to, li) == unit && !receivesLater(ch) &&
         !waitsInStage(ch, li))
       for (size_t k = 0; k < tokensOf(ch); ++k)
-        dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch.base, li));
+        emitRegionToken(loc, ch, li, /*send=*/false);
   // Wait for the buffers this pipeline exports to stages of this unit.
   for (const Channel &ch : info.channels)
     if (ch.exported && ch.copies == 0 && kernel.unitOf(ch.to, li) == unit &&

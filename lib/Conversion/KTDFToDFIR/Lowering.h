@@ -78,7 +78,22 @@ struct Channel {
   /// after `viewWrites[k]` and taken right before `viewReads[k]`
   /// (RegionChannels.cpp).
   SmallVector<Operation *, 0> viewWrites = {}, viewReads = {};
+  /// A region channel whose sender writes a scratchpad view both lanes of
+  /// the core share (ktdf-split-product-columns): lane l's sender also
+  /// signals lane 1 - l's receiver, on `acrossLanesOf` the receiver's lane.
+  bool acrossLanes = false;
 };
+
+/// The sync channel from the other lane's sender of region channel `base`
+/// to `li`'s receiver (Channel::acrossLanes).
+inline std::string acrossLanesOf(StringRef base) { return ("x" + base).str(); }
+
+/// The other lane of `li`'s two-lane core.
+inline LaneInstance otherLaneOf(const LaneInstance &li) {
+  LaneInstance other = li;
+  other.lane = 1 - li.lane;
+  return other;
+}
 
 /// A loop whose body is a row span, a partial, the exchange of the partial
 /// and its use, each lane running the partial of trip t + 1 before the use

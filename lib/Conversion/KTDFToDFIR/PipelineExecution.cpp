@@ -208,11 +208,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
         if ((ch->from == stage) != send ||
             !llvm::is_contained(send ? ch->viewWrites : ch->viewReads, op))
           continue;
-        std::string sync = KernelLowering::perLane(ch->base, li);
-        if (send)
-          dfir::SyncSendOp::create(b, loc, sync);
-        else
-          dfir::SyncRecvOp::create(b, loc, sync);
+        emitRegionToken(loc, *ch, li, send);
         ++taken;
       }
     };
@@ -256,7 +252,7 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
     };
     auto waitForRegions = [&] {
       for (const Channel *ch : regionWaits)
-        dfir::SyncRecvOp::create(b, loc, KernelLowering::perLane(ch->base, li));
+        emitRegionToken(loc, *ch, li, /*send=*/false);
       regionWaits.clear();
     };
     // Carried values are waited for just before the first transfer that
@@ -464,18 +460,12 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
         dfir::SyncSendOp::create(b, loc, KernelLowering::perLane(ch.base, li));
     // The tokens of views whose transfers the walk did not reach.
     for (auto &[ch, taken] : viewTokens)
-      for (; taken < tokensOf(*ch); ++taken) {
-        std::string sync = KernelLowering::perLane(ch->base, li);
-        if (ch->from == stage)
-          dfir::SyncSendOp::create(b, loc, sync);
-        else
-          dfir::SyncRecvOp::create(b, loc, sync);
-      }
+      for (; taken < tokensOf(*ch); ++taken)
+        emitRegionToken(loc, *ch, li, /*send=*/ch->from == stage);
     for (const Channel &ch : info.regionChannels)
       if (ch.from == stage && (ch.viewWrites.empty() || !transfers))
         for (size_t k = 0; k < tokensOf(ch); ++k)
-          dfir::SyncSendOp::create(b, loc,
-                                   KernelLowering::perLane(ch.base, li));
+          emitRegionToken(loc, ch, li, /*send=*/true);
     markSegment(SegmentMark::End);
   }
   if (failed(emitRowBlocked()))

@@ -310,9 +310,13 @@ void KernelLowering::declarePipelineResources(OpBuilder &b,
   for (const Channel &ch : info.channels)
     dfir::SyncOp::create(b, loc, perLane(ch.base, li), unitOf(ch.from, li),
                          unitOf(ch.to, li));
-  for (const Channel &ch : info.regionChannels)
+  for (const Channel &ch : info.regionChannels) {
     dfir::SyncOp::create(b, loc, perLane(ch.base, li), unitOf(ch.from, li),
                          unitOf(ch.to, li));
+    if (ch.acrossLanes)
+      dfir::SyncOp::create(b, loc, perLane(acrossLanesOf(ch.base), li),
+                           unitOf(ch.from, otherLaneOf(li)), unitOf(ch.to, li));
+  }
   for (auto &entry : lanePipelines)
     if (entry.second.use == info.op)
       for (const Channel &ch : entry.second.back)

@@ -83,6 +83,12 @@ private:
   /// two pipelines are in the same block, so each execution of the sender
   /// is followed by one of the receiver.
   bool waitsInStage(const Channel &ch, const LaneInstance &li);
+  /// One token of region channel `ch` in `li`'s program: sent by the
+  /// sender (`send`) or taken by the receiver. Across lanes
+  /// (Channel::acrossLanes), the sender signals the other lane's receiver
+  /// as well and each receiver takes both lanes' tokens.
+  void emitRegionToken(Location loc, const Channel &ch, const LaneInstance &li,
+                       bool send);
   /// The receipts of the channels deferred to just before `op`.
   LogicalResult emitDeferredReceives(Operation &op, const IRMapping &map,
                                      const LaneInstance &li);

@@ -11,10 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "ProgramBuilder.h"
 
 #include "ktflow/Analysis/MemoryTensors.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/SplitProductColumns.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 
@@ -278,5 +279,28 @@ void KernelLowering::collectRegionChannels() {
     for (Channel &ch : info.regionChannels) {
       deferAfterLoops(ch, pipelines);
       tokensPerView(ch);
+      ch.acrossLanes = llvm::any_of(
+          touchesOf(ch.from).viewWrites, [](ktdp::ConstructMemoryViewOp view) {
+            return view->hasAttr(kLanesSharedViewAttrName);
+          });
     }
+}
+
+void ProgramBuilder::emitRegionToken(Location loc, const Channel &ch,
+                                     const LaneInstance &li, bool send) {
+  OpBuilder &b = *builder;
+  std::string own = KernelLowering::perLane(ch.base, li);
+  if (send)
+    dfir::SyncSendOp::create(b, loc, own);
+  else
+    dfir::SyncRecvOp::create(b, loc, own);
+  if (!ch.acrossLanes)
+    return;
+  if (send)
+    dfir::SyncSendOp::create(
+        b, loc,
+        KernelLowering::perLane(acrossLanesOf(ch.base), otherLaneOf(li)));
+  else
+    dfir::SyncRecvOp::create(
+        b, loc, KernelLowering::perLane(acrossLanesOf(ch.base), li));
 }

@@ -151,6 +151,13 @@ protected:
                                                        ValueRange indices,
                                                        IRMapping &map,
                                                        const LaneInstance &li);
+  /// A load into (`load`) or a store from FIFO `fifo` of one block of
+  /// `slot`'s shape at `addr` in `memory`, whose rows start `pitch`
+  /// elements apart: rows of the block's row bytes when they are wider
+  /// than it (a column block), else one contiguous run.
+  void emitLoadOrStore(Location loc, bool load, FlatSymbolRefAttr fifo,
+                       StringAttr memory, Value addr, FifoSlotType slot,
+                       int64_t pitch);
   /// The element offset, in its view of `strides`, of element `indices`
   /// (relative to `anchor`, the tile's origin; fewer indices than
   /// dimensions mean 0) of an access tile, computed by ops at `loc`. A

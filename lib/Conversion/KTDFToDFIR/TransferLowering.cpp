@@ -14,7 +14,7 @@
 #include "ProgramBuilder.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
-
+#include "ktflow/Dialect/KTDF/Transforms/SplitProductColumns.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
@@ -46,6 +46,35 @@ lowering::expandAnchor(OpBuilder &b, Location loc,
   if (!anchor)
     return tile.emitError("cannot expand the anchor of this access tile");
   return std::move(*anchor);
+}
+
+/// The rows of a two-dimensional block whose rows start `pitch` elements
+/// apart, when it is a column block of wider rows: one load or store of
+/// rows; std::nullopt when its bytes are contiguous.
+static std::optional<int64_t> columnBlockRows(ArrayRef<int64_t> block,
+                                              int64_t pitch) {
+  if (block.size() != 2 || block[0] < 2 || ShapedType::isDynamic(pitch) ||
+      pitch == block[1])
+    return std::nullopt;
+  return block[0];
+}
+
+void TransferEmitter::emitLoadOrStore(Location loc, bool load,
+                                      FlatSymbolRefAttr fifo, StringAttr memory,
+                                      Value addr, FifoSlotType slot,
+                                      int64_t pitch) {
+  OpBuilder &b = *builder;
+  int64_t esize = ktflow::bytesPerElement(slot.getElementType());
+  Value size = constant(slot.getSizeInBytes()), rows, stride;
+  if (std::optional<int64_t> count = columnBlockRows(slot.getShape(), pitch)) {
+    size = constant(slot.getShape().back() * esize);
+    rows = constant(*count);
+    stride = constant(pitch * esize);
+  }
+  if (load)
+    dfir::LoadOp::create(b, loc, fifo, memory, addr, size, rows, stride);
+  else
+    dfir::StoreOp::create(b, loc, fifo, memory, addr, size, rows, stride);
 }
 
 LogicalResult ProgramBuilder::emitTransfer(DataTransferOp op, IRMapping &map,
@@ -94,20 +123,26 @@ LogicalResult ProgramBuilder::emitTransfer(DataTransferOp op, IRMapping &map,
   auto fifo = [&](Value slot) {
     return FlatSymbolRefAttr::get(b.getContext(), kernel.fifoOf(slot, li));
   };
+  // A block of the slot's shape at the indices: a column block of a
+  // two-dimensional buffer's rows moves as rows a buffer row apart.
+  auto pitchOf = [](Value buffer) {
+    ArrayRef<int64_t> shape = cast<MemRefType>(buffer.getType()).getShape();
+    return shape.size() == 2 ? shape.back() : ShapedType::kDynamic;
+  };
   if (auto slot = dyn_cast<FifoSlotType>(op.getDst().getType())) {
     auto addr = bufferAddress(op.getSrc(), op.getSrcIndices());
     if (failed(addr))
       return failure();
-    dfir::LoadOp::create(b, loc, fifo(op.getDst()), kindOf(op.getSrc()), *addr,
-                         constant(slot.getSizeInBytes()));
+    emitLoadOrStore(loc, /*load=*/true, fifo(op.getDst()), kindOf(op.getSrc()),
+                    *addr, slot, pitchOf(op.getSrc()));
     return success();
   }
   if (auto slot = dyn_cast<FifoSlotType>(op.getSrc().getType())) {
     auto addr = bufferAddress(op.getDst(), op.getDstIndices());
     if (failed(addr))
       return failure();
-    dfir::StoreOp::create(b, loc, fifo(op.getSrc()), kindOf(op.getDst()),
-                          *addr, constant(slot.getSizeInBytes()));
+    emitLoadOrStore(loc, /*load=*/false, fifo(op.getSrc()), kindOf(op.getDst()),
+                    *addr, slot, pitchOf(op.getDst()));
     return success();
   }
   // Buffer to buffer: the whole buffer, one DMA.
@@ -194,9 +229,13 @@ TransferEmitter::tileAddress(Value tileValue, ValueRange indices,
     if (!kind || !matchPattern(view.getOffset(), m_ConstantInt(&literal)))
       return view.emitError("scratchpad view without a literal address or "
                             "device memory");
+    // A view both lanes of the core share sits in its first lane's region.
+    LaneInstance owner = li;
+    if (view->hasAttr(kLanesSharedViewAttrName))
+      owner.lane = 0;
     Value base = dfir::AddressOp::create(
         b, loc, b.getIndexType(),
-        KernelLowering::localOf(kind.getValue(), li));
+        KernelLowering::localOf(kind.getValue(), owner));
     base = arith::AddIOp::create(
         b, loc, base, constant(literal.getSExtValue() * esize));
     return std::make_pair(
@@ -228,14 +267,15 @@ LogicalResult ProgramBuilder::emitTileChunk(DataTransferOp op, IRMapping &map,
   if (failed(where))
     return failure();
   auto fifo = FlatSymbolRefAttr::get(b.getContext(), kernel.fifoOf(slot, li));
-  Value size =
-      constant(cast<FifoSlotType>(slot.getType()).getSizeInBytes());
-  if (fromTile)
-    dfir::LoadOp::create(b, op.getLoc(), fifo,
-                         b.getStringAttr(where->second), where->first, size);
-  else
-    dfir::StoreOp::create(b, op.getLoc(), fifo,
-                          b.getStringAttr(where->second), where->first, size);
+  // A block of a view whose rows are wider (a column block) moves as rows
+  // the view's row stride apart.
+  ArrayRef<int64_t> strides =
+      ktdp::getAccessTileView(fromTile ? op.getSrc() : op.getDst())
+          .getStaticStrides();
+  int64_t pitch = strides.size() == 2 && strides[1] == 1 ? strides[0]
+                                                         : ShapedType::kDynamic;
+  emitLoadOrStore(op.getLoc(), fromTile, fifo, b.getStringAttr(where->second),
+                  where->first, cast<FifoSlotType>(slot.getType()), pitch);
   return success();
 }
 

@@ -379,12 +379,10 @@ LogicalResult ProgramBuilder::emitDeferredReceives(Operation &op,
           kernel.unitOf(ch.to, li) != unit)
         continue;
       // One token per execution of the sender: its loop nest again.
-      std::string sync = KernelLowering::perLane(ch.base, li);
       std::function<LogicalResult(size_t, IRMapping &)> nest =
           [&](size_t depth, IRMapping &m) -> LogicalResult {
-        OpBuilder &b = *builder;
         if (depth == ch.sendLoops.size()) {
-          dfir::SyncRecvOp::create(b, op.getLoc(), sync);
+          emitRegionToken(op.getLoc(), ch, li, /*send=*/false);
           return success();
         }
         return emitLoopCopy(ch.sendLoops[depth], m, [&](IRMapping &inner) {
