@@ -311,14 +311,14 @@ TEST(BundleTest, DamageIsReportedPrecisely) {
   EXPECT_NE(readError(bytes).find("not a ktflow bundle"), std::string::npos);
 
   bytes = good;
-  bytes[8] = 15;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 15 (this ktflow "
-                              "reads version 14; it was written by a newer "
+  bytes[8] = 16;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 16 (this ktflow "
+                              "reads version 15; it was written by a newer "
                               "ktflow)");
   // A bundle of the previous format is refused, not misread.
-  bytes[8] = 13;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 13 (this ktflow "
-                              "reads version 14; compile the kernel again)");
+  bytes[8] = 14;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 14 (this ktflow "
+                              "reads version 15; compile the kernel again)");
 
   bytes.assign(good.begin(), good.begin() + good.size() / 2);
   EXPECT_NE(readError(bytes).find("truncated bundle"), std::string::npos);
