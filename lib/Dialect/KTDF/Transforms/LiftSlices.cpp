@@ -291,16 +291,16 @@ static Reason collectPieces(Value value, ArrayRef<int64_t> offsets,
     if (Reason why = whyNotStaticWindow(insert))
       return "a tensor.insert_slice (" + *why + ")";
     if (insert.getSourceType().getRank() != insert.getType().getRank())
-      return std::string("a tensor.insert_slice adds dimensions to its "
-                         "source (insert a tensor of the destination's "
+      return std::string("a tensor.insert_slice that adds dimensions to "
+                         "its source (insert a tensor of the destination's "
                          "rank)");
     Value dest = insert.getDest();
     if (!dest.getDefiningOp<tensor::EmptyOp>()) {
       if (!isAssembly(dest.getDefiningOp()))
-        return std::string("a tensor.insert_slice writes into a tensor "
-                           "that is neither a tensor.empty nor built from "
-                           "pieces: its other elements would be stored "
-                           "over by the pieces");
+        return std::string("a tensor.insert_slice into a tensor that is "
+                           "neither a tensor.empty nor built from pieces "
+                           "(its other elements would be stored over by "
+                           "the pieces)");
       if (Reason why = collectPieces(dest, offsets, pieces))
         return why;
     }

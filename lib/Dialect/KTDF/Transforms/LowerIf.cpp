@@ -237,17 +237,54 @@ bool mlir::ktdf::isLowerableIf(scf::IfOp branch) {
   return slice && operandsToHoist(*slice, branch);
 }
 
+/// Makes each if on a row condition (an arith.cmpf of row scalars) whose
+/// branches only compute tensors (pure ops) selects of what both branches
+/// compute: a branch on a row's data would be control flow that depends on
+/// data, while a select by a row condition picks per element.
+static void rowConditionIfsToSelects(Operation *root) {
+  auto onlyComputes = [](Block *block) {
+    return llvm::all_of(block->without_terminator(), [](Operation &op) {
+      return op.getNumRegions() == 0 && isPure(&op);
+    });
+  };
+  SmallVector<scf::IfOp> ifs;
+  root->walk([&](scf::IfOp branch) {
+    auto cmp = branch.getCondition().getDefiningOp<arith::CmpFOp>();
+    if (cmp && branch->getNumResults() != 0 && branch.elseBlock() &&
+        llvm::all_of(branch->getResultTypes(),
+                     llvm::IsaPred<RankedTensorType>) &&
+        llvm::all_of(cmp->getOperands(), isRowScalarBeforeLiftSlices) &&
+        onlyComputes(branch.thenBlock()) && onlyComputes(branch.elseBlock()))
+      ifs.push_back(branch);
+  });
+  for (scf::IfOp branch : ifs) {
+    for (Block *block : {branch.thenBlock(), branch.elseBlock()})
+      for (Operation &op :
+           llvm::make_early_inc_range(block->without_terminator()))
+        op.moveBefore(branch);
+    OpBuilder b(branch);
+    SmallVector<Value> picked;
+    for (auto [taken, notTaken] : llvm::zip(branch.thenYield().getOperands(),
+                                            branch.elseYield().getOperands()))
+      picked.push_back(arith::SelectOp::create(
+          b, branch.getLoc(), branch.getCondition(), taken, notTaken));
+    branch->replaceAllUsesWith(picked);
+    branch.erase();
+  }
+}
+
 /// Makes each arith.select of whole tensors by one i1 an scf.if yielding
 /// them, for sinkUsersIntoBranches; the canonicalization turns those whose
 /// users stay back into the select.
 static void selectsToIfs(Operation *root) {
   SmallVector<arith::SelectOp> selects;
   root->walk([&](arith::SelectOp select) {
-    // A row's comparison (of its reduction's element) picks per element:
-    // ktdf-generalize broadcasts what it compares.
+    // A row's comparison (of its reduction's element, or of elements of
+    // a loaded row that ktdf-lift-slices, after this pass, loads alone)
+    // picks per element: ktdf-generalize broadcasts what it compares.
     if (select.getCondition().getType().isInteger(1) &&
         isa<RankedTensorType>(select.getType()) &&
-        !isRowScalar(select.getCondition()))
+        !isRowScalarBeforeLiftSlices(select.getCondition()))
       selects.push_back(select);
   });
   for (arith::SelectOp select : selects) {
@@ -267,7 +304,9 @@ namespace {
 struct LowerIfPass : public ktdf::impl::KTDFLowerIfBase<LowerIfPass> {
   void runOnOperation() override {
     // Whole tensors picked by one condition are picked by control flow: the
-    // users of an if's tensor results move into its branches.
+    // users of an if's tensor results move into its branches; by a row
+    // condition they are picked per element.
+    rowConditionIfsToSelects(getOperation());
     selectsToIfs(getOperation());
     SmallVector<scf::IfOp> withResults;
     getOperation().walk([&](scf::IfOp op) {

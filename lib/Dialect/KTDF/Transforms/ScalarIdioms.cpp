@@ -39,7 +39,22 @@ bool mlir::ktdf::isLaunchFloat(Value v) {
   return static_cast<bool>(ktflow::getFloatOfLaunchScalar(v));
 }
 
-bool mlir::ktdf::isRowScalarOp(Operation *op) {
+/// A float element of a statically shaped tensor read with tensor.extract
+/// outside linalg bodies: ktdf-lift-slices loads it alone when the tensor
+/// is a load through a box access tile (a row's `x[r, 0]`), and
+/// ktdf-check-supported refuses it at the extract otherwise.
+static bool isElementToLift(Value v) {
+  auto extract = v.getDefiningOp<tensor::ExtractOp>();
+  return extract && isa<FloatType>(v.getType()) &&
+         extract.getTensor().getType().hasStaticShape() &&
+         !extract->getParentOfType<linalg::LinalgOp>();
+}
+
+static bool rowScalar(Value v, bool beforeLift);
+
+/// isRowScalarOp; with `beforeLift`, an element of a larger tensor counts
+/// as a row scalar (isElementToLift).
+static bool rowScalarOp(Operation *op, bool beforeLift) {
   // A comparison of row values is a row condition when only selects pick
   // by it (`max > 0 ? 1 / max : 1`), of row values or of tensors by its
   // splat; a branch on it would be control flow that depends on data.
@@ -58,7 +73,12 @@ bool mlir::ktdf::isRowScalarOp(Operation *op) {
       !(condition || isa<FloatType>(op->getResult(0).getType())) ||
       op->getParentOfType<linalg::LinalgOp>())
     return false;
-  return llvm::all_of(op->getOperands(), isRowScalar);
+  return llvm::all_of(op->getOperands(),
+                      [&](Value v) { return rowScalar(v, beforeLift); });
+}
+
+bool mlir::ktdf::isRowScalarOp(Operation *op) {
+  return rowScalarOp(op, /*beforeLift=*/false);
 }
 
 /// A float constant spelt as the bitcast of an integer one (the field
@@ -69,17 +89,26 @@ static bool isBitcastConstant(Value v) {
   return cast && matchPattern(cast.getIn(), m_Constant());
 }
 
-bool mlir::ktdf::isRowScalar(Value v) {
+static bool rowScalar(Value v, bool beforeLift) {
+  bool element = extractedTensor(v) || (beforeLift && isElementToLift(v));
   if (v.getType().isInteger(1))
-    return extractedTensor(v) || (v.getDefiningOp<arith::CmpFOp>() &&
-                                  isRowScalarOp(v.getDefiningOp()));
+    return element || (v.getDefiningOp<arith::CmpFOp>() &&
+                       rowScalarOp(v.getDefiningOp(), beforeLift));
   if (!isa<FloatType>(v.getType()))
     return false;
   if (matchPattern(v, m_Constant()) || isBitcastConstant(v) ||
-      isLaunchFloat(v) || extractedTensor(v))
+      isLaunchFloat(v) || element)
     return true;
   Operation *def = v.getDefiningOp();
-  return def && isRowScalarOp(def);
+  return def && rowScalarOp(def, beforeLift);
+}
+
+bool mlir::ktdf::isRowScalar(Value v) {
+  return rowScalar(v, /*beforeLift=*/false);
+}
+
+bool mlir::ktdf::isRowScalarBeforeLiftSlices(Value v) {
+  return rowScalar(v, /*beforeLift=*/true);
 }
 
 /// `v`, a row scalar, as a rank-0 tensor.

@@ -33,6 +33,12 @@ bool isLaunchFloat(Value v);
 /// math op on such scalars (outside linalg bodies).
 bool isRowScalar(Value v);
 
+/// isRowScalar before ktdf-lift-slices: the element of any statically
+/// shaped tensor (tensor.extract) counts, since the pass loads a loaded
+/// tile's element alone and ktdf-check-supported refuses the others at the
+/// extract. ktdf-lower-if keeps a select of tensors by such a row condition.
+bool isRowScalarBeforeLiftSlices(Value v);
+
 /// Whether `op` is a scalar element-wise float op (arith, math) whose
 /// operands are all row scalars; its result is then one too.
 bool isRowScalarOp(Operation *op);

@@ -89,7 +89,7 @@ func.func @into_loaded(%a: tensor<4x64xf16>, %y_ptr: index) attributes {grid = [
   %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 128], strides: [128, 1] {coordinate_set = #y, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
   %ty = ktdp.construct_access_tile %Y[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<4x128xindex>
   %old = ktdp.load %ty : <4x128xindex> -> tensor<4x128xf16>
-  // expected-error @below {{a tensor.insert_slice writes into a tensor that is neither a tensor.empty nor built from pieces}}
+  // expected-error @below {{the tensor built by tensor.insert_slice is not stored piece by piece: it is built from a tensor.insert_slice into a tensor that is neither a tensor.empty nor built from pieces (its other elements would be stored over by the pieces)}}
   %out = tensor.insert_slice %a into %old[0, 64] [4, 64] [1, 1] : tensor<4x64xf16> into tensor<4x128xf16>
   ktdp.store %out, %ty : tensor<4x128xf16>, <4x128xindex>
   // expected-error @below {{tensor.concat is compiled only as the stores of its pieces: its result is used by math.exp, not stored}}

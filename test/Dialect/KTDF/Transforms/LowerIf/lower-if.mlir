@@ -186,3 +186,55 @@ func.func @row_condition(%t: tensor<1xf16>, %x: tensor<1x64xf16>) attributes {gr
   "test.use"(%y) : (tensor<1x64xf16>) -> ()
   return
 }
+
+// -----
+
+// So does a select by a comparison of two elements of a larger tensor
+// (a loaded row's first and last), which ktdf-lift-slices, after this
+// pass, loads alone.
+
+// CHECK-LABEL: func.func @row_condition_elements
+// CHECK-NOT: scf.for
+// CHECK: %[[GT:.*]] = arith.cmpf ogt
+// CHECK: arith.select %[[GT]], %{{.*}}, %{{.*}} : tensor<1x64xf16>
+func.func @row_condition_elements(%x: tensor<1x64xf16>) attributes {grid = [4]} {
+  %c0 = arith.constant 0 : index
+  %c63 = arith.constant 63 : index
+  %first = tensor.extract %x[%c0, %c0] : tensor<1x64xf16>
+  %last = tensor.extract %x[%c0, %c63] : tensor<1x64xf16>
+  %gt = arith.cmpf ogt, %first, %last : f16
+  %neg = arith.negf %x : tensor<1x64xf16>
+  %y = arith.select %gt, %x, %neg : tensor<1x64xf16>
+  "test.use"(%y) : (tensor<1x64xf16>) -> ()
+  return
+}
+
+// -----
+
+// An if on a row condition whose branches only compute tensors becomes a
+// select of both branches' results, not control flow on the row's data.
+
+// CHECK-LABEL: func.func @row_condition_if
+// CHECK-NOT: scf.if
+// CHECK-NOT: scf.for
+// CHECK: %[[POS:.*]] = arith.cmpf ogt
+// CHECK: %[[DIV:.*]] = arith.divf
+// CHECK: %[[NEG:.*]] = arith.negf
+// CHECK: %[[Y:.*]] = arith.select %[[POS]], %[[DIV]], %[[NEG]] : tensor<1x64xf16>
+// CHECK: "test.use"(%[[Y]])
+func.func @row_condition_if(%t: tensor<1xf16>, %x: tensor<1x64xf16>) attributes {grid = [4]} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f16
+  %s = tensor.extract %t[%c0] : tensor<1xf16>
+  %pos = arith.cmpf ogt, %s, %zero : f16
+  %y = scf.if %pos -> (tensor<1x64xf16>) {
+    %sv = tensor.splat %s : tensor<1x64xf16>
+    %d = arith.divf %x, %sv : tensor<1x64xf16>
+    scf.yield %d : tensor<1x64xf16>
+  } else {
+    %n = arith.negf %x : tensor<1x64xf16>
+    scf.yield %n : tensor<1x64xf16>
+  }
+  "test.use"(%y) : (tensor<1x64xf16>) -> ()
+  return
+}

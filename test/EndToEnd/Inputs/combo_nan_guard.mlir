@@ -1,0 +1,45 @@
+// combo_nan_guard.mlir - a row condition testing the row's maximum for
+// NaN (arith.cmpf uno) picks zeros, else the row times powf(max, 0.0) (1).
+// 64x128 f16 rows cyclic over a [32, 1] grid.
+//
+// Computes, for r < 64, j < 128 (m = max_j X[r, j], maxnumf):
+//   Y[r, j] = isnan(m) ? 0 : X[r, j] * m^0
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+module {
+  func.func @nan_guard_kernel(%x_ptr: index,   // X: 64x128 f16 (input)
+                   %y_ptr: index) attributes {grid = [32, 1]} {
+    %pid = ktdp.get_compute_tile_id : index
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %c64 = arith.constant 64 : index
+    %zero = arith.constant 0.0 : f16
+    %ninf = arith.constant 0xFC00 : f16
+    %X = ktdp.construct_memory_view %x_ptr, sizes: [64, 128], strides: [128, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+    %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 128], strides: [128, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+    scf.for %r = %pid to %c64 step %c32 : index {
+      %tx = ktdp.construct_access_tile %X[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x128xindex>
+      %x = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
+      %e0 = tensor.empty() : tensor<1xf16>
+      %minit = linalg.fill ins(%ninf : f16) outs(%e0 : tensor<1xf16>) -> tensor<1xf16>
+      %mx = linalg.reduce ins(%x : tensor<1x128xf16>) outs(%minit : tensor<1xf16>) dimensions = [1]
+        (%in: f16, %acc: f16) {
+          %a = arith.maxnumf %in, %acc : f16
+          linalg.yield %a : f16
+        }
+      %m = tensor.extract %mx[%c0] : tensor<1xf16>
+      %isnan = arith.cmpf uno, %m, %m : f16
+      %zz = arith.constant 0.0 : f16
+      %p0 = math.powf %m, %zz : f16
+      %pv = tensor.splat %p0 : tensor<1x128xf16>
+      %xs = arith.mulf %x, %pv : tensor<1x128xf16>
+      %zt = arith.constant dense<0.0> : tensor<1x128xf16>
+      %y = arith.select %isnan, %zt, %xs : tensor<1x128xf16>
+      %ty = ktdp.construct_access_tile %Y[%r, 0] {access_tile_set = #row, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x128xindex>
+      ktdp.store %y, %ty : tensor<1x128xf16>, <1x128xindex>
+    }
+    return
+  }
+}
