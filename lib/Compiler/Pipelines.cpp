@@ -10,7 +10,6 @@
 #include "ktflow/Conversion/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/MergedLoads.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
-#include "ktflow/Dialect/KTDF/Transforms/SplitProductColumns.h"
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -122,6 +121,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdf::createKTDFUpliftWhile());
   pm.addPass(ktdf::createKTDFLowerIf());
   pm.addPass(ktdf::createKTDFUnrollCarriedLoops());
+  pm.addPass(ktdf::createKTDFSplitBatchedReductions());
   pm.addPass(ktdf::createKTDFLiftSlices());
   pm.addPass(ktdf::createKTDFForwardStores());
   ktdf::KTDFStreamWideRowsOptions stream;

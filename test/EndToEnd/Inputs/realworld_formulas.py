@@ -256,6 +256,8 @@ for b in range(4):
             total = f32(total + x[b * 1024 + i * 64 + j])
         want.append(total)
 report("batch3d_colsum y", out["y_ptr"], want)
+out = interp("batch3d_colsum_pairs", {"x_ptr": (x, [4, 16, 64], "f16")}, ["y_ptr"])
+report("batch3d_colsum_pairs y", out["y_ptr"], want)
 
 # math.powf by -1.0 and 0.0: 1 / x and 1.
 def reciprocal(v):

@@ -12,6 +12,7 @@
 // CHECK-NEXT:   ktdf-uplift-while,
 // CHECK-NEXT:   ktdf-lower-if,
 // CHECK-NEXT:   ktdf-unroll-carried-loops{max-trips=64},
+// CHECK-NEXT:   ktdf-split-batched-reductions,
 // CHECK-NEXT:   ktdf-lift-slices,
 // CHECK-NEXT:   ktdf-forward-stores,
 // CHECK-NEXT:   ktdf-stream-wide-rows{max-tile-bytes=0},

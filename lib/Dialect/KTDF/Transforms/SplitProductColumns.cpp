@@ -50,6 +50,11 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Pass/PassRegistry.h"
 
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFSPLITPRODUCTCOLUMNS
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
 using namespace mlir;
 using namespace mlir::ktdf;
 
@@ -416,14 +421,8 @@ static bool onlyProductViews(func::FuncOp func, ArrayRef<ColumnSplit> splits) {
 namespace {
 struct SplitProductColumnsPass
     : public ktflow::sched::WithScheduleTarget<
-          PassWrapper<SplitProductColumnsPass, OperationPass<ModuleOp>>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SplitProductColumnsPass)
-  StringRef getArgument() const override {
-    return "ktdf-split-product-columns";
-  }
-  StringRef getDescription() const override {
-    return "Split a product's columns over the two lanes of a core";
-  }
+          ktdf::impl::KTDFSplitProductColumnsBase<SplitProductColumnsPass>> {
+  using Base::Base;
   void runOnOperation() override {
     const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
     if (!target)
@@ -477,11 +476,3 @@ struct SplitProductColumnsPass
   }
 };
 } // namespace
-
-std::unique_ptr<Pass> mlir::ktdf::createKTDFSplitProductColumns() {
-  return std::make_unique<SplitProductColumnsPass>();
-}
-
-void mlir::ktdf::registerKTDFSplitProductColumns() {
-  PassRegistration<SplitProductColumnsPass>();
-}

@@ -225,6 +225,23 @@ def KTDFUnrollCarriedLoops
                            "::mlir::arith::ArithDialect"];
 }
 
+def KTDFSplitBatchedReductions
+    : Pass<"ktdf-split-batched-reductions", "::mlir::ModuleOp"> {
+  let summary = "Cut a column reduction that keeps a batch dimension into one per batch";
+  let description = [{
+    The stream planner reduces the columns of a tile only when every
+    leading dimension is reduced or of extent 1. A `linalg.reduce` of a
+    loaded tile (or of element-wise arithmetic on loads) that keeps a
+    leading dimension of extent B > 1 besides the columns (a 2x16x64 tile
+    summed over its rows, two batches kept), whose result is stored,
+    becomes B reductions, each of a window of one batch
+    (`tensor.extract_slice`), joined by `tensor.concat`; ktdf-lift-slices
+    then loads each window alone and stores each result where it lands.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
 def KTDFLiftSlices : Pass<"ktdf-lift-slices", "::mlir::ModuleOp"> {
   let summary = "Turn tensor slices of loaded and stored tiles into transfers of sub-tiles";
   let description = [{
@@ -1093,6 +1110,22 @@ def KTDFBuffer : Pass<"ktdf-buffer", "::mlir::ModuleOp"> {
     Option<"depth", "depth", "int64_t", "0",
            "copies of each resource (0: ask the cost model)">
   ];
+}
+
+def KTDFSplitProductColumns
+    : Pass<"ktdf-split-product-columns", "::mlir::ModuleOp"> {
+  let summary = "Split a product's columns over the two lanes of a core";
+  let description = [{
+    After ktdf-split-point-rows put the halves of a grid point's rows on a
+    core's two lanes: where a lane's rows fill at most half the matrix
+    unit's m and the product has at least twice its n columns of a right
+    operand both lanes share, each lane multiplies the point's rows by its
+    half of the columns, the halves rejoined in a scratchpad view the lanes
+    share (`ktdf.lanes_shared`): lane h's drain writes columns
+    [h N/2, (h + 1) N/2) of it and each lane's consumer reads its rows of
+    it whole, as before, so the output is the kernel's bit for bit
+    (docs/scheduler.md, "The columns split, built").
+  }];
 }
 
 def KTDFSplitPointRows : Pass<"ktdf-split-point-rows", "::mlir::ModuleOp"> {
