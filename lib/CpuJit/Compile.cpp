@@ -68,6 +68,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -82,6 +83,8 @@
 #include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
+#include <cstring>
+#include <vector>
 
 using namespace mlir;
 using namespace ktflow::jit;
@@ -102,6 +105,42 @@ static float truncateToBF16(float value) {
   return llvm::bit_cast<float>(rounded);
 }
 
+/// memref.copy between strided memrefs, which MLIR lowers to a call of
+/// `memrefCopy` from its C runner library (a copy of a window: the tier's
+/// bufferized tensor.extract_slice, insert_slice, concat). The JIT links no
+/// runner library, so this is the same element-by-element walk over the
+/// sizes in row-major order, each element `elemSize` bytes.
+static void copyStridedMemRef(int64_t elemSize,
+                              ::UnrankedMemRefType<char> *from,
+                              ::UnrankedMemRefType<char> *to) {
+  DynamicMemRefType<char> src(*from), dst(*to);
+  char *srcData = src.data + src.offset * elemSize;
+  char *dstData = dst.data + dst.offset * elemSize;
+  int64_t rank = src.rank;
+  for (int64_t d = 0; d < rank; ++d)
+    if (src.sizes[d] == 0)
+      return;
+  std::vector<int64_t> index(rank, 0);
+  int64_t srcAt = 0, dstAt = 0;
+  while (true) {
+    std::memcpy(dstData + dstAt * elemSize, srcData + srcAt * elemSize,
+                elemSize);
+    int64_t axis = rank - 1;
+    for (; axis >= 0; --axis) {
+      if (++index[axis] < src.sizes[axis]) {
+        srcAt += src.strides[axis];
+        dstAt += dst.strides[axis];
+        break;
+      }
+      srcAt -= (src.sizes[axis] - 1) * src.strides[axis];
+      dstAt -= (dst.sizes[axis] - 1) * dst.strides[axis];
+      index[axis] = 0;
+    }
+    if (axis < 0)
+      return;
+  }
+}
+
 /// The functions of ktflow the compiled code calls.
 static ArrayRef<std::pair<StringRef, void *>> runtimeSymbols() {
   static const std::vector<std::pair<StringRef, void *>> symbols = [] {
@@ -111,7 +150,8 @@ static ArrayRef<std::pair<StringRef, void *>> runtimeSymbols() {
         {kYieldFunctionName, reinterpret_cast<void *>(&yieldTurn)},
         {kNarrowMathTableFunctionName,
          reinterpret_cast<void *>(&narrowMathTable)},
-        {"__truncsfbf2", reinterpret_cast<void *>(&truncateToBF16)}};
+        {"__truncsfbf2", reinterpret_cast<void *>(&truncateToBF16)},
+        {"memrefCopy", reinterpret_cast<void *>(&copyStridedMemRef)}};
     llvm::append_range(all, interTileRuntimeSymbols());
     return all;
   }();
