@@ -188,6 +188,11 @@ static Reason whyNotSliceable(Value value, DenseMap<Value, Reason> &known) {
   return why;
 }
 
+bool ktdf::isSliceable(Value value) {
+  DenseMap<Value, Reason> known;
+  return !whyNotSliceable(value, known);
+}
+
 static Reason whyNotLiftedExtract(tensor::ExtractSliceOp slice) {
   if (Reason why = whyNotStaticWindow(slice, /*dynamicOffsets=*/true))
     return why;
@@ -418,12 +423,19 @@ std::optional<std::string> ktdf::whyNotLiftedSlice(Operation *op) {
 /// element, `x[r, 0]`) as the extract of a one-element window of it, when
 /// that window is lifted to a load: the element is then a row scalar
 /// (ScalarIdioms.h). Leaves `extract` alone otherwise.
-static void extractThroughWindow(tensor::ExtractOp extract) {
+bool ktdf::isElementOfLargerTensor(Operation *op) {
+  auto extract = dyn_cast<tensor::ExtractOp>(op);
+  if (!extract)
+    return false;
   auto type = cast<RankedTensorType>(extract.getTensor().getType());
-  // An element a linalg body reads is a gather, not a row's scalar.
-  if (!type.hasStaticShape() || type.getNumElements() == 1 ||
-      extract->getParentOfType<linalg::LinalgOp>())
+  return type.hasStaticShape() && type.getNumElements() != 1 &&
+         !extract->getParentOfType<linalg::LinalgOp>();
+}
+
+static void extractThroughWindow(tensor::ExtractOp extract) {
+  if (!isElementOfLargerTensor(extract))
     return;
+  auto type = cast<RankedTensorType>(extract.getTensor().getType());
   OpBuilder b(extract);
   Location loc = extract.getLoc();
   SmallVector<OpFoldResult> offsets = getAsOpFoldResult(extract.getIndices());

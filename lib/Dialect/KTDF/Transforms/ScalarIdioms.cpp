@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ScalarIdioms.h"
+#include "LiftSlices.h"
 
 #include "ktflow/Analysis/LaunchArguments.h"
 
@@ -39,15 +40,13 @@ bool mlir::ktdf::isLaunchFloat(Value v) {
   return static_cast<bool>(ktflow::getFloatOfLaunchScalar(v));
 }
 
-/// A float element of a statically shaped tensor read with tensor.extract
-/// outside linalg bodies: ktdf-lift-slices loads it alone when the tensor
-/// is a load through a box access tile (a row's `x[r, 0]`), and
-/// ktdf-check-supported refuses it at the extract otherwise.
+/// A float element of a larger tensor read with tensor.extract:
+/// ktdf-lift-slices loads it alone when the tensor is a load through a box
+/// access tile (a row's `x[r, 0]`), and ktdf-check-supported refuses it at
+/// the extract otherwise.
 static bool isElementToLift(Value v) {
-  auto extract = v.getDefiningOp<tensor::ExtractOp>();
-  return extract && isa<FloatType>(v.getType()) &&
-         extract.getTensor().getType().hasStaticShape() &&
-         !extract->getParentOfType<linalg::LinalgOp>();
+  Operation *def = v.getDefiningOp();
+  return def && isa<FloatType>(v.getType()) && isElementOfLargerTensor(def);
 }
 
 static bool rowScalar(Value v, bool beforeLift);

@@ -9,10 +9,12 @@
 // a window of the input each (tensor.extract_slice), and joins the results
 // with tensor.concat; ktdf-lift-slices, which runs next, then loads each
 // window alone and stores each result where it lands. Only reductions whose
-// input is a loaded tile (or element-wise arithmetic on loads) and whose
-// result is stored are cut, so what is left is refused as before.
+// input that pass slices (isSliceable) and whose result is stored are cut,
+// so what is left is refused as before.
 //
 //===----------------------------------------------------------------------===//
+
+#include "LiftSlices.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -29,20 +31,6 @@ namespace mlir::ktdf {
 using namespace mlir;
 using namespace mlir::ktdf;
 
-/// Whether `v` is a loaded tile or element-wise arithmetic on loaded tiles
-/// and constants, which ktdf-lift-slices slices.
-static bool isLoadedArithmetic(Value v) {
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return false;
-  if (isa<ktdp::LoadOp>(def) || isa<arith::ConstantOp>(def))
-    return true;
-  if (!def->hasTrait<OpTrait::Elementwise>() ||
-      !isa<RankedTensorType>(v.getType()))
-    return false;
-  return llvm::all_of(def->getOperands(), isLoadedArithmetic);
-}
-
 /// The outermost dimension of `reduce`'s input that it keeps, that is not
 /// its innermost and whose extent is more than 1, when it reduces columns
 /// (not the innermost dimension) of a loaded tile into a stored result.
@@ -54,7 +42,7 @@ static std::optional<int64_t> batchDimension(linalg::ReduceOp reduce) {
   int64_t rank = type.getRank();
   if (rank < 3 || !type.hasStaticShape() ||
       llvm::is_contained(reduced, rank - 1) ||
-      !isLoadedArithmetic(reduce.getInputs()[0]))
+      !isSliceable(reduce.getInputs()[0]))
     return std::nullopt;
   auto fill = reduce.getInits()[0].getDefiningOp<linalg::FillOp>();
   Value result = reduce.getResult(0);
