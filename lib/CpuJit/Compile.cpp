@@ -120,7 +120,9 @@ static void copyStridedMemRef(int64_t elemSize,
   for (int64_t d = 0; d < rank; ++d)
     if (src.sizes[d] == 0)
       return;
-  std::vector<int64_t> index(rank, 0);
+  // Called for every window copied (per row in a loop): no heap for the
+  // ranks kernels have.
+  llvm::SmallVector<int64_t, 8> index(rank, 0);
   int64_t srcAt = 0, dstAt = 0;
   while (true) {
     std::memcpy(dstData + dstAt * elemSize, srcData + srcAt * elemSize,
