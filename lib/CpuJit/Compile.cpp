@@ -202,6 +202,34 @@ static void buildLoopPipeline(PassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
 }
 
+/// arith.maximumf and minimumf as llvm.maximum and llvm.minimum, which order
+/// -0 below +0 as MLIR's semantics and the interpreter do: arith-expand's
+/// compare-and-select expansion returns the second operand where the two
+/// compare equal, so maximumf(+0, -0) was -0. (Its expansion of maxnumf
+/// and minnumf stays: MLIR lets them return either zero, and the selects
+/// this would wrap around llvm.maximum keep the loop vectoriser from
+/// seeing a reduction, softmax 4096x1024 ran 1.3x longer.) Only f32 and
+/// f64 values, which is what emulateNarrowFloats leaves of the arithmetic.
+static void lowerMaximumMinimumToLLVM(ModuleOp module) {
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    if (isa<arith::MaximumFOp, arith::MinimumFOp>(op) &&
+        isa<Float32Type, Float64Type>(
+            getElementTypeOrSelf(op->getResult(0).getType())))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    Value result = isa<arith::MaximumFOp>(op)
+                       ? LLVM::MaximumOp::create(b, loc, lhs, rhs).getResult()
+                       : LLVM::MinimumOp::create(b, loc, lhs, rhs).getResult();
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
+}
+
 /// The passes from loops on memrefs (16-bit floats emulated) to the LLVM
 /// dialect.
 static void buildLLVMPipeline(PassManager &pm) {
@@ -342,6 +370,7 @@ CompiledKernel::compile(ModuleOp module, StringRef kernelName,
   }
   lookUpNarrowMath(*copy);
   emulateNarrowFloats(*copy);
+  lowerMaximumMinimumToLLVM(*copy);
   if (failed(runQuietly(llvmLowering, *copy, why))) {
     why = "the lowering to LLVM failed: " + why;
     return failure();
