@@ -145,6 +145,14 @@ Expected<host::Tensor> ktflow::check::makeTensor(const host::InputSpec &spec,
                              text.str().c_str(),
                              host::formatShape(file->shape).c_str(),
                              host::formatShape(shape).c_str());
+  // No .npy dtype holds bf16 or df16: a float32 file feeds such a view,
+  // rounded once, as the interpreter takes it (docs/interpreter.md §1).
+  if (file->dtype == host::DType::F32 &&
+      (*dtype == host::DType::BF16 || *dtype == host::DType::DF16)) {
+    t.floats = file->floats;
+    host::roundArray(*dtype, t.floats.data(), t.floats.size());
+    return t;
+  }
   if (file->dtype != *dtype)
     return createStringError("%s holds %s elements, the tensor has %s",
                              text.str().c_str(),

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # Checks every element of a .npy file against a Python expression of its
-# flat index `i` (exact comparison), independently of ktflow's own reader,
-# or writes a 1-D .npy file from such an expression.
+# flat index `i` (exact comparison; a NaN matches a NaN), independently of
+# ktflow's own reader, or writes a .npy file from such an expression.
 # Usage: check_npy.py FILE.npy EXPR [COUNT]
-#        check_npy.py --write FILE.npy DESCR COUNT EXPR     (DESCR e.g. <f2)
+#        check_npy.py --write FILE.npy DESCR SHAPE EXPR   (DESCR e.g. <f2;
+#        SHAPE a count, or sizes joined by x: 128x64)
 import ast
 import math
 import struct
@@ -37,12 +38,15 @@ def f16(v):
     return struct.unpack("<e", struct.pack("<e", v))[0]
 
 
-def write_npy(path, descr, count, expr):
-    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }" % (
-        descr, count)
+def write_npy(path, descr, shape, expr):
+    sizes = [int(size) for size in shape.split("x")]
+    dims = ", ".join(map(str, sizes)) + ("," if len(sizes) == 1 else "")
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (
+        descr, dims)
     header += " " * (63 - (10 + len(header)) % 64) + "\n"
-    body = b"".join(struct.pack("<" + FORMATS[descr], eval(expr, {"i": i}))
-                    for i in range(count))
+    body = b"".join(struct.pack("<" + FORMATS[descr],
+                                eval(expr, {"i": i, "math": math}))
+                    for i in range(math.prod(sizes)))
     with open(path, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
         f.write(header.encode("latin1") + body)
@@ -50,7 +54,7 @@ def write_npy(path, descr, count, expr):
 
 def main():
     if sys.argv[1] == "--write":
-        write_npy(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5])
+        write_npy(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
         return
     shape, values = read_npy(sys.argv[1])
     expr = compile(sys.argv[2], "expr", "eval")
@@ -59,7 +63,7 @@ def main():
     bad = 0
     for i, got in enumerate(values):
         want = eval(expr, {"i": i, "f16": f16, "math": math})
-        if got != want:
+        if got != want and not (math.isnan(got) and math.isnan(want)):
             if bad < 5:
                 print(f"element {i}: got {got}, expected {want}")
             bad += 1
