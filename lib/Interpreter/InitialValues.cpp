@@ -34,6 +34,19 @@ static llvm::Error addFootprints(MemRegion &region,
   return llvm::Error::success();
 }
 
+/// `spec`, whose .npy data a float32 file may hold for bf16 or df16 views,
+/// as data of the views' element type: rounded once, as the interpreter's
+/// regions read such a file (docs/interpreter.md §1).
+static InputSpec asDataOfViews(InputSpec spec, DType dtype) {
+  if (spec.kind != InputSpec::Kind::Data || spec.data->dtype() != DType::F32 ||
+      (dtype != DType::BF16 && dtype != DType::DF16))
+    return spec;
+  host::Tensor rounded = spec.data->tensor();
+  rounded.dtype = dtype;
+  host::roundArray(dtype, rounded.floats.data(), rounded.floats.size());
+  return InputSpec::fromTensor(std::move(rounded));
+}
+
 /// The native copy of `region` before any store. Zeros and .npy data are
 /// allocated whole, unlike the interpreter's lazily backed pages: refuse
 /// them past the memory ceiling (or past the address space, where the byte
@@ -85,7 +98,7 @@ Interpreter::getInitialNative(unsigned position, DType dtype, bool readOnly,
       impl->args[position].kind != ArgumentKind::Tensor)
     return makeError("argument " + std::to_string(position) +
                      " is not a tensor argument");
-  InputSpec spec = getInputSpec(position);
+  InputSpec spec = asDataOfViews(getInputSpec(position), dtype);
   if (spec.kind == InputSpec::Kind::Data) {
     if (spec.data->dtype() != dtype)
       return makeError("the .npy data of '" + impl->argName(position) +
@@ -131,7 +144,7 @@ llvm::Expected<ktflow::host::NativeTensor> Interpreter::getInitialLiteralNative(
   region.base = address;
   region.seed = impl->options.seed;
   region.dtype = dtype;
-  region.init = getLiteralInputSpec(address);
+  region.init = asDataOfViews(getLiteralInputSpec(address), dtype);
   if (region.init.kind == InputSpec::Kind::Default)
     region.init = InputSpec::zeros();
   if (llvm::Error error = addFootprints(region, footprints))
