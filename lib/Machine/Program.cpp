@@ -14,6 +14,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <iterator>
 
 using namespace ktflow::machine;
 
@@ -29,18 +30,21 @@ const char *ktflow::machine::opcodeName(Opcode op) {
 }
 
 const char *ktflow::machine::reduceKindName(ReduceKind kind) {
-  static const char *names[] = {"add", "mul", "max", "min"};
+  static const char *names[] = {"add", "mul", "max", "min", "maxnum", "minnum"};
+  static_assert(std::size(names) == kNumReduceKinds);
   unsigned i = static_cast<unsigned>(kind);
   return i < kNumReduceKinds ? names[i] : "?";
 }
 
 const char *ktflow::machine::scalarOpName(ScalarOp op) {
   static const char *names[] = {
-      "const",   "addf",  "subf",          "mulf",  "divf",  "maxf",  "minf",
-      "negf",    "absf",  "exp",           "log",   "sqrt",  "rsqrt", "tanh",
-      "sigmoid", "silu",  "gelu",          "recip", "erf",   "addi",  "subi",
-      "muli",    "divsi", "remsi",         "maxsi", "minsi", "andi",  "ori",
-      "xori",    "cast",  "cast_unsigned", "cmpf",  "cmpi",  "select"};
+      "const",         "addf",  "subf",    "mulf",   "divf",    "maxf",
+      "minf",          "negf",  "absf",    "exp",    "log",     "sqrt",
+      "rsqrt",         "tanh",  "sigmoid", "silu",   "gelu",    "recip",
+      "erf",           "addi",  "subi",    "muli",   "divsi",   "remsi",
+      "maxsi",         "minsi", "andi",    "ori",    "xori",    "cast",
+      "cast_unsigned", "cmpf",  "cmpi",    "select", "maxnumf", "minnumf"};
+  static_assert(std::size(names) == kNumScalarOps);
   unsigned i = static_cast<unsigned>(op);
   return i < kNumScalarOps ? names[i] : "?";
 }

@@ -204,15 +204,33 @@ void ktflow::machine::storeElement(ElemType type, double v, uint8_t *p) {
   }
 }
 
+// The float maximum and minimum of arith, as the reference interpreter
+// computes them: maximumf/minimumf (maxNaN/minNaN) propagate NaN,
+// maxnumf/minnumf (maxNum/minNum) return the operand that is not NaN; all
+// order -0 below +0.
 static double maxNaN(double a, double b) {
   if (std::isnan(a) || std::isnan(b))
     return std::numeric_limits<double>::quiet_NaN();
+  if (a == 0 && b == 0)
+    return std::signbit(a) ? b : a;
   return a > b ? a : b;
 }
 static double minNaN(double a, double b) {
   if (std::isnan(a) || std::isnan(b))
     return std::numeric_limits<double>::quiet_NaN();
+  if (a == 0 && b == 0)
+    return std::signbit(a) ? a : b;
   return a < b ? a : b;
+}
+static double maxNum(double a, double b) {
+  if (std::isnan(a))
+    return b;
+  return std::isnan(b) ? a : maxNaN(a, b);
+}
+static double minNum(double a, double b) {
+  if (std::isnan(a))
+    return b;
+  return std::isnan(b) ? a : minNaN(a, b);
 }
 
 static bool cmpF(int64_t predicate, double a, double b) {
@@ -394,6 +412,14 @@ void ktflow::machine::evalMicroOp(const MicroOp &op, const double *a,
     for (size_t i = 0; i < n; ++i)
       dst[i] = minNaN(a[i], b[i]);
     return;
+  case ScalarOp::MaxNumF:
+    for (size_t i = 0; i < n; ++i)
+      dst[i] = maxNum(a[i], b[i]);
+    return;
+  case ScalarOp::MinNumF:
+    for (size_t i = 0; i < n; ++i)
+      dst[i] = minNum(a[i], b[i]);
+    return;
   case ScalarOp::AddI:
   case ScalarOp::SubI:
   case ScalarOp::MulI:
@@ -445,8 +471,10 @@ double ktflow::machine::reduceIdentity(ReduceKind kind) {
   case ReduceKind::Mul:
     return 1;
   case ReduceKind::Max:
+  case ReduceKind::MaxNum:
     return -std::numeric_limits<double>::infinity();
   case ReduceKind::Min:
+  case ReduceKind::MinNum:
     return std::numeric_limits<double>::infinity();
   }
   return 0;
@@ -463,6 +491,10 @@ double ktflow::machine::reduceStep(ReduceKind kind, ElemType type, double acc,
     return maxNaN(acc, v);
   case ReduceKind::Min:
     return minNaN(acc, v);
+  case ReduceKind::MaxNum:
+    return maxNum(acc, v);
+  case ReduceKind::MinNum:
+    return minNum(acc, v);
   }
   return acc;
 }

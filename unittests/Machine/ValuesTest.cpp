@@ -3,7 +3,9 @@
 // This file tests element rounding (f16 round-to-nearest-even, integer
 // wrap-around, bf16) and the comparison micro-ops: every predicate of
 // CmpF and CmpI against the C++ comparison it names, on ordered, NaN and
-// negative operands, so the ISA's own predicate encoding is pinned down.
+// negative operands, so the ISA's own predicate encoding is pinned down;
+// and the float maximum and minimum, as micro-ops and reductions, on NaN,
+// infinities and signed zeros against C's fmax/fmin.
 //
 //===----------------------------------------------------------------------===//
 
@@ -122,6 +124,88 @@ TEST(ValuesTest, IntegerPredicatesReadUnsignedAsTheSourceType) {
   EXPECT_EQ(cmp(static_cast<P>(10), ElemType::i32, 5, 5), 0);
   EXPECT_EQ(compare(ScalarOp::CmpF, ElemType::f32, 16, 2, 2), 0);
   EXPECT_EQ(compare(ScalarOp::CmpF, ElemType::f32, -1, 2, 2), 0);
+}
+
+/// One binary float micro-op on a single pair of operands.
+double binary(ScalarOp op, double a, double b) {
+  MicroOp micro;
+  micro.op = op;
+  micro.type = micro.srcType = ElemType::f32;
+  double dst = -1;
+  evalMicroOp(micro, &a, &b, nullptr, &dst, 1);
+  return dst;
+}
+
+/// `row` reduced as the simulator's Reduce does: from its first element.
+double reduceRow(ReduceKind kind, std::initializer_list<double> row) {
+  double acc = *row.begin();
+  for (const double *x = row.begin() + 1; x != row.end(); ++x)
+    acc = reduceStep(kind, ElemType::f32, acc, *x);
+  return acc;
+}
+
+// maxnumf/minnumf return the operand that is not NaN (C's fmax/fmin);
+// maximumf/minimumf propagate NaN; all order -0 below +0 (the reference
+// interpreter's rules, docs/interpreter.md).
+TEST(ValuesTest, MaxAndMinTreatNaNAsTheirArithOpDoes) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const double values[] = {nan, -inf, -2.5, -0.0, 0.0, 1.0, inf};
+  for (double a : values)
+    for (double b : values) {
+      SCOPED_TRACE(testing::Message() << a << ", " << b);
+      bool zeros = a == 0 && b == 0, anyNaN = std::isnan(a) || std::isnan(b);
+      double maxNum = binary(ScalarOp::MaxNumF, a, b);
+      double minNum = binary(ScalarOp::MinNumF, a, b);
+      double maxNaN = binary(ScalarOp::MaxF, a, b);
+      double minNaN = binary(ScalarOp::MinF, a, b);
+      if (zeros) {
+        EXPECT_EQ(std::signbit(maxNum), std::signbit(a) && std::signbit(b));
+        EXPECT_EQ(std::signbit(minNum), std::signbit(a) || std::signbit(b));
+      }
+      EXPECT_EQ(std::isnan(maxNum), std::isnan(std::fmax(a, b)));
+      EXPECT_EQ(std::isnan(minNum), std::isnan(std::fmin(a, b)));
+      if (!std::isnan(maxNum)) {
+        EXPECT_EQ(maxNum, std::fmax(a, b));
+        EXPECT_EQ(minNum, std::fmin(a, b));
+      }
+      EXPECT_EQ(std::isnan(maxNaN), anyNaN);
+      EXPECT_EQ(std::isnan(minNaN), anyNaN);
+      if (!anyNaN) {
+        EXPECT_EQ(maxNaN, maxNum);
+        EXPECT_EQ(minNaN, minNum);
+        EXPECT_EQ(std::signbit(maxNaN), std::signbit(maxNum));
+        EXPECT_EQ(std::signbit(minNaN), std::signbit(minNum));
+      }
+    }
+}
+
+TEST(ValuesTest, MaxNumReductionsSkipNaN) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  using K = ReduceKind;
+  // A row with NaN: the largest and smallest of the others.
+  EXPECT_EQ(reduceRow(K::MaxNum, {nan, 3, nan, -1, 2}), 3);
+  EXPECT_EQ(reduceRow(K::MinNum, {nan, 3, nan, -1, 2}), -1);
+  EXPECT_EQ(reduceRow(K::MaxNum, {-1, 2, nan}), 2);
+  EXPECT_TRUE(std::isnan(reduceRow(K::Max, {nan, 3, nan, -1, 2})));
+  EXPECT_TRUE(std::isnan(reduceRow(K::Min, {-1, 2, nan})));
+  // A row of NaN alone is NaN: the fold into the accumulator skips it.
+  EXPECT_TRUE(std::isnan(reduceRow(K::MaxNum, {nan, nan, nan})));
+  EXPECT_EQ(binary(ScalarOp::MaxNumF, -inf, reduceRow(K::MaxNum, {nan, nan})),
+            -inf);
+  // Infinities and signed zeros.
+  EXPECT_EQ(reduceRow(K::MaxNum, {-inf, nan, -inf}), -inf);
+  EXPECT_EQ(reduceRow(K::MinNum, {1, inf, nan, -inf}), -inf);
+  EXPECT_FALSE(std::signbit(reduceRow(K::MaxNum, {-0.0, nan, 0.0, -0.0})));
+  EXPECT_TRUE(std::signbit(reduceRow(K::MinNum, {0.0, nan, -0.0, 0.0})));
+  EXPECT_FALSE(std::signbit(reduceRow(K::Max, {-0.0, 0.0, -0.0})));
+  EXPECT_TRUE(std::signbit(reduceRow(K::Min, {0.0, -0.0, 0.0})));
+  // The identities are the infinities, as max's and min's.
+  EXPECT_EQ(reduceIdentity(K::MaxNum), -inf);
+  EXPECT_EQ(reduceIdentity(K::MinNum), inf);
+  EXPECT_STREQ(reduceKindName(K::MaxNum), "maxnum");
+  EXPECT_STREQ(scalarOpName(ScalarOp::MinNumF), "minnumf");
 }
 
 } // namespace

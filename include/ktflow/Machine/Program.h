@@ -115,8 +115,12 @@ constexpr unsigned kNumAluOps = static_cast<unsigned>(AluOp::Uge) + 1;
 /// signed overflow or division by zero (the instruction then fails).
 bool evaluateAlu(AluOp op, int64_t a, int64_t b, int64_t &r);
 
-enum class ReduceKind : uint8_t { Add, Mul, Max, Min };
-constexpr unsigned kNumReduceKinds = 4;
+/// The fold of a Reduce. Max/Min propagate NaN (arith.maximumf/minimumf,
+/// and maxsi/minsi); MaxNum/MinNum skip it, a NaN element leaving the other
+/// operand (arith.maxnumf/minnumf): only a chunk of NaN alone reduces to
+/// NaN. All four order -0 below +0. The values are the bundle's encoding.
+enum class ReduceKind : uint8_t { Add, Mul, Max, Min, MaxNum, MinNum };
+constexpr unsigned kNumReduceKinds = 6;
 const char *reduceKindName(ReduceKind kind);
 
 /// Element-wise scalar operations of a Map body.
@@ -126,8 +130,8 @@ enum class ScalarOp : uint8_t {
   SubF,
   MulF,
   DivF,
-  MaxF,
-  MinF,
+  MaxF, ///< NaN if an operand is NaN, -0 below +0 (arith.maximumf)
+  MinF, ///< NaN if an operand is NaN, -0 below +0 (arith.minimumf)
   NegF,
   AbsF,
   Exp,
@@ -155,8 +159,10 @@ enum class ScalarOp : uint8_t {
   CmpF,         ///< imm holds a CmpFPredicate
   CmpI,         ///< imm holds a CmpIPredicate
   Select,       ///< a ? b : c
+  MaxNumF,      ///< the operand that is not NaN, else MaxF's result
+  MinNumF,      ///< the operand that is not NaN, else MinF's result
 };
-constexpr unsigned kNumScalarOps = static_cast<unsigned>(ScalarOp::Select) + 1;
+constexpr unsigned kNumScalarOps = static_cast<unsigned>(ScalarOp::MinNumF) + 1;
 
 /// The comparison of a CmpF micro-op: ordered predicates are false when an
 /// operand is NaN, unordered ones true. The values are the bundle's

@@ -25,6 +25,26 @@ using namespace ktflow::bundle;
 using namespace ktflow::bundle::detail;
 using machine::Opcode;
 
+/// The machine's fold of a dfir.reduce kind.
+static machine::ReduceKind machineReduceKind(dfir::ReduceKind kind) {
+  using K = machine::ReduceKind;
+  switch (kind) {
+  case dfir::ReduceKind::add:
+    return K::Add;
+  case dfir::ReduceKind::mul:
+    return K::Mul;
+  case dfir::ReduceKind::max:
+    return K::Max;
+  case dfir::ReduceKind::min:
+    return K::Min;
+  case dfir::ReduceKind::maxnum:
+    return K::MaxNum;
+  case dfir::ReduceKind::minnum:
+    return K::MinNum;
+  }
+  llvm_unreachable("unknown dfir.reduce kind");
+}
+
 static machine::NodeRef memoryNode(uint32_t memory) {
   return machine::NodeRef{machine::NodeRef::Memory, memory};
 }
@@ -206,7 +226,7 @@ LogicalResult ProgramEmitter::emitReduceOrBroadcast(Operation *op) {
   uint32_t r = newVReg();
   machine::Inst &i = emitInst(isReduce ? Opcode::Reduce : Opcode::Broadcast);
   if (auto reduce = dyn_cast<dfir::ReduceOp>(op))
-    i.sub = static_cast<uint8_t>(reduce.getKind());
+    i.sub = static_cast<uint8_t>(machineReduceKind(reduce.getKind()));
   i.a = r, i.b = *in, i.c = *t;
   vregs[op->getResult(0)] = r;
   return success();

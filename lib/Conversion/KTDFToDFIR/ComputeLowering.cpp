@@ -41,7 +41,13 @@ struct Combine {
 /// The fold of a reduction body yielding `result`: one associative op of
 /// the accumulator and the contribution, or the two-op maximum or minimum
 /// of real kernels, `select(cmpf ogt, %a, %b), %a, %b)` (the larger of the
-/// two; `olt` the smaller).
+/// two; `olt` the smaller). The chunk's reduce treats NaN as the body does:
+/// maxnumf/minnumf skip it (maxnum/minnum), maximumf/minimumf propagate it
+/// (max/min). So does the select when the element is the compare's left
+/// operand: the ordered compare is false for a NaN element, which keeps the
+/// accumulator. With the accumulator on the left a NaN element replaces it
+/// and the next compare replaces the NaN, an order-dependent fold no
+/// reduction matches: max/min keep at least the NaN of the chunk.
 static std::optional<Combine> matchCombine(Value result, BlockArgument acc) {
   Operation *op = result.getDefiningOp();
   if (!op || op->getBlock() != acc.getOwner())
@@ -59,13 +65,18 @@ static std::optional<Combine> matchCombine(Value result, BlockArgument acc) {
     Value contribution = other(cmp.getLhs(), cmp.getRhs());
     if (!contribution)
       return std::nullopt;
+    bool skipsNaN = cmp.getLhs() == contribution;
     switch (cmp.getPredicate()) {
     case arith::CmpFPredicate::OGT:
     case arith::CmpFPredicate::OGE:
-      return Combine{dfir::ReduceKind::max, contribution};
+      return Combine{skipsNaN ? dfir::ReduceKind::maxnum
+                              : dfir::ReduceKind::max,
+                     contribution};
     case arith::CmpFPredicate::OLT:
     case arith::CmpFPredicate::OLE:
-      return Combine{dfir::ReduceKind::min, contribution};
+      return Combine{skipsNaN ? dfir::ReduceKind::minnum
+                              : dfir::ReduceKind::min,
+                     contribution};
     default:
       return std::nullopt;
     }
@@ -79,10 +90,14 @@ static std::optional<Combine> matchCombine(Value result, BlockArgument acc) {
     return Combine{dfir::ReduceKind::add, contribution};
   if (isa<arith::MulFOp, arith::MulIOp>(op))
     return Combine{dfir::ReduceKind::mul, contribution};
-  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(op))
+  if (isa<arith::MaximumFOp, arith::MaxSIOp>(op))
     return Combine{dfir::ReduceKind::max, contribution};
-  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(op))
+  if (isa<arith::MinimumFOp, arith::MinSIOp>(op))
     return Combine{dfir::ReduceKind::min, contribution};
+  if (isa<arith::MaxNumFOp>(op))
+    return Combine{dfir::ReduceKind::maxnum, contribution};
+  if (isa<arith::MinNumFOp>(op))
+    return Combine{dfir::ReduceKind::minnum, contribution};
   return std::nullopt;
 }
 

@@ -366,6 +366,9 @@ LogicalResult ReduceOp::verify() {
   auto out = cast<VectorType>(getResult().getType());
   if (in.getElementType() != out.getElementType())
     return emitOpError("must keep the element type");
+  if ((getKind() == ReduceKind::maxnum || getKind() == ReduceKind::minnum) &&
+      !isa<FloatType>(in.getElementType()))
+    return emitOpError("maxnum and minnum reduce floats");
   SmallVector<int64_t> expected(in.getShape().drop_back());
   if (expected.empty())
     expected.push_back(1);

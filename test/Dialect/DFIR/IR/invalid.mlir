@@ -301,6 +301,16 @@ dfir.kernel @k device "d" {
 
 dfir.kernel @k device "d" {
   dfir.unit "a" {
+    %v = dfir.splat 0.0 : vector<64xi32>
+    // expected-error @+1 {{maxnum and minnum reduce floats}}
+    %r = dfir.reduce maxnum %v : vector<64xi32> -> vector<1xi32>
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
     %v = dfir.splat 0.0 : vector<2xf16>
     // expected-error @+1 {{can only add an innermost dimension: 'vector<2xf16>' does not broadcast to 'vector<64xf16>'}}
     %r = dfir.broadcast %v : vector<2xf16> -> vector<64xf16>

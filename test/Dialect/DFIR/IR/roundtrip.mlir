@@ -121,6 +121,11 @@ dfir.kernel @all device "sample_device" {
     }
     // CHECK: dfir.reduce max %{{.*}} : vector<64xf16> -> vector<1xf16>
     %m = dfir.reduce max %sum : vector<64xf16> -> vector<1xf16>
+    // The NaN-skipping kinds of arith.maxnumf/minnumf.
+    // CHECK: dfir.reduce maxnum %{{.*}} : vector<64xf16> -> vector<1xf16>
+    // CHECK: dfir.reduce minnum %{{.*}} : vector<64xf16> -> vector<1xf16>
+    %mn = dfir.reduce maxnum %sum : vector<64xf16> -> vector<1xf16>
+    %mi = dfir.reduce minnum %sum : vector<64xf16> -> vector<1xf16>
     // A fold into a loop-carried accumulator (input 1).
     // CHECK: dfir.map %{{.*}}, %{{.*}} accumulator 1 : vector<1xf16>, vector<1xf16> -> vector<1xf16> {
     %z = dfir.splat 0.0 : vector<1xf16>

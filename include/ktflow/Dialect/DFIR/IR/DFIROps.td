@@ -24,9 +24,13 @@ def DFIR_TensorRole : I32EnumAttr<"TensorRole", "direction of a tensor", [
   let cppNamespace = "::mlir::dfir";
 }
 
+// max/min propagate NaN (arith.maximumf/minimumf, arith.maxsi/minsi);
+// maxnum/minnum skip it (arith.maxnumf/minnumf). The values are the
+// machine's (ktflow::machine::ReduceKind), which the bundle encodes.
 def DFIR_ReduceKind : I32EnumAttr<"ReduceKind", "reduction", [
     I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"mul", 1>,
-    I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"min", 3>]> {
+    I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"min", 3>,
+    I32EnumAttrCase<"maxnum", 4>, I32EnumAttrCase<"minnum", 5>]> {
   let cppNamespace = "::mlir::dfir";
 }
 
@@ -512,7 +516,10 @@ def DFIR_ReduceOp : DFIR_Op<"reduce", [Pure]> {
     at each step; f16 and bf16 accumulate in f32 inside the unit (at the
     reduction rate of the 16-bit type) and round once, and an accumulating
     `dfir.map` reading the result sees the f32 value. The result drops the
-    innermost dimension (a 1-D input gives `vector<1xT>`).
+    innermost dimension (a 1-D input gives `vector<1xT>`). `max`/`min`
+    propagate NaN (arith.maximumf/minimumf); `maxnum`/`minnum`, of floats
+    only, skip it (arith.maxnumf/minnumf: a row of NaN alone reduces to NaN,
+    which the fold into the accumulator then skips); all order -0 below +0.
 
     ```mlir
     %s = dfir.reduce add %v : vector<64xf16> -> vector<1xf16>
