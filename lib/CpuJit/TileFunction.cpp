@@ -239,8 +239,11 @@ ktflow::jit::buildTileFunction(ModuleOp module, StringRef kernelName,
     why = "the kernel has no body";
     return failure();
   }
-  for (func::FuncOp other : llvm::to_vector(module.getOps<func::FuncOp>()))
-    if (other != fn)
+  // The other functions are inlined already; a device description the file
+  // may hold (ktdf_arch.device, ktdf_arch.target) has no LLVM translation.
+  for (Operation &other :
+       llvm::make_early_inc_range(module.getBody()->getOperations()))
+    if (&other != fn.getOperation())
       other.erase();
   if (fn.getNumResults()) {
     why = "the kernel returns values";
