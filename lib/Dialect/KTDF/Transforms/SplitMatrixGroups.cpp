@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ScratchpadViews.h"
+#include "GroupParts.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
@@ -26,7 +26,6 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/EquivalenceClasses.h"
-#include "llvm/ADT/MapVector.h"
 
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFSPLITMATRIXGROUPS
@@ -40,67 +39,23 @@ bool mlir::ktdf::isHandoverView(Operation *view) {
   return view && view->hasAttr(kHandoverViewAttrName);
 }
 
-/// Whether ktir-to-ktdf counts `op` in a compute group (its convertBlock).
-static bool isGroupMember(Operation &op) {
-  if (isa<PipelineOp, tensor::EmptyOp>(op) ||
-      op.hasTrait<OpTrait::ConstantLike>())
-    return false;
-  return isa<ktdp::LoadOp, ktdp::StoreOp>(op) ||
-         llvm::any_of(op.getResultTypes(),
-                      [](Type t) { return isa<RankedTensorType>(t); });
-}
-
-/// A generic that reads no tensor: a fill, which either unit computes.
-static bool isFill(Operation *op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  return generic && llvm::none_of(generic.getDpsInputs(), [](Value v) {
-           return isa<RankedTensorType>(v.getType());
-         });
-}
-
 namespace {
 enum class Side { Matrix, Vector };
 
 /// Splits the compute groups of one block.
-class BlockSplitter {
+class BlockSplitter : public GroupSplitter {
 public:
   BlockSplitter(Block &block, const ktdf_arch::UnitSpec &matrixUnit,
                 StringRef localKind, func::FuncOp func,
                 ScratchpadCursor &cursor)
-      : block(block), matrixUnit(matrixUnit), localKind(localKind), func(func),
-        cursor(cursor) {}
+      : GroupSplitter(block, localKind, func, cursor), matrixUnit(matrixUnit) {}
 
   void run() {
-    llvm::EquivalenceClasses<Operation *> classes;
-    SmallVector<Operation *> members;
-    for (Operation &op : block) {
-      if (!isGroupMember(op))
-        continue;
-      position[&op] = members.size();
-      members.push_back(&op);
-      classes.insert(&op);
-      for (Operation *def : groupOperands(&op))
-        classes.unionSets(def, &op);
-    }
-    llvm::MapVector<Operation *, SmallVector<Operation *>> groups;
-    for (Operation *op : members)
-      groups[classes.getLeaderValue(op)].push_back(op);
-    for (auto &[leader, ops] : groups)
+    for (SmallVector<Operation *> &ops : collectGroups())
       splitGroup(ops);
   }
 
 private:
-  /// The ops of the block that define a tensor operand of `op`.
-  SmallVector<Operation *> groupOperands(Operation *op) {
-    SmallVector<Operation *> defs;
-    for (Value operand : op->getOperands())
-      if (isa<RankedTensorType>(operand.getType()))
-        if (Operation *def = operand.getDefiningOp();
-            def && position.contains(def))
-          defs.push_back(def);
-    return defs;
-  }
-
   /// A 2-d product the lane's matrix unit multiplies (a batched one's
   /// result goes whole to memory: ktdf-check-supported refuses an
   /// epilogue beside it, and the units are fed tiles of rank 1 or 2).
@@ -201,13 +156,6 @@ private:
     return first;
   }
 
-  size_t lastOf(Operation *member) {
-    size_t end = 0;
-    for (auto m = parts.findLeader(member); m != parts.member_end(); ++m)
-      end = std::max(end, position[*m]);
-    return end;
-  }
-
   /// Whether every part that hands a value over is placed (after its
   /// last op) before the part that receives it.
   bool handsOverForward() {
@@ -218,60 +166,9 @@ private:
 
   /// Leaves `op` to the first part that uses it and gives every other
   /// part a copy of its own, just before it.
-  void copyPerPart(Operation *op) {
-    SmallVector<Operation *> leaders = userParts(op);
-    for (Operation *leader : ArrayRef(leaders).drop_front()) {
-      OpBuilder b(op);
-      Operation *copy = b.clone(*op);
-      for (Operation *user : llvm::to_vector(op->getUsers()))
-        if (parts.contains(user) && parts.getLeaderValue(user) == leader)
-          user->replaceUsesOfWith(op->getResult(0), copy->getResult(0));
-    }
-  }
+  void copyPerPart(Operation *op) { copyForParts(op, userParts(op)); }
 
-  /// Stores each crossing value into a handover view after its
-  /// definition and loads it before its first user in each part that
-  /// reads it.
-  void handOver() {
-    llvm::DenseMap<Operation *, Value> tiles;
-    llvm::DenseMap<std::pair<Operation *, Operation *>, Value> loaded;
-    llvm::sort(crossing, [&](auto a, auto b) {
-      return position[a.second] < position[b.second];
-    });
-    for (auto [def, user] : crossing) {
-      Value value = def->getResult(0);
-      auto type = cast<RankedTensorType>(value.getType());
-      Value &tile = tiles[def];
-      if (!tile) {
-        tile = createScratchpadTile(func, cursor, type, def->getLoc(),
-                                    kHandoverViewAttrName);
-        // ktdf-map-memory-spaces has run: the view names its memory.
-        ktdp::getAccessTileView(tile)->setAttr(
-            "ktdf.memory", StringAttr::get(def->getContext(), localKind));
-        OpBuilder b(def->getContext());
-        b.setInsertionPointAfter(def);
-        ktdp::StoreOp::create(b, def->getLoc(), value, tile);
-      }
-      // The first crossing user of a part loads for the rest.
-      Value &copy = loaded[{def, parts.getLeaderValue(user)}];
-      if (!copy) {
-        OpBuilder b(user);
-        copy = ktdp::LoadOp::create(b, def->getLoc(), type, tile);
-      }
-      user->replaceUsesOfWith(value, copy);
-    }
-  }
-
-  Block &block;
   const ktdf_arch::UnitSpec &matrixUnit;
-  /// The memory kind of the scratchpad the handover views live in.
-  StringRef localKind;
-  func::FuncOp func;
-  ScratchpadCursor &cursor;
-  llvm::DenseMap<Operation *, size_t> position;
-  /// The parts of the group being split, and the uses between them.
-  llvm::EquivalenceClasses<Operation *> parts;
-  SmallVector<std::pair<Operation *, Operation *>> crossing; // (def, user)
 };
 
 /// The lane's matrix unit, when it and the vector unit are both fed from
