@@ -164,6 +164,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdf::createKTDFGeneralize());
   pm.addPass(ktdf::createKTDFLegalizeUnitTypes());
   pm.addPass(ktdf::createKTDFSplitMatrixGroups());
+  pm.addPass(ktdf::createKTDFSplitShapeGroups());
   pm.addPass(createKTIRToKTDF());
 }
 

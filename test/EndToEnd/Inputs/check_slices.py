@@ -6,7 +6,9 @@
 # result is exact in f16, so the formulas need no rounding.
 # Usage: check_slices.py KTFLOW INPUT_DIR DEVICE_DIR WORK_DIR
 # Prints one line per kernel and device: KERNEL DEVICE: N elements, M differ.
+import math
 import os
+import struct
 import subprocess
 import sys
 
@@ -22,8 +24,10 @@ def seq(lo, hi):
 
 
 X, COS, SIN, SMALL = seq(-50, 61), seq(-3, 4), seq(-5, 6), seq(-6, 7)
+# Rows of 128 alternately all negative and mostly positive.
+HALVES = seq(-200, 56)
 SPECS = {"x": "seq:-50:61", "cos": "seq:-3:4", "sin": "seq:-5:6",
-         "small": "seq:-6:7"}
+         "small": "seq:-6:7", "halves": "seq:-200:56"}
 
 
 def first_rows():
@@ -63,6 +67,33 @@ def row_ends():
             for r in range(64) for j in range(128)]
 
 
+def f16(x):
+    return struct.unpack("e", struct.pack("e", x))[0]
+
+
+def reduce_slice():
+    # Y[r, j] = X[r, j] - sum(X[r, 0:64]) (sums of at most 64 small
+    # integers: exact in f16).
+    return [SMALL(r * 128 + j) - sum(SMALL(r * 128 + k) for k in range(64))
+            for r in range(64) for j in range(128)]
+
+
+def extract_computed():
+    # Y[r, j] = X[r, j] * exp(X[r, 1]), exp rounded to f16, the product too.
+    return [f16(SMALL(r * 128 + j) * f16(math.exp(SMALL(r * 128 + 1))))
+            for r in range(64) for j in range(128)]
+
+
+def select_slices():
+    # Y[r, j] = X[r, j] if max(X[r, :]) > 0 else X[r, 64 + j] (64x64);
+    # both sides are taken.
+    out = []
+    for r in range(64):
+        row = [HALVES(r * 128 + j) for j in range(128)]
+        out += row[:64] if max(row) > 0 else row[64:]
+    return out
+
+
 KERNELS = [
     ("first_rows_slice", {"x_ptr": "x"}, "y_ptr", first_rows()),
     ("rope_slices", {"x_ptr": "x", "cos_ptr": "cos", "sin_ptr": "sin"},
@@ -72,6 +103,10 @@ KERNELS = [
     ("head_split_slice", {"q_ptr": "x"}, "k_ptr", head_split()),
     ("head_loop_slice", {"q_ptr": "x"}, "k_ptr", head_loop()),
     ("row_ends_scale", {"x_ptr": "small"}, "y_ptr", row_ends()),
+    ("combo_reduce_slice", {"x_ptr": "small"}, "y_ptr", reduce_slice()),
+    ("combo_extract_computed", {"x_ptr": "small"}, "y_ptr",
+     extract_computed()),
+    ("combo_select_slices", {"x_ptr": "halves"}, "y_ptr", select_slices()),
 ]
 
 for device in ("spyre_like", "mesh_device", "sample_device"):

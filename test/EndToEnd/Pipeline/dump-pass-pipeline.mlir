@@ -37,6 +37,7 @@
 // CHECK-NEXT:   ktdf-generalize,
 // CHECK-NEXT:   ktdf-legalize-unit-types,
 // CHECK-NEXT:   ktdf-split-matrix-groups,
+// CHECK-NEXT:   ktdf-split-shape-groups,
 // CHECK-NEXT:   ktir-to-ktdf,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_scheduling},
 // CHECK-NEXT:   ktdf-route-transfers,

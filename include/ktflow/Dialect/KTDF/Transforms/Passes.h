@@ -70,12 +70,13 @@ bool isCarriedView(Operation *view);
 /// scratchpad (a scalar or a dynamically shaped tensor), or none.
 std::optional<std::string> whyNotCarriable(scf::ForOp loop);
 
-/// The unit attribute ktdf-split-matrix-groups puts on the scratchpad
-/// views through which a matrix unit and a vector unit hand each other
-/// values of one compute group.
+/// The unit attribute ktdf-split-matrix-groups and ktdf-split-shape-groups
+/// put on the scratchpad views through which the parts of one compute
+/// group (a matrix unit's and a vector unit's; stages of two tile shapes)
+/// hand each other values.
 constexpr llvm::StringLiteral kHandoverViewAttrName = "ktdf.handover";
 
-/// Whether `view` is a scratchpad view of ktdf-split-matrix-groups.
+/// Whether `view` is a handover view (kHandoverViewAttrName).
 bool isHandoverView(Operation *view);
 
 /// The unit attribute ktdf-tile-streams puts on a pipeline buffer holding

@@ -885,6 +885,44 @@ def KTDFSplitMatrixGroups
                            "::mlir::ktdp::KTDPDialect"];
 }
 
+def KTDFSplitShapeGroups
+    : Pass<"ktdf-split-shape-groups", "::mlir::ModuleOp"> {
+  let summary = "Give a window's computation a compute stage of its shape";
+  let description = [{
+    One compute stage streams tiles of one shape, and ktir-to-ktdf makes
+    one compute stage of each compute group. A group that computes on a
+    window of a loaded row (a sub-tile ktdf-lift-slices loads) and on the
+    whole row, joined only by row scalars — a one-element tensor a compute
+    op yields (a reduction of the window, an element computed apart) that
+    its user broadcasts over its tile — is cut into parts of one tile shape
+    each: each such scalar is stored into a scratchpad view of its own
+    (`ct_local` at a literal address past the kernel's own, marked
+    `ktdf.handover`, as ktdf-split-matrix-groups does) right after it is
+    computed and loaded back before its first use in the other part, which
+    the stream planner reads as one value per row. Parts of the same shape
+    stay one (a softmax's row maximum and exp share one stage); fills both
+    parts use are duplicated. A group whose two shapes' parts would have to
+    run in another order than their ops appear (the window's computation
+    uses the row's maximum, the row's op the window's sum) is refused at
+    the window's op, saying so; one on a device whose vector unit is not
+    fed from the scratchpad `ct_local` maps to is left whole.
+
+    ```mlir
+    // before: each row minus the sum of its left half
+    %l = ktdp.load %left : <1x64xindex> -> tensor<1x64xf16>
+    %s = linalg.generic ... ins(%l : tensor<1x64xf16>) outs(%zero : tensor<1xf16>)  // sum
+    %y = linalg.generic ... ins(%x, %s : tensor<1x128xf16>, tensor<1xf16>) ...     // x - s
+    // after
+    %s = linalg.generic ... ins(%l : tensor<1x64xf16>) outs(%zero : tensor<1xf16>)
+    ktdp.store %s, %th : tensor<1xf16>, <1xindex>   // %th: a ktdf.handover view
+    %s2 = ktdp.load %th : <1xindex> -> tensor<1xf16>
+    %y = linalg.generic ... ins(%x, %s2 : tensor<1x128xf16>, tensor<1xf16>) ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::ktdp::KTDPDialect"];
+}
+
 def KTDFShareLeftOperands
     : Pass<"ktdf-share-left-operands", "::mlir::ModuleOp"> {
   let summary = "Share a loop's computed left operands between idle lanes";

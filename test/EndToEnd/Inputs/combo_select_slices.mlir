@@ -1,6 +1,7 @@
-// refuse_select_slices.mlir - a row condition (the row's maximum positive)
+// combo_select_slices.mlir - a row condition (the row's maximum positive)
 // picks the left or the right half of the loaded row, arith.select of two
-// 1x64 windows of a 1x128 row (refused: one tile shape per stage).
+// 1x64 windows of a 1x128 row: the maximum is a 1x128 stage of its own
+// (ktdf-split-shape-groups) that hands the windows' stage the maximum.
 #x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
 #row = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
 #hrow = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 63 >= 0)>
