@@ -32,6 +32,23 @@ bool mlir::ktdf::isGroupMember(Operation &op) {
                       [](Type t) { return isa<RankedTensorType>(t); });
 }
 
+LogicalResult mlir::ktdf::splitEachBlock(
+    ModuleOp module,
+    function_ref<LogicalResult(Block &, func::FuncOp, ScratchpadCursor &)>
+        split) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    ScratchpadCursor cursor(func);
+    SmallVector<Block *> blocks;
+    func.walk([&](Block *block) { blocks.push_back(block); });
+    for (Block *block : blocks)
+      if (failed(split(*block, func, cursor)))
+        return failure();
+  }
+  return success();
+}
+
 bool mlir::ktdf::isFill(Operation *op) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   return generic && llvm::none_of(generic.getDpsInputs(), [](Value v) {

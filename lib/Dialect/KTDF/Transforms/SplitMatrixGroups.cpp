@@ -208,15 +208,11 @@ struct SplitMatrixGroupsPass
       return;
     StringRef localKind =
         target->getModel().getNode(*target->getLocalMemory()).getKind();
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      ScratchpadCursor cursor(func);
-      SmallVector<Block *> blocks;
-      func.walk([&](Block *block) { blocks.push_back(block); });
-      for (Block *block : blocks)
-        BlockSplitter(*block, *unit, localKind, func, cursor).run();
-    }
+    (void)splitEachBlock(getOperation(), [&](Block &block, func::FuncOp func,
+                                             ScratchpadCursor &cursor) {
+      BlockSplitter(block, *unit, localKind, func, cursor).run();
+      return success();
+    });
   }
 };
 } // namespace

@@ -294,16 +294,12 @@ struct SplitShapeGroupsPass
       return markAllAnalysesPreserved();
     StringRef localKind =
         target->getModel().getNode(*target->getLocalMemory()).getKind();
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      ScratchpadCursor cursor(func);
-      SmallVector<Block *> blocks;
-      func.walk([&](Block *block) { blocks.push_back(block); });
-      for (Block *block : blocks)
-        if (failed(BlockSplitter(*block, localKind, func, cursor).run()))
-          return signalPassFailure();
-    }
+    auto split = [&](Block &block, func::FuncOp func,
+                     ScratchpadCursor &cursor) {
+      return BlockSplitter(block, localKind, func, cursor).run();
+    };
+    if (failed(splitEachBlock(getOperation(), split)))
+      signalPassFailure();
   }
 };
 } // namespace
