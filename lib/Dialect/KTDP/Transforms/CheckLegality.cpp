@@ -2,8 +2,9 @@
 //
 // This file implements --ktir-check-legality: the rules of KTIR that span
 // several operations (the launch grid, access-tile extents, element types
-// through views, inter-tile communication, and the role of each kernel
-// argument as an address or a size). Each rule is a helper; the
+// through views, inter-tile communication, the role of each kernel
+// argument as an address or a size, and the shapes a tensor.expand_shape
+// states against its result type). Each rule is a helper; the
 // pass reports every violation before failing.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +16,7 @@
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLExtras.h"
@@ -173,6 +175,35 @@ LogicalResult checkLoadStoreTypes(ModuleOp module) {
   return success(ok);
 }
 
+//===----------------------------------------------------------------------===//
+// Reshapes
+//===----------------------------------------------------------------------===//
+
+/// A tensor.expand_shape whose static `output_shape` disagrees with its
+/// result type passes the op's verifier, but its two shapes say different
+/// things: the compiler goes by the result type, the reference interpreter
+/// refuses the op when it runs. A kernel whose sizes were rewritten (a sed
+/// on its shapes that missed the `output_shape` list) is reported here, at
+/// the op, by `ktflow check` and before the compiler acts on either shape.
+LogicalResult checkExpandShapes(ModuleOp module) {
+  bool ok = true;
+  module->walk([&](tensor::ExpandShapeOp op) {
+    ArrayRef<int64_t> stated = op.getStaticOutputShape();
+    ArrayRef<int64_t> result = op.getResultType().getShape();
+    for (auto [d, size] : llvm::enumerate(stated)) {
+      if (ShapedType::isDynamic(size) || ShapedType::isDynamic(result[d]) ||
+          size == result[d])
+        continue;
+      op.emitOpError("output_shape gives dimension ")
+          << d << " size " << size << ", its result type " << op.getResultType()
+          << " gives it " << result[d];
+      ok = false;
+      return;
+    }
+  });
+  return success(ok);
+}
+
 } // namespace
 
 namespace {
@@ -186,6 +217,7 @@ struct KTIRCheckLegalityPass
     ok &= succeeded(checkComputeTileIds(module, grids));
     ok &= succeeded(checkAccessTileExtents(module));
     ok &= succeeded(checkLoadStoreTypes(module));
+    ok &= succeeded(checkExpandShapes(module));
     ok &= succeeded(checkInterTileCommunication(module, grids));
     // An argument is a tensor's start address or a size, never both.
     for (auto fn : module.getOps<func::FuncOp>())

@@ -24,7 +24,10 @@ def KTIRCheckLegality : Pass<"ktir-check-legality", "::mlir::ModuleOp"> {
     * inter-tile communication: a future has exactly one use, consumers of a
       group are a subset of its producers, every producer is covered by a
       consumer, reduce is all-reduce or reduce-to-one, and a consume with
-      several producers per group names its dependencies.
+      several producers per group names its dependencies;
+    * a `tensor.expand_shape`'s static `output_shape` agrees with its result
+      type (the op's verifier does not compare them; the compiler would go
+      by the type, the reference interpreter refuses the op).
 
     The pass does not change the IR; it fails if any rule is violated.
   }];
