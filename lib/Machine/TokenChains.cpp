@@ -10,7 +10,8 @@
 
 #include "TokenChains.h"
 
-#include "llvm/ADT/DenseMap.h"
+#include "SameReplays.h"
+
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -140,7 +141,7 @@ public:
   Replay(const Machine &machine, const Executable &exe,
          llvm::ArrayRef<ProgramWalker> walkers)
       : machine(machine), exe(exe), fifos(takeKept(kept().fifos)),
-        syncs(takeKept(kept().syncs)) {
+        syncs(takeKept(kept().syncs)), pairing(exe) {
     fifos.resize(exe.fifos.size());
     syncs.resize(exe.syncs.size());
     for (const ProgramWalker &walker : walkers)
@@ -216,8 +217,13 @@ private:
   /// of a group is a function of its events alone (a unit's time at an
   /// event, of the events before it), so it is not replayed again: each
   /// lane of a production kernel replayed its copied events (a quarter of
-  /// layernorm_1151x8192's estimate on spyre_like and mesh_device).
-  std::vector<size_t> sameReplays() const {
+  /// layernorm_1151x8192's estimate on spyre_like and mesh_device). A
+  /// group whose walks are not all copies of one group's (walks too short
+  /// to copy, walked on each core) replays as an earlier group whose
+  /// events are the same, compared (replaysAs): swiglu_ffn_64x1024x4096's
+  /// four cores on spyre_like each walked their eight DMA engines, so each
+  /// core was replayed, a fifth of the estimate.
+  std::vector<size_t> sameReplays() {
     std::vector<uint32_t> group(machine.units.size());
     std::iota(group.begin(), group.end(), 0);
     auto find = [&](uint32_t u) {
@@ -234,8 +240,9 @@ private:
       groups[find(unit.walker->unitIndex())].push_back(u);
     std::vector<size_t> same(units.size());
     std::iota(same.begin(), same.end(), 0);
-    // The groups replayed, by their walks' events.
+    // The groups replayed, by their walks' events, and in order.
     std::map<std::vector<const void *>, const std::vector<size_t> *> replayed;
+    std::vector<const std::vector<size_t> *> replayedInOrder;
     for (auto &[root, members] : groups) {
       std::vector<const void *> events;
       for (size_t u : members)
@@ -243,57 +250,60 @@ private:
       if (llvm::is_contained(events, nullptr))
         continue;
       auto [first, fresh] = replayed.try_emplace(events, &members);
+      const std::vector<size_t> *as = nullptr;
       if (!fresh && replaysAs(members, *first->second))
-        for (auto [u, as] : llvm::zip_equal(members, *first->second))
-          same[u] = as;
+        as = first->second;
+      // Events that are not the same walk's are compared: the last groups
+      // replayed tried, most recent first.
+      unsigned tried = 0;
+      for (auto group = replayedInOrder.rbegin();
+           fresh && !as && group != replayedInOrder.rend() &&
+           tried < kMostTried;
+           ++group) {
+        if ((*group)->size() != members.size())
+          continue;
+        ++tried;
+        if (replaysAs(members, **group))
+          as = *group;
+      }
+      if (!as)
+        replayedInOrder.push_back(&members);
+      else if (fresh) // (Later groups of these walks replay as `as` too.)
+        first->second = as;
+      if (as)
+        for (auto [u, to] : llvm::zip_equal(members, *as))
+          same[u] = to;
     }
     return same;
   }
 
-  /// Whether the group of units `members` replays as `group`, whose walks
-  /// its units' copy in turn (sameReplays).
-  bool replaysAs(llvm::ArrayRef<size_t> members,
-                 llvm::ArrayRef<size_t> group) const {
-    using Names = llvm::DenseMap<uint32_t, uint32_t>;
-    Names fifoTo, fifoFrom, syncTo, syncFrom;
-    auto bind = [](Names &to, Names &from, uint32_t x, uint32_t y) {
-      auto [there, fresh] = to.try_emplace(x, y);
-      return fresh ? from.try_emplace(y, x).second : there->second == y;
-    };
+  /// Groups compared by their events, at most, for each group replayed.
+  static constexpr unsigned kMostTried = 4;
+
+  /// Whether the group of units `members` replays as `group` (sameReplays):
+  /// each unit's events those of its unit in `group` (the same walk's, or
+  /// compared), and the FIFOs and channels they name paired one to one,
+  /// of equal entries and token cycles.
+  bool replaysAs(llvm::ArrayRef<size_t> members, llvm::ArrayRef<size_t> group) {
     for (auto [u, as] : llvm::zip_equal(members, group)) {
       const ProgramWalker &x = *units[u].walker, &y = *units[as].walker;
       if (machine.units[x.unitIndex()].maxOutstanding !=
               machine.units[y.unitIndex()].maxOutstanding ||
-          x.unitProgram().insts.size() != y.unitProgram().insts.size())
+          x.unitProgram().insts.size() != y.unitProgram().insts.size() ||
+          (x.chainEvents().data() != y.chainEvents().data() &&
+           !ReplayPairing::sameEvents(x, y)))
         return false;
-      for (auto [p, q] :
-           llvm::zip_equal(x.unitProgram().insts, y.unitProgram().insts)) {
-        bool named = true;
-        switch (p.op) {
-        case Opcode::Send:
-        case Opcode::Load:
-        case Opcode::Store:
-          named = bind(fifoTo, fifoFrom, p.a, q.a);
-          break;
-        case Opcode::Recv:
-          named = bind(fifoTo, fifoFrom, p.b, q.b);
-          break;
-        case Opcode::SyncSend:
-        case Opcode::SyncRecv:
-          named = bind(syncTo, syncFrom, p.a, q.a);
-          break;
-        default:
-          break;
-        }
-        if (!named)
-          return false;
-      }
     }
-    for (auto [x, y] : fifoTo)
-      if (exe.fifos[x].entryBytes != exe.fifos[y].entryBytes)
+    pairing.reset();
+    for (auto [u, as] : llvm::zip_equal(members, group))
+      if (!pairing.pair(*units[u].walker, *units[as].walker))
         return false;
-    for (auto [x, y] : syncTo)
-      if (syncs[x].cycles != syncs[y].cycles)
+    for (uint32_t x : pairing.paired(/*syncs=*/false))
+      if (exe.fifos[x].entryBytes !=
+          exe.fifos[pairing.pairOf(false, x)].entryBytes)
+        return false;
+    for (uint32_t x : pairing.paired(/*syncs=*/true))
+      if (syncs[x].cycles != syncs[pairing.pairOf(true, x)].cycles)
         return false;
     return true;
   }
@@ -378,6 +388,7 @@ private:
   std::vector<UnitChain> units;
   std::vector<FifoChain> fifos;
   std::vector<SyncChain> syncs;
+  ReplayPairing pairing;
 };
 } // namespace
 
