@@ -219,7 +219,7 @@ double RouteCosts::moveTime(uint32_t unit, uint32_t memory, bool load,
   return schedule.timeOf(to) - schedule.timeOf(from);
 }
 
-RouteCost RouteCosts::operator()(NodeRef from, NodeRef to) {
+RouteCost RouteCosts::search(NodeRef from, NodeRef to) {
   auto [known, inserted] = costs.try_emplace({key(from), key(to)});
   if (!inserted)
     return known->second;

@@ -20,6 +20,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <array>
 #include <cmath>
 #include <deque>
 #include <memory>
@@ -52,7 +53,14 @@ struct RouteCost {
 class RouteCosts {
 public:
   RouteCosts(const Machine &machine, const Executable &exe);
-  RouteCost operator()(NodeRef from, NodeRef to);
+  RouteCost operator()(NodeRef from, NodeRef to) {
+    uint64_t x = key(from), y = key(to);
+    Recent &slot =
+        recent[(from.index * 37 + to.index * 2 + from.kind) % kRecent];
+    if (slot.from != x || slot.to != y)
+      slot = {x, y, search(from, to)};
+    return slot.cost;
+  }
   /// The bandwidth of a DMA between device memory `memory` and a core, at
   /// most its route's `route` (where known, above 0): the memory's
   /// bandwidth shared by the programs with a DMA from it (`load`) or to it
@@ -94,8 +102,19 @@ private:
   static uint64_t key(NodeRef node) {
     return uint64_t(node.kind) << 32 | node.index;
   }
+  /// The route's cost, found first where it is not.
+  RouteCost search(NodeRef from, NodeRef to);
   const Machine &machine;
   llvm::DenseMap<std::pair<uint64_t, uint64_t>, RouteCost> costs;
+  /// The routes asked for last, by a hash of their ends: each load, store
+  /// and DMA of a walk asks for its route, and the hash map's lookup was
+  /// 3 % of layernorm_1151x8192's estimate on sample_device.
+  struct Recent {
+    uint64_t from = UINT64_MAX, to = UINT64_MAX;
+    RouteCost cost;
+  };
+  static constexpr size_t kRecent = 64;
+  std::array<Recent, kRecent> recent;
   std::vector<std::vector<uint32_t>> linksOut;
   /// Per device memory, the programs with a DMA from it and to it that
   /// may run.

@@ -245,9 +245,11 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
       bytes *= static_cast<double>(value(in.e));
     if (in.op == Opcode::Load) {
       fedBytes += bytes;
+      // (The bytes loaded before, looked up once.)
+      double &loaded = fifoBytes[in.a];
       records->loadsInto[in.a].loads.push_back(
-          {fifoBytes[in.a], records->waitLog.size()});
-      fifoBytes[in.a] += bytes;
+          {loaded, records->waitLog.size()});
+      loaded += bytes;
     }
     chargeMemories({in.b}, bytes, times);
     double occupancy = occupancyOf(bytes, route.bandwidth);
