@@ -250,6 +250,10 @@ Step Engine::stepMatmul(UnitState &u, const Inst &in) {
   std::vector<double> out = u.v[in.d];
   // A 16-bit accumulator: the product accumulates in f32 from zero, rounds
   // once and is added to the accumulator (as the interpreter's matmul).
+  // Each product rounds to the sum's type before the add, as the body's
+  // arith.mulf does: exact for 16-bit operands, but a bf16 product past
+  // f32's range is infinite (a fused multiply-add kept +inf where the
+  // products' +inf and -inf make the reference's NaN).
   bool wide = accumulatesWide(type.elem);
   ElemType sumType = wide ? ElemType::f32 : type.elem;
   // B's columns, each contiguous for the inner loop (the same sums in the
@@ -264,7 +268,7 @@ Step Engine::stepMatmul(UnitState &u, const Inst &in) {
         const double *row = x.data() + i * k, *column = &columns[j * k];
         double sum = wide ? 0.0 : out[i * n + j];
         for (uint64_t l = 0; l < k; ++l)
-          sum = round(sum + row[l] * column[l]);
+          sum = round(sum + round(row[l] * column[l]));
         out[i * n + j] =
             wide ? roundToType(type.elem,
                                out[i * n + j] + roundToType(type.elem, sum))
