@@ -64,8 +64,7 @@ static bool mayOverlap(Value a, Value b) {
   return !ra || !rb || (ra->first <= rb->second && rb->first <= ra->second);
 }
 
-/// Whether `v` is computed from `of` (false when unsure).
-static bool dependsOn(Value v, function_ref<bool(Value)> of, int depth = 0) {
+bool mlir::ktdf::dependsOn(Value v, function_ref<bool(Value)> of, int depth) {
   if (of(v))
     return true;
   Operation *def = v.getDefiningOp();

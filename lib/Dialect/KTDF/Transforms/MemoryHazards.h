@@ -30,6 +30,10 @@ bool checkScratchpadHazards(func::FuncOp func);
 /// it reported anything.
 bool checkOverlappingStores(func::FuncOp func);
 
+/// Whether `v` is computed from a value `of` accepts, following defining
+/// ops (false when unsure: a block argument `of` rejects, or too deep).
+bool dependsOn(Value v, function_ref<bool(Value)> of, int depth = 0);
+
 } // namespace mlir::ktdf
 
 #endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_MEMORYHAZARDS_H

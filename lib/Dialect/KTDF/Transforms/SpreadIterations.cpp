@@ -5,7 +5,9 @@
 // softmax on a 64-lane device computes at half the device's rate whatever
 // the schedule of each lane. The iterations of a loop of one grid point are
 // independent (ktdf-check-supported refuses kernels whose iterations
-// communicate through memory, and loops that carry values), so K copies of
+// communicate through memory, and loops that carry values; a loop that
+// stores to one place every trip, which it cannot refuse when the trip
+// count is known only at launch, is not spread), so K copies of
 // the point can each run every K-th iteration (or, for a loop of constant
 // bounds, a contiguous K-th of them, which ktdf-coarsen can still merge):
 // the pass adds a grid dimension of extent K and gives each copy its share
@@ -22,6 +24,8 @@
 // needs.
 //
 //===----------------------------------------------------------------------===//
+
+#include "MemoryHazards.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -128,6 +132,33 @@ static std::optional<int64_t> blockTrips(scf::ForOp loop) {
   return knownTrips(loop);
 }
 
+/// Whether a transfer in `loop` may write the same place of device memory
+/// on two trips: its destination tile (and the block within it) does not
+/// change with the induction variable. One lane runs the trips in order,
+/// so the last write wins as in the reference interpreter; copies on other
+/// lanes would race (ktdf-check-supported refuses such stores only where
+/// it can enumerate the trips).
+static bool storesInOnePlace(scf::ForOp loop, StringRef globalKind) {
+  Value iv = loop.getInductionVar();
+  WalkResult walk = loop.walk([&](DataTransferOp transfer) {
+    auto tile = transfer.getDst().getDefiningOp<ktdp::ConstructAccessTileOp>();
+    ktdp::ConstructMemoryViewOp view =
+        ktdp::getAccessTileView(transfer.getDst());
+    auto kind =
+        view ? view->getAttrOfType<StringAttr>("ktdf.memory") : StringAttr();
+    if (!tile || (kind && kind.getValue() != globalKind))
+      return WalkResult::advance();
+    auto changes = [&](Value index) {
+      return dependsOn(index, [&](Value v) { return v == iv; });
+    };
+    if (llvm::any_of(tile.getIndices(), changes) ||
+        llvm::any_of(transfer.getDstIndices(), changes))
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return walk.wasInterrupted();
+}
+
 /// Whether `op` holds an all-reduce.
 static bool holdsAllReduce(Operation *op) {
   return op->walk([](AllReduceOp) { return WalkResult::interrupt(); })
@@ -161,7 +192,8 @@ static SmallVector<scf::ForOp> spreadableLoops(ParallelOp parallel,
     if (loop.getNumRegionIterArgs() != 0 ||
         (matchPattern(loop.getLowerBound(), m_Constant()) &&
          matchPattern(loop.getStep(), m_Constant()) && !blockTrips(loop) &&
-         !loop->hasAttr(kSpreadChunksAttrName) && !holdsAllReduce(loop)))
+         !loop->hasAttr(kSpreadChunksAttrName) && !holdsAllReduce(loop)) ||
+        storesInOnePlace(loop, globalKind))
       return {};
     if (loop->walk([](PipelineOp) { return WalkResult::interrupt(); })
             .wasInterrupted())

@@ -1302,7 +1302,11 @@ def KTDFSpreadIterations
     would take its tiles apart). K is at most the loops' trip count when it
     is known.
     Iterations of a loop are independent: --ktdf-check-supported refuses
-    kernels whose iterations communicate through memory.
+    kernels whose iterations communicate through memory. A loop with a
+    transfer to device memory whose destination does not change with the
+    induction variable (every trip stores to one place, which
+    --ktdf-check-supported refuses only when it can enumerate the trips)
+    is not spread: on one lane its trips store in order and the last wins.
   }];
   let options = [
     Option<"maxFactor", "max-factor", "int64_t", "0",
