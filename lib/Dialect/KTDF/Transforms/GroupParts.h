@@ -29,11 +29,10 @@ bool isFill(Operation *op);
 /// Calls `split` on every block of every kernel of `module` (blocks listed
 /// before any is split, so a split may add blocks), each kernel with a
 /// scratchpad cursor of its own; fails at the first failing split.
-LogicalResult
-splitEachBlock(ModuleOp module,
-               function_ref<LogicalResult(Block &, func::FuncOp,
-                                          ScratchpadCursor &)>
-                   split);
+LogicalResult splitEachBlock(
+    ModuleOp module,
+    function_ref<LogicalResult(Block &, func::FuncOp, ScratchpadCursor &)>
+        split);
 
 /// Cuts the compute groups of one block into parts; the passes decide the
 /// parts (`parts`, and the uses between them in `crossing`).
