@@ -132,14 +132,93 @@ static std::optional<int64_t> blockTrips(scf::ForOp loop) {
   return knownTrips(loop);
 }
 
+/// Whether `v` takes a different value on every trip of the loop whose
+/// induction variable is `iv`: `iv`, plus or minus a value that does not
+/// change with it, times a non-zero constant (false when unsure: `iv mod
+/// 4` repeats).
+static bool distinctPerTrip(Value v, Value iv) {
+  auto changes = [&](Value w) {
+    return dependsOn(w, [&](Value u) { return u == iv; });
+  };
+  if (v == iv)
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (isa_and_nonnull<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp>(def))
+    return distinctPerTrip(def->getOperand(0), iv);
+  if (!isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+    return false;
+  Value lhs = def->getOperand(0), rhs = def->getOperand(1);
+  if (isa<arith::MulIOp>(def)) {
+    APInt c;
+    auto nonZero = [&](Value w) {
+      return matchPattern(w, m_ConstantInt(&c)) && !c.isZero();
+    };
+    return (nonZero(rhs) && distinctPerTrip(lhs, iv)) ||
+           (nonZero(lhs) && distinctPerTrip(rhs, iv));
+  }
+  return (distinctPerTrip(lhs, iv) && !changes(rhs)) ||
+         (distinctPerTrip(rhs, iv) && !changes(lhs));
+}
+
+/// The same for a result of an access tile's base map over its `operands`
+/// (dims, then symbols): linear in one operand distinct per trip, the
+/// others not changing; a mod or a division of a changing operand may
+/// repeat.
+static bool distinctPerTrip(AffineExpr expr, ValueRange operands,
+                            unsigned numDims, Value iv) {
+  auto operandOf = [&](AffineExpr e) -> Value {
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      return operands[dim.getPosition()];
+    if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+      return operands[numDims + sym.getPosition()];
+    return Value();
+  };
+  auto changes = [&](AffineExpr e) {
+    bool found = false;
+    e.walk([&](AffineExpr sub) {
+      if (Value v = operandOf(sub))
+        found |= dependsOn(v, [&](Value u) { return u == iv; });
+    });
+    return found;
+  };
+  if (Value v = operandOf(expr))
+    return distinctPerTrip(v, iv);
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return false;
+  AffineExpr lhs = bin.getLHS(), rhs = bin.getRHS();
+  auto distinct = [&](AffineExpr e) {
+    return distinctPerTrip(e, operands, numDims, iv);
+  };
+  if (bin.getKind() == AffineExprKind::Add)
+    return (distinct(lhs) && !changes(rhs)) || (distinct(rhs) && !changes(lhs));
+  if (bin.getKind() == AffineExprKind::Mul) {
+    auto nonZero = [](AffineExpr e) {
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      return c && c.getValue() != 0;
+    };
+    return (nonZero(rhs) && distinct(lhs)) || (nonZero(lhs) && distinct(rhs));
+  }
+  return false;
+}
+
 /// Whether a transfer in `loop` may write the same place of device memory
-/// on two trips: its destination tile (and the block within it) does not
-/// change with the induction variable. One lane runs the trips in order,
-/// so the last write wins as in the reference interpreter; copies on other
-/// lanes would race (ktdf-check-supported refuses such stores only where
-/// it can enumerate the trips).
-static bool storesInOnePlace(scf::ForOp loop, StringRef globalKind) {
+/// on two trips: its destination tile is not known to move with the
+/// induction variable (it does not change with it, or changes in a way
+/// that may repeat, `r mod 4`). One lane runs the trips in order, so the
+/// last write wins as in the reference interpreter; copies on other lanes
+/// would race (ktdf-check-supported refuses such stores only where it can
+/// enumerate the trips).
+static bool mayStoreInOnePlace(scf::ForOp loop, StringRef globalKind) {
+  // The chunks ktdf-stream-wide-rows deals a gather into are disjoint by
+  // construction (their coordinates are the loop variable's digits, which
+  // no test of one coordinate sees).
+  if (loop->hasAttr(kSpreadChunksAttrName))
+    return false;
   Value iv = loop.getInductionVar();
+  auto changes = [&](Value index) {
+    return dependsOn(index, [&](Value v) { return v == iv; });
+  };
   WalkResult walk = loop.walk([&](DataTransferOp transfer) {
     auto tile = transfer.getDst().getDefiningOp<ktdp::ConstructAccessTileOp>();
     ktdp::ConstructMemoryViewOp view =
@@ -148,11 +227,18 @@ static bool storesInOnePlace(scf::ForOp loop, StringRef globalKind) {
         view ? view->getAttrOfType<StringAttr>("ktdf.memory") : StringAttr();
     if (!tile || (kind && kind.getValue() != globalKind))
       return WalkResult::advance();
-    auto changes = [&](Value index) {
-      return dependsOn(index, [&](Value v) { return v == iv; });
-    };
-    if (llvm::any_of(tile.getIndices(), changes) ||
-        llvm::any_of(transfer.getDstIndices(), changes))
+    SmallVector<Value> operands(tile.getIndices());
+    llvm::append_range(operands, tile.getSymbolOperands());
+    AffineMap base = tile.getBaseMap();
+    bool tileMoves = llvm::any_of(base.getResults(), [&](AffineExpr e) {
+      return distinctPerTrip(e, operands, base.getNumDims(), iv);
+    });
+    bool tileChanges = llvm::any_of(operands, changes);
+    ValueRange blocks = transfer.getDstIndices();
+    bool blockMoves = llvm::any_of(
+        blocks, [&](Value index) { return distinctPerTrip(index, iv); });
+    bool blockChanges = llvm::any_of(blocks, changes);
+    if ((tileMoves && !blockChanges) || (blockMoves && !tileChanges))
       return WalkResult::advance();
     return WalkResult::interrupt();
   });
@@ -193,7 +279,7 @@ static SmallVector<scf::ForOp> spreadableLoops(ParallelOp parallel,
         (matchPattern(loop.getLowerBound(), m_Constant()) &&
          matchPattern(loop.getStep(), m_Constant()) && !blockTrips(loop) &&
          !loop->hasAttr(kSpreadChunksAttrName) && !holdsAllReduce(loop)) ||
-        storesInOnePlace(loop, globalKind))
+        mayStoreInOnePlace(loop, globalKind))
       return {};
     if (loop->walk([](PipelineOp) { return WalkResult::interrupt(); })
             .wasInterrupted())
