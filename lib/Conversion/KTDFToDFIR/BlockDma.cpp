@@ -1,9 +1,10 @@
 //===- BlockDma.cpp - A tile inside its view as DMAs of planes of rows ----===//
 //
 // This file emits the transfers of a tile that stays inside its view, in
-// the tile's order or a permuted one (a transposed load or store), as
-// `dfir.dma`s of planes of rows: the rows along one dimension, the planes
-// along the next one out, one DMA per point of the dimensions above. A
+// the tile's order or a permuted one (a transposed load or store, which
+// may also be clamped to its view's window), as `dfir.dma`s of planes of
+// rows: the rows along one dimension, the planes along the next one out,
+// one DMA per point of the dimensions above. A
 // transposed 128x128 block of 2-byte elements (K^T) is one DMA of 128
 // planes (its keys) of 128 rows of one element, where it was 128 DMAs,
 // each holding a slot of the engine for the route latency. A tile of rank
@@ -18,8 +19,10 @@ using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
 
-void TransferEmitter::emitPermutedDma(Location loc, const TileDma &dma) {
+void TransferEmitter::emitPermutedDma(Location loc, const TileDma &whole,
+                                      const DmaWindow *window) {
   OpBuilder &b = *builder;
+  TileDma dma = whole;
   ArrayRef<int64_t> extents = dma.extents;
   size_t rank = extents.size();
   // Buffer dimension k holds the tile's (view) dimension order[k]; the
@@ -55,9 +58,41 @@ void TransferEmitter::emitPermutedDma(Location loc, const TileDma &dma) {
   int64_t points = 1;
   for (unsigned d : outer)
     points *= extents[d];
+  // Clamped to `window`: along each dimension a DMA spans (the rows, the
+  // elements of a row, the planes, and those of extent 1) it moves the
+  // window's coordinates from its first one, and only when there are any;
+  // the points of the other dimensions outside it move nothing.
+  auto count = [&](unsigned d) {
+    return window && window->count[d] ? window->count[d] : Value();
+  };
+  auto extent = [&](unsigned d) {
+    Value n = count(d);
+    return n ? n : constant(extents[d]);
+  };
+  Value inside;
+  auto require = [&](Value in) {
+    inside = inside ? arith::AndIOp::create(b, loc, inside, in) : in;
+  };
+  for (unsigned d = 0; window && d < rank; ++d) {
+    if (llvm::is_contained(outer, d))
+      continue;
+    if (Value n = count(d))
+      require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, n,
+                                    constant(0)));
+    if (Value first = window->begin[d]) {
+      dma.memAddr = arith::AddIOp::create(
+          b, loc, dma.memAddr,
+          arith::MulIOp::create(b, loc, first, constant(memStride[d])));
+      dma.bufAddr = arith::AddIOp::create(
+          b, loc, dma.bufAddr,
+          arith::MulIOp::create(b, loc, first, constant(bufStride[d])));
+    }
+  }
   auto emitPoint = [&](Value memAt, Value bufAt) {
     Value size = constant(rowBytes);
-    Value nRows = extents[rowDim] > 1 ? constant(extents[rowDim]) : Value();
+    if (contiguous && count(inner))
+      size = arith::MulIOp::create(b, loc, count(inner), constant(dma.esize));
+    Value nRows = extents[rowDim] > 1 ? extent(rowDim) : Value();
     if (!planeDim) {
       emitDirectedDma(loc, dma, size, memAt, bufAt, nRows, memStride[rowDim],
                       bufStride[rowDim]);
@@ -65,39 +100,61 @@ void TransferEmitter::emitPermutedDma(Location loc, const TileDma &dma) {
     }
     unsigned p = *planeDim;
     if (!nRows) {
-      emitDirectedDma(loc, dma, size, memAt, bufAt, constant(extents[p]),
-                      memStride[p], bufStride[p]);
+      emitDirectedDma(loc, dma, size, memAt, bufAt, extent(p), memStride[p],
+                      bufStride[p]);
       return;
     }
-    DmaPlanes planes{constant(extents[p]), constant(memStride[p]),
-                     bufStride[p]};
+    DmaPlanes planes{extent(p), constant(memStride[p]), bufStride[p]};
     emitDirectedDma(loc, dma, size, memAt, bufAt, nRows, memStride[rowDim],
                     bufStride[rowDim], Value(), &planes);
   };
+  auto emitInside = [&](Value in, function_ref<void()> body) {
+    if (in)
+      emitIf(in, body);
+    else
+      body();
+  };
   if (points == 1) {
-    emitPoint(dma.memAddr, dma.bufAddr);
+    emitInside(inside, [&] { emitPoint(dma.memAddr, dma.bufAddr); });
     return;
   }
   // One DMA per point of the other dimensions, the last of them fastest.
-  scf::ForOp::create(
-      b, loc, constant(0), constant(points), constant(1), ValueRange{},
-      [&](OpBuilder &, Location, Value p, ValueRange) {
-        Value memOffset = constant(0), bufOffset = constant(0), rest = p;
-        for (unsigned d : llvm::reverse(outer)) {
-          Value coord =
-              arith::RemUIOp::create(b, loc, rest, constant(extents[d]));
-          rest = arith::DivUIOp::create(b, loc, rest, constant(extents[d]));
-          memOffset = arith::AddIOp::create(
-              b, loc, memOffset,
-              arith::MulIOp::create(b, loc, coord, constant(memStride[d])));
-          bufOffset = arith::AddIOp::create(
-              b, loc, bufOffset,
-              arith::MulIOp::create(b, loc, coord, constant(bufStride[d])));
-        }
-        emitPoint(arith::AddIOp::create(b, loc, dma.memAddr, memOffset),
-                  arith::AddIOp::create(b, loc, dma.bufAddr, bufOffset));
-        scf::YieldOp::create(b, loc);
-      });
+  emitInside(inside, [&] {
+    scf::ForOp::create(
+        b, loc, constant(0), constant(points), constant(1), ValueRange{},
+        [&](OpBuilder &, Location, Value p, ValueRange) {
+          Value memOffset = constant(0), bufOffset = constant(0), rest = p;
+          Value pointInside;
+          for (unsigned d : llvm::reverse(outer)) {
+            Value coord =
+                arith::RemUIOp::create(b, loc, rest, constant(extents[d]));
+            rest = arith::DivUIOp::create(b, loc, rest, constant(extents[d]));
+            memOffset = arith::AddIOp::create(
+                b, loc, memOffset,
+                arith::MulIOp::create(b, loc, coord, constant(memStride[d])));
+            bufOffset = arith::AddIOp::create(
+                b, loc, bufOffset,
+                arith::MulIOp::create(b, loc, coord, constant(bufStride[d])));
+            auto within = [&](arith::CmpIPredicate predicate, Value bound) {
+              if (!bound)
+                return;
+              Value in = arith::CmpIOp::create(b, loc, predicate, coord, bound);
+              pointInside = pointInside
+                                ? arith::AndIOp::create(b, loc, pointInside, in)
+                                : in;
+            };
+            if (window) {
+              within(arith::CmpIPredicate::slt, window->end[d]);
+              within(arith::CmpIPredicate::sge, window->begin[d]);
+            }
+          }
+          emitInside(pointInside, [&] {
+            emitPoint(arith::AddIOp::create(b, loc, dma.memAddr, memOffset),
+                      arith::AddIOp::create(b, loc, dma.bufAddr, bufOffset));
+          });
+          scf::YieldOp::create(b, loc);
+        });
+  });
 }
 
 void TransferEmitter::emitOuterLoopDma(Location loc, const TileDma &whole) {

@@ -11,8 +11,8 @@
 // run time (also to the transfer's `rows`, the iterations a partial
 // coarsened iteration covers); every other dimension is clamped where the
 // tile may leave its view (mayLeaveView). A tile that stays inside its
-// view, or has a permuted order (a transposed load or store, which must
-// stay inside), moves as DMAs of planes of rows (BlockDma.cpp). A view's
+// view, or has a permuted order (a transposed load or store, clamped to
+// the same window), moves as DMAs of planes of rows (BlockDma.cpp). A view's
 // stride known only at launch (the size after it, `strides: [%n, 1]`) is
 // computed by the program: its rows move as one strided DMA whose stride
 // operand is that value.
@@ -161,27 +161,32 @@ LogicalResult TransferEmitter::emitDma(DataTransferOp op, IRMapping &map,
   if (op.getRows() && rank != 2)
     return op.emitError("a row limit on a transfer of rank ")
            << rank << " is not supported yet";
-  if (!dma->tile.getAccessTileOrder().isIdentity()) {
+  bool permuted = !dma->tile.getAccessTileOrder().isIdentity();
+  if (permuted) {
     if (!dma->view.getStrides().empty())
       return op.emitError("a transfer of a permuted access tile of a view "
                           "with run-time strides is not supported yet");
     if (op.getRows())
       return op.emitError("a row limit on a transfer of a permuted access "
                           "tile is not supported");
+    bool masked = false;
     for (size_t d = 0; d < rank; ++d)
-      if (mayLeaveView(dma->tile, d))
-        return dma->tile.emitError(
-            "a permuted access tile must stay inside its view (its "
-            "transfers are not masked)");
-    emitPermutedDma(loc, *dma);
-    return success();
+      masked |= mayLeaveView(dma->tile, d);
+    if (!masked) {
+      emitPermutedDma(loc, *dma);
+      return success();
+    }
   }
+  // A permuted tile is clamped to the same window, its fills written into
+  // the buffer's permuted layout.
   FailureOr<DmaWindow> window = clampToView(op, *dma, map);
   if (failed(window))
     return failure();
   if (dma->load && !dma->tile->hasAttr(kPartPieceAttrName))
     emitMaskFills(loc, *dma, *window);
-  if (rank == 2 && !window->count[1] && !window->begin[0])
+  if (permuted)
+    emitPermutedDma(loc, *dma, &*window);
+  else if (rank == 2 && !window->count[1] && !window->begin[0])
     emitMaskedRowsDma(loc, *dma, window->count[0]);
   else if (llvm::all_of(window->count, [](Value v) { return !v; }))
     emitOuterLoopDma(loc, *dma);

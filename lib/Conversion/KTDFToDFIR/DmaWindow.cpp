@@ -68,11 +68,15 @@ void TransferEmitter::emitMaskFills(Location loc, const TileDma &dma,
   OpBuilder &b = *builder;
   ArrayRef<int64_t> extents = dma.extents;
   size_t rank = extents.size();
+  // Buffer dimension k holds the tile's dimension order[k] (a permuted
+  // tile, a transposed load, lays its buffer out in that order).
+  ktdp::ConstructAccessTileOp tile = dma.tile;
+  AffineMap order = tile.getAccessTileOrder();
   // The coordinates outside [begin, end) along a dimension the tile may
   // leave its view by form, in the buffer, a slab (before it) and a slab
   // (after it) across every other dimension: one strided fill each, of the
-  // points of the dimensions before it as rows. Overlapping slabs of two
-  // masked dimensions are zeroed twice. Only what the DMA leaves out is
+  // points of the buffer dimensions before it as rows. Overlapping slabs
+  // of two masked dimensions are zeroed twice. Only what the DMA leaves out is
   // written, and nothing when the window is the whole tile (each fill runs
   // only when it has bytes), so an unmasked transfer costs no more than
   // before; zeroing the whole buffer first would cost a tile's bytes on
@@ -80,17 +84,21 @@ void TransferEmitter::emitMaskFills(Location loc, const TileDma &dma,
   for (size_t d = 0; d < rank; ++d) {
     if (!window.end[d] || !mayLeaveView(dma.tile, d))
       continue;
+    size_t k = 0;
+    while (order.getDimPosition(k) != d)
+      ++k;
     int64_t coordBytes = dma.esize;
-    for (size_t e = d + 1; e < rank; ++e)
-      coordBytes *= extents[e];
-    // A 2-d tile's rows past the transfer's limit belong to no iteration.
+    for (size_t e = k + 1; e < rank; ++e)
+      coordBytes *= extents[order.getDimPosition(e)];
+    // A 2-d tile's rows past the transfer's limit belong to no iteration
+    // (a limit is only set on a tile in its own order).
     Value rows;
     if (d > 0 && rank == 2 && window.limit[0]) {
       rows = window.limit[0];
     } else {
       int64_t outer = 1;
-      for (size_t e = 0; e < d; ++e)
-        outer *= extents[e];
+      for (size_t e = 0; e < k; ++e)
+        outer *= extents[order.getDimPosition(e)];
       if (outer > 1)
         rows = constant(outer);
     }

@@ -128,11 +128,12 @@ protected:
   /// A tile that stays inside its view: one DMA of planes of rows per point
   /// of the dimensions above its last three.
   void emitOuterLoopDma(Location loc, const TileDma &dma);
-  /// A tile with a permuted order, inside its view: DMAs of planes of
-  /// strided rows into the buffer's (permuted) layout, one per point of
-  /// the dimensions that are neither the rows, the elements of a row nor
-  /// the planes.
-  void emitPermutedDma(Location loc, const TileDma &dma);
+  /// A tile with a permuted order: DMAs of planes of strided rows into the
+  /// buffer's (permuted) layout, one per point of the dimensions that are
+  /// neither the rows, the elements of a row nor the planes; with a
+  /// `window`, only its coordinates (the tile clamped to its view).
+  void emitPermutedDma(Location loc, const TileDma &dma,
+                       const DmaWindow *window = nullptr);
   /// A tile masked along any dimension, at either end: the valid part of
   /// each 2-d plane inside the view.
   void emitMaskedDma(Location loc, const TileDma &dma, const DmaWindow &window);

@@ -11,7 +11,6 @@
 #include "LiftSlices.h"
 #include "MatrixIdioms.h"
 #include "MemoryHazards.h"
-#include "RowMajorViews.h"
 #include "ScalarIdioms.h"
 #include "ShapeIdioms.h"
 #include "TransposeIdioms.h"
@@ -292,8 +291,6 @@ static std::optional<std::string> check(Operation *op,
       .Case([](linalg::TransposeOp transpose) -> std::optional<std::string> {
         if (onlyFeedsRowSumsOfSquares(transpose))
           return std::nullopt;
-        if (std::optional<std::string> why = whyNotReorderedAccess(transpose))
-          return why;
         if (std::optional<std::string> why = whyNotPermutedAccess(transpose))
           return "the scheduler compiles linalg.transpose only as permuted "
                  "access tiles (transposed DMAs): " +

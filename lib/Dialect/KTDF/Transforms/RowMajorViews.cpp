@@ -15,7 +15,6 @@
 #include "RowMajorViews.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
-#include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -114,17 +113,11 @@ Value mlir::ktdf::transposed(OpBuilder &b, Location loc, Value value,
       ->getResult(0);
 }
 
-/// Set on the transposes built here: the strides the kernel wrote on the
-/// view, so that a refusal of the transpose names the access it stands for.
-static constexpr StringLiteral kWrittenStridesAttr = "ktdf.written_strides";
-
 /// Rewrites the tiles of `view` and their loads and stores for the view
 /// reordered by `order`, then the view.
 static void reorderAccesses(ktdp::ConstructMemoryViewOp view,
                             ArrayRef<int64_t> order,
                             ArrayRef<int64_t> extents) {
-  auto written =
-      DenseI64ArrayAttr::get(view.getContext(), view.getStaticStrides());
   for (Operation *user : llvm::make_early_inc_range(view->getUsers())) {
     auto tile = cast<ktdp::ConstructAccessTileOp>(user);
     reorderTile(tile, order, *boxFromOrigin(tile.getAccessTileSet()));
@@ -137,62 +130,15 @@ static void reorderAccesses(ktdp::ConstructMemoryViewOp view,
             inOrder(type.getShape(), order), type.getElementType()));
         b.setInsertionPointAfter(load);
         Value back = transposed(b, loc, load.getResult(), inverseOrder(order));
-        back.getDefiningOp()->setAttr(kWrittenStridesAttr, written);
         load.getResult().replaceAllUsesExcept(back, back.getDefiningOp());
         continue;
       }
       auto store = cast<ktdp::StoreOp>(use.getOwner());
       Value value = transposed(b, loc, store->getOperand(0), order);
-      value.getDefiningOp()->setAttr(kWrittenStridesAttr, written);
       store->setOperand(0, value);
     }
   }
   reorderView(view, order, extents);
-}
-
-std::optional<std::string>
-mlir::ktdf::whyNotReorderedAccess(linalg::TransposeOp transpose) {
-  auto written =
-      transpose->getAttrOfType<DenseI64ArrayAttr>(kWrittenStridesAttr);
-  if (!written)
-    return std::nullopt;
-  // A load's value is transposed back by the inverse of the view's order,
-  // a stored value by the order itself.
-  ArrayRef<int64_t> permutation = transpose.getPermutation();
-  SmallVector<int64_t> order;
-  Value tileValue;
-  StringRef access;
-  if (auto load = transpose.getInput().getDefiningOp<ktdp::LoadOp>()) {
-    tileValue = load.getAccessTile();
-    order = inverseOrder(permutation);
-    access = "a load";
-  } else {
-    for (Operation *user : transpose->getUsers())
-      if (auto store = dyn_cast<ktdp::StoreOp>(user))
-        tileValue = store.getAccessTile();
-    order.assign(permutation.begin(), permutation.end());
-    access = "a store";
-  }
-  auto tile = tileValue ? tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>()
-                        : ktdp::ConstructAccessTileOp();
-  if (!tile)
-    return std::nullopt;
-  for (auto [d, writtenDim] : llvm::enumerate(order)) {
-    if (!mayLeaveView(tile, d))
-      continue;
-    std::string strides;
-    llvm::raw_string_ostream os(strides);
-    llvm::interleaveComma(written.asArrayRef(), os);
-    return (access +
-            " through a view whose innermost dimension is not contiguous "
-            "(strides: [" +
-            strides +
-            "]) is a transposed transfer, which is not masked: its tile must "
-            "stay inside the view, and it may reach past it along dimension " +
-            std::to_string(writtenDim))
-        .str();
-  }
-  return std::nullopt;
 }
 
 namespace {

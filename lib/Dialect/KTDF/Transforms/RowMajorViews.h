@@ -54,13 +54,6 @@ SmallVector<int64_t> inverseOrder(ArrayRef<int64_t> order);
 Value transposed(OpBuilder &b, Location loc, Value value,
                  ArrayRef<int64_t> permutation);
 
-/// Why a transpose ktdf-row-major-views built for a load or a store through
-/// a view whose innermost dimension is not contiguous cannot be a
-/// transposed transfer, in the terms of the view the kernel wrote (its
-/// strides and dimensions): its tile may reach past the view.
-/// std::nullopt for any other transpose, or when it can.
-std::optional<std::string> whyNotReorderedAccess(linalg::TransposeOp transpose);
-
 } // namespace mlir::ktdf
 
 #endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_ROWMAJORVIEWS_H

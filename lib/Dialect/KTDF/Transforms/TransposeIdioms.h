@@ -8,8 +8,9 @@
 // attention, `linalg.transpose(arith.extf(ktdp.load %tk))`) becomes the
 // same element-wise computation on loads of tiles whose order is
 // permuted, and a transpose whose only uses are stores becomes stores of
-// its input through tiles whose order is permuted back. The permuted tiles
-// must stay inside their views (their transfers are not masked).
+// its input through tiles whose order is permuted back. A permuted tile
+// that may leave its view is clamped to it, and reads 0 past it, as a tile
+// in its own order does.
 // ktdf-check-supported accepts exactly what ktdf-generalize rewrites here.
 //
 //===----------------------------------------------------------------------===//

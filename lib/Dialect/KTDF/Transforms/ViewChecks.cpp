@@ -162,7 +162,7 @@ mlir::ktdf::whyNotSupportedTile(ktdp::ConstructAccessTileOp tile) {
     return std::string("access tiles must have the rank of their view");
   bool masks = !ktdp::isScratchpadView(view);
   // A permuted order (a transposed load or store) moves by strided DMAs
-  // into the buffer's layout, which do not mask.
+  // into the buffer's layout, clamped to the view like any other.
   if (!tile.getAccessTileOrder().isIdentity()) {
     if (!tile.getAccessTileOrder().isPermutation())
       return std::string("an access tile's order must be a permutation of "
@@ -170,12 +170,6 @@ mlir::ktdf::whyNotSupportedTile(ktdp::ConstructAccessTileOp tile) {
     if (!masks)
       return std::string("scratchpad (ct_local) access tiles with a "
                          "permuted order are not supported yet");
-    for (size_t d = 0; d < extents.size(); ++d)
-      if (mayLeaveView(tile, d))
-        return "an access tile with a permuted order (a transposed access) "
-               "must stay inside its view, and this one may leave it along "
-               "dimension " +
-               std::to_string(d) + " (its transfers are not masked)";
   }
   for (size_t d = 0; d < extents.size() && !masks; ++d)
     if (mayLeaveView(tile, d))
