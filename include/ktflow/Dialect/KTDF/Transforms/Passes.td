@@ -1303,8 +1303,9 @@ def KTDFSpreadIterations
     is known.
     Iterations of a loop are independent: --ktdf-check-supported refuses
     kernels whose iterations communicate through memory. A loop with a
-    transfer to device memory whose destination does not change with the
-    induction variable (every trip stores to one place, which
+    transfer to device memory whose destination is not known to move with
+    every trip (it does not change with the induction variable, or may
+    repeat, `r mod 4`: trips may store to one place, which
     --ktdf-check-supported refuses only when it can enumerate the trips)
     is not spread: on one lane its trips store in order and the last wins.
   }];
