@@ -160,8 +160,11 @@ private:
   LogicalResult refuseBackwardHandOver(
       const llvm::MapVector<Operation *, SmallVector<int64_t>> &shapes,
       Operation *def, Operation *user) {
-    auto shapeOf = [&](Operation *op) {
-      return ArrayRef<int64_t>(shapes.lookup(parts.getLeaderValue(op)));
+    // A view of the map's own vector (lookup would return a copy that dies
+    // with the call).
+    auto shapeOf = [&](Operation *op) -> ArrayRef<int64_t> {
+      auto it = shapes.find(parts.getLeaderValue(op));
+      return it == shapes.end() ? ArrayRef<int64_t>() : it->second;
     };
     Type element = getElementTypeOrSelf(def->getResult(0).getType());
     auto typeOf = [&](Operation *op) {
