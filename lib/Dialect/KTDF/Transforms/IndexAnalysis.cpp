@@ -25,7 +25,22 @@ using namespace mlir;
 
 namespace mlir::ktdf {
 
+/// The answers of one coefficient query by value and depth (the depth
+/// bound makes the answer depend on both): a value read by several ops of
+/// the index (`x + x`) is asked once, not once per path.
+using CoefficientMemo =
+    llvm::DenseMap<std::pair<void *, int>, std::optional<int64_t>>;
+
+static std::optional<int64_t> coefficient(Value v, Value iv, int depth,
+                                          CoefficientMemo &memo);
+
 std::optional<int64_t> coefficient(Value v, Value iv, int depth) {
+  CoefficientMemo memo;
+  return coefficient(v, iv, depth, memo);
+}
+
+static std::optional<int64_t> coefficientOnce(Value v, Value iv, int depth,
+                                              CoefficientMemo &memo) {
   if (v == iv)
     return 1;
   if (depth > 32)
@@ -36,8 +51,8 @@ std::optional<int64_t> coefficient(Value v, Value iv, int depth) {
   if (matchPattern(v, m_Constant()))
     return 0;
   auto both = [&](int64_t sign) -> std::optional<int64_t> {
-    auto a = coefficient(def->getOperand(0), iv, depth + 1);
-    auto b = coefficient(def->getOperand(1), iv, depth + 1);
+    auto a = coefficient(def->getOperand(0), iv, depth + 1, memo);
+    auto b = coefficient(def->getOperand(1), iv, depth + 1, memo);
     if (!a || !b)
       return std::nullopt;
     return *a + sign * *b;
@@ -50,7 +65,7 @@ std::optional<int64_t> coefficient(Value v, Value iv, int depth) {
     APInt k;
     for (int i = 0; i < 2; ++i)
       if (matchPattern(def->getOperand(i), m_ConstantInt(&k))) {
-        auto c = coefficient(def->getOperand(1 - i), iv, depth + 1);
+        auto c = coefficient(def->getOperand(1 - i), iv, depth + 1, memo);
         if (!c)
           return std::nullopt;
         return *c * k.getSExtValue();
@@ -59,10 +74,20 @@ std::optional<int64_t> coefficient(Value v, Value iv, int depth) {
   // Anything else is fine as long as it does not see iv.
   bool independent = true;
   for (Value operand : def->getOperands()) {
-    auto c = coefficient(operand, iv, depth + 1);
+    auto c = coefficient(operand, iv, depth + 1, memo);
     independent &= c && *c == 0;
   }
   return independent ? std::optional<int64_t>(0) : std::nullopt;
+}
+
+static std::optional<int64_t> coefficient(Value v, Value iv, int depth,
+                                          CoefficientMemo &memo) {
+  std::pair<void *, int> key{v.getAsOpaquePointer(), depth};
+  if (auto it = memo.find(key); it != memo.end())
+    return it->second;
+  std::optional<int64_t> c = coefficientOnce(v, iv, depth, memo);
+  memo[key] = c;
+  return c;
 }
 
 std::optional<std::pair<int64_t, SmallVector<int64_t>>>

@@ -65,14 +65,26 @@ static bool mayOverlap(Value a, Value b) {
 }
 
 bool mlir::ktdf::dependsOn(Value v, function_ref<bool(Value)> of, int depth) {
-  if (of(v))
-    return true;
-  Operation *def = v.getDefiningOp();
-  if (!def || depth > 32)
-    return false;
-  return llvm::any_of(def->getOperands(), [&](Value operand) {
-    return dependsOn(operand, of, depth + 1);
-  });
+  // Breadth first, each value once at the depth it is first reached (its
+  // least): the answer of a walk of every path up to the depth bound, in
+  // time linear in the values seen (`x + x` chains double the paths).
+  llvm::SmallPtrSet<void *, 16> seen{v.getAsOpaquePointer()};
+  SmallVector<Value> level{v};
+  for (; !level.empty(); ++depth) {
+    SmallVector<Value> next;
+    for (Value u : level) {
+      if (of(u))
+        return true;
+      Operation *def = u.getDefiningOp();
+      if (!def || depth > 32)
+        continue;
+      for (Value operand : def->getOperands())
+        if (seen.insert(operand.getAsOpaquePointer()).second)
+          next.push_back(operand);
+    }
+    level = std::move(next);
+  }
+  return false;
 }
 
 /// Whether the tile changes with every loop around it and with the

@@ -135,16 +135,18 @@ static std::optional<int64_t> blockTrips(scf::ForOp loop) {
 /// Whether `v` takes a different value on every trip of the loop whose
 /// induction variable is `iv`: `iv`, plus or minus a value that does not
 /// change with it, times a non-zero constant (false when unsure: `iv mod
-/// 4` repeats).
-static bool distinctPerTrip(Value v, Value iv) {
+/// 4` repeats; past the depth dependsOn looks, where it stops seeing `iv`).
+static bool distinctPerTrip(Value v, Value iv, int depth = 0) {
   auto changes = [&](Value w) {
     return dependsOn(w, [&](Value u) { return u == iv; });
   };
   if (v == iv)
     return true;
+  if (depth > 32)
+    return false;
   Operation *def = v.getDefiningOp();
   if (isa_and_nonnull<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp>(def))
-    return distinctPerTrip(def->getOperand(0), iv);
+    return distinctPerTrip(def->getOperand(0), iv, depth + 1);
   if (!isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
     return false;
   Value lhs = def->getOperand(0), rhs = def->getOperand(1);
@@ -153,11 +155,15 @@ static bool distinctPerTrip(Value v, Value iv) {
     auto nonZero = [&](Value w) {
       return matchPattern(w, m_ConstantInt(&c)) && !c.isZero();
     };
-    return (nonZero(rhs) && distinctPerTrip(lhs, iv)) ||
-           (nonZero(lhs) && distinctPerTrip(rhs, iv));
+    return (nonZero(rhs) && distinctPerTrip(lhs, iv, depth + 1)) ||
+           (nonZero(lhs) && distinctPerTrip(rhs, iv, depth + 1));
   }
-  return (distinctPerTrip(lhs, iv) && !changes(rhs)) ||
-         (distinctPerTrip(rhs, iv) && !changes(lhs));
+  // A sum or difference moves when exactly one side changes with `iv` and
+  // that side moves (a side that moves changes): one descent, not two.
+  bool lhsChanges = changes(lhs);
+  if (lhsChanges == changes(rhs))
+    return false;
+  return distinctPerTrip(lhsChanges ? lhs : rhs, iv, depth + 1);
 }
 
 /// The same for a result of an access tile's base map over its `operands`
