@@ -50,6 +50,10 @@ static std::optional<int64_t> coefficientOnce(Value v, Value iv, int depth,
     return 0;
   if (matchPattern(v, m_Constant()))
     return 0;
+  // A cast keeps the value (an index that wraps its narrower type is not
+  // an index a tile can use).
+  if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp>(def))
+    return coefficient(def->getOperand(0), iv, depth + 1, memo);
   auto both = [&](int64_t sign) -> std::optional<int64_t> {
     auto a = coefficient(def->getOperand(0), iv, depth + 1, memo);
     auto b = coefficient(def->getOperand(1), iv, depth + 1, memo);
@@ -112,12 +116,24 @@ affineCoefficients(AffineExpr expr, size_t n) {
 
 std::optional<int64_t> anchorCoefficient(ktdp::ConstructAccessTileOp tile,
                                          unsigned r, Value iv) {
-  auto affine = affineCoefficients(tile.getBaseMap().getResult(r),
-                                   tile.getIndices().size());
+  AffineMap base = tile.getBaseMap();
+  // The indices are the map's operands, dims then symbols (`symbol(%s)`);
+  // linear in a symbol is linear too.
+  ValueRange operands = tile.getIndices();
+  if (operands.size() != base.getNumInputs())
+    return std::nullopt;
+  SmallVector<AffineExpr> dims, symbols;
+  for (unsigned d = 0; d < base.getNumInputs(); ++d)
+    (d < base.getNumDims() ? dims : symbols)
+        .push_back(getAffineDimExpr(d, tile.getContext()));
+  AffineExpr expr = base.getResult(r).replaceDimsAndSymbols(dims, symbols);
+  auto affine = affineCoefficients(expr, operands.size());
   if (!affine)
     return std::nullopt;
   int64_t total = 0;
-  for (auto [perIndex, index] : llvm::zip(affine->second, tile.getIndices())) {
+  for (auto [perIndex, index] : llvm::zip(affine->second, operands)) {
+    if (perIndex == 0)
+      continue;
     auto c = coefficient(index, iv);
     if (!c)
       return std::nullopt;

@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "IndexAnalysis.h"
 #include "MemoryHazards.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
@@ -132,80 +133,12 @@ static std::optional<int64_t> blockTrips(scf::ForOp loop) {
   return knownTrips(loop);
 }
 
-/// Whether `v` takes a different value on every trip of the loop whose
-/// induction variable is `iv`: `iv`, plus or minus a value that does not
-/// change with it, times a non-zero constant (false when unsure: `iv mod
-/// 4` repeats; past the depth dependsOn looks, where it stops seeing `iv`).
-static bool distinctPerTrip(Value v, Value iv, int depth = 0) {
-  auto changes = [&](Value w) {
-    return dependsOn(w, [&](Value u) { return u == iv; });
-  };
-  if (v == iv)
-    return true;
-  if (depth > 32)
-    return false;
-  Operation *def = v.getDefiningOp();
-  if (isa_and_nonnull<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp>(def))
-    return distinctPerTrip(def->getOperand(0), iv, depth + 1);
-  if (!isa_and_nonnull<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
-    return false;
-  Value lhs = def->getOperand(0), rhs = def->getOperand(1);
-  if (isa<arith::MulIOp>(def)) {
-    APInt c;
-    auto nonZero = [&](Value w) {
-      return matchPattern(w, m_ConstantInt(&c)) && !c.isZero();
-    };
-    return (nonZero(rhs) && distinctPerTrip(lhs, iv, depth + 1)) ||
-           (nonZero(lhs) && distinctPerTrip(rhs, iv, depth + 1));
-  }
-  // A sum or difference moves when exactly one side changes with `iv` and
-  // that side moves (a side that moves changes): one descent, not two.
-  bool lhsChanges = changes(lhs);
-  if (lhsChanges == changes(rhs))
-    return false;
-  return distinctPerTrip(lhsChanges ? lhs : rhs, iv, depth + 1);
-}
-
-/// The same for a result of an access tile's base map over its `operands`
-/// (dims, then symbols): linear in one operand distinct per trip, the
-/// others not changing; a mod or a division of a changing operand may
-/// repeat.
-static bool distinctPerTrip(AffineExpr expr, ValueRange operands,
-                            unsigned numDims, Value iv) {
-  auto operandOf = [&](AffineExpr e) -> Value {
-    if (auto dim = dyn_cast<AffineDimExpr>(e))
-      return operands[dim.getPosition()];
-    if (auto sym = dyn_cast<AffineSymbolExpr>(e))
-      return operands[numDims + sym.getPosition()];
-    return Value();
-  };
-  auto changes = [&](AffineExpr e) {
-    bool found = false;
-    e.walk([&](AffineExpr sub) {
-      if (Value v = operandOf(sub))
-        found |= dependsOn(v, [&](Value u) { return u == iv; });
-    });
-    return found;
-  };
-  if (Value v = operandOf(expr))
-    return distinctPerTrip(v, iv);
-  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!bin)
-    return false;
-  AffineExpr lhs = bin.getLHS(), rhs = bin.getRHS();
-  auto distinct = [&](AffineExpr e) {
-    return distinctPerTrip(e, operands, numDims, iv);
-  };
-  if (bin.getKind() == AffineExprKind::Add)
-    return (distinct(lhs) && !changes(rhs)) || (distinct(rhs) && !changes(lhs));
-  if (bin.getKind() == AffineExprKind::Mul) {
-    auto nonZero = [](AffineExpr e) {
-      auto c = dyn_cast<AffineConstantExpr>(e);
-      return c && c.getValue() != 0;
-    };
-    return (nonZero(rhs) && distinct(lhs)) || (nonZero(lhs) && distinct(rhs));
-  }
-  return false;
+/// Whether a coefficient of the induction variable (IndexAnalysis) is
+/// known and not zero: the value is `a + c * iv` with `a` not changing with
+/// `iv`, different on every trip (`iv mod 4`, whose coefficient is unknown,
+/// repeats).
+static bool movesEveryTrip(std::optional<int64_t> coefficientOfIv) {
+  return coefficientOfIv && *coefficientOfIv != 0;
 }
 
 /// Whether a transfer in `loop` may write the same place of device memory
@@ -235,14 +168,16 @@ static bool mayStoreInOnePlace(scf::ForOp loop, StringRef globalKind) {
       return WalkResult::advance();
     SmallVector<Value> operands(tile.getIndices());
     llvm::append_range(operands, tile.getSymbolOperands());
-    AffineMap base = tile.getBaseMap();
-    bool tileMoves = llvm::any_of(base.getResults(), [&](AffineExpr e) {
-      return distinctPerTrip(e, operands, base.getNumDims(), iv);
-    });
+    bool tileMoves =
+        llvm::any_of(llvm::seq<unsigned>(0, tile.getBaseMap().getNumResults()),
+                     [&](unsigned r) {
+                       return movesEveryTrip(anchorCoefficient(tile, r, iv));
+                     });
     bool tileChanges = llvm::any_of(operands, changes);
     ValueRange blocks = transfer.getDstIndices();
-    bool blockMoves = llvm::any_of(
-        blocks, [&](Value index) { return distinctPerTrip(index, iv); });
+    bool blockMoves = llvm::any_of(blocks, [&](Value index) {
+      return movesEveryTrip(coefficient(index, iv));
+    });
     bool blockChanges = llvm::any_of(blocks, changes);
     if ((tileMoves && !blockChanges) || (blockMoves && !tileChanges))
       return WalkResult::advance();

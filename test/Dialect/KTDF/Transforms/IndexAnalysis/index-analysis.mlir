@@ -18,9 +18,10 @@
 // %skew = 8 %p + %i - 2 %j; %j * %j is not affine in %j (?), nor is
 // %j * %j + %i, which is affine in %i. Tile %t's anchor is
 // (%row + 2 %twice, %q) = (8 %p + %i + 4 %j, %q). Tile %u's first anchor
-// dimension is %j * %j + %i; its second is the constant 0, reported as ?
-// in %j all the same: the analysis gives up on a dimension as soon as one
-// of the tile's indices is not affine in the variable (conservative).
+// dimension is %j * %j + %i; its second is the constant 0, which does not
+// read the index that is not affine in %j. Casts keep coefficients
+// (%back = %skew through i64); a symbol of the anchor's map is an operand
+// like the others (%v's first dimension is %i + %block - %twice).
 
 #rows = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + s0 - 1 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #row = affine_set<(d0, d1) : (d0 >= 0, -d0 >= 0, d1 >= 0, -d1 + 63 >= 0)>
@@ -64,8 +65,13 @@ func.func @loops(%M_arg: !ktdp.runtime_arg<index, granularity=8, upperbound=64>,
         %mixed = arith.addi %square, %i : index
         // expected-remark @+1 {{anchor coefficients (8, 0, 1, 4) (0, 1, 0, 0)}}
         %t = ktdp.construct_access_tile %A[%row + %twice * 2, %q] {access_tile_set = #row, access_tile_order = #id} : memref<?x64xf16> -> !ktdp.access_tile<1x64xindex>
-        // expected-remark @+1 {{anchor coefficients (0, 0, 1, ?) (0, 0, 0, ?)}}
+        // expected-remark @+1 {{anchor coefficients (0, 0, 1, ?) (0, 0, 0, 0)}}
         %u = ktdp.construct_access_tile %A[%mixed, 0] {access_tile_set = #row, access_tile_order = #id} : memref<?x64xf16> -> !ktdp.access_tile<1x64xindex>
+        %wide = arith.index_cast %skew : index to i64
+        // expected-remark @+1 {{coefficients (8, 0, 1, -2), upper bound ?}}
+        %back = arith.index_cast %wide : i64 to index
+        // expected-remark @+1 {{anchor coefficients (8, 0, 1, -2) (0, 1, 0, 0)}}
+        %v = ktdp.construct_access_tile %A[%i + symbol(%block) - %twice, %q] {access_tile_set = #row, access_tile_order = #id} : memref<?x64xf16> -> !ktdp.access_tile<1x64xindex>
       }
     }
   }
