@@ -179,11 +179,15 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
         os << " accumulator " << (in.sub - 1);
       os << " : " << vtypeStr(p, in.c);
       break;
-    case Opcode::Reduce:
-      os << "."
-         << machine::reduceKindName(static_cast<machine::ReduceKind>(in.sub))
-         << " " << v(in.a) << " = " << v(in.b) << " : " << vtypeStr(p, in.c);
+    case Opcode::Reduce: {
+      auto kind = static_cast<machine::ReduceKind>(in.sub);
+      os << "." << machine::reduceKindName(kind) << " " << v(in.a) << " = "
+         << v(in.b);
+      if (machine::reduceHasInit(kind))
+        os << " from " << v(in.d);
+      os << " : " << vtypeStr(p, in.c);
       break;
+    }
     case Opcode::Broadcast:
       os << " " << v(in.a) << " = " << v(in.b) << " : " << vtypeStr(p, in.c);
       break;

@@ -4,8 +4,9 @@
 // indices and counts, one byte per opcode and sub-operation, and a fixed
 // 8-byte little-endian immediate for set_imm and splat so that relocations
 // can patch it in place. Each opcode has a fixed number of operands, set
-// for a DMA by its sub-operation (planes of rows add three), which the
-// decoder reads first.
+// for a DMA by its sub-operation (planes of rows add three) and for a
+// reduce by its kind (a fold from an initial accumulator adds one), which
+// the decoder reads first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +42,11 @@ static std::pair<unsigned, bool> operandShape(Opcode op, uint8_t sub) {
   case Opcode::Recv: return {3, false};
   case Opcode::Send: return {2, false};
   case Opcode::Map: return {3, false};
-  case Opcode::Reduce: return {3, false};
+  case Opcode::Reduce: {
+    // A fold from an initial accumulator: its register follows.
+    bool init = machine::reduceHasInit(static_cast<machine::ReduceKind>(sub));
+    return {init ? 4u : 3u, false};
+  }
   case Opcode::Broadcast: return {3, false};
   case Opcode::Splat: return {3, true};
   case Opcode::Matmul: return {5, false};

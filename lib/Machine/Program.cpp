@@ -30,7 +30,9 @@ const char *ktflow::machine::opcodeName(Opcode op) {
 }
 
 const char *ktflow::machine::reduceKindName(ReduceKind kind) {
-  static const char *names[] = {"add", "mul", "max", "min", "maxnum", "minnum"};
+  static const char *names[] = {"add",         "mul",        "max",
+                                "min",         "maxnum",     "minnum",
+                                "maxafternan", "minafternan"};
   static_assert(std::size(names) == kNumReduceKinds);
   unsigned i = static_cast<unsigned>(kind);
   return i < kNumReduceKinds ? names[i] : "?";
@@ -266,6 +268,8 @@ private:
     case Opcode::Reduce:
       if (i.sub >= kNumReduceKinds)
         return "unknown reduction";
+      if (reduceHasInit(static_cast<ReduceKind>(i.sub)) && !v(i.d))
+        return "register out of range";
       [[fallthrough]];
     case Opcode::Broadcast:
       return v(i.a) && v(i.b) && vt(i.c) ? "" : "register out of range";

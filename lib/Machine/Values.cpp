@@ -472,9 +472,11 @@ double ktflow::machine::reduceIdentity(ReduceKind kind) {
     return 1;
   case ReduceKind::Max:
   case ReduceKind::MaxNum:
+  case ReduceKind::MaxAfterNaN:
     return -std::numeric_limits<double>::infinity();
   case ReduceKind::Min:
   case ReduceKind::MinNum:
+  case ReduceKind::MinAfterNaN:
     return std::numeric_limits<double>::infinity();
   }
   return 0;
@@ -495,6 +497,12 @@ double ktflow::machine::reduceStep(ReduceKind kind, ElemType type, double acc,
     return maxNum(acc, v);
   case ReduceKind::MinNum:
     return minNum(acc, v);
+  // cmp(acc, v) ? acc : v with an ordered compare, false on NaN: a NaN
+  // element replaces the accumulator, and a NaN accumulator the element.
+  case ReduceKind::MaxAfterNaN:
+    return std::isnan(acc) ? v : maxNaN(acc, v);
+  case ReduceKind::MinAfterNaN:
+    return std::isnan(acc) ? v : minNaN(acc, v);
   }
   return acc;
 }

@@ -139,6 +139,19 @@ Step Engine::stepReduce(UnitState &u, const Inst &in) {
   if (thr <= 0)
     return Step::Error;
   ReduceKind kind = static_cast<ReduceKind>(in.sub);
+  // A fold from an initial accumulator reads one value per row from d.
+  const std::vector<double> *init = nullptr;
+  if (reduceHasInit(kind)) {
+    const VectorType *initType = u.vtype[in.d];
+    if (!initType)
+      return fail(u, "reads a vector register that was never written");
+    if (initType->elem != type.elem ||
+        initType->numElements() != type.numElements())
+      return fail(u, llvm::formatv("reduce into {0} cannot start from {1}",
+                                   type.str(), initType->str())
+                         .str());
+    init = &u.v[in.d];
+  }
   const std::vector<double> &x = u.v[in.b];
   // 16-bit floats accumulate in f32 inside the unit (at the rate of the
   // input type) and round once; the f32 sum stays available to the map
@@ -147,8 +160,8 @@ Step Engine::stepReduce(UnitState &u, const Inst &in) {
   ElemType accType = wide ? ElemType::f32 : src->elem;
   std::vector<double> out(n / inner);
   for (uint64_t r = 0; r < out.size(); ++r) {
-    double acc = x[r * inner];
-    for (uint64_t i = 1; i < inner; ++i)
+    double acc = init ? (*init)[r] : x[r * inner];
+    for (uint64_t i = init ? 0 : 1; i < inner; ++i)
       acc = reduceStep(kind, accType, acc, x[r * inner + i]);
     out[r] = acc;
   }

@@ -325,6 +325,50 @@ TEST(BundleTest, NaNSkippingFoldsEncodeDecodeAndDisassemble) {
             std::string::npos);
 }
 
+TEST(BundleTest, AfterNaNFoldsEncodeTheirInitialAccumulator) {
+  // The select form with the accumulator on the compare's left (version
+  // 17): kinds 6 and 7, and one more register, the accumulator the fold
+  // starts from; the other kinds keep three.
+  Bundle b = makeBundle();
+  ProgramBuilder vec(2);
+  uint32_t t = vec.vtype(ElemType::f16, {64});
+  uint32_t one = vec.vtype(ElemType::f16, {1});
+  uint32_t x = vec.vreg(), acc = vec.vreg();
+  Inst &splat = vec.emit(Opcode::Splat);
+  splat.a = x, splat.c = t;
+  Inst &init = vec.emit(Opcode::Splat);
+  init.a = acc, init.c = one;
+  for (ReduceKind kind :
+       {ReduceKind::MaxAfterNaN, ReduceKind::MinAfterNaN, ReduceKind::Max}) {
+    Inst &reduce = vec.emit(Opcode::Reduce);
+    reduce.a = vec.vreg(), reduce.b = x, reduce.c = one;
+    reduce.d = reduceHasInit(kind) ? acc : 0;
+    reduce.sub = static_cast<uint8_t>(kind);
+  }
+  UnitProgram p = vec.done();
+  EXPECT_EQ(static_cast<unsigned>(ReduceKind::MaxAfterNaN), 6u);
+  EXPECT_EQ(static_cast<unsigned>(ReduceKind::MinAfterNaN), 7u);
+  std::string text = roundTripProgram(b, p);
+  EXPECT_NE(text.find("reduce.maxafternan v2 = v0 from v1 :"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("reduce.minafternan v3 = v0 from v1 :"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("reduce.max v4 = v0 :"), std::string::npos) << text;
+
+  // The accumulator's register is validated as the others are.
+  Executable exe;
+  exe.programs = {p};
+  EXPECT_EQ(exe.validate(b.machine), "");
+  Inst &reduce = *llvm::find_if(exe.programs[0].insts, [](const Inst &i) {
+    return i.op == Opcode::Reduce;
+  });
+  reduce.d = 99;
+  EXPECT_NE(exe.validate(b.machine).find("register out of range"),
+            std::string::npos);
+}
+
 TEST(BundleTest, ScratchpadTensorRoundTrips) {
   // What tile 3's scratchpad holds at literal address 256: its tile is
   // kept, and a tile without a literal address is a corrupt bundle.
@@ -351,14 +395,14 @@ TEST(BundleTest, DamageIsReportedPrecisely) {
   EXPECT_NE(readError(bytes).find("not a ktflow bundle"), std::string::npos);
 
   bytes = good;
-  bytes[8] = 17;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 17 (this ktflow "
-                              "reads version 16; it was written by a newer "
+  bytes[8] = 18;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 18 (this ktflow "
+                              "reads version 17; it was written by a newer "
                               "ktflow)");
   // A bundle of the previous format is refused, not misread.
-  bytes[8] = 15;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 15 (this ktflow "
-                              "reads version 16; compile the kernel again)");
+  bytes[8] = 16;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 16 (this ktflow "
+                              "reads version 17; compile the kernel again)");
 
   bytes.assign(good.begin(), good.begin() + good.size() / 2);
   EXPECT_NE(readError(bytes).find("truncated bundle"), std::string::npos);

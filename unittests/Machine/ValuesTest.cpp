@@ -5,7 +5,8 @@
 // CmpF and CmpI against the C++ comparison it names, on ordered, NaN and
 // negative operands, so the ISA's own predicate encoding is pinned down;
 // and the float maximum and minimum, as micro-ops and reductions, on NaN,
-// infinities and signed zeros against C's fmax/fmin.
+// infinities and signed zeros against C's fmax/fmin, and the select form
+// with the accumulator on the compare's left against its closed form.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,8 +14,12 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <random>
+#include <vector>
 
 using namespace ktflow::machine;
 
@@ -206,6 +211,84 @@ TEST(ValuesTest, MaxNumReductionsSkipNaN) {
   EXPECT_EQ(reduceIdentity(K::MinNum), inf);
   EXPECT_STREQ(reduceKindName(K::MaxNum), "maxnum");
   EXPECT_STREQ(scalarOpName(ScalarOp::MinNumF), "minnumf");
+}
+
+/// `row` folded from `init` as a Reduce of an after-NaN kind does, the
+/// chunks of `width` elements one after the other, each from the previous
+/// one's result (a row streamed in chunks, a carried loop over tiles).
+double foldInChunks(ReduceKind kind, double init,
+                    const std::vector<double> &row, size_t width) {
+  double acc = init;
+  for (size_t start = 0; start < row.size(); start += width)
+    for (size_t i = start; i < std::min(row.size(), start + width); ++i)
+      acc = reduceStep(kind, ElemType::f32, acc, row[i]);
+  return acc;
+}
+
+// cmpf ogt %acc, %x + select %c, %acc, %x (olt for the minimum): a NaN
+// element makes the accumulator NaN and the next element replaces it, so
+// the fold is the extremum of the init and the elements after the last
+// NaN, NaN when the last element is NaN, whatever the chunks.
+TEST(ValuesTest, AfterNaNFoldsKeepWhatFollowsTheLastNaN) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  using K = ReduceKind;
+  // One step: the body's select.
+  EXPECT_TRUE(std::isnan(reduceStep(K::MaxAfterNaN, ElemType::f32, 3, nan)));
+  EXPECT_EQ(reduceStep(K::MaxAfterNaN, ElemType::f32, nan, -7), -7);
+  EXPECT_EQ(reduceStep(K::MinAfterNaN, ElemType::f32, nan, 7), 7);
+  EXPECT_EQ(reduceStep(K::MaxAfterNaN, ElemType::f32, 3, -7), 3);
+  EXPECT_EQ(reduceStep(K::MinAfterNaN, ElemType::f32, 3, -7), -7);
+  EXPECT_TRUE(std::isnan(reduceStep(K::MinAfterNaN, ElemType::f32, nan, nan)));
+  // Rows: what precedes the last NaN, the init included, is forgotten.
+  EXPECT_EQ(foldInChunks(K::MaxAfterNaN, -inf, {9, nan, 1, 2}, 4), 2);
+  EXPECT_EQ(foldInChunks(K::MinAfterNaN, inf, {-9, nan, 1, 2}, 4), 1);
+  EXPECT_EQ(foldInChunks(K::MaxAfterNaN, 50, {9, nan, 1, 2}, 1), 2);
+  EXPECT_EQ(foldInChunks(K::MaxAfterNaN, 50, {9, 1, 2}, 2), 50);
+  EXPECT_TRUE(std::isnan(foldInChunks(K::MaxAfterNaN, -inf, {9, 1, nan}, 2)));
+  EXPECT_EQ(foldInChunks(K::MaxAfterNaN, -inf, {nan, nan, -inf}, 2), -inf);
+  EXPECT_EQ(foldInChunks(K::MaxAfterNaN, -inf, {}, 2), -inf);
+  EXPECT_FALSE(std::signbit(foldInChunks(K::MaxAfterNaN, -0.0, {0.0}, 1)));
+  EXPECT_TRUE(std::signbit(foldInChunks(K::MinAfterNaN, 0.0, {-0.0}, 1)));
+
+  // Random rows of NaN, infinities and small values, folded in chunks of
+  // every width, against the closed form.
+  std::mt19937 rng(14);
+  const double pool[] = {nan, nan, -inf, inf, -3, -1, 0, 2, 5};
+  for (int trial = 0; trial < 500; ++trial) {
+    std::vector<double> row(rng() % 12);
+    for (double &x : row)
+      x = pool[rng() % std::size(pool)];
+    double init = pool[2 + rng() % (std::size(pool) - 2)];
+    size_t tail = 0;
+    for (size_t i = 0; i < row.size(); ++i)
+      if (std::isnan(row[i]))
+        tail = i + 1;
+    bool endsInNaN = !row.empty() && std::isnan(row.back());
+    double wantMax = tail ? -inf : init, wantMin = tail ? inf : init;
+    for (size_t i = tail; i < row.size(); ++i) {
+      wantMax = std::max(wantMax, row[i]);
+      wantMin = std::min(wantMin, row[i]);
+    }
+    for (size_t width = 1; width <= row.size() + 1; ++width) {
+      SCOPED_TRACE(testing::Message()
+                   << "trial " << trial << " width " << width);
+      double max = foldInChunks(K::MaxAfterNaN, init, row, width);
+      double min = foldInChunks(K::MinAfterNaN, init, row, width);
+      EXPECT_EQ(std::isnan(max), endsInNaN);
+      EXPECT_EQ(std::isnan(min), endsInNaN);
+      if (!endsInNaN) {
+        EXPECT_EQ(max, wantMax);
+        EXPECT_EQ(min, wantMin);
+      }
+    }
+  }
+  EXPECT_EQ(reduceIdentity(K::MaxAfterNaN), -inf);
+  EXPECT_EQ(reduceIdentity(K::MinAfterNaN), inf);
+  EXPECT_STREQ(reduceKindName(K::MaxAfterNaN), "maxafternan");
+  EXPECT_STREQ(reduceKindName(K::MinAfterNaN), "minafternan");
+  EXPECT_TRUE(reduceHasInit(K::MinAfterNaN));
+  EXPECT_FALSE(reduceHasInit(K::MaxNum));
 }
 
 } // namespace

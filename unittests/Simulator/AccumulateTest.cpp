@@ -6,7 +6,10 @@
 // every fold), and a matmul into an f16 accumulator rounds the f32 product
 // once before adding it. References are plain loops over the compiler's
 // `float` and `_Float16`; the reduce is charged at the f16 reduction rate
-// (the test machine has no f32 reduction rate at all).
+// (the test machine has no f32 reduction rate at all). A reduce of the
+// select form with the accumulator on the left folds each chunk from the
+// accumulator it reads, so a row streamed in chunks keeps what follows its
+// last NaN.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +20,9 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <random>
 
 using namespace ktflow::machine;
@@ -50,10 +56,17 @@ void move(ProgramBuilder &b, uint32_t dst, uint32_t src) {
   i.a = dst, i.b = src;
 }
 
-/// The row sum of kChunks x kWidth f16 values streamed in chunks: each
-/// chunk reduced, then folded into the accumulator by a map that is
-/// accumulating (input 1) or not.
-Executable chunkedSum(bool accumulating) {
+/// How VEC folds one chunk: given the chunk's and the one-element
+/// accumulator's types, the chunk and the accumulator, the next
+/// accumulator's register.
+using ChunkFold =
+    llvm::function_ref<uint32_t(ProgramBuilder &vec, uint32_t chunkType,
+                                uint32_t oneType, uint32_t x, uint32_t acc)>;
+
+/// A row of kChunks x kWidth f16 values streamed in chunks to VEC, which
+/// folds each into an accumulator splat to `init` (of `accElem`) and sends
+/// the result, stored at 32768.
+Executable chunkedRow(double init, ElemType accElem, ChunkFold fold) {
   Executable exe;
   exe.fifos = {{"in", LU, VEC, 5, 4, 128}, {"out", VEC, SU, 6, 4, 128}};
   ProgramBuilder lu(LU);
@@ -61,22 +74,49 @@ Executable chunkedSum(bool accumulating) {
   ProgramBuilder vec(VEC);
   uint32_t chunk = vec.vtype(ElemType::f16, {kWidth});
   uint32_t one = vec.vtype(ElemType::f16, {1});
-  uint32_t acc = splat(vec, one, 0.0);
+  uint32_t acc = splat(vec, vec.vtype(accElem, {1}), init);
   size_t loop = vec.loopBegin(kChunks);
   uint32_t x = vec.recv(0, chunk);
-  uint32_t r = reduce(vec, ReduceKind::Add, chunk, x);
-  // The reduce's result type is the one-element vector.
-  vec.p.insts.back().c = one;
-  uint32_t next = vec.map(ScalarOp::AddF, one, r, acc);
-  if (accumulating)
-    vec.p.insts.back().sub = 2; // input 1 is the accumulator
-  move(vec, acc, next);
+  move(vec, acc, fold(vec, chunk, one, x, acc));
   vec.loopEnd(loop);
   vec.send(1, acc);
   ProgramBuilder su(SU);
   su.store(1, L1, 32768, 2);
   exe.programs = {lu.done(), vec.done(), su.done()};
   return exe;
+}
+
+/// The row sum: each chunk reduced, then folded into the accumulator by a
+/// map that is accumulating (input 1) or not.
+Executable chunkedSum(bool accumulating) {
+  return chunkedRow(0.0, ElemType::f16,
+                    [&](ProgramBuilder &vec, uint32_t chunk, uint32_t one,
+                        uint32_t x, uint32_t acc) {
+                      uint32_t r = reduce(vec, ReduceKind::Add, chunk, x);
+                      // The reduce's result type is the one-element vector.
+                      vec.p.insts.back().c = one;
+                      uint32_t next = vec.map(ScalarOp::AddF, one, r, acc);
+                      if (accumulating)
+                        vec.p.insts.back().sub = 2; // input 1: accumulator
+                      return next;
+                    });
+}
+
+/// Runs `exe` on the f16 row `x`: the f16 stored at 32768, or the
+/// simulator's error.
+llvm::Expected<double> runRow(const Executable &exe,
+                              const std::vector<float> &x,
+                              uint64_t *vecBusy = nullptr) {
+  Machine m = makeTestMachine();
+  MemoryImage mem(m);
+  for (size_t i = 0; i < x.size(); ++i)
+    storeElement(ElemType::f16, x[i], mem.writePointer(L1, 2 * i, 2));
+  auto stats = simulate(m, exe, mem);
+  if (!stats)
+    return stats.takeError();
+  if (vecBusy)
+    *vecBusy = stats->units[1].busyCycles;
+  return loadElement(ElemType::f16, mem.readPointer(L1, 32768, 2));
 }
 
 std::vector<float> randomHalves(int n, uint64_t seed) {
@@ -90,17 +130,9 @@ std::vector<float> randomHalves(int n, uint64_t seed) {
 
 double runChunkedSum(const std::vector<float> &x, bool accumulating,
                      uint64_t *vecBusy = nullptr) {
-  Machine m = makeTestMachine();
-  MemoryImage mem(m);
-  for (size_t i = 0; i < x.size(); ++i)
-    storeElement(ElemType::f16, x[i], mem.writePointer(L1, 2 * i, 2));
-  auto stats = simulate(m, chunkedSum(accumulating), mem);
-  EXPECT_TRUE(static_cast<bool>(stats)) << llvm::toString(stats.takeError());
-  if (!stats)
-    return 0;
-  if (vecBusy)
-    *vecBusy = stats->units[1].busyCycles;
-  return loadElement(ElemType::f16, mem.readPointer(L1, 32768, 2));
+  auto got = runRow(chunkedSum(accumulating), x, vecBusy);
+  EXPECT_TRUE(static_cast<bool>(got)) << llvm::toString(got.takeError());
+  return got ? *got : 0;
 }
 
 TEST(AccumulateTest, ReducesAndAccumulatingFoldsStayInF32) {
@@ -127,6 +159,56 @@ TEST(AccumulateTest, ReducesAndAccumulatingFoldsStayInF32) {
   EXPECT_EQ(plain, static_cast<double>(narrow));
   EXPECT_NE(plain, static_cast<double>(static_cast<_Float16>(wide)))
       << "the seed should make per-fold f16 rounding visible";
+}
+
+/// The row `x` reduced by `kind` (an after-NaN kind) chunk by chunk, each
+/// reduce starting from the accumulator (`init` at first) and its result
+/// the next accumulator; or the simulator's error.
+llvm::Expected<double> runChunkedAfterNaN(const std::vector<float> &x,
+                                          ReduceKind kind, double init,
+                                          ElemType accElem = ElemType::f16) {
+  return runRow(chunkedRow(init, accElem,
+                           [&](ProgramBuilder &vec, uint32_t, uint32_t one,
+                               uint32_t x, uint32_t acc) {
+                             uint32_t r = reduce(vec, kind, one, x);
+                             vec.p.insts.back().d = acc;
+                             return r;
+                           }),
+                x);
+}
+
+TEST(AccumulateTest, AfterNaNReducesFoldFromTheAccumulator) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  // A NaN mid-row, after the row's largest and smallest values: only what
+  // follows it counts, the chunks before it and the init included.
+  std::vector<float> x = randomHalves(kChunks * kWidth, 13);
+  x[5] = 7.5f, x[6] = -7.5f;
+  x[kWidth + 20] = nan;
+  float max = -INFINITY, min = INFINITY;
+  for (int i = kWidth + 21; i < kChunks * kWidth; ++i)
+    max = std::max(max, x[i]), min = std::min(min, x[i]);
+  auto got = runChunkedAfterNaN(x, ReduceKind::MaxAfterNaN, 100);
+  ASSERT_TRUE(static_cast<bool>(got)) << llvm::toString(got.takeError());
+  EXPECT_EQ(*got, max);
+  got = runChunkedAfterNaN(x, ReduceKind::MinAfterNaN, -inf);
+  ASSERT_TRUE(static_cast<bool>(got)) << llvm::toString(got.takeError());
+  EXPECT_EQ(*got, min);
+  // No NaN: the init takes part.
+  x[kWidth + 20] = 0;
+  got = runChunkedAfterNaN(x, ReduceKind::MaxAfterNaN, 100);
+  ASSERT_TRUE(static_cast<bool>(got)) << llvm::toString(got.takeError());
+  EXPECT_EQ(*got, 100);
+  // A NaN last: NaN.
+  x.back() = nan;
+  got = runChunkedAfterNaN(x, ReduceKind::MaxAfterNaN, -inf);
+  ASSERT_TRUE(static_cast<bool>(got)) << llvm::toString(got.takeError());
+  EXPECT_TRUE(std::isnan(*got));
+  // An accumulator of another type is an error, not a fold.
+  got = runChunkedAfterNaN(x, ReduceKind::MaxAfterNaN, -inf, ElemType::f32);
+  ASSERT_FALSE(static_cast<bool>(got));
+  EXPECT_NE(llvm::toString(got.takeError()).find("cannot start from"),
+            std::string::npos);
 }
 
 TEST(AccumulateTest, MatmulRoundsTheF32ProductOnceThenAdds) {

@@ -49,6 +49,7 @@ enum class Opcode : uint8_t {
   Map,       ///< v[a] = maps[b] applied element-wise, typed vtypes[c];
              ///< sub = 1 + the input that is a wide accumulator, or 0
   Reduce,    ///< v[a] = reduce<sub> of v[b] along its last dim, vtypes[c]
+             ///< (from v[d] when reduceHasInit(sub))
              ///< (16-bit floats accumulate in f32, rounded once)
   Broadcast, ///< v[a] = v[b] repeated along the last dim, vtypes[c]
   Splat,     ///< v[a] = bit_cast<double>(imm), vtypes[c]
@@ -118,10 +119,30 @@ bool evaluateAlu(AluOp op, int64_t a, int64_t b, int64_t &r);
 /// The fold of a Reduce. Max/Min propagate NaN (arith.maximumf/minimumf,
 /// and maxsi/minsi); MaxNum/MinNum skip it, a NaN element leaving the other
 /// operand (arith.maxnumf/minnumf): only a chunk of NaN alone reduces to
-/// NaN. All four order -0 below +0. The values are the bundle's encoding.
-enum class ReduceKind : uint8_t { Add, Mul, Max, Min, MaxNum, MinNum };
-constexpr unsigned kNumReduceKinds = 6;
+/// NaN. MaxAfterNaN/MinAfterNaN are the select form with the accumulator
+/// on the compare's left, `cmp(acc, x) ? acc : x`: a NaN element replaces
+/// the accumulator and the next element replaces the NaN, so a row folds
+/// to the extremum of what follows its last NaN. That fold is not one of
+/// the chunks alone (a chunk holding a NaN discards what came before it),
+/// so these two start from an initial accumulator, register d (one value
+/// per row), where the others start from the row's first element. All
+/// order -0 below +0. The values are the bundle's encoding.
+enum class ReduceKind : uint8_t {
+  Add,
+  Mul,
+  Max,
+  Min,
+  MaxNum,
+  MinNum,
+  MaxAfterNaN,
+  MinAfterNaN
+};
+constexpr unsigned kNumReduceKinds = 8;
 const char *reduceKindName(ReduceKind kind);
+/// Whether a Reduce of `kind` folds from the initial accumulator in d.
+inline bool reduceHasInit(ReduceKind kind) {
+  return kind == ReduceKind::MaxAfterNaN || kind == ReduceKind::MinAfterNaN;
+}
 
 /// Element-wise scalar operations of a Map body.
 enum class ScalarOp : uint8_t {

@@ -41,6 +41,10 @@ static machine::ReduceKind machineReduceKind(dfir::ReduceKind kind) {
     return K::MaxNum;
   case dfir::ReduceKind::minnum:
     return K::MinNum;
+  case dfir::ReduceKind::maxafternan:
+    return K::MaxAfterNaN;
+  case dfir::ReduceKind::minafternan:
+    return K::MinAfterNaN;
   }
   llvm_unreachable("unknown dfir.reduce kind");
 }
@@ -223,11 +227,18 @@ LogicalResult ProgramEmitter::emitReduceOrBroadcast(Operation *op) {
                                      device::heldType(
                                          elem, machine.units[program.unit]))))
     return failure();
+  // A fold from an initial accumulator reads it (register d).
+  auto reduce = dyn_cast<dfir::ReduceOp>(op);
+  FailureOr<uint32_t> init = 0;
+  if (reduce && reduce.getInit())
+    init = vreg(reduce.getInit());
+  if (failed(init))
+    return failure();
   uint32_t r = newVReg();
   machine::Inst &i = emitInst(isReduce ? Opcode::Reduce : Opcode::Broadcast);
-  if (auto reduce = dyn_cast<dfir::ReduceOp>(op))
+  if (reduce)
     i.sub = static_cast<uint8_t>(machineReduceKind(reduce.getKind()));
-  i.a = r, i.b = *in, i.c = *t;
+  i.a = r, i.b = *in, i.c = *t, i.d = *init;
   vregs[op->getResult(0)] = r;
   return success();
 }

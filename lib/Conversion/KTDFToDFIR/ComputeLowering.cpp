@@ -46,8 +46,11 @@ struct Combine {
 /// (max/min). So does the select when the element is the compare's left
 /// operand: the ordered compare is false for a NaN element, which keeps the
 /// accumulator. With the accumulator on the left a NaN element replaces it
-/// and the next compare replaces the NaN, an order-dependent fold no
-/// reduction matches: max/min keep at least the NaN of the chunk.
+/// and the next compare replaces the NaN: the fold gives the extremum of
+/// the elements after the last NaN, which depends on the accumulator only
+/// when the chunk holds no NaN. maxafternan/minafternan step as that body
+/// does and fold from the accumulator itself (lowerGeneric), so no chunk
+/// result has to say whether it saw a NaN.
 static std::optional<Combine> matchCombine(Value result, BlockArgument acc) {
   Operation *op = result.getDefiningOp();
   if (!op || op->getBlock() != acc.getOwner())
@@ -70,12 +73,12 @@ static std::optional<Combine> matchCombine(Value result, BlockArgument acc) {
     case arith::CmpFPredicate::OGT:
     case arith::CmpFPredicate::OGE:
       return Combine{skipsNaN ? dfir::ReduceKind::maxnum
-                              : dfir::ReduceKind::max,
+                              : dfir::ReduceKind::maxafternan,
                      contribution};
     case arith::CmpFPredicate::OLT:
     case arith::CmpFPredicate::OLE:
       return Combine{skipsNaN ? dfir::ReduceKind::minnum
-                              : dfir::ReduceKind::min,
+                              : dfir::ReduceKind::minafternan,
                      contribution};
     default:
       return std::nullopt;
@@ -333,10 +336,24 @@ LogicalResult ComputeLowering::lowerGeneric(linalg::GenericOp op,
       auto contrib = mapOver(op, body, contribution, chunk, map);
       if (failed(contrib))
         return failure();
-      reduced = dfir::ReduceOp::create(b, loc, type, combine->kind, *contrib);
       Value accVec = map.lookupOrNull(init);
       if (!accVec)
         return op.emitError("accumulator has no vector form");
+      // The select form with the accumulator on the left folds the chunk
+      // from the accumulator: its result is the new accumulator.
+      if (combine->kind == dfir::ReduceKind::maxafternan ||
+          combine->kind == dfir::ReduceKind::minafternan) {
+        if (accVec.getType() != type)
+          return op.emitError("the accumulator's vector form ")
+                 << accVec.getType() << " is not the result's " << type;
+        map.map(op.getResult(k),
+                dfir::ReduceOp::create(b, loc, type, combine->kind, *contrib,
+                                       accVec)
+                    .getResult());
+        continue;
+      }
+      reduced = dfir::ReduceOp::create(b, loc, type, combine->kind, *contrib,
+                                       Value());
       // acc' = combine(acc, reduced), operands in the body's order.
       SmallVector<Value> inputs{reduced, accVec};
       SmallVector<Value> args{contribution, acc};

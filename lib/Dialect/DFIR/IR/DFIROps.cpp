@@ -366,9 +366,18 @@ LogicalResult ReduceOp::verify() {
   auto out = cast<VectorType>(getResult().getType());
   if (in.getElementType() != out.getElementType())
     return emitOpError("must keep the element type");
+  bool afterNaN = getKind() == ReduceKind::maxafternan ||
+                  getKind() == ReduceKind::minafternan;
   if ((getKind() == ReduceKind::maxnum || getKind() == ReduceKind::minnum) &&
       !isa<FloatType>(in.getElementType()))
     return emitOpError("maxnum and minnum reduce floats");
+  if (afterNaN && !isa<FloatType>(in.getElementType()))
+    return emitOpError("maxafternan and minafternan reduce floats");
+  if (afterNaN != static_cast<bool>(getInit()))
+    return emitOpError(afterNaN ? "maxafternan and minafternan fold from an "
+                                  "initial accumulator ('from')"
+                                : "only maxafternan and minafternan take an "
+                                  "initial accumulator");
   SmallVector<int64_t> expected(in.getShape().drop_back());
   if (expected.empty())
     expected.push_back(1);

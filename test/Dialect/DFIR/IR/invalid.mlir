@@ -311,6 +311,38 @@ dfir.kernel @k device "d" {
 
 dfir.kernel @k device "d" {
   dfir.unit "a" {
+    %v = dfir.splat 0.0 : vector<64xi32>
+    %i = dfir.splat 0.0 : vector<1xi32>
+    // expected-error @+1 {{maxafternan and minafternan reduce floats}}
+    %r = dfir.reduce maxafternan %v from %i : vector<64xi32> -> vector<1xi32>
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %v = dfir.splat 0.0 : vector<64xf16>
+    // expected-error @+1 {{maxafternan and minafternan fold from an initial accumulator ('from')}}
+    %r = dfir.reduce minafternan %v : vector<64xf16> -> vector<1xf16>
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %v = dfir.splat 0.0 : vector<64xf16>
+    %i = dfir.splat 0.0 : vector<1xf16>
+    // expected-error @+1 {{only maxafternan and minafternan take an initial accumulator}}
+    %r = dfir.reduce max %v from %i : vector<64xf16> -> vector<1xf16>
+  }
+}
+
+// -----
+
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
     %v = dfir.splat 0.0 : vector<2xf16>
     // expected-error @+1 {{can only add an innermost dimension: 'vector<2xf16>' does not broadcast to 'vector<64xf16>'}}
     %r = dfir.broadcast %v : vector<2xf16> -> vector<64xf16>

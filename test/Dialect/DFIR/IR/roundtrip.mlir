@@ -126,6 +126,14 @@ dfir.kernel @all device "sample_device" {
     // CHECK: dfir.reduce minnum %{{.*}} : vector<64xf16> -> vector<1xf16>
     %mn = dfir.reduce maxnum %sum : vector<64xf16> -> vector<1xf16>
     %mi = dfir.reduce minnum %sum : vector<64xf16> -> vector<1xf16>
+    // The select form with the accumulator on the compare's left folds
+    // from the accumulator.
+    // CHECK: %[[INIT:.*]] = dfir.splat
+    // CHECK: dfir.reduce maxafternan %{{.*}} from %[[INIT]] : vector<64xf16> -> vector<1xf16>
+    // CHECK: dfir.reduce minafternan %{{.*}} from %[[INIT]] : vector<64xf16> -> vector<1xf16>
+    %init = dfir.splat -1.0 : vector<1xf16>
+    %ma = dfir.reduce maxafternan %sum from %init : vector<64xf16> -> vector<1xf16>
+    %mia = dfir.reduce minafternan %sum from %init : vector<64xf16> -> vector<1xf16>
     // A fold into a loop-carried accumulator (input 1).
     // CHECK: dfir.map %{{.*}}, %{{.*}} accumulator 1 : vector<1xf16>, vector<1xf16> -> vector<1xf16> {
     %z = dfir.splat 0.0 : vector<1xf16>

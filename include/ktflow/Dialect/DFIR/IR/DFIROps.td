@@ -25,12 +25,16 @@ def DFIR_TensorRole : I32EnumAttr<"TensorRole", "direction of a tensor", [
 }
 
 // max/min propagate NaN (arith.maximumf/minimumf, arith.maxsi/minsi);
-// maxnum/minnum skip it (arith.maxnumf/minnumf). The values are the
-// machine's (ktflow::machine::ReduceKind), which the bundle encodes.
+// maxnum/minnum skip it (arith.maxnumf/minnumf); maxafternan/minafternan
+// are `cmpf ogt/olt %acc, %x` + select with the accumulator on the left
+// (the extremum of what follows the last NaN), folded from an initial
+// accumulator. The values are the machine's (ktflow::machine::ReduceKind),
+// which the bundle encodes.
 def DFIR_ReduceKind : I32EnumAttr<"ReduceKind", "reduction", [
     I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"mul", 1>,
     I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"min", 3>,
-    I32EnumAttrCase<"maxnum", 4>, I32EnumAttrCase<"minnum", 5>]> {
+    I32EnumAttrCase<"maxnum", 4>, I32EnumAttrCase<"minnum", 5>,
+    I32EnumAttrCase<"maxafternan", 6>, I32EnumAttrCase<"minafternan", 7>]> {
   let cppNamespace = "::mlir::dfir";
 }
 
@@ -509,7 +513,9 @@ def DFIR_YieldOp : DFIR_Op<"yield", [Pure, Terminator, HasParent<"MapOp">]> {
   let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
-def DFIR_ReduceOp : DFIR_Op<"reduce", [Pure]> {
+def DFIR_ReduceOp : DFIR_Op<"reduce", [Pure,
+    OptionalTypesMatchWith<"the initial accumulator has the result type",
+                           "result", "init", "$_self">]> {
   let summary = "reduce the innermost dimension of a vector";
   let description = [{
     Sequentially (element 0 first). f32 and f64 round to the element type
@@ -521,13 +527,25 @@ def DFIR_ReduceOp : DFIR_Op<"reduce", [Pure]> {
     only, skip it (arith.maxnumf/minnumf: a row of NaN alone reduces to NaN,
     which the fold into the accumulator then skips); all order -0 below +0.
 
+    `maxafternan`/`minafternan`, of floats only, step as
+    `cmpf ogt/olt %acc, %x` + `select %c, %acc, %x` does: a NaN element
+    makes the accumulator NaN and the next element replaces it, so a row
+    folds to the extremum of the elements after its last NaN (NaN when the
+    last element is NaN). What a chunk holding a NaN gives does not depend
+    on what came before it, which one value per row cannot tell the fold
+    into the accumulator; so these kinds fold from `init` (required, of the
+    result's type: the accumulator, one value per row) and the result is
+    the new accumulator. The other kinds take no `init`.
+
     ```mlir
     %s = dfir.reduce add %v : vector<64xf16> -> vector<1xf16>
+    %m = dfir.reduce maxafternan %v from %acc : vector<64xf16> -> vector<1xf16>
     ```
   }];
-  let arguments = (ins DFIR_ReduceKind:$kind, AnyVectorOfNonZeroRank:$input);
+  let arguments = (ins DFIR_ReduceKind:$kind, AnyVectorOfNonZeroRank:$input,
+                       Optional<AnyVectorOfNonZeroRank>:$init);
   let results = (outs AnyVectorOfNonZeroRank:$result);
-  let assemblyFormat = "$kind $input attr-dict `:` type($input) `->` type($result)";
+  let assemblyFormat = "$kind $input (`from` $init^)? attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
 }
 
