@@ -71,6 +71,22 @@ static Type foldedType(linalg::LinalgOp op, Operation &inner) {
   return getElementTypeOrSelf(accumulator.getType());
 }
 
+/// Whether `inner` is the select of a reduction body's two-op maximum or
+/// minimum, `select(cmpf(a, b), a, b)` (either order): one reduction step
+/// with its compare, which foldedType counts (the select alone would count
+/// a reduction of the compare's i1).
+static bool picksByCompare(linalg::LinalgOp op, Operation &inner) {
+  auto select = dyn_cast<arith::SelectOp>(inner);
+  if (!select)
+    return false;
+  auto cmp = select.getCondition().getDefiningOp<arith::CmpFOp>();
+  if (!cmp || cmp->getBlock() != op.getBlock())
+    return false;
+  Value a = select.getTrueValue(), b = select.getFalseValue();
+  return (cmp.getLhs() == a && cmp.getRhs() == b) ||
+         (cmp.getLhs() == b && cmp.getRhs() == a);
+}
+
 /// The narrower float type `value` is an `extf` of, through transposes
 /// (data movement), or null.
 static FloatType extendedFrom(Value value) {
@@ -212,7 +228,7 @@ static bool countLinalg(linalg::LinalgOp op, device::KernelDemand &demand,
   }
   bool reduces = op.getNumReductionLoops() > 0;
   for (Operation &inner : op.getBlock()->without_terminator()) {
-    if (!isComputeOp(&inner))
+    if (!isComputeOp(&inner) || (reduces && picksByCompare(op, inner)))
       continue;
     Type type;
     OpClass cls = device::getComputeOpClass(&inner, type);
