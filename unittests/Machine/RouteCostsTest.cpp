@@ -1,6 +1,6 @@
 //===- RouteCostsTest.cpp - The route costs the estimate's walks ask for --===//
 //
-// This file checks RouteCosts (ProgramWalker.h), which keeps the routes
+// This file checks RouteCosts (RouteCosts.h), which keeps the routes
 // asked for last by a hash of their ends in front of its map: each answer,
 // asked in any order and again, is the route's own (its links' least
 // bandwidth and summed latency, by hand) where many routes share a slot.
