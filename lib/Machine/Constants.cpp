@@ -117,7 +117,8 @@ Constants::Found Constants::evaluate(uint32_t reg) {
   local.b = 1;
   local.c = 2;
   local.d = 3;
-  std::vector<KnownScalar> regs(4);
+  std::vector<KnownScalar> &regs = scratch;
+  regs.assign(4, std::nullopt);
   auto of = [&](uint32_t source) { return *found.find(source)->second.value; };
   switch (in.op) {
   case Opcode::MovS:
