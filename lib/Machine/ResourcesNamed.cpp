@@ -39,10 +39,12 @@ ResourcesNamed::placesOf(const Inst &in) {
   }
 }
 
-ResourcesNamed::ResourcesNamed(const UnitProgram &program) {
+ResourcesNamed::ResourcesNamed(const UnitProgram &program)
+    : fieldsNamed(program.insts.size(), 0) {
   llvm::DenseMap<uint32_t, uint32_t> numbered[kNumKinds];
   for (auto [pc, in] : llvm::enumerate(program.insts))
     for (auto [field, kind, read] : placesOf(in)) {
+      fieldsNamed[pc] |= 1u << field;
       uint32_t id = in.*kNameFields[field];
       auto [it, fresh] = numbered[kind].try_emplace(id, resources[kind].size());
       if (fresh) {

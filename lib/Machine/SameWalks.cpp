@@ -11,6 +11,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstring>
 
@@ -195,24 +196,44 @@ static bool sameRoutes(RouteCost x, RouteCost y) {
   return x.bandwidth == y.bandwidth && x.latency == y.latency;
 }
 
-/// Whether `x` and `y` are the same instruction, every field compared
-/// (word by word: libc's memcmp, called for each instruction, cost what
-/// the comparison saved).
-static bool sameBits(const Inst &x, const Inst &y) {
-  constexpr size_t kFirst = offsetof(Inst, a), kWords = 6;
-  static_assert(offsetof(Inst, imm) == kFirst + 11 * sizeof(uint32_t) &&
-                    sizeof(Inst) == kFirst + kWords * 8 + sizeof(uint32_t),
-                "Inst's fields from `a` on are contiguous");
-  uint64_t wx[kWords], wy[kWords];
-  uint32_t lastX, lastY;
-  std::memcpy(wx, reinterpret_cast<const char *>(&x) + kFirst, sizeof(wx));
-  std::memcpy(wy, reinterpret_cast<const char *>(&y) + kFirst, sizeof(wy));
-  std::memcpy(&lastX, reinterpret_cast<const char *>(&x) + kFirst + sizeof(wx),
-              sizeof(lastX));
-  std::memcpy(&lastY, reinterpret_cast<const char *>(&y) + kFirst + sizeof(wy),
-              sizeof(lastY));
-  uint64_t differ = (lastX ^ lastY) | (x.op != y.op) | (x.sub != y.sub);
-  for (size_t w = 0; w < kWords; ++w)
+/// An instruction's bytes as words: op, sub, two bytes of padding and `a`;
+/// `b` and `c`; then `d` to `k` and `imm`.
+constexpr size_t kInstWords = sizeof(Inst) / sizeof(uint64_t);
+static_assert(sizeof(Inst) == kInstWords * sizeof(uint64_t) &&
+                  offsetof(Inst, sub) == 1 && offsetof(Inst, a) == 4 &&
+                  offsetof(Inst, b) == 8 && offsetof(Inst, c) == 12 &&
+                  offsetof(Inst, d) == 16,
+              "op, sub, a, b and c are the first two words");
+
+/// The bits of an instruction's first two words that sameBitsBut compares,
+/// per set of fields it ignores (bit f: ResourcesNamed::kNameFields[f],
+/// that is a, b and c): never the padding.
+static const std::array<std::array<uint64_t, 2>, 8> kComparedBits = [] {
+  std::array<std::array<uint64_t, 2>, 8> compared;
+  for (unsigned ignored = 0; ignored < 8; ++ignored) {
+    uint8_t bytes[2 * sizeof(uint64_t)];
+    std::memset(bytes, 0xff, sizeof(bytes));
+    std::memset(bytes + 2, 0, 2);
+    for (unsigned f = 0; f < 3; ++f)
+      if (ignored >> f & 1)
+        std::memset(bytes + 4 * (f + 1), 0, 4);
+    std::memcpy(compared[ignored].data(), bytes, sizeof(bytes));
+  }
+  return compared;
+}();
+
+/// Whether `x` and `y` are the same instruction but in the fields
+/// `ignored` marks (ResourcesNamed::fieldsNamed), every other field
+/// compared (word by word, the padding masked out: libc's memcmp, called
+/// for each instruction, cost what the comparison saved).
+static bool sameBitsBut(const Inst &x, const Inst &y, uint8_t ignored) {
+  uint64_t wx[kInstWords], wy[kInstWords];
+  std::memcpy(wx, &x, sizeof(wx));
+  std::memcpy(wy, &y, sizeof(wy));
+  const std::array<uint64_t, 2> &compared = kComparedBits[ignored & 7];
+  uint64_t differ =
+      ((wx[0] ^ wy[0]) & compared[0]) | ((wx[1] ^ wy[1]) & compared[1]);
+  for (size_t w = 2; w < kInstWords; ++w)
     differ |= wx[w] ^ wy[w];
   return differ == 0;
 }
@@ -271,23 +292,15 @@ SameWalks::renaming(Walked &walkedFrom, const UnitProgram &to,
   // immediates differ: what they reach is compared where the walk reads
   // it (sameCostOperands).
   llvm::SmallVector<size_t, 4> differing;
-  const ResourcesNamed::Place *place = named.places.data();
-  const ResourcesNamed::Place *placesEnd = place + named.places.size();
-  for (size_t i = 0; i < from.insts.size(); ++i) {
-    const Inst &p = from.insts[i], &q = to.insts[i];
+  const Inst *fromInsts = from.insts.data(), *toInsts = to.insts.data();
+  const uint8_t *fieldsNamed = named.fieldsNamed.data();
+  for (size_t i = 0, size = from.insts.size(); i < size; ++i) {
+    const Inst &p = fromInsts[i], &q = toInsts[i];
     // Most instructions are the same but for the resources they name
-    // (paired below): compared whole, `to`'s names taken as `from`'s.
-    if (place == placesEnd || place->pc != i) {
-      if (sameBits(p, q))
-        continue;
-    } else {
-      Inst unnamed = q;
-      for (; place != placesEnd && place->pc == i; ++place)
-        unnamed.*ResourcesNamed::kNameFields[place->field] =
-            p.*ResourcesNamed::kNameFields[place->field];
-      if (p.op != Opcode::RemoteDma && sameBits(p, unnamed))
-        continue;
-    }
+    // (paired below): compared whole but for those.
+    uint8_t names = fieldsNamed[i];
+    if ((names == 0 || p.op != Opcode::RemoteDma) && sameBitsBut(p, q, names))
+      continue;
     // Otherwise field by field, as the walk reads them.
     if (p.op != q.op || p.sub != q.sub || p.g != q.g || p.h != q.h)
       return std::nullopt;

@@ -81,6 +81,11 @@ struct ResourcesNamed {
   /// the unit is compared) and whether one writes it (the route from the
   /// unit).
   std::vector<std::pair<bool, bool>> memoryReadWritten;
+  /// Per instruction, the fields it names resources at: bit f for
+  /// kNameFields[f]. Renaming compares the rest of the instruction's bits
+  /// (masking these out of its words was cheaper than comparing a copy
+  /// with the walked program's names written in).
+  std::vector<uint8_t> fieldsNamed;
 
   ResourcesNamed() = default;
   explicit ResourcesNamed(const UnitProgram &program);

@@ -108,4 +108,33 @@ TEST(RenamingTest, OtherFieldOfAnInstructionNamingResourcesIsCompared) {
   EXPECT_EQ(copiedFifo(loadsInto(LU, 0, 1), to), std::nullopt);
 }
 
+TEST(RenamingTest, OnlyTheFieldsNamingResourcesAreLeftOut) {
+  // LU2's second load reads its address from the size's register: the
+  // loads name FIFOs and memories (a, b) that pair, and differ in c.
+  UnitProgram to = loadsInto(LU2, 2, 3);
+  Inst &second = to.insts[to.insts.size() - 3];
+  ASSERT_EQ(second.op, Opcode::Load);
+  second.c = second.d;
+  EXPECT_EQ(copiedFifo(loadsInto(LU, 0, 1), to), std::nullopt);
+}
+
+TEST(RenamingTest, FieldsNamedAreTheResourcesPlaces) {
+  // Bit f for ResourcesNamed::kNameFields[f]: a load names a FIFO (a) and
+  // a memory (b), a DMA two memories (a, c), a receive a FIFO (b).
+  ProgramBuilder b(LU);
+  b.load(0, L1, 0, 128);
+  b.dma(L1, 0, L1, 64, 64);
+  b.recv(0, b.vtype(ElemType::f32, {4}));
+  UnitProgram program = b.done();
+  ResourcesNamed named(program);
+  ASSERT_EQ(named.fieldsNamed.size(), program.insts.size());
+  for (auto [pc, in] : llvm::enumerate(program.insts)) {
+    uint8_t expected = in.op == Opcode::Load   ? 0b011
+                       : in.op == Opcode::Dma  ? 0b101
+                       : in.op == Opcode::Recv ? 0b010
+                                               : 0;
+    EXPECT_EQ(named.fieldsNamed[pc], expected) << opcodeName(in.op);
+  }
+}
+
 } // namespace
