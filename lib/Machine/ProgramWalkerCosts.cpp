@@ -187,12 +187,12 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     return static_cast<double>(matrixProductCycles(
         unit->matrix, thr, dims->rows, dims->cols, dims->depth));
   }
-  case Opcode::Recv:
+  case Opcode::Recv: {
     vtype[in.a] = &program->vtypes[in.c];
-    records->chainEvents.push_back(
-        {ChainEvent::Pop, in.b, clock, double(program->vtypes[in.c].bytes())});
+    // (A type's bytes are a product over its shape: found once.)
+    double bytes = program->vtypes[in.c].bytes();
+    records->chainEvents.push_back({ChainEvent::Pop, in.b, clock, bytes});
     if (computes(*unit)) {
-      double bytes = program->vtypes[in.c].bytes();
       if (clock == 0)
         feedBeforeWork += fifoCycles(in.b, bytes);
       // (The bytes received before, looked up once.)
@@ -203,6 +203,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
       received += bytes;
     }
     return 0;
+  }
   case Opcode::Splat:
     vtype[in.a] = &program->vtypes[in.c];
     return 0;
