@@ -50,12 +50,13 @@ Executable fourFifos() {
 }
 
 /// A load unit that loads, 32 times, a 128-byte entry into `first` and
-/// one into `second`.
-UnitProgram loadsInto(uint32_t unit, uint32_t first, uint32_t second) {
+/// one into `second`, from `memory`.
+UnitProgram loadsInto(uint32_t unit, uint32_t first, uint32_t second,
+                      uint32_t memory = L1) {
   ProgramBuilder lu(unit);
   size_t loop = lu.loopBegin(32);
-  lu.load(first, L1, 0, 128);
-  lu.load(second, L1, 128, 128);
+  lu.load(first, memory, 0, 128);
+  lu.load(second, memory, 128, 128);
   lu.loopEnd(loop);
   return lu.done();
 }
@@ -116,6 +117,33 @@ TEST(RenamingTest, OnlyTheFieldsNamingResourcesAreLeftOut) {
   ASSERT_EQ(second.op, Opcode::Load);
   second.c = second.d;
   EXPECT_EQ(copiedFifo(loadsInto(LU, 0, 1), to), std::nullopt);
+}
+
+TEST(RenamingTest, CopyChargesTheMemoryItNames) {
+  // LU2 loads from a second scratchpad, L1B, as LU loads from L1: the copy
+  // of LU's walk charges L1B what the walk charged L1.
+  constexpr uint32_t L1B = 2;
+  Machine m = twoLoadUnits();
+  m.memories[L1].bandwidth = 64; // Charged: it has a bandwidth.
+  m.memories.push_back(m.memories[L1]);
+  m.memories.back().name = "core0.L1B";
+  m.links[10].from = {NodeRef::Memory, L1B};
+  Executable exe = fourFifos();
+  exe.programs = {loadsInto(LU, 0, 0), loadsInto(LU2, 2, 2, L1B)};
+  RouteCosts routes(m, exe);
+  KernelEstimate out;
+  out.memoryBusy.assign(m.memories.size(), 0);
+  ProgramWalker walker(m, exe, exe.programs[0], out, routes);
+  walker.run();
+  double walked = out.memoryBusy[L1];
+  ASSERT_GT(walked, 0);
+  SameWalks same(m, exe, routes);
+  same.add(exe.programs[0], walker, 0);
+  std::optional<std::pair<size_t, Renaming>> found = same.find(exe.programs[1]);
+  ASSERT_TRUE(found);
+  ProgramWalker copy(walker, exe.programs[1], found->second);
+  EXPECT_EQ(out.memoryBusy[L1B], walked);
+  EXPECT_EQ(out.memoryBusy[L1], walked);
 }
 
 TEST(RenamingTest, FieldsNamedAreTheResourcesPlaces) {
