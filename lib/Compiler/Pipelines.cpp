@@ -120,6 +120,11 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdf::createKTDFSelectKernel(select));
   pm.addPass(ktdf::createKTDFUpliftWhile());
   pm.addPass(ktdf::createKTDFLowerIf());
+  // The device first: ktdf-merge-column-blocks asks for its lanes, before
+  // ktdf-unroll-carried-loops unrolls a block loop carrying its offset.
+  pm.addPass(ktdf::createKTDFImportTarget());
+  if (options.optimize)
+    pm.addPass(ktdf::createKTDFMergeColumnBlocks());
   pm.addPass(ktdf::createKTDFUnrollCarriedLoops());
   pm.addPass(ktdf::createKTDFSplitBatchedReductions());
   pm.addPass(ktdf::createKTDFLiftSlices());
@@ -127,7 +132,6 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   ktdf::KTDFStreamWideRowsOptions stream;
   stream.maxTileBytes = options.maxRowBytes;
   pm.addPass(ktdf::createKTDFStreamWideRows(stream));
-  pm.addPass(ktdf::createKTDFImportTarget());
   pm.addPass(ktdf::createKTDFRecordTensorExtents());
   pm.addPass(ktdf::createKTDFForwardScratchpadParts());
   pm.addPass(ktdf::createKTDFResolveDistributedViews());

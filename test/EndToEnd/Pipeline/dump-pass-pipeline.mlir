@@ -11,12 +11,13 @@
 // CHECK-NEXT:   ktdf-select-kernel{func=},
 // CHECK-NEXT:   ktdf-uplift-while,
 // CHECK-NEXT:   ktdf-lower-if,
+// CHECK-NEXT:   ktdf-import-target,
+// CHECK-NEXT:   ktdf-merge-column-blocks{max-block-bytes=32768},
 // CHECK-NEXT:   ktdf-unroll-carried-loops{max-trips=64},
 // CHECK-NEXT:   ktdf-split-batched-reductions,
 // CHECK-NEXT:   ktdf-lift-slices,
 // CHECK-NEXT:   ktdf-forward-stores,
 // CHECK-NEXT:   ktdf-stream-wide-rows{max-tile-bytes=0},
-// CHECK-NEXT:   ktdf-import-target,
 // CHECK-NEXT:   ktdf-record-tensor-extents,
 // CHECK-NEXT:   ktdf-forward-scratchpad-parts,
 // CHECK-NEXT:   ktdf-resolve-distributed-views,
@@ -59,6 +60,7 @@
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=post_lowering}
 // CHECK-NEXT: )
 
+// O0-NOT: ktdf-merge-column-blocks
 // O0-NOT: ktdf-share-left-operands
 // O0-NOT: ktdf-split-output-blocks
 // O0-NOT: ktdf-split-row-tiles

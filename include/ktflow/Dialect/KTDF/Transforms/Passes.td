@@ -188,6 +188,39 @@ def KTDFLowerIf : Pass<"ktdf-lower-if", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def KTDFMergeColumnBlocks
+    : Pass<"ktdf-merge-column-blocks", "::mlir::ModuleOp"> {
+  let summary = "Merge a loop over adjacent column blocks into one wide block";
+  let description = [{
+    Triton walks a row in column blocks: an `scf.for` of constant trips
+    whose tiles move by their own width along the last dimension each trip
+    (through the induction variable or an index carried in `iter_args`,
+    Triton's pointer increment). When the body only loads such tiles,
+    computes element-wise (splats included) and stores such tiles, and no
+    trip reads what another writes, the loop is one block N times as wide:
+    it is replaced by its first trip with every tile and tensor widened, at
+    most `max-block-bytes` per tensor.
+
+    ```mlir
+    // before
+    scf.for %i = %c0 to %c4 step %c1 {
+      %o = arith.muli %i, %c128 : index
+      %t = ktdp.construct_access_tile %X[%r, %o] ... -> !ktdp.access_tile<1x128xindex>
+      ...
+    }
+    // after
+    %o = arith.muli %c0, %c128 : index
+    %t = ktdp.construct_access_tile %X[%r, %o] ... -> !ktdp.access_tile<1x512xindex>
+    ```
+  }];
+  let options = [
+    Option<"maxBlockBytes", "max-block-bytes", "int64_t", "32768",
+           "merge only when every widened tensor has at most this many bytes">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KTDFUnrollCarriedLoops
     : Pass<"ktdf-unroll-carried-loops", "::mlir::ModuleOp"> {
   let summary = "Unroll the loops that carry values a known number of times";
