@@ -8,6 +8,7 @@
 #include "ktflow/Check/Check.h"
 
 #include "ktflow/HostTensor/ElementType.h"
+#include "ktflow/HostTensor/GeneratedInputs.h"
 #include "ktflow/HostTensor/Npy.h"
 #include "ktflow/Machine/Values.h"
 
@@ -72,70 +73,50 @@ Error ktflow::check::checkHostTensorSize(ArrayRef<int64_t> shape) {
   return Error::success();
 }
 
+host::InputIdentity
+ktflow::check::inputIdentity(const bundle::TensorArg &tensor) {
+  if (tensor.argument != bundle::kNoArg)
+    return host::InputIdentity::argument(tensor.argument);
+  // A literal-address tensor (of device memory or of a tile's scratchpad)
+  // has its element address; one of neither is the tensor of its name.
+  return host::InputIdentity::address(
+      static_cast<int64_t>(tensor.address.value_or(0)));
+}
+
 Expected<host::Tensor> ktflow::check::makeTensor(StringRef text,
                                                  machine::ElemType elem,
                                                  ArrayRef<int64_t> shape,
-                                                 std::mt19937_64 &rng) {
+                                                 uint64_t seed,
+                                                 host::InputIdentity who) {
   // The interpreter's parser, so every command takes the same specs.
   Expected<host::InputSpec> spec = host::InputSpec::parse(text);
   if (!spec)
     return spec.takeError();
-  return makeTensor(*spec, text, elem, shape, rng);
+  return makeTensor(*spec, text, elem, shape, seed, who);
 }
 
-Expected<host::Tensor> ktflow::check::makeTensor(const host::InputSpec &spec,
-                                                 StringRef text,
-                                                 machine::ElemType elem,
-                                                 ArrayRef<int64_t> shape,
-                                                 std::mt19937_64 &rng) {
+Expected<host::Tensor>
+ktflow::check::makeTensor(const host::InputSpec &spec, StringRef text,
+                          machine::ElemType elem, ArrayRef<int64_t> shape,
+                          uint64_t seed, host::InputIdentity who) {
   std::optional<host::DType> dtype = toInterpDType(elem);
   if (!dtype)
     return createStringError("unsupported element type");
   if (Error e = checkHostTensorSize(shape))
     return std::move(e);
-  host::Tensor t = host::Tensor::zeros(*dtype, shape);
-  int64_t n = t.numElements();
-  auto uniform = [&] { return static_cast<double>(rng() >> 11) * 0x1.0p-53; };
-  auto fill = [&](auto generate) {
-    for (int64_t i = 0; i < n; ++i)
-      t.setDouble(i, generate(i));
-  };
-  bool isFloat = machine::isFloat(elem);
   using Kind = host::InputSpec::Kind;
   switch (spec.kind) {
   case Kind::Default:
   case Kind::Zeros:
-    return t;
   case Kind::Uniform:
-    fill([&](int64_t) {
-      return isFloat ? 2 * uniform() - 1 : std::floor(uniform() * 17) - 8;
-    });
-    return t;
-  case Kind::Normal: {
-    std::normal_distribution<double> normal;
-    fill([&](int64_t) { return normal(rng); });
-    return t;
-  }
+  case Kind::Normal:
   case Kind::Value:
-    fill([&](int64_t) { return spec.value; });
-    return t;
   case Kind::Range:
-  case Kind::Sequence: {
-    // In uint64_t: hi - lo and lo + offset may not fit in int64_t; integer
-    // elements are set exactly (a double holds only 53 bits).
-    uint64_t span =
-        static_cast<uint64_t>(spec.hi) - static_cast<uint64_t>(spec.lo);
-    bool seq = spec.kind == Kind::Sequence;
-    for (int64_t i = 0; i < n; ++i) {
-      uint64_t offset = seq ? static_cast<uint64_t>(i) % span : rng() % span;
-      int64_t v = static_cast<int64_t>(static_cast<uint64_t>(spec.lo) + offset);
-      if (isFloat)
-        t.setDouble(i, static_cast<double>(v));
-      else
-        t.ints[i] = host::wrapInt(v, *dtype);
-    }
-    return t;
-  }
+  case Kind::Sequence:
+    // The generator every command shares: the interpreter draws the same
+    // values for this tensor and seed.
+    return host::generateTensor(spec, host::inputStream(seed, who), *dtype,
+                                shape);
   case Kind::Data:
     break;
   }
@@ -149,6 +130,7 @@ Expected<host::Tensor> ktflow::check::makeTensor(const host::InputSpec &spec,
   // rounded once, as the interpreter takes it (docs/interpreter.md §1).
   if (file->dtype == host::DType::F32 &&
       (*dtype == host::DType::BF16 || *dtype == host::DType::DF16)) {
+    host::Tensor t = host::Tensor::zeros(*dtype, shape);
     t.floats = file->floats;
     host::roundArray(*dtype, t.floats.data(), t.floats.size());
     return t;

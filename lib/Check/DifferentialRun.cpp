@@ -18,7 +18,6 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <random>
 
 using namespace llvm;
 using namespace ktflow;
@@ -176,8 +175,8 @@ Error DifferentialRun::bindInputs(ArrayRef<NamedInput> inputs, uint64_t seed) {
     if (tensor)
       specs[*tensor] = &input;
   }
-  // Inputs are generated once and given to both executions.
-  std::mt19937_64 rng(seed);
+  // Inputs are generated once and given to both executions, each tensor
+  // from its own stream: the values `ktflow interp --seed` draws.
   const bundle::Bundle &b = program->getBundle();
   indexDefaults.clear();
   for (uint32_t t = 0; t < b.tensors.size(); ++t) {
@@ -203,13 +202,14 @@ Error DifferentialRun::bindInputs(ArrayRef<NamedInput> inputs, uint64_t seed) {
                                "': " + toString(lazy.takeError()));
     else if (*lazy)
       continue;
+    machine::ElemType elem = b.tensors[t].elem;
+    host::InputIdentity who = inputIdentity(b.tensors[t]);
     auto tensor =
-        indices       ? makeTensor(*indices, indices->str(), b.tensors[t].elem,
-                                   *shape, rng)
-        : !input      ? makeTensor("random", b.tensors[t].elem, *shape, rng)
-        : input->data ? makeTensor(*input->data, input->text, b.tensors[t].elem,
-                                   *shape, rng)
-                      : makeTensor(input->text, b.tensors[t].elem, *shape, rng);
+        indices  ? makeTensor(*indices, indices->str(), elem, *shape, seed, who)
+        : !input ? makeTensor("random", elem, *shape, seed, who)
+        : input->data
+            ? makeTensor(*input->data, input->text, elem, *shape, seed, who)
+            : makeTensor(input->text, elem, *shape, seed, who);
     if (!tensor)
       return createStringError("input '" + name +
                                "': " + toString(tensor.takeError()));

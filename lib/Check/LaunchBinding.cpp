@@ -15,8 +15,6 @@
 
 #include "llvm/Support/FileSystem.h"
 
-#include <random>
-
 using namespace llvm;
 using namespace ktflow;
 
@@ -48,7 +46,6 @@ Expected<uint32_t> check::findTensor(const rt::Program &program, StringRef name,
 Error check::bindTensors(const rt::Program &program, rt::Launch &launch,
                          ArrayRef<std::string> assignments, uint64_t seed) {
   const bundle::Bundle &b = program.getBundle();
-  std::mt19937_64 rng(seed);
   std::vector<bool> given(b.tensors.size(), false);
   for (StringRef spec : assignments) {
     auto [name, what] = spec.split('=');
@@ -61,7 +58,10 @@ Error check::bindTensors(const rt::Program &program, rt::Launch &launch,
     if (!shape)
       return shape.takeError();
     machine::ElemType elem = b.tensors[*t].elem;
-    auto tensor = makeTensor(what, elem, *shape, rng);
+    // Each tensor from its own stream, that of its kernel argument (or
+    // literal address): the values `ktflow interp --seed` draws for it.
+    auto tensor =
+        makeTensor(what, elem, *shape, seed, inputIdentity(b.tensors[*t]));
     if (!tensor)
       return createStringError("input '" + name +
                                "': " + toString(tensor.takeError()));

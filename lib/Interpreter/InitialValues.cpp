@@ -117,7 +117,7 @@ Interpreter::getInitialNative(unsigned position, DType dtype, bool readOnly,
       impl->args[position].stored && !impl->args[position].loaded;
   region.dtype = dtype;
   region.init = std::move(spec);
-  resolveDefaultSpec(region.init, dtype, region.storeOnly);
+  resolveDefaultSpec(region.init, region.storeOnly);
   if (failed(addDeclaredFootprints(
           impl->fn, position,
           [&](unsigned i) -> std::optional<int64_t> {
@@ -176,8 +176,8 @@ Interpreter::getInitialValues(unsigned position, DType dtype) const {
   MemRegion region;
   region.argIndex = static_cast<int>(position);
   region.seed = impl->options.seed;
-  resolveDefaultSpec(
-      spec, dtype, impl->args[position].stored && !impl->args[position].loaded);
+  resolveDefaultSpec(spec, impl->args[position].stored &&
+                               !impl->args[position].loaded);
   uint64_t key = region.stream();
   unsigned width = host::byteSize(dtype);
   return InitialValues([spec = std::move(spec), key, dtype,

@@ -2,10 +2,10 @@
 //
 // This file implements the regions of the interpreter's memories (their
 // storage, growth and contents) and their deterministic initial values.
-// Generated values come from a counter-based generator keyed by (seed,
-// region, element index), so a region that grows in several steps gets the
-// same values as one allocated at once. How the addresses of a view find
-// or create their region is in MemorySpace.cpp.
+// Generated values come from host::initialFloat and initialInt, keyed by
+// (seed, region, element index), so a region that grows in several steps
+// gets the same values as one allocated at once. How the addresses of a
+// view find or create their region is in MemorySpace.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,103 +16,12 @@
 
 using namespace ktflow::interp;
 
-static uint64_t splitMix(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-/// Uniform in [0, 1) for (stream, index, salt).
-static double uniform01(uint64_t stream, int64_t index, uint64_t salt) {
-  uint64_t key = splitMix(stream * 0x632be59bd9b4e019ull + salt);
-  uint64_t bits = splitMix(key ^ static_cast<uint64_t>(index));
-  return static_cast<double>(bits >> 11) * 0x1.0p-53;
-}
-
-double ktflow::interp::initialFloat(const InputSpec &spec, uint64_t stream,
-                                    int64_t index, DType dtype) {
-  double v = 0;
-  switch (spec.kind) {
-  case InputSpec::Kind::Default:
-  case InputSpec::Kind::Zeros:
-    return 0.0;
-  case InputSpec::Kind::Value:
-    v = spec.value;
-    break;
-  case InputSpec::Kind::Uniform:
-    v = -1.0 + 2.0 * uniform01(stream, index, 1);
-    // Rounding to a narrow type may reach 1.0; keep the interval half-open.
-    if (dtype != DType::F64 && roundToDType(v, dtype) >= 1.0)
-      v = -v;
-    break;
-  case InputSpec::Kind::Normal: {
-    double u1 = uniform01(stream, index, 2);
-    double u2 = uniform01(stream, index, 3);
-    v = std::sqrt(-2.0 * std::log1p(-u1)) * std::cos(2.0 * M_PI * u2);
-    break;
-  }
-  case InputSpec::Kind::Range:
-  case InputSpec::Kind::Sequence:
-    v = static_cast<double>(initialInt(spec, stream, index, DType::I64));
-    break;
-  case InputSpec::Kind::Data:
-    v = index < spec.data->numElements() ? spec.data->getDouble(index) : 0.0;
-    break;
-  }
-  return roundToDType(v, dtype);
-}
-
-int64_t ktflow::interp::initialInt(const InputSpec &spec, uint64_t stream,
-                                   int64_t index, DType dtype) {
-  int64_t v = 0;
-  switch (spec.kind) {
-  case InputSpec::Kind::Default:
-  case InputSpec::Kind::Zeros:
-    return 0;
-  case InputSpec::Kind::Value:
-    v = static_cast<int64_t>(spec.value);
-    break;
-  case InputSpec::Kind::Uniform:
-  case InputSpec::Kind::Normal:
-    // Integer tensors get the float generator's value truncated.
-    v = static_cast<int64_t>(initialFloat(spec, stream, index, DType::F64));
-    break;
-  case InputSpec::Kind::Range:
-  case InputSpec::Kind::Sequence: {
-    // In uint64_t: hi - lo and lo + offset may not fit in int64_t.
-    uint64_t span =
-        static_cast<uint64_t>(spec.hi) - static_cast<uint64_t>(spec.lo);
-    uint64_t offset = static_cast<uint64_t>(index) % span;
-    if (spec.kind == InputSpec::Kind::Range) {
-      // double(span) may round up to 2^64: keep the offset below span.
-      double u = uniform01(stream, index, 4);
-      offset = std::min(static_cast<uint64_t>(u * static_cast<double>(span)),
-                        span - 1);
-    }
-    v = static_cast<int64_t>(static_cast<uint64_t>(spec.lo) + offset);
-    break;
-  }
-  case InputSpec::Kind::Data:
-    v = index < spec.data->numElements() ? spec.data->getInt(index) : 0;
-    break;
-  }
-  return wrapInt(v, dtype);
-}
-
-void ktflow::interp::resolveDefaultSpec(InputSpec &spec, DType dtype,
-                                        bool storeOnly) {
-  if (spec.kind == InputSpec::Kind::Default)
-    spec.kind = storeOnly || !isFloat(dtype) ? InputSpec::Kind::Zeros
-                                             : InputSpec::Kind::Uniform;
-}
-
 uint64_t MemRegion::stream() const {
   // Each region draws from its own stream: the seed mixed with the
   // argument position (or the literal address).
-  return splitMix(seed) ^
-         splitMix(argIndex >= 0 ? static_cast<uint64_t>(argIndex + 1)
-                                : static_cast<uint64_t>(base) ^ (1ull << 63));
+  return host::inputStream(seed, argIndex >= 0
+                                     ? host::InputIdentity::argument(argIndex)
+                                     : host::InputIdentity::address(base));
 }
 
 static bool isGenerated(const InputSpec &init) {
@@ -133,28 +42,6 @@ void MemRegion::backWithBytes(PagedBytes &bytes) {
   encoded = true;
 }
 
-/// The generated float values of elements [first, first + n) as `dtype`
-/// holds them: in double, then rounded in one pass.
-static void generateFloats(const InputSpec &init, uint64_t key, int64_t first,
-                           int64_t n, DType dtype, double *out) {
-  if (init.kind == InputSpec::Kind::Data) {
-    // Read in one pass from the data every run shares (--check's runs),
-    // rounded unless that is known to change nothing.
-    init.data->readDoubles(first, n, out);
-    if (!init.data->roundsToItself(dtype))
-      roundArray(dtype, out, n);
-    return;
-  }
-  for (int64_t i = 0; i < n; ++i)
-    out[i] = initialFloat(init, key, first + i, DType::F64);
-  roundArray(dtype, out, n);
-  // Rounding may reach 1.0: keep `random` in [-1, 1).
-  if (init.kind == InputSpec::Kind::Uniform)
-    for (int64_t i = 0; i < n; ++i)
-      if (out[i] >= 1.0)
-        out[i] = -out[i];
-}
-
 void MemRegion::fillPage(int64_t firstByte, uint8_t *page) {
   constexpr int64_t n = PagedBytes::kPageBytes / 8;
   int64_t first = firstByte / 8;
@@ -164,20 +51,13 @@ void MemRegion::fillPage(int64_t firstByte, uint8_t *page) {
   }
   uint64_t key = stream();
   if (isFloat(*dtype)) {
-    generateFloats(init, key, first, n, *dtype,
-                   reinterpret_cast<double *>(page));
+    initialFloats(init, key, first, n, *dtype,
+                  reinterpret_cast<double *>(page));
   } else {
     auto *ints = reinterpret_cast<int64_t *>(page);
     for (int64_t i = 0; i < n; ++i)
       ints[i] = initialInt(init, key, first + i, *dtype);
   }
-}
-
-uint64_t ktflow::interp::initialBits(const InputSpec &init, uint64_t key,
-                                     int64_t i, DType dtype) {
-  if (!isFloat(dtype))
-    return zeroExtend(initialInt(init, key, i, dtype), dtype);
-  return floatToBits(initialFloat(init, key, i, dtype), dtype);
 }
 
 void MemRegion::writeInitialValues(int64_t from, int64_t to) {
@@ -265,7 +145,7 @@ MemRegion::initialNative(std::shared_ptr<host::PageBudget> pages) const {
     double block[kBlock];
     for (int64_t start = 0; start < count; start += kBlock) {
       int64_t n = std::min(kBlock, count - start);
-      generateFloats(init, key, first + start, n, type, block);
+      initialFloats(init, key, first + start, n, type, block);
       for (int64_t i = 0; i < n; ++i) {
         uint64_t bits = floatToBits(block[i], type);
         std::memcpy(out + (start + i) * width, &bits, width);

@@ -27,6 +27,7 @@
 #include "PagedMemory.h"
 
 #include "ktflow/Analysis/TensorExtent.h"
+#include "ktflow/HostTensor/GeneratedInputs.h"
 #include "ktflow/HostTensor/GeneratedPages.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -243,19 +244,13 @@ private:
   std::set<std::pair<std::string, std::string>> reportedOverlaps;
 };
 
-/// Resolves a Default spec for a region of `dtype`: zeros for tensors the
-/// kernel only stores into and for integers, uniform in [-1, 1) otherwise.
-void resolveDefaultSpec(InputSpec &spec, DType dtype, bool storeOnly);
-
-/// Deterministic initial value of element `index` of a region.
-double initialFloat(const InputSpec &spec, uint64_t stream, int64_t index,
-                    DType dtype);
-int64_t initialInt(const InputSpec &spec, uint64_t stream, int64_t index,
-                   DType dtype);
-/// The initial value of element `index` of a region, in the bits of
-/// `dtype`.
-uint64_t initialBits(const InputSpec &spec, uint64_t stream, int64_t index,
-                     DType dtype);
+/// The shared generator of initial values (ktflow/HostTensor/
+/// GeneratedInputs.h): every command draws the same inputs.
+using host::initialBits;
+using host::initialFloat;
+using host::initialFloats;
+using host::initialInt;
+using host::resolveDefaultSpec;
 
 } // namespace ktflow::interp
 

@@ -80,7 +80,7 @@ void MemorySpace::eraseRegion(MemRegion *region) {
 static llvm::Error bindDType(MemRegion &region, DType dtype) {
   if (!region.dtype) {
     region.dtype = dtype;
-    resolveDefaultSpec(region.init, dtype, region.storeOnly);
+    resolveDefaultSpec(region.init, region.storeOnly);
     return llvm::Error::success();
   }
   DType held = *region.dtype;

@@ -12,11 +12,11 @@
 #define KTFLOW_CHECK_CHECK_H
 
 #include "ktflow/Bundle/Bundle.h"
+#include "ktflow/HostTensor/GeneratedInputs.h"
 #include "ktflow/HostTensor/InputSpec.h"
 #include "ktflow/Interpreter/Interpreter.h"
 #include "ktflow/Runtime/Runtime.h"
 
-#include <random>
 #include <string>
 
 namespace ktflow::check {
@@ -27,21 +27,28 @@ class ReferenceCache;
 /// interpreter does not model).
 std::optional<host::DType> toInterpDType(machine::ElemType elem);
 
+/// Whose inputs the generated tensor `tensor` is filled with: its
+/// argument's position, else its literal address (as the interpreter keys
+/// its regions).
+host::InputIdentity inputIdentity(const bundle::TensorArg &tensor);
+
 /// A tensor of `elem` and `shape` filled as `spec` says (parsed by
 /// host::InputSpec::parse): FILE.npy, random (uniform in [-1, 1) for
 /// floats, integers in [-8, 8]), randn, zeros, value:V, range:LO:HI
 /// (uniform integers) or seq:LO:HI (LO, LO+1, ... wrapping at HI).
+/// Generated values are those of the tensor `who` under `seed`
+/// (ktflow/HostTensor/GeneratedInputs.h), the interpreter's.
 llvm::Expected<host::Tensor> makeTensor(llvm::StringRef spec,
                                         machine::ElemType elem,
                                         llvm::ArrayRef<int64_t> shape,
-                                        std::mt19937_64 &rng);
+                                        uint64_t seed, host::InputIdentity who);
 /// The same for a parsed spec; `text` names it in errors ("x.npy holds
 /// shape ...").
 llvm::Expected<host::Tensor> makeTensor(const host::InputSpec &spec,
                                         llvm::StringRef text,
                                         machine::ElemType elem,
                                         llvm::ArrayRef<int64_t> shape,
-                                        std::mt19937_64 &rng);
+                                        uint64_t seed, host::InputIdentity who);
 
 /// An error unless a host tensor of `shape` (8 bytes an element) fits in
 /// half the machine's memory: every input is generated as one, and every

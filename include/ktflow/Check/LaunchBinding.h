@@ -23,8 +23,10 @@ namespace ktflow::check {
 llvm::Error bindRuntimeArgs(rt::Launch &launch,
                             llvm::ArrayRef<std::string> assignments);
 
-/// Fills tensors from `NAME=SPEC` assignments, random ones from `seed`;
-/// every tensor the kernel reads needs one (outputs start as zeros).
+/// Fills tensors from `NAME=SPEC` assignments, generated ones from `seed`
+/// as `ktflow run` and `interp` fill the same kernel argument (check::
+/// makeTensor); every tensor the kernel reads needs one (outputs start as
+/// zeros).
 llvm::Error bindTensors(const rt::Program &program, rt::Launch &launch,
                         llvm::ArrayRef<std::string> assignments, uint64_t seed);
 

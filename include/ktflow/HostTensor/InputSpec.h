@@ -3,8 +3,8 @@
 // This file declares the input specification every command's `--input
 // NAME=SPEC` takes (FILE.npy, random, randn, zeros, value:V, range:LO:HI,
 // seq:LO:HI): what the initial contents of a tensor are, before anyone knows
-// its shape or element type. The interpreter and the simulator driver each
-// turn a spec into elements.
+// its shape or element type. ktflow/HostTensor/GeneratedInputs.h turns a
+// spec into elements, the same for every command.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,13 +63,14 @@ private:
 /// How a tensor argument (or literal-address region) is initialised.
 struct InputSpec {
   enum class Kind {
-    /// zeros for tensors the kernel only stores into, else `Uniform` for
-    /// floats and `Zeros` for integers.
+    /// zeros for tensors the kernel only stores into, else `Uniform`
+    /// (resolveDefaultSpec, ktflow/HostTensor/GeneratedInputs.h).
     Default,
     Zeros,
     /// Every element `value`.
     Value,
-    /// Uniform in [-1, 1), rounded to the element type.
+    /// Uniform in [-1, 1), rounded to the element type; integers uniform
+    /// in [-8, 8].
     Uniform,
     /// Standard normal, rounded to the element type.
     Normal,
