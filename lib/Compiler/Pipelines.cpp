@@ -8,6 +8,7 @@
 
 #include "ktflow/Compiler/Pipelines.h"
 #include "ktflow/Conversion/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/IndexBoundGathers.h"
 #include "ktflow/Dialect/KTDF/Transforms/MergedLoads.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
@@ -157,6 +158,8 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
     ktdf::KTDFSplitPointRowsOptions halves;
     halves.useLanes = options.knobs.useLanes;
     pm.addPass(ktdf::createKTDFSplitPointRows(halves));
+    // Spread over the lanes, a gather's chunks share out its index reads.
+    pm.addPass(ktdf::createSplitIndexBoundGathers());
   }
   pm.addPass(ktdf::createKTDFLowerInterTile());
   ktdf::KTDFMergeExchangeTilesOptions merge;

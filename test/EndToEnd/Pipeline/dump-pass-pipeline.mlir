@@ -30,6 +30,7 @@
 // CHECK-NEXT:   ktdf-split-output-blocks{max-factor=0 min-columns=64 min-reduction-columns=16 use-lanes=true},
 // CHECK-NEXT:   ktdf-split-row-tiles{max-factor=0 use-lanes=true},
 // CHECK-NEXT:   ktdf-split-point-rows{use-lanes=true},
+// CHECK-NEXT:   ktdf-split-index-bound-gathers,
 // CHECK-NEXT:   ktdf-lower-inter-tile,
 // CHECK-NEXT:   ktdf-merge-exchange-tiles{use-lanes=true},
 // CHECK-NEXT:   ktdf-carry-in-scratchpad,
@@ -65,6 +66,7 @@
 // O0-NOT: ktdf-split-output-blocks
 // O0-NOT: ktdf-split-row-tiles
 // O0-NOT: ktdf-split-point-rows
+// O0-NOT: ktdf-split-index-bound-gathers
 // O0: ktdf-merge-exchange-tiles{use-lanes=false},
 // O0: ktdf-tile-streams{chunk=0 chunk-scale=0 use-cost-model=false},
 // O0-NEXT: ktdf-order-grid,

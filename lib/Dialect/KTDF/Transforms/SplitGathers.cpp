@@ -12,14 +12,22 @@
 // gathers one chunk (the chunk's offsets captured in the subscripts) and
 // stores it at the matching offsets of the destination tile.
 //
+// ktdf-split-index-bound-gathers (IndexBoundGathers.h) cuts the same way a
+// gather of any size that reads an index for every element: its DMA
+// engine waits an index round trip per element, and the chunks, one per
+// idle lane, share the reads out over the device's DMA engines.
+//
 //===----------------------------------------------------------------------===//
 
 #include "SplitGathers.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/IndexBoundGathers.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
 #include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,6 +36,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -318,4 +327,112 @@ bool ktdf::splitWideGathers(func::FuncOp func, int64_t maxTileBytes) {
   if (split)
     func->setAttr("ktdf.split_gathers", UnitAttr::get(func.getContext()));
   return split;
+}
+
+/// The fewest elements of a chunk of a gather that reads an index per
+/// element. Each element costs its DMA engine the index reads' round trips
+/// (~150 cycles each on spyre_like), so a chunk is bound by those rather
+/// than by its transfers, and even 16 elements (~4,800 cycles there)
+/// dwarf the chunk's store.
+constexpr int64_t kIndexedChunkElements = 16;
+
+/// Whether `tile` reads an index for every element: its innermost
+/// variable feeds a subscript read through an index view.
+static bool readsIndexPerElement(ktdp::ConstructIndirectAccessTileOp tile) {
+  unsigned last = tile.getCapturedVariables().size() +
+                  tile.getVariablesSpaceSet().getNumDims() - 1;
+  for (auto [mapAttr, kind] : llvm::zip_equal(tile.getPerDimSubscriptMaps(),
+                                              tile.getPerDimSubscriptKinds()))
+    if (cast<BoolAttr>(kind).getValue() &&
+        llvm::any_of(cast<AffineMapAttr>(mapAttr).getValue().getResults(),
+                     [&](AffineExpr e) { return e.isFunctionOfDim(last); }))
+      return true;
+  return false;
+}
+
+bool ktdf::splitIndexBoundGathers(func::FuncOp func, int64_t lanes) {
+  SmallVector<ktdp::LoadOp> loads;
+  // Only gathers of the body itself: ktdf-spread-iterations spreads the
+  // loops of the body, not loops nested in another.
+  for (auto load : func.getBody().getOps<ktdp::LoadOp>()) {
+    auto tile = load.getAccessTile()
+                    .getDefiningOp<ktdp::ConstructIndirectAccessTileOp>();
+    if (tile && readsIndexPerElement(tile) &&
+        cast<RankedTensorType>(load.getType()).getNumElements() >
+            kIndexedChunkElements)
+      loads.push_back(load);
+  }
+  SmallVector<GatherCopy> copies;
+  for (ktdp::LoadOp load : loads) {
+    // A gather that is not a copy moves whole, as before.
+    std::string why;
+    if (FailureOr<GatherCopy> copy = matchGatherCopy(load, why);
+        succeeded(copy))
+      copies.push_back(*copy);
+  }
+  // ktdf-spread-iterations spreads the chunk loops only when the body does
+  // no other work that the copies would repeat; on one lane the chunks
+  // only add their stores' latencies.
+  llvm::SmallPtrSet<Operation *, 4> copyStores;
+  for (GatherCopy &copy : copies)
+    copyStores.insert(copy.store);
+  if (func.walk([&](ktdp::StoreOp store) {
+            return copyStores.contains(store) ? WalkResult::advance()
+                                              : WalkResult::interrupt();
+          })
+          .wasInterrupted())
+    return false;
+  for (GatherCopy &copy : copies) {
+    // About one chunk per lane: more only add their stores' latencies.
+    auto type = cast<RankedTensorType>(copy.load.getType());
+    int64_t elements = std::max<int64_t>(
+        kIndexedChunkElements, llvm::divideCeil(type.getNumElements(), lanes));
+    splitCopy(copy, elements * ktflow::bytesPerElement(type.getElementType()));
+  }
+  return !copies.empty();
+}
+
+namespace {
+/// Declared outside Passes.td (IndexBoundGathers.h); the optimising
+/// pipeline runs it with the other passes that fill idle lanes.
+struct SplitIndexBoundGathersPass
+    : public ktflow::sched::WithScheduleTarget<
+          PassWrapper<SplitIndexBoundGathersPass, OperationPass<ModuleOp>>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SplitIndexBoundGathersPass)
+
+  StringRef getArgument() const final {
+    return "ktdf-split-index-bound-gathers";
+  }
+  StringRef getDescription() const final {
+    return "Move a gather that reads an index per element and is only "
+           "stored in chunks, one per idle lane";
+  }
+  void getDependentDialects(DialectRegistry &registry) const final {
+    registry.insert<scf::SCFDialect, arith::ArithDialect>();
+  }
+  void runOnOperation() final {
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
+    int64_t instances = target->getNumLaneInstances(/*useLanes=*/true);
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      FailureOr<std::optional<SmallVector<int64_t>>> grid =
+          ktdp::getLaunchGrid(func);
+      if (func.isExternal() || failed(grid))
+        continue;
+      // The lanes ktdf-spread-iterations gives each grid point.
+      int64_t lanes = instances / (*grid ? ktdp::getNumTiles(**grid) : 1);
+      if (lanes > 1)
+        splitIndexBoundGathers(func, lanes);
+    }
+  }
+};
+} // namespace
+
+std::unique_ptr<Pass> ktdf::createSplitIndexBoundGathers() {
+  return std::make_unique<SplitIndexBoundGathersPass>();
+}
+
+void ktdf::registerSplitIndexBoundGathers() {
+  PassRegistration<SplitIndexBoundGathersPass>();
 }

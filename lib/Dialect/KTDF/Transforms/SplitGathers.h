@@ -25,6 +25,14 @@ int64_t loadedBytes(ktdp::LoadOp load);
 /// `ktdf.split_gathers` and returns true when it split one.
 bool splitWideGathers(func::FuncOp func, int64_t maxTileBytes);
 
+/// Moves every gather of `func`'s body that reads an index for each
+/// element (its innermost variable feeds an index subscript) and is only
+/// stored as above in a loop over about `lanes` chunks (of 16 elements at
+/// least): one DMA engine waits an index round trip per element, and
+/// ktdf-spread-iterations deals the chunks over the lanes, each lane's
+/// core with its engine. Returns true when it split one.
+bool splitIndexBoundGathers(func::FuncOp func, int64_t lanes);
+
 } // namespace mlir::ktdf
 
 #endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SPLITGATHERS_H
