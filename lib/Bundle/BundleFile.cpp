@@ -2,11 +2,12 @@
 //
 // This file writes and reads the bundle file: a 32-byte header (magic,
 // version, payload size, xxh3 checksum of the payload) followed by tagged
-// sections MACH (machine), META (symbols, FIFOs, syncs, relocations) and
-// CODE (unit programs). Reading checks, in order, the magic, the version,
-// the size and the checksum, then parses every field with bounds checks, so
-// each kind of damage gets its own message. Each section's fields are listed
-// once, for writing and reading alike (SectionIO.h).
+// sections MACH (machine), META (symbols, FIFOs, syncs, relocations),
+// CODE (unit programs) and, optionally, LOCS (source locations). Reading
+// checks, in order, the magic, the version, the size and the checksum,
+// then parses every field with bounds checks, so each kind of damage gets
+// its own message. Each section's fields are listed once, for writing and
+// reading alike (SectionIO.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +41,7 @@ static constexpr uint32_t tag(const char (&s)[5]) {
 static constexpr uint32_t kMachineTag = tag("MACH");
 static constexpr uint32_t kMetaTag = tag("META");
 static constexpr uint32_t kCodeTag = tag("CODE");
+static constexpr uint32_t kLocsTag = tag("LOCS");
 
 /// The throughput table is sparse on disk: a count, then (class, type,
 /// rate) for every nonzero rate. The directions differ, hence two overloads.
@@ -224,6 +226,25 @@ static void codeFields(IO &io, BundleT &b) {
   });
 }
 
+/// The LOCS section: the file names, then per program one location per
+/// instruction, a file index (0: unknown) followed, when known, by the line
+/// and the column.
+template <typename IO, typename TableT>
+static void sourceFields(IO &io, TableT &table) {
+  io.list(table.files, 1, [&](auto &file) { io.str(file); });
+  io.list(table.programs, 1, [&](auto &locs) {
+    io.list(locs, 1, [&](auto &loc) {
+      io.uleb(loc.file);
+      io.check(loc.file <= table.files.size(),
+               "a source location names no file");
+      if (loc.file) {
+        io.uleb(loc.line);
+        io.uleb(loc.col);
+      }
+    });
+  });
+}
+
 std::vector<uint8_t> ktflow::bundle::writeBundle(const Bundle &bundle) {
   ByteWriter payload;
   auto section = [&](uint32_t t, const ByteWriter &body) {
@@ -239,6 +260,12 @@ std::vector<uint8_t> ktflow::bundle::writeBundle(const Bundle &bundle) {
   section(kMachineTag, machine);
   section(kMetaTag, meta);
   section(kCodeTag, code);
+  if (!bundle.sources.programs.empty()) {
+    ByteWriter locs;
+    SectionWriter locsIO(locs);
+    sourceFields(locsIO, bundle.sources);
+    section(kLocsTag, locs);
+  }
 
   ByteWriter file;
   file.raw(llvm::ArrayRef<uint8_t>(
@@ -307,6 +334,8 @@ ktflow::bundle::readBundle(llvm::ArrayRef<uint8_t> bytes) {
     } else if (t == kCodeTag) {
       codeFields(io, bundle);
       seen[2] = true;
+    } else if (t == kLocsTag) {
+      sourceFields(io, bundle.sources);
     } else {
       continue; // a section from a later minor revision: skip it
     }
@@ -344,6 +373,14 @@ ktflow::bundle::readBundle(llvm::ArrayRef<uint8_t> bytes) {
           "bounds",
           a.name.c_str());
   }
+  // Each program's count of instructions is checked where its code is
+  // decoded (rt::linkBundle).
+  if (!bundle.sources.programs.empty() &&
+      bundle.sources.programs.size() != bundle.programs.size())
+    return llvm::createStringError(
+        "corrupt bundle: source locations for %zu programs, the bundle has "
+        "%zu",
+        bundle.sources.programs.size(), bundle.programs.size());
   for (const Buffer &buf : bundle.buffers)
     if (buf.memory >= bundle.machine.memories.size())
       return llvm::createStringError(

@@ -315,6 +315,16 @@ private:
 };
 } // namespace
 
+std::string SourceTable::describe(size_t program, size_t pc) const {
+  if (program >= programs.size() || pc >= programs[program].size())
+    return "";
+  const SourceLoc &loc = programs[program][pc];
+  if (loc.file == 0 || loc.file > files.size())
+    return "";
+  return files[loc.file - 1] + ":" + std::to_string(loc.line) + ":" +
+         std::to_string(loc.col);
+}
+
 std::string Executable::validate(const Machine &machine) const {
   for (const FifoDesc &f : fifos) {
     if (f.producer >= machine.units.size() ||

@@ -41,6 +41,15 @@ llvm::Expected<machine::Executable> ktflow::rt::linkBundle(
           llvm::toString(program.takeError()).c_str());
     exe.programs.push_back(std::move(*program));
   }
+  const machine::SourceTable &sources = bundle.sources;
+  for (size_t i = 0; i < sources.programs.size() && i < exe.programs.size();
+       ++i)
+    if (sources.programs[i].size() != exe.programs[i].insts.size())
+      return llvm::createStringError(
+          "corrupt bundle: program %zu has %zu instructions and %zu source "
+          "locations",
+          i, exe.programs[i].insts.size(), sources.programs[i].size());
+  exe.sources = sources;
   if (std::string err = exe.validate(bundle.machine); !err.empty())
     return llvm::createStringError("corrupt bundle: %s", err.c_str());
   return exe;

@@ -342,7 +342,12 @@ public:
   const std::string &unitName(const UnitState &u) const {
     return machine.units[u.prog->unit].name;
   }
+  /// `u`, its instruction, the instruction's kernel source location when
+  /// known, and the cycle: what every error of `u` starts with.
   std::string at(const UnitState &u) const;
+  /// ", at FILE:LINE:COL" of instruction `pc` of program `program`, for the
+  /// parentheses after an instruction's index; "" when unknown.
+  std::string sourceOf(uint32_t program, uint32_t pc) const;
   Tick cyclesToTicks(uint64_t cycles) const { return cycles * kTicksPerCycle; }
   /// Cycles to process `n` elements at `perCycle` elements per cycle.
   static uint64_t costCycles(uint64_t n, double perCycle);

@@ -197,12 +197,12 @@ bool Engine::noteRead(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size) {
       continue;
     fail(u,
          llvm::formatv("read-write race: reads bytes [{0}, {1}) of {2} "
-                       "that {3} (instruction {4}) wrote at cycle {5}; no "
-                       "sync token or FIFO entry orders the write before "
+                       "that {3} (instruction {4}{5}) wrote at cycle {6}; "
+                       "no sync token or FIFO entry orders the write before "
                        "the read, so what is read depends on timing",
                        std::max(lo, it->first), std::min(hi, w.hi),
                        machine.memories[mem].name, unitName(units[w.program]),
-                       w.pc, w.at / kTicksPerCycle)
+                       w.pc, sourceOf(w.program, w.pc), w.at / kTicksPerCycle)
              .str());
     return false;
   }
@@ -247,12 +247,13 @@ bool Engine::noteWrite(UnitState &u, uint32_t mem, uint64_t lo, uint64_t size,
   if (found) {
     const Access &a = found->second;
     fail(u, llvm::formatv("{0} race: writes bytes [{1}, {2}) of {3} that {4} "
-                          "(instruction {5}) {6} at cycle {7}; no sync token "
-                          "or FIFO entry orders the two, so what {8} depends "
-                          "on timing",
+                          "(instruction {5}{6}) {7} at cycle {8}; no sync "
+                          "token or FIFO entry orders the two, so what {9} "
+                          "depends on timing",
                           overRead ? "write-read" : "write-write", found->first,
                           std::min(hi, a.hi), machine.memories[mem].name,
                           unitName(units[a.program]), a.pc,
+                          sourceOf(a.program, a.pc),
                           overRead ? "read" : "wrote", a.at / kTicksPerCycle,
                           overRead ? "the reader sees" : "the memory keeps")
                 .str());

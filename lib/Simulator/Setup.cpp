@@ -35,10 +35,10 @@ llvm::Error Engine::checkWorkBudget() const {
   if (total <= options.maxInstructions)
     return llvm::Error::success();
   std::string where = "the program of " + machine.units[largest->unit].name;
-  if (largestBound.heaviestLoop)
-    where += llvm::formatv(" (its loop at instruction {0} runs {1} times)",
-                           *largestBound.heaviestLoop,
-                           largestBound.heaviestLoopTrips)
+  if (std::optional<uint32_t> loop = largestBound.heaviestLoop)
+    where += llvm::formatv(" (its loop at instruction {0} runs {1} times{2})",
+                           *loop, largestBound.heaviestLoopTrips,
+                           sourceOf(largest - exe.programs.data(), *loop))
                  .str();
   return llvm::createStringError(
       llvm::formatv("the programs would exceed the work budget of {0} "

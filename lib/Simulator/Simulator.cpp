@@ -35,10 +35,15 @@ uint64_t Engine::costCycles(uint64_t n, double perCycle) {
                                          1e-9));
 }
 
+std::string Engine::sourceOf(uint32_t program, uint32_t pc) const {
+  std::string loc = exe.sources.describe(program, pc);
+  return loc.empty() ? loc : ", at " + loc;
+}
+
 std::string Engine::at(const UnitState &u) const {
-  return llvm::formatv("{0} (instruction {1}, {2}, cycle {3})", unitName(u),
+  return llvm::formatv("{0} (instruction {1}, {2}, cycle {3}{4})", unitName(u),
                        u.pc, opcodeName(u.prog->insts[u.pc].op),
-                       u.now / kTicksPerCycle)
+                       u.now / kTicksPerCycle, sourceOf(u.index, u.pc))
       .str();
 }
 
@@ -318,7 +323,8 @@ llvm::Error Engine::deadlockError() const {
     if (u.done)
       continue;
     msg += "\n  " + unitName(u) + " (instruction " + std::to_string(u.pc) +
-           ", " + opcodeName(u.prog->insts[u.pc].op) + ") waits ";
+           ", " + opcodeName(u.prog->insts[u.pc].op) + sourceOf(u.index, u.pc) +
+           ") waits ";
     if (u.wait == Wait::FifoFull || u.wait == Wait::FifoEmpty) {
       const FifoDesc &f = exe.fifos[u.waitOn];
       bool full = u.wait == Wait::FifoFull;

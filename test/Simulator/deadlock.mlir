@@ -3,13 +3,14 @@
 
 // Two ways to deadlock: the SFU receives two entries from a FIFO whose
 // producer sends one, and the DMA units each wait for the other's token
-// before sending their own. The report names every blocked unit and what
-// it waits on; the run fails instead of hanging.
+// before sending their own. The report names every blocked unit, the op of
+// this file it is stopped at and what it waits on; the run fails instead of
+// hanging.
 
 // CHECK: error: {{.*}}simulation failed: deadlock at cycle 6: no unit can make progress
-// CHECK-DAG: core[0]/MNILU_Block/MNILU (instruction 0, sync_recv) waits for a token of sync 'b' from core[0]/MNISU_Block/MNISU
-// CHECK-DAG: core[0]/MNISU_Block/MNISU (instruction 0, sync_recv) waits for a token of sync 'a' from core[0]/MNILU_Block/MNILU
-// CHECK-DAG: core[0]/subcore[0]/SFU_Block/SFU (instruction 1, recv) waits to receive from FIFO 'to_sfu' (empty; its producer is core[0]/subcore[0]/L1LU)
+// CHECK-DAG: core[0]/MNILU_Block/MNILU (instruction 0, sync_recv, at {{.*}}deadlock.mlir:23:5) waits for a token of sync 'b' from core[0]/MNISU_Block/MNISU
+// CHECK-DAG: core[0]/MNISU_Block/MNISU (instruction 0, sync_recv, at {{.*}}deadlock.mlir:27:5) waits for a token of sync 'a' from core[0]/MNILU_Block/MNILU
+// CHECK-DAG: core[0]/subcore[0]/SFU_Block/SFU (instruction 1, recv, at {{.*}}deadlock.mlir:37:10) waits to receive from FIFO 'to_sfu' (empty; its producer is core[0]/subcore[0]/L1LU)
 // CHECK-NOT: L1LU (instruction
 
 dfir.kernel @deadlock device "sample_device" {

@@ -12,8 +12,8 @@
 // the read sees bytes an unordered unit wrote. Without --races the run
 // succeeds, with whatever core 1 happened to read.
 
-// EARLY: error: {{.*}}simulation failed: core[0]/MNISU_Block/MNISU (instruction {{[0-9]+}}, dma, cycle {{[0-9]+}}): write-read race: writes bytes [{{[0-9]+}}, {{[0-9]+}}) of DDR that core[1]/MNILU_Block/MNILU (instruction {{[0-9]+}}) read at cycle 0; no sync token or FIFO entry orders the two, so what the reader sees depends on timing
-// LATE: error: {{.*}}simulation failed: core[1]/MNILU_Block/MNILU (instruction {{[0-9]+}}, dma, cycle {{[0-9]+}}): read-write race: reads bytes [{{[0-9]+}}, {{[0-9]+}}) of DDR that core[0]/MNISU_Block/MNISU (instruction {{[0-9]+}}) wrote at cycle {{[0-9]+}}; no sync token or FIFO entry orders the write before the read, so what is read depends on timing
+// EARLY: error: {{.*}}simulation failed: core[0]/MNISU_Block/MNISU (instruction {{[0-9]+}}, dma, cycle {{[0-9]+}}, at {{.*}}device-memory-race.mlir:39:5): write-read race: writes bytes [{{[0-9]+}}, {{[0-9]+}}) of DDR that core[1]/MNILU_Block/MNILU (instruction {{[0-9]+}}, at {{.*}}device-memory-race.mlir:51:5) read at cycle 0; no sync token or FIFO entry orders the two, so what the reader sees depends on timing
+// LATE: error: {{.*}}simulation failed: core[1]/MNILU_Block/MNILU (instruction {{[0-9]+}}, dma, cycle {{[0-9]+}}, at {{.*}}device-memory-race.mlir:51:5): read-write race: reads bytes [{{[0-9]+}}, {{[0-9]+}}) of DDR that core[0]/MNISU_Block/MNISU (instruction {{[0-9]+}}, at {{.*}}device-memory-race.mlir:39:5) wrote at cycle {{[0-9]+}}; no sync token or FIFO entry orders the write before the read, so what is read depends on timing
 // UNCHECKED: cycles:
 
 dfir.kernel @racy_exchange device "sample_device" {

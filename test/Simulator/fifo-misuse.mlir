@@ -9,7 +9,7 @@
 // unit, the instruction and the FIFO (fifo-misuse-static.mlir: caught when
 // the bundle is emitted).
 
-// SIZE: error: {{.*}}simulation failed: core[0]/subcore[0]/SFU_Block/SFU (instruction 0, recv, cycle 6): FIFO misuse: receives vector<32xf16> (64 bytes) from FIFO 'to_sfu' but its next entry holds 128 bytes
+// SIZE: error: {{.*}}simulation failed: core[0]/subcore[0]/SFU_Block/SFU (instruction 0, recv, cycle 6, at {{.*}}fifo-misuse.mlir:21:10): FIFO misuse: receives vector<32xf16> (64 bytes) from FIFO 'to_sfu' but its next entry holds 128 bytes
 dfir.kernel @wrong_size device "sample_device" {
   dfir.fifo @to_sfu from "core[0]/subcore[0]/L1LU" to "core[0]/subcore[0]/SFU_Block/SFU" entry 128
   dfir.unit "core[0]/subcore[0]/L1LU" {
@@ -35,7 +35,7 @@ dfir.kernel @leftover device "sample_device" {
   }
 }
 
-// CROSS: error: {{.*}}simulation failed: core[0]/subcore[0]/L1SU (instruction 2, store, cycle 2): FIFO misuse: the store has 64 of 64 bytes left but the next entry of FIFO 'from_sfu' holds 128 bytes
+// CROSS: error: {{.*}}simulation failed: core[0]/subcore[0]/L1SU (instruction 2, store, cycle 2, at {{.*}}fifo-misuse.mlir:48:5): FIFO misuse: the store has 64 of 64 bytes left but the next entry of FIFO 'from_sfu' holds 128 bytes
 dfir.kernel @crossing device "sample_device" {
   dfir.fifo @from_sfu from "core[0]/subcore[0]/SFU_Block/SFU" to "core[0]/subcore[0]/L1SU" entry 128
   dfir.unit "core[0]/subcore[0]/SFU_Block/SFU" {

@@ -33,7 +33,7 @@
 
 // An index past the table's rows stops the run, naming the unit, the
 // instruction, the address and the value.
-// BAD: error: {{.*}}: simulation failed: core[0]/MNILU_Block/MNILU (instruction {{[0-9]+}}, read_index, cycle 202): index 8 read from DDR[{{[0-9]+}}] is outside [0, 8) of the tensor it addresses
+// BAD: error: {{.*}}: simulation failed: core[0]/MNILU_Block/MNILU (instruction {{[0-9]+}}, read_index, cycle 202, at {{.*}}gather-read-index.mlir:57:12): index 8 read from DDR[{{[0-9]+}}] is outside [0, 8) of the tensor it addresses
 
 dfir.kernel @gather device "sample_device" {
   dfir.tensor input @table : tensor<8x32xf16> in "DDR"

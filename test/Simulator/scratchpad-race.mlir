@@ -6,9 +6,10 @@
 // the DMA engine fills without waiting for it, and what it reads depends on
 // how far the DMA has got (without --races the run succeeds, with wrong
 // data); with --races the read of bytes the DMA wrote, which no token or
-// FIFO entry orders before it, is an error naming both units.
+// FIFO entry orders before it, is an error naming both units and the ops
+// of this file they run.
 
-// CHECK: error: {{.*}}simulation failed: core[0]/subcore[0]/L1LU (instruction {{[0-9]+}}, load, cycle {{[0-9]+}}): read-write race: reads bytes [0, 64) of core[0]/L1 that core[0]/MNILU_Block/MNILU (instruction {{[0-9]+}}) wrote at cycle 0; no sync token or FIFO entry orders the write before the read, so what is read depends on timing
+// CHECK: error: {{.*}}simulation failed: core[0]/subcore[0]/L1LU (instruction {{[0-9]+}}, load, cycle {{[0-9]+}}, at {{.*}}scratchpad-race.mlir:34:5): read-write race: reads bytes [0, 64) of core[0]/L1 that core[0]/MNILU_Block/MNILU (instruction {{[0-9]+}}, at {{.*}}scratchpad-race.mlir:29:5) wrote at cycle 0; no sync token or FIFO entry orders the write before the read, so what is read depends on timing
 
 // UNCHECKED: cycles:
 

@@ -20,8 +20,8 @@
 // INSPECT-NEXT: 8 loop_end
 // INSPECT-NEXT: 9 halt
 
-// HUGE: ktflow: error: {{.*}}.ktfb: simulation failed: the programs would exceed the work budget of 268435456 instructions: they execute at least 2000000000008 if they run to completion, 2000000000008 of them in the program of core[0]/MNILU_Block/MNILU (its loop at instruction {{[0-9]+}} runs 1000000000000 times); raise it with --max-instructions
-// SMALL: ktflow: error: {{.*}}.ktfb: simulation failed: the programs would exceed the work budget of 2007 instructions: they execute at least 2008 if they run to completion, 2008 of them in the program of core[0]/MNILU_Block/MNILU (its loop at instruction 6 runs 1000 times)
+// HUGE: ktflow: error: {{.*}}.ktfb: simulation failed: the programs would exceed the work budget of 268435456 instructions: they execute at least 2000000000008 if they run to completion, 2000000000008 of them in the program of core[0]/MNILU_Block/MNILU (its loop at instruction {{[0-9]+}} runs 1000000000000 times, at {{.*}}work-budget.mlir:41:5); raise it with --max-instructions
+// SMALL: ktflow: error: {{.*}}.ktfb: simulation failed: the programs would exceed the work budget of 2007 instructions: they execute at least 2008 if they run to completion, 2008 of them in the program of core[0]/MNILU_Block/MNILU (its loop at instruction 6 runs 1000 times, at {{.*}}work-budget.mlir:41:5)
 // FITS: cycles:
 // CLOCK: ktflow: error: {{.*}}.ktfb: simulation failed: core[0]/MNILU_Block/MNILU (instruction {{[0-9]+}}, {{.*}}): the simulation exceeded the wall-clock budget of 1e-09 seconds; raise it with --max-seconds
 // FLAG: ktflow: error: --max-seconds must be a number of seconds, 0 for none

@@ -1,7 +1,8 @@
 //===- TestBundle.h - A small bundle for tests ------------------*- C++ -*-===//
 //
 // This file builds, in plain C++ on the test machine, a bundle whose one
-// program copies a relocated tensor to L1, and re-seals a damaged bundle's
+// program copies a relocated tensor to L1 (with or without the source
+// locations of its instructions), and re-seals a damaged bundle's
 // checksum, so the bundle codec and the runtime's link step can be tested
 // (and fed hostile fields) without MLIR or a device file.
 //
@@ -54,6 +55,24 @@ inline Bundle makeBundle() {
   b.programs.push_back({0, encodeProgram(p, &offsets)});
   b.relocations = {{0, offsets[0], SymbolKind::TensorAddress, 0},
                    {0, offsets[2], SymbolKind::RuntimeArg, 0}};
+  return b;
+}
+
+/// makeBundle's bundle with a location for each instruction of its program:
+/// the i-th on line 10 + i of k.mlir, but the second one unknown and the
+/// last in lib.mlir.
+inline Bundle makeLocatedBundle() {
+  Bundle b = makeBundle();
+  auto program = decodeProgram(b.programs[0].code, b.programs[0].unit);
+  size_t n = program ? program->insts.size() : 0;
+  if (!program)
+    llvm::consumeError(program.takeError());
+  b.sources.files = {"k.mlir", "lib.mlir"};
+  std::vector<machine::SourceLoc> &locs = b.sources.programs.emplace_back();
+  for (size_t i = 0; i < n; ++i)
+    locs.push_back({1, static_cast<uint32_t>(10 + i), 3});
+  locs[1] = {};
+  locs.back() = {2, 7, 1};
   return b;
 }
 

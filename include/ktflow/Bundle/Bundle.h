@@ -29,7 +29,7 @@
 namespace ktflow::bundle {
 
 constexpr char kMagic[8] = {'K', 'T', 'F', 'L', 'O', 'W', 'B', 'N'};
-constexpr uint32_t kVersion = 17;
+constexpr uint32_t kVersion = 18;
 constexpr size_t kHeaderSize = 32;
 constexpr uint32_t kNoArg = UINT32_MAX;
 
@@ -153,6 +153,9 @@ struct Bundle {
   std::vector<machine::SyncDesc> syncs;
   std::vector<EncodedProgram> programs;
   std::vector<Relocation> relocations;
+  /// The kernel source location of every instruction (the optional LOCS
+  /// section): empty, or one list per program, as long as its code.
+  machine::SourceTable sources;
 };
 
 /// Encodes one program. `immOffsets`, if given, receives for every
@@ -165,7 +168,7 @@ llvm::Expected<machine::UnitProgram> decodeProgram(llvm::ArrayRef<uint8_t> code,
                                                    uint32_t unit);
 
 /// Serializes a bundle: header, then the machine, metadata and code
-/// sections.
+/// sections, and the source locations when there are any.
 std::vector<uint8_t> writeBundle(const Bundle &bundle);
 /// Parses a bundle, rejecting a foreign, truncated, corrupt or
 /// wrong-version file with a message that says which.

@@ -318,11 +318,36 @@ struct SyncDesc {
   uint32_t sender = 0, receiver = 0; ///< unit indices
 };
 
+/// Where an instruction comes from in the kernel's source: the file
+/// `SourceTable::files[file - 1]` (0: unknown), a line and a column.
+struct SourceLoc {
+  uint32_t file = 0, line = 0, col = 0;
+  bool operator==(const SourceLoc &o) const {
+    return file == o.file && line == o.line && col == o.col;
+  }
+};
+
+/// The kernel source location of every instruction, so that errors found
+/// while running name the op of the kernel that became the instruction.
+struct SourceTable {
+  /// File names, each once.
+  std::vector<std::string> files;
+  /// Indexed like the programs; each holds one location per instruction.
+  /// Empty when nothing is known.
+  std::vector<std::vector<SourceLoc>> programs;
+
+  /// "FILE:LINE:COL" of instruction `pc` of program `program`; "" when
+  /// unknown or out of the table.
+  std::string describe(size_t program, size_t pc) const;
+};
+
 /// Everything a machine executes, minus memory contents.
 struct Executable {
   std::vector<UnitProgram> programs;
   std::vector<FifoDesc> fifos;
   std::vector<SyncDesc> syncs;
+  /// Where the instructions come from, for error messages; may be empty.
+  SourceTable sources;
 
   /// Checks every index against the machine and the program's own tables,
   /// so a decoded (possibly hostile) executable can never index out of

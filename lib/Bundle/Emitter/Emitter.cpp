@@ -90,6 +90,9 @@ public:
     for (auto unit : kernel.getBody().front().getOps<dfir::UnitOp>())
       if (failed(emitUnit(unit)))
         return failure();
+    // No LOCS section when no instruction has a location.
+    if (bundle.sources.files.empty())
+      bundle.sources.programs.clear();
     return std::move(bundle);
   }
 
@@ -247,7 +250,24 @@ private:
     bundle.programs.push_back({*unit, encodeProgram(emitter.program, &offsets)});
     for (auto [inst, kind, symbol] : emitter.relocations)
       bundle.relocations.push_back({index, offsets[inst], kind, symbol});
+    std::vector<machine::SourceLoc> &locs =
+        bundle.sources.programs.emplace_back();
+    for (LocationAttr loc : emitter.instLocs)
+      locs.push_back(toSourceLoc(loc));
     return success();
+  }
+
+  /// The file, line and column `loc` holds, or is fused or named from;
+  /// unknown when it holds none.
+  machine::SourceLoc toSourceLoc(LocationAttr loc) {
+    auto file = loc ? loc.findInstanceOf<FileLineColRange>() : nullptr;
+    if (!file)
+      return {};
+    auto [it, added] = fileIndices.try_emplace(file.getFilename().getValue(),
+                                               bundle.sources.files.size() + 1);
+    if (added)
+      bundle.sources.files.push_back(file.getFilename().str());
+    return {it->second, file.getStartLine(), file.getStartColumn()};
   }
 
   dfir::KernelOp kernel;
@@ -256,6 +276,8 @@ private:
   KernelSymbols symbols;
   std::vector<dfir::TensorOp> tensorOps;
   llvm::DenseMap<uint32_t, uint64_t> nextOffset;
+  /// Source file name -> its index in bundle.sources.files, plus one.
+  llvm::StringMap<uint32_t> fileIndices;
 };
 } // namespace
 

@@ -46,6 +46,8 @@ public:
   /// Relocation sites, as (instruction index, kind, symbol).
   std::vector<std::tuple<uint32_t, SymbolKind, uint32_t>> relocations;
   machine::UnitProgram program;
+  /// Per instruction, the location of the op it was emitted for.
+  std::vector<mlir::LocationAttr> instLocs;
 
 private:
   // Control flow and index arithmetic (ProgramEmitter.cpp).
@@ -90,6 +92,7 @@ private:
   uint32_t newSReg() { return program.numSRegs++; }
   uint32_t newVReg() { return program.numVRegs++; }
   machine::Inst &emitInst(machine::Opcode op) {
+    instLocs.push_back(currentLoc);
     program.insts.push_back({});
     program.insts.back().op = op;
     return program.insts.back();
@@ -111,6 +114,8 @@ private:
   const KernelSymbols &symbols;
   Bundle &bundle;
   llvm::DenseMap<mlir::Value, uint32_t> sregs, vregs;
+  /// The op being emitted (a loop's own instructions get the loop's).
+  mlir::LocationAttr currentLoc;
 };
 
 /// Lowers the scalar body of a dfir.map to a micro-program for one unit:

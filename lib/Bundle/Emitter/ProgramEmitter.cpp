@@ -110,6 +110,7 @@ static std::optional<machine::AluOp> aluOpOf(Operation *op) {
 }
 
 LogicalResult ProgramEmitter::emit(dfir::UnitOp op) {
+  currentLoc = op.getLoc();
   if (failed(emitBlock(op.getBody().front())))
     return failure();
   emitInst(Opcode::Halt);
@@ -118,9 +119,13 @@ LogicalResult ProgramEmitter::emit(dfir::UnitOp op) {
 
 LogicalResult ProgramEmitter::emitBlock(Block &block) {
   // Terminators (scf.yield) are handled by the op that owns the block.
-  for (Operation &op : block)
+  LocationAttr owner = currentLoc;
+  for (Operation &op : block) {
+    currentLoc = op.getLoc();
     if (!op.hasTrait<OpTrait::IsTerminator>() && failed(emitOp(&op)))
       return failure();
+  }
+  currentLoc = owner;
   return success();
 }
 

@@ -18,7 +18,7 @@ dfir.kernel @too_many device "sample_device" {
   dfir.buffer @b in "core[0]/L1" size 600000
 }
 
-// PAST: error: {{.*}}simulation failed: core[0]/MNILU_Block/MNILU (instruction 3, dma, cycle 9): dma writes bytes [1048576, 1048640) outside core[0]/L1 (1048576 bytes capacity)
+// PAST: error: {{.*}}simulation failed: core[0]/MNILU_Block/MNILU (instruction 3, dma, cycle 9, at {{.*}}capacity.mlir:28:5): dma writes bytes [1048576, 1048640) outside core[0]/L1 (1048576 bytes capacity)
 dfir.kernel @past_end device "sample_device" {
   dfir.tensor input @x : tensor<2048xf16> in "DDR"
   dfir.unit "core[0]/MNILU_Block/MNILU" {
