@@ -22,12 +22,13 @@ ProgramBuilder::emitGuarded(Value active, ValueRange in,
   OpBuilder &b = *builder;
   Location loc = b.getUnknownLoc();
   Value c0 = constant(0), c1 = constant(1);
-  Value n = arith::SelectOp::create(b, loc, active, c1, c0);
+  auto n = arith::SelectOp::create(b, loc, active, c1, c0);
   auto guard =
       scf::ForOp::create(b, loc, c0, n, c1, in,
                          [&](OpBuilder &, Location, Value, ValueRange args) {
                            scf::YieldOp::create(b, loc, body(args));
                          });
+  locateGuard(guard, n);
   return SmallVector<Value>(guard.getResults());
 }
 
@@ -73,7 +74,7 @@ FailureOr<Value> ProgramBuilder::tripsFit(scf::ForOp outer,
                                           function_ref<Value(size_t)> hasOf,
                                           function_ref<Value(size_t)> ivOf) {
   OpBuilder &b = *builder;
-  Location loc = b.getUnknownLoc();
+  Location loc = outer.getLoc();
   Value fits;
   for (auto [k, lane] : llvm::enumerate(runs)) {
     IRMapping map = lane->map;

@@ -178,6 +178,10 @@ protected:
   Value constant(int64_t v);
   /// Runs `body` only when `condition` holds (a loop of 0 or 1 trips).
   void emitIf(Value condition, function_ref<void()> body);
+  /// Gives a guard loop and the select counting its trips, built before
+  /// the body they guard, the location of the body's first located op, so
+  /// that the instructions they become name the kernel's op.
+  static void locateGuard(scf::ForOp guard, arith::SelectOp trips);
   /// The copy of `buffer` a transfer of `li` uses: `copy`, its own
   /// pipeline's, unless `buffer` is another pipeline's export, whose copy
   /// is that of the exporter's latest execution.

@@ -58,12 +58,23 @@ void TransferEmitter::emitIf(Value condition, function_ref<void()> body) {
   OpBuilder &b = *builder;
   Location loc = b.getUnknownLoc();
   Value c0 = constant(0), c1 = constant(1);
-  Value n = arith::SelectOp::create(b, loc, condition, c1, c0);
-  scf::ForOp::create(b, loc, c0, n, c1, ValueRange{},
-                     [&](OpBuilder &, Location, Value, ValueRange) {
-    body();
-    scf::YieldOp::create(b, loc);
-  });
+  auto n = arith::SelectOp::create(b, loc, condition, c1, c0);
+  auto guard =
+      scf::ForOp::create(b, loc, c0, n, c1, ValueRange{},
+                         [&](OpBuilder &, Location, Value, ValueRange) {
+                           body();
+                           scf::YieldOp::create(b, loc);
+                         });
+  locateGuard(guard, n);
+}
+
+void TransferEmitter::locateGuard(scf::ForOp guard, arith::SelectOp trips) {
+  for (Operation &op : *guard.getBody())
+    if (!isa<UnknownLoc>(op.getLoc())) {
+      guard->setLoc(op.getLoc());
+      trips->setLoc(op.getLoc());
+      return;
+    }
 }
 
 LogicalResult ProgramBuilder::build(OpBuilder &b) {
