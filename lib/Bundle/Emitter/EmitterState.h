@@ -114,7 +114,8 @@ private:
   const KernelSymbols &symbols;
   Bundle &bundle;
   llvm::DenseMap<mlir::Value, uint32_t> sregs, vregs;
-  /// The op being emitted (a loop's own instructions get the loop's).
+  /// The location of the op being emitted, or of its nearest located
+  /// ancestor (a loop's own instructions get the loop's); null if none.
   mlir::LocationAttr currentLoc;
 };
 

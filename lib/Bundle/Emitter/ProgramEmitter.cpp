@@ -110,7 +110,13 @@ static std::optional<machine::AluOp> aluOpOf(Operation *op) {
 }
 
 LogicalResult ProgramEmitter::emit(dfir::UnitOp op) {
-  currentLoc = op.getLoc();
+  // As the module loader locates ops (locateImplicitOps): an op without a
+  // location takes its nearest located ancestor's, so a kernel compiled to
+  // a bundle and one emitted from its DataflowIR (printed with debug info)
+  // get the same table.
+  for (Operation *at = op; at && !currentLoc; at = at->getParentOp())
+    if (!isa<UnknownLoc>(at->getLoc()))
+      currentLoc = at->getLoc();
   if (failed(emitBlock(op.getBody().front())))
     return failure();
   emitInst(Opcode::Halt);
@@ -121,7 +127,8 @@ LogicalResult ProgramEmitter::emitBlock(Block &block) {
   // Terminators (scf.yield) are handled by the op that owns the block.
   LocationAttr owner = currentLoc;
   for (Operation &op : block) {
-    currentLoc = op.getLoc();
+    currentLoc =
+        isa<UnknownLoc>(op.getLoc()) ? owner : LocationAttr(op.getLoc());
     if (!op.hasTrait<OpTrait::IsTerminator>() && failed(emitOp(&op)))
       return failure();
   }
