@@ -142,7 +142,9 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   pm.addPass(ktdp::createKTIRCheckLegality());
   pm.addPass(ktdf::createKTDFCheckSupported());
   if (options.optimize) {
-    // The passes that fill idle lanes count them as ktdf-distribute will.
+    // One grid point's wide rows cut over idle cores, first; the passes
+    // that fill idle lanes count them as ktdf-distribute will.
+    pm.addPass(ktdf::createKTDFSplitWideReductions());
     ktdf::KTDFShareLeftOperandsOptions share;
     share.useLanes = options.knobs.useLanes;
     share.mergePoints = options.knobs.mergePoints;

@@ -1,8 +1,8 @@
 // softmax_wide.mlir - the field guide's wide-row softmax (§3 item 7): a
 // [1, 1] grid, 2 rows of 262,144 f16, one whole 1x262144 row per iteration.
-// One row is 512 KiB: all of mesh_device's scratchpad, so the scheduler
-// streams it in column chunks there (ktdf-stream-wide-rows), re-reading X
-// for each pass over the row; on spyre_like (2 MiB) the row stays whole.
+// ktdf-split-wide-reductions cuts each row into column parts over the
+// cores, all-reducing the max and the sum; at -O0 mesh_device streams the
+// 512 KiB row in column chunks (ktdf-stream-wide-rows), re-reading X.
 //
 // Computes, for r < n_rows (2), c < 262144:
 //   m       = max_c X[r, c]                     (maxnumf, init -inf = 0xFC00)

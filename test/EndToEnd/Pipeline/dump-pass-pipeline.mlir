@@ -26,6 +26,7 @@
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_mapping},
 // CHECK-NEXT:   ktir-check-legality,
 // CHECK-NEXT:   ktdf-check-supported,
+// CHECK-NEXT:   ktdf-split-wide-reductions{min-part-columns=1024},
 // CHECK-NEXT:   ktdf-share-left-operands{max-factor=0 merge-points=true min-columns=64 use-lanes=true},
 // CHECK-NEXT:   ktdf-split-output-blocks{max-factor=0 min-columns=64 min-reduction-columns=16 use-lanes=true},
 // CHECK-NEXT:   ktdf-split-row-tiles{max-factor=0 use-lanes=true},
@@ -62,6 +63,7 @@
 // CHECK-NEXT: )
 
 // O0-NOT: ktdf-merge-column-blocks
+// O0-NOT: ktdf-split-wide-reductions
 // O0-NOT: ktdf-share-left-operands
 // O0-NOT: ktdf-split-output-blocks
 // O0-NOT: ktdf-split-row-tiles

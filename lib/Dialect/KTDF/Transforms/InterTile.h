@@ -39,6 +39,10 @@ inline constexpr int64_t kMaxGroupMembershipTests = int64_t(1) << 24;
 /// enumerated (`groups` of them), or nullopt.
 std::optional<std::string> whyNotEnumerable(int64_t numTiles, size_t groups);
 
+/// Whether `value` is a splat constant (or a `tensor.splat` of one) equal
+/// to the neutral element of `combiner` (either zero for addf).
+bool isNeutral(Value value, StringRef combiner);
+
 /// Computes again, right after `point`, each tensor value defined in its
 /// block before `boundary` that an op after `point` uses (back to its
 /// loads): a compute group must lie on one side of an exchange.

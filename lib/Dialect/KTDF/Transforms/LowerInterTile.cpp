@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -58,9 +59,7 @@ struct ExchangePlan {
 using Refusal = InterTileRefusal;
 } // namespace
 
-/// Whether `value` is a splat constant equal to the neutral element of
-/// `combiner` (either zero for addf).
-static bool isNeutral(Value value, StringRef combiner) {
+bool mlir::ktdf::isNeutral(Value value, StringRef combiner) {
   Attribute attr;
   if (auto splat = value.getDefiningOp<tensor::SplatOp>())
     matchPattern(splat.getInput(), m_Constant(&attr));
@@ -265,6 +264,15 @@ bool mlir::ktdf::isRecomputable(Operation *op, func::FuncOp func) {
   return isMemoryEffectFree(op);
 }
 
+/// Whether `def` computes tensor data that an exchange orders: a tensor, a
+/// load, or a scalar extracted from a tensor (a row's all-reduced maximum,
+/// which a later exchange's compute groups would otherwise read from both
+/// sides of it once ktdf-generalize folds the broadcast back into them).
+static bool isTensorData(Operation *def) {
+  return isa<RankedTensorType>(def->getResult(0).getType()) ||
+         isa<ktdp::LoadOp, tensor::ExtractOp>(def);
+}
+
 // Recomputing (a row loaded again) is what streaming does anyway.
 LogicalResult mlir::ktdf::recomputeAfter(Operation *boundary, Operation *point,
                                          func::FuncOp func, Refusal &refusal) {
@@ -273,7 +281,8 @@ LogicalResult mlir::ktdf::recomputeAfter(Operation *boundary, Operation *point,
   for (Operation *op = point->getNextNode(); op; op = op->getNextNode())
     op->walk([&](Operation *inner) {
       for (Value v : inner->getOperands())
-        if (isa<RankedTensorType>(v.getType()))
+        if (isa<RankedTensorType>(v.getType()) ||
+            v.getDefiningOp<tensor::ExtractOp>())
           if (Operation *def = v.getDefiningOp();
               def && def->getBlock() == block && def->isBeforeInBlock(boundary))
             needed.insert(v);
@@ -288,8 +297,7 @@ LogicalResult mlir::ktdf::recomputeAfter(Operation *boundary, Operation *point,
     if (!def || def->getBlock() != block || !def->isBeforeInBlock(boundary) ||
         def->hasTrait<OpTrait::ConstantLike>() || !slice.insert(def))
       continue;
-    if (!isa<RankedTensorType>(def->getResult(0).getType()) &&
-        !isa<ktdp::LoadOp>(def))
+    if (!isTensorData(def))
       continue; // Index arithmetic and views stay where they are.
     if (!isRecomputable(def, func)) {
       refusal = {def, "a value computed before an inter-tile reduction and "
@@ -310,8 +318,7 @@ LogicalResult mlir::ktdf::recomputeAfter(Operation *boundary, Operation *point,
   OpBuilder b(point->getContext());
   b.setInsertionPointAfter(point);
   for (Operation *op : ordered)
-    if (isa<RankedTensorType>(op->getResult(0).getType()) ||
-        isa<ktdp::LoadOp>(op))
+    if (isTensorData(op))
       b.clone(*op, mapping);
   for (Operation *op = b.getInsertionPoint() == block->end()
                            ? nullptr

@@ -1248,6 +1248,47 @@ def KTDFSplitPointRows : Pass<"ktdf-split-point-rows", "::mlir::ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KTDFSplitWideReductions
+    : Pass<"ktdf-split-wide-reductions", "::mlir::ModuleOp"> {
+  let summary = "Cut one grid point's wide rows into column parts over idle "
+                "cores, all-reducing each row reduction";
+  let description = [{
+    A kernel of one grid point that reduces rows (a softmax's maximum and
+    sum, an RMSNorm's sum of squares) runs on one compute unit however wide
+    its rows are. The pass cuts every row tensor of the kernel along its
+    last dimension into P parts, P a new first grid dimension: part p
+    loads, computes and stores columns [p W/P, (p + 1) W/P) of each row
+    (every tile id the point read is 0), and each reduction along the row
+    (a `linalg.reduce` of the last dimension, or a generic whose last loop
+    is its only reduction, whose body folds with `addf`, `mulf`,
+    `maximumf`, `minimumf`, `maxnumf` or `minnumf` from that combiner's
+    neutral element) is followed by an `inter_tile_produce` +
+    `inter_tile_reduce` of its partial over the P parts, whose result
+    replaces it (ktdf-lower-inter-tile lowers the pair, in its loop).
+
+    Row tensors are found from the stores backwards and from each cut
+    tensor forwards, as ktdf-split-output-blocks' column slices: loads and
+    stores through identity-order box tiles of W columns into device
+    memory, splats, empties, fills, element-wise ops, and generics whose
+    last loop reads a cut operand as its last coordinate only (operands
+    not reading it, a row's maximum, are read whole by every part). Any
+    other use (a carried row, an extract, a `linalg.index` of the column)
+    leaves the kernel whole. P is the largest divisor of W at most the
+    device's cores (a ring runs between different cores' scratchpads)
+    leaving at least `min-part-columns` columns a part; a kernel whose
+    reductions have as many known rows (constant loop trips times the
+    rows of a tensor) as the device has cores is left to the passes that
+    spread rows. A maximum or minimum is the kernel's bit for bit; a sum
+    is the same terms associated differently.
+  }];
+  let options = [
+    Option<"minPartColumns", "min-part-columns", "int64_t", "1024",
+           "the fewest columns of a row a part keeps">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KTDFSplitRowTiles : Pass<"ktdf-split-row-tiles", "::mlir::ModuleOp"> {
   let summary = "Cut a loop's row tiles so its trips fill idle lanes";
   let description = [{
