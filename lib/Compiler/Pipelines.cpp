@@ -8,7 +8,6 @@
 
 #include "ktflow/Compiler/Pipelines.h"
 #include "ktflow/Conversion/Passes.h"
-#include "ktflow/Dialect/KTDF/Transforms/IndexBoundGathers.h"
 #include "ktflow/Dialect/KTDF/Transforms/MergedLoads.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
@@ -161,7 +160,7 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
     halves.useLanes = options.knobs.useLanes;
     pm.addPass(ktdf::createKTDFSplitPointRows(halves));
     // Spread over the lanes, a gather's chunks share out its index reads.
-    pm.addPass(ktdf::createSplitIndexBoundGathers());
+    pm.addPass(ktdf::createKTDFSplitIndexBoundGathers());
   }
   pm.addPass(ktdf::createKTDFLowerInterTile());
   ktdf::KTDFMergeExchangeTilesOptions merge;

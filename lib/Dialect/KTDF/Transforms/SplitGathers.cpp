@@ -12,7 +12,7 @@
 // gathers one chunk (the chunk's offsets captured in the subscripts) and
 // stores it at the matching offsets of the destination tile.
 //
-// ktdf-split-index-bound-gathers (IndexBoundGathers.h) cuts the same way a
+// ktdf-split-index-bound-gathers cuts the same way a
 // gather of any size that reads an index for every element: its DMA
 // engine waits an index round trip per element, and the chunks, one per
 // idle lane, share the reads out over the device's DMA engines.
@@ -21,7 +21,6 @@
 
 #include "SplitGathers.h"
 
-#include "ktflow/Dialect/KTDF/Transforms/IndexBoundGathers.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -36,7 +35,11 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Pass/PassRegistry.h"
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFSPLITINDEXBOUNDGATHERS
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -393,23 +396,11 @@ bool ktdf::splitIndexBoundGathers(func::FuncOp func, int64_t lanes) {
 }
 
 namespace {
-/// Declared outside Passes.td (IndexBoundGathers.h); the optimising
-/// pipeline runs it with the other passes that fill idle lanes.
 struct SplitIndexBoundGathersPass
     : public ktflow::sched::WithScheduleTarget<
-          PassWrapper<SplitIndexBoundGathersPass, OperationPass<ModuleOp>>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SplitIndexBoundGathersPass)
-
-  StringRef getArgument() const final {
-    return "ktdf-split-index-bound-gathers";
-  }
-  StringRef getDescription() const final {
-    return "Move a gather that reads an index per element and is only "
-           "stored in chunks, one per idle lane";
-  }
-  void getDependentDialects(DialectRegistry &registry) const final {
-    registry.insert<scf::SCFDialect, arith::ArithDialect>();
-  }
+          ktdf::impl::KTDFSplitIndexBoundGathersBase<
+              SplitIndexBoundGathersPass>> {
+  using Base::Base;
   void runOnOperation() final {
     const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
     if (!target)
@@ -428,11 +419,3 @@ struct SplitIndexBoundGathersPass
   }
 };
 } // namespace
-
-std::unique_ptr<Pass> ktdf::createSplitIndexBoundGathers() {
-  return std::make_unique<SplitIndexBoundGathersPass>();
-}
-
-void ktdf::registerSplitIndexBoundGathers() {
-  PassRegistration<SplitIndexBoundGathersPass>();
-}

@@ -1199,6 +1199,29 @@ def KTDFSplitProductColumns
   }];
 }
 
+def KTDFSplitIndexBoundGathers
+    : Pass<"ktdf-split-index-bound-gathers", "::mlir::ModuleOp"> {
+  let summary = "Move a gather that reads an index per element and is only "
+                "stored in chunks, one per idle lane";
+  let description = [{
+    A gather whose innermost variable feeds an index subscript reads an
+    index from device memory for every element, and its DMA engine waits
+    each read's round trip before addressing the element (RFC-style 2-d
+    gathers: ~300 cycles an element on spyre_like, one engine busy). When
+    the gathered tensor is only stored and the grid leaves lanes idle, the
+    load and the store become a loop over chunks (the chunking of
+    ktdf-stream-wide-rows' split gathers, SplitGathers.cpp) of about the
+    point's elements over its idle lanes, 16 elements at least, which
+    ktdf-spread-iterations deals over the lanes: every core's DMA engine
+    reads its share of the indices. Gathers computed on, nested in a loop,
+    in a body that stores anything else, or whose runs share one index (row
+    and page gathers) stay whole. The optimising pipeline alone runs it: on
+    one lane the chunks only add their stores' latencies.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def KTDFSplitPointRows : Pass<"ktdf-split-point-rows", "::mlir::ModuleOp"> {
   let summary = "Cut grid points into two halves of rows for idle lanes";
   let description = [{
