@@ -39,6 +39,10 @@ inline constexpr int64_t kMaxGroupMembershipTests = int64_t(1) << 24;
 /// enumerated (`groups` of them), or nullopt.
 std::optional<std::string> whyNotEnumerable(int64_t numTiles, size_t groups);
 
+/// Whether `name` is an arith op an all-reduce combines partials with:
+/// addf, mulf, maximumf, minimumf, maxnumf or minnumf.
+bool isAllReduceCombiner(StringRef name);
+
 /// Whether `value` is a splat constant (or a `tensor.splat` of one) equal
 /// to the neutral element of `combiner` (either zero for addf).
 bool isNeutral(Value value, StringRef combiner);

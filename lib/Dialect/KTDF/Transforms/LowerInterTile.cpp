@@ -59,6 +59,13 @@ struct ExchangePlan {
 using Refusal = InterTileRefusal;
 } // namespace
 
+bool mlir::ktdf::isAllReduceCombiner(StringRef name) {
+  static const char *const arithOps[] = {"arith.addf",     "arith.mulf",
+                                         "arith.maximumf", "arith.minimumf",
+                                         "arith.maxnumf",  "arith.minnumf"};
+  return llvm::is_contained(arithOps, name);
+}
+
 bool mlir::ktdf::isNeutral(Value value, StringRef combiner) {
   Attribute attr;
   if (auto splat = value.getDefiningOp<tensor::SplatOp>())
@@ -85,9 +92,6 @@ bool mlir::ktdf::isNeutral(Value value, StringRef combiner) {
 /// read).
 static std::optional<StringRef> combinerOf(Operation *combine, Value a,
                                            Value b) {
-  static const char *const arithOps[] = {"arith.addf",     "arith.mulf",
-                                         "arith.maximumf", "arith.minimumf",
-                                         "arith.maxnumf",  "arith.minnumf"};
   StringRef name = combine->getName().getStringRef();
   ValueRange inputs = combine->getOperands();
   if (auto named = dyn_cast<linalg::LinalgOp>(combine)) {
@@ -99,7 +103,7 @@ static std::optional<StringRef> combinerOf(Operation *combine, Value a,
                .Case("linalg.min", "arith.minimumf")
                .Default("");
   }
-  if (!llvm::is_contained(arithOps, name) || inputs.size() != 2 ||
+  if (!isAllReduceCombiner(name) || inputs.size() != 2 ||
       !llvm::is_contained(inputs, a) || !llvm::is_contained(inputs, b))
     return std::nullopt;
   return name;

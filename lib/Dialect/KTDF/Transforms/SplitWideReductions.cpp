@@ -82,14 +82,10 @@ private:
 };
 } // namespace
 
-static const char *const kCombiners[] = {"arith.addf",     "arith.mulf",
-                                         "arith.maximumf", "arith.minimumf",
-                                         "arith.maxnumf",  "arith.minnumf"};
-
 /// The combiner `op` applies, if it is one the all-reduce supports.
 static std::optional<StringRef> combinerName(Operation *op) {
   StringRef name = op->getName().getStringRef();
-  if (op->getNumOperands() == 2 && llvm::is_contained(kCombiners, name))
+  if (op->getNumOperands() == 2 && isAllReduceCombiner(name))
     return name;
   return std::nullopt;
 }
