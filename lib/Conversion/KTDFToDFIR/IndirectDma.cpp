@@ -44,18 +44,6 @@ static void emitRowDma(OpBuilder &b, Location loc, bool load, Value size,
                         Value(), Value());
 }
 
-/// Whether a subscript of an index `tile` reads depends on position `pos`
-/// of its domain (the captured values, then the variables).
-static bool readsIndex(ktdp::ConstructIndirectAccessTileOp tile, unsigned pos) {
-  for (auto [mapAttr, kind] : llvm::zip_equal(tile.getPerDimSubscriptMaps(),
-                                              tile.getPerDimSubscriptKinds()))
-    if (cast<BoolAttr>(kind).getValue() &&
-        llvm::any_of(cast<AffineMapAttr>(mapAttr).getValue().getResults(),
-                     [&](AffineExpr e) { return e.isFunctionOfDim(pos); }))
-      return true;
-  return false;
-}
-
 FailureOr<Value> TransferEmitter::viewStart(Location loc,
                                             ktdp::ConstructMemoryViewOp view,
                                             IRMapping &map) {
@@ -233,7 +221,7 @@ LogicalResult TransferEmitter::emitIndirectDma(DataTransferOp op,
   std::optional<size_t> spacedVar;
   for (size_t v = looped; v-- > 0;)
     if (plan->extents[v] > 1) {
-      if (!readsIndex(tile, tile.getCapturedVariables().size() + v))
+      if (!readsIndexAt(tile, tile.getCapturedVariables().size() + v))
         spacedVar = v;
       break;
     }

@@ -244,6 +244,17 @@ static void summands(AffineExpr e, SmallVectorImpl<AffineExpr> &terms) {
   terms.push_back(e);
 }
 
+bool mlir::ktdf::readsIndexAt(ktdp::ConstructIndirectAccessTileOp tile,
+                              unsigned pos) {
+  for (auto [mapAttr, kind] : llvm::zip_equal(tile.getPerDimSubscriptMaps(),
+                                              tile.getPerDimSubscriptKinds()))
+    if (cast<BoolAttr>(kind).getValue() &&
+        llvm::any_of(cast<AffineMapAttr>(mapAttr).getValue().getResults(),
+                     [&](AffineExpr e) { return e.isFunctionOfDim(pos); }))
+      return true;
+  return false;
+}
+
 StagedIndexBox mlir::ktdf::stagedIndexBox(const IndirectTilePlan &plan,
                                           unsigned k) {
   ktdp::ConstructIndirectAccessTileOp tile = plan.tile;

@@ -21,6 +21,7 @@
 
 #include "SplitGathers.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/IndirectTiles.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -342,15 +343,8 @@ constexpr int64_t kIndexedChunkElements = 16;
 /// Whether `tile` reads an index for every element: its innermost
 /// variable feeds a subscript read through an index view.
 static bool readsIndexPerElement(ktdp::ConstructIndirectAccessTileOp tile) {
-  unsigned last = tile.getCapturedVariables().size() +
-                  tile.getVariablesSpaceSet().getNumDims() - 1;
-  for (auto [mapAttr, kind] : llvm::zip_equal(tile.getPerDimSubscriptMaps(),
-                                              tile.getPerDimSubscriptKinds()))
-    if (cast<BoolAttr>(kind).getValue() &&
-        llvm::any_of(cast<AffineMapAttr>(mapAttr).getValue().getResults(),
-                     [&](AffineExpr e) { return e.isFunctionOfDim(last); }))
-      return true;
-  return false;
+  return readsIndexAt(tile, tile.getCapturedVariables().size() +
+                                tile.getVariablesSpaceSet().getNumDims() - 1);
 }
 
 bool ktdf::splitIndexBoundGathers(func::FuncOp func, int64_t lanes) {

@@ -52,6 +52,11 @@ struct IndirectTilePlan {
   }
 };
 
+/// Whether an indirect subscript of `tile` (one that reads an index view)
+/// depends on position `pos` of its domain (the captured values, then the
+/// variables): the tile reads an index for every value of that position.
+bool readsIndexAt(ktdp::ConstructIndirectAccessTileOp tile, unsigned pos);
+
 /// The box of index view `k` of a plan that one transfer of the tile
 /// reads: what a unit that cannot read the index view's memory needs
 /// staged where it can (an access tile of the view, moved into a buffer
