@@ -9,6 +9,8 @@
 #include "ktflow/Check/LaunchBinding.h"
 
 #include "ktflow/Check/Check.h"
+#include "ktflow/Check/DifferentialRun.h"
+#include "ktflow/HostTensor/GeneratedInputs.h"
 #include "ktflow/HostTensor/Npy.h"
 #include "ktflow/Machine/Values.h"
 #include "ktflow/Support/OutputFile.h"
@@ -43,6 +45,39 @@ Expected<uint32_t> check::findTensor(const rt::Program &program, StringRef name,
                            "' (its tensors: " + known + ")");
 }
 
+/// Gives tensor `t` a large generated input as contents the simulator makes
+/// page by page when the kernel first touches them (a 655 M-element KV pool
+/// a kernel gathers a few pages of costs those pages, not gigabytes of host
+/// tensor); the bits are those makeTensor would give. False when `t` is
+/// small or its spec is data or the default, which makeTensor binds.
+static Expected<bool> bindLazily(rt::Launch &launch, uint32_t t, StringRef what,
+                                 machine::ElemType elem,
+                                 ArrayRef<int64_t> shape, uint64_t seed,
+                                 host::InputIdentity who) {
+  uint64_t elements = 1;
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(elements, static_cast<uint64_t>(d), &elements))
+      return false;
+  if (elements <= check::DifferentialRun::kLazyInputElements)
+    return false;
+  Expected<host::InputSpec> spec = host::InputSpec::parse(what);
+  if (!spec)
+    return spec.takeError();
+  using Kind = host::InputSpec::Kind;
+  std::optional<host::DType> dtype = check::toInterpDType(elem);
+  if (spec->kind == Kind::Data || spec->kind == Kind::Default || !dtype)
+    return false;
+  unsigned width = machine::elemBytes(elem);
+  launch.setTensorContents(
+      t,
+      [spec = std::move(*spec), stream = host::inputStream(seed, who),
+       dtype = *dtype, width](uint64_t offset, uint64_t count, uint8_t *out) {
+        host::initialBytes(spec, stream, static_cast<int64_t>(offset / width),
+                           static_cast<int64_t>(count / width), dtype, out);
+      });
+  return true;
+}
+
 Error check::bindTensors(const rt::Program &program, rt::Launch &launch,
                          ArrayRef<std::string> assignments, uint64_t seed) {
   const bundle::Bundle &b = program.getBundle();
@@ -60,14 +95,20 @@ Error check::bindTensors(const rt::Program &program, rt::Launch &launch,
     machine::ElemType elem = b.tensors[*t].elem;
     // Each tensor from its own stream, that of its kernel argument (or
     // literal address): the values `ktflow interp --seed` draws for it.
-    auto tensor =
-        makeTensor(what, elem, *shape, seed, inputIdentity(b.tensors[*t]));
+    host::InputIdentity who = inputIdentity(b.tensors[*t]);
+    Expected<bool> lazy = bindLazily(launch, *t, what, elem, *shape, seed, who);
+    if (!lazy)
+      return createStringError("input '" + name +
+                               "': " + toString(lazy.takeError()));
+    given[*t] = true;
+    if (*lazy)
+      continue;
+    auto tensor = makeTensor(what, elem, *shape, seed, who);
     if (!tensor)
       return createStringError("input '" + name +
                                "': " + toString(tensor.takeError()));
     if (Error e = launch.setTensor(*t, toBytes(*tensor, elem)))
       return e;
-    given[*t] = true;
   }
   for (size_t t = 0; t < b.tensors.size(); ++t)
     if (!given[t] && b.tensors[t].role != bundle::TensorRole::Output) {

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 using namespace ktflow::host;
 
@@ -116,6 +117,16 @@ uint64_t ktflow::host::initialBits(const InputSpec &spec, uint64_t stream,
   if (!isFloat(dtype))
     return zeroExtend(initialInt(spec, stream, index, dtype), dtype);
   return floatToBits(initialFloat(spec, stream, index, dtype), dtype);
+}
+
+void ktflow::host::initialBytes(const InputSpec &spec, uint64_t stream,
+                                int64_t first, int64_t count, DType dtype,
+                                uint8_t *out) {
+  unsigned width = byteSize(dtype);
+  for (int64_t i = 0; i < count; ++i) {
+    uint64_t bits = initialBits(spec, stream, first + i, dtype);
+    std::memcpy(out + i * width, &bits, width);
+  }
 }
 
 void ktflow::host::initialFloats(const InputSpec &spec, uint64_t stream,

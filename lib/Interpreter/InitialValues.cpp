@@ -12,8 +12,6 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
-#include <cstring>
-
 using namespace mlir;
 using namespace ktflow::interp;
 
@@ -179,13 +177,9 @@ Interpreter::getInitialValues(unsigned position, DType dtype) const {
   resolveDefaultSpec(spec, impl->args[position].stored &&
                                !impl->args[position].loaded);
   uint64_t key = region.stream();
-  unsigned width = host::byteSize(dtype);
-  return InitialValues([spec = std::move(spec), key, dtype,
-                        width](int64_t first, int64_t count, uint8_t *out) {
-    for (int64_t i = 0; i < count; ++i) {
-      uint64_t bits = initialBits(spec, key, first + i, dtype);
-      std::memcpy(out + i * width, &bits, width);
-    }
+  return InitialValues([spec = std::move(spec), key,
+                        dtype](int64_t first, int64_t count, uint8_t *out) {
+    initialBytes(spec, key, first, count, dtype, out);
   });
 }
 

@@ -57,6 +57,11 @@ int64_t initialInt(const InputSpec &spec, uint64_t stream, int64_t index,
 /// The same in the bits of `dtype`.
 uint64_t initialBits(const InputSpec &spec, uint64_t stream, int64_t index,
                      DType dtype);
+/// Elements [first, first + count) in the bits of `dtype`, packed into
+/// `out` (byteSize(dtype) bytes each): what initialBits gives, for filling
+/// device memory lazily, page by page, without a host tensor.
+void initialBytes(const InputSpec &spec, uint64_t stream, int64_t first,
+                  int64_t count, DType dtype, uint8_t *out);
 /// Float elements [first, first + n) as initialFloat gives them, computed in
 /// double and rounded to `dtype` in one pass (a Data spec's read in one
 /// pass, 0 past its end).
