@@ -2,30 +2,41 @@
 
 // A row gather (ktdp.construct_indirect_access_tile) as index-gated DMAs:
 // per row of the 16x32 tile (its innermost variable walks a contiguous run
-// of 32 f16), the DMA unit reads the row's i32 index at IDX + 4 (16 tile +
-// row), bounded by the table's 64 rows, unless the previous row read the
-// same one (the last address and value ride along the loop: a loop of 0
-// or 1 trips around the read), and moves the 64-byte row from
-// TABLE + 64 index into row `row` of the buffer. The run cannot leave the
+// of 32 f16), the DMA unit reads the row's i32 index, bounded by the
+// table's 64 rows, unless the previous row read the same one (the last
+// address and value ride along the loop: a loop of 0 or 1 trips around
+// the read), and moves the 64-byte row from TABLE + 64 index into row
+// `row` of the buffer. mesh_device's DMA engine reads its SPM sooner than
+// HBM, so ktdf-route-transfers staged the tile's 16 indices there: one DMA
+// of 64 bytes from IDX + 4 (16 tile) into an SPM buffer, then each read at
+// 4 (row) bytes into that box (the row's index, 16 tile + row, minus the
+// box's anchor, 16 tile). The run cannot leave the
 // table (columns 0-31 of 32): no fill, no clamp, so rows that follow each
 // other in the table move as one DMA: the pending run (its table and
 // buffer addresses, from -1, and its bytes) rides along the loop too; a
 // row that does not start where it ends moves it first (a loop of 0 or 1
 // trips around the DMA), and the last run moves after the loop.
 // CHECK-LABEL: dfir.unit "tile[0]/DMA"
-// CHECK: %[[TABLE:.*]] = dfir.address @arg0
 // CHECK: %[[IDX:.*]] = dfir.address @arg1
+// CHECK: %[[BOXAT:.*]] = arith.addi %[[IDX]], %{{.*}} : index
+// CHECK: %[[BOX0:.*]] = dfir.address @p0_buf0_c0_l0
+// CHECK: %[[BOX:.*]] = arith.addi %[[BOX0]], %{{.*}} : index
+// CHECK: dfir.dma %c64{{.*}} bytes from "HBM"[%[[BOXAT]]] to "tile[0]/SPM"[%[[BOX]]]{{$}}
+// CHECK: %[[TABLE:.*]] = dfir.address @arg0
+// CHECK: %[[STAGED0:.*]] = dfir.address @p0_buf0_c0_l0
+// CHECK: %[[STAGED:.*]] = arith.addi %[[STAGED0]], %{{.*}} : index
 // CHECK: %[[NONE:.*]] = arith.constant -1 : index
 // CHECK: %[[NOMEM:.*]] = arith.constant -1 : index
 // CHECK: %[[RUNS:.*]]:5 = scf.for %[[ROW:.*]] = %{{.*}} to %c16{{.*}} step %{{.*}} iter_args(%[[LASTAT:.*]] = %[[NONE]], %[[LAST:.*]] = %{{.*}}, %[[PMEM:.*]] = %[[NOMEM]], %[[PBUF:.*]] = %{{.*}}, %[[PLEN:.*]] = %{{.*}}) -> (index, index, index, index, index)
 // CHECK: %[[R:.*]] = arith.remui %[[ROW]], %c16
 // CHECK: %[[I:.*]] = arith.addi %{{.*}}, %[[R]] : index
-// CHECK: %[[IBYTES:.*]] = arith.muli %{{.*}}, %c4 : index
-// CHECK: %[[IADDR:.*]] = arith.addi %[[IDX]], %[[IBYTES]] : index
+// CHECK: %[[INBOX:.*]] = arith.subi %[[I]], %{{.*}} : index
+// CHECK: %[[IBYTES:.*]] = arith.muli %{{.*}}, %c4{{.*}} : index
+// CHECK: %[[IADDR:.*]] = arith.addi %[[STAGED]], %[[IBYTES]] : index
 // CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[IADDR]], %[[LASTAT]] : index
 // CHECK: %[[TRIPS:.*]] = arith.select %[[SAME]], %{{.*}}, %{{.*}} : index
 // CHECK: %[[V:.*]] = scf.for %{{.*}} = %{{.*}} to %[[TRIPS]] step %{{.*}} iter_args(%{{.*}} = %[[LAST]]) -> (index) {
-// CHECK-NEXT: %[[READ:.*]] = dfir.read_index "HBM"[%[[IADDR]]] : i32 below %c64
+// CHECK-NEXT: %[[READ:.*]] = dfir.read_index "tile[0]/SPM"[%[[IADDR]]] : i32 below %c64
 // CHECK-NEXT: scf.yield %[[READ]] : index
 // CHECK: arith.muli %[[V]], %c32
 // CHECK: %[[SRC:.*]] = arith.addi %[[TABLE]], %{{.*}} : index

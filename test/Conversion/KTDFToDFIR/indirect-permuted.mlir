@@ -2,7 +2,9 @@
 
 // A row gather in a permuted variable order (a transposed gather): the
 // tile walks (d1, d0), so the 16 rows of 32 f16 land as the columns of a
-// 32x16 buffer. Per row d0 the DMA unit reads the row's index, and moves
+// 32x16 buffer. Per row d0 the DMA unit reads the row's index (from the
+// box of them ktdf-route-transfers staged in SPM, which mesh_device's DMA
+// engine reads sooner than HBM), and moves
 // the row as one strided DMA: 32 rows of 2 bytes, 2 bytes apart in the
 // table and 32 bytes (16 elements) apart in the buffer, starting at
 // element d0 of the buffer (2 d0 bytes). No two rows coalesce (no pending
@@ -10,7 +12,7 @@
 // CHECK-LABEL: dfir.unit "tile[0]/DMA"
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %c16{{.*}} step
 // CHECK: %[[D0:.*]] = arith.remui %[[ROW]], %c16
-// CHECK: dfir.read_index "HBM"[%{{.*}}] : i32 below %c64
+// CHECK: dfir.read_index "tile[0]/SPM"[%{{.*}}] : i32 below %c64
 // CHECK: arith.muli %[[D0]], %c1{{.*}} : index
 // CHECK: %[[BYTES:.*]] = arith.muli %{{.*}}, %c2{{.*}} : index
 // CHECK-NEXT: %[[AT:.*]] = arith.addi %{{.*}}, %[[BYTES]] : index

@@ -9,12 +9,15 @@
 // enters the compute unit's FIFO, one drain stage for everything that
 // leaves it, each bound to the unit the route names. A scatter whose
 // store unit does not read device memory gets the indices it needs staged
-// in the scratchpad it reads, by the load route's DMA unit. Which stages
+// in the scratchpad it reads, by the load route's DMA unit; so does a
+// gather or scatter whose DMA unit reads that scratchpad sooner than
+// device memory, where it pays (IndexStaging.h). Which stages
 // are loads, compute and stores, and the order the feed stage moves the
 // loads in, come from LogicalStages.cpp.
 //
 //===----------------------------------------------------------------------===//
 
+#include "IndexStaging.h"
 #include "LogicalStages.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/IndirectTiles.h"
@@ -239,9 +242,11 @@ private:
       std::string name = "load_0";
       if (k)
         name += "." + std::to_string(k);
-      token = build.makeStage(name, token ? ValueRange{token} : ValueRange{}, 1,
-                              dmaRole(hop), hop.unit, load.getLoc(), source,
-                              buffer)[0];
+      FailureOr<Value> loaded =
+          routeLoadDma(name, hop, token, load.getLoc(), source, buffer);
+      if (failed(loaded))
+        return failure();
+      token = *loaded;
       source = buffer;
     }
     StageOp store = stages.stores.front();
@@ -291,12 +296,28 @@ private:
       std::string name = "load_" + std::to_string(i);
       if (hopIndex++)
         name += "." + std::to_string(hopIndex);
-      token = build.makeStage(name, token ? ValueRange{token} : ValueRange{}, 1,
-                              dmaRole(hop), hop.unit, load.getLoc(), source,
-                              buffer)[0];
+      FailureOr<Value> loaded =
+          routeLoadDma(name, hop, token, load.getLoc(), source, buffer);
+      if (failed(loaded))
+        return failure();
+      token = *loaded;
       source = buffer;
     }
     return success();
+  }
+
+  /// The DMA stage of a load's `hop` from `source` into `buffer`, after
+  /// `token` (if any) and the stages staging a gather's indices
+  /// (stageIndices); returns its token.
+  FailureOr<Value> routeLoadDma(StringRef name, const Hop &hop, Value token,
+                                Location loc, Value source, Value buffer) {
+    SmallVector<Value> deps, staged;
+    if (token)
+      deps.push_back(token);
+    if (failed(stageIndices(source, hop, *hop.to, deps, staged)))
+      return failure();
+    return build.makeStage(name, deps, 1, dmaRole(hop), hop.unit, loc, source,
+                           buffer, staged)[0];
   }
 
   /// Outbound: one drain stage for every store, then the DMA stages of the
@@ -348,7 +369,7 @@ private:
       if (k)
         name += "." + std::to_string(k);
       SmallVector<Value> deps{token}, staged;
-      if (last && failed(stageIndices(tile, hop, deps, staged)))
+      if (last && failed(stageIndices(tile, hop, *hop.from, deps, staged)))
         return failure();
       SmallVector<Value> out =
           build.makeStage(name, deps, last ? 0 : 1, dmaRole(hop), hop.unit, loc,
@@ -359,27 +380,35 @@ private:
     return success();
   }
 
-  /// When `tileValue` is a scatter whose unit (`hop`'s) does not read the
-  /// device memory its index views are in, stages the box of each index
-  /// view that one transfer reads in the memory the unit reads, with a
-  /// DMA stage of the inbound route that fills it: appends the buffers to
-  /// `staged` and the stages' tokens to `deps`. The stages go first in
-  /// the pipeline, so the load unit fetches the indices while the value
-  /// is computed.
+  /// When `tileValue` is an indirect tile `hop`'s unit moves to or from
+  /// `scratch`, and that unit does not read the device memory its index
+  /// views are in (a scatter's store unit on sample_device), or reads them
+  /// sooner from `scratch` (indexStagingPays: mesh_device's DMA engine),
+  /// stages the box of each index view that one transfer reads in
+  /// `scratch`, with a DMA stage of the inbound route that fills it:
+  /// appends the buffers to `staged` and the stages' tokens to `deps`.
+  /// The stages go first in the pipeline, so the load unit fetches a
+  /// scatter's indices while the value is computed.
   LogicalResult stageIndices(Value tileValue, const Hop &hop,
+                             ktflow::device::NodeId scratch,
                              SmallVectorImpl<Value> &deps,
                              SmallVectorImpl<Value> &staged) {
     auto tile = tileValue.getDefiningOp<ktdp::ConstructIndirectAccessTileOp>();
-    ktflow::device::NodeId global = target.getGlobalMemory();
-    if (!tile || target.readsMemory(hop.unit, global))
+    if (!tile)
       return success();
+    ktflow::device::NodeId global = target.getGlobalMemory();
+    bool required = !target.readsMemory(hop.unit, global);
     const ktflow::device::DeviceModel &model = target.getModel();
     const Hop *fill = llvm::find_if(lane.inbound.hops, [&](const Hop &h) {
-      return h.kind == Hop::Dma && h.from == global && h.to == hop.from;
+      return h.kind == Hop::Dma && h.from == global && h.to == scratch;
     });
     std::string why;
     FailureOr<IndirectTilePlan> plan = planIndirectTile(tile, why);
-    if (fill == lane.inbound.hops.end() || failed(plan))
+    bool possible = fill != lane.inbound.hops.end() && succeeded(plan);
+    if (!required && !(possible && target.readsMemory(hop.unit, scratch) &&
+                       indexStagingPays(target, *plan, hop.unit, scratch)))
+      return success();
+    if (!possible)
       return tile.emitError("the unit moving this scatter, '")
              << model.getNode(hop.unit).name
              << "', does not read device memory, where the indices are, and "
@@ -402,8 +431,8 @@ private:
       auto memref = cast<MemRefType>(view.getType());
       builder.setInsertionPointToStart(routed);
       Value buffer =
-          build.makeBuffer(*hop.from, MemRefType::get(bufferShape(box.extents),
-                                                      memref.getElementType()));
+          build.makeBuffer(scratch, MemRefType::get(bufferShape(box.extents),
+                                                    memref.getElementType()));
       deps.push_back(build.makeStage("index_" + std::to_string(k), {}, 1,
                                      UnitRole::dma_load, fill->unit,
                                      tile.getLoc(), indexTile, buffer)[0]);
