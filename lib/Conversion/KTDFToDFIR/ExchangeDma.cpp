@@ -21,6 +21,17 @@
 // variables in order; the buffer of the view's shape and element type; the
 // view dense row-major, its tile the whole view from the origin.
 //
+// The writer's drain may store each chunk into several such views (one
+// stored tile feeding several copies, and a copy's source beside the
+// destination its producer keeps for itself, `stored_locally`:
+// PartCopies.cpp's fills of realworld/lx_mixed_copy.mlir write four): the
+// DMA stage then moves the tile into each view, one DMA per view, which
+// costs the data mover a tile's bytes per view where the store unit paid
+// a chunk's latency per chunk and view (on mesh_device 2.5 cycles per
+// 64-byte chunk, 640 cycles for a 4 KiB tile into four views, against
+// 4 x 64 + 80 for the DMAs). The lowering then drops, per tile, the DMAs
+// into views that tile's copies do not use (KernelLowering::skipsFill).
+//
 //===----------------------------------------------------------------------===//
 
 #include "ProgramBuilder.h"
@@ -128,12 +139,19 @@ static bool isWholeCopyView(Value tile, Value buffer,
 }
 
 /// Leaves `pipeline` one stage like `dma` (its name, roles and unit)
-/// moving `from` to `to`.
+/// moving `from` to each of `to`, in order.
 static void reduceToDma(PipelineOp pipeline, StageOp dma, Value from,
-                        Value to) {
+                        ArrayRef<Value> to) {
   DataTransferOp transfer = onlyTransfer(dma);
   transfer.getSrcMutable().assign(from);
-  transfer.getDstMutable().assign(to);
+  transfer.getDstMutable().assign(to.front());
+  OpBuilder after(transfer);
+  after.setInsertionPointAfter(transfer);
+  for (Value dst : to.drop_front()) {
+    auto more = cast<DataTransferOp>(after.clone(*transfer));
+    more.getDstMutable().assign(dst);
+    after.setInsertionPointAfter(more);
+  }
   OpBuilder b(dma);
   auto stage =
       StageOp::create(b, dma.getLoc(), TypeRange{}, dma.getName(), ValueRange{},
@@ -169,33 +187,44 @@ void mlir::ktdf::lowering::directExchangeDmas(func::FuncOp func) {
     StageOp dma = writer ? stages[0] : stages[3];
     StageOp feed = writer ? stages[1] : stages[0];
     StageOp drain = writer ? stages[3] : stages[2];
-    DataTransferOp move = onlyTransfer(dma), in = onlyTransfer(feed),
-                   out = onlyTransfer(drain);
-    if (!move || !in || !out || move.getRows() ||
-        !move.getStagedIndices().empty() ||
+    DataTransferOp move = onlyTransfer(dma), in = onlyTransfer(feed);
+    // The drain's transfers: one, or (writing views) one per view.
+    SmallVector<DataTransferOp> outs;
+    drain.walk([&](DataTransferOp op) { outs.push_back(op); });
+    if (!move || !in || outs.empty() || (!writer && outs.size() != 1) ||
+        move.getRows() || !move.getStagedIndices().empty() ||
         (!writer && !dma.isApplicable(UnitRole::dma_store)) ||
         !passesChunksThrough(writer ? stages[2] : stages[1]))
       continue;
-    // The DMA's tile in device memory and its buffer; the view the feed
+    // The DMA's tile in device memory and its buffer; the views the feed
     // reads or the drain writes.
     Value tile = writer ? move.getSrc() : move.getDst();
     Value buffer = writer ? move.getDst() : move.getSrc();
-    Value view = writer ? out.getDst() : in.getSrc();
-    if (!tile.getDefiningOp<ktdp::ConstructAccessTileOp>() ||
-        !ktflow::getDeviceTensor(tile) || !buffer.getDefiningOp<PrivateOp>() ||
-        !isWholeCopyView(view, buffer, copyViews) ||
-        (writer ? in.getSrc() : out.getDst()) != buffer ||
-        llvm::any_of(buffer.getUsers(), [&](Operation *user) {
-          return user != move && user != in && user != out;
-        }))
-      continue;
+    SmallVector<Value> views;
+    for (DataTransferOp out : outs)
+      views.push_back(writer ? out.getDst() : in.getSrc());
     auto inLoops = chunkLoops(in, in.getSrcIndices(), feed);
-    auto outLoops = chunkLoops(out, out.getDstIndices(), drain);
-    if (!inLoops || inLoops != outLoops)
+    bool direct =
+        tile.getDefiningOp<ktdp::ConstructAccessTileOp>() &&
+        ktflow::getDeviceTensor(tile) && buffer.getDefiningOp<PrivateOp>() &&
+        (writer ? in.getSrc() : outs.front().getDst()) == buffer &&
+        llvm::all_of(buffer.getUsers(),
+                     [&](Operation *user) {
+                       return user == move || user == in ||
+                              llvm::is_contained(outs, user);
+                     }) &&
+        inLoops &&
+        llvm::SmallDenseSet<Value, 4>(views.begin(), views.end()).size() ==
+            views.size();
+    for (auto [out, view] : llvm::zip(outs, views))
+      direct = direct && isWholeCopyView(view, buffer, copyViews) &&
+               (!writer || isa<FifoSlotType>(out.getSrc().getType())) &&
+               chunkLoops(out, out.getDstIndices(), drain) == inLoops;
+    if (!direct)
       continue;
     if (writer)
-      reduceToDma(pipeline, dma, tile, view);
+      reduceToDma(pipeline, dma, tile, views);
     else
-      reduceToDma(pipeline, dma, view, tile);
+      reduceToDma(pipeline, dma, views.front(), tile);
   }
 }

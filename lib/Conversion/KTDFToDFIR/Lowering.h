@@ -146,6 +146,9 @@ public:
   ParallelOp parallel;
   SmallVector<LaneInstance> instances;
   SmallVector<PipelineInfo> pipelines;
+  /// Per view a tile copy moves, the tiles on which what is stored there
+  /// before the copy is used (collectCopyFills).
+  llvm::DenseMap<Value, llvm::SmallDenseSet<int64_t>> copyViewUsers;
   llvm::DenseMap<Value, std::string> tensorSymbols;  // func arg -> symbol
   /// Literal start address (elements) -> symbol, for views at literal
   /// addresses: each becomes a tensor of its own.
@@ -242,6 +245,10 @@ public:
   /// Whether lane instance `li` runs the transfers and compute of
   /// `info`'s pipeline (PipelineInfo::workTiles).
   bool runsWork(const PipelineInfo &info, const LaneInstance &li) const;
+  /// Whether `li` leaves out `op`, a DMA of a pipeline that only fills
+  /// tile copies' views, into a view its tile's copies do not use.
+  bool skipsFill(DataTransferOp op, const PipelineInfo &info,
+                 const LaneInstance &li) const;
   /// Bytes of one entry of the FIFO carrying `slot` in lane instance `li`.
   int64_t fifoEntryOf(Value slot, const LaneInstance &li) const;
   /// The dfir symbol base and bytes of one copy of a buffer that a stage

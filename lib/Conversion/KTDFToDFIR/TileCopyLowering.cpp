@@ -24,7 +24,9 @@
 // fills such views (the produce's body: a resident scratchpad part's
 // load, ResidentParts.cpp, or a broadcast partial's computation) runs its
 // transfers and compute on those tiles only; the others keep its
-// synchronisation, so every channel's tokens still balance.
+// synchronisation, so every channel's tokens still balance. Such a
+// pipeline that ExchangeDma.cpp made DMAs into several views runs, on each
+// tile, only the DMAs into the views that tile's copies use (skipsFill).
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,7 +66,6 @@ void KernelLowering::collectCopyFills() {
   // Per view a tile copy moves, the tiles on which what is stored there
   // before the copy is used: a source on the tiles that send it, a
   // `stored_locally` destination on the tiles that consume their own.
-  llvm::DenseMap<Value, llvm::SmallDenseSet<int64_t>> usedOn;
   parallel.walk([&](TileCopyOp op) {
     llvm::SmallDenseSet<int64_t> sent, kept;
     for (auto [c, p] : llvm::enumerate(op.getSources())) {
@@ -73,10 +74,10 @@ void KernelLowering::collectCopyFills() {
       if (p == static_cast<int64_t>(c) && op.getStoredLocally())
         kept.insert(p);
     }
-    usedOn[op.getSource()].insert(sent.begin(), sent.end());
-    usedOn[op.getDest()].insert(kept.begin(), kept.end());
+    copyViewUsers[op.getSource()].insert(sent.begin(), sent.end());
+    copyViewUsers[op.getDest()].insert(kept.begin(), kept.end());
   });
-  if (usedOn.empty())
+  if (copyViewUsers.empty())
     return;
   for (PipelineInfo &info : pipelines) {
     llvm::SmallDenseSet<int64_t> tiles;
@@ -92,8 +93,10 @@ void KernelLowering::collectCopyFills() {
       if (!transfer || !isa<ktdp::AccessTileType>(transfer.getDst().getType()))
         return;
       auto view = ktdp::getAccessTileView(transfer.getDst());
-      auto used = view ? usedOn.find(view.getResult()) : usedOn.end();
-      if (used == usedOn.end() || !view->hasAttr(kExchangeViewAttrName)) {
+      auto used =
+          view ? copyViewUsers.find(view.getResult()) : copyViewUsers.end();
+      if (used == copyViewUsers.end() ||
+          !view->hasAttr(kExchangeViewAttrName)) {
         fillsOnly = false;
         return;
       }
@@ -109,6 +112,20 @@ bool KernelLowering::runsWork(const PipelineInfo &info,
                               const LaneInstance &li) const {
   std::optional<int64_t> tile = tileOf(*this, li);
   return !info.workTiles || !tile || info.workTiles->contains(*tile);
+}
+
+bool KernelLowering::skipsFill(DataTransferOp op, const PipelineInfo &info,
+                               const LaneInstance &li) const {
+  // Only a whole DMA (ExchangeDma.cpp) is left out: a drain's store takes
+  // an entry its FIFO's writer puts in on every tile.
+  std::optional<int64_t> tile = tileOf(*this, li);
+  if (!info.workTiles || !tile ||
+      !isa<ktdp::AccessTileType>(op.getSrc().getType()) ||
+      !isa<ktdp::AccessTileType>(op.getDst().getType()))
+    return false;
+  auto view = ktdp::getAccessTileView(op.getDst());
+  auto used = view ? copyViewUsers.find(view.getResult()) : copyViewUsers.end();
+  return used != copyViewUsers.end() && !used->second.contains(*tile);
 }
 
 void KernelLowering::declareCopySyncs(OpBuilder &b, const PipelineInfo &info,

@@ -89,6 +89,12 @@ LogicalResult ProgramBuilder::emitTransfer(DataTransferOp op, IRMapping &map,
   if ((srcTile && isa<FifoSlotType>(op.getDst().getType())) ||
       (dstTile && isa<FifoSlotType>(op.getSrc().getType())))
     return emitTileChunk(op, map, li);
+  // A DMA between device memory and a tile copy's view (ExchangeDma.cpp)
+  // that this tile's copies do not use.
+  if (srcTile && dstTile &&
+      kernel.skipsFill(op, kernel.infoOf(op->getParentOfType<PipelineOp>()),
+                       li))
+    return success();
   if (srcTile || dstTile)
     return emitDma(op, map, li, copy);
   const PipelineInfo &info =
