@@ -29,6 +29,14 @@
 // the view's next (ShapeIdioms.h), on a copy of the kernel kept where it
 // splits.
 //
+// Points that leave many instances idle (at least 3 a point) are cut into
+// more parts, as many as the idle instances take: the realworld
+// sdpa_causal's 2 points of 16 query rows ran on 2 of mesh_device's 16
+// vector units, 75 % busy, the other 14 idle. Each part re-reads what its
+// rows read whole, so parts of products of loaded rows keep the matrix
+// unit's rows, and a loop ktdf-spread-iterations spreads keeps its share
+// of the idle instances.
+//
 //===----------------------------------------------------------------------===//
 
 #include "IndexAnalysis.h"
@@ -85,23 +93,24 @@ static bool loadsForBothHalves(func::FuncOp func, const PointRowPlan &plan) {
   return shared > 0 && shared >= rows;
 }
 
-/// Cuts every point of `func` into two halves of the plan's rows, the
-/// halves a last grid dimension (`first`: the first).
+/// Cuts every point of `func` into `parts` parts of the plan's rows, the
+/// parts a last grid dimension (`first`: the first).
 static void splitPoints(func::FuncOp func, ArrayRef<int64_t> grid,
-                        const PointRowPlan &plan, bool first) {
-  int64_t half = plan.getRows() / 2;
-  Value copy = addGridDimension(func, ktdp::getGridOwner(func), grid, 2, first);
+                        const PointRowPlan &plan, int64_t parts, bool first) {
+  int64_t rows = plan.getRows() / parts;
+  Value copy =
+      addGridDimension(func, ktdp::getGridOwner(func), grid, parts, first);
   OpBuilder b(func.getContext());
   b.setInsertionPointAfter(copy.getDefiningOp());
   Location loc = func.getLoc();
   Value offset = arith::MulIOp::create(
-      b, loc, copy, arith::ConstantIndexOp::create(b, loc, half));
+      b, loc, copy, arith::ConstantIndexOp::create(b, loc, rows));
   DenseMap<Operation *, Value> cut;
   for (ktdp::ConstructAccessTileOp tile : plan.getTiles()) {
     b.setInsertionPoint(tile);
     SmallVector<int64_t> shape(
         cast<ktdp::AccessTileType>(tile.getType()).getShape());
-    shape.front() = half;
+    shape.front() = rows;
     AffineMap base = tile.getBaseMap();
     SmallVector<AffineExpr> results(base.getResults());
     results.front() =
@@ -116,7 +125,7 @@ static void splitPoints(func::FuncOp func, ArrayRef<int64_t> grid,
   }
   SmallVector<linalg::GenericOp> generics = plan.rowIndexedGenerics();
   retypeValues(
-      b, plan.getValues(), [&](Value v) { return withRows(v.getType(), half); },
+      b, plan.getValues(), [&](Value v) { return withRows(v.getType(), rows); },
       [&](ktdp::LoadOp load) {
         return cut.lookup(load.getAccessTile().getDefiningOp());
       });
@@ -124,15 +133,34 @@ static void splitPoints(func::FuncOp func, ArrayRef<int64_t> grid,
     tile.getResult().replaceAllUsesWith(cut[tile]);
     tile.erase();
   }
-  // A generic's row i of the half is row i + offset of the point.
+  // A generic's row i of the part is row i + offset of the point. Added
+  // to a value from outside the body (a mask's row origin q0 + i), the
+  // offset moves into that value (q0 + offset, once before the generic):
+  // the lowering makes `origin + i` one iota along the rows
+  // (IndexIdioms.h), where `q0 + (i + offset)` took two more vectors.
   for (linalg::GenericOp generic : generics)
     for (auto index : llvm::make_early_inc_range(
              generic.getBody()->getOps<linalg::IndexOp>())) {
       if (index.getDim() != 0)
         continue;
-      b.setInsertionPointAfter(index);
-      Value row = arith::AddIOp::create(b, index.getLoc(), index, offset);
-      index.getResult().replaceAllUsesExcept(row, row.getDefiningOp());
+      Value row;
+      for (OpOperand &use : llvm::make_early_inc_range(index->getUses())) {
+        auto add = dyn_cast<arith::AddIOp>(use.getOwner());
+        OpOperand *origin =
+            add ? &add->getOpOperand(1 - use.getOperandNumber()) : nullptr;
+        if (origin &&
+            !generic.getRegion().isAncestor(origin->get().getParentRegion())) {
+          b.setInsertionPoint(generic);
+          origin->set(
+              arith::AddIOp::create(b, add.getLoc(), origin->get(), offset));
+          continue;
+        }
+        if (!row) {
+          b.setInsertionPointAfter(index);
+          row = arith::AddIOp::create(b, index.getLoc(), index, offset);
+        }
+        use.set(row);
+      }
     }
 }
 
@@ -161,7 +189,75 @@ static bool splitRows(func::FuncOp func, ArrayRef<int64_t> grid, bool equal,
       if (products && matrixRowsFactor(target, plan.getRows() / 2) != 1)
         continue;
     }
-    splitPoints(func, grid, plan, /*first=*/equal);
+    splitPoints(func, grid, plan, /*parts=*/2, /*first=*/equal);
+    return true;
+  }
+  return false;
+}
+
+/// Whether `value` is rows loaded from memory (a load, or its extf).
+static bool isLoadedRows(Value value) {
+  if (auto extend = value.getDefiningOp<arith::ExtFOp>())
+    value = extend.getIn();
+  return value.getDefiningOp<ktdp::LoadOp>() != nullptr;
+}
+
+/// The fewest rows a part may keep. Products that all multiply loaded
+/// rows are the matrix unit's work: a part of fewer rows than the unit's
+/// pads its product to them, so it cuts nothing there and re-reads the
+/// right operand (matmul_k2048's 256 KiB B, once a part). A product of
+/// computed rows (an attention's P.V) follows row work that the parts do
+/// cut (the mask and softmax before it).
+static int64_t fewestPartRows(func::FuncOp func,
+                              const ktflow::sched::ScheduleTarget &target) {
+  bool products = false, computedRows = false;
+  func.walk([&](linalg::MatmulOp product) {
+    products = true;
+    computedRows |= !isLoadedRows(product.getInputs()[0]);
+  });
+  // The points to merge for one row to fill the unit: its rows.
+  return products && !computedRows ? matrixRowsFactor(target, 1) : 1;
+}
+
+/// The most trips of the loops directly in `func` that carry nothing and
+/// run a constant number of times: the idle instances
+/// ktdf-spread-iterations gives those iterations (and ktdf-split-row-tiles
+/// their rows), which keep a trip's transfers whole.
+static int64_t spreadTrips(func::FuncOp func) {
+  int64_t trips = 1;
+  for (scf::ForOp loop : func.getBody().front().getOps<scf::ForOp>()) {
+    std::optional<APInt> count = loop.getStaticTripCount();
+    if (loop.getNumRegionIterArgs() == 0 && count)
+      trips = std::max<int64_t>(trips, count->getSExtValue());
+  }
+  return trips;
+}
+
+/// Cuts the points of `func` (grid `grid`) into the most parts of rows
+/// that the `idle` instances a point has take, when that is 3 or more;
+/// whether it did. Fewer parts are the halves' (splitRows), which pay only
+/// where they balance or share.
+static bool splitIntoParts(func::FuncOp func, ArrayRef<int64_t> grid,
+                           int64_t idle,
+                           const ktflow::sched::ScheduleTarget &target) {
+  idle /= spreadTrips(func);
+  if (idle < 3)
+    return false;
+  auto ids = *func.getOps<ktdp::GetComputeTileIdOp>().begin();
+  int64_t fewestRows = fewestPartRows(func, target);
+  for (auto [d, extent] : llvm::enumerate(grid)) {
+    if (extent < 2)
+      continue;
+    PointRowPlan plan(ids.getResult(d), /*halves=*/true);
+    if (failed(plan.build(func)))
+      continue;
+    int64_t rows = plan.getRows(), parts = 1;
+    for (int64_t p = 2; p <= std::min(rows / fewestRows, idle); ++p)
+      if (rows % p == 0)
+        parts = p;
+    if (parts < 3)
+      return false;
+    splitPoints(func, grid, plan, parts, /*first=*/false);
     return true;
   }
   return false;
@@ -208,6 +304,9 @@ struct SplitPointRowsPass
       if (ids.size() != 1 || ids.front()->getBlock() != &func.getBody().front())
         continue;
       int64_t points = ktdp::getNumTiles(grid);
+      int64_t idle = instances / points;
+      if (splitIntoParts(func, grid, idle, *target))
+        continue;
       bool equal = llvm::none_of(ids.front().getResults(), [&](Value id) {
         return workFollowsId(func, id);
       });

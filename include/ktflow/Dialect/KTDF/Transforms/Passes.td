@@ -1262,6 +1262,19 @@ def KTDFSplitPointRows : Pass<"ktdf-split-point-rows", "::mlir::ModuleOp"> {
     point and its DMA engine loads those bytes once for both (a paged
     attention on spyre_like). The matrix-unit rows are not checked there:
     each half's products run the point's waves.
+
+    Points that leave at least 3 instances each idle, after the trips of
+    the loops ktdf-spread-iterations would spread (constant trip counts,
+    nothing carried, directly in the function), are cut into more parts,
+    whatever their work: P, the largest divisor of R with P times the
+    points at most the instances, parts of R/P rows as a last grid
+    dimension, copy h anchored `h * R/P` rows further (and its
+    `linalg.index 0` reading `h * R/P` more). When every product of the
+    kernel multiplies loaded rows (a load or its extf), a part keeps at
+    least the matrix unit's rows: fewer pad its products to them and
+    re-read the right operand. Each instance runs at most one part; what
+    every row reads whole (an attention's keys and values, their widening
+    and transpose) each part loads and computes again.
   }];
   let options = [
     Option<"useLanes", "use-lanes", "bool", "true",

@@ -1,11 +1,19 @@
-// RUN: ktflow-opt %s --ktdf-import-target --ktdf-split-point-rows | FileCheck %s
+// RUN: ktflow-opt %s --ktdf-import-target --ktdf-split-point-rows=use-lanes=false | FileCheck %s
+// RUN: ktflow-opt %s --ktdf-import-target --ktdf-split-point-rows | FileCheck %s --check-prefix=PARTS
+
+// Counted as spyre_like's 32 cores (use-lanes=false), two instances a
+// point: halves. With all 64 lanes, four instances a point: four parts of
+// 4 rows (parts.mlir).
+// PARTS: grid = [16, 1, 4]
+// PARTS: -> !ktdp.access_tile<4x64xindex>
 
 // A causal attention of 16 points of 16 query rows on spyre_like (64
 // lanes): point t walks ceil((16t + 16) / 64) key blocks. Each point
 // becomes two halves of 8 rows (grid [16, 1, 2]); the query and output
 // tiles sit 8 rows further for the second half, the mask's row number
-// follows, the key loop's bound stays the point's, and the key and value
-// blocks (read whole by every row) keep their 64 rows.
+// follows (its row origin q0 + 8h), the key loop's bound stays the
+// point's, and the key and value blocks (read whole by every row) keep
+// their 64 rows.
 
 // CHECK-LABEL: func.func @attn_fwd
 // CHECK-SAME: grid = [16, 1, 2]
@@ -21,10 +29,10 @@
 // CHECK: scf.for %[[B:.*]] = %{{.*}} to %[[NBLK]] step %{{.*}} iter_args({{.*}}) -> (tensor<8xf32>, tensor<8xf32>, tensor<8x64xf32>)
 // CHECK: ktdp.load %{{.*}} : <64x64xindex> -> tensor<64x64xf16>
 // CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x64xf32>, tensor<64x64xf32>) outs(%{{.*}} : tensor<8x64xf32>)
+// CHECK: %[[ORIGIN:.*]] = arith.addi %[[Q0]], %[[OFF]] : index
 // CHECK: linalg.generic
 // CHECK: %[[I:.*]] = linalg.index 0 : index
-// CHECK: %[[ROW:.*]] = arith.addi %[[I]], %[[OFF]] : index
-// CHECK: arith.addi %[[Q0]], %[[ROW]] : index
+// CHECK: arith.addi %[[ORIGIN]], %[[I]] : index
 // CHECK: } -> tensor<8x64xf32>
 // CHECK: linalg.broadcast ins(%{{.*}} : tensor<8xf32>) outs(%{{.*}} : tensor<8x64xf32>)
 // CHECK: %[[TO:.*]] = ktdp.construct_access_tile %{{.*}}[%[[Q0]] + %[[OFF]], 0] {{.*}} -> !ktdp.access_tile<8x64xindex>
