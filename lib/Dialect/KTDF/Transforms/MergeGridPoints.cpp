@@ -7,7 +7,8 @@
 // The points' row tiles lie one block below the other, so F points are one
 // point of F times the rows: the tile id steps F times as far and every
 // tensor that flows from or to a row tile grows along its rows. The same
-// analysis finds the rows ktdf-split-point-rows cuts in two halves.
+// analysis finds the rows ktdf-split-point-rows cuts in two halves or
+// parts and ktdf-split-output-blocks cuts into parts (cutPointRows).
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,7 +56,8 @@ LogicalResult PointRowPlan::findTiles() {
 }
 
 /// A row tile: a box of device memory whose first coordinate moves one
-/// tile's rows per point and whose others do not move.
+/// tile's rows per point and whose others do not move (with `anyStride`,
+/// any tile of the plan's rows the caller found).
 LogicalResult PointRowPlan::addTile(ktdp::ConstructAccessTileOp tile) {
   auto shape = cast<ktdp::AccessTileType>(tile.getType()).getShape();
   ktdp::ConstructMemoryViewOp view = ktdp::getAccessTileView(tile);
@@ -64,16 +66,22 @@ LogicalResult PointRowPlan::addTile(ktdp::ConstructAccessTileOp tile) {
   if (!isSliceableTile(tile) || !space ||
       space->kind != ktdp::MemoryKind::global)
     return failure();
-  for (Value symbol : tile.getSymbolOperands())
-    if (coefficient(symbol, id) != 0)
-      return failure();
   if (rows == 0)
     rows = shape.front();
-  if (shape.front() != rows || anchorCoefficient(tile, 0, id) != rows)
+  if (shape.front() != rows)
     return failure();
-  for (unsigned r = 1; r < shape.size(); ++r)
-    if (anchorCoefficient(tile, r, id) != 0)
+  // Parts of a point's rows need no more: they cut each row tile where it
+  // is, and the plan checks that its rows are kept apart.
+  if (!anyStride) {
+    for (Value symbol : tile.getSymbolOperands())
+      if (coefficient(symbol, id) != 0)
+        return failure();
+    if (anchorCoefficient(tile, 0, id) != rows)
       return failure();
+    for (unsigned r = 1; r < shape.size(); ++r)
+      if (anchorCoefficient(tile, r, id) != 0)
+        return failure();
+  }
   tiles.insert(tile);
   return addTileData(tile, [&](Value v) { return add(v); });
 }
@@ -249,6 +257,55 @@ LogicalResult mlir::ktdf::mergeGridPoints(func::FuncOp func,
     return success();
   }
   return failure();
+}
+
+void mlir::ktdf::cutPointRows(func::FuncOp func, ArrayRef<int64_t> grid,
+                              const PointRowPlan &plan, int64_t parts) {
+  int64_t rows = plan.getRows() / parts;
+  Value copy = addGridDimension(func, ktdp::getGridOwner(func), grid, parts);
+  OpBuilder b(func.getContext());
+  b.setInsertionPointAfter(copy.getDefiningOp());
+  Location loc = func.getLoc();
+  Value offset = arith::MulIOp::create(
+      b, loc, copy, arith::ConstantIndexOp::create(b, loc, rows));
+  DenseMap<Operation *, Value> cut;
+  for (ktdp::ConstructAccessTileOp tile : plan.getTiles()) {
+    b.setInsertionPoint(tile);
+    SmallVector<int64_t> shape(
+        cast<ktdp::AccessTileType>(tile.getType()).getShape());
+    shape.front() = rows;
+    AffineMap base = tile.getBaseMap();
+    SmallVector<AffineExpr> results(base.getResults());
+    results.front() =
+        results.front() + getAffineDimExpr(base.getNumDims(), b.getContext());
+    SmallVector<Value> indices(tile.getIndices());
+    indices.push_back(offset);
+    cut[tile] =
+        buildBoxTile(b, tile, indices,
+                     AffineMap::get(base.getNumDims() + 1, base.getNumSymbols(),
+                                    results, b.getContext()),
+                     shape);
+  }
+  SmallVector<linalg::GenericOp> generics = plan.rowIndexedGenerics();
+  retypeValues(
+      b, plan.getValues(), [&](Value v) { return withRows(v.getType(), rows); },
+      [&](ktdp::LoadOp load) {
+        return cut.lookup(load.getAccessTile().getDefiningOp());
+      });
+  for (ktdp::ConstructAccessTileOp tile : plan.getTiles()) {
+    tile.getResult().replaceAllUsesWith(cut[tile]);
+    tile.erase();
+  }
+  // A generic's row i of the part is row i + offset of the point.
+  for (linalg::GenericOp generic : generics)
+    for (auto index : llvm::make_early_inc_range(
+             generic.getBody()->getOps<linalg::IndexOp>())) {
+      if (index.getDim() != 0)
+        continue;
+      b.setInsertionPointAfter(index);
+      Value row = arith::AddIOp::create(b, index.getLoc(), index, offset);
+      index.getResult().replaceAllUsesExcept(row, row.getDefiningOp());
+    }
 }
 
 int64_t

@@ -29,10 +29,15 @@ namespace mlir::ktdf {
 /// lets it reach more (a loop bound: a half keeps its point's), asks every
 /// store to go through a row tile, and also takes splats, reductions and
 /// broadcasts that keep dimension 0, and row-wise generics, which may read
-/// their row number.
+/// their row number. `anyStride` (with `halves`: ktdf-split-output-blocks'
+/// row parts) takes as row tiles those whose first coordinate moves with
+/// the tile id in any way, by a multiple known only at run time too (a
+/// Triton `pid * BLOCK_SIZE_M`, `pid / n * BLOCK_SIZE_M`), whatever their
+/// other coordinates do: a part reads and writes rows of its point's.
 class PointRowPlan : public RowValues {
 public:
-  PointRowPlan(Value id, bool halves) : id(id), halves(halves) {}
+  PointRowPlan(Value id, bool halves, bool anyStride = false)
+      : id(id), halves(halves), anyStride(anyStride) {}
   LogicalResult build(func::FuncOp func);
   /// The generics of the plan (those whose body may read its row number).
   SmallVector<linalg::GenericOp> rowIndexedGenerics() const;
@@ -46,6 +51,7 @@ private:
 
   Value id;
   bool halves;
+  bool anyStride;
 };
 
 /// Merges `factor` consecutive points of one dimension of the launch grid
@@ -66,6 +72,14 @@ int64_t matrixRowsFactor(const ktflow::sched::ScheduleTarget &target,
 
 LogicalResult mergeGridPoints(func::FuncOp func, ArrayRef<int64_t> grid,
                               int64_t factor);
+
+/// Cuts every point of `func` (grid `grid`) into `parts` parts of the
+/// rows of `plan` (built with `halves`), the parts a new last grid
+/// dimension: part h loads and stores through the plan's row tiles
+/// anchored `h * R/parts` rows further, its row values have R/parts rows,
+/// and `linalg.index 0` in the plan's generics reads `h * R/parts` more.
+void cutPointRows(func::FuncOp func, ArrayRef<int64_t> grid,
+                  const PointRowPlan &plan, int64_t parts);
 
 } // namespace mlir::ktdf
 

@@ -1052,6 +1052,15 @@ def KTDFSplitOutputBlocks
     element-wise work on such vectors) is split the same way, each copy
     folding its own columns, in slices of at least `min-reduction-columns`.
 
+    When the kernel's output rows can be cut too (every store through a
+    tile whose first coordinate moves with a tile id, by any stride, the
+    products' left operands and outputs keeping their rows apart, their
+    right operands read whole), the copies are R parts of the rows (a grid
+    dimension before the columns') times C column slices: the most copies
+    whose parts fill the matrix unit's rows and whose slices are at least
+    16 columns wide, then the fewest operand bytes a copy loads (m/R + n/C),
+    then the most row parts. Part h's row tiles sit `h * m/R` rows further.
+
     ```mlir
     // before: grid = [2, 16]
     %tb = ktdp.construct_access_tile %B[%k, %n] ... -> !ktdp.access_tile<128x512xindex>
