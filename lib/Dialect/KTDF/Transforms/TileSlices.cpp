@@ -25,19 +25,26 @@ Value ktdf::buildBoxTile(OpBuilder &b, Value tile, ValueRange indices,
       op.getAccessTileOrderAttr());
 }
 
-Value ktdf::buildColumnSlice(OpBuilder &b, Value tile, Value column,
-                             int64_t width) {
+Value ktdf::buildDimSlice(OpBuilder &b, Value tile, unsigned dim, Value offset,
+                          int64_t extent) {
   auto op = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
   AffineMap base = op.getBaseMap();
-  SmallVector<AffineExpr> results(base.getResults());
-  results.back() =
-      results.back() + getAffineDimExpr(base.getNumDims(), b.getContext());
-  auto shifted = AffineMap::get(base.getNumDims() + 1, base.getNumSymbols(),
-                                results, b.getContext());
   SmallVector<int64_t> shape(
       cast<ktdp::AccessTileType>(op.getType()).getShape());
-  shape.back() = width;
+  // The anchor's coordinates end with the tile's dimensions.
+  SmallVector<AffineExpr> results(base.getResults());
+  AffineExpr &anchor = results[results.size() - shape.size() + dim];
+  anchor = anchor + getAffineDimExpr(base.getNumDims(), b.getContext());
+  auto shifted = AffineMap::get(base.getNumDims() + 1, base.getNumSymbols(),
+                                results, b.getContext());
+  shape[dim] = extent;
   SmallVector<Value> indices(op.getIndices());
-  indices.push_back(column);
+  indices.push_back(offset);
   return buildBoxTile(b, tile, indices, shifted, shape);
+}
+
+Value ktdf::buildColumnSlice(OpBuilder &b, Value tile, Value column,
+                             int64_t width) {
+  auto type = cast<ktdp::AccessTileType>(tile.getType());
+  return buildDimSlice(b, tile, type.getRank() - 1, column, width);
 }

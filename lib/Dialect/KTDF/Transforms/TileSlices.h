@@ -21,6 +21,12 @@ Value buildBoxTile(OpBuilder &b, Value tile, ValueRange indices, AffineMap base,
                    ArrayRef<int64_t> shape);
 
 /// A box tile like `tile` (built by ktdp.construct_access_tile), shifted
+/// `offset` along its dimension `dim` and `extent` long there (a row slice
+/// of a right operand whose rows a contraction reads).
+Value buildDimSlice(OpBuilder &b, Value tile, unsigned dim, Value offset,
+                    int64_t extent);
+
+/// A box tile like `tile` (built by ktdp.construct_access_tile), shifted
 /// `column` columns along its last dimension and `width` columns wide.
 Value buildColumnSlice(OpBuilder &b, Value tile, Value column, int64_t width);
 

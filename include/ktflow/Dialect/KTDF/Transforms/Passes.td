@@ -1325,6 +1325,20 @@ def KTDFSplitWideReductions
     rows of a tensor) as the device has cores is left to the passes that
     spread rows. A maximum or minimum is the kernel's bit for bit; a sum
     is the same terms associated differently.
+
+    When the stores give no such plan, the columns a contraction reads are
+    cut instead: from the left operand of the first `linalg.matmul` whose
+    left operand is computed (a SwiGLU's gate), the cut columns are
+    followed back through element-wise ops and products that compute them
+    (their right operands and outputs cut along columns, their left
+    operands read whole by every part); each product contracting them
+    reads its own rows of its right operand (a load used once) and leaves
+    a whole partial. A product accumulating into another's partial (its
+    only use) continues it; the last of such a chain is all-reduced with
+    addf, and its first must start from zero (a zero splat or fill).
+    Stores of whole values run on part 0 only. P is the largest divisor of
+    the columns at most the cores leaving 16 columns a part,
+    whatever the rows (the parts divide the weights every row reads).
   }];
   let options = [
     Option<"minPartColumns", "min-part-columns", "int64_t", "1024",

@@ -1,5 +1,9 @@
-// RUN: ktflow-opt %s -split-input-file --ktdf-mapping | FileCheck %s --check-prefix=MAP
-// RUN: ktflow-opt %s -split-input-file --ktdf-mapping --ktdf-route-transfers | FileCheck %s
+// RUN: ktflow-opt %s -split-input-file --ktdf-mapping=O0=true | FileCheck %s --check-prefix=MAP
+// RUN: ktflow-opt %s -split-input-file --ktdf-mapping=O0=true --ktdf-route-transfers | FileCheck %s
+
+// At -O0: optimized, ktdf-split-wide-reductions first cuts these one-point
+// FFNs' hidden columns over the cores (SplitWideReductions/contraction.mlir);
+// each part's group is split the same way.
 
 // A gated projection in one compute group: two products, the SiLU of the
 // first times the second, and a down projection of the gate. spyre_like's
