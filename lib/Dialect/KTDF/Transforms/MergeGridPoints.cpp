@@ -260,9 +260,11 @@ LogicalResult mlir::ktdf::mergeGridPoints(func::FuncOp func,
 }
 
 void mlir::ktdf::cutPointRows(func::FuncOp func, ArrayRef<int64_t> grid,
-                              const PointRowPlan &plan, int64_t parts) {
+                              const PointRowPlan &plan, int64_t parts,
+                              bool first) {
   int64_t rows = plan.getRows() / parts;
-  Value copy = addGridDimension(func, ktdp::getGridOwner(func), grid, parts);
+  Value copy =
+      addGridDimension(func, ktdp::getGridOwner(func), grid, parts, first);
   OpBuilder b(func.getContext());
   b.setInsertionPointAfter(copy.getDefiningOp());
   Location loc = func.getLoc();
@@ -296,15 +298,34 @@ void mlir::ktdf::cutPointRows(func::FuncOp func, ArrayRef<int64_t> grid,
     tile.getResult().replaceAllUsesWith(cut[tile]);
     tile.erase();
   }
-  // A generic's row i of the part is row i + offset of the point.
+  // A generic's row i of the part is row i + offset of the point. Added
+  // to a value from outside the body (a mask's row origin q0 + i), the
+  // offset moves into that value (q0 + offset, once before the generic):
+  // the lowering makes `origin + i` one iota along the rows
+  // (IndexIdioms.h), where `q0 + (i + offset)` took two more vectors.
   for (linalg::GenericOp generic : generics)
     for (auto index : llvm::make_early_inc_range(
              generic.getBody()->getOps<linalg::IndexOp>())) {
       if (index.getDim() != 0)
         continue;
-      b.setInsertionPointAfter(index);
-      Value row = arith::AddIOp::create(b, index.getLoc(), index, offset);
-      index.getResult().replaceAllUsesExcept(row, row.getDefiningOp());
+      Value row;
+      for (OpOperand &use : llvm::make_early_inc_range(index->getUses())) {
+        auto add = dyn_cast<arith::AddIOp>(use.getOwner());
+        OpOperand *origin =
+            add ? &add->getOpOperand(1 - use.getOperandNumber()) : nullptr;
+        if (origin &&
+            !generic.getRegion().isAncestor(origin->get().getParentRegion())) {
+          b.setInsertionPoint(generic);
+          origin->set(
+              arith::AddIOp::create(b, add.getLoc(), origin->get(), offset));
+          continue;
+        }
+        if (!row) {
+          b.setInsertionPointAfter(index);
+          row = arith::AddIOp::create(b, index.getLoc(), index, offset);
+        }
+        use.set(row);
+      }
     }
 }
 

@@ -75,11 +75,12 @@ LogicalResult mergeGridPoints(func::FuncOp func, ArrayRef<int64_t> grid,
 
 /// Cuts every point of `func` (grid `grid`) into `parts` parts of the
 /// rows of `plan` (built with `halves`), the parts a new last grid
-/// dimension: part h loads and stores through the plan's row tiles
-/// anchored `h * R/parts` rows further, its row values have R/parts rows,
-/// and `linalg.index 0` in the plan's generics reads `h * R/parts` more.
+/// dimension (`first`: the first): part h loads and stores through the
+/// plan's row tiles anchored `h * R/parts` rows further, its row values
+/// have R/parts rows, and `linalg.index 0` in the plan's generics reads
+/// `h * R/parts` more (added to an outside value, that value moves).
 void cutPointRows(func::FuncOp func, ArrayRef<int64_t> grid,
-                  const PointRowPlan &plan, int64_t parts);
+                  const PointRowPlan &plan, int64_t parts, bool first = false);
 
 } // namespace mlir::ktdf
 

@@ -41,9 +41,7 @@
 
 #include "IndexAnalysis.h"
 #include "MergeGridPoints.h"
-#include "OutputSlices.h"
 #include "ShapeIdioms.h"
-#include "TileSlices.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -93,77 +91,6 @@ static bool loadsForBothHalves(func::FuncOp func, const PointRowPlan &plan) {
   return shared > 0 && shared >= rows;
 }
 
-/// Cuts every point of `func` into `parts` parts of the plan's rows, the
-/// parts a last grid dimension (`first`: the first).
-static void splitPoints(func::FuncOp func, ArrayRef<int64_t> grid,
-                        const PointRowPlan &plan, int64_t parts, bool first) {
-  int64_t rows = plan.getRows() / parts;
-  Value copy =
-      addGridDimension(func, ktdp::getGridOwner(func), grid, parts, first);
-  OpBuilder b(func.getContext());
-  b.setInsertionPointAfter(copy.getDefiningOp());
-  Location loc = func.getLoc();
-  Value offset = arith::MulIOp::create(
-      b, loc, copy, arith::ConstantIndexOp::create(b, loc, rows));
-  DenseMap<Operation *, Value> cut;
-  for (ktdp::ConstructAccessTileOp tile : plan.getTiles()) {
-    b.setInsertionPoint(tile);
-    SmallVector<int64_t> shape(
-        cast<ktdp::AccessTileType>(tile.getType()).getShape());
-    shape.front() = rows;
-    AffineMap base = tile.getBaseMap();
-    SmallVector<AffineExpr> results(base.getResults());
-    results.front() =
-        results.front() + getAffineDimExpr(base.getNumDims(), b.getContext());
-    SmallVector<Value> indices(tile.getIndices());
-    indices.push_back(offset);
-    cut[tile] =
-        buildBoxTile(b, tile, indices,
-                     AffineMap::get(base.getNumDims() + 1, base.getNumSymbols(),
-                                    results, b.getContext()),
-                     shape);
-  }
-  SmallVector<linalg::GenericOp> generics = plan.rowIndexedGenerics();
-  retypeValues(
-      b, plan.getValues(), [&](Value v) { return withRows(v.getType(), rows); },
-      [&](ktdp::LoadOp load) {
-        return cut.lookup(load.getAccessTile().getDefiningOp());
-      });
-  for (ktdp::ConstructAccessTileOp tile : plan.getTiles()) {
-    tile.getResult().replaceAllUsesWith(cut[tile]);
-    tile.erase();
-  }
-  // A generic's row i of the part is row i + offset of the point. Added
-  // to a value from outside the body (a mask's row origin q0 + i), the
-  // offset moves into that value (q0 + offset, once before the generic):
-  // the lowering makes `origin + i` one iota along the rows
-  // (IndexIdioms.h), where `q0 + (i + offset)` took two more vectors.
-  for (linalg::GenericOp generic : generics)
-    for (auto index : llvm::make_early_inc_range(
-             generic.getBody()->getOps<linalg::IndexOp>())) {
-      if (index.getDim() != 0)
-        continue;
-      Value row;
-      for (OpOperand &use : llvm::make_early_inc_range(index->getUses())) {
-        auto add = dyn_cast<arith::AddIOp>(use.getOwner());
-        OpOperand *origin =
-            add ? &add->getOpOperand(1 - use.getOperandNumber()) : nullptr;
-        if (origin &&
-            !generic.getRegion().isAncestor(origin->get().getParentRegion())) {
-          b.setInsertionPoint(generic);
-          origin->set(
-              arith::AddIOp::create(b, add.getLoc(), origin->get(), offset));
-          continue;
-        }
-        if (!row) {
-          b.setInsertionPointAfter(index);
-          row = arith::AddIOp::create(b, index.getLoc(), index, offset);
-        }
-        use.set(row);
-      }
-    }
-}
-
 /// Cuts the points of `func` (grid `grid`, of `equal` work or not) into
 /// halves where a dimension's rows qualify; whether it did.
 static bool splitRows(func::FuncOp func, ArrayRef<int64_t> grid, bool equal,
@@ -189,7 +116,7 @@ static bool splitRows(func::FuncOp func, ArrayRef<int64_t> grid, bool equal,
       if (products && matrixRowsFactor(target, plan.getRows() / 2) != 1)
         continue;
     }
-    splitPoints(func, grid, plan, /*parts=*/2, /*first=*/equal);
+    cutPointRows(func, grid, plan, /*parts=*/2, /*first=*/equal);
     return true;
   }
   return false;
@@ -257,7 +184,7 @@ static bool splitIntoParts(func::FuncOp func, ArrayRef<int64_t> grid,
         parts = p;
     if (parts < 3)
       return false;
-    splitPoints(func, grid, plan, parts, /*first=*/false);
+    cutPointRows(func, grid, plan, parts);
     return true;
   }
   return false;
