@@ -186,6 +186,8 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
   tile.useCostModel = options.optimize;
   tile.chunkScale = options.optimize ? knobs.chunkScale : 0;
   pm.addPass(ktdf::createKTDFTileStreams(tile));
+  if (options.optimize)
+    pm.addPass(ktdf::createKTDFMergeAdjacentLoads());
   pm.addPass(ktdf::createKTDFOrderGrid());
   if (options.optimize) {
     ktdf::KTDFSpreadIterationsOptions spread;

@@ -45,6 +45,7 @@
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=pre_scheduling},
 // CHECK-NEXT:   ktdf-route-transfers,
 // CHECK-NEXT:   ktdf-tile-streams{chunk=0 chunk-scale=0 use-cost-model=true},
+// CHECK-NEXT:   ktdf-merge-adjacent-loads{all-engines=false max-bytes=32768},
 // CHECK-NEXT:   ktdf-order-grid,
 // CHECK-NEXT:   ktdf-spread-iterations{max-factor=0 use-lanes=true},
 // CHECK-NEXT:   ktdf-distribute{balance=true use-lanes=true},

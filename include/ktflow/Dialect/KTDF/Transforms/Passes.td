@@ -1658,6 +1658,39 @@ def KTDFKeepCarriedChunks
     ```
   }];
 }
+def KTDFMergeAdjacentLoads
+    : Pass<"ktdf-merge-adjacent-loads", "::mlir::ModuleOp"> {
+  let summary = "Load side-by-side tiles of one pipeline as one wide tile";
+  let description = [{
+    Where a core's lanes share the engine that loads from device memory
+    (its few transfers in flight serve them all), the DMA load stages of
+    one pipeline that load tiles of one view lying side by side along the
+    last dimension (same shape, same place along the other dimensions,
+    each starting where the previous one ends), each into a private buffer
+    of its own read in windows by one stage (the feed), become one stage
+    loading the wide tile into one wide buffer; the feed reads window k of
+    it where it read buffer k. The unrolled column blocks of a Triton loop
+    carrying a running sum are the case: each 256-byte block was a transfer
+    of its own. The compute stage is unchanged. At most `max-bytes` per
+    merged tile; `all-engines` merges on every device.
+
+    ```mlir
+    // before: two stages, %a and %b loading X[%r, 0] and X[%r, 128]
+    ktdf.data_transfer %a to %buf : !ktdp.access_tile<1x128xindex> to memref<1x128xf16, "L1">
+    ktdf.data_transfer %b to %buf_0 : !ktdp.access_tile<1x128xindex> to memref<1x128xf16, "L1">
+    // after: one stage; the feed reads %wide[%i, %j] and %wide[%i, %j + 128]
+    ktdf.data_transfer %ab to %wide : !ktdp.access_tile<1x256xindex> to memref<1x256xf16, "L1">
+    ```
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", "32768",
+           "merge only into tiles of at most this many bytes">,
+    Option<"allEngines", "all-engines", "bool", "false",
+           "merge also where each lane has a load engine of its own">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def KTDFRowBlocks : Pass<"ktdf-row-blocks", "::mlir::ModuleOp"> {
   let summary = "Hand small tiles to the feed, and from the drain, in blocks of rows";
   let description = [{

@@ -1,0 +1,382 @@
+//===- MergeAdjacentLoads.cpp - Side-by-side tiles move as one -----------===//
+//
+// This file implements --ktdf-merge-adjacent-loads. A pipeline whose DMA
+// engine loads several tiles lying side by side along the last dimension
+// of one view, each into a buffer of its own that one stage (the feed)
+// reads, loads them as one wide tile into one wide buffer, the feed reading
+// each former buffer's window of it. Triton's column-block loop carrying a
+// running sum (`acc += X[r, 128k : 128(k+1)]`, unrolled by
+// ktdf-unroll-carried-loops) is the case that asked for it: its four
+// 256-byte blocks were four transfers of one execution, and sample_device's
+// load engine, shared by a core's two lanes, keeps four in flight, so each
+// row's blocks filled all its slots for a whole device-memory latency. The
+// compute stage and every rounding stay as they were: only the transfers
+// and the feed's addresses change.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IndexAnalysis.h"
+
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
+#include "ktflow/Scheduler/ScheduleTargetPass.h"
+#include "ktflow/Support/ElementBytes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFMERGEADJACENTLOADS
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
+using namespace mlir;
+using namespace mlir::ktdf;
+
+namespace {
+/// An index expression `constant + sum of coefficient * value`.
+struct LinearIndex {
+  int64_t constant = 0;
+  SmallVector<std::pair<Value, int64_t>> terms;
+};
+
+/// A DMA load stage the pass may merge: its one transfer, the tile it
+/// loads and the buffer it fills, and the tile's anchor as linear indices.
+struct ColumnLoad {
+  StageOp stage;
+  DataTransferOp transfer;
+  ktdp::ConstructAccessTileOp tile;
+  PrivateOp buffer;
+  SmallVector<LinearIndex> anchor;
+};
+} // namespace
+
+/// `v` as a constant plus a value (null when `v` is a constant): folds a
+/// constant operand of an `arith.addi`.
+static std::pair<Value, int64_t> splitConstant(Value v) {
+  APInt k;
+  if (matchPattern(v, m_ConstantInt(&k)))
+    return {nullptr, k.getSExtValue()};
+  if (auto add = v.getDefiningOp<arith::AddIOp>())
+    for (int i = 0; i < 2; ++i)
+      if (matchPattern(add->getOperand(1 - i), m_ConstantInt(&k)))
+        return {add->getOperand(i), k.getSExtValue()};
+  return {v, 0};
+}
+
+/// The anchor of `tile` as linear indices, when its base map is affine in
+/// its indices.
+static std::optional<SmallVector<LinearIndex>>
+linearAnchor(ktdp::ConstructAccessTileOp tile) {
+  AffineMap map = tile.getBaseMap();
+  ValueRange indices = tile.getIndices();
+  if (map.getNumSymbols() != 0 || map.getNumDims() != indices.size())
+    return std::nullopt;
+  SmallVector<LinearIndex> anchor;
+  for (AffineExpr expr : map.getResults()) {
+    auto affine = affineCoefficients(expr, indices.size());
+    if (!affine)
+      return std::nullopt;
+    LinearIndex linear;
+    linear.constant = affine->first;
+    for (auto [index, coefficient] : llvm::zip(indices, affine->second)) {
+      if (coefficient == 0)
+        continue;
+      std::pair<Value, int64_t> split = splitConstant(index);
+      linear.constant += coefficient * split.second;
+      if (!split.first)
+        continue;
+      auto *same = llvm::find_if(
+          linear.terms, [&](auto &t) { return t.first == split.first; });
+      if (same != linear.terms.end())
+        same->second += coefficient;
+      else
+        linear.terms.push_back({split.first, coefficient});
+    }
+    llvm::erase_if(linear.terms, [](auto &t) { return t.second == 0; });
+    anchor.push_back(std::move(linear));
+  }
+  return anchor;
+}
+
+/// Whether `a` and `b` differ by a constant (their terms are the same).
+static bool sameTerms(const LinearIndex &a, const LinearIndex &b) {
+  if (a.terms.size() != b.terms.size())
+    return false;
+  return llvm::all_of(a.terms,
+                      [&](auto &t) { return llvm::is_contained(b.terms, t); });
+}
+
+/// The reads of `buffer` besides `load`: transfers out of it at indices of
+/// every dimension, all in one stage of `buffer`'s pipeline, each a block no
+/// wider than a row of `width` that divides it (a block spanning rows
+/// would span other windows once the buffer is wider). Empty: none or
+/// another use.
+static SmallVector<DataTransferOp>
+windowReads(PrivateOp buffer, DataTransferOp load, int64_t width) {
+  SmallVector<DataTransferOp> reads;
+  StageOp reader;
+  auto type = cast<MemRefType>(buffer.getType());
+  for (OpOperand &use : buffer.getResult().getUses()) {
+    if (use.getOwner() == load)
+      continue;
+    auto read = dyn_cast<DataTransferOp>(use.getOwner());
+    if (!read || read.getSrc() != buffer.getResult() ||
+        read.getDst() == buffer.getResult() ||
+        llvm::is_contained(read.getStagedIndices(), buffer.getResult()) ||
+        read.getSrcIndices().size() != static_cast<size_t>(type.getRank()) ||
+        read.getRows())
+      return {};
+    SmallVector<int64_t> block = read.getBlockShape();
+    if (block.empty() || block.back() > width || width % block.back() != 0)
+      return {};
+    auto stage = read->getParentOfType<StageOp>();
+    if (!stage || (reader && stage != reader))
+      return {};
+    reader = stage;
+    reads.push_back(read);
+  }
+  return reads;
+}
+
+/// `stage` as a mergeable load, if it is one: a DMA load stage whose one
+/// transfer moves a box tile of identity order, starting at its anchor, of
+/// a memory view into a whole private buffer of the tile's shape, which
+/// one stage reads in windows; its one token goes to that stage.
+static std::optional<ColumnLoad> asColumnLoad(StageOp stage) {
+  if (!stage.isApplicable(UnitRole::dma_load) ||
+      !stage.getDependsIn().empty() || stage.getNumResults() != 1 ||
+      !stage->getDiscardableAttrDictionary().empty())
+    return std::nullopt;
+  DataTransferOp transfer;
+  for (Operation &op : stage.getBody().front()) {
+    auto t = dyn_cast<DataTransferOp>(op);
+    if (!t || transfer)
+      return std::nullopt;
+    transfer = t;
+  }
+  if (!transfer || !transfer.getSrcIndices().empty() ||
+      !transfer.getDstIndices().empty() || transfer.getRows() ||
+      !transfer.getStagedIndices().empty() ||
+      !transfer->getDiscardableAttrDictionary().empty())
+    return std::nullopt;
+  auto tile = transfer.getSrc().getDefiningOp<ktdp::ConstructAccessTileOp>();
+  auto buffer = transfer.getDst().getDefiningOp<PrivateOp>();
+  if (!tile || !buffer || buffer.getOffset() || buffer.getExported() ||
+      !buffer->getDiscardableAttrDictionary().empty() ||
+      buffer->getParentOp() != stage->getParentOp() ||
+      !tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>() ||
+      !tile.getSymbolOperands().empty() ||
+      !tile.getAccessTileOrder().isIdentity())
+    return std::nullopt;
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  ArrayRef<int64_t> shape =
+      cast<ktdp::AccessTileType>(tile.getType()).getShape();
+  IntegerSet set = tile.getAccessTileSet();
+  if (!type || !type.hasStaticShape() || type.getShape() != shape ||
+      !type.getLayout().isIdentity() || set.getNumSymbols() != 0 ||
+      !ktdp::isBoxShaped(set) ||
+      tile.getBaseMap().getNumResults() != shape.size())
+    return std::nullopt;
+  FailureOr<ktdp::IntegerBox> box = ktdp::getBoundingBox(set, {});
+  if (failed(box) || box->getExtents() != SmallVector<int64_t>(shape) ||
+      llvm::any_of(box->lower, [](int64_t l) { return l != 0; }))
+    return std::nullopt;
+  // The token goes to the one stage that reads the buffer.
+  SmallVector<DataTransferOp> reads =
+      windowReads(buffer, transfer, shape.back());
+  Value token = stage.getResult(0);
+  if (reads.empty() || !token.hasOneUse() ||
+      token.getUses().begin()->getOwner() !=
+          reads.front()->getParentOfType<StageOp>())
+    return std::nullopt;
+  auto anchor = linearAnchor(tile);
+  if (!anchor)
+    return std::nullopt;
+  return ColumnLoad{stage, transfer, tile, buffer, std::move(*anchor)};
+}
+
+/// How far `b`'s tile starts after `a`'s along the last dimension, when
+/// both move tiles of the same view, shape and element type on the same
+/// unit to the same reader and start at the same place along the others.
+static std::optional<int64_t> columnOffset(ColumnLoad &a, ColumnLoad &b) {
+  if (a.tile.getBase() != b.tile.getBase() ||
+      a.tile.getType() != b.tile.getType() ||
+      a.buffer.getType() != b.buffer.getType() ||
+      a.stage.getUnitAttr() != b.stage.getUnitAttr() ||
+      a.stage.getApplicableUnits() != b.stage.getApplicableUnits() ||
+      *a.stage.getResult(0).getUsers().begin() !=
+          *b.stage.getResult(0).getUsers().begin())
+    return std::nullopt;
+  size_t last = a.anchor.size() - 1;
+  for (size_t r = 0; r <= last; ++r)
+    if (!sameTerms(a.anchor[r], b.anchor[r]) ||
+        (r < last && a.anchor[r].constant != b.anchor[r].constant))
+      return std::nullopt;
+  return b.anchor[last].constant - a.anchor[last].constant;
+}
+
+/// `type` (a memref or access tile) with its last dimension `n` times as
+/// wide.
+static Type widen(Type type, int64_t n) {
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    SmallVector<int64_t> shape(memref.getShape());
+    shape.back() *= n;
+    return MemRefType::get(shape, memref.getElementType(), AffineMap(),
+                           memref.getMemorySpace());
+  }
+  auto tile = cast<ktdp::AccessTileType>(type);
+  SmallVector<int64_t> shape(tile.getShape());
+  shape.back() *= n;
+  return ktdp::AccessTileType::get(shape, tile.getElementType());
+}
+
+/// Merges `run` (loads of adjacent tiles, from the leftmost): the first
+/// stage in the pipeline loads the wide tile into a wide buffer, the
+/// reader reads each former buffer's window of it, the others go.
+static void mergeRun(MutableArrayRef<ColumnLoad> run) {
+  int64_t n = run.size();
+  int64_t width =
+      cast<MemRefType>(run.front().buffer.getType()).getShape().back();
+  ColumnLoad *first = &run.front();
+  for (ColumnLoad &load : run)
+    if (load.stage->isBeforeInBlock(first->stage))
+      first = &load;
+  ColumnLoad *bufferFirst = &run.front();
+  for (ColumnLoad &load : run)
+    if (load.buffer->isBeforeInBlock(bufferFirst->buffer))
+      bufferFirst = &load;
+
+  // The wide tile, next to the leftmost tile (its indices are defined
+  // there), and the wide buffer, where the first buffer was.
+  ktdp::ConstructAccessTileOp left = run.front().tile;
+  OpBuilder b(left);
+  b.setInsertionPointAfter(left);
+  auto wideTile = cast<ktdp::ConstructAccessTileOp>(b.clone(*left));
+  Type tileType = widen(left.getType(), n);
+  wideTile.getResult().setType(cast<ktdp::AccessTileType>(tileType));
+  wideTile.setAccessTileSet(ktdp::getBoxSet(
+      cast<ktdp::AccessTileType>(tileType).getShape(), b.getContext()));
+  b.setInsertionPoint(bufferFirst->buffer);
+  auto wideBuffer =
+      PrivateOp::create(b, bufferFirst->buffer.getLoc(),
+                        widen(bufferFirst->buffer.getType(), n), IntegerAttr());
+
+  // The reads: window k of the wide buffer.
+  for (auto [k, load] : llvm::enumerate(run)) {
+    for (DataTransferOp read : windowReads(load.buffer, load.transfer, width)) {
+      SmallVector<Value> indices(read.getSrcIndices());
+      if (k != 0) {
+        OpBuilder rb(read);
+        Value shift =
+            arith::ConstantIndexOp::create(rb, read.getLoc(), k * width);
+        indices.back() =
+            arith::AddIOp::create(rb, read.getLoc(), indices.back(), shift);
+      }
+      read.getSrcMutable().assign(wideBuffer.getResult());
+      read.getSrcIndicesMutable().assign(indices);
+    }
+  }
+
+  // One load stage, one token for the reader.
+  first->transfer.getSrcMutable().assign(wideTile.getResult());
+  first->transfer.getDstMutable().assign(wideBuffer.getResult());
+  Value token = first->stage.getResult(0);
+  auto reader = cast<StageOp>(*token.getUsers().begin());
+  SmallVector<Value> dependsIn;
+  for (Value in : reader.getDependsIn()) {
+    bool merged = llvm::any_of(
+        run, [&](ColumnLoad &l) { return l.stage.getResult(0) == in; });
+    Value kept = merged ? token : in;
+    if (!llvm::is_contained(dependsIn, kept))
+      dependsIn.push_back(kept);
+  }
+  reader.getDependsInMutable().assign(dependsIn);
+  for (ColumnLoad &load : run) {
+    if (&load != first)
+      load.stage.erase();
+    load.buffer.erase();
+  }
+  for (ColumnLoad &load : run)
+    if (load.tile.use_empty())
+      load.tile.erase();
+}
+
+/// Merges the adjacent-tile loads of `pipeline`, each merged tile at most
+/// `maxBytes`.
+static void mergePipeline(PipelineOp pipeline, int64_t maxBytes) {
+  SmallVector<ColumnLoad> loads;
+  for (auto stage : pipeline.getBody().front().getOps<StageOp>())
+    if (auto load = asColumnLoad(stage))
+      loads.push_back(std::move(*load));
+  // Group loads whose tiles differ only along the last dimension; within
+  // a group, runs of tiles each starting where the previous one ends.
+  SmallVector<bool> used(loads.size(), false);
+  SmallVector<SmallVector<ColumnLoad>> runs;
+  for (size_t i = 0; i < loads.size(); ++i) {
+    if (used[i])
+      continue;
+    SmallVector<std::pair<int64_t, size_t>> group = {{0, i}};
+    for (size_t j = i + 1; j < loads.size(); ++j)
+      if (!used[j])
+        if (auto offset = columnOffset(loads[i], loads[j]))
+          group.push_back({*offset, j});
+    llvm::sort(group);
+    auto type = cast<MemRefType>(loads[i].buffer.getType());
+    int64_t width = type.getShape().back();
+    int64_t bytes =
+        type.getNumElements() * ktflow::bytesPerElement(type.getElementType());
+    SmallVector<ColumnLoad> run;
+    int64_t next = 0;
+    auto flush = [&] {
+      if (run.size() > 1)
+        runs.push_back(run);
+      run.clear();
+    };
+    for (auto [offset, j] : group) {
+      bool extends = !run.empty() && offset == next &&
+                     static_cast<int64_t>(run.size() + 1) * bytes <= maxBytes;
+      if (!extends)
+        flush();
+      run.push_back(loads[j]);
+      used[j] = true;
+      next = offset + width;
+    }
+    flush();
+  }
+  for (auto &run : runs)
+    mergeRun(run);
+}
+
+namespace {
+struct MergeAdjacentLoadsPass
+    : public ktflow::sched::WithScheduleTarget<
+          ktdf::impl::KTDFMergeAdjacentLoadsBase<MergeAdjacentLoadsPass>> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
+    if (!target)
+      return;
+    if (!allEngines && !lanesShareLoadEngine(*target))
+      return;
+    getOperation()->walk(
+        [&](PipelineOp pipeline) { mergePipeline(pipeline, maxBytes); });
+  }
+
+  /// Whether a core's lanes share the engine that loads from device memory
+  /// (sample_device's MNILU, spyre_like's DMA_IN).
+  static bool lanesShareLoadEngine(const ktflow::sched::ScheduleTarget &t) {
+    if (t.getLanes().empty())
+      return false;
+    const auto &in = t.getLanes().front().inbound.hops;
+    if (in.empty() || in.front().kind != ktflow::sched::Hop::Dma)
+      return false;
+    int64_t engines =
+        std::max<int64_t>(t.getModel().getInstancesPerCore(in.front().unit), 1);
+    return static_cast<int64_t>(t.getLanes().size()) > engines;
+  }
+};
+} // namespace
