@@ -305,8 +305,9 @@ static void mergeRun(MutableArrayRef<ColumnLoad> run) {
 }
 
 /// Merges the adjacent-tile loads of `pipeline`, each merged tile at most
-/// `maxBytes`.
-static void mergePipeline(PipelineOp pipeline, int64_t maxBytes) {
+/// `maxBytes` and made of at least `minBlocks` tiles.
+static void mergePipeline(PipelineOp pipeline, int64_t maxBytes,
+                          int64_t minBlocks) {
   SmallVector<ColumnLoad> loads;
   for (auto stage : pipeline.getBody().front().getOps<StageOp>())
     if (auto load = asColumnLoad(stage))
@@ -331,7 +332,7 @@ static void mergePipeline(PipelineOp pipeline, int64_t maxBytes) {
     SmallVector<ColumnLoad> run;
     int64_t next = 0;
     auto flush = [&] {
-      if (run.size() > 1)
+      if (run.size() > 1 && static_cast<int64_t>(run.size()) >= minBlocks)
         runs.push_back(run);
       run.clear();
     };
@@ -360,23 +361,40 @@ struct MergeAdjacentLoadsPass
     const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
     if (!target)
       return;
-    if (!allEngines && !lanesShareLoadEngine(*target))
+    std::optional<LoadEngine> engine = loadEngine(*target);
+    if (!engine || (!allEngines && engine->lanes <= 1))
       return;
-    getOperation()->walk(
-        [&](PipelineOp pipeline) { mergePipeline(pipeline, maxBytes); });
+    // Only rows of at least as many blocks as a lane's share of the
+    // engine's slots: that is where the separate transfers held a lane's
+    // slots for a whole latency (sample_device, 4 slots for 2 lanes). On
+    // spyre_like's DMA_IN (8 slots for 2 lanes) rows of 2 or 3 blocks ran
+    // slower merged (layernorm_bf16_rows 494 -> 509 cycles).
+    int64_t minBlocks = llvm::divideCeil(engine->slots, engine->lanes);
+    getOperation()->walk([&](PipelineOp pipeline) {
+      mergePipeline(pipeline, maxBytes, minBlocks);
+    });
   }
 
-  /// Whether a core's lanes share the engine that loads from device memory
-  /// (sample_device's MNILU, spyre_like's DMA_IN).
-  static bool lanesShareLoadEngine(const ktflow::sched::ScheduleTarget &t) {
+  /// The engine that loads a lane's tiles from device memory: the lanes of
+  /// a core one instance serves and the transfers it keeps in flight.
+  struct LoadEngine {
+    int64_t lanes;
+    int64_t slots;
+  };
+  static std::optional<LoadEngine>
+  loadEngine(const ktflow::sched::ScheduleTarget &t) {
     if (t.getLanes().empty())
-      return false;
+      return std::nullopt;
     const auto &in = t.getLanes().front().inbound.hops;
     if (in.empty() || in.front().kind != ktflow::sched::Hop::Dma)
-      return false;
+      return std::nullopt;
+    const ktflow::device::DeviceModel &model = t.getModel();
     int64_t engines =
-        std::max<int64_t>(t.getModel().getInstancesPerCore(in.front().unit), 1);
-    return static_cast<int64_t>(t.getLanes().size()) > engines;
+        std::max<int64_t>(model.getInstancesPerCore(in.front().unit), 1);
+    int64_t lanes = static_cast<int64_t>(t.getLanes().size()) / engines;
+    const auto &unit = model.getNode(in.front().unit).unit;
+    int64_t slots = unit ? std::max<int64_t>(unit->maxOutstanding, 1) : 1;
+    return LoadEngine{std::max<int64_t>(lanes, 1), slots};
   }
 };
 } // namespace

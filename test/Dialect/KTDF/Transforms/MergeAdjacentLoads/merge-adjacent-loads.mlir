@@ -1,10 +1,14 @@
 // RUN: ktflow-opt %s -split-input-file --arch %examples/devices/sample_device.mlir --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams=chunk=64 --ktdf-merge-adjacent-loads | FileCheck %s
 // RUN: ktflow-opt %s -split-input-file --arch %examples/devices/mesh_device.mlir --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams=chunk=64 --ktdf-merge-adjacent-loads | FileCheck %s --check-prefix=OWN
 // RUN: ktflow-opt %s -split-input-file --arch %examples/devices/mesh_device.mlir --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams=chunk=64 --ktdf-merge-adjacent-loads=all-engines=true | FileCheck %s --check-prefix=ALL
+// RUN: ktflow-opt %s -split-input-file --arch %examples/devices/spyre_like.mlir --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams=chunk=64 --ktdf-merge-adjacent-loads | FileCheck %s --check-prefix=SPYRE
 
 // sample_device's two lanes a core share its load engine: the loads of
 // side-by-side tiles of one pipeline become one. mesh_device's lanes each
-// have an engine: left alone, unless all-engines.
+// have an engine: left alone, unless all-engines. A row is merged only when
+// it has at least as many blocks as a lane's share of the engine's slots
+// (max_outstanding over the lanes it serves): 4 / 2 = 2 on sample_device,
+// 8 / 2 = 4 on spyre_like, 4 / 1 = 4 on mesh_device with all-engines.
 
 #x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 511 >= 0)>
 #y_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
@@ -42,6 +46,10 @@
 // ALL:         ktdf.private : memref<1x512xf16, "SPM">
 // ALL-NOT:     ktdf.stage "load_1"
 // ALL:         ktdf.stage "compute"
+// SPYRE-LABEL: func.func @carried_sum
+// SPYRE:         ktdf.private : memref<1x512xf16, "LX">
+// SPYRE-NOT:     ktdf.stage "load_1"
+// SPYRE:         ktdf.stage "compute"
 func.func @carried_sum(%x_ptr: index, %y_ptr: index) attributes {grid = [16, 1]} {
   %pid = ktdp.get_compute_tile_id : index
   %c0 = arith.constant 0 : index
@@ -102,6 +110,47 @@ func.func @not_side_by_side(%x_ptr: index, %y_ptr: index) attributes {grid = [16
     %y = arith.subf %ab, %cd : tensor<1x128xf16>
     %ty = ktdp.construct_access_tile %Y[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x128xindex>
     ktdp.store %y, %ty : tensor<1x128xf16>, <1x128xindex>
+  }
+  return
+}
+
+// -----
+
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 383 >= 0)>
+#y_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// A row of three blocks: at least sample_device's share of 2 slots, merged;
+// fewer than spyre_like's share of 4, left alone (three stages, three
+// buffers), as layernorm_bf16_rows's three blocks ran slower merged.
+// CHECK-LABEL: func.func @three_blocks
+// CHECK:         ktdf.private : memref<1x384xf16, "L1">
+// CHECK-NOT:     ktdf.stage "load_1"
+// CHECK:         ktdf.stage "compute"
+// SPYRE-LABEL: func.func @three_blocks
+// SPYRE-COUNT-3: ktdf.private : memref<1x128xf16, "LX">
+// SPYRE-NOT:     memref<1x384xf16
+// SPYRE:         ktdf.stage "load_2"
+func.func @three_blocks(%x_ptr: index, %y_ptr: index) attributes {grid = [16, 1]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c384 = arith.constant 384 : index
+  %zeros = arith.constant dense<0.0> : tensor<1x128xf16>
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [64, 384], strides: [384, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x384xf16>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 128], strides: [128, 1] {coordinate_set = #y_set, memory_space = #ktdp.memory_space<global>} : memref<64x128xf16>
+  scf.for %row = %pid to %c64 step %c16 : index {
+    %acc = scf.for %off = %c0 to %c384 step %c128 iter_args(%a = %zeros) -> tensor<1x128xf16> {
+      %tx = ktdp.construct_access_tile %X[%row, %off] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x384xf16> -> !ktdp.access_tile<1x128xindex>
+      %x = ktdp.load %tx : <1x128xindex> -> tensor<1x128xf16>
+      %a2 = arith.addf %a, %x : tensor<1x128xf16>
+      scf.yield %a2 : tensor<1x128xf16>
+    }
+    %ty = ktdp.construct_access_tile %Y[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x128xindex>
+    ktdp.store %acc, %ty : tensor<1x128xf16>, <1x128xindex>
   }
   return
 }
