@@ -1232,7 +1232,7 @@ def KTDFSplitIndexBoundGathers
 }
 
 def KTDFSplitPointRows : Pass<"ktdf-split-point-rows", "::mlir::ModuleOp"> {
-  let summary = "Cut grid points into two halves of rows for idle lanes";
+  let summary = "Cut grid points into parts of rows for idle lanes and cores";
   let description = [{
     ktdf-distribute deals grid points of unequal work in snake order only
     when they take two or more rounds; with no more points than instances
@@ -1671,8 +1671,12 @@ def KTDFMergeAdjacentLoads
     loading the wide tile into one wide buffer; the feed reads window k of
     it where it read buffer k. The unrolled column blocks of a Triton loop
     carrying a running sum are the case: each 256-byte block was a transfer
-    of its own. The compute stage is unchanged. At most `max-bytes` per
-    merged tile; `all-engines` merges on every device.
+    of its own. The compute stage is unchanged. A row is merged only when
+    it has at least as many blocks as a lane's share of the engine's
+    in-flight slots (`max_outstanding` over the lanes one engine serves:
+    sample_device 4 / 2 = 2, spyre_like 8 / 2 = 4): fewer blocks already
+    fit the slots, and a wide transfer then only waits longer. At most
+    `max-bytes` per merged tile; `all-engines` merges on every device.
 
     ```mlir
     // before: two stages, %a and %b loading X[%r, 0] and X[%r, 128]
