@@ -259,15 +259,19 @@ DifferentialRun::indexDefault(const bundle::TensorArg &tensor) {
   return spec;
 }
 
+bool DifferentialRun::generatesLazily(ArrayRef<int64_t> shape) {
+  uint64_t elements = 1;
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(elements, static_cast<uint64_t>(d), &elements))
+      return true;
+  return elements > kLazyInputElements;
+}
+
 Expected<bool> DifferentialRun::bindGeneratedInput(uint32_t t,
                                                    const NamedInput *input,
                                                    ArrayRef<int64_t> shape) {
   const bundle::TensorArg &tensor = program->getBundle().tensors[t];
-  uint64_t elements = 1;
-  for (int64_t d : shape)
-    if (__builtin_mul_overflow(elements, static_cast<uint64_t>(d), &elements))
-      elements = UINT64_MAX;
-  if (elements <= kLazyInputElements || tensor.argument == bundle::kNoArg ||
+  if (!generatesLazily(shape) || tensor.argument == bundle::kNoArg ||
       (input && input->data))
     return false;
   // The interpreter reads an output back whole: keep refusing what a host

@@ -54,11 +54,7 @@ static Expected<bool> bindLazily(rt::Launch &launch, uint32_t t, StringRef what,
                                  machine::ElemType elem,
                                  ArrayRef<int64_t> shape, uint64_t seed,
                                  host::InputIdentity who) {
-  uint64_t elements = 1;
-  for (int64_t d : shape)
-    if (__builtin_mul_overflow(elements, static_cast<uint64_t>(d), &elements))
-      return false;
-  if (elements <= check::DifferentialRun::kLazyInputElements)
+  if (!check::DifferentialRun::generatesLazily(shape))
     return false;
   Expected<host::InputSpec> spec = host::InputSpec::parse(what);
   if (!spec)

@@ -92,6 +92,9 @@ public:
   /// costs the pages a gather reads.
   llvm::Error bindInputs(llvm::ArrayRef<NamedInput> inputs, uint64_t seed);
   static constexpr uint64_t kLazyInputElements = uint64_t(1) << 24;
+  /// Whether a generated input of `shape` is past kLazyInputElements (a
+  /// count that overflows is): `run` and `sim` bind those page by page.
+  static bool generatesLazily(llvm::ArrayRef<int64_t> shape);
   /// The index tensors the last bindInputs gave their defaults.
   llvm::ArrayRef<IndexDefault> getIndexDefaults() const {
     return indexDefaults;
