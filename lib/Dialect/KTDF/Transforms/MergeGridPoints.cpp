@@ -63,12 +63,13 @@ LogicalResult PointRowPlan::addTile(ktdp::ConstructAccessTileOp tile) {
   ktdp::ConstructMemoryViewOp view = ktdp::getAccessTileView(tile);
   auto space =
       view ? ktdp::normalizeMemorySpace(view.getMemorySpace()) : std::nullopt;
-  if (!isSliceableTile(tile) || !space ||
+  if (!isSliceableTile(tile, batched) || !space ||
       space->kind != ktdp::MemoryKind::global)
     return failure();
+  unsigned row = rowDim(tile.getType());
   if (rows == 0)
-    rows = shape.front();
-  if (shape.front() != rows)
+    rows = shape[row];
+  if (shape[row] != rows)
     return failure();
   // Parts of a point's rows need no more: they cut each row tile where it
   // is, and the plan checks that its rows are kept apart.
@@ -76,10 +77,8 @@ LogicalResult PointRowPlan::addTile(ktdp::ConstructAccessTileOp tile) {
     for (Value symbol : tile.getSymbolOperands())
       if (coefficient(symbol, id) != 0)
         return failure();
-    if (anchorCoefficient(tile, 0, id) != rows)
-      return failure();
-    for (unsigned r = 1; r < shape.size(); ++r)
-      if (anchorCoefficient(tile, r, id) != 0)
+    for (unsigned r = 0; r < shape.size(); ++r)
+      if (anchorCoefficient(tile, r, id) != (r == row ? rows : 0))
         return failure();
   }
   tiles.insert(tile);
@@ -104,7 +103,8 @@ LogicalResult PointRowPlan::findHalvesTiles(func::FuncOp func) {
                  ? WalkResult::advance()
                  : WalkResult::interrupt();
     auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(op);
-    if (tile && anchorCoefficient(tile, 0, id) != 0 && failed(addTile(tile)))
+    if (tile && anchorCoefficient(tile, rowDim(tile.getType()), id) != 0 &&
+        failed(addTile(tile)))
       return WalkResult::interrupt();
     auto store = dyn_cast<ktdp::StoreOp>(op);
     if (store &&
@@ -130,6 +130,14 @@ static bool isRowBroadcast(Operation *op) {
   return broadcast && !llvm::is_contained(broadcast.getDimensions(), 0);
 }
 
+/// Whether `op` works on a 3-d tensor of one batch, whose rows are not
+/// its dimension 0: generics, reductions and broadcasts are taken on
+/// their dimension 0 only.
+static bool onBatch(Operation *op) {
+  return llvm::any_of(op->getOperandTypes(),
+                      [](Type type) { return isUnitBatch(type); });
+}
+
 /// What changing `value`'s rows asks of what computes it.
 LogicalResult PointRowPlan::addDefinition(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
@@ -141,17 +149,19 @@ LogicalResult PointRowPlan::addDefinition(Value value) {
   Operation *def = value.getDefiningOp();
   if (std::optional<LogicalResult> leaf = addLeaf(def))
     return *leaf;
-  if (isRowProduct(def)) {
-    auto product = cast<linalg::MatmulOp>(def);
-    if (values.contains(product.getInputs()[1]))
+  if (isRowProduct(def, batched)) {
+    auto product = cast<linalg::LinalgOp>(def);
+    if (values.contains(product.getDpsInputs()[1]))
       return failure();
-    return success(succeeded(add(product.getInputs()[0])) &&
-                   succeeded(add(product.getOutputs()[0])));
+    return success(succeeded(add(product.getDpsInputs()[0])) &&
+                   succeeded(add(product.getDpsInits()[0])));
   }
   if (auto loop = dyn_cast<scf::ForOp>(def))
     return addCarried(loop, cast<OpResult>(value).getResultNumber());
   if (halves && isa<tensor::SplatOp>(def))
     return success();
+  if (batched && !isElementwiseOnTensors(def) && onBatch(def))
+    return failure();
   if (auto generic = dyn_cast<linalg::GenericOp>(def))
     return halves ? addRowGeneric(generic, /*rowIndex=*/true) : failure();
   if (isElementwiseOnTensors(def) ||
@@ -178,7 +188,7 @@ LogicalResult PointRowPlan::addUse(OpOperand &use) {
   if (auto fill = dyn_cast<linalg::FillOp>(user))
     return success(use.get() == fill.getOutputs()[0] &&
                    succeeded(add(fill.getResult(0))));
-  if (isRowProduct(user))
+  if (isRowProduct(user, batched))
     return success(use.getOperandNumber() != 1 &&
                    succeeded(addDefinition(user->getResult(0))));
   if (auto loop = dyn_cast<scf::ForOp>(user)) {
@@ -190,6 +200,8 @@ LogicalResult PointRowPlan::addUse(OpOperand &use) {
     auto loop = dyn_cast<scf::ForOp>(yield->getParentOp());
     return success(loop && succeeded(addCarried(loop, use.getOperandNumber())));
   }
+  if (batched && !isElementwiseOnTensors(user) && onBatch(user))
+    return failure();
   if (auto generic = dyn_cast<linalg::GenericOp>(user))
     return halves ? addRowGeneric(generic, /*rowIndex=*/true) : failure();
   if (isElementwiseOnTensors(user) ||
@@ -273,24 +285,15 @@ void mlir::ktdf::cutPointRows(func::FuncOp func, ArrayRef<int64_t> grid,
   DenseMap<Operation *, Value> cut;
   for (ktdp::ConstructAccessTileOp tile : plan.getTiles()) {
     b.setInsertionPoint(tile);
-    SmallVector<int64_t> shape(
-        cast<ktdp::AccessTileType>(tile.getType()).getShape());
-    shape.front() = rows;
-    AffineMap base = tile.getBaseMap();
-    SmallVector<AffineExpr> results(base.getResults());
-    results.front() =
-        results.front() + getAffineDimExpr(base.getNumDims(), b.getContext());
-    SmallVector<Value> indices(tile.getIndices());
-    indices.push_back(offset);
     cut[tile] =
-        buildBoxTile(b, tile, indices,
-                     AffineMap::get(base.getNumDims() + 1, base.getNumSymbols(),
-                                    results, b.getContext()),
-                     shape);
+        buildDimSlice(b, tile, plan.rowDim(tile.getType()), offset, rows);
   }
   SmallVector<linalg::GenericOp> generics = plan.rowIndexedGenerics();
   retypeValues(
-      b, plan.getValues(), [&](Value v) { return withRows(v.getType(), rows); },
+      b, plan.getValues(),
+      [&](Value v) {
+        return withRows(v.getType(), rows, plan.rowDim(v.getType()));
+      },
       [&](ktdp::LoadOp load) {
         return cut.lookup(load.getAccessTile().getDefiningOp());
       });

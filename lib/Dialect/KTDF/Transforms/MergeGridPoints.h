@@ -36,8 +36,14 @@ namespace mlir::ktdf {
 /// other coordinates do: a part reads and writes rows of its point's.
 class PointRowPlan : public RowValues {
 public:
-  PointRowPlan(Value id, bool halves, bool anyStride = false)
-      : id(id), halves(halves), anyStride(anyStride) {}
+  /// `batched` (ktdf-split-output-blocks): also 3-d tiles and tensors of
+  /// one batch (a leading extent of 1; their rows are dimension 1) and
+  /// the `linalg.batch_matmul`s on them.
+  PointRowPlan(Value id, bool halves, bool anyStride = false,
+               bool batched = false)
+      : id(id), halves(halves), anyStride(anyStride) {
+    this->batched = batched;
+  }
   LogicalResult build(func::FuncOp func);
   /// The generics of the plan (those whose body may read its row number).
   SmallVector<linalg::GenericOp> rowIndexedGenerics() const;

@@ -6,8 +6,10 @@
 // 2-d identity-order box tiles, splat constants, empties, fills,
 // element-wise ops, loop-carried values, a matrix product's right operand
 // and output, a column reduction's input and its one value per column,
-// 1-d tiles of such values); the copies then compute their slices from
-// the same operands in the same order.
+// 1-d tiles of such values; with `batched`, 3-d tiles and tensors of one
+// batch, batch_matmuls of one batch and transposes, whose input is sliced
+// along the dimension they move to the sliced one); the copies then
+// compute their slices from the same operands in the same order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,11 +38,18 @@ bool mlir::ktdf::isElementwiseOnTensors(Operation *op) {
          });
 }
 
-bool mlir::ktdf::isSliceableTile(Value tile) {
+bool mlir::ktdf::isUnitBatch(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  return shaped && shaped.hasRank() && shaped.getRank() == 3 &&
+         shaped.getDimSize(0) == 1;
+}
+
+bool mlir::ktdf::isSliceableTile(Value tile, bool batched) {
   auto op = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
   if (!op || !op.getAccessTileOrder().isIdentity() ||
       op.getBaseMap().getNumResults() < 1 ||
-      op.getBaseMap().getNumResults() > 2)
+      (op.getBaseMap().getNumResults() > 2 &&
+       !(batched && isUnitBatch(op.getType()))))
     return false;
   FailureOr<ktdp::IntegerBox> box =
       ktdp::getBoundingBox(op.getAccessTileSet(), {});
@@ -98,7 +107,7 @@ LogicalResult OutputSlicePlan::build(func::FuncOp func) {
   if (unsupported || stores.empty())
     return failure();
   for (ktdp::StoreOp store : stores) {
-    if (!isSliceableTile(store.getAccessTile()) ||
+    if (!isSliceableTile(store.getAccessTile(), batched) ||
         failed(add(store.getDataTile())))
       return failure();
   }
@@ -107,55 +116,100 @@ LogicalResult OutputSlicePlan::build(func::FuncOp func) {
       [&](OpOperand &use) { return addUse(use); });
 }
 
-LogicalResult OutputSlicePlan::add(Value value) {
+LogicalResult OutputSlicePlan::add(Value value, std::optional<unsigned> dim) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type || type.getRank() < 1 || type.getRank() > 2 ||
+  if (!type || type.getRank() < 1 ||
+      (type.getRank() > 2 && !(batched && isUnitBatch(type))) ||
       !type.hasStaticShape())
     return failure();
-  int64_t width = type.getShape().back();
+  // A batch is never cut: only a matrix's rows or columns.
+  unsigned d = dim.value_or(type.getRank() - 1);
+  if (type.getRank() == 3 && d == 0)
+    return failure();
+  int64_t width = type.getDimSize(d);
   if (columns == 0)
     columns = width;
   if (width != columns)
+    return failure();
+  auto [it, added] = dims.try_emplace(value, d);
+  if (it->second != d)
     return failure();
   if (values.insert(value))
     worklist.push_back(value);
   return success();
 }
 
+bool OutputSlicePlan::slicedLast(Value value) const {
+  return getDim(value) + 1 ==
+         static_cast<unsigned>(cast<ShapedType>(value.getType()).getRank());
+}
+
+bool mlir::ktdf::isRowProduct(Operation *op, bool batched) {
+  if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
+    return !matmul.hasUserDefinedMaps();
+  auto batch = dyn_cast<linalg::BatchMatmulOp>(op);
+  return batched && batch && !batch.hasUserDefinedMaps() &&
+         isUnitBatch(batch.getInputs()[0].getType());
+}
+
+/// The dimension of a transpose's result that holds dimension `dim` of
+/// its input.
+static unsigned transposedDim(linalg::TransposeOp transpose, unsigned dim) {
+  return llvm::find(transpose.getPermutation(), dim) -
+         transpose.getPermutation().begin();
+}
+
 /// What slicing `value` asks of the op that computes it.
 LogicalResult OutputSlicePlan::addDefinition(Value value) {
+  unsigned dim = getDim(value);
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
     if (!loop || arg.getArgNumber() == 0)
       return failure();
     unsigned i = arg.getArgNumber() - 1;
-    return success(succeeded(add(loop.getInitArgs()[i])) &&
-                   succeeded(add(loop.getYieldedValues()[i])) &&
-                   succeeded(add(loop.getResult(i))));
+    return success(succeeded(add(loop.getInitArgs()[i], dim)) &&
+                   succeeded(add(loop.getYieldedValues()[i], dim)) &&
+                   succeeded(add(loop.getResult(i), dim)));
   }
   Operation *def = value.getDefiningOp();
   if (auto load = dyn_cast<ktdp::LoadOp>(def))
-    return success(isSliceableTile(load.getAccessTile()));
+    return success(isSliceableTile(load.getAccessTile(), batched));
   if (isa<tensor::EmptyOp>(def))
     return success();
   if (auto constant = dyn_cast<arith::ConstantOp>(def))
     return success(isa<SplatElementsAttr>(constant.getValue()));
   if (auto loop = dyn_cast<scf::ForOp>(def)) {
     unsigned i = cast<OpResult>(value).getResultNumber();
-    return success(succeeded(add(loop.getInitArgs()[i])) &&
-                   succeeded(add(loop.getRegionIterArgs()[i])));
+    return success(succeeded(add(loop.getInitArgs()[i], dim)) &&
+                   succeeded(add(loop.getRegionIterArgs()[i], dim)));
   }
   if (auto fill = dyn_cast<linalg::FillOp>(def))
-    return add(fill.getOutputs()[0]);
-  if (auto matmul = dyn_cast<linalg::MatmulOp>(def)) {
+    return add(fill.getOutputs()[0], dim);
+  if (isRowProduct(def, batched)) {
     // The left operand stays whole; only a load may be, so that the copies
-    // repeat no computation.
-    if (!isLoaded(matmul.getInputs()[0]) || matmul.hasUserDefinedMaps())
+    // repeat no computation. The output's columns are the right operand's.
+    auto product = cast<linalg::LinalgOp>(def);
+    if (!isLoaded(product.getDpsInputs()[0]) || !slicedLast(value))
       return failure();
-    return success(succeeded(add(matmul.getInputs()[1])) &&
-                   succeeded(add(matmul.getOutputs()[0])));
+    return success(succeeded(add(product.getDpsInputs()[1])) &&
+                   succeeded(add(product.getDpsInits()[0])));
   }
-  if (isElementwiseOnTensors(def) || isColumnReduction(def)) {
+  // A transpose keeps its input's columns apart: the slice of its result
+  // is the transpose of the input's slice along the dimension it moves
+  // there.
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(def);
+      batched && transpose) {
+    return success(
+        succeeded(add(transpose.getInput(), transpose.getPermutation()[dim])) &&
+        succeeded(add(transpose.getInit(), dim)));
+  }
+  if (isElementwiseOnTensors(def)) {
+    for (Value operand : def->getOperands())
+      if (failed(add(operand, dim)))
+        return failure();
+    return success();
+  }
+  if (isColumnReduction(def)) {
     for (Value operand : def->getOperands())
       if (failed(add(operand)))
         return failure();
@@ -167,26 +221,34 @@ LogicalResult OutputSlicePlan::addDefinition(Value value) {
 /// What slicing a value asks of one of its users.
 LogicalResult OutputSlicePlan::addUse(OpOperand &use) {
   Operation *user = use.getOwner();
+  unsigned dim = getDim(use.get());
   if (auto store = dyn_cast<ktdp::StoreOp>(user))
     return success(use.get() == store.getDataTile());
   if (auto yield = dyn_cast<scf::YieldOp>(user)) {
     auto loop = dyn_cast<scf::ForOp>(yield->getParentOp());
     return success(loop &&
-                   succeeded(add(loop.getResult(use.getOperandNumber()))));
+                   succeeded(add(loop.getResult(use.getOperandNumber()), dim)));
   }
   if (auto loop = dyn_cast<scf::ForOp>(user)) {
     if (use.getOperandNumber() < loop.getNumControlOperands())
       return failure();
-    return add(loop.getTiedLoopRegionIterArg(&use));
+    return add(loop.getTiedLoopRegionIterArg(&use), dim);
   }
-  if (auto matmul = dyn_cast<linalg::MatmulOp>(user))
-    return success(use.get() != matmul.getInputs()[0] &&
-                   succeeded(add(matmul->getResult(0))));
+  // A product's right operand and output are sliced by their columns (a
+  // slice of the contracted rows would need every slice of them).
+  if (isRowProduct(user, batched))
+    return success(use.getOperandNumber() != 0 && slicedLast(use.get()) &&
+                   succeeded(add(user->getResult(0))));
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(user);
+      batched && transpose)
+    return add(transpose.getResult()[0], use.get() == transpose.getInput()
+                                             ? transposedDim(transpose, dim)
+                                             : dim);
   if (auto fill = dyn_cast<linalg::FillOp>(user))
     return success(use.get() == fill.getOutputs()[0] &&
-                   succeeded(add(fill.getResult(0))));
+                   succeeded(add(fill.getResult(0), dim)));
   if (isElementwiseOnTensors(user))
-    return add(user->getResult(0));
+    return add(user->getResult(0), dim);
   if (isColumnReduction(user)) {
     for (Value result : user->getResults())
       if (failed(add(result)))
@@ -194,14 +256,6 @@ LogicalResult OutputSlicePlan::addUse(OpOperand &use) {
     return success();
   }
   return failure();
-}
-
-/// `type` with its columns cut to `width`.
-static RankedTensorType sliceType(Type type, int64_t width) {
-  auto ranked = cast<RankedTensorType>(type);
-  SmallVector<int64_t> shape(ranked.getShape());
-  shape.back() = width;
-  return ranked.clone(shape);
 }
 
 ktdp::GetComputeTileIdOp mlir::ktdf::hoistTileIds(func::FuncOp func,
@@ -244,7 +298,7 @@ Value mlir::ktdf::addGridDimension(func::FuncOp func, Operation *gridOwner,
 LogicalResult RowValues::add(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || type.getRank() < 1 || !type.hasStaticShape() ||
-      type.getShape().front() != rows)
+      type.getDimSize(rowDim(type)) != rows)
     return failure();
   if (values.insert(value))
     worklist.push_back(value);
@@ -283,11 +337,6 @@ LogicalResult RowValues::addRowGeneric(linalg::GenericOp generic,
     if (failed(add(result)))
       return failure();
   return success();
-}
-
-bool mlir::ktdf::isRowProduct(Operation *op) {
-  auto product = dyn_cast<linalg::MatmulOp>(op);
-  return product && !product.hasUserDefinedMaps();
 }
 
 bool mlir::ktdf::isRowReduction(Operation *op) {
@@ -340,10 +389,10 @@ LogicalResult mlir::ktdf::addTileData(ktdp::ConstructAccessTileOp tile,
   return success();
 }
 
-RankedTensorType mlir::ktdf::withRows(Type type, int64_t rows) {
+RankedTensorType mlir::ktdf::withRows(Type type, int64_t rows, unsigned dim) {
   auto ranked = cast<RankedTensorType>(type);
   SmallVector<int64_t> shape(ranked.getShape());
-  shape.front() = rows;
+  shape[dim] = rows;
   return ranked.clone(shape);
 }
 
@@ -404,13 +453,15 @@ void mlir::ktdf::sliceColumns(func::FuncOp func, const OutputSlicePlan &plan,
   for (ktdp::StoreOp store : plan.getStores()) {
     b.setInsertionPoint(store);
     store.getAccessTileMutable().assign(
-        buildColumnSlice(b, store.getAccessTile(), column, width));
+        buildDimSlice(b, store.getAccessTile(),
+                      plan.getDim(store.getDataTile()), column, width));
   }
   retypeValues(
       b, plan.getValues(),
-      [&](Value v) { return sliceType(v.getType(), width); },
+      [&](Value v) { return withRows(v.getType(), width, plan.getDim(v)); },
       [&](ktdp::LoadOp load) {
-        return buildColumnSlice(b, load.getAccessTile(), column, width);
+        return buildDimSlice(b, load.getAccessTile(),
+                             plan.getDim(load.getResult()), column, width);
       });
   // Tiles the sliced loads and stores no longer use.
   func.walk([](ktdp::ConstructAccessTileOp tile) {

@@ -29,24 +29,38 @@ namespace mlir::ktdf {
 /// The tensors of one kernel to slice, found from its stores backwards and
 /// from each sliced value forwards to all its uses. Stores into exchange
 /// views (`ktdf.exchange`: values the copies share, not outputs) are not
-/// followed; loads from them may be left operands.
+/// followed; loads from them may be left operands. Each value is sliced
+/// along one dimension: its last (the output's columns), or, `batched`,
+/// the one a `linalg.transpose` moves there (a right operand K^T slices
+/// the rows of the loaded K).
 class OutputSlicePlan {
 public:
-  /// Fails when some value would have to be both whole and sliced, or is
-  /// computed by an op the pass does not slice. The left operand of a
-  /// product stays whole and must be a load, so that the copies repeat no
-  /// computation.
+  /// `batched`: also `linalg.batch_matmul`s of one batch on 3-d tensors
+  /// of a leading unit dimension (their tiles too), and transposes.
+  explicit OutputSlicePlan(bool batched = false) : batched(batched) {}
+
+  /// Fails when some value would have to be both whole and sliced, or
+  /// sliced along two dimensions, or is computed by an op the pass does
+  /// not slice. The left operand of a product stays whole and must be a
+  /// load, so that the copies repeat no computation.
   LogicalResult build(func::FuncOp func);
   int64_t getColumns() const { return columns; }
   ArrayRef<Value> getValues() const { return values.getArrayRef(); }
   ArrayRef<ktdp::StoreOp> getStores() const { return stores; }
+  /// The dimension along which `value` (one of getValues) is sliced.
+  unsigned getDim(Value value) const { return dims.lookup(value); }
 
 private:
-  LogicalResult add(Value value);
+  /// Adds `value` sliced along `dim` (default: its last dimension).
+  LogicalResult add(Value value, std::optional<unsigned> dim = std::nullopt);
   LogicalResult addDefinition(Value value);
   LogicalResult addUse(OpOperand &use);
+  /// Whether `value` is sliced along its last dimension.
+  bool slicedLast(Value value) const;
 
+  bool batched;
   llvm::SetVector<Value> values;
+  DenseMap<Value, unsigned> dims;
   SmallVector<Value> worklist;
   SmallVector<ktdp::StoreOp> stores;
   int64_t columns = 0;
@@ -65,21 +79,31 @@ bool isElementwiseOnTensors(Operation *op);
 
 /// A tile (built by ktdp.construct_access_tile) that can be cut into
 /// slices: identity order, a box from the origin, rank 2 (or rank 1: a
-/// vector of one value per column, or per row).
-bool isSliceableTile(Value tile);
+/// vector of one value per column, or per row; `batched`, also rank 3 of
+/// one batch: a leading extent of 1).
+bool isSliceableTile(Value tile, bool batched = false);
+
+/// A tensor of rank 3 whose first dimension is 1: one batch's matrix.
+bool isUnitBatch(Type type);
 
 /// A product computes row by row from its left operand and its output; the
-/// right operand every row reads whole.
-bool isRowProduct(Operation *op);
+/// right operand every row reads whole. `batched`: a `linalg.batch_matmul`
+/// of one batch too.
+bool isRowProduct(Operation *op, bool batched = false);
 
 /// A reduction that keeps dimension 0: each row folded on its own.
 bool isRowReduction(Operation *op);
 
 /// The tensors of a plan that cuts or grows rows: static tensors of
-/// `rows` rows (dimension 0), each taken once into the worklist.
+/// `rows` rows (dimension 0; dimension 1 of a 3-d tensor of one batch
+/// when the plan takes those), each taken once into the worklist.
 class RowValues {
 public:
   int64_t getRows() const { return rows; }
+  /// The dimension of `type`'s rows.
+  unsigned rowDim(Type type) const {
+    return batched && isUnitBatch(type) ? 1 : 0;
+  }
   ArrayRef<Value> getValues() const { return values.getArrayRef(); }
   ArrayRef<ktdp::ConstructAccessTileOp> getTiles() const {
     return tiles.getArrayRef();
@@ -106,6 +130,8 @@ protected:
   llvm::SetVector<ktdp::ConstructAccessTileOp> tiles;
   SmallVector<Value> worklist;
   int64_t rows = 0;
+  /// Takes 3-d tensors of one batch (a batch_matmul's), rows dimension 1.
+  bool batched = false;
 };
 
 /// Runs the worklist of a plan of tensors: for each value taken from it,
@@ -120,8 +146,8 @@ LogicalResult propagate(SmallVectorImpl<Value> &worklist,
 LogicalResult addTileData(ktdp::ConstructAccessTileOp tile,
                           function_ref<LogicalResult(Value)> add);
 
-/// `type` (a ranked tensor type) with `rows` rows.
-RankedTensorType withRows(Type type, int64_t rows);
+/// `type` (a ranked tensor type) with `rows` rows (along `dim`).
+RankedTensorType withRows(Type type, int64_t rows, unsigned dim = 0);
 
 /// Gives each of `values` the type `typeOf` gives it: a computed value
 /// in place; a load (through the tile `tileOf` builds), an empty or a

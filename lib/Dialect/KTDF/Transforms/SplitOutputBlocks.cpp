@@ -28,6 +28,12 @@
 // times C slices of the columns, each part still filling the matrix
 // unit's rows.
 //
+// A batched product of one head a tile (batch_scores: a batch_matmul of
+// 1x32x64 tiles, K^T a linalg.transpose of the loaded keys) is cut the
+// same way: the 3-d tiles' rows are their dimension 1, and a slice of the
+// transpose's columns is the transpose of a slice of the keys' rows, so
+// each copy loads and transposes only its keys.
+//
 //===----------------------------------------------------------------------===//
 
 #include "MergeGridPoints.h"
@@ -72,11 +78,17 @@ static std::optional<PointRowPlan> findRowPlan(func::FuncOp func) {
   if (ids.size() != 1 || ids.front()->getBlock() != &func.getBody().front())
     return std::nullopt;
   for (Value id : ids.front().getResults()) {
-    PointRowPlan plan(id, /*halves=*/true, /*anyStride=*/true);
+    PointRowPlan plan(id, /*halves=*/true, /*anyStride=*/true,
+                      /*batched=*/true);
     if (succeeded(plan.build(func)))
       return plan;
   }
   return std::nullopt;
+}
+
+/// A matrix product: a matmul, or a batch_matmul (one batch a tile).
+static bool isProduct(Operation *op) {
+  return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
 }
 
 namespace {
@@ -127,7 +139,7 @@ struct SplitOutputBlocksPass
   void runOnOperation() override {
     bool products = false, reductions = false;
     getOperation().walk([&](Operation *op) {
-      products |= isa<linalg::MatmulOp>(op);
+      products |= isProduct(op);
       reductions |= isColumnReduction(op);
     });
     if (!products && !reductions)
@@ -137,9 +149,11 @@ struct SplitOutputBlocksPass
       return;
     int64_t instances = target->getNumLaneInstances(useLanes);
     for (auto [func, grid] : gridKernels(getOperation())) {
-      bool matmul =
-          func->walk([](linalg::MatmulOp) { return WalkResult::interrupt(); })
-              .wasInterrupted();
+      bool matmul = func->walk([](Operation *op) {
+                          return isProduct(op) ? WalkResult::interrupt()
+                                               : WalkResult::advance();
+                        })
+                        .wasInterrupted();
       bool reduction = func->walk([](Operation *op) {
                              return isColumnReduction(op)
                                         ? WalkResult::interrupt()
@@ -151,7 +165,7 @@ struct SplitOutputBlocksPass
       // A column reduction's slices only need rows of a few DMA words; a
       // product's right operand slices feed the matrix unit.
       int64_t narrowest = matmul ? minColumns : minReductionColumns;
-      OutputSlicePlan plan;
+      OutputSlicePlan plan(/*batched=*/true);
       if (failed(plan.build(func)))
         continue;
       int64_t idle = instances / ktdp::getNumTiles(grid);
@@ -168,7 +182,7 @@ struct SplitOutputBlocksPass
         cutPointRows(func, grid, *rowPlan, cut.rows);
         cutGrid.push_back(cut.rows);
         // The row cut made its values again; their columns are the same.
-        plan = OutputSlicePlan();
+        plan = OutputSlicePlan(/*batched=*/true);
         if (failed(plan.build(func))) {
           func.emitError("ktdf-split-output-blocks: the row cut lost the "
                          "column slices");
