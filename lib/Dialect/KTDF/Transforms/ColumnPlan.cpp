@@ -58,14 +58,16 @@ static std::optional<StringRef> genericCombiner(linalg::GenericOp generic) {
   return combinerName(combine);
 }
 
-LogicalResult ColumnPlan::build(func::FuncOp func, bool fromContraction) {
+LogicalResult ColumnPlan::build(func::FuncOp func, bool fromContraction,
+                                bool exchanges) {
   SmallVector<ktdp::StoreOp> stores;
   linalg::MatmulOp seed;
   bool unsupported = false;
   func.walk([&](Operation *op) {
-    if (isa<ktdp::ConstructIndirectAccessTileOp, ktdp::InterTileProduceOp,
-            ktdp::InterTileReduceOp, ktdp::InterTileConsumeOp, scf::IfOp,
-            scf::WhileOp>(op))
+    if (isa<ktdp::ConstructIndirectAccessTileOp, ktdp::InterTileConsumeOp,
+            scf::IfOp, scf::WhileOp>(op) ||
+        (!exchanges &&
+         isa<ktdp::InterTileProduceOp, ktdp::InterTileReduceOp>(op)))
       unsupported = true;
     if (auto view = dyn_cast<ktdp::ConstructMemoryViewOp>(op)) {
       auto space = ktdp::normalizeMemorySpace(view.getMemorySpace());
@@ -245,8 +247,11 @@ LogicalResult ColumnPlan::addProduct(linalg::MatmulOp product) {
                  succeeded(add(product.getResult(0))));
 }
 
-/// Whether `init` starts a sum: a splat zero or a fill with zero.
+/// Whether `init` starts a sum: a splat zero, a fill with zero or an
+/// empty (zeros, as the interpreter reads it: sharded_ffn's products).
 static bool startsSum(Value init) {
+  if (init.getDefiningOp<tensor::EmptyOp>())
+    return true;
   if (auto fill = init.getDefiningOp<linalg::FillOp>())
     init = fill.getInputs()[0];
   return isNeutral(init, arith::AddFOp::getOperationName());

@@ -33,8 +33,11 @@ struct RowReduction {
 class ColumnPlan {
 public:
   /// From the stores, or with `fromContraction` from the left operand of
-  /// the first matrix product whose left operand is computed.
-  LogicalResult build(func::FuncOp func, bool fromContraction = false);
+  /// the first matrix product whose left operand is computed. With
+  /// `exchanges` the kernel may hold inter-tile produces and reduces of its
+  /// own (a sharded kernel's all-reduce), which no cut value may reach.
+  LogicalResult build(func::FuncOp func, bool fromContraction = false,
+                      bool exchanges = false);
   int64_t getColumns() const { return columns; }
   ArrayRef<Value> getValues() const { return values.getArrayRef(); }
   /// Right operands of contractions: loads cut along their rows.

@@ -23,6 +23,12 @@
 // already have as many known rows as the device has cores is left to the
 // passes that spread rows (ktdf-split-row-tiles, ktdf-spread-iterations).
 //
+// A kernel of several points is cut when it shards a contraction whose
+// partial it all-reduces itself (a tensor-parallel FFN): each shard's
+// contraction columns go into P parts, a new last grid dimension, over the
+// cores the points leave idle; the parts' partials are all-reduced within
+// the shard, and the kernel's all-reduce sums the shards' per part.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ColumnPlan.h"
@@ -33,6 +39,7 @@
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
 #include "ktflow/Scheduler/ScheduleTargetPass.h"
@@ -50,50 +57,70 @@ namespace mlir::ktdf {
 using namespace mlir;
 using namespace mlir::ktdf;
 
-/// Inserts after each reduction of `plan` the all-reduce of its partial
-/// over the `parts` tiles of the grid (one group), whose result replaces
-/// the partial for everything after it.
-static void allReducePartials(const ColumnPlan &plan, int64_t parts) {
-  for (const RowReduction &reduction : plan.getReductions()) {
-    Operation *op = reduction.op;
-    MLIRContext *ctx = op->getContext();
-    Location loc = op->getLoc();
-    Value partial = op->getResult(0);
-    auto type = cast<RankedTensorType>(partial.getType());
-    Value init = cast<DestinationStyleOpInterface>(op).getDpsInits()[0];
-    OpBuilder b(ctx);
-    b.setInsertionPointAfter(op);
-    // A contraction's chain starts from zero: its last product's output
-    // is the previous partial.
-    if (reduction.contraction)
-      init = arith::ConstantOp::create(
-          b, loc,
-          DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
-    IntegerSet tiles = everyTileSet(parts, ctx);
-    IntegerSet groups =
-        IntegerSet::get(1, 0, {getAffineDimExpr(0, ctx)}, {true});
-    auto produce = ktdp::InterTileProduceOp::create(
+/// The groups `(g)` 0 .. `count` - 1.
+static IntegerSet groupRange(int64_t count, MLIRContext *ctx) {
+  AffineExpr g = getAffineDimExpr(0, ctx);
+  if (count == 1)
+    return IntegerSet::get(1, 0, {g}, {true});
+  return IntegerSet::get(1, 0, {g, count - 1 - g}, {false, false});
+}
+
+/// The tiles `(i)[g]` of shard g on a grid of shards x `parts` (tile s *
+/// parts + p): its parts, side by side.
+static IntegerSet shardTiles(int64_t parts, MLIRContext *ctx) {
+  AffineExpr i = getAffineDimExpr(0, ctx), g = getAffineSymbolExpr(0, ctx);
+  return IntegerSet::get(1, 1, {i - g * parts, g * parts + parts - 1 - i},
+                         {false, false});
+}
+
+/// The tiles `(i)[g]` of part g of every shard on a grid of `numTiles`
+/// tiles, `parts` a shard.
+static IntegerSet partTiles(int64_t parts, int64_t numTiles, MLIRContext *ctx) {
+  AffineExpr i = getAffineDimExpr(0, ctx), g = getAffineSymbolExpr(0, ctx);
+  return IntegerSet::get(1, 1, {(i - g) % parts, i, numTiles - 1 - i},
+                         {true, false, false});
+}
+
+/// Inserts after `reduction` the all-reduce of its partial over the tiles
+/// `tiles` names in each of the groups `groups` names, whose result
+/// replaces the partial for everything after it.
+static void allReducePartial(const RowReduction &reduction, IntegerSet tiles,
+                             IntegerSet groups) {
+  Operation *op = reduction.op;
+  MLIRContext *ctx = op->getContext();
+  Location loc = op->getLoc();
+  Value partial = op->getResult(0);
+  auto type = cast<RankedTensorType>(partial.getType());
+  Value init = cast<DestinationStyleOpInterface>(op).getDpsInits()[0];
+  OpBuilder b(ctx);
+  b.setInsertionPointAfter(op);
+  // A contraction's chain starts from zero: its last product's output
+  // is the previous partial.
+  if (reduction.contraction)
+    init = arith::ConstantOp::create(
         b, loc,
-        ktdp::TileFutureType::get(ctx, {type}, IntegerSetAttr::get(groups)),
-        IntegerSetAttr::get(tiles));
-    Block *body = b.createBlock(&produce.getBody());
-    body->addArgument(b.getIndexType(), loc);
-    ktdp::YieldPartialOp::create(b, loc, ValueRange{partial});
-    b.setInsertionPointAfter(produce);
-    // The identity is the reduction's init: the neutral element.
-    auto reduce = ktdp::InterTileReduceOp::create(
-        b, loc, TypeRange{type}, produce.getFuture(), ValueRange{init},
-        IntegerSetAttr::get(tiles), IntegerSetAttr());
-    Block *combiner = b.createBlock(&reduce.getCombiner());
-    Value lhs = combiner->addArgument(type, loc);
-    Value rhs = combiner->addArgument(type, loc);
-    OperationState state(loc, reduction.combiner);
-    state.addOperands({lhs, rhs});
-    state.addTypes(type);
-    Value combined = b.create(state)->getResult(0);
-    ktdp::YieldReducedOp::create(b, loc, ValueRange{combined});
-    partial.replaceAllUsesExcept(reduce.getResult(0), body->getTerminator());
-  }
+        DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
+  auto produce = ktdp::InterTileProduceOp::create(
+      b, loc,
+      ktdp::TileFutureType::get(ctx, {type}, IntegerSetAttr::get(groups)),
+      IntegerSetAttr::get(tiles));
+  Block *body = b.createBlock(&produce.getBody());
+  body->addArgument(b.getIndexType(), loc);
+  ktdp::YieldPartialOp::create(b, loc, ValueRange{partial});
+  b.setInsertionPointAfter(produce);
+  // The identity is the reduction's init: the neutral element.
+  auto reduce = ktdp::InterTileReduceOp::create(
+      b, loc, TypeRange{type}, produce.getFuture(), ValueRange{init},
+      IntegerSetAttr::get(tiles), IntegerSetAttr());
+  Block *combiner = b.createBlock(&reduce.getCombiner());
+  Value lhs = combiner->addArgument(type, loc);
+  Value rhs = combiner->addArgument(type, loc);
+  OperationState state(loc, reduction.combiner);
+  state.addOperands({lhs, rhs});
+  state.addTypes(type);
+  Value combined = b.create(state)->getResult(0);
+  ktdp::YieldReducedOp::create(b, loc, ValueRange{combined});
+  partial.replaceAllUsesExcept(reduce.getResult(0), body->getTerminator());
 }
 
 /// Moves `store` into a loop of one trip on part 0 and none on the others
@@ -132,22 +159,28 @@ static void separateLeaves(func::FuncOp func) {
   });
 }
 
-/// Cuts `func` (one grid point, grid `grid`) into `parts` column parts of
-/// its plan's rows, the parts a new first grid dimension.
+/// Cuts `func` (grid `grid`) into `parts` column parts of its plan's rows,
+/// the parts a new grid dimension: the first of one point, the last of
+/// several (the shards' exchanges, `shared`, then fold each shard's parts
+/// together, in the order of its tiles).
 static void splitColumns(func::FuncOp func, ArrayRef<int64_t> grid,
-                         const ColumnPlan &plan, int64_t parts) {
-  // One point: every tile id it reads is 0, whichever part runs it, and
-  // the loops around the exchanges run the same trips on every part.
+                         const ColumnPlan &plan, int64_t parts,
+                         ArrayRef<ktdp::InterTileReduceOp> shared) {
   OpBuilder b(func.getContext());
-  b.setInsertionPointToStart(&func.getBody().front());
-  Value zero = arith::ConstantIndexOp::create(b, func.getLoc(), 0);
-  func.walk([&](ktdp::GetComputeTileIdOp ids) {
-    for (Value id : ids.getResults())
-      id.replaceAllUsesWith(zero);
-    ids.erase();
-  });
+  bool onePoint = ktdp::getNumTiles(grid) == 1;
+  if (onePoint) {
+    // Every tile id the point reads is 0, whichever part runs it, and the
+    // loops around the exchanges run the same trips on every part.
+    b.setInsertionPointToStart(&func.getBody().front());
+    Value zero = arith::ConstantIndexOp::create(b, func.getLoc(), 0);
+    func.walk([&](ktdp::GetComputeTileIdOp ids) {
+      for (Value id : ids.getResults())
+        id.replaceAllUsesWith(zero);
+      ids.erase();
+    });
+  }
   Value part = addGridDimension(func, ktdp::getGridOwner(func), grid, parts,
-                                /*first=*/true);
+                                /*first=*/onePoint);
   int64_t width = plan.getColumns() / parts;
   b.setInsertionPointAfterValue(part);
   Value column = arith::MulIOp::create(
@@ -184,7 +217,30 @@ static void splitColumns(func::FuncOp func, ArrayRef<int64_t> grid,
     if (tile->use_empty())
       tile.erase();
   });
-  allReducePartials(plan, parts);
+  MLIRContext *ctx = func.getContext();
+  if (onePoint) {
+    for (const RowReduction &reduction : plan.getReductions())
+      allReducePartial(reduction, everyTileSet(parts, ctx), groupRange(1, ctx));
+    return;
+  }
+  // Each shard's parts sum their partials first (a ring of `parts`
+  // neighbours), then the kernel's all-reduce sums the shards' in `parts`
+  // groups, part p of every shard: two short rings, not one of every tile.
+  int64_t shards = ktdp::getNumTiles(grid);
+  auto tiles = IntegerSetAttr::get(partTiles(parts, shards * parts, ctx));
+  auto groups = IntegerSetAttr::get(groupRange(parts, ctx));
+  for (auto [reduction, shardReduce] :
+       llvm::zip(plan.getReductions(), shared)) {
+    allReducePartial(reduction, shardTiles(parts, ctx),
+                     groupRange(shards, ctx));
+    ktdp::InterTileReduceOp reduce = shardReduce;
+    auto produce = reduce.getFuture().getDefiningOp<ktdp::InterTileProduceOp>();
+    auto type = cast<ktdp::TileFutureType>(produce.getFuture().getType());
+    produce.getFuture().setType(
+        ktdp::TileFutureType::get(ctx, type.getPartialTypes(), groups));
+    produce.setProducerTilesPerGroupAttr(tiles);
+    reduce.setConsumerTilesPerGroupAttr(tiles);
+  }
 }
 
 /// The largest divisor of `columns` at most `cores` whose parts keep at
@@ -199,6 +255,79 @@ static int64_t partsFor(int64_t columns, int64_t cores, int64_t minColumns) {
 /// The fewest columns a part of a contraction keeps: a matrix unit's width
 /// (mesh_device's MXU is 16 wide), so that no part's product pads.
 constexpr int64_t kMinContractedColumns = 16;
+
+/// The kernel's own all-reduce of `partial`, a contraction's partial over
+/// a shard's columns, or null: its only use (through shape casts used
+/// once) is the one value an inter_tile_produce yields, outside loops,
+/// reduced once with an addf (or linalg.add) from zero by every tile of
+/// the grid of `numTiles`, in one group. The sum of each shard's parts can
+/// then take the shard's place in it. In a loop it would reduce that
+/// sum's result, a loaded tensor whose views the next trip could
+/// overwrite (whyNotReusable).
+static ktdp::InterTileReduceOp sharedAllReduce(Value partial,
+                                               int64_t numTiles) {
+  Value value = partial;
+  while (value.hasOneUse() &&
+         isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+             *value.getUsers().begin()))
+    value = value.getUsers().begin()->getResult(0);
+  auto yield = value.hasOneUse()
+                   ? dyn_cast<ktdp::YieldPartialOp>(*value.getUsers().begin())
+                   : nullptr;
+  auto produce = yield
+                     ? dyn_cast<ktdp::InterTileProduceOp>(yield->getParentOp())
+                     : nullptr;
+  if (!produce || yield.getValues().size() != 1 ||
+      !produce.getFuture().hasOneUse() ||
+      produce->getParentOfType<scf::ForOp>())
+    return {};
+  auto reduce = dyn_cast<ktdp::InterTileReduceOp>(
+      *produce.getFuture().getUsers().begin());
+  if (!reduce || reduce.getIdentity().size() != 1 ||
+      !isNeutral(reduce.getIdentity().front(),
+                 arith::AddFOp::getOperationName()))
+    return {};
+  auto combined = reduce.getCombiner().front().getTerminator()->getOperands();
+  Operation *combine =
+      combined.size() == 1 ? combined.front().getDefiningOp() : nullptr;
+  if (!isa_and_nonnull<arith::AddFOp, linalg::AddOp>(combine))
+    return {};
+  // One group, 0, of every tile.
+  auto type = cast<ktdp::TileFutureType>(produce.getFuture().getType());
+  auto groups =
+      ktdp::enumerateBoundedPoints(type.getGroups().getValue(), {}, 2);
+  SmallVector<int64_t> every = llvm::to_vector(llvm::seq<int64_t>(numTiles));
+  if (failed(groups) || groups->size() != 1 || groups->front().front() != 0 ||
+      tilesOfGroup(produce.getProducerTilesPerGroup(), 0, numTiles) != every ||
+      tilesOfGroup(reduce.getConsumerTilesPerGroup(), 0, numTiles) != every)
+    return {};
+  return reduce;
+}
+
+/// The all-reduces of the kernel's own that `plan`'s partials (contractions
+/// only) join, one per partial; failure when a partial has none or the
+/// kernel exchanges anything else, whose tile sets the new grid dimension
+/// would change.
+static FailureOr<SmallVector<ktdp::InterTileReduceOp>>
+sharedAllReduces(func::FuncOp func, const ColumnPlan &plan, int64_t numTiles) {
+  SmallVector<ktdp::InterTileReduceOp> shared;
+  for (const RowReduction &reduction : plan.getReductions()) {
+    auto reduce = reduction.contraction
+                      ? sharedAllReduce(reduction.op->getResult(0), numTiles)
+                      : nullptr;
+    if (!reduce || llvm::is_contained(shared, reduce))
+      return failure();
+    shared.push_back(reduce);
+  }
+  int64_t exchanges = 0;
+  func.walk([&](Operation *op) {
+    exchanges += isa<ktdp::InterTileProduceOp, ktdp::InterTileReduceOp,
+                     ktdp::InterTileConsumeOp>(op);
+  });
+  if (exchanges != 2 * static_cast<int64_t>(shared.size()))
+    return failure();
+  return shared;
+}
 
 namespace {
 struct SplitWideReductionsPass
@@ -225,6 +354,37 @@ struct SplitWideReductionsPass
     return ::partsFor(plan.getColumns(), cores, minPartColumns);
   }
 
+  /// The parts of a one-point kernel, its plan in `plan`: from its stores,
+  /// else from a contraction.
+  int64_t planOnePoint(func::FuncOp func, ColumnPlan &plan, int64_t cores) {
+    if (succeeded(plan.build(func)))
+      return partsFor(plan, cores);
+    separateLeaves(func);
+    plan = ColumnPlan();
+    if (succeeded(plan.build(func, /*fromContraction=*/true)))
+      return partsFor(plan, cores);
+    return 1;
+  }
+
+  /// The parts of each shard of a kernel of several points (grid `grid`):
+  /// its contractions' columns, whose partials join the kernel's own
+  /// all-reduces (`shared`), cut over the cores the shards leave idle.
+  int64_t planShards(func::FuncOp func, ArrayRef<int64_t> grid,
+                     ColumnPlan &plan, int64_t cores,
+                     SmallVector<ktdp::InterTileReduceOp> &shared) {
+    int64_t points = ktdp::getNumTiles(grid);
+    separateLeaves(func);
+    if (points >= cores || failed(plan.build(func, /*fromContraction=*/true,
+                                             /*exchanges=*/true)))
+      return 1;
+    FailureOr<SmallVector<ktdp::InterTileReduceOp>> reduces =
+        sharedAllReduces(func, plan, points);
+    if (failed(reduces))
+      return 1;
+    shared = std::move(*reduces);
+    return ::partsFor(plan.getColumns(), cores / points, kMinContractedColumns);
+  }
+
   void runOnOperation() override {
     const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
     if (!target)
@@ -235,25 +395,21 @@ struct SplitWideReductionsPass
         !target->getLocalMemory())
       return;
     for (auto [func, grid] : gridKernels(getOperation())) {
-      if (ktdp::getNumTiles(grid) != 1 ||
-          ktdp::getGridOwner(func) != func.getOperation())
+      if (ktdp::getGridOwner(func) != func.getOperation())
         continue;
       // Cut on a copy, kept only when ktdf-lower-inter-tile can lower
       // every exchange.
       func::FuncOp copy = func.clone();
       ColumnPlan plan;
-      bool planned = succeeded(plan.build(copy));
-      if (!planned) {
-        separateLeaves(copy);
-        plan = ColumnPlan();
-        planned = succeeded(plan.build(copy, /*fromContraction=*/true));
-      }
-      int64_t parts = planned ? partsFor(plan, cores) : 1;
+      SmallVector<ktdp::InterTileReduceOp> shared;
+      int64_t parts = ktdp::getNumTiles(grid) == 1
+                          ? planOnePoint(copy, plan, cores)
+                          : planShards(copy, grid, plan, cores, shared);
       if (parts < 2) {
         copy.erase();
         continue;
       }
-      splitColumns(copy, grid, plan, parts);
+      splitColumns(copy, grid, plan, parts, shared);
       bool lowerable =
           !copy.walk([&](ktdp::InterTileReduceOp reduce) {
                  if (whyNotAllReduce(reduce) || whyNotInLoops(reduce, copy))
