@@ -12,28 +12,34 @@
 // Hand-computed on sample_device (DDR -> MNILU 64 B/cycle, latency 100;
 // MNILU -> L1 64 B/cycle, latency 2; L1 -> MNISU -> DDR the same way
 // back; 4 DMAs in flight per unit, so a DMA's unit moves on when its
-// bytes have left):
-//   MNILU: read_index Idx[0] (4 bytes): 4/64 + 100 = 100.0625; rows 1-3
-//     of page 2 need the same index (not read again) and follow row 0 in
-//     X, so they extend its run; read_index Idx[1]: 200.125; then the
-//     run of page 2 (256 bytes) moves: 4 cycles to leave (204.125), lands
-//     102 later (306.125); rows 5-7 extend page 0's run, which moves after
-//     the loop: leaves at 208.125, lands at 310.125.
-//   sync token to MNISU 1 cycle after the last landing: 311.125
-//   MNISU: Y's 8 rows are contiguous: one DMA of 512 bytes, 8 cycles to
-//     leave, lands 102 later (halt waits for it): 311.125 + 8 + 102 =
-//     421.125; its `free` token reaches MNILU, which waits for it before
-//     it halts, 1 cycle later: 422.125 cycles.
-//   Busy: MNILU 200.125 of reads + 8 cycles of bytes leaving = 208.125,
-//   520 bytes (8 of indices); MNISU 8 + 102 = 110, 512 bytes.
-// CHECK: cycles: 423{{$}}
+// bytes have left). The gather's 2 index reads (200 cycles on one
+// engine) outweigh its 512 bytes (8 cycles), and the kernel has one
+// point: ktdf-split-index-bound-gathers cuts it into 4 chunks of 2 rows,
+// one per core's DMA engine (8 chunks of a row would read 2 ids on each
+// engine, 410 cycles), and ktdf-spread-iterations deals them over cores
+// 0-3. On each core (chunk c holds rows 2c, 2c + 1 of page Idx[c / 2]):
+//   MNILU: read_index Idx[c / 2] (4 bytes): 4/64 + 100 = 100.0625; row
+//     2c + 1 needs the same index (not read again) and follows row 2c in
+//     X, so the chunk's 128 bytes move as one DMA: 2 cycles to leave
+//     (102.0625), lands 102 later (204.0625).
+//   sync token to MNISU 1 cycle after the landing: 205.0625
+//   MNISU: the chunk's 2 rows of Y are contiguous: one DMA of 128 bytes,
+//     2 cycles to leave, lands 102 later (halt waits for it): 205.0625 +
+//     2 + 102 = 309.0625; its `free` token reaches MNILU, which waits for
+//     it before it halts, 1 cycle later: 310.0625 cycles.
+//   Busy: MNILU 100.0625 of the read + 2 cycles of bytes leaving =
+//   102.0625, 132 bytes (4 of the index); MNISU 2 + 102 = 104, 128 bytes.
+// Whole, on one core (before): 2 reads, 2 DMAs of a page, one store of
+// 512 bytes, 422.125 cycles.
+// CHECK: cycles: 311{{$}}
 // The roofline's bytes: the pages Idx selects, 2 x 4 rows x 64 bytes,
 // their 8 bytes of indices, and Y's 512 bytes written: 1032 (before the
 // count read the launch's index values, the gathered pages were a gap:
 // 520 bytes).
 // CHECK: memory: 4 cycles (1032 bytes of device memory at 256 B/cycle)
-// CHECK: core[0]/MNILU_Block/MNILU 208 214 423 {{[0-9.]+}} 520 {{[0-9]+$}}
-// CHECK: core[0]/MNISU_Block/MNISU 110 311 422 {{[0-9.]+}} 512 {{[0-9]+$}}
+// CHECK: core[0]/MNILU_Block/MNILU 102 208 311 {{[0-9.]+}} 132 {{[0-9]+$}}
+// CHECK: core[0]/MNISU_Block/MNISU 104 205 310 {{[0-9.]+}} 128 {{[0-9]+$}}
+// CHECK: core[3]/MNILU_Block/MNILU 102 208 311 {{[0-9.]+}} 132 {{[0-9]+$}}
 // CHECK-NOT: L1LU
 // CHECK-NOT: SFU
 // CHECK: check y: 8x32 f16, max abs error 0.000e+00 PASS

@@ -9,6 +9,7 @@
 #define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SPLITGATHERS_H
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -25,13 +26,16 @@ int64_t loadedBytes(ktdp::LoadOp load);
 /// `ktdf.split_gathers` and returns true when it split one.
 bool splitWideGathers(func::FuncOp func, int64_t maxTileBytes);
 
-/// Moves every gather of `func`'s body that reads an index for each
-/// element (its innermost variable feeds an index subscript) and is only
-/// stored as above in a loop over about `lanes` chunks (of 16 elements at
-/// least): one DMA engine waits an index round trip per element, and
-/// ktdf-spread-iterations deals the chunks over the lanes, each lane's
+/// Moves every gather of `func`'s body that is bound by its index reads
+/// (it reads an index for each element, its innermost variable feeding an
+/// index subscript, or its runs share indices that `target`'s loading DMA
+/// engine waits on longer than on the bytes: indexReadsBind) and is only
+/// stored as above in a loop over about `lanes` chunks (of 16 elements and
+/// a run at least): one DMA engine waits an index round trip per read,
+/// and ktdf-spread-iterations deals the chunks over the lanes, each lane's
 /// core with its engine. Returns true when it split one.
-bool splitIndexBoundGathers(func::FuncOp func, int64_t lanes);
+bool splitIndexBoundGathers(func::FuncOp func, int64_t lanes, int64_t engines,
+                            const ktflow::sched::ScheduleTarget &target);
 
 } // namespace mlir::ktdf
 

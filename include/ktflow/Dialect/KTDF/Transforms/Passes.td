@@ -1210,22 +1210,30 @@ def KTDFSplitProductColumns
 
 def KTDFSplitIndexBoundGathers
     : Pass<"ktdf-split-index-bound-gathers", "::mlir::ModuleOp"> {
-  let summary = "Move a gather that reads an index per element and is only "
-                "stored in chunks, one per idle lane";
+  let summary = "Move a gather bound by its index reads and only stored in "
+                "chunks over idle lanes";
   let description = [{
-    A gather whose innermost variable feeds an index subscript reads an
-    index from device memory for every element, and its DMA engine waits
-    each read's round trip before addressing the element (RFC-style 2-d
-    gathers: ~300 cycles an element on spyre_like, one engine busy). When
-    the gathered tensor is only stored and the grid leaves lanes idle, the
-    load and the store become a loop over chunks (the chunking of
-    ktdf-stream-wide-rows' split gathers, SplitGathers.cpp) of about the
-    point's elements over its idle lanes, 16 elements at least, which
-    ktdf-spread-iterations deals over the lanes: every core's DMA engine
-    reads its share of the indices. Gathers computed on, nested in a loop,
-    in a body that stores anything else, or whose runs share one index (row
-    and page gathers) stay whole. The optimising pipeline alone runs it: on
-    one lane the chunks only add their stores' latencies.
+    A gather's DMA engine reads each index from device memory and waits
+    the read's round trip before addressing the element or run. A gather
+    whose innermost variable feeds an index subscript reads one for every
+    element (RFC-style 2-d gathers: ~300 cycles an element on spyre_like,
+    one engine busy); a row or page gather (`ind(%PT[%b, (%t floordiv
+    16)])`) reads one per run that needs another index, and is bound by
+    those reads when they take its engine longer than its bytes take the
+    route (IndexStaging.cpp indexReadsBind; not where ktdf-route-transfers
+    stages the indices in a scratchpad the engine reads sooner,
+    mesh_device's). When the gathered tensor is only stored and the grid
+    leaves lanes idle, the load and the store become a loop over chunks
+    (the chunking of ktdf-stream-wide-rows' split gathers,
+    SplitGathers.cpp), which ktdf-spread-iterations deals over the lanes:
+    every core's DMA engine reads its share of the indices. A per-element
+    gather is cut into about the point's elements over its idle lanes, 16
+    elements at least; a row or page gather into whole runs, at most one
+    chunk a lane, the cut whose reads weigh least on the busiest DMA
+    engine (of equals, the most chunks). Gathers computed on, nested in a
+    loop, or in a body that stores anything else stay whole. The
+    optimising pipeline alone runs it: on one lane the chunks only add
+    their stores' latencies.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];

@@ -47,15 +47,19 @@ module {
 
 // -----
 
-// Whole: a grid of 8 points already fills the 8 lanes; a row gather
-// (one index per row, its 32 elements one run); a gather computed on;
-// a body that stores something else too (ktdf-spread-iterations would not
-// spread the chunks: the other store would run on every lane).
+// Whole: a grid of 8 points already fills the 8 lanes; a gather computed
+// on; a body that stores something else too (ktdf-spread-iterations would
+// not spread the chunks: the other store would run on every lane). A row
+// gather (one index per row, its 32 elements one run) is cut too: its 32
+// index reads (100 cycles each) outweigh its 2 KiB (32 cycles at 64
+// B/cycle); 8 chunks of 4 rows, two on each core's DMA engine (pages.mlir).
 
 // CHECK-LABEL: func.func @grid_fills_lanes
 // CHECK-NOT: scf.for
 // CHECK-LABEL: func.func @row_gather
-// CHECK-NOT: scf.for
+// CHECK: scf.for
+// CHECK: ktdp.construct_indirect_access_tile {{.*}}[ind(%{{.*}}[%{{.*}} + %{{.*}}, 0]), (%{{.*}})] {{.*}} -> !ktdp.access_tile<4x32xindex>
+// CHECK: } {ktdf.spread_chunks}
 // CHECK-LABEL: func.func @computed_on
 // CHECK-NOT: scf.for
 // CHECK-LABEL: func.func @other_store
