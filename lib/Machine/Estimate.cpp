@@ -376,12 +376,23 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
   // A compute unit (or a unit of its stream) that binds starts when its
   // first entry's data has landed and ends before the last execution's
   // stores leave.
+  // Where its feeds start on data resident in the scratchpad, no load
+  // comes first and the stream works at its unit's pace meanwhile
+  // (residentFill).
+  auto fillOf = [&](uint32_t stream, double head, double busy) {
+    double pace = std::max(1.0, busy / std::max(busyOfUnit[stream], 1.0));
+    if (std::optional<double> resident =
+            detail::residentFill(exe, walkers, landings, stream, pace))
+      return *resident;
+    return std::max(load, head);
+  };
   std::optional<uint32_t> bound =
       streamBinds(machine, exe, estimate.bottleneck);
   if (!waits && !serial && bound) {
     auto [head, tail] =
         detail::fillAndDrain(machine, exe, walkers, landings, *bound);
-    estimate.latency = std::max(load, head) + std::max(store, tail);
+    estimate.latency =
+        fillOf(*bound, head, estimate.busiest) + std::max(store, tail);
   }
   estimate.cycles = estimate.busiest + estimate.latency;
   // So does every unit of a stream where something else binds (an engine's
@@ -399,7 +410,8 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
       drain->second = detail::fillAndDrain(machine, exe, walkers, landings,
                                            *stream, unit.core);
     auto [head, tail] = drain->second;
-    double latency = std::max(load, head) + std::max(store, tail);
+    double latency =
+        fillOf(*stream, head, busyOfUnit[u]) + std::max(store, tail);
     if (busyOfUnit[u] + latency > estimate.cycles) {
       estimate.busiest = busyOfUnit[u];
       estimate.latency = latency;

@@ -91,6 +91,21 @@ std::pair<double, std::optional<uint32_t>> Landings::waitOf(uint32_t unit,
   return known[unit] = {wait, last};
 }
 
+double Landings::pacedWaitOf(uint32_t unit, double pace) {
+  const ProgramWalker *compute = walkerOf(unit);
+  if (!compute)
+    return 0;
+  llvm::ArrayRef<uint32_t> fifos = compute->fifosReceived();
+  double wait = 0;
+  for (const WaitGroup &group : waitGroups(*compute)) {
+    uint32_t fifo = compute->fifoId(fifos[group.fifo]);
+    auto latest =
+        latestOf(*walkerOf(exe.fifos[fifo].producer), /*eachToken=*/true);
+    wait = std::max(wait, latest[group.wait].first - group.before * pace);
+  }
+  return wait;
+}
+
 llvm::ArrayRef<Landings::WaitGroup>
 Landings::waitGroups(const ProgramWalker &compute) {
   llvm::ArrayRef<uint32_t> fifos = compute.fifosReceived();
@@ -216,6 +231,23 @@ detail::fillAndDrain(const Machine &machine, const Executable &exe,
       for (uint32_t sync : walker.waitedBeforeFirstLoad)
         head = std::max(head, landings.landed(sync));
   return {head, landings.lastStores(core)};
+}
+
+std::optional<double>
+detail::residentFill(const Executable &exe,
+                     llvm::ArrayRef<ProgramWalker> walkers, Landings &landings,
+                     uint32_t bound, double pace) {
+  bool feeds = false;
+  for (const ProgramWalker &walker : walkers) {
+    if (walker.fed() != bound)
+      continue;
+    if (!walker.waitedBeforeFirstLoad.empty())
+      return std::nullopt;
+    feeds = true;
+  }
+  if (!feeds)
+    return std::nullopt;
+  return landings.pacedWaitOf(bound, pace);
 }
 
 double detail::lastCompute(const Machine &machine, const Executable &exe,

@@ -62,6 +62,9 @@ public:
   /// (what one execution of an engine's chain waits for).
   std::pair<double, std::optional<uint32_t>> waitOf(uint32_t unit,
                                                     bool eachToken = false);
+  /// waitOf with each wait's own token, the unit's cycles before each
+  /// entry taken `pace` times (a slower unit of its stream holds it back).
+  double pacedWaitOf(uint32_t unit, double pace);
 
   /// The cycles of the last execution's device-memory stores: for each
   /// token a store unit sends once it has stored the last execution's
@@ -145,6 +148,19 @@ std::pair<double, double>
 fillAndDrain(const Machine &machine, const Executable &exe,
              llvm::ArrayRef<ProgramWalker> walkers, Landings &landings,
              uint32_t bound, std::optional<int32_t> core = std::nullopt);
+
+/// The cycles before the binding compute unit `bound`'s work where its
+/// feeds' first entries are resident in the scratchpad (each feed's first
+/// load waits for no token: an LX part the kernel only reads): no
+/// device-memory load comes first, and the data its later entries wait
+/// for lands while the stream works through the earlier ones at the pace
+/// of its busiest unit, `pace` times the compute unit's cycles
+/// (lx_resident_copy's store unit, which stores each resident row twice,
+/// the copy's and the tile's own). None where a feed waits first.
+std::optional<double> residentFill(const Executable &exe,
+                                   llvm::ArrayRef<ProgramWalker> walkers,
+                                   Landings &landings, uint32_t bound,
+                                   double pace);
 
 /// The compute after the last data an engine loads from device memory
 /// has landed: for each load unit, its compute unit's busy cycles times the

@@ -1,9 +1,10 @@
 //===- RegionChannels.cpp - Channels between pipelines sharing memory ----===//
 //
 // This file collects the sync channels that order stages of different
-// pipelines touching the same memory: the kernel's scratchpad (ct_local)
-// views, one of them writing, or a tensor in device memory one reads and
-// the other writes. Each goes from the earlier stage to the later one. Its
+// pipelines touching the same memory: scratchpad (ct_local) views whose
+// bytes may meet, one of them writing, or a tensor in device memory one
+// reads and the other writes. Each goes from the earlier stage to the
+// later one. Its
 // receiver waits once per execution of the sender, or, when the later stage
 // follows the loops that run the sender and nothing else in those loops
 // needs that wait, takes all their tokens just before it, running the
@@ -30,9 +31,9 @@ namespace {
 /// also touch: the kernel's scratchpad (ct_local) views, and tensors in
 /// device memory.
 struct MemoryTouches {
-  bool scratchpad = false, scratchpadWrites = false;
-  /// The scratchpad views it reads and writes; an all-reduce or a tile copy
-  /// touches views it does not name (`allViews`).
+  bool scratchpad = false;
+  /// The scratchpad views it reads and writes; an all-reduce touches views
+  /// it does not name (`allViews`: counted as writing every view).
   SmallVector<ktdp::ConstructMemoryViewOp> viewReads, viewWrites;
   bool allViews = false;
   llvm::DenseSet<ktflow::DeviceTensor> deviceReads, deviceWrites;
@@ -41,10 +42,24 @@ struct MemoryTouches {
 
 static MemoryTouches touchesOf(StageOp stage) {
   MemoryTouches touches;
-  // An all-reduce combines the partial in its view in place; a tile copy
-  // writes the views of the consumers.
-  if (getAllReduce(stage) || getTileCopy(stage))
-    touches.scratchpad = touches.scratchpadWrites = touches.allViews = true;
+  // An all-reduce combines the partial in its view in place. A tile copy
+  // reads its source view and writes its destination view, on this tile
+  // and (remotely) on the consumers: per tile, the copy stage ends once
+  // what it sent has left and what it receives has landed
+  // (TileCopyLowering.cpp), so a channel from or to it on that tile orders
+  // the stages touching either view there.
+  if (getAllReduce(stage))
+    touches.scratchpad = touches.allViews = true;
+  if (TileCopyOp copy = getTileCopy(stage)) {
+    auto source = copy.getSource().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+    auto dest = copy.getDest().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+    touches.scratchpad = true;
+    touches.allViews |= !source || !dest;
+    if (source && dest) {
+      touches.viewReads.push_back(source);
+      touches.viewWrites.push_back(dest);
+    }
+  }
   stage.walk([&](DataTransferOp op) {
     for (auto [end, isDst] : {std::make_pair(op.getSrc(), false),
                               std::make_pair(op.getDst(), true)}) {
@@ -56,9 +71,11 @@ static MemoryTouches touchesOf(StageOp stage) {
       }
       if (isScratchpadTile(end)) {
         touches.scratchpad = true;
-        touches.scratchpadWrites |= isDst;
-        (isDst ? touches.viewWrites : touches.viewReads)
-            .push_back(ktdp::getAccessTileView(end));
+        // A tile on no view of its own may touch any.
+        if (auto view = ktdp::getAccessTileView(end))
+          (isDst ? touches.viewWrites : touches.viewReads).push_back(view);
+        else
+          touches.allViews = true;
       }
     }
   });
@@ -78,22 +95,6 @@ static bool shareDeviceTensor(const MemoryTouches &first,
          meets(first.deviceReads, later.deviceWrites);
 }
 
-/// Whether a stage touching `later` after one touching `first` must wait
-/// for it, and the channel's name: both touch the scratchpad views and one
-/// writes ("local"), or one reads a device tensor the other writes
-/// ("memory"; ktdf-check-supported accepts such a pair only when it is
-/// ordered within an execution: a reload of a tile an earlier group stored,
-/// or a store over a tile an earlier group loaded).
-static std::optional<StringRef> orderingOf(const MemoryTouches &first,
-                                           const MemoryTouches &later) {
-  if (first.scratchpad && later.scratchpad &&
-      (first.scratchpadWrites || later.scratchpadWrites))
-    return StringRef("local");
-  if (shareDeviceTensor(first, later))
-    return StringRef("memory");
-  return std::nullopt;
-}
-
 /// Whether two scratchpad views may share bytes: all but views of one
 /// memory at known bytes that do not meet.
 static bool mayShareBytes(ktdp::ConstructMemoryViewOp a,
@@ -108,11 +109,10 @@ static bool mayShareBytes(ktdp::ConstructMemoryViewOp a,
          std::max(x->first, y->first) < std::min(x->second, y->second);
 }
 
-/// Whether two stages touch the same memory, one of them writing: views
-/// that may share bytes (any view, for an all-reduce or a tile copy), or a
-/// tensor in device memory. Narrower than orderingOf, which orders any two
-/// stages touching the scratchpad.
-static bool conflicts(const MemoryTouches &a, const MemoryTouches &b) {
+/// Whether one of two stages writes scratchpad views the other touches,
+/// views that may share bytes (any view, for an all-reduce). Stages whose
+/// views share no byte cannot race, whatever else the scratchpad holds.
+static bool shareScratchpad(const MemoryTouches &a, const MemoryTouches &b) {
   // Whether `writer` writes what `other` touches.
   auto overwrites = [](const MemoryTouches &writer,
                        const MemoryTouches &other) {
@@ -126,7 +126,28 @@ static bool conflicts(const MemoryTouches &a, const MemoryTouches &b) {
              llvm::any_of(other.viewWrites, meets);
     });
   };
-  return overwrites(a, b) || overwrites(b, a) || shareDeviceTensor(a, b);
+  return overwrites(a, b) || overwrites(b, a);
+}
+
+/// Whether two stages touch the same memory, one of them writing: views
+/// that may share bytes, or a tensor in device memory.
+static bool conflicts(const MemoryTouches &a, const MemoryTouches &b) {
+  return shareScratchpad(a, b) || shareDeviceTensor(a, b);
+}
+
+/// Whether a stage touching `later` after one touching `first` must wait
+/// for it, and the channel's name: one writes scratchpad views that may
+/// share bytes with the other's ("local"), or one reads a device tensor the
+/// other writes ("memory"; ktdf-check-supported accepts such a pair only
+/// when it is ordered within an execution: a reload of a tile an earlier
+/// group stored, or a store over a tile an earlier group loaded).
+static std::optional<StringRef> orderingOf(const MemoryTouches &first,
+                                           const MemoryTouches &later) {
+  if (shareScratchpad(first, later))
+    return StringRef("local");
+  if (shareDeviceTensor(first, later))
+    return StringRef("memory");
+  return std::nullopt;
 }
 
 /// Whether every stage inside `loops` (an op holding the pipeline of `ch`'s
