@@ -148,6 +148,13 @@ LogicalResult KernelLowering::buildPrograms(OpBuilder &b) {
   return success();
 }
 
+namespace mlir::ktdf::lowering {
+/// Merges each run of stores of one FIFO whose addresses step by a constant
+/// stride (outputs' buffers side by side) into one store of rows
+/// (StridedStores.cpp).
+void mergeStridedStores(dfir::KernelOp kernel);
+} // namespace mlir::ktdf::lowering
+
 LogicalResult KernelLowering::run(OpBuilder &moduleBuilder) {
   directExchangeDmas(func);
   if (failed(collectArguments()) || failed(planInstances()) ||
@@ -167,6 +174,7 @@ LogicalResult KernelLowering::run(OpBuilder &moduleBuilder) {
     kernel.erase();
     return failure();
   }
+  mergeStridedStores(kernel);
   return success();
 }
 
