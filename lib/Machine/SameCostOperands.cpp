@@ -30,80 +30,23 @@
 // and 148 M after it (its bookkeeping per instruction stepped; 117 M in
 // this check), now 87 M.
 //
+// A replay decides a loop's trips but the last at once where each value
+// they read is one value over all of them (the ranges of TripRanges.h) and
+// the record holds it in each (rangedTrips): rope_163840x128's lanes, whose
+// every tile is clamped to its view's rows, were stepped through each of
+// their 32 row blocks of each of their 20 heads (69 M instructions per
+// estimate on mesh_device, 33 M now).
+//
 //===----------------------------------------------------------------------===//
 
 #include "SameWalks.h"
 #include "ScalarSteps.h"
+#include "TripRanges.h"
 
 #include "llvm/ADT/BitVector.h"
 
 using namespace ktflow::machine;
 using namespace ktflow::machine::detail;
-
-/// What the set_imm instructions `differing` reach of what the walk reads
-/// of `program` (ReadTrace::Reach): their registers, and those computed
-/// from them (a loop's from its start or step, an index read's from its
-/// bound), forwards until nothing more is found.
-static ReadTrace::Reach reachOf(const UnitProgram &program,
-                                llvm::ArrayRef<size_t> counted,
-                                llvm::ArrayRef<size_t> differing) {
-  const std::vector<Inst> &insts = program.insts;
-  llvm::BitVector reached(program.numSRegs);
-  auto isReached = [&](uint32_t reg) {
-    return reg != kNoReg && reg < reached.size() && reached[reg];
-  };
-  for (size_t pc : differing)
-    if (insts[pc].a < reached.size())
-      reached.set(insts[pc].a);
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (const Inst &in : insts) {
-      if (!writesScalar(in) || in.a >= reached.size() || reached[in.a])
-        continue;
-      llvm::SmallVector<uint32_t, 3> sources = scalarSources(in);
-      if (in.op == Opcode::ReadIndex)
-        sources.push_back(in.d);
-      if (llvm::any_of(sources, isReached)) {
-        reached.set(in.a);
-        grew = true;
-      }
-    }
-  }
-  ReadTrace::Reach reach;
-  reach.compared.assign(insts.size(), false);
-  for (auto [pc, in] : llvm::enumerate(insts))
-    reach.compared[pc] = !llvm::is_contained(counted, pc) &&
-                         llvm::any_of(costOperands(in), isReached);
-  reach.stepped = definitionsRead(program, counted, &reach.compared);
-  // Per instruction, how many before it are stepped or compared.
-  std::vector<size_t> touchedBefore(insts.size() + 1, 0);
-  for (size_t pc = 0; pc < insts.size(); ++pc)
-    touchedBefore[pc + 1] =
-        touchedBefore[pc] + (reach.stepped[pc] || reach.compared[pc] ? 1 : 0);
-  reach.skipped.assign(insts.size(), false);
-  for (auto [pc, in] : llvm::enumerate(insts))
-    if (in.op == Opcode::LoopBegin && !reach.stepped[pc])
-      reach.skipped[pc] = touchedBefore[in.e] == touchedBefore[pc + 1];
-  return reach;
-}
-
-/// Per scalar register of `program`, whether it has one definition and
-/// every instruction that names it (but that definition) comes after it,
-/// inside the loop around it: wherever it is read, the definition ran
-/// first in the same trip of that loop.
-static std::vector<bool> definedBeforeEveryUse(const UnitProgram &program) {
-  ConstantsShape shape(program);
-  std::vector<bool> before(shape.single);
-  for (auto [pc, in] : llvm::enumerate(program.insts))
-    for (uint32_t reg :
-         {in.a, in.b, in.c, in.d, in.e, in.f, in.g, in.h, in.i, in.j, in.k}) {
-      if (reg >= before.size() || !before[reg])
-        continue;
-      size_t at = shape.definedAt[reg];
-      before[reg] = pc == at || (at < pc && pc <= shape.loopEnds[at]);
-    }
-  return before;
-}
 
 namespace {
 using Step = ReadTrace::Step;
@@ -128,6 +71,10 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE void stepSelect(const Step &s,
 
 class Lockstep {
 public:
+  /// Loops of at least this many trips walked trip by trip are tried
+  /// for trips decided at once (rangedTrips).
+  static constexpr double kRangedFrom = 3;
+
   Lockstep(const UnitProgram &from, const UnitProgram &to,
            const std::vector<bool> &read, llvm::ArrayRef<size_t> counted,
            llvm::ArrayRef<double> trips, llvm::ArrayRef<size_t> differing,
@@ -216,6 +163,13 @@ private:
   /// (Replaying is `replaying`).
   template <bool Replaying> bool walk(size_t begin, size_t end);
   template <bool Replaying> bool loop(const Step &s, size_t at);
+  /// In a replay, the trips of the loop at step `stepAt` (the `entered`-th
+  /// loop entered) that read what the record holds, decided at once from
+  /// the ranges of the body's scalars over all `trips` (BodyRanges): all
+  /// but the last, the record's place moved to the last (0: none decided,
+  /// each trip stepped).
+  int64_t rangedTrips(const Step &s, size_t stepAt, size_t entered,
+                      int64_t trips, bool steppedTo);
   /// The value an index read gives (the walk's: the next even number,
   /// modulo its bound).
   void readIndex(const Step &s) {
@@ -249,6 +203,7 @@ private:
   ReadTrace &fromReads;
   bool replaying;
   size_t at = 0;
+  BodyRanges bodyRanges;
 };
 } // namespace
 
@@ -380,7 +335,14 @@ template <bool Replaying> bool Lockstep::loop(const Step &s, size_t stepAt) {
       return false;
     if (steppedTo && (!y[q.b] || !y[q.d]))
       return false;
-    for (int64_t i = 0; i < static_cast<int64_t>(trips); ++i) {
+    // Trips that read one value at each read, as the record's trips do,
+    // are decided at once (a loop over a lane's rows, each clamped to the
+    // view's), the last stepped for the registers it leaves.
+    int64_t decided = 0;
+    if (Replaying && trips >= kRangedFrom)
+      decided = rangedTrips(s, stepAt, entered, static_cast<int64_t>(trips),
+                            steppedTo);
+    for (int64_t i = decided; i < static_cast<int64_t>(trips); ++i) {
       if (stepped && !Replaying)
         x[p.a] = *x[p.b] + i * *x[p.d];
       if (steppedTo)
@@ -400,6 +362,54 @@ template <bool Replaying> bool Lockstep::loop(const Step &s, size_t stepAt) {
     loops[entered] = {fromReads.values.size(), loops.size(), iterationsWalked,
                       indexReads};
   return true;
+}
+
+int64_t Lockstep::rangedTrips(const Step &s, size_t stepAt, size_t entered,
+                              int64_t trips, bool steppedTo) {
+  std::vector<int8_t> &balance = reach->rangedBalance;
+  if (balance.empty())
+    balance.assign(to.insts.size(), 0);
+  int8_t &tried = balance[s.pc];
+  if (tried <= ReadTrace::Reach::kRangedGivenUp)
+    return 0;
+  // The ranges over all trips but the last (a loop that loads the next
+  // trip's data ahead reads less in its last): its register over them,
+  // where stepped (else as it is).
+  int64_t ranged = trips - 1;
+  const Inst &q = to.insts[s.pc];
+  ScalarRange loopRange = ScalarRange::of(y[q.a]);
+  if (steppedTo) {
+    int64_t last;
+    if (__builtin_mul_overflow(ranged - 1, *y[q.d], &last) ||
+        __builtin_add_overflow(*y[q.b], last, &last))
+      return 0;
+    loopRange =
+        ScalarRange::between(std::min(*y[q.b], last), std::max(*y[q.b], last));
+  }
+  BodyRanges::Recorded recorded{fromReads.values, loops,     at, entered + 1,
+                                iterationsWalked, indexReads};
+  BodyRanges::Result result =
+      bodyRanges.evaluate(compiled->code, stepAt + 1, s.bodyEnd, to.insts, y,
+                          q.a, loopRange, countedTrips, reach, read, recorded);
+  if (fromReads.tripsAlike.empty())
+    fromReads.tripsAlike.resize(loops.size());
+  if (result != BodyRanges::Evaluated ||
+      !bodyRanges.holds(recorded, ranged, fromReads.tripsAlike[entered])) {
+    tried = result == BodyRanges::Never ? INT8_MIN : tried - 1;
+    return 0;
+  }
+  // Those but the last two decided: the replay reads the record on from
+  // there, as stepping them would have left it, and steps the
+  // next-to-last, which writes each register the others write (their inner
+  // loops run as many trips), as they leave it for the last (which may
+  // not: the load ahead).
+  int64_t decided = ranged - 1;
+  tried = std::min<int8_t>(tried + 1, INT8_MAX - 1);
+  ++fromReads.rangedLoops;
+  at += decided * bodyRanges.slots().size();
+  nextLoop = entered + 1 + decided * bodyRanges.loopsPerTrip();
+  iterationsWalked += decided * bodyRanges.iterationsPerTrip();
+  return decided;
 }
 
 template <bool Replaying> bool Lockstep::walk(size_t begin, size_t end) {

@@ -191,6 +191,18 @@ struct ReadTrace {
     int64_t indexReads;
   };
   std::vector<Loop> loops;
+  /// The loops whose trips a replay decided at once, from the ranges of
+  /// their scalars over all trips rather than trip by trip (TripRanges.h).
+  size_t rangedLoops = 0;
+  /// Per loop entered (as `loops`), whether the trips a replay decided at
+  /// once (all but the last) recorded the first trip's values, looked at
+  /// for trips of `width` values (SIZE_MAX: not yet): the replays compare
+  /// the first trip alone where so.
+  struct Alike {
+    size_t width = SIZE_MAX;
+    bool alike = false;
+  };
+  std::vector<Alike> tripsAlike;
   /// One instruction a comparison steps or compares, as it treats it: in
   /// program order, without the instructions it passes. The lockstep walk
   /// reads these rather than the two programs' instructions and the
@@ -244,6 +256,12 @@ struct ReadTrace {
     std::vector<bool> stepped, compared, skipped;
     /// The steps of the replays with these differing immediates.
     Compiled compiled;
+    /// Per loop walked trip by trip (by its instruction), how often its
+    /// trips were decided at once from their ranges (TripRanges.h) less how
+    /// often that failed: tried while above kRangedGivenUp (a body that
+    /// cannot be, INT8_MIN). Empty until a loop is tried.
+    std::vector<int8_t> rangedBalance;
+    static constexpr int8_t kRangedGivenUp = -4;
   };
   std::map<std::vector<size_t>, Reach> reaches;
   /// Per instruction of the walked program, the trips of its loop if its
@@ -255,6 +273,18 @@ struct ReadTrace {
   /// instruction that names it in the same trip of the loop around it.
   std::vector<bool> definedBeforeUse;
 };
+
+/// What the set_imm instructions `differing` of `program` reach of what the
+/// walk reads (ReadTrace::Reach; `counted` the loops whose bounds are
+/// constants), found once per walked program and set of them
+/// (LockstepReach.cpp).
+ReadTrace::Reach reachOf(const UnitProgram &program,
+                         llvm::ArrayRef<size_t> counted,
+                         llvm::ArrayRef<size_t> differing);
+/// Per scalar register of `program`, whether it has one definition that
+/// runs before every instruction naming it, in the same trip of the loop
+/// around it (ReadTrace::definedBeforeUse).
+std::vector<bool> definedBeforeEveryUse(const UnitProgram &program);
 
 /// Whether `from` and `to`, the same instructions but for the immediates
 /// of the set_imm instructions `differing` (those whose scalars may be
