@@ -1303,8 +1303,8 @@ def KTDFSplitPointRows : Pass<"ktdf-split-point-rows", "::mlir::ModuleOp"> {
 
 def KTDFSplitWideReductions
     : Pass<"ktdf-split-wide-reductions", "::mlir::ModuleOp"> {
-  let summary = "Cut one grid point's wide rows into column parts over idle "
-                "cores, all-reducing each row reduction";
+  let summary = "Cut wide rows or contraction columns into parts over idle "
+                "cores, all-reducing the partials";
   let description = [{
     A kernel of one grid point that reduces rows (a softmax's maximum and
     sum, an RMSNorm's sum of squares) runs on one compute unit however wide
@@ -1347,6 +1347,16 @@ def KTDFSplitWideReductions
     Stores of whole values run on part 0 only. P is the largest divisor of
     the columns at most the cores leaving 16 columns a part,
     whatever the rows (the parts divide the weights every row reads).
+
+    A kernel of several points is cut only this way, and only when its
+    contraction's partial goes, through shape casts, into the kernel's
+    own addf all-reduce over every tile in one group, outside loops (a
+    FFN sharded over its hidden columns): each shard's columns are cut
+    into P parts, a new last grid dimension, P the largest divisor of the
+    shard's columns at most the cores over the points leaving 16 columns
+    a part; the parts' partials are all-reduced within their shard, then
+    the kernel's all-reduce sums the shards in P groups (part p of every
+    shard), and part 0 of the storing point stores.
   }];
   let options = [
     Option<"minPartColumns", "min-part-columns", "int64_t", "1024",
