@@ -6,14 +6,21 @@
 // of mesh_device's 16 cores. Where the loop body computes row by row, its
 // rows are independent, and the pass cuts each trip into F trips of R/F
 // rows, so that ktdf-spread-iterations finds T * F trips for the idle
-// instances. Each output element is computed by the same ops from the
-// same operands in the same order: the numerics are the kernel's.
+// instances. A loop whose trip count is known only at launch (a
+// grid-stride block loop) keeps its trips and is wrapped in a loop of row
+// slices, each running every trip on its slice of the tiles, which
+// ktdf-spread-iterations deals with the trips. Each output element is
+// computed by the same ops from the same operands in the same order: the
+// numerics are the kernel's.
 //
 //===----------------------------------------------------------------------===//
 
+#include "IndexAnalysis.h"
+#include "MemoryHazards.h"
 #include "OutputSlices.h"
 #include "TileSlices.h"
 
+#include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
@@ -55,6 +62,16 @@ public:
   RowSlicePlan(scf::ForOp loop, int64_t lowerBound, int64_t step)
       : loop(loop), iv(loop.getInductionVar()), lowerBound(lowerBound),
         step(step) {}
+  /// A plan that cuts each trip's tiles into row slices where they are,
+  /// for a loop whose trips are not known (a grid-stride loop of run-time
+  /// bounds): its tiles may lie anywhere, the loop variable may place them
+  /// along any dimension and the tiles of one trip at different rows (the
+  /// parts of a straddling block), since each slice keeps its trip.
+  static RowSlicePlan inPlace(scf::ForOp loop) {
+    RowSlicePlan plan(loop, 0, 0);
+    plan.inPlaceSlices = true;
+    return plan;
+  }
   LogicalResult build();
   /// A row tile's anchor for trip `k` of the loop cut into `slices`: the
   /// old first coordinate at the lower bound, plus k rows of a slice.
@@ -66,9 +83,13 @@ private:
   LogicalResult addDefinition(Value value);
   LogicalResult addUse(OpOperand &use);
 
+  LogicalResult addInPlaceTile(ktdp::ConstructAccessTileOp tile);
+  LogicalResult checkInPlaceStores();
+
   scf::ForOp loop;
   Value iv;
   int64_t lowerBound, step;
+  bool inPlaceSlices = false;
   std::optional<RowAnchor> anchor;
 };
 } // namespace
@@ -161,6 +182,70 @@ LogicalResult RowSlicePlan::addTile(ktdp::ConstructAccessTileOp tile) {
   return addTileData(tile, [&](Value v) { return add(v); });
 }
 
+LogicalResult RowSlicePlan::addInPlaceTile(ktdp::ConstructAccessTileOp tile) {
+  // A tile the loop variable does not place is read whole (a weight), or
+  // the plan fails at its load.
+  if (!llvm::any_of(tile->getOperands(), [&](Value v) {
+        return dependsOn(v, [&](Value of) { return of == iv; });
+      }))
+    return success();
+  auto shape = cast<ktdp::AccessTileType>(tile.getType()).getShape();
+  ktdp::ConstructMemoryViewOp view = ktdp::getAccessTileView(tile);
+  auto space =
+      view ? ktdp::normalizeMemorySpace(view.getMemorySpace()) : std::nullopt;
+  // Blocks of rows only: a vector's blocks (vector_add_1048576's 1024
+  // elements) are as many trips as rows, which the trips spread already.
+  if (tile->getParentOp() != loop || !isSliceableTile(tile) ||
+      shape.size() != 2 || !space || space->kind != ktdp::MemoryKind::global)
+    return failure();
+  if (rows == 0)
+    rows = shape.front();
+  if (shape.front() != rows)
+    return failure();
+  tiles.insert(tile);
+  return addTileData(tile, [&](Value v) { return add(v); });
+}
+
+/// The tensor argument a view of device memory starts in, if known.
+static Value viewArgument(ktdp::ConstructMemoryViewOp view) {
+  std::optional<ktflow::ViewAddress> address =
+      view ? ktflow::getViewAddress(view.getOffset()) : std::nullopt;
+  return address ? Value(address->argument) : Value();
+}
+
+/// Cut in place, the slices of one row run in another order than the
+/// trips: each store must write other places on every trip (its tile moves
+/// with the loop variable), and no trip may read a tensor the loop writes.
+LogicalResult RowSlicePlan::checkInPlaceStores() {
+  llvm::SmallDenseSet<Value> written;
+  WalkResult stores = loop.getBody()->walk([&](ktdp::StoreOp store) {
+    auto tile =
+        store.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+    Value argument =
+        tile ? viewArgument(ktdp::getAccessTileView(tile)) : Value();
+    bool moves =
+        tile && llvm::any_of(
+                    llvm::seq<unsigned>(0, tile.getBaseMap().getNumResults()),
+                    [&](unsigned r) {
+                      std::optional<int64_t> c = anchorCoefficient(tile, r, iv);
+                      return c && *c != 0;
+                    });
+    if (!argument || !moves)
+      return WalkResult::interrupt();
+    written.insert(argument);
+    return WalkResult::advance();
+  });
+  if (stores.wasInterrupted())
+    return failure();
+  WalkResult loads = loop.getBody()->walk([&](ktdp::LoadOp load) {
+    Value argument =
+        viewArgument(ktdp::getAccessTileView(load.getAccessTile()));
+    return argument && !written.contains(argument) ? WalkResult::advance()
+                                                   : WalkResult::interrupt();
+  });
+  return failure(loads.wasInterrupted());
+}
+
 LogicalResult RowSlicePlan::build() {
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
     if (isa<scf::ForOp, scf::IfOp, scf::WhileOp, func::CallOp,
@@ -168,17 +253,22 @@ LogicalResult RowSlicePlan::build() {
             ktdp::InterTileReduceOp>(op))
       return WalkResult::interrupt();
     auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(op);
+    if (inPlaceSlices)
+      return tile && failed(addInPlaceTile(tile)) ? WalkResult::interrupt()
+                                                  : WalkResult::advance();
     if (tile && llvm::is_contained(tile->getOperands(), iv) &&
         failed(addTile(tile)))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
-  if (walk.wasInterrupted() || tiles.empty())
+  if (walk.wasInterrupted() || tiles.empty() ||
+      (inPlaceSlices && failed(checkInPlaceStores())))
     return failure();
   // The loop variable only places row tiles, and every store goes through
   // one: a trip's slices then differ only in their rows.
   for (Operation *user : iv.getUsers())
-    if (!tiles.contains(dyn_cast<ktdp::ConstructAccessTileOp>(user)))
+    if (!inPlaceSlices &&
+        !tiles.contains(dyn_cast<ktdp::ConstructAccessTileOp>(user)))
       return failure();
   WalkResult stores = loop.getBody()->walk([&](ktdp::StoreOp store) {
     return tiles.contains(store.getAccessTile()
@@ -247,20 +337,18 @@ AffineMap RowSlicePlan::slicedAnchor(ktdp::ConstructAccessTileOp tile,
       base.getNumDims(), base.getNumSymbols(), results, base.getContext()));
 }
 
-/// Rewrites `loop` into `trips * slices` trips of one row slice each.
-static void sliceRows(scf::ForOp loop, const RowSlicePlan &plan, int64_t trips,
-                      int64_t slices) {
-  int64_t rows = plan.getRows() / slices;
+/// Cuts the plan's tiles into their row slices (`slice` builds one; the
+/// stores write through it) and its values to `rows` rows, each load
+/// reading its tile's slice; a constant outside the loop is remade at the
+/// start of its body.
+static void sliceValues(
+    scf::ForOp loop, const RowSlicePlan &plan, int64_t rows,
+    function_ref<Value(OpBuilder &, ktdp::ConstructAccessTileOp)> slice) {
   OpBuilder b(loop);
-  Location loc = loop.getLoc();
   DenseMap<Operation *, Value> sliced;
   for (ktdp::ConstructAccessTileOp tile : plan.getTiles()) {
     b.setInsertionPoint(tile);
-    SmallVector<int64_t> shape(
-        cast<ktdp::AccessTileType>(tile.getType()).getShape());
-    shape.front() = rows;
-    sliced[tile] = buildBoxTile(b, tile, tile.getIndices(),
-                                plan.slicedAnchor(tile, slices), shape);
+    sliced[tile] = slice(b, tile);
     for (OpOperand &use : llvm::make_early_inc_range(tile->getUses()))
       if (auto store = dyn_cast<ktdp::StoreOp>(use.getOwner()))
         use.set(sliced[tile]);
@@ -272,7 +360,6 @@ static void sliceRows(scf::ForOp loop, const RowSlicePlan &plan, int64_t trips,
       value.setType(type);
       continue;
     }
-    // A constant outside the loop is remade at the start of its body.
     if (loop->isAncestor(def))
       b.setInsertionPoint(def);
     else
@@ -291,11 +378,53 @@ static void sliceRows(scf::ForOp loop, const RowSlicePlan &plan, int64_t trips,
   }
   for (ktdp::ConstructAccessTileOp tile : plan.getTiles())
     tile.erase();
-  b.setInsertionPoint(loop);
+}
+
+/// Rewrites `loop` into `trips * slices` trips of one row slice each.
+static void sliceRows(scf::ForOp loop, const RowSlicePlan &plan, int64_t trips,
+                      int64_t slices) {
+  int64_t rows = plan.getRows() / slices;
+  sliceValues(loop, plan, rows,
+              [&](OpBuilder &b, ktdp::ConstructAccessTileOp tile) {
+                SmallVector<int64_t> shape(
+                    cast<ktdp::AccessTileType>(tile.getType()).getShape());
+                shape.front() = rows;
+                return buildBoxTile(b, tile, tile.getIndices(),
+                                    plan.slicedAnchor(tile, slices), shape);
+              });
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
   loop.getLowerBoundMutable().assign(arith::ConstantIndexOp::create(b, loc, 0));
   loop.getUpperBoundMutable().assign(
       arith::ConstantIndexOp::create(b, loc, trips * slices));
   loop.getStepMutable().assign(arith::ConstantIndexOp::create(b, loc, 1));
+}
+
+/// Wraps `loop` in `scf.for %s = 0 to slices`, whose trip `s` runs every
+/// trip of `loop` on row slice `s` of its tiles (rows `s * R/slices`
+/// onwards of each, the parts' markings kept): ktdf-spread-iterations
+/// deals the slices, a constant trip count, to the idle instances.
+static void sliceRowsInPlace(scf::ForOp loop, const RowSlicePlan &plan,
+                             int64_t slices) {
+  int64_t rows = plan.getRows() / slices;
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  auto outer =
+      scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+                         arith::ConstantIndexOp::create(b, loc, slices),
+                         arith::ConstantIndexOp::create(b, loc, 1));
+  loop->moveBefore(outer.getBody()->getTerminator());
+  b.setInsertionPoint(loop);
+  Value first =
+      arith::MulIOp::create(b, loc, outer.getInductionVar(),
+                            arith::ConstantIndexOp::create(b, loc, rows));
+  sliceValues(loop, plan, rows,
+              [&](OpBuilder &b, ktdp::ConstructAccessTileOp tile) {
+                Value slice = buildDimSlice(b, tile, 0, first, rows);
+                slice.getDefiningOp()->setDiscardableAttrs(
+                    tile->getDiscardableAttrDictionary());
+                return slice;
+              });
 }
 
 /// The kernel's one loop whose trips ktdf-spread-iterations would spread:
@@ -331,6 +460,36 @@ static scf::ForOp spreadableLoop(func::FuncOp func) {
   return walk.wasInterrupted() ? scf::ForOp() : loop;
 }
 
+/// The most slices of `rows` whole rows, at most `most`.
+static int64_t mostSlices(int64_t rows, int64_t most) {
+  int64_t slices = 1;
+  for (int64_t f = 2; f <= rows && f <= most; ++f)
+    if (rows % f == 0)
+      slices = f;
+  return slices;
+}
+
+/// A loop whose trip count is known only at launch (a grid-stride loop up
+/// to a run-time size, or from the tile id) keeps its trips: each becomes
+/// `idle` row slices at most, one for each idle instance (every slice of a
+/// trip runs on its own instance, one after the other trip's).
+static void sliceUnknownTrips(scf::ForOp loop, int64_t idle) {
+  if (idle < 2)
+    return;
+  RowSlicePlan plan = RowSlicePlan::inPlace(loop);
+  if (failed(plan.build()))
+    return;
+  // Slices of at least 16 rows: the trips of a copy's share run one after
+  // the other, each paying its transfers' latency, so thinner slices lose
+  // at large trip counts what they win at small ones (halves_add_dyn on
+  // mesh_device, n = 80 / 1000: 4 slices 498 / 3,632 cycles, 8 slices 585
+  // / 4,981, unsliced 1,164 / 2,864).
+  int64_t slices =
+      mostSlices(plan.getRows(), std::min(idle, plan.getRows() / 16));
+  if (slices > 1)
+    sliceRowsInPlace(loop, plan, slices);
+}
+
 namespace {
 struct SplitRowTilesPass
     : public ktflow::sched::WithScheduleTarget<
@@ -349,22 +508,23 @@ struct SplitRowTilesPass
           loop ? getConstantIntValue(loop.getLowerBound()) : std::nullopt;
       std::optional<int64_t> step =
           loop ? getConstantIntValue(loop.getStep()) : std::nullopt;
-      if (!tripCount || !lb || !step)
-        continue;
-      int64_t trips = tripCount->getSExtValue();
       int64_t idle = instances / ktdp::getNumTiles(grid);
       if (maxFactor > 0)
         idle = std::min<int64_t>(idle, maxFactor);
+      if (loop && !tripCount) {
+        sliceUnknownTrips(loop, idle);
+        continue;
+      }
+      if (!tripCount || !lb || !step)
+        continue;
+      int64_t trips = tripCount->getSExtValue();
       if (trips < 1 || trips * 2 > idle)
         continue;
       RowSlicePlan plan(loop, *lb, *step);
       if (failed(plan.build()))
         continue;
       // The most slices of whole rows the idle instances take.
-      int64_t slices = 1;
-      for (int64_t f = 2; f <= plan.getRows() && trips * f <= idle; ++f)
-        if (plan.getRows() % f == 0)
-          slices = f;
+      int64_t slices = mostSlices(plan.getRows(), idle / trips);
       if (slices > 1)
         sliceRows(loop, plan, trips, slices);
     }

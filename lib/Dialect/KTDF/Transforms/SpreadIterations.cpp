@@ -186,6 +186,32 @@ static bool mayStoreInOnePlace(scf::ForOp loop, StringRef globalKind) {
   return walk.wasInterrupted();
 }
 
+/// The loop of a trip count known only at launch that `loop`, of constant
+/// trips, holds alone (ktdf-split-row-tiles' row slices of a grid-stride
+/// loop): copies can take both a slice and every C-th trip of it.
+static scf::ForOp slicedStrideLoop(scf::ForOp loop, StringRef globalKind) {
+  if (!blockTrips(loop))
+    return {};
+  scf::ForOp inner;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto found = dyn_cast<scf::ForOp>(op)) {
+      if (inner)
+        return {};
+      inner = found;
+      continue;
+    }
+    if (!isPure(&op) || op.getNumRegions() != 0)
+      return {};
+  }
+  if (!inner || inner.getNumRegionIterArgs() != 0 || knownTrips(inner) ||
+      !matchPattern(inner.getStep(), m_Constant()) ||
+      llvm::any_of(inner->getOperands(),
+                   [&](Value v) { return !loop.isDefinedOutsideOfLoop(v); }) ||
+      mayStoreInOnePlace(inner, globalKind))
+    return {};
+  return inner;
+}
+
 /// Whether `op` holds an all-reduce.
 static bool holdsAllReduce(Operation *op) {
   return op->walk([](AllReduceOp) { return WalkResult::interrupt(); })
@@ -254,14 +280,20 @@ struct SpreadIterationsPass
         k = std::min<int64_t>(k, maxFactor);
       SmallVector<scf::ForOp> loops =
           spreadableLoops(parallel, target->getGlobalKind());
+      // Copies beyond a sliced loop's slices take every C-th trip of the
+      // loop it holds.
       for (scf::ForOp loop : loops)
         if (std::optional<int64_t> trips = knownTrips(loop))
-          k = std::min(k, *trips);
-      // Contiguous blocks are equal: K divides every constant trip count.
+          if (!slicedStrideLoop(loop, target->getGlobalKind()))
+            k = std::min(k, *trips);
+      // Contiguous blocks are equal: K divides every constant trip count
+      // (or, for a sliced loop, is a multiple of it).
       auto divides = [&](int64_t k) {
         return llvm::all_of(loops, [&](scf::ForOp loop) {
           std::optional<int64_t> trips = blockTrips(loop);
-          return !trips || *trips % k == 0;
+          return !trips || *trips % k == 0 ||
+                 (slicedStrideLoop(loop, target->getGlobalKind()) &&
+                  k % *trips == 0);
         });
       };
       while (k > 1 &&
@@ -269,7 +301,7 @@ struct SpreadIterationsPass
         --k;
       if (k < 2 || loops.empty())
         return;
-      spread(parallel, loops, k);
+      spread(parallel, loops, k, target->getGlobalKind());
     });
   }
 
@@ -318,7 +350,8 @@ struct SpreadIterationsPass
     return !walk.wasInterrupted();
   }
 
-  void spread(ParallelOp parallel, ArrayRef<scf::ForOp> loops, int64_t k) {
+  void spread(ParallelOp parallel, ArrayRef<scf::ForOp> loops, int64_t k,
+              StringRef globalKind) {
     bool first = holdsAllReduce(parallel);
     parallel.setExtents(copiedExtents(parallel, k));
     parallel.walk([&](AllReduceOp op) {
@@ -333,11 +366,30 @@ struct SpreadIterationsPass
     Value copy = first ? body.insertArgument(0u, index, parallel.getLoc())
                        : body.addArgument(index, parallel.getLoc());
     for (scf::ForOp loop : loops) {
-      if (std::optional<int64_t> trips = blockTrips(loop))
+      std::optional<int64_t> trips = blockTrips(loop);
+      scf::ForOp inner = slicedStrideLoop(loop, globalKind);
+      if (trips && inner && k > *trips) {
+        spreadSlices(loop, inner, copy, *trips, k / *trips);
+        continue;
+      }
+      if (trips)
         spreadBlocks(loop, copy, *trips / k);
       else
         spreadCyclic(loop, copy, k);
     }
+  }
+
+  /// Copy j runs slice j mod S of `loop`'s S slices, and of it the trips
+  /// (j div S), (j div S) + C, ... of `inner`.
+  void spreadSlices(scf::ForOp loop, scf::ForOp inner, Value copy,
+                    int64_t slices, int64_t c) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    Value s = arith::ConstantIndexOp::create(b, loc, slices);
+    Value slice = arith::RemUIOp::create(b, loc, copy, s);
+    Value trip = arith::DivUIOp::create(b, loc, copy, s);
+    spreadBlocks(loop, slice, 1);
+    spreadCyclic(inner, trip, c);
   }
 
   /// Copy j runs iterations j, j + K, ... of `loop`.
