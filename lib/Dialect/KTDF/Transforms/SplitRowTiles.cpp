@@ -15,12 +15,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "IndexAnalysis.h"
-#include "MemoryHazards.h"
-#include "OutputSlices.h"
+#include "RowSlicePlan.h"
 #include "TileSlices.h"
 
-#include "ktflow/Analysis/LaunchArguments.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
@@ -42,57 +39,6 @@ namespace mlir::ktdf {
 
 using namespace mlir;
 using namespace mlir::ktdf;
-
-namespace {
-
-/// The first anchor coordinate of a row tile, as an expression over the
-/// tile's index operands (dimensions) and symbol operands.
-struct RowAnchor {
-  AffineExpr expr;
-  SmallVector<Value> dims, symbols;
-};
-
-/// The tensors of one loop body to cut into row slices, found from the
-/// loads and stores through its row tiles (tiles anchored on the loop
-/// variable, one trip's R rows after the previous trip's), backwards to
-/// what computes them and forwards to every use. Values outside the loop
-/// may only be splat constants, which the rewrite remakes in the body.
-class RowSlicePlan : public RowValues {
-public:
-  RowSlicePlan(scf::ForOp loop, int64_t lowerBound, int64_t step)
-      : loop(loop), iv(loop.getInductionVar()), lowerBound(lowerBound),
-        step(step) {}
-  /// A plan that cuts each trip's tiles into row slices where they are,
-  /// for a loop whose trips are not known (a grid-stride loop of run-time
-  /// bounds): its tiles may lie anywhere, the loop variable may place them
-  /// along any dimension and the tiles of one trip at different rows (the
-  /// parts of a straddling block), since each slice keeps its trip.
-  static RowSlicePlan inPlace(scf::ForOp loop) {
-    RowSlicePlan plan(loop, 0, 0);
-    plan.inPlaceSlices = true;
-    return plan;
-  }
-  LogicalResult build();
-  /// A row tile's anchor for trip `k` of the loop cut into `slices`: the
-  /// old first coordinate at the lower bound, plus k rows of a slice.
-  AffineMap slicedAnchor(ktdp::ConstructAccessTileOp tile,
-                         int64_t slices) const;
-
-private:
-  LogicalResult addTile(ktdp::ConstructAccessTileOp tile);
-  LogicalResult addDefinition(Value value);
-  LogicalResult addUse(OpOperand &use);
-
-  LogicalResult addInPlaceTile(ktdp::ConstructAccessTileOp tile);
-  LogicalResult checkInPlaceStores();
-
-  scf::ForOp loop;
-  Value iv;
-  int64_t lowerBound, step;
-  bool inPlaceSlices = false;
-  std::optional<RowAnchor> anchor;
-};
-} // namespace
 
 /// `expr` with every dimension bound to `iv` replaced by `value`.
 static AffineExpr bindLoopVariable(AffineExpr expr, ValueRange dims, Value iv,
@@ -180,70 +126,6 @@ LogicalResult RowSlicePlan::addTile(ktdp::ConstructAccessTileOp tile) {
     return failure();
   tiles.insert(tile);
   return addTileData(tile, [&](Value v) { return add(v); });
-}
-
-LogicalResult RowSlicePlan::addInPlaceTile(ktdp::ConstructAccessTileOp tile) {
-  // A tile the loop variable does not place is read whole (a weight), or
-  // the plan fails at its load.
-  if (!llvm::any_of(tile->getOperands(), [&](Value v) {
-        return dependsOn(v, [&](Value of) { return of == iv; });
-      }))
-    return success();
-  auto shape = cast<ktdp::AccessTileType>(tile.getType()).getShape();
-  ktdp::ConstructMemoryViewOp view = ktdp::getAccessTileView(tile);
-  auto space =
-      view ? ktdp::normalizeMemorySpace(view.getMemorySpace()) : std::nullopt;
-  // Blocks of rows only: a vector's blocks (vector_add_1048576's 1024
-  // elements) are as many trips as rows, which the trips spread already.
-  if (tile->getParentOp() != loop || !isSliceableTile(tile) ||
-      shape.size() != 2 || !space || space->kind != ktdp::MemoryKind::global)
-    return failure();
-  if (rows == 0)
-    rows = shape.front();
-  if (shape.front() != rows)
-    return failure();
-  tiles.insert(tile);
-  return addTileData(tile, [&](Value v) { return add(v); });
-}
-
-/// The tensor argument a view of device memory starts in, if known.
-static Value viewArgument(ktdp::ConstructMemoryViewOp view) {
-  std::optional<ktflow::ViewAddress> address =
-      view ? ktflow::getViewAddress(view.getOffset()) : std::nullopt;
-  return address ? Value(address->argument) : Value();
-}
-
-/// Cut in place, the slices of one row run in another order than the
-/// trips: each store must write other places on every trip (its tile moves
-/// with the loop variable), and no trip may read a tensor the loop writes.
-LogicalResult RowSlicePlan::checkInPlaceStores() {
-  llvm::SmallDenseSet<Value> written;
-  WalkResult stores = loop.getBody()->walk([&](ktdp::StoreOp store) {
-    auto tile =
-        store.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
-    Value argument =
-        tile ? viewArgument(ktdp::getAccessTileView(tile)) : Value();
-    bool moves =
-        tile && llvm::any_of(
-                    llvm::seq<unsigned>(0, tile.getBaseMap().getNumResults()),
-                    [&](unsigned r) {
-                      std::optional<int64_t> c = anchorCoefficient(tile, r, iv);
-                      return c && *c != 0;
-                    });
-    if (!argument || !moves)
-      return WalkResult::interrupt();
-    written.insert(argument);
-    return WalkResult::advance();
-  });
-  if (stores.wasInterrupted())
-    return failure();
-  WalkResult loads = loop.getBody()->walk([&](ktdp::LoadOp load) {
-    Value argument =
-        viewArgument(ktdp::getAccessTileView(load.getAccessTile()));
-    return argument && !written.contains(argument) ? WalkResult::advance()
-                                                   : WalkResult::interrupt();
-  });
-  return failure(loads.wasInterrupted());
 }
 
 LogicalResult RowSlicePlan::build() {
@@ -337,11 +219,7 @@ AffineMap RowSlicePlan::slicedAnchor(ktdp::ConstructAccessTileOp tile,
       base.getNumDims(), base.getNumSymbols(), results, base.getContext()));
 }
 
-/// Cuts the plan's tiles into their row slices (`slice` builds one; the
-/// stores write through it) and its values to `rows` rows, each load
-/// reading its tile's slice; a constant outside the loop is remade at the
-/// start of its body.
-static void sliceValues(
+void mlir::ktdf::sliceValues(
     scf::ForOp loop, const RowSlicePlan &plan, int64_t rows,
     function_ref<Value(OpBuilder &, ktdp::ConstructAccessTileOp)> slice) {
   OpBuilder b(loop);
@@ -400,33 +278,6 @@ static void sliceRows(scf::ForOp loop, const RowSlicePlan &plan, int64_t trips,
   loop.getStepMutable().assign(arith::ConstantIndexOp::create(b, loc, 1));
 }
 
-/// Wraps `loop` in `scf.for %s = 0 to slices`, whose trip `s` runs every
-/// trip of `loop` on row slice `s` of its tiles (rows `s * R/slices`
-/// onwards of each, the parts' markings kept): ktdf-spread-iterations
-/// deals the slices, a constant trip count, to the idle instances.
-static void sliceRowsInPlace(scf::ForOp loop, const RowSlicePlan &plan,
-                             int64_t slices) {
-  int64_t rows = plan.getRows() / slices;
-  OpBuilder b(loop);
-  Location loc = loop.getLoc();
-  auto outer =
-      scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, 0),
-                         arith::ConstantIndexOp::create(b, loc, slices),
-                         arith::ConstantIndexOp::create(b, loc, 1));
-  loop->moveBefore(outer.getBody()->getTerminator());
-  b.setInsertionPoint(loop);
-  Value first =
-      arith::MulIOp::create(b, loc, outer.getInductionVar(),
-                            arith::ConstantIndexOp::create(b, loc, rows));
-  sliceValues(loop, plan, rows,
-              [&](OpBuilder &b, ktdp::ConstructAccessTileOp tile) {
-                Value slice = buildDimSlice(b, tile, 0, first, rows);
-                slice.getDefiningOp()->setDiscardableAttrs(
-                    tile->getDiscardableAttrDictionary());
-                return slice;
-              });
-}
-
 /// The kernel's one loop whose trips ktdf-spread-iterations would spread:
 /// directly in the function, constant bounds, nothing carried, and
 /// outside it nothing but work that stages data into the scratchpad
@@ -460,34 +311,12 @@ static scf::ForOp spreadableLoop(func::FuncOp func) {
   return walk.wasInterrupted() ? scf::ForOp() : loop;
 }
 
-/// The most slices of `rows` whole rows, at most `most`.
-static int64_t mostSlices(int64_t rows, int64_t most) {
+int64_t mlir::ktdf::mostSlices(int64_t rows, int64_t most) {
   int64_t slices = 1;
   for (int64_t f = 2; f <= rows && f <= most; ++f)
     if (rows % f == 0)
       slices = f;
   return slices;
-}
-
-/// A loop whose trip count is known only at launch (a grid-stride loop up
-/// to a run-time size, or from the tile id) keeps its trips: each becomes
-/// `idle` row slices at most, one for each idle instance (every slice of a
-/// trip runs on its own instance, one after the other trip's).
-static void sliceUnknownTrips(scf::ForOp loop, int64_t idle) {
-  if (idle < 2)
-    return;
-  RowSlicePlan plan = RowSlicePlan::inPlace(loop);
-  if (failed(plan.build()))
-    return;
-  // Slices of at least 16 rows: the trips of a copy's share run one after
-  // the other, each paying its transfers' latency, so thinner slices lose
-  // at large trip counts what they win at small ones (halves_add_dyn on
-  // mesh_device, n = 80 / 1000: 4 slices 498 / 3,632 cycles, 8 slices 585
-  // / 4,981, unsliced 1,164 / 2,864).
-  int64_t slices =
-      mostSlices(plan.getRows(), std::min(idle, plan.getRows() / 16));
-  if (slices > 1)
-    sliceRowsInPlace(loop, plan, slices);
 }
 
 namespace {
@@ -512,7 +341,7 @@ struct SplitRowTilesPass
       if (maxFactor > 0)
         idle = std::min<int64_t>(idle, maxFactor);
       if (loop && !tripCount) {
-        sliceUnknownTrips(loop, idle);
+        sliceGridStrideLoop(loop, ktdp::getNumTiles(grid), idle, *target);
         continue;
       }
       if (!tripCount || !lb || !step)
