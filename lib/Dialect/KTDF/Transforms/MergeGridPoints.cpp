@@ -124,6 +124,20 @@ LogicalResult PointRowPlan::build(func::FuncOp func) {
       [&](OpOperand &use) { return addUse(use); });
 }
 
+/// A gather of the point's rows (halves only: ktdf-split-output-blocks'
+/// parts keep theirs whole) and every tensor loaded from it.
+LogicalResult
+PointRowPlan::addGather(ktdp::ConstructIndirectAccessTileOp gather) {
+  if (!halves || anyStride || whyNotRowGather(gather, id, rows))
+    return failure();
+  if (!gathers.insert(gather))
+    return success();
+  for (Operation *load : gather->getUsers())
+    if (failed(add(load->getResult(0))))
+      return failure();
+  return success();
+}
+
 /// A broadcast that keeps dimension 0: each row's value spread along it.
 static bool isRowBroadcast(Operation *op) {
   auto broadcast = dyn_cast<linalg::BroadcastOp>(op);
@@ -147,6 +161,10 @@ LogicalResult PointRowPlan::addDefinition(Value value) {
     return addCarried(loop, arg.getArgNumber() - 1);
   }
   Operation *def = value.getDefiningOp();
+  if (auto load = dyn_cast<ktdp::LoadOp>(def))
+    if (auto gather = load.getAccessTile()
+                          .getDefiningOp<ktdp::ConstructIndirectAccessTileOp>())
+      return addGather(gather);
   if (std::optional<LogicalResult> leaf = addLeaf(def))
     return *leaf;
   if (isRowProduct(def, batched)) {
@@ -288,6 +306,10 @@ void mlir::ktdf::cutPointRows(func::FuncOp func, ArrayRef<int64_t> grid,
     cut[tile] =
         buildDimSlice(b, tile, plan.rowDim(tile.getType()), offset, rows);
   }
+  for (ktdp::ConstructIndirectAccessTileOp gather : plan.getGathers()) {
+    b.setInsertionPoint(gather);
+    cut[gather] = sliceRowGather(b, gather, offset, rows);
+  }
   SmallVector<linalg::GenericOp> generics = plan.rowIndexedGenerics();
   retypeValues(
       b, plan.getValues(),
@@ -301,6 +323,8 @@ void mlir::ktdf::cutPointRows(func::FuncOp func, ArrayRef<int64_t> grid,
     tile.getResult().replaceAllUsesWith(cut[tile]);
     tile.erase();
   }
+  for (ktdp::ConstructIndirectAccessTileOp gather : plan.getGathers())
+    gather.erase();
   // A generic's row i of the part is row i + offset of the point. Added
   // to a value from outside the body (a mask's row origin q0 + i), the
   // offset moves into that value (q0 + offset, once before the generic):

@@ -34,6 +34,8 @@ namespace mlir::ktdf {
 /// the tile id in any way, by a multiple known only at run time too (a
 /// Triton `pid * BLOCK_SIZE_M`, `pid / n * BLOCK_SIZE_M`), whatever their
 /// other coordinates do: a part reads and writes rows of its point's.
+/// `halves` without `anyStride` also takes gathers whose first variable
+/// walks the point's rows (whyNotRowGather), a row value loaded from each.
 class PointRowPlan : public RowValues {
 public:
   /// `batched` (ktdf-split-output-blocks): also 3-d tiles and tensors of
@@ -47,9 +49,14 @@ public:
   LogicalResult build(func::FuncOp func);
   /// The generics of the plan (those whose body may read its row number).
   SmallVector<linalg::GenericOp> rowIndexedGenerics() const;
+  /// The gathers whose rows the plan cuts with its row tiles.
+  ArrayRef<ktdp::ConstructIndirectAccessTileOp> getGathers() const {
+    return gathers.getArrayRef();
+  }
 
 private:
   LogicalResult findTiles();
+  LogicalResult addGather(ktdp::ConstructIndirectAccessTileOp gather);
   LogicalResult findHalvesTiles(func::FuncOp func);
   LogicalResult addTile(ktdp::ConstructAccessTileOp tile);
   LogicalResult addDefinition(Value value);
@@ -58,7 +65,26 @@ private:
   Value id;
   bool halves;
   bool anyStride;
+  llvm::SetVector<ktdp::ConstructIndirectAccessTileOp> gathers;
 };
+
+/// Why `gather` is no gather of the rows of a grid point of `rows` rows
+/// that grid coordinate `id` places, or none when it is: only loaded, a
+/// box of variables from 0 in identity order whose first walks `rows`, its
+/// subscripts linear in the captured values and the variables, each one
+/// that the first variable walks stepping 1 per row and `rows` per point
+/// (`ind(%IDX[%r0 + %d0])`, r0 = rows * id), the others not moving with
+/// `id`. Rows sharing an index (`(%r0 + %d0) floordiv 16`) or strided
+/// ones would be read again, or not be the point's.
+std::optional<std::string>
+whyNotRowGather(ktdp::ConstructIndirectAccessTileOp gather, Value id,
+                int64_t rows);
+
+/// The gather of `rows` rows of `gather` (whyNotRowGather) from row
+/// `offset` (an index value captured after its others), built at `b`'s
+/// insertion point.
+Value sliceRowGather(OpBuilder &b, ktdp::ConstructIndirectAccessTileOp gather,
+                     Value offset, int64_t rows);
 
 /// Merges `factor` consecutive points of one dimension of the launch grid
 /// of `func` (extents `grid`) into one. The dimension is the one whose tile
@@ -82,7 +108,8 @@ LogicalResult mergeGridPoints(func::FuncOp func, ArrayRef<int64_t> grid,
 /// Cuts every point of `func` (grid `grid`) into `parts` parts of the
 /// rows of `plan` (built with `halves`), the parts a new last grid
 /// dimension (`first`: the first): part h loads and stores through the
-/// plan's row tiles anchored `h * R/parts` rows further, its row values
+/// plan's row tiles anchored `h * R/parts` rows further (gathers from
+/// their row `h * R/parts`), its row values
 /// have R/parts rows, and `linalg.index 0` in the plan's generics reads
 /// `h * R/parts` more (added to an outside value, that value moves).
 void cutPointRows(func::FuncOp func, ArrayRef<int64_t> grid,

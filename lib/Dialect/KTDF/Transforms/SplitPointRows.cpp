@@ -35,7 +35,10 @@
 // vector units, 75 % busy, the other 14 idle. Each part re-reads what its
 // rows read whole, so parts of products of loaded rows keep the matrix
 // unit's rows, and a loop ktdf-spread-iterations spreads keeps its share
-// of the idle instances.
+// of the idle instances. A gather whose first variable walks the point's
+// rows (indexed_add's `ind(%IDX[%r0 + %d0])`) is cut with them
+// (PointRowGathers.cpp): each part reads only its rows' indices, on the
+// DMA engine of its own lane.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,8 +85,9 @@ static bool loadsForBothHalves(func::FuncOp func, const PointRowPlan &plan) {
   func.walk([&](ktdp::LoadOp load) {
     auto type = cast<ShapedType>(load.getType());
     int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
-    if (llvm::is_contained(plan.getTiles(),
-                           load.getAccessTile().getDefiningOp()))
+    Operation *tile = load.getAccessTile().getDefiningOp();
+    if (llvm::is_contained(plan.getTiles(), tile) ||
+        llvm::is_contained(plan.getGathers(), tile))
       rows += bytes;
     else
       shared += bytes;
