@@ -187,9 +187,12 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
     // A channel with a token per view is waited for just before each
     // transfer reading one (viewTokens; RegionChannels.cpp), and sent
     // just after each writing one.
+    // An all-reduce or tile copy waits for them just before it starts,
+    // not when the unit passes the writer: the unit's other stages in
+    // between (the next product's weight load) need not wait.
     SmallVector<const Channel *> regionWaits;
     SmallVector<std::pair<const Channel *, size_t>> viewTokens;
-    if (transfers)
+    if (!stage.isCompute())
       for (const PipelineInfo &earlier : kernel.pipelines)
         for (const Channel &ch : earlier.regionChannels)
           if (ch.to == stage && waitsInStage(ch, li)) {
@@ -286,6 +289,8 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
       carries.clear();
     };
     IRMapping stageMap = map;
+    if (!transfers)
+      waitForRegions();
     if (AllReduceOp allReduce = getAllReduce(stage)) {
       if (failed(emitAllReduce(stage, allReduce, li)))
         return failure();
@@ -486,6 +491,5 @@ bool ProgramBuilder::waitsInStage(const Channel &ch, const LaneInstance &li) {
   auto receiver = to->getParentOfType<PipelineOp>();
   return kernel.unitOf(to, li) == unit && !ch.receiveBefore &&
          sender->getBlock() == receiver->getBlock() && !to.isCompute() &&
-         !getAllReduce(to) && !getTileCopy(to) && !receiver.getPerInstance() &&
-         !sender.getPerInstance();
+         !receiver.getPerInstance() && !sender.getPerInstance();
 }

@@ -78,10 +78,11 @@ private:
   /// place before the later stage.
   bool receivesLater(const Channel &ch) const;
   /// Whether this unit takes the token of region channel `ch` in the
-  /// receiving transfer stage, just before its first transfer of a
-  /// scratchpad view, rather than when its program passes the sender: the
-  /// two pipelines are in the same block, so each execution of the sender
-  /// is followed by one of the receiver.
+  /// receiving stage (a transfer stage just before its first transfer of a
+  /// scratchpad view, an all-reduce or tile copy before it starts) rather
+  /// than when its program passes the sender: the two pipelines are in the
+  /// same block, so each execution of the sender is followed by one of the
+  /// receiver.
   bool waitsInStage(const Channel &ch, const LaneInstance &li);
   /// One token of region channel `ch` in `li`'s program: sent by the
   /// sender (`send`) or taken by the receiver. Across lanes
