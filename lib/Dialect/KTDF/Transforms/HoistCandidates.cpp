@@ -20,7 +20,11 @@
 
 #include "HoistCandidates.h"
 
+#include "ColumnBlocks.h"
+
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
+#include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -227,9 +231,31 @@ static bool readIntoSlots(Candidate &c) {
   });
 }
 
+/// Whether each read of `c`'s buffer (of several rows) takes a window of
+/// one row: the stream planner reads a 16x32 tile in chunks of 64 elements,
+/// two rows each, which in a wider span's rows are not its elements.
+static bool readsWithinRows(Candidate &c) {
+  ArrayRef<int64_t> shape = cast<MemRefType>(c.buffer.getType()).getShape();
+  int64_t rows = 1;
+  for (int64_t d : shape.drop_back())
+    rows *= d;
+  if (rows == 1)
+    return true;
+  return llvm::all_of(c.buffer->getUses(), [&](OpOperand &use) {
+    auto read = dyn_cast<DataTransferOp>(use.getOwner());
+    if (!read || read == c.transfer)
+      return true;
+    auto slot = cast<FifoSlotType>(read.getDst().getType());
+    return !slot.getShape().empty() && slot.getShape().back() <= shape.back();
+  });
+}
+
 /// The row span of a load its loop slides along the last dimension of its
 /// view: the tile's last coordinate is the loop's induction variable
-/// (from a constant >= 0, a constant step), nothing else about it changes
+/// (from a constant >= 0 by a constant step, or from a value known not to
+/// be negative by the tile's width: the loops of wider blocks
+/// ktdf-merge-column-blocks splits a loop of run-time trips into start
+/// where the previous one stops), nothing else about it changes
 /// in the loop, the loop walks the whole view (or an unknown number of
 /// trips), and the buffer is only read into FIFO slots, block by block.
 static std::optional<Span> spanOf(Candidate &c) {
@@ -245,6 +271,9 @@ static std::optional<Span> spanOf(Candidate &c) {
   auto tileType = cast<ShapedType>(tile.getType());
   std::optional<int64_t> lb = getConstantIntValue(slider.getLowerBound());
   std::optional<int64_t> step = getConstantIntValue(slider.getStep());
+  // A lower bound computed at run time, where the blocks are adjacent.
+  if (!lb && step == tileType.getShape().back())
+    lb = lowerBoundOf(slider.getLowerBound());
   AffineMap map = tile.getBaseMap();
   if (!viewType || !viewType.hasStaticShape() || !lb || *lb < 0 || !step ||
       *step <= 0 || map.getNumResults() != viewType.getRank() ||
@@ -263,17 +292,47 @@ static std::optional<Span> spanOf(Candidate &c) {
         !isInvariant(operand.get(), slider))
       return std::nullopt;
   int64_t extent = viewType.getShape().back();
+  // (Constant trips come with a constant lower bound, its own bound.)
   std::optional<int64_t> trips = tripCount(slider);
   if ((trips && (*trips <= 1 || *lb + *trips * *step < extent)) ||
       writtenIn(slider, ktdp::getAccessTileView(c.transfer.getSrc()), true))
     return std::nullopt;
-  if (!readIntoSlots(c))
+  if (!readIntoSlots(c) || !readsWithinRows(c))
     return std::nullopt;
-  return Span{slider, tile, dim, extent, extent + tileType.getShape().back()};
+  // A block past the view reads a tile of zeros past it, but for a loop of
+  // wider blocks that never starts past it (ktdf-merge-column-blocks).
+  int64_t width = extent + tileType.getShape().back();
+  if (auto end =
+          slider->getAttrOfType<IntegerAttr>(column_blocks::kBlocksEndAttrName))
+    width = std::max(extent, end.getInt());
+  return Span{slider, tile, dim, extent, width};
+}
+
+/// `type` (a tile, tensor or buffer shape) without its last dimension.
+static ArrayRef<int64_t> leading(Type type) {
+  return cast<ShapedType>(type).getShape().drop_back();
+}
+
+/// Bytes of one copy of `c`'s span `width` elements wide.
+static int64_t spanBytes(Candidate &c, int64_t width) {
+  auto type = cast<MemRefType>(c.buffer.getType());
+  return type.getNumElements() / type.getShape().back() * width *
+         ktflow::bytesPerElement(type.getElementType());
+}
+
+/// Whether `sharer`'s buffer is `c`'s but for its width, in the same memory.
+static bool sameBuffers(Candidate &c, Candidate &sharer) {
+  auto a = cast<MemRefType>(c.buffer.getType());
+  auto b = cast<MemRefType>(sharer.buffer.getType());
+  return a == b || (a.getElementType() == b.getElementType() &&
+                    leading(a) == leading(b) &&
+                    getBufferMemoryKind(a) == getBufferMemoryKind(b));
 }
 
 /// Whether a span of `bytes` (one copy) fits what is left of the lane's
-/// share of the scratchpad its buffer is in; takes it from `budget`.
+/// share of the scratchpad its buffer is in; takes it from `budget` (what
+/// `c` already took, if anything, goes back first: a span widened for a
+/// wider sharer).
 static bool takeBudget(Candidate &c, int64_t bytes,
                        const ktflow::sched::ScheduleTarget &target,
                        llvm::StringMap<int64_t> &budget) {
@@ -285,21 +344,54 @@ static bool takeBudget(Candidate &c, int64_t bytes,
   if (!budget.count(kind))
     budget[kind] = target.getMemoryTree().getCapacity(*node) /
                    static_cast<int64_t>(target.getLanes().size()) / 4;
-  if (bytes > budget[kind])
+  if (bytes - c.bytes > budget[kind])
     return false;
-  budget[kind] -= bytes;
+  budget[kind] -= bytes - c.bytes;
   c.bytes = bytes;
   c.kind = kind;
   return true;
 }
 
-/// Whether two row spans load the same elements from the same block.
+/// Whether `c`'s span is as wide as `sharer`'s (its blocks wider: a block
+/// past the view reads a tile of zeros as wide), or can be made so within
+/// the budget.
+static bool widenSpan(Candidate &c, Candidate &sharer,
+                      const ktflow::sched::ScheduleTarget &target,
+                      llvm::StringMap<int64_t> &budget) {
+  int64_t width = sharer.span->width;
+  if (width <= c.span->width)
+    return true;
+  if (!takeBudget(c, spanBytes(c, width), target, budget))
+    return false;
+  c.span->width = width;
+  return true;
+}
+
+/// Whether `tile`'s set is the box of its shape from 0.
+static bool wholeBox(ktdp::ConstructAccessTileOp tile) {
+  IntegerSet set = tile.getAccessTileSet();
+  if (set.getNumSymbols() != 0 || !ktdp::isBoxShaped(set))
+    return false;
+  FailureOr<ktdp::IntegerBox> box = ktdp::getBoundingBox(set, {});
+  return succeeded(box) &&
+         box->getExtents() ==
+             SmallVector<int64_t>(
+                 cast<ShapedType>(tile.getType()).getShape()) &&
+         llvm::all_of(box->lower, [](int64_t l) { return l == 0; });
+}
+
+/// Whether two row spans load the same rows of the same view from the same
+/// block, in blocks of the same width or whole boxes of different widths
+/// (the loops of wider blocks ktdf-merge-column-blocks splits a loop into).
 static bool sameSpan(Span a, Span b) {
   ktdp::ConstructAccessTileOp ta = a.tile, tb = b.tile;
+  bool sameBlocks = ta.getType() == tb.getType() &&
+                    ta.getAccessTileSet() == tb.getAccessTileSet();
+  bool boxes = leading(ta.getType()) == leading(tb.getType()) && wholeBox(ta) &&
+               wholeBox(tb);
   if (a.slider->getBlock() != b.slider->getBlock() || a.dim != b.dim ||
-      ta.getBase() != tb.getBase() || ta.getType() != tb.getType() ||
+      ta.getBase() != tb.getBase() || !(sameBlocks || boxes) ||
       ta.getBaseMap() != tb.getBaseMap() ||
-      ta.getAccessTileSet() != tb.getAccessTileSet() ||
       ta.getSymbolOperands() != tb.getSymbolOperands())
     return false;
   for (auto [i, pair] :
@@ -329,15 +421,11 @@ hoisting::analyseSpans(ArrayRef<PipelineOp> pipelines, bool leaveGrid,
       if (same != spans.end()) {
         // Nothing between the loops may write the data either.
         if (!writtenIn(c->span->slider->getParentOp(), view, true) &&
-            same->buffer.getType() == c->buffer.getType())
+            sameBuffers(*same, *c) && widenSpan(*same, *c, target, budget))
           same->sharers.push_back(*c);
         continue;
       }
-      auto type = cast<MemRefType>(c->buffer.getType());
-      int64_t bytes = type.getNumElements() / type.getShape().back() *
-                      c->span->width *
-                      ktflow::bytesPerElement(type.getElementType());
-      if (!takeBudget(*c, bytes, target, budget))
+      if (!takeBudget(*c, spanBytes(*c, c->span->width), target, budget))
         continue;
       bool repeats = true;
       SmallVector<Value> needs;

@@ -16,9 +16,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ColumnBlocks.h"
 #include "IndexAnalysis.h"
 #include "OutputSlices.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
@@ -44,15 +46,7 @@ using mlir::ktdp::getBoxSet;
 using mlir::ktdp::IntegerBox;
 using mlir::ktdp::isBoxShaped;
 
-namespace {
-/// A loop the pass merges: its constant bounds, the amount each carried
-/// index adds per trip, and the block shape every tensor of its body has.
-struct ColumnBlockLoop {
-  int64_t lowerBound, step, trips;
-  SmallVector<int64_t> carriedSteps;
-  SmallVector<int64_t> blockShape;
-};
-} // namespace
+using namespace mlir::ktdf::column_blocks;
 
 /// Whether `v` is defined in `loop` (its induction variable and carried
 /// values included).
@@ -93,6 +87,37 @@ static std::optional<int64_t> movePerTrip(ktdp::ConstructAccessTileOp tile,
   return total;
 }
 
+/// Whether a tile or tensor of `shape` is a block of `plan`: of its block
+/// shape, or of any shape as wide with `anyShape`.
+static bool fitsBlock(ArrayRef<int64_t> shape, const ColumnBlockLoop &plan) {
+  if (!plan.anyShape)
+    return shape == ArrayRef<int64_t>(plan.blockShape);
+  return !shape.empty() && shape.back() == plan.blockShape.back();
+}
+
+/// Whether `op` reshapes a block (with `anyShape`) by adding or dropping
+/// unit dimensions before its last one, which stays last: a weight block
+/// `tensor<128xf16>` expanded into `tensor<1x128xf16>`.
+static bool isBlockReshape(Operation *op, const ColumnBlockLoop &plan) {
+  auto reshape = [&](RankedTensorType wide, RankedTensorType narrow,
+                     ArrayRef<ReassociationIndices> groups) {
+    if (!plan.anyShape || !fitsBlock(wide.getShape(), plan) ||
+        !fitsBlock(narrow.getShape(), plan) || groups.empty())
+      return false;
+    const ReassociationIndices &lastGroup = groups.back();
+    return lastGroup.back() == wide.getRank() - 1 &&
+           llvm::all_of(ArrayRef(lastGroup).drop_back(),
+                        [&](int64_t d) { return wide.getDimSize(d) == 1; });
+  };
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    return reshape(expand.getResultType(), expand.getSrcType(),
+                   expand.getReassociationIndices());
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+    return reshape(collapse.getSrcType(), collapse.getResultType(),
+                   collapse.getReassociationIndices());
+  return false;
+}
+
 /// Whether `tile` is a box from its anchor in identity order whose anchor
 /// moves by exactly its width along the last dimension each trip and stays
 /// put along the others: the trips' tiles are adjacent column blocks.
@@ -112,7 +137,7 @@ static bool isColumnBlock(ktdp::ConstructAccessTileOp tile, scf::ForOp loop,
     return false;
   if (plan.blockShape.empty())
     plan.blockShape.assign(shape.begin(), shape.end());
-  if (plan.blockShape != ArrayRef<int64_t>(shape))
+  if (!fitsBlock(shape, plan))
     return false;
   unsigned last = tile.getBaseMap().getNumResults() - 1;
   if (last + 1 != shape.size())
@@ -122,6 +147,19 @@ static bool isColumnBlock(ktdp::ConstructAccessTileOp tile, scf::ForOp loop,
     if (!move || *move != (r == last ? shape.back() : 0))
       return false;
   }
+  // The blocks the view holds along its last dimension.
+  auto view = tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>();
+  std::optional<int64_t> extent;
+  if (last + 1 == view.getStaticSizes().size())
+    extent = staticViewExtent(view, last);
+  if (!extent) {
+    plan.viewsBounded = false;
+    plan.blocksInViews.reset();
+  } else if (plan.viewsBounded) {
+    int64_t blocks = llvm::divideCeil(*extent, shape.back());
+    plan.blocksInViews =
+        std::max(blocks, plan.blocksInViews.value_or(int64_t(0)));
+  }
   return true;
 }
 
@@ -130,7 +168,7 @@ static bool isColumnBlock(ktdp::ConstructAccessTileOp tile, scf::ForOp loop,
 static bool isWidenableTensor(Value v, scf::ForOp loop,
                               const ColumnBlockLoop &plan) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
-  if (!type || type.getShape() != ArrayRef<int64_t>(plan.blockShape))
+  if (!type || !fitsBlock(type.getShape(), plan))
     return false;
   if (definedIn(v, loop))
     return v.getDefiningOp() != nullptr;
@@ -141,24 +179,25 @@ static bool isWidenableTensor(Value v, scf::ForOp loop,
   return splat && splat.getDynamicSizes().empty();
 }
 
-/// The plan for `loop` if it is a column-block loop the pass merges into
-/// one block of at most `maxBytes` per tensor.
-static std::optional<ColumnBlockLoop> planMerge(scf::ForOp loop,
-                                                int64_t maxBytes) {
+/// The constant lower bound, step and carried index steps of `loop`, a
+/// signed loop of positive step; its trip count when its upper bound is a
+/// constant too.
+static std::optional<ColumnBlockLoop> planBounds(scf::ForOp loop) {
   APInt lb, ub, step;
   if (loop.getUnsignedCmp() ||
       !matchPattern(loop.getLowerBound(), m_ConstantInt(&lb)) ||
-      !matchPattern(loop.getUpperBound(), m_ConstantInt(&ub)) ||
       !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
-      !step.isStrictlyPositive() || ub.sle(lb))
+      !step.isStrictlyPositive())
     return std::nullopt;
   ColumnBlockLoop plan;
   plan.lowerBound = lb.getSExtValue();
   plan.step = step.getSExtValue();
-  int64_t span = ub.getSExtValue() - plan.lowerBound;
-  plan.trips = (span + plan.step - 1) / plan.step;
-  if (plan.trips < 2 || plan.trips > kMaxUnrolledTrips)
-    return std::nullopt;
+  if (matchPattern(loop.getUpperBound(), m_ConstantInt(&ub))) {
+    if (ub.sle(lb))
+      return std::nullopt;
+    int64_t span = ub.getSExtValue() - plan.lowerBound;
+    plan.trips = (span + plan.step - 1) / plan.step;
+  }
   // Every carried value is an index advancing by a constant each trip, or
   // one nothing reads (in the body or after the loop).
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
@@ -171,16 +210,19 @@ static std::optional<ColumnBlockLoop> planMerge(scf::ForOp loop,
       return std::nullopt;
     plan.carriedSteps.push_back(*k);
   }
+  return plan;
+}
 
+bool column_blocks::planBody(scf::ForOp loop, ColumnBlockLoop &plan) {
   // The body: index arithmetic, column-block tiles, their loads and
   // stores, and element-wise arithmetic on block tensors.
   SmallVector<ktdp::ConstructAccessTileOp> loaded, stored;
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (op.getNumRegions() != 0)
-      return std::nullopt;
+      return false;
     if (auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(op)) {
       if (!isColumnBlock(tile, loop, plan))
-        return std::nullopt;
+        return false;
       continue;
     }
     auto tileOf = [](Value t) {
@@ -189,7 +231,7 @@ static std::optional<ColumnBlockLoop> planMerge(scf::ForOp loop,
     if (auto load = dyn_cast<ktdp::LoadOp>(op)) {
       auto tile = tileOf(load.getAccessTile());
       if (!tile || !definedIn(tile, loop))
-        return std::nullopt;
+        return false;
       loaded.push_back(tile);
       continue;
     }
@@ -197,7 +239,7 @@ static std::optional<ColumnBlockLoop> planMerge(scf::ForOp loop,
       auto tile = tileOf(store.getAccessTile());
       if (!tile || !definedIn(tile, loop) ||
           !isWidenableTensor(store.getDataTile(), loop, plan))
-        return std::nullopt;
+        return false;
       stored.push_back(tile);
       continue;
     }
@@ -207,7 +249,7 @@ static std::optional<ColumnBlockLoop> planMerge(scf::ForOp loop,
     if (!tensors) {
       // Index arithmetic: cloned at the first trip.
       if (!isPure(&op))
-        return std::nullopt;
+        return false;
       continue;
     }
     DenseElementsAttr dense;
@@ -219,20 +261,21 @@ static std::optional<ColumnBlockLoop> planMerge(scf::ForOp loop,
       // The splatted scalar must be the same on every trip.
       if (definedIn(splat.getInput(), loop) ||
           !isWidenableTensor(splat, loop, plan))
-        return std::nullopt;
+        return false;
       continue;
     }
-    if (!OpTrait::hasElementwiseMappableTraits(&op) || !isPure(&op))
-      return std::nullopt;
+    if (!isBlockReshape(&op, plan) &&
+        (!OpTrait::hasElementwiseMappableTraits(&op) || !isPure(&op)))
+      return false;
     for (Value v : op.getOperands())
       if (!isWidenableTensor(v, loop, plan))
-        return std::nullopt;
+        return false;
     for (Value v : op.getResults())
       if (!isWidenableTensor(v, loop, plan))
-        return std::nullopt;
+        return false;
   }
   if (stored.empty() || plan.blockShape.empty())
-    return std::nullopt;
+    return false;
 
   // Merged, all blocks are loaded before any is stored and each store
   // writes all its blocks at once: a view (or another view of its memory)
@@ -253,25 +296,47 @@ static std::optional<ColumnBlockLoop> planMerge(scf::ForOp loop,
   for (auto store : stored) {
     for (auto load : loaded)
       if (memoryOf(store) == memoryOf(load) && !sameTile(store, load))
-        return std::nullopt;
+        return false;
     for (auto other : stored)
       if (other != store && memoryOf(store) == memoryOf(other))
-        return std::nullopt;
+        return false;
   }
+  return true;
+}
 
-  // Fits: every widened tensor at most `maxBytes`.
-  int64_t elements = plan.trips;
-  for (int64_t e : plan.blockShape)
-    elements *= e;
+int64_t column_blocks::widestBlockBytes(scf::ForOp loop) {
   int64_t widest = 0;
   loop.getBody()->walk([&](Operation *op) {
     for (Type t : op->getResultTypes())
       if (auto tensor = dyn_cast<RankedTensorType>(t))
         widest = std::max<int64_t>(
-            widest,
-            elements * llvm::divideCeil(tensor.getElementTypeBitWidth(), 8));
+            widest, tensor.getNumElements() *
+                        llvm::divideCeil(tensor.getElementTypeBitWidth(), 8));
   });
-  if (widest > maxBytes)
+  return widest;
+}
+
+/// The plan for `loop` if it is a column-block loop of constant trips the
+/// pass merges into one block of at most `maxBytes` per tensor.
+static std::optional<ColumnBlockLoop> planMerge(scf::ForOp loop,
+                                                int64_t maxBytes) {
+  std::optional<ColumnBlockLoop> plan = planBounds(loop);
+  if (!plan || plan->trips < 2 || plan->trips > kMaxUnrolledTrips ||
+      !planBody(loop, *plan))
+    return std::nullopt;
+  if (plan->trips * widestBlockBytes(loop) > maxBytes)
+    return std::nullopt;
+  return plan;
+}
+
+/// The plan for `loop` if it is a column-block loop whose trip count is
+/// known only at run time, carrying nothing.
+static std::optional<ColumnBlockLoop> planRuntimeSplit(scf::ForOp loop) {
+  std::optional<ColumnBlockLoop> plan = planBounds(loop);
+  if (!plan || plan->trips != 0 || loop.getNumRegionIterArgs() != 0)
+    return std::nullopt;
+  plan->anyShape = true;
+  if (!planBody(loop, *plan))
     return std::nullopt;
   return plan;
 }
@@ -303,20 +368,15 @@ static Value wideSplat(OpBuilder &b, Value v, int64_t trips) {
                                  v.getDefiningOp<tensor::SplatOp>().getInput());
 }
 
-/// Replaces `loop` by its first trip with every block widened.
-static void merge(scf::ForOp loop, const ColumnBlockLoop &plan) {
-  OpBuilder b(loop);
-  Location loc = loop.getLoc();
-  IRMapping mapping;
-  mapping.map(loop.getInductionVar(), loop.getLowerBound());
-  mapping.map(loop.getRegionIterArgs(), loop.getInitArgs());
+void column_blocks::widenBody(OpBuilder &b, scf::ForOp loop, IRMapping &mapping,
+                              int64_t factor) {
   auto widened = [&](Value v) -> Value {
     if (Value mapped = mapping.lookupOrNull(v))
       return mapped;
     // A splat from outside the loop, widened once, next to it.
     OpBuilder outside(v.getDefiningOp());
     outside.setInsertionPointAfter(v.getDefiningOp());
-    Value wide = wideSplat(outside, v, plan.trips);
+    Value wide = wideSplat(outside, v, factor);
     mapping.map(v, wide);
     return wide;
   };
@@ -329,8 +389,24 @@ static void merge(scf::ForOp loop, const ColumnBlockLoop &plan) {
       b.clone(op, mapping);
       continue;
     }
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op)) {
+      // Rebuilt: an expansion's static output shape is an attribute.
+      auto type =
+          cast<RankedTensorType>(widen(op.getResult(0).getType(), factor));
+      Value src = widened(op.getOperand(0));
+      Value wide;
+      if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+        wide = tensor::ExpandShapeOp::create(b, op.getLoc(), type, src,
+                                             expand.getReassociationIndices());
+      else
+        wide = tensor::CollapseShapeOp::create(
+            b, op.getLoc(), type, src,
+            cast<tensor::CollapseShapeOp>(op).getReassociationIndices());
+      mapping.map(op.getResult(0), wide);
+      continue;
+    }
     if (auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(op)) {
-      Type type = widen(tile.getType(), plan.trips);
+      Type type = widen(tile.getType(), factor);
       auto set = getBoxSet(cast<ktdp::AccessTileType>(type).getShape(),
                            b.getContext());
       Operation *wide = b.clone(op, mapping);
@@ -343,13 +419,23 @@ static void merge(scf::ForOp loop, const ColumnBlockLoop &plan) {
         widened(v);
     DenseElementsAttr dense;
     if (matchPattern(&op, m_Constant(&dense))) {
-      mapping.map(op.getResult(0), wideSplat(b, op.getResult(0), plan.trips));
+      mapping.map(op.getResult(0), wideSplat(b, op.getResult(0), factor));
       continue;
     }
     Operation *wide = b.clone(op, mapping);
     for (Value r : wide->getResults())
-      r.setType(widen(r.getType(), plan.trips));
+      r.setType(widen(r.getType(), factor));
   }
+}
+
+/// Replaces `loop` by its first trip with every block widened.
+static void merge(scf::ForOp loop, const ColumnBlockLoop &plan) {
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), loop.getLowerBound());
+  mapping.map(loop.getRegionIterArgs(), loop.getInitArgs());
+  widenBody(b, loop, mapping, plan.trips);
   // The carried indices after the last trip.
   for (auto [result, init, k] :
        llvm::zip(loop.getResults(), loop.getInitArgs(), plan.carriedSteps)) {
@@ -369,21 +455,26 @@ struct MergeColumnBlocksPass
     const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
     if (!target)
       return;
-    SmallVector<std::pair<scf::ForOp, ColumnBlockLoop>> merges;
+    SmallVector<std::pair<scf::ForOp, ColumnBlockLoop>> merges, splits;
     for (auto [func, grid] : gridKernels(getOperation())) {
       // With fewer grid points than lanes, ktdf-spread-iterations spreads
       // the blocks over the idle lanes (spyre_like's 64 lanes for 16 rows
       // at a time: 390 cycles for four 1x128 blocks, 426 for one 1x512).
-      if (ktdp::getNumTiles(grid) < target->getNumLaneInstances(true))
-        continue;
+      // It does not spread a loop of run-time trips.
+      bool spread = ktdp::getNumTiles(grid) < target->getNumLaneInstances(true);
       func.walk([&](scf::ForOp loop) {
-        if (auto plan = planMerge(loop, maxBlockBytes))
-          merges.push_back({loop, *plan});
+        if (!spread)
+          if (auto plan = planMerge(loop, maxBlockBytes))
+            merges.push_back({loop, *plan});
+        if (auto plan = planRuntimeSplit(loop))
+          splits.push_back({loop, *plan});
       });
     }
-    // A merged loop holds no loop, so no merge touches another.
+    // A merged or split loop holds no loop, so no merge touches another.
     for (auto &[loop, plan] : merges)
       merge(loop, plan);
+    for (auto &[loop, plan] : splits)
+      splitRuntimeLoop(loop, plan, maxBlockBytes);
   }
 };
 } // namespace
