@@ -63,10 +63,14 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
   double bandwidth = std::min(in.bandwidth, outRoute.bandwidth);
   double latency = in.latency + outRoute.latency;
   chargeMemories({src, dst}, bytes, times);
+  // A DMA from device memory to device memory (PassThroughDma.cpp) lands
+  // once: its way in is the load's latency, its way out the store's.
+  bool deviceToDevice =
+      machine.memories[src].core < 0 && machine.memories[dst].core < 0;
   if (machine.memories[src].core < 0) {
     afterStoreWait = false;
     loadedSinceStoreWait = true;
-    loadLatency = std::max(loadLatency, latency);
+    loadLatency = std::max(loadLatency, deviceToDevice ? in.latency : latency);
     loads = true;
     loadedBytes += bytes;
     deviceLoaded += times * bytes;
@@ -78,7 +82,8 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
     }
   }
   if (machine.memories[dst].core < 0) {
-    storeLatency = std::max(storeLatency, latency);
+    storeLatency =
+        std::max(storeLatency, deviceToDevice ? outRoute.latency : latency);
     stores = true;
     storedBytes += bytes;
     deviceStored += times * bytes;

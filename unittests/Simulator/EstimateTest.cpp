@@ -456,4 +456,22 @@ TEST(EstimateTest, DeviceMemoryBound) {
   EXPECT_NEAR(static_cast<double>(simulated), 268, 268 * 0.05);
 }
 
+TEST(EstimateTest, DeviceToDeviceDmaLandsOnce) {
+  Machine m = coreMachine();
+  m.units[DMA].maxOutstanding = 4;
+  Executable exe;
+  ProgramBuilder dma(DMA);
+  dma.dma(DDR, 0, DDR, 4096, 1024);
+  exe.programs = {dma.done()};
+  KernelEstimate e = estimateResources(m, exe);
+  // One DMA from DDR to DDR through the engine (PassThroughDma.cpp): 1024
+  // bytes at 32 B/cycle, then its one landing, DDR -> engine (10) and
+  // engine -> DDR (10): counted as the load's latency and the store's, not
+  // the whole route's for each (72 cycles).
+  EXPECT_DOUBLE_EQ(e.unitBusy[0], 32);
+  EXPECT_DOUBLE_EQ(e.latency, 20);
+  EXPECT_DOUBLE_EQ(e.cycles, 52);
+  EXPECT_EQ(simulatedCycles(m, exe), 52u);
+}
+
 } // namespace

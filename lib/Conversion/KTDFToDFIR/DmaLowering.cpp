@@ -41,12 +41,14 @@ FailureOr<TileDma> TransferEmitter::resolveTileDma(DataTransferOp op,
   OpBuilder &b = *builder;
   Location loc = op.getLoc();
   TileDma dma;
-  // The buffer end may be a scratchpad view's tile (ExchangeDma.cpp).
+  // The buffer end may be a scratchpad view's tile, or the destination
+  // tile of a move from device memory to device memory (ExchangeDma.cpp,
+  // PassThroughDma.cpp).
   dma.load = isa<ktdp::AccessTileType>(op.getSrc().getType()) &&
              !isScratchpadTile(op.getSrc());
   Value tileValue = dma.load ? op.getSrc() : op.getDst();
   Value buffer = dma.load ? op.getDst() : op.getSrc();
-  if (!isa<MemRefType>(buffer.getType()) && !isScratchpadTile(buffer))
+  if (!isa<MemRefType, ktdp::AccessTileType>(buffer.getType()))
     return op.emitError("moving an access tile straight into a FIFO is not "
                         "supported yet");
   dma.tile = tileValue.getDefiningOp<ktdp::ConstructAccessTileOp>();
@@ -93,8 +95,10 @@ FailureOr<TileDma> TransferEmitter::resolveTileDma(DataTransferOp op,
     return dma.tile.emitError("access tile set is unbounded");
   dma.extents = box->getExtents();
   dma.memName = kernel.globalMemory;
-  if (isScratchpadTile(buffer)) {
-    // A whole dense view from its origin, laid out as the buffer would be.
+  if (isa<ktdp::AccessTileType>(buffer.getType())) {
+    // A whole dense scratchpad view from its origin, or a contiguous tile
+    // of device memory (a device-to-device move), laid out as the buffer
+    // would be (ExchangeDma.cpp, PassThroughDma.cpp).
     auto where = tileAddress(buffer, {}, map, li);
     if (failed(where))
       return failure();

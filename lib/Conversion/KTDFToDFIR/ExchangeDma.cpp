@@ -47,8 +47,7 @@ using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
 
-/// The one data transfer of `stage`, or null.
-static DataTransferOp onlyTransfer(StageOp stage) {
+DataTransferOp lowering::onlyTransfer(StageOp stage) {
   DataTransferOp found;
   int count = 0;
   stage.walk([&](DataTransferOp op) {
@@ -58,11 +57,8 @@ static DataTransferOp onlyTransfer(StageOp stage) {
   return count == 1 ? found : DataTransferOp();
 }
 
-/// The constant bounds of the loops around `op` inside `stage`, outermost
-/// first, when the transfer's indices on `end` are their induction
-/// variables in order; else std::nullopt.
-static std::optional<SmallVector<int64_t>>
-chunkLoops(DataTransferOp op, ValueRange indices, StageOp stage) {
+std::optional<SmallVector<int64_t>>
+lowering::chunkLoops(DataTransferOp op, ValueRange indices, StageOp stage) {
   SmallVector<scf::ForOp> loops;
   for (Operation *p = op->getParentOp(); p != stage; p = p->getParentOp()) {
     auto loop = dyn_cast<scf::ForOp>(p);
@@ -85,8 +81,7 @@ chunkLoops(DataTransferOp op, ValueRange indices, StageOp stage) {
   return bounds;
 }
 
-/// Whether the compute stage only writes each chunk it reads, unchanged.
-static bool passesChunksThrough(StageOp stage) {
+bool lowering::passesChunksThrough(StageOp stage) {
   if (!stage.isCompute())
     return false;
   WalkResult result = stage.getBody().walk([&](Operation *op) {
@@ -138,10 +133,8 @@ static bool isWholeCopyView(Value tile, Value buffer,
   return true;
 }
 
-/// Leaves `pipeline` one stage like `dma` (its name, roles and unit)
-/// moving `from` to each of `to`, in order.
-static void reduceToDma(PipelineOp pipeline, StageOp dma, Value from,
-                        ArrayRef<Value> to) {
+void lowering::reduceToDma(PipelineOp pipeline, StageOp dma, Value from,
+                           ArrayRef<Value> to) {
   DataTransferOp transfer = onlyTransfer(dma);
   transfer.getSrcMutable().assign(from);
   transfer.getDstMutable().assign(to.front());

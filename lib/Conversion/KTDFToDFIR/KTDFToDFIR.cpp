@@ -156,6 +156,7 @@ void mergeStridedStores(dfir::KernelOp kernel);
 } // namespace mlir::ktdf::lowering
 
 LogicalResult KernelLowering::run(OpBuilder &moduleBuilder) {
+  directDevicePassThroughs(func);
   directExchangeDmas(func);
   if (failed(collectArguments()) || failed(planInstances()) ||
       failed(collectPipelines()))

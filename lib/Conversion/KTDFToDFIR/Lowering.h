@@ -353,6 +353,23 @@ TileCopyOp getTileCopy(StageOp stage);
 /// into a view a tile copy sends, or out of a view it received, one DMA
 /// between the tile and the view (ExchangeDma.cpp).
 void directExchangeDmas(func::FuncOp func);
+/// Makes each pipeline that only passes a tile of device memory unchanged
+/// to another tile of device memory DMAs alone (PassThroughDma.cpp).
+void directDevicePassThroughs(func::FuncOp func);
+/// The one data transfer of `stage`, or null.
+DataTransferOp onlyTransfer(StageOp stage);
+/// The constant bounds (lower, upper, step) of the loops around `op`
+/// inside `stage`, outermost first, when `indices` (the transfer's on one
+/// end) are their induction variables in order; else std::nullopt.
+std::optional<SmallVector<int64_t>>
+chunkLoops(DataTransferOp op, ValueRange indices, StageOp stage);
+/// Whether compute stage `stage` only writes each chunk it reads,
+/// unchanged.
+bool passesChunksThrough(StageOp stage);
+/// Leaves `pipeline` one stage like `dma` (its name, roles and unit)
+/// moving `from` to each of `to`, in order.
+void reduceToDma(PipelineOp pipeline, StageOp dma, Value from,
+                 ArrayRef<Value> to);
 /// The linear tile id (first grid dimension fastest) of point `point` of
 /// a parallel over `extents` (first dimension slowest).
 int64_t tileOfPoint(int64_t point, ArrayRef<int64_t> extents);
