@@ -201,6 +201,15 @@ def KTDFMergeColumnBlocks
     it is replaced by its first trip with every tile and tensor widened, at
     most `max-block-bytes` per tensor.
 
+    A loop of constant start and step whose bound is known only at run time
+    (Triton's `for off in range(0, N, BLOCK)` over an `index` N) and that
+    carries nothing becomes loops of blocks K, K/2, ..., 2 times as wide
+    (K a power of two, each widened block at most 2 KiB and inside the
+    views) followed by the loop itself for the trips left, so a row's
+    blocks leave in one transfer or a few instead of one each. Every block
+    is the union of the blocks of the trips it replaces; a loop carrying
+    `iter_args` is left as written (its sums round as the kernel's).
+
     ```mlir
     // before
     scf.for %i = %c0 to %c4 step %c1 {
@@ -1380,9 +1389,18 @@ def KTDFSplitRowTiles : Pass<"ktdf-split-row-tiles", "::mlir::ModuleOp"> {
     the loop becomes `scf.for %k = 0 to T * F step 1`, and its row tiles are
     anchored `%k * R/F` rows after where trip 0's was.
 
-    It applies to a kernel's one loop directly in the function, of constant
-    bounds, carrying nothing, outside which the kernel only stages data
-    into the scratchpad (what ktdf-spread-iterations spreads). Row tiles
+    A grid-stride loop whose trip count is known only at launch
+    (`scf.for %b = %pid to ceildiv(2n, 64) step 2`) keeps its trips and is
+    wrapped in a loop of S row slices of at least 16 rows, which
+    ktdf-spread-iterations deals to the idle instances. Slices pay while a
+    point has few trips and lose when it has many (each trip pays its
+    transfers' latency S times), so the whole loop is kept beside the sliced
+    one and tile 0's trip count picks one at run time by the cost model's
+    estimate of each. A run-time step is refused.
+
+    Otherwise it applies to a kernel's one loop directly in the function, of
+    constant bounds, carrying nothing, outside which the kernel only stages
+    data into the scratchpad (what ktdf-spread-iterations spreads). Row tiles
     are the loop's 2-d (or 1-d) identity-order box tiles into device memory
     whose first coordinate is the loop variable's linear function, one
     trip's R rows after the previous trip's, all at the same rows of a
