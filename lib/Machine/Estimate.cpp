@@ -340,7 +340,7 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
     if (wait > 0 && sync && exe.syncs[*sync].sender == engine.unitIndex())
       shared += std::min(engine.slotWaits,
                          engine.storeGroups *
-                             engine.slotWaitsBeforeSignal.lookup(*sync));
+                             engine.firstSignals.lookup(*sync).slotWaits);
     double chain = shared + busyOfUnit[computeUnit];
     if (engine.chainedExecutions > 0) {
       chain = chainedExecutions(machine, engine, busyOfUnit[computeUnit],

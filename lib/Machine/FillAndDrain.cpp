@@ -51,12 +51,14 @@ double Landings::landed(uint32_t sync) const {
   const ProgramWalker *sender = walkerOf(exe.syncs[sync].sender);
   if (!sender || !sender->loadDevice)
     return 0;
+  auto first = sender->firstSignals.find(sync);
+  if (first == sender->firstSignals.end())
+    return 0;
   double at = 0;
-  auto bytes = sender->loadedBeforeSignal.find(sync);
   double share = loadShare(*sender);
-  if (bytes != sender->loadedBeforeSignal.end() && share > 0)
-    at = loadTime(*sender, bytes->second) + sender->loadLatency;
-  return std::max(at, sender->signalledAt.lookup(sync));
+  if (share > 0)
+    at = loadTime(*sender, first->second.loaded) + sender->loadLatency;
+  return std::max(at, first->second.at);
 }
 
 std::pair<double, std::optional<uint32_t>> Landings::waitOf(uint32_t unit,
@@ -204,15 +206,17 @@ double Landings::lastStores(std::optional<int32_t> core) {
         if (!engine || !engine->storeDevice)
           continue;
         double &last = byCore[machine.units[engine->unitIndex()].core];
-        auto before = engine->storedBeforeLastWait.find(sync);
-        double share = storeShare(*engine);
-        if (before != engine->storedBeforeLastWait.end() && share > 0)
-          last = std::max(last, lastStoreTime(*engine, engine->storedBytes -
-                                                           before->second) +
-                                    engine->storeLatency);
-        auto at = engine->clockAtLastWait.find(sync);
-        if (walker.stored && at != engine->clockAtLastWait.end())
-          last = std::max(last, engine->finishedAt - at->second);
+        auto wait = engine->lastWaits.find(sync);
+        if (wait != engine->lastWaits.end()) {
+          double share = storeShare(*engine);
+          if (share > 0)
+            last =
+                std::max(last, lastStoreTime(*engine, engine->storedBytes -
+                                                          wait->second.stored) +
+                                   engine->storeLatency);
+          if (walker.stored)
+            last = std::max(last, engine->finishedAt - wait->second.clock);
+        }
         all = std::max(all, last);
       }
   }
@@ -263,9 +267,9 @@ double detail::lastCompute(const Machine &machine, const Executable &exe,
     if (!compute || walker.fedBytes <= 0)
       continue;
     std::optional<double> after;
-    for (auto [sync, before] : walker.fedBeforeLastWait)
+    for (const auto &[sync, wait] : walker.lastWaits)
       if (loaders.contains(exe.syncs[sync].sender))
-        after = std::min(after.value_or(INFINITY), walker.fedBytes - before);
+        after = std::min(after.value_or(INFINITY), walker.fedBytes - wait.fed);
     if (after)
       last = std::max(last, *after / walker.fedBytes * busyOfUnit[*compute]);
   }

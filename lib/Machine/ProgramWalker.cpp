@@ -81,6 +81,7 @@ double ProgramWalker::run() {
   };
   release(regs);
   release(vtype);
+  release(mapCosts);
   release(next);
   release(waitedSinceSend);
   release(fifoBytes);
@@ -219,9 +220,10 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
           llvm::SmallDenseSet<uint32_t> moved;
           for (uint32_t sync : llvm::drop_begin(records->waitLog, waitsBefore))
             if (moved.insert(sync).second) {
-              storedBeforeLastWait[sync] += stored;
-              clockAtLastWait[sync] += (trips - 1) * body;
-              fedBeforeLastWait[sync] += fed;
+              LastWait &last = lastWaits[sync];
+              last.stored += stored;
+              last.clock += (trips - 1) * body;
+              last.fed += fed;
             }
         }
       }

@@ -18,6 +18,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cmath>
@@ -150,9 +151,6 @@ public:
   /// Of the program's cycles, those it waits for a free slot for a
   /// transfer (a unit that keeps several in flight).
   double slotWaits = 0;
-  /// Those before the first signal of each sync channel it sends on
-  /// (program order, a loop's first iteration walked).
-  PerId slotWaitsBeforeSignal;
 
   /// The latency of one hand-over: the compute unit's last entry through
   /// the FIFO to the store unit and stored, the token, the first entry
@@ -171,14 +169,20 @@ public:
   /// to, and the least bandwidth of those transfers' routes.
   std::optional<uint32_t> loadDevice, storeDevice;
   double loadRoute = 0, storeRoute = 0;
-  /// Device-memory bytes loaded before the first signal of each sync
-  /// channel this program sends on (program order, a loop's first
-  /// iteration walked and its others added).
-  PerId loadedBeforeSignal;
-  /// The program's own cycles (its busy cycles and waits for a slot,
-  /// none for tokens) before the first signal of each sync channel it
-  /// sends on, its transfers then in flight landed.
-  PerId signalledAt;
+  /// What the program had done at its first signal on each sync channel
+  /// it sends on (program order, a loop's first iteration walked and its
+  /// others added). One map for the three, all set at once (three were
+  /// three lookups a signal, and three renamings a copy).
+  struct FirstSignal {
+    /// Device-memory bytes loaded before it.
+    double loaded;
+    /// The program's own cycles (its busy cycles and waits for a slot,
+    /// none for tokens) before it, its transfers then in flight landed.
+    double at;
+    /// Of them, those it waited for a free slot for a transfer.
+    double slotWaits;
+  };
+  llvm::SmallDenseMap<uint32_t, FirstSignal, 4> firstSignals;
   /// The sync channels waited for before the program's first load from a
   /// scratchpad: what a load unit needs before it feeds its first entry.
   llvm::SmallVector<uint32_t> waitedBeforeFirstLoad;
@@ -276,18 +280,21 @@ public:
     return walkedFifos.empty() ? fifo : walkedFifos[fifo];
   }
   /// Device-memory bytes stored in program order (loops as loaded bytes
-  /// are), and how many of them before the last wait on each sync channel.
-  double storedBytes = 0;
-  PerId storedBeforeLastWait;
-  /// Scratchpad bytes loaded (a load unit's: what it feeds) in the same
-  /// order, and how many of them before the last wait on each sync channel.
-  double fedBytes = 0;
-  PerId fedBeforeLastWait;
-  /// The program's own time at its last wait on each sync channel, and
-  /// when it finishes, its transfers in flight landed: an engine that
-  /// stores the last execution's output runs the difference after the
-  /// store unit's token of that output.
-  PerId clockAtLastWait;
+  /// are), and scratchpad bytes loaded (a load unit's: what it feeds) in
+  /// the same order.
+  double storedBytes = 0, fedBytes = 0;
+  /// What the program had done at its last wait on each sync channel (one
+  /// map for the three, all set at once: three were three lookups a wait).
+  struct LastWait {
+    /// storedBytes and fedBytes then.
+    double stored, fed;
+    /// The program's own time then: an engine that stores the last
+    /// execution's output runs from there to finishedAt after the store
+    /// unit's token of that output.
+    double clock;
+  };
+  llvm::SmallDenseMap<uint32_t, LastWait, 4> lastWaits;
+  /// When the program finishes, its transfers in flight landed.
   double finishedAt = 0;
   /// Whether the program stores to a scratchpad (a store unit).
   bool stored = false;
@@ -330,6 +337,17 @@ public:
     /// Each memory charged and the busy cycles added, in order.
     std::vector<std::pair<uint32_t, double>> memoryCharges;
 
+    /// Adds memoryCharges to `busyOf`, each memory's to `busyOf[to(m)]`,
+    /// bit for bit as adding them one by one in order does: where every
+    /// charge, each memory's sum and what `busyOf` holds are whole
+    /// multiples of 2^-16 from 0 to below 2^36 (every partial sum exact,
+    /// so any order gives the same), a sum per memory, found once for the
+    /// walk's copies; else charge by charge. (A production kernel's lanes
+    /// copy a walk of thousands of charges each: chargeAgain took 9 % of
+    /// layernorm_1151x8192's estimate on sample_device.)
+    void chargeTo(llvm::MutableArrayRef<double> busyOf,
+                  llvm::function_ref<uint32_t(uint32_t)> to);
+
     /// Empty records, whose vectors keep the storage of an earlier
     /// estimate's walk where the thread has such records put back
     /// (WalkRecords.cpp): a production kernel's walks record about a
@@ -341,6 +359,14 @@ public:
     static constexpr size_t kKept = 1024;
 
   private:
+    /// memoryCharges summed per memory, and whether every sum is exact
+    /// (chargeTo), for the first `summedCharges` charges (the sums are
+    /// found again where more were recorded since).
+    llvm::SmallVector<std::pair<uint32_t, double>, 4> sums;
+    bool sumsExact = false;
+    size_t summedCharges = SIZE_MAX;
+    void sumCharges();
+
     /// The thread's records put back, oldest first.
     static std::deque<std::unique_ptr<Records>> &kept();
     /// Clears `records` and keeps it, or frees it where enough are kept.
@@ -370,6 +396,11 @@ private:
   /// A map's micro-ops over `n` elements, each at the unit's rate for its
   /// class and type (a compare at the type it reads).
   double mapCost(const MapBody &body, uint64_t n) const;
+  /// mapCost of map instruction `in` of the program, found once per
+  /// instruction: it depends on the instruction's body and type and the
+  /// unit alone (a production kernel's maps, walked each trip, looked up a
+  /// rate per micro-op each time).
+  double mapCostOf(const Inst &in);
 
   double instructionCost(const Inst &in, double times);
 
@@ -418,6 +449,8 @@ private:
   void skipUnread();
   size_t taken(size_t pc) const { return next.empty() ? pc : next[pc]; }
   std::vector<const VectorType *> vtype;
+  /// mapCostOf's costs by instruction (negative: not found yet).
+  std::vector<double> mapCosts;
   bool waited = false;
   /// The channels waited for since the unit last sent a token: a store
   /// after a later block's token of one of them (a tile the drain hands

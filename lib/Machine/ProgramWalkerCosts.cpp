@@ -156,11 +156,20 @@ double ProgramWalker::mapCost(const MapBody &body, uint64_t n) const {
   return cycles;
 }
 
+double ProgramWalker::mapCostOf(const Inst &in) {
+  if (mapCosts.empty())
+    mapCosts.assign(program->insts.size(), -1);
+  double &cost = mapCosts[&in - program->insts.data()];
+  if (cost < 0)
+    cost = mapCost(program->maps[in.b], program->vtypes[in.c].numElements());
+  return cost;
+}
+
 double ProgramWalker::instructionCost(const Inst &in, double times) {
   switch (in.op) {
   case Opcode::Map:
     vtype[in.a] = &program->vtypes[in.c];
-    return mapCost(program->maps[in.b], program->vtypes[in.c].numElements());
+    return mapCostOf(in);
   case Opcode::Reduce: {
     const VectorType *src = vtype[in.b];
     vtype[in.a] = &program->vtypes[in.c];
@@ -313,10 +322,10 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
   }
   case Opcode::SyncSend: {
     waitedSinceSend.clear();
-    loadedBeforeSignal.try_emplace(in.a, loadedBytes);
     // The token leaves once the transfers in flight have landed.
     double leaves = landedBy(clock, landings);
-    signalledAt.try_emplace(in.a, leaves);
+    firstSignals.try_emplace(in.a,
+                             FirstSignal{loadedBytes, leaves, slotWaitsWalked});
     records->chainEvents.push_back(
         {ChainEvent::Signal, in.a, clock, loadedBytes});
     uint32_t receiver = exe.syncs[in.a].receiver;
@@ -325,7 +334,6 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
       tokensToLoadUnit[receiver].push_back(leaves);
     if ((to.roles & RoleDma) && receiver != program->unit && deviceLoaded > 0)
       handOversToEngines += times;
-    slotWaitsBeforeSignal.try_emplace(in.a, slotWaitsWalked);
     signalledAfterLastStore.push_back(in.a);
     return 0;
   }
@@ -354,9 +362,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
       waited = true;
     if (!loadedFromScratchpad)
       waitedBeforeFirstLoad.push_back(in.a);
-    storedBeforeLastWait[in.a] = storedBytes;
-    clockAtLastWait[in.a] = clock;
-    fedBeforeLastWait[in.a] = fedBytes;
+    lastWaits[in.a] = {storedBytes, fedBytes, clock};
     records->waitLog.push_back(in.a);
     const MachineUnit &from = machine.units[sender];
     if ((from.roles & RoleStore) && !(from.roles & RoleDma) &&

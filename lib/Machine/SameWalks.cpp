@@ -445,12 +445,8 @@ ProgramWalker::ProgramWalker(const ProgramWalker &walked,
   syncNames.assign(exe.syncs.size(), 0);
   for (auto [x, y] : names.syncs.to)
     syncNames[x] = y;
-  slotWaitsBeforeSignal = renamed(slotWaitsBeforeSignal, names.syncs);
-  loadedBeforeSignal = renamed(loadedBeforeSignal, names.syncs);
-  signalledAt = renamed(signalledAt, names.syncs);
-  storedBeforeLastWait = renamed(storedBeforeLastWait, names.syncs);
-  fedBeforeLastWait = renamed(fedBeforeLastWait, names.syncs);
-  clockAtLastWait = renamed(clockAtLastWait, names.syncs);
+  firstSignals = renamed(firstSignals, names.syncs);
+  lastWaits = renamed(lastWaits, names.syncs);
   renameEach(waitedBeforeFirstLoad, names.syncs);
   renameEach(signalledAfterLastStore, names.syncs);
   for (std::optional<uint32_t> *memory :
@@ -466,8 +462,7 @@ void ProgramWalker::chargeAgain(KernelEstimate &estimate,
   out = &estimate;
   std::vector<double> &busyOf = out->memoryBusy;
   if (!names) {
-    for (auto [m, busy] : records->memoryCharges)
-      busyOf[m] += busy;
+    records->chargeTo(busyOf, [](uint32_t m) { return m; });
     return;
   }
   // The renamed memories by index (a hash-map lookup per charge cost
@@ -478,6 +473,7 @@ void ProgramWalker::chargeAgain(KernelEstimate &estimate,
   for (auto [x, y] : names->memories.to)
     if (x < renamed.size())
       renamed[x] = y;
-  for (auto [m, busy] : records->memoryCharges)
-    busyOf[m < renamed.size() ? renamed[m] : names->memories(m)] += busy;
+  records->chargeTo(busyOf, [&](uint32_t m) {
+    return m < renamed.size() ? renamed[m] : names->memories(m);
+  });
 }

@@ -15,7 +15,78 @@
 
 #include "ProgramWalker.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 using namespace ktflow::machine::detail;
+
+/// Whether `x` is a whole multiple of 2^-16 from 0 to below 2^36: sums of
+/// such values below 2^36 are exact (52 bits), whatever their order.
+static bool exactCharge(double x) {
+  // (The bounds first: below 2^52 once scaled, an integer converts back.)
+  if (!(x >= 0 && x < 0x1p36))
+    return false;
+  double scaled = x * 65536;
+  return scaled == static_cast<double>(static_cast<int64_t>(scaled));
+}
+
+void ProgramWalker::Records::sumCharges() {
+  sums.clear();
+  sumsExact = true;
+  // (Mostly the memory charged last again.)
+  size_t last = 0;
+  for (const std::pair<uint32_t, double> &charge : memoryCharges) {
+    // (Inexact, the sums are not read: chargeTo charges one by one.)
+    if (!exactCharge(charge.second)) {
+      sumsExact = false;
+      break;
+    }
+    if (last < sums.size() && sums[last].first == charge.first) {
+      sums[last].second += charge.second;
+      continue;
+    }
+    auto *sum = llvm::find_if(
+        sums, [&](const auto &s) { return s.first == charge.first; });
+    last = sum - sums.begin();
+    if (sum == sums.end())
+      sums.push_back(charge);
+    else
+      sum->second += charge.second;
+  }
+  sumsExact = sumsExact && llvm::all_of(sums, [](const auto &s) {
+                return exactCharge(s.second);
+              });
+  summedCharges = memoryCharges.size();
+}
+
+void ProgramWalker::Records::chargeTo(
+    llvm::MutableArrayRef<double> busyOf,
+    llvm::function_ref<uint32_t(uint32_t)> to) {
+  if (summedCharges != memoryCharges.size())
+    sumCharges();
+  // Each memory charged, its sum added to what it holds: exact too (two
+  // memories of the walk may be one of the copy's).
+  llvm::SmallVector<std::pair<uint32_t, double>, 4> added;
+  bool exact = sumsExact;
+  for (auto [m, sum] : sums) {
+    if (!exact)
+      break;
+    uint32_t into = to(m);
+    auto *same =
+        llvm::find_if(added, [&](const auto &a) { return a.first == into; });
+    if (same == added.end())
+      same = &added.emplace_back(into, busyOf[into]);
+    exact = exactCharge(same->second);
+    same->second += sum;
+    exact = exact && exactCharge(same->second);
+  }
+  if (exact) {
+    for (auto [into, busy] : added)
+      busyOf[into] = busy;
+    return;
+  }
+  for (auto [m, busy] : memoryCharges)
+    busyOf[to(m)] += busy;
+}
 
 std::deque<std::unique_ptr<ProgramWalker::Records>> &
 ProgramWalker::Records::kept() {
@@ -39,6 +110,8 @@ void ProgramWalker::Records::putBack(Records *records) {
   records->waitLog.clear();
   records->loadsInto.clear();
   records->memoryCharges.clear();
+  records->sums.clear();
+  records->summedCharges = SIZE_MAX;
   free.emplace_back(records);
 }
 
