@@ -180,10 +180,10 @@ void ktflow::bundle::disassemble(llvm::raw_ostream &os,
       os << " : " << vtypeStr(p, in.c);
       break;
     case Opcode::Reduce: {
-      auto kind = static_cast<machine::ReduceKind>(in.sub);
+      auto kind = machine::reduceKindOf(in.sub);
       os << "." << machine::reduceKindName(kind) << " " << v(in.a) << " = "
          << v(in.b);
-      if (machine::reduceHasInit(kind))
+      if (machine::reduceSubHasInit(in.sub))
         os << " from " << v(in.d);
       os << " : " << vtypeStr(p, in.c);
       break;

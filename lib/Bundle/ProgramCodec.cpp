@@ -44,7 +44,7 @@ static std::pair<unsigned, bool> operandShape(Opcode op, uint8_t sub) {
   case Opcode::Map: return {3, false};
   case Opcode::Reduce: {
     // A fold from an initial accumulator: its register follows.
-    bool init = machine::reduceHasInit(static_cast<machine::ReduceKind>(sub));
+    bool init = machine::reduceSubHasInit(sub);
     return {init ? 4u : 3u, false};
   }
   case Opcode::Broadcast: return {3, false};

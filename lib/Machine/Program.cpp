@@ -266,9 +266,9 @@ private:
         return "map accumulator input out of range";
       return v(i.a) && vt(i.c) ? "" : "register out of range";
     case Opcode::Reduce:
-      if (i.sub >= kNumReduceKinds)
+      if (static_cast<unsigned>(reduceKindOf(i.sub)) >= kNumReduceKinds)
         return "unknown reduction";
-      if (reduceHasInit(static_cast<ReduceKind>(i.sub)) && !v(i.d))
+      if (reduceSubHasInit(i.sub) && !v(i.d))
         return "register out of range";
       [[fallthrough]];
     case Opcode::Broadcast:

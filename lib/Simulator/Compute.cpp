@@ -138,10 +138,10 @@ Step Engine::stepReduce(UnitState &u, const Inst &in) {
                             "a reduction");
   if (thr <= 0)
     return Step::Error;
-  ReduceKind kind = static_cast<ReduceKind>(in.sub);
+  ReduceKind kind = reduceKindOf(in.sub);
   // A fold from an initial accumulator reads one value per row from d.
   const std::vector<double> *init = nullptr;
-  if (reduceHasInit(kind)) {
+  if (reduceSubHasInit(in.sub)) {
     const VectorType *initType = u.vtype[in.d];
     if (!initType)
       return fail(u, "reads a vector register that was never written");

@@ -395,14 +395,14 @@ TEST(BundleTest, DamageIsReportedPrecisely) {
   EXPECT_NE(readError(bytes).find("not a ktflow bundle"), std::string::npos);
 
   bytes = good;
-  bytes[8] = 19;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 19 (this ktflow "
-                              "reads version 18; it was written by a newer "
+  bytes[8] = 20;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 20 (this ktflow "
+                              "reads version 19; it was written by a newer "
                               "ktflow)");
   // A bundle of the previous format is refused, not misread.
-  bytes[8] = 17;
-  EXPECT_EQ(readError(bytes), "unsupported bundle version 17 (this ktflow "
-                              "reads version 18; compile the kernel again)");
+  bytes[8] = 18;
+  EXPECT_EQ(readError(bytes), "unsupported bundle version 18 (this ktflow "
+                              "reads version 19; compile the kernel again)");
 
   bytes.assign(good.begin(), good.begin() + good.size() / 2);
   EXPECT_NE(readError(bytes).find("truncated bundle"), std::string::npos);

@@ -107,6 +107,37 @@ TEST(CostModel, DepthHidesLatencyWithinCapacity) {
   EXPECT_EQ(chooseDepth(q), 1); // one copy is all that fits
 }
 
+/// The shipped layernorm on sample_device (ktdf-coarsen's query): four
+/// points a lane of 512 bytes in and out, two lanes on the core's load and
+/// store engines (4 transfers in flight, 102 cycles of route), 112 compute
+/// cycles a point, W and B (256 bytes each) the same at every point.
+TEST(CostModel, InvariantLoadsCountOnce) {
+  CoarsenQuery q;
+  q.candidates = {2, 4};
+  q.iterations = 4;
+  q.loadBytes = {512};
+  q.storeBytes = {512};
+  q.onceBytes = {256, 256};
+  q.latency = 102;
+  q.bandwidth = 64;
+  q.memoryShare = 64;
+  q.dmaSharing = 2;
+  q.maxOutstanding = 4;
+  q.computeCycles = 112;
+  q.handoverCycles = 10;
+  // W and B go with the first execution's loads: 6 transfers, two rounds.
+  DmaStageCycles first = estimateDmaStage(q, q.loadBytes, 1, 4, q.onceBytes);
+  EXPECT_DOUBLE_EQ(first.done, 16 + 16 + 2 * 102);
+  EXPECT_DOUBLE_EQ(first.occupancy, 16);
+  // Once per lane, whatever F: one point an execution (613 simulated
+  // cycles, 627 at F = 2).
+  EXPECT_EQ(chooseCoarsening(q), 1);
+  // Counted F times in every execution they merged the points in twos.
+  q.loadBytes = {512, 256, 256};
+  q.onceBytes.clear();
+  EXPECT_EQ(chooseCoarsening(q), 2);
+}
+
 TEST(CostModel, CoarseningWeighsLatencyAgainstOverlap) {
   CoarsenQuery q;
   q.candidates = {1, 2, 4, 8};
@@ -122,9 +153,11 @@ TEST(CostModel, CoarseningWeighsLatencyAgainstOverlap) {
   EXPECT_DOUBLE_EQ(estimatePipelineCycles(q, 4), 532);
   EXPECT_DOUBLE_EQ(estimatePipelineCycles(q, 8), 536);
   EXPECT_EQ(chooseCoarsening(q), 4);
-  // Two lanes queueing on the same DMA engines double the transfer time.
+  // Two lanes queueing on the same DMA engines double the transfer time,
+  // but for the fill's stagger: the earlier lane's first stores (16
+  // cycles) go while the later lane computes.
   q.dmaSharing = 2;
-  EXPECT_DOUBLE_EQ(estimatePipelineCycles(q, 1), 8 * 232 + 242);
+  EXPECT_DOUBLE_EQ(estimatePipelineCycles(q, 1), 8 * 232 + 242 - 16);
   q.dmaSharing = 1;
   // Compute-bound: 200 cycles per iteration hide the latency; no merging.
   q.computeCycles = 200;

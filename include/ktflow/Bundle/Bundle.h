@@ -29,7 +29,7 @@
 namespace ktflow::bundle {
 
 constexpr char kMagic[8] = {'K', 'T', 'F', 'L', 'O', 'W', 'B', 'N'};
-constexpr uint32_t kVersion = 18;
+constexpr uint32_t kVersion = 19;
 constexpr size_t kHeaderSize = 32;
 constexpr uint32_t kNoArg = UINT32_MAX;
 

@@ -49,7 +49,7 @@ enum class Opcode : uint8_t {
   Map,       ///< v[a] = maps[b] applied element-wise, typed vtypes[c];
              ///< sub = 1 + the input that is a wide accumulator, or 0
   Reduce,    ///< v[a] = reduce<sub> of v[b] along its last dim, vtypes[c]
-             ///< (from v[d] when reduceHasInit(sub))
+             ///< (from v[d] when reduceSubHasInit(sub))
              ///< (16-bit floats accumulate in f32, rounded once)
   Broadcast, ///< v[a] = v[b] repeated along the last dim, vtypes[c]
   Splat,     ///< v[a] = bit_cast<double>(imm), vtypes[c]
@@ -142,6 +142,17 @@ const char *reduceKindName(ReduceKind kind);
 /// Whether a Reduce of `kind` folds from the initial accumulator in d.
 inline bool reduceHasInit(ReduceKind kind) {
   return kind == ReduceKind::MaxAfterNaN || kind == ReduceKind::MinAfterNaN;
+}
+/// A Reduce's sub: its kind, with this bit set when a kind that needs no
+/// initial accumulator folds from one in d all the same (an `add` whose
+/// first step adds the row's accumulator, so no map folds its result in).
+constexpr uint8_t kReduceFromInit = 0x80;
+inline ReduceKind reduceKindOf(uint8_t sub) {
+  return static_cast<ReduceKind>(sub & ~kReduceFromInit);
+}
+/// Whether a Reduce with `sub` folds from the initial accumulator in d.
+inline bool reduceSubHasInit(uint8_t sub) {
+  return (sub & kReduceFromInit) || reduceHasInit(reduceKindOf(sub));
 }
 
 /// Element-wise scalar operations of a Map body.

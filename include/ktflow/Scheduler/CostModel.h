@@ -100,6 +100,11 @@ struct CoarsenQuery {
   int64_t iterations = 1;
   /// Bytes each DMA load and each DMA store moves per (original) iteration.
   llvm::SmallVector<int64_t> loadBytes, storeBytes;
+  /// Bytes of each load whose tile does not move with the driver (a
+  /// layernorm's W and B under its grid of rows): loaded once per
+  /// instance, with the first execution's loads, whatever F
+  /// (ktdf-hoist-invariant-transfers, or one execution that loads it).
+  llvm::SmallVector<int64_t> onceBytes;
   /// Latency (cycles) and bandwidth (bytes/cycle) of the DMA hops.
   double latency = 0;
   double bandwidth = 1;
@@ -158,9 +163,12 @@ struct DmaStageCycles {
   /// 0).
   double steady = 0;
 };
+/// `once`: transfers issued with the first execution's (the invariant
+/// loads), in its `done` and `issued`, not in its `occupancy` or `steady`.
 DmaStageCycles estimateDmaStage(const CoarsenQuery &query,
                                 llvm::ArrayRef<int64_t> bytes, int64_t factor,
-                                int64_t executions = 0);
+                                int64_t executions = 0,
+                                llvm::ArrayRef<int64_t> once = {});
 
 /// The cycles the executions after the first take when the buffers'
 /// copies bound them: a copy is held from its transfer's issue until the

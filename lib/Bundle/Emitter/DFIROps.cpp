@@ -236,8 +236,12 @@ LogicalResult ProgramEmitter::emitReduceOrBroadcast(Operation *op) {
     return failure();
   uint32_t r = newVReg();
   machine::Inst &i = emitInst(isReduce ? Opcode::Reduce : Opcode::Broadcast);
-  if (reduce)
-    i.sub = static_cast<uint8_t>(machineReduceKind(reduce.getKind()));
+  if (reduce) {
+    machine::ReduceKind kind = machineReduceKind(reduce.getKind());
+    i.sub = static_cast<uint8_t>(kind);
+    if (reduce.getInit() && !machine::reduceHasInit(kind))
+      i.sub |= machine::kReduceFromInit;
+  }
   i.a = r, i.b = *in, i.c = *t, i.d = *init;
   vregs[op->getResult(0)] = r;
   return success();

@@ -51,6 +51,21 @@ struct Combine {
 /// when the chunk holds no NaN. maxafternan/minafternan step as that body
 /// does and fold from the accumulator itself (lowerGeneric), so no chunk
 /// result has to say whether it saw a NaN.
+/// Whether a reduction of `kind` into `type` starts from the accumulator
+/// `accVec` itself: an add or mul (integers, or floats of 32 bits or more,
+/// which the unit does not accumulate wider) steps sequentially from it as
+/// the kernel's loop does, so no one-element map folds the chunk's result
+/// into it (a cycle a chunk on the unit; docs/scheduler.md, "Reductions
+/// from the accumulator").
+static bool reducesFromAccumulator(dfir::ReduceKind kind, VectorType type,
+                                   Value accVec) {
+  if (kind != dfir::ReduceKind::add && kind != dfir::ReduceKind::mul)
+    return false;
+  Type elem = type.getElementType();
+  return accVec.getType() == type &&
+         (!isa<FloatType>(elem) || elem.getIntOrFloatBitWidth() >= 32);
+}
+
 static std::optional<Combine> matchCombine(Value result, BlockArgument acc) {
   Operation *op = result.getDefiningOp();
   if (!op || op->getBlock() != acc.getOwner())
@@ -339,10 +354,12 @@ LogicalResult ComputeLowering::lowerGeneric(linalg::GenericOp op,
       Value accVec = map.lookupOrNull(init);
       if (!accVec)
         return op.emitError("accumulator has no vector form");
-      // The select form with the accumulator on the left folds the chunk
-      // from the accumulator: its result is the new accumulator.
+      // The select form with the accumulator on the left, and a wide add
+      // or mul, fold the chunk from the accumulator: the reduce's result
+      // is the new accumulator.
       if (combine->kind == dfir::ReduceKind::maxafternan ||
-          combine->kind == dfir::ReduceKind::minafternan) {
+          combine->kind == dfir::ReduceKind::minafternan ||
+          reducesFromAccumulator(combine->kind, type, accVec)) {
         if (accVec.getType() != type)
           return op.emitError("the accumulator's vector form ")
                  << accVec.getType() << " is not the result's " << type;

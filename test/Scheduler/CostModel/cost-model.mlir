@@ -55,7 +55,7 @@ func.func private @coarsen_separate_engines() attributes {coarsen_query = {candi
 func.func private @coarsen_capacity() attributes {coarsen_query = {candidates = [2, 4, 8], iterations = 8, load_bytes = [1024], store_bytes = [1024], latency = 100, bandwidth = 64, compute_cycles = 16, handover_cycles = 10, bytes_per_copy = 2048, copies = 2, capacity = 8192}}
 // expected-remark @+1 {{factor 8; cycles: 1 -> 2064, 2 -> 1224, 4 -> 804, 8 -> 594}}
 func.func private @coarsen_shared_engine() attributes {coarsen_query = {candidates = [2, 4, 8], iterations = 8, load_bytes = [1024], store_bytes = [1024], latency = 100, bandwidth = 64, compute_cycles = 16, handover_cycles = 10, shared_dma = true}}
-// expected-remark @+1 {{factor 2; cycles: 1 -> 604, 2 -> 476, 4 -> 520}}
+// expected-remark @+1 {{factor 2; cycles: 1 -> 588, 2 -> 444, 4 -> 456}}
 func.func private @coarsen_in_flight() attributes {coarsen_query = {candidates = [2, 4], iterations = 4, load_bytes = [512, 512], store_bytes = [1024], latency = 100, bandwidth = 64, dma_sharing = 2, max_outstanding = 4, compute_cycles = 16}}
 
 // -----

@@ -373,11 +373,18 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("maxnum and minnum reduce floats");
   if (afterNaN && !isa<FloatType>(in.getElementType()))
     return emitOpError("maxafternan and minafternan reduce floats");
-  if (afterNaN != static_cast<bool>(getInit()))
-    return emitOpError(afterNaN ? "maxafternan and minafternan fold from an "
-                                  "initial accumulator ('from')"
-                                : "only maxafternan and minafternan take an "
-                                  "initial accumulator");
+  if (afterNaN && !getInit())
+    return emitOpError("maxafternan and minafternan fold from an initial "
+                       "accumulator ('from')");
+  // An add or mul may start from the row's accumulator (no map folds its
+  // result in); 16-bit floats accumulate in f32 inside the unit, which
+  // the 16-bit accumulator could not start.
+  if (getInit() && !afterNaN &&
+      ((getKind() != ReduceKind::add && getKind() != ReduceKind::mul) ||
+       (isa<FloatType>(in.getElementType()) &&
+        in.getElementType().getIntOrFloatBitWidth() < 32)))
+    return emitOpError("only maxafternan, minafternan, and add or mul of "
+                       "32- or 64-bit elements take an initial accumulator");
   SmallVector<int64_t> expected(in.getShape().drop_back());
   if (expected.empty())
     expected.push_back(1);

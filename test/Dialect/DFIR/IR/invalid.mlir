@@ -334,8 +334,20 @@ dfir.kernel @k device "d" {
   dfir.unit "a" {
     %v = dfir.splat 0.0 : vector<64xf16>
     %i = dfir.splat 0.0 : vector<1xf16>
-    // expected-error @+1 {{only maxafternan and minafternan take an initial accumulator}}
+    // expected-error @+1 {{only maxafternan, minafternan, and add or mul of 32- or 64-bit elements take an initial accumulator}}
     %r = dfir.reduce max %v from %i : vector<64xf16> -> vector<1xf16>
+  }
+}
+
+// -----
+
+// An f16 add accumulates in f32 inside the unit: no f16 accumulator starts it.
+dfir.kernel @k device "d" {
+  dfir.unit "a" {
+    %v = dfir.splat 0.0 : vector<64xf16>
+    %i = dfir.splat 0.0 : vector<1xf16>
+    // expected-error @+1 {{only maxafternan, minafternan, and add or mul of 32- or 64-bit elements take an initial accumulator}}
+    %r = dfir.reduce add %v from %i : vector<64xf16> -> vector<1xf16>
   }
 }
 

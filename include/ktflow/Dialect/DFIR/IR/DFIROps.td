@@ -535,10 +535,15 @@ def DFIR_ReduceOp : DFIR_Op<"reduce", [Pure,
     on what came before it, which one value per row cannot tell the fold
     into the accumulator; so these kinds fold from `init` (required, of the
     result's type: the accumulator, one value per row) and the result is
-    the new accumulator. The other kinds take no `init`.
+    the new accumulator. `add` and `mul` of integers or of 32- and 64-bit
+    floats may fold from `init` too (its first step combines the
+    accumulator with element 0, as the kernel's loop does), so no map
+    folds their result in; 16-bit floats, accumulated in f32 inside the
+    unit, may not. The other kinds take no `init`.
 
     ```mlir
     %s = dfir.reduce add %v : vector<64xf16> -> vector<1xf16>
+    %t = dfir.reduce add %w from %sum : vector<64xf32> -> vector<1xf32>
     %m = dfir.reduce maxafternan %v from %acc : vector<64xf16> -> vector<1xf16>
     ```
   }];
