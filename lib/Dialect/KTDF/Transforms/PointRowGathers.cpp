@@ -15,6 +15,7 @@
 
 #include "IndexAnalysis.h"
 #include "MergeGridPoints.h"
+#include "SplitGathers.h"
 
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
@@ -101,26 +102,12 @@ Value mlir::ktdf::sliceRowGather(OpBuilder &b,
   MLIRContext *ctx = tile.getContext();
   auto source =
       cast<ktdp::ConstructIndirectAccessTileOp>(b.clone(*tile.getOperation()));
-  // The offset is captured after the tile's values: variable v moves one
-  // position up, and the row variable adds the offset.
-  unsigned captured = source.getCapturedVariables().size();
+  // The offset is captured after the tile's values and moves the row
+  // variable; the variables keep their places.
   unsigned variables = source.getVariablesSpaceSet().getNumDims();
-  SmallVector<AffineExpr> replacements;
-  for (unsigned c = 0; c < captured; ++c)
-    replacements.push_back(getAffineDimExpr(c, ctx));
-  for (unsigned v = 0; v < variables; ++v) {
-    AffineExpr var = getAffineDimExpr(captured + 1 + v, ctx);
-    replacements.push_back(v == 0 ? getAffineDimExpr(captured, ctx) + var
-                                  : var);
-  }
-  SmallVector<Attribute> maps;
-  for (Attribute attr : source.getPerDimSubscriptMaps()) {
-    AffineMap map = cast<AffineMapAttr>(attr).getValue();
-    maps.push_back(AffineMapAttr::get(map.replaceDimsAndSymbols(
-        replacements, {}, captured + 1 + variables, map.getNumSymbols())));
-  }
-  source.getCapturedVariablesMutable().append(offset);
-  source.setPerDimSubscriptMapsAttr(ArrayAttr::get(ctx, maps));
+  offsetGatherVariables(source, offset,
+                        llvm::to_vector(llvm::seq<unsigned>(0, variables)),
+                        variables);
   SmallVector<int64_t> shape(
       cast<ktdp::AccessTileType>(source.getType()).getShape());
   shape.front() = rows;

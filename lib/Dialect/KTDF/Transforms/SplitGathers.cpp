@@ -149,6 +149,31 @@ static std::pair<unsigned, int64_t> chooseChunks(ArrayRef<int64_t> extents,
 /// view dimension its stored dimension is enumerated over, and the unit
 /// dimensions a tensor.expand_shape added become variables of extent 1
 /// that no subscript uses.
+void ktdf::offsetGatherVariables(ktdp::ConstructIndirectAccessTileOp gather,
+                                 ValueRange offsets,
+                                 ArrayRef<unsigned> position,
+                                 unsigned variables) {
+  MLIRContext *ctx = gather.getContext();
+  unsigned captured = gather.getCapturedVariables().size();
+  unsigned added = offsets.size();
+  SmallVector<AffineExpr> replacements;
+  for (unsigned c = 0; c < captured; ++c)
+    replacements.push_back(getAffineDimExpr(c, ctx));
+  for (auto [v, at] : llvm::enumerate(position)) {
+    AffineExpr var = getAffineDimExpr(captured + added + at, ctx);
+    replacements.push_back(v < added ? getAffineDimExpr(captured + v, ctx) + var
+                                     : var);
+  }
+  SmallVector<Attribute> maps;
+  for (Attribute attr : gather.getPerDimSubscriptMaps()) {
+    AffineMap map = cast<AffineMapAttr>(attr).getValue();
+    maps.push_back(AffineMapAttr::get(map.replaceDimsAndSymbols(
+        replacements, {}, captured + added + variables, map.getNumSymbols())));
+  }
+  gather.getCapturedVariablesMutable().append(offsets);
+  gather.setPerDimSubscriptMapsAttr(ArrayAttr::get(ctx, maps));
+}
+
 void ktdf::splitCopy(GatherCopy &copy, int64_t maxBytes) {
   MLIRContext *ctx = copy.load.getContext();
   auto loaded = cast<RankedTensorType>(copy.load.getType());
@@ -208,24 +233,8 @@ void ktdf::splitCopy(GatherCopy &copy, int64_t maxBytes) {
   // view dimension (no offset past the split ones).
   auto source = cast<ktdp::ConstructIndirectAccessTileOp>(
       b.clone(*copy.source.getOperation()));
-  unsigned captured = source.getCapturedVariables().size();
   unsigned split = offsets.size();
-  SmallVector<AffineExpr> replacements;
-  for (unsigned c = 0; c < captured; ++c)
-    replacements.push_back(getAffineDimExpr(c, ctx));
-  for (unsigned v = 0; v < n; ++v) {
-    AffineExpr var = getAffineDimExpr(captured + split + viewDim[v], ctx);
-    replacements.push_back(v < split ? getAffineDimExpr(captured + v, ctx) + var
-                                     : var);
-  }
-  SmallVector<Attribute> maps;
-  for (Attribute attr : source.getPerDimSubscriptMaps()) {
-    AffineMap map = cast<AffineMapAttr>(attr).getValue();
-    maps.push_back(AffineMapAttr::get(map.replaceDimsAndSymbols(
-        replacements, {}, captured + split + rank, map.getNumSymbols())));
-  }
-  source.getCapturedVariablesMutable().append(offsets);
-  source.setPerDimSubscriptMapsAttr(ArrayAttr::get(ctx, maps));
+  offsetGatherVariables(source, offsets, viewDim, rank);
   source.setVariablesSpaceSetAttr(
       IntegerSetAttr::get(ktdp::getBoxSet(viewChunk, ctx)));
   source.setVariablesSpaceOrderAttr(

@@ -49,6 +49,15 @@ FailureOr<GatherCopy> matchGatherCopy(ktdp::LoadOp load, std::string &why);
 /// transfer or more.
 constexpr int64_t kMaxChunkBytes = 32768;
 
+/// Rewrites `gather`'s subscripts in place for a gather of `variables`
+/// variables whose variable `position[v]` stands for its variable v, and
+/// whose first offsets.size() variables start offsets[v] further (the
+/// offsets captured after its values). The caller sets the new variable
+/// space, order and type.
+void offsetGatherVariables(ktdp::ConstructIndirectAccessTileOp gather,
+                           ValueRange offsets, ArrayRef<unsigned> position,
+                           unsigned variables);
+
 /// Replaces `copy` by a loop moving it in chunks of at most `maxBytes`
 /// (and kMaxChunkBytes), marked for ktdf-spread-iterations.
 void splitCopy(GatherCopy &copy, int64_t maxBytes);
