@@ -81,12 +81,61 @@ static IntegerSet partTiles(int64_t parts, int64_t numTiles, MLIRContext *ctx) {
                          {true, false, false});
 }
 
+/// Widens to f32 the partial of the contraction chain ending at `last`
+/// (each product accumulating into the previous one's result, the first
+/// from zero) when it is a 16-bit float: each part sums its products in
+/// f32, the all-reduce sums the parts' f32 partials, and one truncf after
+/// it rounds, as the kernel's product rounds its f32 sum once. 16-bit
+/// partials, each rounded by its part, moved the sum by an ulp of the
+/// largest partial (swiglu_ffn in 8 parts on spyre_like: 2.84 for 2.81).
+/// Returns the widened last product, or `last` unchanged.
+static Operation *widenContraction(linalg::MatmulOp last) {
+  auto type = cast<RankedTensorType>(last.getResult(0).getType());
+  auto element = dyn_cast<FloatType>(type.getElementType());
+  if (!element || element.getWidth() != 16)
+    return last;
+  SmallVector<linalg::MatmulOp> chain{last};
+  while (auto previous =
+             chain.back().getOutputs()[0].getDefiningOp<linalg::MatmulOp>())
+    chain.push_back(previous);
+  std::reverse(chain.begin(), chain.end());
+  OpBuilder b(chain.front());
+  auto wide = type.clone(b.getF32Type());
+  Value init = chain.front().getOutputs()[0];
+  Value sum = arith::ConstantOp::create(
+      b, chain.front().getLoc(),
+      DenseElementsAttr::get(wide, b.getZeroAttr(b.getF32Type())));
+  linalg::MatmulOp widened;
+  for (linalg::MatmulOp product : chain) {
+    b.setInsertionPoint(product);
+    widened = linalg::MatmulOp::create(b, product.getLoc(), TypeRange{wide},
+                                       product.getInputs(), ValueRange{sum});
+    widened->setDiscardableAttrs(product->getDiscardableAttrDictionary());
+    sum = widened.getResult(0);
+  }
+  b.setInsertionPointAfter(widened);
+  Value rounded = arith::TruncFOp::create(b, last.getLoc(), type, sum);
+  last.getResult(0).replaceAllUsesWith(rounded);
+  for (linalg::MatmulOp product : llvm::reverse(chain))
+    product.erase();
+  // The chain's zero start, now unused (a fill of an empty, a splat).
+  for (Operation *def = init.getDefiningOp(); def && def->use_empty();) {
+    auto fill = dyn_cast<linalg::FillOp>(def);
+    Operation *next = fill ? fill.getOutputs()[0].getDefiningOp() : nullptr;
+    def->erase();
+    def = next;
+  }
+  return widened;
+}
+
 /// Inserts after `reduction` the all-reduce of its partial over the tiles
 /// `tiles` names in each of the groups `groups` names, whose result
 /// replaces the partial for everything after it.
 static void allReducePartial(const RowReduction &reduction, IntegerSet tiles,
                              IntegerSet groups) {
-  Operation *op = reduction.op;
+  Operation *op = reduction.contraction
+                      ? widenContraction(cast<linalg::MatmulOp>(reduction.op))
+                      : reduction.op;
   MLIRContext *ctx = op->getContext();
   Location loc = op->getLoc();
   Value partial = op->getResult(0);
@@ -252,9 +301,13 @@ static int64_t partsFor(int64_t columns, int64_t cores, int64_t minColumns) {
   return 1;
 }
 
-/// The fewest columns a part of a contraction keeps: a matrix unit's width
-/// (mesh_device's MXU is 16 wide), so that no part's product pads.
-constexpr int64_t kMinContractedColumns = 16;
+/// The fewest columns a part of a contraction keeps: spyre_like's PT is 8
+/// wide. On mesh_device's 16-wide MXU a part of 8 pads the projections
+/// that compute its columns (16 waves, as for 16 columns) but contracts
+/// half the rows (8 waves): swiglu_ffn's six products a tile 954 -> 826
+/// cycles. Fewer columns (16 parts of 4) keep the projections' waves and
+/// double the all-reduce's ring.
+constexpr int64_t kMinContractedColumns = 8;
 
 /// The kernel's own all-reduce of `partial`, a contraction's partial over
 /// a shard's columns, or null: its only use (through shape casts used

@@ -2,30 +2,32 @@
 
 // A one-point SwiGLU FFN on mesh_device (16 tiles): the down projection
 // contracts the 64 hidden columns, which the two projections and the silu
-// generic compute column by column, so the pass cuts them into 4 parts of
-// 16 (the fewest a contraction's part keeps), a new first grid dimension. Each part loads
-// its 16 columns of W1 and W3 and its 16 rows of W2 (X whole), computes
-// its 4x16 hidden slice and its 4x32 partial of Y, which an inter-tile
-// all-reduce (addf from a zero splat) combines; part 0 alone stores it.
+// generic compute column by column, so the pass cuts them into 8 parts of
+// 8 (the fewest a contraction's part keeps), a new first grid dimension.
+// Each part loads its 8 columns of W1 and W3 and its 8 rows of W2 (X
+// whole), computes its 4x8 hidden slice and its f32 4x32 partial of Y,
+// which an inter-tile all-reduce (addf from an f32 zero splat) combines
+// and one truncf rounds to f16; part 0 alone stores it.
 
 // CHECK-LABEL: func.func @swiglu_hidden_parts
-// CHECK-SAME: grid = [4, 1]
+// CHECK-SAME: grid = [8, 1]
 // CHECK: %[[IDS:.*]]:2 = ktdp.get_compute_tile_id : index, index
-// CHECK: %[[COL:.*]] = arith.muli %[[IDS]]#0, %c16
+// CHECK: %[[COL:.*]] = arith.muli %[[IDS]]#0, %c8
 // CHECK-DAG: ktdp.construct_access_tile %{{.*}}[%{{.*}}, 0] {{.*}} -> !ktdp.access_tile<4x32xindex>
-// CHECK-DAG: %[[T1:.*]] = ktdp.construct_access_tile %{{.*}}[0, %[[COL]]] {{.*}} -> !ktdp.access_tile<32x16xindex>
-// CHECK-DAG: %[[T2:.*]] = ktdp.construct_access_tile %{{.*}}[%[[COL]], 0] {{.*}} -> !ktdp.access_tile<16x32xindex>
-// CHECK-DAG: ktdp.load %[[T1]] : <32x16xindex> -> tensor<32x16xf16>
-// CHECK-DAG: %[[W2:.*]] = ktdp.load %[[T2]] : <16x32xindex> -> tensor<16x32xf16>
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x32xf16>, tensor<32x16xf16>) outs(%{{.*}} : tensor<4x16xf16>)
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x32xf16>, tensor<32x16xf16>) outs(%{{.*}} : tensor<4x16xf16>)
-// CHECK: %[[G:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4x16xf16>)
-// CHECK: %[[P:.*]] = linalg.matmul ins(%[[G]], %[[W2]] : tensor<4x16xf16>, tensor<16x32xf16>) outs(%{{.*}} : tensor<4x32xf16>)
-// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<4x32xf16>
+// CHECK-DAG: %[[T1:.*]] = ktdp.construct_access_tile %{{.*}}[0, %[[COL]]] {{.*}} -> !ktdp.access_tile<32x8xindex>
+// CHECK-DAG: %[[T2:.*]] = ktdp.construct_access_tile %{{.*}}[%[[COL]], 0] {{.*}} -> !ktdp.access_tile<8x32xindex>
+// CHECK-DAG: ktdp.load %[[T1]] : <32x8xindex> -> tensor<32x8xf16>
+// CHECK-DAG: %[[W2:.*]] = ktdp.load %[[T2]] : <8x32xindex> -> tensor<8x32xf16>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x32xf16>, tensor<32x8xf16>) outs(%{{.*}} : tensor<4x8xf16>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x32xf16>, tensor<32x8xf16>) outs(%{{.*}} : tensor<4x8xf16>)
+// CHECK: %[[G:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4x8xf16>)
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[G]], %[[W2]] : tensor<4x8xf16>, tensor<8x32xf16>) outs(%{{.*}} : tensor<4x32xf32>)
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<4x32xf32>
 // CHECK: %[[F:.*]] = ktdp.inter_tile_produce
 // CHECK: ktdp.yield_partial %[[P]]
-// CHECK: %[[Y:.*]] = ktdp.inter_tile_reduce(%[[F]]) {{.*}}identity(%[[ZERO]] : tensor<4x32xf16>)
+// CHECK: %[[S:.*]] = ktdp.inter_tile_reduce(%[[F]]) {{.*}}identity(%[[ZERO]] : tensor<4x32xf32>)
 // CHECK: arith.addf
+// CHECK: %[[Y:.*]] = arith.truncf %[[S]] : tensor<4x32xf32> to tensor<4x32xf16>
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[IDS]]#0, %{{.*}}
 // CHECK: %[[TRIPS:.*]] = arith.select %[[FIRST]]
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[TRIPS]]

@@ -4,36 +4,38 @@
 // (sharded_ffn's spelling: distributed weight views, products into
 // tensor.empty, the 4x32 partial collapsed to 128 for the kernel's own
 // all-reduce over both tiles, tile 0 storing in scf.if) on mesh_device's
-// 16 tiles: each shard's 64 hidden columns are cut into 4 parts of 16 (8
-// tiles a shard, 16 columns a part at least), a new last grid dimension
-// (tile s * 4 + p). Each part reads its 16 columns of W1 and W3 and its 16
+// 16 tiles: each shard's 64 hidden columns are cut into 8 parts of 8 (8
+// tiles a shard, 8 columns a part at least), a new last grid dimension
+// (tile s * 8 + p). Each part reads its 8 columns of W1 and W3 and its 8
 // rows of W2 in its shard (X whole); an all-reduce added after the down
-// projection sums a shard's 4 partials (groups of 4 side-by-side tiles),
-// and the kernel's all-reduce then sums the 2 shards' in 4 groups, part p
-// of each shard. The store runs on part 0 of tile 0.
+// projection sums a shard's 8 f32 partials (groups of 8 side-by-side
+// tiles), one truncf rounds the sum to the shard's f16 partial, and the
+// kernel's all-reduce then sums the 2 shards' in 8 groups, part p of each
+// shard. The store runs on part 0 of tile 0.
 
-// CHECK-DAG: #[[SHARD:set[0-9]*]] = affine_set<(d0)[s0] : (d0 - s0 * 4 >= 0, -d0 + s0 * 4 + 3 >= 0)>
+// CHECK-DAG: #[[SHARD:set[0-9]*]] = affine_set<(d0)[s0] : (d0 - s0 * 8 >= 0, -d0 + s0 * 8 + 7 >= 0)>
 // CHECK-DAG: #[[SHARDS:set[0-9]*]] = affine_set<(d0) : (d0 >= 0, -d0 + 1 >= 0)>
-// CHECK-DAG: #[[PART:set[0-9]*]] = affine_set<(d0)[s0] : ((d0 - s0) mod 4 == 0, d0 >= 0, -d0 + 7 >= 0)>
-// CHECK-DAG: #[[PARTS:set[0-9]*]] = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+// CHECK-DAG: #[[PART:set[0-9]*]] = affine_set<(d0)[s0] : ((d0 - s0) mod 8 == 0, d0 >= 0, -d0 + 15 >= 0)>
+// CHECK-DAG: #[[PARTS:set[0-9]*]] = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
 // CHECK-LABEL: func.func @ffn_tp2
-// CHECK-SAME: grid = [2, 4]
+// CHECK-SAME: grid = [2, 8]
 // CHECK: %[[IDS:.*]]:2 = ktdp.get_compute_tile_id : index, index
-// CHECK: %[[COL:.*]] = arith.muli %[[IDS]]#1, %c16
+// CHECK: %[[COL:.*]] = arith.muli %[[IDS]]#1, %c8
 // CHECK-DAG: ktdp.load %{{.*}} : <4x32xindex> -> tensor<4x32xf16>
-// CHECK-DAG: %[[W1:.*]] = ktdp.load %{{.*}} : <32x16xindex> -> tensor<32x16xf16>
-// CHECK-DAG: %[[W2:.*]] = ktdp.load %{{.*}} : <16x32xindex> -> tensor<16x32xf16>
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x32xf16>, tensor<32x16xf16>) outs(%{{.*}} : tensor<4x16xf16>)
-// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x32xf16>, tensor<32x16xf16>) outs(%{{.*}} : tensor<4x16xf16>)
-// CHECK: arith.mulf %{{.*}}, %{{.*}} : tensor<4x16xf16>
-// CHECK: %[[G:.*]] = arith.mulf %{{.*}}, %{{.*}} : tensor<4x16xf16>
-// CHECK: %[[P:.*]] = linalg.matmul ins(%[[G]], %[[W2]] : tensor<4x16xf16>, tensor<16x32xf16>) outs(%{{.*}} : tensor<4x32xf16>)
-// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<4x32xf16>
-// CHECK: %[[F:.*]] = ktdp.inter_tile_produce producer_tiles_per_group = #[[SHARD]] -> <(tensor<4x32xf16>), groups = #[[SHARDS]]>
+// CHECK-DAG: %[[W1:.*]] = ktdp.load %{{.*}} : <32x8xindex> -> tensor<32x8xf16>
+// CHECK-DAG: %[[W2:.*]] = ktdp.load %{{.*}} : <8x32xindex> -> tensor<8x32xf16>
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x32xf16>, tensor<32x8xf16>) outs(%{{.*}} : tensor<4x8xf16>)
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x32xf16>, tensor<32x8xf16>) outs(%{{.*}} : tensor<4x8xf16>)
+// CHECK: arith.mulf %{{.*}}, %{{.*}} : tensor<4x8xf16>
+// CHECK: %[[G:.*]] = arith.mulf %{{.*}}, %{{.*}} : tensor<4x8xf16>
+// CHECK: %[[P:.*]] = linalg.matmul ins(%[[G]], %[[W2]] : tensor<4x8xf16>, tensor<8x32xf16>) outs(%{{.*}} : tensor<4x32xf32>)
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<4x32xf32>
+// CHECK: %[[F:.*]] = ktdp.inter_tile_produce producer_tiles_per_group = #[[SHARD]] -> <(tensor<4x32xf32>), groups = #[[SHARDS]]>
 // CHECK: ktdp.yield_partial %[[P]]
-// CHECK: %[[S:.*]] = ktdp.inter_tile_reduce(%[[F]]) consumer_tiles_per_group = #[[SHARD]], identity(%[[ZERO]] : tensor<4x32xf16>)
+// CHECK: %[[S:.*]] = ktdp.inter_tile_reduce(%[[F]]) consumer_tiles_per_group = #[[SHARD]], identity(%[[ZERO]] : tensor<4x32xf32>)
 // CHECK: arith.addf
-// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[S]]
+// CHECK: %[[R:.*]] = arith.truncf %[[S]] : tensor<4x32xf32> to tensor<4x32xf16>
+// CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[R]]
 // CHECK: ktdp.inter_tile_produce producer_tiles_per_group = #[[PART]] -> <(tensor<128xf16>), groups = #[[PARTS]]>
 // CHECK: ktdp.yield_partial %[[FLAT]]
 // CHECK: ktdp.inter_tile_reduce(%{{.*}}) consumer_tiles_per_group = #[[PART]],
