@@ -17,6 +17,7 @@
 #include "OutputSlices.h"
 #include "TileSlices.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/LaunchGrid.h"
 #include "ktflow/Scheduler/ScheduleTarget.h"
@@ -85,6 +86,16 @@ LogicalResult PointRowPlan::addTile(ktdp::ConstructAccessTileOp tile) {
   return addTileData(tile, [&](Value v) { return add(v); });
 }
 
+bool PointRowPlan::placesRows(ktdp::ConstructAccessTileOp tile) const {
+  if (!anyCoordinate)
+    return anchorCoefficient(tile, rowDim(tile.getType()), id) != 0;
+  auto moves = [&](Value v) { return coefficient(v, id) != 0; };
+  return llvm::any_of(
+             llvm::seq<unsigned>(0, tile.getBaseMap().getNumResults()),
+             [&](unsigned r) { return anchorCoefficient(tile, r, id) != 0; }) ||
+         llvm::any_of(tile.getSymbolOperands(), moves);
+}
+
 /// Halves: the tiles the coordinate does not place are read whole by every
 /// row (a key block), and the coordinate may place other things too (a
 /// loop bound); every store goes through a row tile, so the two halves
@@ -103,8 +114,7 @@ LogicalResult PointRowPlan::findHalvesTiles(func::FuncOp func) {
                  ? WalkResult::advance()
                  : WalkResult::interrupt();
     auto tile = dyn_cast<ktdp::ConstructAccessTileOp>(op);
-    if (tile && anchorCoefficient(tile, rowDim(tile.getType()), id) != 0 &&
-        failed(addTile(tile)))
+    if (tile && placesRows(tile) && failed(addTile(tile)))
       return WalkResult::interrupt();
     auto store = dyn_cast<ktdp::StoreOp>(op);
     if (store &&
@@ -305,6 +315,11 @@ void mlir::ktdf::cutPointRows(func::FuncOp func, ArrayRef<int64_t> grid,
     b.setInsertionPoint(tile);
     cut[tile] =
         buildDimSlice(b, tile, plan.rowDim(tile.getType()), offset, rows);
+    // A part piece of a straddling block stays one (its loads need not
+    // zero the rows another part holds).
+    if (tile->hasAttr(kPartPieceAttrName))
+      cut[tile].getDefiningOp()->setAttr(kPartPieceAttrName,
+                                         tile->getAttr(kPartPieceAttrName));
   }
   for (ktdp::ConstructIndirectAccessTileOp gather : plan.getGathers()) {
     b.setInsertionPoint(gather);

@@ -46,6 +46,16 @@ public:
       : id(id), halves(halves), anyStride(anyStride) {
     this->batched = batched;
   }
+  /// The parts of a point's rows where `id` places its blocks along
+  /// another coordinate (ktdf-split-point-rows: a point of one 64x64
+  /// column block `pid * 64` holds all its rows): the row tiles are the
+  /// tiles `id` places along any coordinate, each cut where it is, as
+  /// `halves` with `anyStride` takes them.
+  static PointRowPlan placedBlocks(Value id) {
+    PointRowPlan plan(id, /*halves=*/true, /*anyStride=*/true);
+    plan.anyCoordinate = true;
+    return plan;
+  }
   LogicalResult build(func::FuncOp func);
   /// The generics of the plan (those whose body may read its row number).
   SmallVector<linalg::GenericOp> rowIndexedGenerics() const;
@@ -62,9 +72,13 @@ private:
   LogicalResult addDefinition(Value value);
   LogicalResult addUse(OpOperand &use);
 
+  /// Whether `tile` is one of the plan's row tiles to find (halves).
+  bool placesRows(ktdp::ConstructAccessTileOp tile) const;
+
   Value id;
   bool halves;
   bool anyStride;
+  bool anyCoordinate = false;
   llvm::SetVector<ktdp::ConstructIndirectAccessTileOp> gathers;
 };
 

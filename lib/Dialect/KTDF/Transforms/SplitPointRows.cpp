@@ -53,6 +53,7 @@
 #include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::ktdf {
@@ -164,6 +165,12 @@ static int64_t spreadTrips(func::FuncOp func) {
   return trips;
 }
 
+/// Whether `func` holds a loop.
+static bool hasLoop(func::FuncOp func) {
+  return func->walk([](LoopLikeOpInterface) { return WalkResult::interrupt(); })
+      .wasInterrupted();
+}
+
 /// Cuts the points of `func` (grid `grid`) into the most parts of rows
 /// that the `idle` instances a point has take, when that is 3 or more;
 /// whether it did. Fewer parts are the halves' (splitRows), which pay only
@@ -180,8 +187,16 @@ static bool splitIntoParts(func::FuncOp func, ArrayRef<int64_t> grid,
     if (extent < 2)
       continue;
     PointRowPlan plan(ids.getResult(d), /*halves=*/true);
-    if (failed(plan.build(func)))
-      continue;
+    if (failed(plan.build(func))) {
+      // A point of column blocks holds all their rows. Only without a
+      // loop: the trips of one ktdf-spread-iterations deals to the idle
+      // instances whole, where each part would pay every trip's latency.
+      if (hasLoop(func))
+        continue;
+      plan = PointRowPlan::placedBlocks(ids.getResult(d));
+      if (failed(plan.build(func)))
+        continue;
+    }
     int64_t rows = plan.getRows(), parts = 1;
     for (int64_t p = 2; p <= std::min(rows / fewestRows, idle); ++p)
       if (rows % p == 0)
