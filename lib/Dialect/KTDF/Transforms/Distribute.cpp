@@ -6,7 +6,10 @@
 // lane k div C, so the cores fill first). Points are split into contiguous
 // blocks unless their work differs (loop trip counts that follow from the
 // tile id, a causal attention's key blocks) and dealing them in snake
-// order gives the busiest instance less of it.
+// order gives the busiest instance less of it. Where the trip counts also
+// follow from launch scalars (a grid-stride row loop up to a run-time row
+// count), the points are dealt when snake order is no worse for any of a
+// range of values of those scalars and better for one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +19,10 @@
 #include "ktflow/Scheduler/ScheduleTarget.h"
 #include "ktflow/Scheduler/ScheduleTargetPass.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::ktdf {
 #define GEN_PASS_DEF_KTDFDISTRIBUTE
@@ -28,11 +34,17 @@ using namespace mlir::ktdf;
 
 namespace {
 /// Counts the pipeline executions of one grid point: the estimate of its
-/// work. Loop bounds are evaluated from the point's coordinates, constants
-/// and enclosing loop variables; a bound known only at run time, or more
-/// than `budget` loop iterations to walk, leaves the work unknown.
+/// work. Loop bounds are evaluated from the point's coordinates, constants,
+/// enclosing loop variables and, when sampled, the launch scalars; another
+/// bound, or more than `budget` points and loop iterations to walk, leaves
+/// the work unknown.
 class PointWork {
 public:
+  /// `scalar`: the value every launch scalar of index or integer type takes
+  /// (a sample of them), or none to leave them unknown.
+  explicit PointWork(std::optional<int64_t> scalar = std::nullopt)
+      : scalar(scalar) {}
+
   std::optional<int64_t> of(ParallelOp parallel, ArrayRef<int64_t> point) {
     values.clear();
     for (auto [arg, coordinate] :
@@ -68,15 +80,38 @@ private:
     return total;
   }
 
+  /// The value of a loop variable, tile coordinate or (sampled) launch
+  /// scalar; also the unsigned minima and ceiling divisions evaluateIndex
+  /// leaves alone, which bound the blocks of a run-time column count
+  /// (RuntimeColumnBlocks.cpp), of operands not negative.
+  std::optional<int64_t> known(Value v) {
+    if (auto it = values.find(v); it != values.end())
+      return it->second;
+    auto leaf = [&](Value w) { return known(w); };
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      bool launchScalar =
+          isa<func::FuncOp>(arg.getOwner()->getParentOp()) &&
+          (arg.getType().isIndex() || arg.getType().isSignlessInteger());
+      return launchScalar ? scalar : std::nullopt;
+    }
+    Operation *def = v.getDefiningOp();
+    if (!isa_and_nonnull<arith::MinUIOp, arith::CeilDivUIOp>(def))
+      return std::nullopt;
+    std::optional<int64_t> a = evaluateIndex(def->getOperand(0), leaf),
+                           b = evaluateIndex(def->getOperand(1), leaf);
+    if (!a || !b || *a < 0 || *b < 0)
+      return std::nullopt;
+    if (isa<arith::MinUIOp>(def))
+      return std::min(*a, *b);
+    return *b > 0 ? std::optional<int64_t>(llvm::divideCeil(*a, *b))
+                  : std::nullopt;
+  }
+
   std::optional<int64_t> ofLoop(scf::ForOp loop) {
-    auto known = [&](Value v) -> std::optional<int64_t> {
-      auto it = values.find(v);
-      return it == values.end() ? std::nullopt
-                                : std::optional<int64_t>(it->second);
-    };
-    std::optional<int64_t> lb = evaluateIndex(loop.getLowerBound(), known),
-                           ub = evaluateIndex(loop.getUpperBound(), known),
-                           step = evaluateIndex(loop.getStep(), known);
+    auto leaf = [&](Value v) { return known(v); };
+    std::optional<int64_t> lb = evaluateIndex(loop.getLowerBound(), leaf),
+                           ub = evaluateIndex(loop.getUpperBound(), leaf),
+                           step = evaluateIndex(loop.getStep(), leaf);
     if (!lb || !ub || !step || *step <= 0)
       return std::nullopt;
     int64_t total = 0;
@@ -93,6 +128,7 @@ private:
     return total;
   }
 
+  std::optional<int64_t> scalar;
   llvm::DenseMap<Value, int64_t> values;
 };
 
@@ -109,16 +145,16 @@ int64_t busiest(ArrayRef<int64_t> work, int64_t n, bool snake) {
   return most;
 }
 
-/// Whether dealing the points of `parallel` over `n` instances in snake
-/// order gives the busiest instance less work than contiguous blocks do.
-bool dealsInSnakeOrder(ParallelOp parallel, int64_t n) {
-  int64_t points = parallel.getNumPoints();
-  if (points <= n || points % n != 0)
-    return false;
+/// The work of each point of `parallel` (linearised, first dimension
+/// slowest), or none when one is unknown. Each point takes one step of the
+/// walk budget too, so sampled walks of loop-free points stay bounded.
+std::optional<SmallVector<int64_t>> pointWork(ParallelOp parallel,
+                                              PointWork &estimate) {
   ArrayRef<int64_t> extents = parallel.getExtents();
   SmallVector<int64_t> work;
-  PointWork estimate;
-  for (int64_t t = 0; t < points; ++t) {
+  for (int64_t t = 0, points = parallel.getNumPoints(); t < points; ++t) {
+    if (--estimate.budget < 0)
+      return std::nullopt;
     SmallVector<int64_t> point(extents.size());
     int64_t rest = t;
     for (int64_t d = static_cast<int64_t>(extents.size()) - 1; d >= 0; --d) {
@@ -127,10 +163,39 @@ bool dealsInSnakeOrder(ParallelOp parallel, int64_t n) {
     }
     std::optional<int64_t> w = estimate.of(parallel, point);
     if (!w)
-      return false;
+      return std::nullopt;
     work.push_back(*w);
   }
-  return busiest(work, n, /*snake=*/true) < busiest(work, n, /*snake=*/false);
+  return work;
+}
+
+/// Whether dealing the points of `parallel` over `n` instances in snake
+/// order gives the busiest instance less work than contiguous blocks do.
+/// Work that follows from launch scalars is compared with every scalar
+/// set to each of 1 ... 2 x points (a grid-stride loop over P points
+/// meets every remainder of its bound modulo P), sharing one walk
+/// budget: snake order must be no worse for any value and better for one.
+bool dealsInSnakeOrder(ParallelOp parallel, int64_t n) {
+  int64_t points = parallel.getNumPoints();
+  if (points <= n || points % n != 0)
+    return false;
+  auto gain = [&](ArrayRef<int64_t> work) {
+    return busiest(work, n, /*snake=*/false) - busiest(work, n, /*snake=*/true);
+  };
+  PointWork exact;
+  if (std::optional<SmallVector<int64_t>> work = pointWork(parallel, exact))
+    return gain(*work) > 0;
+  int64_t budget = exact.budget, best = 0;
+  for (int64_t scalar = 1; scalar <= 2 * points; ++scalar) {
+    PointWork sampled(scalar);
+    sampled.budget = budget;
+    std::optional<SmallVector<int64_t>> work = pointWork(parallel, sampled);
+    if (!work || gain(*work) < 0)
+      return false;
+    best = std::max(best, gain(*work));
+    budget = sampled.budget;
+  }
+  return best > 0;
 }
 
 struct DistributePass : public ktflow::sched::WithScheduleTarget<
