@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SameWalks.h"
+#include "ScalarSteps.h"
 
 using namespace ktflow::machine;
 using namespace ktflow::machine::detail;
@@ -52,91 +53,96 @@ ConstantsShape::ConstantsShape(const UnitProgram &program)
 }
 
 Constants::Constants(const UnitProgram &program, size_t end)
-    : insts(&program.insts),
-      shape(std::make_shared<const ConstantsShape>(program)),
-      end(std::min(end, program.insts.size())) {}
+    : Constants(program, std::make_shared<const ConstantsShape>(program), end) {
+}
 
 Constants::Constants(const UnitProgram &program,
-                     std::shared_ptr<const ConstantsShape> shape)
+                     std::shared_ptr<const ConstantsShape> shape, size_t end)
     : insts(&program.insts), shape(std::move(shape)),
-      end(program.insts.size()) {}
+      end(std::min(end, program.insts.size())),
+      states(this->shape->single.size(), Unfound),
+      slots(new Slot[this->shape->single.size()]) {}
 
-const Constants::Found &Constants::value(uint32_t reg) {
-  auto it = found.find(reg);
-  if (it != found.end())
-    return it->second;
+Constants::State Constants::find(uint32_t reg) {
   // The sources a definition reads are defined before it (definedBefore):
   // found first, deepest first, without recursion.
   llvm::SmallVector<uint32_t, 16> stack{reg};
   while (!stack.empty()) {
     uint32_t top = stack.back();
-    if (found.contains(top)) {
+    if (states[top] != Unfound) {
       stack.pop_back();
       continue;
     }
     size_t pc = shape->definedAt[top];
     const Inst &in = (*insts)[pc];
-    llvm::SmallVector<uint32_t, 3> reads;
-    if (in.op == Opcode::LoopBegin)
-      reads = {in.b, in.c, in.d};
-    else if (in.op != Opcode::ReadIndex)
-      reads = scalarSources(in);
     size_t before = stack.size();
-    for (uint32_t source : reads)
-      if (definedBefore(source, pc) && !found.contains(source))
+    auto need = [&](uint32_t source) {
+      if (definedBefore(source, pc) && states[source] == Unfound)
         stack.push_back(source);
+    };
+    switch (in.op) {
+    case Opcode::LoopBegin:
+    case Opcode::SelectS:
+      need(in.b);
+      need(in.c);
+      need(in.d);
+      break;
+    case Opcode::Alu:
+      need(in.b);
+      need(in.c);
+      break;
+    case Opcode::MovS:
+      need(in.b);
+      break;
+    default: // A set_imm or an index read.
+      break;
+    }
     if (stack.size() == before) {
-      Found f = evaluate(top);
-      found.try_emplace(top, f);
+      evaluate(top);
       stack.pop_back();
     }
   }
-  return found.find(reg)->second;
+  return State(states[reg]);
 }
 
-Constants::Found Constants::evaluate(uint32_t reg) {
-  Found f;
+void Constants::evaluate(uint32_t reg) {
   size_t pc = shape->definedAt[reg];
   const Inst &in = (*insts)[pc];
-  if (in.op == Opcode::ReadIndex)
-    return f;
-  if (in.op == Opcode::LoopBegin) {
-    if (counts(pc) && tripsAt(pc) <= 1) {
-      f.value = found.find(in.b)->second.value;
-      f.scopeEnd = in.e;
-    }
-    return f;
+  switch (in.op) {
+  case Opcode::LoopBegin:
+    if (counts(pc) && tripsAt(pc) <= 1)
+      return set(reg, Unknown, valueOf(in.b), in.e);
+    return set(reg, NotConstant);
+  case Opcode::SetImm:
+  case Opcode::MovS:
+  case Opcode::SelectS:
+  case Opcode::Alu:
+    break;
+  default: // An index read.
+    return set(reg, NotConstant);
   }
   if (!llvm::all_of(scalarSources(in),
                     [&](uint32_t source) { return at(source, pc); }))
-    return f;
-  // stepKnownScalar reads the sources alone and writes `reg`: stepped on
-  // the instruction with its registers renumbered 0 (`reg`) to 3.
-  Inst local = in;
-  local.a = 0;
-  local.b = 1;
-  local.c = 2;
-  local.d = 3;
-  std::vector<KnownScalar> &regs = scratch;
-  regs.assign(4, std::nullopt);
-  auto of = [&](uint32_t source) { return *found.find(source)->second.value; };
+    return set(reg, NotConstant);
+  // Stepped on its sources' values, as the walk steps it
+  // (stepKnownScalarInline).
+  KnownScalar b = in.op == Opcode::SetImm ? KnownScalar() : valueOf(in.b);
+  KnownScalar value;
   switch (in.op) {
+  case Opcode::SetImm:
+    value = in.imm;
+    break;
   case Opcode::MovS:
-    regs[1] = of(in.b);
+    value = b;
     break;
   case Opcode::SelectS:
-    regs[1] = of(in.b);
-    regs[2] = of(in.c);
-    regs[3] = of(in.d);
+    value = b ? (*b != 0 ? valueOf(in.c) : valueOf(in.d)) : KnownScalar();
     break;
-  case Opcode::Alu:
-    regs[1] = of(in.b);
-    regs[2] = of(in.c);
-    break;
-  default:
+  default: { // An alu.
+    KnownScalarStep step;
+    value = knownAluOf(in, b, valueOf(in.c), step);
     break;
   }
-  (void)stepKnownScalar(local, regs);
-  f.value = regs[0];
-  return f;
+  }
+  set(reg, Unknown, value);
 }

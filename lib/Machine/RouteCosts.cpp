@@ -72,8 +72,14 @@ DeviceMemories detail::deviceMemoriesMoved(const Machine &machine,
     if (!from && !to)
       continue;
     // Past a skipped DMA, the others asked about are not the first ones.
-    if (!constants || (skippedAny && end < last))
-      constants.emplace(program, end = skippedAny ? last : end);
+    // (Again up to the last DMA, on the shape found for the first.)
+    if (!constants || (skippedAny && end < last)) {
+      std::shared_ptr<const ConstantsShape> shape =
+          constants ? constants->getShape()
+                    : std::make_shared<const ConstantsShape>(program);
+      constants.emplace(program, std::move(shape),
+                        end = skippedAny ? last : end);
+    }
     // The outermost loop around `pc` that gives it no trip, skipped (the
     // loops around it begin before `end`).
     std::optional<size_t> skipped;

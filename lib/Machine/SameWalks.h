@@ -109,23 +109,26 @@ struct ResourcesNamed {
 /// of each program (SameWalks::renaming, deviceMemoriesMoved), and stepping
 /// every definition of every program compared was a tenth of
 /// swiglu_ffn_64x1024x4096's estimate on spyre_like. The values are those
-/// of stepping every definition in program order.
+/// of stepping every definition in program order. They are kept in one
+/// slot per register, not a hash map of the registers found: its lookups
+/// (three or four per definition evaluated) were a fifth of
+/// softmax_4096x1024's estimate on spyre_like.
 class Constants {
 public:
   /// The values of the definitions before `end`.
   explicit Constants(const UnitProgram &program, size_t end = SIZE_MAX);
   /// The same, for a program whose shape is `shape` (a program of the same
-  /// instructions but for immediates).
+  /// instructions but for immediates; the program itself, found before).
   Constants(const UnitProgram &program,
-            std::shared_ptr<const ConstantsShape> shape);
+            std::shared_ptr<const ConstantsShape> shape, size_t end = SIZE_MAX);
   /// Whether `reg` holds its value at instruction `pc`: its definition
   /// comes first, and every loop around it is around `pc` too.
   bool at(uint32_t reg, size_t pc) {
     if (!definedBefore(reg, pc))
       return false;
-    const Found &f = value(reg);
-    return f.value && pc <= shape->loopEnds[shape->definedAt[reg]] &&
-           pc <= f.scopeEnd;
+    return found(reg) != NotConstant &&
+           pc <= shape->loopEnds[shape->definedAt[reg]] &&
+           pc <= slots[reg].scopeEnd;
   }
   /// Whether a loop's bounds and step hold their values at it.
   bool counts(size_t pc) {
@@ -135,39 +138,51 @@ public:
   /// The trips of a loop that counts().
   double tripsAt(size_t pc) const {
     const Inst &in = (*insts)[pc];
-    return ProgramWalker::tripsOf(*found.find(in.b)->second.value,
-                                  *found.find(in.c)->second.value,
-                                  *found.find(in.d)->second.value);
+    return ProgramWalker::tripsOf(valueOf(in.b), valueOf(in.c), valueOf(in.d));
   }
   const std::shared_ptr<const ConstantsShape> &getShape() const {
     return shape;
   }
 
 private:
-  struct Found {
-    /// None where the register is not a constant.
-    std::optional<KnownScalar> value;
-    /// A loop's register holds its value up to the loop's end.
-    size_t scopeEnd = SIZE_MAX;
+  /// What is known of a register: not asked yet, not a constant, or a
+  /// constant whose value is unknown (an alu that fails) or `Slot::value`.
+  enum State : uint8_t { Unfound, NotConstant, Unknown, Known };
+  /// A register's value and, for a loop's, the loop's end (up to which it
+  /// holds it): set where its state is found, left uninitialised before
+  /// (a program's registers are thousands, its loops asked about a few).
+  struct Slot {
+    int64_t value;
+    size_t scopeEnd;
   };
   /// Whether `reg` has one definition, before `pc` and `end`.
   bool definedBefore(uint32_t reg, size_t pc) const {
     return reg < shape->single.size() && shape->single[reg] &&
            shape->definedAt[reg] < pc && shape->definedAt[reg] < end;
   }
-  /// `reg`'s value, found first where it is not.
-  const Found &value(uint32_t reg);
+  /// `reg`'s state, found first where it is not.
+  State found(uint32_t reg) {
+    return states[reg] != Unfound ? State(states[reg]) : find(reg);
+  }
+  State find(uint32_t reg);
+  /// The value of a constant register, found.
+  KnownScalar valueOf(uint32_t reg) const {
+    return states[reg] == Known ? KnownScalar(slots[reg].value) : std::nullopt;
+  }
   /// Finds `reg`'s value from those of its definition's sources, found.
-  Found evaluate(uint32_t reg);
+  void evaluate(uint32_t reg);
+  void set(uint32_t reg, State state, KnownScalar value = std::nullopt,
+           size_t scopeEnd = SIZE_MAX) {
+    states[reg] = value ? Known : state;
+    slots[reg] = {value.value_or(0), scopeEnd};
+  }
 
   const std::vector<Inst> *insts;
   std::shared_ptr<const ConstantsShape> shape;
   size_t end;
-  llvm::DenseMap<uint32_t, Found> found;
-  /// The registers evaluate() steps an instruction on (allocated once:
-  /// each evaluation allocating its own was a hundredth of
-  /// swiglu_ffn_64x1024x4096's estimate on spyre_like).
-  std::vector<KnownScalar> scratch;
+  /// Per register, its State and its Slot.
+  std::vector<uint8_t> states;
+  std::unique_ptr<Slot[]> slots;
 };
 
 /// What the walk reads of a walked program (each loop's trips, each

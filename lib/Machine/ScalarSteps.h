@@ -126,6 +126,23 @@ LLVM_ATTRIBUTE_ALWAYS_INLINE bool evaluateAluInline(AluOp op, int64_t a,
   return false;
 }
 
+/// What alu `in` writes from the values of its sources `b` and `c`, and
+/// in `step` whether it fails. (Constants steps a definition on its
+/// sources' values, not on a register file.)
+LLVM_ATTRIBUTE_ALWAYS_INLINE KnownScalar knownAluOf(const Inst &in,
+                                                    const KnownScalar &b,
+                                                    const KnownScalar &c,
+                                                    KnownScalarStep &step) {
+  int64_t r;
+  step = KnownScalarStep::Done;
+  if (!b || !c)
+    return std::nullopt;
+  bool ok = evaluateAluInline(static_cast<AluOp>(in.sub), *b, *c, r);
+  if (!ok)
+    step = KnownScalarStep::Fails;
+  return ok ? KnownScalar(r) : KnownScalar();
+}
+
 /// stepKnownScalar.
 LLVM_ATTRIBUTE_ALWAYS_INLINE KnownScalarStep
 stepKnownScalarInline(const Inst &in, std::vector<KnownScalar> &regs) {
@@ -141,15 +158,9 @@ stepKnownScalarInline(const Inst &in, std::vector<KnownScalar> &regs) {
                             : KnownScalar();
     return KnownScalarStep::Done;
   case Opcode::Alu: {
-    int64_t r;
-    if (!regs[in.b] || !regs[in.c]) {
-      regs[in.a] = std::nullopt;
-      return KnownScalarStep::Done;
-    }
-    bool ok = evaluateAluInline(static_cast<AluOp>(in.sub), *regs[in.b],
-                                *regs[in.c], r);
-    regs[in.a] = ok ? KnownScalar(r) : KnownScalar();
-    return ok ? KnownScalarStep::Done : KnownScalarStep::Fails;
+    KnownScalarStep step;
+    regs[in.a] = knownAluOf(in, regs[in.b], regs[in.c], step);
+    return step;
   }
   default:
     return KnownScalarStep::NotScalar;
