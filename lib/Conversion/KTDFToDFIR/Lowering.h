@@ -345,6 +345,9 @@ private:
 /// Whether two stages touch the same memory, one of them writing
 /// (RegionChannels.cpp).
 bool stagesConflict(StageOp a, StageOp b);
+/// Whether the transfers in `op` touch memory `stage` touches, one of
+/// them writing (what a region channel from `stage` orders).
+bool touchesWhatStageTouches(Operation *op, StageOp stage);
 /// The all-reduce a stage of an all-reduce pipeline holds, if it is one.
 AllReduceOp getAllReduce(StageOp stage);
 /// The tile copy a stage of a tile-copy pipeline holds, if it is one.

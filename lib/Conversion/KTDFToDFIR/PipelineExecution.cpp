@@ -258,6 +258,18 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
         emitRegionToken(loc, *ch, li, /*send=*/false);
       regionWaits.clear();
     };
+    // In a transfer stage each is waited for just before the first op of
+    // the stage's body whose transfers touch what its sender wrote: the
+    // down projections' feed moves the first gate and weight while the
+    // second gate is stored.
+    auto waitForRegionsOf = [&](Operation *op) {
+      llvm::erase_if(regionWaits, [&](const Channel *ch) {
+        if (!touchesWhatStageTouches(op, ch->from))
+          return false;
+        emitRegionToken(loc, *ch, li, /*send=*/false);
+        return true;
+      });
+    };
     // Carried values are waited for just before the first transfer that
     // reads one (or at the end of a stage that reads none).
     auto readsCarried = [](Operation *op) {
@@ -343,8 +355,9 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
             }
           viewToken(&op, /*send=*/false);
           waitForStaged(&op, m);
-          if (!regionWaits.empty() && movesView(&op))
-            waitForRegions();
+          if (!regionWaits.empty() && &block == &stage.getBody().front() &&
+              movesView(&op))
+            waitForRegionsOf(&op);
           if (!carries.empty() && readsCarried(&op))
             waitForCarries();
           for (const Channel *ch : keptIn)

@@ -40,6 +40,8 @@ struct MemoryTouches {
 };
 } // namespace
 
+static void addTransferTouches(Operation *root, MemoryTouches &touches);
+
 static MemoryTouches touchesOf(StageOp stage) {
   MemoryTouches touches;
   // An all-reduce combines the partial in its view in place. A tile copy
@@ -60,7 +62,13 @@ static MemoryTouches touchesOf(StageOp stage) {
       touches.viewWrites.push_back(dest);
     }
   }
-  stage.walk([&](DataTransferOp op) {
+  addTransferTouches(stage, touches);
+  return touches;
+}
+
+/// Adds what the transfers in `root` touch to `touches`.
+static void addTransferTouches(Operation *root, MemoryTouches &touches) {
+  root->walk([&](DataTransferOp op) {
     for (auto [end, isDst] : {std::make_pair(op.getSrc(), false),
                               std::make_pair(op.getDst(), true)}) {
       if (!isa<ktdp::AccessTileType>(end.getType()))
@@ -79,7 +87,6 @@ static MemoryTouches touchesOf(StageOp stage) {
       }
     }
   });
-  return touches;
 }
 
 /// Whether one of two stages reads a tensor in device memory the other
@@ -278,6 +285,12 @@ static void tokensPerView(Channel &ch) {
 
 bool lowering::stagesConflict(StageOp a, StageOp b) {
   return conflicts(touchesOf(a), touchesOf(b));
+}
+
+bool lowering::touchesWhatStageTouches(Operation *op, StageOp stage) {
+  MemoryTouches touches;
+  addTransferTouches(op, touches);
+  return conflicts(touchesOf(stage), touches);
 }
 
 void KernelLowering::collectRegionChannels() {
