@@ -130,13 +130,22 @@ ProgramWalker::ProgramWalker(const Machine &machine, const Executable &exe,
       feeds = fifo.consumer;
       break;
     }
+  readsIndices = llvm::any_of(
+      program.insts, [](const Inst &in) { return in.op == Opcode::ReadIndex; });
 }
 
 void ProgramWalker::skipUnread() {
-  std::vector<bool> read = definitionsRead(*program, {});
   size_t size = program->insts.size();
   next.resize(size + 1);
   next[size] = size;
+  // An index read waits for the transfers that write its address: every
+  // scalar is stepped.
+  if (readsIndices) {
+    for (size_t pc = 0; pc < size; ++pc)
+      next[pc] = pc;
+    return;
+  }
+  std::vector<bool> read = definitionsRead(*program, {});
   for (size_t pc = size; pc-- > 0;) {
     Opcode op = program->insts[pc].op;
     bool scalar = op == Opcode::SetImm || op == Opcode::MovS ||
@@ -242,7 +251,9 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
       double cost = instructionCost(in, times);
       cycles += cost;
       clock += cost;
-      indexReadCycles += times * cost;
+      // (Its wait for the ids staged is not a round trip: the engine's
+      // transfers in flight move meanwhile.)
+      indexReadCycles += times * (cost - stagedWait);
       Known bound = regs[in.d];
       if (indexReads == 1)
         loadedInStep = deviceLoaded;
@@ -262,4 +273,28 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
     ++pc;
   }
   return cycles;
+}
+
+void ProgramWalker::writeInFlight(uint32_t memory, Known addr, int64_t bytes,
+                                  int64_t rows, int64_t stride, int64_t planes,
+                                  int64_t planeStride, double landsAt) {
+  if (!readsIndices || !addr || bytes <= 0 || rows <= 0 || planes <= 0 ||
+      machine.memories[memory].core < 0)
+    return;
+  int64_t begin = *addr, end = *addr + bytes;
+  for (int64_t span : {(rows - 1) * stride, (planes - 1) * planeStride})
+    (span < 0 ? begin : end) += span;
+  writesInFlight.push_back({memory, begin, end, landsAt});
+}
+
+double ProgramWalker::waitForWrites(uint32_t memory, Known addr,
+                                    int64_t bytes) {
+  llvm::erase_if(writesInFlight,
+                 [&](const WriteInFlight &w) { return w.landsAt <= clock; });
+  double until = clock;
+  for (const WriteInFlight &w : writesInFlight)
+    if (w.memory == memory &&
+        (!addr || (w.begin < *addr + bytes && *addr < w.end)))
+      until = std::max(until, w.landsAt);
+  return until - clock;
 }

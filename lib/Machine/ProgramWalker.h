@@ -483,6 +483,33 @@ private:
   double iterationsWalked = 0;
   /// Index reads walked (the value the next one takes, halved).
   int64_t indexReads = 0;
+
+  /// A transfer in flight into a core's memory, the bytes it may write
+  /// (from `begin` to `end`, its rows' and planes' span) and when it lands.
+  struct WriteInFlight {
+    uint32_t memory;
+    int64_t begin, end;
+    double landsAt;
+  };
+  /// Those of a program that reads indices (and so steps every scalar,
+  /// their addresses included): an index read of bytes one of them writes
+  /// waits for it to land, as the simulator's unit does (indexed_add's
+  /// engine reads the first id once the DMA that stages the ids has
+  /// landed, 82 cycles on mesh_device).
+  bool readsIndices = false;
+  /// The last index read's wait for them.
+  double stagedWait = 0;
+  llvm::SmallVector<WriteInFlight, 8> writesInFlight;
+  /// Records a transfer into `memory` from `addr` of `rows` rows of
+  /// `bytes` each `stride` apart (and `planes` such `planeStride` apart),
+  /// landing at `landsAt`, where its address is known.
+  void writeInFlight(uint32_t memory, Known addr, int64_t bytes, int64_t rows,
+                     int64_t stride, int64_t planes, int64_t planeStride,
+                     double landsAt);
+  /// The cycles from `clock` until the transfers in flight that write any
+  /// of the `bytes` from `addr` of `memory` have landed (all of them into
+  /// that memory where the address is not known).
+  double waitForWrites(uint32_t memory, Known addr, int64_t bytes);
 };
 } // namespace ktflow::machine::detail
 

@@ -299,8 +299,14 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     double rows = in.f == kNoReg ? 1 : static_cast<double>(value(in.f));
     if (hasPlanes(in))
       rows *= static_cast<double>(value(in.i));
-    return dmaCost(in.a, in.c, static_cast<double>(value(in.e)) * rows, times,
-                   in.op == Opcode::RemoteDma);
+    double cost = dmaCost(in.a, in.c, static_cast<double>(value(in.e)) * rows,
+                          times, in.op == Opcode::RemoteDma);
+    if (readsIndices && unit->maxOutstanding > 1 && !landings.empty())
+      writeInFlight(
+          in.c, regs[in.d], value(in.e), in.f == kNoReg ? 1 : value(in.f),
+          in.f == kNoReg ? 0 : value(in.h), hasPlanes(in) ? value(in.i) : 1,
+          hasPlanes(in) ? value(in.k) : 0, landings.back());
+    return cost;
   }
   case Opcode::Fill: {
     double rows = in.d == kNoReg ? 1 : static_cast<double>(value(in.d));
@@ -308,8 +314,13 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     NodeRef self{NodeRef::Unit, program->unit};
     RouteCost route = routeCost(self, {NodeRef::Memory, in.a});
     chargeMemories({in.a}, bytes, times);
-    return landedCost(occupancyOf(bytes, route.bandwidth), route.latency,
-                      times);
+    double cost =
+        landedCost(occupancyOf(bytes, route.bandwidth), route.latency, times);
+    if (readsIndices && unit->maxOutstanding > 1 && !landings.empty())
+      writeInFlight(in.a, regs[in.b], value(in.c),
+                    in.d == kNoReg ? 1 : value(in.d),
+                    in.d == kNoReg ? 0 : value(in.e), 1, 0, landings.back());
+    return cost;
   }
   case Opcode::ReadIndex: {
     // The unit waits for each index: its bytes over the route memory ->
@@ -318,7 +329,11 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     RouteCost route = routeCost({NodeRef::Memory, in.b}, self);
     double bytes = in.sub;
     chargeMemories({in.b}, bytes, times);
-    return (route.bandwidth > 0 ? bytes / route.bandwidth : 0) + route.latency;
+    // It first waits for the transfers in flight that write the index
+    // (those that stage the ids).
+    stagedWait = waitForWrites(in.b, regs[in.c], in.sub);
+    return stagedWait + (route.bandwidth > 0 ? bytes / route.bandwidth : 0) +
+           route.latency;
   }
   case Opcode::SyncSend: {
     waitedSinceSend.clear();
@@ -350,8 +365,12 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
       double answered = sent->second.front();
       sent->second.pop_front();
       llvm::erase_if(landings, [&](double at) { return at <= answered; });
+      llvm::erase_if(writesInFlight, [&](const WriteInFlight &w) {
+        return w.landsAt <= answered;
+      });
     } else {
       landings.clear();
+      writesInFlight.clear();
     }
     if (!slotBoundStart) {
       // Past its first token, whatever it announces has landed.

@@ -9,6 +9,7 @@
 
 #include "ktflow/Scheduler/CostModel.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -165,6 +166,20 @@ double ktflow::sched::estimateCopyTurnover(const CoarsenQuery &query,
          static_cast<double>(n - 1 - waits * copies) * step;
 }
 
+/// The cycles an execution's loads and stores (both through the device
+/// memory) hold it at an engine's share, every engine moving data at once
+/// (none without a share).
+static double memorySteady(const CoarsenQuery &query, int64_t factor) {
+  if (!std::isfinite(query.memoryShare) || query.memoryShare <= 0)
+    return 0;
+  double bytes = 0;
+  for (int64_t b :
+       llvm::concat<const int64_t>(query.loadBytes, query.storeBytes))
+    bytes += static_cast<double>(b);
+  double sharing = static_cast<double>(std::max<int64_t>(query.dmaSharing, 1));
+  return static_cast<double>(factor) * bytes * sharing / query.memoryShare;
+}
+
 double ktflow::sched::estimatePipelineCycles(const CoarsenQuery &query,
                                              int64_t factor) {
   int64_t n = llvm::divideCeil(std::max<int64_t>(query.iterations, 1), factor);
@@ -199,9 +214,21 @@ double ktflow::sched::estimatePipelineCycles(const CoarsenQuery &query,
     return static_cast<double>(n - 1) * slowest + fill;
   }
   double slowest = std::max({load.steady, compute, store.steady});
-  return std::max(static_cast<double>(n - 1) * slowest,
-                  estimateCopyTurnover(query, factor)) +
-         fill;
+  double overlapped = std::max(static_cast<double>(n - 1) * slowest,
+                               estimateCopyTurnover(query, factor)) +
+                      fill;
+  // Every execution's bytes go through the device memory at the engine's
+  // share, the first execution's load latency under the others' transfers;
+  // the last execution's hand-over, compute and store latency follow.
+  double memory = memorySteady(query, factor);
+  if (memory <= 0)
+    return overlapped;
+  CoarsenQuery invariant = query;
+  invariant.loadBytes = query.onceBytes;
+  invariant.storeBytes.clear();
+  return std::max(overlapped,
+                  static_cast<double>(n) * memory + memorySteady(invariant, 1) +
+                      query.handoverCycles + compute + query.latency);
 }
 
 int64_t ktflow::sched::chooseCoarsening(const CoarsenQuery &query) {

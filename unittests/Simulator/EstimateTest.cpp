@@ -55,6 +55,40 @@ TEST(EstimateTest, IndexReadThenGatheredRow) {
   EXPECT_EQ(simulatedCycles(m, exe), 55u);
 }
 
+TEST(EstimateTest, IndexReadWaitsForTheTransferThatStagesIt) {
+  // A staged gather (indexed_add on mesh_device): an engine that keeps 4
+  // transfers in flight moves 64 bytes of ids DDR -> L1 at 0, reads the id
+  // at L1 + 0 and gathers a 1 KiB row to L1 + 1024, then reads the id at
+  // L1 + 4 and gathers a row to L1 + 2048. The simulator's engine reads an
+  // index only once the transfers in flight that write it have landed.
+  Machine m = coreMachine();
+  m.units[DMA].maxOutstanding = 4;
+  Executable exe;
+  ProgramBuilder dma(DMA);
+  uint32_t bound = dma.imm(4);
+  auto readIndex = [&](int64_t at) {
+    uint32_t addr = dma.imm(at), value = dma.sreg();
+    Inst &read = dma.emit(Opcode::ReadIndex);
+    read.a = value, read.b = L1, read.c = addr, read.d = bound, read.sub = 4;
+  };
+  dma.dma(DDR, 0, L1, 0, 64);
+  readIndex(0);
+  dma.dma(DDR, 0, L1, 1024, 1024);
+  readIndex(4);
+  dma.dma(DDR, 0, L1, 2048, 1024);
+  exe.programs = {dma.done()};
+  KernelEstimate e = estimateResources(m, exe);
+  // The ids: ceil(64 / 32) = 2 cycles, landing at 2 + 10 + 2 = 14; the
+  // first read waits 12 for them, then 4 / 32 + 2 = 2.125 (at 16.125);
+  // the row, 32 cycles (48.125), in flight until 60.125; the second read
+  // is of bytes no transfer in flight writes: 2.125 (50.25); the second
+  // row 32 (82.25), landing 12 later. Busy 82.25, 94.25 in all (70.25 and
+  // 82.25 when the reads did not wait).
+  EXPECT_DOUBLE_EQ(e.unitBusy[0], 82.25);
+  EXPECT_DOUBLE_EQ(e.cycles, 94.25);
+  EXPECT_EQ(simulatedCycles(m, exe), 95u);
+}
+
 TEST(EstimateTest, IndexValuesNamePagesTwoApart) {
   // 100 rows, each an index read and a DMA of 32 * (index + 1) bytes: the
   // estimate reads no data and takes the k-th index read to be 2k (below

@@ -143,9 +143,17 @@ struct TripCycles {
 struct TripWork {
   SmallVector<int64_t> loads, stores;
   double compute = 0;
-  int64_t pipelines = 1;
+  int64_t pipelines = 1, executions = 1;
 };
 } // namespace
+
+/// Whether one DMA engine of a lane both loads from and stores to device
+/// memory (mesh_device's): it runs an execution's stages in order.
+static bool loadsAndStoresOnOneEngine(const ScheduleTarget &target) {
+  const ktflow::sched::Lane &lane = target.getLanes().front();
+  const Hop &in = lane.inbound.hops.front(), &out = lane.outbound.hops.back();
+  return in.kind == Hop::Dma && out.kind == Hop::Dma && out.unit == in.unit;
+}
 
 /// What one trip of `loop` moves and computes with the plan's tiles and
 /// tensors cut to `rows` rows (a tensor of other rows, a weight, counts
@@ -224,19 +232,23 @@ static TripWork tripWork(scf::ForOp loop, const RowSlicePlan &plan,
     if (bytes(w) > bytes(largest))
       largest = w;
   }
-  largest.pipelines = std::max<int64_t>(pipelines, 1);
-  if (pieces == static_cast<int64_t>(plan.getTiles().size()))
+  largest.pipelines = largest.executions = std::max<int64_t>(pipelines, 1);
+  if (pieces != static_cast<int64_t>(plan.getTiles().size()))
+    return largest;
+  if (loadsAndStoresOnOneEngine(target)) {
+    // Each pipeline's execution still waits, in the engine's order, for
+    // its compute: as many executions, a part of the bytes each.
     for (int64_t &b : llvm::concat<int64_t>(largest.loads, largest.stores))
       b /= largest.pipelines;
+    return largest;
+  }
+  // Separate engines issue one pipeline's transfers, the block's bytes, and
+  // the compute unit runs every pipeline: one execution (as two of half
+  // the bytes, twice the transfers each waited a slot round for its latency,
+  // 236 cycles a trip of a slice on sample_device, 185 simulated).
+  largest.compute *= largest.pipelines;
+  largest.executions = 1;
   return largest;
-}
-
-/// Whether one DMA engine of a lane both loads from and stores to device
-/// memory (mesh_device's): it runs an execution's stages in order.
-static bool loadsAndStoresOnOneEngine(const ScheduleTarget &target) {
-  const ktflow::sched::Lane &lane = target.getLanes().front();
-  const Hop &in = lane.inbound.hops.front(), &out = lane.outbound.hops.back();
-  return in.kind == Hop::Dma && out.kind == Hop::Dma && out.unit == in.unit;
 }
 
 /// The cost model's pipeline (as ktdf-coarsen describes one, before
@@ -282,17 +294,24 @@ static CoarsenQuery describeTrips(const ScheduleTarget &target,
   return query;
 }
 
+/// Trips enough for a lane's pipeline to reach its steady state.
+static constexpr int64_t kSteadyTrips = 64;
+
 /// The estimate of one trip and of each one after it (its pipelines one
 /// after the other).
 static TripCycles estimateTrips(const ScheduleTarget &target,
                                 const TripWork &work, int64_t instances) {
   CoarsenQuery query = describeTrips(target, work, instances);
-  query.iterations = work.pipelines;
+  query.iterations = work.executions;
   double one = ktflow::sched::estimatePipelineCycles(query, 1);
-  query.iterations = 2 * work.pipelines;
-  double two = ktflow::sched::estimatePipelineCycles(query, 1);
+  // Each trip after: what one more adds once many run (the steady state,
+  // which the first trips' fill does not show).
+  query.iterations = kSteadyTrips * work.executions;
+  double many = ktflow::sched::estimatePipelineCycles(query, 1);
+  query.iterations = (kSteadyTrips + 1) * work.executions;
+  double more = ktflow::sched::estimatePipelineCycles(query, 1);
   return {static_cast<int64_t>(std::lround(one)),
-          static_cast<int64_t>(std::lround(two - one))};
+          static_cast<int64_t>(std::lround(more - many))};
 }
 
 /// Makes `whole` (a copy of the loop `sliced` was, after it) and `sliced`
@@ -359,13 +378,14 @@ void mlir::ktdf::sliceGridStrideLoop(scf::ForOp loop, int64_t points,
   auto whole = cast<scf::ForOp>(b.clone(*loop));
   sliceRowsInPlace(loop, plan, slices);
   // Where one engine loads and stores, slices must save an eighth of the
-  // whole loop's estimate: the estimate leaves out the row blocks
-  // ktdf-row-blocks hands over (a whole tile's load overlapping its
-  // compute), and on mesh_device it put 9 and 10 trips (5 trips of a
-  // slice against 2 blocks a copy) 2 to 10 % the slices' way where they
-  // lose 4 to 15 % (halves_add_dyn, row_halves_dyn, n = 576). With
-  // separate load and store units it errs the other way (sample_device:
-  // 185 cycles a trip of a slice simulated, 236 estimated).
+  // whole loop's estimate: on mesh_device it put 9 and 10 trips (5 trips
+  // of a slice against 2 blocks a copy) 2 to 10 % the slices' way where
+  // they lose 4 to 15 % (halves_add_dyn, row_halves_dyn, n = 576). The
+  // estimate runs every copy ceil(T / K) blocks, all 16 engines at their
+  // share of the HBM, 1,200 cycles a block after the first; at T = 9 one
+  // copy of 8 runs a second block, nearly alone: 683 simulated (1,674 at
+  // T = 16, every copy). A trip of a slice is estimated 432, ~440
+  // simulated.
   int64_t margin = loadsAndStoresOnOneEngine(target) ? 8 : 1;
   auto scaled = [](TripCycles c, int64_t by) {
     return TripCycles{c.first * by, c.next * by};
