@@ -100,37 +100,17 @@ bool lowering::passesChunksThrough(StageOp stage) {
 /// `buffer`'s memory (which the DMA reaches).
 static bool isWholeCopyView(Value tile, Value buffer,
                             const llvm::DenseSet<Operation *> &copyViews) {
-  auto access = tile.getDefiningOp<ktdp::ConstructAccessTileOp>();
-  auto view = ktdp::getAccessTileView(tile);
+  ktdp::ConstructMemoryViewOp view = wholeViewOf(tile);
   auto type = dyn_cast<MemRefType>(buffer.getType());
   auto memory =
       view ? view->getAttrOfType<StringAttr>("ktdf.memory") : StringAttr();
-  if (!access || !view || !copyViews.contains(view) || !type || !memory ||
+  if (!view || !copyViews.contains(view) || !type || !memory ||
       memory.getValue() != getBufferMemoryKind(type) ||
-      !access.getIndices().empty() || !access.getSymbolOperands().empty() ||
-      !access.getAccessTileOrder().isIdentity() ||
-      !ktdp::isBoxShaped(access.getAccessTileSet()))
-    return false;
-  auto box = ktdp::getBoundingBox(access.getAccessTileSet(), {});
-  ArrayRef<int64_t> sizes = view.getStaticSizes();
-  if (failed(box) || box->getExtents() != type.getShape() ||
-      ArrayRef<int64_t>(sizes) != type.getShape() ||
+      view.getStaticSizes() != type.getShape() ||
       cast<MemRefType>(view.getType()).getElementType() !=
-          type.getElementType() ||
-      llvm::any_of(box->lower, [](int64_t lo) { return lo != 0; }) ||
-      llvm::any_of(access.getBaseMap().getResults(), [](AffineExpr e) {
-        auto c = dyn_cast<AffineConstantExpr>(e);
-        return !c || c.getValue() != 0;
-      }))
+          type.getElementType())
     return false;
-  int64_t stride = 1;
-  ArrayRef<int64_t> strides = view.getStaticStrides();
-  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
-    if (strides[d] != stride)
-      return false;
-    stride *= sizes[d];
-  }
-  return true;
+  return isDenseRowMajor(view);
 }
 
 void lowering::reduceToDma(PipelineOp pipeline, StageOp dma, Value from,

@@ -158,6 +158,8 @@ void mergeStridedStores(dfir::KernelOp kernel);
 LogicalResult KernelLowering::run(OpBuilder &moduleBuilder) {
   directDevicePassThroughs(func);
   directExchangeDmas(func);
+  directResidentCopies();
+  mergeAdjacentCopies(func);
   if (failed(collectArguments()) || failed(planInstances()) ||
       failed(collectPipelines()))
     return failure();

@@ -266,6 +266,11 @@ void KernelLowering::forEachViewMoved(
           fn(view, true);
     }
   });
+  // The resident parts read in place of a fill's views (ResidentCopies.cpp).
+  for (auto &entry : residentSources)
+    fn(entry.second, true);
+  for (auto &entry : keptInPlace)
+    fn(entry.second.first, true);
 }
 
 void KernelLowering::declareTensors(OpBuilder &b) {
@@ -361,6 +366,17 @@ void KernelLowering::declareTensors(OpBuilder &b) {
         if (runsWork(info, *laneOfTile(tile)))
           readers.insert(tile);
     });
+    // A resident part a copy sends, on the tiles that send it, or that a
+    // kept destination stands for, on the tiles keeping it
+    // (ResidentCopies.cpp).
+    for (auto &[copy, part] : residentSources)
+      if (llvm::is_contained(views, part))
+        for (auto [c, p] : llvm::enumerate(cast<TileCopyOp>(copy).getSources()))
+          if (p >= 0 && p != static_cast<int64_t>(c))
+            readers.insert(p);
+    for (auto &[view, kept] : keptInPlace)
+      if (llvm::is_contained(views, kept.first))
+        readers.insert(kept.second.begin(), kept.second.end());
     for (int64_t tile = 0, e = parallel.getNumPoints(); tile < e; ++tile)
       if (readers.contains(tile))
         dfir::TensorOp::create(

@@ -54,8 +54,9 @@ static SmallVector<Operation *> exchangesIn(Operation &op) {
   op.walk([&](StageOp stage) {
     if (AllReduceOp allReduce = getAllReduce(stage))
       exchanges.push_back(allReduce);
-    else if (TileCopyOp copy = getTileCopy(stage))
-      exchanges.push_back(copy);
+    else
+      for (TileCopyOp copy : getTileCopies(stage))
+        exchanges.push_back(copy);
   });
   return exchanges;
 }

@@ -132,6 +132,12 @@ struct PipelineInfo {
   std::optional<llvm::SmallDenseSet<int64_t>> workTiles;
 };
 
+/// A `stored_locally` destination a fill still writes, and the copy keeping
+/// it (ResidentCopies.cpp).
+using KeptFill = std::pair<ktdp::ConstructMemoryViewOp, TileCopyOp>;
+/// A fill left writing only kept destinations, to run after their copies.
+using LaterFill = std::pair<PipelineOp, SmallVector<KeptFill, 1>>;
+
 class KernelLowering {
 public:
   KernelLowering(const ktflow::sched::ScheduleTarget &target,
@@ -149,6 +155,15 @@ public:
   /// Per view a tile copy moves, the tiles on which what is stored there
   /// before the copy is used (collectCopyFills).
   llvm::DenseMap<Value, llvm::SmallDenseSet<int64_t>> copyViewUsers;
+  /// Per tile copy that sends a resident scratchpad part itself instead of
+  /// the view its fill wrote, the part (ResidentCopies.cpp).
+  llvm::DenseMap<Operation *, ktdp::ConstructMemoryViewOp> residentSources;
+  /// Per `stored_locally` destination view no fill writes any more, the
+  /// resident part of its layout the tiles that keep their own copy read in
+  /// its place, and those tiles (ResidentCopies.cpp).
+  llvm::DenseMap<Operation *, std::pair<ktdp::ConstructMemoryViewOp,
+                                        llvm::SmallDenseSet<int64_t>>>
+      keptInPlace;
   llvm::DenseMap<Value, std::string> tensorSymbols;  // func arg -> symbol
   /// Literal start address (elements) -> symbol, for views at literal
   /// addresses: each becomes a tensor of its own.
@@ -249,6 +264,11 @@ public:
   /// tile copies' views, into a view its tile's copies do not use.
   bool skipsFill(DataTransferOp op, const PipelineInfo &info,
                  const LaneInstance &li) const;
+  /// The view lane instance `li` reads for `view`: the resident part a
+  /// kept copy's destination stands for on its tile (keptInPlace), else
+  /// `view`.
+  ktdp::ConstructMemoryViewOp viewOnTile(ktdp::ConstructMemoryViewOp view,
+                                         const LaneInstance &li) const;
   /// Bytes of one entry of the FIFO carrying `slot` in lane instance `li`.
   int64_t fifoEntryOf(Value slot, const LaneInstance &li) const;
   /// The dfir symbol base and bytes of one copy of a buffer that a stage
@@ -292,6 +312,13 @@ private:
 
   // The pipelines' resources (PipelineResources.cpp).
   LogicalResult collectPipelines();
+  /// Makes the tile copies of resident scratchpad parts send the parts
+  /// themselves, and the tiles keeping their own copy read the part in
+  /// place, leaving out the fills that only passed the part into the
+  /// copies' views (ResidentCopies.cpp).
+  void directResidentCopies();
+  void directResidentCopy(PipelineOp pipeline,
+                          SmallVectorImpl<LaterFill> &laterFills);
   /// Finds the pipelines that only fill the views tile copies send or
   /// keep, and the tiles that need them (TileCopyLowering.cpp).
   void collectCopyFills();
@@ -350,8 +377,18 @@ bool stagesConflict(StageOp a, StageOp b);
 bool touchesWhatStageTouches(Operation *op, StageOp stage);
 /// The all-reduce a stage of an all-reduce pipeline holds, if it is one.
 AllReduceOp getAllReduce(StageOp stage);
-/// The tile copy a stage of a tile-copy pipeline holds, if it is one.
+/// The tile copy a stage of a tile-copy pipeline holds, if it is one (the
+/// first, when it holds several).
 TileCopyOp getTileCopy(StageOp stage);
+/// Every tile copy a stage of a tile-copy pipeline holds, in order.
+SmallVector<TileCopyOp> getTileCopies(StageOp stage);
+/// The stage of `op` when it is a pipeline of tile copies alone (one stage
+/// holding only tile copies), else null.
+StageOp copyStageOf(Operation *op);
+/// Merges each run of adjacent tile-copy pipelines on one unit whose views
+/// do not conflict into the first one's stage, so that every tile sends
+/// all of them before it waits for any (TileCopyLowering.cpp).
+void mergeAdjacentCopies(func::FuncOp func);
 /// Makes each pipeline that only passes a tile of device memory unchanged
 /// into a view a tile copy sends, or out of a view it received, one DMA
 /// between the tile and the view (ExchangeDma.cpp).
@@ -359,6 +396,12 @@ void directExchangeDmas(func::FuncOp func);
 /// Makes each pipeline that only passes a tile of device memory unchanged
 /// to another tile of device memory DMAs alone (PassThroughDma.cpp).
 void directDevicePassThroughs(func::FuncOp func);
+/// The view of which `tile` is the whole, from its origin in its order
+/// (static sizes), or null.
+ktdp::ConstructMemoryViewOp wholeViewOf(Value tile);
+/// Whether `view` has static strides that lay its sizes out row-major and
+/// dense.
+bool isDenseRowMajor(ktdp::ConstructMemoryViewOp view);
 /// The one data transfer of `stage`, or null.
 DataTransferOp onlyTransfer(StageOp stage);
 /// The constant bounds (lower, upper, step) of the loops around `op`

@@ -306,8 +306,8 @@ LogicalResult ProgramBuilder::emitPipeline(PipelineOp pipeline, IRMapping &map,
     if (AllReduceOp allReduce = getAllReduce(stage)) {
       if (failed(emitAllReduce(stage, allReduce, li)))
         return failure();
-    } else if (TileCopyOp tileCopy = getTileCopy(stage)) {
-      if (failed(emitTileCopy(tileCopy, li)))
+    } else if (getTileCopy(stage)) {
+      if (failed(emitTileCopies(stage, li)))
         return failure();
     } else if (stage.isCompute() && syncOnly) {
       // Nothing reaches the stage's FIFOs in this lane instance.

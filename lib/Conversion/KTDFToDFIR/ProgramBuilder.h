@@ -461,8 +461,12 @@ private:
   /// (AllReduceLowering.cpp).
   LogicalResult emitAllReduce(StageOp stage, AllReduceOp op,
                               const LaneInstance &li);
-  /// `li`'s sends and receipt of the tile copy `op` (TileCopyLowering.cpp).
-  LogicalResult emitTileCopy(TileCopyOp op, const LaneInstance &li);
+  /// `li`'s sends and receipts of the tile copies of `stage`
+  /// (TileCopyLowering.cpp).
+  LogicalResult emitTileCopies(StageOp stage, const LaneInstance &li);
+  /// `li`'s sends of `op`, the `k`th copy of pipeline `index`'s stage.
+  LogicalResult emitCopySends(TileCopyOp op, size_t k, unsigned index,
+                              const LaneInstance &li);
   /// A chunk loop that only drains one slot into consecutive chunks of a
   /// buffer or scratchpad view (`for c { slot -> buf[r, c] }`) becomes one
   /// store of all its entries, which waits for its last byte once instead

@@ -52,7 +52,7 @@ static MemoryTouches touchesOf(StageOp stage) {
   // the stages touching either view there.
   if (getAllReduce(stage))
     touches.scratchpad = touches.allViews = true;
-  if (TileCopyOp copy = getTileCopy(stage)) {
+  for (TileCopyOp copy : getTileCopies(stage)) {
     auto source = copy.getSource().getDefiningOp<ktdp::ConstructMemoryViewOp>();
     auto dest = copy.getDest().getDefiningOp<ktdp::ConstructMemoryViewOp>();
     touches.scratchpad = true;

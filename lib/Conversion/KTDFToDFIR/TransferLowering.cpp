@@ -215,6 +215,8 @@ TransferEmitter::tileAddress(Value tileValue, ValueRange indices,
   if (!view)
     return emitError(tileValue.getLoc(),
                      "access tile is not built on a memory view");
+  // A kept copy's destination read in place (ResidentCopies.cpp).
+  view = kernel.viewOnTile(view, li);
   Location loc = tile.getLoc();
   auto memref = cast<MemRefType>(view.getType());
   int64_t esize = ktflow::bytesPerElement(memref.getElementType());
