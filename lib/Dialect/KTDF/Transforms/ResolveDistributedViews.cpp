@@ -19,10 +19,12 @@
 #include "IndexAnalysis.h"
 #include "StraddlingTiles.h"
 #include "ktflow/Analysis/LaunchArguments.h"
+#include "ktflow/Device/Target.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -345,9 +347,11 @@ struct Resolution {
 
 /// Decides how each distributed view of `views` is resolved (or, unless
 /// `rewrite`, only checks that it can be), reporting each refusal.
+/// `cutElementwise`: straddle::splitAccesses'.
 static LogicalResult
 resolve(ArrayRef<ktdp::ConstructDistributedMemoryViewOp> views, bool rewrite,
-        function_ref<void(const Refusal &)> report) {
+        function_ref<void(const Refusal &)> report,
+        bool cutElementwise = false) {
   Resolution resolution;
   SmallVector<ktdp::ConstructDistributedMemoryViewOp> shardsOverGlobalParts;
   bool failedAny = false;
@@ -403,7 +407,7 @@ resolve(ArrayRef<ktdp::ConstructDistributedMemoryViewOp> views, bool rewrite,
   }
   if (!resolution.split.empty())
     (void)straddle::splitAccesses(resolution.split, shardsOverGlobalParts,
-                                  refusal, /*rewrite=*/true);
+                                  refusal, /*rewrite=*/true, cutElementwise);
   return success();
 }
 
@@ -431,13 +435,41 @@ namespace {
 struct ResolveDistributedViewsPass
     : public ktdf::impl::KTDFResolveDistributedViewsBase<
           ResolveDistributedViewsPass> {
+  /// Whether element-wise groups over straddling tiles run at their
+  /// pieces' shapes (straddle::splitAccesses). The pieces' groups share no
+  /// tensor, so each becomes a pipeline of its own, where the masked
+  /// copies of the whole tile share the one of their common operands; a
+  /// lane's DMA engine that both loads and stores (mesh_device's) runs the
+  /// sibling pipelines' transfers in order, the second's loads behind the
+  /// first's store (row_halves_scale in 4 parts: 493 cycles masked, 516
+  /// cut). Without a target in the module, cut.
+  bool cutElementwise() {
+    FailureOr<ktdf_arch::TargetOp> found =
+        ktflow::device::findOptionalTarget(getOperation());
+    if (failed(found) || !*found)
+      return succeeded(found);
+    auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
+    if (!target.isValid() || target.getLanes().empty())
+      return false;
+    markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
+    const ktflow::sched::Lane &lane = target.getLanes().front();
+    using ktflow::sched::Hop;
+    const Hop &in = lane.inbound.hops.front(), &out = lane.outbound.hops.back();
+    return !(in.kind == Hop::Dma && out.kind == Hop::Dma &&
+             in.unit == out.unit);
+  }
+
   void runOnOperation() override {
     SmallVector<ktdp::ConstructDistributedMemoryViewOp> views;
     getOperation().walk(
         [&](ktdp::ConstructDistributedMemoryViewOp v) { views.push_back(v); });
-    if (failed(resolve(views, /*rewrite=*/true, [](const Refusal &refusal) {
-          refusal.first->emitError(refusal.second);
-        })))
+    bool cut = !views.empty() && cutElementwise();
+    if (failed(resolve(
+            views, /*rewrite=*/true,
+            [](const Refusal &refusal) {
+              refusal.first->emitError(refusal.second);
+            },
+            cut)))
       return signalPassFailure();
     // The distributed views and parts nothing reads any more.
     for (ktdp::ConstructDistributedMemoryViewOp view : views) {

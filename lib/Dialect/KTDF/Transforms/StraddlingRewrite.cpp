@@ -198,11 +198,29 @@ void Splitter::rewriteGroup(Group &group) {
           clone.getInitsMutable()[0].assign(folded);
         folded = clone->getResult(0);
       } else if (cut) {
-        for (Value operand : op->getOperands())
-          if (Operation *def = operand.getDefiningOp();
-              def && !group.ops.contains(def) &&
-              isa<ShapedType>(operand.getType()))
-            remade.insert(def);
+        for (Value operand : op->getOperands()) {
+          Operation *def = operand.getDefiningOp();
+          if (!def || group.ops.contains(def) ||
+              !isa<ShapedType>(operand.getType()))
+            continue;
+          remade.insert(def);
+          // A plain view's tile the piece loads its box of.
+          if (!map.contains(operand) &&
+              loadableAtPiece(operand, group.tile.getType().getShape())) {
+            auto load = cast<ktdp::LoadOp>(def);
+            Value tile = parts::pieceOfTile(
+                b,
+                load.getAccessTile()
+                    .getDefiningOp<ktdp::ConstructAccessTileOp>(),
+                group.pieces[i].offset, extents);
+            map.map(operand, ktdp::LoadOp::create(
+                                 b, load.getLoc(),
+                                 RankedTensorType::get(
+                                     extents, getElementTypeOrSelf(operand)),
+                                 tile)
+                                 .getResult());
+          }
+        }
         parts::computePiece(b, op, extents, map);
       } else {
         b.clone(*op, map);
@@ -214,9 +232,15 @@ void Splitter::rewriteGroup(Group &group) {
   for (Operation *op : llvm::reverse(ops))
     op->erase();
   // The whole tile's operands the pieces made at their shapes.
-  for (Operation *def : llvm::reverse(remade))
-    if (def->use_empty())
-      def->erase();
+  for (Operation *def : llvm::reverse(remade)) {
+    if (!def->use_empty())
+      continue;
+    Operation *tile =
+        isa<ktdp::LoadOp>(def) ? def->getOperand(0).getDefiningOp() : nullptr;
+    def->erase();
+    if (tile && tile->use_empty())
+      tile->erase();
+  }
 }
 
 void Splitter::rewrite() {

@@ -25,18 +25,20 @@ struct Group {
   ktdp::ConstructAccessTileOp tile;
   /// The parts (indices) the tiles may touch.
   SmallVector<unsigned> parts;
-  /// The reductions of the group's values, and, when there are any, where
-  /// each part's piece lies in the tile (PieceReductions.cpp): the group
-  /// then runs at the pieces' shapes, and each reduction folds the pieces
-  /// one after the other.
+  /// The reductions of the group's values, and, when there are any (or
+  /// the group is element-wise and its tile's anchor is constant where the
+  /// parts cut it), where each part's piece lies in the tile
+  /// (PieceReductions.cpp): the group then runs at the pieces' shapes, and
+  /// each reduction folds the pieces one after the other.
   SmallVector<linalg::ReduceOp> reductions;
   SmallVector<Piece> pieces;
 };
 
 class Splitter {
 public:
-  Splitter(SetVector<DistributedView> &views, ArrayRef<DistributedView> others)
-      : views(views), others(others) {}
+  Splitter(SetVector<DistributedView> &views, ArrayRef<DistributedView> others,
+           bool cutElementwise = false)
+      : views(views), others(others), cutElementwiseGroups(cutElementwise) {}
 
   /// Groups every access of the views' tiles; false with `restart` set
   /// when a view of `others` joined the views (group again).
@@ -51,7 +53,14 @@ private:
                      bool &restart);
   LogicalResult addTile(ktdp::ConstructAccessTileOp tile, Operation *access,
                         Group &group, Refusal &refusal);
-  LogicalResult cutGroup(Group &group, Refusal &refusal);
+  /// `plainLoads`: the pieces may also load their boxes of a plain view's
+  /// tile the group computes with (loadableAtPiece).
+  LogicalResult cutGroup(Group &group, Refusal &refusal,
+                         bool plainLoads = false);
+  /// Cuts an element-wise group into pieces at their own shapes where
+  /// cutGroup can (each part then computes only the elements it holds,
+  /// not the whole tile masked); else leaves it whole, masked per part.
+  void cutElementwise(Group &group);
   /// The tile of the group's `i`th part in place of `tile` (of a split view
   /// or a plain view a group stores into), or none when the part lies
   /// outside it.
@@ -62,6 +71,7 @@ private:
 
   SetVector<DistributedView> &views;
   ArrayRef<DistributedView> others;
+  bool cutElementwiseGroups;
   DenseMap<Operation *, GlobalParts> layouts;
   SmallVector<Group, 1> groups;
   DenseMap<Operation *, unsigned> groupOf;

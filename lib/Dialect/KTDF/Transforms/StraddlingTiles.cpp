@@ -219,13 +219,33 @@ LogicalResult Splitter::grow(Operation *seed, Group &group, Refusal &refusal,
   return success();
 }
 
-LogicalResult Splitter::cutGroup(Group &group, Refusal &refusal) {
+bool mlir::ktdf::straddle::loadableAtPiece(Value value,
+                                           ArrayRef<int64_t> shape) {
+  auto load = value.getDefiningOp<ktdp::LoadOp>();
+  auto tile =
+      load ? load.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>()
+           : nullptr;
+  if (!tile || !tile.getBase().getDefiningOp<ktdp::ConstructMemoryViewOp>() ||
+      tile.getType().getShape() != shape ||
+      !ktdp::isBoxShaped(tile.getAccessTileSet()) ||
+      !tile.getAccessTileOrder().isIdentity())
+    return false;
+  FailureOr<ktdp::IntegerBox> box =
+      ktdp::getBoundingBox(tile.getAccessTileSet(), {});
+  return succeeded(box) &&
+         llvm::all_of(box->lower, [](int64_t l) { return l == 0; });
+}
+
+LogicalResult Splitter::cutGroup(Group &group, Refusal &refusal,
+                                 bool plainLoads) {
   // Refused at the group's first load, as grow refuses (and as
   // ktdf-check-supported asks).
   Operation *load = *llvm::find_if(group.ops, llvm::IsaPred<ktdp::LoadOp>);
   for (Operation *op : group.ops)
     if (isa<ktdp::LoadOp>(op) && op->isBeforeInBlock(load))
       load = op;
+  Operation *reduce =
+      group.reductions.empty() ? load : group.reductions.front().getOperation();
   auto refuse = [&](Operation *op, const Twine &why) {
     refusal = {load, ("the scheduler reduces a value loaded from a tile "
                       "that may straddle the parts of a distributed view "
@@ -241,7 +261,7 @@ LogicalResult Splitter::cutGroup(Group &group, Refusal &refusal) {
       group.tile, layouts.find(group.tile.getBase().getDefiningOp())->second,
       group.parts, cutDims, why);
   if (failed(pieces))
-    return refuse(group.reductions.front(),
+    return refuse(reduce,
                   "reduces a tile that cannot be cut into pieces: " + why);
   for (linalg::ReduceOp reduce : group.reductions)
     if (std::optional<std::string> why = whyNotPieceReduction(reduce, cutDims))
@@ -253,7 +273,9 @@ LogicalResult Splitter::cutGroup(Group &group, Refusal &refusal) {
       Operation *def = operand.getDefiningOp();
       if (isa<ShapedType>(operand.getType()) &&
           !(def && group.ops.contains(def)) &&
-          !parts::remakeableAtShape(operand))
+          !parts::remakeableAtShape(operand) &&
+          !(plainLoads &&
+            loadableAtPiece(operand, group.tile.getType().getShape())))
         return refuse(op, "computes with a tensor that is neither a piece "
                           "nor a tensor.empty, tensor.splat or splat "
                           "constant a piece can make at its shape");
@@ -261,6 +283,13 @@ LogicalResult Splitter::cutGroup(Group &group, Refusal &refusal) {
   }
   group.pieces = std::move(*pieces);
   return success();
+}
+
+void Splitter::cutElementwise(Group &group) {
+  SmallVector<unsigned> parts = group.parts;
+  Refusal ignored;
+  if (failed(cutGroup(group, ignored, /*plainLoads=*/true)))
+    group.parts = parts;
 }
 
 LogicalResult Splitter::analyze(Refusal &refusal, bool &restart) {
@@ -289,6 +318,8 @@ LogicalResult Splitter::analyze(Refusal &refusal, bool &restart) {
         if (failed(grow(access, group, refusal, restart)) ||
             (!group.reductions.empty() && failed(cutGroup(group, refusal))))
           return failure();
+        if (cutElementwiseGroups && group.reductions.empty())
+          cutElementwise(group);
         for (Operation *op : group.ops)
           groupOf[op] = groups.size();
         groups.push_back(std::move(group));
@@ -298,11 +329,10 @@ LogicalResult Splitter::analyze(Refusal &refusal, bool &restart) {
   return success();
 }
 
-LogicalResult
-mlir::ktdf::straddle::splitAccesses(SetVector<DistributedView> &views,
-                                    ArrayRef<DistributedView> others,
-                                    Refusal &refusal, bool rewrite) {
-  Splitter splitter(views, others);
+LogicalResult mlir::ktdf::straddle::splitAccesses(
+    SetVector<DistributedView> &views, ArrayRef<DistributedView> others,
+    Refusal &refusal, bool rewrite, bool cutElementwise) {
+  Splitter splitter(views, others, cutElementwise);
   bool restart = true;
   while (restart)
     if (failed(splitter.analyze(refusal, restart)) && !restart)

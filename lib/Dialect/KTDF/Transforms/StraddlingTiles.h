@@ -84,6 +84,10 @@ FailureOr<SmallVector<Piece>> cutIntoPieces(ktdp::ConstructAccessTileOp tile,
                                             SmallVectorImpl<unsigned> &cutDims,
                                             std::string &why);
 
+/// Whether `value` is a load of a box tile (from its anchor, identity
+/// order) of `shape` of a plain view: a piece loads its own box of it.
+bool loadableAtPiece(Value value, ArrayRef<int64_t> shape);
+
 /// Why `reduce` of a value cut into pieces along `cutDims` cannot fold the
 /// pieces one after the other, each from the previous one's result.
 std::optional<std::string> whyNotPieceReduction(linalg::ReduceOp reduce,
@@ -94,10 +98,13 @@ std::optional<std::string> whyNotPieceReduction(linalg::ReduceOp reduce,
 /// A view of `others` (views with global parts resolved otherwise) whose
 /// tile a split value is stored into joins `views`. Fails with the
 /// refusal at the access that cannot be split.
+/// `cutElementwise`: a group without reductions also runs at its pieces'
+/// shapes where its tile can be cut (each part computes only the elements
+/// it holds, not the whole tile masked); else it is repeated whole.
 LogicalResult
 splitAccesses(llvm::SetVector<ktdp::ConstructDistributedMemoryViewOp> &views,
               ArrayRef<ktdp::ConstructDistributedMemoryViewOp> others,
-              Refusal &refusal, bool rewrite);
+              Refusal &refusal, bool rewrite, bool cutElementwise = false);
 
 } // namespace mlir::ktdf::straddle
 
