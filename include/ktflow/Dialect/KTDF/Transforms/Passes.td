@@ -1353,8 +1353,11 @@ def KTDFSplitWideReductions
     a whole partial. A product accumulating into another's partial (its
     only use) continues it; the last of such a chain is all-reduced with
     addf, and its first must start from zero (a zero splat or fill).
+    A chain of 16-bit products is widened to f32 (an f32 zero start, each
+    product accumulating in f32), so the parts exchange f32 partials and
+    one truncf rounds the sum once, as the kernel's own product does.
     Stores of whole values run on part 0 only. P is the largest divisor of
-    the columns at most the cores leaving 16 columns a part,
+    the columns at most the cores leaving 8 columns a part,
     whatever the rows (the parts divide the weights every row reads).
 
     A kernel of several points is cut only this way, and only when its
@@ -1362,7 +1365,7 @@ def KTDFSplitWideReductions
     own addf all-reduce over every tile in one group, outside loops (a
     FFN sharded over its hidden columns): each shard's columns are cut
     into P parts, a new last grid dimension, P the largest divisor of the
-    shard's columns at most the cores over the points leaving 16 columns
+    shard's columns at most the cores over the points leaving 8 columns
     a part; the parts' partials are all-reduced within their shard, then
     the kernel's all-reduce sums the shards in P groups (part p of every
     shard), and part 0 of the storing point stores.
@@ -1503,8 +1506,11 @@ def KTDFDistribute : Pass<"ktdf-distribute", "::mlir::ModuleOp"> {
     coordinates, constants and enclosing loop variables. A causal
     attention's query block t walks t / 8 + 1 key blocks; over 16
     instances the last block of four points walks 32, dealt in snake order
-    every instance walks 18. When a bound is known only at run time the
-    points stay in blocks.
+    every instance walks 18. When a bound is known only at run time (a
+    grid-stride row loop up to a launch scalar), the points' work is
+    evaluated with the index and integer scalars set to each of 1 to twice
+    the points, and snake order is taken when it is no worse for any of
+    those values and better for one; otherwise the points stay in blocks.
   }];
   let options = [
     Option<"useLanes", "use-lanes", "bool", "true",
