@@ -107,24 +107,31 @@ TEST(CostModel, DepthHidesLatencyWithinCapacity) {
   EXPECT_EQ(chooseDepth(q), 1); // one copy is all that fits
 }
 
-/// The shipped layernorm on sample_device (ktdf-coarsen's query): four
-/// points a lane of 512 bytes in and out, two lanes on the core's load and
-/// store engines (4 transfers in flight, 102 cycles of route), 112 compute
-/// cycles a point, W and B (256 bytes each) the same at every point.
-TEST(CostModel, InvariantLoadsCountOnce) {
+/// Two lanes of a sample_device core on its load and store engines: 4
+/// transfers in flight, 102 cycles of route at 64 B/cycle, 64 B/cycle of the
+/// DDR's 256 for the four cores, 10 cycles of hand-over.
+static CoarsenQuery twoLanesOnSampleDevice() {
   CoarsenQuery q;
-  q.candidates = {2, 4};
-  q.iterations = 4;
-  q.loadBytes = {512};
-  q.storeBytes = {512};
-  q.onceBytes = {256, 256};
   q.latency = 102;
   q.bandwidth = 64;
   q.memoryShare = 64;
   q.dmaSharing = 2;
   q.maxOutstanding = 4;
-  q.computeCycles = 112;
   q.handoverCycles = 10;
+  return q;
+}
+
+/// The shipped layernorm on sample_device (ktdf-coarsen's query): four
+/// points a lane of 512 bytes in and out, two lanes a core, 112 compute
+/// cycles a point, W and B (256 bytes each) the same at every point.
+TEST(CostModel, InvariantLoadsCountOnce) {
+  CoarsenQuery q = twoLanesOnSampleDevice();
+  q.candidates = {2, 4};
+  q.iterations = 4;
+  q.loadBytes = {512};
+  q.storeBytes = {512};
+  q.onceBytes = {256, 256};
+  q.computeCycles = 112;
   // W and B go with the first execution's loads: 6 transfers, two rounds.
   DmaStageCycles first = estimateDmaStage(q, q.loadBytes, 1, 4, q.onceBytes);
   EXPECT_DOUBLE_EQ(first.done, 16 + 16 + 2 * 102);
@@ -237,23 +244,16 @@ TEST(CostModel, FillAndDrainAtTheMemorysShare) {
 }
 
 /// A trip of halves_add_dyn on sample_device as ktdf-split-row-tiles asks
-/// (8 lanes busy, two a core on its load and store engines, 4 transfers
-/// in flight, 102 cycles of route at 64 B/cycle, 256 B/cycle of DDR for
-/// the four cores: 64 each): `rows` rows of two 64-column f16 tiles in and
-/// one out, 2 x rows compute cycles (64 lanes; the two part pipelines).
+/// (8 lanes busy, two a core): `rows` rows of two 64-column f16 tiles in
+/// and one out, 2 x rows compute cycles (64 lanes; the two part
+/// pipelines).
 static CoarsenQuery halvesTrip(int64_t rows, int64_t trips) {
-  CoarsenQuery q;
+  CoarsenQuery q = twoLanesOnSampleDevice();
   q.iterations = trips;
   q.loadBytes = {rows * 128, rows * 128};
   q.storeBytes = {rows * 128};
-  q.latency = 102;
-  q.bandwidth = 64;
-  q.memoryShare = 64;
-  q.dmaSharing = 2;
-  q.maxOutstanding = 4;
   q.depthLatency = 107;
   q.computeCycles = 2.0 * rows;
-  q.handoverCycles = 10;
   q.bytesPerCopy = rows * 384;
   return q;
 }

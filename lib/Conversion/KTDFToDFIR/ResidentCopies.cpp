@@ -35,6 +35,7 @@
 #include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -42,17 +43,11 @@ using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
 
 bool lowering::isDenseRowMajor(ktdp::ConstructMemoryViewOp view) {
-  if (!view.getStrides().empty())
+  if (!view.getStrides().empty() ||
+      ShapedType::isDynamicShape(view.getStaticSizes()))
     return false;
-  ArrayRef<int64_t> sizes = view.getStaticSizes();
-  ArrayRef<int64_t> strides = view.getStaticStrides();
-  int64_t stride = 1;
-  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
-    if (strides[d] != stride)
-      return false;
-    stride *= sizes[d];
-  }
-  return true;
+  return view.getStaticStrides() ==
+         ArrayRef<int64_t>(computeSuffixProduct(view.getStaticSizes()));
 }
 
 /// Whether a remote DMA moves `view`'s elements, in its order, into a dense

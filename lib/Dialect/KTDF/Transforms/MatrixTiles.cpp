@@ -31,6 +31,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -120,13 +121,7 @@ static bool movesWholeView(DataTransferOp transfer) {
   if (!ktdp::isBoxShaped(tile.getAccessTileSet()) || failed(box) ||
       llvm::any_of(box->lower, [](int64_t lo) { return lo != 0; }))
     return false;
-  int64_t dense = 1;
-  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
-    if (strides[d] != dense)
-      return false;
-    dense *= sizes[d];
-  }
-  return true;
+  return strides == ArrayRef<int64_t>(computeSuffixProduct(sizes));
 }
 
 /// Moves every FIFO read down to just before its first use, keeping the
