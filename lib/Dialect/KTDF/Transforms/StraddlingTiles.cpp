@@ -239,11 +239,14 @@ bool mlir::ktdf::straddle::loadableAtPiece(Value value,
 LogicalResult Splitter::cutGroup(Group &group, Refusal &refusal,
                                  bool plainLoads) {
   // Refused at the group's first load, as grow refuses (and as
-  // ktdf-check-supported asks).
-  Operation *load = *llvm::find_if(group.ops, llvm::IsaPred<ktdp::LoadOp>);
+  // ktdf-check-supported asks); an element-wise group grown from a store
+  // may load nothing, and is refused at the access it grew from.
+  Operation *load = nullptr;
   for (Operation *op : group.ops)
-    if (isa<ktdp::LoadOp>(op) && op->isBeforeInBlock(load))
+    if (isa<ktdp::LoadOp>(op) && (!load || op->isBeforeInBlock(load)))
       load = op;
+  if (!load)
+    load = group.ops.front();
   Operation *reduce =
       group.reductions.empty() ? load : group.reductions.front().getOperation();
   auto refuse = [&](Operation *op, const Twine &why) {
