@@ -261,7 +261,14 @@ static LogicalResult verifyFifoBlock(Operation *op, Type valueType,
   // A scalar (rank-0 tensor) fills a one-element slot.
   bool scalarInUnitSlot =
       shaped.getRank() == 0 && slot.getShape() == ArrayRef<int64_t>{1};
-  if ((shaped.getShape() != slot.getShape() && !scalarInUnitSlot) ||
+  // A slot of rows (a column block of a wider buffer, which its load or
+  // store unit moves as rows a buffer row apart) streams its elements in
+  // row-major order: the compute unit may take them as one flat chunk.
+  bool flatRows = shaped.getRank() == 1 && slot.getShape().size() > 1 &&
+                  shaped.hasStaticShape() &&
+                  shaped.getNumElements() == numElements(slot.getShape());
+  if ((shaped.getShape() != slot.getShape() && !scalarInUnitSlot &&
+       !flatRows) ||
       shaped.getElementType() != slot.getElementType())
     return op->emitOpError("moves ")
            << valueType << " through a slot of " << slot;

@@ -13,6 +13,12 @@
 // compute stage and every rounding stay as they were: only the transfers
 // and the feed's addresses change.
 //
+// A feed whose chunk spans whole rows of a narrow tile (RoPE's two 8x16
+// halves of X, read in chunks of 4 rows of 16) reads the rows of its chunk
+// out of the wide buffer as a column block: its slot takes the block's
+// shape (4x16; the load unit moves it as rows a buffer row apart) and the
+// compute unit still takes the slot's elements as one flat chunk.
+//
 //===----------------------------------------------------------------------===//
 
 #include "IndexAnalysis.h"
@@ -25,6 +31,7 @@
 #include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
 namespace mlir::ktdf {
@@ -109,11 +116,44 @@ static bool sameTerms(const LinearIndex &a, const LinearIndex &b) {
                       [&](auto &t) { return llvm::is_contained(b.terms, t); });
 }
 
+/// Whether index `v` is 0 wherever it is used: the constant, or the
+/// variable of a loop whose one trip starts at 0.
+static bool alwaysZero(Value v) {
+  APInt k;
+  if (matchPattern(v, m_ConstantInt(&k)))
+    return k.isZero();
+  auto loop = scf::getForInductionVarOwner(v);
+  if (!loop)
+    return false;
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  return lb == 0 && ub && step && *ub <= *step;
+}
+
+/// The rows of `width` that `read`'s chunk spans, when it is a run of
+/// whole rows of a two-dimensional buffer from column 0 into a flat slot
+/// of its own (the compute unit only reads it): the feed can read them out
+/// of a wider buffer as a column block. 0 otherwise.
+static int64_t rowsOfChunk(DataTransferOp read, int64_t width) {
+  auto slot = dyn_cast<FifoSlotType>(read.getDst().getType());
+  auto buffer = cast<MemRefType>(read.getSrc().getType());
+  if (!slot || slot.getShape().size() != 1 || buffer.getRank() != 2 ||
+      slot.getShape()[0] <= width || slot.getShape()[0] % width != 0 ||
+      !alwaysZero(read.getSrcIndices().back()) ||
+      !read.getDst().getDefiningOp<PrivateOp>())
+    return 0;
+  for (Operation *user : read.getDst().getUsers())
+    if (user != read && !isa<ReadFromFifoOp>(user))
+      return 0;
+  return slot.getShape()[0] / width;
+}
+
 /// The reads of `buffer` besides `load`: transfers out of it at indices of
 /// every dimension, all in one stage of `buffer`'s pipeline, each a block no
-/// wider than a row of `width` that divides it (a block spanning rows
-/// would span other windows once the buffer is wider). Empty: none or
-/// another use.
+/// wider than a row of `width` that divides it, or a chunk of whole rows
+/// (rowsOfChunk); any other block spanning rows would span other windows
+/// once the buffer is wider. Empty: none or another use.
 static SmallVector<DataTransferOp>
 windowReads(PrivateOp buffer, DataTransferOp load, int64_t width) {
   SmallVector<DataTransferOp> reads;
@@ -130,7 +170,8 @@ windowReads(PrivateOp buffer, DataTransferOp load, int64_t width) {
         read.getRows())
       return {};
     SmallVector<int64_t> block = read.getBlockShape();
-    if (block.empty() || block.back() > width || width % block.back() != 0)
+    if (block.empty() || ((block.back() > width || width % block.back() != 0) &&
+                          !rowsOfChunk(read, width)))
       return {};
     auto stage = read->getParentOfType<StageOp>();
     if (!stage || (reader && stage != reader))
@@ -264,12 +305,20 @@ static void mergeRun(MutableArrayRef<ColumnLoad> run) {
       PrivateOp::create(b, bufferFirst->buffer.getLoc(),
                         widen(bufferFirst->buffer.getType(), n), IntegerAttr());
 
-  // The reads: window k of the wide buffer.
+  // The reads: window k of the wide buffer; a chunk of whole rows becomes
+  // a column block of them at column k * width.
   for (auto [k, load] : llvm::enumerate(run)) {
     for (DataTransferOp read : windowReads(load.buffer, load.transfer, width)) {
       SmallVector<Value> indices(read.getSrcIndices());
-      if (k != 0) {
-        OpBuilder rb(read);
+      OpBuilder rb(read);
+      if (int64_t rows = rowsOfChunk(read, width)) {
+        auto slot = cast<FifoSlotType>(read.getDst().getType());
+        read.getDst().setType(FifoSlotType::get(
+            slot.getContext(), slot.getSrc(), slot.getDst(),
+            SmallVector<int64_t>{rows, width}, slot.getElementType()));
+        indices.back() =
+            arith::ConstantIndexOp::create(rb, read.getLoc(), k * width);
+      } else if (k != 0) {
         Value shift =
             arith::ConstantIndexOp::create(rb, read.getLoc(), k * width);
         indices.back() =

@@ -439,6 +439,34 @@ func.func @read_type() {
 
 // -----
 
+// A slot of rows may be read as one flat chunk only of as many elements.
+func.func @read_rows_count() {
+  ktdf.pipeline {
+    %s = ktdf.private : !ktdf.fifo.slot<A -> B, 4x16xf16>
+    ktdf.stage "s" depends_out(0) applicable_units [vector_compute] {
+      // expected-error @+1 {{moves 'tensor<32xf16>' through a slot of '!ktdf.fifo.slot<A -> B, 4x16xf16>'}}
+      %v = ktdf.read_from_fifo %s : !ktdf.fifo.slot<A -> B, 4x16xf16> -> tensor<32xf16>
+    }
+  }
+  return
+}
+
+// -----
+
+// ... and only flat: not reshaped to another shape of rows.
+func.func @read_rows_reshaped() {
+  ktdf.pipeline {
+    %s = ktdf.private : !ktdf.fifo.slot<A -> B, 4x16xf16>
+    ktdf.stage "s" depends_out(0) applicable_units [vector_compute] {
+      // expected-error @+1 {{moves 'tensor<2x32xf16>' through a slot of '!ktdf.fifo.slot<A -> B, 4x16xf16>'}}
+      %v = ktdf.read_from_fifo %s : !ktdf.fifo.slot<A -> B, 4x16xf16> -> tensor<2x32xf16>
+    }
+  }
+  return
+}
+
+// -----
+
 func.func @write_type(%v: vector<4xf32>) {
   ktdf.pipeline {
     %s = ktdf.private : !ktdf.fifo.slot<A -> B, 4xf16>

@@ -201,3 +201,25 @@ func.func @per_instance(%tv: !ktdp.access_tile<64xindex>) {
   }
   return
 }
+
+// A 4x16 column block of a wider buffer: its slot has the block's shape
+// (the load unit moves it as rows) and the compute unit takes the slot's
+// 64 elements as one flat chunk.
+// CHECK-LABEL: func.func @column_block_chunk
+func.func @column_block_chunk() {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  ktdf.pipeline {
+    %buf = ktdf.private : memref<8x32xf16, "L1">
+    %slot = ktdf.private : !ktdf.fifo.slot<L1LU -> SFU, 4x16xf16>
+    %t = ktdf.stage "feed" depends_out(1) applicable_units [scratchpad_load] {
+      // CHECK: ktdf.data_transfer %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}} : memref<8x32xf16, "L1"> to !ktdf.fifo.slot<L1LU -> SFU, 4x16xf16>
+      ktdf.data_transfer %buf[%c0, %c16] to %slot : memref<8x32xf16, "L1"> to !ktdf.fifo.slot<L1LU -> SFU, 4x16xf16>
+    }
+    ktdf.stage "compute" depends_in(%t) depends_out(0) applicable_units [vector_compute] {
+      // CHECK: ktdf.read_from_fifo %{{.*}} : !ktdf.fifo.slot<L1LU -> SFU, 4x16xf16> -> tensor<64xf16>
+      %v = ktdf.read_from_fifo %slot : !ktdf.fifo.slot<L1LU -> SFU, 4x16xf16> -> tensor<64xf16>
+    }
+  }
+  return
+}
