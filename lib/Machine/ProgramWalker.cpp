@@ -68,6 +68,7 @@ double ProgramWalker::tripsOf(Known lb, Known ub, Known step) {
 
 double ProgramWalker::run() {
   double busy = walk(0, program->insts.size(), 1.0);
+  endInStep();
   finishedAt = landedBy(clock, landings);
   if (slotBoundStart)
     slotBoundSpan =
@@ -179,7 +180,12 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
       Known lb = regs[in.b], step = regs[in.d];
       double trips = tripsOf(lb, regs[in.c], step);
       bool skewed = in.sub >= kLoopSkewed;
-      if (skewed && skewedDepth == 0) {
+      // The executions the engine chains are those of the innermost skewed
+      // loops: an outer one that holds them loads its next trip's operands
+      // (a load hoisted out of the inner loop, span-copied) ahead of them,
+      // and its trips are not executions of their own.
+      bool chained = skewed && chainDepth == 0 && !holdsSkewedLoop(pc);
+      if (chained) {
         skewedTrips += times * trips;
         // D ahead, the engine runs one chain per D + 1 executions, and
         // the loop's first D executions one more (Estimate.cpp
@@ -189,6 +195,7 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
         skewedChainCount += times * (trips + ahead) / (ahead + 1);
       }
       skewedDepth += skewed;
+      chainDepth += chained;
       if (trips > 1 && trips <= kWalkEach &&
           iterationsWalked + trips <= kWalkBudget) {
         // Iterations whose loops run different trip counts (a lane's
@@ -237,6 +244,7 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
         }
       }
       skewedDepth -= skewed;
+      chainDepth -= chained;
       regs[in.a] = std::nullopt;
       pc = in.e + 1;
       continue;
@@ -255,8 +263,14 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
       // transfers in flight move meanwhile.)
       indexReadCycles += times * (cost - stagedWait);
       Known bound = regs[in.d];
+      // In step until the second index read, and on until the engines
+      // fall apart (endInStep).
       if (indexReads == 1)
         loadedInStep = deviceLoaded;
+      if (indexReads == 0)
+        loadsSinceIndexRead = 0;
+      else
+        endInStep(/*atIndexRead=*/true);
       int64_t value = 2 * indexReads++;
       if (bound && *bound > 0)
         value %= *bound;
@@ -273,6 +287,23 @@ double ProgramWalker::walk(size_t begin, size_t end, double times) {
     ++pc;
   }
   return cycles;
+}
+
+void ProgramWalker::endInStep(bool atIndexRead) {
+  bool apart = atIndexRead && loadsSinceIndexRead > 1;
+  if (inStep && indexReads >= 2 && !apart)
+    loadedInStep = deviceLoaded;
+  inStep = inStep && atIndexRead && !apart;
+  loadsSinceIndexRead = 0;
+}
+
+bool ProgramWalker::holdsSkewedLoop(size_t pc) const {
+  const Inst &loop = program->insts[pc];
+  for (size_t i = pc + 1; i < loop.e; ++i)
+    if (program->insts[i].op == Opcode::LoopBegin &&
+        program->insts[i].sub >= kLoopSkewed)
+      return true;
+  return false;
 }
 
 void ProgramWalker::writeInFlight(uint32_t memory, Known addr, int64_t bytes,

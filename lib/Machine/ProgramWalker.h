@@ -101,17 +101,23 @@ public:
   /// Those of skewed loops instead, whose loads of the next execution are
   /// in flight while this one is computed (loop_begin's sub).
   double skewedGroups = 0;
-  /// Iterations of skewed loops (not nested in another) and the
-  /// device-memory bytes loaded and stored inside them.
+  /// Iterations of the innermost skewed loops (those that hold no other)
+  /// and the device-memory bytes loaded and stored inside them.
   double skewedTrips = 0, skewedLoaded = 0, skewedStored = 0;
   /// The bytes the program loads from and stores to device memory, each
   /// loop's trips counted (what its share of the memory moves).
   double deviceLoaded = 0, deviceStored = 0;
   /// The device-memory bytes loaded before the program's second index
-  /// read (0: it has none walked): the lanes' engines start together and
-  /// take their first index read at once, so these move in step with the
-  /// other engines, at the memory's bandwidth over its users
-  /// (shareDeviceMemories).
+  /// read (0: it has none walked), or, where they stay in step longer,
+  /// before the engines fall apart (endInStep): the lanes' engines start
+  /// together and take their first index read at once, so these move in
+  /// step with the other engines, at the memory's bandwidth over its users
+  /// (shareDeviceMemories). Engines that load one transfer an index read
+  /// take each later index read at once too (each waits for the memory to
+  /// serve the others' transfers, asked for at once, before its read):
+  /// their idle cycles coincide and leave the memory to nobody, until a
+  /// token sets them apart (indexed_add_2048x1024 on spyre_like, 32 DMA_IN
+  /// engines gathering one 1 KiB row an index read, 128 rows each).
   double loadedInStep = 0;
   /// The cycles the program waits for its index reads' round trips (each
   /// loop's trips counted): a device-memory engine moves nothing then.
@@ -478,11 +484,28 @@ private:
   /// When each token sent to a scratchpad load unit left, oldest first,
   /// per unit: its k-th token back (a buffer freed) answers the k-th.
   llvm::DenseMap<uint32_t, std::deque<double>> tokensToLoadUnit;
-  /// How many skewed loops enclose the instruction walked.
-  int skewedDepth = 0;
+  /// How many skewed loops enclose the instruction walked, and how many
+  /// of those run the executions the engine chains (skewedTrips): the
+  /// innermost.
+  int skewedDepth = 0, chainDepth = 0;
+  /// Whether the loop that begins at `pc` holds a skewed loop.
+  bool holdsSkewedLoop(size_t pc) const;
   double iterationsWalked = 0;
   /// Index reads walked (the value the next one takes, halved).
   int64_t indexReads = 0;
+  /// Whether the engines may still be in step past the second index read
+  /// (loadedInStep), and the device-memory loads since the last index read.
+  bool inStep = true;
+  int loadsSinceIndexRead = 0;
+  /// Ends the bytes loaded in step (loadedInStep) at those loaded so far,
+  /// once past the second index read, and the engines' step with them: at
+  /// a wait for a token, at the end, or (`atIndexRead`) at an index read
+  /// after more than one load since the last, where the step ends before
+  /// them (the memory serves the engines' first loads of the round in the
+  /// order they asked, and those served first issue their next load, and
+  /// their next index read, ahead of the others: a paged attention's K and
+  /// V pages, whose engines fall apart).
+  void endInStep(bool atIndexRead = false);
 
   /// A transfer in flight into a core's memory, the bytes it may write
   /// (from `begin` to `end`, its rows' and planes' span) and when it lands.

@@ -74,7 +74,8 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
     loads = true;
     loadedBytes += bytes;
     deviceLoaded += times * bytes;
-    if (skewedDepth > 0)
+    ++loadsSinceIndexRead;
+    if (chainDepth > 0)
       skewedLoaded += times * bytes;
     if (!loadDevice) {
       loadDevice = src;
@@ -87,7 +88,7 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
     stores = true;
     storedBytes += bytes;
     deviceStored += times * bytes;
-    if (skewedDepth > 0)
+    if (chainDepth > 0)
       skewedStored += times * bytes;
     if (!storeDevice) {
       storeDevice = dst;
@@ -359,6 +360,7 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     // transfers then in flight had landed: those after it may still be in
     // flight (while_loop's rows, four in flight, each waits for a slot).
     records->chainEvents.push_back({ChainEvent::Wait, in.a, clock});
+    endInStep();
     uint32_t sender = exe.syncs[in.a].sender;
     auto sent = tokensToLoadUnit.find(sender);
     if (sent != tokensToLoadUnit.end() && !sent->second.empty()) {

@@ -247,7 +247,11 @@ bool ktflow::machine::detail::shareDeviceMemories(
         if (walker.deviceStored > 0)
           moving += walker.deviceStored /
                     equalShare(*walker.storeDevice, false, walker.storeRoute);
-        idle.push_back(std::max(cycles - moving, 0.0));
+        // (None where every byte it loads moves in step: its idle cycles
+        // are the other engines' too.)
+        bool allInStep = walker.deviceLoaded > 0 &&
+                         walker.loadedInStep >= walker.deviceLoaded;
+        idle.push_back(allInStep ? 0 : std::max(cycles - moving, 0.0));
         inStep.push_back(load ? walker.loadedInStep : 0);
       }
       // Only where the engines the memory is shared by are those that

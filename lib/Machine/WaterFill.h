@@ -79,10 +79,11 @@ class RouteCosts;
 /// users; where it holds only for the loads, the stores keep it.
 ///
 /// The engines start together, and take their first index read at once:
-/// the bytes an engine loads before its second (ProgramWalker::
-/// loadedInStep) it moves in step with the others, at the memory's
-/// bandwidth over its users, and only then the others' idle cycles fall
-/// between its transfers.
+/// the bytes an engine loads before its second, or on while the engines
+/// stay in step (ProgramWalker::loadedInStep), it moves in step with the
+/// others, at the memory's bandwidth over its users, and only then the
+/// others' idle cycles fall between its transfers (none where it loads
+/// every byte in step).
 bool shareDeviceMemories(const Machine &machine,
                          llvm::ArrayRef<ProgramWalker> walkers,
                          llvm::ArrayRef<double> busy, RouteCosts &routes);

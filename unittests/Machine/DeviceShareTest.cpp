@@ -109,11 +109,11 @@ TEST(DeviceShareTest, WalksWithoutAShareKeptForTheSecondPass) {
   EXPECT_DOUBLE_EQ(e.unitBusy[2], 8);
 }
 
-TEST(DeviceShareTest, EnginesThatWaitForIndicesMoveFaster) {
-  // DDR at 32 B/cycle, two engines loading from it (equal share 16, under
-  // their routes' 32), each twice an index read from L1 (a 4 B/cycle
-  // route of latency 3: 4 cycles) and a DMA of 190 bytes to L1 (latency
-  // 12, one in flight).
+/// Two engines on a DDR of 32 B/cycle (equal share 16, under their routes'
+/// 32), each reading an index from L1 (a 4 B/cycle route of latency 3: 4
+/// cycles) twice, then loading the page: a DMA to L1 of each of
+/// `pageDmas` bytes (latency 12, one in flight). Their estimate.
+KernelEstimate twoEnginesReadingPages(llvm::ArrayRef<int64_t> pageDmas) {
   Machine m = makeTestMachine(/*ddrBandwidth=*/32);
   m.memories[L1].core = 0;
   m.links[2].bandwidth = 4;
@@ -125,22 +125,42 @@ TEST(DeviceShareTest, EnginesThatWaitForIndicesMoveFaster) {
   for (ProgramBuilder *engine : {&dma, &dma2})
     for (int page = 0; page < 2; ++page) {
       engine->readIndex(L1, 0, 4, 64);
-      engine->dma(DDR, 0, L1, 1024, 190);
+      for (auto [i, bytes] : llvm::enumerate(pageDmas))
+        engine->dma(DDR, i * 512, L1, 1024 * (i + 1), bytes);
     }
   Executable exe;
   exe.programs = {dma.done(), dma2.done()};
+  return estimateKernel(m, exe);
+}
 
-  KernelEstimate e = estimateKernel(m, exe);
-  // At the equal share each engine walks 2 x (4 + ceil(190 / 16) + 12) =
-  // 56 cycles, 380 / 16 = 23.75 of them moving: idle 32.25. Its share for
-  // that (waterFilledShares' fixed point, 32.25 s^2 - 272 s - 12160 = 0)
-  // is 24.09 B/cycle, a duty of 15.8 / 48.0: 32 / (1 + 0.329). Its first
-  // page moves in step with the other engine's, both having read their
-  // first index at once, at 16: 4 + 12 + 12; then 4 + ceil(190 / 24.09) +
-  // 12 = 24, 4 less than at the equal share.
+TEST(DeviceShareTest, EnginesThatWaitForIndicesMoveFaster) {
+  // Each page two DMAs of 95 bytes (a page's K and V rows). Two loads an
+  // index read: the engines served first read their next index first, and
+  // fall apart (ProgramWalker::loadedInStep).
+  KernelEstimate e = twoEnginesReadingPages({95, 95});
+  // At the equal share each engine walks 2 x (4 + 2 x (ceil(95 / 16) +
+  // 12)) = 80 cycles, 380 / 16 = 23.75 of them moving: idle 56.25. Its
+  // share for that (waterFilledShares' fixed point, 56.25 s^2 - 1040 s -
+  // 12160 = 0) is 26.61 B/cycle, a duty of 14.3 / 70.5: 32 / (1 + 0.202).
+  // Its first page moves in step with the other engine's, both having
+  // read their first index at once, at 16: 4 + 18 + 18; then 4 + 2 x
+  // (ceil(95 / 26.61) + 12) = 36, 4 less than at the equal share.
   ASSERT_EQ(e.unitBusy.size(), 2u);
-  EXPECT_DOUBLE_EQ(e.unitBusy[0], 28 + 24);
-  EXPECT_DOUBLE_EQ(e.unitBusy[1], 28 + 24);
+  EXPECT_DOUBLE_EQ(e.unitBusy[0], 40 + 36);
+  EXPECT_DOUBLE_EQ(e.unitBusy[1], 40 + 36);
+}
+
+TEST(DeviceShareTest, EnginesThatLoadOnceAnIndexReadStayInStep) {
+  // Each page one DMA of 190 bytes: each engine's next index read waits
+  // for the memory to serve both engines' DMAs, asked for at once, so they
+  // read each index at once and idle at once, leaving the memory to
+  // nobody: every page moves at the equal share, 2 x (4 + ceil(190 / 16) +
+  // 12) = 56 (52 before, the second page at 24.09 B/cycle as though the
+  // other engine's idle cycles fell between its DMAs).
+  KernelEstimate e = twoEnginesReadingPages({190});
+  ASSERT_EQ(e.unitBusy.size(), 2u);
+  EXPECT_DOUBLE_EQ(e.unitBusy[0], 56);
+  EXPECT_DOUBLE_EQ(e.unitBusy[1], 56);
 }
 
 } // namespace

@@ -124,4 +124,34 @@ TEST(EngineSlotEstimateTest, EnginesLoadingAtOnceShareTheDeviceMemory) {
   expectSimulatedAbove(m, exe, 268, 0);
 }
 
+TEST(EngineSlotEstimateTest, GatherEnginesThatLoadOnceAnIndexReadStayInStep) {
+  // Two engines, two transfers in flight each, gather four 256-byte rows
+  // from a DDR of 32 B/cycle: per row an 8-byte index read from DDR (8 /
+  // 32 + 10 cycles) and one DMA of the row to L1 (latency 12). Each engine's
+  // next index read waits for DDR to serve both engines' rows, asked for at
+  // once: they read each index at once and idle at once, so every row moves
+  // at the equal share, 16 B/cycle (indexed_add_2048x1024 on spyre_like:
+  // 32 DMA_IN engines, one 1 KiB row an index read). By hand each row
+  // holds its engine 10.25 + 256 / 16 = 26.25 cycles, four 105, and the
+  // last lands 12 later: 117. Before, the walk took the other engine's
+  // index reads to fall between this one's rows (the duty share after
+  // the first row): 96 busy, 108 in all.
+  Machine m = coreMachine(/*ddrBandwidth=*/32);
+  m.units[DMA].maxOutstanding = m.units[DMA2].maxOutstanding = 2;
+  Executable exe;
+  ProgramBuilder dma(DMA), dma2(DMA2);
+  for (int row = 0; row < 4; ++row) {
+    dma.readIndex(DDR, 16384 + 8 * row, 8, 64);
+    dma.dma(DDR, row * 2048, L1, row * 256, 256);
+    dma2.readIndex(DDR, 16384 + 8 * row, 8, 64);
+    dma2.dma(DDR, 8192 + row * 2048, L1, 4096 + row * 256, 256);
+  }
+  exe.programs = {dma.done(), dma2.done()};
+  KernelEstimate e = estimateKernel(m, exe);
+  EXPECT_DOUBLE_EQ(e.unitBusy[0], 105);
+  EXPECT_DOUBLE_EQ(e.unitBusy[1], 105);
+  EXPECT_DOUBLE_EQ(e.cycles, 117);
+  expectSimulatedAbove(m, exe, 117, 8);
+}
+
 } // namespace
