@@ -329,11 +329,10 @@ static bool sameBuffers(Candidate &c, Candidate &sharer) {
                     getBufferMemoryKind(a) == getBufferMemoryKind(b));
 }
 
-/// Whether a span of `bytes` (one copy) fits what is left of the lane's
-/// share of the scratchpad its buffer is in; takes it from `budget` (what
-/// `c` already took, if anything, goes back first: a span widened for a
-/// wider sharer).
-static bool takeBudget(Candidate &c, int64_t bytes,
+/// Opens the lane's span budget for the memory `c`'s buffer is in (a
+/// quarter of the lane's share of it); false when the device has no such
+/// memory.
+static bool openBudget(Candidate &c,
                        const ktflow::sched::ScheduleTarget &target,
                        llvm::StringMap<int64_t> &budget) {
   StringRef kind = getBufferMemoryKind(cast<MemRefType>(c.buffer.getType()));
@@ -344,6 +343,19 @@ static bool takeBudget(Candidate &c, int64_t bytes,
   if (!budget.count(kind))
     budget[kind] = target.getMemoryTree().getCapacity(*node) /
                    static_cast<int64_t>(target.getLanes().size()) / 4;
+  return true;
+}
+
+/// Whether a span of `bytes` (one copy) fits what is left of the lane's
+/// share of the scratchpad its buffer is in; takes it from `budget` (what
+/// `c` already took, if anything, goes back first: a span widened for a
+/// wider sharer).
+static bool takeBudget(Candidate &c, int64_t bytes,
+                       const ktflow::sched::ScheduleTarget &target,
+                       llvm::StringMap<int64_t> &budget) {
+  if (!openBudget(c, target, budget))
+    return false;
+  StringRef kind = getBufferMemoryKind(cast<MemRefType>(c.buffer.getType()));
   if (bytes - c.bytes > budget[kind])
     return false;
   budget[kind] -= bytes - c.bytes;
@@ -501,4 +513,16 @@ hoisting::analyseRepeats(ArrayRef<PipelineOp> pipelines,
     }
   }
   return repeats;
+}
+
+bool hoisting::sizeInvariant(Candidate &c,
+                             const ktflow::sched::ScheduleTarget &target,
+                             llvm::StringMap<int64_t> &budget) {
+  if (c.span || !c.sharers.empty() || !openBudget(c, target, budget))
+    return false;
+  auto type = cast<MemRefType>(c.buffer.getType());
+  c.bytes =
+      type.getNumElements() * ktflow::bytesPerElement(type.getElementType());
+  c.kind = getBufferMemoryKind(type);
+  return true;
 }

@@ -79,6 +79,12 @@ analyseRepeats(ArrayRef<PipelineOp> pipelines,
                const ktflow::sched::ScheduleTarget &target,
                llvm::StringMap<int64_t> &budget);
 
+/// Sizes a plain invariant candidate `c` (no span, no sharers): `bytes` and
+/// `kind` of one copy of its buffer, the span `budget` of that kind opened
+/// (nothing taken: its extra copies are taken where they are given).
+bool sizeInvariant(Candidate &c, const ktflow::sched::ScheduleTarget &target,
+                   llvm::StringMap<int64_t> &budget);
+
 } // namespace mlir::ktdf::hoisting
 
 #endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_HOISTCANDIDATES_H

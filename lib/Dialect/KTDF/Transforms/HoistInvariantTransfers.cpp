@@ -28,6 +28,11 @@
 // pipelines load again (a row read before an all-reduce and after it) is
 // loaded once, by an exporting pipeline right before the first.
 //
+// A hoisted pipeline that runs again (spans and repeated loads in a loop or
+// per grid point; invariant loads left in an outer loop of the grid's
+// body) gets `span-copies` copies where the span budget holds them, so the
+// next fill loads while this one is read.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
@@ -218,6 +223,21 @@ static bool pipelinesLanes(Operation *scope) {
          exchanges(body[1]) && !exchanges(body[2]);
 }
 
+/// Whether the pipeline hoisted before `scope` still sits in a loop of the
+/// grid's body that may run more than once, so runs once per trip of it:
+/// its next fill (rope_heads' cos/sin chunk of the next position block)
+/// could load while the loop at `scope` reads this one.
+static bool inOuterLoop(Operation *scope) {
+  for (Operation *op = scope->getParentOp(); op && !isa<ParallelOp>(op);
+       op = op->getParentOp())
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      if (!trips || trips->getSExtValue() > 1)
+        return true;
+    }
+  return false;
+}
+
 namespace {
 struct HoistInvariantTransfersPass
     : public ktflow::sched::WithScheduleTarget<
@@ -226,10 +246,11 @@ struct HoistInvariantTransfersPass
   using Base::Base;
 
   /// Copies of the pipeline hoisting `candidates` before `scope`: one,
-  /// unless it holds only spans and runs again for each iteration of an
-  /// enclosing loop or each grid point of the lane (a per-instance pipeline
-  /// at the top of the grid runs once), and the span budget left holds
-  /// the extra copies.
+  /// unless it runs again for each iteration of an enclosing loop or each
+  /// grid point of the lane (a per-instance pipeline at the top of the
+  /// grid runs once), every candidate is a span, a repeated load or an
+  /// invariant load sized for it (one staying in an outer loop), and the
+  /// span budget left holds the extra copies.
   int64_t copiesFor(Operation *scope, ArrayRef<Candidate> candidates,
                     llvm::StringMap<int64_t> &budget) {
     if (spanCopies <= 1 || isa<ParallelOp>(scope))
@@ -237,7 +258,7 @@ struct HoistInvariantTransfersPass
     auto fits = [&](int64_t copies) {
       llvm::StringMap<int64_t> extra;
       for (const Candidate &c : candidates) {
-        if (!c.span && c.sharers.empty())
+        if (!c.span && c.sharers.empty() && c.bytes == 0)
           return false;
         extra[c.kind] += c.bytes * (copies - 1);
       }
@@ -290,6 +311,14 @@ struct HoistInvariantTransfersPass
         for (Candidate &c : analyseRepeats(pipelines, taken, *target, budget))
           byScope[c.scope].push_back(std::move(c));
       }
+      // An invariant load left in an outer loop gets copies as a span
+      // does: with one, the next trip's load waits until this trip's
+      // readers are done (rope_heads on sample_device: its DMA engine
+      // idle 104 cycles a position block).
+      for (auto &[scope, candidates] : byScope)
+        if (target && inOuterLoop(scope))
+          for (Candidate &c : candidates)
+            sizeInvariant(c, *target, budget);
       for (auto &[scope, candidates] : byScope)
         hoist(scope, candidates, copiesFor(scope, candidates, budget));
     });

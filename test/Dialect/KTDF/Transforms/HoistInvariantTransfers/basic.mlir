@@ -1,4 +1,5 @@
 // RUN: ktflow-opt %s --ktdf-hoist-invariant-transfers=grid=false | FileCheck %s
+// RUN: ktflow-opt %s "--ktdf-hoist-invariant-transfers=grid=false span-copies=1" | FileCheck %s --check-prefix=ONE
 
 // A load whose tile does not change across its loop leaves the loop: its
 // stage and buffer move into a pipeline before the loop that exports the
@@ -26,12 +27,19 @@
 // CHECK: ktdf.data_transfer %[[V]][%{{.*}}] to %{{.*}} : memref<64xf16, "L1">
 
 // Nested loops: the tile follows the outer %j, so the load leaves only the
-// inner loop, and its pipeline sits in the outer one.
+// inner loop, and its pipeline sits in the outer one. It runs once per
+// trip of %j, so it gets two copies, as a span would: the next trip's tile
+// loads while the inner loop reads this one (one copy: the DMA engine
+// waits for the inner loop to finish; rope_heads' cos/sin chunk). With
+// span-copies=1 it keeps one.
 // CHECK-LABEL: func.func @nested
 // CHECK: scf.for %[[J:.*]] =
 // CHECK: %[[OFF:.*]] = arith.muli %[[J]]
 // CHECK: %[[VT:.*]] = ktdp.construct_access_tile %{{.*}}[%[[OFF]]]
-// CHECK-NEXT: ktdf.pipeline modulo(size: 1) -> memref<64xf16, "L1">
+// CHECK-NEXT: ktdf.pipeline modulo(size: 2) -> memref<64xf16, "L1">
+// ONE-LABEL: func.func @nested
+// ONE: ktdp.construct_access_tile %{{.*}}[%{{.*}}] {{.*}} -> !ktdp.access_tile<64xindex>
+// ONE-NEXT: ktdf.pipeline modulo(size: 1) -> memref<64xf16, "L1">
 // CHECK: ktdf.data_transfer %[[VT]] to
 // CHECK: scf.for
 // CHECK: ktdf.pipeline modulo(size: 2) {
