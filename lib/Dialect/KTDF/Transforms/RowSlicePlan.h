@@ -39,7 +39,9 @@ public:
   /// for a loop whose trips are not known (a grid-stride loop of run-time
   /// bounds): its tiles may lie anywhere, the loop variable may place them
   /// along any dimension and the tiles of one trip at different rows (the
-  /// parts of a straddling block), since each slice keeps its trip.
+  /// parts of a straddling block), since each slice keeps its trip. Its
+  /// body may be a loop over the row's column blocks (see addColumnLoop),
+  /// which each slice runs whole.
   static RowSlicePlan inPlace(scf::ForOp loop) {
     RowSlicePlan plan(loop, 0, 0);
     plan.inPlaceSlices = true;
@@ -50,6 +52,8 @@ public:
   /// old first coordinate at the lower bound, plus k rows of a slice.
   AffineMap slicedAnchor(ktdp::ConstructAccessTileOp tile,
                          int64_t slices) const;
+  /// The loop over column blocks the in-place plan's loop holds, if any.
+  scf::ForOp getColumnLoop() const { return columnLoop; }
 
 private:
   LogicalResult addTile(ktdp::ConstructAccessTileOp tile);
@@ -57,6 +61,7 @@ private:
   LogicalResult addUse(OpOperand &use);
 
   LogicalResult addInPlaceTile(ktdp::ConstructAccessTileOp tile);
+  LogicalResult addColumnLoop(scf::ForOp inner);
   LogicalResult checkInPlaceStores();
 
   scf::ForOp loop;
@@ -64,6 +69,7 @@ private:
   int64_t lowerBound, step;
   bool inPlaceSlices = false;
   std::optional<RowAnchor> anchor;
+  scf::ForOp columnLoop;
 };
 
 /// Cuts the plan's tiles into their row slices (`slice` builds one; the

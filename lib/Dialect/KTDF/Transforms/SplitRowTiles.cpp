@@ -128,9 +128,28 @@ LogicalResult RowSlicePlan::addTile(ktdp::ConstructAccessTileOp tile) {
   return addTileData(tile, [&](Value v) { return add(v); });
 }
 
+/// A loop over the column blocks of the loop's row block (scale_matrix_dyn:
+/// `scf.for %col = 0 to %n step 64` in the grid-stride loop of its row
+/// blocks), run whole by each slice: alone in the body, it carries nothing
+/// (a row sum carried across the columns is refused) and its trips do not
+/// change with the row block.
+LogicalResult RowSlicePlan::addColumnLoop(scf::ForOp inner) {
+  if (!inPlaceSlices || columnLoop || inner->getParentOp() != loop ||
+      inner.getNumRegionIterArgs() != 0 || inner.getNumResults() != 0 ||
+      !matchPattern(inner.getStep(), m_Constant()) ||
+      llvm::any_of(inner->getOperands(),
+                   [&](Value v) { return !loop.isDefinedOutsideOfLoop(v); }))
+    return failure();
+  columnLoop = inner;
+  return success();
+}
+
 LogicalResult RowSlicePlan::build() {
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
-    if (isa<scf::ForOp, scf::IfOp, scf::WhileOp, func::CallOp,
+    if (auto inner = dyn_cast<scf::ForOp>(op))
+      return failed(addColumnLoop(inner)) ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+    if (isa<scf::IfOp, scf::WhileOp, func::CallOp,
             ktdp::ConstructIndirectAccessTileOp, ktdp::InterTileProduceOp,
             ktdp::InterTileReduceOp>(op))
       return WalkResult::interrupt();
