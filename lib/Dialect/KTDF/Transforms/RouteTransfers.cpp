@@ -158,7 +158,8 @@ public:
     readCarriedLast(this->stages);
     if (isMatrixStage(this->stages.compute) && lane.matrix &&
         matrixUnitCanRun(this->stages.compute,
-                         *target.getModel().getNode(lane.matrix->unit).unit)) {
+                         *target.getModel().getNode(lane.matrix->unit).unit) &&
+        !vectorUnitIsFaster()) {
       lane = lane.viaMatrix();
       computeRole = UnitRole::matrix_compute;
     }
@@ -189,6 +190,31 @@ public:
   }
 
 private:
+  /// Whether the lane's vector unit multiplies the stage's matrices in at
+  /// most half the cycles of its matrix unit: a product of a row or a few
+  /// pads to the engine's m rows and pays its fill, one wave per k of the
+  /// depth (splitk_pv's 1x32 by 32x32 on mesh_device's 16x16x4 MXU: 159
+  /// cycles, 64 on its VPU's 16 f32 multiply-accumulates a cycle). Half,
+  /// because the vector unit also runs the kernel's element-wise work,
+  /// which the matrix unit would have overlapped (a 2x32 by 32x32 on the
+  /// MXU, 159 cycles against 128, stays). A stage sending several
+  /// results (an unrolled loop's products, one a scratchpad view) stays
+  /// too: the lowering feeds it and the pipeline reading those views by
+  /// iteration (IterationOrder.cpp), which needs their computes on
+  /// different units.
+  bool vectorUnitIsFaster() {
+    const auto &model = target.getModel();
+    const auto &vector = model.getNode(lane.compute).unit;
+    auto writes = stages.compute.getBody().front().getOps<WriteToFifoOp>();
+    if (!vector || !llvm::hasSingleElement(writes))
+      return false;
+    std::optional<uint64_t> onVector =
+        matrixStageCycles(stages.compute, *vector);
+    std::optional<uint64_t> onMatrix = matrixStageCycles(
+        stages.compute, *model.getNode(lane.matrix->unit).unit);
+    return onVector && onMatrix && 2 * *onVector <= *onMatrix;
+  }
+
   /// Whether the pipeline gathers or scatters device memory to device
   /// memory unchanged: one load, one store, one of them through an
   /// indirect tile, and a compute stage that only forwards the loaded

@@ -16,6 +16,7 @@
 
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
 #include "ktflow/Dialect/KTDFArch/IR/NodeSpec.h"
+#include "ktflow/Machine/MatrixTiming.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -71,6 +72,37 @@ inline bool matrixUnitCanRun(StageOp stage, const ktdf_arch::UnitSpec &unit) {
     return WalkResult::advance();
   });
   return !walk.wasInterrupted();
+}
+
+/// The cycles `unit` takes for the products of the matrix stage `stage`
+/// (MatrixTiming.h: an engine in waves of its block after a fill, a vector
+/// unit at its multiply-accumulate rate), or none when it does not
+/// multiply one of their operand types.
+inline std::optional<uint64_t>
+matrixStageCycles(StageOp stage, const ktdf_arch::UnitSpec &unit) {
+  ktflow::machine::MatrixShape block;
+  if (unit.matrix)
+    block = {static_cast<uint32_t>(unit.matrix->m),
+             static_cast<uint32_t>(unit.matrix->n),
+             static_cast<uint32_t>(unit.matrix->k)};
+  uint64_t cycles = 0;
+  bool runs = true;
+  stage.walk([&](Operation *op) {
+    if (!isMatrixProduct(op))
+      return;
+    Type element = getElementTypeOrSelf(op->getOperand(0).getType());
+    std::optional<double> rate =
+        unit.getThroughput(ktdf_arch::OpClass::Matrix, element);
+    if (!rate || *rate <= 0) {
+      runs = false;
+      return;
+    }
+    auto [m, n, k] = matrixProductDims(op);
+    cycles += ktflow::machine::matrixProductCycles(block, *rate, m, n, k);
+  });
+  if (!runs)
+    return std::nullopt;
+  return cycles;
 }
 
 /// Whether `pipeline` computes in a matrix stage.
