@@ -85,6 +85,39 @@ analyseRepeats(ArrayRef<PipelineOp> pipelines,
 bool sizeInvariant(Candidate &c, const ktflow::sched::ScheduleTarget &target,
                    llvm::StringMap<int64_t> &budget);
 
+// Queries shared by the invariant, span and repeat analyses
+// (HoistCandidates.cpp, HoistSpans.cpp).
+
+/// Whether `v` has the same value at every iteration of `loop` (an scf.for
+/// or the grid): defined outside it, or computed inside by side-effect-free
+/// ops from such values.
+bool isInvariant(Value v, Operation *loop);
+
+/// Whether something in `loop` may write the memory `view` reads: a
+/// transfer into an access tile on the same tensor, or on a view whose
+/// tensor is not a kernel argument's (literal addresses may overlap). With
+/// `sameMemory`, only views of the same kind of memory count: a carried
+/// accumulator in the scratchpad does not write device memory. (Invariant
+/// loads keep counting it: a hoisted load has one copy, so the next grid
+/// point's cannot be fetched ahead, and attention's Q block on
+/// sample_device was slower out of its key loop.)
+bool writtenIn(Operation *loop, ktdp::ConstructMemoryViewOp view,
+               bool sameMemory = false);
+
+/// The constant trip count of `loop`, if its bounds are constants.
+std::optional<int64_t> tripCount(scf::ForOp loop);
+
+/// The first-hop DMA load of `stage`: one transfer of an access tile into a
+/// buffer of `pipeline` that nothing else writes.
+std::optional<Candidate> loadOf(StageOp stage, PipelineOp pipeline);
+
+/// The outermost op enclosing `from` (scf.for loops, up to the grid itself)
+/// across which every value `needs` is invariant and nothing writes `view`;
+/// `repeats` tells whether one of them runs more than once.
+Operation *outermostScope(Operation *from, ValueRange needs,
+                          ktdp::ConstructMemoryViewOp view, bool leaveGrid,
+                          int64_t cores, bool sameMemory, bool &repeats);
+
 } // namespace mlir::ktdf::hoisting
 
 #endif // KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_HOISTCANDIDATES_H
