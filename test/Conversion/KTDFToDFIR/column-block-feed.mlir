@@ -1,32 +1,45 @@
 // RUN: ktflow-opt %s --ktdf-to-dfir | FileCheck %s
 
-// RoPE's two 8x16 column halves of X merged into one 8x32 load
-// (ktdf-merge-adjacent-loads): the feed reads each 64-element chunk of a
-// half as a 4x16 column block of the wide buffer, its slot of that shape,
-// and the compute unit takes the slot as a flat chunk (a 1-D read of a
-// 2-D slot of as many elements). The DMA engine moves the 8x32 tile as one
-// 512-byte transfer; the load unit moves each chunk as 4 rows of 32 bytes
-// a buffer row (64 bytes) apart, at column 0 or 16 (byte 32) of the row;
-// the SFU receives 64 f16 from each.
+// RoPE's two 8x16 column halves of X merged into one 8x32 load, and its
+// two output halves into one 8x32 store (ktdf-merge-adjacent-loads): the
+// feed reads each 64-element chunk of a half as a 4x16 column block of the
+// wide buffer, its slot of that shape, and the compute unit takes the slot
+// as a flat chunk (a 1-D read of a 2-D slot of as many elements); dually
+// the compute unit sends each output chunk as a flat 64 and the drain
+// writes it as a 4x16 column block of the wide output buffer. The DMA
+// engines move each 8x32 tile as one 512-byte transfer; the load and store
+// units move each chunk as 4 rows of 32 bytes a buffer row (64 bytes)
+// apart, at column 0 or 16 (byte 32) of the row.
 
 // CHECK-LABEL: dfir.unit "core[0]/MNILU_Block/MNILU"
 // CHECK-COUNT-3: dfir.dma
 // CHECK-NOT: dfir.dma
 // CHECK-LABEL: dfir.unit "core[0]/MNISU_Block/MNISU"
+// CHECK: %[[BYTES:.*]] = arith.muli %{{.*}}, %c64
+// CHECK: dfir.dma %[[BYTES]] bytes from "core[0]/L1"[%{{.*}}] to "DDR"[%{{.*}}]{{$}}
+// CHECK-NOT: dfir.dma
 
 // CHECK-LABEL: dfir.unit "core[0]/subcore[0]/L1LU"
 // CHECK: dfir.load @fifo0 from "core[0]/L1"[%{{.*}}] size %c128
 // CHECK: dfir.load @fifo0 from "core[0]/L1"[%{{.*}}] size %c128
 // CHECK: %[[ROW0:.*]] = arith.muli %{{.*}}, %c32
-// CHECK-NEXT: %[[AT0:.*]] = arith.addi %[[ROW0]], %c0
+// CHECK-NEXT: arith.addi %[[ROW0]], %c0
 // CHECK: dfir.load @fifo0 from "core[0]/L1"[%{{.*}}] size %c32{{.*}} rows %c4{{.*}} stride %c64
 // CHECK: %[[ROW1:.*]] = arith.muli %{{.*}}, %c32
-// CHECK-NEXT: %[[AT1:.*]] = arith.addi %[[ROW1]], %c16
+// CHECK-NEXT: arith.addi %[[ROW1]], %c16
 // CHECK: dfir.load @fifo0 from "core[0]/L1"[%{{.*}}] size %c32{{.*}} rows %c4{{.*}} stride %c64
+
 // CHECK-LABEL: dfir.unit "core[0]/subcore[0]/L1SU"
+// CHECK: %[[OROW0:.*]] = arith.muli %{{.*}}, %c32
+// CHECK-NEXT: arith.addi %[[OROW0]], %c0
+// CHECK: dfir.store @fifo1 to "core[0]/L1"[%{{.*}}] size %c32{{.*}} rows %c4{{.*}} stride %c64
+// CHECK: %[[OROW1:.*]] = arith.muli %{{.*}}, %c32
+// CHECK-NEXT: arith.addi %[[OROW1]], %c16
+// CHECK: dfir.store @fifo1 to "core[0]/L1"[%{{.*}}] size %c32{{.*}} rows %c4{{.*}} stride %c64
 
 // CHECK-LABEL: dfir.unit "core[0]/subcore[0]/SFU_Block/SFU"
 // CHECK-COUNT-4: dfir.recv @fifo0 : vector<64xf16>
+// CHECK-COUNT-2: dfir.send @fifo1, %{{.*}} : vector<64xf16>
 
 // Input: the ScheduleIR ktdf-to-dfir receives, printed once by
 // `ktflow-opt KERNEL --arch sample_device.mlir --ktdf-mapping --ktdf-route-transfers --ktdf-tile-streams --ktdf-merge-adjacent-loads --ktdf-distribute --ktdf-buffer=depth=2 --ktdf-allocate-scratchpad`
@@ -107,8 +120,7 @@ module {
       %5 = ktdp.construct_access_tile %2[%0, 0] {access_tile_order = #map, access_tile_set = #set2} : memref<64x16xf16> -> !ktdp.access_tile<8x16xindex>
       %6 = ktdp.construct_access_tile %3[%0, 0] {access_tile_order = #map, access_tile_set = #set2} : memref<64x16xf16> -> !ktdp.access_tile<8x16xindex>
       %7 = ktdp.construct_access_tile %1[%0, 0] {access_tile_order = #map, access_tile_set = #set3} : memref<64x32xf16> -> !ktdp.access_tile<8x32xindex>
-      %8 = ktdp.construct_access_tile %4[%0, 0] {access_tile_order = #map, access_tile_set = #set2} : memref<64x32xf16> -> !ktdp.access_tile<8x16xindex>
-      %9 = ktdp.construct_access_tile %4[%0, 16] {access_tile_order = #map, access_tile_set = #set2} : memref<64x32xf16> -> !ktdp.access_tile<8x16xindex>
+      %8 = ktdp.construct_access_tile %4[%0, 0] {access_tile_order = #map, access_tile_set = #set3} : memref<64x32xf16> -> !ktdp.access_tile<8x32xindex>
       ktdf.pipeline modulo(size: 2) {
         %buf = ktdf.private offset 0 : memref<8x16xf16, "L1">
         %slot = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
@@ -117,87 +129,85 @@ module {
         %buf_2 = ktdf.private offset 1024 : memref<8x32xf16, "L1">
         %slot_3 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 4x16xf16>
         %slot_4 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 4x16xf16>
-        %slot_5 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
-        %buf_6 = ktdf.private offset 2048 : memref<8x16xf16, "L1">
-        %slot_7 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
-        %buf_8 = ktdf.private offset 2560 : memref<8x16xf16, "L1">
-        %10 = ktdf.stage "load_0" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+        %slot_5 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 4x16xf16>
+        %buf_6 = ktdf.private offset 2048 : memref<8x32xf16, "L1">
+        %slot_7 = ktdf.private : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 4x16xf16>
+        %9 = ktdf.stage "load_0" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
           ktdf.data_transfer %5 to %buf : !ktdp.access_tile<8x16xindex> to memref<8x16xf16, "L1">
         }
-        %11 = ktdf.stage "load_1" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+        %10 = ktdf.stage "load_1" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
           ktdf.data_transfer %6 to %buf_0 : !ktdp.access_tile<8x16xindex> to memref<8x16xf16, "L1">
         }
-        %12 = ktdf.stage "load_2" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
+        %11 = ktdf.stage "load_2" depends_out(1) applicable_units [dma_load] unit "core/MNILU_Block/MNILU" {
           ktdf.data_transfer %7 to %buf_2 : !ktdp.access_tile<8x32xindex> to memref<8x32xf16, "L1">
         }
-        %13 = ktdf.stage "feed" depends_in(%10, %11, %12) depends_out(1) applicable_units [scratchpad_load] unit "core/subcore[0]/L1LU" {
+        %12 = ktdf.stage "feed" depends_in(%9, %10, %11) depends_out(1) applicable_units [scratchpad_load] unit "core/subcore[0]/L1LU" {
           %c0 = arith.constant 0 : index
           %c4 = arith.constant 4 : index
-          %c8_9 = arith.constant 8 : index
+          %c8_8 = arith.constant 8 : index
           %c64 = arith.constant 64 : index
-          %c64_10 = arith.constant 64 : index
-          scf.for %arg5 = %c0 to %c8_9 step %c4 {
-            scf.for %arg6 = %c0 to %c64 step %c64_10 {
+          %c64_9 = arith.constant 64 : index
+          scf.for %arg5 = %c0 to %c8_8 step %c4 {
+            scf.for %arg6 = %c0 to %c64 step %c64_9 {
               ktdf.data_transfer %buf[%arg5, %arg6] to %slot : memref<8x16xf16, "L1"> to !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
               ktdf.data_transfer %buf_0[%arg5, %arg6] to %slot_1 : memref<8x16xf16, "L1"> to !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16>
-              %c0_11 = arith.constant 0 : index
-              ktdf.data_transfer %buf_2[%arg5, %c0_11] to %slot_3 : memref<8x32xf16, "L1"> to !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 4x16xf16>
+              %c0_10 = arith.constant 0 : index
+              ktdf.data_transfer %buf_2[%arg5, %c0_10] to %slot_3 : memref<8x32xf16, "L1"> to !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 4x16xf16>
               %c16 = arith.constant 16 : index
               ktdf.data_transfer %buf_2[%arg5, %c16] to %slot_4 : memref<8x32xf16, "L1"> to !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 4x16xf16>
             }
           }
         }
-        %14 = ktdf.stage "compute" depends_in(%13) depends_out(1) applicable_units [vector_compute] unit "core/subcore[0]/SFU_Block/SFU" {
+        %13 = ktdf.stage "compute" depends_in(%12) depends_out(1) applicable_units [vector_compute] unit "core/subcore[0]/SFU_Block/SFU" {
           %c0 = arith.constant 0 : index
           %c4 = arith.constant 4 : index
-          %c8_9 = arith.constant 8 : index
+          %c8_8 = arith.constant 8 : index
           %c64 = arith.constant 64 : index
-          %c64_10 = arith.constant 64 : index
-          scf.for %arg5 = %c0 to %c8_9 step %c4 {
-            scf.for %arg6 = %c0 to %c64 step %c64_10 {
-              %16 = ktdf.read_from_fifo %slot : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16> -> tensor<64xf16>
-              %17 = ktdf.read_from_fifo %slot_1 : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16> -> tensor<64xf16>
-              %18 = ktdf.read_from_fifo %slot_3 : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 4x16xf16> -> tensor<64xf16>
-              %19 = ktdf.read_from_fifo %slot_4 : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 4x16xf16> -> tensor<64xf16>
-              %20 = tensor.empty() : tensor<64xf16>
-              %21 = linalg.generic {indexing_maps = [#map1, #map1, #map1, #map1, #map1], iterator_types = ["parallel"]} ins(%18, %16, %19, %17 : tensor<64xf16>, tensor<64xf16>, tensor<64xf16>, tensor<64xf16>) outs(%20 : tensor<64xf16>) {
-              ^bb0(%in: f16, %in_11: f16, %in_12: f16, %in_13: f16, %out: f16):
-                %24 = arith.mulf %in, %in_11 : f16
-                %25 = arith.mulf %in_12, %in_13 : f16
-                %26 = arith.subf %24, %25 : f16
-                linalg.yield %26 : f16
+          %c64_9 = arith.constant 64 : index
+          scf.for %arg5 = %c0 to %c8_8 step %c4 {
+            scf.for %arg6 = %c0 to %c64 step %c64_9 {
+              %15 = ktdf.read_from_fifo %slot : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16> -> tensor<64xf16>
+              %16 = ktdf.read_from_fifo %slot_1 : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 64xf16> -> tensor<64xf16>
+              %17 = ktdf.read_from_fifo %slot_3 : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 4x16xf16> -> tensor<64xf16>
+              %18 = ktdf.read_from_fifo %slot_4 : !ktdf.fifo.slot<"core/subcore[0]/L1LU" -> "core/subcore[0]/SFU_Block/SFU", 4x16xf16> -> tensor<64xf16>
+              %19 = tensor.empty() : tensor<64xf16>
+              %20 = linalg.generic {indexing_maps = [#map1, #map1, #map1, #map1, #map1], iterator_types = ["parallel"]} ins(%17, %15, %18, %16 : tensor<64xf16>, tensor<64xf16>, tensor<64xf16>, tensor<64xf16>) outs(%19 : tensor<64xf16>) {
+              ^bb0(%in: f16, %in_10: f16, %in_11: f16, %in_12: f16, %out: f16):
+                %23 = arith.mulf %in, %in_10 : f16
+                %24 = arith.mulf %in_11, %in_12 : f16
+                %25 = arith.subf %23, %24 : f16
+                linalg.yield %25 : f16
               } -> tensor<64xf16>
-              %22 = tensor.empty() : tensor<64xf16>
-              %23 = linalg.generic {indexing_maps = [#map1, #map1, #map1, #map1, #map1], iterator_types = ["parallel"]} ins(%19, %16, %18, %17 : tensor<64xf16>, tensor<64xf16>, tensor<64xf16>, tensor<64xf16>) outs(%22 : tensor<64xf16>) {
-              ^bb0(%in: f16, %in_11: f16, %in_12: f16, %in_13: f16, %out: f16):
-                %24 = arith.mulf %in, %in_11 : f16
-                %25 = arith.mulf %in_12, %in_13 : f16
-                %26 = arith.addf %24, %25 : f16
-                linalg.yield %26 : f16
+              %21 = tensor.empty() : tensor<64xf16>
+              %22 = linalg.generic {indexing_maps = [#map1, #map1, #map1, #map1, #map1], iterator_types = ["parallel"]} ins(%18, %15, %17, %16 : tensor<64xf16>, tensor<64xf16>, tensor<64xf16>, tensor<64xf16>) outs(%21 : tensor<64xf16>) {
+              ^bb0(%in: f16, %in_10: f16, %in_11: f16, %in_12: f16, %out: f16):
+                %23 = arith.mulf %in, %in_10 : f16
+                %24 = arith.mulf %in_11, %in_12 : f16
+                %25 = arith.addf %23, %24 : f16
+                linalg.yield %25 : f16
               } -> tensor<64xf16>
-              ktdf.write_to_fifo %21 to %slot_5 : tensor<64xf16> to !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
-              ktdf.write_to_fifo %23 to %slot_7 : tensor<64xf16> to !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16>
+              ktdf.write_to_fifo %20 to %slot_5 : tensor<64xf16> to !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 4x16xf16>
+              ktdf.write_to_fifo %22 to %slot_7 : tensor<64xf16> to !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 4x16xf16>
             }
           }
         }
-        %15 = ktdf.stage "drain" depends_in(%14) depends_out(1) applicable_units [scratchpad_store] unit "core/subcore[0]/L1SU" {
+        %14 = ktdf.stage "drain" depends_in(%13) depends_out(1) applicable_units [scratchpad_store] unit "core/subcore[0]/L1SU" {
           %c0 = arith.constant 0 : index
           %c4 = arith.constant 4 : index
-          %c8_9 = arith.constant 8 : index
+          %c8_8 = arith.constant 8 : index
           %c64 = arith.constant 64 : index
-          %c64_10 = arith.constant 64 : index
-          scf.for %arg5 = %c0 to %c8_9 step %c4 {
-            scf.for %arg6 = %c0 to %c64 step %c64_10 {
-              ktdf.data_transfer %slot_5 to %buf_6[%arg5, %arg6] : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16> to memref<8x16xf16, "L1">
-              ktdf.data_transfer %slot_7 to %buf_8[%arg5, %arg6] : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 64xf16> to memref<8x16xf16, "L1">
+          %c64_9 = arith.constant 64 : index
+          scf.for %arg5 = %c0 to %c8_8 step %c4 {
+            scf.for %arg6 = %c0 to %c64 step %c64_9 {
+              %c0_10 = arith.constant 0 : index
+              ktdf.data_transfer %slot_5 to %buf_6[%arg5, %c0_10] : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 4x16xf16> to memref<8x32xf16, "L1">
+              %c16 = arith.constant 16 : index
+              ktdf.data_transfer %slot_7 to %buf_6[%arg5, %c16] : !ktdf.fifo.slot<"core/subcore[0]/SFU_Block/SFU" -> "core/subcore[0]/L1SU", 4x16xf16> to memref<8x32xf16, "L1">
             }
           }
         }
-        ktdf.stage "store_0" depends_in(%15) depends_out(0) applicable_units [dma_store] unit "core/MNISU_Block/MNISU" {
-          ktdf.data_transfer %buf_6 to %8 : memref<8x16xf16, "L1"> to !ktdp.access_tile<8x16xindex>
-        }
-        ktdf.stage "store_1" depends_in(%15) depends_out(0) applicable_units [dma_store] unit "core/MNISU_Block/MNISU" {
-          ktdf.data_transfer %buf_8 to %9 : memref<8x16xf16, "L1"> to !ktdp.access_tile<8x16xindex>
+        ktdf.stage "store_0" depends_in(%14) depends_out(0) applicable_units [dma_store] unit "core/MNISU_Block/MNISU" {
+          ktdf.data_transfer %buf_6 to %8 : memref<8x32xf16, "L1"> to !ktdp.access_tile<8x32xindex>
         }
       }
     }

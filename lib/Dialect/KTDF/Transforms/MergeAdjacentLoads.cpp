@@ -19,6 +19,11 @@
 // shape (4x16; the load unit moves it as rows a buffer row apart) and the
 // compute unit still takes the slot's elements as one flat chunk.
 //
+// Dually, where the engine that stores to device memory is shared, the DMA
+// store stages that each move a whole buffer the drain fills in windows
+// to side-by-side tiles become one stage storing one wide buffer (RoPE's
+// two output halves): the drain writes each chunk as a column block of it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "IndexAnalysis.h"
@@ -49,14 +54,38 @@ struct LinearIndex {
   SmallVector<std::pair<Value, int64_t>> terms;
 };
 
-/// A DMA load stage the pass may merge: its one transfer, the tile it
-/// loads and the buffer it fills, and the tile's anchor as linear indices.
+/// A DMA load (store) stage the pass may merge: its one transfer, the
+/// tile it loads (stores) and the buffer it fills (empties), the tile's
+/// anchor as linear indices, and the stage that reads (writes) the buffer.
 struct ColumnLoad {
   StageOp stage;
   DataTransferOp transfer;
   ktdp::ConstructAccessTileOp tile;
   PrivateOp buffer;
   SmallVector<LinearIndex> anchor;
+  StageOp partner;
+};
+
+/// The buffer end of a window access (a transfer between a buffer and a
+/// slot): the source of a read by the feed, the destination of a write by
+/// the drain.
+struct WindowEnd {
+  bool store;
+  Value buffer(DataTransferOp t) const {
+    return store ? t.getDst() : t.getSrc();
+  }
+  Value other(DataTransferOp t) const {
+    return store ? t.getSrc() : t.getDst();
+  }
+  OperandRange indices(DataTransferOp t) const {
+    return store ? t.getDstIndices() : t.getSrcIndices();
+  }
+  MutableOperandRange bufferMutable(DataTransferOp t) const {
+    return store ? t.getDstMutable() : t.getSrcMutable();
+  }
+  MutableOperandRange indicesMutable(DataTransferOp t) const {
+    return store ? t.getDstIndicesMutable() : t.getSrcIndicesMutable();
+  }
 };
 } // namespace
 
@@ -132,19 +161,22 @@ static bool alwaysZero(Value v) {
 }
 
 /// The rows of `width` that `read`'s chunk spans, when it is a run of
-/// whole rows of a two-dimensional buffer from column 0 into a flat slot
-/// of its own (the compute unit only reads it): the feed can read them out
-/// of a wider buffer as a column block. 0 otherwise.
-static int64_t rowsOfChunk(DataTransferOp read, int64_t width) {
-  auto slot = dyn_cast<FifoSlotType>(read.getDst().getType());
-  auto buffer = cast<MemRefType>(read.getSrc().getType());
+/// whole rows of a two-dimensional buffer from column 0 into (out of) a
+/// flat slot of its own (the compute unit only reads or writes it): the
+/// feed (drain) can move them out of (into) a wider buffer as a column
+/// block. 0 otherwise.
+static int64_t rowsOfChunk(DataTransferOp read, int64_t width, WindowEnd end) {
+  Value other = end.other(read);
+  auto slot = dyn_cast<FifoSlotType>(other.getType());
+  auto buffer = cast<MemRefType>(end.buffer(read).getType());
   if (!slot || slot.getShape().size() != 1 || buffer.getRank() != 2 ||
       slot.getShape()[0] <= width || slot.getShape()[0] % width != 0 ||
-      !alwaysZero(read.getSrcIndices().back()) ||
-      !read.getDst().getDefiningOp<PrivateOp>())
+      !alwaysZero(end.indices(read).back()) ||
+      !other.getDefiningOp<PrivateOp>())
     return 0;
-  for (Operation *user : read.getDst().getUsers())
-    if (user != read && !isa<ReadFromFifoOp>(user))
+  for (Operation *user : other.getUsers())
+    if (user != read &&
+        !(end.store ? isa<WriteToFifoOp>(user) : isa<ReadFromFifoOp>(user)))
       return 0;
   return slot.getShape()[0] / width;
 }
@@ -154,8 +186,9 @@ static int64_t rowsOfChunk(DataTransferOp read, int64_t width) {
 /// wider than a row of `width` that divides it, or a chunk of whole rows
 /// (rowsOfChunk); any other block spanning rows would span other windows
 /// once the buffer is wider. Empty: none or another use.
-static SmallVector<DataTransferOp>
-windowReads(PrivateOp buffer, DataTransferOp load, int64_t width) {
+static SmallVector<DataTransferOp> windowReads(PrivateOp buffer,
+                                               DataTransferOp load,
+                                               int64_t width, WindowEnd end) {
   SmallVector<DataTransferOp> reads;
   StageOp reader;
   auto type = cast<MemRefType>(buffer.getType());
@@ -163,15 +196,15 @@ windowReads(PrivateOp buffer, DataTransferOp load, int64_t width) {
     if (use.getOwner() == load)
       continue;
     auto read = dyn_cast<DataTransferOp>(use.getOwner());
-    if (!read || read.getSrc() != buffer.getResult() ||
-        read.getDst() == buffer.getResult() ||
+    if (!read || end.buffer(read) != buffer.getResult() ||
+        end.other(read) == buffer.getResult() ||
         llvm::is_contained(read.getStagedIndices(), buffer.getResult()) ||
-        read.getSrcIndices().size() != static_cast<size_t>(type.getRank()) ||
+        end.indices(read).size() != static_cast<size_t>(type.getRank()) ||
         read.getRows())
       return {};
     SmallVector<int64_t> block = read.getBlockShape();
     if (block.empty() || ((block.back() > width || width % block.back() != 0) &&
-                          !rowsOfChunk(read, width)))
+                          !rowsOfChunk(read, width, end)))
       return {};
     auto stage = read->getParentOfType<StageOp>();
     if (!stage || (reader && stage != reader))
@@ -185,11 +218,18 @@ windowReads(PrivateOp buffer, DataTransferOp load, int64_t width) {
 /// `stage` as a mergeable load, if it is one: a DMA load stage whose one
 /// transfer moves a box tile of identity order, starting at its anchor, of
 /// a memory view into a whole private buffer of the tile's shape, which
-/// one stage reads in windows; its one token goes to that stage.
-static std::optional<ColumnLoad> asColumnLoad(StageOp stage) {
-  if (!stage.isApplicable(UnitRole::dma_load) ||
-      !stage.getDependsIn().empty() || stage.getNumResults() != 1 ||
-      !stage->getDiscardableAttrDictionary().empty())
+/// one stage reads in windows; its one token goes to that stage. As a
+/// mergeable store (`end.store`): a DMA store stage moving such a buffer,
+/// which one stage writes in windows, to such a tile, after that stage
+/// (its one token in) and before nothing (no token out).
+static std::optional<ColumnLoad> asColumnLoad(StageOp stage, WindowEnd end) {
+  bool kind = end.store ? stage.isApplicable(UnitRole::dma_store) &&
+                              stage.getDependsIn().size() == 1 &&
+                              stage.getNumResults() == 0
+                        : stage.isApplicable(UnitRole::dma_load) &&
+                              stage.getDependsIn().empty() &&
+                              stage.getNumResults() == 1;
+  if (!kind || !stage->getDiscardableAttrDictionary().empty())
     return std::nullopt;
   DataTransferOp transfer;
   for (Operation &op : stage.getBody().front()) {
@@ -203,8 +243,11 @@ static std::optional<ColumnLoad> asColumnLoad(StageOp stage) {
       !transfer.getStagedIndices().empty() ||
       !transfer->getDiscardableAttrDictionary().empty())
     return std::nullopt;
-  auto tile = transfer.getSrc().getDefiningOp<ktdp::ConstructAccessTileOp>();
-  auto buffer = transfer.getDst().getDefiningOp<PrivateOp>();
+  // The DMA's ends are the other way round: a load fills the buffer.
+  auto tile = (end.store ? transfer.getDst() : transfer.getSrc())
+                  .getDefiningOp<ktdp::ConstructAccessTileOp>();
+  auto buffer = (end.store ? transfer.getSrc() : transfer.getDst())
+                    .getDefiningOp<PrivateOp>();
   if (!tile || !buffer || buffer.getOffset() || buffer.getExported() ||
       !buffer->getDiscardableAttrDictionary().empty() ||
       buffer->getParentOp() != stage->getParentOp() ||
@@ -225,31 +268,35 @@ static std::optional<ColumnLoad> asColumnLoad(StageOp stage) {
   if (failed(box) || box->getExtents() != SmallVector<int64_t>(shape) ||
       llvm::any_of(box->lower, [](int64_t l) { return l != 0; }))
     return std::nullopt;
-  // The token goes to the one stage that reads the buffer.
+  // The token goes to the one stage that reads the buffer (comes from the
+  // one that writes it).
   SmallVector<DataTransferOp> reads =
-      windowReads(buffer, transfer, shape.back());
-  Value token = stage.getResult(0);
-  if (reads.empty() || !token.hasOneUse() ||
-      token.getUses().begin()->getOwner() !=
-          reads.front()->getParentOfType<StageOp>())
+      windowReads(buffer, transfer, type.getShape().back(), end);
+  if (reads.empty())
+    return std::nullopt;
+  auto partner = reads.front()->getParentOfType<StageOp>();
+  Value token = end.store ? stage.getDependsIn().front() : stage.getResult(0);
+  if (end.store ? token.getDefiningOp() != partner
+                : !token.hasOneUse() ||
+                      token.getUses().begin()->getOwner() != partner)
     return std::nullopt;
   auto anchor = linearAnchor(tile);
   if (!anchor)
     return std::nullopt;
-  return ColumnLoad{stage, transfer, tile, buffer, std::move(*anchor)};
+  return ColumnLoad{stage, transfer, tile, buffer, std::move(*anchor), partner};
 }
 
 /// How far `b`'s tile starts after `a`'s along the last dimension, when
 /// both move tiles of the same view, shape and element type on the same
-/// unit to the same reader and start at the same place along the others.
+/// unit to the same reader (from the same writer) and start at the same
+/// place along the others.
 static std::optional<int64_t> columnOffset(ColumnLoad &a, ColumnLoad &b) {
   if (a.tile.getBase() != b.tile.getBase() ||
       a.tile.getType() != b.tile.getType() ||
       a.buffer.getType() != b.buffer.getType() ||
       a.stage.getUnitAttr() != b.stage.getUnitAttr() ||
       a.stage.getApplicableUnits() != b.stage.getApplicableUnits() ||
-      *a.stage.getResult(0).getUsers().begin() !=
-          *b.stage.getResult(0).getUsers().begin())
+      a.partner != b.partner)
     return std::nullopt;
   size_t last = a.anchor.size() - 1;
   for (size_t r = 0; r <= last; ++r)
@@ -276,8 +323,9 @@ static Type widen(Type type, int64_t n) {
 
 /// Merges `run` (loads of adjacent tiles, from the leftmost): the first
 /// stage in the pipeline loads the wide tile into a wide buffer, the
-/// reader reads each former buffer's window of it, the others go.
-static void mergeRun(MutableArrayRef<ColumnLoad> run) {
+/// reader reads each former buffer's window of it, the others go (stores:
+/// the writer writes the windows, the first stage stores the wide tile).
+static void mergeRun(MutableArrayRef<ColumnLoad> run, WindowEnd end) {
   int64_t n = run.size();
   int64_t width =
       cast<MemRefType>(run.front().buffer.getType()).getShape().back();
@@ -308,12 +356,13 @@ static void mergeRun(MutableArrayRef<ColumnLoad> run) {
   // The reads: window k of the wide buffer; a chunk of whole rows becomes
   // a column block of them at column k * width.
   for (auto [k, load] : llvm::enumerate(run)) {
-    for (DataTransferOp read : windowReads(load.buffer, load.transfer, width)) {
-      SmallVector<Value> indices(read.getSrcIndices());
+    for (DataTransferOp read :
+         windowReads(load.buffer, load.transfer, width, end)) {
+      SmallVector<Value> indices(end.indices(read));
       OpBuilder rb(read);
-      if (int64_t rows = rowsOfChunk(read, width)) {
-        auto slot = cast<FifoSlotType>(read.getDst().getType());
-        read.getDst().setType(FifoSlotType::get(
+      if (int64_t rows = rowsOfChunk(read, width, end)) {
+        auto slot = cast<FifoSlotType>(end.other(read).getType());
+        end.other(read).setType(FifoSlotType::get(
             slot.getContext(), slot.getSrc(), slot.getDst(),
             SmallVector<int64_t>{rows, width}, slot.getElementType()));
         indices.back() =
@@ -324,25 +373,31 @@ static void mergeRun(MutableArrayRef<ColumnLoad> run) {
         indices.back() =
             arith::AddIOp::create(rb, read.getLoc(), indices.back(), shift);
       }
-      read.getSrcMutable().assign(wideBuffer.getResult());
-      read.getSrcIndicesMutable().assign(indices);
+      end.bufferMutable(read).assign(wideBuffer.getResult());
+      end.indicesMutable(read).assign(indices);
     }
   }
 
-  // One load stage, one token for the reader.
-  first->transfer.getSrcMutable().assign(wideTile.getResult());
-  first->transfer.getDstMutable().assign(wideBuffer.getResult());
-  Value token = first->stage.getResult(0);
-  auto reader = cast<StageOp>(*token.getUsers().begin());
-  SmallVector<Value> dependsIn;
-  for (Value in : reader.getDependsIn()) {
-    bool merged = llvm::any_of(
-        run, [&](ColumnLoad &l) { return l.stage.getResult(0) == in; });
-    Value kept = merged ? token : in;
-    if (!llvm::is_contained(dependsIn, kept))
-      dependsIn.push_back(kept);
+  // One load stage, one token for the reader (one store stage after the
+  // writer, whose token it already takes).
+  (end.store ? first->transfer.getSrcMutable()
+             : first->transfer.getDstMutable())
+      .assign(wideBuffer.getResult());
+  (end.store ? first->transfer.getDstMutable()
+             : first->transfer.getSrcMutable())
+      .assign(wideTile.getResult());
+  if (!end.store) {
+    Value token = first->stage.getResult(0);
+    SmallVector<Value> dependsIn;
+    for (Value in : first->partner.getDependsIn()) {
+      bool merged = llvm::any_of(
+          run, [&](ColumnLoad &l) { return l.stage.getResult(0) == in; });
+      Value kept = merged ? token : in;
+      if (!llvm::is_contained(dependsIn, kept))
+        dependsIn.push_back(kept);
+    }
+    first->partner.getDependsInMutable().assign(dependsIn);
   }
-  reader.getDependsInMutable().assign(dependsIn);
   for (ColumnLoad &load : run) {
     if (&load != first)
       load.stage.erase();
@@ -353,13 +408,13 @@ static void mergeRun(MutableArrayRef<ColumnLoad> run) {
       load.tile.erase();
 }
 
-/// Merges the adjacent-tile loads of `pipeline`, each merged tile at most
-/// `maxBytes` and made of at least `minBlocks` tiles.
+/// Merges the adjacent-tile loads (stores) of `pipeline`, each merged tile
+/// at most `maxBytes` and made of at least `minBlocks` tiles.
 static void mergePipeline(PipelineOp pipeline, int64_t maxBytes,
-                          int64_t minBlocks) {
+                          int64_t minBlocks, WindowEnd end) {
   SmallVector<ColumnLoad> loads;
   for (auto stage : pipeline.getBody().front().getOps<StageOp>())
-    if (auto load = asColumnLoad(stage))
+    if (auto load = asColumnLoad(stage, end))
       loads.push_back(std::move(*load));
   // Group loads whose tiles differ only along the last dimension; within
   // a group, runs of tiles each starting where the previous one ends.
@@ -380,16 +435,23 @@ static void mergePipeline(PipelineOp pipeline, int64_t maxBytes,
         type.getNumElements() * ktflow::bytesPerElement(type.getElementType());
     SmallVector<ColumnLoad> run;
     int64_t next = 0;
+    // Stores: a row of blocks too wide for one store stays as it was, not
+    // cut into pieces (each would wait for the drain of its last block).
+    bool cut = false;
     auto flush = [&] {
-      if (run.size() > 1 && static_cast<int64_t>(run.size()) >= minBlocks)
+      if (run.size() > 1 && static_cast<int64_t>(run.size()) >= minBlocks &&
+          !(end.store && cut))
         runs.push_back(run);
       run.clear();
     };
     for (auto [offset, j] : group) {
-      bool extends = !run.empty() && offset == next &&
-                     static_cast<int64_t>(run.size() + 1) * bytes <= maxBytes;
-      if (!extends)
+      bool adjacent = !run.empty() && offset == next;
+      bool fits = static_cast<int64_t>(run.size() + 1) * bytes <= maxBytes;
+      if (!adjacent || !fits) {
+        cut = cut || adjacent;
         flush();
+        cut = cut && adjacent;
+      }
       run.push_back(loads[j]);
       used[j] = true;
       next = offset + width;
@@ -397,7 +459,7 @@ static void mergePipeline(PipelineOp pipeline, int64_t maxBytes,
     flush();
   }
   for (auto &run : runs)
-    mergeRun(run);
+    mergeRun(run, end);
 }
 
 namespace {
@@ -410,40 +472,57 @@ struct MergeAdjacentLoadsPass
     const ktflow::sched::ScheduleTarget *target = requireScheduleTarget();
     if (!target)
       return;
-    std::optional<LoadEngine> engine = loadEngine(*target);
-    if (!engine || (!allEngines && engine->lanes <= 1))
-      return;
     // Only rows of at least as many blocks as a lane's share of the
     // engine's slots: that is where the separate transfers held a lane's
     // slots for a whole latency (sample_device, 4 slots for 2 lanes). On
     // spyre_like's DMA_IN (8 slots for 2 lanes) rows of 2 or 3 blocks ran
     // slower merged (layernorm_bf16_rows 494 -> 509 cycles).
-    int64_t minBlocks = llvm::divideCeil(engine->slots, engine->lanes);
-    getOperation()->walk([&](PipelineOp pipeline) {
-      mergePipeline(pipeline, maxBytes, minBlocks);
-    });
+    for (bool store : {false, true}) {
+      std::optional<Engine> engine = dmaEngine(*target, store);
+      if (!engine || (!allEngines && engine->lanes <= 1))
+        continue;
+      int64_t minBlocks = llvm::divideCeil(engine->slots, engine->lanes);
+      // A merged store waits for the drain's last window where the blocks'
+      // stores started as each was drained: only a store moved within one
+      // latency (bandwidth x latency of the route, 6,848 bytes on
+      // sample_device) gains; rmsnorm_256x4096's four 2 KiB blocks a row
+      // ran 16 cycles slower as one 8 KiB store.
+      int64_t cap = store ? std::min(maxBytes.getValue(), engine->window)
+                          : maxBytes.getValue();
+      getOperation()->walk([&](PipelineOp pipeline) {
+        mergePipeline(pipeline, cap, minBlocks, WindowEnd{store});
+      });
+    }
   }
 
-  /// The engine that loads a lane's tiles from device memory: the lanes of
-  /// a core one instance serves and the transfers it keeps in flight.
-  struct LoadEngine {
+  /// The engine that loads a lane's tiles from device memory (stores them
+  /// there): the lanes of a core one instance serves, the transfers it
+  /// keeps in flight and the bytes its route moves in one latency.
+  struct Engine {
     int64_t lanes;
     int64_t slots;
+    int64_t window;
   };
-  static std::optional<LoadEngine>
-  loadEngine(const ktflow::sched::ScheduleTarget &t) {
+  static std::optional<Engine> dmaEngine(const ktflow::sched::ScheduleTarget &t,
+                                         bool store) {
     if (t.getLanes().empty())
       return std::nullopt;
-    const auto &in = t.getLanes().front().inbound.hops;
-    if (in.empty() || in.front().kind != ktflow::sched::Hop::Dma)
+    const auto &lane = t.getLanes().front();
+    const ktflow::sched::HopChain &chain = store ? lane.outbound : lane.inbound;
+    const auto &hops = chain.hops;
+    if (hops.empty())
+      return std::nullopt;
+    const ktflow::sched::Hop &dma = store ? hops.back() : hops.front();
+    if (dma.kind != ktflow::sched::Hop::Dma)
       return std::nullopt;
     const ktflow::device::DeviceModel &model = t.getModel();
-    int64_t engines =
-        std::max<int64_t>(model.getInstancesPerCore(in.front().unit), 1);
+    int64_t engines = std::max<int64_t>(model.getInstancesPerCore(dma.unit), 1);
     int64_t lanes = static_cast<int64_t>(t.getLanes().size()) / engines;
-    const auto &unit = model.getNode(in.front().unit).unit;
+    const auto &unit = model.getNode(dma.unit).unit;
     int64_t slots = unit ? std::max<int64_t>(unit->maxOutstanding, 1) : 1;
-    return LoadEngine{std::max<int64_t>(lanes, 1), slots};
+    auto window = static_cast<int64_t>(
+        chain.route.bandwidth * static_cast<double>(chain.route.latency));
+    return Engine{std::max<int64_t>(lanes, 1), slots, window};
   }
 };
 } // namespace

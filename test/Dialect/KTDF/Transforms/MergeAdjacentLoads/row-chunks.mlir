@@ -5,7 +5,10 @@
 // of a half each. Merged, the halves are one 8x32 load into one 8x32
 // buffer; each chunk is then a 4x16 column block of it (columns 0 and 16),
 // its slot of that shape (the load unit moves it as 4 rows a buffer row
-// apart) and the compute unit still takes it as a flat chunk of 64.
+// apart) and the compute unit still takes it as a flat chunk of 64. The
+// two output halves likewise: the compute unit writes each chunk as a flat
+// 64 into a 4x16 slot, the drain writes it as a column block of one 8x32
+// buffer, and one store stage moves the 8x32 tile of OUT.
 
 #x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 #cs_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 15 >= 0)>
@@ -28,6 +31,14 @@
 // CHECK:           ktdf.stage "compute"
 // CHECK-DAG:         ktdf.read_from_fifo %[[SLOT0]] : !ktdf.fifo.slot<{{.*}}, 4x16xf16> -> tensor<64xf16>
 // CHECK-DAG:         ktdf.read_from_fifo %[[SLOT1]] : !ktdf.fifo.slot<{{.*}}, 4x16xf16> -> tensor<64xf16>
+// CHECK:             ktdf.write_to_fifo %{{.*}} to %[[OSLOT0:.*]] : tensor<64xf16> to !ktdf.fifo.slot<{{.*}}, 4x16xf16>
+// CHECK-NEXT:        ktdf.write_to_fifo %{{.*}} to %[[OSLOT1:.*]] : tensor<64xf16> to !ktdf.fifo.slot<{{.*}}, 4x16xf16>
+// CHECK:           %[[DRAIN:.*]] = ktdf.stage "drain"
+// CHECK:             ktdf.data_transfer %[[OSLOT0]] to %[[OUT:.*]][%{{.*}}, %c0{{.*}}] : !ktdf.fifo.slot<{{.*}}, 4x16xf16> to memref<8x32xf16, "L1">
+// CHECK:             ktdf.data_transfer %[[OSLOT1]] to %[[OUT]][%{{.*}}, %c16{{.*}}] : !ktdf.fifo.slot<{{.*}}, 4x16xf16> to memref<8x32xf16, "L1">
+// CHECK:           ktdf.stage "store_0" depends_in(%[[DRAIN]]) depends_out(0)
+// CHECK-NEXT:        ktdf.data_transfer %[[OUT]] to %{{.*}} : memref<8x32xf16, "L1"> to !ktdp.access_tile<8x32xindex>
+// CHECK-NOT:       ktdf.stage "store_1"
 func.func @rope_halves(%x_ptr: index, %cos_ptr: index, %sin_ptr: index, %out_ptr: index) attributes {grid = [8]} {
   %pid = ktdp.get_compute_tile_id : index
   %c8 = arith.constant 8 : index
@@ -64,12 +75,14 @@ func.func @rope_halves(%x_ptr: index, %cos_ptr: index, %sin_ptr: index, %out_ptr
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 
 // Refused: halves with a gap between them (columns 0 and 32 of a 48-wide
-// row). Two loads, two 8x16 buffers, flat slots.
+// row), loaded and stored. Two loads, two stores, four 8x16 buffers, flat
+// slots.
 // CHECK-LABEL: func.func @halves_apart
-// CHECK-COUNT-2: ktdf.private : memref<8x16xf16, "L1">
+// CHECK-COUNT-4: ktdf.private : memref<8x16xf16, "L1">
 // CHECK-NOT:     memref<8x32xf16
 // CHECK-NOT:     , {{[0-9]+}}x16xf16>
 // CHECK:         ktdf.stage "load_1"
+// CHECK:         ktdf.stage "store_1"
 func.func @halves_apart(%x_ptr: index, %out_ptr: index) attributes {grid = [8]} {
   %pid = ktdp.get_compute_tile_id : index
   %c8 = arith.constant 8 : index
@@ -80,9 +93,12 @@ func.func @halves_apart(%x_ptr: index, %out_ptr: index) attributes {grid = [8]} 
   %t2 = ktdp.construct_access_tile %X[%row, 32] {access_tile_set = #half, access_tile_order = #id2} : memref<64x48xf16> -> !ktdp.access_tile<8x16xindex>
   %x1 = ktdp.load %t1 : <8x16xindex> -> tensor<8x16xf16>
   %x2 = ktdp.load %t2 : <8x16xindex> -> tensor<8x16xf16>
-  %o = arith.subf %x1, %x2 : tensor<8x16xf16>
-  %u = ktdp.construct_access_tile %OUT[%row, 0] {access_tile_set = #half, access_tile_order = #id2} : memref<64x48xf16> -> !ktdp.access_tile<8x16xindex>
-  ktdp.store %o, %u : tensor<8x16xf16>, <8x16xindex>
+  %o1 = arith.subf %x1, %x2 : tensor<8x16xf16>
+  %o2 = arith.addf %x1, %x2 : tensor<8x16xf16>
+  %u1 = ktdp.construct_access_tile %OUT[%row, 0] {access_tile_set = #half, access_tile_order = #id2} : memref<64x48xf16> -> !ktdp.access_tile<8x16xindex>
+  %u2 = ktdp.construct_access_tile %OUT[%row, 32] {access_tile_set = #half, access_tile_order = #id2} : memref<64x48xf16> -> !ktdp.access_tile<8x16xindex>
+  ktdp.store %o1, %u1 : tensor<8x16xf16>, <8x16xindex>
+  ktdp.store %o2, %u2 : tensor<8x16xf16>, <8x16xindex>
   return
 }
 
@@ -115,5 +131,84 @@ func.func @different_strides(%x_ptr: index, %out_ptr: index) attributes {grid = 
   %o = arith.subf %x1, %x2 : tensor<8x16xf16>
   %u = ktdp.construct_access_tile %OUT[%row, 0] {access_tile_set = #half, access_tile_order = #id2} : memref<64x32xf16> -> !ktdp.access_tile<8x16xindex>
   ktdp.store %o, %u : tensor<8x16xf16>, <8x16xindex>
+  return
+}
+
+// -----
+
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 4095 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 1023 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// A row of four 2 KiB blocks: its loads merge (one 8 KiB load), its stores
+// do not: one 8 KiB store would wait for the drain of the row's last block
+// where each block's store started as it was drained, and it moves more
+// than sample_device's store route does in one latency (64 bytes a cycle
+// x 107 cycles); nor is the row cut into a store of 3 blocks and one of 1.
+// CHECK-LABEL: func.func @wide_store_blocks
+// CHECK:         ktdf.private : memref<1x4096xf16, "L1">
+// CHECK-NOT:     ktdf.stage "load_1"
+// CHECK:         ktdf.stage "store_3"
+// CHECK-NOT:     memref<1x{{2048|3072|4096}}xf16, "L1"> to !ktdp.access_tile
+func.func @wide_store_blocks(%x_ptr: index, %y_ptr: index) attributes {grid = [64]} {
+  %row = ktdp.get_compute_tile_id : index
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [64, 4096], strides: [4096, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x4096xf16>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 4096], strides: [4096, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x4096xf16>
+  %t0 = ktdp.construct_access_tile %X[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x4096xf16> -> !ktdp.access_tile<1x1024xindex>
+  %t1 = ktdp.construct_access_tile %X[%row, 1024] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x4096xf16> -> !ktdp.access_tile<1x1024xindex>
+  %t2 = ktdp.construct_access_tile %X[%row, 2048] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x4096xf16> -> !ktdp.access_tile<1x1024xindex>
+  %t3 = ktdp.construct_access_tile %X[%row, 3072] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x4096xf16> -> !ktdp.access_tile<1x1024xindex>
+  %x0 = ktdp.load %t0 : <1x1024xindex> -> tensor<1x1024xf16>
+  %x1 = ktdp.load %t1 : <1x1024xindex> -> tensor<1x1024xf16>
+  %x2 = ktdp.load %t2 : <1x1024xindex> -> tensor<1x1024xf16>
+  %x3 = ktdp.load %t3 : <1x1024xindex> -> tensor<1x1024xf16>
+  %y0 = arith.addf %x0, %x1 : tensor<1x1024xf16>
+  %y1 = arith.addf %x1, %x2 : tensor<1x1024xf16>
+  %y2 = arith.addf %x2, %x3 : tensor<1x1024xf16>
+  %y3 = arith.addf %x3, %x0 : tensor<1x1024xf16>
+  %u0 = ktdp.construct_access_tile %Y[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x4096xf16> -> !ktdp.access_tile<1x1024xindex>
+  %u1 = ktdp.construct_access_tile %Y[%row, 1024] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x4096xf16> -> !ktdp.access_tile<1x1024xindex>
+  %u2 = ktdp.construct_access_tile %Y[%row, 2048] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x4096xf16> -> !ktdp.access_tile<1x1024xindex>
+  %u3 = ktdp.construct_access_tile %Y[%row, 3072] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x4096xf16> -> !ktdp.access_tile<1x1024xindex>
+  ktdp.store %y0, %u0 : tensor<1x1024xf16>, <1x1024xindex>
+  ktdp.store %y1, %u1 : tensor<1x1024xf16>, <1x1024xindex>
+  ktdp.store %y2, %u2 : tensor<1x1024xf16>, <1x1024xindex>
+  ktdp.store %y3, %u3 : tensor<1x1024xf16>, <1x1024xindex>
+  return
+}
+
+// -----
+
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 511 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 127 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// Four 256-byte output blocks of a row (what rmsnorm_blocks stores): one
+// 1 KiB store after the drain.
+// CHECK-LABEL: func.func @narrow_store_blocks
+// CHECK:         %[[OUT:.*]] = ktdf.private : memref<1x512xf16, "L1">
+// CHECK:         ktdf.stage "drain"
+// CHECK-COUNT-4:   ktdf.data_transfer %{{.*}} to %[[OUT]][
+// CHECK:         ktdf.stage "store_0"
+// CHECK-NEXT:      ktdf.data_transfer %[[OUT]] to %{{.*}} : memref<1x512xf16, "L1"> to !ktdp.access_tile<1x512xindex>
+// CHECK-NOT:     ktdf.stage "store_1"
+func.func @narrow_store_blocks(%x_ptr: index, %y_ptr: index) attributes {grid = [64]} {
+  %row = ktdp.get_compute_tile_id : index
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [64, 512], strides: [512, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x512xf16>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 512], strides: [512, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x512xf16>
+  %t0 = ktdp.construct_access_tile %X[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x512xf16> -> !ktdp.access_tile<1x128xindex>
+  %x0 = ktdp.load %t0 : <1x128xindex> -> tensor<1x128xf16>
+  %y0 = arith.addf %x0, %x0 : tensor<1x128xf16>
+  %y1 = arith.mulf %x0, %x0 : tensor<1x128xf16>
+  %y2 = arith.subf %x0, %y0 : tensor<1x128xf16>
+  %y3 = arith.addf %y0, %y1 : tensor<1x128xf16>
+  %u0 = ktdp.construct_access_tile %Y[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x512xf16> -> !ktdp.access_tile<1x128xindex>
+  %u1 = ktdp.construct_access_tile %Y[%row, 128] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x512xf16> -> !ktdp.access_tile<1x128xindex>
+  %u2 = ktdp.construct_access_tile %Y[%row, 256] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x512xf16> -> !ktdp.access_tile<1x128xindex>
+  %u3 = ktdp.construct_access_tile %Y[%row, 384] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x512xf16> -> !ktdp.access_tile<1x128xindex>
+  ktdp.store %y0, %u0 : tensor<1x128xf16>, <1x128xindex>
+  ktdp.store %y1, %u1 : tensor<1x128xf16>, <1x128xindex>
+  ktdp.store %y2, %u2 : tensor<1x128xf16>, <1x128xindex>
+  ktdp.store %y3, %u3 : tensor<1x128xf16>, <1x128xindex>
   return
 }
