@@ -34,6 +34,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CopyPipelines.h"
 #include "ProgramBuilder.h"
 
 #include "ktflow/Analysis/MemoryTensors.h"
@@ -137,6 +138,11 @@ void lowering::reduceToDma(PipelineOp pipeline, StageOp dma, Value from,
       op.dropAllReferences();
       op.erase();
     }
+  eraseUnusedPrivates(pipeline);
+}
+
+void lowering::eraseUnusedPrivates(PipelineOp pipeline) {
+  Block &body = pipeline.getBody().front();
   for (Operation &op : llvm::make_early_inc_range(body))
     if (isa<PrivateOp>(op) && op.use_empty())
       op.erase();

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CopyPipelines.h"
 #include "ProgramBuilder.h"
 
 #include "ktflow/Conversion/Passes.h"
@@ -159,6 +160,7 @@ LogicalResult KernelLowering::run(OpBuilder &moduleBuilder) {
   directDevicePassThroughs(func);
   directExchangeDmas(func);
   directResidentCopies();
+  sendKeptDestinations(func);
   mergeAdjacentCopies(func);
   if (failed(collectArguments()) || failed(planInstances()) ||
       failed(collectPipelines()))

@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CopyPipelines.h"
 #include "Lowering.h"
 
 #include "ktflow/Analysis/MemoryTensors.h"
@@ -157,10 +158,7 @@ static void directDevicePassThrough(PipelineOp pipeline) {
     stage->dropAllReferences();
     stage->erase();
   }
-  Block &body = pipeline.getBody().front();
-  for (Operation &op : llvm::make_early_inc_range(body))
-    if (isa<PrivateOp>(op) && op.use_empty())
-      op.erase();
+  eraseUnusedPrivates(pipeline);
 }
 
 void mlir::ktdf::lowering::directDevicePassThroughs(func::FuncOp func) {

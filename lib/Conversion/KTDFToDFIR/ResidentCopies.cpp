@@ -162,9 +162,7 @@ static bool copyUsesOf(ktdp::ConstructMemoryViewOp view,
   return !sends.empty() || keeps;
 }
 
-/// Drops the drain transfer `out` of a fill, the compute's writes of the
-/// chunks it stored and their FIFO slot.
-static void dropFillWrite(DataTransferOp out, StageOp compute) {
+void lowering::dropFillWrite(DataTransferOp out, StageOp compute) {
   Value slot = out.getSrc();
   out.erase();
   compute.walk([&](WriteToFifoOp write) {

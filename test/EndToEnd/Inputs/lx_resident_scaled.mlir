@@ -6,9 +6,10 @@
 //   OUT[i, j] = 2 * G[i, j]                      i <  96
 //             = 2 * LX0[12288 + 64(i - 96) + j]  96 <= i < 128
 //             = 2 * LX1[16384 + 64(i - 128) + j] 128 <= i < 192
-// The LX parts are inputs (`lx0@12288`, `lx1@16384`). What a tile copies
-// of a part may be computed (doubled) before it is sent, so a part's copy
-// is not the part itself: ResidentCopies.cpp leaves such a fill alone.
+// The LX parts are inputs (`lx0@12288`, `lx1@16384`). The scheduler
+// doubles each part after it is copied, in every tile's store of it, so
+// the fills only pass the parts through: the copies send the parts
+// themselves and each tile reads its own in place (ResidentCopies.cpp).
 #g   = affine_set<(d0, d1) : (d0 >= 0, -d0 + 95 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #l0  = affine_set<(d0, d1) : (d0 - 96 >= 0, -d0 + 127 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #l1  = affine_set<(d0, d1) : (d0 - 128 >= 0, -d0 + 191 >= 0, d1 >= 0, -d1 + 63 >= 0)>
