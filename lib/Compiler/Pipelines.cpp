@@ -10,6 +10,7 @@
 #include "ktflow/Conversion/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/MergedLoads.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/StatsAfterLoop.h"
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -167,6 +168,10 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   merge.useLanes = options.optimize && options.knobs.useLanes;
   pm.addPass(ktdf::createKTDFMergeExchangeTiles(merge));
   pm.addPass(ktdf::createKTDFCarryInScratchpad());
+  // After the carried views: its views go past theirs. Its rows of one
+  // element take no fixed chunk width.
+  if (options.optimize && options.chunk == 0)
+    pm.addPass(ktdf::createKTDFStoreStatsAfterLoop());
   pm.addPass(ktdf::createKTDFMapMemorySpaces());
   pm.addPass(ktdf::createKTDFSinkIntoLoops());
   pm.addPass(ktdf::createKTDFGeneralize());

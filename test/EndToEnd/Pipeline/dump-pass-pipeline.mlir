@@ -35,6 +35,7 @@
 // CHECK-NEXT:   ktdf-lower-inter-tile,
 // CHECK-NEXT:   ktdf-merge-exchange-tiles{use-lanes=true},
 // CHECK-NEXT:   ktdf-carry-in-scratchpad,
+// CHECK-NEXT:   ktdf-store-stats-after-loop,
 // CHECK-NEXT:   ktdf-map-memory-spaces,
 // CHECK-NEXT:   ktdf-sink-into-loops,
 // CHECK-NEXT:   ktdf-generalize,
