@@ -10,7 +10,6 @@
 #include "ktflow/Conversion/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/MergedLoads.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
-#include "ktflow/Dialect/KTDF/Transforms/StatsAfterLoop.h"
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
 
 #include "mlir/Pass/PassRegistry.h"

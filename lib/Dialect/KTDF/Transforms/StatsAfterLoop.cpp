@@ -28,8 +28,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ktflow/Dialect/KTDF/Transforms/StatsAfterLoop.h"
-
 #include "OutputSlices.h"
 #include "ScratchpadViews.h"
 
@@ -50,8 +48,17 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFSTORESTATSAFTERLOOP
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
+
 using namespace mlir;
 using namespace mlir::ktdf;
+
+/// The unit attribute put on the scratchpad views the pass makes, beside
+/// `ktdf.carried` (which makes the lowering order their accesses).
+static constexpr llvm::StringLiteral kRowStatsViewAttrName = "ktdf.row_stats";
 
 namespace {
 
@@ -344,21 +351,7 @@ private:
 };
 
 struct StoreStatsAfterLoopPass
-    : public PassWrapper<StoreStatsAfterLoopPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StoreStatsAfterLoopPass)
-
-  StringRef getArgument() const override {
-    return "ktdf-store-stats-after-loop";
-  }
-  StringRef getDescription() const override {
-    return "Keep a row loop's one-element stores in the scratchpad and "
-           "store each output once after the loop";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, tensor::TensorDialect,
-                    ktdp::KTDPDialect>();
-  }
-
+    : public ktdf::impl::KTDFStoreStatsAfterLoopBase<StoreStatsAfterLoopPass> {
   void runOnOperation() override {
     auto &target = getAnalysis<ktflow::sched::ScheduleTarget>();
     if (!target.isValid())
@@ -389,11 +382,3 @@ struct StoreStatsAfterLoopPass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> mlir::ktdf::createKTDFStoreStatsAfterLoop() {
-  return std::make_unique<StoreStatsAfterLoopPass>();
-}
-
-void mlir::ktdf::registerKTDFStoreStatsAfterLoop() {
-  PassRegistration<StoreStatsAfterLoopPass>();
-}

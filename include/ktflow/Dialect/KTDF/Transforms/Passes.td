@@ -454,6 +454,37 @@ def KTDFCarryInScratchpad
                            "::mlir::ktdp::KTDPDialect"];
 }
 
+def KTDFStoreStatsAfterLoop
+    : Pass<"ktdf-store-stats-after-loop", "::mlir::ModuleOp"> {
+  let summary = "Keep a row loop's one-element stores in the scratchpad and "
+                "store each output once after the loop";
+  let description = [{
+    A grid-stride row loop (`scf.for %r = %pid to %n_rows step %c16`) that
+    stores one value a row (a row's maximum and sum, a layernorm's mean and
+    reciprocal standard deviation) into a vector `OUT[%r]` makes one 2-byte
+    DMA a row and output, each holding one of the store engine's slots for
+    the whole device-memory latency. Instead each store writes element
+    `min((r - lb) / step, ceil(V / step))` of a scratchpad view of its own
+    (`ct_local`, marked `ktdf.carried` and `ktdf.row_stats`), and after the
+    loop the view goes out in one transfer into a 2-d view of the output,
+    rows of `step` elements at column `lb`, whose row count is the number of
+    trips that stored inside the output (a run-time value): one strided DMA
+    per output and grid point.
+
+    Applied only where the stores bind the store engine: more stores queue
+    than its slots across the lanes it serves, a trip's stores hold the
+    slots at least half as long as the trip's rows take the engine, and on
+    an engine that also loads, the loop stores nothing else. Left alone: an
+    output anything else in the kernel reads or writes, a step that is not a
+    constant, a start that may lie outside `[0, step)`, an output of more
+    than 64 steps. Runs after ktdf-carry-in-scratchpad (its views go past
+    the carried views) and only when the chunk width is the cost model's.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::ktdp::KTDPDialect"];
+}
+
 def KTDFRemoteScratchpadLoads
     : Pass<"ktdf-remote-scratchpad-loads", "::mlir::ModuleOp"> {
   let summary = "Loads of another tile's scratchpad as inter-tile copies";
