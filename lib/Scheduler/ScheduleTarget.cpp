@@ -255,6 +255,11 @@ std::optional<NodeId> ScheduleTarget::findNode(StringRef name) const {
   return std::nullopt;
 }
 
+int64_t ScheduleTarget::getLanesPerInstance(NodeId unit) const {
+  int64_t instances = std::max<int64_t>(model->getInstancesPerCore(unit), 1);
+  return std::max<int64_t>(static_cast<int64_t>(lanes.size()) / instances, 1);
+}
+
 bool ScheduleTarget::readsMemory(NodeId unit, NodeId memory) const {
   std::optional<device::Route> route = routing->findRoute(memory, unit);
   return route &&

@@ -141,6 +141,10 @@ public:
   /// emitter routes an instruction (a route through another unit, the
   /// load unit filling the scratchpad, is none).
   bool readsMemory(NodeId unit, NodeId memory) const;
+  /// The lanes of a core one instance of `unit` serves (its DMA engine's
+  /// transfers queue on it): a unit outside the lane's own scopes serves
+  /// several; at least one.
+  int64_t getLanesPerInstance(NodeId unit) const;
 
   /// SIMD lanes of `lane`'s compute unit for `type` (those it holds `type`
   /// in: f32's for a bf16 it has no lanes for, getHeldType), if it has any.

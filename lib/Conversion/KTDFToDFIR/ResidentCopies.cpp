@@ -72,16 +72,14 @@ ktdp::ConstructMemoryViewOp lowering::wholeViewOf(Value tile) {
       !ktdp::isBoxShaped(access.getAccessTileSet()))
     return {};
   auto box = ktdp::getBoundingBox(access.getAccessTileSet(), {});
+  AffineMap anchor = access.getBaseMap();
+  AffineExpr zeroExpr = getAffineConstantExpr(0, anchor.getContext());
+  SmallVector<AffineExpr> dims(anchor.getNumDims(), zeroExpr);
+  SmallVector<AffineExpr> syms(anchor.getNumSymbols(), zeroExpr);
   if (failed(box) ||
       ArrayRef<int64_t>(box->getExtents()) != view.getStaticSizes() ||
       llvm::any_of(box->lower, [](int64_t lo) { return lo != 0; }) ||
-      llvm::any_of(access.getBaseMap().getResults(), [&](AffineExpr e) {
-        AffineMap map = access.getBaseMap();
-        MLIRContext *ctx = map.getContext();
-        SmallVector<AffineExpr> dims(map.getNumDims(),
-                                     getAffineConstantExpr(0, ctx));
-        SmallVector<AffineExpr> syms(map.getNumSymbols(),
-                                     getAffineConstantExpr(0, ctx));
+      llvm::any_of(anchor.getResults(), [&](AffineExpr e) {
         auto c = dyn_cast<AffineConstantExpr>(
             simplifyAffineExpr(e.replaceDimsAndSymbols(dims, syms), 0, 0));
         return !c || c.getValue() != 0;

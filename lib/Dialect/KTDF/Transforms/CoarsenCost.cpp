@@ -221,16 +221,6 @@ double coarsen::deviceMemoryShare(const ScheduleTarget &target,
   return *memory->bandwidth / static_cast<double>(engines);
 }
 
-/// The lanes of a core one instance of `dmaUnit` serves: a unit outside
-/// the lane's own scopes serves several.
-static int64_t lanesPerEngine(const ScheduleTarget &target,
-                              ktflow::device::NodeId dmaUnit) {
-  int64_t engines = target.getModel().getInstancesPerCore(dmaUnit);
-  return std::max<int64_t>(static_cast<int64_t>(target.getLanes().size()) /
-                               std::max<int64_t>(engines, 1),
-                           1);
-}
-
 CoarsenQuery coarsen::describeCoarsening(const ScheduleTarget &target,
                                          ArrayRef<PipelineOp> pipelines,
                                          const Driver &d, int64_t bound) {
@@ -254,7 +244,7 @@ CoarsenQuery coarsen::describeCoarsening(const ScheduleTarget &target,
                              : std::nullopt;
   // A unit outside the lane's own scopes serves several lanes of a core,
   // whose transfers queue on it when the grid runs on them.
-  int64_t served = dmaUnit ? lanesPerEngine(target, *dmaUnit) : 1;
+  int64_t served = dmaUnit ? target.getLanesPerInstance(*dmaUnit) : 1;
   query.dmaSharing = ktflow::sched::lanesSharingEngine(
       served, activeInstances(pipelines.front()), target.getNumCores());
   // Merging a lane's grid points trades the skew between them for larger

@@ -516,13 +516,11 @@ struct MergeAdjacentLoadsPass
     if (dma.kind != ktflow::sched::Hop::Dma)
       return std::nullopt;
     const ktflow::device::DeviceModel &model = t.getModel();
-    int64_t engines = std::max<int64_t>(model.getInstancesPerCore(dma.unit), 1);
-    int64_t lanes = static_cast<int64_t>(t.getLanes().size()) / engines;
     const auto &unit = model.getNode(dma.unit).unit;
     int64_t slots = unit ? std::max<int64_t>(unit->maxOutstanding, 1) : 1;
     auto window = static_cast<int64_t>(
         chain.route.bandwidth * static_cast<double>(chain.route.latency));
-    return Engine{std::max<int64_t>(lanes, 1), slots, window};
+    return Engine{t.getLanesPerInstance(dma.unit), slots, window};
   }
 };
 } // namespace

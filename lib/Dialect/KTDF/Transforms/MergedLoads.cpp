@@ -41,8 +41,7 @@ void ktdf::decideMergedLoads(const ktflow::sched::ScheduleTarget &target,
   if (in.kind != Hop::Dma || out.kind != Hop::Dma || in.unit == out.unit ||
       !model.getNode(in.unit).unit || !model.getNode(out.unit).unit)
     return;
-  int64_t lanes = target.getLanes().size() /
-                  std::max<int64_t>(model.getInstancesPerCore(in.unit), 1);
+  int64_t lanes = target.getLanesPerInstance(in.unit);
   // The copies a merged transfer fills: a divisor of the executions and
   // of the copies (a group's copies never wrap around).
   int64_t merge = 1;

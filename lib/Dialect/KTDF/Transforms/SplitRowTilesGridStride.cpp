@@ -285,10 +285,7 @@ static CoarsenQuery describeTrips(const ScheduleTarget &target,
   const Hop &in = lane.inbound.hops.front();
   int64_t served = 1;
   if (in.kind == Hop::Dma) {
-    served = std::max<int64_t>(
-        static_cast<int64_t>(target.getLanes().size()) /
-            std::max<int64_t>(model.getInstancesPerCore(in.unit), 1),
-        1);
+    served = target.getLanesPerInstance(in.unit);
     if (model.getNode(in.unit).unit)
       query.maxOutstanding = model.getNode(in.unit).unit->maxOutstanding;
   }

@@ -216,10 +216,7 @@ bool storesBind(const ktflow::sched::ScheduleTarget &target, int64_t gridPoints,
   int64_t slots = 1;
   if (model.getNode(out.unit).unit)
     slots = std::max<int64_t>(model.getNode(out.unit).unit->maxOutstanding, 1);
-  int64_t served = std::max<int64_t>(
-      static_cast<int64_t>(target.getLanes().size()) /
-          std::max<int64_t>(model.getInstancesPerCore(out.unit), 1),
-      1);
+  int64_t served = target.getLanesPerInstance(out.unit);
   int64_t instances =
       std::min(gridPoints, target.getNumLaneInstances(/*everyLane=*/true));
   int64_t sharing = ktflow::sched::lanesSharingEngine(served, instances,
