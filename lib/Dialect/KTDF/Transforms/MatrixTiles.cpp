@@ -175,11 +175,7 @@ mlir::ktdf::detail::tileMatrixStage(const ktflow::sched::ScheduleTarget &target,
                              "--ktdf-route-transfers first");
   const auto &unit = *target.getModel().getNode(*node).unit;
   bool engine = compute.isApplicable(UnitRole::matrix_compute);
-  ktflow::machine::MatrixShape block;
-  if (unit.matrix)
-    block = {static_cast<uint32_t>(unit.matrix->m),
-             static_cast<uint32_t>(unit.matrix->n),
-             static_cast<uint32_t>(unit.matrix->k)};
+  ktflow::machine::MatrixShape block = matrixBlockOf(unit);
   Builder b(compute.getContext());
   WalkResult walk =
       compute.walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
@@ -187,15 +183,15 @@ mlir::ktdf::detail::tileMatrixStage(const ktflow::sched::ScheduleTarget &target,
             op->hasTrait<OpTrait::ConstantLike>())
           return WalkResult::advance();
         if (isMatrixProduct(op)) {
-          Type element = getElementTypeOrSelf(op->getOperand(0).getType());
-          std::optional<double> rate =
-              unit.getThroughput(ktflow::machine::OpClass::Matrix, element);
-          if (!rate || *rate <= 0)
+          std::optional<double> rate = matrixRate(op, unit);
+          if (!rate)
             return op->emitError("the ")
                    << (engine ? "matrix" : "vector") << " unit '"
                    << target.getModel().getNode(*node).name << "' of device '"
                    << target.getModel().getName() << "' does not multiply "
-                   << typeName(element) << " matrices";
+                   << typeName(
+                          getElementTypeOrSelf(op->getOperand(0).getType()))
+                   << " matrices";
           auto [mDim, nDim, kDim] = matrixProductDims(op);
           uint64_t m = mDim, n = nDim, k = kDim;
           uint64_t cycles =

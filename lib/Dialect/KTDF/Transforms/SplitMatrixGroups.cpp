@@ -62,10 +62,7 @@ private:
   bool isMatrixOp(Operation *op) const {
     if (!isa<linalg::MatmulOp>(op))
       return false;
-    Type element = getElementTypeOrSelf(op->getOperand(0).getType());
-    std::optional<double> rate =
-        matrixUnit.getThroughput(ktdf_arch::OpClass::Matrix, element);
-    return rate && *rate > 0;
+    return matrixRate(op, matrixUnit).has_value();
   }
 
   /// Loads and fills go with their users, copied for each part that uses

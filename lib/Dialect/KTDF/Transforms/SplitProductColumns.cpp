@@ -33,6 +33,7 @@
 #include "TileSlices.h"
 
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
+#include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDF/Transforms/RowBlocks.h"
 #include "ktflow/Dialect/KTDF/Transforms/SplitProductColumns.h"
@@ -463,10 +464,7 @@ struct SplitProductColumnsPass
         if (!rate)
           continue;
         splits.push_back(std::move(*split));
-        engines.push_back({{static_cast<uint32_t>(unit.matrix->m),
-                            static_cast<uint32_t>(unit.matrix->n),
-                            static_cast<uint32_t>(unit.matrix->k)},
-                           *rate});
+        engines.push_back({matrixBlockOf(unit), *rate});
       }
     }
     if (splits.empty() || !onlyProductViews(func, splits))

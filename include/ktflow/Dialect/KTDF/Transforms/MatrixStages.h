@@ -51,18 +51,38 @@ inline bool isMatrixStage(StageOp stage) {
   return found;
 }
 
+/// The rate at which `unit` multiplies the operands of the matrix product
+/// `op`, if it multiplies their type.
+inline std::optional<double> matrixRate(Operation *op,
+                                        const ktdf_arch::UnitSpec &unit) {
+  Type element = getElementTypeOrSelf(op->getOperand(0).getType());
+  std::optional<double> rate =
+      unit.getThroughput(ktdf_arch::OpClass::Matrix, element);
+  if (!rate || *rate <= 0)
+    return std::nullopt;
+  return rate;
+}
+
+/// The block a matrix engine `unit` multiplies in; the empty shape for a
+/// unit that is not one (a vector unit, MatrixTiming.h).
+inline ktflow::machine::MatrixShape
+matrixBlockOf(const ktdf_arch::UnitSpec &unit) {
+  if (!unit.matrix)
+    return {};
+  return {static_cast<uint32_t>(unit.matrix->m),
+          static_cast<uint32_t>(unit.matrix->n),
+          static_cast<uint32_t>(unit.matrix->k)};
+}
+
 /// Whether a matrix unit with `unit`'s features can run the matrix stage
 /// `stage`: it multiplies every product's operand type, and the stage
 /// does no element-wise work but fills (the unit has no element-wise
 /// datapath; a stage that does runs on the vector unit instead).
 inline bool matrixUnitCanRun(StageOp stage, const ktdf_arch::UnitSpec &unit) {
   WalkResult walk = stage.walk([&](Operation *op) {
-    if (isMatrixProduct(op)) {
-      Type element = getElementTypeOrSelf(op->getOperand(0).getType());
-      std::optional<double> rate =
-          unit.getThroughput(ktdf_arch::OpClass::Matrix, element);
-      return rate && *rate > 0 ? WalkResult::skip() : WalkResult::interrupt();
-    }
+    if (isMatrixProduct(op))
+      return matrixRate(op, unit) ? WalkResult::skip()
+                                  : WalkResult::interrupt();
     if (auto generic = dyn_cast<linalg::GenericOp>(op))
       return llvm::any_of(
                  generic.getDpsInputs(),
@@ -80,27 +100,19 @@ inline bool matrixUnitCanRun(StageOp stage, const ktdf_arch::UnitSpec &unit) {
 /// multiply one of their operand types.
 inline std::optional<uint64_t>
 matrixStageCycles(StageOp stage, const ktdf_arch::UnitSpec &unit) {
-  ktflow::machine::MatrixShape block;
-  if (unit.matrix)
-    block = {static_cast<uint32_t>(unit.matrix->m),
-             static_cast<uint32_t>(unit.matrix->n),
-             static_cast<uint32_t>(unit.matrix->k)};
+  ktflow::machine::MatrixShape block = matrixBlockOf(unit);
   uint64_t cycles = 0;
-  bool runs = true;
-  stage.walk([&](Operation *op) {
+  WalkResult walk = stage.walk([&](Operation *op) {
     if (!isMatrixProduct(op))
-      return;
-    Type element = getElementTypeOrSelf(op->getOperand(0).getType());
-    std::optional<double> rate =
-        unit.getThroughput(ktdf_arch::OpClass::Matrix, element);
-    if (!rate || *rate <= 0) {
-      runs = false;
-      return;
-    }
+      return WalkResult::advance();
+    std::optional<double> rate = matrixRate(op, unit);
+    if (!rate)
+      return WalkResult::interrupt();
     auto [m, n, k] = matrixProductDims(op);
     cycles += ktflow::machine::matrixProductCycles(block, *rate, m, n, k);
+    return WalkResult::advance();
   });
-  if (!runs)
+  if (walk.wasInterrupted())
     return std::nullopt;
   return cycles;
 }
