@@ -260,6 +260,14 @@ int64_t ScheduleTarget::getLanesPerInstance(NodeId unit) const {
   return std::max<int64_t>(static_cast<int64_t>(lanes.size()) / instances, 1);
 }
 
+bool ScheduleTarget::loadsAndStoresOnOneEngine() const {
+  const Lane &lane = lanes.front();
+  if (lane.inbound.hops.empty() || lane.outbound.hops.empty())
+    return false;
+  const Hop &in = lane.inbound.hops.front(), &out = lane.outbound.hops.back();
+  return in.kind == Hop::Dma && out.kind == Hop::Dma && out.unit == in.unit;
+}
+
 bool ScheduleTarget::readsMemory(NodeId unit, NodeId memory) const {
   std::optional<device::Route> route = routing->findRoute(memory, unit);
   return route &&

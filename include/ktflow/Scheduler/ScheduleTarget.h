@@ -145,6 +145,9 @@ public:
   /// transfers queue on it): a unit outside the lane's own scopes serves
   /// several; at least one.
   int64_t getLanesPerInstance(NodeId unit) const;
+  /// Whether one DMA engine of a lane both loads from and stores to device
+  /// memory (mesh_device's): it runs an execution's transfers in order.
+  bool loadsAndStoresOnOneEngine() const;
 
   /// SIMD lanes of `lane`'s compute unit for `type` (those it holds `type`
   /// in: f32's for a bf16 it has no lanes for, getHeldType), if it has any.

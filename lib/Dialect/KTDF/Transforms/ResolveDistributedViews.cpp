@@ -452,11 +452,7 @@ struct ResolveDistributedViewsPass
     if (!target.isValid() || target.getLanes().empty())
       return false;
     markAnalysesPreserved<ktflow::sched::ScheduleTarget>();
-    const ktflow::sched::Lane &lane = target.getLanes().front();
-    using ktflow::sched::Hop;
-    const Hop &in = lane.inbound.hops.front(), &out = lane.outbound.hops.back();
-    return !(in.kind == Hop::Dma && out.kind == Hop::Dma &&
-             in.unit == out.unit);
+    return !target.loadsAndStoresOnOneEngine();
   }
 
   void runOnOperation() override {

@@ -164,14 +164,6 @@ struct TripWork {
 };
 } // namespace
 
-/// Whether one DMA engine of a lane both loads from and stores to device
-/// memory (mesh_device's): it runs an execution's stages in order.
-static bool loadsAndStoresOnOneEngine(const ScheduleTarget &target) {
-  const ktflow::sched::Lane &lane = target.getLanes().front();
-  const Hop &in = lane.inbound.hops.front(), &out = lane.outbound.hops.back();
-  return in.kind == Hop::Dma && out.kind == Hop::Dma && out.unit == in.unit;
-}
-
 /// What one trip of `loop` moves and computes with the plan's tiles and
 /// tensors cut to `rows` rows (a tensor of other rows, a weight, counts
 /// whole): each op on tensors is charged its elements over the lane's SIMD
@@ -252,7 +244,7 @@ static TripWork tripWork(scf::ForOp loop, const RowSlicePlan &plan,
   largest.pipelines = largest.executions = std::max<int64_t>(pipelines, 1);
   if (pieces != static_cast<int64_t>(plan.getTiles().size()))
     return largest;
-  if (loadsAndStoresOnOneEngine(target)) {
+  if (target.loadsAndStoresOnOneEngine()) {
     // Each pipeline's execution still waits, in the engine's order, for
     // its compute: as many executions, a part of the bytes each.
     for (int64_t &b : llvm::concat<int64_t>(largest.loads, largest.stores))
@@ -297,7 +289,7 @@ static CoarsenQuery describeTrips(const ScheduleTarget &target,
     query.memoryShare =
         *memory->bandwidth /
         static_cast<double>(llvm::divideCeil(instances, query.dmaSharing));
-  query.sharedDma = loadsAndStoresOnOneEngine(target);
+  query.sharedDma = target.loadsAndStoresOnOneEngine();
   // The lowering skews a loop whose body is one pipeline.
   query.skewed = query.sharedDma && served == 1 && work.pipelines == 1;
   query.loadBytes = work.loads;
@@ -462,7 +454,7 @@ void mlir::ktdf::sliceGridStrideLoop(scf::ForOp loop, int64_t points,
   // of tile 0, 2,034 cycles sliced, 3,033 whole; estimated 2,450 and
   // 2,772, and the margin chose whole).
   int64_t margin =
-      loadsAndStoresOnOneEngine(target) && !plan.getColumnLoop() ? 8 : 1;
+      target.loadsAndStoresOnOneEngine() && !plan.getColumnLoop() ? 8 : 1;
   auto scaled = [](Rounds r, int64_t by) {
     auto times = [&](TripCycles c) {
       return TripCycles{c.first * by, c.next * by};
@@ -479,6 +471,6 @@ void mlir::ktdf::sliceGridStrideLoop(scf::ForOp loop, int64_t points,
   // slices a copy, 961 simulated against 1,121 whole; estimated 1,398 and
   // 1,430, or 1,644 refilling).
   guardSlices(loop, whole, plan.getColumnLoop(),
-              loadsAndStoresOnOneEngine(target), scaled(slice, margin),
+              target.loadsAndStoresOnOneEngine(), scaled(slice, margin),
               scaled(block, margin - margin / 8));
 }

@@ -208,8 +208,7 @@ bool storesBind(const ktflow::sched::ScheduleTarget &target, int64_t gridPoints,
   const ktflow::sched::Hop &out = lane.outbound.hops.back();
   if (out.kind != ktflow::sched::Hop::Dma)
     return false;
-  const ktflow::sched::Hop &in = lane.inbound.hops.front();
-  bool oneEngine = in.kind == ktflow::sched::Hop::Dma && in.unit == out.unit;
+  bool oneEngine = target.loadsAndStoresOnOneEngine();
   if (traffic.otherStores && oneEngine)
     return false;
   const ktflow::device::DeviceModel &model = target.getModel();
