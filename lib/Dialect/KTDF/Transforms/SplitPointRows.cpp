@@ -253,9 +253,10 @@ struct SplitPointRowsPass
       int64_t idle = instances / points;
       if (splitIntoParts(func, grid, idle, *target))
         continue;
-      bool equal = llvm::none_of(ids.front().getResults(), [&](Value id) {
-        return workFollowsId(func, id);
-      });
+      bool equal =
+          llvm::none_of(ids.front().getResults(), [&, func = func](Value id) {
+            return workFollowsId(func, id);
+          });
       // Points of equal work are cut when the halves of each fill the
       // lanes left idle, on one core's two lanes (instance k runs point k
       // and shares its core with instance k + cores: the halves a first
