@@ -6,7 +6,7 @@
 // Shared by ResidentCopies.cpp and TileCopyLowering.cpp only. Below it,
 // what the rewrites of copy fills before the programs are built share
 // (ExchangeDma.cpp, PassThroughDma.cpp, ResidentCopies.cpp,
-// KeptCopySources.cpp).
+// KeptCopySources.cpp, ScratchpadStoreDma.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +40,11 @@ void dropFillWrite(DataTransferOp out, StageOp compute);
 /// same data as its source, send that kept destination, and drops the
 /// fills' writes of the source (KeptCopySources.cpp).
 void sendKeptDestinations(func::FuncOp func);
+
+/// Makes each pipeline that only passes the statistics a row loop kept in
+/// a scratchpad view on to device memory one DMA from the view
+/// (ScratchpadStoreDma.cpp).
+void directKeptStores(func::FuncOp func);
 
 } // namespace mlir::ktdf::lowering
 

@@ -159,6 +159,7 @@ void mergeStridedStores(dfir::KernelOp kernel);
 LogicalResult KernelLowering::run(OpBuilder &moduleBuilder) {
   directDevicePassThroughs(func);
   directExchangeDmas(func);
+  directKeptStores(func);
   directResidentCopies();
   sendKeptDestinations(func);
   mergeAdjacentCopies(func);

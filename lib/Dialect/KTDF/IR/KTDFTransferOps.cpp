@@ -10,6 +10,7 @@
 
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -85,6 +86,39 @@ static LogicalResult verifyBufferEnd(DataTransferOp op, StringRef which,
     return op.emitOpError("moves a block of ")
            << want << " elements but its " << which << " " << type << " holds "
            << have;
+  return success();
+}
+
+/// A move from one access tile to another is a DMA between a scratchpad
+/// view and device memory, which the DMA reaches without a buffer: one
+/// end on a `ct_local` view, the other not, neither indexed, as many
+/// elements of one type at each (the scratchpad end laid out as a dense
+/// buffer of the other's shape would be).
+static LogicalResult verifyScratchpadDma(DataTransferOp op) {
+  auto src = ktdp::getAccessTileView(op.getSrc());
+  auto dst = ktdp::getAccessTileView(op.getDst());
+  bool srcLocal = src && ktdp::isScratchpadView(src);
+  bool dstLocal = dst && ktdp::isScratchpadView(dst);
+  if (!src || !dst || srcLocal == dstLocal)
+    return op.emitOpError("moves from one access tile to another only "
+                          "between a scratchpad view and device memory; "
+                          "stage the data through a buffer");
+  if (!op.getSrcIndices().empty() || !op.getDstIndices().empty())
+    return op.emitOpError("a move between a scratchpad tile and a device "
+                          "memory tile takes no indices");
+  auto srcType = cast<ktdp::AccessTileType>(op.getSrc().getType());
+  auto dstType = cast<ktdp::AccessTileType>(op.getDst().getType());
+  int64_t have = numElements(srcType.getShape());
+  int64_t want = numElements(dstType.getShape());
+  if (have != want)
+    return op.emitOpError("moves ")
+           << have << " elements of its source tile into " << want
+           << " of its destination tile";
+  Type srcElement = cast<MemRefType>(src.getType()).getElementType();
+  Type dstElement = cast<MemRefType>(dst.getType()).getElementType();
+  if (srcElement != dstElement)
+    return op.emitOpError("moves ")
+           << srcElement << " elements into " << dstElement << " elements";
   return success();
 }
 
@@ -170,9 +204,9 @@ LogicalResult DataTransferOp::verify() {
     return emitOpError("ends must be access tiles, memrefs or FIFO slots, "
                        "got ")
            << getSrc().getType() << " and " << getDst().getType();
-  if (*src == EndKind::Tile && *dst == EndKind::Tile)
-    return emitOpError("cannot move from one access tile to another; stage "
-                       "the data through a buffer");
+  if (*src == EndKind::Tile && *dst == EndKind::Tile &&
+      failed(verifyScratchpadDma(*this)))
+    return failure();
   if (*src == EndKind::Slot && *dst == EndKind::Slot)
     return emitOpError("cannot move from one FIFO slot to another");
   if (!getSrcIndices().empty() && *src == EndKind::Slot)

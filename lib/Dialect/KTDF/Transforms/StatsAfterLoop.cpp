@@ -10,21 +10,25 @@
 // core kept the engine full from cycle 150 to 850 against 96 cycles of
 // compute (965 cycles in all).
 //
-// Instead each store writes element k = (r - lb) / step of a scratchpad
-// view of its own (`ct_local`, marked `ktdf.carried` and
-// `ktdf.row_stats`), which the compute unit's drain reaches without a
-// DMA, and after the loop the view's first T elements go out in one
-// transfer: the view is loaded whole and stored into a 2-d view of the
-// output, rows of `step` elements, at column lb, whose row count is the
-// number T of trips that stored inside the output (the row loop's bound
-// clamped to the output's length); the DMA's rows are T, 2 bytes each,
-// `step` elements apart. One strided DMA per output and grid point.
+// Instead each store writes element lb * (rows + 1) + k, k = (r - lb) /
+// step, of a scratchpad view of its own (`ct_local`, marked
+// `ktdf.carried` and `ktdf.row_stats`; rows + 1 elements for each start lb
+// in [0, step), so that the grid points of a lane keep apart what they
+// store), which the compute unit's drain reaches without a DMA, and after
+// the loop the point's first T elements go out in one transfer: loaded and
+// stored into a 2-d view of the output, rows of `step` elements, at column
+// lb, whose row count is the number T of trips that stored inside the
+// output (the row loop's bound clamped to the output's length). The
+// lowering makes that one DMA straight from the scratchpad
+// (ScratchpadStoreDma.cpp): T rows, 2 bytes each, `step` elements apart.
 //
 // Left alone: a store whose output anything else in the kernel reads or
 // writes (another iteration would read the old value), a loop whose step
 // is not a constant or whose start may lie outside [0, step) (the column
-// of the 2-d view), an output longer than kMaxRows steps, and a loop
-// whose stores do not bind the store engine (storesBind).
+// of the 2-d view), a grid that leaves lanes idle (leavesLanesIdle: its
+// trips are spread over them instead), kept views over an eighth of a
+// lane's scratchpad (keptViewsFit), and a loop whose stores do not bind
+// the store engine (storesBind).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +36,7 @@
 #include "ScratchpadViews.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/StatsAfterLoop.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
@@ -56,16 +61,12 @@ namespace mlir::ktdf {
 using namespace mlir;
 using namespace mlir::ktdf;
 
-/// The unit attribute put on the scratchpad views the pass makes, beside
-/// `ktdf.carried` (which makes the lowering order their accesses).
-static constexpr llvm::StringLiteral kRowStatsViewAttrName = "ktdf.row_stats";
-
 namespace {
 
-/// The most trips (elements of an output) a grid point keeps: after the
-/// loop its compute unit passes them on one element a chunk (rows of one
-/// element), which the store engine then waits for.
-constexpr int64_t kMaxRows = 64;
+/// The share of a lane's scratchpad the kept views may take: the rest is
+/// for the pipelines' buffers (ktdf-allocate-scratchpad refuses a kernel
+/// whose views and buffers do not fit).
+constexpr int64_t kKeptShare = 8;
 
 /// A one-element store at the loop's row into a vector output.
 struct RowStore {
@@ -124,9 +125,42 @@ std::optional<RowStore> matchRowStore(ktdp::StoreOp store, scf::ForOp loop,
     return std::nullopt;
   RowStore row{store, tile, view, view.getStaticSizes().front(), 0};
   row.rows = llvm::divideCeil(row.length, step);
-  if (row.rows > kMaxRows)
-    return std::nullopt;
   return row;
+}
+
+/// The bytes of the views keeping `rows` for the `step` grid points of a
+/// lane: a point's trips and the element its trips past the output write.
+int64_t keptBytes(ArrayRef<RowStore> rows, int64_t step) {
+  int64_t bytes = 0;
+  for (RowStore row : rows)
+    bytes += step * (row.rows + 1) *
+             ktflow::bytesPerElement(
+                 cast<RankedTensorType>(row.store.getDataTile().getType())
+                     .getElementType());
+  return bytes;
+}
+
+/// Whether the grid leaves lanes idle: ktdf-spread-iterations then deals
+/// a point's trips over them, which a loop keeping its stores in a view
+/// of its lane cannot be (the 1151-row row_stats on spyre_like, 16 points
+/// on 64 lanes: 1,577 cycles spread over 4 lanes, 3,037 kept after the
+/// loop).
+bool leavesLanesIdle(const ktflow::sched::ScheduleTarget &target,
+                     int64_t gridPoints) {
+  return gridPoints < target.getNumLaneInstances(/*everyLane=*/true);
+}
+
+/// Whether the kept views fit their share of a lane's scratchpad.
+bool keptViewsFit(const ktflow::sched::ScheduleTarget &target,
+                  ArrayRef<RowStore> rows, int64_t step) {
+  std::optional<ktflow::sched::NodeId> local = target.getLocalMemory();
+  if (!local)
+    return false;
+  const ktflow::device::DeviceModel &model = target.getModel();
+  int64_t lanes = static_cast<int64_t>(target.getLanes().size());
+  int64_t sharing = model.getInstancesPerCore(*local) >= lanes ? 1 : lanes;
+  int64_t capacity = target.getMemoryTree().getCapacity(*local) / sharing;
+  return keptBytes(rows, step) * kKeptShare <= capacity;
 }
 
 /// What one trip of a row loop moves through device memory besides its
@@ -244,7 +278,8 @@ public:
   /// Rewrites `rows` (stores of `loop`'s body, in order).
   void run(scf::ForOp loop, ArrayRef<RowStore> rows, int64_t step) {
     Location loc = loop.getLoc();
-    // In the loop: element min((r - lb) / step, rows) of each kept view.
+    // In the loop: element lb * (rows + 1) + min((r - lb) / step, rows) of
+    // each kept view.
     OpBuilder b(rows.front().store);
     Value trip = arith::DivUIOp::create(
         b, loc,
@@ -275,18 +310,23 @@ private:
     return arith::ConstantIndexOp::create(b, b.getUnknownLoc(), v);
   }
 
-  /// Stores `row` at element min(trip, rows) of a view of its own (`b`,
-  /// in the loop) and that view's first `trips` elements after the loop
-  /// (`after`), as rows of a 2-d view of the output at column `start`.
+  /// Stores `row` at element start * (rows + 1) + min(trip, rows) of a
+  /// view of its own (`b`, in the loop) and the `trips` elements from
+  /// start * (rows + 1) after the loop (`after`), as rows of a 2-d view of
+  /// the output at column `start`.
   void rewrite(OpBuilder &b, OpBuilder &after, Value trip, Value trips,
                Value start, RowStore row, int64_t step) {
     Location loc = row.store.getLoc();
     MLIRContext *ctx = func.getContext();
     Type element = cast<RankedTensorType>(row.store.getDataTile().getType())
                        .getElementType();
-    // One element a trip, and one more that the trips past the output
-    // (masked before, never stored after) write into.
-    auto keptType = RankedTensorType::get({row.rows + 1}, element);
+    // Per grid point of the loop's `step` (its start), one element a trip
+    // and one more that the trips past the output (masked before, never
+    // stored after) write into. A lane's points keep their own elements:
+    // the DMA after a point's loop reads them while the store unit drains
+    // the next point's (no token orders the two).
+    int64_t span = row.rows + 1;
+    auto keptType = RankedTensorType::get({step * span}, element);
     Value whole =
         createScratchpadTile(func, cursor, keptType, loc, kCarriedViewAttrName);
     Value kept = whole.getDefiningOp<ktdp::ConstructAccessTileOp>().getBase();
@@ -294,7 +334,9 @@ private:
     whole.getDefiningOp()->erase();
 
     b.setInsertionPoint(row.store);
-    Value at = arith::MinUIOp::create(b, loc, trip, constant(b, row.rows));
+    Value at = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, start, constant(b, span)),
+        arith::MinUIOp::create(b, loc, trip, constant(b, row.rows)));
     Value one = ktdp::ConstructAccessTileOp::create(
         b, loc, row.tile.getType(), kept, ValueRange{at}, ValueRange{},
         row.tile.getBaseMapAttr(), row.tile.getAccessTileSetAttr(),
@@ -305,9 +347,8 @@ private:
     AffineExpr d0 = getAffineDimExpr(0, ctx), d1 = getAffineDimExpr(1, ctx);
     Value firstRows = ktdp::ConstructAccessTileOp::create(
         after, loc, ktdp::AccessTileType::get(ctx, {row.rows}), kept,
-        ValueRange{}, ValueRange{},
-        AffineMapAttr::get(
-            AffineMap::get(0, 0, {getAffineConstantExpr(0, ctx)}, ctx)),
+        ValueRange{start}, ValueRange{},
+        AffineMapAttr::get(AffineMap::get(1, 0, {d0 * span}, ctx)),
         IntegerSetAttr::get(ktdp::getBoxSet({row.rows}, ctx)),
         AffineMapAttr::get(AffineMap::getMultiDimIdentityMap(1, ctx)));
     Value values = ktdp::LoadOp::create(after, loc, rowsType, firstRows);
@@ -366,7 +407,8 @@ struct StoreStatsAfterLoopPass
         for (auto store : loop.getBody()->getOps<ktdp::StoreOp>())
           if (std::optional<RowStore> row = matchRowStore(store, loop, *step))
             rows.push_back(*row);
-        if (!rows.empty() &&
+        if (!rows.empty() && !leavesLanesIdle(target, points) &&
+            keptViewsFit(target, rows, *step) &&
             storesBind(target, points, rows, tripTraffic(loop, rows)))
           work.push_back({loop, std::move(rows), *step});
       });

@@ -232,8 +232,71 @@ func.func @transfer_ends(%a: f32, %b: memref<4xf32, "L1">) {
 // -----
 
 func.func @transfer_tiles(%a: !ktdp.access_tile<4xindex>) {
-  // expected-error @+1 {{cannot move from one access tile to another}}
+  // expected-error @+1 {{moves from one access tile to another only between a scratchpad view and device memory}}
   ktdf.data_transfer %a to %a : !ktdp.access_tile<4xindex> to !ktdp.access_tile<4xindex>
+  return
+}
+
+// -----
+
+#v4 = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @transfer_device_tiles(%p: index, %q: index) {
+  %a = ktdp.construct_memory_view %p, sizes: [4], strides: [1] {coordinate_set = #v4, memory_space = #ktdp.memory_space<global>} : memref<4xf16>
+  %b = ktdp.construct_memory_view %q, sizes: [4], strides: [1] {coordinate_set = #v4, memory_space = #ktdp.memory_space<global>} : memref<4xf16>
+  %ta = ktdp.construct_access_tile %a[0] {access_tile_set = #v4, access_tile_order = #id1} : memref<4xf16> -> !ktdp.access_tile<4xindex>
+  %tb = ktdp.construct_access_tile %b[0] {access_tile_set = #v4, access_tile_order = #id1} : memref<4xf16> -> !ktdp.access_tile<4xindex>
+  // expected-error @+1 {{moves from one access tile to another only between a scratchpad view and device memory}}
+  ktdf.data_transfer %ta to %tb : !ktdp.access_tile<4xindex> to !ktdp.access_tile<4xindex>
+  return
+}
+
+// -----
+
+#v4 = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @transfer_scratchpad_indexed(%q: index, %i: index) {
+  %c0 = arith.constant 0 : index
+  %k = ktdp.construct_memory_view %c0, sizes: [4], strides: [1] {coordinate_set = #v4, memory_space = #ktdp.memory_space<ct_local>} : memref<4xf16, #ktdp.memory_space<ct_local>>
+  %b = ktdp.construct_memory_view %q, sizes: [4], strides: [1] {coordinate_set = #v4, memory_space = #ktdp.memory_space<global>} : memref<4xf16>
+  %tk = ktdp.construct_access_tile %k[0] {access_tile_set = #v4, access_tile_order = #id1} : memref<4xf16, #ktdp.memory_space<ct_local>> -> !ktdp.access_tile<4xindex>
+  %tb = ktdp.construct_access_tile %b[0] {access_tile_set = #v4, access_tile_order = #id1} : memref<4xf16> -> !ktdp.access_tile<4xindex>
+  // expected-error @+1 {{a move between a scratchpad tile and a device memory tile takes no indices}}
+  ktdf.data_transfer %tk[%i] to %tb : !ktdp.access_tile<4xindex> to !ktdp.access_tile<4xindex>
+  return
+}
+
+// -----
+
+#v4 = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+#v8 = affine_set<(d0) : (d0 >= 0, -d0 + 7 >= 0)>
+#m48 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 7 >= 0)>
+#c41 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 == 0)>
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @transfer_scratchpad_elements(%q: index) {
+  %c0 = arith.constant 0 : index
+  %k = ktdp.construct_memory_view %c0, sizes: [8], strides: [1] {coordinate_set = #v8, memory_space = #ktdp.memory_space<ct_local>} : memref<8xf16, #ktdp.memory_space<ct_local>>
+  %b = ktdp.construct_memory_view %q, sizes: [4, 8], strides: [8, 1] {coordinate_set = #m48, memory_space = #ktdp.memory_space<global>} : memref<4x8xf16>
+  %tk = ktdp.construct_access_tile %k[0] {access_tile_set = #v8, access_tile_order = #id1} : memref<8xf16, #ktdp.memory_space<ct_local>> -> !ktdp.access_tile<8xindex>
+  %tb = ktdp.construct_access_tile %b[0, 0] {access_tile_set = #c41, access_tile_order = #id2} : memref<4x8xf16> -> !ktdp.access_tile<4x1xindex>
+  // expected-error @+1 {{moves 8 elements of its source tile into 4 of its destination tile}}
+  ktdf.data_transfer %tk to %tb : !ktdp.access_tile<8xindex> to !ktdp.access_tile<4x1xindex>
+  return
+}
+
+// -----
+
+#v4 = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+#id1 = affine_map<(d0) -> (d0)>
+func.func @transfer_scratchpad_types(%q: index) {
+  %c0 = arith.constant 0 : index
+  %k = ktdp.construct_memory_view %c0, sizes: [4], strides: [1] {coordinate_set = #v4, memory_space = #ktdp.memory_space<ct_local>} : memref<4xf32, #ktdp.memory_space<ct_local>>
+  %b = ktdp.construct_memory_view %q, sizes: [4], strides: [1] {coordinate_set = #v4, memory_space = #ktdp.memory_space<global>} : memref<4xf16>
+  %tk = ktdp.construct_access_tile %k[0] {access_tile_set = #v4, access_tile_order = #id1} : memref<4xf32, #ktdp.memory_space<ct_local>> -> !ktdp.access_tile<4xindex>
+  %tb = ktdp.construct_access_tile %b[0] {access_tile_set = #v4, access_tile_order = #id1} : memref<4xf16> -> !ktdp.access_tile<4xindex>
+  // expected-error @+1 {{moves 'f32' elements into 'f16' elements}}
+  ktdf.data_transfer %tk to %tb : !ktdp.access_tile<4xindex> to !ktdp.access_tile<4xindex>
   return
 }
 

@@ -223,3 +223,24 @@ func.func @column_block_chunk() {
   }
   return
 }
+
+// A DMA from a scratchpad view straight to device memory: the kept view's
+// four elements as four rows of one element, 16 elements apart.
+
+#k5 = affine_set<(d0) : (d0 >= 0, -d0 + 4 >= 0)>
+#k4 = affine_set<(d0) : (d0 >= 0, -d0 + 3 >= 0)>
+#rows = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 15 >= 0)>
+#col = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 == 0)>
+#i1 = affine_map<(d0) -> (d0)>
+#i2 = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @scratchpad_dma
+func.func @scratchpad_dma(%out: index, %pid: index) {
+  %c0 = arith.constant 0 : index
+  %K = ktdp.construct_memory_view %c0, sizes: [5], strides: [1] {coordinate_set = #k5, memory_space = #ktdp.memory_space<ct_local>} : memref<5xf16, #ktdp.memory_space<ct_local>>
+  %O = ktdp.construct_memory_view %out, sizes: [4, 16], strides: [16, 1] {coordinate_set = #rows, memory_space = #ktdp.memory_space<global>} : memref<4x16xf16>
+  %tk = ktdp.construct_access_tile %K[0] {access_tile_set = #k4, access_tile_order = #i1} : memref<5xf16, #ktdp.memory_space<ct_local>> -> !ktdp.access_tile<4xindex>
+  %to = ktdp.construct_access_tile %O[0, %pid] {access_tile_set = #col, access_tile_order = #i2} : memref<4x16xf16> -> !ktdp.access_tile<4x1xindex>
+  // CHECK: ktdf.data_transfer %{{.*}} to %{{.*}} : !ktdp.access_tile<4xindex> to !ktdp.access_tile<4x1xindex>
+  ktdf.data_transfer %tk to %to : !ktdp.access_tile<4xindex> to !ktdp.access_tile<4x1xindex>
+  return
+}

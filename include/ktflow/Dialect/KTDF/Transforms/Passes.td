@@ -464,21 +464,25 @@ def KTDFStoreStatsAfterLoop
     reciprocal standard deviation) into a vector `OUT[%r]` makes one 2-byte
     DMA a row and output, each holding one of the store engine's slots for
     the whole device-memory latency. Instead each store writes element
-    `min((r - lb) / step, ceil(V / step))` of a scratchpad view of its own
-    (`ct_local`, marked `ktdf.carried` and `ktdf.row_stats`), and after the
-    loop the view goes out in one transfer into a 2-d view of the output,
-    rows of `step` elements at column `lb`, whose row count is the number of
-    trips that stored inside the output (a run-time value): one strided DMA
-    per output and grid point.
+    `lb * (R + 1) + min((r - lb) / step, R)`, R = ceil(V / step), of a
+    scratchpad view of its own (`ct_local`, marked `ktdf.carried` and
+    `ktdf.row_stats`; R + 1 elements for each start, so that the points of
+    a lane keep theirs apart), and after the loop the point's R elements go
+    out in one transfer into a 2-d view of the output, rows of `step`
+    elements at column `lb`, whose row count is the number of trips that
+    stored inside the output (a run-time value): one strided DMA per output
+    and grid point, which the lowering makes straight from the view.
 
     Applied only where the stores bind the store engine: more stores queue
     than its slots across the lanes it serves, a trip's stores hold the
     slots at least half as long as the trip's rows take the engine, and on
     an engine that also loads, the loop stores nothing else. Left alone: an
     output anything else in the kernel reads or writes, a step that is not a
-    constant, a start that may lie outside `[0, step)`, an output of more
-    than 64 steps. Runs after ktdf-carry-in-scratchpad (its views go past
-    the carried views) and only when the chunk width is the cost model's.
+    constant, a start that may lie outside `[0, step)`, a grid of fewer
+    points than lane instances (ktdf-spread-iterations spreads the trips
+    instead), kept views over an eighth of a lane's scratchpad. Runs after
+    ktdf-carry-in-scratchpad (its views go past the carried views) and only
+    when the chunk width is the cost model's.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect",

@@ -5,10 +5,12 @@
 // A grid-stride row loop's one-element stores (row_stats: 16 points on
 // sample_device's 8 lanes, 4 rows a point, two outputs: 32 stores on a
 // core's store engine of 4 slots) go to a scratchpad view of one element
-// a trip (and one for the trips past the output), element
-// min((r - pid) / 16, 4); after the loop the view's first 4 elements are
-// stored as the rows of a 2-d view of the output, 16 elements a row, at
-// column pid, as many rows as trips stored inside the output. On
+// a trip (and one for the trips past the output) for each of the 16
+// points, element pid * 5 + min((r - pid) / 16, 4), so that two points of
+// a lane keep apart what they store; after the loop the point's 4
+// elements from pid * 5 are stored as the rows of a 2-d view of the
+// output, 16 elements a row, at column pid, as many rows as trips stored
+// inside the output. On
 // spyre_like the 16 points take 16 cores, one store engine of 8 slots
 // each for the point's 8 stores: nothing changes.
 
@@ -19,16 +21,19 @@
 #id1 = affine_map<(d0) -> (d0)>
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @row_stats
-// CHECK: %[[KSUM:.*]] = ktdp.construct_memory_view %{{.*}}, sizes: [5], strides: [1] {{{.*}}ktdf.carried, ktdf.row_stats, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>}
-// CHECK: %[[KEPT:.*]] = ktdp.construct_memory_view %{{.*}}, sizes: [5], strides: [1] {{{.*}}ktdf.carried, ktdf.row_stats, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>}
+// CHECK: %[[KSUM:.*]] = ktdp.construct_memory_view %{{.*}}, sizes: [80], strides: [1] {{{.*}}ktdf.carried, ktdf.row_stats, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>}
+// CHECK: %[[KEPT:.*]] = ktdp.construct_memory_view %{{.*}}, sizes: [80], strides: [1] {{{.*}}ktdf.carried, ktdf.row_stats, memory_space = #ktdp.memory_space<ct_local, ct_id = 0>}
 // CHECK: %[[PID:.*]] = ktdp.get_compute_tile_id
 // CHECK: scf.for %[[R:.*]] = %[[PID]] to %[[N:.*]] step %{{.*}} {
 // CHECK: %[[D:.*]] = arith.subi %[[R]], %[[PID]]
 // CHECK: %[[TRIP:.*]] = arith.divui %[[D]], %{{.*}}
-// CHECK: %[[AT:.*]] = arith.minui %[[TRIP]], %{{.*}}
+// CHECK: %[[BASE:.*]] = arith.muli %[[PID]], %[[C5:.*]] : index
+// CHECK: %[[K:.*]] = arith.minui %[[TRIP]], %{{.*}}
+// CHECK: %[[AT:.*]] = arith.addi %[[BASE]], %[[K]]
 // CHECK: %[[ONE:.*]] = ktdp.construct_access_tile %[[KEPT]][%[[AT]]]
 // CHECK-NEXT: ktdp.store %{{.*}}, %[[ONE]] : tensor<1xf16>, <1xindex>
-// CHECK: %[[AT2:.*]] = arith.minui %[[TRIP]], %{{.*}}
+// CHECK: %[[K2:.*]] = arith.minui %[[TRIP]], %{{.*}}
+// CHECK: %[[AT2:.*]] = arith.addi %{{.*}}, %[[K2]]
 // CHECK: ktdp.construct_access_tile %[[KSUM]][%[[AT2]]]
 // CHECK: }
 // CHECK: %[[END:.*]] = arith.minsi %[[N]], %{{.*}}
@@ -36,7 +41,7 @@
 // CHECK: %[[UP:.*]] = arith.addi %[[LEFT]], %{{.*}}
 // CHECK: %[[Q:.*]] = arith.divsi %[[UP]], %{{.*}}
 // CHECK: %[[T:.*]] = arith.maxsi %[[Q]], %{{.*}}
-// CHECK: %[[FIRST:.*]] = ktdp.construct_access_tile %[[KEPT]][0] {{.*}} -> !ktdp.access_tile<4xindex>
+// CHECK: %[[FIRST:.*]] = ktdp.construct_access_tile %[[KEPT]][%[[PID]] * 5] {{.*}} -> !ktdp.access_tile<4xindex>
 // CHECK: %[[V:.*]] = ktdp.load %[[FIRST]] : <4xindex> -> tensor<4xf16>
 // CHECK: %[[COL:.*]] = tensor.expand_shape %[[V]] {{\[\[}}0, 1]] output_shape [4, 1]
 // CHECK: %[[OUT:.*]] = ktdp.construct_memory_view %arg1, sizes: [%[[T]], 16], strides: [16, 1] {{.*}} : memref<?x16xf16>
@@ -80,11 +85,13 @@ func.func @row_stats(%x_ptr: index, %max_ptr: index, %sum_ptr: index, %n_rows: i
 // Left alone: an output the loop also reads (a running value another
 // trip reads back), a loop starting at a point that may lie past its step
 // (the 2-d view's column would leave the row: pid + 16 from step 16), a
-// step known only at run time, and an output of more than 64 trips a
-// point (4096 rows of step 8: 512).
+// step known only at run time, and an output whose kept view would take
+// more than an eighth of a lane's scratchpad (1,048,576 rows of step 8:
+// 131,073 elements for each of the 8 starts, 2 MiB, against sample_device's
+// 512 KiB of L1 a lane).
 
 #v_set = affine_set<(d0) : (d0 >= 0, -d0 + 63 >= 0)>
-#big_set = affine_set<(d0) : (d0 >= 0, -d0 + 4095 >= 0)>
+#big_set = affine_set<(d0) : (d0 >= 0, -d0 + 1048575 >= 0)>
 #one = affine_set<(d0) : (d0 == 0)>
 #id1 = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @left_alone
@@ -100,7 +107,7 @@ func.func @left_alone(%a_ptr: index, %b_ptr: index, %c_ptr: index, %d_ptr: index
   %A = ktdp.construct_memory_view %a_ptr, sizes: [64], strides: [1] {coordinate_set = #v_set, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
   %B = ktdp.construct_memory_view %b_ptr, sizes: [64], strides: [1] {coordinate_set = #v_set, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
   %C = ktdp.construct_memory_view %c_ptr, sizes: [64], strides: [1] {coordinate_set = #v_set, memory_space = #ktdp.memory_space<global>} : memref<64xf16>
-  %D = ktdp.construct_memory_view %d_ptr, sizes: [4096], strides: [1] {coordinate_set = #big_set, memory_space = #ktdp.memory_space<global>} : memref<4096xf16>
+  %D = ktdp.construct_memory_view %d_ptr, sizes: [1048576], strides: [1] {coordinate_set = #big_set, memory_space = #ktdp.memory_space<global>} : memref<1048576xf16>
   scf.for %r = %tid to %n_rows step %c16 : index {
     %ta = ktdp.construct_access_tile %A[%r] {access_tile_set = #one, access_tile_order = #id1} : memref<64xf16> -> !ktdp.access_tile<1xindex>
     %a = ktdp.load %ta : <1xindex> -> tensor<1xf16>
@@ -119,6 +126,34 @@ func.func @left_alone(%a_ptr: index, %b_ptr: index, %c_ptr: index, %d_ptr: index
   }
   %tid8 = arith.remui %tid, %c8 : index
   scf.for %r = %tid8 to %n_rows step %c8 : index {
+    %td = ktdp.construct_access_tile %D[%r] {access_tile_set = #one, access_tile_order = #id1} : memref<1048576xf16> -> !ktdp.access_tile<1xindex>
+    ktdp.store %one_f, %td : tensor<1xf16>, <1xindex>
+  }
+  return
+}
+
+// -----
+
+// No cap on the trips a point keeps (64 before the DMA from the view): 4096
+// rows of step 8, 512 trips a point, kept in 8 x 513 elements (8 KiB of
+// the lane's 512 KiB) and stored after the loop as 512 rows.
+
+#big_set = affine_set<(d0) : (d0 >= 0, -d0 + 4095 >= 0)>
+#one = affine_set<(d0) : (d0 == 0)>
+#id1 = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @many_trips
+// CHECK: ktdp.construct_memory_view %{{.*}}, sizes: [4104], strides: [1] {{{.*}}ktdf.row_stats
+// CHECK: scf.for
+// CHECK: ktdp.store %{{.*}}, %{{.*}} : tensor<1xf16>, <1xindex>
+// CHECK: }
+// CHECK: ktdp.load %{{.*}} : <512xindex> -> tensor<512xf16>
+// CHECK: ktdp.store %{{.*}}, %{{.*}} : tensor<512x1xf16>, <512x1xindex>
+func.func @many_trips(%d_ptr: index, %n_rows: index) attributes {grid = [8, 1]} {
+  %tid = ktdp.get_compute_tile_id : index
+  %c8 = arith.constant 8 : index
+  %one_f = arith.constant dense<1.0> : tensor<1xf16>
+  %D = ktdp.construct_memory_view %d_ptr, sizes: [4096], strides: [1] {coordinate_set = #big_set, memory_space = #ktdp.memory_space<global>} : memref<4096xf16>
+  scf.for %r = %tid to %n_rows step %c8 : index {
     %td = ktdp.construct_access_tile %D[%r] {access_tile_set = #one, access_tile_order = #id1} : memref<4096xf16> -> !ktdp.access_tile<1xindex>
     ktdp.store %one_f, %td : tensor<1xf16>, <1xindex>
   }
