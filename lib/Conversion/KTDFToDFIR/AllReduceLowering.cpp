@@ -21,7 +21,11 @@
 // folded starting at position c: ((x_c ⊕ x_{c+1}) ⊕ ...) ⊕ x_{c-1}, positions
 // mod P, each step rounded to the element type; the interpreter folds
 // every element from tile 0 up, so the results differ by the order of the
-// fold (docs/scheduler.md, docs/interpreter.md §9). With `rings = 2` each
+// fold (docs/scheduler.md, docs/interpreter.md §9). A `ktdf.scatter`
+// all-reduce stops after the reduce-scatter, and numbers its chunks so
+// that the c-th tile its group lists ends with chunk c of the partial
+// (ringChunks): position i holds the ring's chunk i + 1, so that chunk is
+// the partial's chunk of the tile at position i. With `rings = 2` each
 // half of the partial is such a ring (its own chunks and received slots),
 // the first half's all-gather sent between the second half's
 // reduce-scatter pieces; the fold order within each half is the above.
@@ -30,6 +34,7 @@
 
 #include "ProgramBuilder.h"
 
+#include "ktflow/Dialect/KTDF/IR/ScatterAttr.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Support/ElementBytes.h"
 
@@ -204,6 +209,29 @@ struct RingLayout {
 
 } // namespace
 
+/// The partial's chunk behind each chunk of the ring's numbering (the
+/// ring's chunk c + 1 ends on position c): itself, or, for a reduce-scatter
+/// (ScatterAttr.h), the position in its group's list of the tile at c,
+/// the chunk that tile keeps.
+static SmallVector<int64_t> ringChunks(AllReduceOp op,
+                                       ArrayRef<const LaneInstance *> members,
+                                       ArrayRef<int64_t> extents) {
+  int64_t count = members.size();
+  SmallVector<int64_t> chunks = llvm::to_vector(llvm::seq<int64_t>(count));
+  if (!isScattered(op))
+    return chunks;
+  for (Attribute group : op.getGroups()) {
+    ArrayRef<int64_t> listed = cast<DenseI64ArrayAttr>(group).asArrayRef();
+    for (auto [c, member] : llvm::enumerate(members)) {
+      const auto *it = llvm::find(listed, tileOfPoint(member->start, extents));
+      if (it == listed.end())
+        break;
+      chunks[(c + 1) % count] = it - listed.begin();
+    }
+  }
+  return chunks;
+}
+
 std::pair<Value, std::string>
 mlir::ktdf::lowering::scratchpadViewBase(OpBuilder &b, Location loc,
                                          KernelLowering &kernel, Value view,
@@ -253,8 +281,9 @@ void KernelLowering::declareRingSyncs(OpBuilder &b, const PipelineInfo &info,
         entry.second = std::max(entry.second, type.getSizeInBytes());
       }
   }
-  dfir::SyncOp::create(b, loc, ringSync(info.index, "gathered", li),
-                       unitOf(stages.send, li), unitOf(stages.send, next));
+  if (!isScattered(getAllReduce(stages.send)))
+    dfir::SyncOp::create(b, loc, ringSync(info.index, "gathered", li),
+                         unitOf(stages.send, li), unitOf(stages.send, next));
 }
 
 LogicalResult ProgramBuilder::emitAllReduce(StageOp stage, AllReduceOp op,
@@ -270,6 +299,8 @@ LogicalResult ProgramBuilder::emitAllReduce(StageOp stage, AllReduceOp op,
   auto pipeline = cast<PipelineOp>(stage->getParentOp());
   unsigned index = kernel.infoOf(pipeline).index;
   RingLayout layout(op, P);
+  SmallVector<int64_t> chunks =
+      ringChunks(op, place->members, ParallelOp(kernel.parallel).getExtents());
   int64_t i = place->index;
   const LaneInstance &next = *place->members[layout.mod(i + 1)];
   const LaneInstance &prev = *place->members[layout.mod(i - 1)];
@@ -315,7 +346,7 @@ LogicalResult ProgramBuilder::emitAllReduce(StageOp stage, AllReduceOp op,
       SmallVector<Emit> list;
       // Step k sends chunk i - k into slot k of the next tile.
       for (int64_t k = 0; k + 1 < P; ++k) {
-        int64_t c = layout.mod(i - k);
+        int64_t c = chunks[layout.mod(i - k)];
         for (auto [j, piece] : llvm::enumerate(layout.piecesOf(r, c)))
           list.push_back([&, r, k, c, j = j, piece = piece] {
             auto [offset, length] = piece;
@@ -360,6 +391,16 @@ LogicalResult ProgramBuilder::emitAllReduce(StageOp stage, AllReduceOp op,
       });
       return list;
     };
+    if (isScattered(op)) {
+      // The stage ends once this tile's own chunk is combined, as an
+      // all-gather's first step would wait.
+      for (const Emit &emit : reduceScatter(0))
+        emit();
+      int64_t own = chunks[layout.mod(i + 1)];
+      for (size_t j = 0; j < layout.piecesOf(0, own).size(); ++j)
+        sync("added", laneOf(li, j), false);
+      return success();
+    }
     SmallVector<Emit> gathering;
     for (int64_t r = 0; r < layout.rings; ++r) {
       SmallVector<Emit> reducing = reduceScatter(r);
@@ -398,7 +439,7 @@ LogicalResult ProgramBuilder::emitAllReduce(StageOp stage, AllReduceOp op,
   };
   for (int64_t r = 0; r < layout.rings; ++r) {
     for (int64_t k = 0; k + 1 < P; ++k) {
-      int64_t c = layout.mod(i - 1 - k);
+      int64_t c = chunks[layout.mod(i - 1 - k)];
       for (auto [j, piece] : llvm::enumerate(layout.piecesOf(r, c))) {
         if (static_cast<int64_t>(j) % lanes != lane)
           continue;

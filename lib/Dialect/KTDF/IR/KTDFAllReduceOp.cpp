@@ -4,12 +4,14 @@
 // linear tile ids, each of at least one tile), its combiner (an `arith`
 // float op the vector units compute element-wise) and its two scratchpad
 // views of one element type, the partial and the space the other members'
-// chunks arrive in; and `ktdf.tile_copy`, whose two views have one type
-// and whose sources name a tile of the grid (or none) per tile.
+// chunks arrive in, and `ktdf.scatter` (ScatterAttr.h); and `ktdf.tile_copy`,
+// whose two views have one type and whose sources name a tile of the grid (or
+// none) per tile.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
+#include "ktflow/Dialect/KTDF/IR/ScatterAttr.h"
 
 #include <set>
 
@@ -28,6 +30,28 @@ SmallVector<SmallVector<int64_t>> AllReduceOp::getMembers() {
 
 int64_t AllReduceOp::getNumElements() {
   return cast<MemRefType>(getPartial().getType()).getNumElements();
+}
+
+/// `ktdf.scatter` (ScatterAttr.h): a unit attribute, one ring, and groups
+/// whose tiles each keep an equal chunk.
+static LogicalResult verifyScatter(AllReduceOp op, int64_t largest) {
+  Attribute scatter = op->getAttr(kScatterAttrName);
+  if (!scatter)
+    return success();
+  if (!isa<UnitAttr>(scatter))
+    return op.emitOpError("expects '")
+           << kScatterAttrName << "' to be a unit attribute";
+  if (op.getRings().value_or(1) != 1)
+    return op.emitOpError("a scattered all-reduce has one ring");
+  int64_t elements = op.getNumElements();
+  for (Attribute group : op.getGroups()) {
+    int64_t members = cast<DenseI64ArrayAttr>(group).size();
+    if (members != largest || elements % members != 0)
+      return op.emitOpError("a scattered all-reduce needs groups of one "
+                            "size that divides its ")
+             << elements << " elements; a group has " << members << " tiles";
+  }
+  return success();
 }
 
 LogicalResult AllReduceOp::verify() {
@@ -77,7 +101,7 @@ LogicalResult AllReduceOp::verify() {
            << received.getNumElements() << " elements; " << rings
            << " rings of " << largest << " need "
            << rings * (largest - 1) * ringChunk;
-  return success();
+  return verifyScatter(*this, largest);
 }
 
 LogicalResult TileCopyOp::verify() {

@@ -17,6 +17,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "InterTile.h"
+#include "TileSlices.h"
+
+#include "ktflow/Dialect/KTDF/IR/ScatterAttr.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -336,6 +339,44 @@ LogicalResult mlir::ktdf::recomputeAfter(Operation *boundary, Operation *point,
   return success();
 }
 
+/// The reads of `plan`'s result when it may be exchanged as a
+/// reduce-scatter, or none: the reduce is marked `ktdf.scatter`, outside
+/// loops (a next trip's ring would write the received views with no
+/// all-gather to order it after this trip's reads), its groups have one
+/// size P, it is read as the partial (`type`) was stored, and every read
+/// is a `tensor.extract_slice` of R / P whole rows, R its first dimension,
+/// which the marker promises to be the reading tile's own.
+static SmallVector<tensor::ExtractSliceOp>
+scatteredReads(const ExchangePlan &plan, RankedTensorType type) {
+  ktdp::InterTileReduceOp reduce = plan.reduce;
+  Value result = reduce.getResult(0);
+  int64_t members = plan.groups.front().size();
+  bool sameSize = llvm::all_of(plan.groups, [&](const auto &group) {
+    return static_cast<int64_t>(group.size()) == members;
+  });
+  if (!isScattered(reduce) || reduce->getParentOfType<scf::ForOp>() ||
+      !sameSize || members < 2 || result.getType() != type ||
+      type.getRank() < 1 || type.getDimSize(0) % members != 0 ||
+      result.use_empty())
+    return {};
+  int64_t rows = type.getDimSize(0) / members;
+  SmallVector<tensor::ExtractSliceOp> reads;
+  for (Operation *user : result.getUsers()) {
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+    if (!slice || slice.getSource() != result)
+      return {};
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (slice.getStaticSizes()[d] != (d == 0 ? rows : type.getDimSize(d)) ||
+          slice.getStaticStrides()[d] != 1 ||
+          (d > 0 && slice.getStaticOffsets()[d] != 0))
+        return {};
+    if (slice.getOffsets().size() != 1)
+      return {};
+    reads.push_back(slice);
+  }
+  return reads;
+}
+
 /// Rewrites one pair (see the file comment).
 static LogicalResult rewrite(ExchangePlan &plan, func::FuncOp func,
                              ScratchpadCursor &cursor, Refusal &refusal) {
@@ -390,10 +431,32 @@ static LogicalResult rewrite(ExchangePlan &plan, func::FuncOp func,
   SmallVector<Attribute> groups;
   for (const auto &group : plan.groups)
     groups.push_back(b.getDenseI64ArrayAttr(group));
-  AllReduceOp::create(b, loc, ktdp::getAccessTileView(tile).getResult(),
-                      ktdp::getAccessTileView(received).getResult(),
-                      b.getStringAttr(plan.combiner), b.getArrayAttr(groups),
-                      IntegerAttr(), IntegerAttr(), IntegerAttr());
+  auto allReduce = AllReduceOp::create(
+      b, loc, ktdp::getAccessTileView(tile).getResult(),
+      ktdp::getAccessTileView(received).getResult(),
+      b.getStringAttr(plan.combiner), b.getArrayAttr(groups), IntegerAttr(),
+      IntegerAttr(), IntegerAttr());
+  // A reduce-scatter: each tile loads the rows its chunk holds, the
+  // groups listing their tiles in ascending order as the marker numbers
+  // them.
+  SmallVector<tensor::ExtractSliceOp> reads =
+      stored == plan.partial ? scatteredReads(plan, type)
+                             : SmallVector<tensor::ExtractSliceOp>();
+  if (!reads.empty()) {
+    allReduce->setAttr(kScatterAttrName, b.getUnitAttr());
+    for (tensor::ExtractSliceOp slice : reads) {
+      b.setInsertionPoint(slice);
+      Value rows = buildDimSlice(b, tile, 0, slice.getOffsets().front(),
+                                 slice.getType().getDimSize(0));
+      slice.replaceAllUsesWith(
+          ktdp::LoadOp::create(b, loc, slice.getType(), rows).getResult());
+      slice.erase();
+    }
+    Operation *store = plan.produce->getPrevNode();
+    plan.reduce.erase();
+    plan.produce.erase();
+    return recomputeAfter(store, allReduce, func, refusal);
+  }
   auto load = ktdp::LoadOp::create(b, loc, type, tile);
   // The result expanded back to the partial's shape is the loaded value.
   for (Operation *user :

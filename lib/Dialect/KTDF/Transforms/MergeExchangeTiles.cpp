@@ -20,6 +20,7 @@
 
 #include "OutputSlices.h"
 
+#include "ktflow/Dialect/KTDF/IR/ScatterAttr.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
@@ -304,6 +305,10 @@ static LogicalResult mergeTiles(func::FuncOp func, int64_t lanes,
            << exchanges.size();
   Exchange exchange(exchanges.front(), tiles);
   Operation *op = exchange.op;
+  // A merged tile would keep one chunk for all the tiles it runs.
+  if (isScattered(op))
+    return refuse(op) << "each tile of a reduce-scatter keeps a chunk of "
+                         "its own, so its tiles are not merged";
   Block &body = func.getBody().front();
   if (!func.getBody().hasOneBlock() || op->getBlock() != &body)
     return refuse(op) << "they are merged at an exchange in the kernel's "

@@ -34,6 +34,7 @@
 #include "ColumnPlan.h"
 #include "InterTile.h"
 #include "OutputSlices.h"
+#include "OwnRowStores.h"
 #include "ScratchpadViews.h"
 #include "TileSlices.h"
 
@@ -235,16 +236,19 @@ static void splitColumns(func::FuncOp func, ArrayRef<int64_t> grid,
   Value column = arith::MulIOp::create(
       b, func.getLoc(), part,
       arith::ConstantIndexOp::create(b, func.getLoc(), width));
-  // A store writes its columns of a row tensor of the plan, or, on part
-  // 0 alone, a value every part computes whole.
+  // A store writes its columns of a row tensor of the plan, or a value
+  // every part computes whole: its own rows of an all-reduced sum
+  // (storeOwnRows, once the sums are exchanged), else on part 0 alone.
   llvm::SmallPtrSet<Value, 16> cut(llvm::from_range, plan.getValues());
-  SmallVector<ktdp::StoreOp> stores;
+  SmallVector<ktdp::StoreOp> stores, whole;
   func.walk([&](ktdp::StoreOp store) { stores.push_back(store); });
   for (ktdp::StoreOp store : stores) {
     b.setInsertionPoint(store);
     if (cut.contains(store.getDataTile()))
       store.getAccessTileMutable().assign(
           buildColumnSlice(b, store.getAccessTile(), column, width));
+    else if (onePoint)
+      whole.push_back(store);
     else
       storeOnFirstPart(b, store, part);
   }
@@ -270,6 +274,12 @@ static void splitColumns(func::FuncOp func, ArrayRef<int64_t> grid,
   if (onePoint) {
     for (const RowReduction &reduction : plan.getReductions())
       allReducePartial(reduction, everyTileSet(parts, ctx), groupRange(1, ctx));
+    // Tile p of the one group is part p.
+    for (ktdp::StoreOp store : whole)
+      if (!storeOwnRows(b, store, part, parts)) {
+        b.setInsertionPoint(store);
+        storeOnFirstPart(b, store, part);
+      }
     return;
   }
   // Each shard's parts sum their partials first (a ring of `parts`

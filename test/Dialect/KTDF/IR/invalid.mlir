@@ -706,3 +706,36 @@ func.func @all_reduce_two_rings_received(%p: memref<132xf16>, %r: memref<99xf16>
   ktdf.all_reduce %p, %r {combiner = "arith.addf", groups = [array<i64: 0, 1, 2, 3>], rings = 2 : i64} : memref<132xf16>, memref<99xf16>
   return
 }
+
+// -----
+
+func.func @all_reduce_scatter_not_unit(%p: memref<128xf16>, %r: memref<96xf16>) {
+  // expected-error @+1 {{expects 'ktdf.scatter' to be a unit attribute}}
+  ktdf.all_reduce %p, %r {combiner = "arith.addf", groups = [array<i64: 0, 1, 2, 3>], ktdf.scatter = 1 : i64} : memref<128xf16>, memref<96xf16>
+  return
+}
+
+// -----
+
+func.func @all_reduce_scatter_two_rings(%p: memref<128xf16>, %r: memref<96xf16>) {
+  // expected-error @+1 {{a scattered all-reduce has one ring}}
+  ktdf.all_reduce %p, %r {combiner = "arith.addf", groups = [array<i64: 0, 1, 2, 3>], ktdf.scatter, rings = 2 : i64} : memref<128xf16>, memref<96xf16>
+  return
+}
+
+// -----
+
+// Each tile keeps an equal chunk: 130 elements do not divide among 4.
+func.func @all_reduce_scatter_uneven(%p: memref<130xf16>, %r: memref<99xf16>) {
+  // expected-error @+1 {{a scattered all-reduce needs groups of one size that divides its 130 elements; a group has 4 tiles}}
+  ktdf.all_reduce %p, %r {combiner = "arith.addf", groups = [array<i64: 0, 1, 2, 3>], ktdf.scatter} : memref<130xf16>, memref<99xf16>
+  return
+}
+
+// -----
+
+func.func @all_reduce_scatter_group_sizes(%p: memref<128xf16>, %r: memref<96xf16>) {
+  // expected-error @+1 {{a scattered all-reduce needs groups of one size that divides its 128 elements; a group has 2 tiles}}
+  ktdf.all_reduce %p, %r {combiner = "arith.addf", groups = [array<i64: 0, 1, 2, 3>, array<i64: 4, 5>], ktdf.scatter} : memref<128xf16>, memref<96xf16>
+  return
+}

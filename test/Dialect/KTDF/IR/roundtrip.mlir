@@ -244,3 +244,12 @@ func.func @scratchpad_dma(%out: index, %pid: index) {
   ktdf.data_transfer %tk to %to : !ktdp.access_tile<4xindex> to !ktdp.access_tile<4x1xindex>
   return
 }
+
+// A reduce-scatter (`ktdf.scatter`): the c-th tile of each group keeps
+// chunk c (ScatterAttr.h).
+// CHECK-LABEL: func.func @all_reduce_scatter
+// CHECK: ktdf.all_reduce %{{.*}}, %{{.*}} {combiner = "arith.addf", groups = [array<i64: 2, 0, 1, 3>], ktdf.scatter, pieces = 2 : i64} : memref<8x32xf32>, memref<192xf32>
+func.func @all_reduce_scatter(%p: memref<8x32xf32>, %r: memref<192xf32>) {
+  ktdf.all_reduce %p, %r {combiner = "arith.addf", groups = [array<i64: 2, 0, 1, 3>], ktdf.scatter, pieces = 2 : i64} : memref<8x32xf32>, memref<192xf32>
+  return
+}
