@@ -138,6 +138,15 @@ public:
   /// The program's cycles from each such wait to its next device-memory
   /// load (the stores of the execution the wait announced).
   double chainedStoreCycles = 0;
+  /// Of them, the store unit's further tokens waited for before that load
+  /// (an execution's output stored in blocks, each announced by its own
+  /// token) and the cycles after the last such token: the stores of the
+  /// blocks before it go while the compute works on the later blocks
+  /// (exposedChainedStores).
+  double chainedStoreWaits = 0;
+  double chainedStoreTail() const {
+    return chainedStoreTailCycles + (afterStoreWait ? storeSegment : 0);
+  }
   /// A compute unit's cycles to receive the entries before its first work
   /// (each at its FIFO's bandwidth): the feed of an execution's operands.
   double feedBeforeWork = 0;
@@ -305,7 +314,8 @@ public:
   /// Whether the program stores to a scratchpad (a store unit).
   bool stored = false;
   /// The sync channels signalled after the program's last scratchpad
-  /// store: a store unit's tokens for the last execution's output.
+  /// store or transfer: a store unit's tokens for the last execution's
+  /// output (an engine's after its last transfer).
   llvm::SmallVector<uint32_t> signalledAfterLastStore;
 
   uint32_t unitIndex() const { return program->unit; }
@@ -464,6 +474,9 @@ private:
   llvm::DenseSet<uint32_t> waitedSinceSend;
   bool inHandOver = false;
   bool loadedSinceStoreWait = false, afterStoreWait = false;
+  /// The cycles since the last store unit's token of a chained execution,
+  /// and those after each such execution's last token (chainedStoreTail).
+  double storeSegment = 0, chainedStoreTailCycles = 0;
   bool loadedFromScratchpad = false;
   double loadedBytes = 0;
   std::optional<uint32_t> handOverStore, loadMemory;

@@ -68,6 +68,9 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
   bool deviceToDevice =
       machine.memories[src].core < 0 && machine.memories[dst].core < 0;
   if (machine.memories[src].core < 0) {
+    if (afterStoreWait)
+      chainedStoreTailCycles += storeSegment;
+    storeSegment = 0;
     afterStoreWait = false;
     loadedSinceStoreWait = true;
     loadLatency = std::max(loadLatency, deviceToDevice ? in.latency : latency);
@@ -107,8 +110,10 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
     shared =
         routes->deviceBandwidth(dst, /*load=*/false, shared, program->unit);
   double cost = landedCost(occupancyOf(bytes, shared), latency, times);
-  if (afterStoreWait && machine.memories[dst].core < 0)
+  if (afterStoreWait && machine.memories[dst].core < 0) {
     chainedStoreCycles += times * cost;
+    storeSegment += times * cost;
+  }
   return cost;
 }
 
@@ -297,6 +302,9 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
   }
   case Opcode::Dma:
   case Opcode::RemoteDma: {
+    // An engine's tokens before its last transfer announce no execution's
+    // last output (the handshake of a copy between tiles before its loads).
+    signalledAfterLastStore.clear();
     double rows = in.f == kNoReg ? 1 : static_cast<double>(value(in.f));
     if (hasPlanes(in))
       rows *= static_cast<double>(value(in.i));
@@ -387,10 +395,17 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     records->waitLog.push_back(in.a);
     const MachineUnit &from = machine.units[sender];
     if ((from.roles & RoleStore) && !(from.roles & RoleDma) &&
-        from.core == unit->core && loadedSinceStoreWait) {
-      chainedExecutions += times;
-      loadedSinceStoreWait = false;
-      afterStoreWait = true;
+        from.core == unit->core) {
+      if (loadedSinceStoreWait) {
+        chainedExecutions += times;
+        loadedSinceStoreWait = false;
+        afterStoreWait = true;
+      } else if (afterStoreWait && storeSegment > 0) {
+        // A later block of the same execution's output: the stores
+        // before it overlap the compute of this block.
+        chainedStoreWaits += times;
+        storeSegment = 0;
+      }
     }
     if (handsOver(in.a) && !inHandOver) {
       handOvers += times;

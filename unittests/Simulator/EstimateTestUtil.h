@@ -112,6 +112,19 @@ inline std::pair<UnitProgram, UnitProgram> feedAndRows(int64_t bytes,
   return {lu.done(), su.done()};
 }
 
+/// The store unit stores FIFO 1's entries at L1 + 4096 in `blocks` blocks
+/// of `bytes` and signals `done` after each; `engine` stores each block to
+/// DDR at 8192 once its token has arrived.
+inline void storeInBlocks(ProgramBuilder &engine, ProgramBuilder &su,
+                          uint32_t done, int blocks, int64_t bytes) {
+  for (int block = 0; block < blocks; ++block) {
+    engine.syncRecv(done);
+    engine.dma(L1, 4096 + bytes * block, DDR, 8192 + bytes * block, bytes);
+    su.store(1, L1, 4096 + bytes * block, bytes);
+    su.syncSend(done);
+  }
+}
+
 /// The load, vector and store units' programs of a compute-bound stage: the
 /// load unit waits for `tokens` (sync indices), then feeds 100 chunks of 64
 /// f16 from L1 to the vector unit, which takes each one's exp (4 cycles)
