@@ -12,7 +12,7 @@
 // with the channels of scratchpad views.
 //
 // A `ktdf.scatter` all-reduce (each tile keeps only its own chunk) is the
-// ring's reduce-scatter alone, always one ring.
+// ring's reduce-scatter alone, always one ring, in pieces down to 64 bytes.
 //
 // The ring (reduce-scatter, then all-gather) is the algorithm here for
 // every topology: bench/allreduce.py measured it within 1.17x of its bound
@@ -51,14 +51,24 @@ using ktflow::sched::ScheduleTarget;
 /// Pieces of at least this many bytes: below it a piece's token and hop
 /// latency cost more than the overlap they buy.
 static constexpr int64_t kMinPieceBytes = 256;
+/// A reduce-scatter's pieces go down to this many bytes (a 64-byte DMA
+/// and FIFO granule): with no all-gather after it, its P - 1 steps are a
+/// chain of hop, token and combine latencies, which smaller pieces overlap.
+static constexpr int64_t kMinScatterPieceBytes = 64;
 /// At most this many pieces per chunk.
 static constexpr int64_t kMaxPieces = 8;
 
-int64_t mlir::ktdf::chooseRingPieces(int64_t chunkElements,
-                                     int64_t elementBytes) {
-  int64_t pieces = chunkElements * elementBytes / kMinPieceBytes;
+/// Pieces of at least `minBytes` of a chunk, at most kMaxPieces.
+static int64_t piecesOf(int64_t chunkElements, int64_t elementBytes,
+                        int64_t minBytes) {
+  int64_t pieces = chunkElements * elementBytes / minBytes;
   return std::clamp<int64_t>(
       pieces, 1, std::min(kMaxPieces, std::max<int64_t>(chunkElements, 1)));
+}
+
+int64_t mlir::ktdf::chooseRingPieces(int64_t chunkElements,
+                                     int64_t elementBytes) {
+  return piecesOf(chunkElements, elementBytes, kMinPieceBytes);
 }
 
 /// Two rings, one after the other over half the partial each, when a
@@ -302,7 +312,9 @@ static LogicalResult schedule(const ScheduleTarget &target, AllReduceOp op) {
   slot(units->feed, units->combine);
   slot(units->combine, units->drain);
   auto scheduled = cast<AllReduceOp>(b.clone(*op));
-  int64_t pieces = chooseRingPieces(chunk, bytes);
+  int64_t pieces = isScattered(op)
+                       ? piecesOf(chunk, bytes, kMinScatterPieceBytes)
+                       : chooseRingPieces(chunk, bytes);
   int64_t lanes = chooseRingLanes(target, parallel, pieces);
   // A reduce-scatter's tiles keep whole chunks of one ring (ScatterAttr.h):
   // there is no all-gather for a second ring to overlap.
