@@ -166,6 +166,7 @@ LogicalResult KernelLowering::run(OpBuilder &moduleBuilder) {
   if (failed(collectArguments()) || failed(planInstances()) ||
       failed(collectPipelines()))
     return failure();
+  collectDuplicateStores();
   collectCopyFills();
   if (failed(collectScratchpadInputs()))
     return failure();

@@ -164,6 +164,12 @@ public:
   llvm::DenseMap<Operation *, std::pair<ktdp::ConstructMemoryViewOp,
                                         llvm::SmallDenseSet<int64_t>>>
       keptInPlace;
+  /// The tile copies that send a resident part whose own destination holds
+  /// that same part on its sender: every tile's destination holds its
+  /// sender's part (ResidentCopies.cpp; DuplicateStores.cpp). Each maps to
+  /// the fill that still writes the destination from the part, or null
+  /// when the sender reads the part in its place.
+  llvm::DenseMap<Operation *, Operation *> partCopies;
   llvm::DenseMap<Value, std::string> tensorSymbols;  // func arg -> symbol
   /// Literal start address (elements) -> symbol, for views at literal
   /// addresses: each becomes a tensor of its own.
@@ -322,6 +328,11 @@ private:
   /// Finds the pipelines that only fill the views tile copies send or
   /// keep, and the tiles that need them (TileCopyLowering.cpp).
   void collectCopyFills();
+  /// Makes each pipeline that stores on every tile the same data to the
+  /// same device memory run its work on one tile, and the tile copies only
+  /// such stores read skip the tiles that no longer read them
+  /// (DuplicateStores.cpp).
+  void collectDuplicateStores();
   /// A pipeline's buffers and the channels between its own stages.
   FailureOr<PipelineInfo> collectPipeline(PipelineOp op, unsigned index);
   /// Other pipelines only read an exported buffer into a slot or buffer.

@@ -234,6 +234,10 @@ void KernelLowering::directResidentCopy(
   SmallVector<DataTransferOp> outs;
   stages[2].walk([&](DataTransferOp op) { outs.push_back(op); });
   SmallVector<KeptFill> keptFills;
+  // The copies sending the part, and those whose kept destination holds
+  // it: read in place (null), or written by this fill from it.
+  llvm::SmallPtrSet<Operation *, 2> sent;
+  llvm::DenseMap<Operation *, Operation *> kept;
   for (DataTransferOp out : outs) {
     ktdp::ConstructMemoryViewOp view = wholeViewOf(out.getDst());
     if (!inLoops || !view || !view->hasAttr(kExchangeViewAttrName) ||
@@ -256,10 +260,14 @@ void KernelLowering::directResidentCopy(
                    view.getStrides().empty();
     if (keeps && !inPlace && sends.empty())
       keptFills.push_back({view, keeps});
+    if (keeps && (inPlace || sends.empty()))
+      kept[keeps] = inPlace ? nullptr : pipeline.getOperation();
     if ((keeps && !inPlace) || (!keeps && read))
       continue;
-    for (TileCopyOp copy : sends)
+    for (TileCopyOp copy : sends) {
       residentSources[copy] = part;
+      sent.insert(copy);
+    }
     if (keeps) {
       auto &[resident, tiles] = keptInPlace[view];
       resident = part;
@@ -269,6 +277,9 @@ void KernelLowering::directResidentCopy(
     }
     dropFillWrite(out, stages[1]);
   }
+  for (Operation *copy : sent)
+    if (auto it = kept.find(copy); it != kept.end())
+      partCopies[copy] = it->second;
   // A fill left writing nothing goes; one left writing only destinations
   // that their copies keep runs after those copies.
   size_t writes = 0;

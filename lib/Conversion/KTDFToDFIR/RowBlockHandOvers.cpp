@@ -124,7 +124,7 @@ LogicalResult ProgramBuilder::emitRowBlockTransfers(
     tile.dma = std::move(*dma);
     tile.window = std::move(*window);
   }
-  if (inRows && !store)
+  if (inRows && !store && !syncOnly)
     for (Tile &tile : tiles)
       if (!tile.dma.tile->hasAttr(kPartPieceAttrName))
         emitMaskFills(loc, tile.dma, tile.window);
@@ -161,8 +161,11 @@ LogicalResult ProgramBuilder::emitRowBlockTransfers(
           for (Tile &tile : tiles) {
             if (store)
               receiveBlock(tile);
-            emitRowBlockDma(loc, tile.dma, tile.window.count[0], first,
-                            blockRows);
+            // A tile that only keeps the pipeline's synchronisation
+            // (KernelLowering::runsWork) moves nothing.
+            if (!syncOnly)
+              emitRowBlockDma(loc, tile.dma, tile.window.count[0], first,
+                              blockRows);
             if (!store)
               sendBlock(tile);
           }

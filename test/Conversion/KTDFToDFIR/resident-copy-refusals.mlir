@@ -58,7 +58,10 @@ module {
       %11 = ktdp.construct_memory_view %c24576, sizes: [32, 64], strides: [64, 1] {coordinate_set = #set1, ktdf.memory = "HBM", memory_space = #ktdp.memory_space<global>} : memref<32x64xf16>
       %12 = ktdp.construct_access_tile %8[%c0, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
       %13 = ktdp.construct_access_tile %9[%c0, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
-      %16 = ktdp.construct_access_tile %11[%c0, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
+      // Row 0 read from the grid point: each tile keeps its store
+      // (DuplicateStores.cpp would leave it to tile 0 alone).
+      %row = arith.muli %arg0, %c0 : index
+      %16 = ktdp.construct_access_tile %11[%row, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
       ktdf.pipeline modulo(size: 4) {
         %slot = ktdf.private : !ktdf.fifo.slot<"tile/VLD" -> "tile/VPU", 32xf16>
         %slot_0 = ktdf.private : !ktdf.fifo.slot<"tile/VPU" -> "tile/VST", 32xf16>
@@ -213,7 +216,10 @@ module {
       %11 = ktdp.construct_memory_view %c24576, sizes: [32, 64], strides: [64, 1] {coordinate_set = #set1, ktdf.memory = "HBM", memory_space = #ktdp.memory_space<global>} : memref<32x64xf16>
       %12 = ktdp.construct_access_tile %8[%c0, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
       %13 = ktdp.construct_access_tile %9[%c0, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
-      %16 = ktdp.construct_access_tile %11[%c0, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
+      // Row 0 read from the grid point: each tile keeps its store
+      // (DuplicateStores.cpp would leave it to tile 0 alone).
+      %row = arith.muli %arg0, %c0 : index
+      %16 = ktdp.construct_access_tile %11[%row, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
       ktdf.pipeline modulo(size: 4) {
         %slot = ktdf.private : !ktdf.fifo.slot<"tile/VLD" -> "tile/VPU", 32xf16>
         %slot_0 = ktdf.private : !ktdf.fifo.slot<"tile/VPU" -> "tile/VST", 32xf16>
@@ -376,7 +382,10 @@ module {
       %11 = ktdp.construct_memory_view %c24576, sizes: [32, 64], strides: [64, 1] {coordinate_set = #set1, ktdf.memory = "HBM", memory_space = #ktdp.memory_space<global>} : memref<32x64xf16>
       %12 = ktdp.construct_access_tile %8[%c0, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
       %13 = ktdp.construct_access_tile %9[%c0, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
-      %16 = ktdp.construct_access_tile %11[%c0, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
+      // Row 0 read from the grid point: each tile keeps its store
+      // (DuplicateStores.cpp would leave it to tile 0 alone).
+      %row = arith.muli %arg0, %c0 : index
+      %16 = ktdp.construct_access_tile %11[%row, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
       ktdf.pipeline modulo(size: 4) {
         %slot = ktdf.private : !ktdf.fifo.slot<"tile/VLD" -> "tile/VPU", 32xf16>
         %slot_0 = ktdf.private : !ktdf.fifo.slot<"tile/VPU" -> "tile/VST", 32xf16>
@@ -573,7 +582,10 @@ module {
       %11 = ktdp.construct_memory_view %c24576, sizes: [32, 64], strides: [64, 1] {coordinate_set = #set1, ktdf.memory = "HBM", memory_space = #ktdp.memory_space<global>} : memref<32x64xf16>
       %12 = ktdp.construct_access_tile %8[%c0, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
       %13 = ktdp.construct_access_tile %9[%c0, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
-      %16 = ktdp.construct_access_tile %11[%c0, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
+      // Row 0 read from the grid point: each tile keeps its store
+      // (DuplicateStores.cpp would leave it to tile 0 alone).
+      %row = arith.muli %arg0, %c0 : index
+      %16 = ktdp.construct_access_tile %11[%row, %c0] {access_tile_order = #map, access_tile_set = #set1} : memref<32x64xf16> -> !ktdp.access_tile<32x64xindex>
       ktdf.pipeline modulo(size: 4) {
         %slot = ktdf.private : !ktdf.fifo.slot<"tile/VLD" -> "tile/VPU", 32xf16>
         %slot_0 = ktdf.private : !ktdf.fifo.slot<"tile/VPU" -> "tile/VST", 32xf16>
