@@ -123,6 +123,9 @@ void ktflow::buildMappingPipeline(OpPassManager &pm,
   // The device first: ktdf-merge-column-blocks asks for its lanes, before
   // ktdf-unroll-carried-loops unrolls a block loop carrying its offset.
   pm.addPass(ktdf::createKTDFImportTarget());
+  // Before the column blocks: a run-time block loop whose offset it
+  // derives from the induction variable carries nothing any more.
+  pm.addPass(ktdf::createKTDFLowerCarriedScalars());
   if (options.optimize)
     pm.addPass(ktdf::createKTDFMergeColumnBlocks());
   pm.addPass(ktdf::createKTDFUnrollCarriedLoops());

@@ -12,6 +12,7 @@
 // CHECK-NEXT:   ktdf-uplift-while,
 // CHECK-NEXT:   ktdf-lower-if,
 // CHECK-NEXT:   ktdf-import-target,
+// CHECK-NEXT:   ktdf-lower-carried-scalars,
 // CHECK-NEXT:   ktdf-merge-column-blocks{max-block-bytes=32768},
 // CHECK-NEXT:   ktdf-unroll-carried-loops{max-trips=64},
 // CHECK-NEXT:   ktdf-split-batched-reductions,
@@ -64,6 +65,7 @@
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=post_lowering}
 // CHECK-NEXT: )
 
+// O0: ktdf-lower-carried-scalars,
 // O0-NOT: ktdf-merge-column-blocks
 // O0-NOT: ktdf-split-wide-reductions
 // O0-NOT: ktdf-share-left-operands

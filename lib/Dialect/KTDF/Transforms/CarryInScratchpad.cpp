@@ -42,12 +42,20 @@ bool mlir::ktdf::isCarriedView(Operation *view) {
 std::optional<std::string> mlir::ktdf::whyNotCarriable(scf::ForOp loop) {
   for (Value init : loop.getInitArgs()) {
     auto type = dyn_cast<RankedTensorType>(init.getType());
-    if (!type || !type.hasStaticShape() || type.getRank() == 0)
-      return std::string("a loop carrying values over a trip count known "
-                         "only at run time (or over many trips) keeps them "
-                         "in the scratchpad, which needs statically shaped "
-                         "tensors of rank 1 or more; this one carries a ") +
-             (type ? "tensor of another shape" : "scalar");
+    if (type && type.hasStaticShape() && type.getRank() != 0)
+      continue;
+    std::string what =
+        type ? "a tensor of another shape"
+        : init.getType().isIntOrIndex()
+            ? "an integer that is not an offset to which each trip adds the "
+              "same loop-invariant amount, or one whose value after the "
+              "loop is used (ktdf-lower-carried-scalars derives only "
+              "those from the induction variable)"
+            : "a scalar";
+    return "a loop carrying values over a trip count known only at run time "
+           "(or over many trips) keeps them in the scratchpad, which needs "
+           "statically shaped tensors of rank 1 or more; this one carries " +
+           what;
   }
   return std::nullopt;
 }

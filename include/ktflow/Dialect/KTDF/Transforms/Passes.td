@@ -230,6 +230,51 @@ def KTDFMergeColumnBlocks
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KTDFLowerCarriedScalars
+    : Pass<"ktdf-lower-carried-scalars", "::mlir::ModuleOp"> {
+  let summary = "Derive carried offsets from the loop variable, carry floats as tensors, widen i32 offsets";
+  let description = [{
+    On the loops ktdf-unroll-carried-loops will not unroll (a trip count
+    known only at run time, or more than its `max-trips`): a carried
+    integer to which each trip adds the same loop-invariant amount (Triton's
+    `off += BLOCK` pointer increment, `arith.addi %a, %k` or
+    `arith.subi %a, %k`) and whose value after the loop is unused stops
+    being carried: in each trip it is `init + ((iv - lb) / step) * k`
+    (`init + (iv - lb) * (k / step)` when the step divides a constant k),
+    computed in its own type. A carried float becomes a `tensor<1xT>`
+    (`tensor.extract` at its uses, `tensor.splat` of what the trip yields),
+    which ktdf-carry-in-scratchpad keeps in the scratchpad. Other carried
+    integers are left as they are (ktdf-check-supported refuses them).
+
+    The units hold integers in 64-bit registers, without a narrower type's
+    wrap-around. So an `index_cast` (or `index_castui`) to `index` of an
+    integer narrower than 64 bits computed by additions, subtractions and
+    products from constants, kernel arguments and casts of `index` values
+    (Triton's `i32` offsets, a derived one included) is computed on `index`
+    values instead, then sign- (zero-) extended from the narrow width by an
+    `arith.andi`, which is left out where the range analysis proves the
+    value inside the narrow type.
+
+    ```mlir
+    // before
+    scf.for %i = %c0 to %n step %c1 iter_args(%row = %pid) -> (index) {
+      ... %X[%row, %c0] ...
+      %next = arith.addi %row, %c16 : index
+      scf.yield %next : index
+    }
+    // after
+    scf.for %i = %c0 to %n step %c1 {
+      %0 = arith.muli %i, %c16 : index
+      %row = arith.addi %pid, %0 : index
+      ... %X[%row, %c0] ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KTDFUnrollCarriedLoops
     : Pass<"ktdf-unroll-carried-loops", "::mlir::ModuleOp"> {
   let summary = "Unroll the loops that carry values a known number of times";
