@@ -8,6 +8,7 @@
 
 #include "ktflow/Compiler/Pipelines.h"
 #include "ktflow/Conversion/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/JoinProductColumns.h"
 #include "ktflow/Dialect/KTDF/Transforms/MergedLoads.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"
@@ -233,6 +234,8 @@ void ktflow::buildSchedulingPipeline(OpPassManager &pm,
     pm.addPass(ktdf::createKTDFRowBlocks(rowBlocks));
     // The halves ktdf-split-point-rows put on a core's two lanes.
     pm.addPass(ktdf::createKTDFSplitProductColumns());
+    // Products sharing a left operand whose columns fit one block.
+    pm.addPass(ktdf::createKTDFJoinProductColumns());
   }
   pm.addPass(ktdf::createKTDFAllocateScratchpad());
   pm.addPass(ktdf::createKTDFScheduleAllReduce());

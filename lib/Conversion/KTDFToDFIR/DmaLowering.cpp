@@ -112,9 +112,41 @@ FailureOr<TileDma> TransferEmitter::resolveTileDma(DataTransferOp op,
       dfir::AddressOp::create(b, loc, b.getIndexType(),
                               KernelLowering::perLane(bufBase, li)),
       arith::MulIOp::create(b, loc, copy, constant(bufBytes)));
+  ValueRange at = dma.load ? op.getDstIndices() : op.getSrcIndices();
+  if (!at.empty() && failed(moveToBlock(op, dma, at, map)))
+    return failure();
   dma.bufName = kernel.memoryOf(
       getBufferMemoryKind(cast<MemRefType>(buffer.getType())), li);
   return dma;
+}
+
+LogicalResult TransferEmitter::moveToBlock(DataTransferOp op, TileDma &dma,
+                                           ValueRange at, IRMapping &map) {
+  OpBuilder &b = *builder;
+  Location loc = op.getLoc();
+  auto type = cast<MemRefType>(dma.load ? op.getDst().getType()
+                                        : op.getSrc().getType());
+  // Only the rows of a 2-d tile inside its view move (no fills, no
+  // planes): the DMA's buffer stride becomes the buffer's row.
+  if (type.getRank() != 2 || dma.extents.size() != 2 ||
+      !dma.tile.getAccessTileOrder().isIdentity() || mayLeaveView(dma.tile))
+    return op.emitError("a DMA into a block of a wider buffer needs a 2-d "
+                        "tile in its own order that stays inside its view");
+  Value linear = constant(0);
+  for (auto [d, index] : llvm::enumerate(at)) {
+    auto v = materialize(index, map);
+    if (failed(v))
+      return failure();
+    linear = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, linear, constant(type.getDimSize(d))),
+        *v);
+  }
+  dma.bufAddr = arith::AddIOp::create(
+      b, loc, dma.bufAddr,
+      arith::MulIOp::create(b, loc, linear, constant(dma.esize)));
+  dma.bufPitch = type.getDimSize(1) * dma.esize;
+  return success();
 }
 
 void TransferEmitter::emitDirectedDma(Location loc, const TileDma &dma,
@@ -186,11 +218,15 @@ LogicalResult TransferEmitter::emitDma(DataTransferOp op, IRMapping &map,
   FailureOr<DmaWindow> window = clampToView(op, *dma, map);
   if (failed(window))
     return failure();
+  bool rows = rank == 2 && !window->count[1] && !window->begin[0];
+  if (dma->bufPitch && (permuted || !rows))
+    return op.emitError("a DMA into a block of a wider buffer moves whole "
+                        "rows only");
   if (dma->load && !dma->tile->hasAttr(kPartPieceAttrName))
     emitMaskFills(loc, *dma, *window);
   if (permuted)
     emitPermutedDma(loc, *dma, &*window);
-  else if (rank == 2 && !window->count[1] && !window->begin[0])
+  else if (rows)
     emitMaskedRowsDma(loc, *dma, window->count[0]);
   else if (llvm::all_of(window->count, [](Value v) { return !v; }))
     emitOuterLoopDma(loc, *dma);
@@ -210,19 +246,21 @@ void TransferEmitter::emitMaskedRowsDma(Location loc, const TileDma &dma,
                                         Value validRows) {
   OpBuilder &b = *builder;
   int64_t rowBytes = dma.extents[1] * dma.esize;
+  int64_t pitch = dma.bufPitch ? dma.bufPitch : rowBytes;
   bool runtimeRows = dma.runtimeStride(0) != nullptr;
   int64_t rowStride = runtimeRows ? 0 : dma.strides[0] * dma.esize;
   Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                     validRows, constant(0));
-  // Full rows, merged into one transfer when they are contiguous.
+  // Full rows, merged into one transfer when they are contiguous at both
+  // ends.
   emitIf(any, [&] {
     Value size = constant(rowBytes), nRows;
-    if (!runtimeRows && rowStride == rowBytes)
+    if (!runtimeRows && rowStride == rowBytes && pitch == rowBytes)
       size = arith::MulIOp::create(b, loc, validRows, size);
     else
       nRows = validRows;
     emitDirectedDma(loc, dma, size, dma.memAddr, dma.bufAddr, nRows, rowStride,
-                    rowBytes, runtimeRows ? strideBytes(loc, dma, 0) : Value());
+                    pitch, runtimeRows ? strideBytes(loc, dma, 0) : Value());
   });
 }
 

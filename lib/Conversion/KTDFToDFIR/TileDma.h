@@ -34,6 +34,11 @@ struct mlir::ktdf::lowering::TileDma {
   /// Per dimension, the element stride computed at run time, or null (all
   /// null, or empty, when the view's strides are static).
   SmallVector<Value> runtimeStrides;
+  /// The bytes between the buffer's rows when the tile moves into (or
+  /// out of) a column block of a wider buffer (an indexed buffer end, as
+  /// ktdf-join-product-columns makes); 0 when the buffer's rows are the
+  /// tile's.
+  int64_t bufPitch = 0;
 
   Value runtimeStride(unsigned d) const {
     return d < runtimeStrides.size() ? runtimeStrides[d] : Value();

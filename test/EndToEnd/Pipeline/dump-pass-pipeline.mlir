@@ -58,6 +58,7 @@
 // CHECK-NEXT:   ktdf-keep-carried-chunks,
 // CHECK-NEXT:   ktdf-row-blocks{blocks=0 merge-loads=0 store-blocks=0},
 // CHECK-NEXT:   ktdf-split-product-columns,
+// CHECK-NEXT:   ktdf-join-product-columns,
 // CHECK-NEXT:   ktdf-allocate-scratchpad,
 // CHECK-NEXT:   ktdf-schedule-all-reduce,
 // CHECK-NEXT:   ktdf-apply-device-patterns{checkpoint=post_scheduling},

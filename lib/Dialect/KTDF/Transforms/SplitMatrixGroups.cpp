@@ -110,20 +110,18 @@ private:
       return;
     // A load or fill joins the parts of one side that use it where they
     // can run as one pipeline (a product's operand shared by its
-    // neighbours), else each part gets a copy.
+    // neighbours), else each part gets a copy. A part that cannot join the
+    // first user's may join a later one's (a SwiGLU's second chunk: its
+    // two up projections share X, but their SiLU runs after the first
+    // chunk's).
     for (Operation *op : ops) {
       if (!isFlexible(op))
         continue;
       SmallVector<Operation *> users = userParts(op);
-      for (Operation *other : ArrayRef(users).drop_front()) {
-        Operation *first = parts.getLeaderValue(users.front());
-        if (sideOf(first) != sideOf(other) || parts.isEquivalent(first, other))
-          continue;
-        llvm::EquivalenceClasses<Operation *> saved = parts;
-        parts.unionSets(first, other);
-        if (!handsOverForward())
-          parts = std::move(saved);
-      }
+      for (auto [i, other] : llvm::enumerate(users))
+        for (Operation *earlier : ArrayRef(users).take_front(i))
+          if (tryJoin(earlier, other))
+            break;
     }
     for (Operation *op : ops)
       if (isFlexible(op))
@@ -159,6 +157,21 @@ private:
     return llvm::all_of(crossing, [&](auto edge) {
       return lastOf(edge.first) < lastOf(edge.second);
     });
+  }
+
+  /// Joins the parts of `a` and `b` when they are on one side and every
+  /// hand-over still goes forward; whether they are one part now.
+  bool tryJoin(Operation *a, Operation *b) {
+    if (sideOf(a) != sideOf(b))
+      return false;
+    if (parts.isEquivalent(a, b))
+      return true;
+    llvm::EquivalenceClasses<Operation *> saved = parts;
+    parts.unionSets(a, b);
+    if (handsOverForward())
+      return true;
+    parts = std::move(saved);
+    return false;
   }
 
   /// Leaves `op` to the first part that uses it and gives every other

@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexAnalysis.h"
+#include "ProductTransfers.h"
 #include "TileSlices.h"
 
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
@@ -77,22 +78,6 @@ struct ColumnSplit {
 };
 } // namespace
 
-/// The single transfer whose end `isDst` is slot `v` (which the compute
-/// stage's FIFO read or write names too), or null.
-static DataTransferOp onlyTransfer(Value v, bool isDst) {
-  DataTransferOp found;
-  for (Operation *user : v.getUsers()) {
-    if (isa<ReadFromFifoOp, WriteToFifoOp>(user))
-      continue;
-    auto transfer = dyn_cast<DataTransferOp>(user);
-    if (!transfer || (isDst ? transfer.getDst() : transfer.getSrc()) != v ||
-        found)
-      return nullptr;
-    found = transfer;
-  }
-  return found;
-}
-
 /// Whether `v` reads `h` through the ops defining it.
 static bool dependsOn(Value v, Value h) {
   SmallVector<Value> work{v};
@@ -107,48 +92,6 @@ static bool dependsOn(Value v, Value h) {
       llvm::append_range(work, def->getOperands());
   }
   return false;
-}
-
-/// The transfer loading the buffer behind the feed `feed` (buffer to slot,
-/// unindexed) from an access tile, or null.
-static DataTransferOp bufferLoadOf(DataTransferOp feed) {
-  if (!feed || !isa<MemRefType>(feed.getSrc().getType()) ||
-      !feed.getSrcIndices().empty() ||
-      !feed.getSrc().getDefiningOp<PrivateOp>())
-    return nullptr;
-  DataTransferOp load;
-  for (Operation *user : feed.getSrc().getUsers()) {
-    auto transfer = dyn_cast<DataTransferOp>(user);
-    if (!transfer)
-      return nullptr;
-    if (transfer == feed)
-      continue;
-    if (load || transfer.getDst() != feed.getSrc() ||
-        !isa<ktdp::AccessTileType>(transfer.getSrc().getType()) ||
-        !transfer.getDstIndices().empty() || transfer.getRows())
-      return nullptr;
-    load = transfer;
-  }
-  return load;
-}
-
-/// The value read from a slot by `v`'s ktdf.read_from_fifo, and the feed
-/// filling that slot.
-static DataTransferOp feedOf(Value v) {
-  auto read = v.getDefiningOp<ReadFromFifoOp>();
-  if (!read || !read->hasOneUse())
-    return nullptr;
-  return onlyTransfer(read.getSlot(), /*isDst=*/true);
-}
-
-/// Whether `v` is a fill: a generic with no tensor input.
-static linalg::GenericOp fillOf(Value v) {
-  auto generic = v.getDefiningOp<linalg::GenericOp>();
-  if (!generic || !generic->hasOneUse() ||
-      llvm::any_of(generic.getDpsInputs(),
-                   [](Value in) { return isa<ShapedType>(in.getType()); }))
-    return nullptr;
-  return generic;
 }
 
 /// The scratchpad view (whole, at a literal address, row-major R x N) that
@@ -262,43 +205,14 @@ static Value withoutHalf(OpBuilder &b, Value v, Value h, Value zero,
   return clone->getResult(cast<OpResult>(v).getResultNumber());
 }
 
-static void retype(Value v, ArrayRef<int64_t> shape) {
-  Type type = v.getType();
-  if (auto slot = dyn_cast<FifoSlotType>(type))
-    v.setType(FifoSlotType::get(v.getContext(), slot.getSrc(), slot.getDst(),
-                                shape, slot.getElementType()));
-  else if (auto memref = dyn_cast<MemRefType>(type))
-    v.setType(MemRefType::get(shape, memref.getElementType(),
-                              memref.getLayout(), memref.getMemorySpace()));
-  else
-    v.setType(RankedTensorType::get(
-        shape, cast<RankedTensorType>(type).getElementType()));
-}
-
 /// A whole scratchpad view like `like`, of `shape` at element `address`,
 /// shared by the core's lanes, and its tile.
 static Value sharedViewTile(OpBuilder &b, ktdp::ConstructMemoryViewOp like,
                             int64_t address, ArrayRef<int64_t> shape) {
-  MLIRContext *ctx = b.getContext();
-  Location loc = like.getLoc();
-  auto old = cast<MemRefType>(like.getType());
-  auto memref = MemRefType::get(shape, old.getElementType(), old.getLayout(),
-                                old.getMemorySpace());
-  IntegerSet box = ktdp::getBoxSet(shape, ctx);
-  Value offset = arith::ConstantIndexOp::create(b, loc, address);
-  auto view = cast<ktdp::ConstructMemoryViewOp>(b.clone(*like));
-  view.getResult().setType(memref);
-  view.getOffsetMutable().assign(offset);
-  view.setStaticSizes(shape);
-  view.setStaticStrides({shape[1], 1});
-  view.setCoordinateSetAttr(IntegerSetAttr::get(box));
-  view->setAttr(kLanesSharedViewAttrName, b.getUnitAttr());
-  SmallVector<AffineExpr> origin(2, getAffineConstantExpr(0, ctx));
-  return ktdp::ConstructAccessTileOp::create(
-      b, loc, ktdp::AccessTileType::get(ctx, shape), view, ValueRange{},
-      ValueRange{}, AffineMapAttr::get(AffineMap::get(0, 0, origin, ctx)),
-      IntegerSetAttr::get(box),
-      AffineMapAttr::get(AffineMap::getMultiDimIdentityMap(2, ctx)));
+  Value tile = wholeViewTile(b, like, address, shape);
+  ktdp::getAccessTileView(tile)->setAttr(kLanesSharedViewAttrName,
+                                         b.getUnitAttr());
+  return tile;
 }
 
 /// Rewrites the products of `split`: the point's rows times half `h` of
