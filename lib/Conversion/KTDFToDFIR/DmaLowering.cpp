@@ -112,22 +112,16 @@ FailureOr<TileDma> TransferEmitter::resolveTileDma(DataTransferOp op,
       dfir::AddressOp::create(b, loc, b.getIndexType(),
                               KernelLowering::perLane(bufBase, li)),
       arith::MulIOp::create(b, loc, copy, constant(bufBytes)));
-  ValueRange at = dma.load ? op.getDstIndices() : op.getSrcIndices();
-  if (!at.empty() && failed(moveToBlock(op, dma, at, map)))
-    return failure();
   dma.bufName = kernel.memoryOf(
       getBufferMemoryKind(cast<MemRefType>(buffer.getType())), li);
-  return dma;
-}
-
-LogicalResult TransferEmitter::moveToBlock(DataTransferOp op, TileDma &dma,
-                                           ValueRange at, IRMapping &map) {
-  OpBuilder &b = *builder;
-  Location loc = op.getLoc();
-  auto type = cast<MemRefType>(dma.load ? op.getDst().getType()
-                                        : op.getSrc().getType());
-  // Only the rows of a 2-d tile inside its view move (no fills, no
-  // planes): the DMA's buffer stride becomes the buffer's row.
+  // An indexed buffer end: the tile moves into (or out of) a column block
+  // of a wider buffer (ktdf-join-product-columns). Only the rows of a 2-d
+  // tile inside its view move (no fills, no planes), the DMA's buffer
+  // stride the buffer's row.
+  ValueRange at = dma.load ? op.getDstIndices() : op.getSrcIndices();
+  if (at.empty())
+    return dma;
+  auto type = cast<MemRefType>(buffer.getType());
   if (type.getRank() != 2 || dma.extents.size() != 2 ||
       !dma.tile.getAccessTileOrder().isIdentity() || mayLeaveView(dma.tile))
     return op.emitError("a DMA into a block of a wider buffer needs a 2-d "
@@ -146,7 +140,7 @@ LogicalResult TransferEmitter::moveToBlock(DataTransferOp op, TileDma &dma,
       b, loc, dma.bufAddr,
       arith::MulIOp::create(b, loc, linear, constant(dma.esize)));
   dma.bufPitch = type.getDimSize(1) * dma.esize;
-  return success();
+  return dma;
 }
 
 void TransferEmitter::emitDirectedDma(Location loc, const TileDma &dma,

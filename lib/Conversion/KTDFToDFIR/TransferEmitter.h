@@ -105,10 +105,6 @@ protected:
   /// The ends of a tile <-> buffer transfer, in program values.
   FailureOr<TileDma> resolveTileDma(DataTransferOp op, IRMapping &map,
                                     const LaneInstance &li, Value copyOffset);
-  /// Points `dma`'s buffer end at the block at indices `at` of its
-  /// wider buffer, whose rows its DMA then strides over.
-  LogicalResult moveToBlock(DataTransferOp op, TileDma &dma, ValueRange at,
-                            IRMapping &map);
   /// One DMA between tensor and buffer in the transfer's direction; with
   /// `nRows`, that many rows `memStride` bytes apart in the tensor (or
   /// `runtimeMemStride`, when given) and `bufStride` bytes apart in the
