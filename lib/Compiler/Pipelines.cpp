@@ -8,7 +8,6 @@
 
 #include "ktflow/Compiler/Pipelines.h"
 #include "ktflow/Conversion/Passes.h"
-#include "ktflow/Dialect/KTDF/Transforms/JoinProductColumns.h"
 #include "ktflow/Dialect/KTDF/Transforms/MergedLoads.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/Transforms/Passes.h"

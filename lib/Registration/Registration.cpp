@@ -7,7 +7,6 @@
 #include "ktflow/Conversion/Passes.h"
 #include "ktflow/Dialect/DFIR/IR/DFIR.h"
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
-#include "ktflow/Dialect/KTDF/Transforms/JoinProductColumns.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDFArch/IR/KTDFArch.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
@@ -42,7 +41,6 @@ void ktflow::registerAllDialects(mlir::DialectRegistry &registry) {
 void ktflow::registerAllPasses() {
   mlir::ktdp::registerKTDPPasses();
   mlir::ktdf::registerKTDFPasses();
-  mlir::ktdf::registerKTDFJoinProductColumns();
   mlir::registerKTFlowConversionPasses();
   mlir::registerKTFlowCompilerPasses();
   ktflow::registerCompilePipelines();

@@ -32,7 +32,6 @@
 #include "TileSlices.h"
 
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
-#include "ktflow/Dialect/KTDF/Transforms/JoinProductColumns.h"
 #include "ktflow/Dialect/KTDF/Transforms/MatrixStages.h"
 #include "ktflow/Dialect/KTDF/Transforms/MergedLoads.h"
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
@@ -47,6 +46,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+
+namespace mlir::ktdf {
+#define GEN_PASS_DEF_KTDFJOINPRODUCTCOLUMNS
+#include "ktflow/Dialect/KTDF/Transforms/Passes.h.inc"
+} // namespace mlir::ktdf
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -285,14 +289,8 @@ static void join(Product &a, Product &b,
 namespace {
 struct JoinProductColumnsPass
     : public ktflow::sched::WithScheduleTarget<
-          PassWrapper<JoinProductColumnsPass, OperationPass<ModuleOp>>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(JoinProductColumnsPass)
-
-  StringRef getArgument() const override { return "ktdf-join-product-columns"; }
-  StringRef getDescription() const override {
-    return "Multiply one left operand by two right operands as one product "
-           "of their columns side by side";
-  }
+          ktdf::impl::KTDFJoinProductColumnsBase<JoinProductColumnsPass>> {
+  using Base::Base;
 
   void runOnOperation() override {
     bool products = false;
@@ -313,14 +311,8 @@ struct JoinProductColumnsPass
 
   void runOn(StageOp stage, const ktflow::sched::ScheduleTarget &target,
              ScratchpadCursor &cursor) {
-    if (!stage.isCompute() || !stage.getUnit())
-      return;
-    std::optional<ktflow::device::NodeId> node =
-        target.findNode(*stage.getUnit());
-    if (!node)
-      return;
-    const auto &spec = target.getModel().getNode(*node).unit;
-    if (!spec || !spec->matrix)
+    const ktdf_arch::UnitSpec *spec = matrixUnitOf(stage, target);
+    if (!spec)
       return;
     ktflow::machine::MatrixShape block = matrixBlockOf(*spec);
     for (auto &[a, b] : pairsOf(stage, block))
@@ -329,11 +321,3 @@ struct JoinProductColumnsPass
   }
 };
 } // namespace
-
-std::unique_ptr<Pass> mlir::ktdf::createKTDFJoinProductColumns() {
-  return std::make_unique<JoinProductColumnsPass>();
-}
-
-void mlir::ktdf::registerKTDFJoinProductColumns() {
-  PassRegistration<JoinProductColumnsPass>();
-}

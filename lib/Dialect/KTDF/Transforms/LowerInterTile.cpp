@@ -443,7 +443,7 @@ static LogicalResult rewrite(ExchangePlan &plan, func::FuncOp func,
       stored == plan.partial ? scatteredReads(plan, type)
                              : SmallVector<tensor::ExtractSliceOp>();
   if (!reads.empty()) {
-    allReduce->setAttr(kScatterAttrName, b.getUnitAttr());
+    setScattered(allReduce);
     for (tensor::ExtractSliceOp slice : reads) {
       b.setInsertionPoint(slice);
       Value rows = buildDimSlice(b, tile, 0, slice.getOffsets().front(),

@@ -132,6 +132,6 @@ bool mlir::ktdf::storeOwnRows(OpBuilder &b, ktdp::StoreOp store, Value part,
   }
   if (tile->use_empty())
     tile.erase();
-  reduce->setAttr(kScatterAttrName, b.getUnitAttr());
+  setScattered(reduce);
   return true;
 }

@@ -358,14 +358,8 @@ struct SplitProductColumnsPass
       if (pipeline.getPerInstance())
         continue;
       for (StageOp stage : pipeline.getBody().front().getOps<StageOp>()) {
-        if (!stage.isCompute() || !stage.getUnit())
-          continue;
-        std::optional<ktflow::device::NodeId> node =
-            target.findNode(*stage.getUnit());
-        if (!node)
-          continue;
-        const auto &spec = target.getModel().getNode(*node).unit;
-        if (!spec || !spec->matrix)
+        const ktdf_arch::UnitSpec *spec = matrixUnitOf(stage, target);
+        if (!spec)
           continue;
         const auto &unit = *spec;
         std::optional<ColumnSplit> split = planSplit(stage, h, *unit.matrix);

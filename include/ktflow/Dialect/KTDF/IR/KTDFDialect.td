@@ -25,6 +25,12 @@ def KTDF_Dialect : Dialect {
     scratchpad buffers (memrefs whose memory space is a device memory kind)
     and tokens (`!ktdf.token`) that order them.
   }];
+  let discardableAttrs = (ins
+    // `ktdf.scatter`, on a ktdf.all_reduce or a ktdp.inter_tile_reduce:
+    // each tile keeps only its own chunk of the combined value
+    // (ScatterAttr.h).
+    "::mlir::UnitAttr":$scatter
+  );
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;

@@ -224,7 +224,12 @@ def KTDF_DataTransferOp : KTDF_Op<"data_transfer", [AttrSizedOperandSegments]> {
     (memref) or a FIFO slot. A memref end may be indexed, in which case the
     block starts at those indices; the block's shape is the slot's if a slot
     is involved, else the access tile's, else the unindexed memref's. At most
-    one end is an access tile, and at most one a slot. An access tile moving
+    one end is a slot. Both ends are access tiles only for a DMA between a
+    scratchpad (`ct_local`) view and device memory, which needs no buffer:
+    neither end indexed, as many elements of one type at each, the
+    scratchpad end laid out as a dense buffer of the other's shape would be
+    (the kept per-row statistics of a `ktdf.row_stats` view stored after
+    the loop). Otherwise at most one end is an access tile. An access tile moving
     to or from a slot may be indexed too (a block of the slot's shape at
     those indices within the tile: how a compute unit streams a scratchpad
     view the kernel manages itself). A one-dimensional block indexed into
@@ -236,6 +241,7 @@ def KTDF_DataTransferOp : KTDF_Op<"data_transfer", [AttrSizedOperandSegments]> {
     ktdf.data_transfer %tile to %buf : !ktdp.access_tile<3x64xindex> to memref<3x64xf16, "L1">
     ktdf.data_transfer %buf[%r, %c] to %slot : memref<3x64xf16, "L1"> to !ktdf.fifo.slot<L1LU -> SFU, 64xf16>
     ktdf.data_transfer %tile to %buf rows %n : !ktdp.access_tile<12x64xindex> to memref<12x64xf16, "L1">
+    ktdf.data_transfer %stats to %out : !ktdp.access_tile<65xindex> to !ktdp.access_tile<65xindex>
     ```
 
     With `rows %n`, only the first n rows (along the first dimension) of

@@ -1,6 +1,7 @@
 //===- ScatterAttr.h - Tiles that keep their own chunk ----------*- C++ -*-===//
 //
-// This file declares `ktdf.scatter`, a unit attribute of two ops:
+// `ktdf.scatter` is a discardable unit attribute of the KTDF dialect
+// (KTDFDialect.td), set on two ops:
 //
 // * on a `ktdf.all_reduce`: afterwards the c-th tile each group lists
 //   holds chunk c of the combined partial (elements [c N/P, (c + 1) N/P) of
@@ -21,15 +22,23 @@
 #ifndef KTFLOW_DIALECT_KTDF_IR_SCATTERATTR_H
 #define KTFLOW_DIALECT_KTDF_IR_SCATTERATTR_H
 
-#include "mlir/IR/Operation.h"
-#include "llvm/ADT/StringRef.h"
+#include "ktflow/Dialect/KTDF/IR/KTDF.h"
 
 namespace mlir::ktdf {
 
-inline constexpr llvm::StringLiteral kScatterAttrName = "ktdf.scatter";
+/// The attribute's name.
+inline constexpr llvm::StringLiteral kScatterAttrName =
+    KTDFDialect::ScatterAttrHelper::getNameStr();
 
 /// Whether `op` carries `ktdf.scatter`.
-inline bool isScattered(Operation *op) { return op->hasAttr(kScatterAttrName); }
+inline bool isScattered(Operation *op) {
+  return op->hasAttrOfType<UnitAttr>(kScatterAttrName);
+}
+
+/// Sets `ktdf.scatter` on `op`.
+inline void setScattered(Operation *op) {
+  op->setAttr(kScatterAttrName, UnitAttr::get(op->getContext()));
+}
 
 } // namespace mlir::ktdf
 

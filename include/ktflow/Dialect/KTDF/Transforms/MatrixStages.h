@@ -17,6 +17,7 @@
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
 #include "ktflow/Dialect/KTDFArch/IR/NodeSpec.h"
 #include "ktflow/Machine/MatrixTiming.h"
+#include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -115,6 +116,21 @@ matrixStageCycles(StageOp stage, const ktdf_arch::UnitSpec &unit) {
   if (walk.wasInterrupted())
     return std::nullopt;
   return cycles;
+}
+
+/// The features of the matrix engine the compute stage `stage` is bound
+/// to on `target`, or null for a stage bound to no unit of `target` or to a
+/// unit without a matrix engine.
+inline const ktdf_arch::UnitSpec *
+matrixUnitOf(StageOp stage, const ktflow::sched::ScheduleTarget &target) {
+  if (!stage.isCompute() || !stage.getUnit())
+    return nullptr;
+  std::optional<ktflow::device::NodeId> node =
+      target.findNode(*stage.getUnit());
+  if (!node)
+    return nullptr;
+  const auto &spec = target.getModel().getNode(*node).unit;
+  return spec && spec->matrix ? &*spec : nullptr;
 }
 
 /// Whether `pipeline` computes in a matrix stage.

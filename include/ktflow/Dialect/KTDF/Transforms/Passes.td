@@ -1297,6 +1297,24 @@ def KTDFSplitProductColumns
   }];
 }
 
+def KTDFJoinProductColumns
+    : Pass<"ktdf-join-product-columns", "::mlir::ModuleOp"> {
+  let summary = "Multiply one left operand by two right operands as one "
+                "product of their columns side by side";
+  let description = [{
+    Where a matrix stage multiplies one left operand by two right operands
+    (loaded from device memory, from zero) whose columns together fit one
+    block of the matrix unit's n, the two products become one: both right
+    operands load into the column halves of one buffer, the unit multiplies
+    once, and the result drains into one handover view whose column windows
+    the later pipelines read (a SwiGLU's X.[W1|W3] on mesh_device;
+    docs/scheduler.md). Left alone: different left operands, a product
+    accumulating onto a value, right operands whose columns need two
+    blocks anyway, units without a matrix engine. Runs before
+    ktdf-allocate-scratchpad, which places the wider buffer and the view.
+  }];
+}
+
 def KTDFSplitIndexBoundGathers
     : Pass<"ktdf-split-index-bound-gathers", "::mlir::ModuleOp"> {
   let summary = "Move a gather bound by its index reads and only stored in "
