@@ -89,6 +89,19 @@ static double skewedChain(const Machine &machine, const Landings &landings,
   return engine.skewedChainCount / n * chain + engine.storeLatency;
 }
 
+/// The latency of an execution's entries through `engine`'s core: the
+/// longest of its load units' (ProgramWalker::entriesLatency).
+static double entriesOn(const Machine &machine,
+                        llvm::ArrayRef<ProgramWalker> walkers,
+                        const ProgramWalker &engine) {
+  int32_t core = machine.units[engine.unitIndex()].core;
+  double entries = 0;
+  for (const ProgramWalker &feed : walkers)
+    if (feed.fed() && machine.units[feed.unitIndex()].core == core)
+      entries = std::max(entries, feed.entriesLatency());
+  return entries;
+}
+
 /// The busiest compute unit of `core`, if it has one.
 static std::optional<uint32_t>
 busiestComputeOf(const Machine &machine, llvm::ArrayRef<double> busyOfUnit,
@@ -113,14 +126,12 @@ static void skewedChains(const Machine &machine,
         !walker.loadDevice || !walker.storeDevice)
       continue;
     const MachineUnit &engine = machine.units[walker.unitIndex()];
-    double compute = 0, entries = 0;
+    double compute = 0;
     if (std::optional<uint32_t> u =
             busiestComputeOf(machine, busyOfUnit, engine.core))
       compute = busyOfUnit[*u];
-    for (const ProgramWalker &feed : walkers)
-      if (feed.fed() && machine.units[feed.unitIndex()].core == engine.core)
-        entries = std::max(entries, feed.entriesLatency());
-    double chain = skewedChain(machine, landings, walker, compute, entries);
+    double chain = skewedChain(machine, landings, walker, compute,
+                               entriesOn(machine, walkers, walker));
     if (chain > estimate.cycles) {
       estimate.cycles = chain;
       estimate.busiest = chain - walker.storeLatency;
@@ -360,10 +371,26 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
                              engine.firstSignals.lookup(*sync).slotWaits);
     double chain = shared + busyOfUnit[computeUnit];
     if (engine.chainedExecutions > 0) {
-      chain = chainedExecutions(machine, engine, busyOfUnit[computeUnit],
-                                handOverStalls, computeUnit,
-                                std::min(wait, executionHead(landings, engine)),
-                                landings.walkerOf(computeUnit));
+      // Where it also runs skewed loops, their executions follow the
+      // chained ones in program order, overlapped as a skewed engine's
+      // are (skewedChain), with their share of the compute (the
+      // executions taken alike).
+      double skewedShare = engine.skewedGroups > 0
+                               ? engine.skewedTrips / (engine.skewedTrips +
+                                                       engine.chainedExecutions)
+                               : 0;
+      double computeBusy = busyOfUnit[computeUnit];
+      chain = chainedExecutions(
+          machine, engine, (1 - skewedShare) * computeBusy, handOverStalls,
+          computeUnit, std::min(wait, executionHead(landings, engine)),
+          landings.walkerOf(computeUnit));
+      double skewed = skewedShare > 0
+                          ? skewedChain(machine, landings, engine,
+                                        skewedShare * computeBusy,
+                                        entriesOn(machine, walkers, engine))
+                          : 0;
+      if (skewed > 0)
+        chain += skewed - engine.storeLatency;
     }
     if (chain > estimate.busiest) {
       waits = false;

@@ -133,7 +133,9 @@ public:
   /// output of the previous execution's compute: waits for a token from a
   /// store unit (not an engine) of the program's core after device-memory
   /// loads (the loads since the previous such wait). The compute unit
-  /// waits, empty, for each such execution's loads to land.
+  /// waits, empty, for each such execution's loads to land. A skewed
+  /// loop's waits are none: the loads before them are those of an
+  /// execution ahead (skewedChainCount counts its chains).
   double chainedExecutions = 0;
   /// The program's cycles from each such wait to its next device-memory
   /// load (the stores of the execution the wait announced).

@@ -396,7 +396,16 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     const MachineUnit &from = machine.units[sender];
     if ((from.roles & RoleStore) && !(from.roles & RoleDma) &&
         from.core == unit->core) {
-      if (loadedSinceStoreWait) {
+      if (skewedDepth > 0) {
+        // A skewed loop's execution: the loads before its wait are those
+        // of an execution D ahead, not the data this one waited for
+        // (skewedChainCount counts its chains); it ends the stores of a
+        // chained execution before it.
+        if (afterStoreWait)
+          chainedStoreTailCycles += storeSegment;
+        storeSegment = 0;
+        afterStoreWait = loadedSinceStoreWait = false;
+      } else if (loadedSinceStoreWait) {
         chainedExecutions += times;
         loadedSinceStoreWait = false;
         afterStoreWait = true;

@@ -21,7 +21,10 @@
 // landed, the first entries fed, the compute, the stores) with its other
 // transfers overlapping the compute; when it issues the next execution's
 // loads before this one's stores (a skewed loop), each execution takes at
-// least half of one execution's chain (loads, landing, compute, stores). Where
+// least half of one execution's chain (loads, landing, compute, stores); an
+// engine that chains executions and then runs a skewed loop adds the loop's
+// chains to its own, each part with its executions' share of the compute.
+// Where
 // a DMA engine binds, the compute of the last data it loads is added. A
 // DMA engine that keeps several transfers in flight runs, from its first
 // token, at least as long as its transfers take through its slots.
