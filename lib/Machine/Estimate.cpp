@@ -290,7 +290,7 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
     estimate.unitBusy.push_back(busy);
     busyOfUnit[program.unit] = busy;
     load = std::max(load, walker.loadLatency);
-    store = std::max(store, walker.storeLatency);
+    store = std::max({store, walker.storeLatency, walker.copyTail});
     if (computes(unit) && busy > compute) {
       compute = busy;
       busiestCompute = program.unit;

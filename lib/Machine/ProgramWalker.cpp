@@ -70,6 +70,7 @@ double ProgramWalker::run() {
   double busy = walk(0, program->insts.size(), 1.0);
   endInStep();
   finishedAt = landedBy(clock, landings);
+  copyTail = std::max(0.0, copyLandsAt - clock);
   if (slotBoundStart)
     slotBoundSpan =
         landedBy(clock + slotBoundDrift, slotBoundLandings) - *slotBoundStart;

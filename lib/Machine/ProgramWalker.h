@@ -313,6 +313,13 @@ public:
   llvm::SmallDenseMap<uint32_t, LastWait, 4> lastWaits;
   /// When the program finishes, its transfers in flight landed.
   double finishedAt = 0;
+  /// The cycles after the program's own time ends (its busy cycles and
+  /// waits for a slot) until its last DMA from device memory to device
+  /// memory lands, its way in and out (PassThroughDma.cpp): nothing in the
+  /// core waits for such a copy, whose landing only ends the kernel
+  /// (lx_resident_copy's global rows on mesh_device, 12 KiB, landing 96
+  /// cycles after the engine's last store leaves).
+  double copyTail = 0;
   /// Whether the program stores to a scratchpad (a store unit).
   bool stored = false;
   /// The sync channels signalled after the program's last scratchpad
@@ -479,6 +486,8 @@ private:
   /// The cycles since the last store unit's token of a chained execution,
   /// and those after each such execution's last token (chainedStoreTail).
   double storeSegment = 0, chainedStoreTailCycles = 0;
+  /// When the latest device-to-device DMA lands (copyTail).
+  double copyLandsAt = 0;
   bool loadedFromScratchpad = false;
   double loadedBytes = 0;
   std::optional<uint32_t> handOverStore, loadMemory;

@@ -72,9 +72,13 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
       chainedStoreTailCycles += storeSegment;
     storeSegment = 0;
     afterStoreWait = false;
-    loadedSinceStoreWait = true;
-    loadLatency = std::max(loadLatency, deviceToDevice ? in.latency : latency);
-    loads = true;
+    // (A DMA to device memory is nothing the compute waits for: no
+    // execution's loads, no fill before the compute; its landing, its way
+    // in and out, is copyTail's.)
+    if (!deviceToDevice) {
+      loadedSinceStoreWait = loads = true;
+      loadLatency = std::max(loadLatency, latency);
+    }
     loadedBytes += bytes;
     deviceLoaded += times * bytes;
     ++loadsSinceIndexRead;
@@ -110,6 +114,9 @@ double ProgramWalker::dmaCost(uint32_t src, uint32_t dst, double bytes,
     shared =
         routes->deviceBandwidth(dst, /*load=*/false, shared, program->unit);
   double cost = landedCost(occupancyOf(bytes, shared), latency, times);
+  if (deviceToDevice)
+    copyLandsAt = std::max(
+        copyLandsAt, clock + cost + (unit->maxOutstanding > 1 ? latency : 0));
   if (afterStoreWait && machine.memories[dst].core < 0) {
     chainedStoreCycles += times * cost;
     storeSegment += times * cost;

@@ -249,4 +249,36 @@ TEST(EstimateTest, EachEnginesChainRunsWithItsOwnCoresCompute) {
   expectSimulatedAbove(m, exe, 384, 10);
 }
 
+TEST(EstimateTest, DeviceToDeviceCopyIsNoLoadTheComputeWaitsFor) {
+  // The engine, four transfers in flight, copies 3 KiB from DDR to DDR,
+  // then waits for the store unit's `done` and stores the 1 KiB the vector
+  // unit computed from data already in L1 (lx_resident_copy on
+  // mesh_device: the global rows copied device to device, the resident
+  // part transposed on the tile): the load unit feeds the 1 KiB (8
+  // entries, exp 4 + send 2: 48 cycles) and the store unit signals `done`.
+  Machine m = coreMachine();
+  m.units[DMA].maxOutstanding = 4;
+  Executable exe;
+  exe.fifos = {{"in", LU, VEC, 5, 4, 128}, {"out", VEC, SU, 6, 4, 128}};
+  exe.syncs = {{"done", SU, DMA}};
+  ProgramBuilder dma(DMA), lu(LU), su(SU);
+  dma.dma(DDR, 0, DDR, 65536, 3072);
+  dma.syncRecv(0);
+  dma.dma(L1, 4096, DDR, 8192, 1024);
+  lu.load(0, L1, 0, 1024);
+  su.store(1, L1, 4096, 1024);
+  su.syncSend(0);
+  exe.programs = {dma.done(), lu.done(), mapEntries(8, ScalarOp::Exp),
+                  su.done()};
+  KernelEstimate e = estimateResources(m, exe);
+  // The copy ceil(3072 / 32) = 96 cycles; the compute's `done` is there by
+  // then (the load unit 16, the vector unit 48), so the store leaves at 96:
+  // 32 cycles, the engine busy 128, and it lands 10 + 2 later: 140 (the
+  // copy, its way in and out 10 + 10, landed at 116). Before,
+  // the copy was an execution's loads the compute waited for, and its way
+  // in, 10, the fill before it: 150. The simulator takes 140.
+  expectBoundBy(e, "core0.dma", 12, 140);
+  EXPECT_EQ(simulatedCycles(m, exe), 140u);
+}
+
 } // namespace
