@@ -413,6 +413,17 @@ static KernelEstimate wholeKernel(const Machine &machine, const Executable &exe,
     return (unit.roles & RoleDma) && unit.name == estimate.bottleneck;
   });
   if (engineBinds != walkers.end()) {
+    // A skewed engine loads the executions ahead before it waits for the
+    // first one's compute: of the first landing, only what outlasts those
+    // loads (and the tokens to the compute and back) comes first.
+    const ProgramWalker &engine = *engineBinds;
+    if (!waits && !serial && engine.skewedGroups > 0 &&
+        engine.storeGroups == 0 && engine.firstStoreWaitAt &&
+        engine.firstFeedLeaves)
+      estimate.latency =
+          std::max(0.0, *engine.firstFeedLeaves + 2 * machine.syncLatency -
+                            *engine.firstStoreWaitAt) +
+          store;
     if (!waits && !serial && !engineBinds->stores)
       estimate.latency = load + std::max(store, landings.lastStores());
     estimate.latency += detail::lastCompute(machine, exe, walkers, busyOfUnit);

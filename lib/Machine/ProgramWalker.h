@@ -313,6 +313,12 @@ public:
   llvm::SmallDenseMap<uint32_t, LastWait, 4> lastWaits;
   /// When the program finishes, its transfers in flight landed.
   double finishedAt = 0;
+  /// For an engine that feeds a load unit and waits for a store unit's
+  /// tokens: its own time at its first such wait, and when the data of
+  /// its first token to the load unit after device-memory loads had
+  /// landed (the token left): a skewed engine's loads ahead run between
+  /// (Estimate.cpp).
+  std::optional<double> firstStoreWaitAt, firstFeedLeaves;
   /// The cycles after the program's own time ends (its busy cycles and
   /// waits for a slot) until its last DMA from device memory to device
   /// memory lands, its way in and out (PassThroughDma.cpp): nothing in the

@@ -361,8 +361,11 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
         {ChainEvent::Signal, in.a, clock, loadedBytes});
     uint32_t receiver = exe.syncs[in.a].receiver;
     const MachineUnit &to = machine.units[receiver];
-    if ((to.roles & RoleLoad) && !(to.roles & RoleDma))
+    if ((to.roles & RoleLoad) && !(to.roles & RoleDma)) {
       tokensToLoadUnit[receiver].push_back(leaves);
+      if (!firstFeedLeaves && deviceLoaded > 0)
+        firstFeedLeaves = leaves;
+    }
     if ((to.roles & RoleDma) && receiver != program->unit && deviceLoaded > 0)
       handOversToEngines += times;
     signalledAfterLastStore.push_back(in.a);
@@ -403,6 +406,8 @@ double ProgramWalker::instructionCost(const Inst &in, double times) {
     const MachineUnit &from = machine.units[sender];
     if ((from.roles & RoleStore) && !(from.roles & RoleDma) &&
         from.core == unit->core) {
+      if (!firstStoreWaitAt)
+        firstStoreWaitAt = clock;
       if (skewedDepth > 0) {
         // A skewed loop's execution: the loads before its wait are those
         // of an execution D ahead, not the data this one waited for

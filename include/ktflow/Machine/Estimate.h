@@ -25,7 +25,9 @@
 // engine that chains executions and then runs a skewed loop adds the loop's
 // chains to its own, each part with its executions' share of the compute.
 // Where
-// a DMA engine binds, the compute of the last data it loads is added. A
+// a DMA engine binds, the compute of the last data it loads is added (and,
+// for a skewed engine, only the part of the first landing its loads ahead
+// do not hide). A
 // DMA engine that keeps several transfers in flight runs, from its first
 // token, at least as long as its transfers take through its slots.
 //
