@@ -13,7 +13,10 @@
 //     is init + t * k at trip t = (iv - lb) / step: the loop stops carrying
 //     it, its accesses follow the induction variable (and the index
 //     analyses bound them like any anchor); the arithmetic is done in the
-//     carried type, so an `i32` wraps as the recurrence does;
+//     carried type, so an `i32` wraps as the recurrence does. A loop that
+//     goes on carrying a tensor or a float and uses its trip number only
+//     for one such `index` offset (k > 0 a constant) runs over the offset
+//     instead, the form the row-span and kept-chunk passes read;
 //   * a carried float becomes a one-element tensor (extracted at its uses,
 //     a splat of what the trip yields), which ktdf-carry-in-scratchpad then
 //     keeps in a scratchpad view of its own; the scalar arithmetic on it is
@@ -50,8 +53,9 @@ using namespace mlir;
 using namespace mlir::ktdf;
 
 namespace {
-/// What becomes of one carried value.
-enum class Carry { Keep, Derive, Wrap };
+/// What becomes of one carried value (Iterate: derived, and the loop runs
+/// over it instead of its trip number).
+enum class Carry { Keep, Derive, Iterate, Wrap };
 
 /// A carried integer that changes by the same amount each trip: `amount`
 /// added (subtracted with `negate`); none when the trip yields it as is.
@@ -182,9 +186,42 @@ static void eraseIfDead(Operation *op) {
     eraseIfDead(operand.getDefiningOp());
 }
 
+/// The constant amount, k > 0, by which `rec` advances an `index` offset
+/// `loop` may run over instead of its trip number: a loop by a constant
+/// positive step (signed bounds) that uses its induction variable nowhere.
+static std::optional<int64_t> iterableAmount(scf::ForOp loop, Type type,
+                                             const Recurrence &rec) {
+  APInt k, step;
+  if (!type.isIndex() || rec.negate || !rec.amount ||
+      !matchPattern(rec.amount, m_ConstantInt(&k)) || !k.isStrictlyPositive() ||
+      loop.getUnsignedCmp() || !loop.getInductionVar().use_empty() ||
+      !matchPattern(loop.getStep(), m_ConstantInt(&step)) ||
+      !step.isStrictlyPositive())
+    return std::nullopt;
+  return k.getSExtValue();
+}
+
+/// Bounds of the loop over the offset from `init` by `k` with as many
+/// trips as `loop`: from init to init + ceil((ub - lb) / step) * k by k (a
+/// count that is not positive gives no trip, as `loop` takes none).
+static std::tuple<Value, Value, Value>
+offsetBounds(OpBuilder &b, scf::ForOp loop, Value init, int64_t k) {
+  Location loc = loop.getLoc();
+  Value trips = b.createOrFold<arith::SubIOp>(loc, loop.getUpperBound(),
+                                              loop.getLowerBound());
+  if (!matchPattern(loop.getStep(), m_One()))
+    trips = b.createOrFold<arith::CeilDivSIOp>(loc, trips, loop.getStep());
+  Value amount = arith::ConstantIndexOp::create(b, loc, k);
+  Value span = b.createOrFold<arith::MulIOp>(loc, trips, amount);
+  return {init, b.createOrFold<arith::AddIOp>(loc, init, span), amount};
+}
+
 /// Replaces `loop` by one that carries what `plan` keeps and wraps; the
-/// derived values' uses are replaced already.
-static void rebuild(scf::ForOp loop, ArrayRef<Carry> plan) {
+/// derived values' uses are replaced already, but for the one it iterates
+/// over (`iterated`: the amount its trip adds), whose uses take the new
+/// induction variable.
+static void rebuild(scf::ForOp loop, ArrayRef<Carry> plan,
+                    std::optional<int64_t> iterated) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   SmallVector<Value> inits;
@@ -194,8 +231,14 @@ static void rebuild(scf::ForOp loop, ArrayRef<Carry> plan) {
     else if (carry == Carry::Wrap)
       inits.push_back(wrapScalar(b, loc, init));
   }
-  auto plain = scf::ForOp::create(b, loc, loop.getLowerBound(),
-                                  loop.getUpperBound(), loop.getStep(), inits);
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+        step = loop.getStep();
+  if (iterated) {
+    unsigned i = llvm::find(plan, Carry::Iterate) - plan.begin();
+    std::tie(lb, ub, step) =
+        offsetBounds(b, loop, loop.getInitArgs()[i], *iterated);
+  }
+  auto plain = scf::ForOp::create(b, loc, lb, ub, step, inits);
   plain.setUnsignedCmp(loop.getUnsignedCmp());
   plain->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   Block *body = plain.getBody();
@@ -214,7 +257,9 @@ static void rebuild(scf::ForOp loop, ArrayRef<Carry> plan) {
   for (auto [i, carry] : llvm::enumerate(plan)) {
     BlockArgument arg = loop.getRegionIterArg(i);
     Value result = loop.getResult(i);
-    if (carry == Carry::Derive) {
+    if (carry == Carry::Derive || carry == Carry::Iterate) {
+      if (carry == Carry::Iterate)
+        arg.replaceAllUsesWith(plain.getInductionVar());
       dropped.push_back(yield.getOperand(i));
       continue;
     }
@@ -241,23 +286,38 @@ static void rebuild(scf::ForOp loop, ArrayRef<Carry> plan) {
 static void lowerCarriedScalars(scf::ForOp loop) {
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   SmallVector<Carry> plan;
-  bool changes = false;
-  for (auto [arg, init, yielded, result] :
-       llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs(),
-                 yield.getOperands(), loop.getResults())) {
+  SmallVector<std::optional<Recurrence>> recs;
+  for (auto [arg, yielded, result] : llvm::zip(
+           loop.getRegionIterArgs(), yield.getOperands(), loop.getResults())) {
     Carry carry = Carry::Keep;
-    if (isa<FloatType>(arg.getType())) {
+    std::optional<Recurrence> rec;
+    if (isa<FloatType>(arg.getType()))
       carry = Carry::Wrap;
-    } else if (auto rec = matchRecurrence(arg, yielded, loop);
-               rec && result.use_empty()) {
+    else if ((rec = matchRecurrence(arg, yielded, loop)) && result.use_empty())
       carry = Carry::Derive;
-      arg.replaceAllUsesWith(deriveValue(loop, init, *rec));
-    }
     plan.push_back(carry);
-    changes |= carry != Carry::Keep;
+    recs.push_back(rec);
   }
-  if (changes)
-    rebuild(loop, plan);
+  if (llvm::all_of(plan, [](Carry c) { return c == Carry::Keep; }))
+    return;
+  // A loop that goes on carrying a tensor (ktdf-carry-in-scratchpad) and
+  // whose trip number only advances one offset runs over that offset, the
+  // form in which the row-span and carried-chunk passes read a block loop
+  // (`for off in range(0, N, BLOCK)`). A loop left carrying nothing is
+  // ktdf-merge-column-blocks', which reads `iv * BLOCK` as well.
+  std::optional<int64_t> iterated;
+  if (llvm::count(plan, Carry::Derive) == 1 &&
+      llvm::any_of(plan, [](Carry c) { return c != Carry::Derive; })) {
+    unsigned i = llvm::find(plan, Carry::Derive) - plan.begin();
+    if ((iterated = iterableAmount(loop, loop.getRegionIterArg(i).getType(),
+                                   *recs[i])))
+      plan[i] = Carry::Iterate;
+  }
+  for (auto [i, carry] : llvm::enumerate(plan))
+    if (carry == Carry::Derive)
+      loop.getRegionIterArg(i).replaceAllUsesWith(
+          deriveValue(loop, loop.getInitArgs()[i], *recs[i]));
+  rebuild(loop, plan, iterated);
 }
 
 /// Whether `type` is an integer the units would compute without its

@@ -108,12 +108,19 @@ func.func @step_not_dividing(%n: index) {
 
 // -----
 
-// A tensor accumulator and a column offset: the loop keeps the tensor and
-// drops the offset (i * 128).
+// A tensor accumulator and a column offset, the trip number used for
+// nothing else: the loop keeps the tensor and runs over the offset, from
+// its init by its amount, as many trips as before (0 to n * 128 by 128;
+// Triton's `for i in range(0, n)` with `off += 128` becomes `for off in
+// range(0, n * 128, 128)`, the form ktdf-hoist-invariant-transfers and
+// ktdf-keep-carried-chunks read).
 
 // CHECK-LABEL: func.func @tensor_and_offset
-// CHECK: %[[R:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (tensor<1x128xf32>) {
-// CHECK-NEXT: %[[OFF:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK-SAME: (%[[N:.*]]: index, %{{.*}}: tensor<1x128xf32>)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
+// CHECK: %[[END:.*]] = arith.muli %[[N]], %[[C128]] : index
+// CHECK-NEXT: %[[R:.*]] = scf.for %[[OFF:.*]] = %[[C0]] to %[[END]] step %[[C128]] iter_args(%[[A:.*]] = %{{.*}}) -> (tensor<1x128xf32>) {
 // CHECK-NEXT: %[[X:.*]] = "load"(%[[OFF]])
 // CHECK-NEXT: %[[A2:.*]] = arith.addf %[[A]], %[[X]]
 // CHECK-NEXT: scf.yield %[[A2]] : tensor<1x128xf32>
@@ -129,6 +136,71 @@ func.func @tensor_and_offset(%n: index, %zeros: tensor<1x128xf32>) {
     scf.yield %a2, %next : tensor<1x128xf32>, index
   }
   "use"(%acc) : (tensor<1x128xf32>) -> ()
+  return
+}
+
+// -----
+
+// The same over bounds from arguments by a step of 2, with an f32 sum and
+// an offset from an argument: ceil((ub - lb) / 2) trips of 64 from %start
+// (no trip when ub <= lb: the end is then at most %start).
+
+// CHECK-LABEL: func.func @sum_and_offset_by_two
+// CHECK-SAME: (%[[LB:.*]]: index, %[[UB:.*]]: index, %[[START:.*]]: index)
+// CHECK: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: %[[D:.*]] = arith.subi %[[UB]], %[[LB]] : index
+// CHECK-NEXT: %[[T:.*]] = arith.ceildivsi %[[D]], %[[C2]] : index
+// CHECK-NEXT: %[[C64:.*]] = arith.constant 64 : index
+// CHECK-NEXT: %[[S:.*]] = arith.muli %[[T]], %[[C64]] : index
+// CHECK-NEXT: %[[END:.*]] = arith.addi %[[START]], %[[S]] : index
+// CHECK-NEXT: scf.for %[[OFF:.*]] = %[[START]] to %[[END]] step %[[C64]] iter_args(%{{.*}} = %{{.*}}) -> (tensor<1xf32>) {
+// CHECK: "part"(%[[OFF]])
+func.func @sum_and_offset_by_two(%lb: index, %ub: index, %start: index) {
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %t, %o = scf.for %i = %lb to %ub step %c2 iter_args(%s = %zero, %off = %start) -> (f32, index) {
+    %p = "part"(%off) : (index) -> f32
+    %s2 = arith.addf %s, %p : f32
+    %next = arith.addi %off, %c64 : index
+    scf.yield %s2, %next : f32, index
+  }
+  "use"(%t) : (f32) -> ()
+  return
+}
+
+// -----
+
+// Kept on the trip number: a loop that uses it besides the offset, and one
+// whose offset goes down (the offset is derived from it as before).
+
+// CHECK-LABEL: func.func @trip_number_used
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<1x128xf32>) {
+// CHECK-NEXT: %[[OFF:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK-NEXT: "load"(%[[OFF]], %[[I]])
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<1x128xf32>) {
+// CHECK-NEXT: %[[K:.*]] = arith.muli %[[J]], %{{.*}} : index
+// CHECK-NEXT: %[[DOWN:.*]] = arith.subi %{{.*}}, %[[K]] : index
+// CHECK-NEXT: "load"(%[[DOWN]])
+func.func @trip_number_used(%n: index, %zeros: tensor<1x128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c128 = arith.constant 128 : index
+  %c384 = arith.constant 384 : index
+  %acc, %end = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zeros, %off = %c0) -> (tensor<1x128xf32>, index) {
+    %x = "load"(%off, %i) : (index, index) -> tensor<1x128xf32>
+    %a2 = arith.addf %a, %x : tensor<1x128xf32>
+    %next = arith.addi %off, %c128 : index
+    scf.yield %a2, %next : tensor<1x128xf32>, index
+  }
+  "use"(%acc) : (tensor<1x128xf32>) -> ()
+  %acc2, %end2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zeros, %off = %c384) -> (tensor<1x128xf32>, index) {
+    %x = "load"(%off) : (index) -> tensor<1x128xf32>
+    %a2 = arith.addf %a, %x : tensor<1x128xf32>
+    %next = arith.subi %off, %c128 : index
+    scf.yield %a2, %next : tensor<1x128xf32>, index
+  }
+  "use"(%acc2) : (tensor<1x128xf32>) -> ()
   return
 }
 
