@@ -95,6 +95,12 @@ static arith::ConstantOp constantFill(Interchange &ic, CarriedChunk &c,
   if (!fillNest || !giveNest || !ourNest ||
       theirs.getElementType() != ours.getElementType())
     return {};
+  // A carried scalar: one constant element sent and written once, the
+  // kept one written once (as a `tensor<1xT>` or the unit's `tensor<T>`).
+  if (holdsOneElement(view) && theirs.getNumElements() == 1 &&
+      ours.getNumElements() == 1 && oneTrip(*fillNest) && oneTrip(*giveNest) &&
+      oneTrip(*ourNest))
+    return value;
   if (theirs != ours &&
       !(ours.getRank() == 1 && theirs.getRank() == 1 &&
         sameSpaceButSteps(*fillNest, *ourNest, theirs.getDimSize(0),
@@ -125,8 +131,10 @@ void mlir::ktdf::carried::startFromConstants(Interchange &ic) {
                                          .getSplatValue<Attribute>()));
     c.take.getResult().replaceAllUsesWith(start);
     Value slot = c.read.getDst();
+    SmallVector<Value> positions(c.read.getSrcIndices());
     c.take.erase();
     c.read.erase();
+    eraseUnusedPositions(positions);
     if (slot.use_empty())
       slot.getDefiningOp()->erase();
     fill.erase();

@@ -21,13 +21,16 @@
 #include "KeepCarriedChunks.h"
 
 #include "ktflow/Dialect/KTDF/IR/KTDF.h"
+#include "ktflow/Dialect/KTDP/IR/KTDP.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
@@ -68,15 +71,37 @@ static Operation *cloneWithConstants(Operation *op, StageOp stage,
   return b.clone(*op, map);
 }
 
-/// Whether every value the ops of `later` use from outside it is defined
-/// before `earlier` (its sibling), so that they can move into `earlier`.
-static bool definedBefore(Operation *later, Operation *earlier) {
+/// The ops between `earlier` and `later` (siblings) that the values
+/// `later` uses from outside it need, in block order, when every other
+/// such value is defined before `earlier` and these ops are side-effect
+/// free, with operands of the same kind: the index arithmetic of a row's
+/// position (ktdf-store-stats-after-loop's element of the statistics view)
+/// computed between the pipelines, which can move before `earlier` so
+/// that the ops of `later` can move into it. None otherwise.
+static std::optional<SmallVector<Operation *>>
+neededBetween(Operation *later, Operation *earlier) {
   llvm::SetVector<Value> used(later->operand_begin(), later->operand_end());
   for (Region &region : later->getRegions())
     getUsedValuesDefinedAbove(region, used);
   DominanceInfo dominance;
-  return llvm::all_of(
-      used, [&](Value v) { return dominance.properlyDominates(v, earlier); });
+  llvm::SetVector<Operation *> needed;
+  SmallVector<Value> work(used.begin(), used.end());
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (dominance.properlyDominates(v, earlier))
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != earlier->getBlock() ||
+        !earlier->isBeforeInBlock(def) || !def->isBeforeInBlock(later) ||
+        def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+      return std::nullopt;
+    if (needed.insert(def))
+      llvm::append_range(work, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(needed.begin(), needed.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
 }
 
 namespace {
@@ -91,14 +116,23 @@ struct RowFold {
   linalg::GenericOp fold;
   Operation *result; // the slot the statistic goes through
   scf::ForOp drainRow;
+  /// What the pipeline needs from between the two (moved before ours).
+  SmallVector<Operation *> needed;
 };
 } // namespace
 
-/// The reduction pipeline that reads `ic`'s one carried view next, when it
-/// is the view's only reader, reads it in chunks a multiple of the kept
-/// chunk walking the same positions in the same order, and folds each
-/// chunk's elements in order into one accumulator.
-static std::optional<RowFold> findRowFold(Interchange &ic) {
+namespace {
+/// The pipeline after an interchanged one that is the only reader of its
+/// one carried view, on the same compute and drain units: its read of the
+/// view (all its feed does) and its three stages.
+struct NextReader {
+  PipelineOp pipeline;
+  DataTransferOp read;
+  StageOp feed, compute, drain;
+};
+} // namespace
+
+static std::optional<NextReader> findNextReader(Interchange &ic) {
   if (ic.chunks.size() != 1)
     return std::nullopt;
   CarriedChunk &c = ic.chunks.front();
@@ -112,31 +146,50 @@ static std::optional<RowFold> findRowFold(Interchange &ic) {
   });
   if (touching.size() != 2)
     return std::nullopt;
-  DataTransferOp read = touching[0] == c.write ? touching[1] : touching[0];
-  if (carriedViewOf(read.getSrc()) != view ||
-      !isa<FifoSlotType>(read.getDst().getType()))
+  NextReader next;
+  next.read = touching[0] == c.write ? touching[1] : touching[0];
+  if (carriedViewOf(next.read.getSrc()) != view ||
+      !isa<FifoSlotType>(next.read.getDst().getType()))
     return std::nullopt;
-  RowFold rf;
-  rf.pipeline = read->getParentOfType<PipelineOp>();
-  if (!rf.pipeline || rf.pipeline->getBlock() != ic.pipeline->getBlock() ||
-      !ic.pipeline->isBeforeInBlock(rf.pipeline) ||
-      rf.pipeline->getNumResults() != 0 || rf.pipeline.getPerInstance() ||
-      rf.pipeline.getModulo() != ic.pipeline.getModulo())
+  next.pipeline = next.read->getParentOfType<PipelineOp>();
+  if (!next.pipeline || next.pipeline->getBlock() != ic.pipeline->getBlock() ||
+      !ic.pipeline->isBeforeInBlock(next.pipeline) ||
+      next.pipeline->getNumResults() != 0 || next.pipeline.getPerInstance() ||
+      next.pipeline.getModulo() != ic.pipeline.getModulo())
     return std::nullopt;
-  SmallVector<StageOp> stages(rf.pipeline.getBody().front().getOps<StageOp>());
-  StageOp feed = read->getParentOfType<StageOp>();
-  if (stages.size() != 3 || stages[0] != feed || !stages[1].isCompute() ||
+  SmallVector<StageOp> stages(
+      next.pipeline.getBody().front().getOps<StageOp>());
+  next.feed = next.read->getParentOfType<StageOp>();
+  if (stages.size() != 3 || stages[0] != next.feed || !stages[1].isCompute() ||
       stages[2].isCompute() ||
       stages[1].getUnitAttr() != ic.compute.getUnitAttr() ||
       stages[2].getUnitAttr() != ic.drain.getUnitAttr())
     return std::nullopt;
-  rf.compute = stages[1];
-  rf.drain = stages[2];
+  next.compute = stages[1];
+  next.drain = stages[2];
   // The feed does nothing but that read.
   int transfers = 0;
-  feed.walk([&](DataTransferOp) { ++transfers; });
+  next.feed.walk([&](DataTransferOp) { ++transfers; });
   if (transfers != 1)
     return std::nullopt;
+  return next;
+}
+
+/// The reduction pipeline that reads `ic`'s one carried view next, when it
+/// is the view's only reader, reads it in chunks a multiple of the kept
+/// chunk walking the same positions in the same order, and folds each
+/// chunk's elements in order into one accumulator.
+static std::optional<RowFold> findRowFold(Interchange &ic) {
+  std::optional<NextReader> next = findNextReader(ic);
+  if (!next)
+    return std::nullopt;
+  CarriedChunk &c = ic.chunks.front();
+  DataTransferOp read = next->read;
+  StageOp feed = next->feed;
+  RowFold rf;
+  rf.pipeline = next->pipeline;
+  rf.compute = next->compute;
+  rf.drain = next->drain;
 
   // The feed's chunk nest walks ours but for a larger step of the chunk
   // loop, the same positions, in ascending order.
@@ -231,10 +284,23 @@ static std::optional<RowFold> findRowFold(Interchange &ic) {
   // and the drain's row holds only the statistic's write.
   if (!onlyConstantsFromStage(rf.chunks->getParentOp(), rf.compute) ||
       !onlyConstantsFromStage(rf.drainRow, rf.drain) ||
-      drainTransfers[0]->getParentOp() != rf.drainRow ||
-      !definedBefore(rf.pipeline, ic.pipeline))
+      drainTransfers[0]->getParentOp() != rf.drainRow)
     return std::nullopt;
+  std::optional<SmallVector<Operation *>> needed =
+      neededBetween(rf.pipeline, ic.pipeline);
+  if (!needed)
+    return std::nullopt;
+  rf.needed = std::move(*needed);
   return rf;
+}
+
+/// Erases the carried view's tile and the view when nothing reads or
+/// writes them any more.
+static void eraseUnusedView(Operation *tile, Operation *view) {
+  if (tile && tile->use_empty())
+    tile->erase();
+  if (view && view != tile && view->use_empty())
+    view->erase();
 }
 
 /// Folds each kept chunk into the row statistic in the compute stage, in
@@ -242,6 +308,8 @@ static std::optional<RowFold> findRowFold(Interchange &ic) {
 /// statistic is made and sent once a row as the folding pipeline did, the
 /// drain writes it where that pipeline's did, and that pipeline goes.
 static void reduceInPlace(Interchange &ic, RowFold &rf) {
+  for (Operation *op : rf.needed)
+    op->moveBefore(ic.pipeline);
   CarriedChunk &c = ic.chunks.front();
   Operation *chunkSlot = c.write.getSrc().getDefiningOp();
   Operation *tile = c.write.getDst().getDefiningOp();
@@ -302,14 +370,100 @@ static void reduceInPlace(Interchange &ic, RowFold &rf) {
   rf.result->moveBefore(chunkSlot);
   chunkSlot->erase();
   rf.pipeline.erase();
-  // Nothing reads or writes the carried view any more.
-  if (tile && tile->use_empty())
-    tile->erase();
-  if (view && view != tile && view->use_empty())
-    view->erase();
+  eraseUnusedView(tile, view);
+}
+
+namespace {
+/// The pipeline after an interchanged one keeping a carried scalar that
+/// only copies it into another scratchpad view (the splat of Triton's
+/// carried sum stored per row: ktdf-store-stats-after-loop's element).
+struct ScalarCopy {
+  PipelineOp pipeline;
+  DataTransferOp write; // the drain's write of the copy
+  SmallVector<Operation *> needed;
+};
+} // namespace
+
+/// The position `index` of the one-trip nest `nest` names: a constant, or a
+/// loop's lower bound; none for anything else.
+static std::optional<int64_t> fixedPosition(Value index,
+                                            ArrayRef<scf::ForOp> nest) {
+  for (scf::ForOp loop : nest)
+    if (index == loop.getInductionVar())
+      return getConstantIntValue(loop.getLowerBound());
+  return getConstantIntValue(index);
+}
+
+static std::optional<ScalarCopy> findScalarCopy(Interchange &ic) {
+  std::optional<NextReader> next = findNextReader(ic);
+  if (!next)
+    return std::nullopt;
+  CarriedChunk &c = ic.chunks.front();
+  auto ourNest = chunkNest(c.write, ic.drain);
+  auto readNest = chunkNest(next->read, next->feed);
+  if (!holdsOneElement(carriedViewOf(c.write.getDst())) || !ourNest ||
+      !oneTrip(*ourNest) || !readNest || !oneTrip(*readNest))
+    return std::nullopt;
+  // The compute stage sends what it takes, once.
+  SmallVector<ReadFromFifoOp> takes;
+  SmallVector<WriteToFifoOp> gives;
+  next->compute.walk([&](ReadFromFifoOp t) { takes.push_back(t); });
+  next->compute.walk([&](WriteToFifoOp w) { gives.push_back(w); });
+  if (takes.size() != 1 || gives.size() != 1 ||
+      takes[0].getSlot() != next->read.getDst() ||
+      gives[0].getValue() != takes[0].getResult())
+    return std::nullopt;
+  auto takeNest = chunkNest(takes[0], next->compute);
+  auto giveNest = chunkNest(gives[0], next->compute);
+  if (!takeNest || !oneTrip(*takeNest) || !giveNest || !oneTrip(*giveNest))
+    return std::nullopt;
+  // The drain writes it once into a scratchpad view's tile, through a slot
+  // of our drain's type.
+  SmallVector<DataTransferOp> writes;
+  next->drain.walk([&](DataTransferOp t) { writes.push_back(t); });
+  if (writes.size() != 1 || writes[0].getSrc() != gives[0].getSlot() ||
+      writes[0].getSrc().getType() != c.write.getSrc().getType() ||
+      !isa<ktdp::AccessTileType>(writes[0].getDst().getType()))
+    return std::nullopt;
+  auto writeNest = chunkNest(writes[0], next->drain);
+  if (!writeNest || !oneTrip(*writeNest) ||
+      llvm::any_of(writes[0].getDstIndices(), [&](Value index) {
+        return !fixedPosition(index, *writeNest);
+      }))
+    return std::nullopt;
+  std::optional<SmallVector<Operation *>> needed =
+      neededBetween(next->pipeline, ic.pipeline);
+  if (!needed)
+    return std::nullopt;
+  return ScalarCopy{next->pipeline, writes[0], std::move(*needed)};
+}
+
+/// Our drain writes the kept scalar where the copy wrote it; the copying
+/// pipeline and the carried view go.
+static void writeInPlace(Interchange &ic, ScalarCopy &copy) {
+  for (Operation *op : copy.needed)
+    op->moveBefore(ic.pipeline);
+  CarriedChunk &c = ic.chunks.front();
+  Operation *tile = c.write.getDst().getDefiningOp();
+  Operation *view = carriedViewOf(c.write.getDst());
+  auto writeNest =
+      *chunkNest(copy.write, copy.write->getParentOfType<StageOp>());
+  OpBuilder b(c.write);
+  SmallVector<Value> indices;
+  for (Value index : copy.write.getDstIndices())
+    indices.push_back(arith::ConstantIndexOp::create(
+        b, copy.write.getLoc(), *fixedPosition(index, writeNest)));
+  SmallVector<Value> old(c.write.getDstIndices());
+  c.write.getDstMutable().assign(copy.write.getDst());
+  c.write.getDstIndicesMutable().assign(indices);
+  eraseUnusedPositions(old);
+  copy.pipeline.erase();
+  eraseUnusedView(tile, view);
 }
 
 void mlir::ktdf::carried::foldKeptChunkIntoRow(Interchange &ic) {
   if (auto rf = findRowFold(ic))
     reduceInPlace(ic, *rf);
+  else if (auto copy = findScalarCopy(ic))
+    writeInPlace(ic, *copy);
 }

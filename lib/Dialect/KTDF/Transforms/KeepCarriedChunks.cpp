@@ -16,8 +16,12 @@
 // trips go. A chunk an earlier pipeline only fills with a constant (the
 // sum's zeros) then starts from that constant in the compute unit, and the
 // fill goes too (ConstantFills.cpp); a chunk the next pipeline only reads to
-// fold into a row statistic is folded into it in the compute unit
-// (FoldKeptChunks.cpp).
+// fold into a row statistic is folded into it in the compute unit, and a
+// carried scalar it only copies is written where it copied it
+// (FoldKeptChunks.cpp). A carried scalar (a one-element view, Triton's
+// `total += tl.sum(x)`) is read and written once per execution at a
+// constant position in the stages' row loop: its chunk loop is that row
+// loop, whose drain may hold the constant beside the write.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +35,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/MapVector.h"
@@ -79,6 +84,26 @@ mlir::ktdf::carried::constantBounds(scf::ForOp loop) {
   return ConstantBounds{*lower, *upper, *step};
 }
 
+bool mlir::ktdf::carried::oneTrip(ArrayRef<scf::ForOp> nest) {
+  return llvm::all_of(nest, [](scf::ForOp loop) {
+    std::optional<ConstantBounds> b = constantBounds(loop);
+    return b && b->step > 0 && b->upper > b->lower &&
+           b->upper - b->lower <= b->step;
+  });
+}
+
+void mlir::ktdf::carried::eraseUnusedPositions(ArrayRef<Value> positions) {
+  for (Value position : positions)
+    if (Operation *def = position.getDefiningOp();
+        def && def->use_empty() && matchPattern(position, m_Constant()))
+      def->erase();
+}
+
+bool mlir::ktdf::carried::holdsOneElement(Operation *view) {
+  auto type = dyn_cast<MemRefType>(view->getResult(0).getType());
+  return type && type.hasStaticShape() && type.getNumElements() == 1;
+}
+
 /// Whether two loop nests walk the same constant iteration space.
 bool mlir::ktdf::carried::sameSpace(ArrayRef<scf::ForOp> a,
                                     ArrayRef<scf::ForOp> b) {
@@ -107,6 +132,12 @@ bool mlir::ktdf::carried::samePosition(Value u, ArrayRef<scf::ForOp> a, Value v,
   std::optional<int64_t> cu = getConstantIntValue(u),
                          cv = getConstantIntValue(v);
   return cu && cv && *cu == *cv;
+}
+
+/// Whether `op` defines a constant index (a position the transfers name).
+static bool isConstantIndex(Operation *op) {
+  return op->getNumResults() == 1 && op->getResult(0).getType().isIndex() &&
+         matchPattern(op->getResult(0), m_Constant());
 }
 
 /// Whether an op of `stage` outside `allowed` (if any) uses `loop`'s
@@ -234,8 +265,10 @@ static std::optional<Interchange> analyse(scf::ForOp loop) {
     if ((position(a.read) < position(b.read)) !=
         (position(a.take) < position(b.take)))
       return std::nullopt;
-  if (llvm::range_size(ic.drainChunks.getBody()->without_terminator()) !=
-      ic.chunks.size())
+  // (A constant index beside them is a carried scalar's position.)
+  if (llvm::count_if(ic.drainChunks.getBody()->without_terminator(),
+                     [](Operation &op) { return !isConstantIndex(&op); }) !=
+      static_cast<std::ptrdiff_t>(ic.chunks.size()))
     return std::nullopt;
   bool otherWrites = false;
   ic.drain.walk([&](DataTransferOp t) {
@@ -307,9 +340,21 @@ static void interchange(Interchange &ic) {
     reads.push_back(c.read);
   llvm::sort(reads,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  for (Operation *read : llvm::reverse(reads))
-    read->moveBefore(&ic.feedChunks.getBody()->front());
-  scf::ForOp feedTrips = wrapTrips(ic.feedChunks, loop, reads, {}, {});
+  // The constant positions they name (a carried scalar's) stay ahead of
+  // them.
+  Block *feedBody = ic.feedChunks.getBody();
+  SmallVector<Operation *> positions;
+  for (Operation *read : reads)
+    for (Value index : read->getOperands())
+      if (Operation *def = index.getDefiningOp();
+          def && def->getBlock() == feedBody && isConstantIndex(def) &&
+          !llvm::is_contained(positions, def))
+        positions.push_back(def);
+  SmallVector<Operation *> feedKept(positions);
+  llvm::append_range(feedKept, reads);
+  for (Operation *op : llvm::reverse(feedKept))
+    op->moveBefore(&feedBody->front());
+  scf::ForOp feedTrips = wrapTrips(ic.feedChunks, loop, feedKept, {}, {});
   OpBuilder b = OpBuilder::atBlockBegin(feedTrips.getBody());
   IRMapping map;
   map.map(loop.getInductionVar(), feedTrips.getInductionVar());

@@ -51,6 +51,17 @@ struct ConstantBounds {
 };
 std::optional<ConstantBounds> constantBounds(scf::ForOp loop);
 
+/// Whether every loop of `nest` runs exactly one trip.
+bool oneTrip(ArrayRef<scf::ForOp> nest);
+
+/// Whether `view` (a carried view) holds one element: a carried scalar
+/// (ktdf-lower-carried-scalars), which any write of it fills whole.
+bool holdsOneElement(Operation *view);
+
+/// Erases the constants among `positions` (a transfer's indices, the
+/// transfer gone or moved elsewhere) that nothing uses any more.
+void eraseUnusedPositions(ArrayRef<Value> positions);
+
 /// Whether two loop nests walk the same constant iteration space.
 bool sameSpace(ArrayRef<scf::ForOp> a, ArrayRef<scf::ForOp> b);
 
@@ -62,7 +73,8 @@ bool samePosition(Value u, ArrayRef<scf::ForOp> a, Value v,
 /// After the interchange `ic` of a loop with one carried view: when the
 /// next pipeline only folds that view into a row statistic, folds each
 /// kept chunk into it in the compute stage instead, and erases that
-/// pipeline and the view.
+/// pipeline and the view; when the view is a scalar that the next pipeline
+/// only copies into another scratchpad view, the drain writes it there.
 void foldKeptChunkIntoRow(Interchange &ic);
 
 /// After the interchange `ic`: starts each carried chunk the block's
