@@ -343,37 +343,56 @@ LogicalResult mlir::ktdf::recomputeAfter(Operation *boundary, Operation *point,
 /// reduce-scatter, or none: the reduce is marked `ktdf.scatter`, outside
 /// loops (a next trip's ring would write the received views with no
 /// all-gather to order it after this trip's reads), its groups have one
-/// size P, it is read as the partial (`type`) was stored, and every read
-/// is a `tensor.extract_slice` of R / P whole rows, R its first dimension,
-/// which the marker promises to be the reading tile's own.
+/// size P, it is read as the partial was stored (`stored`: the result
+/// itself, or the result of a partial collapsed from `stored` expanded
+/// back to its shape), and every read is a `tensor.extract_slice` of
+/// R / P whole rows, R its first dimension, which the marker promises to
+/// be the reading tile's own. The expand_shapes read go in `expands`.
 static SmallVector<tensor::ExtractSliceOp>
-scatteredReads(const ExchangePlan &plan, RankedTensorType type) {
+scatteredReads(const ExchangePlan &plan, Value stored,
+               SmallVector<tensor::ExpandShapeOp> &expands) {
   ktdp::InterTileReduceOp reduce = plan.reduce;
   Value result = reduce.getResult(0);
+  auto type = cast<RankedTensorType>(stored.getType());
   int64_t members = plan.groups.front().size();
   bool sameSize = llvm::all_of(plan.groups, [&](const auto &group) {
     return static_cast<int64_t>(group.size()) == members;
   });
   if (!isScattered(reduce) || reduce->getParentOfType<scf::ForOp>() ||
-      !sameSize || members < 2 || result.getType() != type ||
-      type.getRank() < 1 || type.getDimSize(0) % members != 0 ||
-      result.use_empty())
+      !sameSize || members < 2 || type.getRank() < 1 ||
+      type.getDimSize(0) % members != 0 || result.use_empty())
+    return {};
+  // The values read as the partial was stored.
+  SmallVector<Value> read;
+  if (stored == plan.partial && result.getType() == type) {
+    read.push_back(result);
+  } else if (stored != plan.partial) {
+    for (Operation *user : result.getUsers()) {
+      auto expand = dyn_cast<tensor::ExpandShapeOp>(user);
+      if (!expand || expand.getResultType() != type)
+        return {};
+      expands.push_back(expand);
+      read.push_back(expand.getResult());
+    }
+  }
+  if (read.empty())
     return {};
   int64_t rows = type.getDimSize(0) / members;
   SmallVector<tensor::ExtractSliceOp> reads;
-  for (Operation *user : result.getUsers()) {
-    auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
-    if (!slice || slice.getSource() != result)
-      return {};
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      if (slice.getStaticSizes()[d] != (d == 0 ? rows : type.getDimSize(d)) ||
-          slice.getStaticStrides()[d] != 1 ||
-          (d > 0 && slice.getStaticOffsets()[d] != 0))
+  for (Value value : read)
+    for (Operation *user : value.getUsers()) {
+      auto slice = dyn_cast<tensor::ExtractSliceOp>(user);
+      if (!slice || slice.getSource() != value)
         return {};
-    if (slice.getOffsets().size() != 1)
-      return {};
-    reads.push_back(slice);
-  }
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (slice.getStaticSizes()[d] != (d == 0 ? rows : type.getDimSize(d)) ||
+            slice.getStaticStrides()[d] != 1 ||
+            (d > 0 && slice.getStaticOffsets()[d] != 0))
+          return {};
+      if (slice.getOffsets().size() != 1)
+        return {};
+      reads.push_back(slice);
+    }
   return reads;
 }
 
@@ -439,9 +458,11 @@ static LogicalResult rewrite(ExchangePlan &plan, func::FuncOp func,
   // A reduce-scatter: each tile loads the rows its chunk holds, the
   // groups listing their tiles in ascending order as the marker numbers
   // them.
+  SmallVector<tensor::ExpandShapeOp> expands;
   SmallVector<tensor::ExtractSliceOp> reads =
-      stored == plan.partial ? scatteredReads(plan, type)
-                             : SmallVector<tensor::ExtractSliceOp>();
+      (stored == plan.partial || collapse)
+          ? scatteredReads(plan, stored, expands)
+          : SmallVector<tensor::ExtractSliceOp>();
   if (!reads.empty()) {
     setScattered(allReduce);
     for (tensor::ExtractSliceOp slice : reads) {
@@ -452,6 +473,8 @@ static LogicalResult rewrite(ExchangePlan &plan, func::FuncOp func,
           ktdp::LoadOp::create(b, loc, slice.getType(), rows).getResult());
       slice.erase();
     }
+    for (tensor::ExpandShapeOp expand : expands)
+      expand.erase();
     Operation *store = plan.produce->getPrevNode();
     plan.reduce.erase();
     plan.produce.erase();

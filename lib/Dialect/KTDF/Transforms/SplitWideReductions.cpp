@@ -173,21 +173,16 @@ static void allReducePartial(const RowReduction &reduction, IntegerSet tiles,
   partial.replaceAllUsesExcept(reduce.getResult(0), body->getTerminator());
 }
 
-/// Moves `store` into a loop of one trip on part 0 and none on the others
-/// (as ktdf-lower-if makes a branch): the parts' copies of a whole value
-/// are the same, and writing them all would race.
+/// Moves `store` into a loop of one trip on part 0 and none on the others:
+/// the parts' copies of a whole value are the same, and writing them all
+/// would race.
 static void storeOnFirstPart(OpBuilder &b, ktdp::StoreOp store, Value part) {
   Location loc = store.getLoc();
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value first =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, part, zero);
-  Value trips = arith::SelectOp::create(b, loc, first, one, zero);
-  auto loop = scf::ForOp::create(b, loc, zero, trips, one);
-  store->moveBefore(loop.getBody()->getTerminator());
-  Operation *tile = store.getAccessTile().getDefiningOp();
-  if (tile && tile->hasOneUse() && tile->getBlock() == loop->getBlock())
-    tile->moveBefore(store);
+  b.setInsertionPoint(store);
+  storeOnlyWhere(
+      b, store,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, part,
+                            arith::ConstantIndexOp::create(b, loc, 0)));
 }
 
 /// Gives each use of an empty or a splat constant tensor its own op, so
@@ -238,7 +233,8 @@ static void splitColumns(func::FuncOp func, ArrayRef<int64_t> grid,
       arith::ConstantIndexOp::create(b, func.getLoc(), width));
   // A store writes its columns of a row tensor of the plan, or a value
   // every part computes whole: its own rows of an all-reduced sum
-  // (storeOwnRows, once the sums are exchanged), else on part 0 alone.
+  // (storeOwnRows, storeShardRows, once the sums are exchanged), else on
+  // part 0 alone.
   llvm::SmallPtrSet<Value, 16> cut(llvm::from_range, plan.getValues());
   SmallVector<ktdp::StoreOp> stores, whole;
   func.walk([&](ktdp::StoreOp store) { stores.push_back(store); });
@@ -247,10 +243,8 @@ static void splitColumns(func::FuncOp func, ArrayRef<int64_t> grid,
     if (cut.contains(store.getDataTile()))
       store.getAccessTileMutable().assign(
           buildColumnSlice(b, store.getAccessTile(), column, width));
-    else if (onePoint)
-      whole.push_back(store);
     else
-      storeOnFirstPart(b, store, part);
+      whole.push_back(store);
   }
   auto cutAlong = [&](unsigned dim) {
     return [&, dim](Value v) {
@@ -300,6 +294,14 @@ static void splitColumns(func::FuncOp func, ArrayRef<int64_t> grid,
     produce.setProducerTilesPerGroupAttr(tiles);
     reduce.setConsumerTilesPerGroupAttr(tiles);
   }
+  // A store of the kernel's sum (tile 0's, of a value every tile holds):
+  // each shard its own rows, which its parts' reduce-scatter leaves it.
+  SmallVector<int64_t> cutGrid(grid);
+  cutGrid.push_back(parts);
+  for (ktdp::StoreOp store : whole)
+    if (!storeShardRows(b, store, part.getDefiningOp()->getResults(), cutGrid,
+                        shared))
+      storeOnFirstPart(b, store, part);
 }
 
 /// The largest divisor of `columns` at most `cores` whose parts keep at
@@ -355,16 +357,7 @@ static ktdp::InterTileReduceOp sharedAllReduce(Value partial,
       combined.size() == 1 ? combined.front().getDefiningOp() : nullptr;
   if (!isa_and_nonnull<arith::AddFOp, linalg::AddOp>(combine))
     return {};
-  // One group, 0, of every tile.
-  auto type = cast<ktdp::TileFutureType>(produce.getFuture().getType());
-  auto groups =
-      ktdp::enumerateBoundedPoints(type.getGroups().getValue(), {}, 2);
-  SmallVector<int64_t> every = llvm::to_vector(llvm::seq<int64_t>(numTiles));
-  if (failed(groups) || groups->size() != 1 || groups->front().front() != 0 ||
-      tilesOfGroup(produce.getProducerTilesPerGroup(), 0, numTiles) != every ||
-      tilesOfGroup(reduce.getConsumerTilesPerGroup(), 0, numTiles) != every)
-    return {};
-  return reduce;
+  return isEveryTileReduce(reduce, numTiles) ? reduce : nullptr;
 }
 
 /// The all-reduces of the kernel's own that `plan`'s partials (contractions
@@ -468,11 +461,13 @@ struct SplitWideReductionsPass
       int64_t parts = ktdp::getNumTiles(grid) == 1
                           ? planOnePoint(copy, plan, cores)
                           : planShards(copy, grid, plan, cores, shared);
-      if (parts < 2) {
+      if (parts >= 2)
+        splitColumns(copy, grid, plan, parts, shared);
+      // Left whole, each tile may still store its own rows of a sum.
+      else if (ktdp::getNumTiles(grid) == 1 || !storeTileRows(copy, grid)) {
         copy.erase();
         continue;
       }
-      splitColumns(copy, grid, plan, parts, shared);
       bool lowerable =
           !copy.walk([&](ktdp::InterTileReduceOp reduce) {
                  if (whyNotAllReduce(reduce) || whyNotInLoops(reduce, copy))

@@ -12,10 +12,11 @@
 //   promise that each tile reads the result only through
 //   `tensor.extract_slice`s of its own rows, rows [m R/P, (m + 1) R/P) of
 //   the first dimension (R), m the tile's position in its group in
-//   ascending tile order. The interpreter ignores it (every tile still
-//   gets the whole result); ktdf-lower-inter-tile may then exchange the
-//   partial as a reduce-scatter, and exchanges it whole when the reads are
-//   not such slices.
+//   ascending tile order (of the result, or of its expand_shape back to
+//   the shape a partial was collapsed from). The interpreter ignores it
+//   (every tile still gets the whole result); ktdf-lower-inter-tile may
+//   then exchange the partial as a reduce-scatter, and exchanges it whole
+//   when the reads are not such slices.
 //
 //===----------------------------------------------------------------------===//
 

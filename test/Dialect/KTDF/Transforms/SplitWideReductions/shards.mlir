@@ -11,7 +11,11 @@
 // projection sums a shard's 8 f32 partials (groups of 8 side-by-side
 // tiles), one truncf rounds the sum to the shard's f16 partial, and the
 // kernel's all-reduce then sums the 2 shards' in 8 groups, part p of each
-// shard. The store runs on part 0 of tile 0.
+// shard. The store of X plus the sum, tile 0's alone in the kernel, runs
+// on the tiles of the kernel all-reduce's group 0 (tiles 0 and 8, tiles
+// numbered first dimension fastest), each its 2 rows of the 4 (its
+// position in the group): X's rows loaded again, the sum's rows sliced,
+// and the reduce marked `ktdf.scatter` (OwnRowStores.cpp).
 
 // CHECK-DAG: #[[SHARD:set[0-9]*]] = affine_set<(d0)[s0] : (d0 - s0 * 8 >= 0, -d0 + s0 * 8 + 7 >= 0)>
 // CHECK-DAG: #[[SHARDS:set[0-9]*]] = affine_set<(d0) : (d0 >= 0, -d0 + 1 >= 0)>
@@ -38,15 +42,25 @@
 // CHECK: %[[FLAT:.*]] = tensor.collapse_shape %[[R]]
 // CHECK: ktdp.inter_tile_produce producer_tiles_per_group = #[[PART]] -> <(tensor<128xf16>), groups = #[[PARTS]]>
 // CHECK: ktdp.yield_partial %[[FLAT]]
-// CHECK: ktdp.inter_tile_reduce(%{{.*}}) consumer_tiles_per_group = #[[PART]],
+// CHECK: %[[SUM:.*]] = ktdp.inter_tile_reduce(%{{.*}}) consumer_tiles_per_group = #[[PART]], {{.*}} {ktdf.scatter}
 // CHECK: linalg.add
 // CHECK-NOT: inter_tile_produce
-// CHECK: arith.cmpi eq, %[[IDS]]#0,
-// CHECK: scf.for
-// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[IDS]]#1, %{{.*}}
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c1
+// CHECK: %[[WHOLE:.*]] = tensor.expand_shape %[[SUM]]
+// CHECK: %[[ACROSS:.*]] = arith.muli %{{.*}}, %c2
+// CHECK: %[[TILE:.*]] = arith.addi %[[ACROSS]], %[[IDS]]#0
+// CHECK: %[[POS:.*]] = arith.divui %[[TILE]], %c8
+// CHECK: %[[GROUP:.*]] = arith.remui %[[TILE]], %c8
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[GROUP]], %{{.*}}
+// CHECK: %[[ROW:.*]] = arith.muli %[[POS]], %c2
+// CHECK: %[[MINE:.*]] = tensor.extract_slice %[[WHOLE]][%[[ROW]], 0] [2, 32] [1, 1]
+// CHECK: %[[XT:.*]] = ktdp.construct_access_tile %{{.*}}[%[[ROW]], 0] {{.*}} -> !ktdp.access_tile<2x32xindex>
+// CHECK: %[[X:.*]] = ktdp.load %[[XT]] : <2x32xindex> -> tensor<2x32xf16>
+// CHECK: %[[Y:.*]] = arith.addf %[[X]], %[[MINE]] : tensor<2x32xf16>
 // CHECK: %[[TRIPS:.*]] = arith.select %[[FIRST]]
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[TRIPS]]
-// CHECK: ktdp.store %{{.*}}, %{{.*}} : tensor<4x32xf16>, <4x32xindex>
+// CHECK: %[[OUT:.*]] = ktdp.construct_access_tile %{{.*}}[%[[ROW]], 0] {{.*}} -> !ktdp.access_tile<2x32xindex>
+// CHECK: ktdp.store %[[Y]], %[[OUT]] : tensor<2x32xf16>, <2x32xindex>
 #x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 3 >= 0, d1 >= 0, -d1 + 31 >= 0)>
 #box = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>
 #c0 = affine_set<(d0, d1) : (d0 >= 0, -d0 + 31 >= 0, d1 >= 0, -d1 + 63 >= 0)>
