@@ -12,7 +12,8 @@
 // with the channels of scratchpad views.
 //
 // A `ktdf.scatter` all-reduce (each tile keeps only its own chunk) is the
-// ring's reduce-scatter alone, always one ring, in pieces down to 64 bytes.
+// ring's reduce-scatter alone, always one ring, in pieces down to 64 bytes
+// (128 for a whole all-reduce).
 //
 // The ring (reduce-scatter, then all-gather) is the algorithm here for
 // every topology: bench/allreduce.py measured it within 1.17x of its bound
@@ -48,13 +49,21 @@ using namespace mlir::ktdf;
 using ktflow::sched::Hop;
 using ktflow::sched::ScheduleTarget;
 
-/// Pieces of at least this many bytes: below it a piece's token and hop
-/// latency cost more than the overlap they buy.
-static constexpr int64_t kMinPieceBytes = 256;
+/// Pieces of at least this many bytes: a small ring's steps are chains of
+/// hop, token and combine latencies, which smaller pieces overlap, while
+/// each piece's token costs the send unit a wait (256 bytes before:
+/// sharded_ffn's 256-byte f32 chunks now 2 pieces, mesh_device 1,180 ->
+/// 1,162 cycles; colcenter_odd_1000's 668-byte chunks 5, 8,083 -> 7,690;
+/// 64-byte pieces made the latter slower on sample_device, 17,643).
+static constexpr int64_t kMinPieceBytes = 128;
 /// A reduce-scatter's pieces go down to this many bytes (a 64-byte DMA
 /// and FIFO granule): with no all-gather after it, its P - 1 steps are a
 /// chain of hop, token and combine latencies, which smaller pieces overlap.
 static constexpr int64_t kMinScatterPieceBytes = 64;
+/// Two rings take halves whose chunks still make kMaxPieces pieces of
+/// this many bytes (chooseRings: 4096 f16 over 4 tiles stay one ring,
+/// over 2 tiles two).
+static constexpr int64_t kTwoRingPieceBytes = 256;
 /// At most this many pieces per chunk.
 static constexpr int64_t kMaxPieces = 8;
 
@@ -77,14 +86,14 @@ int64_t mlir::ktdf::chooseRingPieces(int64_t chunkElements,
 /// the data mover idles half of the reduce-scatter and the all-gather
 /// after it runs alone. With two rings the first ring's all-gather is sent
 /// while the second ring is combined. Only for halves that still make
-/// full pieces (kMaxPieces of kMinPieceBytes per chunk) and divide evenly
+/// full pieces (kMaxPieces of kTwoRingPieceBytes per chunk) and divide evenly
 /// (each ring's received slots then fit the received view).
 static int64_t chooseRings(int64_t elements, int64_t members,
                            int64_t elementBytes) {
   if (members < 2 || elements % (2 * members) != 0)
     return 1;
   int64_t chunkBytes = elements / (2 * members) * elementBytes;
-  return chunkBytes >= kMaxPieces * kMinPieceBytes ? 2 : 1;
+  return chunkBytes >= kMaxPieces * kTwoRingPieceBytes ? 2 : 1;
 }
 
 namespace {

@@ -47,7 +47,7 @@ func.func @scattered_one_ring(%x_ptr: index, %y_ptr: index) attributes {grid = [
 // -----
 
 // 4x64 f32 over 4 tiles: chunks of one 256-byte row. A whole all-reduce
-// moves such a chunk as one piece (pieces of at least 256 bytes); a
+// moves such a chunk as two pieces (pieces of at least 128 bytes); a
 // reduce-scatter's steps are a chain of latencies with no all-gather to
 // overlap, so its pieces go down to 64 bytes: 4 pieces, each combined
 // while the next crosses (swiglu_ffn on mesh_device: 1,394 -> 1,339).

@@ -4,7 +4,7 @@
 // spyre_like: a pipeline of four stages on the first lane's units (the
 // DMA engine that reads LX, the LX load unit, the SFP, the LX store
 // unit), each holding the all-reduce with its pieces: chunks of 512
-// elements (1 KiB) move as 4 pieces of 256 bytes. The 4 grid points run
+// elements (1 KiB) move as 8 pieces of 128 bytes. The 4 grid points run
 // on the first lanes of 4 of the 32 cores, so the core's second corelet,
 // whose SFP also streams LX, combines every other piece (`lanes = 2`):
 // its feed, combine and drain name the first lane's units with
@@ -18,7 +18,7 @@
 // CHECK-NEXT: ktdf.private : !ktdf.fifo.slot<"core/corelet/LXLU" -> "core/corelet/SFP", 64xf16>
 // CHECK-NEXT: ktdf.private : !ktdf.fifo.slot<"core/corelet/SFP" -> "core/corelet/LXSU", 64xf16>
 // CHECK-NEXT: ktdf.stage "send" depends_out(0) applicable_units [dma_store] unit "core/DMA_OUT" {
-// CHECK-NEXT: ktdf.all_reduce %{{.*}}, %{{.*}} {combiner = "arith.addf", groups = [array<i64: 0, 1, 2, 3>], lanes = 2 : i64, pieces = 4 : i64}
+// CHECK-NEXT: ktdf.all_reduce %{{.*}}, %{{.*}} {combiner = "arith.addf", groups = [array<i64: 0, 1, 2, 3>], lanes = 2 : i64, pieces = 8 : i64}
 // CHECK: ktdf.stage "feed" depends_out(0) applicable_units [scratchpad_load] unit "core/corelet/LXLU" {
 // CHECK-NEXT: ktdf.all_reduce
 // CHECK: ktdf.stage "combine" depends_out(0) applicable_units [vector_compute] unit "core/corelet/SFP" {
