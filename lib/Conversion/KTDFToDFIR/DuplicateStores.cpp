@@ -21,15 +21,18 @@
 // the other stores into the tensor are such pipelines too, into boxes of a
 // dense view that do not meet.
 //
-// The tile: a copy's sender for a pipeline reading what the copy moved (it
-// holds the data without the copy), else the tile with the fewest bytes to
-// store so far (largest first). A copy whose receivers no longer read its
-// destination then skips them (`sources` -1), so the senders send nothing
-// to them and the fill of a kept destination no tile reads is left out.
+// The tile (assignDuplicateStores, before the pipelines are collected): a
+// copy's sender for a pipeline reading what the copy moved (it holds the
+// data without the copy), else the tile with the fewest bytes to store so
+// far (largest first), or, for one DMA of device rows, pieces of it for
+// the tiles with the fewest (DuplicateStoreSplits.cpp). A copy whose
+// receivers no longer read its destination then skips them (`sources`
+// -1), so the senders send nothing to them and the fill of a kept
+// destination no tile reads is left out.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Lowering.h"
+#include "DuplicateStores.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
 #include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
@@ -81,20 +84,6 @@ private:
   llvm::DenseMap<Value, bool> memo;
 };
 
-/// A store of a duplicate pipeline: its destination tile and view.
-struct Store {
-  DataTransferOp op;
-  ktdp::ConstructMemoryViewOp view;
-};
-
-/// A pipeline every tile runs to store the same data.
-struct Duplicate {
-  PipelineInfo *info = nullptr;
-  SmallVector<Store, 2> stores;
-  /// The copies whose destinations it reads.
-  SmallVector<TileCopyOp, 2> copies;
-  int64_t bytes = 0;
-};
 } // namespace
 
 /// Whether device memory views `a` and `b` may share bytes: views at
@@ -152,7 +141,7 @@ static std::optional<ktdp::IntegerBox> boxOf(Value tile) {
 
 /// Whether stores `a` and `b` write no byte in common: views that share
 /// none, or boxes of one dense view that do not meet.
-static bool disjoint(Store a, Store b) {
+static bool disjoint(DuplicateStore a, DuplicateStore b) {
   if (!mayAlias(a.view, b.view))
     return true;
   if (a.view != b.view || !isDenseRowMajor(a.view))
@@ -195,20 +184,21 @@ static TileCopyOp copyInto(ktdp::ConstructMemoryViewOp view) {
   return {};
 }
 
-void KernelLowering::collectDuplicateStores() {
+SmallVector<Duplicate> lowering::findDuplicates(KernelLowering &kernel) {
+  ParallelOp parallel = kernel.parallel;
   int64_t tiles = parallel.getNumPoints();
   if (tiles < 2)
-    return;
+    return {};
   for (int64_t t = 0; t < tiles; ++t)
-    if (!laneOfTile(t))
-      return;
+    if (!kernel.laneOfTile(t))
+      return {};
   bool gathers = false;
   parallel.walk([&](IndDataTransferOp) { gathers = true; });
   if (gathers)
-    return;
+    return {};
   // Every device memory view the kernel reads or writes, with the writes.
   SmallVector<ktdp::ConstructMemoryViewOp> reads;
-  SmallVector<Store> writes;
+  SmallVector<DuplicateStore> writes;
   bool unknown = false;
   parallel.walk([&](DataTransferOp op) {
     for (auto [end, isSrc] : {std::make_pair(op.getSrc(), true),
@@ -229,17 +219,19 @@ void KernelLowering::collectDuplicateStores() {
     }
   });
   if (unknown)
-    return;
+    return {};
 
   GridInvariance invariant(parallel);
   SmallVector<Duplicate> duplicates;
-  for (PipelineInfo &info : pipelines) {
-    PipelineOp pipeline = info.op;
+  SmallVector<PipelineOp> pipelines;
+  parallel.walk([&](PipelineOp p) { pipelines.push_back(p); });
+  for (auto [order, pipeline] : llvm::enumerate(pipelines)) {
     if (pipeline->getParentOp() != parallel.getOperation() ||
-        pipeline->getNumResults() != 0 || info.workTiles)
+        pipeline->getNumResults() != 0)
       continue;
     Duplicate dup;
-    dup.info = &info;
+    dup.op = pipeline;
+    dup.order = order;
     bool ok = true;
     pipeline.walk([&](Operation *op) {
       if (isa<TileCopyOp, AllReduceOp>(op))
@@ -275,8 +267,9 @@ void KernelLowering::collectDuplicateStores() {
       }
       if (!ktdp::isScratchpadView(view)) {
         // Device memory nothing in the kernel writes.
-        ok &= llvm::none_of(
-            writes, [&](const Store &w) { return mayAlias(w.view, view); });
+        ok &= llvm::none_of(writes, [&](const DuplicateStore &w) {
+          return mayAlias(w.view, view);
+        });
         return;
       }
       // What a copy before the pipeline left alike on every tile, which
@@ -284,7 +277,7 @@ void KernelLowering::collectDuplicateStores() {
       TileCopyOp copy = copyInto(view);
       Operation *copyPipeline =
           copy ? copy->getParentOfType<PipelineOp>() : nullptr;
-      if (!copy || !uniformSender(copy, partCopies) || !copyPipeline ||
+      if (!copy || !uniformSender(copy, kernel.partCopies) || !copyPipeline ||
           copyPipeline->getBlock() != pipeline->getBlock() ||
           !copyPipeline->isBeforeInBlock(pipeline)) {
         ok = false;
@@ -293,7 +286,7 @@ void KernelLowering::collectDuplicateStores() {
       // Its writers: the fill that writes a resident part's kept copy
       // from the part (before the pipeline), or for a copy sending its
       // kept destination the fills before the copy.
-      Operation *partFill = partCopies.lookup(copy);
+      Operation *partFill = kernel.partCopies.lookup(copy);
       parallel.walk([&](DataTransferOp other) {
         auto dst = isa<ktdp::AccessTileType>(other.getDst().getType())
                        ? ktdp::getAccessTileView(other.getDst())
@@ -301,11 +294,12 @@ void KernelLowering::collectDuplicateStores() {
         if (dst != view)
           return;
         Operation *writer = other->getParentOfType<PipelineOp>();
-        Operation *before =
-            partCopies.count(copy) ? pipeline.getOperation() : copyPipeline;
+        Operation *before = kernel.partCopies.count(copy)
+                                ? pipeline.getOperation()
+                                : copyPipeline;
         if (!writer || writer->getBlock() != before->getBlock() ||
             !writer->isBeforeInBlock(before) ||
-            (partCopies.count(copy) && writer != partFill))
+            (kernel.partCopies.count(copy) && writer != partFill))
           ok = false;
       });
       if (!llvm::is_contained(dup.copies, copy))
@@ -319,53 +313,72 @@ void KernelLowering::collectDuplicateStores() {
   // it may store is another duplicate's, into bytes that do not meet.
   auto isDuplicate = [&](DataTransferOp op) {
     return llvm::any_of(duplicates, [&](const Duplicate &d) {
-      return llvm::any_of(d.stores, [&](const Store &s) { return s.op == op; });
+      return llvm::any_of(d.stores,
+                          [&](const DuplicateStore &s) { return s.op == op; });
     });
   };
   llvm::erase_if(duplicates, [&](const Duplicate &d) {
-    return llvm::any_of(d.stores, [&](const Store &s) {
+    return llvm::any_of(d.stores, [&](const DuplicateStore &s) {
       return llvm::any_of(reads,
                           [&](auto view) { return mayAlias(view, s.view); }) ||
-             llvm::any_of(writes, [&](const Store &w) {
+             llvm::any_of(writes, [&](const DuplicateStore &w) {
                return w.op != s.op && (!isDuplicate(w.op) || !disjoint(w, s));
              });
     });
   });
+  return duplicates;
+}
+
+void KernelLowering::assignDuplicateStores() {
+  SmallVector<Duplicate> duplicates = findDuplicates(*this);
   if (duplicates.empty())
     return;
-
   // A pipeline reading what a copy moved stores on the copy's sender; the
-  // others, largest first, on the tile with the fewest bytes so far.
-  SmallVector<int64_t> load(tiles, 0);
+  // others, largest first, on the tile with the fewest bytes so far, or
+  // cut into pieces for the tiles with the fewest (device rows).
+  SmallVector<int64_t> load(parallel.getNumPoints(), 0);
   SmallVector<Duplicate *> rest;
   for (Duplicate &d : duplicates) {
+    for (TileCopyOp copy : d.copies)
+      if (!llvm::is_contained(duplicateCopies, copy.getOperation()))
+        duplicateCopies.push_back(copy);
     if (d.copies.empty()) {
       rest.push_back(&d);
       continue;
     }
     int64_t tile = *uniformSender(d.copies.front(), partCopies);
-    d.info->workTiles.emplace();
-    d.info->workTiles->insert(tile);
+    duplicateTiles[d.op] = tile;
     load[tile] += d.bytes;
   }
   llvm::sort(rest, [](const Duplicate *a, const Duplicate *b) {
-    return std::make_pair(-a->bytes, a->info->index) <
-           std::make_pair(-b->bytes, b->info->index);
+    return std::make_pair(-a->bytes, a->order) <
+           std::make_pair(-b->bytes, b->order);
   });
   for (Duplicate *d : rest) {
-    int64_t tile = llvm::min_element(load) - load.begin();
-    d->info->workTiles.emplace();
-    d->info->workTiles->insert(tile);
-    load[tile] += d->bytes;
+    auto pieces = splitDuplicateRows(*d, load);
+    if (pieces.empty()) {
+      int64_t tile = llvm::min_element(load) - load.begin();
+      duplicateTiles[d->op] = tile;
+      load[tile] += d->bytes;
+      continue;
+    }
+    for (auto [piece, tile] : pieces)
+      duplicateTiles[piece] = tile;
   }
+}
+
+void KernelLowering::collectDuplicateStores() {
+  if (duplicateTiles.empty())
+    return;
+  for (PipelineInfo &info : pipelines)
+    if (auto it = duplicateTiles.find(info.op); it != duplicateTiles.end()) {
+      info.workTiles.emplace();
+      info.workTiles->insert(it->second);
+    }
 
   // A copy whose destination only duplicates read skips the tiles that no
   // longer read it.
-  llvm::SmallSetVector<Operation *, 4> copies;
-  for (Duplicate &d : duplicates)
-    for (TileCopyOp copy : d.copies)
-      copies.insert(copy);
-  for (Operation *op : copies) {
+  for (Operation *op : duplicateCopies) {
     auto copy = cast<TileCopyOp>(op);
     auto dest = copy.getDest().getDefiningOp<ktdp::ConstructMemoryViewOp>();
     llvm::SmallDenseSet<int64_t> readers;

@@ -163,8 +163,10 @@ LogicalResult KernelLowering::run(OpBuilder &moduleBuilder) {
   directResidentCopies();
   sendKeptDestinations(func);
   mergeAdjacentCopies(func);
-  if (failed(collectArguments()) || failed(planInstances()) ||
-      failed(collectPipelines()))
+  if (failed(collectArguments()) || failed(planInstances()))
+    return failure();
+  assignDuplicateStores();
+  if (failed(collectPipelines()))
     return failure();
   collectDuplicateStores();
   collectCopyFills();

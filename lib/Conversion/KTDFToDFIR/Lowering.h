@@ -170,6 +170,11 @@ public:
   /// the fill that still writes the destination from the part, or null
   /// when the sender reads the part in its place.
   llvm::DenseMap<Operation *, Operation *> partCopies;
+  /// Per pipeline that stores what every tile stores alike, the one tile
+  /// that runs its work, and the tile copies whose destinations such
+  /// pipelines read (DuplicateStores.cpp).
+  llvm::DenseMap<Operation *, int64_t> duplicateTiles;
+  SmallVector<Operation *, 2> duplicateCopies;
   llvm::DenseMap<Value, std::string> tensorSymbols;  // func arg -> symbol
   /// Literal start address (elements) -> symbol, for views at literal
   /// addresses: each becomes a tensor of its own.
@@ -328,9 +333,13 @@ private:
   /// Finds the pipelines that only fill the views tile copies send or
   /// keep, and the tiles that need them (TileCopyLowering.cpp).
   void collectCopyFills();
-  /// Makes each pipeline that stores on every tile the same data to the
-  /// same device memory run its work on one tile, and the tile copies only
-  /// such stores read skip the tiles that no longer read them
+  /// Picks, for each pipeline that stores on every tile the same data to
+  /// the same device memory, the one tile that runs its work, cutting a
+  /// DMA of device rows into pieces for several tiles where that evens
+  /// their bytes (DuplicateStores.cpp; before the pipelines are collected).
+  void assignDuplicateStores();
+  /// Makes those pipelines run their work on their tile only, and the tile
+  /// copies only such stores read skip the tiles that no longer read them
   /// (DuplicateStores.cpp).
   void collectDuplicateStores();
   /// A pipeline's buffers and the channels between its own stages.

@@ -4,13 +4,21 @@
 // the schedule (`ktflow compile --emit=schedule`) of a kernel whose every
 // tile copies a 64x64 f16 X (argument 0) to Y (argument 1), which the
 // lowering moves in one DMA (PassThroughDma.cpp). Every tile stores the
-// same bytes at the same place: only tile 0 does; tile 1's engine moves
-// nothing. The refusals below edit that schedule (the scheduler itself
-// refuses such kernels written in KTIR).
+// same bytes at the same place: each tile stores its own half of the rows
+// once (DuplicateStoreSplits.cpp; before, tile 0 stored all 64 and tile 1's
+// engine moved nothing): tile 0 rows 0..31, tile 1 rows 32..63, 32 rows
+// of 128 bytes each. The refusals below edit that schedule (the scheduler
+// itself refuses such kernels written in KTIR).
 // CHECK-LABEL: dfir.kernel @same_rows
 // CHECK-LABEL: dfir.unit "tile[0]/DMA"
+// CHECK: %[[ROWS0:.*]] = arith.constant 32 : index
+// CHECK: arith.minsi %{{.*}}, %[[ROWS0]] : index
 // CHECK: dfir.dma %{{.*}} bytes from "HBM"[%{{.*}}] to "HBM"
+// CHECK-NOT: dfir.dma
 // CHECK-LABEL: dfir.unit "tile[1]/DMA"
+// CHECK: %[[FIRST:.*]] = arith.constant 32 : index
+// CHECK: arith.addi %{{.*}}, %[[FIRST]] : index
+// CHECK: dfir.dma %{{.*}} bytes from "HBM"[%{{.*}}] to "HBM"
 // CHECK-NOT: dfir.dma
 // CHECK: }
 
