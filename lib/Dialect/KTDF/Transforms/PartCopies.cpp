@@ -26,6 +26,10 @@
 // reader, before the load. A slice of the stored tile is copied from a
 // reload of where the stored tensor came from (forwardLoad's condition: a
 // box of device memory no store of the kernel writes), on the writer.
+// Where one DMA engine both loads and stores device memory
+// (reloadAcrossTiles: mesh_device), such a tensor is not copied: every
+// reader reloads the box itself, when it is the same box for every reader
+// (reloadAcross), as it reloads its own store.
 //
 // A load through the distributed view itself reads global coordinates: when
 // its box lies in one part on every tile, the same proof applies; when
@@ -45,6 +49,8 @@
 
 #include "ScratchpadParts.h"
 #include "ScratchpadViews.h"
+
+#include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 
 #include "mlir/IR/IntegerSet.h"
 
@@ -371,6 +377,8 @@ LogicalResult ScratchpadParts::copyReads(ktdp::LoadOp load,
         {load, copy.source, copy.store, copy.offset, copy.piece});
     return success();
   }
+  if (reloadAcross(copy))
+    return success();
   auto sets = dependencySets(copy.sources, load.getContext());
   if (!sets)
     return refuse(load, "the tile each tile reads from is not (a * t + b) "
@@ -381,6 +389,71 @@ LogicalResult ScratchpadParts::copyReads(ktdp::LoadOp load,
   std::tie(copy.dependency, copy.producers) = *sets;
   copyList.push_back(copy);
   return success();
+}
+
+bool ScratchpadParts::reloadAcross(PartCopy &copy) {
+  // Only a value stored unchanged into device memory: its reload and store
+  // are then one DMA from device memory to device memory. A value computed
+  // with keeps its copy (Inputs/lx_broadcast_parts.mlir, doubled after the
+  // read: mesh_device 297 cycles with the copies, 394 reloading).
+  auto storedOnly = [](ktdp::LoadOp load) {
+    return llvm::all_of(load->getUses(), [](OpOperand &use) {
+      auto store = dyn_cast<ktdp::StoreOp>(use.getOwner());
+      return store && use.get() == store.getDataTile() &&
+             !ktdp::isScratchpadView(
+                 ktdp::getAccessTileView(store.getAccessTile()));
+    });
+  };
+  if (!reloadAcrossTiles || !storedOnly(copy.load))
+    return false;
+  // The load the stored tensor came from; where there is none the copy
+  // stays, and so does the refusal found before.
+  ktdp::LoadOp source = copy.source;
+  if (!source) {
+    PartsRefusal kept = *refusal;
+    FailureOr<ktdp::LoadOp> found = sliceSource(copy.load, copy.store);
+    *refusal = kept;
+    if (failed(found))
+      return false;
+    source = *found;
+  }
+  // The box each reader reloads: the source's anchor on its writer's grid
+  // point, moved by the offset; one box for every reader.
+  auto tile =
+      source.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+  SmallVector<int64_t> at;
+  for (int64_t writer : copy.sources) {
+    std::optional<SmallVector<int64_t>> anchor = anchorAt(tile, points[writer]);
+    if (!anchor)
+      return false;
+    for (auto [a, o] : llvm::zip(*anchor, copy.offset))
+      a += o;
+    if (!at.empty() && at != *anchor)
+      return false;
+    at = *anchor;
+  }
+  forwardList.push_back(
+      {copy.load, source, copy.store, copy.offset, copy.piece, at});
+  return true;
+}
+
+Value mlir::ktdf::parts::reloadAt(OpBuilder &b, ktdp::LoadOp source,
+                                  ArrayRef<int64_t> at,
+                                  ArrayRef<int64_t> extents, Location loc) {
+  MLIRContext *ctx = b.getContext();
+  auto from =
+      source.getAccessTile().getDefiningOp<ktdp::ConstructAccessTileOp>();
+  SmallVector<AffineExpr> anchor;
+  for (int64_t a : at)
+    anchor.push_back(getAffineConstantExpr(a, ctx));
+  Value tile = ktdp::ConstructAccessTileOp::create(
+      b, loc, ktdp::AccessTileType::get(ctx, extents), from.getBase(),
+      ValueRange(), ValueRange(), AffineMap::get(0, 0, anchor, ctx),
+      ktdp::getBoxSet(extents, ctx),
+      AffineMap::getMultiDimIdentityMap(extents.size(), ctx));
+  Type element = cast<ShapedType>(source.getType()).getElementType();
+  return ktdp::LoadOp::create(b, loc, RankedTensorType::get(extents, element),
+                              tile);
 }
 
 Value ScratchpadParts::rewriteCopy(PartCopy &copy) {

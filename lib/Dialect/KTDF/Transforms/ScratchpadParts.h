@@ -52,6 +52,11 @@ Value reloadSlice(OpBuilder &b, ktdp::LoadOp source, ArrayRef<int64_t> offset,
 Value reloadSlice(OpBuilder &b, ktdp::LoadOp source, ArrayRef<int64_t> offset,
                   ArrayRef<int64_t> extents, Location loc);
 
+/// A load of the box `extents` at the constant anchor `at` of `source`'s
+/// view.
+Value reloadAt(OpBuilder &b, ktdp::LoadOp source, ArrayRef<int64_t> at,
+               ArrayRef<int64_t> extents, Location loc);
+
 /// The box `extents` at `at` in the box tile `tile` covers, of `base`
 /// (default: of `tile`'s view).
 Value pieceOfTile(OpBuilder &b, ktdp::ConstructAccessTileOp tile,
@@ -91,6 +96,10 @@ struct PartForward {
   ktdp::StoreOp store;
   SmallVector<int64_t> offset;
   LoadPiece piece;
+  /// For a reload of what another tile stored (PartCopies.cpp): the
+  /// reloaded box's anchor in `source`'s view, the same on every tile
+  /// (empty: `source`'s anchor on the reader, moved by `offset`).
+  SmallVector<int64_t> at;
 };
 
 /// A load through the view (or a piece of it) whose box lies in one part in
@@ -178,6 +187,10 @@ public:
   /// not.
   LogicalResult analyze(PartsRefusal &refusal);
   void rewrite();
+  /// Whether a tile reading what another tile stored, a slice of device
+  /// memory nothing writes, reloads it instead of receiving a copy: where
+  /// one DMA engine both loads and stores device memory (PartCopies.cpp).
+  bool reloadAcrossTiles = false;
   bool forwards(ktdp::LoadOp load) const {
     return llvm::any_of(forwardList,
                         [&](const PartForward &f) { return f.load == load; }) ||
@@ -220,6 +233,10 @@ private:
   LogicalResult copyReads(ktdp::LoadOp load, const parts::TileShape &shape,
                           ArrayRef<SmallVector<int64_t>> reads, bool own,
                           const LoadPiece &piece = {});
+  /// copyReads' reload on every tile of what `copy` would move, when
+  /// reloadAcrossTiles and the stored tensor is a slice of device memory
+  /// nothing writes whose box is the same for every reader.
+  bool reloadAcross(PartCopy &copy);
   /// viewLoad's case of a box that straddles parts on some tile: the box is
   /// cut at every part (and stored box) boundary any tile's box crosses,
   /// and each piece, in one part on every tile, is proved as a load of its
@@ -274,7 +291,7 @@ private:
   /// Each device part in local coordinates (built by rewriteDeviceRead).
   DenseMap<unsigned, Value> localDeviceViews;
   SmallVector<ktdp::StoreOp> stores; // through the view
-  SmallVector<PartForward> forwardList;
+  SmallVector<PartForward, 2> forwardList;
   SmallVector<PartCopy, 2> copyList;
   SmallVector<DeviceRead> readList;
   SmallVector<ResidentRead> residentList;
