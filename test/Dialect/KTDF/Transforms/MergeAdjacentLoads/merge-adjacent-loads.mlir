@@ -5,10 +5,11 @@
 
 // sample_device's two lanes a core share its load engine: the loads of
 // side-by-side tiles of one pipeline become one. mesh_device's lanes each
-// have an engine: left alone, unless all-engines. A row is merged only when
-// it has at least as many blocks as a lane's share of the engine's slots
-// (max_outstanding over the lanes it serves): 4 / 2 = 2 on sample_device,
-// 8 / 2 = 4 on spyre_like, 4 / 1 = 4 on mesh_device with all-engines.
+// have an engine: merged too, but only into a tile the route moves within
+// one latency (64 B/cycle x 82 cycles), unless all-engines. A row is merged
+// only when it has at least as many blocks as a lane's share of the
+// engine's slots (max_outstanding over the lanes it serves): 4 / 2 = 2 on
+// sample_device, 8 / 2 = 4 on spyre_like, 4 / 1 = 4 on mesh_device.
 
 #x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 511 >= 0)>
 #y_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 127 >= 0)>
@@ -40,8 +41,9 @@
 // CHECK:                 ktdf.data_transfer %[[BUF]][%[[R]], %[[C3]]] to
 // CHECK:           ktdf.stage "compute"
 // OWN-LABEL: func.func @carried_sum
-// OWN-COUNT-4: ktdf.private : memref<1x128xf16, "SPM">
-// OWN-NOT:     memref<1x512xf16
+// OWN:         ktdf.private : memref<1x512xf16, "SPM">
+// OWN-NOT:     ktdf.stage "load_1"
+// OWN:         ktdf.stage "compute"
 // ALL-LABEL: func.func @carried_sum
 // ALL:         ktdf.private : memref<1x512xf16, "SPM">
 // ALL-NOT:     ktdf.stage "load_1"
@@ -151,6 +153,54 @@ func.func @three_blocks(%x_ptr: index, %y_ptr: index) attributes {grid = [16, 1]
     }
     %ty = ktdp.construct_access_tile %Y[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x128xf16> -> !ktdp.access_tile<1x128xindex>
     ktdp.store %acc, %ty : tensor<1x128xf16>, <1x128xindex>
+  }
+  return
+}
+
+// -----
+
+#x_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 4095 >= 0)>
+#y_set = affine_set<(d0, d1) : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + 1023 >= 0)>
+#blk = affine_set<(d0, d1) : (d0 == 0, d1 >= 0, -d1 + 1023 >= 0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// Rows of four 2 KiB blocks: 8 KiB merged, longer than mesh_device's route
+// moves in a latency (about 5 KiB), so a lane with an engine of its own
+// keeps the four loads, its feed starting on the first block while the
+// others land (rmsnorm_256x4096 ran 10,711 -> 10,903 cycles merged); with
+// all-engines, and on the shared engines, merged.
+// CHECK-LABEL: func.func @wide_blocks
+// CHECK:         ktdf.private : memref<1x4096xf16, "L1">
+// CHECK-NOT:     ktdf.stage "load_1"
+// OWN-LABEL: func.func @wide_blocks
+// OWN-COUNT-4: ktdf.private : memref<1x1024xf16, "SPM">
+// OWN-NOT:     memref<1x4096xf16
+// OWN:         ktdf.stage "load_3"
+// ALL-LABEL: func.func @wide_blocks
+// ALL:         ktdf.private : memref<1x4096xf16, "SPM">
+// ALL-NOT:     ktdf.stage "load_1"
+// SPYRE-LABEL: func.func @wide_blocks
+// SPYRE:         ktdf.private : memref<1x4096xf16, "LX">
+// SPYRE-NOT:     ktdf.stage "load_1"
+func.func @wide_blocks(%x_ptr: index, %y_ptr: index) attributes {grid = [16, 1]} {
+  %pid = ktdp.get_compute_tile_id : index
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c1024 = arith.constant 1024 : index
+  %c4096 = arith.constant 4096 : index
+  %zeros = arith.constant dense<0.0> : tensor<1x1024xf16>
+  %X = ktdp.construct_memory_view %x_ptr, sizes: [64, 4096], strides: [4096, 1] {coordinate_set = #x_set, memory_space = #ktdp.memory_space<global>} : memref<64x4096xf16>
+  %Y = ktdp.construct_memory_view %y_ptr, sizes: [64, 1024], strides: [1024, 1] {coordinate_set = #y_set, memory_space = #ktdp.memory_space<global>} : memref<64x1024xf16>
+  scf.for %row = %pid to %c64 step %c16 : index {
+    %acc = scf.for %off = %c0 to %c4096 step %c1024 iter_args(%a = %zeros) -> tensor<1x1024xf16> {
+      %tx = ktdp.construct_access_tile %X[%row, %off] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x4096xf16> -> !ktdp.access_tile<1x1024xindex>
+      %x = ktdp.load %tx : <1x1024xindex> -> tensor<1x1024xf16>
+      %a2 = arith.addf %a, %x : tensor<1x1024xf16>
+      scf.yield %a2 : tensor<1x1024xf16>
+    }
+    %ty = ktdp.construct_access_tile %Y[%row, 0] {access_tile_set = #blk, access_tile_order = #id2} : memref<64x1024xf16> -> !ktdp.access_tile<1x1024xindex>
+    ktdp.store %acc, %ty : tensor<1x1024xf16>, <1x1024xindex>
   }
   return
 }
