@@ -392,6 +392,10 @@ private:
 /// Whether two stages touch the same memory, one of them writing
 /// (RegionChannels.cpp).
 bool stagesConflict(StageOp a, StageOp b);
+/// stagesConflict, conservatively: two literal addresses in device memory
+/// may overlap, and a transfer's end on an access tile of unknown memory
+/// may touch any memory (RegionChannels.cpp).
+bool stagesMayConflict(StageOp a, StageOp b);
 /// Whether the transfers in `op` touch memory `stage` touches, one of
 /// them writing (what a region channel from `stage` orders).
 bool touchesWhatStageTouches(Operation *op, StageOp stage);

@@ -201,6 +201,10 @@ private:
   /// another unit fills, and nothing but the pipeline's own buffer
   /// hand-overs (two or more copies) orders them.
   bool loadsThenStores(PipelineOp only, const LaneInstance &li);
+  /// Whether this unit's stages of `pipeline` are transfers, one or more
+  /// that load and then one or more that store after a buffer another
+  /// unit fills.
+  bool transfersLoadThenStore(PipelineOp pipeline, const LaneInstance &li);
   /// The one pipeline a unit serving the single lane `li` runs at each of
   /// its two or more grid points, directly in the grid's body or in a loop
   /// of one trip (`once`), when loadsThenStores holds; else null. The
@@ -214,6 +218,24 @@ private:
   LogicalResult
   emitSkewedPoints(function_ref<IRMapping(const LaneInstance *, Value)> pointAt,
                    ValueRange zeros, SmallVector<Value> &totals);
+  /// Whether this unit loads and then stores `pipeline`, which yields
+  /// nothing, runs by iteration with no partner and whose stages here no
+  /// region channel reaches (LoadsFirstRuns.cpp).
+  bool loadsFirstMember(PipelineOp pipeline, const LaneInstance &li);
+  /// Whether this unit's loads of `pipeline` may touch what its stores of
+  /// a pipeline of `run` touch, one of them writing: loads first would
+  /// move them ahead of those stores (LoadsFirstRuns.cpp).
+  bool overtakesRunStores(PipelineOp pipeline, ArrayRef<PipelineOp> run,
+                          const LaneInstance &li);
+  /// The two or more consecutive pipelines from `from` of a unit serving
+  /// the single lane `li` that are loadsFirstMember; else empty.
+  SmallVector<PipelineOp> loadsFirstRun(Operation &from,
+                                        const LaneInstance &li);
+  /// The loads of every pipeline of `run`, then their stores; each
+  /// pipeline's execution counted once.
+  LogicalResult emitLoadsFirstRun(ArrayRef<PipelineOp> run, IRMapping &map,
+                                  SmallVector<Value> &executions,
+                                  const LaneInstance &li);
   /// The two or more pipelines of the grid's body a unit serving the single
   /// lane `li` runs at each of its two or more points, when its stages of
   /// each load and then store, with two or more copies, and no channel

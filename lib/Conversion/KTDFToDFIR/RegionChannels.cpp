@@ -37,6 +37,9 @@ struct MemoryTouches {
   SmallVector<ktdp::ConstructMemoryViewOp> viewReads, viewWrites;
   bool allViews = false;
   llvm::DenseSet<ktflow::DeviceTensor> deviceReads, deviceWrites;
+  /// Whether it reads / writes an access tile in memory neither of the
+  /// above names (readsWhatStageWrites counts it as any memory).
+  bool unknownReads = false, unknownWrites = false;
 };
 } // namespace
 
@@ -84,7 +87,9 @@ static void addTransferTouches(Operation *root, MemoryTouches &touches) {
           (isDst ? touches.viewWrites : touches.viewReads).push_back(view);
         else
           touches.allViews = true;
+        continue;
       }
+      (isDst ? touches.unknownWrites : touches.unknownReads) = true;
     }
   });
 }
@@ -285,6 +290,41 @@ static void tokensPerView(Channel &ch) {
 
 bool lowering::stagesConflict(StageOp a, StageOp b) {
   return conflicts(touchesOf(a), touchesOf(b));
+}
+
+/// Whether `writer` writes a tensor in device memory `other` touches,
+/// two literal addresses counted as overlapping (nothing here knows their
+/// regions' extents). Views at different kernel arguments are different
+/// tensors, as for every other ordering of device memory (MemoryTensors.h).
+static bool mayOverwriteTensor(const MemoryTouches &writer,
+                               const MemoryTouches &other) {
+  auto meets = [&](const llvm::DenseSet<ktflow::DeviceTensor> &touched) {
+    return llvm::any_of(writer.deviceWrites, [&](const auto &w) {
+      return llvm::any_of(touched, [&](const auto &t) {
+        return w == t || (!w.first && !t.first);
+      });
+    });
+  };
+  return meets(other.deviceReads) || meets(other.deviceWrites);
+}
+
+/// Whether `writer` may write memory `other` touches, a tile of unknown
+/// memory on either side counted as any memory.
+static bool mayOverwrite(const MemoryTouches &writer,
+                         const MemoryTouches &other) {
+  bool writes = writer.unknownWrites || writer.allViews ||
+                !writer.viewWrites.empty() || !writer.deviceWrites.empty();
+  bool touches = other.scratchpad || other.unknownReads ||
+                 other.unknownWrites || !other.deviceReads.empty() ||
+                 !other.deviceWrites.empty();
+  return (writer.unknownWrites && touches) ||
+         (writes && (other.unknownReads || other.unknownWrites)) ||
+         mayOverwriteTensor(writer, other) || shareScratchpad(writer, other);
+}
+
+bool lowering::stagesMayConflict(StageOp a, StageOp b) {
+  MemoryTouches x = touchesOf(a), y = touchesOf(b);
+  return mayOverwrite(x, y) || mayOverwrite(y, x);
 }
 
 bool lowering::touchesWhatStageTouches(Operation *op, StageOp stage) {

@@ -83,12 +83,17 @@ bool ProgramBuilder::loadsThenStores(PipelineOp only, const LaneInstance &li) {
         return false;
   // With one copy of its buffers, the next execution's loads wait for this
   // one's compute to free them: skewed or not, nothing overlaps.
-  const PipelineInfo &info = kernel.infoOf(only);
-  if (info.copies < 2)
+  if (kernel.infoOf(only).copies < 2)
     return false;
+  return transfersLoadThenStore(only, li);
+}
+
+bool ProgramBuilder::transfersLoadThenStore(PipelineOp pipeline,
+                                            const LaneInstance &li) {
+  const PipelineInfo &info = kernel.infoOf(pipeline);
   bool leads = false, trails = false;
   for (StageOp stage : work[&li]) {
-    if (stage->getParentOp() != only)
+    if (stage->getParentOp() != pipeline)
       continue;
     if (getAllReduce(stage) || getTileCopy(stage) || stage.isCompute())
       return false;

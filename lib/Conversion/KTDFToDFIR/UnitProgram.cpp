@@ -260,9 +260,22 @@ ProgramBuilder::emitBlock(Block &block, IRMapping map, ValueRange executionsIn,
   Operation *before = nullptr;
   SmallVector<SegmentMark> marks;
   Block *into = builder->getInsertionBlock();
+  // Pipelines emitted with an earlier one, loads first (LoadsFirstRuns.cpp).
+  llvm::SmallPtrSet<Operation *, 4> emitted;
   for (Operation &op : block) {
-    if (!runsIn(&op, li))
+    if (!runsIn(&op, li) || emitted.contains(&op))
       continue;
+    if (!first && isa<PipelineOp>(op)) {
+      SmallVector<PipelineOp> run = loadsFirstRun(op, li);
+      if (!run.empty()) {
+        if (failed(emitDeferredReceives(op, map, li)) ||
+            failed(emitLoadsFirstRun(run, map, executions, li)))
+          return failure();
+        for (PipelineOp pipeline : run)
+          emitted.insert(pipeline);
+        continue;
+      }
+    }
     if (first && &op == second.getOperation()) {
       segmentPipe = 1;
       markSegment(SegmentMark::Prologue);
