@@ -248,6 +248,18 @@ private:
       ArrayRef<PipelineOp> pipelines,
       function_ref<IRMapping(const LaneInstance *, Value)> pointAt,
       ValueRange zeros, SmallVector<Value> &totals);
+  /// The one loop of the grid's body a unit serving the single lane `li`
+  /// runs at each of its two or more points (up to 8), when the loop
+  /// would be skewed (its one pipeline loads, then stores, on this unit:
+  /// skewablePipeline) (SkewedPointLoops.cpp); else null.
+  PipelineOp skewablePointLoop(const LaneInstance &li, scf::ForOp &loop);
+  /// emitSkewedPoints for the loop skewablePointLoop found: the lane's
+  /// executions of `pipeline` as one stream across its points, the loads
+  /// of execution e + copies - 1 before the stores of e.
+  LogicalResult emitSkewedPointLoops(
+      scf::ForOp loop, PipelineOp pipeline,
+      function_ref<IRMapping(const LaneInstance *, Value)> pointAt,
+      ValueRange zeros, SmallVector<Value> &totals);
   /// The skewed walk over `li`'s points of `pipelines`: `emitAt(j,
   /// executions, part)` emits this unit's loads or stores at round j, the
   /// first point's loads before the loop, then per round the next point's

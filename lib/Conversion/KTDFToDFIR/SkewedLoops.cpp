@@ -312,9 +312,12 @@ LogicalResult ProgramBuilder::emitSkewedPoints(
   PipelineOp pipeline = skewablePoints(li, once);
   if (!pipeline) {
     SmallVector<PipelineOp> pipelines = skewablePointPipelines(li);
-    return pipelines.empty()
-               ? success()
-               : emitSkewedPointPipelines(pipelines, pointAt, zeros, totals);
+    if (!pipelines.empty())
+      return emitSkewedPointPipelines(pipelines, pointAt, zeros, totals);
+    scf::ForOp loop;
+    if (PipelineOp only = skewablePointLoop(li, loop))
+      return emitSkewedPointLoops(loop, only, pointAt, zeros, totals);
+    return success();
   }
   LogicalResult result = success();
   auto emitAt = [&](Value j, ValueRange executions, StagePart part) {
