@@ -16,6 +16,7 @@
 #include "DuplicateStores.h"
 
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
+#include "ktflow/Dialect/KTDF/Transforms/TilePieces.h"
 #include "ktflow/Dialect/KTDP/IR/ScratchpadView.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 #include "ktflow/Support/ElementBytes.h"
@@ -40,19 +41,12 @@ static std::optional<SmallVector<int64_t>> boxExtents(Value tile) {
 /// The rows [`first`, `first` + `rows`) of access tile `tile`.
 static Value rowsOf(OpBuilder &b, ktdp::ConstructAccessTileOp tile,
                     int64_t first, int64_t rows) {
-  MLIRContext *ctx = b.getContext();
   SmallVector<int64_t> extents(
       cast<ktdp::AccessTileType>(tile.getType()).getShape());
+  SmallVector<int64_t> at(extents.size(), 0);
   extents[0] = rows;
-  AffineMap map = tile.getBaseMap();
-  SmallVector<AffineExpr> results(map.getResults());
-  results[0] = results[0] + first;
-  return ktdp::ConstructAccessTileOp::create(
-      b, tile.getLoc(), ktdp::AccessTileType::get(ctx, extents), tile.getBase(),
-      tile.getIndices(), tile.getSymbolOperands(),
-      AffineMap::get(map.getNumDims(), map.getNumSymbols(), results, ctx),
-      ktdp::getBoxSet(extents, ctx),
-      AffineMap::getMultiDimIdentityMap(extents.size(), ctx));
+  at[0] = first;
+  return pieceOfTile(b, tile, at, extents);
 }
 
 /// The rows each tile takes of `rows` rows of `rowBytes` bytes so that

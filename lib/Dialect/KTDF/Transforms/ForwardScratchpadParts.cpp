@@ -47,7 +47,6 @@ namespace mlir::ktdf {
 
 using namespace mlir;
 using namespace mlir::ktdf;
-using mlir::ktdf::parts::pieceOfTile;
 using mlir::ktdf::parts::reloadSlice;
 
 Value mlir::ktdf::parts::reloadSlice(OpBuilder &b, ktdp::LoadOp source,
@@ -77,23 +76,6 @@ Value mlir::ktdf::parts::reloadSlice(OpBuilder &b, ktdp::LoadOp source,
   Type element = cast<ShapedType>(source.getType()).getElementType();
   return ktdp::LoadOp::create(b, loc, RankedTensorType::get(extents, element),
                               pieceOfTile(b, from, offset, extents));
-}
-
-Value mlir::ktdf::parts::pieceOfTile(OpBuilder &b,
-                                     ktdp::ConstructAccessTileOp tile,
-                                     ArrayRef<int64_t> at,
-                                     ArrayRef<int64_t> extents, Value base) {
-  MLIRContext *ctx = b.getContext();
-  AffineMap map = tile.getBaseMap();
-  SmallVector<AffineExpr> results;
-  for (auto [result, delta] : llvm::zip(map.getResults(), at))
-    results.push_back(result + delta);
-  return ktdp::ConstructAccessTileOp::create(
-      b, tile.getLoc(), ktdp::AccessTileType::get(ctx, extents),
-      base ? base : tile.getBase(), tile.getIndices(), tile.getSymbolOperands(),
-      AffineMap::get(map.getNumDims(), map.getNumSymbols(), results, ctx),
-      ktdp::getBoxSet(extents, ctx),
-      AffineMap::getMultiDimIdentityMap(extents.size(), ctx));
 }
 
 void ScratchpadParts::rewrite() {

@@ -11,6 +11,7 @@
 #ifndef KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SCRATCHPADPARTS_H
 #define KTFLOW_LIB_DIALECT_KTDF_TRANSFORMS_SCRATCHPADPARTS_H
 
+#include "ktflow/Dialect/KTDF/Transforms/TilePieces.h"
 #include "ktflow/Dialect/KTDP/IR/KTDP.h"
 #include "ktflow/Dialect/KTDP/Utils/IntegerSetAnalysis.h"
 
@@ -56,12 +57,6 @@ Value reloadSlice(OpBuilder &b, ktdp::LoadOp source, ArrayRef<int64_t> offset,
 /// view.
 Value reloadAt(OpBuilder &b, ktdp::LoadOp source, ArrayRef<int64_t> at,
                ArrayRef<int64_t> extents, Location loc);
-
-/// The box `extents` at `at` in the box tile `tile` covers, of `base`
-/// (default: of `tile`'s view).
-Value pieceOfTile(OpBuilder &b, ktdp::ConstructAccessTileOp tile,
-                  ArrayRef<int64_t> at, ArrayRef<int64_t> extents,
-                  Value base = nullptr);
 } // namespace parts
 
 /// A part of the distributed view: a scratchpad box of one tile.

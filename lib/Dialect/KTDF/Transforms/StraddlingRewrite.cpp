@@ -208,11 +208,11 @@ void Splitter::rewriteGroup(Group &group) {
           if (!map.contains(operand) &&
               loadableAtPiece(operand, group.tile.getType().getShape())) {
             auto load = cast<ktdp::LoadOp>(def);
-            Value tile = parts::pieceOfTile(
-                b,
-                load.getAccessTile()
-                    .getDefiningOp<ktdp::ConstructAccessTileOp>(),
-                group.pieces[i].offset, extents);
+            Value tile =
+                pieceOfTile(b,
+                            load.getAccessTile()
+                                .getDefiningOp<ktdp::ConstructAccessTileOp>(),
+                            group.pieces[i].offset, extents);
             map.map(operand, ktdp::LoadOp::create(
                                  b, load.getLoc(),
                                  RankedTensorType::get(
