@@ -241,7 +241,12 @@ def KTDFLowerCarriedScalars
     `arith.subi %a, %k`) and whose value after the loop is unused stops
     being carried: in each trip it is `init + ((iv - lb) / step) * k`
     (`init + (iv - lb) * (k / step)` when the step divides a constant k),
-    computed in its own type. A carried float becomes a `tensor<1xT>`
+    computed in its own type. A loop that goes on carrying a tensor or a
+    float and uses its trip number only for one such `index` offset (k > 0
+    a constant) runs over the offset instead: `for off = init to init +
+    ceil((ub - lb) / step) * k step k`, the form in which the row-span and
+    kept-chunk passes read a block loop (`for off in range(0, N, BLOCK)`).
+    A carried float becomes a `tensor<1xT>`
     (`tensor.extract` at its uses, `tensor.splat` of what the trip yields),
     which ktdf-carry-in-scratchpad keeps in the scratchpad. Other carried
     integers are left as they are (ktdf-check-supported refuses them).
@@ -1802,8 +1807,9 @@ def KTDFMergeAdjacentLoads
     : Pass<"ktdf-merge-adjacent-loads", "::mlir::ModuleOp"> {
   let summary = "Load side-by-side tiles of one pipeline as one wide tile";
   let description = [{
-    Where a core's lanes share the engine that loads from device memory
-    (its few transfers in flight serve them all), the DMA load stages of
+    Where a lane's transfers from device memory are few in flight (the
+    engine is shared by a core's lanes, or has few slots of its own), the
+    DMA load stages of
     one pipeline that load tiles of one view lying side by side along the
     last dimension (same shape, same place along the other dimensions,
     each starting where the previous one ends), each into a private buffer
@@ -1814,9 +1820,15 @@ def KTDFMergeAdjacentLoads
     of its own. The compute stage is unchanged. A row is merged only when
     it has at least as many blocks as a lane's share of the engine's
     in-flight slots (`max_outstanding` over the lanes one engine serves:
-    sample_device 4 / 2 = 2, spyre_like 8 / 2 = 4): fewer blocks already
-    fit the slots, and a wide transfer then only waits longer. At most
-    `max-bytes` per merged tile; `all-engines` merges on every device.
+    sample_device 4 / 2 = 2, spyre_like 8 / 2 = 4, mesh_device's engine
+    of its own 4): fewer blocks already fit the slots, and a wide transfer
+    then only waits longer. On an engine of its own a merged tile also
+    moves within one latency of the route (bandwidth x latency, 5,248
+    bytes on mesh_device): a longer row keeps the engine busy anyway, and
+    merged its feed would wait for the last block. Stores merge by the
+    same rule, within one latency, where lanes share the engine. At most
+    `max-bytes` per merged tile; `all-engines` lifts the latency bound on
+    one-lane engines and merges their stores too.
 
     ```mlir
     // before: two stages, %a and %b loading X[%r, 0] and X[%r, 128]
@@ -1830,7 +1842,7 @@ def KTDFMergeAdjacentLoads
     Option<"maxBytes", "max-bytes", "int64_t", "32768",
            "merge only into tiles of at most this many bytes">,
     Option<"allEngines", "all-engines", "bool", "false",
-           "merge also where each lane has a load engine of its own">,
+           "on engines of one lane, merge stores too and tiles longer than one latency">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
