@@ -36,6 +36,10 @@ void TransferEmitter::emitPermutedDma(Location loc, const TileDma &whole,
     bufStride[d] = bytes;
     bytes *= extents[d];
   }
+  // A 2-d buffer whose rows lie further apart (a column block of a wider
+  // buffer, a resident part read in place).
+  if (dma.bufPitch && rank == 2)
+    bufStride[order.getDimPosition(0)] = dma.bufPitch;
   for (size_t d = 0; d < rank; ++d)
     memStride[d] = dma.strides[d] * dma.esize;
   // Each DMA moves rows along one view dimension. When the buffer keeps

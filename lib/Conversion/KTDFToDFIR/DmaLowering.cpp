@@ -103,6 +103,16 @@ FailureOr<TileDma> TransferEmitter::resolveTileDma(DataTransferOp op,
     if (failed(where))
       return failure();
     std::tie(dma.bufAddr, dma.bufName) = *where;
+    // A kept copy's destination read in place on this tile: its resident
+    // part's rows lie further apart (ResidentCopies.cpp).
+    ktdp::ConstructMemoryViewOp own = ktdp::getAccessTileView(buffer);
+    ktdp::ConstructMemoryViewOp onTile = kernel.viewOnTile(own, li);
+    if (onTile != own && !isDenseRowMajor(onTile)) {
+      if (dma.extents.size() != 2 || onTile.getStaticStrides().size() != 2)
+        return op.emitError("a DMA of a scratchpad part whose rows lie "
+                            "further apart needs a 2-d tile");
+      dma.bufPitch = onTile.getStaticStrides()[0] * dma.esize;
+    }
     return dma;
   }
   const PipelineInfo &info = kernel.infoOf(op->getParentOfType<PipelineOp>());
@@ -213,7 +223,7 @@ LogicalResult TransferEmitter::emitDma(DataTransferOp op, IRMapping &map,
   if (failed(window))
     return failure();
   bool rows = rank == 2 && !window->count[1] && !window->begin[0];
-  if (dma->bufPitch && (permuted || !rows))
+  if (dma->bufPitch && !permuted && !rows)
     return op.emitError("a DMA into a block of a wider buffer moves whole "
                         "rows only");
   if (dma->load && !dma->tile->hasAttr(kPartPieceAttrName))

@@ -276,9 +276,12 @@ LogicalResult ProgramBuilder::emitTileChunk(DataTransferOp op, IRMapping &map,
     return failure();
   auto fifo = FlatSymbolRefAttr::get(b.getContext(), kernel.fifoOf(slot, li));
   // A block of a view whose rows are wider (a column block) moves as rows
-  // the view's row stride apart.
+  // the view's row stride apart; a kept copy's destination read in place,
+  // at its part's (ResidentCopies.cpp).
   ArrayRef<int64_t> strides =
-      ktdp::getAccessTileView(fromTile ? op.getSrc() : op.getDst())
+      kernel
+          .viewOnTile(
+              ktdp::getAccessTileView(fromTile ? op.getSrc() : op.getDst()), li)
           .getStaticStrides();
   int64_t pitch = strides.size() == 2 && strides[1] == 1 ? strides[0]
                                                          : ShapedType::kDynamic;
