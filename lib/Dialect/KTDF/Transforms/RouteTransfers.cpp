@@ -45,6 +45,75 @@ using ktflow::sched::ScheduleTarget;
 
 namespace {
 
+/// The view the store stages of `stages` all write, or null.
+static ktdp::ConstructMemoryViewOp storedView(const LogicalStages &stages) {
+  ktdp::ConstructMemoryViewOp view;
+  for (StageOp store : stages.stores) {
+    DataTransferOp transfer = soleTransfer(store);
+    ktdp::ConstructMemoryViewOp to =
+        transfer ? ktdp::getAccessTileView(transfer.getDst()) : nullptr;
+    if (!to || (view && to != view))
+      return nullptr;
+    view = to;
+  }
+  return view;
+}
+
+/// Whether `pipeline` loads from `view`.
+static bool loadsFrom(PipelineOp pipeline, ktdp::ConstructMemoryViewOp view) {
+  return pipeline
+      .walk([&](DataTransferOp transfer) {
+        return ktdp::getAccessTileView(transfer.getSrc()) == view
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether no vector work of the lane can run beside the matrix product of
+/// `pipeline` (its compute stage `stages.compute`): the pipeline runs once
+/// a lane (in the grid's body, not in a loop, no more grid points than
+/// cores), no pipeline computes before it, and every pipeline after it
+/// reads the one view its result is stored into. The vector unit
+/// then waits for the product wherever it runs: sdpa_causal's 2-row Q.K^T
+/// on mesh_device's MXU took 159 cycles (its waves pad to 16 rows), the
+/// VPU idle, where the VPU itself takes 128.
+static bool nothingOverlapsProduct(const ScheduleTarget &target,
+                                   PipelineOp pipeline,
+                                   const LogicalStages &stages) {
+  auto parallel = dyn_cast<ParallelOp>(pipeline->getParentOp());
+  if (!parallel)
+    return false;
+  int64_t points = 1;
+  for (int64_t extent : parallel.getExtents())
+    points *= extent;
+  if (points > target.getNumCores())
+    return false;
+  ktdp::ConstructMemoryViewOp view = storedView(stages);
+  bool after = false;
+  for (Operation &op : parallel.getBody().front()) {
+    if (&op == pipeline.getOperation()) {
+      after = true;
+      continue;
+    }
+    auto other = dyn_cast<PipelineOp>(op);
+    if (!other) {
+      // A loop or branch may hold pipelines of its own.
+      if (op.getNumRegions() != 0 && op.walk([](PipelineOp) {
+                                         return WalkResult::interrupt();
+                                       }).wasInterrupted())
+        return false;
+      continue;
+    }
+    bool computes =
+        llvm::any_of(other.getBody().front().getOps<StageOp>(),
+                     [](StageOp stage) { return stage.isCompute(); });
+    if (!after ? computes : !view || !loadsFrom(other, view))
+      return false;
+  }
+  return true;
+}
+
 /// Routes one pipeline along the first lane's routes (the lowering maps
 /// them to every lane): builds the routed pipeline in front of it (load DMA
 /// chains and the feed stage, the compute stage, the drain stage and store
@@ -103,7 +172,8 @@ private:
   /// results (an unrolled loop's products, one a scratchpad view) stays
   /// too: the lowering feeds it and the pipeline reading those views by
   /// iteration (IterationOrder.cpp), which needs their computes on
-  /// different units.
+  /// different units. Where no vector work could overlap the product
+  /// (nothingOverlapsProduct), faster is enough.
   bool vectorUnitIsFaster() {
     const auto &model = target.getModel();
     const auto &vector = model.getNode(lane.compute).unit;
@@ -114,7 +184,11 @@ private:
         matrixStageCycles(stages.compute, *vector);
     std::optional<uint64_t> onMatrix = matrixStageCycles(
         stages.compute, *model.getNode(lane.matrix->unit).unit);
-    return onVector && onMatrix && 2 * *onVector <= *onMatrix;
+    if (!onVector || !onMatrix)
+      return false;
+    return 2 * *onVector <= *onMatrix ||
+           (*onVector < *onMatrix &&
+            nothingOverlapsProduct(target, pipeline, stages));
   }
 
   /// Whether the pipeline gathers or scatters device memory to device

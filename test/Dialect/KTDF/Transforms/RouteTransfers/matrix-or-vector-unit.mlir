@@ -6,12 +6,14 @@
 // mesh_device a 1x32 row times 32x32 pads to the 16x16x4 MXU's 16 rows:
 // 31 + 8 x 16 = 159 cycles, against 1 x 32 x 32 / 16 = 64 on the VPU's
 // 16 f32 multiply-accumulates a cycle, so it goes to the VPU (splitk_pv's
-// products). Staying on the MXU: a 16-row block, which fills the engine's
-// rows (159 cycles, 512 on the VPU); 2 rows (159 against 128: the vector
-// unit must take at most half, since it also runs the kernel's
-// element-wise work); two rows' products each sending its result (an
-// unrolled loop's products, which the lowering feeds by iteration with
-// their readers, IterationOrder.cpp, on another unit).
+// products). 2 rows (159 against 128) go to the VPU too, but only because
+// nothing else runs on it (matrix-unit-alone.mlir): the vector unit must
+// otherwise take at most half, since it also runs the kernel's
+// element-wise work. Staying on the MXU: a 16-row block, which fills the
+// engine's rows (159 cycles, 512 on the VPU); two rows' products each
+// sending its result (an unrolled loop's products, which the lowering
+// feeds by iteration with their readers, IterationOrder.cpp, on another
+// unit).
 
 // CHECK-LABEL: func.func @row_product
 // CHECK: ktdf.stage "feed" {{.*}}unit "tile/VLD"
@@ -20,7 +22,7 @@
 // CHECK-LABEL: func.func @block_product
 // CHECK: ktdf.stage "compute" {{.*}}applicable_units [matrix_compute] unit "tile/MXU"
 // CHECK-LABEL: func.func @two_row_product
-// CHECK: ktdf.stage "compute" {{.*}}applicable_units [matrix_compute] unit "tile/MXU"
+// CHECK: ktdf.stage "compute" {{.*}}applicable_units [vector_compute] unit "tile/VPU"
 // CHECK-LABEL: func.func @row_products
 // CHECK: ktdf.stage "compute" {{.*}}applicable_units [matrix_compute] unit "tile/MXU"
 // CHECK: linalg.matmul
