@@ -26,8 +26,10 @@
 // A kernel of several points is cut when it shards a contraction whose
 // partial it all-reduces itself (a tensor-parallel FFN): each shard's
 // contraction columns go into P parts, a new last grid dimension, over the
-// cores the points leave idle; the parts' partials are all-reduced within
-// the shard, and the kernel's all-reduce sums the shards' per part.
+// cores the points leave idle. Tiles number the first dimension fastest
+// (shard s, part p is tile s + S p of S shards), so two rings sum the
+// partials: one over each run of P consecutive tiles (neighbours), then
+// the kernel's all-reduce over the tiles P apart, one from each run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,16 +68,21 @@ static IntegerSet groupRange(int64_t count, MLIRContext *ctx) {
   return IntegerSet::get(1, 0, {g, count - 1 - g}, {false, false});
 }
 
-/// The tiles `(i)[g]` of shard g on a grid of shards x `parts` (tile s *
-/// parts + p): its parts, side by side.
+/// The tiles `(i)[g]` g `parts` .. (g + 1) `parts` - 1: a run of
+/// consecutive tiles, neighbours on the interconnect. Tiles number the
+/// first dimension fastest (shard s, part p is tile s + S p of S shards),
+/// so a run is not one shard's parts: with S = `parts` (mesh_device's
+/// [4, 4]) it is part g of every shard.
 static IntegerSet shardTiles(int64_t parts, MLIRContext *ctx) {
   AffineExpr i = getAffineDimExpr(0, ctx), g = getAffineSymbolExpr(0, ctx);
   return IntegerSet::get(1, 1, {i - g * parts, g * parts + parts - 1 - i},
                          {false, false});
 }
 
-/// The tiles `(i)[g]` of part g of every shard on a grid of `numTiles`
-/// tiles, `parts` a shard.
+/// The tiles `(i)[g]` g, g + `parts`, g + 2 `parts`, ... of a grid of
+/// `numTiles`: one from each run of shardTiles, so that after both rings
+/// every tile holds the sum over the grid. With S = `parts` shards group g
+/// is shard g's parts.
 static IntegerSet partTiles(int64_t parts, int64_t numTiles, MLIRContext *ctx) {
   AffineExpr i = getAffineDimExpr(0, ctx), g = getAffineSymbolExpr(0, ctx);
   return IntegerSet::get(1, 1, {(i - g) % parts, i, numTiles - 1 - i},
@@ -206,8 +213,8 @@ static void separateLeaves(func::FuncOp func) {
 
 /// Cuts `func` (grid `grid`) into `parts` column parts of its plan's rows,
 /// the parts a new grid dimension: the first of one point, the last of
-/// several (the shards' exchanges, `shared`, then fold each shard's parts
-/// together, in the order of its tiles).
+/// several (the shards' exchanges, `shared`, then fold the partials of
+/// tiles `parts` apart, in the order of their tiles).
 static void splitColumns(func::FuncOp func, ArrayRef<int64_t> grid,
                          const ColumnPlan &plan, int64_t parts,
                          ArrayRef<ktdp::InterTileReduceOp> shared) {
@@ -276,9 +283,11 @@ static void splitColumns(func::FuncOp func, ArrayRef<int64_t> grid,
       }
     return;
   }
-  // Each shard's parts sum their partials first (a ring of `parts`
-  // neighbours), then the kernel's all-reduce sums the shards' in `parts`
-  // groups, part p of every shard: two short rings, not one of every tile.
+  // Runs of `parts` consecutive tiles sum their partials first (a ring of
+  // neighbours), then the kernel's all-reduce sums those sums in `parts`
+  // groups of tiles `parts` apart, one from each run: two short rings, not
+  // one of every tile. Tiles number the first dimension fastest (shard s,
+  // part p is tile s + S p), so a run is not one shard's parts.
   int64_t shards = ktdp::getNumTiles(grid);
   auto tiles = IntegerSetAttr::get(partTiles(parts, shards * parts, ctx));
   auto groups = IntegerSetAttr::get(groupRange(parts, ctx));
@@ -325,10 +334,10 @@ constexpr int64_t kMinContractedColumns = 8;
 /// a shard's columns, or null: its only use (through shape casts used
 /// once) is the one value an inter_tile_produce yields, outside loops,
 /// reduced once with an addf (or linalg.add) from zero by every tile of
-/// the grid of `numTiles`, in one group. The sum of each shard's parts can
-/// then take the shard's place in it. In a loop it would reduce that
-/// sum's result, a loaded tensor whose views the next trip could
-/// overwrite (whyNotReusable).
+/// the grid of `numTiles`, in one group. It can then sum, in groups of
+/// tiles P apart, what runs of P consecutive tiles summed first (P parts
+/// a shard). In a loop it would reduce that sum's result, a loaded tensor whose
+/// views the next trip could overwrite (whyNotReusable).
 static ktdp::InterTileReduceOp sharedAllReduce(Value partial,
                                                int64_t numTiles) {
   Value value = partial;
