@@ -41,6 +41,16 @@
 // run comes first), and loads among themselves and stores among
 // themselves keep block order.
 //
+// Loads ahead of exchanges (unitOrder): such a unit also sends an
+// all-reduce's ring, whose remote DMAs wait for the partners' combines; a
+// later pipeline whose stages here only load device memory into its own
+// buffers waited behind them (allreduce_colsum's second row chunk,
+// sharded_ffn's row of X). It goes before the all-reduces just before it
+// in this unit's program, when its loads touch nothing the ring touches
+// and no region channel reaches its stages here: they wait only for its
+// own copies, handed back by readers of earlier executions. Only the ring's
+// send is passed: its feed may be followed by a feed of what it leaves.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ProgramBuilder.h"
@@ -122,4 +132,109 @@ LogicalResult ProgramBuilder::emitLoadsFirstRun(ArrayRef<PipelineOp> run,
         arith::AddIOp::create(*builder, pipeline.getLoc(), count, constant(1));
   }
   return success();
+}
+
+bool ProgramBuilder::sendsExchangeOnly(PipelineOp pipeline,
+                                       const LaneInstance &li) {
+  if (pipeline.getPerInstance() || pipeline->getNumResults() != 0 ||
+      iterationPartner(pipeline))
+    return false;
+  bool sends = false;
+  for (StageOp stage : work[&li]) {
+    if (stage->getParentOp() != pipeline)
+      continue;
+    // The ring's send (its feed, combine and drain read what it receives).
+    if (!getAllReduce(stage) || stage.getName() != "send")
+      return false;
+    sends = true;
+  }
+  return sends;
+}
+
+bool ProgramBuilder::onlyLoadsAhead(PipelineOp pipeline,
+                                    const LaneInstance &li) {
+  if (work.size() != 1 || pipeline.getPerInstance() ||
+      iterationPartner(pipeline))
+    return false;
+  const PipelineInfo &info = kernel.infoOf(pipeline);
+  bool loads = false;
+  for (StageOp stage : work[&li]) {
+    if (stage->getParentOp() != pipeline)
+      continue;
+    if (stage.isCompute() || getAllReduce(stage) || getTileCopy(stage) ||
+        waitsForOtherUnit(stage, info, li))
+      return false;
+    // Loads from device memory into the pipeline's own buffers.
+    bool fromDevice = true;
+    stage.walk([&](DataTransferOp transfer) {
+      fromDevice &= isa<ktdp::AccessTileType>(transfer.getSrc().getType()) &&
+                    !isScratchpadTile(transfer.getSrc()) &&
+                    !isa<ktdp::AccessTileType>(transfer.getDst().getType());
+    });
+    if (!fromDevice)
+      return false;
+    loads = true;
+  }
+  if (!loads)
+    return false;
+  // No region channel orders its stages here (loadsFirstMember).
+  auto here = [&](StageOp stage) {
+    return stage->getParentOp() == pipeline && kernel.unitOf(stage, li) == unit;
+  };
+  for (const PipelineInfo &other : kernel.pipelines)
+    for (const Channel &ch : other.regionChannels)
+      if (here(ch.from) || here(ch.to) ||
+          (ch.receiveBefore == pipeline.getOperation() &&
+           kernel.unitOf(ch.to, li) == unit))
+        return false;
+  // A staging pipeline emitted where it stands (not with a loop's first
+  // loads, LateStaging.cpp).
+  return pipeline->getNumResults() == 0 || (!loadsBeforeStaging(pipeline, li) &&
+                                            !loadsAfterFirstTrip(pipeline, li));
+}
+
+SmallVector<Operation *> ProgramBuilder::unitOrder(Block &block,
+                                                   const LaneInstance &li) {
+  SmallVector<Operation *> order;
+  for (Operation &op : block) {
+    order.push_back(&op);
+    auto pipeline = dyn_cast<PipelineOp>(op);
+    if (!pipeline || !runsIn(pipeline, li) || !onlyLoadsAhead(pipeline, li))
+      continue;
+    // Back over the all-reduces this unit sends and what it only passes
+    // (ops it does not run, pipelines with no stage here), to just before
+    // the earliest such all-reduce whose stages its loads cannot touch.
+    auto loadsTouch = [&](PipelineOp exchange) {
+      for (StageOp send : work[&li])
+        for (StageOp load : work[&li])
+          if (send->getParentOp() == exchange &&
+              load->getParentOp() == pipeline && stagesMayConflict(send, load))
+            return true;
+      return false;
+    };
+    size_t to = order.size() - 1;
+    for (size_t at = to; at-- > 0;) {
+      Operation *earlier = order[at];
+      auto other = dyn_cast<PipelineOp>(earlier);
+      bool stagesHere = other && llvm::any_of(work[&li], [&](StageOp stage) {
+                          return stage->getParentOp() == other;
+                        });
+      if (!runsIn(earlier, li) ||
+          (other && !stagesHere && !other.getPerInstance() &&
+           other->getNumResults() == 0))
+        continue;
+      if (!other || !sendsExchangeOnly(other, li) || loadsTouch(other))
+        break;
+      // Not the second of an iteration-ordered pair (IterationOrder.cpp).
+      auto before = dyn_cast_or_null<PipelineOp>(other->getPrevNode());
+      if (before && iterationPartner(before) == other)
+        break;
+      to = at;
+    }
+    if (to + 1 == order.size())
+      continue;
+    order.pop_back();
+    order.insert(order.begin() + to, pipeline.getOperation());
+  }
+  return order;
 }

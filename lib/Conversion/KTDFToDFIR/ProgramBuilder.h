@@ -236,6 +236,16 @@ private:
   LogicalResult emitLoadsFirstRun(ArrayRef<PipelineOp> run, IRMapping &map,
                                   SmallVector<Value> &executions,
                                   const LaneInstance &li);
+  /// The ops of `block` in the order this unit emits them: block order,
+  /// but a pipeline this unit only loads goes before the all-reduces just
+  /// before it whose rings this unit sends (LoadsFirstRuns.cpp).
+  SmallVector<Operation *> unitOrder(Block &block, const LaneInstance &li);
+  /// Whether this unit's stages of `pipeline` are all-reduce sends.
+  bool sendsExchangeOnly(PipelineOp pipeline, const LaneInstance &li);
+  /// Whether this unit's stages of `pipeline` only load, nothing but the
+  /// pipeline's own buffers ordering them, so that they may go ahead of an
+  /// exchange's remote DMAs.
+  bool onlyLoadsAhead(PipelineOp pipeline, const LaneInstance &li);
   /// The two or more pipelines of the grid's body a unit serving the single
   /// lane `li` runs at each of its two or more points, when its stages of
   /// each load and then store, with two or more copies, and no channel

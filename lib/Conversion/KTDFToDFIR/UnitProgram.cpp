@@ -262,7 +262,9 @@ ProgramBuilder::emitBlock(Block &block, IRMapping map, ValueRange executionsIn,
   Block *into = builder->getInsertionBlock();
   // Pipelines emitted with an earlier one, loads first (LoadsFirstRuns.cpp).
   llvm::SmallPtrSet<Operation *, 4> emitted;
-  for (Operation &op : block) {
+  // Loads ahead of the all-reduces before them (LoadsFirstRuns.cpp).
+  for (Operation *next : unitOrder(block, li)) {
+    Operation &op = *next;
     if (!runsIn(&op, li) || emitted.contains(&op))
       continue;
     if (!first && isa<PipelineOp>(op)) {
