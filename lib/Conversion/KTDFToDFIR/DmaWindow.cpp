@@ -10,6 +10,7 @@
 #include "ProgramBuilder.h"
 #include "TileDma.h"
 
+#include "ktflow/Dialect/KTDF/Transforms/SpanReach.h"
 #include "ktflow/Dialect/KTDF/Transforms/TileBounds.h"
 
 using namespace mlir;
@@ -115,7 +116,13 @@ void TransferEmitter::emitMaskFills(Location loc, const TileDma &dma,
       });
     };
     Value top = window.limit[d] ? window.limit[d] : constant(extents[d]);
-    fill(window.end[d], arith::SubIOp::create(b, loc, top, window.end[d]));
+    // A row span clipped to the columns its loops read needs zeros only
+    // from the view's end on (ktdf-hoist-invariant-transfers).
+    Value from = window.end[d];
+    if (auto zeroFrom = tile->getAttrOfType<IntegerAttr>(kZeroFromAttrName);
+        zeroFrom && d + 1 == rank)
+      from = arith::MaxSIOp::create(b, loc, from, constant(zeroFrom.getInt()));
+    fill(from, arith::SubIOp::create(b, loc, top, from));
     if (window.begin[d])
       fill(constant(0), window.begin[d]);
   }

@@ -15,6 +15,7 @@
 #include "ktflow/Scheduler/ScheduleTarget.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -84,6 +85,15 @@ analyseRepeats(ArrayRef<PipelineOp> pipelines,
 /// (nothing taken: its extra copies are taken where they are given).
 bool sizeInvariant(Candidate &c, const ktflow::sched::ScheduleTarget &target,
                    llvm::StringMap<int64_t> &budget);
+
+/// The view `c`'s span load reads through when its loops run a number of
+/// trips known only at run time (HoistSpanReach.cpp): a copy of its view,
+/// built at `b` (where the span's load goes; `outside` maps the values
+/// cloned there), whose last dimension holds only the columns before the
+/// end of the last block any of its loops reads. Null where a loop's
+/// bounds are not available there, or the view is not a box from 0 of
+/// static sizes.
+Value reachedView(Candidate &c, OpBuilder &b, IRMapping &outside);
 
 // Queries shared by the invariant, span and repeat analyses
 // (HoistCandidates.cpp, HoistSpans.cpp).

@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ktflow/Dialect/KTDF/Transforms/Passes.h"
+#include "ktflow/Dialect/KTDF/Transforms/SpanReach.h"
 #include "ktflow/Scheduler/ScheduleTargetPass.h"
 
 #include "HoistCandidates.h"
@@ -122,11 +123,15 @@ static void placeSpan(Candidate &c, Operation *scope, OpBuilder &b,
   IntegerSet set =
       IntegerSet::get(shape.size(), 0, constraints,
                       SmallVector<bool>(constraints.size(), false));
+  // Loops of run-time trips read it only as far as their blocks reach.
+  Value reached = reachedView(c, b, outside);
   auto whole = ktdp::ConstructAccessTileOp::create(
       b, loc, ktdp::AccessTileType::get(b.getContext(), shape),
-      cloneOut(tile.getBase(), scope, b, outside), indices, symbols,
-      tile.getBaseMapAttr(), IntegerSetAttr::get(set),
+      reached ? reached : cloneOut(tile.getBase(), scope, b, outside), indices,
+      symbols, tile.getBaseMapAttr(), IntegerSetAttr::get(set),
       tile.getAccessTileOrderAttr());
+  if (reached)
+    whole->setAttr(kZeroFromAttrName, b.getI64IntegerAttr(span.extent));
   c.transfer.getSrcMutable().assign(whole);
   if (tile->use_empty())
     tile.erase();

@@ -15,6 +15,9 @@
 #include "ktflow/Support/ElementBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/CheckedArithmetic.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::ktdf;
@@ -51,6 +54,34 @@ static bool readsWithinRows(Candidate &c) {
     auto slot = cast<FifoSlotType>(read.getDst().getType());
     return !slot.getShape().empty() && slot.getShape().back() <= shape.back();
   });
+}
+
+/// A positive number every value `v` takes is a multiple of (0: `v` is 0),
+/// from constants through sums, differences, products, clamps and selects:
+/// the loops ktdf-merge-column-blocks splits a run-time loop into start at
+/// `(%t / 4) * 512`.
+static int64_t knownMultiple(Value v, int depth = 0) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return *c < 0 ? -*c : *c;
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 16)
+    return 1;
+  auto operand = [&](unsigned i) {
+    return knownMultiple(def->getOperand(i), depth + 1);
+  };
+  if (isa<arith::MulIOp>(def)) {
+    int64_t a = operand(0), b = operand(1);
+    if (a == 0 || b == 0)
+      return 0;
+    std::optional<int64_t> product = llvm::checkedMul(a, b);
+    return product ? *product : std::max(a, b);
+  }
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MinSIOp, arith::MaxSIOp,
+          arith::MinUIOp, arith::MaxUIOp>(def))
+    return std::gcd(operand(0), operand(1));
+  if (isa<arith::SelectOp>(def))
+    return std::gcd(operand(1), operand(2));
+  return 1;
 }
 
 /// The row span of a load its loop slides along the last dimension of its
@@ -108,6 +139,14 @@ static std::optional<Span> spanOf(Candidate &c) {
   if (auto end =
           slider->getAttrOfType<IntegerAttr>(column_blocks::kBlocksEndAttrName))
     width = std::max(extent, end.getInt());
+  // Nor for a loop whose end is bounded below the view's (row_center_dyn's
+  // `min(N, 1024)`): its last block starts at the last multiple of its
+  // offsets' common factor below that bound.
+  std::optional<int64_t> ub = upperBoundOf(slider.getUpperBound());
+  int64_t factor = std::gcd(knownMultiple(slider.getLowerBound()), *step);
+  if (ub && *ub >= 1 && factor > 0)
+    width = std::min(width,
+                     (*ub - 1) / factor * factor + tileType.getShape().back());
   return Span{slider, tile, dim, extent, width};
 }
 

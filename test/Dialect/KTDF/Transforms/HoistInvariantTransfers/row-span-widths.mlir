@@ -5,27 +5,37 @@
 // loops of 1x1024, 1x512 and 1x256 blocks and the 1x128 loop, each from
 // where the previous one stops (a lower bound computed from N, known not
 // to be negative). Every loop reads its blocks of the one span the first
-// column loop loads, at min(%off, 1024): the row's 1024 columns and a
-// 1x128 block of zeros past them (1x1152), which the wider loops, whose
-// blocks end by column 1024 (ktdf.blocks_end), do not read. No loop loads
-// its own blocks.
+// column loop loads, at min(%off, 1024). Both loops end by min(N, 1024),
+// and every block starts at a multiple of 128 (the split loops' starts
+// are products of 1024, 512 and 256), so no block starts past the view:
+// the span is the row's 1024 columns, no block of zeros past them. The
+// loops' trips are known only at run time: the span's load reads through
+// a copy of X's view holding min(reach, 1024) columns, the reach the
+// largest end of a block any of the five loops reads (lb + ceil(max(ub -
+// lb, 0) / step) * step each, the split loops' bounds cloned before the
+// span), and the tile needs zeros only from column 1024 on
+// (ktdf.zero_from). No loop loads its own blocks.
 
+// CHECK: #[[CLIPPED:set[0-9]*]] = affine_set<(d0, d1)[s0] : (d0 >= 0, -d0 + 63 >= 0, d1 >= 0, -d1 + s0 - 1 >= 0)>
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %c16
-// CHECK: %[[SPAN:.*]] = ktdp.construct_access_tile %{{.*}}[%[[ROW]], %c0{{.*}}] {{.*}} -> !ktdp.access_tile<1x1152xindex>
-// CHECK-NEXT: %[[X:.*]] = ktdf.pipeline modulo(size: 2) -> memref<1x1152xf16, "L1"> {
-// CHECK: ktdf.data_transfer %[[SPAN]] to %{{.*}} : !ktdp.access_tile<1x1152xindex> to memref<1x1152xf16, "L1">
+// CHECK-COUNT-5: arith.ceildivui
+// CHECK: %[[REACH:.*]] = arith.minsi %{{.*}}, %c1024{{.*}} : index
+// CHECK-NEXT: %[[VIEW:.*]] = ktdp.construct_memory_view %arg0, sizes: [64, %[[REACH]]], strides: [1024, 1] {coordinate_set = #[[CLIPPED]], {{.*}}} : memref<64x1024xf16>
+// CHECK-NEXT: %[[SPAN:.*]] = ktdp.construct_access_tile %[[VIEW]][%[[ROW]], %c0{{.*}}] {{{.*}}ktdf.zero_from = 1024 : i64} : memref<64x1024xf16> -> !ktdp.access_tile<1x1024xindex>
+// CHECK-NEXT: %[[X:.*]] = ktdf.pipeline modulo(size: 2) -> memref<1x1024xf16, "L1"> {
+// CHECK: ktdf.data_transfer %[[SPAN]] to %{{.*}} : !ktdp.access_tile<1x1024xindex> to memref<1x1024xf16, "L1">
 // CHECK: scf.for %{{.*}} = %c0 to %{{.*}} step %c128
 // CHECK: arith.cmpi ult
-// CHECK: ktdf.data_transfer %[[X]][%{{.*}}, %{{.*}}] to %{{.*}} : memref<1x1152xf16, "L1">
+// CHECK: ktdf.data_transfer %[[X]][%{{.*}}, %{{.*}}] to %{{.*}} : memref<1x1024xf16, "L1">
 // CHECK: scf.for %{{.*}} = %c0 to %[[E8:.*]] step %c1024
 // CHECK: arith.cmpi ult
-// CHECK: ktdf.data_transfer %[[X]][%{{.*}}, %{{.*}}] to %{{.*}} : memref<1x1152xf16, "L1">
+// CHECK: ktdf.data_transfer %[[X]][%{{.*}}, %{{.*}}] to %{{.*}} : memref<1x1024xf16, "L1">
 // CHECK: scf.for %{{.*}} = %[[E8]] to %[[E4:.*]] step %c512
-// CHECK: ktdf.data_transfer %[[X]][%{{.*}}, %{{.*}}] to %{{.*}} : memref<1x1152xf16, "L1">
+// CHECK: ktdf.data_transfer %[[X]][%{{.*}}, %{{.*}}] to %{{.*}} : memref<1x1024xf16, "L1">
 // CHECK: scf.for %{{.*}} = %[[E4]] to %[[E2:.*]] step %c256
-// CHECK: ktdf.data_transfer %[[X]][%{{.*}}, %{{.*}}] to %{{.*}} : memref<1x1152xf16, "L1">
+// CHECK: ktdf.data_transfer %[[X]][%{{.*}}, %{{.*}}] to %{{.*}} : memref<1x1024xf16, "L1">
 // CHECK: scf.for %{{.*}} = %[[E2]] to %{{.*}} step %c128
-// CHECK: ktdf.data_transfer %[[X]][%{{.*}}, %{{.*}}] to %{{.*}} : memref<1x1152xf16, "L1">
+// CHECK: ktdf.data_transfer %[[X]][%{{.*}}, %{{.*}}] to %{{.*}} : memref<1x1024xf16, "L1">
 // CHECK-NOT: !ktdp.access_tile<1x{{[0-9]+}}xindex> to memref
 // CHECK: return
 

@@ -4,22 +4,34 @@
 
 // Row spans: row_center_dyn's two column loops over a run-time N each load
 // X[%row, %off] block by block (1x128). The loops slide the tile along the
-// row, so the whole span of the row, the view's 1024 columns plus one
-// block of zeros (1x1152), is loaded once before the first loop and
-// exported; both loops read their block of it at min(%off, 1024) (past the
-// view, the zero block, which the masked tile read as zeros) and lose
-// their own load stage. The span follows the row, so it stays in the row
-// loop, in two copies (2 x 2304 bytes, within a quarter of the lane's
-// share of L1): the next row's span loads while this row's loops
-// read this one. With span-copies=1 it has one.
+// row, so the whole span of the row is loaded once before the first loop
+// and exported; both loops read their block of it at min(%off, 1024) and
+// lose their own load stage. Both loops end by min(N, 1024) from 0 in
+// steps of 128, so no block starts past the view: the span is the view's
+// 1024 columns (1x1024), no block of zeros past them. Their trips are
+// known only at run time: the span's load reads through a copy of X's
+// view holding only the columns the loops reach, min(ceil(N' / 128) * 128,
+// 1024) with N' = max(min(N, 1024), 0) (both loops have the same bounds:
+// computed once), and needs zeros only past column 1024 (ktdf.zero_from).
+// The span follows the row, so it stays in the row loop, in two copies (2
+// x 2048 bytes, within a quarter of the lane's share of L1): the next
+// row's span loads while this row's loops read this one. With
+// span-copies=1 it has one.
 
 // CHECK: scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %c16
-// CHECK: %[[SPAN:.*]] = ktdp.construct_access_tile %{{.*}}[%[[ROW]], %c0{{.*}}] {{.*}} -> !ktdp.access_tile<1x1152xindex>
-// CHECK-NEXT: %[[X:.*]] = ktdf.pipeline modulo(size: 2) -> memref<1x1152xf16, "L1"> {
-// CHECK-NEXT:   %[[B:.*]] = ktdf.private export 0 : memref<1x1152xf16, "L1">
+// CHECK: %[[LEN:.*]] = arith.subi %[[N:.*]], %c0 : index
+// CHECK-NEXT: %[[POS:.*]] = arith.maxsi %[[LEN]], %{{.*}} : index
+// CHECK-NEXT: %[[TRIPS:.*]] = arith.ceildivui %[[POS]], %c128 : index
+// CHECK-NEXT: %[[COLS:.*]] = arith.muli %[[TRIPS]], %c128 : index
+// CHECK-NEXT: %[[END:.*]] = arith.addi %c0, %[[COLS]] : index
+// CHECK: %[[REACH:.*]] = arith.minsi %[[END]], %{{.*}} : index
+// CHECK-NEXT: %[[VIEW:.*]] = ktdp.construct_memory_view %arg0, sizes: [64, %[[REACH]]], strides: [1024, 1]
+// CHECK-NEXT: %[[SPAN:.*]] = ktdp.construct_access_tile %[[VIEW]][%[[ROW]], %c0{{.*}}] {{{.*}}ktdf.zero_from = 1024 : i64} : memref<64x1024xf16> -> !ktdp.access_tile<1x1024xindex>
+// CHECK-NEXT: %[[X:.*]] = ktdf.pipeline modulo(size: 2) -> memref<1x1024xf16, "L1"> {
+// CHECK-NEXT:   %[[B:.*]] = ktdf.private export 0 : memref<1x1024xf16, "L1">
 // CHECK-NEXT:   ktdf.stage "load_1" depends_out(1) applicable_units [dma_load]
-// CHECK-NEXT:     ktdf.data_transfer %[[SPAN]] to %[[B]] : !ktdp.access_tile<1x1152xindex> to memref<1x1152xf16, "L1">
-// CHECK: scf.for %[[IV:.*]] = %c0 to %{{.*}} step %c128
+// CHECK-NEXT:     ktdf.data_transfer %[[SPAN]] to %[[B]] : !ktdp.access_tile<1x1024xindex> to memref<1x1024xf16, "L1">
+// CHECK: scf.for %[[IV:.*]] = %c0 to %[[N]] step %c128
 // CHECK-NEXT: %[[E:.*]] = arith.constant 1024 : index
 // CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %[[IV]], %[[E]] : index
 // CHECK-NEXT: %[[AT:.*]] = arith.select %[[IN]], %[[IV]], %[[E]] : index
@@ -28,16 +40,16 @@
 // CHECK: ktdf.stage "feed" depends_out(1)
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c64
 // CHECK: %[[COL:.*]] = arith.addi %{{.*}}, %[[AT]] : index
-// CHECK-NEXT: ktdf.data_transfer %[[X]][%{{.*}}, %[[COL]]] to %{{.*}} : memref<1x1152xf16, "L1">
+// CHECK-NEXT: ktdf.data_transfer %[[X]][%{{.*}}, %[[COL]]] to %{{.*}} : memref<1x1024xf16, "L1">
 // The second loop reads the same span.
 // CHECK: arith.cmpi ult
-// CHECK: ktdf.data_transfer %[[X]][%{{.*}}, %{{.*}}] to %{{.*}} : memref<1x1152xf16, "L1">
+// CHECK: ktdf.data_transfer %[[X]][%{{.*}}, %{{.*}}] to %{{.*}} : memref<1x1024xf16, "L1">
 // CHECK-NOT: !ktdp.access_tile<1x128xindex> to memref<1x128xf16, "L1">
 // CHECK: return
 
-// ONE: ktdf.pipeline modulo(size: 1) -> memref<1x1152xf16, "L1">
+// ONE: ktdf.pipeline modulo(size: 1) -> memref<1x1024xf16, "L1">
 
-// OFF-NOT: access_tile<1x1152xindex>
+// OFF-NOT: access_tile<1x1024xindex>
 // OFF-COUNT-2: !ktdp.access_tile<1x128xindex> to memref<1x128xf16, "L1">
 
 // Input: the ScheduleIR ktdf-hoist-invariant-transfers receives, printed once by
