@@ -129,6 +129,15 @@ public:
   /// The execution chains their engine runs one after another: a loop of
   /// n trips issuing loads D ahead runs (n + D) / (D + 1).
   double skewedChainCount = 0;
+  /// The executions of loops that issue every load before their first
+  /// store (at most D + 1 executions, more than two, no outer skewed loop:
+  /// ProgramWalker.cpp): each such loop waits for one landing, then its
+  /// stores follow the compute (Estimate.cpp skewedChain).
+  /// skewedChainCount counts the other loops' chains.
+  double skewedAheadExecutions = 0;
+  /// The landings the chains wait for: one a chain, one a loop that loads
+  /// every execution first.
+  double skewedLandings = 0;
   /// Executions whose device-memory loads wait, in program order, for the
   /// output of the previous execution's compute: waits for a token from a
   /// store unit (not an engine) of the program's core after device-memory
@@ -520,6 +529,22 @@ private:
   int skewedDepth = 0, chainDepth = 0;
   /// Whether the loop that begins at `pc` holds a skewed loop.
   bool holdsSkewedLoop(size_t pc) const;
+  /// Whether the body of the loop that begins at `pc`, outside its inner
+  /// loops, waits for a token from its core's store unit (a compute's
+  /// output stored): the loop whose trips are executions.
+  bool waitsForCompute(size_t pc) const;
+  /// Whether the loop that begins at `pc` loads from device memory into
+  /// its core (in its body or its inner loops).
+  bool loadsAhead(size_t pc) const;
+  /// The trips of the loops in the chained skewed loop walked that wait
+  /// for the compute and load, where the chained loop itself does not
+  /// wait (a lane's
+  /// point loop skewed as one stream, SkewedPointLoops.cpp: its
+  /// executions are the point's row loop's trips), each loop's trips
+  /// counted; and how many such loops enclose the instruction walked
+  /// (one: the chained loop waits itself).
+  double rowExecutions = 0;
+  int rowLoopDepth = 0;
   double iterationsWalked = 0;
   /// Index reads walked (the value the next one takes, halved).
   int64_t indexReads = 0;
