@@ -81,14 +81,14 @@ static Value endOf(Span span, ValuesBefore &at) {
   Value ub = at.get(span.slider.getUpperBound());
   Value step = at.get(span.slider.getStep());
   int64_t block = cast<ShapedType>(span.tile.getType()).getShape().back();
-  int64_t over = std::max<int64_t>(
-      block - *getConstantIntValue(span.slider.getStep()), 0);
+  int64_t over =
+      std::max<int64_t>(block - *getConstantIntValue(span.slider.getStep()), 0);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value length = arith::MaxSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, ub, lb), zero);
   Value trips = arith::CeilDivUIOp::create(b, loc, length, step);
-  Value end = arith::AddIOp::create(
-      b, loc, lb, arith::MulIOp::create(b, loc, trips, step));
+  Value end = arith::AddIOp::create(b, loc, lb,
+                                    arith::MulIOp::create(b, loc, trips, step));
   if (over == 0)
     return end;
   return arith::AddIOp::create(b, loc, end,
