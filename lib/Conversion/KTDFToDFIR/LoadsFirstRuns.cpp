@@ -59,12 +59,11 @@ using namespace mlir;
 using namespace mlir::ktdf;
 using namespace mlir::ktdf::lowering;
 
-bool ProgramBuilder::loadsFirstMember(PipelineOp pipeline,
-                                      const LaneInstance &li) {
-  if (pipeline.getPerInstance() || pipeline->getNumResults() != 0 ||
-      iterationPartner(pipeline) || !transfersLoadThenStore(pipeline, li))
-    return false;
-  // Only the pipeline's own hand-overs order this unit's stages of it.
+/// Whether a region channel orders `pipeline`'s stages on `unit` for lane
+/// instance `li`: one of its ends is such a stage, or it is received on the
+/// unit right before the pipeline.
+static bool regionChannelReaches(const KernelLowering &kernel, StringRef unit,
+                                 PipelineOp pipeline, const LaneInstance &li) {
   auto here = [&](StageOp stage) {
     return stage->getParentOp() == pipeline && kernel.unitOf(stage, li) == unit;
   };
@@ -73,8 +72,17 @@ bool ProgramBuilder::loadsFirstMember(PipelineOp pipeline,
       if (here(ch.from) || here(ch.to) ||
           (ch.receiveBefore == pipeline.getOperation() &&
            kernel.unitOf(ch.to, li) == unit))
-        return false;
-  return true;
+        return true;
+  return false;
+}
+
+bool ProgramBuilder::loadsFirstMember(PipelineOp pipeline,
+                                      const LaneInstance &li) {
+  if (pipeline.getPerInstance() || pipeline->getNumResults() != 0 ||
+      iterationPartner(pipeline) || !transfersLoadThenStore(pipeline, li))
+    return false;
+  // Only the pipeline's own hand-overs order this unit's stages of it.
+  return !regionChannelReaches(kernel, unit, pipeline, li);
 }
 
 bool ProgramBuilder::overtakesRunStores(PipelineOp pipeline,
@@ -178,15 +186,8 @@ bool ProgramBuilder::onlyLoadsAhead(PipelineOp pipeline,
   if (!loads)
     return false;
   // No region channel orders its stages here (loadsFirstMember).
-  auto here = [&](StageOp stage) {
-    return stage->getParentOp() == pipeline && kernel.unitOf(stage, li) == unit;
-  };
-  for (const PipelineInfo &other : kernel.pipelines)
-    for (const Channel &ch : other.regionChannels)
-      if (here(ch.from) || here(ch.to) ||
-          (ch.receiveBefore == pipeline.getOperation() &&
-           kernel.unitOf(ch.to, li) == unit))
-        return false;
+  if (regionChannelReaches(kernel, unit, pipeline, li))
+    return false;
   // A staging pipeline emitted where it stands (not with a loop's first
   // loads, LateStaging.cpp).
   return pipeline->getNumResults() == 0 || (!loadsBeforeStaging(pipeline, li) &&
