@@ -84,10 +84,7 @@ static bool nothingOverlapsProduct(const ScheduleTarget &target,
   auto parallel = dyn_cast<ParallelOp>(pipeline->getParentOp());
   if (!parallel)
     return false;
-  int64_t points = 1;
-  for (int64_t extent : parallel.getExtents())
-    points *= extent;
-  if (points > target.getNumCores())
+  if (parallel.getNumPoints() > target.getNumCores())
     return false;
   ktdp::ConstructMemoryViewOp view = storedView(stages);
   bool after = false;
